@@ -1,0 +1,119 @@
+//! Engine errors: everything that stops a run, each with the stable code of `verdict-v2.md` §Error codes.
+
+use policies::Diagnostic;
+
+/// An error that stops a check (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// Bad arguments.
+    #[error("{0}")]
+    Usage(String),
+    /// No spec given or found.
+    #[error("no spec found: expected `architecture.ag` or `architecture.o` in `{0}`, or pass `--spec FILE`")]
+    SpecNotFound(String),
+    /// The spec cannot be read.
+    #[error("cannot read spec `{path}`: {reason}")]
+    SpecUnreadable {
+        /// Project-relative path.
+        path: String,
+        /// OS error text.
+        reason: String,
+    },
+    /// The spec has errors; every diagnostic is carried.
+    #[error("{}", first_error_message(.0))]
+    Spec(Vec<Diagnostic>),
+    /// Not a lintel artifact.
+    #[error("`{path}` is not a lintel artifact: {reason}")]
+    ArtifactInvalid {
+        /// Project-relative path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// Artifact of another schema version.
+    #[error("`{path}` has artifact schema version {found}, this lintel reads version {expected}")]
+    ArtifactVersionMismatch {
+        /// Project-relative path.
+        path: String,
+        /// The version found.
+        found: String,
+        /// The version this build reads.
+        expected: u32,
+    },
+    /// A git scope outside a repository.
+    #[error("`{0}` is not inside a git repository: use `--all` or `--file` outside git")]
+    NotAGitRepository(String),
+    /// A ref git cannot resolve.
+    #[error("unknown git ref `{0}`")]
+    UnknownRef(String),
+    /// REF and HEAD share no history.
+    #[error("`{0}` and HEAD have no common history")]
+    NoMergeBase(String),
+    /// The merge base is missing from a shallow clone.
+    #[error("the merge base of `{0}` and HEAD is missing from this shallow clone: fetch full history (`fetch-depth: 0` in actions/checkout) or fetch the base commit")]
+    MissingMergeBase(String),
+    /// A `--file` path outside the project.
+    #[error("`{0}` is outside the project root")]
+    PathOutsideProject(String),
+    /// A planned command or format.
+    #[error("{0} is not implemented yet")]
+    NotImplemented(String),
+    /// A git failure that is not one of the cases above.
+    #[error("git: {0}")]
+    Git(String),
+    /// A bug in lintel.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+fn first_error_message(diagnostics: &[Diagnostic]) -> String {
+    diagnostics
+        .iter()
+        .find(|diagnostic| diagnostic.is_error())
+        .map(|diagnostic| diagnostic.message.clone())
+        .unwrap_or_else(|| "the spec has errors".to_owned())
+}
+
+impl EngineError {
+    /// The stable code.
+    pub fn code(&self) -> String {
+        match self {
+            Self::Usage(_) => "usage-error".into(),
+            Self::SpecNotFound(_) => "spec-not-found".into(),
+            Self::SpecUnreadable { .. } => "spec-unreadable".into(),
+            Self::Spec(diagnostics) => diagnostics
+                .iter()
+                .find(|diagnostic| diagnostic.is_error())
+                .map(|diagnostic| diagnostic.code.clone())
+                .unwrap_or_else(|| "spec-invalid".into()),
+            Self::ArtifactInvalid { .. } => "artifact-invalid".into(),
+            Self::ArtifactVersionMismatch { .. } => "artifact-version-mismatch".into(),
+            Self::NotAGitRepository(_) => "not-a-git-repository".into(),
+            Self::UnknownRef(_) => "unknown-ref".into(),
+            Self::NoMergeBase(_) => "no-merge-base".into(),
+            Self::MissingMergeBase(_) => "missing-merge-base".into(),
+            Self::PathOutsideProject(_) => "path-outside-project".into(),
+            Self::NotImplemented(_) => "not-implemented".into(),
+            Self::Git(_) | Self::Internal(_) => "internal-error".into(),
+        }
+    }
+
+    /// The first error diagnostic's location, for spec errors.
+    pub fn location(&self) -> Option<(String, u32, u32)> {
+        match self {
+            Self::Spec(diagnostics) => diagnostics
+                .iter()
+                .find(|diagnostic| diagnostic.is_error())
+                .map(|diagnostic| (diagnostic.file.clone(), diagnostic.line, diagnostic.column)),
+            _ => None,
+        }
+    }
+
+    /// Every spec diagnostic, for spec errors.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        match self {
+            Self::Spec(diagnostics) => diagnostics.clone(),
+            _ => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! Check scopes (`cli.md` §Scope flags) via git2: which project state is read, and which files are in scope.
+//!
+//! - staged (default): the project as staged in the index; the scope is the index entries that differ from HEAD.
+//! - `--all`: the working tree (tracked files plus untracked files that are not ignored); every file is in scope.
+//! - `--diff REF`: the HEAD commit read from git objects; the scope is what changed between the merge base and HEAD.
+//! - `--file PATH…`: the working tree; the scope is the named files.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, Oid, Repository};
+
+use crate::error::EngineError;
+use crate::paths::{normalize, relative_to, to_slash, walk_project};
+
+/// What the user asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeRequest {
+    /// The default.
+    Staged,
+    /// `--all`.
+    All,
+    /// `--diff REF`.
+    Diff(String),
+    /// `--file PATH…`, as given (relative to the current directory).
+    Files(Vec<PathBuf>),
+}
+
+/// Where file contents come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Snapshot {
+    /// The file system under the project root.
+    Worktree,
+    /// The git index.
+    Index,
+    /// A commit's tree.
+    Commit(Oid),
+}
+
+/// A resolved scope.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    /// `git_ref`, `staged`, `all` or `files`.
+    pub mode: &'static str,
+    /// The ref as given, `staged`, `workspace` or `files`.
+    pub base: String,
+    /// The merge base, for `--diff`.
+    pub base_commit: Option<String>,
+    /// HEAD, when there is one.
+    pub head_commit: Option<String>,
+    /// The scope's files, project-relative, sorted.
+    pub changed_files: Vec<String>,
+    /// Every project file of the snapshot, project-relative, sorted.
+    pub project_files: Vec<String>,
+    /// Where contents come from.
+    pub snapshot: Snapshot,
+    /// The git work tree root, when in a repository.
+    pub git_root: Option<PathBuf>,
+    /// The project root relative to the git work tree root, with `/` (empty when equal).
+    pub git_prefix: String,
+    /// Submodule paths met (project-relative), which are not checked.
+    pub submodules: Vec<String>,
+    /// Blob ids of the project files, for index and commit snapshots.
+    pub blobs: std::collections::BTreeMap<String, Oid>,
+}
+
+impl Scope {
+    /// True when every file is in scope (`--all`).
+    pub fn is_everything(&self) -> bool {
+        self.mode == "all"
+    }
+}
+
+fn git_error(error: &git2::Error) -> EngineError {
+    EngineError::Git(error.message().to_owned())
+}
+
+/// Opens the repository that contains `root`, if any.
+pub fn open_repository(root: &Path) -> Option<Repository> {
+    Repository::discover(root).ok().filter(|repository| repository.workdir().is_some())
+}
+
+/// Resolves the scope for `request` over the project at `root`.
+pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError> {
+    let repository = open_repository(root);
+    let git_root = repository.as_ref().and_then(|repository| repository.workdir().map(normalize_absolute));
+    let root_absolute = normalize_absolute(root);
+    let git_prefix = git_root
+        .as_ref()
+        .map(|git_root| relative_to(&root_absolute, git_root))
+        .unwrap_or_default();
+    let to_project = |git_path: &str| -> Option<String> {
+        if git_prefix.is_empty() {
+            Some(git_path.to_owned())
+        } else {
+            git_path.strip_prefix(&format!("{git_prefix}/")).map(str::to_owned)
+        }
+    };
+    let head = repository.as_ref().and_then(|repository| repository.head().ok()?.peel_to_commit().ok());
+    let head_commit = head.as_ref().map(|commit| commit.id().to_string());
+    let mut scope = Scope {
+        mode: "all",
+        base: "workspace".into(),
+        base_commit: None,
+        head_commit,
+        changed_files: Vec::new(),
+        project_files: Vec::new(),
+        snapshot: Snapshot::Worktree,
+        git_root: git_root.clone(),
+        git_prefix: git_prefix.clone(),
+        submodules: Vec::new(),
+        blobs: std::collections::BTreeMap::new(),
+    };
+    match request {
+        ScopeRequest::All | ScopeRequest::Files(_) => {
+            let mut tracked = Vec::new();
+            if let Some(repository) = &repository {
+                let index = repository.index().map_err(|error| git_error(&error))?;
+                for entry in index.iter() {
+                    let path = String::from_utf8_lossy(&entry.path).into_owned();
+                    let Some(path) = to_project(&path) else { continue };
+                    match entry.mode {
+                        0o160000 => scope.submodules.push(path),
+                        0o120000 => {}
+                        _ => tracked.push(path),
+                    }
+                }
+            }
+            tracked.retain(|path| root.join(path).is_file());
+            scope.project_files = walk_project(root, &tracked);
+            if let ScopeRequest::Files(paths) = request {
+                scope.mode = "files";
+                scope.base = "files".into();
+                let mut named = BTreeSet::new();
+                for path in paths {
+                    named.insert(file_in_project(path, &root_absolute)?);
+                }
+                scope.changed_files = named.into_iter().collect();
+            } else {
+                scope.changed_files = scope.project_files.clone();
+            }
+        }
+        ScopeRequest::Staged => {
+            let Some(repository) = repository.as_ref() else { return Err(EngineError::NotAGitRepository(".".into())) };
+            scope.mode = "staged";
+            scope.base = "staged".into();
+            scope.snapshot = Snapshot::Index;
+            let index = repository.index().map_err(|error| git_error(&error))?;
+            for entry in index.iter() {
+                let path = String::from_utf8_lossy(&entry.path).into_owned();
+                let Some(path) = to_project(&path) else { continue };
+                match entry.mode {
+                    0o160000 => scope.submodules.push(path),
+                    0o120000 => {}
+                    _ => {
+                        scope.blobs.insert(path.clone(), entry.id);
+                        scope.project_files.push(path);
+                    }
+                }
+            }
+            let head_tree = head.as_ref().and_then(|commit| commit.tree().ok());
+            let mut options = DiffOptions::new();
+            options.ignore_submodules(true);
+            let mut diff = repository
+                .diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut options))
+                .map_err(|error| git_error(&error))?;
+            scope.changed_files = changed_paths(&mut diff, &to_project)?;
+        }
+        ScopeRequest::Diff(reference) => {
+            let Some(repository) = repository.as_ref() else { return Err(EngineError::NotAGitRepository(".".into())) };
+            scope.mode = "git_ref";
+            scope.base = reference.clone();
+            let head = head.ok_or_else(|| EngineError::UnknownRef("HEAD".into()))?;
+            let target = repository
+                .revparse_single(reference)
+                .and_then(|object| object.peel_to_commit())
+                .map_err(|_| EngineError::UnknownRef(reference.clone()))?;
+            let merge_base = match repository.merge_base(target.id(), head.id()) {
+                Ok(oid) => oid,
+                Err(error) if error.code() == ErrorCode::NotFound => {
+                    return Err(if repository.is_shallow() {
+                        EngineError::MissingMergeBase(reference.clone())
+                    } else {
+                        EngineError::NoMergeBase(reference.clone())
+                    });
+                }
+                Err(error) => return Err(git_error(&error)),
+            };
+            let base_tree = repository
+                .find_commit(merge_base)
+                .and_then(|commit| commit.tree())
+                .map_err(|_| EngineError::MissingMergeBase(reference.clone()))?;
+            let head_tree = head.tree().map_err(|error| git_error(&error))?;
+            scope.base_commit = Some(merge_base.to_string());
+            scope.snapshot = Snapshot::Commit(head.id());
+            head_tree
+                .walk(git2::TreeWalkMode::PreOrder, |directory, entry| {
+                    let path = format!("{directory}{}", entry.name().unwrap_or_default());
+                    if let Some(path) = to_project(&path) {
+                        match entry.filemode() {
+                            0o160000 => scope.submodules.push(path),
+                            0o100644 | 0o100755 => {
+                                scope.blobs.insert(path.clone(), entry.id());
+                                scope.project_files.push(path);
+                            }
+                            _ => {}
+                        }
+                    }
+                    git2::TreeWalkResult::Ok
+                })
+                .map_err(|error| git_error(&error))?;
+            let mut options = DiffOptions::new();
+            options.ignore_submodules(true);
+            let mut diff = repository
+                .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
+                .map_err(|error| git_error(&error))?;
+            scope.changed_files = changed_paths(&mut diff, &to_project)?;
+        }
+    }
+    scope.project_files.sort();
+    scope.project_files.dedup();
+    scope.submodules.sort();
+    Ok(scope)
+}
+
+fn changed_paths(diff: &mut git2::Diff<'_>, to_project: &dyn Fn(&str) -> Option<String>) -> Result<Vec<String>, EngineError> {
+    let mut find = DiffFindOptions::new();
+    find.renames(true);
+    diff.find_similar(Some(&mut find)).map_err(|error| git_error(&error))?;
+    let mut changed = BTreeSet::new();
+    for delta in diff.deltas() {
+        if matches!(delta.status(), Delta::Unmodified | Delta::Ignored | Delta::Untracked) {
+            continue;
+        }
+        for file in [delta.old_file(), delta.new_file()] {
+            if file.mode() == git2::FileMode::Commit {
+                continue;
+            }
+            if let Some(path) = file.path().map(to_slash).and_then(|path| to_project(&path)) {
+                changed.insert(path);
+            }
+        }
+    }
+    Ok(changed.into_iter().collect())
+}
+
+fn normalize_absolute(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    // Canonicalise when possible, so that symlinked temp dirs compare equal to git's work dir.
+    absolute.canonicalize().unwrap_or_else(|_| normalize(&absolute))
+}
+
+/// Makes a `--file` argument project-relative; it must lie inside the project.
+fn file_in_project(path: &Path, root_absolute: &Path) -> Result<String, EngineError> {
+    let absolute = std::env::current_dir().unwrap_or_default().join(path);
+    let absolute = absolute.canonicalize().unwrap_or_else(|_| normalize(&absolute));
+    match absolute.strip_prefix(root_absolute) {
+        Ok(relative) if !relative.as_os_str().is_empty() => Ok(to_slash(relative)),
+        _ => Err(EngineError::PathOutsideProject(path.display().to_string())),
+    }
+}
+
+/// Reads a file of the snapshot. `repository` must be open when the snapshot is not the work tree.
+pub fn read_file(scope: &Scope, root: &Path, repository: Option<&Repository>, path: &str) -> std::io::Result<Vec<u8>> {
+    let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "not in the git snapshot");
+    match (&scope.snapshot, repository) {
+        (Snapshot::Worktree, _) => {
+            let full = root.join(path);
+            let metadata = std::fs::symlink_metadata(&full)?;
+            if metadata.file_type().is_symlink() {
+                return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "symbolic link not followed"));
+            }
+            std::fs::read(full)
+        }
+        (Snapshot::Index | Snapshot::Commit(_), Some(repository)) => {
+            let oid = scope.blobs.get(path).ok_or_else(missing)?;
+            let blob = repository.find_blob(*oid).map_err(|_| missing())?;
+            Ok(blob.content().to_vec())
+        }
+        _ => Err(missing()),
+    }
+}

@@ -1,0 +1,377 @@
+//! Serialize-only wire types of the schema_version 2 verdict (`shared/spec/verdict-v2.md`).
+//!
+//! Internal types are converted into these; nothing else is serialized to stdout.
+//! Field order here is the order in the JSON document. Optional fields are omitted when absent.
+//!
+//! A passing document looks like this (abridged):
+//! ```json
+//! {"schema_version":2,"verdict":"pass","passed":true,"timestamp":"2026-11-29T14:03:00Z",
+//!  "tool":{"name":"lintel","version":"0.1.0"},"artifact":"architecture.ag",
+//!  "diff":{"base":"workspace","mode":"all","changed_files":[],"changed_components":[]},
+//!  "violations":[],"contract_violations":[],"workflow_violations":[],"change_violations":[],
+//!  "warnings":[],"contract_warnings":[],"workflow_warnings":[],"rule_coverage":[],
+//!  "solver_diagnostics":[],"smt_model":null,"agent_context":"PASS\n…",
+//!  "stats":{"files_scanned":3,"files_skipped":0,"facts":7,"slices":0,"elapsed_ms":12}}
+//! ```
+
+use serde::Serialize;
+
+/// The schema version this module writes.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The whole verdict document.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Verdict {
+    /// Always 2.
+    pub schema_version: u32,
+    /// `pass`, `fail` or `error`.
+    pub verdict: &'static str,
+    /// True exactly when `verdict` is `pass`.
+    pub passed: bool,
+    /// RFC 3339 UTC.
+    pub timestamp: String,
+    /// The tool's name and version.
+    pub tool: Tool,
+    /// The spec or artifact used, project-relative.
+    pub artifact: String,
+    /// The scope.
+    pub diff: Diff,
+    /// Architecture findings.
+    pub violations: Vec<ArchitectureViolation>,
+    /// Contract findings (errors).
+    pub contract_violations: Vec<serde_json::Value>,
+    /// Workflow findings.
+    pub workflow_violations: Vec<serde_json::Value>,
+    /// Change findings.
+    pub change_violations: Vec<serde_json::Value>,
+    /// Warnings.
+    pub warnings: Vec<Warning>,
+    /// Contract warnings.
+    pub contract_warnings: Vec<serde_json::Value>,
+    /// Probable workflow findings.
+    pub workflow_warnings: Vec<serde_json::Value>,
+    /// Per-rule outcome.
+    pub rule_coverage: Vec<RuleCoverage>,
+    /// One entry per solved slice.
+    pub solver_diagnostics: Vec<SolverDiagnostic>,
+    /// Names each unknown/error slice and its reason, one per line; null otherwise.
+    pub smt_model: Option<String>,
+    /// Plain text summary for coding agents.
+    pub agent_context: String,
+    /// Counters.
+    pub stats: Stats,
+    /// Per-file extractor details, only with `--debug-extractors`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extractor_debug: Option<Vec<ExtractorDebug>>,
+    /// The error, on an error verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// Spec and query diagnostics, on an error verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Vec<policies::Diagnostic>>,
+    /// Same text as `error.message`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// `tool`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Tool {
+    /// `lintel`.
+    pub name: &'static str,
+    /// The crate version.
+    pub version: &'static str,
+}
+
+/// `diff`.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Diff {
+    /// The ref as given, `staged`, `workspace` or `files`.
+    pub base: String,
+    /// `git_ref`, `staged`, `all` or `files`.
+    pub mode: &'static str,
+    /// Merge-base commit for `git_ref`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_commit: Option<String>,
+    /// HEAD commit, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_commit: Option<String>,
+    /// The scope's files.
+    pub changed_files: Vec<String>,
+    /// Owners of the scope's files.
+    pub changed_components: Vec<String>,
+}
+
+/// `error`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ErrorInfo {
+    /// Stable code.
+    pub code: String,
+    /// One-line message.
+    pub message: String,
+    /// Spec file, for spec errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// 1-based column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+}
+
+/// `stats`.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Stats {
+    /// Files extracted (whole project).
+    pub files_scanned: usize,
+    /// `file-skipped` warnings.
+    pub files_skipped: usize,
+    /// Graph facts extracted.
+    pub facts: usize,
+    /// Slices solved.
+    pub slices: usize,
+    /// Wall time.
+    pub elapsed_ms: u64,
+}
+
+/// `rule.source`, `detected` locations.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SourceRef {
+    /// Project-relative path.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// `rule` of an architecture violation.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RuleRef {
+    /// Rule kind name, e.g. `DenyFlow`.
+    pub kind: &'static str,
+    /// The rule as written.
+    pub text: String,
+    /// Where it is written.
+    pub source: SourceRef,
+    /// Rule endpoints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Rule endpoints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// The via set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<Vec<String>>,
+    /// Data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+}
+
+/// One further place with the same finding.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Occurrence {
+    /// Project-relative path.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// `detected`.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Detected {
+    /// Source entity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Target entity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Handler for data findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    /// The via set of require-flow findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via_members: Option<Vec<String>>,
+    /// Data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+    /// Proof path, every hop.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<String>>,
+    /// `definite` or `probable`.
+    pub confidence: &'static str,
+    /// One sentence naming the construct.
+    pub evidence: String,
+    /// Project-relative path.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    /// Further places with the same id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrences: Option<Vec<Occurrence>>,
+}
+
+/// `graph_evidence`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GraphEvidence {
+    /// The graph fact id.
+    #[serde(rename = "graphFactId")]
+    pub graph_fact_id: String,
+    /// Its kind.
+    pub kind: &'static str,
+    /// Its extractor.
+    pub extractor: String,
+    /// Project-relative path.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// Its message.
+    pub evidence: String,
+}
+
+/// `z3_proof`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Z3Proof {
+    /// The rule's SMT-LIB assertion(s).
+    pub permanent_constraint: String,
+    /// The fact assertion(s) that contradict it.
+    pub delta_assertion: String,
+    /// Names of the tracked assertions Z3 returned as the core.
+    pub unsat_core: Vec<String>,
+    /// The slice id.
+    pub slice: String,
+}
+
+/// One architecture finding.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ArchitectureViolation {
+    /// `viol_` + 16 hex.
+    pub id: String,
+    /// e.g. `flow_violation`.
+    #[serde(rename = "type")]
+    pub violation_type: &'static str,
+    /// `new`, `existing` or `unchanged`.
+    pub status: &'static str,
+    /// Whether it blocks.
+    pub blocking: bool,
+    /// The invariant or policy name.
+    pub invariant: String,
+    /// The rule.
+    pub rule: RuleRef,
+    /// What was found.
+    pub detected: Detected,
+    /// The graph fact behind it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph_evidence: Option<GraphEvidence>,
+    /// One-line message.
+    pub message: String,
+    /// The proof.
+    pub z3_proof: Z3Proof,
+}
+
+/// One warning.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Warning {
+    /// Stable code.
+    pub code: String,
+    /// Message.
+    pub message: String,
+    /// Project-relative path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// Source entity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Target entity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Evidence sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+    /// Violation type, for `probable-fact`.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub violation_type: Option<String>,
+    /// Invariant, for `probable-fact`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invariant: Option<String>,
+    /// Rule text, for `probable-fact`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// One `rule_coverage` entry.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RuleCoverage {
+    /// Rule text.
+    pub rule: String,
+    /// Invariant or policy name.
+    pub declaration: String,
+    /// Components the rule names.
+    pub components: Vec<String>,
+    /// At most 5 evidence strings.
+    pub evidence: Vec<String>,
+    /// `pass`, `fail` or `unknown`.
+    pub status: &'static str,
+}
+
+/// One `solver_diagnostics` entry.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SolverDiagnostic {
+    /// `slice_` + 16 hex.
+    pub id: String,
+    /// `sat`, `unsat`, `unknown` or `error`.
+    pub status: &'static str,
+    /// Wall time of the solve.
+    pub elapsed_ms: u64,
+    /// Rule text.
+    pub rule: String,
+    /// Invariant or policy name.
+    pub declaration: String,
+    /// Spec file of the rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_file: Option<String>,
+    /// Line of the rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// Entities of the slice.
+    pub components: Vec<String>,
+    /// Data, for data rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+    /// Tracked fact assertions.
+    pub fact_count: usize,
+    /// Hops of the witness path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_depth: Option<usize>,
+    /// Largest out-degree among the slice's entities in the flow graph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fanout: Option<usize>,
+    /// Why unknown/error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// How to make the slice smaller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggested_refactor: Option<String>,
+}
+
+/// One `extractor_debug` entry.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ExtractorDebug {
+    /// Project-relative path.
+    pub file: String,
+    /// Language name.
+    pub language: String,
+    /// Error nodes.
+    pub parse_errors: usize,
+    /// Facts per kind.
+    pub facts_by_kind: std::collections::BTreeMap<String, usize>,
+    /// Per-query counters.
+    pub queries: Vec<serde_json::Value>,
+}

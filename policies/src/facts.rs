@@ -1,0 +1,379 @@
+//! The graph-fact schema (`language.md` §5.4): the one vocabulary that extractors produce,
+//! reviewed queries match, and the engine evaluates.
+//!
+//! Extractors key facts by file (`evidence.file`, and the `resolved` property of imports);
+//! the engine fills `subject` and `target` with the owner component of those files (§3.3).
+//! Nothing here depends on tree-sitter, Z3 or the file system.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// How sure an extractor is that a fact holds at run time (`language.md` §3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Debug-only evidence; never reported.
+    Possible,
+    /// Reported as a `probable-fact` warning unless `--strict`.
+    Probable,
+    /// Blocks.
+    Definite,
+}
+
+impl Confidence {
+    /// The wire name (`definite`, `probable`, `possible`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Possible => "possible",
+            Self::Probable => "probable",
+            Self::Definite => "definite",
+        }
+    }
+}
+
+/// How a fact was found; used to break ties between facts for one edge (`ast` first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// Read from a syntax tree.
+    Ast,
+    /// Derived from other facts.
+    Graph,
+    /// Read from a configuration file (workflow YAML, manifests).
+    Config,
+    /// Matched textually (no built-in extractor uses this).
+    Regex,
+}
+
+impl Strategy {
+    /// Rank for tie-breaks: lower is better (`ast` > `graph` > `config` > `regex`).
+    pub fn rank(self) -> u8 {
+        match self {
+            Self::Ast => 0,
+            Self::Graph => 1,
+            Self::Config => 2,
+            Self::Regex => 3,
+        }
+    }
+}
+
+/// The built-in graph fact kinds of `language.md` §5.4, plus the plugin kinds that queries may match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactKind {
+    /// A module import; `target` is the owner of the resolved file.
+    Import,
+    /// An import of a package outside the project (no edge).
+    External,
+    /// A function or method call.
+    Call,
+    /// A property assignment.
+    Assignment,
+    /// A DI container registration.
+    DiRegistration,
+    /// A constructor parameter injected by DI.
+    ConstructorInjection,
+    /// A service-locator lookup.
+    ServiceResolution,
+    /// An HTTP route handled by the file.
+    Route,
+    /// An HTTP request made by the file.
+    HttpCall,
+    /// Use of an infrastructure client (database, cache, queue, storage, HTTP).
+    AccessesTechnology,
+    /// An authorization role check.
+    ChecksRole,
+    /// An operation performed on data.
+    Performs,
+    /// A workflow trigger.
+    WorkflowTrigger,
+    /// A workflow token permission grant.
+    WorkflowPermission,
+    /// A publish/deploy/release action in a workflow step.
+    WorkflowAction,
+    /// One step of a workflow job.
+    WorkflowStep,
+    /// A workflow job.
+    WorkflowJob,
+    /// A secret referenced by a workflow job.
+    WorkflowSecret,
+}
+
+impl FactKind {
+    /// Every built-in kind, in schema order.
+    pub const ALL: [FactKind; 18] = [
+        Self::Import,
+        Self::External,
+        Self::Call,
+        Self::Assignment,
+        Self::DiRegistration,
+        Self::ConstructorInjection,
+        Self::ServiceResolution,
+        Self::Route,
+        Self::HttpCall,
+        Self::AccessesTechnology,
+        Self::ChecksRole,
+        Self::Performs,
+        Self::WorkflowTrigger,
+        Self::WorkflowPermission,
+        Self::WorkflowAction,
+        Self::WorkflowStep,
+        Self::WorkflowJob,
+        Self::WorkflowSecret,
+    ];
+
+    /// The wire name, e.g. `accesses_technology`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Import => "import",
+            Self::External => "external",
+            Self::Call => "call",
+            Self::Assignment => "assignment",
+            Self::DiRegistration => "di_registration",
+            Self::ConstructorInjection => "constructor_injection",
+            Self::ServiceResolution => "service_resolution",
+            Self::Route => "route",
+            Self::HttpCall => "http_call",
+            Self::AccessesTechnology => "accesses_technology",
+            Self::ChecksRole => "checks_role",
+            Self::Performs => "performs",
+            Self::WorkflowTrigger => "workflow_trigger",
+            Self::WorkflowPermission => "workflow_permission",
+            Self::WorkflowAction => "workflow_action",
+            Self::WorkflowStep => "workflow_step",
+            Self::WorkflowJob => "workflow_job",
+            Self::WorkflowSecret => "workflow_secret",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+}
+
+/// A property value: a string, an integer, a Boolean or a list of strings.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PropertyValue {
+    /// A Boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A string.
+    Str(String),
+    /// A list of strings.
+    List(Vec<String>),
+}
+
+impl PropertyValue {
+    /// The string, when this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Self::Str(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The Boolean, when this is a Boolean.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Self::Bool(value) => Some(*value),
+            _ => None,
+        }
+    }
+}
+
+impl From<&str> for PropertyValue {
+    fn from(text: &str) -> Self {
+        Self::Str(text.to_owned())
+    }
+}
+
+impl From<String> for PropertyValue {
+    fn from(text: String) -> Self {
+        Self::Str(text)
+    }
+}
+
+impl From<bool> for PropertyValue {
+    fn from(value: bool) -> Self {
+        Self::Bool(value)
+    }
+}
+
+impl From<i64> for PropertyValue {
+    fn from(value: i64) -> Self {
+        Self::Int(value)
+    }
+}
+
+impl From<Vec<String>> for PropertyValue {
+    fn from(values: Vec<String>) -> Self {
+        Self::List(values)
+    }
+}
+
+/// Where a fact comes from. Lines and columns are 1-based; columns count Unicode scalar values.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Evidence {
+    /// The extractor's name, e.g. `typescript`.
+    pub extractor: String,
+    /// How the fact was found.
+    pub strategy: Strategy,
+    /// Project-relative path with `/` separators.
+    pub file: String,
+    /// 1-based line of the construct's start.
+    pub line: u32,
+    /// 1-based column of the construct's start.
+    pub column: u32,
+    /// 1-based line of the construct's end.
+    pub end_line: u32,
+    /// 1-based column of the construct's end.
+    pub end_column: u32,
+    /// Enclosing function or method as a dotted path, e.g. `OrdersController.Remove`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub scope: Option<String>,
+    /// One sentence naming the construct, e.g. ``import `./db` ``.
+    pub message: String,
+}
+
+/// One graph fact (`language.md` §5.4).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Fact {
+    /// `<extractor>:<file>:<line>:<column>:<kind>`, with `#n` for repeats at one position.
+    pub id: String,
+    /// The fact kind.
+    pub kind: FactKind,
+    /// The owner component of the evidence file; filled by the engine.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub subject: Option<String>,
+    /// The target entity or component; for imports the owner of the resolved file (filled by the engine).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target: Option<String>,
+    /// For `accesses_technology`: a §3.5 category or entity name.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub technology: Option<String>,
+    /// A model/data name, where the construct names one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub model: Option<String>,
+    /// For `route`: the normalised path.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub route: Option<String>,
+    /// Kind-specific properties; every fact has `language`.
+    pub properties: BTreeMap<String, PropertyValue>,
+    /// How sure the extractor is.
+    pub confidence: Confidence,
+    /// Where the fact comes from.
+    pub evidence: Evidence,
+}
+
+impl Fact {
+    /// A string property.
+    pub fn property_str(&self, name: &str) -> Option<&str> {
+        self.properties.get(name).and_then(PropertyValue::as_str)
+    }
+
+    /// A Boolean property (absent reads as `false`).
+    pub fn property_flag(&self, name: &str) -> bool {
+        self.properties
+            .get(name)
+            .and_then(PropertyValue::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// The key that names the construct behind this fact for violation ids
+    /// (`verdict-v2.md` §Ids): never a line number or an absolute path.
+    pub fn evidence_key(&self) -> String {
+        let prop = |name: &str| self.property_str(name).unwrap_or_default().to_owned();
+        match self.kind {
+            FactKind::Import | FactKind::External => prop("specifier"),
+            FactKind::AccessesTechnology => format!("{}:{}", prop("package"), prop("client")),
+            FactKind::ConstructorInjection => format!("{}:{}", prop("class"), prop("parameterType")),
+            FactKind::DiRegistration => format!("{}:{}", prop("service"), prop("implementation")),
+            FactKind::ServiceResolution => prop("service"),
+            FactKind::Route => format!(
+                "{} {}",
+                prop("method"),
+                self.route.clone().unwrap_or_else(|| prop("normalized"))
+            ),
+            FactKind::HttpCall => format!("{} {}", prop("method"), prop("path")),
+            FactKind::Call => prop("qualified"),
+            FactKind::Assignment => format!("{}.{}={}", prop("object"), prop("property"), prop("value")),
+            FactKind::Performs => format!("{}:{}", prop("operation"), prop("data")),
+            FactKind::ChecksRole => prop("role"),
+            FactKind::WorkflowTrigger
+            | FactKind::WorkflowPermission
+            | FactKind::WorkflowAction
+            | FactKind::WorkflowStep
+            | FactKind::WorkflowJob
+            | FactKind::WorkflowSecret => format!("{}:{}", prop("job"), prop("step")),
+        }
+    }
+}
+
+/// Builds the stable fact id `<extractor>:<file>:<line>:<column>:<kind>` (without the `#n` suffix).
+pub fn fact_id(extractor: &str, file: &str, line: u32, column: u32, kind: FactKind) -> String {
+    format!("{extractor}:{file}:{line}:{column}:{}", kind.as_str())
+}
+
+/// Appends `#n` to ids that repeat (same position and kind), in input order, so every id is unique.
+pub fn disambiguate_ids(facts: &mut [Fact]) {
+    let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+    for fact in facts.iter_mut() {
+        let count = seen.entry(fact.id.clone()).or_insert(0);
+        *count += 1;
+        if *count > 1 {
+            fact.id = format!("{}#{}", fact.id, *count - 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fact_kinds_round_trip_through_their_names() {
+        for kind in FactKind::ALL {
+            assert_eq!(FactKind::from_name(kind.as_str()), Some(kind));
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.as_str()));
+        }
+    }
+
+    #[test]
+    fn repeated_ids_get_a_counter_suffix() {
+        let evidence = Evidence {
+            extractor: "typescript".into(),
+            strategy: Strategy::Ast,
+            file: "a.ts".into(),
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 2,
+            scope: None,
+            message: String::new(),
+        };
+        let fact = Fact {
+            id: fact_id("typescript", "a.ts", 1, 1, FactKind::Import),
+            kind: FactKind::Import,
+            subject: None,
+            target: None,
+            technology: None,
+            model: None,
+            route: None,
+            properties: BTreeMap::new(),
+            confidence: Confidence::Definite,
+            evidence,
+        };
+        let mut facts = vec![fact.clone(), fact.clone(), fact];
+        disambiguate_ids(&mut facts);
+        let ids: Vec<_> = facts.iter().map(|fact| fact.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["typescript:a.ts:1:1:import", "typescript:a.ts:1:1:import#1", "typescript:a.ts:1:1:import#2"]
+        );
+    }
+}

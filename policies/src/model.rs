@@ -1,0 +1,409 @@
+//! The checked model: what a valid spec compiles to (`language.md` §3.1 step 1).
+//!
+//! Selectors are expanded here: every [`Rule`] is concrete, names declared entities only,
+//! and records its declaration, its text as written and its source location.
+//! The engine evaluates this model; it never sees syntax trees.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// A location in a spec file: project-relative path (`..` segments allowed), 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct SourceLocation {
+    /// Project-relative path with `/` separators.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column in Unicode scalar values.
+    pub column: u32,
+}
+
+impl std::fmt::Display for SourceLocation {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A trust level (`language.md` §2.23).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trust {
+    /// `trusted`
+    Trusted,
+    /// `untrusted`
+    Untrusted,
+    /// `semi_trusted`
+    SemiTrusted,
+}
+
+/// A node or a resource: a runtime, infrastructure or capability entity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfraEntity {
+    /// Declared name.
+    pub name: String,
+    /// The node or resource type, e.g. `postgres`.
+    pub type_name: String,
+    /// The free-form parameter of `k8s_pod(prod)`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub type_parameter: Option<String>,
+    /// `trust`, when given.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub trust: Option<Trust>,
+    /// `auth` values.
+    #[serde(default)]
+    pub auth: Vec<String>,
+    /// `protocol` values.
+    #[serde(default)]
+    pub protocol: Vec<String>,
+    /// `connectivity`, when given.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub connectivity: Option<String>,
+    /// Every other key: free-form metadata.
+    #[serde(default)]
+    pub properties: BTreeMap<String, Vec<String>>,
+    /// Where the name is declared.
+    pub location: SourceLocation,
+}
+
+impl InfraEntity {
+    /// True when some `auth` value is not `none` (`language.md` §3.4).
+    pub fn has_auth(&self) -> bool {
+        self.auth.iter().any(|value| value != "none")
+    }
+}
+
+/// A component: a named set of source files (`language.md` §2.6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Component {
+    /// Declared name.
+    pub name: String,
+    /// The node it runs on.
+    pub runs_on: String,
+    /// Its globs, with a leading `./` removed.
+    pub paths: Vec<String>,
+    /// `role`, when given.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub role: Option<String>,
+    /// `layer`, when given.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub layer: Option<String>,
+    /// `repo`, when given.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub repo: Option<String>,
+    /// Contracts it implements.
+    #[serde(default)]
+    pub implements: Vec<String>,
+    /// Contracts it consumes.
+    #[serde(default)]
+    pub consumes: Vec<String>,
+    /// Data it handles.
+    #[serde(default)]
+    pub handles: Vec<String>,
+    /// Where the name is declared.
+    pub location: SourceLocation,
+}
+
+/// Every rule kind of `language.md` §2.22, with its stable kebab-case code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum RuleKind {
+    /// `deny flow A -> B`
+    DenyFlow,
+    /// `deny reach A -> B`
+    DenyReach,
+    /// `deny dataflow D -> T`
+    DenyDataFlow,
+    /// `require flow A -> B via V`
+    RequireFlowVia,
+    /// `require dataflow D -> T via V`
+    RequireDataFlowVia,
+    /// `require auth on flow A -> B`
+    DenyUnauthenticatedFlow,
+    /// `require encryption on flow A -> B`
+    DenyUnencryptedFlow,
+    /// `require operation OP in E`
+    RequireOperationIn,
+    /// `require operation OP on D in E`
+    RequireOperationOnDataIn,
+    /// `require dependency A -> B via interface I`
+    RequireDependencyViaInterface,
+    /// `require contract K implemented_by C` (compile time only)
+    RequireContractImplementedBy,
+    /// machine `allow transition`
+    AllowTransition,
+    /// machine `deny transition`
+    DenyTransition,
+    /// permission `allow`
+    AllowPermission,
+    /// permission `deny`
+    DenyPermission,
+    /// value_policy `require`
+    RequireValue,
+    /// operation_policy `require before`
+    RequireBefore,
+    /// operation_policy `ensure after`
+    EnsureAfter,
+    /// event_policy `require event … preceded_by … by …`
+    RequirePrecededBy,
+    /// workflow_policy publish/deploy/release
+    WorkflowAction,
+    /// workflow_policy permission
+    WorkflowPermission,
+    /// workflow_policy `require before`
+    WorkflowStepOrder,
+    /// di_policy `deny inject`
+    DenyInject,
+    /// di_policy `deny inject_reach`
+    DenyInjectReach,
+    /// di_policy `deny lifetime`
+    DenyLifetime,
+    /// di_policy `deny lifetime_reach`
+    DenyLifetimeReach,
+    /// di_policy `deny resolve`
+    DenyResolve,
+    /// data_policy `deny classification`
+    DenyClassification,
+    /// data_policy `deny jurisdiction`
+    DenyJurisdiction,
+    /// trust_policy `require auth`
+    RequireAuth,
+    /// trust_policy `deny flow … when data`
+    DenyFlowWhenData,
+    /// change_policy `require touched`
+    RequireTouched,
+}
+
+impl RuleKind {
+    /// Every rule kind, in `language.md` §6 order.
+    pub const ALL: [RuleKind; 32] = [
+        Self::DenyFlow,
+        Self::DenyReach,
+        Self::DenyDataFlow,
+        Self::RequireFlowVia,
+        Self::RequireDataFlowVia,
+        Self::DenyUnauthenticatedFlow,
+        Self::DenyUnencryptedFlow,
+        Self::RequireOperationIn,
+        Self::RequireOperationOnDataIn,
+        Self::RequireDependencyViaInterface,
+        Self::RequireContractImplementedBy,
+        Self::AllowTransition,
+        Self::DenyTransition,
+        Self::AllowPermission,
+        Self::DenyPermission,
+        Self::RequireValue,
+        Self::RequireBefore,
+        Self::EnsureAfter,
+        Self::RequirePrecededBy,
+        Self::WorkflowAction,
+        Self::WorkflowPermission,
+        Self::WorkflowStepOrder,
+        Self::DenyInject,
+        Self::DenyInjectReach,
+        Self::DenyLifetime,
+        Self::DenyLifetimeReach,
+        Self::DenyResolve,
+        Self::DenyClassification,
+        Self::DenyJurisdiction,
+        Self::RequireAuth,
+        Self::DenyFlowWhenData,
+        Self::RequireTouched,
+    ];
+
+    /// The name used in `rule.kind` of the verdict, e.g. `DenyFlow`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::DenyFlow => "DenyFlow",
+            Self::DenyReach => "DenyReach",
+            Self::DenyDataFlow => "DenyDataFlow",
+            Self::RequireFlowVia => "RequireFlowVia",
+            Self::RequireDataFlowVia => "RequireDataFlowVia",
+            Self::DenyUnauthenticatedFlow => "DenyUnauthenticatedFlow",
+            Self::DenyUnencryptedFlow => "DenyUnencryptedFlow",
+            Self::RequireOperationIn => "RequireOperationIn",
+            Self::RequireOperationOnDataIn => "RequireOperationOnDataIn",
+            Self::RequireDependencyViaInterface => "RequireDependencyViaInterface",
+            Self::RequireContractImplementedBy => "RequireContractImplementedBy",
+            Self::AllowTransition => "AllowTransition",
+            Self::DenyTransition => "DenyTransition",
+            Self::AllowPermission => "AllowPermission",
+            Self::DenyPermission => "DenyPermission",
+            Self::RequireValue => "RequireValue",
+            Self::RequireBefore => "RequireBefore",
+            Self::EnsureAfter => "EnsureAfter",
+            Self::RequirePrecededBy => "RequirePrecededBy",
+            Self::WorkflowAction => "WorkflowAction",
+            Self::WorkflowPermission => "WorkflowPermission",
+            Self::WorkflowStepOrder => "WorkflowStepOrder",
+            Self::DenyInject => "DenyInject",
+            Self::DenyInjectReach => "DenyInjectReach",
+            Self::DenyLifetime => "DenyLifetime",
+            Self::DenyLifetimeReach => "DenyLifetimeReach",
+            Self::DenyResolve => "DenyResolve",
+            Self::DenyClassification => "DenyClassification",
+            Self::DenyJurisdiction => "DenyJurisdiction",
+            Self::RequireAuth => "RequireAuth",
+            Self::DenyFlowWhenData => "DenyFlowWhenData",
+            Self::RequireTouched => "RequireTouched",
+        }
+    }
+
+    /// The stable kebab-case code, e.g. `deny-flow`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::DenyFlow => "deny-flow",
+            Self::DenyReach => "deny-reach",
+            Self::DenyDataFlow => "deny-dataflow",
+            Self::RequireFlowVia => "require-flow-via",
+            Self::RequireDataFlowVia => "require-dataflow-via",
+            Self::DenyUnauthenticatedFlow => "deny-unauthenticated-flow",
+            Self::DenyUnencryptedFlow => "deny-unencrypted-flow",
+            Self::RequireOperationIn => "require-operation-in",
+            Self::RequireOperationOnDataIn => "require-operation-on-data-in",
+            Self::RequireDependencyViaInterface => "require-dependency-via-interface",
+            Self::RequireContractImplementedBy => "require-contract-implemented-by",
+            Self::AllowTransition => "allow-transition",
+            Self::DenyTransition => "deny-transition",
+            Self::AllowPermission => "allow-permission",
+            Self::DenyPermission => "deny-permission",
+            Self::RequireValue => "require-value",
+            Self::RequireBefore => "require-before",
+            Self::EnsureAfter => "ensure-after",
+            Self::RequirePrecededBy => "require-preceded-by",
+            Self::WorkflowAction => "workflow-action",
+            Self::WorkflowPermission => "workflow-permission",
+            Self::WorkflowStepOrder => "workflow-step-order",
+            Self::DenyInject => "deny-inject",
+            Self::DenyInjectReach => "deny-inject-reach",
+            Self::DenyLifetime => "deny-lifetime",
+            Self::DenyLifetimeReach => "deny-lifetime-reach",
+            Self::DenyResolve => "deny-resolve",
+            Self::DenyClassification => "deny-classification",
+            Self::DenyJurisdiction => "deny-jurisdiction",
+            Self::RequireAuth => "require-auth",
+            Self::DenyFlowWhenData => "deny-flow-when-data",
+            Self::RequireTouched => "require-touched",
+        }
+    }
+}
+
+/// The declaration kinds that hold rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclarationKind {
+    /// `invariant`
+    Invariant,
+    /// `machine`
+    Machine,
+    /// `permission`
+    Permission,
+    /// `value_policy`
+    ValuePolicy,
+    /// `operation_policy`
+    OperationPolicy,
+    /// `event_policy`
+    EventPolicy,
+    /// `workflow_policy`
+    WorkflowPolicy,
+    /// `di_policy`
+    DiPolicy,
+    /// `data_policy`
+    DataPolicy,
+    /// `trust_policy`
+    TrustPolicy,
+    /// `change_policy`
+    ChangePolicy,
+}
+
+/// The kind-specific fields of a concrete rule. Endpoint names are declared entity names
+/// (selectors are already expanded). Kinds the engine does not evaluate yet carry [`RuleBody::Other`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "snake_case")]
+pub enum RuleBody {
+    /// DenyFlow, DenyReach, DenyUnauthenticatedFlow, DenyUnencryptedFlow, DenyInject, DenyInjectReach.
+    Pair {
+        /// Source entity.
+        from: String,
+        /// Target entity.
+        to: String,
+    },
+    /// RequireFlowVia: every path from `from` to `to` passes a member of `via`.
+    PairVia {
+        /// Source entity.
+        from: String,
+        /// Target entity.
+        to: String,
+        /// The via set (any member satisfies the rule).
+        via: Vec<String>,
+    },
+    /// DenyDataFlow (`via` empty) and RequireDataFlowVia.
+    DataTo {
+        /// The data name.
+        data: String,
+        /// Target entity.
+        to: String,
+        /// The via set (empty for DenyDataFlow).
+        via: Vec<String>,
+    },
+    /// Anything else: the fields as name/value pairs, in source order.
+    Other {
+        /// Field names and values, e.g. `operation` → `submit`.
+        fields: BTreeMap<String, String>,
+    },
+}
+
+/// One concrete rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rule {
+    /// The rule kind.
+    pub kind: RuleKind,
+    /// The kind of declaration that holds it.
+    pub declaration_kind: DeclarationKind,
+    /// The invariant or policy name.
+    pub declaration: String,
+    /// The rule as written (selectors unexpanded), tokens joined by single spaces, e.g. `deny flow Api -> db`.
+    pub text: String,
+    /// Where the rule starts in the spec.
+    pub source: SourceLocation,
+    /// Kind-specific fields.
+    pub body: RuleBody,
+}
+
+/// A valid, checked specification.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Model {
+    /// Every loaded spec file, project-relative, in merged (DFS) order; the first is the root file.
+    pub files: Vec<String>,
+    /// Nodes in merged declaration order.
+    pub nodes: Vec<InfraEntity>,
+    /// Resources in merged declaration order.
+    pub resources: Vec<InfraEntity>,
+    /// Components in merged declaration order.
+    pub components: Vec<Component>,
+    /// Concrete rules, in merged declaration order.
+    pub rules: Vec<Rule>,
+    /// Declared plugin names, de-duplicated, in order.
+    pub plugins: Vec<String>,
+}
+
+impl Model {
+    /// The component with this name.
+    pub fn component(&self, name: &str) -> Option<&Component> {
+        self.components.iter().find(|component| component.name == name)
+    }
+
+    /// The node with this name.
+    pub fn node(&self, name: &str) -> Option<&InfraEntity> {
+        self.nodes.iter().find(|node| node.name == name)
+    }
+
+    /// The resource with this name.
+    pub fn resource(&self, name: &str) -> Option<&InfraEntity> {
+        self.resources.iter().find(|resource| resource.name == name)
+    }
+
+    /// True when `name` is a declared node, resource or component.
+    pub fn is_entity(&self, name: &str) -> bool {
+        self.component(name).is_some() || self.node(name).is_some() || self.resource(name).is_some()
+    }
+}
