@@ -16,14 +16,27 @@ fn category_types(category: &str) -> Vec<&str> {
     match category {
         "postgres" => vec!["postgres", "timescaledb", "relational_db"],
         "mysql" | "mssql" | "sqlite" => vec![category, "relational_db"],
-        "relational_db" => vec!["postgres", "mysql", "mssql", "sqlite", "timescaledb", "relational_db"],
+        "relational_db" => vec![
+            "postgres",
+            "mysql",
+            "mssql",
+            "sqlite",
+            "timescaledb",
+            "relational_db",
+        ],
         "mongodb" => vec!["mongodb", "document_db", "cosmosdb", "firestore"],
         "dynamodb" => vec!["dynamodb", "document_db"],
         "redis" | "cache" => vec!["redis", "elasticache", "cache", "memcached"],
         "message_queue" => vec!["message_queue", "event_stream", "queue"],
         "message_bus" => vec!["message_bus", "message_queue", "event_stream", "queue"],
         "object_store" => vec!["s3_bucket", "blob_storage", "object_store"],
-        "external_api" => vec!["external_api", "rest_api", "api_gateway", "grpc_service", "graphql_api"],
+        "external_api" => vec![
+            "external_api",
+            "rest_api",
+            "api_gateway",
+            "grpc_service",
+            "graphql_api",
+        ],
         "elasticsearch" => vec!["elasticsearch", "opensearch"],
         "neo4j" => vec!["neo4j", "neptune", "graph_db"],
         "vector_db" => vec!["vector_db", "pinecone", "weaviate"],
@@ -102,14 +115,25 @@ impl FlowGraph {
     pub fn build(model: &Model, facts: &[Fact]) -> Self {
         let mut graph = Self::default();
         for (index, fact) in facts.iter().enumerate() {
-            let Some(from) = fact.subject.as_deref() else { continue };
+            let Some(from) = fact.subject.as_deref() else {
+                continue;
+            };
             let targets = match fact.kind {
-                FactKind::Import if !fact.property_flag("typeOnly") => fact.target.iter().cloned().collect(),
-                FactKind::AccessesTechnology | FactKind::HttpCall | FactKind::ConstructorInjection => {
-                    let Some(name) = fact.target.as_deref().or(fact.technology.as_deref()) else { continue };
+                FactKind::Import if !fact.property_flag("typeOnly") => {
+                    fact.target.iter().cloned().collect()
+                }
+                FactKind::AccessesTechnology
+                | FactKind::HttpCall
+                | FactKind::ConstructorInjection => {
+                    let Some(name) = fact.target.as_deref().or(fact.technology.as_deref()) else {
+                        continue;
+                    };
                     let resolved = resolve_target(model, name);
                     if resolved.is_empty() && fact.kind == FactKind::AccessesTechnology {
-                        graph.unresolved.push(UnresolvedTarget { fact: index, target: name.to_owned() });
+                        graph.unresolved.push(UnresolvedTarget {
+                            fact: index,
+                            target: name.to_owned(),
+                        });
                     }
                     resolved
                 }
@@ -124,17 +148,21 @@ impl FlowGraph {
                     .entry(from.to_owned())
                     .or_default()
                     .entry(to)
-                    .or_insert(Edge { confidence: fact.confidence, facts: Vec::new() });
+                    .or_insert(Edge {
+                        confidence: fact.confidence,
+                        facts: Vec::new(),
+                    });
                 edge.confidence = edge.confidence.max(fact.confidence);
                 edge.facts.push(index);
             }
         }
         for targets in graph.edges.values_mut() {
             for edge in targets.values_mut() {
-                edge.facts.sort_by(|a, b| match (facts.get(*a), facts.get(*b)) {
-                    (Some(a), Some(b)) => fact_rank(a).cmp(&fact_rank(b)),
-                    _ => a.cmp(b),
-                });
+                edge.facts
+                    .sort_by(|a, b| match (facts.get(*a), facts.get(*b)) {
+                        (Some(a), Some(b)) => fact_rank(a).cmp(&fact_rank(b)),
+                        _ => a.cmp(b),
+                    });
             }
         }
         graph
@@ -150,17 +178,30 @@ impl FlowGraph {
         self.edges.get(entity).map_or(0, BTreeMap::len)
     }
 
-    fn successors<'a>(&'a self, node: &str, minimum: Confidence) -> impl Iterator<Item = &'a str> + 'a {
+    fn successors<'a>(
+        &'a self,
+        node: &str,
+        minimum: Confidence,
+    ) -> impl Iterator<Item = &'a str> + 'a {
         self.edges
             .get(node)
             .into_iter()
-            .flat_map(move |targets| targets.iter().filter(move |(_, edge)| edge.confidence >= minimum))
+            .flat_map(move |targets| {
+                targets
+                    .iter()
+                    .filter(move |(_, edge)| edge.confidence >= minimum)
+            })
             .map(|(to, _)| to.as_str())
     }
 
     /// Distances to `target` over edges of at least `minimum` confidence, never entering `blocked`
     /// (the blocked set never contains `target`).
-    fn distances_to(&self, target: &str, minimum: Confidence, blocked: &BTreeSet<String>) -> BTreeMap<String, usize> {
+    fn distances_to(
+        &self,
+        target: &str,
+        minimum: Confidence,
+        blocked: &BTreeSet<String>,
+    ) -> BTreeMap<String, usize> {
         let mut reverse: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for (from, targets) in &self.edges {
             for (to, edge) in targets {
@@ -176,7 +217,11 @@ impl FlowGraph {
             if node != target && blocked.contains(&node) {
                 continue;
             }
-            for &predecessor in reverse.get(node.as_str()).map(Vec::as_slice).unwrap_or_default() {
+            for &predecessor in reverse
+                .get(node.as_str())
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
                 if !distances.contains_key(predecessor) {
                     distances.insert(predecessor.to_owned(), distance + 1);
                     queue.push_back(predecessor.to_owned());
@@ -189,7 +234,13 @@ impl FlowGraph {
     /// The shortest path `from → … → to` (at least one edge) over edges of at least `minimum`
     /// confidence whose interior avoids `blocked`; ties go to the lexicographically smallest
     /// sequence of entity names (§3.6).
-    pub fn shortest_path(&self, from: &str, to: &str, minimum: Confidence, blocked: &BTreeSet<String>) -> Option<Vec<String>> {
+    pub fn shortest_path(
+        &self,
+        from: &str,
+        to: &str,
+        minimum: Confidence,
+        blocked: &BTreeSet<String>,
+    ) -> Option<Vec<String>> {
         let distances = self.distances_to(to, minimum, blocked);
         // The path needs at least one edge, so from == to never has a witness here.
         if from == to {
@@ -212,7 +263,12 @@ impl FlowGraph {
     }
 
     /// The witness of `reaches(from, to)`: definite edges first, then definite and probable.
-    pub fn witness(&self, from: &str, to: &str, blocked: &BTreeSet<String>) -> Option<(Vec<String>, Confidence)> {
+    pub fn witness(
+        &self,
+        from: &str,
+        to: &str,
+        blocked: &BTreeSet<String>,
+    ) -> Option<(Vec<String>, Confidence)> {
         for minimum in [Confidence::Definite, Confidence::Probable] {
             if let Some(path) = self.shortest_path(from, to, minimum, blocked) {
                 return Some((path, minimum));
@@ -229,11 +285,13 @@ mod tests {
     fn graph(edges: &[(&str, &str, Confidence)]) -> FlowGraph {
         let mut graph = FlowGraph::default();
         for (from, to, confidence) in edges {
-            graph
-                .edges
-                .entry((*from).to_owned())
-                .or_default()
-                .insert((*to).to_owned(), Edge { confidence: *confidence, facts: vec![] });
+            graph.edges.entry((*from).to_owned()).or_default().insert(
+                (*to).to_owned(),
+                Edge {
+                    confidence: *confidence,
+                    facts: vec![],
+                },
+            );
         }
         graph
     }
@@ -241,7 +299,15 @@ mod tests {
     #[test]
     fn shortest_path_breaks_ties_lexicographically() {
         use Confidence::Definite as D;
-        let g = graph(&[("A", "C", D), ("A", "B", D), ("B", "D", D), ("C", "D", D), ("A", "X", D), ("X", "Y", D), ("Y", "D", D)]);
+        let g = graph(&[
+            ("A", "C", D),
+            ("A", "B", D),
+            ("B", "D", D),
+            ("C", "D", D),
+            ("A", "X", D),
+            ("X", "Y", D),
+            ("Y", "D", D),
+        ]);
         let path = g.shortest_path("A", "D", D, &BTreeSet::new()).unwrap();
         assert_eq!(path, ["A", "B", "D"]);
     }
@@ -249,9 +315,18 @@ mod tests {
     #[test]
     fn blocked_interior_forces_a_bypass_or_nothing() {
         use Confidence::Definite as D;
-        let g = graph(&[("A", "V", D), ("V", "B", D), ("A", "W", D), ("W", "X", D), ("X", "B", D)]);
+        let g = graph(&[
+            ("A", "V", D),
+            ("V", "B", D),
+            ("A", "W", D),
+            ("W", "X", D),
+            ("X", "B", D),
+        ]);
         let blocked = BTreeSet::from(["V".to_owned()]);
-        assert_eq!(g.shortest_path("A", "B", D, &blocked).unwrap(), ["A", "W", "X", "B"]);
+        assert_eq!(
+            g.shortest_path("A", "B", D, &blocked).unwrap(),
+            ["A", "W", "X", "B"]
+        );
         let blocked = BTreeSet::from(["V".to_owned(), "X".to_owned()]);
         assert_eq!(g.shortest_path("A", "B", D, &blocked), None);
     }

@@ -3,9 +3,20 @@
 //!
 //! Only this crate touches Z3, git2, stdout/stderr and process exit codes.
 
+pub mod agent;
+pub mod check;
+pub mod cli;
+pub mod compile;
+pub mod config;
 pub mod error;
+pub mod evaluate;
+pub mod explain;
+pub mod extract;
 pub mod graph;
+pub mod graph_command;
 pub mod paths;
+pub mod render;
+pub mod report;
 pub mod scope;
 pub mod solve;
 pub mod verdict;

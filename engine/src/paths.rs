@@ -51,7 +51,11 @@ pub fn relative_to(path: &Path, root: &Path) -> String {
     let (path, root) = (absolute(path), absolute(root));
     let path_parts: Vec<_> = path.components().collect();
     let root_parts: Vec<_> = root.components().collect();
-    let common = path_parts.iter().zip(&root_parts).take_while(|(a, b)| a == b).count();
+    let common = path_parts
+        .iter()
+        .zip(&root_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
     let mut relative = PathBuf::new();
     for _ in common..root_parts.len() {
         relative.push("..");
@@ -94,9 +98,11 @@ fn expand_braces(pattern: &str) -> Vec<String> {
         return vec![pattern.to_owned()];
     };
     let close = open + close_offset;
-    let (Some(head), Some(body), Some(tail)) =
-        (pattern.get(..open), pattern.get(open + 1..close), pattern.get(close + 1..))
-    else {
+    let (Some(head), Some(body), Some(tail)) = (
+        pattern.get(..open),
+        pattern.get(open + 1..close),
+        pattern.get(close + 1..),
+    ) else {
         return vec![pattern.to_owned()];
     };
     body.split(',')
@@ -106,7 +112,9 @@ fn expand_braces(pattern: &str) -> Vec<String> {
 
 /// The bytes of an alternative before its first `*`, `?` or `[`.
 fn literal_prefix_len(alternative: &str) -> usize {
-    alternative.find(['*', '?', '[']).unwrap_or(alternative.len())
+    alternative
+        .find(['*', '?', '['])
+        .unwrap_or(alternative.len())
 }
 
 struct Alternative {
@@ -143,19 +151,30 @@ impl ComponentMap {
                 let alternatives = component
                     .paths
                     .iter()
-                    .flat_map(|pattern| expand_braces(pattern.strip_prefix("./").unwrap_or(pattern)))
+                    .flat_map(|pattern| {
+                        expand_braces(pattern.strip_prefix("./").unwrap_or(pattern))
+                    })
                     .filter_map(|alternative| {
-                        let alternative =
-                            if alternative.ends_with('/') { format!("{alternative}**") } else { alternative };
+                        let alternative = if alternative.ends_with('/') {
+                            format!("{alternative}**")
+                        } else {
+                            alternative
+                        };
                         let matcher = GlobBuilder::new(&alternative)
                             .literal_separator(true)
                             .build()
                             .ok()?
                             .compile_matcher();
-                        Some(Alternative { matcher, specificity: literal_prefix_len(&alternative) })
+                        Some(Alternative {
+                            matcher,
+                            specificity: literal_prefix_len(&alternative),
+                        })
                     })
                     .collect();
-                ComponentGlobs { name: component.name.clone(), alternatives }
+                ComponentGlobs {
+                    name: component.name.clone(),
+                    alternatives,
+                }
             })
             .collect();
         Self { components }
@@ -172,7 +191,9 @@ impl ComponentMap {
                 .filter(|alternative| alternative.matcher.is_match(file))
                 .map(|alternative| alternative.specificity)
                 .max();
-            let Some(specificity) = specificity else { continue };
+            let Some(specificity) = specificity else {
+                continue;
+            };
             match best {
                 Some((best_specificity, _)) if specificity < best_specificity => {}
                 Some((best_specificity, _)) if specificity == best_specificity => {
@@ -184,7 +205,10 @@ impl ComponentMap {
                 }
             }
         }
-        best.map(|(_, owner)| Ownership { owner: owner.to_owned(), tied_with })
+        best.map(|(_, owner)| Ownership {
+            owner: owner.to_owned(),
+            tied_with,
+        })
     }
 
     /// The owner of a project-relative file.
@@ -218,14 +242,21 @@ mod tests {
             implements: vec![],
             consumes: vec![],
             handles: vec![],
-            location: SourceLocation { file: "architecture.ag".into(), line: 1, column: 1 },
+            location: SourceLocation {
+                file: "architecture.ag".into(),
+                line: 1,
+                column: 1,
+            },
         }
     }
 
     #[test]
     fn most_specific_glob_wins() {
         let model = Model {
-            components: vec![component("Api", &["api/**", "shared/api/**"]), component("Repo", &["api/repo/**"])],
+            components: vec![
+                component("Api", &["api/**", "shared/api/**"]),
+                component("Repo", &["api/repo/**"]),
+            ],
             ..Model::default()
         };
         let map = ComponentMap::new(&model);
@@ -238,7 +269,11 @@ mod tests {
     #[test]
     fn star_does_not_cross_slash_and_trailing_slash_means_subtree() {
         let model = Model {
-            components: vec![component("Top", &["src/*.ts"]), component("Lib", &["lib/"]), component("Dot", &["./x/{a,b}/**"])],
+            components: vec![
+                component("Top", &["src/*.ts"]),
+                component("Lib", &["lib/"]),
+                component("Dot", &["./x/{a,b}/**"]),
+            ],
             ..Model::default()
         };
         let map = ComponentMap::new(&model);
@@ -251,8 +286,13 @@ mod tests {
 
     #[test]
     fn ties_go_to_the_first_declared_component() {
-        let model =
-            Model { components: vec![component("A", &["src/**"]), component("B", &["src/**/*.ts"])], ..Model::default() };
+        let model = Model {
+            components: vec![
+                component("A", &["src/**"]),
+                component("B", &["src/**/*.ts"]),
+            ],
+            ..Model::default()
+        };
         let ownership = ComponentMap::new(&model).ownership("src/x.ts").unwrap();
         assert_eq!(ownership.owner, "A");
         assert_eq!(ownership.tied_with, ["B"]);
@@ -260,7 +300,13 @@ mod tests {
 
     #[test]
     fn relative_paths_use_dotdot_outside_the_root() {
-        assert_eq!(relative_to(Path::new("/a/b/spec.ag"), Path::new("/a/c")), "../b/spec.ag");
-        assert_eq!(relative_to(Path::new("/a/c/x/y.ts"), Path::new("/a/c")), "x/y.ts");
+        assert_eq!(
+            relative_to(Path::new("/a/b/spec.ag"), Path::new("/a/c")),
+            "../b/spec.ag"
+        );
+        assert_eq!(
+            relative_to(Path::new("/a/c/x/y.ts"), Path::new("/a/c")),
+            "x/y.ts"
+        );
     }
 }

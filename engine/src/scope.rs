@@ -77,13 +77,17 @@ fn git_error(error: &git2::Error) -> EngineError {
 
 /// Opens the repository that contains `root`, if any.
 pub fn open_repository(root: &Path) -> Option<Repository> {
-    Repository::discover(root).ok().filter(|repository| repository.workdir().is_some())
+    Repository::discover(root)
+        .ok()
+        .filter(|repository| repository.workdir().is_some())
 }
 
 /// Resolves the scope for `request` over the project at `root`.
 pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError> {
     let repository = open_repository(root);
-    let git_root = repository.as_ref().and_then(|repository| repository.workdir().map(normalize_absolute));
+    let git_root = repository
+        .as_ref()
+        .and_then(|repository| repository.workdir().map(normalize_absolute));
     let root_absolute = normalize_absolute(root);
     let git_prefix = git_root
         .as_ref()
@@ -93,10 +97,14 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
         if git_prefix.is_empty() {
             Some(git_path.to_owned())
         } else {
-            git_path.strip_prefix(&format!("{git_prefix}/")).map(str::to_owned)
+            git_path
+                .strip_prefix(&format!("{git_prefix}/"))
+                .map(str::to_owned)
         }
     };
-    let head = repository.as_ref().and_then(|repository| repository.head().ok()?.peel_to_commit().ok());
+    let head = repository
+        .as_ref()
+        .and_then(|repository| repository.head().ok()?.peel_to_commit().ok());
     let head_commit = head.as_ref().map(|commit| commit.id().to_string());
     let mut scope = Scope {
         mode: "all",
@@ -118,7 +126,9 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                 let index = repository.index().map_err(|error| git_error(&error))?;
                 for entry in index.iter() {
                     let path = String::from_utf8_lossy(&entry.path).into_owned();
-                    let Some(path) = to_project(&path) else { continue };
+                    let Some(path) = to_project(&path) else {
+                        continue;
+                    };
                     match entry.mode {
                         0o160000 => scope.submodules.push(path),
                         0o120000 => {}
@@ -141,14 +151,18 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
             }
         }
         ScopeRequest::Staged => {
-            let Some(repository) = repository.as_ref() else { return Err(EngineError::NotAGitRepository(".".into())) };
+            let Some(repository) = repository.as_ref() else {
+                return Err(EngineError::NotAGitRepository(".".into()));
+            };
             scope.mode = "staged";
             scope.base = "staged".into();
             scope.snapshot = Snapshot::Index;
             let index = repository.index().map_err(|error| git_error(&error))?;
             for entry in index.iter() {
                 let path = String::from_utf8_lossy(&entry.path).into_owned();
-                let Some(path) = to_project(&path) else { continue };
+                let Some(path) = to_project(&path) else {
+                    continue;
+                };
                 match entry.mode {
                     0o160000 => scope.submodules.push(path),
                     0o120000 => {}
@@ -167,7 +181,9 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
             scope.changed_files = changed_paths(&mut diff, &to_project)?;
         }
         ScopeRequest::Diff(reference) => {
-            let Some(repository) = repository.as_ref() else { return Err(EngineError::NotAGitRepository(".".into())) };
+            let Some(repository) = repository.as_ref() else {
+                return Err(EngineError::NotAGitRepository(".".into()));
+            };
             scope.mode = "git_ref";
             scope.base = reference.clone();
             let head = head.ok_or_else(|| EngineError::UnknownRef("HEAD".into()))?;
@@ -223,13 +239,20 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
     Ok(scope)
 }
 
-fn changed_paths(diff: &mut git2::Diff<'_>, to_project: &dyn Fn(&str) -> Option<String>) -> Result<Vec<String>, EngineError> {
+fn changed_paths(
+    diff: &mut git2::Diff<'_>,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<String>, EngineError> {
     let mut find = DiffFindOptions::new();
     find.renames(true);
-    diff.find_similar(Some(&mut find)).map_err(|error| git_error(&error))?;
+    diff.find_similar(Some(&mut find))
+        .map_err(|error| git_error(&error))?;
     let mut changed = BTreeSet::new();
     for delta in diff.deltas() {
-        if matches!(delta.status(), Delta::Unmodified | Delta::Ignored | Delta::Untracked) {
+        if matches!(
+            delta.status(),
+            Delta::Unmodified | Delta::Ignored | Delta::Untracked
+        ) {
             continue;
         }
         for file in [delta.old_file(), delta.new_file()] {
@@ -251,13 +274,17 @@ fn normalize_absolute(path: &Path) -> PathBuf {
         std::env::current_dir().unwrap_or_default().join(path)
     };
     // Canonicalise when possible, so that symlinked temp dirs compare equal to git's work dir.
-    absolute.canonicalize().unwrap_or_else(|_| normalize(&absolute))
+    absolute
+        .canonicalize()
+        .unwrap_or_else(|_| normalize(&absolute))
 }
 
 /// Makes a `--file` argument project-relative; it must lie inside the project.
 fn file_in_project(path: &Path, root_absolute: &Path) -> Result<String, EngineError> {
     let absolute = std::env::current_dir().unwrap_or_default().join(path);
-    let absolute = absolute.canonicalize().unwrap_or_else(|_| normalize(&absolute));
+    let absolute = absolute
+        .canonicalize()
+        .unwrap_or_else(|_| normalize(&absolute));
     match absolute.strip_prefix(root_absolute) {
         Ok(relative) if !relative.as_os_str().is_empty() => Ok(to_slash(relative)),
         _ => Err(EngineError::PathOutsideProject(path.display().to_string())),
@@ -265,14 +292,22 @@ fn file_in_project(path: &Path, root_absolute: &Path) -> Result<String, EngineEr
 }
 
 /// Reads a file of the snapshot. `repository` must be open when the snapshot is not the work tree.
-pub fn read_file(scope: &Scope, root: &Path, repository: Option<&Repository>, path: &str) -> std::io::Result<Vec<u8>> {
+pub fn read_file(
+    scope: &Scope,
+    root: &Path,
+    repository: Option<&Repository>,
+    path: &str,
+) -> std::io::Result<Vec<u8>> {
     let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "not in the git snapshot");
     match (&scope.snapshot, repository) {
         (Snapshot::Worktree, _) => {
             let full = root.join(path);
             let metadata = std::fs::symlink_metadata(&full)?;
             if metadata.file_type().is_symlink() {
-                return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "symbolic link not followed"));
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "symbolic link not followed",
+                ));
             }
             std::fs::read(full)
         }

@@ -71,7 +71,10 @@ pub trait Solver: Sync {
 pub struct Z3Solver;
 
 fn literal_order(literal: &str) -> u64 {
-    literal.strip_prefix("a!").and_then(|number| number.parse().ok()).unwrap_or(u64::MAX)
+    literal
+        .strip_prefix("a!")
+        .and_then(|number| number.parse().ok())
+        .unwrap_or(u64::MAX)
 }
 
 impl Solver for Z3Solver {
@@ -79,7 +82,11 @@ impl Solver for Z3Solver {
         let started = Instant::now();
         let text = slice.text.clone();
         let expected = slice.assertion_count();
-        let literals: Vec<String> = slice.tracked.iter().map(|tracked| tracked.literal.clone()).collect();
+        let literals: Vec<String> = slice
+            .tracked
+            .iter()
+            .map(|tracked| tracked.literal.clone())
+            .collect();
         let mut config = z3::Config::new();
         config.set_model_generation(false);
         let mut outcome = z3::with_z3_config(&config, move || {
@@ -98,15 +105,22 @@ impl Solver for Z3Solver {
                     "load check failed: the solver holds {loaded} assertions, the encoder emitted {expected}"
                 ));
             }
-            let assumptions: Vec<z3::ast::Bool> =
-                literals.iter().map(|literal| z3::ast::Bool::new_const(literal.as_str())).collect();
+            let assumptions: Vec<z3::ast::Bool> = literals
+                .iter()
+                .map(|literal| z3::ast::Bool::new_const(literal.as_str()))
+                .collect();
             let result = solver.check_assumptions(&assumptions);
-            let rlimit_used = solver.get_statistics().value("rlimit count").and_then(|value| match value {
-                z3::StatisticsValue::UInt(count) => Some(u64::from(count)),
-                z3::StatisticsValue::Double(count) => Some(count as u64),
-            });
+            let rlimit_used = solver
+                .get_statistics()
+                .value("rlimit count")
+                .and_then(|value| match value {
+                    z3::StatisticsValue::UInt(count) => Some(u64::from(count)),
+                    z3::StatisticsValue::Double(count) => Some(count as u64),
+                });
             match result {
-                z3::SatResult::Sat => SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used),
+                z3::SatResult::Sat => {
+                    SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used)
+                }
                 z3::SatResult::Unsat => {
                     let mut core: Vec<String> = solver
                         .get_unsat_core()
@@ -121,26 +135,44 @@ impl Solver for Z3Solver {
                     let reason = solver.get_reason_unknown().unwrap_or_default();
                     // Z3 4.8.12 says `canceled` for both limits: the wall clock tells them apart.
                     let timed_out = started.elapsed().as_millis() >= u128::from(limits.timeout_ms);
-                    let reason = if reason.contains("timeout") || (reason.contains("canceled") && timed_out) {
+                    let reason = if reason.contains("timeout")
+                        || (reason.contains("canceled") && timed_out)
+                    {
                         "timeout".to_owned()
-                    } else if reason.contains("resource") || reason.contains("rlimit") || reason.contains("canceled") {
+                    } else if reason.contains("resource")
+                        || reason.contains("rlimit")
+                        || reason.contains("canceled")
+                    {
                         "rlimit".to_owned()
                     } else if reason.is_empty() {
                         "unknown".to_owned()
                     } else {
                         reason
                     };
-                    SolveOutcome { status: SliceStatus::Unknown, core: Vec::new(), reason: Some(reason), rlimit_used, elapsed_ms: 0 }
+                    SolveOutcome {
+                        status: SliceStatus::Unknown,
+                        core: Vec::new(),
+                        reason: Some(reason),
+                        rlimit_used,
+                        elapsed_ms: 0,
+                    }
                 }
             }
         });
         outcome.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         // A core that is empty or names literals the slice does not have cannot be a proof: fail closed.
         if outcome.status == SliceStatus::Unsat
-            && (outcome.core.is_empty() || outcome.core.iter().any(|literal| slice.assertion(literal).is_none()))
+            && (outcome.core.is_empty()
+                || outcome
+                    .core
+                    .iter()
+                    .any(|literal| slice.assertion(literal).is_none()))
         {
             outcome.status = SliceStatus::Error;
-            outcome.reason = Some(format!("the unsat core does not map to tracked assertions: {:?}", outcome.core));
+            outcome.reason = Some(format!(
+                "the unsat core does not map to tracked assertions: {:?}",
+                outcome.core
+            ));
         }
         outcome
     }
@@ -148,17 +180,32 @@ impl Solver for Z3Solver {
 
 impl SolveOutcome {
     fn error(reason: String) -> Self {
-        Self { status: SliceStatus::Error, core: Vec::new(), reason: Some(reason), rlimit_used: None, elapsed_ms: 0 }
+        Self {
+            status: SliceStatus::Error,
+            core: Vec::new(),
+            reason: Some(reason),
+            rlimit_used: None,
+            elapsed_ms: 0,
+        }
     }
 
     fn decided(status: SliceStatus, core: Vec<String>, rlimit_used: Option<u64>) -> Self {
-        Self { status, core, reason: None, rlimit_used, elapsed_ms: 0 }
+        Self {
+            status,
+            core,
+            reason: None,
+            rlimit_used,
+            elapsed_ms: 0,
+        }
     }
 }
 
 /// Solves every slice in parallel on the current rayon pool; the result order is the input order.
 pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
-    slices.par_iter().map(|slice| solver.solve(slice, limits)).collect()
+    slices
+        .par_iter()
+        .map(|slice| solver.solve(slice, limits))
+        .collect()
 }
 
 #[cfg(test)]
@@ -167,7 +214,10 @@ mod tests {
     use policies::smt::SliceBuilder;
 
     fn limits() -> Limits {
-        Limits { rlimit: 5_000_000, timeout_ms: 10_000 }
+        Limits {
+            rlimit: 5_000_000,
+            timeout_ms: 10_000,
+        }
     }
 
     #[test]
@@ -192,7 +242,9 @@ mod tests {
         let outcome = Z3Solver.solve(&slice, limits());
         assert_eq!(outcome.status, SliceStatus::Unsat, "{outcome:?}");
         assert!(outcome.core.contains(&"a!0".to_owned()));
-        assert!(outcome.core.contains(&"a!3".to_owned()) && outcome.core.contains(&"a!4".to_owned()));
+        assert!(
+            outcome.core.contains(&"a!3".to_owned()) && outcome.core.contains(&"a!4".to_owned())
+        );
     }
 
     #[test]
@@ -230,7 +282,13 @@ mod tests {
         builder.reach_closure();
         builder.edge_fact("ab".into(), None, "A", "B");
         builder.edge_fact("bc".into(), None, "B", "C");
-        let outcome = Z3Solver.solve(&builder.finish(), Limits { rlimit: 1, timeout_ms: 10_000 });
+        let outcome = Z3Solver.solve(
+            &builder.finish(),
+            Limits {
+                rlimit: 1,
+                timeout_ms: 10_000,
+            },
+        );
         assert_eq!(outcome.status, SliceStatus::Unknown, "{outcome:?}");
         assert_eq!(outcome.reason.as_deref(), Some("rlimit"));
     }

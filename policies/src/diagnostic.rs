@@ -65,6 +65,9 @@ impl Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        format!("{}:{}:{}: {severity}[{}]: {}", self.file, self.line, self.column, self.code, self.message)
+        format!(
+            "{}:{}:{}: {severity}[{}]: {}",
+            self.file, self.line, self.column, self.code, self.message
+        )
     }
 }

@@ -290,7 +290,9 @@ impl Fact {
         match self.kind {
             FactKind::Import | FactKind::External => prop("specifier"),
             FactKind::AccessesTechnology => format!("{}:{}", prop("package"), prop("client")),
-            FactKind::ConstructorInjection => format!("{}:{}", prop("class"), prop("parameterType")),
+            FactKind::ConstructorInjection => {
+                format!("{}:{}", prop("class"), prop("parameterType"))
+            }
             FactKind::DiRegistration => format!("{}:{}", prop("service"), prop("implementation")),
             FactKind::ServiceResolution => prop("service"),
             FactKind::Route => format!(
@@ -300,7 +302,9 @@ impl Fact {
             ),
             FactKind::HttpCall => format!("{} {}", prop("method"), prop("path")),
             FactKind::Call => prop("qualified"),
-            FactKind::Assignment => format!("{}.{}={}", prop("object"), prop("property"), prop("value")),
+            FactKind::Assignment => {
+                format!("{}.{}={}", prop("object"), prop("property"), prop("value"))
+            }
             FactKind::Performs => format!("{}:{}", prop("operation"), prop("data")),
             FactKind::ChecksRole => prop("role"),
             FactKind::WorkflowTrigger
@@ -373,7 +377,11 @@ mod tests {
         let ids: Vec<_> = facts.iter().map(|fact| fact.id.as_str()).collect();
         assert_eq!(
             ids,
-            ["typescript:a.ts:1:1:import", "typescript:a.ts:1:1:import#1", "typescript:a.ts:1:1:import#2"]
+            [
+                "typescript:a.ts:1:1:import",
+                "typescript:a.ts:1:1:import#1",
+                "typescript:a.ts:1:1:import#2"
+            ]
         );
     }
 }

@@ -8,6 +8,18 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod declarations;
+mod values;
+
+pub use declarations::{
+    Contract, ContractEndpoint, Data, DataField, Declaration, EndpointArgument, EndpointShape,
+    Enum, Machine, Permission, Repo, TypeExpr,
+};
+pub use values::{
+    Effect, Lifetime, Literal, OperationPhase, PathType, Relation, TargetKind, ValueDomain,
+    ValueExpr, WorkflowAccess, WorkflowActionKind, WorkflowCondition,
+};
+
 /// A location in a spec file: project-relative path (`..` segments allowed), 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SourceLocation {
@@ -35,6 +47,27 @@ pub enum Trust {
     Untrusted,
     /// `semi_trusted`
     SemiTrusted,
+}
+
+impl Trust {
+    /// Parses a trust word.
+    pub fn parse(word: &str) -> Option<Self> {
+        match word {
+            "trusted" => Some(Self::Trusted),
+            "untrusted" => Some(Self::Untrusted),
+            "semi_trusted" => Some(Self::SemiTrusted),
+            _ => None,
+        }
+    }
+
+    /// The trust word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Trusted => "trusted",
+            Self::Untrusted => "untrusted",
+            Self::SemiTrusted => "semi_trusted",
+        }
+    }
 }
 
 /// A node or a resource: a runtime, infrastructure or capability entity.
@@ -345,6 +378,179 @@ pub enum RuleBody {
         /// The via set (empty for DenyDataFlow).
         via: Vec<String>,
     },
+    /// RequireOperationIn (`data` absent) and RequireOperationOnDataIn.
+    OperationIn {
+        /// The free-form operation name.
+        operation: String,
+        /// The data, for the `on D` form.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        data: Option<String>,
+        /// The entity where the operation must happen.
+        entity: String,
+    },
+    /// RequireDependencyViaInterface.
+    Dependency {
+        /// Source entity.
+        from: String,
+        /// Target entity.
+        to: String,
+        /// The required interface.
+        interface: String,
+    },
+    /// RequireContractImplementedBy (compile time only).
+    ContractImplementedBy {
+        /// The contract.
+        contract: String,
+        /// The component that implements it.
+        component: String,
+    },
+    /// AllowTransition and DenyTransition; `*` is the wildcard state.
+    Transition {
+        /// The machine.
+        machine: String,
+        /// The governed data.
+        data: String,
+        /// The governed field.
+        field: String,
+        /// Source state or `*`.
+        from: String,
+        /// Target state or `*`.
+        to: String,
+    },
+    /// AllowPermission and DenyPermission.
+    Permission {
+        /// The gated data or component.
+        target: String,
+        /// What the target is.
+        target_kind: TargetKind,
+        /// The role enum, absent for the `*` subject.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        role_enum: Option<String>,
+        /// The role member, absent for the `*` subject.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        role: Option<String>,
+        /// The operations; `["*"]` means every operation.
+        operations: Vec<String>,
+        /// The `when` field (recorded only).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        when_field: Option<String>,
+    },
+    /// RequireValue.
+    Value {
+        /// The requirement.
+        require: ValueExpr,
+        /// The `when` condition.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        when: Option<ValueExpr>,
+    },
+    /// RequireBefore and EnsureAfter.
+    OperationCondition {
+        /// The operation.
+        operation: String,
+        /// Before or after.
+        phase: OperationPhase,
+        /// The condition.
+        condition: ValueExpr,
+    },
+    /// RequirePrecededBy.
+    EventOrder {
+        /// The event.
+        event: String,
+        /// The event that must precede it.
+        preceded_by: String,
+        /// The scope.
+        scope: String,
+        /// What the scope is.
+        scope_kind: TargetKind,
+    },
+    /// WorkflowAction.
+    WorkflowAction {
+        /// Allow or deny.
+        effect: Effect,
+        /// The action.
+        action: WorkflowActionKind,
+        /// The workflow's component, or `*`.
+        workflow: String,
+        /// The target node.
+        target: String,
+        /// The condition.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        condition: Option<WorkflowCondition>,
+    },
+    /// WorkflowPermission.
+    WorkflowPermission {
+        /// Allow or deny.
+        effect: Effect,
+        /// The workflow's component, or `*`.
+        workflow: String,
+        /// The permission with `_` written as `-` (`id-token`), or `*`.
+        permission: String,
+        /// The access.
+        access: WorkflowAccess,
+        /// The condition.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        condition: Option<WorkflowCondition>,
+    },
+    /// WorkflowStepOrder.
+    WorkflowStepOrder {
+        /// The workflow's component, or `*`.
+        workflow: String,
+        /// Text of the step that must come first.
+        before: String,
+        /// Text of the step that must come later.
+        after: String,
+    },
+    /// DenyLifetime and DenyLifetimeReach.
+    Lifetime {
+        /// The capturing lifetime.
+        from: Lifetime,
+        /// The captured lifetime.
+        to: Lifetime,
+    },
+    /// DenyResolve.
+    Resolve {
+        /// The service, or `*`.
+        service: String,
+        /// The component.
+        component: String,
+    },
+    /// DenyClassification.
+    Classification {
+        /// The classification label.
+        classification: String,
+        /// The forbidden trust level.
+        trust: Trust,
+    },
+    /// DenyJurisdiction.
+    Jurisdiction {
+        /// The jurisdiction label.
+        jurisdiction: String,
+        /// The forbidden entity.
+        entity: String,
+    },
+    /// RequireAuth.
+    TrustBoundary {
+        /// Source trust level.
+        from: Trust,
+        /// Target trust level.
+        to: Trust,
+    },
+    /// DenyFlowWhenData.
+    TrustDataFlow {
+        /// Source trust level.
+        from: Trust,
+        /// Target trust level.
+        to: Trust,
+        /// The classification.
+        classification: String,
+    },
+    /// RequireTouched.
+    Touched {
+        /// The component that must be touched too.
+        required: String,
+        /// The trigger component.
+        trigger: String,
+    },
     /// Anything else: the fields as name/value pairs, in source order.
     Other {
         /// Field names and values, e.g. `operation` → `submit`.
@@ -384,12 +590,35 @@ pub struct Model {
     pub rules: Vec<Rule>,
     /// Declared plugin names, de-duplicated, in order.
     pub plugins: Vec<String>,
+    /// Enums in merged declaration order.
+    #[serde(default)]
+    pub enums: Vec<Enum>,
+    /// Data declarations in merged declaration order.
+    #[serde(default)]
+    pub data: Vec<Data>,
+    /// Machines in merged declaration order.
+    #[serde(default)]
+    pub machines: Vec<Machine>,
+    /// Permissions in merged declaration order.
+    #[serde(default)]
+    pub permissions: Vec<Permission>,
+    /// Contracts in merged declaration order.
+    #[serde(default)]
+    pub contracts: Vec<Contract>,
+    /// Repo aliases in merged declaration order.
+    #[serde(default)]
+    pub repos: Vec<Repo>,
+    /// Every invariant and policy, in merged declaration order.
+    #[serde(default)]
+    pub declarations: Vec<Declaration>,
 }
 
 impl Model {
     /// The component with this name.
     pub fn component(&self, name: &str) -> Option<&Component> {
-        self.components.iter().find(|component| component.name == name)
+        self.components
+            .iter()
+            .find(|component| component.name == name)
     }
 
     /// The node with this name.
@@ -400,6 +629,21 @@ impl Model {
     /// The resource with this name.
     pub fn resource(&self, name: &str) -> Option<&InfraEntity> {
         self.resources.iter().find(|resource| resource.name == name)
+    }
+
+    /// The data declaration with this name.
+    pub fn data_named(&self, name: &str) -> Option<&Data> {
+        self.data.iter().find(|data| data.name == name)
+    }
+
+    /// The enum with this name.
+    pub fn enum_named(&self, name: &str) -> Option<&Enum> {
+        self.enums.iter().find(|declared| declared.name == name)
+    }
+
+    /// The contract with this name.
+    pub fn contract(&self, name: &str) -> Option<&Contract> {
+        self.contracts.iter().find(|contract| contract.name == name)
     }
 
     /// True when `name` is a declared node, resource or component.

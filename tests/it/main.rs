@@ -1,1 +1,50 @@
+//! End-to-end tests over `examples/`: the whole pipeline in-process, real tree-sitter, real Z3, real git.
 
+mod determinism;
+mod examples;
+mod git_scopes;
+
+use std::path::Path;
+
+use engine::check::{run_check, CheckOptions};
+use engine::scope::ScopeRequest;
+use engine::solve::Z3Solver;
+
+/// Runs `check` in-process and returns the verdict as JSON.
+pub fn check(project: &Path, scope: ScopeRequest, threads: usize) -> serde_json::Value {
+    let mut options = CheckOptions::new(project);
+    options.scope = scope;
+    options.threads = Some(threads);
+    let run = run_check(&options, &Z3Solver).expect("check runs");
+    serde_json::to_value(&run.verdict).expect("verdict serializes")
+}
+
+/// Runs `check --all` on an example and returns the redacted verdict.
+pub fn check_example(name: &str) -> serde_json::Value {
+    let mut verdict = check(&tests::example(name), ScopeRequest::All, 2);
+    tests::redact(&mut verdict);
+    verdict
+}
+
+/// Replays an `smt_script` through the stock `z3` binary and returns its first line.
+pub fn replay_with_z3(script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new("z3")
+        .arg("-in")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the stock `z3` binary is installed (scripts/setup.sh installs it)");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write script");
+    let output = child.wait_with_output().expect("z3 finishes");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}

@@ -47,13 +47,23 @@ impl Slice {
 
     /// The replayable script: the text followed by `(check-sat-assuming (…))` over every literal.
     pub fn script(&self) -> String {
-        let literals: Vec<String> = self.tracked.iter().map(|tracked| quote_symbol(&tracked.literal)).collect();
-        format!("{}(check-sat-assuming ({}))\n", self.text, literals.join(" "))
+        let literals: Vec<String> = self
+            .tracked
+            .iter()
+            .map(|tracked| quote_symbol(&tracked.literal))
+            .collect();
+        format!(
+            "{}(check-sat-assuming ({}))\n",
+            self.text,
+            literals.join(" ")
+        )
     }
 
     /// The tracked assertion behind an unquoted literal name.
     pub fn assertion(&self, literal: &str) -> Option<&TrackedAssertion> {
-        self.tracked.iter().find(|tracked| tracked.literal == literal)
+        self.tracked
+            .iter()
+            .find(|tracked| tracked.literal == literal)
     }
 }
 
@@ -79,7 +89,10 @@ const FUNCTIONS: [(&str, &str); 5] = [
 impl SliceBuilder {
     /// A new builder whose text starts with a `;` comment line naming the rule.
     pub fn new(comment: &str) -> Self {
-        Self { comment: comment.replace(['\n', '\r'], " "), ..Self::default() }
+        Self {
+            comment: comment.replace(['\n', '\r'], " "),
+            ..Self::default()
+        }
     }
 
     /// Declares an entity constant and returns its symbol.
@@ -99,9 +112,21 @@ impl SliceBuilder {
     }
 
     /// Adds a tracked assertion.
-    pub fn track(&mut self, role: AssertionRole, name: String, formula: String, fact_id: Option<String>) {
+    pub fn track(
+        &mut self,
+        role: AssertionRole,
+        name: String,
+        formula: String,
+        fact_id: Option<String>,
+    ) {
         let literal = format!("a!{}", self.tracked.len());
-        self.tracked.push(TrackedAssertion { literal, name, role, formula, fact_id });
+        self.tracked.push(TrackedAssertion {
+            literal,
+            name,
+            role,
+            formula,
+            fact_id,
+        });
     }
 
     /// Asserts the flow edge `from → to` established by a fact.
@@ -115,7 +140,12 @@ impl SliceBuilder {
     pub fn handles_fact(&mut self, handler: &str, data: &str) {
         self.uses("handles");
         let formula = format!("(handles {} {})", self.entity(handler), self.data(data));
-        self.track(AssertionRole::Fact, format!("spec: {handler} handles {data}"), formula, None);
+        self.track(
+            AssertionRole::Fact,
+            format!("spec: {handler} handles {data}"),
+            formula,
+            None,
+        );
     }
 
     /// The rule constraint `(not (edge from to))`.
@@ -156,7 +186,10 @@ impl SliceBuilder {
         self.uses("edge");
         self.uses("free");
         self.uses("via");
-        let members: Vec<String> = via.iter().map(|member| format!("(= x {})", self.entity(member))).collect();
+        let members: Vec<String> = via
+            .iter()
+            .map(|member| format!("(= x {})", self.entity(member)))
+            .collect();
         let membership = match members.len() {
             0 => "false".to_owned(),
             1 => members.concat(),
@@ -171,7 +204,8 @@ impl SliceBuilder {
         self.track(
             AssertionRole::Axiom,
             "axiom: an edge is a bypass path".to_owned(),
-            "(forall ((x Entity) (y Entity)) (! (=> (edge x y) (free x y)) :pattern ((edge x y))))".to_owned(),
+            "(forall ((x Entity) (y Entity)) (! (=> (edge x y) (free x y)) :pattern ((edge x y))))"
+                .to_owned(),
             None,
         );
         self.track(
@@ -212,7 +246,11 @@ impl SliceBuilder {
         if self.entities.len() < 2 {
             return;
         }
-        let symbols: Vec<String> = self.entities.iter().map(|name| entity_symbol(name)).collect();
+        let symbols: Vec<String> = self
+            .entities
+            .iter()
+            .map(|name| entity_symbol(name))
+            .collect();
         self.track(
             AssertionRole::Axiom,
             "axiom: distinct names are distinct entities".to_owned(),
@@ -244,9 +282,19 @@ impl SliceBuilder {
         }
         for tracked in &self.tracked {
             let literal = quote_symbol(&tracked.literal);
-            text.push_str(&format!("; {} = {}\n", tracked.literal, tracked.name.replace(['\n', '\r'], " ")));
-            text.push_str(&format!("(declare-const {literal} Bool)\n(assert (=> {literal} {}))\n", tracked.formula));
+            text.push_str(&format!(
+                "; {} = {}\n",
+                tracked.literal,
+                tracked.name.replace(['\n', '\r'], " ")
+            ));
+            text.push_str(&format!(
+                "(declare-const {literal} Bool)\n(assert (=> {literal} {}))\n",
+                tracked.formula
+            ));
         }
-        Slice { text, tracked: self.tracked }
+        Slice {
+            text,
+            tracked: self.tracked,
+        }
     }
 }

@@ -23,7 +23,12 @@ fn quoting_is_injective_on_tricky_pairs() {
 fn deny_flow_slice_tracks_rule_and_fact() {
     let mut builder = SliceBuilder::new("deny flow Web -> db");
     builder.deny_edge("rule Layering: deny flow Web -> db".into(), "Web", "db");
-    builder.edge_fact("fact typescript:web/a.ts:1:1:import".into(), Some("f1".into()), "Web", "db");
+    builder.edge_fact(
+        "fact typescript:web/a.ts:1:1:import".into(),
+        Some("f1".into()),
+        "Web",
+        "db",
+    );
     let slice = builder.finish();
     assert_eq!(slice.assertion_count(), 2);
     assert_eq!(slice.text.matches("(assert ").count(), 2);
@@ -52,9 +57,17 @@ fn deny_reach_slice_declares_closure_and_path() {
     builder.edge_fact("fact 2".into(), None, "B", "C");
     let slice = builder.finish();
     assert_eq!(slice.assertion_count(), 5);
-    assert!(slice.text.contains("(declare-fun reach (Entity Entity) Bool)"));
-    assert!(slice.text.contains("(assert (=> |a!4| (edge |entity:B| |entity:C|)))"));
-    let literals: Vec<_> = slice.tracked.iter().map(|tracked| tracked.literal.as_str()).collect();
+    assert!(slice
+        .text
+        .contains("(declare-fun reach (Entity Entity) Bool)"));
+    assert!(slice
+        .text
+        .contains("(assert (=> |a!4| (edge |entity:B| |entity:C|)))"));
+    let literals: Vec<_> = slice
+        .tracked
+        .iter()
+        .map(|tracked| tracked.literal.as_str())
+        .collect();
     assert_eq!(literals, ["a!0", "a!1", "a!2", "a!3", "a!4"]);
 }
 
@@ -65,6 +78,10 @@ fn via_closure_lists_members_and_names_with_odd_characters_stay_quoted() {
     builder.deny_bypass("rule".into(), "A", "B");
     builder.distinct_entities();
     let slice = builder.finish();
-    assert!(slice.text.contains("(or (= x |entity:V%7CW|) (= x |entity:X|))"));
-    assert!(slice.text.contains("(distinct |entity:A| |entity:B| |entity:V%7CW| |entity:X|)"));
+    assert!(slice
+        .text
+        .contains("(or (= x |entity:V%7CW|) (= x |entity:X|))"));
+    assert!(slice
+        .text
+        .contains("(distinct |entity:A| |entity:B| |entity:V%7CW| |entity:X|)"));
 }

@@ -1,0 +1,244 @@
+//! One check run, end to end: spec → scope → extraction → graph → candidates → slices → Z3 → verdict.
+//!
+//! `check`, `explain` and `graph` share this one evaluator, so they cannot disagree (§3.1).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use policies::facts::Fact;
+use policies::model::Model;
+
+use crate::config::{load_spec, LoadedSpec};
+use crate::error::EngineError;
+use crate::evaluate::{evaluate, Evaluation, InScope};
+use crate::extract::{extract_project, Extraction};
+use crate::graph::FlowGraph;
+use crate::paths::ComponentMap;
+use crate::report::{assemble, CheckRun};
+use crate::scope::{resolve, Scope, ScopeRequest};
+use crate::solve::{solve_all, Limits, Solver};
+
+/// Everything a check needs from the command line.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// The project root.
+    pub project: PathBuf,
+    /// `--spec`, when given.
+    pub spec: Option<PathBuf>,
+    /// The scope.
+    pub scope: ScopeRequest,
+    /// `--strict`.
+    pub strict: bool,
+    /// `--new-only`.
+    pub new_only: bool,
+    /// `--threads`.
+    pub threads: Option<usize>,
+    /// `--slice-rlimit`.
+    pub rlimit: u32,
+    /// `--slice-timeout-ms`.
+    pub timeout_ms: u32,
+    /// `--debug-extractors`.
+    pub debug_extractors: bool,
+    /// `--repo-filter`.
+    pub repo_filter: Option<String>,
+    /// The command that re-runs this check from the project root (for `agent_context`);
+    /// derived from the scope when not given.
+    pub rerun_command: Option<String>,
+}
+
+impl CheckOptions {
+    /// Defaults for a project root: staged scope, default limits.
+    pub fn new(project: impl Into<PathBuf>) -> Self {
+        Self {
+            project: project.into(),
+            spec: None,
+            scope: ScopeRequest::Staged,
+            strict: false,
+            new_only: false,
+            threads: None,
+            rlimit: 5_000_000,
+            timeout_ms: 10_000,
+            debug_extractors: false,
+            repo_filter: None,
+            rerun_command: None,
+        }
+    }
+}
+
+impl CheckOptions {
+    /// The re-run command: the one given, else `lintel check` plus the scope flags.
+    pub fn rerun(&self) -> String {
+        if let Some(command) = &self.rerun_command {
+            return command.clone();
+        }
+        let mut command = String::from("lintel check");
+        match &self.scope {
+            ScopeRequest::Staged => {}
+            ScopeRequest::All => command.push_str(" --all"),
+            ScopeRequest::Diff(reference) => command.push_str(&format!(" --diff {reference}")),
+            ScopeRequest::Files(files) => {
+                command.push_str(" --file");
+                for file in files {
+                    command.push(' ');
+                    command.push_str(&crate::paths::relative_to(file, &self.project));
+                }
+            }
+        }
+        if let Some(alias) = &self.repo_filter {
+            command.push_str(&format!(" --repo-filter {alias}"));
+        }
+        if self.strict {
+            command.push_str(" --strict");
+        }
+        if self.new_only {
+            command.push_str(" --new-only");
+        }
+        command
+    }
+}
+
+/// The files in scope.
+struct ScopeFiles {
+    everything: bool,
+    files: BTreeSet<String>,
+}
+
+impl InScope for ScopeFiles {
+    fn contains(&self, fact: &Fact) -> bool {
+        self.everything || self.files.contains(&fact.evidence.file)
+    }
+}
+
+/// Resolution configs whose change puts every file in scope (`cli.md`).
+fn is_resolution_config(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    (name.starts_with("tsconfig") && name.ends_with(".json"))
+        || matches!(
+            name,
+            "package.json"
+                | "jsconfig.json"
+                | "go.mod"
+                | "go.work"
+                | "Cargo.toml"
+                | "pyproject.toml"
+                | "setup.cfg"
+                | "Package.swift"
+        )
+        || file.starts_with(".lintel/queries/")
+        || file.starts_with(".aglang/extractors/")
+}
+
+fn scope_files(scope: &Scope, spec: &LoadedSpec) -> ScopeFiles {
+    let spec_files: BTreeSet<&str> = spec.spec_files.iter().map(String::as_str).collect();
+    let touches_everything = scope
+        .changed_files
+        .iter()
+        .any(|file| spec_files.contains(file.as_str()) || is_resolution_config(file));
+    ScopeFiles {
+        everything: scope.is_everything() || touches_everything,
+        files: scope.changed_files.iter().cloned().collect(),
+    }
+}
+
+/// The intermediate results of a run, kept for `explain` and `graph`.
+pub struct Analysis {
+    /// The spec.
+    pub spec: LoadedSpec,
+    /// The scope.
+    pub scope: Scope,
+    /// Extraction output.
+    pub extraction: Extraction,
+    /// The flow graph.
+    pub graph: FlowGraph,
+    /// Candidates.
+    pub evaluation: Evaluation,
+}
+
+/// Runs a check with the given solver.
+pub fn run_check(options: &CheckOptions, solver: &dyn Solver) -> Result<CheckRun, EngineError> {
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.unwrap_or(0))
+        .build()
+        .map_err(|error| EngineError::Internal(format!("cannot start worker threads: {error}")))?;
+    pool.install(|| {
+        let analysis = analyse(options)?;
+        let slices: Vec<&policies::smt::Slice> = analysis
+            .evaluation
+            .candidates
+            .iter()
+            .map(|candidate| &candidate.slice)
+            .collect();
+        let limits = Limits {
+            rlimit: options.rlimit,
+            timeout_ms: options.timeout_ms,
+        };
+        let outcomes = solve_all(solver, &slices, limits);
+        Ok(assemble(options, analysis, &outcomes, started))
+    })
+}
+
+/// Loads the spec, resolves the scope, extracts and evaluates (everything but solving).
+pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
+    let root = options.project.as_path();
+    if !root.is_dir() {
+        return Err(EngineError::Usage(format!(
+            "project `{}` is not a directory",
+            root.display()
+        )));
+    }
+    let spec = load_spec(root, options.spec.as_deref())?;
+    let scope = resolve(root, &options.scope)?;
+    let model = filtered_model(&spec.model, options.repo_filter.as_deref());
+    let map = ComponentMap::new(&model);
+    let extraction = extract_project(root, &scope, &map);
+    let graph = FlowGraph::build(&model, &extraction.facts);
+    let in_scope = scope_files(&scope, &spec);
+    let evaluation = evaluate(&model, &extraction.facts, &graph, &in_scope);
+    Ok(Analysis {
+        spec: LoadedSpec { model, ..spec },
+        scope,
+        extraction,
+        graph,
+        evaluation,
+    })
+}
+
+/// `--repo-filter ALIAS`: keeps the components tagged with the alias, and the rules whose
+/// endpoints are all kept components or infrastructure entities.
+fn filtered_model(model: &Model, repo_filter: Option<&str>) -> Model {
+    let Some(alias) = repo_filter else {
+        return model.clone();
+    };
+    let mut filtered = model.clone();
+    filtered
+        .components
+        .retain(|component| component.repo.as_deref() == Some(alias));
+    let kept: BTreeSet<&str> = filtered
+        .components
+        .iter()
+        .map(|component| component.name.as_str())
+        .collect();
+    let dropped: BTreeSet<&str> = model
+        .components
+        .iter()
+        .map(|component| component.name.as_str())
+        .filter(|name| !kept.contains(name))
+        .collect();
+    filtered.rules.retain(|rule| {
+        let names: Vec<&str> = match &rule.body {
+            policies::model::RuleBody::Pair { from, to } => vec![from, to],
+            policies::model::RuleBody::PairVia { from, to, .. } => vec![from, to],
+            policies::model::RuleBody::DataTo { to, .. } => vec![to],
+            _ => vec![],
+        };
+        names.iter().all(|name| !dropped.contains(name))
+    });
+    filtered
+}
+
+/// True when `path` lies inside `root` (both made absolute).
+pub fn is_inside(path: &Path, root: &Path) -> bool {
+    !crate::paths::relative_to(path, root).starts_with("..")
+}

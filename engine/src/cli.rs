@@ -1,0 +1,427 @@
+//! The command line (`shared/spec/cli.md`): argument parsing with clap, dispatch, and exit codes.
+//!
+//! [`run`] takes its writers as arguments, so tests drive the whole CLI in-process.
+//! Exit codes: 0 pass, 1 violation (or an undecided slice), 2 error.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::check::{run_check, CheckOptions};
+use crate::error::EngineError;
+use crate::paths::relative_to;
+use crate::render;
+use crate::scope::ScopeRequest;
+use crate::solve::Z3Solver;
+
+/// lintel: architecture policies for your repository, proven by Z3.
+#[derive(Debug, Parser)]
+#[command(name = "lintel", version, about, long_about = None)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check the scope against the spec (the main job).
+    Check(CheckArgs),
+    /// Same as `check --file PATH…` (kept for aglc users).
+    CheckFile(CheckArgs),
+    /// Re-run the scope and explain one finding.
+    Explain(ExplainArgs),
+    /// Parse and type-check a spec; write the compiled artifact.
+    Compile(CompileArgs),
+    /// The extracted component graph with violations marked.
+    Graph(GraphArgs),
+    /// Write the agent brief (planned).
+    EmitContext {
+        /// Output file.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write a starter `architecture.ag` (planned).
+    Init {
+        /// Project root.
+        #[arg(long)]
+        project: Option<PathBuf>,
+    },
+    /// Print the JSON Schema of the verdict or the explain document (planned).
+    Schema {
+        /// `verdict` or `explain`.
+        which: String,
+    },
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human text.
+    Text,
+    /// The verdict JSON.
+    Json,
+    /// SARIF 2.1.0 (planned).
+    Sarif,
+    /// GitHub workflow commands (planned).
+    Github,
+}
+
+/// Scope, output and check flags shared by every checking command.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// Every tracked file plus untracked files that are not ignored.
+    #[arg(long, conflicts_with_all = ["diff", "file"])]
+    pub all: bool,
+    /// Files changed between the merge base of REF and HEAD.
+    #[arg(long, value_name = "REF", conflicts_with = "file")]
+    pub diff: Option<String>,
+    /// The named files (relative to the current directory).
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub file: Vec<PathBuf>,
+    /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// The spec: a `.ag` file or a compiled artifact.
+    #[arg(long, value_name = "FILE", alias = "arch")]
+    pub spec: Option<PathBuf>,
+    /// Check only the components tagged `repo: ALIAS`.
+    #[arg(long, value_name = "ALIAS")]
+    pub repo_filter: Option<String>,
+    /// Print the verdict JSON (same as `--format json`).
+    #[arg(long)]
+    pub json: bool,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Add per-file extractor details.
+    #[arg(long)]
+    pub debug_extractors: bool,
+    /// Probable facts block as well.
+    #[arg(long)]
+    pub strict: bool,
+    /// With `--diff`: only new findings block.
+    #[arg(long)]
+    pub new_only: bool,
+    /// Worker threads (default: all cores); never changes the output.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Z3 resource limit per rule slice.
+    #[arg(long, value_name = "N", default_value_t = 5_000_000)]
+    pub slice_rlimit: u32,
+    /// Wall-clock safety net per rule slice.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub slice_timeout_ms: u32,
+    /// Ignore and do not write the extraction cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Reserved, no effect: plugins are never run.
+    #[arg(long)]
+    pub allow_plugins: bool,
+}
+
+/// `explain` arguments.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The finding id.
+    #[arg(long, value_name = "ID")]
+    pub violation: String,
+    /// Scope and check flags.
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// `compile` arguments.
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// The spec source.
+    pub file: PathBuf,
+    /// Where to write the artifact.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print `{schema_version, ok, diagnostics}`.
+    #[arg(long)]
+    pub json: bool,
+    /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+/// `graph` arguments.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// Scope and check flags.
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// List every graph fact.
+    #[arg(long)]
+    pub facts: bool,
+    /// Write to a file instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The process outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// 0
+    Pass,
+    /// 1
+    Violation,
+    /// 2
+    Error,
+}
+
+impl ExitStatus {
+    /// The process exit code.
+    pub fn code(self) -> i32 {
+        match self {
+            Self::Pass => 0,
+            Self::Violation => 1,
+            Self::Error => 2,
+        }
+    }
+}
+
+impl CheckArgs {
+    /// True when output is JSON.
+    pub fn wants_json(&self) -> bool {
+        self.json || self.format == Some(Format::Json)
+    }
+
+    fn project_root(&self) -> PathBuf {
+        self.project.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// The command that re-runs this check from the project root.
+    pub fn rerun_command(&self) -> String {
+        let mut command = vec!["lintel".to_owned(), "check".to_owned()];
+        let root = self.project_root();
+        if self.all {
+            command.push("--all".into());
+        }
+        if let Some(reference) = &self.diff {
+            command.push("--diff".into());
+            command.push(shell_word(reference));
+        }
+        if !self.file.is_empty() {
+            command.push("--file".into());
+            for file in &self.file {
+                let absolute = std::env::current_dir().unwrap_or_default().join(file);
+                command.push(shell_word(&relative_to(&absolute, &root)));
+            }
+        }
+        if let Some(alias) = &self.repo_filter {
+            command.push("--repo-filter".into());
+            command.push(shell_word(alias));
+        }
+        if let Some(spec) = &self.spec {
+            command.push("--spec".into());
+            command.push(shell_word(&relative_to(spec, &root)));
+        }
+        if self.strict {
+            command.push("--strict".into());
+        }
+        if self.new_only {
+            command.push("--new-only".into());
+        }
+        if self.slice_rlimit != 5_000_000 {
+            command.push(format!("--slice-rlimit {}", self.slice_rlimit));
+        }
+        if self.slice_timeout_ms != 10_000 {
+            command.push(format!("--slice-timeout-ms {}", self.slice_timeout_ms));
+        }
+        command.join(" ")
+    }
+
+    /// The check options for these flags.
+    pub fn to_options(&self) -> CheckOptions {
+        let scope = if self.all {
+            ScopeRequest::All
+        } else if let Some(reference) = &self.diff {
+            ScopeRequest::Diff(reference.clone())
+        } else if !self.file.is_empty() {
+            ScopeRequest::Files(self.file.clone())
+        } else {
+            ScopeRequest::Staged
+        };
+        CheckOptions {
+            project: self.project_root(),
+            spec: self.spec.clone(),
+            scope,
+            strict: self.strict,
+            new_only: self.new_only,
+            threads: self.threads,
+            rlimit: self.slice_rlimit,
+            timeout_ms: self.slice_timeout_ms,
+            debug_extractors: self.debug_extractors,
+            repo_filter: self.repo_filter.clone(),
+            rerun_command: Some(self.rerun_command()),
+        }
+    }
+
+    fn scope_mode(&self) -> (&'static str, String) {
+        if self.all {
+            ("all", "workspace".into())
+        } else if let Some(reference) = &self.diff {
+            ("git_ref", reference.clone())
+        } else if !self.file.is_empty() {
+            ("files", "files".into())
+        } else {
+            ("staged", "staged".into())
+        }
+    }
+}
+
+fn shell_word(word: &str) -> String {
+    let is_plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|character| character.is_ascii_alphanumeric() || "-_./:@=+,".contains(character));
+    if is_plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// True when argv asks for JSON, so that even a usage error prints the JSON document.
+fn argv_wants_json(argv: &[String]) -> bool {
+    argv.iter().enumerate().any(|(index, argument)| {
+        argument == "--json"
+            || argument == "--format=json"
+            || (argument == "--format" && argv.get(index + 1).is_some_and(|next| next == "json"))
+    })
+}
+
+/// Runs the CLI over `argv` (including the program name).
+pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitStatus {
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(cli) => cli,
+        Err(error) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                error.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = write!(stdout, "{error}");
+                return if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitStatus::Error
+                } else {
+                    ExitStatus::Pass
+                };
+            }
+            if argv_wants_json(&argv) {
+                let message = error
+                    .to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or("invalid arguments")
+                    .trim_start_matches("error: ")
+                    .to_owned();
+                let verdict = render::json::error_verdict(
+                    &EngineError::Usage(message),
+                    "staged",
+                    "staged".into(),
+                    "lintel check",
+                );
+                let _ = render::json::write(stdout, &verdict);
+            } else {
+                let _ = write!(stderr, "{error}");
+            }
+            return ExitStatus::Error;
+        }
+    };
+    match cli.command {
+        Command::Check(arguments) => check_command(&arguments, stdout, stderr),
+        Command::CheckFile(arguments) => {
+            if arguments.file.is_empty() {
+                return report_error(
+                    &arguments,
+                    &EngineError::Usage("`check-file` needs `--file PATH…`".into()),
+                    stdout,
+                    stderr,
+                );
+            }
+            check_command(&arguments, stdout, stderr)
+        }
+        Command::Explain(arguments) => crate::explain::explain_command(&arguments, stdout, stderr),
+        Command::Compile(arguments) => crate::compile::compile_command(&arguments, stdout, stderr),
+        Command::Graph(arguments) => {
+            crate::graph_command::graph_command(&arguments, stdout, stderr)
+        }
+        Command::EmitContext { .. } => not_implemented("`emit-context`", stderr),
+        Command::Init { .. } => not_implemented("`init`", stderr),
+        Command::Schema { .. } => not_implemented("`schema`", stderr),
+    }
+}
+
+fn not_implemented(what: &str, stderr: &mut dyn Write) -> ExitStatus {
+    let error = EngineError::NotImplemented(what.to_owned());
+    let _ = writeln!(stderr, "error[{}]: {error}", error.code());
+    ExitStatus::Error
+}
+
+/// Reports an error in the requested output format; returns exit 2.
+pub fn report_error(
+    arguments: &CheckArgs,
+    error: &EngineError,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    if arguments.wants_json() {
+        let (mode, base) = arguments.scope_mode();
+        let verdict = render::json::error_verdict(error, mode, base, &arguments.rerun_command());
+        let _ = render::json::write(stdout, &verdict);
+    } else {
+        render::text::write_error(stderr, error);
+    }
+    ExitStatus::Error
+}
+
+fn check_command(
+    arguments: &CheckArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    match arguments.format {
+        Some(Format::Sarif) => {
+            return report_error(
+                arguments,
+                &EngineError::NotImplemented("`--format sarif`".into()),
+                stdout,
+                stderr,
+            )
+        }
+        Some(Format::Github) => {
+            return report_error(
+                arguments,
+                &EngineError::NotImplemented("`--format github`".into()),
+                stdout,
+                stderr,
+            )
+        }
+        _ => {}
+    }
+    let options = arguments.to_options();
+    match run_check(&options, &Z3Solver) {
+        Ok(run) => {
+            let status = if run.verdict.passed {
+                ExitStatus::Pass
+            } else {
+                ExitStatus::Violation
+            };
+            if arguments.wants_json() {
+                let _ = render::json::write(stdout, &run.verdict);
+            } else {
+                let _ = render::text::write(stdout, &run.verdict, &options.project);
+            }
+            status
+        }
+        Err(error) => report_error(arguments, &error, stdout, stderr),
+    }
+}

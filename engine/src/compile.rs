@@ -1,0 +1,97 @@
+//! `lintel compile FILE.ag [--out architecture.o] [--json]`: type-checks a spec and writes the artifact.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::cli::{CompileArgs, ExitStatus};
+use crate::config::{Artifact, ArtifactRule, ARTIFACT_VERSION};
+use crate::paths::relative_to;
+
+/// `compile --json` output.
+#[derive(Debug, Serialize)]
+struct CompileReport {
+    schema_version: u32,
+    ok: bool,
+    diagnostics: Vec<policies::Diagnostic>,
+}
+
+/// Runs `compile`.
+pub fn compile_command(
+    arguments: &CompileArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    let root = arguments
+        .project
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("."));
+    let output = policies::compile_spec(&arguments.file, &root);
+    let ok = output.model.is_some()
+        && !output
+            .diagnostics
+            .iter()
+            .any(policies::Diagnostic::is_error);
+    if let (true, Some(model)) = (ok, &output.model) {
+        let out = arguments
+            .out
+            .clone()
+            .unwrap_or_else(|| arguments.file.with_extension("o"));
+        let artifact = Artifact {
+            lintel_artifact: ARTIFACT_VERSION,
+            tool_version: env!("CARGO_PKG_VERSION").to_owned(),
+            sources: model.files.clone(),
+            model: model.clone(),
+            warnings: output.diagnostics.clone(),
+            rule_smt: model
+                .rules
+                .iter()
+                .map(|rule| ArtifactRule {
+                    declaration: rule.declaration.clone(),
+                    text: rule.text.clone(),
+                    kind: rule.kind.code().to_owned(),
+                    source: rule.source.to_string(),
+                })
+                .collect(),
+        };
+        let written = serde_json::to_string_pretty(&artifact)
+            .map_err(std::io::Error::other)
+            .and_then(|text| std::fs::write(&out, text + "\n"));
+        if let Err(error) = written {
+            let _ = writeln!(
+                stderr,
+                "error[internal-error]: cannot write `{}`: {error}",
+                relative_to(&out, &root)
+            );
+            return ExitStatus::Error;
+        }
+    }
+    if arguments.json {
+        let report = CompileReport {
+            schema_version: 2,
+            ok,
+            diagnostics: output.diagnostics,
+        };
+        let _ = crate::render::json::write(stdout, &report);
+    } else {
+        for diagnostic in &output.diagnostics {
+            let _ = writeln!(stderr, "{}", diagnostic.headline());
+            if let Some(help) = &diagnostic.help {
+                let _ = writeln!(stderr, "  = help: {help}");
+            }
+        }
+        if ok {
+            let _ = writeln!(
+                stderr,
+                "ok: `{}` compiled",
+                relative_to(&arguments.file, &root)
+            );
+        }
+    }
+    if ok {
+        ExitStatus::Pass
+    } else {
+        ExitStatus::Error
+    }
+}

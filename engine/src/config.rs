@@ -1,0 +1,148 @@
+//! Finding and loading the spec (`cli.md` §Finding the spec): a `.ag` source compiled in memory,
+//! or a compiled artifact (JSON with `"lintel_artifact": 1`), never half-loaded.
+
+use std::path::{Path, PathBuf};
+
+use policies::model::Model;
+use policies::Diagnostic;
+use serde::{Deserialize, Serialize};
+
+use crate::error::EngineError;
+use crate::paths::relative_to;
+
+/// The artifact schema version this build reads and writes.
+pub const ARTIFACT_VERSION: u32 = 1;
+
+/// A loaded, valid spec.
+#[derive(Debug, Clone)]
+pub struct LoadedSpec {
+    /// The checked model.
+    pub model: Model,
+    /// The spec or artifact path, project-relative.
+    pub artifact: String,
+    /// Every spec source file (project-relative), for the "spec changed" scope rule.
+    pub spec_files: Vec<String>,
+    /// Spec warnings (reported in `warnings[]` under their own codes).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The compiled artifact written by `lintel compile`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Artifact {
+    /// Schema version of the artifact.
+    pub lintel_artifact: u32,
+    /// The tool version that wrote it.
+    pub tool_version: String,
+    /// Spec source files, project-relative.
+    pub sources: Vec<String>,
+    /// The checked model.
+    pub model: Model,
+    /// Spec warnings.
+    pub warnings: Vec<Diagnostic>,
+    /// SMT-LIB text per rule, by `declaration: text`.
+    pub rule_smt: Vec<ArtifactRule>,
+}
+
+/// One rule of the artifact with its permanent constraint in SMT-LIB.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ArtifactRule {
+    /// Declaration name.
+    pub declaration: String,
+    /// Rule text.
+    pub text: String,
+    /// Rule kind code.
+    pub kind: String,
+    /// Where the rule is written.
+    pub source: String,
+}
+
+/// Finds the spec: `--spec`, else `architecture.ag`, else `architecture.o` in the root.
+pub fn find_spec(root: &Path, spec: Option<&Path>) -> Result<PathBuf, EngineError> {
+    if let Some(spec) = spec {
+        return Ok(spec.to_path_buf());
+    }
+    ["architecture.ag", "architecture.o"]
+        .into_iter()
+        .map(|name| root.join(name))
+        .find(|path| path.is_file())
+        .ok_or_else(|| EngineError::SpecNotFound(root.display().to_string()))
+}
+
+fn is_artifact_path(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|extension| extension.to_str()),
+        Some("o" | "json")
+    )
+}
+
+/// Loads and checks the spec.
+pub fn load_spec(root: &Path, spec: Option<&Path>) -> Result<LoadedSpec, EngineError> {
+    let path = find_spec(root, spec)?;
+    let artifact = relative_to(&path, root);
+    if !path.is_file() {
+        return Err(EngineError::SpecUnreadable {
+            path: artifact,
+            reason: "no such file".into(),
+        });
+    }
+    if is_artifact_path(&path) {
+        return load_artifact(&path, artifact);
+    }
+    let output = policies::compile_spec(&path, root);
+    match output.model {
+        Some(model) if !output.diagnostics.iter().any(Diagnostic::is_error) => {
+            let spec_files = model.files.clone();
+            Ok(LoadedSpec {
+                model,
+                artifact,
+                spec_files,
+                warnings: output.diagnostics,
+            })
+        }
+        _ => {
+            if output.diagnostics.is_empty() {
+                return Err(EngineError::SpecUnreadable {
+                    path: artifact,
+                    reason: "the spec could not be loaded".into(),
+                });
+            }
+            Err(EngineError::Spec(output.diagnostics))
+        }
+    }
+}
+
+fn load_artifact(path: &Path, artifact: String) -> Result<LoadedSpec, EngineError> {
+    let text = std::fs::read_to_string(path).map_err(|error| EngineError::SpecUnreadable {
+        path: artifact.clone(),
+        reason: error.to_string(),
+    })?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|error| EngineError::ArtifactInvalid {
+            path: artifact.clone(),
+            reason: format!("not JSON: {error}"),
+        })?;
+    let Some(version) = value.get("lintel_artifact") else {
+        return Err(EngineError::ArtifactInvalid {
+            path: artifact,
+            reason: "no `lintel_artifact` key".into(),
+        });
+    };
+    if version.as_u64() != Some(u64::from(ARTIFACT_VERSION)) {
+        return Err(EngineError::ArtifactVersionMismatch {
+            path: artifact,
+            found: version.to_string(),
+            expected: ARTIFACT_VERSION,
+        });
+    }
+    let loaded: Artifact =
+        serde_json::from_value(value).map_err(|error| EngineError::ArtifactInvalid {
+            path: artifact.clone(),
+            reason: error.to_string(),
+        })?;
+    Ok(LoadedSpec {
+        model: loaded.model,
+        artifact,
+        spec_files: loaded.sources,
+        warnings: loaded.warnings,
+    })
+}

@@ -1,0 +1,203 @@
+//! The extraction driver: reads every owned source file of the snapshot once, in parallel, runs the
+//! extractors, and fills `subject`/`target` with the one file → component mapping (§3.3).
+//!
+//! A file lintel cannot take (unreadable, not UTF-8, a NUL byte in its first 8 KiB, larger than
+//! 2 MiB) becomes a `file-skipped` warning; a file with tree-sitter error nodes is kept and gets a
+//! `parse-errors` warning. Nothing is dropped silently.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use extractors::{extract_file, ProjectContext};
+use policies::facts::{Fact, FactKind};
+use rayon::prelude::*;
+
+use crate::paths::ComponentMap;
+use crate::scope::{read_file, Scope, Snapshot};
+use crate::verdict::{ExtractorDebug, Warning};
+
+/// Largest source file lintel reads.
+const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
+
+/// What extraction produced.
+#[derive(Debug, Default)]
+pub struct Extraction {
+    /// Every graph fact, sorted by id, with `subject`/`target` filled.
+    pub facts: Vec<Fact>,
+    /// `file-skipped`, `parse-errors` and `ambiguous-component-mapping` warnings.
+    pub warnings: Vec<Warning>,
+    /// Files extracted.
+    pub files_scanned: usize,
+    /// Files skipped.
+    pub files_skipped: usize,
+    /// Per-file details for `--debug-extractors`.
+    pub debug: Vec<ExtractorDebug>,
+    /// Owner of every owned project file.
+    pub owners: BTreeMap<String, String>,
+}
+
+enum FileOutcome {
+    Extracted {
+        facts: Vec<Fact>,
+        debug: ExtractorDebug,
+        parse_error: Option<(u32, u32, usize)>,
+    },
+    Skipped(String),
+    NotSource,
+}
+
+fn skip_reason(bytes: &[u8]) -> Option<String> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Some(format!("file is larger than 2 MiB ({} bytes)", bytes.len()));
+    }
+    if bytes.iter().take(8 * 1024).any(|byte| *byte == 0) {
+        return Some("file looks binary: NUL byte in its first 8 KiB".to_owned());
+    }
+    None
+}
+
+fn extract_one(
+    context: &ProjectContext,
+    scope: &Scope,
+    root: &Path,
+    repository: Option<&git2::Repository>,
+    file: &str,
+) -> FileOutcome {
+    if extractors::Language::for_path(file).is_none() {
+        return FileOutcome::NotSource;
+    }
+    let bytes = match read_file(scope, root, repository, file) {
+        Ok(bytes) => bytes,
+        Err(error) => return FileOutcome::Skipped(format!("cannot read file: {error}")),
+    };
+    if let Some(reason) = skip_reason(&bytes) {
+        return FileOutcome::Skipped(reason);
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            return FileOutcome::Skipped(format!(
+                "file is not valid UTF-8: invalid byte at offset {}",
+                error.utf8_error().valid_up_to()
+            ))
+        }
+    };
+    let Some(extraction) = extract_file(context, file, &text) else {
+        return FileOutcome::NotSource;
+    };
+    let mut facts_by_kind = BTreeMap::new();
+    for fact in &extraction.facts {
+        *facts_by_kind
+            .entry(fact.kind.as_str().to_owned())
+            .or_insert(0) += 1;
+    }
+    let debug = ExtractorDebug {
+        file: file.to_owned(),
+        language: extraction.language.name().to_owned(),
+        parse_errors: extraction.parse_errors,
+        facts_by_kind,
+        queries: Vec::new(),
+    };
+    let parse_error = extraction
+        .first_parse_error
+        .map(|(line, column)| (line, column, extraction.parse_errors));
+    FileOutcome::Extracted {
+        facts: extraction.facts,
+        debug,
+        parse_error,
+    }
+}
+
+/// Extracts every owned file of the scope's snapshot.
+pub fn extract_project(root: &Path, scope: &Scope, map: &ComponentMap) -> Extraction {
+    let mut extraction = Extraction::default();
+    let mut owned = Vec::new();
+    for file in &scope.project_files {
+        if let Some(ownership) = map.ownership(file) {
+            if !ownership.tied_with.is_empty() {
+                let mut tied = vec![ownership.owner.clone()];
+                tied.extend(ownership.tied_with.iter().cloned());
+                extraction.warnings.push(Warning {
+                    code: "ambiguous-component-mapping".into(),
+                    message: format!(
+                        "`{file}` is matched equally by {}: `{}` (declared first) owns it",
+                        tied.iter()
+                            .map(|name| format!("`{name}`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        ownership.owner
+                    ),
+                    file: Some(file.clone()),
+                    ..Warning::default()
+                });
+            }
+            extraction.owners.insert(file.clone(), ownership.owner);
+            owned.push(file.clone());
+        }
+    }
+    let context = ProjectContext::discover(root, &scope.project_files);
+    let needs_repository = scope.snapshot != Snapshot::Worktree;
+    let git_root = scope.git_root.clone();
+    let outcomes: Vec<(String, FileOutcome)> = owned
+        .par_iter()
+        .map_init(
+            || {
+                if needs_repository {
+                    git_root
+                        .as_ref()
+                        .and_then(|path| git2::Repository::open(path).ok())
+                } else {
+                    None
+                }
+            },
+            |repository, file| {
+                (
+                    file.clone(),
+                    extract_one(&context, scope, root, repository.as_ref(), file),
+                )
+            },
+        )
+        .collect();
+    for (file, outcome) in outcomes {
+        match outcome {
+            FileOutcome::Extracted {
+                facts,
+                debug,
+                parse_error,
+            } => {
+                extraction.files_scanned += 1;
+                if let Some((line, column, count)) = parse_error {
+                    extraction.warnings.push(Warning {
+                        code: "parse-errors".into(),
+                        message: format!("`{file}` has {count} syntax error node(s); the first is at {line}:{column}, facts from the rest of the file are kept"),
+                        file: Some(file.clone()),
+                        line: Some(line),
+                        ..Warning::default()
+                    });
+                }
+                extraction.facts.extend(facts);
+                extraction.debug.push(debug);
+            }
+            FileOutcome::Skipped(reason) => {
+                extraction.files_skipped += 1;
+                extraction.warnings.push(Warning {
+                    code: "file-skipped".into(),
+                    message: format!("`{file}` was not checked: {reason}"),
+                    file: Some(file),
+                    ..Warning::default()
+                });
+            }
+            FileOutcome::NotSource => {}
+        }
+    }
+    for fact in &mut extraction.facts {
+        fact.subject = extraction.owners.get(&fact.evidence.file).cloned();
+        if fact.kind == FactKind::Import {
+            fact.target = fact
+                .property_str("resolved")
+                .and_then(|resolved| extraction.owners.get(resolved).cloned());
+        }
+    }
+    extraction.facts.sort_by(|a, b| a.id.cmp(&b.id));
+    extraction
+}

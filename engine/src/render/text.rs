@@ -1,0 +1,163 @@
+//! The human renderer: findings with source code frames, the rule citation, and a summary line.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::error::EngineError;
+use crate::verdict::Verdict;
+
+/// Lines of context on each side of the evidence line in a code frame.
+const FRAME_CONTEXT: usize = 2;
+
+/// The source lines around `line` (1-based), numbered, with a marker on `line`.
+pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Option<String> {
+    let text = std::fs::read_to_string(root.join(file)).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let target = usize::try_from(line).ok()?.checked_sub(1)?;
+    lines.get(target)?;
+    let first = target.saturating_sub(FRAME_CONTEXT);
+    let last = (target + FRAME_CONTEXT).min(lines.len().saturating_sub(1));
+    let width = (last + 1).to_string().len();
+    let mut frame = String::new();
+    for (index, source) in lines.iter().enumerate().take(last + 1).skip(first) {
+        let marker = if index == target { ">" } else { " " };
+        frame.push_str(&format!("  {marker} {:>width$} | {source}\n", index + 1));
+        if index == target {
+            if let Some(column) = column {
+                let pad = usize::try_from(column).unwrap_or(1).saturating_sub(1);
+                frame.push_str(&format!("    {:>width$} | {}^\n", "", " ".repeat(pad)));
+            }
+        }
+    }
+    Some(frame)
+}
+
+/// Writes the human report.
+pub fn write(out: &mut dyn Write, verdict: &Verdict, root: &Path) -> std::io::Result<()> {
+    for violation in &verdict.violations {
+        let detected = &violation.detected;
+        let severity = if violation.blocking { "error" } else { "note" };
+        writeln!(
+            out,
+            "{severity}[{}]: {}",
+            violation.violation_type, violation.message
+        )?;
+        writeln!(
+            out,
+            "  --> {}:{}:{}",
+            detected.file,
+            detected.line,
+            detected.column.unwrap_or(1)
+        )?;
+        if let Some(frame) = code_frame(root, &detected.file, detected.line, detected.column) {
+            write!(out, "{frame}")?;
+        }
+        if let Some(path) = &detected.path {
+            writeln!(out, "  = path: {}", path.join(" -> "))?;
+        }
+        if let Some(occurrences) = &detected.occurrences {
+            let places: Vec<String> = occurrences
+                .iter()
+                .map(|occurrence| format!("{}:{}", occurrence.file, occurrence.line))
+                .collect();
+            writeln!(out, "  = also at: {}", places.join(", "))?;
+        }
+        let source = &violation.rule.source;
+        writeln!(
+            out,
+            "  = rule: `{}` in `{}` ({}:{}:{})",
+            violation.rule.text, violation.invariant, source.file, source.line, source.column
+        )?;
+        writeln!(
+            out,
+            "  = proof: slice {} is unsat; core: {}",
+            violation.z3_proof.slice,
+            violation.z3_proof.unsat_core.join("; ")
+        )?;
+        writeln!(
+            out,
+            "  = explain: lintel explain --violation {}",
+            violation.id
+        )?;
+        writeln!(out)?;
+    }
+    for warning in &verdict.warnings {
+        let location = match (&warning.file, warning.line) {
+            (Some(file), Some(line)) => format!("{file}:{line}: "),
+            (Some(file), None) => format!("{file}: "),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "{location}warning[{}]: {}",
+            warning.code, warning.message
+        )?;
+    }
+    if !verdict.warnings.is_empty() {
+        writeln!(out)?;
+    }
+    for diagnostic in &verdict.solver_diagnostics {
+        if matches!(diagnostic.status, "unknown" | "error") {
+            writeln!(
+                out,
+                "undecided[{}]: slice {} for `{}` ({}): {}",
+                diagnostic.status,
+                diagnostic.id,
+                diagnostic.rule,
+                diagnostic.reason.clone().unwrap_or_default(),
+                diagnostic.suggested_refactor.clone().unwrap_or_default()
+            )?;
+        }
+    }
+    let blocking = verdict
+        .violations
+        .iter()
+        .filter(|violation| violation.blocking)
+        .count();
+    let undecided = verdict
+        .solver_diagnostics
+        .iter()
+        .filter(|diagnostic| matches!(diagnostic.status, "unknown" | "error"))
+        .count();
+    let summary = if verdict.passed { "PASS" } else { "FAIL" };
+    writeln!(
+        out,
+        "{summary}: {blocking} blocking finding(s), {} warning(s), {undecided} undecided slice(s); {} file(s), {} fact(s), {} slice(s) in {} ms",
+        verdict.warnings.len(),
+        verdict.stats.files_scanned,
+        verdict.stats.facts,
+        verdict.stats.slices,
+        verdict.stats.elapsed_ms
+    )?;
+    out.flush()
+}
+
+/// Writes an error for humans: spec diagnostics in the `path:line:col: error[code]: message` format.
+pub fn write_error(out: &mut dyn Write, error: &EngineError) {
+    let diagnostics = error.diagnostics();
+    if diagnostics.is_empty() {
+        let _ = writeln!(out, "error[{}]: {error}", error.code());
+        return;
+    }
+    for diagnostic in &diagnostics {
+        let _ = writeln!(out, "{}", diagnostic.headline());
+        if let Some(help) = &diagnostic.help {
+            let _ = writeln!(out, "  = help: {help}");
+        }
+        for related in &diagnostic.related {
+            let _ = writeln!(
+                out,
+                "  = note: {}:{}:{}: {}",
+                related.file, related.line, related.column, related.message
+            );
+        }
+    }
+    let errors = diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .count();
+    let _ = writeln!(
+        out,
+        "error: the spec has {errors} error(s); nothing was checked"
+    );
+}

@@ -1,0 +1,251 @@
+//! CLI tests that run the real `lintel` binary: exit codes, one JSON document on every error, help, broken pipe.
+
+use std::path::Path;
+use std::process::Command;
+
+use assert_cmd::prelude::*;
+
+fn lintel() -> Command {
+    Command::cargo_bin("lintel").unwrap()
+}
+
+fn example(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("examples")
+        .join(name)
+}
+
+/// Runs lintel and parses stdout as exactly one JSON document.
+fn json_run(command: &mut Command) -> (i32, serde_json::Value) {
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut documents =
+        serde_json::Deserializer::from_str(&stdout).into_iter::<serde_json::Value>();
+    let document = documents
+        .next()
+        .expect("one JSON document")
+        .expect("valid JSON");
+    assert!(
+        documents.next().is_none(),
+        "exactly one JSON document on stdout: {stdout}"
+    );
+    assert!(stdout.ends_with("}\n"));
+    (output.status.code().unwrap(), document)
+}
+
+fn assert_error_shape(document: &serde_json::Value, code: &str) {
+    assert_eq!(document["schema_version"], 2);
+    assert_eq!(document["verdict"], "error");
+    assert_eq!(document["passed"], false);
+    assert_eq!(document["error"]["code"], code, "{document}");
+    assert_eq!(document["message"], document["error"]["message"]);
+    for array in [
+        "violations",
+        "contract_violations",
+        "workflow_violations",
+        "change_violations",
+        "warnings",
+        "contract_warnings",
+        "workflow_warnings",
+        "rule_coverage",
+        "solver_diagnostics",
+    ] {
+        assert_eq!(
+            document[array],
+            serde_json::json!([]),
+            "{array} is present and empty"
+        );
+    }
+    assert!(document["agent_context"]
+        .as_str()
+        .unwrap()
+        .starts_with("ERROR: "));
+}
+
+#[test]
+fn violations_exit_1_with_one_json_document() {
+    let (code, document) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--project"])
+            .arg(example("layered-api")),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(document["verdict"], "fail");
+    assert!(document["agent_context"]
+        .as_str()
+        .unwrap()
+        .starts_with("FAIL: 1 blocking finding(s) in 1 file(s), 0 undecided rule slice(s)"));
+    assert!(document["agent_context"]
+        .as_str()
+        .unwrap()
+        .contains("Re-run: lintel check --all"));
+}
+
+#[test]
+fn a_passing_project_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("architecture.ag"), "node app : server\ncomponent A { runs_on: app paths: \"a/**\" }\ncomponent B { runs_on: app paths: \"b/**\" }\ninvariant I { deny flow A -> B }\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("a")).unwrap();
+    std::fs::write(dir.path().join("a/x.ts"), "export const x = 1;\n").unwrap();
+    let (code, document) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--project"])
+            .arg(dir.path()),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(document["verdict"], "pass");
+    assert_eq!(
+        document["agent_context"].as_str().unwrap().lines().next(),
+        Some("PASS")
+    );
+}
+
+#[test]
+fn a_bad_spec_prints_the_error_verdict_with_every_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("architecture.ag"), "node app : server\ncomponent A { runs_on: ap paths: \"a/**\" }\ninvariant I { deny flow A -> Ghost }\n").unwrap();
+    let (code, document) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--project"])
+            .arg(dir.path()),
+    );
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "unknown-node");
+    assert_eq!(document["error"]["file"], "architecture.ag");
+    assert_eq!(document["error"]["line"], 2);
+    let codes: Vec<&str> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|diagnostic| diagnostic["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["unknown-node", "unknown-entity"]);
+}
+
+#[test]
+fn git_errors_are_coded_json_documents() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("architecture.ag"),
+        "node app : server\n",
+    )
+    .unwrap();
+    let (code, document) = json_run(
+        lintel()
+            .args(["check", "--diff", "main", "--json", "--project"])
+            .arg(outside.path()),
+    );
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "not-a-git-repository");
+    assert_eq!(document["diff"]["mode"], "git_ref");
+
+    let repository = git2::Repository::init(outside.path()).unwrap();
+    let mut index = repository.index().unwrap();
+    index.add_path(Path::new("architecture.ag")).unwrap();
+    let tree = repository.find_tree(index.write_tree().unwrap()).unwrap();
+    let signature = git2::Signature::now("t", "t@example.invalid").unwrap();
+    repository
+        .commit(Some("HEAD"), &signature, &signature, "one", &tree, &[])
+        .unwrap();
+    let (code, document) = json_run(
+        lintel()
+            .args(["check", "--diff", "no-such-ref", "--json", "--project"])
+            .arg(outside.path()),
+    );
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "unknown-ref");
+}
+
+#[test]
+fn usage_errors_print_json_when_json_is_asked_for() {
+    let (code, document) = json_run(lintel().args(["check", "--json", "--no-such-flag"]));
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "usage-error");
+    let (code, document) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--project"])
+            .arg(example("layered-api"))
+            .args(["--spec", "missing.ag"]),
+    );
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "spec-unreadable");
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let output = lintel().arg("--help").output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    for command in ["check", "explain", "compile", "graph"] {
+        assert!(text.contains(command), "{command} in help");
+    }
+}
+
+#[test]
+fn explain_finds_a_reported_id_and_refuses_an_unknown_one() {
+    let (_, verdict) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--project"])
+            .arg(example("monorepo-reach")),
+    );
+    let id = verdict["violations"][0]["id"].as_str().unwrap().to_owned();
+    let (code, explanation) = json_run(
+        lintel()
+            .args([
+                "explain",
+                "--violation",
+                &id,
+                "--all",
+                "--json",
+                "--project",
+            ])
+            .arg(example("monorepo-reach")),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(explanation["found"], true);
+    assert_eq!(explanation["violation_id"], id);
+    assert!(explanation["spec_citation"]
+        .as_str()
+        .unwrap()
+        .starts_with("architecture.ag:"));
+    assert_eq!(explanation["fix_class"], "move_dependency");
+    assert!(explanation["smt_script"]
+        .as_str()
+        .unwrap()
+        .contains("(check-sat-assuming ("));
+    assert!(!explanation["graph_fact_chain"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let (code, missing) = json_run(
+        lintel()
+            .args([
+                "explain",
+                "--violation",
+                "viol_0000000000000000",
+                "--all",
+                "--json",
+                "--project",
+            ])
+            .arg(example("monorepo-reach")),
+    );
+    assert_eq!(code, 2);
+    assert_eq!(missing["found"], false);
+}
+
+#[test]
+fn a_closed_stdout_pipe_stops_quietly_with_the_verdict_exit_code() {
+    use std::process::Stdio;
+    let mut child = lintel()
+        .args(["check", "--all", "--project"])
+        .arg(example("layered-api"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
+}

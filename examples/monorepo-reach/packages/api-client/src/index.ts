@@ -1,0 +1,2 @@
+export { fetchOrders } from "./orders";
+export type { OrderSummary } from "./orders";

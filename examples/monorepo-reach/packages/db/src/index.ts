@@ -1,0 +1,3 @@
+import { Pool } from "pg";
+
+export const pool = new Pool({ connectionString: process.env.DATABASE_URL });

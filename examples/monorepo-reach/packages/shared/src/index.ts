@@ -1,0 +1,3 @@
+export function formatMoney(value: string): string {
+  return `$${value}`;
+}

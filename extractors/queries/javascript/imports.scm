@@ -1,0 +1,21 @@
+; Module imports (`import` and `external` facts), shared by JavaScript and TypeScript.
+; The extractor reads names, aliases and `type` markers from the captured statement or call.
+
+; Static and side-effect imports: `import … from 'x'`, `import 'x'`.
+(import_statement
+  source: (string) @fact.import.specifier) @fact.import.statement
+
+; Re-exports: `export … from 'x'`.
+(export_statement
+  source: (string) @fact.import.specifier) @fact.import.statement
+
+; CommonJS: `require('x')` with one string literal.
+(call_expression
+  function: (identifier) @fact.import.function
+  arguments: (arguments . (string) @fact.import.specifier .)
+  (#eq? @fact.import.function "require")) @fact.import.call
+
+; Dynamic imports: `import('x')` with a string literal.
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @fact.import.specifier)) @fact.import.call

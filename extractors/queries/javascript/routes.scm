@@ -1,0 +1,24 @@
+; HTTP routes a file serves (`route` facts), shared by JavaScript and TypeScript.
+
+; Express, Fastify, Koa and Hono: `app.get('/x', handler)`, `router.route('/x').post(handler)`.
+(call_expression
+  function: (member_expression
+    object: (_) @fact.route.receiver
+    property: (property_identifier) @fact.route.method)
+  arguments: (arguments) @fact.route.arguments
+  (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "del" "options" "head" "all")) @fact.route.call
+
+; Fastify's full declaration: `fastify.route({ method: 'GET', url: '/x', handler })`.
+(call_expression
+  function: (member_expression
+    object: (_) @fact.route.receiver
+    property: (property_identifier) @fact.route.method)
+  arguments: (arguments . (object) @fact.route.options)
+  (#eq? @fact.route.method "route")) @fact.route.call
+
+; Decorated handlers (NestJS, routing-controllers): `@Get(':id')` on a controller method.
+(decorator
+  (call_expression
+    function: (identifier) @fact.route.method
+    arguments: (arguments) @fact.route.arguments)
+  (#any-of? @fact.route.method "Get" "Post" "Put" "Patch" "Delete" "Options" "Head" "All")) @fact.route.decorator

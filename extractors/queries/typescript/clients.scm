@@ -1,0 +1,15 @@
+; TypeScript-only client uses (`accesses_technology` facts).
+
+; Constructor injection: `constructor(private readonly prisma: PrismaClient)`.
+(method_definition
+  name: (property_identifier) @fact.accesses_technology.method
+  parameters: (formal_parameters
+    [
+      (required_parameter
+        type: (type_annotation
+          [(type_identifier) (nested_type_identifier)] @fact.accesses_technology.type))
+      (optional_parameter
+        type: (type_annotation
+          [(type_identifier) (nested_type_identifier)] @fact.accesses_technology.type))
+    ] @fact.accesses_technology.parameter)
+  (#eq? @fact.accesses_technology.method "constructor"))

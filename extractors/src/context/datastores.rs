@@ -1,0 +1,174 @@
+//! The databases behind ORM clients: the `provider` of a Prisma schema and the `dialect` of a
+//! Drizzle config, mapped to `language.md` §3.5 categories.
+//!
+//! Each schema or config applies to the package it sits in (a schema in a `prisma/` folder
+//! applies to that folder's parent). A file takes the setting of the nearest such package above
+//! it; when none contains it, a setting all schemas agree on; else none (the caller falls back
+//! to `relational_db`).
+
+use super::paths::{file_name, is_within, parent_dir};
+use super::read::ConfigReader;
+
+/// Where a database setting applies and the category it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Setting {
+    root: String,
+    category: String,
+}
+
+/// The Prisma and Drizzle settings of a project.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Datastores {
+    prisma: Vec<Setting>,
+    drizzle: Vec<Setting>,
+}
+
+impl Datastores {
+    /// Reads every `*.prisma` schema and `drizzle.config.*` among `files`.
+    pub fn discover<'f>(reader: &ConfigReader, files: impl Iterator<Item = &'f str>) -> Self {
+        let mut datastores = Self::default();
+        for path in files {
+            if path.split('/').any(|segment| segment == "node_modules") {
+                continue;
+            }
+            let name = file_name(path);
+            if name.ends_with(".prisma") {
+                if let Some(category) = reader.read(path).as_deref().and_then(prisma_provider) {
+                    datastores.prisma.push(Setting {
+                        root: package_root(parent_dir(path)),
+                        category: prisma_category(&category),
+                    });
+                }
+            } else if name.starts_with("drizzle.config.") {
+                if let Some(category) = reader.read(path).as_deref().and_then(drizzle_category) {
+                    datastores.drizzle.push(Setting {
+                        root: parent_dir(path).to_owned(),
+                        category,
+                    });
+                }
+            }
+        }
+        datastores
+    }
+
+    /// The category of the Prisma provider that applies to `file`.
+    pub fn prisma_category(&self, file: &str) -> Option<&str> {
+        applicable(&self.prisma, file)
+    }
+
+    /// The category of the Drizzle dialect that applies to `file`.
+    pub fn drizzle_category(&self, file: &str) -> Option<&str> {
+        applicable(&self.drizzle, file)
+    }
+}
+
+fn applicable<'s>(settings: &'s [Setting], file: &str) -> Option<&'s str> {
+    let nearest = settings
+        .iter()
+        .filter(|setting| is_within(file, &setting.root))
+        .max_by_key(|setting| setting.root.len());
+    if let Some(setting) = nearest {
+        return Some(&setting.category);
+    }
+    let first = settings.first()?;
+    settings
+        .iter()
+        .all(|setting| setting.category == first.category)
+        .then_some(first.category.as_str())
+}
+
+/// The folder a schema belongs to: its own, or the parent of a `prisma/` (or `prisma/schema/`) folder.
+fn package_root(directory: &str) -> String {
+    let mut root = directory;
+    for folder in ["schema", "prisma"] {
+        if file_name(root) == folder {
+            root = parent_dir(root);
+        }
+    }
+    root.to_owned()
+}
+
+/// The `provider` of the `datasource` block of a Prisma schema.
+fn prisma_provider(schema: &str) -> Option<String> {
+    let mut in_datasource = false;
+    for line in schema.lines() {
+        let line = line.split("//").next().unwrap_or_default().trim();
+        if line.starts_with("datasource") {
+            in_datasource = true;
+        } else if in_datasource && line.starts_with('}') {
+            in_datasource = false;
+        } else if in_datasource {
+            if let Some(value) = line.strip_prefix("provider") {
+                return quoted(value.trim_start().strip_prefix('=')?);
+            }
+        }
+    }
+    None
+}
+
+/// `postgresql` → `postgres`, `sqlserver` → `mssql`, others by name (`language.md` §3.5).
+fn prisma_category(provider: &str) -> String {
+    match provider {
+        "postgresql" | "postgres" => "postgres".to_owned(),
+        "sqlserver" => "mssql".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// The category of the `dialect` (or older `driver`) of a Drizzle config.
+fn drizzle_category(config: &str) -> Option<String> {
+    for key in ["dialect", "driver"] {
+        let mut rest = config;
+        while let Some(index) = rest.find(key) {
+            rest = rest.get(index + key.len()..).unwrap_or_default();
+            let after_key = rest.trim_start_matches(['"', '\'']).trim_start();
+            if let Some(value) = after_key.strip_prefix(':').and_then(quoted) {
+                return Some(
+                    match value.as_str() {
+                        "postgresql" | "postgres" | "pg" => "postgres",
+                        "mysql" | "mysql2" => "mysql",
+                        "sqlite" | "turso" | "better-sqlite" | "libsql" | "d1-http" => "sqlite",
+                        _ => "relational_db",
+                    }
+                    .to_owned(),
+                );
+            }
+        }
+    }
+    None
+}
+
+/// The first quoted string at the start of `text` (after whitespace).
+fn quoted(text: &str) -> Option<String> {
+    let text = text.trim_start();
+    let quote = text
+        .chars()
+        .next()
+        .filter(|quote| matches!(quote, '"' | '\'' | '`'))?;
+    let body = text.get(quote.len_utf8()..)?;
+    body.split(quote).next().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prisma_provider_is_read_from_the_datasource_block() {
+        let schema = "generator client {\n  provider = \"prisma-client-js\"\n}\n\ndatasource db {\n  provider = \"postgresql\" // main\n  url = env(\"DATABASE_URL\")\n}\n";
+        assert_eq!(prisma_provider(schema).as_deref(), Some("postgresql"));
+        assert_eq!(prisma_category("sqlserver"), "mssql");
+        assert_eq!(package_root("apps/api/prisma"), "apps/api");
+    }
+
+    #[test]
+    fn drizzle_dialect_is_read_from_the_config() {
+        let config = "export default defineConfig({\n  schema: './src/schema.ts',\n  dialect: 'postgresql',\n});\n";
+        assert_eq!(drizzle_category(config).as_deref(), Some("postgres"));
+        assert_eq!(
+            drizzle_category("{ \"dialect\": \"sqlite\" }").as_deref(),
+            Some("sqlite")
+        );
+        assert_eq!(drizzle_category("export default {}"), None);
+    }
+}

@@ -1,0 +1,263 @@
+//! Module specifier resolution, the way TypeScript's bundler/node resolution finds source files.
+//!
+//! In order: a relative specifier is joined onto the importer's folder; otherwise the nearest
+//! config's `paths` (exact pattern, else the longest matching prefix) and then its `baseUrl` are
+//! tried, then workspace packages (entry or subpath). A candidate path is probed as is, with a
+//! `.js`-family extension mapped to its TypeScript source, with each known extension appended,
+//! and as a folder with an `index` file. Only files in the project list count.
+//!
+//! What does not resolve is [`Resolution::External`] when it is a bare package name that no
+//! `paths` pattern claimed (Node built-ins included, `node:` dropped), and
+//! [`Resolution::Internal`] otherwise (a relative import of a missing file, an alias).
+
+use super::paths::{join, parent_dir};
+use super::workspace::WorkspacePackage;
+use super::ProjectContext;
+
+/// Extensions probed after a specifier without one, in TypeScript's order.
+const EXTENSIONS: [&str; 9] = [
+    ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".d.ts",
+];
+
+/// JavaScript output extensions and the source extensions TypeScript maps them back to.
+const SOURCE_FOR_OUTPUT: [(&str, &[&str]); 4] = [
+    (".js", &[".ts", ".tsx", ".d.ts"]),
+    (".jsx", &[".tsx", ".d.ts"]),
+    (".mjs", &[".mts", ".d.mts"]),
+    (".cjs", &[".cts", ".d.cts"]),
+];
+
+/// Extensions stripped from a package entry before retrying it under `src/`.
+const ENTRY_EXTENSIONS: [&str; 12] = [
+    ".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+    ".json",
+];
+
+/// Build-output folders whose files usually come from `src/`.
+const OUTPUT_FOLDERS: [&str; 7] = ["dist", "lib", "build", "out", "esm", "cjs", "types"];
+
+/// Where a module specifier leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Resolution {
+    /// A file of the project (project-relative path).
+    File(String),
+    /// Meant to be inside the project (relative, aliased, a workspace package) but not found.
+    Internal,
+    /// A package outside the project.
+    External {
+        /// The package name, scope included (`@aws-sdk/client-s3`, `pg`, `fs`).
+        package: String,
+    },
+}
+
+impl ProjectContext {
+    /// Resolves a specifier imported by the project file `importer`.
+    pub(crate) fn resolve(&self, importer: &str, specifier: &str) -> Resolution {
+        let typescript_first = is_typescript(importer);
+        if is_relative(specifier) {
+            return join(parent_dir(importer), specifier)
+                .and_then(|candidate| self.probe(&candidate, typescript_first))
+                .map_or(Resolution::Internal, Resolution::File);
+        }
+        if specifier.is_empty() || specifier.starts_with('/') {
+            return Resolution::Internal;
+        }
+        if let Some(builtin) = specifier.strip_prefix("node:") {
+            let package = builtin.split('/').next().unwrap_or(builtin);
+            return Resolution::External {
+                package: package.to_owned(),
+            };
+        }
+        let mut claimed_by_alias = false;
+        if let Some(config) = self.compiler_paths(importer) {
+            if let Some((mapping, captured)) = config.best_match(specifier) {
+                claimed_by_alias = !mapping.is_catch_all();
+                let found = mapping.targets.iter().find_map(|target| {
+                    self.probe(&target.replacen('*', captured, 1), typescript_first)
+                });
+                if let Some(file) = found {
+                    return Resolution::File(file);
+                }
+            }
+            if let Some(base_url) = &config.base_url {
+                let found = join(base_url, specifier)
+                    .and_then(|candidate| self.probe(&candidate, typescript_first));
+                if let Some(file) = found {
+                    return Resolution::File(file);
+                }
+            }
+        }
+        let Some((name, subpath)) = package_name(specifier) else {
+            return Resolution::Internal;
+        };
+        if let Some(package) = self.packages.get(name) {
+            return self
+                .resolve_package(package, subpath, typescript_first)
+                .map_or(Resolution::Internal, Resolution::File);
+        }
+        if claimed_by_alias {
+            Resolution::Internal
+        } else {
+            Resolution::External {
+                package: name.to_owned(),
+            }
+        }
+    }
+
+    fn resolve_package(
+        &self,
+        package: &WorkspacePackage,
+        subpath: Option<&str>,
+        typescript_first: bool,
+    ) -> Option<String> {
+        let Some(subpath) = subpath else {
+            return package
+                .entries
+                .iter()
+                .find_map(|entry| self.probe_entry(package, entry, typescript_first))
+                .or_else(|| {
+                    ["src/index", "index"].iter().find_map(|fallback| {
+                        join(&package.folder, fallback)
+                            .and_then(|candidate| self.probe(&candidate, typescript_first))
+                    })
+                });
+        };
+        let exported = package.subpaths.iter().find_map(|(key, targets)| {
+            let captured = match key.split_once('*') {
+                Some((prefix, suffix)) => subpath.strip_prefix(prefix)?.strip_suffix(suffix)?,
+                None if key == subpath => "",
+                None => return None,
+            };
+            targets.iter().find_map(|target| {
+                self.probe_entry(
+                    package,
+                    &target.replacen('*', captured, 1),
+                    typescript_first,
+                )
+            })
+        });
+        exported.or_else(|| {
+            ["", "src"].iter().find_map(|folder| {
+                join(&package.folder, folder)
+                    .and_then(|base| join(&base, subpath))
+                    .and_then(|candidate| self.probe(&candidate, typescript_first))
+            })
+        })
+    }
+
+    /// Probes a package entry; an entry in a build-output folder that is not in the project is
+    /// retried under `src/` (`dist/index.js` → `src/index.ts`).
+    fn probe_entry(
+        &self,
+        package: &WorkspacePackage,
+        entry: &str,
+        typescript_first: bool,
+    ) -> Option<String> {
+        if let Some(file) = self.probe(entry, typescript_first) {
+            return Some(file);
+        }
+        let inner = if package.folder.is_empty() {
+            entry
+        } else {
+            entry
+                .strip_prefix(package.folder.as_str())?
+                .strip_prefix('/')?
+        };
+        let (first, rest) = inner.split_once('/')?;
+        if !OUTPUT_FOLDERS.contains(&first) {
+            return None;
+        }
+        let stem = ENTRY_EXTENSIONS
+            .iter()
+            .find_map(|extension| rest.strip_suffix(extension))
+            .unwrap_or(rest);
+        let candidate = join(&package.folder, "src").and_then(|source| join(&source, stem))?;
+        self.probe(&candidate, typescript_first)
+    }
+
+    /// The project file a candidate path names, trying source mappings, extensions and `index`.
+    fn probe(&self, base: &str, typescript_first: bool) -> Option<String> {
+        let mapped_sources = || {
+            SOURCE_FOR_OUTPUT.iter().find_map(|(output, sources)| {
+                let stem = base.strip_suffix(output)?;
+                sources
+                    .iter()
+                    .map(|source| format!("{stem}{source}"))
+                    .find(|candidate| self.has_file(candidate))
+            })
+        };
+        if typescript_first {
+            if let Some(file) = mapped_sources() {
+                return Some(file);
+            }
+        }
+        if !base.is_empty() && self.has_file(base) {
+            return Some(base.to_owned());
+        }
+        if !typescript_first {
+            if let Some(file) = mapped_sources() {
+                return Some(file);
+            }
+        }
+        let index = if base.is_empty() {
+            "index".to_owned()
+        } else {
+            format!("{base}/index")
+        };
+        let with_extension = (!base.is_empty()).then_some(base).into_iter();
+        with_extension
+            .chain(std::iter::once(index.as_str()))
+            .flat_map(|stem| {
+                EXTENSIONS
+                    .iter()
+                    .map(move |extension| format!("{stem}{extension}"))
+            })
+            .find(|candidate| self.has_file(candidate))
+    }
+}
+
+/// Whether a specifier is relative (`./x`, `../x`, `.`, `..`).
+fn is_relative(specifier: &str) -> bool {
+    specifier == "."
+        || specifier == ".."
+        || specifier.starts_with("./")
+        || specifier.starts_with("../")
+}
+
+fn is_typescript(path: &str) -> bool {
+    [".ts", ".tsx", ".mts", ".cts"]
+        .iter()
+        .any(|extension| path.ends_with(extension))
+}
+
+/// Splits a bare specifier into its package name (scope included) and subpath:
+/// `@acme/db/schema` → (`@acme/db`, `schema`). `None` when the name is not a valid package name
+/// (aliases such as `~/x`, `#internal`, `$lib/x`, URLs).
+pub(crate) fn package_name(specifier: &str) -> Option<(&str, Option<&str>)> {
+    let is_valid = |segment: &str| {
+        !segment.is_empty()
+            && !segment.starts_with('.')
+            && segment.chars().all(|character| {
+                character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '.')
+            })
+    };
+    let name_end = if let Some(scoped) = specifier.strip_prefix('@') {
+        let (scope, rest) = scoped.split_once('/')?;
+        let name = rest.split('/').next().unwrap_or(rest);
+        if !is_valid(scope) || !is_valid(name) {
+            return None;
+        }
+        1 + scope.len() + 1 + name.len()
+    } else {
+        let name = specifier.split('/').next().unwrap_or(specifier);
+        if !is_valid(name) {
+            return None;
+        }
+        name.len()
+    };
+    let name = specifier.get(..name_end)?;
+    let subpath = specifier
+        .get(name_end + 1..)
+        .filter(|subpath| !subpath.is_empty());
+    Some((name, subpath))
+}

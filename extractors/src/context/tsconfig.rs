@@ -1,0 +1,279 @@
+//! `tsconfig.json` / `jsconfig.json`: the `baseUrl` and `paths` a file's imports resolve with.
+//!
+//! Each config is read with its `extends` chain (relative paths, a string or an array; later
+//! entries and the config itself override earlier ones), the way TypeScript merges
+//! `compilerOptions`: `baseUrl` is relative to the config that sets it, and `paths` targets are
+//! relative to the effective `baseUrl`, else to the config that sets `paths`. A "solution" config
+//! with neither option borrows them from the first of its `references` that has them.
+//! Package `extends` (`@tsconfig/node20`) are not followed: they never set `paths`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::jsonc;
+use super::paths::{join, parent_dir};
+use super::read::ConfigReader;
+
+/// How deep `extends` and `references` chains are followed (cycles stop here too).
+const MAX_DEPTH: usize = 16;
+
+/// The file names that configure resolution for the files below them, in precedence order.
+pub(crate) const CONFIG_NAMES: [&str; 2] = ["tsconfig.json", "jsconfig.json"];
+
+/// One `paths` entry: a pattern with at most one `*`, and its targets (project-relative).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PathMapping {
+    /// The pattern text before `*` (the whole pattern when it has none).
+    pub prefix: String,
+    /// The pattern text after `*`.
+    pub suffix: String,
+    /// Whether the pattern has a `*`.
+    pub has_wildcard: bool,
+    /// Project-relative targets, each with at most one `*`.
+    pub targets: Vec<String>,
+}
+
+impl PathMapping {
+    /// The text `*` stands for when the pattern matches `specifier`.
+    pub fn capture<'s>(&self, specifier: &'s str) -> Option<&'s str> {
+        if !self.has_wildcard {
+            return (specifier == self.prefix).then_some("");
+        }
+        let rest = specifier.strip_prefix(self.prefix.as_str())?;
+        if rest.len() < self.suffix.len() {
+            return None;
+        }
+        rest.strip_suffix(self.suffix.as_str())
+    }
+
+    /// Whether the pattern is the catch-all `*`, which says nothing about a specifier being internal.
+    pub fn is_catch_all(&self) -> bool {
+        self.has_wildcard && self.prefix.is_empty() && self.suffix.is_empty()
+    }
+}
+
+/// The effective resolution options of one config.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CompilerPaths {
+    /// The project-relative `baseUrl` directory.
+    pub base_url: Option<String>,
+    /// The `paths` entries in declaration order.
+    pub paths: Vec<PathMapping>,
+}
+
+impl CompilerPaths {
+    /// The entry TypeScript would pick for a specifier: an exact pattern, else the matching
+    /// wildcard pattern with the longest prefix; with the text its `*` stands for.
+    pub fn best_match<'s>(&self, specifier: &'s str) -> Option<(&PathMapping, &'s str)> {
+        let mut best: Option<(&PathMapping, &'s str)> = None;
+        for mapping in &self.paths {
+            let Some(captured) = mapping.capture(specifier) else {
+                continue;
+            };
+            if !mapping.has_wildcard {
+                return Some((mapping, captured));
+            }
+            if best.is_none_or(|(current, _)| mapping.prefix.len() > current.prefix.len()) {
+                best = Some((mapping, captured));
+            }
+        }
+        best
+    }
+}
+
+/// `paths` patterns with their unresolved targets, in declaration order.
+type PathEntries = Vec<(String, Vec<String>)>;
+
+/// `compilerOptions` as one config and its `extends` chain set them.
+#[derive(Debug, Clone, Default)]
+struct RawOptions {
+    base_url: Option<String>,
+    /// The `paths` object and the directory of the config that set it.
+    paths: Option<(PathEntries, String)>,
+    references: Vec<String>,
+}
+
+/// Loads configs, caching each file's merged options.
+pub(crate) struct ConfigLoader<'a> {
+    reader: &'a ConfigReader,
+    cache: HashMap<String, RawOptions>,
+}
+
+impl<'a> ConfigLoader<'a> {
+    /// A loader reading through `reader`.
+    pub fn new(reader: &'a ConfigReader) -> Self {
+        Self {
+            reader,
+            cache: HashMap::new(),
+        }
+    }
+
+    /// The effective options of every config in `config_files`, keyed by its directory; where one
+    /// directory has both, `tsconfig.json` wins over `jsconfig.json`.
+    pub fn load_all<'f>(
+        &mut self,
+        config_files: impl Iterator<Item = &'f str>,
+    ) -> BTreeMap<String, Arc<CompilerPaths>> {
+        let mut by_directory: BTreeMap<String, (usize, Arc<CompilerPaths>)> = BTreeMap::new();
+        for path in config_files {
+            let name = super::paths::file_name(path);
+            let Some(rank) = CONFIG_NAMES.iter().position(|known| *known == name) else {
+                continue;
+            };
+            let directory = parent_dir(path).to_owned();
+            if by_directory
+                .get(&directory)
+                .is_some_and(|(existing, _)| *existing <= rank)
+            {
+                continue;
+            }
+            let options = self.effective(path, 0);
+            by_directory.insert(directory, (rank, Arc::new(options)));
+        }
+        by_directory
+            .into_iter()
+            .map(|(directory, (_, options))| (directory, options))
+            .collect()
+    }
+
+    fn effective(&mut self, path: &str, depth: usize) -> CompilerPaths {
+        let raw = self.raw(path, 0);
+        let options = finish(&raw);
+        if options.base_url.is_some() || !options.paths.is_empty() || depth >= MAX_DEPTH {
+            return options;
+        }
+        raw.references
+            .iter()
+            .map(|reference| self.effective(reference, depth + 1))
+            .find(|referenced| referenced.base_url.is_some() || !referenced.paths.is_empty())
+            .unwrap_or(options)
+    }
+
+    fn raw(&mut self, path: &str, depth: usize) -> RawOptions {
+        if let Some(cached) = self.cache.get(path) {
+            return cached.clone();
+        }
+        // Mark the file as in progress so an `extends` cycle reads it as empty.
+        self.cache.insert(path.to_owned(), RawOptions::default());
+        let options = self.read_uncached(path, depth);
+        self.cache.insert(path.to_owned(), options.clone());
+        options
+    }
+
+    fn read_uncached(&mut self, path: &str, depth: usize) -> RawOptions {
+        let Some(config) = self.reader.read(path).as_deref().and_then(jsonc::parse) else {
+            return RawOptions::default();
+        };
+        let directory = parent_dir(path);
+        let mut merged = RawOptions::default();
+        if depth < MAX_DEPTH {
+            for parent in extends_list(&config) {
+                let Some(parent_path) = self.resolve_extends(directory, parent) else {
+                    continue;
+                };
+                let parent_options = self.raw(&parent_path, depth + 1);
+                merged.base_url = parent_options.base_url.or(merged.base_url);
+                merged.paths = parent_options.paths.or(merged.paths);
+            }
+        }
+        let compiler_options = config.get("compilerOptions");
+        if let Some(base_url) = compiler_options
+            .and_then(|options| options.get("baseUrl"))
+            .and_then(Value::as_str)
+        {
+            merged.base_url = join(directory, base_url);
+        }
+        if let Some(Value::Object(entries)) =
+            compiler_options.and_then(|options| options.get("paths"))
+        {
+            let paths = entries
+                .iter()
+                .map(|(pattern, targets)| (pattern.clone(), string_list(targets)))
+                .collect();
+            merged.paths = Some((paths, directory.to_owned()));
+        }
+        merged.references = config
+            .get("references")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|reference| reference.get("path").and_then(Value::as_str))
+            .filter_map(|reference| join(directory, reference))
+            .map(|reference| {
+                if reference.ends_with(".json") {
+                    reference
+                } else {
+                    join(&reference, "tsconfig.json").unwrap_or(reference)
+                }
+            })
+            .collect();
+        merged
+    }
+
+    /// A relative `extends` target, with `.json` appended when the name has no extension file.
+    fn resolve_extends(&self, directory: &str, target: &str) -> Option<String> {
+        if !target.starts_with('.') {
+            return None;
+        }
+        let path = join(directory, target)?;
+        if path.ends_with(".json") || self.reader.read(&path).is_some() {
+            return Some(path);
+        }
+        Some(format!("{path}.json"))
+    }
+}
+
+/// Turns merged raw options into project-relative mappings.
+fn finish(raw: &RawOptions) -> CompilerPaths {
+    let paths = raw
+        .paths
+        .as_ref()
+        .map(|(entries, paths_directory)| {
+            let base = raw.base_url.as_deref().unwrap_or(paths_directory);
+            entries
+                .iter()
+                .map(|(pattern, targets)| {
+                    let (prefix, suffix, has_wildcard) = match pattern.split_once('*') {
+                        Some((prefix, suffix)) => (prefix.to_owned(), suffix.to_owned(), true),
+                        None => (pattern.clone(), String::new(), false),
+                    };
+                    PathMapping {
+                        prefix,
+                        suffix,
+                        has_wildcard,
+                        targets: targets
+                            .iter()
+                            .filter_map(|target| join(base, target))
+                            .collect(),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    CompilerPaths {
+        base_url: raw.base_url.clone(),
+        paths,
+    }
+}
+
+fn extends_list(config: &Value) -> Vec<&str> {
+    match config.get("extends") {
+        Some(Value::String(single)) => vec![single.as_str()],
+        Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn string_list(value: &Value) -> Vec<String> {
+    match value {
+        Value::String(single) => vec![single.clone()],
+        Value::Array(many) => many
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,147 @@
+//! Workspace packages: every `package.json` with a `name` maps that name to its folder, so that
+//! `import { db } from '@acme/db'` resolves to a file of the monorepo instead of an external
+//! package.
+//!
+//! For each package this module records where its entry might be, in preference order:
+//! the `exports` root (conditions `source`, `types`, `import`, `module`, `default`, `require`,
+//! then any other), `source`, `types`/`typings`, `module`, `main`. The `exports` subpaths
+//! (`"./schema"`, `"./*"`) are kept for subpath imports. Turning candidates into files (with
+//! extension probing and the `dist/` → `src/` fallback) is the resolver's job.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::jsonc;
+use super::paths::{join, parent_dir};
+use super::read::ConfigReader;
+
+/// Export conditions in the order lintel prefers them: source files first.
+const CONDITION_PREFERENCE: [&str; 9] = [
+    "source", "types", "typings", "import", "module", "default", "require", "node", "browser",
+];
+
+/// Manifest fields that name an entry file, in preference order (after `exports`).
+const ENTRY_FIELDS: [&str; 5] = ["source", "types", "typings", "module", "main"];
+
+/// One package of the workspace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct WorkspacePackage {
+    /// The project-relative folder holding its `package.json`.
+    pub folder: String,
+    /// Project-relative entry candidates, best first.
+    pub entries: Vec<String>,
+    /// `exports` subpaths: the key without `./` (possibly with one `*`) and its project-relative
+    /// targets, best first.
+    pub subpaths: Vec<(String, Vec<String>)>,
+}
+
+/// Reads every `package.json` outside `node_modules`; the shallowest folder wins a name clash.
+pub(crate) fn discover<'f>(
+    reader: &ConfigReader,
+    files: impl Iterator<Item = &'f str>,
+) -> BTreeMap<String, WorkspacePackage> {
+    let mut manifests: Vec<&str> = files
+        .filter(|path| super::paths::file_name(path) == "package.json")
+        .filter(|path| !path.split('/').any(|segment| segment == "node_modules"))
+        .collect();
+    manifests.sort_by_key(|path| (path.matches('/').count(), *path));
+    let mut packages = BTreeMap::new();
+    for manifest_path in manifests {
+        let Some(manifest) = reader.read(manifest_path).as_deref().and_then(jsonc::parse) else {
+            continue;
+        };
+        let Some(name) = manifest.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        if name.is_empty() || packages.contains_key(name) {
+            continue;
+        }
+        let folder = parent_dir(manifest_path).to_owned();
+        packages.insert(name.to_owned(), read_package(&manifest, folder));
+    }
+    packages
+}
+
+fn read_package(manifest: &Value, folder: String) -> WorkspacePackage {
+    let mut root_targets = Vec::new();
+    let mut subpaths = Vec::new();
+    match manifest.get("exports") {
+        Some(Value::Object(map)) if map.keys().any(|key| key.starts_with('.')) => {
+            for (key, value) in map {
+                let targets = condition_targets(value);
+                if key == "." {
+                    root_targets = targets;
+                } else if let Some(subpath) = key.strip_prefix("./") {
+                    subpaths.push((subpath.to_owned(), targets));
+                }
+            }
+        }
+        Some(value) => root_targets = condition_targets(value),
+        None => {}
+    }
+    root_targets.extend(
+        ENTRY_FIELDS
+            .iter()
+            .filter_map(|field| manifest.get(*field).and_then(Value::as_str))
+            .map(str::to_owned),
+    );
+    let in_folder = |targets: Vec<String>| -> Vec<String> {
+        let mut joined: Vec<String> = Vec::new();
+        for target in targets {
+            if let Some(path) = join(&folder, &target) {
+                if !joined.contains(&path) {
+                    joined.push(path);
+                }
+            }
+        }
+        joined
+    };
+    WorkspacePackage {
+        entries: in_folder(root_targets),
+        subpaths: subpaths
+            .into_iter()
+            .map(|(key, targets)| (key, in_folder(targets)))
+            .collect(),
+        folder,
+    }
+}
+
+/// The file targets of an `exports` value (a string, an array of fallbacks, or conditions),
+/// preferred conditions first.
+fn condition_targets(value: &Value) -> Vec<String> {
+    let mut targets = Vec::new();
+    collect_targets(value, &mut targets, 0);
+    targets
+}
+
+fn collect_targets(value: &Value, targets: &mut Vec<String>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    match value {
+        Value::String(target) => targets.push(target.clone()),
+        Value::Array(fallbacks) => {
+            for fallback in fallbacks {
+                collect_targets(fallback, targets, depth + 1);
+            }
+        }
+        Value::Object(conditions) => {
+            for condition in ordered_conditions(conditions) {
+                collect_targets(condition, targets, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn ordered_conditions(conditions: &Map<String, Value>) -> Vec<&Value> {
+    let preferred = CONDITION_PREFERENCE
+        .iter()
+        .filter_map(|condition| conditions.get(*condition));
+    let others = conditions
+        .iter()
+        .filter(|(condition, _)| !CONDITION_PREFERENCE.contains(&condition.as_str()))
+        .map(|(_, value)| value);
+    preferred.chain(others).collect()
+}

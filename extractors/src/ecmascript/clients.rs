@@ -1,0 +1,271 @@
+//! `accesses_technology` facts for the client packages of `language.md` §3.5.
+//!
+//! A construction (`new Pool()`), a call (`createClient()`, `axios.get(…)`, `drizzle(…)`) or a
+//! constructor injection (`constructor(private prisma: PrismaClient)`) of a client export is a
+//! definite fact at that site; so is a call of the global `fetch` (not imported, not declared in
+//! the file). A client package that is imported (not `import type`) but never used that way gets
+//! one probable fact at its first import. A named import of `PrismaClient` from a generated
+//! client inside the project counts as `@prisma/client`.
+//!
+//! Variables and fields that hold a client (`const api = axios.create()`) are remembered as
+//! instances, so that `http` can read requests made through them.
+
+use std::collections::{HashMap, HashSet};
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use super::bindings::{member_chain, Imported};
+use super::client_table::{client_package, drizzle_dialect, ClientPackage, Technology};
+use super::imports::ImportRecord;
+use super::scope::enclosing_scope;
+use super::FileView;
+use crate::facts_out::set;
+use crate::query::{Field, QueryHit};
+use crate::syntax;
+
+/// Receivers that hold a client (`api`, `this.http`), with the client's package.
+pub(super) type Instances = HashMap<String, &'static str>;
+
+/// The client facts of a file and the client instances it keeps.
+pub(super) struct ClientFacts {
+    /// `accesses_technology` facts.
+    pub facts: Vec<Fact>,
+    /// Variables and fields holding a client.
+    pub instances: Instances,
+}
+
+/// Global objects through which `fetch` is the global one.
+const GLOBAL_OBJECTS: [&str; 4] = ["globalThis", "window", "self", "global"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Construct,
+    Call,
+    Inject,
+}
+
+/// Reads client uses from the `accesses_technology` matches and the file's imports.
+pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> ClientFacts {
+    let source = view.source();
+    let mut facts = Vec::new();
+    let mut instances = Instances::new();
+    let mut used: HashSet<&'static str> = HashSet::new();
+    for hit in hits {
+        let captured = [
+            (Field::Construction, Field::Constructor, Use::Construct),
+            (Field::Call, Field::Function, Use::Call),
+            (Field::Parameter, Field::Type, Use::Inject),
+        ]
+        .into_iter()
+        .find_map(|(site_field, callee_field, client_use)| {
+            Some((hit.node(site_field)?, hit.node(callee_field)?, client_use))
+        });
+        let Some((site, callee, client_use)) = captured else {
+            continue;
+        };
+        if client_use == Use::Call && is_global_fetch(view, callee) {
+            facts.push(global_fetch_fact(view, site, callee));
+            continue;
+        }
+        let target = match client_use {
+            Use::Inject => view.bindings.resolve_type(callee, source),
+            Use::Construct | Use::Call => view.bindings.resolve(callee, source),
+        };
+        let Some(target) = target else {
+            continue;
+        };
+        let Some(record) = view.imports.get(target.import) else {
+            continue;
+        };
+        let Some(client) = record_client(record) else {
+            continue;
+        };
+        let accepted = match client_use {
+            Use::Construct | Use::Inject => client.constructs,
+            Use::Call => client.calls,
+        };
+        if !accepted.contains(&target.export_path.as_str()) {
+            continue;
+        }
+        used.insert(client.package);
+        if client_use != Use::Inject {
+            if let Some(key) = instance_key(site, source) {
+                instances.entry(key).or_insert(client.package);
+            }
+        }
+        facts.push(definite_fact(
+            view, site, callee, client_use, client, record,
+        ));
+    }
+    let mut reported: HashSet<&'static str> = HashSet::new();
+    for record in &view.imports {
+        let Some(client) = record_client(record) else {
+            continue;
+        };
+        if record.is_type_only || used.contains(client.package) || !reported.insert(client.package)
+        {
+            continue;
+        }
+        facts.push(probable_fact(view, client, record));
+    }
+    ClientFacts { facts, instances }
+}
+
+/// The client package an import brings in, if any.
+pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static ClientPackage> {
+    match record.external_package() {
+        Some(package) => client_package(package),
+        None => record
+            .bindings
+            .iter()
+            .any(|binding| binding.imported == Imported::Named("PrismaClient".to_owned()))
+            .then(|| client_package("@prisma/client"))
+            .flatten(),
+    }
+}
+
+/// Whether a callee is the global `fetch` (`fetch`, `globalThis.fetch`, `window.fetch`).
+pub(super) fn is_global_fetch(view: &FileView<'_, '_>, callee: Node<'_>) -> bool {
+    match member_chain(callee, view.source()) {
+        Some(("fetch", members)) if members.is_empty() => {
+            !view.bindings.is_bound("fetch") && !view.usage.is_declared("fetch")
+        }
+        Some((root, members)) => {
+            members == ["fetch"] && GLOBAL_OBJECTS.contains(&root) && !view.bindings.is_bound(root)
+        }
+        None => false,
+    }
+}
+
+/// Where a client created at `site` is kept: `const api = …`, `api = …`, `this.http = …`, or a
+/// class field `http = …` (as `this.http`).
+fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
+    let mut value = site;
+    while let Some(parent) = value.parent() {
+        if !matches!(
+            parent.kind(),
+            "await_expression"
+                | "parenthesized_expression"
+                | "as_expression"
+                | "non_null_expression"
+                | "satisfies_expression"
+        ) {
+            break;
+        }
+        value = parent;
+    }
+    let parent = value.parent()?;
+    let key = match parent.kind() {
+        "variable_declarator" => {
+            syntax::text(parent.child_by_field_name("name")?, source).to_owned()
+        }
+        "public_field_definition" => format!(
+            "this.{}",
+            syntax::text(parent.child_by_field_name("name")?, source)
+        ),
+        "field_definition" => format!(
+            "this.{}",
+            syntax::text(parent.child_by_field_name("property")?, source)
+        ),
+        "assignment_expression" => {
+            syntax::compact_text(parent.child_by_field_name("left")?, source, 120)
+        }
+        _ => return None,
+    };
+    Some(key)
+}
+
+fn technology(
+    view: &FileView<'_, '_>,
+    client: &ClientPackage,
+    record: &ImportRecord<'_>,
+) -> String {
+    let path = view.input.path;
+    let context = view.input.context;
+    let category = match client.technology {
+        Technology::Category(category) => Some(category),
+        Technology::Prisma => context.prisma_category(path),
+        Technology::Drizzle => drizzle_dialect(&record.specifier)
+            .or_else(|| {
+                view.imports
+                    .iter()
+                    .find_map(|other| drizzle_dialect(&other.specifier))
+            })
+            .or_else(|| context.drizzle_category(path)),
+    };
+    category.unwrap_or("relational_db").to_owned()
+}
+
+fn definite_fact(
+    view: &FileView<'_, '_>,
+    site: Node<'_>,
+    callee: Node<'_>,
+    client_use: Use,
+    client: &ClientPackage,
+    record: &ImportRecord<'_>,
+) -> Fact {
+    let source = view.source();
+    let client_name = syntax::compact_text(callee, source, 120);
+    let (noun, verb) = match client_use {
+        Use::Construct => ("construction", "constructs"),
+        Use::Call => ("call", "calls"),
+        Use::Inject => ("injection", "injects"),
+    };
+    let package = client.package;
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        site,
+        Confidence::Definite,
+        enclosing_scope(site, source),
+        format!("{noun} of `{client_name}` from `{package}`"),
+    );
+    fact.technology = Some(technology(view, client, record));
+    set(&mut fact, "package", package);
+    set(&mut fact, "client", client_name.as_str());
+    set(
+        &mut fact,
+        "reason",
+        format!("{verb} `{client_name}` from `{package}`"),
+    );
+    fact
+}
+
+fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) -> Fact {
+    let source = view.source();
+    let client_name = syntax::compact_text(callee, source, 120);
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        site,
+        Confidence::Definite,
+        enclosing_scope(site, source),
+        format!("call of global `{client_name}`"),
+    );
+    fact.technology = Some("external_api".to_owned());
+    set(&mut fact, "client", client_name.as_str());
+    set(&mut fact, "reason", format!("calls global `{client_name}`"));
+    fact
+}
+
+fn probable_fact(
+    view: &FileView<'_, '_>,
+    client: &ClientPackage,
+    record: &ImportRecord<'_>,
+) -> Fact {
+    let package = client.package;
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        record.node,
+        Confidence::Probable,
+        enclosing_scope(record.node, view.source()),
+        format!("import of client package `{package}`"),
+    );
+    fact.technology = Some(technology(view, client, record));
+    set(&mut fact, "package", package);
+    set(
+        &mut fact,
+        "reason",
+        format!("imports `{package}` without constructing or calling a client"),
+    );
+    fact
+}

@@ -1,0 +1,167 @@
+//! `http_call` facts: requests made with the global `fetch`, `node-fetch`, `undici`, `axios` and
+//! `got`, directly or through an instance (`const api = axios.create(…)`; `api.get('/x')`).
+//!
+//! The method comes from the verb (`axios.post`), else from the options object (`{ method: 'PUT' }`,
+//! `*` when it is not a literal), else `GET`. The URL is the argument as written; `path` is set
+//! when the URL's path is known: a literal absolute URL or `/path`, a template or concatenation
+//! whose text after a leading dynamic base starts with `/` (`${API}/orders/${id}` →
+//! `/orders/{}`). Dynamic segments normalise to `{}` (`route_path`).
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use super::client_table::is_http_verb;
+use super::clients::{is_global_fetch, Instances};
+use super::literals::{arguments, interpolated, object_property, static_string, DYNAMIC};
+use super::scope::enclosing_scope;
+use super::FileView;
+use crate::facts_out::set;
+use crate::query::{Field, QueryHit};
+use crate::{route_path, syntax};
+
+/// Where a request's URL and method are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// `fetch(url, { method })`: method in the second argument, `GET` by default.
+    UrlThenOptions,
+    /// `axios.get(url)`: the method is the verb.
+    Verb(&'static str),
+    /// `axios(url, config)` or `axios({ url, method })`.
+    UrlOrConfig,
+}
+
+/// A recognised request function: the client name for the fact and where its arguments are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Request {
+    client: &'static str,
+    shape: Shape,
+}
+
+/// Reads the `http_call` facts of a file from the call matches.
+pub(super) fn extract(
+    view: &FileView<'_, '_>,
+    hits: &[&QueryHit<'_>],
+    instances: &Instances,
+) -> Vec<Fact> {
+    let source = view.source();
+    let mut facts = Vec::new();
+    for hit in hits {
+        let (Some(call), Some(function), Some(argument_list)) = (
+            hit.node(Field::Call),
+            hit.node(Field::Function),
+            hit.node(Field::Arguments),
+        ) else {
+            continue;
+        };
+        let Some(request) = classify(view, function, instances) else {
+            continue;
+        };
+        let arguments = arguments(argument_list);
+        let Some(&first) = arguments.first() else {
+            continue;
+        };
+        let (url_node, method) = match request.shape {
+            Shape::UrlThenOptions => (Some(first), method_from(arguments.get(1).copied(), source)),
+            Shape::Verb(verb) => (Some(first), verb.to_uppercase()),
+            Shape::UrlOrConfig if first.kind() == "object" => (
+                object_property(first, "url", source),
+                method_from(Some(first), source),
+            ),
+            Shape::UrlOrConfig => (Some(first), method_from(arguments.get(1).copied(), source)),
+        };
+        let Some(url_node) = url_node else {
+            continue;
+        };
+        let (url, path) = match interpolated(url_node, source) {
+            Some(value) => (value.written, static_path(&value.text)),
+            None => (syntax::compact_text(url_node, source, 120), None),
+        };
+        let shown = path.as_deref().unwrap_or(&url);
+        let mut fact = view.factory.fact(
+            FactKind::HttpCall,
+            call,
+            Confidence::Definite,
+            enclosing_scope(call, source),
+            format!("http call `{method} {shown}` via `{}`", request.client),
+        );
+        set(&mut fact, "method", method.as_str());
+        set(&mut fact, "url", syntax::truncate(&url, 120));
+        if let Some(path) = path {
+            set(&mut fact, "path", path);
+        }
+        set(&mut fact, "client", request.client);
+        facts.push(fact);
+    }
+    facts
+}
+
+/// Recognises a request function by binding, by instance, or as the global `fetch`.
+fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) -> Option<Request> {
+    let source = view.source();
+    if is_global_fetch(view, function) {
+        return Some(Request {
+            client: "fetch",
+            shape: Shape::UrlThenOptions,
+        });
+    }
+    if let Some(target) = view.bindings.resolve(function, source) {
+        let package = view.imports.get(target.import)?.external_package()?;
+        return package_request(package, &target.export_path);
+    }
+    let (receiver, export_path) = match function.kind() {
+        "member_expression" => (
+            syntax::compact_text(function.child_by_field_name("object")?, source, 120),
+            syntax::text(function.child_by_field_name("property")?, source),
+        ),
+        _ => (syntax::compact_text(function, source, 120), "default"),
+    };
+    let package = instances.get(&receiver)?;
+    package_request(package, export_path)
+}
+
+fn package_request(package: &str, export_path: &str) -> Option<Request> {
+    let (client, shape) = match (package, export_path) {
+        ("node-fetch", "default") | ("undici", "fetch") => ("fetch", Shape::UrlThenOptions),
+        ("undici", "request") => ("undici", Shape::UrlThenOptions),
+        ("axios", "default" | "request") => ("axios", Shape::UrlOrConfig),
+        ("axios", verb) if is_http_verb(verb) => ("axios", Shape::Verb(static_verb(verb)?)),
+        ("got", "default") => ("got", Shape::UrlThenOptions),
+        ("got", verb) if is_http_verb(verb) => ("got", Shape::Verb(static_verb(verb)?)),
+        _ => return None,
+    };
+    Some(Request { client, shape })
+}
+
+fn static_verb(verb: &str) -> Option<&'static str> {
+    ["get", "post", "put", "patch", "delete", "head", "options"]
+        .into_iter()
+        .find(|known| *known == verb)
+}
+
+/// The method in an options object: its literal `method`, `*` when not literal, else `GET`.
+fn method_from(options: Option<Node<'_>>, source: &str) -> String {
+    let Some(method) = options.and_then(|options| object_property(options, "method", source))
+    else {
+        return "GET".to_owned();
+    };
+    static_string(method, source).map_or_else(|| "*".to_owned(), |method| method.to_uppercase())
+}
+
+/// The normalised path of a URL text (dynamic parts marked), when it is known.
+fn static_path(text: &str) -> Option<String> {
+    let after_scheme = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"));
+    let path = if let Some(after_scheme) = after_scheme {
+        after_scheme
+            .find('/')
+            .and_then(|index| after_scheme.get(index..))
+            .unwrap_or("/")
+    } else if text.starts_with('/') {
+        text
+    } else {
+        text.strip_prefix(DYNAMIC)
+            .filter(|rest| rest.starts_with('/'))?
+    };
+    Some(route_path::normalize(path))
+}

@@ -1,0 +1,410 @@
+//! `import` and `external` facts: static imports, side-effect imports, re-exports, import-equals,
+//! `require('x')` and `import('x')`, each with its names, alias, bindings and type-only flag.
+//!
+//! A statement is type-only when it says so (`import type`, `export type … from`) or every one of
+//! its named specifiers is `type X`; an `import('x')` inside a type (`typeof import('x')`) is too. In TypeScript files an import is also type-only when every
+//! name it binds is used, and used only in type positions (see `usage`). Resolution decides the
+//! fact kind: a file or an unresolved internal specifier gives `import` (with `resolved` only for a
+//! file), a package outside the project gives `external`.
+
+use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
+use tree_sitter::Node;
+
+use super::bindings::{Binding, Imported};
+use super::literals::{property_name, string_value};
+use super::scope::enclosing_scope;
+use super::usage::is_in_type_position;
+use super::FileView;
+use crate::context::Resolution;
+use crate::facts_out::set;
+use crate::query::{Field, QueryHit};
+use crate::syntax::{self, has_token, named_children};
+use crate::ExtractionInput;
+
+/// The syntactic form of an import.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ImportForm {
+    /// `import … from 'x'` or `import 'x'`.
+    Static,
+    /// `export … from 'x'`.
+    ReExport,
+    /// `import x = require('x')`.
+    ImportEquals,
+    /// `require('x')`.
+    Require,
+    /// `import('x')`.
+    Dynamic,
+}
+
+/// One import of a file.
+#[derive(Debug, Clone)]
+pub(super) struct ImportRecord<'tree> {
+    /// The statement or call the import is.
+    pub node: Node<'tree>,
+    /// Its syntactic form.
+    pub form: ImportForm,
+    /// The module specifier.
+    pub specifier: String,
+    /// The imported (not local) names.
+    pub names: Vec<String>,
+    /// The default or namespace alias.
+    pub alias: Option<String>,
+    /// The local names it binds.
+    pub bindings: Vec<Binding>,
+    /// Whether the statement itself is type-only.
+    pub is_type_only: bool,
+    /// Where the specifier leads.
+    pub resolution: Resolution,
+}
+
+impl ImportRecord<'_> {
+    /// The package name when the import is of a package outside the project.
+    pub fn external_package(&self) -> Option<&str> {
+        match &self.resolution {
+            Resolution::External { package } => Some(package),
+            _ => None,
+        }
+    }
+}
+
+/// Reads every import matched by the query, in document order.
+pub(super) fn collect<'tree>(
+    input: &ExtractionInput<'_>,
+    hits: &[&QueryHit<'tree>],
+) -> Vec<ImportRecord<'tree>> {
+    let source = input.source;
+    let mut records: Vec<ImportRecord<'tree>> = hits
+        .iter()
+        .filter_map(|hit| {
+            let specifier = string_value(hit.node(Field::Specifier)?, source);
+            let mut record = if let Some(statement) = hit.node(Field::Statement) {
+                read_statement(statement, source, specifier)
+            } else {
+                read_call(hit.node(Field::Call)?, source, specifier)
+            };
+            record.resolution = input.context.resolve(input.path, &record.specifier);
+            Some(record)
+        })
+        .collect();
+    records.sort_by_key(|record| record.node.start_byte());
+    records
+}
+
+fn empty_record<'tree>(
+    node: Node<'tree>,
+    form: ImportForm,
+    specifier: String,
+) -> ImportRecord<'tree> {
+    ImportRecord {
+        node,
+        form,
+        specifier,
+        names: Vec::new(),
+        alias: None,
+        bindings: Vec::new(),
+        is_type_only: false,
+        resolution: Resolution::Internal,
+    }
+}
+
+fn read_statement<'tree>(
+    statement: Node<'tree>,
+    source: &str,
+    specifier: String,
+) -> ImportRecord<'tree> {
+    let is_export = statement.kind() == "export_statement";
+    let form = if is_export {
+        ImportForm::ReExport
+    } else {
+        ImportForm::Static
+    };
+    let mut record = empty_record(statement, form, specifier);
+    let statement_is_type = has_token(statement, "type") || has_token(statement, "typeof");
+    let mut specifier_flags = Vec::new();
+    let mut binds_module = false;
+    for child in named_children(statement) {
+        match child.kind() {
+            "import_require_clause" => {
+                record.form = ImportForm::ImportEquals;
+                if let Some(local) = named_children(child)
+                    .into_iter()
+                    .find(|node| node.kind() == "identifier")
+                {
+                    bind_module(&mut record, syntax::text(local, source), statement_is_type);
+                    binds_module = true;
+                }
+            }
+            "import_clause" => {
+                for part in named_children(child) {
+                    match part.kind() {
+                        "identifier" => {
+                            bind_module(&mut record, syntax::text(part, source), statement_is_type);
+                            binds_module = true;
+                        }
+                        "namespace_import" => {
+                            if let Some(local) = named_children(part)
+                                .into_iter()
+                                .find(|node| node.kind() == "identifier")
+                            {
+                                bind_module(
+                                    &mut record,
+                                    syntax::text(local, source),
+                                    statement_is_type,
+                                );
+                                binds_module = true;
+                            }
+                        }
+                        "named_imports" => {
+                            for specifier in named_children(part)
+                                .into_iter()
+                                .filter(|node| node.kind() == "import_specifier")
+                            {
+                                let is_type = statement_is_type || has_token(specifier, "type");
+                                specifier_flags.push(is_type);
+                                read_specifier(&mut record, specifier, source, is_type, true);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "export_clause" => {
+                for specifier in named_children(child)
+                    .into_iter()
+                    .filter(|node| node.kind() == "export_specifier")
+                {
+                    let is_type = statement_is_type || has_token(specifier, "type");
+                    specifier_flags.push(is_type);
+                    read_specifier(&mut record, specifier, source, is_type, false);
+                }
+            }
+            "namespace_export" => {
+                record.alias = named_children(child)
+                    .into_iter()
+                    .last()
+                    .map(|alias| property_name(alias, source));
+            }
+            _ => {}
+        }
+    }
+    record.is_type_only = statement_is_type
+        || (!binds_module
+            && !specifier_flags.is_empty()
+            && specifier_flags.iter().all(|flag| *flag));
+    record
+}
+
+fn bind_module(record: &mut ImportRecord<'_>, local: &str, is_type_only: bool) {
+    record.alias = Some(local.to_owned());
+    record.bindings.push(Binding {
+        local: local.to_owned(),
+        imported: Imported::Module,
+        is_type_only,
+    });
+}
+
+/// Reads `name` / `name as alias` of an import or export specifier; only imports bind names.
+fn read_specifier(
+    record: &mut ImportRecord<'_>,
+    specifier: Node<'_>,
+    source: &str,
+    is_type_only: bool,
+    binds: bool,
+) {
+    let Some(name_node) = specifier.child_by_field_name("name") else {
+        return;
+    };
+    let name = property_name(name_node, source);
+    let local = specifier
+        .child_by_field_name("alias")
+        .map_or_else(|| name.clone(), |alias| property_name(alias, source));
+    if binds {
+        record.bindings.push(Binding {
+            local,
+            imported: named(&name),
+            is_type_only,
+        });
+    }
+    record.names.push(name);
+}
+
+fn named(name: &str) -> Imported {
+    if name == "default" {
+        Imported::Module
+    } else {
+        Imported::Named(name.to_owned())
+    }
+}
+
+/// Reads `require('x')` or `import('x')` and what its result is bound to:
+/// `const m = …`, `const { a, b: c } = …`, `const a = require('x').a`, through `await`.
+fn read_call<'tree>(call: Node<'tree>, source: &str, specifier: String) -> ImportRecord<'tree> {
+    let is_dynamic = call
+        .child_by_field_name("function")
+        .is_some_and(|function| function.kind() == "import");
+    let form = if is_dynamic {
+        ImportForm::Dynamic
+    } else {
+        ImportForm::Require
+    };
+    let mut record = empty_record(call, form, specifier);
+    // `typeof import('./x')` and `import('./x').T` in a type are type-only references.
+    if is_dynamic && is_in_type_position(call) {
+        record.is_type_only = true;
+        return record;
+    }
+    let mut value = call;
+    let mut member = None;
+    while let Some(parent) = value.parent() {
+        match parent.kind() {
+            "await_expression" | "parenthesized_expression" => value = parent,
+            "member_expression"
+                if member.is_none()
+                    && parent
+                        .child_by_field_name("object")
+                        .is_some_and(|object| object.id() == value.id()) =>
+            {
+                member = parent
+                    .child_by_field_name("property")
+                    .map(|property| syntax::text(property, source).to_owned());
+                value = parent;
+            }
+            _ => break,
+        }
+    }
+    let Some(declarator) = value
+        .parent()
+        .filter(|parent| parent.kind() == "variable_declarator")
+    else {
+        return record;
+    };
+    let Some(pattern) = declarator.child_by_field_name("name") else {
+        return record;
+    };
+    match (pattern.kind(), member) {
+        ("identifier", Some(member)) => {
+            record.bindings.push(Binding {
+                local: syntax::text(pattern, source).to_owned(),
+                imported: named(&member),
+                is_type_only: false,
+            });
+            record.names.push(member);
+        }
+        ("identifier", None) => bind_module(&mut record, syntax::text(pattern, source), false),
+        ("object_pattern", None) => read_object_pattern(&mut record, pattern, source),
+        _ => {}
+    }
+    record
+}
+
+fn read_object_pattern(record: &mut ImportRecord<'_>, pattern: Node<'_>, source: &str) {
+    for property in named_children(pattern) {
+        let (name, local) = match property.kind() {
+            "shorthand_property_identifier_pattern" => {
+                let name = syntax::text(property, source).to_owned();
+                (name.clone(), name)
+            }
+            "object_assignment_pattern" => {
+                let Some(left) = property.child_by_field_name("left") else {
+                    continue;
+                };
+                let name = syntax::text(left, source).to_owned();
+                (name.clone(), name)
+            }
+            "pair_pattern" => {
+                let (Some(key), Some(value)) = (
+                    property.child_by_field_name("key"),
+                    property.child_by_field_name("value"),
+                ) else {
+                    continue;
+                };
+                let target = match value.kind() {
+                    "assignment_pattern" => value.child_by_field_name("left").unwrap_or(value),
+                    _ => value,
+                };
+                if target.kind() != "identifier" {
+                    continue;
+                }
+                (
+                    property_name(key, source),
+                    syntax::text(target, source).to_owned(),
+                )
+            }
+            _ => continue,
+        };
+        record.bindings.push(Binding {
+            local,
+            imported: named(&name),
+            is_type_only: false,
+        });
+        record.names.push(name);
+    }
+}
+
+/// The `import` and `external` facts of a file.
+pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
+    let source = view.source();
+    view.imports
+        .iter()
+        .map(|record| {
+            let scope = enclosing_scope(record.node, source);
+            let construct = match record.form {
+                ImportForm::Static | ImportForm::ImportEquals => "import of",
+                ImportForm::ReExport => "re-export from",
+                ImportForm::Require => "require of",
+                ImportForm::Dynamic => "dynamic import of",
+            };
+            let message = format!("{construct} `{}`", record.specifier);
+            if let Resolution::External { package } = &record.resolution {
+                let mut fact = view.factory.fact(
+                    FactKind::External,
+                    record.node,
+                    Confidence::Definite,
+                    scope,
+                    format!("{message} (external package `{package}`)"),
+                );
+                set(&mut fact, "specifier", record.specifier.as_str());
+                set(&mut fact, "package", package.as_str());
+                return fact;
+            }
+            let mut fact = view.factory.fact(
+                FactKind::Import,
+                record.node,
+                Confidence::Definite,
+                scope,
+                message,
+            );
+            set(&mut fact, "specifier", record.specifier.as_str());
+            if let Resolution::File(resolved) = &record.resolution {
+                set(&mut fact, "resolved", resolved.as_str());
+            }
+            if !record.names.is_empty() {
+                set(
+                    &mut fact,
+                    "names",
+                    PropertyValue::List(record.names.clone()),
+                );
+            }
+            if let Some(alias) = &record.alias {
+                set(&mut fact, "alias", alias.as_str());
+            }
+            set(
+                &mut fact,
+                "typeOnly",
+                record.is_type_only || is_used_as_type_only(view, record),
+            );
+            fact
+        })
+        .collect()
+}
+
+/// Whether a TypeScript import binds names that are all used, and only in type positions.
+fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
+    view.input.language != crate::Language::JavaScript
+        && matches!(record.form, ImportForm::Static | ImportForm::ImportEquals)
+        && !record.bindings.is_empty()
+        && record
+            .bindings
+            .iter()
+            .all(|binding| view.usage.is_type_use_only(&binding.local))
+}

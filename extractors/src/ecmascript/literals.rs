@@ -1,0 +1,167 @@
+//! Reading literal values out of JavaScript/TypeScript syntax: string literals, template strings
+//! and `+` concatenations with their dynamic parts marked, object-literal properties, argument lists.
+
+use tree_sitter::Node;
+
+use crate::syntax::{self, named_children};
+
+/// The marker that stands for a dynamic part in [`Interpolated::text`].
+pub(super) const DYNAMIC: &str = "${}";
+
+/// The value of a string literal, escapes decoded.
+pub(super) fn string_value(node: Node<'_>, source: &str) -> String {
+    let mut value = String::new();
+    for child in named_children(node) {
+        let text = syntax::text(child, source);
+        match child.kind() {
+            "escape_sequence" => value.push_str(&decode_escape(text)),
+            _ => value.push_str(text),
+        }
+    }
+    value
+}
+
+fn decode_escape(escape: &str) -> String {
+    let body = escape.strip_prefix('\\').unwrap_or(escape);
+    let simple = match body {
+        "n" => Some('\n'),
+        "t" => Some('\t'),
+        "r" => Some('\r'),
+        "0" => Some('\0'),
+        "b" => Some('\u{8}'),
+        "f" => Some('\u{c}'),
+        "v" => Some('\u{b}'),
+        _ => None,
+    };
+    if let Some(character) = simple {
+        return character.to_string();
+    }
+    let hex = body
+        .strip_prefix("u{")
+        .and_then(|rest| rest.strip_suffix('}'))
+        .or_else(|| body.strip_prefix('u'))
+        .or_else(|| body.strip_prefix('x'));
+    if let Some(character) = hex
+        .and_then(|digits| u32::from_str_radix(digits, 16).ok())
+        .and_then(char::from_u32)
+    {
+        return character.to_string();
+    }
+    // Line continuations vanish; any other escaped character stands for itself.
+    body.trim_start_matches(['\n', '\r']).to_owned()
+}
+
+/// A string built from literal and dynamic parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Interpolated {
+    /// The text as written, without quotes (template substitutions keep their `${…}` source).
+    pub written: String,
+    /// The literal parts with every dynamic part replaced by [`DYNAMIC`].
+    pub text: String,
+}
+
+/// Reads a string literal, a template string or a `+` concatenation of them; `None` for any other
+/// expression.
+pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated> {
+    match node.kind() {
+        "string" => {
+            let value = string_value(node, source);
+            Some(Interpolated {
+                written: value.clone(),
+                text: value,
+            })
+        }
+        "template_string" => {
+            let written = syntax::text(node, source);
+            let written = written.strip_prefix('`').unwrap_or(written);
+            let written = written.strip_suffix('`').unwrap_or(written).to_owned();
+            let mut text = String::new();
+            for child in named_children(node) {
+                match child.kind() {
+                    "template_substitution" => text.push_str(DYNAMIC),
+                    "escape_sequence" => text.push_str(&decode_escape(syntax::text(child, source))),
+                    _ => text.push_str(syntax::text(child, source)),
+                }
+            }
+            Some(Interpolated { written, text })
+        }
+        "binary_expression"
+            if node
+                .child_by_field_name("operator")
+                .is_some_and(|operator| operator.kind() == "+") =>
+        {
+            let left = node.child_by_field_name("left")?;
+            let right = node.child_by_field_name("right")?;
+            let part = |side: Node<'_>| {
+                interpolated(side, source).unwrap_or_else(|| Interpolated {
+                    written: format!("${{{}}}", syntax::compact_text(side, source, 80)),
+                    text: DYNAMIC.to_owned(),
+                })
+            };
+            let (left, right) = (part(left), part(right));
+            if left.text == DYNAMIC && right.text == DYNAMIC {
+                return None;
+            }
+            Some(Interpolated {
+                written: left.written + &right.written,
+                text: left.text + &right.text,
+            })
+        }
+        "parenthesized_expression" => named_children(node)
+            .into_iter()
+            .find(|child| child.kind() != "comment")
+            .and_then(|inner| interpolated(inner, source)),
+        _ => None,
+    }
+}
+
+/// The value of a string literal or of a template string without substitutions.
+pub(super) fn static_string(node: Node<'_>, source: &str) -> Option<String> {
+    let value = interpolated(node, source)?;
+    (!value.text.contains(DYNAMIC)).then_some(value.text)
+}
+
+/// The arguments of an `arguments` node, comments left out.
+pub(super) fn arguments(node: Node<'_>) -> Vec<Node<'_>> {
+    named_children(node)
+        .into_iter()
+        .filter(|argument| argument.kind() != "comment")
+        .collect()
+}
+
+/// The value of property `name` in an object literal (`{ name: value }` or shorthand `{ name }`).
+pub(super) fn object_property<'tree>(
+    object: Node<'tree>,
+    name: &str,
+    source: &str,
+) -> Option<Node<'tree>> {
+    if object.kind() != "object" {
+        return None;
+    }
+    named_children(object)
+        .into_iter()
+        .find_map(|member| match member.kind() {
+            "pair" => {
+                let key = member.child_by_field_name("key")?;
+                let key_text = match key.kind() {
+                    "string" => string_value(key, source),
+                    _ => syntax::text(key, source).to_owned(),
+                };
+                (key_text == name)
+                    .then(|| member.child_by_field_name("value"))
+                    .flatten()
+            }
+            "shorthand_property_identifier" => {
+                (syntax::text(member, source) == name).then_some(member)
+            }
+            _ => None,
+        })
+}
+
+/// The name a property key or member name spells (`foo`, `'foo'`, `#foo`).
+pub(super) fn property_name(node: Node<'_>, source: &str) -> String {
+    match node.kind() {
+        "string" => string_value(node, source),
+        _ => syntax::text(node, source).to_owned(),
+    }
+}

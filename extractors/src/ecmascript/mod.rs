@@ -1,0 +1,81 @@
+//! The extractor shared by TypeScript, TSX and JavaScript.
+//!
+//! One file is handled in a fixed order, because later steps read what earlier ones found:
+//! 1. `imports` reads every import, re-export, `require` and dynamic `import()` matched by the
+//!    query, resolves its specifier against the [`crate::ProjectContext`], and records the local
+//!    names it binds (`bindings`);
+//! 2. `usage` walks the tree once to tell value uses from type uses of those names (type-only
+//!    imports) and to see which names the file declares itself (a local `fetch`);
+//! 3. `clients` turns constructions, calls and constructor injections of client packages into
+//!    `accesses_technology` facts, and a bare import into a probable one;
+//! 4. `http` turns requests through `fetch`, axios, got and undici into `http_call` facts;
+//! 5. `routes` turns Express/Fastify/Koa/Hono registrations and NestJS decorators into `route` facts.
+//!
+//! Scopes (`scope`) and literal values (`literals`) are helpers for all of them.
+
+mod bindings;
+mod client_table;
+mod clients;
+mod http;
+mod imports;
+mod literals;
+mod routes;
+mod scope;
+mod usage;
+
+use policies::facts::{Fact, FactKind};
+
+use crate::facts_out::FactFactory;
+use crate::query::QueryHit;
+use crate::ExtractionInput;
+
+use bindings::Bindings;
+use imports::ImportRecord;
+use usage::Usage;
+
+/// What the steps of one file's extraction share.
+struct FileView<'a, 'tree> {
+    /// The extraction input (context, path, source, tree).
+    input: &'a ExtractionInput<'a>,
+    /// Builds facts with this file's evidence.
+    factory: FactFactory<'a>,
+    /// Every import of the file, in document order.
+    imports: Vec<ImportRecord<'tree>>,
+    /// Local names bound by those imports.
+    bindings: Bindings,
+    /// Value and type uses of names, and the names the file declares.
+    usage: Usage,
+}
+
+impl FileView<'_, '_> {
+    /// The file's source text.
+    fn source(&self) -> &str {
+        self.input.source
+    }
+}
+
+/// Extracts the facts of one TypeScript, TSX or JavaScript file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let hits = input.query.hits(input.tree, input.source);
+    let of_kind = |kind: FactKind| -> Vec<&QueryHit<'_>> {
+        hits.iter().filter(|hit| hit.kind == kind).collect()
+    };
+    let imports = imports::collect(input, &of_kind(FactKind::Import));
+    let view = FileView {
+        input,
+        factory: FactFactory::new(input),
+        bindings: Bindings::new(&imports),
+        usage: usage::analyze(input.tree, input.source),
+        imports,
+    };
+    let mut facts = imports::facts(&view);
+    let clients = clients::extract(&view, &of_kind(FactKind::AccessesTechnology));
+    facts.extend(http::extract(
+        &view,
+        &of_kind(FactKind::HttpCall),
+        &clients.instances,
+    ));
+    facts.extend(routes::extract(&view, &of_kind(FactKind::Route)));
+    facts.extend(clients.facts);
+    facts
+}

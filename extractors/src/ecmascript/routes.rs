@@ -1,0 +1,343 @@
+//! `route` facts: the HTTP endpoints a file serves.
+//!
+//! - Express, Koa, Hono and Fastify verb registrations: `app.get('/x', handler)`,
+//!   `router.route('/x').post(handler)`. The file must import one of those frameworks (definite),
+//!   or the receiver must be conventionally named (`app`, `router`, `server`, `fastify`, …;
+//!   probable). A verb call needs a path literal starting with `/` (or `*`) and a handler argument;
+//!   receivers bound to an HTTP client (`axios.get('/x', …)`) are requests, not routes.
+//! - Fastify's `fastify.route({ method, url, handler })`, one fact per method.
+//! - NestJS and routing-controllers decorators: `@Get(':id')` on a method of a class decorated
+//!   `@Controller('orders')` gives `GET /orders/:id`, handler `OrdersController.remove`.
+//!
+//! Mount prefixes (`app.use('/api', router)`) and Nest's global prefix are not applied.
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use super::clients::record_client;
+use super::literals::{arguments, interpolated, object_property, property_name, static_string};
+use super::scope::enclosing_scope;
+use super::FileView;
+use crate::facts_out::set;
+use crate::query::{Field, QueryHit};
+use crate::route_path;
+use crate::syntax::{self, named_children};
+
+/// Receivers that are routers by convention when no framework import says so.
+const CONVENTIONAL_RECEIVERS: [&str; 8] = [
+    "app", "router", "server", "fastify", "api", "routes", "route", "r",
+];
+
+/// Argument kinds that can be a route handler.
+const HANDLER_KINDS: [&str; 6] = [
+    "arrow_function",
+    "function_expression",
+    "identifier",
+    "member_expression",
+    "call_expression",
+    "object",
+];
+
+/// A route about to become a fact.
+struct RouteSite<'tree> {
+    node: Node<'tree>,
+    method: String,
+    path: String,
+    framework: &'static str,
+    handler: Option<String>,
+    scope: Option<String>,
+    confidence: Confidence,
+}
+
+/// Reads the `route` facts of a file from the route matches.
+pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Fact> {
+    let imported = |packages: &[&str]| {
+        view.imports
+            .iter()
+            .filter_map(|record| record.external_package())
+            .any(|package| packages.contains(&package))
+    };
+    let server_framework = [
+        ("express", &["express"][..]),
+        ("fastify", &["fastify"][..]),
+        ("koa", &["@koa/router", "koa-router", "koa"][..]),
+        ("hono", &["hono"][..]),
+    ]
+    .into_iter()
+    .find(|(_, packages)| imported(packages))
+    .map(|(framework, _)| framework);
+    let decorator_framework = if imported(&["routing-controllers"]) {
+        "routing-controllers"
+    } else {
+        "nestjs"
+    };
+    let mut sites = Vec::new();
+    for hit in hits {
+        if let Some(decorator) = hit.node(Field::Decorator) {
+            sites.extend(decorated_route(view, hit, decorator, decorator_framework));
+        } else if let Some(options) = hit.node(Field::Options) {
+            sites.extend(fastify_routes(view, hit, options, server_framework));
+        } else {
+            sites.extend(verb_route(view, hit, server_framework));
+        }
+    }
+    sites
+        .into_iter()
+        .map(|site| route_fact(view, site))
+        .collect()
+}
+
+fn http_method(name: &str) -> String {
+    match name.to_lowercase().as_str() {
+        "all" => "*".to_owned(),
+        "del" => "DELETE".to_owned(),
+        lower => lower.to_uppercase(),
+    }
+}
+
+/// The framework and confidence for a registration on `receiver`, if it is a router at all.
+fn router_framework(
+    view: &FileView<'_, '_>,
+    receiver: Node<'_>,
+    server_framework: Option<&'static str>,
+) -> Option<(&'static str, Confidence)> {
+    let root = root_object(receiver);
+    if root.kind() == "identifier" {
+        let root_name = syntax::text(root, view.source());
+        let target = view.bindings.resolve(root, view.source());
+        let is_client = target
+            .and_then(|target| view.imports.get(target.import))
+            .is_some_and(|record| record_client(record).is_some());
+        if is_client {
+            return None;
+        }
+        if let Some(framework) = server_framework {
+            return Some((framework, Confidence::Definite));
+        }
+        return CONVENTIONAL_RECEIVERS.contains(&root_name).then(|| {
+            let framework = if root_name == "fastify" {
+                "fastify"
+            } else {
+                "express"
+            };
+            (framework, Confidence::Probable)
+        });
+    }
+    server_framework.map(|framework| (framework, Confidence::Definite))
+}
+
+/// The innermost object of a chain of calls and member accesses: `app` in `app.route('/x').get`.
+fn root_object(node: Node<'_>) -> Node<'_> {
+    let mut current = node;
+    loop {
+        let next = match current.kind() {
+            "call_expression" => current.child_by_field_name("function"),
+            "member_expression" => current.child_by_field_name("object"),
+            _ => None,
+        };
+        match next {
+            Some(next) => current = next,
+            None => return current,
+        }
+    }
+}
+
+/// The path of `.route('/x')` somewhere down a receiver chain.
+fn chained_route_path(receiver: Node<'_>, source: &str) -> Option<String> {
+    let mut current = receiver;
+    while current.kind() == "call_expression" {
+        let function = current.child_by_field_name("function")?;
+        let property = function.child_by_field_name("property")?;
+        if syntax::text(property, source) == "route" {
+            let first = arguments(current.child_by_field_name("arguments")?)
+                .into_iter()
+                .next()?;
+            return static_string(first, source);
+        }
+        current = function.child_by_field_name("object")?;
+    }
+    None
+}
+
+fn verb_route<'tree>(
+    view: &FileView<'_, 'tree>,
+    hit: &QueryHit<'tree>,
+    server_framework: Option<&'static str>,
+) -> Option<RouteSite<'tree>> {
+    let source = view.source();
+    let (call, receiver, method) = (
+        hit.node(Field::Call)?,
+        hit.node(Field::Receiver)?,
+        hit.node(Field::Method)?,
+    );
+    let arguments = arguments(hit.node(Field::Arguments)?);
+    let (first, last) = (arguments.first()?, arguments.last()?);
+    let path = match interpolated(*first, source) {
+        Some(path) if arguments.len() >= 2 => path.written,
+        Some(_) => return None,
+        None => chained_route_path(receiver, source)?,
+    };
+    if !(path.starts_with('/') || path == "*") || !HANDLER_KINDS.contains(&last.kind()) {
+        return None;
+    }
+    let (framework, confidence) = router_framework(view, receiver, server_framework)?;
+    Some(RouteSite {
+        node: call,
+        method: http_method(syntax::text(method, source)),
+        path,
+        framework,
+        handler: handler_name(*last, source),
+        scope: enclosing_scope(call, source),
+        confidence,
+    })
+}
+
+fn fastify_routes<'tree>(
+    view: &FileView<'_, 'tree>,
+    hit: &QueryHit<'tree>,
+    options: Node<'tree>,
+    server_framework: Option<&'static str>,
+) -> Vec<RouteSite<'tree>> {
+    let source = view.source();
+    let (Some(call), Some(receiver)) = (hit.node(Field::Call), hit.node(Field::Receiver)) else {
+        return Vec::new();
+    };
+    let path = ["url", "path"].into_iter().find_map(|key| {
+        object_property(options, key, source).and_then(|value| static_string(value, source))
+    });
+    let (Some(path), Some((framework, confidence))) = (
+        path,
+        router_framework(view, receiver, server_framework.or(Some("fastify"))),
+    ) else {
+        return Vec::new();
+    };
+    let methods: Vec<String> = match object_property(options, "method", source) {
+        Some(list) if list.kind() == "array" => named_children(list)
+            .into_iter()
+            .filter_map(|method| static_string(method, source))
+            .collect(),
+        Some(method) => static_string(method, source).into_iter().collect(),
+        None => Vec::new(),
+    };
+    let handler = object_property(options, "handler", source)
+        .and_then(|handler| handler_name(handler, source));
+    methods
+        .iter()
+        .map(|method| RouteSite {
+            node: call,
+            method: http_method(method),
+            path: path.clone(),
+            framework,
+            handler: handler.clone(),
+            scope: enclosing_scope(call, source),
+            confidence,
+        })
+        .collect()
+}
+
+fn decorated_route<'tree>(
+    view: &FileView<'_, 'tree>,
+    hit: &QueryHit<'tree>,
+    decorator: Node<'tree>,
+    framework: &'static str,
+) -> Option<RouteSite<'tree>> {
+    let source = view.source();
+    let method_node = decorated_method(decorator)?;
+    let class = method_node.parent().and_then(|body| body.parent())?;
+    let class_name = syntax::text(class.child_by_field_name("name")?, source);
+    let prefix = controller_prefix(class, source)?;
+    let own_path = hit
+        .node(Field::Arguments)
+        .and_then(|list| arguments(list).into_iter().next())
+        .and_then(|first| static_string(first, source))
+        .unwrap_or_default();
+    let segments: Vec<&str> = [prefix.as_str(), own_path.as_str()]
+        .into_iter()
+        .map(|segment| segment.trim_matches('/'))
+        .filter(|segment| !segment.is_empty())
+        .collect();
+    let method_name = property_name(method_node.child_by_field_name("name")?, source);
+    let handler = format!("{class_name}.{method_name}");
+    Some(RouteSite {
+        node: decorator,
+        method: http_method(syntax::text(hit.node(Field::Method)?, source)),
+        path: format!("/{}", segments.join("/")),
+        framework,
+        handler: Some(handler.clone()),
+        scope: Some(handler),
+        confidence: Confidence::Definite,
+    })
+}
+
+/// The method a decorator applies to: its parent in JavaScript, the next method in a TypeScript
+/// class body (where decorators are siblings of the method).
+fn decorated_method(decorator: Node<'_>) -> Option<Node<'_>> {
+    let parent = decorator.parent()?;
+    if parent.kind() == "method_definition" {
+        return Some(parent);
+    }
+    let mut next = decorator.next_named_sibling();
+    while let Some(sibling) = next {
+        match sibling.kind() {
+            "method_definition" => return Some(sibling),
+            "decorator" | "comment" => next = sibling.next_named_sibling(),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The path of a class's `@Controller('x')` / `@JsonController('x')`; `None` without one.
+fn controller_prefix(class: Node<'_>, source: &str) -> Option<String> {
+    let wrapper = class
+        .parent()
+        .filter(|parent| parent.kind() == "export_statement");
+    let decorators = named_children(class)
+        .into_iter()
+        .chain(wrapper.map(named_children).unwrap_or_default())
+        .filter(|node| node.kind() == "decorator");
+    decorators.into_iter().find_map(|decorator| {
+        let call = named_children(decorator)
+            .into_iter()
+            .find(|node| node.kind() == "call_expression")?;
+        let function = syntax::text(call.child_by_field_name("function")?, source);
+        if function != "Controller" && function != "JsonController" {
+            return None;
+        }
+        let first = call
+            .child_by_field_name("arguments")
+            .and_then(|list| arguments(list).into_iter().next());
+        Some(match first {
+            Some(object) if object.kind() == "object" => object_property(object, "path", source)
+                .and_then(|path| static_string(path, source))
+                .unwrap_or_default(),
+            Some(path) => static_string(path, source).unwrap_or_default(),
+            None => String::new(),
+        })
+    })
+}
+
+fn handler_name(handler: Node<'_>, source: &str) -> Option<String> {
+    matches!(handler.kind(), "identifier" | "member_expression")
+        .then(|| syntax::compact_text(handler, source, 120))
+}
+
+fn route_fact(view: &FileView<'_, '_>, site: RouteSite<'_>) -> Fact {
+    let normalized = route_path::normalize(&site.path);
+    let mut fact = view.factory.fact(
+        FactKind::Route,
+        site.node,
+        site.confidence,
+        site.scope,
+        format!("route `{} {}` ({})", site.method, site.path, site.framework),
+    );
+    fact.route = Some(normalized.clone());
+    set(&mut fact, "method", site.method);
+    set(&mut fact, "path", site.path);
+    set(&mut fact, "normalized", normalized);
+    set(&mut fact, "framework", site.framework);
+    if let Some(handler) = site.handler {
+        set(&mut fact, "handler", handler);
+    }
+    fact
+}

@@ -1,0 +1,82 @@
+//! The enclosing scope of a construct as a dotted path (`OrdersController.remove`, `submit`,
+//! `handlers.submit`), for `evidence.scope`.
+//!
+//! Named functions, methods and classes contribute their names; an anonymous function takes the
+//! name it is bound to (a variable, an object key, an assigned member such as `exports.handler`,
+//! a class field); a callback passed as an argument contributes nothing. An object literal bound
+//! to a variable prefixes the methods inside it.
+
+use tree_sitter::Node;
+
+use super::literals::property_name;
+use crate::syntax;
+
+/// The dotted path of the functions, methods and classes around `node`, outermost first.
+pub(super) fn enclosing_scope(node: Node<'_>, source: &str) -> Option<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        match ancestor.kind() {
+            "method_definition" | "function_declaration" | "generator_function_declaration" => {
+                if let Some(name) = ancestor.child_by_field_name("name") {
+                    names.push(property_name(name, source));
+                }
+            }
+            "function_expression" | "arrow_function" | "generator_function" => {
+                let own_name = ancestor
+                    .child_by_field_name("name")
+                    .map(|name| syntax::text(name, source).to_owned());
+                if let Some(name) = own_name.or_else(|| binding_name(ancestor, source)) {
+                    names.push(name);
+                }
+            }
+            "class_declaration" | "class" | "abstract_class_declaration" => {
+                let own_name = ancestor
+                    .child_by_field_name("name")
+                    .map(|name| syntax::text(name, source).to_owned());
+                if let Some(name) = own_name.or_else(|| binding_name(ancestor, source)) {
+                    names.push(name);
+                }
+            }
+            "object" if !names.is_empty() => {
+                if let Some(name) = binding_name(ancestor, source) {
+                    names.push(name);
+                }
+            }
+            _ => {}
+        }
+        current = ancestor.parent();
+    }
+    names.reverse();
+    (!names.is_empty()).then(|| names.join("."))
+}
+
+/// The name an expression is bound to by its parent: `const name = …`, `{ name: … }`,
+/// `exports.name = …`, `name = …` in a class body.
+fn binding_name(expression: Node<'_>, source: &str) -> Option<String> {
+    let parent = expression.parent()?;
+    let name_node = match parent.kind() {
+        "variable_declarator" => parent
+            .child_by_field_name("name")
+            .filter(|name| name.kind() == "identifier"),
+        "pair" => parent.child_by_field_name("key"),
+        "assignment_expression" => parent.child_by_field_name("left").map(|left| {
+            if left.kind() == "member_expression" {
+                left.child_by_field_name("property").unwrap_or(left)
+            } else {
+                left
+            }
+        }),
+        "public_field_definition" => parent.child_by_field_name("name"),
+        "field_definition" => parent.child_by_field_name("property"),
+        _ => None,
+    }?;
+    let is_value = [
+        parent.child_by_field_name("value"),
+        parent.child_by_field_name("right"),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|value| value.id() == expression.id());
+    is_value.then(|| property_name(name_node, source))
+}

@@ -1,0 +1,86 @@
+//! Building facts in the shape `language.md` §5.4 requires, and putting a file's facts in order.
+//!
+//! Every fact gets its id, evidence (extractor, `ast` strategy, 1-based span in Unicode scalar
+//! values, scope, message) and the `language` property here, so extractors only add what is
+//! specific to the construct. `subject` and `target` stay empty: the engine fills them.
+
+use std::collections::BTreeMap;
+
+use policies::facts::{
+    disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, PropertyValue, Strategy,
+};
+use tree_sitter::Node;
+
+use crate::syntax;
+use crate::ExtractionInput;
+
+/// Creates facts for one file.
+pub(crate) struct FactFactory<'a> {
+    extractor: &'static str,
+    language: &'static str,
+    file: &'a str,
+    source: &'a str,
+}
+
+impl<'a> FactFactory<'a> {
+    /// A factory for the file of `input`.
+    pub fn new(input: &ExtractionInput<'a>) -> Self {
+        let spec = input.language.spec();
+        Self {
+            extractor: spec.extractor,
+            language: spec.name,
+            file: input.path,
+            source: input.source,
+        }
+    }
+
+    /// A fact of `kind` whose evidence spans `node`, with the `language` property set.
+    /// The end position is exclusive (the column after the construct), as SARIF regions are.
+    pub fn fact(
+        &self,
+        kind: FactKind,
+        node: Node<'_>,
+        confidence: Confidence,
+        scope: Option<String>,
+        message: String,
+    ) -> Fact {
+        let (line, column) = syntax::start_position(node, self.source);
+        let (end_line, end_column) = syntax::end_position(node, self.source);
+        let mut properties = BTreeMap::new();
+        properties.insert("language".to_owned(), PropertyValue::from(self.language));
+        Fact {
+            id: fact_id(self.extractor, self.file, line, column, kind),
+            kind,
+            subject: None,
+            target: None,
+            technology: None,
+            model: None,
+            route: None,
+            properties,
+            confidence,
+            evidence: Evidence {
+                extractor: self.extractor.to_owned(),
+                strategy: Strategy::Ast,
+                file: self.file.to_owned(),
+                line,
+                column,
+                end_line,
+                end_column,
+                scope,
+                message,
+            },
+        }
+    }
+}
+
+/// Sets a property on a fact.
+pub(crate) fn set(fact: &mut Fact, name: &str, value: impl Into<PropertyValue>) {
+    fact.properties.insert(name.to_owned(), value.into());
+}
+
+/// Sorts a file's facts by (line, column, kind), keeping extraction order among equals, and makes
+/// their ids unique.
+pub(crate) fn finish(facts: &mut [Fact]) {
+    facts.sort_by_key(|fact| (fact.evidence.line, fact.evidence.column, fact.kind));
+    disambiguate_ids(facts);
+}

@@ -1,0 +1,69 @@
+//! TypeScript and TSX: the TypeScript grammars of `tree-sitter-typescript`.
+//!
+//! TypeScript is a superset of JavaScript, so both specs load the JavaScript query files (whose
+//! patterns use only node types the two grammars share) plus the TypeScript-only patterns of
+//! `queries/typescript/`. Extraction itself is shared with JavaScript in `crate::ecmascript`.
+
+use std::sync::LazyLock;
+
+use super::{LanguageSpec, QueryFile};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of TypeScript and TSX.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "javascript/imports.scm",
+        text: include_str!("../../queries/javascript/imports.scm"),
+    },
+    QueryFile {
+        name: "javascript/clients.scm",
+        text: include_str!("../../queries/javascript/clients.scm"),
+    },
+    QueryFile {
+        name: "javascript/http.scm",
+        text: include_str!("../../queries/javascript/http.scm"),
+    },
+    QueryFile {
+        name: "javascript/routes.scm",
+        text: include_str!("../../queries/javascript/routes.scm"),
+    },
+    QueryFile {
+        name: "typescript/imports.scm",
+        text: include_str!("../../queries/typescript/imports.scm"),
+    },
+    QueryFile {
+        name: "typescript/clients.scm",
+        text: include_str!("../../queries/typescript/clients.scm"),
+    },
+];
+
+/// TypeScript without JSX (`.ts`, `.mts`, `.cts`, declaration files included).
+pub(crate) static TYPESCRIPT: LanguageSpec = LanguageSpec {
+    compiled: &TYPESCRIPT_QUERY,
+    name: "typescript",
+    extractor: "typescript",
+    extensions: &["ts", "mts", "cts"],
+    grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+    queries: QUERIES,
+    extract: crate::ecmascript::extract,
+};
+
+/// TypeScript with JSX (`.tsx`); its facts carry `language: typescript`.
+pub(crate) static TSX: LanguageSpec = LanguageSpec {
+    compiled: &TSX_QUERY,
+    name: "typescript",
+    extractor: "typescript",
+    extensions: &["tsx"],
+    grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
+    queries: QUERIES,
+    extract: crate::ecmascript::extract,
+};
+
+/// The compiled query of [`TYPESCRIPT`].
+static TYPESCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&TYPESCRIPT));
+
+/// The compiled query of [`TSX`].
+static TSX_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&TSX));

@@ -1,0 +1,238 @@
+//! Compiled queries and the closed capture vocabulary `@fact.<kind>.<field>` (style §6).
+//!
+//! Each language's query files are concatenated and compiled once into one [`CompiledQuery`]
+//! (a `LazyLock` in the language module), shared by every thread. Compiling checks every capture
+//! name against [`FactKind`] and the fields the extractors understand, so a typo in a `.scm`
+//! file is an error that names the expected captures. Running a query uses a thread-local
+//! `QueryCursor` and returns the matches as plain values for the language's extractor.
+
+use std::cell::RefCell;
+
+use policies::facts::FactKind;
+use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
+
+use crate::error::{ExtractError, QueryCompileError, UnknownCaptureError};
+use crate::lang::{Language, LanguageSpec};
+
+/// The part a captured node plays in the construct a pattern matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Field {
+    /// A whole import or export statement.
+    Statement,
+    /// A whole call expression.
+    Call,
+    /// A module specifier string.
+    Specifier,
+    /// The callee of a call.
+    Function,
+    /// A whole `new` expression.
+    Construction,
+    /// The callee of a `new` expression.
+    Constructor,
+    /// A method or verb name.
+    Method,
+    /// A parameter declaration.
+    Parameter,
+    /// A type reference.
+    Type,
+    /// An argument list.
+    Arguments,
+    /// The object a method is called on.
+    Receiver,
+    /// An options object argument.
+    Options,
+    /// A whole decorator.
+    Decorator,
+}
+
+impl Field {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Statement => "statement",
+            Self::Call => "call",
+            Self::Specifier => "specifier",
+            Self::Function => "function",
+            Self::Construction => "construction",
+            Self::Constructor => "constructor",
+            Self::Method => "method",
+            Self::Parameter => "parameter",
+            Self::Type => "type",
+            Self::Arguments => "arguments",
+            Self::Receiver => "receiver",
+            Self::Options => "options",
+            Self::Decorator => "decorator",
+        }
+    }
+}
+
+/// The closed vocabulary: the fields each fact kind's patterns may capture.
+const VOCABULARY: &[(FactKind, &[Field])] = &[
+    (
+        FactKind::Import,
+        &[
+            Field::Statement,
+            Field::Call,
+            Field::Specifier,
+            Field::Function,
+        ],
+    ),
+    (
+        FactKind::AccessesTechnology,
+        &[
+            Field::Construction,
+            Field::Constructor,
+            Field::Call,
+            Field::Function,
+            Field::Method,
+            Field::Parameter,
+            Field::Type,
+        ],
+    ),
+    (
+        FactKind::HttpCall,
+        &[Field::Call, Field::Function, Field::Arguments],
+    ),
+    (
+        FactKind::Route,
+        &[
+            Field::Call,
+            Field::Receiver,
+            Field::Method,
+            Field::Arguments,
+            Field::Options,
+            Field::Decorator,
+        ],
+    ),
+];
+
+/// Every capture name queries may use, without `@`, e.g. `fact.import.specifier`.
+pub fn capture_vocabulary() -> Vec<String> {
+    VOCABULARY
+        .iter()
+        .flat_map(|(kind, fields)| {
+            fields
+                .iter()
+                .map(move |field| format!("fact.{}.{}", kind.as_str(), field.as_str()))
+        })
+        .collect()
+}
+
+/// Parses a capture name of the vocabulary.
+fn parse_capture(name: &str) -> Option<(FactKind, Field)> {
+    let rest = name.strip_prefix("fact.")?;
+    let (kind_name, field_name) = rest.split_once('.')?;
+    let kind = FactKind::from_name(kind_name)?;
+    let (_, fields) = VOCABULARY.iter().find(|(known, _)| *known == kind)?;
+    let field = fields.iter().find(|field| field.as_str() == field_name)?;
+    Some((kind, *field))
+}
+
+/// One language's query, compiled once, with its captures mapped to the vocabulary.
+pub(crate) struct CompiledQuery {
+    query: Query,
+    /// INVARIANT: one entry per capture index of `query`, all from the vocabulary.
+    captures: Vec<(FactKind, Field)>,
+}
+
+/// One match: the fact kind its pattern feeds and the captured nodes.
+#[derive(Debug, Clone)]
+pub(crate) struct QueryHit<'tree> {
+    /// The fact kind named by the pattern's captures.
+    pub kind: FactKind,
+    captures: Vec<(Field, Node<'tree>)>,
+}
+
+impl<'tree> QueryHit<'tree> {
+    /// The first node captured as `field`.
+    pub fn node(&self, field: Field) -> Option<Node<'tree>> {
+        self.captures
+            .iter()
+            .find(|(captured, _)| *captured == field)
+            .map(|(_, node)| *node)
+    }
+}
+
+thread_local! {
+    static CURSOR: RefCell<QueryCursor> = RefCell::new(QueryCursor::new());
+}
+
+impl CompiledQuery {
+    /// Concatenates and compiles a language's query files, then checks every capture name.
+    pub(crate) fn compile(spec: &'static LanguageSpec) -> Result<CompiledQuery, ExtractError> {
+        let mut text = String::new();
+        let mut file_starts = Vec::new();
+        for file in spec.queries {
+            file_starts.push((text.lines().count(), file.name));
+            text.push_str(file.text);
+            text.push('\n');
+        }
+        let query = Query::new(&(spec.grammar)(), &text).map_err(|error| {
+            let (start, file) = file_starts
+                .iter()
+                .rev()
+                .find(|(start, _)| *start <= error.row)
+                .copied()
+                .unwrap_or((0, "?"));
+            QueryCompileError::new(spec.name, file, error.row - start + 1, error.message)
+        })?;
+        let captures = query
+            .capture_names()
+            .iter()
+            .map(|name| {
+                parse_capture(name)
+                    .ok_or_else(|| UnknownCaptureError::new(spec.name, name, &capture_vocabulary()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(CompiledQuery { query, captures })
+    }
+
+    /// Runs the query over a whole tree and returns every match, in document order.
+    pub(crate) fn hits<'tree>(&self, tree: &'tree Tree, source: &str) -> Vec<QueryHit<'tree>> {
+        CURSOR.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut cursor) => self.collect_hits(&mut cursor, tree, source),
+            // Only a re-entrant call could find the cursor borrowed; give it its own cursor.
+            Err(_) => self.collect_hits(&mut QueryCursor::new(), tree, source),
+        })
+    }
+
+    fn collect_hits<'tree>(
+        &self,
+        cursor: &mut QueryCursor,
+        tree: &'tree Tree,
+        source: &str,
+    ) -> Vec<QueryHit<'tree>> {
+        let mut hits = Vec::new();
+        let mut matches = cursor.matches(&self.query, tree.root_node(), source.as_bytes());
+        while let Some(found) = matches.next() {
+            let mut kind = None;
+            let mut captures = Vec::with_capacity(found.captures.len());
+            for capture in found.captures {
+                let Some(&(capture_kind, field)) = self.captures.get(capture.index as usize) else {
+                    continue;
+                };
+                kind.get_or_insert(capture_kind);
+                captures.push((field, capture.node));
+            }
+            if let Some(kind) = kind {
+                hits.push(QueryHit { kind, captures });
+            }
+        }
+        hits
+    }
+}
+
+/// The compiled query of a language (compiled on first use).
+pub(crate) fn compiled(
+    language: Language,
+) -> Result<&'static CompiledQuery, &'static ExtractError> {
+    std::sync::LazyLock::force(language.spec().compiled).as_ref()
+}
+
+/// Compiles every language's query and checks its captures; the engine may call this at start-up
+/// to turn a broken bundled query into an internal error instead of silently missing facts.
+pub fn compile_queries() -> Result<(), ExtractError> {
+    for language in Language::ALL {
+        compiled(language).map_err(Clone::clone)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! Grammar-independent syntax helpers: the thread-local parser, parse-error counting, positions
+//! in Unicode scalar values, and node text.
+//!
+//! Language-specific reading of nodes (string literals, scopes, imports) lives with each
+//! language family's extractor.
+
+use std::cell::RefCell;
+
+use tree_sitter::{Node, Parser, Tree};
+
+use crate::lang::LanguageSpec;
+
+thread_local! {
+    static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+}
+
+/// Parses `source` with the calling thread's parser. `None` only when the grammar cannot be
+/// loaded or parsing is cancelled; tree-sitter recovers from every syntax error.
+pub(crate) fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
+    let run = |parser: &mut Parser| {
+        parser.set_language(&(spec.grammar)()).ok()?;
+        parser.parse(source, None)
+    };
+    PARSER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut parser) => run(&mut parser),
+        // Only a re-entrant call could find the parser borrowed; give it its own parser.
+        Err(_) => run(&mut Parser::new()),
+    })
+}
+
+/// The parse errors of a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ParseErrors {
+    /// The number of `ERROR` and `MISSING` nodes.
+    pub count: usize,
+    /// The 1-based line and column of the first one in document order.
+    pub first: Option<(u32, u32)>,
+}
+
+/// Counts `ERROR` and `MISSING` nodes, descending only into subtrees that contain errors.
+pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
+    let mut errors = ParseErrors::default();
+    let mut pending = vec![tree.root_node()];
+    while let Some(node) = pending.pop() {
+        if node.is_error() || node.is_missing() {
+            errors.count += 1;
+            let position = start_position(node, source);
+            if errors.first.is_none_or(|first| position < first) {
+                errors.first = Some(position);
+            }
+        }
+        if node.has_error() {
+            let mut cursor = node.walk();
+            pending.extend(node.children(&mut cursor).filter(Node::has_error));
+        }
+    }
+    errors
+}
+
+/// The 1-based (line, column) of a node's start, the column counted in Unicode scalar values.
+pub(crate) fn start_position(node: Node<'_>, source: &str) -> (u32, u32) {
+    let point = node.start_position();
+    position(source, node.start_byte(), point.row, point.column)
+}
+
+/// The 1-based (line, column) of a node's end, the column counted in Unicode scalar values.
+pub(crate) fn end_position(node: Node<'_>, source: &str) -> (u32, u32) {
+    let point = node.end_position();
+    position(source, node.end_byte(), point.row, point.column)
+}
+
+fn position(source: &str, byte: usize, row: usize, byte_column: usize) -> (u32, u32) {
+    let line_start = byte.saturating_sub(byte_column);
+    let characters = source
+        .get(line_start..byte)
+        .map_or(byte_column, |text| text.chars().count());
+    (to_u32(row + 1), to_u32(characters + 1))
+}
+
+fn to_u32(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
+
+/// The source text of a node (empty if its range is not on character boundaries).
+pub(crate) fn text<'source>(node: Node<'_>, source: &'source str) -> &'source str {
+    source.get(node.byte_range()).unwrap_or_default()
+}
+
+/// A node's text with whitespace removed and cut to at most `limit` characters, for property
+/// values such as a callee `axios.get` or an argument.
+pub(crate) fn compact_text(node: Node<'_>, source: &str, limit: usize) -> String {
+    let compact: String = text(node, source)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    truncate(&compact, limit)
+}
+
+/// Cuts a string to at most `limit` characters.
+pub(crate) fn truncate(value: &str, limit: usize) -> String {
+    value.chars().take(limit).collect()
+}
+
+/// The named children of a node.
+pub(crate) fn named_children<'tree>(node: Node<'tree>) -> Vec<Node<'tree>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}
+
+/// Whether a node has a direct anonymous child token of the given kind (such as `type`).
+pub(crate) fn has_token(node: Node<'_>, token: &str) -> bool {
+    let mut cursor = node.walk();
+    let found = node
+        .children(&mut cursor)
+        .any(|child| !child.is_named() && child.kind() == token);
+    found
+}

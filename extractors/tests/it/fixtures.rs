@@ -1,0 +1,126 @@
+//! Runs every fixture project under `tests/fixtures/typescript/` and checks each source file's
+//! facts against its annotations, one to one.
+
+use std::path::{Path, PathBuf};
+
+use extractors::{extract_file, FileExtraction, ProjectContext};
+
+use crate::annotations;
+
+/// The fixture root.
+pub fn fixtures_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/typescript")
+}
+
+/// Every file under `directory`, project-relative with `/`, sorted.
+pub fn project_files(directory: &Path) -> Vec<String> {
+    fn walk(root: &Path, directory: &Path, files: &mut Vec<String>) {
+        for entry in std::fs::read_dir(directory).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, files);
+            } else {
+                let relative = path.strip_prefix(root).unwrap();
+                files.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(directory, directory, &mut files);
+    files.sort();
+    files
+}
+
+/// Extracts every supported file of a fixture project.
+pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
+    let root = fixtures_root().join(case);
+    let files = project_files(&root);
+    let context = ProjectContext::discover(&root, &files);
+    files
+        .iter()
+        .filter_map(|file| {
+            let source = std::fs::read_to_string(root.join(file)).ok()?;
+            let extraction = extract_file(&context, file, &source)?;
+            Some((file.clone(), source, extraction))
+        })
+        .collect()
+}
+
+fn check_case(case: &str) {
+    let mut problems = Vec::new();
+    let mut fact_count = 0;
+    for (file, source, extraction) in extract_project(case) {
+        assert_eq!(
+            extraction.parse_errors, 0,
+            "{case}/{file} has parse errors at {:?}",
+            extraction.first_parse_error
+        );
+        fact_count += extraction.facts.len();
+        problems.extend(annotations::check(
+            &format!("{case}/{file}"),
+            &extraction.facts,
+            &annotations::parse(&source),
+        ));
+    }
+    assert!(fact_count > 0, "fixture `{case}` produced no facts");
+    assert!(
+        problems.is_empty(),
+        "fixture `{case}`:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_fixture_is_checked() {
+    let mut cases: Vec<String> = std::fs::read_dir(fixtures_root())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    cases.sort();
+    assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
+}
+
+const CASES: [&str; 7] = [
+    "clients",
+    "http",
+    "javascript",
+    "relative",
+    "routes",
+    "tsconfig_paths",
+    "workspace",
+];
+
+#[test]
+fn relative_imports_resolve_with_extension_probing_and_index_files() {
+    check_case("relative");
+}
+
+#[test]
+fn tsconfig_paths_and_base_url_resolve_through_extends_and_nested_configs() {
+    check_case("tsconfig_paths");
+}
+
+#[test]
+fn workspace_packages_resolve_to_their_source_entries_and_subpaths() {
+    check_case("workspace");
+}
+
+#[test]
+fn client_packages_are_definite_when_used_and_probable_when_only_imported() {
+    check_case("clients");
+}
+
+#[test]
+fn http_calls_carry_method_url_and_normalised_path() {
+    check_case("http");
+}
+
+#[test]
+fn routes_of_express_fastify_and_nestjs_are_extracted() {
+    check_case("routes");
+}
+
+#[test]
+fn javascript_files_use_require_jsx_and_jsconfig() {
+    check_case("javascript");
+}

@@ -1,0 +1,125 @@
+//! Components (`language.md` §2.6): required keys, globs, role vocabulary, references to nodes,
+//! repos, contracts and data, repeated and unknown keys.
+
+use std::collections::BTreeMap;
+
+use super::globs::{glob_problem, strip_dot_slash};
+use super::Checker;
+use crate::error::{Code, SpecError};
+use crate::model::Component;
+use crate::syntax::ast::{ComponentDecl, EntryValue, Ident};
+use crate::syntax::Span;
+use crate::vocab::{self, ROLES};
+
+impl Checker<'_> {
+    /// Checks a component and adds it to the model.
+    pub fn check_component(&mut self, decl: &ComponentDecl) {
+        let mut component = Component {
+            name: decl.name.text.clone(),
+            runs_on: String::new(),
+            paths: Vec::new(),
+            role: None,
+            layer: None,
+            repo: None,
+            implements: Vec::new(),
+            consumes: Vec::new(),
+            handles: Vec::new(),
+            location: self.location(decl.name.span),
+        };
+        let mut scalar_keys: BTreeMap<&str, Span> = BTreeMap::new();
+        let mut has_paths = false;
+        for entry in &decl.entries {
+            let key = entry.key.text.as_str();
+            if let EntryValue::Name(value) = &entry.value {
+                if let Some(first) = scalar_keys.get(key) {
+                    let message =
+                        format!("`{key}` is given twice in component `{}`", decl.name.text);
+                    let error = SpecError::new(Code::DuplicateKey, entry.key.span, message)
+                        .with_related(*first, "first given here");
+                    self.errors.push(error);
+                    continue;
+                }
+                scalar_keys.insert(key, entry.key.span);
+                self.apply_scalar(&mut component, key, value);
+                continue;
+            }
+            match &entry.value {
+                EntryValue::Globs(globs) => {
+                    has_paths = true;
+                    for glob in globs {
+                        if let Some(problem) = glob_problem(&glob.value) {
+                            self.report(Code::InvalidGlob, glob.span, problem);
+                        }
+                        component
+                            .paths
+                            .push(strip_dot_slash(&glob.value).to_owned());
+                    }
+                }
+                EntryValue::Names(names) => self.apply_list(&mut component, key, names),
+                EntryValue::Other(_) | EntryValue::Name(_) => {
+                    let message = format!(
+                        "unknown key `{key}` in component `{}` is ignored",
+                        decl.name.text
+                    );
+                    self.report(Code::UnknownComponentKey, entry.key.span, message);
+                }
+            }
+        }
+        if !decl.is_truncated {
+            for (key, present) in [
+                ("runs_on", scalar_keys.contains_key("runs_on")),
+                ("paths", has_paths),
+            ] {
+                if !present {
+                    let message = format!("component `{}` has no `{key}`", decl.name.text);
+                    self.report(Code::MissingRequiredKey, decl.name.span, message);
+                }
+            }
+        }
+        self.model.components.push(component);
+    }
+
+    fn apply_scalar(&mut self, component: &mut Component, key: &str, value: &Ident) {
+        match key {
+            "runs_on" => {
+                self.resolve_node(value);
+                component.runs_on = value.text.clone();
+            }
+            "role" => {
+                if !ROLES.contains(&value.text.as_str()) {
+                    self.report_unknown_role(value);
+                }
+                component.role = Some(value.text.clone());
+            }
+            "layer" => component.layer = Some(value.text.clone()),
+            _ => {
+                self.resolve_repo(value);
+                component.repo = Some(value.text.clone());
+            }
+        }
+    }
+
+    fn apply_list(&mut self, component: &mut Component, key: &str, names: &[Ident]) {
+        for name in names {
+            let (is_known, list) = match key {
+                "implements" => (self.resolve_contract(name), &mut component.implements),
+                "consumes" => (self.resolve_contract(name), &mut component.consumes),
+                _ => (self.resolve_data(name).is_some(), &mut component.handles),
+            };
+            if is_known && !list.contains(&name.text) {
+                list.push(name.text.clone());
+            }
+        }
+    }
+
+    /// Reports `unknown-role` for a value outside the role vocabulary.
+    pub fn report_unknown_role(&mut self, value: &Ident) {
+        let suggestion = vocab::suggest_vocabulary(&value.text, &ROLES);
+        let message = format!(
+            "unknown role `{}`: expected {}",
+            value.text,
+            vocab::plain_list(&ROLES)
+        );
+        self.report_with_suggestion(Code::UnknownRole, value.span, message, suggestion);
+    }
+}

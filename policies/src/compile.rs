@@ -1,0 +1,114 @@
+//! The front end's entry points: load, lex, parse and check a spec, and turn every located
+//! error into a sorted [`Diagnostic`] list (`language.md` §4.1).
+
+use std::path::Path;
+
+use crate::check;
+use crate::diagnostic::{Diagnostic, RelatedLocation};
+use crate::error::SpecError;
+use crate::load::{self, Loaded, RootSource};
+use crate::model::Model;
+use crate::syntax::Span;
+
+/// The result of compiling a spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileOutput {
+    /// The checked model; `Some` exactly when no diagnostic is an error.
+    pub model: Option<Model>,
+    /// Every diagnostic, sorted by file (merged order), byte offset, then code.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl CompileOutput {
+    /// True when some diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Loads `spec_path` and its imports from disk, lexes, parses and checks them.
+///
+/// `project_root` only makes file paths project-relative (with `/`, and `..` segments for
+/// files outside it); no output holds an absolute path.
+pub fn compile_spec(spec_path: &Path, project_root: &Path) -> CompileOutput {
+    finish(load::load(RootSource::Disk(spec_path), project_root))
+}
+
+/// Compiles in-memory text. `file_name` is the project-relative name to report; the project
+/// root is the current directory, so imports resolve against `file_name`'s directory there.
+pub fn compile_source(file_name: &str, source: &str) -> CompileOutput {
+    compile_source_in(file_name, source, Path::new("."))
+}
+
+/// Compiles in-memory text as the file `file_name` under `project_root`; imports resolve
+/// against the directory of `project_root/file_name` on disk.
+pub fn compile_source_in(file_name: &str, source: &str, project_root: &Path) -> CompileOutput {
+    let location = project_root.join(file_name);
+    finish(load::load(
+        RootSource::Memory {
+            display: file_name,
+            location,
+            text: source,
+        },
+        project_root,
+    ))
+}
+
+fn finish(loaded: Loaded) -> CompileOutput {
+    let Loaded {
+        files,
+        decls,
+        mut errors,
+    } = loaded;
+    let (mut model, check_errors) = check::check(&decls, &files);
+    errors.extend(check_errors);
+    errors.sort_by(|left, right| {
+        (left.span.file, left.span.start, left.code.as_str()).cmp(&(
+            right.span.file,
+            right.span.start,
+            right.code.as_str(),
+        ))
+    });
+    let diagnostics: Vec<Diagnostic> = errors
+        .iter()
+        .map(|error| to_diagnostic(error, &files))
+        .collect();
+    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    model.files = files;
+    CompileOutput {
+        model: (!has_errors).then_some(model),
+        diagnostics,
+    }
+}
+
+fn file_name(files: &[String], span: Span) -> String {
+    usize::try_from(span.file.0)
+        .ok()
+        .and_then(|index| files.get(index))
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn to_diagnostic(error: &SpecError, files: &[String]) -> Diagnostic {
+    Diagnostic {
+        code: error.code.as_str().to_owned(),
+        severity: error.code.severity(),
+        message: error.message.clone(),
+        file: file_name(files, error.span),
+        line: error.span.line,
+        column: error.span.column,
+        offset: error.span.start,
+        end_offset: error.span.end,
+        help: error.help.clone(),
+        related: error
+            .related
+            .iter()
+            .map(|(span, message)| RelatedLocation {
+                file: file_name(files, *span),
+                line: span.line,
+                column: span.column,
+                message: message.clone(),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Benchmark `lintel check --all` on generated TypeScript trees.
+
+Generates a layered TypeScript project of N files (components, relative and aliased imports,
+pg/redis/axios clients), then runs the release `lintel` binary on it `--runs` times with no
+cache and prints the median wall time and files/s. Usage:
+
+    scripts/bench.py                  # 1,000 and 10,000 files, 5 runs each
+    scripts/bench.py --files 5000 --runs 3
+"""
+import argparse
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LAYERS = ["web", "api", "domain", "repo", "infra"]
+
+
+def generate(root: pathlib.Path, files: int) -> None:
+    spec = [
+        "node app : server { trust: trusted }",
+        "node db : postgres",
+        "node cache : redis",
+        "node partner : rest_api",
+    ]
+    for layer in LAYERS:
+        spec.append(f'component {layer.capitalize()} {{ runs_on: app paths: "src/{layer}/**" }}')
+    spec.append("invariant Layering {")
+    spec.append("  deny flow Web -> db")
+    spec.append("  deny reach Web -> Repo")
+    spec.append("  require flow Api -> db via Repo")
+    spec.append("  deny reach Infra -> Web")
+    spec.append("}")
+    (root / "architecture.ag").write_text("\n".join(spec) + "\n")
+    (root / "tsconfig.json").write_text('{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["src/*"] } } }\n')
+    per_layer = max(1, files // len(LAYERS))
+    for index_layer, layer in enumerate(LAYERS):
+        for number in range(per_layer):
+            folder = root / "src" / layer / f"m{number // 50}"
+            folder.mkdir(parents=True, exist_ok=True)
+            lines = []
+            if number > 0:
+                lines.append(f'import {{ f{number - 1} }} from "../m{(number - 1) // 50}/f{number - 1}";')
+            if index_layer + 1 < len(LAYERS) and number % 7 == 0:
+                below = LAYERS[index_layer + 1]
+                lines.append(f'import {{ f{number} as down }} from "@/{below}/m{number // 50}/f{number}";')
+            if layer == "repo" and number % 5 == 0:
+                lines.append('import { Pool } from "pg";')
+                lines.append("const pool = new Pool();")
+            if layer == "infra" and number % 9 == 0:
+                lines.append('import Redis from "ioredis";')
+                lines.append("const redis = new Redis();")
+            lines.append(f"export function f{number}(value: number): number {{")
+            lines.append("  let total = value;")
+            for step in range(20):
+                lines.append(f"  total = total * {step + 2} % 1000003;")
+            lines.append("  return total;")
+            lines.append("}")
+            (folder / f"f{number}.ts").write_text("\n".join(lines) + "\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--files", type=int, action="append")
+    parser.add_argument("--runs", type=int, default=5)
+    arguments = parser.parse_args()
+    sizes = arguments.files or [1000, 10000]
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "engine", "--bin", "lintel"], cwd=ROOT, check=True)
+    binary = ROOT / "target" / "release" / "lintel"
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as directory:
+            project = pathlib.Path(directory)
+            generate(project, size)
+            times = []
+            for _ in range(arguments.runs):
+                started = time.perf_counter()
+                result = subprocess.run([str(binary), "check", "--all", "--no-cache", "--json", "--project", str(project)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                times.append(time.perf_counter() - started)
+                if result.returncode not in (0, 1):
+                    print(f"lintel exited {result.returncode}", file=sys.stderr)
+                    return 1
+            median = statistics.median(times)
+            count = sum(1 for _ in project.rglob("*.ts"))
+            print(f"{count} files: median {median * 1000:.0f} ms over {arguments.runs} runs, {count / median:,.0f} files/s "
+                  f"(cores: {os.cpu_count()})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
