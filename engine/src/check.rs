@@ -2,7 +2,7 @@
 //!
 //! `check`, `explain` and `graph` share this one evaluator, so they cannot disagree (§3.1).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -164,19 +164,56 @@ pub fn run_check(options: &CheckOptions, solver: &dyn Solver) -> Result<CheckRun
         .map_err(|error| EngineError::Internal(format!("cannot start worker threads: {error}")))?;
     pool.install(|| {
         let analysis = analyse(options)?;
-        let slices: Vec<&policies::smt::Slice> = analysis
-            .evaluation
-            .candidates
-            .iter()
-            .map(|candidate| &candidate.slice)
-            .collect();
-        let limits = Limits {
-            rlimit: options.rlimit,
-            timeout_ms: options.timeout_ms,
+        let base_ids = match analysis.scope.mode {
+            "git_ref" => Some(base_finding_ids(options, &analysis, solver)?),
+            _ => None,
         };
-        let outcomes = solve_all(solver, &slices, limits);
-        Ok(assemble(options, analysis, &outcomes, started))
+        let outcomes = solve_candidates(options, &analysis, solver);
+        Ok(assemble(
+            options,
+            analysis,
+            &outcomes,
+            base_ids.as_ref(),
+            started,
+        ))
     })
+}
+
+fn solve_candidates(
+    options: &CheckOptions,
+    analysis: &Analysis,
+    solver: &dyn Solver,
+) -> Vec<crate::solve::SolveOutcome> {
+    let slices: Vec<&policies::smt::Slice> = analysis
+        .evaluation
+        .candidates
+        .iter()
+        .map(|candidate| &candidate.slice)
+        .collect();
+    let limits = Limits {
+        rlimit: options.rlimit,
+        timeout_ms: options.timeout_ms,
+    };
+    solve_all(solver, &slices, limits)
+}
+
+/// The ids of the findings of the merge-base tree, checked as a whole (as with `--all`) with the
+/// head's spec, after mapping base paths to head paths with git's rename detection.
+fn base_finding_ids(
+    options: &CheckOptions,
+    head: &Analysis,
+    solver: &dyn Solver,
+) -> Result<BTreeSet<String>, EngineError> {
+    let (base_scope, renames) = crate::scope::merge_base_scope(&head.scope)?;
+    let base = analyse_scope(options, head.spec.clone(), base_scope, &renames);
+    let outcomes = solve_candidates(options, &base, solver);
+    let run = assemble(options, base, &outcomes, None, Instant::now());
+    Ok(run
+        .verdict
+        .violations
+        .into_iter()
+        .map(|violation| violation.id)
+        .collect())
 }
 
 /// Loads the spec, resolves the scope, extracts and evaluates (everything but solving).
@@ -190,19 +227,40 @@ pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
     }
     let spec = load_spec(root, options.spec.as_deref())?;
     let scope = resolve(root, &options.scope)?;
-    let model = filtered_model(&spec.model, options.repo_filter.as_deref());
-    let map = ComponentMap::new(&model);
-    let extraction = extract_project(root, &scope, &map);
-    let graph = FlowGraph::build(&model, &extraction.facts);
+    let spec = LoadedSpec {
+        model: filtered_model(&spec.model, options.repo_filter.as_deref()),
+        ..spec
+    };
+    Ok(analyse_scope(options, spec, scope, &BTreeMap::new()))
+}
+
+/// Extracts and evaluates one snapshot; `renames` maps evidence paths (base → head) before evaluation.
+fn analyse_scope(
+    options: &CheckOptions,
+    spec: LoadedSpec,
+    scope: Scope,
+    renames: &BTreeMap<String, String>,
+) -> Analysis {
+    let model = &spec.model;
+    let map = ComponentMap::new(model);
+    let mut extraction = extract_project(&options.project, &scope, &map);
+    if !renames.is_empty() {
+        for fact in &mut extraction.facts {
+            if let Some(renamed) = renames.get(&fact.evidence.file) {
+                fact.evidence.file = renamed.clone();
+            }
+        }
+    }
+    let graph = FlowGraph::build(model, &extraction.facts);
     let in_scope = scope_files(&scope, &spec);
-    let evaluation = evaluate(&model, &extraction.facts, &graph, &in_scope);
-    Ok(Analysis {
-        spec: LoadedSpec { model, ..spec },
+    let evaluation = evaluate(model, &extraction.facts, &graph, &in_scope);
+    Analysis {
+        spec,
         scope,
         extraction,
         graph,
         evaluation,
-    })
+    }
 }
 
 /// `--repo-filter ALIAS`: keeps the components tagged with the alias, and the rules whose

@@ -265,10 +265,13 @@ fn suggested_refactor(diagnostic: &SolverDiagnostic) -> String {
 }
 
 /// Builds the verdict.
+/// `base_ids` holds the merge-base findings under `--diff`: a finding is `existing` when its id is
+/// among them, else `new`; other scopes mark findings `unchanged`.
 pub fn assemble(
     options: &CheckOptions,
     analysis: Analysis,
     outcomes: &[SolveOutcome],
+    base_ids: Option<&BTreeSet<String>>,
     started: Instant,
 ) -> CheckRun {
     let Analysis {
@@ -280,8 +283,6 @@ pub fn assemble(
     } = analysis;
     let model = &spec.model;
     let facts = &extraction.facts;
-    let is_diff = scope.mode == "git_ref";
-    let status = if is_diff { "new" } else { "unchanged" };
 
     let mut violations: BTreeMap<String, ArchitectureViolation> = BTreeMap::new();
     let mut details = BTreeMap::new();
@@ -348,9 +349,14 @@ pub fn assemble(
                 fact.evidence.file, fact.evidence.line, fact.evidence.message
             ));
         }
-        if let Some(violation) =
-            build_violation(candidate, outcome, rule, fact, facts, &slice_id, status)
+        if let Some(mut violation) =
+            build_violation(candidate, outcome, rule, fact, facts, &slice_id)
         {
+            violation.status = match base_ids {
+                Some(base) if base.contains(&violation.id) => "existing",
+                Some(_) => "new",
+                None => "unchanged",
+            };
             if candidate.confidence < Confidence::Definite && !options.strict {
                 if candidate.confidence == Confidence::Probable {
                     warnings.push(Warning {
@@ -585,7 +591,6 @@ fn build_violation(
     fact: &Fact,
     facts: &[Fact],
     slice_id: &str,
-    status: &'static str,
 ) -> Option<ArchitectureViolation> {
     let endpoints = &candidate.endpoints;
     let mut occurrences: Vec<Occurrence> = candidate
@@ -632,7 +637,7 @@ fn build_violation(
     let mut violation = ArchitectureViolation {
         id: String::new(),
         violation_type: candidate.violation_type,
-        status,
+        status: "unchanged",
         blocking: true,
         invariant: rule.declaration.clone(),
         rule: rule_ref(rule),

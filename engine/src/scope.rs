@@ -5,7 +5,7 @@
 //! - `--diff REF`: the HEAD commit read from git objects; the scope is what changed between the merge base and HEAD.
 //! - `--file PATH…`: the working tree; the scope is the named files.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, Oid, Repository};
@@ -61,7 +61,7 @@ pub struct Scope {
     /// Submodule paths met (project-relative), which are not checked.
     pub submodules: Vec<String>,
     /// Blob ids of the project files, for index and commit snapshots.
-    pub blobs: std::collections::BTreeMap<String, Oid>,
+    pub blobs: BTreeMap<String, Oid>,
 }
 
 impl Scope {
@@ -117,7 +117,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
         git_root: git_root.clone(),
         git_prefix: git_prefix.clone(),
         submodules: Vec::new(),
-        blobs: std::collections::BTreeMap::new(),
+        blobs: BTreeMap::new(),
     };
     match request {
         ScopeRequest::All | ScopeRequest::Files(_) => {
@@ -209,22 +209,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
             let head_tree = head.tree().map_err(|error| git_error(&error))?;
             scope.base_commit = Some(merge_base.to_string());
             scope.snapshot = Snapshot::Commit(head.id());
-            head_tree
-                .walk(git2::TreeWalkMode::PreOrder, |directory, entry| {
-                    let path = format!("{directory}{}", entry.name().unwrap_or_default());
-                    if let Some(path) = to_project(&path) {
-                        match entry.filemode() {
-                            0o160000 => scope.submodules.push(path),
-                            0o100644 | 0o100755 => {
-                                scope.blobs.insert(path.clone(), entry.id());
-                                scope.project_files.push(path);
-                            }
-                            _ => {}
-                        }
-                    }
-                    git2::TreeWalkResult::Ok
-                })
-                .map_err(|error| git_error(&error))?;
+            list_tree(&head_tree, &to_project, &mut scope)?;
             let mut options = DiffOptions::new();
             options.ignore_submodules(true);
             let mut diff = repository
@@ -237,6 +222,106 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
     scope.project_files.dedup();
     scope.submodules.sort();
     Ok(scope)
+}
+
+/// Lists the blobs of a tree into `scope.project_files`/`scope.blobs`, and its submodules.
+fn list_tree(
+    tree: &git2::Tree<'_>,
+    to_project: &dyn Fn(&str) -> Option<String>,
+    scope: &mut Scope,
+) -> Result<(), EngineError> {
+    tree.walk(git2::TreeWalkMode::PreOrder, |directory, entry| {
+        let path = format!("{directory}{}", entry.name().unwrap_or_default());
+        if let Some(path) = to_project(&path) {
+            match entry.filemode() {
+                0o160000 => scope.submodules.push(path),
+                0o100644 | 0o100755 => {
+                    scope.blobs.insert(path.clone(), entry.id());
+                    scope.project_files.push(path);
+                }
+                _ => {}
+            }
+        }
+        git2::TreeWalkResult::Ok
+    })
+    .map_err(|error| git_error(&error))
+}
+
+/// The merge-base side of a `--diff` scope: the whole merge-base tree (as with `--all`), and the
+/// map from base paths to head paths given by git's rename detection.
+pub fn merge_base_scope(head: &Scope) -> Result<(Scope, BTreeMap<String, String>), EngineError> {
+    let (Some(git_root), Some(base_commit), Snapshot::Commit(head_oid)) =
+        (&head.git_root, &head.base_commit, &head.snapshot)
+    else {
+        return Err(EngineError::Internal(
+            "the merge-base side needs a `--diff` scope".into(),
+        ));
+    };
+    let repository = Repository::open(git_root).map_err(|error| git_error(&error))?;
+    let base_oid = Oid::from_str(base_commit).map_err(|error| git_error(&error))?;
+    let base_tree = repository
+        .find_commit(base_oid)
+        .and_then(|commit| commit.tree())
+        .map_err(|error| git_error(&error))?;
+    let head_tree = repository
+        .find_commit(*head_oid)
+        .and_then(|commit| commit.tree())
+        .map_err(|error| git_error(&error))?;
+    let prefix = head.git_prefix.clone();
+    let to_project = move |git_path: &str| -> Option<String> {
+        if prefix.is_empty() {
+            Some(git_path.to_owned())
+        } else {
+            git_path
+                .strip_prefix(&format!("{prefix}/"))
+                .map(str::to_owned)
+        }
+    };
+    let mut scope = Scope {
+        mode: "all",
+        base: "workspace".into(),
+        base_commit: None,
+        head_commit: Some(base_commit.clone()),
+        changed_files: Vec::new(),
+        project_files: Vec::new(),
+        snapshot: Snapshot::Commit(base_oid),
+        git_root: head.git_root.clone(),
+        git_prefix: head.git_prefix.clone(),
+        submodules: Vec::new(),
+        blobs: BTreeMap::new(),
+    };
+    list_tree(&base_tree, &to_project, &mut scope)?;
+    scope.project_files.sort();
+    scope.changed_files = scope.project_files.clone();
+    let mut options = DiffOptions::new();
+    options.ignore_submodules(true);
+    let mut diff = repository
+        .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
+        .map_err(|error| git_error(&error))?;
+    let mut find = DiffFindOptions::new();
+    find.renames(true);
+    diff.find_similar(Some(&mut find))
+        .map_err(|error| git_error(&error))?;
+    let mut renames = BTreeMap::new();
+    for delta in diff.deltas() {
+        if delta.status() != Delta::Renamed {
+            continue;
+        }
+        let old = delta
+            .old_file()
+            .path()
+            .map(to_slash)
+            .and_then(|path| to_project(&path));
+        let new = delta
+            .new_file()
+            .path()
+            .map(to_slash)
+            .and_then(|path| to_project(&path));
+        if let (Some(old), Some(new)) = (old, new) {
+            renames.insert(old, new);
+        }
+    }
+    Ok((scope, renames))
 }
 
 fn changed_paths(

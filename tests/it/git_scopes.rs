@@ -189,3 +189,147 @@ fn staged_scope_works_before_the_first_commit() {
     );
     assert_eq!(verdict["verdict"], "fail");
 }
+
+#[test]
+fn diff_marks_findings_of_the_merge_base_existing_even_after_a_rename() {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", SPEC);
+    write(
+        dir.path(),
+        "web/page.ts",
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
+    commit(&repository, "base with an old violation");
+    repository
+        .branch(
+            "main-base",
+            &repository.head().unwrap().peel_to_commit().unwrap(),
+            true,
+        )
+        .unwrap();
+    // The change moves the old file unchanged and adds a new violation in another file.
+    std::fs::create_dir_all(dir.path().join("web/pages")).unwrap();
+    std::fs::rename(
+        dir.path().join("web/page.ts"),
+        dir.path().join("web/pages/home.ts"),
+    )
+    .unwrap();
+    write(
+        dir.path(),
+        "web/cart.ts",
+        "import { Pool } from \"pg\";\n\nexport const cartPool = new Pool();\n",
+    );
+    let mut index = repository.index().unwrap();
+    index.remove_path(Path::new("web/page.ts")).unwrap();
+    index.write().unwrap();
+    commit(&repository, "move page, add cart");
+
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 2);
+    let statuses: Vec<(String, String)> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                violation["detected"]["file"].as_str().unwrap().to_owned(),
+                violation["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("web/cart.ts".to_owned(), "new".to_owned()),
+            ("web/pages/home.ts".to_owned(), "existing".to_owned())
+        ]
+    );
+    assert_eq!(
+        verdict["diff"]["changed_files"],
+        serde_json::json!(["web/cart.ts", "web/page.ts", "web/pages/home.ts"])
+    );
+    assert!(verdict["diff"]["base_commit"]
+        .as_str()
+        .is_some_and(|commit| commit.len() == 40));
+    assert!(verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|violation| violation["blocking"] == true));
+}
+
+#[test]
+fn new_only_keeps_existing_findings_but_not_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", SPEC);
+    write(
+        dir.path(),
+        "web/page.ts",
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
+    commit(&repository, "base with an old violation");
+    repository
+        .branch(
+            "main-base",
+            &repository.head().unwrap().peel_to_commit().unwrap(),
+            true,
+        )
+        .unwrap();
+    write(dir.path(), "web/page.ts", "import { Pool } from \"pg\";\n// a comment moves the code down\nexport const pool = new Pool();\n");
+    commit(&repository, "touch the file");
+
+    let mut options = engine::check::CheckOptions::new(dir.path());
+    options.scope = ScopeRequest::Diff("main-base".into());
+    options.new_only = true;
+    let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
+    assert_eq!(run.verdict.violations.len(), 1);
+    let violation = &run.verdict.violations[0];
+    assert_eq!(
+        violation.status, "existing",
+        "moving code within a file keeps the id"
+    );
+    assert_eq!(violation.detected.line, 3);
+    assert!(!violation.blocking);
+    assert_eq!(run.verdict.verdict, "pass");
+}
+
+#[test]
+fn unrelated_histories_and_shallow_clones_are_coded_errors() {
+    let (dir, repository) = base_repository();
+    // An orphan commit shares no history with HEAD.
+    let signature = Signature::now("lintel tests", "tests@example.invalid").unwrap();
+    let tree = repository.find_tree(stage_all(&repository)).unwrap();
+    let orphan = repository
+        .commit(None, &signature, &signature, "orphan", &tree, &[])
+        .unwrap();
+    repository
+        .reference("refs/heads/orphan", orphan, true, "orphan")
+        .unwrap();
+    let mut options = engine::check::CheckOptions::new(dir.path());
+    options.scope = ScopeRequest::Diff("orphan".into());
+    let error = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap_err();
+    assert_eq!(error.code(), "no-merge-base");
+
+    // A depth-1 clone of a two-commit history cannot see the merge base with the first commit's branch.
+    write(
+        dir.path(),
+        "api/client.ts",
+        "export function call() { return 2; }\n",
+    );
+    commit(&repository, "second");
+    let clone_dir = tempfile::tempdir().unwrap();
+    let clone_path = clone_dir.path().join("shallow");
+    let url = format!("file://{}", dir.path().display());
+    let status = std::process::Command::new("git")
+        .args(["clone", "-q", "--depth", "1", "--no-single-branch", &url])
+        .arg(&clone_path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut options = engine::check::CheckOptions::new(&clone_path);
+    options.scope = ScopeRequest::Diff("origin/main-base".into());
+    let error = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap_err();
+    assert_eq!(error.code(), "missing-merge-base");
+    assert!(error.to_string().contains("fetch-depth: 0"));
+}
