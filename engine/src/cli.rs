@@ -49,7 +49,7 @@ pub enum Command {
         #[arg(long)]
         project: Option<PathBuf>,
     },
-    /// Print the JSON Schema of the verdict or the explain document (planned).
+    /// Print the JSON Schema of the verdict or the explain document.
     Schema {
         /// `verdict` or `explain`.
         which: String,
@@ -63,9 +63,9 @@ pub enum Format {
     Text,
     /// The verdict JSON.
     Json,
-    /// SARIF 2.1.0 (planned).
+    /// SARIF 2.1.0 for code-scanning upload.
     Sarif,
-    /// GitHub workflow commands (planned).
+    /// GitHub workflow commands (`::error …`).
     Github,
 }
 
@@ -356,7 +356,7 @@ pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         }
         Command::EmitContext { .. } => not_implemented("`emit-context`", stderr),
         Command::Init { .. } => not_implemented("`init`", stderr),
-        Command::Schema { .. } => not_implemented("`schema`", stderr),
+        Command::Schema { which } => crate::schema::schema_command(&which, stdout, stderr),
     }
 }
 
@@ -388,25 +388,6 @@ fn check_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
-    match arguments.format {
-        Some(Format::Sarif) => {
-            return report_error(
-                arguments,
-                &EngineError::NotImplemented("`--format sarif`".into()),
-                stdout,
-                stderr,
-            )
-        }
-        Some(Format::Github) => {
-            return report_error(
-                arguments,
-                &EngineError::NotImplemented("`--format github`".into()),
-                stdout,
-                stderr,
-            )
-        }
-        _ => {}
-    }
     let options = arguments.to_options();
     match run_check(&options, &Z3Solver) {
         Ok(run) => {
@@ -415,11 +396,12 @@ fn check_command(
             } else {
                 ExitStatus::Violation
             };
-            if arguments.wants_json() {
-                let _ = render::json::write(stdout, &run.verdict);
-            } else {
-                let _ = render::text::write(stdout, &run.verdict, &options.project);
-            }
+            let _ = match arguments.format {
+                _ if arguments.wants_json() => render::json::write(stdout, &run.verdict),
+                Some(Format::Sarif) => render::sarif::write(stdout, &run.verdict),
+                Some(Format::Github) => render::github::write(stdout, &run.verdict),
+                _ => render::text::write(stdout, &run.verdict, &options.project),
+            };
             status
         }
         Err(error) => report_error(arguments, &error, stdout, stderr),

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::check::run_check;
@@ -12,7 +13,7 @@ use crate::solve::Z3Solver;
 use crate::verdict::{Diff, Z3Proof};
 
 /// `source` of the explain document.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ExplainSource {
     /// Project-relative path.
     pub file: String,
@@ -25,7 +26,7 @@ pub struct ExplainSource {
 }
 
 /// One hop of `graph_fact_chain`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ChainLink {
     /// Graph fact id.
     #[serde(rename = "graphFactId")]
@@ -41,7 +42,7 @@ pub struct ChainLink {
 }
 
 /// The explain document for a found id.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Explanation {
     /// Always 2.
     pub schema_version: u32,
@@ -77,7 +78,7 @@ pub struct Explanation {
 }
 
 /// The explain document for an unknown id.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct NotFound {
     /// Always 2.
     pub schema_version: u32,

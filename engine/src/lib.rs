@@ -17,6 +17,7 @@ pub mod graph_command;
 pub mod paths;
 pub mod render;
 pub mod report;
+pub mod schema;
 pub mod scope;
 pub mod solve;
 pub mod verdict;

@@ -14,13 +14,14 @@
 //!  "stats":{"files_scanned":3,"files_skipped":0,"facts":7,"slices":0,"elapsed_ms":12}}
 //! ```
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The schema version this module writes.
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The whole verdict document.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct Verdict {
     /// Always 2.
     pub schema_version: u32,
@@ -68,6 +69,7 @@ pub struct Verdict {
     pub error: Option<ErrorInfo>,
     /// Spec and query diagnostics, on an error verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<serde_json::Value>>")]
     pub diagnostics: Option<Vec<policies::Diagnostic>>,
     /// Same text as `error.message`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,7 +77,7 @@ pub struct Verdict {
 }
 
 /// `tool`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct Tool {
     /// `lintel`.
     pub name: &'static str,
@@ -84,7 +86,7 @@ pub struct Tool {
 }
 
 /// `diff`.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default, JsonSchema)]
 pub struct Diff {
     /// The ref as given, `staged`, `workspace` or `files`.
     pub base: String,
@@ -103,7 +105,7 @@ pub struct Diff {
 }
 
 /// `error`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct ErrorInfo {
     /// Stable code.
     pub code: String,
@@ -121,7 +123,7 @@ pub struct ErrorInfo {
 }
 
 /// `stats`.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default, JsonSchema)]
 pub struct Stats {
     /// Files extracted (whole project).
     pub files_scanned: usize,
@@ -136,7 +138,7 @@ pub struct Stats {
 }
 
 /// `rule.source`, `detected` locations.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
 pub struct SourceRef {
     /// Project-relative path.
     pub file: String,
@@ -147,7 +149,7 @@ pub struct SourceRef {
 }
 
 /// `rule` of an architecture violation.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct RuleRef {
     /// Rule kind name, e.g. `DenyFlow`.
     pub kind: &'static str,
@@ -170,7 +172,7 @@ pub struct RuleRef {
 }
 
 /// One further place with the same finding.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
 pub struct Occurrence {
     /// Project-relative path.
     pub file: String,
@@ -179,7 +181,7 @@ pub struct Occurrence {
 }
 
 /// `detected`.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default, JsonSchema)]
 pub struct Detected {
     /// Source entity.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -216,7 +218,7 @@ pub struct Detected {
 }
 
 /// `graph_evidence`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct GraphEvidence {
     /// The graph fact id.
     #[serde(rename = "graphFactId")]
@@ -234,7 +236,7 @@ pub struct GraphEvidence {
 }
 
 /// `z3_proof`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct Z3Proof {
     /// The rule's SMT-LIB assertion(s).
     pub permanent_constraint: String,
@@ -247,7 +249,7 @@ pub struct Z3Proof {
 }
 
 /// One architecture finding.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct ArchitectureViolation {
     /// `viol_` + 16 hex.
     pub id: String,
@@ -274,7 +276,7 @@ pub struct ArchitectureViolation {
 }
 
 /// One warning.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default, JsonSchema)]
 pub struct Warning {
     /// Stable code.
     pub code: String,
@@ -307,7 +309,7 @@ pub struct Warning {
 }
 
 /// One `rule_coverage` entry.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct RuleCoverage {
     /// Rule text.
     pub rule: String,
@@ -322,7 +324,7 @@ pub struct RuleCoverage {
 }
 
 /// One `solver_diagnostics` entry.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct SolverDiagnostic {
     /// `slice_` + 16 hex.
     pub id: String,
@@ -362,7 +364,7 @@ pub struct SolverDiagnostic {
 }
 
 /// One `extractor_debug` entry.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct ExtractorDebug {
     /// Project-relative path.
     pub file: String,

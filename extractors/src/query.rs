@@ -236,3 +236,6 @@ pub fn compile_queries() -> Result<(), ExtractError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -101,6 +101,21 @@ pub(crate) fn truncate(value: &str, limit: usize) -> String {
     value.chars().take(limit).collect()
 }
 
+/// The ancestors of `node` from `root` down to its parent. One walk down from the root, where
+/// repeated `Node::parent` calls would each walk down again.
+pub(crate) fn ancestors<'tree>(root: Node<'tree>, node: Node<'tree>) -> Vec<Node<'tree>> {
+    let mut chain = Vec::new();
+    let mut current = root;
+    while current.id() != node.id() {
+        chain.push(current);
+        match current.child_with_descendant(node) {
+            Some(child) => current = child,
+            None => break,
+        }
+    }
+    chain
+}
+
 /// The named children of a node.
 pub(crate) fn named_children<'tree>(node: Node<'tree>) -> Vec<Node<'tree>> {
     let mut cursor = node.walk();

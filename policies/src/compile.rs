@@ -112,3 +112,6 @@ fn to_diagnostic(error: &SpecError, files: &[String]) -> Diagnostic {
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests;

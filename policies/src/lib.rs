@@ -20,5 +20,3 @@ pub use compile::{compile_source, compile_source_in, compile_spec, CompileOutput
 pub use diagnostic::{Diagnostic, Severity};
 pub use kinds::contract::normalize_http_path;
 pub use model::Model;
-#[cfg(test)]
-mod scratch_test;

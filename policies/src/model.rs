@@ -567,7 +567,8 @@ pub struct Rule {
     pub declaration_kind: DeclarationKind,
     /// The invariant or policy name.
     pub declaration: String,
-    /// The rule as written (selectors unexpanded), tokens joined by single spaces, e.g. `deny flow Api -> db`.
+    /// The rule as written (selectors unexpanded), tokens joined by single spaces, e.g. `deny flow Api -> db`;
+    /// `.` joins its neighbours directly (`allow Role.Admin -> delete`) and `:` attaches to the token before it.
     pub text: String,
     /// Where the rule starts in the spec.
     pub source: SourceLocation,

@@ -16,7 +16,23 @@ pub fn check(project: &Path, scope: ScopeRequest, threads: usize) -> serde_json:
     options.scope = scope;
     options.threads = Some(threads);
     let run = run_check(&options, &Z3Solver).expect("check runs");
-    serde_json::to_value(&run.verdict).expect("verdict serializes")
+    let verdict = serde_json::to_value(&run.verdict).expect("verdict serializes");
+    assert_valid_verdict(&verdict);
+    verdict
+}
+
+/// Validates a verdict against the published schema (`lintel schema verdict`).
+pub fn assert_valid_verdict(verdict: &serde_json::Value) {
+    let schema = engine::schema::verdict_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the verdict schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(verdict)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "verdict does not match its schema: {errors:?}"
+    );
 }
 
 /// Runs `check --all` on an example and returns the redacted verdict.

@@ -25,7 +25,7 @@ pub(crate) struct Datastores {
 
 impl Datastores {
     /// Reads every `*.prisma` schema and `drizzle.config.*` among `files`.
-    pub fn discover<'f>(reader: &ConfigReader, files: impl Iterator<Item = &'f str>) -> Self {
+    pub fn discover<'f>(reader: &ConfigReader<'_>, files: impl Iterator<Item = &'f str>) -> Self {
         let mut datastores = Self::default();
         for path in files {
             if path.split('/').any(|segment| segment == "node_modules") {

@@ -44,16 +44,28 @@ impl ProjectContext {
     /// workspace `package.json` files, `*.prisma` schemas and `drizzle.config.*`.
     /// Unreadable or malformed configuration is ignored; discovery never fails.
     pub fn discover(root: &Path, files: &[String]) -> ProjectContext {
-        let reader = read::ConfigReader::new(root);
+        Self::build(&read::ConfigReader::from_disk(root), files)
+    }
+
+    /// Like [`ProjectContext::discover`], but reads configuration through `read` (given a
+    /// project-relative path, its text), e.g. from a git snapshot instead of the worktree.
+    pub fn discover_with(
+        files: &[String],
+        read: impl Fn(&str) -> Option<String>,
+    ) -> ProjectContext {
+        Self::build(&read::ConfigReader::from_source(read), files)
+    }
+
+    fn build(reader: &read::ConfigReader<'_>, files: &[String]) -> ProjectContext {
         let sorted: BTreeSet<&str> = files.iter().map(String::as_str).collect();
-        let configs = ConfigLoader::new(&reader).load_all(
+        let configs = ConfigLoader::new(reader).load_all(
             sorted
                 .iter()
                 .copied()
                 .filter(|path| !path.split('/').any(|segment| segment == "node_modules")),
         );
-        let packages = workspace::discover(&reader, sorted.iter().copied());
-        let datastores = Datastores::discover(&reader, sorted.iter().copied());
+        let packages = workspace::discover(reader, sorted.iter().copied());
+        let datastores = Datastores::discover(reader, sorted.iter().copied());
         ProjectContext {
             files: files.iter().cloned().collect(),
             configs,

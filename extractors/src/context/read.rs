@@ -1,54 +1,66 @@
-//! Reading configuration files from disk, confined to the project root.
+//! Reading configuration files, confined to the project.
 //!
-//! A path is read only when it is project-relative, stays under the root after normalisation,
-//! and its canonical form (symlinks followed) is still under the canonical root: a symlink that
-//! points out of the project is never read. Oversized and non-UTF-8 files read as absent.
+//! From disk, a path is read only when it is project-relative, stays under the root after
+//! normalisation, and its canonical form (symlinks followed) is still under the canonical root:
+//! a symlink that points out of the project is never read. Oversized and non-UTF-8 files read as
+//! absent. A caller may supply its own source instead (a git snapshot); the same path checks
+//! apply before it is asked.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Configuration files larger than this are ignored.
 const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
-/// Reads project-relative configuration files under one root.
-#[derive(Debug)]
-pub(crate) struct ConfigReader {
-    root: PathBuf,
-    canonical_root: Option<PathBuf>,
+/// Gives the text of a project-relative path, if there is one.
+type TextSource<'a> = Box<dyn Fn(&str) -> Option<String> + 'a>;
+
+/// Reads project-relative configuration files and remembers which ones it read.
+pub(crate) struct ConfigReader<'a> {
+    source: TextSource<'a>,
     /// Every path successfully read, for change detection.
     read_paths: RefCell<BTreeSet<String>>,
 }
 
-impl ConfigReader {
-    /// A reader for files under `root`.
-    pub fn new(root: &Path) -> Self {
+impl<'a> ConfigReader<'a> {
+    /// A reader for files on disk under `root`.
+    pub fn from_disk(root: &'a Path) -> Self {
+        let canonical_root = root.canonicalize().ok();
+        Self::from_source(move |relative| {
+            let canonical_root = canonical_root.as_ref()?;
+            let canonical = root.join(relative).canonicalize().ok()?;
+            if !canonical.starts_with(canonical_root) {
+                return None;
+            }
+            let metadata = std::fs::metadata(&canonical).ok()?;
+            if !metadata.is_file() || metadata.len() > MAX_CONFIG_BYTES {
+                return None;
+            }
+            std::fs::read_to_string(&canonical).ok()
+        })
+    }
+
+    /// A reader that asks `source` for the text of a project-relative path.
+    pub fn from_source(source: impl Fn(&str) -> Option<String> + 'a) -> Self {
         Self {
-            root: root.to_path_buf(),
-            canonical_root: root.canonicalize().ok(),
+            source: Box::new(source),
             read_paths: RefCell::default(),
         }
     }
 
-    /// The text of a project-relative file, or `None` when it is missing, outside the root,
+    /// The text of a project-relative file, or `None` when it is missing, outside the project,
     /// too large or not UTF-8.
     pub fn read(&self, relative: &str) -> Option<String> {
-        let canonical_root = self.canonical_root.as_ref()?;
         if relative.is_empty()
             || relative.starts_with('/')
-            || relative.split('/').any(|segment| segment == "..")
+            || relative
+                .split('/')
+                .any(|segment| segment == ".." || segment == ".")
         {
             return None;
         }
-        let canonical = self.root.join(relative).canonicalize().ok()?;
-        if !canonical.starts_with(canonical_root) {
-            return None;
-        }
-        let metadata = std::fs::metadata(&canonical).ok()?;
-        if !metadata.is_file() || metadata.len() > MAX_CONFIG_BYTES {
-            return None;
-        }
-        let text = std::fs::read_to_string(&canonical).ok()?;
+        let text = (self.source)(relative).filter(|text| text.len() as u64 <= MAX_CONFIG_BYTES)?;
         if let Ok(mut read_paths) = self.read_paths.try_borrow_mut() {
             read_paths.insert(relative.to_owned());
         }

@@ -97,13 +97,13 @@ struct RawOptions {
 
 /// Loads configs, caching each file's merged options.
 pub(crate) struct ConfigLoader<'a> {
-    reader: &'a ConfigReader,
+    reader: &'a ConfigReader<'a>,
     cache: HashMap<String, RawOptions>,
 }
 
 impl<'a> ConfigLoader<'a> {
     /// A loader reading through `reader`.
-    pub fn new(reader: &'a ConfigReader) -> Self {
+    pub fn new(reader: &'a ConfigReader<'a>) -> Self {
         Self {
             reader,
             cache: HashMap::new(),

@@ -38,7 +38,7 @@ pub(crate) struct WorkspacePackage {
 
 /// Reads every `package.json` outside `node_modules`; the shallowest folder wins a name clash.
 pub(crate) fn discover<'f>(
-    reader: &ConfigReader,
+    reader: &ConfigReader<'_>,
     files: impl Iterator<Item = &'f str>,
 ) -> BTreeMap<String, WorkspacePackage> {
     let mut manifests: Vec<&str> = files

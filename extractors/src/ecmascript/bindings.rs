@@ -67,6 +67,23 @@ impl Bindings {
         self.by_local.contains_key(local)
     }
 
+    /// The text of a callee or type reference with an aliased named import spelled by its export
+    /// name: `new PgClient()` after `import { Client as PgClient } from 'pg'` reads `Client`.
+    pub fn canonical_text(&self, node: Node<'_>, source: &str) -> String {
+        let written = syntax::compact_text(node, source, 120);
+        let (root, rest) = match written.split_once('.') {
+            Some((root, rest)) => (root, Some(rest)),
+            None => (written.as_str(), None),
+        };
+        match self.by_local.get(root) {
+            Some((_, Imported::Named(name))) if name != root => match rest {
+                Some(rest) => format!("{name}.{rest}"),
+                None => name.clone(),
+            },
+            _ => written,
+        }
+    }
+
     /// What an identifier or member chain (`P`, `pg.Pool`, `Redis.Cluster`) refers to.
     pub fn resolve(&self, callee: Node<'_>, source: &str) -> Option<Target> {
         let (root, members) = member_chain(callee, source)?;
@@ -118,24 +135,29 @@ impl Bindings {
 /// Splits `a.b.c` into its root identifier and member names; `None` for anything else
 /// (calls, `this`, computed members, optional chains are read through).
 pub(super) fn member_chain<'s>(node: Node<'_>, source: &'s str) -> Option<(&'s str, Vec<&'s str>)> {
-    match node.kind() {
-        "identifier" => Some((syntax::text(node, source), Vec::new())),
-        "member_expression" => {
-            let object = node.child_by_field_name("object")?;
-            let property = node.child_by_field_name("property")?;
-            if property.kind() != "property_identifier" {
-                return None;
+    // Iterative, so that a pathological chain cannot exhaust the stack.
+    let mut members = Vec::new();
+    let mut current = node;
+    loop {
+        match current.kind() {
+            "identifier" => {
+                members.reverse();
+                return Some((syntax::text(current, source), members));
             }
-            let (root, mut members) = member_chain(object, source)?;
-            members.push(syntax::text(property, source));
-            Some((root, members))
+            "member_expression" => {
+                let property = current.child_by_field_name("property")?;
+                if property.kind() != "property_identifier" {
+                    return None;
+                }
+                members.push(syntax::text(property, source));
+                current = current.child_by_field_name("object")?;
+            }
+            "parenthesized_expression" | "non_null_expression" => {
+                current = syntax::named_children(current)
+                    .into_iter()
+                    .find(|child| child.kind() != "comment")?;
+            }
+            _ => return None,
         }
-        "parenthesized_expression" | "non_null_expression" => {
-            let inner = syntax::named_children(node)
-                .into_iter()
-                .find(|child| child.kind() != "comment")?;
-            member_chain(inner, source)
-        }
-        _ => None,
     }
 }

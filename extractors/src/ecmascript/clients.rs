@@ -18,7 +18,6 @@ use tree_sitter::Node;
 use super::bindings::{member_chain, Imported};
 use super::client_table::{client_package, drizzle_dialect, ClientPackage, Technology};
 use super::imports::ImportRecord;
-use super::scope::enclosing_scope;
 use super::FileView;
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
@@ -206,7 +205,7 @@ fn definite_fact(
     record: &ImportRecord<'_>,
 ) -> Fact {
     let source = view.source();
-    let client_name = syntax::compact_text(callee, source, 120);
+    let client_name = view.bindings.canonical_text(callee, source);
     let (noun, verb) = match client_use {
         Use::Construct => ("construction", "constructs"),
         Use::Call => ("call", "calls"),
@@ -217,7 +216,7 @@ fn definite_fact(
         FactKind::AccessesTechnology,
         site,
         Confidence::Definite,
-        enclosing_scope(site, source),
+        view.scope_of(site),
         format!("{noun} of `{client_name}` from `{package}`"),
     );
     fact.technology = Some(technology(view, client, record));
@@ -238,7 +237,7 @@ fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) 
         FactKind::AccessesTechnology,
         site,
         Confidence::Definite,
-        enclosing_scope(site, source),
+        view.scope_of(site),
         format!("call of global `{client_name}`"),
     );
     fact.technology = Some("external_api".to_owned());
@@ -257,7 +256,7 @@ fn probable_fact(
         FactKind::AccessesTechnology,
         record.node,
         Confidence::Probable,
-        enclosing_scope(record.node, view.source()),
+        view.scope_of(record.node),
         format!("import of client package `{package}`"),
     );
     fact.technology = Some(technology(view, client, record));

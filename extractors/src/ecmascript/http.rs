@@ -13,7 +13,6 @@ use tree_sitter::Node;
 use super::client_table::is_http_verb;
 use super::clients::{is_global_fetch, Instances};
 use super::literals::{arguments, interpolated, object_property, static_string, DYNAMIC};
-use super::scope::enclosing_scope;
 use super::FileView;
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
@@ -81,7 +80,7 @@ pub(super) fn extract(
             FactKind::HttpCall,
             call,
             Confidence::Definite,
-            enclosing_scope(call, source),
+            view.scope_of(call),
             format!("http call `{method} {shown}` via `{}`", request.client),
         );
         set(&mut fact, "method", method.as_str());

@@ -12,9 +12,7 @@ use tree_sitter::Node;
 
 use super::bindings::{Binding, Imported};
 use super::literals::{property_name, string_value};
-use super::scope::enclosing_scope;
-use super::usage::is_in_type_position;
-use super::FileView;
+use super::{import_calls, FileView};
 use crate::context::Resolution;
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
@@ -80,7 +78,7 @@ pub(super) fn collect<'tree>(
             let mut record = if let Some(statement) = hit.node(Field::Statement) {
                 read_statement(statement, source, specifier)
             } else {
-                read_call(hit.node(Field::Call)?, source, specifier)
+                import_calls::read_call(hit.node(Field::Call)?, source, specifier)
             };
             record.resolution = input.context.resolve(input.path, &record.specifier);
             Some(record)
@@ -90,7 +88,7 @@ pub(super) fn collect<'tree>(
     records
 }
 
-fn empty_record<'tree>(
+pub(super) fn empty_record<'tree>(
     node: Node<'tree>,
     form: ImportForm,
     specifier: String,
@@ -194,7 +192,7 @@ fn read_statement<'tree>(
     record
 }
 
-fn bind_module(record: &mut ImportRecord<'_>, local: &str, is_type_only: bool) {
+pub(super) fn bind_module(record: &mut ImportRecord<'_>, local: &str, is_type_only: bool) {
     record.alias = Some(local.to_owned());
     record.bindings.push(Binding {
         local: local.to_owned(),
@@ -228,7 +226,7 @@ fn read_specifier(
     record.names.push(name);
 }
 
-fn named(name: &str) -> Imported {
+pub(super) fn named(name: &str) -> Imported {
     if name == "default" {
         Imported::Module
     } else {
@@ -236,118 +234,12 @@ fn named(name: &str) -> Imported {
     }
 }
 
-/// Reads `require('x')` or `import('x')` and what its result is bound to:
-/// `const m = …`, `const { a, b: c } = …`, `const a = require('x').a`, through `await`.
-fn read_call<'tree>(call: Node<'tree>, source: &str, specifier: String) -> ImportRecord<'tree> {
-    let is_dynamic = call
-        .child_by_field_name("function")
-        .is_some_and(|function| function.kind() == "import");
-    let form = if is_dynamic {
-        ImportForm::Dynamic
-    } else {
-        ImportForm::Require
-    };
-    let mut record = empty_record(call, form, specifier);
-    // `typeof import('./x')` and `import('./x').T` in a type are type-only references.
-    if is_dynamic && is_in_type_position(call) {
-        record.is_type_only = true;
-        return record;
-    }
-    let mut value = call;
-    let mut member = None;
-    while let Some(parent) = value.parent() {
-        match parent.kind() {
-            "await_expression" | "parenthesized_expression" => value = parent,
-            "member_expression"
-                if member.is_none()
-                    && parent
-                        .child_by_field_name("object")
-                        .is_some_and(|object| object.id() == value.id()) =>
-            {
-                member = parent
-                    .child_by_field_name("property")
-                    .map(|property| syntax::text(property, source).to_owned());
-                value = parent;
-            }
-            _ => break,
-        }
-    }
-    let Some(declarator) = value
-        .parent()
-        .filter(|parent| parent.kind() == "variable_declarator")
-    else {
-        return record;
-    };
-    let Some(pattern) = declarator.child_by_field_name("name") else {
-        return record;
-    };
-    match (pattern.kind(), member) {
-        ("identifier", Some(member)) => {
-            record.bindings.push(Binding {
-                local: syntax::text(pattern, source).to_owned(),
-                imported: named(&member),
-                is_type_only: false,
-            });
-            record.names.push(member);
-        }
-        ("identifier", None) => bind_module(&mut record, syntax::text(pattern, source), false),
-        ("object_pattern", None) => read_object_pattern(&mut record, pattern, source),
-        _ => {}
-    }
-    record
-}
-
-fn read_object_pattern(record: &mut ImportRecord<'_>, pattern: Node<'_>, source: &str) {
-    for property in named_children(pattern) {
-        let (name, local) = match property.kind() {
-            "shorthand_property_identifier_pattern" => {
-                let name = syntax::text(property, source).to_owned();
-                (name.clone(), name)
-            }
-            "object_assignment_pattern" => {
-                let Some(left) = property.child_by_field_name("left") else {
-                    continue;
-                };
-                let name = syntax::text(left, source).to_owned();
-                (name.clone(), name)
-            }
-            "pair_pattern" => {
-                let (Some(key), Some(value)) = (
-                    property.child_by_field_name("key"),
-                    property.child_by_field_name("value"),
-                ) else {
-                    continue;
-                };
-                let target = match value.kind() {
-                    "assignment_pattern" => value.child_by_field_name("left").unwrap_or(value),
-                    _ => value,
-                };
-                if target.kind() != "identifier" {
-                    continue;
-                }
-                (
-                    property_name(key, source),
-                    syntax::text(target, source).to_owned(),
-                )
-            }
-            _ => continue,
-        };
-        record.bindings.push(Binding {
-            local,
-            imported: named(&name),
-            is_type_only: false,
-        });
-        record.names.push(name);
-    }
-}
-
 /// The `import` and `external` facts of a file.
 pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
-    let source = view.source();
     view.imports
         .iter()
         .map(|record| {
-            let scope = enclosing_scope(record.node, source);
+            let scope = view.scope_of(record.node);
             let construct = match record.form {
                 ImportForm::Static | ImportForm::ImportEquals => "import of",
                 ImportForm::ReExport => "re-export from",

@@ -63,6 +63,15 @@ pub(super) struct Interpolated {
 /// Reads a string literal, a template string or a `+` concatenation of them; `None` for any other
 /// expression.
 pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated> {
+    interpolated_within(node, source, MAX_CONCATENATION_DEPTH)
+}
+
+/// How deep `+` concatenations are followed; deeper ones read as dynamic (and the recursion
+/// stays far from the stack limit on minified input).
+const MAX_CONCATENATION_DEPTH: usize = 32;
+
+fn interpolated_within(node: Node<'_>, source: &str, depth: usize) -> Option<Interpolated> {
+    let depth = depth.checked_sub(1)?;
     match node.kind() {
         "string" => {
             let value = string_value(node, source);
@@ -93,7 +102,7 @@ pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated>
             let left = node.child_by_field_name("left")?;
             let right = node.child_by_field_name("right")?;
             let part = |side: Node<'_>| {
-                interpolated(side, source).unwrap_or_else(|| Interpolated {
+                interpolated_within(side, source, depth).unwrap_or_else(|| Interpolated {
                     written: format!("${{{}}}", syntax::compact_text(side, source, 80)),
                     text: DYNAMIC.to_owned(),
                 })
@@ -110,7 +119,7 @@ pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated>
         "parenthesized_expression" => named_children(node)
             .into_iter()
             .find(|child| child.kind() != "comment")
-            .and_then(|inner| interpolated(inner, source)),
+            .and_then(|inner| interpolated_within(inner, source, depth)),
         _ => None,
     }
 }

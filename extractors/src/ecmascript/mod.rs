@@ -3,7 +3,8 @@
 //! One file is handled in a fixed order, because later steps read what earlier ones found:
 //! 1. `imports` reads every import, re-export, `require` and dynamic `import()` matched by the
 //!    query, resolves its specifier against the [`crate::ProjectContext`], and records the local
-//!    names it binds (`bindings`);
+//!    names it binds (`bindings`; `import_calls` reads what `require` and `import()` results are
+//!    bound to);
 //! 2. `usage` walks the tree once to tell value uses from type uses of those names (type-only
 //!    imports) and to see which names the file declares itself (a local `fetch`);
 //! 3. `clients` turns constructions, calls and constructor injections of client packages into
@@ -17,6 +18,7 @@ mod bindings;
 mod client_table;
 mod clients;
 mod http;
+mod import_calls;
 mod imports;
 mod literals;
 mod routes;
@@ -52,6 +54,11 @@ impl FileView<'_, '_> {
     fn source(&self) -> &str {
         self.input.source
     }
+
+    /// The enclosing scope of a node, for `evidence.scope`.
+    fn scope_of(&self, node: tree_sitter::Node<'_>) -> Option<String> {
+        scope::enclosing_scope(node, self.input.tree.root_node(), self.input.source)
+    }
 }
 
 /// Extracts the facts of one TypeScript, TSX or JavaScript file (unsorted).
@@ -75,7 +82,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &of_kind(FactKind::HttpCall),
         &clients.instances,
     ));
-    facts.extend(routes::extract(&view, &of_kind(FactKind::Route)));
+    facts.extend(routes::extract(
+        &view,
+        &of_kind(FactKind::Route),
+        &clients.instances,
+    ));
     facts.extend(clients.facts);
     facts
 }

@@ -14,9 +14,8 @@
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
-use super::clients::record_client;
+use super::clients::{record_client, Instances};
 use super::literals::{arguments, interpolated, object_property, property_name, static_string};
-use super::scope::enclosing_scope;
 use super::FileView;
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
@@ -49,8 +48,22 @@ struct RouteSite<'tree> {
     confidence: Confidence,
 }
 
+/// What decides whether a registration is a route, and of which framework.
+struct Routing<'a> {
+    /// The server framework the file imports (Express, Fastify, Koa, Hono).
+    server: Option<&'static str>,
+    /// The decorator framework (NestJS unless routing-controllers is imported).
+    decorator: &'static str,
+    /// Variables holding a client (`const redis = createClient()`), never routers.
+    instances: &'a Instances,
+}
+
 /// Reads the `route` facts of a file from the route matches.
-pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Fact> {
+pub(super) fn extract(
+    view: &FileView<'_, '_>,
+    hits: &[&QueryHit<'_>],
+    instances: &Instances,
+) -> Vec<Fact> {
     let imported = |packages: &[&str]| {
         view.imports
             .iter()
@@ -66,19 +79,23 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Fa
     .into_iter()
     .find(|(_, packages)| imported(packages))
     .map(|(framework, _)| framework);
-    let decorator_framework = if imported(&["routing-controllers"]) {
-        "routing-controllers"
-    } else {
-        "nestjs"
+    let routing = Routing {
+        server: server_framework,
+        decorator: if imported(&["routing-controllers"]) {
+            "routing-controllers"
+        } else {
+            "nestjs"
+        },
+        instances,
     };
     let mut sites = Vec::new();
     for hit in hits {
         if let Some(decorator) = hit.node(Field::Decorator) {
-            sites.extend(decorated_route(view, hit, decorator, decorator_framework));
+            sites.extend(decorated_route(view, hit, decorator, routing.decorator));
         } else if let Some(options) = hit.node(Field::Options) {
-            sites.extend(fastify_routes(view, hit, options, server_framework));
+            sites.extend(fastify_routes(view, hit, options, &routing));
         } else {
-            sites.extend(verb_route(view, hit, server_framework));
+            sites.extend(verb_route(view, hit, &routing));
         }
     }
     sites
@@ -100,8 +117,12 @@ fn router_framework(
     view: &FileView<'_, '_>,
     receiver: Node<'_>,
     server_framework: Option<&'static str>,
+    instances: &Instances,
 ) -> Option<(&'static str, Confidence)> {
     let root = root_object(receiver);
+    if instances.contains_key(&syntax::compact_text(receiver, view.source(), 120)) {
+        return None;
+    }
     if root.kind() == "identifier" {
         let root_name = syntax::text(root, view.source());
         let target = view.bindings.resolve(root, view.source());
@@ -162,7 +183,7 @@ fn chained_route_path(receiver: Node<'_>, source: &str) -> Option<String> {
 fn verb_route<'tree>(
     view: &FileView<'_, 'tree>,
     hit: &QueryHit<'tree>,
-    server_framework: Option<&'static str>,
+    routing: &Routing<'_>,
 ) -> Option<RouteSite<'tree>> {
     let source = view.source();
     let (call, receiver, method) = (
@@ -180,14 +201,15 @@ fn verb_route<'tree>(
     if !(path.starts_with('/') || path == "*") || !HANDLER_KINDS.contains(&last.kind()) {
         return None;
     }
-    let (framework, confidence) = router_framework(view, receiver, server_framework)?;
+    let (framework, confidence) =
+        router_framework(view, receiver, routing.server, routing.instances)?;
     Some(RouteSite {
         node: call,
         method: http_method(syntax::text(method, source)),
         path,
         framework,
         handler: handler_name(*last, source),
-        scope: enclosing_scope(call, source),
+        scope: view.scope_of(call),
         confidence,
     })
 }
@@ -196,7 +218,7 @@ fn fastify_routes<'tree>(
     view: &FileView<'_, 'tree>,
     hit: &QueryHit<'tree>,
     options: Node<'tree>,
-    server_framework: Option<&'static str>,
+    routing: &Routing<'_>,
 ) -> Vec<RouteSite<'tree>> {
     let source = view.source();
     let (Some(call), Some(receiver)) = (hit.node(Field::Call), hit.node(Field::Receiver)) else {
@@ -207,7 +229,12 @@ fn fastify_routes<'tree>(
     });
     let (Some(path), Some((framework, confidence))) = (
         path,
-        router_framework(view, receiver, server_framework.or(Some("fastify"))),
+        router_framework(
+            view,
+            receiver,
+            routing.server.or(Some("fastify")),
+            routing.instances,
+        ),
     ) else {
         return Vec::new();
     };
@@ -229,7 +256,7 @@ fn fastify_routes<'tree>(
             path: path.clone(),
             framework,
             handler: handler.clone(),
-            scope: enclosing_scope(call, source),
+            scope: view.scope_of(call),
             confidence,
         })
         .collect()

@@ -11,11 +11,17 @@ use tree_sitter::Node;
 use super::literals::property_name;
 use crate::syntax;
 
-/// The dotted path of the functions, methods and classes around `node`, outermost first.
-pub(super) fn enclosing_scope(node: Node<'_>, source: &str) -> Option<String> {
+/// The dotted path of the functions, methods and classes around `node`, outermost first;
+/// `root` is the root of its tree.
+pub(super) fn enclosing_scope(node: Node<'_>, root: Node<'_>, source: &str) -> Option<String> {
+    let chain = syntax::ancestors(root, node);
     let mut names: Vec<String> = Vec::new();
-    let mut current = node.parent();
-    while let Some(ancestor) = current {
+    for (index, ancestor) in chain.iter().copied().enumerate().rev() {
+        let parent = index
+            .checked_sub(1)
+            .and_then(|above| chain.get(above))
+            .copied();
+        let binding_name = |expression: Node<'_>| binding_name(expression, parent?, source);
         match ancestor.kind() {
             "method_definition" | "function_declaration" | "generator_function_declaration" => {
                 if let Some(name) = ancestor.child_by_field_name("name") {
@@ -26,7 +32,7 @@ pub(super) fn enclosing_scope(node: Node<'_>, source: &str) -> Option<String> {
                 let own_name = ancestor
                     .child_by_field_name("name")
                     .map(|name| syntax::text(name, source).to_owned());
-                if let Some(name) = own_name.or_else(|| binding_name(ancestor, source)) {
+                if let Some(name) = own_name.or_else(|| binding_name(ancestor)) {
                     names.push(name);
                 }
             }
@@ -34,18 +40,17 @@ pub(super) fn enclosing_scope(node: Node<'_>, source: &str) -> Option<String> {
                 let own_name = ancestor
                     .child_by_field_name("name")
                     .map(|name| syntax::text(name, source).to_owned());
-                if let Some(name) = own_name.or_else(|| binding_name(ancestor, source)) {
+                if let Some(name) = own_name.or_else(|| binding_name(ancestor)) {
                     names.push(name);
                 }
             }
             "object" if !names.is_empty() => {
-                if let Some(name) = binding_name(ancestor, source) {
+                if let Some(name) = binding_name(ancestor) {
                     names.push(name);
                 }
             }
             _ => {}
         }
-        current = ancestor.parent();
     }
     names.reverse();
     (!names.is_empty()).then(|| names.join("."))
@@ -53,8 +58,7 @@ pub(super) fn enclosing_scope(node: Node<'_>, source: &str) -> Option<String> {
 
 /// The name an expression is bound to by its parent: `const name = …`, `{ name: … }`,
 /// `exports.name = …`, `name = …` in a class body.
-fn binding_name(expression: Node<'_>, source: &str) -> Option<String> {
-    let parent = expression.parent()?;
+fn binding_name(expression: Node<'_>, parent: Node<'_>, source: &str) -> Option<String> {
     let name_node = match parent.kind() {
         "variable_declarator" => parent
             .child_by_field_name("name")

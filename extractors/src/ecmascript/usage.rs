@@ -53,11 +53,32 @@ impl Usage {
     }
 }
 
+/// A node waiting to be visited, with what its ancestors say about it.
+#[derive(Clone, Copy)]
+struct Pending<'tree> {
+    node: Node<'tree>,
+    /// The node's parent; carried along because `Node::parent` costs a walk from the root.
+    parent: Option<Node<'tree>>,
+    in_type: bool,
+    in_decorated_class: bool,
+}
+
 /// Walks a file's tree once and records how each name is used.
 pub(super) fn analyze(tree: &Tree, source: &str) -> Usage {
     let mut usage = Usage::default();
-    let mut pending: Vec<(Node<'_>, bool, bool)> = vec![(tree.root_node(), false, false)];
-    while let Some((node, in_type, in_decorated_class)) = pending.pop() {
+    let mut pending = vec![Pending {
+        node: tree.root_node(),
+        parent: None,
+        in_type: false,
+        in_decorated_class: false,
+    }];
+    while let Some(Pending {
+        node,
+        parent,
+        in_type,
+        in_decorated_class,
+    }) = pending.pop()
+    {
         let kind = node.kind();
         let is_reexport =
             kind == "export_statement" && node.child_by_field_name("source").is_some();
@@ -66,11 +87,11 @@ pub(super) fn analyze(tree: &Tree, source: &str) -> Usage {
         }
         let in_type = in_type || TYPE_CONTEXTS.contains(&kind);
         let in_decorated_class =
-            in_decorated_class || (CLASS_KINDS.contains(&kind) && is_decorated(node));
+            in_decorated_class || (CLASS_KINDS.contains(&kind) && is_decorated(node, parent));
         match kind {
             "identifier" | "type_identifier" | "shorthand_property_identifier" => {
                 let name = syntax::text(node, source).to_owned();
-                if is_declaration(node) {
+                if parent.is_some_and(|parent| is_declaration(node, parent)) {
                     usage.declared.insert(name.clone());
                 }
                 let is_type_position = kind == "type_identifier" || in_type;
@@ -85,10 +106,12 @@ pub(super) fn analyze(tree: &Tree, source: &str) -> Usage {
             }
             _ => {
                 let mut cursor = node.walk();
-                pending.extend(
-                    node.children(&mut cursor)
-                        .map(|child| (child, in_type, in_decorated_class)),
-                );
+                pending.extend(node.children(&mut cursor).map(|child| Pending {
+                    node: child,
+                    parent: Some(node),
+                    in_type,
+                    in_decorated_class,
+                }));
             }
         }
     }
@@ -108,10 +131,7 @@ pub(super) fn is_in_type_position(node: Node<'_>) -> bool {
 }
 
 /// Whether an identifier is the name a declaration introduces.
-fn is_declaration(identifier: Node<'_>) -> bool {
-    let Some(parent) = identifier.parent() else {
-        return false;
-    };
+fn is_declaration(identifier: Node<'_>, parent: Node<'_>) -> bool {
     let is_field = |field: &str| {
         parent
             .child_by_field_name(field)
@@ -132,9 +152,8 @@ fn is_declaration(identifier: Node<'_>) -> bool {
 
 /// Whether a class, its members or its parameters carry a decorator, or the `export` wrapping
 /// it does.
-fn is_decorated(class: Node<'_>) -> bool {
-    let wrapper_is_decorated = class
-        .parent()
+fn is_decorated(class: Node<'_>, parent: Option<Node<'_>>) -> bool {
+    let wrapper_is_decorated = parent
         .filter(|parent| parent.kind() == "export_statement")
         .is_some_and(|parent| {
             named_children(parent)

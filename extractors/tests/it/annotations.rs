@@ -1,6 +1,6 @@
 //! Expected-fact annotations in fixture sources (style §7).
 //!
-//! A comment line `// ^ <kind> key=value !key …` describes one fact produced by the nearest
+//! A comment line `// ^ fact: <kind> key=value !key …` describes one fact produced by the nearest
 //! line above it that is not itself an annotation. `key` is a property name, or one of
 //! `confidence`, `technology`, `route`, `scope`, `column`; lists are written `[a,b]`, values with
 //! spaces in double quotes; `!key`
@@ -22,7 +22,7 @@ pub fn parse(source: &str) -> Vec<Annotation> {
     let mut annotations = Vec::new();
     let mut code_line = 0;
     for (index, line) in source.lines().enumerate() {
-        let Some(body) = line.trim_start().strip_prefix("// ^") else {
+        let Some(body) = line.trim_start().strip_prefix("// ^ fact:") else {
             code_line = u32::try_from(index + 1).unwrap();
             continue;
         };

@@ -132,6 +132,12 @@ fn odd_input_never_panics() {
             let _ = extract_file(&ProjectContext::default(), path, input);
         }
     }
+    let long_concatenation = format!("fetch('/a'{});", " + x".repeat(20_000));
+    let long_chain = format!("import a from 'axios';\na{}();", ".b".repeat(20_000));
+    for input in [long_concatenation, long_chain] {
+        let extraction = extract_file(&ProjectContext::default(), "deep.ts", &input).unwrap();
+        assert_eq!(extraction.parse_errors, 0);
+    }
     let escaped = facts_of("a.js", "require('\\u0070g');");
     assert_eq!(escaped[0].property_str("package"), Some("pg"));
 }
@@ -146,4 +152,68 @@ fn extraction_is_the_same_on_every_thread() {
     for handle in handles {
         assert_eq!(handle.join().unwrap(), expected);
     }
+}
+
+fn import_resolution(
+    context: &ProjectContext,
+    file: &str,
+    source: &str,
+) -> Vec<(FactKind, Option<String>)> {
+    extract_file(context, file, source)
+        .unwrap()
+        .facts
+        .into_iter()
+        .map(|fact| (fact.kind, fact.property_str("resolved").map(str::to_owned)))
+        .collect()
+}
+
+#[test]
+fn configuration_can_come_from_a_snapshot_reader() {
+    let files: Vec<String> = [
+        "tsconfig.json",
+        "tsconfig.base.json",
+        "src/app.ts",
+        "src/lib/db.ts",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let context = ProjectContext::discover_with(&files, |path| match path {
+        "tsconfig.json" => Some(r#"{ "extends": "./tsconfig.base" }"#.to_owned()),
+        "tsconfig.base.json" => {
+            Some(r#"{ "compilerOptions": { "paths": { "@lib/*": ["./src/lib/*"] } } }"#.to_owned())
+        }
+        _ => None,
+    });
+    assert_eq!(
+        import_resolution(&context, "src/app.ts", "import { db } from '@lib/db';"),
+        [(FactKind::Import, Some("src/lib/db.ts".to_owned()))]
+    );
+    assert_eq!(
+        context.config_files(),
+        ["tsconfig.base.json", "tsconfig.json"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn configuration_behind_a_symlink_out_of_the_root_is_not_read() {
+    let base =
+        std::env::temp_dir().join(format!("lintel-extractors-symlink-{}", std::process::id()));
+    let root = base.join("project");
+    let outside = base.join("outside");
+    std::fs::create_dir_all(root.join("src/lib")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    let config = r#"{ "compilerOptions": { "paths": { "@lib/*": ["./src/lib/*"] } } }"#;
+    std::fs::write(outside.join("tsconfig.json"), config).unwrap();
+    std::fs::write(root.join("src/lib/db.ts"), "export const db = 1;").unwrap();
+    std::os::unix::fs::symlink(outside.join("tsconfig.json"), root.join("tsconfig.json")).unwrap();
+    let files: Vec<String> = ["tsconfig.json", "src/app.ts", "src/lib/db.ts"]
+        .map(str::to_owned)
+        .to_vec();
+    let context = ProjectContext::discover(&root, &files);
+    let resolution = import_resolution(&context, "src/app.ts", "import { db } from '@lib/db';");
+    std::fs::remove_dir_all(&base).unwrap();
+    // Without the config, `@lib/db` is a bare scoped package.
+    assert_eq!(resolution, [(FactKind::External, None)]);
+    assert!(context.config_files().is_empty());
 }

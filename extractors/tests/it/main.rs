@@ -13,4 +13,5 @@ mod annotations;
 mod api;
 mod fixtures;
 mod queries;
+mod snapshots;
 mod tidy;

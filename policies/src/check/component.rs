@@ -65,6 +65,14 @@ impl Checker<'_> {
                 }
             }
         }
+        for list in [
+            &mut component.implements,
+            &mut component.consumes,
+            &mut component.handles,
+        ] {
+            let mut seen = std::collections::BTreeSet::new();
+            list.retain(|name| seen.insert(name.clone()));
+        }
         if !decl.is_truncated {
             for (key, present) in [
                 ("runs_on", scalar_keys.contains_key("runs_on")),
@@ -106,7 +114,7 @@ impl Checker<'_> {
                 "consumes" => (self.resolve_contract(name), &mut component.consumes),
                 _ => (self.resolve_data(name).is_some(), &mut component.handles),
             };
-            if is_known && !list.contains(&name.text) {
+            if is_known {
                 list.push(name.text.clone());
             }
         }

@@ -5,7 +5,7 @@ use super::Checker;
 use crate::error::Code;
 use crate::syntax::ast::{EndpointSyntax, SelectorKind};
 use crate::syntax::Span;
-use crate::vocab::{self, RESOURCE_TYPES, ROLES};
+use crate::vocab::{RESOURCE_TYPES, ROLES};
 
 /// An endpoint expanded to the entities it names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,7 @@ impl Checker<'_> {
                 let is_name = self.symbols.resources.contains_key(value.text.as_str());
                 if !is_name && !RESOURCE_TYPES.contains(&value.text.as_str()) {
                     let candidates = self.symbols.resources.keys().copied().chain(RESOURCE_TYPES);
-                    let suggestion = vocab::suggest(&value.text, candidates).map(str::to_owned);
+                    let suggestion = self.suggest(&value.text, candidates).map(str::to_owned);
                     let message = format!(
                         "unknown resource `{}`: not a declared resource or resource type",
                         value.text
@@ -75,12 +75,11 @@ impl Checker<'_> {
             self.report(Code::SelectorMatchesNothing, span, message);
             return None;
         }
-        let mut unique: Vec<String> = Vec::new();
-        for name in names {
-            if !unique.contains(&name) {
-                unique.push(name);
-            }
-        }
+        let mut seen = std::collections::BTreeSet::new();
+        let unique: Vec<String> = names
+            .into_iter()
+            .filter(|name| seen.insert(name.clone()))
+            .collect();
         Some(ExpandedEndpoint { names: unique })
     }
 

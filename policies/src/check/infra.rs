@@ -19,7 +19,7 @@ impl Checker<'_> {
             (&RESOURCE_TYPES, Code::UnknownResourceType, "resource")
         };
         let type_name = &decl.type_name.text;
-        if !vocabulary.contains(&type_name.as_str()) {
+        if !type_name.is_empty() && !vocabulary.contains(&type_name.as_str()) {
             let suggestion = vocab::suggest_vocabulary(type_name, vocabulary);
             let message = format!("unknown {noun} type `{type_name}`");
             self.report_with_suggestion(code, decl.type_name.span, message, suggestion);

@@ -1,7 +1,7 @@
 //! The type checker (`language.md` §2, §4): resolves every name of the merged declarations,
 //! reports every check diagnostic, and builds the checked [`Model`].
 //!
-//! Names are collected first ([`names`]), so declarations may be used before they are declared.
+//! Names are collected first ([`Symbols`]), so declarations may be used before they are declared.
 //! Shared checks live here (entities, components, types, values, endpoint selectors); the rule
 //! blocks of each policy kind are checked in [`crate::kinds`].
 
@@ -14,6 +14,7 @@ mod resolve;
 mod types;
 mod values;
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 
 use crate::error::{Code, SpecError};
@@ -39,6 +40,8 @@ pub fn check(decls: &[Decl], files: &[String]) -> (Model, Vec<SpecError>) {
         labels,
         errors,
         model: Model::default(),
+        suggestion_budget: Cell::new(SUGGESTION_BUDGET),
+        plugin_names: BTreeSet::new(),
     };
     for decl in decls {
         checker.check_decl(decl);
@@ -46,6 +49,10 @@ pub fn check(decls: &[Decl], files: &[String]) -> (Model, Vec<SpecError>) {
     checker.check_ambiguous_paths();
     (checker.model, checker.errors)
 }
+
+/// How many candidate names all "did you mean" suggestions of one compilation may compare,
+/// so that a huge adversarial spec cannot make suggestions quadratic.
+const SUGGESTION_BUDGET: usize = 2_000_000;
 
 /// Labels and trust levels that some declaration uses.
 #[derive(Debug, Default)]
@@ -101,6 +108,8 @@ pub struct Checker<'a> {
     pub errors: Vec<SpecError>,
     /// The model being built.
     pub model: Model,
+    suggestion_budget: Cell<usize>,
+    plugin_names: BTreeSet<String>,
 }
 
 impl<'a> Checker<'a> {
@@ -162,9 +171,27 @@ impl<'a> Checker<'a> {
                 name.span,
                 "plugin name is empty".to_owned(),
             );
-        } else if !self.model.plugins.contains(&name.value) {
+        } else if self.plugin_names.insert(name.value.clone()) {
             self.model.plugins.push(name.value.clone());
         }
+    }
+
+    /// The closest candidate by edit distance (at most 2), within the compilation's budget.
+    pub fn suggest<'c>(
+        &self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) -> Option<&'c str> {
+        let remaining = self.suggestion_budget.get();
+        let mut considered = 0_usize;
+        let counted = candidates
+            .into_iter()
+            .take(remaining)
+            .inspect(|_| considered += 1);
+        let suggestion = crate::vocab::suggest(name, counted);
+        self.suggestion_budget
+            .set(remaining.saturating_sub(considered));
+        suggestion
     }
 
     /// The project-relative location of a span.

@@ -14,7 +14,7 @@ impl<'a> Checker<'a> {
         if self.symbols.is_entity(&name.text) {
             return true;
         }
-        let suggestion = vocab::suggest(&name.text, self.symbols.entity_names());
+        let suggestion = self.suggest(&name.text, self.symbols.entity_names());
         let message = format!(
             "unknown entity `{}`: not a declared node, resource or component",
             name.text
@@ -38,7 +38,7 @@ impl<'a> Checker<'a> {
                 false
             }
             None => {
-                let suggestion = vocab::suggest(&name.text, self.symbols.names_of(wanted));
+                let suggestion = self.suggest(&name.text, self.symbols.names_of(wanted));
                 let message = format!("unknown {noun} `{}`", name.text);
                 self.report_with_suggestion(code, name.span, message, suggestion);
                 false
@@ -75,7 +75,7 @@ impl<'a> Checker<'a> {
         if let Some(found) = self.symbols.enums.get(name.text.as_str()).copied() {
             return Some(found);
         }
-        let suggestion = vocab::suggest(&name.text, self.symbols.names_of(ModelKind::Enum));
+        let suggestion = self.suggest(&name.text, self.symbols.names_of(ModelKind::Enum));
         let message = format!("`{}` is not a declared enum", name.text);
         self.report_with_suggestion(Code::NotAnEnum, name.span, message, suggestion);
         None
@@ -90,7 +90,7 @@ impl<'a> Checker<'a> {
         {
             return true;
         }
-        let suggestion = vocab::suggest(
+        let suggestion = self.suggest(
             &value.text,
             declared.values.iter().map(|member| member.text.as_str()),
         );
@@ -107,7 +107,7 @@ impl<'a> Checker<'a> {
         if self.symbols.contracts.contains_key(name.text.as_str()) {
             return true;
         }
-        let suggestion = vocab::suggest(&name.text, self.symbols.contracts.keys().copied());
+        let suggestion = self.suggest(&name.text, self.symbols.contracts.keys().copied());
         let message = format!("unknown contract `{}`", name.text);
         self.report_with_suggestion(Code::UnknownContract, name.span, message, suggestion);
         false
@@ -118,7 +118,7 @@ impl<'a> Checker<'a> {
         if self.symbols.repos.contains_key(name.text.as_str()) {
             return true;
         }
-        let suggestion = vocab::suggest(&name.text, self.symbols.repos.keys().copied());
+        let suggestion = self.suggest(&name.text, self.symbols.repos.keys().copied());
         let message = format!("unknown repo `{}`", name.text);
         self.report_with_suggestion(Code::UnknownRepo, name.span, message, suggestion);
         false
@@ -154,7 +154,7 @@ impl<'a> Checker<'a> {
         if self.labels.classifications.contains(&name.text) {
             return true;
         }
-        let suggestion = vocab::suggest(
+        let suggestion = self.suggest(
             &name.text,
             self.labels.classifications.iter().map(String::as_str),
         );
@@ -174,7 +174,7 @@ impl<'a> Checker<'a> {
         if self.labels.jurisdictions.contains(&name.text) {
             return true;
         }
-        let suggestion = vocab::suggest(
+        let suggestion = self.suggest(
             &name.text,
             self.labels.jurisdictions.iter().map(String::as_str),
         );
@@ -204,6 +204,6 @@ impl<'a> Checker<'a> {
             .symbols
             .names_of(ModelKind::Data)
             .chain(self.symbols.names_of(ModelKind::Component));
-        vocab::suggest(name, candidates).map(str::to_owned)
+        self.suggest(name, candidates).map(str::to_owned)
     }
 }

@@ -6,7 +6,7 @@ use super::Checker;
 use crate::error::Code;
 use crate::model::{Literal, PathType, TypeExpr, ValueDomain, ValueExpr};
 use crate::syntax::ast::{Ident, LiteralSyntax, ValueExprSyntax};
-use crate::vocab::{self, NUMERIC_TYPES};
+use crate::vocab::NUMERIC_TYPES;
 
 /// The type reached so far along a path.
 enum Reached {
@@ -99,7 +99,7 @@ impl Checker<'_> {
                     .iter()
                     .filter(|field| !super::is_label(field))
                     .map(|field| field.name.text.as_str());
-                let suggestion = vocab::suggest(&segment.text, names);
+                let suggestion = self.suggest(&segment.text, names);
                 let message = format!("data `{name}` has no field `{}`", segment.text);
                 self.report_with_suggestion(Code::UnknownField, segment.span, message, suggestion);
             }

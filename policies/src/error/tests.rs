@@ -27,3 +27,12 @@ fn eighteen_duplicate_codes() {
     // duplicate-machine-target and duplicate-endpoint.
     assert_eq!(duplicates, 18 + 5);
 }
+
+#[test]
+fn code_list_snapshot() {
+    let lines: Vec<String> = Code::ALL
+        .iter()
+        .map(|code| format!("{} {:?}", code.as_str(), code.severity()))
+        .collect();
+    insta::assert_snapshot!(lines.join("\n"));
+}

@@ -26,7 +26,6 @@ use crate::check::{lower_type, Checker};
 use crate::error::Code;
 use crate::model::{DeclarationKind, Machine, RuleBody, RuleKind, TypeExpr};
 use crate::syntax::ast::{EnumDecl, MachineDecl, StateSyntax};
-use crate::vocab;
 
 impl<'a> Checker<'a> {
     /// Checks a machine and adds it and its rules to the model.
@@ -112,7 +111,7 @@ impl<'a> Checker<'a> {
                 .filter(|field| !crate::check::is_label(field))
         };
         let Some(field) = fields().find(|field| field.name.text == decl.field.text) else {
-            let suggestion = vocab::suggest(
+            let suggestion = self.suggest(
                 &decl.field.text,
                 fields().map(|field| field.name.text.as_str()),
             );

@@ -21,7 +21,6 @@ use crate::check::Checker;
 use crate::error::Code;
 use crate::model::{DeclarationKind, Permission, RuleBody, RuleKind, TargetKind};
 use crate::syntax::ast::{Ident, PermissionDecl};
-use crate::vocab;
 
 impl Checker<'_> {
     /// Checks a permission and adds it and its rules to the model.
@@ -114,7 +113,7 @@ impl Checker<'_> {
         if fields().any(|candidate| candidate.name.text == field.text) {
             return true;
         }
-        let suggestion = vocab::suggest(
+        let suggestion = self.suggest(
             &field.text,
             fields().map(|candidate| candidate.name.text.as_str()),
         );

@@ -4,6 +4,10 @@
 //! Size and UTF-8 checks happen before lexing, in [`crate::load`]; this module takes `&str`.
 //! The token list always ends with one [`TokenKind::Eof`] token.
 
+mod numeric;
+
+use numeric::{is_number, is_unit};
+
 use super::token::{Token, TokenKind};
 use super::{FileId, Span};
 use crate::error::{Code, SpecError};
@@ -398,36 +402,6 @@ impl<'s> Lexer<'s> {
         };
         self.error(Code::InvalidCharacter, span, message);
     }
-}
-
-/// `-?[0-9]+(\.[0-9]+)?`
-fn is_number(text: &str) -> bool {
-    let unsigned = text.strip_prefix('-').unwrap_or(text);
-    is_unsigned_decimal(unsigned)
-}
-
-fn is_unsigned_decimal(text: &str) -> bool {
-    let (whole, fraction) = match text.split_once('.') {
-        Some((whole, fraction)) => (whole, Some(fraction)),
-        None => (text, None),
-    };
-    let all_digits =
-        |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
-    all_digits(whole) && fraction.is_none_or(all_digits)
-}
-
-/// `[0-9]+(\.[0-9]+)?(ms|s|rps|rpm|kb|mb|gb)`, case-insensitively.
-fn is_unit(text: &str) -> bool {
-    let split = text
-        .find(|c: char| c.is_ascii_alphabetic())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at_checked(split).unwrap_or((text, ""));
-    let unit = unit.to_ascii_lowercase();
-    is_unsigned_decimal(number)
-        && matches!(
-            unit.as_str(),
-            "ms" | "s" | "rps" | "rpm" | "kb" | "mb" | "gb"
-        )
 }
 
 #[cfg(test)]

@@ -98,6 +98,6 @@ fn branch_patterns_must_be_globs() {
         &format!("{SHIP}workflow_policy W {{ deny publish * -> npm when branch \"[main\" }}"),
         "invalid-glob",
         3,
-        54,
+        55,
     );
 }

@@ -15,35 +15,36 @@ impl Parser<'_> {
         &mut self,
         make: fn(InfraDecl) -> Decl,
     ) -> (Option<Decl>, ParseResult<()>) {
-        let mut decl = match self.parse_infra_header() {
-            Ok(decl) => decl,
+        let name = match self.expect_name("a name") {
+            Ok(name) => name,
             Err(failed) => return (None, Err(failed)),
         };
-        let result = if self.eat(TokenKind::LeftBrace).is_some() {
-            self.parse_properties(&mut decl.properties)
-        } else {
-            Ok(())
+        // A header cut short keeps the name registered, with an empty type that is not checked.
+        let missing_type = Ident {
+            text: String::new(),
+            span: name.span,
         };
+        let mut decl = InfraDecl {
+            name,
+            type_name: missing_type,
+            type_parameter: None,
+            properties: Vec::new(),
+        };
+        let result = self.parse_infra_rest(&mut decl);
         (Some(make(decl)), result)
     }
 
-    fn parse_infra_header(&mut self) -> ParseResult<InfraDecl> {
-        let name = self.expect_name("a name")?;
+    fn parse_infra_rest(&mut self, decl: &mut InfraDecl) -> ParseResult<()> {
         self.expect(TokenKind::Colon)?;
-        let type_name = self.expect_name("a type name")?;
-        let type_parameter = if self.eat(TokenKind::LeftParen).is_some() {
-            let parameter = self.expect_name("a type parameter")?;
+        decl.type_name = self.expect_name("a type name")?;
+        if self.eat(TokenKind::LeftParen).is_some() {
+            decl.type_parameter = Some(self.expect_name("a type parameter")?);
             self.expect(TokenKind::RightParen)?;
-            Some(parameter)
-        } else {
-            None
-        };
-        Ok(InfraDecl {
-            name,
-            type_name,
-            type_parameter,
-            properties: Vec::new(),
-        })
+        }
+        if self.eat(TokenKind::LeftBrace).is_some() {
+            self.parse_properties(&mut decl.properties)?;
+        }
+        Ok(())
     }
 
     /// `{ prop }` after the `{`, through the closing `}`.

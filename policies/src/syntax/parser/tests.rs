@@ -233,3 +233,14 @@ fn quote_list_reads_naturally() {
     assert_eq!(quote_list(&["a"]), "`a`");
     assert_eq!(quote_list(&["a", "b", "c"]), "`a`, `b` or `c`");
 }
+
+#[test]
+fn a_node_with_a_broken_header_is_still_registered() {
+    let output = compile("node app server\ncomponent A { runs_on: app paths: \"a\" }");
+    let codes: Vec<&str> = output
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.code.as_str())
+        .collect();
+    assert_eq!(codes, ["unexpected-token"]);
+}

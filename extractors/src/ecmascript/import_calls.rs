@@ -1,0 +1,122 @@
+//! `require('x')` and `import('x')`: what the call's result is bound to.
+//!
+//! `const m = require('x')` binds the module object, `const { a, b: c } = require('x')` and
+//! `const a = require('x').a` bind named exports, through `await` for dynamic imports. An
+//! `import('x')` inside a type (`typeof import('x')`, `import('x').T`) is a type-only reference.
+
+use tree_sitter::Node;
+
+use super::bindings::Binding;
+use super::imports::{bind_module, empty_record, named, ImportForm, ImportRecord};
+use super::literals::property_name;
+use super::usage::is_in_type_position;
+use crate::syntax::{self, named_children};
+
+/// Reads `require('x')` or `import('x')` and what its result is bound to:
+/// `const m = …`, `const { a, b: c } = …`, `const a = require('x').a`, through `await`.
+pub(super) fn read_call<'tree>(
+    call: Node<'tree>,
+    source: &str,
+    specifier: String,
+) -> ImportRecord<'tree> {
+    let is_dynamic = call
+        .child_by_field_name("function")
+        .is_some_and(|function| function.kind() == "import");
+    let form = if is_dynamic {
+        ImportForm::Dynamic
+    } else {
+        ImportForm::Require
+    };
+    let mut record = empty_record(call, form, specifier);
+    // `typeof import('./x')` and `import('./x').T` in a type are type-only references.
+    if is_dynamic && is_in_type_position(call) {
+        record.is_type_only = true;
+        return record;
+    }
+    let mut value = call;
+    let mut member = None;
+    while let Some(parent) = value.parent() {
+        match parent.kind() {
+            "await_expression" | "parenthesized_expression" => value = parent,
+            "member_expression"
+                if member.is_none()
+                    && parent
+                        .child_by_field_name("object")
+                        .is_some_and(|object| object.id() == value.id()) =>
+            {
+                member = parent
+                    .child_by_field_name("property")
+                    .map(|property| syntax::text(property, source).to_owned());
+                value = parent;
+            }
+            _ => break,
+        }
+    }
+    let Some(declarator) = value
+        .parent()
+        .filter(|parent| parent.kind() == "variable_declarator")
+    else {
+        return record;
+    };
+    let Some(pattern) = declarator.child_by_field_name("name") else {
+        return record;
+    };
+    match (pattern.kind(), member) {
+        ("identifier", Some(member)) => {
+            record.bindings.push(Binding {
+                local: syntax::text(pattern, source).to_owned(),
+                imported: named(&member),
+                is_type_only: false,
+            });
+            record.names.push(member);
+        }
+        ("identifier", None) => bind_module(&mut record, syntax::text(pattern, source), false),
+        ("object_pattern", None) => read_object_pattern(&mut record, pattern, source),
+        _ => {}
+    }
+    record
+}
+
+fn read_object_pattern(record: &mut ImportRecord<'_>, pattern: Node<'_>, source: &str) {
+    for property in named_children(pattern) {
+        let (name, local) = match property.kind() {
+            "shorthand_property_identifier_pattern" => {
+                let name = syntax::text(property, source).to_owned();
+                (name.clone(), name)
+            }
+            "object_assignment_pattern" => {
+                let Some(left) = property.child_by_field_name("left") else {
+                    continue;
+                };
+                let name = syntax::text(left, source).to_owned();
+                (name.clone(), name)
+            }
+            "pair_pattern" => {
+                let (Some(key), Some(value)) = (
+                    property.child_by_field_name("key"),
+                    property.child_by_field_name("value"),
+                ) else {
+                    continue;
+                };
+                let target = match value.kind() {
+                    "assignment_pattern" => value.child_by_field_name("left").unwrap_or(value),
+                    _ => value,
+                };
+                if target.kind() != "identifier" {
+                    continue;
+                }
+                (
+                    property_name(key, source),
+                    syntax::text(target, source).to_owned(),
+                )
+            }
+            _ => continue,
+        };
+        record.bindings.push(Binding {
+            local,
+            imported: named(&name),
+            is_type_only: false,
+        });
+        record.names.push(name);
+    }
+}
