@@ -317,6 +317,131 @@ impl Fact {
     }
 }
 
+/// Where a query-emitted fact comes from (`language.md` §5.8).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct QueryProvenance {
+    /// The query id.
+    pub id: String,
+    /// The query version.
+    pub version: u32,
+    /// The query file, project-relative.
+    pub file: String,
+    /// The graph fact the query matched.
+    #[serde(rename = "graphFactId")]
+    pub graph_fact_id: String,
+}
+
+/// The kind-specific fields of a domain fact emitted by a reviewed query (`language.md` §5.5).
+/// Names are as emitted after `$var` substitution; the engine resolves entity names (§3.5).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DomainFactBody {
+    /// A write of `data.field`; no `from` means an unguarded write.
+    Transition {
+        /// Data name.
+        data: String,
+        /// Field name.
+        field: String,
+        /// Previous state, when known.
+        from: Option<String>,
+        /// New state.
+        to: String,
+    },
+    /// A flow edge.
+    Flow {
+        /// Source entity or category.
+        from: String,
+        /// Target entity or category.
+        to: String,
+    },
+    /// An operation placement.
+    Operation {
+        /// Operation name.
+        operation: String,
+        /// The component (entity name) it happens in.
+        component: String,
+        /// Data it acts on.
+        data: Option<String>,
+    },
+    /// An unauthenticated flow (`authenticated: false`).
+    Auth {
+        /// Source.
+        from: String,
+        /// Target.
+        to: String,
+    },
+    /// An unencrypted flow (`encrypted: false`).
+    Encryption {
+        /// Source.
+        from: String,
+        /// Target.
+        to: String,
+    },
+    /// A dependency, possibly through an interface.
+    Dependency {
+        /// Source.
+        from: String,
+        /// Target.
+        to: String,
+        /// The interface used, when any.
+        interface: Option<String>,
+    },
+    /// A runtime value: `subject.path relation value`.
+    Value {
+        /// Data name.
+        subject: String,
+        /// Dotted path after the subject, e.g. `items.length`.
+        path: String,
+        /// One of `== != >= <= > <`.
+        relation: String,
+        /// The value as text (`null`, `true`, numbers and strings as written).
+        value: String,
+    },
+    /// A value before or after an operation.
+    OperationEvent {
+        /// Operation name.
+        operation: String,
+        /// `before` or `after`.
+        phase: String,
+        /// Data name.
+        subject: String,
+        /// Dotted path after the subject.
+        path: String,
+        /// One of `== != >= <= > <`.
+        relation: String,
+        /// The value as text.
+        value: String,
+    },
+    /// An event occurrence.
+    Event {
+        /// Event name.
+        event: String,
+        /// Data or component scope.
+        scope: Option<String>,
+    },
+}
+
+/// A domain fact emitted by a reviewed `.agq.yml` query from one graph fact.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct DomainFact {
+    /// `<query id>:<graph fact id>`.
+    pub id: String,
+    /// The emitted fields.
+    pub body: DomainFactBody,
+    /// min(query confidence, graph fact confidence).
+    pub confidence: Confidence,
+    /// The graph fact's evidence (file, line, column, scope), with the message
+    /// ``query `<id>` v<version> emitted <kind> from <graph kind>: <graph message>``.
+    pub evidence: Evidence,
+    /// The owner component of the evidence file, filled by the engine.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub subject_component: Option<String>,
+    /// Which query emitted it.
+    pub query: QueryProvenance,
+    /// The evidence key of the graph fact, for violation ids (`query id:key`).
+    pub evidence_key: String,
+}
+
 /// Builds the stable fact id `<extractor>:<file>:<line>:<column>:<kind>` (without the `#n` suffix).
 pub fn fact_id(extractor: &str, file: &str, line: u32, column: u32, kind: FactKind) -> String {
     format!("{extractor}:{file}:{line}:{column}:{}", kind.as_str())
