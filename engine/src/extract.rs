@@ -135,8 +135,16 @@ pub fn extract_project(root: &Path, scope: &Scope, map: &ComponentMap) -> Extrac
             owned.push(file.clone());
         }
     }
-    let context = ProjectContext::discover(root, &scope.project_files);
     let needs_repository = scope.snapshot != Snapshot::Worktree;
+    // Resolution configs come from the same snapshot as the sources (index or commit under git scopes).
+    let context = if needs_repository {
+        let repository = scope.git_root.as_ref().and_then(|path| git2::Repository::open(path).ok());
+        ProjectContext::discover_with(&scope.project_files, |path| {
+            read_file(scope, root, repository.as_ref(), path).ok().and_then(|bytes| String::from_utf8(bytes).ok())
+        })
+    } else {
+        ProjectContext::discover(root, &scope.project_files)
+    };
     let git_root = scope.git_root.clone();
     let outcomes: Vec<(String, FileOutcome)> = owned
         .par_iter()
