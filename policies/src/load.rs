@@ -1,5 +1,25 @@
-//! Import loading (`language.md` §2.1): reads, lexes and parses the root file and every file it
-//! imports, depth-first, and merges their declarations in DFS order.
+//! `import` (`language.md` §2.1): one spec from several files.
+//!
+//! The loader reads, lexes and parses the root file and every file it imports, depth-first,
+//! and merges their declarations in DFS order.
+//!
+//! # What it checks
+//! The path is relative and ends in `.ag` (`invalid-import-path`), the file can be read
+//! (`import-not-found`), and no import leads back to a file on the current import stack
+//! (`import-cycle`, naming the cycle).
+//!
+//! # Why
+//! Large architectures split their spec by area; imports merge the files into one spec
+//! with one namespace, and a file reached twice is loaded once.
+//!
+//! # Passing example
+//! `import "base/topology.ag"`, where that file declares `node app`, and a root component uses `runs_on: app`.
+//!
+//! # Failing example
+//! `a.ag` imports `b.ag` and `b.ag` imports `a.ag`: `import-cycle` (`` `a.ag` -> `b.ag` -> `a.ag` ``).
+//!
+//! # SMT encoding
+//! None: imports are resolved before any rule is compiled.
 //!
 //! Files are identified by canonical path, so a file reached twice is loaded once. An import
 //! of a file on the current DFS stack is a cycle. The walk uses an explicit stack, so a long

@@ -1,5 +1,28 @@
-//! Components (`language.md` §2.6): required keys, globs, role vocabulary, references to nodes,
-//! repos, contracts and data, repeated and unknown keys.
+//! `component` (`language.md` §2.6): a named set of source files, the unit every code-level rule talks about.
+//!
+//! # What it checks
+//! `runs_on` names a node (`unknown-node`) and `paths` is one glob or a non-empty list of globs
+//! that compile, are relative and have no `..` segment (`invalid-glob`); both are required
+//! (`missing-required-key`). `role` is in the role vocabulary (`unknown-role`), `repo` names a
+//! repo (`unknown-repo`), `implements`/`consumes` name contracts (`unknown-contract`), `handles`
+//! names data (`unknown-data`). A repeated scalar key gives `duplicate-key`, an unknown key the
+//! warning `unknown-component-key`, and equally specific overlapping globs the warning
+//! `ambiguous-paths`.
+//!
+//! # Why
+//! Every file belongs to at most one component (the most specific glob wins), so every fact
+//! the extractors find has one subject.
+//!
+//! # Passing example
+//! `component Api { runs_on: app  paths: ["api/**", "shared/api/**"]  role: application  handles: Profile }`
+//!
+//! # Failing example
+//! `component Worker { paths: "worker/**" }` gives `missing-required-key` for `runs_on`;
+//! `paths: "/srv/**"` gives `invalid-glob`.
+//!
+//! # SMT encoding
+//! Each component is a constant of the uninterpreted sort `Entity`; `handles: D` becomes the
+//! tracked fact `(handles C D)` in data-flow slices.
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,29 @@
-//! Nodes and resources (`language.md` §2.2, §2.3): type vocabularies and the validated
-//! properties `trust`, `connectivity`, `protocol` and `auth`; other keys are free-form metadata.
+//! `node` and `resource` (`language.md` §2.2, §2.3): runtime, infrastructure and capability entities.
+//!
+//! # What it checks
+//! The type is in the node-type (or resource-type) vocabulary (`unknown-node-type`,
+//! `unknown-resource-type`, with a "did you mean" help); `trust` takes one trust value
+//! (`invalid-trust`), `connectivity` one connectivity value (`invalid-connectivity`), `protocol`
+//! and `auth` one or more values of their vocabularies (`invalid-protocol`, `invalid-auth`);
+//! several values for a single-valued key give `invalid-property-value`, a repeated key
+//! `duplicate-key`. Every other key is free-form metadata. The type and the properties
+//! validated here are the ones `trust_policy`, `data_policy` and flow-target resolution read.
+//!
+//! # Why
+//! Technology facts resolve to nodes and resources by type, and trust rules read `trust` and
+//! `auth`: a misspelt type or trust level would silently match nothing.
+//!
+//! # Passing example
+//! `node cache : redis { trust: trusted  protocol: tcp }` and
+//! `resource Prefs : local_preferences { trust: semi_trusted }`
+//!
+//! # Failing example
+//! `node cache : redis_cluster` gives `unknown-node-type` (did you mean `redis`?);
+//! `node x : server { trust: public }` gives `invalid-trust`.
+//!
+//! # SMT encoding
+//! Each node and resource is a constant of the uninterpreted sort `Entity`; a technology fact
+//! that resolves to it is an `edge` assertion into that constant.
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,26 @@
-//! Enums and data (`language.md` §2.4, §2.5): members, fields, labels and type expressions.
+//! `enum` and `data` (`language.md` §2.4, §2.5): closed value sets and domain types.
+//!
+//! # What it checks
+//! An enum has at least one value (`empty-enum`) and no repeats (`duplicate-enum-value`).
+//! A data declaration's fields are unique (`duplicate-field`) and their types resolve to
+//! primitives, `List<T>`, `Optional<T>`, `Map<K, V>`, `T[]`, unions, or declared enums and data
+//! (`unknown-type`, `invalid-type-expr` for a wrong number of type arguments).
+//! `classification: pii` and `jurisdiction: eu` (a lowercase single word) are labels, not fields.
+//!
+//! # Why
+//! Machines, value policies and permissions type-check their states, paths and literals
+//! against these declarations, and data and trust policies read the labels.
+//!
+//! # Passing example
+//! `enum Phase { Empty | Single | Multi }` and
+//! `data Cart { classification: pii  phase: Phase  lines: Line[]  note: Optional<String> }`
+//!
+//! # Failing example
+//! `enum Phase { A | A }` gives `duplicate-enum-value`; `lines: Lst<Line>` gives `unknown-type`.
+//!
+//! # SMT encoding
+//! Data names are constants of the uninterpreted sort `Data`; enum members are the states of
+//! machine slices; value paths are encoded over `Int`, `Real`, `String` and `Bool`.
 
 use std::collections::BTreeMap;
 
