@@ -1,5 +1,6 @@
 //! End-to-end tests over `examples/`: the whole pipeline in-process, real tree-sitter, real Z3, real git.
 
+mod artifact;
 mod determinism;
 mod examples;
 mod git_scopes;
