@@ -68,10 +68,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, action="append")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--binary", help="a lintel binary to time instead of building target/release/lintel")
     arguments = parser.parse_args()
     sizes = arguments.files or [1000, 10000]
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "engine", "--bin", "lintel"], cwd=ROOT, check=True)
-    binary = ROOT / "target" / "release" / "lintel"
+    if arguments.binary:
+        binary = pathlib.Path(arguments.binary)
+    else:
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "engine", "--bin", "lintel"], cwd=ROOT, check=True)
+        binary = ROOT / "target" / "release" / "lintel"
     for size in sizes:
         with tempfile.TemporaryDirectory() as directory:
             project = pathlib.Path(directory)

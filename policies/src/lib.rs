@@ -10,6 +10,7 @@ pub mod kinds;
 pub mod load;
 pub mod model;
 pub mod paths;
+#[cfg(test)]
 mod reference;
 pub mod smt;
 pub mod syntax;
