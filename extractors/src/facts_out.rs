@@ -25,12 +25,17 @@ pub(crate) struct FactFactory<'a> {
 impl<'a> FactFactory<'a> {
     /// A factory for the file of `input`.
     pub fn new(input: &ExtractionInput<'a>) -> Self {
-        let spec = input.language.spec();
+        Self::for_file(input.language, input.path, input.source)
+    }
+
+    /// A factory for a file of `language`.
+    pub fn for_file(language: crate::Language, file: &'a str, source: &'a str) -> Self {
+        let spec = language.spec();
         Self {
             extractor: spec.extractor,
             language: spec.name,
-            file: input.path,
-            source: input.source,
+            file,
+            source,
         }
     }
 
@@ -44,8 +49,29 @@ impl<'a> FactFactory<'a> {
         scope: Option<String>,
         message: String,
     ) -> Fact {
-        let (line, column) = syntax::start_position(node, self.source);
-        let (end_line, end_column) = syntax::end_position(node, self.source);
+        let start = syntax::start_position(node, self.source);
+        let end = syntax::end_position(node, self.source);
+        self.fact_at(
+            kind,
+            Strategy::Ast,
+            (start, end),
+            confidence,
+            scope,
+            message,
+        )
+    }
+
+    /// A fact of `kind` whose evidence spans `(start, end)` (1-based line and column pairs, the
+    /// end exclusive), found with `strategy`, with the `language` property set.
+    pub fn fact_at(
+        &self,
+        kind: FactKind,
+        strategy: Strategy,
+        ((line, column), (end_line, end_column)): ((u32, u32), (u32, u32)),
+        confidence: Confidence,
+        scope: Option<String>,
+        message: String,
+    ) -> Fact {
         let mut properties = BTreeMap::new();
         properties.insert("language".to_owned(), PropertyValue::from(self.language));
         Fact {
@@ -60,7 +86,7 @@ impl<'a> FactFactory<'a> {
             confidence,
             evidence: Evidence {
                 extractor: self.extractor.to_owned(),
-                strategy: Strategy::Ast,
+                strategy,
                 file: self.file.to_owned(),
                 line,
                 column,

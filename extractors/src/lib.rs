@@ -7,17 +7,32 @@
 //! [`extract_file`] parses one file and returns its facts. Both are deterministic: the same
 //! input gives the same facts in the same order, whatever the thread.
 
+pub mod agq;
+mod clients;
 mod context;
+mod csharp;
 mod ecmascript;
 mod error;
 mod facts_out;
+mod generated;
+mod go;
+mod imports_out;
+mod java;
+mod jvm;
+mod kotlin;
 mod lang;
+mod python;
 mod query;
 mod route_path;
+mod rust;
+mod source_scope;
+mod swift;
 mod syntax;
+mod workflow;
 
-pub use context::ProjectContext;
+pub use context::{GitAttributes, ProjectContext};
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
+pub use generated::is_generated;
 pub use lang::{Language, LanguageSpec, QueryFile};
 pub use query::{capture_vocabulary, compile_queries};
 
@@ -34,6 +49,10 @@ pub struct FileExtraction {
     pub parse_errors: usize,
     /// The 1-based line and column of the first parse error, if any.
     pub first_parse_error: Option<(u32, u32)>,
+    /// Why the file could not be read at all (a workflow that is not valid YAML), with the
+    /// 1-based line and column in the text: the engine reports it as a `file-skipped` warning.
+    /// `facts` is empty then.
+    pub skipped: Option<String>,
 }
 
 /// Extracts the graph facts of one project file.
@@ -45,7 +64,30 @@ pub struct FileExtraction {
 pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Option<FileExtraction> {
     let language = Language::for_path(path)?;
     let spec = language.spec();
-    let Some(tree) = syntax::parse(spec, source) else {
+    let backend = match spec.backend {
+        lang::Backend::TreeSitter(backend) => backend,
+        lang::Backend::Document(read) => {
+            let input = DocumentInput {
+                context,
+                path,
+                source,
+                language,
+            };
+            let (mut facts, skipped) = match read(&input) {
+                Ok(facts) => (facts, None),
+                Err(reason) => (Vec::new(), Some(reason)),
+            };
+            facts_out::finish(&mut facts);
+            return Some(FileExtraction {
+                language,
+                facts,
+                parse_errors: 0,
+                first_parse_error: None,
+                skipped,
+            });
+        }
+    };
+    let Some(tree) = syntax::parse(backend.grammar, source) else {
         // Only a cancelled or misconfigured parse returns no tree; report it as one parse error
         // so the engine records a `parse-errors` warning instead of silently dropping the file.
         return Some(FileExtraction {
@@ -53,11 +95,12 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
             facts: Vec::new(),
             parse_errors: 1,
             first_parse_error: Some((1, 1)),
+            skipped: None,
         });
     };
     let errors = syntax::count_parse_errors(&tree, source);
     let facts = match query::compiled(language) {
-        Ok(compiled) => {
+        Some(Ok(compiled)) => {
             let input = ExtractionInput {
                 context,
                 path,
@@ -66,20 +109,34 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
                 tree: &tree,
                 query: compiled,
             };
-            let mut facts = (spec.extract)(&input);
+            let mut facts = (backend.extract)(&input);
             facts_out::finish(&mut facts);
             facts
         }
         // A query that does not compile is an internal error that `compile_queries` reports and
         // the test suite catches; a file must not fail because of it.
-        Err(_) => Vec::new(),
+        Some(Err(_)) | None => Vec::new(),
     };
     Some(FileExtraction {
         language,
         facts,
         parse_errors: errors.count,
         first_parse_error: errors.first,
+        skipped: None,
     })
+}
+
+/// Everything a document reader (a language without tree-sitter) needs for one file.
+pub(crate) struct DocumentInput<'a> {
+    /// Project-wide configuration.
+    #[expect(dead_code, reason = "kept for readers that need project configuration")]
+    pub context: &'a ProjectContext,
+    /// Project-relative path of the file.
+    pub path: &'a str,
+    /// The file's text.
+    pub source: &'a str,
+    /// The language the file is read as.
+    pub language: Language,
 }
 
 /// Everything a language's extractor needs for one file.

@@ -43,6 +43,8 @@ pub(crate) enum Field {
     Options,
     /// A whole decorator.
     Decorator,
+    /// A base type a class extends or implements.
+    Base,
 }
 
 impl Field {
@@ -61,6 +63,7 @@ impl Field {
             Self::Receiver => "receiver",
             Self::Options => "options",
             Self::Decorator => "decorator",
+            Self::Base => "base",
         }
     }
 }
@@ -86,6 +89,7 @@ const VOCABULARY: &[(FactKind, &[Field])] = &[
             Field::Method,
             Field::Parameter,
             Field::Type,
+            Field::Base,
         ],
     ),
     (
@@ -166,7 +170,16 @@ impl CompiledQuery {
             text.push_str(file.text);
             text.push('\n');
         }
-        let query = Query::new(&(spec.grammar)(), &text).map_err(|error| {
+        let Some(grammar) = spec.grammar() else {
+            return Err(QueryCompileError::new(
+                spec.name,
+                "?",
+                0,
+                "no tree-sitter grammar".to_owned(),
+            )
+            .into());
+        };
+        let query = Query::new(&grammar, &text).map_err(|error| {
             let (start, file) = file_starts
                 .iter()
                 .rev()
@@ -221,18 +234,22 @@ impl CompiledQuery {
     }
 }
 
-/// The compiled query of a language (compiled on first use).
+/// The compiled query of a tree-sitter language (compiled on first use); `None` for languages
+/// read without tree-sitter.
 pub(crate) fn compiled(
     language: Language,
-) -> Result<&'static CompiledQuery, &'static ExtractError> {
-    std::sync::LazyLock::force(language.spec().compiled).as_ref()
+) -> Option<Result<&'static CompiledQuery, &'static ExtractError>> {
+    let backend = language.spec().tree_sitter()?;
+    Some(std::sync::LazyLock::force(backend.compiled).as_ref())
 }
 
 /// Compiles every language's query and checks its captures; the engine may call this at start-up
 /// to turn a broken bundled query into an internal error instead of silently missing facts.
 pub fn compile_queries() -> Result<(), ExtractError> {
     for language in Language::ALL {
-        compiled(language).map_err(Clone::clone)?;
+        if let Some(result) = compiled(language) {
+            result.map_err(Clone::clone)?;
+        }
     }
     Ok(())
 }

@@ -8,17 +8,15 @@ use std::cell::RefCell;
 
 use tree_sitter::{Node, Parser, Tree};
 
-use crate::lang::LanguageSpec;
-
 thread_local! {
     static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
 }
 
 /// Parses `source` with the calling thread's parser. `None` only when the grammar cannot be
 /// loaded or parsing is cancelled; tree-sitter recovers from every syntax error.
-pub(crate) fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
+pub(crate) fn parse(grammar: fn() -> tree_sitter::Language, source: &str) -> Option<Tree> {
     let run = |parser: &mut Parser| {
-        parser.set_language(&(spec.grammar)()).ok()?;
+        parser.set_language(&grammar()).ok()?;
         parser.parse(source, None)
     };
     PARSER.with(|cell| match cell.try_borrow_mut() {
@@ -129,4 +127,35 @@ pub(crate) fn has_token(node: Node<'_>, token: &str) -> bool {
         .children(&mut cursor)
         .any(|child| !child.is_named() && child.kind() == token);
     found
+}
+
+/// The first node of each distinct text among the descendants of `root` whose kind is in
+/// `kinds`, not looking inside nodes whose kind is in `skipped` (import declarations). One
+/// cursor walk, no recursion, so deep trees cannot overflow the stack.
+pub(crate) fn first_uses<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    kinds: &[&str],
+    skipped: &[&str],
+) -> std::collections::BTreeMap<String, Node<'tree>> {
+    let mut uses = std::collections::BTreeMap::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let skip = skipped.contains(&node.kind());
+        if kinds.contains(&node.kind()) {
+            uses.entry(text(node, source).to_owned()).or_insert(node);
+        }
+        if !skip && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return uses;
+            }
+        }
+    }
 }

@@ -6,25 +6,37 @@
 //! reads configuration files from disk, never outside the project root (`read`); everything
 //! after that is in memory. Resolution itself is in `resolve`.
 
+mod cargo;
 mod datastores;
+mod gitattributes;
+mod go;
 mod jsonc;
-mod paths;
+pub(crate) mod paths;
+mod python;
 mod read;
 mod resolve;
+mod swift;
+mod toml_lite;
 mod tsconfig;
+mod type_index;
 mod workspace;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
+pub(crate) use cargo::{Crate, Crates};
+pub use gitattributes::GitAttributes;
 pub(crate) use resolve::Resolution;
+pub(crate) use type_index::{Declarations, TypeIndex};
 
 use datastores::Datastores;
 use tsconfig::{CompilerPaths, ConfigLoader};
 use workspace::WorkspacePackage;
 
-/// Project-wide resolution configuration, read once per run.
+/// Project-wide resolution configuration, read once per run: TypeScript configs and workspace
+/// packages, Python source roots, Go modules, the Java/Kotlin and C# type indexes (built by
+/// parsing those files once), Rust crates, Swift modules and the root `.gitattributes`.
 #[derive(Debug, Default)]
 pub struct ProjectContext {
     /// INVARIANT: project-relative paths with `/`, as the engine listed them.
@@ -34,6 +46,20 @@ pub struct ProjectContext {
     /// Workspace packages by `name`.
     packages: BTreeMap<String, WorkspacePackage>,
     datastores: Datastores,
+    /// Python source roots and modules.
+    python: python::PythonIndex,
+    /// Go modules and package files.
+    go: go::GoModules,
+    /// Java and Kotlin packages and their types.
+    jvm: TypeIndex,
+    /// C# namespaces and their types.
+    csharp: TypeIndex,
+    /// Rust crates.
+    crates: Crates,
+    /// Swift modules.
+    swift: swift::SwiftModules,
+    /// The `linguist-generated` patterns of the root `.gitattributes`.
+    gitattributes: GitAttributes,
     /// Every configuration file discovery read, for change detection.
     config_files: Vec<String>,
 }
@@ -41,7 +67,10 @@ pub struct ProjectContext {
 impl ProjectContext {
     /// Reads the resolution configuration of the project at `root`, whose files are `files`
     /// (project-relative, `/` separators): `tsconfig.json`/`jsconfig.json` with `extends`,
-    /// workspace `package.json` files, `*.prisma` schemas and `drizzle.config.*`.
+    /// workspace `package.json` files, `*.prisma` schemas and `drizzle.config.*`, `pyproject.toml`
+    /// and `setup.cfg`, `go.mod` and `go.work`, `Cargo.toml`, `Package.swift` and the root
+    /// `.gitattributes`; it also parses every Java, Kotlin and C# file once to index the types
+    /// they declare (those reads are not listed in [`ProjectContext::config_files`]).
     /// Unreadable or malformed configuration is ignored; discovery never fails.
     pub fn discover(root: &Path, files: &[String]) -> ProjectContext {
         Self::build(&read::ConfigReader::from_disk(root), files)
@@ -66,11 +95,32 @@ impl ProjectContext {
         );
         let packages = workspace::discover(reader, sorted.iter().copied());
         let datastores = Datastores::discover(reader, sorted.iter().copied());
+        let python = python::PythonIndex::discover(reader, sorted.iter().copied());
+        let go = go::GoModules::discover(reader, sorted.iter().copied());
+        let jvm = TypeIndex::discover_jvm(reader, sorted.iter().copied());
+        let csharp = TypeIndex::discover_csharp(reader, sorted.iter().copied());
+        let crates = Crates::discover(reader, sorted.iter().copied());
+        let swift = swift::SwiftModules::discover(reader, sorted.iter().copied());
+        let gitattributes = if sorted.contains(".gitattributes") {
+            reader
+                .read(".gitattributes")
+                .map(|text| GitAttributes::parse(&text))
+                .unwrap_or_default()
+        } else {
+            GitAttributes::default()
+        };
         ProjectContext {
             files: files.iter().cloned().collect(),
             configs,
             packages,
             datastores,
+            python,
+            go,
+            jvm,
+            csharp,
+            crates,
+            swift,
+            gitattributes,
             config_files: reader.read_paths(),
         }
     }
@@ -79,6 +129,53 @@ impl ProjectContext {
     /// targets: a change to any of them can change how every file resolves.
     pub fn config_files(&self) -> &[String] {
         &self.config_files
+    }
+
+    /// The `linguist-generated` patterns of the root `.gitattributes`, for [`crate::is_generated`].
+    pub fn gitattributes(&self) -> &GitAttributes {
+        &self.gitattributes
+    }
+
+    /// Whether a project file is generated code ([`crate::is_generated`] with this project's
+    /// `.gitattributes`).
+    pub fn is_generated(&self, path: &str, source: &str) -> bool {
+        crate::generated::is_generated(path, source, &self.gitattributes)
+    }
+
+    /// Resolves a Python import from `importer` (see `python`).
+    pub(crate) fn resolve_python(
+        &self,
+        importer: &str,
+        level: usize,
+        module: &str,
+        name: Option<&str>,
+    ) -> Resolution {
+        self.python.resolve(importer, level, module, name)
+    }
+
+    /// Resolves a Go import path (see `go`).
+    pub(crate) fn resolve_go(&self, import_path: &str) -> Resolution {
+        self.go.resolve(import_path)
+    }
+
+    /// Resolves a Swift `import Module` (see `swift`).
+    pub(crate) fn resolve_swift(&self, module: &str) -> Resolution {
+        self.swift.resolve(module)
+    }
+
+    /// The Java and Kotlin type index.
+    pub(crate) fn jvm_types(&self) -> &TypeIndex {
+        &self.jvm
+    }
+
+    /// The C# type index.
+    pub(crate) fn csharp_types(&self) -> &TypeIndex {
+        &self.csharp
+    }
+
+    /// The Rust crates.
+    pub(crate) fn crates(&self) -> &Crates {
+        &self.crates
     }
 
     /// Whether `path` is one of the project's files.

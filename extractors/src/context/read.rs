@@ -13,6 +13,9 @@ use std::path::Path;
 /// Configuration files larger than this are ignored.
 const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
+/// Source files larger than this are not indexed (the engine skips them too).
+const MAX_SOURCE_BYTES: u64 = 2 << 20;
+
 /// Gives the text of a project-relative path, if there is one.
 type TextSource<'a> = Box<dyn Fn(&str) -> Option<String> + 'a>;
 
@@ -34,7 +37,7 @@ impl<'a> ConfigReader<'a> {
                 return None;
             }
             let metadata = std::fs::metadata(&canonical).ok()?;
-            if !metadata.is_file() || metadata.len() > MAX_CONFIG_BYTES {
+            if !metadata.is_file() || metadata.len() > MAX_SOURCE_BYTES {
                 return None;
             }
             std::fs::read_to_string(&canonical).ok()
@@ -49,9 +52,23 @@ impl<'a> ConfigReader<'a> {
         }
     }
 
-    /// The text of a project-relative file, or `None` when it is missing, outside the project,
-    /// too large or not UTF-8.
+    /// The text of a project-relative configuration file, or `None` when it is missing, outside
+    /// the project, too large or not UTF-8. The path is remembered for change detection.
     pub fn read(&self, relative: &str) -> Option<String> {
+        let text = self.read_within(relative, MAX_CONFIG_BYTES)?;
+        if let Ok(mut read_paths) = self.read_paths.try_borrow_mut() {
+            read_paths.insert(relative.to_owned());
+        }
+        Some(text)
+    }
+
+    /// The text of a project source file read to index its declarations (Java packages, C#
+    /// namespaces). Not remembered as configuration: a source file is extracted on its own too.
+    pub fn read_source(&self, relative: &str) -> Option<String> {
+        self.read_within(relative, MAX_SOURCE_BYTES)
+    }
+
+    fn read_within(&self, relative: &str, limit: u64) -> Option<String> {
         if relative.is_empty()
             || relative.starts_with('/')
             || relative
@@ -60,11 +77,7 @@ impl<'a> ConfigReader<'a> {
         {
             return None;
         }
-        let text = (self.source)(relative).filter(|text| text.len() as u64 <= MAX_CONFIG_BYTES)?;
-        if let Ok(mut read_paths) = self.read_paths.try_borrow_mut() {
-            read_paths.insert(relative.to_owned());
-        }
-        Some(text)
+        (self.source)(relative).filter(|text| text.len() as u64 <= limit)
     }
 
     /// The project-relative paths read so far, sorted.

@@ -283,11 +283,21 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
             set(
                 &mut fact,
                 "typeOnly",
-                record.is_type_only || is_used_as_type_only(view, record),
+                record.is_type_only
+                    || is_declaration_file(view.input.path)
+                    || is_used_as_type_only(view, record),
             );
             fact
         })
         .collect()
+}
+
+/// Whether the file is a TypeScript declaration file (`.d.ts`, `.d.mts`, `.d.cts`): it has no
+/// runtime, so everything it imports is type-only.
+fn is_declaration_file(path: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|suffix| path.ends_with(suffix))
 }
 
 /// Whether a TypeScript import binds names that are all used, and only in type positions.

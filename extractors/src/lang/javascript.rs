@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use super::{LanguageSpec, QueryFile};
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
 use crate::error::ExtractError;
 use crate::query::CompiledQuery;
 
@@ -32,13 +32,15 @@ const QUERIES: &[QueryFile] = &[
 
 /// JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`).
 pub(crate) static JAVASCRIPT: LanguageSpec = LanguageSpec {
-    compiled: &JAVASCRIPT_QUERY,
     name: "javascript",
     extractor: "typescript",
     extensions: &["js", "jsx", "mjs", "cjs"],
-    grammar: || tree_sitter_javascript::LANGUAGE.into(),
     queries: QUERIES,
-    extract: crate::ecmascript::extract,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_javascript::LANGUAGE.into(),
+        extract: crate::ecmascript::extract,
+        compiled: &JAVASCRIPT_QUERY,
+    }),
 };
 
 /// The compiled query of [`JAVASCRIPT`].

@@ -5,7 +5,15 @@
 //! The extraction logic a spec points at may be shared between languages of one family (the
 //! TypeScript, TSX and JavaScript specs all use `crate::ecmascript`).
 
+mod csharp;
+mod github_actions;
+mod go;
+mod java;
 mod javascript;
+mod kotlin;
+mod python;
+mod rust;
+mod swift;
 mod typescript;
 
 use std::sync::LazyLock;
@@ -16,6 +24,11 @@ use crate::error::ExtractError;
 use crate::query::CompiledQuery;
 use crate::ExtractionInput;
 
+pub(crate) use csharp::CSHARP;
+pub(crate) use java::JAVA;
+pub(crate) use kotlin::KOTLIN;
+pub(crate) use swift::SWIFT;
+
 /// A language lintel can extract facts from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Language {
@@ -25,14 +38,46 @@ pub enum Language {
     Tsx,
     /// JavaScript, JSX included (`.js`, `.jsx`, `.mjs`, `.cjs`).
     JavaScript,
+    /// Python (`.py`, `.pyi`).
+    Python,
+    /// Go (`.go`).
+    Go,
+    /// Java (`.java`).
+    Java,
+    /// Kotlin (`.kt`, `.kts`).
+    Kotlin,
+    /// C# (`.cs`).
+    CSharp,
+    /// Rust (`.rs`).
+    Rust,
+    /// Swift (`.swift`).
+    Swift,
+    /// GitHub Actions workflows: `.github/workflows/*.yml` and `*.yaml` directly under the root.
+    GitHubActions,
 }
 
 impl Language {
     /// Every language, in registry order.
-    pub const ALL: [Language; 3] = [Self::TypeScript, Self::Tsx, Self::JavaScript];
+    pub const ALL: [Language; 11] = [
+        Self::TypeScript,
+        Self::Tsx,
+        Self::JavaScript,
+        Self::Python,
+        Self::Go,
+        Self::Java,
+        Self::Kotlin,
+        Self::CSharp,
+        Self::Rust,
+        Self::Swift,
+        Self::GitHubActions,
+    ];
 
-    /// The language that claims a project-relative path, by its extension.
+    /// The language that claims a project-relative path: a workflow file by its place, any other
+    /// file by its extension.
     pub fn for_path(path: &str) -> Option<Language> {
+        if github_actions::is_workflow_path(path) {
+            return Some(Self::GitHubActions);
+        }
         let file_name = path.rsplit('/').next().unwrap_or(path);
         let (_, extension) = file_name.rsplit_once('.')?;
         Self::ALL
@@ -40,7 +85,8 @@ impl Language {
             .find(|language| language.spec().extensions.contains(&extension))
     }
 
-    /// The language's name as used in facts (`typescript` for TSX too, `javascript`).
+    /// The language's name as used in facts (`typescript` for TSX too, `javascript`, `yaml` for
+    /// workflows).
     pub fn name(self) -> &'static str {
         self.spec().name
     }
@@ -51,6 +97,14 @@ impl Language {
             Self::TypeScript => &typescript::TYPESCRIPT,
             Self::Tsx => &typescript::TSX,
             Self::JavaScript => &javascript::JAVASCRIPT,
+            Self::Python => &python::PYTHON,
+            Self::Go => &go::GO,
+            Self::Java => &java::JAVA,
+            Self::Kotlin => &kotlin::KOTLIN,
+            Self::CSharp => &csharp::CSHARP,
+            Self::Rust => &rust::RUST,
+            Self::Swift => &swift::SWIFT,
+            Self::GitHubActions => &github_actions::GITHUB_ACTIONS,
         }
     }
 }
@@ -73,14 +127,50 @@ pub struct LanguageSpec {
     pub extractor: &'static str,
     /// File extensions (without the dot) this language claims.
     pub extensions: &'static [&'static str],
+    /// The query files, concatenated and compiled once into one query per language (none for
+    /// documents read without tree-sitter).
+    pub queries: &'static [QueryFile],
+    /// How files of the language are read.
+    pub(crate) backend: Backend,
+}
+
+/// How a language's files are read.
+#[derive(Clone, Copy)]
+pub(crate) enum Backend {
+    /// Parsed with a tree-sitter grammar and queried with the compiled `.scm` queries.
+    TreeSitter(TreeSitterBackend),
+    /// A configuration document read by its own parser (GitHub Actions YAML); a malformed
+    /// document is an `Err` with a located reason, which becomes [`crate::FileExtraction::skipped`].
+    Document(fn(&crate::DocumentInput<'_>) -> Result<Vec<Fact>, String>),
+}
+
+/// A tree-sitter language: grammar, extractor and compiled query.
+#[derive(Clone, Copy)]
+pub(crate) struct TreeSitterBackend {
     /// The tree-sitter grammar.
     pub grammar: fn() -> tree_sitter::Language,
-    /// The query files, concatenated and compiled once into one query per language.
-    pub queries: &'static [QueryFile],
     /// Turns one parsed file and its query matches into facts.
-    pub(crate) extract: fn(&ExtractionInput<'_>) -> Vec<Fact>,
+    pub extract: fn(&ExtractionInput<'_>) -> Vec<Fact>,
     /// The compiled query, built from `queries` on first use and shared by every thread.
-    pub(crate) compiled: &'static LazyLock<Result<CompiledQuery, ExtractError>>,
+    pub compiled: &'static LazyLock<Result<CompiledQuery, ExtractError>>,
+}
+
+impl LanguageSpec {
+    /// The tree-sitter grammar, for languages parsed with one.
+    pub fn grammar(&self) -> Option<tree_sitter::Language> {
+        match self.backend {
+            Backend::TreeSitter(backend) => Some((backend.grammar)()),
+            Backend::Document(_) => None,
+        }
+    }
+
+    /// The tree-sitter backend, for languages parsed with one.
+    pub(crate) fn tree_sitter(&self) -> Option<&TreeSitterBackend> {
+        match &self.backend {
+            Backend::TreeSitter(backend) => Some(backend),
+            Backend::Document(_) => None,
+        }
+    }
 }
 
 impl std::fmt::Debug for LanguageSpec {
@@ -91,6 +181,7 @@ impl std::fmt::Debug for LanguageSpec {
             .field("extractor", &self.extractor)
             .field("extensions", &self.extensions)
             .field("queries", &self.queries)
+            .field("tree_sitter", &self.grammar().is_some())
             .finish_non_exhaustive()
     }
 }

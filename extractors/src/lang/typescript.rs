@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use super::{LanguageSpec, QueryFile};
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
 use crate::error::ExtractError;
 use crate::query::CompiledQuery;
 
@@ -40,24 +40,28 @@ const QUERIES: &[QueryFile] = &[
 
 /// TypeScript without JSX (`.ts`, `.mts`, `.cts`, declaration files included).
 pub(crate) static TYPESCRIPT: LanguageSpec = LanguageSpec {
-    compiled: &TYPESCRIPT_QUERY,
     name: "typescript",
     extractor: "typescript",
     extensions: &["ts", "mts", "cts"],
-    grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
     queries: QUERIES,
-    extract: crate::ecmascript::extract,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        extract: crate::ecmascript::extract,
+        compiled: &TYPESCRIPT_QUERY,
+    }),
 };
 
 /// TypeScript with JSX (`.tsx`); its facts carry `language: typescript`.
 pub(crate) static TSX: LanguageSpec = LanguageSpec {
-    compiled: &TSX_QUERY,
     name: "typescript",
     extractor: "typescript",
     extensions: &["tsx"],
-    grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
     queries: QUERIES,
-    extract: crate::ecmascript::extract,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
+        extract: crate::ecmascript::extract,
+        compiled: &TSX_QUERY,
+    }),
 };
 
 /// The compiled query of [`TYPESCRIPT`].

@@ -3,7 +3,7 @@
 use std::sync::LazyLock;
 
 use super::*;
-use crate::lang::QueryFile;
+use crate::lang::{Backend, QueryFile, TreeSitterBackend};
 
 type Compiled = LazyLock<Result<CompiledQuery, ExtractError>>;
 
@@ -11,13 +11,15 @@ static UNKNOWN_CAPTURE: LanguageSpec = LanguageSpec {
     name: "javascript",
     extractor: "typescript",
     extensions: &[],
-    grammar: || tree_sitter_javascript::LANGUAGE.into(),
     queries: &[QueryFile {
         name: "javascript/bad.scm",
         text: "(identifier) @fact.import.nonsense\n",
     }],
-    extract: |_| Vec::new(),
-    compiled: &UNKNOWN_CAPTURE_QUERY,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_javascript::LANGUAGE.into(),
+        extract: |_| Vec::new(),
+        compiled: &UNKNOWN_CAPTURE_QUERY,
+    }),
 };
 static UNKNOWN_CAPTURE_QUERY: Compiled = LazyLock::new(|| CompiledQuery::compile(&UNKNOWN_CAPTURE));
 
@@ -25,7 +27,6 @@ static BROKEN_PATTERN: LanguageSpec = LanguageSpec {
     name: "javascript",
     extractor: "typescript",
     extensions: &[],
-    grammar: || tree_sitter_javascript::LANGUAGE.into(),
     queries: &[
         QueryFile {
             name: "javascript/good.scm",
@@ -36,8 +37,11 @@ static BROKEN_PATTERN: LanguageSpec = LanguageSpec {
             text: "; a comment line\n(no_such_node) @fact.import.specifier\n",
         },
     ],
-    extract: |_| Vec::new(),
-    compiled: &BROKEN_PATTERN_QUERY,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_javascript::LANGUAGE.into(),
+        extract: |_| Vec::new(),
+        compiled: &BROKEN_PATTERN_QUERY,
+    }),
 };
 static BROKEN_PATTERN_QUERY: Compiled = LazyLock::new(|| CompiledQuery::compile(&BROKEN_PATTERN));
 

@@ -1,10 +1,10 @@
 //! Expected-fact annotations in fixture sources (style §7).
 //!
-//! A comment line `// ^ fact: <kind> key=value !key …` describes one fact produced by the nearest
-//! line above it that is not itself an annotation. `key` is a property name, or one of
-//! `confidence`, `technology`, `route`, `scope`, `column`; lists are written `[a,b]`, values with
-//! spaces in double quotes; `!key`
-//! requires the key to be absent. Every fact of a fixture must match exactly one annotation.
+//! A comment line `// ^ fact: <kind> key=value !key …` (`# ^ fact:` in Python and YAML) describes
+//! one fact produced by the nearest line above it that is not itself an annotation. `key` is a
+//! property name, or one of `confidence`, `technology`, `route`, `target`, `scope`, `column`;
+//! lists are written `[a,b]`, values with spaces in double quotes, `\n` stands for a newline;
+//! `!key` requires the key to be absent. Every fact of a fixture must match exactly one annotation.
 
 use policies::facts::{Fact, PropertyValue};
 
@@ -22,7 +22,11 @@ pub fn parse(source: &str) -> Vec<Annotation> {
     let mut annotations = Vec::new();
     let mut code_line = 0;
     for (index, line) in source.lines().enumerate() {
-        let Some(body) = line.trim_start().strip_prefix("// ^ fact:") else {
+        let trimmed = line.trim_start();
+        let Some(body) = trimmed
+            .strip_prefix("// ^ fact:")
+            .or_else(|| trimmed.strip_prefix("# ^ fact:"))
+        else {
             code_line = u32::try_from(index + 1).unwrap();
             continue;
         };
@@ -41,7 +45,9 @@ pub fn parse(source: &str) -> Vec<Annotation> {
                 let (key, value) = token
                     .split_once('=')
                     .expect("annotation tokens are key=value or !key");
-                annotation.present.push((key.to_owned(), value.to_owned()));
+                annotation
+                    .present
+                    .push((key.to_owned(), value.replace("\\n", "\n")));
             }
         }
         annotations.push(annotation);
@@ -79,6 +85,7 @@ fn value_of(fact: &Fact, key: &str) -> Option<String> {
         "route" => fact.route.clone(),
         "scope" => fact.evidence.scope.clone(),
         "column" => Some(fact.evidence.column.to_string()),
+        "target" => fact.target.clone(),
         _ => fact.properties.get(key).map(|value| match value {
             PropertyValue::Str(text) => text.clone(),
             PropertyValue::Bool(flag) => flag.to_string(),

@@ -21,7 +21,22 @@ fn languages_are_chosen_by_extension() {
         ("a.jsx", Some(Language::JavaScript)),
         ("a.mjs", Some(Language::JavaScript)),
         ("a.cjs", Some(Language::JavaScript)),
-        ("a.py", None),
+        ("a.py", Some(Language::Python)),
+        ("a.go", Some(Language::Go)),
+        ("A.java", Some(Language::Java)),
+        ("A.kt", Some(Language::Kotlin)),
+        ("build.gradle.kts", Some(Language::Kotlin)),
+        ("A.cs", Some(Language::CSharp)),
+        ("lib.rs", Some(Language::Rust)),
+        ("A.swift", Some(Language::Swift)),
+        (".github/workflows/ci.yml", Some(Language::GitHubActions)),
+        (
+            ".github/workflows/release.yaml",
+            Some(Language::GitHubActions),
+        ),
+        (".github/workflows/nested/ci.yml", None),
+        ("app/.github/workflows/ci.yml", None),
+        ("config.yml", None),
         ("Makefile", None),
         ("src.ts/readme", None),
     ];
@@ -216,4 +231,120 @@ fn configuration_behind_a_symlink_out_of_the_root_is_not_read() {
     // Without the config, `@lib/db` is a bare scoped package.
     assert_eq!(resolution, [(FactKind::External, None)]);
     assert!(context.config_files().is_empty());
+}
+
+#[test]
+fn every_language_survives_odd_input() {
+    let inputs = [
+        String::new(),
+        "\u{feff}".to_owned(),
+        "(".repeat(5000),
+        "[".repeat(5000),
+        "{".repeat(5000),
+        "import".to_owned(),
+        "from . import".to_owned(),
+        "from ....... import x".to_owned(),
+        "use crate::{".repeat(200),
+        "use super::super::super::x;".to_owned(),
+        "using = ;".to_owned(),
+        "import \"\"".to_owned(),
+        "package ;".to_owned(),
+        "\0\u{1} import x".to_owned(),
+        "on: [".to_owned(),
+        "- - - -".to_owned(),
+        "jobs: { a: { steps: [ { run: 1 } ] } }".to_owned(),
+        "&a [*a, *a]".to_owned(),
+    ];
+    let paths = [
+        "a.py",
+        "a.go",
+        "A.java",
+        "A.kt",
+        "A.cs",
+        "src/lib.rs",
+        "A.swift",
+        ".github/workflows/ci.yml",
+    ];
+    for input in &inputs {
+        for path in paths {
+            let _ = extract_file(&ProjectContext::default(), path, input);
+        }
+    }
+}
+
+#[test]
+fn a_malformed_workflow_is_skipped_with_a_located_reason() {
+    let extraction = extract_file(
+        &ProjectContext::default(),
+        ".github/workflows/ci.yml",
+        "on: push\njobs:\n  build: [\n",
+    )
+    .unwrap();
+    assert!(extraction.facts.is_empty());
+    let reason = extraction.skipped.unwrap();
+    assert!(reason.starts_with("invalid YAML at line"), "{reason}");
+    let scalar = extract_file(
+        &ProjectContext::default(),
+        ".github/workflows/a.yml",
+        "hello",
+    )
+    .unwrap();
+    assert!(scalar.skipped.unwrap().contains("not a YAML mapping"));
+    let empty = extract_file(&ProjectContext::default(), ".github/workflows/a.yml", "").unwrap();
+    assert!(empty.skipped.is_some());
+}
+
+#[test]
+fn facts_of_every_language_carry_its_name_and_extractor() {
+    let cases = [
+        ("a.py", "import os\n", "python", "python"),
+        ("a.go", "package a\nimport \"fmt\"\n", "go", "go"),
+        ("A.java", "import java.util.List;\n", "java", "java"),
+        ("A.kt", "import kotlin.math.max\n", "kotlin", "kotlin"),
+        ("A.cs", "using System;\n", "csharp", "csharp"),
+        ("src/lib.rs", "use std::fmt;\n", "rust", "rust"),
+        ("A.swift", "import UIKit\n", "swift", "swift"),
+        (
+            ".github/workflows/a.yml",
+            "on: push\n",
+            "yaml",
+            "github-actions",
+        ),
+    ];
+    for (path, source, language, extractor) in cases {
+        let facts = facts_of(path, source);
+        assert_eq!(facts.len(), 1, "{path}: {facts:?}");
+        let fact = &facts[0];
+        assert_eq!(fact.property_str("language"), Some(language), "{path}");
+        assert_eq!(fact.evidence.extractor, extractor, "{path}");
+        assert!(
+            fact.id.starts_with(&format!("{extractor}:{path}:")),
+            "{}",
+            fact.id
+        );
+        assert!(!fact.evidence.message.is_empty());
+    }
+    let workflow = facts_of(".github/workflows/a.yml", "on: push\n");
+    assert_eq!(
+        workflow[0].evidence.strategy,
+        policies::facts::Strategy::Config
+    );
+}
+
+#[test]
+fn generated_files_follow_the_root_gitattributes() {
+    let files: Vec<String> = [".gitattributes", "api/gen/client.ts", "api/main.ts"]
+        .map(str::to_owned)
+        .to_vec();
+    let context = ProjectContext::discover_with(&files, |path| {
+        (path == ".gitattributes").then(|| "api/gen/** linguist-generated\n".to_owned())
+    });
+    assert!(context.is_generated("api/gen/client.ts", ""));
+    assert!(!context.is_generated("api/main.ts", "export {};"));
+    assert!(extractors::is_generated(
+        "Api/Migrations/ShopDbModelSnapshot.cs",
+        "",
+        context.gitattributes()
+    ));
+    assert_eq!(context.config_files(), [".gitattributes"]);
 }

@@ -1,5 +1,5 @@
-//! Runs every fixture project under `tests/fixtures/typescript/` and checks each source file's
-//! facts against its annotations, one to one.
+//! Runs every fixture project under `tests/fixtures/<language>/<case>/` and checks each source
+//! file's facts against its annotations, one to one.
 
 use std::path::{Path, PathBuf};
 
@@ -9,7 +9,7 @@ use crate::annotations;
 
 /// The fixture root.
 pub fn fixtures_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/typescript")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
 /// Every file under `directory`, project-relative with `/`, sorted.
@@ -31,7 +31,7 @@ pub fn project_files(directory: &Path) -> Vec<String> {
     files
 }
 
-/// Extracts every supported file of a fixture project.
+/// Extracts every supported file of a fixture project (`<language>/<case>`).
 pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
     let root = fixtures_root().join(case);
     let files = project_files(&root);
@@ -50,6 +50,7 @@ fn check_case(case: &str) {
     let mut problems = Vec::new();
     let mut fact_count = 0;
     for (file, source, extraction) in extract_project(case) {
+        assert_eq!(extraction.skipped, None, "{case}/{file} was skipped");
         assert_eq!(
             extraction.parse_errors, 0,
             "{case}/{file} has parse errors at {:?}",
@@ -72,55 +73,116 @@ fn check_case(case: &str) {
 
 #[test]
 fn every_fixture_is_checked() {
-    let mut cases: Vec<String> = std::fs::read_dir(fixtures_root())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut cases: Vec<String> = Vec::new();
+    for language in std::fs::read_dir(fixtures_root()).unwrap() {
+        let language = language.unwrap();
+        for case in std::fs::read_dir(language.path()).unwrap() {
+            cases.push(format!(
+                "{}/{}",
+                language.file_name().to_string_lossy(),
+                case.unwrap().file_name().to_string_lossy()
+            ));
+        }
+    }
     cases.sort();
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 7] = [
-    "clients",
-    "http",
-    "javascript",
-    "relative",
-    "routes",
-    "tsconfig_paths",
-    "workspace",
+const CASES: [&str; 16] = [
+    "csharp/webapi",
+    "github_actions/workflows",
+    "go/modules",
+    "java/spring",
+    "kotlin/android",
+    "python/clients",
+    "python/imports",
+    "rust/workspace",
+    "swift/package",
+    "typescript/clients",
+    "typescript/http",
+    "typescript/javascript",
+    "typescript/relative",
+    "typescript/routes",
+    "typescript/tsconfig_paths",
+    "typescript/workspace",
 ];
 
 #[test]
 fn relative_imports_resolve_with_extension_probing_and_index_files() {
-    check_case("relative");
+    check_case("typescript/relative");
 }
 
 #[test]
 fn tsconfig_paths_and_base_url_resolve_through_extends_and_nested_configs() {
-    check_case("tsconfig_paths");
+    check_case("typescript/tsconfig_paths");
 }
 
 #[test]
 fn workspace_packages_resolve_to_their_source_entries_and_subpaths() {
-    check_case("workspace");
+    check_case("typescript/workspace");
 }
 
 #[test]
 fn client_packages_are_definite_when_used_and_probable_when_only_imported() {
-    check_case("clients");
+    check_case("typescript/clients");
 }
 
 #[test]
 fn http_calls_carry_method_url_and_normalised_path() {
-    check_case("http");
+    check_case("typescript/http");
 }
 
 #[test]
 fn routes_of_express_fastify_and_nestjs_are_extracted() {
-    check_case("routes");
+    check_case("typescript/routes");
 }
 
 #[test]
 fn javascript_files_use_require_jsx_and_jsconfig() {
-    check_case("javascript");
+    check_case("typescript/javascript");
+}
+
+#[test]
+fn python_imports_resolve_through_source_roots_packages_and_relative_levels() {
+    check_case("python/imports");
+}
+
+#[test]
+fn python_clients_are_qualified_through_imports() {
+    check_case("python/clients");
+}
+
+#[test]
+fn go_imports_resolve_through_go_mod_go_work_and_replace() {
+    check_case("go/modules");
+}
+
+#[test]
+fn java_imports_wildcards_and_same_package_uses_resolve_through_the_type_index() {
+    check_case("java/spring");
+}
+
+#[test]
+fn kotlin_imports_resolve_to_kotlin_and_java_declarations() {
+    check_case("kotlin/android");
+}
+
+#[test]
+fn csharp_edges_follow_the_types_a_file_uses_through_usings_and_namespaces() {
+    check_case("csharp/webapi");
+}
+
+#[test]
+fn rust_use_paths_and_mod_declarations_resolve_to_module_files_of_workspace_crates() {
+    check_case("rust/workspace");
+}
+
+#[test]
+fn swift_imports_resolve_to_swiftpm_targets_and_module_folders() {
+    check_case("swift/package");
+}
+
+#[test]
+fn github_actions_workflows_give_triggers_permissions_jobs_steps_actions_and_secrets() {
+    check_case("github_actions/workflows");
 }

@@ -9,6 +9,7 @@
     reason = "test harness code: a panic is a test failure"
 )]
 
+mod agq;
 mod annotations;
 mod api;
 mod fixtures;

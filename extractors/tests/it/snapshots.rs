@@ -13,10 +13,10 @@ fn facts_of(case: &str, file: &str) -> Vec<policies::facts::Fact> {
 
 #[test]
 fn client_facts_of_a_pg_module() {
-    insta::assert_json_snapshot!(facts_of("clients", "src/pg.ts"));
+    insta::assert_json_snapshot!(facts_of("typescript/clients", "src/pg.ts"));
 }
 
 #[test]
 fn request_facts_of_global_fetch_calls() {
-    insta::assert_json_snapshot!(facts_of("http", "src/global-fetch.ts"));
+    insta::assert_json_snapshot!(facts_of("typescript/http", "src/global-fetch.ts"));
 }

@@ -1,0 +1,258 @@
+//! `accesses_technology` facts for infrastructure clients, shared by the languages other than
+//! TypeScript and JavaScript (`language.md` §3.5): each language lists its clients as
+//! [`ClientRule`]s and reports the sites where a client may be used; this module matches them.
+//!
+//! A site's path is canonical when the language could qualify it through the file's imports
+//! (`psycopg2.connect`, `database/sql.Open`, `org.springframework.web.client.RestTemplate`,
+//! `sqlx::postgres::PgPoolOptions::new`); then it must start with one of the rule's import
+//! prefixes and end with one of its tails. C# and the Apple frameworks cannot be qualified that
+//! way (global usings, umbrella imports), so their sites match by the tail alone.
+//!
+//! A construction, call, injection or base type that matches is a definite fact at that site.
+//! A rule with no definite site whose package the file imports gets one probable fact at the
+//! first such import.
+
+use std::collections::HashSet;
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts_out::{set, FactFactory};
+
+/// How a site uses a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ClientUse {
+    /// `new T(…)`, `T(…)` in languages without `new`, a composite literal `T{}`.
+    Construct,
+    /// A call of a function or method.
+    Call,
+    /// A constructor parameter, field or property of the client type.
+    Inject,
+    /// A class that extends or implements the client type (a Spring Data repository, an EF Core
+    /// `DbContext`).
+    Extend,
+}
+
+/// One client of a language's table.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ClientRule {
+    /// The package reported in the `package` property.
+    pub package: &'static str,
+    /// The §3.5 category (or resource type) the client reaches.
+    pub technology: &'static str,
+    /// Import prefixes that bring the client in, written with the language's separator.
+    pub imports: &'static [&'static str],
+    /// Tails of constructed types.
+    pub constructs: &'static [&'static str],
+    /// Tails of called functions or methods.
+    pub calls: &'static [&'static str],
+    /// Tails of injected or extended types.
+    pub types: &'static [&'static str],
+    /// A sharper technology read from the site's first string argument (a driver name, an
+    /// AWS service, a JDBC URL).
+    pub refine: Option<fn(&str) -> Option<&'static str>>,
+    /// Whether importing the package alone is a probable fact (not for packages that servers
+    /// import too, such as Go's `net/http`).
+    pub is_probable_on_import: bool,
+}
+
+impl ClientRule {
+    /// A rule with no tails yet.
+    pub const fn new(
+        package: &'static str,
+        technology: &'static str,
+        imports: &'static [&'static str],
+    ) -> Self {
+        Self {
+            package,
+            technology,
+            imports,
+            constructs: &[],
+            calls: &[],
+            types: &[],
+            refine: None,
+            is_probable_on_import: true,
+        }
+    }
+}
+
+/// A place where a client may be used.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientSite<'tree> {
+    /// The construct the evidence spans.
+    pub node: Node<'tree>,
+    /// How it uses the client.
+    pub use_kind: ClientUse,
+    /// The canonical path, or the path as written when `is_qualified` is false.
+    pub path: String,
+    /// Whether `path` was qualified through the file's imports.
+    pub is_qualified: bool,
+    /// The first string-literal argument, if any.
+    pub argument: Option<String>,
+}
+
+/// An import of the file, for probable facts.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientImport<'tree> {
+    /// The import statement.
+    pub node: Node<'tree>,
+    /// The imported path, written with the language's separator.
+    pub path: String,
+}
+
+/// Matches a language's sites and imports against its rules.
+pub(crate) struct ClientMatcher<'a> {
+    /// The language's rules, first match wins.
+    pub rules: &'a [ClientRule],
+    /// The path separator of the language (`.` or `::`).
+    pub separator: &'a str,
+}
+
+impl ClientMatcher<'_> {
+    /// The `accesses_technology` facts of a file.
+    pub fn facts(
+        &self,
+        factory: &FactFactory<'_>,
+        sites: &[ClientSite<'_>],
+        imports: &[ClientImport<'_>],
+        scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+    ) -> Vec<Fact> {
+        let mut facts = Vec::new();
+        let mut used: HashSet<&'static str> = HashSet::new();
+        for site in sites {
+            let Some(rule) = self.rules.iter().find(|rule| self.site_matches(rule, site)) else {
+                continue;
+            };
+            used.insert(rule.package);
+            facts.push(definite_fact(factory, rule, site, scope_of(site.node)));
+        }
+        let mut reported: HashSet<&'static str> = HashSet::new();
+        for import in imports {
+            for rule in self.rules {
+                if used.contains(rule.package)
+                    || !rule.is_probable_on_import
+                    || !rule
+                        .imports
+                        .iter()
+                        .any(|prefix| self.has_prefix(&import.path, prefix))
+                    || !reported.insert(rule.package)
+                {
+                    continue;
+                }
+                facts.push(probable_fact(factory, rule, import, scope_of(import.node)));
+            }
+        }
+        facts
+    }
+
+    fn site_matches(&self, rule: &ClientRule, site: &ClientSite<'_>) -> bool {
+        let tails = match site.use_kind {
+            ClientUse::Construct => rule.constructs,
+            ClientUse::Call => rule.calls,
+            ClientUse::Inject | ClientUse::Extend => rule.types,
+        };
+        tails.iter().any(|tail| self.has_tail(&site.path, tail))
+            && (!site.is_qualified
+                || rule
+                    .imports
+                    .iter()
+                    .any(|prefix| self.has_prefix(&site.path, prefix)))
+    }
+
+    /// Whether `path` is `prefix` or continues it after a separator or `/`.
+    fn has_prefix(&self, path: &str, prefix: &str) -> bool {
+        path.strip_prefix(prefix).is_some_and(|rest| {
+            rest.is_empty() || rest.starts_with(self.separator) || rest.starts_with('/')
+        })
+    }
+
+    /// Whether `path` is `tail` or ends with it after a separator or `/`.
+    fn has_tail(&self, path: &str, tail: &str) -> bool {
+        path.strip_suffix(tail).is_some_and(|rest| {
+            rest.is_empty() || rest.ends_with(self.separator) || rest.ends_with('/')
+        })
+    }
+}
+
+fn definite_fact(
+    factory: &FactFactory<'_>,
+    rule: &ClientRule,
+    site: &ClientSite<'_>,
+    scope: Option<String>,
+) -> Fact {
+    let (noun, verb) = match site.use_kind {
+        ClientUse::Construct => ("construction", "constructs"),
+        ClientUse::Call => ("call", "calls"),
+        ClientUse::Inject => ("injection", "injects"),
+        ClientUse::Extend => ("extension", "extends"),
+    };
+    let client = if site.use_kind == ClientUse::Call {
+        short_name(&site.path)
+    } else {
+        last_segment(&site.path).to_owned()
+    };
+    let package = rule.package;
+    let mut fact = factory.fact(
+        FactKind::AccessesTechnology,
+        site.node,
+        Confidence::Definite,
+        scope,
+        format!("{noun} of `{client}` from `{package}`"),
+    );
+    let technology = rule
+        .refine
+        .zip(site.argument.as_deref())
+        .and_then(|(refine, argument)| refine(argument))
+        .unwrap_or(rule.technology);
+    fact.technology = Some(technology.to_owned());
+    set(&mut fact, "package", package);
+    set(&mut fact, "client", client.as_str());
+    set(
+        &mut fact,
+        "reason",
+        format!("{verb} `{client}` from `{package}`"),
+    );
+    fact
+}
+
+fn probable_fact(
+    factory: &FactFactory<'_>,
+    rule: &ClientRule,
+    import: &ClientImport<'_>,
+    scope: Option<String>,
+) -> Fact {
+    let package = rule.package;
+    let mut fact = factory.fact(
+        FactKind::AccessesTechnology,
+        import.node,
+        Confidence::Probable,
+        scope,
+        format!("import of client package `{package}`"),
+    );
+    fact.technology = Some(rule.technology.to_owned());
+    set(&mut fact, "package", package);
+    set(
+        &mut fact,
+        "reason",
+        format!("imports `{package}` without constructing or calling a client"),
+    );
+    fact
+}
+
+/// The last segment of a path (`org.springframework.kafka.core.KafkaTemplate` → `KafkaTemplate`).
+fn last_segment(path: &str) -> &str {
+    path.rsplit(['.', ':', '/']).next().unwrap_or(path)
+}
+
+/// The client of a call as shown in facts: the last two segments of a canonical path
+/// (`DriverManager.getConnection`, `sql.Open`, `PgPoolOptions::new`).
+fn short_name(path: &str) -> String {
+    let last_segment_start = |text: &str| text.rfind(['.', ':', '/']).map_or(0, |index| index + 1);
+    let last = last_segment_start(path);
+    let head = path
+        .get(..last)
+        .unwrap_or_default()
+        .trim_end_matches([':', '.']);
+    let previous = last_segment_start(head);
+    path.get(previous..).unwrap_or(path).to_owned()
+}

@@ -1,0 +1,283 @@
+//! Python module resolution: source roots and the files a dotted module name can mean.
+//!
+//! Source roots, tried in this order for an absolute import:
+//! 1. the importer's own root: the folder above its outermost package (the nearest folder
+//!    without `__init__.py`), which is where Python finds it when run as a package;
+//! 2. configured roots: for each `pyproject.toml`, `setup.cfg` or `setup.py` folder D, the
+//!    `where` of `[tool.setuptools.packages.find]`/`[options.packages.find]`, the `""` entry of
+//!    `package-dir`/`package_dir`, Poetry's `packages … from`, the parents of Hatch's wheel
+//!    `packages`, `D/src` when it holds Python files (the src/ layout), then D itself;
+//! 3. the project root;
+//! 4. else the tree: every other folder above an outermost package, nearest to the importer
+//!    first (longest common folder prefix, then bytewise).
+//!
+//! In a root, `a.b` is `a/b.py`, `a/b/__init__.py` or `a/b.pyi`. A root counts for `a.b.c` when it
+//! has the top-level module or package `a` (a folder of Python files counts, for namespace
+//! packages); the deepest existing prefix of the name is the file. Nothing matching gives
+//! `External { package: a }`.
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::paths::{file_name, join, parent_dir};
+use super::read::ConfigReader;
+use super::toml_lite;
+use super::Resolution;
+
+/// Where Python modules live in the project.
+#[derive(Debug, Default)]
+pub(crate) struct PythonIndex {
+    /// Python files (`.py`, `.pyi`).
+    files: HashSet<String>,
+    /// Folders holding Python files at any depth below them.
+    folders: HashSet<String>,
+    /// Configured source roots, in discovery order (deepest configuration first).
+    configured_roots: Vec<String>,
+    /// Folders directly above an outermost package or a top-level module.
+    implicit_roots: BTreeSet<String>,
+}
+
+impl PythonIndex {
+    /// Indexes the Python files among `files` and reads packaging configuration.
+    pub fn discover<'f>(reader: &ConfigReader<'_>, files: impl Iterator<Item = &'f str>) -> Self {
+        let mut index = Self::default();
+        let mut config_folders = BTreeSet::new();
+        for path in files {
+            let name = file_name(path);
+            if matches!(name, "pyproject.toml" | "setup.cfg" | "setup.py") {
+                config_folders.insert(parent_dir(path).to_owned());
+            }
+            if name.ends_with(".py") || name.ends_with(".pyi") {
+                index.files.insert(path.to_owned());
+                let mut folder = parent_dir(path);
+                while index.folders.insert(folder.to_owned()) && !folder.is_empty() {
+                    folder = parent_dir(folder);
+                }
+            }
+        }
+        let mut implicit = BTreeSet::new();
+        for path in &index.files {
+            implicit.insert(index.package_root(path));
+        }
+        index.implicit_roots = implicit;
+        // Deeper configurations first, so a nested project's roots win over the top one.
+        let mut folders: Vec<String> = config_folders.into_iter().collect();
+        folders.sort_by_key(|folder| std::cmp::Reverse(folder.matches('/').count() + 1));
+        for folder in folders {
+            for root in index.configured_roots_of(reader, &folder) {
+                if !index.configured_roots.contains(&root) {
+                    index.configured_roots.push(root);
+                }
+            }
+        }
+        index
+    }
+
+    fn configured_roots_of(&self, reader: &ConfigReader<'_>, folder: &str) -> Vec<String> {
+        let mut relative_roots: Vec<String> = Vec::new();
+        let read_config = |name: &str| {
+            let path = join(folder, name)?;
+            reader.read(&path).map(|text| toml_lite::entries(&text))
+        };
+        if let Some(entries) = read_config("pyproject.toml") {
+            for entry in &entries {
+                match (entry.section.as_str(), entry.key.as_str()) {
+                    ("tool.setuptools.packages.find", "where") => {
+                        relative_roots.extend(toml_lite::strings(&entry.value));
+                    }
+                    ("tool.setuptools", "package-dir") => relative_roots.extend(
+                        toml_lite::pairs(&entry.value)
+                            .into_iter()
+                            .filter(|(key, _)| key.is_empty())
+                            .map(|(_, value)| value),
+                    ),
+                    ("tool.poetry", "packages") => relative_roots.extend(
+                        toml_lite::pairs(&entry.value)
+                            .into_iter()
+                            .filter(|(key, _)| key == "from")
+                            .map(|(_, value)| value),
+                    ),
+                    ("tool.hatch.build.targets.wheel", "packages") => relative_roots.extend(
+                        toml_lite::strings(&entry.value)
+                            .iter()
+                            .map(|package| parent_dir(package).to_owned()),
+                    ),
+                    _ => {}
+                }
+            }
+        }
+        if let Some(entries) = read_config("setup.cfg") {
+            for entry in &entries {
+                match (entry.section.as_str(), entry.key.as_str()) {
+                    ("options.packages.find", "where") => {
+                        relative_roots.push(entry.value.trim().to_owned());
+                    }
+                    ("options", "package_dir") => {
+                        for line in entry.value.lines() {
+                            if let Some((key, value)) = line.split_once('=') {
+                                if key.trim().is_empty() {
+                                    relative_roots.push(value.trim().to_owned());
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if self
+            .folders
+            .contains(&join(folder, "src").unwrap_or_default())
+        {
+            relative_roots.push("src".to_owned());
+        }
+        relative_roots.push(String::new());
+        relative_roots
+            .iter()
+            .filter_map(|relative| join(folder, relative))
+            .collect()
+    }
+
+    /// The folder above the outermost package containing `path`.
+    fn package_root(&self, path: &str) -> String {
+        let mut folder = parent_dir(path);
+        while !folder.is_empty() && self.is_regular_package(folder) {
+            folder = parent_dir(folder);
+        }
+        if self.is_regular_package(folder) {
+            // A package at the project root: the root is above it, which is outside; use "".
+            return String::new();
+        }
+        folder.to_owned()
+    }
+
+    fn is_regular_package(&self, folder: &str) -> bool {
+        !folder.is_empty()
+            && (self.files.contains(&format!("{folder}/__init__.py"))
+                || self.files.contains(&format!("{folder}/__init__.pyi")))
+    }
+
+    /// The file of module `segments` (already joined under a root), if there is one.
+    fn module_file(&self, base: &str) -> Option<String> {
+        [
+            format!("{base}.py"),
+            format!("{base}/__init__.py"),
+            format!("{base}.pyi"),
+            format!("{base}/__init__.pyi"),
+        ]
+        .into_iter()
+        .find(|candidate| self.files.contains(candidate))
+    }
+
+    /// Whether `root` has the top-level module or package `name`.
+    fn root_has(&self, root: &str, name: &str) -> bool {
+        let Some(base) = join(root, name) else {
+            return false;
+        };
+        self.module_file(&base).is_some() || self.folders.contains(&base)
+    }
+
+    /// The deepest existing module among the prefixes of `segments` under `root`.
+    fn deepest(&self, root: &str, segments: &[&str]) -> Option<String> {
+        (1..=segments.len()).rev().find_map(|length| {
+            let relative = segments.get(..length)?.join("/");
+            self.module_file(&join(root, &relative)?)
+        })
+    }
+
+    /// Resolves `from <level dots><module> import <name>` (level 0: `import module`; `name` is
+    /// the imported name when it may be a submodule).
+    pub fn resolve(
+        &self,
+        importer: &str,
+        level: usize,
+        module: &str,
+        name: Option<&str>,
+    ) -> Resolution {
+        let mut segments: Vec<&str> = module.split('.').filter(|s| !s.is_empty()).collect();
+        if let Some(name) = name.filter(|name| *name != "*") {
+            segments.push(name);
+        }
+        let wanted_depth = segments.len() - usize::from(name.is_some_and(|name| name != "*"));
+        let accept = |found: Option<String>, root: &str| -> Option<String> {
+            // The imported name may be a submodule; otherwise the module itself must exist.
+            let found = found?;
+            (module_depth(&found, root) >= wanted_depth).then_some(found)
+        };
+        if level > 0 {
+            let mut base = parent_dir(importer).to_owned();
+            for _ in 1..level {
+                if base.is_empty() {
+                    return Resolution::Internal;
+                }
+                base = parent_dir(&base).to_owned();
+            }
+            let found = accept(self.deepest(&base, &segments), &base).or_else(|| {
+                // `from . import name` where `name` is not a submodule: the package itself.
+                (module.is_empty() && !base.is_empty())
+                    .then(|| self.module_file(&base))
+                    .flatten()
+            });
+            return found.map_or(Resolution::Internal, Resolution::File);
+        }
+        let Some(first) = segments.first().copied() else {
+            return Resolution::Internal;
+        };
+        for root in self.roots_for(importer) {
+            if self.root_has(&root, first) {
+                if let Some(found) = accept(self.deepest(&root, &segments), &root) {
+                    return Resolution::File(found);
+                }
+                return Resolution::Internal;
+            }
+        }
+        Resolution::External {
+            package: first.to_owned(),
+        }
+    }
+
+    /// The roots an absolute import from `importer` is looked up in, in order.
+    fn roots_for(&self, importer: &str) -> Vec<String> {
+        let own = self.package_root(importer);
+        let mut roots = vec![own];
+        for root in &self.configured_roots {
+            if !roots.contains(root) {
+                roots.push(root.clone());
+            }
+        }
+        if !roots.iter().any(String::is_empty) {
+            roots.push(String::new());
+        }
+        let mut others: Vec<&String> = self
+            .implicit_roots
+            .iter()
+            .filter(|root| !roots.contains(root))
+            .collect();
+        let importer_folder = parent_dir(importer);
+        others.sort_by_key(|root| std::cmp::Reverse(common_prefix_segments(root, importer_folder)));
+        roots.extend(others.into_iter().cloned());
+        roots
+    }
+}
+
+/// How many module segments a file under `root` stands for (`a/b.py` and `a/b/__init__.py` → 2).
+fn module_depth(file: &str, root: &str) -> usize {
+    let relative = if root.is_empty() {
+        file
+    } else {
+        file.strip_prefix(root)
+            .map_or(file, |rest| rest.trim_start_matches('/'))
+    };
+    let segments = relative.split('/').count();
+    if file_name(file).starts_with("__init__.") {
+        segments - 1
+    } else {
+        segments
+    }
+}
+
+fn common_prefix_segments(left: &str, right: &str) -> usize {
+    left.split('/')
+        .zip(right.split('/'))
+        .take_while(|(a, b)| a == b && !a.is_empty())
+        .count()
+}

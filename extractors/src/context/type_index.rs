@@ -1,0 +1,116 @@
+//! Type indexes of the languages whose imports name types, not files: Java and Kotlin (one
+//! index, since each imports the other's classes) and C#.
+//!
+//! Building an index parses each source file once, at discovery, with the language's grammar and
+//! reads its package or namespaces and the top-level declarations (`crate::java`,
+//! `crate::kotlin`, `crate::csharp` know the syntax). Extraction then looks names up here.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::paths::file_name;
+use super::read::ConfigReader;
+use crate::lang::{CSHARP, JAVA, KOTLIN};
+use crate::syntax;
+
+/// The declarations of one file: `(package or namespace, type name)` pairs.
+pub(crate) type Declarations = Vec<(String, String)>;
+
+/// Package (or namespace) → type name → the files declaring it, bytewise.
+#[derive(Debug, Default)]
+pub(crate) struct TypeIndex {
+    packages: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// Namespaces of C# `global using` directives anywhere in the project.
+    global_usings: BTreeSet<String>,
+}
+
+impl TypeIndex {
+    /// Indexes the Java and Kotlin files among `files`.
+    pub fn discover_jvm<'f>(
+        reader: &ConfigReader<'_>,
+        files: impl Iterator<Item = &'f str>,
+    ) -> Self {
+        let mut index = Self::default();
+        for path in files {
+            let name = file_name(path);
+            let (backend, read): (_, fn(&tree_sitter::Tree, &str) -> Declarations) =
+                if name.ends_with(".java") {
+                    (JAVA.tree_sitter(), crate::java::declarations)
+                } else if name.ends_with(".kt") || name.ends_with(".kts") {
+                    (KOTLIN.tree_sitter(), crate::kotlin::declarations)
+                } else {
+                    continue;
+                };
+            let Some(backend) = backend else { continue };
+            let Some(source) = reader.read_source(path) else {
+                continue;
+            };
+            let Some(tree) = syntax::parse(backend.grammar, &source) else {
+                continue;
+            };
+            index.add(path, read(&tree, &source));
+        }
+        index
+    }
+
+    /// Indexes the C# files among `files`, with their `global using` namespaces.
+    pub fn discover_csharp<'f>(
+        reader: &ConfigReader<'_>,
+        files: impl Iterator<Item = &'f str>,
+    ) -> Self {
+        let mut index = Self::default();
+        let Some(backend) = CSHARP.tree_sitter() else {
+            return index;
+        };
+        for path in files.filter(|path| path.ends_with(".cs")) {
+            let Some(source) = reader.read_source(path) else {
+                continue;
+            };
+            let Some(tree) = syntax::parse(backend.grammar, &source) else {
+                continue;
+            };
+            let (declarations, global_usings) = crate::csharp::declarations(&tree, &source);
+            index.global_usings.extend(global_usings);
+            index.add(path, declarations);
+        }
+        index
+    }
+
+    fn add(&mut self, path: &str, declarations: Declarations) {
+        for (package, name) in declarations {
+            self.packages
+                .entry(package)
+                .or_default()
+                .entry(name)
+                .or_default()
+                .insert(path.to_owned());
+        }
+    }
+
+    /// The files declaring `name` in `package`.
+    pub fn files_of(&self, package: &str, name: &str) -> Option<&BTreeSet<String>> {
+        self.packages.get(package)?.get(name)
+    }
+
+    /// The types of a package, if the project declares it.
+    pub fn package(&self, package: &str) -> Option<&BTreeMap<String, BTreeSet<String>>> {
+        self.packages.get(package)
+    }
+
+    /// Whether `package` belongs to the project: the project declares it, a package below it,
+    /// or a package sharing its first two segments (`com.shop.missing` in a `com.shop.*`
+    /// project), so a missing name there is an unresolved internal import, not a library.
+    pub fn owns_package(&self, package: &str) -> bool {
+        let root: Vec<&str> = package.split('.').take(2).collect();
+        self.packages.keys().any(|known| {
+            known
+                .strip_prefix(package)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                || (root.len() == 2 && known.split('.').take(2).eq(root.iter().copied()))
+        })
+    }
+
+    /// The namespaces of C# `global using` directives in the project.
+    pub fn global_usings(&self) -> &BTreeSet<String> {
+        &self.global_usings
+    }
+}

@@ -1,0 +1,367 @@
+//! The C# extractor: edges to the project types a file uses, resolved through the namespace
+//! type index, and infrastructure clients.
+//!
+//! A file sees the types of its own namespaces (and their parents), of its `using` directives
+//! and of every `global using` in the project. Each identifier of the file that names such a
+//! type declared in another file is an edge: one `import` fact per declaring file (partial
+//! classes give several), at the first use, with specifier `<namespace>.<Type>`; so a `using`
+//! whose types the file never uses gives no edge. A `using` of a namespace the project does not
+//! declare is an `external` fact with the namespace as `package`; `using X = A.B.C;` and
+//! `using static A.B.C;` name a type and resolve to its file directly.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::{Node, Tree};
+
+use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::context::{Declarations, Resolution, TypeIndex};
+use crate::facts_out::FactFactory;
+use crate::imports_out::{self, ImportSite};
+use crate::query::{Field, QueryHit};
+use crate::source_scope;
+use crate::syntax::{self, has_token, named_children};
+use crate::ExtractionInput;
+
+/// One `using` directive.
+struct Using<'tree> {
+    node: Node<'tree>,
+    alias: Option<String>,
+    path: String,
+    is_static: bool,
+}
+
+/// Extracts the facts of one C# file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let source = input.source;
+    let hits = input.query.hits(input.tree, source);
+    let factory = FactFactory::new(input);
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
+    let index = input.context.csharp_types();
+    let usings: Vec<Using<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::Import)
+        .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
+        .collect();
+    let mut sites = Vec::new();
+    let mut visible: BTreeSet<String> = index.global_usings().clone();
+    for using in &usings {
+        if using.alias.is_some() || using.is_static {
+            let resolution = resolve_type(index, &using.path);
+            let mut site = ImportSite::new(using.node, using.path.clone(), resolution, "using of");
+            site.alias = using.alias.clone();
+            sites.push(site);
+            continue;
+        }
+        visible.insert(using.path.clone());
+        if !index.owns_package(&using.path) {
+            sites.push(ImportSite::new(
+                using.node,
+                using.path.clone(),
+                Resolution::External {
+                    package: using.path.clone(),
+                },
+                "using of",
+            ));
+        }
+    }
+    let (own, _) = declarations_of(root, source);
+    for (namespace, _) in &own {
+        let mut current = namespace.as_str();
+        loop {
+            visible.insert(current.to_owned());
+            match current.rsplit_once('.') {
+                Some((parent, _)) => current = parent,
+                None => break,
+            }
+        }
+    }
+    visible.insert(String::new());
+    let uses = syntax::first_uses(root, source, &["identifier"], &["using_directive"]);
+    let mut by_file: BTreeMap<&str, (Node<'_>, String, Vec<String>)> = BTreeMap::new();
+    for (name, first_use) in &uses {
+        for namespace in &visible {
+            let Some(files) = index.files_of(namespace, name) else {
+                continue;
+            };
+            for declaring in files.iter().filter(|file| *file != input.path) {
+                let entry = by_file
+                    .entry(declaring)
+                    .or_insert_with(|| (*first_use, qualified(namespace, name), Vec::new()));
+                if first_use.start_byte() < entry.0.start_byte() {
+                    entry.0 = *first_use;
+                    entry.1 = qualified(namespace, name);
+                }
+                if !entry.2.contains(name) {
+                    entry.2.push(name.clone());
+                }
+            }
+        }
+    }
+    for (declaring, (node, specifier, names)) in by_file {
+        let mut site = ImportSite::new(
+            node,
+            specifier,
+            Resolution::File(declaring.to_owned()),
+            "use of type",
+        );
+        site.names = names;
+        sites.push(site);
+    }
+    let mut facts: Vec<Fact> = sites
+        .iter()
+        .map(|site| imports_out::fact(&factory, site, scope_of(site.node)))
+        .collect();
+    let client_sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| client_site(hit, source))
+        .collect();
+    let client_imports: Vec<ClientImport<'_>> = usings
+        .iter()
+        .map(|using| ClientImport {
+            node: using.node,
+            path: using.path.clone(),
+        })
+        .collect();
+    let matcher = ClientMatcher {
+        rules: &CLIENTS,
+        separator: ".",
+    };
+    facts.extend(matcher.facts(&factory, &client_sites, &client_imports, &scope_of));
+    facts
+}
+
+fn client_site<'tree>(hit: &QueryHit<'tree>, source: &str) -> Option<ClientSite<'tree>> {
+    let (node, use_kind, path) = if let Some(base) = hit.node(Field::Base) {
+        (base, ClientUse::Extend, type_name(base, source))
+    } else if let Some(construction) = hit.node(Field::Construction) {
+        (
+            construction,
+            ClientUse::Construct,
+            type_name(hit.node(Field::Type)?, source),
+        )
+    } else if let Some(call) = hit.node(Field::Call) {
+        let receiver = syntax::compact_text(hit.node(Field::Type)?, source, 200);
+        let method = type_name(hit.node(Field::Method)?, source);
+        (call, ClientUse::Call, format!("{receiver}.{method}"))
+    } else {
+        (
+            hit.node(Field::Parameter)?,
+            ClientUse::Inject,
+            type_name(hit.node(Field::Type)?, source),
+        )
+    };
+    Some(ClientSite {
+        node,
+        use_kind,
+        path,
+        is_qualified: false,
+        argument: None,
+    })
+}
+
+/// A type's name without type arguments or nullability (`IMongoCollection<Order>?` →
+/// `IMongoCollection`).
+fn type_name(node: Node<'_>, source: &str) -> String {
+    let node = match node.kind() {
+        "generic_name" | "nullable_type" => named_children(node).into_iter().next().unwrap_or(node),
+        _ => node,
+    };
+    let node = if node.kind() == "generic_name" {
+        named_children(node).into_iter().next().unwrap_or(node)
+    } else {
+        node
+    };
+    syntax::compact_text(node, source, 200).replace(' ', "")
+}
+
+fn resolve_type(index: &TypeIndex, path: &str) -> Resolution {
+    let path = path.split('<').next().unwrap_or(path);
+    let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
+    match index
+        .files_of(namespace, name)
+        .and_then(|files| files.iter().next())
+    {
+        Some(file) => Resolution::File(file.clone()),
+        None if index.owns_package(namespace) => Resolution::Internal,
+        None => Resolution::External {
+            package: namespace.to_owned(),
+        },
+    }
+}
+
+fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<'tree>> {
+    let alias = directive
+        .child_by_field_name("name")
+        .map(|name| syntax::text(name, source).to_owned());
+    let target = named_children(directive)
+        .into_iter()
+        .rfind(|child| Some(child.id()) != directive.child_by_field_name("name").map(|n| n.id()))?;
+    Some(Using {
+        node: directive,
+        alias,
+        path: syntax::compact_text(target, source, 400).replace(' ', ""),
+        is_static: has_token(directive, "static"),
+    })
+}
+
+fn qualified(namespace: &str, name: &str) -> String {
+    if namespace.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{namespace}.{name}")
+    }
+}
+
+const TYPE_DECLARATIONS: [&str; 7] = [
+    "class_declaration",
+    "interface_declaration",
+    "struct_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "record_struct_declaration",
+    "delegate_declaration",
+];
+
+/// The `(namespace, type)` declarations of a C# file and its `global using` namespaces, for the
+/// type index. Nested types are not indexed: they are reached through their outer type.
+pub(crate) fn declarations(tree: &Tree, source: &str) -> (Declarations, Vec<String>) {
+    declarations_of(tree.root_node(), source)
+}
+
+fn declarations_of(root: Node<'_>, source: &str) -> (Declarations, Vec<String>) {
+    let mut declarations = Vec::new();
+    let mut global_usings = Vec::new();
+    // (container, its namespace), walked without recursion.
+    let mut pending = vec![(root, String::new())];
+    while let Some((container, namespace)) = pending.pop() {
+        let mut current = namespace.clone();
+        for child in named_children(container) {
+            let kind = child.kind();
+            if kind == "file_scoped_namespace_declaration" {
+                if let Some(name) = child.child_by_field_name("name") {
+                    current = syntax::compact_text(name, source, 400).replace(' ', "");
+                }
+            } else if kind == "namespace_declaration" {
+                let (Some(name), Some(body)) = (
+                    child.child_by_field_name("name"),
+                    child.child_by_field_name("body"),
+                ) else {
+                    continue;
+                };
+                let name = syntax::compact_text(name, source, 400).replace(' ', "");
+                pending.push((body, qualified(&current, &name)));
+            } else if TYPE_DECLARATIONS.contains(&kind) {
+                if let Some(name) = source_scope::field_text(child, "name", source) {
+                    declarations.push((current.clone(), name));
+                }
+            } else if kind == "using_directive"
+                && has_token(child, "global")
+                && child.child_by_field_name("name").is_none()
+                && !has_token(child, "static")
+            {
+                if let Some(target) = named_children(child).into_iter().last() {
+                    global_usings.push(syntax::compact_text(target, source, 400).replace(' ', ""));
+                }
+            }
+        }
+    }
+    (declarations, global_usings)
+}
+
+/// Types, methods, constructors and local functions name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    let kind = node.kind();
+    if TYPE_DECLARATIONS.contains(&kind)
+        || matches!(
+            kind,
+            "method_declaration" | "constructor_declaration" | "local_function_statement"
+        )
+    {
+        source_scope::field_text(node, "name", source)
+    } else {
+        None
+    }
+}
+
+/// C# clients, first match wins; matched by name alone.
+const CLIENTS: [ClientRule; 11] = [
+    ClientRule {
+        calls: &["UseNpgsql"],
+        is_probable_on_import: false,
+        ..ClientRule::new("Npgsql.EntityFrameworkCore.PostgreSQL", "postgres", &[])
+    },
+    ClientRule {
+        calls: &["UseSqlServer"],
+        is_probable_on_import: false,
+        ..ClientRule::new("Microsoft.EntityFrameworkCore.SqlServer", "mssql", &[])
+    },
+    ClientRule {
+        calls: &["UseSqlite"],
+        is_probable_on_import: false,
+        ..ClientRule::new("Microsoft.EntityFrameworkCore.Sqlite", "sqlite", &[])
+    },
+    ClientRule {
+        calls: &["UseMySql", "UseMySQL"],
+        is_probable_on_import: false,
+        ..ClientRule::new("Pomelo.EntityFrameworkCore.MySql", "mysql", &[])
+    },
+    ClientRule {
+        types: &["DbContext", "IdentityDbContext"],
+        ..ClientRule::new(
+            "Microsoft.EntityFrameworkCore",
+            "relational_db",
+            &["Microsoft.EntityFrameworkCore"],
+        )
+    },
+    ClientRule {
+        constructs: &["NpgsqlConnection", "NpgsqlDataSourceBuilder"],
+        calls: &["NpgsqlDataSource.Create"],
+        types: &["NpgsqlConnection", "NpgsqlDataSource"],
+        ..ClientRule::new("Npgsql", "postgres", &["Npgsql"])
+    },
+    ClientRule {
+        constructs: &["MongoClient"],
+        types: &[
+            "IMongoClient",
+            "MongoClient",
+            "IMongoDatabase",
+            "IMongoCollection",
+        ],
+        ..ClientRule::new("MongoDB.Driver", "mongodb", &["MongoDB.Driver"])
+    },
+    ClientRule {
+        calls: &[
+            "ConnectionMultiplexer.Connect",
+            "ConnectionMultiplexer.ConnectAsync",
+        ],
+        types: &["IConnectionMultiplexer", "ConnectionMultiplexer"],
+        ..ClientRule::new("StackExchange.Redis", "redis", &["StackExchange.Redis"])
+    },
+    ClientRule {
+        types: &["IDistributedCache"],
+        is_probable_on_import: false,
+        ..ClientRule::new(
+            "Microsoft.Extensions.Caching",
+            "cache",
+            &["Microsoft.Extensions.Caching.Distributed"],
+        )
+    },
+    ClientRule {
+        constructs: &["HttpClient"],
+        types: &["HttpClient", "IHttpClientFactory"],
+        is_probable_on_import: false,
+        ..ClientRule::new("System.Net.Http", "external_api", &["System.Net.Http"])
+    },
+    ClientRule {
+        constructs: &["BlobServiceClient", "BlobContainerClient", "BlobClient"],
+        types: &["BlobServiceClient", "BlobContainerClient", "BlobClient"],
+        ..ClientRule::new(
+            "Azure.Storage.Blobs",
+            "object_store",
+            &["Azure.Storage.Blobs"],
+        )
+    },
+];

@@ -1,0 +1,267 @@
+//! The Go extractor: package imports resolved through `go.mod` modules (`context::go`), and
+//! infrastructure clients.
+//!
+//! Each import spec is one fact; a project package resolves to its representative file (the
+//! first non-test `.go` file of the package folder, bytewise). Client calls `pkg.Name(…)` and
+//! composite literals `pkg.Type{…}` are qualified through the file's imports, with major-version
+//! segments (`/v9`) dropped: `redis.NewClient` after `import "github.com/redis/go-redis/v9"` is
+//! `github.com/redis/go-redis.NewClient`.
+
+use std::collections::BTreeMap;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::facts_out::FactFactory;
+use crate::imports_out::{self, ImportSite};
+use crate::query::Field;
+use crate::source_scope;
+use crate::syntax::{self, named_children};
+use crate::ExtractionInput;
+
+/// Extracts the facts of one Go file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let source = input.source;
+    let hits = input.query.hits(input.tree, source);
+    let factory = FactFactory::new(input);
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
+    let mut facts = Vec::new();
+    let mut bindings: BTreeMap<String, String> = BTreeMap::new();
+    let mut client_imports = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        let (Some(spec), Some(path_node)) =
+            (hit.node(Field::Statement), hit.node(Field::Specifier))
+        else {
+            continue;
+        };
+        let import_path = string_content(path_node, source);
+        if import_path.is_empty() {
+            continue;
+        }
+        let alias = spec
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source).to_owned());
+        let canonical = without_major_versions(&import_path);
+        let local = alias
+            .clone()
+            .unwrap_or_else(|| default_package_name(&canonical));
+        bindings.insert(local, canonical.clone());
+        client_imports.push(ClientImport {
+            node: spec,
+            path: canonical,
+        });
+        let resolution = input.context.resolve_go(&import_path);
+        let mut site = ImportSite::new(spec, import_path, resolution, "import of");
+        site.alias = alias;
+        facts.push(imports_out::fact(&factory, &site, scope_of(spec)));
+    }
+    let sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| {
+            let (site_node, named, use_kind) = match hit.node(Field::Call) {
+                Some(call) => (call, hit.node(Field::Function)?, ClientUse::Call),
+                None => (
+                    hit.node(Field::Construction)?,
+                    hit.node(Field::Type)?,
+                    ClientUse::Construct,
+                ),
+            };
+            let (package, member) = match named.kind() {
+                "selector_expression" => (
+                    named.child_by_field_name("operand")?,
+                    named.child_by_field_name("field")?,
+                ),
+                _ => (
+                    named.child_by_field_name("package")?,
+                    named.child_by_field_name("name")?,
+                ),
+            };
+            let qualified = bindings.get(syntax::text(package, source))?;
+            let argument = site_node
+                .child_by_field_name("arguments")
+                .and_then(|arguments| named_children(arguments).into_iter().next())
+                .filter(|first| first.kind() == "interpreted_string_literal")
+                .map(|first| string_content(first, source));
+            Some(ClientSite {
+                node: site_node,
+                use_kind,
+                path: format!("{qualified}.{}", syntax::text(member, source)),
+                is_qualified: true,
+                argument,
+            })
+        })
+        .collect();
+    let matcher = ClientMatcher {
+        rules: &CLIENTS,
+        separator: ".",
+    };
+    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts
+}
+
+/// The text inside a Go string literal (escapes kept as written; import paths have none).
+fn string_content(literal: Node<'_>, source: &str) -> String {
+    syntax::text(literal, source)
+        .trim_matches(['"', '`'])
+        .to_owned()
+}
+
+/// An import path without major-version segments (`/v2`, `/v10`) and `gopkg.in` suffixes.
+fn without_major_versions(import_path: &str) -> String {
+    import_path
+        .split('/')
+        .filter(|segment| !is_major_version(segment))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn is_major_version(segment: &str) -> bool {
+    segment
+        .strip_prefix('v')
+        .is_some_and(|digits| !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The name a package is used by without an alias: its last segment without a `go-` prefix, a
+/// `.vN` suffix or dashes (`github.com/redis/go-redis` → `redis`, `gopkg.in/yaml.v3` → `yaml`).
+fn default_package_name(canonical: &str) -> String {
+    let last = canonical.rsplit('/').next().unwrap_or(canonical);
+    let last = last.strip_prefix("go-").unwrap_or(last);
+    let last = last.split(".v").next().unwrap_or(last);
+    last.replace('-', "")
+}
+
+/// Functions, and methods as `Receiver.method`, name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "function_declaration" => source_scope::field_text(node, "name", source),
+        "method_declaration" => {
+            let name = source_scope::field_text(node, "name", source)?;
+            let receiver = node
+                .child_by_field_name("receiver")
+                .and_then(|receiver| named_children(receiver).into_iter().next())
+                .and_then(|parameter| parameter.child_by_field_name("type"))
+                .map(|receiver_type| {
+                    syntax::text(receiver_type, source)
+                        .trim_start_matches('*')
+                        .split('[')
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned()
+                });
+            Some(match receiver {
+                Some(receiver) if !receiver.is_empty() => format!("{receiver}.{name}"),
+                _ => name,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The category of a `database/sql` driver name.
+fn sql_driver_category(driver: &str) -> Option<&'static str> {
+    match driver {
+        "postgres" | "pgx" | "postgresql" => Some("postgres"),
+        "mysql" => Some("mysql"),
+        "sqlite3" | "sqlite" => Some("sqlite"),
+        "sqlserver" | "mssql" => Some("mssql"),
+        _ => None,
+    }
+}
+
+const REDIS_CALLS: &[&str] = &[
+    "NewClient",
+    "NewClusterClient",
+    "NewUniversalClient",
+    "NewFailoverClient",
+];
+
+/// Go clients, first match wins.
+const CLIENTS: [ClientRule; 11] = [
+    ClientRule {
+        calls: &["Open", "OpenDB"],
+        refine: Some(sql_driver_category),
+        ..ClientRule::new("database/sql", "relational_db", &["database/sql"])
+    },
+    ClientRule {
+        calls: &["NewConnector"],
+        ..ClientRule::new("github.com/lib/pq", "postgres", &["github.com/lib/pq"])
+    },
+    ClientRule {
+        calls: &[
+            "Connect",
+            "ConnectConfig",
+            "pgxpool.New",
+            "pgxpool.NewWithConfig",
+            "pgxpool.Connect",
+        ],
+        ..ClientRule::new(
+            "github.com/jackc/pgx",
+            "postgres",
+            &["github.com/jackc/pgx"],
+        )
+    },
+    ClientRule {
+        calls: &["Open"],
+        ..ClientRule::new(
+            "gorm.io/driver/postgres",
+            "postgres",
+            &["gorm.io/driver/postgres"],
+        )
+    },
+    ClientRule {
+        calls: &["Open"],
+        ..ClientRule::new("gorm.io/driver/mysql", "mysql", &["gorm.io/driver/mysql"])
+    },
+    ClientRule {
+        calls: &["Open"],
+        ..ClientRule::new(
+            "gorm.io/driver/sqlite",
+            "sqlite",
+            &["gorm.io/driver/sqlite"],
+        )
+    },
+    ClientRule {
+        calls: &["Open"],
+        ..ClientRule::new("gorm.io/gorm", "relational_db", &["gorm.io/gorm"])
+    },
+    ClientRule {
+        calls: &["Connect", "NewClient"],
+        ..ClientRule::new(
+            "go.mongodb.org/mongo-driver",
+            "mongodb",
+            &["go.mongodb.org/mongo-driver"],
+        )
+    },
+    ClientRule {
+        calls: REDIS_CALLS,
+        ..ClientRule::new(
+            "github.com/redis/go-redis",
+            "redis",
+            &["github.com/redis/go-redis"],
+        )
+    },
+    ClientRule {
+        calls: REDIS_CALLS,
+        ..ClientRule::new(
+            "github.com/go-redis/redis",
+            "redis",
+            &["github.com/go-redis/redis"],
+        )
+    },
+    ClientRule {
+        constructs: &["Client"],
+        calls: &[
+            "Get",
+            "Post",
+            "Head",
+            "PostForm",
+            "NewRequest",
+            "NewRequestWithContext",
+        ],
+        is_probable_on_import: false,
+        ..ClientRule::new("net/http", "external_api", &["net/http"])
+    },
+];

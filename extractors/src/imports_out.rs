@@ -1,0 +1,89 @@
+//! `import` and `external` facts of the languages other than TypeScript and JavaScript, in one
+//! shape: the language extractors say what a construct imports and where it leads, this module
+//! writes the fact (`language.md` §5.4).
+//!
+//! A file resolution gives `import` with `resolved`; a name meant to be inside the project that
+//! does not resolve gives `import` without it; a package outside the project gives `external`.
+//! These languages have no type-only imports, so `typeOnly` is always `false`.
+
+use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
+use tree_sitter::Node;
+
+use crate::context::Resolution;
+use crate::facts_out::{set, FactFactory};
+
+/// One import edge of a file.
+#[derive(Debug, Clone)]
+pub(crate) struct ImportSite<'tree> {
+    /// The construct the evidence spans (the statement, or the first use of a type).
+    pub node: Node<'tree>,
+    /// What the file names: a module, package, type or path as written (`a.b`, `crate::db`).
+    pub specifier: String,
+    /// Where it leads.
+    pub resolution: Resolution,
+    /// The imported names, when the construct lists them.
+    pub names: Vec<String>,
+    /// The local alias, when the construct gives one.
+    pub alias: Option<String>,
+    /// The construct, for the message: `import of`, `use of`, `module declaration`, ….
+    pub construct: &'static str,
+}
+
+impl<'tree> ImportSite<'tree> {
+    /// A site with no names or alias.
+    pub fn new(
+        node: Node<'tree>,
+        specifier: impl Into<String>,
+        resolution: Resolution,
+        construct: &'static str,
+    ) -> Self {
+        Self {
+            node,
+            specifier: specifier.into(),
+            resolution,
+            names: Vec::new(),
+            alias: None,
+            construct,
+        }
+    }
+}
+
+/// The fact of one import site.
+pub(crate) fn fact(
+    factory: &FactFactory<'_>,
+    site: &ImportSite<'_>,
+    scope: Option<String>,
+) -> Fact {
+    let message = format!("{} `{}`", site.construct, site.specifier);
+    if let Resolution::External { package } = &site.resolution {
+        let mut fact = factory.fact(
+            FactKind::External,
+            site.node,
+            Confidence::Definite,
+            scope,
+            format!("{message} (external package `{package}`)"),
+        );
+        set(&mut fact, "specifier", site.specifier.as_str());
+        set(&mut fact, "package", package.as_str());
+        return fact;
+    }
+    let mut fact = factory.fact(
+        FactKind::Import,
+        site.node,
+        Confidence::Definite,
+        scope,
+        message,
+    );
+    set(&mut fact, "specifier", site.specifier.as_str());
+    if let Resolution::File(resolved) = &site.resolution {
+        set(&mut fact, "resolved", resolved.as_str());
+    }
+    if !site.names.is_empty() {
+        set(&mut fact, "names", PropertyValue::List(site.names.clone()));
+    }
+    if let Some(alias) = &site.alias {
+        set(&mut fact, "alias", alias.as_str());
+    }
+    set(&mut fact, "typeOnly", false);
+    fact
+}

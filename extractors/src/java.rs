@@ -1,0 +1,177 @@
+//! The Java extractor: imports and same-package type uses resolved through the project's type
+//! index (`crate::jvm`), and infrastructure clients (JDBC, Spring Data repositories, Kafka,
+//! `RestTemplate`, `WebClient`).
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::{Node, Tree};
+
+use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
+use crate::context::Declarations;
+use crate::facts_out::FactFactory;
+use crate::imports_out;
+use crate::jvm::{self, JvmImport, JAVA_CLIENTS};
+use crate::query::{Field, QueryHit};
+use crate::source_scope;
+use crate::syntax::{self, named_children};
+use crate::ExtractionInput;
+
+/// Extracts the facts of one Java file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let source = input.source;
+    let hits = input.query.hits(input.tree, source);
+    let factory = FactFactory::new(input);
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
+    let imports: Vec<JvmImport<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::Import)
+        .filter_map(|hit| read_import(hit.node(Field::Statement)?, source))
+        .collect();
+    let package = package_of(root, source);
+    let uses = syntax::first_uses(
+        root,
+        source,
+        &["type_identifier", "identifier"],
+        &["import_declaration", "package_declaration"],
+    );
+    let index = input.context.jvm_types();
+    let mut facts: Vec<Fact> = jvm::import_sites(index, input.path, &package, &imports, &uses)
+        .iter()
+        .map(|site| imports_out::fact(&factory, site, scope_of(site.node)))
+        .collect();
+    let sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| client_site(hit, source, &imports, index))
+        .collect();
+    let client_imports: Vec<ClientImport<'_>> = imports
+        .iter()
+        .map(|import| ClientImport {
+            node: import.node,
+            path: import.path.clone(),
+        })
+        .collect();
+    let matcher = ClientMatcher {
+        rules: &JAVA_CLIENTS,
+        separator: ".",
+    };
+    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts
+}
+
+fn client_site<'tree>(
+    hit: &QueryHit<'tree>,
+    source: &str,
+    imports: &[JvmImport<'_>],
+    index: &crate::context::TypeIndex,
+) -> Option<ClientSite<'tree>> {
+    let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
+        (base, ClientUse::Extend, type_name(base, source))
+    } else if let Some(construction) = hit.node(Field::Construction) {
+        (
+            construction,
+            ClientUse::Construct,
+            type_name(hit.node(Field::Type)?, source),
+        )
+    } else if let Some(call) = hit.node(Field::Call) {
+        let receiver = syntax::text(hit.node(Field::Type)?, source);
+        let method = syntax::text(hit.node(Field::Method)?, source);
+        (call, ClientUse::Call, format!("{receiver}.{method}"))
+    } else {
+        let parameter = hit.node(Field::Parameter)?;
+        (
+            parameter,
+            ClientUse::Inject,
+            type_name(hit.node(Field::Type)?, source),
+        )
+    };
+    let argument = (use_kind == ClientUse::Call)
+        .then(|| first_string_argument(node, source))
+        .flatten();
+    Some(ClientSite {
+        node,
+        use_kind,
+        path: jvm::qualify(&name, imports, index)?,
+        is_qualified: true,
+        argument,
+    })
+}
+
+/// The name of a type node without type arguments (`KafkaTemplate<K, V>` → `KafkaTemplate`).
+fn type_name(node: Node<'_>, source: &str) -> String {
+    let node = if node.kind() == "generic_type" {
+        named_children(node).into_iter().next().unwrap_or(node)
+    } else {
+        node
+    };
+    syntax::compact_text(node, source, 200).replace(' ', "")
+}
+
+fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
+    let arguments = call.child_by_field_name("arguments")?;
+    let first = named_children(arguments).into_iter().next()?;
+    (first.kind() == "string_literal")
+        .then(|| syntax::text(first, source).trim_matches('"').to_owned())
+}
+
+/// Reads `import [static] a.b.C[.*];`.
+fn read_import<'tree>(declaration: Node<'tree>, source: &str) -> Option<JvmImport<'tree>> {
+    let children = named_children(declaration);
+    let path = children
+        .iter()
+        .find(|child| matches!(child.kind(), "scoped_identifier" | "identifier"))?;
+    Some(JvmImport {
+        node: declaration,
+        path: syntax::compact_text(*path, source, 400).replace(' ', ""),
+        is_wildcard: children.iter().any(|child| child.kind() == "asterisk"),
+        alias: None,
+    })
+}
+
+/// The package of a file (`""` for the default package).
+fn package_of(root: Node<'_>, source: &str) -> String {
+    named_children(root)
+        .into_iter()
+        .find(|child| child.kind() == "package_declaration")
+        .and_then(|declaration| {
+            named_children(declaration)
+                .into_iter()
+                .find(|child| matches!(child.kind(), "scoped_identifier" | "identifier"))
+        })
+        .map(|name| syntax::compact_text(name, source, 400).replace(' ', ""))
+        .unwrap_or_default()
+}
+
+/// The package and top-level type names of a Java file, for the type index.
+pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
+    let root = tree.root_node();
+    let package = package_of(root, source);
+    named_children(root)
+        .into_iter()
+        .filter(|child| {
+            matches!(
+                child.kind(),
+                "class_declaration"
+                    | "interface_declaration"
+                    | "enum_declaration"
+                    | "record_declaration"
+                    | "annotation_type_declaration"
+            )
+        })
+        .filter_map(|declaration| source_scope::field_text(declaration, "name", source))
+        .map(|name| (package.clone(), name))
+        .collect()
+}
+
+/// Types, methods and constructors name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "class_declaration"
+        | "interface_declaration"
+        | "enum_declaration"
+        | "record_declaration"
+        | "method_declaration"
+        | "constructor_declaration" => source_scope::field_text(node, "name", source),
+        _ => None,
+    }
+}

@@ -1,0 +1,36 @@
+//! C# (`.cs`): the grammar of `tree-sitter-c-sharp`; extraction in `crate::csharp`.
+
+use std::sync::LazyLock;
+
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of C#.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "csharp/imports.scm",
+        text: include_str!("../../queries/csharp/imports.scm"),
+    },
+    QueryFile {
+        name: "csharp/clients.scm",
+        text: include_str!("../../queries/csharp/clients.scm"),
+    },
+];
+
+/// C#.
+pub(crate) static CSHARP: LanguageSpec = LanguageSpec {
+    name: "csharp",
+    extractor: "csharp",
+    extensions: &["cs"],
+    queries: QUERIES,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
+        extract: crate::csharp::extract,
+        compiled: &CSHARP_QUERY,
+    }),
+};
+
+/// The compiled query of [`CSHARP`].
+static CSHARP_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&CSHARP));

@@ -1,0 +1,36 @@
+//! Go (`.go`): the grammar of `tree-sitter-go`; extraction in `crate::go`.
+
+use std::sync::LazyLock;
+
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of Go.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "go/imports.scm",
+        text: include_str!("../../queries/go/imports.scm"),
+    },
+    QueryFile {
+        name: "go/clients.scm",
+        text: include_str!("../../queries/go/clients.scm"),
+    },
+];
+
+/// Go.
+pub(crate) static GO: LanguageSpec = LanguageSpec {
+    name: "go",
+    extractor: "go",
+    extensions: &["go"],
+    queries: QUERIES,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_go::LANGUAGE.into(),
+        extract: crate::go::extract,
+        compiled: &GO_QUERY,
+    }),
+};
+
+/// The compiled query of [`GO`].
+static GO_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&GO));

@@ -1,0 +1,36 @@
+//! Java (`.java`): the grammar of `tree-sitter-java`; extraction in `crate::java`.
+
+use std::sync::LazyLock;
+
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of Java.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "java/imports.scm",
+        text: include_str!("../../queries/java/imports.scm"),
+    },
+    QueryFile {
+        name: "java/clients.scm",
+        text: include_str!("../../queries/java/clients.scm"),
+    },
+];
+
+/// Java.
+pub(crate) static JAVA: LanguageSpec = LanguageSpec {
+    name: "java",
+    extractor: "java",
+    extensions: &["java"],
+    queries: QUERIES,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_java::LANGUAGE.into(),
+        extract: crate::java::extract,
+        compiled: &JAVA_QUERY,
+    }),
+};
+
+/// The compiled query of [`JAVA`].
+static JAVA_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&JAVA));

@@ -1,0 +1,36 @@
+//! Kotlin (`.kt`, `.kts`): the grammar of `tree-sitter-kotlin-ng`; extraction in `crate::kotlin`.
+
+use std::sync::LazyLock;
+
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of Kotlin.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "kotlin/imports.scm",
+        text: include_str!("../../queries/kotlin/imports.scm"),
+    },
+    QueryFile {
+        name: "kotlin/clients.scm",
+        text: include_str!("../../queries/kotlin/clients.scm"),
+    },
+];
+
+/// Kotlin.
+pub(crate) static KOTLIN: LanguageSpec = LanguageSpec {
+    name: "kotlin",
+    extractor: "kotlin",
+    extensions: &["kt", "kts"],
+    queries: QUERIES,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
+        extract: crate::kotlin::extract,
+        compiled: &KOTLIN_QUERY,
+    }),
+};
+
+/// The compiled query of [`KOTLIN`].
+static KOTLIN_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&KOTLIN));

@@ -1,0 +1,36 @@
+//! Python (`.py`, `.pyi`): the grammar of `tree-sitter-python`; extraction in `crate::python`.
+
+use std::sync::LazyLock;
+
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of Python.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "python/imports.scm",
+        text: include_str!("../../queries/python/imports.scm"),
+    },
+    QueryFile {
+        name: "python/clients.scm",
+        text: include_str!("../../queries/python/clients.scm"),
+    },
+];
+
+/// Python.
+pub(crate) static PYTHON: LanguageSpec = LanguageSpec {
+    name: "python",
+    extractor: "python",
+    extensions: &["py", "pyi"],
+    queries: QUERIES,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_python::LANGUAGE.into(),
+        extract: crate::python::extract,
+        compiled: &PYTHON_QUERY,
+    }),
+};
+
+/// The compiled query of [`PYTHON`].
+static PYTHON_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&PYTHON));

@@ -1,0 +1,36 @@
+//! Rust (`.rs`): the grammar of `tree-sitter-rust`; extraction in `crate::rust`.
+
+use std::sync::LazyLock;
+
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of Rust.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "rust/imports.scm",
+        text: include_str!("../../queries/rust/imports.scm"),
+    },
+    QueryFile {
+        name: "rust/clients.scm",
+        text: include_str!("../../queries/rust/clients.scm"),
+    },
+];
+
+/// Rust.
+pub(crate) static RUST: LanguageSpec = LanguageSpec {
+    name: "rust",
+    extractor: "rust",
+    extensions: &["rs"],
+    queries: QUERIES,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_rust::LANGUAGE.into(),
+        extract: crate::rust::extract,
+        compiled: &RUST_QUERY,
+    }),
+};
+
+/// The compiled query of [`RUST`].
+static RUST_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&RUST));

@@ -1,0 +1,36 @@
+//! Swift (`.swift`): the grammar of `tree-sitter-swift`; extraction in `crate::swift`.
+
+use std::sync::LazyLock;
+
+use super::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
+use crate::error::ExtractError;
+use crate::query::CompiledQuery;
+
+/// The query files of Swift.
+const QUERIES: &[QueryFile] = &[
+    QueryFile {
+        name: "swift/imports.scm",
+        text: include_str!("../../queries/swift/imports.scm"),
+    },
+    QueryFile {
+        name: "swift/clients.scm",
+        text: include_str!("../../queries/swift/clients.scm"),
+    },
+];
+
+/// Swift.
+pub(crate) static SWIFT: LanguageSpec = LanguageSpec {
+    name: "swift",
+    extractor: "swift",
+    extensions: &["swift"],
+    queries: QUERIES,
+    backend: Backend::TreeSitter(TreeSitterBackend {
+        grammar: || tree_sitter_swift::LANGUAGE.into(),
+        extract: crate::swift::extract,
+        compiled: &SWIFT_QUERY,
+    }),
+};
+
+/// The compiled query of [`SWIFT`].
+static SWIFT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
+    LazyLock::new(|| CompiledQuery::compile(&SWIFT));

@@ -1,0 +1,298 @@
+//! The Python extractor: imports resolved through the project's source roots
+//! (`context::python`), and infrastructure clients.
+//!
+//! `import a.b` gives one fact per module; `from m import x, y` gives one fact per distinct file
+//! the names lead to (a name may be a submodule: `from app import models` resolves to
+//! `app/models.py` when it exists, else to `app/__init__.py`). Relative imports count their
+//! dots from the importing file's folder. Bindings (`import a as b`, `from a import c`) qualify
+//! the callees of client calls: `connect(…)` after `from psycopg2 import connect` is
+//! `psycopg2.connect`.
+
+use std::collections::BTreeMap;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::context::Resolution;
+use crate::facts_out::FactFactory;
+use crate::imports_out::{self, ImportSite};
+use crate::query::Field;
+use crate::source_scope;
+use crate::syntax::{self, named_children};
+use crate::ExtractionInput;
+
+/// Extracts the facts of one Python file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let hits = input.query.hits(input.tree, input.source);
+    let factory = FactFactory::new(input);
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, input.source, scope_name);
+    let mut bindings = BTreeMap::new();
+    let mut client_imports = Vec::new();
+    let mut facts = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        let Some(statement) = hit.node(Field::Statement) else {
+            continue;
+        };
+        for site in read_import(input, statement, &mut bindings, &mut client_imports) {
+            facts.push(imports_out::fact(&factory, &site, scope_of(site.node)));
+        }
+    }
+    let sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| {
+            let call = hit.node(Field::Call)?;
+            let callee = syntax::compact_text(hit.node(Field::Function)?, input.source, 200);
+            let (first, rest) = callee.split_once('.').unwrap_or((callee.as_str(), ""));
+            let qualified = bindings.get(first)?;
+            let path = if rest.is_empty() {
+                qualified.clone()
+            } else {
+                format!("{qualified}.{rest}")
+            };
+            Some(ClientSite {
+                node: call,
+                use_kind: ClientUse::Call,
+                path,
+                is_qualified: true,
+                argument: first_string_argument(call, input.source),
+            })
+        })
+        .collect();
+    let matcher = ClientMatcher {
+        rules: &CLIENTS,
+        separator: ".",
+    };
+    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts
+}
+
+/// Reads one import statement: its import sites, the names it binds and its client imports.
+fn read_import<'tree>(
+    input: &ExtractionInput<'_>,
+    statement: Node<'tree>,
+    bindings: &mut BTreeMap<String, String>,
+    client_imports: &mut Vec<ClientImport<'tree>>,
+) -> Vec<ImportSite<'tree>> {
+    let source = input.source;
+    let context = input.context;
+    let mut sites = Vec::new();
+    let names = imported_names(statement, source);
+    if statement.kind() == "import_statement" {
+        for (module, alias) in names {
+            let resolution = context.resolve_python(input.path, 0, &module, None);
+            let local = alias
+                .clone()
+                .unwrap_or_else(|| module.split('.').next().unwrap_or_default().to_owned());
+            let bound = alias
+                .as_ref()
+                .map_or_else(|| local.clone(), |_| module.clone());
+            bindings.insert(local, bound);
+            client_imports.push(ClientImport {
+                node: statement,
+                path: module.clone(),
+            });
+            let mut site = ImportSite::new(statement, module, resolution, "import of");
+            site.alias = alias;
+            sites.push(site);
+        }
+        return sites;
+    }
+    let Some(module_node) = statement.child_by_field_name("module_name") else {
+        return sites;
+    };
+    let (level, module) = relative_module(module_node, source);
+    let specifier = syntax::text(module_node, source).to_owned();
+    let is_wildcard = named_children(statement)
+        .iter()
+        .any(|child| child.kind() == "wildcard_import");
+    if level == 0 {
+        client_imports.push(ClientImport {
+            node: statement,
+            path: module.clone(),
+        });
+    }
+    let mut groups: Vec<(Resolution, Vec<String>)> = Vec::new();
+    let entries: Vec<(String, Option<String>)> = if is_wildcard {
+        vec![("*".to_owned(), None)]
+    } else {
+        names
+    };
+    for (name, alias) in entries {
+        let resolution = context.resolve_python(input.path, level, &module, Some(&name));
+        if level == 0 && name != "*" {
+            let local = alias.unwrap_or_else(|| name.clone());
+            bindings.insert(local, format!("{module}.{name}"));
+        }
+        match groups.iter_mut().find(|(known, _)| *known == resolution) {
+            Some((_, group)) => group.push(name),
+            None => groups.push((resolution, vec![name])),
+        }
+    }
+    for (resolution, group) in groups {
+        let mut site = ImportSite::new(statement, specifier.clone(), resolution, "import from");
+        site.names = group;
+        sites.push(site);
+    }
+    sites
+}
+
+/// The `(name, alias)` pairs a statement imports (`a.b as c` → `("a.b", Some("c"))`).
+fn imported_names(statement: Node<'_>, source: &str) -> Vec<(String, Option<String>)> {
+    let mut cursor = statement.walk();
+    let names: Vec<Node<'_>> = statement
+        .children_by_field_name("name", &mut cursor)
+        .collect();
+    names
+        .into_iter()
+        .filter_map(|name| match name.kind() {
+            "aliased_import" => {
+                let module = name.child_by_field_name("name")?;
+                let alias = name.child_by_field_name("alias")?;
+                Some((
+                    dotted(module, source),
+                    Some(syntax::text(alias, source).to_owned()),
+                ))
+            }
+            "dotted_name" => Some((dotted(name, source), None)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The dots and module of `from <module_name> import …` (`..x.y` → `(2, "x.y")`).
+fn relative_module(module_name: Node<'_>, source: &str) -> (usize, String) {
+    if module_name.kind() != "relative_import" {
+        return (0, dotted(module_name, source));
+    }
+    let mut level = 0;
+    let mut module = String::new();
+    for child in named_children(module_name) {
+        match child.kind() {
+            "import_prefix" => level = syntax::text(child, source).matches('.').count(),
+            "dotted_name" => module = dotted(child, source),
+            _ => {}
+        }
+    }
+    (level, module)
+}
+
+/// A dotted name without whitespace or comments.
+fn dotted(node: Node<'_>, source: &str) -> String {
+    named_children(node)
+        .into_iter()
+        .filter(|child| child.kind() == "identifier")
+        .map(|child| syntax::text(child, source))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The content of a call's first argument when it is a plain string literal.
+fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
+    let arguments = call.child_by_field_name("arguments")?;
+    let first = named_children(arguments).into_iter().next()?;
+    let first = if first.kind() == "keyword_argument" {
+        first.child_by_field_name("value")?
+    } else {
+        first
+    };
+    (first.kind() == "string").then(|| {
+        named_children(first)
+            .into_iter()
+            .filter(|part| part.kind() == "string_content")
+            .map(|part| syntax::text(part, source))
+            .collect()
+    })
+}
+
+/// Functions and classes name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "function_definition" | "class_definition" => {
+            source_scope::field_text(node, "name", source)
+        }
+        _ => None,
+    }
+}
+
+/// The category of a SQLAlchemy URL (`postgresql+psycopg://…` → `postgres`).
+fn database_url_category(url: &str) -> Option<&'static str> {
+    let scheme = url.split([':', '+']).next()?;
+    match scheme {
+        "postgresql" | "postgres" => Some("postgres"),
+        "mysql" | "mariadb" => Some("mysql"),
+        "sqlite" => Some("sqlite"),
+        "mssql" => Some("mssql"),
+        _ => None,
+    }
+}
+
+/// The category of an AWS service named to `boto3.client(…)`.
+fn aws_service_category(service: &str) -> Option<&'static str> {
+    match service {
+        "s3" => Some("object_store"),
+        "dynamodb" => Some("dynamodb"),
+        "sqs" | "sns" | "kinesis" | "firehose" => Some("message_queue"),
+        "" => None,
+        _ => Some("external_api"),
+    }
+}
+
+const HTTP_CALLS: &[&str] = &[
+    "get",
+    "post",
+    "put",
+    "patch",
+    "delete",
+    "head",
+    "options",
+    "request",
+    "Session",
+    "Client",
+    "AsyncClient",
+    "stream",
+];
+
+/// Python clients, first match wins.
+const CLIENTS: [ClientRule; 8] = [
+    ClientRule {
+        calls: &[
+            "connect",
+            "pool.SimpleConnectionPool",
+            "pool.ThreadedConnectionPool",
+        ],
+        ..ClientRule::new("psycopg2", "postgres", &["psycopg2", "psycopg"])
+    },
+    ClientRule {
+        calls: &["connect", "create_pool"],
+        ..ClientRule::new("asyncpg", "postgres", &["asyncpg"])
+    },
+    ClientRule {
+        calls: &["create_engine", "create_async_engine"],
+        refine: Some(database_url_category),
+        ..ClientRule::new("sqlalchemy", "relational_db", &["sqlalchemy"])
+    },
+    ClientRule {
+        calls: &["MongoClient"],
+        ..ClientRule::new("pymongo", "mongodb", &["pymongo", "motor"])
+    },
+    ClientRule {
+        calls: &["Redis", "StrictRedis", "from_url", "Redis.from_url"],
+        ..ClientRule::new("redis", "redis", &["redis"])
+    },
+    ClientRule {
+        calls: &["client", "resource"],
+        refine: Some(aws_service_category),
+        ..ClientRule::new("boto3", "object_store", &["boto3"])
+    },
+    ClientRule {
+        calls: HTTP_CALLS,
+        ..ClientRule::new("requests", "external_api", &["requests"])
+    },
+    ClientRule {
+        calls: HTTP_CALLS,
+        ..ClientRule::new("httpx", "external_api", &["httpx"])
+    },
+];

@@ -1,0 +1,367 @@
+//! The Rust extractor: `use` paths and `mod x;` declarations resolved to module files of the
+//! project's crates (`context::cargo`), and infrastructure clients.
+//!
+//! A file's module path comes from its place under its crate's `src/` folder (`src/a/b.rs` and
+//! `src/a/b/mod.rs` are `a::b`; `lib.rs` and `main.rs` are the root). `crate::`, `self::` and
+//! `super::` paths are read against it; a path starting with a workspace crate's name (`-`
+//! written `_`) goes to that crate. The deepest prefix of the path that is a module file is the
+//! resolved file (so `use crate::db::Pool` resolves to `src/db.rs`, and `use shop_core::Order`
+//! to the crate's root). Other first segments (`std`, `sqlx`) are `external`. One fact per
+//! distinct file a declaration's paths reach, with the paths' last segments as `names`.
+
+use std::collections::BTreeMap;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::context::paths::file_name;
+use crate::context::{Crate, Resolution};
+use crate::facts_out::FactFactory;
+use crate::imports_out::{self, ImportSite};
+use crate::query::Field;
+use crate::source_scope;
+use crate::syntax::{self, named_children};
+use crate::ExtractionInput;
+
+/// Use trees nest rarely; deeper input is ignored rather than risking the stack.
+const MAX_USE_DEPTH: usize = 32;
+
+/// One path of a use tree: its segments and local alias.
+#[derive(Debug, Clone)]
+struct UsePath {
+    segments: Vec<String>,
+    alias: Option<String>,
+}
+
+/// Extracts the facts of one Rust file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let source = input.source;
+    let hits = input.query.hits(input.tree, source);
+    let factory = FactFactory::new(input);
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
+    let crates = input.context.crates();
+    let own_crate = crates.containing(input.path);
+    let own_module = own_crate
+        .as_ref()
+        .map(|krate| module_of(input.path, krate))
+        .unwrap_or_default();
+    let mut facts = Vec::new();
+    let mut bindings: BTreeMap<String, String> = BTreeMap::new();
+    let mut client_imports = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        let Some(statement) = hit.node(Field::Statement) else {
+            continue;
+        };
+        if let Some(name) = hit.node(Field::Specifier) {
+            let name = syntax::text(name, source).to_owned();
+            let mut segments = own_module.clone();
+            segments.push(name.clone());
+            let resolution = own_crate
+                .as_ref()
+                .and_then(|krate| crates.module_file(krate, &segments))
+                .map_or(Resolution::Internal, Resolution::File);
+            let site = ImportSite::new(statement, name, resolution, "module declaration");
+            facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+            continue;
+        }
+        let Some(argument) = statement.child_by_field_name("argument") else {
+            continue;
+        };
+        let mut paths = Vec::new();
+        expand(argument, source, &[], None, 0, &mut paths);
+        let mut groups: Vec<(Resolution, Vec<String>)> = Vec::new();
+        for path in &paths {
+            let resolution = resolve(input, own_crate.as_ref(), &own_module, &path.segments);
+            if let Some(last) = path.segments.last().filter(|last| *last != "*") {
+                let local = path.alias.clone().unwrap_or_else(|| last.clone());
+                bindings.insert(local, path.segments.join("::"));
+            }
+            client_imports.push(ClientImport {
+                node: statement,
+                path: path.segments.join("::"),
+            });
+            let name = path.segments.last().cloned().unwrap_or_default();
+            match groups.iter_mut().find(|(known, _)| *known == resolution) {
+                Some((_, names)) => names.push(name),
+                None => groups.push((resolution, vec![name])),
+            }
+        }
+        let specifier = syntax::compact_text(argument, source, 300);
+        for (resolution, names) in groups {
+            let mut site = ImportSite::new(statement, specifier.clone(), resolution, "use of");
+            site.names = names;
+            facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+        }
+    }
+    let sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| {
+            let call = hit.node(Field::Call)?;
+            let callee =
+                syntax::compact_text(hit.node(Field::Function)?, source, 300).replace(' ', "");
+            let (first, rest) = callee.split_once("::").unwrap_or((callee.as_str(), ""));
+            let qualified = bindings
+                .get(first)
+                .cloned()
+                .unwrap_or_else(|| first.to_owned());
+            let path = if rest.is_empty() {
+                qualified
+            } else {
+                format!("{qualified}::{rest}")
+            };
+            Some(ClientSite {
+                node: call,
+                use_kind: ClientUse::Call,
+                path,
+                is_qualified: true,
+                argument: None,
+            })
+        })
+        .collect();
+    let matcher = ClientMatcher {
+        rules: &CLIENTS,
+        separator: "::",
+    };
+    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts
+}
+
+/// Expands a use tree into its paths.
+fn expand(
+    node: Node<'_>,
+    source: &str,
+    prefix: &[String],
+    alias: Option<String>,
+    depth: usize,
+    paths: &mut Vec<UsePath>,
+) {
+    if depth > MAX_USE_DEPTH {
+        return;
+    }
+    let with = |extra: Vec<String>| {
+        let mut segments = prefix.to_vec();
+        segments.extend(extra);
+        segments
+    };
+    match node.kind() {
+        "use_as_clause" => {
+            let alias = node
+                .child_by_field_name("alias")
+                .map(|alias| syntax::text(alias, source).to_owned());
+            if let Some(path) = node.child_by_field_name("path") {
+                expand(path, source, prefix, alias, depth + 1, paths);
+            }
+        }
+        "use_wildcard" => {
+            let mut segments = named_children(node)
+                .into_iter()
+                .next()
+                .map(|path| with(path_segments(path, source)))
+                .unwrap_or_else(|| prefix.to_vec());
+            segments.push("*".to_owned());
+            paths.push(UsePath {
+                segments,
+                alias: None,
+            });
+        }
+        "scoped_use_list" => {
+            let base = node
+                .child_by_field_name("path")
+                .map(|path| with(path_segments(path, source)))
+                .unwrap_or_else(|| prefix.to_vec());
+            if let Some(list) = node.child_by_field_name("list") {
+                expand(list, source, &base, None, depth + 1, paths);
+            }
+        }
+        "use_list" => {
+            for item in named_children(node) {
+                expand(item, source, prefix, None, depth + 1, paths);
+            }
+        }
+        // `use a::{self}` names the module itself.
+        "self" if !prefix.is_empty() => paths.push(UsePath {
+            segments: prefix.to_vec(),
+            alias,
+        }),
+        _ => paths.push(UsePath {
+            segments: with(path_segments(node, source)),
+            alias,
+        }),
+    }
+}
+
+/// The segments of a path node (`crate::db::Pool` → `crate`, `db`, `Pool`).
+fn path_segments(node: Node<'_>, source: &str) -> Vec<String> {
+    syntax::compact_text(node, source, 300)
+        .replace(' ', "")
+        .split("::")
+        .filter(|segment| !segment.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Resolves one use path.
+fn resolve(
+    input: &ExtractionInput<'_>,
+    own_crate: Option<&Crate>,
+    own_module: &[String],
+    segments: &[String],
+) -> Resolution {
+    let crates = input.context.crates();
+    let Some(first) = segments.first() else {
+        return Resolution::Internal;
+    };
+    let (krate, module): (Option<Crate>, Vec<String>) = match first.as_str() {
+        "crate" => (
+            own_crate.cloned(),
+            segments.get(1..).unwrap_or_default().to_vec(),
+        ),
+        "self" | "super" => {
+            let mut module = own_module.to_vec();
+            let mut rest = segments;
+            while let Some((head, tail)) = rest.split_first() {
+                match head.as_str() {
+                    "self" => {}
+                    "super" => {
+                        if module.pop().is_none() {
+                            return Resolution::Internal;
+                        }
+                    }
+                    _ => break,
+                }
+                rest = tail;
+            }
+            module.extend(rest.iter().cloned());
+            (own_crate.cloned(), module)
+        }
+        name => match crates.by_name(name) {
+            Some(krate) => (
+                Some(krate.clone()),
+                segments.get(1..).unwrap_or_default().to_vec(),
+            ),
+            None => {
+                return Resolution::External {
+                    package: name.to_owned(),
+                }
+            }
+        },
+    };
+    let Some(krate) = krate else {
+        return Resolution::Internal;
+    };
+    let module: Vec<String> = module
+        .into_iter()
+        .filter(|segment| segment != "*")
+        .collect();
+    (0..=module.len())
+        .rev()
+        .find_map(|length| crates.module_file(&krate, module.get(..length)?))
+        .map_or(Resolution::Internal, Resolution::File)
+}
+
+/// The module path of a file under its crate's `src/` folder.
+fn module_of(file: &str, krate: &Crate) -> Vec<String> {
+    let relative = file
+        .strip_prefix(krate.source_folder.as_str())
+        .map_or(file, |rest| rest.trim_start_matches('/'));
+    let mut segments: Vec<String> = relative.split('/').map(str::to_owned).collect();
+    let name = file_name(file);
+    segments.pop();
+    if segments.is_empty() && matches!(name, "lib.rs" | "main.rs") {
+        return segments;
+    }
+    if name != "mod.rs" {
+        if let Some(stem) = name.strip_suffix(".rs") {
+            segments.push(stem.to_owned());
+        }
+    }
+    segments
+}
+
+/// Functions, impl blocks (by type), traits and inline modules name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "function_item" | "trait_item" | "mod_item" => {
+            source_scope::field_text(node, "name", source)
+        }
+        "impl_item" => node.child_by_field_name("type").map(|implemented| {
+            syntax::text(implemented, source)
+                .split('<')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_owned()
+        }),
+        _ => None,
+    }
+}
+
+/// Rust clients, first match wins.
+const CLIENTS: [ClientRule; 12] = [
+    ClientRule {
+        calls: &[
+            "PgPool::connect",
+            "PgPool::connect_lazy",
+            "PgPoolOptions::new",
+            "PgConnection::connect",
+        ],
+        is_probable_on_import: false,
+        ..ClientRule::new("sqlx", "postgres", &["sqlx"])
+    },
+    ClientRule {
+        calls: &["MySqlPool::connect", "MySqlPoolOptions::new"],
+        is_probable_on_import: false,
+        ..ClientRule::new("sqlx", "mysql", &["sqlx"])
+    },
+    ClientRule {
+        calls: &["SqlitePool::connect", "SqlitePoolOptions::new"],
+        is_probable_on_import: false,
+        ..ClientRule::new("sqlx", "sqlite", &["sqlx"])
+    },
+    ClientRule {
+        calls: &["PgConnection::establish"],
+        is_probable_on_import: false,
+        ..ClientRule::new("diesel", "postgres", &["diesel"])
+    },
+    ClientRule {
+        calls: &["MysqlConnection::establish"],
+        is_probable_on_import: false,
+        ..ClientRule::new("diesel", "mysql", &["diesel"])
+    },
+    ClientRule {
+        calls: &["SqliteConnection::establish"],
+        is_probable_on_import: false,
+        ..ClientRule::new("diesel", "sqlite", &["diesel"])
+    },
+    ClientRule {
+        calls: &["Database::connect"],
+        ..ClientRule::new("sea-orm", "relational_db", &["sea_orm"])
+    },
+    ClientRule {
+        calls: &[
+            "Client::open",
+            "ClusterClient::new",
+            "ConnectionManager::new",
+        ],
+        ..ClientRule::new("redis", "redis", &["redis"])
+    },
+    ClientRule {
+        calls: &["ClientConfig::new"],
+        ..ClientRule::new("rdkafka", "message_queue", &["rdkafka"])
+    },
+    ClientRule {
+        calls: &[
+            "get",
+            "Client::new",
+            "Client::builder",
+            "ClientBuilder::new",
+        ],
+        ..ClientRule::new("reqwest", "external_api", &["reqwest"])
+    },
+    // A bare import of a database crate whose dialect no call shows.
+    ClientRule::new("sqlx", "relational_db", &["sqlx"]),
+    ClientRule::new("diesel", "relational_db", &["diesel"]),
+];

@@ -1,0 +1,223 @@
+//! The Swift extractor: `import Module` resolved to the module's first file
+//! (`context::swift`), infrastructure clients, and the SwiftPM target reader that discovery
+//! uses on `Package.swift`.
+//!
+//! Apple frameworks are imported through umbrellas (`UIKit` brings `Foundation`), so their
+//! clients (URLSession, Core Data, the Keychain, UserDefaults) match by name; Alamofire needs
+//! its import.
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::{Node, Tree};
+
+use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::facts_out::FactFactory;
+use crate::imports_out::{self, ImportSite};
+use crate::query::Field;
+use crate::source_scope;
+use crate::syntax::{self, named_children};
+use crate::ExtractionInput;
+
+/// Extracts the facts of one Swift file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let source = input.source;
+    let hits = input.query.hits(input.tree, source);
+    let factory = FactFactory::new(input);
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
+    let mut facts = Vec::new();
+    let mut client_imports = Vec::new();
+    let mut imports_alamofire = false;
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        let Some(statement) = hit.node(Field::Statement) else {
+            continue;
+        };
+        let Some(path) = named_children(statement)
+            .into_iter()
+            .find(|child| child.kind() == "identifier")
+        else {
+            continue;
+        };
+        let specifier = syntax::compact_text(path, source, 300).replace(' ', "");
+        let module = specifier.split('.').next().unwrap_or_default().to_owned();
+        imports_alamofire |= module == "Alamofire";
+        client_imports.push(ClientImport {
+            node: statement,
+            path: module.clone(),
+        });
+        let resolution = input.context.resolve_swift(&module);
+        let site = ImportSite::new(statement, specifier, resolution, "import of");
+        facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+    }
+    let sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| {
+            let (node, use_kind, path) = match hit.node(Field::Call) {
+                Some(call) => {
+                    let callee = syntax::compact_text(hit.node(Field::Function)?, source, 200);
+                    let is_plain_chain = callee.chars().all(|character| {
+                        character.is_alphanumeric() || character == '_' || character == '.'
+                    });
+                    if !is_plain_chain {
+                        return None;
+                    }
+                    (call, ClientUse::Call, callee)
+                }
+                None => (
+                    hit.node(Field::Construction)?,
+                    ClientUse::Construct,
+                    format!(
+                        "{}.{}",
+                        syntax::text(hit.node(Field::Type)?, source),
+                        syntax::text(hit.node(Field::Method)?, source)
+                    ),
+                ),
+            };
+            if path.starts_with("AF.") && !imports_alamofire {
+                return None;
+            }
+            Some(ClientSite {
+                node,
+                use_kind,
+                path,
+                is_qualified: false,
+                argument: None,
+            })
+        })
+        .collect();
+    let matcher = ClientMatcher {
+        rules: &CLIENTS,
+        separator: ".",
+    };
+    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts
+}
+
+/// Types, extensions and functions name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "class_declaration" | "protocol_declaration" | "function_declaration" => {
+            source_scope::field_text(node, "name", source)
+        }
+        _ => None,
+    }
+}
+
+/// One SwiftPM target of a `Package.swift`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PackageTarget {
+    /// The target (module) name.
+    pub name: String,
+    /// Its `path:` argument, relative to the package folder.
+    pub path: Option<String>,
+    /// Whether it is a `.testTarget` (default folder `Tests/<name>`).
+    pub is_test: bool,
+}
+
+/// The `.target(name:path:)`, `.executableTarget(…)` and `.testTarget(…)` calls of a
+/// `Package.swift`, read from its syntax tree (never executed).
+pub(crate) fn package_targets(tree: &Tree, source: &str) -> Vec<PackageTarget> {
+    let mut targets = Vec::new();
+    let mut cursor = tree.root_node().walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "call_expression" {
+            if let Some(target) = read_target(node, source) {
+                targets.push(target);
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return targets;
+            }
+        }
+    }
+}
+
+fn read_target(call: Node<'_>, source: &str) -> Option<PackageTarget> {
+    let children = named_children(call);
+    let callee = children.first()?;
+    if callee.kind() != "prefix_expression" {
+        return None;
+    }
+    let function = syntax::text(callee.child_by_field_name("target")?, source);
+    let is_test = match function {
+        "target" | "executableTarget" | "macro" | "plugin" => false,
+        "testTarget" => true,
+        _ => return None,
+    };
+    let arguments = children
+        .iter()
+        .find(|child| child.kind() == "call_suffix")
+        .and_then(|suffix| named_children(*suffix).into_iter().next())?;
+    let mut name = None;
+    let mut path = None;
+    for argument in named_children(arguments) {
+        let label = argument
+            .child_by_field_name("name")
+            .map(|label| syntax::text(label, source));
+        let value = argument
+            .child_by_field_name("value")
+            .filter(|value| value.kind() == "line_string_literal")
+            .map(|value| {
+                named_children(value)
+                    .into_iter()
+                    .map(|part| syntax::text(part, source))
+                    .collect::<String>()
+            });
+        match label {
+            Some("name") => name = value,
+            Some("path") => path = value,
+            _ => {}
+        }
+    }
+    Some(PackageTarget {
+        name: name?,
+        path,
+        is_test,
+    })
+}
+
+/// Swift clients, first match wins; matched by name.
+const CLIENTS: [ClientRule; 5] = [
+    ClientRule {
+        constructs: &["URLSession.shared"],
+        calls: &["URLSession"],
+        is_probable_on_import: false,
+        ..ClientRule::new("Foundation.URLSession", "external_api", &["Foundation"])
+    },
+    ClientRule {
+        calls: &["AF.request", "AF.download", "AF.upload", "AF.streamRequest"],
+        ..ClientRule::new("Alamofire", "external_api", &["Alamofire"])
+    },
+    ClientRule {
+        calls: &["NSPersistentContainer", "NSPersistentCloudKitContainer"],
+        ..ClientRule::new("CoreData", "local_database", &["CoreData"])
+    },
+    ClientRule {
+        calls: &[
+            "SecItemAdd",
+            "SecItemCopyMatching",
+            "SecItemUpdate",
+            "SecItemDelete",
+        ],
+        is_probable_on_import: false,
+        ..ClientRule::new("Security", "secure_storage", &["Security"])
+    },
+    ClientRule {
+        constructs: &["UserDefaults.standard"],
+        calls: &["UserDefaults"],
+        is_probable_on_import: false,
+        ..ClientRule::new(
+            "Foundation.UserDefaults",
+            "local_preferences",
+            &["Foundation"],
+        )
+    },
+];

@@ -1,0 +1,196 @@
+//! A YAML document as a small tree with 1-based positions, built from `yaml-rust2`'s marked
+//! event parser without recursion. Aliases stay unexpanded (an alias node has no value), so a
+//! document cannot blow up through references.
+
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
+
+/// A YAML value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// A scalar, as written (no type resolution: `on` stays `on`).
+    Scalar(String),
+    /// A sequence.
+    Sequence(Vec<Node>),
+    /// A mapping, in document order.
+    Mapping(Vec<(Node, Node)>),
+    /// An alias (`*anchor`), not expanded.
+    Alias,
+}
+
+/// A YAML node and where it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// Its value.
+    pub value: Value,
+    /// 1-based line and column of its first character.
+    pub start: (u32, u32),
+}
+
+impl Node {
+    /// The scalar text, if the node is a scalar.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Scalar(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The value of `key` in a mapping node.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entries()
+            .iter()
+            .find(|(name, _)| name.as_str() == Some(key))
+            .map(|(_, value)| value)
+    }
+
+    /// The entries of a mapping node (empty otherwise).
+    pub fn entries(&self) -> &[(Node, Node)] {
+        match &self.value {
+            Value::Mapping(entries) => entries,
+            _ => &[],
+        }
+    }
+
+    /// The items of a sequence node (empty otherwise).
+    pub fn items(&self) -> &[Node] {
+        match &self.value {
+            Value::Sequence(items) => items,
+            _ => &[],
+        }
+    }
+
+    /// A scalar as a one-item list, a sequence's scalars as a list, anything else empty.
+    pub fn string_list(&self) -> Vec<String> {
+        match &self.value {
+            Value::Scalar(text) => vec![text.clone()],
+            Value::Sequence(items) => items
+                .iter()
+                .filter_map(|item| item.as_str().map(str::to_owned))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The (1-based) end of the node's first line: after the scalar for a scalar.
+    pub fn end(&self) -> (u32, u32) {
+        let (line, column) = self.start;
+        match &self.value {
+            Value::Scalar(text) => {
+                let first_line = text.lines().next().unwrap_or_default();
+                let width = u32::try_from(first_line.chars().count()).unwrap_or(u32::MAX);
+                (line, column.saturating_add(width))
+            }
+            _ => (line, column.saturating_add(1)),
+        }
+    }
+
+    /// Every scalar in the subtree, in document order (an explicit stack, no recursion).
+    pub fn scalars(&self) -> Vec<&Node> {
+        let mut found = Vec::new();
+        let mut pending = vec![self];
+        while let Some(node) = pending.pop() {
+            match &node.value {
+                Value::Scalar(_) => found.push(node),
+                Value::Sequence(items) => pending.extend(items.iter().rev()),
+                Value::Mapping(entries) => {
+                    for (key, value) in entries.iter().rev() {
+                        pending.push(value);
+                        pending.push(key);
+                    }
+                }
+                Value::Alias => {}
+            }
+        }
+        found
+    }
+}
+
+/// An open collection while the tree is being built.
+enum Open {
+    Sequence(Vec<Node>, (u32, u32)),
+    Mapping(Vec<Node>, (u32, u32)),
+}
+
+#[derive(Default)]
+struct Builder {
+    stack: Vec<Open>,
+    root: Option<Node>,
+}
+
+impl Builder {
+    fn push_value(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            Some(Open::Sequence(items, _) | Open::Mapping(items, _)) => items.push(node),
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+        }
+    }
+}
+
+fn position(mark: Marker) -> (u32, u32) {
+    let line = u32::try_from(mark.line()).unwrap_or(u32::MAX);
+    let column = u32::try_from(mark.col() + 1).unwrap_or(u32::MAX);
+    (line.max(1), column)
+}
+
+impl MarkedEventReceiver for Builder {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        let start = position(mark);
+        match event {
+            Event::Scalar(text, ..) => self.push_value(Node {
+                value: Value::Scalar(text),
+                start,
+            }),
+            Event::Alias(_) => self.push_value(Node {
+                value: Value::Alias,
+                start,
+            }),
+            Event::SequenceStart(..) => self.stack.push(Open::Sequence(Vec::new(), start)),
+            Event::MappingStart(..) => self.stack.push(Open::Mapping(Vec::new(), start)),
+            Event::SequenceEnd | Event::MappingEnd => {
+                let node = match self.stack.pop() {
+                    Some(Open::Sequence(items, start)) => Node {
+                        value: Value::Sequence(items),
+                        start,
+                    },
+                    Some(Open::Mapping(flat, start)) => {
+                        let mut entries = Vec::with_capacity(flat.len() / 2);
+                        let mut flat = flat.into_iter();
+                        while let (Some(key), Some(value)) = (flat.next(), flat.next()) {
+                            entries.push((key, value));
+                        }
+                        Node {
+                            value: Value::Mapping(entries),
+                            start,
+                        }
+                    }
+                    None => return,
+                };
+                self.push_value(node);
+            }
+            Event::Nothing
+            | Event::StreamStart
+            | Event::StreamEnd
+            | Event::DocumentStart
+            | Event::DocumentEnd => {}
+        }
+    }
+}
+
+/// Parses the first document of a YAML text; the error names the line and column.
+pub(crate) fn parse(text: &str) -> Result<Option<Node>, String> {
+    let mut builder = Builder::default();
+    let mut parser = Parser::new_from_str(text);
+    parser.load(&mut builder, false).map_err(|error| {
+        let (line, column) = position(*error.marker());
+        format!(
+            "invalid YAML at line {line}, column {column}: {}",
+            error.info()
+        )
+    })?;
+    Ok(builder.root)
+}
