@@ -96,21 +96,82 @@ impl TypeIndex {
         self.packages.get(package)
     }
 
-    /// Whether `package` belongs to the project: the project declares it, a package below it,
-    /// or a package sharing its first two segments (`com.shop.missing` in a `com.shop.*`
-    /// project), so a missing name there is an unresolved internal import, not a library.
+    /// Whether `package` belongs to the project: the project declares it or a package below it,
+    /// or it lies under the package prefix that all the project's packages share (at least two
+    /// segments: `com.shop.missing` in a `com.shop.*` project), so a missing name there is an
+    /// unresolved internal import, not a library. Libraries that share only an organisation
+    /// prefix stay external (`org.springframework.stereotype` in `org.springframework.samples.*`).
     pub fn owns_package(&self, package: &str) -> bool {
-        let root: Vec<&str> = package.split('.').take(2).collect();
-        self.packages.keys().any(|known| {
+        let declares = self.packages.keys().any(|known| {
             known
                 .strip_prefix(package)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-                || (root.len() == 2 && known.split('.').take(2).eq(root.iter().copied()))
-        })
+        });
+        if declares {
+            return true;
+        }
+        let mut known = self.packages.keys().filter(|name| !name.is_empty());
+        let Some(first) = known.next() else {
+            return false;
+        };
+        let mut common: Vec<&str> = first.split('.').collect();
+        for name in known {
+            let shared = common
+                .iter()
+                .zip(name.split('.'))
+                .take_while(|(a, b)| **a == *b)
+                .count();
+            common.truncate(shared);
+        }
+        common.len() >= 2 && {
+            let segments: Vec<&str> = package.split('.').collect();
+            segments.len() >= common.len() && segments.iter().zip(&common).all(|(a, b)| a == b)
+        }
     }
 
     /// The namespaces of C# `global using` directives in the project.
     pub fn global_usings(&self) -> &BTreeSet<String> {
         &self.global_usings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(packages: &[&str]) -> TypeIndex {
+        let mut index = TypeIndex::default();
+        for (number, package) in packages.iter().enumerate() {
+            index.add(
+                &format!("src/F{number}.java"),
+                vec![((*package).to_owned(), format!("T{number}"))],
+            );
+        }
+        index
+    }
+
+    #[test]
+    fn libraries_sharing_only_an_organisation_prefix_are_not_the_project() {
+        let petclinic = index(&[
+            "org.springframework.samples.petclinic.owner",
+            "org.springframework.samples.petclinic.vet",
+        ]);
+        assert!(petclinic.owns_package("org.springframework.samples.petclinic.owner"));
+        assert!(petclinic.owns_package("org.springframework.samples.petclinic.missing"));
+        assert!(petclinic.owns_package("org.springframework.samples"));
+        assert!(!petclinic.owns_package("org.springframework.stereotype"));
+        assert!(!petclinic.owns_package("org.springframework.data.domain"));
+    }
+
+    #[test]
+    fn a_missing_package_under_the_shared_prefix_is_internal() {
+        let shop = index(&["com.shop.orders", "com.shop.billing"]);
+        assert!(shop.owns_package("com.shop.missing"));
+        assert!(!shop.owns_package("com.other.thing"));
+        let mixed = index(&["com.a.x", "org.b.y"]);
+        assert!(
+            !mixed.owns_package("com.a.z"),
+            "no shared prefix: only declared packages are internal"
+        );
     }
 }
