@@ -1,57 +1,56 @@
 //! `agent_context`: plain text for a coding agent (`verdict-v2.md` §agent_context), at most 4,000
 //! Unicode scalar values, deterministic.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use crate::report::FindingDetail;
-use crate::verdict::ArchitectureViolation;
+use std::collections::BTreeSet;
 
 /// The limit in Unicode scalar values.
 pub const LIMIT: usize = 4_000;
 
-fn block(
-    number: usize,
-    violation: &ArchitectureViolation,
-    detail: Option<&FindingDetail>,
-) -> String {
-    let detected = &violation.detected;
-    let source = &violation.rule.source;
-    let fix = detail
-        .map(|detail| detail.suggested_fix.clone())
-        .unwrap_or_default();
+/// One blocking entry of the four blocking arrays, as the agent sees it.
+#[derive(Debug, Clone)]
+pub struct AgentEntry {
+    /// Entry `type`.
+    pub violation_type: String,
+    /// One-sentence message.
+    pub message: String,
+    /// Evidence file.
+    pub file: String,
+    /// Evidence line.
+    pub line: u32,
+    /// The rule text (a contract entry: its declared endpoint or contract).
+    pub rule_text: String,
+    /// Where the rule is written, `file:line`.
+    pub rule_at: String,
+    /// Invariant, policy or contract name.
+    pub declaration: String,
+    /// Entry id.
+    pub id: String,
+    /// A concrete fix direction.
+    pub fix: String,
+}
+
+fn block(number: usize, entry: &AgentEntry) -> String {
     format!(
-        "{number}. {}: {}\n   at: {}:{}\n   rule: {} ({}:{}, in `{}`)\n   fix: {fix}\n   explain: lintel explain --violation {}\n",
-        violation.violation_type,
-        violation.message,
-        detected.file,
-        detected.line,
-        violation.rule.text,
-        source.file,
-        source.line,
-        violation.invariant,
-        violation.id
+        "{number}. {}: {}\n   at: {}:{}\n   rule: {} ({}, in `{}`)\n   fix: {}\n   explain: lintel explain --violation {}\n",
+        entry.violation_type,
+        entry.message,
+        entry.file,
+        entry.line,
+        entry.rule_text,
+        entry.rule_at,
+        entry.declaration,
+        entry.fix,
+        entry.id
     )
 }
 
-/// Builds the `agent_context` text for a finished check.
-pub fn agent_context(
-    violations: &[ArchitectureViolation],
-    undecided: usize,
-    details: &BTreeMap<String, FindingDetail>,
-    rerun_command: &str,
-) -> String {
-    let blocking: Vec<&ArchitectureViolation> = violations
-        .iter()
-        .filter(|violation| violation.blocking)
-        .collect();
+/// Builds the `agent_context` text for a finished check from its blocking entries, in array order.
+pub fn agent_context(blocking: &[AgentEntry], undecided: usize, rerun_command: &str) -> String {
     let footer = format!("\nRe-run: {rerun_command}\n");
     if blocking.is_empty() && undecided == 0 {
         return format!("PASS\n{footer}");
     }
-    let files: BTreeSet<&str> = blocking
-        .iter()
-        .map(|violation| violation.detected.file.as_str())
-        .collect();
+    let files: BTreeSet<&str> = blocking.iter().map(|entry| entry.file.as_str()).collect();
     let mut text = format!(
         "FAIL: {} blocking finding(s) in {} file(s), {undecided} undecided rule slice(s)\n",
         blocking.len(),
@@ -61,11 +60,8 @@ pub fn agent_context(
         text.push_str("Undecided slices fail the check closed: see solver_diagnostics[] for the slices and their suggested_refactor.\n");
     }
     let mut shown = 0;
-    for (index, violation) in blocking.iter().enumerate() {
-        let entry = format!(
-            "\n{}",
-            block(index + 1, violation, details.get(&violation.id))
-        );
+    for (index, entry) in blocking.iter().enumerate() {
+        let entry = format!("\n{}", block(index + 1, entry));
         let remaining = blocking.len() - index;
         let tail = format!("\n... and {remaining} more (see violations[])\n");
         let projected = text.chars().count() + entry.chars().count() + footer.chars().count();

@@ -6,12 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use policies::facts::Fact;
+use policies::facts::DomainFact;
 use policies::model::Model;
 
 use crate::config::{load_spec, LoadedSpec};
 use crate::error::EngineError;
-use crate::evaluate::{evaluate, Evaluation, InScope};
+use crate::evaluate::{evaluate, ChangeSet, Evaluation, FactTable, InScope, Inputs};
 use crate::extract::{extract_project, Extraction};
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
@@ -40,6 +40,8 @@ pub struct CheckOptions {
     pub timeout_ms: u32,
     /// `--debug-extractors`.
     pub debug_extractors: bool,
+    /// `--include-generated`: extract generated files too.
+    pub include_generated: bool,
     /// `--repo-filter`.
     pub repo_filter: Option<String>,
     /// The command that re-runs this check from the project root (for `agent_context`);
@@ -60,6 +62,7 @@ impl CheckOptions {
             rlimit: 5_000_000,
             timeout_ms: 10_000,
             debug_extractors: false,
+            include_generated: false,
             repo_filter: None,
             rerun_command: None,
         }
@@ -105,8 +108,8 @@ struct ScopeFiles {
 }
 
 impl InScope for ScopeFiles {
-    fn contains(&self, fact: &Fact) -> bool {
-        self.everything || self.files.contains(&fact.evidence.file)
+    fn contains_file(&self, file: &str) -> bool {
+        self.everything || self.files.contains(file)
     }
 }
 
@@ -149,6 +152,8 @@ pub struct Analysis {
     pub scope: Scope,
     /// Extraction output.
     pub extraction: Extraction,
+    /// Domain facts emitted by reviewed queries (`language.md` §5).
+    pub domain_facts: Vec<DomainFact>,
     /// The flow graph.
     pub graph: FlowGraph,
     /// Candidates.
@@ -208,12 +213,27 @@ fn base_finding_ids(
     let base = analyse_scope(options, head.spec.clone(), base_scope, &renames);
     let outcomes = solve_candidates(options, &base, solver);
     let run = assemble(options, base, &outcomes, None, Instant::now());
-    Ok(run
-        .verdict
+    let verdict = run.verdict;
+    let mut ids: BTreeSet<String> = verdict
         .violations
         .into_iter()
         .map(|violation| violation.id)
-        .collect())
+        .collect();
+    ids.extend(
+        verdict
+            .contract_violations
+            .into_iter()
+            .map(|entry| entry.id),
+    );
+    ids.extend(verdict.contract_warnings.into_iter().map(|entry| entry.id));
+    ids.extend(
+        verdict
+            .workflow_violations
+            .into_iter()
+            .map(|entry| entry.id),
+    );
+    ids.extend(verdict.workflow_warnings.into_iter().map(|entry| entry.id));
+    Ok(ids)
 }
 
 /// Loads the spec, resolves the scope, extracts and evaluates (everything but solving).
@@ -243,7 +263,7 @@ fn analyse_scope(
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
-    let mut extraction = extract_project(&options.project, &scope, &map);
+    let mut extraction = extract_project(&options.project, &scope, &map, options.include_generated);
     if !renames.is_empty() {
         for fact in &mut extraction.facts {
             if let Some(renamed) = renames.get(&fact.evidence.file) {
@@ -251,16 +271,46 @@ fn analyse_scope(
             }
         }
     }
-    let graph = FlowGraph::build(model, &extraction.facts);
+    crate::families::di_policy::fill_injection_targets(&mut extraction.facts, &extraction.owners);
+    crate::families::contracts::fill_http_call_targets(model, &mut extraction.facts);
+    let domain_facts = run_reviewed_queries(&extraction);
+    let table = FactTable {
+        graph: &extraction.facts,
+        domain: &domain_facts,
+    };
+    let graph = FlowGraph::build(model, &table);
     let in_scope = scope_files(&scope, &spec);
-    let evaluation = evaluate(model, &extraction.facts, &graph, &in_scope);
+    let changes = ChangeSet {
+        everything: scope.is_everything(),
+        files: scope.changed_files.clone(),
+    };
+    let evaluation = evaluate(&Inputs {
+        model,
+        facts: &extraction.facts,
+        domain_facts: &domain_facts,
+        graph: &graph,
+        scope: &in_scope,
+        changes: &changes,
+        owners: &extraction.owners,
+    });
     Analysis {
         spec,
         scope,
         extraction,
+        domain_facts,
         graph,
         evaluation,
     }
+}
+
+/// HOOK (reviewed queries, `language.md` §5): the domain facts that the project's `.agq.yml`
+/// queries emit from the graph facts. The query engine (`extractors::agq`: `load_queries` and
+/// `run_queries`) is not wired in yet, so no domain facts exist; every query-fed family
+/// (machines, values, operations, events, auth/encryption, dependencies, query `flow` edges)
+/// already evaluates whatever this returns. Load errors must become an error verdict (exit 2)
+/// carrying every diagnostic, before evaluation.
+fn run_reviewed_queries(_extraction: &Extraction) -> Vec<DomainFact> {
+    Vec::new()
 }
 
 /// `--repo-filter ALIAS`: keeps the components tagged with the alias, and the rules whose

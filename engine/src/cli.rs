@@ -99,6 +99,9 @@ pub struct CheckArgs {
     /// Add per-file extractor details.
     #[arg(long)]
     pub debug_extractors: bool,
+    /// Extract generated files too (skipped by default and counted in `stats.files_generated`).
+    #[arg(long)]
+    pub include_generated: bool,
     /// Probable facts block as well.
     #[arg(long)]
     pub strict: bool,
@@ -257,6 +260,7 @@ impl CheckArgs {
             rlimit: self.slice_rlimit,
             timeout_ms: self.slice_timeout_ms,
             debug_extractors: self.debug_extractors,
+            include_generated: self.include_generated,
             repo_filter: self.repo_filter.clone(),
             rerun_command: Some(self.rerun_command()),
         }

@@ -9,8 +9,9 @@ use serde::Serialize;
 use crate::check::run_check;
 use crate::cli::{report_error, ExitStatus, ExplainArgs};
 use crate::render;
+use crate::report::EntryProof;
 use crate::solve::Z3Solver;
-use crate::verdict::{Diff, Z3Proof};
+use crate::verdict::Diff;
 
 /// `source` of the explain document.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -65,8 +66,8 @@ pub struct Explanation {
     pub source: ExplainSource,
     /// Every fact of the witness.
     pub graph_fact_chain: Vec<ChainLink>,
-    /// The proof.
-    pub z3_proof: Z3Proof,
+    /// The entry's proof (a change entry has the change-proof shape).
+    pub z3_proof: EntryProof,
     /// The slice text plus `(check-sat-assuming (…))`.
     pub smt_script: String,
     /// Fix class.
@@ -104,12 +105,21 @@ pub fn explain_command(
         Err(error) => return report_error(&arguments.check, &error, stdout, stderr),
     };
     let wanted = arguments.violation.as_str();
-    let found = run
-        .verdict
-        .violations
-        .iter()
-        .find(|violation| violation.id == wanted);
-    let (Some(violation), Some(detail)) = (found, run.details.get(wanted)) else {
+    let verdict = &run.verdict;
+    let listed = verdict.violations.iter().any(|entry| entry.id == wanted)
+        || verdict
+            .contract_violations
+            .iter()
+            .any(|entry| entry.id == wanted)
+        || verdict
+            .workflow_violations
+            .iter()
+            .any(|entry| entry.id == wanted)
+        || verdict
+            .change_violations
+            .iter()
+            .any(|entry| entry.id == wanted);
+    let Some(detail) = run.details.get(wanted).filter(|_| listed) else {
         let message = format!("no finding with id `{wanted}` in this scope: re-run with the scope flags of the check that reported it");
         if arguments.check.wants_json() {
             let document = NotFound {
@@ -125,37 +135,35 @@ pub fn explain_command(
         }
         return ExitStatus::Error;
     };
-    let detected = &violation.detected;
-    let snippet = render::text::code_frame(&options.project, &detected.file, detected.line, None)
+    let snippet = render::text::code_frame(&options.project, &detail.file, detail.line, None)
         .unwrap_or_default();
-    let source = &violation.rule.source;
     let explanation = Explanation {
         schema_version: 2,
         found: true,
-        violation_id: violation.id.clone(),
-        violation_type: violation.violation_type.to_owned(),
-        rule: violation.rule.kind.to_owned(),
-        declaration: violation.invariant.clone(),
-        spec_citation: format!("{}:{}:{}", source.file, source.line, source.column),
-        rule_text: violation.rule.text.clone(),
+        violation_id: wanted.to_owned(),
+        violation_type: detail.violation_type.clone(),
+        rule: detail.rule_kind.clone(),
+        declaration: detail.declaration.clone(),
+        spec_citation: detail.spec_citation.clone(),
+        rule_text: detail.rule_text.clone(),
         source: ExplainSource {
-            file: detected.file.clone(),
-            line: detected.line,
-            evidence: detected.evidence.clone(),
+            file: detail.file.clone(),
+            line: detail.line,
+            evidence: detail.evidence.clone(),
             snippet,
         },
         graph_fact_chain: detail
             .chain
             .iter()
             .map(|fact| ChainLink {
-                graph_fact_id: fact.id.clone(),
-                kind: fact.kind.as_str(),
-                file: fact.evidence.file.clone(),
-                line: fact.evidence.line,
-                evidence: fact.evidence.message.clone(),
+                graph_fact_id: fact.graph_fact_id.clone(),
+                kind: fact.kind,
+                file: fact.file.clone(),
+                line: fact.line,
+                evidence: fact.evidence.clone(),
             })
             .collect(),
-        z3_proof: violation.z3_proof.clone(),
+        z3_proof: detail.proof.clone(),
         smt_script: detail.smt_script.clone(),
         fix_class: detail.fix_class.to_owned(),
         suggested_fix: detail.suggested_fix.clone(),
@@ -194,12 +202,12 @@ fn write_text(out: &mut dyn Write, explanation: &Explanation) -> std::io::Result
             link.file, link.line, link.evidence, link.graph_fact_id
         )?;
     }
-    writeln!(
-        out,
-        "proof: slice {} is unsat; unsat core:",
-        explanation.z3_proof.slice
-    )?;
-    for name in &explanation.z3_proof.unsat_core {
+    let (slice, core) = match &explanation.z3_proof {
+        EntryProof::Slice(proof) => (&proof.slice, &proof.unsat_core),
+        EntryProof::Change(proof) => (&proof.slice, &proof.unsat_core),
+    };
+    writeln!(out, "proof: slice {slice} is unsat; unsat core:")?;
+    for name in core {
         writeln!(out, "  {name}")?;
     }
     writeln!(

@@ -30,6 +30,8 @@ pub struct Extraction {
     pub files_scanned: usize,
     /// Files skipped.
     pub files_skipped: usize,
+    /// Generated files left out.
+    pub files_generated: usize,
     /// Per-file details for `--debug-extractors`.
     pub debug: Vec<ExtractorDebug>,
     /// Owner of every owned project file.
@@ -43,6 +45,7 @@ enum FileOutcome {
         parse_error: Option<(u32, u32, usize)>,
     },
     Skipped(String),
+    Generated,
     NotSource,
 }
 
@@ -62,6 +65,7 @@ fn extract_one(
     root: &Path,
     repository: Option<&git2::Repository>,
     file: &str,
+    include_generated: bool,
 ) -> FileOutcome {
     if extractors::Language::for_path(file).is_none() {
         return FileOutcome::NotSource;
@@ -82,9 +86,15 @@ fn extract_one(
             ))
         }
     };
+    if !include_generated && context.is_generated(file, &text) {
+        return FileOutcome::Generated;
+    }
     let Some(extraction) = extract_file(context, file, &text) else {
         return FileOutcome::NotSource;
     };
+    if let Some(reason) = extraction.skipped {
+        return FileOutcome::Skipped(reason);
+    }
     let mut facts_by_kind = BTreeMap::new();
     for fact in &extraction.facts {
         *facts_by_kind
@@ -109,7 +119,13 @@ fn extract_one(
 }
 
 /// Extracts every owned file of the scope's snapshot.
-pub fn extract_project(root: &Path, scope: &Scope, map: &ComponentMap) -> Extraction {
+/// Workflow files are extracted whether or not a component owns them (`language.md` §3.7).
+pub fn extract_project(
+    root: &Path,
+    scope: &Scope,
+    map: &ComponentMap,
+    include_generated: bool,
+) -> Extraction {
     let mut extraction = Extraction::default();
     let mut owned = Vec::new();
     for file in &scope.project_files {
@@ -133,14 +149,22 @@ pub fn extract_project(root: &Path, scope: &Scope, map: &ComponentMap) -> Extrac
             }
             extraction.owners.insert(file.clone(), ownership.owner);
             owned.push(file.clone());
+        } else if extractors::Language::for_path(file) == Some(extractors::Language::GitHubActions)
+        {
+            owned.push(file.clone());
         }
     }
     let needs_repository = scope.snapshot != Snapshot::Worktree;
     // Resolution configs come from the same snapshot as the sources (index or commit under git scopes).
     let context = if needs_repository {
-        let repository = scope.git_root.as_ref().and_then(|path| git2::Repository::open(path).ok());
+        let repository = scope
+            .git_root
+            .as_ref()
+            .and_then(|path| git2::Repository::open(path).ok());
         ProjectContext::discover_with(&scope.project_files, |path| {
-            read_file(scope, root, repository.as_ref(), path).ok().and_then(|bytes| String::from_utf8(bytes).ok())
+            read_file(scope, root, repository.as_ref(), path)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
         })
     } else {
         ProjectContext::discover(root, &scope.project_files)
@@ -161,7 +185,14 @@ pub fn extract_project(root: &Path, scope: &Scope, map: &ComponentMap) -> Extrac
             |repository, file| {
                 (
                     file.clone(),
-                    extract_one(&context, scope, root, repository.as_ref(), file),
+                    extract_one(
+                        &context,
+                        scope,
+                        root,
+                        repository.as_ref(),
+                        file,
+                        include_generated,
+                    ),
                 )
             },
         )
@@ -195,6 +226,7 @@ pub fn extract_project(root: &Path, scope: &Scope, map: &ComponentMap) -> Extrac
                     ..Warning::default()
                 });
             }
+            FileOutcome::Generated => extraction.files_generated += 1,
             FileOutcome::NotSource => {}
         }
     }

@@ -8,8 +8,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use policies::facts::{Confidence, Fact, FactKind};
+use policies::facts::{Confidence, DomainFactBody, Fact, FactKind};
 use policies::model::Model;
+
+use crate::families::{FactRef, FactTable};
 
 /// The node or resource types a §3.5 category resolves to.
 fn category_types(category: &str) -> Vec<&str> {
@@ -99,20 +101,83 @@ pub struct FlowGraph {
 }
 
 /// Orders facts for the representative choice: confidence (high first), strategy, file, line, column, id.
-fn fact_rank(fact: &Fact) -> (std::cmp::Reverse<Confidence>, u8, &str, u32, u32, &str) {
+fn fact_rank<'a>(
+    fact: FactRef<'a>,
+) -> (
+    std::cmp::Reverse<Confidence>,
+    u8,
+    &'a str,
+    u32,
+    u32,
+    &'a str,
+) {
+    let evidence = fact.evidence();
     (
-        std::cmp::Reverse(fact.confidence),
-        fact.evidence.strategy.rank(),
-        fact.evidence.file.as_str(),
-        fact.evidence.line,
-        fact.evidence.column,
-        fact.id.as_str(),
+        std::cmp::Reverse(fact.confidence()),
+        evidence.strategy.rank(),
+        evidence.file.as_str(),
+        evidence.line,
+        evidence.column,
+        fact.id(),
     )
 }
 
 impl FlowGraph {
-    /// Builds the graph from facts whose `subject` and `target` the engine has filled.
-    pub fn build(model: &Model, facts: &[Fact]) -> Self {
+    /// Builds the graph from graph facts whose `subject` and `target` the engine has filled, and
+    /// from query-emitted `flow` facts (indices into `table`).
+    pub fn build(model: &Model, table: &FactTable<'_>) -> Self {
+        let mut graph = Self::build_from_graph_facts(model, table.graph);
+        for (index, fact) in table.domain_facts() {
+            let DomainFactBody::Flow { from, to } = &fact.body else {
+                continue;
+            };
+            for from in resolve_target(model, from) {
+                for to in resolve_target(model, to) {
+                    graph.add_edge(model, &from, to, index, fact.confidence);
+                }
+            }
+        }
+        graph.sort_edge_facts(table);
+        graph
+    }
+
+    fn add_edge(
+        &mut self,
+        model: &Model,
+        from: &str,
+        to: String,
+        index: usize,
+        confidence: Confidence,
+    ) {
+        if to == from || !model.is_entity(&to) || !model.is_entity(from) {
+            return;
+        }
+        let edge = self
+            .edges
+            .entry(from.to_owned())
+            .or_default()
+            .entry(to)
+            .or_insert(Edge {
+                confidence,
+                facts: Vec::new(),
+            });
+        edge.confidence = edge.confidence.max(confidence);
+        edge.facts.push(index);
+    }
+
+    fn sort_edge_facts(&mut self, table: &FactTable<'_>) {
+        for targets in self.edges.values_mut() {
+            for edge in targets.values_mut() {
+                edge.facts
+                    .sort_by(|a, b| match (table.get(*a), table.get(*b)) {
+                        (Some(a), Some(b)) => fact_rank(a).cmp(&fact_rank(b)),
+                        _ => a.cmp(b),
+                    });
+            }
+        }
+    }
+
+    fn build_from_graph_facts(model: &Model, facts: &[Fact]) -> Self {
         let mut graph = Self::default();
         for (index, fact) in facts.iter().enumerate() {
             let Some(from) = fact.subject.as_deref() else {
@@ -140,29 +205,7 @@ impl FlowGraph {
                 _ => Vec::new(),
             };
             for to in targets {
-                if to == from || !model.is_entity(&to) || !model.is_entity(from) {
-                    continue;
-                }
-                let edge = graph
-                    .edges
-                    .entry(from.to_owned())
-                    .or_default()
-                    .entry(to)
-                    .or_insert(Edge {
-                        confidence: fact.confidence,
-                        facts: Vec::new(),
-                    });
-                edge.confidence = edge.confidence.max(fact.confidence);
-                edge.facts.push(index);
-            }
-        }
-        for targets in graph.edges.values_mut() {
-            for edge in targets.values_mut() {
-                edge.facts
-                    .sort_by(|a, b| match (facts.get(*a), facts.get(*b)) {
-                        (Some(a), Some(b)) => fact_rank(a).cmp(&fact_rank(b)),
-                        _ => a.cmp(b),
-                    });
+                graph.add_edge(model, from, to, index, fact.confidence);
             }
         }
         graph
@@ -201,6 +244,7 @@ impl FlowGraph {
         target: &str,
         minimum: Confidence,
         blocked: &BTreeSet<String>,
+        may_enter: &dyn Fn(&str) -> bool,
     ) -> BTreeMap<String, usize> {
         let mut reverse: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for (from, targets) in &self.edges {
@@ -214,7 +258,7 @@ impl FlowGraph {
         let mut queue = VecDeque::from([target.to_owned()]);
         while let Some(node) = queue.pop_front() {
             let distance = distances.get(&node).copied().unwrap_or(0);
-            if node != target && blocked.contains(&node) {
+            if node != target && blocked.contains(&node) || !may_enter(&node) {
                 continue;
             }
             for &predecessor in reverse
@@ -241,7 +285,20 @@ impl FlowGraph {
         minimum: Confidence,
         blocked: &BTreeSet<String>,
     ) -> Option<Vec<String>> {
-        let distances = self.distances_to(to, minimum, blocked);
+        self.shortest_path_where(from, to, minimum, blocked, &|_| true)
+    }
+
+    /// As [`FlowGraph::shortest_path`], entering only entities that `may_enter` accepts (every
+    /// entity after `from`, `to` included).
+    pub fn shortest_path_where(
+        &self,
+        from: &str,
+        to: &str,
+        minimum: Confidence,
+        blocked: &BTreeSet<String>,
+        may_enter: &dyn Fn(&str) -> bool,
+    ) -> Option<Vec<String>> {
+        let distances = self.distances_to(to, minimum, blocked, may_enter);
         // The path needs at least one edge, so from == to never has a witness here.
         if from == to {
             return None;
@@ -252,7 +309,7 @@ impl FlowGraph {
         while length > 0 {
             let next = self
                 .successors(&current, minimum)
-                .filter(|next| *next == to || !blocked.contains(*next))
+                .filter(|next| (*next == to || !blocked.contains(*next)) && may_enter(next))
                 .find(|next| distances.get(*next) == Some(&(length - 1)))?
                 .to_owned();
             path.push(next.clone());

@@ -12,6 +12,7 @@ pub mod error;
 pub mod evaluate;
 pub mod explain;
 pub mod extract;
+pub mod families;
 pub mod graph;
 pub mod graph_command;
 pub mod paths;

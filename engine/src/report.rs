@@ -4,28 +4,72 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
-use policies::facts::{Confidence, Fact};
+use policies::facts::Confidence;
 use policies::model::{Rule, RuleBody, RuleKind};
-use policies::smt::AssertionRole;
+use policies::smt::{AssertionRole, Slice};
 use sha2::{Digest, Sha256};
 
+use crate::agent::AgentEntry;
 use crate::check::{Analysis, CheckOptions};
-use crate::evaluate::Candidate;
+use crate::families::{Candidate, Citation, ContractShape, Detail, FactTable, Shape, SliceCause};
 use crate::solve::{SliceStatus, SolveOutcome};
 use crate::verdict::{
-    ArchitectureViolation, Detected, Diff, GraphEvidence, Occurrence, RuleCoverage, RuleRef,
-    SolverDiagnostic, SourceRef, Stats, Tool, Verdict, Warning, Z3Proof, SCHEMA_VERSION,
+    ArchitectureViolation, ChangeProof, ChangeViolation, ContractProof, ContractViolation,
+    Detected, Diff, GraphEvidence, Occurrence, PolicyRuleRef, QueryRef, RuleCoverage, RuleRef,
+    SolverDiagnostic, SourceRef, Stats, Tool, Verdict, Warning, WorkflowViolation, Z3Proof,
+    SCHEMA_VERSION,
 };
 
-/// What `explain` needs about one finding beyond the verdict entry.
+/// One hop of an explained witness.
+#[derive(Debug, Clone)]
+pub struct ChainFact {
+    /// Graph fact id.
+    pub graph_fact_id: String,
+    /// Fact kind.
+    pub kind: &'static str,
+    /// Project-relative path.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// Evidence sentence.
+    pub evidence: String,
+}
+
+/// The proof of an entry, in its array's shape.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum EntryProof {
+    /// Architecture, contract and workflow entries.
+    Slice(Z3Proof),
+    /// Change entries.
+    Change(ChangeProof),
+}
+
+/// What `explain` needs about one entry of the four blocking arrays.
 #[derive(Debug, Clone)]
 pub struct FindingDetail {
-    /// The rule.
-    pub rule: Rule,
+    /// Entry `type`.
+    pub violation_type: String,
+    /// `rule.kind` (a contract entry: its type).
+    pub rule_kind: String,
+    /// Invariant, policy or contract name.
+    pub declaration: String,
+    /// `file:line:column` of the rule (or endpoint).
+    pub spec_citation: String,
+    /// `rule.text` (a contract entry: its declared endpoint, else the contract's name).
+    pub rule_text: String,
+    /// Evidence file.
+    pub file: String,
+    /// Evidence line.
+    pub line: u32,
+    /// Evidence sentence.
+    pub evidence: String,
+    /// The entry's proof.
+    pub proof: EntryProof,
     /// The replayable script.
     pub smt_script: String,
     /// Every fact of the witness.
-    pub chain: Vec<Fact>,
+    pub chain: Vec<ChainFact>,
     /// `fix_class`.
     pub fix_class: &'static str,
     /// A concrete fix direction.
@@ -52,6 +96,10 @@ pub fn hashed_id(prefix: &str, text: &str) -> String {
     format!("{prefix}{hex}")
 }
 
+fn id_of(fields: &[String]) -> String {
+    hashed_id("viol_", &serde_json::to_string(fields).unwrap_or_default())
+}
+
 /// The violation id of `verdict-v2.md` §Ids.
 fn violation_id(violation: &ArchitectureViolation, evidence_key: &str, per_pair: bool) -> String {
     let detected = &violation.detected;
@@ -63,7 +111,7 @@ fn violation_id(violation: &ArchitectureViolation, evidence_key: &str, per_pair:
         }
         None => detected.via.clone().unwrap_or_default(),
     };
-    let fields = [
+    id_of(&[
         violation.violation_type.to_owned(),
         violation.invariant.clone(),
         violation.rule.kind.to_owned(),
@@ -72,7 +120,7 @@ fn violation_id(violation: &ArchitectureViolation, evidence_key: &str, per_pair:
         detected.to.clone().unwrap_or_default(),
         via,
         detected.data.clone().unwrap_or_default(),
-        String::new(),
+        detected.operation.clone().unwrap_or_default(),
         if per_pair {
             String::new()
         } else {
@@ -83,10 +131,22 @@ fn violation_id(violation: &ArchitectureViolation, evidence_key: &str, per_pair:
         } else {
             evidence_key.to_owned()
         },
-    ];
-    hashed_id("viol_", &serde_json::to_string(&fields).unwrap_or_default())
+    ])
 }
 
+fn contract_id(violation_type: &str, shape: &ContractShape, file: &str) -> String {
+    id_of(&[
+        violation_type.to_owned(),
+        shape.contract.clone(),
+        shape.component.clone(),
+        shape.role.to_owned(),
+        shape.method.clone(),
+        shape.path.clone(),
+        file.to_owned(),
+    ])
+}
+
+/// The `fix_class` of a rule kind (`language.md` §6).
 pub(crate) fn fix_class(kind: RuleKind) -> &'static str {
     match kind {
         RuleKind::DenyFlow | RuleKind::DenyReach | RuleKind::RequireDependencyViaInterface => {
@@ -119,64 +179,153 @@ pub(crate) fn fix_class(kind: RuleKind) -> &'static str {
     }
 }
 
-fn suggested_fix(violation: &ArchitectureViolation) -> String {
-    let detected = &violation.detected;
-    let from = detected.from.clone().unwrap_or_default();
-    let to = detected.to.clone().unwrap_or_default();
-    let at = format!("{}:{}", detected.file, detected.line);
-    let path = detected
-        .path
-        .as_ref()
-        .map(|path| path.join(" -> "))
-        .unwrap_or_default();
-    match violation.violation_type {
-        "flow_violation" => format!(
-            "remove the dependency of `{from}` on `{to}` at {at}: move this code into a component that may use `{to}`, or call it through a component the rules allow"
-        ),
-        "reach_violation" => format!(
-            "break the path {path}: remove or invert one of its dependencies (the first is at {at}), for example behind an interface that `{from}` owns"
-        ),
-        "require_flow_violation" => format!(
-            "route `{from}` -> `{to}` through {}: replace the dependency that bypasses it on the path {path} (first hop at {at}) with a call into it",
-            detected.via_members.as_ref().map(|members| members.iter().map(|member| format!("`{member}`")).collect::<Vec<_>>().join(" or ")).unwrap_or_default()
-        ),
-        "dataflow_violation" | "require_dataflow_violation" => format!(
-            "stop `{}` from travelling {path}: remove the dependency at {at}, or move the handling of the data out of that path",
-            detected.data.clone().unwrap_or_default()
-        ),
-        _ => format!("change the code at {at} so that it no longer contradicts the rule"),
+fn source_ref(location: &policies::model::SourceLocation) -> SourceRef {
+    SourceRef {
+        file: location.file.clone(),
+        line: location.line,
+        column: location.column,
     }
 }
 
-fn message(violation_type: &str, rule: &Rule, detected: &Detected) -> String {
-    let from = detected.from.clone().unwrap_or_default();
-    let to = detected.to.clone().unwrap_or_default();
-    let path = detected
-        .path
-        .as_ref()
-        .map(|path| path.join(" -> "))
-        .unwrap_or_default();
-    match violation_type {
-        "flow_violation" => format!("`{from}` depends on `{to}`, which `{}` forbids: {}", rule.text, detected.evidence),
-        "reach_violation" => format!("`{from}` reaches `{to}` through {path}, which `{}` forbids", rule.text),
-        "require_flow_violation" => format!("`{from}` reaches `{to}` through {path} without passing the via set of `{}`", rule.text),
-        "dataflow_violation" => format!(
-            "`{}` handled by `{from}` reaches `{to}` through {path}, which `{}` forbids",
-            detected.data.clone().unwrap_or_default(),
-            rule.text
-        ),
-        "require_dataflow_violation" => format!(
-            "`{}` handled by `{from}` reaches `{to}` through {path} without passing the via set of `{}`",
-            detected.data.clone().unwrap_or_default(),
-            rule.text
-        ),
-        _ => format!("`{}` is violated", rule.text),
+/// The rule fields of `rule` for `rule.…` of an architecture violation.
+fn rule_ref(citation: &Citation, rule: Option<&Rule>) -> RuleRef {
+    let mut reference = RuleRef {
+        kind: citation.kind.name(),
+        text: citation.text.clone(),
+        source: source_ref(&citation.source),
+        from: None,
+        to: None,
+        via: None,
+        data: None,
+        fields: BTreeMap::new(),
+    };
+    let Some(rule) = rule else {
+        return reference;
+    };
+    let mut field = |name: &str, value: String| {
+        reference.fields.insert(name.to_owned(), value);
+    };
+    match &rule.body {
+        RuleBody::Pair { .. }
+        | RuleBody::PairVia { .. }
+        | RuleBody::DataTo { .. }
+        | RuleBody::ContractImplementedBy { .. }
+        | RuleBody::Touched { .. }
+        | RuleBody::WorkflowAction { .. }
+        | RuleBody::WorkflowPermission { .. }
+        | RuleBody::WorkflowStepOrder { .. }
+        | RuleBody::Other { .. } => {}
+        RuleBody::OperationIn {
+            operation, entity, ..
+        } => {
+            field("operation", operation.clone());
+            field("component", entity.clone());
+        }
+        RuleBody::Dependency { interface, .. } => field("interface", interface.clone()),
+        RuleBody::Transition {
+            machine,
+            field: data_field,
+            ..
+        } => {
+            field("machine", machine.clone());
+            field("field", data_field.clone());
+        }
+        RuleBody::Permission {
+            target,
+            role_enum,
+            role,
+            operations,
+            when_field,
+            ..
+        } => {
+            field("target", target.clone());
+            field(
+                "role",
+                match (role_enum, role) {
+                    (Some(role_enum), Some(role)) => format!("{role_enum}.{role}"),
+                    _ => "*".to_owned(),
+                },
+            );
+            field("operations", operations.join("|"));
+            if let Some(when_field) = when_field {
+                field("when", when_field.clone());
+            }
+        }
+        RuleBody::Value { require, when } => {
+            field("subject", require.data.clone());
+            field("field", require.path.join("."));
+            field("relation", require.relation.as_str().to_owned());
+            if let Some(when) = when {
+                field(
+                    "when",
+                    format!(
+                        "{}.{} {}",
+                        when.data,
+                        when.path.join("."),
+                        when.relation.as_str()
+                    ),
+                );
+            }
+        }
+        RuleBody::OperationCondition {
+            operation,
+            condition,
+            ..
+        } => {
+            field("operation", operation.clone());
+            field("subject", condition.data.clone());
+            field("field", condition.path.join("."));
+        }
+        RuleBody::EventOrder {
+            event,
+            preceded_by,
+            scope,
+            ..
+        } => {
+            field("event", event.clone());
+            field("preceded_by", preceded_by.clone());
+            field("scope", scope.clone());
+        }
+        RuleBody::Lifetime { from, to } => {
+            field("from_lifetime", format!("{from:?}").to_lowercase());
+            field("to_lifetime", format!("{to:?}").to_lowercase());
+        }
+        RuleBody::Resolve { service, component } => {
+            field("service", service.clone());
+            field("component", component.clone());
+        }
+        RuleBody::Classification {
+            classification,
+            trust,
+        } => {
+            field("classification", classification.clone());
+            field("trust", trust.as_str().to_owned());
+        }
+        RuleBody::Jurisdiction {
+            jurisdiction,
+            entity,
+        } => {
+            field("jurisdiction", jurisdiction.clone());
+            field("entity", entity.clone());
+        }
+        RuleBody::TrustBoundary { from, to } => {
+            field("from_trust", from.as_str().to_owned());
+            field("to_trust", to.as_str().to_owned());
+        }
+        RuleBody::TrustDataFlow {
+            from,
+            to,
+            classification,
+        } => {
+            field("from_trust", from.as_str().to_owned());
+            field("to_trust", to.as_str().to_owned());
+            field("classification", classification.clone());
+        }
     }
-}
-
-fn rule_ref(rule: &Rule) -> RuleRef {
     let (from, to, via, data) = match &rule.body {
-        RuleBody::Pair { from, to } => (Some(from.clone()), Some(to.clone()), None, None),
+        RuleBody::Pair { from, to } | RuleBody::Dependency { from, to, .. } => {
+            (Some(from.clone()), Some(to.clone()), None, None)
+        }
         RuleBody::PairVia { from, to, via } => (
             Some(from.clone()),
             Some(to.clone()),
@@ -189,25 +338,22 @@ fn rule_ref(rule: &Rule) -> RuleRef {
             (!via.is_empty()).then(|| via.clone()),
             Some(data.clone()),
         ),
-        #[allow(
-            unreachable_patterns,
-            reason = "the language front end may add rule body shapes"
-        )]
+        RuleBody::OperationIn { data, .. } => (None, None, None, data.clone()),
+        RuleBody::Transition { data, .. } => (None, None, None, Some(data.clone())),
+        RuleBody::Permission {
+            target,
+            target_kind: policies::model::TargetKind::Data,
+            ..
+        } => (None, None, None, Some(target.clone())),
         _ => (None, None, None, None),
     };
-    RuleRef {
-        kind: rule.kind.name(),
-        text: rule.text.clone(),
-        source: SourceRef {
-            file: rule.source.file.clone(),
-            line: rule.source.line,
-            column: rule.source.column,
-        },
-        from,
-        to,
-        via,
-        data,
+    if citation.kind == rule.kind && citation.text == rule.text {
+        reference.from = from;
+        reference.to = to;
+        reference.via = via;
+        reference.data = data;
     }
+    reference
 }
 
 /// Renders an RFC 3339 UTC timestamp for the current time.
@@ -245,7 +391,23 @@ fn elapsed_ms(started: Instant) -> u64 {
     u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
-fn suggested_refactor(diagnostic: &SolverDiagnostic) -> String {
+/// `suggested_refactor`: the text of the first cause that applies (`verdict-v2.md`).
+fn suggested_refactor(diagnostic: &SolverDiagnostic, cause: &SliceCause) -> String {
+    match cause {
+        SliceCause::DiRegistrations => {
+            return format!(
+                "many DI registrations in one slice ({} facts): split the composition root by component",
+                diagnostic.fact_count
+            );
+        }
+        SliceCause::StateWrites(data) => {
+            return format!(
+                "many writes to {data} ({} facts): route them through one transition function",
+                diagnostic.fact_count
+            );
+        }
+        SliceCause::Generic => {}
+    }
     if diagnostic.path_depth.is_some_and(|depth| depth >= 8) {
         return format!(
             "long dependency paths ({} hops): add a boundary component, or state the rule between nearer components",
@@ -264,6 +426,414 @@ fn suggested_refactor(diagnostic: &SolverDiagnostic) -> String {
     )
 }
 
+fn formulas(slice: &Slice, keep: &dyn Fn(&policies::smt::TrackedAssertion) -> bool) -> String {
+    slice
+        .tracked
+        .iter()
+        .filter(|tracked| keep(tracked))
+        .map(|tracked| format!("(assert (=> |{}| {}))", tracked.literal, tracked.formula))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn unsat_core(slice: &Slice, outcome: &SolveOutcome) -> Vec<String> {
+    outcome
+        .core
+        .iter()
+        .filter_map(|literal| slice.assertion(literal))
+        .map(|tracked| format!("{} {}", tracked.literal, tracked.name))
+        .collect()
+}
+
+fn z3_proof(slice: &Slice, outcome: &SolveOutcome, slice_id: &str) -> Z3Proof {
+    Z3Proof {
+        permanent_constraint: formulas(slice, &|tracked| tracked.role != AssertionRole::Fact),
+        delta_assertion: formulas(slice, &|tracked| tracked.role == AssertionRole::Fact),
+        unsat_core: unsat_core(slice, outcome),
+        slice: slice_id.to_owned(),
+    }
+}
+
+fn change_proof(slice: &Slice, outcome: &SolveOutcome, slice_id: &str) -> ChangeProof {
+    let is_missing =
+        |tracked: &policies::smt::TrackedAssertion| tracked.formula.starts_with("(not (touched ");
+    ChangeProof {
+        policy_constraint: formulas(slice, &|tracked| tracked.role != AssertionRole::Fact),
+        trigger_assertion: formulas(slice, &|tracked| {
+            tracked.role == AssertionRole::Fact && !is_missing(tracked)
+        }),
+        missing_assertion: formulas(slice, &|tracked| {
+            tracked.role == AssertionRole::Fact && is_missing(tracked)
+        }),
+        unsat_core: unsat_core(slice, outcome),
+        slice: slice_id.to_owned(),
+    }
+}
+
+/// Collects the entries of every array while the candidates are assembled.
+#[derive(Default)]
+struct Entries {
+    violations: BTreeMap<String, ArchitectureViolation>,
+    contract_violations: BTreeMap<String, ContractViolation>,
+    contract_warnings: BTreeMap<String, ContractViolation>,
+    workflow_violations: BTreeMap<String, WorkflowViolation>,
+    workflow_warnings: BTreeMap<String, WorkflowViolation>,
+    change_violations: BTreeMap<String, ChangeViolation>,
+    warnings: Vec<Warning>,
+    details: BTreeMap<String, FindingDetail>,
+}
+
+fn status_of(id: &str, base_ids: Option<&BTreeSet<String>>) -> &'static str {
+    match base_ids {
+        Some(base) if base.contains(id) => "existing",
+        Some(_) => "new",
+        None => "unchanged",
+    }
+}
+
+fn detected_of(candidate: &Candidate, detail: &Detail, table: &FactTable<'_>) -> Detected {
+    let mut occurrences: Vec<Occurrence> = candidate
+        .occurrences
+        .iter()
+        .map(|(file, line)| Occurrence {
+            file: file.clone(),
+            line: *line,
+        })
+        .collect();
+    occurrences.sort();
+    occurrences.dedup();
+    let query = candidate
+        .site
+        .fact
+        .and_then(|index| table.get(index))
+        .and_then(|fact| fact.query())
+        .map(|query| QueryRef {
+            id: query.id.clone(),
+            version: query.version,
+            file: query.file.clone(),
+            graph_fact_id: query.graph_fact_id.clone(),
+        });
+    Detected {
+        from: detail.from.clone(),
+        to: detail.to.clone(),
+        via: detail.via.clone(),
+        via_members: detail.via_members.clone(),
+        data: detail.data.clone(),
+        path: detail.path.clone(),
+        operation: detail.operation.clone(),
+        required_component: detail.required_component.clone(),
+        interface: detail.interface.clone(),
+        field: detail.field.clone(),
+        relation: detail.relation.clone(),
+        value: detail.value.clone(),
+        from_state: detail.from_state.clone(),
+        to_state: detail.to_state.clone(),
+        illegal_sources: detail.illegal_sources.clone(),
+        event: detail.event.clone(),
+        preceded_by: detail.preceded_by.clone(),
+        scope: detail.scope.clone(),
+        role: detail.role.clone(),
+        services: detail.services.clone(),
+        lifetimes: detail.lifetimes.clone(),
+        confidence: candidate.confidence.as_str(),
+        evidence: candidate.site.message.clone(),
+        file: candidate.site.file.clone(),
+        line: candidate.site.line,
+        column: candidate.site.column,
+        occurrences: (!occurrences.is_empty()).then_some(occurrences),
+        query,
+    }
+}
+
+fn chain_of(candidate: &Candidate, table: &FactTable<'_>) -> Vec<ChainFact> {
+    candidate
+        .chain
+        .iter()
+        .filter_map(|index| table.get(*index))
+        .map(|fact| ChainFact {
+            graph_fact_id: fact.graph_fact_id().to_owned(),
+            kind: fact.kind(),
+            file: fact.evidence().file.clone(),
+            line: fact.evidence().line,
+            evidence: fact.evidence().message.clone(),
+        })
+        .collect()
+}
+
+fn probable_warning(candidate: &Candidate, from: Option<String>, to: Option<String>) -> Warning {
+    Warning {
+        code: "probable-fact".into(),
+        message: format!("probable: {}", candidate.message),
+        file: Some(candidate.site.file.clone()),
+        line: Some(candidate.site.line),
+        from,
+        to,
+        evidence: Some(candidate.site.message.clone()),
+        violation_type: Some(candidate.violation_type.to_owned()),
+        invariant: Some(candidate.citation.declaration.clone()),
+        rule: Some(candidate.citation.text.clone()),
+    }
+}
+
+struct AssembleContext<'a> {
+    options: &'a CheckOptions,
+    base_ids: Option<&'a BTreeSet<String>>,
+    table: FactTable<'a>,
+    rules: &'a [Rule],
+}
+
+impl Entries {
+    fn add_proved(
+        &mut self,
+        assemble: &AssembleContext<'_>,
+        candidate: &Candidate,
+        outcome: &SolveOutcome,
+        slice_id: &str,
+    ) {
+        let table = &assemble.table;
+        let citation = &candidate.citation;
+        let is_probable = candidate.confidence < Confidence::Definite;
+        if candidate.confidence < Confidence::Probable {
+            return;
+        }
+        let strict = assemble.options.strict;
+        let base_detail = |proof: EntryProof, file: &str, line: u32| FindingDetail {
+            violation_type: candidate.violation_type.to_owned(),
+            rule_kind: citation.kind.name().to_owned(),
+            declaration: citation.declaration.clone(),
+            spec_citation: citation.source.to_string(),
+            rule_text: citation.text.clone(),
+            file: file.to_owned(),
+            line,
+            evidence: candidate.site.message.clone(),
+            proof,
+            smt_script: candidate.slice.script(),
+            chain: chain_of(candidate, table),
+            fix_class: fix_class(citation.kind),
+            suggested_fix: candidate.suggested_fix.clone(),
+        };
+        match &candidate.shape {
+            Shape::Architecture(detail) => {
+                if is_probable && !strict {
+                    self.warnings.push(probable_warning(
+                        candidate,
+                        detail.from.clone(),
+                        detail.to.clone(),
+                    ));
+                    return;
+                }
+                let rule = candidate
+                    .rules
+                    .first()
+                    .and_then(|index| assemble.rules.get(*index));
+                let detected = detected_of(candidate, detail, table);
+                let graph_evidence =
+                    candidate
+                        .site
+                        .fact
+                        .and_then(|index| table.get(index))
+                        .map(|fact| GraphEvidence {
+                            graph_fact_id: fact.graph_fact_id().to_owned(),
+                            kind: fact.kind(),
+                            extractor: fact.evidence().extractor.clone(),
+                            file: fact.evidence().file.clone(),
+                            line: fact.evidence().line,
+                            evidence: fact.evidence().message.clone(),
+                        });
+                let mut violation = ArchitectureViolation {
+                    id: String::new(),
+                    violation_type: candidate.violation_type,
+                    status: "unchanged",
+                    blocking: true,
+                    invariant: citation.declaration.clone(),
+                    rule: rule_ref(citation, rule),
+                    detected,
+                    graph_evidence,
+                    message: candidate.message.clone(),
+                    z3_proof: z3_proof(&candidate.slice, outcome, slice_id),
+                };
+                violation.id =
+                    violation_id(&violation, &candidate.site.evidence_key, candidate.per_pair);
+                violation.status = status_of(&violation.id, assemble.base_ids);
+                if !self.violations.contains_key(&violation.id) {
+                    let detail = base_detail(
+                        EntryProof::Slice(violation.z3_proof.clone()),
+                        &violation.detected.file,
+                        violation.detected.line,
+                    );
+                    self.details.insert(violation.id.clone(), detail);
+                }
+                merge_violation(&mut self.violations, violation);
+            }
+            Shape::Contract(shape) => {
+                if is_probable && !strict {
+                    self.warnings.push(probable_warning(
+                        candidate,
+                        Some(shape.component.clone()),
+                        None,
+                    ));
+                    return;
+                }
+                let id = contract_id(candidate.violation_type, shape, &candidate.site.file);
+                let proof = z3_proof(&candidate.slice, outcome, slice_id);
+                let mut detail = base_detail(
+                    EntryProof::Slice(proof.clone()),
+                    &candidate.site.file,
+                    candidate.site.line,
+                );
+                detail.rule_kind = candidate.violation_type.to_owned();
+                detail.declaration = shape.contract.clone();
+                detail.rule_text = shape
+                    .declared
+                    .clone()
+                    .unwrap_or_else(|| shape.contract.clone());
+                detail.fix_class = "fix_contract";
+                self.details.entry(id.clone()).or_insert(detail);
+                let entry = contract_entry(
+                    candidate.violation_type,
+                    shape,
+                    &candidate.site,
+                    &candidate.message,
+                    Some(proof),
+                    status_of(&id, assemble.base_ids),
+                    id,
+                );
+                self.contract_violations
+                    .entry(entry.id.clone())
+                    .or_insert(entry);
+            }
+            Shape::Workflow(shape) => {
+                let file = candidate.site.file.clone();
+                let id = id_of(&[
+                    candidate.violation_type.to_owned(),
+                    citation.declaration.clone(),
+                    citation.text.clone(),
+                    file.clone(),
+                    shape.job.clone(),
+                    shape
+                        .step
+                        .clone()
+                        .or_else(|| shape.permission.clone())
+                        .unwrap_or_default(),
+                ]);
+                let proof = z3_proof(&candidate.slice, outcome, slice_id);
+                let warning = is_probable && !strict;
+                let entry = WorkflowViolation {
+                    id: id.clone(),
+                    violation_type: candidate.violation_type,
+                    status: status_of(&id, assemble.base_ids),
+                    blocking: !warning,
+                    policy: citation.declaration.clone(),
+                    rule: PolicyRuleRef {
+                        kind: citation.kind.name(),
+                        text: citation.text.clone(),
+                        source: source_ref(&citation.source),
+                    },
+                    workflow: shape.workflow.clone(),
+                    file,
+                    line: Some(candidate.site.line),
+                    job: shape.job.clone(),
+                    step: shape.step.clone(),
+                    action: shape.action.clone(),
+                    target: shape.target.clone(),
+                    permission: shape.permission.clone(),
+                    access: shape.access.clone(),
+                    message: candidate.message.clone(),
+                    evidence: candidate.site.message.clone(),
+                    z3_proof: proof.clone(),
+                };
+                if warning {
+                    self.workflow_warnings.entry(id).or_insert(entry);
+                } else {
+                    let detail = base_detail(
+                        EntryProof::Slice(proof),
+                        &candidate.site.file,
+                        candidate.site.line,
+                    );
+                    self.details.entry(id.clone()).or_insert(detail);
+                    self.workflow_violations.entry(id).or_insert(entry);
+                }
+            }
+            Shape::Change(shape) => {
+                let id = id_of(&[
+                    candidate.violation_type.to_owned(),
+                    citation.declaration.clone(),
+                    shape.trigger.clone(),
+                    shape.required.clone(),
+                ]);
+                let proof = change_proof(&candidate.slice, outcome, slice_id);
+                let detail = base_detail(
+                    EntryProof::Change(proof.clone()),
+                    &candidate.site.file,
+                    candidate.site.line,
+                );
+                self.details.entry(id.clone()).or_insert(detail);
+                let entry = ChangeViolation {
+                    id: id.clone(),
+                    violation_type: candidate.violation_type,
+                    // Under --diff a change violation is always new.
+                    status: if assemble.base_ids.is_some() {
+                        "new"
+                    } else {
+                        "unchanged"
+                    },
+                    blocking: true,
+                    policy: citation.declaration.clone(),
+                    rule: PolicyRuleRef {
+                        kind: citation.kind.name(),
+                        text: citation.text.clone(),
+                        source: source_ref(&citation.source),
+                    },
+                    trigger: shape.trigger.clone(),
+                    required: shape.required.clone(),
+                    message: candidate.message.clone(),
+                    trigger_files: shape.trigger_files.clone(),
+                    required_globs: shape.required_globs.clone(),
+                    required_glob: shape.required_globs.first().cloned().unwrap_or_default(),
+                    z3_proof: proof,
+                };
+                self.change_violations.entry(id).or_insert(entry);
+            }
+        }
+    }
+}
+
+fn contract_entry(
+    violation_type: &'static str,
+    shape: &ContractShape,
+    site: &crate::families::Site,
+    message: &str,
+    z3_proof: Option<Z3Proof>,
+    status: &'static str,
+    id: String,
+) -> ContractViolation {
+    ContractViolation {
+        id,
+        violation_type,
+        severity: if z3_proof.is_some() {
+            "error"
+        } else {
+            "warning"
+        },
+        status,
+        blocking: z3_proof.is_some(),
+        contract: shape.contract.clone(),
+        component: shape.component.clone(),
+        role: shape.role,
+        declared: shape.declared.clone(),
+        extracted: shape.extracted.clone(),
+        file: Some(site.file.clone()),
+        line: Some(site.line),
+        message: message.to_owned(),
+        proof: ContractProof {
+            contract_assertion: shape.contract_assertion.clone(),
+            extractor_result: shape.extractor_result.clone(),
+            explanation: shape.explanation.clone(),
+        },
+        z3_proof,
+    }
+}
+
 /// Builds the verdict.
 /// `base_ids` holds the merge-base findings under `--diff`: a finding is `existing` when its id is
 /// among them, else `new`; other scopes mark findings `unchanged`.
@@ -278,22 +848,28 @@ pub fn assemble(
         spec,
         scope,
         extraction,
+        domain_facts,
         graph,
         evaluation,
     } = analysis;
     let model = &spec.model;
     let facts = &extraction.facts;
+    let table = FactTable {
+        graph: facts,
+        domain: &domain_facts,
+    };
+    let assemble_context = AssembleContext {
+        options,
+        base_ids,
+        table,
+        rules: &model.rules,
+    };
 
-    let mut violations: BTreeMap<String, ArchitectureViolation> = BTreeMap::new();
-    let mut details = BTreeMap::new();
-    let mut warnings: Vec<Warning> = Vec::new();
+    let mut entries = Entries::default();
     let mut solver_diagnostics: BTreeMap<String, SolverDiagnostic> = BTreeMap::new();
     let mut rule_status: BTreeMap<usize, (&'static str, Vec<String>)> = BTreeMap::new();
 
     for (candidate, outcome) in evaluation.candidates.iter().zip(outcomes) {
-        let Some(rule) = model.rules.get(candidate.rule) else {
-            continue;
-        };
         let slice_id = hashed_id("slice_", &candidate.slice.text);
         let fact_count = candidate
             .slice
@@ -305,17 +881,12 @@ pub fn assemble(
             id: slice_id.clone(),
             status: outcome.status.as_str(),
             elapsed_ms: outcome.elapsed_ms,
-            rule: rule.text.clone(),
-            declaration: rule.declaration.clone(),
-            source_file: Some(rule.source.file.clone()),
-            line: Some(rule.source.line),
-            components: {
-                let mut components = candidate.components.clone();
-                components.sort();
-                components.dedup();
-                components
-            },
-            data: candidate.endpoints.data.clone(),
+            rule: candidate.citation.text.clone(),
+            declaration: candidate.citation.declaration.clone(),
+            source_file: Some(candidate.citation.source.file.clone()),
+            line: Some(candidate.citation.source.line),
+            components: crate::families::sorted(candidate.components.clone()),
+            data: candidate.data.clone(),
             fact_count,
             path_depth: candidate.path_depth,
             fanout: candidate.fanout,
@@ -326,74 +897,49 @@ pub fn assemble(
             .rlimit_used
             .is_some_and(|used| used.saturating_mul(10) > u64::from(options.rlimit));
         if matches!(outcome.status, SliceStatus::Unknown | SliceStatus::Error) || heavy {
-            diagnostic.suggested_refactor = Some(suggested_refactor(&diagnostic));
+            diagnostic.suggested_refactor = Some(suggested_refactor(&diagnostic, &candidate.cause));
         }
         solver_diagnostics.insert(slice_id.clone(), diagnostic);
-        let entry = rule_status
-            .entry(candidate.rule)
-            .or_insert(("pass", Vec::new()));
-        match outcome.status {
-            SliceStatus::Unknown | SliceStatus::Error => entry.0 = "unknown",
-            SliceStatus::Unsat if entry.0 == "pass" => entry.0 = "fail",
-            _ => {}
-        }
-        if outcome.status != SliceStatus::Unsat {
-            continue;
-        }
-        let Some(fact) = facts.get(candidate.evidence_fact) else {
-            continue;
-        };
-        if entry.1.len() < 5 {
-            entry.1.push(format!(
-                "{}:{}: {}",
-                fact.evidence.file, fact.evidence.line, fact.evidence.message
-            ));
-        }
-        if let Some(mut violation) =
-            build_violation(candidate, outcome, rule, fact, facts, &slice_id)
-        {
-            violation.status = match base_ids {
-                Some(base) if base.contains(&violation.id) => "existing",
-                Some(_) => "new",
-                None => "unchanged",
-            };
-            if candidate.confidence < Confidence::Definite && !options.strict {
-                if candidate.confidence == Confidence::Probable {
-                    warnings.push(Warning {
-                        code: "probable-fact".into(),
-                        message: format!("probable: {}", violation.message),
-                        file: Some(violation.detected.file.clone()),
-                        line: Some(violation.detected.line),
-                        from: violation.detected.from.clone(),
-                        to: violation.detected.to.clone(),
-                        evidence: Some(violation.detected.evidence.clone()),
-                        violation_type: Some(violation.violation_type.to_owned()),
-                        invariant: Some(violation.invariant.clone()),
-                        rule: Some(violation.rule.text.clone()),
-                    });
-                }
-                continue;
+        for rule in &candidate.rules {
+            let entry = rule_status.entry(*rule).or_insert(("pass", Vec::new()));
+            match outcome.status {
+                SliceStatus::Unknown | SliceStatus::Error => entry.0 = "unknown",
+                SliceStatus::Unsat if entry.0 == "pass" => entry.0 = "fail",
+                _ => {}
             }
-            let chain = candidate
-                .chain
-                .iter()
-                .filter_map(|index| facts.get(*index).cloned())
-                .collect();
-            details.insert(
-                violation.id.clone(),
-                FindingDetail {
-                    rule: rule.clone(),
-                    smt_script: candidate.slice.script(),
-                    chain,
-                    fix_class: fix_class(rule.kind),
-                    suggested_fix: suggested_fix(&violation),
-                },
-            );
-            merge_violation(&mut violations, violation);
+            if outcome.status == SliceStatus::Unsat && entry.1.len() < 5 {
+                let site = &candidate.site;
+                let evidence = format!("{}:{}: {}", site.file, site.line, site.message);
+                if !entry.1.contains(&evidence) {
+                    entry.1.push(evidence);
+                }
+            }
+        }
+        if outcome.status == SliceStatus::Unsat {
+            entries.add_proved(&assemble_context, candidate, outcome, &slice_id);
         }
     }
+    for unproved in &evaluation.contract_warnings {
+        let id = contract_id(
+            unproved.violation_type,
+            &unproved.shape,
+            &unproved.site.file,
+        );
+        let entry = contract_entry(
+            unproved.violation_type,
+            &unproved.shape,
+            &unproved.site,
+            &unproved.message,
+            None,
+            status_of(&id, base_ids),
+            id.clone(),
+        );
+        entries.contract_warnings.entry(id).or_insert(entry);
+    }
 
+    let mut warnings = std::mem::take(&mut entries.warnings);
     warnings.extend(extraction.warnings.iter().cloned());
+    warnings.extend(evaluation.warnings.iter().cloned());
     for diagnostic in &spec.warnings {
         warnings.push(Warning {
             code: diagnostic.code.clone(),
@@ -467,9 +1013,10 @@ pub fn assemble(
     });
     warnings.dedup();
 
-    let mut violations: Vec<ArchitectureViolation> = violations.into_values().collect();
+    let new_only = options.new_only;
+    let mut violations: Vec<ArchitectureViolation> = entries.violations.into_values().collect();
     for violation in &mut violations {
-        if options.new_only && violation.status == "existing" {
+        if new_only && violation.status == "existing" {
             violation.blocking = false;
         }
     }
@@ -493,6 +1040,56 @@ pub fn assemble(
                 &b.id,
             ))
     });
+    let sort_contracts = |map: BTreeMap<String, ContractViolation>| {
+        let mut list: Vec<ContractViolation> = map.into_values().collect();
+        for entry in &mut list {
+            if new_only && entry.status == "existing" {
+                entry.blocking = false;
+            }
+        }
+        list.sort_by(|a, b| {
+            (a.violation_type, &a.contract, &a.file, a.line, &a.id).cmp(&(
+                b.violation_type,
+                &b.contract,
+                &b.file,
+                b.line,
+                &b.id,
+            ))
+        });
+        list
+    };
+    let contract_violations = sort_contracts(entries.contract_violations);
+    let contract_warnings = sort_contracts(entries.contract_warnings);
+    let sort_workflows = |map: BTreeMap<String, WorkflowViolation>| {
+        let mut list: Vec<WorkflowViolation> = map.into_values().collect();
+        for entry in &mut list {
+            if new_only && entry.status == "existing" {
+                entry.blocking = false;
+            }
+        }
+        list.sort_by(|a, b| {
+            (a.violation_type, &a.policy, &a.file, a.line, &a.id).cmp(&(
+                b.violation_type,
+                &b.policy,
+                &b.file,
+                b.line,
+                &b.id,
+            ))
+        });
+        list
+    };
+    let workflow_violations = sort_workflows(entries.workflow_violations);
+    let workflow_warnings = sort_workflows(entries.workflow_warnings);
+    let mut change_violations: Vec<ChangeViolation> =
+        entries.change_violations.into_values().collect();
+    change_violations.sort_by(|a, b| {
+        (a.violation_type, &a.policy, a.trigger_files.first(), &a.id).cmp(&(
+            b.violation_type,
+            &b.policy,
+            b.trigger_files.first(),
+            &b.id,
+        ))
+    });
 
     let rule_coverage = coverage(model, &rule_status, &scope, &extraction.owners);
     let solver_diagnostics: Vec<SolverDiagnostic> = solver_diagnostics.into_values().collect();
@@ -514,11 +1111,14 @@ pub fn assemble(
             .collect::<Vec<_>>()
             .join("\n")
     });
-    let blocking = violations
-        .iter()
-        .filter(|violation| violation.blocking)
-        .count();
-    let passed = blocking == 0 && undecided.is_empty();
+    let agent_entries = agent_entries(
+        &violations,
+        &contract_violations,
+        &workflow_violations,
+        &change_violations,
+        &entries.details,
+    );
+    let passed = agent_entries.is_empty() && undecided.is_empty();
     let changed_components: Vec<String> = scope
         .changed_files
         .iter()
@@ -546,7 +1146,7 @@ pub fn assemble(
         changed_components,
     };
     let agent_context =
-        crate::agent::agent_context(&violations, undecided.len(), &details, &options.rerun());
+        crate::agent::agent_context(&agent_entries, undecided.len(), &options.rerun());
     let verdict = Verdict {
         schema_version: SCHEMA_VERSION,
         verdict: if passed { "pass" } else { "fail" },
@@ -559,16 +1159,17 @@ pub fn assemble(
         artifact: spec.artifact.clone(),
         diff,
         violations,
-        contract_violations: Vec::new(),
-        workflow_violations: Vec::new(),
-        change_violations: Vec::new(),
+        contract_violations,
+        workflow_violations,
+        change_violations,
         warnings,
-        contract_warnings: Vec::new(),
-        workflow_warnings: Vec::new(),
+        contract_warnings,
+        workflow_warnings,
         rule_coverage,
         stats: Stats {
             files_scanned: extraction.files_scanned,
             files_skipped: extraction.files_skipped,
+            files_generated: extraction.files_generated,
             facts: facts.len(),
             slices: solver_diagnostics.len(),
             elapsed_ms: elapsed_ms(started),
@@ -581,85 +1182,94 @@ pub fn assemble(
         diagnostics: None,
         message: None,
     };
-    CheckRun { verdict, details }
+    CheckRun {
+        verdict,
+        details: entries.details,
+    }
 }
 
-fn build_violation(
-    candidate: &Candidate,
-    outcome: &SolveOutcome,
-    rule: &Rule,
-    fact: &Fact,
-    facts: &[Fact],
-    slice_id: &str,
-) -> Option<ArchitectureViolation> {
-    let endpoints = &candidate.endpoints;
-    let mut occurrences: Vec<Occurrence> = candidate
-        .occurrences
-        .iter()
-        .filter_map(|index| facts.get(*index))
-        .map(|other| Occurrence {
-            file: other.evidence.file.clone(),
-            line: other.evidence.line,
-        })
-        .collect();
-    occurrences.sort();
-    occurrences.dedup();
-    let detected = Detected {
-        from: endpoints.from.clone(),
-        to: endpoints.to.clone(),
-        via: endpoints.via.clone(),
-        via_members: endpoints.via_members.clone(),
-        data: endpoints.data.clone(),
-        path: endpoints.path.clone(),
-        confidence: candidate.confidence.as_str(),
-        evidence: fact.evidence.message.clone(),
-        file: fact.evidence.file.clone(),
-        line: fact.evidence.line,
-        column: Some(fact.evidence.column),
-        occurrences: (!occurrences.is_empty()).then_some(occurrences),
+/// The blocking entries of the four arrays, in array order, for `agent_context`.
+fn agent_entries(
+    violations: &[ArchitectureViolation],
+    contracts: &[ContractViolation],
+    workflows: &[WorkflowViolation],
+    changes: &[ChangeViolation],
+    details: &BTreeMap<String, FindingDetail>,
+) -> Vec<AgentEntry> {
+    let fix = |id: &str| {
+        details
+            .get(id)
+            .map(|detail| detail.suggested_fix.clone())
+            .unwrap_or_default()
     };
-    let slice = &candidate.slice;
-    let formulas = |roles: &[AssertionRole]| {
-        slice
-            .tracked
-            .iter()
-            .filter(|tracked| roles.contains(&tracked.role))
-            .map(|tracked| format!("(assert (=> |{}| {}))", tracked.literal, tracked.formula))
-            .collect::<Vec<_>>()
-            .join("\n")
+    let citation = |id: &str| {
+        details
+            .get(id)
+            .map(|detail| detail.spec_citation.clone())
+            .unwrap_or_default()
     };
-    let unsat_core = outcome
-        .core
-        .iter()
-        .filter_map(|literal| slice.assertion(literal))
-        .map(|tracked| format!("{} {}", tracked.literal, tracked.name))
-        .collect();
-    let mut violation = ArchitectureViolation {
-        id: String::new(),
-        violation_type: candidate.violation_type,
-        status: "unchanged",
-        blocking: true,
-        invariant: rule.declaration.clone(),
-        rule: rule_ref(rule),
-        message: message(candidate.violation_type, rule, &detected),
-        detected,
-        graph_evidence: Some(GraphEvidence {
-            graph_fact_id: fact.id.clone(),
-            kind: fact.kind.as_str(),
-            extractor: fact.evidence.extractor.clone(),
-            file: fact.evidence.file.clone(),
-            line: fact.evidence.line,
-            evidence: fact.evidence.message.clone(),
-        }),
-        z3_proof: Z3Proof {
-            permanent_constraint: formulas(&[AssertionRole::Rule, AssertionRole::Axiom]),
-            delta_assertion: formulas(&[AssertionRole::Fact]),
-            unsat_core,
-            slice: slice_id.to_owned(),
-        },
-    };
-    violation.id = violation_id(&violation, &fact.evidence_key(), candidate.per_pair);
-    Some(violation)
+    let mut entries = Vec::new();
+    for violation in violations.iter().filter(|entry| entry.blocking) {
+        let source = &violation.rule.source;
+        entries.push(AgentEntry {
+            violation_type: violation.violation_type.to_owned(),
+            message: violation.message.clone(),
+            file: violation.detected.file.clone(),
+            line: violation.detected.line,
+            rule_text: violation.rule.text.clone(),
+            rule_at: format!("{}:{}", source.file, source.line),
+            declaration: violation.invariant.clone(),
+            id: violation.id.clone(),
+            fix: fix(&violation.id),
+        });
+    }
+    for entry in contracts.iter().filter(|entry| entry.blocking) {
+        let at = citation(&entry.id);
+        entries.push(AgentEntry {
+            violation_type: entry.violation_type.to_owned(),
+            message: entry.message.clone(),
+            file: entry.file.clone().unwrap_or_default(),
+            line: entry.line.unwrap_or(1),
+            rule_text: entry
+                .declared
+                .clone()
+                .unwrap_or_else(|| entry.contract.clone()),
+            rule_at: at
+                .rsplit_once(':')
+                .map(|(head, _)| head.to_owned())
+                .unwrap_or(at),
+            declaration: entry.contract.clone(),
+            id: entry.id.clone(),
+            fix: fix(&entry.id),
+        });
+    }
+    for entry in workflows.iter().filter(|entry| entry.blocking) {
+        entries.push(AgentEntry {
+            violation_type: entry.violation_type.to_owned(),
+            message: entry.message.clone(),
+            file: entry.file.clone(),
+            line: entry.line.unwrap_or(1),
+            rule_text: entry.rule.text.clone(),
+            rule_at: format!("{}:{}", entry.rule.source.file, entry.rule.source.line),
+            declaration: entry.policy.clone(),
+            id: entry.id.clone(),
+            fix: fix(&entry.id),
+        });
+    }
+    for entry in changes.iter().filter(|entry| entry.blocking) {
+        entries.push(AgentEntry {
+            violation_type: entry.violation_type.to_owned(),
+            message: entry.message.clone(),
+            file: entry.trigger_files.first().cloned().unwrap_or_default(),
+            line: 1,
+            rule_text: entry.rule.text.clone(),
+            rule_at: format!("{}:{}", entry.rule.source.file, entry.rule.source.line),
+            declaration: entry.policy.clone(),
+            id: entry.id.clone(),
+            fix: fix(&entry.id),
+        });
+    }
+    entries
 }
 
 /// Two findings with one id are one finding with `occurrences`.
@@ -689,9 +1299,12 @@ fn merge_violation(
     }
 }
 
+/// The components (and other entities) a rule names.
 fn rule_components(rule: &Rule) -> Vec<String> {
-    let mut components: Vec<String> = match &rule.body {
-        RuleBody::Pair { from, to } => vec![from.clone(), to.clone()],
+    let names: Vec<String> = match &rule.body {
+        RuleBody::Pair { from, to } | RuleBody::Dependency { from, to, .. } => {
+            vec![from.clone(), to.clone()]
+        }
         RuleBody::PairVia { from, to, via } => {
             let mut names = vec![from.clone(), to.clone()];
             names.extend(via.iter().cloned());
@@ -702,15 +1315,35 @@ fn rule_components(rule: &Rule) -> Vec<String> {
             names.extend(via.iter().cloned());
             names
         }
-        #[allow(
-            unreachable_patterns,
-            reason = "the language front end may add rule body shapes"
-        )]
+        RuleBody::OperationIn { entity, .. } => vec![entity.clone()],
+        RuleBody::ContractImplementedBy { component, .. } => vec![component.clone()],
+        RuleBody::Permission {
+            target,
+            target_kind: policies::model::TargetKind::Component,
+            ..
+        } => vec![target.clone()],
+        RuleBody::EventOrder {
+            scope,
+            scope_kind: policies::model::TargetKind::Component,
+            ..
+        } => vec![scope.clone()],
+        RuleBody::WorkflowAction {
+            workflow, target, ..
+        } => [workflow.clone(), target.clone()]
+            .into_iter()
+            .filter(|name| name != "*")
+            .collect(),
+        RuleBody::WorkflowPermission { workflow, .. }
+        | RuleBody::WorkflowStepOrder { workflow, .. } => [workflow.clone()]
+            .into_iter()
+            .filter(|name| name != "*")
+            .collect(),
+        RuleBody::Resolve { component, .. } => vec![component.clone()],
+        RuleBody::Jurisdiction { entity, .. } => vec![entity.clone()],
+        RuleBody::Touched { required, trigger } => vec![required.clone(), trigger.clone()],
         _ => Vec::new(),
     };
-    components.sort();
-    components.dedup();
-    components
+    crate::families::sorted(names)
 }
 
 fn coverage(
@@ -733,6 +1366,7 @@ fn coverage(
             let status = rule_status.get(&index);
             let meets_scope = scope.is_everything()
                 || status.is_some()
+                || components.is_empty() && !touched.is_empty()
                 || components
                     .iter()
                     .any(|name| touched.contains(name.as_str()));

@@ -35,7 +35,12 @@ fn module_doc(source: &str) -> Vec<String> {
     source
         .lines()
         .take_while(|line| line.starts_with("//!"))
-        .map(|line| line.trim_start_matches("//!").strip_prefix(' ').unwrap_or(line.trim_start_matches("//!")).to_owned())
+        .map(|line| {
+            line.trim_start_matches("//!")
+                .strip_prefix(' ')
+                .unwrap_or(line.trim_start_matches("//!"))
+                .to_owned()
+        })
         .collect()
 }
 
@@ -48,7 +53,9 @@ pub fn render() -> String {
     );
     for source in SOURCES {
         let doc = module_doc(source);
-        let Some((title, body)) = doc.split_first() else { continue };
+        let Some((title, body)) = doc.split_first() else {
+            continue;
+        };
         let title = if title.starts_with("The user-facing language reference") {
             "Other declarations: `plugin`, `repo`, `service` and `test`".to_owned()
         } else {
@@ -83,8 +90,16 @@ mod tests {
         }
         let actual = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(actual == expected, "policies/LANGUAGE.md is out of date: run `LINTEL_BLESS=1 cargo test -p policies reference`");
-        for heading in ["### What it checks", "### Passing example", "### Failing example", "### SMT encoding"] {
-            assert!(expected.matches(heading).count() >= 15, "every declaration section has `{heading}`");
+        for heading in [
+            "### What it checks",
+            "### Passing example",
+            "### Failing example",
+            "### SMT encoding",
+        ] {
+            assert!(
+                expected.matches(heading).count() >= 15,
+                "every declaration section has `{heading}`"
+            );
         }
     }
 }

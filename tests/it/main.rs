@@ -3,6 +3,7 @@
 mod artifact;
 mod determinism;
 mod examples;
+mod families;
 mod git_scopes;
 
 use std::path::Path;

@@ -38,6 +38,18 @@ pub fn write(out: &mut dyn Write, verdict: &Verdict) -> std::io::Result<()> {
             violation.id
         )?;
     }
+    for entry in crate::render::other_entries(verdict) {
+        writeln!(
+            out,
+            "::{} file={},line={},title={}::{} [{}]",
+            if entry.blocking { "error" } else { "warning" },
+            escape_property(&entry.file),
+            entry.line,
+            escape_property(&entry.entry_type),
+            escape_data(&entry.message),
+            entry.id
+        )?;
+    }
     for warning in &verdict.warnings {
         let mut properties = Vec::new();
         if let Some(file) = &warning.file {

@@ -27,9 +27,18 @@ fn baseline_state(status: &str) -> Option<&'static str> {
 fn location(file: &str, line: u32, column: Option<u32>) -> Value {
     let mut region = json!({ "startLine": line.max(1) });
     if let Some(column) = column {
-        region["startColumn"] = json!(column.max(1));
+        if let Some(region) = region.as_object_mut() {
+            region.insert("startColumn".into(), json!(column.max(1)));
+        }
     }
     json!({ "physicalLocation": { "artifactLocation": { "uri": file, "uriBaseId": "%SRCROOT%" }, "region": region } })
+}
+
+/// Sets `key` on a JSON object (no-op on anything else).
+fn set(value: &mut Value, key: &str, field: Value) {
+    if let Some(object) = value.as_object_mut() {
+        object.insert(key.to_owned(), field);
+    }
 }
 
 /// Builds the SARIF document.
@@ -64,22 +73,42 @@ pub fn document(verdict: &Verdict) -> Value {
             "properties": { "lintelId": violation.id, "type": violation.violation_type, "confidence": detected.confidence, "slice": violation.z3_proof.slice }
         });
         if let Some(state) = baseline_state(violation.status) {
-            result["baselineState"] = json!(state);
+            set(&mut result, "baselineState", json!(state));
         }
         if let Some(occurrences) = &detected.occurrences {
-            result["relatedLocations"] = Value::Array(
+            let related_locations = Value::Array(
                 occurrences
                     .iter()
                     .enumerate()
                     .map(|(index, occurrence)| {
                         let mut related = location(&occurrence.file, occurrence.line, None);
-                        related["id"] = json!(index + 1);
+                        set(&mut related, "id", json!(index + 1));
                         related
                     })
                     .collect(),
             );
+            set(&mut result, "relatedLocations", related_locations);
         }
         results.push(result);
+    }
+    for entry in crate::render::other_entries(verdict) {
+        let id = format!("entry/{}", entry.entry_type);
+        rules.entry(id.clone()).or_insert_with(|| {
+            json!({
+                "id": id,
+                "name": entry.entry_type,
+                "shortDescription": { "text": format!("lintel `{}` finding", entry.entry_type) },
+                "defaultConfiguration": { "level": "error" }
+            })
+        });
+        results.push(json!({
+            "ruleId": id,
+            "level": if entry.blocking { "error" } else { "warning" },
+            "message": { "text": entry.message },
+            "locations": [location(&entry.file, entry.line, None)],
+            "partialFingerprints": { "lintelFindingId/v1": entry.id },
+            "properties": { "lintelId": entry.id, "type": entry.entry_type }
+        }));
     }
     for warning in &verdict.warnings {
         let id = format!("warning/{}", warning.code);
@@ -94,7 +123,11 @@ pub fn document(verdict: &Verdict) -> Value {
         let mut result =
             json!({ "ruleId": id, "level": "warning", "message": { "text": warning.message } });
         if let Some(file) = &warning.file {
-            result["locations"] = json!([location(file, warning.line.unwrap_or(1), None)]);
+            set(
+                &mut result,
+                "locations",
+                json!([location(file, warning.line.unwrap_or(1), None)]),
+            );
         }
         results.push(result);
     }

@@ -109,11 +109,8 @@ pub fn write(out: &mut dyn Write, verdict: &Verdict, root: &Path) -> std::io::Re
             )?;
         }
     }
-    let blocking = verdict
-        .violations
-        .iter()
-        .filter(|violation| violation.blocking)
-        .count();
+    write_other_entries(out, verdict)?;
+    let blocking = crate::render::blocking_entries(verdict).len();
     let undecided = verdict
         .solver_diagnostics
         .iter()
@@ -160,4 +157,21 @@ pub fn write_error(out: &mut dyn Write, error: &EngineError) {
         out,
         "error: the spec has {errors} error(s); nothing was checked"
     );
+}
+
+/// Contract, workflow and change entries: one headline and location each.
+fn write_other_entries(out: &mut dyn Write, verdict: &Verdict) -> std::io::Result<()> {
+    for entry in crate::render::other_entries(verdict) {
+        writeln!(
+            out,
+            "{}[{}]: {}\n  --> {}:{}\n  = explain: lintel explain --violation {}",
+            if entry.blocking { "error" } else { "warning" },
+            entry.entry_type,
+            entry.message,
+            entry.file,
+            entry.line,
+            entry.id
+        )?;
+    }
+    Ok(())
 }

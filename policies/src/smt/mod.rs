@@ -44,14 +44,98 @@
 //! | DenyDataFlow(D, T) | reach closure, `(forall ((h Entity)) (=> (handles h D) (not (reach h T))))` |
 //! | RequireDataFlowVia(D, T, V) | via closure, via set, `(forall ((h Entity)) (=> (and (handles h D) (not (via h))) (not (free h T))))` |
 //!
+//! ## Further families
+//! Further sorts are uninterpreted, one per kind of name (`Trust`, `Label`, `File`, `Method`,
+//! `Path`, `Condition`, `Action`, `Job`, `Permission`, `Step`, `Service`, `Lifetime`, `Act`,
+//! `Operation`, `Role`, `State`, `Occurrence`, `Event`, `Scope`, `Interface`), with
+//! `(distinct …)` axioms over the names a slice uses ([`SliceBuilder::distinct_names`]); values
+//! are the datatype `Val` = `(num Real) | (str String) | (bool Bool) | nil`.
+//!
+//! | source | tracked fact assertion |
+//! |---|---|
+//! | trust of entity E (spec) | `(= (trust E) τ)` |
+//! | label of data D (spec) | `(= (classification D) L)`, `(= (jurisdiction D) L)` |
+//! | entity E without auth (spec) | `(not (has_auth E))` |
+//! | changed file F owned by C | `(and (changed F) (owns F C))` |
+//! | no changed file owned by R (closed world) | `(not (touched R))` |
+//! | `route` fact (method m or `*`, path p) in C | `(serves C m p)`; `*` is a method constant outside the `distinct` axiom |
+//! | the routes of C (closed world) | `(forall ((m Method) (p Path)) (=> (serves C m p) (or …)))` |
+//! | workflow action fact | `(acts W A T)` |
+//! | workflow condition (from its triggers) | `(holds W C)` or `(not (holds W C))` |
+//! | effective grant of a job | `(and (job_in J W) (= (level J P) n))`, `none` 0, `read` 1, `write` 2 |
+//! | step with the later text | `(has_after S)` |
+//! | no earlier step (closed world) | `(forall ((p Step)) (=> (has_before p) (or (= p P1) …)))` and `(not (earlier Pi S))` |
+//! | inject edge A→B | `(inject A B)` |
+//! | registration of S with lifetime L | `(= (lifetime S) L)` |
+//! | service edge S1→S2 | `(depends S1 S2)` |
+//! | service resolution of S in C | `(resolves C S)` |
+//! | governed `performs` fact X of op | `(and (governed X) (does X op))` |
+//! | applicable role checks of X (closed world) | `(forall ((r Role)) (= (granted X r) (or (= r R1) …)))` |
+//! | enum states (axiom) | `(and (forall ((s State)) (= (member s) (or …))) (not (member *)))` |
+//! | transition fact (s?, t) | `(writes s t)`, `s` = the distinguished `*` for an unguarded write |
+//! | value fact `D.p rel v` | `rel` over the variable of `D.p` (below) |
+//! | event fact e in scope S | `(and (occurs e E) (in_scope e S))`, S = `(data_scope D)` or `(entity_scope C)` |
+//! | no preceding event (closed world) | `(forall ((p Occurrence)) (=> (and (occurs p P) (in_scope p S)) (or …)))` and `(not (precedes Pi e))` |
+//! | `auth`/`encryption` fact | `(unauthenticated A B)`, `(unencrypted A B)` |
+//! | `operation` fact | `(placed OP C)`, `(placed_on OP D C)` |
+//! | `dependency` fact | `(depends_via A B I)`, `I` = the distinguished `no-interface:none` when absent |
+//!
+//! | rule kind | permanent constraint |
+//! |---|---|
+//! | DenyClassification(cls, τ) | reach closure, `(forall ((h Entity) (d Data) (t Entity)) (not (and (handles h d) (= (classification d) cls) (= (trust t) τ) (reach h t))))` |
+//! | DenyJurisdiction(j, E) | reach closure, `(forall ((h Entity) (d Data)) (not (and (handles h d) (= (jurisdiction d) j) (reach h E))))` |
+//! | DenyFlowWhenData(τ1, τ2, cls) | reach closure, as DenyClassification with `(= (trust h) τ1)` |
+//! | RequireAuth(τ1, τ2) | closure of `unauth_reach` (edges into entities without auth), `(forall ((x Entity) (y Entity)) (not (and (= (trust x) τ1) (= (trust y) τ2) (not (= x y)) (unauth_reach x y))))` |
+//! | RequireTouched(R, T) | axiom `(forall ((f File) (c Entity)) (=> (and (changed f) (owns f c)) (touched c)))`, `(=> (touched T) (touched R))` |
+//! | contract `implements` (route) | `(forall ((m Method) (p Path)) (=> (serves C m p) (or (and (= m M1) (= p P1)) …)))` over the declared endpoints (closed world) |
+//! | contract completeness | `(serves C M P)` for the declared endpoint |
+//! | WorkflowAction deny | `(forall ((w Entity)) (not (and (acts w A T) [(= w W)] [(holds w C)])))` |
+//! | WorkflowAction allow-list | `(forall ((w Entity)) (=> (acts w A T) (or …matching allow rules…)))` (closed world) |
+//! | WorkflowPermission deny | `(forall ((j Job) (w Entity)) (not (and (job_in j w) [(= w W)] [(holds w C)] (>= (level j P) a))))`, `P` quantified for `*` |
+//! | WorkflowPermission allow-list | `(forall ((j Job) (w Entity)) (=> (and (job_in j w) (>= (level j P) 1)) (or (and [match] (<= (level j P) a)) …)))` |
+//! | WorkflowStepOrder | `(forall ((s Step)) (=> (has_after s) (exists ((p Step)) (and (has_before p) (earlier p s)))))` |
+//! | DenyInject(A, B) | `(not (inject A B))` |
+//! | DenyInjectReach(A, B) | closure of `inject`, `(not (inject_reach A B))` |
+//! | DenyLifetime(L1, L2) | `(forall ((x Service) (y Service)) (not (and (depends x y) (= (lifetime x) L1) (= (lifetime y) L2))))` |
+//! | DenyLifetimeReach(L1, L2) | closure of `depends`, as DenyLifetime over `depends_reach` |
+//! | DenyResolve(S, C) | `(not (resolves C S))`; for `*`, `(forall ((s Service)) (not (resolves C s)))` |
+//! | AllowPermission (all allow rules of the operation) | `(forall ((x Act) (o Operation)) (=> (and (governed x) (does x o) cover) (or (granted x R1) …)))` (closed world) |
+//! | DenyPermission | `(forall ((x Act) (o Operation)) (not (and (governed x) (does x o) cover [(granted x R)])))` |
+//! | DenyTransition(f, t) | `(forall ((s State) (t State)) (not (and (writes s t) (not (= s t)) [(= s f)] [(= t t')])))` |
+//! | AllowTransition (closed machine) | `(forall ((s State) (t State)) (=> (and (writes s t) (not (= s t))) (or …allow rules…)))` |
+//! | RequireValue(req, when?) | `req` over `Val`, or `(=> when req)` |
+//! | RequireBefore / EnsureAfter | the condition over `Val` |
+//! | RequirePrecededBy(E, P, S) | `(forall ((e Occurrence)) (=> (and (occurs e E) (in_scope e S)) (exists ((p Occurrence)) (and (occurs p P) (in_scope p S) (precedes p e)))))` |
+//! | DenyUnauthenticatedFlow / DenyUnencryptedFlow | `(not (unauthenticated A B))` / `(not (unencrypted A B))` |
+//! | RequireOperationIn / OnDataIn | `(forall ((c Entity)) (=> (placed OP c) (= c C)))` / with `placed_on OP D` |
+//! | RequireDependencyViaInterface(A, B, I) | `(forall ((i Interface)) (=> (depends_via A B i) (= i I)))` |
+//!
+//! Values: `==` is `(= x v)`, `!=` `(not (= x v))`, an ordering `(and ((_ is num) x) (< (num_of x) n))`;
+//! strings are literals with `"` doubled and every character outside printable ASCII (and `\`)
+//! written `\u{…}`; decimals are `Real` literals.
+//!
 //! A slice holds the rule's constraint and the facts of one candidate witness; it is UNSAT
 //! exactly when those facts contradict the rule, and the unsat core names them.
 
+mod boundary;
+mod change;
+mod contract;
+mod di;
+mod domain;
+mod event;
+mod machine;
+mod permission;
 mod slice;
 mod symbol;
+mod value;
+mod workflow;
 
+pub use contract::HttpEndpoint;
+pub use event::EventScope;
 pub use slice::{AssertionRole, Slice, SliceBuilder, TrackedAssertion};
 pub use symbol::{data_symbol, entity_symbol, quote_symbol};
+pub use value::{relation_is_ordering, string_literal, value_constraint, SmtValue};
+pub use workflow::WorkflowMatch;
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,10 @@
 //! The slice builder: declarations plus tracked assertions, rendered to SMT-LIB text.
+//!
+//! The builder knows the sorts, constants and functions each encoding uses and declares exactly
+//! those, in a fixed order (`Entity`, `Data`, then other sorts by name; constants by sort, then
+//! name; functions in [`FUNCTIONS`] order, then by name), so equal slices have equal text.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::symbol::{data_symbol, entity_symbol, quote_symbol};
 
@@ -67,17 +71,29 @@ impl Slice {
     }
 }
 
+/// A constant of a sort other than `Entity` and `Data`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct OtherConstant {
+    sort: String,
+    symbol: String,
+}
+
 /// Collects declarations and tracked assertions for one rule slice.
 #[derive(Debug, Default)]
 pub struct SliceBuilder {
     comment: String,
     entities: BTreeSet<String>,
     data: BTreeSet<String>,
-    functions: BTreeSet<&'static str>,
+    sorts: BTreeSet<String>,
+    datatypes: BTreeMap<String, String>,
+    others: BTreeSet<OtherConstant>,
+    /// Constants of other sorts that stand for distinct names (the `distinct` axioms cover them).
+    named: BTreeMap<String, BTreeSet<String>>,
+    functions: BTreeMap<String, String>,
     tracked: Vec<TrackedAssertion>,
 }
 
-/// The uninterpreted functions a slice may use, with their SMT-LIB declarations.
+/// The functions of the path encodings, declared first and in this order.
 const FUNCTIONS: [(&str, &str); 5] = [
     ("edge", "(declare-fun edge (Entity Entity) Bool)"),
     ("reach", "(declare-fun reach (Entity Entity) Bool)"),
@@ -85,6 +101,15 @@ const FUNCTIONS: [(&str, &str); 5] = [
     ("via", "(declare-fun via (Entity) Bool)"),
     ("handles", "(declare-fun handles (Entity Data) Bool)"),
 ];
+
+/// The sorts a declaration names, read from its text.
+fn sorts_in(declaration: &str) -> Vec<String> {
+    declaration
+        .split(['(', ')', ' '])
+        .filter(|word| word.chars().next().is_some_and(char::is_uppercase))
+        .map(str::to_owned)
+        .collect()
+}
 
 impl SliceBuilder {
     /// A new builder whose text starts with a `;` comment line naming the rule.
@@ -107,8 +132,59 @@ impl SliceBuilder {
         data_symbol(name)
     }
 
+    /// Declares the constant `|prefix:name|` of an uninterpreted `sort` and returns its symbol.
+    /// Named constants are pairwise distinct under [`SliceBuilder::distinct_names`].
+    pub fn named(&mut self, sort: &str, prefix: &str, name: &str) -> String {
+        let symbol = quote_symbol(&format!("{prefix}:{name}"));
+        self.declare_constant(sort, &symbol);
+        self.named
+            .entry(sort.to_owned())
+            .or_default()
+            .insert(symbol.clone());
+        symbol
+    }
+
+    /// Declares a constant of `sort` that is not a name (a variable, or a wildcard that may equal
+    /// any name), so no `distinct` axiom covers it.
+    pub fn unnamed(&mut self, sort: &str, prefix: &str, name: &str) -> String {
+        let symbol = quote_symbol(&format!("{prefix}:{name}"));
+        self.declare_constant(sort, &symbol);
+        symbol
+    }
+
+    fn declare_constant(&mut self, sort: &str, symbol: &str) {
+        if !self.datatypes.contains_key(sort) {
+            self.sorts.insert(sort.to_owned());
+        }
+        self.others.insert(OtherConstant {
+            sort: sort.to_owned(),
+            symbol: symbol.to_owned(),
+        });
+    }
+
+    /// Declares an algebraic datatype (emitted with `declare-datatypes`).
+    pub fn datatype(&mut self, sort: &str, declaration: &str) {
+        self.sorts.remove(sort);
+        self.datatypes
+            .insert(sort.to_owned(), declaration.to_owned());
+    }
+
+    /// Declares a function; its sorts are read from the declaration text.
+    pub fn function(&mut self, name: &str, declaration: &str) {
+        for sort in sorts_in(declaration) {
+            let is_builtin = matches!(sort.as_str(), "Bool" | "Int" | "Real" | "String");
+            if !is_builtin && !self.datatypes.contains_key(&sort) {
+                self.sorts.insert(sort);
+            }
+        }
+        self.functions
+            .insert(name.to_owned(), declaration.to_owned());
+    }
+
     fn uses(&mut self, function: &'static str) {
-        self.functions.insert(function);
+        if let Some((name, declaration)) = FUNCTIONS.iter().find(|(name, _)| *name == function) {
+            self.function(name, declaration);
+        }
     }
 
     /// Adds a tracked assertion.
@@ -159,17 +235,21 @@ impl SliceBuilder {
     pub fn reach_closure(&mut self) {
         self.uses("edge");
         self.uses("reach");
+        self.closure("edge", "reach", "Entity", "a path");
+    }
+
+    /// The two closure axioms that make `closure` the transitive closure of `relation` over `sort`.
+    pub fn closure(&mut self, relation: &str, closure: &str, sort: &str, what: &str) {
         self.track(
             AssertionRole::Axiom,
-            "axiom: an edge is a path".to_owned(),
-            "(forall ((x Entity) (y Entity)) (! (=> (edge x y) (reach x y)) :pattern ((edge x y))))".to_owned(),
+            format!("axiom: {} is {what}", article_for(relation)),
+            format!("(forall ((x {sort}) (y {sort})) (! (=> ({relation} x y) ({closure} x y)) :pattern (({relation} x y))))"),
             None,
         );
         self.track(
             AssertionRole::Axiom,
-            "axiom: an edge followed by a path is a path".to_owned(),
-            "(forall ((x Entity) (y Entity) (z Entity)) (! (=> (and (edge x y) (reach y z)) (reach x z)) :pattern ((edge x y) (reach y z))))"
-                .to_owned(),
+            format!("axiom: {} followed by {what} is {what}", article_for(relation)),
+            format!("(forall ((x {sort}) (y {sort}) (z {sort})) (! (=> (and ({relation} x y) ({closure} y z)) ({closure} x z)) :pattern (({relation} x y) ({closure} y z))))"),
             None,
         );
     }
@@ -190,11 +270,7 @@ impl SliceBuilder {
             .iter()
             .map(|member| format!("(= x {})", self.entity(member)))
             .collect();
-        let membership = match members.len() {
-            0 => "false".to_owned(),
-            1 => members.concat(),
-            _ => format!("(or {})", members.join(" ")),
-        };
+        let membership = disjunction(&members);
         self.track(
             AssertionRole::Axiom,
             format!("axiom: the via set is {{{}}}", via.join(", ")),
@@ -259,14 +335,53 @@ impl SliceBuilder {
         );
     }
 
+    /// Asserts that distinct names are distinct constants: entities, data, and every sort's
+    /// named constants (never variables or wildcards).
+    pub fn distinct_names(&mut self) {
+        self.distinct_entities();
+        if self.data.len() >= 2 {
+            let symbols: Vec<String> = self.data.iter().map(|name| data_symbol(name)).collect();
+            self.track(
+                AssertionRole::Axiom,
+                "axiom: distinct names are distinct data".to_owned(),
+                format!("(distinct {})", symbols.join(" ")),
+                None,
+            );
+        }
+        let named = self.named.clone();
+        for (sort, symbols) in named {
+            if symbols.len() < 2 {
+                continue;
+            }
+            let symbols: Vec<String> = symbols.into_iter().collect();
+            self.track(
+                AssertionRole::Axiom,
+                format!("axiom: distinct names are distinct {sort} values"),
+                format!("(distinct {})", symbols.join(" ")),
+                None,
+            );
+        }
+    }
+
     /// Renders the slice text.
     pub fn finish(self) -> Slice {
         let mut text = format!("; {}\n", self.comment);
-        if !self.entities.is_empty() || self.functions.iter().any(|name| *name != "handles") {
+        let needs_entity = !self.entities.is_empty() || self.sorts.contains("Entity");
+        let needs_data = !self.data.is_empty() || self.sorts.contains("Data");
+        if needs_entity {
             text.push_str("(declare-sort Entity 0)\n");
         }
-        if !self.data.is_empty() || self.functions.contains("handles") {
+        if needs_data {
             text.push_str("(declare-sort Data 0)\n");
+        }
+        for sort in &self.sorts {
+            if sort != "Entity" && sort != "Data" {
+                text.push_str(&format!("(declare-sort {sort} 0)\n"));
+            }
+        }
+        for declaration in self.datatypes.values() {
+            text.push_str(declaration);
+            text.push('\n');
         }
         for name in &self.entities {
             text.push_str(&format!("(declare-const {} Entity)\n", entity_symbol(name)));
@@ -274,8 +389,20 @@ impl SliceBuilder {
         for name in &self.data {
             text.push_str(&format!("(declare-const {} Data)\n", data_symbol(name)));
         }
+        for constant in &self.others {
+            text.push_str(&format!(
+                "(declare-const {} {})\n",
+                constant.symbol, constant.sort
+            ));
+        }
         for (name, declaration) in FUNCTIONS {
-            if self.functions.contains(name) {
+            if self.functions.contains_key(name) {
+                text.push_str(declaration);
+                text.push('\n');
+            }
+        }
+        for (name, declaration) in &self.functions {
+            if !FUNCTIONS.iter().any(|(known, _)| known == name) {
                 text.push_str(declaration);
                 text.push('\n');
             }
@@ -296,5 +423,30 @@ impl SliceBuilder {
             text,
             tracked: self.tracked,
         }
+    }
+}
+
+/// `(or a b …)`, `a` for one disjunct, `false` for none.
+pub(crate) fn disjunction(parts: &[String]) -> String {
+    match parts {
+        [] => "false".to_owned(),
+        [one] => one.clone(),
+        _ => format!("(or {})", parts.join(" ")),
+    }
+}
+
+/// `(and a b …)`, `a` for one conjunct, `true` for none.
+pub(crate) fn conjunction(parts: &[String]) -> String {
+    match parts {
+        [] => "true".to_owned(),
+        [one] => one.clone(),
+        _ => format!("(and {})", parts.join(" ")),
+    }
+}
+
+fn article_for(relation: &str) -> String {
+    match relation {
+        "edge" => "an edge".to_owned(),
+        other => format!("a `{other}` step"),
     }
 }

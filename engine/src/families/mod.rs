@@ -1,0 +1,760 @@
+//! Rule evaluation by policy family: for every concrete rule, the candidate instances of
+//! `language.md` §3.7, each with the rule slice that must prove it (§3.8).
+//!
+//! Each family lives in its own module and adds [`Candidate`]s to an [`Evaluation`]; the
+//! registry is [`FAMILIES`]. A family only proposes candidates: a candidate becomes a finding
+//! only when its slice is UNSAT. Contract warnings, which need no proof, are the one exception
+//! ([`Evaluation::contract_warnings`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use policies::facts::{Confidence, DomainFact, Evidence, Fact, QueryProvenance};
+use policies::model::{Declaration, Model, Rule, RuleKind, SourceLocation};
+use policies::smt::{Slice, SliceBuilder};
+
+use crate::graph::FlowGraph;
+use crate::paths::ComponentMap;
+use crate::verdict::Warning;
+
+pub mod change_policy;
+pub mod contracts;
+pub mod data_policy;
+pub mod di_policy;
+pub mod event_policy;
+pub mod flow;
+pub mod invariant_facts;
+pub mod machine;
+pub mod permission;
+pub mod trust_policy;
+pub mod value_policy;
+pub mod workflow_policy;
+
+#[cfg(test)]
+pub(crate) mod test_support;
+
+/// One policy family: the rule kinds it decides and its evaluator.
+pub struct Family {
+    /// The family's name, as in `language.md` §6.
+    pub name: &'static str,
+    /// The rule kinds it evaluates.
+    pub kinds: &'static [RuleKind],
+    /// Adds the family's candidates (and warnings) to the evaluation.
+    pub evaluate: fn(&Context<'_>, &mut Evaluation),
+}
+
+/// Every family, in `language.md` §6 order. Every rule kind but the compile-time
+/// RequireContractImplementedBy belongs to exactly one of them.
+pub const FAMILIES: &[Family] = &[
+    flow::FAMILY,
+    invariant_facts::FAMILY,
+    machine::FAMILY,
+    permission::FAMILY,
+    value_policy::FAMILY,
+    event_policy::FAMILY,
+    workflow_policy::FAMILY,
+    di_policy::FAMILY,
+    data_policy::FAMILY,
+    trust_policy::FAMILY,
+    change_policy::FAMILY,
+    contracts::FAMILY,
+];
+
+/// Decides which evidence files are in the check scope (`language.md` §3.1).
+pub trait InScope {
+    /// True when `file` is in scope.
+    fn contains_file(&self, file: &str) -> bool;
+}
+
+/// Graph facts followed by query-emitted domain facts: one index space for evidence.
+#[derive(Clone, Copy)]
+pub struct FactTable<'a> {
+    /// Graph facts, sorted by id.
+    pub graph: &'a [Fact],
+    /// Domain facts emitted by reviewed queries.
+    pub domain: &'a [DomainFact],
+}
+
+/// One fact of a [`FactTable`].
+#[derive(Clone, Copy)]
+pub enum FactRef<'a> {
+    /// An extracted graph fact.
+    Graph(&'a Fact),
+    /// A query-emitted domain fact.
+    Domain(&'a DomainFact),
+}
+
+impl<'a> FactTable<'a> {
+    /// The fact at `index` (graph facts first, then domain facts).
+    pub fn get(&self, index: usize) -> Option<FactRef<'a>> {
+        match index.checked_sub(self.graph.len()) {
+            None => self.graph.get(index).map(FactRef::Graph),
+            Some(domain) => self.domain.get(domain).map(FactRef::Domain),
+        }
+    }
+
+    /// The table index of domain fact `index`.
+    pub fn domain_index(&self, index: usize) -> usize {
+        self.graph.len() + index
+    }
+
+    /// Domain facts with their table indices.
+    pub fn domain_facts(&self) -> impl Iterator<Item = (usize, &'a DomainFact)> + '_ {
+        let offset = self.graph.len();
+        self.domain
+            .iter()
+            .enumerate()
+            .map(move |(index, fact)| (offset + index, fact))
+    }
+
+    /// Graph facts of `kind` with their indices.
+    pub fn of_kind(
+        &self,
+        kind: policies::facts::FactKind,
+    ) -> impl Iterator<Item = (usize, &'a Fact)> + '_ {
+        self.graph
+            .iter()
+            .enumerate()
+            .filter(move |(_, fact)| fact.kind == kind)
+    }
+}
+
+impl<'a> FactRef<'a> {
+    /// The fact id.
+    pub fn id(&self) -> &'a str {
+        match self {
+            Self::Graph(fact) => &fact.id,
+            Self::Domain(fact) => &fact.id,
+        }
+    }
+
+    /// Its confidence.
+    pub fn confidence(&self) -> Confidence {
+        match self {
+            Self::Graph(fact) => fact.confidence,
+            Self::Domain(fact) => fact.confidence,
+        }
+    }
+
+    /// Its evidence.
+    pub fn evidence(&self) -> &'a Evidence {
+        match self {
+            Self::Graph(fact) => &fact.evidence,
+            Self::Domain(fact) => &fact.evidence,
+        }
+    }
+
+    /// The key for violation ids (`verdict-v2.md` §Ids).
+    pub fn evidence_key(&self) -> String {
+        match self {
+            Self::Graph(fact) => fact.evidence_key(),
+            Self::Domain(fact) => format!("{}:{}", fact.query.id, fact.evidence_key),
+        }
+    }
+
+    /// The wire kind: the graph fact's kind, or the emitted kind of a domain fact.
+    pub fn kind(&self) -> &'static str {
+        use policies::facts::DomainFactBody as Body;
+        match self {
+            Self::Graph(fact) => fact.kind.as_str(),
+            Self::Domain(fact) => match fact.body {
+                Body::Transition { .. } => "transition",
+                Body::Flow { .. } => "flow",
+                Body::Operation { .. } => "operation",
+                Body::Auth { .. } => "auth",
+                Body::Encryption { .. } => "encryption",
+                Body::Dependency { .. } => "dependency",
+                Body::Value { .. } => "value",
+                Body::OperationEvent { .. } => "operation_event",
+                Body::Event { .. } => "event",
+            },
+        }
+    }
+
+    /// The query that emitted a domain fact.
+    pub fn query(&self) -> Option<&'a QueryProvenance> {
+        match self {
+            Self::Graph(_) => None,
+            Self::Domain(fact) => Some(&fact.query),
+        }
+    }
+
+    /// The graph fact id behind the fact.
+    pub fn graph_fact_id(&self) -> &'a str {
+        match self {
+            Self::Graph(fact) => &fact.id,
+            Self::Domain(fact) => &fact.query.graph_fact_id,
+        }
+    }
+}
+
+/// Where a finding is: its evidence construct.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// Project-relative path.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: Option<u32>,
+    /// One sentence naming the construct.
+    pub message: String,
+    /// The id key of the construct (`verdict-v2.md` §Ids).
+    pub evidence_key: String,
+    /// The fact behind it (a [`FactTable`] index), if any.
+    pub fact: Option<usize>,
+}
+
+impl Site {
+    /// The site of fact `index`.
+    pub fn of(table: &FactTable<'_>, index: usize) -> Option<Self> {
+        let fact = table.get(index)?;
+        let evidence = fact.evidence();
+        Some(Self {
+            file: evidence.file.clone(),
+            line: evidence.line,
+            column: Some(evidence.column),
+            message: evidence.message.clone(),
+            evidence_key: fact.evidence_key(),
+            fact: Some(index),
+        })
+    }
+
+    /// A site in the spec (a declaration), with no fact behind it.
+    pub fn spec(location: &SourceLocation, message: String, evidence_key: String) -> Self {
+        Self {
+            file: location.file.clone(),
+            line: location.line,
+            column: Some(location.column),
+            message,
+            evidence_key,
+            fact: None,
+        }
+    }
+}
+
+/// What a finding cites: the rule it violates, or the declaration of an allow-list (§3.7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Citation {
+    /// `rule.kind`.
+    pub kind: RuleKind,
+    /// `rule.text`.
+    pub text: String,
+    /// `rule.source`.
+    pub source: SourceLocation,
+    /// The invariant or policy name.
+    pub declaration: String,
+}
+
+impl Citation {
+    /// Cites a rule as written.
+    pub fn rule(rule: &Rule) -> Self {
+        Self {
+            kind: rule.kind,
+            text: rule.text.clone(),
+            source: rule.source.clone(),
+            declaration: rule.declaration.clone(),
+        }
+    }
+
+    /// Cites an allow-list: `<keyword> <Name>: <what> is not allowed` at the declaration's name.
+    pub fn allow_list(
+        kind: RuleKind,
+        keyword: &str,
+        name: &str,
+        location: &SourceLocation,
+        what: &str,
+    ) -> Self {
+        Self {
+            kind,
+            text: format!("{keyword} {name}: {what} is not allowed"),
+            source: location.clone(),
+            declaration: name.to_owned(),
+        }
+    }
+}
+
+/// The `detected` fields of an architecture finding (`verdict-v2.md`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Detail {
+    /// Source entity (or service, state owner…).
+    pub from: Option<String>,
+    /// Target entity.
+    pub to: Option<String>,
+    /// Handler (data findings).
+    pub via: Option<String>,
+    /// The via set (require-flow findings).
+    pub via_members: Option<Vec<String>>,
+    /// Data.
+    pub data: Option<String>,
+    /// Witness path.
+    pub path: Option<Vec<String>>,
+    /// Operation.
+    pub operation: Option<String>,
+    /// Required component (operation findings).
+    pub required_component: Option<String>,
+    /// Interface (dependency findings).
+    pub interface: Option<String>,
+    /// Dotted path after the subject.
+    pub field: Option<String>,
+    /// Relation of a value fact.
+    pub relation: Option<String>,
+    /// Value of a value fact.
+    pub value: Option<serde_json::Value>,
+    /// Transition source.
+    pub from_state: Option<String>,
+    /// Transition target.
+    pub to_state: Option<String>,
+    /// Illegal sources of an unguarded write.
+    pub illegal_sources: Option<Vec<String>>,
+    /// Event.
+    pub event: Option<String>,
+    /// Required preceding event.
+    pub preceded_by: Option<String>,
+    /// Event scope.
+    pub scope: Option<String>,
+    /// Role (permission findings).
+    pub role: Option<String>,
+    /// Service chain (DI findings).
+    pub services: Option<Vec<String>>,
+    /// Lifetimes of the chain.
+    pub lifetimes: Option<Vec<String>>,
+}
+
+/// The fields of a contract entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractShape {
+    /// The contract.
+    pub contract: String,
+    /// The implementing or consuming component.
+    pub component: String,
+    /// `implements` or `consumes`.
+    pub role: &'static str,
+    /// `"<METHOD> <path>"` of the declared endpoint.
+    pub declared: Option<String>,
+    /// `"<METHOD> <path>"` of the extracted route or call.
+    pub extracted: Option<String>,
+    /// The method for the id.
+    pub method: String,
+    /// The normalised path for the id.
+    pub path: String,
+    /// `proof.contract_assertion`.
+    pub contract_assertion: String,
+    /// `proof.extractor_result`.
+    pub extractor_result: String,
+    /// `proof.explanation`.
+    pub explanation: String,
+}
+
+/// The fields of a workflow entry.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WorkflowShape {
+    /// The workflow's component.
+    pub workflow: String,
+    /// The job.
+    pub job: String,
+    /// The step's text.
+    pub step: Option<String>,
+    /// The action.
+    pub action: Option<String>,
+    /// The action target.
+    pub target: Option<String>,
+    /// The permission.
+    pub permission: Option<String>,
+    /// The granted access.
+    pub access: Option<String>,
+}
+
+/// The fields of a change entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeShape {
+    /// The trigger component.
+    pub trigger: String,
+    /// The required component.
+    pub required: String,
+    /// The changed files of the trigger.
+    pub trigger_files: Vec<String>,
+    /// The required component's globs.
+    pub required_globs: Vec<String>,
+}
+
+/// Which verdict array a finding goes to, with its array-specific fields.
+#[derive(Debug, Clone, PartialEq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "candidates are few and short-lived; boxing would only add noise"
+)]
+pub enum Shape {
+    /// `violations`.
+    Architecture(Detail),
+    /// `contract_violations`.
+    Contract(ContractShape),
+    /// `workflow_violations` (probable: `workflow_warnings`).
+    Workflow(WorkflowShape),
+    /// `change_violations`.
+    Change(ChangeShape),
+}
+
+/// What `suggested_refactor` blames when the slice is heavy (`verdict-v2.md` §SolverDiagnostic).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SliceCause {
+    /// A di_policy slice.
+    DiRegistrations,
+    /// A machine slice over writes to this data.
+    StateWrites(String),
+    /// Anything else (path depth, fan-out, generic).
+    Generic,
+}
+
+/// One candidate instance of a rule, with its proof obligation.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The rules (indices into `model.rules`) whose coverage this slice decides.
+    pub rules: Vec<usize>,
+    /// What the finding cites.
+    pub citation: Citation,
+    /// Finding `type`.
+    pub violation_type: &'static str,
+    /// The verdict array and its fields.
+    pub shape: Shape,
+    /// Minimum confidence over the facts that establish it.
+    pub confidence: Confidence,
+    /// The evidence site.
+    pub site: Site,
+    /// Further places with the same finding id.
+    pub occurrences: Vec<(String, u32)>,
+    /// Every fact of the witness, for `graph_fact_chain` ([`FactTable`] indices).
+    pub chain: Vec<usize>,
+    /// True for findings made one per endpoint pair (ids ignore file and evidence key).
+    pub per_pair: bool,
+    /// The one-line message.
+    pub message: String,
+    /// A concrete fix direction.
+    pub suggested_fix: String,
+    /// The slice that must be UNSAT.
+    pub slice: Slice,
+    /// Names of the slice's entities.
+    pub components: Vec<String>,
+    /// Data of the slice.
+    pub data: Option<String>,
+    /// Hops of the witness.
+    pub path_depth: Option<usize>,
+    /// Largest out-degree among the witness's entities.
+    pub fanout: Option<usize>,
+    /// What a heavy slice is blamed on.
+    pub cause: SliceCause,
+}
+
+/// A contract warning: no proof needed (`language.md` §3.8).
+#[derive(Debug, Clone)]
+pub struct Unproved {
+    /// `consumes_undeclared` or `consumes_method_mismatch`.
+    pub violation_type: &'static str,
+    /// The entry's fields.
+    pub shape: ContractShape,
+    /// The call site.
+    pub site: Site,
+    /// The message.
+    pub message: String,
+}
+
+/// Everything evaluation produced.
+#[derive(Debug, Default)]
+pub struct Evaluation {
+    /// Candidates, in family order, then rule order, then witness order.
+    pub candidates: Vec<Candidate>,
+    /// Contract warnings.
+    pub contract_warnings: Vec<Unproved>,
+    /// Check-time warnings raised while evaluating (`incomparable-value-fact`, …).
+    pub warnings: Vec<Warning>,
+    /// Rules no family evaluates (none but the compile-time kind).
+    pub unevaluated: Vec<usize>,
+}
+
+/// The changed files of the scope, for change policies (`language.md` §3.7 RequireTouched).
+#[derive(Debug, Clone, Default)]
+pub struct ChangeSet {
+    /// `--all`: every component owning a file is touched.
+    pub everything: bool,
+    /// The scope's changed files (both paths of a rename, deleted files included).
+    pub files: Vec<String>,
+}
+
+/// What every family reads.
+pub struct Context<'a> {
+    /// The checked model.
+    pub model: &'a Model,
+    /// Graph and domain facts.
+    pub facts: FactTable<'a>,
+    /// The flow graph.
+    pub graph: &'a FlowGraph,
+    /// The check scope.
+    pub scope: &'a dyn InScope,
+    /// The changed files.
+    pub changes: &'a ChangeSet,
+    /// Owner of every owned project file.
+    pub owners: &'a BTreeMap<String, String>,
+    /// The file → component mapping (for files that no longer exist).
+    pub map: &'a ComponentMap,
+}
+
+/// Evaluates every rule of the model, family by family.
+pub fn evaluate(context: &Context<'_>) -> Evaluation {
+    let mut evaluation = Evaluation::default();
+    for family in FAMILIES {
+        (family.evaluate)(context, &mut evaluation);
+    }
+    for (index, rule) in context.model.rules.iter().enumerate() {
+        let decided = rule.kind == RuleKind::RequireContractImplementedBy
+            || FAMILIES
+                .iter()
+                .any(|family| family.kinds.contains(&rule.kind));
+        if !decided {
+            evaluation.unevaluated.push(index);
+        }
+    }
+    evaluation
+}
+
+/// The core name of a rule assertion.
+pub fn rule_name(rule: &Rule) -> String {
+    format!("rule {}: {}", rule.declaration, rule.text)
+}
+
+/// The core name of a fact assertion.
+pub fn fact_name(fact: FactRef<'_>) -> String {
+    format!("fact {}: {}", fact.id(), fact.evidence().message)
+}
+
+/// A new slice builder named after a rule.
+pub fn builder_for(rule: &Rule) -> SliceBuilder {
+    SliceBuilder::new(&format!("{}: {}", rule.declaration, rule.text))
+}
+
+/// The declaration of this kind and name.
+pub fn declaration<'a>(model: &'a Model, name: &str) -> Option<&'a Declaration> {
+    model
+        .declarations
+        .iter()
+        .find(|declaration| declaration.name == name)
+}
+
+impl Context<'_> {
+    /// True when the fact at `index` has its evidence in scope.
+    pub fn in_scope(&self, index: usize) -> bool {
+        self.facts
+            .get(index)
+            .is_some_and(|fact| self.scope.contains_file(&fact.evidence().file))
+    }
+
+    /// The rules of a kind, with their indices.
+    pub fn rules_of<'m>(
+        &'m self,
+        kinds: &'m [RuleKind],
+    ) -> impl Iterator<Item = (usize, &'m Rule)> + 'm {
+        self.model
+            .rules
+            .iter()
+            .enumerate()
+            .filter(move |(_, rule)| kinds.contains(&rule.kind))
+    }
+
+    /// The trust word of an entity (§3.4): its own, or its node's for a component.
+    pub fn trust(&self, entity: &str) -> Option<&'static str> {
+        let infra = |name: &str| self.model.node(name).or_else(|| self.model.resource(name));
+        match self.model.component(entity) {
+            Some(component) => infra(&component.runs_on)?.trust.map(|trust| trust.as_str()),
+            None => infra(entity)?.trust.map(|trust| trust.as_str()),
+        }
+    }
+
+    /// `has_auth` of an entity (§3.4).
+    pub fn has_auth(&self, entity: &str) -> bool {
+        let infra = |name: &str| self.model.node(name).or_else(|| self.model.resource(name));
+        match self.model.component(entity) {
+            Some(component) => infra(&component.runs_on).is_some_and(|node| node.has_auth()),
+            None => infra(entity).is_some_and(|entity| entity.has_auth()),
+        }
+    }
+
+    /// The owner of a file, also for files that are no longer in the project.
+    pub fn owner(&self, file: &str) -> Option<String> {
+        self.owners
+            .get(file)
+            .cloned()
+            .or_else(|| self.map.owner(file))
+    }
+
+    /// Facts of the edge at or above `minimum`.
+    pub fn edge_facts(&self, from: &str, to: &str, minimum: Confidence) -> Vec<usize> {
+        self.graph
+            .edge(from, to)
+            .map(|edge| {
+                edge.facts
+                    .iter()
+                    .copied()
+                    .filter(|index| {
+                        self.facts
+                            .get(*index)
+                            .is_some_and(|fact| fact.confidence() >= minimum)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The representative fact of each hop of `path` at `minimum`, preferring facts in scope.
+    pub fn hop_facts(&self, path: &[String], minimum: Confidence) -> Vec<usize> {
+        path.windows(2)
+            .filter_map(|hop| {
+                let (from, to) = (hop.first()?, hop.get(1)?);
+                let candidates = self.edge_facts(from, to, minimum);
+                candidates
+                    .iter()
+                    .copied()
+                    .find(|index| self.in_scope(*index))
+                    .or_else(|| candidates.first().copied())
+            })
+            .collect()
+    }
+
+    /// True when some fact of the chain is in scope.
+    pub fn touches_scope(&self, chain: &[usize]) -> bool {
+        chain.iter().any(|index| self.in_scope(*index))
+    }
+
+    /// The largest out-degree among `entities`.
+    pub fn fanout(&self, entities: &[String]) -> Option<usize> {
+        entities
+            .iter()
+            .map(|entity| self.graph.fanout(entity))
+            .max()
+    }
+
+    /// The minimum confidence over the chain.
+    pub fn path_confidence(&self, chain: &[usize]) -> Confidence {
+        chain
+            .iter()
+            .filter_map(|index| self.facts.get(*index).map(|fact| fact.confidence()))
+            .min()
+            .unwrap_or(Confidence::Possible)
+    }
+
+    /// A witness path from `from` to `to` whose interior avoids `blocked` and that touches the
+    /// scope: the shortest one if it does, else the shortest through an in-scope edge (§3.1).
+    pub fn scoped_witness(
+        &self,
+        from: &str,
+        to: &str,
+        blocked: &BTreeSet<String>,
+    ) -> Option<(Vec<String>, Vec<usize>)> {
+        self.scoped_witness_where(from, to, blocked, &|_| true)
+    }
+
+    /// As [`Context::scoped_witness`], over the edges into entities that `may_enter` accepts.
+    pub fn scoped_witness_where(
+        &self,
+        from: &str,
+        to: &str,
+        blocked: &BTreeSet<String>,
+        may_enter: &dyn Fn(&str) -> bool,
+    ) -> Option<(Vec<String>, Vec<usize>)> {
+        for minimum in [Confidence::Definite, Confidence::Probable] {
+            let Some(path) = self
+                .graph
+                .shortest_path_where(from, to, minimum, blocked, may_enter)
+            else {
+                continue;
+            };
+            let chain = self.hop_facts(&path, minimum);
+            if self.touches_scope(&chain) {
+                return Some((path, chain));
+            }
+            let mut best: Option<Vec<String>> = None;
+            for (edge_from, targets) in &self.graph.edges {
+                for (edge_to, edge) in targets {
+                    let in_scope = edge.facts.iter().any(|index| {
+                        self.facts.get(*index).is_some_and(|fact| {
+                            fact.confidence() >= minimum
+                                && self.scope.contains_file(&fact.evidence().file)
+                        })
+                    });
+                    if !in_scope
+                        || !may_enter(edge_to)
+                        || blocked.contains(edge_from) && edge_from != from
+                        || blocked.contains(edge_to) && edge_to != to
+                    {
+                        continue;
+                    }
+                    let head = if edge_from == from {
+                        Some(vec![from.to_owned()])
+                    } else {
+                        self.graph
+                            .shortest_path_where(from, edge_from, minimum, blocked, may_enter)
+                    };
+                    let tail = if edge_to == to {
+                        Some(vec![to.to_owned()])
+                    } else {
+                        self.graph
+                            .shortest_path_where(edge_to, to, minimum, blocked, may_enter)
+                    };
+                    let (Some(head), Some(tail)) = (head, tail) else {
+                        continue;
+                    };
+                    let mut candidate = head;
+                    candidate.extend(tail);
+                    let unique: BTreeSet<&String> = candidate.iter().collect();
+                    if unique.len() != candidate.len() {
+                        continue;
+                    }
+                    let better = best.as_ref().is_none_or(|current| {
+                        (candidate.len(), &candidate) < (current.len(), current)
+                    });
+                    if better {
+                        best = Some(candidate);
+                    }
+                }
+            }
+            if let Some(path) = best {
+                let chain = self.hop_facts(&path, minimum);
+                return Some((path, chain));
+            }
+        }
+        None
+    }
+
+    /// Adds one `edge` fact assertion per hop of the path.
+    pub fn add_path_facts(&self, builder: &mut SliceBuilder, path: &[String], chain: &[usize]) {
+        for (hop, fact_index) in path.windows(2).zip(chain) {
+            let (Some(hop_from), Some(hop_to), Some(fact)) =
+                (hop.first(), hop.get(1), self.facts.get(*fact_index))
+            else {
+                continue;
+            };
+            builder.edge_fact(
+                fact_name(fact),
+                Some(fact.id().to_owned()),
+                hop_from,
+                hop_to,
+            );
+        }
+    }
+}
+
+/// Handlers of a data type (§3.4), in declaration order.
+pub fn handlers<'a>(model: &'a Model, data: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    model
+        .components
+        .iter()
+        .filter(move |component| component.handles.iter().any(|handled| handled == data))
+        .map(|component| component.name.as_str())
+}
+
+/// Sorted, de-duplicated copy.
+pub fn sorted(mut names: Vec<String>) -> Vec<String> {
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,292 @@
+//! Every policy family end to end on the examples whose facts exist today: data and trust
+//! policies and contracts over TypeScript, change policies over a temporary git repository.
+
+use std::path::Path;
+
+use engine::check::{run_check, CheckOptions};
+use engine::report::CheckRun;
+use engine::scope::ScopeRequest;
+use engine::solve::Z3Solver;
+use git2::{IndexAddOption, Repository, Signature};
+
+use crate::{check, check_example, replay_with_z3};
+
+fn run(project: &Path, scope: ScopeRequest) -> CheckRun {
+    let options = CheckOptions {
+        scope,
+        ..CheckOptions::new(project)
+    };
+    run_check(&options, &Z3Solver).expect("check runs")
+}
+
+/// Every entry of the four blocking arrays: its id, slice id and core.
+fn blocking_entries(run: &CheckRun) -> Vec<(String, String, Vec<String>)> {
+    let verdict = &run.verdict;
+    let mut entries: Vec<(String, String, Vec<String>)> = Vec::new();
+    for violation in &verdict.violations {
+        entries.push((
+            violation.id.clone(),
+            violation.z3_proof.slice.clone(),
+            violation.z3_proof.unsat_core.clone(),
+        ));
+    }
+    for entry in &verdict.contract_violations {
+        let proof = entry
+            .z3_proof
+            .as_ref()
+            .expect("contract errors carry a proof");
+        entries.push((
+            entry.id.clone(),
+            proof.slice.clone(),
+            proof.unsat_core.clone(),
+        ));
+    }
+    for entry in &verdict.workflow_violations {
+        entries.push((
+            entry.id.clone(),
+            entry.z3_proof.slice.clone(),
+            entry.z3_proof.unsat_core.clone(),
+        ));
+    }
+    for entry in &verdict.change_violations {
+        entries.push((
+            entry.id.clone(),
+            entry.z3_proof.slice.clone(),
+            entry.z3_proof.unsat_core.clone(),
+        ));
+    }
+    entries
+}
+
+/// Every blocking entry: an UNSAT slice whose core names the rule (or declared contract) and a
+/// fact, a detail that `explain` finds, and a script the stock `z3` answers `unsat` for.
+fn assert_proved(run: &CheckRun, label: &str) {
+    let entries = blocking_entries(run);
+    assert!(!entries.is_empty(), "{label} has blocking entries");
+    for (id, slice, core) in entries {
+        let diagnostic = run
+            .verdict
+            .solver_diagnostics
+            .iter()
+            .find(|diagnostic| diagnostic.id == slice)
+            .unwrap();
+        assert_eq!(diagnostic.status, "unsat", "{label}: {id}");
+        assert!(
+            core.iter()
+                .any(|name| name.contains(" rule ") || name.contains(" contract ")),
+            "{label}: the core names the rule: {core:?}"
+        );
+        assert!(
+            core.iter().any(|name| name.contains(" fact ")),
+            "{label}: the core names a fact: {core:?}"
+        );
+        let detail = run
+            .details
+            .get(&id)
+            .expect("explain finds every blocking entry");
+        assert_eq!(replay_with_z3(&detail.smt_script), "unsat", "{label}: {id}");
+    }
+}
+
+#[test]
+fn data_privacy_reports_personal_data_reaching_the_tracker() {
+    let verdict = check_example("data-privacy");
+    assert_eq!(verdict["verdict"], "fail");
+    let findings: Vec<(String, String, String)> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                violation["type"].as_str().unwrap().to_owned(),
+                violation["rule"]["text"].as_str().unwrap().to_owned(),
+                violation["detected"]["path"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|hop| hop.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" -> "),
+            )
+        })
+        .collect();
+    let path = "Profiles -> Analytics -> tracker".to_owned();
+    assert_eq!(
+        findings,
+        [
+            (
+                "data_policy_violation".to_owned(),
+                "deny classification pii -> untrusted".to_owned(),
+                path.clone()
+            ),
+            (
+                "data_policy_violation".to_owned(),
+                "deny jurisdiction eu -> tracker".to_owned(),
+                path.clone()
+            ),
+            (
+                "trust_policy_violation".to_owned(),
+                "deny flow trusted -> untrusted when data pii".to_owned(),
+                path
+            ),
+        ]
+    );
+    insta::assert_json_snapshot!("data_privacy_verdict", verdict);
+}
+
+#[test]
+fn rest_contract_reports_undeclared_and_missing_routes_and_warns_about_calls() {
+    let verdict = check_example("rest-contract");
+    assert_eq!(verdict["verdict"], "fail");
+    let entries = |array: &str| -> Vec<(String, serde_json::Value, serde_json::Value)> {
+        verdict[array]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                (
+                    entry["type"].as_str().unwrap().to_owned(),
+                    entry["declared"].clone(),
+                    entry["extracted"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        entries("contract_violations"),
+        [
+            (
+                "implements_missing".to_owned(),
+                "POST /api/orders".into(),
+                serde_json::Value::Null
+            ),
+            (
+                "implements_undeclared".to_owned(),
+                serde_json::Value::Null,
+                "DELETE /api/orders/{}".into()
+            ),
+        ]
+    );
+    assert_eq!(
+        entries("contract_warnings"),
+        [
+            (
+                "consumes_method_mismatch".to_owned(),
+                "GET /api/orders/{}".into(),
+                "DELETE /api/orders/{}".into()
+            ),
+            (
+                "consumes_undeclared".to_owned(),
+                serde_json::Value::Null,
+                "GET /api/invoices/{}".into()
+            ),
+        ]
+    );
+    assert!(verdict["contract_warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|entry| entry["blocking"] == false && entry.get("z3_proof").is_none()));
+    insta::assert_json_snapshot!("rest_contract_verdict", verdict);
+}
+
+#[test]
+fn every_blocking_entry_of_the_family_examples_is_proved_and_replays_unsat() {
+    for example in ["data-privacy", "rest-contract"] {
+        assert_proved(&run(&tests::example(example), ScopeRequest::All), example);
+    }
+}
+
+fn commit(repository: &Repository, message: &str) -> git2::Oid {
+    let mut index = repository.index().unwrap();
+    index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
+    index.update_all(["*"], None).unwrap();
+    index.write().unwrap();
+    let tree = repository.find_tree(index.write_tree().unwrap()).unwrap();
+    let signature = Signature::now("lintel tests", "tests@example.invalid").unwrap();
+    let parents: Vec<git2::Commit<'_>> = repository
+        .head()
+        .ok()
+        .and_then(|head| head.peel_to_commit().ok())
+        .into_iter()
+        .collect();
+    let parents: Vec<&git2::Commit<'_>> = parents.iter().collect();
+    repository
+        .commit(
+            Some("HEAD"),
+            &signature,
+            &signature,
+            message,
+            &tree,
+            &parents,
+        )
+        .unwrap()
+}
+
+/// The docs-freshness example as a repository with a `main-base` branch.
+fn docs_repository() -> (tempfile::TempDir, Repository) {
+    let dir = tempfile::tempdir().unwrap();
+    tests::copy_tree(&tests::example("docs-freshness"), dir.path()).unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    commit(&repository, "base");
+    {
+        let head = repository.head().unwrap().peel_to_commit().unwrap();
+        repository.branch("main-base", &head, true).unwrap();
+    }
+    (dir, repository)
+}
+
+#[test]
+fn docs_freshness_fails_a_change_to_the_api_alone() {
+    let (dir, repository) = docs_repository();
+    let api = dir.path().join("api/orders.ts");
+    let text = std::fs::read_to_string(&api).unwrap();
+    std::fs::write(&api, text.replace("order.total", "Math.round(order.total)")).unwrap();
+    commit(&repository, "round totals");
+    let checked = run(dir.path(), ScopeRequest::Diff("main-base".into()));
+    assert_proved(&checked, "docs-freshness");
+    let mut verdict = serde_json::to_value(&checked.verdict).unwrap();
+    crate::assert_valid_verdict(&verdict);
+    assert_eq!(verdict["verdict"], "fail");
+    let entry = &verdict["change_violations"][0];
+    assert_eq!(entry["status"], "new");
+    assert_eq!(entry["trigger_files"], serde_json::json!(["api/orders.ts"]));
+    assert_eq!(entry["required_glob"], "docs/api.md");
+    tests::redact(&mut verdict);
+    insta::assert_json_snapshot!(
+        "docs_freshness_change_violations",
+        verdict["change_violations"]
+    );
+    assert!(!serde_json::to_string(&verdict)
+        .unwrap()
+        .contains(dir.path().to_str().unwrap()));
+}
+
+#[test]
+fn docs_freshness_passes_when_the_docs_change_too_even_by_a_rename() {
+    let (dir, repository) = docs_repository();
+    std::fs::write(
+        dir.path().join("api/orders.ts"),
+        "export const version = 2;\n",
+    )
+    .unwrap();
+    std::fs::rename(
+        dir.path().join("docs/api.md"),
+        dir.path().join("docs/api-v1.md"),
+    )
+    .unwrap();
+    commit(&repository, "api v2, old docs moved away");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 2);
+    assert_eq!(
+        verdict["change_violations"],
+        serde_json::json!([]),
+        "the old path of the renamed docs counts"
+    );
+    assert_eq!(verdict["verdict"], "pass");
+    // With --all every component owning a file is touched, so the policy holds.
+    let all = check(&tests::example("docs-freshness"), ScopeRequest::All, 2);
+    assert_eq!(all["verdict"], "pass");
+    let coverage = &all["rule_coverage"][0];
+    assert_eq!(coverage["rule"], "require touched ApiDocs when touched Api");
+    assert_eq!(coverage["status"], "pass");
+}
