@@ -247,10 +247,14 @@ pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
     }
     let spec = load_spec(root, options.spec.as_deref())?;
     let scope = resolve(root, &options.scope)?;
-    let spec = LoadedSpec {
+    let mut spec = LoadedSpec {
         model: filtered_model(&spec.model, options.repo_filter.as_deref()),
         ..spec
     };
+    // Reviewed queries are read from the project root, like the spec (the head's queries under `--diff`).
+    let queries = crate::queries::load(root, &scope.project_files, &spec.model)?;
+    spec.warnings.extend(queries.warnings.iter().cloned());
+    spec.queries = queries;
     Ok(analyse_scope(options, spec, scope, &BTreeMap::new()))
 }
 
@@ -273,7 +277,14 @@ fn analyse_scope(
     }
     crate::families::di_policy::fill_injection_targets(&mut extraction.facts, &extraction.owners);
     crate::families::contracts::fill_http_call_targets(model, &mut extraction.facts);
-    let domain_facts = run_reviewed_queries(&extraction);
+    let (domain_facts, query_warnings) = crate::queries::run(
+        &spec.queries,
+        &extraction.facts,
+        &extraction.owners,
+        model,
+        options.debug_extractors,
+    );
+    extraction.warnings.extend(query_warnings);
     let table = FactTable {
         graph: &extraction.facts,
         domain: &domain_facts,
@@ -301,16 +312,6 @@ fn analyse_scope(
         graph,
         evaluation,
     }
-}
-
-/// HOOK (reviewed queries, `language.md` §5): the domain facts that the project's `.agq.yml`
-/// queries emit from the graph facts. The query engine (`extractors::agq`: `load_queries` and
-/// `run_queries`) is not wired in yet, so no domain facts exist; every query-fed family
-/// (machines, values, operations, events, auth/encryption, dependencies, query `flow` edges)
-/// already evaluates whatever this returns. Load errors must become an error verdict (exit 2)
-/// carrying every diagnostic, before evaluation.
-fn run_reviewed_queries(_extraction: &Extraction) -> Vec<DomainFact> {
-    Vec::new()
 }
 
 /// `--repo-filter ALIAS`: keeps the components tagged with the alias, and the rules whose

@@ -24,6 +24,8 @@ pub struct LoadedSpec {
     pub spec_files: Vec<String>,
     /// Spec warnings (reported in `warnings[]` under their own codes).
     pub warnings: Vec<Diagnostic>,
+    /// The project's reviewed queries (loaded after the spec).
+    pub queries: crate::queries::LoadedQueries,
 }
 
 /// The compiled artifact written by `lintel compile`.
@@ -97,6 +99,7 @@ pub fn load_spec(root: &Path, spec: Option<&Path>) -> Result<LoadedSpec, EngineE
                 artifact,
                 spec_files,
                 warnings: output.diagnostics,
+                queries: crate::queries::LoadedQueries::default(),
             })
         }
         _ => {
@@ -144,5 +147,6 @@ fn load_artifact(path: &Path, artifact: String) -> Result<LoadedSpec, EngineErro
         artifact,
         spec_files: loaded.sources,
         warnings: loaded.warnings,
+        queries: crate::queries::LoadedQueries::default(),
     })
 }

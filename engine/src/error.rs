@@ -22,6 +22,9 @@ pub enum EngineError {
     /// The spec has errors; every diagnostic is carried.
     #[error("{}", first_error_message(.0))]
     Spec(Vec<Diagnostic>),
+    /// Reviewed queries failed to load; every load diagnostic is carried.
+    #[error("{}", first_error_message(.0))]
+    Queries(Vec<Diagnostic>),
     /// Not a lintel artifact.
     #[error("`{path}` is not a lintel artifact: {reason}")]
     ArtifactInvalid {
@@ -81,7 +84,7 @@ impl EngineError {
             Self::Usage(_) => "usage-error".into(),
             Self::SpecNotFound(_) => "spec-not-found".into(),
             Self::SpecUnreadable { .. } => "spec-unreadable".into(),
-            Self::Spec(diagnostics) => diagnostics
+            Self::Spec(diagnostics) | Self::Queries(diagnostics) => diagnostics
                 .iter()
                 .find(|diagnostic| diagnostic.is_error())
                 .map(|diagnostic| diagnostic.code.clone())
@@ -101,7 +104,7 @@ impl EngineError {
     /// The first error diagnostic's location, for spec errors.
     pub fn location(&self) -> Option<(String, u32, u32)> {
         match self {
-            Self::Spec(diagnostics) => diagnostics
+            Self::Spec(diagnostics) | Self::Queries(diagnostics) => diagnostics
                 .iter()
                 .find(|diagnostic| diagnostic.is_error())
                 .map(|diagnostic| (diagnostic.file.clone(), diagnostic.line, diagnostic.column)),
@@ -112,7 +115,7 @@ impl EngineError {
     /// Every spec diagnostic, for spec errors.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         match self {
-            Self::Spec(diagnostics) => diagnostics.clone(),
+            Self::Spec(diagnostics) | Self::Queries(diagnostics) => diagnostics.clone(),
             _ => Vec::new(),
         }
     }

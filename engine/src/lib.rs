@@ -16,6 +16,7 @@ pub mod families;
 pub mod graph;
 pub mod graph_command;
 pub mod paths;
+pub mod queries;
 pub mod render;
 pub mod report;
 pub mod schema;

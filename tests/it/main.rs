@@ -5,6 +5,7 @@ mod determinism;
 mod examples;
 mod families;
 mod git_scopes;
+mod queries;
 
 use std::path::Path;
 

@@ -1,0 +1,243 @@
+//! Reviewed `.agq.yml` queries in the engine (`language.md` §5): loading (any load error stops
+//! the check with exit 2 and every diagnostic), the checks against the compiled spec that the
+//! query engine leaves to us (`query-unknown-name`, `query-unresolved-name`, transitions no
+//! machine governs), and running the queries over the graph facts.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use extractors::agq::{load_queries, run_queries, QueryDiagnostic, QuerySet, ReviewedQuery};
+use policies::diagnostic::RelatedLocation;
+use policies::facts::{DomainFact, DomainFactBody, Fact};
+use policies::model::Model;
+use policies::{Diagnostic, Severity};
+
+use crate::error::EngineError;
+use crate::graph::resolve_target;
+use crate::verdict::Warning;
+
+/// The loaded queries and their load warnings.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedQueries {
+    /// The validated queries.
+    pub set: Arc<QuerySet>,
+    /// Load and spec-check warnings, reported in `warnings[]` under their own codes.
+    pub warnings: Vec<Diagnostic>,
+}
+
+fn to_diagnostic(diagnostic: &QueryDiagnostic) -> Diagnostic {
+    Diagnostic {
+        code: diagnostic.code.clone(),
+        severity: if diagnostic.is_error {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
+        message: diagnostic.message.clone(),
+        file: diagnostic.file.clone(),
+        line: diagnostic.line,
+        column: diagnostic.column,
+        offset: diagnostic.offset,
+        end_offset: diagnostic.end_offset,
+        help: diagnostic.help.clone(),
+        related: diagnostic
+            .related
+            .iter()
+            .map(|(file, line, column, message)| RelatedLocation {
+                file: file.clone(),
+                line: *line,
+                column: *column,
+                message: message.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// True when `name` is a declared entity or a §3.5 category that resolves to one.
+fn names_an_entity(model: &Model, name: &str) -> bool {
+    model.is_entity(name) || !resolve_target(model, name).is_empty()
+}
+
+/// The `query-unknown-name` checks of §5.5 over a query's literal names.
+fn check_names(model: &Model, query: &ReviewedQuery) -> Vec<Diagnostic> {
+    let literals = query.literal_fields();
+    let literal = |field: &str| {
+        literals
+            .iter()
+            .find(|literal| literal.field == field)
+            .map(|literal| literal.value.clone())
+    };
+    let mut problems = Vec::new();
+    let mut report = |field: &extractors::agq::LiteralField, message: String| {
+        problems.push(Diagnostic {
+            code: "query-unknown-name".into(),
+            severity: Severity::Warning,
+            message,
+            file: query.file().to_owned(),
+            line: field.line,
+            column: field.column,
+            offset: field.offset,
+            end_offset: field.end_offset,
+            help: None,
+            related: Vec::new(),
+        });
+    };
+    let is_data = |name: &str| model.data.iter().any(|data| data.name == name);
+    let is_component = |name: &str| model.component(name).is_some();
+    let machine = match (query.emit_kind(), literal("data"), literal("field")) {
+        ("transition", Some(data), Some(field)) => model
+            .machines
+            .iter()
+            .find(|machine| machine.data == data && machine.field == field),
+        _ => None,
+    };
+    for field in &literals {
+        let value = field.value.as_str();
+        match (query.emit_kind(), field.field) {
+            ("transition", "data") | ("transition", "field") => {
+                if machine.is_none()
+                    && literal("data").is_some()
+                    && literal("field").is_some()
+                    && field.field == "field"
+                {
+                    report(
+                        field,
+                        format!(
+                            "no machine governs `{}.{value}`: its transitions are ignored",
+                            literal("data").unwrap_or_default()
+                        ),
+                    );
+                }
+            }
+            ("transition", "from") | ("transition", "to") => {
+                if let Some(machine) = machine {
+                    let members = model
+                        .enums
+                        .iter()
+                        .find(|declared| declared.name == machine.enum_name)
+                        .map(|declared| &declared.values);
+                    if members.is_some_and(|members| !members.iter().any(|member| member == value))
+                    {
+                        report(
+                            field,
+                            format!("`{value}` is not a value of enum `{}`", machine.enum_name),
+                        );
+                    }
+                }
+            }
+            (_, "from") | (_, "to") | (_, "component") => {
+                if !names_an_entity(model, value) {
+                    report(
+                        field,
+                        format!("`{value}` is not a declared entity or a flow-target category"),
+                    );
+                }
+            }
+            (_, "subject") => {
+                if !is_data(value) {
+                    report(field, format!("unknown data `{value}`"));
+                }
+            }
+            (_, "scope") => {
+                if !is_data(value) && !is_component(value) {
+                    report(
+                        field,
+                        format!("unknown event scope `{value}`: expected data or a component"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    problems
+}
+
+/// Loads the project's queries; any load error is an error verdict carrying every diagnostic.
+pub fn load(root: &Path, files: &[String], model: &Model) -> Result<LoadedQueries, EngineError> {
+    let (set, diagnostics) = load_queries(root, files);
+    let mut diagnostics: Vec<Diagnostic> = diagnostics.iter().map(to_diagnostic).collect();
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(EngineError::Queries(diagnostics));
+    }
+    for query in set.queries() {
+        diagnostics.extend(check_names(model, query));
+    }
+    Ok(LoadedQueries {
+        set: Arc::new(set),
+        warnings: diagnostics,
+    })
+}
+
+fn warning(code: &str, message: String, file: &str, line: u32) -> Warning {
+    Warning {
+        code: code.to_owned(),
+        message,
+        file: Some(file.to_owned()),
+        line: Some(line),
+        ..Warning::default()
+    }
+}
+
+/// Runs the queries over the graph facts: fills each emitted fact's component, drops
+/// transitions that no machine governs (silently, §5.7) and facts whose names do not resolve
+/// (`query-unresolved-name`).
+pub fn run(
+    queries: &LoadedQueries,
+    facts: &[Fact],
+    owners: &BTreeMap<String, String>,
+    model: &Model,
+    keep_traces: bool,
+) -> (Vec<DomainFact>, Vec<Warning>) {
+    if queries.set.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let run = run_queries(&queries.set, facts, keep_traces);
+    let mut warnings: Vec<Warning> = run
+        .warnings
+        .iter()
+        .map(|diagnostic| {
+            warning(
+                &diagnostic.code,
+                diagnostic.message.clone(),
+                &diagnostic.file,
+                diagnostic.line,
+            )
+        })
+        .collect();
+    let mut kept = Vec::new();
+    for mut fact in run.facts {
+        fact.subject_component = owners.get(&fact.evidence.file).cloned();
+        let names: Vec<&str> = match &fact.body {
+            DomainFactBody::Transition { data, field, .. } => {
+                if !model
+                    .machines
+                    .iter()
+                    .any(|machine| &machine.data == data && &machine.field == field)
+                {
+                    continue;
+                }
+                Vec::new()
+            }
+            DomainFactBody::Flow { from, to }
+            | DomainFactBody::Auth { from, to }
+            | DomainFactBody::Encryption { from, to } => {
+                vec![from, to]
+            }
+            DomainFactBody::Dependency { from, to, .. } => vec![from, to],
+            DomainFactBody::Operation { component, .. } => vec![component],
+            _ => Vec::new(),
+        };
+        if let Some(unresolved) = names.iter().find(|name| !names_an_entity(model, name)) {
+            warnings.push(warning(
+                "query-unresolved-name",
+                format!("query `{}` emitted `{unresolved}`, which is not a declared entity or category: the fact is dropped", fact.query.id),
+                &fact.evidence.file,
+                fact.evidence.line,
+            ));
+            continue;
+        }
+        kept.push(fact);
+    }
+    (kept, warnings)
+}
