@@ -73,7 +73,7 @@ fn assert_proved(run: &CheckRun, label: &str) {
         assert_eq!(diagnostic.status, "unsat", "{label}: {id}");
         assert!(
             core.iter()
-                .any(|name| name.contains(" rule ") || name.contains(" contract ")),
+                .any(|name| name.contains(" rule ") || name.contains(" contract ") || name.contains(" allow-list ")),
             "{label}: the core names the rule: {core:?}"
         );
         assert!(
@@ -289,4 +289,36 @@ fn docs_freshness_passes_when_the_docs_change_too_even_by_a_rename() {
     let coverage = &all["rule_coverage"][0];
     assert_eq!(coverage["rule"], "require touched ApiDocs when touched Api");
     assert_eq!(coverage["status"], "pass");
+}
+
+#[test]
+fn release_workflow_reports_pull_request_publishing_write_tokens_and_untested_publish() {
+    let verdict = check_example("release-workflow");
+    assert_eq!(verdict["verdict"], "fail");
+    let entries: Vec<(String, String, String)> = verdict["workflow_violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["rule"]["kind"].as_str().unwrap().to_owned(),
+                entry["file"].as_str().unwrap().to_owned(),
+                entry["job"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(entries.len(), 3, "{entries:?}");
+    for kind in ["WorkflowAction", "WorkflowPermission", "WorkflowStepOrder"] {
+        assert!(
+            entries.contains(&(kind.to_owned(), ".github/workflows/preview.yml".to_owned(), "preview".to_owned())),
+            "{kind} in {entries:?}"
+        );
+    }
+    assert!(
+        verdict["workflow_violations"].as_array().unwrap().iter().all(|entry| entry["file"] != ".github/workflows/release.yml"),
+        "the tag-triggered release workflow passes"
+    );
+    let run = run(&tests::example("release-workflow"), ScopeRequest::All);
+    assert_proved(&run, "release-workflow");
+    insta::assert_json_snapshot!("release_workflow_verdict", verdict);
 }

@@ -324,7 +324,10 @@ fn actions(
 ) {
     let rules = action_rules(context);
     for (fact_index, fact) in &workflow.actions {
-        let (Some(action), Some(target)) = (property(fact, "action"), fact.target.clone()) else {
+        let (Some(action), Some(target)) = (
+            property(fact, "action"),
+            action_target(context.model, fact),
+        ) else {
             continue;
         };
         let job = property(fact, "job").unwrap_or_default();
@@ -852,4 +855,21 @@ fn step_order(
             );
         }
     }
+}
+
+/// The target of an action fact (§3.7 "Action targets"): the preferred name if such a node is
+/// declared; otherwise the first declared node of the fallback type; otherwise the preferred name.
+fn action_target(model: &policies::model::Model, fact: &Fact) -> Option<String> {
+    let preferred = fact.target.clone()?;
+    if model.node(&preferred).is_some() {
+        return Some(preferred);
+    }
+    let fallback = fact.property_str("fallbackType").unwrap_or_default();
+    Some(
+        model
+            .nodes
+            .iter()
+            .find(|node| !fallback.is_empty() && node.type_name == fallback)
+            .map_or(preferred, |node| node.name.clone()),
+    )
 }

@@ -208,9 +208,12 @@ impl Writer<'_> {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n");
+        // A step is named by its `name`, else its `uses`, else the first line of its `run`.
+        let first_run_line = run.as_deref().and_then(|run| run.lines().map(str::trim).find(|line| !line.is_empty()));
         let label = name
             .clone()
             .or_else(|| uses.clone())
+            .or_else(|| first_run_line.map(|line| line.chars().take(80).collect()))
             .unwrap_or_else(|| format!("#{index}"));
         let mut fact = self.fact(
             FactKind::WorkflowStep,
@@ -237,8 +240,13 @@ impl Writer<'_> {
                 step,
                 Some(job_name),
                 format!(
-                    "step `{label}` of job `{job_name}` {}s to `{}`",
-                    action.action, action.target
+                    "step `{label}` of job `{job_name}` {} to `{}`",
+                    match action.action {
+                        "publish" => "publishes",
+                        "deploy" => "deploys",
+                        _ => "releases",
+                    },
+                    action.target
                 ),
             );
             fact.target = Some(action.target.to_owned());

@@ -1,0 +1,3 @@
+export function leftPad(text, width, fill = " ") {
+  return String(text).padStart(width, fill);
+}
