@@ -92,62 +92,36 @@ fn check_names(model: &Model, query: &ReviewedQuery) -> Vec<Diagnostic> {
             .find(|machine| machine.data == data && machine.field == field),
         _ => None,
     };
+    let data_field = literal("data").zip(literal("field"));
     for field in &literals {
         let value = field.value.as_str();
-        match (query.emit_kind(), field.field) {
-            ("transition", "data") | ("transition", "field") => {
-                if machine.is_none()
-                    && literal("data").is_some()
-                    && literal("field").is_some()
-                    && field.field == "field"
-                {
-                    report(
-                        field,
-                        format!(
-                            "no machine governs `{}.{value}`: its transitions are ignored",
-                            literal("data").unwrap_or_default()
-                        ),
-                    );
-                }
-            }
-            ("transition", "from") | ("transition", "to") => {
-                if let Some(machine) = machine {
-                    let members = model
-                        .enums
-                        .iter()
-                        .find(|declared| declared.name == machine.enum_name)
-                        .map(|declared| &declared.values);
-                    if members.is_some_and(|members| !members.iter().any(|member| member == value))
-                    {
-                        report(
-                            field,
-                            format!("`{value}` is not a value of enum `{}`", machine.enum_name),
-                        );
-                    }
-                }
-            }
-            (_, "from") | (_, "to") | (_, "component") => {
-                if !names_an_entity(model, value) {
-                    report(
-                        field,
-                        format!("`{value}` is not a declared entity or a flow-target category"),
-                    );
-                }
-            }
-            (_, "subject") => {
-                if !is_data(value) {
-                    report(field, format!("unknown data `{value}`"));
-                }
-            }
-            (_, "scope") => {
-                if !is_data(value) && !is_component(value) {
-                    report(
-                        field,
-                        format!("unknown event scope `{value}`: expected data or a component"),
-                    );
-                }
-            }
-            _ => {}
+        let problem = match (query.emit_kind(), field.field) {
+            ("transition", "field") => match (&data_field, machine) {
+                (Some((data, _)), None) => Some(format!(
+                    "no machine governs `{data}.{value}`: its transitions are ignored"
+                )),
+                _ => None,
+            },
+            ("transition", "data") => None,
+            ("transition", "from" | "to") => machine.and_then(|machine| {
+                let members = model
+                    .enums
+                    .iter()
+                    .find(|declared| declared.name == machine.enum_name)
+                    .map(|declared| &declared.values);
+                members
+                    .is_some_and(|members| !members.iter().any(|member| member == value))
+                    .then(|| format!("`{value}` is not a value of enum `{}`", machine.enum_name))
+            }),
+            (_, "from" | "to" | "component") => (!names_an_entity(model, value))
+                .then(|| format!("`{value}` is not a declared entity or a flow-target category")),
+            (_, "subject") => (!is_data(value)).then(|| format!("unknown data `{value}`")),
+            (_, "scope") => (!is_data(value) && !is_component(value))
+                .then(|| format!("unknown event scope `{value}`: expected data or a component")),
+            _ => None,
+        };
+        if let Some(message) = problem {
+            report(field, message);
         }
     }
     problems

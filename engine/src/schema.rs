@@ -14,7 +14,7 @@ use crate::verdict::Verdict;
 #[serde(untagged)]
 #[expect(dead_code, reason = "only its schema is used")]
 enum ExplainDocument {
-    Found(Explanation),
+    Found(Box<Explanation>),
     NotFound(NotFound),
 }
 

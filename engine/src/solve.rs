@@ -110,13 +110,14 @@ impl Solver for Z3Solver {
                 .map(|literal| z3::ast::Bool::new_const(literal.as_str()))
                 .collect();
             let result = solver.check_assumptions(&assumptions);
-            let rlimit_used = solver
-                .get_statistics()
-                .value("rlimit count")
-                .and_then(|value| match value {
-                    z3::StatisticsValue::UInt(count) => Some(u64::from(count)),
-                    z3::StatisticsValue::Double(count) => Some(count as u64),
-                });
+            let rlimit_used =
+                solver
+                    .get_statistics()
+                    .value("rlimit count")
+                    .map(|value| match value {
+                        z3::StatisticsValue::UInt(count) => u64::from(count),
+                        z3::StatisticsValue::Double(count) => count as u64,
+                    });
             match result {
                 z3::SatResult::Sat => {
                     SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used)

@@ -1,5 +1,13 @@
 //! End-to-end tests over `examples/`: the whole pipeline in-process, real tree-sitter, real Z3, real git.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "test code: a failed unwrap or index is a failed test"
+)]
+
 mod artifact;
 mod determinism;
 mod examples;

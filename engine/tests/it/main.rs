@@ -1,5 +1,13 @@
 //! CLI tests that run the real `lintel` binary: exit codes, one JSON document on every error, help, broken pipe.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "test code: a failed unwrap or index is a failed test"
+)]
+
 use std::path::Path;
 use std::process::Command;
 
