@@ -162,6 +162,16 @@ pub struct Analysis {
 
 /// Runs a check with the given solver.
 pub fn run_check(options: &CheckOptions, solver: &dyn Solver) -> Result<CheckRun, EngineError> {
+    run_check_with(options, solver, |_| ()).map(|(run, ())| run)
+}
+
+/// Runs a check and lets `inspect` read the intermediate analysis (graph, facts) before the
+/// verdict is assembled, so `graph` shares the one evaluator without running it twice.
+pub fn run_check_with<T: Send>(
+    options: &CheckOptions,
+    solver: &dyn Solver,
+    inspect: impl FnOnce(&Analysis) -> T + Send,
+) -> Result<(CheckRun, T), EngineError> {
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
@@ -174,13 +184,9 @@ pub fn run_check(options: &CheckOptions, solver: &dyn Solver) -> Result<CheckRun
             _ => None,
         };
         let outcomes = solve_candidates(options, &analysis, solver);
-        Ok(assemble(
-            options,
-            analysis,
-            &outcomes,
-            base_ids.as_ref(),
-            started,
-        ))
+        let inspected = inspect(&analysis);
+        let run = assemble(options, analysis, &outcomes, base_ids.as_ref(), started);
+        Ok((run, inspected))
     })
 }
 

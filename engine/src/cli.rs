@@ -67,6 +67,12 @@ pub enum Format {
     Sarif,
     /// GitHub workflow commands (`::error …`).
     Github,
+    /// Graphviz DOT (`graph` only).
+    Dot,
+    /// Mermaid flowchart (`graph` only).
+    Mermaid,
+    /// HTML (`graph` only; planned).
+    Html,
 }
 
 /// Scope, output and check flags shared by every checking command.
@@ -392,6 +398,15 @@ fn check_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
+    if matches!(
+        arguments.format,
+        Some(Format::Dot | Format::Mermaid | Format::Html)
+    ) && !arguments.wants_json()
+    {
+        let error =
+            EngineError::Usage("`--format dot|mermaid|html` applies to `lintel graph`".into());
+        return report_error(arguments, &error, stdout, stderr);
+    }
     let options = arguments.to_options();
     match run_check(&options, &Z3Solver) {
         Ok(run) => {

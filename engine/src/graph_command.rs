@@ -1,28 +1,169 @@
-//! `lintel graph`: the extracted component graph, and with `--facts` every graph fact.
+//! `lintel graph`: the extracted component graph with violations marked, as JSON (with
+//! `--facts`, every graph fact), Graphviz DOT or Mermaid. The graph comes from the same
+//! evaluator as `check`, in the same run.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use serde::Serialize;
 
-use crate::check::analyse;
+use crate::check::run_check_with;
 use crate::cli::{report_error, ExitStatus, Format, GraphArgs};
 use crate::error::EngineError;
+use crate::solve::Z3Solver;
+use crate::verdict::Verdict;
 
+/// One flow edge.
 #[derive(Debug, Serialize)]
 struct GraphEdge {
     from: String,
     to: String,
     confidence: &'static str,
+    /// Ids of the graph facts that establish the edge, best first.
     facts: Vec<String>,
+    /// Ids of the findings whose witness uses this edge.
+    violations: Vec<String>,
+}
+
+/// One entity of the graph.
+#[derive(Debug, Serialize)]
+struct GraphEntity {
+    name: String,
+    /// `component`, `node` or `resource`.
+    kind: &'static str,
+    /// The node or resource type, or the component's node.
+    #[serde(rename = "type")]
+    type_name: String,
 }
 
 #[derive(Debug, Serialize)]
-struct GraphDocument<'a> {
+struct GraphDocument {
     schema_version: u32,
-    components: Vec<String>,
+    verdict: &'static str,
+    entities: Vec<GraphEntity>,
     edges: Vec<GraphEdge>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    facts: Option<&'a [policies::facts::Fact]>,
+    facts: Option<Vec<policies::facts::Fact>>,
+}
+
+/// The ids of the findings that use each edge of their witness (flow findings use their one edge).
+fn edge_marks(verdict: &Verdict) -> BTreeMap<(String, String), BTreeSet<String>> {
+    let mut marks: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for violation in &verdict.violations {
+        let detected = &violation.detected;
+        let hops: Vec<(String, String)> = match &detected.path {
+            Some(path) => path
+                .windows(2)
+                .filter_map(|hop| Some((hop.first()?.clone(), hop.get(1)?.clone())))
+                .collect(),
+            None => detected
+                .from
+                .clone()
+                .zip(detected.to.clone())
+                .into_iter()
+                .collect(),
+        };
+        for hop in hops {
+            marks.entry(hop).or_default().insert(violation.id.clone());
+        }
+    }
+    marks
+}
+
+/// Quotes a DOT identifier.
+fn dot_id(name: &str) -> String {
+    let escaped = name
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
+    format!("\"{escaped}\"")
+}
+
+/// A Mermaid node id: ASCII letters, digits and `_` only, made unique by position.
+fn mermaid_id(index: usize) -> String {
+    format!("n{index}")
+}
+
+fn render_dot(document: &GraphDocument) -> String {
+    let mut text = String::from(
+        "digraph lintel {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n",
+    );
+    for entity in &document.entities {
+        let shape = if entity.kind == "component" {
+            "box"
+        } else {
+            "cylinder"
+        };
+        text.push_str(&format!(
+            "  {} [shape={shape}, label={}];\n",
+            dot_id(&entity.name),
+            dot_id(&format!("{}\n{}", entity.name, entity.type_name))
+        ));
+    }
+    for edge in &document.edges {
+        let style = match (edge.violations.is_empty(), edge.confidence) {
+            (false, _) => ", color=red, penwidth=2",
+            (true, "definite") => "",
+            (true, _) => ", style=dashed",
+        };
+        let label = if edge.violations.is_empty() {
+            String::new()
+        } else {
+            format!(", label={}", dot_id(&edge.violations.join("\n")))
+        };
+        text.push_str(&format!(
+            "  {} -> {}[tooltip={}{style}{label}];\n",
+            dot_id(&edge.from),
+            dot_id(&edge.to),
+            dot_id(&format!("{} fact(s)", edge.facts.len()))
+        ));
+    }
+    text.push_str("}\n");
+    text
+}
+
+fn render_mermaid(document: &GraphDocument) -> String {
+    let ids: BTreeMap<&str, String> = document
+        .entities
+        .iter()
+        .enumerate()
+        .map(|(index, entity)| (entity.name.as_str(), mermaid_id(index)))
+        .collect();
+    let label = |text: &str| text.replace('"', "#quot;");
+    let mut text = String::from("flowchart LR\n");
+    for entity in &document.entities {
+        let id = ids.get(entity.name.as_str()).cloned().unwrap_or_default();
+        if entity.kind == "component" {
+            text.push_str(&format!("  {id}[\"{}\"]\n", label(&entity.name)));
+        } else {
+            text.push_str(&format!("  {id}[(\"{}\")]\n", label(&entity.name)));
+        }
+    }
+    let mut violating = Vec::new();
+    let mut emitted = 0_usize;
+    for edge in &document.edges {
+        let (Some(from), Some(to)) = (ids.get(edge.from.as_str()), ids.get(edge.to.as_str()))
+        else {
+            continue;
+        };
+        let arrow = if edge.confidence == "definite" {
+            "-->"
+        } else {
+            "-.->"
+        };
+        text.push_str(&format!("  {from} {arrow} {to}\n"));
+        if !edge.violations.is_empty() {
+            violating.push(emitted.to_string());
+        }
+        emitted += 1;
+    }
+    if !violating.is_empty() {
+        text.push_str(&format!(
+            "  linkStyle {} stroke:#d00,stroke-width:3px\n",
+            violating.join(",")
+        ));
+    }
+    text
 }
 
 /// Runs `graph`.
@@ -31,54 +172,106 @@ pub fn graph_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
-    if matches!(arguments.check.format, Some(Format::Sarif | Format::Github)) {
-        return report_error(
-            &arguments.check,
-            &EngineError::NotImplemented("this graph format".into()),
-            stdout,
-            stderr,
-        );
+    let format = match (arguments.check.wants_json(), arguments.check.format) {
+        (true, _) | (false, None) => Format::Json,
+        (false, Some(format)) => format,
+    };
+    if !matches!(format, Format::Json | Format::Dot | Format::Mermaid) {
+        let error = match format {
+            Format::Html => EngineError::NotImplemented("`graph --format html`".into()),
+            _ => EngineError::Usage("`graph` writes `json`, `dot` or `mermaid`".into()),
+        };
+        return report_error(&arguments.check, &error, stdout, stderr);
     }
     let options = arguments.check.to_options();
-    let analysis = match analyse(&options) {
-        Ok(analysis) => analysis,
+    let keep_facts = arguments.facts;
+    let inspected = run_check_with(&options, &Z3Solver, |analysis| {
+        let facts = &analysis.extraction.facts;
+        let model = &analysis.spec.model;
+        let mut entities: Vec<GraphEntity> = model
+            .components
+            .iter()
+            .map(|component| GraphEntity {
+                name: component.name.clone(),
+                kind: "component",
+                type_name: component.runs_on.clone(),
+            })
+            .collect();
+        entities.extend(model.nodes.iter().map(|node| GraphEntity {
+            name: node.name.clone(),
+            kind: "node",
+            type_name: node.type_name.clone(),
+        }));
+        entities.extend(model.resources.iter().map(|resource| GraphEntity {
+            name: resource.name.clone(),
+            kind: "resource",
+            type_name: resource.type_name.clone(),
+        }));
+        let edges: Vec<(String, String, &'static str, Vec<String>)> = analysis
+            .graph
+            .edges
+            .iter()
+            .flat_map(|(from, targets)| {
+                targets.iter().map(move |(to, edge)| {
+                    let ids = edge
+                        .facts
+                        .iter()
+                        .filter_map(|index| facts.get(*index).map(|fact| fact.id.clone()))
+                        .collect();
+                    (from.clone(), to.clone(), edge.confidence.as_str(), ids)
+                })
+            })
+            .collect();
+        (entities, edges, keep_facts.then(|| facts.clone()))
+    });
+    let (run, (entities, edges, facts)) = match inspected {
+        Ok(result) => result,
         Err(error) => return report_error(&arguments.check, &error, stdout, stderr),
     };
-    let facts = &analysis.extraction.facts;
-    let edges = analysis
-        .graph
-        .edges
-        .iter()
-        .flat_map(|(from, targets)| {
-            targets.iter().map(move |(to, edge)| GraphEdge {
-                from: from.clone(),
-                to: to.clone(),
-                confidence: edge.confidence.as_str(),
-                facts: edge
-                    .facts
-                    .iter()
-                    .filter_map(|index| facts.get(*index).map(|fact| fact.id.clone()))
-                    .collect(),
-            })
+    let marks = edge_marks(&run.verdict);
+    let edges = edges
+        .into_iter()
+        .map(|(from, to, confidence, facts)| {
+            let violations = marks
+                .get(&(from.clone(), to.clone()))
+                .map(|ids| ids.iter().cloned().collect())
+                .unwrap_or_default();
+            GraphEdge {
+                from,
+                to,
+                confidence,
+                facts,
+                violations,
+            }
         })
         .collect();
     let document = GraphDocument {
         schema_version: 2,
-        components: analysis
-            .spec
-            .model
-            .components
-            .iter()
-            .map(|component| component.name.clone())
-            .collect(),
+        verdict: run.verdict.verdict,
+        entities,
         edges,
-        facts: arguments.facts.then_some(facts.as_slice()),
+        facts,
+    };
+    let text = match format {
+        Format::Dot => render_dot(&document),
+        Format::Mermaid => render_mermaid(&document),
+        _ => match serde_json::to_string_pretty(&document) {
+            Ok(text) => text + "\n",
+            Err(error) => {
+                return report_error(
+                    &arguments.check,
+                    &EngineError::Internal(error.to_string()),
+                    stdout,
+                    stderr,
+                )
+            }
+        },
     };
     let written = match &arguments.out {
-        Some(path) => serde_json::to_string_pretty(&document)
-            .map_err(std::io::Error::other)
-            .and_then(|text| std::fs::write(path, text + "\n")),
-        None => crate::render::json::write(stdout, &document),
+        Some(path) => std::fs::write(path, text),
+        None => stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush()),
     };
     if let Err(error) = written {
         let _ = writeln!(stderr, "error[internal-error]: {error}");

@@ -324,10 +324,9 @@ fn actions(
 ) {
     let rules = action_rules(context);
     for (fact_index, fact) in &workflow.actions {
-        let (Some(action), Some(target)) = (
-            property(fact, "action"),
-            action_target(context.model, fact),
-        ) else {
+        let (Some(action), Some(target)) =
+            (property(fact, "action"), action_target(context.model, fact))
+        else {
             continue;
         };
         let job = property(fact, "job").unwrap_or_default();

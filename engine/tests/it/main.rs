@@ -365,3 +365,70 @@ fn schema_command_prints_both_schemas() {
             .contains("json-schema.org"));
     }
 }
+
+#[test]
+fn graph_lists_facts_with_resolved_files_and_marks_violating_edges() {
+    let output = lintel()
+        .args(["graph", "--all", "--facts", "--project"])
+        .arg(example("monorepo-reach"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let facts = graph["facts"].as_array().unwrap();
+    let mappers = facts
+        .iter()
+        .find(|fact| fact["properties"]["specifier"] == "@acme/db/mappers")
+        .unwrap();
+    assert_eq!(mappers["kind"], "import");
+    assert_eq!(
+        mappers["properties"]["resolved"],
+        "packages/db/src/mappers.ts"
+    );
+    assert_eq!(mappers["subject"], "ApiClient");
+    assert_eq!(mappers["target"], "Db");
+    let edge = graph["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|edge| edge["from"] == "ApiClient" && edge["to"] == "Db")
+        .unwrap();
+    assert_eq!(
+        edge["violations"].as_array().unwrap().len(),
+        3,
+        "every witness of the example passes ApiClient -> Db"
+    );
+    let shared = graph["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|edge| edge["to"] == "Shared")
+        .unwrap();
+    assert_eq!(shared["violations"], serde_json::json!([]));
+
+    let dot = lintel()
+        .args(["graph", "--all", "--format", "dot", "--project"])
+        .arg(example("monorepo-reach"))
+        .output()
+        .unwrap();
+    let dot = String::from_utf8(dot.stdout).unwrap();
+    assert!(
+        dot.starts_with("digraph lintel {")
+            && dot.contains("\"ApiClient\" -> \"Db\"")
+            && dot.contains("color=red")
+    );
+    let mermaid = lintel()
+        .args(["graph", "--all", "--format", "mermaid", "--project"])
+        .arg(example("monorepo-reach"))
+        .output()
+        .unwrap();
+    let mermaid = String::from_utf8(mermaid.stdout).unwrap();
+    assert!(mermaid.starts_with("flowchart LR\n") && mermaid.contains("linkStyle"));
+    let html = lintel()
+        .args(["graph", "--all", "--format", "html", "--project"])
+        .arg(example("monorepo-reach"))
+        .output()
+        .unwrap();
+    assert_eq!(html.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&html.stderr).contains("not-implemented"));
+}
