@@ -7,6 +7,7 @@ cache and prints the median wall time and files/s. Usage:
 
     scripts/bench.py                  # 1,000 and 10,000 files, 5 runs each
     scripts/bench.py --files 5000 --runs 3
+    scripts/bench.py --diff             # `check --diff` on a 20-file change, cold then warm cache
 """
 import argparse
 import os
@@ -64,11 +65,47 @@ def generate(root: pathlib.Path, files: int) -> None:
             (folder / f"f{number}.ts").write_text("\n".join(lines) + "\n")
 
 
+def git(project: pathlib.Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", *args],
+                   cwd=project, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def bench_diff(binary: pathlib.Path, size: int, runs: int) -> int:
+    """`check --diff base` on a 20-file change: one cold run (empty cache), then `runs` warm runs."""
+    with tempfile.TemporaryDirectory() as directory, tempfile.TemporaryDirectory() as cache:
+        project = pathlib.Path(directory)
+        generate(project, size)
+        git(project, "init", "-q")
+        git(project, "add", "-A")
+        git(project, "commit", "-q", "-m", "base")
+        git(project, "branch", "base")
+        changed = sorted(project.rglob("f1*.ts"))[:20]
+        for path in changed:
+            path.write_text(path.read_text() + "export const touched = 1;\n")
+        git(project, "commit", "-q", "-am", "change 20 files")
+        environment = dict(os.environ, XDG_CACHE_HOME=cache)
+        command = [str(binary), "check", "--diff", "base", "--json", "--project", str(project)]
+        times = []
+        for _ in range(runs + 1):
+            started = time.perf_counter()
+            result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
+            times.append(time.perf_counter() - started)
+            if result.returncode not in (0, 1):
+                print(f"lintel exited {result.returncode}", file=sys.stderr)
+                return 1
+        cold, warm = times[0], statistics.median(times[1:])
+        count = sum(1 for _ in project.rglob("*.ts"))
+        print(f"--diff, {len(changed)} changed of {count} files: cold {cold * 1000:.0f} ms, "
+              f"warm median {warm * 1000:.0f} ms over {runs} runs (cores: {os.cpu_count()})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, action="append")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--binary", help="a lintel binary to time instead of building target/release/lintel")
+    parser.add_argument("--diff", action="store_true", help="time `check --diff` on a 20-file change instead of `check --all`")
     arguments = parser.parse_args()
     sizes = arguments.files or [1000, 10000]
     if arguments.binary:
@@ -76,6 +113,8 @@ def main() -> int:
     else:
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "engine", "--bin", "lintel"], cwd=ROOT, check=True)
         binary = ROOT / "target" / "release" / "lintel"
+    if arguments.diff:
+        return bench_diff(binary, sizes[-1] if arguments.files else 10000, arguments.runs)
     for size in sizes:
         with tempfile.TemporaryDirectory() as directory:
             project = pathlib.Path(directory)

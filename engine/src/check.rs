@@ -42,6 +42,8 @@ pub struct CheckOptions {
     pub debug_extractors: bool,
     /// `--include-generated`: extract generated files too.
     pub include_generated: bool,
+    /// The extraction cache; `None` with `--no-cache` (and by default in the library).
+    pub cache: Option<crate::cache::ExtractionCache>,
     /// `--repo-filter`.
     pub repo_filter: Option<String>,
     /// The command that re-runs this check from the project root (for `agent_context`);
@@ -63,6 +65,7 @@ impl CheckOptions {
             timeout_ms: 10_000,
             debug_extractors: false,
             include_generated: false,
+            cache: None,
             repo_filter: None,
             rerun_command: None,
         }
@@ -273,7 +276,13 @@ fn analyse_scope(
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
-    let mut extraction = extract_project(&options.project, &scope, &map, options.include_generated);
+    let mut extraction = extract_project(
+        &options.project,
+        &scope,
+        &map,
+        options.include_generated,
+        options.cache.as_ref(),
+    );
     if !renames.is_empty() {
         for fact in &mut extraction.facts {
             if let Some(renamed) = renames.get(&fact.evidence.file) {

@@ -267,6 +267,11 @@ impl CheckArgs {
             timeout_ms: self.slice_timeout_ms,
             debug_extractors: self.debug_extractors,
             include_generated: self.include_generated,
+            cache: if self.no_cache {
+                None
+            } else {
+                crate::cache::ExtractionCache::locate()
+            },
             repo_filter: self.repo_filter.clone(),
             rerun_command: Some(self.rerun_command()),
         }

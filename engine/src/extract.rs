@@ -38,16 +38,7 @@ pub struct Extraction {
     pub owners: BTreeMap<String, String>,
 }
 
-enum FileOutcome {
-    Extracted {
-        facts: Vec<Fact>,
-        debug: ExtractorDebug,
-        parse_error: Option<(u32, u32, usize)>,
-    },
-    Skipped(String),
-    Generated,
-    NotSource,
-}
+use crate::cache::{worktree_identity, CachedOutcome, ExtractionCache};
 
 fn skip_reason(bytes: &[u8]) -> Option<String> {
     if bytes.len() > MAX_FILE_BYTES {
@@ -66,55 +57,40 @@ fn extract_one(
     repository: Option<&git2::Repository>,
     file: &str,
     include_generated: bool,
-) -> FileOutcome {
+) -> CachedOutcome {
     if extractors::Language::for_path(file).is_none() {
-        return FileOutcome::NotSource;
+        return CachedOutcome::NotSource;
     }
     let bytes = match read_file(scope, root, repository, file) {
         Ok(bytes) => bytes,
-        Err(error) => return FileOutcome::Skipped(format!("cannot read file: {error}")),
+        Err(error) => return CachedOutcome::Skipped(format!("cannot read file: {error}")),
     };
     if let Some(reason) = skip_reason(&bytes) {
-        return FileOutcome::Skipped(reason);
+        return CachedOutcome::Skipped(reason);
     }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
-            return FileOutcome::Skipped(format!(
+            return CachedOutcome::Skipped(format!(
                 "file is not valid UTF-8: invalid byte at offset {}",
                 error.utf8_error().valid_up_to()
             ))
         }
     };
     if !include_generated && context.is_generated(file, &text) {
-        return FileOutcome::Generated;
+        return CachedOutcome::Generated;
     }
     let Some(extraction) = extract_file(context, file, &text) else {
-        return FileOutcome::NotSource;
+        return CachedOutcome::NotSource;
     };
     if let Some(reason) = extraction.skipped {
-        return FileOutcome::Skipped(reason);
+        return CachedOutcome::Skipped(reason);
     }
-    let mut facts_by_kind = BTreeMap::new();
-    for fact in &extraction.facts {
-        *facts_by_kind
-            .entry(fact.kind.as_str().to_owned())
-            .or_insert(0) += 1;
-    }
-    let debug = ExtractorDebug {
-        file: file.to_owned(),
+    CachedOutcome::Extracted {
+        facts: extraction.facts,
         language: extraction.language.name().to_owned(),
         parse_errors: extraction.parse_errors,
-        facts_by_kind,
-        queries: Vec::new(),
-    };
-    let parse_error = extraction
-        .first_parse_error
-        .map(|(line, column)| (line, column, extraction.parse_errors));
-    FileOutcome::Extracted {
-        facts: extraction.facts,
-        debug,
-        parse_error,
+        first_parse_error: extraction.first_parse_error,
     }
 }
 
@@ -125,6 +101,7 @@ pub fn extract_project(
     scope: &Scope,
     map: &ComponentMap,
     include_generated: bool,
+    cache: Option<&ExtractionCache>,
 ) -> Extraction {
     let mut extraction = Extraction::default();
     let mut owned = Vec::new();
@@ -154,8 +131,105 @@ pub fn extract_project(
             owned.push(file.clone());
         }
     }
+    let key = cache.map(|_| {
+        let identities: Vec<(String, String)> = scope
+            .project_files
+            .par_iter()
+            .map(|file| {
+                let identity = match &scope.snapshot {
+                    Snapshot::Worktree => worktree_identity(&root.join(file)),
+                    _ => scope
+                        .blobs
+                        .get(file)
+                        .map(ToString::to_string)
+                        .unwrap_or_default(),
+                };
+                (file.clone(), identity)
+            })
+            .collect();
+        ExtractionCache::key(&identities, &owned, include_generated)
+    });
+    let cached = cache
+        .zip(key.as_deref())
+        .and_then(|(cache, key)| cache.load(key));
+    let outcomes = match cached {
+        Some(outcomes) => outcomes,
+        None => {
+            let outcomes = extract_files(root, scope, &owned, include_generated);
+            if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
+                cache.store(key, &outcomes);
+            }
+            outcomes
+        }
+    };
+    for (file, outcome) in outcomes {
+        match outcome {
+            CachedOutcome::Extracted {
+                facts,
+                language,
+                parse_errors,
+                first_parse_error,
+            } => {
+                extraction.files_scanned += 1;
+                if let Some((line, column)) = first_parse_error {
+                    let count = parse_errors;
+                    extraction.warnings.push(Warning {
+                        code: "parse-errors".into(),
+                        message: format!("`{file}` has {count} syntax error node(s); the first is at {line}:{column}, facts from the rest of the file are kept"),
+                        file: Some(file.clone()),
+                        line: Some(line),
+                        ..Warning::default()
+                    });
+                }
+                let mut facts_by_kind = BTreeMap::new();
+                for fact in &facts {
+                    *facts_by_kind
+                        .entry(fact.kind.as_str().to_owned())
+                        .or_insert(0) += 1;
+                }
+                extraction.debug.push(ExtractorDebug {
+                    file: file.clone(),
+                    language,
+                    parse_errors,
+                    facts_by_kind,
+                    queries: Vec::new(),
+                });
+                extraction.facts.extend(facts);
+            }
+            CachedOutcome::Skipped(reason) => {
+                extraction.files_skipped += 1;
+                extraction.warnings.push(Warning {
+                    code: "file-skipped".into(),
+                    message: format!("`{file}` was not checked: {reason}"),
+                    file: Some(file),
+                    ..Warning::default()
+                });
+            }
+            CachedOutcome::Generated => extraction.files_generated += 1,
+            CachedOutcome::NotSource => {}
+        }
+    }
+    for fact in &mut extraction.facts {
+        fact.subject = extraction.owners.get(&fact.evidence.file).cloned();
+        if fact.kind == FactKind::Import {
+            fact.target = fact
+                .property_str("resolved")
+                .and_then(|resolved| extraction.owners.get(resolved).cloned());
+        }
+    }
+    extraction.facts.sort_by(|a, b| a.id.cmp(&b.id));
+    extraction
+}
+
+/// Runs the extractors over `files` in parallel: configs are read from the same snapshot as the
+/// sources, and each rayon worker opens its own repository handle for git snapshots.
+fn extract_files(
+    root: &Path,
+    scope: &Scope,
+    files: &[String],
+    include_generated: bool,
+) -> Vec<(String, CachedOutcome)> {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
-    // Resolution configs come from the same snapshot as the sources (index or commit under git scopes).
     let context = if needs_repository {
         let repository = scope
             .git_root
@@ -170,7 +244,7 @@ pub fn extract_project(
         ProjectContext::discover(root, &scope.project_files)
     };
     let git_root = scope.git_root.clone();
-    let outcomes: Vec<(String, FileOutcome)> = owned
+    files
         .par_iter()
         .map_init(
             || {
@@ -196,48 +270,5 @@ pub fn extract_project(
                 )
             },
         )
-        .collect();
-    for (file, outcome) in outcomes {
-        match outcome {
-            FileOutcome::Extracted {
-                facts,
-                debug,
-                parse_error,
-            } => {
-                extraction.files_scanned += 1;
-                if let Some((line, column, count)) = parse_error {
-                    extraction.warnings.push(Warning {
-                        code: "parse-errors".into(),
-                        message: format!("`{file}` has {count} syntax error node(s); the first is at {line}:{column}, facts from the rest of the file are kept"),
-                        file: Some(file.clone()),
-                        line: Some(line),
-                        ..Warning::default()
-                    });
-                }
-                extraction.facts.extend(facts);
-                extraction.debug.push(debug);
-            }
-            FileOutcome::Skipped(reason) => {
-                extraction.files_skipped += 1;
-                extraction.warnings.push(Warning {
-                    code: "file-skipped".into(),
-                    message: format!("`{file}` was not checked: {reason}"),
-                    file: Some(file),
-                    ..Warning::default()
-                });
-            }
-            FileOutcome::Generated => extraction.files_generated += 1,
-            FileOutcome::NotSource => {}
-        }
-    }
-    for fact in &mut extraction.facts {
-        fact.subject = extraction.owners.get(&fact.evidence.file).cloned();
-        if fact.kind == FactKind::Import {
-            fact.target = fact
-                .property_str("resolved")
-                .and_then(|resolved| extraction.owners.get(resolved).cloned());
-        }
-    }
-    extraction.facts.sort_by(|a, b| a.id.cmp(&b.id));
-    extraction
+        .collect()
 }

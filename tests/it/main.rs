@@ -9,6 +9,7 @@
 )]
 
 mod artifact;
+mod cache;
 mod determinism;
 mod examples;
 mod families;
