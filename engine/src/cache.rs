@@ -86,10 +86,11 @@ impl ExtractionCache {
         identities: &[(String, String)],
         extracted: &[String],
         include_generated: bool,
+        keep_generic: bool,
     ) -> String {
         let mut hasher = Sha256::new();
         hasher.update(format!(
-            "lintel {} cache {CACHE_FORMAT} generated={include_generated}\n",
+            "lintel {} cache {CACHE_FORMAT} generated={include_generated} generic={keep_generic}\n",
             env!("CARGO_PKG_VERSION")
         ));
         for (path, identity) in identities {

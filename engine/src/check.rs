@@ -42,6 +42,9 @@ pub struct CheckOptions {
     pub debug_extractors: bool,
     /// `--include-generated`: extract generated files too.
     pub include_generated: bool,
+    /// Keep the generic `call`/`assignment` facts even when no reviewed query could use them
+    /// (`graph --facts`, `--debug-extractors`).
+    pub keep_all_facts: bool,
     /// The extraction cache; `None` with `--no-cache` (and by default in the library).
     pub cache: Option<crate::cache::ExtractionCache>,
     /// `--repo-filter`.
@@ -65,6 +68,7 @@ impl CheckOptions {
             timeout_ms: 10_000,
             debug_extractors: false,
             include_generated: false,
+            keep_all_facts: false,
             cache: None,
             repo_filter: None,
             rerun_command: None,
@@ -281,6 +285,7 @@ fn analyse_scope(
         &scope,
         &map,
         options.include_generated,
+        options.keep_all_facts || !spec.queries.set.is_empty(),
         options.cache.as_ref(),
     );
     if !renames.is_empty() {

@@ -267,6 +267,7 @@ impl CheckArgs {
             timeout_ms: self.slice_timeout_ms,
             debug_extractors: self.debug_extractors,
             include_generated: self.include_generated,
+            keep_all_facts: self.debug_extractors,
             cache: if self.no_cache {
                 None
             } else {

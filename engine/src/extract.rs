@@ -57,6 +57,7 @@ fn extract_one(
     repository: Option<&git2::Repository>,
     file: &str,
     include_generated: bool,
+    keep_generic: bool,
 ) -> CachedOutcome {
     if extractors::Language::for_path(file).is_none() {
         return CachedOutcome::NotSource;
@@ -86,8 +87,14 @@ fn extract_one(
     if let Some(reason) = extraction.skipped {
         return CachedOutcome::Skipped(reason);
     }
+    let mut facts = extraction.facts;
+    if !keep_generic {
+        // `call` and `assignment` facts exist for reviewed queries; without queries they are
+        // dropped here, per file, so they never pile up in memory.
+        facts.retain(|fact| !matches!(fact.kind, FactKind::Call | FactKind::Assignment));
+    }
     CachedOutcome::Extracted {
-        facts: extraction.facts,
+        facts,
         language: extraction.language.name().to_owned(),
         parse_errors: extraction.parse_errors,
         first_parse_error: extraction.first_parse_error,
@@ -101,6 +108,7 @@ pub fn extract_project(
     scope: &Scope,
     map: &ComponentMap,
     include_generated: bool,
+    keep_generic: bool,
     cache: Option<&ExtractionCache>,
 ) -> Extraction {
     let mut extraction = Extraction::default();
@@ -147,7 +155,7 @@ pub fn extract_project(
                 (file.clone(), identity)
             })
             .collect();
-        ExtractionCache::key(&identities, &owned, include_generated)
+        ExtractionCache::key(&identities, &owned, include_generated, keep_generic)
     });
     let cached = cache
         .zip(key.as_deref())
@@ -155,7 +163,7 @@ pub fn extract_project(
     let outcomes = match cached {
         Some(outcomes) => outcomes,
         None => {
-            let outcomes = extract_files(root, scope, &owned, include_generated);
+            let outcomes = extract_files(root, scope, &owned, include_generated, keep_generic);
             if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
                 cache.store(key, &outcomes);
             }
@@ -228,6 +236,7 @@ fn extract_files(
     scope: &Scope,
     files: &[String],
     include_generated: bool,
+    keep_generic: bool,
 ) -> Vec<(String, CachedOutcome)> {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
     let context = if needs_repository {
@@ -266,6 +275,7 @@ fn extract_files(
                         repository.as_ref(),
                         file,
                         include_generated,
+                        keep_generic,
                     ),
                 )
             },

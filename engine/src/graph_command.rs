@@ -183,7 +183,9 @@ pub fn graph_command(
         };
         return report_error(&arguments.check, &error, stdout, stderr);
     }
-    let options = arguments.check.to_options();
+    let mut options = arguments.check.to_options();
+    // Every graph fact is listed, so that users can write queries against it.
+    options.keep_all_facts |= arguments.facts;
     let keep_facts = arguments.facts;
     let inspected = run_check_with(&options, &Z3Solver, |analysis| {
         let facts = &analysis.extraction.facts;

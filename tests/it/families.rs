@@ -72,8 +72,9 @@ fn assert_proved(run: &CheckRun, label: &str) {
             .unwrap();
         assert_eq!(diagnostic.status, "unsat", "{label}: {id}");
         assert!(
-            core.iter()
-                .any(|name| name.contains(" rule ") || name.contains(" contract ") || name.contains(" allow-list ")),
+            core.iter().any(|name| name.contains(" rule ")
+                || name.contains(" contract ")
+                || name.contains(" allow-list ")),
             "{label}: the core names the rule: {core:?}"
         );
         assert!(
@@ -310,12 +311,20 @@ fn release_workflow_reports_pull_request_publishing_write_tokens_and_untested_pu
     assert_eq!(entries.len(), 3, "{entries:?}");
     for kind in ["WorkflowAction", "WorkflowPermission", "WorkflowStepOrder"] {
         assert!(
-            entries.contains(&(kind.to_owned(), ".github/workflows/preview.yml".to_owned(), "preview".to_owned())),
+            entries.contains(&(
+                kind.to_owned(),
+                ".github/workflows/preview.yml".to_owned(),
+                "preview".to_owned()
+            )),
             "{kind} in {entries:?}"
         );
     }
     assert!(
-        verdict["workflow_violations"].as_array().unwrap().iter().all(|entry| entry["file"] != ".github/workflows/release.yml"),
+        verdict["workflow_violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|entry| entry["file"] != ".github/workflows/release.yml"),
         "the tag-triggered release workflow passes"
     );
     let run = run(&tests::example("release-workflow"), ScopeRequest::All);
