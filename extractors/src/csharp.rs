@@ -17,6 +17,7 @@ use tree_sitter::{Node, Tree};
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
 use crate::context::{Declarations, Resolution, TypeIndex};
 use crate::facts_out::FactFactory;
+use crate::graph;
 use crate::imports_out::{self, ImportSite};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
@@ -130,6 +131,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &client_sites, &client_imports, &scope_of));
+    let file = graph::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    facts.extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
+    facts.extend(crate::aspnet::facts(&factory, &hits, &file));
     facts
 }
 

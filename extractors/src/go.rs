@@ -99,6 +99,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let file = crate::graph::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    facts.extend(crate::go_web::facts(&factory, &hits, &file));
     facts
 }
 

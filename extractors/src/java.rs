@@ -8,6 +8,7 @@ use tree_sitter::{Node, Tree};
 use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::context::Declarations;
 use crate::facts_out::FactFactory;
+use crate::graph;
 use crate::imports_out;
 use crate::jvm::{self, JvmImport, JAVA_CLIENTS};
 use crate::query::{Field, QueryHit};
@@ -56,6 +57,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let file = graph::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    facts.extend(graph::facts(&factory, &graph::java::Java, &hits, &file));
+    facts.extend(crate::spring::facts(&factory, &hits, &file));
     facts
 }
 

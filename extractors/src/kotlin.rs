@@ -9,6 +9,7 @@ use tree_sitter::{Node, Tree};
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
 use crate::context::{Declarations, TypeIndex};
 use crate::facts_out::FactFactory;
+use crate::graph;
 use crate::imports_out;
 use crate::jvm::{self, JvmImport, JAVA_CLIENTS};
 use crate::query::{Field, QueryHit};
@@ -57,6 +58,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let file = graph::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    facts.extend(graph::facts(&factory, &graph::kotlin::Kotlin, &hits, &file));
     facts
 }
 

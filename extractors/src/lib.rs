@@ -8,6 +8,7 @@
 //! input gives the same facts in the same order, whatever the thread.
 
 pub mod agq;
+mod aspnet;
 mod clients;
 mod context;
 mod csharp;
@@ -16,18 +17,23 @@ mod error;
 mod facts_out;
 mod generated;
 mod go;
+mod go_web;
+mod graph;
 mod imports_out;
 mod java;
 mod jvm;
 mod kotlin;
 mod lang;
 mod python;
+mod python_web;
 mod query;
 mod route_path;
 mod rust;
 mod source_scope;
+mod spring;
 mod swift;
 mod syntax;
+mod web_out;
 mod workflow;
 
 pub use context::{GitAttributes, ProjectContext};

@@ -66,6 +66,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let file = crate::graph::FileSyntax {
+        source: input.source,
+        root,
+        scope_of: &scope_of,
+    };
+    facts.extend(crate::python_web::facts(&factory, &hits, &file));
     facts
 }
 

@@ -45,6 +45,10 @@ pub(crate) enum Field {
     Decorator,
     /// A base type a class extends or implements.
     Base,
+    /// The assigned place (left-hand side) of an assignment.
+    Target,
+    /// The assigned value (right-hand side) of an assignment.
+    Value,
 }
 
 impl Field {
@@ -64,6 +68,8 @@ impl Field {
             Self::Options => "options",
             Self::Decorator => "decorator",
             Self::Base => "base",
+            Self::Target => "target",
+            Self::Value => "value",
         }
     }
 }
@@ -94,7 +100,48 @@ const VOCABULARY: &[(FactKind, &[Field])] = &[
     ),
     (
         FactKind::HttpCall,
-        &[Field::Call, Field::Function, Field::Arguments],
+        &[
+            Field::Call,
+            Field::Function,
+            Field::Receiver,
+            Field::Method,
+            Field::Arguments,
+        ],
+    ),
+    (
+        FactKind::ConstructorInjection,
+        &[Field::Parameter, Field::Type],
+    ),
+    (
+        FactKind::DiRegistration,
+        &[Field::Call, Field::Method, Field::Arguments],
+    ),
+    (
+        FactKind::ServiceResolution,
+        &[Field::Call, Field::Method, Field::Arguments],
+    ),
+    (
+        FactKind::ChecksRole,
+        &[
+            Field::Call,
+            Field::Method,
+            Field::Arguments,
+            Field::Decorator,
+        ],
+    ),
+    (
+        FactKind::Call,
+        &[
+            Field::Call,
+            Field::Function,
+            Field::Receiver,
+            Field::Method,
+            Field::Arguments,
+        ],
+    ),
+    (
+        FactKind::Assignment,
+        &[Field::Statement, Field::Target, Field::Value],
     ),
     (
         FactKind::Route,

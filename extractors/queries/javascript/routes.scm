@@ -22,3 +22,10 @@
     function: (identifier) @fact.route.method
     arguments: (arguments) @fact.route.arguments)
   (#any-of? @fact.route.method "Get" "Post" "Put" "Patch" "Delete" "Options" "Head" "All")) @fact.route.decorator
+
+; NestJS role metadata (`checks_role` facts): `@Roles('admin')`, `@Roles(Role.Admin)`.
+(decorator
+  (call_expression
+    function: (identifier) @fact.checks_role.method
+    arguments: (arguments) @fact.checks_role.arguments)
+  (#eq? @fact.checks_role.method "Roles")) @fact.checks_role.decorator

@@ -28,6 +28,7 @@ mod usage;
 use policies::facts::{Fact, FactKind};
 
 use crate::facts_out::FactFactory;
+use crate::graph;
 use crate::query::QueryHit;
 use crate::ExtractionInput;
 
@@ -87,6 +88,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &of_kind(FactKind::Route),
         &clients.instances,
     ));
+    facts.extend(routes::role_facts(&view, &of_kind(FactKind::ChecksRole)));
     facts.extend(clients.facts);
+    let scope_of = |node: tree_sitter::Node<'_>| view.scope_of(node);
+    let file = graph::FileSyntax {
+        source: input.source,
+        root: input.tree.root_node(),
+        scope_of: &scope_of,
+    };
+    facts.extend(graph::facts(
+        &view.factory,
+        &graph::ecmascript::EcmaScript,
+        &hits,
+        &file,
+    ));
     facts
 }

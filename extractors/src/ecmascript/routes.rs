@@ -21,6 +21,7 @@ use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
 use crate::route_path;
 use crate::syntax::{self, named_children};
+use crate::web_out;
 
 /// Receivers that are routers by convention when no framework import says so.
 const CONVENTIONAL_RECEIVERS: [&str; 8] = [
@@ -89,19 +90,114 @@ pub(super) fn extract(
         instances,
     };
     let mut sites = Vec::new();
+    let mut performs = Vec::new();
     for hit in hits {
         if let Some(decorator) = hit.node(Field::Decorator) {
-            sites.extend(decorated_route(view, hit, decorator, routing.decorator));
+            if let Some(site) = decorated_route(view, hit, decorator, routing.decorator) {
+                performs.extend(handler_performs(view, decorator, &site));
+                sites.push(site);
+            }
         } else if let Some(options) = hit.node(Field::Options) {
             sites.extend(fastify_routes(view, hit, options, &routing));
         } else {
             sites.extend(verb_route(view, hit, &routing));
         }
     }
-    sites
+    let mut facts: Vec<Fact> = sites
         .into_iter()
         .map(|site| route_fact(view, site))
-        .collect()
+        .collect();
+    facts.extend(performs);
+    facts
+}
+
+/// The `performs` facts of a decorated handler: the operation of its verb on each parameter type
+/// and its return type, unwrapped (`crate::web_out`).
+fn handler_performs(
+    view: &FileView<'_, '_>,
+    decorator: Node<'_>,
+    site: &RouteSite<'_>,
+) -> Vec<Fact> {
+    let (Some(method_node), Some(handler)) = (decorated_method(decorator), site.handler.as_deref())
+    else {
+        return Vec::new();
+    };
+    let source = view.source();
+    let type_text = |annotation: Node<'_>| {
+        let text = syntax::compact_text(annotation, source, 200);
+        text.trim_start_matches(':').trim().to_owned()
+    };
+    let parameters = method_node
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|parameter| parameter.child_by_field_name("type"));
+    let returned = method_node.child_by_field_name("return_type");
+    let data: Vec<String> = parameters
+        .chain(returned)
+        .filter_map(|annotation| web_out::data_type(&type_text(annotation)))
+        .collect();
+    web_out::performs_facts(&view.factory, decorator, handler, &site.method, &data)
+}
+
+/// The `checks_role` facts of a NestJS `@Roles('admin')` / `@Roles(Role.Admin)` decorator: one
+/// per argument (a string's value, else the expression as written); scope `Class` on a class,
+/// `Class.method` on a handler.
+pub(super) fn role_facts(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Fact> {
+    let source = view.source();
+    let mut facts = Vec::new();
+    for hit in hits {
+        let (Some(decorator), Some(list)) =
+            (hit.node(Field::Decorator), hit.node(Field::Arguments))
+        else {
+            continue;
+        };
+        let scope = match decorated_method(decorator) {
+            Some(method) => {
+                let class_name = method
+                    .parent()
+                    .and_then(|body| body.parent())
+                    .and_then(|class| class.child_by_field_name("name"))
+                    .map(|name| syntax::text(name, source));
+                let method_name = method
+                    .child_by_field_name("name")
+                    .map(|name| property_name(name, source));
+                match (class_name, method_name) {
+                    (Some(class_name), Some(method_name)) => {
+                        Some(format!("{class_name}.{method_name}"))
+                    }
+                    _ => view.scope_of(decorator),
+                }
+            }
+            None => decorated_class(decorator)
+                .and_then(|class| class.child_by_field_name("name"))
+                .map(|name| syntax::text(name, source).to_owned())
+                .or_else(|| view.scope_of(decorator)),
+        };
+        for argument in arguments(list) {
+            let role = static_string(argument, source)
+                .unwrap_or_else(|| syntax::compact_text(argument, source, 120));
+            facts.push(web_out::role_fact(
+                &view.factory,
+                decorator,
+                &role,
+                "`@Roles`",
+                scope.clone(),
+            ));
+        }
+    }
+    facts
+}
+
+/// The class a class decorator applies to (in an `export` statement or on the class itself).
+fn decorated_class(decorator: Node<'_>) -> Option<Node<'_>> {
+    let parent = decorator.parent()?;
+    match parent.kind() {
+        "class_declaration" | "class" | "abstract_class_declaration" => Some(parent),
+        "export_statement" => parent.child_by_field_name("declaration"),
+        _ => None,
+    }
 }
 
 fn http_method(name: &str) -> String {

@@ -16,6 +16,18 @@ const QUERIES: &[QueryFile] = &[
         name: "csharp/clients.scm",
         text: include_str!("../../queries/csharp/clients.scm"),
     },
+    QueryFile {
+        name: "csharp/graph.scm",
+        text: include_str!("../../queries/csharp/graph.scm"),
+    },
+    QueryFile {
+        name: "csharp/di.scm",
+        text: include_str!("../../queries/csharp/di.scm"),
+    },
+    QueryFile {
+        name: "csharp/web.scm",
+        text: include_str!("../../queries/csharp/web.scm"),
+    },
 ];
 
 /// C#.

@@ -16,6 +16,10 @@ const QUERIES: &[QueryFile] = &[
         name: "go/clients.scm",
         text: include_str!("../../queries/go/clients.scm"),
     },
+    QueryFile {
+        name: "go/web.scm",
+        text: include_str!("../../queries/go/web.scm"),
+    },
 ];
 
 /// Go.

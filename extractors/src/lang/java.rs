@@ -16,6 +16,14 @@ const QUERIES: &[QueryFile] = &[
         name: "java/clients.scm",
         text: include_str!("../../queries/java/clients.scm"),
     },
+    QueryFile {
+        name: "java/graph.scm",
+        text: include_str!("../../queries/java/graph.scm"),
+    },
+    QueryFile {
+        name: "java/web.scm",
+        text: include_str!("../../queries/java/web.scm"),
+    },
 ];
 
 /// Java.

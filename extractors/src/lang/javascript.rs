@@ -28,6 +28,10 @@ const QUERIES: &[QueryFile] = &[
         name: "javascript/routes.scm",
         text: include_str!("../../queries/javascript/routes.scm"),
     },
+    QueryFile {
+        name: "javascript/graph.scm",
+        text: include_str!("../../queries/javascript/graph.scm"),
+    },
 ];
 
 /// JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`).

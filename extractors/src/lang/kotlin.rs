@@ -16,6 +16,10 @@ const QUERIES: &[QueryFile] = &[
         name: "kotlin/clients.scm",
         text: include_str!("../../queries/kotlin/clients.scm"),
     },
+    QueryFile {
+        name: "kotlin/graph.scm",
+        text: include_str!("../../queries/kotlin/graph.scm"),
+    },
 ];
 
 /// Kotlin.

@@ -16,6 +16,10 @@ const QUERIES: &[QueryFile] = &[
         name: "python/clients.scm",
         text: include_str!("../../queries/python/clients.scm"),
     },
+    QueryFile {
+        name: "python/web.scm",
+        text: include_str!("../../queries/python/web.scm"),
+    },
 ];
 
 /// Python.

@@ -29,6 +29,10 @@ const QUERIES: &[QueryFile] = &[
         text: include_str!("../../queries/javascript/routes.scm"),
     },
     QueryFile {
+        name: "javascript/graph.scm",
+        text: include_str!("../../queries/javascript/graph.scm"),
+    },
+    QueryFile {
         name: "typescript/imports.scm",
         text: include_str!("../../queries/typescript/imports.scm"),
     },

@@ -209,7 +209,9 @@ impl Writer<'_> {
             .collect::<Vec<_>>()
             .join("\n");
         // A step is named by its `name`, else its `uses`, else the first line of its `run`.
-        let first_run_line = run.as_deref().and_then(|run| run.lines().map(str::trim).find(|line| !line.is_empty()));
+        let first_run_line = run
+            .as_deref()
+            .and_then(|run| run.lines().map(str::trim).find(|line| !line.is_empty()));
         let label = name
             .clone()
             .or_else(|| uses.clone())

@@ -88,17 +88,25 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 16] = [
+const CASES: [&str; 24] = [
+    "csharp/aspnet",
+    "csharp/graph",
     "csharp/webapi",
     "github_actions/workflows",
     "go/modules",
+    "go/web",
+    "java/graph",
     "java/spring",
+    "java/web",
     "kotlin/android",
+    "kotlin/graph",
     "python/clients",
     "python/imports",
+    "python/web",
     "rust/workspace",
     "swift/package",
     "typescript/clients",
+    "typescript/graph",
     "typescript/http",
     "typescript/javascript",
     "typescript/relative",
@@ -185,4 +193,44 @@ fn swift_imports_resolve_to_swiftpm_targets_and_module_folders() {
 #[test]
 fn github_actions_workflows_give_triggers_permissions_jobs_steps_actions_and_secrets() {
     check_case("github_actions/workflows");
+}
+
+#[test]
+fn typescript_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("typescript/graph");
+}
+
+#[test]
+fn csharp_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("csharp/graph");
+}
+
+#[test]
+fn java_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("java/graph");
+}
+
+#[test]
+fn kotlin_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("kotlin/graph");
+}
+
+#[test]
+fn aspnet_gives_injections_registrations_resolutions_routes_roles_operations_and_requests() {
+    check_case("csharp/aspnet");
+}
+
+#[test]
+fn spring_gives_routes_roles_operations_and_requests() {
+    check_case("java/web");
+}
+
+#[test]
+fn python_routes_of_fastapi_flask_and_django_and_requests_of_requests_and_httpx() {
+    check_case("python/web");
+}
+
+#[test]
+fn go_routes_of_gin_and_net_http_and_requests_of_net_http() {
+    check_case("go/web");
 }

@@ -1,0 +1,35 @@
+; ASP.NET Core: routes, role checks and HttpClient requests of C#
+; (`route`, `checks_role`, `http_call`; `performs` follows from controller routes).
+
+; Controller actions: `[HttpGet("{id}")]`, `[Route("x")]` on a method.
+(attribute
+  name: (_) @fact.route.method
+  (#match? @fact.route.method "^(Http(Get|Post|Put|Patch|Delete|Head|Options)|Route)$")) @fact.route.decorator
+
+; Minimal APIs: `app.MapGet("/x", handler)`, `group.MapPost(…)`, `app.Map("/x", …)`.
+(invocation_expression
+  function: (member_access_expression
+    expression: (_) @fact.route.receiver
+    name: (identifier) @fact.route.method)
+  arguments: (argument_list) @fact.route.arguments
+  (#match? @fact.route.method "^Map(Get|Post|Put|Patch|Delete)?$")) @fact.route.call
+
+; `[Authorize(Roles = "Admin,Manager")]` on a controller or an action.
+(attribute
+  name: (_) @fact.checks_role.method
+  (#eq? @fact.checks_role.method "Authorize")) @fact.checks_role.decorator
+
+; `User.IsInRole("Admin")`.
+(invocation_expression
+  function: (member_access_expression
+    name: (identifier) @fact.checks_role.method)
+  arguments: (argument_list) @fact.checks_role.arguments
+  (#eq? @fact.checks_role.method "IsInRole")) @fact.checks_role.call
+
+; HttpClient requests: `http.GetAsync("/x")`, `PostAsJsonAsync`, `GetFromJsonAsync<T>`.
+(invocation_expression
+  function: (member_access_expression
+    expression: (_) @fact.http_call.receiver
+    name: (_) @fact.http_call.method)
+  arguments: (argument_list) @fact.http_call.arguments
+  (#match? @fact.http_call.method "^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|FromJsonAsync|StringAsync|StreamAsync|ByteArrayAsync)([^A-Za-z]|$)")) @fact.http_call.call

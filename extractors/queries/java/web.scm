@@ -1,0 +1,34 @@
+; Spring: routes, role checks and RestTemplate/WebClient requests of Java
+; (`route`, `checks_role`, `http_call`; `performs` follows from handler routes).
+
+; Handler mappings on methods: `@GetMapping("/{id}")`, `@PostMapping`, `@RequestMapping(…)`.
+; Class-level `@RequestMapping` prefixes are read by the extractor.
+(annotation
+  name: (identifier) @fact.route.method
+  (#match? @fact.route.method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")) @fact.route.decorator
+(marker_annotation
+  name: (identifier) @fact.route.method
+  (#match? @fact.route.method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")) @fact.route.decorator
+
+; `@PreAuthorize("hasRole('ADMIN')")`, `@RolesAllowed({"ADMIN"})`, `@Secured("ROLE_ADMIN")`.
+(annotation
+  name: (identifier) @fact.checks_role.method
+  arguments: (annotation_argument_list) @fact.checks_role.arguments
+  (#any-of? @fact.checks_role.method "PreAuthorize" "RolesAllowed" "Secured")) @fact.checks_role.decorator
+
+; RestTemplate: `rest.getForObject("/x", T.class)`, `postForEntity`, `put`, `delete`, `exchange`.
+(method_invocation
+  object: (_) @fact.http_call.receiver
+  name: (identifier) @fact.http_call.method
+  arguments: (argument_list) @fact.http_call.arguments
+  (#match? @fact.http_call.method "^(getFor(Object|Entity)|postFor(Object|Entity|Location)|put|delete|patchForObject|exchange)$")) @fact.http_call.call
+
+; WebClient: `client.get().uri("/x")`.
+(method_invocation
+  object: (method_invocation
+    object: (_) @fact.http_call.receiver
+    name: (identifier) @fact.http_call.function
+    (#any-of? @fact.http_call.function "get" "post" "put" "patch" "delete"))
+  name: (identifier) @fact.http_call.method
+  arguments: (argument_list) @fact.http_call.arguments
+  (#eq? @fact.http_call.method "uri")) @fact.http_call.call

@@ -1,0 +1,25 @@
+; Web frameworks and HTTP clients of Python (`route` and `http_call` facts).
+
+; FastAPI and Flask decorators: `@app.get("/x")`, `@router.post("/x")`, `@app.route("/x", methods=[…])`.
+(decorator
+  (call
+    function: (attribute
+      object: (identifier) @fact.route.receiver
+      attribute: (identifier) @fact.route.method)
+    arguments: (argument_list) @fact.route.arguments
+    (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "head" "options" "route" "api_route"))) @fact.route.decorator
+
+; Django URL patterns: `path("orders/<int:pk>/", views.detail)`.
+(call
+  function: (identifier) @fact.route.method
+  arguments: (argument_list) @fact.route.arguments
+  (#eq? @fact.route.method "path")) @fact.route.call
+
+; requests and httpx: `requests.get(url)`, `httpx.post(url, json=…)`, `requests.request("GET", url)`.
+(call
+  function: (attribute
+    object: (identifier) @fact.http_call.receiver
+    attribute: (identifier) @fact.http_call.method)
+  arguments: (argument_list) @fact.http_call.arguments
+  (#any-of? @fact.http_call.receiver "requests" "httpx")
+  (#any-of? @fact.http_call.method "get" "post" "put" "patch" "delete" "head" "options" "request")) @fact.http_call.call

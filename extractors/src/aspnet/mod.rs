@@ -1,0 +1,250 @@
+//! ASP.NET Core and Microsoft.Extensions.DependencyInjection facts of C# files: dependency
+//! injection (`di`), routes and the data their actions handle (`routes`), role checks and
+//! `HttpClient` requests (here).
+//!
+//! - `checks_role`: one fact per role of `[Authorize(Roles = "Admin,Manager")]` (scope: the
+//!   class, or `Class.Method` on an action) and of `….IsInRole("Admin")` (scope: the enclosing
+//!   method). `[Authorize]` without roles and policies check no role.
+//! - `http_call`: `GetAsync`, `PostAsync`, `PutAsync`, `PatchAsync`, `DeleteAsync` and their
+//!   `…AsJsonAsync`, `…FromJsonAsync`, `GetStringAsync`-style variants, client `HttpClient`, when
+//!   the first argument is a string and either the receiver's name mentions `http` or `client`
+//!   or the URL starts with `/` or `http`. A relative URL (`api/orders`) is read against the
+//!   client's base address, so its path is `/api/orders`; an interpolated URL that starts with a
+//!   hole (`$"{baseUrl}/x"`) has no path.
+
+mod di;
+mod routes;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts_out::FactFactory;
+use crate::graph::csharp::simple_name;
+use crate::graph::{FileSyntax, GraphGrammar};
+use crate::query::{Field, QueryHit};
+use crate::syntax::{self, named_children};
+use crate::web_out::{self, HttpCallSite};
+
+/// The ASP.NET and DI facts of a C# file.
+pub(crate) fn facts(
+    factory: &FactFactory<'_>,
+    hits: &[QueryHit<'_>],
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let mut facts = di::facts(factory, hits, file);
+    facts.extend(routes::facts(factory, hits, file));
+    for hit in hits {
+        match hit.kind {
+            FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file)),
+            FactKind::HttpCall => {
+                if let Some(site) = http_call(hit, file) {
+                    facts.push(web_out::http_call_fact(factory, &site));
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+fn role_facts(
+    factory: &FactFactory<'_>,
+    hit: &QueryHit<'_>,
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let source = file.source;
+    let (node, construct, roles) = if let Some(attribute) = hit.node(Field::Decorator) {
+        let roles: Vec<String> = attribute_arguments(attribute, source)
+            .into_iter()
+            .filter(|(name, _)| name.as_deref() == Some("Roles"))
+            .filter_map(|(_, value)| string_value(value, source))
+            .flat_map(|roles| {
+                roles
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|role| !role.is_empty())
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        (attribute, "`[Authorize]`", roles)
+    } else {
+        let Some(call) = hit.node(Field::Call) else {
+            return Vec::new();
+        };
+        let role = hit
+            .node(Field::Arguments)
+            .and_then(|list| {
+                crate::graph::csharp::CSharp
+                    .arguments(list)
+                    .into_iter()
+                    .next()
+            })
+            .and_then(|first| string_value(first, source));
+        (call, "`IsInRole`", role.into_iter().collect())
+    };
+    roles
+        .iter()
+        .map(|role| web_out::role_fact(factory, node, role, construct, (file.scope_of)(node)))
+        .collect()
+}
+
+fn http_call<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let name = simple_name(hit.node(Field::Method)?, source);
+    let verb = ["Get", "Post", "Put", "Patch", "Delete"]
+        .into_iter()
+        .find(|verb| name.starts_with(verb))?;
+    let first = crate::graph::csharp::CSharp
+        .arguments(hit.node(Field::Arguments)?)
+        .into_iter()
+        .next()?;
+    let (url, is_static) = url_value(first, source)?;
+    let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
+    let is_client = receiver.contains("http") || receiver.contains("client");
+    if !is_client && !url.starts_with('/') && !url.starts_with("http") {
+        return None;
+    }
+    Some(HttpCallSite {
+        node: call,
+        method: verb.to_uppercase(),
+        url,
+        is_static,
+        client: "HttpClient",
+        scope: (file.scope_of)(call),
+    })
+}
+
+/// A URL argument: a string literal (static), an interpolated string (static unless it starts
+/// with a hole), or a literal followed by `+ expression` (the expression read as a parameter).
+fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
+    if let Some(value) = string_value(node, source) {
+        return Some((value, true));
+    }
+    // `"https://host/orders/" + id`: the literal start, the rest as a parameter.
+    if node.kind() == "binary_expression"
+        && node
+            .child_by_field_name("operator")
+            .is_some_and(|operator| syntax::text(operator, source) == "+")
+    {
+        let (left, right) = (
+            node.child_by_field_name("left")?,
+            node.child_by_field_name("right")?,
+        );
+        let (start, is_static) = url_value(left, source)?;
+        let rest = syntax::compact_text(right, source, 80);
+        return Some((format!("{start}{{{rest}}}"), is_static));
+    }
+    if node.kind() != "interpolated_string_expression" {
+        return None;
+    }
+    let text = syntax::text(node, source);
+    let inner = text
+        .trim_start_matches(['$', '@'])
+        .strip_prefix('"')?
+        .strip_suffix('"')?;
+    Some((inner.to_owned(), !inner.starts_with('{')))
+}
+
+/// The value of a C# string literal (regular, verbatim or raw), escapes kept as written except
+/// `\"` and `\\`.
+pub(crate) fn string_value(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "string_literal" => Some(
+            named_children(node)
+                .into_iter()
+                .map(|part| match part.kind() {
+                    "escape_sequence" => {
+                        let escape = syntax::text(part, source);
+                        escape.strip_prefix('\\').unwrap_or(escape).to_owned()
+                    }
+                    _ => syntax::text(part, source).to_owned(),
+                })
+                .collect(),
+        ),
+        "verbatim_string_literal" => {
+            let text = syntax::text(node, source);
+            Some(
+                text.strip_prefix("@\"")?
+                    .strip_suffix('"')?
+                    .replace("\"\"", "\""),
+            )
+        }
+        "raw_string_literal" => Some(
+            syntax::text(node, source)
+                .trim_matches('"')
+                .trim()
+                .to_owned(),
+        ),
+        _ => None,
+    }
+}
+
+/// The `(name, value)` arguments of an attribute (`Roles = "Admin"` has a name).
+pub(crate) fn attribute_arguments<'tree>(
+    attribute: Node<'tree>,
+    source: &str,
+) -> Vec<(Option<String>, Node<'tree>)> {
+    let Some(list) = named_children(attribute)
+        .into_iter()
+        .find(|child| child.kind() == "attribute_argument_list")
+    else {
+        return Vec::new();
+    };
+    named_children(list)
+        .into_iter()
+        .filter(|argument| argument.kind() == "attribute_argument")
+        .filter_map(|argument| {
+            let name = argument
+                .child_by_field_name("name")
+                .map(|name| syntax::text(name, source).to_owned());
+            let name_id = argument.child_by_field_name("name").map(|name| name.id());
+            let value = named_children(argument)
+                .into_iter()
+                .rfind(|child| Some(child.id()) != name_id)?;
+            Some((name, value))
+        })
+        .collect()
+}
+
+/// The attributes on a declaration, in order.
+pub(crate) fn attributes_of(declaration: Node<'_>) -> Vec<Node<'_>> {
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "attribute_list")
+        .flat_map(named_children)
+        .filter(|attribute| attribute.kind() == "attribute")
+        .collect()
+}
+
+/// The name of an attribute without namespace and `Attribute` suffix (`HttpGetAttribute` →
+/// `HttpGet`).
+pub(crate) fn attribute_name(attribute: Node<'_>, source: &str) -> String {
+    let name = attribute
+        .child_by_field_name("name")
+        .map(|name| syntax::text(name, source))
+        .unwrap_or_default();
+    let name = name.rsplit('.').next().unwrap_or(name);
+    name.strip_suffix("Attribute").unwrap_or(name).to_owned()
+}
+
+/// A type as DI and data facts name it: whitespace, nullability, `global::` and the namespace
+/// of the outer name removed (`Shop.Data.IRepository<Order>?` → `IRepository<Order>`).
+pub(crate) fn simple_type(node: Node<'_>, source: &str) -> String {
+    let text: String = syntax::text(node, source)
+        .chars()
+        .filter(|character| !character.is_whitespace())
+        .collect();
+    let text = text.trim_end_matches('?');
+    let text = text.strip_prefix("global::").unwrap_or(text);
+    let (head, rest) = match text.find('<') {
+        Some(index) => text.split_at(index),
+        None => (text, ""),
+    };
+    let head = head.rsplit('.').next().unwrap_or(head);
+    format!("{head}{rest}")
+}

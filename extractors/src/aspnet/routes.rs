@@ -1,0 +1,305 @@
+//! ASP.NET Core routes and the `performs` facts of controller actions.
+//!
+//! - Controllers: each `[Route("…")]` of the class is a prefix (none: the empty prefix). An
+//!   action's `[HttpGet("x")]` (`HttpPost`, …) gives `GET prefix/x`; a verb attribute without
+//!   template takes the templates of the action's `[Route]` attributes, else the prefix alone;
+//!   an action with only `[Route("x")]` serves `* prefix/x`. A template starting with `/` or
+//!   `~/` ignores the prefix. `[controller]` becomes the class name without `Controller`,
+//!   lower-cased (ASP.NET matches routes case-insensitively and lintel normalises paths to lower
+//!   case); `[action]` becomes the method name. Framework `aspnet`, handler and scope
+//!   `Class.Method`.
+//! - Each action route also gives `performs` facts (`crate::web_out`): the operation of its verb,
+//!   and as data each parameter type (except predefined types and `[FromServices]` parameters)
+//!   and the return type, unwrapped.
+//! - Minimal APIs: `app.MapGet("/x", handler)` (`MapPost`, `MapPut`, `MapPatch`, `MapDelete`;
+//!   `Map` serves `*`) with the prefixes of `MapGroup("/p")` receivers, chained or bound to a
+//!   local variable of the file. Framework `aspnet-minimal`; the handler is named when it is a
+//!   method group. Minimal APIs give no `performs` facts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use policies::facts::Fact;
+use tree_sitter::Node;
+
+use super::{attribute_arguments, attribute_name, attributes_of, simple_type, string_value};
+use crate::facts_out::FactFactory;
+use crate::graph::csharp::{simple_name, CSharp};
+use crate::graph::{FileSyntax, GraphGrammar};
+use crate::query::{Field, QueryHit};
+use crate::syntax::{self, named_children};
+use crate::web_out::{self, join_path, RouteSite};
+
+/// How deep `MapGroup` receivers are followed.
+const MAX_GROUP_DEPTH: usize = 16;
+
+/// The route and `performs` facts of a C# file.
+pub(super) fn facts(
+    factory: &FactFactory<'_>,
+    hits: &[QueryHit<'_>],
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    let mut actions = BTreeSet::new();
+    let mut groups: Option<BTreeMap<String, Node<'_>>> = None;
+    for hit in hits
+        .iter()
+        .filter(|hit| hit.kind == policies::facts::FactKind::Route)
+    {
+        if let Some(attribute) = hit.node(Field::Decorator) {
+            let Some(method) = attribute
+                .parent()
+                .and_then(|list| list.parent())
+                .filter(|declaration| declaration.kind() == "method_declaration")
+            else {
+                continue;
+            };
+            if actions.insert(method.id()) {
+                facts.extend(action_facts(factory, method, file));
+            }
+        } else if let Some(site) = minimal_route(hit, file, &mut groups) {
+            facts.push(web_out::route_fact(factory, &site));
+        }
+    }
+    facts
+}
+
+/// One route of an action before the class prefix is applied.
+struct ActionRoute<'tree> {
+    node: Node<'tree>,
+    method: String,
+    template: Option<String>,
+}
+
+fn action_facts(
+    factory: &FactFactory<'_>,
+    method: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let source = file.source;
+    let Some(class) = method.parent().and_then(|body| body.parent()) else {
+        return Vec::new();
+    };
+    let (Some(class_name), Some(method_name)) = (
+        class
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source)),
+        method
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source)),
+    ) else {
+        return Vec::new();
+    };
+    let template_of = |attribute: Node<'_>| {
+        attribute_arguments(attribute, source)
+            .into_iter()
+            .find(|(name, _)| name.is_none())
+            .and_then(|(_, value)| string_value(value, source))
+    };
+    let mut prefixes: Vec<String> = attributes_of(class)
+        .into_iter()
+        .filter(|attribute| attribute_name(*attribute, source) == "Route")
+        .filter_map(template_of)
+        .collect();
+    if prefixes.is_empty() {
+        prefixes.push(String::new());
+    }
+    let mut verbs = Vec::new();
+    let mut templates = Vec::new();
+    for attribute in attributes_of(method) {
+        let name = attribute_name(attribute, source);
+        if name == "Route" {
+            templates.extend(template_of(attribute).map(|template| (attribute, template)));
+        } else if let Some(verb) = name.strip_prefix("Http") {
+            verbs.push((attribute, verb.to_uppercase(), template_of(attribute)));
+        }
+    }
+    let mut routes = Vec::new();
+    for (node, verb, template) in &verbs {
+        match template {
+            Some(template) => routes.push(ActionRoute {
+                node: *node,
+                method: verb.clone(),
+                template: Some(template.clone()),
+            }),
+            None if templates.is_empty() => routes.push(ActionRoute {
+                node: *node,
+                method: verb.clone(),
+                template: None,
+            }),
+            None => routes.extend(templates.iter().map(|(_, template)| ActionRoute {
+                node: *node,
+                method: verb.clone(),
+                template: Some(template.clone()),
+            })),
+        }
+    }
+    if verbs.is_empty() {
+        routes.extend(templates.iter().map(|(node, template)| ActionRoute {
+            node: *node,
+            method: "*".to_owned(),
+            template: Some(template.clone()),
+        }));
+    }
+    let controller = class_name
+        .strip_suffix("Controller")
+        .unwrap_or(class_name)
+        .to_lowercase();
+    let replace_tokens = |path: &str| {
+        path.replace("[controller]", &controller)
+            .replace("[action]", method_name)
+    };
+    let handler = format!("{class_name}.{method_name}");
+    let data = action_data(method, source);
+    let mut facts = Vec::new();
+    for route in &routes {
+        for prefix in &prefixes {
+            let path = match route.template.as_deref() {
+                Some(template) if template.starts_with('/') || template.starts_with("~/") => {
+                    join_path(&[template.trim_start_matches('~')])
+                }
+                Some(template) => join_path(&[prefix, template]),
+                None => join_path(&[prefix]),
+            };
+            let site = RouteSite {
+                node: route.node,
+                method: route.method.clone(),
+                path: replace_tokens(&path),
+                framework: "aspnet",
+                handler: Some(handler.clone()),
+                scope: (file.scope_of)(route.node),
+            };
+            facts.push(web_out::route_fact(factory, &site));
+        }
+        facts.extend(web_out::performs_facts(
+            factory,
+            route.node,
+            &handler,
+            &route.method,
+            &data,
+        ));
+    }
+    facts
+}
+
+/// The candidate data types of an action: its parameters' types, then its return type.
+fn action_data(method: Node<'_>, source: &str) -> Vec<String> {
+    let parameters = method
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default();
+    let from_parameters = parameters
+        .into_iter()
+        .filter(|parameter| parameter.kind() == "parameter")
+        .filter(|parameter| {
+            !attributes_of(*parameter)
+                .into_iter()
+                .any(|attribute| attribute_name(attribute, source) == "FromServices")
+        })
+        .filter_map(|parameter| parameter.child_by_field_name("type"))
+        .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source)));
+    let returned = method
+        .child_by_field_name("returns")
+        .and_then(|type_node| web_out::data_type(&simple_type(type_node, source)));
+    from_parameters.chain(returned).collect()
+}
+
+fn minimal_route<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+    groups: &mut Option<BTreeMap<String, Node<'tree>>>,
+) -> Option<RouteSite<'tree>> {
+    let source = file.source;
+    let (call, receiver, name) = (
+        hit.node(Field::Call)?,
+        hit.node(Field::Receiver)?,
+        hit.node(Field::Method)?,
+    );
+    let arguments = CSharp.arguments(hit.node(Field::Arguments)?);
+    let (first, handler) = (arguments.first()?, arguments.get(1)?);
+    let template = string_value(*first, source)?;
+    let method = match syntax::text(name, source).strip_prefix("Map") {
+        Some("") | None => "*".to_owned(),
+        Some(verb) => verb.to_uppercase(),
+    };
+    let declarations = groups.get_or_insert_with(|| local_values(file.root, source));
+    let prefix = group_prefix(receiver, source, declarations, MAX_GROUP_DEPTH);
+    let handler = matches!(handler.kind(), "identifier" | "member_access_expression")
+        .then(|| syntax::compact_text(*handler, source, 120));
+    Some(RouteSite {
+        node: call,
+        method,
+        path: join_path(&[&prefix, &template]),
+        framework: "aspnet-minimal",
+        handler,
+        scope: (file.scope_of)(call),
+    })
+}
+
+/// The path prefix of a route receiver: `app.MapGroup("/api")`, or a variable bound to one.
+fn group_prefix(
+    receiver: Node<'_>,
+    source: &str,
+    declarations: &BTreeMap<String, Node<'_>>,
+    depth: usize,
+) -> String {
+    let Some(depth) = depth.checked_sub(1) else {
+        return String::new();
+    };
+    match receiver.kind() {
+        "identifier" => declarations
+            .get(syntax::text(receiver, source))
+            .map(|value| group_prefix(*value, source, declarations, depth))
+            .unwrap_or_default(),
+        "invocation_expression" => {
+            let Some((object, name)) = receiver
+                .child_by_field_name("function")
+                .and_then(|function| CSharp.member(function))
+            else {
+                return String::new();
+            };
+            let outer = group_prefix(object, source, declarations, depth);
+            if simple_name(name, source) != "MapGroup" {
+                return outer;
+            }
+            let own = receiver
+                .child_by_field_name("arguments")
+                .and_then(|list| CSharp.arguments(list).into_iter().next())
+                .and_then(|first| string_value(first, source))
+                .unwrap_or_default();
+            join_path(&[&outer, &own])
+        }
+        _ => String::new(),
+    }
+}
+
+/// The values of the file's local variables by name (`var orders = app.MapGroup("/orders")`);
+/// the first declaration of a name wins.
+fn local_values<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, Node<'tree>> {
+    let mut values = BTreeMap::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "variable_declarator" {
+            let name = node.child_by_field_name("name");
+            let value = named_children(node)
+                .into_iter()
+                .rfind(|child| Some(child.id()) != name.map(|name| name.id()));
+            if let (Some(name), Some(value)) = (name, value) {
+                values
+                    .entry(syntax::text(name, source).to_owned())
+                    .or_insert(value);
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return values;
+            }
+        }
+    }
+}

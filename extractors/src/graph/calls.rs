@@ -1,0 +1,83 @@
+//! `call` facts (`language.md` §5.4): every call of a function or method, with its callee,
+//! receiver, qualified name and argument texts, so a reviewed query can match
+//! `callee: acceptConsent` or `qualified: orders.submit` or `argumentEnum: OrderStatus`.
+
+use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
+
+use super::{FileSyntax, GraphGrammar, TEXT_LIMIT};
+use crate::facts_out::{set, FactFactory};
+use crate::query::{Field, QueryHit};
+use crate::syntax;
+
+/// The `call` facts of a file's call hits.
+pub(super) fn facts(
+    factory: &FactFactory<'_>,
+    grammar: &dyn GraphGrammar,
+    hits: &[&QueryHit<'_>],
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let source = file.source;
+    let mut facts = Vec::new();
+    for hit in hits {
+        let Some(call) = hit.node(Field::Call) else {
+            continue;
+        };
+        let (receiver, callee) = if let Some(method) = hit.node(Field::Method) {
+            (hit.node(Field::Receiver), grammar.name(method, source))
+        } else if let Some(function) = hit.node(Field::Function) {
+            if !grammar.is_callee(function) {
+                continue;
+            }
+            match grammar.member(function) {
+                Some((object, property)) => (Some(object), grammar.name(property, source)),
+                None => (None, syntax::compact_text(function, source, TEXT_LIMIT)),
+            }
+        } else {
+            continue;
+        };
+        if callee.is_empty() {
+            continue;
+        }
+        let receiver = receiver.map(|node| syntax::compact_text(node, source, TEXT_LIMIT));
+        let qualified = match &receiver {
+            Some(receiver) => syntax::truncate(&format!("{receiver}.{callee}"), TEXT_LIMIT),
+            None => callee.clone(),
+        };
+        let arguments = hit
+            .node(Field::Arguments)
+            .map(|list| grammar.arguments(list))
+            .unwrap_or_default();
+        let mut fact = factory.fact(
+            FactKind::Call,
+            call,
+            Confidence::Definite,
+            (file.scope_of)(call),
+            format!("call of `{qualified}`"),
+        );
+        set(&mut fact, "callee", callee.as_str());
+        set(&mut fact, "method", callee.as_str());
+        if let Some(receiver) = &receiver {
+            set(&mut fact, "receiver", receiver.as_str());
+        }
+        set(&mut fact, "qualified", qualified);
+        set(
+            &mut fact,
+            "argumentCount",
+            i64::try_from(arguments.len()).unwrap_or(i64::MAX),
+        );
+        let texts: Vec<String> = arguments
+            .iter()
+            .map(|argument| syntax::compact_text(*argument, source, TEXT_LIMIT))
+            .collect();
+        set(&mut fact, "arguments", PropertyValue::List(texts));
+        if let Some((enum_name, member)) = arguments
+            .first()
+            .and_then(|first| grammar.enum_member(*first, source))
+        {
+            set(&mut fact, "argumentEnum", enum_name);
+            set(&mut fact, "argumentMember", member);
+        }
+        facts.push(fact);
+    }
+    facts
+}

@@ -1,0 +1,199 @@
+//! The [`GraphGrammar`] of C#.
+
+use tree_sitter::Node;
+
+use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use crate::syntax::{self, named_children};
+
+/// C# syntax.
+pub(crate) struct CSharp;
+
+impl GraphGrammar for CSharp {
+    fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
+        match node.kind() {
+            "member_access_expression" => Some((
+                node.child_by_field_name("expression")?,
+                node.child_by_field_name("name")?,
+            )),
+            // `a?.B`: the object is the condition, the name sits in the member binding.
+            "conditional_access_expression" => {
+                let binding = named_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "member_binding_expression")?;
+                Some((
+                    node.child_by_field_name("condition")?,
+                    binding.child_by_field_name("name")?,
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    fn arguments<'tree>(&self, list: Node<'tree>) -> Vec<Node<'tree>> {
+        named_children(list)
+            .into_iter()
+            .filter(|argument| argument.kind() == "argument")
+            .filter_map(|argument| {
+                let name = argument.child_by_field_name("name").map(|name| name.id());
+                named_children(argument)
+                    .into_iter()
+                    .rfind(|child| Some(child.id()) != name)
+            })
+            .collect()
+    }
+
+    fn name(&self, node: Node<'_>, source: &str) -> String {
+        simple_name(node, source)
+    }
+
+    fn condition<'tree>(&self, node: Node<'tree>, source: &str) -> Condition<'tree> {
+        let node = unwrap_parentheses(node);
+        match node.kind() {
+            "binary_expression" => {
+                let (Some(left), Some(operator), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("operator"),
+                    node.child_by_field_name("right"),
+                ) else {
+                    return Condition::Other;
+                };
+                match syntax::text(operator, source) {
+                    "&&" => Condition::And(left, right),
+                    "==" => Condition::Equal {
+                        left,
+                        right,
+                        is_negated: false,
+                    },
+                    "!=" => Condition::Equal {
+                        left,
+                        right,
+                        is_negated: true,
+                    },
+                    _ => Condition::Other,
+                }
+            }
+            "prefix_unary_expression" if syntax::text(node, source).starts_with('!') => {
+                named_children(node)
+                    .into_iter()
+                    .next()
+                    .map_or(Condition::Other, Condition::Not)
+            }
+            "is_pattern_expression" => {
+                let (Some(subject), Some(pattern)) = (
+                    node.child_by_field_name("expression"),
+                    node.child_by_field_name("pattern"),
+                ) else {
+                    return Condition::Other;
+                };
+                let (pattern, is_negated) = if pattern.kind() == "negated_pattern" {
+                    match named_children(pattern).into_iter().next() {
+                        Some(inner) => (inner, true),
+                        None => return Condition::Other,
+                    }
+                } else {
+                    (pattern, false)
+                };
+                match constant_of(pattern) {
+                    Some(pattern) => Condition::Is {
+                        subject,
+                        pattern,
+                        is_negated,
+                    },
+                    None => Condition::Other,
+                }
+            }
+            _ => Condition::Other,
+        }
+    }
+
+    fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
+        (node.kind() == "if_statement").then_some(())?;
+        Some(Branch {
+            condition: node.child_by_field_name("condition")?,
+            consequence: node.child_by_field_name("consequence")?,
+        })
+    }
+
+    fn arm<'tree>(&self, node: Node<'tree>) -> Option<Arm<'tree>> {
+        (node.kind() == "switch_section").then_some(())?;
+        let subject = node
+            .parent()
+            .and_then(|body| body.parent())
+            .and_then(|switch| switch.child_by_field_name("value"))
+            .map(unwrap_parentheses)?;
+        let labels = named_children(node)
+            .into_iter()
+            .filter(|child| child.kind().ends_with("pattern"))
+            .map(|label| constant_of(label).unwrap_or(label))
+            .collect();
+        // `case A: case B: …` parses as a section without statements before this one.
+        let is_fallthrough_target = node.prev_named_sibling().is_some_and(|previous| {
+            previous.kind() == "switch_section"
+                && named_children(previous).into_iter().all(|child| {
+                    let kind = child.kind();
+                    kind.ends_with("pattern") || kind == "when_clause" || kind == "comment"
+                })
+        });
+        Some(Arm {
+            subject: Some(subject),
+            labels,
+            is_fallthrough_target,
+        })
+    }
+
+    fn is_branching(&self, node: Node<'_>) -> bool {
+        matches!(
+            node.kind(),
+            "if_statement"
+                | "switch_statement"
+                | "switch_body"
+                | "conditional_expression"
+                | "switch_expression"
+        )
+    }
+
+    fn is_exit(&self, node: Node<'_>) -> bool {
+        match node.kind() {
+            "return_statement" | "throw_statement" => true,
+            "block" => last_statement(node).is_some_and(|last| self.is_exit(last)),
+            "expression_statement" => named_children(node)
+                .into_iter()
+                .next()
+                .is_some_and(|inner| inner.kind() == "throw_expression"),
+            _ => false,
+        }
+    }
+
+    fn is_function(&self, node: Node<'_>) -> bool {
+        matches!(
+            node.kind(),
+            "method_declaration"
+                | "constructor_declaration"
+                | "local_function_statement"
+                | "lambda_expression"
+                | "anonymous_method_expression"
+                | "accessor_declaration"
+                | "declaration_list"
+        )
+    }
+}
+
+/// The expression of a constant pattern (`OrderStatus.Draft` in `case OrderStatus.Draft:`);
+/// `None` for any other pattern (a label that is no constant still counts as a label).
+fn constant_of(pattern: Node<'_>) -> Option<Node<'_>> {
+    match pattern.kind() {
+        "constant_pattern" => named_children(pattern).into_iter().next(),
+        "member_access_expression" | "identifier" => Some(pattern),
+        _ => None,
+    }
+}
+
+/// A name without type arguments: `AddScoped<IOrders, Orders>` → `AddScoped`.
+pub(crate) fn simple_name(node: Node<'_>, source: &str) -> String {
+    let node = if node.kind() == "generic_name" {
+        named_children(node).into_iter().next().unwrap_or(node)
+    } else {
+        node
+    };
+    syntax::compact_text(node, source, super::TEXT_LIMIT)
+}

@@ -1,0 +1,131 @@
+//! The [`GraphGrammar`] of Java.
+
+use tree_sitter::Node;
+
+use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use crate::syntax::{self, named_children};
+
+/// Java syntax.
+pub(crate) struct Java;
+
+impl GraphGrammar for Java {
+    fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
+        (node.kind() == "field_access").then_some(())?;
+        Some((
+            node.child_by_field_name("object")?,
+            node.child_by_field_name("field")?,
+        ))
+    }
+
+    fn arguments<'tree>(&self, list: Node<'tree>) -> Vec<Node<'tree>> {
+        named_children(list)
+            .into_iter()
+            .filter(|argument| !argument.kind().contains("comment"))
+            .collect()
+    }
+
+    fn condition<'tree>(&self, node: Node<'tree>, source: &str) -> Condition<'tree> {
+        let node = unwrap_parentheses(node);
+        match node.kind() {
+            "binary_expression" => {
+                let (Some(left), Some(operator), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("operator"),
+                    node.child_by_field_name("right"),
+                ) else {
+                    return Condition::Other;
+                };
+                match syntax::text(operator, source) {
+                    "&&" => Condition::And(left, right),
+                    "==" => Condition::Equal {
+                        left,
+                        right,
+                        is_negated: false,
+                    },
+                    "!=" => Condition::Equal {
+                        left,
+                        right,
+                        is_negated: true,
+                    },
+                    _ => Condition::Other,
+                }
+            }
+            "unary_expression" => match (
+                node.child_by_field_name("operator"),
+                node.child_by_field_name("operand"),
+            ) {
+                (Some(operator), Some(operand)) if syntax::text(operator, source) == "!" => {
+                    Condition::Not(operand)
+                }
+                _ => Condition::Other,
+            },
+            _ => Condition::Other,
+        }
+    }
+
+    fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
+        (node.kind() == "if_statement").then_some(())?;
+        Some(Branch {
+            condition: node.child_by_field_name("condition")?,
+            consequence: node.child_by_field_name("consequence")?,
+        })
+    }
+
+    fn arm<'tree>(&self, node: Node<'tree>) -> Option<Arm<'tree>> {
+        if node.kind() != "switch_block_statement_group" && node.kind() != "switch_rule" {
+            return None;
+        }
+        let subject = node
+            .parent()
+            .and_then(|body| body.parent())
+            .and_then(|switch| switch.child_by_field_name("condition"))
+            .map(unwrap_parentheses)?;
+        let labels = named_children(node)
+            .into_iter()
+            .filter(|child| child.kind() == "switch_label")
+            .flat_map(named_children)
+            .collect();
+        // `case A: case B: …` may parse as a group without statements before this one.
+        let is_fallthrough_target = node.prev_named_sibling().is_some_and(|previous| {
+            previous.kind() == "switch_block_statement_group"
+                && named_children(previous)
+                    .into_iter()
+                    .all(|child| child.kind() == "switch_label" || child.kind().contains("comment"))
+        });
+        Some(Arm {
+            subject: Some(subject),
+            labels,
+            is_fallthrough_target,
+        })
+    }
+
+    fn is_branching(&self, node: Node<'_>) -> bool {
+        matches!(
+            node.kind(),
+            "if_statement"
+                | "switch_expression"
+                | "switch_statement"
+                | "switch_block"
+                | "ternary_expression"
+        )
+    }
+
+    fn is_exit(&self, node: Node<'_>) -> bool {
+        match node.kind() {
+            "return_statement" | "throw_statement" => true,
+            "block" => last_statement(node).is_some_and(|last| self.is_exit(last)),
+            _ => false,
+        }
+    }
+
+    fn is_function(&self, node: Node<'_>) -> bool {
+        matches!(
+            node.kind(),
+            "method_declaration"
+                | "constructor_declaration"
+                | "lambda_expression"
+                | "class_body"
+                | "compact_constructor_declaration"
+        )
+    }
+}

@@ -1,0 +1,320 @@
+//! Routes and HTTP requests of Python files.
+//!
+//! - FastAPI (`@app.get("/x")`, `@router.post(…)`, `@app.api_route("/x", methods=[…])`) and
+//!   Flask (`@app.route("/x", methods=["GET", "POST"])`, default `GET`; Flask 2's `@app.get`):
+//!   the decorator's first argument must be a string. The prefix of a router or blueprint bound
+//!   in the same file (`APIRouter(prefix="/p")`, `Blueprint("b", __name__, url_prefix="/p")`) is
+//!   applied; `include_router` and `register_blueprint` prefixes are not. The framework is
+//!   `flask` when the receiver is built with `Flask`/`Blueprint` or the file imports `flask`,
+//!   else `fastapi`. Handler: the decorated function; scope: its enclosing path.
+//! - Django: `path("orders/<int:pk>/", view)` in a file that imports `django`, method `*`,
+//!   handler the view as written; `include()` prefixes are not applied.
+//! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
+//!   and `requests.request("GET", url)`. An f-string URL keeps its `{…}` holes as parameters and
+//!   has a path unless it starts with a hole.
+
+use std::collections::BTreeMap;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts_out::FactFactory;
+use crate::graph::FileSyntax;
+use crate::query::{Field, QueryHit};
+use crate::syntax::{self, named_children};
+use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
+
+/// What the file binds and imports, for prefixes and frameworks.
+struct Routers<'a> {
+    /// Variable → (constructor, prefix) for `x = APIRouter(prefix=…)`-style bindings.
+    bindings: BTreeMap<String, (String, String)>,
+    /// The top-level modules the file imports.
+    modules: Vec<&'a str>,
+}
+
+/// The route and `http_call` facts of a Python file.
+pub(crate) fn facts(
+    factory: &FactFactory<'_>,
+    hits: &[QueryHit<'_>],
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let routers = routers(file.root, file.source);
+    let mut facts = Vec::new();
+    for hit in hits {
+        match hit.kind {
+            FactKind::Route => {
+                let sites = if hit.node(Field::Decorator).is_some() {
+                    decorated_routes(hit, file, &routers)
+                } else {
+                    django_route(hit, file, &routers).into_iter().collect()
+                };
+                facts.extend(sites.iter().map(|site| web_out::route_fact(factory, site)));
+            }
+            FactKind::HttpCall => {
+                if let Some(site) = http_call(hit, file) {
+                    facts.push(web_out::http_call_fact(factory, &site));
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+fn routers<'a>(root: Node<'_>, source: &'a str) -> Routers<'a> {
+    let mut bindings = BTreeMap::new();
+    let mut modules = Vec::new();
+    for statement in named_children(root) {
+        match statement.kind() {
+            "import_statement" | "import_from_statement" => {
+                let module = statement
+                    .child_by_field_name("module_name")
+                    .or_else(|| statement.child_by_field_name("name"))
+                    .map(|name| syntax::text(name, source));
+                if let Some(module) = module {
+                    modules.push(module.split('.').next().unwrap_or(module));
+                }
+            }
+            "expression_statement" => {
+                let Some(assignment) = named_children(statement)
+                    .into_iter()
+                    .find(|child| child.kind() == "assignment")
+                else {
+                    continue;
+                };
+                let (Some(left), Some(call)) = (
+                    assignment.child_by_field_name("left"),
+                    assignment.child_by_field_name("right"),
+                ) else {
+                    continue;
+                };
+                if left.kind() != "identifier" || call.kind() != "call" {
+                    continue;
+                }
+                let constructor = call
+                    .child_by_field_name("function")
+                    .map(|function| syntax::text(function, source))
+                    .unwrap_or_default();
+                let constructor = constructor.rsplit('.').next().unwrap_or(constructor);
+                let prefix = call
+                    .child_by_field_name("arguments")
+                    .and_then(|list| {
+                        keyword(list, "prefix", source)
+                            .or_else(|| keyword(list, "url_prefix", source))
+                    })
+                    .unwrap_or_default();
+                bindings.insert(
+                    syntax::text(left, source).to_owned(),
+                    (constructor.to_owned(), prefix),
+                );
+            }
+            _ => {}
+        }
+    }
+    Routers { bindings, modules }
+}
+
+/// The string value of keyword argument `name`.
+fn keyword(list: Node<'_>, name: &str, source: &str) -> Option<String> {
+    named_children(list)
+        .into_iter()
+        .filter(|argument| argument.kind() == "keyword_argument")
+        .find(|argument| {
+            argument
+                .child_by_field_name("name")
+                .is_some_and(|key| syntax::text(key, source) == name)
+        })
+        .and_then(|argument| argument.child_by_field_name("value"))
+        .and_then(|value| string_value(value, source))
+}
+
+/// The positional arguments of an argument list.
+fn positional(list: Node<'_>) -> Vec<Node<'_>> {
+    named_children(list)
+        .into_iter()
+        .filter(|argument| !matches!(argument.kind(), "keyword_argument" | "comment"))
+        .collect()
+}
+
+/// The value of a plain string literal (no interpolation).
+fn string_value(node: Node<'_>, source: &str) -> Option<String> {
+    let parts = named_children(node);
+    let is_plain =
+        node.kind() == "string" && !parts.iter().any(|part| part.kind() == "interpolation");
+    is_plain.then(|| {
+        parts
+            .into_iter()
+            .filter(|part| matches!(part.kind(), "string_content" | "escape_sequence"))
+            .map(|part| syntax::text(part, source))
+            .collect()
+    })
+}
+
+/// A string or f-string: its text with holes kept as `{…}`, and whether its path is static
+/// (it does not start with a hole).
+fn interpolated(node: Node<'_>, source: &str) -> Option<(String, bool)> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut text = String::new();
+    let mut starts_with_hole = false;
+    for part in named_children(node) {
+        match part.kind() {
+            "string_content" | "escape_sequence" => text.push_str(syntax::text(part, source)),
+            "interpolation" => {
+                starts_with_hole |= text.is_empty();
+                text.push_str(syntax::text(part, source));
+            }
+            _ => {}
+        }
+    }
+    Some((text, !starts_with_hole))
+}
+
+fn decorated_routes<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+    routers: &Routers<'_>,
+) -> Vec<RouteSite<'tree>> {
+    let source = file.source;
+    let (Some(decorator), Some(receiver), Some(verb), Some(list)) = (
+        hit.node(Field::Decorator),
+        hit.node(Field::Receiver),
+        hit.node(Field::Method),
+        hit.node(Field::Arguments),
+    ) else {
+        return Vec::new();
+    };
+    let Some(path) = positional(list)
+        .first()
+        .and_then(|first| string_value(*first, source))
+    else {
+        return Vec::new();
+    };
+    let Some(function) = decorator
+        .parent()
+        .and_then(|decorated| decorated.child_by_field_name("definition"))
+        .filter(|definition| definition.kind() == "function_definition")
+    else {
+        return Vec::new();
+    };
+    let (constructor, prefix) = routers
+        .bindings
+        .get(syntax::text(receiver, source))
+        .cloned()
+        .unwrap_or_default();
+    let framework = if matches!(constructor.as_str(), "Flask" | "Blueprint")
+        || (!matches!(constructor.as_str(), "FastAPI" | "APIRouter")
+            && routers.modules.contains(&"flask"))
+    {
+        "flask"
+    } else {
+        "fastapi"
+    };
+    let verb = syntax::text(verb, source);
+    let methods: Vec<String> = if verb == "route" || verb == "api_route" {
+        let listed: Vec<String> = named_children(list)
+            .into_iter()
+            .filter(|argument| argument.kind() == "keyword_argument")
+            .filter(|argument| {
+                argument
+                    .child_by_field_name("name")
+                    .is_some_and(|key| syntax::text(key, source) == "methods")
+            })
+            .filter_map(|argument| argument.child_by_field_name("value"))
+            .flat_map(named_children)
+            .filter_map(|method| string_value(method, source))
+            .map(|method| method.to_uppercase())
+            .collect();
+        if listed.is_empty() {
+            vec![if verb == "route" { "GET" } else { "*" }.to_owned()]
+        } else {
+            listed
+        }
+    } else {
+        vec![verb.to_uppercase()]
+    };
+    let handler = function
+        .child_by_field_name("name")
+        .map(|name| syntax::text(name, source).to_owned());
+    let scope = (file.scope_of)(function)
+        .map(|outer| match &handler {
+            Some(handler) => format!("{outer}.{handler}"),
+            None => outer,
+        })
+        .or_else(|| handler.clone());
+    methods
+        .into_iter()
+        .map(|method| RouteSite {
+            node: decorator,
+            method,
+            path: join_path(&[&prefix, &path]),
+            framework,
+            handler: handler.clone(),
+            scope: scope.clone(),
+        })
+        .collect()
+}
+
+fn django_route<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+    routers: &Routers<'_>,
+) -> Option<RouteSite<'tree>> {
+    if !routers.modules.contains(&"django") {
+        return None;
+    }
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let arguments = positional(hit.node(Field::Arguments)?);
+    let path = string_value(*arguments.first()?, source)?;
+    let view = arguments.get(1)?;
+    let is_include = view.kind() == "call"
+        && view
+            .child_by_field_name("function")
+            .is_some_and(|function| syntax::text(function, source) == "include");
+    if is_include {
+        return None;
+    }
+    Some(RouteSite {
+        node: call,
+        method: "*".to_owned(),
+        path: join_path(&[&path]),
+        framework: "django",
+        handler: matches!(view.kind(), "identifier" | "attribute")
+            .then(|| syntax::compact_text(*view, source, 120)),
+        scope: (file.scope_of)(call),
+    })
+}
+
+fn http_call<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let client = match syntax::text(hit.node(Field::Receiver)?, source) {
+        "requests" => "requests",
+        _ => "httpx",
+    };
+    let verb = syntax::text(hit.node(Field::Method)?, source);
+    let arguments = positional(hit.node(Field::Arguments)?);
+    let (method, url_node) = if verb == "request" {
+        let method = arguments
+            .first()
+            .and_then(|method| string_value(*method, source))
+            .map_or_else(|| "*".to_owned(), |method| method.to_uppercase());
+        (method, arguments.get(1)?)
+    } else {
+        (verb.to_uppercase(), arguments.first()?)
+    };
+    let (url, is_static) = interpolated(*url_node, source)?;
+    Some(HttpCallSite {
+        node: call,
+        method,
+        url,
+        is_static,
+        client,
+        scope: (file.scope_of)(call),
+    })
+}

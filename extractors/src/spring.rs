@@ -1,0 +1,368 @@
+//! Spring facts of Java files: routes and the `performs` facts of handlers, role checks, and
+//! `RestTemplate`/`WebClient` requests.
+//!
+//! - `route`: a handler method's `@GetMapping` (`Post`, `Put`, `Patch`, `Delete`) or
+//!   `@RequestMapping` (its `method = RequestMethod.X`, else `*`), each of its paths (`value`,
+//!   `path` or the positional value; none is the empty path) under each path of the class's
+//!   `@RequestMapping`. Framework `spring`, handler and scope `Class.method`.
+//! - `performs`: per route, the operation of its verb on each parameter type and the return
+//!   type, unwrapped (`crate::web_out`).
+//! - `checks_role`: the roles of `hasRole('X')`, `hasAnyRole('X', 'Y')`, `hasAuthority('ROLE_X')`
+//!   and `hasAnyAuthority(…)` in `@PreAuthorize`, and the values of `@RolesAllowed` and
+//!   `@Secured`; a `ROLE_` prefix is dropped (Spring adds it to role names). Scope: the class,
+//!   or `Class.method` on a method.
+//! - `http_call`: `RestTemplate`'s `getForObject`/`getForEntity` (GET), `postFor…` (POST), `put`,
+//!   `delete`, `patchForObject` and `exchange(url, HttpMethod.X, …)`; `WebClient`'s
+//!   `client.get().uri("/x")`. The first argument must be a string, and the receiver's name must
+//!   mention `rest`, `template`, `client` or `web`, or the URL start with `/` or `http`.
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts_out::FactFactory;
+use crate::graph::FileSyntax;
+use crate::query::{Field, QueryHit};
+use crate::syntax::{self, named_children};
+use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
+
+/// The Spring facts of a Java file.
+pub(crate) fn facts(
+    factory: &FactFactory<'_>,
+    hits: &[QueryHit<'_>],
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for hit in hits {
+        match hit.kind {
+            FactKind::Route => facts.extend(handler_facts(factory, hit, file)),
+            FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file)),
+            FactKind::HttpCall => {
+                if let Some(site) = http_call(hit, file) {
+                    facts.push(web_out::http_call_fact(factory, &site));
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+/// The value of a Java string literal.
+fn string_value(node: Node<'_>, source: &str) -> Option<String> {
+    (node.kind() == "string_literal").then(|| {
+        named_children(node)
+            .into_iter()
+            .map(|part| syntax::text(part, source))
+            .collect()
+    })
+}
+
+/// The strings of an annotation value: a string or an array of strings.
+fn strings(node: Node<'_>, source: &str) -> Vec<String> {
+    match node.kind() {
+        "element_value_array_initializer" => named_children(node)
+            .into_iter()
+            .filter_map(|element| string_value(element, source))
+            .collect(),
+        _ => string_value(node, source).into_iter().collect(),
+    }
+}
+
+/// The `(key, value)` elements of an annotation; the positional value has key `value`.
+fn elements<'tree>(annotation: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
+    let Some(list) = annotation.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    named_children(list)
+        .into_iter()
+        .filter(|element| !element.kind().contains("comment"))
+        .filter_map(|element| {
+            if element.kind() == "element_value_pair" {
+                let key = syntax::text(element.child_by_field_name("key")?, source).to_owned();
+                Some((key, element.child_by_field_name("value")?))
+            } else {
+                Some(("value".to_owned(), element))
+            }
+        })
+        .collect()
+}
+
+/// The paths of a mapping annotation (`value`, `path`, or positional); the empty path if none.
+fn mapping_paths(annotation: Node<'_>, source: &str) -> Vec<String> {
+    let paths: Vec<String> = elements(annotation, source)
+        .into_iter()
+        .filter(|(key, _)| key == "value" || key == "path")
+        .flat_map(|(_, value)| strings(value, source))
+        .collect();
+    if paths.is_empty() {
+        vec![String::new()]
+    } else {
+        paths
+    }
+}
+
+/// The annotations in a declaration's modifiers.
+fn annotations_of(declaration: Node<'_>) -> Vec<Node<'_>> {
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "modifiers")
+        .flat_map(named_children)
+        .filter(|child| matches!(child.kind(), "annotation" | "marker_annotation"))
+        .collect()
+}
+
+fn annotation_name<'source>(annotation: Node<'_>, source: &'source str) -> &'source str {
+    annotation
+        .child_by_field_name("name")
+        .map(|name| syntax::text(name, source))
+        .unwrap_or_default()
+}
+
+fn handler_facts(
+    factory: &FactFactory<'_>,
+    hit: &QueryHit<'_>,
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let source = file.source;
+    let Some(annotation) = hit.node(Field::Decorator) else {
+        return Vec::new();
+    };
+    let Some(method) = annotation
+        .parent()
+        .and_then(|modifiers| modifiers.parent())
+        .filter(|declaration| declaration.kind() == "method_declaration")
+    else {
+        return Vec::new();
+    };
+    let Some(class) = method.parent().and_then(|body| body.parent()) else {
+        return Vec::new();
+    };
+    let (Some(class_name), Some(method_name)) = (
+        class
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source)),
+        method
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source)),
+    ) else {
+        return Vec::new();
+    };
+    let name = annotation_name(annotation, source);
+    let verbs: Vec<String> = match name.strip_suffix("Mapping") {
+        Some("Request") => {
+            let verbs: Vec<String> = elements(annotation, source)
+                .into_iter()
+                .filter(|(key, _)| key == "method")
+                .flat_map(|(_, value)| match value.kind() {
+                    "element_value_array_initializer" => named_children(value),
+                    _ => vec![value],
+                })
+                .map(|verb| {
+                    let text = syntax::text(verb, source);
+                    text.rsplit('.').next().unwrap_or(text).to_uppercase()
+                })
+                .collect();
+            if verbs.is_empty() {
+                vec!["*".to_owned()]
+            } else {
+                verbs
+            }
+        }
+        Some(verb) => vec![verb.to_uppercase()],
+        None => return Vec::new(),
+    };
+    let prefixes: Vec<String> = annotations_of(class)
+        .into_iter()
+        .find(|class_annotation| annotation_name(*class_annotation, source) == "RequestMapping")
+        .map_or_else(
+            || vec![String::new()],
+            |mapping| mapping_paths(mapping, source),
+        );
+    let handler = format!("{class_name}.{method_name}");
+    let data = handler_data(method, source);
+    let mut facts = Vec::new();
+    for verb in &verbs {
+        for prefix in &prefixes {
+            for path in mapping_paths(annotation, source) {
+                let site = RouteSite {
+                    node: annotation,
+                    method: verb.clone(),
+                    path: join_path(&[prefix, &path]),
+                    framework: "spring",
+                    handler: Some(handler.clone()),
+                    scope: (file.scope_of)(annotation),
+                };
+                facts.push(web_out::route_fact(factory, &site));
+            }
+        }
+        facts.extend(web_out::performs_facts(
+            factory, annotation, &handler, verb, &data,
+        ));
+    }
+    facts
+}
+
+/// The candidate data types of a handler: its parameters' types, then its return type.
+fn handler_data(method: Node<'_>, source: &str) -> Vec<String> {
+    let parameters = method
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|parameter| parameter.kind() == "formal_parameter")
+        .filter_map(|parameter| parameter.child_by_field_name("type"));
+    let returned = method.child_by_field_name("type");
+    parameters
+        .chain(returned)
+        .filter_map(|type_node| web_out::data_type(syntax::text(type_node, source)))
+        .collect()
+}
+
+fn role_facts(
+    factory: &FactFactory<'_>,
+    hit: &QueryHit<'_>,
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let source = file.source;
+    let Some(annotation) = hit.node(Field::Decorator) else {
+        return Vec::new();
+    };
+    let name = annotation_name(annotation, source);
+    let values: Vec<String> = elements(annotation, source)
+        .into_iter()
+        .filter(|(key, _)| key == "value")
+        .flat_map(|(_, value)| strings(value, source))
+        .collect();
+    let roles: Vec<String> = if name == "PreAuthorize" {
+        values
+            .iter()
+            .flat_map(|expression| expression_roles(expression))
+            .collect()
+    } else {
+        values
+    };
+    roles
+        .iter()
+        .map(|role| role.strip_prefix("ROLE_").unwrap_or(role))
+        .filter(|role| !role.is_empty())
+        .map(|role| {
+            web_out::role_fact(
+                factory,
+                annotation,
+                role,
+                &format!("`@{name}`"),
+                (file.scope_of)(annotation),
+            )
+        })
+        .collect()
+}
+
+/// The roles a Spring Security expression checks: the quoted arguments of `hasRole`,
+/// `hasAnyRole`, `hasAuthority` and `hasAnyAuthority`.
+fn expression_roles(expression: &str) -> Vec<String> {
+    let mut roles = Vec::new();
+    let mut rest = expression;
+    while let Some(start) = rest.find("has") {
+        let after = rest.get(start + 3..).unwrap_or_default();
+        let is_role_check = ["Role(", "AnyRole(", "Authority(", "AnyAuthority("]
+            .iter()
+            .any(|function| after.starts_with(function));
+        let Some(open) = after.find('(') else {
+            break;
+        };
+        let arguments = after.get(open + 1..).unwrap_or_default();
+        let close = arguments.find(')').unwrap_or(arguments.len());
+        if is_role_check {
+            roles.extend(
+                arguments
+                    .get(..close)
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(|argument| argument.trim().trim_matches(['\'', '"']).to_owned())
+                    .filter(|role| !role.is_empty()),
+            );
+        }
+        rest = arguments.get(close..).unwrap_or_default();
+    }
+    roles
+}
+
+fn http_call<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let name = syntax::text(hit.node(Field::Method)?, source);
+    let arguments: Vec<Node<'_>> = named_children(hit.node(Field::Arguments)?)
+        .into_iter()
+        .filter(|argument| !argument.kind().contains("comment"))
+        .collect();
+    let (url, is_static) = url_value(*arguments.first()?, source)?;
+    let (method, client) = if let Some(verb) = hit.node(Field::Function) {
+        (syntax::text(verb, source).to_uppercase(), "WebClient")
+    } else {
+        let method = match name {
+            "put" => "PUT".to_owned(),
+            "delete" => "DELETE".to_owned(),
+            "patchForObject" => "PATCH".to_owned(),
+            "exchange" => arguments
+                .get(1)
+                .map(|verb| {
+                    let text = syntax::text(*verb, source);
+                    text.rsplit('.').next().unwrap_or(text).to_uppercase()
+                })
+                .unwrap_or_else(|| "*".to_owned()),
+            getter if getter.starts_with("get") => "GET".to_owned(),
+            _ => "POST".to_owned(),
+        };
+        (method, "RestTemplate")
+    };
+    let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
+    let is_client = ["rest", "template", "client", "web"]
+        .iter()
+        .any(|word| receiver.contains(word));
+    if !is_client && !url.starts_with('/') && !url.starts_with("http") {
+        return None;
+    }
+    Some(HttpCallSite {
+        node: call,
+        method,
+        url,
+        is_static,
+        client,
+        scope: (file.scope_of)(call),
+    })
+}
+
+/// A URL argument: a string literal, or a literal followed by `+ expression`.
+fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
+    if let Some(value) = string_value(node, source) {
+        return Some((value, true));
+    }
+    if node.kind() == "binary_expression"
+        && node
+            .child_by_field_name("operator")
+            .is_some_and(|operator| syntax::text(operator, source) == "+")
+    {
+        let (start, is_static) = url_value(node.child_by_field_name("left")?, source)?;
+        let rest = syntax::compact_text(node.child_by_field_name("right")?, source, 80);
+        return Some((format!("{start}{{{rest}}}"), is_static));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expression_roles;
+
+    #[test]
+    fn expression_roles_reads_role_and_authority_checks() {
+        assert_eq!(
+            expression_roles("hasRole('ADMIN') or hasAnyRole('A', \"B\") and isAuthenticated()"),
+            ["ADMIN", "A", "B"]
+        );
+        assert_eq!(expression_roles("hasAuthority('ROLE_X')"), ["ROLE_X"]);
+        assert!(expression_roles("permitAll()").is_empty());
+    }
+}

@@ -1,0 +1,309 @@
+//! `route`, `http_call`, `checks_role` and `performs` facts of the languages other than
+//! TypeScript and JavaScript, in one shape (`language.md` §5.4): the framework readers
+//! (`crate::aspnet`, `crate::spring`, …) say what a construct serves, calls or checks, this
+//! module writes the fact.
+//!
+//! Paths normalise with [`crate::route_path::normalize`] (§3.7). A `performs` fact names the
+//! operation of an HTTP verb (GET → read, POST → create, PUT and PATCH → update, DELETE →
+//! delete) and, as `data`, the simple name of a parameter or return type of the handler, with
+//! wrappers such as `Task<…>`, `ActionResult<…>`, `ResponseEntity<…>`, `Optional<…>`, `List<…>`
+//! unwrapped: the extractor does not know the spec, so it emits one fact per candidate type and
+//! the engine keeps those whose `data` is declared data.
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts_out::{set, FactFactory};
+use crate::route_path;
+
+/// A route a file serves.
+#[derive(Debug, Clone)]
+pub(crate) struct RouteSite<'tree> {
+    /// The construct the evidence spans (the verb attribute, the registration call).
+    pub node: Node<'tree>,
+    /// The HTTP method in upper case, or `*`.
+    pub method: String,
+    /// The path as written, prefixes joined.
+    pub path: String,
+    /// The framework (`aspnet`, `spring`, `fastapi`, …).
+    pub framework: &'static str,
+    /// The handler (`OrdersController.Get`, `get_order`), when named.
+    pub handler: Option<String>,
+    /// The enclosing scope of the registration (the handler for decorated handlers).
+    pub scope: Option<String>,
+}
+
+/// The `route` fact of a site.
+pub(crate) fn route_fact(factory: &FactFactory<'_>, site: &RouteSite<'_>) -> Fact {
+    let normalized = route_path::normalize(&site.path);
+    let mut fact = factory.fact(
+        FactKind::Route,
+        site.node,
+        Confidence::Definite,
+        site.scope.clone(),
+        format!("route `{} {}` ({})", site.method, site.path, site.framework),
+    );
+    fact.route = Some(normalized.clone());
+    set(&mut fact, "method", site.method.as_str());
+    set(&mut fact, "path", site.path.as_str());
+    set(&mut fact, "normalized", normalized);
+    set(&mut fact, "framework", site.framework);
+    if let Some(handler) = &site.handler {
+        set(&mut fact, "handler", handler.as_str());
+    }
+    fact
+}
+
+/// Joins route segments with single slashes, with a leading slash (`api/orders` + `{id}` →
+/// `/api/orders/{id}`).
+pub(crate) fn join_path(segments: &[&str]) -> String {
+    let parts: Vec<&str> = segments
+        .iter()
+        .map(|segment| segment.trim_matches('/'))
+        .filter(|segment| !segment.is_empty())
+        .collect();
+    format!("/{}", parts.join("/"))
+}
+
+/// An HTTP request a file makes.
+#[derive(Debug, Clone)]
+pub(crate) struct HttpCallSite<'tree> {
+    /// The call.
+    pub node: Node<'tree>,
+    /// The HTTP method in upper case, or `*`.
+    pub method: String,
+    /// The URL as written (interpolations kept).
+    pub url: String,
+    /// Whether the URL is a literal (with at most interpolated parameters), so its path is known.
+    pub is_static: bool,
+    /// The client (`HttpClient`, `requests`, `RestTemplate`, …).
+    pub client: &'static str,
+    /// The enclosing scope.
+    pub scope: Option<String>,
+}
+
+/// The `http_call` fact of a site: `path` is set for a static URL that is absolute
+/// (`https://host/x`), rooted (`/x`) or relative to a base address (`api/x` → `/api/x`).
+pub(crate) fn http_call_fact(factory: &FactFactory<'_>, site: &HttpCallSite<'_>) -> Fact {
+    let path = site.is_static.then(|| static_path(&site.url)).flatten();
+    let shown = path.as_deref().unwrap_or(&site.url);
+    let mut fact = factory.fact(
+        FactKind::HttpCall,
+        site.node,
+        Confidence::Definite,
+        site.scope.clone(),
+        format!("http call `{} {shown}` via `{}`", site.method, site.client),
+    );
+    set(&mut fact, "method", site.method.as_str());
+    set(&mut fact, "url", crate::syntax::truncate(&site.url, 120));
+    if let Some(path) = path {
+        set(&mut fact, "path", path);
+    }
+    set(&mut fact, "client", site.client);
+    fact
+}
+
+fn static_path(url: &str) -> Option<String> {
+    let url = url.trim();
+    if url.is_empty() || url.contains(char::is_whitespace) {
+        return None;
+    }
+    let after_scheme = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    let path = match after_scheme {
+        Some(rest) => rest
+            .find('/')
+            .and_then(|index| rest.get(index..))
+            .unwrap_or("/"),
+        None if url.contains("://") => return None,
+        None => url,
+    };
+    Some(route_path::normalize(path))
+}
+
+/// The `checks_role` fact of a role check.
+pub(crate) fn role_fact(
+    factory: &FactFactory<'_>,
+    node: Node<'_>,
+    role: &str,
+    construct: &str,
+    scope: Option<String>,
+) -> Fact {
+    let mut fact = factory.fact(
+        FactKind::ChecksRole,
+        node,
+        Confidence::Definite,
+        scope,
+        format!("{construct} checks role `{role}`"),
+    );
+    set(&mut fact, "role", role);
+    fact
+}
+
+/// The operation an HTTP method performs, for `performs` facts.
+pub(crate) fn operation_of(method: &str) -> Option<&'static str> {
+    match method {
+        "GET" => Some("read"),
+        "POST" => Some("create"),
+        "PUT" | "PATCH" => Some("update"),
+        "DELETE" => Some("delete"),
+        _ => None,
+    }
+}
+
+/// The `performs` facts of a handler: one per distinct candidate data type.
+pub(crate) fn performs_facts(
+    factory: &FactFactory<'_>,
+    node: Node<'_>,
+    handler: &str,
+    method: &str,
+    data_types: &[String],
+) -> Vec<Fact> {
+    let Some(operation) = operation_of(method) else {
+        return Vec::new();
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    let mut facts = Vec::new();
+    for data in data_types {
+        if data.is_empty() || seen.contains(&data.as_str()) {
+            continue;
+        }
+        seen.push(data);
+        let mut fact = factory.fact(
+            FactKind::Performs,
+            node,
+            Confidence::Definite,
+            Some(handler.to_owned()),
+            format!("`{method}` handler `{handler}` performs `{operation}` on `{data}`"),
+        );
+        set(&mut fact, "operation", operation);
+        set(&mut fact, "data", data.as_str());
+        facts.push(fact);
+    }
+    facts
+}
+
+/// Generic wrappers whose type argument is the data a handler works on.
+const WRAPPERS: [&str; 23] = [
+    "Promise",
+    "Observable",
+    "Array",
+    "Task",
+    "ValueTask",
+    "ActionResult",
+    "Result",
+    "Results",
+    "Ok",
+    "List",
+    "IList",
+    "IEnumerable",
+    "ICollection",
+    "IReadOnlyList",
+    "IReadOnlyCollection",
+    "IAsyncEnumerable",
+    "ResponseEntity",
+    "Optional",
+    "Mono",
+    "Flux",
+    "Collection",
+    "Set",
+    "Page",
+];
+
+/// Types that are never data: framework plumbing and primitives.
+const NOT_DATA: [&str; 26] = [
+    "IActionResult",
+    "ActionResult",
+    "IResult",
+    "Task",
+    "ValueTask",
+    "CancellationToken",
+    "HttpContext",
+    "HttpRequest",
+    "HttpResponse",
+    "IFormFile",
+    "String",
+    "Integer",
+    "Long",
+    "Boolean",
+    "Object",
+    "Void",
+    "UUID",
+    "Guid",
+    "DateTime",
+    "HttpServletRequest",
+    "HttpServletResponse",
+    "Principal",
+    "Authentication",
+    "Model",
+    "BindingResult",
+    "Pageable",
+];
+
+/// The data type a type text names, wrappers unwrapped and namespaces dropped
+/// (`Task<ActionResult<IEnumerable<Shop.Order>>>` → `Order`); `None` for primitives, plumbing,
+/// arrays of primitives and type parameters of several arguments.
+pub(crate) fn data_type(type_text: &str) -> Option<String> {
+    let mut current: String = type_text
+        .chars()
+        .filter(|character| !character.is_whitespace())
+        .collect();
+    loop {
+        current = current
+            .trim_end_matches('?')
+            .trim_end_matches("[]")
+            .to_owned();
+        let Some((outer, inner)) = current.split_once('<') else {
+            break;
+        };
+        let outer = last_segment(outer);
+        let inner = inner.strip_suffix('>')?;
+        if !WRAPPERS.contains(&outer) || inner.contains(',') {
+            return None;
+        }
+        current = inner.to_owned();
+    }
+    let name = last_segment(&current);
+    let is_name = name.chars().next().is_some_and(char::is_uppercase)
+        && name
+            .chars()
+            .all(|character| character.is_alphanumeric() || character == '_');
+    (is_name && !NOT_DATA.contains(&name)).then(|| name.to_owned())
+}
+
+fn last_segment(path: &str) -> &str {
+    path.rsplit(['.', ':']).next().unwrap_or(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{data_type, join_path, static_path};
+
+    #[test]
+    fn data_type_unwraps_wrappers_and_drops_plumbing() {
+        assert_eq!(
+            data_type("Task<ActionResult<IEnumerable<Shop.Order>>>").as_deref(),
+            Some("Order")
+        );
+        assert_eq!(data_type("ResponseEntity<Order>").as_deref(), Some("Order"));
+        assert_eq!(data_type("Optional<Order>").as_deref(), Some("Order"));
+        assert_eq!(data_type("Order?").as_deref(), Some("Order"));
+        assert_eq!(data_type("IActionResult"), None);
+        assert_eq!(data_type("int"), None);
+        assert_eq!(data_type("Dictionary<string, Order>"), None);
+        assert_eq!(data_type("Task"), None);
+    }
+
+    #[test]
+    fn paths_join_and_urls_give_their_paths() {
+        assert_eq!(join_path(&["api/orders/", "/{id}"]), "/api/orders/{id}");
+        assert_eq!(join_path(&["", ""]), "/");
+        assert_eq!(
+            static_path("https://x.io/api/Orders?q=1").as_deref(),
+            Some("/api/orders")
+        );
+        assert_eq!(static_path("api/orders").as_deref(), Some("/api/orders"));
+        assert_eq!(static_path("ftp://x/y"), None);
+    }
+}
