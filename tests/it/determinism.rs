@@ -12,7 +12,15 @@ fn redacted_bytes(project: &std::path::Path, threads: usize) -> String {
 
 #[test]
 fn verdicts_are_identical_across_thread_counts_and_checkout_paths() {
-    for example in ["layered-api", "monorepo-reach"] {
+    let examples = std::fs::read_dir(tests::workspace_root().join("examples")).unwrap();
+    let mut examples: Vec<String> = examples
+        .flatten()
+        .filter(|entry| entry.path().join("architecture.ag").is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 5, "{examples:?}");
+    for example in &examples {
         let first = tempfile::tempdir().unwrap();
         let second = tempfile::tempdir().unwrap();
         let first_path = first.path().join("checkout-a");
