@@ -8,6 +8,7 @@ cache and prints the median wall time and files/s. Usage:
     scripts/bench.py                  # 1,000 and 10,000 files, 5 runs each
     scripts/bench.py --files 5000 --runs 3
     scripts/bench.py --diff             # `check --diff` on a 20-file change, cold then warm cache
+    scripts/bench.py --project DIR --spec FILE   # a real repository: check --all against the parse-only floor
 """
 import argparse
 import os
@@ -100,12 +101,35 @@ def bench_diff(binary: pathlib.Path, size: int, runs: int) -> int:
     return 0
 
 
+def median_seconds(command: list, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+        if result.returncode not in (0, 1):
+            raise SystemExit(f"{command[1]} exited {result.returncode}")
+    return statistics.median(times)
+
+
+def bench_project(binary: pathlib.Path, project: pathlib.Path, spec, runs: int) -> int:
+    """`check --all` on an existing project against its parse-only floor."""
+    extra = ["--spec", spec] if spec else []
+    check = median_seconds([str(binary), "check", "--all", "--no-cache", "--json", "--project", str(project), *extra], runs)
+    floor = median_seconds([str(binary), "bench-parse", "--all", "--project", str(project), *extra], runs)
+    print(f"{project.name}: check --all median {check * 1000:.0f} ms, parse-only floor {floor * 1000:.0f} ms, "
+          f"pipeline/floor {check / floor:.2f}x over {runs} runs (cores: {os.cpu_count()})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, action="append")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--binary", help="a lintel binary to time instead of building target/release/lintel")
     parser.add_argument("--diff", action="store_true", help="time `check --diff` on a 20-file change instead of `check --all`")
+    parser.add_argument("--project", help="time an existing project instead of a generated tree")
+    parser.add_argument("--spec", help="the spec for --project")
     arguments = parser.parse_args()
     sizes = arguments.files or [1000, 10000]
     if arguments.binary:
@@ -113,6 +137,8 @@ def main() -> int:
     else:
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "engine", "--bin", "lintel"], cwd=ROOT, check=True)
         binary = ROOT / "target" / "release" / "lintel"
+    if arguments.project:
+        return bench_project(binary, pathlib.Path(arguments.project), arguments.spec, arguments.runs)
     if arguments.diff:
         return bench_diff(binary, sizes[-1] if arguments.files else 10000, arguments.runs)
     for size in sizes:
@@ -129,9 +155,16 @@ def main() -> int:
                     print(f"lintel exited {result.returncode}", file=sys.stderr)
                     return 1
             median = statistics.median(times)
+            floor_times = []
+            for _ in range(arguments.runs):
+                started = time.perf_counter()
+                subprocess.run([str(binary), "bench-parse", "--all", "--project", str(project)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+                floor_times.append(time.perf_counter() - started)
+            floor = statistics.median(floor_times)
             count = sum(1 for _ in project.rglob("*.ts"))
-            print(f"{count} files: median {median * 1000:.0f} ms over {arguments.runs} runs, {count / median:,.0f} files/s "
-                  f"(cores: {os.cpu_count()})")
+            print(f"{count} files: median {median * 1000:.0f} ms over {arguments.runs} runs, {count / median:,.0f} files/s; "
+                  f"parse-only floor {floor * 1000:.0f} ms, pipeline/floor {median / floor:.2f}x (cores: {os.cpu_count()})")
     return 0
 
 

@@ -49,6 +49,9 @@ pub enum Command {
         #[arg(long)]
         project: Option<PathBuf>,
     },
+    /// Parse-only floor for benchmarks: parses the files `check` would extract, nothing else.
+    #[command(hide = true)]
+    BenchParse(CheckArgs),
     /// Print the JSON Schema of the verdict or the explain document.
     Schema {
         /// `verdict` or `explain`.
@@ -372,6 +375,9 @@ pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         }
         Command::EmitContext { .. } => not_implemented("`emit-context`", stderr),
         Command::Init { .. } => not_implemented("`init`", stderr),
+        Command::BenchParse(arguments) => {
+            crate::bench::bench_parse_command(&arguments, stdout, stderr)
+        }
         Command::Schema { which } => crate::schema::schema_command(&which, stdout, stderr),
     }
 }

@@ -4,6 +4,7 @@
 //! Only this crate touches Z3, git2, stdout/stderr and process exit codes.
 
 pub mod agent;
+pub mod bench;
 pub mod cache;
 pub mod check;
 pub mod cli;

@@ -61,6 +61,17 @@ pub struct FileExtraction {
     pub skipped: Option<String>,
 }
 
+/// Parses `path` with its grammar and nothing else, returning the number of error nodes:
+/// the floor that benchmarks compare the whole pipeline against. `None` for files no
+/// tree-sitter grammar reads.
+pub fn parse_only(path: &str, source: &str) -> Option<usize> {
+    let lang::Backend::TreeSitter(backend) = Language::for_path(path)?.spec().backend else {
+        return None;
+    };
+    let tree = syntax::parse(backend.grammar, source)?;
+    Some(syntax::count_parse_errors(&tree, source).count)
+}
+
 /// Extracts the graph facts of one project file.
 ///
 /// `path` is project-relative with `/` separators. The file is parsed once with a thread-local

@@ -1,0 +1,63 @@
+//! `lintel bench-parse` (hidden): the parse-only floor for benchmarks. It reads and parses with
+//! tree-sitter exactly the files `check` extracts, in parallel, and runs no query, resolution
+//! or solving, so `check --all` time divided by this time is the pipeline's overhead.
+
+use std::io::Write;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::check::CheckOptions;
+use crate::cli::{report_error, CheckArgs, ExitStatus};
+use crate::config::load_spec;
+use crate::error::EngineError;
+use crate::paths::ComponentMap;
+use crate::scope::{read_file, resolve};
+
+/// Parses every file `check` would extract; returns (files parsed, error nodes, elapsed ms).
+pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), EngineError> {
+    let started = Instant::now();
+    let root = options.project.as_path();
+    let spec = load_spec(root, options.spec.as_deref())?;
+    let scope = resolve(root, &options.scope)?;
+    let map = ComponentMap::new(&spec.model);
+    let owned: Vec<&String> = scope
+        .project_files
+        .iter()
+        .filter(|file| map.owner(file).is_some())
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.unwrap_or(0))
+        .build()
+        .map_err(|error| EngineError::Internal(error.to_string()))?;
+    let parsed: Vec<usize> = pool.install(|| {
+        owned
+            .par_iter()
+            .filter_map(|file| {
+                let bytes = read_file(&scope, root, None, file).ok()?;
+                let text = String::from_utf8(bytes).ok()?;
+                extractors::parse_only(file, &text)
+            })
+            .collect()
+    });
+    let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Ok((parsed.len(), parsed.iter().sum(), elapsed))
+}
+
+/// Runs `bench-parse`.
+pub fn bench_parse_command(
+    arguments: &CheckArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    match parse_floor(&arguments.to_options()) {
+        Ok((files, errors, elapsed_ms)) => {
+            let document = serde_json::json!({ "files": files, "parse_errors": errors, "elapsed_ms": elapsed_ms });
+            match crate::render::json::write(stdout, &document) {
+                Ok(()) => ExitStatus::Pass,
+                Err(_) => ExitStatus::Error,
+            }
+        }
+        Err(error) => report_error(arguments, &error, stdout, stderr),
+    }
+}
