@@ -333,3 +333,140 @@ fn unrelated_histories_and_shallow_clones_are_coded_errors() {
     assert_eq!(error.code(), "missing-merge-base");
     assert!(error.to_string().contains("fetch-depth: 0"));
 }
+
+#[test]
+fn deleted_files_are_changed_and_their_findings_disappear() {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", SPEC);
+    write(
+        dir.path(),
+        "web/old.ts",
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
+    write(dir.path(), "web/page.ts", "export const page = 1;\n");
+    commit(&repository, "base with a violation");
+    repository
+        .branch(
+            "main-base",
+            &repository.head().unwrap().peel_to_commit().unwrap(),
+            true,
+        )
+        .unwrap();
+    std::fs::remove_file(dir.path().join("web/old.ts")).unwrap();
+    let mut index = repository.index().unwrap();
+    index.remove_path(Path::new("web/old.ts")).unwrap();
+    index.write().unwrap();
+    commit(&repository, "delete the offender");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    assert_eq!(
+        verdict["diff"]["changed_files"],
+        serde_json::json!(["web/old.ts"])
+    );
+    assert_eq!(
+        verdict["diff"]["changed_components"],
+        serde_json::json!(["Web"])
+    );
+    assert_eq!(verdict["verdict"], "pass");
+}
+
+#[test]
+fn detached_head_diffs_against_a_ref() {
+    let (dir, repository) = base_repository();
+    write(
+        dir.path(),
+        "web/page.ts",
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
+    let head = commit(&repository, "violation");
+    repository.set_head_detached(head).unwrap();
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    assert_eq!(verdict["diff"]["head_commit"], head.to_string());
+    assert_eq!(
+        types(&verdict),
+        [("deny flow Web -> db".to_owned(), "web/page.ts".to_owned())]
+    );
+    assert_eq!(verdict["violations"][0]["status"], "new");
+}
+
+#[test]
+fn paths_with_spaces_and_non_ascii_names_are_checked_and_reported_as_written() {
+    let (dir, repository) = base_repository();
+    let name = "web/pàges and more/çart ünïcode.ts";
+    write(
+        dir.path(),
+        name,
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
+    commit(&repository, "odd names");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 2);
+    assert_eq!(verdict["diff"]["changed_files"], serde_json::json!([name]));
+    assert_eq!(
+        types(&verdict),
+        [("deny flow Web -> db".to_owned(), name.to_owned())]
+    );
+    let all = check(dir.path(), ScopeRequest::All, 1);
+    assert_eq!(
+        types(&all),
+        [("deny flow Web -> db".to_owned(), name.to_owned())]
+    );
+}
+
+#[test]
+fn submodules_are_skipped_with_a_warning() {
+    let (dir, repository) = base_repository();
+    // A gitlink entry (mode 160000) is what `git submodule add` records; no network is needed.
+    let mut index = repository.index().unwrap();
+    let target = repository.head().unwrap().peel_to_commit().unwrap().id();
+    let entry = git2::IndexEntry {
+        ctime: git2::IndexTime::new(0, 0),
+        mtime: git2::IndexTime::new(0, 0),
+        dev: 0,
+        ino: 0,
+        mode: 0o160000,
+        uid: 0,
+        gid: 0,
+        file_size: 0,
+        id: target,
+        flags: 0,
+        flags_extended: 0,
+        path: b"web/vendor-lib".to_vec(),
+    };
+    index.add(&entry).unwrap();
+    index.write().unwrap();
+    let tree = repository.find_tree(index.write_tree().unwrap()).unwrap();
+    let signature = Signature::now("lintel tests", "tests@example.invalid").unwrap();
+    let parent = repository.head().unwrap().peel_to_commit().unwrap();
+    repository
+        .commit(
+            Some("HEAD"),
+            &signature,
+            &signature,
+            "add a submodule",
+            &tree,
+            &[&parent],
+        )
+        .unwrap();
+    for scope in [
+        ScopeRequest::Diff("main-base".into()),
+        ScopeRequest::All,
+        ScopeRequest::Staged,
+    ] {
+        let verdict = check(dir.path(), scope, 1);
+        let warnings: Vec<(&str, &str)> = verdict["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|warning| {
+                (
+                    warning["code"].as_str().unwrap(),
+                    warning["file"].as_str().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert!(
+            warnings.contains(&("submodule-skipped", "web/vendor-lib")),
+            "{warnings:?}"
+        );
+    }
+}
