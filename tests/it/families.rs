@@ -193,7 +193,12 @@ fn rest_contract_reports_undeclared_and_missing_routes_and_warns_about_calls() {
 
 #[test]
 fn every_blocking_entry_of_the_family_examples_is_proved_and_replays_unsat() {
-    for example in ["data-privacy", "rest-contract"] {
+    for example in [
+        "data-privacy",
+        "rest-contract",
+        "di-service",
+        "checkout-machines",
+    ] {
         assert_proved(&run(&tests::example(example), ScopeRequest::All), example);
     }
 }
@@ -330,4 +335,195 @@ fn release_workflow_reports_pull_request_publishing_write_tokens_and_untested_pu
     let run = run(&tests::example("release-workflow"), ScopeRequest::All);
     assert_proved(&run, "release-workflow");
     insta::assert_json_snapshot!("release_workflow_verdict", verdict);
+}
+
+/// `(type, rule kind, rule text, file:line)` of every violation, in verdict order.
+fn violation_summary(verdict: &serde_json::Value) -> Vec<(String, String, String, String)> {
+    verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                violation["type"].as_str().unwrap().to_owned(),
+                violation["rule"]["kind"].as_str().unwrap().to_owned(),
+                violation["rule"]["text"].as_str().unwrap().to_owned(),
+                format!(
+                    "{}:{}",
+                    violation["detected"]["file"].as_str().unwrap(),
+                    violation["detected"]["line"]
+                ),
+            )
+        })
+        .collect()
+}
+
+fn owned(rows: &[(&str, &str, &str, &str)]) -> Vec<(String, String, String, String)> {
+    rows.iter()
+        .map(|(a, b, c, d)| {
+            (
+                (*a).to_owned(),
+                (*b).to_owned(),
+                (*c).to_owned(),
+                (*d).to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn di_service_reports_injection_lifetime_locator_and_permission_mistakes() {
+    let verdict = check_example("di-service");
+    assert_eq!(verdict["verdict"], "fail");
+    let web = "src/Shop.Web/Controllers/BackofficeController.cs";
+    let application = "src/Shop.Application";
+    let mut expected = owned(&[
+        (
+            "di_violation",
+            "DenyInject",
+            "deny inject Web -> Data",
+            &format!("{web}:15"),
+        ),
+        (
+            "di_violation",
+            "DenyLifetime",
+            "deny lifetime singleton -> scoped",
+            &format!("{application}/PriceCatalog.cs:17"),
+        ),
+        (
+            "di_violation",
+            "DenyLifetimeReach",
+            "deny lifetime_reach singleton -> scoped",
+            &format!("{application}/PriceCatalog.cs:17"),
+        ),
+        (
+            "di_violation",
+            "DenyLifetimeReach",
+            "deny lifetime_reach singleton -> scoped",
+            &format!("{application}/Reports.cs:35"),
+        ),
+        (
+            "di_violation",
+            "DenyResolve",
+            "deny resolve * from Application",
+            &format!("{application}/Checkout.cs:26"),
+        ),
+        (
+            "di_violation",
+            "DenyResolve",
+            "deny resolve * from Application",
+            &format!("{application}/Checkout.cs:33"),
+        ),
+        (
+            "permission_violation",
+            "AllowPermission",
+            "permission OrderAccess: delete on Order without Role.Admin is not allowed",
+            &format!("{web}:24"),
+        ),
+        (
+            "permission_violation",
+            "DenyPermission",
+            "deny Role.Clerk -> delete",
+            &format!("{web}:37"),
+        ),
+    ]);
+    let mut found = violation_summary(&verdict);
+    found.sort();
+    expected.sort();
+    assert_eq!(found, expected);
+    let chain = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|violation| violation["detected"]["file"] == "src/Shop.Application/Reports.cs")
+        .unwrap();
+    assert_eq!(
+        chain["detected"]["services"],
+        serde_json::json!(["IReportScheduler", "IReportBuilder", "ShopDbContext"])
+    );
+    assert_eq!(
+        chain["detected"]["lifetimes"],
+        serde_json::json!(["singleton", "transient", "scoped"])
+    );
+    // The passing counterparts: `OrdersController` takes `IOrderService` (implemented in
+    // Application) and checks the roles `OrderAccess` allows for update and delete,
+    // `ICurrencyRates` is a singleton over a singleton, and the factory in Program.cs resolves
+    // from the container outside Application (no finding sits in Program.cs).
+    let text = serde_json::to_string(&verdict["violations"]).unwrap();
+    assert!(!text.contains("\"file\":\"src/Shop.Web/Program.cs\",\"line\""));
+    for passing in ["OrdersController", "ICurrencyRates"] {
+        assert!(!text.contains(passing), "{passing} passes");
+    }
+    assert_eq!(verdict["warnings"], serde_json::json!([]));
+    insta::assert_json_snapshot!("di_service_verdict", verdict);
+}
+
+#[test]
+fn checkout_machines_reports_transitions_consent_order_and_totals_from_reviewed_queries() {
+    let verdict = check_example("checkout-machines");
+    assert_eq!(verdict["verdict"], "fail");
+    let viewmodel = "android/app/src/main/kotlin/com/example/shop/checkout/CartViewModel.kt";
+    let consent = "android/app/src/main/kotlin/com/example/shop/consent/ConsentScreen.kt";
+    let checkout = "web/src/checkout/checkout.ts";
+    let mut expected = owned(&[
+        (
+            "event_policy_violation",
+            "RequirePrecededBy",
+            "require event AcceptConsent preceded_by ShowConsent by Profile",
+            &format!("{consent}:23"),
+        ),
+        (
+            "state_machine_violation",
+            "AllowTransition",
+            "machine CartLife: Paid -> Filled is not allowed",
+            &format!("{viewmodel}:30"),
+        ),
+        (
+            "state_machine_violation",
+            "AllowTransition",
+            "machine CartLife: Empty -> Paid is not allowed",
+            &format!("{checkout}:26"),
+        ),
+        (
+            "state_machine_violation",
+            "AllowTransition",
+            "machine CartLife: * -> Paid is not allowed",
+            &format!("{checkout}:33"),
+        ),
+        (
+            "value_policy_violation",
+            "RequireValue",
+            "require Cart.total > 0 when Cart.phase == Paid",
+            &format!("{checkout}:25"),
+        ),
+    ]);
+    let mut found = violation_summary(&verdict);
+    found.sort();
+    expected.sort();
+    assert_eq!(found, expected);
+    let unguarded = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|violation| violation["rule"]["text"] == "machine CartLife: * -> Paid is not allowed")
+        .unwrap();
+    assert_eq!(
+        unguarded["detected"]["illegal_sources"],
+        serde_json::json!(["Empty", "Filled"])
+    );
+    // Every finding comes from a reviewed query over a TypeScript or Kotlin graph fact.
+    for violation in verdict["violations"].as_array().unwrap() {
+        let query = violation["detected"]["query"]["id"].as_str().unwrap();
+        assert!(
+            [
+                "AcceptConsentCalls",
+                "CartPhaseTransitions",
+                "CartTotalValues"
+            ]
+            .contains(&query),
+            "{query}"
+        );
+    }
+    assert_eq!(verdict["warnings"], serde_json::json!([]));
+    insta::assert_json_snapshot!("checkout_machines_verdict", verdict);
 }

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use policies::facts::{Confidence, Fact, FactKind};
+use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use policies::model::{Lifetime, Rule, RuleBody, RuleKind};
 use policies::smt::Slice;
 
@@ -26,22 +26,48 @@ pub const FAMILY: Family = Family {
     evaluate,
 };
 
-/// The owners of the classes that constructor injections declare (a class with a constructor
-/// is declared in the file of its injections).
-fn class_owners(facts: &[Fact]) -> BTreeMap<String, BTreeSet<String>> {
-    let mut owners: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+/// The owners of the types each language's files declare, keyed by (language, type): a class
+/// with a constructor is declared in the file of its injections, and an import that resolves to
+/// a project file names types that file declares (a C# use of a type is an import of its file,
+/// so a class without constructor parameters, named in a registration, is found too).
+fn class_owners(
+    facts: &[Fact],
+    owners: &BTreeMap<String, String>,
+) -> BTreeMap<(String, String), BTreeSet<String>> {
+    let mut declared: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
     for fact in facts {
-        if fact.kind != FactKind::ConstructorInjection {
-            continue;
-        }
-        if let (Some(class), Some(subject)) = (fact.property_str("class"), &fact.subject) {
-            owners
-                .entry(class.to_owned())
-                .or_default()
-                .insert(subject.clone());
+        let language = fact.property_str("language").unwrap_or_default().to_owned();
+        match fact.kind {
+            FactKind::ConstructorInjection => {
+                if let (Some(class), Some(subject)) = (fact.property_str("class"), &fact.subject) {
+                    declared
+                        .entry((language, class.to_owned()))
+                        .or_default()
+                        .insert(subject.clone());
+                }
+            }
+            FactKind::Import => {
+                let Some(owner) = fact
+                    .property_str("resolved")
+                    .and_then(|resolved| owners.get(resolved))
+                    .or(fact.target.as_ref())
+                else {
+                    continue;
+                };
+                let Some(PropertyValue::List(names)) = fact.properties.get("names") else {
+                    continue;
+                };
+                for name in names {
+                    declared
+                        .entry((language.clone(), name.clone()))
+                        .or_default()
+                        .insert(owner.clone());
+                }
+            }
+            _ => {}
         }
     }
-    owners
+    declared
 }
 
 fn single(set: Option<&BTreeSet<String>>) -> Option<String> {
@@ -52,8 +78,8 @@ fn single(set: Option<&BTreeSet<String>>) -> Option<String> {
 /// Fills the `target` of constructor injections that have none (`language.md` §3.7): the
 /// owner of the parameter type's single registered implementation, else of the type's single
 /// declaration, else nothing.
-pub fn fill_injection_targets(facts: &mut [Fact], _owners: &BTreeMap<String, String>) {
-    let declared = class_owners(facts);
+pub fn fill_injection_targets(facts: &mut [Fact], owners: &BTreeMap<String, String>) {
+    let declared = class_owners(facts, owners);
     let mut implementations: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for fact in facts.iter() {
         if fact.kind != FactKind::DiRegistration {
@@ -76,9 +102,11 @@ pub fn fill_injection_targets(facts: &mut [Fact], _owners: &BTreeMap<String, Str
         let Some(parameter_type) = fact.property_str("parameterType").map(str::to_owned) else {
             continue;
         };
+        let language = fact.property_str("language").unwrap_or_default().to_owned();
+        let declared_in = |name: String| single(declared.get(&(language.clone(), name)));
         let target = match single(implementations.get(&parameter_type)) {
-            Some(implementation) => single(declared.get(&implementation)),
-            None => single(declared.get(&parameter_type)),
+            Some(implementation) => declared_in(implementation),
+            None => declared_in(parameter_type),
         };
         fact.target = target;
     }

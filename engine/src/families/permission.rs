@@ -200,7 +200,7 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                 continue;
             }
             let what = format!(
-                "`{operation}` on `{}` without {}",
+                "{operation} on {} without {}",
                 permission.target,
                 allowed_roles.join(" or ")
             );

@@ -509,6 +509,35 @@ mod di {
     }
 
     #[test]
+    fn an_implementation_without_constructor_parameters_resolves_through_the_registrations_imports()
+    {
+        // `PaymentGateway` has no constructor, so no injection declares it; the composition
+        // root's use of the type (an import of its file) says where it lives.
+        let mut uses = import("api/Startup.cs", 1, "repo/PaymentGateway.cs");
+        uses.properties.insert(
+            "names".to_owned(),
+            PropertyValue::List(vec![
+                "IPaymentGateway".to_owned(),
+                "PaymentGateway".to_owned(),
+            ]),
+        );
+        let facts = vec![
+            registration(2, "IPaymentGateway", "PaymentGateway", "transient"),
+            uses,
+            injection("web/CheckoutView.cs", 3, "CheckoutView", "IPaymentGateway"),
+        ];
+        let run = graph_run(RULES, facts.clone());
+        let kinds: Vec<String> = summary(&run).into_iter().map(|(_, kind, _)| kind).collect();
+        assert_eq!(kinds, ["DenyInject", "DenyInjectReach"]);
+        // Without the import nothing says where `PaymentGateway` is declared: no edge.
+        let unknown: Vec<_> = facts
+            .into_iter()
+            .filter(|fact| fact.kind != FactKind::Import)
+            .collect();
+        assert!(graph_run(RULES, unknown).findings().is_empty());
+    }
+
+    #[test]
     fn a_singleton_capturing_a_scoped_service_fails_both_lifetime_rules() {
         let facts = vec![
             registration(1, "ICache", "Cache", "singleton"),
@@ -594,7 +623,7 @@ mod permissions {
             [(
                 "permission_violation".to_owned(),
                 "AllowPermission".to_owned(),
-                "permission OrderAccess: `delete` on `Order` without Role.Admin is not allowed"
+                "permission OrderAccess: delete on Order without Role.Admin is not allowed"
                     .to_owned()
             )]
         );
