@@ -255,14 +255,16 @@ fn rule_ref(citation: &Citation, rule: Option<&Rule>) -> RuleRef {
             field("subject", require.data.clone());
             field("field", require.path.join("."));
             field("relation", require.relation.as_str().to_owned());
+            field("value", literal_text(&require.literal));
             if let Some(when) = when {
                 field(
                     "when",
                     format!(
-                        "{}.{} {}",
+                        "{}.{} {} {}",
                         when.data,
                         when.path.join("."),
-                        when.relation.as_str()
+                        when.relation.as_str(),
+                        literal_text(&when.literal)
                     ),
                 );
             }
@@ -275,6 +277,8 @@ fn rule_ref(citation: &Citation, rule: Option<&Rule>) -> RuleRef {
             field("operation", operation.clone());
             field("subject", condition.data.clone());
             field("field", condition.path.join("."));
+            field("relation", condition.relation.as_str().to_owned());
+            field("value", literal_text(&condition.literal));
         }
         RuleBody::EventOrder {
             event,
@@ -1409,4 +1413,14 @@ fn coverage(
         (&a.declaration, &a.rule, &a.components).cmp(&(&b.declaration, &b.rule, &b.components))
     });
     coverage
+}
+
+/// A value literal as written in the spec (`Draft`, `"x"`, `-5`, `true`, `null`).
+fn literal_text(literal: &policies::model::Literal) -> String {
+    match literal {
+        policies::model::Literal::Number(number) => number.clone(),
+        policies::model::Literal::String(text) => text.clone(),
+        policies::model::Literal::Bool(value) => value.to_string(),
+        policies::model::Literal::Null => "null".to_owned(),
+    }
 }
