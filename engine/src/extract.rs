@@ -239,7 +239,7 @@ fn extract_files(
     keep_generic: bool,
 ) -> Vec<(String, CachedOutcome)> {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
-    let context = if needs_repository {
+    let mut context = if needs_repository {
         let repository = scope
             .git_root
             .as_ref()
@@ -252,6 +252,7 @@ fn extract_files(
     } else {
         ProjectContext::discover(root, &scope.project_files)
     };
+    context.set_generic_facts(keep_generic);
     let git_root = scope.git_root.clone();
     files
         .par_iter()

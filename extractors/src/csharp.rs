@@ -136,7 +136,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         root,
         scope_of: &scope_of,
     };
-    facts.extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
+    if input.context.generic_facts() {
+        facts.extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
+    }
     facts.extend(crate::aspnet::facts(&factory, &hits, &file));
     facts
 }

@@ -62,7 +62,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         root,
         scope_of: &scope_of,
     };
-    facts.extend(graph::facts(&factory, &graph::java::Java, &hits, &file));
+    if input.context.generic_facts() {
+        facts.extend(graph::facts(&factory, &graph::java::Java, &hits, &file));
+    }
     facts.extend(crate::spring::facts(&factory, &hits, &file));
     facts
 }

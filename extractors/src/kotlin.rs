@@ -63,7 +63,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         root,
         scope_of: &scope_of,
     };
-    facts.extend(graph::facts(&factory, &graph::kotlin::Kotlin, &hits, &file));
+    if input.context.generic_facts() {
+        facts.extend(graph::facts(&factory, &graph::kotlin::Kotlin, &hits, &file));
+    }
     facts
 }
 

@@ -62,6 +62,9 @@ pub struct ProjectContext {
     gitattributes: GitAttributes,
     /// Every configuration file discovery read, for change detection.
     config_files: Vec<String>,
+    /// Whether the generic `call` and `assignment` facts are extracted (on by default; they
+    /// exist for reviewed queries, and a check without queries switches them off to save time).
+    without_generic_facts: bool,
 }
 
 impl ProjectContext {
@@ -74,6 +77,16 @@ impl ProjectContext {
     /// Unreadable or malformed configuration is ignored; discovery never fails.
     pub fn discover(root: &Path, files: &[String]) -> ProjectContext {
         Self::build(&read::ConfigReader::from_disk(root), files)
+    }
+
+    /// Switches the generic `call` and `assignment` facts on or off (on by default).
+    pub fn set_generic_facts(&mut self, enabled: bool) {
+        self.without_generic_facts = !enabled;
+    }
+
+    /// Whether the generic `call` and `assignment` facts are extracted.
+    pub fn generic_facts(&self) -> bool {
+        !self.without_generic_facts
     }
 
     /// Like [`ProjectContext::discover`], but reads configuration through `read` (given a
@@ -122,6 +135,7 @@ impl ProjectContext {
             swift,
             gitattributes,
             config_files: reader.read_paths(),
+            without_generic_facts: false,
         }
     }
 

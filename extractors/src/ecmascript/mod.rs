@@ -96,11 +96,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         root: input.tree.root_node(),
         scope_of: &scope_of,
     };
-    facts.extend(graph::facts(
-        &view.factory,
-        &graph::ecmascript::EcmaScript,
-        &hits,
-        &file,
-    ));
+    if view.input.context.generic_facts() {
+        facts.extend(graph::facts(
+            &view.factory,
+            &graph::ecmascript::EcmaScript,
+            &hits,
+            &file,
+        ));
+    }
     facts
 }

@@ -348,3 +348,29 @@ fn generated_files_follow_the_root_gitattributes() {
     ));
     assert_eq!(context.config_files(), [".gitattributes"]);
 }
+
+#[test]
+fn generic_call_and_assignment_facts_can_be_switched_off() {
+    let files = vec!["src/cart.ts".to_owned()];
+    let source = "export function pay(cart: Cart) {\n  if (cart.phase === Phase.Filled) {\n    cart.phase = Phase.Paid;\n  }\n  notify(cart);\n}\n";
+    let mut context = extractors::ProjectContext::discover_with(&files, |_| None);
+    let kinds = |context: &extractors::ProjectContext| -> Vec<policies::facts::FactKind> {
+        extractors::extract_file(context, "src/cart.ts", source)
+            .unwrap()
+            .facts
+            .iter()
+            .map(|fact| fact.kind)
+            .collect()
+    };
+    let with = kinds(&context);
+    assert!(
+        with.contains(&policies::facts::FactKind::Call)
+            && with.contains(&policies::facts::FactKind::Assignment)
+    );
+    context.set_generic_facts(false);
+    let without = kinds(&context);
+    assert!(
+        !without.contains(&policies::facts::FactKind::Call)
+            && !without.contains(&policies::facts::FactKind::Assignment)
+    );
+}
