@@ -52,6 +52,7 @@ pub fn compile_command(
                     text: rule.text.clone(),
                     kind: rule.kind.code().to_owned(),
                     source: rule.source.to_string(),
+                    smt: policies::smt::permanent_constraint(rule, model).map(|slice| slice.text),
                 })
                 .collect(),
         };

@@ -56,6 +56,10 @@ pub struct ArtifactRule {
     pub kind: String,
     /// Where the rule is written.
     pub source: String,
+    /// The rule's permanent constraint as SMT-LIB text (`policies::smt::permanent_constraint`);
+    /// `null` for the compile-time kind RequireContractImplementedBy.
+    #[serde(default)]
+    pub smt: Option<String>,
 }
 
 /// Finds the spec: `--spec`, else `architecture.ag`, else `architecture.o` in the root.

@@ -100,6 +100,7 @@
 //! | DenyLifetimeReach(L1, L2) | closure of `depends`, as DenyLifetime over `depends_reach` |
 //! | DenyResolve(S, C) | `(not (resolves C S))`; for `*`, `(forall ((s Service)) (not (resolves C s)))` |
 //! | AllowPermission (all allow rules of the operation) | `(forall ((x Act) (o Operation)) (=> (and (governed x) (does x o) cover) (or (granted x R1) …)))` (closed world) |
+//! | AllowPermission (the `*` allow rules, every operation no allow rule names) | as above with cover `(not (or (= o O1) …))` over the named operations |
 //! | DenyPermission | `(forall ((x Act) (o Operation)) (not (and (governed x) (does x o) cover [(granted x R)])))` |
 //! | DenyTransition(f, t) | `(forall ((s State) (t State)) (not (and (writes s t) (not (= s t)) [(= s f)] [(= t t')])))` |
 //! | AllowTransition (closed machine) | `(forall ((s State) (t State)) (=> (and (writes s t) (not (= s t))) (or …allow rules…)))` |
@@ -116,6 +117,11 @@
 //!
 //! A slice holds the rule's constraint and the facts of one candidate witness; it is UNSAT
 //! exactly when those facts contradict the rule, and the unsat core names them.
+//!
+//! # Permanent constraints
+//! [`permanent_constraint`] renders a rule's part of its slices alone, without facts: the rule
+//! assertion(s) above plus the axioms the engine adds to every slice of that kind, built by the
+//! same builder calls. The compiled artifact stores its text per rule.
 
 mod boundary;
 mod change;
@@ -125,6 +131,7 @@ mod domain;
 mod event;
 mod machine;
 mod permission;
+mod rules;
 mod slice;
 mod symbol;
 mod value;
@@ -132,6 +139,7 @@ mod workflow;
 
 pub use contract::HttpEndpoint;
 pub use event::EventScope;
+pub use rules::{permanent_constraint, rule_name};
 pub use slice::{AssertionRole, Slice, SliceBuilder, TrackedAssertion};
 pub use symbol::{data_symbol, entity_symbol, quote_symbol};
 pub use value::{relation_is_ordering, string_literal, value_constraint, SmtValue};

@@ -60,8 +60,23 @@ impl SliceBuilder {
     /// The allow rules of an operation set, closed-world: a governed act doing a covered
     /// operation is granted one of the allowed roles.
     pub fn allow_permission(&mut self, name: String, operations: &[String], roles: &[String]) {
-        self.permission_functions();
         let cover = self.operation_cover("o", operations);
+        self.allow_permission_over(name, cover, roles);
+    }
+
+    /// The allow rules whose operation list is `*`, for the operations that no allow rule names
+    /// (`named`), closed-world: a governed act doing any other operation is granted one of `roles`.
+    pub fn allow_other_operations(&mut self, name: String, named: &[String], roles: &[String]) {
+        let cover = if named.is_empty() {
+            "true".to_owned()
+        } else {
+            format!("(not {})", self.operation_cover("o", named))
+        };
+        self.allow_permission_over(name, cover, roles);
+    }
+
+    fn allow_permission_over(&mut self, name: String, cover: String, roles: &[String]) {
+        self.permission_functions();
         let grants: Vec<String> = roles
             .iter()
             .map(|role| format!("(granted x {})", self.named("Role", "role", role)))
