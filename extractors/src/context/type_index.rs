@@ -7,6 +7,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rayon::prelude::*;
+
 use super::paths::file_name;
 use super::read::ConfigReader;
 use crate::lang::{CSHARP, JAVA, KOTLIN};
@@ -24,35 +26,42 @@ pub(crate) struct TypeIndex {
 }
 
 impl TypeIndex {
-    /// Indexes the Java and Kotlin files among `files`.
+    /// Indexes the Java and Kotlin files among `files`. Sources are read in order, then parsed
+    /// in parallel (each worker with its own parser); declarations are added in file order, so
+    /// the index does not depend on the thread count.
     pub fn discover_jvm<'f>(
         reader: &ConfigReader<'_>,
         files: impl Iterator<Item = &'f str>,
     ) -> Self {
+        let sources: Vec<(&str, String)> = files
+            .filter(|path| {
+                let name = file_name(path);
+                name.ends_with(".java") || name.ends_with(".kt") || name.ends_with(".kts")
+            })
+            .filter_map(|path| Some((path, reader.read_source(path)?)))
+            .collect();
+        let declarations: Vec<(&str, Declarations)> = sources
+            .par_iter()
+            .filter_map(|(path, source)| {
+                let (backend, read): (_, fn(&tree_sitter::Tree, &str) -> Declarations) =
+                    if path.ends_with(".java") {
+                        (JAVA.tree_sitter()?, crate::java::declarations)
+                    } else {
+                        (KOTLIN.tree_sitter()?, crate::kotlin::declarations)
+                    };
+                let tree = syntax::parse(backend.grammar, source)?;
+                Some((*path, read(&tree, source)))
+            })
+            .collect();
         let mut index = Self::default();
-        for path in files {
-            let name = file_name(path);
-            let (backend, read): (_, fn(&tree_sitter::Tree, &str) -> Declarations) =
-                if name.ends_with(".java") {
-                    (JAVA.tree_sitter(), crate::java::declarations)
-                } else if name.ends_with(".kt") || name.ends_with(".kts") {
-                    (KOTLIN.tree_sitter(), crate::kotlin::declarations)
-                } else {
-                    continue;
-                };
-            let Some(backend) = backend else { continue };
-            let Some(source) = reader.read_source(path) else {
-                continue;
-            };
-            let Some(tree) = syntax::parse(backend.grammar, &source) else {
-                continue;
-            };
-            index.add(path, read(&tree, &source));
+        for (path, found) in declarations {
+            index.add(path, found);
         }
         index
     }
 
-    /// Indexes the C# files among `files`, with their `global using` namespaces.
+    /// Indexes the C# files among `files`, with their `global using` namespaces (read in order,
+    /// parsed in parallel, added in file order).
     pub fn discover_csharp<'f>(
         reader: &ConfigReader<'_>,
         files: impl Iterator<Item = &'f str>,
@@ -61,16 +70,21 @@ impl TypeIndex {
         let Some(backend) = CSHARP.tree_sitter() else {
             return index;
         };
-        for path in files.filter(|path| path.ends_with(".cs")) {
-            let Some(source) = reader.read_source(path) else {
-                continue;
-            };
-            let Some(tree) = syntax::parse(backend.grammar, &source) else {
-                continue;
-            };
-            let (declarations, global_usings) = crate::csharp::declarations(&tree, &source);
+        let sources: Vec<(&str, String)> = files
+            .filter(|path| path.ends_with(".cs"))
+            .filter_map(|path| Some((path, reader.read_source(path)?)))
+            .collect();
+        let declarations: Vec<(&str, Declarations, Vec<String>)> = sources
+            .par_iter()
+            .filter_map(|(path, source)| {
+                let tree = syntax::parse(backend.grammar, source)?;
+                let (declarations, global_usings) = crate::csharp::declarations(&tree, source);
+                Some((*path, declarations, global_usings.into_iter().collect()))
+            })
+            .collect();
+        for (path, found, global_usings) in declarations {
             index.global_usings.extend(global_usings);
-            index.add(path, declarations);
+            index.add(path, found);
         }
         index
     }
