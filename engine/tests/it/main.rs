@@ -432,3 +432,42 @@ fn graph_lists_facts_with_resolved_files_and_marks_violating_edges() {
     assert_eq!(html.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&html.stderr).contains("not-implemented"));
 }
+
+#[test]
+fn a_spec_outside_the_root_is_named_with_dotdot_and_files_outside_are_refused() {
+    let workspace = tempfile::tempdir().unwrap();
+    let project = workspace.path().join("project");
+    std::fs::create_dir_all(project.join("a")).unwrap();
+    std::fs::write(project.join("a/x.ts"), "export const x = 1;\n").unwrap();
+    let specs = workspace.path().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    std::fs::write(
+        specs.join("arch.ag"),
+        "node app : server\ncomponent A { runs_on: app paths: \"a/**\" }\n",
+    )
+    .unwrap();
+    let (code, document) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--project"])
+            .arg(&project)
+            .arg("--spec")
+            .arg(specs.join("arch.ag")),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(document["artifact"], "../specs/arch.ag");
+    let text = serde_json::to_string(&document).unwrap();
+    assert!(
+        !text.contains(&*workspace.path().to_string_lossy()),
+        "no absolute path in the verdict"
+    );
+
+    let (code, document) = json_run(
+        lintel()
+            .current_dir(&project)
+            .args(["check", "--json", "--spec"])
+            .arg(specs.join("arch.ag"))
+            .args(["--file", "../specs/arch.ag"]),
+    );
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "path-outside-project");
+}
