@@ -45,7 +45,12 @@ fn block(number: usize, entry: &AgentEntry) -> String {
 }
 
 /// Builds the `agent_context` text for a finished check from its blocking entries, in array order.
-pub fn agent_context(blocking: &[AgentEntry], undecided: usize, rerun_command: &str) -> String {
+pub fn agent_context(
+    blocking: &[AgentEntry],
+    undecided_slices: &[&crate::verdict::SolverDiagnostic],
+    rerun_command: &str,
+) -> String {
+    let undecided = undecided_slices.len();
     let footer = format!("\nRe-run: {rerun_command}\n");
     if blocking.is_empty() && undecided == 0 {
         return format!("PASS\n{footer}");
@@ -57,7 +62,25 @@ pub fn agent_context(blocking: &[AgentEntry], undecided: usize, rerun_command: &
         files.len()
     );
     if undecided > 0 {
-        text.push_str("Undecided slices fail the check closed: see solver_diagnostics[] for the slices and their suggested_refactor.\n");
+        text.push_str("Undecided slices fail the check closed (see solver_diagnostics[]):\n");
+        for slice in undecided_slices.iter().take(5) {
+            text.push_str(&format!(
+                "- `{}` in `{}` ({}:{}): {} ({}); {}\n",
+                slice.rule,
+                slice.declaration,
+                slice.source_file.clone().unwrap_or_default(),
+                slice.line.unwrap_or_default(),
+                slice.status,
+                slice.reason.clone().unwrap_or_default(),
+                slice.suggested_refactor.clone().unwrap_or_default()
+            ));
+        }
+        if undecided > 5 {
+            text.push_str(&format!(
+                "- ... and {} more undecided slice(s)\n",
+                undecided - 5
+            ));
+        }
     }
     let mut shown = 0;
     for (index, entry) in blocking.iter().enumerate() {

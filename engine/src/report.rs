@@ -1171,8 +1171,7 @@ pub fn assemble(
         changed_files: scope.changed_files.clone(),
         changed_components,
     };
-    let agent_context =
-        crate::agent::agent_context(&agent_entries, undecided.len(), &options.rerun());
+    let agent_context = crate::agent::agent_context(&agent_entries, &undecided, &options.rerun());
     let verdict = Verdict {
         schema_version: SCHEMA_VERSION,
         verdict: if passed { "pass" } else { "fail" },

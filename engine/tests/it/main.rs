@@ -471,3 +471,45 @@ fn a_spec_outside_the_root_is_named_with_dotdot_and_files_outside_are_refused() 
     assert_eq!(code, 2);
     assert_error_shape(&document, "path-outside-project");
 }
+
+#[test]
+fn an_exhausted_resource_limit_fails_closed_and_names_the_undecided_slices() {
+    let (code, document) = json_run(
+        lintel()
+            .args([
+                "check",
+                "--all",
+                "--json",
+                "--slice-rlimit",
+                "1",
+                "--project",
+            ])
+            .arg(example("monorepo-reach")),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(document["verdict"], "fail");
+    assert_eq!(document["violations"], serde_json::json!([]));
+    let statuses: Vec<&str> = document["solver_diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|slice| slice["status"].as_str().unwrap())
+        .collect();
+    assert!(!statuses.is_empty() && statuses.iter().all(|status| *status == "unknown"));
+    assert!(document["solver_diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|slice| slice["reason"] == "rlimit" && slice["suggested_refactor"].is_string()));
+    assert_eq!(
+        document["smt_model"].as_str().unwrap().lines().count(),
+        statuses.len()
+    );
+    let context = document["agent_context"].as_str().unwrap();
+    assert!(context.starts_with(&format!(
+        "FAIL: 0 blocking finding(s) in 0 file(s), {} undecided rule slice(s)",
+        statuses.len()
+    )));
+    assert!(context.contains("`deny reach Web -> db` in `Boundaries`"));
+    assert!(context.contains("Re-run: lintel check --all --slice-rlimit 1"));
+}
