@@ -104,6 +104,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         root,
         scope_of: &scope_of,
     };
+    if input.context.generic_facts() {
+        let grammar = crate::graph::go::Go::new(root, source);
+        facts.extend(crate::graph::facts(&factory, &grammar, &hits, &file));
+    }
     facts.extend(crate::go_web::facts(&factory, &hits, &file));
     facts
 }

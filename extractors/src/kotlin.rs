@@ -66,6 +66,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     if input.context.generic_facts() {
         facts.extend(graph::facts(&factory, &graph::kotlin::Kotlin, &hits, &file));
     }
+    facts.extend(crate::kotlin_web::facts(&factory, &hits, &file));
     facts
 }
 

@@ -71,6 +71,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         root,
         scope_of: &scope_of,
     };
+    if input.context.generic_facts() {
+        facts.extend(crate::graph::facts(
+            &factory,
+            &crate::graph::python::Python,
+            &hits,
+            &file,
+        ));
+    }
     facts.extend(crate::python_web::facts(&factory, &hits, &file));
     facts
 }

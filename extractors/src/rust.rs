@@ -126,6 +126,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: "::",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let file = crate::graph::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    if input.context.generic_facts() {
+        let grammar = crate::graph::rust::Rust { source };
+        facts.extend(crate::graph::facts(&factory, &grammar, &hits, &file));
+    }
+    facts.extend(crate::rust_web::facts(&factory, &hits, &file));
     facts
 }
 

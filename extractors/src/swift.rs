@@ -27,6 +27,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut facts = Vec::new();
     let mut client_imports = Vec::new();
     let mut imports_alamofire = false;
+    let mut imports_vapor = false;
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
             continue;
@@ -40,6 +41,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let specifier = syntax::compact_text(path, source, 300).replace(' ', "");
         let module = specifier.split('.').next().unwrap_or_default().to_owned();
         imports_alamofire |= module == "Alamofire";
+        imports_vapor |= module == "Vapor";
         client_imports.push(ClientImport {
             node: statement,
             path: module.clone(),
@@ -90,6 +92,21 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let file = crate::graph::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    if input.context.generic_facts() {
+        let grammar = crate::graph::swift::Swift::new(root, source);
+        facts.extend(crate::graph::facts(&factory, &grammar, &hits, &file));
+    }
+    facts.extend(crate::swift_web::facts(
+        &factory,
+        &hits,
+        &file,
+        imports_vapor,
+    ));
     facts
 }
 

@@ -57,7 +57,13 @@ pub(super) fn facts(
         .collect();
     let mut facts = Vec::new();
     for site in &sites {
-        let value_enum = grammar.enum_member(site.value, source);
+        let value_enum = grammar.enum_member(site.value, source).or_else(|| {
+            let member = grammar.shorthand_member(site.value, source)?;
+            Some((
+                grammar.shorthand_enum(&site.property).unwrap_or_default(),
+                member,
+            ))
+        });
         let guard = Guard {
             grammar,
             source,
@@ -80,12 +86,17 @@ pub(super) fn facts(
             "value",
             syntax::compact_text(site.value, source, TEXT_LIMIT),
         );
+        // An empty enum is a shorthand member whose enum is unknown (Swift's `.paid`).
         if let Some((enum_name, member)) = value_enum {
-            set(&mut fact, "valueEnum", enum_name);
+            if !enum_name.is_empty() {
+                set(&mut fact, "valueEnum", enum_name);
+            }
             set(&mut fact, "valueMember", member);
         }
         if let Some((enum_name, member)) = previous {
-            set(&mut fact, "guardEnum", enum_name);
+            if !enum_name.is_empty() {
+                set(&mut fact, "guardEnum", enum_name);
+            }
             set(&mut fact, "previousMember", member);
         }
         facts.push(fact);
@@ -231,12 +242,23 @@ impl Guard<'_> {
         })
     }
 
-    /// `(E, K)` of an enum member, or of a bare member of the assigned value's enum.
+    /// `(E, K)` of an enum member, or of a bare member of the assigned value's enum; a shorthand
+    /// member (Swift's `.paid`) takes the value's enum, else the property's, else none (`""`).
     fn member_of(&self, node: Node<'_>) -> Option<(String, String)> {
-        self.grammar.enum_member(node, self.source).or_else(|| {
-            let member = self.grammar.bare_member(node, self.source)?;
-            Some((self.value_enum?.to_owned(), member))
-        })
+        if let Some(found) = self.grammar.enum_member(node, self.source) {
+            return Some(found);
+        }
+        if let Some(member) = self.grammar.shorthand_member(node, self.source) {
+            let enum_name = self
+                .value_enum
+                .filter(|enum_name| !enum_name.is_empty())
+                .map(str::to_owned)
+                .or_else(|| self.grammar.shorthand_enum(&self.site.property))
+                .unwrap_or_default();
+            return Some((enum_name, member));
+        }
+        let member = self.grammar.bare_member(node, self.source)?;
+        Some((self.value_enum?.to_owned(), member))
     }
 }
 

@@ -22,15 +22,20 @@ pub(super) fn facts(
         let Some(call) = hit.node(Field::Call) else {
             continue;
         };
+        let mut separator = ".";
         let (receiver, callee) = if let Some(method) = hit.node(Field::Method) {
             (hit.node(Field::Receiver), grammar.name(method, source))
         } else if let Some(function) = hit.node(Field::Function) {
             if !grammar.is_callee(function) {
                 continue;
             }
-            match grammar.member(function) {
-                Some((object, property)) => (Some(object), grammar.name(property, source)),
-                None => (None, syntax::compact_text(function, source, TEXT_LIMIT)),
+            match (grammar.member(function), grammar.path(function)) {
+                (Some((object, property)), _) => (Some(object), grammar.name(property, source)),
+                (None, Some((path, name))) => {
+                    separator = "::";
+                    (Some(path), grammar.name(name, source))
+                }
+                (None, None) => (None, syntax::compact_text(function, source, TEXT_LIMIT)),
             }
         } else {
             continue;
@@ -40,7 +45,9 @@ pub(super) fn facts(
         }
         let receiver = receiver.map(|node| syntax::compact_text(node, source, TEXT_LIMIT));
         let qualified = match &receiver {
-            Some(receiver) => syntax::truncate(&format!("{receiver}.{callee}"), TEXT_LIMIT),
+            Some(receiver) => {
+                syntax::truncate(&format!("{receiver}{separator}{callee}"), TEXT_LIMIT)
+            }
             None => callee.clone(),
         };
         let arguments = hit
@@ -75,6 +82,11 @@ pub(super) fn facts(
             .and_then(|first| grammar.enum_member(*first, source))
         {
             set(&mut fact, "argumentEnum", enum_name);
+            set(&mut fact, "argumentMember", member);
+        } else if let Some(member) = arguments
+            .first()
+            .and_then(|first| grammar.shorthand_member(*first, source))
+        {
             set(&mut fact, "argumentMember", member);
         }
         facts.push(fact);

@@ -2,7 +2,8 @@
 //! domain facts: `call` and `assignment` (§5.4), for every tree-sitter language that lists a
 //! [`GraphGrammar`].
 //!
-//! The languages with a grammar adapter are TypeScript/JavaScript, C#, Java and Kotlin.
+//! The languages with a grammar adapter are TypeScript/JavaScript, C#, Java, Kotlin, Python, Go,
+//! Rust and Swift.
 //! Each language's `graph.scm` captures calls (`@fact.call.call` with the callee as
 //! `@fact.call.function`, or a receiver and a method name when the grammar separates them) and
 //! plain `=` assignments to a member (`@fact.assignment.statement`, `.target`, `.value`). The
@@ -15,7 +16,13 @@
 //!   guard) is a member access whose object is a chain of plain names and whose last name starts
 //!   with an upper-case letter: `OrderStatus.Draft`, `Models.OrderStatus.Draft` (enum
 //!   `OrderStatus`); `this.status` or `order.status` are not. Kotlin's `is OrderState.Draft`
-//!   reads the same way.
+//!   reads the same way. Rust's `OrderStatus::Paid` (and `crate::m::OrderStatus::Paid`) is
+//!   enum `OrderStatus`, member `Paid`; the `value`/`arguments` texts keep `::` as written.
+//!   Go has no enums: a constant declared with a type in the same file (`Paid OrderStatus =
+//!   iota`, and the constants after it) is member `Paid` of enum `OrderStatus`.
+//!   Swift's `.paid` names no enum: it is member `paid` of the enum the file declares for the
+//!   assigned property (`var status: OrderStatus`), else `valueMember`/`previousMember`/
+//!   `argumentMember` are set without `valueEnum`/`guardEnum`/`argumentEnum`.
 //! - A bare case label (Java's `case DRAFT:`) names a member of the enum of the assigned value.
 //! - `call` facts: the callee is the method name (type arguments dropped), the receiver the
 //!   object expression as written; `qualified` is `receiver.callee`, or the callee alone. A call
@@ -31,8 +38,12 @@ mod assignments;
 mod calls;
 pub(crate) mod csharp;
 pub(crate) mod ecmascript;
+pub(crate) mod go;
 pub(crate) mod java;
 pub(crate) mod kotlin;
+pub(crate) mod python;
+pub(crate) mod rust;
+pub(crate) mod swift;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -135,6 +146,23 @@ pub(crate) trait GraphGrammar {
     /// A bare enum-member label (`DRAFT` in Java's `case DRAFT:`, `.draft` in Swift).
     fn bare_member(&self, node: Node<'_>, source: &str) -> Option<String> {
         (node.kind() == "identifier").then(|| syntax::text(node, source).to_owned())
+    }
+
+    /// `(path, name)` of a call through a path (Rust's `Order::new`), qualified with `::`.
+    fn path<'tree>(&self, _node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
+        None
+    }
+
+    /// The member of an enum-case shorthand whose enum the syntax does not name (Swift's
+    /// `.paid`).
+    fn shorthand_member(&self, _node: Node<'_>, _source: &str) -> Option<String> {
+        None
+    }
+
+    /// The enum of the shorthand members assigned to `property`, when the file declares it
+    /// (Swift's `var status: OrderStatus`).
+    fn shorthand_enum(&self, _property: &str) -> Option<String> {
+        None
     }
 
     /// `(E, M)` when `node` is an enum member `E.M`.

@@ -20,6 +20,10 @@ const QUERIES: &[QueryFile] = &[
         name: "go/web.scm",
         text: include_str!("../../queries/go/web.scm"),
     },
+    QueryFile {
+        name: "go/graph.scm",
+        text: include_str!("../../queries/go/graph.scm"),
+    },
 ];
 
 /// Go.

@@ -20,6 +20,10 @@ const QUERIES: &[QueryFile] = &[
         name: "kotlin/graph.scm",
         text: include_str!("../../queries/kotlin/graph.scm"),
     },
+    QueryFile {
+        name: "kotlin/web.scm",
+        text: include_str!("../../queries/kotlin/web.scm"),
+    },
 ];
 
 /// Kotlin.

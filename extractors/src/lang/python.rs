@@ -20,6 +20,10 @@ const QUERIES: &[QueryFile] = &[
         name: "python/web.scm",
         text: include_str!("../../queries/python/web.scm"),
     },
+    QueryFile {
+        name: "python/graph.scm",
+        text: include_str!("../../queries/python/graph.scm"),
+    },
 ];
 
 /// Python.

@@ -16,6 +16,14 @@ const QUERIES: &[QueryFile] = &[
         name: "rust/clients.scm",
         text: include_str!("../../queries/rust/clients.scm"),
     },
+    QueryFile {
+        name: "rust/web.scm",
+        text: include_str!("../../queries/rust/web.scm"),
+    },
+    QueryFile {
+        name: "rust/graph.scm",
+        text: include_str!("../../queries/rust/graph.scm"),
+    },
 ];
 
 /// Rust.

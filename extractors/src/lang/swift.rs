@@ -16,6 +16,14 @@ const QUERIES: &[QueryFile] = &[
         name: "swift/clients.scm",
         text: include_str!("../../queries/swift/clients.scm"),
     },
+    QueryFile {
+        name: "swift/web.scm",
+        text: include_str!("../../queries/swift/web.scm"),
+    },
+    QueryFile {
+        name: "swift/graph.scm",
+        text: include_str!("../../queries/swift/graph.scm"),
+    },
 ];
 
 /// Swift.

@@ -88,11 +88,12 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 24] = [
+const CASES: [&str; 31] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
     "github_actions/workflows",
+    "go/graph",
     "go/modules",
     "go/web",
     "java/graph",
@@ -100,11 +101,17 @@ const CASES: [&str; 24] = [
     "java/web",
     "kotlin/android",
     "kotlin/graph",
+    "kotlin/web",
     "python/clients",
+    "python/graph",
     "python/imports",
     "python/web",
+    "rust/graph",
+    "rust/web",
     "rust/workspace",
+    "swift/graph",
     "swift/package",
+    "swift/web",
     "typescript/clients",
     "typescript/graph",
     "typescript/http",
@@ -233,4 +240,39 @@ fn python_routes_of_fastapi_flask_and_django_and_requests_of_requests_and_httpx(
 #[test]
 fn go_routes_of_gin_and_net_http_and_requests_of_net_http() {
     check_case("go/web");
+}
+
+#[test]
+fn kotlin_routes_of_spring_and_ktor_and_requests_of_retrofit_ktor_and_okhttp() {
+    check_case("kotlin/web");
+}
+
+#[test]
+fn rust_routes_of_axum_and_actix_and_requests_of_reqwest() {
+    check_case("rust/web");
+}
+
+#[test]
+fn swift_routes_of_vapor_and_requests_of_url_session() {
+    check_case("swift/web");
+}
+
+#[test]
+fn python_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("python/graph");
+}
+
+#[test]
+fn go_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("go/graph");
+}
+
+#[test]
+fn rust_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("rust/graph");
+}
+
+#[test]
+fn swift_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
+    check_case("swift/graph");
 }
