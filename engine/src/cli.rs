@@ -37,11 +37,14 @@ pub enum Command {
     Compile(CompileArgs),
     /// The extracted component graph with violations marked.
     Graph(GraphArgs),
-    /// Write the agent brief (planned).
+    /// Write the agent brief: components and rules in plain words, and how to check a change.
     EmitContext {
-        /// Output file.
+        /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Project and spec.
+        #[command(flatten)]
+        spec: OutputArgs,
     },
     /// Write a starter `architecture.ag` (planned).
     Init {
@@ -132,6 +135,17 @@ pub struct CheckArgs {
     /// Reserved, no effect: plugins are never run.
     #[arg(long)]
     pub allow_plugins: bool,
+}
+
+/// The project and spec of a command that reads only the spec.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// The spec: a `.ag` file or a compiled artifact.
+    #[arg(long, value_name = "FILE", alias = "arch")]
+    pub spec: Option<PathBuf>,
 }
 
 /// `explain` arguments.
@@ -373,7 +387,9 @@ pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         Command::Graph(arguments) => {
             crate::graph_command::graph_command(&arguments, stdout, stderr)
         }
-        Command::EmitContext { .. } => not_implemented("`emit-context`", stderr),
+        Command::EmitContext { out, spec } => {
+            crate::emit_context::emit_context_command(&spec, out.as_ref(), stdout, stderr)
+        }
         Command::Init { .. } => not_implemented("`init`", stderr),
         Command::BenchParse(arguments) => {
             crate::bench::bench_parse_command(&arguments, stdout, stderr)

@@ -10,6 +10,7 @@ pub mod check;
 pub mod cli;
 pub mod compile;
 pub mod config;
+pub mod emit_context;
 pub mod error;
 pub mod evaluate;
 pub mod explain;

@@ -513,3 +513,29 @@ fn an_exhausted_resource_limit_fails_closed_and_names_the_undecided_slices() {
     assert!(context.contains("`deny reach Web -> db` in `Boundaries`"));
     assert!(context.contains("Re-run: lintel check --all --slice-rlimit 1"));
 }
+
+#[test]
+fn emit_context_writes_the_rules_in_plain_words() {
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("AGENTS.md");
+    let output = lintel()
+        .args(["emit-context", "--out"])
+        .arg(&path)
+        .arg("--project")
+        .arg(example("monorepo-reach"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let brief = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        brief.contains("- `Web`: `packages/web/**` (runs on `browser`, layer `Ui`)"),
+        "{brief}"
+    );
+    assert!(brief.contains("- `deny reach layer Ui -> Db` (`Boundaries`, architecture.ag:15): no dependency path `layer Ui -> Db`"), "{brief}");
+    assert_eq!(
+        brief.matches("deny reach layer Ui -> Db").count(),
+        1,
+        "a selector rule is stated once"
+    );
+    assert!(brief.contains("lintel check --diff origin/main --json"));
+}

@@ -1,0 +1,171 @@
+//! `lintel emit-context [--out AGENTS.md]`: the agent brief. It states the components and every
+//! rule of the spec in plain words, with where each rule is written, and how to check a change,
+//! so a coding agent can respect the architecture before it runs the check.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use policies::model::{Model, Rule, RuleKind};
+
+use crate::cli::{ExitStatus, OutputArgs};
+use crate::config::load_spec;
+use crate::paths::relative_to;
+
+/// What one rule asks of the code, in one sentence.
+fn plain_words(rule: &Rule) -> String {
+    let text = &rule.text;
+    let endpoints = || {
+        let mut words = text.split_whitespace().skip_while(|word| {
+            !matches!(
+                *word,
+                "flow" | "reach" | "dependency" | "inject" | "inject_reach"
+            )
+        });
+        let _ = words.next();
+        let rest: Vec<&str> = words.collect();
+        rest.join(" ")
+    };
+    match rule.kind {
+        RuleKind::DenyFlow => format!("no direct dependency `{}` (no import, client or call across it)", endpoints()),
+        RuleKind::DenyReach => format!("no dependency path `{}`, direct or through other components", endpoints()),
+        RuleKind::RequireFlowVia => "every dependency path between these components must pass through the via component(s)".to_owned(),
+        RuleKind::DenyDataFlow => "the named data must not reach the target through any dependency path".to_owned(),
+        RuleKind::RequireDataFlowVia => "the named data may reach the target only through the via component(s)".to_owned(),
+        RuleKind::DenyUnauthenticatedFlow => "calls between these entities must be authenticated".to_owned(),
+        RuleKind::DenyUnencryptedFlow => "calls between these entities must be encrypted".to_owned(),
+        RuleKind::RequireOperationIn | RuleKind::RequireOperationOnDataIn => "the operation may only be performed in the named component".to_owned(),
+        RuleKind::RequireDependencyViaInterface => "the dependency must go through the named interface".to_owned(),
+        RuleKind::RequireContractImplementedBy => "the component must implement the contract (checked when the spec compiles)".to_owned(),
+        RuleKind::AllowTransition => "state writes must follow the machine's allowed transitions (others are violations)".to_owned(),
+        RuleKind::DenyTransition => "this state transition must never be written".to_owned(),
+        RuleKind::AllowPermission if text.starts_with("allow * ") => "anyone may perform the operation (no role check needed)".to_owned(),
+        RuleKind::AllowPermission => "the operation needs a role check for one of the allowed roles".to_owned(),
+        RuleKind::DenyPermission => "the operation must not be granted to this role".to_owned(),
+        RuleKind::RequireValue => "runtime values must satisfy this condition".to_owned(),
+        RuleKind::RequireBefore => "this condition must hold before the operation runs".to_owned(),
+        RuleKind::EnsureAfter => "this condition must hold after the operation runs".to_owned(),
+        RuleKind::RequirePrecededBy => "the event must be preceded by the other event in the same scope".to_owned(),
+        RuleKind::WorkflowAction => "CI workflows may publish, deploy or release only as allowed here".to_owned(),
+        RuleKind::WorkflowPermission => "CI workflow token permissions are limited as stated".to_owned(),
+        RuleKind::WorkflowStepOrder => "in CI workflows, the first step must run before the second".to_owned(),
+        RuleKind::DenyInject => "no constructor injection across this boundary".to_owned(),
+        RuleKind::DenyInjectReach => "no chain of constructor injections across this boundary".to_owned(),
+        RuleKind::DenyLifetime | RuleKind::DenyLifetimeReach => "a service of the first lifetime must not depend on one of the second (captive dependency)".to_owned(),
+        RuleKind::DenyResolve => "no service-locator resolution here; inject dependencies instead".to_owned(),
+        RuleKind::DenyClassification | RuleKind::DenyJurisdiction => "labelled data must not reach these entities".to_owned(),
+        RuleKind::RequireAuth => "entering this trust zone needs an authenticating entity on the way".to_owned(),
+        RuleKind::DenyFlowWhenData => "labelled data must not cross between these trust zones".to_owned(),
+        RuleKind::RequireTouched => "a change to the trigger component must also change the required one".to_owned(),
+    }
+}
+
+/// Renders the brief.
+pub fn brief(model: &Model, spec_path: &str) -> String {
+    let mut text = format!(
+        "# Architecture rules\n\n\
+         This repository declares its architecture in `{spec_path}`, and `lintel` checks every change against it.\n\
+         Every finding lintel reports is proven by the Z3 solver from the code: fix the code, not the spec.\n"
+    );
+    text.push_str("\n## Components\n\n");
+    for component in &model.components {
+        let paths: Vec<String> = component
+            .paths
+            .iter()
+            .map(|path| format!("`{path}`"))
+            .collect();
+        let mut line = format!(
+            "- `{}`: {} (runs on `{}`",
+            component.name,
+            paths.join(", "),
+            component.runs_on
+        );
+        if let Some(role) = &component.role {
+            line.push_str(&format!(", role `{role}`"));
+        }
+        if let Some(layer) = &component.layer {
+            line.push_str(&format!(", layer `{layer}`"));
+        }
+        line.push_str(")\n");
+        text.push_str(&line);
+    }
+    let infrastructure: Vec<String> = model
+        .nodes
+        .iter()
+        .chain(&model.resources)
+        .map(|entity| format!("`{}` ({})", entity.name, entity.type_name))
+        .collect();
+    if !infrastructure.is_empty() {
+        text.push_str(&format!(
+            "\nInfrastructure: {}.\n",
+            infrastructure.join(", ")
+        ));
+    }
+    text.push_str("\n## Rules\n\n");
+    let mut seen = std::collections::BTreeSet::new();
+    for rule in &model.rules {
+        // Selector expansion gives several concrete rules for one written rule: state it once.
+        if !seen.insert((
+            rule.declaration.clone(),
+            rule.text.clone(),
+            rule.source.clone(),
+        )) {
+            continue;
+        }
+        text.push_str(&format!(
+            "- `{}` (`{}`, {}:{}): {}.\n",
+            rule.text,
+            rule.declaration,
+            rule.source.file,
+            rule.source.line,
+            plain_words(rule)
+        ));
+    }
+    text.push_str(
+        "\n## How to check a change\n\n\
+         - Before committing: `lintel check` (the staged files; every rule still sees the whole project).\n\
+         - The whole repository: `lintel check --all --json`, then read `agent_context` and `violations[]`.\n\
+         - A branch or pull request: `lintel check --diff origin/main --json` (`--new-only` ignores findings that already exist on the base).\n\
+         - One finding: `lintel explain --violation <id>` shows the rule, the evidence, the unsat core and a replayable SMT-LIB script.\n\
+         - Exit codes: 0 pass, 1 a blocking finding or an undecided solver slice, 2 an error.\n",
+    );
+    text
+}
+
+/// Runs `emit-context`.
+pub fn emit_context_command(
+    arguments: &OutputArgs,
+    out: Option<&PathBuf>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    let root = arguments
+        .project
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("."));
+    let spec = match load_spec(&root, arguments.spec.as_deref()) {
+        Ok(spec) => spec,
+        Err(error) => {
+            crate::render::text::write_error(stderr, &error);
+            return ExitStatus::Error;
+        }
+    };
+    let text = brief(&spec.model, &spec.artifact);
+    let written = match out {
+        Some(path) => std::fs::write(path, &text),
+        None => stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush()),
+    };
+    match written {
+        Ok(()) => {
+            if let Some(path) = out {
+                let _ = writeln!(stderr, "wrote `{}`", relative_to(path, &root));
+            }
+            ExitStatus::Pass
+        }
+        Err(error) => {
+            let _ = writeln!(stderr, "error[internal-error]: {error}");
+            ExitStatus::Error
+        }
+    }
+}
