@@ -43,7 +43,7 @@ pub use context::{GitAttributes, ProjectContext};
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
 pub use lang::{Language, LanguageSpec, QueryFile};
-pub use query::{capture_vocabulary, compile_queries};
+pub use query::{capture_vocabulary, compile_queries, QueryTiming};
 
 use policies::facts::Fact;
 
@@ -62,6 +62,10 @@ pub struct FileExtraction {
     /// 1-based line and column in the text: the engine reports it as a `file-skipped` warning.
     /// `facts` is empty then.
     pub skipped: Option<String>,
+    /// The query passes over the file, timed, when
+    /// [`ProjectContext::set_query_timing`] asked for them (`--debug-extractors`); empty
+    /// otherwise, and for files read without tree-sitter.
+    pub queries: Vec<QueryTiming>,
 }
 
 /// Parses `path` with its grammar and nothing else, returning the number of error nodes:
@@ -78,7 +82,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// Extracts the graph facts of one project file.
 ///
 /// `path` is project-relative with `/` separators. The file is parsed once with a thread-local
-/// parser and queried once with the language's compiled query, so rayon workers may call this
+/// parser and queried once with the language's compiled query (TypeScript and JavaScript: one
+/// walk that finds the same matches), so rayon workers may call this
 /// concurrently. Returns `None` when no supported language claims the path. Never panics:
 /// broken source still yields the facts tree-sitter could recover, plus a parse-error count.
 pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Option<FileExtraction> {
@@ -104,6 +109,7 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
                 parse_errors: 0,
                 first_parse_error: None,
                 skipped,
+                queries: Vec::new(),
             });
         }
     };
@@ -116,26 +122,28 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
             parse_errors: 1,
             first_parse_error: Some((1, 1)),
             skipped: None,
+            queries: Vec::new(),
         });
     };
     let errors = syntax::count_parse_errors(&tree, source);
-    let facts = match query::compiled(language) {
-        Some(Ok(compiled)) => {
-            let input = ExtractionInput {
-                context,
-                path,
-                source,
-                language,
-                tree: &tree,
-                query: compiled,
-            };
-            let mut facts = (backend.extract)(&input);
-            facts_out::finish(&mut facts);
-            facts
-        }
-        // A query that does not compile is an internal error that `compile_queries` reports and
-        // the test suite catches; a file must not fail because of it.
-        Some(Err(_)) | None => Vec::new(),
+    let query = query::QueryHandle::new(backend.compiled, spec.name, context.query_timing());
+    // A query that does not compile is an internal error that `compile_queries` reports and the
+    // test suite catches; a file must not fail because of it. TypeScript and JavaScript match
+    // their patterns without the query (`ecmascript::walk`), so they never compile it.
+    let facts = if ecmascript::reads_without_query(language) || query.compiled().is_some() {
+        let input = ExtractionInput {
+            context,
+            path,
+            source,
+            language,
+            tree: &tree,
+            query: &query,
+        };
+        let mut facts = (backend.extract)(&input);
+        facts_out::finish(&mut facts);
+        facts
+    } else {
+        Vec::new()
     };
     Some(FileExtraction {
         language,
@@ -143,6 +151,7 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
         parse_errors: errors.count,
         first_parse_error: errors.first,
         skipped: None,
+        queries: query.into_timings(),
     })
 }
 
@@ -171,6 +180,6 @@ pub(crate) struct ExtractionInput<'a> {
     pub language: Language,
     /// The file's syntax tree.
     pub tree: &'a tree_sitter::Tree,
-    /// The language's compiled query.
-    pub query: &'a query::CompiledQuery,
+    /// The language's query, compiled on first use.
+    pub query: &'a query::QueryHandle,
 }

@@ -5,8 +5,15 @@
 //! name against [`FactKind`] and the fields the extractors understand, so a typo in a `.scm`
 //! file is an error that names the expected captures. Running a query uses a thread-local
 //! `QueryCursor` and returns the matches as plain values for the language's extractor.
+//!
+//! An extractor reaches its query through a [`QueryHandle`], which compiles it on first use
+//! (TypeScript and JavaScript never do: their extractor finds the same matches with one walk of
+//! the tree) and, when the engine asks for `--debug-extractors`, times each pass
+//! ([`QueryTiming`]).
 
 use std::cell::RefCell;
+use std::sync::LazyLock;
+use std::time::Instant;
 
 use policies::facts::FactKind;
 use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
@@ -194,6 +201,17 @@ pub(crate) struct QueryHit<'tree> {
 }
 
 impl<'tree> QueryHit<'tree> {
+    /// A match of a pattern feeding `kind` with these captures, in pattern order.
+    pub fn new(kind: FactKind, captures: Vec<(Field, Node<'tree>)>) -> Self {
+        Self { kind, captures }
+    }
+
+    /// Every capture, in pattern order.
+    #[cfg(test)]
+    pub fn captures(&self) -> &[(Field, Node<'tree>)] {
+        &self.captures
+    }
+
     /// The first node captured as `field`.
     pub fn node(&self, field: Field) -> Option<Node<'tree>> {
         self.captures
@@ -278,6 +296,110 @@ impl CompiledQuery {
             }
         }
         hits
+    }
+}
+
+/// One pass that found a file's query matches, for `--debug-extractors`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryTiming {
+    /// What ran: `<language>.scm` for a language's compiled query (its query files matched in
+    /// one pass), `<language>.walk` for the TypeScript/JavaScript walk that finds the same
+    /// matches without the query.
+    pub id: String,
+    /// The matches found (after text predicates such as `#eq?`).
+    pub matched: usize,
+    /// The matches per fact kind of their pattern, kinds without a match left out, in
+    /// [`FactKind`] order.
+    pub matched_by_kind: Vec<(FactKind, usize)>,
+    /// Wall time of the pass in microseconds (for the walk: the whole walk, name-use analysis
+    /// included).
+    pub elapsed_us: u64,
+}
+
+impl QueryTiming {
+    /// The timing of a pass named `id` that found `hits` since `started`.
+    pub(crate) fn of_hits(id: String, hits: &[QueryHit<'_>], started: Instant) -> QueryTiming {
+        let mut by_kind = std::collections::BTreeMap::new();
+        for hit in hits {
+            *by_kind.entry(hit.kind).or_insert(0) += 1;
+        }
+        QueryTiming {
+            id,
+            matched: hits.len(),
+            matched_by_kind: by_kind.into_iter().collect(),
+            elapsed_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        }
+    }
+}
+
+/// A language's query as an extractor sees it: compiled on first use, and timed when asked.
+pub(crate) struct QueryHandle {
+    compiled: &'static LazyLock<Result<CompiledQuery, ExtractError>>,
+    /// The language's name, for timing ids.
+    language: &'static str,
+    /// `Some` when passes are timed.
+    timings: Option<RefCell<Vec<QueryTiming>>>,
+}
+
+impl QueryHandle {
+    /// The query of a tree-sitter backend; `timed` records a [`QueryTiming`] per pass.
+    pub(crate) fn new(
+        compiled: &'static LazyLock<Result<CompiledQuery, ExtractError>>,
+        language: &'static str,
+        timed: bool,
+    ) -> Self {
+        Self {
+            compiled,
+            language,
+            timings: timed.then(|| RefCell::new(Vec::new())),
+        }
+    }
+
+    /// The compiled query (compiling it now if needed); `None` when it does not compile.
+    pub(crate) fn compiled(&self) -> Option<&'static CompiledQuery> {
+        LazyLock::force(self.compiled).as_ref().ok()
+    }
+
+    /// Runs the query over a whole tree and returns every match, in document order; none when
+    /// the query does not compile (`compile_queries` reports that).
+    pub(crate) fn hits<'tree>(&self, tree: &'tree Tree, source: &str) -> Vec<QueryHit<'tree>> {
+        let Some(compiled) = self.compiled() else {
+            return Vec::new();
+        };
+        let started = self.is_timed().then(Instant::now);
+        let hits = compiled.hits(tree, source);
+        if let Some(started) = started {
+            self.record(QueryTiming::of_hits(
+                format!("{}.scm", self.language),
+                &hits,
+                started,
+            ));
+        }
+        hits
+    }
+
+    /// Whether passes are timed.
+    pub(crate) fn is_timed(&self) -> bool {
+        self.timings.is_some()
+    }
+
+    /// The language's name, for timing ids.
+    pub(crate) fn language(&self) -> &'static str {
+        self.language
+    }
+
+    /// Records a pass that found matches without the query (the TypeScript/JavaScript walk).
+    pub(crate) fn record(&self, timing: QueryTiming) {
+        if let Some(timings) = &self.timings {
+            if let Ok(mut timings) = timings.try_borrow_mut() {
+                timings.push(timing);
+            }
+        }
+    }
+
+    /// The passes recorded, in order.
+    pub(crate) fn into_timings(self) -> Vec<QueryTiming> {
+        self.timings.map(RefCell::into_inner).unwrap_or_default()
     }
 }
 

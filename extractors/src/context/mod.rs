@@ -65,6 +65,8 @@ pub struct ProjectContext {
     /// Whether the generic `call` and `assignment` facts are extracted (on by default; they
     /// exist for reviewed queries, and a check without queries switches them off to save time).
     without_generic_facts: bool,
+    /// Whether each file's query passes are timed (`FileExtraction::queries`).
+    query_timing: bool,
 }
 
 impl ProjectContext {
@@ -87,6 +89,17 @@ impl ProjectContext {
     /// Whether the generic `call` and `assignment` facts are extracted.
     pub fn generic_facts(&self) -> bool {
         !self.without_generic_facts
+    }
+
+    /// Switches the timing of each file's query passes on or off (off by default): when on,
+    /// [`crate::FileExtraction::queries`] lists them, for `--debug-extractors`.
+    pub fn set_query_timing(&mut self, enabled: bool) {
+        self.query_timing = enabled;
+    }
+
+    /// Whether each file's query passes are timed.
+    pub fn query_timing(&self) -> bool {
+        self.query_timing
     }
 
     /// Like [`ProjectContext::discover`], but reads configuration through `read` (given a
@@ -136,6 +149,7 @@ impl ProjectContext {
             gitattributes,
             config_files: reader.read_paths(),
             without_generic_facts: false,
+            query_timing: false,
         }
     }
 

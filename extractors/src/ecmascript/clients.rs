@@ -50,6 +50,14 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     let mut facts = Vec::new();
     let mut instances = Instances::new();
     let mut used: HashSet<&'static str> = HashSet::new();
+    // A site is a client use only through the global `fetch` or an import of a client package;
+    // without either, no call needs reading.
+    let may_use_client = source.contains("fetch")
+        || view
+            .imports
+            .iter()
+            .any(|record| record_client(record).is_some());
+    let hits = if may_use_client { hits } else { &[] };
     for hit in hits {
         let captured = [
             (Field::Construction, Field::Constructor, Use::Construct),

@@ -44,6 +44,16 @@ pub(super) fn extract(
 ) -> Vec<Fact> {
     let source = view.source();
     let mut facts = Vec::new();
+    // A request goes through the global `fetch`, a client instance or an import of a request
+    // package; without any, no call needs reading.
+    let may_request = source.contains("fetch")
+        || !instances.is_empty()
+        || view.imports.iter().any(|record| {
+            record
+                .external_package()
+                .is_some_and(|package| REQUEST_PACKAGES.contains(&package))
+        });
+    let hits = if may_request { hits } else { &[] };
     for hit in hits {
         let (Some(call), Some(function), Some(argument_list)) = (
             hit.node(Field::Call),
@@ -117,6 +127,9 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
     let package = instances.get(&receiver)?;
     package_request(package, export_path)
 }
+
+/// The packages [`package_request`] knows.
+const REQUEST_PACKAGES: [&str; 4] = ["node-fetch", "undici", "axios", "got"];
 
 fn package_request(package: &str, export_path: &str) -> Option<Request> {
     let (client, shape) = match (package, export_path) {

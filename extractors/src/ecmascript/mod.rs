@@ -1,12 +1,15 @@
 //! The extractor shared by TypeScript, TSX and JavaScript.
 //!
 //! One file is handled in a fixed order, because later steps read what earlier ones found:
+//! 0. `walk` walks the tree once: it finds the matches of the language's query patterns (the
+//!    `.scm` files, without running the query, which costs more than the walk) and records how
+//!    names are used (`usage`) and the scopes around the matches;
 //! 1. `imports` reads every import, re-export, `require` and dynamic `import()` matched by the
 //!    query, resolves its specifier against the [`crate::ProjectContext`], and records the local
 //!    names it binds (`bindings`; `import_calls` reads what `require` and `import()` results are
 //!    bound to);
-//! 2. `usage` walks the tree once to tell value uses from type uses of those names (type-only
-//!    imports) and to see which names the file declares itself (a local `fetch`);
+//! 2. `usage` tells value uses from type uses of those names (type-only imports) and which names
+//!    the file declares itself (a local `fetch`);
 //! 3. `clients` turns constructions, calls and constructor injections of client packages into
 //!    `accesses_technology` facts, and a bare import into a probable one;
 //! 4. `http` turns requests through `fetch`, axios, got and undici into `http_call` facts;
@@ -24,13 +27,21 @@ mod literals;
 mod routes;
 mod scope;
 mod usage;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::time::Instant;
 
 use policies::facts::{Fact, FactKind};
 
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::query::QueryHit;
-use crate::ExtractionInput;
+use crate::query::{QueryHit, QueryTiming};
+use crate::{ExtractionInput, Language};
 
 use bindings::Bindings;
 use imports::ImportRecord;
@@ -47,7 +58,11 @@ struct FileView<'a, 'tree> {
     /// Local names bound by those imports.
     bindings: Bindings,
     /// Value and type uses of names, and the names the file declares.
-    usage: Usage,
+    usage: Usage<'a>,
+    /// The scopes around the query matches.
+    scopes: walk::ScopeFrames<'tree>,
+    /// The scope of each frame computed so far.
+    scope_names: RefCell<HashMap<Option<u32>, Option<String>>>,
 }
 
 impl FileView<'_, '_> {
@@ -56,15 +71,57 @@ impl FileView<'_, '_> {
         self.input.source
     }
 
-    /// The enclosing scope of a node, for `evidence.scope`.
+    /// The enclosing scope of a node, for `evidence.scope`: from the walk's frames for a node
+    /// the walk matched (once per frame), else by walking down from the root.
     fn scope_of(&self, node: tree_sitter::Node<'_>) -> Option<String> {
-        scope::enclosing_scope(node, self.input.tree.root_node(), self.input.source)
+        let Some(frame) = self.scopes.frame_of(node) else {
+            return scope::enclosing_scope(node, self.input.tree.root_node(), self.input.source);
+        };
+        if let Some(known) = self
+            .scope_names
+            .try_borrow()
+            .ok()
+            .and_then(|names| names.get(&frame).cloned())
+        {
+            return known;
+        }
+        let scope = scope::scope_of_ancestors(self.scopes.chain(frame), self.input.source);
+        if let Ok(mut names) = self.scope_names.try_borrow_mut() {
+            names.insert(frame, scope.clone());
+        }
+        scope
     }
+}
+
+/// Whether `language` is read by this extractor, which needs no compiled query.
+pub(crate) fn reads_without_query(language: Language) -> bool {
+    matches!(
+        language,
+        Language::TypeScript | Language::Tsx | Language::JavaScript
+    )
 }
 
 /// Extracts the facts of one TypeScript, TSX or JavaScript file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
-    let hits = input.query.hits(input.tree, input.source);
+    let started = input.query.is_timed().then(Instant::now);
+    let walk::Walked {
+        hits,
+        usage,
+        scopes,
+        ..
+    } = walk::walk(
+        input.language,
+        input.tree,
+        input.source,
+        input.context.generic_facts(),
+    );
+    if let Some(started) = started {
+        input.query.record(QueryTiming::of_hits(
+            format!("{}.walk", input.query.language()),
+            &hits,
+            started,
+        ));
+    }
     let of_kind = |kind: FactKind| -> Vec<&QueryHit<'_>> {
         hits.iter().filter(|hit| hit.kind == kind).collect()
     };
@@ -73,7 +130,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         input,
         factory: FactFactory::new(input),
         bindings: Bindings::new(&imports),
-        usage: usage::analyze(input.tree, input.source),
+        usage,
+        scopes,
+        scope_names: RefCell::new(HashMap::new()),
         imports,
     };
     let mut facts = imports::facts(&view);

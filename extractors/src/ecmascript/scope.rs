@@ -12,15 +12,30 @@ use super::literals::property_name;
 use crate::syntax;
 
 /// The dotted path of the functions, methods and classes around `node`, outermost first;
-/// `root` is the root of its tree.
+/// `root` is the root of its tree. Walks down from the root: the file's walk records the scope
+/// frames of the nodes facts are made for (`walk::ScopeFrames`), this is for any other node.
 pub(super) fn enclosing_scope(node: Node<'_>, root: Node<'_>, source: &str) -> Option<String> {
     let chain = syntax::ancestors(root, node);
-    let mut names: Vec<String> = Vec::new();
-    for (index, ancestor) in chain.iter().copied().enumerate().rev() {
+    let inner_first = (0..chain.len()).rev().filter_map(|index| {
+        let ancestor = chain.get(index).copied()?;
         let parent = index
             .checked_sub(1)
             .and_then(|above| chain.get(above))
             .copied();
+        Some((ancestor, parent))
+    });
+    scope_of_ancestors(inner_first, source)
+}
+
+/// The dotted path named by `ancestors`, each with its own parent, innermost first. Ancestors
+/// other than functions, methods, classes and object literals contribute nothing, so they may
+/// be left out.
+pub(super) fn scope_of_ancestors<'tree>(
+    ancestors: impl Iterator<Item = (Node<'tree>, Option<Node<'tree>>)>,
+    source: &str,
+) -> Option<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (ancestor, parent) in ancestors {
         let binding_name = |expression: Node<'_>| binding_name(expression, parent?, source);
         match ancestor.kind() {
             "method_definition" | "function_declaration" | "generator_function_declaration" => {

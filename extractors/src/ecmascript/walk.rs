@@ -1,0 +1,1148 @@
+//! One `TreeCursor` walk over a file's tree that does the work of the TypeScript/JavaScript query
+//! and of the name-use analysis at once.
+//!
+//! Running the compiled query costs more than twice a plain cursor walk whatever its patterns
+//! (the query cursor computes fields, supertypes and sibling status for every node), and the use
+//! analysis walked the tree a second time. This walk recognises the patterns of
+//! `queries/javascript/*.scm` and `queries/typescript/*.scm` by hand and returns the same
+//! [`QueryHit`]s, in the same order for each fact kind (extractors read the hits kind by kind): a
+//! query match is reported when the cursor enters the last node of its pattern, so a hit waits in
+//! `pending` until the walk enters that node (hits that finish on the same node keep the order of
+//! their roots, outer first, then of their patterns). A match whose last node is entered with no
+//! other named node in between is reported at that earlier node: a call's callee right after the
+//! call, and its first argument right after its argument list. The query files stay the
+//! reference: a test runs both on every fixture and compares the hits of each kind.
+//!
+//! On the way it records how names are used (`usage`) and, for every hit's root, the innermost
+//! function, class or object around it (`ScopeFrames`), so that `evidence.scope` needs no walk
+//! from the root per fact.
+//!
+//! The walk does not descend into subtrees that cannot hold anything it looks for ([`Triggers`]):
+//! every pattern root spells a character or word of its own (a call `(` or a template, `new`,
+//! a decorator `@`, a statement `import`/`export`, an assignment `=`), and the name uses matter
+//! only for the names imports bind (and `fetch`), which a byte scan finds. Subtrees with syntax
+//! errors, and subtrees holding the last node of a pending match, are always entered.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use policies::facts::FactKind;
+use tree_sitter::{Node, Tree};
+
+use super::usage::Usage;
+use crate::query::{Field, QueryHit};
+use crate::syntax;
+use crate::Language;
+
+/// The node kinds the walk tells apart; everything else is `Other`. Kinds are compared by name
+/// (as `Node::kind` would), so one entry may stand for several symbol ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Other,
+    ImportStatement,
+    ExportStatement,
+    ImportRequireClause,
+    Comment,
+    CallExpression,
+    NewExpression,
+    MemberExpression,
+    AssignmentExpression,
+    Decorator,
+    MethodDefinition,
+    FormalParameters,
+    RequiredParameter,
+    OptionalParameter,
+    TypeAnnotation,
+    Arguments,
+    Identifier,
+    TypeIdentifier,
+    NestedTypeIdentifier,
+    PropertyIdentifier,
+    ShorthandPropertyIdentifier,
+    ShorthandPropertyIdentifierPattern,
+    String,
+    Object,
+    Import,
+    /// `type_annotation`, `type_arguments`, … (`usage::TYPE_CONTEXTS`) other than those above.
+    TypeContext,
+    /// A class (`class_declaration`, `class`, `abstract_class_declaration`).
+    Class,
+    /// `function_declaration`, `generator_function_declaration`.
+    FunctionDeclaration,
+    /// `function_expression`, `arrow_function`, `generator_function`.
+    FunctionExpression,
+    VariableDeclarator,
+    AssignmentPattern,
+}
+
+impl Kind {
+    fn of_name(name: &str) -> Kind {
+        match name {
+            "import_statement" => Kind::ImportStatement,
+            "export_statement" => Kind::ExportStatement,
+            "import_require_clause" => Kind::ImportRequireClause,
+            "comment" => Kind::Comment,
+            "call_expression" => Kind::CallExpression,
+            "new_expression" => Kind::NewExpression,
+            "member_expression" => Kind::MemberExpression,
+            "assignment_expression" => Kind::AssignmentExpression,
+            "decorator" => Kind::Decorator,
+            "method_definition" => Kind::MethodDefinition,
+            "formal_parameters" => Kind::FormalParameters,
+            "required_parameter" => Kind::RequiredParameter,
+            "optional_parameter" => Kind::OptionalParameter,
+            "type_annotation" => Kind::TypeAnnotation,
+            "arguments" => Kind::Arguments,
+            "identifier" => Kind::Identifier,
+            "type_identifier" => Kind::TypeIdentifier,
+            "nested_type_identifier" => Kind::NestedTypeIdentifier,
+            "property_identifier" => Kind::PropertyIdentifier,
+            "shorthand_property_identifier" => Kind::ShorthandPropertyIdentifier,
+            "shorthand_property_identifier_pattern" => Kind::ShorthandPropertyIdentifierPattern,
+            "string" => Kind::String,
+            "object" => Kind::Object,
+            "import" => Kind::Import,
+            "class_declaration" | "class" | "abstract_class_declaration" => Kind::Class,
+            "function_declaration" | "generator_function_declaration" => Kind::FunctionDeclaration,
+            "function_expression" | "arrow_function" | "generator_function" => {
+                Kind::FunctionExpression
+            }
+            "variable_declarator" => Kind::VariableDeclarator,
+            "assignment_pattern" => Kind::AssignmentPattern,
+            name if super::usage::TYPE_CONTEXTS.contains(&name) => Kind::TypeContext,
+            _ => Kind::Other,
+        }
+    }
+
+    /// Whether the whole subtree of a node of this kind is a type position.
+    fn is_type_context(self) -> bool {
+        // `type_annotation` and `nested_type_identifier` have kinds of their own.
+        matches!(
+            self,
+            Kind::TypeContext | Kind::TypeAnnotation | Kind::NestedTypeIdentifier
+        )
+    }
+
+    /// Whether an identifier under a node of this kind may be a name it declares.
+    fn may_declare(self) -> bool {
+        matches!(
+            self,
+            Kind::VariableDeclarator
+                | Kind::FunctionDeclaration
+                | Kind::Class
+                | Kind::RequiredParameter
+                | Kind::OptionalParameter
+                | Kind::FormalParameters
+                | Kind::AssignmentPattern
+                | Kind::FunctionExpression
+        )
+    }
+
+    /// Whether a node of this kind contributes to `evidence.scope` (see `scope`).
+    fn opens_scope(self) -> bool {
+        matches!(
+            self,
+            Kind::MethodDefinition
+                | Kind::FunctionDeclaration
+                | Kind::FunctionExpression
+                | Kind::Class
+                | Kind::Object
+        )
+    }
+}
+
+/// The kinds and fields of one grammar, by id.
+struct Grammar {
+    kinds: Vec<Kind>,
+    function: Option<u16>,
+    arguments: Option<u16>,
+    constructor: Option<u16>,
+    source: Option<u16>,
+    object: Option<u16>,
+    property: Option<u16>,
+    left: Option<u16>,
+    right: Option<u16>,
+    name: Option<u16>,
+    parameters: Option<u16>,
+    type_field: Option<u16>,
+}
+
+impl Grammar {
+    fn new(language: &tree_sitter::Language) -> Grammar {
+        let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
+        let kinds = (0..count)
+            .map(|id| {
+                language
+                    .node_kind_for_id(id)
+                    .map_or(Kind::Other, Kind::of_name)
+            })
+            .collect();
+        let field = |name: &str| language.field_id_for_name(name).map(u16::from);
+        Grammar {
+            kinds,
+            function: field("function"),
+            arguments: field("arguments"),
+            constructor: field("constructor"),
+            source: field("source"),
+            object: field("object"),
+            property: field("property"),
+            left: field("left"),
+            right: field("right"),
+            name: field("name"),
+            parameters: field("parameters"),
+            type_field: field("type"),
+        }
+    }
+
+    /// The cached grammar of `language`, one of TypeScript, TSX and JavaScript.
+    fn cached(language: Language) -> Option<&'static OnceLock<Grammar>> {
+        static TYPESCRIPT: OnceLock<Grammar> = OnceLock::new();
+        static TSX: OnceLock<Grammar> = OnceLock::new();
+        static JAVASCRIPT: OnceLock<Grammar> = OnceLock::new();
+        match language {
+            Language::TypeScript => Some(&TYPESCRIPT),
+            Language::Tsx => Some(&TSX),
+            Language::JavaScript => Some(&JAVASCRIPT),
+            _ => None,
+        }
+    }
+
+    fn kind(&self, node: Node<'_>) -> Kind {
+        self.kinds
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(Kind::Other)
+    }
+
+    /// The kind of a named node (query patterns name only named nodes); `Other` otherwise.
+    fn named_kind(&self, node: Node<'_>) -> Kind {
+        if node.is_named() {
+            self.kind(node)
+        } else {
+            Kind::Other
+        }
+    }
+
+    fn child<'tree>(&self, node: Node<'tree>, field: Option<u16>) -> Option<Node<'tree>> {
+        node.child_by_field_id(field?)
+    }
+}
+
+/// Whether an identifier is the name a declaration introduces: the `name` of a variable,
+/// function or class declaration, the `pattern` of a parameter, any identifier directly in a
+/// parameter list, the `left` of a default, the `parameter` of an arrow function.
+fn is_declaration(identifier: Node<'_>, parent: &Level<'_>) -> bool {
+    if !parent.kind.may_declare() {
+        return false;
+    }
+    let is_field = |field: &str| {
+        parent
+            .node
+            .child_by_field_name(field)
+            .is_some_and(|named| named.id() == identifier.id())
+    };
+    match parent.node.kind() {
+        "variable_declarator"
+        | "function_declaration"
+        | "generator_function_declaration"
+        | "class_declaration" => is_field("name"),
+        "required_parameter" | "optional_parameter" => is_field("pattern"),
+        "formal_parameters" => true,
+        "assignment_pattern" => is_field("left"),
+        "arrow_function" => is_field("parameter"),
+        _ => false,
+    }
+}
+
+/// A node a wildcard pattern `(_)` matches: named, not an `ERROR`.
+fn is_wildcard(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
+}
+
+/// The named children of a node, without a cursor (these nodes have few children).
+fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    (0..node.named_child_count()).map_while(move |index| node.named_child(index))
+}
+
+/// The functions, classes and object literals around the hits' roots, for `evidence.scope`.
+#[derive(Debug, Default)]
+pub(super) struct ScopeFrames<'tree> {
+    /// One entry per function, class, method or object literal met, with its parent node and
+    /// the frame around it.
+    frames: Vec<Frame<'tree>>,
+    /// The innermost frame among the ancestors of each hit root (absent: none).
+    by_node: HashMap<usize, Option<u32>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame<'tree> {
+    node: Node<'tree>,
+    parent: Option<Node<'tree>>,
+    outer: Option<u32>,
+}
+
+impl<'tree> ScopeFrames<'tree> {
+    /// The innermost frame around `node`'s ancestors when the walk recorded it.
+    pub fn frame_of(&self, node: Node<'_>) -> Option<Option<u32>> {
+        self.by_node.get(&node.id()).copied()
+    }
+
+    /// The frames from `frame` outwards, each with its node's parent.
+    pub fn chain(
+        &self,
+        frame: Option<u32>,
+    ) -> impl Iterator<Item = (Node<'tree>, Option<Node<'tree>>)> + '_ {
+        let mut next = frame;
+        std::iter::from_fn(move || {
+            let frame = self.frames.get(usize::try_from(next?).ok()?)?;
+            next = frame.outer;
+            Some((frame.node, frame.parent))
+        })
+    }
+}
+
+/// What the walk found.
+pub(super) struct Walked<'tree, 'source> {
+    /// The query matches, in the query's order.
+    pub hits: Vec<QueryHit<'tree>>,
+    /// How the file uses names.
+    pub usage: Usage<'source>,
+    /// The scopes around the hits.
+    pub scopes: ScopeFrames<'tree>,
+    /// Whether subtrees were skipped ([`Triggers`]): `usage` then knows only the names imports
+    /// bind and `fetch`.
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by the tests"))]
+    pub pruned: bool,
+}
+
+/// One node on the path from the root to the walk's position.
+struct Level<'tree> {
+    node: Node<'tree>,
+    kind: Kind,
+    /// Inside a type position.
+    in_type: bool,
+    /// Inside a class known to be decorated.
+    in_decorated_class: bool,
+    /// Whether this node opened an undecided class (an entry of `Walker::classes`).
+    opened_class: bool,
+    /// The innermost scope frame among this node and its ancestors.
+    frame: Option<u32>,
+}
+
+/// A class whose decoration is not known yet: the type uses met inside it wait for its end.
+struct OpenClass<'source> {
+    decorated: bool,
+    type_uses: Vec<&'source str>,
+}
+
+/// A match waiting for the walk to enter its last node.
+struct Pending<'tree> {
+    finish: usize,
+    /// The byte range of the last node, so that the walk descends to it.
+    finish_range: (usize, usize),
+    hit: QueryHit<'tree>,
+}
+
+/// The byte offsets in a file where something the walk looks for may start: a subtree without
+/// one (and without errors) holds no pattern root and no use of a name that matters.
+pub(super) struct Triggers {
+    /// Sorted.
+    positions: Vec<usize>,
+}
+
+impl Triggers {
+    /// Scans `source`; `None` when every subtree must be entered (the file binds names with
+    /// `require` or an `import` that is not a top-level import statement, or binds a name the
+    /// scan cannot spell).
+    fn scan(source: &str, root: Node<'_>, grammar: &Grammar, generic: bool) -> Option<Triggers> {
+        // The names whose uses matter: those top-level import statements bind (every identifier
+        // in them, to be safe) and `fetch`.
+        let mut statements: Vec<(usize, usize)> = Vec::new();
+        let mut names: HashSet<&[u8], Fnv> = HashSet::default();
+        names.insert(b"fetch");
+        let mut cursor = root.walk();
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if grammar.kind(child) == Kind::ImportStatement {
+                    statements.push((child.start_byte(), child.end_byte()));
+                    let mut pending = vec![child];
+                    while let Some(node) = pending.pop() {
+                        if grammar.named_kind(node) == Kind::Identifier {
+                            names.insert(source.get(node.byte_range())?.as_bytes());
+                        }
+                        pending.extend(named_children(node));
+                    }
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        let mut first_bytes = [false; 256];
+        let mut longest = 0;
+        for name in &names {
+            let first = *name.first()?;
+            if let Some(slot) = first_bytes.get_mut(usize::from(first)) {
+                *slot = true;
+            }
+            longest = longest.max(name.len());
+        }
+        let bytes = source.as_bytes();
+        let mut positions = Vec::new();
+        let mut statement = statements.iter().peekable();
+        let mut index = 0;
+        loop {
+            let rest = bytes.get(index..).unwrap_or_default();
+            let Some(skipped) = rest.iter().position(|byte| byte_class(*byte) != OTHER) else {
+                break;
+            };
+            index += skipped;
+            let Some(&byte) = bytes.get(index) else {
+                break;
+            };
+            match byte_class(byte) {
+                WORD => {
+                    let start = index;
+                    let rest = bytes.get(start..).unwrap_or_default();
+                    let length = rest
+                        .iter()
+                        .position(|byte| byte_class(*byte) != WORD)
+                        .unwrap_or(rest.len());
+                    index += length;
+                    let word = rest.get(..length).unwrap_or_default();
+                    match word {
+                        b"require" => return None,
+                        b"import" => {
+                            while statement.next_if(|(_, end)| *end <= start).is_some() {}
+                            let inside = statement
+                                .peek()
+                                .is_some_and(|(statement_start, _)| *statement_start <= start);
+                            if !inside {
+                                return None;
+                            }
+                            positions.push(start);
+                        }
+                        b"new" | b"export" => positions.push(start),
+                        _ => {
+                            let may_be_name = word.len() <= longest
+                                && first_bytes.get(usize::from(byte)).copied().unwrap_or(false);
+                            if may_be_name && names.contains(word) {
+                                positions.push(start);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                TRIGGER => positions.push(index),
+                EQUALS if generic => positions.push(index),
+                _ => {}
+            }
+            index += 1;
+        }
+        Some(Triggers { positions })
+    }
+
+    /// Whether a trigger starts in `start..end`.
+    fn any_within(&self, start: usize, end: usize) -> bool {
+        let index = self.positions.partition_point(|position| *position < start);
+        self.positions
+            .get(index)
+            .is_some_and(|position| *position < end)
+    }
+}
+
+const OTHER: u8 = 0;
+const WORD: u8 = 1;
+const TRIGGER: u8 = 2;
+const EQUALS: u8 = 3;
+
+/// What a byte is to the scan: an identifier byte (ASCII letters, digits, `_`, `$`, `\\` and
+/// every non-ASCII byte, so that an identifier's text is always one whole word), a character that
+/// starts a pattern root (`(`, a backquote, `@`; `=` for generic facts), or anything else.
+const fn byte_class(byte: u8) -> u8 {
+    match byte {
+        b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'$' | b'\\' | 0x80..=0xff => WORD,
+        b'(' | b'`' | b'@' => TRIGGER,
+        b'=' => EQUALS,
+        _ => OTHER,
+    }
+}
+
+/// FNV-1a, for the sets of short names a file uses (keys come from the file itself).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FnvHasher(u64);
+
+impl Default for FnvHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// Builds [`FnvHasher`]s.
+pub(super) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
+
+struct Walker<'g, 'tree, 'source> {
+    grammar: &'g Grammar,
+    /// `None`: enter every subtree.
+    triggers: Option<Triggers>,
+    source: &'source str,
+    generic: bool,
+    hits: Vec<QueryHit<'tree>>,
+    pending: Vec<Pending<'tree>>,
+    usage: Usage<'source>,
+    classes: Vec<OpenClass<'source>>,
+    scopes: ScopeFrames<'tree>,
+}
+
+/// Walks `tree` once: the query hits (without the generic `call` and `assignment` ones unless
+/// `generic`), the name uses and the scope frames.
+pub(super) fn walk<'tree, 'source>(
+    language: Language,
+    tree: &'tree Tree,
+    source: &'source str,
+    generic: bool,
+) -> Walked<'tree, 'source> {
+    let uncached;
+    let grammar = match Grammar::cached(language) {
+        Some(cell) => cell.get_or_init(|| Grammar::new(&tree.language())),
+        None => {
+            uncached = Grammar::new(&tree.language());
+            &uncached
+        }
+    };
+    let triggers = Triggers::scan(source, tree.root_node(), grammar, generic);
+    let pruned = triggers.is_some();
+    let mut walker = Walker {
+        grammar,
+        triggers,
+        source,
+        generic,
+        hits: Vec::new(),
+        pending: Vec::new(),
+        usage: Usage::default(),
+        classes: Vec::new(),
+        scopes: ScopeFrames::default(),
+    };
+    let mut levels: Vec<Level<'tree>> = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        // A node with nothing in it that matters is stepped over, not even entered.
+        if !walker.is_prunable(node) {
+            let (level, descend) = walker.enter(node, &levels);
+            levels.push(level);
+            if descend && !walker.is_prunable(node) && walker.goto_first_child(&mut cursor, node) {
+                continue;
+            }
+            if let Some(level) = levels.pop() {
+                walker.leave(&level);
+            }
+        }
+        loop {
+            let rest_matters = walker.matters_after(cursor.node().end_byte(), levels.last());
+            if rest_matters && cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                let Walker {
+                    hits,
+                    usage,
+                    scopes,
+                    ..
+                } = walker;
+                return Walked {
+                    hits,
+                    usage,
+                    scopes,
+                    pruned,
+                };
+            }
+            // Leaving the parent, which was entered since the walk went below it.
+            if let Some(level) = levels.pop() {
+                walker.leave(&level);
+            }
+        }
+    }
+}
+
+impl<'tree, 'source> Walker<'_, 'tree, 'source> {
+    /// Visits `node` (its parent is the last of `levels`): finishes the matches that end here,
+    /// starts those rooted here, records name uses. Returns the node's level and whether to
+    /// descend into it.
+    fn enter(&mut self, node: Node<'tree>, levels: &[Level<'tree>]) -> (Level<'tree>, bool) {
+        if !self.pending.is_empty() {
+            self.finish(node.id());
+        }
+        let kind = self.grammar.kind(node);
+        let parent = levels.last();
+        let parent_frame = parent.and_then(|parent| parent.frame);
+        // The use analysis leaves out imports, comments and re-exports, and no pattern but
+        // their own looks inside them.
+        let skipped = match kind {
+            Kind::ImportStatement | Kind::Comment => true,
+            Kind::ExportStatement => self.grammar.child(node, self.grammar.source).is_some(),
+            _ => false,
+        };
+        if node.is_named() {
+            self.start_matches(node, kind, parent_frame);
+        }
+        let frame = if kind.opens_scope() && node.is_named() {
+            let index = u32::try_from(self.scopes.frames.len()).ok();
+            self.scopes.frames.push(Frame {
+                node,
+                parent: parent.map(|parent| parent.node),
+                outer: parent_frame,
+            });
+            index
+        } else {
+            parent_frame
+        };
+        let mut level = Level {
+            node,
+            kind,
+            in_type: false,
+            in_decorated_class: false,
+            opened_class: false,
+            frame,
+        };
+        if skipped {
+            // No pattern but the statement's own looks inside, and those finished at once.
+            return (level, false);
+        }
+        let in_type = parent.is_some_and(|parent| parent.in_type) || kind.is_type_context();
+        let mut in_decorated_class = parent.is_some_and(|parent| parent.in_decorated_class);
+        if kind == Kind::Decorator && node.is_named() {
+            for class in &mut self.classes {
+                class.decorated = true;
+            }
+        }
+        if kind == Kind::Class && node.is_named() && !in_decorated_class {
+            let wrapper_is_decorated = parent.is_some_and(|parent| {
+                parent.kind == Kind::ExportStatement
+                    && named_children(parent.node)
+                        .any(|child| self.grammar.kind(child) == Kind::Decorator)
+            });
+            if wrapper_is_decorated {
+                in_decorated_class = true;
+            } else {
+                self.classes.push(OpenClass {
+                    decorated: false,
+                    type_uses: Vec::new(),
+                });
+                level.opened_class = true;
+            }
+        }
+        level.in_type = in_type;
+        level.in_decorated_class = in_decorated_class;
+        match kind {
+            Kind::Identifier | Kind::TypeIdentifier | Kind::ShorthandPropertyIdentifier => {
+                let name = syntax::text(node, self.source);
+                if parent.is_some_and(|parent| is_declaration(node, parent)) {
+                    self.usage.declared.insert(name);
+                }
+                let is_type_position = kind == Kind::TypeIdentifier || in_type;
+                if !is_type_position || in_decorated_class {
+                    self.usage.value_uses.insert(name);
+                } else if let Some(class) = self.classes.last_mut() {
+                    if class.decorated {
+                        self.usage.value_uses.insert(name);
+                    } else {
+                        class.type_uses.push(name);
+                    }
+                } else {
+                    self.usage.type_uses.insert(name);
+                }
+                (level, false)
+            }
+            Kind::ShorthandPropertyIdentifierPattern => {
+                self.usage.declared.insert(syntax::text(node, self.source));
+                (level, false)
+            }
+            _ => (level, true),
+        }
+    }
+
+    /// Leaves a node: a class whose decoration is now known hands over the type uses inside it.
+    fn leave(&mut self, level: &Level<'tree>) {
+        if !level.opened_class {
+            return;
+        }
+        let Some(class) = self.classes.pop() else {
+            return;
+        };
+        if class.decorated {
+            self.usage.value_uses.extend(class.type_uses);
+        } else if let Some(outer) = self.classes.last_mut() {
+            outer.type_uses.extend(class.type_uses);
+        } else {
+            self.usage.type_uses.extend(class.type_uses);
+        }
+    }
+
+    /// Whether nothing below `node` matters: no trigger, no syntax error, no pending match's
+    /// last node.
+    fn is_prunable(&self, node: Node<'_>) -> bool {
+        let Some(triggers) = &self.triggers else {
+            return false;
+        };
+        let (start, end) = (node.start_byte(), node.end_byte());
+        // A node's own opening `(` or backquote (and a template's closing one) starts no
+        // pattern root inside it: such a root has a trigger of its own further in.
+        let bytes = self.source.as_bytes();
+        let opening = bytes.get(start).copied();
+        let inner_start = if matches!(opening, Some(b'(' | b'`')) {
+            start + 1
+        } else {
+            start
+        };
+        let inner_end = if opening == Some(b'`')
+            && end > inner_start
+            && bytes.get(end - 1).copied() == Some(b'`')
+        {
+            end - 1
+        } else {
+            end
+        };
+        !triggers.any_within(inner_start, inner_end)
+            && !node.has_error()
+            && !self
+                .pending
+                .iter()
+                .any(|pending| pending.finish_range.0 >= start && pending.finish_range.1 <= end)
+    }
+
+    /// The first offset at or after `from` where something may matter: a trigger or the start of
+    /// a pending match's last node.
+    fn next_position(&self, from: usize) -> Option<usize> {
+        let trigger = self.triggers.as_ref().and_then(|triggers| {
+            let index = triggers
+                .positions
+                .partition_point(|position| *position < from);
+            triggers.positions.get(index).copied()
+        });
+        let pending = self
+            .pending
+            .iter()
+            .map(|pending| pending.finish_range.0)
+            .filter(|start| *start >= from)
+            .min();
+        match (trigger, pending) {
+            (Some(trigger), Some(pending)) => Some(trigger.min(pending)),
+            (trigger, pending) => trigger.or(pending),
+        }
+    }
+
+    /// Moves `cursor` from `node` to its first child that may matter: the first child reaching
+    /// past the next trigger or pending last node (the children before hold neither). Inside a
+    /// subtree with errors, which may hold zero-width missing nodes, to the first child.
+    fn goto_first_child(
+        &self,
+        cursor: &mut tree_sitter::TreeCursor<'tree>,
+        node: Node<'tree>,
+    ) -> bool {
+        if self.triggers.is_none() || node.has_error() {
+            return cursor.goto_first_child();
+        }
+        match self.next_position(node.start_byte()) {
+            Some(position) if position < node.end_byte() => {
+                cursor.goto_first_child_for_byte(position).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether anything after offset `from` inside `parent` may matter, so that the walk goes on
+    /// to the next sibling instead of leaving the parent.
+    fn matters_after(&self, from: usize, parent: Option<&Level<'tree>>) -> bool {
+        let Some(parent) = parent else {
+            return true;
+        };
+        if self.triggers.is_none() || parent.node.has_error() {
+            return true;
+        }
+        self.next_position(from)
+            .is_some_and(|position| position < parent.node.end_byte())
+    }
+
+    /// Moves the pending matches that end at node `id` to the hits, in their order.
+    fn finish(&mut self, id: usize) {
+        while let Some(index) = self.pending.iter().position(|pending| pending.finish == id) {
+            let pending = self.pending.remove(index);
+            self.hits.push(pending.hit);
+        }
+    }
+
+    /// A match that ends where nothing else can end before it (inside an import statement the
+    /// walk does not enter, at a call's callee): a hit at once.
+    fn push_now(&mut self, kind: FactKind, captures: Vec<(Field, Node<'tree>)>) {
+        self.hits.push(QueryHit::new(kind, captures));
+    }
+
+    fn push(&mut self, finish: Node<'tree>, kind: FactKind, captures: Vec<(Field, Node<'tree>)>) {
+        self.pending.push(Pending {
+            finish: finish.id(),
+            finish_range: (finish.start_byte(), finish.end_byte()),
+            hit: QueryHit::new(kind, captures),
+        });
+    }
+
+    /// Starts the matches of every pattern rooted at `node`, in the order of the patterns in the
+    /// query files.
+    fn start_matches(&mut self, node: Node<'tree>, kind: Kind, frame: Option<u32>) {
+        let before = self.pending.len() + self.hits.len();
+        match kind {
+            Kind::ImportStatement => self.import_statement(node),
+            Kind::ExportStatement => {
+                // `javascript/imports.scm`: re-exports.
+                if let Some(source) = self.string_child(node, self.grammar.source) {
+                    self.push_now(
+                        FactKind::Import,
+                        vec![(Field::Statement, node), (Field::Specifier, source)],
+                    );
+                }
+            }
+            Kind::CallExpression => self.call_expression(node),
+            Kind::NewExpression => {
+                // `javascript/clients.scm`: constructions (ending at the constructor, the first
+                // named child).
+                let grammar = self.grammar;
+                if let Some(constructor) = grammar.child(node, grammar.constructor).filter(|c| {
+                    matches!(
+                        grammar.named_kind(*c),
+                        Kind::Identifier | Kind::MemberExpression
+                    )
+                }) {
+                    self.push_now(
+                        FactKind::AccessesTechnology,
+                        vec![
+                            (Field::Construction, node),
+                            (Field::Constructor, constructor),
+                        ],
+                    );
+                }
+            }
+            Kind::Decorator => self.decorator(node),
+            Kind::AssignmentExpression if self.generic => {
+                // `javascript/graph.scm`: assignments to a member.
+                let grammar = self.grammar;
+                let left = grammar
+                    .child(node, grammar.left)
+                    .filter(|left| grammar.named_kind(*left) == Kind::MemberExpression);
+                let right = grammar
+                    .child(node, grammar.right)
+                    .filter(|r| is_wildcard(*r));
+                if let (Some(left), Some(right)) = (left, right) {
+                    if left.end_byte() <= right.start_byte() {
+                        self.push(
+                            right,
+                            FactKind::Assignment,
+                            vec![
+                                (Field::Statement, node),
+                                (Field::Target, left),
+                                (Field::Value, right),
+                            ],
+                        );
+                    }
+                }
+            }
+            Kind::MethodDefinition => {
+                let method_frame = u32::try_from(self.scopes.frames.len()).ok();
+                self.constructor_injection(node, method_frame);
+            }
+            _ => {}
+        }
+        if self.pending.len() + self.hits.len() > before {
+            self.scopes.by_node.insert(node.id(), frame);
+        }
+    }
+
+    /// The child in `field` when it is a string literal.
+    fn string_child(&self, node: Node<'tree>, field: Option<u16>) -> Option<Node<'tree>> {
+        self.grammar
+            .child(node, field)
+            .filter(|child| self.grammar.named_kind(*child) == Kind::String)
+    }
+
+    /// `javascript/imports.scm` static imports and `typescript/imports.scm` import-equals.
+    fn import_statement(&mut self, node: Node<'tree>) {
+        if let Some(source) = self.string_child(node, self.grammar.source) {
+            self.push_now(
+                FactKind::Import,
+                vec![(Field::Statement, node), (Field::Specifier, source)],
+            );
+        }
+        let clauses: Vec<Node<'tree>> = named_children(node)
+            .filter(|child| self.grammar.kind(*child) == Kind::ImportRequireClause)
+            .collect();
+        for clause in clauses {
+            if let Some(source) = self.string_child(clause, self.grammar.source) {
+                self.push_now(
+                    FactKind::Import,
+                    vec![(Field::Statement, node), (Field::Specifier, source)],
+                );
+            }
+        }
+    }
+
+    /// The patterns rooted at a call: `require`, `import()`, client calls, requests, routes and
+    /// generic calls.
+    fn call_expression(&mut self, call: Node<'tree>) {
+        let grammar = self.grammar;
+        let Some(function) = grammar.child(call, grammar.function) else {
+            return;
+        };
+        let arguments = grammar
+            .child(call, grammar.arguments)
+            .filter(|arguments| arguments.start_byte() >= function.end_byte());
+        let function_kind = grammar.named_kind(function);
+        let argument_list = arguments.filter(|list| grammar.named_kind(*list) == Kind::Arguments);
+        let has_argument = argument_list.is_some_and(|list| list.named_child_count() > 0);
+        // Only `require`, `import()`, `.route(…)` and argument lists with errors need it.
+        let first_argument = || argument_list.and_then(|list| list.named_child(0));
+        // Matches that end at the first argument are reported at the argument list: no named
+        // node is entered between the two.
+        // `javascript/imports.scm`: `require('x')` with one string literal.
+        if function_kind == Kind::Identifier && syntax::text(function, self.source) == "require" {
+            if let (Some(list), Some(specifier)) = (argument_list, first_argument()) {
+                if grammar.named_kind(specifier) == Kind::String && list.named_child(1).is_none() {
+                    self.push(
+                        list,
+                        FactKind::Import,
+                        vec![
+                            (Field::Call, call),
+                            (Field::Function, function),
+                            (Field::Specifier, specifier),
+                        ],
+                    );
+                }
+            }
+        }
+        // `javascript/imports.scm`: `import('x')`.
+        if function_kind == Kind::Import {
+            if let (Some(list), Some(specifier)) = (
+                argument_list,
+                first_argument().filter(|first| grammar.named_kind(*first) == Kind::String),
+            ) {
+                self.push(
+                    list,
+                    FactKind::Import,
+                    vec![(Field::Call, call), (Field::Specifier, specifier)],
+                );
+            }
+        }
+        let is_callee = matches!(function_kind, Kind::Identifier | Kind::MemberExpression);
+        // `javascript/clients.scm`: calls (ending at the callee, the call's first child).
+        if is_callee {
+            self.push_now(
+                FactKind::AccessesTechnology,
+                vec![(Field::Call, call), (Field::Function, function)],
+            );
+        }
+        // `javascript/http.scm`: calls with a first argument.
+        if is_callee {
+            // The first argument must not be an `ERROR`, which only a list with errors holds.
+            let first_is_argument = has_argument
+                && argument_list.is_some_and(|list| {
+                    !list.has_error() || first_argument().is_some_and(|first| !first.is_error())
+                });
+            if let (Some(list), true) = (argument_list, first_is_argument) {
+                self.push(
+                    list,
+                    FactKind::HttpCall,
+                    vec![
+                        (Field::Call, call),
+                        (Field::Function, function),
+                        (Field::Arguments, list),
+                    ],
+                );
+            }
+        }
+        // `javascript/routes.scm`: `app.get('/x', …)` and `fastify.route({ … })`.
+        if function_kind == Kind::MemberExpression {
+            if let Some(list) = argument_list {
+                self.route_call(call, function, list, first_argument);
+            }
+        }
+        // `javascript/graph.scm`: every call.
+        if self.generic && is_wildcard(function) {
+            if let Some(arguments) = arguments.filter(|arguments| is_wildcard(*arguments)) {
+                self.push(
+                    arguments,
+                    FactKind::Call,
+                    vec![
+                        (Field::Call, call),
+                        (Field::Function, function),
+                        (Field::Arguments, arguments),
+                    ],
+                );
+            }
+        }
+    }
+
+    fn route_call(
+        &mut self,
+        call: Node<'tree>,
+        function: Node<'tree>,
+        list: Node<'tree>,
+        first_argument: impl Fn() -> Option<Node<'tree>>,
+    ) {
+        const VERBS: [&str; 9] = [
+            "get", "post", "put", "patch", "delete", "del", "options", "head", "all",
+        ];
+        let grammar = self.grammar;
+        let Some(receiver) = grammar
+            .child(function, grammar.object)
+            .filter(|o| is_wildcard(*o))
+        else {
+            return;
+        };
+        let Some(method) = grammar
+            .child(function, grammar.property)
+            .filter(|property| grammar.named_kind(*property) == Kind::PropertyIdentifier)
+            .filter(|property| property.start_byte() >= receiver.end_byte())
+        else {
+            return;
+        };
+        let method_name = syntax::text(method, self.source);
+        if VERBS.contains(&method_name) {
+            self.push(
+                list,
+                FactKind::Route,
+                vec![
+                    (Field::Call, call),
+                    (Field::Receiver, receiver),
+                    (Field::Method, method),
+                    (Field::Arguments, list),
+                ],
+            );
+        }
+        if method_name == "route" {
+            if let Some(options) =
+                first_argument().filter(|first| grammar.named_kind(*first) == Kind::Object)
+            {
+                self.push(
+                    list,
+                    FactKind::Route,
+                    vec![
+                        (Field::Call, call),
+                        (Field::Receiver, receiver),
+                        (Field::Method, method),
+                        (Field::Options, options),
+                    ],
+                );
+            }
+        }
+    }
+
+    /// `javascript/routes.scm`: `@Get(':id')` routes and `@Roles(…)` role checks.
+    fn decorator(&mut self, decorator: Node<'tree>) {
+        const VERBS: [&str; 8] = [
+            "Get", "Post", "Put", "Patch", "Delete", "Options", "Head", "All",
+        ];
+        let grammar = self.grammar;
+        let calls: Vec<Node<'tree>> = named_children(decorator)
+            .filter(|child| grammar.kind(*child) == Kind::CallExpression)
+            .collect();
+        for call in calls {
+            let Some(function) = grammar
+                .child(call, grammar.function)
+                .filter(|function| grammar.named_kind(*function) == Kind::Identifier)
+            else {
+                continue;
+            };
+            let Some(list) = grammar
+                .child(call, grammar.arguments)
+                .filter(|list| grammar.named_kind(*list) == Kind::Arguments)
+                .filter(|list| list.start_byte() >= function.end_byte())
+            else {
+                continue;
+            };
+            let name = syntax::text(function, self.source);
+            let kind = if VERBS.contains(&name) {
+                FactKind::Route
+            } else if name == "Roles" {
+                FactKind::ChecksRole
+            } else {
+                continue;
+            };
+            self.push(
+                list,
+                kind,
+                vec![
+                    (Field::Decorator, decorator),
+                    (Field::Method, function),
+                    (Field::Arguments, list),
+                ],
+            );
+        }
+    }
+
+    /// `typescript/clients.scm`: `constructor(private readonly prisma: PrismaClient)`.
+    fn constructor_injection(&mut self, method: Node<'tree>, method_frame: Option<u32>) {
+        let grammar = self.grammar;
+        let Some(name) = grammar
+            .child(method, grammar.name)
+            .filter(|name| grammar.named_kind(*name) == Kind::PropertyIdentifier)
+        else {
+            return;
+        };
+        if syntax::text(name, self.source) != "constructor" {
+            return;
+        }
+        let Some(parameters) = grammar
+            .child(method, grammar.parameters)
+            .filter(|parameters| grammar.named_kind(*parameters) == Kind::FormalParameters)
+            .filter(|parameters| parameters.start_byte() >= name.end_byte())
+        else {
+            return;
+        };
+        let mut found = Vec::new();
+        for parameter in named_children(parameters) {
+            if !matches!(
+                grammar.kind(parameter),
+                Kind::RequiredParameter | Kind::OptionalParameter
+            ) {
+                continue;
+            }
+            let Some(annotation) = grammar
+                .child(parameter, grammar.type_field)
+                .filter(|annotation| grammar.named_kind(*annotation) == Kind::TypeAnnotation)
+            else {
+                continue;
+            };
+            for type_node in named_children(annotation) {
+                if matches!(
+                    grammar.kind(type_node),
+                    Kind::TypeIdentifier | Kind::NestedTypeIdentifier
+                ) {
+                    found.push((parameter, type_node));
+                }
+            }
+        }
+        for (parameter, type_node) in found {
+            self.scopes.by_node.insert(parameter.id(), method_frame);
+            self.push(
+                type_node,
+                FactKind::AccessesTechnology,
+                vec![
+                    (Field::Method, name),
+                    (Field::Parameter, parameter),
+                    (Field::Type, type_node),
+                ],
+            );
+        }
+    }
+}
