@@ -40,6 +40,9 @@ pub enum CachedOutcome {
         parse_errors: usize,
         /// First error node (line, column).
         first_parse_error: Option<(u32, u32)>,
+        /// Query timings (`--debug-extractors` only, which never uses the cache).
+        #[serde(default)]
+        queries: Vec<serde_json::Value>,
     },
     /// Left out, with the reason.
     Skipped(String),

@@ -286,6 +286,7 @@ fn analyse_scope(
         &map,
         options.include_generated,
         options.keep_all_facts || !spec.queries.set.is_empty(),
+        options.debug_extractors,
         options.cache.as_ref(),
     );
     if !renames.is_empty() {

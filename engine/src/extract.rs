@@ -93,11 +93,34 @@ fn extract_one(
         // dropped here, per file, so they never pile up in memory.
         facts.retain(|fact| !matches!(fact.kind, FactKind::Call | FactKind::Assignment));
     }
+    // `--debug-extractors`: one entry per query pass, with the facts of the kinds it matched.
+    let queries = extraction
+        .queries
+        .iter()
+        .map(|timing| {
+            let emitted = facts
+                .iter()
+                .filter(|fact| {
+                    timing
+                        .matched_by_kind
+                        .iter()
+                        .any(|(kind, _)| *kind == fact.kind)
+                })
+                .count();
+            serde_json::json!({
+                "id": timing.id,
+                "matched": timing.matched,
+                "emitted": emitted,
+                "elapsed_ms": timing.elapsed_us / 1000,
+            })
+        })
+        .collect();
     CachedOutcome::Extracted {
         facts,
         language: extraction.language.name().to_owned(),
         parse_errors: extraction.parse_errors,
         first_parse_error: extraction.first_parse_error,
+        queries,
     }
 }
 
@@ -109,8 +132,11 @@ pub fn extract_project(
     map: &ComponentMap,
     include_generated: bool,
     keep_generic: bool,
+    debug: bool,
     cache: Option<&ExtractionCache>,
 ) -> Extraction {
+    // Timings are only meaningful when measured: `--debug-extractors` never reads the cache.
+    let cache = cache.filter(|_| !debug);
     let mut extraction = Extraction::default();
     let mut owned = Vec::new();
     for file in &scope.project_files {
@@ -163,7 +189,8 @@ pub fn extract_project(
     let outcomes = match cached {
         Some(outcomes) => outcomes,
         None => {
-            let outcomes = extract_files(root, scope, &owned, include_generated, keep_generic);
+            let outcomes =
+                extract_files(root, scope, &owned, include_generated, keep_generic, debug);
             if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
                 cache.store(key, &outcomes);
             }
@@ -177,6 +204,7 @@ pub fn extract_project(
                 language,
                 parse_errors,
                 first_parse_error,
+                queries,
             } => {
                 extraction.files_scanned += 1;
                 if let Some((line, column)) = first_parse_error {
@@ -200,7 +228,7 @@ pub fn extract_project(
                     language,
                     parse_errors,
                     facts_by_kind,
-                    queries: Vec::new(),
+                    queries,
                 });
                 extraction.facts.extend(facts);
             }
@@ -237,6 +265,7 @@ fn extract_files(
     files: &[String],
     include_generated: bool,
     keep_generic: bool,
+    debug: bool,
 ) -> Vec<(String, CachedOutcome)> {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
     let mut context = if needs_repository {
@@ -253,6 +282,7 @@ fn extract_files(
         ProjectContext::discover(root, &scope.project_files)
     };
     context.set_generic_facts(keep_generic);
+    context.set_query_timing(debug);
     let git_root = scope.git_root.clone();
     files
         .par_iter()

@@ -539,3 +539,48 @@ fn emit_context_writes_the_rules_in_plain_words() {
     );
     assert!(brief.contains("lintel check --diff origin/main --json"));
 }
+
+#[test]
+fn debug_extractors_lists_every_extracted_file_with_its_query_passes() {
+    let (_, document) = json_run(
+        lintel()
+            .args([
+                "check",
+                "--all",
+                "--json",
+                "--debug-extractors",
+                "--project",
+            ])
+            .arg(example("layered-api")),
+    );
+    let debug = document["extractor_debug"].as_array().unwrap();
+    let files: Vec<&str> = debug
+        .iter()
+        .map(|entry| entry["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "src/controllers/orders.ts",
+            "src/repositories/orders.ts",
+            "src/services/orders.ts"
+        ]
+    );
+    for entry in debug {
+        assert_eq!(entry["language"], "typescript");
+        let queries = entry["queries"].as_array().unwrap();
+        assert_eq!(queries.len(), 1, "one walk per TypeScript file");
+        assert_eq!(queries[0]["id"], "typescript.walk");
+        assert!(queries[0]["matched"].as_u64().unwrap() > 0);
+        assert!(queries[0]["elapsed_ms"].is_u64());
+    }
+    let (_, plain) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--project"])
+            .arg(example("layered-api")),
+    );
+    assert!(
+        plain.get("extractor_debug").is_none(),
+        "only with --debug-extractors"
+    );
+}
