@@ -80,6 +80,24 @@ fn base_repository() -> (tempfile::TempDir, Repository) {
     (dir, repository)
 }
 
+/// A repository whose first commit (branch `main-base`) already violates `deny flow Web -> db`.
+fn base_with_violation() -> (tempfile::TempDir, Repository) {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", SPEC);
+    write(
+        dir.path(),
+        "web/page.ts",
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
+    commit(&repository, "base with an old violation");
+    {
+        let head = repository.head().unwrap().peel_to_commit().unwrap();
+        repository.branch("main-base", &head, true).unwrap();
+    }
+    (dir, repository)
+}
+
 fn types(verdict: &serde_json::Value) -> Vec<(String, String)> {
     verdict["violations"]
         .as_array()
@@ -192,22 +210,7 @@ fn staged_scope_works_before_the_first_commit() {
 
 #[test]
 fn diff_marks_findings_of_the_merge_base_existing_even_after_a_rename() {
-    let dir = tempfile::tempdir().unwrap();
-    let repository = Repository::init(dir.path()).unwrap();
-    write(dir.path(), "architecture.ag", SPEC);
-    write(
-        dir.path(),
-        "web/page.ts",
-        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
-    );
-    commit(&repository, "base with an old violation");
-    repository
-        .branch(
-            "main-base",
-            &repository.head().unwrap().peel_to_commit().unwrap(),
-            true,
-        )
-        .unwrap();
+    let (dir, repository) = base_with_violation();
     // The change moves the old file unchanged and adds a new violation in another file.
     std::fs::create_dir_all(dir.path().join("web/pages")).unwrap();
     std::fs::rename(
@@ -260,22 +263,7 @@ fn diff_marks_findings_of_the_merge_base_existing_even_after_a_rename() {
 
 #[test]
 fn new_only_keeps_existing_findings_but_not_blocking() {
-    let dir = tempfile::tempdir().unwrap();
-    let repository = Repository::init(dir.path()).unwrap();
-    write(dir.path(), "architecture.ag", SPEC);
-    write(
-        dir.path(),
-        "web/page.ts",
-        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
-    );
-    commit(&repository, "base with an old violation");
-    repository
-        .branch(
-            "main-base",
-            &repository.head().unwrap().peel_to_commit().unwrap(),
-            true,
-        )
-        .unwrap();
+    let (dir, repository) = base_with_violation();
     write(dir.path(), "web/page.ts", "import { Pool } from \"pg\";\n// a comment moves the code down\nexport const pool = new Pool();\n");
     commit(&repository, "touch the file");
 
