@@ -135,8 +135,9 @@ pub fn explain_command(
         }
         return ExitStatus::Error;
     };
-    let snippet = render::text::code_frame(&options.project, &detail.file, detail.line, None)
-        .unwrap_or_default();
+    // `snippet` is the evidence line with 2 lines on each side, as written (verdict-v2 §explain).
+    let snippet =
+        render::text::source_lines(&options.project, &detail.file, detail.line).unwrap_or_default();
     let explanation = Explanation {
         schema_version: 2,
         found: true,
@@ -172,12 +173,16 @@ pub fn explain_command(
     if arguments.check.wants_json() {
         let _ = render::json::write(stdout, &explanation);
     } else {
-        let _ = write_text(stdout, &explanation);
+        let _ = write_text(stdout, &explanation, &options.project);
     }
     ExitStatus::Pass
 }
 
-fn write_text(out: &mut dyn Write, explanation: &Explanation) -> std::io::Result<()> {
+fn write_text(
+    out: &mut dyn Write,
+    explanation: &Explanation,
+    project: &std::path::Path,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "{} {}",
@@ -193,7 +198,13 @@ fn write_text(out: &mut dyn Write, explanation: &Explanation) -> std::io::Result
         "evidence: {} at {}:{}",
         explanation.source.evidence, explanation.source.file, explanation.source.line
     )?;
-    write!(out, "{}", explanation.source.snippet)?;
+    let frame = render::text::code_frame(
+        project,
+        &explanation.source.file,
+        explanation.source.line,
+        None,
+    );
+    write!(out, "{}", frame.unwrap_or_default())?;
     writeln!(out, "witness:")?;
     for link in &explanation.graph_fact_chain {
         writeln!(

@@ -9,6 +9,17 @@ use crate::verdict::Verdict;
 /// Lines of context on each side of the evidence line in a code frame.
 const FRAME_CONTEXT: usize = 2;
 
+/// The evidence line (1-based) with `FRAME_CONTEXT` lines on each side, as written in the file.
+pub fn source_lines(root: &Path, file: &str, line: u32) -> Option<String> {
+    let text = std::fs::read_to_string(root.join(file)).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let target = usize::try_from(line).ok()?.checked_sub(1)?;
+    lines.get(target)?;
+    let first = target.saturating_sub(FRAME_CONTEXT);
+    let last = (target + FRAME_CONTEXT).min(lines.len().saturating_sub(1));
+    Some(lines.get(first..=last)?.join("\n"))
+}
+
 /// The source lines around `line` (1-based), numbered, with a marker on `line`.
 pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Option<String> {
     let text = std::fs::read_to_string(root.join(file)).ok()?;

@@ -245,6 +245,16 @@ fn explain_finds_a_reported_id_and_refuses_an_unknown_one() {
         .as_str()
         .unwrap()
         .contains("(check-sat-assuming ("));
+    let snippet = explanation["source"]["snippet"].as_str().unwrap();
+    assert_eq!(
+        snippet.lines().count(),
+        5,
+        "the evidence line with 2 lines on each side: {snippet}"
+    );
+    assert!(
+        snippet.lines().nth(2).unwrap().starts_with("import "),
+        "{snippet}"
+    );
     assert!(!explanation["graph_fact_chain"]
         .as_array()
         .unwrap()
