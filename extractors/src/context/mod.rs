@@ -45,6 +45,8 @@ pub struct ProjectContext {
     configs: BTreeMap<String, Arc<CompilerPaths>>,
     /// Workspace packages by `name`.
     packages: BTreeMap<String, WorkspacePackage>,
+    /// `package.json` `imports` maps (`#subpath` specifiers), deepest folder first.
+    import_maps: Vec<workspace::ImportMap>,
     datastores: Datastores,
     /// Python source roots and modules.
     python: python::PythonIndex,
@@ -120,6 +122,7 @@ impl ProjectContext {
                 .filter(|path| !path.split('/').any(|segment| segment == "node_modules")),
         );
         let packages = workspace::discover(reader, sorted.iter().copied());
+        let import_maps = workspace::discover_import_maps(reader, sorted.iter().copied());
         let datastores = Datastores::discover(reader, sorted.iter().copied());
         let python = python::PythonIndex::discover(reader, sorted.iter().copied());
         let go = go::GoModules::discover(reader, sorted.iter().copied());
@@ -147,6 +150,7 @@ impl ProjectContext {
             crates,
             swift,
             gitattributes,
+            import_maps,
             config_files: reader.read_paths(),
             without_generic_facts: false,
             query_timing: false,

@@ -87,6 +87,11 @@ impl ProjectContext {
                 }
             }
         }
+        if specifier.starts_with('#') {
+            return self
+                .resolve_import_map(importer, specifier, typescript_first)
+                .map_or(Resolution::Internal, Resolution::File);
+        }
         let Some((name, subpath)) = package_name(specifier) else {
             return Resolution::Internal;
         };
@@ -102,6 +107,42 @@ impl ProjectContext {
                 package: name.to_owned(),
             }
         }
+    }
+
+    /// A `#subpath` specifier through the `imports` map of the nearest `package.json` above the
+    /// importer that has one (exact key first, else the longest `*` pattern).
+    fn resolve_import_map(
+        &self,
+        importer: &str,
+        specifier: &str,
+        typescript_first: bool,
+    ) -> Option<String> {
+        let map = self.import_maps.iter().find(|map| {
+            map.folder.is_empty()
+                || importer
+                    .strip_prefix(map.folder.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })?;
+        let exact = map
+            .entries
+            .iter()
+            .find(|(key, _)| key == specifier)
+            .map(|(_, targets)| (targets, ""));
+        let pattern = || {
+            map.entries
+                .iter()
+                .filter_map(|(key, targets)| {
+                    let (prefix, suffix) = key.split_once('*')?;
+                    let captured = specifier.strip_prefix(prefix)?.strip_suffix(suffix)?;
+                    Some((prefix.len(), targets, captured))
+                })
+                .max_by_key(|(prefix_length, _, _)| *prefix_length)
+                .map(|(_, targets, captured)| (targets, captured))
+        };
+        let (targets, captured) = exact.or_else(pattern)?;
+        targets
+            .iter()
+            .find_map(|target| self.probe(&target.replacen('*', captured, 1), typescript_first))
     }
 
     fn resolve_package(

@@ -36,6 +36,60 @@ pub(crate) struct WorkspacePackage {
     pub subpaths: Vec<(String, Vec<String>)>,
 }
 
+/// The `imports` map (`"#internal/*": "./src/internal/*.ts"`) of one `package.json`, named or
+/// not: it applies to every file below its folder.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ImportMap {
+    /// The project-relative folder holding the `package.json`.
+    pub folder: String,
+    /// Keys (with their `#`, possibly with one `*`) and project-relative targets, best first.
+    /// Targets that name another package (not `./…`) are left out.
+    pub entries: Vec<(String, Vec<String>)>,
+}
+
+/// Reads the `imports` map of every `package.json` outside `node_modules`, deepest folder first.
+pub(crate) fn discover_import_maps<'f>(
+    reader: &ConfigReader<'_>,
+    files: impl Iterator<Item = &'f str>,
+) -> Vec<ImportMap> {
+    let mut maps: Vec<ImportMap> = files
+        .filter(|path| super::paths::file_name(path) == "package.json")
+        .filter(|path| !path.split('/').any(|segment| segment == "node_modules"))
+        .filter_map(|manifest_path| {
+            let manifest = reader
+                .read(manifest_path)
+                .as_deref()
+                .and_then(jsonc::parse)?;
+            let Some(Value::Object(imports)) = manifest.get("imports") else {
+                return None;
+            };
+            let folder = parent_dir(manifest_path).to_owned();
+            let entries = imports
+                .iter()
+                .filter(|(key, _)| key.starts_with('#'))
+                .map(|(key, value)| {
+                    let targets = condition_targets(value)
+                        .into_iter()
+                        .filter(|target| target.starts_with("./"))
+                        .filter_map(|target| join(&folder, &target))
+                        .collect();
+                    (key.clone(), targets)
+                })
+                .collect();
+            Some(ImportMap { folder, entries })
+        })
+        .collect();
+    maps.sort_by(|a, b| {
+        b.folder
+            .matches('/')
+            .count()
+            .cmp(&a.folder.matches('/').count())
+            .then(b.folder.len().cmp(&a.folder.len()))
+            .then(a.folder.cmp(&b.folder))
+    });
+    maps
+}
+
 /// Reads every `package.json` outside `node_modules`; the shallowest folder wins a name clash.
 pub(crate) fn discover<'f>(
     reader: &ConfigReader<'_>,
