@@ -1,0 +1,78 @@
+//! Odd files never stop a check: they become located warnings, and walks never leave the project.
+
+use engine::scope::ScopeRequest;
+
+use crate::check;
+
+#[test]
+fn unreadable_binary_huge_and_broken_files_are_warnings_and_symlinks_stay_inside() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("secret.ts"),
+        "import { Pool } from \"pg\";\nexport const p = new Pool();\n",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("architecture.ag"),
+        "node app : server\nnode db : postgres\ncomponent Web { runs_on: app paths: \"web/**\" }\ninvariant I { deny flow Web -> db }\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("web")).unwrap();
+    std::fs::write(root.join("web/binary.ts"), b"export const x = 1;\0\x01\x02").unwrap();
+    std::fs::write(root.join("web/latin1.ts"), b"export const caf\xe9 = 1;\n").unwrap();
+    std::fs::write(root.join("web/huge.ts"), "// x\n".repeat(600_000)).unwrap();
+    std::fs::write(
+        root.join("web/broken.ts"),
+        "import { Pool } from \"pg\";\nexport const p = new Pool(;\nfunction (\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(outside.path().join("secret.ts"), root.join("web/linked.ts"))
+            .unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("web/linked-dir")).unwrap();
+    }
+    let verdict = check(root, ScopeRequest::All, 2);
+    let warnings: Vec<(String, String)> = verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|warning| {
+            (
+                warning["code"].as_str().unwrap().to_owned(),
+                warning["file"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    for (code, file) in [
+        ("file-skipped", "web/binary.ts"),
+        ("file-skipped", "web/huge.ts"),
+        ("file-skipped", "web/latin1.ts"),
+        ("parse-errors", "web/broken.ts"),
+    ] {
+        assert!(
+            warnings.contains(&(code.to_owned(), file.to_owned())),
+            "{code} {file} in {warnings:?}"
+        );
+    }
+    assert_eq!(verdict["stats"]["files_skipped"], 3);
+    // The broken file is kept: its `new Pool(` still establishes the edge.
+    let files: Vec<&str> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| violation["detected"]["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["web/broken.ts"],
+        "nothing from the symlinked file outside the project"
+    );
+    let text = serde_json::to_string(&verdict).unwrap();
+    assert!(
+        !text.contains("secret.ts") && !text.contains("linked-dir/"),
+        "symlinks are not followed"
+    );
+}
