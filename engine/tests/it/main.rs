@@ -594,3 +594,58 @@ fn debug_extractors_lists_every_extracted_file_with_its_query_passes() {
         "only with --debug-extractors"
     );
 }
+
+#[test]
+fn check_file_and_repo_filter_narrow_what_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("architecture.ag"),
+        "repo Front \"github.com/acme/front\"\nrepo Back \"github.com/acme/back\"\nnode app : server\nnode db : postgres\n\
+         component Web { runs_on: app paths: \"web/**\" repo: Front }\ncomponent Api { runs_on: app paths: \"api/**\" repo: Back }\n\
+         invariant I { deny flow Web -> db\n deny flow Api -> db }\n",
+    )
+    .unwrap();
+    for folder in ["web", "api"] {
+        std::fs::create_dir_all(root.join(folder)).unwrap();
+        std::fs::write(
+            root.join(folder).join("x.ts"),
+            "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+        )
+        .unwrap();
+    }
+    let files = |document: &serde_json::Value| -> Vec<String> {
+        document["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|violation| violation["detected"]["file"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (code, document) =
+        json_run(
+            lintel()
+                .current_dir(root)
+                .args(["check-file", "--file", "web/x.ts", "--json"]),
+        );
+    assert_eq!(code, 1);
+    assert_eq!(document["diff"]["mode"], "files");
+    assert_eq!(files(&document), ["web/x.ts"]);
+    assert!(document["agent_context"]
+        .as_str()
+        .unwrap()
+        .contains("Re-run: lintel check --file web/x.ts"));
+    let (code, document) = json_run(lintel().current_dir(root).args([
+        "check",
+        "--all",
+        "--repo-filter",
+        "Back",
+        "--json",
+    ]));
+    assert_eq!(code, 1);
+    assert_eq!(files(&document), ["api/x.ts"]);
+    assert!(document["agent_context"]
+        .as_str()
+        .unwrap()
+        .contains("--repo-filter Back"));
+}
