@@ -324,6 +324,7 @@ fn analyse_scope(
         scope: &in_scope,
         changes: &changes,
         owners: &extraction.owners,
+        map: &map,
     });
     Analysis {
         spec,

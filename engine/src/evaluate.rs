@@ -30,11 +30,12 @@ pub struct Inputs<'a> {
     pub changes: &'a ChangeSet,
     /// Owner of every owned project file.
     pub owners: &'a BTreeMap<String, String>,
+    /// The file → component mapping the extraction used (globs compiled once per analysis).
+    pub map: &'a ComponentMap,
 }
 
 /// Evaluates every rule of the model.
 pub fn evaluate(inputs: &Inputs<'_>) -> Evaluation {
-    let map = ComponentMap::new(inputs.model);
     let context = Context {
         model: inputs.model,
         facts: FactTable {
@@ -45,7 +46,7 @@ pub fn evaluate(inputs: &Inputs<'_>) -> Evaluation {
         scope: inputs.scope,
         changes: inputs.changes,
         owners: inputs.owners,
-        map: &map,
+        map: inputs.map,
     };
     crate::families::evaluate(&context)
 }

@@ -1145,6 +1145,9 @@ pub fn assemble(
         &entries.details,
     );
     let passed = agent_entries.is_empty() && undecided.is_empty();
+    // Deleted files are not in `owners` (which covers the snapshot's files): map them with the
+    // same globs, compiled once.
+    let map = crate::paths::ComponentMap::new(model);
     let changed_components: Vec<String> = scope
         .changed_files
         .iter()
@@ -1153,7 +1156,7 @@ pub fn assemble(
                 .owners
                 .get(file)
                 .cloned()
-                .or_else(|| crate::paths::ComponentMap::new(model).owner(file))
+                .or_else(|| map.owner(file))
         })
         .collect::<BTreeSet<_>>()
         .into_iter()
