@@ -2,7 +2,13 @@
 //! infrastructure clients.
 //!
 //! Each import spec is one fact; a project package resolves to its representative file (the
-//! first non-test `.go` file of the package folder, bytewise). Client calls `pkg.Name(…)` and
+//! first non-test `.go` file of the package folder, bytewise). Every `.go` file is extracted,
+//! whatever the go command would build for one platform: files excluded by build constraints
+//! (`//go:build`, `_windows.go`) and `_test.go` files (`package x_test` too) belong to the
+//! architecture, and so do folders the go command skips (`testdata`, `vendor`, `_x`, `.x`); the
+//! component globs decide what counts. An import of a vendored package stays `external` under its
+//! import path (the module's own view, as with `-mod=mod`), and cgo's `import "C"` is an
+//! `external` fact for package `C`, never an edge. Client calls `pkg.Name(…)` and
 //! composite literals `pkg.Type{…}` are qualified through the file's imports, with major-version
 //! segments (`/v9`) dropped: `redis.NewClient` after `import "github.com/redis/go-redis/v9"` is
 //! `github.com/redis/go-redis.NewClient`.

@@ -88,11 +88,12 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 31] = [
+const CASES: [&str; 32] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
     "github_actions/workflows",
+    "go/boundaries",
     "go/graph",
     "go/modules",
     "go/web",
@@ -170,6 +171,11 @@ fn python_clients_are_qualified_through_imports() {
 #[test]
 fn go_imports_resolve_through_go_mod_go_work_and_replace() {
     check_case("go/modules");
+}
+
+#[test]
+fn go_imports_resolve_to_the_module_that_provides_the_package() {
+    check_case("go/boundaries");
 }
 
 #[test]
