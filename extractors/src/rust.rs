@@ -1,10 +1,14 @@
 //! The Rust extractor: `use` paths and `mod x;` declarations resolved to module files of the
 //! project's crates (`context::cargo`), and infrastructure clients.
 //!
-//! A file's module path comes from its place under its crate's `src/` folder (`src/a/b.rs` and
-//! `src/a/b/mod.rs` are `a::b`; `lib.rs` and `main.rs` are the root). `crate::`, `self::` and
-//! `super::` paths are read against it; a path starting with a workspace crate's name (`-`
-//! written `_`) goes to that crate. The deepest prefix of the path that is a module file is the
+//! A file's module path comes from its place under its crate's module folder (`src/a/b.rs` and
+//! `src/a/b/mod.rs` are `a::b`; a target's root file, `lib.rs`, `main.rs`, `src/bin/x.rs`,
+//! `tests/x.rs`…, is the root), followed by the inline modules around the declaration
+//! (`mod tests { use super::*; }`). `crate::`, `self::` and `super::` paths are read against it; a
+//! path starting with a workspace crate's name (`-` written `_`, or the name a dependency renames
+//! it to) goes to that crate. `mod x;` is `x.rs` or `x/mod.rs` in the module's folder, or the file
+//! its `#[path = "…"]` attribute names (a file reached through `#[path]` still takes its module
+//! path from its own place). The deepest prefix of the path that is a module file is the
 //! resolved file (so `use crate::db::Pool` resolves to `src/db.rs`, and `use shop_core::Order`
 //! to the crate's root). Other first segments (`std`, `sqlx`) are `external`. One fact per
 //! distinct file a declaration's paths reach, with the paths' last segments as `names`.
@@ -15,7 +19,7 @@ use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
-use crate::context::paths::file_name;
+use crate::context::paths::{file_name, join, parent_dir};
 use crate::context::{Crate, Resolution};
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
@@ -54,14 +58,28 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let Some(statement) = hit.node(Field::Statement) else {
             continue;
         };
+        let inline = inline_modules(statement, source);
         if let Some(name) = hit.node(Field::Specifier) {
             let name = syntax::text(name, source).to_owned();
-            let mut segments = own_module.clone();
-            segments.push(name.clone());
-            let resolution = own_crate
-                .as_ref()
-                .and_then(|krate| crates.module_file(krate, &segments))
-                .map_or(Resolution::Internal, Resolution::File);
+            let resolution = match path_attribute(statement, source) {
+                Some(path) => {
+                    let is_mod_rs = file_name(input.path) == "mod.rs"
+                        || own_crate
+                            .as_ref()
+                            .is_some_and(|krate| krate.root_file.as_deref() == Some(input.path));
+                    attribute_path_file(input.path, is_mod_rs, &inline, &path)
+                        .filter(|file| crates.has_file(file))
+                }
+                None => {
+                    let mut segments = own_module.clone();
+                    segments.extend(inline.iter().cloned());
+                    segments.push(name.clone());
+                    own_crate
+                        .as_ref()
+                        .and_then(|krate| crates.module_file(krate, &segments))
+                }
+            }
+            .map_or(Resolution::Internal, Resolution::File);
             let site = ImportSite::new(statement, name, resolution, "module declaration");
             facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
             continue;
@@ -71,9 +89,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         };
         let mut paths = Vec::new();
         expand(argument, source, &[], None, 0, &mut paths);
+        let mut module = own_module.clone();
+        module.extend(inline);
         let mut groups: Vec<(Resolution, Vec<String>)> = Vec::new();
         for path in &paths {
-            let resolution = resolve(input, own_crate.as_ref(), &own_module, &path.segments);
+            let resolution = resolve(input, own_crate.as_ref(), &module, &path.segments);
             if let Some(last) = path.segments.last().filter(|last| *last != "*") {
                 let local = path.alias.clone().unwrap_or_else(|| last.clone());
                 bindings.insert(local, path.segments.join("::"));
@@ -247,7 +267,7 @@ fn resolve(
             module.extend(rest.iter().cloned());
             (own_crate.cloned(), module)
         }
-        name => match crates.by_name(name) {
+        name => match crates.by_name_from(input.path, name) {
             Some(krate) => (
                 Some(krate.clone()),
                 segments.get(1..).unwrap_or_default().to_vec(),
@@ -272,8 +292,84 @@ fn resolve(
         .map_or(Resolution::Internal, Resolution::File)
 }
 
-/// The module path of a file under its crate's `src/` folder.
+/// The names of the inline modules (`mod tests { … }`) around a node, outermost first.
+fn inline_modules(node: Node<'_>, source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        if ancestor.kind() == "mod_item" && ancestor.child_by_field_name("body").is_some() {
+            if let Some(name) = ancestor.child_by_field_name("name") {
+                names.push(syntax::text(name, source).to_owned());
+            }
+        }
+        current = ancestor.parent();
+    }
+    names.reverse();
+    names
+}
+
+/// The path of a `#[path = "…"]` attribute on a `mod` declaration.
+fn path_attribute(item: Node<'_>, source: &str) -> Option<String> {
+    let mut sibling = item.prev_named_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "attribute_item" => {
+                let value = named_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "attribute")
+                    .filter(|attribute| {
+                        named_children(*attribute)
+                            .first()
+                            .is_some_and(|name| syntax::text(*name, source) == "path")
+                    })
+                    .and_then(|attribute| attribute.child_by_field_name("value"))
+                    .filter(|value| {
+                        matches!(value.kind(), "string_literal" | "raw_string_literal")
+                    });
+                if let Some(value) = value {
+                    let text = syntax::text(value, source);
+                    let text = text
+                        .trim_start_matches('r')
+                        .trim_matches('#')
+                        .trim_matches('"');
+                    return Some(text.to_owned());
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return None,
+        }
+        sibling = node.prev_named_sibling();
+    }
+    None
+}
+
+/// The file a `#[path]` attribute names: relative to the declaring file's folder, and inside
+/// inline modules to their folders under it (under the module's own folder for a file that is not
+/// a `mod.rs` or a crate root), as rustc reads it.
+fn attribute_path_file(
+    file: &str,
+    is_mod_rs: bool,
+    inline: &[String],
+    path: &str,
+) -> Option<String> {
+    let mut folder = parent_dir(file).to_owned();
+    if !inline.is_empty() {
+        if !is_mod_rs {
+            let stem = file_name(file).strip_suffix(".rs").unwrap_or_default();
+            folder = join(&folder, stem)?;
+        }
+        for module in inline {
+            folder = join(&folder, module)?;
+        }
+    }
+    join(&folder, path)
+}
+
+/// The module path of a file under its crate's module folder (`[]` for the crate root).
 fn module_of(file: &str, krate: &Crate) -> Vec<String> {
+    if krate.root_file.as_deref() == Some(file) {
+        return Vec::new();
+    }
     let relative = file
         .strip_prefix(krate.source_folder.as_str())
         .map_or(file, |rest| rest.trim_start_matches('/'));
@@ -375,3 +471,29 @@ const CLIENTS: [ClientRule; 12] = [
     ClientRule::new("sqlx", "relational_db", &["sqlx"]),
     ClientRule::new("diesel", "relational_db", &["diesel"]),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_attributes_are_relative_to_the_declaring_file_and_its_inline_modules() {
+        let inline = ["a".to_owned(), "b".to_owned()];
+        assert_eq!(
+            attribute_path_file("src/lib.rs", true, &[], "gen/x.rs").as_deref(),
+            Some("src/gen/x.rs")
+        );
+        assert_eq!(
+            attribute_path_file("src/net.rs", false, &[], "../x.rs").as_deref(),
+            Some("x.rs")
+        );
+        assert_eq!(
+            attribute_path_file("src/lib.rs", true, &inline, "x.rs").as_deref(),
+            Some("src/a/b/x.rs")
+        );
+        assert_eq!(
+            attribute_path_file("src/net.rs", false, &inline, "x.rs").as_deref(),
+            Some("src/net/a/b/x.rs")
+        );
+    }
+}

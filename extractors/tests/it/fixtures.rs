@@ -88,7 +88,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 32] = [
+const CASES: [&str; 33] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
@@ -108,6 +108,7 @@ const CASES: [&str; 32] = [
     "python/imports",
     "python/web",
     "rust/graph",
+    "rust/targets",
     "rust/web",
     "rust/workspace",
     "swift/graph",
@@ -171,6 +172,12 @@ fn python_clients_are_qualified_through_imports() {
 #[test]
 fn go_imports_resolve_through_go_mod_go_work_and_replace() {
     check_case("go/modules");
+}
+
+#[test]
+fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and_renamed_dependency(
+) {
+    check_case("rust/targets");
 }
 
 #[test]
