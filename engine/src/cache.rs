@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-const CACHE_FORMAT: u32 = 1;
+const CACHE_FORMAT: u32 = 2;
 
 /// The cache directory.
 #[derive(Debug, Clone)]
@@ -43,6 +43,9 @@ pub enum CachedOutcome {
         /// Query timings (`--debug-extractors` only, which never uses the cache).
         #[serde(default)]
         queries: Vec<serde_json::Value>,
+        /// Cross-file routing records, linked after every file is extracted.
+        #[serde(default)]
+        links: extractors::RouteLinks,
     },
     /// Left out, with the reason.
     Skipped(String),

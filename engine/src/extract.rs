@@ -121,6 +121,7 @@ fn extract_one(
         parse_errors: extraction.parse_errors,
         first_parse_error: extraction.first_parse_error,
         queries,
+        links: extraction.links,
     }
 }
 
@@ -197,6 +198,7 @@ pub fn extract_project(
             outcomes
         }
     };
+    let mut route_links = BTreeMap::new();
     for (file, outcome) in outcomes {
         match outcome {
             CachedOutcome::Extracted {
@@ -205,7 +207,11 @@ pub fn extract_project(
                 parse_errors,
                 first_parse_error,
                 queries,
+                links,
             } => {
+                if !links.is_empty() {
+                    route_links.insert(file.clone(), links);
+                }
                 extraction.files_scanned += 1;
                 if let Some((line, column)) = first_parse_error {
                     let count = parse_errors;
@@ -245,6 +251,8 @@ pub fn extract_project(
             CachedOutcome::NotSource => {}
         }
     }
+    // Mount prefixes that cross files (`app.use('/api', users)` with `users` imported).
+    extractors::link_routes(&mut extraction.facts, &route_links);
     for fact in &mut extraction.facts {
         fact.subject = extraction.owners.get(&fact.evidence.file).cloned();
         if fact.kind == FactKind::Import {

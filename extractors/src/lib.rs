@@ -25,6 +25,7 @@ mod jvm;
 mod kotlin;
 mod kotlin_web;
 mod lang;
+mod links;
 mod python;
 mod python_web;
 mod query;
@@ -43,7 +44,12 @@ pub use context::{GitAttributes, ProjectContext};
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
 pub use lang::{Language, LanguageSpec, QueryFile};
+pub use links::{
+    link_routes, MountTarget, RouteLinks, RouterExport, RouterMember, RouterMount, RouterPrefix,
+};
 pub use query::{capture_vocabulary, compile_queries, QueryTiming};
+
+use std::cell::RefCell;
 
 use policies::facts::Fact;
 
@@ -66,6 +72,9 @@ pub struct FileExtraction {
     /// [`ProjectContext::set_query_timing`] asked for them (`--debug-extractors`); empty
     /// otherwise, and for files read without tree-sitter.
     pub queries: Vec<QueryTiming>,
+    /// What [`link_routes`] needs to apply route prefixes that cross files (mounts of routers
+    /// declared elsewhere); empty for most files.
+    pub links: RouteLinks,
 }
 
 /// Parses `path` with its grammar and nothing else, returning the number of error nodes:
@@ -110,6 +119,7 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
                 first_parse_error: None,
                 skipped,
                 queries: Vec::new(),
+                links: RouteLinks::default(),
             });
         }
     };
@@ -123,6 +133,7 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
             first_parse_error: Some((1, 1)),
             skipped: None,
             queries: Vec::new(),
+            links: RouteLinks::default(),
         });
     };
     let errors = syntax::count_parse_errors(&tree, source);
@@ -130,7 +141,8 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
     // A query that does not compile is an internal error that `compile_queries` reports and the
     // test suite catches; a file must not fail because of it. TypeScript and JavaScript match
     // their patterns without the query (`ecmascript::walk`), so they never compile it.
-    let facts = if ecmascript::reads_without_query(language) || query.compiled().is_some() {
+    let (facts, links) = if ecmascript::reads_without_query(language) || query.compiled().is_some()
+    {
         let input = ExtractionInput {
             context,
             path,
@@ -138,12 +150,13 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
             language,
             tree: &tree,
             query: &query,
+            links: RefCell::new(RouteLinks::default()),
         };
         let mut facts = (backend.extract)(&input);
         facts_out::finish(&mut facts);
-        facts
+        (facts, input.links.into_inner())
     } else {
-        Vec::new()
+        (Vec::new(), RouteLinks::default())
     };
     Some(FileExtraction {
         language,
@@ -152,6 +165,7 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
         first_parse_error: errors.first,
         skipped: None,
         queries: query.into_timings(),
+        links,
     })
 }
 
@@ -182,4 +196,6 @@ pub(crate) struct ExtractionInput<'a> {
     pub tree: &'a tree_sitter::Tree,
     /// The language's query, compiled on first use.
     pub query: &'a query::QueryHandle,
+    /// The file's cross-file routing records, filled by the route readers.
+    pub links: RefCell<RouteLinks>,
 }

@@ -24,6 +24,7 @@ mod http;
 mod import_calls;
 mod imports;
 mod literals;
+mod mounts;
 mod routes;
 mod scope;
 mod usage;

@@ -9,15 +9,19 @@
 //! - NestJS and routing-controllers decorators: `@Get(':id')` on a method of a class decorated
 //!   `@Controller('orders')` gives `GET /orders/:id`, handler `OrdersController.remove`.
 //!
-//! Mount prefixes (`app.use('/api', router)`) and Nest's global prefix are not applied.
+//! Mount prefixes (`app.use('/api', router)`, in this file or across files) are applied after
+//! extraction by `crate::links` from the records `super::mounts` makes; Nest's global prefix is
+//! not applied.
 
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use super::clients::{record_client, Instances};
 use super::literals::{arguments, interpolated, object_property, property_name, static_string};
+use super::mounts;
 use super::FileView;
 use crate::facts_out::set;
+use crate::links::{RouteLinks, RouterMember};
 use crate::query::{Field, QueryHit};
 use crate::route_path;
 use crate::syntax::{self, named_children};
@@ -27,6 +31,10 @@ use crate::web_out;
 const CONVENTIONAL_RECEIVERS: [&str; 8] = [
     "app", "router", "server", "fastify", "api", "routes", "route", "r",
 ];
+
+/// Methods that mount a router rather than serve a route (`app.use('/api', router)`, Hono's
+/// `app.route('/api', books)`, Fastify's `app.register(plugin, { prefix })`).
+const MOUNTS: [&str; 3] = ["use", "route", "register"];
 
 /// Argument kinds that can be a route handler.
 const HANDLER_KINDS: [&str; 6] = [
@@ -47,6 +55,8 @@ struct RouteSite<'tree> {
     handler: Option<String>,
     scope: Option<String>,
     confidence: Confidence,
+    /// The router the route hangs off, for mount prefixes (`super::mounts`).
+    router: Option<String>,
 }
 
 /// What decides whether a registration is a route, and of which framework.
@@ -91,8 +101,22 @@ pub(super) fn extract(
     };
     let mut sites = Vec::new();
     let mut performs = Vec::new();
+    let mut links = RouteLinks::default();
     for hit in hits {
-        if let Some(decorator) = hit.node(Field::Decorator) {
+        let mount_method = hit
+            .node(Field::Method)
+            .map(|method| syntax::text(method, view.source()))
+            .filter(|method| MOUNTS.contains(method))
+            .filter(|_| hit.node(Field::Options).is_none());
+        if let Some(method) = mount_method {
+            if let (Some(receiver), Some(list)) =
+                (hit.node(Field::Receiver), hit.node(Field::Arguments))
+            {
+                links
+                    .mounts
+                    .extend(mounts::mounts(view, receiver, method, list));
+            }
+        } else if let Some(decorator) = hit.node(Field::Decorator) {
             if let Some(site) = decorated_route(view, hit, decorator, routing.decorator) {
                 performs.extend(handler_performs(view, decorator, &site));
                 sites.push(site);
@@ -103,6 +127,17 @@ pub(super) fn extract(
             sites.extend(verb_route(view, hit, &routing));
         }
     }
+    for site in &sites {
+        if let Some(router) = &site.router {
+            let (line, column) = syntax::start_position(site.node, view.source());
+            links.members.push(RouterMember {
+                line,
+                column,
+                router: router.clone(),
+            });
+        }
+    }
+    mounts::record(view, links);
     let mut facts: Vec<Fact> = sites
         .into_iter()
         .map(|site| route_fact(view, site))
@@ -307,6 +342,7 @@ fn verb_route<'tree>(
         handler: handler_name(*last, source),
         scope: view.scope_of(call),
         confidence,
+        router: mounts::router_name(view, receiver),
     })
 }
 
@@ -344,6 +380,7 @@ fn fastify_routes<'tree>(
     };
     let handler = object_property(options, "handler", source)
         .and_then(|handler| handler_name(handler, source));
+    let router = mounts::router_name(view, receiver);
     methods
         .iter()
         .map(|method| RouteSite {
@@ -354,6 +391,7 @@ fn fastify_routes<'tree>(
             handler: handler.clone(),
             scope: view.scope_of(call),
             confidence,
+            router: router.clone(),
         })
         .collect()
 }
@@ -389,6 +427,7 @@ fn decorated_route<'tree>(
         handler: Some(handler.clone()),
         scope: Some(handler),
         confidence: Confidence::Definite,
+        router: None,
     })
 }
 

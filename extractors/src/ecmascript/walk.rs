@@ -999,8 +999,10 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         list: Node<'tree>,
         first_argument: impl Fn() -> Option<Node<'tree>>,
     ) {
-        const VERBS: [&str; 9] = [
-            "get", "post", "put", "patch", "delete", "del", "options", "head", "all",
+        // Verbs, and the mounts of `super::mounts` (`use`, `route`, `register`).
+        const VERBS: [&str; 12] = [
+            "get", "post", "put", "patch", "delete", "del", "options", "head", "all", "use",
+            "route", "register",
         ];
         let grammar = self.grammar;
         let Some(receiver) = grammar

@@ -3,7 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use extractors::{extract_file, FileExtraction, ProjectContext};
+use std::collections::BTreeMap;
+
+use extractors::{extract_file, link_routes, FileExtraction, ProjectContext, RouteLinks};
+use policies::facts::Fact;
 
 use crate::annotations;
 
@@ -31,19 +34,39 @@ pub fn project_files(directory: &Path) -> Vec<String> {
     files
 }
 
-/// Extracts every supported file of a fixture project (`<language>/<case>`).
+/// Extracts every supported file of a fixture project (`<language>/<case>`), then applies the
+/// mount prefixes that cross files (`link_routes`), as the engine does.
 pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
     let root = fixtures_root().join(case);
     let files = project_files(&root);
     let context = ProjectContext::discover(&root, &files);
-    files
+    let mut extracted: Vec<(String, String, FileExtraction)> = files
         .iter()
         .filter_map(|file| {
             let source = std::fs::read_to_string(root.join(file)).ok()?;
             let extraction = extract_file(&context, file, &source)?;
             Some((file.clone(), source, extraction))
         })
-        .collect()
+        .collect();
+    let links: BTreeMap<String, RouteLinks> = extracted
+        .iter()
+        .filter(|(_, _, extraction)| !extraction.links.is_empty())
+        .map(|(file, _, extraction)| (file.clone(), extraction.links.clone()))
+        .collect();
+    let mut facts: Vec<Fact> = extracted
+        .iter_mut()
+        .flat_map(|(_, _, extraction)| std::mem::take(&mut extraction.facts))
+        .collect();
+    link_routes(&mut facts, &links);
+    for fact in facts {
+        if let Some((_, _, extraction)) = extracted
+            .iter_mut()
+            .find(|(file, _, _)| *file == fact.evidence.file)
+        {
+            extraction.facts.push(fact);
+        }
+    }
+    extracted
 }
 
 fn check_case(case: &str) {
@@ -88,7 +111,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 33] = [
+const CASES: [&str; 34] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
@@ -118,6 +141,7 @@ const CASES: [&str; 33] = [
     "typescript/graph",
     "typescript/http",
     "typescript/javascript",
+    "typescript/mounts",
     "typescript/relative",
     "typescript/routes",
     "typescript/tsconfig_paths",
@@ -147,6 +171,11 @@ fn client_packages_are_definite_when_used_and_probable_when_only_imported() {
 #[test]
 fn http_calls_carry_method_url_and_normalised_path() {
     check_case("typescript/http");
+}
+
+#[test]
+fn mount_prefixes_cross_files() {
+    check_case("typescript/mounts");
 }
 
 #[test]

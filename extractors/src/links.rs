@@ -1,0 +1,315 @@
+//! Route prefixes that cross files: a router declared in one file and mounted in another
+//! (`app.use('/api', users)` with `users` imported, `app.include_router(items.router,
+//! prefix="/items")`, `app.register_blueprint(bp, url_prefix="/x")`, `fastify.register(routes,
+//! { prefix: '/v1' })`).
+//!
+//! Per-file extraction cannot apply such a prefix, so each file also records, in
+//! [`RouteLinks`], which of its routes hang off which named router (`members`), what names its
+//! routers are exported under (`exports`), the routers' own prefixes (`routers`) and the mounts
+//! it makes (`mounts`), with imported children already resolved to project files. After every
+//! file is extracted, [`link_routes`] follows the mounts from each router up to the routers
+//! nobody mounts and rewrites the `path`, `normalized` and `route` of its route facts; a router
+//! mounted at several prefixes gets one fact per prefix (ids `…#n`). Cycles are cut, chains are
+//! followed at most [`MAX_DEPTH`] mounts up, and the outcome is sorted, so the result does not
+//! depend on the order of files.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use policies::facts::{Fact, FactKind, PropertyValue};
+use serde::{Deserialize, Serialize};
+
+use crate::route_path;
+use crate::web_out::join_path;
+
+/// How many mounts up a chain is followed.
+const MAX_DEPTH: usize = 16;
+
+/// The cross-file routing facts of one file (empty for most files).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteLinks {
+    /// Routes registered on a named router of the file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<RouterMember>,
+    /// Routers of the file with a prefix of their own, already part of their routes' paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routers: Vec<RouterPrefix>,
+    /// Names under which other files import the file's routers, when they differ from the local
+    /// name (`export default router` → `default`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exports: Vec<RouterExport>,
+    /// Routers the file mounts on its own routers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mounts: Vec<RouterMount>,
+}
+
+impl RouteLinks {
+    /// Whether the file records nothing.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+            && self.routers.is_empty()
+            && self.exports.is_empty()
+            && self.mounts.is_empty()
+    }
+}
+
+/// The route facts at one position belong to router `router` of their file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterMember {
+    /// 1-based line of the route fact's evidence.
+    pub line: u32,
+    /// 1-based column of the route fact's evidence.
+    pub column: u32,
+    /// The router's local name (a variable, or the function a plugin's routes are registered in).
+    pub router: String,
+}
+
+/// A router's own prefix (`APIRouter(prefix="/items")`, `Blueprint(url_prefix="/x")`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterPrefix {
+    /// The router's local name.
+    pub router: String,
+    /// Its prefix as written.
+    pub prefix: String,
+}
+
+/// A router exported under another name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterExport {
+    /// The name importers use (`default` for `export default` and `module.exports =`).
+    pub exported: String,
+    /// The local name.
+    pub local: String,
+}
+
+/// `parent` mounts `child` at `prefix`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterMount {
+    /// The mounting router's local name (`app`, `api_router`).
+    pub parent: String,
+    /// The mount prefix as written (empty for none).
+    pub prefix: String,
+    /// Whether the prefix replaces the child's own prefix (Flask's `url_prefix=`) instead of
+    /// preceding it.
+    #[serde(default)]
+    pub replaces_own_prefix: bool,
+    /// The mounted router.
+    pub child: MountTarget,
+}
+
+/// Where a mounted router is declared.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MountTarget {
+    /// A router of the mounting file.
+    Local(String),
+    /// A router of another project file, by the name that file exports it under.
+    Imported {
+        /// Project-relative path of the file.
+        file: String,
+        /// The exported name.
+        name: String,
+    },
+}
+
+/// A router: (file, local name).
+type RouterKey = (String, String);
+
+/// One way a router is reached: the prefix before its routes' paths, and whether its own prefix
+/// is dropped from them.
+type Reach = (String, bool);
+
+struct Linker<'a> {
+    links: &'a BTreeMap<String, RouteLinks>,
+    /// For each router, the mounts of it: (parent, prefix, replaces own prefix).
+    mounted_by: BTreeMap<RouterKey, Vec<(RouterKey, String, bool)>>,
+}
+
+impl Linker<'_> {
+    fn own_prefix(&self, (file, name): &RouterKey) -> &str {
+        self.links
+            .get(file)
+            .and_then(|links| links.routers.iter().find(|router| router.router == *name))
+            .map_or("", |router| router.prefix.as_str())
+    }
+
+    /// The ways `router` is reached from the routers nobody mounts; `[("", false)]` when nobody
+    /// mounts it.
+    fn reaches(&self, router: &RouterKey, visiting: &mut Vec<RouterKey>) -> BTreeSet<Reach> {
+        let mut found = BTreeSet::new();
+        let Some(mounts) = self.mounted_by.get(router) else {
+            found.insert((String::new(), false));
+            return found;
+        };
+        if visiting.len() >= MAX_DEPTH || visiting.contains(router) {
+            return found;
+        }
+        visiting.push(router.clone());
+        for (parent, prefix, replaces) in mounts {
+            let parent_own = self.own_prefix(parent).to_owned();
+            for (outer, drops_own) in self.reaches(parent, visiting) {
+                let parent_prefix = if drops_own { "" } else { parent_own.as_str() };
+                let joined = join_path(&[&outer, parent_prefix, prefix]);
+                found.insert((joined, *replaces));
+            }
+        }
+        visiting.pop();
+        found
+    }
+}
+
+fn resolve_target(
+    links: &BTreeMap<String, RouteLinks>,
+    mounting_file: &str,
+    target: &MountTarget,
+) -> RouterKey {
+    match target {
+        MountTarget::Local(name) => (mounting_file.to_owned(), name.clone()),
+        MountTarget::Imported { file, name } => {
+            let local = links
+                .get(file)
+                .and_then(|links| links.exports.iter().find(|export| export.exported == *name))
+                .map_or_else(|| name.clone(), |export| export.local.clone());
+            (file.clone(), local)
+        }
+    }
+}
+
+/// Applies the mount prefixes of `links` (keyed by file) to the `route` facts among `facts`.
+pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) {
+    if links.values().all(|links| links.mounts.is_empty()) {
+        return;
+    }
+    let mut mounted_by: BTreeMap<RouterKey, Vec<(RouterKey, String, bool)>> = BTreeMap::new();
+    for (file, file_links) in links {
+        for mount in &file_links.mounts {
+            let child = resolve_target(links, file, &mount.child);
+            let parent = (file.clone(), mount.parent.clone());
+            if child == parent {
+                continue;
+            }
+            mounted_by.entry(child).or_default().push((
+                parent,
+                mount.prefix.clone(),
+                mount.replaces_own_prefix,
+            ));
+        }
+    }
+    for mounts in mounted_by.values_mut() {
+        mounts.sort();
+        mounts.dedup();
+    }
+    let linker = Linker { links, mounted_by };
+    let mut reach_cache: BTreeMap<RouterKey, BTreeSet<Reach>> = BTreeMap::new();
+    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.id.clone()).collect();
+    let mut added = Vec::new();
+    for fact in facts.iter_mut() {
+        if fact.kind != FactKind::Route {
+            continue;
+        }
+        let file = fact.evidence.file.as_str();
+        let Some(member) = links.get(file).and_then(|file_links| {
+            file_links.members.iter().find(|member| {
+                member.line == fact.evidence.line && member.column == fact.evidence.column
+            })
+        }) else {
+            continue;
+        };
+        let key = (file.to_owned(), member.router.clone());
+        if !linker.mounted_by.contains_key(&key) {
+            continue;
+        }
+        let reaches = reach_cache
+            .entry(key.clone())
+            .or_insert_with(|| linker.reaches(&key, &mut Vec::new()))
+            .clone();
+        let own = linker.own_prefix(&key).to_owned();
+        let written = fact.property_str("path").unwrap_or_default().to_owned();
+        let mut paths: Vec<String> = reaches
+            .iter()
+            .map(|(outer, drops_own)| {
+                let rest = if *drops_own {
+                    strip_prefix(&written, &own)
+                } else {
+                    written.clone()
+                };
+                if outer.is_empty() || outer == "/" {
+                    rest
+                } else {
+                    join_path(&[outer, &rest])
+                }
+            })
+            .collect();
+        paths.sort();
+        paths.dedup();
+        let Some((first, rest)) = paths.split_first() else {
+            continue;
+        };
+        for path in rest {
+            let mut copy = fact.clone();
+            set_path(&mut copy, path);
+            copy.id = free_id(&copy.id, &taken);
+            taken.insert(copy.id.clone());
+            added.push(copy);
+        }
+        set_path(fact, first);
+    }
+    facts.extend(added);
+}
+
+/// `path` without the router's own prefix `own` (a whole-segment prefix), rooted.
+fn strip_prefix(path: &str, own: &str) -> String {
+    let own = own.trim_end_matches('/');
+    if own.is_empty() || own == "/" {
+        return path.to_owned();
+    }
+    match path.strip_prefix(own) {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => join_path(&[rest]),
+        _ => path.to_owned(),
+    }
+}
+
+/// The first `base#n` (base without any `#n`) that no fact has.
+fn free_id(id: &str, taken: &BTreeSet<String>) -> String {
+    let base = id.split_once('#').map_or(id, |(base, _)| base);
+    (1u32..)
+        .map(|n| format!("{base}#{n}"))
+        .find(|candidate| !taken.contains(candidate))
+        .unwrap_or_else(|| format!("{base}#0"))
+}
+
+fn set_path(fact: &mut Fact, path: &str) {
+    let normalized = route_path::normalize(path);
+    let method = fact.property_str("method").unwrap_or("*").to_owned();
+    let framework = fact
+        .property_str("framework")
+        .unwrap_or_default()
+        .to_owned();
+    fact.route = Some(normalized.clone());
+    fact.properties
+        .insert("path".to_owned(), PropertyValue::from(path));
+    fact.properties
+        .insert("normalized".to_owned(), PropertyValue::from(normalized));
+    fact.evidence.message = format!("route `{method} {path}` ({framework}, mounted)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{free_id, strip_prefix};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn own_prefixes_strip_on_segment_boundaries() {
+        assert_eq!(strip_prefix("/items/{id}", "/items"), "/{id}");
+        assert_eq!(strip_prefix("/items", "/items/"), "/");
+        assert_eq!(strip_prefix("/itemsx", "/items"), "/itemsx");
+        assert_eq!(strip_prefix("/a", ""), "/a");
+    }
+
+    #[test]
+    fn copies_get_the_next_free_counter() {
+        let taken: BTreeSet<String> = ["a:1:1:route", "a:1:1:route#1"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(free_id("a:1:1:route#1", &taken), "a:1:1:route#2");
+    }
+}
