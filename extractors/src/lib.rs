@@ -45,7 +45,7 @@ pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
 pub use lang::{Language, LanguageSpec, QueryFile};
 pub use links::{
-    link_routes, MountTarget, RouteLinks, RouterExport, RouterMember, RouterMount, RouterPrefix,
+    link_routes, RouteLinks, RouterExport, RouterMember, RouterMount, RouterPrefix, RouterRef,
 };
 pub use query::{capture_vocabulary, compile_queries, QueryTiming};
 

@@ -52,15 +52,16 @@ impl RouteLinks {
     }
 }
 
-/// The route facts at one position belong to router `router` of their file.
+/// The route facts at one position belong to `router`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouterMember {
     /// 1-based line of the route fact's evidence.
     pub line: u32,
     /// 1-based column of the route fact's evidence.
     pub column: u32,
-    /// The router's local name (a variable, or the function a plugin's routes are registered in).
-    pub router: String,
+    /// The router: a variable of the file, the function a plugin's routes are registered in, or
+    /// a router imported from another file (`from app.auth import bp`).
+    pub router: RouterRef,
 }
 
 /// A router's own prefix (`APIRouter(prefix="/items")`, `Blueprint(url_prefix="/x")`).
@@ -84,8 +85,8 @@ pub struct RouterExport {
 /// `parent` mounts `child` at `prefix`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouterMount {
-    /// The mounting router's local name (`app`, `api_router`).
-    pub parent: String,
+    /// The mounting router (`app`, `api_router`).
+    pub parent: RouterRef,
     /// The mount prefix as written (empty for none).
     pub prefix: String,
     /// Whether the prefix replaces the child's own prefix (Flask's `url_prefix=`) instead of
@@ -93,13 +94,13 @@ pub struct RouterMount {
     #[serde(default)]
     pub replaces_own_prefix: bool,
     /// The mounted router.
-    pub child: MountTarget,
+    pub child: RouterRef,
 }
 
-/// Where a mounted router is declared.
+/// Where a router is declared.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum MountTarget {
-    /// A router of the mounting file.
+pub enum RouterRef {
+    /// A router of the file that names it, by its local name.
     Local(String),
     /// A router of another project file, by the name that file exports it under.
     Imported {
@@ -158,12 +159,12 @@ impl Linker<'_> {
 
 fn resolve_target(
     links: &BTreeMap<String, RouteLinks>,
-    mounting_file: &str,
-    target: &MountTarget,
+    naming_file: &str,
+    target: &RouterRef,
 ) -> RouterKey {
     match target {
-        MountTarget::Local(name) => (mounting_file.to_owned(), name.clone()),
-        MountTarget::Imported { file, name } => {
+        RouterRef::Local(name) => (naming_file.to_owned(), name.clone()),
+        RouterRef::Imported { file, name } => {
             let local = links
                 .get(file)
                 .and_then(|links| links.exports.iter().find(|export| export.exported == *name))
@@ -182,7 +183,7 @@ pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) 
     for (file, file_links) in links {
         for mount in &file_links.mounts {
             let child = resolve_target(links, file, &mount.child);
-            let parent = (file.clone(), mount.parent.clone());
+            let parent = resolve_target(links, file, &mount.parent);
             if child == parent {
                 continue;
             }
@@ -213,7 +214,7 @@ pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) 
         }) else {
             continue;
         };
-        let key = (file.to_owned(), member.router.clone());
+        let key = resolve_target(links, file, &member.router);
         if !linker.mounted_by.contains_key(&key) {
             continue;
         }

@@ -19,7 +19,7 @@ use super::imports::ImportRecord;
 use super::literals::{arguments, object_property, static_string};
 use super::FileView;
 use crate::context::Resolution;
-use crate::links::{MountTarget, RouteLinks, RouterExport, RouterMount};
+use crate::links::{RouteLinks, RouterExport, RouterMount, RouterRef};
 use crate::syntax::{self, named_children};
 
 /// Function kinds whose parameters can be a plugin's router.
@@ -31,9 +31,11 @@ const FUNCTIONS: [&str; 5] = [
     "generator_function_declaration",
 ];
 
-/// The router a route registered on `receiver` belongs to: its root variable, or the function
-/// whose parameter it is.
-pub(super) fn router_name(view: &FileView<'_, '_>, receiver: Node<'_>) -> Option<String> {
+/// The router a route or mount registered on `receiver` belongs to: its root variable; the
+/// function whose parameter it is; the router imported from a project file; or, for a chain
+/// that starts at a factory of an outside package (`Router().use(a).use(b)`), the variable the
+/// chain is assigned to (`default` for `export default …`).
+pub(super) fn router_name(view: &FileView<'_, '_>, receiver: Node<'_>) -> Option<RouterRef> {
     let source = view.source();
     let mut root = receiver;
     loop {
@@ -43,6 +45,7 @@ pub(super) fn router_name(view: &FileView<'_, '_>, receiver: Node<'_>) -> Option
             "parenthesized_expression" | "await_expression" | "non_null_expression" => {
                 root.named_child(0)
             }
+            "new_expression" => root.child_by_field_name("constructor"),
             _ => None,
         };
         match next {
@@ -55,16 +58,56 @@ pub(super) fn router_name(view: &FileView<'_, '_>, receiver: Node<'_>) -> Option
     }
     let name = syntax::text(root, source);
     let ancestors = syntax::ancestors(view.input.tree.root_node(), root);
+    if view.bindings.is_bound(name) {
+        let target = view
+            .bindings
+            .resolve(receiver, source)
+            .or_else(|| view.bindings.resolve(root, source))?;
+        let record = view.imports.get(target.import)?;
+        if let Some(file) = project_file(record) {
+            return Some(RouterRef::Imported {
+                file,
+                name: target.export_path,
+            });
+        }
+        return chain_owner(receiver, &ancestors, source).map(RouterRef::Local);
+    }
     for function in ancestors
         .iter()
         .rev()
         .filter(|node| FUNCTIONS.contains(&node.kind()))
     {
         if has_parameter(*function, name, source) {
-            return function_name(*function, &ancestors, source);
+            return function_name(*function, &ancestors, source).map(RouterRef::Local);
         }
     }
-    Some(name.to_owned())
+    Some(RouterRef::Local(name.to_owned()))
+}
+
+/// The variable a chain that contains `receiver` is assigned to (`const api = Router().use(…)`),
+/// or `default` when the chain is the default export.
+fn chain_owner(receiver: Node<'_>, ancestors: &[Node<'_>], source: &str) -> Option<String> {
+    let start = ancestors
+        .iter()
+        .rposition(|node| node.id() == receiver.id())
+        .unwrap_or(ancestors.len());
+    let outside = ancestors
+        .get(..start)?
+        .iter()
+        .rev()
+        .find(|node| !matches!(node.kind(), "call_expression" | "member_expression"))?;
+    match outside.kind() {
+        "variable_declarator" => outside
+            .child_by_field_name("name")
+            .filter(|name| name.kind() == "identifier")
+            .map(|name| syntax::text(name, source).to_owned()),
+        "export_statement" => Some("default".to_owned()),
+        "assignment_expression" => outside
+            .child_by_field_name("left")
+            .and_then(|left| exported_name(left, source))
+            .map(str::to_owned),
+        _ => None,
+    }
 }
 
 fn has_parameter(function: Node<'_>, name: &str, source: &str) -> bool {
@@ -183,9 +226,27 @@ pub(super) fn mounts(
 }
 
 /// The router a mount argument names.
-fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<MountTarget> {
+fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<RouterRef> {
     let source = view.source();
     match argument.kind() {
+        "member_expression"
+            if argument
+                .child_by_field_name("object")
+                .is_some_and(|object| object.kind() == "call_expression") =>
+        {
+            // `require('./routes').users`.
+            let object = argument.child_by_field_name("object")?;
+            let property = argument.child_by_field_name("property")?;
+            match mount_target(view, object)? {
+                RouterRef::Imported { file, name } if name == "default" => {
+                    Some(RouterRef::Imported {
+                        file,
+                        name: syntax::text(property, source).to_owned(),
+                    })
+                }
+                _ => None,
+            }
+        }
         "identifier" | "member_expression" => {
             let root = if argument.kind() == "identifier" {
                 argument
@@ -201,11 +262,11 @@ fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<MountTarg
             }
             if !view.bindings.is_bound(syntax::text(root, source)) {
                 return (argument.kind() == "identifier")
-                    .then(|| MountTarget::Local(syntax::text(argument, source).to_owned()));
+                    .then(|| RouterRef::Local(syntax::text(argument, source).to_owned()));
             }
             let target = view.bindings.resolve(argument, source)?;
             let file = project_file(view.imports.get(target.import)?)?;
-            Some(MountTarget::Imported {
+            Some(RouterRef::Imported {
                 file,
                 name: target.export_path,
             })
@@ -219,7 +280,7 @@ fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<MountTarg
                     .imports
                     .iter()
                     .find(|record| record.node.id() == argument.id())?;
-                return Some(MountTarget::Imported {
+                return Some(RouterRef::Imported {
                     file: project_file(record)?,
                     name: "default".to_owned(),
                 });

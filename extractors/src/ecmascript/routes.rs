@@ -21,7 +21,7 @@ use super::literals::{arguments, interpolated, object_property, property_name, s
 use super::mounts;
 use super::FileView;
 use crate::facts_out::set;
-use crate::links::{RouteLinks, RouterMember};
+use crate::links::{RouteLinks, RouterMember, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::route_path;
 use crate::syntax::{self, named_children};
@@ -56,7 +56,7 @@ struct RouteSite<'tree> {
     scope: Option<String>,
     confidence: Confidence,
     /// The router the route hangs off, for mount prefixes (`super::mounts`).
-    router: Option<String>,
+    router: Option<RouterRef>,
 }
 
 /// What decides whether a registration is a route, and of which framework.
