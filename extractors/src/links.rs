@@ -176,7 +176,7 @@ fn resolve_target(
 
 /// Applies the mount prefixes of `links` (keyed by file) to the `route` facts among `facts`.
 pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) {
-    if links.values().all(|links| links.mounts.is_empty()) {
+    if links.values().all(|links| links.members.is_empty()) {
         return;
     }
     let mut mounted_by: BTreeMap<RouterKey, Vec<(RouterKey, String, bool)>> = BTreeMap::new();
@@ -215,27 +215,35 @@ pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) 
             continue;
         };
         let key = resolve_target(links, file, &member.router);
-        if !linker.mounted_by.contains_key(&key) {
+        let own = linker.own_prefix(&key).to_owned();
+        // The per-file pass applied the router's own prefix only where the router is bound.
+        let applied_here = key.0 == file;
+        let mounted = linker.mounted_by.contains_key(&key);
+        if !mounted && (applied_here || own.is_empty()) {
             continue;
         }
-        let reaches = reach_cache
-            .entry(key.clone())
-            .or_insert_with(|| linker.reaches(&key, &mut Vec::new()))
-            .clone();
-        let own = linker.own_prefix(&key).to_owned();
+        let reaches = if mounted {
+            reach_cache
+                .entry(key.clone())
+                .or_insert_with(|| linker.reaches(&key, &mut Vec::new()))
+                .clone()
+        } else {
+            BTreeSet::from([(String::new(), false)])
+        };
         let written = fact.property_str("path").unwrap_or_default().to_owned();
+        let rest = if applied_here {
+            strip_prefix(&written, &own)
+        } else {
+            written.clone()
+        };
         let mut paths: Vec<String> = reaches
             .iter()
             .map(|(outer, drops_own)| {
-                let rest = if *drops_own {
-                    strip_prefix(&written, &own)
+                let own = if *drops_own { "" } else { own.as_str() };
+                if outer.trim_matches('/').is_empty() && own.trim_matches('/').is_empty() {
+                    rest.clone()
                 } else {
-                    written.clone()
-                };
-                if outer.is_empty() || outer == "/" {
-                    rest
-                } else {
-                    join_path(&[outer, &rest])
+                    join_path(&[outer, own, &rest])
                 }
             })
             .collect();
@@ -244,6 +252,9 @@ pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) 
         let Some((first, rest)) = paths.split_first() else {
             continue;
         };
+        if paths.len() == 1 && *first == written {
+            continue;
+        }
         for path in rest {
             let mut copy = fact.clone();
             set_path(&mut copy, path);

@@ -79,7 +79,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             &file,
         ));
     }
-    facts.extend(crate::python_web::facts(&factory, &hits, &file));
+    facts.extend(crate::python_web::facts(input, &factory, &hits, &file));
     facts
 }
 
@@ -154,7 +154,7 @@ fn read_import<'tree>(
 }
 
 /// The `(name, alias)` pairs a statement imports (`a.b as c` → `("a.b", Some("c"))`).
-fn imported_names(statement: Node<'_>, source: &str) -> Vec<(String, Option<String>)> {
+pub(crate) fn imported_names(statement: Node<'_>, source: &str) -> Vec<(String, Option<String>)> {
     let mut cursor = statement.walk();
     let names: Vec<Node<'_>> = statement
         .children_by_field_name("name", &mut cursor)
@@ -177,7 +177,7 @@ fn imported_names(statement: Node<'_>, source: &str) -> Vec<(String, Option<Stri
 }
 
 /// The dots and module of `from <module_name> import …` (`..x.y` → `(2, "x.y")`).
-fn relative_module(module_name: Node<'_>, source: &str) -> (usize, String) {
+pub(crate) fn relative_module(module_name: Node<'_>, source: &str) -> (usize, String) {
     if module_name.kind() != "relative_import" {
         return (0, dotted(module_name, source));
     }

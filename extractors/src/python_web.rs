@@ -4,9 +4,14 @@
 //!   Flask (`@app.route("/x", methods=["GET", "POST"])`, default `GET`; Flask 2's `@app.get`):
 //!   the decorator's first argument must be a string. The prefix of a router or blueprint bound
 //!   in the same file (`APIRouter(prefix="/p")`, `Blueprint("b", __name__, url_prefix="/p")`) is
-//!   applied; `include_router` and `register_blueprint` prefixes are not. The framework is
-//!   `flask` when the receiver is built with `Flask`/`Blueprint` or the file imports `flask`,
-//!   else `fastapi`. Handler: the decorated function; scope: its enclosing path.
+//!   applied here; `include_router(r, prefix="/p")` and `register_blueprint(bp, url_prefix="/p")`
+//!   (which replaces the blueprint's own prefix) are applied by `crate::links`, also when the
+//!   router is imported (`from app.api.routes import items` … `items.router`, `from app.auth
+//!   import bp`), and so is the own prefix of a router imported from the file that binds it. A
+//!   mount prefix that is not a string literal is not followed. The framework is
+//!   `flask` when the receiver is built with `Flask`/`Blueprint`, or is not built with
+//!   `FastAPI`/`APIRouter` and the file imports `flask` or the decorator is `route`; else
+//!   `fastapi`. Handler: the decorated function; scope: its enclosing path.
 //! - Django: `path("orders/<int:pk>/", view)` in a file that imports `django`, method `*`,
 //!   handler the view as written; `include()` prefixes are not applied.
 //! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
@@ -18,11 +23,14 @@ use std::collections::BTreeMap;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
+use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
+use crate::links::{RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
+use crate::ExtractionInput;
 
 /// What the file binds and imports, for prefixes and frameworks.
 struct Routers<'a> {
@@ -34,20 +42,44 @@ struct Routers<'a> {
 
 /// The route and `http_call` facts of a Python file.
 pub(crate) fn facts(
+    input: &ExtractionInput<'_>,
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
 ) -> Vec<Fact> {
     let routers = routers(file.root, file.source);
     let mut facts = Vec::new();
+    let mut links = RouteLinks::default();
+    let mut imported: Option<BTreeMap<String, ImportedName>> = None;
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
+                let method = hit
+                    .node(Field::Method)
+                    .map(|method| syntax::text(method, file.source));
+                if let Some(method @ ("include_router" | "register_blueprint")) = method {
+                    let imported = imported.get_or_insert_with(|| imported_names(input, hits));
+                    links
+                        .mounts
+                        .extend(mount(hit, method, file.source, imported));
+                    continue;
+                }
                 let sites = if hit.node(Field::Decorator).is_some() {
                     decorated_routes(hit, file, &routers)
                 } else {
                     django_route(hit, file, &routers).into_iter().collect()
                 };
+                if let (Some(site), Some(receiver)) = (sites.first(), hit.node(Field::Receiver)) {
+                    let imported = imported.get_or_insert_with(|| imported_names(input, hits));
+                    if let Some(router) = router_ref(receiver, file.source, imported) {
+                        let (line, column) = syntax::start_position(site.node, file.source);
+                        links.members.push(RouterMember {
+                            line,
+                            column,
+                            router,
+                        });
+                    }
+                }
                 facts.extend(sites.iter().map(|site| web_out::route_fact(factory, site)));
             }
             FactKind::HttpCall => {
@@ -58,7 +90,153 @@ pub(crate) fn facts(
             _ => {}
         }
     }
+    if !links.members.is_empty() || !links.mounts.is_empty() {
+        links.routers = routers
+            .bindings
+            .iter()
+            .filter(|(_, (_, prefix))| !prefix.is_empty())
+            .map(|(router, (_, prefix))| RouterPrefix {
+                router: router.clone(),
+                prefix: prefix.clone(),
+            })
+            .collect();
+        if let Ok(mut shared) = input.links.try_borrow_mut() {
+            *shared = links;
+        }
+    }
     facts
+}
+
+/// What a local name bound by an import of a project file stands for.
+enum ImportedName {
+    /// A module (`from app.api.routes import items` → `app/api/routes/items.py`).
+    Module(String),
+    /// A name defined in a module (`from app.auth import bp` → (`app/auth/__init__.py`, `bp`)).
+    Name(String, String),
+}
+
+/// The local names the file's imports of project files bind, anywhere in the file (Flask apps
+/// import their blueprints inside `create_app`).
+fn imported_names(
+    input: &ExtractionInput<'_>,
+    hits: &[QueryHit<'_>],
+) -> BTreeMap<String, ImportedName> {
+    let source = input.source;
+    let mut names = BTreeMap::new();
+    for statement in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::Import)
+        .filter_map(|hit| hit.node(Field::Statement))
+    {
+        let entries = crate::python::imported_names(statement, source);
+        if statement.kind() == "import_statement" {
+            for (module, alias) in entries {
+                let Some(alias) = alias else { continue };
+                if let Resolution::File(file) =
+                    input.context.resolve_python(input.path, 0, &module, None)
+                {
+                    names.insert(alias, ImportedName::Module(file));
+                }
+            }
+            continue;
+        }
+        let Some(module_node) = statement.child_by_field_name("module_name") else {
+            continue;
+        };
+        let (level, module) = crate::python::relative_module(module_node, source);
+        for (name, alias) in entries {
+            let Resolution::File(file) =
+                input
+                    .context
+                    .resolve_python(input.path, level, &module, Some(&name))
+            else {
+                continue;
+            };
+            let is_module = file.ends_with(&format!("/{name}.py"))
+                || file == format!("{name}.py")
+                || file.ends_with(&format!("/{name}/__init__.py"))
+                || file == format!("{name}/__init__.py");
+            let local = alias.unwrap_or_else(|| name.clone());
+            let bound = if is_module {
+                ImportedName::Module(file)
+            } else {
+                ImportedName::Name(file, name)
+            };
+            names.insert(local, bound);
+        }
+    }
+    names
+}
+
+/// The router an expression names: a local variable, a name imported from a project file, or an
+/// attribute of an imported project module (`items.router`).
+fn router_ref(
+    node: Node<'_>,
+    source: &str,
+    imported: &BTreeMap<String, ImportedName>,
+) -> Option<RouterRef> {
+    match node.kind() {
+        "identifier" => {
+            let name = syntax::text(node, source);
+            match imported.get(name) {
+                Some(ImportedName::Name(file, name)) => Some(RouterRef::Imported {
+                    file: file.clone(),
+                    name: name.clone(),
+                }),
+                Some(ImportedName::Module(_)) => None,
+                None => Some(RouterRef::Local(name.to_owned())),
+            }
+        }
+        "attribute" => {
+            let object = node.child_by_field_name("object")?;
+            let attribute = node.child_by_field_name("attribute")?;
+            match imported.get(syntax::text(object, source))? {
+                ImportedName::Module(file) => Some(RouterRef::Imported {
+                    file: file.clone(),
+                    name: syntax::text(attribute, source).to_owned(),
+                }),
+                ImportedName::Name(..) => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The mount of `parent.include_router(child, prefix=…)` or `parent.register_blueprint(child,
+/// url_prefix=…)`.
+fn mount(
+    hit: &QueryHit<'_>,
+    method: &str,
+    source: &str,
+    imported: &BTreeMap<String, ImportedName>,
+) -> Option<RouterMount> {
+    let list = hit.node(Field::Arguments)?;
+    let parent = router_ref(hit.node(Field::Receiver)?, source, imported)?;
+    let child = router_ref(*positional(list).first()?, source, imported)?;
+    let key = if method == "register_blueprint" {
+        "url_prefix"
+    } else {
+        "prefix"
+    };
+    let written = named_children(list)
+        .into_iter()
+        .filter(|argument| argument.kind() == "keyword_argument")
+        .find(|argument| {
+            argument
+                .child_by_field_name("name")
+                .is_some_and(|name| syntax::text(name, source) == key)
+        })
+        .and_then(|argument| argument.child_by_field_name("value"));
+    let prefix = match written {
+        Some(value) => string_value(value, source)?,
+        None => String::new(),
+    };
+    Some(RouterMount {
+        parent,
+        replaces_own_prefix: method == "register_blueprint" && written.is_some(),
+        prefix,
+        child,
+    })
 }
 
 fn routers<'a>(root: Node<'_>, source: &'a str) -> Routers<'a> {
@@ -203,15 +381,17 @@ fn decorated_routes<'tree>(
         .get(syntax::text(receiver, source))
         .cloned()
         .unwrap_or_default();
+    let verb = syntax::text(verb, source);
+    // `@x.route(…)` is Flask's decorator (FastAPI's is `api_route`), also on a blueprint
+    // imported from another module.
     let framework = if matches!(constructor.as_str(), "Flask" | "Blueprint")
         || (!matches!(constructor.as_str(), "FastAPI" | "APIRouter")
-            && routers.modules.contains(&"flask"))
+            && (routers.modules.contains(&"flask") || verb == "route"))
     {
         "flask"
     } else {
         "fastapi"
     };
-    let verb = syntax::text(verb, source);
     let methods: Vec<String> = if verb == "route" || verb == "api_route" {
         let listed: Vec<String> = named_children(list)
             .into_iter()

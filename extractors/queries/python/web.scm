@@ -15,6 +15,15 @@
   arguments: (argument_list) @fact.route.arguments
   (#eq? @fact.route.method "path")) @fact.route.call
 
+; Router mounts, whose prefixes `crate::links` applies across files:
+; `app.include_router(items.router, prefix="/items")`, `app.register_blueprint(bp, url_prefix="/x")`.
+(call
+  function: (attribute
+    object: (_) @fact.route.receiver
+    attribute: (identifier) @fact.route.method)
+  arguments: (argument_list) @fact.route.arguments
+  (#any-of? @fact.route.method "include_router" "register_blueprint")) @fact.route.call
+
 ; requests and httpx: `requests.get(url)`, `httpx.post(url, json=…)`, `requests.request("GET", url)`.
 (call
   function: (attribute

@@ -111,7 +111,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 34] = [
+const CASES: [&str; 35] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
@@ -129,6 +129,7 @@ const CASES: [&str; 34] = [
     "python/clients",
     "python/graph",
     "python/imports",
+    "python/mounts",
     "python/web",
     "rust/graph",
     "rust/targets",
@@ -176,6 +177,11 @@ fn http_calls_carry_method_url_and_normalised_path() {
 #[test]
 fn mount_prefixes_cross_files() {
     check_case("typescript/mounts");
+}
+
+#[test]
+fn include_router_and_register_blueprint_prefixes_cross_files() {
+    check_case("python/mounts");
 }
 
 #[test]
