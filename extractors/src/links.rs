@@ -40,6 +40,11 @@ pub struct RouteLinks {
     /// Routers the file mounts on its own routers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mounts: Vec<RouterMount>,
+    /// Path-like string constants of the file that a mount prefix may name
+    /// (`API_V1_STR: str = "/api/v1"` in class `Settings`, read through `settings = Settings()`
+    /// as `settings.API_V1_STR`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<PathConstant>,
 }
 
 impl RouteLinks {
@@ -49,6 +54,7 @@ impl RouteLinks {
             && self.routers.is_empty()
             && self.exports.is_empty()
             && self.mounts.is_empty()
+            && self.constants.is_empty()
     }
 }
 
@@ -95,6 +101,19 @@ pub struct RouterMount {
     pub replaces_own_prefix: bool,
     /// The mounted router.
     pub child: RouterRef,
+    /// The constant the prefix is read from when it is not a literal (`prefix=settings.API_V1_STR`);
+    /// a mount whose constant does not resolve is not followed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix_constant: Option<RouterRef>,
+}
+
+/// A string constant that looks like a path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathConstant {
+    /// Its name as other code reads it (`API_PREFIX`, `settings.API_V1_STR`).
+    pub name: String,
+    /// Its value.
+    pub value: String,
 }
 
 /// Where a router is declared.
@@ -174,6 +193,24 @@ fn resolve_target(
     }
 }
 
+/// The value of a path constant named from `naming_file`.
+fn constant_value(
+    links: &BTreeMap<String, RouteLinks>,
+    naming_file: &str,
+    constant: &RouterRef,
+) -> Option<String> {
+    let (file, name) = match constant {
+        RouterRef::Local(name) => (naming_file, name),
+        RouterRef::Imported { file, name } => (file.as_str(), name),
+    };
+    links
+        .get(file)?
+        .constants
+        .iter()
+        .find(|candidate| candidate.name == *name)
+        .map(|constant| constant.value.clone())
+}
+
 /// Applies the mount prefixes of `links` (keyed by file) to the `route` facts among `facts`.
 pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) {
     if links.values().all(|links| links.members.is_empty()) {
@@ -182,16 +219,22 @@ pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) 
     let mut mounted_by: BTreeMap<RouterKey, Vec<(RouterKey, String, bool)>> = BTreeMap::new();
     for (file, file_links) in links {
         for mount in &file_links.mounts {
+            let prefix = match &mount.prefix_constant {
+                None => mount.prefix.clone(),
+                Some(constant) => match constant_value(links, file, constant) {
+                    Some(value) => value,
+                    None => continue,
+                },
+            };
             let child = resolve_target(links, file, &mount.child);
             let parent = resolve_target(links, file, &mount.parent);
             if child == parent {
                 continue;
             }
-            mounted_by.entry(child).or_default().push((
-                parent,
-                mount.prefix.clone(),
-                mount.replaces_own_prefix,
-            ));
+            mounted_by
+                .entry(child)
+                .or_default()
+                .push((parent, prefix, mount.replaces_own_prefix));
         }
     }
     for mounts in mounted_by.values_mut() {

@@ -26,7 +26,7 @@ use tree_sitter::Node;
 use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
-use crate::links::{RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef};
+use crate::links::{PathConstant, RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
@@ -90,7 +90,8 @@ pub(crate) fn facts(
             _ => {}
         }
     }
-    if !links.members.is_empty() || !links.mounts.is_empty() {
+    links.constants = path_constants(file.root, file.source);
+    if !links.members.is_empty() || !links.mounts.is_empty() || !links.constants.is_empty() {
         links.routers = routers
             .bindings
             .iter()
@@ -227,16 +228,150 @@ fn mount(
                 .is_some_and(|name| syntax::text(name, source) == key)
         })
         .and_then(|argument| argument.child_by_field_name("value"));
-    let prefix = match written {
-        Some(value) => string_value(value, source)?,
-        None => String::new(),
+    let (prefix, prefix_constant) = match written {
+        Some(value) => match string_value(value, source) {
+            Some(prefix) => (prefix, None),
+            None => (String::new(), Some(constant_ref(value, source, imported)?)),
+        },
+        None => (String::new(), None),
     };
     Some(RouterMount {
         parent,
         replaces_own_prefix: method == "register_blueprint" && written.is_some(),
         prefix,
         child,
+        prefix_constant,
     })
+}
+
+/// The constant a prefix expression names: `API_PREFIX`, `settings.API_V1_STR` (local or
+/// imported), `config.API_PREFIX` (an imported module).
+fn constant_ref(
+    node: Node<'_>,
+    source: &str,
+    imported: &BTreeMap<String, ImportedName>,
+) -> Option<RouterRef> {
+    let (root, rest) = match node.kind() {
+        "identifier" => (syntax::text(node, source), None),
+        "attribute" => {
+            let object = node.child_by_field_name("object")?;
+            let attribute = node.child_by_field_name("attribute")?;
+            if object.kind() != "identifier" {
+                return None;
+            }
+            (
+                syntax::text(object, source),
+                Some(syntax::text(attribute, source)),
+            )
+        }
+        _ => return None,
+    };
+    Some(match (imported.get(root), rest) {
+        (Some(ImportedName::Name(file, name)), None) => RouterRef::Imported {
+            file: file.clone(),
+            name: name.clone(),
+        },
+        (Some(ImportedName::Name(file, name)), Some(rest)) => RouterRef::Imported {
+            file: file.clone(),
+            name: format!("{name}.{rest}"),
+        },
+        (Some(ImportedName::Module(file)), Some(rest)) => RouterRef::Imported {
+            file: file.clone(),
+            name: rest.to_owned(),
+        },
+        (Some(ImportedName::Module(_)), None) => return None,
+        (None, None) => RouterRef::Local(root.to_owned()),
+        (None, Some(rest)) => RouterRef::Local(format!("{root}.{rest}")),
+    })
+}
+
+/// The file's path-like string constants (values starting with `/`): module-level
+/// `NAME = "/x"` and `NAME: str = "/x"`, class-level ones as `Class.NAME`, and those of a class
+/// of the file through a module-level instance (`settings = Settings()` → `settings.NAME`).
+fn path_constants(root: Node<'_>, source: &str) -> Vec<PathConstant> {
+    let mut constants = Vec::new();
+    let mut by_class: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    let mut instances = Vec::new();
+    for statement in named_children(root) {
+        match statement.kind() {
+            "expression_statement" => {
+                let Some((name, value)) = assignment_of(statement, source) else {
+                    continue;
+                };
+                match value.kind() {
+                    "string" => {
+                        if let Some(text) =
+                            string_value(value, source).filter(|v| v.starts_with('/'))
+                        {
+                            constants.push(PathConstant { name, value: text });
+                        }
+                    }
+                    "call" => {
+                        if let Some(function) = value
+                            .child_by_field_name("function")
+                            .filter(|function| function.kind() == "identifier")
+                        {
+                            instances.push((name, syntax::text(function, source).to_owned()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "class_definition" => {
+                let (Some(class), Some(body)) = (
+                    statement.child_by_field_name("name"),
+                    statement.child_by_field_name("body"),
+                ) else {
+                    continue;
+                };
+                let class = syntax::text(class, source).to_owned();
+                for member in named_children(body) {
+                    let Some((name, value)) = assignment_of(member, source) else {
+                        continue;
+                    };
+                    if let Some(text) = string_value(value, source).filter(|v| v.starts_with('/')) {
+                        by_class
+                            .entry(class.clone())
+                            .or_default()
+                            .push((name, text));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (class, members) in &by_class {
+        for (name, value) in members {
+            constants.push(PathConstant {
+                name: format!("{class}.{name}"),
+                value: value.clone(),
+            });
+        }
+    }
+    for (instance, class) in instances {
+        for (name, value) in by_class.get(&class).into_iter().flatten() {
+            constants.push(PathConstant {
+                name: format!("{instance}.{name}"),
+                value: value.clone(),
+            });
+        }
+    }
+    constants
+}
+
+/// `name = value` or `name: type = value` in an expression statement, for a plain name.
+fn assignment_of<'tree>(statement: Node<'tree>, source: &str) -> Option<(String, Node<'tree>)> {
+    if statement.kind() != "expression_statement" {
+        return None;
+    }
+    let assignment = statement
+        .named_child(0)
+        .filter(|child| child.kind() == "assignment")?;
+    let left = assignment
+        .child_by_field_name("left")
+        .filter(|left| left.kind() == "identifier")?;
+    let right = assignment.child_by_field_name("right")?;
+    Some((syntax::text(left, source).to_owned(), right))
 }
 
 fn routers<'a>(root: Node<'_>, source: &'a str) -> Routers<'a> {

@@ -221,6 +221,7 @@ pub(super) fn mounts(
             prefix: prefix.clone(),
             replaces_own_prefix: false,
             child,
+            prefix_constant: None,
         })
         .collect()
 }
