@@ -13,7 +13,9 @@
 //! 3. `clients` turns constructions, calls and constructor injections of client packages into
 //!    `accesses_technology` facts, and a bare import into a probable one;
 //! 4. `http` turns requests through `fetch`, axios, got and undici into `http_call` facts;
-//! 5. `routes` turns Express/Fastify/Koa/Hono registrations and NestJS decorators into `route` facts.
+//! 5. `routes` turns Express/Fastify/Koa/Hono registrations and NestJS decorators into `route` facts
+//!    (`mounts` records the routers and mounts whose prefixes `crate::links` applies across files),
+//!    and `node_http` reads the `if`s of raw `http.createServer` handlers.
 //!
 //! Scopes (`scope`) and literal values (`literals`) are helpers for all of them.
 
@@ -25,6 +27,7 @@ mod import_calls;
 mod imports;
 mod literals;
 mod mounts;
+mod node_http;
 mod routes;
 mod scope;
 mod usage;
@@ -148,6 +151,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &of_kind(FactKind::Route),
         &clients.instances,
     ));
+    facts.extend(node_http::extract(&view, &of_kind(FactKind::HttpCall)));
     facts.extend(routes::role_facts(&view, &of_kind(FactKind::ChecksRole)));
     facts.extend(clients.facts);
     let scope_of = |node: tree_sitter::Node<'_>| view.scope_of(node);

@@ -111,7 +111,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 35] = [
+const CASES: [&str; 36] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
@@ -143,6 +143,7 @@ const CASES: [&str; 35] = [
     "typescript/http",
     "typescript/javascript",
     "typescript/mounts",
+    "typescript/node_http",
     "typescript/relative",
     "typescript/routes",
     "typescript/tsconfig_paths",
@@ -177,6 +178,11 @@ fn http_calls_carry_method_url_and_normalised_path() {
 #[test]
 fn mount_prefixes_cross_files() {
     check_case("typescript/mounts");
+}
+
+#[test]
+fn raw_node_servers_route_by_their_conditions() {
+    check_case("typescript/node_http");
 }
 
 #[test]
