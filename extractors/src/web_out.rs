@@ -160,9 +160,41 @@ pub(crate) fn performs_facts(
     method: &str,
     data_types: &[String],
 ) -> Vec<Fact> {
+    performs_facts_with(
+        factory,
+        node,
+        PerformsOf {
+            handler,
+            scope: Some(handler.to_owned()),
+            confidence: Confidence::Definite,
+        },
+        method,
+        data_types,
+    )
+}
+
+/// Who performs an operation, for [`performs_facts_with`].
+pub(crate) struct PerformsOf<'a> {
+    /// The handler as the message names it (`OrdersController.Get`, `MapDelete /api/x`).
+    pub handler: &'a str,
+    /// The fact's scope (the handler, or the scope of an inline handler's registration).
+    pub scope: Option<String>,
+    /// `probable` when the data is inferred (a controller's name) rather than declared.
+    pub confidence: Confidence,
+}
+
+/// [`performs_facts`] with an explicit scope and confidence.
+pub(crate) fn performs_facts_with(
+    factory: &FactFactory<'_>,
+    node: Node<'_>,
+    of: PerformsOf<'_>,
+    method: &str,
+    data_types: &[String],
+) -> Vec<Fact> {
     let Some(operation) = operation_of(method) else {
         return Vec::new();
     };
+    let handler = of.handler;
     let mut seen: Vec<&str> = Vec::new();
     let mut facts = Vec::new();
     for data in data_types {
@@ -173,8 +205,8 @@ pub(crate) fn performs_facts(
         let mut fact = factory.fact(
             FactKind::Performs,
             node,
-            Confidence::Definite,
-            Some(handler.to_owned()),
+            of.confidence,
+            of.scope.clone(),
             format!("`{method}` handler `{handler}` performs `{operation}` on `{data}`"),
         );
         set(&mut fact, "operation", operation);
@@ -185,7 +217,7 @@ pub(crate) fn performs_facts(
 }
 
 /// Generic wrappers whose type argument is the data a handler works on.
-const WRAPPERS: [&str; 23] = [
+const WRAPPERS: [&str; 26] = [
     "Promise",
     "Observable",
     "Array",
@@ -209,6 +241,9 @@ const WRAPPERS: [&str; 23] = [
     "Collection",
     "Set",
     "Page",
+    "IRepository",
+    "IReadRepository",
+    "DbSet",
 ];
 
 /// Types that are never data: framework plumbing and primitives.

@@ -4,7 +4,12 @@
 //!
 //! - `checks_role`: one fact per role of `[Authorize(Roles = "Admin,Manager")]` (scope: the
 //!   class, or `Class.Method` on an action) and of `….IsInRole("Admin")` (scope: the enclosing
-//!   method). `[Authorize]` without roles and policies check no role.
+//!   method). `[Authorize]` without roles or policy (`AuthenticationSchemes` alone counts as
+//!   none) admits any authenticated user: one fact with the pseudo-role `Authenticated` and
+//!   `authenticatedOnly: true`, so a permission can grant an operation to every signed-in user
+//!   with `allow Role.Authenticated -> read` and never mistakes it for a named role; a policy
+//!   (`Policy = "…"`, or the positional policy name) checks no role. A `Roles` value that is not
+//!   a string literal (a constant) is not read.
 //! - `http_call`: `GetAsync`, `PostAsync`, `PutAsync`, `PatchAsync`, `DeleteAsync` and their
 //!   `…AsJsonAsync`, `…FromJsonAsync`, `GetStringAsync`-style variants, client `HttpClient`, when
 //!   the first argument is a string and either the receiver's name mentions `http` or `client`
@@ -24,6 +29,9 @@ use crate::graph::{FileSyntax, GraphGrammar};
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, HttpCallSite};
+
+/// The role of an `[Authorize]` that names no role or policy.
+const AUTHENTICATED: &str = "Authenticated";
 
 /// The ASP.NET and DI facts of a C# file.
 pub(crate) fn facts(
@@ -67,6 +75,22 @@ fn role_facts(
                     .collect::<Vec<_>>()
             })
             .collect();
+        let restricts = attribute_arguments(attribute, source)
+            .into_iter()
+            .any(|(name, _)| matches!(name.as_deref(), Some("Roles" | "Policy")) || name.is_none());
+        if !restricts {
+            // `[Authorize]` alone: any authenticated user, the pseudo-role `Authenticated`.
+            let mut fact = web_out::role_fact(
+                factory,
+                attribute,
+                AUTHENTICATED,
+                "`[Authorize]`",
+                (file.scope_of)(attribute),
+            );
+            fact.evidence.message = "`[Authorize]` requires an authenticated user".to_owned();
+            crate::facts_out::set(&mut fact, "authenticatedOnly", true);
+            return vec![fact];
+        }
         (attribute, "`[Authorize]`", roles)
     } else {
         let Some(call) = hit.node(Field::Call) else {

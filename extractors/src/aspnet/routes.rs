@@ -14,11 +14,19 @@
 //! - Minimal APIs: `app.MapGet("/x", handler)` (`MapPost`, `MapPut`, `MapPatch`, `MapDelete`;
 //!   `Map` serves `*`) with the prefixes of `MapGroup("/p")` receivers, chained or bound to a
 //!   local variable of the file. Framework `aspnet-minimal`; the handler is named when it is a
-//!   method group. Minimal APIs give no `performs` facts.
+//!   method group. Its `performs` facts take the data from the handler's parameter types (a
+//!   lambda's, or those and the return type of a method group declared in the file), and from
+//!   `T` of a chained `.Produces<T>()`; scope: the method group, else the registration's scope.
+//! - An action whose parameters and return type name no data (`Delete(int id)` returning
+//!   `IActionResult`) takes it from `[ProducesResponseType(typeof(T), …)]` or
+//!   `[ProducesResponseType<T>]` (definite), else from the controller's name, singular
+//!   (`OrdersController` → `Order`, probable).
+//! - Data wrappers include generic repositories (`IRepository<T>`, `IReadRepository<T>`,
+//!   `DbSet<T>`), so a handler that is given `IRepository<CatalogItem>` works on `CatalogItem`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use policies::facts::Fact;
+use policies::facts::{Confidence, Fact};
 use tree_sitter::Node;
 
 use super::{attribute_arguments, attribute_name, attributes_of, simple_type, string_value};
@@ -56,8 +64,9 @@ pub(super) fn facts(
             if actions.insert(method.id()) {
                 facts.extend(action_facts(factory, method, file));
             }
-        } else if let Some(site) = minimal_route(hit, file, &mut groups) {
+        } else if let Some((site, handler)) = minimal_route(hit, file, &mut groups) {
             facts.push(web_out::route_fact(factory, &site));
+            facts.extend(minimal_performs(factory, &site, handler, file));
         }
     }
     facts
@@ -149,7 +158,18 @@ fn action_facts(
             .replace("[action]", method_name)
     };
     let handler = format!("{class_name}.{method_name}");
-    let data = action_data(method, source);
+    let mut data = action_data(method, source);
+    let mut confidence = Confidence::Definite;
+    if data.is_empty() {
+        data = response_types(method, source);
+    }
+    if data.is_empty() {
+        // Only ids and plumbing: the controller's name says what it serves.
+        data.extend(singular(
+            class_name.strip_suffix("Controller").unwrap_or(class_name),
+        ));
+        confidence = Confidence::Probable;
+    }
     let mut facts = Vec::new();
     for route in &routes {
         for prefix in &prefixes {
@@ -170,15 +190,76 @@ fn action_facts(
             };
             facts.push(web_out::route_fact(factory, &site));
         }
-        facts.extend(web_out::performs_facts(
+        facts.extend(web_out::performs_facts_with(
             factory,
             route.node,
-            &handler,
+            web_out::PerformsOf {
+                handler: &handler,
+                scope: Some(handler.clone()),
+                confidence,
+            },
             &route.method,
             &data,
         ));
     }
     facts
+}
+
+/// The types of an action's `[ProducesResponseType(typeof(T), …)]` and
+/// `[ProducesResponseType<T>(…)]` attributes.
+fn response_types(method: Node<'_>, source: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for attribute in attributes_of(method) {
+        let Some(name) = attribute.child_by_field_name("name") else {
+            continue;
+        };
+        if name.kind() == "generic_name" {
+            let is_produces = named_children(name).first().is_some_and(|identifier| {
+                syntax::text(*identifier, source) == "ProducesResponseType"
+            });
+            if is_produces {
+                found.extend(
+                    named_children(name)
+                        .into_iter()
+                        .filter(|child| child.kind() == "type_argument_list")
+                        .flat_map(named_children)
+                        .filter_map(|argument| web_out::data_type(&simple_type(argument, source))),
+                );
+            }
+            continue;
+        }
+        if attribute_name(attribute, source) != "ProducesResponseType" {
+            continue;
+        }
+        found.extend(
+            attribute_arguments(attribute, source)
+                .into_iter()
+                .filter(|(name, value)| name.is_none() && value.kind() == "typeof_expression")
+                .filter_map(|(_, value)| value.child_by_field_name("type"))
+                .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source))),
+        );
+    }
+    found
+}
+
+/// The singular of a plural type name (`Orders` → `Order`, `Categories` → `Category`,
+/// `Addresses` → `Address`); a name that is not plural stays; `None` for an empty name.
+fn singular(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return None;
+    }
+    if let Some(stem) = name.strip_suffix("ies") {
+        return Some(format!("{stem}y"));
+    }
+    for ending in ["sses", "shes", "ches", "xes"] {
+        if name.ends_with(ending) {
+            return name.strip_suffix("es").map(str::to_owned);
+        }
+    }
+    if name.ends_with("ss") || name.ends_with("us") {
+        return Some(name.to_owned());
+    }
+    Some(name.strip_suffix('s').unwrap_or(name).to_owned())
 }
 
 /// The candidate data types of an action: its parameters' types, then its return type.
@@ -199,6 +280,11 @@ fn action_data(method: Node<'_>, source: &str) -> Vec<String> {
         .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source)));
     let returned = method
         .child_by_field_name("returns")
+        .or_else(|| {
+            (method.kind() == "local_function_statement")
+                .then(|| method.child_by_field_name("type"))
+                .flatten()
+        })
         .and_then(|type_node| web_out::data_type(&simple_type(type_node, source)));
     from_parameters.chain(returned).collect()
 }
@@ -207,7 +293,7 @@ fn minimal_route<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
     groups: &mut Option<BTreeMap<String, Node<'tree>>>,
-) -> Option<RouteSite<'tree>> {
+) -> Option<(RouteSite<'tree>, Node<'tree>)> {
     let source = file.source;
     let (call, receiver, name) = (
         hit.node(Field::Call)?,
@@ -223,16 +309,143 @@ fn minimal_route<'tree>(
     };
     let declarations = groups.get_or_insert_with(|| local_values(file.root, source));
     let prefix = group_prefix(receiver, source, declarations, MAX_GROUP_DEPTH);
-    let handler = matches!(handler.kind(), "identifier" | "member_access_expression")
+    let handler_name = matches!(handler.kind(), "identifier" | "member_access_expression")
         .then(|| syntax::compact_text(*handler, source, 120));
-    Some(RouteSite {
+    let site = RouteSite {
         node: call,
         method,
         path: join_path(&[&prefix, &template]),
         framework: "aspnet-minimal",
-        handler,
+        handler: handler_name,
         scope: (file.scope_of)(call),
-    })
+    };
+    Some((site, *handler))
+}
+
+/// The `performs` facts of a minimal-API route: the operation of its verb on the handler's
+/// parameter types (a lambda's, or those of a method group declared in the file, with its return
+/// type) and on `T` of a chained `.Produces<T>()`. Scope: the method group, else the scope of
+/// the registration (where a lambda's `[Authorize]` also lands).
+fn minimal_performs(
+    factory: &FactFactory<'_>,
+    site: &RouteSite<'_>,
+    handler: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+) -> Vec<Fact> {
+    let source = file.source;
+    let mut data = match handler.kind() {
+        "lambda_expression" => parameter_data(handler, source),
+        "identifier" | "member_access_expression" => {
+            let name = syntax::text(handler, source);
+            let name = name.rsplit('.').next().unwrap_or(name);
+            declared_method(file.root, name, source)
+                .map(|method| action_data(method, source))
+                .unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
+    data.extend(produced_types(site.node, source));
+    let label = format!("{} {}", site.method, site.path);
+    let (handler, scope) = match &site.handler {
+        Some(handler) => (handler.as_str(), Some(handler.clone())),
+        None => (label.as_str(), site.scope.clone()),
+    };
+    web_out::performs_facts_with(
+        factory,
+        site.node,
+        web_out::PerformsOf {
+            handler,
+            scope,
+            confidence: Confidence::Definite,
+        },
+        &site.method,
+        &data,
+    )
+}
+
+/// The candidate data types of a lambda's or method's typed parameters (not `[FromServices]`).
+fn parameter_data(function: Node<'_>, source: &str) -> Vec<String> {
+    function
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|parameter| parameter.kind() == "parameter")
+        .filter(|parameter| {
+            !attributes_of(*parameter)
+                .into_iter()
+                .any(|attribute| attribute_name(attribute, source) == "FromServices")
+        })
+        .filter_map(|parameter| parameter.child_by_field_name("type"))
+        .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source)))
+        .collect()
+}
+
+/// The first method or local function of the file named `name`.
+fn declared_method<'tree>(root: Node<'tree>, name: &str, source: &str) -> Option<Node<'tree>> {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if matches!(
+            node.kind(),
+            "method_declaration" | "local_function_statement"
+        ) && node
+            .child_by_field_name("name")
+            .is_some_and(|declared| syntax::text(declared, source) == name)
+        {
+            return Some(node);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
+    }
+}
+
+/// `T` of the `.Produces<T>()` calls chained on a route registration.
+fn produced_types(call: Node<'_>, source: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut current = call;
+    for _ in 0..MAX_GROUP_DEPTH {
+        let Some(access) = current
+            .parent()
+            .filter(|parent| parent.kind() == "member_access_expression")
+        else {
+            break;
+        };
+        let Some(invocation) = access
+            .parent()
+            .filter(|parent| parent.kind() == "invocation_expression")
+        else {
+            break;
+        };
+        if let Some(name) = access
+            .child_by_field_name("name")
+            .filter(|name| name.kind() == "generic_name")
+        {
+            let is_produces = named_children(name)
+                .first()
+                .is_some_and(|identifier| syntax::text(*identifier, source) == "Produces");
+            if is_produces {
+                found.extend(
+                    named_children(name)
+                        .into_iter()
+                        .filter(|child| child.kind() == "type_argument_list")
+                        .flat_map(named_children)
+                        .filter_map(|argument| web_out::data_type(&simple_type(argument, source))),
+                );
+            }
+        }
+        current = invocation;
+    }
+    found
 }
 
 /// The path prefix of a route receiver: `app.MapGroup("/api")`, or a variable bound to one.
@@ -301,5 +514,21 @@ fn local_values<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, Node
                 return values;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::singular;
+
+    #[test]
+    fn controller_names_become_singular() {
+        assert_eq!(singular("Orders").as_deref(), Some("Order"));
+        assert_eq!(singular("Categories").as_deref(), Some("Category"));
+        assert_eq!(singular("Addresses").as_deref(), Some("Address"));
+        assert_eq!(singular("Boxes").as_deref(), Some("Box"));
+        assert_eq!(singular("Status").as_deref(), Some("Status"));
+        assert_eq!(singular("Basket").as_deref(), Some("Basket"));
+        assert_eq!(singular(""), None);
     }
 }
