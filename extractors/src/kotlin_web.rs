@@ -12,7 +12,9 @@
 //!   `Routing`; the paths of the enclosing `route("/p") { … }` lambdas are prefixed. No handler
 //!   (the handler is the lambda).
 //! - `http_call`, Retrofit: `@GET("orders/{id}")` (`POST`, `PUT`, `PATCH`, `DELETE`, `HEAD`) on a
-//!   function, client `retrofit`; the path is relative to the base URL.
+//!   function, client `retrofit`; the path is relative to the base URL. `@HTTP(method = "X",
+//!   path = "…")` takes its method from `method`; a verb without a path (`@GET`, `@GET("")`) on a
+//!   function with a `@Url` parameter is a request to that dynamic URL (`url` `{name}`, no path).
 //! - `http_call`, Ktor client: `client.get("/x")` (`post`, `put`, `patch`, `delete`, `head`) with
 //!   a string first argument, when the receiver's name mentions `client` or `http`, or the URL
 //!   starts with `/` or `http`; client `ktor-client`.
@@ -450,13 +452,18 @@ fn http_call<'tree>(
     let source = file.source;
     let call = hit.node(Field::Call)?;
     let name = syntax::text(hit.node(Field::Method)?, source);
-    let first = elements(hit.node(Field::Arguments)?, source)
-        .into_iter()
+    let arguments = hit
+        .node(Field::Arguments)
+        .map(|list| elements(list, source))
+        .unwrap_or_default();
+    let first = arguments
+        .iter()
         .find(|(key, _)| key == "value" || key == "urlString" || key == "path");
-    let url = first.and_then(|(_, value)| string_value(value, source));
-    let (method, url, client) = if call.kind() == "annotation" {
-        (name.to_owned(), url?, "retrofit")
-    } else if name == "url" {
+    let url = first.and_then(|(_, value)| string_value(*value, source));
+    if call.kind() == "annotation" {
+        return retrofit_call(call, name, &arguments, url, file);
+    }
+    let (method, url, client) = if name == "url" {
         let receiver = syntax::compact_text(hit.node(Field::Receiver)?, source, 200);
         receiver.starts_with("Request.Builder()").then_some(())?;
         (okhttp_method(call, source), url?, "okhttp")
@@ -475,6 +482,67 @@ fn http_call<'tree>(
         client,
         scope: (file.scope_of)(call),
     })
+}
+
+/// A Retrofit request: `@GET("x")`, `@HTTP(method = "DELETE", path = "x")`, or a verb without a
+/// path whose function takes the URL as a `@Url` parameter (a dynamic URL, no path).
+fn retrofit_call<'tree>(
+    annotation: Node<'tree>,
+    name: &str,
+    arguments: &[(String, Node<'_>)],
+    url: Option<String>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let method = if name == "HTTP" {
+        let (_, method) = arguments.iter().find(|(key, _)| key == "method")?;
+        string_value(*method, source)?.to_uppercase()
+    } else {
+        name.to_owned()
+    };
+    let (url, is_static) = match url.filter(|url| !url.is_empty()) {
+        Some(url) => (url, true),
+        None => (format!("{{{}}}", url_parameter(annotation, source)?), false),
+    };
+    Some(HttpCallSite {
+        node: annotation,
+        method,
+        url,
+        is_static,
+        client: "retrofit",
+        scope: (file.scope_of)(annotation),
+    })
+}
+
+/// The name of the `@Url` parameter of the function an annotation is on.
+fn url_parameter(annotation: Node<'_>, source: &str) -> Option<String> {
+    let function = annotation
+        .parent()
+        .filter(|modifiers| modifiers.kind() == "modifiers")?
+        .parent()
+        .filter(|function| function.kind() == "function_declaration")?;
+    let parameters = named_children(function)
+        .into_iter()
+        .find(|child| child.kind() == "function_value_parameters")?;
+    let mut marked = false;
+    for child in named_children(parameters) {
+        match child.kind() {
+            "parameter_modifiers" => {
+                marked = named_children(child).into_iter().any(|modifier| {
+                    modifier.kind() == "annotation"
+                        && syntax::text(modifier, source).trim_start_matches('@') == "Url"
+                });
+            }
+            "parameter" if marked => {
+                return named_children(child)
+                    .into_iter()
+                    .find(|part| part.kind() == "identifier")
+                    .map(|name| syntax::text(name, source).to_owned());
+            }
+            _ => marked = false,
+        }
+    }
+    None
 }
 
 /// The verb of an OkHttp request chain: a `.post(…)`-style call anywhere in the chain, else GET.

@@ -18,11 +18,15 @@
   [(value_arguments) (annotated_lambda)] @fact.route.arguments
   (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "head" "options")) @fact.route.call
 
-; Retrofit: `@GET("orders/{id}")` on an interface function.
+; Retrofit: `@GET("orders/{id}")`, `@HTTP(method = "DELETE", path = "x")` on an interface
+; function, and a bare `@GET` whose function takes a `@Url` parameter.
 (annotation
   (constructor_invocation
     (user_type (identifier) @fact.http_call.method)
     (value_arguments) @fact.http_call.arguments)
+  (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "HTTP")) @fact.http_call.call
+(annotation
+  (user_type (identifier) @fact.http_call.method)
   (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD")) @fact.http_call.call
 
 ; Ktor client: `client.get("/x")`; OkHttp: `Request.Builder().url("…")`.
