@@ -3,11 +3,13 @@
 //! Kotlin imports them), and infrastructure clients (Retrofit, OkHttp, Room, the Ktor client,
 //! and the Java clients).
 
+use std::collections::BTreeMap;
+
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
-use crate::context::{Declarations, TypeIndex};
+use crate::context::{Declarations, Resolution, TypeIndex};
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::imports_out;
@@ -32,7 +34,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let package = package_of(root, source);
     let uses = syntax::first_uses(root, source, &["identifier"], &["import", "package_header"]);
     let index = input.context.jvm_types();
-    let mut facts: Vec<Fact> = jvm::import_sites(index, input.path, &package, &imports, &uses)
+    let import_sites = jvm::import_sites(index, input.path, &package, &imports, &uses);
+    // The project types the file names, by simple name, for typed Ktor resources.
+    let types: BTreeMap<String, String> = import_sites
+        .iter()
+        .filter_map(|site| match &site.resolution {
+            Resolution::File(file) => {
+                let name = site.specifier.rsplit('.').next().unwrap_or(&site.specifier);
+                Some((name.to_owned(), file.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut facts: Vec<Fact> = import_sites
         .iter()
         .map(|site| imports_out::fact(&factory, site, scope_of(site.node)))
         .collect();
@@ -66,7 +80,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     if input.context.generic_facts() {
         facts.extend(graph::facts(&factory, &graph::kotlin::Kotlin, &hits, &file));
     }
-    facts.extend(crate::kotlin_web::facts(&factory, &hits, &file));
+    facts.extend(crate::kotlin_web::facts(
+        input, &factory, &hits, &file, &types,
+    ));
     facts
 }
 

@@ -10,7 +10,10 @@
 //! - `route`, Ktor: `get("/x") { … }`, `post { … }` (verbs `get` to `options`) inside a
 //!   `routing { … }` or `route("/p") { … }` lambda, or in a function extending `Route` or
 //!   `Routing`; the paths of the enclosing `route("/p") { … }` lambdas are prefixed. No handler
-//!   (the handler is the lambda).
+//!   (the handler is the lambda). Typed resources: `get<Articles.Id> { … }` serves the path of
+//!   `@Resource("/articles") class Articles { @Resource("{id}") class Id(…) }` (nested classes
+//!   extend their outer resource's path), declared in the file or, outside `route("/p")`
+//!   blocks, in another project file (applied by `crate::links`).
 //! - `http_call`, Retrofit: `@GET("orders/{id}")` (`POST`, `PUT`, `PATCH`, `DELETE`, `HEAD`) on a
 //!   function, client `retrofit`; the path is relative to the base URL. `@HTTP(method = "X",
 //!   path = "…")` takes its method from `method`; a verb without a path (`@GET`, `@GET("")`) on a
@@ -23,29 +26,56 @@
 //!
 //! String templates keep their interpolations as `{…}` (`"/o/$id"` → `/o/{id}`).
 
+use std::collections::BTreeMap;
+
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
+use crate::links::{RouteLinks, RouterMember, RouterPrefix, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, has_token, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
+use crate::ExtractionInput;
+
+/// How deep nested resource classes are followed.
+const MAX_RESOURCE_DEPTH: usize = 8;
 
 /// Ktor verbs.
 const KTOR_VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 
-/// The web facts of a Kotlin file.
+/// The web facts of a Kotlin file. `types` maps the simple names of the project types the file
+/// imports (or uses from its package) to their files, for typed resources declared elsewhere.
 pub(crate) fn facts(
+    input: &ExtractionInput<'_>,
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
+    types: &BTreeMap<String, String>,
 ) -> Vec<Fact> {
     let mut facts = Vec::new();
+    let mut resources: Option<BTreeMap<String, String>> = None;
+    let mut links = RouteLinks::default();
     for hit in hits {
         match hit.kind {
             FactKind::Route if hit.node(Field::Decorator).is_some() => {
                 facts.extend(spring_facts(factory, hit, file));
+            }
+            FactKind::Route if hit.node(Field::Receiver).is_some() => {
+                let resources =
+                    resources.get_or_insert_with(|| resource_paths(file.root, file.source));
+                if let Some((site, member)) = resource_route(hit, file, resources, types) {
+                    if let Some(router) = member {
+                        let (line, column) = syntax::start_position(site.node, file.source);
+                        links.members.push(RouterMember {
+                            line,
+                            column,
+                            router,
+                        });
+                    }
+                    facts.push(web_out::route_fact(factory, &site));
+                }
             }
             FactKind::Route => {
                 if let Some(site) = ktor_route(hit, file) {
@@ -60,7 +90,145 @@ pub(crate) fn facts(
             _ => {}
         }
     }
+    // Typed resources this file declares, for routes in other files that name them.
+    let declared = resources.unwrap_or_else(|| {
+        if file.source.contains("Resource") {
+            resource_paths(file.root, file.source)
+        } else {
+            BTreeMap::new()
+        }
+    });
+    links.routers = declared
+        .into_iter()
+        .map(|(router, prefix)| RouterPrefix { router, prefix })
+        .collect();
+    if !links.is_empty() {
+        if let Ok(mut shared) = input.links.try_borrow_mut() {
+            *shared = links;
+        }
+    }
     facts
+}
+
+/// The paths of the file's `@Resource("/x")` classes by dotted name (`Articles`,
+/// `Articles.Id`); a resource nested in a resource class extends its path.
+fn resource_paths(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
+    let mut paths = BTreeMap::new();
+    let mut pending: Vec<(Node<'_>, String, String, usize)> = named_children(root)
+        .into_iter()
+        .map(|node| (node, String::new(), String::new(), 0))
+        .collect();
+    while let Some((node, outer_name, outer_path, depth)) = pending.pop() {
+        if node.kind() != "class_declaration" || depth > MAX_RESOURCE_DEPTH {
+            continue;
+        }
+        let Some(name) = node
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source))
+        else {
+            continue;
+        };
+        let dotted = if outer_name.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{outer_name}.{name}")
+        };
+        let own = named_children(node)
+            .into_iter()
+            .filter(|child| child.kind() == "modifiers")
+            .flat_map(named_children)
+            .filter(|modifier| modifier.kind() == "annotation")
+            .find_map(|annotation| {
+                let invocation = named_children(annotation)
+                    .into_iter()
+                    .find(|child| child.kind() == "constructor_invocation")?;
+                let parts = named_children(invocation);
+                let type_name = parts.first().map(|part| syntax::text(*part, source))?;
+                if type_name != "Resource" {
+                    return None;
+                }
+                let list = parts
+                    .into_iter()
+                    .find(|part| part.kind() == "value_arguments")?;
+                let (_, value) = elements(list, source).into_iter().next()?;
+                string_value(value, source)
+            });
+        let path = match &own {
+            Some(own) => {
+                let path = join_path(&[&outer_path, own]);
+                paths.insert(dotted.clone(), path.clone());
+                path
+            }
+            None => outer_path,
+        };
+        for body in named_children(node)
+            .into_iter()
+            .filter(|child| child.kind() == "class_body")
+        {
+            for member in named_children(body) {
+                pending.push((member, dotted.clone(), path.clone(), depth + 1));
+            }
+        }
+    }
+    paths
+}
+
+/// A Ktor typed-resource route, `get<Articles.Id> { … }` (which the grammar reads as
+/// `(get < Articles.Id) > { … }`), inside the same router contexts as `get("/x")`. The path is
+/// the resource's, when the file declares it; a resource of another project file gives the route
+/// a link member whose own prefix `crate::links` applies (only outside `route("/p")` blocks).
+fn resource_route<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+    resources: &BTreeMap<String, String>,
+    types: &BTreeMap<String, String>,
+) -> Option<(RouteSite<'tree>, Option<RouterRef>)> {
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let verb = syntax::text(hit.node(Field::Method)?, source);
+    let resource: String = syntax::text(hit.node(Field::Receiver)?, source)
+        .chars()
+        .filter(|character| !character.is_whitespace())
+        .collect();
+    let inner = named_children(call).into_iter().next()?;
+    let is_typed = syntax::text(call, source)
+        .get(inner.end_byte() - call.start_byte()..)
+        .is_some_and(|rest| rest.trim_start().starts_with('>'))
+        && syntax::text(inner, source)
+            .get(verb.len()..)
+            .is_some_and(|rest| rest.trim_start().starts_with('<'));
+    if !KTOR_VERBS.contains(&verb) || !is_typed {
+        return None;
+    }
+    let prefixes = ktor_prefixes(call, file)?;
+    let mut segments: Vec<&str> = prefixes.iter().map(String::as_str).collect();
+    let (path, member) = match resources.get(&resource) {
+        Some(path) => {
+            segments.push(path);
+            (join_path(&segments), None)
+        }
+        None => {
+            let outer = resource.split('.').next().unwrap_or(&resource);
+            let declared_in = types.get(outer)?;
+            if !prefixes.is_empty() {
+                return None;
+            }
+            let member = RouterRef::Imported {
+                file: declared_in.clone(),
+                name: resource.clone(),
+            };
+            ("/".to_owned(), Some(member))
+        }
+    };
+    let site = RouteSite {
+        node: call,
+        method: verb.to_uppercase(),
+        path,
+        framework: "ktor",
+        handler: None,
+        scope: (file.scope_of)(call),
+    };
+    Some((site, member))
 }
 
 /// The value of a string literal, interpolations written `{…}`.
@@ -374,32 +542,11 @@ fn lambda_owner<'tree>(lambda: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)
     Some((outer, inner))
 }
 
-fn ktor_route<'tree>(
-    hit: &QueryHit<'tree>,
-    file: &FileSyntax<'_, 'tree>,
-) -> Option<RouteSite<'tree>> {
+/// The prefixes of the `route("/p") { … }` lambdas around a Ktor route, outermost first;
+/// `None` when the call is not inside `routing { … }`, `route(…) { … }` or a function extending
+/// `Route` or `Routing`.
+fn ktor_prefixes(call: Node<'_>, file: &FileSyntax<'_, '_>) -> Option<Vec<String>> {
     let source = file.source;
-    let call = hit.node(Field::Call)?;
-    let verb = syntax::text(hit.node(Field::Method)?, source);
-    if !KTOR_VERBS.contains(&verb) {
-        return None;
-    }
-    let arguments = hit.node(Field::Arguments)?;
-    let path = if arguments.kind() == "annotated_lambda" {
-        String::new()
-    } else {
-        let outer = call
-            .parent()
-            .filter(|outer| outer.kind() == "call_expression")?;
-        named_children(outer)
-            .into_iter()
-            .any(|child| child.kind() == "annotated_lambda")
-            .then_some(())?;
-        match elements(arguments, source).first() {
-            Some((_, first)) => string_value(*first, source)?,
-            None => String::new(),
-        }
-    };
     let mut prefixes = Vec::new();
     let mut in_router = false;
     for ancestor in syntax::ancestors(file.root, call).into_iter().rev() {
@@ -433,6 +580,36 @@ fn ktor_route<'tree>(
         return None;
     }
     prefixes.reverse();
+    Some(prefixes)
+}
+
+fn ktor_route<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<RouteSite<'tree>> {
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let verb = syntax::text(hit.node(Field::Method)?, source);
+    if !KTOR_VERBS.contains(&verb) {
+        return None;
+    }
+    let arguments = hit.node(Field::Arguments)?;
+    let path = if arguments.kind() == "annotated_lambda" {
+        String::new()
+    } else {
+        let outer = call
+            .parent()
+            .filter(|outer| outer.kind() == "call_expression")?;
+        named_children(outer)
+            .into_iter()
+            .any(|child| child.kind() == "annotated_lambda")
+            .then_some(())?;
+        match elements(arguments, source).first() {
+            Some((_, first)) => string_value(*first, source)?,
+            None => String::new(),
+        }
+    };
+    let prefixes = ktor_prefixes(call, file)?;
     let mut segments: Vec<&str> = prefixes.iter().map(String::as_str).collect();
     segments.push(&path);
     Some(RouteSite {

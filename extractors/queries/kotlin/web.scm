@@ -18,6 +18,14 @@
   [(value_arguments) (annotated_lambda)] @fact.route.arguments
   (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "head" "options")) @fact.route.call
 
+; Ktor typed resources: `get<Articles> { … }`, which the grammar reads as `(get < Articles) > { … }`.
+(binary_expression
+  left: (binary_expression
+    left: (identifier) @fact.route.method
+    right: (_) @fact.route.receiver)
+  right: (lambda_literal) @fact.route.arguments
+  (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "head" "options")) @fact.route.call
+
 ; Retrofit: `@GET("orders/{id}")`, `@HTTP(method = "DELETE", path = "x")` on an interface
 ; function, and a bare `@GET` whose function takes a `@Url` parameter.
 (annotation
