@@ -33,16 +33,33 @@ struct Site<'tree> {
     object: String,
     property: String,
     value: Node<'tree>,
+    /// The setter method, when the write is a setter call.
+    setter: Option<String>,
 }
 
-/// The `assignment` facts of a file's assignment hits.
+/// The `assignment` facts of a file's assignment hits, and of its setter calls among
+/// `call_hits`.
 pub(super) fn facts(
     factory: &FactFactory<'_>,
     grammar: &dyn GraphGrammar,
     hits: &[&QueryHit<'_>],
+    call_hits: &[&QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
 ) -> Vec<Fact> {
     let source = file.source;
+    let setters = call_hits.iter().filter_map(|hit| {
+        let call = hit.node(Field::Call)?;
+        let (object, property, value) = grammar.setter(call, source)?;
+        Some(Site {
+            node: call,
+            object: syntax::compact_text(object, source, TEXT_LIMIT),
+            property,
+            value,
+            setter: hit
+                .node(Field::Method)
+                .map(|method| syntax::text(method, source).to_owned()),
+        })
+    });
     let sites: Vec<Site<'_>> = hits
         .iter()
         .filter_map(|hit| {
@@ -52,8 +69,10 @@ pub(super) fn facts(
                 object: syntax::compact_text(object, source, TEXT_LIMIT),
                 property: grammar.name(property, source),
                 value: hit.node(Field::Value)?,
+                setter: None,
             })
         })
+        .chain(setters)
         .collect();
     let mut facts = Vec::new();
     for site in &sites {
@@ -86,6 +105,9 @@ pub(super) fn facts(
             "value",
             syntax::compact_text(site.value, source, TEXT_LIMIT),
         );
+        if let Some(setter) = &site.setter {
+            set(&mut fact, "setter", setter.as_str());
+        }
         // An empty enum is a shorthand member whose enum is unknown (Swift's `.paid`).
         if let Some((enum_name, member)) = value_enum {
             if !enum_name.is_empty() {
@@ -234,12 +256,20 @@ impl Guard<'_> {
         }
     }
 
-    /// Whether `node` is the assigned place `o.p`.
+    /// Whether `node` is the assigned place `o.p` (or its getter `o.getP()`).
     fn is_place(&self, node: Node<'_>) -> bool {
-        self.grammar.member(node).is_some_and(|(object, property)| {
+        let is_member = self.grammar.member(node).is_some_and(|(object, property)| {
             syntax::compact_text(object, self.source, TEXT_LIMIT) == self.site.object
                 && self.grammar.name(property, self.source) == self.site.property
-        })
+        });
+        is_member
+            || self
+                .grammar
+                .getter(node, self.source)
+                .is_some_and(|(object, property)| {
+                    syntax::compact_text(object, self.source, TEXT_LIMIT) == self.site.object
+                        && property == self.site.property
+                })
     }
 
     /// `(E, K)` of an enum member, or of a bare member of the assigned value's enum; a shorthand

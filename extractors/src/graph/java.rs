@@ -8,6 +8,28 @@ use crate::syntax::{self, named_children};
 /// Java syntax.
 pub(crate) struct Java;
 
+/// `(object, property)` of `o.setStatus(…)`-style calls whose method starts with one of
+/// `prefixes` followed by an upper-case letter (`status` from `setStatus`).
+fn bean_call<'tree>(
+    call: Node<'tree>,
+    source: &str,
+    prefixes: &[&str],
+) -> Option<(Node<'tree>, String)> {
+    if call.kind() != "method_invocation" {
+        return None;
+    }
+    let object = call.child_by_field_name("object")?;
+    let name = syntax::text(call.child_by_field_name("name")?, source);
+    let rest = prefixes
+        .iter()
+        .find_map(|prefix| name.strip_prefix(prefix))
+        .filter(|rest| rest.chars().next().is_some_and(char::is_uppercase))?;
+    let mut characters = rest.chars();
+    let first = characters.next()?;
+    let property: String = first.to_lowercase().chain(characters).collect();
+    Some((object, property))
+}
+
 impl GraphGrammar for Java {
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         (node.kind() == "field_access").then_some(())?;
@@ -15,6 +37,27 @@ impl GraphGrammar for Java {
             node.child_by_field_name("object")?,
             node.child_by_field_name("field")?,
         ))
+    }
+
+    fn setter<'tree>(
+        &self,
+        call: Node<'tree>,
+        source: &str,
+    ) -> Option<(Node<'tree>, String, Node<'tree>)> {
+        let (object, name) = bean_call(call, source, &["set"])?;
+        let arguments = self.arguments(call.child_by_field_name("arguments")?);
+        let [value] = arguments.as_slice() else {
+            return None;
+        };
+        Some((object, name, *value))
+    }
+
+    fn getter<'tree>(&self, node: Node<'tree>, source: &str) -> Option<(Node<'tree>, String)> {
+        let node = unwrap_parentheses(node);
+        let (object, name) = bean_call(node, source, &["get", "is"])?;
+        self.arguments(node.child_by_field_name("arguments")?)
+            .is_empty()
+            .then_some((object, name))
     }
 
     fn arguments<'tree>(&self, list: Node<'tree>) -> Vec<Node<'tree>> {

@@ -31,7 +31,9 @@
 //!   (`OkHttpClient.Builder()`) are, since the syntax cannot tell them apart.
 //! - `assignment` facts: only plain `=` to a member (`o.p = v`); compound assignments, writes to
 //!   local variables and object initialisers are not assignments. `value` is the right-hand
-//!   side as written.
+//!   side as written. In Java a JavaBean setter call `o.setStatus(v)` (one argument, on a
+//!   receiver) is the write `o.status = v` too (property `setter` names the method), and a getter
+//!   `o.getStatus()` (`isX()`) reads `o.status` in the guard's conditions.
 //! - Texts are compacted (runs of whitespace become one space) and cut to 120 characters.
 
 mod assignments;
@@ -165,6 +167,22 @@ pub(crate) trait GraphGrammar {
         None
     }
 
+    /// `(object, property, value)` when `call` is a JavaBean setter `o.setStatus(v)` (Java),
+    /// read as the write `o.status = v`.
+    fn setter<'tree>(
+        &self,
+        _call: Node<'tree>,
+        _source: &str,
+    ) -> Option<(Node<'tree>, String, Node<'tree>)> {
+        None
+    }
+
+    /// `(object, property)` when `node` is a JavaBean getter `o.getStatus()` / `o.isActive()`
+    /// (Java), read as `o.status` in guards.
+    fn getter<'tree>(&self, _node: Node<'tree>, _source: &str) -> Option<(Node<'tree>, String)> {
+        None
+    }
+
     /// `(E, M)` when `node` is an enum member `E.M`.
     fn enum_member(&self, node: Node<'_>, source: &str) -> Option<(String, String)> {
         let (object, property) = self.member(node)?;
@@ -227,7 +245,13 @@ pub(crate) fn facts(
         .filter(|hit| hit.kind == FactKind::Assignment)
         .collect();
     let mut facts = calls::facts(factory, grammar, &call_hits, file);
-    facts.extend(assignments::facts(factory, grammar, &assignment_hits, file));
+    facts.extend(assignments::facts(
+        factory,
+        grammar,
+        &assignment_hits,
+        &call_hits,
+        file,
+    ));
     facts
 }
 
