@@ -19,6 +19,7 @@ use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
 use crate::query::Field;
@@ -35,6 +36,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut facts = Vec::new();
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
+    // Project packages by the name the file uses them by, for route mounts across packages.
+    let mut package_dirs: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let (Some(spec), Some(path_node)) =
@@ -53,12 +56,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let local = alias
             .clone()
             .unwrap_or_else(|| default_package_name(&canonical));
-        bindings.insert(local, canonical.clone());
+        bindings.insert(local.clone(), canonical.clone());
         client_imports.push(ClientImport {
             node: spec,
             path: canonical,
         });
         let resolution = input.context.resolve_go(&import_path);
+        if let Resolution::File(file) = &resolution {
+            let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
+            package_dirs.insert(local, directory.to_owned());
+        }
         let mut site = ImportSite::new(spec, import_path, resolution, "import of");
         site.alias = alias;
         facts.push(imports_out::fact(&factory, &site, scope_of(spec)));
@@ -114,7 +121,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let grammar = crate::graph::go::Go::new(root, source);
         facts.extend(crate::graph::facts(&factory, &grammar, &hits, &file));
     }
-    facts.extend(crate::go_web::facts(&factory, &hits, &file));
+    facts.extend(crate::go_web::facts(
+        input,
+        &factory,
+        &hits,
+        &file,
+        &package_dirs,
+    ));
     facts
 }
 

@@ -5,6 +5,9 @@
 //!   Go 1.22 method patterns `"GET /x"`; otherwise `*`). The first argument must be a string
 //!   starting with `/` (after the method of a pattern), and there must be a handler argument.
 //!   Gin/Echo group prefixes bound in the same file (`api := r.Group("/api")`) are applied.
+//!   A router handed to a project function (`routes.Register(v1)`, where `func Register(rg
+//!   *gin.RouterGroup)` registers routes on `rg` or its groups) is a mount that `crate::links`
+//!   applies across files and packages: functions are keyed by their package directory.
 //!   The framework is `net/http` for `http.Handle`/`http.HandleFunc`, else `gin`, `echo` or
 //!   `chi` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux; other
 //!   verb calls in files without a router import are not routes.
@@ -19,18 +22,22 @@ use tree_sitter::Node;
 
 use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
+use crate::links::{RouteLinks, RouterMember, RouterMount, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
+use crate::ExtractionInput;
 
 /// How deep group receivers are followed.
 const MAX_GROUP_DEPTH: usize = 16;
 
 /// The route and `http_call` facts of a Go file.
 pub(crate) fn facts(
+    input: &ExtractionInput<'_>,
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
+    package_dirs: &BTreeMap<String, String>,
 ) -> Vec<Fact> {
     let imports = imports(file.root, file.source);
     let framework = ["gin", "echo", "chi"].into_iter().find(|framework| {
@@ -42,10 +49,27 @@ pub(crate) fn facts(
     });
     let mut groups: Option<BTreeMap<String, Node<'_>>> = None;
     let mut facts = Vec::new();
+    let own_dir = input
+        .path
+        .rsplit_once('/')
+        .map_or("", |(directory, _)| directory);
+    let mut links = RouteLinks::default();
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
                 if let Some(site) = route(hit, file, framework, &mut groups) {
+                    let declarations =
+                        groups.get_or_insert_with(|| group_bindings(file.root, file.source));
+                    if let Some(router) = hit.node(Field::Receiver).and_then(|receiver| {
+                        parameter_router(receiver, file, declarations, own_dir)
+                    }) {
+                        let (line, column) = syntax::start_position(site.node, file.source);
+                        links.members.push(RouterMember {
+                            line,
+                            column,
+                            router,
+                        });
+                    }
                     facts.push(web_out::route_fact(factory, &site));
                 }
             }
@@ -57,7 +81,195 @@ pub(crate) fn facts(
             _ => {}
         }
     }
+    if framework.is_some() || !links.members.is_empty() {
+        let declarations = groups.get_or_insert_with(|| group_bindings(file.root, file.source));
+        links.mounts = mounts(file, declarations, package_dirs, own_dir);
+    }
+    if !links.is_empty() {
+        if let Ok(mut shared) = input.links.try_borrow_mut() {
+            *shared = links;
+        }
+    }
     facts
+}
+
+/// The router a route receiver hangs off when its group chain starts at a parameter of the
+/// enclosing function (`func Register(rg *gin.RouterGroup) { users := rg.Group("/users");
+/// users.GET(…) }`): that function, keyed by its package directory (`dir/`), since Go callers
+/// name functions by package.
+fn parameter_router(
+    receiver: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+    bindings: &BTreeMap<String, Node<'_>>,
+    own_dir: &str,
+) -> Option<RouterRef> {
+    let source = file.source;
+    let root = chain_root(receiver, source, bindings, MAX_GROUP_DEPTH)?;
+    let name = syntax::text(root, source);
+    let function = syntax::ancestors(file.root, receiver)
+        .into_iter()
+        .rev()
+        .find(|node| matches!(node.kind(), "function_declaration" | "method_declaration"))?;
+    if function.kind() != "function_declaration" {
+        return None;
+    }
+    let is_parameter = function
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|parameter| parameter.kind() == "parameter_declaration")
+        .flat_map(|parameter| {
+            let mut cursor = parameter.walk();
+            parameter
+                .children_by_field_name("name", &mut cursor)
+                .collect::<Vec<_>>()
+        })
+        .any(|parameter| syntax::text(parameter, source) == name);
+    is_parameter.then(|| RouterRef::Imported {
+        file: format!("{own_dir}/"),
+        name: function
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source).to_owned())
+            .unwrap_or_default(),
+    })
+}
+
+/// The identifier a group chain starts at (`rg` for `users` after `users := rg.Group("/u")`).
+fn chain_root<'tree>(
+    node: Node<'tree>,
+    source: &str,
+    bindings: &BTreeMap<String, Node<'tree>>,
+    depth: usize,
+) -> Option<Node<'tree>> {
+    let depth = depth.checked_sub(1)?;
+    match node.kind() {
+        "identifier" => match bindings.get(syntax::text(node, source)) {
+            Some(value) if is_group_call(*value, source) => {
+                chain_root(*value, source, bindings, depth)
+            }
+            _ => Some(node),
+        },
+        "call_expression" => {
+            let function = node.child_by_field_name("function")?;
+            let operand = function.child_by_field_name("operand")?;
+            chain_root(operand, source, bindings, depth)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `node` is `x.Group(…)` (Gin, Echo) or `x.Route(…)` (chi).
+fn is_group_call(node: Node<'_>, source: &str) -> bool {
+    node.kind() == "call_expression"
+        && node
+            .child_by_field_name("function")
+            .filter(|function| function.kind() == "selector_expression")
+            .and_then(|function| function.child_by_field_name("field"))
+            .is_some_and(|field| matches!(syntax::text(field, source), "Group" | "Route"))
+}
+
+/// The calls that hand a router to a function of the project (`routes.Register(v1)`,
+/// `registerUsers(api.Group("/users"))`): each is a mount of that function, keyed by its
+/// package directory, under the router the argument's chain starts at, with the argument's group
+/// prefix. An argument counts when it is a group chain, or a variable or parameter whose chain
+/// starts at a parameter of the enclosing function, or bound to `gin.Default()`-style
+/// constructors (`Default`, `New`, `NewRouter`, `NewServeMux`).
+fn mounts(
+    file: &FileSyntax<'_, '_>,
+    bindings: &BTreeMap<String, Node<'_>>,
+    package_dirs: &BTreeMap<String, String>,
+    own_dir: &str,
+) -> Vec<RouterMount> {
+    let mut found = Vec::new();
+    let mut cursor = file.root.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "call_expression" {
+            found.extend(mount_of(node, file, bindings, package_dirs, own_dir));
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return found;
+            }
+        }
+    }
+}
+
+fn mount_of(
+    call: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+    bindings: &BTreeMap<String, Node<'_>>,
+    package_dirs: &BTreeMap<String, String>,
+    own_dir: &str,
+) -> Vec<RouterMount> {
+    let source = file.source;
+    let Some(function) = call.child_by_field_name("function") else {
+        return Vec::new();
+    };
+    let (directory, name) = match function.kind() {
+        "identifier" => (own_dir.to_owned(), syntax::text(function, source)),
+        "selector_expression" => {
+            let (Some(operand), Some(field)) = (
+                function.child_by_field_name("operand"),
+                function.child_by_field_name("field"),
+            ) else {
+                return Vec::new();
+            };
+            match package_dirs.get(syntax::text(operand, source)) {
+                Some(directory) => (directory.clone(), syntax::text(field, source)),
+                None => return Vec::new(),
+            }
+        }
+        _ => return Vec::new(),
+    };
+    let arguments = call
+        .child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default();
+    let mut found = Vec::new();
+    for argument in arguments {
+        let Some(root) = chain_root(argument, source, bindings, MAX_GROUP_DEPTH) else {
+            continue;
+        };
+        let root_name = syntax::text(root, source);
+        let parent = match parameter_router(argument, file, bindings, own_dir) {
+            Some(parent) => parent,
+            None => {
+                let constructed = bindings.get(root_name).is_some_and(|value| {
+                    value.kind() == "call_expression"
+                        && value
+                            .child_by_field_name("function")
+                            .map(|callee| syntax::text(callee, source))
+                            .and_then(|callee| callee.rsplit('.').next())
+                            .is_some_and(|last| {
+                                matches!(last, "Default" | "New" | "NewRouter" | "NewServeMux")
+                            })
+                });
+                if !constructed {
+                    continue;
+                }
+                RouterRef::Local(root_name.to_owned())
+            }
+        };
+        found.push(RouterMount {
+            parent,
+            prefix: group_prefix(argument, source, bindings, MAX_GROUP_DEPTH),
+            replaces_own_prefix: false,
+            child: RouterRef::Imported {
+                file: format!("{directory}/"),
+                name: name.to_owned(),
+            },
+            prefix_constant: None,
+        });
+    }
+    found
 }
 
 fn imports<'a>(root: Node<'_>, source: &'a str) -> Vec<&'a str> {

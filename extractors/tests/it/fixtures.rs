@@ -111,7 +111,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 36] = [
+const CASES: [&str; 37] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
@@ -119,6 +119,7 @@ const CASES: [&str; 36] = [
     "go/boundaries",
     "go/graph",
     "go/modules",
+    "go/mounts",
     "go/web",
     "java/graph",
     "java/spring",
@@ -183,6 +184,11 @@ fn mount_prefixes_cross_files() {
 #[test]
 fn raw_node_servers_route_by_their_conditions() {
     check_case("typescript/node_http");
+}
+
+#[test]
+fn gin_groups_handed_to_functions_of_other_packages() {
+    check_case("go/mounts");
 }
 
 #[test]
