@@ -7,7 +7,8 @@
 //!   Gin/Echo group prefixes bound in the same file (`api := r.Group("/api")`) are applied.
 //!   A router handed to a project function (`routes.Register(v1)`, where `func Register(rg
 //!   *gin.RouterGroup)` registers routes on `rg` or its groups) is a mount that `crate::links`
-//!   applies across files and packages: functions are keyed by their package directory.
+//!   applies across files and packages: functions are keyed by their package directory. Mounts
+//!   made in `_test.go` files are left out.
 //!   The framework is `net/http` for `http.Handle`/`http.HandleFunc`, else `gin`, `echo` or
 //!   `chi` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux; other
 //!   verb calls in files without a router import are not routes.
@@ -81,7 +82,9 @@ pub(crate) fn facts(
             _ => {}
         }
     }
-    if framework.is_some() || !links.members.is_empty() {
+    // Tests mount routers at prefixes of their own: they say nothing about the served API.
+    let is_test = input.path.ends_with("_test.go");
+    if (framework.is_some() || !links.members.is_empty()) && !is_test {
         let declarations = groups.get_or_insert_with(|| group_bindings(file.root, file.source));
         links.mounts = mounts(file, declarations, package_dirs, own_dir);
     }
