@@ -527,3 +527,84 @@ fn checkout_machines_reports_transitions_consent_order_and_totals_from_reviewed_
     assert_eq!(verdict["warnings"], serde_json::json!([]));
     insta::assert_json_snapshot!("checkout_machines_verdict", verdict);
 }
+
+/// A router mounted from another file serves its routes under the mount prefix, so the contract
+/// matches them; the links that carry the prefix survive the extraction cache.
+#[test]
+fn contract_routes_take_mount_prefixes_from_other_files_also_from_the_cache() {
+    let project = tempfile::tempdir().expect("temporary directory");
+    let root = project.path();
+    let write = |path: &str, text: &str| {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "architecture.ag",
+        "node app : server\n\
+         contract OrdersApi {\n  GET \"/api/orders\"\n  DELETE \"/api/orders/{id}\"\n}\n\
+         component Backend { runs_on: app paths: \"backend/**\" implements: OrdersApi }\n",
+    );
+    write(
+        "backend/app.js",
+        "const express = require('express');\n\
+         const orders = require('./orders');\n\
+         const app = express();\n\
+         app.use('/api', orders);\n",
+    );
+    write(
+        "backend/orders.js",
+        "const express = require('express');\n\
+         const router = express.Router();\n\
+         router.get('/orders', (req, res) => res.json([]));\n\
+         router.post('/orders', (req, res) => res.end());\n\
+         module.exports = router;\n",
+    );
+    let contract_findings = |cache: Option<&Path>| {
+        let mut options = CheckOptions::new(root);
+        options.scope = ScopeRequest::All;
+        options.cache = cache.map(engine::cache::ExtractionCache::at);
+        let run = run_check(&options, &Z3Solver).expect("check runs");
+        let verdict = serde_json::to_value(&run.verdict).expect("verdict serializes");
+        let mut found: Vec<(String, String)> = verdict["contract_violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                let shown = if entry["extracted"].is_null() {
+                    &entry["declared"]
+                } else {
+                    &entry["extracted"]
+                };
+                (
+                    entry["type"].as_str().unwrap().to_owned(),
+                    shown.as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let expected = vec![
+        (
+            "implements_missing".to_owned(),
+            "DELETE /api/orders/{}".to_owned(),
+        ),
+        (
+            "implements_undeclared".to_owned(),
+            "POST /api/orders".to_owned(),
+        ),
+    ];
+    assert_eq!(contract_findings(None), expected);
+    let cache = tempfile::tempdir().expect("cache directory");
+    assert_eq!(
+        contract_findings(Some(cache.path())),
+        expected,
+        "cold cache"
+    );
+    assert_eq!(
+        contract_findings(Some(cache.path())),
+        expected,
+        "warm cache"
+    );
+}
