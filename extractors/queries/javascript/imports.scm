@@ -19,3 +19,8 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string) @fact.import.specifier)) @fact.import.call
+
+; Dynamic imports whose string follows comments (`import(/* webpackChunkName: "x" */ './x')`).
+(call_expression
+  function: (import)
+  arguments: (arguments . (comment)+ . (string) @fact.import.specifier)) @fact.import.call

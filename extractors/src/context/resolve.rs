@@ -217,18 +217,21 @@ impl ProjectContext {
     }
 
     /// The project file a candidate path names, trying source mappings, extensions and `index`.
+    /// A declaration file (`x.d.ts` for `./x.js`) is taken only when the named file itself is
+    /// missing: it has no runtime, the JavaScript file beside it does.
     fn probe(&self, base: &str, typescript_first: bool) -> Option<String> {
-        let mapped_sources = || {
+        let mapped_sources = |declarations: bool| {
             SOURCE_FOR_OUTPUT.iter().find_map(|(output, sources)| {
                 let stem = base.strip_suffix(output)?;
                 sources
                     .iter()
+                    .filter(|source| source.starts_with(".d.") == declarations)
                     .map(|source| format!("{stem}{source}"))
                     .find(|candidate| self.has_file(candidate))
             })
         };
         if typescript_first {
-            if let Some(file) = mapped_sources() {
+            if let Some(file) = mapped_sources(false) {
                 return Some(file);
             }
         }
@@ -236,9 +239,12 @@ impl ProjectContext {
             return Some(base.to_owned());
         }
         if !typescript_first {
-            if let Some(file) = mapped_sources() {
+            if let Some(file) = mapped_sources(false) {
                 return Some(file);
             }
+        }
+        if let Some(file) = mapped_sources(true) {
+            return Some(file);
         }
         let index = if base.is_empty() {
             "index".to_owned()

@@ -2,7 +2,8 @@
 //!
 //! `const m = require('x')` binds the module object, `const { a, b: c } = require('x')` and
 //! `const a = require('x').a` bind named exports, through `await` for dynamic imports. An
-//! `import('x')` inside a type (`typeof import('x')`, `import('x').T`) is a type-only reference.
+//! `import('x')` inside a type (`typeof import('x')`, `import('x').T`) is a type-only reference,
+//! and so is a `typeof import('x')` the grammar misread as an expression.
 
 use tree_sitter::Node;
 
@@ -29,7 +30,7 @@ pub(super) fn read_call<'tree>(
     };
     let mut record = empty_record(call, form, specifier);
     // `typeof import('./x')` and `import('./x').T` in a type are type-only references.
-    if is_dynamic && is_in_type_position(call) {
+    if is_dynamic && (is_in_type_position(call) || is_misparsed_type_query(call)) {
         record.is_type_only = true;
         return record;
     }
@@ -75,6 +76,18 @@ pub(super) fn read_call<'tree>(
         _ => {}
     }
     record
+}
+
+/// `f<typeof import('./x')>()`: the grammar reads these type arguments as comparisons, leaving
+/// `typeof import('./x')` as a `typeof` unary expression (and the file with an error). A real
+/// `typeof import('./x')` expression would only ever yield `"object"`, so this is the type.
+fn is_misparsed_type_query(call: Node<'_>) -> bool {
+    call.parent().is_some_and(|parent| {
+        parent.kind() == "unary_expression"
+            && parent
+                .child_by_field_name("operator")
+                .is_some_and(|operator| operator.kind() == "typeof")
+    })
 }
 
 fn read_object_pattern(record: &mut ImportRecord<'_>, pattern: Node<'_>, source: &str) {

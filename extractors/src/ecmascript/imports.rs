@@ -117,7 +117,9 @@ fn read_statement<'tree>(
         ImportForm::Static
     };
     let mut record = empty_record(statement, form, specifier);
-    let statement_is_type = has_token(statement, "type") || has_token(statement, "typeof");
+    let statement_is_type = has_token(statement, "type")
+        || has_token(statement, "typeof")
+        || is_type_star_export(statement);
     let mut specifier_flags = Vec::new();
     let mut binds_module = false;
     for child in named_children(statement) {
@@ -190,6 +192,20 @@ fn read_statement<'tree>(
             && !specifier_flags.is_empty()
             && specifier_flags.iter().all(|flag| *flag));
     record
+}
+
+/// `export type * from 'x'` (TypeScript 5.0), which the grammar does not know: it parses the
+/// statement with its `type` keyword alone in an `ERROR` node before the `*`.
+fn is_type_star_export(statement: Node<'_>) -> bool {
+    statement.kind() == "export_statement"
+        && named_children(statement).into_iter().any(|child| {
+            child.is_error()
+                && child.child_count() == 1
+                && child.child(0).is_some_and(|token| token.kind() == "type")
+                && child
+                    .next_sibling()
+                    .is_some_and(|next| matches!(next.kind(), "*" | "namespace_export"))
+        })
 }
 
 pub(super) fn bind_module(record: &mut ImportRecord<'_>, local: &str, is_type_only: bool) {

@@ -930,11 +930,18 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 }
             }
         }
-        // `javascript/imports.scm`: `import('x')`.
+        // `javascript/imports.scm`: `import('x')`, also after comments (`import(/* … */ 'x')`).
         if function_kind == Kind::Import {
+            let specifier = argument_list.and_then(|list| {
+                let mut cursor = list.walk();
+                let first = list
+                    .named_children(&mut cursor)
+                    .find(|argument| argument.kind() != "comment");
+                first
+            });
             if let (Some(list), Some(specifier)) = (
                 argument_list,
-                first_argument().filter(|first| grammar.named_kind(*first) == Kind::String),
+                specifier.filter(|first| grammar.named_kind(*first) == Kind::String),
             ) {
                 self.push(
                     list,

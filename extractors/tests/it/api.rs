@@ -68,6 +68,47 @@ fn parse_errors_are_counted_and_located() {
     assert_eq!((clean.parse_errors, clean.first_parse_error), (0, None));
 }
 
+/// Constructs the TypeScript grammar does not know yet still give type-only imports, though
+/// the file has parse errors: `export type * from` (TypeScript 5.0) and `typeof import('x')`
+/// in a call's type arguments, which the grammar reads as comparisons.
+#[test]
+fn type_only_imports_survive_grammar_gaps() {
+    let source = "export type * from './types';\n\
+                  export type * as shapes from './shapes';\n\
+                  export * from './values';\n\
+                  const m = await importOriginal<typeof import('./mocked')>();\n\
+                  const n = await import('./loaded');\n";
+    let extraction = extract_file(&ProjectContext::default(), "setup.ts", source).unwrap();
+    assert!(extraction.parse_errors > 0);
+    let type_only: Vec<(String, bool)> = extraction
+        .facts
+        .iter()
+        .filter(|fact| fact.kind == FactKind::Import)
+        .map(|fact| {
+            let property = |name: &str| fact.properties.get(name);
+            (
+                property("specifier")
+                    .and_then(|value| value.as_str())
+                    .unwrap_or_default()
+                    .to_owned(),
+                property("typeOnly")
+                    .and_then(|value| value.as_bool())
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        type_only,
+        [
+            ("./types".to_owned(), true),
+            ("./shapes".to_owned(), true),
+            ("./values".to_owned(), false),
+            ("./mocked".to_owned(), true),
+            ("./loaded".to_owned(), false),
+        ]
+    );
+}
+
 #[test]
 fn columns_count_unicode_scalar_values() {
     let source = "const café = '☕'; import('./é');\n";
