@@ -9,18 +9,20 @@
 (export_statement
   source: (string) @fact.import.specifier) @fact.import.statement
 
-; CommonJS: `require('x')` with one string literal.
+; CommonJS: `require('x')` with one string literal (a template literal without substitutions
+; counts; the extractor drops those with substitutions).
 (call_expression
   function: (identifier) @fact.import.function
-  arguments: (arguments . (string) @fact.import.specifier .)
+  arguments: (arguments . [(string) (template_string)] @fact.import.specifier .)
   (#eq? @fact.import.function "require")) @fact.import.call
 
-; Dynamic imports: `import('x')` with a string literal.
+; Dynamic imports: `import('x')` with a string literal (or a template literal, as above).
 (call_expression
   function: (import)
-  arguments: (arguments . (string) @fact.import.specifier)) @fact.import.call
+  arguments: (arguments . [(string) (template_string)] @fact.import.specifier)) @fact.import.call
 
 ; Dynamic imports whose string follows comments (`import(/* webpackChunkName: "x" */ './x')`).
 (call_expression
   function: (import)
-  arguments: (arguments . (comment)+ . (string) @fact.import.specifier)) @fact.import.call
+  arguments: (arguments . (comment)+ . [(string) (template_string)] @fact.import.specifier))
+  @fact.import.call

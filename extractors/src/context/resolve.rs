@@ -4,7 +4,8 @@
 //! config's `paths` (exact pattern, else the longest matching prefix) and then its `baseUrl` are
 //! tried, then workspace packages (entry or subpath). A candidate path is probed as is, with a
 //! `.js`-family extension mapped to its TypeScript source, with each known extension appended,
-//! and as a folder with an `index` file. Only files in the project list count.
+//! and as a folder with an `index` file. Only files in the project list count. A `?query`
+//! (`./worker.js?worker`) is dropped first.
 //!
 //! What does not resolve is [`Resolution::External`] when it is a bare package name that no
 //! `paths` pattern claimed (Node built-ins included, `node:` dropped), and
@@ -14,9 +15,10 @@ use super::paths::{join, parent_dir};
 use super::workspace::WorkspacePackage;
 use super::ProjectContext;
 
-/// Extensions probed after a specifier without one, in TypeScript's order.
-const EXTENSIONS: [&str; 9] = [
-    ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".d.ts",
+/// Extensions probed after a specifier without one, in TypeScript's order; then `.json`, which
+/// CommonJS `require` and bundlers also try, and declaration files last.
+const EXTENSIONS: [&str; 10] = [
+    ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json", ".d.ts",
 ];
 
 /// JavaScript output extensions and the source extensions TypeScript maps them back to.
@@ -53,6 +55,11 @@ pub(crate) enum Resolution {
 impl ProjectContext {
     /// Resolves a specifier imported by the project file `importer`.
     pub(crate) fn resolve(&self, importer: &str, specifier: &str) -> Resolution {
+        // A query (`./worker.js?worker`, `./icon.svg?url`) selects how a bundler loads the file,
+        // not which file it is.
+        let specifier = specifier
+            .split_once('?')
+            .map_or(specifier, |(path, _)| path);
         let typescript_first = is_typescript(importer);
         if is_relative(specifier) {
             return join(parent_dir(importer), specifier)

@@ -74,7 +74,15 @@ pub(super) fn collect<'tree>(
     let mut records: Vec<ImportRecord<'tree>> = hits
         .iter()
         .filter_map(|hit| {
-            let specifier = string_value(hit.node(Field::Specifier)?, source);
+            let specifier_node = hit.node(Field::Specifier)?;
+            // A template literal with `${…}` names no one module.
+            if named_children(specifier_node)
+                .iter()
+                .any(|part| part.kind() == "template_substitution")
+            {
+                return None;
+            }
+            let specifier = string_value(specifier_node, source);
             let mut record = if let Some(statement) = hit.node(Field::Statement) {
                 read_statement(statement, source, specifier)
             } else {

@@ -254,6 +254,11 @@ fn is_declaration(identifier: Node<'_>, parent: &Level<'_>) -> bool {
     }
 }
 
+/// A module specifier `require`/`import()` patterns accept: a string or a template literal.
+fn is_specifier_literal(grammar: &Grammar, node: Node<'_>) -> bool {
+    grammar.named_kind(node) == Kind::String || node.kind() == "template_string"
+}
+
 /// A node a wildcard pattern `(_)` matches: named, not an `ERROR`.
 fn is_wildcard(node: Node<'_>) -> bool {
     node.is_named() && !node.is_error()
@@ -917,7 +922,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         // `javascript/imports.scm`: `require('x')` with one string literal.
         if function_kind == Kind::Identifier && syntax::text(function, self.source) == "require" {
             if let (Some(list), Some(specifier)) = (argument_list, first_argument()) {
-                if grammar.named_kind(specifier) == Kind::String && list.named_child(1).is_none() {
+                if is_specifier_literal(grammar, specifier) && list.named_child(1).is_none() {
                     self.push(
                         list,
                         FactKind::Import,
@@ -941,7 +946,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
             });
             if let (Some(list), Some(specifier)) = (
                 argument_list,
-                specifier.filter(|first| grammar.named_kind(*first) == Kind::String),
+                specifier.filter(|first| is_specifier_literal(grammar, *first)),
             ) {
                 self.push(
                     list,
