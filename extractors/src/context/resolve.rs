@@ -60,10 +60,9 @@ impl ProjectContext {
         let specifier = specifier
             .split_once('?')
             .map_or(specifier, |(path, _)| path);
-        let typescript_first = is_typescript(importer);
         if is_relative(specifier) {
             return join(parent_dir(importer), specifier)
-                .and_then(|candidate| self.probe(&candidate, typescript_first))
+                .and_then(|candidate| self.probe(&candidate))
                 .map_or(Resolution::Internal, Resolution::File);
         }
         if specifier.is_empty() || specifier.starts_with('/') {
@@ -79,16 +78,16 @@ impl ProjectContext {
         if let Some(config) = self.compiler_paths(importer) {
             if let Some((mapping, captured)) = config.best_match(specifier) {
                 claimed_by_alias = !mapping.is_catch_all();
-                let found = mapping.targets.iter().find_map(|target| {
-                    self.probe(&target.replacen('*', captured, 1), typescript_first)
-                });
+                let found = mapping
+                    .targets
+                    .iter()
+                    .find_map(|target| self.probe(&target.replacen('*', captured, 1)));
                 if let Some(file) = found {
                     return Resolution::File(file);
                 }
             }
             if let Some(base_url) = &config.base_url {
-                let found = join(base_url, specifier)
-                    .and_then(|candidate| self.probe(&candidate, typescript_first));
+                let found = join(base_url, specifier).and_then(|candidate| self.probe(&candidate));
                 if let Some(file) = found {
                     return Resolution::File(file);
                 }
@@ -96,7 +95,7 @@ impl ProjectContext {
         }
         if specifier.starts_with('#') {
             return self
-                .resolve_import_map(importer, specifier, typescript_first)
+                .resolve_import_map(importer, specifier)
                 .map_or(Resolution::Internal, Resolution::File);
         }
         let Some((name, subpath)) = package_name(specifier) else {
@@ -104,7 +103,7 @@ impl ProjectContext {
         };
         if let Some(package) = self.packages.get(name) {
             return self
-                .resolve_package(package, subpath, typescript_first)
+                .resolve_package(package, subpath)
                 .map_or(Resolution::Internal, Resolution::File);
         }
         if claimed_by_alias {
@@ -118,12 +117,7 @@ impl ProjectContext {
 
     /// A `#subpath` specifier through the `imports` map of the nearest `package.json` above the
     /// importer that has one (exact key first, else the longest `*` pattern).
-    fn resolve_import_map(
-        &self,
-        importer: &str,
-        specifier: &str,
-        typescript_first: bool,
-    ) -> Option<String> {
+    fn resolve_import_map(&self, importer: &str, specifier: &str) -> Option<String> {
         let map = self.import_maps.iter().find(|map| {
             map.folder.is_empty()
                 || importer
@@ -149,24 +143,18 @@ impl ProjectContext {
         let (targets, captured) = exact.or_else(pattern)?;
         targets
             .iter()
-            .find_map(|target| self.probe(&target.replacen('*', captured, 1), typescript_first))
+            .find_map(|target| self.probe(&target.replacen('*', captured, 1)))
     }
 
-    fn resolve_package(
-        &self,
-        package: &WorkspacePackage,
-        subpath: Option<&str>,
-        typescript_first: bool,
-    ) -> Option<String> {
+    fn resolve_package(&self, package: &WorkspacePackage, subpath: Option<&str>) -> Option<String> {
         let Some(subpath) = subpath else {
             return package
                 .entries
                 .iter()
-                .find_map(|entry| self.probe_entry(package, entry, typescript_first))
+                .find_map(|entry| self.probe_entry(package, entry))
                 .or_else(|| {
                     ["src/index", "index"].iter().find_map(|fallback| {
-                        join(&package.folder, fallback)
-                            .and_then(|candidate| self.probe(&candidate, typescript_first))
+                        join(&package.folder, fallback).and_then(|candidate| self.probe(&candidate))
                     })
                 });
         };
@@ -176,32 +164,23 @@ impl ProjectContext {
                 None if key == subpath => "",
                 None => return None,
             };
-            targets.iter().find_map(|target| {
-                self.probe_entry(
-                    package,
-                    &target.replacen('*', captured, 1),
-                    typescript_first,
-                )
-            })
+            targets
+                .iter()
+                .find_map(|target| self.probe_entry(package, &target.replacen('*', captured, 1)))
         });
         exported.or_else(|| {
             ["", "src"].iter().find_map(|folder| {
                 join(&package.folder, folder)
                     .and_then(|base| join(&base, subpath))
-                    .and_then(|candidate| self.probe(&candidate, typescript_first))
+                    .and_then(|candidate| self.probe(&candidate))
             })
         })
     }
 
     /// Probes a package entry; an entry in a build-output folder that is not in the project is
     /// retried under `src/` (`dist/index.js` → `src/index.ts`).
-    fn probe_entry(
-        &self,
-        package: &WorkspacePackage,
-        entry: &str,
-        typescript_first: bool,
-    ) -> Option<String> {
-        if let Some(file) = self.probe(entry, typescript_first) {
+    fn probe_entry(&self, package: &WorkspacePackage, entry: &str) -> Option<String> {
+        if let Some(file) = self.probe(entry) {
             return Some(file);
         }
         let inner = if package.folder.is_empty() {
@@ -220,38 +199,26 @@ impl ProjectContext {
             .find_map(|extension| rest.strip_suffix(extension))
             .unwrap_or(rest);
         let candidate = join(&package.folder, "src").and_then(|source| join(&source, stem))?;
-        self.probe(&candidate, typescript_first)
+        self.probe(&candidate)
     }
 
-    /// The project file a candidate path names, trying source mappings, extensions and `index`.
-    /// A declaration file (`x.d.ts` for `./x.js`) is taken only when the named file itself is
-    /// missing: it has no runtime, the JavaScript file beside it does.
-    fn probe(&self, base: &str, typescript_first: bool) -> Option<String> {
-        let mapped_sources = |declarations: bool| {
-            SOURCE_FOR_OUTPUT.iter().find_map(|(output, sources)| {
-                let stem = base.strip_suffix(output)?;
-                sources
-                    .iter()
-                    .filter(|source| source.starts_with(".d.") == declarations)
-                    .map(|source| format!("{stem}{source}"))
-                    .find(|candidate| self.has_file(candidate))
-            })
-        };
-        if typescript_first {
-            if let Some(file) = mapped_sources(false) {
-                return Some(file);
-            }
-        }
+    /// The project file a candidate path names: the file itself, else the TypeScript source of
+    /// a `.js`-family name (`./x.js` → `x.ts`, a declaration file last), else with an extension
+    /// appended or as a folder with an `index` file. A named file that exists wins over its
+    /// TypeScript source: it is what runs (`entrypoints.js` wrapping `entrypoints.ts`).
+    fn probe(&self, base: &str) -> Option<String> {
         if !base.is_empty() && self.has_file(base) {
             return Some(base.to_owned());
         }
-        if !typescript_first {
-            if let Some(file) = mapped_sources(false) {
-                return Some(file);
-            }
-        }
-        if let Some(file) = mapped_sources(true) {
-            return Some(file);
+        let mapped_source = SOURCE_FOR_OUTPUT.iter().find_map(|(output, sources)| {
+            let stem = base.strip_suffix(output)?;
+            sources
+                .iter()
+                .map(|source| format!("{stem}{source}"))
+                .find(|candidate| self.has_file(candidate))
+        });
+        if mapped_source.is_some() {
+            return mapped_source;
         }
         let index = if base.is_empty() {
             "index".to_owned()
@@ -276,12 +243,6 @@ fn is_relative(specifier: &str) -> bool {
         || specifier == ".."
         || specifier.starts_with("./")
         || specifier.starts_with("../")
-}
-
-fn is_typescript(path: &str) -> bool {
-    [".ts", ".tsx", ".mts", ".cts"]
-        .iter()
-        .any(|extension| path.ends_with(extension))
 }
 
 /// Splits a bare specifier into its package name (scope included) and subpath:
