@@ -29,6 +29,7 @@ pub(crate) use cargo::{Crate, Crates};
 pub use gitattributes::GitAttributes;
 pub(crate) use resolve::Resolution;
 pub(crate) use type_index::{Declarations, TypeIndex};
+pub(crate) use workspace::Request;
 
 use datastores::Datastores;
 use tsconfig::{CompilerPaths, ConfigLoader};

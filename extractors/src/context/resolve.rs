@@ -12,7 +12,7 @@
 //! [`Resolution::Internal`] otherwise (a relative import of a missing file, an alias).
 
 use super::paths::{join, parent_dir};
-use super::workspace::WorkspacePackage;
+use super::workspace::{Request, WorkspacePackage};
 use super::ProjectContext;
 
 /// Extensions probed after a specifier without one, in TypeScript's order; then `.json`, which
@@ -53,8 +53,9 @@ pub(crate) enum Resolution {
 }
 
 impl ProjectContext {
-    /// Resolves a specifier imported by the project file `importer`.
-    pub(crate) fn resolve(&self, importer: &str, specifier: &str) -> Resolution {
+    /// Resolves a specifier imported by the project file `importer`; `request` picks the
+    /// `exports`/`imports` conditions (`require` or `import`).
+    pub(crate) fn resolve(&self, importer: &str, specifier: &str, request: Request) -> Resolution {
         // A query (`./worker.js?worker`, `./icon.svg?url`) selects how a bundler loads the file,
         // not which file it is.
         let specifier = specifier
@@ -95,7 +96,7 @@ impl ProjectContext {
         }
         if specifier.starts_with('#') {
             return self
-                .resolve_import_map(importer, specifier)
+                .resolve_import_map(importer, specifier, request)
                 .map_or(Resolution::Internal, Resolution::File);
         }
         let Some((name, subpath)) = package_name(specifier) else {
@@ -103,7 +104,7 @@ impl ProjectContext {
         };
         if let Some(package) = self.packages.get(name) {
             return self
-                .resolve_package(package, subpath)
+                .resolve_package(package, subpath, request)
                 .map_or(Resolution::Internal, Resolution::File);
         }
         if claimed_by_alias {
@@ -117,20 +118,25 @@ impl ProjectContext {
 
     /// A `#subpath` specifier through the `imports` map of the nearest `package.json` above the
     /// importer that has one (exact key first, else the longest `*` pattern).
-    fn resolve_import_map(&self, importer: &str, specifier: &str) -> Option<String> {
+    fn resolve_import_map(
+        &self,
+        importer: &str,
+        specifier: &str,
+        request: Request,
+    ) -> Option<String> {
         let map = self.import_maps.iter().find(|map| {
             map.folder.is_empty()
                 || importer
                     .strip_prefix(map.folder.as_str())
                     .is_some_and(|rest| rest.starts_with('/'))
         })?;
-        let exact = map
-            .entries
+        let entries = map.entries(request);
+        let exact = entries
             .iter()
             .find(|(key, _)| key == specifier)
             .map(|(_, targets)| (targets, ""));
         let pattern = || {
-            map.entries
+            entries
                 .iter()
                 .filter_map(|(key, targets)| {
                     let (prefix, suffix) = key.split_once('*')?;
@@ -146,9 +152,15 @@ impl ProjectContext {
             .find_map(|target| self.probe(&target.replacen('*', captured, 1)))
     }
 
-    fn resolve_package(&self, package: &WorkspacePackage, subpath: Option<&str>) -> Option<String> {
+    fn resolve_package(
+        &self,
+        package: &WorkspacePackage,
+        subpath: Option<&str>,
+        request: Request,
+    ) -> Option<String> {
+        let exports = package.exports(request);
         let Some(subpath) = subpath else {
-            return package
+            return exports
                 .entries
                 .iter()
                 .find_map(|entry| self.probe_entry(package, entry))
@@ -158,7 +170,7 @@ impl ProjectContext {
                     })
                 });
         };
-        let exported = package.subpaths.iter().find_map(|(key, targets)| {
+        let exported = exports.subpaths.iter().find_map(|(key, targets)| {
             let captured = match key.split_once('*') {
                 Some((prefix, suffix)) => subpath.strip_prefix(prefix)?.strip_suffix(suffix)?,
                 None if key == subpath => "",

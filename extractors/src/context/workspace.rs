@@ -5,8 +5,10 @@
 //! For each package this module records where its entry might be, in preference order:
 //! the `exports` root (conditions `source`, `types`, `import`, `module`, `default`, `require`,
 //! then any other), `source`, `types`/`typings`, `module`, `main`. The `exports` subpaths
-//! (`"./schema"`, `"./*"`) are kept for subpath imports. Turning candidates into files (with
-//! extension probing and the `dist/` → `src/` fallback) is the resolver's job.
+//! (`"./schema"`, `"./*"`) are kept for subpath imports. A `require()` takes the `require`
+//! condition before `import` and `module`, so each list is kept for both kinds of request.
+//! Turning candidates into files (with extension probing and the `dist/` → `src/` fallback) is
+//! the resolver's job.
 
 use std::collections::BTreeMap;
 
@@ -16,10 +18,43 @@ use super::jsonc;
 use super::paths::{join, parent_dir};
 use super::read::ConfigReader;
 
-/// Export conditions in the order lintel prefers them: source files first.
-const CONDITION_PREFERENCE: [&str; 9] = [
+/// Export conditions in the order lintel prefers them for an `import`: source files first.
+const IMPORT_CONDITIONS: [&str; 9] = [
     "source", "types", "typings", "import", "module", "default", "require", "node", "browser",
 ];
+
+/// Export conditions in the order lintel prefers them for a `require()`.
+const REQUIRE_CONDITIONS: [&str; 9] = [
+    "source", "types", "typings", "require", "default", "node", "module", "import", "browser",
+];
+
+/// How a module is requested, which decides the `exports`/`imports` conditions that apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Request {
+    /// `import`, `export … from`, `import()`.
+    Import,
+    /// `require()`, `import x = require()`.
+    Require,
+}
+
+impl Request {
+    fn conditions(self) -> &'static [&'static str; 9] {
+        match self {
+            Self::Import => &IMPORT_CONDITIONS,
+            Self::Require => &REQUIRE_CONDITIONS,
+        }
+    }
+}
+
+/// A package's entry candidates and `exports` subpaths for one kind of request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Exports {
+    /// Project-relative entry candidates, best first.
+    pub entries: Vec<String>,
+    /// `exports` subpaths: the key without `./` (possibly with one `*`) and its project-relative
+    /// targets, best first.
+    pub subpaths: Vec<(String, Vec<String>)>,
+}
 
 /// Manifest fields that name an entry file, in preference order (after `exports`).
 const ENTRY_FIELDS: [&str; 5] = ["source", "types", "typings", "module", "main"];
@@ -29,11 +64,20 @@ const ENTRY_FIELDS: [&str; 5] = ["source", "types", "typings", "module", "main"]
 pub(crate) struct WorkspacePackage {
     /// The project-relative folder holding its `package.json`.
     pub folder: String,
-    /// Project-relative entry candidates, best first.
-    pub entries: Vec<String>,
-    /// `exports` subpaths: the key without `./` (possibly with one `*`) and its project-relative
-    /// targets, best first.
-    pub subpaths: Vec<(String, Vec<String>)>,
+    /// What an `import` finds.
+    pub import: Exports,
+    /// What a `require()` finds.
+    pub require: Exports,
+}
+
+impl WorkspacePackage {
+    /// The entries and subpaths for one kind of request.
+    pub fn exports(&self, request: Request) -> &Exports {
+        match request {
+            Request::Import => &self.import,
+            Request::Require => &self.require,
+        }
+    }
 }
 
 /// The `imports` map (`"#internal/*": "./src/internal/*.ts"`) of one `package.json`, named or
@@ -42,9 +86,21 @@ pub(crate) struct WorkspacePackage {
 pub(crate) struct ImportMap {
     /// The project-relative folder holding the `package.json`.
     pub folder: String,
-    /// Keys (with their `#`, possibly with one `*`) and project-relative targets, best first.
-    /// Targets that name another package (not `./…`) are left out.
+    /// Keys (with their `#`, possibly with one `*`) and project-relative targets, best first,
+    /// for an `import`. Targets that name another package (not `./…`) are left out.
     pub entries: Vec<(String, Vec<String>)>,
+    /// The same for a `require()`.
+    pub require_entries: Vec<(String, Vec<String>)>,
+}
+
+impl ImportMap {
+    /// The keys and targets for one kind of request.
+    pub fn entries(&self, request: Request) -> &[(String, Vec<String>)] {
+        match request {
+            Request::Import => &self.entries,
+            Request::Require => &self.require_entries,
+        }
+    }
 }
 
 /// Reads the `imports` map of every `package.json` outside `node_modules`, deepest folder first.
@@ -64,19 +120,25 @@ pub(crate) fn discover_import_maps<'f>(
                 return None;
             };
             let folder = parent_dir(manifest_path).to_owned();
-            let entries = imports
-                .iter()
-                .filter(|(key, _)| key.starts_with('#'))
-                .map(|(key, value)| {
-                    let targets = condition_targets(value)
-                        .into_iter()
-                        .filter(|target| target.starts_with("./"))
-                        .filter_map(|target| join(&folder, &target))
-                        .collect();
-                    (key.clone(), targets)
-                })
-                .collect();
-            Some(ImportMap { folder, entries })
+            let entries = |request: Request| {
+                imports
+                    .iter()
+                    .filter(|(key, _)| key.starts_with('#'))
+                    .map(|(key, value)| {
+                        let targets = condition_targets(value, request)
+                            .into_iter()
+                            .filter(|target| target.starts_with("./"))
+                            .filter_map(|target| join(&folder, &target))
+                            .collect();
+                        (key.clone(), targets)
+                    })
+                    .collect()
+            };
+            Some(ImportMap {
+                entries: entries(Request::Import),
+                require_entries: entries(Request::Require),
+                folder,
+            })
         })
         .collect();
     maps.sort_by(|a, b| {
@@ -112,18 +174,23 @@ pub(crate) fn discover<'f>(
             continue;
         }
         let folder = parent_dir(manifest_path).to_owned();
-        packages.insert(name.to_owned(), read_package(&manifest, folder));
+        let package = WorkspacePackage {
+            import: read_exports(&manifest, &folder, Request::Import),
+            require: read_exports(&manifest, &folder, Request::Require),
+            folder,
+        };
+        packages.insert(name.to_owned(), package);
     }
     packages
 }
 
-fn read_package(manifest: &Value, folder: String) -> WorkspacePackage {
+fn read_exports(manifest: &Value, folder: &str, request: Request) -> Exports {
     let mut root_targets = Vec::new();
     let mut subpaths = Vec::new();
     match manifest.get("exports") {
         Some(Value::Object(map)) if map.keys().any(|key| key.starts_with('.')) => {
             for (key, value) in map {
-                let targets = condition_targets(value);
+                let targets = condition_targets(value, request);
                 if key == "." {
                     root_targets = targets;
                 } else if let Some(subpath) = key.strip_prefix("./") {
@@ -131,7 +198,7 @@ fn read_package(manifest: &Value, folder: String) -> WorkspacePackage {
                 }
             }
         }
-        Some(value) => root_targets = condition_targets(value),
+        Some(value) => root_targets = condition_targets(value, request),
         None => {}
     }
     root_targets.extend(
@@ -143,7 +210,7 @@ fn read_package(manifest: &Value, folder: String) -> WorkspacePackage {
     let in_folder = |targets: Vec<String>| -> Vec<String> {
         let mut joined: Vec<String> = Vec::new();
         for target in targets {
-            if let Some(path) = join(&folder, &target) {
+            if let Some(path) = join(folder, &target) {
                 if !joined.contains(&path) {
                     joined.push(path);
                 }
@@ -151,25 +218,24 @@ fn read_package(manifest: &Value, folder: String) -> WorkspacePackage {
         }
         joined
     };
-    WorkspacePackage {
+    Exports {
         entries: in_folder(root_targets),
         subpaths: subpaths
             .into_iter()
             .map(|(key, targets)| (key, in_folder(targets)))
             .collect(),
-        folder,
     }
 }
 
 /// The file targets of an `exports` value (a string, an array of fallbacks, or conditions),
 /// preferred conditions first.
-fn condition_targets(value: &Value) -> Vec<String> {
+fn condition_targets(value: &Value, request: Request) -> Vec<String> {
     let mut targets = Vec::new();
-    collect_targets(value, &mut targets, 0);
+    collect_targets(value, request, &mut targets, 0);
     targets
 }
 
-fn collect_targets(value: &Value, targets: &mut Vec<String>, depth: usize) {
+fn collect_targets(value: &Value, request: Request, targets: &mut Vec<String>, depth: usize) {
     if depth > 8 {
         return;
     }
@@ -177,25 +243,26 @@ fn collect_targets(value: &Value, targets: &mut Vec<String>, depth: usize) {
         Value::String(target) => targets.push(target.clone()),
         Value::Array(fallbacks) => {
             for fallback in fallbacks {
-                collect_targets(fallback, targets, depth + 1);
+                collect_targets(fallback, request, targets, depth + 1);
             }
         }
         Value::Object(conditions) => {
-            for condition in ordered_conditions(conditions) {
-                collect_targets(condition, targets, depth + 1);
+            for condition in ordered_conditions(conditions, request) {
+                collect_targets(condition, request, targets, depth + 1);
             }
         }
         _ => {}
     }
 }
 
-fn ordered_conditions(conditions: &Map<String, Value>) -> Vec<&Value> {
-    let preferred = CONDITION_PREFERENCE
+fn ordered_conditions(conditions: &Map<String, Value>, request: Request) -> Vec<&Value> {
+    let preference = request.conditions();
+    let preferred = preference
         .iter()
         .filter_map(|condition| conditions.get(*condition));
     let others = conditions
         .iter()
-        .filter(|(condition, _)| !CONDITION_PREFERENCE.contains(&condition.as_str()))
+        .filter(|(condition, _)| !preference.contains(&condition.as_str()))
         .map(|(_, value)| value);
     preferred.chain(others).collect()
 }

@@ -13,7 +13,7 @@ use tree_sitter::Node;
 use super::bindings::{Binding, Imported};
 use super::literals::{property_name, string_value};
 use super::{import_calls, FileView};
-use crate::context::Resolution;
+use crate::context::{Request, Resolution};
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, has_token, named_children};
@@ -88,7 +88,13 @@ pub(super) fn collect<'tree>(
             } else {
                 import_calls::read_call(hit.node(Field::Call)?, source, specifier)
             };
-            record.resolution = input.context.resolve(input.path, &record.specifier);
+            let request = match record.form {
+                ImportForm::Require | ImportForm::ImportEquals => Request::Require,
+                ImportForm::Static | ImportForm::ReExport | ImportForm::Dynamic => Request::Import,
+            };
+            record.resolution = input
+                .context
+                .resolve(input.path, &record.specifier, request);
             Some(record)
         })
         .collect();
