@@ -48,6 +48,9 @@ pub struct ProjectContext {
     packages: BTreeMap<String, WorkspacePackage>,
     /// `package.json` `imports` maps (`#subpath` specifiers), deepest folder first.
     import_maps: Vec<workspace::ImportMap>,
+    /// The entries every `package.json` names (`main`, `module`, `types`…), by folder, for
+    /// imports of the folder itself (`require('./vendor')`).
+    folder_entries: BTreeMap<String, Vec<String>>,
     datastores: Datastores,
     /// Python source roots and modules.
     python: python::PythonIndex,
@@ -124,6 +127,7 @@ impl ProjectContext {
         );
         let packages = workspace::discover(reader, sorted.iter().copied());
         let import_maps = workspace::discover_import_maps(reader, sorted.iter().copied());
+        let folder_entries = workspace::discover_folder_entries(reader, sorted.iter().copied());
         let datastores = Datastores::discover(reader, sorted.iter().copied());
         let python = python::PythonIndex::discover(reader, sorted.iter().copied());
         let go = go::GoModules::discover(reader, sorted.iter().copied());
@@ -152,6 +156,7 @@ impl ProjectContext {
             swift,
             gitattributes,
             import_maps,
+            folder_entries,
             config_files: reader.read_paths(),
             without_generic_facts: false,
             query_timing: false,

@@ -216,9 +216,16 @@ impl ProjectContext {
 
     /// The project file a candidate path names: the file itself, else the TypeScript source of
     /// a `.js`-family name (`./x.js` → `x.ts`, a declaration file last), else with an extension
-    /// appended or as a folder with an `index` file. A named file that exists wins over its
-    /// TypeScript source: it is what runs (`entrypoints.js` wrapping `entrypoints.ts`).
+    /// appended, else as a folder: the entry its own `package.json` names (`main`, `module`,
+    /// `types`), then its `index` file. A named file that exists wins over its TypeScript
+    /// source: it is what runs (`entrypoints.js` wrapping `entrypoints.ts`).
     fn probe(&self, base: &str) -> Option<String> {
+        self.probe_with(base, true)
+    }
+
+    /// [`Self::probe`]; `manifests` says whether a folder's `package.json` entry is followed
+    /// (not when probing that entry itself).
+    fn probe_with(&self, base: &str, manifests: bool) -> Option<String> {
         if !base.is_empty() && self.has_file(base) {
             return Some(base.to_owned());
         }
@@ -232,20 +239,32 @@ impl ProjectContext {
         if mapped_source.is_some() {
             return mapped_source;
         }
-        let index = if base.is_empty() {
-            "index".to_owned()
-        } else {
-            format!("{base}/index")
+        let with_extension = |stem: &str| {
+            EXTENSIONS
+                .iter()
+                .map(|extension| format!("{stem}{extension}"))
+                .find(|candidate| self.has_file(candidate))
         };
-        let with_extension = (!base.is_empty()).then_some(base).into_iter();
-        with_extension
-            .chain(std::iter::once(index.as_str()))
-            .flat_map(|stem| {
-                EXTENSIONS
+        if !base.is_empty() {
+            if let Some(file) = with_extension(base) {
+                return Some(file);
+            }
+        }
+        if manifests {
+            let folder_entry = self.folder_entries.get(base).and_then(|entries| {
+                entries
                     .iter()
-                    .map(move |extension| format!("{stem}{extension}"))
-            })
-            .find(|candidate| self.has_file(candidate))
+                    .find_map(|entry| self.probe_with(entry, false))
+            });
+            if folder_entry.is_some() {
+                return folder_entry;
+            }
+        }
+        if base.is_empty() {
+            with_extension("index")
+        } else {
+            with_extension(&format!("{base}/index"))
+        }
     }
 }
 

@@ -152,6 +152,33 @@ pub(crate) fn discover_import_maps<'f>(
     maps
 }
 
+/// The entry fields (`source`, `types`, `typings`, `module`, `main`, in that order) of every
+/// `package.json` outside `node_modules`, project-relative, by folder: what an import of the
+/// folder itself finds before its `index` file. `exports` does not apply to such imports.
+pub(crate) fn discover_folder_entries<'f>(
+    reader: &ConfigReader<'_>,
+    files: impl Iterator<Item = &'f str>,
+) -> BTreeMap<String, Vec<String>> {
+    files
+        .filter(|path| super::paths::file_name(path) == "package.json")
+        .filter(|path| !path.split('/').any(|segment| segment == "node_modules"))
+        .filter_map(|manifest_path| {
+            let manifest = reader
+                .read(manifest_path)
+                .as_deref()
+                .and_then(jsonc::parse)?;
+            let folder = parent_dir(manifest_path).to_owned();
+            let entries: Vec<String> = ENTRY_FIELDS
+                .iter()
+                .filter_map(|field| manifest.get(*field).and_then(Value::as_str))
+                .filter_map(|entry| join(&folder, entry))
+                .filter(|entry| *entry != folder)
+                .collect();
+            (!entries.is_empty()).then_some((folder, entries))
+        })
+        .collect()
+}
+
 /// Reads every `package.json` outside `node_modules`; the shallowest folder wins a name clash.
 pub(crate) fn discover<'f>(
     reader: &ConfigReader<'_>,
