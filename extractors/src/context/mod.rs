@@ -119,13 +119,17 @@ impl ProjectContext {
 
     fn build(reader: &read::ConfigReader<'_>, files: &[String]) -> ProjectContext {
         let sorted: BTreeSet<&str> = files.iter().map(String::as_str).collect();
-        let configs = ConfigLoader::new(reader).load_all(
+        let packages = workspace::discover(reader, sorted.iter().copied());
+        let package_folders = packages
+            .iter()
+            .map(|(name, package)| (name.clone(), package.folder.clone()))
+            .collect();
+        let configs = ConfigLoader::new(reader, package_folders).load_all(
             sorted
                 .iter()
                 .copied()
                 .filter(|path| !path.split('/').any(|segment| segment == "node_modules")),
         );
-        let packages = workspace::discover(reader, sorted.iter().copied());
         let import_maps = workspace::discover_import_maps(reader, sorted.iter().copied());
         let folder_entries = workspace::discover_folder_entries(reader, sorted.iter().copied());
         let datastores = Datastores::discover(reader, sorted.iter().copied());

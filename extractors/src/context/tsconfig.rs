@@ -5,7 +5,11 @@
 //! `compilerOptions`: `baseUrl` is relative to the config that sets it, and `paths` targets are
 //! relative to the effective `baseUrl`, else to the config that sets `paths`. A "solution" config
 //! with neither option borrows them from the first of its `references` that has them.
-//! Package `extends` (`@tsconfig/node20`) are not followed: they never set `paths`.
+//! A package `extends` is followed when the package is one of the workspace's
+//! (`@acme/tsconfig/base.json`, or its `tsconfig.json` for the bare name); others
+//! (`@tsconfig/node20`) live in `node_modules` and never set `paths`. `${configDir}` at the start
+//! of `baseUrl` or a `paths` target stands for the folder of the config in use, not of the one
+//! that sets it (TypeScript 5.5).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -15,6 +19,9 @@ use serde_json::Value;
 use super::jsonc;
 use super::paths::{join, parent_dir};
 use super::read::ConfigReader;
+
+/// The template TypeScript replaces by the folder of the config in use.
+const CONFIG_DIR: &str = "${configDir}";
 
 /// How deep `extends` and `references` chains are followed (cycles stop here too).
 const MAX_DEPTH: usize = 16;
@@ -98,14 +105,18 @@ struct RawOptions {
 /// Loads configs, caching each file's merged options.
 pub(crate) struct ConfigLoader<'a> {
     reader: &'a ConfigReader<'a>,
+    /// Workspace package folders by name, for package `extends`.
+    package_folders: BTreeMap<String, String>,
     cache: HashMap<String, RawOptions>,
 }
 
 impl<'a> ConfigLoader<'a> {
-    /// A loader reading through `reader`.
-    pub fn new(reader: &'a ConfigReader<'a>) -> Self {
+    /// A loader reading through `reader`; `package_folders` maps workspace package names to
+    /// their folders.
+    pub fn new(reader: &'a ConfigReader<'a>, package_folders: BTreeMap<String, String>) -> Self {
         Self {
             reader,
+            package_folders,
             cache: HashMap::new(),
         }
     }
@@ -140,7 +151,7 @@ impl<'a> ConfigLoader<'a> {
 
     fn effective(&mut self, path: &str, depth: usize) -> CompilerPaths {
         let raw = self.raw(path, 0);
-        let options = finish(&raw);
+        let options = finish(&raw, parent_dir(path));
         if options.base_url.is_some() || !options.paths.is_empty() || depth >= MAX_DEPTH {
             return options;
         }
@@ -183,7 +194,12 @@ impl<'a> ConfigLoader<'a> {
             .and_then(|options| options.get("baseUrl"))
             .and_then(Value::as_str)
         {
-            merged.base_url = join(directory, base_url);
+            // `${configDir}` is resolved when the config in use is known (`finish`).
+            merged.base_url = if base_url.starts_with(CONFIG_DIR) {
+                Some(base_url.to_owned())
+            } else {
+                join(directory, base_url)
+            };
         }
         if let Some(Value::Object(entries)) =
             compiler_options.and_then(|options| options.get("paths"))
@@ -212,12 +228,16 @@ impl<'a> ConfigLoader<'a> {
         merged
     }
 
-    /// A relative `extends` target, with `.json` appended when the name has no extension file.
+    /// An `extends` target: relative, or in a workspace package (its `tsconfig.json` for the
+    /// bare name); `.json` is appended when the name has no extension file.
     fn resolve_extends(&self, directory: &str, target: &str) -> Option<String> {
-        if !target.starts_with('.') {
-            return None;
-        }
-        let path = join(directory, target)?;
+        let path = if target.starts_with('.') {
+            join(directory, target)?
+        } else {
+            let (name, subpath) = super::resolve::package_name(target)?;
+            let folder = self.package_folders.get(name)?;
+            join(folder, subpath.unwrap_or("tsconfig.json"))?
+        };
         if path.ends_with(".json") || self.reader.read(&path).is_some() {
             return Some(path);
         }
@@ -225,13 +245,25 @@ impl<'a> ConfigLoader<'a> {
     }
 }
 
-/// Turns merged raw options into project-relative mappings.
-fn finish(raw: &RawOptions) -> CompilerPaths {
+/// Turns merged raw options into project-relative mappings for the config in `config_dir`.
+fn finish(raw: &RawOptions, config_dir: &str) -> CompilerPaths {
+    // `${configDir}/x` is `x` in the folder of the config in use.
+    let place = |base: &str, target: &str| match target.strip_prefix(CONFIG_DIR) {
+        Some(rest) => join(config_dir, rest.trim_start_matches('/')),
+        None => join(base, target),
+    };
+    let base_url =
+        raw.base_url
+            .as_deref()
+            .and_then(|base_url| match base_url.starts_with(CONFIG_DIR) {
+                true => place(config_dir, base_url),
+                false => Some(base_url.to_owned()),
+            });
     let paths = raw
         .paths
         .as_ref()
         .map(|(entries, paths_directory)| {
-            let base = raw.base_url.as_deref().unwrap_or(paths_directory);
+            let base = base_url.as_deref().unwrap_or(paths_directory);
             entries
                 .iter()
                 .map(|(pattern, targets)| {
@@ -245,17 +277,14 @@ fn finish(raw: &RawOptions) -> CompilerPaths {
                         has_wildcard,
                         targets: targets
                             .iter()
-                            .filter_map(|target| join(base, target))
+                            .filter_map(|target| place(base, target))
                             .collect(),
                     }
                 })
                 .collect()
         })
         .unwrap_or_default();
-    CompilerPaths {
-        base_url: raw.base_url.clone(),
-        paths,
-    }
+    CompilerPaths { base_url, paths }
 }
 
 fn extends_list(config: &Value) -> Vec<&str> {
