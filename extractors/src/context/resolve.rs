@@ -147,9 +147,11 @@ impl ProjectContext {
                 .map(|(_, targets, captured)| (targets, captured))
         };
         let (targets, captured) = exact.or_else(pattern)?;
-        targets
-            .iter()
-            .find_map(|target| self.probe(&target.replacen('*', captured, 1)))
+        prefer_runtime(
+            targets
+                .iter()
+                .map(|target| self.probe(&target.replacen('*', captured, 1))),
+        )
     }
 
     fn resolve_package(
@@ -160,15 +162,14 @@ impl ProjectContext {
     ) -> Option<String> {
         let exports = package.exports(request);
         let Some(subpath) = subpath else {
-            return exports
+            let entries = exports
                 .entries
                 .iter()
-                .find_map(|entry| self.probe_entry(package, entry))
-                .or_else(|| {
-                    ["src/index", "index"].iter().find_map(|fallback| {
-                        join(&package.folder, fallback).and_then(|candidate| self.probe(&candidate))
-                    })
-                });
+                .map(|entry| self.probe_entry(package, entry));
+            let fallbacks = ["src/index", "index"].iter().map(|fallback| {
+                join(&package.folder, fallback).and_then(|candidate| self.probe(&candidate))
+            });
+            return prefer_runtime(entries.chain(fallbacks));
         };
         let exported = exports.subpaths.iter().find_map(|(key, targets)| {
             let captured = match key.split_once('*') {
@@ -176,17 +177,18 @@ impl ProjectContext {
                 None if key == subpath => "",
                 None => return None,
             };
-            targets
+            let found: Vec<Option<String>> = targets
                 .iter()
-                .find_map(|target| self.probe_entry(package, &target.replacen('*', captured, 1)))
+                .map(|target| self.probe_entry(package, &target.replacen('*', captured, 1)))
+                .collect();
+            found.iter().any(Option::is_some).then_some(found)
         });
-        exported.or_else(|| {
-            ["", "src"].iter().find_map(|folder| {
-                join(&package.folder, folder)
-                    .and_then(|base| join(&base, subpath))
-                    .and_then(|candidate| self.probe(&candidate))
-            })
-        })
+        let fallbacks = ["", "src"].iter().map(|folder| {
+            join(&package.folder, folder)
+                .and_then(|base| join(&base, subpath))
+                .and_then(|candidate| self.probe(&candidate))
+        });
+        prefer_runtime(exported.into_iter().flatten().chain(fallbacks))
     }
 
     /// Probes a package entry; an entry in a build-output folder that is not in the project is
@@ -250,22 +252,41 @@ impl ProjectContext {
                 return Some(file);
             }
         }
-        if manifests {
-            let folder_entry = self.folder_entries.get(base).and_then(|entries| {
-                entries
-                    .iter()
-                    .find_map(|entry| self.probe_with(entry, false))
-            });
-            if folder_entry.is_some() {
-                return folder_entry;
-            }
-        }
-        if base.is_empty() {
-            with_extension("index")
+        let folder_entries = self
+            .folder_entries
+            .get(base)
+            .filter(|_| manifests)
+            .into_iter()
+            .flatten()
+            .map(|entry| self.probe_with(entry, false));
+        let index = if base.is_empty() {
+            "index".to_owned()
         } else {
-            with_extension(&format!("{base}/index"))
-        }
+            format!("{base}/index")
+        };
+        prefer_runtime(folder_entries.chain(std::iter::once_with(|| with_extension(&index))))
     }
+}
+
+/// The first candidate found that is not a declaration file, else the first declaration file: a
+/// package's `types` entry (`types/index.d.ts`) is what TypeScript checks against, its `main`
+/// (`src/index.js`) is what runs. A `dist/index.d.ts` entry that maps back to `src/index.ts` is
+/// not a declaration file any more.
+fn prefer_runtime(candidates: impl Iterator<Item = Option<String>>) -> Option<String> {
+    let mut declaration = None;
+    for file in candidates.flatten() {
+        if !is_declaration(&file) {
+            return Some(file);
+        }
+        declaration.get_or_insert(file);
+    }
+    declaration
+}
+
+fn is_declaration(path: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|suffix| path.ends_with(suffix))
 }
 
 /// Whether a specifier is relative (`./x`, `../x`, `.`, `..`).
