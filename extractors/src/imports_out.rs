@@ -4,7 +4,8 @@
 //!
 //! A file resolution gives `import` with `resolved`; a name meant to be inside the project that
 //! does not resolve gives `import` without it; a package outside the project gives `external`.
-//! These languages have no type-only imports, so `typeOnly` is always `false`.
+//! `typeOnly` is `true` only where a language marks an import as seen by type checkers alone
+//! (Python's `if TYPE_CHECKING:` blocks); such an import is kept as a fact but makes no flow.
 
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use tree_sitter::Node;
@@ -27,6 +28,8 @@ pub(crate) struct ImportSite<'tree> {
     pub alias: Option<String>,
     /// The construct, for the message: `import of`, `use of`, `module declaration`, ….
     pub construct: &'static str,
+    /// Whether only type checkers see the import (it is not executed at run time).
+    pub type_only: bool,
 }
 
 impl<'tree> ImportSite<'tree> {
@@ -44,6 +47,7 @@ impl<'tree> ImportSite<'tree> {
             names: Vec::new(),
             alias: None,
             construct,
+            type_only: false,
         }
     }
 }
@@ -84,6 +88,6 @@ pub(crate) fn fact(
     if let Some(alias) = &site.alias {
         set(&mut fact, "alias", alias.as_str());
     }
-    set(&mut fact, "typeOnly", false);
+    set(&mut fact, "typeOnly", site.type_only);
     fact
 }

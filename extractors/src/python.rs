@@ -4,9 +4,10 @@
 //! `import a.b` gives one fact per module; `from m import x, y` gives one fact per distinct file
 //! the names lead to (a name may be a submodule: `from app import models` resolves to
 //! `app/models.py` when it exists, else to `app/__init__.py`). Relative imports count their
-//! dots from the importing file's folder. Bindings (`import a as b`, `from a import c`) qualify
-//! the callees of client calls: `connect(…)` after `from psycopg2 import connect` is
-//! `psycopg2.connect`.
+//! dots from the importing file's folder. An import in the body of `if TYPE_CHECKING:` is
+//! `typeOnly`: type checkers see it, the interpreter does not run it. Bindings (`import a as
+//! b`, `from a import c`) qualify the callees of client calls: `connect(…)` after `from psycopg2
+//! import connect` is `psycopg2.connect`.
 
 use std::collections::BTreeMap;
 
@@ -94,6 +95,7 @@ fn read_import<'tree>(
     let context = input.context;
     let mut sites = Vec::new();
     let names = imported_names(statement, source);
+    let type_only = is_type_checking_only(statement, source);
     if statement.kind() == "import_statement" {
         for (module, alias) in names {
             let resolution = context.resolve_python(input.path, 0, &module, None);
@@ -110,6 +112,7 @@ fn read_import<'tree>(
             });
             let mut site = ImportSite::new(statement, module, resolution, "import of");
             site.alias = alias;
+            site.type_only = type_only;
             sites.push(site);
         }
         return sites;
@@ -148,9 +151,46 @@ fn read_import<'tree>(
     for (resolution, group) in groups {
         let mut site = ImportSite::new(statement, specifier.clone(), resolution, "import from");
         site.names = group;
+        site.type_only = type_only;
         sites.push(site);
     }
     sites
+}
+
+/// Whether `statement` lies in the body of an `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`,
+/// or such an `elif`): type checkers see it, the interpreter never runs it. An `else` branch runs.
+fn is_type_checking_only(statement: Node<'_>, source: &str) -> bool {
+    let mut node = statement;
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "if_statement" | "elif_clause")
+            && parent.child_by_field_name("consequence") == Some(node)
+            && parent
+                .child_by_field_name("condition")
+                .is_some_and(|condition| names_type_checking(condition, source))
+        {
+            return true;
+        }
+        node = parent;
+    }
+    false
+}
+
+/// `TYPE_CHECKING` or `<anything>.TYPE_CHECKING`.
+fn names_type_checking(condition: Node<'_>, source: &str) -> bool {
+    let name = match condition.kind() {
+        "identifier" => condition,
+        "attribute" => match condition.child_by_field_name("attribute") {
+            Some(attribute) => attribute,
+            None => return false,
+        },
+        "parenthesized_expression" => {
+            return named_children(condition)
+                .first()
+                .is_some_and(|inner| names_type_checking(*inner, source));
+        }
+        _ => return false,
+    };
+    syntax::text(name, source) == "TYPE_CHECKING"
 }
 
 /// The `(name, alias)` pairs a statement imports (`a.b as c` → `("a.b", Some("c"))`).

@@ -2,23 +2,32 @@
 //!
 //! Source roots, tried in this order for an absolute import:
 //! 1. the importer's own root: the folder above its outermost package (the nearest folder
-//!    without `__init__.py`), which is where Python finds it when run as a package;
+//!    without `__init__.py`), which is where Python finds it when run as a package, or the
+//!    deepest root a configuration names below its own folder (a *named root*) above that
+//!    folder (so that `src/ns/pkg/m.py` in a namespace package `ns` is imported from `src`);
 //! 2. configured roots: for each `pyproject.toml`, `setup.cfg` or `setup.py` folder D, the
 //!    `where` of `[tool.setuptools.packages.find]`/`[options.packages.find]`, the `""` entry of
 //!    `package-dir`/`package_dir`, Poetry's `packages … from`, the parents of Hatch's wheel
 //!    `packages`, `D/src` when it holds Python files (the src/ layout), then D itself;
 //! 3. the project root;
-//! 4. else the tree: every other folder above an outermost package, nearest to the importer
-//!    first (longest common folder prefix, then bytewise).
+//! 4. else the tree: every other folder above an outermost package, but none inside a named
+//!    root (a namespace package there), nearest to the importer first (longest common folder
+//!    prefix, then bytewise).
 //!
-//! In a root, `a.b` is `a/b.py`, `a/b/__init__.py` or `a/b.pyi`. A root counts for `a.b.c` when it
-//! has the top-level module or package `a` (a folder of Python files counts, for namespace
-//! packages); the deepest existing prefix of the name is the file. Nothing matching gives
+//! The roots of 4., and those of 2. that are the folder of a configuration not holding the
+//! importer (a test fixture's project), are weak: only a regular package counts there, so a
+//! loose `build.py` in a fixture folder is not the `build` distribution.
+//!
+//! In a root, `a.b` is `a/b.py`, `a/b/__init__.py` or `a/b.pyi`. The first root with a top-level
+//! module or regular package `a` decides; a folder of Python files without `__init__.py` is a
+//! namespace package, whose portions in later roots are searched too. The file is the deepest
+//! existing prefix of the name: `import a.b.c` where `c` is no module is `a/b`; `from a.b import
+//! c` is `a/b/c` when that is a module, else `a/b`, which must exist. Nothing matching gives
 //! `External { package: a }`.
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::paths::{file_name, join, parent_dir};
+use super::paths::{file_name, is_within, join, parent_dir};
 use super::read::ConfigReader;
 use super::toml_lite;
 use super::Resolution;
@@ -32,6 +41,9 @@ pub(crate) struct PythonIndex {
     folders: HashSet<String>,
     /// Configured source roots, in discovery order (deepest configuration first).
     configured_roots: Vec<String>,
+    /// The configured roots a configuration names below its own folder (`where`,
+    /// `package-dir`, `from`, Hatch's packages, a `src/` layout).
+    named_roots: Vec<String>,
     /// Folders directly above an outermost package or a top-level module.
     implicit_roots: BTreeSet<String>,
 }
@@ -54,25 +66,37 @@ impl PythonIndex {
                 }
             }
         }
-        let mut implicit = BTreeSet::new();
-        for path in &index.files {
-            implicit.insert(index.package_root(path));
-        }
-        index.implicit_roots = implicit;
         // Deeper configurations first, so a nested project's roots win over the top one.
         let mut folders: Vec<String> = config_folders.into_iter().collect();
         folders.sort_by_key(|folder| std::cmp::Reverse(folder.matches('/').count() + 1));
         for folder in folders {
-            for root in index.configured_roots_of(reader, &folder) {
+            for (root, named) in index.configured_roots_of(reader, &folder) {
+                if named && !index.named_roots.contains(&root) {
+                    index.named_roots.push(root.clone());
+                }
                 if !index.configured_roots.contains(&root) {
                     index.configured_roots.push(root);
                 }
             }
         }
+        // A folder inside a configured source root is a namespace package there, not a root.
+        let mut implicit = BTreeSet::new();
+        for path in &index.files {
+            let root = index.package_root(path);
+            if !index
+                .named_roots
+                .iter()
+                .any(|named| root != *named && is_within(&root, named))
+            {
+                implicit.insert(root);
+            }
+        }
+        index.implicit_roots = implicit;
         index
     }
 
-    fn configured_roots_of(&self, reader: &ConfigReader<'_>, folder: &str) -> Vec<String> {
+    /// The roots a configuration folder gives, each with whether the configuration names it.
+    fn configured_roots_of(&self, reader: &ConfigReader<'_>, folder: &str) -> Vec<(String, bool)> {
         let mut relative_roots: Vec<String> = Vec::new();
         let read_config = |name: &str| {
             let path = join(folder, name)?;
@@ -130,11 +154,29 @@ impl PythonIndex {
         {
             relative_roots.push("src".to_owned());
         }
-        relative_roots.push(String::new());
-        relative_roots
+        let mut roots: Vec<(String, bool)> = relative_roots
             .iter()
             .filter_map(|relative| join(folder, relative))
-            .collect()
+            .map(|root| {
+                let below = root != folder;
+                (root, below)
+            })
+            .collect();
+        roots.push((folder.to_owned(), false));
+        roots
+    }
+
+    /// The root `importer` is imported from: the deepest configured root a configuration names
+    /// below its own folder (`src/`…) that holds the folder over the importer's outermost
+    /// package, which makes namespace packages under `src/` work; else that folder.
+    fn own_root(&self, importer: &str) -> String {
+        let package_root = self.package_root(importer);
+        self.named_roots
+            .iter()
+            .filter(|root| is_within(&package_root, root))
+            .max_by_key(|root| root.split('/').filter(|part| !part.is_empty()).count())
+            .cloned()
+            .unwrap_or(package_root)
     }
 
     /// The folder above the outermost package containing `path`.
@@ -168,14 +210,6 @@ impl PythonIndex {
         .find(|candidate| self.files.contains(candidate))
     }
 
-    /// Whether `root` has the top-level module or package `name`.
-    fn root_has(&self, root: &str, name: &str) -> bool {
-        let Some(base) = join(root, name) else {
-            return false;
-        };
-        self.module_file(&base).is_some() || self.folders.contains(&base)
-    }
-
     /// The deepest existing module among the prefixes of `segments` under `root`.
     fn deepest(&self, root: &str, segments: &[&str]) -> Option<String> {
         (1..=segments.len()).rev().find_map(|length| {
@@ -197,9 +231,15 @@ impl PythonIndex {
         if let Some(name) = name.filter(|name| *name != "*") {
             segments.push(name);
         }
-        let wanted_depth = segments.len() - usize::from(name.is_some_and(|name| name != "*"));
+        // `from m import n`: `n` may be a submodule, else `m` itself must exist. `import a.b.c`:
+        // the deepest existing module (`c` may be an attribute the package sets).
+        let wanted_depth = match name {
+            Some("*") => segments.len(),
+            Some(_) => segments.len() - 1,
+            None if level == 0 => 1,
+            None => segments.len(),
+        };
         let accept = |found: Option<String>, root: &str| -> Option<String> {
-            // The imported name may be a submodule; otherwise the module itself must exist.
             let found = found?;
             (module_depth(&found, root) >= wanted_depth).then_some(found)
         };
@@ -222,22 +262,52 @@ impl PythonIndex {
         let Some(first) = segments.first().copied() else {
             return Resolution::Internal;
         };
-        for root in self.roots_for(importer) {
-            if self.root_has(&root, first) {
+        // A regular top-level module or package decides; a namespace package (a folder of
+        // Python files without `__init__.py`) may have portions in several roots, so the search
+        // goes on when a portion lacks the module, and a name no portion has comes from another
+        // distribution of the namespace (`poetry.core`). In a weak root only a regular package
+        // counts: a loose `build.py` in some fixture folder is not the `build` package.
+        let mut in_namespace = false;
+        for (root, weak) in self.roots_for(importer) {
+            let Some(base) = join(&root, first) else {
+                continue;
+            };
+            if weak {
+                if self.is_regular_package(&base) {
+                    return accept(self.deepest(&root, &segments), &root)
+                        .map_or(Resolution::Internal, Resolution::File);
+                }
+                continue;
+            }
+            if self.module_file(&base).is_some() {
+                return accept(self.deepest(&root, &segments), &root)
+                    .map_or(Resolution::Internal, Resolution::File);
+            }
+            if self.folders.contains(&base) {
                 if let Some(found) = accept(self.deepest(&root, &segments), &root) {
                     return Resolution::File(found);
                 }
-                return Resolution::Internal;
+                in_namespace = true;
             }
         }
-        Resolution::External {
-            package: first.to_owned(),
-        }
+        let package = if in_namespace {
+            segments
+                .iter()
+                .take(2)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(".")
+        } else {
+            first.to_owned()
+        };
+        Resolution::External { package }
     }
 
-    /// The roots an absolute import from `importer` is looked up in, in order.
-    fn roots_for(&self, importer: &str) -> Vec<String> {
-        let own = self.package_root(importer);
+    /// The roots an absolute import from `importer` is looked up in, in order, each with
+    /// whether it is weak: from the tree (step 4), or the folder of a configuration that does
+    /// not hold the importer. In a weak root only a regular package counts.
+    fn roots_for(&self, importer: &str) -> Vec<(String, bool)> {
+        let own = self.own_root(importer);
         let mut roots = vec![own];
         for root in &self.configured_roots {
             if !roots.contains(root) {
@@ -254,8 +324,16 @@ impl PythonIndex {
             .collect();
         let importer_folder = parent_dir(importer);
         others.sort_by_key(|root| std::cmp::Reverse(common_prefix_segments(root, importer_folder)));
-        roots.extend(others.into_iter().cloned());
-        roots
+        // Another project's own folder (a test fixture's `pyproject.toml`) is as weak as the tree.
+        let mut ordered: Vec<(String, bool)> = roots
+            .into_iter()
+            .map(|root| {
+                let weak = !is_within(importer, &root) && !self.named_roots.contains(&root);
+                (root, weak)
+            })
+            .collect();
+        ordered.extend(others.into_iter().map(|root| (root.clone(), true)));
+        ordered
     }
 }
 

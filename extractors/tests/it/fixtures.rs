@@ -111,7 +111,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 37] = [
+const CASES: [&str; 38] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
@@ -131,6 +131,7 @@ const CASES: [&str; 37] = [
     "python/graph",
     "python/imports",
     "python/mounts",
+    "python/namespace",
     "python/web",
     "rust/graph",
     "rust/targets",
@@ -209,6 +210,11 @@ fn javascript_files_use_require_jsx_and_jsconfig() {
 #[test]
 fn python_imports_resolve_through_source_roots_packages_and_relative_levels() {
     check_case("python/imports");
+}
+
+#[test]
+fn python_namespace_packages_attribute_imports_and_type_checking_blocks() {
+    check_case("python/namespace");
 }
 
 #[test]
