@@ -4,8 +4,8 @@
 //! `import a.b` gives one fact per module; `from m import x, y` gives one fact per distinct file
 //! the names lead to (a name may be a submodule: `from app import models` resolves to
 //! `app/models.py` when it exists, else to `app/__init__.py`). Relative imports count their
-//! dots from the importing file's folder. An import in the body of `if TYPE_CHECKING:` is
-//! `typeOnly`: type checkers see it, the interpreter does not run it. Bindings (`import a as
+//! dots from the importing file's folder. An import in the body of `if TYPE_CHECKING:` or in a
+//! stub (`.pyi`) is `typeOnly`: type checkers see it, the interpreter does not run it. Bindings (`import a as
 //! b`, `from a import c`) qualify the callees of client calls: `connect(…)` after `from psycopg2
 //! import connect` is `psycopg2.connect`.
 
@@ -95,7 +95,8 @@ fn read_import<'tree>(
     let context = input.context;
     let mut sites = Vec::new();
     let names = imported_names(statement, source);
-    let type_only = is_type_checking_only(statement, source);
+    // A stub (`.pyi`) is read by type checkers only.
+    let type_only = input.path.ends_with(".pyi") || is_type_checking_only(statement, source);
     if statement.kind() == "import_statement" {
         for (module, alias) in names {
             let resolution = context.resolve_python(input.path, 0, &module, None);
