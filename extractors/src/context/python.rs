@@ -1,22 +1,25 @@
 //! Python module resolution: source roots and the files a dotted module name can mean.
 //!
+//! Configured roots: for each `pyproject.toml`, `setup.cfg` or `setup.py` folder D, the `where`
+//! of `[tool.setuptools.packages.find]`/`[options.packages.find]`, the `""` entry of
+//! `package-dir`/`package_dir`, Poetry's `packages … from`, the parents of Hatch's wheel
+//! `packages`, `D/src` when it holds Python files (the src/ layout), then D itself. A configured
+//! root below D is a *named root*.
+//!
 //! Source roots, tried in this order for an absolute import:
 //! 1. the importer's own root: the folder above its outermost package (the nearest folder
 //!    without `__init__.py`), which is where Python finds it when run as a package, or the
-//!    deepest root a configuration names below its own folder (a *named root*) above that
-//!    folder (so that `src/ns/pkg/m.py` in a namespace package `ns` is imported from `src`);
-//! 2. configured roots: for each `pyproject.toml`, `setup.cfg` or `setup.py` folder D, the
-//!    `where` of `[tool.setuptools.packages.find]`/`[options.packages.find]`, the `""` entry of
-//!    `package-dir`/`package_dir`, Poetry's `packages … from`, the parents of Hatch's wheel
-//!    `packages`, `D/src` when it holds Python files (the src/ layout), then D itself;
+//!    deepest named root above that folder (so that `src/ns/pkg/m.py` in a namespace package
+//!    `ns` is imported from `src`);
+//! 2. the configured roots that hold the importer, and the named roots (deepest configuration
+//!    first);
 //! 3. the project root;
-//! 4. else the tree: every other folder above an outermost package, but none inside a named
-//!    root (a namespace package there), nearest to the importer first (longest common folder
-//!    prefix, then bytewise).
-//!
-//! The roots of 4., and those of 2. that are the folder of a configuration not holding the
-//! importer (a test fixture's project), are weak: only a regular package counts there, so a
-//! loose `build.py` in a fixture folder is not the `build` distribution.
+//! 4. weak roots: the folders of the configurations that do not hold the importer (a test
+//!    fixture's project), then the tree: every other folder above an outermost package, but
+//!    none inside a named root (a namespace package there), nearest to the importer first
+//!    (longest common folder prefix, then bytewise). A weak root only answers with a regular
+//!    package that has the module, so a loose `build.py` in a fixture folder is not the `build`
+//!    distribution.
 //!
 //! In a root, `a.b` is `a/b.py`, `a/b/__init__.py` or `a/b.pyi`. The first root with a top-level
 //! module or regular package `a` decides; a folder of Python files without `__init__.py` is a
@@ -265,17 +268,21 @@ impl PythonIndex {
         // A regular top-level module or package decides; a namespace package (a folder of
         // Python files without `__init__.py`) may have portions in several roots, so the search
         // goes on when a portion lacks the module, and a name no portion has comes from another
-        // distribution of the namespace (`poetry.core`). In a weak root only a regular package
-        // counts: a loose `build.py` in some fixture folder is not the `build` package.
+        // distribution of the namespace (`poetry.core`). A weak root only answers with a regular
+        // package that has the module: a loose `build.py` in some fixture folder is not the
+        // `build` distribution, nor a fixture's `tests` package the project's.
         let mut in_namespace = false;
+        let mut in_weak_package = false;
         for (root, weak) in self.roots_for(importer) {
             let Some(base) = join(&root, first) else {
                 continue;
             };
             if weak {
                 if self.is_regular_package(&base) {
-                    return accept(self.deepest(&root, &segments), &root)
-                        .map_or(Resolution::Internal, Resolution::File);
+                    if let Some(found) = accept(self.deepest(&root, &segments), &root) {
+                        return Resolution::File(found);
+                    }
+                    in_weak_package = true;
                 }
                 continue;
             }
@@ -289,6 +296,9 @@ impl PythonIndex {
                 }
                 in_namespace = true;
             }
+        }
+        if in_weak_package && !in_namespace {
+            return Resolution::Internal;
         }
         let package = if in_namespace {
             segments
@@ -304,36 +314,35 @@ impl PythonIndex {
     }
 
     /// The roots an absolute import from `importer` is looked up in, in order, each with
-    /// whether it is weak: from the tree (step 4), or the folder of a configuration that does
-    /// not hold the importer. In a weak root only a regular package counts.
+    /// whether it is weak: the own root, the configured roots that hold the importer or that a
+    /// configuration names, the project root; then, weak, the folders of the configurations
+    /// that do not hold the importer (a test fixture's `pyproject.toml`) and the tree.
     fn roots_for(&self, importer: &str) -> Vec<(String, bool)> {
         let own = self.own_root(importer);
-        let mut roots = vec![own];
-        for root in &self.configured_roots {
-            if !roots.contains(root) {
-                roots.push(root.clone());
-            }
-        }
-        if !roots.iter().any(String::is_empty) {
-            roots.push(String::new());
-        }
-        let mut others: Vec<&String> = self
-            .implicit_roots
+        let (strong, weak): (Vec<&String>, Vec<&String>) = self
+            .configured_roots
             .iter()
-            .filter(|root| !roots.contains(root))
-            .collect();
+            .partition(|root| is_within(importer, root) || self.named_roots.contains(*root));
+        let mut roots: Vec<(String, bool)> = vec![(own, false)];
+        let push = |roots: &mut Vec<(String, bool)>, root: &String, is_weak: bool| {
+            if !roots.iter().any(|(known, _)| known == root) {
+                roots.push((root.clone(), is_weak));
+            }
+        };
+        for root in strong {
+            push(&mut roots, root, false);
+        }
+        push(&mut roots, &String::new(), false);
+        for root in weak {
+            push(&mut roots, root, true);
+        }
+        let mut others: Vec<&String> = self.implicit_roots.iter().collect();
         let importer_folder = parent_dir(importer);
         others.sort_by_key(|root| std::cmp::Reverse(common_prefix_segments(root, importer_folder)));
-        // Another project's own folder (a test fixture's `pyproject.toml`) is as weak as the tree.
-        let mut ordered: Vec<(String, bool)> = roots
-            .into_iter()
-            .map(|root| {
-                let weak = !is_within(importer, &root) && !self.named_roots.contains(&root);
-                (root, weak)
-            })
-            .collect();
-        ordered.extend(others.into_iter().map(|root| (root.clone(), true)));
-        ordered
+        for root in others {
+            push(&mut roots, root, true);
+        }
+        roots
     }
 }
 
