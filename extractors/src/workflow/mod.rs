@@ -8,7 +8,8 @@
 //!   `permissions:`, with `job` on job-level grants. `write-all` and `read-all` are kept as one
 //!   fact with permission `*` (access `write` or `read`); `{}` is one fact with permission `*`
 //!   and access `none`, so that an explicit empty grant is visible.
-//! - `workflow_job` per job, with its `needs` list.
+//! - `workflow_job` per job, with its `needs` list, and `uses` when the job calls a reusable
+//!   workflow (`uses: org/repo/.github/workflows/deploy.yml@v1` or `./.github/workflows/x.yml`).
 //! - `workflow_step` per step, with its 0-based `index` in the job, `name`, `uses` and `run`
 //!   when present, and `step`: those three joined with newlines (the step text that step-order
 //!   rules search).
@@ -172,6 +173,10 @@ impl Writer<'_> {
         );
         set(&mut fact, "job", job_name);
         set(&mut fact, "needs", PropertyValue::List(needs));
+        // A job that calls a reusable workflow has `uses` instead of steps.
+        if let Some(uses) = job.get("uses").and_then(Node::as_str) {
+            set(&mut fact, "uses", uses);
+        }
         facts.push(fact);
         if let Some(permissions) = job.get("permissions") {
             self.permissions(permissions, Some(job_name), facts);
