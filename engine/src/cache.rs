@@ -11,7 +11,9 @@
 //!
 //! It lives in `$XDG_CACHE_HOME/lintel` (else `~/.cache/lintel`), never inside the project.
 //! Entries are written atomically (temporary file, then rename); a corrupt or unreadable entry
-//! is a miss.
+//! is a miss. The directory is bounded: after each store, the least recently used entries (a hit
+//! refreshes an entry's modification time) beyond [`MAX_ENTRIES`] or [`MAX_BYTES`] in all are
+//! deleted, and so are temporary files that an interrupted run left behind.
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +22,15 @@ use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
 const CACHE_FORMAT: u32 = 2;
+
+/// At most this many snapshots are kept.
+pub const MAX_ENTRIES: usize = 16;
+
+/// At most this many bytes of entries are kept (the newest entry is always kept).
+pub const MAX_BYTES: u64 = 1 << 30;
+
+/// A temporary file older than this was left by an interrupted run.
+const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// The cache directory.
 #[derive(Debug, Clone)]
@@ -123,12 +134,19 @@ impl ExtractionCache {
 
     /// The outcomes stored under `key`, if a valid entry exists.
     pub fn load(&self, key: &str) -> Option<Vec<(String, CachedOutcome)>> {
-        let bytes = std::fs::read(self.path(key)).ok()?;
+        let path = self.path(key);
+        let bytes = std::fs::read(&path).ok()?;
         let entry: Entry = serde_json::from_slice(&bytes).ok()?;
-        (entry.format == CACHE_FORMAT
+        let valid = entry.format == CACHE_FORMAT
             && entry.version == env!("CARGO_PKG_VERSION")
-            && entry.key == key)
-            .then_some(entry.outcomes)
+            && entry.key == key;
+        if valid {
+            // Mark the entry as recently used for the eviction order; failure only makes it older.
+            if let Ok(file) = std::fs::File::options().append(true).open(&path) {
+                let _ = file.set_modified(std::time::SystemTime::now());
+            }
+        }
+        valid.then_some(entry.outcomes)
     }
 
     /// Stores outcomes under `key`; failures are ignored (the cache is an optimisation).
@@ -153,6 +171,48 @@ impl ExtractionCache {
         {
             let _ = std::fs::remove_file(&temporary);
         }
+        self.prune(key);
+    }
+
+    /// Deletes the least recently used entries beyond the bounds, keeping `keep`, and stale
+    /// temporary files. Failures are ignored: another run may be pruning at the same time.
+    fn prune(&self, keep: &str) {
+        let Ok(listing) = std::fs::read_dir(&self.directory) else {
+            return;
+        };
+        let now = std::time::SystemTime::now();
+        let mut entries: Vec<(std::time::SystemTime, String, u64, PathBuf)> = Vec::new();
+        for item in listing.flatten() {
+            let path = item.path();
+            let name = item.file_name().to_string_lossy().into_owned();
+            let Ok(metadata) = item.metadata() else {
+                continue;
+            };
+            let modified = metadata.modified().unwrap_or(std::time::UNIX_EPOCH);
+            if name.starts_with('.') && name.ends_with(".tmp") {
+                let age = now.duration_since(modified).unwrap_or_default();
+                if age > STALE_TEMPORARY {
+                    let _ = std::fs::remove_file(&path);
+                }
+            } else if metadata.is_file() && name.ends_with(".json") {
+                entries.push((modified, name, metadata.len(), path));
+            }
+        }
+        // Newest first; the entry just written or read always stays.
+        let kept = format!("{keep}.json");
+        entries.sort_by(|a, b| {
+            (b.1 == kept)
+                .cmp(&(a.1 == kept))
+                .then(b.0.cmp(&a.0))
+                .then(a.1.cmp(&b.1))
+        });
+        let mut total = 0_u64;
+        for (index, (_, _, size, path)) in entries.iter().enumerate() {
+            total = total.saturating_add(*size);
+            if index > 0 && (index >= MAX_ENTRIES || total > MAX_BYTES) {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
 }
 
@@ -171,4 +231,69 @@ pub fn worktree_identity(path: &Path) -> String {
     #[cfg(not(unix))]
     let inode = 0_u64;
     format!("{}:{modified}:{inode}", metadata.len())
+}
+
+#[cfg(test)]
+#[expect(clippy::unwrap_used, reason = "test code: a panic is a test failure")]
+mod tests {
+    use super::*;
+
+    fn outcomes(label: &str) -> Vec<(String, CachedOutcome)> {
+        vec![(label.to_owned(), CachedOutcome::Skipped(label.to_owned()))]
+    }
+
+    fn age(path: &Path, seconds_ago: u64) {
+        let time = std::time::SystemTime::now() - std::time::Duration::from_secs(seconds_ago);
+        std::fs::File::options()
+            .append(true)
+            .open(path)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+    }
+
+    #[test]
+    fn the_least_recently_used_entries_beyond_the_bound_are_evicted() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        let keys: Vec<String> = (0..MAX_ENTRIES + 3).map(|n| format!("k{n:02}")).collect();
+        for (n, key) in keys.iter().enumerate() {
+            cache.store(key, &outcomes(key));
+            // Older keys are older on disk, whatever the file system's timestamp resolution.
+            age(&cache.path(key), 10_000 - u64::try_from(n).unwrap() * 10);
+        }
+        // A hit makes the oldest surviving entry the most recently used one.
+        let oldest_kept = &keys[3];
+        assert!(cache.load(oldest_kept).is_some());
+        cache.store("fresh", &outcomes("fresh"));
+        let mut names: Vec<String> = std::fs::read_dir(directory.path())
+            .unwrap()
+            .map(|item| item.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), MAX_ENTRIES);
+        assert!(names.contains(&"fresh.json".to_owned()));
+        assert!(names.contains(&format!("{oldest_kept}.json")));
+        for evicted in &keys[..5] {
+            if evicted != oldest_kept {
+                assert!(cache.load(evicted).is_none(), "{evicted} should be evicted");
+            }
+        }
+        assert!(cache.load(&keys[MAX_ENTRIES + 2]).is_some());
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed_and_fresh_ones_kept() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        let stale = directory.path().join(".abc.1.tmp");
+        let fresh = directory.path().join(".def.2.tmp");
+        std::fs::write(&stale, "x").unwrap();
+        std::fs::write(&fresh, "x").unwrap();
+        age(&stale, 2 * 3600);
+        cache.store("key", &outcomes("key"));
+        assert!(!stale.exists());
+        assert!(fresh.exists());
+        assert!(cache.load("key").is_some());
+    }
 }
