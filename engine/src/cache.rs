@@ -234,7 +234,6 @@ pub fn worktree_identity(path: &Path) -> String {
 }
 
 #[cfg(test)]
-#[expect(clippy::unwrap_used, reason = "test code: a panic is a test failure")]
 mod tests {
     use super::*;
 
