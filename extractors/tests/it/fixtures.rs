@@ -69,10 +69,67 @@ pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
     extracted
 }
 
+/// Every fact of a fixture, one block per fact in (file, line, column, kind, id) order: the
+/// position and span, kind, confidence, extractor/strategy, the top-level fields, the enclosing
+/// scope, the message, then every property (`language` included) as JSON values.
+fn render_case(extractions: &[(String, String, FileExtraction)]) -> String {
+    use std::fmt::Write as _;
+    let mut facts: Vec<&policies::facts::Fact> = extractions
+        .iter()
+        .flat_map(|(_, _, extraction)| &extraction.facts)
+        .collect();
+    facts.sort_by(|a, b| {
+        let key = |fact: &policies::facts::Fact| {
+            (
+                fact.evidence.file.clone(),
+                fact.evidence.line,
+                fact.evidence.column,
+                fact.kind.as_str(),
+                fact.id.clone(),
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    let mut text = String::new();
+    for fact in facts {
+        let evidence = &fact.evidence;
+        let _ = writeln!(
+            text,
+            "{}:{}:{}-{}:{} {} [{}] {}/{}",
+            evidence.file,
+            evidence.line,
+            evidence.column,
+            evidence.end_line,
+            evidence.end_column,
+            fact.kind.as_str(),
+            fact.confidence.as_str(),
+            evidence.extractor,
+            serde_json::to_string(&evidence.strategy).unwrap().trim_matches('"'),
+        );
+        for (name, value) in [
+            ("target", &fact.target),
+            ("technology", &fact.technology),
+            ("model", &fact.model),
+            ("route", &fact.route),
+            ("scope", &evidence.scope),
+        ] {
+            if let Some(value) = value {
+                let _ = writeln!(text, "  {name}: {value}");
+            }
+        }
+        let _ = writeln!(text, "  message: {}", evidence.message);
+        for (name, value) in &fact.properties {
+            let _ = writeln!(text, "  .{name} = {}", serde_json::to_string(value).unwrap());
+        }
+    }
+    text
+}
+
 fn check_case(case: &str) {
     let mut problems = Vec::new();
     let mut fact_count = 0;
-    for (file, source, extraction) in extract_project(case) {
+    let extractions = extract_project(case);
+    for (file, source, extraction) in &extractions {
         assert_eq!(extraction.skipped, None, "{case}/{file} was skipped");
         assert_eq!(
             extraction.parse_errors, 0,
@@ -83,7 +140,7 @@ fn check_case(case: &str) {
         problems.extend(annotations::check(
             &format!("{case}/{file}"),
             &extraction.facts,
-            &annotations::parse(&source),
+            &annotations::parse(source),
         ));
     }
     assert!(fact_count > 0, "fixture `{case}` produced no facts");
@@ -91,6 +148,12 @@ fn check_case(case: &str) {
         problems.is_empty(),
         "fixture `{case}`:\n{}",
         problems.join("\n")
+    );
+    // The annotations pin each fact's kind, line and chosen properties; the snapshot pins the
+    // rest (ids aside: spans, messages, extractor, strategy and every property).
+    insta::assert_snapshot!(
+        format!("fixture__{}", case.replace('/', "__")),
+        render_case(&extractions)
     );
 }
 
