@@ -104,7 +104,9 @@ fn render_case(extractions: &[(String, String, FileExtraction)]) -> String {
             fact.kind.as_str(),
             fact.confidence.as_str(),
             evidence.extractor,
-            serde_json::to_string(&evidence.strategy).unwrap().trim_matches('"'),
+            serde_json::to_string(&evidence.strategy)
+                .unwrap()
+                .trim_matches('"'),
         );
         for (name, value) in [
             ("target", &fact.target),
@@ -119,7 +121,11 @@ fn render_case(extractions: &[(String, String, FileExtraction)]) -> String {
         }
         let _ = writeln!(text, "  message: {}", evidence.message);
         for (name, value) in &fact.properties {
-            let _ = writeln!(text, "  .{name} = {}", serde_json::to_string(value).unwrap());
+            let _ = writeln!(
+                text,
+                "  .{name} = {}",
+                serde_json::to_string(value).unwrap()
+            );
         }
     }
     text
