@@ -167,7 +167,7 @@ pub fn extract_project(
         }
     }
     let key = cache.map(|_| {
-        let identities: Vec<(String, String)> = scope
+        let mut identities: Vec<(String, String)> = scope
             .project_files
             .par_iter()
             .map(|file| {
@@ -182,6 +182,13 @@ pub fn extract_project(
                 (file.clone(), identity)
             })
             .collect();
+        // Symbolic links change how imports resolve, so they are part of the snapshot.
+        identities.extend(
+            scope
+                .symlinks
+                .iter()
+                .map(|(link, target)| (format!("{link} -> {target}"), "symlink".to_owned())),
+        );
         ExtractionCache::key(&identities, &owned, include_generated, keep_generic)
     });
     let cached = cache
@@ -289,6 +296,7 @@ fn extract_files(
     } else {
         ProjectContext::discover(root, &scope.project_files)
     };
+    context.set_symlinks(scope.symlinks.clone());
     context.set_generic_facts(keep_generic);
     context.set_query_timing(debug);
     let git_root = scope.git_root.clone();

@@ -66,10 +66,21 @@ pub fn relative_to(path: &Path, root: &Path) -> String {
     to_slash(&relative)
 }
 
+/// What [`walk_project`] finds.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// Project files, project-relative, sorted.
+    pub files: Vec<String>,
+    /// Symbolic links met (not followed): link path → its target text.
+    pub symlinks: Vec<(String, String)>,
+}
+
 /// Lists the project's files: files git tracks (when `tracked` is given) plus every file the
-/// gitignore-aware walk finds. Symlinks are never followed and `.git` is skipped.
-pub fn walk_project(root: &Path, tracked: &[String]) -> Vec<String> {
+/// gitignore-aware walk finds. Symlinks are never followed, only listed with their target text,
+/// and `.git` is skipped.
+pub fn walk_project(root: &Path, tracked: &[String]) -> Listing {
     let mut files: BTreeSet<String> = tracked.iter().cloned().collect();
+    let mut symlinks = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .follow_links(false)
@@ -78,15 +89,25 @@ pub fn walk_project(root: &Path, tracked: &[String]) -> Vec<String> {
         .filter_entry(|entry| entry.file_name() != ".git")
         .build();
     for entry in walker.flatten() {
-        let is_file = entry.file_type().is_some_and(|kind| kind.is_file());
-        if !is_file {
+        let Some(kind) = entry.file_type() else {
             continue;
-        }
-        if let Ok(relative) = entry.path().strip_prefix(root) {
+        };
+        let Ok(relative) = entry.path().strip_prefix(root) else {
+            continue;
+        };
+        if kind.is_file() {
             files.insert(to_slash(relative));
+        } else if kind.is_symlink() {
+            if let Ok(target) = std::fs::read_link(entry.path()) {
+                symlinks.push((to_slash(relative), to_slash(&target)));
+            }
         }
     }
-    files.into_iter().collect()
+    symlinks.sort();
+    Listing {
+        files: files.into_iter().collect(),
+        symlinks,
+    }
 }
 
 /// Expands non-nested `{a,b}` alternatives.

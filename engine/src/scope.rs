@@ -62,6 +62,10 @@ pub struct Scope {
     pub submodules: Vec<String>,
     /// Blob ids of the project files, for index and commit snapshots.
     pub blobs: BTreeMap<String, Oid>,
+    /// Symbolic links of the snapshot that point inside the project: link path → target path,
+    /// both project-relative (the target worked out lexically from the link's folder). Links are
+    /// never read or walked through; import resolution maps a path through them, as Node does.
+    pub symlinks: BTreeMap<String, String>,
 }
 
 impl Scope {
@@ -118,6 +122,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
         git_prefix: git_prefix.clone(),
         submodules: Vec::new(),
         blobs: BTreeMap::new(),
+        symlinks: BTreeMap::new(),
     };
     match request {
         ScopeRequest::All | ScopeRequest::Files(_) => {
@@ -137,7 +142,13 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                 }
             }
             tracked.retain(|path| root.join(path).is_file());
-            scope.project_files = walk_project(root, &tracked);
+            let listing = walk_project(root, &tracked);
+            scope.project_files = listing.files;
+            scope.symlinks = listing
+                .symlinks
+                .into_iter()
+                .filter_map(|(link, target)| Some((link.clone(), link_target(&link, &target)?)))
+                .collect();
             if let ScopeRequest::Files(paths) = request {
                 scope.mode = "files";
                 scope.base = "files".into();
@@ -165,7 +176,11 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                 };
                 match entry.mode {
                     0o160000 => scope.submodules.push(path),
-                    0o120000 => {}
+                    0o120000 => {
+                        if let Some(target) = symlink_blob(repository, entry.id, &path) {
+                            scope.symlinks.insert(path, target);
+                        }
+                    }
                     _ => {
                         scope.blobs.insert(path.clone(), entry.id);
                         scope.project_files.push(path);
@@ -209,7 +224,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
             let head_tree = head.tree().map_err(|error| git_error(&error))?;
             scope.base_commit = Some(merge_base.to_string());
             scope.snapshot = Snapshot::Commit(head.id());
-            list_tree(&head_tree, &to_project, &mut scope)?;
+            list_tree(repository, &head_tree, &to_project, &mut scope)?;
             let mut options = DiffOptions::new();
             options.ignore_submodules(true);
             let mut diff = repository
@@ -226,6 +241,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
 
 /// Lists the blobs of a tree into `scope.project_files`/`scope.blobs`, and its submodules.
 fn list_tree(
+    repository: &Repository,
     tree: &git2::Tree<'_>,
     to_project: &dyn Fn(&str) -> Option<String>,
     scope: &mut Scope,
@@ -239,12 +255,46 @@ fn list_tree(
                     scope.blobs.insert(path.clone(), entry.id());
                     scope.project_files.push(path);
                 }
+                0o120000 => {
+                    if let Some(target) = symlink_blob(repository, entry.id(), &path) {
+                        scope.symlinks.insert(path, target);
+                    }
+                }
                 _ => {}
             }
         }
         git2::TreeWalkResult::Ok
     })
     .map_err(|error| git_error(&error))
+}
+
+/// The project path a symbolic link at `link` with the text `target` points to, when it stays
+/// inside the project: worked out lexically from the link's folder; absolute targets and targets
+/// that climb out of the project give `None`.
+fn link_target(link: &str, target: &str) -> Option<String> {
+    let target = target.replace('\\', "/");
+    if target.starts_with('/') || target.contains(':') || target.is_empty() {
+        return None;
+    }
+    let folder = link.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let mut parts: Vec<&str> = folder.split('/').filter(|part| !part.is_empty()).collect();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The in-project target of a symbolic link stored in git as a blob holding its target text.
+fn symlink_blob(repository: &Repository, oid: Oid, link: &str) -> Option<String> {
+    let blob = repository.find_blob(oid).ok()?;
+    let target = std::str::from_utf8(blob.content()).ok()?;
+    link_target(link, target)
 }
 
 /// The merge-base side of a `--diff` scope: the whole merge-base tree (as with `--all`), and the
@@ -289,8 +339,9 @@ pub fn merge_base_scope(head: &Scope) -> Result<(Scope, BTreeMap<String, String>
         git_prefix: head.git_prefix.clone(),
         submodules: Vec::new(),
         blobs: BTreeMap::new(),
+        symlinks: BTreeMap::new(),
     };
-    list_tree(&base_tree, &to_project, &mut scope)?;
+    list_tree(&repository, &base_tree, &to_project, &mut scope)?;
     scope.project_files.sort();
     scope.changed_files = scope.project_files.clone();
     let mut options = DiffOptions::new();
@@ -402,5 +453,24 @@ pub fn read_file(
             Ok(blob.content().to_vec())
         }
         _ => Err(missing()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_target;
+
+    #[test]
+    fn link_targets_are_worked_out_from_the_link_folder_and_never_leave_the_project() {
+        assert_eq!(
+            link_target("web/shared.ts", "../repo/orders.ts").as_deref(),
+            Some("repo/orders.ts")
+        );
+        assert_eq!(link_target("web/lib", "./a/../b").as_deref(), Some("web/b"));
+        assert_eq!(link_target("top.ts", "../outside.ts"), None);
+        assert_eq!(link_target("web/x.ts", "../../outside.ts"), None);
+        assert_eq!(link_target("web/x.ts", "/etc/passwd"), None);
+        assert_eq!(link_target("web/x.ts", "C:/x"), None);
+        assert_eq!(link_target("web/x", ".."), None);
     }
 }

@@ -458,3 +458,85 @@ fn submodules_are_skipped_with_a_warning() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn imports_resolve_through_in_project_symlinks_in_the_work_tree_the_index_and_commits() {
+    const LINKED: &str = r#"
+node app : server
+component Web  { runs_on: app  paths: "web/**" }
+component Api  { runs_on: app  paths: "api/**" }
+component Repo { runs_on: app  paths: "repo/**" }
+invariant Rules {
+  deny reach Web -> Repo
+  deny reach Api -> Repo
+}
+"#;
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "orders.ts", "export const orders = [];\n");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let repository = Repository::init(root).unwrap();
+    write(root, "architecture.ag", LINKED);
+    write(root, "repo/orders.ts", "export const orders = [];\n");
+    // A linked file (Web), a linked folder (Api), and a link that leaves the project (Web).
+    write(
+        root,
+        "web/file-link.ts",
+        "import { orders } from \"./shared-orders\";\nexport const a = orders;\n",
+    );
+    write(
+        root,
+        "web/outside-link.ts",
+        "import { orders } from \"./outside\";\nexport const c = orders;\n",
+    );
+    write(
+        root,
+        "api/folder-link.ts",
+        "import { orders } from \"./repo-link/orders\";\nexport const b = orders;\n",
+    );
+    std::os::unix::fs::symlink("../repo/orders.ts", root.join("web/shared-orders.ts")).unwrap();
+    std::os::unix::fs::symlink("../repo", root.join("api/repo-link")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("orders.ts"),
+        root.join("web/outside.ts"),
+    )
+    .unwrap();
+    let expected = [
+        (
+            "deny reach Web -> Repo".to_owned(),
+            "web/file-link.ts".to_owned(),
+        ),
+        (
+            "deny reach Api -> Repo".to_owned(),
+            "api/folder-link.ts".to_owned(),
+        ),
+    ];
+    let work_tree = check(root, ScopeRequest::All, 2);
+    assert_eq!(types(&work_tree), expected);
+    let text = serde_json::to_string(&work_tree).unwrap();
+    assert!(!text.contains(&outside.path().display().to_string()));
+    stage_all(&repository);
+    assert_eq!(types(&check(root, ScopeRequest::Staged, 2)), expected);
+    commit(&repository, "links");
+    {
+        let head = repository.head().unwrap().peel_to_commit().unwrap();
+        repository.branch("main-base", &head, true).unwrap();
+    }
+    // The change touches the linking file of Web only: its finding is reported, as existing.
+    write(
+        root,
+        "web/file-link.ts",
+        "import { orders } from \"./shared-orders\";\nexport const a = orders;\nexport const d = 1;\n",
+    );
+    commit(&repository, "later");
+    let diff = check(root, ScopeRequest::Diff("main-base".into()), 2);
+    let statuses: Vec<&str> = diff["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| violation["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(types(&diff), expected[..1]);
+    assert_eq!(statuses, ["existing"]);
+}

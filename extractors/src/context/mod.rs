@@ -73,6 +73,8 @@ pub struct ProjectContext {
     without_generic_facts: bool,
     /// Whether each file's query passes are timed (`FileExtraction::queries`).
     query_timing: bool,
+    /// In-project symbolic links: link path → target path (see [`ProjectContext::set_symlinks`]).
+    symlinks: BTreeMap<String, String>,
 }
 
 impl ProjectContext {
@@ -164,6 +166,7 @@ impl ProjectContext {
             config_files: reader.read_paths(),
             without_generic_facts: false,
             query_timing: false,
+            symlinks: BTreeMap::new(),
         }
     }
 
@@ -220,9 +223,41 @@ impl ProjectContext {
         &self.crates
     }
 
-    /// Whether `path` is one of the project's files.
-    pub(crate) fn has_file(&self, path: &str) -> bool {
-        self.files.contains(path)
+    /// Declares the project's symbolic links that point inside it (link path → target path,
+    /// both project-relative with `/`), which the caller lists without following them. Import
+    /// resolution maps a candidate path through them to the real file, as Node does by default
+    /// (`packages/a/shared.js` → `shared.js`, `packages/a/lib/x.ts` through a linked `lib`
+    /// folder); the facts then name the real file.
+    pub fn set_symlinks(&mut self, symlinks: BTreeMap<String, String>) {
+        self.symlinks = symlinks;
+    }
+
+    /// The project file `path` names: itself, or the file it reaches through symbolic links
+    /// (a linked file, or a path under a linked folder; chains of at most eight links).
+    pub(crate) fn existing_file(&self, path: &str) -> Option<String> {
+        if self.files.contains(path) {
+            return Some(path.to_owned());
+        }
+        if self.symlinks.is_empty() {
+            return None;
+        }
+        let mut current = path.to_owned();
+        for _ in 0..8 {
+            // The longest linked prefix (the whole path first, then its folders).
+            let mut end = current.len();
+            let rewritten = loop {
+                let prefix = current.get(..end)?;
+                if let Some(target) = self.symlinks.get(prefix) {
+                    break format!("{target}{}", current.get(end..).unwrap_or_default());
+                }
+                end = prefix.rfind('/')?;
+            };
+            if self.files.contains(&rewritten) {
+                return Some(rewritten);
+            }
+            current = rewritten;
+        }
+        None
     }
 
     /// The options of the nearest `tsconfig.json`/`jsconfig.json` above a file.

@@ -228,15 +228,16 @@ impl ProjectContext {
     /// [`Self::probe`]; `manifests` says whether a folder's `package.json` entry is followed
     /// (not when probing that entry itself).
     fn probe_with(&self, base: &str, manifests: bool) -> Option<String> {
-        if !base.is_empty() && self.has_file(base) {
-            return Some(base.to_owned());
+        if !base.is_empty() {
+            if let Some(file) = self.existing_file(base) {
+                return Some(file);
+            }
         }
         let mapped_source = SOURCE_FOR_OUTPUT.iter().find_map(|(output, sources)| {
             let stem = base.strip_suffix(output)?;
             sources
                 .iter()
-                .map(|source| format!("{stem}{source}"))
-                .find(|candidate| self.has_file(candidate))
+                .find_map(|source| self.existing_file(&format!("{stem}{source}")))
         });
         if mapped_source.is_some() {
             return mapped_source;
@@ -244,8 +245,7 @@ impl ProjectContext {
         let with_extension = |stem: &str| {
             EXTENSIONS
                 .iter()
-                .map(|extension| format!("{stem}{extension}"))
-                .find(|candidate| self.has_file(candidate))
+                .find_map(|extension| self.existing_file(&format!("{stem}{extension}")))
         };
         if !base.is_empty() {
             if let Some(file) = with_extension(base) {
