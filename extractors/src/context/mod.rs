@@ -11,6 +11,7 @@ mod datastores;
 mod gitattributes;
 mod go;
 mod jsonc;
+mod next;
 pub(crate) mod paths;
 mod python;
 mod read;
@@ -64,6 +65,8 @@ pub struct ProjectContext {
     crates: Crates,
     /// Swift modules.
     swift: swift::SwiftModules,
+    /// Next.js applications.
+    next: next::NextApps,
     /// The `linguist-generated` patterns of the root `.gitattributes`.
     gitattributes: GitAttributes,
     /// Every configuration file discovery read, for change detection.
@@ -141,6 +144,7 @@ impl ProjectContext {
         let csharp = TypeIndex::discover_csharp(reader, sorted.iter().copied());
         let crates = Crates::discover(reader, sorted.iter().copied());
         let swift = swift::SwiftModules::discover(reader, sorted.iter().copied());
+        let next = next::NextApps::discover(reader, sorted.iter().copied());
         let gitattributes = if sorted.contains(".gitattributes") {
             reader
                 .read(".gitattributes")
@@ -160,6 +164,7 @@ impl ProjectContext {
             csharp,
             crates,
             swift,
+            next,
             gitattributes,
             import_maps,
             folder_entries,
@@ -258,6 +263,11 @@ impl ProjectContext {
             current = rewritten;
         }
         None
+    }
+
+    /// The folder of the Next.js application `file` belongs to (`next`), if any.
+    pub(crate) fn next_root(&self, file: &str) -> Option<&str> {
+        self.next.root_of(file)
     }
 
     /// The options of the nearest `tsconfig.json`/`jsconfig.json` above a file.

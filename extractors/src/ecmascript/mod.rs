@@ -15,7 +15,8 @@
 //! 4. `http` turns requests through `fetch`, axios, got and undici into `http_call` facts;
 //! 5. `routes` turns Express/Fastify/Koa/Hono registrations and NestJS decorators into `route` facts
 //!    (`mounts` records the routers and mounts whose prefixes `crate::links` applies across files),
-//!    and `node_http` reads the `if`s of raw `http.createServer` handlers.
+//!    `node_http` reads the `if`s of raw `http.createServer` handlers, and `next` turns Next.js
+//!    route files (`app/**/route.ts`, `pages/api/**`) into `route` facts.
 //!
 //! Scopes (`scope`) and literal values (`literals`) are helpers for all of them.
 
@@ -27,6 +28,7 @@ mod import_calls;
 mod imports;
 mod literals;
 mod mounts;
+mod next;
 mod node_http;
 mod routes;
 mod scope;
@@ -152,6 +154,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &clients.instances,
     ));
     facts.extend(node_http::extract(&view, &of_kind(FactKind::HttpCall)));
+    facts.extend(next::extract(&view));
     facts.extend(routes::role_facts(&view, &of_kind(FactKind::ChecksRole)));
     facts.extend(clients.facts);
     let scope_of = |node: tree_sitter::Node<'_>| view.scope_of(node);

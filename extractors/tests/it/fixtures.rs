@@ -214,6 +214,7 @@ const CASES: [&str; 38] = [
     "typescript/http",
     "typescript/javascript",
     "typescript/mounts",
+    "typescript/next",
     "typescript/node_http",
     "typescript/relative",
     "typescript/routes",
@@ -249,6 +250,11 @@ fn http_calls_carry_method_url_and_normalised_path() {
 #[test]
 fn mount_prefixes_cross_files() {
     check_case("typescript/mounts");
+}
+
+#[test]
+fn next_route_handlers_route_by_their_folders() {
+    check_case("typescript/next");
 }
 
 #[test]
