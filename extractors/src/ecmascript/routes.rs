@@ -9,9 +9,15 @@
 //! - NestJS and routing-controllers decorators: `@Get(':id')` on a method of a class decorated
 //!   `@Controller('orders')` gives `GET /orders/:id`, handler `OrdersController.remove`.
 //!
+//! - Router prefixes of their own: Koa `new Router({ prefix: '/x' })`, Hono `new
+//!   Hono().basePath('/x')`; NestJS `app.setGlobalPrefix('api')` mounts every controller route of
+//!   the project at `/api` (its `exclude` option is not read).
+//!
 //! Mount prefixes (`app.use('/api', router)`, in this file or across files) are applied after
-//! extraction by `crate::links` from the records `super::mounts` makes; Nest's global prefix is
-//! not applied.
+//! extraction by `crate::links` from the records `super::mounts` makes; mounts made in test files
+//! (`*.test.*`, `*.spec.*`, `__tests__/`) are left out.
+
+use std::collections::BTreeMap;
 
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
@@ -21,11 +27,11 @@ use super::literals::{arguments, interpolated, object_property, property_name, s
 use super::mounts;
 use super::FileView;
 use crate::facts_out::set;
-use crate::links::{RouteLinks, RouterMember, RouterRef};
+use crate::links::{RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::route_path;
 use crate::syntax::{self, named_children};
-use crate::web_out;
+use crate::web_out::{self, join_path};
 
 /// Receivers that are routers by convention when no framework import says so.
 const CONVENTIONAL_RECEIVERS: [&str; 8] = [
@@ -81,6 +87,12 @@ pub(super) fn extract(
             .filter_map(|record| record.external_package())
             .any(|package| packages.contains(&package))
     };
+    let imported_prefix = |prefix: &str| {
+        view.imports
+            .iter()
+            .filter_map(|record| record.external_package())
+            .any(|package| package.starts_with(prefix))
+    };
     let server_framework = [
         ("express", &["express"][..]),
         ("fastify", &["fastify"][..]),
@@ -102,13 +114,31 @@ pub(super) fn extract(
     let mut sites = Vec::new();
     let mut performs = Vec::new();
     let mut links = RouteLinks::default();
+    let is_test = is_test_file(view.input.path);
+    let uses_nest = imported_prefix("@nestjs/");
     for hit in hits {
+        let method_name = hit
+            .node(Field::Method)
+            .map(|method| syntax::text(method, view.source()));
+        if method_name == Some("setGlobalPrefix") {
+            if let Some(mount) = hit
+                .node(Field::Arguments)
+                .filter(|_| uses_nest && !is_test)
+                .and_then(|list| global_prefix(view, hit.node(Field::Receiver)?, list))
+            {
+                links.mounts.push(mount);
+            }
+            continue;
+        }
         let mount_method = hit
             .node(Field::Method)
             .map(|method| syntax::text(method, view.source()))
             .filter(|method| MOUNTS.contains(method))
             .filter(|_| hit.node(Field::Options).is_none());
         if let Some(method) = mount_method {
+            if is_test {
+                continue;
+            }
             if let (Some(receiver), Some(list)) =
                 (hit.node(Field::Receiver), hit.node(Field::Arguments))
             {
@@ -127,6 +157,19 @@ pub(super) fn extract(
             sites.extend(verb_route(view, hit, &routing));
         }
     }
+    let prefixes = own_prefixes(view, routing.server);
+    for site in &mut sites {
+        if let Some(RouterRef::Local(name)) = &site.router {
+            if let Some(prefix) = prefixes.get(name) {
+                site.path = join_path(&[prefix, &site.path]);
+            }
+        }
+    }
+    links.routers.extend(
+        prefixes
+            .into_iter()
+            .map(|(router, prefix)| RouterPrefix { router, prefix }),
+    );
     for site in &sites {
         if let Some(router) = &site.router {
             let (line, column) = syntax::start_position(site.node, view.source());
@@ -144,6 +187,97 @@ pub(super) fn extract(
         .collect();
     facts.extend(performs);
     facts
+}
+
+/// The router every NestJS controller route belongs to, project-wide: `app.setGlobalPrefix('api')`
+/// mounts it (`crate::links` keys it by an empty file, which no project file has).
+fn nest_application() -> RouterRef {
+    RouterRef::Imported {
+        file: String::new(),
+        name: "@nestjs/global-prefix".to_owned(),
+    }
+}
+
+/// Nest's `app.setGlobalPrefix('api')` as a mount of every controller route at `/api`.
+fn global_prefix(
+    view: &FileView<'_, '_>,
+    receiver: Node<'_>,
+    list: Node<'_>,
+) -> Option<RouterMount> {
+    let prefix = static_string(*arguments(list).first()?, view.source())?;
+    Some(RouterMount {
+        parent: mounts::router_name(view, receiver)?,
+        prefix: join_path(&[&prefix]),
+        replaces_own_prefix: false,
+        child: nest_application(),
+        prefix_constant: None,
+    })
+}
+
+/// The routers of the file declared with a prefix of their own, by variable (top-level
+/// declarations): Koa's `new Router({ prefix: '/x' })` and Hono's `new Hono().basePath('/x')` /
+/// `app.basePath('/x')`.
+fn own_prefixes(view: &FileView<'_, '_>, server: Option<&'static str>) -> BTreeMap<String, String> {
+    let source = view.source();
+    let mut prefixes = BTreeMap::new();
+    if !matches!(server, Some("koa" | "hono")) {
+        return prefixes;
+    }
+    for statement in named_children(view.input.tree.root_node()) {
+        let declaration = match statement.kind() {
+            "export_statement" => statement.child_by_field_name("declaration"),
+            "lexical_declaration" | "variable_declaration" => Some(statement),
+            _ => None,
+        };
+        let Some(declaration) = declaration else {
+            continue;
+        };
+        for declarator in named_children(declaration)
+            .into_iter()
+            .filter(|node| node.kind() == "variable_declarator")
+        {
+            let (Some(name), Some(value)) = (
+                declarator
+                    .child_by_field_name("name")
+                    .filter(|name| name.kind() == "identifier"),
+                declarator.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            let prefix = match (server, value.kind()) {
+                (Some("koa"), "new_expression") => value
+                    .child_by_field_name("arguments")
+                    .and_then(|list| arguments(list).into_iter().next())
+                    .and_then(|options| object_property(options, "prefix", source))
+                    .and_then(|prefix| static_string(prefix, source)),
+                (Some("hono"), "call_expression") => value
+                    .child_by_field_name("function")
+                    .filter(|function| function.kind() == "member_expression")
+                    .filter(|function| {
+                        function
+                            .child_by_field_name("property")
+                            .is_some_and(|property| syntax::text(property, source) == "basePath")
+                    })
+                    .and_then(|_| value.child_by_field_name("arguments"))
+                    .and_then(|list| arguments(list).into_iter().next())
+                    .and_then(|prefix| static_string(prefix, source)),
+                _ => None,
+            };
+            if let Some(prefix) = prefix.filter(|prefix| prefix.starts_with('/')) {
+                prefixes.insert(syntax::text(name, source).to_owned(), prefix);
+            }
+        }
+    }
+    prefixes
+}
+
+/// Whether `path` is a test file (`*.test.*`, `*.spec.*`, under `__tests__/`), whose mounts
+/// (a router mounted on a test app) are no part of the application's routing.
+fn is_test_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.contains(".test.")
+        || name.contains(".spec.")
+        || path.split('/').any(|segment| segment == "__tests__")
 }
 
 /// The `performs` facts of a decorated handler: the operation of its verb on each parameter type
@@ -427,7 +561,7 @@ fn decorated_route<'tree>(
         handler: Some(handler.clone()),
         scope: Some(handler),
         confidence: Confidence::Definite,
-        router: None,
+        router: (framework == "nestjs").then(nest_application),
     })
 }
 

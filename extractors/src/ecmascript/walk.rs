@@ -1011,10 +1011,22 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         list: Node<'tree>,
         first_argument: impl Fn() -> Option<Node<'tree>>,
     ) {
-        // Verbs, and the mounts of `super::mounts` (`use`, `route`, `register`).
-        const VERBS: [&str; 12] = [
-            "get", "post", "put", "patch", "delete", "del", "options", "head", "all", "use",
-            "route", "register",
+        // Verbs, the mounts of `super::mounts` (`use`, `route`, `register`) and Nest's
+        // `app.setGlobalPrefix('api')`.
+        const VERBS: [&str; 13] = [
+            "get",
+            "post",
+            "put",
+            "patch",
+            "delete",
+            "del",
+            "options",
+            "head",
+            "all",
+            "use",
+            "route",
+            "register",
+            "setGlobalPrefix",
         ];
         let grammar = self.grammar;
         let Some(receiver) = grammar

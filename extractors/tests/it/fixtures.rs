@@ -180,7 +180,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 38] = [
+const CASES: [&str; 39] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/webapi",
@@ -216,6 +216,7 @@ const CASES: [&str; 38] = [
     "typescript/mounts",
     "typescript/next",
     "typescript/node_http",
+    "typescript/prefixes",
     "typescript/relative",
     "typescript/routes",
     "typescript/tsconfig_paths",
@@ -255,6 +256,11 @@ fn mount_prefixes_cross_files() {
 #[test]
 fn next_route_handlers_route_by_their_folders() {
     check_case("typescript/next");
+}
+
+#[test]
+fn koa_hono_and_nest_global_prefixes_apply() {
+    check_case("typescript/prefixes");
 }
 
 #[test]
