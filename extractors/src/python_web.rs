@@ -12,8 +12,12 @@
 //!   `flask` when the receiver is built with `Flask`/`Blueprint`, or is not built with
 //!   `FastAPI`/`APIRouter` and the file imports `flask` or the decorator is `route`; else
 //!   `fastapi`. Handler: the decorated function; scope: its enclosing path.
-//! - Django: `path("orders/<int:pk>/", view)` in a file that imports `django`, method `*`,
-//!   handler the view as written; `include()` prefixes are not applied.
+//! - Django: `path("orders/<int:pk>/", view)` and `re_path(r"^orders/(?P<pk>\d+)/$", view)` (a
+//!   regular expression that is a plain path with named groups) in a file that imports `django`,
+//!   method `*`, handler the view as written (the class of `OrderApi.as_view()`). Each pattern belongs to the list it is assigned to
+//!   (`urlpatterns`); `path("api/", include("shop.urls"))` (a module named by a string or imported,
+//!   or a list) mounts the included module's `urlpatterns` at `api/`, applied by `crate::links`:
+//!   a `urls.py` no other one includes keeps its paths as written (ROOT_URLCONF is not read).
 //! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
 //!   and `requests.request("GET", url)`. An f-string URL keeps its `{…}` holes as parameters and
 //!   has a path unless it starts with a hole.
@@ -67,7 +71,38 @@ pub(crate) fn facts(
                 let sites = if hit.node(Field::Decorator).is_some() {
                     decorated_routes(hit, file, &routers)
                 } else {
-                    django_route(hit, file, &routers).into_iter().collect()
+                    let Some(django) = django_route(hit, file, &routers) else {
+                        continue;
+                    };
+                    let list = Some(RouterRef::Local(patterns_list(django.call, file.source)));
+                    match django.view {
+                        DjangoView::Site(site) => {
+                            if let Some(router) = list {
+                                let (line, column) = syntax::start_position(site.node, file.source);
+                                links.members.push(RouterMember {
+                                    line,
+                                    column,
+                                    router,
+                                });
+                            }
+                            facts.push(web_out::route_fact(factory, &site));
+                        }
+                        DjangoView::Include(included, prefix) => {
+                            let imported =
+                                imported.get_or_insert_with(|| imported_names(input, hits));
+                            let child = included_patterns(input, included, imported);
+                            if let (Some(parent), Some(child)) = (list, child) {
+                                links.mounts.push(RouterMount {
+                                    parent,
+                                    prefix,
+                                    replaces_own_prefix: false,
+                                    child,
+                                    prefix_constant: None,
+                                });
+                            }
+                        }
+                    }
+                    continue;
                 };
                 if let (Some(site), Some(receiver)) = (sites.first(), hit.node(Field::Receiver)) {
                     let imported = imported.get_or_insert_with(|| imported_names(input, hits));
@@ -571,35 +606,203 @@ fn decorated_routes<'tree>(
         .collect()
 }
 
+/// A Django URL pattern: a view served at a path, or an `include()` mounted at a prefix.
+struct DjangoPattern<'tree> {
+    call: Node<'tree>,
+    view: DjangoView<'tree>,
+}
+
+enum DjangoView<'tree> {
+    Site(RouteSite<'tree>),
+    /// The `include()` argument and the prefix as written.
+    Include(Node<'tree>, String),
+}
+
 fn django_route<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
     routers: &Routers<'_>,
-) -> Option<RouteSite<'tree>> {
+) -> Option<DjangoPattern<'tree>> {
     if !routers.modules.contains(&"django") {
         return None;
     }
     let source = file.source;
     let call = hit.node(Field::Call)?;
     let arguments = positional(hit.node(Field::Arguments)?);
-    let path = string_value(*arguments.first()?, source)?;
+    let written = string_value(*arguments.first()?, source)?;
+    let path = if hit
+        .node(Field::Method)
+        .is_some_and(|method| syntax::text(method, source) == "re_path")
+    {
+        regex_path(&written)?
+    } else {
+        written
+    };
     let view = arguments.get(1)?;
-    let is_include = view.kind() == "call"
-        && view
-            .child_by_field_name("function")
-            .is_some_and(|function| syntax::text(function, source) == "include");
-    if is_include {
-        return None;
+    let included = (view.kind() == "call")
+        .then(|| {
+            view.child_by_field_name("function")
+                .filter(|function| syntax::text(*function, source) == "include")
+                .and_then(|_| view.child_by_field_name("arguments"))
+        })
+        .flatten();
+    if let Some(list) = included {
+        let first = positional(list).into_iter().next()?;
+        return Some(DjangoPattern {
+            call,
+            view: DjangoView::Include(first, path),
+        });
     }
-    Some(RouteSite {
-        node: call,
-        method: "*".to_owned(),
-        path: join_path(&[&path]),
-        framework: "django",
-        handler: matches!(view.kind(), "identifier" | "attribute")
-            .then(|| syntax::compact_text(*view, source, 120)),
-        scope: (file.scope_of)(call),
+    Some(DjangoPattern {
+        call,
+        view: DjangoView::Site(RouteSite {
+            node: call,
+            method: "*".to_owned(),
+            path: join_path(&[&path]),
+            framework: "django",
+            handler: django_handler(*view, source),
+            scope: (file.scope_of)(call),
+        }),
     })
+}
+
+/// The view of a URL pattern as written: a function (`views.detail`), or the class of a class-based
+/// view (`OrderApi.as_view()` → `OrderApi`).
+fn django_handler(view: Node<'_>, source: &str) -> Option<String> {
+    match view.kind() {
+        "identifier" | "attribute" => Some(syntax::compact_text(view, source, 120)),
+        "call" => {
+            let function = view
+                .child_by_field_name("function")
+                .filter(|function| function.kind() == "attribute")?;
+            let is_as_view = function
+                .child_by_field_name("attribute")
+                .is_some_and(|attribute| syntax::text(attribute, source) == "as_view");
+            let class = function.child_by_field_name("object")?;
+            (is_as_view && matches!(class.kind(), "identifier" | "attribute"))
+                .then(|| syntax::compact_text(class, source, 120))
+        }
+        _ => None,
+    }
+}
+
+/// The path a `re_path` regular expression matches, when it is a plain path with named groups:
+/// `^orders/(?P<pk>[0-9]+)/$` → `orders/<pk>/`; `None` for any other regular expression.
+fn regex_path(pattern: &str) -> Option<String> {
+    let pattern = pattern.strip_prefix('^').unwrap_or(pattern);
+    let pattern = pattern.strip_suffix('$').unwrap_or(pattern);
+    let mut path = String::new();
+    let mut characters = pattern.chars().peekable();
+    while let Some(character) = characters.next() {
+        match character {
+            '(' => {
+                let rest: String = characters.clone().take(3).collect();
+                if rest != "?P<" {
+                    return None;
+                }
+                characters.nth(2);
+                let name: String = characters.by_ref().take_while(|c| *c != '>').collect();
+                let mut depth = 1usize;
+                for inner in characters.by_ref() {
+                    match inner {
+                        '(' => depth += 1,
+                        ')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if depth != 0 || name.is_empty() {
+                    return None;
+                }
+                path.push('<');
+                path.push_str(&name);
+                path.push('>');
+            }
+            '\\' => match characters.next() {
+                Some(escaped @ ('.' | '/' | '-')) => path.push(escaped),
+                _ => return None,
+            },
+            '/' if characters.peek() == Some(&'?') => {
+                characters.next();
+                path.push('/');
+            }
+            '[' | ']' | '*' | '+' | '?' | '|' | '{' | '}' | '.' | ')' | '$' | '^' => return None,
+            _ => path.push(character),
+        }
+    }
+    Some(path)
+}
+
+/// The variable a URL pattern's list is assigned to (`urlpatterns = [...]`, `urlpatterns +=
+/// [...]`, `api_patterns = [...]`); `urlpatterns` when there is none.
+fn patterns_list(call: Node<'_>, source: &str) -> String {
+    let mut current = call.parent();
+    while let Some(node) = current {
+        if matches!(node.kind(), "assignment" | "augmented_assignment") {
+            if let Some(left) = node
+                .child_by_field_name("left")
+                .filter(|left| left.kind() == "identifier")
+            {
+                return syntax::text(left, source).to_owned();
+            }
+            break;
+        }
+        if matches!(node.kind(), "function_definition" | "class_definition") {
+            break;
+        }
+        current = node.parent();
+    }
+    "urlpatterns".to_owned()
+}
+
+/// The URL patterns an `include()` argument names: the `urlpatterns` of a module named by a
+/// string (`include("shop.urls")`, also `include(("shop.urls", "shop"))`) or imported
+/// (`from shop import urls as shop_urls` … `include(shop_urls)`), or a list of the file or
+/// imported from another (`include(api_patterns)`).
+fn included_patterns(
+    input: &ExtractionInput<'_>,
+    argument: Node<'_>,
+    imported: &BTreeMap<String, ImportedName>,
+) -> Option<RouterRef> {
+    let source = input.source;
+    let patterns_of = |file: String| RouterRef::Imported {
+        file,
+        name: "urlpatterns".to_owned(),
+    };
+    match argument.kind() {
+        "string" => {
+            let module = string_value(argument, source)?;
+            match input.context.resolve_python(input.path, 0, &module, None) {
+                Resolution::File(file) => Some(patterns_of(file)),
+                _ => None,
+            }
+        }
+        "tuple" => included_patterns(input, *named_children(argument).first()?, imported),
+        "identifier" => match imported.get(syntax::text(argument, source)) {
+            Some(ImportedName::Module(file)) => Some(patterns_of(file.clone())),
+            Some(ImportedName::Name(file, name)) => Some(RouterRef::Imported {
+                file: file.clone(),
+                name: name.clone(),
+            }),
+            None => Some(RouterRef::Local(syntax::text(argument, source).to_owned())),
+        },
+        "attribute" => {
+            let object = argument.child_by_field_name("object")?;
+            let attribute = argument.child_by_field_name("attribute")?;
+            match imported.get(syntax::text(object, source))? {
+                ImportedName::Module(file) => Some(RouterRef::Imported {
+                    file: file.clone(),
+                    name: syntax::text(attribute, source).to_owned(),
+                }),
+                ImportedName::Name(..) => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 fn http_call<'tree>(
@@ -632,4 +835,25 @@ fn http_call<'tree>(
         client,
         scope: (file.scope_of)(call),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::regex_path;
+
+    #[test]
+    fn plain_regular_expressions_become_paths() {
+        assert_eq!(
+            regex_path(r"^orders/(?P<pk>[0-9]+)/$").as_deref(),
+            Some("orders/<pk>/")
+        );
+        assert_eq!(regex_path(r"^api/").as_deref(), Some("api/"));
+        assert_eq!(regex_path(r"^a\.b/?$").as_deref(), Some("a.b/"));
+        assert_eq!(regex_path(r"^feed\.(rss|atom)$"), None);
+        assert_eq!(regex_path(r"^x/\d+$"), None);
+        assert_eq!(
+            regex_path(r"^(?P<a>(x|y))/(?P<b>[a-z]{2})$").as_deref(),
+            Some("<a>/<b>")
+        );
+    }
 }

@@ -9,11 +9,11 @@
     arguments: (argument_list) @fact.route.arguments
     (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "head" "options" "route" "api_route"))) @fact.route.decorator
 
-; Django URL patterns: `path("orders/<int:pk>/", views.detail)`.
+; Django URL patterns: `path("orders/<int:pk>/", views.detail)`, `re_path(r"^x/$", view)`.
 (call
   function: (identifier) @fact.route.method
   arguments: (argument_list) @fact.route.arguments
-  (#eq? @fact.route.method "path")) @fact.route.call
+  (#any-of? @fact.route.method "path" "re_path")) @fact.route.call
 
 ; Router mounts, whose prefixes `crate::links` applies across files:
 ; `app.include_router(items.router, prefix="/items")`, `app.register_blueprint(bp, url_prefix="/x")`.
