@@ -738,10 +738,14 @@ fn regex_path(pattern: &str) -> Option<String> {
 }
 
 /// The variable a URL pattern's list is assigned to (`urlpatterns = [...]`, `urlpatterns +=
-/// [...]`, `api_patterns = [...]`); `urlpatterns` when there is none.
+/// [...]`, `api_patterns = [...]`), or the name of the inline list of an `include([...])` around
+/// it; `urlpatterns` when there is none.
 fn patterns_list(call: Node<'_>, source: &str) -> String {
     let mut current = call.parent();
     while let Some(node) = current {
+        if let Some(include) = inline_include(node, source) {
+            return inline_name(include);
+        }
         if matches!(node.kind(), "assignment" | "augmented_assignment") {
             if let Some(left) = node
                 .child_by_field_name("left")
@@ -759,10 +763,33 @@ fn patterns_list(call: Node<'_>, source: &str) -> String {
     "urlpatterns".to_owned()
 }
 
+/// The `include()` call whose inline list `node` is (`include([...])`, `include(([...], "ns"))`).
+fn inline_include<'tree>(node: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+    if node.kind() != "list" {
+        return None;
+    }
+    let mut parent = node.parent()?;
+    if parent.kind() == "tuple" {
+        parent = parent.parent()?;
+    }
+    let call = parent
+        .parent()
+        .filter(|_| parent.kind() == "argument_list")?;
+    call.child_by_field_name("function")
+        .is_some_and(|function| syntax::text(function, source) == "include")
+        .then_some(call)
+}
+
+/// The router name of an inline `include([...])` list: `include@line:column`.
+fn inline_name(include: Node<'_>) -> String {
+    let position = include.start_position();
+    format!("include@{}:{}", position.row + 1, position.column + 1)
+}
+
 /// The URL patterns an `include()` argument names: the `urlpatterns` of a module named by a
 /// string (`include("shop.urls")`, also `include(("shop.urls", "shop"))`) or imported
-/// (`from shop import urls as shop_urls` … `include(shop_urls)`), or a list of the file or
-/// imported from another (`include(api_patterns)`).
+/// (`from shop import urls as shop_urls` … `include(shop_urls)`), a list of the file or
+/// imported from another (`include(api_patterns)`), or an inline list (`include([path(…)])`).
 fn included_patterns(
     input: &ExtractionInput<'_>,
     argument: Node<'_>,
@@ -782,6 +809,9 @@ fn included_patterns(
             }
         }
         "tuple" => included_patterns(input, *named_children(argument).first()?, imported),
+        "list" => {
+            inline_include(argument, source).map(|include| RouterRef::Local(inline_name(include)))
+        }
         "identifier" => match imported.get(syntax::text(argument, source)) {
             Some(ImportedName::Module(file)) => Some(patterns_of(file.clone())),
             Some(ImportedName::Name(file, name)) => Some(RouterRef::Imported {
