@@ -139,7 +139,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     if input.context.generic_facts() {
         facts.extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
     }
-    facts.extend(crate::aspnet::facts(&factory, &hits, &file));
+    facts.extend(crate::aspnet::facts(&factory, &hits, &file, index));
     facts
 }
 
@@ -279,6 +279,94 @@ fn declarations_of(root: Node<'_>, source: &str) -> (Declarations, Vec<String>) 
         }
     }
     (declarations, global_usings)
+}
+
+/// The `const string` fields of a file's types, keyed by their type path and name without the
+/// namespace (`Constants.Roles.ADMINISTRATORS` → `Administrators`), for attribute arguments
+/// that name a constant (`[Authorize(Roles = Constants.Roles.ADMINISTRATORS)]`).
+pub(crate) fn string_constants(tree: &Tree, source: &str) -> Vec<(String, String)> {
+    let mut constants = Vec::new();
+    // (container, the type path around it), walked without recursion.
+    let mut pending = vec![(tree.root_node(), String::new())];
+    while let Some((container, outer)) = pending.pop() {
+        for child in named_children(container) {
+            let kind = child.kind();
+            if matches!(
+                kind,
+                "namespace_declaration" | "file_scoped_namespace_declaration"
+            ) {
+                let body = child.child_by_field_name("body").unwrap_or(child);
+                pending.push((body, outer.clone()));
+            } else if TYPE_DECLARATIONS.contains(&kind) {
+                let (Some(name), Some(body)) = (
+                    source_scope::field_text(child, "name", source),
+                    child.child_by_field_name("body"),
+                ) else {
+                    continue;
+                };
+                let path = if outer.is_empty() {
+                    name
+                } else {
+                    format!("{outer}.{name}")
+                };
+                pending.push((body, path));
+            } else if kind == "field_declaration" && !outer.is_empty() {
+                constants.extend(
+                    const_strings(child, source)
+                        .into_iter()
+                        .map(|(name, value)| (format!("{outer}.{name}"), value)),
+                );
+            }
+        }
+    }
+    constants
+}
+
+/// The `(name, value)` of each declarator of a `const string` field with a literal value.
+fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, String)> {
+    let is_const = named_children(field)
+        .into_iter()
+        .any(|child| child.kind() == "modifier" && syntax::text(child, source) == "const");
+    let Some(declaration) = named_children(field)
+        .into_iter()
+        .find(|child| child.kind() == "variable_declaration")
+    else {
+        return Vec::new();
+    };
+    let is_string = declaration.child_by_field_name("type").is_some_and(|kind| {
+        matches!(
+            syntax::text(kind, source),
+            "string" | "String" | "System.String"
+        )
+    });
+    if !(is_const && is_string) {
+        return Vec::new();
+    }
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "variable_declarator")
+        .filter_map(|declarator| {
+            let name = declarator
+                .child_by_field_name("name")
+                .or_else(|| {
+                    named_children(declarator)
+                        .into_iter()
+                        .find(|child| child.kind() == "identifier")
+                })
+                .map(|name| syntax::text(name, source).to_owned())?;
+            let value = named_children(declarator)
+                .into_iter()
+                .flat_map(|child| {
+                    if child.kind() == "equals_value_clause" {
+                        named_children(child)
+                    } else {
+                        vec![child]
+                    }
+                })
+                .find_map(|child| crate::aspnet::string_value(child, source))?;
+            Some((name, value))
+        })
+        .collect()
 }
 
 /// Types, methods, constructors and local functions name scopes.

@@ -8,8 +8,13 @@
 //!   none) admits any authenticated user: one fact with the pseudo-role `Authenticated` and
 //!   `authenticatedOnly: true`, so a permission can grant an operation to every signed-in user
 //!   with `allow Role.Authenticated -> read` and never mistakes it for a named role; a policy
-//!   (`Policy = "…"`, or the positional policy name) checks no role. A `Roles` value that is not
-//!   a string literal (a constant) is not read.
+//!   (`Policy = "…"`, or the positional policy name) checks no role. A `Roles` value may also be
+//!   `nameof(Roles.Admin)` (`Admin`), a `const string` of the project
+//!   (`Constants.Roles.ADMINISTRATORS`, resolved through the project-wide table of the C# type
+//!   index, so the role is its value `Administrators`) or a `+` of those; a value that does not
+//!   resolve (a constant of a library, or ambiguous) gives one fact whose role is the expression
+//!   as written, confidence `probable` — never a guessed name such as the constant's last
+//!   segment, which differs from the value (`ADMINISTRATORS` vs `Administrators`).
 //! - `http_call`: `GetAsync`, `PostAsync`, `PutAsync`, `PatchAsync`, `DeleteAsync` and their
 //!   `…AsJsonAsync`, `…FromJsonAsync`, `GetStringAsync`-style variants, client `HttpClient`, when
 //!   the first argument is a string and either the receiver's name mentions `http` or `client`
@@ -20,9 +25,10 @@
 mod di;
 mod routes;
 
-use policies::facts::{Fact, FactKind};
+use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
+use crate::context::TypeIndex;
 use crate::facts_out::FactFactory;
 use crate::graph::csharp::simple_name;
 use crate::graph::{FileSyntax, GraphGrammar};
@@ -38,12 +44,13 @@ pub(crate) fn facts(
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
+    types: &TypeIndex,
 ) -> Vec<Fact> {
     let mut facts = di::facts(factory, hits, file);
     facts.extend(routes::facts(factory, hits, file));
     for hit in hits {
         match hit.kind {
-            FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file)),
+            FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file, types)),
             FactKind::HttpCall => {
                 if let Some(site) = http_call(hit, file) {
                     facts.push(web_out::http_call_fact(factory, &site));
@@ -59,20 +66,24 @@ fn role_facts(
     factory: &FactFactory<'_>,
     hit: &QueryHit<'_>,
     file: &FileSyntax<'_, '_>,
+    types: &TypeIndex,
 ) -> Vec<Fact> {
     let source = file.source;
     let (node, construct, roles) = if let Some(attribute) = hit.node(Field::Decorator) {
-        let roles: Vec<String> = attribute_arguments(attribute, source)
+        let roles: Vec<(String, Confidence)> = attribute_arguments(attribute, source)
             .into_iter()
             .filter(|(name, _)| name.as_deref() == Some("Roles"))
-            .filter_map(|(_, value)| string_value(value, source))
-            .flat_map(|roles| {
-                roles
+            .flat_map(|(_, value)| match roles_value(value, source, types) {
+                Some(roles) => roles
                     .split(',')
                     .map(str::trim)
                     .filter(|role| !role.is_empty())
-                    .map(str::to_owned)
-                    .collect::<Vec<_>>()
+                    .map(|role| (role.to_owned(), Confidence::Definite))
+                    .collect::<Vec<_>>(),
+                None => vec![(
+                    syntax::compact_text(value, source, 120),
+                    Confidence::Probable,
+                )],
             })
             .collect();
         let restricts = attribute_arguments(attribute, source)
@@ -105,12 +116,58 @@ fn role_facts(
                     .next()
             })
             .and_then(|first| string_value(first, source));
-        (call, "`IsInRole`", role.into_iter().collect())
+        let roles = role.map(|role| (role, Confidence::Definite));
+        (call, "`IsInRole`", roles.into_iter().collect())
     };
     roles
         .iter()
-        .map(|role| web_out::role_fact(factory, node, role, construct, (file.scope_of)(node)))
+        .map(|(role, confidence)| {
+            let mut fact =
+                web_out::role_fact(factory, node, role, construct, (file.scope_of)(node));
+            fact.confidence = *confidence;
+            fact
+        })
         .collect()
+}
+
+/// The value of a `Roles = …` argument: a string, `nameof(Roles.Admin)` (`Admin`), a project
+/// `const string` (`Constants.Roles.ADMINISTRATORS`, through the C# type index) or a `+` of
+/// those; `None` when any part is something else.
+fn roles_value(node: Node<'_>, source: &str, types: &TypeIndex) -> Option<String> {
+    if let Some(text) = string_value(node, source) {
+        return Some(text);
+    }
+    match node.kind() {
+        "identifier" | "member_access_expression" | "qualified_name" => types
+            .string_constant(syntax::text(node, source))
+            .map(str::to_owned),
+        "parenthesized_expression" => roles_value(node.named_child(0)?, source, types),
+        "binary_expression" => {
+            let operator = node.child_by_field_name("operator")?;
+            if syntax::text(operator, source) != "+" {
+                return None;
+            }
+            let left = roles_value(node.child_by_field_name("left")?, source, types)?;
+            let right = roles_value(node.child_by_field_name("right")?, source, types)?;
+            Some(format!("{left}{right}"))
+        }
+        "invocation_expression" => {
+            let function = node.child_by_field_name("function")?;
+            if syntax::text(function, source) != "nameof" {
+                return None;
+            }
+            let argument = node
+                .child_by_field_name("arguments")
+                .and_then(|list| named_children(list).into_iter().next())?;
+            let written = syntax::text(argument, source);
+            written
+                .rsplit('.')
+                .next()
+                .map(|name| name.trim().to_owned())
+                .filter(|name| !name.is_empty())
+        }
+        _ => None,
+    }
 }
 
 fn http_call<'tree>(

@@ -23,6 +23,10 @@ pub(crate) struct TypeIndex {
     packages: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
     /// Namespaces of C# `global using` directives anywhere in the project.
     global_usings: BTreeSet<String>,
+    /// C# `const string` fields by their last name segment: (type path and name without the
+    /// namespace, value), e.g. `ADMINISTRATORS` → (`Constants.Roles.ADMINISTRATORS`,
+    /// `Administrators`).
+    constants: BTreeMap<String, BTreeSet<(String, String)>>,
 }
 
 impl TypeIndex {
@@ -74,19 +78,58 @@ impl TypeIndex {
             .filter(|path| path.ends_with(".cs"))
             .filter_map(|path| Some((path, reader.read_source(path)?)))
             .collect();
-        let declarations: Vec<(&str, Declarations, Vec<String>)> = sources
+        type Read<'p> = (&'p str, Declarations, Vec<String>, Vec<(String, String)>);
+        let declarations: Vec<Read<'_>> = sources
             .par_iter()
             .filter_map(|(path, source)| {
                 let tree = syntax::parse(backend.grammar, source)?;
                 let (declarations, global_usings) = crate::csharp::declarations(&tree, source);
-                Some((*path, declarations, global_usings.into_iter().collect()))
+                let constants = crate::csharp::string_constants(&tree, source);
+                Some((
+                    *path,
+                    declarations,
+                    global_usings.into_iter().collect(),
+                    constants,
+                ))
             })
             .collect();
-        for (path, found, global_usings) in declarations {
+        for (path, found, global_usings, constants) in declarations {
             index.global_usings.extend(global_usings);
             index.add(path, found);
+            for (key, value) in constants {
+                let last = key.rsplit('.').next().unwrap_or(&key).to_owned();
+                index
+                    .constants
+                    .entry(last)
+                    .or_default()
+                    .insert((key, value));
+            }
         }
         index
+    }
+
+    /// The value of the C# `const string` an expression names (`Constants.Roles.ADMINISTRATORS`,
+    /// namespace-qualified or not, or `Roles.ADMINISTRATORS` / `ADMINISTRATORS` from inside the
+    /// declaring type): the constants whose type path and name end with the written one, or that
+    /// the written one ends with; `None` unless they agree on one value.
+    pub fn string_constant(&self, written: &str) -> Option<&str> {
+        let written: String = written.chars().filter(|c| !c.is_whitespace()).collect();
+        let written = written.strip_prefix("global::").unwrap_or(&written);
+        let last = written.rsplit('.').next()?;
+        let ends_with = |long: &str, short: &str| {
+            long == short
+                || long
+                    .strip_suffix(short)
+                    .is_some_and(|rest| rest.ends_with('.'))
+        };
+        let mut values = self
+            .constants
+            .get(last)?
+            .iter()
+            .filter(|(key, _)| ends_with(key, written) || ends_with(written, key))
+            .map(|(_, value)| value.as_str());
+        let first = values.next()?;
+        values.all(|value| value == first).then_some(first)
     }
 
     fn add(&mut self, path: &str, declarations: Declarations) {
