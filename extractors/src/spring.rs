@@ -15,6 +15,11 @@
 //!   `delete`, `patchForObject` and `exchange(url, HttpMethod.X, …)`; `WebClient`'s
 //!   `client.get().uri("/x")`. The first argument must be a string, and the receiver's name must
 //!   mention `rest`, `template`, `client` or `web`, or the URL start with `/` or `http`.
+//! - `http_call`, Retrofit (in a file importing `retrofit2`): `@GET("orders/{id}")` (`POST`,
+//!   `PUT`, `PATCH`, `DELETE`, `HEAD`, `OPTIONS`) on a method, client `retrofit`; the path is
+//!   relative to the base URL. `@HTTP(method = "X", path = "…")` takes its method from `method`;
+//!   a verb without a path on a method with a `@Url` parameter is a request to that dynamic URL
+//!   (`url` `{name}`, no path).
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -294,6 +299,9 @@ fn http_call<'tree>(
     let source = file.source;
     let call = hit.node(Field::Call)?;
     let name = syntax::text(hit.node(Field::Method)?, source);
+    if matches!(call.kind(), "annotation" | "marker_annotation") {
+        return retrofit_call(call, name, hit.node(Field::Arguments), file);
+    }
     let arguments: Vec<Node<'_>> = named_children(hit.node(Field::Arguments)?)
         .into_iter()
         .filter(|argument| !argument.kind().contains("comment"))
@@ -333,6 +341,99 @@ fn http_call<'tree>(
         client,
         scope: (file.scope_of)(call),
     })
+}
+
+/// A Retrofit request in a file importing `retrofit2`: `@GET("x")`, `@HTTP(method = "DELETE",
+/// path = "x")`, or a verb without a path on a method with a `@Url` parameter (a dynamic URL,
+/// `{name}`, no path).
+fn retrofit_call<'tree>(
+    annotation: Node<'tree>,
+    name: &str,
+    arguments: Option<Node<'_>>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    if !imports_retrofit(file.root, source) {
+        return None;
+    }
+    let pairs: Vec<(String, Node<'_>)> = arguments
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|argument| {
+            if argument.kind() == "element_value_pair" {
+                let key = argument.child_by_field_name("key")?;
+                let value = argument.child_by_field_name("value")?;
+                Some((syntax::text(key, source).to_owned(), value))
+            } else if argument.kind().contains("comment") {
+                None
+            } else {
+                Some(("value".to_owned(), argument))
+            }
+        })
+        .collect();
+    let value_of = |wanted: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == wanted)
+            .and_then(|(_, value)| string_value(*value, source))
+    };
+    let (method, url) = if name == "HTTP" {
+        (value_of("method")?.to_uppercase(), value_of("path"))
+    } else {
+        (name.to_owned(), value_of("value"))
+    };
+    let (url, is_static) = match url.filter(|url| !url.is_empty()) {
+        Some(url) => (url, true),
+        None => (format!("{{{}}}", url_parameter(annotation, source)?), false),
+    };
+    Some(HttpCallSite {
+        node: annotation,
+        method,
+        url,
+        is_static,
+        client: "retrofit",
+        scope: (file.scope_of)(annotation),
+    })
+}
+
+/// Whether the file imports from `retrofit2`.
+fn imports_retrofit(root: Node<'_>, source: &str) -> bool {
+    named_children(root)
+        .into_iter()
+        .filter(|node| node.kind() == "import_declaration")
+        .any(|import| {
+            named_children(import)
+                .into_iter()
+                .any(|name| syntax::text(name, source).starts_with("retrofit2."))
+        })
+}
+
+/// The name of the `@Url` parameter of the method an annotation is on.
+fn url_parameter(annotation: Node<'_>, source: &str) -> Option<String> {
+    let method = annotation
+        .parent()
+        .filter(|modifiers| modifiers.kind() == "modifiers")?
+        .parent()
+        .filter(|method| method.kind() == "method_declaration")?;
+    let parameters = method.child_by_field_name("parameters")?;
+    named_children(parameters)
+        .into_iter()
+        .filter(|parameter| parameter.kind() == "formal_parameter")
+        .find(|parameter| {
+            named_children(*parameter)
+                .into_iter()
+                .filter(|child| child.kind() == "modifiers")
+                .flat_map(named_children)
+                .any(|modifier| {
+                    modifier.kind().ends_with("annotation")
+                        && modifier
+                            .child_by_field_name("name")
+                            .is_some_and(|name| syntax::text(name, source) == "Url")
+                })
+        })
+        .and_then(|parameter| parameter.child_by_field_name("name"))
+        .map(|name| syntax::text(name, source).to_owned())
 }
 
 /// A URL argument: a string literal, or a literal followed by `+ expression`.

@@ -32,3 +32,14 @@
   name: (identifier) @fact.http_call.method
   arguments: (argument_list) @fact.http_call.arguments
   (#eq? @fact.http_call.method "uri")) @fact.http_call.call
+
+; Retrofit: `@GET("orders/{id}")`, `@HTTP(method = "DELETE", path = "x")` on an interface method,
+; and a bare `@GET` whose method takes a `@Url` parameter (the extractor requires a `retrofit2`
+; import, so JAX-RS's `@GET` is not one).
+(annotation
+  name: (identifier) @fact.http_call.method
+  arguments: (annotation_argument_list) @fact.http_call.arguments
+  (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "OPTIONS" "HTTP")) @fact.http_call.call
+(marker_annotation
+  name: (identifier) @fact.http_call.method
+  (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "OPTIONS")) @fact.http_call.call
