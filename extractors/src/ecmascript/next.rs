@@ -270,7 +270,7 @@ fn default_export<'tree>(program: Node<'tree>, source: &str) -> Option<(Node<'tr
                 let exported = statement
                     .child_by_field_name("declaration")
                     .or_else(|| statement.child_by_field_name("value"))?;
-                let handler = handler_name(exported, source);
+                let handler = handler_name(exported, program, source);
                 return Some((statement, handler));
             }
             "expression_statement" => {
@@ -286,7 +286,7 @@ fn default_export<'tree>(program: Node<'tree>, source: &str) -> Option<(Node<'tr
                 if let (true, Some(right)) =
                     (is_module_exports, assignment.child_by_field_name("right"))
                 {
-                    return Some((statement, handler_name(right, source)));
+                    return Some((statement, handler_name(right, program, source)));
                 }
             }
             _ => {}
@@ -295,24 +295,67 @@ fn default_export<'tree>(program: Node<'tree>, source: &str) -> Option<(Node<'tr
     None
 }
 
-/// The name of an exported handler: a function's or identifier's name, the wrapped handler of
-/// `withAuth(handler)`, else `default`.
-fn handler_name(exported: Node<'_>, source: &str) -> String {
+/// The name of an exported handler: a function's or identifier's name; for a call, the
+/// function of the file it wraps (`withAuth(handler)` → `handler`), else the function called
+/// (`NextAuth(authOptions)` → `NextAuth`); else `default`.
+fn handler_name(exported: Node<'_>, program: Node<'_>, source: &str) -> String {
     match exported.kind() {
         "identifier" => syntax::text(exported, source).to_owned(),
         "call_expression" => exported
             .child_by_field_name("arguments")
             .and_then(|list| named_children(list).into_iter().next())
             .filter(|argument| argument.kind() == "identifier")
-            .map_or_else(
-                || "default".to_owned(),
-                |argument| syntax::text(argument, source).to_owned(),
-            ),
+            .map(|argument| syntax::text(argument, source))
+            .filter(|name| declares_function(program, name, source))
+            .or_else(|| {
+                exported
+                    .child_by_field_name("function")
+                    .filter(|function| {
+                        matches!(function.kind(), "identifier" | "member_expression")
+                    })
+                    .map(|function| syntax::text(function, source))
+            })
+            .map_or_else(|| "default".to_owned(), str::to_owned),
         _ => exported.child_by_field_name("name").map_or_else(
             || "default".to_owned(),
             |name| syntax::text(name, source).to_owned(),
         ),
     }
+}
+
+/// Whether the file declares a top-level function `name` (`function name`, `const name = (…) =>`).
+fn declares_function(program: Node<'_>, name: &str, source: &str) -> bool {
+    named_children(program).into_iter().any(|statement| {
+        let statement = match statement.kind() {
+            "export_statement" => match statement.child_by_field_name("declaration") {
+                Some(declaration) => declaration,
+                None => return false,
+            },
+            _ => statement,
+        };
+        match statement.kind() {
+            "function_declaration" | "generator_function_declaration" => statement
+                .child_by_field_name("name")
+                .is_some_and(|declared| syntax::text(declared, source) == name),
+            "lexical_declaration" | "variable_declaration" => named_children(statement)
+                .into_iter()
+                .filter(|node| node.kind() == "variable_declarator")
+                .any(|declarator| {
+                    declarator
+                        .child_by_field_name("name")
+                        .is_some_and(|declared| syntax::text(declared, source) == name)
+                        && declarator
+                            .child_by_field_name("value")
+                            .is_some_and(|value| {
+                                matches!(
+                                    value.kind(),
+                                    "arrow_function" | "function_expression" | "function"
+                                )
+                            })
+                }),
+            _ => false,
+        }
+    })
 }
 
 /// The string literals `x.method` is compared with, anywhere under `node`.
