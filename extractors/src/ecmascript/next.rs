@@ -7,7 +7,8 @@
 //!   path comes from the folders: `[id]` is a parameter (`{id}`), `[...slug]` a catch-all
 //!   (`{...slug}`), `[[...slug]]` an optional catch-all (also serving the folder above it, so two
 //!   facts); route groups `(group)` and parallel-route slots `@slot` add nothing to the path;
-//!   private folders `_x` and intercepting routes `(.)x` are not routed at all.
+//!   private folders `_x` and intercepting routes `(.)x` are not routed at all (`%5Fx` is the
+//!   segment `_x`).
 //! - Pages Router: `pages/api/**` (or `src/pages/api`) serves its default export at the file's
 //!   path (`index` is the folder itself; files named `_x` are not routes). Its method is `*`,
 //!   unless the file compares `req.method` with string literals (`req.method === 'POST'`,
@@ -167,7 +168,14 @@ fn paths(segments: &[&str]) -> Vec<String> {
             .and_then(|rest| rest.strip_suffix(']'))
         {
             Some(name) => format!("{{{name}}}"),
-            None => (*segment).to_owned(),
+            // `%5Fx` is how a URL segment starting with `_` escapes the private-folder rule.
+            None => match segment
+                .strip_prefix("%5F")
+                .or_else(|| segment.strip_prefix("%5f"))
+            {
+                Some(rest) => format!("_{rest}"),
+                None => (*segment).to_owned(),
+            },
         };
         for path in &mut paths {
             path.push('/');
@@ -442,6 +450,7 @@ mod tests {
             ["/docs", "/docs/{...slug}"]
         );
         assert!(app("app/_lib/route.ts", "").is_empty());
+        assert_eq!(app("app/%5Fnext/route.ts", ""), ["/_next"]);
         assert!(app("app/(.)photo/route.ts", "").is_empty());
         assert!(app("app/api/page.tsx", "").is_empty());
         assert!(app("app/api/route.test.ts", "").is_empty());
