@@ -10,8 +10,8 @@
 //!   imported binding (`import users from './users'`, `const { users } = require('./r')`,
 //!   `ns.users`) or an inline `require('./x')`/`import('./x')`, resolved to its project file.
 //! - Exports: `export default router`, `module.exports = router`, `export { router as users }`,
-//!   `exports.users = router`, `module.exports = { users: router }`; a name exported as itself
-//!   needs no record.
+//!   `exports.users = router`, `module.exports = { users: router }`, Koa's `module.exports =
+//!   router.routes()`; a name exported as itself needs no record.
 
 use tree_sitter::Node;
 
@@ -323,8 +323,8 @@ pub(super) fn exports(view: &FileView<'_, '_>) -> Vec<RouterExport> {
         match statement.kind() {
             "export_statement" => {
                 if let Some(value) = statement.child_by_field_name("value") {
-                    if value.kind() == "identifier" {
-                        export("default", syntax::text(value, source));
+                    if let Some(local) = exported_router(value, source) {
+                        export("default", local);
                     }
                 }
                 let is_default = syntax::has_token(statement, "default");
@@ -365,7 +365,11 @@ pub(super) fn exports(view: &FileView<'_, '_>) -> Vec<RouterExport> {
                     continue;
                 };
                 match right.kind() {
-                    "identifier" => export(exported, syntax::text(right, source)),
+                    "identifier" | "call_expression" => {
+                        if let Some(local) = exported_router(right, source) {
+                            export(exported, local);
+                        }
+                    }
                     "object" if exported == "default" => {
                         for member in named_children(right) {
                             match member.kind() {
@@ -393,6 +397,25 @@ pub(super) fn exports(view: &FileView<'_, '_>) -> Vec<RouterExport> {
         }
     }
     found
+}
+
+/// The local router an exported value names: `router`, or Koa's `router.routes()` /
+/// `router.middleware()`.
+fn exported_router<'source>(value: Node<'_>, source: &'source str) -> Option<&'source str> {
+    match value.kind() {
+        "identifier" => Some(syntax::text(value, source)),
+        "call_expression" => {
+            let function = value
+                .child_by_field_name("function")
+                .filter(|function| function.kind() == "member_expression")?;
+            let property = syntax::text(function.child_by_field_name("property")?, source);
+            let object = function
+                .child_by_field_name("object")
+                .filter(|object| object.kind() == "identifier")?;
+            matches!(property, "routes" | "middleware").then(|| syntax::text(object, source))
+        }
+        _ => None,
+    }
 }
 
 /// Records the file's links when it has any route or mount.
