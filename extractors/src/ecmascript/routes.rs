@@ -9,9 +9,10 @@
 //! - NestJS and routing-controllers decorators: `@Get(':id')` on a method of a class decorated
 //!   `@Controller('orders')` gives `GET /orders/:id`, handler `OrdersController.remove`.
 //!
-//! - Router prefixes of their own: Koa `new Router({ prefix: '/x' })`, Hono `new
-//!   Hono().basePath('/x')`; NestJS `app.setGlobalPrefix('api')` mounts every controller route of
-//!   the project at `/api` (its `exclude` option is not read).
+//! - Router prefixes of their own: Koa `new Router({ prefix: '/x' })` or `router.prefix('/x')`
+//!   (top-level declarations and statements), Hono `new Hono().basePath('/x')`; NestJS
+//!   `app.setGlobalPrefix('api')` mounts every controller route of the project at `/api` (its
+//!   `exclude` option is not read).
 //!
 //! Mount prefixes (`app.use('/api', router)`, in this file or across files) are applied after
 //! extraction by `crate::links` from the records `super::mounts` makes; mounts made in test files
@@ -215,7 +216,7 @@ fn global_prefix(
 }
 
 /// The routers of the file declared with a prefix of their own, by variable (top-level
-/// declarations): Koa's `new Router({ prefix: '/x' })` and Hono's `new Hono().basePath('/x')` /
+/// declarations): Koa's `new Router({ prefix: '/x' })` or `router.prefix('/x')`, and Hono's `new Hono().basePath('/x')` /
 /// `app.basePath('/x')`.
 fn own_prefixes(view: &FileView<'_, '_>, server: Option<&'static str>) -> BTreeMap<String, String> {
     let source = view.source();
@@ -224,6 +225,13 @@ fn own_prefixes(view: &FileView<'_, '_>, server: Option<&'static str>) -> BTreeM
         return prefixes;
     }
     for statement in named_children(view.input.tree.root_node()) {
+        if let Some((router, prefix)) = (server == Some("koa"))
+            .then(|| koa_prefix_call(statement, source))
+            .flatten()
+        {
+            prefixes.insert(router, prefix);
+            continue;
+        }
         let declaration = match statement.kind() {
             "export_statement" => statement.child_by_field_name("declaration"),
             "lexical_declaration" | "variable_declaration" => Some(statement),
@@ -269,6 +277,28 @@ fn own_prefixes(view: &FileView<'_, '_>, server: Option<&'static str>) -> BTreeM
         }
     }
     prefixes
+}
+
+/// Koa's `router.prefix('/x')` as a top-level statement: (router, prefix).
+fn koa_prefix_call(statement: Node<'_>, source: &str) -> Option<(String, String)> {
+    let call = statement
+        .named_child(0)
+        .filter(|_| statement.kind() == "expression_statement")
+        .filter(|call| call.kind() == "call_expression")?;
+    let function = call
+        .child_by_field_name("function")
+        .filter(|function| function.kind() == "member_expression")?;
+    let object = function
+        .child_by_field_name("object")
+        .filter(|object| object.kind() == "identifier")?;
+    let is_prefix = function
+        .child_by_field_name("property")
+        .is_some_and(|property| syntax::text(property, source) == "prefix");
+    let prefix = arguments(call.child_by_field_name("arguments")?)
+        .first()
+        .and_then(|first| static_string(*first, source))
+        .filter(|prefix| is_prefix && prefix.starts_with('/'))?;
+    Some((syntax::text(object, source).to_owned(), prefix))
 }
 
 /// Whether `path` is a test file (`*.test.*`, `*.spec.*`, under `__tests__/`), whose mounts
