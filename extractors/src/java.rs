@@ -29,14 +29,50 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter_map(|hit| read_import(hit.node(Field::Statement)?, source))
         .collect();
     let package = package_of(root, source);
-    let uses = syntax::first_uses(
+    let mut uses = syntax::first_uses(
         root,
         source,
         &["type_identifier", "identifier"],
         &["import_declaration", "package_declaration"],
     );
+    // The annotations of a `package-info.java` package declaration use types too.
+    for declaration in named_children(root)
+        .into_iter()
+        .filter(|child| child.kind() == "package_declaration")
+    {
+        for annotation in named_children(declaration)
+            .into_iter()
+            .filter(|child| matches!(child.kind(), "annotation" | "marker_annotation"))
+        {
+            for (name, node) in syntax::first_uses(annotation, source, &["identifier"], &[]) {
+                uses.entry(name).or_insert(node);
+            }
+        }
+    }
+    let chains = jvm::dotted_chains(
+        root,
+        source,
+        &jvm::ChainKinds {
+            chain: &[
+                "scoped_type_identifier",
+                "field_access",
+                "scoped_identifier",
+            ],
+            leaf: &["type_identifier", "identifier"],
+            ignored: &[],
+            skipped: &["import_declaration", "package_declaration"],
+        },
+    );
     let index = input.context.jvm_types();
-    let mut facts: Vec<Fact> = jvm::import_sites(index, input.path, &package, &imports, &uses)
+    let file = jvm::JvmFile {
+        path: input.path,
+        package: &package,
+        imports: &imports,
+        uses: &uses,
+        chains: &chains,
+        is_java: true,
+    };
+    let mut facts: Vec<Fact> = jvm::import_sites(index, &file)
         .iter()
         .map(|site| imports_out::fact(&factory, site, scope_of(site.node)))
         .collect();

@@ -8,7 +8,13 @@
 //! - `import a.b.*` gives one fact per file of `a.b` declaring a type the file uses (names
 //!   matched against the syntax tree's identifiers); none used gives one unresolved `import`.
 //! - Types of the file's own package that it uses (declared in another file) are edges too:
-//!   one `import` per file at the first use, with specifier `<package>.<Type>`.
+//!   one `import` per file at the first use, with specifier `<package>.<Type>`. The annotations
+//!   of a `package-info.java` package declaration count as uses.
+//! - A fully qualified use without an import (`com.acme.orders.OrderService svc`, `extends
+//!   com.acme.Base`, `com.acme.util.formatMoney(1)`) is an edge to the declaring file at its
+//!   first use, unless an earlier site of the file already reaches that file.
+//! - Java names no Kotlin top-level function or property by its simple name (it goes through
+//!   the `…Kt` facade class), so a Java identifier never matches a lowercase Kotlin declaration.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,14 +37,35 @@ pub(crate) struct JvmImport<'tree> {
     pub alias: Option<String>,
 }
 
-/// The import sites of a file: its directives, then same-package uses.
+/// What a Java or Kotlin file offers for resolution.
+pub(crate) struct JvmFile<'file, 'tree> {
+    /// The project-relative path.
+    pub path: &'file str,
+    /// The package (`""` for the default package).
+    pub package: &'file str,
+    /// The import directives.
+    pub imports: &'file [JvmImport<'tree>],
+    /// The first use of each identifier outside the directives.
+    pub uses: &'file BTreeMap<String, Node<'tree>>,
+    /// The dotted chains of identifiers (`com.acme.Foo`, `com.acme.util.format`), in order.
+    pub chains: &'file [(Vec<String>, Node<'tree>)],
+    /// Whether the file is Java, which cannot name a Kotlin top-level function or property
+    /// by its simple name (it goes through the `…Kt` facade class).
+    pub is_java: bool,
+}
+
+/// The import sites of a file: its directives, then same-package uses, then fully qualified
+/// uses of project types that no earlier site reaches.
 pub(crate) fn import_sites<'tree>(
     index: &TypeIndex,
-    file: &str,
-    package: &str,
-    imports: &[JvmImport<'tree>],
-    uses: &BTreeMap<String, Node<'tree>>,
+    jvm: &JvmFile<'_, 'tree>,
 ) -> Vec<ImportSite<'tree>> {
+    let (file, package, imports, uses) = (jvm.path, jvm.package, jvm.imports, jvm.uses);
+    let visible = |name: &str, declaring: &str| {
+        !(jvm.is_java
+            && (declaring.ends_with(".kt") || declaring.ends_with(".kts"))
+            && !name.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
     let mut sites = Vec::new();
     let mut imported_names = BTreeSet::new();
     for import in imports {
@@ -47,7 +74,10 @@ pub(crate) fn import_sites<'tree>(
                 let mut by_file: BTreeMap<&str, Vec<String>> = BTreeMap::new();
                 for (name, files) in types {
                     if uses.contains_key(name) {
-                        if let Some(first) = files.iter().find(|declaring| *declaring != file) {
+                        if let Some(first) = files
+                            .iter()
+                            .find(|declaring| *declaring != file && visible(name, declaring))
+                        {
                             by_file.entry(first).or_default().push(name.clone());
                         }
                     }
@@ -92,7 +122,10 @@ pub(crate) fn import_sites<'tree>(
             if files.contains(file) || imported_names.contains(name) {
                 continue;
             }
-            let (Some(first_use), Some(declaring)) = (uses.get(name), files.iter().next()) else {
+            let (Some(first_use), Some(declaring)) = (
+                uses.get(name),
+                files.iter().find(|declaring| visible(name, declaring)),
+            ) else {
                 continue;
             };
             let entry = by_file
@@ -123,7 +156,124 @@ pub(crate) fn import_sites<'tree>(
         same_package.sort_by_key(|site| site.node.start_byte());
         sites.extend(same_package);
     }
+    let mut reached: BTreeSet<String> = sites
+        .iter()
+        .filter_map(|site| match &site.resolution {
+            Resolution::File(resolved) => Some(resolved.clone()),
+            _ => None,
+        })
+        .collect();
+    reached.insert(file.to_owned());
+    for (segments, node) in jvm.chains {
+        let Some((package, name, declaring)) = qualified_target(index, segments) else {
+            continue;
+        };
+        if !visible(name, declaring) || !reached.insert(declaring.to_owned()) {
+            continue;
+        }
+        let mut site = ImportSite::new(
+            *node,
+            qualified(&package, name),
+            Resolution::File(declaring.to_owned()),
+            "qualified use of",
+        );
+        site.names = vec![name.to_owned()];
+        sites.push(site);
+    }
     sites
+}
+
+/// The declaration a fully qualified chain names: the first split `package.Name` (the package
+/// starting lowercase, as packages do) that the index declares.
+fn qualified_target<'index, 'chain>(
+    index: &'index TypeIndex,
+    segments: &'chain [String],
+) -> Option<(String, &'chain str, &'index str)> {
+    if !segments
+        .first()?
+        .starts_with(|c: char| c.is_ascii_lowercase())
+    {
+        return None;
+    }
+    for split in 1..segments.len() {
+        let (Some(package), Some(name)) = (segments.get(..split), segments.get(split)) else {
+            continue;
+        };
+        let package = package.join(".");
+        if let Some(first) = index
+            .files_of(&package, name)
+            .and_then(|files| files.iter().next())
+        {
+            return Some((package, name, first));
+        }
+    }
+    None
+}
+
+/// The maximal dotted chains below `root`: nodes of a `chain` kind whose named descendants are
+/// all chain or `leaf` nodes (subtrees of an `ignored` kind, such as type arguments, left out)
+/// and whose parent is not such a chain; each with its leaf texts in order. Nothing inside a
+/// `skipped` node (imports, the package header) counts. Cursor walks, no recursion.
+pub(crate) fn dotted_chains<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    kinds: &ChainKinds<'_>,
+) -> Vec<(Vec<String>, Node<'tree>)> {
+    let mut chains = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let mut descend = !kinds.skipped.contains(&node.kind());
+        if kinds.chain.contains(&node.kind()) {
+            if let Some(segments) = chain_segments(node, source, kinds) {
+                if segments.len() >= 2 {
+                    chains.push((segments, node));
+                }
+                descend = false;
+            }
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return chains;
+            }
+        }
+    }
+}
+
+/// The node kinds of dotted chains in one grammar.
+pub(crate) struct ChainKinds<'kinds> {
+    pub chain: &'kinds [&'kinds str],
+    pub leaf: &'kinds [&'kinds str],
+    pub ignored: &'kinds [&'kinds str],
+    pub skipped: &'kinds [&'kinds str],
+}
+
+fn chain_segments(node: Node<'_>, source: &str, kinds: &ChainKinds<'_>) -> Option<Vec<String>> {
+    let mut segments = Vec::new();
+    let mut pending = vec![node];
+    while let Some(current) = pending.pop() {
+        let kind = current.kind();
+        if kinds.leaf.contains(&kind) {
+            segments.push(crate::syntax::text(current, source).to_owned());
+        } else if kinds.chain.contains(&kind) {
+            let children = crate::syntax::named_children(current);
+            pending.extend(
+                children
+                    .into_iter()
+                    .rev()
+                    .filter(|child| !kinds.ignored.contains(&child.kind()) && !child.is_extra()),
+            );
+        } else {
+            return None;
+        }
+    }
+    Some(segments)
 }
 
 /// Resolves `a.b.C` (or a member `a.b.C.D.e`) to the file declaring the outermost type.

@@ -33,8 +33,26 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .collect();
     let package = package_of(root, source);
     let uses = syntax::first_uses(root, source, &["identifier"], &["import", "package_header"]);
+    let chains = jvm::dotted_chains(
+        root,
+        source,
+        &jvm::ChainKinds {
+            chain: &["navigation_expression", "user_type"],
+            leaf: &["identifier"],
+            ignored: &["type_arguments"],
+            skipped: &["import", "package_header"],
+        },
+    );
     let index = input.context.jvm_types();
-    let import_sites = jvm::import_sites(index, input.path, &package, &imports, &uses);
+    let file = jvm::JvmFile {
+        path: input.path,
+        package: &package,
+        imports: &imports,
+        uses: &uses,
+        chains: &chains,
+        is_java: false,
+    };
+    let import_sites = jvm::import_sites(index, &file);
     // The project types the file names, by simple name, for typed Ktor resources.
     let types: BTreeMap<String, String> = import_sites
         .iter()
@@ -171,6 +189,7 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
                 source_scope::field_text(declaration, "name", source)
             }
             "type_alias" => source_scope::field_text(declaration, "type", source),
+            "annotated_expression" => misparsed_annotation_class(declaration, source),
             "property_declaration" => named_children(declaration)
                 .into_iter()
                 .find(|child| child.kind() == "variable_declaration")
@@ -180,6 +199,32 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
         })
         .map(|name| (package.clone(), name))
         .collect()
+}
+
+/// The name of an annotated `annotation class X` without a body or parameters, which the
+/// grammar reads as an annotated infix expression `annotation class X`.
+fn misparsed_annotation_class(expression: Node<'_>, source: &str) -> Option<String> {
+    let mut current = expression;
+    while current.kind() == "annotated_expression" {
+        current = named_children(current).into_iter().last()?;
+    }
+    if current.kind() != "infix_expression" {
+        return None;
+    }
+    let words: Vec<&str> = named_children(current)
+        .into_iter()
+        .map(|child| {
+            if child.kind() == "identifier" {
+                syntax::text(child, source)
+            } else {
+                ""
+            }
+        })
+        .collect();
+    match words.as_slice() {
+        [.., "annotation", "class", name] if !name.is_empty() => Some((*name).to_owned()),
+        _ => None,
+    }
 }
 
 /// Classes, objects and functions name scopes.

@@ -191,10 +191,12 @@ const CASES: [&str; 40] = [
     "go/mounts",
     "go/web",
     "java/graph",
+    "java/imports",
     "java/spring",
     "java/web",
     "kotlin/android",
     "kotlin/graph",
+    "kotlin/imports",
     "kotlin/web",
     "python/clients",
     "python/graph",
@@ -422,4 +424,14 @@ fn rust_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
 #[test]
 fn swift_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
     check_case("swift/graph");
+}
+
+#[test]
+fn java_qualified_static_nested_and_same_package_uses_resolve() {
+    check_case("java/imports");
+}
+
+#[test]
+fn kotlin_top_level_functions_aliases_objects_and_qualified_uses_resolve() {
+    check_case("kotlin/imports");
 }
