@@ -5,9 +5,15 @@
 //! and of every `global using` in the project. Each identifier of the file that names such a
 //! type declared in another file is an edge: one `import` fact per declaring file (partial
 //! classes give several), at the first use, with specifier `<namespace>.<Type>`; so a `using`
-//! whose types the file never uses gives no edge. A `using` of a namespace the project does not
-//! declare is an `external` fact with the namespace as `package`; `using X = A.B.C;` and
-//! `using static A.B.C;` name a type and resolve to its file directly.
+//! whose types the file never uses gives no edge. The parts of a partial type get no edges to
+//! each other through its name. A `using` of a namespace the project does not declare is an
+//! `external` fact with the namespace as `package`; `using X = A.B.C;` and `using static A.B.C;`
+//! name a type and resolve to its file directly (a nested `A.B.Outer.Inner` to the file of
+//! `Outer`), while `using X = A.B;` of a project namespace is only an alias.
+//!
+//! Qualified names are uses too: `Acme.Orders.OrderService`, `global::Acme.Util.Ids.Prefix`,
+//! `Orders.Order` relative to an enclosing namespace or through a namespace alias. An attribute
+//! `[OrderFilter]` uses the class `OrderFilterAttribute`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,7 +53,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .collect();
     let mut sites = Vec::new();
     let mut visible: BTreeSet<String> = index.global_usings().clone();
+    // `using Orders = Acme.Orders;`: alias → project namespace.
+    let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
     for using in &usings {
+        if let (Some(alias), false) = (&using.alias, using.is_static) {
+            if declares_namespace(index, &using.path) {
+                namespace_aliases.insert(alias, &using.path);
+                continue;
+            }
+        }
         if using.alias.is_some() || using.is_static {
             let resolution = resolve_type(index, &using.path);
             let mut site = ImportSite::new(using.node, using.path.clone(), resolution, "using of");
@@ -79,13 +93,48 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     visible.insert(String::new());
-    let uses = syntax::first_uses(root, source, &["identifier"], &["using_directive"]);
+    let mut uses = syntax::first_uses(root, source, &["identifier"], &["using_directive"]);
+    let mut chains = crate::jvm::dotted_chains(
+        root,
+        source,
+        &crate::jvm::ChainKinds {
+            chain: &[
+                "qualified_name",
+                "member_access_expression",
+                "alias_qualified_name",
+                "generic_name",
+            ],
+            leaf: &["identifier"],
+            ignored: &["type_argument_list"],
+            skipped: &["using_directive"],
+        },
+    );
+    // `[OrderFilter]` names the class `OrderFilterAttribute`.
+    for (name, node) in attribute_names(root, source) {
+        match name.rsplit_once('.') {
+            None => {
+                uses.entry(format!("{name}Attribute")).or_insert(node);
+            }
+            Some((qualifier, last)) => {
+                let mut segments: Vec<String> = qualifier.split('.').map(str::to_owned).collect();
+                segments.push(format!("{last}Attribute"));
+                chains.push((segments, node));
+            }
+        }
+    }
     let mut by_file: BTreeMap<&str, (Node<'_>, String, Vec<String>)> = BTreeMap::new();
     for (name, first_use) in &uses {
         for namespace in &visible {
             let Some(files) = index.files_of(namespace, name) else {
                 continue;
             };
+            // A part of a partial type does not depend on the other parts through its name.
+            if own
+                .iter()
+                .any(|(declared_in, declared)| declared_in == namespace && declared == name)
+            {
+                continue;
+            }
             for declaring in files.iter().filter(|file| *file != input.path) {
                 let entry = by_file
                     .entry(declaring)
@@ -97,6 +146,31 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 if !entry.2.contains(name) {
                     entry.2.push(name.clone());
                 }
+            }
+        }
+    }
+    // Qualified uses: `Acme.Orders.OrderService`, `global::Acme.X`, relative to an enclosing
+    // namespace (`Orders.OrderService` inside `namespace Acme`) or through a namespace alias.
+    for (segments, node) in &chains {
+        let segments: &[String] = match segments.split_first() {
+            Some((first, rest)) if first == "global" => rest,
+            _ => segments,
+        };
+        let Some((namespace, name, files)) =
+            qualified_target(index, segments, &own, &namespace_aliases)
+        else {
+            continue;
+        };
+        for declaring in files.iter().filter(|file| *file != input.path) {
+            let entry = by_file
+                .entry(declaring)
+                .or_insert_with(|| (*node, qualified(&namespace, name), Vec::new()));
+            if node.start_byte() < entry.0.start_byte() {
+                entry.0 = *node;
+                entry.1 = qualified(&namespace, name);
+            }
+            if !entry.2.iter().any(|known| known == name) {
+                entry.2.push(name.to_owned());
             }
         }
     }
@@ -187,11 +261,25 @@ fn type_name(node: Node<'_>, source: &str) -> String {
     syntax::compact_text(node, source, 200).replace(' ', "")
 }
 
+/// Resolves the type of `using X = A.B.C;` or `using static A.B.C;`; a nested type
+/// `A.B.Outer.Inner` resolves to the file of `Outer`.
 fn resolve_type(index: &TypeIndex, path: &str) -> Resolution {
     let path = path.split('<').next().unwrap_or(path);
-    let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
+    let segments: Vec<&str> = path.split('.').collect();
+    for split in (1..segments.len()).rev() {
+        let (Some(namespace), Some(name)) = (segments.get(..split), segments.get(split)) else {
+            continue;
+        };
+        if let Some(file) = index
+            .files_of(&namespace.join("."), name)
+            .and_then(|files| files.iter().next())
+        {
+            return Resolution::File(file.clone());
+        }
+    }
+    let (namespace, _) = path.rsplit_once('.').unwrap_or(("", path));
     match index
-        .files_of(namespace, name)
+        .files_of("", path)
         .and_then(|files| files.iter().next())
     {
         Some(file) => Resolution::File(file.clone()),
@@ -199,6 +287,83 @@ fn resolve_type(index: &TypeIndex, path: &str) -> Resolution {
         None => Resolution::External {
             package: namespace.to_owned(),
         },
+    }
+}
+
+/// Whether the project declares types in `namespace`.
+fn declares_namespace(index: &TypeIndex, namespace: &str) -> bool {
+    index.package(namespace).is_some()
+}
+
+/// The type a qualified chain names: the longest split `Namespace.Type` the index declares,
+/// with the namespace taken as written, through a namespace alias, or relative to a namespace
+/// the file declares types in (and its parents).
+fn qualified_target<'index, 'chain>(
+    index: &'index TypeIndex,
+    segments: &'chain [String],
+    own: &Declarations,
+    aliases: &BTreeMap<&str, &str>,
+) -> Option<(String, &'chain str, &'index BTreeSet<String>)> {
+    let (first, _) = segments.split_first()?;
+    let mut prefixes: Vec<String> = vec![String::new()];
+    for (namespace, _) in own {
+        let mut current = namespace.as_str();
+        while !current.is_empty() {
+            if !prefixes.iter().any(|known| known == current) {
+                prefixes.push(current.to_owned());
+            }
+            current = current.rsplit_once('.').map_or("", |(parent, _)| parent);
+        }
+    }
+    for split in (1..segments.len()).rev() {
+        let (Some(written), Some(name)) = (segments.get(..split), segments.get(split)) else {
+            continue;
+        };
+        let written = written.join(".");
+        let mut candidates: Vec<String> = prefixes
+            .iter()
+            .map(|prefix| qualified(prefix, &written))
+            .collect();
+        if let Some(target) = aliases.get(first.as_str()) {
+            let rest = written.strip_prefix(first.as_str()).unwrap_or_default();
+            candidates.insert(0, format!("{target}{rest}"));
+        }
+        for namespace in candidates {
+            if let Some(files) = index.files_of(&namespace, name) {
+                return Some((namespace, name, files));
+            }
+        }
+    }
+    None
+}
+
+/// The names of the attributes in a file (`OrderFilter`, `Acme.Web.Audit`) with their nodes.
+fn attribute_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
+    let mut names = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "attribute" {
+            if let Some(name) = node.child_by_field_name("name") {
+                if matches!(name.kind(), "identifier" | "qualified_name") {
+                    names.push((
+                        syntax::compact_text(name, source, 400).replace(' ', ""),
+                        name,
+                    ));
+                }
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return names;
+            }
+        }
     }
 }
 

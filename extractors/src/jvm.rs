@@ -210,9 +210,9 @@ fn qualified_target<'index, 'chain>(
     None
 }
 
-/// The maximal dotted chains below `root`: nodes of a `chain` kind whose named descendants are
-/// all chain or `leaf` nodes (subtrees of an `ignored` kind, such as type arguments, left out)
-/// and whose parent is not such a chain; each with its leaf texts in order. Nothing inside a
+/// The maximal dotted chains of two or more names below `root`: nodes of a `chain` kind whose
+/// named descendants are all chain or `leaf` nodes (subtrees of an `ignored` kind, such as type
+/// arguments, left out) and whose parent is not such a chain; each with its leaf texts in order. Nothing inside a
 /// `skipped` node (imports, the package header) counts. Cursor walks, no recursion.
 pub(crate) fn dotted_chains<'tree>(
     root: Node<'tree>,
@@ -226,10 +226,11 @@ pub(crate) fn dotted_chains<'tree>(
         let mut descend = !kinds.skipped.contains(&node.kind());
         if kinds.chain.contains(&node.kind()) {
             if let Some(segments) = chain_segments(node, source, kinds) {
-                if segments.len() >= 2 {
+                // A lone name (`List<Acme.Order>`) may hold chains in its ignored parts.
+                descend = segments.len() < 2;
+                if !descend {
                     chains.push((segments, node));
                 }
-                descend = false;
             }
         }
         if descend && cursor.goto_first_child() {

@@ -180,9 +180,10 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 40] = [
+const CASES: [&str; 41] = [
     "csharp/aspnet",
     "csharp/graph",
+    "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
     "go/boundaries",
@@ -434,4 +435,9 @@ fn java_qualified_static_nested_and_same_package_uses_resolve() {
 #[test]
 fn kotlin_top_level_functions_aliases_objects_and_qualified_uses_resolve() {
     check_case("kotlin/imports");
+}
+
+#[test]
+fn csharp_qualified_names_aliases_attributes_and_partial_classes_resolve() {
+    check_case("csharp/usings");
 }
