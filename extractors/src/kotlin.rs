@@ -182,29 +182,52 @@ fn package_of(root: Node<'_>, source: &str) -> String {
 pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
     let root = tree.root_node();
     let package = package_of(root, source);
-    named_children(root)
-        .into_iter()
-        .filter_map(|declaration| match declaration.kind() {
-            "class_declaration" | "object_declaration" | "function_declaration" => {
-                source_scope::field_text(declaration, "name", source)
+    let mut names = Vec::new();
+    for node in named_children(root) {
+        match node.kind() {
+            "annotated_expression" | "assignment" => {
+                names.extend(misparsed_declaration(node, source));
             }
-            "type_alias" => source_scope::field_text(declaration, "type", source),
-            "annotated_expression" => misparsed_annotation_class(declaration, source),
-            "property_declaration" => named_children(declaration)
-                .into_iter()
-                .find(|child| child.kind() == "variable_declaration")
-                .and_then(|variable| named_children(variable).into_iter().next())
-                .map(|name| syntax::text(name, source).to_owned()),
-            _ => None,
-        })
+            "ERROR" => names.extend(recovered_declarations(node, source)),
+            _ => names.extend(declaration_name(node, source)),
+        }
+    }
+    names
+        .into_iter()
         .map(|name| (package.clone(), name))
         .collect()
 }
 
-/// The name of an annotated `annotation class X` without a body or parameters, which the
-/// grammar reads as an annotated infix expression `annotation class X`.
-fn misparsed_annotation_class(expression: Node<'_>, source: &str) -> Option<String> {
+/// The name of a well-formed declaration node.
+fn declaration_name(declaration: Node<'_>, source: &str) -> Option<String> {
+    match declaration.kind() {
+        "class_declaration" | "object_declaration" | "function_declaration" => {
+            source_scope::field_text(declaration, "name", source)
+        }
+        "type_alias" => source_scope::field_text(declaration, "type", source),
+        "property_declaration" => named_children(declaration)
+            .into_iter()
+            .find(|child| child.kind() == "variable_declaration")
+            .and_then(|variable| named_children(variable).into_iter().next())
+            .map(|name| syntax::text(name, source).to_owned()),
+        _ => None,
+    }
+}
+
+/// The keywords after which a declaration's name follows.
+const DECLARATION_KEYWORDS: [&str; 6] = ["class", "interface", "object", "val", "var", "fun"];
+
+/// The name of an annotated top-level declaration the grammar reads as an expression: an
+/// `annotation class X` or `class X` followed by an annotated constructor, read as an infix
+/// expression `annotation class X`, or `const val X = 1` read as an assignment to one.
+fn misparsed_declaration(expression: Node<'_>, source: &str) -> Option<String> {
     let mut current = expression;
+    if current.kind() == "assignment" {
+        current = current.child_by_field_name("left")?;
+    }
+    if current.kind() != "annotated_expression" {
+        return None;
+    }
     while current.kind() == "annotated_expression" {
         current = named_children(current).into_iter().last()?;
     }
@@ -213,18 +236,40 @@ fn misparsed_annotation_class(expression: Node<'_>, source: &str) -> Option<Stri
     }
     let words: Vec<&str> = named_children(current)
         .into_iter()
-        .map(|child| {
-            if child.kind() == "identifier" {
-                syntax::text(child, source)
-            } else {
-                ""
-            }
-        })
+        .map_while(|child| (child.kind() == "identifier").then(|| syntax::text(child, source)))
         .collect();
-    match words.as_slice() {
-        [.., "annotation", "class", name] if !name.is_empty() => Some((*name).to_owned()),
-        _ => None,
+    let keyword = words
+        .iter()
+        .position(|word| DECLARATION_KEYWORDS.contains(word))?;
+    words.get(keyword + 1).map(|name| (*name).to_owned())
+}
+
+/// The top-level declarations inside a parse error at the top level: the declarations and the
+/// `class X` / `object X` / `fun x` … token pairs outside any braces (members stay out).
+fn recovered_declarations(error: Node<'_>, source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut depth = 0_usize;
+    let children = {
+        let mut cursor = error.walk();
+        error.children(&mut cursor).collect::<Vec<_>>()
+    };
+    for (position, child) in children.iter().enumerate() {
+        match child.kind() {
+            "{" => depth += 1,
+            "}" => depth = depth.saturating_sub(1),
+            kind if depth == 0 && !child.is_named() && DECLARATION_KEYWORDS.contains(&kind) => {
+                if let Some(name) = children
+                    .get(position + 1)
+                    .filter(|next| next.kind() == "identifier")
+                {
+                    names.push(syntax::text(*name, source).to_owned());
+                }
+            }
+            _ if depth == 0 => names.extend(declaration_name(*child, source)),
+            _ => {}
+        }
     }
+    names
 }
 
 /// Classes, objects and functions name scopes.
@@ -260,3 +305,36 @@ const KOTLIN_CLIENTS: [ClientRule; 4] = [
         ..ClientRule::new("ktor-client", "external_api", &["io.ktor.client"])
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::declarations;
+    use crate::lang::KOTLIN;
+    use crate::syntax;
+
+    fn declared(source: &str) -> Vec<String> {
+        let grammar = KOTLIN.tree_sitter().map(|backend| backend.grammar);
+        let tree = grammar
+            .and_then(|grammar| syntax::parse(grammar, source))
+            .expect("the Kotlin grammar parses");
+        declarations(&tree, source)
+            .into_iter()
+            .map(|(package, name)| format!("{package}.{name}"))
+            .collect()
+    }
+
+    #[test]
+    fn a_class_inside_a_top_level_parse_error_is_declared_without_its_members() {
+        // Getters without a property: the grammar wraps the whole class in an ERROR node.
+        let source = "package a.b\n\nclass Limits {\n  private var flags: Int = 0\n\n  get() {\n  }\n  get() {\n  }\n  fun reset() {\n  }\n}\n\nfun top(): Int = 1\n";
+        let names = declared(source);
+        // Its member `flags` is no top-level declaration.
+        assert_eq!(names, vec!["a.b.Limits".to_owned()]);
+    }
+
+    #[test]
+    fn an_annotated_class_with_an_annotated_constructor_is_declared() {
+        let source = "package a.b\n\n@Suppress(\"x\")\n@Marker\nclass Adapter\n  @Deprecated(\"no\")\n  internal constructor() : Base {\n}\n";
+        assert_eq!(declared(source), vec!["a.b.Adapter".to_owned()]);
+    }
+}
