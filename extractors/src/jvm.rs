@@ -15,6 +15,7 @@
 //!   first use, unless an earlier site of the file already reaches that file.
 //! - Java names no Kotlin top-level function or property by its simple name (it goes through
 //!   the `…Kt` facade class), so a Java identifier never matches a lowercase Kotlin declaration.
+//!   A facade named by `@file:JvmName("X")` is indexed as the type `X` of the file.
 
 use std::collections::{BTreeMap, BTreeSet};
 

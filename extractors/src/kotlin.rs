@@ -189,6 +189,7 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
                 names.extend(misparsed_declaration(node, source));
             }
             "ERROR" => names.extend(recovered_declarations(node, source)),
+            "file_annotation" => names.extend(jvm_name(node, source)),
             _ => names.extend(declaration_name(node, source)),
         }
     }
@@ -196,6 +197,28 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
         .into_iter()
         .map(|name| (package.clone(), name))
         .collect()
+}
+
+/// The facade class name of `@file:JvmName("Texts")`, through which Java calls the file's
+/// top-level functions.
+fn jvm_name(annotation: Node<'_>, source: &str) -> Option<String> {
+    let invocation = named_children(annotation)
+        .into_iter()
+        .find(|child| child.kind() == "constructor_invocation")?;
+    let children = named_children(invocation);
+    let is_jvm_name = children
+        .first()
+        .is_some_and(|kind| syntax::text(*kind, source).rsplit('.').next() == Some("JvmName"));
+    if !is_jvm_name {
+        return None;
+    }
+    let arguments = children.get(1)?;
+    let argument = named_children(*arguments).into_iter().next()?;
+    let literal = named_children(argument).into_iter().next()?;
+    let content = named_children(literal)
+        .into_iter()
+        .find(|child| child.kind() == "string_content")?;
+    Some(syntax::text(content, source).to_owned())
 }
 
 /// The name of a well-formed declaration node.
