@@ -32,7 +32,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter_map(|hit| read_import(hit.node(Field::Statement)?, source))
         .collect();
     let package = package_of(root, source);
-    let uses = syntax::first_uses(root, source, &["identifier"], &["import", "package_header"]);
+    let mut uses = syntax::first_uses(root, source, &["identifier"], &["import", "package_header"]);
+    // A name the file declares itself (a local, parameter, member or named-argument label)
+    // refers to that declaration, not to a same-package top-level one.
+    for name in locally_declared(root, source) {
+        uses.remove(&name);
+    }
     let chains = jvm::dotted_chains(
         root,
         source,
@@ -146,6 +151,44 @@ fn type_name(node: Node<'_>, source: &str) -> String {
         .map(|child| syntax::text(child, source))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// The names declared below the top level (properties, functions, parameters, lambda and loop
+/// variables) and named-argument labels. Top-level declarations are left out: the index knows
+/// them. One cursor walk.
+fn locally_declared(root: Node<'_>, source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let depth = cursor.depth();
+        let name = match node.kind() {
+            "variable_declaration" | "parameter" | "class_parameter" => named_children(node)
+                .into_iter()
+                .find(|child| child.kind() == "identifier"),
+            "function_declaration" if depth > 1 => node.child_by_field_name("name"),
+            "value_argument" if has_token(node, "=") => named_children(node).into_iter().next(),
+            _ => None,
+        };
+        // A top-level property's variable sits at depth 2, below its declaration.
+        let is_top_level_property = node.kind() == "variable_declaration" && depth == 2;
+        if let Some(name) = name.filter(|name| name.kind() == "identifier") {
+            if !is_top_level_property {
+                names.push(syntax::text(name, source).to_owned());
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return names;
+            }
+        }
+    }
 }
 
 /// Reads `import a.b.C`, `import a.b.*`, `import a.b.C as D`.
