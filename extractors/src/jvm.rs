@@ -15,7 +15,8 @@
 //!   first use, unless an earlier site of the file already reaches that file.
 //! - Java names no Kotlin top-level function or property by its simple name (it goes through
 //!   the `…Kt` facade class), so a Java identifier never matches a lowercase Kotlin declaration.
-//!   A facade named by `@file:JvmName("X")` is indexed as the type `X` of the file.
+//!   A facade named by `@file:JvmName("X")` is indexed as the type `X` of the file; the default
+//!   facade `FooKt` (imported, static-imported or used in the same package) is the file `Foo.kt`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -137,6 +138,24 @@ pub(crate) fn import_sites<'tree>(
             }
             entry.1.push(name.clone());
         }
+        for (name, first_use) in uses {
+            if !name.ends_with("Kt") || imported_names.contains(name) || types.contains_key(name) {
+                continue;
+            }
+            let Some(declaring) = declaring_file(index, package, name) else {
+                continue;
+            };
+            if declaring == file {
+                continue;
+            }
+            let entry = by_file
+                .entry(declaring)
+                .or_insert_with(|| (*first_use, Vec::new()));
+            if first_use.start_byte() < entry.0.start_byte() {
+                entry.0 = *first_use;
+            }
+            entry.1.push(name.clone());
+        }
         let mut same_package: Vec<ImportSite<'tree>> = by_file
             .into_iter()
             .map(|(declaring, (node, names))| {
@@ -201,14 +220,34 @@ fn qualified_target<'index, 'chain>(
             continue;
         };
         let package = package.join(".");
-        if let Some(first) = index
-            .files_of(&package, name)
-            .and_then(|files| files.iter().next())
-        {
+        if let Some(first) = declaring_file(index, &package, name) {
             return Some((package, name, first));
         }
     }
     None
+}
+
+/// The first file declaring `name` in `package`, or for `FooKt` the Kotlin file `Foo.kt` of
+/// the package, whose top-level functions and properties Java reaches through that facade.
+fn declaring_file<'index>(
+    index: &'index TypeIndex,
+    package: &str,
+    name: &str,
+) -> Option<&'index str> {
+    if let Some(first) = index
+        .files_of(package, name)
+        .and_then(|files| files.iter().next())
+    {
+        return Some(first);
+    }
+    let stem = name.strip_suffix("Kt").filter(|stem| !stem.is_empty())?;
+    let kotlin_file = format!("{stem}.kt");
+    index
+        .package(package)?
+        .values()
+        .flatten()
+        .find(|file| file.rsplit('/').next() == Some(kotlin_file.as_str()))
+        .map(String::as_str)
 }
 
 /// The maximal dotted chains of two or more names below `root`: nodes of a `chain` kind whose
@@ -285,11 +324,8 @@ pub(crate) fn resolve_type_path(index: &TypeIndex, path: &str) -> Resolution {
         let (Some(package), Some(name)) = (segments.get(..split), segments.get(split)) else {
             continue;
         };
-        if let Some(first) = index
-            .files_of(&package.join("."), name)
-            .and_then(|files| files.iter().next())
-        {
-            return Resolution::File(first.clone());
+        if let Some(first) = declaring_file(index, &package.join("."), name) {
+            return Resolution::File(first.to_owned());
         }
     }
     let package = package_part(&segments);
