@@ -337,14 +337,19 @@ pub(crate) fn resolve_type_path(index: &TypeIndex, path: &str) -> Resolution {
 }
 
 /// The package of a dotted path: the segments before the first capitalised one, else all but
-/// the last.
+/// the last. A capitalised second segment (`org.HdrHistogram.Histogram`) is part of the
+/// package: a one-segment package such as `org` would claim every `org.*` of the project.
 fn package_part(segments: &[&str]) -> String {
     let capitalised = segments
         .iter()
         .position(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()));
-    let end = capitalised
-        .unwrap_or(segments.len().saturating_sub(1))
-        .max(1);
+    let all_but_last = segments.len().saturating_sub(1);
+    let end = match capitalised {
+        Some(1) if segments.len() >= 3 => all_but_last,
+        Some(position) => position,
+        None => all_but_last,
+    }
+    .max(1);
     segments
         .get(..end.min(segments.len()))
         .unwrap_or_default()
