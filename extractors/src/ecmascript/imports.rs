@@ -330,7 +330,10 @@ fn is_declaration_file(path: &str) -> bool {
         .any(|suffix| path.ends_with(suffix))
 }
 
-/// Whether a TypeScript import binds names that are all used, and only in type positions.
+/// Whether a TypeScript import binds names none of which is used as a value: each is used only
+/// in type positions, or not at all. The compiler elides such an import (without
+/// `verbatimModuleSyntax`), so it is no runtime dependency; a side-effect import
+/// (`import './x'`) binds nothing and always stays.
 fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     view.input.language != crate::Language::JavaScript
         && matches!(record.form, ImportForm::Static | ImportForm::ImportEquals)
@@ -338,5 +341,5 @@ fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> b
         && record
             .bindings
             .iter()
-            .all(|binding| view.usage.is_type_use_only(&binding.local))
+            .all(|binding| view.usage.is_never_a_value(&binding.local))
 }

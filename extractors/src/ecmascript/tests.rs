@@ -265,9 +265,8 @@ fn compare_usage(
         }
     }
     for binding in names {
-        let walk_type_only = walked.usage.is_type_use_only(&binding);
-        let reference_type_only =
-            reference.type_uses.contains(&binding) && !reference.value_uses.contains(&binding);
+        let walk_type_only = walked.usage.is_never_a_value(&binding);
+        let reference_type_only = !reference.value_uses.contains(&binding);
         let walk_declared = walked.usage.is_declared(&binding);
         let reference_declared = reference.declared.contains(&binding);
         if walk_type_only != reference_type_only || walk_declared != reference_declared {

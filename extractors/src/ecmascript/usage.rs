@@ -41,9 +41,9 @@ pub(super) struct Usage<'source> {
 }
 
 impl Usage<'_> {
-    /// Whether `name` is used at least once, and never as a value.
-    pub fn is_type_use_only(&self, name: &str) -> bool {
-        self.type_uses.contains(name) && !self.value_uses.contains(name)
+    /// Whether `name` is never used as a value: only in type positions, or not at all.
+    pub fn is_never_a_value(&self, name: &str) -> bool {
+        !self.value_uses.contains(name)
     }
 
     /// Whether the file declares `name` itself (variable, function, class or parameter).
