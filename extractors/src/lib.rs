@@ -138,7 +138,7 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
         });
     };
     let errors = syntax::count_parse_errors(&tree, source);
-    let query = query::QueryHandle::new(backend.compiled, spec.name, context.query_timing());
+    let query = query::QueryHandle::new(language, context.generic_facts(), context.query_timing());
     // A query that does not compile is an internal error that `compile_queries` reports and the
     // test suite catches; a file must not fail because of it. TypeScript and JavaScript match
     // their patterns without the query (`ecmascript::walk`), so they never compile it.

@@ -12,7 +12,7 @@
 //! ([`QueryTiming`]).
 
 use std::cell::RefCell;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use policies::facts::FactKind;
@@ -228,9 +228,22 @@ thread_local! {
 impl CompiledQuery {
     /// Concatenates and compiles a language's query files, then checks every capture name.
     pub(crate) fn compile(spec: &'static LanguageSpec) -> Result<CompiledQuery, ExtractError> {
+        Self::compile_files(spec, true)
+    }
+
+    /// Like [`CompiledQuery::compile`]; without `generic`, the `graph.scm` file (the patterns of
+    /// the generic `call` and `assignment` facts, and nothing else) is left out.
+    fn compile_files(
+        spec: &'static LanguageSpec,
+        generic: bool,
+    ) -> Result<CompiledQuery, ExtractError> {
         let mut text = String::new();
         let mut file_starts = Vec::new();
-        for file in spec.queries {
+        for file in spec
+            .queries
+            .iter()
+            .filter(|file| generic || !is_generic_file(file.name))
+        {
             file_starts.push((text.lines().count(), file.name));
             text.push_str(file.text);
             text.push('\n');
@@ -334,30 +347,32 @@ impl QueryTiming {
 
 /// A language's query as an extractor sees it: compiled on first use, and timed when asked.
 pub(crate) struct QueryHandle {
-    compiled: &'static LazyLock<Result<CompiledQuery, ExtractError>>,
-    /// The language's name, for timing ids.
-    language: &'static str,
+    language: Language,
+    /// Whether the generic `call`/`assignment` patterns are matched too.
+    generic: bool,
     /// `Some` when passes are timed.
     timings: Option<RefCell<Vec<QueryTiming>>>,
 }
 
 impl QueryHandle {
-    /// The query of a tree-sitter backend; `timed` records a [`QueryTiming`] per pass.
-    pub(crate) fn new(
-        compiled: &'static LazyLock<Result<CompiledQuery, ExtractError>>,
-        language: &'static str,
-        timed: bool,
-    ) -> Self {
+    /// The query of a tree-sitter language; without `generic` the `graph.scm` patterns are left
+    /// out (their hits feed only the generic facts); `timed` records a [`QueryTiming`] per pass.
+    pub(crate) fn new(language: Language, generic: bool, timed: bool) -> Self {
         Self {
-            compiled,
             language,
+            generic,
             timings: timed.then(|| RefCell::new(Vec::new())),
         }
     }
 
     /// The compiled query (compiling it now if needed); `None` when it does not compile.
     pub(crate) fn compiled(&self) -> Option<&'static CompiledQuery> {
-        LazyLock::force(self.compiled).as_ref().ok()
+        let compiled = if self.generic {
+            compiled(self.language)
+        } else {
+            compiled_without_generic(self.language)
+        };
+        compiled?.ok()
     }
 
     /// Runs the query over a whole tree and returns every match, in document order; none when
@@ -370,7 +385,7 @@ impl QueryHandle {
         let hits = compiled.hits(tree, source);
         if let Some(started) = started {
             self.record(QueryTiming::of_hits(
-                format!("{}.scm", self.language),
+                format!("{}.scm", self.language.name()),
                 &hits,
                 started,
             ));
@@ -385,7 +400,7 @@ impl QueryHandle {
 
     /// The language's name, for timing ids.
     pub(crate) fn language(&self) -> &'static str {
-        self.language
+        self.language.name()
     }
 
     /// Records a pass that found matches without the query (the TypeScript/JavaScript walk).
@@ -410,6 +425,29 @@ pub(crate) fn compiled(
 ) -> Option<Result<&'static CompiledQuery, &'static ExtractError>> {
     let backend = language.spec().tree_sitter()?;
     Some(std::sync::LazyLock::force(backend.compiled).as_ref())
+}
+
+/// Whether a query file holds the generic `call`/`assignment` patterns (and only those).
+fn is_generic_file(name: &str) -> bool {
+    name.ends_with("/graph.scm")
+}
+
+/// The compiled queries without the generic patterns, one per entry of [`Language::ALL`].
+static WITHOUT_GENERIC: [OnceLock<Result<CompiledQuery, ExtractError>>; Language::ALL.len()] =
+    [const { OnceLock::new() }; Language::ALL.len()];
+
+/// The compiled query of a tree-sitter language without the `graph.scm` patterns (compiled on
+/// first use): what a run without generic facts matches, since their hits would be dropped.
+pub(crate) fn compiled_without_generic(
+    language: Language,
+) -> Option<Result<&'static CompiledQuery, &'static ExtractError>> {
+    language.spec().tree_sitter()?;
+    let position = Language::ALL.iter().position(|known| *known == language)?;
+    let cell = WITHOUT_GENERIC.get(position)?;
+    Some(
+        cell.get_or_init(|| CompiledQuery::compile_files(language.spec(), false))
+            .as_ref(),
+    )
 }
 
 /// Compiles every language's query and checks its captures; the engine may call this at start-up

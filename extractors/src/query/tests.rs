@@ -76,3 +76,76 @@ fn captures_parse_only_within_the_vocabulary() {
     assert_eq!(parse_capture("import.specifier"), None);
     assert!(capture_vocabulary().contains(&"fact.http_call.arguments".to_owned()));
 }
+
+fn fixture_sources(root: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    let mut entries: Vec<std::path::PathBuf> =
+        entries.flatten().map(|entry| entry.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            fixture_sources(&path, found);
+        } else if Language::for_path(&path.to_string_lossy())
+            .is_some_and(|language| language.spec().tree_sitter().is_some())
+        {
+            found.push(path);
+        }
+    }
+}
+
+/// A hit as its kind and captured byte ranges.
+fn describe(hit: &QueryHit<'_>) -> String {
+    let captures: Vec<String> = hit
+        .captures()
+        .iter()
+        .map(|(field, node)| format!("{field:?}@{}..{}", node.start_byte(), node.end_byte()))
+        .collect();
+    format!("{:?} {}", hit.kind, captures.join(" "))
+}
+
+/// Without generic facts each language matches its query minus `graph.scm`: on every fixture,
+/// that query finds exactly the full query's hits that are not `call`/`assignment`, in order.
+#[test]
+fn the_query_without_generic_patterns_finds_every_other_hit_in_order() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files = Vec::new();
+    fixture_sources(&root, &mut files);
+    let mut languages = std::collections::BTreeSet::new();
+    let (mut generic_hits, mut other_hits) = (0, 0);
+    for path in &files {
+        let name = path.to_string_lossy().into_owned();
+        let (Some(language), Ok(source)) =
+            (Language::for_path(&name), std::fs::read_to_string(path))
+        else {
+            continue;
+        };
+        let Some(backend) = language.spec().tree_sitter() else {
+            continue;
+        };
+        let full = compiled(language).unwrap().unwrap();
+        let without = compiled_without_generic(language).unwrap().unwrap();
+        assert!(
+            without.query.pattern_count() < full.query.pattern_count(),
+            "{name}: the query without graph.scm keeps every pattern"
+        );
+        let tree = crate::syntax::parse(backend.grammar, &source).unwrap();
+        let all = full.hits(&tree, &source);
+        let expected: Vec<String> = all
+            .iter()
+            .filter(|hit| !matches!(hit.kind, FactKind::Call | FactKind::Assignment))
+            .map(describe)
+            .collect();
+        let actual: Vec<String> = without.hits(&tree, &source).iter().map(describe).collect();
+        assert_eq!(actual, expected, "{name}");
+        generic_hits += all.len() - expected.len();
+        other_hits += expected.len();
+        languages.insert(language.name());
+    }
+    assert!(languages.len() >= 8, "languages checked: {languages:?}");
+    assert!(
+        generic_hits > 100 && other_hits > 100,
+        "{generic_hits} generic hits, {other_hits} other hits"
+    );
+}
