@@ -37,26 +37,20 @@ impl TypeIndex {
         reader: &ConfigReader<'_>,
         files: impl Iterator<Item = &'f str>,
     ) -> Self {
-        let sources: Vec<(&str, String)> = files
-            .filter(|path| {
-                let name = file_name(path);
-                name.ends_with(".java") || name.ends_with(".kt") || name.ends_with(".kts")
-            })
-            .filter_map(|path| Some((path, reader.read_source(path)?)))
-            .collect();
-        let declarations: Vec<(&str, Declarations)> = sources
-            .par_iter()
-            .filter_map(|(path, source)| {
-                let (backend, read): (_, fn(&tree_sitter::Tree, &str) -> Declarations) =
-                    if path.ends_with(".java") {
-                        (JAVA.tree_sitter()?, crate::java::declarations)
-                    } else {
-                        (KOTLIN.tree_sitter()?, crate::kotlin::declarations)
-                    };
-                let tree = syntax::parse(backend.grammar, source)?;
-                Some((*path, read(&tree, source)))
-            })
-            .collect();
+        let paths = files.filter(|path| {
+            let name = file_name(path);
+            name.ends_with(".java") || name.ends_with(".kt") || name.ends_with(".kts")
+        });
+        let declarations = in_chunks(reader, paths, |path, source| {
+            let (backend, read): (_, fn(&tree_sitter::Tree, &str) -> Declarations) =
+                if path.ends_with(".java") {
+                    (JAVA.tree_sitter()?, crate::java::declarations)
+                } else {
+                    (KOTLIN.tree_sitter()?, crate::kotlin::declarations)
+                };
+            let tree = syntax::parse(backend.grammar, source)?;
+            Some(read(&tree, source))
+        });
         let mut index = Self::default();
         for (path, found) in declarations {
             index.add(path, found);
@@ -74,26 +68,18 @@ impl TypeIndex {
         let Some(backend) = CSHARP.tree_sitter() else {
             return index;
         };
-        let sources: Vec<(&str, String)> = files
-            .filter(|path| path.ends_with(".cs"))
-            .filter_map(|path| Some((path, reader.read_source(path)?)))
-            .collect();
-        type Read<'p> = (&'p str, Declarations, Vec<String>, Vec<(String, String)>);
-        let declarations: Vec<Read<'_>> = sources
-            .par_iter()
-            .filter_map(|(path, source)| {
-                let tree = syntax::parse(backend.grammar, source)?;
-                let (declarations, global_usings) = crate::csharp::declarations(&tree, source);
-                let constants = crate::csharp::string_constants(&tree, source);
-                Some((
-                    *path,
-                    declarations,
-                    global_usings.into_iter().collect(),
-                    constants,
-                ))
-            })
-            .collect();
-        for (path, found, global_usings, constants) in declarations {
+        let paths = files.filter(|path| path.ends_with(".cs"));
+        let declarations = in_chunks(reader, paths, |_, source| {
+            let tree = syntax::parse(backend.grammar, source)?;
+            let (declarations, global_usings) = crate::csharp::declarations(&tree, source);
+            let constants = crate::csharp::string_constants(&tree, source);
+            Some((
+                declarations,
+                global_usings.into_iter().collect::<Vec<String>>(),
+                constants,
+            ))
+        });
+        for (path, (found, global_usings, constants)) in declarations {
             index.global_usings.extend(global_usings);
             index.add(path, found);
             for (key, value) in constants {
@@ -190,6 +176,37 @@ impl TypeIndex {
     pub fn global_usings(&self) -> &BTreeSet<String> {
         &self.global_usings
     }
+}
+
+/// Source files read per batch: each batch is read in order and parsed in parallel, so at most
+/// one batch of source texts is held at a time, however large the project.
+const READ_BATCH: usize = 128;
+
+/// Reads `paths` in batches and runs `index` over each batch's sources in parallel, returning
+/// the results in path order (unreadable files and `None` results left out).
+fn in_chunks<'f, T: Send>(
+    reader: &ConfigReader<'_>,
+    paths: impl Iterator<Item = &'f str>,
+    index: impl Fn(&str, &str) -> Option<T> + Sync,
+) -> Vec<(&'f str, T)> {
+    let mut found = Vec::new();
+    let mut batch: Vec<(&'f str, String)> = Vec::with_capacity(READ_BATCH);
+    let mut paths = paths.peekable();
+    while paths.peek().is_some() {
+        batch.clear();
+        batch.extend(
+            paths
+                .by_ref()
+                .take(READ_BATCH)
+                .filter_map(|path| Some((path, reader.read_source(path)?))),
+        );
+        let indexed: Vec<(&'f str, T)> = batch
+            .par_iter()
+            .filter_map(|(path, source)| Some((*path, index(path, source)?)))
+            .collect();
+        found.extend(indexed);
+    }
+    found
 }
 
 #[cfg(test)]
