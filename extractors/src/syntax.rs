@@ -138,13 +138,29 @@ pub(crate) fn first_uses<'tree>(
     kinds: &[&str],
     skipped: &[&str],
 ) -> std::collections::BTreeMap<String, Node<'tree>> {
+    // Kinds compared by id: every symbol (aliases included) whose name is listed.
+    let language = root.language();
+    let ids_of = |names: &[&str]| -> Vec<u16> {
+        (0..u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX))
+            .filter(|id| {
+                language
+                    .node_kind_for_id(*id)
+                    .is_some_and(|name| names.contains(&name))
+            })
+            .collect()
+    };
+    let (kind_ids, skipped_ids) = (ids_of(kinds), ids_of(skipped));
     let mut uses = std::collections::BTreeMap::new();
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
-        let skip = skipped.contains(&node.kind());
-        if kinds.contains(&node.kind()) {
-            uses.entry(text(node, source).to_owned()).or_insert(node);
+        let id = node.kind_id();
+        let skip = skipped_ids.contains(&id);
+        if kind_ids.contains(&id) {
+            let name = text(node, source);
+            if !uses.contains_key(name) {
+                uses.insert(name.to_owned(), node);
+            }
         }
         if !skip && cursor.goto_first_child() {
             continue;
