@@ -201,10 +201,18 @@ impl SolveOutcome {
     }
 }
 
-/// Solves every slice in parallel on the current rayon pool; the result order is the input order.
+/// The fewest slices a worker thread takes on. Every thread that solves holds, besides the fresh
+/// context of the slice in hand, the `z3` crate's thread-local default context (about 17 MB
+/// each, zero-filled when created), so a few slices are solved on one thread: a second thread
+/// would cost more memory and set-up than the slices it takes over.
+const SLICES_PER_THREAD: usize = 8;
+
+/// Solves every slice in parallel on the current rayon pool, at least [`SLICES_PER_THREAD`] per
+/// thread; the result order is the input order.
 pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
     slices
         .par_iter()
+        .with_min_len(SLICES_PER_THREAD)
         .map(|slice| solver.solve(slice, limits))
         .collect()
 }
