@@ -1,8 +1,8 @@
 //! Solving rule slices: a [`Solver`] trait with the Z3 backend (`style.md` §8, `language.md` §3.8).
 //!
-//! Each slice is solved in a fresh Z3 context: the default context of a thread started for that
-//! slice alone, so Z3 objects never cross threads and no state carries over from one slice to the
-//! next: the outcome, the core and the resource count depend on the slice text only.
+//! Each slice is solved in a fresh Z3 context created on the worker thread that solves it
+//! (`z3::with_z3_config`), so Z3 objects never cross threads and no state carries over from one
+//! slice to the next: the outcome, the core and the resource count depend on the slice text only.
 //! After loading the text, the solver's assertion count must equal the encoder's; any mismatch
 //! (a script Z3 could not parse loads nothing and would answer sat) makes the slice `error`.
 
@@ -87,19 +87,78 @@ impl Solver for Z3Solver {
             .iter()
             .map(|tracked| tracked.literal.clone())
             .collect();
-        // Model generation is off for every context (a global parameter, read when a context is
-        // created). Each slice is solved on a thread of its own, in that thread's default
-        // context: one fresh context per slice, released with the thread. (`with_z3_config`
-        // would also create the worker's thread-local default context, another 17 MB that
-        // lives as long as the worker.)
-        model_generation_off();
-        let solved = std::thread::scope(|threads| {
-            threads
-                .spawn(move || solve_text(&text, expected, &literals, limits, started))
-                .join()
-        });
-        let mut outcome = solved.unwrap_or_else(|_| {
-            SolveOutcome::error("the solver thread stopped unexpectedly".to_owned())
+        let mut config = z3::Config::new();
+        config.set_model_generation(false);
+        let mut outcome = z3::with_z3_config(&config, move || {
+            if text.contains('\0') {
+                return SolveOutcome::error("slice text contains a NUL byte".into());
+            }
+            let solver = z3::Solver::new();
+            let mut params = z3::Params::new();
+            params.set_u32("rlimit", limits.rlimit);
+            params.set_u32("timeout", limits.timeout_ms);
+            solver.set_params(&params);
+            solver.from_string(text);
+            let loaded = solver.get_assertions().len();
+            if loaded != expected {
+                return SolveOutcome::error(format!(
+                    "load check failed: the solver holds {loaded} assertions, the encoder emitted {expected}"
+                ));
+            }
+            let assumptions: Vec<z3::ast::Bool> = literals
+                .iter()
+                .map(|literal| z3::ast::Bool::new_const(literal.as_str()))
+                .collect();
+            let result = solver.check_assumptions(&assumptions);
+            let rlimit_used =
+                solver
+                    .get_statistics()
+                    .value("rlimit count")
+                    .map(|value| match value {
+                        z3::StatisticsValue::UInt(count) => u64::from(count),
+                        z3::StatisticsValue::Double(count) => count as u64,
+                    });
+            match result {
+                z3::SatResult::Sat => {
+                    SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used)
+                }
+                z3::SatResult::Unsat => {
+                    let mut core: Vec<String> = solver
+                        .get_unsat_core()
+                        .iter()
+                        .map(|literal| literal.to_string().trim_matches('|').to_owned())
+                        .collect();
+                    core.sort_by_key(|literal| literal_order(literal));
+                    core.dedup();
+                    SolveOutcome::decided(SliceStatus::Unsat, core, rlimit_used)
+                }
+                z3::SatResult::Unknown => {
+                    let reason = solver.get_reason_unknown().unwrap_or_default();
+                    // Z3 4.8.12 says `canceled` for both limits: the wall clock tells them apart.
+                    let timed_out = started.elapsed().as_millis() >= u128::from(limits.timeout_ms);
+                    let reason = if reason.contains("timeout")
+                        || (reason.contains("canceled") && timed_out)
+                    {
+                        "timeout".to_owned()
+                    } else if reason.contains("resource")
+                        || reason.contains("rlimit")
+                        || reason.contains("canceled")
+                    {
+                        "rlimit".to_owned()
+                    } else if reason.is_empty() {
+                        "unknown".to_owned()
+                    } else {
+                        reason
+                    };
+                    SolveOutcome {
+                        status: SliceStatus::Unknown,
+                        core: Vec::new(),
+                        reason: Some(reason),
+                        rlimit_used,
+                        elapsed_ms: 0,
+                    }
+                }
+            }
         });
         outcome.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         // A core that is empty or names literals the slice does not have cannot be a proof: fail closed.
@@ -117,90 +176,6 @@ impl Solver for Z3Solver {
             ));
         }
         outcome
-    }
-}
-
-/// Switches model generation off for every Z3 context created from now on (once per process):
-/// no slice needs a model.
-fn model_generation_off() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| z3::set_global_param("model", "false"));
-}
-
-/// Loads and solves one slice's text in the current thread's default Z3 context.
-fn solve_text(
-    text: &str,
-    expected: usize,
-    literals: &[String],
-    limits: Limits,
-    started: Instant,
-) -> SolveOutcome {
-    {
-        if text.contains('\0') {
-            return SolveOutcome::error("slice text contains a NUL byte".into());
-        }
-        let solver = z3::Solver::new();
-        let mut params = z3::Params::new();
-        params.set_u32("rlimit", limits.rlimit);
-        params.set_u32("timeout", limits.timeout_ms);
-        solver.set_params(&params);
-        solver.from_string(text);
-        let loaded = solver.get_assertions().len();
-        if loaded != expected {
-            return SolveOutcome::error(format!(
-                    "load check failed: the solver holds {loaded} assertions, the encoder emitted {expected}"
-                ));
-        }
-        let assumptions: Vec<z3::ast::Bool> = literals
-            .iter()
-            .map(|literal| z3::ast::Bool::new_const(literal.as_str()))
-            .collect();
-        let result = solver.check_assumptions(&assumptions);
-        let rlimit_used = solver
-            .get_statistics()
-            .value("rlimit count")
-            .map(|value| match value {
-                z3::StatisticsValue::UInt(count) => u64::from(count),
-                z3::StatisticsValue::Double(count) => count as u64,
-            });
-        match result {
-            z3::SatResult::Sat => SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used),
-            z3::SatResult::Unsat => {
-                let mut core: Vec<String> = solver
-                    .get_unsat_core()
-                    .iter()
-                    .map(|literal| literal.to_string().trim_matches('|').to_owned())
-                    .collect();
-                core.sort_by_key(|literal| literal_order(literal));
-                core.dedup();
-                SolveOutcome::decided(SliceStatus::Unsat, core, rlimit_used)
-            }
-            z3::SatResult::Unknown => {
-                let reason = solver.get_reason_unknown().unwrap_or_default();
-                // Z3 4.8.12 says `canceled` for both limits: the wall clock tells them apart.
-                let timed_out = started.elapsed().as_millis() >= u128::from(limits.timeout_ms);
-                let reason =
-                    if reason.contains("timeout") || (reason.contains("canceled") && timed_out) {
-                        "timeout".to_owned()
-                    } else if reason.contains("resource")
-                        || reason.contains("rlimit")
-                        || reason.contains("canceled")
-                    {
-                        "rlimit".to_owned()
-                    } else if reason.is_empty() {
-                        "unknown".to_owned()
-                    } else {
-                        reason
-                    };
-                SolveOutcome {
-                    status: SliceStatus::Unknown,
-                    core: Vec::new(),
-                    reason: Some(reason),
-                    rlimit_used,
-                    elapsed_ms: 0,
-                }
-            }
-        }
     }
 }
 
@@ -226,9 +201,10 @@ impl SolveOutcome {
     }
 }
 
-/// The fewest slices a worker thread takes on. Each slice being solved holds a Z3 context of
-/// about 17 MB (zero-filled when created), so a few slices are solved one after the other: a
-/// second context at the same time would cost more memory than the time it saves.
+/// The fewest slices a worker thread takes on. Every thread that solves holds, besides the fresh
+/// context of the slice in hand, the `z3` crate's thread-local default context (about 17 MB
+/// each, zero-filled when created), so a few slices are solved on one thread: a second thread
+/// would cost more memory and set-up than the slices it takes over.
 const SLICES_PER_THREAD: usize = 8;
 
 /// Solves every slice in parallel on the current rayon pool, at least [`SLICES_PER_THREAD`] per
