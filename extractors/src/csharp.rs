@@ -340,9 +340,7 @@ fn qualified_target<'index, 'chain>(
 /// The names of the attributes in a file (`OrderFilter`, `Acme.Web.Audit`) with their nodes.
 fn attribute_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
     let mut names = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
+    for node in syntax::descendants(root) {
         if node.kind() == "attribute" {
             if let Some(name) = node.child_by_field_name("name") {
                 if matches!(name.kind(), "identifier" | "qualified_name") {
@@ -353,18 +351,8 @@ fn attribute_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(String, Node<
                 }
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return names;
-            }
-        }
     }
+    names
 }
 
 fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<'tree>> {

@@ -185,24 +185,12 @@ fn mounts(
     own_dir: &str,
 ) -> Vec<RouterMount> {
     let mut found = Vec::new();
-    let mut cursor = file.root.walk();
-    loop {
-        let node = cursor.node();
+    for node in syntax::descendants(file.root) {
         if node.kind() == "call_expression" {
             found.extend(mount_of(node, file, bindings, package_dirs, own_dir));
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return found;
-            }
-        }
     }
+    found
 }
 
 fn mount_of(
@@ -370,9 +358,7 @@ fn route<'tree>(
 /// `name := value` bindings of the file, first one wins.
 fn group_bindings<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, Node<'tree>> {
     let mut bindings = BTreeMap::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
+    for node in syntax::descendants(root) {
         if matches!(
             node.kind(),
             "short_var_declaration" | "assignment_statement"
@@ -385,18 +371,8 @@ fn group_bindings<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, No
                     .or_insert(*value);
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return bindings;
-            }
-        }
     }
+    bindings
 }
 
 /// The prefix of a receiver bound to `x.Group("/p")` (Gin, Echo) or `x.Route("/p", …)`.

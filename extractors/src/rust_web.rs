@@ -406,9 +406,7 @@ fn enclosing_function<'tree>(root: Node<'tree>, node: Node<'tree>) -> Option<Nod
 /// or passed) or a binding.
 fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
     let mut found = Mounts::default();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
+    for node in syntax::descendants(root) {
         if let Some((receiver, method)) = method_call(node, source) {
             let arguments = arguments_of(node);
             let mount = match (method.as_str(), arguments.as_slice()) {
@@ -442,18 +440,8 @@ fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
                 }
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return found;
-            }
-        }
     }
+    found
 }
 
 fn http_call<'tree>(

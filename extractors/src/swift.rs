@@ -135,26 +135,14 @@ pub(crate) struct PackageTarget {
 /// `Package.swift`, read from its syntax tree (never executed).
 pub(crate) fn package_targets(tree: &Tree, source: &str) -> Vec<PackageTarget> {
     let mut targets = Vec::new();
-    let mut cursor = tree.root_node().walk();
-    loop {
-        let node = cursor.node();
+    for node in syntax::descendants(tree.root_node()) {
         if node.kind() == "call_expression" {
             if let Some(target) = read_target(node, source) {
                 targets.push(target);
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return targets;
-            }
-        }
     }
+    targets
 }
 
 fn read_target(call: Node<'_>, source: &str) -> Option<PackageTarget> {

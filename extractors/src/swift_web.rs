@@ -67,9 +67,7 @@ impl<'tree> Bindings<'tree> {
             values: BTreeMap::new(),
             methods: BTreeMap::new(),
         };
-        let mut cursor = root.walk();
-        loop {
-            let node = cursor.node();
+        for node in syntax::descendants(root) {
             match node.kind() {
                 "property_declaration" => {
                     let name = node
@@ -99,18 +97,8 @@ impl<'tree> Bindings<'tree> {
                 }
                 _ => {}
             }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return bindings;
-                }
-            }
         }
+        bindings
     }
 }
 

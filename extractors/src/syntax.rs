@@ -114,6 +114,45 @@ pub(crate) fn ancestors<'tree>(root: Node<'tree>, node: Node<'tree>) -> Vec<Node
     chain
 }
 
+/// Every node of the subtree under `root`, `root` first, in pre-order: a cursor walk, no
+/// recursion, so deep trees cannot overflow the stack.
+pub(crate) fn descendants(root: Node<'_>) -> Descendants<'_> {
+    Descendants {
+        cursor: root.walk(),
+        done: false,
+    }
+}
+
+/// The iterator of [`descendants`].
+pub(crate) struct Descendants<'tree> {
+    cursor: tree_sitter::TreeCursor<'tree>,
+    done: bool,
+}
+
+impl<'tree> Iterator for Descendants<'tree> {
+    type Item = Node<'tree>;
+
+    fn next(&mut self) -> Option<Node<'tree>> {
+        if self.done {
+            return None;
+        }
+        let node = self.cursor.node();
+        if !self.cursor.goto_first_child() {
+            loop {
+                if self.cursor.goto_next_sibling() {
+                    break;
+                }
+                // A cursor never leaves the node it was created on.
+                if !self.cursor.goto_parent() {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        Some(node)
+    }
+}
+
 /// The named children of a node.
 pub(crate) fn named_children<'tree>(node: Node<'tree>) -> Vec<Node<'tree>> {
     let mut cursor = node.walk();

@@ -383,9 +383,7 @@ fn parameter_data(function: Node<'_>, source: &str) -> Vec<String> {
 
 /// The first method or local function of the file named `name`.
 fn declared_method<'tree>(root: Node<'tree>, name: &str, source: &str) -> Option<Node<'tree>> {
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
+    for node in syntax::descendants(root) {
         if matches!(
             node.kind(),
             "method_declaration" | "local_function_statement"
@@ -395,18 +393,8 @@ fn declared_method<'tree>(root: Node<'tree>, name: &str, source: &str) -> Option
         {
             return Some(node);
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
-        }
     }
+    None
 }
 
 /// `T` of the `.Produces<T>()` calls chained on a route registration.
@@ -489,9 +477,7 @@ fn group_prefix(
 /// the first declaration of a name wins.
 fn local_values<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, Node<'tree>> {
     let mut values = BTreeMap::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
+    for node in syntax::descendants(root) {
         if node.kind() == "variable_declarator" {
             let name = node.child_by_field_name("name");
             let value = named_children(node)
@@ -503,18 +489,8 @@ fn local_values<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, Node
                     .or_insert(value);
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return values;
-            }
-        }
     }
+    values
 }
 
 #[cfg(test)]
