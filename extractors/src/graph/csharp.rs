@@ -2,7 +2,9 @@
 
 use tree_sitter::Node;
 
-use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use super::{
+    binary_condition, last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar,
+};
 use crate::syntax::{self, named_children};
 
 /// C# syntax.
@@ -49,29 +51,7 @@ impl GraphGrammar for CSharp {
     fn condition<'tree>(&self, node: Node<'tree>, source: &str) -> Condition<'tree> {
         let node = unwrap_parentheses(node);
         match node.kind() {
-            "binary_expression" => {
-                let (Some(left), Some(operator), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("right"),
-                ) else {
-                    return Condition::Other;
-                };
-                match syntax::text(operator, source) {
-                    "&&" => Condition::And(left, right),
-                    "==" => Condition::Equal {
-                        left,
-                        right,
-                        is_negated: false,
-                    },
-                    "!=" => Condition::Equal {
-                        left,
-                        right,
-                        is_negated: true,
-                    },
-                    _ => Condition::Other,
-                }
-            }
+            "binary_expression" => binary_condition(node, source, &["=="], &["!="]),
             "prefix_unary_expression" if syntax::text(node, source).starts_with('!') => {
                 named_children(node)
                     .into_iter()

@@ -2,8 +2,11 @@
 
 use tree_sitter::Node;
 
-use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
-use crate::syntax::{self, named_children};
+use super::{
+    binary_condition, last_statement, not_condition, unwrap_parentheses, Arm, Branch, Condition,
+    GraphGrammar,
+};
+use crate::syntax::named_children;
 
 /// TypeScript and JavaScript syntax.
 pub(crate) struct EcmaScript;
@@ -41,38 +44,8 @@ impl GraphGrammar for EcmaScript {
     fn condition<'tree>(&self, node: Node<'tree>, source: &str) -> Condition<'tree> {
         let node = unwrap_parentheses(node);
         match node.kind() {
-            "binary_expression" => {
-                let (Some(left), Some(operator), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("right"),
-                ) else {
-                    return Condition::Other;
-                };
-                match syntax::text(operator, source) {
-                    "&&" => Condition::And(left, right),
-                    "==" | "===" => Condition::Equal {
-                        left,
-                        right,
-                        is_negated: false,
-                    },
-                    "!=" | "!==" => Condition::Equal {
-                        left,
-                        right,
-                        is_negated: true,
-                    },
-                    _ => Condition::Other,
-                }
-            }
-            "unary_expression" => match (
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("argument"),
-            ) {
-                (Some(operator), Some(argument)) if syntax::text(operator, source) == "!" => {
-                    Condition::Not(argument)
-                }
-                _ => Condition::Other,
-            },
+            "binary_expression" => binary_condition(node, source, &["==", "==="], &["!=", "!=="]),
+            "unary_expression" => not_condition(node, source, "argument"),
             _ => Condition::Other,
         }
     }

@@ -4,7 +4,10 @@ use std::collections::BTreeMap;
 
 use tree_sitter::Node;
 
-use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use super::{
+    binary_condition, last_statement, not_condition, unwrap_parentheses, Arm, Branch, Condition,
+    GraphGrammar,
+};
 use crate::syntax::{self, named_children};
 
 /// Go syntax, with the typed constants of the file (Go's enums).
@@ -73,38 +76,8 @@ impl GraphGrammar for Go<'_> {
     fn condition<'tree>(&self, node: Node<'tree>, source: &str) -> Condition<'tree> {
         let node = unwrap_parentheses(node);
         match node.kind() {
-            "binary_expression" => {
-                let (Some(left), Some(operator), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("right"),
-                ) else {
-                    return Condition::Other;
-                };
-                match syntax::text(operator, source) {
-                    "&&" => Condition::And(left, right),
-                    "==" => Condition::Equal {
-                        left,
-                        right,
-                        is_negated: false,
-                    },
-                    "!=" => Condition::Equal {
-                        left,
-                        right,
-                        is_negated: true,
-                    },
-                    _ => Condition::Other,
-                }
-            }
-            "unary_expression" => match (
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("operand"),
-            ) {
-                (Some(operator), Some(operand)) if syntax::text(operator, source) == "!" => {
-                    Condition::Not(operand)
-                }
-                _ => Condition::Other,
-            },
+            "binary_expression" => binary_condition(node, source, &["=="], &["!="]),
+            "unary_expression" => not_condition(node, source, "operand"),
             _ => Condition::Other,
         }
     }

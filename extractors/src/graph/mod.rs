@@ -207,6 +207,52 @@ pub(crate) fn enum_parts(chain: &str, member: &str) -> Option<(String, String)> 
         .then(|| (enum_name.to_owned(), member.to_owned()))
 }
 
+/// A C-family `binary_expression` (fields `left`, `operator`, `right`) as a condition: `&&` is a
+/// conjunction, an operator of `equal` an equality and one of `not_equal` a negated equality.
+pub(crate) fn binary_condition<'tree>(
+    node: Node<'tree>,
+    source: &str,
+    equal: &[&str],
+    not_equal: &[&str],
+) -> Condition<'tree> {
+    let (Some(left), Some(operator), Some(right)) = (
+        node.child_by_field_name("left"),
+        node.child_by_field_name("operator"),
+        node.child_by_field_name("right"),
+    ) else {
+        return Condition::Other;
+    };
+    let operator = syntax::text(operator, source);
+    if operator == "&&" {
+        Condition::And(left, right)
+    } else if equal.contains(&operator) || not_equal.contains(&operator) {
+        Condition::Equal {
+            left,
+            right,
+            is_negated: not_equal.contains(&operator),
+        }
+    } else {
+        Condition::Other
+    }
+}
+
+/// A `unary_expression` whose `operator` is `!` as a negation of the child in `operand_field`.
+pub(crate) fn not_condition<'tree>(
+    node: Node<'tree>,
+    source: &str,
+    operand_field: &str,
+) -> Condition<'tree> {
+    match (
+        node.child_by_field_name("operator"),
+        node.child_by_field_name(operand_field),
+    ) {
+        (Some(operator), Some(operand)) if syntax::text(operator, source) == "!" => {
+            Condition::Not(operand)
+        }
+        _ => Condition::Other,
+    }
+}
+
 /// `node` without the parentheses around it.
 pub(crate) fn unwrap_parentheses(node: Node<'_>) -> Node<'_> {
     let mut current = node;
