@@ -5,7 +5,7 @@
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
-use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
+use crate::clients::{ClientMatcher, ClientSite, ClientUse};
 use crate::context::Declarations;
 use crate::facts_out::FactFactory;
 use crate::graph;
@@ -81,13 +81,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source, &imports, index))
         .collect();
-    let client_imports: Vec<ClientImport<'_>> = imports
-        .iter()
-        .map(|import| ClientImport {
-            node: import.node,
-            path: import.path.clone(),
-        })
-        .collect();
+    let client_imports = jvm::client_imports(&imports);
     let matcher = ClientMatcher {
         rules: &JAVA_CLIENTS,
         separator: ".",

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::Node;
 
-use crate::clients::ClientRule;
+use crate::clients::{ClientImport, ClientRule};
 use crate::context::{Resolution, TypeIndex};
 use crate::imports_out::ImportSite;
 
@@ -37,6 +37,17 @@ pub(crate) struct JvmImport<'tree> {
     pub is_wildcard: bool,
     /// The Kotlin `as` alias.
     pub alias: Option<String>,
+}
+
+/// The imports as the client matcher reads them.
+pub(crate) fn client_imports<'tree>(imports: &[JvmImport<'tree>]) -> Vec<ClientImport<'tree>> {
+    imports
+        .iter()
+        .map(|import| ClientImport {
+            node: import.node,
+            path: import.path.clone(),
+        })
+        .collect()
 }
 
 /// What a Java or Kotlin file offers for resolution.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
-use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::clients::{ClientMatcher, ClientRule, ClientSite, ClientUse};
 use crate::context::{Declarations, Resolution, TypeIndex};
 use crate::facts_out::FactFactory;
 use crate::graph;
@@ -78,13 +78,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source, &imports, index))
         .collect();
-    let client_imports: Vec<ClientImport<'_>> = imports
-        .iter()
-        .map(|import| ClientImport {
-            node: import.node,
-            path: import.path.clone(),
-        })
-        .collect();
+    let client_imports = jvm::client_imports(&imports);
     let rules: Vec<ClientRule> = KOTLIN_CLIENTS
         .iter()
         .chain(JAVA_CLIENTS.iter())
