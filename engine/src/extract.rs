@@ -93,6 +93,13 @@ fn extract_one(
         // dropped here, per file, so they never pile up in memory.
         facts.retain(|fact| !matches!(fact.kind, FactKind::Call | FactKind::Assignment));
     }
+    // Facts live for the whole run: give back what building them reserved.
+    for fact in &mut facts {
+        fact.id.shrink_to_fit();
+        fact.properties.shrink_to_fit();
+        fact.evidence.message.shrink_to_fit();
+    }
+    facts.shrink_to_fit();
     // `--debug-extractors`: one entry per query pass, with the facts of the kinds it matched.
     let queries = extraction
         .queries
@@ -206,6 +213,14 @@ pub fn extract_project(
         }
     };
     let mut route_links = BTreeMap::new();
+    let total: usize = outcomes
+        .iter()
+        .map(|(_, outcome)| match outcome {
+            CachedOutcome::Extracted { facts, .. } => facts.len(),
+            _ => 0,
+        })
+        .sum();
+    extraction.facts.reserve_exact(total);
     for (file, outcome) in outcomes {
         match outcome {
             CachedOutcome::Extracted {

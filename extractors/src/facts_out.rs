@@ -4,10 +4,9 @@
 //! values, scope, message) and the `language` property here, so extractors only add what is
 //! specific to the construct. `subject` and `target` stay empty: the engine fills them.
 
-use std::collections::BTreeMap;
-
 use policies::facts::{
-    disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, PropertyValue, Strategy,
+    disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, Properties, PropertyValue,
+    Strategy,
 };
 use tree_sitter::Node;
 
@@ -72,8 +71,8 @@ impl<'a> FactFactory<'a> {
         scope: Option<String>,
         message: String,
     ) -> Fact {
-        let mut properties = BTreeMap::new();
-        properties.insert("language".to_owned(), PropertyValue::from(self.language));
+        let mut properties = Properties::new();
+        properties.insert("language", PropertyValue::from(self.language));
         Fact {
             id: fact_id(self.extractor, self.file, line, column, kind),
             kind,

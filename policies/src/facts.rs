@@ -215,6 +215,132 @@ impl From<Vec<String>> for PropertyValue {
     }
 }
 
+/// The kind-specific properties of a fact, by name: a vector kept sorted by name.
+///
+/// A fact has two to six properties and a project has hundreds of thousands of facts, so this
+/// stores them as one exactly-sized vector (a `BTreeMap` node would reserve room for eleven
+/// entries per fact). Iteration, comparison, hashing and serialisation follow name order, as a
+/// map's do, and it serialises as a JSON object.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Properties(Vec<(String, PropertyValue)>);
+
+impl Properties {
+    /// No properties.
+    pub fn new() -> Self {
+        Self(Vec::new())
+    }
+
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(key, _)| key.as_str().cmp(name))
+    }
+
+    /// The value of `name`.
+    pub fn get(&self, name: &str) -> Option<&PropertyValue> {
+        let index = self.position(name).ok()?;
+        self.0.get(index).map(|(_, value)| value)
+    }
+
+    /// Whether `name` is set.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.position(name).is_ok()
+    }
+
+    /// Sets `name`, returning the value it replaces.
+    pub fn insert(
+        &mut self,
+        name: impl Into<String>,
+        value: PropertyValue,
+    ) -> Option<PropertyValue> {
+        let name = name.into();
+        match self.position(&name) {
+            Ok(index) => self
+                .0
+                .get_mut(index)
+                .map(|(_, slot)| std::mem::replace(slot, value)),
+            Err(index) => {
+                self.0.insert(index, (name, value));
+                None
+            }
+        }
+    }
+
+    /// Removes `name`, returning its value.
+    pub fn remove(&mut self, name: &str) -> Option<PropertyValue> {
+        let index = self.position(name).ok()?;
+        Some(self.0.remove(index).1)
+    }
+
+    /// The properties in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &PropertyValue)> {
+        self.0.iter().map(|(key, value)| (key, value))
+    }
+
+    /// The names, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(key, _)| key)
+    }
+
+    /// The values, in name order.
+    pub fn values(&self) -> impl Iterator<Item = &PropertyValue> {
+        self.0.iter().map(|(_, value)| value)
+    }
+
+    /// How many properties are set.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Releases spare capacity (facts are kept for the whole run).
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+}
+
+impl FromIterator<(String, PropertyValue)> for Properties {
+    fn from_iter<I: IntoIterator<Item = (String, PropertyValue)>>(items: I) -> Self {
+        let mut properties = Self::new();
+        for (name, value) in items {
+            properties.insert(name, value);
+        }
+        properties
+    }
+}
+
+impl<'a> IntoIterator for &'a Properties {
+    type Item = (&'a String, &'a PropertyValue);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, PropertyValue)>,
+        fn(&'a (String, PropertyValue)) -> (&'a String, &'a PropertyValue),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(key, value)| (key, value))
+    }
+}
+
+impl Serialize for Properties {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Properties {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, PropertyValue>::deserialize(deserializer)?;
+        Ok(Self(map.into_iter().collect()))
+    }
+}
+
 /// Where a fact comes from. Lines and columns are 1-based; columns count Unicode scalar values.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Evidence {
@@ -262,7 +388,7 @@ pub struct Fact {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub route: Option<String>,
     /// Kind-specific properties; every fact has `language`.
-    pub properties: BTreeMap<String, PropertyValue>,
+    pub properties: Properties,
     /// How sure the extractor is.
     pub confidence: Confidence,
     /// Where the fact comes from.
@@ -444,7 +570,12 @@ pub struct DomainFact {
 
 /// Builds the stable fact id `<extractor>:<file>:<line>:<column>:<kind>` (without the `#n` suffix).
 pub fn fact_id(extractor: &str, file: &str, line: u32, column: u32, kind: FactKind) -> String {
-    format!("{extractor}:{file}:{line}:{column}:{}", kind.as_str())
+    use std::fmt::Write as _;
+    let kind = kind.as_str();
+    // Sized exactly: ids live as long as their facts (two u32s take at most 20 digits).
+    let mut id = String::with_capacity(extractor.len() + file.len() + kind.len() + 24);
+    let _ = write!(id, "{extractor}:{file}:{line}:{column}:{kind}");
+    id
 }
 
 /// Appends `#n` to ids that repeat (same position and kind), in input order, so every id is unique.
@@ -493,7 +624,7 @@ mod tests {
             technology: None,
             model: None,
             route: None,
-            properties: BTreeMap::new(),
+            properties: Properties::new(),
             confidence: Confidence::Definite,
             evidence,
         };

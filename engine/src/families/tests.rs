@@ -245,7 +245,7 @@ component Client { runs_on: app paths: "client/**" consumes: OrdersApi }"#;
             ],
         );
         call.properties
-            .insert("language".into(), PropertyValue::from("typescript"));
+            .insert("language", PropertyValue::from("typescript"));
         let wrong_method = fact(
             FactKind::HttpCall,
             "client/a.ts",
@@ -304,7 +304,7 @@ workflow_policy Ship {
         let mut fact = fact(kind, file, line, properties);
         for (key, values) in lists {
             fact.properties.insert(
-                (*key).into(),
+                *key,
                 PropertyValue::List(values.iter().map(|value| (*value).to_owned()).collect()),
             );
         }
@@ -348,8 +348,7 @@ workflow_policy Ship {
             10 + u32::try_from(index).unwrap(),
             &[("job", "ship"), ("run", run_text)],
         );
-        step.properties
-            .insert("index".into(), PropertyValue::Int(index));
+        step.properties.insert("index", PropertyValue::Int(index));
         step
     }
 

@@ -59,7 +59,9 @@ impl FactBuilder {
             technology: None,
             model: None,
             route: None,
-            properties: BTreeMap::from([("language".to_owned(), "typescript".into())]),
+            properties: [("language".to_owned(), "typescript".into())]
+                .into_iter()
+                .collect(),
             confidence: Confidence::Definite,
             evidence: Evidence {
                 extractor: "typescript".into(),
@@ -76,7 +78,7 @@ impl FactBuilder {
     }
 
     fn prop(mut self, name: &str, value: impl Into<PropertyValue>) -> Self {
-        self.0.properties.insert(name.into(), value.into());
+        self.0.properties.insert(name, value.into());
         self
     }
 
