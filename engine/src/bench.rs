@@ -1,6 +1,7 @@
 //! `lintel bench-parse` (hidden): the parse-only floor for benchmarks. It reads and parses with
-//! tree-sitter exactly the files `check` extracts, in parallel, and runs no query, resolution
-//! or solving, so `check --all` time divided by this time is the pipeline's overhead.
+//! tree-sitter exactly the files `check` extracts (owned, readable, and not generated unless
+//! `--include-generated`), in parallel, and runs no query, resolution or solving, so
+//! `check --all` time divided by this time is the pipeline's overhead.
 
 use std::io::Write;
 use std::time::Instant;
@@ -26,6 +27,15 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
         .iter()
         .filter(|file| map.owner(file).is_some())
         .collect();
+    let attributes = scope
+        .project_files
+        .iter()
+        .any(|file| file == ".gitattributes")
+        .then(|| read_file(&scope, root, None, ".gitattributes").ok())
+        .flatten()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(|text| extractors::GitAttributes::parse(&text))
+        .unwrap_or_default();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .build()
@@ -36,6 +46,10 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
             .filter_map(|file| {
                 let bytes = read_file(&scope, root, None, file).ok()?;
                 let text = String::from_utf8(bytes).ok()?;
+                if !options.include_generated && extractors::is_generated(file, &text, &attributes)
+                {
+                    return None;
+                }
                 extractors::parse_only(file, &text)
             })
             .collect()
