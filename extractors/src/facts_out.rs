@@ -99,8 +99,8 @@ impl<'a> FactFactory<'a> {
 }
 
 /// Sets a property on a fact.
-pub(crate) fn set(fact: &mut Fact, name: &str, value: impl Into<PropertyValue>) {
-    fact.properties.insert(name.to_owned(), value.into());
+pub(crate) fn set(fact: &mut Fact, name: &'static str, value: impl Into<PropertyValue>) {
+    fact.properties.insert(name, value.into());
 }
 
 /// Sorts a file's facts by (line, column, kind), keeping extraction order among equals, and makes

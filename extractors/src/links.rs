@@ -339,10 +339,9 @@ fn set_path(fact: &mut Fact, path: &str) {
         .unwrap_or_default()
         .to_owned();
     fact.route = Some(normalized.clone());
+    fact.properties.insert("path", PropertyValue::from(path));
     fact.properties
-        .insert("path".to_owned(), PropertyValue::from(path));
-    fact.properties
-        .insert("normalized".to_owned(), PropertyValue::from(normalized));
+        .insert("normalized", PropertyValue::from(normalized));
     fact.evidence.message = format!("route `{method} {path}` ({framework}, mounted)");
 }
 

@@ -5,6 +5,7 @@
 //! the engine fills `subject` and `target` with the owner component of those files (§3.3).
 //! Nothing here depends on tree-sitter, Z3 or the file system.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -222,7 +223,7 @@ impl From<Vec<String>> for PropertyValue {
 /// entries per fact). Iteration, comparison, hashing and serialisation follow name order, as a
 /// map's do, and it serialises as a JSON object.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Properties(Vec<(String, PropertyValue)>);
+pub struct Properties(Vec<(Cow<'static, str>, PropertyValue)>);
 
 impl Properties {
     /// No properties.
@@ -231,7 +232,7 @@ impl Properties {
     }
 
     fn position(&self, name: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(key, _)| key.as_str().cmp(name))
+        self.0.binary_search_by(|(key, _)| key.as_ref().cmp(name))
     }
 
     /// The value of `name`.
@@ -245,10 +246,11 @@ impl Properties {
         self.position(name).is_ok()
     }
 
-    /// Sets `name`, returning the value it replaces.
+    /// Sets `name`, returning the value it replaces. A `&'static str` name (the extractors'
+    /// fixed vocabulary) is stored without an allocation.
     pub fn insert(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<Cow<'static, str>>,
         value: PropertyValue,
     ) -> Option<PropertyValue> {
         let name = name.into();
@@ -271,13 +273,13 @@ impl Properties {
     }
 
     /// The properties in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &PropertyValue)> {
-        self.0.iter().map(|(key, value)| (key, value))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &PropertyValue)> {
+        self.0.iter().map(|(key, value)| (key.as_ref(), value))
     }
 
     /// The names, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().map(|(key, _)| key)
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(key, _)| key.as_ref())
     }
 
     /// The values, in name order.
@@ -312,14 +314,14 @@ impl FromIterator<(String, PropertyValue)> for Properties {
 }
 
 impl<'a> IntoIterator for &'a Properties {
-    type Item = (&'a String, &'a PropertyValue);
+    type Item = (&'a str, &'a PropertyValue);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (String, PropertyValue)>,
-        fn(&'a (String, PropertyValue)) -> (&'a String, &'a PropertyValue),
+        std::slice::Iter<'a, (Cow<'static, str>, PropertyValue)>,
+        fn(&'a (Cow<'static, str>, PropertyValue)) -> (&'a str, &'a PropertyValue),
     >;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(key, value)| (key, value))
+        self.0.iter().map(|(key, value)| (key.as_ref(), value))
     }
 }
 
@@ -328,7 +330,7 @@ impl Serialize for Properties {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (name, value) in &self.0 {
-            map.serialize_entry(name, value)?;
+            map.serialize_entry(name.as_ref(), value)?;
         }
         map.end()
     }
@@ -337,7 +339,11 @@ impl Serialize for Properties {
 impl<'de> Deserialize<'de> for Properties {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let map = BTreeMap::<String, PropertyValue>::deserialize(deserializer)?;
-        Ok(Self(map.into_iter().collect()))
+        Ok(Self(
+            map.into_iter()
+                .map(|(name, value)| (Cow::Owned(name), value))
+                .collect(),
+        ))
     }
 }
 

@@ -304,7 +304,7 @@ workflow_policy Ship {
         let mut fact = fact(kind, file, line, properties);
         for (key, values) in lists {
             fact.properties.insert(
-                *key,
+                (*key).to_owned(),
                 PropertyValue::List(values.iter().map(|value| (*value).to_owned()).collect()),
             );
         }

@@ -77,12 +77,12 @@ impl FactBuilder {
         })
     }
 
-    fn prop(mut self, name: &str, value: impl Into<PropertyValue>) -> Self {
+    fn prop(mut self, name: &'static str, value: impl Into<PropertyValue>) -> Self {
         self.0.properties.insert(name, value.into());
         self
     }
 
-    fn list(self, name: &str, items: &[&str]) -> Self {
+    fn list(self, name: &'static str, items: &[&str]) -> Self {
         let items: Vec<String> = items.iter().map(|item| (*item).to_owned()).collect();
         self.prop(name, items)
     }

@@ -147,7 +147,7 @@ pub fn describe(fact: &Fact) -> String {
     let properties: Vec<String> = fact
         .properties
         .keys()
-        .filter(|key| key.as_str() != "language")
+        .filter(|key| *key != "language")
         .map(|key| format!("{key}={}", value_of(fact, key).unwrap_or_default()))
         .collect();
     format!(
