@@ -1,0 +1,269 @@
+//! One `TreeCursor` walk that finds the matches of the Python query files
+//! (`queries/python/*.scm`) without running the query.
+//!
+//! The query cursor costs several times a plain cursor walk (it tracks fields, supertypes and
+//! sibling state for every node and every pattern), and every Python call is a candidate of the
+//! client pattern, so on a real Django project the query cost a fifth of the whole run. The
+//! patterns are few and shallow, so this walk recognises them by hand and returns the same
+//! [`QueryHit`]s in the same order for each fact kind (the extractors read the hits kind by kind;
+//! `python_web` reads routes and HTTP calls together, which this order also keeps): a match is
+//! reported when the walk enters the last node of its pattern, and matches that end on the same
+//! node keep the order of their roots, outer first, then of their patterns. The query files stay
+//! the reference: a test runs both on every Python fixture and compares the hits.
+//!
+//! The patterns, by the node that ends them:
+//! - `import_statement`, `import_from_statement` → `import` (`statement`);
+//! - the `function` of a `call`, an `identifier` or `attribute` → `accesses_technology`
+//!   (`call`, `function`);
+//! - the `arguments` of a `call` → `call` (generic; `call`, `function`, `arguments`); when it is an
+//!   `argument_list`: a FastAPI/Flask decorator route (`decorator`, `receiver`, `method`,
+//!   `arguments`), a Django `path`/`re_path` route, an `include_router`/`register_blueprint`
+//!   mount, a `requests`/`httpx` call;
+//! - the `right` of an `assignment` whose `left` is an `attribute` → `assignment` (generic).
+
+use std::sync::OnceLock;
+
+use policies::facts::FactKind;
+use tree_sitter::{Node, Tree};
+
+use crate::query::{Field, QueryHit};
+use crate::syntax;
+
+/// The node kinds the walk tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Other,
+    Import,
+    Call,
+    Attribute,
+    Identifier,
+    ArgumentList,
+    Decorator,
+    Assignment,
+}
+
+/// Python node kind ids → [`Kind`], by name (one name may have several ids).
+fn kinds() -> &'static [Kind] {
+    static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        (0..language.node_kind_count())
+            .map(|id| {
+                let id = u16::try_from(id).unwrap_or(u16::MAX);
+                if !language.node_kind_is_named(id) {
+                    return Kind::Other;
+                }
+                match language.node_kind_for_id(id).unwrap_or_default() {
+                    "import_statement" | "import_from_statement" => Kind::Import,
+                    "call" => Kind::Call,
+                    "attribute" => Kind::Attribute,
+                    "identifier" => Kind::Identifier,
+                    "argument_list" => Kind::ArgumentList,
+                    "decorator" => Kind::Decorator,
+                    "assignment" => Kind::Assignment,
+                    _ => Kind::Other,
+                }
+            })
+            .collect()
+    })
+}
+
+fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
+    if !node.is_named() {
+        return Kind::Other;
+    }
+    kinds
+        .get(usize::from(node.kind_id()))
+        .copied()
+        .unwrap_or(Kind::Other)
+}
+
+const ROUTE_METHODS: [&str; 9] = [
+    "get",
+    "post",
+    "put",
+    "patch",
+    "delete",
+    "head",
+    "options",
+    "route",
+    "api_route",
+];
+const HTTP_METHODS: [&str; 8] = [
+    "get", "post", "put", "patch", "delete", "head", "options", "request",
+];
+
+/// The hits of the Python query files on `tree`; without `generic`, those of `graph.scm`
+/// (`call` and `assignment`) are left out, as the query compiled without that file does.
+pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
+    let kinds = kinds();
+    let mut hits = Vec::new();
+    // The ancestors of the cursor's node, innermost last.
+    let mut ancestors: Vec<Node<'tree>> = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let kind = kind_of(node, kinds);
+        if kind == Kind::Import {
+            hits.push(QueryHit::new(
+                FactKind::Import,
+                vec![(Field::Statement, node)],
+            ));
+        }
+        if let (Some(field), Some(parent)) = (cursor.field_name(), ancestors.last().copied()) {
+            let parent_kind = kind_of(parent, kinds);
+            match field {
+                "function" if parent_kind == Kind::Call => {
+                    if matches!(kind, Kind::Identifier | Kind::Attribute) {
+                        hits.push(QueryHit::new(
+                            FactKind::AccessesTechnology,
+                            vec![(Field::Call, parent), (Field::Function, node)],
+                        ));
+                    }
+                }
+                "arguments" if parent_kind == Kind::Call => {
+                    let grandparent = ancestors
+                        .len()
+                        .checked_sub(2)
+                        .and_then(|index| ancestors.get(index))
+                        .copied();
+                    arguments_hits(
+                        &mut hits,
+                        (parent, node, kind),
+                        grandparent,
+                        source,
+                        kinds,
+                        generic,
+                    );
+                }
+                "right" if parent_kind == Kind::Assignment && generic => {
+                    if let Some(left) = parent
+                        .child_by_field_name("left")
+                        .filter(|left| kind_of(*left, kinds) == Kind::Attribute)
+                    {
+                        hits.push(QueryHit::new(
+                            FactKind::Assignment,
+                            vec![
+                                (Field::Statement, parent),
+                                (Field::Target, left),
+                                (Field::Value, node),
+                            ],
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if cursor.goto_first_child() {
+            ancestors.push(node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return hits;
+            }
+            ancestors.pop();
+        }
+    }
+}
+
+/// The matches that end at the `arguments` of `call`, roots outer first, then in pattern order.
+fn arguments_hits<'tree>(
+    hits: &mut Vec<QueryHit<'tree>>,
+    (call, arguments, arguments_kind): (Node<'tree>, Node<'tree>, Kind),
+    grandparent: Option<Node<'tree>>,
+    source: &str,
+    kinds: &[Kind],
+    generic: bool,
+) {
+    let Some(function) = call.child_by_field_name("function") else {
+        return;
+    };
+    let is_list = arguments_kind == Kind::ArgumentList;
+    let function_kind = kind_of(function, kinds);
+    // `object.attribute` callees: (object, its kind, attribute) when the attribute is a name.
+    let member = (function_kind == Kind::Attribute)
+        .then(|| {
+            let object = function.child_by_field_name("object")?;
+            let attribute = function
+                .child_by_field_name("attribute")
+                .filter(|attribute| kind_of(*attribute, kinds) == Kind::Identifier)?;
+            Some((object, kind_of(object, kinds), attribute))
+        })
+        .flatten();
+    let text = |node: Node<'_>| syntax::text(node, source);
+    // web.scm: a FastAPI/Flask decorator (its root, the decorator, is the outermost).
+    if let (true, Some(decorator), Some((object, Kind::Identifier, method))) =
+        (is_list, grandparent, member)
+    {
+        if kind_of(decorator, kinds) == Kind::Decorator && ROUTE_METHODS.contains(&text(method)) {
+            hits.push(QueryHit::new(
+                FactKind::Route,
+                vec![
+                    (Field::Decorator, decorator),
+                    (Field::Receiver, object),
+                    (Field::Method, method),
+                    (Field::Arguments, arguments),
+                ],
+            ));
+        }
+    }
+    // web.scm: Django `path(…)`/`re_path(…)`.
+    if is_list && function_kind == Kind::Identifier && matches!(text(function), "path" | "re_path")
+    {
+        hits.push(QueryHit::new(
+            FactKind::Route,
+            vec![
+                (Field::Call, call),
+                (Field::Method, function),
+                (Field::Arguments, arguments),
+            ],
+        ));
+    }
+    if let (true, Some((object, object_kind, method))) = (is_list, member) {
+        // web.scm: router mounts.
+        if matches!(text(method), "include_router" | "register_blueprint") && object.is_named() {
+            hits.push(QueryHit::new(
+                FactKind::Route,
+                vec![
+                    (Field::Call, call),
+                    (Field::Receiver, object),
+                    (Field::Method, method),
+                    (Field::Arguments, arguments),
+                ],
+            ));
+        }
+        // web.scm: `requests`/`httpx` calls.
+        if object_kind == Kind::Identifier
+            && matches!(text(object), "requests" | "httpx")
+            && HTTP_METHODS.contains(&text(method))
+        {
+            hits.push(QueryHit::new(
+                FactKind::HttpCall,
+                vec![
+                    (Field::Call, call),
+                    (Field::Receiver, object),
+                    (Field::Method, method),
+                    (Field::Arguments, arguments),
+                ],
+            ));
+        }
+    }
+    // graph.scm: every call with arguments.
+    if generic && function.is_named() && arguments.is_named() {
+        hits.push(QueryHit::new(
+            FactKind::Call,
+            vec![
+                (Field::Call, call),
+                (Field::Function, function),
+                (Field::Arguments, arguments),
+            ],
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests;
