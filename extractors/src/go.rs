@@ -14,6 +14,7 @@
 //! `github.com/redis/go-redis.NewClient`.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -22,7 +23,7 @@ use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, Client
 use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
-use crate::query::Field;
+use crate::query::{Field, QueryTiming};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
 use crate::ExtractionInput;
@@ -30,7 +31,15 @@ use crate::ExtractionInput;
 /// Extracts the facts of one Go file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let hits = input.query.hits(input.tree, source);
+    let started = input.query.is_timed().then(Instant::now);
+    let hits = crate::go_walk::hits(input.tree, source, input.context.generic_facts());
+    if let Some(started) = started {
+        input.query.record(QueryTiming::of_hits(
+            format!("{}.walk", input.query.language()),
+            &hits,
+            started,
+        ));
+    }
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);

@@ -1,0 +1,291 @@
+//! One `TreeCursor` walk that finds the matches of the Go query files (`queries/go/*.scm`)
+//! without running the query.
+//!
+//! As for Python (`crate::python_walk`): the query cursor costs several times a plain cursor
+//! walk, and every Go call is a candidate of the client pattern. This walk recognises the
+//! patterns by hand and returns the same [`QueryHit`]s in the same order for each fact kind
+//! (`go_web` reads routes and HTTP calls together, which this order also keeps): a match is
+//! reported when the walk enters the last node of its pattern, and matches that end on the same
+//! node keep their pattern order. The query files stay the reference: a test runs both on every
+//! Go fixture and compares the hits.
+//!
+//! The patterns, by the node that ends them:
+//! - the `path` of an `import_spec`, a string literal → `import` (`statement`, `specifier`);
+//! - the `function` of a `call_expression`, a `selector_expression` → `accesses_technology`
+//!   (`call`, `function`); the `type` of a `composite_literal`, a `qualified_type` →
+//!   `accesses_technology` (`construction`, `type`);
+//! - the `arguments` of a `call_expression`, an `argument_list`: a route registration whose
+//!   callee is `x.M` with `M` a router method, an `http.M` request, and (generic) any call;
+//! - the one expression on the right of a `=` assignment whose left is one selector →
+//!   `assignment` (generic).
+
+use std::sync::OnceLock;
+
+use policies::facts::FactKind;
+use tree_sitter::{Node, Tree};
+
+use crate::query::{Field, QueryHit};
+use crate::syntax;
+
+/// The node kinds the walk tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Other,
+    ImportSpec,
+    StringLiteral,
+    Call,
+    Selector,
+    CompositeLiteral,
+    QualifiedType,
+    ArgumentList,
+    Assignment,
+    ExpressionList,
+    FieldIdentifier,
+    Identifier,
+}
+
+/// Go node kind ids → [`Kind`], by name (one name may have several ids).
+fn kinds() -> &'static [Kind] {
+    static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+        (0..language.node_kind_count())
+            .map(|id| {
+                let id = u16::try_from(id).unwrap_or(u16::MAX);
+                if !language.node_kind_is_named(id) {
+                    return Kind::Other;
+                }
+                match language.node_kind_for_id(id).unwrap_or_default() {
+                    "import_spec" => Kind::ImportSpec,
+                    "interpreted_string_literal" | "raw_string_literal" => Kind::StringLiteral,
+                    "call_expression" => Kind::Call,
+                    "selector_expression" => Kind::Selector,
+                    "composite_literal" => Kind::CompositeLiteral,
+                    "qualified_type" => Kind::QualifiedType,
+                    "argument_list" => Kind::ArgumentList,
+                    "assignment_statement" => Kind::Assignment,
+                    "expression_list" => Kind::ExpressionList,
+                    "field_identifier" => Kind::FieldIdentifier,
+                    "identifier" => Kind::Identifier,
+                    _ => Kind::Other,
+                }
+            })
+            .collect()
+    })
+}
+
+fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
+    if !node.is_named() {
+        return Kind::Other;
+    }
+    kinds
+        .get(usize::from(node.kind_id()))
+        .copied()
+        .unwrap_or(Kind::Other)
+}
+
+const ROUTE_METHODS: [&str; 17] = [
+    "GET",
+    "POST",
+    "PUT",
+    "PATCH",
+    "DELETE",
+    "HEAD",
+    "OPTIONS",
+    "Any",
+    "Get",
+    "Post",
+    "Put",
+    "Patch",
+    "Delete",
+    "Head",
+    "Options",
+    "Handle",
+    "HandleFunc",
+];
+const HTTP_METHODS: [&str; 6] = [
+    "Get",
+    "Post",
+    "Head",
+    "PostForm",
+    "NewRequest",
+    "NewRequestWithContext",
+];
+
+/// One ancestor of the cursor's node: the node and its field in its parent.
+type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
+
+/// The hits of the Go query files on `tree`; without `generic`, those of `graph.scm` (`call`
+/// and `assignment`) are left out, as the query compiled without that file does.
+pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
+    let kinds = kinds();
+    let mut hits = Vec::new();
+    // The ancestors of the cursor's node with their fields, innermost last.
+    let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let field = cursor.field_name();
+        let kind = kind_of(node, kinds);
+        if let Some(&(parent, parent_field)) = ancestors.last() {
+            let parent_kind = kind_of(parent, kinds);
+            match (field, parent_kind) {
+                (Some("path"), Kind::ImportSpec) if kind == Kind::StringLiteral => {
+                    hits.push(QueryHit::new(
+                        FactKind::Import,
+                        vec![(Field::Statement, parent), (Field::Specifier, node)],
+                    ));
+                }
+                (Some("function"), Kind::Call) if kind == Kind::Selector => {
+                    hits.push(QueryHit::new(
+                        FactKind::AccessesTechnology,
+                        vec![(Field::Call, parent), (Field::Function, node)],
+                    ));
+                }
+                (Some("type"), Kind::CompositeLiteral) if kind == Kind::QualifiedType => {
+                    hits.push(QueryHit::new(
+                        FactKind::AccessesTechnology,
+                        vec![(Field::Construction, parent), (Field::Type, node)],
+                    ));
+                }
+                (Some("arguments"), Kind::Call) if kind == Kind::ArgumentList => {
+                    arguments_hits(&mut hits, parent, node, source, kinds, generic);
+                }
+                (None, Kind::ExpressionList)
+                    if generic && parent_field == Some("right") && node.is_named() =>
+                {
+                    let statement = ancestors
+                        .len()
+                        .checked_sub(2)
+                        .and_then(|index| ancestors.get(index))
+                        .map(|(statement, _)| *statement)
+                        .filter(|statement| kind_of(*statement, kinds) == Kind::Assignment);
+                    if let Some(hit) =
+                        statement.and_then(|statement| assignment(statement, parent, node, kinds))
+                    {
+                        hits.push(hit);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if cursor.goto_first_child() {
+            ancestors.push((node, field));
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return hits;
+            }
+            ancestors.pop();
+        }
+    }
+}
+
+/// The matches that end at the `arguments` of `call`, in pattern order.
+fn arguments_hits<'tree>(
+    hits: &mut Vec<QueryHit<'tree>>,
+    call: Node<'tree>,
+    arguments: Node<'tree>,
+    source: &str,
+    kinds: &[Kind],
+    generic: bool,
+) {
+    let Some(function) = call.child_by_field_name("function") else {
+        return;
+    };
+    let member = (kind_of(function, kinds) == Kind::Selector)
+        .then(|| {
+            let operand = function
+                .child_by_field_name("operand")
+                .filter(|operand| operand.is_named())?;
+            let method = function
+                .child_by_field_name("field")
+                .filter(|field| kind_of(*field, kinds) == Kind::FieldIdentifier)?;
+            Some((operand, method))
+        })
+        .flatten();
+    if let Some((operand, method)) = member {
+        let method_name = syntax::text(method, source);
+        // web.scm: router registrations.
+        if ROUTE_METHODS.contains(&method_name) {
+            hits.push(QueryHit::new(
+                FactKind::Route,
+                vec![
+                    (Field::Call, call),
+                    (Field::Receiver, operand),
+                    (Field::Method, method),
+                    (Field::Arguments, arguments),
+                ],
+            ));
+        }
+        // web.scm: net/http requests.
+        if kind_of(operand, kinds) == Kind::Identifier
+            && syntax::text(operand, source) == "http"
+            && HTTP_METHODS.contains(&method_name)
+        {
+            hits.push(QueryHit::new(
+                FactKind::HttpCall,
+                vec![
+                    (Field::Call, call),
+                    (Field::Receiver, operand),
+                    (Field::Method, method),
+                    (Field::Arguments, arguments),
+                ],
+            ));
+        }
+    }
+    // graph.scm: every call.
+    if generic && function.is_named() {
+        hits.push(QueryHit::new(
+            FactKind::Call,
+            vec![
+                (Field::Call, call),
+                (Field::Function, function),
+                (Field::Arguments, arguments),
+            ],
+        ));
+    }
+}
+
+/// graph.scm: `x.F = value`, one selector on the left and one expression on the right, entered
+/// at `value` (the only named child of the `right` list).
+fn assignment<'tree>(
+    statement: Node<'tree>,
+    right: Node<'tree>,
+    value: Node<'tree>,
+    kinds: &[Kind],
+) -> Option<QueryHit<'tree>> {
+    let only_named = |list: Node<'tree>| -> Option<Node<'tree>> {
+        let mut cursor = list.walk();
+        let mut named = list.named_children(&mut cursor);
+        let first = named.next()?;
+        named.next().is_none().then_some(first)
+    };
+    if only_named(right)?.id() != value.id() {
+        return None;
+    }
+    if statement.child_by_field_name("right")?.id() != right.id()
+        || statement.child_by_field_name("operator")?.kind() != "="
+    {
+        return None;
+    }
+    let left = statement
+        .child_by_field_name("left")
+        .filter(|left| kind_of(*left, kinds) == Kind::ExpressionList)?;
+    let target = only_named(left).filter(|target| kind_of(*target, kinds) == Kind::Selector)?;
+    Some(QueryHit::new(
+        FactKind::Assignment,
+        vec![
+            (Field::Statement, statement),
+            (Field::Target, target),
+            (Field::Value, value),
+        ],
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,127 @@
+//! Test support for the hand-written walks that replace a language's query
+//! (`python_walk`, `go_walk`): both are run on the same source and their hits compared kind by
+//! kind, in order, with and without the generic patterns, plus the joint order of routes and
+//! HTTP calls (which the web readers take together).
+
+use std::path::{Path, PathBuf};
+
+use policies::facts::FactKind;
+use tree_sitter::Tree;
+
+use crate::query::{self, QueryHit};
+use crate::syntax;
+use crate::Language;
+
+/// A walk: the hits of a tree, with or without the generic patterns.
+pub(crate) type Walk = for<'tree> fn(&'tree Tree, &str, bool) -> Vec<QueryHit<'tree>>;
+
+fn sources(root: &Path, language: Language, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            sources(&path, language, found);
+        } else if Language::for_path(&path.to_string_lossy()) == Some(language) {
+            found.push(path);
+        }
+    }
+}
+
+/// The hits, kind by kind (each kind in order), with their captures by field.
+fn describe(hits: &[QueryHit<'_>]) -> Vec<String> {
+    let mut hits: Vec<&QueryHit<'_>> = hits.iter().collect();
+    hits.sort_by_key(|hit| hit.kind);
+    hits.iter()
+        .map(|hit| {
+            let mut captures: Vec<String> = hit
+                .captures()
+                .iter()
+                .map(|(field, node)| {
+                    format!("{field:?}@{}..{}", node.start_byte(), node.end_byte())
+                })
+                .collect();
+            captures.sort();
+            format!("{:?} {}", hit.kind, captures.join(" "))
+        })
+        .collect()
+}
+
+/// The route and HTTP-call hits in their joint order.
+fn web_order(hits: &[QueryHit<'_>]) -> Vec<String> {
+    hits.iter()
+        .filter(|hit| matches!(hit.kind, FactKind::Route | FactKind::HttpCall))
+        .map(|hit| {
+            let first = hit.captures().first().map(|(_, node)| node.start_byte());
+            format!("{:?}@{first:?}", hit.kind)
+        })
+        .collect()
+}
+
+/// Compares the walk with the language's query on one source; the number of query hits.
+pub(crate) fn compare(
+    language: Language,
+    walk: Walk,
+    name: &str,
+    source: &str,
+) -> Result<usize, String> {
+    let Some(crate::lang::Backend::TreeSitter(backend)) = Some(&language.spec().backend) else {
+        return Err(format!("{name}: not a tree-sitter language"));
+    };
+    let tree = syntax::parse(backend.grammar, source).ok_or("no tree")?;
+    let compiled = query::compiled(language)
+        .ok_or("no query")?
+        .map_err(|error| error.to_string())?;
+    let all = compiled.hits(&tree, source);
+    let without_generic: Vec<QueryHit<'_>> = all
+        .iter()
+        .filter(|hit| !matches!(hit.kind, FactKind::Call | FactKind::Assignment))
+        .cloned()
+        .collect();
+    for (expected, generic) in [(&all, true), (&without_generic, false)] {
+        let walked = walk(&tree, source, generic);
+        let (expected_hits, actual) = (describe(expected), describe(&walked));
+        if expected_hits != actual {
+            let first = expected_hits
+                .iter()
+                .zip(&actual)
+                .position(|(left, right)| left != right)
+                .unwrap_or(expected_hits.len().min(actual.len()));
+            return Err(format!(
+                "{name} (generic {generic}): hits differ at {first} (query {}, walk {}):\n  query: {:?}\n  walk:  {:?}",
+                expected_hits.len(),
+                actual.len(),
+                expected_hits.get(first),
+                actual.get(first)
+            ));
+        }
+        if web_order(expected) != web_order(&walked) {
+            return Err(format!(
+                "{name}: routes and HTTP calls come in another order"
+            ));
+        }
+    }
+    Ok(all.len())
+}
+
+/// Compares the walk with the query on every file of `language` under `root`: (files, hits).
+pub(crate) fn compare_all(root: &Path, language: Language, walk: Walk) -> (usize, usize) {
+    let mut files = Vec::new();
+    sources(root, language, &mut files);
+    let mut failures = Vec::new();
+    let mut hits = 0;
+    for file in &files {
+        let name = file.to_string_lossy().into_owned();
+        let Ok(source) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        match compare(language, walk, &name, &source) {
+            Ok(count) => hits += count,
+            Err(failure) => failures.push(failure),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    (files.len(), hits)
+}
