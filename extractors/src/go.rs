@@ -14,7 +14,6 @@
 //! `github.com/redis/go-redis.NewClient`.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -23,7 +22,7 @@ use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, Client
 use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
-use crate::query::{Field, QueryTiming};
+use crate::query::Field;
 use crate::source_scope;
 use crate::syntax::{self, named_children};
 use crate::ExtractionInput;
@@ -31,15 +30,9 @@ use crate::ExtractionInput;
 /// Extracts the facts of one Go file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let started = input.query.is_timed().then(Instant::now);
-    let hits = crate::go_walk::hits(input.tree, source, input.context.generic_facts());
-    if let Some(started) = started {
-        input.query.record(QueryTiming::of_hits(
-            format!("{}.walk", input.query.language()),
-            &hits,
-            started,
-        ));
-    }
+    let hits = input
+        .query
+        .walked(|| crate::go_walk::hits(input.tree, source, input.context.generic_facts()));
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);

@@ -10,7 +10,6 @@
 //! import connect` is `psycopg2.connect`.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -19,22 +18,16 @@ use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, Client
 use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
-use crate::query::{Field, QueryTiming};
+use crate::query::Field;
 use crate::source_scope;
 use crate::syntax::{self, named_children};
 use crate::ExtractionInput;
 
 /// Extracts the facts of one Python file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
-    let started = input.query.is_timed().then(Instant::now);
-    let hits = crate::python_walk::hits(input.tree, input.source, input.context.generic_facts());
-    if let Some(started) = started {
-        input.query.record(QueryTiming::of_hits(
-            format!("{}.walk", input.query.language()),
-            &hits,
-            started,
-        ));
-    }
+    let hits = input.query.walked(|| {
+        crate::python_walk::hits(input.tree, input.source, input.context.generic_facts())
+    });
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, input.source, scope_name);

@@ -393,6 +393,24 @@ impl QueryHandle {
         hits
     }
 
+    /// Runs a hand-written walk that finds the query's matches without it (`<language>.walk`),
+    /// timed when asked.
+    pub(crate) fn walked<'tree>(
+        &self,
+        walk: impl FnOnce() -> Vec<QueryHit<'tree>>,
+    ) -> Vec<QueryHit<'tree>> {
+        let started = self.is_timed().then(Instant::now);
+        let hits = walk();
+        if let Some(started) = started {
+            self.record(QueryTiming::of_hits(
+                format!("{}.walk", self.language()),
+                &hits,
+                started,
+            ));
+        }
+        hits
+    }
+
     /// Whether passes are timed.
     pub(crate) fn is_timed(&self) -> bool {
         self.timings.is_some()

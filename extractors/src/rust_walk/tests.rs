@@ -1,0 +1,62 @@
+//! The walk finds exactly what the Rust query files describe: every Rust fixture (and, with
+//! `LINTEL_RUST_WALK_CORPUS=<dir>`, every `.rs` file under a directory) is matched both ways and
+//! compared (`crate::walk_check`).
+
+use std::path::Path;
+
+use crate::walk_check::{compare, compare_all};
+use crate::Language;
+
+#[test]
+fn the_walk_matches_the_query_on_every_rust_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (files, hits) = compare_all(&root, Language::Rust, super::hits);
+    assert!(files > 5 && hits > 50, "{files} files, {hits} hits");
+}
+
+#[test]
+fn the_walk_matches_the_query_on_a_corpus() {
+    let Some(root) = std::env::var_os("LINTEL_RUST_WALK_CORPUS") else {
+        return;
+    };
+    let (files, _) = compare_all(Path::new(&root), Language::Rust, super::hits);
+    assert!(files > 0, "no Rust under the corpus");
+}
+
+#[test]
+fn routes_requests_modules_and_assignments_keep_the_query_order() {
+    let source = r#"
+use crate::db::{self, Pool};
+mod orders;
+mod inline { use super::*; }
+#[get("/a")]
+#[post("/b")] #[head("/c")]
+async fn f() { reqwest::get(url).await; client.get(u).send(); }
+fn main() {
+    let app = Router::new().route("/x", get(h)).route("/y", post(h).get(g));
+    web::resource("/z").to(h);
+    reqwest::blocking::get(client.post(u));
+    self.state = State::Active;
+    a.b = c.d = 1;
+    x.y += 1;
+    redis::Client::open("redis://x");
+    f(g(h(1)))[0].get("/w");
+    Pool::new::<u8>(1)
+}
+"#;
+    let hits = compare(Language::Rust, super::hits, "inline", source)
+        .unwrap_or_else(|failure| panic!("{failure}"));
+    assert!(hits > 25, "{hits}");
+}
+
+#[test]
+fn broken_source_matches_the_query_too() {
+    for source in [
+        "use a::{\nfn f( { x.get(\n",
+        "#[get(\"/x\"\nfn f() { o.x = }\nmod\n",
+        "fn f() { reqwest::get( ; a.route(\n",
+    ] {
+        compare(Language::Rust, super::hits, source, source)
+            .unwrap_or_else(|failure| panic!("{failure}"));
+    }
+}
