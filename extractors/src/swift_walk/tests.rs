@@ -1,0 +1,59 @@
+//! The walk finds exactly what the Swift query files describe: every Swift fixture (and, with
+//! `LINTEL_SWIFT_WALK_CORPUS=<dir>`, every `.swift` file under a directory) is matched both ways
+//! and compared (`crate::walk_check`).
+
+use std::path::Path;
+
+use crate::walk_check::{compare, compare_all};
+use crate::Language;
+
+#[test]
+fn the_walk_matches_the_query_on_every_swift_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (files, hits) = compare_all(&root, Language::Swift, super::hits);
+    assert!(files > 3 && hits > 30, "{files} files, {hits} hits");
+}
+
+#[test]
+fn the_walk_matches_the_query_on_a_corpus() {
+    let Some(root) = std::env::var_os("LINTEL_SWIFT_WALK_CORPUS") else {
+        return;
+    };
+    let (files, _) = compare_all(Path::new(&root), Language::Swift, super::hits);
+    assert!(files > 0, "no Swift under the corpus");
+}
+
+#[test]
+fn routes_sessions_members_and_assignments_keep_the_query_order() {
+    let source = r#"
+import Foundation
+import Vapor
+func routes(_ app: Application) throws {
+    app.get("a", ":id") { req in try await req.db.query(User.self).all() }
+    let api = app.grouped("api")
+    api.post("b", use: create).put("c") { _ in "" }
+    let (data, _) = try await URLSession.shared.data(from: url)
+    URLSession.shared.dataTask(with: request) { _, _, _ in }.resume()
+    self.state = .active
+    model.user.name = UserDefaults.standard.string(forKey: "k") ?? ""
+    x += 1
+    let f = foo(bar(1))(2)
+    Keychain.save(/* comment */ key)
+}
+"#;
+    let hits = compare(Language::Swift, super::hits, "inline", source)
+        .unwrap_or_else(|failure| panic!("{failure}"));
+    assert!(hits > 20, "{hits}");
+}
+
+#[test]
+fn broken_source_matches_the_query_too() {
+    for source in [
+        "import\nfunc f( { app.get(\"x\"\n",
+        "let x = URLSession.shared.data(\nself.a = \n",
+        "app.post(\"y\") { req in\n",
+    ] {
+        compare(Language::Swift, super::hits, source, source)
+            .unwrap_or_else(|failure| panic!("{failure}"));
+    }
+}
