@@ -1,7 +1,7 @@
 //! Test support for the hand-written walks that replace a language's query
 //! (`python_walk`, `go_walk`): both are run on the same source and their hits compared kind by
-//! kind, in order, with and without the generic patterns, plus the joint order of routes and
-//! HTTP calls (which the web readers take together).
+//! kind, in order, with and without the generic patterns, and then in their one order across
+//! kinds (which readers that take several kinds in one pass, such as the web readers, see).
 
 use std::path::{Path, PathBuf};
 
@@ -34,6 +34,11 @@ fn sources(root: &Path, language: Language, found: &mut Vec<PathBuf>) {
 fn describe(hits: &[QueryHit<'_>]) -> Vec<String> {
     let mut hits: Vec<&QueryHit<'_>> = hits.iter().collect();
     hits.sort_by_key(|hit| hit.kind);
+    describe_in_order(&hits)
+}
+
+/// The hits in their order, with their captures by field.
+fn describe_in_order(hits: &[&QueryHit<'_>]) -> Vec<String> {
     hits.iter()
         .map(|hit| {
             let mut captures: Vec<String> = hit
@@ -100,6 +105,14 @@ pub(crate) fn compare(
         if web_order(expected) != web_order(&walked) {
             return Err(format!(
                 "{name}: routes and HTTP calls come in another order"
+            ));
+        }
+        // The walks keep the query's order across kinds too (readers such as `spring` take
+        // several kinds in one pass).
+        let in_order = |hits: &[QueryHit<'_>]| describe_in_order(&hits.iter().collect::<Vec<_>>());
+        if in_order(expected) != in_order(&walked) {
+            return Err(format!(
+                "{name}: the hits of different kinds interleave differently"
             ));
         }
     }
