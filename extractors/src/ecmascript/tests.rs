@@ -364,6 +364,6 @@ fn query_passes_are_timed_only_when_asked() {
     let [query] = java.queries.as_slice() else {
         panic!("one pass expected: {:?}", java.queries);
     };
-    assert_eq!(query.id, "java.scm");
+    assert_eq!(query.id, "java.walk");
     assert!(query.matched >= 1, "{query:?}");
 }
