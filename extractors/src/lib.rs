@@ -25,6 +25,7 @@ mod java;
 mod java_walk;
 mod jvm;
 mod kotlin;
+mod kotlin_walk;
 mod kotlin_web;
 mod lang;
 mod links;
@@ -100,7 +101,7 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 ///
 /// `path` is project-relative with `/` separators. The file is parsed once with a thread-local
 /// parser and queried once with the language's compiled query (TypeScript, JavaScript, Python,
-/// Go, Rust, Swift and Java: one walk that finds the same matches), so rayon workers may call this
+/// Go, Rust, Swift, Java and Kotlin: one walk that finds the same matches), so rayon workers may call this
 /// concurrently. Returns `None` when no supported language claims the path. Never panics:
 /// broken source still yields the facts tree-sitter could recover, plus a parse-error count.
 pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Option<FileExtraction> {
@@ -148,13 +149,18 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
     let query = query::QueryHandle::new(language, context.generic_facts(), context.query_timing());
     // A query that does not compile is an internal error that `compile_queries` reports and the
     // test suite catches; a file must not fail because of it. TypeScript and JavaScript match
-    // their patterns without the query (`ecmascript::walk`), and so do Python, Go, Rust, Swift
-    // and Java (`python_walk`, `go_walk`, `rust_walk`, `swift_walk`, `java_walk`), so they never
-    // compile it.
+    // their patterns without the query (`ecmascript::walk`), and so do Python, Go, Rust, Swift,
+    // Java and Kotlin (`python_walk`, `go_walk`, `rust_walk`, `swift_walk`, `java_walk`,
+    // `kotlin_walk`), so they never compile it.
     let (facts, links) = if ecmascript::reads_without_query(language)
         || matches!(
             language,
-            Language::Python | Language::Go | Language::Rust | Language::Swift | Language::Java
+            Language::Python
+                | Language::Go
+                | Language::Rust
+                | Language::Swift
+                | Language::Java
+                | Language::Kotlin
         )
         || query.compiled().is_some()
     {

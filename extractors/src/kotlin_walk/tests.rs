@@ -1,0 +1,66 @@
+//! The walk finds exactly what the Kotlin query files describe: every Kotlin fixture (and, with
+//! `LINTEL_KOTLIN_WALK_CORPUS=<dir>`, every `.kt`/`.kts` file under a directory) is matched both
+//! ways and compared (`crate::walk_check`).
+
+use std::path::Path;
+
+use crate::walk_check::{compare, compare_all};
+use crate::Language;
+
+#[test]
+fn the_walk_matches_the_query_on_every_kotlin_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (files, hits) = compare_all(&root, Language::Kotlin, super::hits);
+    assert!(files > 3 && hits > 30, "{files} files, {hits} hits");
+}
+
+#[test]
+fn the_walk_matches_the_query_on_a_corpus() {
+    let Some(root) = std::env::var_os("LINTEL_KOTLIN_WALK_CORPUS") else {
+        return;
+    };
+    let (files, _) = compare_all(Path::new(&root), Language::Kotlin, super::hits);
+    assert!(files > 0, "no Kotlin under the corpus");
+}
+
+#[test]
+fn clients_routes_and_calls_keep_the_query_order() {
+    let source = r#"
+package com.acme
+import io.ktor.server.routing.*
+import okhttp3.OkHttpClient as Http
+@RestController
+class Orders(private val repo: OrderRepository, val http: Http) : Base(), Api by impl {
+    @GetMapping("/{id}") @org.springframework.web.bind.annotation.PostMapping
+    fun find(id: Long) = client.get("/x").also { x.url(u) }
+    fun Route.routes() {
+        get("/a") { call.respond(1) }
+        post("/b", { }) { }
+        route("/c") { put { } }
+    }
+}
+interface Api { @GET("users/{id}") fun user(): Call<User>; @DELETE fun rm(); @HTTP(method = "X") fun h() }
+fun main() {
+    val c = Request.Builder().url(u).build()
+    this.state = State.Active
+    a.b = 1; x += 1
+    f(g(1)) { }
+    get ("/x") { }
+}
+"#;
+    let hits = compare(Language::Kotlin, super::hits, "inline", source)
+        .unwrap_or_else(|failure| panic!("{failure}"));
+    assert!(hits > 25, "{hits}");
+}
+
+#[test]
+fn broken_source_matches_the_query_too() {
+    for source in [
+        "import a.\nclass A( : B( { fun f( { x.get(\n",
+        "@GetMapping(\nfun f() { this.a = }\n",
+        "get(\"/x\" {\n",
+    ] {
+        compare(Language::Kotlin, super::hits, source, source)
+            .unwrap_or_else(|failure| panic!("{failure}"));
+    }
+}
