@@ -41,7 +41,9 @@ struct Using<'tree> {
 /// Extracts the facts of one C# file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let hits = input.query.hits(input.tree, source);
+    let hits = input
+        .query
+        .walked(|| crate::csharp_walk::hits(input.tree, source, input.context.generic_facts()));
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);

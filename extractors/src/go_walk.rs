@@ -84,6 +84,11 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
         .unwrap_or(Kind::Other)
 }
 
+/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
+fn wild(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
+}
+
 const ROUTE_METHODS: [&str; 17] = [
     "GET",
     "POST",
@@ -152,7 +157,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                     arguments_hits(&mut hits, parent, node, source, kinds, generic);
                 }
                 (None, Kind::ExpressionList)
-                    if generic && parent_field == Some("right") && node.is_named() =>
+                    if generic && parent_field == Some("right") && wild(node) =>
                 {
                     let statement = ancestors
                         .len()
@@ -201,7 +206,7 @@ fn arguments_hits<'tree>(
         .then(|| {
             let operand = function
                 .child_by_field_name("operand")
-                .filter(|operand| operand.is_named())?;
+                .filter(|operand| wild(*operand))?;
             let method = function
                 .child_by_field_name("field")
                 .filter(|field| kind_of(*field, kinds) == Kind::FieldIdentifier)?;
@@ -239,7 +244,7 @@ fn arguments_hits<'tree>(
         }
     }
     // graph.scm: every call.
-    if generic && function.is_named() {
+    if generic && wild(function) {
         hits.push(QueryHit::new(
             FactKind::Call,
             vec![

@@ -97,6 +97,11 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
         .unwrap_or(Kind::Other)
 }
 
+/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
+fn wild(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
+}
+
 /// `^(Get|Post|Put|Patch|Delete|Request)Mapping$`.
 const MAPPINGS: [&str; 6] = [
     "GetMapping",
@@ -161,28 +166,28 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 generic,
             };
             match kind_of(parent, kinds) {
-                Kind::ObjectCreation if field == Some("type") && node.is_named() => {
+                Kind::ObjectCreation if field == Some("type") && wild(node) => {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
                         vec![(Field::Construction, parent), (Field::Type, node)],
                     ));
                 }
                 Kind::FormalParameter | Kind::FieldDeclaration
-                    if field == Some("type") && node.is_named() =>
+                    if field == Some("type") && wild(node) =>
                 {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
                         vec![(Field::Parameter, parent), (Field::Type, node)],
                     ));
                 }
-                Kind::Superclass if node.is_named() => {
+                Kind::Superclass if wild(node) => {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
                         vec![(Field::Base, node)],
                     ));
                 }
                 Kind::TypeList
-                    if node.is_named()
+                    if wild(node)
                         && grandparent().is_some_and(|interfaces| {
                             matches!(
                                 kind_of(interfaces, kinds),
@@ -236,7 +241,7 @@ impl<'tree> Visit<'tree, '_> {
     fn child(&self, node: Node<'tree>, field: &str, kind: Option<Kind>) -> Option<Node<'tree>> {
         node.child_by_field_name(field).filter(|child| match kind {
             Some(kind) => kind_of(*child, self.kinds) == kind,
-            None => child.is_named(),
+            None => wild(*child),
         })
     }
 
@@ -313,7 +318,7 @@ impl<'tree> Visit<'tree, '_> {
 
     /// graph.scm: the `right` of `object.field = value`.
     fn assignment(&self, hits: &mut Vec<QueryHit<'tree>>) {
-        if !self.generic || self.field != Some("right") || !self.node.is_named() {
+        if !self.generic || self.field != Some("right") || !wild(self.node) {
             return;
         }
         let statement = self.parent;

@@ -96,6 +96,11 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
         .unwrap_or(Kind::Other)
 }
 
+/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
+fn wild(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
+}
+
 /// `^(Get|Post|Put|Patch|Delete|Request)Mapping$`.
 const MAPPINGS: [&str; 6] = [
     "GetMapping",
@@ -281,6 +286,9 @@ impl<'tree> Visit<'tree, '_> {
             let [.., receiver, method] = named.as_slice() else {
                 continue;
             };
+            if !wild(*receiver) {
+                continue;
+            }
             if self.kind(*method) == Kind::Identifier && CLIENT_VERBS.contains(&self.text(*method))
             {
                 hits.push(QueryHit::new(
@@ -384,7 +392,7 @@ impl<'tree> Visit<'tree, '_> {
         });
         let receiver = inner
             .child_by_field_name("right")
-            .filter(|receiver| receiver.is_named());
+            .filter(|receiver| wild(*receiver));
         if let (Some(method), Some(receiver)) = (method, receiver) {
             hits.push(QueryHit::new(
                 FactKind::Route,
@@ -400,7 +408,7 @@ impl<'tree> Visit<'tree, '_> {
 
     /// graph.scm: the `right` of `x.y = value`.
     fn assignment(&self, hits: &mut Vec<QueryHit<'tree>>) {
-        if !self.node.is_named() {
+        if !wild(self.node) {
             return;
         }
         let statement = self.parent;

@@ -12,6 +12,7 @@ mod aspnet;
 mod clients;
 mod context;
 mod csharp;
+mod csharp_walk;
 mod ecmascript;
 mod error;
 mod facts_out;
@@ -100,8 +101,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// Extracts the graph facts of one project file.
 ///
 /// `path` is project-relative with `/` separators. The file is parsed once with a thread-local
-/// parser and queried once with the language's compiled query (TypeScript, JavaScript, Python,
-/// Go, Rust, Swift, Java and Kotlin: one walk that finds the same matches), so rayon workers may call this
+/// parser and queried once with the language's compiled query (every language: one walk
+/// that finds the same matches), so rayon workers may call this
 /// concurrently. Returns `None` when no supported language claims the path. Never panics:
 /// broken source still yields the facts tree-sitter could recover, plus a parse-error count.
 pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Option<FileExtraction> {
@@ -148,22 +149,10 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
     let errors = syntax::count_parse_errors(&tree, source);
     let query = query::QueryHandle::new(language, context.generic_facts(), context.query_timing());
     // A query that does not compile is an internal error that `compile_queries` reports and the
-    // test suite catches; a file must not fail because of it. TypeScript and JavaScript match
-    // their patterns without the query (`ecmascript::walk`), and so do Python, Go, Rust, Swift,
-    // Java and Kotlin (`python_walk`, `go_walk`, `rust_walk`, `swift_walk`, `java_walk`,
-    // `kotlin_walk`), so they never compile it.
-    let (facts, links) = if ecmascript::reads_without_query(language)
-        || matches!(
-            language,
-            Language::Python
-                | Language::Go
-                | Language::Rust
-                | Language::Swift
-                | Language::Java
-                | Language::Kotlin
-        )
-        || query.compiled().is_some()
-    {
+    // test suite catches; a file must not fail because of it. Every tree-sitter language now
+    // matches its patterns with a hand-written walk that finds what its query files describe (`ecmascript::walk`, `python_walk`, `go_walk`, `rust_walk`,
+    // `swift_walk`, `java_walk`, `kotlin_walk`, `csharp_walk`), so those never compile it.
+    let (facts, links) = if walks_instead_of_query(language) || query.compiled().is_some() {
         let input = ExtractionInput {
             context,
             path,
@@ -188,6 +177,21 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
         queries: query.into_timings(),
         links,
     })
+}
+
+/// Whether `language` finds its query matches with a hand-written walk instead of its query.
+fn walks_instead_of_query(language: Language) -> bool {
+    ecmascript::reads_without_query(language)
+        || matches!(
+            language,
+            Language::Python
+                | Language::Go
+                | Language::Rust
+                | Language::Swift
+                | Language::Java
+                | Language::Kotlin
+                | Language::CSharp
+        )
 }
 
 /// Everything a document reader (a language without tree-sitter) needs for one file.

@@ -78,6 +78,11 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
         .unwrap_or(Kind::Other)
 }
 
+/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
+fn wild(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
+}
+
 const ROUTE_METHODS: [&str; 9] = [
     "get",
     "post",
@@ -136,7 +141,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                         generic,
                     );
                 }
-                "right" if parent_kind == Kind::Assignment && generic => {
+                "right" if parent_kind == Kind::Assignment && generic && wild(node) => {
                     if let Some(left) = parent
                         .child_by_field_name("left")
                         .filter(|left| kind_of(*left, kinds) == Kind::Attribute)
@@ -225,7 +230,7 @@ fn arguments_hits<'tree>(
     }
     if let (true, Some((object, object_kind, method))) = (is_list, member) {
         // web.scm: router mounts.
-        if matches!(text(method), "include_router" | "register_blueprint") && object.is_named() {
+        if matches!(text(method), "include_router" | "register_blueprint") && wild(object) {
             hits.push(QueryHit::new(
                 FactKind::Route,
                 vec![
@@ -253,7 +258,7 @@ fn arguments_hits<'tree>(
         }
     }
     // graph.scm: every call with arguments.
-    if generic && function.is_named() && arguments.is_named() {
+    if generic && wild(function) && wild(arguments) {
         hits.push(QueryHit::new(
             FactKind::Call,
             vec![

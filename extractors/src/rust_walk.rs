@@ -87,6 +87,11 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
         .unwrap_or(Kind::Other)
 }
 
+/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
+fn wild(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
+}
+
 const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
 
 /// The hits of the Rust query files on `tree`; without `generic`, those of `graph.scm` (`call`
@@ -139,7 +144,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                         attribute_route(&mut hits, item, parent, node, source, kinds);
                     }
                 }
-                (Some("right"), Kind::Assignment) if generic && node.is_named() => {
+                (Some("right"), Kind::Assignment) if generic && wild(node) => {
                     if let Some(left) = parent
                         .child_by_field_name("left")
                         .filter(|left| kind_of(*left, kinds) == Kind::FieldExpression)
@@ -192,7 +197,7 @@ fn arguments_hits<'tree>(
         .then(|| {
             let value = function
                 .child_by_field_name("value")
-                .filter(|value| value.is_named())?;
+                .filter(|value| wild(*value))?;
             let field = function
                 .child_by_field_name("field")
                 .filter(|field| kind_of(*field, kinds) == Kind::FieldIdentifier)?;
@@ -217,7 +222,7 @@ fn arguments_hits<'tree>(
     if function_kind == Kind::ScopedIdentifier {
         let path = function
             .child_by_field_name("path")
-            .filter(|path| path.is_named());
+            .filter(|path| wild(*path));
         let name = function
             .child_by_field_name("name")
             .filter(|name| kind_of(*name, kinds) == Kind::Identifier);
@@ -250,7 +255,7 @@ fn arguments_hits<'tree>(
         }
     }
     // graph.scm: every call.
-    if generic && function.is_named() {
+    if generic && wild(function) {
         hits.push(QueryHit::new(
             FactKind::Call,
             vec![

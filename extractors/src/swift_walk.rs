@@ -81,6 +81,11 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
         .unwrap_or(Kind::Other)
 }
 
+/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
+fn wild(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
+}
+
 const ROUTE_METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 const SESSION_METHODS: [&str; 7] = [
     "data",
@@ -155,7 +160,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                         ));
                     }
                 }
-                Kind::Assignment if generic && field == Some("result") && node.is_named() => {
+                Kind::Assignment if generic && field == Some("result") && wild(node) => {
                     assignment_hits(&mut hits, parent, node, kinds);
                 }
                 _ => {}
@@ -202,7 +207,7 @@ fn call_suffix_hits<'tree>(
         .filter_map(|navigation| {
             let receiver = navigation
                 .child_by_field_name("target")
-                .filter(|target| target.is_named())?;
+                .filter(|target| wild(*target))?;
             let navigation_suffix = navigation
                 .child_by_field_name("suffix")
                 .filter(|suffix| kind_of(*suffix, kinds) == Kind::NavigationSuffix)?;
