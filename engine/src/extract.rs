@@ -5,10 +5,10 @@
 //! 2 MiB) becomes a `file-skipped` warning; a file with tree-sitter error nodes is kept and gets a
 //! `parse-errors` warning. Nothing is dropped silently.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-use extractors::{extract_file, ProjectContext};
+use extractors::{first_pass, FileExtraction, FirstPass, ProjectContext, TypeDeclarations};
 use policies::facts::{Fact, FactKind};
 use rayon::prelude::*;
 
@@ -50,7 +50,27 @@ fn skip_reason(bytes: &[u8]) -> Option<String> {
     None
 }
 
-fn extract_one(
+/// What the first pass made of one owned file.
+enum FirstOutcome {
+    /// The file's outcome: not source, skipped, generated, or extracted without the type
+    /// indexes.
+    Done(CachedOutcome),
+    /// A Java, Kotlin or C# file whose facts wait for the type indexes.
+    Pending(FirstPass),
+}
+
+/// The text of a file as a type index reads it: any readable UTF-8 file of at most 2 MiB
+/// (a binary-looking or generated file still declares types that imports may name).
+fn declaration_text(bytes: Vec<u8>) -> Option<String> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// The first pass over an owned file (`extractors::first_pass`), with what it declares for the
+/// type indexes.
+fn first_one(
     context: &ProjectContext,
     scope: &Scope,
     root: &Path,
@@ -58,32 +78,53 @@ fn extract_one(
     file: &str,
     include_generated: bool,
     keep_generic: bool,
-) -> CachedOutcome {
+) -> (FirstOutcome, Option<TypeDeclarations>) {
+    let done = |outcome| (FirstOutcome::Done(outcome), None);
     if extractors::Language::for_path(file).is_none() {
-        return CachedOutcome::NotSource;
+        return done(CachedOutcome::NotSource);
     }
     let bytes = match read_file(scope, root, repository, file) {
         Ok(bytes) => bytes,
-        Err(error) => return CachedOutcome::Skipped(format!("cannot read file: {error}")),
+        Err(error) => return done(CachedOutcome::Skipped(format!("cannot read file: {error}"))),
     };
     if let Some(reason) = skip_reason(&bytes) {
-        return CachedOutcome::Skipped(reason);
+        let declarations =
+            declaration_text(bytes).and_then(|text| extractors::read_declarations(file, &text));
+        return (
+            FirstOutcome::Done(CachedOutcome::Skipped(reason)),
+            declarations,
+        );
     }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
-            return CachedOutcome::Skipped(format!(
+            return done(CachedOutcome::Skipped(format!(
                 "file is not valid UTF-8: invalid byte at offset {}",
                 error.utf8_error().valid_up_to()
-            ))
+            )))
         }
     };
     if !include_generated && context.is_generated(file, &text) {
-        return CachedOutcome::Generated;
+        return (
+            FirstOutcome::Done(CachedOutcome::Generated),
+            extractors::read_declarations(file, &text),
+        );
     }
-    let Some(extraction) = extract_file(context, file, &text) else {
-        return CachedOutcome::NotSource;
+    let Some(mut pass) = first_pass(context, file, &text) else {
+        return done(CachedOutcome::NotSource);
     };
+    let declarations = pass.take_declarations();
+    if pass.needs_types() {
+        return (FirstOutcome::Pending(pass), declarations);
+    }
+    (
+        FirstOutcome::Done(outcome_of(pass.finish(context), keep_generic)),
+        declarations,
+    )
+}
+
+/// The cached outcome of a file's extraction.
+fn outcome_of(extraction: FileExtraction, keep_generic: bool) -> CachedOutcome {
     if let Some(reason) = extraction.skipped {
         return CachedOutcome::Skipped(reason);
     }
@@ -289,6 +330,11 @@ pub fn extract_project(
 
 /// Runs the extractors over `files` in parallel: configs are read from the same snapshot as the
 /// sources, and each rayon worker opens its own repository handle for git snapshots.
+///
+/// Each source file is read and parsed once. The first pass extracts what needs no type index
+/// and reads what every Java, Kotlin and C# file of the project declares (owned or not,
+/// extracted or not: imports may name its types); the declarations fill the type indexes in
+/// file order, then the second pass resolves the waiting facts without trees or sources.
 fn extract_files(
     root: &Path,
     scope: &Scope,
@@ -315,32 +361,75 @@ fn extract_files(
     context.set_generic_facts(keep_generic);
     context.set_query_timing(debug);
     let git_root = scope.git_root.clone();
-    files
+    let open_repository = || {
+        if needs_repository {
+            git_root
+                .as_ref()
+                .and_then(|path| git2::Repository::open(path).ok())
+        } else {
+            None
+        }
+    };
+    let shared = &context;
+    let first: Vec<(FirstOutcome, Option<TypeDeclarations>)> = files
         .par_iter()
-        .map_init(
-            || {
-                if needs_repository {
-                    git_root
-                        .as_ref()
-                        .and_then(|path| git2::Repository::open(path).ok())
-                } else {
-                    None
-                }
-            },
-            |repository, file| {
-                (
-                    file.clone(),
-                    extract_one(
-                        &context,
-                        scope,
-                        root,
-                        repository.as_ref(),
-                        file,
-                        include_generated,
-                        keep_generic,
-                    ),
-                )
-            },
-        )
+        .map_init(open_repository, |repository, file| {
+            first_one(
+                shared,
+                scope,
+                root,
+                repository.as_ref(),
+                file,
+                include_generated,
+                keep_generic,
+            )
+        })
+        .collect();
+    // The project's other Java, Kotlin and C# files declare types too.
+    let owned: HashSet<&str> = files.iter().map(String::as_str).collect();
+    let others: Vec<(&str, TypeDeclarations)> = scope
+        .project_files
+        .par_iter()
+        .filter(|file| !owned.contains(file.as_str()) && declares_types(file))
+        .map_init(open_repository, |repository, file| {
+            let bytes = read_file(scope, root, repository.as_ref(), file).ok()?;
+            let declarations = extractors::read_declarations(file, &declaration_text(bytes)?)?;
+            Some((file.as_str(), declarations))
+        })
+        .flatten()
+        .collect();
+    let mut declared: Vec<(&str, TypeDeclarations)> = others;
+    let mut outcomes = Vec::with_capacity(first.len());
+    for (file, (outcome, declarations)) in files.iter().zip(first) {
+        declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
+        outcomes.push((file, outcome));
+    }
+    // In file order, so that the indexes do not depend on the thread count.
+    declared.sort_by(|a, b| a.0.cmp(b.0));
+    for (file, declarations) in declared {
+        context.add_declarations(file, declarations);
+    }
+    let context = &context;
+    outcomes
+        .into_par_iter()
+        .map(|(file, outcome)| {
+            let outcome = match outcome {
+                FirstOutcome::Done(outcome) => outcome,
+                FirstOutcome::Pending(pass) => outcome_of(pass.finish(context), keep_generic),
+            };
+            (file.clone(), outcome)
+        })
         .collect()
+}
+
+/// Whether a file's language has a type index (Java, Kotlin, C#).
+fn declares_types(file: &str) -> bool {
+    matches!(
+        extractors::Language::for_path(file),
+        Some(
+            extractors::Language::Java
+                | extractors::Language::Kotlin
+                | extractors::Language::CSharp
+        )
+    )
 }

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
-use crate::facts_out::{set, FactFactory};
+use crate::facts_out::{set, FactFactory, Located};
 
 /// How a site uses a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,11 +76,15 @@ impl ClientRule {
     }
 }
 
-/// A place where a client may be used.
+/// A place where a client may be used, at a syntax node.
+pub(crate) type ClientSite<'tree> = ClientSiteAt<Node<'tree>>;
+
+/// A place where a client may be used, at a syntax node or at the anchor kept of one
+/// (`crate::deferred`).
 #[derive(Debug, Clone)]
-pub(crate) struct ClientSite<'tree> {
+pub(crate) struct ClientSiteAt<L> {
     /// The construct the evidence spans.
-    pub node: Node<'tree>,
+    pub node: L,
     /// How it uses the client.
     pub use_kind: ClientUse,
     /// The canonical path, or the path as written when `is_qualified` is false.
@@ -91,11 +95,14 @@ pub(crate) struct ClientSite<'tree> {
     pub argument: Option<String>,
 }
 
-/// An import of the file, for probable facts.
+/// An import of the file, for probable facts, at a syntax node.
+pub(crate) type ClientImport<'tree> = ClientImportAt<Node<'tree>>;
+
+/// An import of the file, for probable facts, at a syntax node or at the anchor kept of one.
 #[derive(Debug, Clone)]
-pub(crate) struct ClientImport<'tree> {
+pub(crate) struct ClientImportAt<L> {
     /// The import statement.
-    pub node: Node<'tree>,
+    pub node: L,
     /// The imported path, written with the language's separator.
     pub path: String,
 }
@@ -110,17 +117,21 @@ pub(crate) struct ClientMatcher<'a> {
 
 impl ClientMatcher<'_> {
     /// The `accesses_technology` facts of a file.
-    pub fn facts(
+    pub fn facts<L: Located>(
         &self,
         factory: &FactFactory<'_>,
-        sites: &[ClientSite<'_>],
-        imports: &[ClientImport<'_>],
-        scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+        sites: &[ClientSiteAt<L>],
+        imports: &[ClientImportAt<L>],
+        scope_of: &dyn Fn(L) -> Option<String>,
     ) -> Vec<Fact> {
         let mut facts = Vec::new();
         let mut used: HashSet<&'static str> = HashSet::new();
         for site in sites {
-            let Some(rule) = self.rules.iter().find(|rule| self.site_matches(rule, site)) else {
+            let Some(rule) = self
+                .rules
+                .iter()
+                .find(|rule| self.site_matches(rule, site.use_kind, &site.path, site.is_qualified))
+            else {
                 continue;
             };
             used.insert(rule.package);
@@ -145,18 +156,31 @@ impl ClientMatcher<'_> {
         facts
     }
 
-    fn site_matches(&self, rule: &ClientRule, site: &ClientSite<'_>) -> bool {
-        let tails = match site.use_kind {
+    /// Whether a site used as `use_kind` with `path` matches any rule.
+    pub fn matches_any(&self, use_kind: ClientUse, path: &str, is_qualified: bool) -> bool {
+        self.rules
+            .iter()
+            .any(|rule| self.site_matches(rule, use_kind, path, is_qualified))
+    }
+
+    fn site_matches(
+        &self,
+        rule: &ClientRule,
+        use_kind: ClientUse,
+        path: &str,
+        is_qualified: bool,
+    ) -> bool {
+        let tails = match use_kind {
             ClientUse::Construct => rule.constructs,
             ClientUse::Call => rule.calls,
             ClientUse::Inject | ClientUse::Extend => rule.types,
         };
-        tails.iter().any(|tail| self.has_tail(&site.path, tail))
-            && (!site.is_qualified
+        tails.iter().any(|tail| self.has_tail(path, tail))
+            && (!is_qualified
                 || rule
                     .imports
                     .iter()
-                    .any(|prefix| self.has_prefix(&site.path, prefix)))
+                    .any(|prefix| self.has_prefix(path, prefix)))
     }
 
     /// Whether `path` is `prefix` or continues it after a separator or `/`.
@@ -174,10 +198,10 @@ impl ClientMatcher<'_> {
     }
 }
 
-fn definite_fact(
+fn definite_fact<L: Located>(
     factory: &FactFactory<'_>,
     rule: &ClientRule,
-    site: &ClientSite<'_>,
+    site: &ClientSiteAt<L>,
     scope: Option<String>,
 ) -> Fact {
     let (noun, verb) = match site.use_kind {
@@ -215,10 +239,10 @@ fn definite_fact(
     fact
 }
 
-fn probable_fact(
+fn probable_fact<L: Located>(
     factory: &FactFactory<'_>,
     rule: &ClientRule,
-    import: &ClientImport<'_>,
+    import: &ClientImportAt<L>,
     scope: Option<String>,
 ) -> Fact {
     let package = rule.package;

@@ -22,23 +22,26 @@ use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
 use crate::context::{Declarations, Resolution, TypeIndex};
+use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, Output, Part};
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::imports_out::{self, ImportSite};
+use crate::imports_out::{self, ImportSiteAt};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
 use crate::ExtractionInput;
 
 /// One `using` directive.
-struct Using<'tree> {
-    node: Node<'tree>,
+#[derive(Debug)]
+struct Using<L> {
+    node: L,
     alias: Option<String>,
     path: String,
     is_static: bool,
 }
 
-/// Extracts the facts of one C# file (unsorted).
+/// Extracts the facts of one C# file (unsorted); its `using`s and type uses wait for the type
+/// index ([`PendingUses`], `crate::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
     let hits = input
@@ -47,54 +50,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
-    let index = input.context.csharp_types();
-    let usings: Vec<Using<'_>> = hits
+    let mut out = Output::new(Anchors::new(root, source, scope_name));
+    let usings: Vec<Using<Node<'_>>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::Import)
         .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
         .collect();
-    let mut sites = Vec::new();
-    let mut visible: BTreeSet<String> = index.global_usings().clone();
-    // `using Orders = Acme.Orders;`: alias → project namespace.
-    let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
-    for using in &usings {
-        if let (Some(alias), false) = (&using.alias, using.is_static) {
-            if declares_namespace(index, &using.path) {
-                namespace_aliases.insert(alias, &using.path);
-                continue;
-            }
-        }
-        if using.alias.is_some() || using.is_static {
-            let resolution = resolve_type(index, &using.path);
-            let mut site = ImportSite::new(using.node, using.path.clone(), resolution, "using of");
-            site.alias = using.alias.clone();
-            sites.push(site);
-            continue;
-        }
-        visible.insert(using.path.clone());
-        if !index.owns_package(&using.path) {
-            sites.push(ImportSite::new(
-                using.node,
-                using.path.clone(),
-                Resolution::External {
-                    package: using.path.clone(),
-                },
-                "using of",
-            ));
-        }
-    }
     let (own, _) = declarations_of(root, source);
-    for (namespace, _) in &own {
-        let mut current = namespace.as_str();
-        loop {
-            visible.insert(current.to_owned());
-            match current.rsplit_once('.') {
-                Some((parent, _)) => current = parent,
-                None => break,
-            }
-        }
-    }
-    visible.insert(String::new());
     let mut uses = syntax::first_uses(root, source, &["identifier"], &["using_directive"]);
     let mut chains = crate::jvm::dotted_chains(
         root,
@@ -124,72 +86,21 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
         }
     }
-    let mut by_file: BTreeMap<&str, (Node<'_>, String, Vec<String>)> = BTreeMap::new();
-    for (name, first_use) in &uses {
-        for namespace in &visible {
-            let Some(files) = index.files_of(namespace, name) else {
-                continue;
-            };
-            // A part of a partial type does not depend on the other parts through its name.
-            if own
-                .iter()
-                .any(|(declared_in, declared)| declared_in == namespace && declared == name)
-            {
-                continue;
-            }
-            for declaring in files.iter().filter(|file| *file != input.path) {
-                let entry = by_file
-                    .entry(declaring)
-                    .or_insert_with(|| (*first_use, qualified(namespace, name), Vec::new()));
-                if first_use.start_byte() < entry.0.start_byte() {
-                    entry.0 = *first_use;
-                    entry.1 = qualified(namespace, name);
-                }
-                if !entry.2.contains(name) {
-                    entry.2.push(name.clone());
-                }
-            }
-        }
-    }
-    // Qualified uses: `Acme.Orders.OrderService`, `global::Acme.X`, relative to an enclosing
-    // namespace (`Orders.OrderService` inside `namespace Acme`) or through a namespace alias.
-    for (segments, node) in &chains {
-        let segments: &[String] = match segments.split_first() {
-            Some((first, rest)) if first == "global" => rest,
-            _ => segments,
-        };
-        let Some((namespace, name, files)) =
-            qualified_target(index, segments, &own, &namespace_aliases)
-        else {
-            continue;
-        };
-        for declaring in files.iter().filter(|file| *file != input.path) {
-            let entry = by_file
-                .entry(declaring)
-                .or_insert_with(|| (*node, qualified(&namespace, name), Vec::new()));
-            if node.start_byte() < entry.0.start_byte() {
-                entry.0 = *node;
-                entry.1 = qualified(&namespace, name);
-            }
-            if !entry.2.iter().any(|known| known == name) {
-                entry.2.push(name.to_owned());
-            }
-        }
-    }
-    for (declaring, (node, specifier, names)) in by_file {
-        let mut site = ImportSite::new(
-            node,
-            specifier,
-            Resolution::File(declaring.to_owned()),
-            "use of type",
-        );
-        site.names = names;
-        sites.push(site);
-    }
-    let mut facts: Vec<Fact> = sites
-        .iter()
-        .map(|site| imports_out::fact(&factory, site, scope_of(site.node)))
-        .collect();
+    let pending = PendingUses {
+        usings: usings
+            .iter()
+            .map(|using| Using {
+                node: out.anchors.at(using.node),
+                alias: using.alias.clone(),
+                path: using.path.clone(),
+                is_static: using.is_static,
+            })
+            .collect(),
+        own,
+        uses: NameAnchors::new(uses, &mut out.anchors),
+        chains: Chains::new(&chains, &mut out.anchors),
+    };
+    out.defer(Part::CSharp(Box::new(pending)));
     let client_sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
@@ -206,17 +117,154 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: &CLIENTS,
         separator: ".",
     };
-    facts.extend(matcher.facts(&factory, &client_sites, &client_imports, &scope_of));
+    out.facts
+        .extend(matcher.facts(&factory, &client_sites, &client_imports, &scope_of));
     let file = graph::FileSyntax {
         source,
         root,
         scope_of: &scope_of,
     };
     if input.context.generic_facts() {
-        facts.extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
+        out.facts
+            .extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
     }
-    facts.extend(crate::aspnet::facts(&factory, &hits, &file, index));
-    facts
+    crate::aspnet::facts(&factory, &hits, &file, &mut out);
+    out.into_facts(input)
+}
+
+/// What a C# file needs from the type index, kept from its first pass (`crate::deferred`).
+///
+/// A file sees the types of its own namespaces (and their parents), of its `using` directives
+/// and of every `global using` in the project; `finish` makes its `using` and type-use facts.
+#[derive(Debug)]
+pub(crate) struct PendingUses {
+    usings: Vec<Using<Anchor>>,
+    /// The file's own declarations.
+    own: Declarations,
+    /// The first use of each identifier outside `using`s (`[OrderFilter]` as
+    /// `OrderFilterAttribute`).
+    uses: NameAnchors,
+    /// The dotted chains of names, in order, then the qualified attribute names.
+    chains: Chains,
+}
+
+impl PendingUses {
+    /// The file's `using` and type-use facts.
+    pub fn finish(self, finishing: &Finishing<'_>, facts: &mut Vec<Fact>) {
+        let index = finishing.context.csharp_types();
+        let path = finishing.path;
+        let (usings, own, uses, chains) = (&self.usings, &self.own, &self.uses, &self.chains);
+        let mut sites = Vec::new();
+        let mut visible: BTreeSet<String> = index.global_usings().clone();
+        // `using Orders = Acme.Orders;`: alias → project namespace.
+        let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
+        for using in usings {
+            if let (Some(alias), false) = (&using.alias, using.is_static) {
+                if declares_namespace(index, &using.path) {
+                    namespace_aliases.insert(alias, &using.path);
+                    continue;
+                }
+            }
+            if using.alias.is_some() || using.is_static {
+                let resolution = resolve_type(index, &using.path);
+                let mut site =
+                    ImportSiteAt::new(using.node, using.path.clone(), resolution, "using of");
+                site.alias = using.alias.clone();
+                sites.push(site);
+                continue;
+            }
+            visible.insert(using.path.clone());
+            if !index.owns_package(&using.path) {
+                sites.push(ImportSiteAt::new(
+                    using.node,
+                    using.path.clone(),
+                    Resolution::External {
+                        package: using.path.clone(),
+                    },
+                    "using of",
+                ));
+            }
+        }
+        for (namespace, _) in own {
+            let mut current = namespace.as_str();
+            loop {
+                visible.insert(current.to_owned());
+                match current.rsplit_once('.') {
+                    Some((parent, _)) => current = parent,
+                    None => break,
+                }
+            }
+        }
+        visible.insert(String::new());
+        let mut by_file: BTreeMap<&str, (Anchor, String, Vec<String>)> = BTreeMap::new();
+        for (name, first_use) in uses.iter() {
+            for namespace in &visible {
+                let Some(files) = index.files_of(namespace, name) else {
+                    continue;
+                };
+                // A part of a partial type does not depend on the other parts through its name.
+                if own
+                    .iter()
+                    .any(|(declared_in, declared)| declared_in == namespace && declared == name)
+                {
+                    continue;
+                }
+                for declaring in files.iter().filter(|file| *file != path) {
+                    let entry = by_file
+                        .entry(declaring)
+                        .or_insert_with(|| (first_use, qualified(namespace, name), Vec::new()));
+                    if first_use.start_byte() < entry.0.start_byte() {
+                        entry.0 = first_use;
+                        entry.1 = qualified(namespace, name);
+                    }
+                    if !entry.2.iter().any(|known| known == name) {
+                        entry.2.push(name.to_owned());
+                    }
+                }
+            }
+        }
+        // Qualified uses: `Acme.Orders.OrderService`, `global::Acme.X`, relative to an
+        // enclosing namespace (`Orders.OrderService` inside `namespace Acme`) or through a
+        // namespace alias.
+        for (segments, node) in chains.iter() {
+            let segments: &[&str] = match segments.split_first() {
+                Some((first, rest)) if *first == "global" => rest,
+                _ => &segments,
+            };
+            let Some((namespace, name, files)) =
+                qualified_target(index, segments, own, &namespace_aliases)
+            else {
+                continue;
+            };
+            for declaring in files.iter().filter(|file| *file != path) {
+                let entry = by_file
+                    .entry(declaring)
+                    .or_insert_with(|| (node, qualified(&namespace, name), Vec::new()));
+                if node.start_byte() < entry.0.start_byte() {
+                    entry.0 = node;
+                    entry.1 = qualified(&namespace, name);
+                }
+                if !entry.2.iter().any(|known| known == name) {
+                    entry.2.push(name.to_owned());
+                }
+            }
+        }
+        for (declaring, (node, specifier, names)) in by_file {
+            let mut site = ImportSiteAt::new(
+                node,
+                specifier,
+                Resolution::File(declaring.to_owned()),
+                "use of type",
+            );
+            site.names = names;
+            sites.push(site);
+        }
+        facts.extend(
+            sites.iter().map(|site| {
+                imports_out::fact(&finishing.factory, site, finishing.scope(site.node))
+            }),
+        );
+    }
 }
 
 fn client_site<'tree>(hit: &QueryHit<'tree>, source: &str) -> Option<ClientSite<'tree>> {
@@ -302,7 +350,7 @@ fn declares_namespace(index: &TypeIndex, namespace: &str) -> bool {
 /// the file declares types in (and its parents).
 fn qualified_target<'index, 'chain>(
     index: &'index TypeIndex,
-    segments: &'chain [String],
+    segments: &[&'chain str],
     own: &Declarations,
     aliases: &BTreeMap<&str, &str>,
 ) -> Option<(String, &'chain str, &'index BTreeSet<String>)> {
@@ -326,13 +374,13 @@ fn qualified_target<'index, 'chain>(
             .iter()
             .map(|prefix| qualified(prefix, &written))
             .collect();
-        if let Some(target) = aliases.get(first.as_str()) {
-            let rest = written.strip_prefix(first.as_str()).unwrap_or_default();
+        if let Some(target) = aliases.get(first) {
+            let rest = written.strip_prefix(first).unwrap_or_default();
             candidates.insert(0, format!("{target}{rest}"));
         }
         for namespace in candidates {
             if let Some(files) = index.files_of(&namespace, name) {
-                return Some((namespace, name, files));
+                return Some((namespace, *name, files));
             }
         }
     }
@@ -357,7 +405,7 @@ fn attribute_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(String, Node<
     names
 }
 
-fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<'tree>> {
+fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<'tree>>> {
     let alias = directive
         .child_by_field_name("name")
         .map(|name| syntax::text(name, source).to_owned());

@@ -10,8 +10,32 @@ use policies::facts::{
 };
 use tree_sitter::Node;
 
+use crate::deferred::Anchor;
 use crate::syntax;
 use crate::ExtractionInput;
+
+/// Where a fact's evidence lies: a syntax node, or the [`Anchor`] kept of one when the tree is
+/// gone (`crate::deferred`).
+pub(crate) trait Located: Copy {
+    /// The 1-based (line, column) of the start and of the end (exclusive), the columns counted
+    /// in Unicode scalar values.
+    fn span(self, source: &str) -> ((u32, u32), (u32, u32));
+}
+
+impl Located for Node<'_> {
+    fn span(self, source: &str) -> ((u32, u32), (u32, u32)) {
+        (
+            syntax::start_position(self, source),
+            syntax::end_position(self, source),
+        )
+    }
+}
+
+impl Located for Anchor {
+    fn span(self, _: &str) -> ((u32, u32), (u32, u32)) {
+        (self.start, self.end)
+    }
+}
 
 /// Creates facts for one file.
 pub(crate) struct FactFactory<'a> {
@@ -38,22 +62,21 @@ impl<'a> FactFactory<'a> {
         }
     }
 
-    /// A fact of `kind` whose evidence spans `node`, with the `language` property set.
-    /// The end position is exclusive (the column after the construct), as SARIF regions are.
+    /// A fact of `kind` whose evidence spans `node` (a syntax node, or the [`Anchor`] kept of
+    /// one), with the `language` property set. The end position is exclusive (the column after
+    /// the construct), as SARIF regions are.
     pub fn fact(
         &self,
         kind: FactKind,
-        node: Node<'_>,
+        node: impl Located,
         confidence: Confidence,
         scope: Option<String>,
         message: String,
     ) -> Fact {
-        let start = syntax::start_position(node, self.source);
-        let end = syntax::end_position(node, self.source);
         self.fact_at(
             kind,
             Strategy::Ast,
-            (start, end),
+            node.span(self.source),
             confidence,
             scope,
             message,

@@ -11,13 +11,17 @@ use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use tree_sitter::Node;
 
 use crate::context::Resolution;
-use crate::facts_out::{set, FactFactory};
+use crate::facts_out::{set, FactFactory, Located};
 
-/// One import edge of a file.
+/// One import edge of a file, at a syntax node.
+pub(crate) type ImportSite<'tree> = ImportSiteAt<Node<'tree>>;
+
+/// One import edge of a file, at a syntax node or at the anchor kept of one
+/// (`crate::deferred`).
 #[derive(Debug, Clone)]
-pub(crate) struct ImportSite<'tree> {
+pub(crate) struct ImportSiteAt<L> {
     /// The construct the evidence spans (the statement, or the first use of a type).
-    pub node: Node<'tree>,
+    pub node: L,
     /// What the file names: a module, package, type or path as written (`a.b`, `crate::db`).
     pub specifier: String,
     /// Where it leads.
@@ -32,10 +36,10 @@ pub(crate) struct ImportSite<'tree> {
     pub type_only: bool,
 }
 
-impl<'tree> ImportSite<'tree> {
+impl<L> ImportSiteAt<L> {
     /// A site with no names or alias.
     pub fn new(
-        node: Node<'tree>,
+        node: L,
         specifier: impl Into<String>,
         resolution: Resolution,
         construct: &'static str,
@@ -55,7 +59,7 @@ impl<'tree> ImportSite<'tree> {
 /// The fact of one import site.
 pub(crate) fn fact(
     factory: &FactFactory<'_>,
-    site: &ImportSite<'_>,
+    site: &ImportSiteAt<impl Located>,
     scope: Option<String>,
 ) -> Fact {
     let message = format!("{} `{}`", site.construct, site.specifier);

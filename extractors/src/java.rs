@@ -5,18 +5,19 @@
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
-use crate::clients::{ClientMatcher, ClientSite, ClientUse};
+use crate::clients::{ClientMatcher, ClientUse};
 use crate::context::Declarations;
+use crate::deferred::{Anchors, NameAnchors, Output, Part};
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::imports_out;
-use crate::jvm::{self, JvmImport, JAVA_CLIENTS};
+use crate::jvm::{self, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
 use crate::ExtractionInput;
 
-/// Extracts the facts of one Java file (unsorted).
+/// Extracts the facts of one Java file (unsorted); what needs the type index waits for the
+/// second pass (`crate::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
     let hits = input
@@ -25,11 +26,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
-    let imports: Vec<JvmImport<'_>> = hits
-        .iter()
-        .filter(|hit| hit.kind == FactKind::Import)
-        .filter_map(|hit| read_import(hit.node(Field::Statement)?, source))
-        .collect();
+    let mut out = Output::new(Anchors::new(root, source, scope_name));
+    let mut imports: Vec<JvmImport> = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        if let Some(import) = hit
+            .node(Field::Statement)
+            .and_then(|statement| read_import(statement, source, &mut out.anchors))
+        {
+            imports.push(import);
+        }
+    }
     let package = package_of(root, source);
     let mut uses = syntax::first_uses(
         root,
@@ -65,48 +71,49 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             skipped: &["import_declaration", "package_declaration"],
         },
     );
-    let index = input.context.jvm_types();
-    let file = jvm::JvmFile {
-        path: input.path,
-        package: &package,
-        imports: &imports,
-        uses: &uses,
-        chains: &chains,
-        is_java: true,
-    };
-    let mut facts: Vec<Fact> = jvm::import_sites(index, &file)
-        .iter()
-        .map(|site| imports_out::fact(&factory, site, scope_of(site.node)))
-        .collect();
-    let sites: Vec<ClientSite<'_>> = hits
-        .iter()
-        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source, &imports, index))
-        .collect();
-    let client_imports = jvm::client_imports(&imports);
     let matcher = ClientMatcher {
         rules: &JAVA_CLIENTS,
         separator: ".",
     };
-    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let mut clients = Vec::new();
+    for site in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| client_site(hit, source))
+    {
+        clients.extend(PendingClient::new(site, &imports, &matcher, |node| {
+            out.anchors.with_scope(node, scope_of(node))
+        }));
+    }
+    let pending = PendingJvm {
+        package,
+        uses: NameAnchors::new(uses, &mut out.anchors),
+        chains: jvm::resolvable_chains(&chains, &mut out.anchors),
+        imports,
+        is_java: true,
+        clients,
+        rules: &JAVA_CLIENTS,
+    };
+    out.defer(Part::Jvm(Box::new(pending)));
     let file = graph::FileSyntax {
         source,
         root,
         scope_of: &scope_of,
     };
     if input.context.generic_facts() {
-        facts.extend(graph::facts(&factory, &graph::java::Java, &hits, &file));
+        out.facts
+            .extend(graph::facts(&factory, &graph::java::Java, &hits, &file));
     }
-    facts.extend(crate::spring::facts(&factory, &hits, &file));
-    facts
+    out.facts
+        .extend(crate::spring::facts(&factory, &hits, &file));
+    out.into_facts(input)
 }
 
+/// A possible client site: its node, use, name as written and first string argument.
 fn client_site<'tree>(
     hit: &QueryHit<'tree>,
     source: &str,
-    imports: &[JvmImport<'_>],
-    index: &crate::context::TypeIndex,
-) -> Option<ClientSite<'tree>> {
+) -> Option<(Node<'tree>, ClientUse, String, Option<String>)> {
     let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
         (base, ClientUse::Extend, type_name(base, source))
     } else if let Some(construction) = hit.node(Field::Construction) {
@@ -130,13 +137,7 @@ fn client_site<'tree>(
     let argument = (use_kind == ClientUse::Call)
         .then(|| first_string_argument(node, source))
         .flatten();
-    Some(ClientSite {
-        node,
-        use_kind,
-        path: jvm::qualify(&name, imports, index)?,
-        is_qualified: true,
-        argument,
-    })
+    Some((node, use_kind, name, argument))
 }
 
 /// The name of a type node without type arguments (`KafkaTemplate<K, V>` → `KafkaTemplate`).
@@ -157,13 +158,17 @@ fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
 }
 
 /// Reads `import [static] a.b.C[.*];`.
-fn read_import<'tree>(declaration: Node<'tree>, source: &str) -> Option<JvmImport<'tree>> {
+fn read_import<'tree>(
+    declaration: Node<'tree>,
+    source: &str,
+    anchors: &mut Anchors<'tree>,
+) -> Option<JvmImport> {
     let children = named_children(declaration);
     let path = children
         .iter()
         .find(|child| matches!(child.kind(), "scoped_identifier" | "identifier"))?;
     Some(JvmImport {
-        node: declaration,
+        node: anchors.at(declaration),
         path: syntax::compact_text(*path, source, 400).replace(' ', ""),
         is_wildcard: children.iter().any(|child| child.kind() == "asterisk"),
         alias: None,

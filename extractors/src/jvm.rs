@@ -18,19 +18,21 @@
 //!   A facade named by `@file:JvmName("X")` is indexed as the type `X` of the file; the default
 //!   facade `FooKt` (imported, static-imported or used in the same package) is the file `Foo.kt`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use policies::facts::Fact;
 use tree_sitter::Node;
 
-use crate::clients::{ClientImport, ClientRule};
+use crate::clients::{ClientImportAt, ClientMatcher, ClientRule, ClientSiteAt, ClientUse};
 use crate::context::{Resolution, TypeIndex};
-use crate::imports_out::ImportSite;
+use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors};
+use crate::imports_out::{self, ImportSiteAt};
 
 /// One import directive of a Java or Kotlin file.
 #[derive(Debug, Clone)]
-pub(crate) struct JvmImport<'tree> {
+pub(crate) struct JvmImport {
     /// The directive.
-    pub node: Node<'tree>,
+    pub node: Anchor,
     /// The dotted path without `.*`.
     pub path: String,
     /// Whether it ends with `.*`.
@@ -40,28 +42,162 @@ pub(crate) struct JvmImport<'tree> {
 }
 
 /// The imports as the client matcher reads them.
-pub(crate) fn client_imports<'tree>(imports: &[JvmImport<'tree>]) -> Vec<ClientImport<'tree>> {
+pub(crate) fn client_imports(imports: &[JvmImport]) -> Vec<ClientImportAt<Anchor>> {
     imports
         .iter()
-        .map(|import| ClientImport {
+        .map(|import| ClientImportAt {
             node: import.node,
             path: import.path.clone(),
         })
         .collect()
 }
 
+/// What a Java or Kotlin file needs from the type index, kept from its first pass
+/// (`crate::deferred`): what it offers for resolution, and its client sites.
+#[derive(Debug)]
+pub(crate) struct PendingJvm {
+    /// The package (`""` for the default package).
+    pub package: String,
+    /// The import directives.
+    pub imports: Vec<JvmImport>,
+    /// The first use of each identifier outside the directives.
+    pub uses: NameAnchors,
+    /// The dotted chains that may name a project type (`resolvable_chains`), in order.
+    pub chains: Chains,
+    /// Whether the file is Java, which cannot name a Kotlin top-level function or property
+    /// by its simple name (it goes through the `…Kt` facade class).
+    pub is_java: bool,
+    /// The client sites that may match a rule once their names are qualified.
+    pub clients: Vec<PendingClient>,
+    /// The client rules of the language, first match wins.
+    pub rules: &'static [ClientRule],
+}
+
+/// A client site whose name the imports qualify (`qualify`).
+#[derive(Debug)]
+pub(crate) struct PendingClient {
+    /// The construct the evidence spans.
+    pub node: Anchor,
+    /// How it uses the client.
+    pub use_kind: ClientUse,
+    /// The name as written (`KafkaTemplate`, `DriverManager.getConnection`).
+    pub name: String,
+    /// The first string-literal argument, if any.
+    pub argument: Option<String>,
+}
+
+impl PendingClient {
+    /// The site, unless no rule of `matcher` can match it whatever the type index holds.
+    pub fn new<'a>(
+        site: (Node<'a>, ClientUse, String, Option<String>),
+        imports: &[JvmImport],
+        matcher: &ClientMatcher<'_>,
+        anchor: impl FnOnce(Node<'a>) -> Anchor,
+    ) -> Option<Self> {
+        let (node, use_kind, name, argument) = site;
+        qualify_candidates(&name, imports)
+            .iter()
+            .any(|path| matcher.matches_any(use_kind, path, true))
+            .then(|| Self {
+                node: anchor(node),
+                use_kind,
+                name,
+                argument,
+            })
+    }
+}
+
+impl PendingJvm {
+    /// The file's import facts, then its client facts (Kotlin: and the project types it names,
+    /// in `finishing.types`).
+    pub fn finish(self, finishing: &mut Finishing<'_>, facts: &mut Vec<Fact>) {
+        let index = finishing.context.jvm_types();
+        let file = JvmFile {
+            path: finishing.path,
+            package: &self.package,
+            imports: &self.imports,
+            uses: &self.uses,
+            chains: &self.chains,
+            is_java: self.is_java,
+        };
+        let sites = import_sites(index, &file);
+        if !self.is_java {
+            finishing.types = sites
+                .iter()
+                .filter_map(|site| match &site.resolution {
+                    Resolution::File(file) => {
+                        let name = site.specifier.rsplit('.').next().unwrap_or(&site.specifier);
+                        Some((name.to_owned(), file.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+        }
+        let finishing: &Finishing<'_> = finishing;
+        let scope_of = |anchor: Anchor| finishing.scope(anchor);
+        facts.extend(
+            sites
+                .iter()
+                .map(|site| imports_out::fact(&finishing.factory, site, scope_of(site.node))),
+        );
+        let client_sites: Vec<ClientSiteAt<Anchor>> = self
+            .clients
+            .into_iter()
+            .filter_map(|site| {
+                Some(ClientSiteAt {
+                    node: site.node,
+                    use_kind: site.use_kind,
+                    path: qualify(&site.name, &self.imports, index)?,
+                    is_qualified: true,
+                    argument: site.argument,
+                })
+            })
+            .collect();
+        let matcher = ClientMatcher {
+            rules: self.rules,
+            separator: ".",
+        };
+        facts.extend(matcher.facts(
+            &finishing.factory,
+            &client_sites,
+            &client_imports(&self.imports),
+            &scope_of,
+        ));
+    }
+}
+
+/// The chains that may name a project type, for `PendingJvm::chains`: those whose first name
+/// starts lowercase (`qualified_target` takes no other), each once (a repeat reaches no file
+/// the first did not).
+pub(crate) fn resolvable_chains<'a>(
+    chains: &[(Vec<String>, Node<'a>)],
+    anchors: &mut Anchors<'a>,
+) -> Chains {
+    let mut seen: HashSet<&[String]> = HashSet::new();
+    let mut kept = Chains::default();
+    for (segments, node) in chains {
+        let starts_lowercase = segments
+            .first()
+            .is_some_and(|first| first.starts_with(|c: char| c.is_ascii_lowercase()));
+        if starts_lowercase && seen.insert(segments) {
+            kept.push(segments, anchors.at(*node));
+        }
+    }
+    kept
+}
+
 /// What a Java or Kotlin file offers for resolution.
-pub(crate) struct JvmFile<'file, 'tree> {
+pub(crate) struct JvmFile<'file> {
     /// The project-relative path.
     pub path: &'file str,
     /// The package (`""` for the default package).
     pub package: &'file str,
     /// The import directives.
-    pub imports: &'file [JvmImport<'tree>],
+    pub imports: &'file [JvmImport],
     /// The first use of each identifier outside the directives.
-    pub uses: &'file BTreeMap<String, Node<'tree>>,
+    pub uses: &'file NameAnchors,
     /// The dotted chains of identifiers (`com.acme.Foo`, `com.acme.util.format`), in order.
-    pub chains: &'file [(Vec<String>, Node<'tree>)],
+    pub chains: &'file Chains,
     /// Whether the file is Java, which cannot name a Kotlin top-level function or property
     /// by its simple name (it goes through the `…Kt` facade class).
     pub is_java: bool,
@@ -69,10 +205,7 @@ pub(crate) struct JvmFile<'file, 'tree> {
 
 /// The import sites of a file: its directives, then same-package uses, then fully qualified
 /// uses of project types that no earlier site reaches.
-pub(crate) fn import_sites<'tree>(
-    index: &TypeIndex,
-    jvm: &JvmFile<'_, 'tree>,
-) -> Vec<ImportSite<'tree>> {
+pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSiteAt<Anchor>> {
     let (file, package, imports, uses) = (jvm.path, jvm.package, jvm.imports, jvm.uses);
     let visible = |name: &str, declaring: &str| {
         !(jvm.is_java
@@ -96,7 +229,7 @@ pub(crate) fn import_sites<'tree>(
                     }
                 }
                 if by_file.is_empty() {
-                    sites.push(ImportSite::new(
+                    sites.push(ImportSiteAt::new(
                         import.node,
                         format!("{}.*", import.path),
                         Resolution::Internal,
@@ -104,7 +237,7 @@ pub(crate) fn import_sites<'tree>(
                     ));
                 }
                 for (resolved, names) in by_file {
-                    let mut site = ImportSite::new(
+                    let mut site = ImportSiteAt::new(
                         import.node,
                         format!("{}.*", import.path),
                         Resolution::File(resolved.to_owned()),
@@ -125,12 +258,12 @@ pub(crate) fn import_sites<'tree>(
         } else {
             import.path.clone()
         };
-        let mut site = ImportSite::new(import.node, specifier, resolution, "import of");
+        let mut site = ImportSiteAt::new(import.node, specifier, resolution, "import of");
         site.alias = import.alias.clone();
         sites.push(site);
     }
     if let Some(types) = index.package(package) {
-        let mut by_file: BTreeMap<&str, (Node<'tree>, Vec<String>)> = BTreeMap::new();
+        let mut by_file: BTreeMap<&str, (Anchor, Vec<String>)> = BTreeMap::new();
         for (name, files) in types {
             if files.contains(file) || imported_names.contains(name) {
                 continue;
@@ -143,13 +276,13 @@ pub(crate) fn import_sites<'tree>(
             };
             let entry = by_file
                 .entry(declaring)
-                .or_insert_with(|| (*first_use, Vec::new()));
+                .or_insert_with(|| (first_use, Vec::new()));
             if first_use.start_byte() < entry.0.start_byte() {
-                entry.0 = *first_use;
+                entry.0 = first_use;
             }
             entry.1.push(name.clone());
         }
-        for (name, first_use) in uses {
+        for (name, first_use) in uses.iter() {
             if !name.ends_with("Kt") || imported_names.contains(name) || types.contains_key(name) {
                 continue;
             }
@@ -161,20 +294,20 @@ pub(crate) fn import_sites<'tree>(
             }
             let entry = by_file
                 .entry(declaring)
-                .or_insert_with(|| (*first_use, Vec::new()));
+                .or_insert_with(|| (first_use, Vec::new()));
             if first_use.start_byte() < entry.0.start_byte() {
-                entry.0 = *first_use;
+                entry.0 = first_use;
             }
-            entry.1.push(name.clone());
+            entry.1.push(name.to_owned());
         }
-        let mut same_package: Vec<ImportSite<'tree>> = by_file
+        let mut same_package: Vec<ImportSiteAt<Anchor>> = by_file
             .into_iter()
             .map(|(declaring, (node, names))| {
                 let specifier = names
                     .first()
                     .map(|name| qualified(package, name))
                     .unwrap_or_default();
-                let mut site = ImportSite::new(
+                let mut site = ImportSiteAt::new(
                     node,
                     specifier,
                     Resolution::File(declaring.to_owned()),
@@ -195,15 +328,15 @@ pub(crate) fn import_sites<'tree>(
         })
         .collect();
     reached.insert(file.to_owned());
-    for (segments, node) in jvm.chains {
-        let Some((package, name, declaring)) = qualified_target(index, segments) else {
+    for (segments, node) in jvm.chains.iter() {
+        let Some((package, name, declaring)) = qualified_target(index, &segments) else {
             continue;
         };
         if !visible(name, declaring) || !reached.insert(declaring.to_owned()) {
             continue;
         }
-        let mut site = ImportSite::new(
-            *node,
+        let mut site = ImportSiteAt::new(
+            node,
             qualified(&package, name),
             Resolution::File(declaring.to_owned()),
             "qualified use of",
@@ -218,7 +351,7 @@ pub(crate) fn import_sites<'tree>(
 /// starting lowercase, as packages do) that the index declares.
 fn qualified_target<'index, 'chain>(
     index: &'index TypeIndex,
-    segments: &'chain [String],
+    segments: &[&'chain str],
 ) -> Option<(String, &'chain str, &'index str)> {
     if !segments
         .first()?
@@ -232,7 +365,7 @@ fn qualified_target<'index, 'chain>(
         };
         let package = package.join(".");
         if let Some(first) = declaring_file(index, &package, name) {
-            return Some((package, name, first));
+            return Some((package, *name, first));
         }
     }
     None
@@ -377,9 +510,35 @@ fn qualified(package: &str, name: &str) -> String {
 
 /// Qualifies a simple type name through the file's imports: an explicit import, else the first
 /// wildcard package outside the project.
-pub(crate) fn qualify(name: &str, imports: &[JvmImport<'_>], index: &TypeIndex) -> Option<String> {
+pub(crate) fn qualify(name: &str, imports: &[JvmImport], index: &TypeIndex) -> Option<String> {
     let (head, rest) = name.split_once('.').unwrap_or((name, ""));
-    let base = imports
+    let base = explicit_import(head, imports).or_else(|| {
+        imports
+            .iter()
+            .filter(|import| import.is_wildcard && index.package(&import.path).is_none())
+            .map(|import| format!("{}.{head}", import.path))
+            .next()
+    })?;
+    Some(with_rest(base, rest))
+}
+
+/// What `qualify` may give whatever the type index holds: the explicit import, else the name
+/// under each wildcard package.
+fn qualify_candidates(name: &str, imports: &[JvmImport]) -> Vec<String> {
+    let (head, rest) = name.split_once('.').unwrap_or((name, ""));
+    match explicit_import(head, imports) {
+        Some(base) => vec![with_rest(base, rest)],
+        None => imports
+            .iter()
+            .filter(|import| import.is_wildcard)
+            .map(|import| with_rest(format!("{}.{head}", import.path), rest))
+            .collect(),
+    }
+}
+
+/// The path of the non-wildcard import that names `head` (by alias, or by its last segment).
+fn explicit_import(head: &str, imports: &[JvmImport]) -> Option<String> {
+    imports
         .iter()
         .filter(|import| !import.is_wildcard)
         .find(|import| {
@@ -387,18 +546,14 @@ pub(crate) fn qualify(name: &str, imports: &[JvmImport<'_>], index: &TypeIndex) 
                 || (import.alias.is_none() && import.path.rsplit('.').next() == Some(head))
         })
         .map(|import| import.path.clone())
-        .or_else(|| {
-            imports
-                .iter()
-                .filter(|import| import.is_wildcard && index.package(&import.path).is_none())
-                .map(|import| format!("{}.{head}", import.path))
-                .next()
-        })?;
-    Some(if rest.is_empty() {
+}
+
+fn with_rest(base: String, rest: &str) -> String {
+    if rest.is_empty() {
         base
     } else {
         format!("{base}.{rest}")
-    })
+    }
 }
 
 /// The category of a JDBC URL (`jdbc:postgresql://…` → `postgres`).

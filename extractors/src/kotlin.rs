@@ -3,23 +3,33 @@
 //! Kotlin imports them), and infrastructure clients (Retrofit, OkHttp, Room, the Ktor client,
 //! and the Java clients).
 
-use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
-use crate::clients::{ClientMatcher, ClientRule, ClientSite, ClientUse};
-use crate::context::{Declarations, Resolution, TypeIndex};
+use crate::clients::{ClientMatcher, ClientRule, ClientUse};
+use crate::context::Declarations;
+use crate::deferred::{Anchors, NameAnchors, Output, Part};
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::imports_out;
-use crate::jvm::{self, JvmImport, JAVA_CLIENTS};
+use crate::jvm::{self, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
 use crate::ExtractionInput;
 
-/// Extracts the facts of one Kotlin file (unsorted).
+/// The clients of Kotlin files: the Kotlin ones, then the Java ones.
+static CLIENTS: LazyLock<Vec<ClientRule>> = LazyLock::new(|| {
+    KOTLIN_CLIENTS
+        .iter()
+        .chain(JAVA_CLIENTS.iter())
+        .copied()
+        .collect()
+});
+
+/// Extracts the facts of one Kotlin file (unsorted); what needs the type index waits for the
+/// second pass (`crate::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
     let hits = input
@@ -28,11 +38,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
-    let imports: Vec<JvmImport<'_>> = hits
-        .iter()
-        .filter(|hit| hit.kind == FactKind::Import)
-        .filter_map(|hit| read_import(hit.node(Field::Statement)?, source))
-        .collect();
+    let mut out = Output::new(Anchors::new(root, source, scope_name));
+    let mut imports: Vec<JvmImport> = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        if let Some(import) = hit
+            .node(Field::Statement)
+            .and_then(|statement| read_import(statement, source, &mut out.anchors))
+        {
+            imports.push(import);
+        }
+    }
     let package = package_of(root, source);
     let mut uses = syntax::first_uses(root, source, &["identifier"], &["import", "package_header"]);
     // A name the file declares itself (a local, parameter, member or named-argument label)
@@ -50,67 +65,49 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             skipped: &["import", "package_header"],
         },
     );
-    let index = input.context.jvm_types();
-    let file = jvm::JvmFile {
-        path: input.path,
-        package: &package,
-        imports: &imports,
-        uses: &uses,
-        chains: &chains,
-        is_java: false,
-    };
-    let import_sites = jvm::import_sites(index, &file);
-    // The project types the file names, by simple name, for typed Ktor resources.
-    let types: BTreeMap<String, String> = import_sites
-        .iter()
-        .filter_map(|site| match &site.resolution {
-            Resolution::File(file) => {
-                let name = site.specifier.rsplit('.').next().unwrap_or(&site.specifier);
-                Some((name.to_owned(), file.clone()))
-            }
-            _ => None,
-        })
-        .collect();
-    let mut facts: Vec<Fact> = import_sites
-        .iter()
-        .map(|site| imports_out::fact(&factory, site, scope_of(site.node)))
-        .collect();
-    let sites: Vec<ClientSite<'_>> = hits
-        .iter()
-        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source, &imports, index))
-        .collect();
-    let client_imports = jvm::client_imports(&imports);
-    let rules: Vec<ClientRule> = KOTLIN_CLIENTS
-        .iter()
-        .chain(JAVA_CLIENTS.iter())
-        .copied()
-        .collect();
+    let rules: &'static [ClientRule] = &CLIENTS;
     let matcher = ClientMatcher {
-        rules: &rules,
+        rules,
         separator: ".",
     };
-    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let mut clients = Vec::new();
+    for site in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| client_site(hit, source))
+    {
+        clients.extend(PendingClient::new(site, &imports, &matcher, |node| {
+            out.anchors.with_scope(node, scope_of(node))
+        }));
+    }
+    let pending = PendingJvm {
+        package,
+        uses: NameAnchors::new(uses, &mut out.anchors),
+        chains: jvm::resolvable_chains(&chains, &mut out.anchors),
+        imports,
+        is_java: false,
+        clients,
+        rules,
+    };
+    out.defer(Part::Jvm(Box::new(pending)));
     let file = graph::FileSyntax {
         source,
         root,
         scope_of: &scope_of,
     };
     if input.context.generic_facts() {
-        facts.extend(graph::facts(&factory, &graph::kotlin::Kotlin, &hits, &file));
+        out.facts
+            .extend(graph::facts(&factory, &graph::kotlin::Kotlin, &hits, &file));
     }
-    facts.extend(crate::kotlin_web::facts(
-        input, &factory, &hits, &file, &types,
-    ));
-    facts
+    crate::kotlin_web::facts(input, &factory, &hits, &file, &mut out);
+    out.into_facts(input)
 }
 
+/// A possible client site: its node, use and name as written.
 fn client_site<'tree>(
     hit: &QueryHit<'tree>,
     source: &str,
-    imports: &[JvmImport<'_>],
-    index: &TypeIndex,
-) -> Option<ClientSite<'tree>> {
+) -> Option<(Node<'tree>, ClientUse, String, Option<String>)> {
     let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
         (base, ClientUse::Extend, type_name(base, source))
     } else if let Some(call) = hit.node(Field::Call) {
@@ -130,13 +127,7 @@ fn client_site<'tree>(
             type_name(hit.node(Field::Type)?, source),
         )
     };
-    Some(ClientSite {
-        node,
-        use_kind,
-        path: jvm::qualify(&name, imports, index)?,
-        is_qualified: true,
-        argument: None,
-    })
+    Some((node, use_kind, name, None))
 }
 
 /// The name of a `user_type` without type arguments or nullability.
@@ -188,7 +179,11 @@ fn locally_declared(root: Node<'_>, source: &str) -> Vec<String> {
 }
 
 /// Reads `import a.b.C`, `import a.b.*`, `import a.b.C as D`.
-fn read_import<'tree>(directive: Node<'tree>, source: &str) -> Option<JvmImport<'tree>> {
+fn read_import<'tree>(
+    directive: Node<'tree>,
+    source: &str,
+    anchors: &mut Anchors<'tree>,
+) -> Option<JvmImport> {
     let children = named_children(directive);
     let path = children.first()?;
     let alias = if has_token(directive, "as") {
@@ -199,7 +194,7 @@ fn read_import<'tree>(directive: Node<'tree>, source: &str) -> Option<JvmImport<
         None
     };
     Some(JvmImport {
-        node: directive,
+        node: anchors.at(directive),
         path: syntax::compact_text(*path, source, 400).replace(' ', ""),
         is_wildcard: has_token(directive, "*"),
         alias,
@@ -371,11 +366,13 @@ const KOTLIN_CLIENTS: [ClientRule; 4] = [
 #[cfg(test)]
 mod tests {
     use super::declarations;
-    use crate::lang::KOTLIN;
     use crate::syntax;
 
     fn declared(source: &str) -> Vec<String> {
-        let grammar = KOTLIN.tree_sitter().map(|backend| backend.grammar);
+        let grammar = crate::Language::Kotlin
+            .spec()
+            .tree_sitter()
+            .map(|backend| backend.grammar);
         let tree = grammar
             .and_then(|grammar| syntax::parse(grammar, source))
             .expect("the Kotlin grammar parses");

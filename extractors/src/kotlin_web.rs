@@ -31,6 +31,7 @@ use std::collections::BTreeMap;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
+use crate::deferred::{Finishing, Output, Part};
 use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
 use crate::links::{RouteLinks, RouterMember, RouterPrefix, RouterRef};
@@ -45,46 +46,54 @@ const MAX_RESOURCE_DEPTH: usize = 8;
 /// Ktor verbs.
 const KTOR_VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 
-/// The web facts of a Kotlin file. `types` maps the simple names of the project types the file
-/// imports (or uses from its package) to their files, for typed resources declared elsewhere.
+/// The web facts of a Kotlin file, added to `out`. A typed-resource route whose resource the
+/// file does not declare waits for the type index ([`PendingResource`]).
 pub(crate) fn facts(
     input: &ExtractionInput<'_>,
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
-    types: &BTreeMap<String, String>,
-) -> Vec<Fact> {
-    let mut facts = Vec::new();
+    out: &mut Output<'_>,
+) {
     let mut resources: Option<BTreeMap<String, String>> = None;
     let mut links = RouteLinks::default();
     for hit in hits {
         match hit.kind {
             FactKind::Route if hit.node(Field::Decorator).is_some() => {
-                facts.extend(spring_facts(factory, hit, file));
+                out.facts.extend(spring_facts(factory, hit, file));
             }
             FactKind::Route if hit.node(Field::Receiver).is_some() => {
                 let resources =
                     resources.get_or_insert_with(|| resource_paths(file.root, file.source));
-                if let Some((site, member)) = resource_route(hit, file, resources, types) {
-                    if let Some(router) = member {
+                match resource_route(hit, file, resources) {
+                    Some(ResourceRoute::Declared(site)) => {
+                        out.facts.push(web_out::route_fact(factory, &site));
+                    }
+                    Some(ResourceRoute::Elsewhere {
+                        site,
+                        outer,
+                        resource,
+                    }) => {
                         let (line, column) = syntax::start_position(site.node, file.source);
-                        links.members.push(RouterMember {
+                        out.defer(Part::KtorResource(Box::new(PendingResource {
+                            outer,
+                            resource,
                             line,
                             column,
-                            router,
-                        });
+                            fact: web_out::route_fact(factory, &site),
+                        })));
                     }
-                    facts.push(web_out::route_fact(factory, &site));
+                    None => {}
                 }
             }
             FactKind::Route => {
                 if let Some(site) = ktor_route(hit, file) {
-                    facts.push(web_out::route_fact(factory, &site));
+                    out.facts.push(web_out::route_fact(factory, &site));
                 }
             }
             FactKind::HttpCall => {
                 if let Some(site) = http_call(hit, file) {
-                    facts.push(web_out::http_call_fact(factory, &site));
+                    out.facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
             _ => {}
@@ -107,7 +116,50 @@ pub(crate) fn facts(
             *shared = links;
         }
     }
-    facts
+}
+
+/// A typed-resource route (`get<Articles.Id> { … }`) outside `route("/p")` blocks whose
+/// resource the file does not declare: a route when the file names a project type `outer`
+/// (imported, or of its package), with a link member to that type's file.
+#[derive(Debug)]
+pub(crate) struct PendingResource {
+    /// The outermost name of the resource (`Articles`).
+    outer: String,
+    /// The resource as written (`Articles.Id`).
+    resource: String,
+    /// Where the route is.
+    line: u32,
+    column: u32,
+    /// The route fact, path `/` until `crate::links` applies the resource's prefix.
+    fact: Fact,
+}
+
+impl PendingResource {
+    /// The route and its link member, when the file names the resource's project type.
+    pub fn finish(self, finishing: &mut Finishing<'_>, facts: &mut Vec<Fact>) {
+        let Some(declared_in) = finishing.types.get(&self.outer) else {
+            return;
+        };
+        finishing.links.members.push(RouterMember {
+            line: self.line,
+            column: self.column,
+            router: RouterRef::Imported {
+                file: declared_in.clone(),
+                name: self.resource,
+            },
+        });
+        facts.push(self.fact);
+    }
+}
+
+/// A typed-resource route: its resource declared in the file, or maybe in another file.
+enum ResourceRoute<'tree> {
+    Declared(RouteSite<'tree>),
+    Elsewhere {
+        site: RouteSite<'tree>,
+        outer: String,
+        resource: String,
+    },
 }
 
 /// The paths of the file's `@Resource("/x")` classes by dotted name (`Articles`,
@@ -176,13 +228,13 @@ fn resource_paths(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
 /// A Ktor typed-resource route, `get<Articles.Id> { … }` (which the grammar reads as
 /// `(get < Articles.Id) > { … }`), inside the same router contexts as `get("/x")`. The path is
 /// the resource's, when the file declares it; a resource of another project file gives the route
-/// a link member whose own prefix `crate::links` applies (only outside `route("/p")` blocks).
+/// a link member whose own prefix `crate::links` applies (only outside `route("/p")` blocks),
+/// once the type index tells which file that is ([`PendingResource`]).
 fn resource_route<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
     resources: &BTreeMap<String, String>,
-    types: &BTreeMap<String, String>,
-) -> Option<(RouteSite<'tree>, Option<RouterRef>)> {
+) -> Option<ResourceRoute<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
     let verb = syntax::text(hit.node(Field::Method)?, source);
@@ -202,25 +254,7 @@ fn resource_route<'tree>(
     }
     let prefixes = ktor_prefixes(call, file)?;
     let mut segments: Vec<&str> = prefixes.iter().map(String::as_str).collect();
-    let (path, member) = match resources.get(&resource) {
-        Some(path) => {
-            segments.push(path);
-            (join_path(&segments), None)
-        }
-        None => {
-            let outer = resource.split('.').next().unwrap_or(&resource);
-            let declared_in = types.get(outer)?;
-            if !prefixes.is_empty() {
-                return None;
-            }
-            let member = RouterRef::Imported {
-                file: declared_in.clone(),
-                name: resource.clone(),
-            };
-            ("/".to_owned(), Some(member))
-        }
-    };
-    let site = RouteSite {
+    let site = |path: String| RouteSite {
         node: call,
         method: verb.to_uppercase(),
         path,
@@ -228,7 +262,18 @@ fn resource_route<'tree>(
         handler: None,
         scope: (file.scope_of)(call),
     };
-    Some((site, member))
+    match resources.get(&resource) {
+        Some(path) => {
+            segments.push(path);
+            Some(ResourceRoute::Declared(site(join_path(&segments))))
+        }
+        None if prefixes.is_empty() => Some(ResourceRoute::Elsewhere {
+            site: site("/".to_owned()),
+            outer: resource.split('.').next().unwrap_or(&resource).to_owned(),
+            resource,
+        }),
+        None => None,
+    }
 }
 
 /// The value of a string literal, interpolations written `{…}`.

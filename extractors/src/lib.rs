@@ -3,9 +3,14 @@
 
 //! # Entry points
 //!
-//! [`ProjectContext::discover`] reads the project's resolution configuration once per run;
-//! [`extract_file`] parses one file and returns its facts. Both are deterministic: the same
-//! input gives the same facts in the same order, whatever the thread.
+//! [`ProjectContext::discover`] reads the project's resolution configuration once per run.
+//! Java, Kotlin and C# imports resolve through type indexes of the whole project, so a file is
+//! extracted in two passes that parse it once: [`first_pass`] parses it, reads what it declares
+//! ([`FirstPass::take_declarations`], for [`ProjectContext::add_declarations`]) and extracts all
+//! that needs no index; once every file's declarations are in, [`FirstPass::finish`] resolves
+//! the rest without the tree or the source. [`extract_files`] runs both passes over a set of
+//! files; [`extract_file`] runs both over one file against the indexes as they are. All are
+//! deterministic: the same input gives the same facts in the same order, whatever the thread.
 
 pub mod agq;
 mod aspnet;
@@ -13,6 +18,7 @@ mod clients;
 mod context;
 mod csharp;
 mod csharp_walk;
+mod deferred;
 mod ecmascript;
 mod error;
 mod facts_out;
@@ -62,6 +68,7 @@ pub use query::{capture_vocabulary, compile_queries, QueryTiming};
 use std::cell::RefCell;
 
 use policies::facts::Fact;
+use rayon::prelude::*;
 
 /// The result of extracting one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,16 +105,159 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
     Some(syntax::count_parse_errors(&tree, source).count)
 }
 
-/// Extracts the graph facts of one project file.
+/// What a Java, Kotlin or C# file declares, for the project's type indexes
+/// ([`ProjectContext::add_declarations`]): its packages or namespaces and top-level types (Kotlin:
+/// top-level functions, properties, type aliases and the `@file:JvmName` facade; C#: `global
+/// using` namespaces and `const string` fields).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeDeclarations(Declared);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Declared {
+    Jvm(context::Declarations),
+    CSharp {
+        declarations: context::Declarations,
+        global_usings: Vec<String>,
+        constants: Vec<(String, String)>,
+    },
+}
+
+/// Reads what `tree` declares when `language` has a type index.
+fn declarations_of(
+    language: Language,
+    tree: &tree_sitter::Tree,
+    source: &str,
+) -> Option<TypeDeclarations> {
+    let declared = match language {
+        Language::Java => Declared::Jvm(java::declarations(tree, source)),
+        Language::Kotlin => Declared::Jvm(kotlin::declarations(tree, source)),
+        Language::CSharp => {
+            let (declarations, global_usings) = csharp::declarations(tree, source);
+            Declared::CSharp {
+                declarations,
+                global_usings,
+                constants: csharp::string_constants(tree, source),
+            }
+        }
+        _ => return None,
+    };
+    Some(TypeDeclarations(declared))
+}
+
+/// Parses a Java, Kotlin or C# file that is not extracted (not owned, generated, skipped) for
+/// what it declares: the project's imports may still name its types. `None` for other files.
+pub fn read_declarations(path: &str, source: &str) -> Option<TypeDeclarations> {
+    let language = Language::for_path(path)?;
+    if !matches!(
+        language,
+        Language::Java | Language::Kotlin | Language::CSharp
+    ) {
+        return None;
+    }
+    let backend = language.spec().tree_sitter()?;
+    let tree = syntax::parse(backend.grammar, source)?;
+    declarations_of(language, &tree, source)
+}
+
+/// A file after the first pass: what it declares, the facts that need no type index, and
+/// (Java, Kotlin, C#) the rest kept without the tree or the source, for [`FirstPass::finish`].
+pub struct FirstPass {
+    path: Box<str>,
+    extraction: FileExtraction,
+    declarations: Option<TypeDeclarations>,
+    deferred: Option<Box<deferred::Deferred>>,
+}
+
+impl FirstPass {
+    /// What the file declares, for [`ProjectContext::add_declarations`] (taken once).
+    pub fn take_declarations(&mut self) -> Option<TypeDeclarations> {
+        self.declarations.take()
+    }
+
+    /// The language the file was parsed as.
+    pub fn language(&self) -> Language {
+        self.extraction.language
+    }
+
+    /// Whether the file's facts wait for the type indexes.
+    pub fn needs_types(&self) -> bool {
+        self.deferred.is_some()
+    }
+
+    /// The file's extraction, resolved against the type indexes of `context` (complete once
+    /// every file's declarations were added).
+    pub fn finish(self, context: &ProjectContext) -> FileExtraction {
+        let mut extraction = self.extraction;
+        if let Some(deferred) = self.deferred {
+            let mut facts = deferred::finish(
+                *deferred,
+                std::mem::take(&mut extraction.facts),
+                extraction.language,
+                &self.path,
+                context,
+                &mut extraction.links,
+            );
+            facts_out::finish(&mut facts);
+            extraction.facts = facts;
+        }
+        extraction
+    }
+}
+
+/// Extracts the graph facts of one project file, resolving Java, Kotlin and C# imports against
+/// the type indexes of `context` as they are (the file's own declarations are not added): the
+/// two passes of [`first_pass`] in one call.
 ///
-/// `path` is project-relative with `/` separators. The file is parsed once with a thread-local
-/// parser and queried once with the language's compiled query (every language: one walk
-/// that finds the same matches), so rayon workers may call this
-/// concurrently. Returns `None` when no supported language claims the path. Never panics:
-/// broken source still yields the facts tree-sitter could recover, plus a parse-error count.
+/// `path` is project-relative with `/` separators. Returns `None` when no supported language
+/// claims the path. Never panics: broken source still yields the facts tree-sitter could
+/// recover, plus a parse-error count.
 pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Option<FileExtraction> {
+    first_pass(context, path, source).map(|first| first.finish(context))
+}
+
+/// Extracts `files` (project-relative, `/` separators) in both passes, reading each once
+/// through `read` (`None`: unreadable) on rayon workers: every Java, Kotlin and C# file's
+/// declarations are added to `context` (in file order) before any file is finished. Returns the
+/// extraction of each file a supported language claims, in the order of `files`.
+pub fn extract_files(
+    context: &mut ProjectContext,
+    files: &[String],
+    read: impl Fn(&str) -> Option<String> + Sync,
+) -> Vec<(String, FileExtraction)> {
+    let shared: &ProjectContext = context;
+    let mut first: Vec<(&String, FirstPass)> = files
+        .par_iter()
+        .filter_map(|file| {
+            let source = read(file)?;
+            Some((file, first_pass(shared, file, &source)?))
+        })
+        .collect();
+    for (file, pass) in &mut first {
+        if let Some(declarations) = pass.take_declarations() {
+            context.add_declarations(file, declarations);
+        }
+    }
+    let context: &ProjectContext = context;
+    first
+        .into_par_iter()
+        .map(|(file, pass)| (file.clone(), pass.finish(context)))
+        .collect()
+}
+
+/// The first pass over one project file (see [`FirstPass`]): parses it once with a
+/// thread-local parser, reads what it declares, and matches the language's patterns once (every
+/// language: one walk that finds what its query files describe), so rayon workers may call this
+/// concurrently. Returns `None` when no supported language claims the
+/// path.
+pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<FirstPass> {
     let language = Language::for_path(path)?;
     let spec = language.spec();
+    let done = |extraction: FileExtraction, declarations: Option<TypeDeclarations>| FirstPass {
+        path: path.into(),
+        extraction,
+        declarations,
+        deferred: None,
+    };
     let backend = match spec.backend {
         lang::Backend::TreeSitter(backend) => backend,
         lang::Backend::Document(read) => {
@@ -122,37 +272,45 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
                 Err(reason) => (Vec::new(), Some(reason)),
             };
             facts_out::finish(&mut facts);
-            return Some(FileExtraction {
-                language,
-                facts,
-                parse_errors: 0,
-                first_parse_error: None,
-                skipped,
-                queries: Vec::new(),
-                links: RouteLinks::default(),
-            });
+            return Some(done(
+                FileExtraction {
+                    language,
+                    facts,
+                    parse_errors: 0,
+                    first_parse_error: None,
+                    skipped,
+                    queries: Vec::new(),
+                    links: RouteLinks::default(),
+                },
+                None,
+            ));
         }
     };
     let Some(tree) = syntax::parse(backend.grammar, source) else {
         // Only a cancelled or misconfigured parse returns no tree; report it as one parse error
         // so the engine records a `parse-errors` warning instead of silently dropping the file.
-        return Some(FileExtraction {
-            language,
-            facts: Vec::new(),
-            parse_errors: 1,
-            first_parse_error: Some((1, 1)),
-            skipped: None,
-            queries: Vec::new(),
-            links: RouteLinks::default(),
-        });
+        return Some(done(
+            FileExtraction {
+                language,
+                facts: Vec::new(),
+                parse_errors: 1,
+                first_parse_error: Some((1, 1)),
+                skipped: None,
+                queries: Vec::new(),
+                links: RouteLinks::default(),
+            },
+            None,
+        ));
     };
     let errors = syntax::count_parse_errors(&tree, source);
+    let declarations = declarations_of(language, &tree, source);
     let query = query::QueryHandle::new(language, context.generic_facts(), context.query_timing());
     // A query that does not compile is an internal error that `compile_queries` reports and the
     // test suite catches; a file must not fail because of it. Every tree-sitter language now
     // matches its patterns with a hand-written walk that finds what its query files describe (`ecmascript::walk`, `python_walk`, `go_walk`, `rust_walk`,
     // `swift_walk`, `java_walk`, `kotlin_walk`, `csharp_walk`), so those never compile it.
-    let (facts, links) = if walks_instead_of_query(language) || query.compiled().is_some() {
+    let (facts, links, deferred) = if walks_instead_of_query(language) || query.compiled().is_some()
+    {
         let input = ExtractionInput {
             context,
             path,
@@ -161,21 +319,30 @@ pub fn extract_file(context: &ProjectContext, path: &str, source: &str) -> Optio
             tree: &tree,
             query: &query,
             links: RefCell::new(RouteLinks::default()),
+            deferred: RefCell::new(None),
         };
         let mut facts = (backend.extract)(&input);
-        facts_out::finish(&mut facts);
-        (facts, input.links.into_inner())
+        let deferred = input.deferred.into_inner();
+        if deferred.is_none() {
+            facts_out::finish(&mut facts);
+        }
+        (facts, input.links.into_inner(), deferred)
     } else {
-        (Vec::new(), RouteLinks::default())
+        (Vec::new(), RouteLinks::default(), None)
     };
-    Some(FileExtraction {
-        language,
-        facts,
-        parse_errors: errors.count,
-        first_parse_error: errors.first,
-        skipped: None,
-        queries: query.into_timings(),
-        links,
+    Some(FirstPass {
+        path: path.into(),
+        extraction: FileExtraction {
+            language,
+            facts,
+            parse_errors: errors.count,
+            first_parse_error: errors.first,
+            skipped: None,
+            queries: query.into_timings(),
+            links,
+        },
+        declarations,
+        deferred: deferred.map(Box::new),
     })
 }
 
@@ -223,4 +390,7 @@ pub(crate) struct ExtractionInput<'a> {
     pub query: &'a query::QueryHandle,
     /// The file's cross-file routing records, filled by the route readers.
     pub links: RefCell<RouteLinks>,
+    /// What waits for the type indexes, set by the Java, Kotlin and C# extractors
+    /// (`deferred::Output::into_facts`).
+    pub deferred: RefCell<Option<deferred::Deferred>>,
 }

@@ -125,7 +125,7 @@ fn static_path(url: &str) -> Option<String> {
 /// The `checks_role` fact of a role check.
 pub(crate) fn role_fact(
     factory: &FactFactory<'_>,
-    node: Node<'_>,
+    node: impl crate::facts_out::Located,
     role: &str,
     construct: &str,
     scope: Option<String>,

@@ -28,8 +28,8 @@ mod routes;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
-use crate::context::TypeIndex;
-use crate::facts_out::FactFactory;
+use crate::deferred::{Anchor, Finishing, Output, Part};
+use crate::facts_out::{FactFactory, Located};
 use crate::graph::csharp::simple_name;
 use crate::graph::{FileSyntax, GraphGrammar};
 use crate::query::{Field, QueryHit};
@@ -39,51 +39,44 @@ use crate::web_out::{self, HttpCallSite};
 /// The role of an `[Authorize]` that names no role or policy.
 const AUTHENTICATED: &str = "Authenticated";
 
-/// The ASP.NET and DI facts of a C# file.
-pub(crate) fn facts(
+/// The ASP.NET and DI facts of a C# file, added to `out`.
+pub(crate) fn facts<'tree>(
     factory: &FactFactory<'_>,
-    hits: &[QueryHit<'_>],
-    file: &FileSyntax<'_, '_>,
-    types: &TypeIndex,
-) -> Vec<Fact> {
-    let mut facts = di::facts(factory, hits, file);
-    facts.extend(routes::facts(factory, hits, file));
+    hits: &[QueryHit<'tree>],
+    file: &FileSyntax<'_, 'tree>,
+    out: &mut Output<'tree>,
+) {
+    out.facts.extend(di::facts(factory, hits, file));
+    out.facts.extend(routes::facts(factory, hits, file));
     for hit in hits {
         match hit.kind {
-            FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file, types)),
+            FactKind::ChecksRole => role_facts(factory, hit, file, out),
             FactKind::HttpCall => {
                 if let Some(site) = http_call(hit, file) {
-                    facts.push(web_out::http_call_fact(factory, &site));
+                    out.facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
             _ => {}
         }
     }
-    facts
 }
 
-fn role_facts(
+fn role_facts<'tree>(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'_>,
-    file: &FileSyntax<'_, '_>,
-    types: &TypeIndex,
-) -> Vec<Fact> {
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+    out: &mut Output<'tree>,
+) {
     let source = file.source;
     let (node, construct, roles) = if let Some(attribute) = hit.node(Field::Decorator) {
-        let roles: Vec<(String, Confidence)> = attribute_arguments(attribute, source)
+        let values: Vec<(RolesValue, String)> = attribute_arguments(attribute, source)
             .into_iter()
             .filter(|(name, _)| name.as_deref() == Some("Roles"))
-            .flat_map(|(_, value)| match roles_value(value, source, types) {
-                Some(roles) => roles
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|role| !role.is_empty())
-                    .map(|role| (role.to_owned(), Confidence::Definite))
-                    .collect::<Vec<_>>(),
-                None => vec![(
+            .map(|(_, value)| {
+                (
+                    roles_value(value, source),
                     syntax::compact_text(value, source, 120),
-                    Confidence::Probable,
-                )],
+                )
             })
             .collect();
         let restricts = attribute_arguments(attribute, source)
@@ -100,12 +93,22 @@ fn role_facts(
             );
             fact.evidence.message = "`[Authorize]` requires an authenticated user".to_owned();
             crate::facts_out::set(&mut fact, "authenticatedOnly", true);
-            return vec![fact];
+            out.facts.push(fact);
+            return;
         }
+        if values.iter().any(|(value, _)| value.names_constant()) {
+            // A `const string` of the project: its value is in the C# type index.
+            let node = out
+                .anchors
+                .with_scope(attribute, (file.scope_of)(attribute));
+            out.defer(Part::Roles(Box::new(PendingRoles { node, values })));
+            return;
+        }
+        let roles = attribute_roles(values, &|_| None);
         (attribute, "`[Authorize]`", roles)
     } else {
         let Some(call) = hit.node(Field::Call) else {
-            return Vec::new();
+            return;
         };
         let role = hit
             .node(Field::Arguments)
@@ -119,55 +122,167 @@ fn role_facts(
         let roles = role.map(|role| (role, Confidence::Definite));
         (call, "`IsInRole`", roles.into_iter().collect())
     };
+    out.facts.extend(role_check_facts(
+        factory,
+        node,
+        construct,
+        &roles,
+        (file.scope_of)(node),
+    ));
+}
+
+/// One fact per role of a role check.
+fn role_check_facts(
+    factory: &FactFactory<'_>,
+    node: impl Located,
+    construct: &str,
+    roles: &[(String, Confidence)],
+    scope: Option<String>,
+) -> Vec<Fact> {
     roles
         .iter()
         .map(|(role, confidence)| {
-            let mut fact =
-                web_out::role_fact(factory, node, role, construct, (file.scope_of)(node));
+            let mut fact = web_out::role_fact(factory, node, role, construct, scope.clone());
             fact.confidence = *confidence;
             fact
         })
         .collect()
 }
 
-/// The value of a `Roles = …` argument: a string, `nameof(Roles.Admin)` (`Admin`), a project
-/// `const string` (`Constants.Roles.ADMINISTRATORS`, through the C# type index) or a `+` of
-/// those; `None` when any part is something else.
-fn roles_value(node: Node<'_>, source: &str, types: &TypeIndex) -> Option<String> {
+/// The roles of an `[Authorize]`'s `Roles = …` arguments: each value's comma-separated roles,
+/// or, for a value that does not resolve, the expression as written (probable). `constant`
+/// gives the value of a project `const string`.
+fn attribute_roles(
+    values: Vec<(RolesValue, String)>,
+    constant: &dyn Fn(&str) -> Option<String>,
+) -> Vec<(String, Confidence)> {
+    values
+        .into_iter()
+        .flat_map(|(value, written)| match value.value(constant) {
+            Some(roles) => roles
+                .split(',')
+                .map(str::trim)
+                .filter(|role| !role.is_empty())
+                .map(|role| (role.to_owned(), Confidence::Definite))
+                .collect::<Vec<_>>(),
+            None => vec![(written, Confidence::Probable)],
+        })
+        .collect()
+}
+
+/// The role facts of an `[Authorize(Roles = …)]` that names a `const string`, kept from the
+/// first pass until the C# type index is complete (`crate::deferred`).
+#[derive(Debug)]
+pub(crate) struct PendingRoles {
+    /// The attribute.
+    node: Anchor,
+    /// Each `Roles = …` value, with the expression as written.
+    values: Vec<(RolesValue, String)>,
+}
+
+impl PendingRoles {
+    /// The attribute's role facts.
+    pub fn finish(self, finishing: &Finishing<'_>, facts: &mut Vec<Fact>) {
+        let types = finishing.context.csharp_types();
+        let roles = attribute_roles(self.values, &|written| {
+            types.string_constant(written).map(str::to_owned)
+        });
+        facts.extend(role_check_facts(
+            &finishing.factory,
+            self.node,
+            "`[Authorize]`",
+            &roles,
+            finishing.scope(self.node),
+        ));
+    }
+}
+
+/// A `Roles = …` value as read from the syntax: a string, `nameof(Roles.Admin)` (`Admin`), a
+/// project `const string` (`Constants.Roles.ADMINISTRATORS`, resolved through the C# type
+/// index) or a `+` of those.
+#[derive(Debug)]
+enum RolesValue {
+    /// Known without the index; `None` when the expression is something else.
+    Known(Option<String>),
+    /// A name that may be a project `const string`, as written.
+    Constant(String),
+    /// `left + right`.
+    Concat(Box<RolesValue>, Box<RolesValue>),
+}
+
+impl RolesValue {
+    /// Whether the value needs the type index.
+    fn names_constant(&self) -> bool {
+        match self {
+            Self::Known(_) => false,
+            Self::Constant(_) => true,
+            Self::Concat(left, right) => left.names_constant() || right.names_constant(),
+        }
+    }
+
+    /// The value, `None` when any part is not a string; `constant` reads a `const string`.
+    fn value(&self, constant: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+        match self {
+            Self::Known(value) => value.clone(),
+            Self::Constant(written) => constant(written),
+            Self::Concat(left, right) => {
+                let left = left.value(constant)?;
+                let right = right.value(constant)?;
+                Some(format!("{left}{right}"))
+            }
+        }
+    }
+}
+
+/// Reads a `Roles = …` value.
+fn roles_value(node: Node<'_>, source: &str) -> RolesValue {
     if let Some(text) = string_value(node, source) {
-        return Some(text);
+        return RolesValue::Known(Some(text));
     }
     match node.kind() {
-        "identifier" | "member_access_expression" | "qualified_name" => types
-            .string_constant(syntax::text(node, source))
-            .map(str::to_owned),
-        "parenthesized_expression" => roles_value(node.named_child(0)?, source, types),
+        "identifier" | "member_access_expression" | "qualified_name" => {
+            RolesValue::Constant(syntax::text(node, source).to_owned())
+        }
+        "parenthesized_expression" => match node.named_child(0) {
+            Some(inner) => roles_value(inner, source),
+            None => RolesValue::Known(None),
+        },
         "binary_expression" => {
-            let operator = node.child_by_field_name("operator")?;
-            if syntax::text(operator, source) != "+" {
-                return None;
+            let is_plus = node
+                .child_by_field_name("operator")
+                .is_some_and(|operator| syntax::text(operator, source) == "+");
+            match (
+                is_plus,
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) {
+                (true, Some(left), Some(right)) => RolesValue::Concat(
+                    Box::new(roles_value(left, source)),
+                    Box::new(roles_value(right, source)),
+                ),
+                _ => RolesValue::Known(None),
             }
-            let left = roles_value(node.child_by_field_name("left")?, source, types)?;
-            let right = roles_value(node.child_by_field_name("right")?, source, types)?;
-            Some(format!("{left}{right}"))
         }
-        "invocation_expression" => {
-            let function = node.child_by_field_name("function")?;
-            if syntax::text(function, source) != "nameof" {
-                return None;
-            }
-            let argument = node
-                .child_by_field_name("arguments")
-                .and_then(|list| named_children(list).into_iter().next())?;
-            let written = syntax::text(argument, source);
-            written
-                .rsplit('.')
-                .next()
-                .map(|name| name.trim().to_owned())
-                .filter(|name| !name.is_empty())
-        }
-        _ => None,
+        "invocation_expression" => RolesValue::Known(nameof_value(node, source)),
+        _ => RolesValue::Known(None),
     }
+}
+
+/// The name `nameof(Roles.Admin)` gives (`Admin`).
+fn nameof_value(node: Node<'_>, source: &str) -> Option<String> {
+    let function = node.child_by_field_name("function")?;
+    if syntax::text(function, source) != "nameof" {
+        return None;
+    }
+    let argument = node
+        .child_by_field_name("arguments")
+        .and_then(|list| named_children(list).into_iter().next())?;
+    let written = syntax::text(argument, source);
+    written
+        .rsplit('.')
+        .next()
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
 }
 
 fn http_call<'tree>(

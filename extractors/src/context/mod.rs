@@ -37,8 +37,9 @@ use tsconfig::{CompilerPaths, ConfigLoader};
 use workspace::WorkspacePackage;
 
 /// Project-wide resolution configuration, read once per run: TypeScript configs and workspace
-/// packages, Python source roots, Go modules, the Java/Kotlin and C# type indexes (built by
-/// parsing those files once), Rust crates, Swift modules and the root `.gitattributes`.
+/// packages, Python source roots, Go modules, Rust crates, Swift modules and the root
+/// `.gitattributes`; and the Java/Kotlin and C# type indexes, filled with what each of those
+/// files declares as it is extracted ([`ProjectContext::add_declarations`]).
 #[derive(Debug, Default)]
 pub struct ProjectContext {
     /// INVARIANT: project-relative paths with `/`, as the engine listed them.
@@ -85,8 +86,8 @@ impl ProjectContext {
     /// (project-relative, `/` separators): `tsconfig.json`/`jsconfig.json` with `extends`,
     /// workspace `package.json` files, `*.prisma` schemas and `drizzle.config.*`, `pyproject.toml`
     /// and `setup.cfg`, `go.mod` and `go.work`, `Cargo.toml`, `Package.swift` and the root
-    /// `.gitattributes`; it also parses every Java, Kotlin and C# file once to index the types
-    /// they declare (those reads are not listed in [`ProjectContext::config_files`]).
+    /// `.gitattributes`. No source file is read: the Java/Kotlin and C# type indexes start
+    /// empty (see [`ProjectContext::add_declarations`]).
     /// Unreadable or malformed configuration is ignored; discovery never fails.
     pub fn discover(root: &Path, files: &[String]) -> ProjectContext {
         Self::build(&read::ConfigReader::from_disk(root), files)
@@ -140,8 +141,6 @@ impl ProjectContext {
         let datastores = Datastores::discover(reader, sorted.iter().copied());
         let python = python::PythonIndex::discover(reader, sorted.iter().copied());
         let go = go::GoModules::discover(reader, sorted.iter().copied());
-        let jvm = TypeIndex::discover_jvm(reader, sorted.iter().copied());
-        let csharp = TypeIndex::discover_csharp(reader, sorted.iter().copied());
         let crates = Crates::discover(reader, sorted.iter().copied());
         let swift = swift::SwiftModules::discover(reader, sorted.iter().copied());
         let next = next::NextApps::discover(reader, sorted.iter().copied());
@@ -160,8 +159,8 @@ impl ProjectContext {
             datastores,
             python,
             go,
-            jvm,
-            csharp,
+            jvm: TypeIndex::default(),
+            csharp: TypeIndex::default(),
             crates,
             swift,
             next,
@@ -211,6 +210,23 @@ impl ProjectContext {
     /// Resolves a Swift `import Module` (see `swift`).
     pub(crate) fn resolve_swift(&self, module: &str) -> Resolution {
         self.swift.resolve(module)
+    }
+
+    /// Adds what a Java, Kotlin or C# file declares to the type index of its language
+    /// ([`crate::FirstPass::take_declarations`], [`crate::read_declarations`]). Add every such
+    /// file of the project, extracted or not, before finishing any extraction
+    /// ([`crate::FirstPass::finish`]): imports resolve against the whole index.
+    pub fn add_declarations(&mut self, path: &str, declarations: crate::TypeDeclarations) {
+        match declarations.0 {
+            crate::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
+            crate::Declared::CSharp {
+                declarations,
+                global_usings,
+                constants,
+            } => self
+                .csharp
+                .add_csharp(path, declarations, global_usings, constants),
+        }
     }
 
     /// The Java and Kotlin type index.

@@ -13,9 +13,6 @@ use std::path::Path;
 /// Configuration files larger than this are ignored.
 const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
-/// Source files larger than this are not indexed (the engine skips them too).
-const MAX_SOURCE_BYTES: u64 = 2 << 20;
-
 /// Gives the text of a project-relative path, if there is one.
 type TextSource<'a> = Box<dyn Fn(&str) -> Option<String> + 'a>;
 
@@ -37,7 +34,7 @@ impl<'a> ConfigReader<'a> {
                 return None;
             }
             let metadata = std::fs::metadata(&canonical).ok()?;
-            if !metadata.is_file() || metadata.len() > MAX_SOURCE_BYTES {
+            if !metadata.is_file() || metadata.len() > MAX_CONFIG_BYTES {
                 return None;
             }
             std::fs::read_to_string(&canonical).ok()
@@ -60,12 +57,6 @@ impl<'a> ConfigReader<'a> {
             read_paths.insert(relative.to_owned());
         }
         Some(text)
-    }
-
-    /// The text of a project source file read to index its declarations (Java packages, C#
-    /// namespaces). Not remembered as configuration: a source file is extracted on its own too.
-    pub fn read_source(&self, relative: &str) -> Option<String> {
-        self.read_within(relative, MAX_SOURCE_BYTES)
     }
 
     fn read_within(&self, relative: &str, limit: u64) -> Option<String> {

@@ -1,18 +1,12 @@
 //! Type indexes of the languages whose imports name types, not files: Java and Kotlin (one
 //! index, since each imports the other's classes) and C#.
 //!
-//! Building an index parses each source file once, at discovery, with the language's grammar and
-//! reads its package or namespaces and the top-level declarations (`crate::java`,
-//! `crate::kotlin`, `crate::csharp` know the syntax). Extraction then looks names up here.
+//! The index is filled from what each source file declares: its package or namespaces and the
+//! top-level declarations (`crate::java`, `crate::kotlin`, `crate::csharp` know the syntax),
+//! read in the same pass that extracts the file's facts. Names are looked up here once every
+//! file has been read (`crate::deferred`).
 
 use std::collections::{BTreeMap, BTreeSet};
-
-use rayon::prelude::*;
-
-use super::paths::file_name;
-use super::read::ConfigReader;
-use crate::lang::{CSHARP, JAVA, KOTLIN};
-use crate::syntax;
 
 /// The declarations of one file: `(package or namespace, type name)` pairs.
 pub(crate) type Declarations = Vec<(String, String)>;
@@ -30,68 +24,26 @@ pub(crate) struct TypeIndex {
 }
 
 impl TypeIndex {
-    /// Indexes the Java and Kotlin files among `files`. Sources are read in order, then parsed
-    /// in parallel (each worker with its own parser); declarations are added in file order, so
-    /// the index does not depend on the thread count.
-    pub fn discover_jvm<'f>(
-        reader: &ConfigReader<'_>,
-        files: impl Iterator<Item = &'f str>,
-    ) -> Self {
-        let paths = files.filter(|path| {
-            let name = file_name(path);
-            name.ends_with(".java") || name.ends_with(".kt") || name.ends_with(".kts")
-        });
-        let declarations = in_chunks(reader, paths, |path, source| {
-            let (backend, read): (_, fn(&tree_sitter::Tree, &str) -> Declarations) =
-                if path.ends_with(".java") {
-                    (JAVA.tree_sitter()?, crate::java::declarations)
-                } else {
-                    (KOTLIN.tree_sitter()?, crate::kotlin::declarations)
-                };
-            let tree = syntax::parse(backend.grammar, source)?;
-            Some(read(&tree, source))
-        });
-        let mut index = Self::default();
-        for (path, found) in declarations {
-            index.add(path, found);
-        }
-        index
+    /// Adds the declarations of a Java or Kotlin file.
+    pub fn add_jvm(&mut self, path: &str, declarations: Declarations) {
+        self.add(path, declarations);
     }
 
-    /// Indexes the C# files among `files`, with their `global using` namespaces (read in order,
-    /// parsed in parallel, added in file order).
-    pub fn discover_csharp<'f>(
-        reader: &ConfigReader<'_>,
-        files: impl Iterator<Item = &'f str>,
-    ) -> Self {
-        let mut index = Self::default();
-        let Some(backend) = CSHARP.tree_sitter() else {
-            return index;
-        };
-        let paths = files.filter(|path| path.ends_with(".cs"));
-        let declarations = in_chunks(reader, paths, |_, source| {
-            let tree = syntax::parse(backend.grammar, source)?;
-            let (declarations, global_usings) = crate::csharp::declarations(&tree, source);
-            let constants = crate::csharp::string_constants(&tree, source);
-            Some((
-                declarations,
-                global_usings.into_iter().collect::<Vec<String>>(),
-                constants,
-            ))
-        });
-        for (path, (found, global_usings, constants)) in declarations {
-            index.global_usings.extend(global_usings);
-            index.add(path, found);
-            for (key, value) in constants {
-                let last = key.rsplit('.').next().unwrap_or(&key).to_owned();
-                index
-                    .constants
-                    .entry(last)
-                    .or_default()
-                    .insert((key, value));
-            }
+    /// Adds the declarations of a C# file, its `global using` namespaces and its `const string`
+    /// fields (`csharp::string_constants`).
+    pub fn add_csharp(
+        &mut self,
+        path: &str,
+        declarations: Declarations,
+        global_usings: Vec<String>,
+        constants: Vec<(String, String)>,
+    ) {
+        self.global_usings.extend(global_usings);
+        self.add(path, declarations);
+        for (key, value) in constants {
+            let last = key.rsplit('.').next().unwrap_or(&key).to_owned();
+            self.constants.entry(last).or_default().insert((key, value));
         }
-        index
     }
 
     /// The value of the C# `const string` an expression names (`Constants.Roles.ADMINISTRATORS`,
@@ -176,37 +128,6 @@ impl TypeIndex {
     pub fn global_usings(&self) -> &BTreeSet<String> {
         &self.global_usings
     }
-}
-
-/// Source files read per batch: each batch is read in order and parsed in parallel, so at most
-/// one batch of source texts is held at a time, however large the project.
-const READ_BATCH: usize = 128;
-
-/// Reads `paths` in batches and runs `index` over each batch's sources in parallel, returning
-/// the results in path order (unreadable files and `None` results left out).
-fn in_chunks<'f, T: Send>(
-    reader: &ConfigReader<'_>,
-    paths: impl Iterator<Item = &'f str>,
-    index: impl Fn(&str, &str) -> Option<T> + Sync,
-) -> Vec<(&'f str, T)> {
-    let mut found = Vec::new();
-    let mut batch: Vec<(&'f str, String)> = Vec::with_capacity(READ_BATCH);
-    let mut paths = paths.peekable();
-    while paths.peek().is_some() {
-        batch.clear();
-        batch.extend(
-            paths
-                .by_ref()
-                .take(READ_BATCH)
-                .filter_map(|path| Some((path, reader.read_source(path)?))),
-        );
-        let indexed: Vec<(&'f str, T)> = batch
-            .par_iter()
-            .filter_map(|(path, source)| Some((*path, index(path, source)?)))
-            .collect();
-        found.extend(indexed);
-    }
-    found
 }
 
 #[cfg(test)]

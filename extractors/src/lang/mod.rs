@@ -24,9 +24,6 @@ use crate::error::ExtractError;
 use crate::query::CompiledQuery;
 use crate::ExtractionInput;
 
-pub(crate) use csharp::CSHARP;
-pub(crate) use java::JAVA;
-pub(crate) use kotlin::KOTLIN;
 pub(crate) use swift::SWIFT;
 
 /// A language lintel can extract facts from.

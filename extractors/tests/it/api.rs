@@ -415,3 +415,39 @@ fn generic_call_and_assignment_facts_can_be_switched_off() {
             && !without.contains(&policies::facts::FactKind::Assignment)
     );
 }
+
+#[test]
+fn java_kotlin_and_csharp_imports_resolve_once_the_declarations_are_added() {
+    let main =
+        "package com.acme.app;\n\nimport com.acme.lib.Shared;\n\nclass Main { Shared shared; }\n";
+    let program = "using Acme.Lib;\n\nclass Program { Widget widget; }\n";
+    let resolved = |context: &ProjectContext| {
+        [("app/Main.java", main), ("app/Program.cs", program)].map(|(path, source)| {
+            import_resolution(context, path, source)
+                .into_iter()
+                .find_map(|(kind, resolved)| (kind == FactKind::Import).then_some(resolved))
+                .flatten()
+        })
+    };
+    let mut context = ProjectContext::default();
+    // Without the declarations, `com.acme.lib` is a library and `Widget` is no project type.
+    assert_eq!(resolved(&context), [None, None]);
+    for (path, source) in [
+        ("lib/Shared.kt", "package com.acme.lib\n\nclass Shared\n"),
+        (
+            "lib/Widget.cs",
+            "namespace Acme.Lib { public class Widget {} }\n",
+        ),
+    ] {
+        let declarations = extractors::read_declarations(path, source).unwrap();
+        context.add_declarations(path, declarations);
+    }
+    assert_eq!(
+        resolved(&context),
+        [
+            Some("lib/Shared.kt".to_owned()),
+            Some("lib/Widget.cs".to_owned())
+        ]
+    );
+    assert!(extractors::read_declarations("lib/shared.ts", "export class Shared {}").is_none());
+}

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
 
-use extractors::{extract_file, link_routes, FileExtraction, ProjectContext, RouteLinks};
+use extractors::{extract_files, link_routes, FileExtraction, ProjectContext, RouteLinks};
 use policies::facts::Fact;
 
 use crate::annotations;
@@ -39,13 +39,15 @@ pub fn project_files(directory: &Path) -> Vec<String> {
 pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
     let root = fixtures_root().join(case);
     let files = project_files(&root);
-    let context = ProjectContext::discover(&root, &files);
-    let mut extracted: Vec<(String, String, FileExtraction)> = files
-        .iter()
-        .filter_map(|file| {
-            let source = std::fs::read_to_string(root.join(file)).ok()?;
-            let extraction = extract_file(&context, file, &source)?;
-            Some((file.clone(), source, extraction))
+    let mut context = ProjectContext::discover(&root, &files);
+    let mut extracted: Vec<(String, String, FileExtraction)> =
+        extract_files(&mut context, &files, |file| {
+            std::fs::read_to_string(root.join(file)).ok()
+        })
+        .into_iter()
+        .filter_map(|(file, extraction)| {
+            let source = std::fs::read_to_string(root.join(&file)).ok()?;
+            Some((file, source, extraction))
         })
         .collect();
     let links: BTreeMap<String, RouteLinks> = extracted
