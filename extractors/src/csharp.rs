@@ -22,7 +22,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
 use crate::context::{Declarations, Resolution, TypeIndex};
-use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, Output, Part};
+use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, Output, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::imports_out::{self, ImportSiteAt};
@@ -57,11 +57,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
         .collect();
     let (own, _) = declarations_of(root, source);
-    let mut uses = syntax::first_uses(root, source, &["identifier"], &["using_directive"]);
-    let mut chains = crate::jvm::dotted_chains(
-        root,
-        source,
-        &crate::jvm::ChainKinds {
+    let walked = out.anchors.walk(&WalkKinds {
+        names: &["identifier"],
+        scopes: &SCOPE_KINDS,
+        chains: &crate::jvm::ChainKinds {
             chain: &[
                 "qualified_name",
                 "member_access_expression",
@@ -72,17 +71,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             ignored: &["type_argument_list"],
             skipped: &["using_directive"],
         },
-    );
+    });
+    let (mut uses, mut chains) = (walked.uses, walked.chains);
     // `[OrderFilter]` names the class `OrderFilterAttribute`.
     for (name, node) in attribute_names(root, source) {
         match name.rsplit_once('.') {
             None => {
-                uses.entry(format!("{name}Attribute")).or_insert(node);
+                uses.entry(format!("{name}Attribute"))
+                    .or_insert_with(|| (node, out.anchors.scope_of(node)));
             }
             Some((qualifier, last)) => {
                 let mut segments: Vec<String> = qualifier.split('.').map(str::to_owned).collect();
                 segments.push(format!("{last}Attribute"));
-                chains.push((segments, node));
+                chains.push((segments, node, out.anchors.scope_of(node)));
             }
         }
     }
@@ -97,8 +98,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             })
             .collect(),
         own,
-        uses: NameAnchors::new(uses, &mut out.anchors),
-        chains: Chains::new(&chains, &mut out.anchors),
+        uses: NameAnchors::new(uses, &out.anchors),
+        chains: Chains::new(&chains, &out.anchors),
     };
     out.defer(Part::CSharp(Box::new(pending)));
     let client_sites: Vec<ClientSite<'_>> = hits
@@ -572,15 +573,23 @@ fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The declarations that name scopes: types, methods, constructors and local functions.
+const SCOPE_KINDS: [&str; 10] = [
+    "class_declaration",
+    "interface_declaration",
+    "struct_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "record_struct_declaration",
+    "delegate_declaration",
+    "method_declaration",
+    "constructor_declaration",
+    "local_function_statement",
+];
+
 /// Types, methods, constructors and local functions name scopes.
 fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
-    let kind = node.kind();
-    if TYPE_DECLARATIONS.contains(&kind)
-        || matches!(
-            kind,
-            "method_declaration" | "constructor_declaration" | "local_function_statement"
-        )
-    {
+    if SCOPE_KINDS.contains(&node.kind()) {
         source_scope::field_text(node, "name", source)
     } else {
         None

@@ -54,11 +54,6 @@ pub(crate) struct Anchors<'a> {
     root: Node<'a>,
     source: &'a str,
     name_of: ScopeNamer,
-    /// The file's named scope-opening declarations in pre-order: (start byte, end byte, name).
-    /// Built on first use.
-    table: Option<Vec<(usize, usize, String)>>,
-    /// The interned scope of each table entry as the innermost declaration, once worked out.
-    entry_scopes: BTreeMap<usize, u32>,
     scopes: Vec<Box<str>>,
 }
 
@@ -70,34 +65,25 @@ impl<'a> Anchors<'a> {
             root,
             source,
             name_of,
-            table: None,
-            entry_scopes: BTreeMap::new(),
             scopes: Vec::new(),
         }
     }
 
-    /// The anchor of a node that holds no scope-opening declaration (a name, a dotted chain, an
-    /// import directive), its scope read from the file's table of declarations: those whose
-    /// range holds the node's are its ancestors, since sibling ranges never overlap. An empty
-    /// node (a `MISSING` one) is not placed by its range: its scope is worked out from the tree.
+    /// The anchor of a node, its scope worked out from the tree (`source_scope::enclosing`).
     pub fn at(&mut self, node: Node<'a>) -> Anchor {
-        let (start, end) = (node.start_byte(), node.end_byte());
-        let scope = if start == end {
-            let scope = source_scope::enclosing(node, self.root, self.source, self.name_of);
-            self.intern(scope)
-        } else {
-            self.table_scope(start, end)
-        };
-        self.anchor(node, scope)
+        let scope = self.scope_of(node);
+        self.at_scope(node, scope)
     }
 
-    /// The anchor of any node, with its scope as the extractor worked it out.
+    /// The anchor of a node, with its scope as the extractor worked it out.
     pub fn with_scope(&mut self, node: Node<'a>, scope: Option<String>) -> Anchor {
         let scope = self.intern(scope);
-        self.anchor(node, scope)
+        self.at_scope(node, scope)
     }
 
-    fn anchor(&self, node: Node<'a>, scope: u32) -> Anchor {
+    /// The anchor of a node whose interned scope is known ([`Anchors::scope_of`],
+    /// [`Anchors::walk`]).
+    pub fn at_scope(&self, node: Node<'a>, scope: u32) -> Anchor {
         let (start, end) = node.span(self.source);
         Anchor {
             start,
@@ -107,34 +93,10 @@ impl<'a> Anchors<'a> {
         }
     }
 
-    fn table_scope(&mut self, start: usize, end: usize) -> u32 {
-        let (root, source, name_of) = (self.root, self.source, self.name_of);
-        let table = self.table.get_or_insert_with(|| {
-            syntax::descendants(root)
-                .filter_map(|node| {
-                    name_of(node, source).map(|name| (node.start_byte(), node.end_byte(), name))
-                })
-                .collect()
-        });
-        let holds = |(from, to, _): &&(usize, usize, String)| *from <= start && end <= *to;
-        // The declarations holding the node are a chain of ancestors: the last in pre-order is
-        // the innermost, and it decides the scope.
-        let Some(innermost) = table.iter().rposition(|entry| holds(&entry)) else {
-            return NO_SCOPE;
-        };
-        if let Some(known) = self.entry_scopes.get(&innermost) {
-            return *known;
-        }
-        let names: Vec<&str> = table
-            .iter()
-            .take(innermost + 1)
-            .filter(holds)
-            .map(|(_, _, name)| name.as_str())
-            .collect();
-        let scope = names.join(".");
-        let interned = self.intern(Some(scope));
-        self.entry_scopes.insert(innermost, interned);
-        interned
+    /// The interned scope of a node, worked out from the tree.
+    pub fn scope_of(&mut self, node: Node<'a>) -> u32 {
+        let scope = source_scope::enclosing(node, self.root, self.source, self.name_of);
+        self.intern(scope)
     }
 
     fn intern(&mut self, scope: Option<String>) -> u32 {
@@ -147,6 +109,126 @@ impl<'a> Anchors<'a> {
         self.scopes.push(scope.into_boxed_str());
         to_u32(self.scopes.len() - 1)
     }
+
+    /// One cursor walk over the tree, not into nodes of a `kinds.chains.skipped` kind: the
+    /// first use of each name of a `kinds.names` kind (as `syntax::first_uses` finds them) and
+    /// the dotted chains (as `jvm::dotted_chains` finds them), each with its interned scope,
+    /// read from the declarations the walk is inside: those are the node's ancestors. An empty
+    /// node (`MISSING`) gets its scope from `source_scope::enclosing`, which places it by its
+    /// position.
+    pub fn walk(&mut self, kinds: &WalkKinds<'_>) -> Walked<'a> {
+        let language = self.root.language();
+        let (mut names, mut scopes, mut chains, mut skipped) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for id in 0..u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX) {
+            let Some(kind) = language.node_kind_for_id(id) else {
+                continue;
+            };
+            for (list, ids) in [
+                (kinds.names, &mut names),
+                (kinds.scopes, &mut scopes),
+                (kinds.chains.chain, &mut chains),
+                (kinds.chains.skipped, &mut skipped),
+            ] {
+                if list.contains(&kind) {
+                    ids.push(id);
+                }
+            }
+        }
+        let mut walked = Walked {
+            uses: BTreeMap::new(),
+            chains: Vec::new(),
+        };
+        // The scope-opening declarations around the current node: (depth, interned scope).
+        let mut open: Vec<(usize, u32)> = Vec::new();
+        // The depth of the dotted chain the walk is inside: no chain is looked for below it.
+        let mut in_chain: Option<usize> = None;
+        let mut depth = 0_usize;
+        let mut cursor = self.root.walk();
+        loop {
+            let node = cursor.node();
+            while open.last().is_some_and(|(at, _)| *at >= depth) {
+                open.pop();
+            }
+            if in_chain.is_some_and(|at| depth <= at) {
+                in_chain = None;
+            }
+            let id = node.kind_id();
+            let skip = skipped.contains(&id);
+            if names.contains(&id) {
+                let name = syntax::text(node, self.source);
+                if !walked.uses.contains_key(name) {
+                    let scope = self.walked_scope(node, &open);
+                    walked.uses.insert(name.to_owned(), (node, scope));
+                }
+            }
+            if in_chain.is_none() && chains.contains(&id) {
+                if let Some(segments) = crate::jvm::chain_segments(node, self.source, kinds.chains)
+                {
+                    if segments.len() >= 2 {
+                        let scope = self.walked_scope(node, &open);
+                        walked.chains.push((segments, node, scope));
+                        in_chain = Some(depth);
+                    }
+                }
+            }
+            if scopes.contains(&id) {
+                if let Some(name) = (self.name_of)(node, self.source) {
+                    let full = match open
+                        .last()
+                        .and_then(|(_, outer)| self.scopes.get(*outer as usize))
+                    {
+                        Some(outer) => format!("{outer}.{name}"),
+                        None => name,
+                    };
+                    let interned = self.intern(Some(full));
+                    open.push((depth, interned));
+                }
+            }
+            if !skip && cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return walked;
+                }
+                depth -= 1;
+            }
+        }
+    }
+}
+
+impl<'a> Anchors<'a> {
+    /// The scope of a node the walk reached inside the `open` declarations.
+    fn walked_scope(&mut self, node: Node<'a>, open: &[(usize, u32)]) -> u32 {
+        if node.start_byte() == node.end_byte() {
+            self.scope_of(node)
+        } else {
+            open.last().map_or(NO_SCOPE, |(_, scope)| *scope)
+        }
+    }
+}
+
+/// The node kinds of one [`Anchors::walk`].
+pub(crate) struct WalkKinds<'k> {
+    /// The name nodes whose first uses count.
+    pub names: &'k [&'k str],
+    /// The declarations that may open a scope: every kind the language's scope namer names.
+    pub scopes: &'k [&'k str],
+    /// The dotted chains; nothing inside a node of a `skipped` kind is read.
+    pub chains: &'k crate::jvm::ChainKinds<'k>,
+}
+
+/// What one [`Anchors::walk`] finds.
+pub(crate) struct Walked<'a> {
+    /// The first use of each name, with its interned scope.
+    pub uses: BTreeMap<String, (Node<'a>, u32)>,
+    /// The dotted chains in order: segments, node, interned scope.
+    pub chains: Vec<(Vec<String>, Node<'a>, u32)>,
 }
 
 /// Distinct names with the anchor of their first use, sorted bytewise (as a `BTreeMap` of
@@ -159,15 +241,15 @@ pub(crate) struct NameAnchors {
 }
 
 impl NameAnchors {
-    /// The first uses of a file's names.
-    pub fn new<'a>(uses: BTreeMap<String, Node<'a>>, anchors: &mut Anchors<'a>) -> Self {
+    /// The first uses of a file's names, with their interned scopes.
+    pub fn new<'a>(uses: BTreeMap<String, (Node<'a>, u32)>, anchors: &Anchors<'a>) -> Self {
         let mut names = Self {
             text: String::with_capacity(uses.keys().map(String::len).sum()),
             entries: Vec::with_capacity(uses.len()),
         };
-        for (name, node) in uses {
+        for (name, (node, scope)) in uses {
             names.text.push_str(&name);
-            let anchor = anchors.at(node);
+            let anchor = anchors.at_scope(node, scope);
             names.entries.push((to_u32(names.text.len()), anchor));
         }
         names
@@ -231,11 +313,11 @@ pub(crate) struct Chains {
 }
 
 impl Chains {
-    /// Keeps `chains` (from `jvm::dotted_chains`).
-    pub fn new<'a>(chains: &[(Vec<String>, Node<'a>)], anchors: &mut Anchors<'a>) -> Self {
+    /// Keeps `chains` ([`Walked::chains`]).
+    pub fn new<'a>(chains: &[(Vec<String>, Node<'a>, u32)], anchors: &Anchors<'a>) -> Self {
         let mut kept = Self::default();
-        for (segments, node) in chains {
-            kept.push(segments, anchors.at(*node));
+        for (segments, node, scope) in chains {
+            kept.push(segments, anchors.at_scope(*node, *scope));
         }
         kept
     }
@@ -386,23 +468,46 @@ pub(crate) fn finish(
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::{Anchors, Chains, NameAnchors};
-    use crate::facts_out::Located;
+    use super::{Anchors, Chains, NameAnchors, WalkKinds};
+    use crate::jvm::ChainKinds;
     use crate::source_scope;
     use crate::syntax;
     use crate::Language;
 
-    const JAVA: &str = "package a.b;\n\nimport java.util.List;\n\nclass Outer {\n  int x = 1;\n  class Inner {\n    void run(List<String> items) {\n      Runnable r = new Runnable() {\n        public void run() { items.clear(); }\n      };\n      int y = x + 1;\n    }\n  }\n  Outer() { helper(); }\n  static void helper() {}\n}\n\ninterface Port { void send(String m); }\n";
+    const JAVA: &str = "package a.b;\n\nimport java.util.List;\n\nclass Outer {\n  java.util.Map<String, x.y.Z> field = a.b.C.make();\n  class Inner {\n    void run(List<String> items) {\n      Runnable r = new Runnable() {\n        public void run() { items.clear(); }\n      };\n      int y = this.x + Outer.this.x;\n    }\n  }\n  Outer() { helper(); }\n  static void helper() {}\n}\n\ninterface Port { void send(String m); }\n";
+
+    /// Missing tokens: empty `MISSING` nodes at the end of a method and of a class.
+    const BROKEN: &str = "class A {\n  void f() { int x = q.r }\n  class B { void g() { return } }\n  int z = p.\n}\n";
+
+    const SCOPES: [&str; 4] = [
+        "class_declaration",
+        "interface_declaration",
+        "method_declaration",
+        "constructor_declaration",
+    ];
 
     fn java_scope(node: tree_sitter::Node<'_>, source: &str) -> Option<String> {
-        match node.kind() {
-            "class_declaration"
-            | "interface_declaration"
-            | "method_declaration"
-            | "constructor_declaration" => source_scope::field_text(node, "name", source),
-            _ => None,
+        if SCOPES.contains(&node.kind()) {
+            source_scope::field_text(node, "name", source)
+        } else {
+            None
         }
     }
+
+    const KINDS: WalkKinds<'static> = WalkKinds {
+        names: &["type_identifier", "identifier"],
+        scopes: &SCOPES,
+        chains: &ChainKinds {
+            chain: &[
+                "scoped_type_identifier",
+                "field_access",
+                "scoped_identifier",
+            ],
+            leaf: &["type_identifier", "identifier"],
+            ignored: &[],
+            skipped: &["import_declaration", "package_declaration"],
+        },
+    };
 
     fn parse(source: &str) -> tree_sitter::Tree {
         let grammar = Language::Java
@@ -414,49 +519,69 @@ mod tests {
             .expect("the Java grammar parses")
     }
 
-    /// Missing semicolons: empty `MISSING` tokens at the end of a method and of a class.
-    const BROKEN: &str =
-        "class A {\n  void f() { int x = 1 }\n  class B { void g() { return } }\n  int z = 2\n}\n";
+    fn scope_text(anchors: &Anchors<'_>, scope: u32) -> Option<String> {
+        anchors
+            .scopes
+            .get(scope as usize)
+            .map(|scope| scope.to_string())
+    }
 
     #[test]
-    fn the_scope_of_every_token_is_the_one_the_tree_gives() {
-        let mut empty = 0;
+    fn the_walk_finds_the_first_uses_and_chains_with_the_scopes_the_tree_gives() {
         for source in [JAVA, BROKEN] {
             let tree = parse(source);
             let root = tree.root_node();
             let mut anchors = Anchors::new(root, source, java_scope);
-            let mut checked = 0;
-            for node in syntax::descendants(root).filter(|node| node.child_count() == 0) {
-                let anchor = anchors.at(node);
-                let scope = anchors
-                    .scopes
-                    .get(anchor.scope as usize)
-                    .map(|scope| scope.to_string());
+            let walked = anchors.walk(&KINDS);
+            let expected = syntax::first_uses(root, source, KINDS.names, KINDS.chains.skipped);
+            assert_eq!(
+                walked
+                    .uses
+                    .iter()
+                    .map(|(name, (node, _))| (name, node.id()))
+                    .collect::<Vec<_>>(),
+                expected
+                    .iter()
+                    .map(|(name, node)| (name, node.id()))
+                    .collect::<Vec<_>>()
+            );
+            let places = walked
+                .uses
+                .values()
+                .map(|(node, scope)| (*node, *scope))
+                .chain(walked.chains.iter().map(|(_, node, scope)| (*node, *scope)));
+            for (node, scope) in places {
                 assert_eq!(
-                    scope,
+                    scope_text(&anchors, scope),
                     source_scope::enclosing(node, root, source, java_scope),
                     "{} at {:?}",
                     node.kind(),
                     node.start_position()
                 );
-                assert_eq!((anchor.start, anchor.end), node.span(source));
-                assert_eq!(anchor.start_byte() as usize, node.start_byte());
-                checked += 1;
-                empty += usize::from(node.start_byte() == node.end_byte());
             }
-            assert!(checked > 20);
+            // One string per distinct scope.
+            let mut distinct = anchors.scopes.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), anchors.scopes.len());
         }
-        assert!(empty >= 2, "the broken source has missing tokens");
         let tree = parse(JAVA);
         let mut anchors = Anchors::new(tree.root_node(), JAVA, java_scope);
-        for node in syntax::descendants(tree.root_node()) {
-            anchors.at(node);
-        }
-        // One string per distinct scope.
-        let mut distinct = anchors.scopes.clone();
-        distinct.sort();
-        distinct.dedup();
-        assert_eq!(distinct.len(), anchors.scopes.len());
+        let walked = anchors.walk(&KINDS);
+        let chains: Vec<(String, Option<String>)> = walked
+            .chains
+            .iter()
+            .map(|(segments, _, scope)| (segments.join("."), scope_text(&anchors, *scope)))
+            .collect();
+        let outer = Some("Outer".to_owned());
+        assert_eq!(
+            chains,
+            [
+                ("java.util.Map".to_owned(), outer.clone()),
+                ("x.y.Z".to_owned(), outer.clone()),
+                ("a.b.C".to_owned(), outer),
+            ]
+        );
         assert!(anchors
             .scopes
             .iter()
@@ -467,13 +592,13 @@ mod tests {
     fn first_uses_are_found_by_name_in_name_order() {
         let tree = parse(JAVA);
         let root = tree.root_node();
-        let uses = syntax::first_uses(root, JAVA, &["identifier", "type_identifier"], &[]);
+        let mut anchors = Anchors::new(root, JAVA, java_scope);
+        let uses = anchors.walk(&KINDS).uses;
         let expected: BTreeMap<String, (u32, u32)> = uses
             .iter()
-            .map(|(name, node)| (name.clone(), syntax::start_position(*node, JAVA)))
+            .map(|(name, (node, _))| (name.clone(), syntax::start_position(*node, JAVA)))
             .collect();
-        let mut anchors = Anchors::new(root, JAVA, java_scope);
-        let names = NameAnchors::new(uses, &mut anchors);
+        let names = NameAnchors::new(uses, &anchors);
         let listed: BTreeMap<String, (u32, u32)> = names
             .iter()
             .map(|(name, anchor)| (name.to_owned(), anchor.start))
@@ -493,12 +618,11 @@ mod tests {
         let tree = parse(JAVA);
         let root = tree.root_node();
         let mut anchors = Anchors::new(root, JAVA, java_scope);
-        let node = root;
         let mut chains = Chains::default();
         let written: [&[&str]; 4] = [&["com", "acme", "Foo"], &["", "x"], &["a"], &["", ""]];
         for segments in written {
             let segments: Vec<String> = segments.iter().map(|s| (*s).to_owned()).collect();
-            chains.push(&segments, anchors.at(node));
+            chains.push(&segments, anchors.at(root));
         }
         let read: Vec<Vec<&str>> = chains.iter().map(|(segments, _)| segments).collect();
         assert_eq!(read, written.map(<[&str]>::to_vec).to_vec());

@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientMatcher, ClientUse};
 use crate::context::Declarations;
-use crate::deferred::{Anchors, NameAnchors, Output, Part};
+use crate::deferred::{Anchors, NameAnchors, Output, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::jvm::{self, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
@@ -37,12 +37,21 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let package = package_of(root, source);
-    let mut uses = syntax::first_uses(
-        root,
-        source,
-        &["type_identifier", "identifier"],
-        &["import_declaration", "package_declaration"],
-    );
+    let walked = out.anchors.walk(&WalkKinds {
+        names: &["type_identifier", "identifier"],
+        scopes: &SCOPE_KINDS,
+        chains: &jvm::ChainKinds {
+            chain: &[
+                "scoped_type_identifier",
+                "field_access",
+                "scoped_identifier",
+            ],
+            leaf: &["type_identifier", "identifier"],
+            ignored: &[],
+            skipped: &["import_declaration", "package_declaration"],
+        },
+    });
+    let mut uses = walked.uses;
     // The annotations of a `package-info.java` package declaration use types too.
     for declaration in named_children(root)
         .into_iter()
@@ -53,24 +62,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .filter(|child| matches!(child.kind(), "annotation" | "marker_annotation"))
         {
             for (name, node) in syntax::first_uses(annotation, source, &["identifier"], &[]) {
-                uses.entry(name).or_insert(node);
+                uses.entry(name)
+                    .or_insert_with(|| (node, out.anchors.scope_of(node)));
             }
         }
     }
-    let chains = jvm::dotted_chains(
-        root,
-        source,
-        &jvm::ChainKinds {
-            chain: &[
-                "scoped_type_identifier",
-                "field_access",
-                "scoped_identifier",
-            ],
-            leaf: &["type_identifier", "identifier"],
-            ignored: &[],
-            skipped: &["import_declaration", "package_declaration"],
-        },
-    );
     let matcher = ClientMatcher {
         rules: &JAVA_CLIENTS,
         separator: ".",
@@ -87,8 +83,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     }
     let pending = PendingJvm {
         package,
-        uses: NameAnchors::new(uses, &mut out.anchors),
-        chains: jvm::resolvable_chains(&chains, &mut out.anchors),
+        uses: NameAnchors::new(uses, &out.anchors),
+        chains: jvm::resolvable_chains(&walked.chains, &out.anchors),
         imports,
         is_java: true,
         clients,
@@ -210,15 +206,21 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
         .collect()
 }
 
+/// The declarations that name scopes: types, methods and constructors.
+const SCOPE_KINDS: [&str; 6] = [
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "method_declaration",
+    "constructor_declaration",
+];
+
 /// Types, methods and constructors name scopes.
 fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
-    match node.kind() {
-        "class_declaration"
-        | "interface_declaration"
-        | "enum_declaration"
-        | "record_declaration"
-        | "method_declaration"
-        | "constructor_declaration" => source_scope::field_text(node, "name", source),
-        _ => None,
+    if SCOPE_KINDS.contains(&node.kind()) {
+        source_scope::field_text(node, "name", source)
+    } else {
+        None
     }
 }

@@ -170,17 +170,17 @@ impl PendingJvm {
 /// starts lowercase (`qualified_target` takes no other), each once (a repeat reaches no file
 /// the first did not).
 pub(crate) fn resolvable_chains<'a>(
-    chains: &[(Vec<String>, Node<'a>)],
-    anchors: &mut Anchors<'a>,
+    chains: &[(Vec<String>, Node<'a>, u32)],
+    anchors: &Anchors<'a>,
 ) -> Chains {
     let mut seen: HashSet<&[String]> = HashSet::new();
     let mut kept = Chains::default();
-    for (segments, node) in chains {
+    for (segments, node, scope) in chains {
         let starts_lowercase = segments
             .first()
             .is_some_and(|first| first.starts_with(|c: char| c.is_ascii_lowercase()));
         if starts_lowercase && seen.insert(segments) {
-            kept.push(segments, anchors.at(*node));
+            kept.push(segments, anchors.at_scope(*node, *scope));
         }
     }
     kept
@@ -394,43 +394,6 @@ fn declaring_file<'index>(
         .map(String::as_str)
 }
 
-/// The maximal dotted chains of two or more names below `root`: nodes of a `chain` kind whose
-/// named descendants are all chain or `leaf` nodes (subtrees of an `ignored` kind, such as type
-/// arguments, left out) and whose parent is not such a chain; each with its leaf texts in order. Nothing inside a
-/// `skipped` node (imports, the package header) counts. Cursor walks, no recursion.
-pub(crate) fn dotted_chains<'tree>(
-    root: Node<'tree>,
-    source: &str,
-    kinds: &ChainKinds<'_>,
-) -> Vec<(Vec<String>, Node<'tree>)> {
-    let mut chains = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        let mut descend = !kinds.skipped.contains(&node.kind());
-        if kinds.chain.contains(&node.kind()) {
-            if let Some(segments) = chain_segments(node, source, kinds) {
-                // A lone name (`List<Acme.Order>`) may hold chains in its ignored parts.
-                descend = segments.len() < 2;
-                if !descend {
-                    chains.push((segments, node));
-                }
-            }
-        }
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return chains;
-            }
-        }
-    }
-}
-
 /// The node kinds of dotted chains in one grammar.
 pub(crate) struct ChainKinds<'kinds> {
     pub chain: &'kinds [&'kinds str],
@@ -439,7 +402,13 @@ pub(crate) struct ChainKinds<'kinds> {
     pub skipped: &'kinds [&'kinds str],
 }
 
-fn chain_segments(node: Node<'_>, source: &str, kinds: &ChainKinds<'_>) -> Option<Vec<String>> {
+/// The leaf texts of a chain node in order, `None` unless its named descendants are all chain
+/// or leaf nodes (ignored subtrees left out).
+pub(crate) fn chain_segments(
+    node: Node<'_>,
+    source: &str,
+    kinds: &ChainKinds<'_>,
+) -> Option<Vec<String>> {
     let mut segments = Vec::new();
     let mut pending = vec![node];
     while let Some(current) = pending.pop() {

@@ -10,7 +10,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientMatcher, ClientRule, ClientUse};
 use crate::context::Declarations;
-use crate::deferred::{Anchors, NameAnchors, Output, Part};
+use crate::deferred::{Anchors, NameAnchors, Output, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::jvm::{self, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
@@ -49,22 +49,22 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let package = package_of(root, source);
-    let mut uses = syntax::first_uses(root, source, &["identifier"], &["import", "package_header"]);
-    // A name the file declares itself (a local, parameter, member or named-argument label)
-    // refers to that declaration, not to a same-package top-level one.
-    for name in locally_declared(root, source) {
-        uses.remove(&name);
-    }
-    let chains = jvm::dotted_chains(
-        root,
-        source,
-        &jvm::ChainKinds {
+    let walked = out.anchors.walk(&WalkKinds {
+        names: &["identifier"],
+        scopes: &SCOPE_KINDS,
+        chains: &jvm::ChainKinds {
             chain: &["navigation_expression", "user_type"],
             leaf: &["identifier"],
             ignored: &["type_arguments"],
             skipped: &["import", "package_header"],
         },
-    );
+    });
+    let mut uses = walked.uses;
+    // A name the file declares itself (a local, parameter, member or named-argument label)
+    // refers to that declaration, not to a same-package top-level one.
+    for name in locally_declared(root, source) {
+        uses.remove(&name);
+    }
     let rules: &'static [ClientRule] = &CLIENTS;
     let matcher = ClientMatcher {
         rules,
@@ -82,8 +82,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     }
     let pending = PendingJvm {
         package,
-        uses: NameAnchors::new(uses, &mut out.anchors),
-        chains: jvm::resolvable_chains(&chains, &mut out.anchors),
+        uses: NameAnchors::new(uses, &out.anchors),
+        chains: jvm::resolvable_chains(&walked.chains, &out.anchors),
         imports,
         is_java: false,
         clients,
@@ -329,13 +329,19 @@ fn recovered_declarations(error: Node<'_>, source: &str) -> Vec<String> {
     names
 }
 
+/// The declarations that name scopes: classes, objects and functions.
+const SCOPE_KINDS: [&str; 3] = [
+    "class_declaration",
+    "object_declaration",
+    "function_declaration",
+];
+
 /// Classes, objects and functions name scopes.
 fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
-    match node.kind() {
-        "class_declaration" | "object_declaration" | "function_declaration" => {
-            source_scope::field_text(node, "name", source)
-        }
-        _ => None,
+    if SCOPE_KINDS.contains(&node.kind()) {
+        source_scope::field_text(node, "name", source)
+    } else {
+        None
     }
 }
 
