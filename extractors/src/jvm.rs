@@ -18,7 +18,7 @@
 //!   A facade named by `@file:JvmName("X")` is indexed as the type `X` of the file; the default
 //!   facade `FooKt` (imported, static-imported or used in the same package) is the file `Foo.kt`.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use policies::facts::Fact;
 use tree_sitter::Node;
@@ -90,12 +90,13 @@ impl PendingClient {
     /// The site, unless no rule of `matcher` can match it whatever the type index holds.
     pub fn new<'a>(
         site: (Node<'a>, ClientUse, String, Option<String>),
-        imports: &[JvmImport],
+        imports: &ImportNames<'_>,
         matcher: &ClientMatcher<'_>,
         anchor: impl FnOnce(Node<'a>) -> Anchor,
     ) -> Option<Self> {
         let (node, use_kind, name, argument) = site;
-        qualify_candidates(&name, imports)
+        imports
+            .candidates(&name)
             .iter()
             .any(|path| matcher.matches_any(use_kind, path, true))
             .then(|| Self {
@@ -491,17 +492,46 @@ pub(crate) fn qualify(name: &str, imports: &[JvmImport], index: &TypeIndex) -> O
     Some(with_rest(base, rest))
 }
 
-/// What `qualify` may give whatever the type index holds: the explicit import, else the name
-/// under each wildcard package.
-fn qualify_candidates(name: &str, imports: &[JvmImport]) -> Vec<String> {
-    let (head, rest) = name.split_once('.').unwrap_or((name, ""));
-    match explicit_import(head, imports) {
-        Some(base) => vec![with_rest(base, rest)],
-        None => imports
-            .iter()
-            .filter(|import| import.is_wildcard)
-            .map(|import| with_rest(format!("{}.{head}", import.path), rest))
-            .collect(),
+/// A file's imports as `qualify` reads them, for its many client sites: the first explicit
+/// import of each simple name or alias, and the wildcard packages in order.
+pub(crate) struct ImportNames<'i> {
+    explicit: HashMap<&'i str, &'i str>,
+    wildcards: Vec<&'i str>,
+}
+
+impl<'i> ImportNames<'i> {
+    /// Reads `imports`.
+    pub fn new(imports: &'i [JvmImport]) -> Self {
+        let mut names = Self {
+            explicit: HashMap::new(),
+            wildcards: Vec::new(),
+        };
+        for import in imports {
+            if import.is_wildcard {
+                names.wildcards.push(&import.path);
+            } else {
+                let name = match &import.alias {
+                    Some(alias) => alias.as_str(),
+                    None => import.path.rsplit('.').next().unwrap_or(&import.path),
+                };
+                names.explicit.entry(name).or_insert(&import.path);
+            }
+        }
+        names
+    }
+
+    /// What `qualify` may give for `name` whatever the type index holds: the explicit import,
+    /// else the name under each wildcard package.
+    fn candidates(&self, name: &str) -> Vec<String> {
+        let (head, rest) = name.split_once('.').unwrap_or((name, ""));
+        match self.explicit.get(head) {
+            Some(base) => vec![with_rest((*base).to_owned(), rest)],
+            None => self
+                .wildcards
+                .iter()
+                .map(|package| with_rest(format!("{package}.{head}"), rest))
+                .collect(),
+        }
     }
 }
 

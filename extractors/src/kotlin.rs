@@ -13,7 +13,7 @@ use crate::context::Declarations;
 use crate::deferred::{Anchors, NameAnchors, Output, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::jvm::{self, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
+use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
@@ -70,13 +70,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules,
         separator: ".",
     };
+    let names = ImportNames::new(&imports);
     let mut clients = Vec::new();
     for site in hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source))
     {
-        clients.extend(PendingClient::new(site, &imports, &matcher, |node| {
+        clients.extend(PendingClient::new(site, &names, &matcher, |node| {
             out.anchors.with_scope(node, scope_of(node))
         }));
     }
