@@ -286,6 +286,15 @@ impl ProjectContext {
         self.next.root_of(file)
     }
 
+    /// Whether the TypeScript compiler keeps `file`'s import statements as written
+    /// (`verbatimModuleSyntax` and its predecessors in the nearest config), so an import whose
+    /// names are used only as types still loads its module at run time.
+    pub(crate) fn preserves_imports(&self, file: &str) -> bool {
+        self.compiler_paths(file)
+            .and_then(|config| config.preserves_imports)
+            .unwrap_or(false)
+    }
+
     /// The options of the nearest `tsconfig.json`/`jsconfig.json` above a file.
     fn compiler_paths(&self, file: &str) -> Option<&CompilerPaths> {
         paths::ancestors(file).find_map(|directory| self.configs.get(directory).map(Arc::as_ref))

@@ -68,6 +68,10 @@ pub(crate) struct CompilerPaths {
     pub base_url: Option<String>,
     /// The `paths` entries in declaration order.
     pub paths: Vec<PathMapping>,
+    /// Whether the compiler keeps import statements it would otherwise elide
+    /// (`verbatimModuleSyntax`, or the older `preserveValueImports` and
+    /// `importsNotUsedAsValues: preserve|error`); `None` when no config in the chain says.
+    pub preserves_imports: Option<bool>,
 }
 
 impl CompilerPaths {
@@ -97,6 +101,7 @@ type PathEntries = Vec<(String, Vec<String>)>;
 #[derive(Debug, Clone, Default)]
 struct RawOptions {
     base_url: Option<String>,
+    preserves_imports: Option<bool>,
     /// The `paths` object and the directory of the config that set it.
     paths: Option<(PathEntries, String)>,
     references: Vec<String>,
@@ -151,14 +156,30 @@ impl<'a> ConfigLoader<'a> {
 
     fn effective(&mut self, path: &str, depth: usize) -> CompilerPaths {
         let raw = self.raw(path, 0);
-        let options = finish(&raw, parent_dir(path));
-        if options.base_url.is_some() || !options.paths.is_empty() || depth >= MAX_DEPTH {
+        let mut options = finish(&raw, parent_dir(path));
+        if depth >= MAX_DEPTH {
             return options;
         }
+        // A solution config (`files: []` with `references`, as Vite's templates have) leaves
+        // the compiler options to the configs it references.
+        if options.preserves_imports.is_none() {
+            options.preserves_imports = raw
+                .references
+                .iter()
+                .find_map(|reference| self.effective(reference, depth + 1).preserves_imports);
+        }
+        if options.base_url.is_some() || !options.paths.is_empty() {
+            return options;
+        }
+        let preserves_imports = options.preserves_imports;
         raw.references
             .iter()
             .map(|reference| self.effective(reference, depth + 1))
             .find(|referenced| referenced.base_url.is_some() || !referenced.paths.is_empty())
+            .map(|mut referenced| {
+                referenced.preserves_imports = referenced.preserves_imports.or(preserves_imports);
+                referenced
+            })
             .unwrap_or(options)
     }
 
@@ -186,10 +207,16 @@ impl<'a> ConfigLoader<'a> {
                 };
                 let parent_options = self.raw(&parent_path, depth + 1);
                 merged.base_url = parent_options.base_url.or(merged.base_url);
+                merged.preserves_imports = parent_options
+                    .preserves_imports
+                    .or(merged.preserves_imports);
                 merged.paths = parent_options.paths.or(merged.paths);
             }
         }
         let compiler_options = config.get("compilerOptions");
+        if let Some(preserves) = compiler_options.and_then(preserves_imports) {
+            merged.preserves_imports = Some(preserves);
+        }
         if let Some(base_url) = compiler_options
             .and_then(|options| options.get("baseUrl"))
             .and_then(Value::as_str)
@@ -284,7 +311,29 @@ fn finish(raw: &RawOptions, config_dir: &str) -> CompilerPaths {
                 .collect()
         })
         .unwrap_or_default();
-    CompilerPaths { base_url, paths }
+    CompilerPaths {
+        base_url,
+        paths,
+        preserves_imports: raw.preserves_imports,
+    }
+}
+
+/// Whether `compilerOptions` keep the import statements the compiler would elide:
+/// `verbatimModuleSyntax` when set, else `preserveValueImports: true` or
+/// `importsNotUsedAsValues: "preserve"`/`"error"` (TypeScript 4.x); `None` when none is set.
+fn preserves_imports(options: &Value) -> Option<bool> {
+    if let Some(verbatim) = options.get("verbatimModuleSyntax").and_then(Value::as_bool) {
+        return Some(verbatim);
+    }
+    let preserve_values = options.get("preserveValueImports").and_then(Value::as_bool);
+    let not_used = options
+        .get("importsNotUsedAsValues")
+        .and_then(Value::as_str)
+        .map(|mode| matches!(mode, "preserve" | "error"));
+    match (preserve_values, not_used) {
+        (None, None) => None,
+        (values, not_used) => Some(values.unwrap_or(false) || not_used.unwrap_or(false)),
+    }
 }
 
 fn extends_list(config: &Value) -> Vec<&str> {
@@ -304,5 +353,43 @@ fn string_list(value: &Value) -> Vec<String> {
             .map(str::to_owned)
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preserves(options: &str) -> Option<bool> {
+        let value = jsonc::parse(options).unwrap_or_else(|| panic!("bad JSON: {options}"));
+        preserves_imports(&value)
+    }
+
+    #[test]
+    fn verbatim_module_syntax_and_its_predecessors_preserve_imports() {
+        assert_eq!(preserves(r#"{ "strict": true }"#), None);
+        assert_eq!(preserves(r#"{ "verbatimModuleSyntax": true }"#), Some(true));
+        assert_eq!(
+            preserves(r#"{ "verbatimModuleSyntax": false }"#),
+            Some(false)
+        );
+        // `verbatimModuleSyntax` decides when it is set.
+        assert_eq!(
+            preserves(r#"{ "verbatimModuleSyntax": false, "preserveValueImports": true }"#),
+            Some(false)
+        );
+        assert_eq!(preserves(r#"{ "preserveValueImports": true }"#), Some(true));
+        assert_eq!(
+            preserves(r#"{ "importsNotUsedAsValues": "preserve" }"#),
+            Some(true)
+        );
+        assert_eq!(
+            preserves(r#"{ "importsNotUsedAsValues": "error" }"#),
+            Some(true)
+        );
+        assert_eq!(
+            preserves(r#"{ "importsNotUsedAsValues": "remove" }"#),
+            Some(false)
+        );
     }
 }

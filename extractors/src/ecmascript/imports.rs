@@ -49,8 +49,11 @@ pub(super) struct ImportRecord<'tree> {
     pub alias: Option<String>,
     /// The local names it binds.
     pub bindings: Vec<Binding>,
-    /// Whether the statement itself is type-only.
+    /// Whether the statement is type-only: `import type`, or all its specifiers marked `type`.
     pub is_type_only: bool,
+    /// Whether it is type-only only because every specifier is marked `type` (`import { type A }`):
+    /// a compiler that preserves imports (`verbatimModuleSyntax`) keeps it as `import {} from`.
+    pub only_inline_types: bool,
     /// Where the specifier leads.
     pub resolution: Resolution,
 }
@@ -115,6 +118,7 @@ pub(super) fn empty_record<'tree>(
         alias: None,
         bindings: Vec::new(),
         is_type_only: false,
+        only_inline_types: false,
         resolution: Resolution::Internal,
     }
 }
@@ -201,10 +205,11 @@ fn read_statement<'tree>(
             _ => {}
         }
     }
-    record.is_type_only = statement_is_type
-        || (!binds_module
-            && !specifier_flags.is_empty()
-            && specifier_flags.iter().all(|flag| *flag));
+    record.only_inline_types = !statement_is_type
+        && !binds_module
+        && !specifier_flags.is_empty()
+        && specifier_flags.iter().all(|flag| *flag);
+    record.is_type_only = statement_is_type || record.only_inline_types;
     record
 }
 
@@ -310,16 +315,25 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
             if let Some(alias) = &record.alias {
                 set(&mut fact, "alias", alias.as_str());
             }
-            set(
-                &mut fact,
-                "typeOnly",
-                record.is_type_only
-                    || is_declaration_file(view.input.path)
-                    || is_used_as_type_only(view, record),
-            );
+            set(&mut fact, "typeOnly", is_type_only(view, record));
             fact
         })
         .collect()
+}
+
+/// Whether an import is seen by the type checker alone: written `import type`, in a declaration
+/// file, or one the compiler elides: every specifier marked `type`, or (TypeScript) no bound name
+/// used as a value. A config that preserves imports (`verbatimModuleSyntax`, or the older
+/// `preserveValueImports`/`importsNotUsedAsValues: preserve`) makes the compiler keep those last
+/// two as written, so they load their module at run time.
+fn is_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
+    if is_declaration_file(view.input.path) {
+        return true;
+    }
+    if view.input.context.preserves_imports(view.input.path) {
+        return record.is_type_only && !record.only_inline_types;
+    }
+    record.is_type_only || is_used_as_type_only(view, record)
 }
 
 /// Whether the file is a TypeScript declaration file (`.d.ts`, `.d.mts`, `.d.cts`): it has no
@@ -331,8 +345,8 @@ fn is_declaration_file(path: &str) -> bool {
 }
 
 /// Whether a TypeScript import binds names none of which is used as a value: each is used only
-/// in type positions, or not at all. The compiler elides such an import (without
-/// `verbatimModuleSyntax`), so it is no runtime dependency; a side-effect import
+/// in type positions, or not at all. The compiler elides such an import (unless the config
+/// preserves imports), so it is no runtime dependency; a side-effect import
 /// (`import './x'`) binds nothing and always stays.
 fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     view.input.language != crate::Language::JavaScript

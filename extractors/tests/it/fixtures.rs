@@ -182,7 +182,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 43] = [
+const CASES: [&str; 44] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/usings",
@@ -225,6 +225,7 @@ const CASES: [&str; 43] = [
     "typescript/relative",
     "typescript/routes",
     "typescript/tsconfig_paths",
+    "typescript/verbatim",
     "typescript/workspace",
 ];
 
@@ -236,6 +237,11 @@ fn relative_imports_resolve_with_extension_probing_and_index_files() {
 #[test]
 fn tsconfig_paths_and_base_url_resolve_through_extends_and_nested_configs() {
     check_case("typescript/tsconfig_paths");
+}
+
+#[test]
+fn verbatim_module_syntax_keeps_imports_used_only_as_types() {
+    check_case("typescript/verbatim");
 }
 
 #[test]
