@@ -16,6 +16,7 @@
 //! `[OrderFilter]` uses the class `OrderFilterAttribute`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
@@ -57,21 +58,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
         .collect();
     let (own, _) = declarations_of(root, source);
-    let walked = out.anchors.walk(&WalkKinds {
-        names: &["identifier"],
-        scopes: &SCOPE_KINDS,
-        chains: &crate::jvm::ChainKinds {
-            chain: &[
-                "qualified_name",
-                "member_access_expression",
-                "alias_qualified_name",
-                "generic_name",
-            ],
-            leaf: &["identifier"],
-            ignored: &["type_argument_list"],
-            skipped: &["using_directive"],
-        },
-    });
+    let walked = out.anchors.walk(&WALK_KINDS);
     let (mut uses, mut chains) = (walked.uses, walked.chains);
     // `[OrderFilter]` names the class `OrderFilterAttribute`.
     for (name, node) in attribute_names(root, source) {
@@ -675,3 +662,21 @@ const CLIENTS: [ClientRule; 11] = [
         )
     },
 ];
+
+/// The kinds of the one walk that finds first uses, dotted chains and scopes.
+static WALK_KINDS: WalkKinds<'static> = WalkKinds {
+    names: &["identifier"],
+    scopes: &SCOPE_KINDS,
+    chains: &crate::jvm::ChainKinds {
+        chain: &[
+            "qualified_name",
+            "member_access_expression",
+            "alias_qualified_name",
+            "generic_name",
+        ],
+        leaf: &["identifier"],
+        ignored: &["type_argument_list"],
+        skipped: &["using_directive"],
+    },
+    ids: OnceLock::new(),
+};

@@ -11,6 +11,7 @@
 //! with the complete index gives.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use policies::facts::Fact;
 use tree_sitter::Node;
@@ -117,24 +118,10 @@ impl<'a> Anchors<'a> {
     /// node (`MISSING`) gets its scope from `source_scope::enclosing`, which places it by its
     /// position.
     pub fn walk(&mut self, kinds: &WalkKinds<'_>) -> Walked<'a> {
-        let language = self.root.language();
-        let (mut names, mut scopes, mut chains, mut skipped) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for id in 0..u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX) {
-            let Some(kind) = language.node_kind_for_id(id) else {
-                continue;
-            };
-            for (list, ids) in [
-                (kinds.names, &mut names),
-                (kinds.scopes, &mut scopes),
-                (kinds.chains.chain, &mut chains),
-                (kinds.chains.skipped, &mut skipped),
-            ] {
-                if list.contains(&kind) {
-                    ids.push(id);
-                }
-            }
-        }
+        let ids = kinds
+            .ids
+            .get_or_init(|| KindIds::of(&self.root.language(), kinds));
+        let (names, scopes, chains, skipped) = (&ids.names, &ids.scopes, &ids.chains, &ids.skipped);
         let mut walked = Walked {
             uses: BTreeMap::new(),
             chains: Vec::new(),
@@ -213,7 +200,7 @@ impl<'a> Anchors<'a> {
     }
 }
 
-/// The node kinds of one [`Anchors::walk`].
+/// The node kinds of one [`Anchors::walk`], a `static` per language.
 pub(crate) struct WalkKinds<'k> {
     /// The name nodes whose first uses count.
     pub names: &'k [&'k str],
@@ -221,6 +208,45 @@ pub(crate) struct WalkKinds<'k> {
     pub scopes: &'k [&'k str],
     /// The dotted chains; nothing inside a node of a `skipped` kind is read.
     pub chains: &'k crate::jvm::ChainKinds<'k>,
+    /// The kind ids of those names in the language's grammar, looked up on the first walk
+    /// instead of once per file.
+    pub ids: OnceLock<KindIds>,
+}
+
+/// The grammar's kind ids of a [`WalkKinds`] (one name may stand for several ids).
+#[derive(Debug)]
+pub(crate) struct KindIds {
+    names: Vec<u16>,
+    scopes: Vec<u16>,
+    chains: Vec<u16>,
+    skipped: Vec<u16>,
+}
+
+impl KindIds {
+    fn of(language: &tree_sitter::Language, kinds: &WalkKinds<'_>) -> Self {
+        let mut ids = Self {
+            names: Vec::new(),
+            scopes: Vec::new(),
+            chains: Vec::new(),
+            skipped: Vec::new(),
+        };
+        for id in 0..u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX) {
+            let Some(kind) = language.node_kind_for_id(id) else {
+                continue;
+            };
+            for (list, found) in [
+                (kinds.names, &mut ids.names),
+                (kinds.scopes, &mut ids.scopes),
+                (kinds.chains.chain, &mut ids.chains),
+                (kinds.chains.skipped, &mut ids.skipped),
+            ] {
+                if list.contains(&kind) {
+                    found.push(id);
+                }
+            }
+        }
+        ids
+    }
 }
 
 /// What one [`Anchors::walk`] finds.
@@ -494,7 +520,7 @@ mod tests {
         }
     }
 
-    const KINDS: WalkKinds<'static> = WalkKinds {
+    static KINDS: WalkKinds<'static> = WalkKinds {
         names: &["type_identifier", "identifier"],
         scopes: &SCOPES,
         chains: &ChainKinds {
@@ -507,6 +533,7 @@ mod tests {
             ignored: &[],
             skipped: &["import_declaration", "package_declaration"],
         },
+        ids: std::sync::OnceLock::new(),
     };
 
     fn parse(source: &str) -> tree_sitter::Tree {

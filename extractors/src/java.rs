@@ -2,6 +2,8 @@
 //! index (`crate::jvm`), and infrastructure clients (JDBC, Spring Data repositories, Kafka,
 //! `RestTemplate`, `WebClient`).
 
+use std::sync::OnceLock;
+
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
@@ -37,20 +39,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let package = package_of(root, source);
-    let walked = out.anchors.walk(&WalkKinds {
-        names: &["type_identifier", "identifier"],
-        scopes: &SCOPE_KINDS,
-        chains: &jvm::ChainKinds {
-            chain: &[
-                "scoped_type_identifier",
-                "field_access",
-                "scoped_identifier",
-            ],
-            leaf: &["type_identifier", "identifier"],
-            ignored: &[],
-            skipped: &["import_declaration", "package_declaration"],
-        },
-    });
+    let walked = out.anchors.walk(&WALK_KINDS);
     let mut uses = walked.uses;
     // The annotations of a `package-info.java` package declaration use types too.
     for declaration in named_children(root)
@@ -225,3 +214,20 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         None
     }
 }
+
+/// The kinds of the one walk that finds first uses, dotted chains and scopes.
+static WALK_KINDS: WalkKinds<'static> = WalkKinds {
+    names: &["type_identifier", "identifier"],
+    scopes: &SCOPE_KINDS,
+    chains: &jvm::ChainKinds {
+        chain: &[
+            "scoped_type_identifier",
+            "field_access",
+            "scoped_identifier",
+        ],
+        leaf: &["type_identifier", "identifier"],
+        ignored: &[],
+        skipped: &["import_declaration", "package_declaration"],
+    },
+    ids: OnceLock::new(),
+};

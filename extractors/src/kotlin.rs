@@ -3,7 +3,7 @@
 //! Kotlin imports them), and infrastructure clients (Retrofit, OkHttp, Room, the Ktor client,
 //! and the Java clients).
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
@@ -49,16 +49,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let package = package_of(root, source);
-    let walked = out.anchors.walk(&WalkKinds {
-        names: &["identifier"],
-        scopes: &SCOPE_KINDS,
-        chains: &jvm::ChainKinds {
-            chain: &["navigation_expression", "user_type"],
-            leaf: &["identifier"],
-            ignored: &["type_arguments"],
-            skipped: &["import", "package_header"],
-        },
-    });
+    let walked = out.anchors.walk(&WALK_KINDS);
     let mut uses = walked.uses;
     // A name the file declares itself (a local, parameter, member or named-argument label)
     // refers to that declaration, not to a same-package top-level one.
@@ -369,6 +360,19 @@ const KOTLIN_CLIENTS: [ClientRule; 4] = [
         ..ClientRule::new("ktor-client", "external_api", &["io.ktor.client"])
     },
 ];
+
+/// The kinds of the one walk that finds first uses, dotted chains and scopes.
+static WALK_KINDS: WalkKinds<'static> = WalkKinds {
+    names: &["identifier"],
+    scopes: &SCOPE_KINDS,
+    chains: &jvm::ChainKinds {
+        chain: &["navigation_expression", "user_type"],
+        leaf: &["identifier"],
+        ignored: &["type_arguments"],
+        skipped: &["import", "package_header"],
+    },
+    ids: OnceLock::new(),
+};
 
 #[cfg(test)]
 mod tests {
