@@ -66,12 +66,22 @@ pub enum CachedOutcome {
     NotSource,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 struct Entry {
     format: u32,
     version: String,
     key: String,
     outcomes: Vec<(String, CachedOutcome)>,
+}
+
+/// An [`Entry`] as written: it borrows the outcomes, which are streamed to the file, so storing
+/// copies neither the facts nor their JSON text in memory.
+#[derive(Debug, Serialize)]
+struct EntryRef<'a> {
+    format: u32,
+    version: &'a str,
+    key: &'a str,
+    outcomes: &'a [(String, CachedOutcome)],
 }
 
 impl ExtractionCache {
@@ -135,8 +145,9 @@ impl ExtractionCache {
     /// The outcomes stored under `key`, if a valid entry exists.
     pub fn load(&self, key: &str) -> Option<Vec<(String, CachedOutcome)>> {
         let path = self.path(key);
-        let bytes = std::fs::read(&path).ok()?;
-        let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+        let file = std::fs::File::open(&path).ok()?;
+        // Read through a buffer: the whole JSON text is never held next to the outcomes.
+        let entry: Entry = serde_json::from_reader(std::io::BufReader::new(file)).ok()?;
         let valid = entry.format == CACHE_FORMAT
             && entry.version == env!("CARGO_PKG_VERSION")
             && entry.key == key;
@@ -151,14 +162,11 @@ impl ExtractionCache {
 
     /// Stores outcomes under `key`; failures are ignored (the cache is an optimisation).
     pub fn store(&self, key: &str, outcomes: &[(String, CachedOutcome)]) {
-        let entry = Entry {
+        let entry = EntryRef {
             format: CACHE_FORMAT,
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-            key: key.to_owned(),
-            outcomes: outcomes.to_vec(),
-        };
-        let Ok(text) = serde_json::to_vec(&entry) else {
-            return;
+            version: env!("CARGO_PKG_VERSION"),
+            key,
+            outcomes,
         };
         if std::fs::create_dir_all(&self.directory).is_err() {
             return;
@@ -166,9 +174,12 @@ impl ExtractionCache {
         let temporary = self
             .directory
             .join(format!(".{key}.{}.tmp", std::process::id()));
-        if std::fs::write(&temporary, text).is_ok()
-            && std::fs::rename(&temporary, self.path(key)).is_err()
-        {
+        let written = std::fs::File::create(&temporary).is_ok_and(|file| {
+            let mut writer = std::io::BufWriter::new(file);
+            serde_json::to_writer(&mut writer, &entry).is_ok()
+                && std::io::Write::flush(&mut writer).is_ok()
+        });
+        if !(written && std::fs::rename(&temporary, self.path(key)).is_ok()) {
             let _ = std::fs::remove_file(&temporary);
         }
         self.prune(key);
