@@ -17,6 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
@@ -45,20 +46,26 @@ struct Using<L> {
 /// index ([`PendingUses`], `crate::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let hits = input
-        .query
-        .walked(|| crate::csharp_walk::hits(input.tree, source, input.context.generic_facts()));
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut out = Output::new(Anchors::new(root, source, scope_name));
+    // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
+    let mut matcher = crate::csharp_walk::Matcher::new(source, input.context.generic_facts());
+    let started = input.query.is_timed().then(Instant::now);
+    let walked = out
+        .anchors
+        .walk_with(&WALK_KINDS, |node, field, ancestors| {
+            matcher.visit(node, field, ancestors);
+        });
+    let hits = matcher.hits;
+    input.query.record_walk(&hits, started);
     let usings: Vec<Using<Node<'_>>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::Import)
         .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
         .collect();
     let (own, _) = declarations_of(root, source);
-    let walked = out.anchors.walk(&WALK_KINDS);
     let (mut uses, mut chains) = (walked.uses, walked.chains);
     // `[OrderFilter]` names the class `OrderFilterAttribute`.
     for (name, node) in attribute_names(root, source) {

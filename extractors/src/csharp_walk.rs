@@ -25,10 +25,13 @@
 use std::sync::OnceLock;
 
 use policies::facts::FactKind;
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
+#[cfg(test)]
+use tree_sitter::Tree;
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::walk_driver::Ancestor;
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,20 +166,47 @@ fn is_http_method(text: &str) -> bool {
     })
 }
 
-/// One ancestor of the cursor's node: the node and its field in its parent.
-type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
-
 /// The hits of the C# query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
+#[cfg(test)]
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
-    let kinds = kinds();
-    let mut hits = Vec::new();
-    // The ancestors of the cursor's node with their fields, innermost last.
-    let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        let field = cursor.field_name();
+    let mut matcher = Matcher::new(source, generic);
+    crate::walk_driver::preorder(tree, |node, field, ancestors| {
+        matcher.visit(node, field, ancestors);
+    });
+    matcher.hits
+}
+
+/// The C# patterns, matched node by node in any preorder walk that reports each node with its
+/// field and ancestors ([`crate::walk_driver`]).
+pub(crate) struct Matcher<'tree, 's> {
+    /// The hits so far, in the query's order.
+    pub hits: Vec<QueryHit<'tree>>,
+    source: &'s str,
+    generic: bool,
+    kinds: &'static [Kind],
+}
+
+impl<'tree, 's> Matcher<'tree, 's> {
+    /// A matcher for a file with text `source`; `generic` as for [`hits`].
+    pub fn new(source: &'s str, generic: bool) -> Self {
+        Self {
+            hits: Vec::new(),
+            source,
+            generic,
+            kinds: kinds(),
+        }
+    }
+
+    /// The matches that end at `node` (its field in its parent, its ancestors parent last).
+    pub fn visit(
+        &mut self,
+        node: Node<'tree>,
+        field: Option<&'static str>,
+        ancestors: &[Ancestor<'tree>],
+    ) {
+        let (kinds, source, generic) = (self.kinds, self.source, self.generic);
+        let hits = &mut self.hits;
         let kind = kind_of(node, kinds);
         if kind == Kind::Using {
             hits.push(QueryHit::new(
@@ -244,7 +274,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                     vec![(Field::Base, node)],
                 )),
                 (Kind::Invocation, Some("arguments")) if kind == Kind::ArgumentList => {
-                    arguments_hits(&mut hits, parent, node, source, kinds, generic);
+                    arguments_hits(hits, parent, node, source, kinds, generic);
                 }
                 (Kind::Attribute, Some("name")) if named => {
                     let name = syntax::text(node, source);
@@ -281,19 +311,6 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 }
                 _ => {}
             }
-        }
-        if cursor.goto_first_child() {
-            ancestors.push((node, field));
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return hits;
-            }
-            ancestors.pop();
         }
     }
 }

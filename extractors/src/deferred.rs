@@ -21,6 +21,7 @@ use crate::facts_out::{FactFactory, Located};
 use crate::links::RouteLinks;
 use crate::source_scope::{self, ScopeNamer};
 use crate::syntax;
+use crate::walk_driver::Ancestor;
 use crate::{ExtractionInput, Language};
 
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
@@ -117,7 +118,19 @@ impl<'a> Anchors<'a> {
     /// read from the declarations the walk is inside: those are the node's ancestors. An empty
     /// node (`MISSING`) gets its scope from `source_scope::enclosing`, which places it by its
     /// position.
+    #[cfg(test)]
     pub fn walk(&mut self, kinds: &WalkKinds<'_>) -> Walked<'a> {
+        self.walk_with(kinds, |_, _, _| {})
+    }
+
+    /// [`Anchors::walk`], calling `visit(node, field, ancestors)` for every node of the tree on
+    /// the way (a language's query matcher: one pass does both). The walk enters the subtrees
+    /// of `skipped` kinds too, for `visit`, but reads no name, chain or scope inside them.
+    pub fn walk_with(
+        &mut self,
+        kinds: &WalkKinds<'_>,
+        mut visit: impl FnMut(Node<'a>, Option<&'static str>, &[Ancestor<'a>]),
+    ) -> Walked<'a> {
         let ids = kinds
             .ids
             .get_or_init(|| KindIds::of(&self.root.language(), kinds));
@@ -130,49 +143,63 @@ impl<'a> Anchors<'a> {
         let mut open: Vec<(usize, u32)> = Vec::new();
         // The depth of the dotted chain the walk is inside: no chain is looked for below it.
         let mut in_chain: Option<usize> = None;
+        // The depth of the skipped node the walk is inside: nothing is read below it.
+        let mut in_skipped: Option<usize> = None;
+        let mut ancestors: Vec<Ancestor<'a>> = Vec::new();
         let mut depth = 0_usize;
         let mut cursor = self.root.walk();
         loop {
             let node = cursor.node();
+            let field = cursor.field_name();
+            visit(node, field, &ancestors);
             while open.last().is_some_and(|(at, _)| *at >= depth) {
                 open.pop();
             }
             if in_chain.is_some_and(|at| depth <= at) {
                 in_chain = None;
             }
-            let id = node.kind_id();
-            let skip = skipped.contains(&id);
-            if names.contains(&id) {
-                let name = syntax::text(node, self.source);
-                if !walked.uses.contains_key(name) {
-                    let scope = self.walked_scope(node, &open);
-                    walked.uses.insert(name.to_owned(), (node, scope));
-                }
+            if in_skipped.is_some_and(|at| depth <= at) {
+                in_skipped = None;
             }
-            if in_chain.is_none() && chains.contains(&id) {
-                if let Some(segments) = crate::jvm::chain_segments(node, self.source, kinds.chains)
-                {
-                    if segments.len() >= 2 {
+            if in_skipped.is_none() {
+                let id = node.kind_id();
+                if names.contains(&id) {
+                    let name = syntax::text(node, self.source);
+                    if !walked.uses.contains_key(name) {
                         let scope = self.walked_scope(node, &open);
-                        walked.chains.push((segments, node, scope));
-                        in_chain = Some(depth);
+                        walked.uses.insert(name.to_owned(), (node, scope));
                     }
                 }
-            }
-            if scopes.contains(&id) {
-                if let Some(name) = (self.name_of)(node, self.source) {
-                    let full = match open
-                        .last()
-                        .and_then(|(_, outer)| self.scopes.get(*outer as usize))
+                if in_chain.is_none() && chains.contains(&id) {
+                    if let Some(segments) =
+                        crate::jvm::chain_segments(node, self.source, kinds.chains)
                     {
-                        Some(outer) => format!("{outer}.{name}"),
-                        None => name,
-                    };
-                    let interned = self.intern(Some(full));
-                    open.push((depth, interned));
+                        if segments.len() >= 2 {
+                            let scope = self.walked_scope(node, &open);
+                            walked.chains.push((segments, node, scope));
+                            in_chain = Some(depth);
+                        }
+                    }
+                }
+                if scopes.contains(&id) {
+                    if let Some(name) = (self.name_of)(node, self.source) {
+                        let full = match open
+                            .last()
+                            .and_then(|(_, outer)| self.scopes.get(*outer as usize))
+                        {
+                            Some(outer) => format!("{outer}.{name}"),
+                            None => name,
+                        };
+                        let interned = self.intern(Some(full));
+                        open.push((depth, interned));
+                    }
+                }
+                if skipped.contains(&id) {
+                    in_skipped = Some(depth);
                 }
             }
-            if !skip && cursor.goto_first_child() {
+            if cursor.goto_first_child() {
+                ancestors.push((node, field));
                 depth += 1;
                 continue;
             }
@@ -183,6 +210,7 @@ impl<'a> Anchors<'a> {
                 if !cursor.goto_parent() {
                     return walked;
                 }
+                ancestors.pop();
                 depth -= 1;
             }
         }

@@ -3,6 +3,7 @@
 //! `RestTemplate`, `WebClient`).
 
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
@@ -22,13 +23,20 @@ use crate::ExtractionInput;
 /// second pass (`crate::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let hits = input
-        .query
-        .walked(|| crate::java_walk::hits(input.tree, source, input.context.generic_facts()));
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut out = Output::new(Anchors::new(root, source, scope_name));
+    // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
+    let mut matcher = crate::java_walk::Matcher::new(source, input.context.generic_facts());
+    let started = input.query.is_timed().then(Instant::now);
+    let walked = out
+        .anchors
+        .walk_with(&WALK_KINDS, |node, field, ancestors| {
+            matcher.visit(node, field, ancestors);
+        });
+    let hits = matcher.hits;
+    input.query.record_walk(&hits, started);
     let mut imports: Vec<JvmImport> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         if let Some(import) = hit
@@ -39,7 +47,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let package = package_of(root, source);
-    let walked = out.anchors.walk(&WALK_KINDS);
     let mut uses = walked.uses;
     // The annotations of a `package-info.java` package declaration use types too.
     for declaration in named_children(root)

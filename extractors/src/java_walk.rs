@@ -25,10 +25,13 @@
 use std::sync::OnceLock;
 
 use policies::facts::FactKind;
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
+#[cfg(test)]
+use tree_sitter::Tree;
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::walk_driver::Ancestor;
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,14 +135,45 @@ const RETROFIT_MARKERS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "H
 
 /// The hits of the Java query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
+#[cfg(test)]
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
-    let kinds = kinds();
-    let mut hits = Vec::new();
-    // The ancestors of the cursor's node, innermost last.
-    let mut ancestors: Vec<Node<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
+    let mut matcher = Matcher::new(source, generic);
+    crate::walk_driver::preorder(tree, |node, field, ancestors| {
+        matcher.visit(node, field, ancestors);
+    });
+    matcher.hits
+}
+
+/// The Java patterns, matched node by node in any preorder walk that reports each node with its
+/// field and ancestors ([`crate::walk_driver`]).
+pub(crate) struct Matcher<'tree, 's> {
+    /// The hits so far, in the query's order.
+    pub hits: Vec<QueryHit<'tree>>,
+    source: &'s str,
+    generic: bool,
+    kinds: &'static [Kind],
+}
+
+impl<'tree, 's> Matcher<'tree, 's> {
+    /// A matcher for a file with text `source`; `generic` as for [`hits`].
+    pub fn new(source: &'s str, generic: bool) -> Self {
+        Self {
+            hits: Vec::new(),
+            source,
+            generic,
+            kinds: kinds(),
+        }
+    }
+
+    /// The matches that end at `node` (its field in its parent, its ancestors parent last).
+    pub fn visit(
+        &mut self,
+        node: Node<'tree>,
+        field: Option<&'static str>,
+        ancestors: &[Ancestor<'tree>],
+    ) {
+        let (kinds, source, generic) = (self.kinds, self.source, self.generic);
+        let hits = &mut self.hits;
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
             hits.push(QueryHit::new(
@@ -147,77 +181,64 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 vec![(Field::Statement, node)],
             ));
         }
-        if let Some(parent) = ancestors.last().copied() {
-            let field = cursor.field_name();
-            let grandparent = || {
-                ancestors
-                    .len()
-                    .checked_sub(2)
-                    .and_then(|index| ancestors.get(index))
-                    .copied()
-            };
-            let visit = Visit {
-                node,
-                kind,
-                parent,
-                field,
-                source,
-                kinds,
-                generic,
-            };
-            match kind_of(parent, kinds) {
-                Kind::ObjectCreation if field == Some("type") && wild(node) => {
-                    hits.push(QueryHit::new(
-                        FactKind::AccessesTechnology,
-                        vec![(Field::Construction, parent), (Field::Type, node)],
-                    ));
-                }
-                Kind::FormalParameter | Kind::FieldDeclaration
-                    if field == Some("type") && wild(node) =>
-                {
-                    hits.push(QueryHit::new(
-                        FactKind::AccessesTechnology,
-                        vec![(Field::Parameter, parent), (Field::Type, node)],
-                    ));
-                }
-                Kind::Superclass if wild(node) => {
-                    hits.push(QueryHit::new(
-                        FactKind::AccessesTechnology,
-                        vec![(Field::Base, node)],
-                    ));
-                }
-                Kind::TypeList
-                    if wild(node)
-                        && grandparent().is_some_and(|interfaces| {
-                            matches!(
-                                kind_of(interfaces, kinds),
-                                Kind::ExtendsInterfaces | Kind::SuperInterfaces
-                            )
-                        }) =>
-                {
-                    hits.push(QueryHit::new(
-                        FactKind::AccessesTechnology,
-                        vec![(Field::Base, node)],
-                    ));
-                }
-                Kind::MethodInvocation => visit.method_invocation(&mut hits),
-                Kind::Assignment => visit.assignment(&mut hits),
-                Kind::Annotation | Kind::MarkerAnnotation => visit.annotation(&mut hits),
-                _ => {}
+        let Some(parent) = ancestors.last().map(|(parent, _)| *parent) else {
+            return;
+        };
+        let grandparent = || {
+            ancestors
+                .len()
+                .checked_sub(2)
+                .and_then(|index| ancestors.get(index))
+                .map(|(grandparent, _)| *grandparent)
+        };
+        let visit = Visit {
+            node,
+            kind,
+            parent,
+            field,
+            source,
+            kinds,
+            generic,
+        };
+        match kind_of(parent, kinds) {
+            Kind::ObjectCreation if field == Some("type") && wild(node) => {
+                hits.push(QueryHit::new(
+                    FactKind::AccessesTechnology,
+                    vec![(Field::Construction, parent), (Field::Type, node)],
+                ));
             }
-        }
-        if cursor.goto_first_child() {
-            ancestors.push(node);
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
+            Kind::FormalParameter | Kind::FieldDeclaration
+                if field == Some("type") && wild(node) =>
+            {
+                hits.push(QueryHit::new(
+                    FactKind::AccessesTechnology,
+                    vec![(Field::Parameter, parent), (Field::Type, node)],
+                ));
             }
-            if !cursor.goto_parent() {
-                return hits;
+            Kind::Superclass if wild(node) => {
+                hits.push(QueryHit::new(
+                    FactKind::AccessesTechnology,
+                    vec![(Field::Base, node)],
+                ));
             }
-            ancestors.pop();
+            Kind::TypeList
+                if wild(node)
+                    && grandparent().is_some_and(|interfaces| {
+                        matches!(
+                            kind_of(interfaces, kinds),
+                            Kind::ExtendsInterfaces | Kind::SuperInterfaces
+                        )
+                    }) =>
+            {
+                hits.push(QueryHit::new(
+                    FactKind::AccessesTechnology,
+                    vec![(Field::Base, node)],
+                ));
+            }
+            Kind::MethodInvocation => visit.method_invocation(hits),
+            Kind::Assignment => visit.assignment(hits),
+            Kind::Annotation | Kind::MarkerAnnotation => visit.annotation(hits),
+            _ => {}
         }
     }
 }

@@ -28,10 +28,13 @@
 use std::sync::OnceLock;
 
 use policies::facts::FactKind;
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
+#[cfg(test)]
+use tree_sitter::Tree;
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::walk_driver::Ancestor;
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,46 +120,62 @@ const CLIENT_VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head"
 
 /// The hits of the Kotlin query files on `tree`; without `generic`, those of `graph.scm`
 /// (`call` and `assignment`) are left out, as the query compiled without that file does.
+#[cfg(test)]
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
-    let kinds = kinds();
-    let mut hits = Vec::new();
-    // The ancestors of the cursor's node, innermost last.
-    let mut ancestors: Vec<Node<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        let kind = kind_of(node, kinds);
+    let mut matcher = Matcher::new(source, generic);
+    crate::walk_driver::preorder(tree, |node, field, ancestors| {
+        matcher.visit(node, field, ancestors);
+    });
+    matcher.hits
+}
+
+/// The Kotlin patterns, matched node by node in any preorder walk that reports each node with
+/// its field and ancestors ([`crate::walk_driver`]).
+pub(crate) struct Matcher<'tree, 's> {
+    /// The hits so far, in the query's order.
+    pub hits: Vec<QueryHit<'tree>>,
+    source: &'s str,
+    generic: bool,
+    kinds: &'static [Kind],
+}
+
+impl<'tree, 's> Matcher<'tree, 's> {
+    /// A matcher for a file with text `source`; `generic` as for [`hits`].
+    pub fn new(source: &'s str, generic: bool) -> Self {
+        Self {
+            hits: Vec::new(),
+            source,
+            generic,
+            kinds: kinds(),
+        }
+    }
+
+    /// The matches that end at `node` (its field in its parent, its ancestors parent last).
+    pub fn visit(
+        &mut self,
+        node: Node<'tree>,
+        field: Option<&'static str>,
+        ancestors: &[Ancestor<'tree>],
+    ) {
+        let kind = kind_of(node, self.kinds);
         if kind == Kind::Import {
-            hits.push(QueryHit::new(
+            self.hits.push(QueryHit::new(
                 FactKind::Import,
                 vec![(Field::Statement, node)],
             ));
         }
-        if let Some(parent) = ancestors.last().copied() {
+        if let Some((parent, _)) = ancestors.last().copied() {
             let visit = Visit {
                 node,
                 kind,
                 parent,
-                field: cursor.field_name(),
-                ancestors: &ancestors,
-                source,
-                kinds,
-                generic,
+                field,
+                ancestors,
+                source: self.source,
+                kinds: self.kinds,
+                generic: self.generic,
             };
-            visit.run(&mut hits);
-        }
-        if cursor.goto_first_child() {
-            ancestors.push(node);
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return hits;
-            }
-            ancestors.pop();
+            visit.run(&mut self.hits);
         }
     }
 }
@@ -167,7 +186,7 @@ struct Visit<'tree, 'a> {
     kind: Kind,
     parent: Node<'tree>,
     field: Option<&'static str>,
-    ancestors: &'a [Node<'tree>],
+    ancestors: &'a [Ancestor<'tree>],
     source: &'a str,
     kinds: &'a [Kind],
     generic: bool,
@@ -188,7 +207,7 @@ impl<'tree> Visit<'tree, '_> {
             .len()
             .checked_sub(2 + up)
             .and_then(|index| self.ancestors.get(index))
-            .copied()
+            .map(|(node, _)| *node)
     }
 
     fn run(&self, hits: &mut Vec<QueryHit<'tree>>) {

@@ -52,6 +52,7 @@ mod swift_web;
 mod syntax;
 #[cfg(test)]
 mod walk_check;
+mod walk_driver;
 mod web_out;
 mod workflow;
 

@@ -410,6 +410,18 @@ impl QueryHandle {
         hits
     }
 
+    /// Records a walk that ran since `started` (`None` when passes are not timed) and found
+    /// `hits`, as `<language>.walk`.
+    pub(crate) fn record_walk(&self, hits: &[QueryHit<'_>], started: Option<Instant>) {
+        if let Some(started) = started {
+            self.record(QueryTiming::of_hits(
+                format!("{}.walk", self.language()),
+                hits,
+                started,
+            ));
+        }
+    }
+
     /// Whether passes are timed.
     pub(crate) fn is_timed(&self) -> bool {
         self.timings.is_some()
