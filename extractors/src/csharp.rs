@@ -31,6 +31,7 @@ use crate::imports_out::{self, ImportSiteAt};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
+use crate::walk_driver::Ancestor;
 use crate::ExtractionInput;
 
 /// One `using` directive.
@@ -53,10 +54,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::csharp_walk::Matcher::new(source, input.context.generic_facts());
     let started = input.query.is_timed().then(Instant::now);
+    // It also collects the attribute names, which name classes (`[OrderFilter]`).
+    let mut attributes = Vec::new();
     let walked = out
         .anchors
         .walk_with(&WALK_KINDS, |node, field, ancestors| {
             matcher.visit(node, field, ancestors);
+            if let Some(name) = attribute_name(node, field, ancestors, source) {
+                attributes.push((name, node));
+            }
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -68,7 +74,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let (own, _) = declarations_of(root, source);
     let (mut uses, mut chains) = (walked.uses, walked.chains);
     // `[OrderFilter]` names the class `OrderFilterAttribute`.
-    for (name, node) in attribute_names(root, source) {
+    for (name, node) in attributes {
         match name.rsplit_once('.') {
             None => {
                 uses.entry(format!("{name}Attribute"))
@@ -382,22 +388,19 @@ fn qualified_target<'index, 'chain>(
     None
 }
 
-/// The names of the attributes in a file (`OrderFilter`, `Acme.Web.Audit`) with their nodes.
-fn attribute_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
-    let mut names = Vec::new();
-    for node in syntax::descendants(root) {
-        if node.kind() == "attribute" {
-            if let Some(name) = node.child_by_field_name("name") {
-                if matches!(name.kind(), "identifier" | "qualified_name") {
-                    names.push((
-                        syntax::compact_text(name, source, 400).replace(' ', ""),
-                        name,
-                    ));
-                }
-            }
-        }
+/// The name of an attribute when `node` is one (`[Authorize]`, `[Acme.OrderFilter]`): an
+/// identifier or qualified name in the `name` field of an `attribute`, without spaces.
+fn attribute_name(
+    node: Node<'_>,
+    field: Option<&'static str>,
+    ancestors: &[Ancestor<'_>],
+    source: &str,
+) -> Option<String> {
+    if field != Some("name") || !matches!(node.kind(), "identifier" | "qualified_name") {
+        return None;
     }
-    names
+    let (parent, _) = ancestors.last()?;
+    (parent.kind() == "attribute").then(|| syntax::compact_text(node, source, 400).replace(' ', ""))
 }
 
 fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<'tree>>> {

@@ -40,10 +40,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::kotlin_walk::Matcher::new(source, input.context.generic_facts());
     let started = input.query.is_timed().then(Instant::now);
+    // It also collects the names the file declares itself.
+    let mut declared_here = Vec::new();
     let walked = out
         .anchors
         .walk_with(&WALK_KINDS, |node, field, ancestors| {
             matcher.visit(node, field, ancestors);
+            local_declaration(node, ancestors.len(), source, &mut declared_here);
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -60,7 +63,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut uses = walked.uses;
     // A name the file declares itself (a local, parameter, member or named-argument label)
     // refers to that declaration, not to a same-package top-level one.
-    for name in locally_declared(root, source) {
+    for name in declared_here {
         uses.remove(&name);
     }
     let rules: &'static [ClientRule] = &CLIENTS;
@@ -139,40 +142,27 @@ fn type_name(node: Node<'_>, source: &str) -> String {
         .join(".")
 }
 
-/// The names declared below the top level (properties, functions, parameters, lambda and loop
-/// variables) and named-argument labels. Top-level declarations are left out: the index knows
-/// them. One cursor walk.
-fn locally_declared(root: Node<'_>, source: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        let depth = cursor.depth();
-        let name = match node.kind() {
-            "variable_declaration" | "parameter" | "class_parameter" => named_children(node)
-                .into_iter()
-                .find(|child| child.kind() == "identifier"),
-            "function_declaration" if depth > 1 => node.child_by_field_name("name"),
-            "value_argument" if has_token(node, "=") => named_children(node).into_iter().next(),
-            _ => None,
-        };
-        // A top-level property's variable sits at depth 2, below its declaration.
-        let is_top_level_property = node.kind() == "variable_declaration" && depth == 2;
-        if let Some(name) = name.filter(|name| name.kind() == "identifier") {
-            if !is_top_level_property {
-                names.push(syntax::text(name, source).to_owned());
-            }
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return names;
-            }
+/// Adds the name `node` declares below the top level (a property, function, parameter, lambda
+/// or loop variable) or its named-argument label; `depth` is the node's depth in the tree.
+/// Top-level declarations are left out: the index knows them. Called for every node of the
+/// file's one walk.
+fn local_declaration(node: Node<'_>, depth: usize, source: &str, names: &mut Vec<String>) {
+    if !node.is_named() {
+        return;
+    }
+    let name = match node.kind() {
+        "variable_declaration" | "parameter" | "class_parameter" => named_children(node)
+            .into_iter()
+            .find(|child| child.kind() == "identifier"),
+        "function_declaration" if depth > 1 => node.child_by_field_name("name"),
+        "value_argument" if has_token(node, "=") => named_children(node).into_iter().next(),
+        _ => None,
+    };
+    // A top-level property's variable sits at depth 2, below its declaration.
+    let is_top_level_property = node.kind() == "variable_declaration" && depth == 2;
+    if let Some(name) = name.filter(|name| name.kind() == "identifier") {
+        if !is_top_level_property {
+            names.push(syntax::text(name, source).to_owned());
         }
     }
 }
