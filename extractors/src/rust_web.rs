@@ -67,9 +67,11 @@ pub(crate) fn facts(
                 }
             }
             FactKind::HttpCall => {
+                // No identifier can be `reqwest` when the text does not hold the word.
                 let names = *names_reqwest.get_or_insert_with(|| {
-                    syntax::first_uses(file.root, source, &["identifier"], &[])
-                        .contains_key("reqwest")
+                    source.contains("reqwest")
+                        && syntax::first_uses(file.root, source, &["identifier"], &[])
+                            .contains_key("reqwest")
                 });
                 if let Some(site) = names.then(|| http_call(hit, file)).flatten() {
                     facts.push(web_out::http_call_fact(factory, &site));
