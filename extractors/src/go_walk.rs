@@ -26,6 +26,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,45 +49,29 @@ enum Kind {
 fn kinds() -> &'static [Kind] {
     static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                let id = u16::try_from(id).unwrap_or(u16::MAX);
-                if !language.node_kind_is_named(id) {
-                    return Kind::Other;
-                }
-                match language.node_kind_for_id(id).unwrap_or_default() {
-                    "import_spec" => Kind::ImportSpec,
-                    "interpreted_string_literal" | "raw_string_literal" => Kind::StringLiteral,
-                    "call_expression" => Kind::Call,
-                    "selector_expression" => Kind::Selector,
-                    "composite_literal" => Kind::CompositeLiteral,
-                    "qualified_type" => Kind::QualifiedType,
-                    "argument_list" => Kind::ArgumentList,
-                    "assignment_statement" => Kind::Assignment,
-                    "expression_list" => Kind::ExpressionList,
-                    "field_identifier" => Kind::FieldIdentifier,
-                    "identifier" => Kind::Identifier,
-                    _ => Kind::Other,
-                }
-            })
-            .collect()
+        kind_table(
+            &tree_sitter_go::LANGUAGE.into(),
+            Kind::Other,
+            |name| match name {
+                "import_spec" => Kind::ImportSpec,
+                "interpreted_string_literal" | "raw_string_literal" => Kind::StringLiteral,
+                "call_expression" => Kind::Call,
+                "selector_expression" => Kind::Selector,
+                "composite_literal" => Kind::CompositeLiteral,
+                "qualified_type" => Kind::QualifiedType,
+                "argument_list" => Kind::ArgumentList,
+                "assignment_statement" => Kind::Assignment,
+                "expression_list" => Kind::ExpressionList,
+                "field_identifier" => Kind::FieldIdentifier,
+                "identifier" => Kind::Identifier,
+                _ => Kind::Other,
+            },
+        )
     })
 }
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
-    if !node.is_named() {
-        return Kind::Other;
-    }
-    kinds
-        .get(usize::from(node.kind_id()))
-        .copied()
-        .unwrap_or(Kind::Other)
-}
-
-/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
-fn wild(node: Node<'_>) -> bool {
-    node.is_named() && !node.is_error()
+    kind_in(node, kinds, Kind::Other)
 }
 
 const ROUTE_METHODS: [&str; 17] = [
@@ -117,20 +102,12 @@ const HTTP_METHODS: [&str; 6] = [
     "NewRequestWithContext",
 ];
 
-/// One ancestor of the cursor's node: the node and its field in its parent.
-type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
-
 /// The hits of the Go query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    // The ancestors of the cursor's node with their fields, innermost last.
-    let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        let field = cursor.field_name();
+    preorder(tree, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if let Some(&(parent, parent_field)) = ancestors.last() {
             let parent_kind = kind_of(parent, kinds);
@@ -174,20 +151,8 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 _ => {}
             }
         }
-        if cursor.goto_first_child() {
-            ancestors.push((node, field));
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return hits;
-            }
-            ancestors.pop();
-        }
-    }
+    });
+    hits
 }
 
 /// The matches that end at the `arguments` of `call`, in pattern order.

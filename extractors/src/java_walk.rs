@@ -31,7 +31,7 @@ use tree_sitter::Tree;
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::Ancestor;
+use crate::walk_driver::{kind_in, kind_table, wild, Ancestor};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,50 +59,34 @@ enum Kind {
 fn kinds() -> &'static [Kind] {
     static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                let id = u16::try_from(id).unwrap_or(u16::MAX);
-                if !language.node_kind_is_named(id) {
-                    return Kind::Other;
-                }
-                match language.node_kind_for_id(id).unwrap_or_default() {
-                    "import_declaration" => Kind::Import,
-                    "object_creation_expression" => Kind::ObjectCreation,
-                    "method_invocation" => Kind::MethodInvocation,
-                    "identifier" => Kind::Identifier,
-                    "formal_parameter" => Kind::FormalParameter,
-                    "field_declaration" => Kind::FieldDeclaration,
-                    "superclass" => Kind::Superclass,
-                    "extends_interfaces" => Kind::ExtendsInterfaces,
-                    "super_interfaces" => Kind::SuperInterfaces,
-                    "type_list" => Kind::TypeList,
-                    "argument_list" => Kind::ArgumentList,
-                    "assignment_expression" => Kind::Assignment,
-                    "field_access" => Kind::FieldAccess,
-                    "annotation" => Kind::Annotation,
-                    "marker_annotation" => Kind::MarkerAnnotation,
-                    "annotation_argument_list" => Kind::AnnotationArguments,
-                    _ => Kind::Other,
-                }
-            })
-            .collect()
+        kind_table(
+            &tree_sitter_java::LANGUAGE.into(),
+            Kind::Other,
+            |name| match name {
+                "import_declaration" => Kind::Import,
+                "object_creation_expression" => Kind::ObjectCreation,
+                "method_invocation" => Kind::MethodInvocation,
+                "identifier" => Kind::Identifier,
+                "formal_parameter" => Kind::FormalParameter,
+                "field_declaration" => Kind::FieldDeclaration,
+                "superclass" => Kind::Superclass,
+                "extends_interfaces" => Kind::ExtendsInterfaces,
+                "super_interfaces" => Kind::SuperInterfaces,
+                "type_list" => Kind::TypeList,
+                "argument_list" => Kind::ArgumentList,
+                "assignment_expression" => Kind::Assignment,
+                "field_access" => Kind::FieldAccess,
+                "annotation" => Kind::Annotation,
+                "marker_annotation" => Kind::MarkerAnnotation,
+                "annotation_argument_list" => Kind::AnnotationArguments,
+                _ => Kind::Other,
+            },
+        )
     })
 }
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
-    if !node.is_named() {
-        return Kind::Other;
-    }
-    kinds
-        .get(usize::from(node.kind_id()))
-        .copied()
-        .unwrap_or(Kind::Other)
-}
-
-/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
-fn wild(node: Node<'_>) -> bool {
-    node.is_named() && !node.is_error()
+    kind_in(node, kinds, Kind::Other)
 }
 
 /// `^(Get|Post|Put|Patch|Delete|Request)Mapping$`.

@@ -34,7 +34,7 @@ use tree_sitter::Tree;
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::Ancestor;
+use crate::walk_driver::{kind_in, kind_table, wild, Ancestor};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,48 +60,32 @@ enum Kind {
 fn kinds() -> &'static [Kind] {
     static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_kotlin_ng::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                let id = u16::try_from(id).unwrap_or(u16::MAX);
-                if !language.node_kind_is_named(id) {
-                    return Kind::Other;
-                }
-                match language.node_kind_for_id(id).unwrap_or_default() {
-                    "import" => Kind::Import,
-                    "call_expression" => Kind::Call,
-                    "identifier" => Kind::Identifier,
-                    "navigation_expression" => Kind::Navigation,
-                    "value_arguments" => Kind::ValueArguments,
-                    "annotated_lambda" => Kind::AnnotatedLambda,
-                    "class_parameter" => Kind::ClassParameter,
-                    "user_type" => Kind::UserType,
-                    "delegation_specifier" => Kind::DelegationSpecifier,
-                    "constructor_invocation" => Kind::ConstructorInvocation,
-                    "annotation" => Kind::Annotation,
-                    "binary_expression" => Kind::BinaryExpression,
-                    "lambda_literal" => Kind::LambdaLiteral,
-                    "assignment" => Kind::Assignment,
-                    _ => Kind::Other,
-                }
-            })
-            .collect()
+        kind_table(
+            &tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Kind::Other,
+            |name| match name {
+                "import" => Kind::Import,
+                "call_expression" => Kind::Call,
+                "identifier" => Kind::Identifier,
+                "navigation_expression" => Kind::Navigation,
+                "value_arguments" => Kind::ValueArguments,
+                "annotated_lambda" => Kind::AnnotatedLambda,
+                "class_parameter" => Kind::ClassParameter,
+                "user_type" => Kind::UserType,
+                "delegation_specifier" => Kind::DelegationSpecifier,
+                "constructor_invocation" => Kind::ConstructorInvocation,
+                "annotation" => Kind::Annotation,
+                "binary_expression" => Kind::BinaryExpression,
+                "lambda_literal" => Kind::LambdaLiteral,
+                "assignment" => Kind::Assignment,
+                _ => Kind::Other,
+            },
+        )
     })
 }
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
-    if !node.is_named() {
-        return Kind::Other;
-    }
-    kinds
-        .get(usize::from(node.kind_id()))
-        .copied()
-        .unwrap_or(Kind::Other)
-}
-
-/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
-fn wild(node: Node<'_>) -> bool {
-    node.is_named() && !node.is_error()
+    kind_in(node, kinds, Kind::Other)
 }
 
 /// `^(Get|Post|Put|Patch|Delete|Request)Mapping$`.

@@ -28,6 +28,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,41 +47,25 @@ enum Kind {
 fn kinds() -> &'static [Kind] {
     static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                let id = u16::try_from(id).unwrap_or(u16::MAX);
-                if !language.node_kind_is_named(id) {
-                    return Kind::Other;
-                }
-                match language.node_kind_for_id(id).unwrap_or_default() {
-                    "import_statement" | "import_from_statement" => Kind::Import,
-                    "call" => Kind::Call,
-                    "attribute" => Kind::Attribute,
-                    "identifier" => Kind::Identifier,
-                    "argument_list" => Kind::ArgumentList,
-                    "decorator" => Kind::Decorator,
-                    "assignment" => Kind::Assignment,
-                    _ => Kind::Other,
-                }
-            })
-            .collect()
+        kind_table(
+            &tree_sitter_python::LANGUAGE.into(),
+            Kind::Other,
+            |name| match name {
+                "import_statement" | "import_from_statement" => Kind::Import,
+                "call" => Kind::Call,
+                "attribute" => Kind::Attribute,
+                "identifier" => Kind::Identifier,
+                "argument_list" => Kind::ArgumentList,
+                "decorator" => Kind::Decorator,
+                "assignment" => Kind::Assignment,
+                _ => Kind::Other,
+            },
+        )
     })
 }
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
-    if !node.is_named() {
-        return Kind::Other;
-    }
-    kinds
-        .get(usize::from(node.kind_id()))
-        .copied()
-        .unwrap_or(Kind::Other)
-}
-
-/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
-fn wild(node: Node<'_>) -> bool {
-    node.is_named() && !node.is_error()
+    kind_in(node, kinds, Kind::Other)
 }
 
 const ROUTE_METHODS: [&str; 9] = [
@@ -103,11 +88,7 @@ const HTTP_METHODS: [&str; 8] = [
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    // The ancestors of the cursor's node, innermost last.
-    let mut ancestors: Vec<Node<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
+    preorder(tree, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
             hits.push(QueryHit::new(
@@ -115,7 +96,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 vec![(Field::Statement, node)],
             ));
         }
-        if let (Some(field), Some(parent)) = (cursor.field_name(), ancestors.last().copied()) {
+        if let (Some(field), Some(parent)) = (field, ancestors.last().map(|(parent, _)| *parent)) {
             let parent_kind = kind_of(parent, kinds);
             match field {
                 "function" if parent_kind == Kind::Call => {
@@ -131,7 +112,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                         .len()
                         .checked_sub(2)
                         .and_then(|index| ancestors.get(index))
-                        .copied();
+                        .map(|(node, _)| *node);
                     arguments_hits(
                         &mut hits,
                         (parent, node, kind),
@@ -159,20 +140,8 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 _ => {}
             }
         }
-        if cursor.goto_first_child() {
-            ancestors.push(node);
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return hits;
-            }
-            ancestors.pop();
-        }
-    }
+    });
+    hits
 }
 
 /// The matches that end at the `arguments` of `call`, roots outer first, then in pattern order.

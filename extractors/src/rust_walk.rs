@@ -27,6 +27,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,46 +51,30 @@ enum Kind {
 fn kinds() -> &'static [Kind] {
     static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                let id = u16::try_from(id).unwrap_or(u16::MAX);
-                if !language.node_kind_is_named(id) {
-                    return Kind::Other;
-                }
-                match language.node_kind_for_id(id).unwrap_or_default() {
-                    "use_declaration" => Kind::UseDeclaration,
-                    "mod_item" => Kind::ModItem,
-                    "call_expression" => Kind::Call,
-                    "arguments" => Kind::Arguments,
-                    "identifier" => Kind::Identifier,
-                    "scoped_identifier" => Kind::ScopedIdentifier,
-                    "field_expression" => Kind::FieldExpression,
-                    "field_identifier" => Kind::FieldIdentifier,
-                    "assignment_expression" => Kind::Assignment,
-                    "attribute_item" => Kind::AttributeItem,
-                    "attribute" => Kind::Attribute,
-                    "token_tree" => Kind::TokenTree,
-                    _ => Kind::Other,
-                }
-            })
-            .collect()
+        kind_table(
+            &tree_sitter_rust::LANGUAGE.into(),
+            Kind::Other,
+            |name| match name {
+                "use_declaration" => Kind::UseDeclaration,
+                "mod_item" => Kind::ModItem,
+                "call_expression" => Kind::Call,
+                "arguments" => Kind::Arguments,
+                "identifier" => Kind::Identifier,
+                "scoped_identifier" => Kind::ScopedIdentifier,
+                "field_expression" => Kind::FieldExpression,
+                "field_identifier" => Kind::FieldIdentifier,
+                "assignment_expression" => Kind::Assignment,
+                "attribute_item" => Kind::AttributeItem,
+                "attribute" => Kind::Attribute,
+                "token_tree" => Kind::TokenTree,
+                _ => Kind::Other,
+            },
+        )
     })
 }
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
-    if !node.is_named() {
-        return Kind::Other;
-    }
-    kinds
-        .get(usize::from(node.kind_id()))
-        .copied()
-        .unwrap_or(Kind::Other)
-}
-
-/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
-fn wild(node: Node<'_>) -> bool {
-    node.is_named() && !node.is_error()
+    kind_in(node, kinds, Kind::Other)
 }
 
 const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
@@ -99,11 +84,7 @@ const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    // The ancestors of the cursor's node, innermost last.
-    let mut ancestors: Vec<Node<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
+    preorder(tree, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::UseDeclaration {
             hits.push(QueryHit::new(
@@ -111,9 +92,9 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 vec![(Field::Statement, node)],
             ));
         }
-        if let Some(parent) = ancestors.last().copied() {
+        if let Some(parent) = ancestors.last().map(|(parent, _)| *parent) {
             let parent_kind = kind_of(parent, kinds);
-            match (cursor.field_name(), parent_kind) {
+            match (field, parent_kind) {
                 (Some("name"), Kind::ModItem)
                     if kind == Kind::Identifier && parent.child_by_field_name("body").is_none() =>
                 {
@@ -138,7 +119,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                         .len()
                         .checked_sub(2)
                         .and_then(|index| ancestors.get(index))
-                        .copied()
+                        .map(|(node, _)| *node)
                         .filter(|item| kind_of(*item, kinds) == Kind::AttributeItem);
                     if let Some(item) = item {
                         attribute_route(&mut hits, item, parent, node, source, kinds);
@@ -162,20 +143,8 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 _ => {}
             }
         }
-        if cursor.goto_first_child() {
-            ancestors.push(node);
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return hits;
-            }
-            ancestors.pop();
-        }
-    }
+    });
+    hits
 }
 
 /// The matches that end at the `arguments` of `call`, in pattern order.

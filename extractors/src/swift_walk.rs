@@ -29,6 +29,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,42 +49,26 @@ enum Kind {
 fn kinds() -> &'static [Kind] {
     static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_swift::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                let id = u16::try_from(id).unwrap_or(u16::MAX);
-                if !language.node_kind_is_named(id) {
-                    return Kind::Other;
-                }
-                match language.node_kind_for_id(id).unwrap_or_default() {
-                    "import_declaration" => Kind::Import,
-                    "call_expression" => Kind::Call,
-                    "call_suffix" => Kind::CallSuffix,
-                    "navigation_expression" => Kind::Navigation,
-                    "navigation_suffix" => Kind::NavigationSuffix,
-                    "simple_identifier" => Kind::SimpleIdentifier,
-                    "assignment" => Kind::Assignment,
-                    "directly_assignable_expression" => Kind::Assignable,
-                    _ => Kind::Other,
-                }
-            })
-            .collect()
+        kind_table(
+            &tree_sitter_swift::LANGUAGE.into(),
+            Kind::Other,
+            |name| match name {
+                "import_declaration" => Kind::Import,
+                "call_expression" => Kind::Call,
+                "call_suffix" => Kind::CallSuffix,
+                "navigation_expression" => Kind::Navigation,
+                "navigation_suffix" => Kind::NavigationSuffix,
+                "simple_identifier" => Kind::SimpleIdentifier,
+                "assignment" => Kind::Assignment,
+                "directly_assignable_expression" => Kind::Assignable,
+                _ => Kind::Other,
+            },
+        )
     })
 }
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
-    if !node.is_named() {
-        return Kind::Other;
-    }
-    kinds
-        .get(usize::from(node.kind_id()))
-        .copied()
-        .unwrap_or(Kind::Other)
-}
-
-/// Whether a `(_)` wildcard matches `node`: any named node but an `ERROR`.
-fn wild(node: Node<'_>) -> bool {
-    node.is_named() && !node.is_error()
+    kind_in(node, kinds, Kind::Other)
 }
 
 const ROUTE_METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
@@ -97,20 +82,12 @@ const SESSION_METHODS: [&str; 7] = [
     "bytes",
 ];
 
-/// One ancestor of the cursor's node: the node and its field in its parent.
-type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
-
 /// The hits of the Swift query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    // The ancestors of the cursor's node with their fields, innermost last.
-    let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        let field = cursor.field_name();
+    preorder(tree, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
             hits.push(QueryHit::new(
@@ -166,20 +143,8 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 _ => {}
             }
         }
-        if cursor.goto_first_child() {
-            ancestors.push((node, field));
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return hits;
-            }
-            ancestors.pop();
-        }
-    }
+    });
+    hits
 }
 
 fn first_named_child(node: Node<'_>) -> Option<Node<'_>> {

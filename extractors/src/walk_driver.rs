@@ -1,18 +1,15 @@
-//! What the node-by-node query matchers of Java, Kotlin and C# (`*_walk::Matcher`) see: every
-//! node of a tree in preorder, with its field in its parent and its ancestors. Extraction feeds
-//! them from [`crate::deferred::Anchors::walk_with`], which reads first uses, dotted chains and
-//! scopes in the same pass; the tests that compare them with the queries use [`preorder`].
+//! What the hand-written query walks (`*_walk`) share: the preorder over every node of a tree,
+//! with its field in its parent and its ancestors ([`preorder`]; Java, Kotlin and C# are fed the
+//! same way by [`crate::deferred::Anchors::walk_with`], which reads first uses, dotted chains
+//! and scopes in the same pass), and the tables that map a grammar's kind ids to a walk's kinds.
 
-use tree_sitter::Node;
-#[cfg(test)]
-use tree_sitter::Tree;
+use tree_sitter::{Node, Tree};
 
 /// One ancestor of a node: the ancestor and its field in its own parent.
 pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 
 /// Calls `visit(node, field, ancestors)` for every node of `tree` in preorder; `ancestors` are
 /// the node's ancestors with their fields, the parent last.
-#[cfg(test)]
 pub(crate) fn preorder<'tree>(
     tree: &'tree Tree,
     mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
@@ -37,4 +34,39 @@ pub(crate) fn preorder<'tree>(
             ancestors.pop();
         }
     }
+}
+
+/// A grammar's node kind ids mapped to a walk's own kinds: `classify` names each named kind
+/// (one name may have several ids); anonymous kinds are `other`.
+pub(crate) fn kind_table<K: Copy>(
+    language: &tree_sitter::Language,
+    other: K,
+    classify: impl Fn(&str) -> K,
+) -> Vec<K> {
+    (0..language.node_kind_count())
+        .map(|id| {
+            let id = u16::try_from(id).unwrap_or(u16::MAX);
+            if language.node_kind_is_named(id) {
+                classify(language.node_kind_for_id(id).unwrap_or_default())
+            } else {
+                other
+            }
+        })
+        .collect()
+}
+
+/// The kind of `node` in a [`kind_table`]; `other` for anonymous nodes.
+pub(crate) fn kind_in<K: Copy>(node: Node<'_>, table: &[K], other: K) -> K {
+    if !node.is_named() {
+        return other;
+    }
+    table
+        .get(usize::from(node.kind_id()))
+        .copied()
+        .unwrap_or(other)
+}
+
+/// Whether a query's `(_)` wildcard matches `node`: any named node but an `ERROR`.
+pub(crate) fn wild(node: Node<'_>) -> bool {
+    node.is_named() && !node.is_error()
 }
