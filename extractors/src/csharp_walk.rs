@@ -35,7 +35,7 @@ use crate::walk_driver::{kind_in, kind_table, wild, Ancestor};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Other,
     Using,
     ObjectCreation,
@@ -154,34 +154,23 @@ fn is_http_method(text: &str) -> bool {
 /// and `assignment`) are left out, as the query compiled without that file does.
 #[cfg(test)]
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
-    let mut matcher = Matcher::new(source, generic);
+    let mut matcher = matcher(source, generic);
     crate::walk_driver::preorder(tree, |node, field, ancestors| {
         matcher.visit(node, field, ancestors);
     });
     matcher.hits
 }
 
-/// The C# patterns, matched node by node in any preorder walk that reports each node with its
-/// field and ancestors ([`crate::walk_driver`]).
-pub(crate) struct Matcher<'tree, 's> {
-    /// The hits so far, in the query's order.
-    pub hits: Vec<QueryHit<'tree>>,
-    source: &'s str,
-    generic: bool,
-    kinds: &'static [Kind],
+/// The C# patterns, matched node by node in any preorder walk that reports each node with
+/// its field and ancestors ([`crate::walk_driver`]).
+pub(crate) type Matcher<'tree, 's> = crate::walk_driver::Matcher<'tree, 's, Kind>;
+
+/// A matcher for a file with text `source`; `generic` as for [`hits`].
+pub(crate) fn matcher<'tree>(source: &str, generic: bool) -> Matcher<'tree, '_> {
+    Matcher::new(source, generic, kinds())
 }
 
-impl<'tree, 's> Matcher<'tree, 's> {
-    /// A matcher for a file with text `source`; `generic` as for [`hits`].
-    pub fn new(source: &'s str, generic: bool) -> Self {
-        Self {
-            hits: Vec::new(),
-            source,
-            generic,
-            kinds: kinds(),
-        }
-    }
-
+impl<'tree> Matcher<'tree, '_> {
     /// The matches that end at `node` (its field in its parent, its ancestors parent last).
     pub fn visit(
         &mut self,

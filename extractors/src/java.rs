@@ -28,7 +28,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut out = Output::new(Anchors::new(root, source, scope_name));
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
-    let mut matcher = crate::java_walk::Matcher::new(source, input.context.generic_facts());
+    let mut matcher = crate::java_walk::matcher(source, input.context.generic_facts());
     let started = input.query.is_timed().then(Instant::now);
     let walked = out
         .anchors

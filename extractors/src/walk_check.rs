@@ -138,3 +138,31 @@ pub(crate) fn compare_all(root: &Path, language: Language, walk: Walk) -> (usize
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     (files.len(), hits)
 }
+
+/// The two comparisons every walk's tests make: on every fixture of its language (which must
+/// hold more than `$min_files` files and `$min_hits` query hits), and on every file of the
+/// language under the directory named by the environment variable `$corpus`, when it is set.
+macro_rules! compare_fixtures_and_corpus {
+    ($language:expr, $corpus:literal, $min_files:expr, $min_hits:expr) => {
+        #[test]
+        fn the_walk_matches_the_query_on_every_fixture() {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+            let (files, hits) = crate::walk_check::compare_all(&root, $language, super::hits);
+            assert!(
+                files > $min_files && hits > $min_hits,
+                "{files} files, {hits} hits"
+            );
+        }
+
+        #[test]
+        fn the_walk_matches_the_query_on_a_corpus() {
+            let Some(root) = std::env::var_os($corpus) else {
+                return;
+            };
+            let (files, _) =
+                crate::walk_check::compare_all(std::path::Path::new(&root), $language, super::hits);
+            assert!(files > 0, "no sources of the language under the corpus");
+        }
+    };
+}
+pub(crate) use compare_fixtures_and_corpus;

@@ -5,6 +5,8 @@
 
 use tree_sitter::{Node, Tree};
 
+use crate::query::QueryHit;
+
 /// One ancestor of a node: the ancestor and its field in its own parent.
 pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 
@@ -69,4 +71,29 @@ pub(crate) fn kind_in<K: Copy>(node: Node<'_>, table: &[K], other: K) -> K {
 /// Whether a query's `(_)` wildcard matches `node`: any named node but an `ERROR`.
 pub(crate) fn wild(node: Node<'_>) -> bool {
     node.is_named() && !node.is_error()
+}
+
+/// A language's query patterns matched node by node (Java, Kotlin, C#: each module implements
+/// `visit` for its own `K`, the kinds of its [`kind_table`]).
+pub(crate) struct Matcher<'tree, 's, K: 'static> {
+    /// The hits so far, in the query's order.
+    pub hits: Vec<QueryHit<'tree>>,
+    /// The file's text.
+    pub source: &'s str,
+    /// Whether the generic `call`/`assignment` patterns are matched too.
+    pub generic: bool,
+    /// The language's kind table.
+    pub kinds: &'static [K],
+}
+
+impl<'s, K> Matcher<'_, 's, K> {
+    /// A matcher for a file with text `source`.
+    pub fn new(source: &'s str, generic: bool, kinds: &'static [K]) -> Self {
+        Self {
+            hits: Vec::new(),
+            source,
+            generic,
+            kinds,
+        }
+    }
 }

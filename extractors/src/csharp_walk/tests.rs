@@ -2,26 +2,10 @@
 //! `LINTEL_CSHARP_WALK_CORPUS=<dir>`, every `.cs` file under a directory) is matched both ways
 //! and compared (`crate::walk_check`).
 
-use std::path::Path;
-
-use crate::walk_check::{compare, compare_all};
+use crate::walk_check::{compare, compare_fixtures_and_corpus};
 use crate::Language;
 
-#[test]
-fn the_walk_matches_the_query_on_every_csharp_fixture() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let (files, hits) = compare_all(&root, Language::CSharp, super::hits);
-    assert!(files > 5 && hits > 50, "{files} files, {hits} hits");
-}
-
-#[test]
-fn the_walk_matches_the_query_on_a_corpus() {
-    let Some(root) = std::env::var_os("LINTEL_CSHARP_WALK_CORPUS") else {
-        return;
-    };
-    let (files, _) = compare_all(Path::new(&root), Language::CSharp, super::hits);
-    assert!(files > 0, "no C# under the corpus");
-}
+compare_fixtures_and_corpus!(Language::CSharp, "LINTEL_CSHARP_WALK_CORPUS", 5, 50);
 
 #[test]
 fn registrations_routes_roles_and_calls_keep_the_query_order() {

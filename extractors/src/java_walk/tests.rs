@@ -2,26 +2,10 @@
 //! `LINTEL_JAVA_WALK_CORPUS=<dir>`, every `.java` file under a directory) is matched both ways
 //! and compared (`crate::walk_check`).
 
-use std::path::Path;
-
-use crate::walk_check::{compare, compare_all};
+use crate::walk_check::{compare, compare_fixtures_and_corpus};
 use crate::Language;
 
-#[test]
-fn the_walk_matches_the_query_on_every_java_fixture() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let (files, hits) = compare_all(&root, Language::Java, super::hits);
-    assert!(files > 5 && hits > 50, "{files} files, {hits} hits");
-}
-
-#[test]
-fn the_walk_matches_the_query_on_a_corpus() {
-    let Some(root) = std::env::var_os("LINTEL_JAVA_WALK_CORPUS") else {
-        return;
-    };
-    let (files, _) = compare_all(Path::new(&root), Language::Java, super::hits);
-    assert!(files > 0, "no Java under the corpus");
-}
+compare_fixtures_and_corpus!(Language::Java, "LINTEL_JAVA_WALK_CORPUS", 5, 50);
 
 #[test]
 fn clients_routes_roles_and_calls_keep_the_query_order() {

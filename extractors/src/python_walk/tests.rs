@@ -2,26 +2,10 @@
 //! `LINTEL_PYTHON_WALK_CORPUS=<dir>`, every `.py` file under a directory) is matched both ways
 //! and compared (`crate::walk_check`).
 
-use std::path::Path;
-
-use crate::walk_check::{compare, compare_all};
+use crate::walk_check::{compare, compare_fixtures_and_corpus};
 use crate::Language;
 
-#[test]
-fn the_walk_matches_the_query_on_every_python_fixture() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let (files, hits) = compare_all(&root, Language::Python, super::hits);
-    assert!(files > 10 && hits > 100, "{files} files, {hits} hits");
-}
-
-#[test]
-fn the_walk_matches_the_query_on_a_corpus() {
-    let Some(root) = std::env::var_os("LINTEL_PYTHON_WALK_CORPUS") else {
-        return;
-    };
-    let (files, _) = compare_all(Path::new(&root), Language::Python, super::hits);
-    assert!(files > 0, "no Python under the corpus");
-}
+compare_fixtures_and_corpus!(Language::Python, "LINTEL_PYTHON_WALK_CORPUS", 10, 100);
 
 #[test]
 fn nested_decorators_mounts_and_chains_keep_the_query_order() {

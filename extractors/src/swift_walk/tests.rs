@@ -2,26 +2,10 @@
 //! `LINTEL_SWIFT_WALK_CORPUS=<dir>`, every `.swift` file under a directory) is matched both ways
 //! and compared (`crate::walk_check`).
 
-use std::path::Path;
-
-use crate::walk_check::{compare, compare_all};
+use crate::walk_check::{compare, compare_fixtures_and_corpus};
 use crate::Language;
 
-#[test]
-fn the_walk_matches_the_query_on_every_swift_fixture() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let (files, hits) = compare_all(&root, Language::Swift, super::hits);
-    assert!(files > 3 && hits > 30, "{files} files, {hits} hits");
-}
-
-#[test]
-fn the_walk_matches_the_query_on_a_corpus() {
-    let Some(root) = std::env::var_os("LINTEL_SWIFT_WALK_CORPUS") else {
-        return;
-    };
-    let (files, _) = compare_all(Path::new(&root), Language::Swift, super::hits);
-    assert!(files > 0, "no Swift under the corpus");
-}
+compare_fixtures_and_corpus!(Language::Swift, "LINTEL_SWIFT_WALK_CORPUS", 3, 30);
 
 #[test]
 fn routes_sessions_members_and_assignments_keep_the_query_order() {
