@@ -110,14 +110,14 @@ fn arguments_of(call: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// `(receiver, method)` of a method call `receiver.method(…)`.
-fn method_call<'tree>(call: Node<'tree>, source: &str) -> Option<(Node<'tree>, String)> {
+fn method_call<'tree, 's>(call: Node<'tree>, source: &'s str) -> Option<(Node<'tree>, &'s str)> {
     (call.kind() == "call_expression").then_some(())?;
     let function = call
         .child_by_field_name("function")
         .filter(|function| function.kind() == "field_expression")?;
     Some((
         function.child_by_field_name("value")?,
-        syntax::text(function.child_by_field_name("field")?, source).to_owned(),
+        syntax::text(function.child_by_field_name("field")?, source),
     ))
 }
 
@@ -171,8 +171,8 @@ fn method_routers(node: Node<'_>, source: &str) -> (Vec<(String, Option<String>)
                 found.push((verb, first.and_then(|first| handler(first, source))));
                 break;
             }
-            if VERBS.contains(&method.as_str()) || method == "any" {
-                found.push((verb_of(&method), first.and_then(|h| handler(h, source))));
+            if VERBS.contains(&method) || method == "any" {
+                found.push((verb_of(method), first.and_then(|h| handler(h, source))));
             }
             current = Some(receiver);
         } else {
@@ -379,7 +379,7 @@ fn mount_prefix(
 ) -> Option<String> {
     let (receiver, method) = method_call(call, source)?;
     let first = named_children(arguments).into_iter().next()?;
-    match method.as_str() {
+    match method {
         "nest" if first.id() != child.id() => string_value(first, source),
         "service" => chain_path(receiver, source, "scope"),
         _ => None,
@@ -408,10 +408,17 @@ fn enclosing_function<'tree>(root: Node<'tree>, node: Node<'tree>) -> Option<Nod
 /// or passed) or a binding.
 fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
     let mut found = Mounts::default();
+    // A file that never spells the methods mounts nothing: no walk.
+    if !["nest", "service", "configure"]
+        .iter()
+        .any(|method| source.contains(method))
+    {
+        return found;
+    }
     for node in syntax::descendants(root) {
         if let Some((receiver, method)) = method_call(node, source) {
             let arguments = arguments_of(node);
-            let mount = match (method.as_str(), arguments.as_slice()) {
+            let mount = match (method, arguments.as_slice()) {
                 ("nest", [path, target]) => string_value(*path, source).map(|path| (path, *target)),
                 ("service" | "configure", [target]) => {
                     chain_path(receiver, source, "scope").map(|path| (path, *target))
