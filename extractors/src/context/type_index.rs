@@ -6,7 +6,8 @@
 //! read in the same pass that extracts the file's facts. Names are looked up here once every
 //! file has been read (`crate::deferred`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::OnceLock;
 
 /// The declarations of one file: `(package or namespace, type name)` pairs.
 pub(crate) type Declarations = Vec<(String, String)>;
@@ -21,6 +22,10 @@ pub(crate) struct TypeIndex {
     /// namespace, value), e.g. `ADMINISTRATORS` → (`Constants.Roles.ADMINISTRATORS`,
     /// `Administrators`).
     constants: BTreeMap<String, BTreeSet<(String, String)>>,
+    /// What [`TypeIndex::owns_package`] reads, computed on its first call after the last
+    /// addition: every declared package with each of its dot-prefixes, and the leading segments
+    /// all declared packages share.
+    owned: OnceLock<(HashSet<String>, Vec<String>)>,
 }
 
 impl TypeIndex {
@@ -71,6 +76,7 @@ impl TypeIndex {
     }
 
     fn add(&mut self, path: &str, declarations: Declarations) {
+        self.owned.take();
         for (package, name) in declarations {
             self.packages
                 .entry(package)
@@ -97,30 +103,36 @@ impl TypeIndex {
     /// unresolved internal import, not a library. Libraries that share only an organisation
     /// prefix stay external (`org.springframework.stereotype` in `org.springframework.samples.*`).
     pub fn owns_package(&self, package: &str) -> bool {
-        let declares = self.packages.keys().any(|known| {
-            known
-                .strip_prefix(package)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        let (declared, common) = self.owned.get_or_init(|| {
+            let mut declared = HashSet::new();
+            for known in self.packages.keys() {
+                declared.insert(known.clone());
+                for (end, _) in known.match_indices('.') {
+                    declared.insert(known.get(..end).unwrap_or_default().to_owned());
+                }
+            }
+            let mut known = self.packages.keys().filter(|name| !name.is_empty());
+            let mut common: Vec<String> = known
+                .next()
+                .map(|first| first.split('.').map(str::to_owned).collect())
+                .unwrap_or_default();
+            for name in known {
+                let shared = common
+                    .iter()
+                    .zip(name.split('.'))
+                    .take_while(|(a, b)| a.as_str() == *b)
+                    .count();
+                common.truncate(shared);
+            }
+            (declared, common)
         });
-        if declares {
+        if declared.contains(package) {
             return true;
-        }
-        let mut known = self.packages.keys().filter(|name| !name.is_empty());
-        let Some(first) = known.next() else {
-            return false;
-        };
-        let mut common: Vec<&str> = first.split('.').collect();
-        for name in known {
-            let shared = common
-                .iter()
-                .zip(name.split('.'))
-                .take_while(|(a, b)| **a == *b)
-                .count();
-            common.truncate(shared);
         }
         common.len() >= 2 && {
             let segments: Vec<&str> = package.split('.').collect();
-            segments.len() >= common.len() && segments.iter().zip(&common).all(|(a, b)| a == b)
+            segments.len() >= common.len()
+                && segments.iter().zip(common).all(|(a, b)| *a == b.as_str())
         }
     }
 
