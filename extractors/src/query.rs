@@ -400,13 +400,7 @@ impl QueryHandle {
     ) -> Vec<QueryHit<'tree>> {
         let started = self.is_timed().then(Instant::now);
         let hits = walk();
-        if let Some(started) = started {
-            self.record(QueryTiming::of_hits(
-                format!("{}.walk", self.language()),
-                &hits,
-                started,
-            ));
-        }
+        self.record_walk(&hits, started);
         hits
     }
 

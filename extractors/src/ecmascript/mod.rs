@@ -46,7 +46,7 @@ use policies::facts::{Fact, FactKind};
 
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::query::{QueryHit, QueryTiming};
+use crate::query::QueryHit;
 use crate::{ExtractionInput, Language};
 
 use bindings::Bindings;
@@ -121,13 +121,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         input.source,
         input.context.generic_facts(),
     );
-    if let Some(started) = started {
-        input.query.record(QueryTiming::of_hits(
-            format!("{}.walk", input.query.language()),
-            &hits,
-            started,
-        ));
-    }
+    input.query.record_walk(&hits, started);
     let of_kind = |kind: FactKind| -> Vec<&QueryHit<'_>> {
         hits.iter().filter(|hit| hit.kind == kind).collect()
     };
