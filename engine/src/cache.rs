@@ -44,7 +44,7 @@ pub enum CachedOutcome {
     /// Extracted facts.
     Extracted {
         /// The facts, as the extractor returned them.
-        facts: Vec<policies::facts::Fact>,
+        facts: Vec<Box<policies::facts::Fact>>,
         /// Language name.
         language: String,
         /// Error nodes.

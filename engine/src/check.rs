@@ -291,8 +291,8 @@ fn analyse_scope(
     );
     if !renames.is_empty() {
         for fact in &mut extraction.facts {
-            if let Some(renamed) = renames.get(&fact.evidence.file) {
-                fact.evidence.file = renamed.clone();
+            if let Some(renamed) = renames.get(&*fact.evidence.file) {
+                fact.evidence.file = renamed.as_str().into();
             }
         }
     }

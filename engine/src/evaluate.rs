@@ -19,7 +19,7 @@ pub struct Inputs<'a> {
     /// The checked model.
     pub model: &'a Model,
     /// Graph facts, sorted by id.
-    pub facts: &'a [Fact],
+    pub facts: &'a [Box<Fact>],
     /// Query-emitted domain facts.
     pub domain_facts: &'a [DomainFact],
     /// The flow graph (built over the same facts).

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use extractors::{first_pass, FileExtraction, FirstPass, ProjectContext, TypeDeclarations};
 use policies::facts::{Fact, FactKind};
@@ -22,8 +23,10 @@ const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
 /// What extraction produced.
 #[derive(Debug, Default)]
 pub struct Extraction {
-    /// Every graph fact, sorted by id, with `subject`/`target` filled.
-    pub facts: Vec<Fact>,
+    /// Every graph fact, sorted by id, with `subject`/`target` filled. Each fact is boxed, so
+    /// that gathering the files' facts into this one vector moves pointers: the facts of a large
+    /// project are never held twice.
+    pub facts: Vec<Box<Fact>>,
     /// `file-skipped`, `parse-errors` and `ambiguous-component-mapping` warnings.
     pub warnings: Vec<Warning>,
     /// Files extracted.
@@ -32,7 +35,7 @@ pub struct Extraction {
     pub files_skipped: usize,
     /// Generated files left out.
     pub files_generated: usize,
-    /// Per-file details for `--debug-extractors`.
+    /// Per-file details, with `--debug-extractors` only.
     pub debug: Vec<ExtractorDebug>,
     /// Owner of every owned project file.
     pub owners: BTreeMap<String, String>,
@@ -140,7 +143,6 @@ fn outcome_of(extraction: FileExtraction, keep_generic: bool) -> CachedOutcome {
         fact.properties.shrink_to_fit();
         fact.evidence.message.shrink_to_fit();
     }
-    facts.shrink_to_fit();
     // `--debug-extractors`: one entry per query pass, with the facts of the kinds it matched.
     let queries = extraction
         .queries
@@ -163,8 +165,11 @@ fn outcome_of(extraction: FileExtraction, keep_generic: bool) -> CachedOutcome {
             })
         })
         .collect();
+    // A new vector, not an in-place `collect`: that would keep the unboxed facts' allocation.
+    let mut boxed = Vec::with_capacity(facts.len());
+    boxed.extend(facts.into_iter().map(Box::new));
     CachedOutcome::Extracted {
-        facts,
+        facts: boxed,
         language: extraction.language.name().to_owned(),
         parse_errors: extraction.parse_errors,
         first_parse_error: extraction.first_parse_error,
@@ -286,20 +291,29 @@ pub fn extract_project(
                         ..Warning::default()
                     });
                 }
-                let mut facts_by_kind = BTreeMap::new();
-                for fact in &facts {
-                    *facts_by_kind
-                        .entry(fact.kind.as_str().to_owned())
-                        .or_insert(0) += 1;
+                if debug {
+                    let mut facts_by_kind = BTreeMap::new();
+                    for fact in &facts {
+                        *facts_by_kind
+                            .entry(fact.kind.as_str().to_owned())
+                            .or_insert(0) += 1;
+                    }
+                    extraction.debug.push(ExtractorDebug {
+                        file: file.clone(),
+                        language,
+                        parse_errors,
+                        facts_by_kind,
+                        queries,
+                    });
                 }
-                extraction.debug.push(ExtractorDebug {
-                    file: file.clone(),
-                    language,
-                    parse_errors,
-                    facts_by_kind,
-                    queries,
-                });
-                extraction.facts.extend(facts);
+                // One path for the file's facts (facts read from the cache each had their own).
+                let shared: Arc<str> = Arc::from(file.as_str());
+                extraction.facts.extend(facts.into_iter().map(|mut fact| {
+                    if *fact.evidence.file == *shared {
+                        fact.evidence.file = Arc::clone(&shared);
+                    }
+                    fact
+                }));
             }
             CachedOutcome::Skipped(reason) => {
                 extraction.files_skipped += 1;
@@ -316,12 +330,24 @@ pub fn extract_project(
     }
     // Mount prefixes that cross files (`app.use('/api', users)` with `users` imported).
     extractors::link_routes(&mut extraction.facts, &route_links);
+    // Each component's name is one shared string, whatever number of facts name it.
+    let mut names: BTreeMap<&str, Arc<str>> = BTreeMap::new();
+    let owner_of: BTreeMap<&str, Arc<str>> = extraction
+        .owners
+        .iter()
+        .map(|(file, owner)| {
+            let name = names
+                .entry(owner.as_str())
+                .or_insert_with(|| Arc::from(owner.as_str()));
+            (file.as_str(), Arc::clone(name))
+        })
+        .collect();
     for fact in &mut extraction.facts {
-        fact.subject = extraction.owners.get(&fact.evidence.file).cloned();
+        fact.subject = owner_of.get(&*fact.evidence.file).cloned();
         if fact.kind == FactKind::Import {
             fact.target = fact
                 .property_str("resolved")
-                .and_then(|resolved| extraction.owners.get(resolved).cloned());
+                .and_then(|resolved| owner_of.get(resolved).cloned());
         }
     }
     // Ids are unique, so an unstable sort gives the one order (and needs no buffer).

@@ -115,7 +115,7 @@ fn fact_rank<'a>(
     (
         std::cmp::Reverse(fact.confidence()),
         evidence.strategy.rank(),
-        evidence.file.as_str(),
+        &*evidence.file,
         evidence.line,
         evidence.column,
         fact.id(),
@@ -177,16 +177,18 @@ impl FlowGraph {
         }
     }
 
-    fn build_from_graph_facts(model: &Model, facts: &[Fact]) -> Self {
+    fn build_from_graph_facts(model: &Model, facts: &[Box<Fact>]) -> Self {
         let mut graph = Self::default();
         for (index, fact) in facts.iter().enumerate() {
             let Some(from) = fact.subject.as_deref() else {
                 continue;
             };
             let targets = match fact.kind {
-                FactKind::Import if !fact.property_flag("typeOnly") => {
-                    fact.target.iter().cloned().collect()
-                }
+                FactKind::Import if !fact.property_flag("typeOnly") => fact
+                    .target
+                    .iter()
+                    .map(|target| target.to_string())
+                    .collect(),
                 FactKind::AccessesTechnology
                 | FactKind::HttpCall
                 | FactKind::ConstructorInjection => {

@@ -43,7 +43,11 @@ struct GraphDocument {
     entities: Vec<GraphEntity>,
     edges: Vec<GraphEdge>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    facts: Option<Vec<policies::facts::Fact>>,
+    #[expect(
+        clippy::vec_box,
+        reason = "the extraction's boxed facts, taken over without moving each fact"
+    )]
+    facts: Option<Vec<Box<policies::facts::Fact>>>,
 }
 
 /// The ids of the findings that use each edge of their witness (flow findings use their one edge).

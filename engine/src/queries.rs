@@ -158,7 +158,7 @@ fn warning(code: &str, message: String, file: &str, line: u32) -> Warning {
 /// (`query-unresolved-name`).
 pub fn run(
     queries: &LoadedQueries,
-    facts: &[Fact],
+    facts: &[Box<Fact>],
     owners: &BTreeMap<String, String>,
     model: &Model,
     keep_traces: bool,
@@ -181,7 +181,7 @@ pub fn run(
         .collect();
     let mut kept = Vec::new();
     for mut fact in run.facts {
-        fact.subject_component = owners.get(&fact.evidence.file).cloned();
+        fact.subject_component = owners.get(&*fact.evidence.file).cloned();
         let names: Vec<&str> = match &fact.body {
             DomainFactBody::Transition { data, field, .. } => {
                 if !model

@@ -557,7 +557,7 @@ fn chain_of(candidate: &Candidate, table: &FactTable<'_>) -> Vec<ChainFact> {
         .map(|fact| ChainFact {
             graph_fact_id: fact.graph_fact_id().to_owned(),
             kind: fact.kind(),
-            file: fact.evidence().file.clone(),
+            file: fact.evidence().file.to_string(),
             line: fact.evidence().line,
             evidence: fact.evidence().message.clone(),
         })
@@ -639,8 +639,8 @@ impl Entries {
                         .map(|fact| GraphEvidence {
                             graph_fact_id: fact.graph_fact_id().to_owned(),
                             kind: fact.kind(),
-                            extractor: fact.evidence().extractor.clone(),
-                            file: fact.evidence().file.clone(),
+                            extractor: fact.evidence().extractor.to_string(),
+                            file: fact.evidence().file.to_string(),
                             line: fact.evidence().line,
                             evidence: fact.evidence().message.clone(),
                         });
@@ -959,7 +959,7 @@ pub fn assemble(
         let Some(fact) = facts.get(unresolved.fact) else {
             continue;
         };
-        let key = (fact.evidence.file.clone(), unresolved.target.clone());
+        let key = (fact.evidence.file.to_string(), unresolved.target.clone());
         let entry = unresolved_places.entry(key).or_insert((unresolved.fact, 0));
         entry.1 += 1;
         let earlier = facts.get(entry.0).is_none_or(|first| {
@@ -982,9 +982,9 @@ pub fn assemble(
         warnings.push(Warning {
             code: "unresolved-target".into(),
             message: format!("`{target}` is not a declared entity and no declared node or resource has a type in that category: no flow edge{places}"),
-            file: Some(fact.evidence.file.clone()),
+            file: Some(fact.evidence.file.to_string()),
             line: Some(fact.evidence.line),
-            from: fact.subject.clone(),
+            from: fact.subject.as_deref().map(str::to_owned),
             to: Some(target),
             evidence: Some(fact.evidence.message.clone()),
             ..Warning::default()

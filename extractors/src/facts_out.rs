@@ -8,6 +8,9 @@ use policies::facts::{
     disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, Properties, PropertyValue,
     Strategy,
 };
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use tree_sitter::Node;
 
 use crate::deferred::Anchor;
@@ -42,6 +45,8 @@ pub(crate) struct FactFactory<'a> {
     extractor: &'static str,
     language: &'static str,
     file: &'a str,
+    /// The path every fact of this factory shares.
+    shared_file: Arc<str>,
     source: &'a str,
 }
 
@@ -58,6 +63,7 @@ impl<'a> FactFactory<'a> {
             extractor: spec.extractor,
             language: spec.name,
             file,
+            shared_file: Arc::from(file),
             source,
         }
     }
@@ -95,7 +101,7 @@ impl<'a> FactFactory<'a> {
         message: String,
     ) -> Fact {
         let mut properties = Properties::new();
-        properties.insert("language", PropertyValue::from(self.language));
+        properties.insert("language", PropertyValue::fixed(self.language));
         Fact {
             id: fact_id(self.extractor, self.file, line, column, kind),
             kind,
@@ -107,9 +113,9 @@ impl<'a> FactFactory<'a> {
             properties,
             confidence,
             evidence: Evidence {
-                extractor: self.extractor.to_owned(),
+                extractor: Cow::Borrowed(self.extractor),
                 strategy,
-                file: self.file.to_owned(),
+                file: Arc::clone(&self.shared_file),
                 line,
                 column,
                 end_line,

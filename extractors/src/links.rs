@@ -13,6 +13,7 @@
 //! followed at most [`MAX_DEPTH`] mounts up, and the outcome is sorted, so the result does not
 //! depend on the order of files.
 
+use std::borrow::BorrowMut;
 use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Fact, FactKind, PropertyValue};
@@ -212,7 +213,13 @@ fn constant_value(
 }
 
 /// Applies the mount prefixes of `links` (keyed by file) to the `route` facts among `facts`.
-pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) {
+///
+/// The facts may be owned or boxed (`F` is `Fact` or `Box<Fact>`); copies for further prefixes
+/// are appended.
+pub fn link_routes<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
+where
+    F: BorrowMut<Fact> + From<Fact>,
+{
     if links.values().all(|links| links.members.is_empty()) {
         return;
     }
@@ -243,13 +250,14 @@ pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) 
     }
     let linker = Linker { links, mounted_by };
     let mut reach_cache: BTreeMap<RouterKey, BTreeSet<Reach>> = BTreeMap::new();
-    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.id.clone()).collect();
+    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
     let mut added = Vec::new();
     for fact in facts.iter_mut() {
+        let fact: &mut Fact = fact.borrow_mut();
         if fact.kind != FactKind::Route {
             continue;
         }
-        let file = fact.evidence.file.as_str();
+        let file = &*fact.evidence.file;
         let Some(member) = links.get(file).and_then(|file_links| {
             file_links.members.iter().find(|member| {
                 member.line == fact.evidence.line && member.column == fact.evidence.column
@@ -303,7 +311,7 @@ pub fn link_routes(facts: &mut Vec<Fact>, links: &BTreeMap<String, RouteLinks>) 
             set_path(&mut copy, path);
             copy.id = free_id(&copy.id, &taken);
             taken.insert(copy.id.clone());
-            added.push(copy);
+            added.push(F::from(copy));
         }
         set_path(fact, first);
     }

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -162,8 +163,8 @@ pub enum PropertyValue {
     Bool(bool),
     /// An integer.
     Int(i64),
-    /// A string.
-    Str(String),
+    /// A string: borrowed for the extractors' fixed vocabulary (`language`), else owned.
+    Str(Cow<'static, str>),
     /// A list of strings.
     List(Vec<String>),
 }
@@ -186,15 +187,22 @@ impl PropertyValue {
     }
 }
 
+impl PropertyValue {
+    /// A string of the extractors' fixed vocabulary, stored without an allocation.
+    pub const fn fixed(text: &'static str) -> Self {
+        Self::Str(Cow::Borrowed(text))
+    }
+}
+
 impl From<&str> for PropertyValue {
     fn from(text: &str) -> Self {
-        Self::Str(text.to_owned())
+        Self::Str(Cow::Owned(text.to_owned()))
     }
 }
 
 impl From<String> for PropertyValue {
     fn from(text: String) -> Self {
-        Self::Str(text)
+        Self::Str(Cow::Owned(text))
     }
 }
 
@@ -350,12 +358,12 @@ impl<'de> Deserialize<'de> for Properties {
 /// Where a fact comes from. Lines and columns are 1-based; columns count Unicode scalar values.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Evidence {
-    /// The extractor's name, e.g. `typescript`.
-    pub extractor: String,
+    /// The extractor's name, e.g. `typescript` (borrowed: every extractor's name is fixed).
+    pub extractor: Cow<'static, str>,
     /// How the fact was found.
     pub strategy: Strategy,
-    /// Project-relative path with `/` separators.
-    pub file: String,
+    /// Project-relative path with `/` separators, shared by the facts of one file.
+    pub file: Arc<str>,
     /// 1-based line of the construct's start.
     pub line: u32,
     /// 1-based column of the construct's start.
@@ -378,12 +386,13 @@ pub struct Fact {
     pub id: String,
     /// The fact kind.
     pub kind: FactKind,
-    /// The owner component of the evidence file; filled by the engine.
+    /// The owner component of the evidence file; filled by the engine (one shared name per
+    /// component).
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub subject: Option<String>,
+    pub subject: Option<Arc<str>>,
     /// The target entity or component; for imports the owner of the resolved file (filled by the engine).
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub target: Option<String>,
+    pub target: Option<Arc<str>>,
     /// For `accesses_technology`: a §3.5 category or entity name.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub technology: Option<String>,

@@ -82,7 +82,7 @@ fn smt_endpoint(method: &str, path: &str) -> HttpEndpoint {
 
 /// Fills the `target` of `http_call` facts that have none: the single component whose
 /// implemented contracts declare the call's method and normalised path (`language.md` §3.5).
-pub fn fill_http_call_targets(model: &Model, facts: &mut [Fact]) {
+pub fn fill_http_call_targets(model: &Model, facts: &mut [Box<Fact>]) {
     for fact in facts.iter_mut() {
         if fact.kind != FactKind::HttpCall || fact.target.is_some() {
             continue;
@@ -103,7 +103,7 @@ pub fn fill_http_call_targets(model: &Model, facts: &mut [Fact]) {
             .map(|component| component.name.as_str())
             .collect();
         if let (1, Some(only)) = (implementers.len(), implementers.first()) {
-            fact.target = Some((*only).to_owned());
+            fact.target = Some((*only).into());
         }
     }
 }

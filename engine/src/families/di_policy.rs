@@ -31,7 +31,7 @@ pub const FAMILY: Family = Family {
 /// a project file names types that file declares (a C# use of a type is an import of its file,
 /// so a class without constructor parameters, named in a registration, is found too).
 fn class_owners(
-    facts: &[Fact],
+    facts: &[Box<Fact>],
     owners: &BTreeMap<String, String>,
 ) -> BTreeMap<(String, String), BTreeSet<String>> {
     let mut declared: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
@@ -43,14 +43,15 @@ fn class_owners(
                     declared
                         .entry((language, class.to_owned()))
                         .or_default()
-                        .insert(subject.clone());
+                        .insert(subject.to_string());
                 }
             }
             FactKind::Import => {
                 let Some(owner) = fact
                     .property_str("resolved")
                     .and_then(|resolved| owners.get(resolved))
-                    .or(fact.target.as_ref())
+                    .map(String::as_str)
+                    .or(fact.target.as_deref())
                 else {
                     continue;
                 };
@@ -61,7 +62,7 @@ fn class_owners(
                     declared
                         .entry((language.clone(), name.clone()))
                         .or_default()
-                        .insert(owner.clone());
+                        .insert(owner.to_owned());
                 }
             }
             _ => {}
@@ -78,7 +79,7 @@ fn single(set: Option<&BTreeSet<String>>) -> Option<String> {
 /// Fills the `target` of constructor injections that have none (`language.md` §3.7): the
 /// owner of the parameter type's single registered implementation, else of the type's single
 /// declaration, else nothing.
-pub fn fill_injection_targets(facts: &mut [Fact], owners: &BTreeMap<String, String>) {
+pub fn fill_injection_targets(facts: &mut [Box<Fact>], owners: &BTreeMap<String, String>) {
     let declared = class_owners(facts, owners);
     let mut implementations: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for fact in facts.iter() {
@@ -108,7 +109,7 @@ pub fn fill_injection_targets(facts: &mut [Fact], owners: &BTreeMap<String, Stri
             Some(implementation) => declared_in(implementation),
             None => declared_in(parameter_type),
         };
-        fact.target = target;
+        fact.target = target.map(Into::into);
     }
 }
 
@@ -183,7 +184,7 @@ fn inject_edges(context: &Context<'_>) -> BTreeMap<(String, String), Vec<usize>>
             continue;
         }
         edges
-            .entry((from.clone(), to.clone()))
+            .entry((from.to_string(), to.to_string()))
             .or_default()
             .push(index);
     }

@@ -184,7 +184,7 @@ fn deny_flow(
             continue;
         }
         groups
-            .entry((fact.evidence().file.clone(), fact.evidence_key()))
+            .entry((fact.evidence().file.to_string(), fact.evidence_key()))
             .or_default()
             .push(fact_index);
     }
@@ -227,7 +227,7 @@ fn deny_flow(
             occurrences: rest
                 .iter()
                 .filter_map(|other| context.facts.get(*other))
-                .map(|other| (other.evidence().file.clone(), other.evidence().line))
+                .map(|other| (other.evidence().file.to_string(), other.evidence().line))
                 .collect(),
             site,
             chain: vec![first],

@@ -128,7 +128,7 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                         unknown.iter().map(|state| state.as_str()).collect::<Vec<_>>().join("`, `"),
                         machine.enum_name
                     ),
-                    file: Some(fact.evidence.file.clone()),
+                    file: Some(fact.evidence.file.to_string()),
                     line: Some(fact.evidence.line),
                     ..Warning::default()
                 });

@@ -69,7 +69,7 @@ pub trait InScope {
 #[derive(Clone, Copy)]
 pub struct FactTable<'a> {
     /// Graph facts, sorted by id.
-    pub graph: &'a [Fact],
+    pub graph: &'a [Box<Fact>],
     /// Domain facts emitted by reviewed queries.
     pub domain: &'a [DomainFact],
 }
@@ -87,7 +87,7 @@ impl<'a> FactTable<'a> {
     /// The fact at `index` (graph facts first, then domain facts).
     pub fn get(&self, index: usize) -> Option<FactRef<'a>> {
         match index.checked_sub(self.graph.len()) {
-            None => self.graph.get(index).map(FactRef::Graph),
+            None => self.graph.get(index).map(|fact| FactRef::Graph(fact)),
             Some(domain) => self.domain.get(domain).map(FactRef::Domain),
         }
     }
@@ -115,6 +115,7 @@ impl<'a> FactTable<'a> {
             .iter()
             .enumerate()
             .filter(move |(_, fact)| fact.kind == kind)
+            .map(|(index, fact)| (index, &**fact))
     }
 }
 
@@ -210,7 +211,7 @@ impl Site {
         let fact = table.get(index)?;
         let evidence = fact.evidence();
         Some(Self {
-            file: evidence.file.clone(),
+            file: evidence.file.to_string(),
             line: evidence.line,
             column: Some(evidence.column),
             message: evidence.message.clone(),

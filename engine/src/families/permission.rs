@@ -331,7 +331,7 @@ fn push(
     let Some(site) = Site::of(&context.facts, fact_index) else {
         return;
     };
-    let component = performs.subject.clone().unwrap_or_default();
+    let component = performs.subject.as_deref().unwrap_or_default().to_owned();
     let suggested_fix = format!(
         "guard `{operation}` at {}:{} with a role check for a role that `{}` allows (an authorization attribute or an explicit check in the same method)",
         site.file, site.line, permission.name

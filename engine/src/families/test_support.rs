@@ -159,13 +159,13 @@ pub fn run(
     changes: ChangeSet,
 ) -> Run {
     let map = ComponentMap::new(model);
-    let mut facts = facts;
+    let mut facts: Vec<Box<Fact>> = facts.into_iter().map(Box::new).collect();
     let mut owners = BTreeMap::new();
     for fact in &mut facts {
         if let Some(owner) = map.owner(&fact.evidence.file) {
-            owners.insert(fact.evidence.file.clone(), owner.clone());
+            owners.insert(fact.evidence.file.to_string(), owner.clone());
             if fact.subject.is_none() {
-                fact.subject = Some(owner);
+                fact.subject = Some(owner.into());
             }
         }
     }

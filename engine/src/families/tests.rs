@@ -60,7 +60,8 @@ fn with_targets(
         if fact.kind == FactKind::Import {
             fact.target = fact
                 .property_str("resolved")
-                .and_then(|resolved| map.owner(resolved));
+                .and_then(|resolved| map.owner(resolved))
+                .map(Into::into);
         }
     }
     facts

@@ -236,7 +236,7 @@ fn incomparable_warning(rule: &Rule, fact: &ValueFact<'_>) -> Warning {
             "`{}.{} {} {}` cannot be compared with `{}`: ordering is defined only between numbers",
             fact.subject, fact.path, fact.relation, fact.value, rule.text
         ),
-        file: Some(fact.fact.evidence.file.clone()),
+        file: Some(fact.fact.evidence.file.to_string()),
         line: Some(fact.fact.evidence.line),
         invariant: Some(rule.declaration.clone()),
         rule: Some(rule.text.clone()),

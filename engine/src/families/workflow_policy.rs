@@ -30,14 +30,14 @@ pub const FAMILY: Family = Family {
 fn list(fact: &Fact, name: &str) -> Vec<String> {
     match fact.properties.get(name) {
         Some(PropertyValue::List(values)) => values.clone(),
-        Some(PropertyValue::Str(value)) => vec![value.clone()],
+        Some(PropertyValue::Str(value)) => vec![value.to_string()],
         _ => Vec::new(),
     }
 }
 
 fn property(fact: &Fact, name: &str) -> Option<String> {
     match fact.properties.get(name)? {
-        PropertyValue::Str(value) => Some(value.clone()),
+        PropertyValue::Str(value) => Some(value.to_string()),
         PropertyValue::Int(value) => Some(value.to_string()),
         PropertyValue::Bool(value) => Some(value.to_string()),
         PropertyValue::List(values) => values.first().cloned(),
@@ -100,10 +100,12 @@ fn workflows<'a>(context: &'a Context<'_>) -> BTreeMap<String, Workflow<'a>> {
         {
             continue;
         }
-        let workflow = workflows.entry(file.clone()).or_insert_with(|| Workflow {
-            component: workflow_component(context, file),
-            ..Workflow::default()
-        });
+        let workflow = workflows
+            .entry(file.to_string())
+            .or_insert_with(|| Workflow {
+                component: workflow_component(context, file),
+                ..Workflow::default()
+            });
         match fact.kind {
             FactKind::WorkflowTrigger => workflow.triggers.push(fact),
             FactKind::WorkflowAction => workflow.actions.push((index, fact)),
@@ -859,7 +861,7 @@ fn step_order(
 /// The target of an action fact (§3.7 "Action targets"): the preferred name if such a node is
 /// declared; otherwise the first declared node of the fallback type; otherwise the preferred name.
 fn action_target(model: &policies::model::Model, fact: &Fact) -> Option<String> {
-    let preferred = fact.target.clone()?;
+    let preferred = fact.target.as_deref()?.to_owned();
     if model.node(&preferred).is_some() {
         return Some(preferred);
     }

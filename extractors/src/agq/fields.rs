@@ -55,8 +55,8 @@ impl FieldRef {
         let text = |value: &'a Option<String>| value.as_deref().map(FieldValue::Str);
         match self {
             Self::Kind => Some(FieldValue::Str(fact.kind.as_str())),
-            Self::Subject => text(&fact.subject),
-            Self::Target => text(&fact.target),
+            Self::Subject => fact.subject.as_deref().map(FieldValue::Str),
+            Self::Target => fact.target.as_deref().map(FieldValue::Str),
             Self::Technology => text(&fact.technology),
             Self::Model => text(&fact.model),
             Self::Route => text(&fact.route),

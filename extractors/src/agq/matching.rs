@@ -51,7 +51,7 @@ impl Matcher {
             Test::Globs(globs) => globs.iter().any(|alternatives| {
                 alternatives
                     .iter()
-                    .any(|glob| glob.is_match(&fact.evidence.file))
+                    .any(|glob| glob.is_match(&*fact.evidence.file))
             }),
             Test::AnyOf(wanted) => {
                 // An absent field never matches.

@@ -62,8 +62,14 @@ pub struct QueryRun {
 /// `subject` of the graph facts must already hold the owner component; it becomes the emitted
 /// fact's `subject_component`. Traces of pairs that do not match are kept only when
 /// `keep_non_matching_traces` is set (`--debug-extractors`). Deterministic.
-pub fn run_queries(queries: &QuerySet, facts: &[Fact], keep_non_matching_traces: bool) -> QueryRun {
-    let mut sorted: Vec<&Fact> = facts.iter().collect();
+///
+/// The facts may be owned or boxed (`F` is `Fact` or `Box<Fact>`).
+pub fn run_queries<F: std::borrow::Borrow<Fact>>(
+    queries: &QuerySet,
+    facts: &[F],
+    keep_non_matching_traces: bool,
+) -> QueryRun {
+    let mut sorted: Vec<&Fact> = facts.iter().map(F::borrow).collect();
     sorted.sort_by(|left, right| left.id.cmp(&right.id));
     let mut run = QueryRun::default();
     for query in queries.queries() {
@@ -114,7 +120,7 @@ pub fn run_queries(queries: &QuerySet, facts: &[Fact], keep_non_matching_traces:
                         ),
                     );
                     warning.related.push((
-                        evidence.file.clone(),
+                        evidence.file.to_string(),
                         evidence.line,
                         evidence.column,
                         "graph fact matched here".to_owned(),
@@ -157,7 +163,7 @@ fn domain_fact(
         body,
         confidence: query.confidence().min(fact.confidence),
         evidence,
-        subject_component: fact.subject.clone(),
+        subject_component: fact.subject.as_deref().map(str::to_owned),
         query: QueryProvenance {
             id: query.id().to_owned(),
             version: query.version(),

@@ -256,7 +256,7 @@ impl Writer<'_> {
                     action.target
                 ),
             );
-            fact.target = Some(action.target.to_owned());
+            fact.target = Some(action.target.into());
             set(&mut fact, "action", action.action);
             set(&mut fact, "step", text.as_str());
             set(&mut fact, "job", job_name);

@@ -203,7 +203,7 @@ fn the_spec_example_promotes_a_guarded_assignment_to_a_transition() {
     );
     assert_eq!(
         (
-            fact.evidence.file.as_str(),
+            &*fact.evidence.file,
             fact.evidence.line,
             fact.evidence.column,
             fact.evidence.scope.as_deref()

@@ -85,9 +85,9 @@ fn value_of(fact: &Fact, key: &str) -> Option<String> {
         "route" => fact.route.clone(),
         "scope" => fact.evidence.scope.clone(),
         "column" => Some(fact.evidence.column.to_string()),
-        "target" => fact.target.clone(),
+        "target" => fact.target.as_deref().map(str::to_owned),
         _ => fact.properties.get(key).map(|value| match value {
-            PropertyValue::Str(text) => text.clone(),
+            PropertyValue::Str(text) => text.to_string(),
             PropertyValue::Bool(flag) => flag.to_string(),
             PropertyValue::Int(number) => number.to_string(),
             PropertyValue::List(items) => format!("[{}]", items.join(",")),

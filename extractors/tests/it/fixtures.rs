@@ -63,7 +63,7 @@ pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
     for fact in facts {
         if let Some((_, _, extraction)) = extracted
             .iter_mut()
-            .find(|(file, _, _)| *file == fact.evidence.file)
+            .find(|(file, _, _)| **file == *fact.evidence.file)
         {
             extraction.facts.push(fact);
         }
@@ -111,11 +111,11 @@ fn render_case(extractions: &[(String, String, FileExtraction)]) -> String {
                 .trim_matches('"'),
         );
         for (name, value) in [
-            ("target", &fact.target),
-            ("technology", &fact.technology),
-            ("model", &fact.model),
-            ("route", &fact.route),
-            ("scope", &evidence.scope),
+            ("target", fact.target.as_deref()),
+            ("technology", fact.technology.as_deref()),
+            ("model", fact.model.as_deref()),
+            ("route", fact.route.as_deref()),
+            ("scope", evidence.scope.as_deref()),
         ] {
             if let Some(value) = value {
                 let _ = writeln!(text, "  {name}: {value}");
