@@ -867,10 +867,16 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         let first_argument = || argument_list.and_then(|list| list.named_child(0));
         // Matches that end at the first argument are reported at the argument list: no named
         // node is entered between the two.
-        // `javascript/imports.scm`: `require('x')` with one string literal.
+        // `javascript/imports.scm`: `require('x')` with one string literal, also after comments
+        // (`require(/* … */ 'x')`).
         if function_kind == Kind::Identifier && syntax::text(function, self.source) == "require" {
-            if let (Some(list), Some(specifier)) = (argument_list, first_argument()) {
-                if is_specifier_literal(grammar, specifier) && list.named_child(1).is_none() {
+            let specifier = argument_list.and_then(|list| {
+                named_children(list).find(|argument| grammar.kind(*argument) != Kind::Comment)
+            });
+            if let (Some(list), Some(specifier)) = (argument_list, specifier) {
+                if is_specifier_literal(grammar, specifier)
+                    && specifier.next_named_sibling().is_none()
+                {
                     self.push(
                         list,
                         FactKind::Import,
