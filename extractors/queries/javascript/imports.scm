@@ -16,6 +16,12 @@
   arguments: (arguments . [(string) (template_string)] @fact.import.specifier .)
   (#eq? @fact.import.function "require")) @fact.import.call
 
+; `require` whose string follows comments (`require(/* webpackChunkName: "x" */ './x')`).
+(call_expression
+  function: (identifier) @fact.import.function
+  arguments: (arguments . (comment)+ . [(string) (template_string)] @fact.import.specifier .)
+  (#eq? @fact.import.function "require")) @fact.import.call
+
 ; Dynamic imports: `import('x')` with a string literal (or a template literal, as above).
 (call_expression
   function: (import)

@@ -295,6 +295,14 @@ impl ProjectContext {
             .unwrap_or(false)
     }
 
+    /// Whether `file`'s nearest config checks nulls strictly (`strictNullChecks`, else
+    /// `strict`), which decides how decorator metadata serializes `Dto | null`.
+    pub(crate) fn strict_null_checks(&self, file: &str) -> bool {
+        self.compiler_paths(file)
+            .and_then(|config| config.strict_null_checks)
+            .unwrap_or(false)
+    }
+
     /// The options of the nearest `tsconfig.json`/`jsconfig.json` above a file.
     fn compiler_paths(&self, file: &str) -> Option<&CompilerPaths> {
         paths::ancestors(file).find_map(|directory| self.configs.get(directory).map(Arc::as_ref))

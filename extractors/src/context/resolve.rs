@@ -62,8 +62,13 @@ impl ProjectContext {
             .split_once('?')
             .map_or(specifier, |(path, _)| path);
         if is_relative(specifier) {
+            // `join` drops a trailing `/`, which says the specifier names a folder.
+            let names_folder = specifier.ends_with('/');
             return join(parent_dir(importer), specifier)
-                .and_then(|candidate| self.probe(&candidate))
+                .and_then(|candidate| match names_folder {
+                    true => self.probe_folder(&candidate, true),
+                    false => self.probe(&candidate),
+                })
                 .map_or(Resolution::Internal, Resolution::File);
         }
         if specifier.is_empty() || specifier.starts_with('/') {
@@ -228,6 +233,10 @@ impl ProjectContext {
     /// [`Self::probe`]; `manifests` says whether a folder's `package.json` entry is followed
     /// (not when probing that entry itself).
     fn probe_with(&self, base: &str, manifests: bool) -> Option<String> {
+        // A trailing `/` (`@components/draft/`) names a folder, never a file beside it.
+        if let Some(folder) = base.strip_suffix('/') {
+            return self.probe_folder(folder.trim_end_matches('/'), manifests);
+        }
         if !base.is_empty() {
             if let Some(file) = self.existing_file(base) {
                 return Some(file);
@@ -242,16 +251,17 @@ impl ProjectContext {
         if mapped_source.is_some() {
             return mapped_source;
         }
-        let with_extension = |stem: &str| {
-            EXTENSIONS
-                .iter()
-                .find_map(|extension| self.existing_file(&format!("{stem}{extension}")))
-        };
         if !base.is_empty() {
-            if let Some(file) = with_extension(base) {
+            if let Some(file) = self.with_extension(base) {
                 return Some(file);
             }
         }
+        self.probe_folder(base, manifests)
+    }
+
+    /// A folder's entry: the one its own `package.json` names (when `manifests`), then its
+    /// `index` file.
+    fn probe_folder(&self, base: &str, manifests: bool) -> Option<String> {
         let folder_entries = self
             .folder_entries
             .get(base)
@@ -264,7 +274,14 @@ impl ProjectContext {
         } else {
             format!("{base}/index")
         };
-        prefer_runtime(folder_entries.chain(std::iter::once_with(|| with_extension(&index))))
+        prefer_runtime(folder_entries.chain(std::iter::once_with(|| self.with_extension(&index))))
+    }
+
+    /// The first project file named `stem` plus one of [`EXTENSIONS`].
+    fn with_extension(&self, stem: &str) -> Option<String> {
+        EXTENSIONS
+            .iter()
+            .find_map(|extension| self.existing_file(&format!("{stem}{extension}")))
     }
 }
 

@@ -72,6 +72,8 @@ pub(crate) struct CompilerPaths {
     /// (`verbatimModuleSyntax`, or the older `preserveValueImports` and
     /// `importsNotUsedAsValues: preserve|error`); `None` when no config in the chain says.
     pub preserves_imports: Option<bool>,
+    /// `strictNullChecks`, else `strict`; `None` when no config in the chain says.
+    pub strict_null_checks: Option<bool>,
 }
 
 impl CompilerPaths {
@@ -102,6 +104,9 @@ type PathEntries = Vec<(String, Vec<String>)>;
 struct RawOptions {
     base_url: Option<String>,
     preserves_imports: Option<bool>,
+    /// `strictNullChecks` and `strict`, merged each on its own as TypeScript does.
+    strict_null_checks: Option<bool>,
+    strict: Option<bool>,
     /// The `paths` object and the directory of the config that set it.
     paths: Option<(PathEntries, String)>,
     references: Vec<String>,
@@ -168,16 +173,25 @@ impl<'a> ConfigLoader<'a> {
                 .iter()
                 .find_map(|reference| self.effective(reference, depth + 1).preserves_imports);
         }
+        if options.strict_null_checks.is_none() {
+            options.strict_null_checks = raw
+                .references
+                .iter()
+                .find_map(|reference| self.effective(reference, depth + 1).strict_null_checks);
+        }
         if options.base_url.is_some() || !options.paths.is_empty() {
             return options;
         }
-        let preserves_imports = options.preserves_imports;
+        let (preserves_imports, strict_null_checks) =
+            (options.preserves_imports, options.strict_null_checks);
         raw.references
             .iter()
             .map(|reference| self.effective(reference, depth + 1))
             .find(|referenced| referenced.base_url.is_some() || !referenced.paths.is_empty())
             .map(|mut referenced| {
                 referenced.preserves_imports = referenced.preserves_imports.or(preserves_imports);
+                referenced.strict_null_checks =
+                    referenced.strict_null_checks.or(strict_null_checks);
                 referenced
             })
             .unwrap_or(options)
@@ -210,12 +224,27 @@ impl<'a> ConfigLoader<'a> {
                 merged.preserves_imports = parent_options
                     .preserves_imports
                     .or(merged.preserves_imports);
+                merged.strict_null_checks = parent_options
+                    .strict_null_checks
+                    .or(merged.strict_null_checks);
+                merged.strict = parent_options.strict.or(merged.strict);
                 merged.paths = parent_options.paths.or(merged.paths);
             }
         }
         let compiler_options = config.get("compilerOptions");
         if let Some(preserves) = compiler_options.and_then(preserves_imports) {
             merged.preserves_imports = Some(preserves);
+        }
+        let flag = |name: &str| {
+            compiler_options
+                .and_then(|options| options.get(name))
+                .and_then(Value::as_bool)
+        };
+        if let Some(strict_null_checks) = flag("strictNullChecks") {
+            merged.strict_null_checks = Some(strict_null_checks);
+        }
+        if let Some(strict) = flag("strict") {
+            merged.strict = Some(strict);
         }
         if let Some(base_url) = compiler_options
             .and_then(|options| options.get("baseUrl"))
@@ -315,6 +344,7 @@ fn finish(raw: &RawOptions, config_dir: &str) -> CompilerPaths {
         base_url,
         paths,
         preserves_imports: raw.preserves_imports,
+        strict_null_checks: raw.strict_null_checks.or(raw.strict),
     }
 }
 

@@ -349,11 +349,12 @@ fn is_declaration_file(path: &str) -> bool {
 /// preserves imports), so it is no runtime dependency; a side-effect import
 /// (`import './x'`) binds nothing and always stays.
 fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
+    let strict_null_checks = view.input.context.strict_null_checks(view.input.path);
     view.input.language != crate::Language::JavaScript
         && matches!(record.form, ImportForm::Static | ImportForm::ImportEquals)
         && !record.bindings.is_empty()
-        && record
-            .bindings
-            .iter()
-            .all(|binding| view.usage.is_never_a_value(&binding.local))
+        && record.bindings.iter().all(|binding| {
+            view.usage
+                .is_never_a_value(&binding.local, strict_null_checks)
+        })
 }

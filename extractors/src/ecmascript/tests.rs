@@ -11,7 +11,7 @@ use tree_sitter::{Node, Tree};
 
 use super::{scope, usage, walk};
 use crate::query::{self, QueryHit};
-use crate::syntax::{self, named_children};
+use crate::syntax;
 use crate::Language;
 
 fn sources(root: &Path, found: &mut Vec<PathBuf>) {
@@ -56,18 +56,19 @@ struct Reference {
     value_uses: HashSet<String>,
     type_uses: HashSet<String>,
     declared: HashSet<String>,
+    nullable_metadata_uses: HashSet<String>,
 }
 
 fn reference_usage(tree: &Tree, source: &str) -> Reference {
-    const CLASS_KINDS: [&str; 3] = ["class_declaration", "class", "abstract_class_declaration"];
     let mut usage = Reference {
         value_uses: HashSet::new(),
         type_uses: HashSet::new(),
         declared: HashSet::new(),
+        nullable_metadata_uses: HashSet::new(),
     };
-    let mut pending: Vec<(Node<'_>, Option<Node<'_>>, bool, bool)> =
-        vec![(tree.root_node(), None, false, false)];
-    while let Some((node, parent, in_type, in_decorated_class)) = pending.pop() {
+    let mut pending: Vec<(Node<'_>, Option<Node<'_>>, bool)> =
+        vec![(tree.root_node(), None, false)];
+    while let Some((node, parent, in_type)) = pending.pop() {
         let kind = node.kind();
         let is_reexport =
             kind == "export_statement" && node.child_by_field_name("source").is_some();
@@ -75,16 +76,26 @@ fn reference_usage(tree: &Tree, source: &str) -> Reference {
             continue;
         }
         let in_type = in_type || usage::TYPE_CONTEXTS.contains(&kind);
-        let in_decorated_class = in_decorated_class
-            || (CLASS_KINDS.contains(&kind) && reference_is_decorated(node, parent));
         match kind {
             "identifier" | "type_identifier" | "shorthand_property_identifier" => {
                 let name = syntax::text(node, source).to_owned();
                 if parent.is_some_and(|parent| reference_is_declaration(node, parent)) {
                     usage.declared.insert(name.clone());
                 }
-                if (kind == "type_identifier" || in_type) && !in_decorated_class {
-                    usage.type_uses.insert(name);
+                if kind == "type_identifier" || in_type {
+                    let ancestors = std::iter::successors(node.parent(), Node::parent);
+                    match usage::metadata_reference(node, ancestors, source) {
+                        usage::Metadata::Serialized => {
+                            usage.value_uses.insert(name);
+                        }
+                        usage::Metadata::SerializedIfNullable => {
+                            usage.nullable_metadata_uses.insert(name.clone());
+                            usage.type_uses.insert(name);
+                        }
+                        usage::Metadata::No => {
+                            usage.type_uses.insert(name);
+                        }
+                    }
                 } else {
                     usage.value_uses.insert(name);
                 }
@@ -96,7 +107,7 @@ fn reference_usage(tree: &Tree, source: &str) -> Reference {
                 let mut cursor = node.walk();
                 pending.extend(
                     node.children(&mut cursor)
-                        .map(|child| (child, Some(node), in_type, in_decorated_class)),
+                        .map(|child| (child, Some(node), in_type)),
                 );
             }
         }
@@ -121,25 +132,6 @@ fn reference_is_declaration(identifier: Node<'_>, parent: Node<'_>) -> bool {
         "arrow_function" => is_field("parameter"),
         _ => false,
     }
-}
-
-fn reference_is_decorated(class: Node<'_>, parent: Option<Node<'_>>) -> bool {
-    let wrapper_is_decorated = parent
-        .filter(|parent| parent.kind() == "export_statement")
-        .is_some_and(|parent| {
-            named_children(parent)
-                .iter()
-                .any(|child| child.kind() == "decorator")
-        });
-    let mut pending = vec![class];
-    while let Some(current) = pending.pop() {
-        if current.kind() == "decorator" {
-            return true;
-        }
-        let mut cursor = current.walk();
-        pending.extend(current.named_children(&mut cursor));
-    }
-    wrapper_is_decorated
 }
 
 fn sorted(set: impl IntoIterator<Item = String>) -> Vec<String> {
@@ -236,6 +228,11 @@ fn compare_usage(
             ),
             ("type uses", &walked.usage.type_uses, &reference.type_uses),
             ("declared", &walked.usage.declared, &reference.declared),
+            (
+                "nullable metadata uses",
+                &walked.usage.nullable_metadata_uses,
+                &reference.nullable_metadata_uses,
+            ),
         ] {
             if owned(walk_set) != sorted(reference_set.iter().cloned()) {
                 return Err(format!("{name}: {what} differ"));
@@ -265,11 +262,17 @@ fn compare_usage(
         }
     }
     for binding in names {
-        let walk_type_only = walked.usage.is_never_a_value(&binding);
+        let walk_type_only = walked.usage.is_never_a_value(&binding, true);
         let reference_type_only = !reference.value_uses.contains(&binding);
+        let walk_loose_type_only = walked.usage.is_never_a_value(&binding, false);
+        let reference_loose_type_only =
+            reference_type_only && !reference.nullable_metadata_uses.contains(&binding);
         let walk_declared = walked.usage.is_declared(&binding);
         let reference_declared = reference.declared.contains(&binding);
-        if walk_type_only != reference_type_only || walk_declared != reference_declared {
+        if walk_type_only != reference_type_only
+            || walk_loose_type_only != reference_loose_type_only
+            || walk_declared != reference_declared
+        {
             return Err(format!("{name}: uses of `{binding}` differ"));
         }
     }

@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 use policies::facts::FactKind;
 use tree_sitter::{Node, Tree};
 
-use super::usage::Usage;
+use super::usage::{self, Metadata, Usage};
 use crate::query::{Field, QueryHit};
 use crate::syntax;
 use crate::Language;
@@ -265,7 +265,7 @@ fn is_wildcard(node: Node<'_>) -> bool {
 }
 
 /// The named children of a node, without a cursor (these nodes have few children).
-fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+pub(super) fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
     (0..node.named_child_count()).map_while(move |index| node.named_child(index))
 }
 
@@ -326,18 +326,8 @@ struct Level<'tree> {
     kind: Kind,
     /// Inside a type position.
     in_type: bool,
-    /// Inside a class known to be decorated.
-    in_decorated_class: bool,
-    /// Whether this node opened an undecided class (an entry of `Walker::classes`).
-    opened_class: bool,
     /// The innermost scope frame among this node and its ancestors.
     frame: Option<u32>,
-}
-
-/// A class whose decoration is not known yet: the type uses met inside it wait for its end.
-struct OpenClass<'source> {
-    decorated: bool,
-    type_uses: Vec<&'source str>,
 }
 
 /// A match waiting for the walk to enter its last node.
@@ -508,7 +498,6 @@ struct Walker<'g, 'tree, 'source> {
     hits: Vec<QueryHit<'tree>>,
     pending: Vec<Pending<'tree>>,
     usage: Usage<'source>,
-    classes: Vec<OpenClass<'source>>,
     scopes: ScopeFrames<'tree>,
 }
 
@@ -538,7 +527,6 @@ pub(super) fn walk<'tree, 'source>(
         hits: Vec::new(),
         pending: Vec::new(),
         usage: Usage::default(),
-        classes: Vec::new(),
         scopes: ScopeFrames::default(),
     };
     let mut levels: Vec<Level<'tree>> = Vec::new();
@@ -552,9 +540,7 @@ pub(super) fn walk<'tree, 'source>(
             if descend && !walker.is_prunable(node) && walker.goto_first_child(&mut cursor, node) {
                 continue;
             }
-            if let Some(level) = levels.pop() {
-                walker.leave(&level);
-            }
+            levels.pop();
         }
         loop {
             let rest_matters = walker.matters_after(cursor.node().end_byte(), levels.last());
@@ -576,9 +562,7 @@ pub(super) fn walk<'tree, 'source>(
                 };
             }
             // Leaving the parent, which was entered since the walk went below it.
-            if let Some(level) = levels.pop() {
-                walker.leave(&level);
-            }
+            levels.pop();
         }
     }
 }
@@ -619,8 +603,6 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
             node,
             kind,
             in_type: false,
-            in_decorated_class: false,
-            opened_class: false,
             frame,
         };
         if skipped {
@@ -628,30 +610,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
             return (level, false);
         }
         let in_type = parent.is_some_and(|parent| parent.in_type) || kind.is_type_context();
-        let mut in_decorated_class = parent.is_some_and(|parent| parent.in_decorated_class);
-        if kind == Kind::Decorator && node.is_named() {
-            for class in &mut self.classes {
-                class.decorated = true;
-            }
-        }
-        if kind == Kind::Class && node.is_named() && !in_decorated_class {
-            let wrapper_is_decorated = parent.is_some_and(|parent| {
-                parent.kind == Kind::ExportStatement
-                    && named_children(parent.node)
-                        .any(|child| self.grammar.kind(child) == Kind::Decorator)
-            });
-            if wrapper_is_decorated {
-                in_decorated_class = true;
-            } else {
-                self.classes.push(OpenClass {
-                    decorated: false,
-                    type_uses: Vec::new(),
-                });
-                level.opened_class = true;
-            }
-        }
         level.in_type = in_type;
-        level.in_decorated_class = in_decorated_class;
         match kind {
             Kind::Identifier | Kind::TypeIdentifier | Kind::ShorthandPropertyIdentifier => {
                 let name = syntax::text(node, self.source);
@@ -659,16 +618,22 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                     self.usage.declared.insert(name);
                 }
                 let is_type_position = kind == Kind::TypeIdentifier || in_type;
-                if !is_type_position || in_decorated_class {
+                let ancestors = levels.iter().rev().map(|level| level.node);
+                if !is_type_position {
                     self.usage.value_uses.insert(name);
-                } else if let Some(class) = self.classes.last_mut() {
-                    if class.decorated {
-                        self.usage.value_uses.insert(name);
-                    } else {
-                        class.type_uses.push(name);
-                    }
                 } else {
-                    self.usage.type_uses.insert(name);
+                    match usage::metadata_reference(node, ancestors, self.source) {
+                        Metadata::Serialized => {
+                            self.usage.value_uses.insert(name);
+                        }
+                        Metadata::SerializedIfNullable => {
+                            self.usage.nullable_metadata_uses.insert(name);
+                            self.usage.type_uses.insert(name);
+                        }
+                        Metadata::No => {
+                            self.usage.type_uses.insert(name);
+                        }
+                    }
                 }
                 (level, false)
             }
@@ -677,23 +642,6 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 (level, false)
             }
             _ => (level, true),
-        }
-    }
-
-    /// Leaves a node: a class whose decoration is now known hands over the type uses inside it.
-    fn leave(&mut self, level: &Level<'tree>) {
-        if !level.opened_class {
-            return;
-        }
-        let Some(class) = self.classes.pop() else {
-            return;
-        };
-        if class.decorated {
-            self.usage.value_uses.extend(class.type_uses);
-        } else if let Some(outer) = self.classes.last_mut() {
-            outer.type_uses.extend(class.type_uses);
-        } else {
-            self.usage.type_uses.extend(class.type_uses);
         }
     }
 
@@ -919,10 +867,16 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         let first_argument = || argument_list.and_then(|list| list.named_child(0));
         // Matches that end at the first argument are reported at the argument list: no named
         // node is entered between the two.
-        // `javascript/imports.scm`: `require('x')` with one string literal.
+        // `javascript/imports.scm`: `require('x')` with one string literal, also after comments
+        // (`require(/* … */ 'x')`).
         if function_kind == Kind::Identifier && syntax::text(function, self.source) == "require" {
-            if let (Some(list), Some(specifier)) = (argument_list, first_argument()) {
-                if is_specifier_literal(grammar, specifier) && list.named_child(1).is_none() {
+            let specifier = argument_list.and_then(|list| {
+                named_children(list).find(|argument| grammar.kind(*argument) != Kind::Comment)
+            });
+            if let (Some(list), Some(specifier)) = (argument_list, specifier) {
+                if is_specifier_literal(grammar, specifier)
+                    && specifier.next_named_sibling().is_none()
+                {
                     self.push(
                         list,
                         FactKind::Import,

@@ -182,7 +182,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 44] = [
+const CASES: [&str; 45] = [
     "csharp/aspnet",
     "csharp/graph",
     "csharp/usings",
@@ -215,6 +215,7 @@ const CASES: [&str; 44] = [
     "swift/package",
     "swift/web",
     "typescript/clients",
+    "typescript/decorator_metadata",
     "typescript/graph",
     "typescript/http",
     "typescript/javascript",
@@ -252,6 +253,11 @@ fn workspace_packages_resolve_to_their_source_entries_and_subpaths() {
 #[test]
 fn client_packages_are_definite_when_used_and_probable_when_only_imported() {
     check_case("typescript/clients");
+}
+
+#[test]
+fn decorator_metadata_keeps_only_the_types_it_serializes() {
+    check_case("typescript/decorator_metadata");
 }
 
 #[test]
