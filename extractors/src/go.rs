@@ -63,7 +63,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             node: spec,
             path: canonical,
         });
-        let resolution = input.context.resolve_go(&import_path);
+        let resolution = input.context.resolve_go(input.path, &import_path);
         if let Resolution::File(file) = &resolution {
             let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
             package_dirs.insert(local, directory.to_owned());

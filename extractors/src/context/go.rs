@@ -1,19 +1,29 @@
 //! Go modules: `go.mod` module paths (with local `replace` directives), `go.work` `use` folders,
 //! and the file that stands for each package folder.
 //!
-//! An import path resolves the way the go command finds the module that provides a package:
-//! every module whose path is a prefix of the import path is tried, longest first, and the rest
-//! of the path is a folder under the module's folder. A module provides that folder only when it
-//! holds a package and no other `go.mod` lies between the two (a subfolder with its own `go.mod`
-//! is another module, whatever its module path says). A package is a folder, but facts name
-//! files, so the package's file is its first `.go` file that is not a `_test.go`, in bytewise
-//! order of the file name: the engine maps that file to its component, and every file of one
-//! folder normally has one owner. A path no module claims is `External`, its package the whole
-//! import path; a path a module claims but none provides is `Internal` (unresolved).
+//! An import path resolves the way the go command finds the module that provides a package, in
+//! the build of the importing file's module (the nearest folder above it with a `go.mod`). That
+//! build sees, in the project, its own module, or every `use` module of the nearest `go.work`
+//! that lists it, plus the targets of the local `replace` directives of those `go.mod` files
+//! (and of the `go.work`). Every module of the view whose path is a prefix of the import path is
+//! tried, longest first, and the rest of the path is a folder under the module's folder. A module
+//! provides that folder only when it holds a package and no other `go.mod` lies between the two
+//! (a subfolder with its own `go.mod` is another module, whatever its module path says). A
+//! project module outside the view is a requirement the go command takes from the module cache
+//! (or `vendor/`), not from the folder: a package only such a module provides is `External`.
+//! A file in no module sees every module of the project.
 //!
-//! When several manifests name the same module path, a `go.work` `use` wins, then a `go.mod`
-//! outside the folders the go command never builds (`testdata`, `vendor`, names starting with
-//! `_` or `.`), then a local `replace` target, then the rest; ties go to the first in path order.
+//! A package is a folder, but facts name files, so the package's file is its first `.go` file
+//! that is not a `_test.go`, in bytewise order of the file name: the engine maps that file to its
+//! component, and every file of one folder normally has one owner. A path no module claims is
+//! `External`, its package the whole import path; a path a module claims but none provides is
+//! `Internal` (unresolved).
+//!
+//! When several manifests name the same module path in one view, the first wins (the module
+//! itself or the `use` folders, then `go.work` replacements, then `go.mod` ones). For a file in
+//! no module, a `go.work` `use` wins, then a `go.mod` outside the folders the go command never
+//! builds (`testdata`, `vendor`, names starting with `_` or `.`), then a local `replace` target,
+//! then the rest; ties go to the first in path order.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,12 +47,30 @@ enum Claim {
 /// The Go modules of the project.
 #[derive(Debug, Default)]
 pub(crate) struct GoModules {
-    /// Module path → how it was found and its project-relative folder.
+    /// Module path → how it was found and its project-relative folder (every manifest).
     modules: BTreeMap<String, (Claim, String)>,
     /// Every folder holding a `go.mod`: module boundaries.
     module_folders: BTreeSet<String>,
     /// Package folder → its representative file.
     package_files: BTreeMap<String, String>,
+    /// What the build of each module sees: module path → folder (a workspace shares one).
+    views: Vec<BTreeMap<String, String>>,
+    /// Module folder → its view in `views`.
+    view_of_module: BTreeMap<String, usize>,
+}
+
+/// One `go.mod` as read: its folder, module path and local replacements (module path → folder).
+struct Manifest {
+    folder: String,
+    module: Option<String>,
+    replacements: Vec<(String, String)>,
+}
+
+/// One `go.work` as read: its folder, `use` folders and local replacements.
+struct Workspace {
+    folder: String,
+    uses: Vec<String>,
+    replacements: Vec<(String, String)>,
 }
 
 impl GoModules {
@@ -69,28 +97,38 @@ impl GoModules {
                 }
             }
         }
+        let mut workspaces = Vec::new();
         let mut work_uses = BTreeSet::new();
         for work_file in &work_files {
             let Some(text) = reader.read(work_file) else {
                 continue;
             };
             let folder = parent_dir(work_file);
+            let mut uses = Vec::new();
             for used in directive_values(&text, "use") {
                 if let Some(used) = join(folder, &used) {
                     let manifest = join(&used, "go.mod").unwrap_or_default();
                     if !module_files.contains(&manifest) {
                         module_files.push(manifest);
                     }
-                    work_uses.insert(used);
+                    work_uses.insert(used.clone());
+                    uses.push(used);
                 }
             }
+            workspaces.push(Workspace {
+                folder: folder.to_owned(),
+                uses,
+                replacements: local_replacements(&text, folder),
+            });
         }
+        let mut manifests = Vec::new();
         for manifest in &module_files {
             let Some(text) = reader.read(manifest) else {
                 continue;
             };
             let folder = parent_dir(manifest);
-            if let Some(module) = directive_values(&text, "module").into_iter().next() {
+            let module = directive_values(&text, "module").into_iter().next();
+            if let Some(module) = &module {
                 let claim = if work_uses.contains(folder) {
                     Claim::WorkspaceUse
                 } else if is_ignored_by_go(folder) {
@@ -98,25 +136,61 @@ impl GoModules {
                 } else {
                     Claim::Module
                 };
-                index.claim(module, claim, folder);
+                index.claim(module.clone(), claim, folder);
             }
-            index.add_replacements(&text, folder);
+            let replacements = local_replacements(&text, folder);
+            for (from, target) in &replacements {
+                index.claim(from.clone(), Claim::Replacement, target);
+            }
+            manifests.push(Manifest {
+                folder: folder.to_owned(),
+                module,
+                replacements,
+            });
         }
+        index.add_views(&manifests, &workspaces);
         index
     }
 
-    /// Records the local `replace` directives of the `go.mod` in `folder`.
-    fn add_replacements(&mut self, text: &str, folder: &str) {
-        for replacement in directive_values(text, "replace") {
-            let Some((from, to)) = replacement.split_once("=>") else {
-                continue;
+    /// Builds the view of every module: its workspace's when the nearest `go.work` above it
+    /// uses it (one view per workspace), else its own.
+    fn add_views(&mut self, manifests: &[Manifest], workspaces: &[Workspace]) {
+        let by_folder: BTreeMap<&str, &Manifest> = manifests
+            .iter()
+            .map(|manifest| (manifest.folder.as_str(), manifest))
+            .collect();
+        let by_work_folder: BTreeMap<&str, usize> = workspaces
+            .iter()
+            .enumerate()
+            .map(|(position, workspace)| (workspace.folder.as_str(), position))
+            .collect();
+        let mut workspace_views: BTreeMap<usize, usize> = BTreeMap::new();
+        for manifest in manifests {
+            let own_go_mod = join(&manifest.folder, "go.mod").unwrap_or_default();
+            let workspace = ancestors(&own_go_mod)
+                .find_map(|folder| by_work_folder.get(folder).copied())
+                .filter(|position| {
+                    workspaces
+                        .get(*position)
+                        .is_some_and(|workspace| workspace.uses.contains(&manifest.folder))
+                });
+            let next = self.views.len();
+            let position = match workspace {
+                Some(workspace) => *workspace_views.entry(workspace).or_insert_with(|| {
+                    let members = workspaces
+                        .get(workspace)
+                        .map(|workspace| workspace_view(workspace, &by_folder))
+                        .unwrap_or_default();
+                    self.views.push(members);
+                    next
+                }),
+                None => {
+                    self.views.push(module_view(std::iter::once(manifest), &[]));
+                    next
+                }
             };
-            let Some(from) = from.split_whitespace().next() else {
-                continue;
-            };
-            if let Some(target) = local_replacement(to).and_then(|to| join(folder, to)) {
-                self.claim(from.to_owned(), Claim::Replacement, &target);
-            }
+            self.view_of_module
+                .insert(manifest.folder.clone(), position);
         }
     }
 
@@ -131,17 +205,52 @@ impl GoModules {
         }
     }
 
-    /// Resolves an import path.
-    pub fn resolve(&self, import_path: &str) -> Resolution {
-        let mut claimed: Vec<(&String, &String)> = self
-            .modules
-            .iter()
+    /// Resolves an import path in the build of `importer`'s module.
+    pub fn resolve(&self, importer: &str, import_path: &str) -> Resolution {
+        let every_module = || {
+            self.modules
+                .iter()
+                .map(|(module, (_, folder))| (module.as_str(), folder.as_str()))
+        };
+        let view = ancestors(importer)
+            .find(|folder| self.module_folders.contains(*folder))
+            .and_then(|folder| self.view_of_module.get(folder))
+            .and_then(|position| self.views.get(*position));
+        let Some(view) = view else {
+            return self.resolve_among(every_module(), import_path);
+        };
+        let resolution = self.resolve_among(
+            view.iter()
+                .map(|(module, folder)| (module.as_str(), folder.as_str())),
+            import_path,
+        );
+        if !matches!(resolution, Resolution::File(_))
+            && matches!(
+                self.resolve_among(every_module(), import_path),
+                Resolution::File(_)
+            )
+        {
+            // A project module this build does not see: its required version comes from the
+            // module cache or `vendor/`.
+            return Resolution::External {
+                package: import_path.to_owned(),
+            };
+        }
+        resolution
+    }
+
+    /// Resolves an import path among `(module path, folder)` candidates.
+    fn resolve_among<'m>(
+        &self,
+        candidates: impl Iterator<Item = (&'m str, &'m str)>,
+        import_path: &str,
+    ) -> Resolution {
+        let mut claimed: Vec<(&str, &str)> = candidates
             .filter(|(module, _)| {
                 import_path
-                    .strip_prefix(module.as_str())
+                    .strip_prefix(*module)
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             })
-            .map(|(module, (_, folder))| (module, folder))
             .collect();
         if claimed.is_empty() {
             return Resolution::External {
@@ -176,6 +285,55 @@ impl GoModules {
             .take_while(|folder| *folder != module_folder)
             .any(|folder| self.module_folders.contains(folder))
     }
+}
+
+/// What the build of a workspace sees: its `use` modules, then the replacements of the
+/// `go.work`, then those of each module's `go.mod` (the first claim on a module path wins).
+fn workspace_view(
+    workspace: &Workspace,
+    by_folder: &BTreeMap<&str, &Manifest>,
+) -> BTreeMap<String, String> {
+    let members = workspace
+        .uses
+        .iter()
+        .filter_map(|used| by_folder.get(used.as_str()).copied());
+    module_view(members, &workspace.replacements)
+}
+
+/// The modules `members` see: themselves, then `first_replacements`, then each member's own
+/// replacements, the first claim on a module path winning.
+fn module_view<'m>(
+    members: impl Iterator<Item = &'m Manifest> + Clone,
+    first_replacements: &[(String, String)],
+) -> BTreeMap<String, String> {
+    let mut view = BTreeMap::new();
+    for member in members.clone() {
+        if let Some(module) = &member.module {
+            view.entry(module.clone())
+                .or_insert_with(|| member.folder.clone());
+        }
+    }
+    let replacements = first_replacements
+        .iter()
+        .chain(members.flat_map(|member| member.replacements.iter()));
+    for (from, target) in replacements {
+        view.entry(from.clone()).or_insert_with(|| target.clone());
+    }
+    view
+}
+
+/// The local `replace` directives of a `go.mod` or `go.work` in `folder`: replaced module path
+/// → target folder.
+fn local_replacements(text: &str, folder: &str) -> Vec<(String, String)> {
+    directive_values(text, "replace")
+        .iter()
+        .filter_map(|replacement| {
+            let (from, to) = replacement.split_once("=>")?;
+            let from = from.split_whitespace().next()?;
+            let target = join(folder, local_replacement(to)?)?;
+            Some((from.to_owned(), target))
+        })
+        .collect()
 }
 
 /// The folder of a local `replace` target (`./x`, `../x`, `.`, `..`), `None` for a module

@@ -202,9 +202,9 @@ impl ProjectContext {
         self.python.resolve(importer, level, module, name)
     }
 
-    /// Resolves a Go import path (see `go`).
-    pub(crate) fn resolve_go(&self, import_path: &str) -> Resolution {
-        self.go.resolve(import_path)
+    /// Resolves a Go import path in the build of `importer`'s module (see `go`).
+    pub(crate) fn resolve_go(&self, importer: &str, import_path: &str) -> Resolution {
+        self.go.resolve(importer, import_path)
     }
 
     /// Resolves a Swift `import Module` (see `swift`).

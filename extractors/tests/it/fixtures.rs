@@ -192,6 +192,7 @@ const CASES: [&str; 45] = [
     "go/graph",
     "go/modules",
     "go/mounts",
+    "go/requires",
     "go/web",
     "java/graph",
     "java/imports",
@@ -334,6 +335,11 @@ fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and
 #[test]
 fn go_imports_resolve_to_the_module_that_provides_the_package() {
     check_case("go/boundaries");
+}
+
+#[test]
+fn go_imports_resolve_in_the_build_of_the_importing_module() {
+    check_case("go/requires");
 }
 
 #[test]
