@@ -13,7 +13,8 @@
 //!
 //! Qualified names are uses too: `Acme.Orders.OrderService`, `global::Acme.Util.Ids.Prefix`,
 //! `Orders.Order` relative to an enclosing namespace or through a namespace alias. An attribute
-//! `[OrderFilter]` uses the class `OrderFilterAttribute`.
+//! `[OrderFilter]` uses the class `OrderFilterAttribute`. The name of a namespace declaration
+//! is not a use (`csharp/namespace_names.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -33,6 +34,8 @@ use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
 use crate::walk_driver::Ancestor;
 use crate::ExtractionInput;
+
+mod namespace_names;
 
 /// One `using` directive.
 #[derive(Debug)]
@@ -56,6 +59,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let started = input.query.is_timed().then(Instant::now);
     // It also collects the attribute names, which name classes (`[OrderFilter]`).
     let mut attributes = Vec::new();
+    // And it notes the names of namespace declarations, which are not uses.
+    let mut namespace_names = namespace_names::NamespaceNames::default();
     let walked = out
         .anchors
         .walk_with(&WALK_KINDS, |node, field, ancestors| {
@@ -63,6 +68,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             if let Some(name) = attribute_name(node, field, ancestors, source) {
                 attributes.push((name, node));
             }
+            namespace_names.visit(node, field, ancestors, source);
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -73,6 +79,25 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .collect();
     let (own, _) = declarations_of(root, source);
     let (mut uses, mut chains) = (walked.uses, walked.chains);
+    // A segment of a namespace name is used where it next appears, if anywhere.
+    for (segment, next_use) in namespace_names.segments() {
+        if !uses
+            .get(segment)
+            .is_some_and(|(node, _)| namespace_names.contains(*node))
+        {
+            continue;
+        }
+        match next_use {
+            Some(node) => {
+                let scope = out.anchors.scope_of(node);
+                uses.insert(segment.to_owned(), (node, scope));
+            }
+            None => {
+                uses.remove(segment);
+            }
+        }
+    }
+    chains.retain(|(_, node, _)| !namespace_names.contains(*node));
     // `[OrderFilter]` names the class `OrderFilterAttribute`.
     for (name, node) in attributes {
         match name.rsplit_once('.') {
