@@ -1,8 +1,10 @@
 //! The C# extractor: edges to the project types a file uses, resolved through the namespace
 //! type index, and infrastructure clients.
 //!
-//! A file sees the types of its own namespaces (and their parents), of its `using` directives
-//! and of every `global using` in the project. Each identifier of the file that names such a
+//! A file sees the types of its own namespaces (and their parents), of its `using` directives,
+//! of every `global using` in the project and of the usings its project file gives it
+//! (`<Using>` items and the SDK's implicit usings of the nearest `.csproj`, `context/csproj.rs`).
+//! Each identifier of the file that names such a
 //! type declared in another file is an edge: one `import` fact per declaring file (partial
 //! classes give several), at the first use, with specifier `<namespace>.<Type>`; so a `using`
 //! whose types the file never uses gives no edge. The parts of a partial type get no edges to
@@ -13,7 +15,21 @@
 //!
 //! Qualified names are uses too: `Acme.Orders.OrderService`, `global::Acme.Util.Ids.Prefix`,
 //! `Orders.Order` relative to an enclosing namespace or through a namespace alias. An attribute
-//! `[OrderFilter]` uses the class `OrderFilterAttribute`.
+//! `[OrderFilter]` uses the class `OrderFilterAttribute`. The name of a namespace declaration
+//! is not a use (`csharp/namespace_names.rs`).
+//!
+//! A call of an extension method uses its static class: `builder.Services.AddInfrastructure(c)`
+//! or `app?.MapOrderEndpoints()` is an edge (specifier `<namespace>.<StaticClass>`) to each
+//! file whose top-level static class declares a method of that name whose first parameter is
+//! `this`, in a namespace the file sees (or a class named by a project `Static` using), when
+//! the call's argument count fits the method's parameters (defaults may be left out, `params`
+//! takes any number) and the class is accessible: declared in the file's project or a project
+//! it references (`<ProjectReference>`, transitively), and `internal` only in its own. For
+//! these calls a `global using` counts only in its own project (for type uses, as before, in
+//! every file). The receiver's type is not known, so a call that fits extension methods of
+//! several visible classes is an edge to each, and an instance method of the same name and
+//! arity still counts as a use. A `using static` directive is already an edge to its class; a
+//! call inside another part of the same partial static class is not an edge.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -23,7 +39,7 @@ use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
-use crate::context::{Declarations, Resolution, TypeIndex};
+use crate::context::{Declarations, ExtensionMethod, Resolution, TypeIndex};
 use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, Output, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
@@ -33,6 +49,11 @@ use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
 use crate::walk_driver::Ancestor;
 use crate::ExtractionInput;
+
+mod extensions;
+mod namespace_names;
+
+use extensions::{ExtensionScope, MemberCall};
 
 /// One `using` directive.
 #[derive(Debug)]
@@ -54,8 +75,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::csharp_walk::matcher(source, input.context.generic_facts());
     let started = input.query.is_timed().then(Instant::now);
-    // It also collects the attribute names, which name classes (`[OrderFilter]`).
+    // It also collects the attribute names, which name classes (`[OrderFilter]`), and the
+    // first member call of each method name and argument count, which may call an extension
+    // method (`services.AddInfrastructure(configuration)`).
     let mut attributes = Vec::new();
+    let mut member_calls: BTreeMap<(&str, usize), Node<'_>> = BTreeMap::new();
+    // And it notes the names of namespace declarations, which are not uses.
+    let mut namespace_names = namespace_names::NamespaceNames::default();
     let walked = out
         .anchors
         .walk_with(&WALK_KINDS, |node, field, ancestors| {
@@ -63,6 +89,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             if let Some(name) = attribute_name(node, field, ancestors, source) {
                 attributes.push((name, node));
             }
+            if let Some((identifier, name, arguments)) =
+                extensions::member_call(node, field, ancestors, source)
+            {
+                member_calls.entry((name, arguments)).or_insert(identifier);
+            }
+            namespace_names.visit(node, field, ancestors, source);
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -71,8 +103,27 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::Import)
         .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
         .collect();
-    let (own, _) = declarations_of(root, source);
+    let own = declarations_of(root, source, false).types;
     let (mut uses, mut chains) = (walked.uses, walked.chains);
+    // A segment of a namespace name is used where it next appears, if anywhere.
+    for (segment, next_use) in namespace_names.segments() {
+        if !uses
+            .get(segment)
+            .is_some_and(|(node, _)| namespace_names.contains(*node))
+        {
+            continue;
+        }
+        match next_use {
+            Some(node) => {
+                let scope = out.anchors.scope_of(node);
+                uses.insert(segment.to_owned(), (node, scope));
+            }
+            None => {
+                uses.remove(segment);
+            }
+        }
+    }
+    chains.retain(|(_, node, _)| !namespace_names.contains(*node));
     // `[OrderFilter]` names the class `OrderFilterAttribute`.
     for (name, node) in attributes {
         match name.rsplit_once('.') {
@@ -100,6 +151,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         own,
         uses: NameAnchors::new(uses, &out.anchors),
         chains: Chains::new(&chains, &out.anchors),
+        member_calls: member_calls
+            .into_iter()
+            .map(|((name, arguments), node)| MemberCall {
+                name: name.into(),
+                arguments,
+                anchor: out.anchors.at(node),
+            })
+            .collect(),
     };
     out.defer(Part::CSharp(Box::new(pending)));
     let client_sites: Vec<ClientSite<'_>> = hits
@@ -135,8 +194,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
 
 /// What a C# file needs from the type index, kept from its first pass (`crate::deferred`).
 ///
-/// A file sees the types of its own namespaces (and their parents), of its `using` directives
-/// and of every `global using` in the project; `finish` makes its `using` and type-use facts.
+/// A file sees the types of its own namespaces (and their parents), of its `using` directives,
+/// of every `global using` in the project and of its project file's usings; `finish` makes its
+/// `using`, type-use and extension-call facts.
 #[derive(Debug)]
 pub(crate) struct PendingUses {
     usings: Vec<Using<Anchor>>,
@@ -147,6 +207,8 @@ pub(crate) struct PendingUses {
     uses: NameAnchors,
     /// The dotted chains of names, in order, then the qualified attribute names.
     chains: Chains,
+    /// The first member call of each method name and argument count, sorted.
+    member_calls: Vec<MemberCall>,
 }
 
 impl PendingUses {
@@ -156,9 +218,14 @@ impl PendingUses {
         let path = finishing.path;
         let (usings, own, uses, chains) = (&self.usings, &self.own, &self.uses, &self.chains);
         let mut sites = Vec::new();
-        let mut visible: BTreeSet<String> = index.global_usings().clone();
+        // The namespaces the file sees, `global using`s of other files aside.
+        let mut visible: BTreeSet<String> = BTreeSet::new();
         // `using Orders = Acme.Orders;`: alias → project namespace.
         let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
+        let project = finishing.context.csharp_project_usings(path);
+        if let Some(project) = project {
+            visible.extend(project.namespaces.iter().cloned());
+        }
         for using in usings {
             if let (Some(alias), false) = (&using.alias, using.is_static) {
                 if declares_namespace(index, &using.path) {
@@ -197,7 +264,35 @@ impl PendingUses {
             }
         }
         visible.insert(String::new());
-        let mut by_file: BTreeMap<&str, (Anchor, String, Vec<String>)> = BTreeMap::new();
+        // Extension methods see the `global using`s of the file's own project (every file's
+        // when it is in none), as the compiler does; types, as before, those of every file.
+        let context = finishing.context;
+        let own_project = context.csharp_project_of(path);
+        let mut extension_visible = visible.clone();
+        for (file, namespaces) in index.global_usings_by_file() {
+            if own_project.is_none() || context.csharp_project_of(file) == own_project {
+                extension_visible.extend(namespaces.iter().cloned());
+            }
+        }
+        visible.extend(index.global_usings().iter().cloned());
+        // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file: an alias of a
+        // project namespace, unless the file has its own alias of that name.
+        let mut project_type_aliases: Vec<(&str, &str)> = Vec::new();
+        for (alias, target) in project.into_iter().flat_map(|project| &project.aliases) {
+            if namespace_aliases.contains_key(alias.as_str())
+                || usings
+                    .iter()
+                    .any(|using| using.alias.as_ref() == Some(alias))
+            {
+                continue;
+            }
+            if declares_namespace(index, target) {
+                namespace_aliases.insert(alias, target);
+            } else {
+                project_type_aliases.push((alias, target));
+            }
+        }
+        let mut by_file = FileUses::default();
         for (name, first_use) in uses.iter() {
             for namespace in &visible {
                 let Some(files) = index.files_of(namespace, name) else {
@@ -211,16 +306,25 @@ impl PendingUses {
                     continue;
                 }
                 for declaring in files.iter().filter(|file| *file != path) {
-                    let entry = by_file
-                        .entry(declaring)
-                        .or_insert_with(|| (first_use, qualified(namespace, name), Vec::new()));
-                    if first_use.start_byte() < entry.0.start_byte() {
-                        entry.0 = first_use;
-                        entry.1 = qualified(namespace, name);
-                    }
-                    if !entry.2.iter().any(|known| known == name) {
-                        entry.2.push(name.to_owned());
-                    }
+                    by_file.add(
+                        declaring,
+                        first_use,
+                        || qualified(namespace, name),
+                        TYPE_USE,
+                        name,
+                    );
+                }
+            }
+        }
+        // `<Using Include="Acme.Orders.Order" Alias="Purchase" />`: `Purchase` names the type.
+        for (alias, target) in project_type_aliases {
+            let Some(first_use) = uses.get(alias) else {
+                continue;
+            };
+            if let Resolution::File(declaring) = resolve_type(index, target) {
+                if declaring != path {
+                    let name = target.rsplit('.').next().unwrap_or(target);
+                    by_file.add(&declaring, first_use, || target.to_owned(), TYPE_USE, name);
                 }
             }
         }
@@ -238,26 +342,36 @@ impl PendingUses {
                 continue;
             };
             for declaring in files.iter().filter(|file| *file != path) {
-                let entry = by_file
-                    .entry(declaring)
-                    .or_insert_with(|| (node, qualified(&namespace, name), Vec::new()));
-                if node.start_byte() < entry.0.start_byte() {
-                    entry.0 = node;
-                    entry.1 = qualified(&namespace, name);
-                }
-                if !entry.2.iter().any(|known| known == name) {
-                    entry.2.push(name.to_owned());
-                }
+                by_file.add(
+                    declaring,
+                    node,
+                    || qualified(&namespace, name),
+                    TYPE_USE,
+                    name,
+                );
             }
         }
-        for (declaring, (node, specifier, names)) in by_file {
+        let statics = project.map(|project| &project.statics);
+        extensions::add_calls(
+            &mut by_file,
+            index,
+            &self.member_calls,
+            &ExtensionScope {
+                path,
+                own,
+                visible: &extension_visible,
+                statics,
+                sees: &|declaring, is_public| context.csharp_sees(path, declaring, is_public),
+            },
+        );
+        for (declaring, used) in by_file.0 {
             let mut site = ImportSiteAt::new(
-                node,
-                specifier,
-                Resolution::File(declaring.to_owned()),
-                "use of type",
+                used.first,
+                used.specifier,
+                Resolution::File(declaring),
+                used.construct,
             );
-            site.names = names;
+            site.names = used.names;
             sites.push(site);
         }
         facts.extend(
@@ -265,6 +379,60 @@ impl PendingUses {
                 imports_out::fact(&finishing.factory, site, finishing.scope(site.node))
             }),
         );
+    }
+}
+
+/// The project files a file uses, each with the first use, its specifier, the construct it is
+/// (for the message) and the names used.
+#[derive(Default)]
+struct FileUses(BTreeMap<String, FileUse>);
+
+/// The uses of one project file.
+struct FileUse {
+    first: Anchor,
+    specifier: String,
+    construct: &'static str,
+    names: Vec<String>,
+}
+
+/// The construct of a type use, for the message.
+const TYPE_USE: &str = "use of type";
+/// The construct of an extension-method call, for the message.
+const EXTENSION_CALL: &str = "call of an extension method of";
+
+impl FileUses {
+    /// Records a use of `name` (specifier `specifier()`, a `construct`) at `anchor` of a type
+    /// of `declaring`: the earliest use gives the fact's place, specifier and message.
+    fn add(
+        &mut self,
+        declaring: &str,
+        anchor: Anchor,
+        specifier: impl FnOnce() -> String,
+        construct: &'static str,
+        name: &str,
+    ) {
+        let entry = match self.0.get_mut(declaring) {
+            Some(entry) => {
+                if anchor.start_byte() < entry.first.start_byte() {
+                    entry.first = anchor;
+                    entry.specifier = specifier();
+                    entry.construct = construct;
+                }
+                entry
+            }
+            None => self
+                .0
+                .entry(declaring.to_owned())
+                .or_insert_with(|| FileUse {
+                    first: anchor,
+                    specifier: specifier(),
+                    construct,
+                    names: Vec::new(),
+                }),
+        };
+        if !entry.names.iter().any(|known| known == name) {
+            entry.names.push(name.to_owned());
+        }
     }
 }
 
@@ -436,15 +604,30 @@ const TYPE_DECLARATIONS: [&str; 7] = [
     "delegate_declaration",
 ];
 
-/// The `(namespace, type)` declarations of a C# file and its `global using` namespaces, for the
-/// type index. Nested types are not indexed: they are reached through their outer type.
-pub(crate) fn declarations(tree: &Tree, source: &str) -> (Declarations, Vec<String>) {
-    declarations_of(tree.root_node(), source)
+/// What a C# file declares, for the type index.
+pub(crate) struct FileDeclarations {
+    /// The `(namespace, type)` pairs of its top-level types.
+    pub types: Declarations,
+    /// The namespaces of its `global using` directives (not aliases, not `static`).
+    pub global_usings: Vec<String>,
+    /// The extension methods of its top-level static classes.
+    pub extensions: Vec<ExtensionMethod>,
 }
 
-fn declarations_of(root: Node<'_>, source: &str) -> (Declarations, Vec<String>) {
-    let mut declarations = Vec::new();
-    let mut global_usings = Vec::new();
+/// The `(namespace, type)` declarations of a C# file, its `global using` namespaces and its
+/// extension methods, for the type index. Nested types are not indexed: they are reached
+/// through their outer type.
+pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
+    declarations_of(tree.root_node(), source, true)
+}
+
+/// [`declarations`]; the extension methods only `with_extensions`.
+fn declarations_of(root: Node<'_>, source: &str, with_extensions: bool) -> FileDeclarations {
+    let mut declared = FileDeclarations {
+        types: Vec::new(),
+        global_usings: Vec::new(),
+        extensions: Vec::new(),
+    };
     // (container, its namespace), walked without recursion.
     let mut pending = vec![(root, String::new())];
     while let Some((container, namespace)) = pending.pop() {
@@ -466,7 +649,16 @@ fn declarations_of(root: Node<'_>, source: &str) -> (Declarations, Vec<String>) 
                 pending.push((body, qualified(&current, &name)));
             } else if TYPE_DECLARATIONS.contains(&kind) {
                 if let Some(name) = source_scope::field_text(child, "name", source) {
-                    declarations.push((current.clone(), name));
+                    if with_extensions && kind == "class_declaration" {
+                        extensions::extension_methods(
+                            child,
+                            source,
+                            &current,
+                            &name,
+                            &mut declared.extensions,
+                        );
+                    }
+                    declared.types.push((current.clone(), name));
                 }
             } else if kind == "using_directive"
                 && has_token(child, "global")
@@ -474,12 +666,14 @@ fn declarations_of(root: Node<'_>, source: &str) -> (Declarations, Vec<String>) 
                 && !has_token(child, "static")
             {
                 if let Some(target) = named_children(child).into_iter().last() {
-                    global_usings.push(syntax::compact_text(target, source, 400).replace(' ', ""));
+                    declared
+                        .global_usings
+                        .push(syntax::compact_text(target, source, 400).replace(' ', ""));
                 }
             }
         }
     }
-    (declarations, global_usings)
+    declared
 }
 
 /// The `const string` fields of a file's types, keyed by their type path and name without the

@@ -109,7 +109,7 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// What a Java, Kotlin or C# file declares, for the project's type indexes
 /// ([`ProjectContext::add_declarations`]): its packages or namespaces and top-level types (Kotlin:
 /// top-level functions, properties, type aliases and the `@file:JvmName` facade; C#: `global
-/// using` namespaces and `const string` fields).
+/// using` namespaces, `const string` fields and the extension methods of static classes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TypeDeclarations(Declared);
 
@@ -120,6 +120,7 @@ enum Declared {
         declarations: context::Declarations,
         global_usings: Vec<String>,
         constants: Vec<(String, String)>,
+        extensions: Vec<context::ExtensionMethod>,
     },
 }
 
@@ -133,11 +134,12 @@ fn declarations_of(
         Language::Java => Declared::Jvm(java::declarations(tree, source)),
         Language::Kotlin => Declared::Jvm(kotlin::declarations(tree, source)),
         Language::CSharp => {
-            let (declarations, global_usings) = csharp::declarations(tree, source);
+            let declared = csharp::declarations(tree, source);
             Declared::CSharp {
-                declarations,
-                global_usings,
+                declarations: declared.types,
+                global_usings: declared.global_usings,
                 constants: csharp::string_constants(tree, source),
+                extensions: declared.extensions,
             }
         }
         _ => return None,

@@ -7,6 +7,7 @@
 //! after that is in memory. Resolution itself is in `resolve`.
 
 mod cargo;
+mod csproj;
 mod datastores;
 mod gitattributes;
 mod go;
@@ -27,9 +28,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub(crate) use cargo::{Crate, Crates};
+pub(crate) use csproj::ProjectUsings;
 pub use gitattributes::GitAttributes;
 pub(crate) use resolve::Resolution;
-pub(crate) use type_index::{Declarations, TypeIndex};
+pub(crate) use type_index::{Declarations, ExtensionMethod, TypeIndex};
 pub(crate) use workspace::Request;
 
 use datastores::Datastores;
@@ -37,8 +39,8 @@ use tsconfig::{CompilerPaths, ConfigLoader};
 use workspace::WorkspacePackage;
 
 /// Project-wide resolution configuration, read once per run: TypeScript configs and workspace
-/// packages, Python source roots, Go modules, Rust crates, Swift modules and the root
-/// `.gitattributes`; and the Java/Kotlin and C# type indexes, filled with what each of those
+/// packages, Python source roots, Go modules, Rust crates, Swift modules, the global usings of
+/// C# project files and the root `.gitattributes`; and the Java/Kotlin and C# type indexes, filled with what each of those
 /// files declares as it is extracted ([`ProjectContext::add_declarations`]).
 #[derive(Debug, Default)]
 pub struct ProjectContext {
@@ -62,6 +64,8 @@ pub struct ProjectContext {
     jvm: TypeIndex,
     /// C# namespaces and their types.
     csharp: TypeIndex,
+    /// The global usings of C# project files (`.csproj`, `Directory.Build.props`).
+    csharp_projects: csproj::CSharpProjects,
     /// Rust crates.
     crates: Crates,
     /// Swift modules.
@@ -85,8 +89,8 @@ impl ProjectContext {
     /// Reads the resolution configuration of the project at `root`, whose files are `files`
     /// (project-relative, `/` separators): `tsconfig.json`/`jsconfig.json` with `extends`,
     /// workspace `package.json` files, `*.prisma` schemas and `drizzle.config.*`, `pyproject.toml`
-    /// and `setup.cfg`, `go.mod` and `go.work`, `Cargo.toml`, `Package.swift` and the root
-    /// `.gitattributes`. No source file is read: the Java/Kotlin and C# type indexes start
+    /// and `setup.cfg`, `go.mod` and `go.work`, `Cargo.toml`, `Package.swift`, `.csproj` files with
+    /// the `Directory.Build.props` above them, and the root `.gitattributes`. No source file is read: the Java/Kotlin and C# type indexes start
     /// empty (see [`ProjectContext::add_declarations`]).
     /// Unreadable or malformed configuration is ignored; discovery never fails.
     pub fn discover(root: &Path, files: &[String]) -> ProjectContext {
@@ -144,6 +148,7 @@ impl ProjectContext {
         let crates = Crates::discover(reader, sorted.iter().copied());
         let swift = swift::SwiftModules::discover(reader, sorted.iter().copied());
         let next = next::NextApps::discover(reader, sorted.iter().copied());
+        let csharp_projects = csproj::CSharpProjects::discover(reader, sorted.iter().copied());
         let gitattributes = if sorted.contains(".gitattributes") {
             reader
                 .read(".gitattributes")
@@ -161,6 +166,7 @@ impl ProjectContext {
             go,
             jvm: TypeIndex::default(),
             csharp: TypeIndex::default(),
+            csharp_projects,
             crates,
             swift,
             next,
@@ -223,9 +229,10 @@ impl ProjectContext {
                 declarations,
                 global_usings,
                 constants,
+                extensions,
             } => self
                 .csharp
-                .add_csharp(path, declarations, global_usings, constants),
+                .add_csharp(path, declarations, global_usings, constants, extensions),
         }
     }
 
@@ -237,6 +244,27 @@ impl ProjectContext {
     /// The C# type index.
     pub(crate) fn csharp_types(&self) -> &TypeIndex {
         &self.csharp
+    }
+
+    /// The global usings the C# project file nearest above `file` gives it (`csproj`).
+    pub(crate) fn csharp_project_usings(&self, file: &str) -> Option<&ProjectUsings> {
+        self.csharp_projects.usings_of(file)
+    }
+
+    /// The folder of the C# project nearest above `file` (`csproj`), if any.
+    pub(crate) fn csharp_project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
+        self.csharp_projects.project_of(file)
+    }
+
+    /// Whether the C# file `from` can see a type of the file `to` (`public` or not) through
+    /// its project's references (`csproj`).
+    pub(crate) fn csharp_sees(&self, from: &str, to: &str, is_public: bool) -> bool {
+        let projects = &self.csharp_projects;
+        projects.sees(
+            projects.project_of(from),
+            projects.project_of(to),
+            is_public,
+        )
     }
 
     /// The Rust crates.

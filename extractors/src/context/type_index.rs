@@ -4,7 +4,9 @@
 //! The index is filled from what each source file declares: its package or namespaces and the
 //! top-level declarations (`crate::java`, `crate::kotlin`, `crate::csharp` know the syntax),
 //! read in the same pass that extracts the file's facts. Names are looked up here once every
-//! file has been read (`crate::deferred`).
+//! file has been read (`crate::deferred`). For C# the index also holds the extension methods
+//! of top-level static classes, by method name, because a call `x.AddInfrastructure()` names
+//! its static class nowhere.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::OnceLock;
@@ -12,12 +14,42 @@ use std::sync::OnceLock;
 /// The declarations of one file: `(package or namespace, type name)` pairs.
 pub(crate) type Declarations = Vec<(String, String)>;
 
+/// A C# extension method (`public static IServiceCollection AddInfrastructure(this
+/// IServiceCollection services, IConfiguration configuration)`), as declared in a top-level
+/// static class.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct ExtensionMethod {
+    /// The method's name.
+    pub name: String,
+    /// The namespace of the static class.
+    pub namespace: String,
+    /// The static class's name.
+    pub class: String,
+    /// The fewest arguments a call passes besides the receiver (parameters without a default).
+    pub min_arguments: usize,
+    /// The most arguments a call passes besides the receiver; `None` with a `params` array.
+    pub max_arguments: Option<usize>,
+    /// Whether the class is `public`; an `internal` one is seen only inside its project.
+    pub is_public: bool,
+}
+
+impl ExtensionMethod {
+    /// Whether a call with `arguments` arguments (besides the receiver) can call it.
+    pub fn accepts(&self, arguments: usize) -> bool {
+        arguments >= self.min_arguments && self.max_arguments.is_none_or(|max| arguments <= max)
+    }
+}
+
 /// Package (or namespace) → type name → the files declaring it, bytewise.
 #[derive(Debug, Default)]
 pub(crate) struct TypeIndex {
     packages: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// C# extension methods by name, each with its declaring file, sorted.
+    extensions: BTreeMap<String, BTreeSet<(ExtensionMethod, String)>>,
     /// Namespaces of C# `global using` directives anywhere in the project.
     global_usings: BTreeSet<String>,
+    /// The same, by the file that declares them.
+    global_usings_by_file: BTreeMap<String, Vec<String>>,
     /// C# `const string` fields by their last name segment: (type path and name without the
     /// namespace, value), e.g. `ADMINISTRATORS` → (`Constants.Roles.ADMINISTRATORS`,
     /// `Administrators`).
@@ -34,17 +66,28 @@ impl TypeIndex {
         self.add(path, declarations);
     }
 
-    /// Adds the declarations of a C# file, its `global using` namespaces and its `const string`
-    /// fields (`csharp::string_constants`).
+    /// Adds the declarations of a C# file, its `global using` namespaces, its `const string`
+    /// fields (`csharp::string_constants`) and its extension methods.
     pub fn add_csharp(
         &mut self,
         path: &str,
         declarations: Declarations,
         global_usings: Vec<String>,
         constants: Vec<(String, String)>,
+        extensions: Vec<ExtensionMethod>,
     ) {
-        self.global_usings.extend(global_usings);
+        self.global_usings.extend(global_usings.iter().cloned());
+        if !global_usings.is_empty() {
+            self.global_usings_by_file
+                .insert(path.to_owned(), global_usings);
+        }
         self.add(path, declarations);
+        for extension in extensions {
+            self.extensions
+                .entry(extension.name.clone())
+                .or_default()
+                .insert((extension, path.to_owned()));
+        }
         for (key, value) in constants {
             let last = key.rsplit('.').next().unwrap_or(&key).to_owned();
             self.constants.entry(last).or_default().insert((key, value));
@@ -90,6 +133,18 @@ impl TypeIndex {
     /// The files declaring `name` in `package`.
     pub fn files_of(&self, package: &str, name: &str) -> Option<&BTreeSet<String>> {
         self.packages.get(package)?.get(name)
+    }
+
+    /// The C# extension methods named `name`, each with its declaring file, sorted.
+    pub fn extension_methods(
+        &self,
+        name: &str,
+    ) -> impl Iterator<Item = (&ExtensionMethod, &str)> + '_ {
+        self.extensions
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|(method, file)| (method, file.as_str()))
     }
 
     /// The types of a package, if the project declares it.
@@ -139,6 +194,13 @@ impl TypeIndex {
     /// The namespaces of C# `global using` directives in the project.
     pub fn global_usings(&self) -> &BTreeSet<String> {
         &self.global_usings
+    }
+
+    /// The files with C# `global using` directives, with their namespaces.
+    pub fn global_usings_by_file(&self) -> impl Iterator<Item = (&str, &[String])> + '_ {
+        self.global_usings_by_file
+            .iter()
+            .map(|(file, namespaces)| (file.as_str(), namespaces.as_slice()))
     }
 }
 

@@ -184,6 +184,7 @@ fn every_fixture_is_checked() {
 
 const CASES: [&str; 45] = [
     "csharp/aspnet",
+    "csharp/extensions",
     "csharp/graph",
     "csharp/usings",
     "csharp/webapi",
@@ -460,4 +461,9 @@ fn kotlin_top_level_functions_aliases_objects_and_qualified_uses_resolve() {
 #[test]
 fn csharp_qualified_names_aliases_attributes_and_partial_classes_resolve() {
     check_case("csharp/usings");
+}
+
+#[test]
+fn csharp_extension_method_calls_and_project_file_usings_resolve() {
+    check_case("csharp/extensions");
 }

@@ -1,0 +1,422 @@
+//! C# project files: the global usings a `.csproj` gives every `.cs` file under its folder.
+//!
+//! A project's usings are, in MSBuild's evaluation order, the `<Using>` items of the nearest
+//! `Directory.Build.props` at or above the project folder (and of the ones it imports with
+//! `GetPathOfFileAbove`), the SDK's implicit usings when `<ImplicitUsings>` is `enable` or
+//! `true` (the last definition wins, the project's over the props file's), then the project's
+//! own `<Using>` items. `<Using Include="A.B" />` is `global using A.B;`, with `Alias="X"`
+//! `global using X = A.B;`, with `Static="true"` `global using static A.B;` (metadata may also
+//! be child elements); `<Using Remove="A.B" />` drops every earlier item of that name. A `.cs`
+//! file gets the usings of the nearest project folder above it (several project files in one
+//! folder add up).
+//!
+//! The implicit usings are those of `Microsoft.NET.Sdk` (`System`, `System.Collections.Generic`,
+//! `System.IO`, `System.Linq`, `System.Net.Http`, `System.Threading`,
+//! `System.Threading.Tasks`), plus those of `Microsoft.NET.Sdk.Web` and
+//! `Microsoft.NET.Sdk.Worker`: they are library namespaces, but projects declare their
+//! `IServiceCollection` extensions in `Microsoft.Extensions.DependencyInjection`, which the Web
+//! SDK makes visible everywhere. Other SDKs get the base set.
+//!
+//! `<ProjectReference>` items tell which projects' types a project sees (transitively), and
+//! `internal` ones stay inside their project: extension methods are resolved only among those.
+//!
+//! The files are read as text, never evaluated: conditions are ignored (every item and property
+//! counts), and an item whose name holds a property or item reference (`$(RootNamespace).X`) is
+//! skipped. `Directory.Build.targets` and `Update` items are not read.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::paths::{ancestors, file_name, join, parent_dir};
+use super::read::ConfigReader;
+
+mod xml;
+
+use xml::Tags;
+
+/// The usings of the `.cs` files of one project folder.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct ProjectUsings {
+    /// `global using A.B;` namespaces (or types: C# allows only namespaces here).
+    pub namespaces: BTreeSet<String>,
+    /// `global using X = A.B;`: alias → namespace or type.
+    pub aliases: BTreeMap<String, String>,
+    /// `global using static A.B.C;` types.
+    pub statics: BTreeSet<String>,
+}
+
+/// The C# projects of a repository, by folder.
+#[derive(Debug, Default)]
+pub(crate) struct CSharpProjects {
+    /// Project folder → the usings of the `.cs` files under it.
+    projects: BTreeMap<String, ProjectUsings>,
+    /// Project folder → the folders of the projects it references, directly or not
+    /// (`<ProjectReference Include="..\Domain\Domain.csproj" />`).
+    references: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The implicit usings of every SDK-style C# project.
+const BASE_USINGS: [&str; 7] = [
+    "System",
+    "System.Collections.Generic",
+    "System.IO",
+    "System.Linq",
+    "System.Net.Http",
+    "System.Threading",
+    "System.Threading.Tasks",
+];
+
+/// The implicit usings `Microsoft.NET.Sdk.Worker` adds.
+const WORKER_USINGS: [&str; 4] = [
+    "Microsoft.Extensions.Configuration",
+    "Microsoft.Extensions.DependencyInjection",
+    "Microsoft.Extensions.Hosting",
+    "Microsoft.Extensions.Logging",
+];
+
+/// The implicit usings `Microsoft.NET.Sdk.Web` adds.
+const WEB_USINGS: [&str; 9] = [
+    "System.Net.Http.Json",
+    "Microsoft.AspNetCore.Builder",
+    "Microsoft.AspNetCore.Hosting",
+    "Microsoft.AspNetCore.Http",
+    "Microsoft.AspNetCore.Routing",
+    "Microsoft.Extensions.Configuration",
+    "Microsoft.Extensions.DependencyInjection",
+    "Microsoft.Extensions.Hosting",
+    "Microsoft.Extensions.Logging",
+];
+
+/// The name of the props file MSBuild imports from the project folder or above.
+const BUILD_PROPS: &str = "Directory.Build.props";
+
+impl CSharpProjects {
+    /// Reads every `.csproj` among `files` and the `Directory.Build.props` files above them.
+    pub fn discover<'f>(reader: &ConfigReader<'_>, files: impl Iterator<Item = &'f str>) -> Self {
+        let mut projects = Self::default();
+        let mut props_files: BTreeSet<&str> = BTreeSet::new();
+        let mut project_files: Vec<&str> = Vec::new();
+        for path in files {
+            if file_name(path) == BUILD_PROPS {
+                props_files.insert(path);
+            } else if path.ends_with(".csproj") {
+                project_files.push(path);
+            }
+        }
+        let mut props_cache: BTreeMap<&str, Option<MsBuildFile>> = BTreeMap::new();
+        let mut direct: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for project in project_files {
+            let Some(text) = reader.read(project) else {
+                continue;
+            };
+            let own = MsBuildFile::parse(&text);
+            let folder = parent_dir(project);
+            let referenced = direct.entry(folder.to_owned()).or_default();
+            for reference in &own.project_references {
+                if let Some(path) = join(folder, &reference.replace('\\', "/")) {
+                    referenced.insert(parent_dir(&path).to_owned());
+                }
+            }
+            // The props files MSBuild imports, outermost first.
+            let mut chain: Vec<MsBuildFile> = Vec::new();
+            let mut search_from = Some(folder);
+            while let Some(start) = search_from.take() {
+                let Some(found) = std::iter::once(start)
+                    .chain(ancestors(start))
+                    .filter_map(|directory| join(directory, BUILD_PROPS))
+                    .find_map(|candidate| props_files.get(candidate.as_str()).copied())
+                else {
+                    break;
+                };
+                let parsed = props_cache
+                    .entry(found)
+                    .or_insert_with(|| reader.read(found).map(|text| MsBuildFile::parse(&text)))
+                    .clone();
+                let Some(parsed) = parsed else {
+                    break;
+                };
+                let found_folder = parent_dir(found);
+                if parsed.imports_parent_props && !found_folder.is_empty() {
+                    search_from = Some(parent_dir(found_folder));
+                }
+                chain.insert(0, parsed);
+                if chain.len() > 32 {
+                    break;
+                }
+            }
+            let usings = effective_usings(&chain, &own);
+            let entry = projects.projects.entry(folder.to_owned()).or_default();
+            entry.namespaces.extend(usings.namespaces);
+            entry.aliases.extend(usings.aliases);
+            entry.statics.extend(usings.statics);
+        }
+        for start in direct.keys() {
+            let mut reached: BTreeSet<String> = BTreeSet::new();
+            let mut pending: Vec<&String> = direct.get(start).into_iter().flatten().collect();
+            while let Some(next) = pending.pop() {
+                if reached.insert(next.clone()) {
+                    pending.extend(direct.get(next).into_iter().flatten());
+                }
+            }
+            projects.references.insert(start.clone(), reached);
+        }
+        projects
+    }
+
+    /// Whether code of the project folder `from` can see the types of the project folder `to`:
+    /// the same project, or one it references (directly or not); `internal` types only in the
+    /// same project. Files outside every project see everything.
+    pub fn sees(&self, from: Option<&str>, to: Option<&str>, is_public: bool) -> bool {
+        match (from, to) {
+            (Some(from), Some(to)) if from != to => {
+                is_public
+                    && self
+                        .references
+                        .get(from)
+                        .is_some_and(|reached| reached.contains(to))
+            }
+            (from, to) => from == to || is_public,
+        }
+    }
+
+    /// The usings of the project whose folder is nearest above `file`.
+    pub fn usings_of(&self, file: &str) -> Option<&ProjectUsings> {
+        self.project_of(file)
+            .and_then(|folder| self.projects.get(folder))
+    }
+
+    /// The folder of the project nearest above `file`: the files of one project are compiled
+    /// together, so they share `global using`s and `internal` types.
+    pub fn project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
+        if self.projects.is_empty() {
+            return None;
+        }
+        ancestors(file).find(|folder| self.projects.contains_key(*folder))
+    }
+}
+
+/// The usings of a project from its props files (outermost first) and its own file.
+fn effective_usings(props: &[MsBuildFile], project: &MsBuildFile) -> ProjectUsings {
+    let implicit = props
+        .iter()
+        .chain(std::iter::once(project))
+        .filter_map(|file| file.implicit_usings)
+        .next_back()
+        .unwrap_or(false);
+    let mut items: Vec<UsingItem> = Vec::new();
+    let mut apply = |operations: &[Operation]| {
+        for operation in operations {
+            match operation {
+                Operation::Include(item) => items.push(item.clone()),
+                Operation::Remove(name) => items.retain(|item| item.name != *name),
+            }
+        }
+    };
+    for file in props {
+        apply(&file.operations);
+    }
+    if implicit {
+        let sdks: Vec<&str> = props
+            .iter()
+            .chain(std::iter::once(project))
+            .flat_map(|file| file.sdks.iter().map(String::as_str))
+            .collect();
+        let mut names: Vec<&str> = BASE_USINGS.to_vec();
+        if sdks
+            .iter()
+            .any(|sdk| sdk.eq_ignore_ascii_case("Microsoft.NET.Sdk.Web"))
+        {
+            names.extend(WEB_USINGS);
+        }
+        if sdks
+            .iter()
+            .any(|sdk| sdk.eq_ignore_ascii_case("Microsoft.NET.Sdk.Worker"))
+        {
+            names.extend(WORKER_USINGS);
+        }
+        apply(
+            &names
+                .into_iter()
+                .map(|name| Operation::Include(UsingItem::namespace(name)))
+                .collect::<Vec<_>>(),
+        );
+    }
+    apply(&project.operations);
+    let mut usings = ProjectUsings::default();
+    for item in items {
+        match (item.alias, item.is_static) {
+            (Some(alias), _) => {
+                usings.aliases.insert(alias, item.name);
+            }
+            (None, true) => {
+                usings.statics.insert(item.name);
+            }
+            (None, false) => {
+                usings.namespaces.insert(item.name);
+            }
+        }
+    }
+    usings
+}
+
+/// One `<Using>` item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct UsingItem {
+    name: String,
+    alias: Option<String>,
+    is_static: bool,
+}
+
+impl UsingItem {
+    fn namespace(name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            alias: None,
+            is_static: false,
+        }
+    }
+}
+
+/// A `<Using>` element, in document order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Operation {
+    Include(UsingItem),
+    Remove(String),
+}
+
+/// What lintel reads from one MSBuild file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct MsBuildFile {
+    /// The `<Using>` items, in order.
+    operations: Vec<Operation>,
+    /// The last `<ImplicitUsings>` value: `enable`/`true` or anything else.
+    implicit_usings: Option<bool>,
+    /// The SDKs named by `<Project Sdk>`, `<Sdk Name>` and `<Import Sdk>`, without versions.
+    sdks: Vec<String>,
+    /// Whether the file imports the props file above its folder (`GetPathOfFileAbove`).
+    imports_parent_props: bool,
+    /// The `Include` paths of its `<ProjectReference>` items, as written.
+    project_references: Vec<String>,
+}
+
+impl MsBuildFile {
+    fn parse(text: &str) -> Self {
+        let mut file = Self {
+            imports_parent_props: text.contains("GetPathOfFileAbove") && text.contains(BUILD_PROPS),
+            ..Self::default()
+        };
+        // The `<Using>` element whose metadata child elements are being read: its attributes
+        // and its metadata.
+        let mut open_using: Option<(Attributes, Attributes)> = None;
+        let mut tags = Tags::new(text);
+        while let Some(tag) = tags.next() {
+            let name = tag.name;
+            if tag.is_closing {
+                if name.eq_ignore_ascii_case("Using") {
+                    if let Some((attributes, metadata)) = open_using.take() {
+                        file.add_using(&attributes, &metadata);
+                    }
+                }
+                continue;
+            }
+            if let Some((_, metadata)) = open_using.as_mut() {
+                if !tag.is_self_closing {
+                    metadata.push((name.to_owned(), tags.text_until_tag().trim().to_owned()));
+                }
+                continue;
+            }
+            if name.eq_ignore_ascii_case("Using") {
+                if tag.is_self_closing {
+                    file.add_using(&tag.attributes, &[]);
+                } else {
+                    open_using = Some((tag.attributes, Vec::new()));
+                }
+            } else if name.eq_ignore_ascii_case("ProjectReference") {
+                if let Some(include) = attribute(&tag.attributes, "Include") {
+                    file.project_references.extend(
+                        include
+                            .split(';')
+                            .map(str::trim)
+                            .filter(|path| !path.is_empty() && !path.contains('$'))
+                            .map(str::to_owned),
+                    );
+                }
+            } else if name.eq_ignore_ascii_case("ImplicitUsings") && !tag.is_self_closing {
+                let value = tags.text_until_tag();
+                let value = value.trim();
+                file.implicit_usings = Some(
+                    value.eq_ignore_ascii_case("enable") || value.eq_ignore_ascii_case("true"),
+                );
+            } else {
+                let sdk_attribute = if name.eq_ignore_ascii_case("Sdk") {
+                    "Name"
+                } else {
+                    "Sdk"
+                };
+                if name.eq_ignore_ascii_case("Project")
+                    || name.eq_ignore_ascii_case("Import")
+                    || name.eq_ignore_ascii_case("Sdk")
+                {
+                    if let Some(value) = attribute(&tag.attributes, sdk_attribute) {
+                        file.sdks.extend(
+                            value
+                                .split(';')
+                                .map(|sdk| sdk.split('/').next().unwrap_or(sdk).trim().to_owned())
+                                .filter(|sdk| !sdk.is_empty()),
+                        );
+                    }
+                }
+            }
+        }
+        file
+    }
+
+    /// Adds the operations of one `<Using>` element: its attributes, else its metadata
+    /// children.
+    fn add_using(&mut self, attributes: &[(String, String)], metadata: &[(String, String)]) {
+        let value = |name: &str| attribute(attributes, name).or_else(|| attribute(metadata, name));
+        let is_static =
+            value("Static").is_some_and(|flag| flag.trim().eq_ignore_ascii_case("true"));
+        let alias = value("Alias")
+            .map(str::trim)
+            .filter(|alias| !alias.is_empty())
+            .map(str::to_owned);
+        for (key, removes) in [("Include", false), ("Remove", true)] {
+            let Some(names) = attribute(attributes, key) else {
+                continue;
+            };
+            for name in names
+                .split(';')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+            {
+                if name.contains(['$', '@', '%', '*']) {
+                    continue;
+                }
+                let name = name.strip_prefix("global::").unwrap_or(name).to_owned();
+                self.operations.push(if removes {
+                    Operation::Remove(name)
+                } else {
+                    Operation::Include(UsingItem {
+                        name,
+                        alias: alias.clone(),
+                        is_static,
+                    })
+                });
+            }
+        }
+    }
+}
+
+/// `name="value"` pairs, or metadata elements with their text.
+type Attributes = Vec<(String, String)>;
+
+/// The value of an attribute (or metadata element), by case-insensitive name.
+fn attribute<'a>(attributes: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    attributes
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,88 @@
+//! The names of namespace declarations are not uses: `namespace Microsoft.Extensions.Hosting;`
+//! does not use a class `Extensions` that a visible namespace declares (the Aspire template's
+//! `Microsoft.Extensions.Hosting.Extensions`), and `Acme.Orders` there is not a qualified use.
+//!
+//! The one walk (`crate::deferred::Anchors::walk_with`) reads every identifier outside `using`
+//! directives as a use; this module, riding the same walk, notes the identifiers and chains of
+//! namespace names and the first other use of each of their segments, so that the file's first
+//! uses and chains can be corrected afterwards.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tree_sitter::Node;
+
+use crate::syntax;
+use crate::walk_driver::Ancestor;
+
+/// What the walk finds about the namespace names of one file.
+#[derive(Default)]
+pub(super) struct NamespaceNames<'tree, 's> {
+    /// The nodes (identifiers and qualified names) inside namespace names, by id.
+    nodes: BTreeSet<usize>,
+    /// The segments of namespace names, with their first use outside namespace names and
+    /// `using` directives, if any yet.
+    segments: BTreeMap<&'s str, Option<Node<'tree>>>,
+}
+
+impl<'tree, 's> NamespaceNames<'tree, 's> {
+    /// Notes `node` (its field in its parent, its ancestors parent last), if it is inside a
+    /// namespace name or a use of one of their segments.
+    pub fn visit(
+        &mut self,
+        node: Node<'tree>,
+        field: Option<&'static str>,
+        ancestors: &[Ancestor<'tree>],
+        source: &'s str,
+    ) {
+        let kind = node.kind();
+        if kind != "identifier" && kind != "qualified_name" {
+            return;
+        }
+        if is_namespace_name(field, ancestors) {
+            self.nodes.insert(node.id());
+            if kind == "identifier" {
+                self.segments
+                    .entry(syntax::text(node, source))
+                    .or_insert(None);
+            }
+            return;
+        }
+        if kind != "identifier" || self.segments.is_empty() {
+            return;
+        }
+        if let Some(first) = self.segments.get_mut(syntax::text(node, source)) {
+            let in_using = ancestors
+                .iter()
+                .any(|(ancestor, _)| ancestor.kind() == "using_directive");
+            if first.is_none() && !in_using {
+                *first = Some(node);
+            }
+        }
+    }
+
+    /// Whether `node` was inside a namespace name.
+    pub fn contains(&self, node: Node<'_>) -> bool {
+        self.nodes.contains(&node.id())
+    }
+
+    /// The segments of the file's namespace names, each with its first other use.
+    pub fn segments(&self) -> impl Iterator<Item = (&'s str, Option<Node<'tree>>)> + '_ {
+        self.segments.iter().map(|(name, first)| (*name, *first))
+    }
+}
+
+/// Whether a node in `field` of the last of `ancestors` lies in the `name` of a
+/// `namespace_declaration` or `file_scoped_namespace_declaration`, through qualified names.
+fn is_namespace_name(field: Option<&'static str>, ancestors: &[Ancestor<'_>]) -> bool {
+    let mut field = field;
+    for (ancestor, ancestor_field) in ancestors.iter().rev() {
+        match ancestor.kind() {
+            "qualified_name" => field = *ancestor_field,
+            "namespace_declaration" | "file_scoped_namespace_declaration" => {
+                return field == Some("name")
+            }
+            _ => return false,
+        }
+    }
+    false
+}
