@@ -408,14 +408,7 @@ fn enclosing_function<'tree>(root: Node<'tree>, node: Node<'tree>) -> Option<Nod
 /// or passed) or a binding.
 fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
     let mut found = Mounts::default();
-    // A file that never spells the methods mounts nothing: no walk.
-    if !["nest", "service", "configure"]
-        .iter()
-        .any(|method| source.contains(method))
-    {
-        return found;
-    }
-    for node in syntax::descendants(root) {
+    for node in mount_calls(root, source) {
         if let Some((receiver, method)) = method_call(node, source) {
             let arguments = arguments_of(node);
             let mount = match (method, arguments.as_slice()) {
@@ -451,6 +444,46 @@ fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
         }
     }
     found
+}
+
+/// The calls `x.nest(…)`, `x.service(…)` and `x.configure(…)` of the file, in preorder (the
+/// order a walk meets them). They are found from the places the source spells the method names,
+/// each checked in the tree, instead of by walking every node of the file a second time.
+fn mount_calls<'tree>(root: Node<'tree>, source: &str) -> Vec<Node<'tree>> {
+    let mut calls = Vec::new();
+    for method in ["nest", "service", "configure"] {
+        for (start, _) in source.match_indices(method) {
+            let end = start + method.len();
+            let Some(name) = root.descendant_for_byte_range(start, end).filter(|name| {
+                name.start_byte() == start
+                    && name.end_byte() == end
+                    && name.kind() == "field_identifier"
+            }) else {
+                continue;
+            };
+            let Some(function) = name
+                .parent()
+                .filter(|function| function.kind() == "field_expression")
+                .filter(|function| {
+                    function
+                        .child_by_field_name("field")
+                        .is_some_and(|field| field.id() == name.id())
+                })
+            else {
+                continue;
+            };
+            let call = function.parent().filter(|call| {
+                call.kind() == "call_expression"
+                    && call
+                        .child_by_field_name("function")
+                        .is_some_and(|callee| callee.id() == function.id())
+            });
+            calls.extend(call);
+        }
+    }
+    calls.sort_by_key(|call| (call.start_byte(), std::cmp::Reverse(call.end_byte())));
+    calls.dedup_by_key(|call| call.id());
+    calls
 }
 
 fn http_call<'tree>(
