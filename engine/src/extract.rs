@@ -141,7 +141,6 @@ fn outcome_of(extraction: FileExtraction, keep_generic: bool) -> CachedOutcome {
     for fact in &mut facts {
         fact.id.shrink_to_fit();
         fact.properties.shrink_to_fit();
-        fact.evidence.message.shrink_to_fit();
     }
     // `--debug-extractors`: one entry per query pass, with the facts of the kinds it matched.
     let queries = extraction

@@ -559,7 +559,7 @@ fn chain_of(candidate: &Candidate, table: &FactTable<'_>) -> Vec<ChainFact> {
             kind: fact.kind(),
             file: fact.evidence().file.to_string(),
             line: fact.evidence().line,
-            evidence: fact.evidence().message.clone(),
+            evidence: fact.evidence().message.to_string(),
         })
         .collect()
 }
@@ -642,7 +642,7 @@ impl Entries {
                             extractor: fact.evidence().extractor.to_string(),
                             file: fact.evidence().file.to_string(),
                             line: fact.evidence().line,
-                            evidence: fact.evidence().message.clone(),
+                            evidence: fact.evidence().message.to_string(),
                         });
                 let mut violation = ArchitectureViolation {
                     id: String::new(),
@@ -986,7 +986,7 @@ pub fn assemble(
             line: Some(fact.evidence.line),
             from: fact.subject.as_deref().map(str::to_owned),
             to: Some(target),
-            evidence: Some(fact.evidence.message.clone()),
+            evidence: Some(fact.evidence.message.to_string()),
             ..Warning::default()
         });
     }

@@ -228,7 +228,7 @@ fn definite_fact<L: Located>(
         .zip(site.argument.as_deref())
         .and_then(|(refine, argument)| refine(argument))
         .unwrap_or(rule.technology);
-    fact.technology = Some(technology.to_owned());
+    fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
     set(&mut fact, "client", client.as_str());
     set(
@@ -253,7 +253,7 @@ fn probable_fact<L: Located>(
         scope,
         format!("import of client package `{package}`"),
     );
-    fact.technology = Some(rule.technology.to_owned());
+    fact.technology = Some(rule.technology.into());
     set(&mut fact, "package", package);
     set(
         &mut fact,

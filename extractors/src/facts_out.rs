@@ -120,8 +120,8 @@ impl<'a> FactFactory<'a> {
                 column,
                 end_line,
                 end_column,
-                scope,
-                message,
+                scope: scope.map(String::into_boxed_str),
+                message: message.into_boxed_str(),
             },
         }
     }

@@ -346,11 +346,11 @@ fn set_path(fact: &mut Fact, path: &str) {
         .property_str("framework")
         .unwrap_or_default()
         .to_owned();
-    fact.route = Some(normalized.clone());
+    fact.route = Some(normalized.as_str().into());
     fact.properties.insert("path", PropertyValue::from(path));
     fact.properties
         .insert("normalized", PropertyValue::from(normalized));
-    fact.evidence.message = format!("route `{method} {path}` ({framework}, mounted)");
+    fact.evidence.message = format!("route `{method} {path}` ({framework}, mounted)").into();
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ pub(crate) fn route_fact(factory: &FactFactory<'_>, site: &RouteSite<'_>) -> Fac
         site.scope.clone(),
         format!("route `{} {}` ({})", site.method, site.path, site.framework),
     );
-    fact.route = Some(normalized.clone());
+    fact.route = Some(normalized.as_str().into());
     set(&mut fact, "method", site.method.as_str());
     set(&mut fact, "path", site.path.as_str());
     set(&mut fact, "normalized", normalized);

@@ -374,9 +374,9 @@ pub struct Evidence {
     pub end_column: u32,
     /// Enclosing function or method as a dotted path, e.g. `OrdersController.Remove`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub scope: Option<String>,
+    pub scope: Option<Box<str>>,
     /// One sentence naming the construct, e.g. ``import `./db` ``.
-    pub message: String,
+    pub message: Box<str>,
 }
 
 /// One graph fact (`language.md` §5.4).
@@ -395,13 +395,13 @@ pub struct Fact {
     pub target: Option<Arc<str>>,
     /// For `accesses_technology`: a §3.5 category or entity name.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub technology: Option<String>,
+    pub technology: Option<Box<str>>,
     /// A model/data name, where the construct names one.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub model: Option<String>,
+    pub model: Option<Box<str>>,
     /// For `route`: the normalised path.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub route: Option<String>,
+    pub route: Option<Box<str>>,
     /// Kind-specific properties; every fact has `language`.
     pub properties: Properties,
     /// How sure the extractor is.
@@ -439,7 +439,9 @@ impl Fact {
             FactKind::Route => format!(
                 "{} {}",
                 prop("method"),
-                self.route.clone().unwrap_or_else(|| prop("normalized"))
+                self.route
+                    .as_deref()
+                    .map_or_else(|| prop("normalized"), str::to_owned)
             ),
             FactKind::HttpCall => format!("{} {}", prop("method"), prop("path")),
             FactKind::Call => prop("qualified"),
@@ -629,7 +631,7 @@ mod tests {
             end_line: 1,
             end_column: 2,
             scope: None,
-            message: String::new(),
+            message: Box::default(),
         };
         let fact = Fact {
             id: fact_id("typescript", "a.ts", 1, 1, FactKind::Import),

@@ -61,7 +61,8 @@ fn endpoint_of(fact: &Fact) -> Option<(String, String)> {
     let path = match fact.kind {
         FactKind::Route => fact
             .route
-            .clone()
+            .as_deref()
+            .map(str::to_owned)
             .or_else(|| fact.property_str("normalized").map(str::to_owned))
             .or_else(|| fact.property_str("path").map(policies::normalize_http_path))?,
         _ => policies::normalize_http_path(fact.property_str("path")?),

@@ -214,7 +214,7 @@ impl Site {
             file: evidence.file.to_string(),
             line: evidence.line,
             column: Some(evidence.column),
-            message: evidence.message.clone(),
+            message: evidence.message.to_string(),
             evidence_key: fact.evidence_key(),
             fact: Some(index),
         })

@@ -37,7 +37,7 @@ fn evidence(file: &str, line: u32, scope: Option<&str>, message: &str) -> Eviden
         column: 1,
         end_line: line,
         end_column: 2,
-        scope: scope.map(str::to_owned),
+        scope: scope.map(Into::into),
         message: message.into(),
     }
 }

@@ -205,7 +205,7 @@ component Client { runs_on: app paths: "client/**" consumes: OrdersApi }"#;
             line,
             &[("method", method), ("path", path), ("framework", "express")],
         );
-        route.route = Some(policies::normalize_http_path(path));
+        route.route = Some(policies::normalize_http_path(path).into());
         route
     }
 

@@ -52,7 +52,7 @@ impl FieldRef {
 
     /// Reads the field; `None` when the fact does not have it.
     pub(crate) fn read<'a>(&self, fact: &'a Fact) -> Option<FieldValue<'a>> {
-        let text = |value: &'a Option<String>| value.as_deref().map(FieldValue::Str);
+        let text = |value: &'a Option<Box<str>>| value.as_deref().map(FieldValue::Str);
         match self {
             Self::Kind => Some(FieldValue::Str(fact.kind.as_str())),
             Self::Subject => fact.subject.as_deref().map(FieldValue::Str),

@@ -155,7 +155,8 @@ fn domain_fact(
             query.emit_kind(),
             fact.kind.as_str(),
             fact.evidence.message
-        ),
+        )
+        .into(),
         ..fact.evidence.clone()
     };
     DomainFact {

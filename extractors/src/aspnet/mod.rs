@@ -91,7 +91,7 @@ fn role_facts<'tree>(
                 "`[Authorize]`",
                 (file.scope_of)(attribute),
             );
-            fact.evidence.message = "`[Authorize]` requires an authenticated user".to_owned();
+            fact.evidence.message = "`[Authorize]` requires an authenticated user".into();
             crate::facts_out::set(&mut fact, "authenticatedOnly", true);
             out.facts.push(fact);
             return;

@@ -227,7 +227,7 @@ fn definite_fact(
         view.scope_of(site),
         format!("{noun} of `{client_name}` from `{package}`"),
     );
-    fact.technology = Some(technology(view, client, record));
+    fact.technology = Some(technology(view, client, record).into());
     set(&mut fact, "package", package);
     set(&mut fact, "client", client_name.as_str());
     set(
@@ -248,7 +248,7 @@ fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) 
         view.scope_of(site),
         format!("call of global `{client_name}`"),
     );
-    fact.technology = Some("external_api".to_owned());
+    fact.technology = Some("external_api".into());
     set(&mut fact, "client", client_name.as_str());
     set(&mut fact, "reason", format!("calls global `{client_name}`"));
     fact
@@ -267,7 +267,7 @@ fn probable_fact(
         view.scope_of(record.node),
         format!("import of client package `{package}`"),
     );
-    fact.technology = Some(technology(view, client, record));
+    fact.technology = Some(technology(view, client, record).into());
     set(&mut fact, "package", package);
     set(
         &mut fact,

@@ -91,7 +91,7 @@ fn fact(view: &FileView<'_, '_>, node: Node<'_>, method: &str, path: &str, handl
         view.scope_of(node),
         format!("route `{method} {path}` (next)"),
     );
-    fact.route = Some(normalized.clone());
+    fact.route = Some(normalized.as_str().into());
     set(&mut fact, "method", method);
     set(&mut fact, "path", path);
     set(&mut fact, "normalized", normalized);

@@ -657,7 +657,7 @@ fn route_fact(view: &FileView<'_, '_>, site: RouteSite<'_>) -> Fact {
         site.scope,
         format!("route `{} {}` ({})", site.method, site.path, site.framework),
     );
-    fact.route = Some(normalized.clone());
+    fact.route = Some(normalized.as_str().into());
     set(&mut fact, "method", site.method);
     set(&mut fact, "path", site.path);
     set(&mut fact, "normalized", normalized);

@@ -72,7 +72,7 @@ impl FactBuilder {
                 end_line: line,
                 end_column: 20,
                 scope: Some("OrdersService.ship".into()),
-                message: format!("{} at line {line}", kind.as_str()),
+                message: format!("{} at line {line}", kind.as_str()).into(),
             },
         })
     }
@@ -198,7 +198,7 @@ fn the_spec_example_promotes_a_guarded_assignment_to_a_transition() {
     assert_eq!(fact.query.file, ".lintel/queries/orders.agq.yml");
     assert_eq!(fact.query.graph_fact_id, guarded.id);
     assert_eq!(
-        fact.evidence.message,
+        &*fact.evidence.message,
         "query `OrderStatusTransitions` v2 emitted transition from assignment: assignment at line 12"
     );
     assert_eq!(

@@ -81,9 +81,9 @@ fn tokenize(body: &str) -> Vec<String> {
 fn value_of(fact: &Fact, key: &str) -> Option<String> {
     match key {
         "confidence" => Some(fact.confidence.as_str().to_owned()),
-        "technology" => fact.technology.clone(),
-        "route" => fact.route.clone(),
-        "scope" => fact.evidence.scope.clone(),
+        "technology" => fact.technology.as_deref().map(str::to_owned),
+        "route" => fact.route.as_deref().map(str::to_owned),
+        "scope" => fact.evidence.scope.as_deref().map(str::to_owned),
         "column" => Some(fact.evidence.column.to_string()),
         "target" => fact.target.as_deref().map(str::to_owned),
         _ => fact.properties.get(key).map(|value| match value {
