@@ -71,7 +71,65 @@ struct Entry {
     format: u32,
     version: String,
     key: String,
-    outcomes: Vec<(String, CachedOutcome)>,
+    outcomes: CompactOutcomes,
+}
+
+/// The outcomes of an entry, each file's facts made compact as soon as that file is read: its
+/// facts share one path, and extractor names and `language` values are the extractors' own
+/// static strings. So the strings JSON gives every fact never pile up for the whole project.
+#[derive(Debug)]
+struct CompactOutcomes(Vec<(String, CachedOutcome)>);
+
+impl<'de> Deserialize<'de> for CompactOutcomes {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Outcomes;
+        impl<'de> serde::de::Visitor<'de> for Outcomes {
+            type Value = CompactOutcomes;
+
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a list of (file, outcome) pairs")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut items: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut outcomes = Vec::with_capacity(items.size_hint().unwrap_or(0));
+                while let Some((file, mut outcome)) =
+                    items.next_element::<(String, CachedOutcome)>()?
+                {
+                    if let CachedOutcome::Extracted { facts, .. } = &mut outcome {
+                        compact(&file, facts);
+                    }
+                    outcomes.push((file, outcome));
+                }
+                Ok(CompactOutcomes(outcomes))
+            }
+        }
+        deserializer.deserialize_seq(Outcomes)
+    }
+}
+
+/// Gives the facts of `file` one shared path and the extractors' static names.
+fn compact(file: &str, facts: &mut [Box<policies::facts::Fact>]) {
+    let shared: std::sync::Arc<str> = std::sync::Arc::from(file);
+    let specs = extractors::Language::ALL.map(|language| language.spec());
+    for fact in facts {
+        if *fact.evidence.file == *shared {
+            fact.evidence.file = std::sync::Arc::clone(&shared);
+        }
+        if let Some(spec) = specs
+            .iter()
+            .find(|spec| spec.extractor == fact.evidence.extractor)
+        {
+            fact.evidence.extractor = std::borrow::Cow::Borrowed(spec.extractor);
+        }
+        let language = fact.property_str("language");
+        if let Some(spec) = specs.iter().find(|spec| Some(spec.name) == language) {
+            fact.properties
+                .insert("language", policies::facts::PropertyValue::fixed(spec.name));
+        }
+    }
 }
 
 /// An [`Entry`] as written: it borrows the outcomes, which are streamed to the file, so storing
@@ -157,7 +215,7 @@ impl ExtractionCache {
                 let _ = file.set_modified(std::time::SystemTime::now());
             }
         }
-        valid.then_some(entry.outcomes)
+        valid.then_some(entry.outcomes.0)
     }
 
     /// Stores outcomes under `key`; failures are ignored (the cache is an optimisation).
@@ -290,6 +348,74 @@ mod tests {
             }
         }
         assert!(cache.load(&keys[MAX_ENTRIES + 2]).is_some());
+    }
+
+    #[test]
+    fn loaded_facts_share_their_path_and_the_extractors_static_names() {
+        use policies::facts::{Confidence, Evidence, Fact, FactKind, PropertyValue, Strategy};
+        let fact = |line: u32| {
+            let mut properties = policies::facts::Properties::new();
+            properties.insert("language", PropertyValue::from("python"));
+            properties.insert("specifier", PropertyValue::from("os"));
+            Box::new(Fact {
+                id: format!("python:app/a.py:{line}:1:external"),
+                kind: FactKind::External,
+                subject: None,
+                target: None,
+                technology: None,
+                model: None,
+                route: None,
+                properties,
+                confidence: Confidence::Definite,
+                evidence: Evidence {
+                    extractor: "python".into(),
+                    strategy: Strategy::Ast,
+                    file: "app/a.py".into(),
+                    line,
+                    column: 1,
+                    end_line: line,
+                    end_column: 10,
+                    scope: None,
+                    message: "import `os`".into(),
+                },
+            })
+        };
+        let stored = vec![(
+            "app/a.py".to_owned(),
+            CachedOutcome::Extracted {
+                facts: vec![fact(1), fact(2)],
+                language: "python".to_owned(),
+                parse_errors: 0,
+                first_parse_error: None,
+                queries: Vec::new(),
+                links: Default::default(),
+            },
+        )];
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        cache.store("key", &stored);
+        let loaded = cache.load("key").unwrap();
+        let [(_, CachedOutcome::Extracted { facts, .. })] = loaded.as_slice() else {
+            panic!("one extracted file expected, got {loaded:?}");
+        };
+        let [first, second] = facts.as_slice() else {
+            panic!("two facts expected");
+        };
+        // The same facts, with one path for the file and borrowed names.
+        assert_eq!(**first, *fact(1));
+        assert_eq!(**second, *fact(2));
+        assert!(std::sync::Arc::ptr_eq(
+            &first.evidence.file,
+            &second.evidence.file
+        ));
+        assert!(matches!(
+            first.evidence.extractor,
+            std::borrow::Cow::Borrowed("python")
+        ));
+        assert!(matches!(
+            first.properties.get("language"),
+            Some(PropertyValue::Str(std::borrow::Cow::Borrowed("python")))
+        ));
     }
 
     #[test]
