@@ -147,24 +147,57 @@ fn type_name(node: Node<'_>, source: &str) -> String {
 /// Top-level declarations are left out: the index knows them. Called for every node of the
 /// file's one walk.
 fn local_declaration(node: Node<'_>, depth: usize, source: &str, names: &mut Vec<String>) {
-    if !node.is_named() {
-        return;
-    }
-    let name = match node.kind() {
-        "variable_declaration" | "parameter" | "class_parameter" => named_children(node)
+    // By kind id: this runs for every node, and `Node::kind` measures and checks the name's text.
+    let kind = crate::walk_driver::kind_in(node, declaring_kinds(), Declaring::Other);
+    let name = match kind {
+        Declaring::Other => return,
+        Declaring::Variable | Declaring::Parameter => named_children(node)
             .into_iter()
             .find(|child| child.kind() == "identifier"),
-        "function_declaration" if depth > 1 => node.child_by_field_name("name"),
-        "value_argument" if has_token(node, "=") => named_children(node).into_iter().next(),
-        _ => None,
+        Declaring::Function if depth > 1 => node.child_by_field_name("name"),
+        Declaring::Function => None,
+        Declaring::ValueArgument if has_token(node, "=") => named_children(node).into_iter().next(),
+        Declaring::ValueArgument => None,
     };
     // A top-level property's variable sits at depth 2, below its declaration.
-    let is_top_level_property = node.kind() == "variable_declaration" && depth == 2;
+    let is_top_level_property = kind == Declaring::Variable && depth == 2;
     if let Some(name) = name.filter(|name| name.kind() == "identifier") {
         if !is_top_level_property {
             names.push(syntax::text(name, source).to_owned());
         }
     }
+}
+
+/// The node kinds [`local_declaration`] tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Declaring {
+    Other,
+    /// `variable_declaration`.
+    Variable,
+    /// `parameter`, `class_parameter`.
+    Parameter,
+    /// `function_declaration`.
+    Function,
+    /// `value_argument`.
+    ValueArgument,
+}
+
+/// The Kotlin grammar's kind ids mapped to [`Declaring`], worked out once.
+fn declaring_kinds() -> &'static [Declaring] {
+    static KINDS: std::sync::OnceLock<Vec<Declaring>> = std::sync::OnceLock::new();
+    KINDS.get_or_init(|| {
+        crate::walk_driver::kind_table(
+            &tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Declaring::Other,
+            |name| match name {
+                "variable_declaration" => Declaring::Variable,
+                "parameter" | "class_parameter" => Declaring::Parameter,
+                "function_declaration" => Declaring::Function,
+                "value_argument" => Declaring::ValueArgument,
+                _ => Declaring::Other,
+            },
+        )
+    })
 }
 
 /// Reads `import a.b.C`, `import a.b.*`, `import a.b.C as D`.
