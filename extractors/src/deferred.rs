@@ -172,7 +172,7 @@ impl<'a> Anchors<'a> {
                 }
                 if in_chain.is_none() && chains.contains(&id) {
                     if let Some(segments) =
-                        crate::jvm::chain_segments(node, self.source, kinds.chains)
+                        crate::jvm::chain_segments(node, self.source, &ids.chain_ids)
                     {
                         if segments.len() >= 2 {
                             let scope = self.walked_scope(node, &open);
@@ -248,6 +248,8 @@ pub(crate) struct KindIds {
     scopes: Vec<u16>,
     chains: Vec<u16>,
     skipped: Vec<u16>,
+    /// The ids of the chains' leaves and ignored parts, for [`crate::jvm::chain_segments`].
+    pub chain_ids: crate::jvm::ChainIds,
 }
 
 impl KindIds {
@@ -257,6 +259,7 @@ impl KindIds {
             scopes: Vec::new(),
             chains: Vec::new(),
             skipped: Vec::new(),
+            chain_ids: crate::jvm::ChainIds::default(),
         };
         for id in 0..u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX) {
             let Some(kind) = language.node_kind_for_id(id) else {
@@ -267,6 +270,9 @@ impl KindIds {
                 (kinds.scopes, &mut ids.scopes),
                 (kinds.chains.chain, &mut ids.chains),
                 (kinds.chains.skipped, &mut ids.skipped),
+                (kinds.chains.chain, &mut ids.chain_ids.chain),
+                (kinds.chains.leaf, &mut ids.chain_ids.leaf),
+                (kinds.chains.ignored, &mut ids.chain_ids.ignored),
             ] {
                 if list.contains(&kind) {
                     found.push(id);

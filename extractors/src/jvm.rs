@@ -403,17 +403,26 @@ pub(crate) struct ChainKinds<'kinds> {
     pub skipped: &'kinds [&'kinds str],
 }
 
+/// The grammar's kind ids of a [`ChainKinds`] (one name may stand for several ids), so that
+/// reading a chain compares numbers, not kind names.
+#[derive(Debug, Default)]
+pub(crate) struct ChainIds {
+    pub chain: Vec<u16>,
+    pub leaf: Vec<u16>,
+    pub ignored: Vec<u16>,
+}
+
 /// The leaf texts of a chain node in order, `None` unless its named descendants are all chain
 /// or leaf nodes (ignored subtrees left out).
 pub(crate) fn chain_segments(
     node: Node<'_>,
     source: &str,
-    kinds: &ChainKinds<'_>,
+    kinds: &ChainIds,
 ) -> Option<Vec<String>> {
     let mut segments = Vec::new();
     let mut pending = vec![node];
     while let Some(current) = pending.pop() {
-        let kind = current.kind();
+        let kind = current.kind_id();
         if kinds.leaf.contains(&kind) {
             segments.push(crate::syntax::text(current, source).to_owned());
         } else if kinds.chain.contains(&kind) {
@@ -422,7 +431,7 @@ pub(crate) fn chain_segments(
                 children
                     .into_iter()
                     .rev()
-                    .filter(|child| !kinds.ignored.contains(&child.kind()) && !child.is_extra()),
+                    .filter(|child| !kinds.ignored.contains(&child.kind_id()) && !child.is_extra()),
             );
         } else {
             return None;
