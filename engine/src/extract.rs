@@ -305,14 +305,9 @@ pub fn extract_project(
                         queries,
                     });
                 }
-                // One path for the file's facts (facts read from the cache each had their own).
-                let shared: Arc<str> = Arc::from(file.as_str());
-                extraction.facts.extend(facts.into_iter().map(|mut fact| {
-                    if *fact.evidence.file == *shared {
-                        fact.evidence.file = Arc::clone(&shared);
-                    }
-                    fact
-                }));
+                // The facts already share their path: the extractors' factories and the cache
+                // (`cache::compact`) give them one.
+                extraction.facts.extend(facts);
             }
             CachedOutcome::Skipped(reason) => {
                 extraction.files_skipped += 1;
