@@ -134,7 +134,6 @@ impl<'a> Anchors<'a> {
         let ids = kinds
             .ids
             .get_or_init(|| KindIds::of(&self.root.language(), kinds));
-        let (names, scopes, chains, skipped) = (&ids.names, &ids.scopes, &ids.chains, &ids.skipped);
         let mut walked = Walked {
             uses: BTreeMap::new(),
             chains: Vec::new(),
@@ -150,8 +149,8 @@ impl<'a> Anchors<'a> {
         let mut cursor = self.root.walk();
         loop {
             let node = cursor.node();
-            let field = cursor.field_name();
-            visit(node, field, &ancestors);
+            // Only named nodes are visited and read (every kind the walk looks for, and every
+            // pattern node of the matchers, is named); an anonymous token is only stepped over.
             while open.last().is_some_and(|(at, _)| *at >= depth) {
                 open.pop();
             }
@@ -161,43 +160,22 @@ impl<'a> Anchors<'a> {
             if in_skipped.is_some_and(|at| depth <= at) {
                 in_skipped = None;
             }
-            if in_skipped.is_none() {
-                let id = node.kind_id();
-                if names.contains(&id) {
-                    let name = syntax::text(node, self.source);
-                    if !walked.uses.contains_key(name) {
-                        let scope = self.walked_scope(node, &open);
-                        walked.uses.insert(name.to_owned(), (node, scope));
-                    }
+            let field = if node.is_named() {
+                let field = cursor.field_name();
+                visit(node, field, &ancestors);
+                if in_skipped.is_none() {
+                    let mut state = WalkState {
+                        walked: &mut walked,
+                        open: &mut open,
+                        in_chain: &mut in_chain,
+                        in_skipped: &mut in_skipped,
+                    };
+                    self.read_walked(node, depth, ids, &mut state);
                 }
-                if in_chain.is_none() && chains.contains(&id) {
-                    if let Some(segments) =
-                        crate::jvm::chain_segments(node, self.source, &ids.chain_ids)
-                    {
-                        if segments.len() >= 2 {
-                            let scope = self.walked_scope(node, &open);
-                            walked.chains.push((segments, node, scope));
-                            in_chain = Some(depth);
-                        }
-                    }
-                }
-                if scopes.contains(&id) {
-                    if let Some(name) = (self.name_of)(node, self.source) {
-                        let full = match open
-                            .last()
-                            .and_then(|(_, outer)| self.scopes.get(*outer as usize))
-                        {
-                            Some(outer) => format!("{outer}.{name}"),
-                            None => name,
-                        };
-                        let interned = self.intern(Some(full));
-                        open.push((depth, interned));
-                    }
-                }
-                if skipped.contains(&id) {
-                    in_skipped = Some(depth);
-                }
-            }
+                field
+            } else {
+                crate::walk_driver::anonymous_field(&cursor, node)
+            };
             if cursor.goto_first_child() {
                 ancestors.push((node, field));
                 depth += 1;
@@ -215,6 +193,71 @@ impl<'a> Anchors<'a> {
             }
         }
     }
+
+    /// What the walk reads at the named node `node` at `depth`: a first use, a dotted chain, a
+    /// scope it opens, a skipped subtree it starts.
+    fn read_walked(
+        &mut self,
+        node: Node<'a>,
+        depth: usize,
+        ids: &KindIds,
+        state: &mut WalkState<'_, 'a>,
+    ) {
+        let WalkState {
+            walked,
+            open,
+            in_chain,
+            in_skipped,
+        } = state;
+        let id = node.kind_id();
+        let flags = ids.flags.get(usize::from(id)).copied().unwrap_or(0);
+        if flags == 0 {
+            return;
+        }
+        if flags & KindIds::NAME != 0 {
+            let name = syntax::text(node, self.source);
+            if !walked.uses.contains_key(name) {
+                let scope = self.walked_scope(node, open);
+                walked.uses.insert(name.to_owned(), (node, scope));
+            }
+        }
+        if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
+            if let Some(segments) = crate::jvm::chain_segments(node, self.source, &ids.chain_ids) {
+                if segments.len() >= 2 {
+                    let scope = self.walked_scope(node, open);
+                    walked.chains.push((segments, node, scope));
+                    **in_chain = Some(depth);
+                }
+            }
+        }
+        if flags & KindIds::SCOPE != 0 {
+            if let Some(name) = (self.name_of)(node, self.source) {
+                let full = match open
+                    .last()
+                    .and_then(|(_, outer)| self.scopes.get(*outer as usize))
+                {
+                    Some(outer) => format!("{outer}.{name}"),
+                    None => name,
+                };
+                let interned = self.intern(Some(full));
+                open.push((depth, interned));
+            }
+        }
+        if flags & KindIds::SKIPPED != 0 {
+            **in_skipped = Some(depth);
+        }
+    }
+}
+
+/// The state of one [`Anchors::walk_with`] that [`Anchors::read_walked`] updates.
+struct WalkState<'w, 'a> {
+    walked: &'w mut Walked<'a>,
+    /// The scope-opening declarations around the current node: (depth, interned scope).
+    open: &'w mut Vec<(usize, u32)>,
+    /// The depth of the dotted chain the walk is inside.
+    in_chain: &'w mut Option<usize>,
+    /// The depth of the skipped node the walk is inside.
+    in_skipped: &'w mut Option<usize>,
 }
 
 impl<'a> Anchors<'a> {
@@ -244,32 +287,42 @@ pub(crate) struct WalkKinds<'k> {
 /// The grammar's kind ids of a [`WalkKinds`] (one name may stand for several ids).
 #[derive(Debug)]
 pub(crate) struct KindIds {
-    names: Vec<u16>,
-    scopes: Vec<u16>,
-    chains: Vec<u16>,
-    skipped: Vec<u16>,
+    /// For each kind id, which of [`KindIds::NAME`], [`KindIds::SCOPE`], [`KindIds::CHAIN`] and
+    /// [`KindIds::SKIPPED`] its name is (one table lookup per node, not four list scans).
+    flags: Vec<u8>,
     /// The ids of the chains' leaves and ignored parts, for [`crate::jvm::chain_segments`].
     pub chain_ids: crate::jvm::ChainIds,
 }
 
 impl KindIds {
+    const NAME: u8 = 1;
+    const SCOPE: u8 = 2;
+    const CHAIN: u8 = 4;
+    const SKIPPED: u8 = 8;
+
     fn of(language: &tree_sitter::Language, kinds: &WalkKinds<'_>) -> Self {
+        let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
         let mut ids = Self {
-            names: Vec::new(),
-            scopes: Vec::new(),
-            chains: Vec::new(),
-            skipped: Vec::new(),
+            flags: vec![0; usize::from(count)],
             chain_ids: crate::jvm::ChainIds::default(),
         };
-        for id in 0..u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX) {
+        for id in 0..count {
             let Some(kind) = language.node_kind_for_id(id) else {
                 continue;
             };
+            for (list, flag) in [
+                (kinds.names, Self::NAME),
+                (kinds.scopes, Self::SCOPE),
+                (kinds.chains.chain, Self::CHAIN),
+                (kinds.chains.skipped, Self::SKIPPED),
+            ] {
+                if list.contains(&kind) {
+                    if let Some(flags) = ids.flags.get_mut(usize::from(id)) {
+                        *flags |= flag;
+                    }
+                }
+            }
             for (list, found) in [
-                (kinds.names, &mut ids.names),
-                (kinds.scopes, &mut ids.scopes),
-                (kinds.chains.chain, &mut ids.chains),
-                (kinds.chains.skipped, &mut ids.skipped),
                 (kinds.chains.chain, &mut ids.chain_ids.chain),
                 (kinds.chains.leaf, &mut ids.chain_ids.leaf),
                 (kinds.chains.ignored, &mut ids.chain_ids.ignored),
