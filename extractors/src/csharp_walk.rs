@@ -153,9 +153,14 @@ fn is_http_method(text: &str) -> bool {
 /// The hits of the C# query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
 #[cfg(test)]
-pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
+pub(crate) fn hits<'tree>(
+    tree: &'tree Tree,
+    source: &'tree str,
+    generic: bool,
+) -> Vec<QueryHit<'tree>> {
+    // The file's one walk, as the extractor runs it (it does not enter imports).
     let mut matcher = matcher(source, generic);
-    crate::walk_driver::preorder(tree, |node, field, ancestors| {
+    crate::csharp::walk(tree, source, |node, field, ancestors| {
         matcher.visit(node, field, ancestors);
     });
     matcher.hits

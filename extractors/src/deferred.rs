@@ -123,9 +123,10 @@ impl<'a> Anchors<'a> {
         self.walk_with(kinds, |_, _, _| {})
     }
 
-    /// [`Anchors::walk`], calling `visit(node, field, ancestors)` for every node of the tree on
-    /// the way (a language's query matcher: one pass does both). The walk enters the subtrees
-    /// of `skipped` kinds too, for `visit`, but reads no name, chain or scope inside them.
+    /// [`Anchors::walk`], calling `visit(node, field, ancestors)` for every named node of the
+    /// tree on the way (a language's query matcher: one pass does both). A node of a `skipped`
+    /// kind is visited, but the walk does not enter it: no pattern of the matchers ends inside an
+    /// import or package declaration, and those are read from their own nodes.
     pub fn walk_with(
         &mut self,
         kinds: &WalkKinds<'_>,
@@ -176,7 +177,9 @@ impl<'a> Anchors<'a> {
             } else {
                 crate::walk_driver::anonymous_field(&cursor, node)
             };
-            if cursor.goto_first_child() {
+            // Nothing below a skipped node (an import, a package header) is read or matched.
+            let pruned = in_skipped == Some(depth);
+            if !pruned && cursor.goto_first_child() {
                 ancestors.push((node, field));
                 depth += 1;
                 continue;

@@ -223,6 +223,17 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
 }
 
 /// The kinds of the one walk that finds first uses, dotted chains and scopes.
+/// The extractor's walk of `tree` alone, with `visit` called on the way (for the matcher's
+/// comparison with the query files).
+#[cfg(test)]
+pub(crate) fn walk<'tree>(
+    tree: &'tree Tree,
+    source: &'tree str,
+    visit: impl FnMut(Node<'tree>, Option<&'static str>, &[crate::walk_driver::Ancestor<'tree>]),
+) {
+    Anchors::new(tree.root_node(), source, scope_name).walk_with(&WALK_KINDS, visit);
+}
+
 static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     names: &["type_identifier", "identifier"],
     scopes: &SCOPE_KINDS,

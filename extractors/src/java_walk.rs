@@ -120,9 +120,14 @@ const RETROFIT_MARKERS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "H
 /// The hits of the Java query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
 #[cfg(test)]
-pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
+pub(crate) fn hits<'tree>(
+    tree: &'tree Tree,
+    source: &'tree str,
+    generic: bool,
+) -> Vec<QueryHit<'tree>> {
+    // The file's one walk, as the extractor runs it (it does not enter imports).
     let mut matcher = matcher(source, generic);
-    crate::walk_driver::preorder(tree, |node, field, ancestors| {
+    crate::java::walk(tree, source, |node, field, ancestors| {
         matcher.visit(node, field, ancestors);
     });
     matcher.hits

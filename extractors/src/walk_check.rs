@@ -13,7 +13,7 @@ use crate::syntax;
 use crate::Language;
 
 /// A walk: the hits of a tree, with or without the generic patterns.
-pub(crate) type Walk = for<'tree> fn(&'tree Tree, &str, bool) -> Vec<QueryHit<'tree>>;
+pub(crate) type Walk = for<'tree> fn(&'tree Tree, &'tree str, bool) -> Vec<QueryHit<'tree>>;
 
 fn sources(root: &Path, language: Language, found: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(root) else {
