@@ -477,7 +477,7 @@ fn type_name(node: Node<'_>, source: &str) -> String {
     } else {
         node
     };
-    syntax::compact_text(node, source, 200).replace(' ', "")
+    syntax::unspaced_text(node, source, 200)
 }
 
 /// Resolves the type of `using X = A.B.C;` or `using static A.B.C;`; a nested type
@@ -568,7 +568,7 @@ fn attribute_name(
         return None;
     }
     let (parent, _) = ancestors.last()?;
-    (parent.kind() == "attribute").then(|| syntax::compact_text(node, source, 400).replace(' ', ""))
+    (parent.kind() == "attribute").then(|| syntax::unspaced_text(node, source, 400))
 }
 
 fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<'tree>>> {
@@ -581,7 +581,7 @@ fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<
     Some(Using {
         node: directive,
         alias,
-        path: syntax::compact_text(target, source, 400).replace(' ', ""),
+        path: syntax::unspaced_text(target, source, 400),
         is_static: has_token(directive, "static"),
     })
 }
@@ -636,7 +636,7 @@ fn declarations_of(root: Node<'_>, source: &str, with_extensions: bool) -> FileD
             let kind = child.kind();
             if kind == "file_scoped_namespace_declaration" {
                 if let Some(name) = child.child_by_field_name("name") {
-                    current = syntax::compact_text(name, source, 400).replace(' ', "");
+                    current = syntax::unspaced_text(name, source, 400);
                 }
             } else if kind == "namespace_declaration" {
                 let (Some(name), Some(body)) = (
@@ -645,7 +645,7 @@ fn declarations_of(root: Node<'_>, source: &str, with_extensions: bool) -> FileD
                 ) else {
                     continue;
                 };
-                let name = syntax::compact_text(name, source, 400).replace(' ', "");
+                let name = syntax::unspaced_text(name, source, 400);
                 pending.push((body, qualified(&current, &name)));
             } else if TYPE_DECLARATIONS.contains(&kind) {
                 if let Some(name) = source_scope::field_text(child, "name", source) {
@@ -668,7 +668,7 @@ fn declarations_of(root: Node<'_>, source: &str, with_extensions: bool) -> FileD
                 if let Some(target) = named_children(child).into_iter().last() {
                     declared
                         .global_usings
-                        .push(syntax::compact_text(target, source, 400).replace(' ', ""));
+                        .push(syntax::unspaced_text(target, source, 400));
                 }
             }
         }

@@ -140,7 +140,7 @@ fn type_name(node: Node<'_>, source: &str) -> String {
     } else {
         node
     };
-    syntax::compact_text(node, source, 200).replace(' ', "")
+    syntax::unspaced_text(node, source, 200)
 }
 
 fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
@@ -162,7 +162,7 @@ fn read_import<'tree>(
         .find(|child| matches!(child.kind(), "scoped_identifier" | "identifier"))?;
     Some(JvmImport {
         node: anchors.at(declaration),
-        path: syntax::compact_text(*path, source, 400).replace(' ', ""),
+        path: syntax::unspaced_text(*path, source, 400),
         is_wildcard: children.iter().any(|child| child.kind() == "asterisk"),
         alias: None,
     })
@@ -178,7 +178,7 @@ fn package_of(root: Node<'_>, source: &str) -> String {
                 .into_iter()
                 .find(|child| matches!(child.kind(), "scoped_identifier" | "identifier"))
         })
-        .map(|name| syntax::compact_text(name, source, 400).replace(' ', ""))
+        .map(|name| syntax::unspaced_text(name, source, 400))
         .unwrap_or_default()
 }
 

@@ -113,7 +113,7 @@ fn client_site<'tree>(
     let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
         (base, ClientUse::Extend, type_name(base, source))
     } else if let Some(call) = hit.node(Field::Call) {
-        let callee = syntax::compact_text(hit.node(Field::Function)?, source, 200).replace(' ', "");
+        let callee = syntax::unspaced_text(hit.node(Field::Function)?, source, 200);
         let is_plain_chain = callee
             .chars()
             .all(|character| character.is_alphanumeric() || character == '_' || character == '.');
@@ -151,12 +151,19 @@ fn local_declaration(node: Node<'_>, depth: usize, source: &str, names: &mut Vec
     let kind = crate::walk_driver::kind_in(node, declaring_kinds(), Declaring::Other);
     let name = match kind {
         Declaring::Other => return,
-        Declaring::Variable | Declaring::Parameter => named_children(node)
-            .into_iter()
-            .find(|child| child.kind() == "identifier"),
+        Declaring::Variable | Declaring::Parameter => {
+            let mut cursor = node.walk();
+            let identifier = node
+                .named_children(&mut cursor)
+                .find(|child| child.kind() == "identifier");
+            identifier
+        }
         Declaring::Function if depth > 1 => node.child_by_field_name("name"),
         Declaring::Function => None,
-        Declaring::ValueArgument if has_token(node, "=") => named_children(node).into_iter().next(),
+        // A label is `name = value`: a lone argument has one child and no `=` to look for.
+        Declaring::ValueArgument if node.child_count() > 1 && has_token(node, "=") => {
+            node.named_child(0)
+        }
         Declaring::ValueArgument => None,
     };
     // A top-level property's variable sits at depth 2, below its declaration.
@@ -217,7 +224,7 @@ fn read_import<'tree>(
     };
     Some(JvmImport {
         node: anchors.at(directive),
-        path: syntax::compact_text(*path, source, 400).replace(' ', ""),
+        path: syntax::unspaced_text(*path, source, 400),
         is_wildcard: has_token(directive, "*"),
         alias,
     })
@@ -229,7 +236,7 @@ fn package_of(root: Node<'_>, source: &str) -> String {
         .into_iter()
         .find(|child| child.kind() == "package_header")
         .and_then(|header| named_children(header).into_iter().next())
-        .map(|name| syntax::compact_text(name, source, 400).replace(' ', ""))
+        .map(|name| syntax::unspaced_text(name, source, 400))
         .unwrap_or_default()
 }
 

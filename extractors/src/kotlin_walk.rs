@@ -136,6 +136,7 @@ impl<'tree> Matcher<'tree, '_> {
         ancestors: &[Ancestor<'tree>],
     ) {
         let kind = kind_of(node, self.kinds);
+        let (index, previous) = self.siblings.enter(node, ancestors.len());
         if kind == Kind::Import {
             self.hits.push(QueryHit::new(
                 FactKind::Import,
@@ -147,6 +148,8 @@ impl<'tree> Matcher<'tree, '_> {
                 node,
                 kind,
                 parent,
+                index,
+                previous,
                 field,
                 ancestors,
                 source: self.source,
@@ -163,6 +166,10 @@ struct Visit<'tree, 'a> {
     node: Node<'tree>,
     kind: Kind,
     parent: Node<'tree>,
+    /// The node's index among the parent's named children.
+    index: u32,
+    /// The parent's named child before the node.
+    previous: Option<Node<'tree>>,
     field: Option<&'static str>,
     ancestors: &'a [Ancestor<'tree>],
     source: &'a str,
@@ -226,9 +233,7 @@ impl<'tree> Visit<'tree, '_> {
     /// A child of a `call_expression` (the parent): its callee, or its arguments.
     fn in_call(&self, hits: &mut Vec<QueryHit<'tree>>) {
         let call = self.parent;
-        let first = call.named_child(0);
-        let is_first = first.is_some_and(|first| first.id() == self.node.id());
-        if is_first && matches!(self.kind, Kind::Identifier | Kind::Navigation) {
+        if self.index == 0 && matches!(self.kind, Kind::Identifier | Kind::Navigation) {
             hits.push(QueryHit::new(
                 FactKind::AccessesTechnology,
                 vec![(Field::Call, call), (Field::Function, self.node)],
@@ -237,11 +242,10 @@ impl<'tree> Visit<'tree, '_> {
         if !matches!(self.kind, Kind::ValueArguments | Kind::AnnotatedLambda) {
             return;
         }
-        let right_after_first = call
-            .named_child(1)
-            .is_some_and(|second| second.id() == self.node.id());
-        let callee = first
-            .filter(|_| right_after_first)
+        // The callee, when the node comes right after it.
+        let callee = self
+            .previous
+            .filter(|_| self.index == 1)
             .filter(|first| matches!(self.kind(*first), Kind::Identifier | Kind::Navigation));
         // graph.scm: the callee, then its arguments.
         if let (true, Some(callee)) = (self.generic, callee) {
@@ -271,33 +275,50 @@ impl<'tree> Visit<'tree, '_> {
         if self.kind != Kind::ValueArguments {
             return;
         }
-        let mut cursor = call.walk();
-        let navigations: Vec<Node<'tree>> = call
-            .named_children(&mut cursor)
-            .take_while(|child| child.id() != self.node.id())
-            .filter(|child| self.kind(*child) == Kind::Navigation)
-            .collect();
-        for navigation in navigations {
-            let mut cursor = navigation.walk();
-            let named: Vec<Node<'tree>> = navigation.named_children(&mut cursor).collect();
-            let [.., receiver, method] = named.as_slice() else {
+        // The navigations among the named children before the node: the one before it, or
+        // (with more before it, which is rare) all of them, read from the call.
+        let all_before: Vec<Node<'tree>>;
+        let before: &[Node<'tree>] = if self.index <= 1 {
+            self.previous.as_slice()
+        } else {
+            let mut cursor = call.walk();
+            all_before = call
+                .named_children(&mut cursor)
+                .take_while(|child| child.id() != self.node.id())
+                .collect();
+            &all_before
+        };
+        for &navigation in before {
+            if self.kind(navigation) != Kind::Navigation {
+                continue;
+            }
+            let count = navigation.named_child_count();
+            let Some(method) = count
+                .checked_sub(1)
+                .and_then(|last| navigation.named_child(last))
+                .filter(|method| {
+                    self.kind(*method) == Kind::Identifier
+                        && CLIENT_VERBS.contains(&self.text(*method))
+                })
+            else {
                 continue;
             };
-            if !wild(*receiver) {
+            let Some(receiver) = count
+                .checked_sub(2)
+                .and_then(|before_last| navigation.named_child(before_last))
+                .filter(|receiver| wild(*receiver))
+            else {
                 continue;
-            }
-            if self.kind(*method) == Kind::Identifier && CLIENT_VERBS.contains(&self.text(*method))
-            {
-                hits.push(QueryHit::new(
-                    FactKind::HttpCall,
-                    vec![
-                        (Field::Call, call),
-                        (Field::Receiver, *receiver),
-                        (Field::Method, *method),
-                        (Field::Arguments, self.node),
-                    ],
-                ));
-            }
+            };
+            hits.push(QueryHit::new(
+                FactKind::HttpCall,
+                vec![
+                    (Field::Call, call),
+                    (Field::Receiver, receiver),
+                    (Field::Method, method),
+                    (Field::Arguments, self.node),
+                ],
+            ));
         }
     }
 

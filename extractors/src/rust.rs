@@ -122,8 +122,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| {
             let call = hit.node(Field::Call)?;
-            let callee =
-                syntax::compact_text(hit.node(Field::Function)?, source, 300).replace(' ', "");
+            let callee = syntax::unspaced_text(hit.node(Field::Function)?, source, 300);
             let (first, rest) = callee.split_once("::").unwrap_or((callee.as_str(), ""));
             let qualified = bindings
                 .get(first)

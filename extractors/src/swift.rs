@@ -40,7 +40,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         else {
             continue;
         };
-        let specifier = syntax::compact_text(path, source, 300).replace(' ', "");
+        let specifier = syntax::unspaced_text(path, source, 300);
         let module = specifier.split('.').next().unwrap_or_default().to_owned();
         imports_alamofire |= module == "Alamofire";
         imports_vapor |= module == "Vapor";

@@ -94,6 +94,33 @@ pub(crate) fn compact_text(node: Node<'_>, source: &str, limit: usize) -> String
     truncate(&compact, limit)
 }
 
+/// [`compact_text`] with its spaces removed: the node's words run together, cut where the
+/// compacted text would pass `limit` characters. One pass and one allocation (this reads the
+/// callee of every call).
+pub(crate) fn unspaced_text(node: Node<'_>, source: &str, limit: usize) -> String {
+    let text = text(node, source);
+    let mut out = String::with_capacity(text.len().min(limit));
+    // Characters of the compacted text so far, its single spaces between words included.
+    let mut counted = 0_usize;
+    let mut space_pending = false;
+    for character in text.chars() {
+        if character.is_whitespace() {
+            space_pending = counted > 0;
+            continue;
+        }
+        if space_pending {
+            space_pending = false;
+            counted += 1;
+        }
+        if counted >= limit {
+            break;
+        }
+        out.push(character);
+        counted += 1;
+    }
+    out
+}
+
 /// Cuts a string to at most `limit` characters.
 pub(crate) fn truncate(value: &str, limit: usize) -> String {
     value.chars().take(limit).collect()
@@ -212,5 +239,39 @@ pub(crate) fn first_uses<'tree>(
                 return uses;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{compact_text, unspaced_text};
+
+    /// `unspaced_text` is `compact_text` without its spaces, for every node and limit.
+    #[test]
+    fn unspaced_text_is_compact_text_without_spaces() {
+        let source =
+            "fun f() {\n  val x =  Request . Builder ( )\n\t.url( \"a  b\" )  // c\n  é.ü .x }\n";
+        let grammar = crate::Language::Kotlin
+            .spec()
+            .tree_sitter()
+            .map(|backend| backend.grammar);
+        let tree = grammar
+            .and_then(|grammar| super::parse(grammar, source))
+            .expect("the Kotlin grammar parses");
+        let mut pending = vec![tree.root_node()];
+        let mut compared = 0;
+        while let Some(node) = pending.pop() {
+            for limit in [0, 1, 2, 3, 4, 7, 12, 400] {
+                assert_eq!(
+                    unspaced_text(node, source, limit),
+                    compact_text(node, source, limit).replace(' ', ""),
+                    "{node:?} at {limit}"
+                );
+                compared += 1;
+            }
+            let mut cursor = node.walk();
+            pending.extend(node.children(&mut cursor));
+        }
+        assert!(compared > 100, "{compared}");
     }
 }

@@ -105,6 +105,29 @@ pub(crate) struct Matcher<'tree, 's, K: 'static> {
     pub generic: bool,
     /// The language's kind table.
     pub kinds: &'static [K],
+    /// The named siblings the walk has passed, for matchers that ask (Kotlin's).
+    pub siblings: Siblings<'tree>,
+}
+
+/// The named nodes a preorder walk has passed at each depth, so that a matcher knows a node's
+/// index among its parent's named children and the named child before it without asking the
+/// parent (`Node::named_child` steps through the children from the first one each time).
+#[derive(Default)]
+pub(crate) struct Siblings<'tree> {
+    levels: Vec<Option<(Node<'tree>, u32)>>,
+}
+
+impl<'tree> Siblings<'tree> {
+    /// Records the named node `node` with `depth` visible ancestors, visited in preorder, and
+    /// returns its index among its parent's named children and the named child before it.
+    pub fn enter(&mut self, node: Node<'tree>, depth: usize) -> (u32, Option<Node<'tree>>) {
+        let previous = self.levels.get(depth).copied().flatten();
+        self.levels.truncate(depth);
+        self.levels.resize(depth, None);
+        let index = previous.map_or(0, |(_, index)| index + 1);
+        self.levels.push(Some((node, index)));
+        (index, previous.map(|(node, _)| node))
+    }
 }
 
 impl<'s, K> Matcher<'_, 's, K> {
@@ -115,6 +138,7 @@ impl<'s, K> Matcher<'_, 's, K> {
             source,
             generic,
             kinds,
+            siblings: Siblings::default(),
         }
     }
 }
