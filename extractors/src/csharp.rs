@@ -893,5 +893,6 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ignored: &["type_argument_list"],
         skipped: &["using_directive"],
     },
+    field_parents: None,
     ids: OnceLock::new(),
 };

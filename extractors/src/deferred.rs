@@ -146,6 +146,8 @@ impl<'a> Anchors<'a> {
         // The depth of the skipped node the walk is inside: nothing is read below it.
         let mut in_skipped: Option<usize> = None;
         let mut ancestors: Vec<Ancestor<'a>> = Vec::new();
+        // The flags of each ancestor's kind, parent last.
+        let mut ancestor_flags: Vec<u8> = Vec::new();
         let mut depth = 0_usize;
         let mut cursor = self.root.walk();
         loop {
@@ -161,26 +163,42 @@ impl<'a> Anchors<'a> {
             if in_skipped.is_some_and(|at| depth <= at) {
                 in_skipped = None;
             }
-            let field = if node.is_named() {
-                let field = cursor.field_name();
+            let (field, flags) = if node.is_named() {
+                let flags = ids
+                    .flags
+                    .get(usize::from(node.kind_id()))
+                    .copied()
+                    .unwrap_or(0);
+                // The cursor finds a field by scanning the parent's field map: asked only under
+                // the parents whose fields the language's matcher reads.
+                let wants_field = ids.every_field
+                    || ancestor_flags
+                        .last()
+                        .is_some_and(|parent| parent & KindIds::FIELD_PARENT != 0);
+                let field = if wants_field {
+                    cursor.field_name()
+                } else {
+                    None
+                };
                 visit(node, field, &ancestors);
-                if in_skipped.is_none() {
+                if in_skipped.is_none() && flags & KindIds::READ != 0 {
                     let mut state = WalkState {
                         walked: &mut walked,
                         open: &mut open,
                         in_chain: &mut in_chain,
                         in_skipped: &mut in_skipped,
                     };
-                    self.read_walked(node, depth, ids, &mut state);
+                    self.read_walked(node, flags, depth, ids, &mut state);
                 }
-                field
+                (field, flags)
             } else {
-                crate::walk_driver::anonymous_field(&cursor, node)
+                (crate::walk_driver::anonymous_field(&cursor, node), 0)
             };
             // Nothing below a skipped node (an import, a package header) is read or matched.
             let pruned = in_skipped == Some(depth);
             if !pruned && cursor.goto_first_child() {
                 ancestors.push((node, field));
+                ancestor_flags.push(flags);
                 depth += 1;
                 continue;
             }
@@ -192,6 +210,7 @@ impl<'a> Anchors<'a> {
                     return walked;
                 }
                 ancestors.pop();
+                ancestor_flags.pop();
                 depth -= 1;
             }
         }
@@ -202,6 +221,7 @@ impl<'a> Anchors<'a> {
     fn read_walked(
         &mut self,
         node: Node<'a>,
+        flags: u8,
         depth: usize,
         ids: &KindIds,
         state: &mut WalkState<'_, 'a>,
@@ -212,11 +232,6 @@ impl<'a> Anchors<'a> {
             in_chain,
             in_skipped,
         } = state;
-        let id = node.kind_id();
-        let flags = ids.flags.get(usize::from(id)).copied().unwrap_or(0);
-        if flags == 0 {
-            return;
-        }
         if flags & KindIds::NAME != 0 {
             let name = syntax::text(node, self.source);
             if !walked.uses.contains_key(name) {
@@ -282,6 +297,9 @@ pub(crate) struct WalkKinds<'k> {
     pub scopes: &'k [&'k str],
     /// The dotted chains; nothing inside a node of a `skipped` kind is read.
     pub chains: &'k crate::jvm::ChainKinds<'k>,
+    /// The parents whose children's fields the language's matcher reads; `None`: every node's
+    /// field is asked for.
+    pub field_parents: Option<&'k [&'k str]>,
     /// The kind ids of those names in the language's grammar, looked up on the first walk
     /// instead of once per file.
     pub ids: OnceLock<KindIds>,
@@ -293,6 +311,8 @@ pub(crate) struct KindIds {
     /// For each kind id, which of [`KindIds::NAME`], [`KindIds::SCOPE`], [`KindIds::CHAIN`] and
     /// [`KindIds::SKIPPED`] its name is (one table lookup per node, not four list scans).
     flags: Vec<u8>,
+    /// Whether every node's field is asked for (no `field_parents`).
+    every_field: bool,
     /// The ids of the chains' leaves and ignored parts, for [`crate::jvm::chain_segments`].
     pub chain_ids: crate::jvm::ChainIds,
 }
@@ -302,11 +322,15 @@ impl KindIds {
     const SCOPE: u8 = 2;
     const CHAIN: u8 = 4;
     const SKIPPED: u8 = 8;
+    const FIELD_PARENT: u8 = 16;
+    /// The flags that make the walk read a node.
+    const READ: u8 = Self::NAME | Self::SCOPE | Self::CHAIN | Self::SKIPPED;
 
     fn of(language: &tree_sitter::Language, kinds: &WalkKinds<'_>) -> Self {
         let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
         let mut ids = Self {
             flags: vec![0; usize::from(count)],
+            every_field: kinds.field_parents.is_none(),
             chain_ids: crate::jvm::ChainIds::default(),
         };
         for id in 0..count {
@@ -318,6 +342,7 @@ impl KindIds {
                 (kinds.scopes, Self::SCOPE),
                 (kinds.chains.chain, Self::CHAIN),
                 (kinds.chains.skipped, Self::SKIPPED),
+                (kinds.field_parents.unwrap_or_default(), Self::FIELD_PARENT),
             ] {
                 if list.contains(&kind) {
                     if let Some(flags) = ids.flags.get_mut(usize::from(id)) {
@@ -623,6 +648,7 @@ mod tests {
             ignored: &[],
             skipped: &["import_declaration", "package_declaration"],
         },
+        field_parents: None,
         ids: std::sync::OnceLock::new(),
     };
 

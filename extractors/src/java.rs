@@ -247,5 +247,15 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ignored: &[],
         skipped: &["import_declaration", "package_declaration"],
     },
+    // The parents whose children's fields the matcher reads (`crate::java_walk`).
+    field_parents: Some(&[
+        "object_creation_expression",
+        "formal_parameter",
+        "field_declaration",
+        "method_invocation",
+        "assignment_expression",
+        "annotation",
+        "marker_annotation",
+    ]),
     ids: OnceLock::new(),
 };

@@ -85,6 +85,32 @@ fn kinds() -> &'static [Kind] {
     })
 }
 
+/// The fields the matcher reads children from.
+#[derive(Clone, Copy)]
+enum Child {
+    Object,
+    Name,
+    Left,
+    Operator,
+}
+
+/// The Java grammar's ids of the [`Child`] fields, worked out once.
+fn child_ids() -> &'static [u16; 4] {
+    static IDS: OnceLock<[u16; 4]> = OnceLock::new();
+    IDS.get_or_init(|| {
+        crate::walk_driver::field_ids(
+            &tree_sitter_java::LANGUAGE.into(),
+            ["object", "name", "left", "operator"],
+        )
+    })
+}
+
+/// The child of `node` in `field`.
+fn field_child(node: Node<'_>, field: Child) -> Option<Node<'_>> {
+    let id = child_ids().get(field as usize).copied().unwrap_or(0);
+    crate::walk_driver::field_child(node, id)
+}
+
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
@@ -237,8 +263,8 @@ impl<'tree> Visit<'tree, '_> {
         syntax::text(node, self.source)
     }
 
-    fn child(&self, node: Node<'tree>, field: &str, kind: Option<Kind>) -> Option<Node<'tree>> {
-        node.child_by_field_name(field).filter(|child| match kind {
+    fn child(&self, node: Node<'tree>, field: Child, kind: Option<Kind>) -> Option<Node<'tree>> {
+        field_child(node, field).filter(|child| match kind {
             Some(kind) => kind_of(*child, self.kinds) == kind,
             None => wild(*child),
         })
@@ -250,7 +276,7 @@ impl<'tree> Visit<'tree, '_> {
         match (self.field, self.kind) {
             // clients.scm: `Type.method(…)`.
             (Some("name"), Kind::Identifier) => {
-                if let Some(object) = self.child(call, "object", Some(Kind::Identifier)) {
+                if let Some(object) = self.child(call, Child::Object, Some(Kind::Identifier)) {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
                         vec![
@@ -262,10 +288,10 @@ impl<'tree> Visit<'tree, '_> {
                 }
             }
             (Some("arguments"), Kind::ArgumentList) => {
-                let Some(method) = self.child(call, "name", Some(Kind::Identifier)) else {
+                let Some(method) = self.child(call, Child::Name, Some(Kind::Identifier)) else {
                     return;
                 };
-                let object = self.child(call, "object", None);
+                let object = self.child(call, Child::Object, None);
                 let arguments = self.node;
                 // graph.scm: every call, its receiver when it has one.
                 if self.generic {
@@ -293,9 +319,9 @@ impl<'tree> Visit<'tree, '_> {
                 }
                 // web.scm: `WebClient` `client.get().uri(…)`.
                 if name == "uri" && kind_of(object, self.kinds) == Kind::MethodInvocation {
-                    let receiver = self.child(object, "object", None);
+                    let receiver = self.child(object, Child::Object, None);
                     let verb = self
-                        .child(object, "name", Some(Kind::Identifier))
+                        .child(object, Child::Name, Some(Kind::Identifier))
                         .filter(|verb| WEB_CLIENT_VERBS.contains(&self.text(*verb)));
                     if let (Some(receiver), Some(verb)) = (receiver, verb) {
                         hits.push(QueryHit::new(
@@ -321,13 +347,10 @@ impl<'tree> Visit<'tree, '_> {
             return;
         }
         let statement = self.parent;
-        let Some(target) = self.child(statement, "left", Some(Kind::FieldAccess)) else {
+        let Some(target) = self.child(statement, Child::Left, Some(Kind::FieldAccess)) else {
             return;
         };
-        if statement
-            .child_by_field_name("operator")
-            .is_none_or(|operator| operator.kind() != "=")
-        {
+        if field_child(statement, Child::Operator).is_none_or(|operator| operator.kind() != "=") {
             return;
         }
         hits.push(QueryHit::new(
@@ -361,7 +384,7 @@ impl<'tree> Visit<'tree, '_> {
                 }
             }
             (Some("arguments"), Kind::AnnotationArguments) if !is_marker => {
-                let Some(name) = self.child(annotation, "name", Some(Kind::Identifier)) else {
+                let Some(name) = self.child(annotation, Child::Name, Some(Kind::Identifier)) else {
                     return;
                 };
                 let text = self.text(name);

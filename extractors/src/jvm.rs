@@ -419,6 +419,9 @@ pub(crate) fn chain_segments(
     source: &str,
     kinds: &ChainIds,
 ) -> Option<Vec<String>> {
+    if cannot_be_chain(crate::syntax::text(node, source)) {
+        return None;
+    }
     let mut segments = Vec::new();
     let mut pending = vec![node];
     while let Some(current) = pending.pop() {
@@ -438,6 +441,34 @@ pub(crate) fn chain_segments(
         }
     }
     Some(segments)
+}
+
+/// Whether a node's text shows at once that it is no chain: with no type arguments, comment
+/// or backticked name in it (`<`, `/`, a backtick), a chain's text is names, dots, `?`, `:` and
+/// spaces, so a bracket, quote, `=`, `+`, `,`, `;` or `!` means some other node is inside (a
+/// call, an index, a literal). Most navigations are `a.b(…).c`, rejected without a second walk.
+fn cannot_be_chain(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.iter().any(|byte| matches!(byte, b'<' | b'/' | b'`')) {
+        return false;
+    }
+    bytes.iter().any(|byte| {
+        matches!(
+            byte,
+            b'(' | b')'
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'"'
+                | b'\''
+                | b'='
+                | b'+'
+                | b','
+                | b';'
+                | b'!'
+        )
+    })
 }
 
 /// Resolves `a.b.C` (or a member `a.b.C.D.e`) to the file declaring the outermost type.

@@ -419,6 +419,9 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ignored: &["type_arguments"],
         skipped: &["import", "package_header"],
     },
+    // The matcher reads the `right` of a binary expression and of an assignment, no other
+    // field (`crate::kotlin_walk`).
+    field_parents: Some(&["binary_expression", "assignment"]),
     ids: OnceLock::new(),
 };
 

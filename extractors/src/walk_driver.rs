@@ -78,6 +78,25 @@ pub(crate) fn kind_table<K: Copy>(
         .collect()
 }
 
+/// The ids of the fields `names` in a grammar, in order (0, which no field has, for a name the
+/// grammar lacks): `Node::child_by_field_name` looks the name up among all the grammar's
+/// field names on every call.
+pub(crate) fn field_ids<const N: usize>(
+    language: &tree_sitter::Language,
+    names: [&str; N],
+) -> [u16; N] {
+    names.map(|name| language.field_id_for_name(name).map_or(0, |id| id.get()))
+}
+
+/// The child of `node` in the field with id `id` from [`field_ids`].
+pub(crate) fn field_child(node: Node<'_>, id: u16) -> Option<Node<'_>> {
+    if id == 0 {
+        None
+    } else {
+        node.child_by_field_id(id)
+    }
+}
+
 /// The kind of `node` in a [`kind_table`]; `other` for anonymous nodes.
 pub(crate) fn kind_in<K: Copy>(node: Node<'_>, table: &[K], other: K) -> K {
     if !node.is_named() {
