@@ -10,7 +10,7 @@
 //! at the places they had among the file's other facts: the result is the one a single pass
 //! with the complete index gives.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use policies::facts::Fact;
@@ -20,7 +20,7 @@ use crate::context::ProjectContext;
 use crate::facts_out::{FactFactory, Located};
 use crate::links::RouteLinks;
 use crate::source_scope::{self, ScopeNamer};
-use crate::syntax;
+use crate::syntax::{self, Fnv};
 use crate::walk_driver::Ancestor;
 use crate::{ExtractionInput, Language};
 
@@ -139,6 +139,8 @@ impl<'a> Anchors<'a> {
             uses: BTreeMap::new(),
             chains: Vec::new(),
         };
+        // The first use of each name, looked up by hash for every name node and sorted once.
+        let mut first_uses: HashMap<&'a str, (Node<'a>, u32), Fnv> = HashMap::default();
         // The scope-opening declarations around the current node: (depth, interned scope).
         let mut open: Vec<(usize, u32)> = Vec::new();
         // The depth of the dotted chain the walk is inside: no chain is looked for below it.
@@ -184,6 +186,7 @@ impl<'a> Anchors<'a> {
                 if in_skipped.is_none() && flags & KindIds::READ != 0 {
                     let mut state = WalkState {
                         walked: &mut walked,
+                        first_uses: &mut first_uses,
                         open: &mut open,
                         in_chain: &mut in_chain,
                         in_skipped: &mut in_skipped,
@@ -207,6 +210,10 @@ impl<'a> Anchors<'a> {
                     break;
                 }
                 if !cursor.goto_parent() {
+                    walked.uses = first_uses
+                        .into_iter()
+                        .map(|(name, first)| (name.to_owned(), first))
+                        .collect();
                     return walked;
                 }
                 ancestors.pop();
@@ -228,15 +235,16 @@ impl<'a> Anchors<'a> {
     ) {
         let WalkState {
             walked,
+            first_uses,
             open,
             in_chain,
             in_skipped,
         } = state;
         if flags & KindIds::NAME != 0 {
             let name = syntax::text(node, self.source);
-            if !walked.uses.contains_key(name) {
+            if !first_uses.contains_key(name) {
                 let scope = self.walked_scope(node, open);
-                walked.uses.insert(name.to_owned(), (node, scope));
+                first_uses.insert(name, (node, scope));
             }
         }
         if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
@@ -270,6 +278,8 @@ impl<'a> Anchors<'a> {
 /// The state of one [`Anchors::walk_with`] that [`Anchors::read_walked`] updates.
 struct WalkState<'w, 'a> {
     walked: &'w mut Walked<'a>,
+    /// The first use of each name so far.
+    first_uses: &'w mut HashMap<&'a str, (Node<'a>, u32), Fnv>,
     /// The scope-opening declarations around the current node: (depth, interned scope).
     open: &'w mut Vec<(usize, u32)>,
     /// The depth of the dotted chain the walk is inside.
@@ -417,9 +427,9 @@ impl NameAnchors {
         self.entries.get(position).map(|(_, anchor)| *anchor)
     }
 
-    /// Whether the file uses `name`.
-    pub fn contains_key(&self, name: &str) -> bool {
-        self.position(name).is_some()
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.entries.len()
     }
 
     fn position(&self, name: &str) -> Option<usize> {

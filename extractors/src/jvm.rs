@@ -206,6 +206,28 @@ pub(crate) struct JvmFile<'file> {
 
 /// The import sites of a file: its directives, then same-package uses, then fully qualified
 /// uses of project types that no earlier site reaches.
+/// The names that are both among a file's first uses and a package's types, in name order,
+/// with the files declaring the type and the name's first use. Looked up from the smaller side:
+/// a file uses a few hundred names, a package can hold thousands of types.
+fn used_types<'i>(
+    uses: &'i NameAnchors,
+    types: &'i BTreeMap<String, BTreeSet<String>>,
+) -> Vec<(&'i str, &'i BTreeSet<String>, Anchor)> {
+    if uses.len() <= types.len() {
+        uses.iter()
+            .filter_map(|(name, first_use)| types.get(name).map(|files| (name, files, first_use)))
+            .collect()
+    } else {
+        types
+            .iter()
+            .filter_map(|(name, files)| {
+                uses.get(name)
+                    .map(|first_use| (name.as_str(), files, first_use))
+            })
+            .collect()
+    }
+}
+
 pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSiteAt<Anchor>> {
     let (file, package, imports, uses) = (jvm.path, jvm.package, jvm.imports, jvm.uses);
     let visible = |name: &str, declaring: &str| {
@@ -219,14 +241,12 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
         if import.is_wildcard {
             if let Some(types) = index.package(&import.path) {
                 let mut by_file: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-                for (name, files) in types {
-                    if uses.contains_key(name) {
-                        if let Some(first) = files
-                            .iter()
-                            .find(|declaring| *declaring != file && visible(name, declaring))
-                        {
-                            by_file.entry(first).or_default().push(name.clone());
-                        }
+                for (name, files, _) in used_types(uses, types) {
+                    if let Some(first) = files
+                        .iter()
+                        .find(|declaring| *declaring != file && visible(name, declaring))
+                    {
+                        by_file.entry(first).or_default().push(name.to_owned());
                     }
                 }
                 if by_file.is_empty() {
@@ -265,14 +285,11 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
     }
     if let Some(types) = index.package(package) {
         let mut by_file: BTreeMap<&str, (Anchor, Vec<String>)> = BTreeMap::new();
-        for (name, files) in types {
+        for (name, files, first_use) in used_types(uses, types) {
             if files.contains(file) || imported_names.contains(name) {
                 continue;
             }
-            let (Some(first_use), Some(declaring)) = (
-                uses.get(name),
-                files.iter().find(|declaring| visible(name, declaring)),
-            ) else {
+            let Some(declaring) = files.iter().find(|declaring| visible(name, declaring)) else {
                 continue;
             };
             let entry = by_file
@@ -281,7 +298,7 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
             if first_use.start_byte() < entry.0.start_byte() {
                 entry.0 = first_use;
             }
-            entry.1.push(name.clone());
+            entry.1.push(name.to_owned());
         }
         for (name, first_use) in uses.iter() {
             if !name.ends_with("Kt") || imported_names.contains(name) || types.contains_key(name) {

@@ -242,6 +242,31 @@ pub(crate) fn first_uses<'tree>(
     }
 }
 
+/// FNV-1a, for the sets of short names a file uses (keys come from the file itself).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FnvHasher(u64);
+
+impl Default for FnvHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// Builds [`FnvHasher`]s.
+pub(crate) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
+
 #[cfg(test)]
 mod tests {
     use super::{compact_text, unspaced_text};

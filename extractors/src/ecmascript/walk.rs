@@ -464,30 +464,7 @@ const fn byte_class(byte: u8) -> u8 {
     }
 }
 
-/// FNV-1a, for the sets of short names a file uses (keys come from the file itself).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct FnvHasher(u64);
-
-impl Default for FnvHasher {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for FnvHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-/// Builds [`FnvHasher`]s.
-pub(super) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
+pub(super) use crate::syntax::Fnv;
 
 struct Walker<'g, 'tree, 'source> {
     grammar: &'g Grammar,
