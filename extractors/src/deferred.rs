@@ -141,6 +141,7 @@ impl<'a> Anchors<'a> {
         };
         // The first use of each name, looked up by hash for every name node and sorted once.
         let mut first_uses: HashMap<&'a str, (Node<'a>, u32), Fnv> = HashMap::default();
+        let mut chain_cursor = self.root.walk();
         // The scope-opening declarations around the current node: (depth, interned scope).
         let mut open: Vec<(usize, u32)> = Vec::new();
         // The depth of the dotted chain the walk is inside: no chain is looked for below it.
@@ -187,6 +188,7 @@ impl<'a> Anchors<'a> {
                     let mut state = WalkState {
                         walked: &mut walked,
                         first_uses: &mut first_uses,
+                        chain_cursor: &mut chain_cursor,
                         open: &mut open,
                         in_chain: &mut in_chain,
                         in_skipped: &mut in_skipped,
@@ -236,6 +238,7 @@ impl<'a> Anchors<'a> {
         let WalkState {
             walked,
             first_uses,
+            chain_cursor,
             open,
             in_chain,
             in_skipped,
@@ -248,7 +251,9 @@ impl<'a> Anchors<'a> {
             }
         }
         if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
-            if let Some(segments) = crate::jvm::chain_segments(node, self.source, &ids.chain_ids) {
+            if let Some(segments) =
+                crate::jvm::chain_segments(node, self.source, &ids.chain_ids, chain_cursor)
+            {
                 if segments.len() >= 2 {
                     let scope = self.walked_scope(node, open);
                     walked.chains.push((segments, node, scope));
@@ -280,6 +285,8 @@ struct WalkState<'w, 'a> {
     walked: &'w mut Walked<'a>,
     /// The first use of each name so far.
     first_uses: &'w mut HashMap<&'a str, (Node<'a>, u32), Fnv>,
+    /// A cursor for reading dotted chains.
+    chain_cursor: &'w mut tree_sitter::TreeCursor<'a>,
     /// The scope-opening declarations around the current node: (depth, interned scope).
     open: &'w mut Vec<(usize, u32)>,
     /// The depth of the dotted chain the walk is inside.
@@ -759,10 +766,10 @@ mod tests {
         assert_eq!(listed, expected);
         assert!(names.iter().map(|(name, _)| name).is_sorted());
         for (name, start) in &expected {
-            assert!(names.contains_key(name));
+            assert!(names.get(name).is_some());
             assert_eq!(names.get(name).map(|anchor| anchor.start), Some(*start));
         }
-        assert!(!names.contains_key("Missing"));
+        assert!(!names.get("Missing").is_some());
         assert!(names.get("").is_none());
     }
 

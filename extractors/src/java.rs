@@ -74,9 +74,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source))
     {
-        clients.extend(PendingClient::new(site, &names, &matcher, |node| {
+        let (node, use_kind) = (site.0, site.1);
+        // The first string argument is read only for a call some rule may match.
+        if let Some(mut client) = PendingClient::new(site, &names, &matcher, |node| {
             out.anchors.with_scope(node, scope_of(node))
-        }));
+        }) {
+            if use_kind == ClientUse::Call {
+                client.argument = first_string_argument(node, source);
+            }
+            clients.push(client);
+        }
     }
     let pending = PendingJvm {
         package,
@@ -102,7 +109,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     out.into_facts(input)
 }
 
-/// A possible client site: its node, use, name as written and first string argument.
+/// A possible client site: its node, use and name as written (the first string argument of a
+/// call is read once a rule may match it).
 fn client_site<'tree>(
     hit: &QueryHit<'tree>,
     source: &str,
@@ -127,10 +135,7 @@ fn client_site<'tree>(
             type_name(hit.node(Field::Type)?, source),
         )
     };
-    let argument = (use_kind == ClientUse::Call)
-        .then(|| first_string_argument(node, source))
-        .flatten();
-    Some((node, use_kind, name, argument))
+    Some((node, use_kind, name, None))
 }
 
 /// The name of a type node without type arguments (`KafkaTemplate<K, V>` → `KafkaTemplate`).

@@ -430,34 +430,56 @@ pub(crate) struct ChainIds {
 }
 
 /// The leaf texts of a chain node in order, `None` unless its named descendants are all chain
-/// or leaf nodes (ignored subtrees left out).
-pub(crate) fn chain_segments(
-    node: Node<'_>,
+/// or leaf nodes (ignored subtrees left out). `cursor` is any cursor of the tree, reused.
+pub(crate) fn chain_segments<'tree>(
+    node: Node<'tree>,
     source: &str,
     kinds: &ChainIds,
+    cursor: &mut tree_sitter::TreeCursor<'tree>,
 ) -> Option<Vec<String>> {
-    if cannot_be_chain(crate::syntax::text(node, source)) {
+    let text = crate::syntax::text(node, source);
+    if cannot_be_chain(text) {
         return None;
     }
+    let kind = node.kind_id();
+    if kinds.leaf.contains(&kind) {
+        return Some(vec![text.to_owned()]);
+    }
+    if !kinds.chain.contains(&kind) {
+        return None;
+    }
+    // The named descendants in preorder, entering chain nodes only: one cursor, no child lists.
     let mut segments = Vec::new();
-    let mut pending = vec![node];
-    while let Some(current) = pending.pop() {
-        let kind = current.kind_id();
-        if kinds.leaf.contains(&kind) {
-            segments.push(crate::syntax::text(current, source).to_owned());
-        } else if kinds.chain.contains(&kind) {
-            let children = crate::syntax::named_children(current);
-            pending.extend(
-                children
-                    .into_iter()
-                    .rev()
-                    .filter(|child| !kinds.ignored.contains(&child.kind_id()) && !child.is_extra()),
-            );
-        } else {
-            return None;
+    cursor.reset(node);
+    if !cursor.goto_first_child() {
+        return Some(segments);
+    }
+    let mut depth = 1_usize;
+    loop {
+        let current = cursor.node();
+        let mut enter = false;
+        if current.is_named() && !current.is_extra() {
+            let kind = current.kind_id();
+            if kinds.ignored.contains(&kind) {
+            } else if kinds.leaf.contains(&kind) {
+                segments.push(crate::syntax::text(current, source).to_owned());
+            } else if kinds.chain.contains(&kind) {
+                enter = true;
+            } else {
+                return None;
+            }
+        }
+        if enter && cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if depth == 1 || !cursor.goto_parent() {
+                return Some(segments);
+            }
+            depth -= 1;
         }
     }
-    Some(segments)
 }
 
 /// Whether a node's text shows at once that it is no chain: with no type arguments, comment

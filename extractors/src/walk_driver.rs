@@ -97,11 +97,10 @@ pub(crate) fn field_child(node: Node<'_>, id: u16) -> Option<Node<'_>> {
     }
 }
 
-/// The kind of `node` in a [`kind_table`]; `other` for anonymous nodes.
+/// The kind of `node` in a [`kind_table`]; `other` for anonymous nodes. The table already
+/// maps every anonymous kind id to `other` (a node is named exactly when its kind id is, aliases
+/// included), so no separate `is_named` call is needed.
 pub(crate) fn kind_in<K: Copy>(node: Node<'_>, table: &[K], other: K) -> K {
-    if !node.is_named() {
-        return other;
-    }
     table
         .get(usize::from(node.kind_id()))
         .copied()
