@@ -769,7 +769,7 @@ mod tests {
             assert!(names.get(name).is_some());
             assert_eq!(names.get(name).map(|anchor| anchor.start), Some(*start));
         }
-        assert!(!names.get("Missing").is_some());
+        assert!(names.get("Missing").is_none());
         assert!(names.get("").is_none());
     }
 
