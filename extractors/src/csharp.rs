@@ -293,11 +293,22 @@ impl PendingUses {
             }
         }
         let mut by_file = FileUses::default();
-        for (name, first_use) in uses.iter() {
-            for namespace in &visible {
-                let Some(files) = index.files_of(namespace, name) else {
-                    continue;
-                };
+        // The (name, namespace) pairs where a visible namespace declares a name the file uses,
+        // in name then namespace order: each namespace's types met with the file's names from
+        // the smaller side, as a file sees many namespaces and uses a few hundred names.
+        let mut used: Vec<(&str, &str, &BTreeSet<String>, Anchor)> = Vec::new();
+        for namespace in &visible {
+            if let Some(types) = index.package(namespace) {
+                used.extend(
+                    crate::jvm::used_types(uses, types).into_iter().map(
+                        |(name, files, first_use)| (name, namespace.as_str(), files, first_use),
+                    ),
+                );
+            }
+        }
+        used.sort_by(|left, right| left.0.cmp(right.0).then_with(|| left.1.cmp(right.1)));
+        for (name, namespace, files, first_use) in used {
+            {
                 // A part of a partial type does not depend on the other parts through its name.
                 if own
                     .iter()

@@ -209,7 +209,7 @@ pub(crate) struct JvmFile<'file> {
 /// The names that are both among a file's first uses and a package's types, in name order,
 /// with the files declaring the type and the name's first use. Looked up from the smaller side:
 /// a file uses a few hundred names, a package can hold thousands of types.
-fn used_types<'i>(
+pub(crate) fn used_types<'i>(
     uses: &'i NameAnchors,
     types: &'i BTreeMap<String, BTreeSet<String>>,
 ) -> Vec<(&'i str, &'i BTreeSet<String>, Anchor)> {
