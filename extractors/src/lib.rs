@@ -148,13 +148,17 @@ fn declarations_of(
 }
 
 /// Parses a Java, Kotlin or C# file that is not extracted (not owned, generated, skipped) for
-/// what it declares: the project's imports may still name its types. `None` for other files.
+/// what it declares: the project's imports may still name its types. `None` for other files,
+/// and for Entity Framework migration artefacts, whose types code never names.
 pub fn read_declarations(path: &str, source: &str) -> Option<TypeDeclarations> {
     let language = Language::for_path(path)?;
     if !matches!(
         language,
         Language::Java | Language::Kotlin | Language::CSharp
     ) {
+        return None;
+    }
+    if generated::is_ef_migration_artefact(path) {
         return None;
     }
     let backend = language.spec().tree_sitter()?;
