@@ -76,7 +76,8 @@ pub(crate) fn is_ef_migration_artefact(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let (folders, name) = lower.rsplit_once('/').unwrap_or(("", &lower));
     name.ends_with("modelsnapshot.cs")
-        || (name.ends_with(".designer.cs") && folders.split('/').any(|folder| folder == "migrations"))
+        || (name.ends_with(".designer.cs")
+            && folders.split('/').any(|folder| folder == "migrations"))
 }
 
 fn has_marker(source: &str) -> bool {

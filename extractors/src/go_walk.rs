@@ -26,7 +26,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{kind_in, kind_table, preorder, wild};
+use crate::walk_driver::{field_parents, kind_in, kind_table, preorder_asking, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +70,19 @@ fn kinds() -> &'static [Kind] {
     })
 }
 
+/// The kinds whose children's fields the matcher reads (no other field is asked for).
+fn fields_under() -> &'static [bool] {
+    static PARENTS: OnceLock<Vec<bool>> = OnceLock::new();
+    PARENTS.get_or_init(|| {
+        field_parents(kinds(), |kind| {
+            matches!(
+                kind,
+                Kind::ImportSpec | Kind::Call | Kind::CompositeLiteral | Kind::Assignment
+            )
+        })
+    })
+}
+
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
@@ -107,7 +120,7 @@ const HTTP_METHODS: [&str; 6] = [
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder(tree, |node, field, ancestors| {
+    preorder_asking(tree, Some(fields_under()), |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if let Some(&(parent, parent_field)) = ancestors.last() {
             let parent_kind = kind_of(parent, kinds);

@@ -27,7 +27,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{kind_in, kind_table, preorder, wild};
+use crate::walk_driver::{field_parents, kind_in, kind_table, preorder_asking, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +73,19 @@ fn kinds() -> &'static [Kind] {
     })
 }
 
+/// The kinds whose children's fields the matcher reads (no other field is asked for).
+fn fields_under() -> &'static [bool] {
+    static PARENTS: OnceLock<Vec<bool>> = OnceLock::new();
+    PARENTS.get_or_init(|| {
+        field_parents(kinds(), |kind| {
+            matches!(
+                kind,
+                Kind::ModItem | Kind::Call | Kind::Attribute | Kind::Assignment
+            )
+        })
+    })
+}
+
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
@@ -84,7 +97,7 @@ const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder(tree, |node, field, ancestors| {
+    preorder_asking(tree, Some(fields_under()), |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::UseDeclaration {
             hits.push(QueryHit::new(

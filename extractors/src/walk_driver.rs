@@ -14,23 +14,46 @@ pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 /// `ancestors` are the node's ancestors with their fields, the parent last. Anonymous tokens are
 /// stepped over, not visited: no pattern of the walks ends on one, and asking the cursor for
 /// the field of every token cost about a sixth of the walk.
+#[cfg_attr(not(test), allow(dead_code, reason = "the walks ask fields by parent"))]
 pub(crate) fn preorder<'tree>(
     tree: &'tree Tree,
+    visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
+) {
+    preorder_asking(tree, None, visit);
+}
+
+/// [`preorder`], asking the cursor for a node's field only when `field_parents` marks its
+/// parent's kind id (from [`field_parents`]): the cursor finds a field by scanning the parent's
+/// field map, and a matcher reads the fields under a few kinds of parent only. Elsewhere the
+/// field is reported as `None`. `None` asks everywhere.
+pub(crate) fn preorder_asking<'tree>(
+    tree: &'tree Tree,
+    field_parents: Option<&[bool]>,
     mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
 ) {
     let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
+    // For each ancestor, whether its children's fields are asked for.
+    let mut asked: Vec<bool> = Vec::new();
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
-        let field = if node.is_named() {
-            let field = cursor.field_name();
+        let (field, asks_children) = if node.is_named() {
+            let asks = field_parents.is_none() || asked.last().copied().unwrap_or(false);
+            let field = if asks { cursor.field_name() } else { None };
             visit(node, field, &ancestors);
-            field
+            let asks_children = field_parents.is_none_or(|parents| {
+                parents
+                    .get(usize::from(node.kind_id()))
+                    .copied()
+                    .unwrap_or(false)
+            });
+            (field, asks_children)
         } else {
-            anonymous_field(&cursor, node)
+            (anonymous_field(&cursor, node), field_parents.is_none())
         };
         if cursor.goto_first_child() {
             ancestors.push((node, field));
+            asked.push(asks_children);
             continue;
         }
         loop {
@@ -41,8 +64,15 @@ pub(crate) fn preorder<'tree>(
                 return;
             }
             ancestors.pop();
+            asked.pop();
         }
     }
+}
+
+/// The kind ids of a [`kind_table`] whose nodes' children have their fields read, for
+/// [`preorder_asking`].
+pub(crate) fn field_parents<K: Copy>(table: &[K], reads_fields: impl Fn(K) -> bool) -> Vec<bool> {
+    table.iter().map(|kind| reads_fields(*kind)).collect()
 }
 
 /// The field of the anonymous node `node` under `cursor`, asked for only when the node has
