@@ -1,7 +1,8 @@
-//! What the hand-written query walks (`*_walk`) share: the preorder over every node of a tree,
-//! with its field in its parent and its ancestors ([`preorder`]; Java, Kotlin and C# are fed the
-//! same way by [`crate::deferred::Anchors::walk_with`], which reads first uses, dotted chains
-//! and scopes in the same pass), and the tables that map a grammar's kind ids to a walk's kinds.
+//! What the hand-written query walks (`*_walk`) share: the preorder over every named node of a
+//! tree, with its field in its parent and its ancestors ([`preorder_asking`]; Java, Kotlin and
+//! C# are fed the same way by [`crate::deferred::Anchors::walk_with`], which reads first uses,
+//! dotted chains and scopes in the same pass), and the tables that map a grammar's kind ids to a
+//! walk's kinds.
 
 use tree_sitter::{Node, Tree};
 
@@ -12,20 +13,10 @@ pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 
 /// Calls `visit(node, field, ancestors)` for every named node of `tree` in preorder;
 /// `ancestors` are the node's ancestors with their fields, the parent last. Anonymous tokens are
-/// stepped over, not visited: no pattern of the walks ends on one, and asking the cursor for
-/// the field of every token cost about a sixth of the walk.
-#[cfg_attr(not(test), allow(dead_code, reason = "the walks ask fields by parent"))]
-pub(crate) fn preorder<'tree>(
-    tree: &'tree Tree,
-    visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
-) {
-    preorder_asking(tree, None, visit);
-}
-
-/// [`preorder`], asking the cursor for a node's field only when `field_parents` marks its
-/// parent's kind id (from [`field_parents`]): the cursor finds a field by scanning the parent's
-/// field map, and a matcher reads the fields under a few kinds of parent only. Elsewhere the
-/// field is reported as `None`. `None` asks everywhere.
+/// stepped over, not visited: no pattern of the walks ends on one. The cursor is asked for a
+/// node's field only when `field_parents` marks its parent's kind id (from [`field_parents`]):
+/// it finds a field by scanning the parent's field map, and a matcher reads the fields under a
+/// few kinds of parent only; elsewhere the field is reported as `None`. `None` asks everywhere.
 pub(crate) fn preorder_asking<'tree>(
     tree: &'tree Tree,
     field_parents: Option<&[bool]>,
