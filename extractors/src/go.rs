@@ -30,9 +30,12 @@ use crate::ExtractionInput;
 /// Extracts the facts of one Go file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let hits = input
-        .query
-        .walked(|| crate::go_walk::hits(input.tree, source, input.context.generic_facts()));
+    let mut statements = Vec::new();
+    let hits = input.query.walked(|| {
+        let (hits, found) = crate::go_walk::walk(input.tree, source, input.context.generic_facts());
+        statements = found;
+        hits
+    });
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
@@ -126,7 +129,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(crate::go_web::facts(
         input,
         &factory,
-        &hits,
+        (&hits, &statements),
         &file,
         &package_dirs,
     ));

@@ -43,6 +43,7 @@ enum Kind {
     ExpressionList,
     FieldIdentifier,
     Identifier,
+    ShortVarDeclaration,
 }
 
 /// Go node kind ids → [`Kind`], by name (one name may have several ids).
@@ -64,6 +65,7 @@ fn kinds() -> &'static [Kind] {
                 "expression_list" => Kind::ExpressionList,
                 "field_identifier" => Kind::FieldIdentifier,
                 "identifier" => Kind::Identifier,
+                "short_var_declaration" => Kind::ShortVarDeclaration,
                 _ => Kind::Other,
             },
         )
@@ -117,11 +119,26 @@ const HTTP_METHODS: [&str; 6] = [
 
 /// The hits of the Go query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
+#[cfg(test)]
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
+    walk(tree, source, generic).0
+}
+
+/// [`hits`], with the file's `x := …` and `x = …` statements in order (the same walk finds
+/// them, for the route groups of `crate::go_web`).
+pub(crate) fn walk<'tree>(
+    tree: &'tree Tree,
+    source: &str,
+    generic: bool,
+) -> (Vec<QueryHit<'tree>>, Vec<Node<'tree>>) {
     let kinds = kinds();
     let mut hits = Vec::new();
+    let mut bindings = Vec::new();
     preorder_asking(tree, Some(fields_under()), |node, field, ancestors| {
         let kind = kind_of(node, kinds);
+        if matches!(kind, Kind::ShortVarDeclaration | Kind::Assignment) {
+            bindings.push(node);
+        }
         if let Some(&(parent, parent_field)) = ancestors.last() {
             let parent_kind = kind_of(parent, kinds);
             match (field, parent_kind) {
@@ -165,7 +182,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
             }
         }
     });
-    hits
+    (hits, bindings)
 }
 
 /// The matches that end at the `arguments` of `call`, in pattern order.

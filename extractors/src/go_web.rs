@@ -33,11 +33,11 @@ use crate::ExtractionInput;
 const MAX_GROUP_DEPTH: usize = 16;
 
 /// The route and `http_call` facts of a Go file.
-pub(crate) fn facts(
+pub(crate) fn facts<'tree>(
     input: &ExtractionInput<'_>,
     factory: &FactFactory<'_>,
-    hits: &[QueryHit<'_>],
-    file: &FileSyntax<'_, '_>,
+    (hits, statements): (&[QueryHit<'tree>], &[Node<'tree>]),
+    file: &FileSyntax<'_, 'tree>,
     package_dirs: &BTreeMap<String, String>,
 ) -> Vec<Fact> {
     let imports = imports(file.root, file.source);
@@ -58,9 +58,9 @@ pub(crate) fn facts(
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
-                if let Some(site) = route(hit, file, framework, &mut groups) {
+                if let Some(site) = route(hit, file, framework, (statements, &mut groups)) {
                     let declarations =
-                        groups.get_or_insert_with(|| group_bindings(file.root, file.source));
+                        groups.get_or_insert_with(|| group_bindings(statements, file.source));
                     if let Some(router) = hit.node(Field::Receiver).and_then(|receiver| {
                         parameter_router(receiver, file, declarations, own_dir)
                     }) {
@@ -85,7 +85,7 @@ pub(crate) fn facts(
     // Tests mount routers at prefixes of their own: they say nothing about the served API.
     let is_test = input.path.ends_with("_test.go");
     if (framework.is_some() || !links.members.is_empty()) && !is_test {
-        let declarations = groups.get_or_insert_with(|| group_bindings(file.root, file.source));
+        let declarations = groups.get_or_insert_with(|| group_bindings(statements, file.source));
         links.mounts = mounts(file, declarations, package_dirs, own_dir);
     }
     if !links.is_empty() {
@@ -301,7 +301,7 @@ fn route<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
     framework: Option<&'static str>,
-    groups: &mut Option<BTreeMap<String, Node<'tree>>>,
+    (statements, groups): (&[Node<'tree>], &mut Option<BTreeMap<String, Node<'tree>>>),
 ) -> Option<RouteSite<'tree>> {
     let source = file.source;
     let (call, receiver, name) = (
@@ -342,7 +342,7 @@ fn route<'tree>(
         None if is_net_http => "net/http",
         None => return None,
     };
-    let declarations = groups.get_or_insert_with(|| group_bindings(file.root, source));
+    let declarations = groups.get_or_insert_with(|| group_bindings(statements, source));
     let prefix = group_prefix(receiver, source, declarations, MAX_GROUP_DEPTH);
     Some(RouteSite {
         node: call,
@@ -355,21 +355,20 @@ fn route<'tree>(
     })
 }
 
-/// `name := value` bindings of the file, first one wins.
-fn group_bindings<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, Node<'tree>> {
+/// `name := value` bindings of the file, first one wins, from its `:=` and `=` statements in
+/// order (found by the file's one walk).
+fn group_bindings<'tree>(
+    statements: &[Node<'tree>],
+    source: &str,
+) -> BTreeMap<String, Node<'tree>> {
     let mut bindings = BTreeMap::new();
-    for node in syntax::descendants(root) {
-        if matches!(
-            node.kind(),
-            "short_var_declaration" | "assignment_statement"
-        ) {
-            let left = node.child_by_field_name("left").map(named_children);
-            let right = node.child_by_field_name("right").map(named_children);
-            if let (Some([name]), Some([value])) = (left.as_deref(), right.as_deref()) {
-                bindings
-                    .entry(syntax::text(*name, source).to_owned())
-                    .or_insert(*value);
-            }
+    for node in statements {
+        let left = node.child_by_field_name("left").map(named_children);
+        let right = node.child_by_field_name("right").map(named_children);
+        if let (Some([name]), Some([value])) = (left.as_deref(), right.as_deref()) {
+            bindings
+                .entry(syntax::text(*name, source).to_owned())
+                .or_insert(*value);
         }
     }
     bindings
