@@ -534,7 +534,11 @@ fn qualified_target<'index, 'chain>(
     own: &Declarations,
     aliases: &BTreeMap<&str, &str>,
 ) -> Option<(String, &'chain str, &'index BTreeSet<String>)> {
-    let (first, _) = segments.split_first()?;
+    let (first, rest) = segments.split_first()?;
+    // Only a segment after the first can be the type's name, and only a declared name.
+    if !rest.iter().any(|name| index.declares_name(name)) {
+        return None;
+    }
     let mut prefixes: Vec<String> = vec![String::new()];
     for (namespace, _) in own {
         let mut current = namespace.as_str();
@@ -549,6 +553,9 @@ fn qualified_target<'index, 'chain>(
         let (Some(written), Some(name)) = (segments.get(..split), segments.get(split)) else {
             continue;
         };
+        if !index.declares_name(name) {
+            continue;
+        }
         let written = written.join(".");
         let mut candidates: Vec<String> = prefixes
             .iter()

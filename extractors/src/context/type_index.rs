@@ -58,6 +58,9 @@ pub(crate) struct TypeIndex {
     /// addition: every declared package with each of its dot-prefixes, and the leading segments
     /// all declared packages share.
     owned: OnceLock<(HashSet<String>, Vec<String>)>,
+    /// Every declared type name, in any package, computed on the first
+    /// [`TypeIndex::declares_name`] after the last addition.
+    names: OnceLock<HashSet<String>>,
 }
 
 impl TypeIndex {
@@ -120,6 +123,7 @@ impl TypeIndex {
 
     fn add(&mut self, path: &str, declarations: Declarations) {
         self.owned.take();
+        self.names.take();
         for (package, name) in declarations {
             self.packages
                 .entry(package)
@@ -128,6 +132,19 @@ impl TypeIndex {
                 .or_default()
                 .insert(path.to_owned());
         }
+    }
+
+    /// Whether some package declares a type named `name` (one hash lookup: most dotted chains
+    /// of a file name no project type at all).
+    pub fn declares_name(&self, name: &str) -> bool {
+        self.names
+            .get_or_init(|| {
+                self.packages
+                    .values()
+                    .flat_map(|types| types.keys().cloned())
+                    .collect()
+            })
+            .contains(name)
     }
 
     /// The files declaring `name` in `package`.
