@@ -47,8 +47,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| {
             let call = hit.node(Field::Call)?;
-            let callee = syntax::compact_text(hit.node(Field::Function)?, input.source, 200);
-            let (first, rest) = callee.split_once('.').unwrap_or((callee.as_str(), ""));
+            let function = hit.node(Field::Function)?;
+            // Most callees are written without spaces: then the compacted text is the text.
+            let written = syntax::text(function, input.source);
+            let callee: std::borrow::Cow<'_, str> =
+                if written.len() <= 200 && !written.contains(char::is_whitespace) {
+                    std::borrow::Cow::Borrowed(written)
+                } else {
+                    std::borrow::Cow::Owned(syntax::compact_text(function, input.source, 200))
+                };
+            let (first, rest) = callee.split_once('.').unwrap_or((&callee, ""));
             let qualified = bindings.get(first)?;
             let path = if rest.is_empty() {
                 qualified.clone()
