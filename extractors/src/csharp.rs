@@ -218,13 +218,14 @@ impl PendingUses {
         let path = finishing.path;
         let (usings, own, uses, chains) = (&self.usings, &self.own, &self.uses, &self.chains);
         let mut sites = Vec::new();
-        // The namespaces the file sees, `global using`s of other files aside.
-        let mut visible: BTreeSet<String> = BTreeSet::new();
+        // The namespaces the file sees, `global using`s of other files aside (borrowed: a file
+        // sees every project's global usings, a few hundred names to copy per file).
+        let mut visible: BTreeSet<&str> = BTreeSet::new();
         // `using Orders = Acme.Orders;`: alias → project namespace.
         let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
         let project = finishing.context.csharp_project_usings(path);
         if let Some(project) = project {
-            visible.extend(project.namespaces.iter().cloned());
+            visible.extend(project.namespaces.iter().map(String::as_str));
         }
         for using in usings {
             if let (Some(alias), false) = (&using.alias, using.is_static) {
@@ -241,7 +242,7 @@ impl PendingUses {
                 sites.push(site);
                 continue;
             }
-            visible.insert(using.path.clone());
+            visible.insert(using.path.as_str());
             if !index.owns_package(&using.path) {
                 sites.push(ImportSiteAt::new(
                     using.node,
@@ -256,14 +257,14 @@ impl PendingUses {
         for (namespace, _) in own {
             let mut current = namespace.as_str();
             loop {
-                visible.insert(current.to_owned());
+                visible.insert(current);
                 match current.rsplit_once('.') {
                     Some((parent, _)) => current = parent,
                     None => break,
                 }
             }
         }
-        visible.insert(String::new());
+        visible.insert("");
         // Extension methods see the `global using`s of the file's own project (every file's
         // when it is in none), as the compiler does; types, as before, those of every file.
         let context = finishing.context;
@@ -271,10 +272,10 @@ impl PendingUses {
         let mut extension_visible = visible.clone();
         for (file, namespaces) in index.global_usings_by_file() {
             if own_project.is_none() || context.csharp_project_of(file) == own_project {
-                extension_visible.extend(namespaces.iter().cloned());
+                extension_visible.extend(namespaces.iter().map(String::as_str));
             }
         }
-        visible.extend(index.global_usings().iter().cloned());
+        visible.extend(index.global_usings().iter().map(String::as_str));
         // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file: an alias of a
         // project namespace, unless the file has its own alias of that name.
         let mut project_type_aliases: Vec<(&str, &str)> = Vec::new();
@@ -300,9 +301,9 @@ impl PendingUses {
         for namespace in &visible {
             if let Some(types) = index.package(namespace) {
                 used.extend(
-                    crate::jvm::used_types(uses, types).into_iter().map(
-                        |(name, files, first_use)| (name, namespace.as_str(), files, first_use),
-                    ),
+                    crate::jvm::used_types(uses, types)
+                        .into_iter()
+                        .map(|(name, files, first_use)| (name, *namespace, files, first_use)),
                 );
             }
         }

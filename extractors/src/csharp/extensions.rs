@@ -141,7 +141,7 @@ pub(super) struct ExtensionScope<'a> {
     pub own: &'a Declarations,
     /// The namespaces it sees, `global using`s of its own project included (of every file
     /// when it is in no project).
-    pub visible: &'a BTreeSet<String>,
+    pub visible: &'a BTreeSet<&'a str>,
     /// The classes of its project file's `Static` usings.
     pub statics: Option<&'a BTreeSet<String>>,
     /// Whether the file can see a class of another file, `public` or not (its project and
@@ -163,7 +163,7 @@ pub(super) fn add_calls(
     for call in calls {
         for (method, declaring) in index.extension_methods(&call.name) {
             let class = qualified(&method.namespace, &method.class);
-            let is_visible = scope.visible.contains(&method.namespace)
+            let is_visible = scope.visible.contains(method.namespace.as_str())
                 || scope
                     .statics
                     .is_some_and(|statics| statics.contains(&class));
