@@ -27,7 +27,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{field_parents, kind_in, kind_table, preorder_asking, wild};
+use crate::walk_driver::{field_parents, kind_in, kind_table, preorder_pruned, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +86,14 @@ fn fields_under() -> &'static [bool] {
     })
 }
 
+/// The kinds the walk does not enter: a token tree (macro arguments, attribute arguments)
+/// holds only tokens and nested token trees, where no pattern ends; the token tree itself is
+/// still visited (attribute routes end on it).
+fn token_trees() -> &'static [bool] {
+    static PRUNED: OnceLock<Vec<bool>> = OnceLock::new();
+    PRUNED.get_or_init(|| field_parents(kinds(), |kind| kind == Kind::TokenTree))
+}
+
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
@@ -97,66 +105,72 @@ const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder_asking(tree, Some(fields_under()), |node, field, ancestors| {
-        let kind = kind_of(node, kinds);
-        if kind == Kind::UseDeclaration {
-            hits.push(QueryHit::new(
-                FactKind::Import,
-                vec![(Field::Statement, node)],
-            ));
-        }
-        if let Some(parent) = ancestors.last().map(|(parent, _)| *parent) {
-            let parent_kind = kind_of(parent, kinds);
-            match (field, parent_kind) {
-                (Some("name"), Kind::ModItem)
-                    if kind == Kind::Identifier && parent.child_by_field_name("body").is_none() =>
-                {
-                    hits.push(QueryHit::new(
-                        FactKind::Import,
-                        vec![(Field::Statement, parent), (Field::Specifier, node)],
-                    ));
-                }
-                (Some("function"), Kind::Call)
-                    if matches!(kind, Kind::Identifier | Kind::ScopedIdentifier) =>
-                {
-                    hits.push(QueryHit::new(
-                        FactKind::AccessesTechnology,
-                        vec![(Field::Call, parent), (Field::Function, node)],
-                    ));
-                }
-                (Some("arguments"), Kind::Call) if kind == Kind::Arguments => {
-                    arguments_hits(&mut hits, parent, node, source, kinds, generic);
-                }
-                (Some("arguments"), Kind::Attribute) if kind == Kind::TokenTree => {
-                    let item = ancestors
-                        .len()
-                        .checked_sub(2)
-                        .and_then(|index| ancestors.get(index))
-                        .map(|(node, _)| *node)
-                        .filter(|item| kind_of(*item, kinds) == Kind::AttributeItem);
-                    if let Some(item) = item {
-                        attribute_route(&mut hits, item, parent, node, source, kinds);
-                    }
-                }
-                (Some("right"), Kind::Assignment) if generic && wild(node) => {
-                    if let Some(left) = parent
-                        .child_by_field_name("left")
-                        .filter(|left| kind_of(*left, kinds) == Kind::FieldExpression)
+    preorder_pruned(
+        tree,
+        Some(fields_under()),
+        token_trees(),
+        |node, field, ancestors| {
+            let kind = kind_of(node, kinds);
+            if kind == Kind::UseDeclaration {
+                hits.push(QueryHit::new(
+                    FactKind::Import,
+                    vec![(Field::Statement, node)],
+                ));
+            }
+            if let Some(parent) = ancestors.last().map(|(parent, _)| *parent) {
+                let parent_kind = kind_of(parent, kinds);
+                match (field, parent_kind) {
+                    (Some("name"), Kind::ModItem)
+                        if kind == Kind::Identifier
+                            && parent.child_by_field_name("body").is_none() =>
                     {
                         hits.push(QueryHit::new(
-                            FactKind::Assignment,
-                            vec![
-                                (Field::Statement, parent),
-                                (Field::Target, left),
-                                (Field::Value, node),
-                            ],
+                            FactKind::Import,
+                            vec![(Field::Statement, parent), (Field::Specifier, node)],
                         ));
                     }
+                    (Some("function"), Kind::Call)
+                        if matches!(kind, Kind::Identifier | Kind::ScopedIdentifier) =>
+                    {
+                        hits.push(QueryHit::new(
+                            FactKind::AccessesTechnology,
+                            vec![(Field::Call, parent), (Field::Function, node)],
+                        ));
+                    }
+                    (Some("arguments"), Kind::Call) if kind == Kind::Arguments => {
+                        arguments_hits(&mut hits, parent, node, source, kinds, generic);
+                    }
+                    (Some("arguments"), Kind::Attribute) if kind == Kind::TokenTree => {
+                        let item = ancestors
+                            .len()
+                            .checked_sub(2)
+                            .and_then(|index| ancestors.get(index))
+                            .map(|(node, _)| *node)
+                            .filter(|item| kind_of(*item, kinds) == Kind::AttributeItem);
+                        if let Some(item) = item {
+                            attribute_route(&mut hits, item, parent, node, source, kinds);
+                        }
+                    }
+                    (Some("right"), Kind::Assignment) if generic && wild(node) => {
+                        if let Some(left) = parent
+                            .child_by_field_name("left")
+                            .filter(|left| kind_of(*left, kinds) == Kind::FieldExpression)
+                        {
+                            hits.push(QueryHit::new(
+                                FactKind::Assignment,
+                                vec![
+                                    (Field::Statement, parent),
+                                    (Field::Target, left),
+                                    (Field::Value, node),
+                                ],
+                            ));
+                        }
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
-        }
-    });
+        },
+    );
     hits
 }
 

@@ -20,6 +20,17 @@ pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 pub(crate) fn preorder_asking<'tree>(
     tree: &'tree Tree,
     field_parents: Option<&[bool]>,
+    visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
+) {
+    preorder_pruned(tree, field_parents, &[], visit);
+}
+
+/// [`preorder_asking`], not entering the nodes whose kind id `pruned` marks (visited, their
+/// subtrees not: a Rust token tree holds only tokens, where no pattern can end).
+pub(crate) fn preorder_pruned<'tree>(
+    tree: &'tree Tree,
+    field_parents: Option<&[bool]>,
+    pruned: &[bool],
     mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
 ) {
     let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
@@ -28,21 +39,23 @@ pub(crate) fn preorder_asking<'tree>(
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
-        let (field, asks_children) = if node.is_named() {
+        let (field, asks_children, enters) = if node.is_named() {
             let asks = field_parents.is_none() || asked.last().copied().unwrap_or(false);
             let field = if asks { cursor.field_name() } else { None };
             visit(node, field, &ancestors);
-            let asks_children = field_parents.is_none_or(|parents| {
-                parents
-                    .get(usize::from(node.kind_id()))
-                    .copied()
-                    .unwrap_or(false)
-            });
-            (field, asks_children)
+            let id = usize::from(node.kind_id());
+            let asks_children =
+                field_parents.is_none_or(|parents| parents.get(id).copied().unwrap_or(false));
+            let enters = !pruned.get(id).copied().unwrap_or(false);
+            (field, asks_children, enters)
         } else {
-            (anonymous_field(&cursor, node), field_parents.is_none())
+            (
+                anonymous_field(&cursor, node),
+                field_parents.is_none(),
+                true,
+            )
         };
-        if cursor.goto_first_child() {
+        if enters && cursor.goto_first_child() {
             ancestors.push((node, field));
             asked.push(asks_children);
             continue;
