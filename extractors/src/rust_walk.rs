@@ -27,7 +27,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{field_parents, kind_in, kind_table, preorder_pruned, wild};
+use crate::walk_driver::{kind_in, kind_marks, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,7 @@ fn kinds() -> &'static [Kind] {
 fn fields_under() -> &'static [bool] {
     static PARENTS: OnceLock<Vec<bool>> = OnceLock::new();
     PARENTS.get_or_init(|| {
-        field_parents(kinds(), |kind| {
+        kind_marks(kinds(), |kind| {
             matches!(
                 kind,
                 Kind::ModItem | Kind::Call | Kind::Attribute | Kind::Assignment
@@ -91,7 +91,7 @@ fn fields_under() -> &'static [bool] {
 /// still visited (attribute routes end on it).
 fn token_trees() -> &'static [bool] {
     static PRUNED: OnceLock<Vec<bool>> = OnceLock::new();
-    PRUNED.get_or_init(|| field_parents(kinds(), |kind| kind == Kind::TokenTree))
+    PRUNED.get_or_init(|| kind_marks(kinds(), |kind| kind == Kind::TokenTree))
 }
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
@@ -105,9 +105,9 @@ const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder_pruned(
+    preorder(
         tree,
-        Some(fields_under()),
+        fields_under(),
         token_trees(),
         |node, field, ancestors| {
             let kind = kind_of(node, kinds);

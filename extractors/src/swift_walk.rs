@@ -29,7 +29,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{field_parents, kind_in, kind_table, preorder_asking, wild};
+use crate::walk_driver::{kind_in, kind_marks, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +71,7 @@ fn kinds() -> &'static [Kind] {
 fn fields_under() -> &'static [bool] {
     static PARENTS: OnceLock<Vec<bool>> = OnceLock::new();
     PARENTS.get_or_init(|| {
-        field_parents(kinds(), |kind| {
+        kind_marks(kinds(), |kind| {
             matches!(
                 kind,
                 Kind::NavigationSuffix | Kind::Navigation | Kind::Assignment
@@ -100,7 +100,7 @@ const SESSION_METHODS: [&str; 7] = [
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder_asking(tree, Some(fields_under()), |node, field, ancestors| {
+    preorder(tree, fields_under(), &[], |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
             hits.push(QueryHit::new(

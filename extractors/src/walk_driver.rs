@@ -1,5 +1,5 @@
 //! What the hand-written query walks (`*_walk`) share: the preorder over every named node of a
-//! tree, with its field in its parent and its ancestors ([`preorder_asking`]; Java, Kotlin and
+//! tree, with its field in its parent and its ancestors ([`preorder`]; Java, Kotlin and
 //! C# are fed the same way by [`crate::deferred::Anchors::walk_with`], which reads first uses,
 //! dotted chains and scopes in the same pass), and the tables that map a grammar's kind ids to a
 //! walk's kinds.
@@ -14,25 +14,18 @@ pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 /// Calls `visit(node, field, ancestors)` for every named node of `tree` in preorder;
 /// `ancestors` are the node's ancestors with their fields, the parent last. Anonymous tokens are
 /// stepped over, not visited: no pattern of the walks ends on one. The cursor is asked for a
-/// node's field only when `field_parents` marks its parent's kind id (from [`field_parents`]):
-/// it finds a field by scanning the parent's field map, and a matcher reads the fields under a
-/// few kinds of parent only; elsewhere the field is reported as `None`. `None` asks everywhere.
-pub(crate) fn preorder_asking<'tree>(
+/// node's field only when `field_parents` marks its parent's kind id: it finds a field by
+/// scanning the parent's field map, and a matcher reads the fields under a few kinds of parent
+/// only; elsewhere the field is reported as `None`. The nodes whose kind id `pruned` marks are
+/// visited but not entered (a Rust token tree holds only tokens, where no pattern can end).
+/// Both tables come from [`kind_marks`].
+pub(crate) fn preorder<'tree>(
     tree: &'tree Tree,
-    field_parents: Option<&[bool]>,
-    visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
-) {
-    preorder_pruned(tree, field_parents, &[], visit);
-}
-
-/// [`preorder_asking`], not entering the nodes whose kind id `pruned` marks (visited, their
-/// subtrees not: a Rust token tree holds only tokens, where no pattern can end).
-pub(crate) fn preorder_pruned<'tree>(
-    tree: &'tree Tree,
-    field_parents: Option<&[bool]>,
+    field_parents: &[bool],
     pruned: &[bool],
     mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
 ) {
+    let marked = |table: &[bool], id: usize| table.get(id).copied().unwrap_or(false);
     let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
     // For each ancestor, whether its children's fields are asked for.
     let mut asked: Vec<bool> = Vec::new();
@@ -40,20 +33,13 @@ pub(crate) fn preorder_pruned<'tree>(
     loop {
         let node = cursor.node();
         let (field, asks_children, enters) = if node.is_named() {
-            let asks = field_parents.is_none() || asked.last().copied().unwrap_or(false);
+            let asks = asked.last().copied().unwrap_or(false);
             let field = if asks { cursor.field_name() } else { None };
             visit(node, field, &ancestors);
             let id = usize::from(node.kind_id());
-            let asks_children =
-                field_parents.is_none_or(|parents| parents.get(id).copied().unwrap_or(false));
-            let enters = !pruned.get(id).copied().unwrap_or(false);
-            (field, asks_children, enters)
+            (field, marked(field_parents, id), !marked(pruned, id))
         } else {
-            (
-                anonymous_field(&cursor, node),
-                field_parents.is_none(),
-                true,
-            )
+            (anonymous_field(&cursor, node), false, true)
         };
         if enters && cursor.goto_first_child() {
             ancestors.push((node, field));
@@ -73,10 +59,9 @@ pub(crate) fn preorder_pruned<'tree>(
     }
 }
 
-/// The kind ids of a [`kind_table`] whose nodes' children have their fields read, for
-/// [`preorder_asking`].
-pub(crate) fn field_parents<K: Copy>(table: &[K], reads_fields: impl Fn(K) -> bool) -> Vec<bool> {
-    table.iter().map(|kind| reads_fields(*kind)).collect()
+/// The kind ids of a [`kind_table`] whose kind `marks` picks, for [`preorder`]'s tables.
+pub(crate) fn kind_marks<K: Copy>(table: &[K], marks: impl Fn(K) -> bool) -> Vec<bool> {
+    table.iter().map(|kind| marks(*kind)).collect()
 }
 
 /// The field of the anonymous node `node` under `cursor`, asked for only when the node has
