@@ -78,6 +78,32 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
 
+/// The fields the matcher reads children from.
+#[derive(Clone, Copy)]
+enum Child {
+    Function,
+    Object,
+    Attribute,
+    Left,
+}
+
+/// The Python grammar's ids of the [`Child`] fields, worked out once.
+fn child_ids() -> &'static [u16; 4] {
+    static IDS: OnceLock<[u16; 4]> = OnceLock::new();
+    IDS.get_or_init(|| {
+        crate::walk_driver::field_ids(
+            &tree_sitter_python::LANGUAGE.into(),
+            ["function", "object", "attribute", "left"],
+        )
+    })
+}
+
+/// The child of `node` in `field`.
+fn field_child(node: Node<'_>, field: Child) -> Option<Node<'_>> {
+    let id = child_ids().get(field as usize).copied().unwrap_or(0);
+    crate::walk_driver::field_child(node, id)
+}
+
 const ROUTE_METHODS: [&str; 9] = [
     "get",
     "post",
@@ -133,8 +159,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                     );
                 }
                 "right" if parent_kind == Kind::Assignment && generic && wild(node) => {
-                    if let Some(left) = parent
-                        .child_by_field_name("left")
+                    if let Some(left) = field_child(parent, Child::Left)
                         .filter(|left| kind_of(*left, kinds) == Kind::Attribute)
                     {
                         hits.push(QueryHit::new(
@@ -163,7 +188,7 @@ fn arguments_hits<'tree>(
     kinds: &[Kind],
     generic: bool,
 ) {
-    let Some(function) = call.child_by_field_name("function") else {
+    let Some(function) = field_child(call, Child::Function) else {
         return;
     };
     let is_list = arguments_kind == Kind::ArgumentList;
@@ -171,9 +196,8 @@ fn arguments_hits<'tree>(
     // `object.attribute` callees: (object, its kind, attribute) when the attribute is a name.
     let member = (function_kind == Kind::Attribute)
         .then(|| {
-            let object = function.child_by_field_name("object")?;
-            let attribute = function
-                .child_by_field_name("attribute")
+            let object = field_child(function, Child::Object)?;
+            let attribute = field_child(function, Child::Attribute)
                 .filter(|attribute| kind_of(*attribute, kinds) == Kind::Identifier)?;
             Some((object, kind_of(object, kinds), attribute))
         })

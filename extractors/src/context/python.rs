@@ -28,7 +28,7 @@
 //! c` is `a/b/c` when that is a module, else `a/b`, which must exist. Nothing matching gives
 //! `External { package: a }`.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::paths::{file_name, is_within, join, parent_dir};
 use super::read::ConfigReader;
@@ -39,7 +39,12 @@ use super::Resolution;
 #[derive(Debug, Default)]
 pub(crate) struct PythonIndex {
     /// Python files (`.py`, `.pyi`).
-    files: HashSet<String>,
+    files: Vec<String>,
+    /// The file each module path names (`a/b` → `a/b.py`, else `a/b/__init__.py`, `a/b.pyi`,
+    /// `a/b/__init__.pyi`, in that order of preference).
+    modules: HashMap<String, (u8, String)>,
+    /// Regular packages: folders with an `__init__.py` or `__init__.pyi`.
+    packages: HashSet<String>,
     /// Folders holding Python files at any depth below them.
     folders: HashSet<String>,
     /// Configured source roots, in discovery order (deepest configuration first).
@@ -49,6 +54,9 @@ pub(crate) struct PythonIndex {
     named_roots: Vec<String>,
     /// Folders directly above an outermost package or a top-level module.
     implicit_roots: BTreeSet<String>,
+    /// For a top-level name `a`, the implicit roots (in their order) where `a` is a regular
+    /// package: the only implicit roots a weak lookup of `a` can answer from.
+    implicit_packages: HashMap<String, Vec<String>>,
 }
 
 impl PythonIndex {
@@ -62,7 +70,7 @@ impl PythonIndex {
                 config_folders.insert(parent_dir(path).to_owned());
             }
             if name.ends_with(".py") || name.ends_with(".pyi") {
-                index.files.insert(path.to_owned());
+                index.add_module_file(path);
                 let mut folder = parent_dir(path);
                 while index.folders.insert(folder.to_owned()) && !folder.is_empty() {
                     folder = parent_dir(folder);
@@ -95,7 +103,49 @@ impl PythonIndex {
             }
         }
         index.implicit_roots = implicit;
+        for package in &index.packages {
+            let root = parent_dir(package);
+            if index.implicit_roots.contains(root) {
+                index
+                    .implicit_packages
+                    .entry(file_name(package).to_owned())
+                    .or_default()
+                    .push(root.to_owned());
+            }
+        }
+        for roots in index.implicit_packages.values_mut() {
+            roots.sort();
+            roots.dedup();
+        }
         index
+    }
+
+    /// Records a Python file under every module path it can be the file of.
+    fn add_module_file(&mut self, path: &str) {
+        let mut candidates: Vec<(&str, u8)> = Vec::with_capacity(2);
+        if let Some(base) = path.strip_suffix(".py") {
+            candidates.push((base, 0));
+            if let Some(package) = path.strip_suffix("/__init__.py") {
+                candidates.push((package, 1));
+                self.packages.insert(package.to_owned());
+            }
+        } else if let Some(base) = path.strip_suffix(".pyi") {
+            candidates.push((base, 2));
+            if let Some(package) = path.strip_suffix("/__init__.pyi") {
+                candidates.push((package, 3));
+                self.packages.insert(package.to_owned());
+            }
+        }
+        for (base, rank) in candidates {
+            let entry = self
+                .modules
+                .entry(base.to_owned())
+                .or_insert_with(|| (rank, path.to_owned()));
+            if rank < entry.0 {
+                *entry = (rank, path.to_owned());
+            }
+        }
+        self.files.push(path.to_owned());
     }
 
     /// The roots a configuration folder gives, each with whether the configuration names it.
@@ -196,21 +246,12 @@ impl PythonIndex {
     }
 
     fn is_regular_package(&self, folder: &str) -> bool {
-        !folder.is_empty()
-            && (self.files.contains(&format!("{folder}/__init__.py"))
-                || self.files.contains(&format!("{folder}/__init__.pyi")))
+        !folder.is_empty() && self.packages.contains(folder)
     }
 
     /// The file of module `segments` (already joined under a root), if there is one.
     fn module_file(&self, base: &str) -> Option<String> {
-        [
-            format!("{base}.py"),
-            format!("{base}/__init__.py"),
-            format!("{base}.pyi"),
-            format!("{base}/__init__.pyi"),
-        ]
-        .into_iter()
-        .find(|candidate| self.files.contains(candidate))
+        self.modules.get(base).map(|(_, file)| file.clone())
     }
 
     /// The deepest existing module among the prefixes of `segments` under `root`.
@@ -272,30 +313,28 @@ impl PythonIndex {
         // package that has the module: a loose `build.py` in some fixture folder is not the
         // `build` distribution, nor a fixture's `tests` package the project's.
         let mut in_namespace = false;
-        let mut in_weak_package = false;
-        for (root, weak) in self.roots_for(importer) {
-            let Some(base) = join(&root, first) else {
+        let strong = self.strong_roots(importer);
+        for root in &strong {
+            let Some(base) = join(root, first) else {
                 continue;
             };
-            if weak {
-                if self.is_regular_package(&base) {
-                    if let Some(found) = accept(self.deepest(&root, &segments), &root) {
-                        return Resolution::File(found);
-                    }
-                    in_weak_package = true;
-                }
-                continue;
-            }
             if self.module_file(&base).is_some() {
-                return accept(self.deepest(&root, &segments), &root)
+                return accept(self.deepest(root, &segments), root)
                     .map_or(Resolution::Internal, Resolution::File);
             }
             if self.folders.contains(&base) {
-                if let Some(found) = accept(self.deepest(&root, &segments), &root) {
+                if let Some(found) = accept(self.deepest(root, &segments), root) {
                     return Resolution::File(found);
                 }
                 in_namespace = true;
             }
+        }
+        let mut in_weak_package = false;
+        for root in self.weak_roots(importer, first, &strong) {
+            if let Some(found) = accept(self.deepest(root, &segments), root) {
+                return Resolution::File(found);
+            }
+            in_weak_package = true;
         }
         if in_weak_package && !in_namespace {
             return Resolution::Internal;
@@ -313,34 +352,55 @@ impl PythonIndex {
         Resolution::External { package }
     }
 
-    /// The roots an absolute import from `importer` is looked up in, in order, each with
-    /// whether it is weak: the own root, the configured roots that hold the importer or that a
-    /// configuration names, the project root; then, weak, the folders of the configurations
-    /// that do not hold the importer (a test fixture's `pyproject.toml`) and the tree.
-    fn roots_for(&self, importer: &str) -> Vec<(String, bool)> {
-        let own = self.own_root(importer);
-        let (strong, weak): (Vec<&String>, Vec<&String>) = self
+    /// The roots an absolute import from `importer` is looked up in first: the own root, the
+    /// configured roots that hold the importer or that a configuration names, the project root.
+    fn strong_roots(&self, importer: &str) -> Vec<String> {
+        let mut roots = vec![self.own_root(importer)];
+        for root in self
             .configured_roots
             .iter()
-            .partition(|root| is_within(importer, root) || self.named_roots.contains(*root));
-        let mut roots: Vec<(String, bool)> = vec![(own, false)];
-        let push = |roots: &mut Vec<(String, bool)>, root: &String, is_weak: bool| {
-            if !roots.iter().any(|(known, _)| known == root) {
-                roots.push((root.clone(), is_weak));
+            .filter(|root| self.is_strong_root(importer, root))
+            .chain(std::iter::once(&String::new()))
+        {
+            if !roots.contains(root) {
+                roots.push(root.clone());
             }
+        }
+        roots
+    }
+
+    fn is_strong_root(&self, importer: &str, root: &String) -> bool {
+        is_within(importer, root) || self.named_roots.contains(root)
+    }
+
+    /// The weak roots, in order, where `first` is a regular package (the only ones a weak root
+    /// answers with): the folders of the configurations that do not hold the importer (a test
+    /// fixture's `pyproject.toml`), then the tree's implicit roots nearest the importer first;
+    /// none that is already among the `strong` roots.
+    fn weak_roots<'a>(&'a self, importer: &str, first: &str, strong: &[String]) -> Vec<&'a str> {
+        let is_package_root =
+            |root: &str| join(root, first).is_some_and(|base| self.is_regular_package(&base));
+        let mut implicit: Vec<&String> = if first.contains('/') {
+            self.implicit_roots.iter().collect()
+        } else {
+            self.implicit_packages
+                .get(first)
+                .map(|roots| roots.iter().collect())
+                .unwrap_or_default()
         };
-        for root in strong {
-            push(&mut roots, root, false);
-        }
-        push(&mut roots, &String::new(), false);
-        for root in weak {
-            push(&mut roots, root, true);
-        }
-        let mut others: Vec<&String> = self.implicit_roots.iter().collect();
         let importer_folder = parent_dir(importer);
-        others.sort_by_key(|root| std::cmp::Reverse(common_prefix_segments(root, importer_folder)));
-        for root in others {
-            push(&mut roots, root, true);
+        implicit
+            .sort_by_key(|root| std::cmp::Reverse(common_prefix_segments(root, importer_folder)));
+        let mut roots: Vec<&str> = Vec::new();
+        for root in self
+            .configured_roots
+            .iter()
+            .filter(|root| !self.is_strong_root(importer, root))
+            .chain(implicit)
+        {
+            if !strong.contains(root) && !roots.contains(&root.as_str()) && is_package_root(root) {
+                roots.push(root);
+            }
         }
         roots
     }
