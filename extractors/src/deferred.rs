@@ -153,8 +153,10 @@ impl<'a> Anchors<'a> {
         let mut ancestor_flags: Vec<u8> = Vec::new();
         let mut depth = 0_usize;
         let mut cursor = self.root.walk();
+        let mut steps = crate::walk_driver::SiblingSteps::default();
         loop {
             let node = cursor.node();
+            let children = node.child_count();
             // Only named nodes are visited and read (every kind the walk looks for, and every
             // pattern node of the matchers, is named); an anonymous token is only stepped over.
             while open.last().is_some_and(|(at, _)| *at >= depth) {
@@ -197,21 +199,27 @@ impl<'a> Anchors<'a> {
                 }
                 (field, flags)
             } else {
-                (crate::walk_driver::anonymous_field(&cursor, node), 0)
+                // An aliased subtree's field, as in `walk_driver::preorder`.
+                let field = if children == 0 {
+                    None
+                } else {
+                    cursor.field_name()
+                };
+                (field, 0)
             };
             // Nothing below a skipped node (an import, a package header) is read or matched.
             let pruned = in_skipped == Some(depth);
-            if !pruned && cursor.goto_first_child() {
+            if !pruned && steps.enter(&mut cursor, children) {
                 ancestors.push((node, field));
                 ancestor_flags.push(flags);
                 depth += 1;
                 continue;
             }
             loop {
-                if cursor.goto_next_sibling() {
+                if steps.next_sibling(&mut cursor) {
                     break;
                 }
-                if !cursor.goto_parent() {
+                if !steps.parent(&mut cursor) {
                     walked.uses = first_uses
                         .into_iter()
                         .map(|(name, first)| (name.to_owned(), first))

@@ -29,9 +29,11 @@ pub(crate) fn preorder<'tree>(
     let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
     // For each ancestor, whether its children's fields are asked for.
     let mut asked: Vec<bool> = Vec::new();
+    let mut steps = SiblingSteps::default();
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
+        let children = node.child_count();
         let (field, asks_children, enters) = if node.is_named() {
             let asks = asked.last().copied().unwrap_or(false);
             let field = if asks { cursor.field_name() } else { None };
@@ -39,18 +41,23 @@ pub(crate) fn preorder<'tree>(
             let id = usize::from(node.kind_id());
             (field, marked(field_parents, id), !marked(pruned, id))
         } else {
-            (anonymous_field(&cursor, node), false, true)
+            let field = if children == 0 {
+                None
+            } else {
+                cursor.field_name()
+            };
+            (field, false, true)
         };
-        if enters && cursor.goto_first_child() {
+        if enters && steps.enter(&mut cursor, children) {
             ancestors.push((node, field));
             asked.push(asks_children);
             continue;
         }
         loop {
-            if cursor.goto_next_sibling() {
+            if steps.next_sibling(&mut cursor) {
                 break;
             }
-            if !cursor.goto_parent() {
+            if !steps.parent(&mut cursor) {
                 return;
             }
             ancestors.pop();
@@ -59,23 +66,51 @@ pub(crate) fn preorder<'tree>(
     }
 }
 
+/// A cursor's moves with each level's count of siblings still ahead, so that the cursor is
+/// never asked for a sibling after the last child: a failed `goto_next_sibling` searches the
+/// levels above before it gives up, which costs as much as a step. A node's `child_count` is its
+/// visible children, the ones the cursor steps through (hidden nodes' children lifted), so the
+/// counts agree with the cursor's moves; and a leaf is not asked for a first child either.
+#[derive(Default)]
+pub(crate) struct SiblingSteps {
+    ahead: Vec<usize>,
+}
+
+impl SiblingSteps {
+    /// Moves to the first of the `children` of the cursor's node, if it has any.
+    pub(crate) fn enter(
+        &mut self,
+        cursor: &mut tree_sitter::TreeCursor<'_>,
+        children: usize,
+    ) -> bool {
+        if children == 0 || !cursor.goto_first_child() {
+            return false;
+        }
+        self.ahead.push(children - 1);
+        true
+    }
+
+    /// Moves to the next sibling, if the node is not its parent's last child (nor the root).
+    pub(crate) fn next_sibling(&mut self, cursor: &mut tree_sitter::TreeCursor<'_>) -> bool {
+        match self.ahead.last_mut() {
+            Some(ahead) if *ahead > 0 => {
+                *ahead -= 1;
+                cursor.goto_next_sibling()
+            }
+            _ => false,
+        }
+    }
+
+    /// Moves to the parent; false at the root.
+    pub(crate) fn parent(&mut self, cursor: &mut tree_sitter::TreeCursor<'_>) -> bool {
+        self.ahead.pop();
+        cursor.goto_parent()
+    }
+}
+
 /// The kind ids of a [`kind_table`] whose kind `marks` picks, for [`preorder`]'s tables.
 pub(crate) fn kind_marks<K: Copy>(table: &[K], marks: impl Fn(K) -> bool) -> Vec<bool> {
     table.iter().map(|kind| marks(*kind)).collect()
-}
-
-/// The field of the anonymous node `node` under `cursor`, asked for only when the node has
-/// children (an alias can give a subtree an anonymous name), which then have it as an
-/// ancestor's field; a token's field is never read.
-pub(crate) fn anonymous_field(
-    cursor: &tree_sitter::TreeCursor<'_>,
-    node: Node<'_>,
-) -> Option<&'static str> {
-    if node.child_count() == 0 {
-        None
-    } else {
-        cursor.field_name()
-    }
 }
 
 /// A grammar's node kind ids mapped to a walk's own kinds: `classify` names each named kind
