@@ -13,6 +13,7 @@
 //! segments (`/v9`) dropped: `redis.NewClient` after `import "github.com/redis/go-redis/v9"` is
 //! `github.com/redis/go-redis.NewClient`.
 
+use crate::go_walk::{field_child, Child};
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -30,10 +31,10 @@ use crate::ExtractionInput;
 /// Extracts the facts of one Go file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let mut statements = Vec::new();
+    let mut route_syntax = crate::go_walk::RouteSyntax::default();
     let hits = input.query.walked(|| {
         let (hits, found) = crate::go_walk::walk(input.tree, source, input.context.generic_facts());
-        statements = found;
+        route_syntax = found;
         hits
     });
     let factory = FactFactory::new(input);
@@ -54,9 +55,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         if import_path.is_empty() {
             continue;
         }
-        let alias = spec
-            .child_by_field_name("name")
-            .map(|name| syntax::text(name, source).to_owned());
+        let alias =
+            field_child(spec, Child::Name).map(|name| syntax::text(name, source).to_owned());
         let canonical = without_major_versions(&import_path);
         let local = alias
             .clone()
@@ -89,17 +89,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             };
             let (package, member) = match named.kind() {
                 "selector_expression" => (
-                    named.child_by_field_name("operand")?,
-                    named.child_by_field_name("field")?,
+                    field_child(named, Child::Operand)?,
+                    field_child(named, Child::Field)?,
                 ),
                 _ => (
-                    named.child_by_field_name("package")?,
-                    named.child_by_field_name("name")?,
+                    field_child(named, Child::Package)?,
+                    field_child(named, Child::Name)?,
                 ),
             };
             let qualified = bindings.get(syntax::text(package, source))?;
-            let argument = site_node
-                .child_by_field_name("arguments")
+            let argument = field_child(site_node, Child::Arguments)
                 .and_then(|arguments| named_children(arguments).into_iter().next())
                 .filter(|first| first.kind() == "interpreted_string_literal")
                 .map(|first| string_content(first, source));
@@ -129,7 +128,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(crate::go_web::facts(
         input,
         &factory,
-        (&hits, &statements),
+        (&hits, &route_syntax),
         &file,
         &package_dirs,
     ));
@@ -173,10 +172,9 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         "function_declaration" => source_scope::field_text(node, "name", source),
         "method_declaration" => {
             let name = source_scope::field_text(node, "name", source)?;
-            let receiver = node
-                .child_by_field_name("receiver")
+            let receiver = field_child(node, Child::Receiver)
                 .and_then(|receiver| named_children(receiver).into_iter().next())
-                .and_then(|parameter| parameter.child_by_field_name("type"))
+                .and_then(|parameter| field_child(parameter, Child::Type))
                 .map(|receiver_type| {
                     syntax::text(receiver_type, source)
                         .trim_start_matches('*')

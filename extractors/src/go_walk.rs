@@ -85,6 +85,22 @@ fn fields_under() -> &'static [bool] {
     })
 }
 
+crate::walk_driver::field_table!(tree_sitter_go::LANGUAGE.into();
+    Function => "function",
+    Operand => "operand",
+    Field => "field",
+    Right => "right",
+    Operator => "operator",
+    Left => "left",
+    Name => "name",
+    Package => "package",
+    Arguments => "arguments",
+    Receiver => "receiver",
+    Type => "type",
+    Parameters => "parameters",
+    Path => "path",
+);
+
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
@@ -124,20 +140,31 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
     walk(tree, source, generic).0
 }
 
-/// [`hits`], with the file's `x := …` and `x = …` statements in order (the same walk finds
-/// them, for the route groups of `crate::go_web`).
+/// What the walk finds for the route groups and router mounts of `crate::go_web`, in source
+/// order.
+#[derive(Default)]
+pub(crate) struct RouteSyntax<'tree> {
+    /// The `x := …` and `x = …` statements.
+    pub(crate) statements: Vec<Node<'tree>>,
+    /// The calls.
+    pub(crate) calls: Vec<Node<'tree>>,
+}
+
+/// [`hits`], with the [`RouteSyntax`] the same walk finds.
 pub(crate) fn walk<'tree>(
     tree: &'tree Tree,
     source: &str,
     generic: bool,
-) -> (Vec<QueryHit<'tree>>, Vec<Node<'tree>>) {
+) -> (Vec<QueryHit<'tree>>, RouteSyntax<'tree>) {
     let kinds = kinds();
     let mut hits = Vec::new();
-    let mut bindings = Vec::new();
+    let mut found = RouteSyntax::default();
     preorder(tree, fields_under(), &[], |node, field, ancestors| {
         let kind = kind_of(node, kinds);
-        if matches!(kind, Kind::ShortVarDeclaration | Kind::Assignment) {
-            bindings.push(node);
+        match kind {
+            Kind::ShortVarDeclaration | Kind::Assignment => found.statements.push(node),
+            Kind::Call => found.calls.push(node),
+            _ => {}
         }
         if let Some(&(parent, parent_field)) = ancestors.last() {
             let parent_kind = kind_of(parent, kinds);
@@ -182,7 +209,7 @@ pub(crate) fn walk<'tree>(
             }
         }
     });
-    (hits, bindings)
+    (hits, found)
 }
 
 /// The matches that end at the `arguments` of `call`, in pattern order.
@@ -194,16 +221,13 @@ fn arguments_hits<'tree>(
     kinds: &[Kind],
     generic: bool,
 ) {
-    let Some(function) = call.child_by_field_name("function") else {
+    let Some(function) = field_child(call, Child::Function) else {
         return;
     };
     let member = (kind_of(function, kinds) == Kind::Selector)
         .then(|| {
-            let operand = function
-                .child_by_field_name("operand")
-                .filter(|operand| wild(*operand))?;
-            let method = function
-                .child_by_field_name("field")
+            let operand = field_child(function, Child::Operand).filter(|operand| wild(*operand))?;
+            let method = field_child(function, Child::Field)
                 .filter(|field| kind_of(*field, kinds) == Kind::FieldIdentifier)?;
             Some((operand, method))
         })
@@ -268,13 +292,12 @@ fn assignment<'tree>(
     if only_named(right)?.id() != value.id() {
         return None;
     }
-    if statement.child_by_field_name("right")?.id() != right.id()
-        || statement.child_by_field_name("operator")?.kind() != "="
+    if field_child(statement, Child::Right)?.id() != right.id()
+        || field_child(statement, Child::Operator)?.kind() != "="
     {
         return None;
     }
-    let left = statement
-        .child_by_field_name("left")
+    let left = field_child(statement, Child::Left)
         .filter(|left| kind_of(*left, kinds) == Kind::ExpressionList)?;
     let target = only_named(left).filter(|target| kind_of(*target, kinds) == Kind::Selector)?;
     Some(QueryHit::new(

@@ -16,12 +16,14 @@
 //! - `http_call`: `http.Get`, `http.Post`, `http.Head`, `http.PostForm` and
 //!   `http.NewRequest[WithContext]` with a literal method; client `net/http`.
 
+use crate::go_walk::{field_child, Child};
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts_out::FactFactory;
+use crate::go_walk::RouteSyntax;
 use crate::graph::FileSyntax;
 use crate::links::{RouteLinks, RouterMember, RouterMount, RouterRef};
 use crate::query::{Field, QueryHit};
@@ -36,7 +38,7 @@ const MAX_GROUP_DEPTH: usize = 16;
 pub(crate) fn facts<'tree>(
     input: &ExtractionInput<'_>,
     factory: &FactFactory<'_>,
-    (hits, statements): (&[QueryHit<'tree>], &[Node<'tree>]),
+    (hits, syntax): (&[QueryHit<'tree>], &RouteSyntax<'tree>),
     file: &FileSyntax<'_, 'tree>,
     package_dirs: &BTreeMap<String, String>,
 ) -> Vec<Fact> {
@@ -48,6 +50,7 @@ pub(crate) fn facts<'tree>(
             _ => path.contains("go-chi/chi"),
         })
     });
+    let statements = syntax.statements.as_slice();
     let mut groups: Option<BTreeMap<String, Node<'_>>> = None;
     let mut facts = Vec::new();
     let own_dir = input
@@ -86,7 +89,7 @@ pub(crate) fn facts<'tree>(
     let is_test = input.path.ends_with("_test.go");
     if (framework.is_some() || !links.members.is_empty()) && !is_test {
         let declarations = groups.get_or_insert_with(|| group_bindings(statements, file.source));
-        links.mounts = mounts(file, declarations, package_dirs, own_dir);
+        links.mounts = mounts(&syntax.calls, file, declarations, package_dirs, own_dir);
     }
     if !links.is_empty() {
         if let Ok(mut shared) = input.links.try_borrow_mut() {
@@ -116,8 +119,7 @@ fn parameter_router(
     if function.kind() != "function_declaration" {
         return None;
     }
-    let is_parameter = function
-        .child_by_field_name("parameters")
+    let is_parameter = field_child(function, Child::Parameters)
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -131,8 +133,7 @@ fn parameter_router(
         .any(|parameter| syntax::text(parameter, source) == name);
     is_parameter.then(|| RouterRef::Imported {
         file: format!("{own_dir}/"),
-        name: function
-            .child_by_field_name("name")
+        name: field_child(function, Child::Name)
             .map(|name| syntax::text(name, source).to_owned())
             .unwrap_or_default(),
     })
@@ -154,8 +155,8 @@ fn chain_root<'tree>(
             _ => Some(node),
         },
         "call_expression" => {
-            let function = node.child_by_field_name("function")?;
-            let operand = function.child_by_field_name("operand")?;
+            let function = field_child(node, Child::Function)?;
+            let operand = field_child(function, Child::Operand)?;
             chain_root(operand, source, bindings, depth)
         }
         _ => None,
@@ -165,10 +166,9 @@ fn chain_root<'tree>(
 /// Whether `node` is `x.Group(…)` (Gin, Echo) or `x.Route(…)` (chi).
 fn is_group_call(node: Node<'_>, source: &str) -> bool {
     node.kind() == "call_expression"
-        && node
-            .child_by_field_name("function")
+        && field_child(node, Child::Function)
             .filter(|function| function.kind() == "selector_expression")
-            .and_then(|function| function.child_by_field_name("field"))
+            .and_then(|function| field_child(function, Child::Field))
             .is_some_and(|field| matches!(syntax::text(field, source), "Group" | "Route"))
 }
 
@@ -179,18 +179,16 @@ fn is_group_call(node: Node<'_>, source: &str) -> bool {
 /// starts at a parameter of the enclosing function, or bound to `gin.Default()`-style
 /// constructors (`Default`, `New`, `NewRouter`, `NewServeMux`).
 fn mounts(
+    calls: &[Node<'_>],
     file: &FileSyntax<'_, '_>,
     bindings: &BTreeMap<String, Node<'_>>,
     package_dirs: &BTreeMap<String, String>,
     own_dir: &str,
 ) -> Vec<RouterMount> {
-    let mut found = Vec::new();
-    for node in syntax::descendants(file.root) {
-        if node.kind() == "call_expression" {
-            found.extend(mount_of(node, file, bindings, package_dirs, own_dir));
-        }
-    }
-    found
+    calls
+        .iter()
+        .flat_map(|call| mount_of(*call, file, bindings, package_dirs, own_dir))
+        .collect()
 }
 
 fn mount_of(
@@ -201,15 +199,15 @@ fn mount_of(
     own_dir: &str,
 ) -> Vec<RouterMount> {
     let source = file.source;
-    let Some(function) = call.child_by_field_name("function") else {
+    let Some(function) = field_child(call, Child::Function) else {
         return Vec::new();
     };
     let (directory, name) = match function.kind() {
         "identifier" => (own_dir.to_owned(), syntax::text(function, source)),
         "selector_expression" => {
             let (Some(operand), Some(field)) = (
-                function.child_by_field_name("operand"),
-                function.child_by_field_name("field"),
+                field_child(function, Child::Operand),
+                field_child(function, Child::Field),
             ) else {
                 return Vec::new();
             };
@@ -220,8 +218,7 @@ fn mount_of(
         }
         _ => return Vec::new(),
     };
-    let arguments = call
-        .child_by_field_name("arguments")
+    let arguments = field_child(call, Child::Arguments)
         .map(named_children)
         .unwrap_or_default();
     let mut found = Vec::new();
@@ -235,8 +232,7 @@ fn mount_of(
             None => {
                 let constructed = bindings.get(root_name).is_some_and(|value| {
                     value.kind() == "call_expression"
-                        && value
-                            .child_by_field_name("function")
+                        && field_child(*value, Child::Function)
                             .map(|callee| syntax::text(callee, source))
                             .and_then(|callee| callee.rsplit('.').next())
                             .is_some_and(|last| {
@@ -272,7 +268,7 @@ fn imports<'a>(root: Node<'_>, source: &'a str) -> Vec<&'a str> {
         let mut pending = vec![declaration];
         while let Some(node) = pending.pop() {
             if node.kind() == "import_spec" {
-                if let Some(path) = node.child_by_field_name("path") {
+                if let Some(path) = field_child(node, Child::Path) {
                     paths.push(syntax::text(path, source).trim_matches(['"', '`']));
                 }
             } else {
@@ -363,8 +359,8 @@ fn group_bindings<'tree>(
 ) -> BTreeMap<String, Node<'tree>> {
     let mut bindings = BTreeMap::new();
     for node in statements {
-        let left = node.child_by_field_name("left").map(named_children);
-        let right = node.child_by_field_name("right").map(named_children);
+        let left = field_child(*node, Child::Left).map(named_children);
+        let right = field_child(*node, Child::Right).map(named_children);
         if let (Some([name]), Some([value])) = (left.as_deref(), right.as_deref()) {
             bindings
                 .entry(syntax::text(*name, source).to_owned())
@@ -390,15 +386,14 @@ fn group_prefix(
             .map(|value| group_prefix(*value, source, bindings, depth))
             .unwrap_or_default(),
         "call_expression" => {
-            let Some(function) = receiver
-                .child_by_field_name("function")
+            let Some(function) = field_child(receiver, Child::Function)
                 .filter(|function| function.kind() == "selector_expression")
             else {
                 return String::new();
             };
             let (Some(operand), Some(field)) = (
-                function.child_by_field_name("operand"),
-                function.child_by_field_name("field"),
+                field_child(function, Child::Operand),
+                field_child(function, Child::Field),
             ) else {
                 return String::new();
             };
@@ -406,8 +401,7 @@ fn group_prefix(
             if syntax::text(field, source) != "Group" {
                 return outer;
             }
-            let own = receiver
-                .child_by_field_name("arguments")
+            let own = field_child(receiver, Child::Arguments)
                 .and_then(|list| named_children(list).into_iter().next())
                 .and_then(|first| string_value(first, source))
                 .unwrap_or_default();
@@ -457,12 +451,11 @@ fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
         return Some((value, true));
     }
     if node.kind() == "binary_expression"
-        && node
-            .child_by_field_name("operator")
+        && field_child(node, Child::Operator)
             .is_some_and(|operator| syntax::text(operator, source) == "+")
     {
-        let (start, is_static) = url_value(node.child_by_field_name("left")?, source)?;
-        let rest = syntax::compact_text(node.child_by_field_name("right")?, source, 80);
+        let (start, is_static) = url_value(field_child(node, Child::Left)?, source)?;
+        let rest = syntax::compact_text(field_child(node, Child::Right)?, source, 80);
         return Some((format!("{start}{{{rest}}}"), is_static));
     }
     None

@@ -85,31 +85,12 @@ fn kinds() -> &'static [Kind] {
     })
 }
 
-/// The fields the matcher reads children from.
-#[derive(Clone, Copy)]
-enum Child {
-    Object,
-    Name,
-    Left,
-    Operator,
-}
-
-/// The Java grammar's ids of the [`Child`] fields, worked out once.
-fn child_ids() -> &'static [u16; 4] {
-    static IDS: OnceLock<[u16; 4]> = OnceLock::new();
-    IDS.get_or_init(|| {
-        crate::walk_driver::field_ids(
-            &tree_sitter_java::LANGUAGE.into(),
-            ["object", "name", "left", "operator"],
-        )
-    })
-}
-
-/// The child of `node` in `field`.
-fn field_child(node: Node<'_>, field: Child) -> Option<Node<'_>> {
-    let id = child_ids().get(field as usize).copied().unwrap_or(0);
-    crate::walk_driver::field_child(node, id)
-}
+crate::walk_driver::field_table!(tree_sitter_java::LANGUAGE.into();
+    Object => "object",
+    Name => "name",
+    Left => "left",
+    Operator => "operator",
+);
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)

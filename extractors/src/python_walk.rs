@@ -78,31 +78,12 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
 
-/// The fields the matcher reads children from.
-#[derive(Clone, Copy)]
-enum Child {
-    Function,
-    Object,
-    Attribute,
-    Left,
-}
-
-/// The Python grammar's ids of the [`Child`] fields, worked out once.
-fn child_ids() -> &'static [u16; 4] {
-    static IDS: OnceLock<[u16; 4]> = OnceLock::new();
-    IDS.get_or_init(|| {
-        crate::walk_driver::field_ids(
-            &tree_sitter_python::LANGUAGE.into(),
-            ["function", "object", "attribute", "left"],
-        )
-    })
-}
-
-/// The child of `node` in `field`.
-fn field_child(node: Node<'_>, field: Child) -> Option<Node<'_>> {
-    let id = child_ids().get(field as usize).copied().unwrap_or(0);
-    crate::walk_driver::field_child(node, id)
-}
+crate::walk_driver::field_table!(tree_sitter_python::LANGUAGE.into();
+    Function => "function",
+    Object => "object",
+    Attribute => "attribute",
+    Left => "left",
+);
 
 const ROUTE_METHODS: [&str; 9] = [
     "get",

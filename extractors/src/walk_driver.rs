@@ -132,24 +132,40 @@ pub(crate) fn kind_table<K: Copy>(
         .collect()
 }
 
-/// The ids of the fields `names` in a grammar, in order (0, which no field has, for a name the
-/// grammar lacks): `Node::child_by_field_name` looks the name up among all the grammar's
-/// field names on every call.
-pub(crate) fn field_ids<const N: usize>(
-    language: &tree_sitter::Language,
-    names: [&str; N],
-) -> [u16; N] {
-    names.map(|name| language.field_id_for_name(name).map_or(0, |id| id.get()))
-}
+/// Declares `enum Child` (the fields a matcher reads children from) and
+/// `fn field_child(node, Child) -> Option<Node>`, which reads the child by field id: the ids are
+/// worked out once per grammar, where `Node::child_by_field_name` looks the name up among all
+/// the grammar's field names on every call. A name the grammar lacks has id 0, which no field
+/// has, so its child is `None`.
+macro_rules! field_table {
+    ($language:expr; $($child:ident => $name:literal),+ $(,)?) => {
+        /// The fields the matcher reads children from.
+        #[derive(Clone, Copy)]
+        pub(crate) enum Child {
+            $($child),+
+        }
 
-/// The child of `node` in the field with id `id` from [`field_ids`].
-pub(crate) fn field_child(node: Node<'_>, id: u16) -> Option<Node<'_>> {
-    if id == 0 {
-        None
-    } else {
-        node.child_by_field_id(id)
-    }
+        /// The child of `node` in `field`.
+        pub(crate) fn field_child(
+            node: tree_sitter::Node<'_>,
+            field: Child,
+        ) -> Option<tree_sitter::Node<'_>> {
+            static IDS: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+            let ids = IDS.get_or_init(|| {
+                let language: tree_sitter::Language = $language;
+                [$($name),+]
+                    .iter()
+                    .map(|name| language.field_id_for_name(name).map_or(0, |id| id.get()))
+                    .collect()
+            });
+            match ids.get(field as usize).copied().unwrap_or(0) {
+                0 => None,
+                id => node.child_by_field_id(id),
+            }
+        }
+    };
 }
+pub(crate) use field_table;
 
 /// The kind of `node` in a [`kind_table`]; `other` for anonymous nodes. The table already
 /// maps every anonymous kind id to `other` (a node is named exactly when its kind id is, aliases
