@@ -13,6 +13,7 @@
 //! to the crate's root). Other first segments (`std`, `sqlx`) are `external`. One fact per
 //! distinct file a declaration's paths reach, with the paths' last segments as `names`.
 
+use crate::rust_walk::{field_child, Child};
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -86,7 +87,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
             continue;
         }
-        let Some(argument) = statement.child_by_field_name("argument") else {
+        let Some(argument) = field_child(statement, Child::Argument) else {
             continue;
         };
         let mut paths = Vec::new();
@@ -179,10 +180,9 @@ fn expand(
     };
     match node.kind() {
         "use_as_clause" => {
-            let alias = node
-                .child_by_field_name("alias")
-                .map(|alias| syntax::text(alias, source).to_owned());
-            if let Some(path) = node.child_by_field_name("path") {
+            let alias =
+                field_child(node, Child::Alias).map(|alias| syntax::text(alias, source).to_owned());
+            if let Some(path) = field_child(node, Child::Path) {
                 expand(path, source, prefix, alias, depth + 1, paths);
             }
         }
@@ -199,11 +199,10 @@ fn expand(
             });
         }
         "scoped_use_list" => {
-            let base = node
-                .child_by_field_name("path")
+            let base = field_child(node, Child::Path)
                 .map(|path| with(path_segments(path, source)))
                 .unwrap_or_else(|| prefix.to_vec());
-            if let Some(list) = node.child_by_field_name("list") {
+            if let Some(list) = field_child(node, Child::List) {
                 expand(list, source, &base, None, depth + 1, paths);
             }
         }
@@ -298,8 +297,8 @@ fn inline_modules(node: Node<'_>, source: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut current = node.parent();
     while let Some(ancestor) = current {
-        if ancestor.kind() == "mod_item" && ancestor.child_by_field_name("body").is_some() {
-            if let Some(name) = ancestor.child_by_field_name("name") {
+        if ancestor.kind() == "mod_item" && field_child(ancestor, Child::Body).is_some() {
+            if let Some(name) = field_child(ancestor, Child::Name) {
                 names.push(syntax::text(name, source).to_owned());
             }
         }
@@ -323,7 +322,7 @@ fn path_attribute(item: Node<'_>, source: &str) -> Option<String> {
                             .first()
                             .is_some_and(|name| syntax::text(*name, source) == "path")
                     })
-                    .and_then(|attribute| attribute.child_by_field_name("value"))
+                    .and_then(|attribute| field_child(attribute, Child::Value))
                     .filter(|value| {
                         matches!(value.kind(), "string_literal" | "raw_string_literal")
                     });
@@ -394,7 +393,7 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         "function_item" | "trait_item" | "mod_item" => {
             source_scope::field_text(node, "name", source)
         }
-        "impl_item" => node.child_by_field_name("type").map(|implemented| {
+        "impl_item" => field_child(node, Child::Type).map(|implemented| {
             syntax::text(implemented, source)
                 .split('<')
                 .next()

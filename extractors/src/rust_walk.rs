@@ -45,6 +45,7 @@ enum Kind {
     AttributeItem,
     Attribute,
     TokenTree,
+    Comment,
 }
 
 /// Rust node kind ids → [`Kind`], by name (one name may have several ids).
@@ -67,6 +68,7 @@ fn kinds() -> &'static [Kind] {
                 "attribute_item" => Kind::AttributeItem,
                 "attribute" => Kind::Attribute,
                 "token_tree" => Kind::TokenTree,
+                "line_comment" | "block_comment" => Kind::Comment,
                 _ => Kind::Other,
             },
         )
@@ -86,13 +88,36 @@ fn fields_under() -> &'static [bool] {
     })
 }
 
-/// The kinds the walk does not enter: a token tree (macro arguments, attribute arguments)
-/// holds only tokens and nested token trees, where no pattern ends; the token tree itself is
-/// still visited (attribute routes end on it).
-fn token_trees() -> &'static [bool] {
+/// The kinds the walk does not enter, where no pattern ends below the node itself: a token
+/// tree (macro arguments, attribute arguments) holds only tokens and nested token trees (the
+/// token tree itself is still visited: attribute routes end on it); a `use` declaration holds
+/// only paths and lists of them (the import pattern is the declaration); a comment holds only
+/// its doc markers and text.
+fn pruned() -> &'static [bool] {
     static PRUNED: OnceLock<Vec<bool>> = OnceLock::new();
-    PRUNED.get_or_init(|| kind_marks(kinds(), |kind| kind == Kind::TokenTree))
+    PRUNED.get_or_init(|| {
+        kind_marks(kinds(), |kind| {
+            matches!(kind, Kind::TokenTree | Kind::UseDeclaration | Kind::Comment)
+        })
+    })
 }
+
+crate::walk_driver::field_table!(tree_sitter_rust::LANGUAGE.into();
+    Alias => "alias",
+    Argument => "argument",
+    Arguments => "arguments",
+    Body => "body",
+    Field => "field",
+    Function => "function",
+    Left => "left",
+    List => "list",
+    Macro => "macro",
+    Name => "name",
+    Path => "path",
+    Pattern => "pattern",
+    Type => "type",
+    Value => "value",
+);
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
@@ -108,7 +133,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
     preorder(
         tree,
         fields_under(),
-        token_trees(),
+        pruned(),
         |node, field, ancestors| {
             let kind = kind_of(node, kinds);
             if kind == Kind::UseDeclaration {
@@ -122,7 +147,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 match (field, parent_kind) {
                     (Some("name"), Kind::ModItem)
                         if kind == Kind::Identifier
-                            && parent.child_by_field_name("body").is_none() =>
+                            && field_child(parent, Child::Body).is_none() =>
                     {
                         hits.push(QueryHit::new(
                             FactKind::Import,
@@ -152,8 +177,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                         }
                     }
                     (Some("right"), Kind::Assignment) if generic && wild(node) => {
-                        if let Some(left) = parent
-                            .child_by_field_name("left")
+                        if let Some(left) = field_child(parent, Child::Left)
                             .filter(|left| kind_of(*left, kinds) == Kind::FieldExpression)
                         {
                             hits.push(QueryHit::new(
@@ -183,7 +207,7 @@ fn arguments_hits<'tree>(
     kinds: &[Kind],
     generic: bool,
 ) {
-    let Some(function) = call.child_by_field_name("function") else {
+    let Some(function) = field_child(call, Child::Function) else {
         return;
     };
     let text = |node: Node<'_>| syntax::text(node, source);
@@ -191,11 +215,8 @@ fn arguments_hits<'tree>(
     // `value.field(…)` callees, the field a name.
     let method_call = (function_kind == Kind::FieldExpression)
         .then(|| {
-            let value = function
-                .child_by_field_name("value")
-                .filter(|value| wild(*value))?;
-            let field = function
-                .child_by_field_name("field")
+            let value = field_child(function, Child::Value).filter(|value| wild(*value))?;
+            let field = field_child(function, Child::Field)
                 .filter(|field| kind_of(*field, kinds) == Kind::FieldIdentifier)?;
             Some((value, field))
         })
@@ -216,11 +237,8 @@ fn arguments_hits<'tree>(
     }
     // web.scm: `reqwest::get(…)`.
     if function_kind == Kind::ScopedIdentifier {
-        let path = function
-            .child_by_field_name("path")
-            .filter(|path| wild(*path));
-        let name = function
-            .child_by_field_name("name")
+        let path = field_child(function, Child::Path).filter(|path| wild(*path));
+        let name = field_child(function, Child::Name)
             .filter(|name| kind_of(*name, kinds) == Kind::Identifier);
         if let (Some(path), Some(name)) = (path, name) {
             if text(path).starts_with("reqwest") && text(name) == "get" {

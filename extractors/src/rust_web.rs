@@ -17,6 +17,7 @@
 //!   mentions `client` or `http`, or the URL starts with `/` or `http`. The URL is a string
 //!   literal or a `format!` template (placeholders become `{…}`); client `reqwest`.
 
+use crate::rust_walk::{field_child, Child};
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -67,11 +68,8 @@ pub(crate) fn facts(
                 }
             }
             FactKind::HttpCall => {
-                // No identifier can be `reqwest` when the text does not hold the word.
                 let names = *names_reqwest.get_or_insert_with(|| {
-                    source.contains("reqwest")
-                        && syntax::first_uses(file.root, source, &["identifier"], &[])
-                            .contains_key("reqwest")
+                    syntax::has_node_with_text(file.root, source, "identifier", "reqwest")
                 });
                 if let Some(site) = names.then(|| http_call(hit, file)).flatten() {
                     facts.push(web_out::http_call_fact(factory, &site));
@@ -101,7 +99,7 @@ fn string_value(node: Node<'_>, source: &str) -> Option<String> {
 }
 
 fn arguments_of(call: Node<'_>) -> Vec<Node<'_>> {
-    call.child_by_field_name("arguments")
+    field_child(call, Child::Arguments)
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -112,24 +110,23 @@ fn arguments_of(call: Node<'_>) -> Vec<Node<'_>> {
 /// `(receiver, method)` of a method call `receiver.method(…)`.
 fn method_call<'tree, 's>(call: Node<'tree>, source: &'s str) -> Option<(Node<'tree>, &'s str)> {
     (call.kind() == "call_expression").then_some(())?;
-    let function = call
-        .child_by_field_name("function")
+    let function = field_child(call, Child::Function)
         .filter(|function| function.kind() == "field_expression")?;
     Some((
-        function.child_by_field_name("value")?,
-        syntax::text(function.child_by_field_name("field")?, source),
+        field_child(function, Child::Value)?,
+        syntax::text(field_child(function, Child::Field)?, source),
     ))
 }
 
 /// The last name of a plain function call's path (`web::get()` → `get`).
 fn function_name<'source>(call: Node<'_>, source: &'source str) -> Option<&'source str> {
     (call.kind() == "call_expression").then_some(())?;
-    let function = call.child_by_field_name("function")?;
+    let function = field_child(call, Child::Function)?;
     match function.kind() {
         "identifier" => Some(syntax::text(function, source)),
-        "scoped_identifier" => function
-            .child_by_field_name("name")
-            .map(|name| syntax::text(name, source)),
+        "scoped_identifier" => {
+            field_child(function, Child::Name).map(|name| syntax::text(name, source))
+        }
         _ => None,
     }
 }
@@ -280,7 +277,7 @@ impl<'tree> Reader<'_, '_, 'tree> {
             next = item.next_named_sibling();
         }
         let function = next.filter(|item| item.kind() == "function_item")?;
-        let name = syntax::text(function.child_by_field_name("name")?, source);
+        let name = syntax::text(field_child(function, Child::Name)?, source);
         let prefix = self
             .mounts()
             .functions
@@ -321,8 +318,7 @@ impl<'tree> Reader<'_, '_, 'tree> {
                 }
             }
             if ancestor.kind() == "let_declaration" {
-                let name = ancestor
-                    .child_by_field_name("pattern")
+                let name = field_child(ancestor, Child::Pattern)
                     .filter(|pattern| pattern.kind() == "identifier")
                     .map(|pattern| syntax::text(pattern, source).to_owned());
                 let root = self.file.root;
@@ -347,8 +343,7 @@ impl<'tree> Reader<'_, '_, 'tree> {
                 }
             }
             if ancestor.kind() == "function_item" {
-                let name = ancestor
-                    .child_by_field_name("name")
+                let name = field_child(ancestor, Child::Name)
                     .map(|name| syntax::text(name, source).to_owned());
                 let found = name.and_then(|name| self.mounts().functions.get(&name).cloned());
                 if let Some((call, own)) = found {
@@ -465,8 +460,7 @@ fn mount_calls<'tree>(root: Node<'tree>, source: &str) -> Vec<Node<'tree>> {
                 .parent()
                 .filter(|function| function.kind() == "field_expression")
                 .filter(|function| {
-                    function
-                        .child_by_field_name("field")
+                    field_child(*function, Child::Field)
                         .is_some_and(|field| field.id() == name.id())
                 })
             else {
@@ -474,8 +468,7 @@ fn mount_calls<'tree>(root: Node<'tree>, source: &str) -> Vec<Node<'tree>> {
             };
             let call = function.parent().filter(|call| {
                 call.kind() == "call_expression"
-                    && call
-                        .child_by_field_name("function")
+                    && field_child(*call, Child::Function)
                         .is_some_and(|callee| callee.id() == function.id())
             });
             calls.extend(call);
@@ -520,9 +513,9 @@ fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
         return Some((value, true));
     }
     match node.kind() {
-        "reference_expression" => url_value(node.child_by_field_name("value")?, source),
+        "reference_expression" => url_value(field_child(node, Child::Value)?, source),
         "macro_invocation" => {
-            let name = syntax::text(node.child_by_field_name("macro")?, source);
+            let name = syntax::text(field_child(node, Child::Macro)?, source);
             (name == "format").then_some(())?;
             let tokens = named_children(node)
                 .into_iter()

@@ -195,6 +195,23 @@ pub(crate) fn has_token(node: Node<'_>, token: &str) -> bool {
     found
 }
 
+/// Whether some node of kind `kind` under `root` has exactly the text `text`: only the places
+/// where the source holds the text are looked at (the deepest node spanning each), not the tree.
+pub(crate) fn has_node_with_text(root: Node<'_>, source: &str, kind: &str, text: &str) -> bool {
+    let range = root.byte_range();
+    source
+        .get(range.clone())
+        .unwrap_or_default()
+        .match_indices(text)
+        .any(|(offset, _)| {
+            let start = range.start + offset;
+            root.descendant_for_byte_range(start, start + text.len())
+                .is_some_and(|node| {
+                    node.kind() == kind && node.byte_range() == (start..start + text.len())
+                })
+        })
+}
+
 /// The first node of each distinct text among the descendants of `root` whose kind is in
 /// `kinds`, not looking inside nodes whose kind is in `skipped` (import declarations). One
 /// cursor walk, no recursion, so deep trees cannot overflow the stack.
