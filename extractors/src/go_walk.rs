@@ -159,7 +159,7 @@ pub(crate) fn walk<'tree>(
     let kinds = kinds();
     let mut hits = Vec::new();
     let mut found = RouteSyntax::default();
-    preorder(tree, fields_under(), &[], |node, field, ancestors| {
+    preorder(tree, fields_under(), |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         match kind {
             Kind::ShortVarDeclaration | Kind::Assignment => found.statements.push(node),
@@ -208,6 +208,8 @@ pub(crate) fn walk<'tree>(
                 _ => {}
             }
         }
+        // A string literal (the import pattern ends on it) holds only its text and escapes.
+        kind != Kind::StringLiteral
     });
     (hits, found)
 }

@@ -41,6 +41,7 @@ enum Kind {
     ArgumentList,
     Decorator,
     Assignment,
+    String,
 }
 
 /// Python node kind ids → [`Kind`], by name (one name may have several ids).
@@ -58,6 +59,7 @@ fn kinds() -> &'static [Kind] {
                 "argument_list" => Kind::ArgumentList,
                 "decorator" => Kind::Decorator,
                 "assignment" => Kind::Assignment,
+                "string" => Kind::String,
                 _ => Kind::Other,
             },
         )
@@ -105,7 +107,7 @@ const HTTP_METHODS: [&str; 8] = [
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder(tree, fields_under(), &[], |node, field, ancestors| {
+    preorder(tree, fields_under(), |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
             hits.push(QueryHit::new(
@@ -156,8 +158,36 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 _ => {}
             }
         }
+        // No pattern ends below an import (only dotted names and aliases) nor in a string
+        // without interpolations: only a format string (an `f` or `t` prefix) has them.
+        match kind {
+            Kind::Import => false,
+            Kind::String => is_format_string(node, source),
+            _ => true,
+        }
     });
     hits
+}
+
+/// Whether the string literal `node` may hold interpolations: it is a format string (its
+/// prefix, the letters before the quote, holds `f` or `t` in either case, as the grammar's
+/// scanner decides), or it does not start as a literal does (a quote within three bytes).
+fn is_format_string(node: Node<'_>, source: &str) -> bool {
+    let start = source
+        .as_bytes()
+        .get(node.start_byte()..)
+        .unwrap_or_default();
+    match start
+        .iter()
+        .take(4)
+        .position(|byte| matches!(byte, b'"' | b'\''))
+    {
+        Some(quote) => start
+            .iter()
+            .take(quote)
+            .any(|byte| matches!(byte, b'f' | b'F' | b't' | b'T')),
+        None => true,
+    }
 }
 
 /// The matches that end at the `arguments` of `call`, roots outer first, then in pattern order.

@@ -88,20 +88,6 @@ fn fields_under() -> &'static [bool] {
     })
 }
 
-/// The kinds the walk does not enter, where no pattern ends below the node itself: a token
-/// tree (macro arguments, attribute arguments) holds only tokens and nested token trees (the
-/// token tree itself is still visited: attribute routes end on it); a `use` declaration holds
-/// only paths and lists of them (the import pattern is the declaration); a comment holds only
-/// its doc markers and text.
-fn pruned() -> &'static [bool] {
-    static PRUNED: OnceLock<Vec<bool>> = OnceLock::new();
-    PRUNED.get_or_init(|| {
-        kind_marks(kinds(), |kind| {
-            matches!(kind, Kind::TokenTree | Kind::UseDeclaration | Kind::Comment)
-        })
-    })
-}
-
 crate::walk_driver::field_table!(tree_sitter_rust::LANGUAGE.into();
     Alias => "alias",
     Argument => "argument",
@@ -130,71 +116,69 @@ const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder(
-        tree,
-        fields_under(),
-        pruned(),
-        |node, field, ancestors| {
-            let kind = kind_of(node, kinds);
-            if kind == Kind::UseDeclaration {
-                hits.push(QueryHit::new(
-                    FactKind::Import,
-                    vec![(Field::Statement, node)],
-                ));
-            }
-            if let Some(parent) = ancestors.last().map(|(parent, _)| *parent) {
-                let parent_kind = kind_of(parent, kinds);
-                match (field, parent_kind) {
-                    (Some("name"), Kind::ModItem)
-                        if kind == Kind::Identifier
-                            && field_child(parent, Child::Body).is_none() =>
-                    {
-                        hits.push(QueryHit::new(
-                            FactKind::Import,
-                            vec![(Field::Statement, parent), (Field::Specifier, node)],
-                        ));
-                    }
-                    (Some("function"), Kind::Call)
-                        if matches!(kind, Kind::Identifier | Kind::ScopedIdentifier) =>
-                    {
-                        hits.push(QueryHit::new(
-                            FactKind::AccessesTechnology,
-                            vec![(Field::Call, parent), (Field::Function, node)],
-                        ));
-                    }
-                    (Some("arguments"), Kind::Call) if kind == Kind::Arguments => {
-                        arguments_hits(&mut hits, parent, node, source, kinds, generic);
-                    }
-                    (Some("arguments"), Kind::Attribute) if kind == Kind::TokenTree => {
-                        let item = ancestors
-                            .len()
-                            .checked_sub(2)
-                            .and_then(|index| ancestors.get(index))
-                            .map(|(node, _)| *node)
-                            .filter(|item| kind_of(*item, kinds) == Kind::AttributeItem);
-                        if let Some(item) = item {
-                            attribute_route(&mut hits, item, parent, node, source, kinds);
-                        }
-                    }
-                    (Some("right"), Kind::Assignment) if generic && wild(node) => {
-                        if let Some(left) = field_child(parent, Child::Left)
-                            .filter(|left| kind_of(*left, kinds) == Kind::FieldExpression)
-                        {
-                            hits.push(QueryHit::new(
-                                FactKind::Assignment,
-                                vec![
-                                    (Field::Statement, parent),
-                                    (Field::Target, left),
-                                    (Field::Value, node),
-                                ],
-                            ));
-                        }
-                    }
-                    _ => {}
+    preorder(tree, fields_under(), |node, field, ancestors| {
+        let kind = kind_of(node, kinds);
+        if kind == Kind::UseDeclaration {
+            hits.push(QueryHit::new(
+                FactKind::Import,
+                vec![(Field::Statement, node)],
+            ));
+        }
+        if let Some(parent) = ancestors.last().map(|(parent, _)| *parent) {
+            let parent_kind = kind_of(parent, kinds);
+            match (field, parent_kind) {
+                (Some("name"), Kind::ModItem)
+                    if kind == Kind::Identifier && field_child(parent, Child::Body).is_none() =>
+                {
+                    hits.push(QueryHit::new(
+                        FactKind::Import,
+                        vec![(Field::Statement, parent), (Field::Specifier, node)],
+                    ));
                 }
+                (Some("function"), Kind::Call)
+                    if matches!(kind, Kind::Identifier | Kind::ScopedIdentifier) =>
+                {
+                    hits.push(QueryHit::new(
+                        FactKind::AccessesTechnology,
+                        vec![(Field::Call, parent), (Field::Function, node)],
+                    ));
+                }
+                (Some("arguments"), Kind::Call) if kind == Kind::Arguments => {
+                    arguments_hits(&mut hits, parent, node, source, kinds, generic);
+                }
+                (Some("arguments"), Kind::Attribute) if kind == Kind::TokenTree => {
+                    let item = ancestors
+                        .len()
+                        .checked_sub(2)
+                        .and_then(|index| ancestors.get(index))
+                        .map(|(node, _)| *node)
+                        .filter(|item| kind_of(*item, kinds) == Kind::AttributeItem);
+                    if let Some(item) = item {
+                        attribute_route(&mut hits, item, parent, node, source, kinds);
+                    }
+                }
+                (Some("right"), Kind::Assignment) if generic && wild(node) => {
+                    if let Some(left) = field_child(parent, Child::Left)
+                        .filter(|left| kind_of(*left, kinds) == Kind::FieldExpression)
+                    {
+                        hits.push(QueryHit::new(
+                            FactKind::Assignment,
+                            vec![
+                                (Field::Statement, parent),
+                                (Field::Target, left),
+                                (Field::Value, node),
+                            ],
+                        ));
+                    }
+                }
+                _ => {}
             }
-        },
-    );
+        }
+        // No pattern ends below a token tree (macro and attribute arguments: only tokens and
+        // nested token trees; the tree itself is visited, attribute routes end on it), a
+        // `use` declaration (only paths; the import pattern is the declaration) or a comment.
+        !matches!(kind, Kind::TokenTree | Kind::UseDeclaration | Kind::Comment)
+    });
     hits
 }
 

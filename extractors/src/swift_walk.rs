@@ -100,7 +100,7 @@ const SESSION_METHODS: [&str; 7] = [
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder(tree, fields_under(), &[], |node, field, ancestors| {
+    preorder(tree, fields_under(), |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
             hits.push(QueryHit::new(
@@ -156,6 +156,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 _ => {}
             }
         }
+        true
     });
     hits
 }

@@ -16,14 +16,13 @@ pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 /// stepped over, not visited: no pattern of the walks ends on one. The cursor is asked for a
 /// node's field only when `field_parents` marks its parent's kind id: it finds a field by
 /// scanning the parent's field map, and a matcher reads the fields under a few kinds of parent
-/// only; elsewhere the field is reported as `None`. The nodes whose kind id `pruned` marks are
-/// visited but not entered (a Rust token tree holds only tokens, where no pattern can end).
-/// Both tables come from [`kind_marks`].
+/// only; elsewhere the field is reported as `None` (the table comes from [`kind_marks`]).
+/// `visit` answers whether to enter the node: a walk does not enter a node below which no
+/// pattern can end (a Rust token tree holds only tokens).
 pub(crate) fn preorder<'tree>(
     tree: &'tree Tree,
     field_parents: &[bool],
-    pruned: &[bool],
-    mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]),
+    mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]) -> bool,
 ) {
     let marked = |table: &[bool], id: usize| table.get(id).copied().unwrap_or(false);
     let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
@@ -37,9 +36,9 @@ pub(crate) fn preorder<'tree>(
         let (field, asks_children, enters) = if node.is_named() {
             let asks = asked.last().copied().unwrap_or(false);
             let field = if asks { cursor.field_name() } else { None };
-            visit(node, field, &ancestors);
+            let enters = visit(node, field, &ancestors);
             let id = usize::from(node.kind_id());
-            (field, marked(field_parents, id), !marked(pruned, id))
+            (field, marked(field_parents, id), enters)
         } else {
             let field = if children == 0 {
                 None

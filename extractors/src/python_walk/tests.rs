@@ -45,3 +45,20 @@ fn broken_source_matches_the_query_too() {
             .unwrap_or_else(|failure| panic!("{failure}"));
     }
 }
+
+#[test]
+fn calls_inside_format_strings_are_found_and_plain_strings_are_not_entered() {
+    let source = r#"
+a = f"{requests.get(u)}" + F'{o.p(x)}' + rf"{path('x', v)}" + t"{m.n(k)}"
+b = "{requests.get(u)}" + r'{o.p(x)}' + b"{q(x)}" + u"""{r(y)}"""
+c = f"{'nested' + g(f'{h(z)}')}"
+"#;
+    let hits = compare(Language::Python, super::hits, "strings", source)
+        .unwrap_or_else(|failure| panic!("{failure}"));
+    let tree = crate::syntax::parse(|| tree_sitter_python::LANGUAGE.into(), source).expect("tree");
+    let calls = super::hits(&tree, source, false)
+        .iter()
+        .filter(|hit| hit.kind == policies::facts::FactKind::AccessesTechnology)
+        .count();
+    assert_eq!(calls, 6, "{hits} hits");
+}
