@@ -21,7 +21,7 @@ use crate::facts_out::{FactFactory, Located};
 use crate::links::RouteLinks;
 use crate::source_scope::{self, ScopeNamer};
 use crate::syntax::{self, Fnv};
-use crate::walk_driver::Ancestor;
+use crate::walk_driver::{push_named_children, Ancestor, Pending};
 use crate::{ExtractionInput, Language};
 
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
@@ -149,16 +149,10 @@ impl<'a> Anchors<'a> {
         // The depth of the skipped node the walk is inside: nothing is read below it.
         let mut in_skipped: Option<usize> = None;
         let mut ancestors: Vec<Ancestor<'a>> = Vec::new();
-        // The flags of each ancestor's kind, parent last.
-        let mut ancestor_flags: Vec<u8> = Vec::new();
-        let mut depth = 0_usize;
-        let mut cursor = self.root.walk();
-        let mut steps = crate::walk_driver::SiblingSteps::default();
-        loop {
-            let node = cursor.node();
-            let children = node.child_count();
-            // Only named nodes are visited and read (every kind the walk looks for, and every
-            // pattern node of the matchers, is named); an anonymous token is only stepped over.
+        // Only named nodes are visited and read (every kind the walk looks for, and every
+        // pattern node of the matchers, is named), as in `walk_driver::preorder`.
+        let mut pending: Vec<Pending<'a>> = vec![(self.root, None, 0)];
+        while let Some((node, field, depth)) = pending.pop() {
             while open.last().is_some_and(|(at, _)| *at >= depth) {
                 open.pop();
             }
@@ -168,69 +162,40 @@ impl<'a> Anchors<'a> {
             if in_skipped.is_some_and(|at| depth <= at) {
                 in_skipped = None;
             }
-            let (field, flags) = if node.is_named() {
-                let flags = ids
-                    .flags
-                    .get(usize::from(node.kind_id()))
-                    .copied()
-                    .unwrap_or(0);
-                // The cursor finds a field by scanning the parent's field map: asked only under
-                // the parents whose fields the language's matcher reads.
-                let wants_field = ids.every_field
-                    || ancestor_flags
-                        .last()
-                        .is_some_and(|parent| parent & KindIds::FIELD_PARENT != 0);
-                let field = if wants_field {
-                    cursor.field_name()
-                } else {
-                    None
+            ancestors.truncate(depth);
+            let flags = ids
+                .flags
+                .get(usize::from(node.kind_id()))
+                .copied()
+                .unwrap_or(0);
+            visit(node, field, &ancestors);
+            if in_skipped.is_none() && flags & KindIds::READ != 0 {
+                let mut state = WalkState {
+                    walked: &mut walked,
+                    first_uses: &mut first_uses,
+                    chain_cursor: &mut chain_cursor,
+                    open: &mut open,
+                    in_chain: &mut in_chain,
+                    in_skipped: &mut in_skipped,
                 };
-                visit(node, field, &ancestors);
-                if in_skipped.is_none() && flags & KindIds::READ != 0 {
-                    let mut state = WalkState {
-                        walked: &mut walked,
-                        first_uses: &mut first_uses,
-                        chain_cursor: &mut chain_cursor,
-                        open: &mut open,
-                        in_chain: &mut in_chain,
-                        in_skipped: &mut in_skipped,
-                    };
-                    self.read_walked(node, flags, depth, ids, &mut state);
-                }
-                (field, flags)
-            } else {
-                // An aliased subtree's field, as in `walk_driver::preorder`.
-                let field = if children == 0 {
-                    None
-                } else {
-                    cursor.field_name()
-                };
-                (field, 0)
-            };
+                self.read_walked(node, flags, depth, ids, &mut state);
+            }
             // Nothing below a skipped node (an import, a package header) is read or matched.
-            let pruned = in_skipped == Some(depth);
-            if !pruned && steps.enter(&mut cursor, children) {
-                ancestors.push((node, field));
-                ancestor_flags.push(flags);
-                depth += 1;
+            if in_skipped == Some(depth) {
                 continue;
             }
-            loop {
-                if steps.next_sibling(&mut cursor) {
-                    break;
-                }
-                if !steps.parent(&mut cursor) {
-                    walked.uses = first_uses
-                        .into_iter()
-                        .map(|(name, first)| (name.to_owned(), first))
-                        .collect();
-                    return walked;
-                }
-                ancestors.pop();
-                ancestor_flags.pop();
-                depth -= 1;
+            // Finding a field scans the parent's field map: fields are read only under the
+            // parents whose fields the language's matcher reads.
+            let fields = ids.every_field || flags & KindIds::FIELD_PARENT != 0;
+            if push_named_children(node, fields, depth + 1, &mut pending) {
+                ancestors.push((node, field));
             }
         }
+        walked.uses = first_uses
+            .into_iter()
+            .map(|(name, first)| (name.to_owned(), first))
+            .collect();
+        walked
     }
 
     /// What the walk reads at the named node `node` at `depth`: a first use, a dotted chain, a

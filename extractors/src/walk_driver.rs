@@ -12,99 +12,89 @@ use crate::query::QueryHit;
 pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 
 /// Calls `visit(node, field, ancestors)` for every named node of `tree` in preorder;
-/// `ancestors` are the node's ancestors with their fields, the parent last. Anonymous tokens are
-/// stepped over, not visited: no pattern of the walks ends on one. The cursor is asked for a
-/// node's field only when `field_parents` marks its parent's kind id: it finds a field by
-/// scanning the parent's field map, and a matcher reads the fields under a few kinds of parent
-/// only; elsewhere the field is reported as `None` (the table comes from [`kind_marks`]).
-/// `visit` answers whether to enter the node: a walk does not enter a node below which no
-/// pattern can end (a Rust token tree holds only tokens).
+/// `ancestors` are the node's ancestors with their fields, the parent last. Only named nodes
+/// are visited (see [`push_named_children`]): no pattern of the walks ends on an anonymous
+/// token. A node's field is read only when `field_parents` marks its parent's kind id: finding
+/// a field scans the parent's field map, and a matcher reads the fields under a few kinds of
+/// parent only; elsewhere the field is reported as `None` (the table comes from
+/// [`kind_marks`]). `visit` answers whether to enter the node: a walk does not enter a node
+/// below which no pattern can end (a Rust token tree holds only tokens).
 pub(crate) fn preorder<'tree>(
     tree: &'tree Tree,
     field_parents: &[bool],
     mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]) -> bool,
 ) {
-    let marked = |table: &[bool], id: usize| table.get(id).copied().unwrap_or(false);
     let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
-    // For each ancestor, whether its children's fields are asked for.
-    let mut asked: Vec<bool> = Vec::new();
-    let mut steps = SiblingSteps::default();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        let children = node.child_count();
-        let (field, asks_children, enters) = if node.is_named() {
-            let asks = asked.last().copied().unwrap_or(false);
-            let field = if asks { cursor.field_name() } else { None };
-            let enters = visit(node, field, &ancestors);
-            let id = usize::from(node.kind_id());
-            (field, marked(field_parents, id), enters)
-        } else {
-            let field = if children == 0 {
-                None
-            } else {
-                cursor.field_name()
-            };
-            (field, false, true)
-        };
-        if enters && steps.enter(&mut cursor, children) {
-            ancestors.push((node, field));
-            asked.push(asks_children);
-            continue;
-        }
-        loop {
-            if steps.next_sibling(&mut cursor) {
-                break;
+    let mut pending: Vec<Pending<'tree>> = vec![(tree.root_node(), None, 0)];
+    while let Some((node, field, depth)) = pending.pop() {
+        ancestors.truncate(depth);
+        if visit(node, field, &ancestors) {
+            let fields = field_parents
+                .get(usize::from(node.kind_id()))
+                .copied()
+                .unwrap_or(false);
+            if push_named_children(node, fields, depth + 1, &mut pending) {
+                ancestors.push((node, field));
             }
-            if !steps.parent(&mut cursor) {
-                return;
-            }
-            ancestors.pop();
-            asked.pop();
         }
     }
 }
 
-/// A cursor's moves with each level's count of siblings still ahead, so that the cursor is
-/// never asked for a sibling after the last child: a failed `goto_next_sibling` searches the
-/// levels above before it gives up, which costs as much as a step. A node's `child_count` is its
-/// visible children, the ones the cursor steps through (hidden nodes' children lifted), so the
-/// counts agree with the cursor's moves; and a leaf is not asked for a first child either.
-#[derive(Default)]
-pub(crate) struct SiblingSteps {
-    ahead: Vec<usize>,
-}
+/// A named node the walk has still to visit: the node, its field (when asked for), its depth.
+pub(crate) type Pending<'tree> = (Node<'tree>, Option<&'static str>, usize);
 
-impl SiblingSteps {
-    /// Moves to the first of the `children` of the cursor's node, if it has any.
-    pub(crate) fn enter(
-        &mut self,
-        cursor: &mut tree_sitter::TreeCursor<'_>,
-        children: usize,
-    ) -> bool {
-        if children == 0 || !cursor.goto_first_child() {
-            return false;
-        }
-        self.ahead.push(children - 1);
-        true
+/// Nodes with more named children than this have them listed by a cursor: `named_child(i)`
+/// scans the children from the first, which would be quadratic in a wide node (a table of
+/// thousands of entries), while a cursor's steps cost more on the narrow nodes that make up
+/// most of a tree.
+const WIDE: usize = 32;
+
+/// Pushes the named children of `node` at `depth` onto `pending`, the first on top, each with
+/// its field when `fields`; false when it has none. Named children are tree-sitter's: those of
+/// hidden rules are lifted into their parent, and the field of a lifted child is its own or else
+/// that of the nearest hidden ancestor with one, as a cursor reports it. (A named node below an
+/// anonymous one is not a named child; no grammar lintel uses makes one: the anonymous nodes with
+/// children, such as Python's `is not`, hold only tokens.)
+pub(crate) fn push_named_children<'tree>(
+    node: Node<'tree>,
+    fields: bool,
+    depth: usize,
+    pending: &mut Vec<Pending<'tree>>,
+) -> bool {
+    let count = node.named_child_count();
+    if count == 0 {
+        return false;
     }
-
-    /// Moves to the next sibling, if the node is not its parent's last child (nor the root).
-    pub(crate) fn next_sibling(&mut self, cursor: &mut tree_sitter::TreeCursor<'_>) -> bool {
-        match self.ahead.last_mut() {
-            Some(ahead) if *ahead > 0 => {
-                *ahead -= 1;
-                cursor.goto_next_sibling()
+    let start = pending.len();
+    if count <= WIDE {
+        for index in 0..count {
+            if let Some(child) = node.named_child(index) {
+                let field = if fields {
+                    u32::try_from(index)
+                        .ok()
+                        .and_then(|index| node.field_name_for_named_child(index))
+                } else {
+                    None
+                };
+                pending.push((child, field, depth));
             }
-            _ => false,
+        }
+    } else {
+        let mut cursor = node.walk();
+        let mut more = cursor.goto_first_child();
+        while more {
+            let child = cursor.node();
+            if child.is_named() {
+                let field = if fields { cursor.field_name() } else { None };
+                pending.push((child, field, depth));
+            }
+            more = cursor.goto_next_sibling();
         }
     }
-
-    /// Moves to the parent; false at the root.
-    pub(crate) fn parent(&mut self, cursor: &mut tree_sitter::TreeCursor<'_>) -> bool {
-        self.ahead.pop();
-        cursor.goto_parent()
+    if let Some(pushed) = pending.get_mut(start..) {
+        pushed.reverse();
     }
+    true
 }
 
 /// The kind ids of a [`kind_table`] whose kind `marks` picks, for [`preorder`]'s tables.

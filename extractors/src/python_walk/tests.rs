@@ -62,3 +62,34 @@ c = f"{'nested' + g(f'{h(z)}')}"
         .count();
     assert_eq!(calls, 6, "{hits} hits");
 }
+
+#[test]
+fn wide_nodes_are_walked_in_order_with_their_fields() {
+    // More named children than `walk_driver::WIDE` in the module, a list and a call's
+    // arguments: those are listed by a cursor, the narrow ones by index.
+    let calls: Vec<String> = (0..40)
+        .map(|index| format!("requests.get(u{index})"))
+        .collect();
+    let assignments: Vec<String> = (0..40).map(|index| format!("o.p{index} = v")).collect();
+    let source = format!(
+        "{}\nx = [{}]\nf({})\n",
+        assignments.join("\n"),
+        calls.join(", "),
+        calls.join(", ")
+    );
+    let hits = compare(Language::Python, super::hits, "wide", &source)
+        .unwrap_or_else(|failure| panic!("{failure}"));
+    let tree = crate::syntax::parse(|| tree_sitter_python::LANGUAGE.into(), &source).expect("tree");
+    let walked = super::hits(&tree, &source, true);
+    let count = |kind| walked.iter().filter(|hit| hit.kind == kind).count();
+    assert_eq!(
+        count(policies::facts::FactKind::AccessesTechnology),
+        81,
+        "{hits} hits"
+    );
+    assert_eq!(
+        count(policies::facts::FactKind::Assignment),
+        40,
+        "{hits} hits"
+    );
+}
