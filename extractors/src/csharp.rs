@@ -295,16 +295,15 @@ impl PendingUses {
         }
         let mut by_file = FileUses::default();
         // The (name, namespace) pairs where a visible namespace declares a name the file uses,
-        // in name then namespace order: each namespace's types met with the file's names from
-        // the smaller side, as a file sees many namespaces and uses a few hundred names.
+        // in name then namespace order: looked up from each name the file uses (a few hundred)
+        // to the few namespaces that declare it, as a file sees many namespaces.
         let mut used: Vec<(&str, &str, &BTreeSet<String>, Anchor)> = Vec::new();
-        for namespace in &visible {
-            if let Some(types) = index.package(namespace) {
-                used.extend(
-                    crate::jvm::used_types(uses, types)
-                        .into_iter()
-                        .map(|(name, files, first_use)| (name, *namespace, files, first_use)),
-                );
+        for (name, first_use) in uses.iter() {
+            for namespace in index.packages_declaring(name) {
+                let files = index.package(namespace).and_then(|types| types.get(name));
+                if let (Some(files), true) = (files, visible.contains(namespace.as_str())) {
+                    used.push((name, namespace.as_str(), files, first_use));
+                }
             }
         }
         used.sort_by(|left, right| left.0.cmp(right.0).then_with(|| left.1.cmp(right.1)));
@@ -912,6 +911,22 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ignored: &["type_argument_list"],
         skipped: &["using_directive"],
     },
-    field_parents: None,
+    // The parents whose children's fields are read: by the matcher (`crate::csharp_walk`),
+    // member calls (`extensions::member_call`), attribute names and namespace names
+    // (`namespace_names`, through qualified names).
+    field_parents: Some(&[
+        "object_creation_expression",
+        "member_access_expression",
+        "member_binding_expression",
+        "invocation_expression",
+        "parameter",
+        "variable_declaration",
+        "property_declaration",
+        "attribute",
+        "assignment_expression",
+        "qualified_name",
+        "namespace_declaration",
+        "file_scoped_namespace_declaration",
+    ]),
     ids: OnceLock::new(),
 };

@@ -49,6 +49,7 @@ pub(super) fn facts(
     let mut facts = Vec::new();
     let mut actions = BTreeSet::new();
     let mut groups: Option<BTreeMap<String, Node<'_>>> = None;
+    let mut methods: Option<BTreeMap<&str, Node<'_>>> = None;
     for hit in hits
         .iter()
         .filter(|hit| hit.kind == policies::facts::FactKind::Route)
@@ -66,7 +67,13 @@ pub(super) fn facts(
             }
         } else if let Some((site, handler)) = minimal_route(hit, file, &mut groups) {
             facts.push(web_out::route_fact(factory, &site));
-            facts.extend(minimal_performs(factory, &site, handler, file));
+            facts.extend(minimal_performs(
+                factory,
+                &site,
+                handler,
+                file,
+                &mut methods,
+            ));
         }
     }
     facts
@@ -326,11 +333,12 @@ fn minimal_route<'tree>(
 /// parameter types (a lambda's, or those of a method group declared in the file, with its return
 /// type) and on `T` of a chained `.Produces<T>()`. Scope: the method group, else the scope of
 /// the registration (where a lambda's `[Authorize]` also lands).
-fn minimal_performs(
+fn minimal_performs<'tree, 's>(
     factory: &FactFactory<'_>,
     site: &RouteSite<'_>,
     handler: Node<'_>,
-    file: &FileSyntax<'_, '_>,
+    file: &FileSyntax<'s, 'tree>,
+    methods: &mut Option<BTreeMap<&'s str, Node<'tree>>>,
 ) -> Vec<Fact> {
     let source = file.source;
     let mut data = match handler.kind() {
@@ -338,8 +346,10 @@ fn minimal_performs(
         "identifier" | "member_access_expression" => {
             let name = syntax::text(handler, source);
             let name = name.rsplit('.').next().unwrap_or(name);
-            declared_method(file.root, name, source)
-                .map(|method| action_data(method, source))
+            methods
+                .get_or_insert_with(|| declared_methods(file.root, source))
+                .get(name)
+                .map(|method| action_data(*method, source))
                 .unwrap_or_default()
         }
         _ => Vec::new(),
@@ -381,20 +391,26 @@ fn parameter_data(function: Node<'_>, source: &str) -> Vec<String> {
         .collect()
 }
 
-/// The first method or local function of the file named `name`.
-fn declared_method<'tree>(root: Node<'tree>, name: &str, source: &str) -> Option<Node<'tree>> {
+/// The methods and local functions of the file by name, the first of a name winning (one walk
+/// for all the method groups the file's routes name).
+fn declared_methods<'tree, 's>(
+    root: Node<'tree>,
+    source: &'s str,
+) -> BTreeMap<&'s str, Node<'tree>> {
+    let mut methods = BTreeMap::new();
     for node in syntax::descendants(root) {
         if matches!(
             node.kind(),
             "method_declaration" | "local_function_statement"
-        ) && node
-            .child_by_field_name("name")
-            .is_some_and(|declared| syntax::text(declared, source) == name)
-        {
-            return Some(node);
+        ) {
+            if let Some(declared) = node.child_by_field_name("name") {
+                methods
+                    .entry(syntax::text(declared, source))
+                    .or_insert(node);
+            }
         }
     }
-    None
+    methods
 }
 
 /// `T` of the `.Produces<T>()` calls chained on a route registration.

@@ -8,7 +8,7 @@
 //! of top-level static classes, by method name, because a call `x.AddInfrastructure()` names
 //! its static class nowhere.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// The declarations of one file: `(package or namespace, type name)` pairs.
@@ -58,9 +58,10 @@ pub(crate) struct TypeIndex {
     /// addition: every declared package with each of its dot-prefixes, and the leading segments
     /// all declared packages share.
     owned: OnceLock<(HashSet<String>, Vec<String>)>,
-    /// Every declared type name, in any package, computed on the first
-    /// [`TypeIndex::declares_name`] after the last addition.
-    names: OnceLock<HashSet<String>>,
+    /// Every declared type name with the packages that declare it (in order), computed on the
+    /// first [`TypeIndex::declares_name`] or [`TypeIndex::packages_declaring`] after the last
+    /// addition.
+    names: OnceLock<HashMap<String, Vec<String>>>,
 }
 
 impl TypeIndex {
@@ -137,14 +138,24 @@ impl TypeIndex {
     /// Whether some package declares a type named `name` (one hash lookup: most dotted chains
     /// of a file name no project type at all).
     pub fn declares_name(&self, name: &str) -> bool {
-        self.names
-            .get_or_init(|| {
-                self.packages
-                    .values()
-                    .flat_map(|types| types.keys().cloned())
-                    .collect()
-            })
-            .contains(name)
+        self.names().contains_key(name)
+    }
+
+    /// The packages that declare a type named `name`, in order.
+    pub fn packages_declaring(&self, name: &str) -> &[String] {
+        self.names().get(name).map_or(&[], Vec::as_slice)
+    }
+
+    fn names(&self) -> &HashMap<String, Vec<String>> {
+        self.names.get_or_init(|| {
+            let mut names: HashMap<String, Vec<String>> = HashMap::new();
+            for (package, types) in &self.packages {
+                for name in types.keys() {
+                    names.entry(name.clone()).or_default().push(package.clone());
+                }
+            }
+            names
+        })
     }
 
     /// The files declaring `name` in `package`.
