@@ -277,14 +277,7 @@ impl<'tree> Matcher<'tree, '_> {
                         .child_by_field_name("operator")
                         .is_some_and(|operator| operator.kind() == "=");
                     if let (Some(target), true) = (target, is_plain) {
-                        hits.push(QueryHit::new(
-                            FactKind::Assignment,
-                            vec![
-                                (Field::Statement, parent),
-                                (Field::Target, target),
-                                (Field::Value, node),
-                            ],
-                        ));
+                        hits.push(QueryHit::assignment(parent, target, node));
                     }
                 }
                 _ => {}

@@ -302,14 +302,7 @@ fn assignment<'tree>(
     let left = field_child(statement, Child::Left)
         .filter(|left| kind_of(*left, kinds) == Kind::ExpressionList)?;
     let target = only_named(left).filter(|target| kind_of(*target, kinds) == Kind::Selector)?;
-    Some(QueryHit::new(
-        FactKind::Assignment,
-        vec![
-            (Field::Statement, statement),
-            (Field::Target, target),
-            (Field::Value, value),
-        ],
-    ))
+    Some(QueryHit::assignment(statement, target, value))
 }
 
 #[cfg(test)]

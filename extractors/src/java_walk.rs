@@ -334,14 +334,7 @@ impl<'tree> Visit<'tree, '_> {
         if field_child(statement, Child::Operator).is_none_or(|operator| operator.kind() != "=") {
             return;
         }
-        hits.push(QueryHit::new(
-            FactKind::Assignment,
-            vec![
-                (Field::Statement, statement),
-                (Field::Target, target),
-                (Field::Value, self.node),
-            ],
-        ));
+        hits.push(QueryHit::assignment(statement, target, self.node));
     }
 
     /// web.scm: the `name` or `arguments` of an annotation (the parent).

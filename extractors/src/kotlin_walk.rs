@@ -442,14 +442,7 @@ impl<'tree> Visit<'tree, '_> {
         {
             return;
         }
-        hits.push(QueryHit::new(
-            FactKind::Assignment,
-            vec![
-                (Field::Statement, statement),
-                (Field::Target, target),
-                (Field::Value, self.node),
-            ],
-        ));
+        hits.push(QueryHit::assignment(statement, target, self.node));
     }
 }
 

@@ -216,6 +216,22 @@ pub(crate) struct QueryHit<'tree> {
 }
 
 impl<'tree> QueryHit<'tree> {
+    /// The generic `assignment` hit of `statement`: `target = value`.
+    pub(crate) fn assignment(
+        statement: Node<'tree>,
+        target: Node<'tree>,
+        value: Node<'tree>,
+    ) -> Self {
+        Self::new(
+            FactKind::Assignment,
+            vec![
+                (Field::Statement, statement),
+                (Field::Target, target),
+                (Field::Value, value),
+            ],
+        )
+    }
+
     /// A match of a pattern feeding `kind` with these captures, in pattern order.
     pub fn new(kind: FactKind, captures: Vec<(Field, Node<'tree>)>) -> Self {
         Self { kind, captures }

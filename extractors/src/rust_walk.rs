@@ -161,14 +161,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                     if let Some(left) = field_child(parent, Child::Left)
                         .filter(|left| kind_of(*left, kinds) == Kind::FieldExpression)
                     {
-                        hits.push(QueryHit::new(
-                            FactKind::Assignment,
-                            vec![
-                                (Field::Statement, parent),
-                                (Field::Target, left),
-                                (Field::Value, node),
-                            ],
-                        ));
+                        hits.push(QueryHit::assignment(parent, left, node));
                     }
                 }
                 _ => {}

@@ -258,14 +258,7 @@ fn assignment_hits<'tree>(
         .named_children(&mut cursor)
         .filter(|child| kind_of(*child, kinds) == Kind::Navigation)
     {
-        hits.push(QueryHit::new(
-            FactKind::Assignment,
-            vec![
-                (Field::Statement, statement),
-                (Field::Target, navigation),
-                (Field::Value, value),
-            ],
-        ));
+        hits.push(QueryHit::assignment(statement, navigation, value));
     }
 }
 
