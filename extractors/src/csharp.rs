@@ -269,13 +269,10 @@ impl PendingUses {
         // when it is in none), as the compiler does; types, as before, those of every file.
         let context = finishing.context;
         let own_project = context.csharp_project_of(path);
-        let mut extension_visible = visible.clone();
-        for (file, namespaces) in index.global_usings_by_file() {
-            if own_project.is_none() || context.csharp_project_of(file) == own_project {
-                extension_visible.extend(namespaces.iter().map(String::as_str));
-            }
-        }
-        visible.extend(index.global_usings().iter().map(String::as_str));
+        let extension_globals = context.csharp_project_global_usings(own_project);
+        // Types also see every project's `global using`s, looked up where needed rather than
+        // copied into each file's set (a few hundred names).
+        let global_usings = index.global_usings();
         // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file: an alias of a
         // project namespace, unless the file has its own alias of that name.
         let mut project_type_aliases: Vec<(&str, &str)> = Vec::new();
@@ -301,7 +298,9 @@ impl PendingUses {
         for (name, first_use) in uses.iter() {
             for namespace in index.packages_declaring(name) {
                 let files = index.package(namespace).and_then(|types| types.get(name));
-                if let (Some(files), true) = (files, visible.contains(namespace.as_str())) {
+                let is_visible = visible.contains(namespace.as_str())
+                    || global_usings.contains(namespace.as_str());
+                if let (Some(files), true) = (files, is_visible) {
                     used.push((name, namespace.as_str(), files, first_use));
                 }
             }
@@ -370,7 +369,8 @@ impl PendingUses {
             &ExtensionScope {
                 path,
                 own,
-                visible: &extension_visible,
+                visible: &visible,
+                global_usings: extension_globals,
                 statics,
                 sees: &|declaring, is_public| context.csharp_sees(path, declaring, is_public),
             },

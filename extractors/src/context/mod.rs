@@ -83,6 +83,10 @@ pub struct ProjectContext {
     query_timing: bool,
     /// In-project symbolic links: link path → target path (see [`ProjectContext::set_symlinks`]).
     symlinks: BTreeMap<String, String>,
+    /// The namespaces of the C# `global using` directives of each C# project's files, worked
+    /// out on the first [`ProjectContext::csharp_project_global_usings`] after the last
+    /// declarations were added.
+    csharp_project_globals: std::sync::OnceLock<BTreeMap<String, BTreeSet<String>>>,
 }
 
 impl ProjectContext {
@@ -177,6 +181,7 @@ impl ProjectContext {
             without_generic_facts: false,
             query_timing: false,
             symlinks: BTreeMap::new(),
+            csharp_project_globals: std::sync::OnceLock::new(),
         }
     }
 
@@ -223,6 +228,7 @@ impl ProjectContext {
     /// file of the project, extracted or not, before finishing any extraction
     /// ([`crate::FirstPass::finish`]): imports resolve against the whole index.
     pub fn add_declarations(&mut self, path: &str, declarations: crate::TypeDeclarations) {
+        self.csharp_project_globals.take();
         match declarations.0 {
             crate::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
             crate::Declared::CSharp {
@@ -249,6 +255,31 @@ impl ProjectContext {
     /// The global usings the C# project file nearest above `file` gives it (`csproj`).
     pub(crate) fn csharp_project_usings(&self, file: &str) -> Option<&ProjectUsings> {
         self.csharp_projects.usings_of(file)
+    }
+
+    /// The namespaces of the `global using` directives in the files of the C# project
+    /// `project` (from [`ProjectContext::csharp_project_of`]); with no project, those of every
+    /// file.
+    pub(crate) fn csharp_project_global_usings(&self, project: Option<&str>) -> &BTreeSet<String> {
+        static NONE: BTreeSet<String> = BTreeSet::new();
+        let Some(project) = project else {
+            return self.csharp.global_usings();
+        };
+        self.csharp_project_globals
+            .get_or_init(|| {
+                let mut by_project: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+                for (file, namespaces) in self.csharp.global_usings_by_file() {
+                    if let Some(project) = self.csharp_project_of(file) {
+                        by_project
+                            .entry(project.to_owned())
+                            .or_default()
+                            .extend(namespaces.iter().cloned());
+                    }
+                }
+                by_project
+            })
+            .get(project)
+            .unwrap_or(&NONE)
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.

@@ -139,9 +139,11 @@ pub(super) struct ExtensionScope<'a> {
     pub path: &'a str,
     /// Its own declarations (a part of a partial static class does not use the other parts).
     pub own: &'a Declarations,
-    /// The namespaces it sees, `global using`s of its own project included (of every file
-    /// when it is in no project).
+    /// The namespaces its own usings, project file and namespaces make visible.
     pub visible: &'a BTreeSet<&'a str>,
+    /// The namespaces of the `global using`s of its own project's files (of every file when it
+    /// is in no project), which it sees too.
+    pub global_usings: &'a BTreeSet<String>,
     /// The classes of its project file's `Static` usings.
     pub statics: Option<&'a BTreeSet<String>>,
     /// Whether the file can see a class of another file, `public` or not (its project and
@@ -164,6 +166,7 @@ pub(super) fn add_calls(
         for (method, declaring) in index.extension_methods(&call.name) {
             let class = qualified(&method.namespace, &method.class);
             let is_visible = scope.visible.contains(method.namespace.as_str())
+                || scope.global_usings.contains(&method.namespace)
                 || scope
                     .statics
                     .is_some_and(|statics| statics.contains(&class));
