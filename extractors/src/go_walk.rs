@@ -26,7 +26,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{kind_in, kind_marks, kind_table, preorder, wild};
+use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,19 +72,6 @@ fn kinds() -> &'static [Kind] {
     })
 }
 
-/// The kinds whose children's fields the matcher reads (no other field is asked for).
-fn fields_under() -> &'static [bool] {
-    static PARENTS: OnceLock<Vec<bool>> = OnceLock::new();
-    PARENTS.get_or_init(|| {
-        kind_marks(kinds(), |kind| {
-            matches!(
-                kind,
-                Kind::ImportSpec | Kind::Call | Kind::CompositeLiteral | Kind::Assignment
-            )
-        })
-    })
-}
-
 crate::walk_driver::field_table!(tree_sitter_go::LANGUAGE.into();
     Function => "function",
     Operand => "operand",
@@ -100,6 +87,14 @@ crate::walk_driver::field_table!(tree_sitter_go::LANGUAGE.into();
     Parameters => "parameters",
     Path => "path",
 );
+
+/// The kinds whose children's fields the matcher reads (no other field is asked for).
+const FIELD_PARENTS: &[Kind] = &[
+    Kind::ImportSpec,
+    Kind::Call,
+    Kind::CompositeLiteral,
+    Kind::Assignment,
+];
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
@@ -159,7 +154,7 @@ pub(crate) fn walk<'tree>(
     let kinds = kinds();
     let mut hits = Vec::new();
     let mut found = RouteSyntax::default();
-    preorder(tree, fields_under(), |node, field, ancestors| {
+    preorder(tree, kinds, FIELD_PARENTS, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         match kind {
             Kind::ShortVarDeclaration | Kind::Assignment => found.statements.push(node),

@@ -28,7 +28,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{kind_in, kind_marks, kind_table, preorder, wild};
+use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,14 +67,7 @@ fn kinds() -> &'static [Kind] {
 }
 
 /// The kinds whose children's fields the matcher reads (no other field is asked for).
-fn fields_under() -> &'static [bool] {
-    static PARENTS: OnceLock<Vec<bool>> = OnceLock::new();
-    PARENTS.get_or_init(|| {
-        kind_marks(kinds(), |kind| {
-            matches!(kind, Kind::Call | Kind::Assignment)
-        })
-    })
-}
+const FIELD_PARENTS: &[Kind] = &[Kind::Call, Kind::Assignment];
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
@@ -107,7 +100,7 @@ const HTTP_METHODS: [&str; 8] = [
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder(tree, fields_under(), |node, field, ancestors| {
+    preorder(tree, kinds, FIELD_PARENTS, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
             hits.push(QueryHit::new(

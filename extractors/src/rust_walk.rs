@@ -27,7 +27,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{kind_in, kind_marks, kind_table, preorder, wild};
+use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,19 +75,6 @@ fn kinds() -> &'static [Kind] {
     })
 }
 
-/// The kinds whose children's fields the matcher reads (no other field is asked for).
-fn fields_under() -> &'static [bool] {
-    static PARENTS: OnceLock<Vec<bool>> = OnceLock::new();
-    PARENTS.get_or_init(|| {
-        kind_marks(kinds(), |kind| {
-            matches!(
-                kind,
-                Kind::ModItem | Kind::Call | Kind::Attribute | Kind::Assignment
-            )
-        })
-    })
-}
-
 crate::walk_driver::field_table!(tree_sitter_rust::LANGUAGE.into();
     Alias => "alias",
     Argument => "argument",
@@ -105,6 +92,9 @@ crate::walk_driver::field_table!(tree_sitter_rust::LANGUAGE.into();
     Value => "value",
 );
 
+/// The kinds whose children's fields the matcher reads (no other field is asked for).
+const FIELD_PARENTS: &[Kind] = &[Kind::ModItem, Kind::Call, Kind::Attribute, Kind::Assignment];
+
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
@@ -116,7 +106,7 @@ const VERBS: [&str; 6] = ["get", "post", "put", "patch", "delete", "head"];
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
     let kinds = kinds();
     let mut hits = Vec::new();
-    preorder(tree, fields_under(), |node, field, ancestors| {
+    preorder(tree, kinds, FIELD_PARENTS, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::UseDeclaration {
             hits.push(QueryHit::new(

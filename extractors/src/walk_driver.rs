@@ -14,14 +14,15 @@ pub(crate) type Ancestor<'tree> = (Node<'tree>, Option<&'static str>);
 /// Calls `visit(node, field, ancestors)` for every named node of `tree` in preorder;
 /// `ancestors` are the node's ancestors with their fields, the parent last. Only named nodes
 /// are visited (see [`push_named_children`]): no pattern of the walks ends on an anonymous
-/// token. A node's field is read only when `field_parents` marks its parent's kind id: finding
-/// a field scans the parent's field map, and a matcher reads the fields under a few kinds of
-/// parent only; elsewhere the field is reported as `None` (the table comes from
-/// [`kind_marks`]). `visit` answers whether to enter the node: a walk does not enter a node
-/// below which no pattern can end (a Rust token tree holds only tokens).
-pub(crate) fn preorder<'tree>(
+/// token. A node's field is read only when its parent's kind (in the walk's [`kind_table`]
+/// `kinds`) is among `field_parents`: finding a field scans the parent's field map, and a
+/// matcher reads the fields under a few kinds of parent only; elsewhere the field is reported
+/// as `None`. `visit` answers whether to enter the node: a walk does not enter a node below
+/// which no pattern can end (a Rust token tree holds only tokens).
+pub(crate) fn preorder<'tree, K: Copy + PartialEq>(
     tree: &'tree Tree,
-    field_parents: &[bool],
+    kinds: &[K],
+    field_parents: &[K],
     mut visit: impl FnMut(Node<'tree>, Option<&'static str>, &[Ancestor<'tree>]) -> bool,
 ) {
     let mut ancestors: Vec<Ancestor<'tree>> = Vec::new();
@@ -29,10 +30,9 @@ pub(crate) fn preorder<'tree>(
     while let Some((node, field, depth)) = pending.pop() {
         ancestors.truncate(depth);
         if visit(node, field, &ancestors) {
-            let fields = field_parents
+            let fields = kinds
                 .get(usize::from(node.kind_id()))
-                .copied()
-                .unwrap_or(false);
+                .is_some_and(|kind| field_parents.contains(kind));
             if push_named_children(node, fields, depth + 1, &mut pending) {
                 ancestors.push((node, field));
             }
@@ -95,11 +95,6 @@ pub(crate) fn push_named_children<'tree>(
         pushed.reverse();
     }
     true
-}
-
-/// The kind ids of a [`kind_table`] whose kind `marks` picks, for [`preorder`]'s tables.
-pub(crate) fn kind_marks<K: Copy>(table: &[K], marks: impl Fn(K) -> bool) -> Vec<bool> {
-    table.iter().map(|kind| marks(*kind)).collect()
 }
 
 /// A grammar's node kind ids mapped to a walk's own kinds: `classify` names each named kind
