@@ -48,8 +48,7 @@ pub(super) fn facts(
 ) -> Vec<Fact> {
     let mut facts = Vec::new();
     let mut actions = BTreeSet::new();
-    let mut groups: Option<BTreeMap<String, Node<'_>>> = None;
-    let mut methods: Option<BTreeMap<&str, Node<'_>>> = None;
+    let mut names: Option<FileNames<'_, '_>> = None;
     for hit in hits
         .iter()
         .filter(|hit| hit.kind == policies::facts::FactKind::Route)
@@ -65,15 +64,9 @@ pub(super) fn facts(
             if actions.insert(method.id()) {
                 facts.extend(action_facts(factory, method, file));
             }
-        } else if let Some((site, handler)) = minimal_route(hit, file, &mut groups) {
+        } else if let Some((site, handler)) = minimal_route(hit, file, &mut names) {
             facts.push(web_out::route_fact(factory, &site));
-            facts.extend(minimal_performs(
-                factory,
-                &site,
-                handler,
-                file,
-                &mut methods,
-            ));
+            facts.extend(minimal_performs(factory, &site, handler, file, &mut names));
         }
     }
     facts
@@ -296,10 +289,10 @@ fn action_data(method: Node<'_>, source: &str) -> Vec<String> {
     from_parameters.chain(returned).collect()
 }
 
-fn minimal_route<'tree>(
+fn minimal_route<'tree, 's>(
     hit: &QueryHit<'tree>,
-    file: &FileSyntax<'_, 'tree>,
-    groups: &mut Option<BTreeMap<String, Node<'tree>>>,
+    file: &FileSyntax<'s, 'tree>,
+    names: &mut Option<FileNames<'tree, 's>>,
 ) -> Option<(RouteSite<'tree>, Node<'tree>)> {
     let source = file.source;
     let (call, receiver, name) = (
@@ -314,8 +307,8 @@ fn minimal_route<'tree>(
         Some("") | None => "*".to_owned(),
         Some(verb) => verb.to_uppercase(),
     };
-    let declarations = groups.get_or_insert_with(|| local_values(file.root, source));
-    let prefix = group_prefix(receiver, source, declarations, MAX_GROUP_DEPTH);
+    let names = names.get_or_insert_with(|| file_names(file.root, source));
+    let prefix = group_prefix(receiver, source, &names.values, MAX_GROUP_DEPTH);
     let handler_name = matches!(handler.kind(), "identifier" | "member_access_expression")
         .then(|| syntax::compact_text(*handler, source, 120));
     let site = RouteSite {
@@ -338,7 +331,7 @@ fn minimal_performs<'tree, 's>(
     site: &RouteSite<'_>,
     handler: Node<'_>,
     file: &FileSyntax<'s, 'tree>,
-    methods: &mut Option<BTreeMap<&'s str, Node<'tree>>>,
+    names: &mut Option<FileNames<'tree, 's>>,
 ) -> Vec<Fact> {
     let source = file.source;
     let mut data = match handler.kind() {
@@ -346,8 +339,9 @@ fn minimal_performs<'tree, 's>(
         "identifier" | "member_access_expression" => {
             let name = syntax::text(handler, source);
             let name = name.rsplit('.').next().unwrap_or(name);
-            methods
-                .get_or_insert_with(|| declared_methods(file.root, source))
+            names
+                .get_or_insert_with(|| file_names(file.root, source))
+                .methods
                 .get(name)
                 .map(|method| action_data(*method, source))
                 .unwrap_or_default()
@@ -389,28 +383,6 @@ fn parameter_data(function: Node<'_>, source: &str) -> Vec<String> {
         .filter_map(|parameter| parameter.child_by_field_name("type"))
         .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source)))
         .collect()
-}
-
-/// The methods and local functions of the file by name, the first of a name winning (one walk
-/// for all the method groups the file's routes name).
-fn declared_methods<'tree, 's>(
-    root: Node<'tree>,
-    source: &'s str,
-) -> BTreeMap<&'s str, Node<'tree>> {
-    let mut methods = BTreeMap::new();
-    for node in syntax::descendants(root) {
-        if matches!(
-            node.kind(),
-            "method_declaration" | "local_function_statement"
-        ) {
-            if let Some(declared) = node.child_by_field_name("name") {
-                methods
-                    .entry(syntax::text(declared, source))
-                    .or_insert(node);
-            }
-        }
-    }
-    methods
 }
 
 /// `T` of the `.Produces<T>()` calls chained on a route registration.
@@ -489,24 +461,47 @@ fn group_prefix(
     }
 }
 
-/// The values of the file's local variables by name (`var orders = app.MapGroup("/orders")`);
-/// the first declaration of a name wins.
-fn local_values<'tree>(root: Node<'tree>, source: &str) -> BTreeMap<String, Node<'tree>> {
-    let mut values = BTreeMap::new();
+/// What the minimal-API routes of a file look names up in, from one walk of the file.
+struct FileNames<'tree, 's> {
+    /// The values of the file's local variables by name (`var orders =
+    /// app.MapGroup("/orders")`), the first declaration of a name winning.
+    values: BTreeMap<String, Node<'tree>>,
+    /// The methods and local functions by name, the first of a name winning (the method groups
+    /// routes name as handlers).
+    methods: BTreeMap<&'s str, Node<'tree>>,
+}
+
+fn file_names<'tree, 's>(root: Node<'tree>, source: &'s str) -> FileNames<'tree, 's> {
+    let mut names = FileNames {
+        values: BTreeMap::new(),
+        methods: BTreeMap::new(),
+    };
     for node in syntax::descendants(root) {
-        if node.kind() == "variable_declarator" {
-            let name = node.child_by_field_name("name");
-            let value = named_children(node)
-                .into_iter()
-                .rfind(|child| Some(child.id()) != name.map(|name| name.id()));
-            if let (Some(name), Some(value)) = (name, value) {
-                values
-                    .entry(syntax::text(name, source).to_owned())
-                    .or_insert(value);
+        match node.kind() {
+            "variable_declarator" => {
+                let name = node.child_by_field_name("name");
+                let value = named_children(node)
+                    .into_iter()
+                    .rfind(|child| Some(child.id()) != name.map(|name| name.id()));
+                if let (Some(name), Some(value)) = (name, value) {
+                    names
+                        .values
+                        .entry(syntax::text(name, source).to_owned())
+                        .or_insert(value);
+                }
             }
+            "method_declaration" | "local_function_statement" => {
+                if let Some(declared) = node.child_by_field_name("name") {
+                    names
+                        .methods
+                        .entry(syntax::text(declared, source))
+                        .or_insert(node);
+                }
+            }
+            _ => {}
         }
     }
-    values
+    names
 }
 
 #[cfg(test)]
