@@ -336,16 +336,18 @@ pub fn extract_project(
             (file.as_str(), Arc::clone(name))
         })
         .collect();
-    for fact in &mut extraction.facts {
+    extraction.facts.par_iter_mut().for_each(|fact| {
         fact.subject = owner_of.get(&*fact.evidence.file).cloned();
         if fact.kind == FactKind::Import {
             fact.target = fact
                 .property_str("resolved")
                 .and_then(|resolved| owner_of.get(resolved).cloned());
         }
-    }
+    });
     // Ids are unique, so an unstable sort gives the one order (and needs no buffer).
-    extraction.facts.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    extraction
+        .facts
+        .par_sort_unstable_by(|a, b| a.id.cmp(&b.id));
     extraction
 }
 

@@ -156,6 +156,42 @@ impl ClientMatcher<'_> {
         facts
     }
 
+    /// Whether a site used as `use_kind` whose path ends in the segment `last` (after the last
+    /// separator or `/`) may match a rule: a path ends with a rule's tail only if their last
+    /// segments are equal. A cheap test for the many sites no rule names.
+    pub fn may_end_with(&self, use_kind: ClientUse, last: &str) -> bool {
+        // `last` holds no separator, so a tail ends with it as a segment exactly when the
+        // tail's last segment is `last`.
+        self.rules.iter().any(|rule| {
+            Self::tails(rule, use_kind)
+                .iter()
+                .any(|tail| self.has_tail(tail, last))
+        })
+    }
+
+    /// The last segment of `path`, after its last separator or `/`.
+    pub fn last_segment<'p>(&self, path: &'p str) -> &'p str {
+        let after_slash = path.rsplit('/').next().unwrap_or(path);
+        match self.separator.as_bytes() {
+            [separator] => after_slash
+                .rsplit(char::from(*separator))
+                .next()
+                .unwrap_or(after_slash),
+            _ => after_slash
+                .rsplit(self.separator)
+                .next()
+                .unwrap_or(after_slash),
+        }
+    }
+
+    fn tails(rule: &ClientRule, use_kind: ClientUse) -> &'static [&'static str] {
+        match use_kind {
+            ClientUse::Construct => rule.constructs,
+            ClientUse::Call => rule.calls,
+            ClientUse::Inject | ClientUse::Extend => rule.types,
+        }
+    }
+
     /// Whether a site used as `use_kind` with `path` matches any rule.
     pub fn matches_any(&self, use_kind: ClientUse, path: &str, is_qualified: bool) -> bool {
         self.rules
@@ -170,12 +206,9 @@ impl ClientMatcher<'_> {
         path: &str,
         is_qualified: bool,
     ) -> bool {
-        let tails = match use_kind {
-            ClientUse::Construct => rule.constructs,
-            ClientUse::Call => rule.calls,
-            ClientUse::Inject | ClientUse::Extend => rule.types,
-        };
-        tails.iter().any(|tail| self.has_tail(path, tail))
+        Self::tails(rule, use_kind)
+            .iter()
+            .any(|tail| self.has_tail(path, tail))
             && (!is_qualified
                 || rule
                     .imports

@@ -79,12 +79,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // first member call of each method name and argument count, which may call an extension
     // method (`services.AddInfrastructure(configuration)`).
     let mut attributes = Vec::new();
-    let mut member_calls: BTreeMap<(&str, usize), Node<'_>> = BTreeMap::new();
+    let mut member_calls: BTreeMap<(&str, usize), (Node<'_>, u32)> = BTreeMap::new();
     // And it notes the names of namespace declarations, which are not uses.
     let mut namespace_names = namespace_names::NamespaceNames::default();
     let walked = out
         .anchors
-        .walk_with(&WALK_KINDS, |node, field, ancestors| {
+        .walk_scoped(&WALK_KINDS, |node, field, ancestors, scope| {
             matcher.visit(node, field, ancestors);
             if let Some(name) = attribute_name(node, field, ancestors, source) {
                 attributes.push((name, node));
@@ -92,7 +92,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             if let Some((identifier, name, arguments)) =
                 extensions::member_call(node, field, ancestors, source)
             {
-                member_calls.entry((name, arguments)).or_insert(identifier);
+                member_calls
+                    .entry((name, arguments))
+                    .or_insert((identifier, scope));
             }
             namespace_names.visit(node, field, ancestors, source);
         });
@@ -153,10 +155,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         chains: Chains::new(&chains, &out.anchors),
         member_calls: member_calls
             .into_iter()
-            .map(|((name, arguments), node)| MemberCall {
+            .map(|((name, arguments), (node, scope))| MemberCall {
                 name: name.into(),
                 arguments,
-                anchor: out.anchors.at(node),
+                anchor: out.anchors.at_walked(node, scope),
             })
             .collect(),
     };

@@ -77,6 +77,14 @@ impl<'a> Anchors<'a> {
         self.at_scope(node, scope)
     }
 
+    /// The anchor of a node inside the declarations whose interned scope `scope` the walk gave
+    /// ([`Anchors::walk_scoped`]); an empty node (`MISSING`) is placed as [`Anchors::at`] places
+    /// it, by its position, as the walk places the first uses.
+    pub fn at_walked(&mut self, node: Node<'a>, scope: u32) -> Anchor {
+        let scope = self.walked_scope(node, &[(0, scope)]);
+        self.at_scope(node, scope)
+    }
+
     /// The anchor of a node, with its scope as the extractor worked it out.
     pub fn with_scope(&mut self, node: Node<'a>, scope: Option<String>) -> Anchor {
         let scope = self.intern(scope);
@@ -132,6 +140,18 @@ impl<'a> Anchors<'a> {
         kinds: &WalkKinds<'_>,
         mut visit: impl FnMut(Node<'a>, Option<&'static str>, &[Ancestor<'a>]),
     ) -> Walked<'a> {
+        self.walk_scoped(kinds, |node, field, ancestors, _| {
+            visit(node, field, ancestors);
+        })
+    }
+
+    /// [`Anchors::walk_with`], with the interned scope of the declarations around each visited
+    /// node as `visit`'s last argument (for [`Anchors::at_walked`]).
+    pub fn walk_scoped(
+        &mut self,
+        kinds: &WalkKinds<'_>,
+        mut visit: impl FnMut(Node<'a>, Option<&'static str>, &[Ancestor<'a>], u32),
+    ) -> Walked<'a> {
         let ids = kinds
             .ids
             .get_or_init(|| KindIds::of(&self.root.language(), kinds));
@@ -168,7 +188,12 @@ impl<'a> Anchors<'a> {
                 .get(usize::from(node.kind_id()))
                 .copied()
                 .unwrap_or(0);
-            visit(node, field, &ancestors);
+            visit(
+                node,
+                field,
+                &ancestors,
+                open.last().map_or(NO_SCOPE, |(_, scope)| *scope),
+            );
             if in_skipped.is_none() && flags & KindIds::READ != 0 {
                 let mut state = WalkState {
                     walked: &mut walked,

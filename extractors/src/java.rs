@@ -72,7 +72,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     for site in hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source))
+        .filter_map(|hit| client_site(hit, source, &matcher))
     {
         let (node, use_kind) = (site.0, site.1);
         // The first string argument is read only for a call some rule may match.
@@ -110,30 +110,36 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
 }
 
 /// A possible client site: its node, use and name as written (the first string argument of a
-/// call is read once a rule may match it).
+/// call is read once a rule may match it). Java has no import aliases, so a name's qualified
+/// path ends in the name's own last segment: a site whose last segment ends no rule's tail is
+/// dropped here, before its name is built.
 fn client_site<'tree>(
     hit: &QueryHit<'tree>,
     source: &str,
+    matcher: &ClientMatcher<'_>,
 ) -> Option<(Node<'tree>, ClientUse, String, Option<String>)> {
+    let typed = |node: Node<'tree>, use_kind: ClientUse| {
+        let name = type_name(node, source);
+        matcher
+            .may_end_with(use_kind, matcher.last_segment(&name))
+            .then_some((node, use_kind, name))
+    };
     let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
-        (base, ClientUse::Extend, type_name(base, source))
+        typed(base, ClientUse::Extend)?
     } else if let Some(construction) = hit.node(Field::Construction) {
-        (
-            construction,
-            ClientUse::Construct,
-            type_name(hit.node(Field::Type)?, source),
-        )
+        let (_, use_kind, name) = typed(hit.node(Field::Type)?, ClientUse::Construct)?;
+        (construction, use_kind, name)
     } else if let Some(call) = hit.node(Field::Call) {
-        let receiver = syntax::text(hit.node(Field::Type)?, source);
         let method = syntax::text(hit.node(Field::Method)?, source);
+        if !matcher.may_end_with(ClientUse::Call, method) {
+            return None;
+        }
+        let receiver = syntax::text(hit.node(Field::Type)?, source);
         (call, ClientUse::Call, format!("{receiver}.{method}"))
     } else {
         let parameter = hit.node(Field::Parameter)?;
-        (
-            parameter,
-            ClientUse::Inject,
-            type_name(hit.node(Field::Type)?, source),
-        )
+        let (_, use_kind, name) = typed(hit.node(Field::Type)?, ClientUse::Inject)?;
+        (parameter, use_kind, name)
     };
     Some((node, use_kind, name, None))
 }

@@ -47,7 +47,7 @@ pub(crate) type Pending<'tree> = (Node<'tree>, Option<&'static str>, usize);
 /// scans the children from the first, which would be quadratic in a wide node (a table of
 /// thousands of entries), while a cursor's steps cost more on the narrow nodes that make up
 /// most of a tree.
-const WIDE: usize = 32;
+pub(crate) const WIDE: usize = 32;
 
 /// Pushes the named children of `node` at `depth` onto `pending`, the first on top, each with
 /// its field when `fields`; false when it has none. Named children are tree-sitter's: those of

@@ -36,6 +36,9 @@ fn class_owners(
 ) -> BTreeMap<(String, String), BTreeSet<String>> {
     let mut declared: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
     for fact in facts {
+        if !matches!(fact.kind, FactKind::ConstructorInjection | FactKind::Import) {
+            continue;
+        }
         let language = fact.property_str("language").unwrap_or_default().to_owned();
         match fact.kind {
             FactKind::ConstructorInjection => {
@@ -80,6 +83,13 @@ fn single(set: Option<&BTreeSet<String>>) -> Option<String> {
 /// owner of the parameter type's single registered implementation, else of the type's single
 /// declaration, else nothing.
 pub fn fill_injection_targets(facts: &mut [Box<Fact>], owners: &BTreeMap<String, String>) {
+    // Most projects inject nothing: the declared classes are read only when something is.
+    if !facts
+        .iter()
+        .any(|fact| fact.kind == FactKind::ConstructorInjection && fact.target.is_none())
+    {
+        return;
+    }
     let declared = class_owners(facts, owners);
     let mut implementations: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for fact in facts.iter() {
