@@ -263,7 +263,6 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         "object_creation_expression",
         "formal_parameter",
         "field_declaration",
-        "method_invocation",
         "assignment_expression",
         "annotation",
         "marker_annotation",

@@ -254,10 +254,15 @@ impl<'tree> Visit<'tree, '_> {
     /// The `name` or `arguments` of a `method_invocation` (the parent).
     fn method_invocation(&self, hits: &mut Vec<QueryHit<'tree>>) {
         let call = self.parent;
-        match (self.field, self.kind) {
+        // The walk reads no fields under a call (`java::WALK_KINDS`): its identifier children
+        // are its `object` and its `name`, and its one argument list is its `arguments`.
+        match self.kind {
             // clients.scm: `Type.method(…)`.
-            (Some("name"), Kind::Identifier) => {
-                if let Some(object) = self.child(call, Child::Object, Some(Kind::Identifier)) {
+            Kind::Identifier => {
+                if let Some(object) = self
+                    .child(call, Child::Object, Some(Kind::Identifier))
+                    .filter(|object| object.id() != self.node.id())
+                {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
                         vec![
@@ -268,7 +273,7 @@ impl<'tree> Visit<'tree, '_> {
                     ));
                 }
             }
-            (Some("arguments"), Kind::ArgumentList) => {
+            Kind::ArgumentList => {
                 let Some(method) = self.child(call, Child::Name, Some(Kind::Identifier)) else {
                     return;
                 };
