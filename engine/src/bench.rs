@@ -1,7 +1,8 @@
 //! `lintel bench-parse` (hidden): the parse-only floor for benchmarks. It reads and parses with
-//! tree-sitter exactly the files `check` extracts (owned, readable, and not generated unless
-//! `--include-generated`), in parallel, and runs no query, resolution or solving, so
-//! `check --all` time divided by this time is the pipeline's overhead.
+//! tree-sitter exactly the files `check` parses (those it extracts: owned, readable, and not
+//! generated unless `--include-generated`; and the other Java, Kotlin and C# files, which it
+//! parses for the types they declare), in parallel, and runs no query, resolution or solving,
+//! so `check --all` time divided by this time is the pipeline's overhead.
 
 use std::io::Write;
 use std::time::Instant;
@@ -15,18 +16,13 @@ use crate::error::EngineError;
 use crate::paths::ComponentMap;
 use crate::scope::{read_file, resolve};
 
-/// Parses every file `check` would extract; returns (files parsed, error nodes, elapsed ms).
+/// Parses every file `check` would parse; returns (files parsed, error nodes, elapsed ms).
 pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), EngineError> {
     let started = Instant::now();
     let root = options.project.as_path();
     let spec = load_spec(root, options.spec.as_deref())?;
     let scope = resolve(root, &options.scope)?;
     let map = ComponentMap::new(&spec.model);
-    let owned: Vec<&String> = scope
-        .project_files
-        .iter()
-        .filter(|file| map.owner(file).is_some())
-        .collect();
     let attributes = scope
         .project_files
         .iter()
@@ -41,13 +37,23 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
         .build()
         .map_err(|error| EngineError::Internal(error.to_string()))?;
     let parsed: Vec<usize> = pool.install(|| {
-        owned
+        scope
+            .project_files
             .par_iter()
             .filter_map(|file| {
+                // `check` parses the unowned and generated Java, Kotlin and C# files too, for
+                // the types they declare.
+                let for_declarations = extractors::reads_declarations(file);
+                let owned = map.owner(file).is_some();
+                if !owned && !for_declarations {
+                    return None;
+                }
                 let bytes = read_file(&scope, root, None, file).ok()?;
                 let text = String::from_utf8(bytes).ok()?;
-                if !options.include_generated && extractors::is_generated(file, &text, &attributes)
-                {
+                let extracted = owned
+                    && (options.include_generated
+                        || !extractors::is_generated(file, &text, &attributes));
+                if !extracted && !for_declarations {
                     return None;
                 }
                 extractors::parse_only(file, &text)

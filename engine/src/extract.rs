@@ -413,7 +413,7 @@ fn extract_files(
     let others: Vec<(&str, TypeDeclarations)> = scope
         .project_files
         .par_iter()
-        .filter(|file| !owned.contains(file.as_str()) && declares_types(file))
+        .filter(|file| !owned.contains(file.as_str()) && extractors::reads_declarations(file))
         .map_init(open_repository, |repository, file| {
             let bytes = read_file(scope, root, repository.as_ref(), file).ok()?;
             let declarations = extractors::read_declarations(file, &declaration_text(bytes)?)?;
@@ -443,16 +443,4 @@ fn extract_files(
             (file.clone(), outcome)
         })
         .collect()
-}
-
-/// Whether a file's language has a type index (Java, Kotlin, C#).
-fn declares_types(file: &str) -> bool {
-    matches!(
-        extractors::Language::for_path(file),
-        Some(
-            extractors::Language::Java
-                | extractors::Language::Kotlin
-                | extractors::Language::CSharp
-        )
-    )
 }

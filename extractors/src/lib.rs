@@ -151,19 +151,23 @@ fn declarations_of(
 /// what it declares: the project's imports may still name its types. `None` for other files,
 /// and for Entity Framework migration artefacts, whose types code never names.
 pub fn read_declarations(path: &str, source: &str) -> Option<TypeDeclarations> {
+    if !reads_declarations(path) {
+        return None;
+    }
     let language = Language::for_path(path)?;
-    if !matches!(
-        language,
-        Language::Java | Language::Kotlin | Language::CSharp
-    ) {
-        return None;
-    }
-    if generated::is_ef_migration_artefact(path) {
-        return None;
-    }
     let backend = language.spec().tree_sitter()?;
     let tree = syntax::parse(backend.grammar, source)?;
     declarations_of(language, &tree, source)
+}
+
+/// Whether [`read_declarations`] parses the file at `path` (project-relative): a Java, Kotlin
+/// or C# file, but no EF Core migration artefact. Generated and unowned files are parsed for
+/// their declarations too, since other files may name their types.
+pub fn reads_declarations(path: &str) -> bool {
+    matches!(
+        Language::for_path(path),
+        Some(Language::Java | Language::Kotlin | Language::CSharp)
+    ) && !generated::is_ef_migration_artefact(path)
 }
 
 /// A file after the first pass: what it declares, the facts that need no type index, and
