@@ -342,6 +342,38 @@ o.p = q.r = s;
 }
 
 #[test]
+fn wide_nodes_are_walked_in_order() {
+    // More named children than `walk_driver::WIDE` in the program, an array and an argument
+    // list, with matches inside and between them.
+    let calls: Vec<String> = (0..40)
+        .map(|index| format!("f{index}(require('m{index}'))"))
+        .collect();
+    let statements: Vec<String> = (0..40)
+        .map(|index| format!("app.get('/r{index}', h{index});"))
+        .collect();
+    let source = format!(
+        "import a from 'a';\nconst list = [{}];\ng({});\n{}\no.p = q;\n",
+        calls.join(", "),
+        calls.join(", "),
+        statements.join("\n")
+    );
+    let language = Language::TypeScript;
+    let tree = syntax::parse(
+        || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        &source,
+    )
+    .unwrap_or_else(|| panic!("no tree"));
+    let compiled = match query::compiled(language) {
+        Some(Ok(compiled)) => compiled,
+        _ => panic!("no query"),
+    };
+    let expected = describe(&compiled.hits(&tree, &source));
+    let walked = walk::walk(language, &tree, &source, true);
+    assert_eq!(describe(&walked.hits), expected);
+    assert!(expected.len() > 200, "{}", expected.len());
+}
+
+#[test]
 fn query_passes_are_timed_only_when_asked() {
     let source = "import { Pool } from 'pg';\nconst pool = new Pool();\nfetch('/x');\n";
     let mut context = crate::ProjectContext::default();

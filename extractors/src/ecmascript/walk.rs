@@ -1,12 +1,12 @@
-//! One `TreeCursor` walk over a file's tree that does the work of the TypeScript/JavaScript query
-//! and of the name-use analysis at once.
+//! One walk over the named nodes of a file's tree that does the work of the
+//! TypeScript/JavaScript query and of the name-use analysis at once.
 //!
 //! Running the compiled query costs more than twice a plain cursor walk whatever its patterns
 //! (the query cursor computes fields, supertypes and sibling status for every node), and the use
 //! analysis walked the tree a second time. This walk recognises the patterns of
 //! `queries/javascript/*.scm` and `queries/typescript/*.scm` by hand and returns the same
 //! [`QueryHit`]s, in the same order for each fact kind (extractors read the hits kind by kind): a
-//! query match is reported when the cursor enters the last node of its pattern, so a hit waits in
+//! query match is reported when the walk enters the last node of its pattern, so a hit waits in
 //! `pending` until the walk enters that node (hits that finish on the same node keep the order of
 //! their roots, outer first, then of their patterns). A match whose last node is entered with no
 //! other named node in between is reported at that earlier node: a call's callee right after the
@@ -507,44 +507,111 @@ pub(super) fn walk<'tree, 'source>(
         scopes: ScopeFrames::default(),
     };
     let mut levels: Vec<Level<'tree>> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        // A node with nothing in it that matters is stepped over, not even entered.
-        if !walker.is_prunable(node) {
-            let (level, descend) = walker.enter(node, &levels);
-            levels.push(level);
-            if descend && !walker.is_prunable(node) && walker.goto_first_child(&mut cursor, node) {
-                continue;
+    // The named nodes the walk is inside, each with the next of its named children to read; the
+    // last of `levels` is the last of them.
+    let mut inside: Vec<Children<'tree>> = Vec::new();
+    walker.visit(tree.root_node(), &mut levels, &mut inside);
+    while let Some(children) = inside.last_mut() {
+        // Nothing after the child just left matters: the rest of the parent is not read.
+        let rest_matters = children
+            .left_at
+            .is_none_or(|end| walker.matters_after(end, levels.last()));
+        match children.next().filter(|_| rest_matters) {
+            Some(child) => {
+                children.left_at = Some(child.end_byte());
+                walker.visit(child, &mut levels, &mut inside);
             }
-            levels.pop();
+            None => {
+                inside.pop();
+                levels.pop();
+            }
         }
-        loop {
-            let rest_matters = walker.matters_after(cursor.node().end_byte(), levels.last());
-            if rest_matters && cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                let Walker {
-                    hits,
-                    usage,
-                    scopes,
-                    ..
-                } = walker;
-                return Walked {
-                    hits,
-                    usage,
-                    scopes,
-                    pruned,
-                };
-            }
-            // Leaving the parent, which was entered since the walk went below it.
-            levels.pop();
+    }
+    let Walker {
+        hits,
+        usage,
+        scopes,
+        ..
+    } = walker;
+    Walked {
+        hits,
+        usage,
+        scopes,
+        pruned,
+    }
+}
+
+/// The named children of a node the walk is inside, read one at a time by index (a cursor's
+/// steps cost several times a `named_child` call), or listed at once with a cursor for a wide
+/// node (`walk_driver::WIDE`), where indexing from the first child each time would be quadratic.
+struct Children<'tree> {
+    node: Node<'tree>,
+    /// The index of the next child.
+    next: usize,
+    count: usize,
+    /// A wide node's named children.
+    listed: Vec<Node<'tree>>,
+    /// The end of the child the walk last left, if any.
+    left_at: Option<usize>,
+}
+
+impl<'tree> Children<'tree> {
+    fn of(node: Node<'tree>) -> Self {
+        let count = node.named_child_count();
+        let listed: Vec<Node<'tree>> = if count > crate::walk_driver::WIDE {
+            let mut cursor = node.walk();
+            node.named_children(&mut cursor).collect()
+        } else {
+            Vec::new()
+        };
+        Self {
+            node,
+            next: 0,
+            count: if listed.is_empty() {
+                count
+            } else {
+                listed.len()
+            },
+            listed,
+            left_at: None,
         }
+    }
+
+    fn next(&mut self) -> Option<Node<'tree>> {
+        if self.next >= self.count {
+            return None;
+        }
+        let child = if self.listed.is_empty() {
+            self.node.named_child(self.next)
+        } else {
+            self.listed.get(self.next).copied()
+        };
+        self.next += 1;
+        child
     }
 }
 
 impl<'tree, 'source> Walker<'_, 'tree, 'source> {
+    /// Reaches the named node `node` (its parent is the last of `levels`): unless nothing in it
+    /// matters, enters it and, if anything below it may matter, goes inside (`inside`). Only
+    /// named nodes are reached: no pattern node is anonymous, and no anonymous node has named
+    /// children in these grammars.
+    fn visit(
+        &mut self,
+        node: Node<'tree>,
+        levels: &mut Vec<Level<'tree>>,
+        inside: &mut Vec<Children<'tree>>,
+    ) {
+        if self.is_prunable(node) {
+            return;
+        }
+        let (level, descend) = self.enter(node, levels);
+        if descend && !self.is_prunable(node) && self.may_descend(node) {
+            levels.push(level);
+            inside.push(Children::of(node));
+        }
+    }
+
     /// Visits `node` (its parent is the last of `levels`): finishes the matches that end here,
     /// starts those rooted here, records name uses. Returns the node's level and whether to
     /// descend into it.
@@ -675,23 +742,15 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         }
     }
 
-    /// Moves `cursor` from `node` to its first child that may matter: the first child reaching
-    /// past the next trigger or pending last node (the children before hold neither). Inside a
-    /// subtree with errors, which may hold zero-width missing nodes, to the first child.
-    fn goto_first_child(
-        &self,
-        cursor: &mut tree_sitter::TreeCursor<'tree>,
-        node: Node<'tree>,
-    ) -> bool {
+    /// Whether anything below `node` may matter: a trigger or a pending last node before its
+    /// end (the children before the next one hold neither, and are stepped over as prunable).
+    /// Inside a subtree with errors, which may hold zero-width missing nodes, always.
+    fn may_descend(&self, node: Node<'tree>) -> bool {
         if self.triggers.is_none() || node.has_error() {
-            return cursor.goto_first_child();
+            return true;
         }
-        match self.next_position(node.start_byte()) {
-            Some(position) if position < node.end_byte() => {
-                cursor.goto_first_child_for_byte(position).is_some()
-            }
-            _ => false,
-        }
+        self.next_position(node.start_byte())
+            .is_some_and(|position| position < node.end_byte())
     }
 
     /// Whether anything after offset `from` inside `parent` may matter, so that the walk goes on
