@@ -161,7 +161,7 @@ impl<'a> Anchors<'a> {
         };
         // The first use of each name, looked up by hash for every name node and sorted once.
         let mut first_uses: HashMap<&'a str, (Node<'a>, u32), Fnv> = HashMap::default();
-        let mut chain_cursor = self.root.walk();
+        let mut chain_nodes = Vec::new();
         // The scope-opening declarations around the current node: (depth, interned scope).
         let mut open: Vec<(usize, u32)> = Vec::new();
         // The depth of the dotted chain the walk is inside: no chain is looked for below it.
@@ -198,7 +198,7 @@ impl<'a> Anchors<'a> {
                 let mut state = WalkState {
                     walked: &mut walked,
                     first_uses: &mut first_uses,
-                    chain_cursor: &mut chain_cursor,
+                    chain_nodes: &mut chain_nodes,
                     open: &mut open,
                     in_chain: &mut in_chain,
                     in_skipped: &mut in_skipped,
@@ -236,7 +236,7 @@ impl<'a> Anchors<'a> {
         let WalkState {
             walked,
             first_uses,
-            chain_cursor,
+            chain_nodes,
             open,
             in_chain,
             in_skipped,
@@ -250,7 +250,7 @@ impl<'a> Anchors<'a> {
         }
         if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
             if let Some(segments) =
-                crate::jvm::chain_segments(node, self.source, &ids.chain_ids, chain_cursor)
+                crate::jvm::chain_segments(node, self.source, &ids.chain_ids, chain_nodes)
             {
                 if segments.len() >= 2 {
                     let scope = self.walked_scope(node, open);
@@ -283,8 +283,8 @@ struct WalkState<'w, 'a> {
     walked: &'w mut Walked<'a>,
     /// The first use of each name so far.
     first_uses: &'w mut HashMap<&'a str, (Node<'a>, u32), Fnv>,
-    /// A cursor for reading dotted chains.
-    chain_cursor: &'w mut tree_sitter::TreeCursor<'a>,
+    /// A buffer for reading dotted chains.
+    chain_nodes: &'w mut Vec<Node<'a>>,
     /// The scope-opening declarations around the current node: (depth, interned scope).
     open: &'w mut Vec<(usize, u32)>,
     /// The depth of the dotted chain the walk is inside.

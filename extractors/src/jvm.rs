@@ -430,12 +430,12 @@ pub(crate) struct ChainIds {
 }
 
 /// The leaf texts of a chain node in order, `None` unless its named descendants are all chain
-/// or leaf nodes (ignored subtrees left out). `cursor` is any cursor of the tree, reused.
+/// or leaf nodes (ignored subtrees and comments left out). `pending` is a buffer, reused.
 pub(crate) fn chain_segments<'tree>(
     node: Node<'tree>,
     source: &str,
     kinds: &ChainIds,
-    cursor: &mut tree_sitter::TreeCursor<'tree>,
+    pending: &mut Vec<Node<'tree>>,
 ) -> Option<Vec<String>> {
     let text = crate::syntax::text(node, source);
     if cannot_be_chain(text) {
@@ -448,38 +448,35 @@ pub(crate) fn chain_segments<'tree>(
     if !kinds.chain.contains(&kind) {
         return None;
     }
-    // The named descendants in preorder, entering chain nodes only: one cursor, no child lists.
+    // The named descendants in preorder, entering chain nodes only, by index (chains are
+    // narrow: a cursor's steps would cost more).
     let mut segments = Vec::new();
-    cursor.reset(node);
-    if !cursor.goto_first_child() {
-        return Some(segments);
-    }
-    let mut depth = 1_usize;
-    loop {
-        let current = cursor.node();
-        let mut enter = false;
-        if current.is_named() && !current.is_extra() {
-            let kind = current.kind_id();
-            if kinds.ignored.contains(&kind) {
-            } else if kinds.leaf.contains(&kind) {
-                segments.push(crate::syntax::text(current, source).to_owned());
-            } else if kinds.chain.contains(&kind) {
-                enter = true;
-            } else {
-                return None;
-            }
-        }
-        if enter && cursor.goto_first_child() {
-            depth += 1;
+    pending.clear();
+    push_named_children_reversed(node, pending);
+    while let Some(current) = pending.pop() {
+        if current.is_extra() {
             continue;
         }
-        while !cursor.goto_next_sibling() {
-            if depth == 1 || !cursor.goto_parent() {
-                return Some(segments);
-            }
-            depth -= 1;
+        let kind = current.kind_id();
+        if kinds.ignored.contains(&kind) {
+        } else if kinds.leaf.contains(&kind) {
+            segments.push(crate::syntax::text(current, source).to_owned());
+        } else if kinds.chain.contains(&kind) {
+            push_named_children_reversed(current, pending);
+        } else {
+            return None;
         }
     }
+    Some(segments)
+}
+
+/// Pushes the named children of `node`, the first on top.
+fn push_named_children_reversed<'tree>(node: Node<'tree>, pending: &mut Vec<Node<'tree>>) {
+    pending.extend(
+        (0..node.named_child_count())
+            .rev()
+            .filter_map(|index| node.named_child(index)),
+    );
 }
 
 /// Whether a node's text shows at once that it is no chain: with no type arguments, comment
