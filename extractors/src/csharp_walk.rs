@@ -50,10 +50,12 @@ pub(crate) enum Kind {
     Assignment,
     Attribute,
     Identifier,
+    /// Read by `csharp::namespace_names`, no pattern's.
+    QualifiedName,
 }
 
 /// C# node kind ids → [`Kind`], by name (one name may have several ids).
-fn kinds() -> &'static [Kind] {
+pub(crate) fn kinds() -> &'static [Kind] {
     static KINDS: OnceLock<Vec<Kind>> = OnceLock::new();
     KINDS.get_or_init(|| {
         kind_table(
@@ -73,13 +75,14 @@ fn kinds() -> &'static [Kind] {
                 "assignment_expression" => Kind::Assignment,
                 "attribute" => Kind::Attribute,
                 "identifier" => Kind::Identifier,
+                "qualified_name" => Kind::QualifiedName,
                 _ => Kind::Other,
             },
         )
     })
 }
 
-fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
+pub(crate) fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
 

@@ -8,12 +8,12 @@
 //! uses and chains can be corrected afterwards.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
 
 use tree_sitter::Node;
 
+use crate::csharp_walk::{kind_of, kinds, Kind};
 use crate::syntax;
-use crate::walk_driver::{kind_table, Ancestor};
+use crate::walk_driver::Ancestor;
 
 /// What the walk finds about the namespace names of one file.
 #[derive(Default)]
@@ -35,23 +35,22 @@ impl<'tree, 's> NamespaceNames<'tree, 's> {
         ancestors: &[Ancestor<'tree>],
         source: &'s str,
     ) {
-        let kind = name_kinds()
-            .get(usize::from(node.kind_id()))
-            .copied()
-            .unwrap_or(NameKind::Other);
-        if kind == NameKind::Other {
+        // By kind id (`Node::kind` validates the name's UTF-8 on every call, and the walk asks
+        // of every node).
+        let kind = kind_of(node, kinds());
+        if !matches!(kind, Kind::Identifier | Kind::QualifiedName) {
             return;
         }
         if is_namespace_name(field, ancestors) {
             self.nodes.insert(node.id());
-            if kind == NameKind::Identifier {
+            if kind == Kind::Identifier {
                 self.segments
                     .entry(syntax::text(node, source))
                     .or_insert(None);
             }
             return;
         }
-        if kind != NameKind::Identifier || self.segments.is_empty() {
+        if kind != Kind::Identifier || self.segments.is_empty() {
             return;
         }
         if let Some(first) = self.segments.get_mut(syntax::text(node, source)) {
@@ -73,31 +72,6 @@ impl<'tree, 's> NamespaceNames<'tree, 's> {
     pub fn segments(&self) -> impl Iterator<Item = (&'s str, Option<Node<'tree>>)> + '_ {
         self.segments.iter().map(|(name, first)| (*name, *first))
     }
-}
-
-/// The kinds of name [`NamespaceNames::visit`] reads.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum NameKind {
-    Other,
-    Identifier,
-    QualifiedName,
-}
-
-/// C# node kind ids → [`NameKind`], by name (`Node::kind` validates the name's UTF-8 on every
-/// call, and the walk asks of every node).
-fn name_kinds() -> &'static [NameKind] {
-    static KINDS: OnceLock<Vec<NameKind>> = OnceLock::new();
-    KINDS.get_or_init(|| {
-        kind_table(
-            &tree_sitter_c_sharp::LANGUAGE.into(),
-            NameKind::Other,
-            |name| match name {
-                "identifier" => NameKind::Identifier,
-                "qualified_name" => NameKind::QualifiedName,
-                _ => NameKind::Other,
-            },
-        )
-    })
 }
 
 /// Whether a node in `field` of the last of `ancestors` lies in the `name` of a
