@@ -172,16 +172,10 @@ impl ClientMatcher<'_> {
     /// The last segment of `path`, after its last separator or `/`.
     pub fn last_segment<'p>(&self, path: &'p str) -> &'p str {
         let after_slash = path.rsplit('/').next().unwrap_or(path);
-        match self.separator.as_bytes() {
-            [separator] => after_slash
-                .rsplit(char::from(*separator))
-                .next()
-                .unwrap_or(after_slash),
-            _ => after_slash
-                .rsplit(self.separator)
-                .next()
-                .unwrap_or(after_slash),
-        }
+        after_slash
+            .rsplit(self.separator)
+            .next()
+            .unwrap_or(after_slash)
     }
 
     fn tails(rule: &ClientRule, use_kind: ClientUse) -> &'static [&'static str] {

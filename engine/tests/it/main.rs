@@ -24,7 +24,6 @@ fn example(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-/// Runs lintel and parses stdout as exactly one JSON document.
 /// A spec whose one component owns `app/**`.
 const APP_ONLY_SPEC: &str = "node n : server\ncomponent App { runs_on: n paths: \"app/**\" }\n";
 
@@ -40,6 +39,7 @@ fn write_files(project: &std::path::Path, files: &[(&str, &str)]) {
     }
 }
 
+/// Runs lintel and parses stdout as exactly one JSON document.
 fn json_run(command: &mut Command) -> (i32, serde_json::Value) {
     let output = command.output().unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();

@@ -516,7 +516,8 @@ pub(super) fn walk<'tree, 'source>(
         let rest_matters = children
             .left_at
             .is_none_or(|end| walker.matters_after(end, levels.last()));
-        match children.next().filter(|_| rest_matters) {
+        let child = if rest_matters { children.next() } else { None };
+        match child {
             Some(child) => {
                 children.left_at = Some(child.end_byte());
                 walker.visit(child, &mut levels, &mut inside);
@@ -558,9 +559,8 @@ struct Children<'tree> {
 impl<'tree> Children<'tree> {
     fn of(node: Node<'tree>) -> Self {
         let count = node.named_child_count();
-        let listed: Vec<Node<'tree>> = if count > crate::walk_driver::WIDE {
-            let mut cursor = node.walk();
-            node.named_children(&mut cursor).collect()
+        let listed = if count > crate::walk_driver::WIDE {
+            syntax::named_children(node)
         } else {
             Vec::new()
         };
