@@ -40,6 +40,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
 use crate::context::{Declarations, ExtensionMethod, Resolution, TypeIndex};
+use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, Output, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
@@ -105,7 +106,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::Import)
         .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
         .collect();
-    let own = declarations_of(root, source, false).types;
+    // The file's own declarations, read before extraction (`crate::declarations_of`).
+    let own = match input
+        .declarations
+        .and_then(|declared| declared.csharp_types())
+    {
+        Some(types) => types.clone(),
+        None => declarations_of(root, source, false).types,
+    };
     let (mut uses, mut chains) = (walked.uses, walked.chains);
     // A segment of a namespace name is used where it next appears, if anywhere.
     for (segment, next_use) in namespace_names.segments() {
@@ -481,11 +489,13 @@ fn client_site<'tree>(hit: &QueryHit<'tree>, source: &str) -> Option<ClientSite<
 /// A type's name without type arguments or nullability (`IMongoCollection<Order>?` →
 /// `IMongoCollection`).
 fn type_name(node: Node<'_>, source: &str) -> String {
-    let node = match node.kind() {
-        "generic_name" | "nullable_type" => named_children(node).into_iter().next().unwrap_or(node),
+    let node = match csharp_walk::kind(node) {
+        Kind::GenericName | Kind::NullableType => {
+            named_children(node).into_iter().next().unwrap_or(node)
+        }
         _ => node,
     };
-    let node = if node.kind() == "generic_name" {
+    let node = if csharp_walk::kind(node) == Kind::GenericName {
         named_children(node).into_iter().next().unwrap_or(node)
     } else {
         node
@@ -584,11 +594,17 @@ fn attribute_name(
     ancestors: &[Ancestor<'_>],
     source: &str,
 ) -> Option<String> {
-    if field != Some("name") || !matches!(node.kind(), "identifier" | "qualified_name") {
+    if field != Some("name")
+        || !matches!(
+            csharp_walk::kind(node),
+            Kind::Identifier | Kind::QualifiedName
+        )
+    {
         return None;
     }
     let (parent, _) = ancestors.last()?;
-    (parent.kind() == "attribute").then(|| syntax::unspaced_text(node, source, 400))
+    (csharp_walk::kind(*parent) == Kind::Attribute)
+        .then(|| syntax::unspaced_text(node, source, 400))
 }
 
 fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<'tree>>> {
@@ -614,7 +630,7 @@ fn qualified(namespace: &str, name: &str) -> String {
     }
 }
 
-const TYPE_DECLARATIONS: [&str; 7] = [
+pub(crate) const TYPE_DECLARATIONS: [&str; 7] = [
     "class_declaration",
     "interface_declaration",
     "struct_declaration",
@@ -632,109 +648,111 @@ pub(crate) struct FileDeclarations {
     pub global_usings: Vec<String>,
     /// The extension methods of its top-level static classes.
     pub extensions: Vec<ExtensionMethod>,
+    /// The `const string` fields of its types, keyed by their type path and name without the
+    /// namespace (`Constants.Roles.ADMINISTRATORS` → `Administrators`), for attribute
+    /// arguments that name a constant (`[Authorize(Roles = Constants.Roles.ADMINISTRATORS)]`).
+    pub constants: Vec<(String, String)>,
 }
 
-/// The `(namespace, type)` declarations of a C# file, its `global using` namespaces and its
-/// extension methods, for the type index. Nested types are not indexed: they are reached
-/// through their outer type.
+/// The `(namespace, type)` declarations of a C# file, its `global using` namespaces, its
+/// extension methods and its string constants, for the type index. Nested types are not
+/// indexed: they are reached through their outer type.
 pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
     declarations_of(tree.root_node(), source, true)
 }
 
-/// [`declarations`]; the extension methods only `with_extensions`.
-fn declarations_of(root: Node<'_>, source: &str, with_extensions: bool) -> FileDeclarations {
+/// A container [`declarations_of`] has still to read: the node, its namespace when its types
+/// are top-level ones (`None` inside a type), and the type path around it.
+type Container<'tree> = (Node<'tree>, Option<String>, String);
+
+/// [`declarations`]; the extension methods and constants only `with_all`. One pass over the
+/// containers of declarations (namespaces and type bodies), without recursion.
+fn declarations_of(root: Node<'_>, source: &str, with_all: bool) -> FileDeclarations {
     let mut declared = FileDeclarations {
         types: Vec::new(),
         global_usings: Vec::new(),
         extensions: Vec::new(),
+        constants: Vec::new(),
     };
-    // (container, its namespace), walked without recursion.
-    let mut pending = vec![(root, String::new())];
-    while let Some((container, namespace)) = pending.pop() {
+    let name_of = |node: Node<'_>| {
+        field_child(node, Child::Name)
+            .map(|name| syntax::text(name, source).to_owned())
+            .filter(|name| !name.is_empty())
+    };
+    let mut pending: Vec<Container<'_>> = vec![(root, Some(String::new()), String::new())];
+    while let Some((container, namespace, outer)) = pending.pop() {
+        if namespace.is_none() && !with_all {
+            continue;
+        }
         let mut current = namespace.clone();
         for child in named_children(container) {
-            let kind = child.kind();
-            if kind == "file_scoped_namespace_declaration" {
-                if let Some(name) = child.child_by_field_name("name") {
-                    current = syntax::unspaced_text(name, source, 400);
-                }
-            } else if kind == "namespace_declaration" {
-                let (Some(name), Some(body)) = (
-                    child.child_by_field_name("name"),
-                    child.child_by_field_name("body"),
-                ) else {
-                    continue;
-                };
-                let name = syntax::unspaced_text(name, source, 400);
-                pending.push((body, qualified(&current, &name)));
-            } else if TYPE_DECLARATIONS.contains(&kind) {
-                if let Some(name) = source_scope::field_text(child, "name", source) {
-                    if with_extensions && kind == "class_declaration" {
-                        extensions::extension_methods(
-                            child,
-                            source,
-                            &current,
-                            &name,
-                            &mut declared.extensions,
-                        );
+            let kind = csharp_walk::kind(child);
+            match kind {
+                Kind::FileScopedNamespace => {
+                    if let (Some(_), Some(name)) = (&current, field_child(child, Child::Name)) {
+                        current = Some(syntax::unspaced_text(name, source, 400));
                     }
-                    declared.types.push((current.clone(), name));
                 }
-            } else if kind == "using_directive"
-                && has_token(child, "global")
-                && child.child_by_field_name("name").is_none()
-                && !has_token(child, "static")
-            {
-                if let Some(target) = named_children(child).into_iter().last() {
-                    declared
-                        .global_usings
-                        .push(syntax::unspaced_text(target, source, 400));
+                Kind::Namespace => {
+                    let name = field_child(child, Child::Name);
+                    let body = field_child(child, Child::Body);
+                    match (&current, name, body) {
+                        (Some(current), Some(name), Some(body)) => {
+                            let name = syntax::unspaced_text(name, source, 400);
+                            pending.push((body, Some(qualified(current, &name)), outer.clone()));
+                        }
+                        _ => pending.push((body.unwrap_or(child), None, outer.clone())),
+                    }
                 }
+                _ if kind.declares_type() => {
+                    let Some(name) = name_of(child) else {
+                        continue;
+                    };
+                    if let Some(current) = &current {
+                        if with_all && kind == Kind::ClassDeclaration {
+                            extensions::extension_methods(
+                                child,
+                                source,
+                                current,
+                                &name,
+                                &mut declared.extensions,
+                            );
+                        }
+                        declared.types.push((current.clone(), name.clone()));
+                    }
+                    if let (true, Some(body)) = (with_all, field_child(child, Child::Body)) {
+                        let path = if outer.is_empty() {
+                            name
+                        } else {
+                            format!("{outer}.{name}")
+                        };
+                        pending.push((body, None, path));
+                    }
+                }
+                Kind::Using
+                    if current.is_some()
+                        && has_token(child, "global")
+                        && field_child(child, Child::Name).is_none()
+                        && !has_token(child, "static") =>
+                {
+                    if let Some(target) = named_children(child).into_iter().last() {
+                        declared
+                            .global_usings
+                            .push(syntax::unspaced_text(target, source, 400));
+                    }
+                }
+                Kind::FieldDeclaration if with_all && !outer.is_empty() => {
+                    declared.constants.extend(
+                        const_strings(child, source)
+                            .into_iter()
+                            .map(|(name, value)| (format!("{outer}.{name}"), value)),
+                    );
+                }
+                _ => {}
             }
         }
     }
     declared
-}
-
-/// The `const string` fields of a file's types, keyed by their type path and name without the
-/// namespace (`Constants.Roles.ADMINISTRATORS` → `Administrators`), for attribute arguments
-/// that name a constant (`[Authorize(Roles = Constants.Roles.ADMINISTRATORS)]`).
-pub(crate) fn string_constants(tree: &Tree, source: &str) -> Vec<(String, String)> {
-    let mut constants = Vec::new();
-    // (container, the type path around it), walked without recursion.
-    let mut pending = vec![(tree.root_node(), String::new())];
-    while let Some((container, outer)) = pending.pop() {
-        for child in named_children(container) {
-            let kind = child.kind();
-            if matches!(
-                kind,
-                "namespace_declaration" | "file_scoped_namespace_declaration"
-            ) {
-                let body = child.child_by_field_name("body").unwrap_or(child);
-                pending.push((body, outer.clone()));
-            } else if TYPE_DECLARATIONS.contains(&kind) {
-                let (Some(name), Some(body)) = (
-                    source_scope::field_text(child, "name", source),
-                    child.child_by_field_name("body"),
-                ) else {
-                    continue;
-                };
-                let path = if outer.is_empty() {
-                    name
-                } else {
-                    format!("{outer}.{name}")
-                };
-                pending.push((body, path));
-            } else if kind == "field_declaration" && !outer.is_empty() {
-                constants.extend(
-                    const_strings(child, source)
-                        .into_iter()
-                        .map(|(name, value)| (format!("{outer}.{name}"), value)),
-                );
-            }
-        }
-    }
-    constants
 }
 
 /// The `(name, value)` of each declarator of a `const string` field with a literal value.
@@ -785,7 +803,7 @@ fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, String)> {
 }
 
 /// The declarations that name scopes: types, methods, constructors and local functions.
-const SCOPE_KINDS: [&str; 10] = [
+pub(crate) const SCOPE_KINDS: [&str; 10] = [
     "class_declaration",
     "interface_declaration",
     "struct_declaration",
@@ -800,8 +818,10 @@ const SCOPE_KINDS: [&str; 10] = [
 
 /// Types, methods, constructors and local functions name scopes.
 fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
-    if SCOPE_KINDS.contains(&node.kind()) {
-        source_scope::field_text(node, "name", source)
+    if csharp_walk::kind(node).names_scope() {
+        field_child(node, Child::Name)
+            .map(|name| syntax::text(name, source).to_owned())
+            .filter(|name| !name.is_empty())
     } else {
         None
     }

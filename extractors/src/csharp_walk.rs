@@ -50,8 +50,41 @@ pub(crate) enum Kind {
     Assignment,
     Attribute,
     Identifier,
-    /// Read by `csharp::namespace_names`, no pattern's.
+    /// The kinds below are read by the extractor's other visitors (`csharp::namespace_names`,
+    /// `csharp::extensions`, attribute names, type names, scopes), no pattern's.
     QualifiedName,
+    GenericName,
+    MemberBinding,
+    ConditionalAccess,
+    Namespace,
+    FileScopedNamespace,
+    NullableType,
+    Argument,
+    ClassDeclaration,
+    /// The type declarations other than classes (`csharp::TYPE_DECLARATIONS`).
+    TypeDeclaration,
+    MethodDeclaration,
+    /// The other declarations that name scopes (`csharp::SCOPE_KINDS`): constructors and
+    /// local functions.
+    ScopeDeclaration,
+}
+
+impl Kind {
+    /// Whether the kind declares a type (`csharp::TYPE_DECLARATIONS`).
+    pub(crate) fn declares_type(self) -> bool {
+        matches!(self, Kind::ClassDeclaration | Kind::TypeDeclaration)
+    }
+
+    /// Whether the kind names a scope (`csharp::SCOPE_KINDS`).
+    pub(crate) fn names_scope(self) -> bool {
+        matches!(
+            self,
+            Kind::ClassDeclaration
+                | Kind::TypeDeclaration
+                | Kind::MethodDeclaration
+                | Kind::ScopeDeclaration
+        )
+    }
 }
 
 /// C# node kind ids → [`Kind`], by name (one name may have several ids).
@@ -76,6 +109,17 @@ pub(crate) fn kinds() -> &'static [Kind] {
                 "attribute" => Kind::Attribute,
                 "identifier" => Kind::Identifier,
                 "qualified_name" => Kind::QualifiedName,
+                "generic_name" => Kind::GenericName,
+                "member_binding_expression" => Kind::MemberBinding,
+                "conditional_access_expression" => Kind::ConditionalAccess,
+                "namespace_declaration" => Kind::Namespace,
+                "file_scoped_namespace_declaration" => Kind::FileScopedNamespace,
+                "nullable_type" => Kind::NullableType,
+                "argument" => Kind::Argument,
+                "class_declaration" => Kind::ClassDeclaration,
+                "method_declaration" => Kind::MethodDeclaration,
+                name if crate::csharp::TYPE_DECLARATIONS.contains(&name) => Kind::TypeDeclaration,
+                name if crate::csharp::SCOPE_KINDS.contains(&name) => Kind::ScopeDeclaration,
                 _ => Kind::Other,
             },
         )
@@ -85,6 +129,23 @@ pub(crate) fn kinds() -> &'static [Kind] {
 pub(crate) fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
+
+/// The [`Kind`] of `node` (by kind id: `Node::kind` validates the name's UTF-8 on every call).
+pub(crate) fn kind(node: Node<'_>) -> Kind {
+    kind_in(node, kinds(), Kind::Other)
+}
+
+crate::walk_driver::field_table!(tree_sitter_c_sharp::LANGUAGE.into();
+    Function => "function",
+    Arguments => "arguments",
+    Name => "name",
+    Expression => "expression",
+    Left => "left",
+    Operator => "operator",
+    Type => "type",
+    Body => "body",
+    Parameters => "parameters",
+);
 
 /// Whether `text` starts with one of `prefixes` followed by the end or a character that is
 /// not an ASCII letter: the queries' `^(…)([^A-Za-z]|$)`.
@@ -212,8 +273,7 @@ impl<'tree> Matcher<'tree, '_> {
                 (Kind::MemberAccess, Some("name")) if named && parent_field == Some("function") => {
                     let call =
                         grandparent().filter(|call| kind_of(*call, kinds) == Kind::Invocation);
-                    let expression = parent
-                        .child_by_field_name("expression")
+                    let expression = field_child(parent, Child::Expression)
                         .filter(|expression| wild(*expression));
                     if let (Some(call), Some(expression)) = (call, expression) {
                         hits.push(QueryHit::new(
@@ -273,11 +333,9 @@ impl<'tree> Matcher<'tree, '_> {
                     }
                 }
                 (Kind::Assignment, Some("right")) if generic && named => {
-                    let target = parent
-                        .child_by_field_name("left")
+                    let target = field_child(parent, Child::Left)
                         .filter(|left| kind_of(*left, kinds) == Kind::MemberAccess);
-                    let is_plain = parent
-                        .child_by_field_name("operator")
+                    let is_plain = field_child(parent, Child::Operator)
                         .is_some_and(|operator| operator.kind() == "=");
                     if let (Some(target), true) = (target, is_plain) {
                         hits.push(QueryHit::assignment(parent, target, node));
@@ -298,7 +356,7 @@ fn arguments_hits<'tree>(
     kinds: &[Kind],
     generic: bool,
 ) {
-    let Some(function) = call.child_by_field_name("function") else {
+    let Some(function) = field_child(call, Child::Function) else {
         return;
     };
     // graph.scm: every call.
@@ -315,15 +373,11 @@ fn arguments_hits<'tree>(
     if kind_of(function, kinds) != Kind::MemberAccess {
         return;
     }
-    let Some(name) = function
-        .child_by_field_name("name")
-        .filter(|name| wild(*name))
-    else {
+    let Some(name) = field_child(function, Child::Name).filter(|name| wild(*name)) else {
         return;
     };
-    let expression = function
-        .child_by_field_name("expression")
-        .filter(|expression| wild(*expression));
+    let expression =
+        field_child(function, Child::Expression).filter(|expression| wild(*expression));
     let text = syntax::text(name, source);
     let is_identifier = kind_of(name, kinds) == Kind::Identifier;
     let mut push = |kind: FactKind, receiver: Option<Node<'tree>>| {

@@ -124,6 +124,17 @@ enum Declared {
     },
 }
 
+impl TypeDeclarations {
+    /// The `(namespace, type)` pairs of the file's top-level C# types; `None` for Java and
+    /// Kotlin.
+    pub(crate) fn csharp_types(&self) -> Option<&context::Declarations> {
+        match &self.0 {
+            Declared::CSharp { declarations, .. } => Some(declarations),
+            Declared::Jvm(_) => None,
+        }
+    }
+}
+
 /// Reads what `tree` declares when `language` has a type index.
 fn declarations_of(
     language: Language,
@@ -138,7 +149,7 @@ fn declarations_of(
             Declared::CSharp {
                 declarations: declared.types,
                 global_usings: declared.global_usings,
-                constants: csharp::string_constants(tree, source),
+                constants: declared.constants,
                 extensions: declared.extensions,
             }
         }
@@ -331,6 +342,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
             query: &query,
             links: RefCell::new(RouteLinks::default()),
             deferred: RefCell::new(None),
+            declarations: declarations.as_ref(),
         };
         let mut facts = (backend.extract)(&input);
         let deferred = input.deferred.into_inner();
@@ -404,4 +416,6 @@ pub(crate) struct ExtractionInput<'a> {
     /// What waits for the type indexes, set by the Java, Kotlin and C# extractors
     /// (`deferred::Output::into_facts`).
     pub deferred: RefCell<Option<deferred::Deferred>>,
+    /// What the file declares, read before extraction when its language has a type index.
+    pub declarations: Option<&'a TypeDeclarations>,
 }

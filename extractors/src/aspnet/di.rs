@@ -15,6 +15,7 @@ use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use super::simple_type;
+use crate::csharp_walk::{field_child, Child};
 use crate::facts_out::{set, FactFactory};
 use crate::graph::csharp::{simple_name, CSharp};
 use crate::graph::{FileSyntax, GraphGrammar};
@@ -60,14 +61,21 @@ fn injection(
     if is_predefined(type_node) {
         return Vec::new();
     }
-    let Some(declaration) = parameter.parent().and_then(|list| list.parent()) else {
+    // The parameter's ancestors, parent last, read once from the root (`Node::parent` reads
+    // them from the root on every call).
+    let ancestors = syntax::ancestors(file.root, parameter);
+    let above = |levels: usize| {
+        ancestors
+            .len()
+            .checked_sub(levels)
+            .and_then(|index| ancestors.get(index))
+            .copied()
+    };
+    let Some(declaration) = above(2) else {
         return Vec::new();
     };
     let class = match declaration.kind() {
-        "constructor_declaration" => declaration
-            .parent()
-            .and_then(|body| body.parent())
-            .and_then(|class| class.child_by_field_name("name")),
+        "constructor_declaration" => above(4).and_then(|class| class.child_by_field_name("name")),
         kind if TYPE_DECLARATIONS.contains(&kind) => declaration.child_by_field_name("name"),
         _ => None,
     };
@@ -128,13 +136,13 @@ fn type_arguments<'tree>(name: Node<'tree>) -> Vec<Node<'tree>> {
 
 /// The type of `typeof(T)`.
 fn typeof_type(node: Node<'_>) -> Option<Node<'_>> {
-    (node.kind() == "typeof_expression").then(|| node.child_by_field_name("type"))?
+    (node.kind() == "typeof_expression").then(|| field_child(node, Child::Type))?
 }
 
 /// The type a factory or instance argument constructs: `new S(…)`, `sp => new S(…)`.
 fn constructed_type(node: Node<'_>) -> Option<Node<'_>> {
     match node.kind() {
-        "object_creation_expression" => node.child_by_field_name("type"),
+        "object_creation_expression" => field_child(node, Child::Type),
         "lambda_expression" | "anonymous_method_expression" => {
             constructed_type(node.child_by_field_name("body")?)
         }

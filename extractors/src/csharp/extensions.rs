@@ -8,6 +8,7 @@ use tree_sitter::Node;
 
 use super::{qualified, FileUses, EXTENSION_CALL};
 use crate::context::{Declarations, ExtensionMethod, TypeIndex};
+use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::deferred::Anchor;
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
@@ -33,16 +34,18 @@ pub(super) fn member_call<'tree, 's>(
     ancestors: &[Ancestor<'_>],
     source: &'s str,
 ) -> Option<(Node<'tree>, &'s str, usize)> {
-    if field != Some("name") || !matches!(node.kind(), "identifier" | "generic_name") {
+    // By kind id: the walk asks of every node, and `Node::kind` validates the name's UTF-8.
+    let kind = csharp_walk::kind(node);
+    if field != Some("name") || !matches!(kind, Kind::Identifier | Kind::GenericName) {
         return None;
     }
     let mut outer = ancestors.iter().rev();
     let (parent, parent_field) = outer.next()?;
-    let function_field = match parent.kind() {
-        "member_access_expression" => *parent_field,
-        "member_binding_expression" => {
+    let function_field = match csharp_walk::kind(*parent) {
+        Kind::MemberAccess => *parent_field,
+        Kind::MemberBinding => {
             let (conditional, conditional_field) = outer.next()?;
-            if conditional.kind() != "conditional_access_expression" {
+            if csharp_walk::kind(*conditional) != Kind::ConditionalAccess {
                 return None;
             }
             *conditional_field
@@ -50,21 +53,20 @@ pub(super) fn member_call<'tree, 's>(
         _ => return None,
     };
     let (call, _) = outer.next()?;
-    if function_field != Some("function") || call.kind() != "invocation_expression" {
+    if function_field != Some("function") || csharp_walk::kind(*call) != Kind::Invocation {
         return None;
     }
-    let name = if node.kind() == "generic_name" {
+    let name = if kind == Kind::GenericName {
         named_children(node)
             .into_iter()
-            .find(|child| child.kind() == "identifier")?
+            .find(|child| csharp_walk::kind(*child) == Kind::Identifier)?
     } else {
         node
     };
-    let arguments = call.child_by_field_name("arguments")?;
-    let mut cursor = arguments.walk();
-    let count = arguments
-        .named_children(&mut cursor)
-        .filter(|child| child.kind() == "argument")
+    let arguments = field_child(*call, Child::Arguments)?;
+    let count = named_children(arguments)
+        .into_iter()
+        .filter(|child| csharp_walk::kind(*child) == Kind::Argument)
         .count();
     Some((name, syntax::text(name, source), count))
 }
@@ -86,7 +88,7 @@ pub(super) fn extension_methods(
     class_name: &str,
     extensions: &mut Vec<ExtensionMethod>,
 ) {
-    let Some(body) = class.child_by_field_name("body") else {
+    let Some(body) = field_child(class, Child::Body) else {
         return;
     };
     if !has_modifier(class, "static", source) {
@@ -94,18 +96,20 @@ pub(super) fn extension_methods(
     }
     let is_public = has_modifier(class, "public", source);
     for method in named_children(body) {
-        if method.kind() != "method_declaration" || !has_modifier(method, "static", source) {
+        if csharp_walk::kind(method) != Kind::MethodDeclaration
+            || !has_modifier(method, "static", source)
+        {
             continue;
         }
         let (Some(name), Some(parameters)) = (
             source_scope::field_text(method, "name", source),
-            method.child_by_field_name("parameters"),
+            field_child(method, Child::Parameters),
         ) else {
             continue;
         };
         let listed: Vec<Node<'_>> = named_children(parameters)
             .into_iter()
-            .filter(|child| child.kind() == "parameter")
+            .filter(|child| csharp_walk::kind(*child) == Kind::Parameter)
             .collect();
         let Some((receiver, others)) = listed.split_first() else {
             continue;

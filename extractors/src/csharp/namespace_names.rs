@@ -56,7 +56,7 @@ impl<'tree, 's> NamespaceNames<'tree, 's> {
         if let Some(first) = self.segments.get_mut(syntax::text(node, source)) {
             let in_using = ancestors
                 .iter()
-                .any(|(ancestor, _)| ancestor.kind() == "using_directive");
+                .any(|(ancestor, _)| kind_of(*ancestor, kinds()) == Kind::Using);
             if first.is_none() && !in_using {
                 *first = Some(node);
             }
@@ -79,11 +79,9 @@ impl<'tree, 's> NamespaceNames<'tree, 's> {
 fn is_namespace_name(field: Option<&'static str>, ancestors: &[Ancestor<'_>]) -> bool {
     let mut field = field;
     for (ancestor, ancestor_field) in ancestors.iter().rev() {
-        match ancestor.kind() {
-            "qualified_name" => field = *ancestor_field,
-            "namespace_declaration" | "file_scoped_namespace_declaration" => {
-                return field == Some("name")
-            }
+        match kind_of(*ancestor, kinds()) {
+            Kind::QualifiedName => field = *ancestor_field,
+            Kind::Namespace | Kind::FileScopedNamespace => return field == Some("name"),
             _ => return false,
         }
     }
