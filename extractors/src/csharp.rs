@@ -933,22 +933,22 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ignored: &["type_argument_list"],
         skipped: &["using_directive"],
     },
-    // The parents whose children's fields are read: by the matcher (`crate::csharp_walk`),
-    // member calls (`extensions::member_call`), attribute names and namespace names
-    // (`namespace_names`, through qualified names).
+    // The parents whose children's fields are read, with those fields: by the matcher
+    // (`crate::csharp_walk`), member calls (`extensions::member_call`), attribute names and
+    // namespace names (`namespace_names`, which reads the fields of the qualified names around
+    // a node, not those under them).
     field_parents: Some(&[
-        "object_creation_expression",
-        "member_access_expression",
-        "member_binding_expression",
-        "invocation_expression",
-        "parameter",
-        "variable_declaration",
-        "property_declaration",
-        "attribute",
-        "assignment_expression",
-        "qualified_name",
-        "namespace_declaration",
-        "file_scoped_namespace_declaration",
+        ("object_creation_expression", &["type"]),
+        ("member_access_expression", &["name"]),
+        ("member_binding_expression", &["name"]),
+        ("invocation_expression", &["function", "arguments"]),
+        ("parameter", &["type"]),
+        ("variable_declaration", &["type"]),
+        ("property_declaration", &["type"]),
+        ("attribute", &["name"]),
+        ("assignment_expression", &["right"]),
+        ("namespace_declaration", &["name"]),
+        ("file_scoped_namespace_declaration", &["name"]),
     ]),
     ids: OnceLock::new(),
 };

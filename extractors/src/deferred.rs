@@ -21,7 +21,7 @@ use crate::facts_out::{FactFactory, Located};
 use crate::links::RouteLinks;
 use crate::source_scope::{self, ScopeNamer};
 use crate::syntax::{self, Fnv};
-use crate::walk_driver::{push_named_children, Ancestor, Pending};
+use crate::walk_driver::{push_named_children, push_named_children_with_fields, Ancestor, Pending};
 use crate::{ExtractionInput, Language};
 
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
@@ -209,10 +209,21 @@ impl<'a> Anchors<'a> {
             if in_skipped == Some(depth) {
                 continue;
             }
-            // Finding a field scans the parent's field map: fields are read only under the
-            // parents whose fields the language's matcher reads.
-            let fields = ids.every_field || flags & KindIds::FIELD_PARENT != 0;
-            if push_named_children(node, fields, depth + 1, &mut pending) {
+            // Finding a field scans the parent's children: fields are read only under the
+            // parents whose fields the language's visitors read, and only those fields, each
+            // found once (`Node::field_name_for_named_child` would scan for every child).
+            let pushed = if ids.every_field {
+                push_named_children(node, true, depth + 1, &mut pending)
+            } else if flags & KindIds::FIELD_PARENT != 0 {
+                let fields = ids
+                    .fields
+                    .get(usize::from(node.kind_id()))
+                    .map_or(&[][..], |fields| &fields[..]);
+                push_named_children_with_fields(node, fields, depth + 1, &mut pending)
+            } else {
+                push_named_children(node, false, depth + 1, &mut pending)
+            };
+            if pushed {
                 ancestors.push((node, field));
             }
         }
@@ -312,9 +323,9 @@ pub(crate) struct WalkKinds<'k> {
     pub scopes: &'k [&'k str],
     /// The dotted chains; nothing inside a node of a `skipped` kind is read.
     pub chains: &'k crate::jvm::ChainKinds<'k>,
-    /// The parents whose children's fields the language's matcher reads; `None`: every node's
-    /// field is asked for.
-    pub field_parents: Option<&'k [&'k str]>,
+    /// The parents whose children's fields the language's visitors read, each with those
+    /// fields; `None`: every node's field is asked for.
+    pub field_parents: Option<&'k [(&'k str, &'k [&'k str])]>,
     /// The kind ids of those names in the language's grammar, looked up on the first walk
     /// instead of once per file.
     pub ids: OnceLock<KindIds>,
@@ -328,6 +339,8 @@ pub(crate) struct KindIds {
     flags: Vec<u8>,
     /// Whether every node's field is asked for (no `field_parents`).
     every_field: bool,
+    /// For each kind id of a field parent, the ids and names of the fields read under it.
+    fields: Vec<Box<[(u16, &'static str)]>>,
     /// The ids of the chains' leaves and ignored parts, for [`crate::jvm::chain_segments`].
     pub chain_ids: crate::jvm::ChainIds,
 }
@@ -346,8 +359,15 @@ impl KindIds {
         let mut ids = Self {
             flags: vec![0; usize::from(count)],
             every_field: kinds.field_parents.is_none(),
+            fields: vec![Box::default(); usize::from(count)],
             chain_ids: crate::jvm::ChainIds::default(),
         };
+        let parents: Vec<&str> = kinds
+            .field_parents
+            .unwrap_or_default()
+            .iter()
+            .map(|(parent, _)| *parent)
+            .collect();
         for id in 0..count {
             let Some(kind) = language.node_kind_for_id(id) else {
                 continue;
@@ -357,12 +377,29 @@ impl KindIds {
                 (kinds.scopes, Self::SCOPE),
                 (kinds.chains.chain, Self::CHAIN),
                 (kinds.chains.skipped, Self::SKIPPED),
-                (kinds.field_parents.unwrap_or_default(), Self::FIELD_PARENT),
+                (&parents, Self::FIELD_PARENT),
             ] {
                 if list.contains(&kind) {
                     if let Some(flags) = ids.flags.get_mut(usize::from(id)) {
                         *flags |= flag;
                     }
+                }
+            }
+            for (_, names) in kinds
+                .field_parents
+                .unwrap_or_default()
+                .iter()
+                .filter(|(parent, _)| *parent == kind)
+            {
+                let fields: Vec<(u16, &'static str)> = names
+                    .iter()
+                    .filter_map(|name| {
+                        let id = language.field_id_for_name(name)?;
+                        Some((id.get(), language.field_name_for_id(id.get())?))
+                    })
+                    .collect();
+                if let Some(slot) = ids.fields.get_mut(usize::from(id)) {
+                    *slot = fields.into_boxed_slice();
                 }
             }
             for (list, found) in [

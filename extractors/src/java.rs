@@ -260,12 +260,12 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     },
     // The parents whose children's fields the matcher reads (`crate::java_walk`).
     field_parents: Some(&[
-        "object_creation_expression",
-        "formal_parameter",
-        "field_declaration",
-        "assignment_expression",
-        "annotation",
-        "marker_annotation",
+        ("object_creation_expression", &["type"]),
+        ("formal_parameter", &["type"]),
+        ("field_declaration", &["type"]),
+        ("assignment_expression", &["right"]),
+        ("annotation", &["name", "arguments"]),
+        ("marker_annotation", &["name", "arguments"]),
     ]),
     ids: OnceLock::new(),
 };

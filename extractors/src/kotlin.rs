@@ -421,7 +421,10 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     },
     // The matcher reads the `right` of a binary expression and of an assignment, no other
     // field (`crate::kotlin_walk`).
-    field_parents: Some(&["binary_expression", "assignment"]),
+    field_parents: Some(&[
+        ("binary_expression", &["right"]),
+        ("assignment", &["right"]),
+    ]),
     ids: OnceLock::new(),
 };
 

@@ -97,6 +97,33 @@ pub(crate) fn push_named_children<'tree>(
     true
 }
 
+/// [`push_named_children`] with the children in `fields` (ids and names) reported in them, every
+/// other child with no field: each field's child is found once, by id.
+pub(crate) fn push_named_children_with_fields<'tree>(
+    node: Node<'tree>,
+    fields: &[(u16, &'static str)],
+    depth: usize,
+    pending: &mut Vec<Pending<'tree>>,
+) -> bool {
+    let start = pending.len();
+    if !push_named_children(node, false, depth, pending) {
+        return false;
+    }
+    for &(id, name) in fields {
+        let Some(child) = node.child_by_field_id(id) else {
+            continue;
+        };
+        let pushed = pending.get_mut(start..).unwrap_or_default();
+        if let Some(entry) = pushed
+            .iter_mut()
+            .find(|(pushed, _, _)| pushed.id() == child.id())
+        {
+            entry.1.get_or_insert(name);
+        }
+    }
+    true
+}
+
 /// A grammar's node kind ids mapped to a walk's own kinds: `classify` names each named kind
 /// (one name may have several ids); anonymous kinds are `other`.
 pub(crate) fn kind_table<K: Copy>(
@@ -211,6 +238,63 @@ impl<'s, K> Matcher<'_, 's, K> {
             generic,
             kinds,
             siblings: Siblings::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children pushed with only `wanted` fields read by id get exactly the fields that reading
+    /// every child's field gives them, for every node of a C# and a Java tree.
+    #[test]
+    fn fields_read_by_id_are_those_of_every_child() {
+        let cases: [(tree_sitter::Language, &str); 2] = [
+            (
+                tree_sitter_c_sharp::LANGUAGE.into(),
+                "namespace A.B { class C : D { [Route(\"x\")] public int P { get; } \
+                 C(IFoo foo /* c */, int y = 2) { x.Y = new Z(); a?.B(c); M<T>(d)(e); } } }",
+            ),
+            (
+                tree_sitter_java::LANGUAGE.into(),
+                "class C { @Get(\"/a\") @Marker void m(final int a) { x.y = new Z(a); } }",
+            ),
+        ];
+        let wanted_names = ["type", "name", "right", "function", "arguments"];
+        for (language, source) in cases {
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&language).expect("grammar");
+            let tree = parser.parse(source, None).expect("tree");
+            let wanted: Vec<(u16, &'static str)> = wanted_names
+                .iter()
+                .filter_map(|name| {
+                    let id = language.field_id_for_name(name)?;
+                    Some((id.get(), language.field_name_for_id(id.get())?))
+                })
+                .collect();
+            let mut checked = 0;
+            for node in crate::syntax::descendants(tree.root_node()) {
+                let (mut every, mut by_id) = (Vec::new(), Vec::new());
+                push_named_children(node, true, 1, &mut every);
+                push_named_children_with_fields(node, &wanted, 1, &mut by_id);
+                let expected: Vec<_> = every
+                    .iter()
+                    .map(|(child, field, _)| {
+                        (
+                            child.id(),
+                            field.filter(|field| wanted_names.contains(field)),
+                        )
+                    })
+                    .collect();
+                let found: Vec<_> = by_id
+                    .iter()
+                    .map(|(child, field, _)| (child.id(), *field))
+                    .collect();
+                assert_eq!(found, expected, "{}", node.kind());
+                checked += expected.iter().filter(|(_, field)| field.is_some()).count();
+            }
+            assert!(checked >= 5, "{checked} fields checked");
         }
     }
 }
