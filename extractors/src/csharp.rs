@@ -49,6 +49,7 @@ use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
 use crate::walk_driver::Ancestor;
+use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
 
 mod extensions;
@@ -81,14 +82,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // method (`services.AddInfrastructure(configuration)`).
     let mut attributes = Vec::new();
     let mut member_calls: BTreeMap<(&str, usize), (Node<'_>, u32)> = BTreeMap::new();
+    // The scope of each `using` directive, by node id.
+    let mut using_scopes: Vec<(usize, u32)> = Vec::new();
     // And it notes the names of namespace declarations, which are not uses.
     let mut namespace_names = namespace_names::NamespaceNames::default();
     let walked = out
         .anchors
         .walk_scoped(&WALK_KINDS, |node, field, ancestors, scope| {
             matcher.visit(node, field, ancestors);
+            if csharp_walk::kind(node) == Kind::Using {
+                using_scopes.push((node.id(), scope));
+            }
             if let Some(name) = attribute_name(node, field, ancestors, source) {
-                attributes.push((name, node));
+                attributes.push((name, node, scope));
             }
             if let Some((identifier, name, arguments)) =
                 extensions::member_call(node, field, ancestors, source)
@@ -135,16 +141,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     }
     chains.retain(|(_, node, _)| !namespace_names.contains(*node));
     // `[OrderFilter]` names the class `OrderFilterAttribute`.
-    for (name, node) in attributes {
+    for (name, node, scope) in attributes {
         match name.rsplit_once('.') {
             None => {
                 uses.entry(format!("{name}Attribute"))
-                    .or_insert_with(|| (node, out.anchors.scope_of(node)));
+                    .or_insert_with(|| (node, out.anchors.walked_scope_of(node, scope)));
             }
             Some((qualifier, last)) => {
                 let mut segments: Vec<String> = qualifier.split('.').map(str::to_owned).collect();
                 segments.push(format!("{last}Attribute"));
-                chains.push((segments, node, out.anchors.scope_of(node)));
+                chains.push((segments, node, out.anchors.walked_scope_of(node, scope)));
             }
         }
     }
@@ -152,7 +158,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         usings: usings
             .iter()
             .map(|using| Using {
-                node: out.anchors.at(using.node),
+                node: match using_scopes.iter().find(|(id, _)| *id == using.node.id()) {
+                    Some((_, scope)) => out.anchors.at_walked(using.node, *scope),
+                    None => out.anchors.at(using.node),
+                },
                 alias: using.alias.clone(),
                 path: using.path.clone(),
                 is_static: using.is_static,
@@ -608,18 +617,42 @@ fn attribute_name(
 }
 
 fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<'tree>>> {
-    let alias = directive
-        .child_by_field_name("name")
-        .map(|name| syntax::text(name, source).to_owned());
+    let name = field_child(directive, Child::Name);
+    let alias = name.map(|name| syntax::text(name, source).to_owned());
     let target = named_children(directive)
         .into_iter()
-        .rfind(|child| Some(child.id()) != directive.child_by_field_name("name").map(|n| n.id()))?;
+        .rfind(|child| Some(child.id()) != name.map(|name| name.id()))?;
     Some(Using {
         node: directive,
         alias,
         path: syntax::unspaced_text(target, source, 400),
-        is_static: has_token(directive, "static"),
+        is_static: using_keywords(directive, source).1,
     })
+}
+
+/// Whether a `using` directive is `global` and whether it is `static`: read from the keywords
+/// before its first named child (`global`, `using`, `static`, `unsafe`, all the grammar allows
+/// there), or from its tokens when a comment or an error stands among them.
+fn using_keywords(directive: Node<'_>, source: &str) -> (bool, bool) {
+    let prefix = directive
+        .named_child(0)
+        .filter(|first| !first.is_extra() && !directive.has_error())
+        .and_then(|first| source.get(directive.start_byte()..first.start_byte()))
+        .filter(|prefix| {
+            prefix
+                .split_whitespace()
+                .all(|word| matches!(word, "global" | "using" | "static" | "unsafe"))
+        });
+    match prefix {
+        Some(prefix) => (
+            prefix.split_whitespace().any(|word| word == "global"),
+            prefix.split_whitespace().any(|word| word == "static"),
+        ),
+        None => (
+            has_token(directive, "global"),
+            has_token(directive, "static"),
+        ),
+    }
 }
 
 fn qualified(namespace: &str, name: &str) -> String {
@@ -731,9 +764,8 @@ fn declarations_of(root: Node<'_>, source: &str, with_all: bool) -> FileDeclarat
                 }
                 Kind::Using
                     if current.is_some()
-                        && has_token(child, "global")
-                        && field_child(child, Child::Name).is_none()
-                        && !has_token(child, "static") =>
+                        && using_keywords(child, source) == (true, false)
+                        && field_child(child, Child::Name).is_none() =>
                 {
                     if let Some(target) = named_children(child).into_iter().last() {
                         declared
@@ -933,22 +965,83 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ignored: &["type_argument_list"],
         skipped: &["using_directive"],
     },
-    // The parents whose children's fields are read, with those fields: by the matcher
+    // The parents whose children's fields are read, with those fields and where the grammar
+    // puts them (`tree-sitter-c-sharp`'s `grammar.js`): by the matcher
     // (`crate::csharp_walk`), member calls (`extensions::member_call`), attribute names and
     // namespace names (`namespace_names`, which reads the fields of the qualified names around
     // a node, not those under them).
     field_parents: Some(&[
-        ("object_creation_expression", &["type"]),
-        ("member_access_expression", &["name"]),
-        ("member_binding_expression", &["name"]),
-        ("invocation_expression", &["function", "arguments"]),
-        ("parameter", &["type"]),
-        ("variable_declaration", &["type"]),
-        ("property_declaration", &["type"]),
-        ("attribute", &["name"]),
-        ("assignment_expression", &["right"]),
-        ("namespace_declaration", &["name"]),
-        ("file_scoped_namespace_declaration", &["name"]),
+        ("object_creation_expression", &[First("type")]),
+        ("member_access_expression", &[Last("name")]),
+        ("member_binding_expression", &[Last("name")]),
+        (
+            "invocation_expression",
+            &[First("function"), Last("arguments")],
+        ),
+        ("parameter", &[Any("type")]),
+        ("variable_declaration", &[First("type")]),
+        ("property_declaration", &[Any("type")]),
+        ("attribute", &[First("name")]),
+        ("assignment_expression", &[Last("right")]),
+        ("namespace_declaration", &[First("name")]),
+        ("file_scoped_namespace_declaration", &[First("name")]),
     ]),
     ids: OnceLock::new(),
 };
+
+#[cfg(test)]
+mod tests {
+    /// `global` and `static` are read from the keywords before the name, or from the tokens
+    /// when a comment stands among them.
+    #[test]
+    fn using_keywords_are_read_before_the_name() {
+        let cases = [
+            ("using A.B;", (false, false)),
+            ("using static A.B;", (false, true)),
+            ("global using A.B;", (true, false)),
+            ("global  using\n static A.B;", (true, true)),
+            ("using /* static */ A.B;", (false, false)),
+            ("using /* c */ static A.B;", (false, true)),
+            ("global /* c */ using A.B;", (true, false)),
+            ("using unsafe static A.B;", (false, true)),
+            ("global using X = A.B;", (true, false)),
+            ("using X = global::A.B;", (false, false)),
+        ];
+        let grammar = crate::Language::CSharp
+            .spec()
+            .tree_sitter()
+            .expect("C# is a tree-sitter language")
+            .grammar;
+        for (source, expected) in cases {
+            let tree = crate::syntax::parse(grammar, source).expect("a tree");
+            let directive = crate::syntax::named_children(tree.root_node())
+                .into_iter()
+                .find(|node| node.kind() == "using_directive")
+                .expect("a using directive");
+            assert_eq!(
+                super::using_keywords(directive, source),
+                expected,
+                "{source}"
+            );
+        }
+    }
+
+    /// The fields the walk reads in place (first or last named child) are where the grammar's
+    /// field map puts them, on every fixture, on sources with parse errors and comments, and on
+    /// the corpus of `LINTEL_CSHARP_WALK_CORPUS`.
+    #[test]
+    fn fields_read_in_place_are_those_of_the_field_map() {
+        let broken = [
+            "class A { void F() { x.Y = ; a.( ; new (); [Route(] int P { get; } } }",
+            "namespace /* c */ A . B { class C { void F() { a /* c */ . b /* c */ (c) ; } } }",
+            "namespace A; class C { C(int a = 1, [X] ref int b) { x = y = z; m?.N(1); } }",
+        ];
+        let compared = crate::walk_check::check_fields_everywhere(
+            crate::Language::CSharp,
+            &super::WALK_KINDS,
+            "LINTEL_CSHARP_WALK_CORPUS",
+            &broken,
+        );
+        assert!(compared > 100, "{compared} fields compared");
+    }
+}

@@ -21,7 +21,9 @@ use crate::facts_out::{FactFactory, Located};
 use crate::links::RouteLinks;
 use crate::source_scope::{self, ScopeNamer};
 use crate::syntax::{self, Fnv};
-use crate::walk_driver::{push_named_children, push_named_children_with_fields, Ancestor, Pending};
+use crate::walk_driver::{
+    push_named_children, push_named_children_with_fields, Ancestor, FieldAt, FieldRead, Pending,
+};
 use crate::{ExtractionInput, Language};
 
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
@@ -83,6 +85,12 @@ impl<'a> Anchors<'a> {
     pub fn at_walked(&mut self, node: Node<'a>, scope: u32) -> Anchor {
         let scope = self.walked_scope(node, &[(0, scope)]);
         self.at_scope(node, scope)
+    }
+
+    /// The interned scope of a node inside the declarations whose interned scope `scope` the
+    /// walk gave, placed as [`Anchors::at_walked`] places it.
+    pub fn walked_scope_of(&mut self, node: Node<'a>, scope: u32) -> u32 {
+        self.walked_scope(node, &[(0, scope)])
     }
 
     /// The anchor of a node, with its scope as the extractor worked it out.
@@ -325,7 +333,7 @@ pub(crate) struct WalkKinds<'k> {
     pub chains: &'k crate::jvm::ChainKinds<'k>,
     /// The parents whose children's fields the language's visitors read, each with those
     /// fields; `None`: every node's field is asked for.
-    pub field_parents: Option<&'k [(&'k str, &'k [&'k str])]>,
+    pub field_parents: Option<&'k [(&'k str, &'k [FieldAt<'k>])]>,
     /// The kind ids of those names in the language's grammar, looked up on the first walk
     /// instead of once per file.
     pub ids: OnceLock<KindIds>,
@@ -339,8 +347,8 @@ pub(crate) struct KindIds {
     flags: Vec<u8>,
     /// Whether every node's field is asked for (no `field_parents`).
     every_field: bool,
-    /// For each kind id of a field parent, the ids and names of the fields read under it.
-    fields: Vec<Box<[(u16, &'static str)]>>,
+    /// For each kind id of a field parent, the fields read under it.
+    fields: Vec<Box<[FieldRead]>>,
     /// The ids of the chains' leaves and ignored parts, for [`crate::jvm::chain_segments`].
     pub chain_ids: crate::jvm::ChainIds,
 }
@@ -391,12 +399,9 @@ impl KindIds {
                 .iter()
                 .filter(|(parent, _)| *parent == kind)
             {
-                let fields: Vec<(u16, &'static str)> = names
+                let fields: Vec<FieldRead> = names
                     .iter()
-                    .filter_map(|name| {
-                        let id = language.field_id_for_name(name)?;
-                        Some((id.get(), language.field_name_for_id(id.get())?))
-                    })
+                    .filter_map(|at| FieldRead::of(language, *at))
                     .collect();
                 if let Some(slot) = ids.fields.get_mut(usize::from(id)) {
                     *slot = fields.into_boxed_slice();
@@ -413,6 +418,46 @@ impl KindIds {
             }
         }
         ids
+    }
+}
+
+#[cfg(test)]
+impl WalkKinds<'_> {
+    /// Checks that under every field parent of `tree` the fields read as configured (in place
+    /// or by id) are those that asking every child for its field gives, for the configured
+    /// names; how many fields were compared.
+    pub(crate) fn check_fields(&self, tree: &tree_sitter::Tree) -> Result<usize, String> {
+        let ids = KindIds::of(&tree.language(), self);
+        let mut compared = 0;
+        for node in syntax::descendants(tree.root_node()) {
+            let Some(fields) = ids.fields.get(usize::from(node.kind_id())) else {
+                continue;
+            };
+            if fields.is_empty() {
+                continue;
+            }
+            let (mut every, mut read) = (Vec::new(), Vec::new());
+            push_named_children(node, true, 1, &mut every);
+            push_named_children_with_fields(node, fields, 1, &mut read);
+            let names: Vec<&str> = fields.iter().map(|field| field.name()).collect();
+            let expected: Vec<_> = every
+                .iter()
+                .map(|(child, field, _)| (child.id(), field.filter(|name| names.contains(name))))
+                .collect();
+            let found: Vec<_> = read
+                .iter()
+                .map(|(child, field, _)| (child.id(), *field))
+                .collect();
+            if found != expected {
+                return Err(format!(
+                    "{} at {}: {found:?} != {expected:?}",
+                    node.kind(),
+                    node.start_position()
+                ));
+            }
+            compared += expected.iter().filter(|(_, field)| field.is_some()).count();
+        }
+        Ok(compared)
     }
 }
 

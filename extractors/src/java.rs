@@ -17,6 +17,7 @@ use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_C
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
+use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
 
 /// Extracts the facts of one Java file (unsorted); what needs the type index waits for the
@@ -258,14 +259,37 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ignored: &[],
         skipped: &["import_declaration", "package_declaration"],
     },
-    // The parents whose children's fields the matcher reads (`crate::java_walk`).
+    // The parents whose children's fields the matcher reads (`crate::java_walk`), with where
+    // the grammar puts them (`tree-sitter-java`'s `grammar.js`).
     field_parents: Some(&[
-        ("object_creation_expression", &["type"]),
-        ("formal_parameter", &["type"]),
-        ("field_declaration", &["type"]),
-        ("assignment_expression", &["right"]),
-        ("annotation", &["name", "arguments"]),
-        ("marker_annotation", &["name", "arguments"]),
+        ("object_creation_expression", &[Any("type")]),
+        ("formal_parameter", &[Any("type")]),
+        ("field_declaration", &[Any("type")]),
+        ("assignment_expression", &[Last("right")]),
+        ("annotation", &[First("name"), Last("arguments")]),
+        ("marker_annotation", &[First("name")]),
     ]),
     ids: OnceLock::new(),
 };
+
+#[cfg(test)]
+mod field_tests {
+    /// The fields the walk reads in place are where the grammar's field map puts them, on
+    /// every fixture, on sources with parse errors and comments, and on the corpus of
+    /// `LINTEL_JAVA_WALK_CORPUS`.
+    #[test]
+    fn fields_read_in_place_are_those_of_the_field_map() {
+        let broken = [
+            "class A { @Get( void f() { x.y = ; @M int z = ; } }",
+            "class A { @Get(/* c */ \"a\") @M /* c */ void f() { x /* c */ = /* c */ y; } }",
+            "class A { @ /* c */ Get /* c */ (\"a\") @ /* c */ M void f() { } }",
+        ];
+        let compared = crate::walk_check::check_fields_everywhere(
+            crate::Language::Java,
+            &super::WALK_KINDS,
+            "LINTEL_JAVA_WALK_CORPUS",
+            &broken,
+        );
+        assert!(compared > 20, "{compared} fields compared");
+    }
+}

@@ -422,8 +422,11 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     // The matcher reads the `right` of a binary expression and of an assignment, no other
     // field (`crate::kotlin_walk`).
     field_parents: Some(&[
-        ("binary_expression", &["right"]),
-        ("assignment", &["right"]),
+        (
+            "binary_expression",
+            &[crate::walk_driver::FieldAt::Any("right")],
+        ),
+        ("assignment", &[crate::walk_driver::FieldAt::Any("right")]),
     ]),
     ids: OnceLock::new(),
 };

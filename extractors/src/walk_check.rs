@@ -15,7 +15,7 @@ use crate::Language;
 /// A walk: the hits of a tree, with or without the generic patterns.
 pub(crate) type Walk = for<'tree> fn(&'tree Tree, &'tree str, bool) -> Vec<QueryHit<'tree>>;
 
-fn sources(root: &Path, language: Language, found: &mut Vec<PathBuf>) {
+pub(crate) fn sources(root: &Path, language: Language, found: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(root) else {
         return;
     };
@@ -166,3 +166,53 @@ macro_rules! compare_fixtures_and_corpus {
     };
 }
 pub(crate) use compare_fixtures_and_corpus;
+
+/// Checks a language's field reads (`deferred::WalkKinds::check_fields`) on every fixture of
+/// the language, on `extra` sources (with parse errors) and, with the corpus variable set, on
+/// every file of the language under that directory; how many fields were compared.
+pub(crate) fn check_fields_everywhere(
+    language: Language,
+    kinds: &crate::deferred::WalkKinds<'_>,
+    corpus: &str,
+    extra: &[&str],
+) -> usize {
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        language,
+        &mut files,
+    );
+    if let Some(root) = std::env::var_os(corpus) {
+        sources(Path::new(&root), language, &mut files);
+    }
+    let mut texts: Vec<(String, String)> = files
+        .iter()
+        .filter_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            Some((file.to_string_lossy().into_owned(), text))
+        })
+        .collect();
+    texts.extend(
+        extra
+            .iter()
+            .map(|text| ("inline".to_owned(), (*text).to_owned())),
+    );
+    let grammar = language
+        .spec()
+        .tree_sitter()
+        .expect("a tree-sitter language")
+        .grammar;
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (name, text) in &texts {
+        let Some(tree) = crate::syntax::parse(grammar, text) else {
+            continue;
+        };
+        match kinds.check_fields(&tree) {
+            Ok(count) => compared += count,
+            Err(failure) => failures.push(format!("{name}: {failure}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    compared
+}

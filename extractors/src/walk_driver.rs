@@ -97,11 +97,64 @@ pub(crate) fn push_named_children<'tree>(
     true
 }
 
-/// [`push_named_children`] with the children in `fields` (ids and names) reported in them, every
-/// other child with no field: each field's child is found once, by id.
+/// Where a walk finds the child in a field it reads under a field parent.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FieldAt<'k> {
+    /// The parent's first named child unless it is an extra: the grammar's rule starts with
+    /// the field, or with tokens only before it.
+    First(&'k str),
+    /// The parent's last named child unless it is an extra: the rule ends with the field, or
+    /// with tokens only after it.
+    Last(&'k str),
+    /// Wherever the parent's field map puts it.
+    Any(&'k str),
+}
+
+/// A [`FieldAt`] with the field's id and name in a grammar.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FieldRead {
+    id: u16,
+    name: &'static str,
+    at: Position,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Position {
+    First,
+    Last,
+    Any,
+}
+
+impl FieldRead {
+    /// The field's name.
+    #[cfg(test)]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// `at` in `language`; `None` when the grammar has no such field.
+    pub fn of(language: &tree_sitter::Language, at: FieldAt<'_>) -> Option<Self> {
+        let (name, at) = match at {
+            FieldAt::First(name) => (name, Position::First),
+            FieldAt::Last(name) => (name, Position::Last),
+            FieldAt::Any(name) => (name, Position::Any),
+        };
+        let id = language.field_id_for_name(name)?.get();
+        Some(Self {
+            id,
+            name: language.field_name_for_id(id)?,
+            at,
+        })
+    }
+}
+
+/// [`push_named_children`] with the children in `fields` reported in them, every other child
+/// with no field. A field at the first or last named child is read from its place when the
+/// parent has no error below it and that child is no extra (a comment between the field and
+/// the tokens before or after it), else, like a field anywhere, by id, found once.
 pub(crate) fn push_named_children_with_fields<'tree>(
     node: Node<'tree>,
-    fields: &[(u16, &'static str)],
+    fields: &[FieldRead],
     depth: usize,
     pending: &mut Vec<Pending<'tree>>,
 ) -> bool {
@@ -109,16 +162,34 @@ pub(crate) fn push_named_children_with_fields<'tree>(
     if !push_named_children(node, false, depth, pending) {
         return false;
     }
-    for &(id, name) in fields {
-        let Some(child) = node.child_by_field_id(id) else {
-            continue;
+    let Some(pushed) = pending.get_mut(start..) else {
+        return true;
+    };
+    // The first child is pushed last, to be visited first.
+    let last = pushed.len().saturating_sub(1);
+    let in_place = || !node.has_error();
+    for read in fields {
+        let at = match read.at {
+            Position::First if in_place() => Some(last),
+            Position::Last if in_place() => Some(0),
+            _ => None,
         };
-        let pushed = pending.get_mut(start..).unwrap_or_default();
-        if let Some(entry) = pushed
-            .iter_mut()
-            .find(|(pushed, _, _)| pushed.id() == child.id())
-        {
-            entry.1.get_or_insert(name);
+        // A comment may stand between the field and the tokens before or after it.
+        let at = at.filter(|index| {
+            pushed
+                .get(*index)
+                .is_some_and(|(child, _, _)| !child.is_extra())
+        });
+        let index = match at {
+            Some(index) => Some(index),
+            None => node.child_by_field_id(read.id).and_then(|child| {
+                pushed
+                    .iter()
+                    .position(|(pushed, _, _)| pushed.id() == child.id())
+            }),
+        };
+        if let Some(entry) = index.and_then(|index| pushed.get_mut(index)) {
+            entry.1.get_or_insert(read.name);
         }
     }
     true
@@ -266,12 +337,9 @@ mod tests {
             let mut parser = tree_sitter::Parser::new();
             parser.set_language(&language).expect("grammar");
             let tree = parser.parse(source, None).expect("tree");
-            let wanted: Vec<(u16, &'static str)> = wanted_names
+            let wanted: Vec<FieldRead> = wanted_names
                 .iter()
-                .filter_map(|name| {
-                    let id = language.field_id_for_name(name)?;
-                    Some((id.get(), language.field_name_for_id(id.get())?))
-                })
+                .filter_map(|name| FieldRead::of(&language, FieldAt::Any(name)))
                 .collect();
             let mut checked = 0;
             for node in crate::syntax::descendants(tree.root_node()) {
