@@ -84,14 +84,21 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut member_calls: BTreeMap<(&str, usize), (Node<'_>, u32)> = BTreeMap::new();
     // The scope of each `using` directive, by node id.
     let mut using_scopes: Vec<(usize, u32)> = Vec::new();
+    // The variable declarators, methods and local functions, in order, where minimal-API
+    // routes look up the names of groups and handlers (`aspnet::routes`).
+    let mut declared = Vec::new();
     // And it notes the names of namespace declarations, which are not uses.
     let mut namespace_names = namespace_names::NamespaceNames::default();
     let walked = out
         .anchors
         .walk_scoped(&WALK_KINDS, |node, field, ancestors, scope| {
             matcher.visit(node, field, ancestors);
-            if csharp_walk::kind(node) == Kind::Using {
-                using_scopes.push((node.id(), scope));
+            match csharp_walk::kind(node) {
+                Kind::Using => using_scopes.push((node.id(), scope)),
+                Kind::VariableDeclarator | Kind::MethodDeclaration | Kind::LocalFunction => {
+                    declared.push(node);
+                }
+                _ => {}
             }
             if let Some(name) = attribute_name(node, field, ancestors, source) {
                 attributes.push((name, node, scope));
@@ -207,7 +214,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         out.facts
             .extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
     }
-    crate::aspnet::facts(&factory, &hits, &file, &mut out);
+    crate::aspnet::facts(&factory, &hits, &file, &declared, &mut out);
     out.into_facts(input)
 }
 
@@ -849,7 +856,7 @@ pub(crate) const SCOPE_KINDS: [&str; 10] = [
 ];
 
 /// Types, methods, constructors and local functions name scopes.
-fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
     if csharp_walk::kind(node).names_scope() {
         field_child(node, Child::Name)
             .map(|name| syntax::text(name, source).to_owned())

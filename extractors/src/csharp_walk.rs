@@ -64,8 +64,9 @@ pub(crate) enum Kind {
     /// The type declarations other than classes (`csharp::TYPE_DECLARATIONS`).
     TypeDeclaration,
     MethodDeclaration,
-    /// The other declarations that name scopes (`csharp::SCOPE_KINDS`): constructors and
-    /// local functions.
+    LocalFunction,
+    VariableDeclarator,
+    /// The other declarations that name scopes (`csharp::SCOPE_KINDS`): constructors.
     ScopeDeclaration,
 }
 
@@ -82,6 +83,7 @@ impl Kind {
             Kind::ClassDeclaration
                 | Kind::TypeDeclaration
                 | Kind::MethodDeclaration
+                | Kind::LocalFunction
                 | Kind::ScopeDeclaration
         )
     }
@@ -118,6 +120,8 @@ pub(crate) fn kinds() -> &'static [Kind] {
                 "argument" => Kind::Argument,
                 "class_declaration" => Kind::ClassDeclaration,
                 "method_declaration" => Kind::MethodDeclaration,
+                "local_function_statement" => Kind::LocalFunction,
+                "variable_declarator" => Kind::VariableDeclarator,
                 name if crate::csharp::TYPE_DECLARATIONS.contains(&name) => Kind::TypeDeclaration,
                 name if crate::csharp::SCOPE_KINDS.contains(&name) => Kind::ScopeDeclaration,
                 _ => Kind::Other,

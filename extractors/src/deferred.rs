@@ -59,6 +59,8 @@ pub(crate) struct Anchors<'a> {
     source: &'a str,
     name_of: ScopeNamer,
     scopes: Vec<Box<str>>,
+    /// The ancestors of the node whose scope was last worked out (`syntax::ancestors_into`).
+    chain: Vec<Node<'a>>,
 }
 
 impl<'a> Anchors<'a> {
@@ -70,6 +72,7 @@ impl<'a> Anchors<'a> {
             source,
             name_of,
             scopes: Vec::new(),
+            chain: Vec::new(),
         }
     }
 
@@ -113,7 +116,8 @@ impl<'a> Anchors<'a> {
 
     /// The interned scope of a node, worked out from the tree.
     pub fn scope_of(&mut self, node: Node<'a>) -> u32 {
-        let scope = source_scope::enclosing(node, self.root, self.source, self.name_of);
+        syntax::ancestors_into(self.root, node, &mut self.chain);
+        let scope = source_scope::within(&self.chain, self.source, self.name_of);
         self.intern(scope)
     }
 

@@ -16,9 +16,14 @@ pub(crate) fn enclosing(
     source: &str,
     name_of: ScopeNamer,
 ) -> Option<String> {
-    let names: Vec<String> = syntax::ancestors(root, node)
-        .into_iter()
-        .filter_map(|ancestor| name_of(ancestor, source))
+    within(&syntax::ancestors(root, node), source, name_of)
+}
+
+/// The dotted path of the declarations among `ancestors` (root first) that `name_of` names.
+pub(crate) fn within(ancestors: &[Node<'_>], source: &str, name_of: ScopeNamer) -> Option<String> {
+    let names: Vec<String> = ancestors
+        .iter()
+        .filter_map(|ancestor| name_of(*ancestor, source))
         .collect();
     (!names.is_empty()).then(|| names.join("."))
 }

@@ -141,6 +141,38 @@ pub(crate) fn ancestors<'tree>(root: Node<'tree>, node: Node<'tree>) -> Vec<Node
     chain
 }
 
+/// [`ancestors`] of `node` into `chain`, which holds those of the node asked before: the
+/// nodes of that chain whose range strictly contains the (non-empty) range of `node` are its
+/// ancestors too, the top of its chain, so the walk down from the root starts below them (the
+/// facts of a file are mostly asked for in source order, in the same declarations).
+pub(crate) fn ancestors_into<'tree>(
+    root: Node<'tree>,
+    node: Node<'tree>,
+    chain: &mut Vec<Node<'tree>>,
+) {
+    let (start, end) = (node.start_byte(), node.end_byte());
+    let kept = if start == end {
+        0
+    } else {
+        chain
+            .iter()
+            .take_while(|ancestor| {
+                let (from, to) = (ancestor.start_byte(), ancestor.end_byte());
+                from <= start && end <= to && (from < start || end < to)
+            })
+            .count()
+    };
+    chain.truncate(kept);
+    let mut current = chain.pop().unwrap_or(root);
+    while current.id() != node.id() {
+        chain.push(current);
+        match current.child_with_descendant(node) {
+            Some(child) => current = child,
+            None => break,
+        }
+    }
+}
+
 /// Every node of the subtree under `root`, `root` first, in pre-order: a cursor walk, no
 /// recursion, so deep trees cannot overflow the stack.
 pub(crate) fn descendants(root: Node<'_>) -> Descendants<'_> {
@@ -296,6 +328,62 @@ pub(crate) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
 #[cfg(test)]
 mod tests {
     use super::{compact_text, unspaced_text};
+
+    /// `ancestors_into` gives every node the chain `ancestors` gives it, whatever node was
+    /// asked before (in source order, backwards, a descendant with the same range), and for
+    /// empty (`MISSING`) nodes.
+    #[test]
+    fn ancestors_into_is_ancestors_after_any_node() {
+        // Java with `MISSING` nodes; Python where a statement, its expression and a name
+        // share one range.
+        let cases = [
+            (
+                crate::Language::Java,
+                "class A {\n  void f() { int x = q.r }\n  class B { void g() { return } }\n  \
+                 int z = p.\n  void h() { x.y(z -> { w(); }); }\n}\n",
+            ),
+            (crate::Language::Python, "x\nif a:\n    b\n    c.d(e)\n"),
+        ];
+        let mut missing = false;
+        for (language, source) in cases {
+            let grammar = language.spec().tree_sitter().map(|backend| backend.grammar);
+            let tree = grammar
+                .and_then(|grammar| super::parse(grammar, source))
+                .expect("the grammar parses");
+            let nodes: Vec<_> = super::descendants(tree.root_node()).collect();
+            missing |= nodes.iter().any(|node| node.is_missing());
+            let ids = |chain: &[tree_sitter::Node<'_>]| {
+                chain.iter().map(|node| node.id()).collect::<Vec<_>>()
+            };
+            // Source order, backwards, and each node right after its deepest first descendant.
+            let mut deep_first = Vec::new();
+            for node in &nodes {
+                let mut leaf = *node;
+                while let Some(child) = leaf.child(0) {
+                    leaf = child;
+                }
+                deep_first.extend([leaf, *node]);
+            }
+            for order in [
+                nodes.clone(),
+                nodes.iter().rev().copied().collect(),
+                deep_first,
+            ] {
+                let mut chain = Vec::new();
+                for node in order {
+                    super::ancestors_into(tree.root_node(), node, &mut chain);
+                    assert_eq!(
+                        ids(&chain),
+                        ids(&super::ancestors(tree.root_node(), node)),
+                        "{} at {}",
+                        node.kind(),
+                        node.start_position()
+                    );
+                }
+            }
+        }
+        assert!(missing, "a MISSING node");
+    }
 
     /// `unspaced_text` is `compact_text` without its spaces, for every node and limit.
     #[test]

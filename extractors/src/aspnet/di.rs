@@ -20,6 +20,7 @@ use crate::facts_out::{set, FactFactory};
 use crate::graph::csharp::{simple_name, CSharp};
 use crate::graph::{FileSyntax, GraphGrammar};
 use crate::query::{Field, QueryHit};
+use crate::source_scope;
 use crate::syntax::{self, named_children};
 
 /// Type declarations that may have a (primary) constructor.
@@ -48,10 +49,10 @@ pub(super) fn facts(
     facts
 }
 
-fn injection(
+fn injection<'tree>(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'_>,
-    file: &FileSyntax<'_, '_>,
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
 ) -> Vec<Fact> {
     let source = file.source;
     let (Some(parameter), Some(type_node)) = (hit.node(Field::Parameter), hit.node(Field::Type))
@@ -87,7 +88,8 @@ fn injection(
         .map(|name| syntax::text(name, source))
         .unwrap_or_default();
     let parameter_type = simple_type(type_node, source);
-    let scope = (file.scope_of)(parameter);
+    // The scope from the ancestors read above, as `file.scope_of` would work it out.
+    let scope = source_scope::within(&ancestors, source, crate::csharp::scope_name);
     let mut fact = factory.fact(
         FactKind::ConstructorInjection,
         parameter,
@@ -150,10 +152,10 @@ fn constructed_type(node: Node<'_>) -> Option<Node<'_>> {
     }
 }
 
-fn registration(
+fn registration<'tree>(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'_>,
-    file: &FileSyntax<'_, '_>,
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
 ) -> Option<Fact> {
     let source = file.source;
     let (call, name_node, list) = (
@@ -219,10 +221,10 @@ fn registration(
     Some(fact)
 }
 
-fn resolution(
+fn resolution<'tree>(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'_>,
-    file: &FileSyntax<'_, '_>,
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
 ) -> Option<Fact> {
     let source = file.source;
     let (call, name_node) = (hit.node(Field::Call)?, hit.node(Field::Method)?);

@@ -44,10 +44,12 @@ pub(crate) fn facts<'tree>(
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'tree>],
     file: &FileSyntax<'_, 'tree>,
+    declared: &[Node<'tree>],
     out: &mut Output<'tree>,
 ) {
     out.facts.extend(di::facts(factory, hits, file));
-    out.facts.extend(routes::facts(factory, hits, file));
+    out.facts
+        .extend(routes::facts(factory, hits, file, declared));
     for hit in hits {
         match hit.kind {
             FactKind::ChecksRole => role_facts(factory, hit, file, out),

@@ -30,6 +30,7 @@ use policies::facts::{Confidence, Fact};
 use tree_sitter::Node;
 
 use super::{attribute_arguments, attribute_name, attributes_of, simple_type, string_value};
+use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::facts_out::FactFactory;
 use crate::graph::csharp::{simple_name, CSharp};
 use crate::graph::{FileSyntax, GraphGrammar};
@@ -41,10 +42,11 @@ use crate::web_out::{self, join_path, RouteSite};
 const MAX_GROUP_DEPTH: usize = 16;
 
 /// The route and `performs` facts of a C# file.
-pub(super) fn facts(
+pub(super) fn facts<'tree>(
     factory: &FactFactory<'_>,
-    hits: &[QueryHit<'_>],
-    file: &FileSyntax<'_, '_>,
+    hits: &[QueryHit<'tree>],
+    file: &FileSyntax<'_, 'tree>,
+    declared: &[Node<'tree>],
 ) -> Vec<Fact> {
     let mut facts = Vec::new();
     let mut actions = BTreeSet::new();
@@ -64,9 +66,11 @@ pub(super) fn facts(
             if actions.insert(method.id()) {
                 facts.extend(action_facts(factory, method, file));
             }
-        } else if let Some((site, handler)) = minimal_route(hit, file, &mut names) {
+        } else if let Some((site, handler)) = minimal_route(hit, file, declared, &mut names) {
             facts.push(web_out::route_fact(factory, &site));
-            facts.extend(minimal_performs(factory, &site, handler, file, &mut names));
+            facts.extend(minimal_performs(
+                factory, &site, handler, file, declared, &mut names,
+            ));
         }
     }
     facts
@@ -79,10 +83,10 @@ struct ActionRoute<'tree> {
     template: Option<String>,
 }
 
-fn action_facts(
+fn action_facts<'tree>(
     factory: &FactFactory<'_>,
-    method: Node<'_>,
-    file: &FileSyntax<'_, '_>,
+    method: Node<'tree>,
+    file: &FileSyntax<'_, 'tree>,
 ) -> Vec<Fact> {
     let source = file.source;
     let Some(class) = method.parent().and_then(|body| body.parent()) else {
@@ -292,6 +296,7 @@ fn action_data(method: Node<'_>, source: &str) -> Vec<String> {
 fn minimal_route<'tree, 's>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'s, 'tree>,
+    declared: &[Node<'tree>],
     names: &mut Option<FileNames<'tree, 's>>,
 ) -> Option<(RouteSite<'tree>, Node<'tree>)> {
     let source = file.source;
@@ -307,7 +312,7 @@ fn minimal_route<'tree, 's>(
         Some("") | None => "*".to_owned(),
         Some(verb) => verb.to_uppercase(),
     };
-    let names = names.get_or_insert_with(|| file_names(file.root, source));
+    let names = names.get_or_insert_with(|| file_names(declared, source));
     let prefix = group_prefix(receiver, source, &names.values, MAX_GROUP_DEPTH);
     let handler_name = matches!(handler.kind(), "identifier" | "member_access_expression")
         .then(|| syntax::compact_text(*handler, source, 120));
@@ -331,6 +336,7 @@ fn minimal_performs<'tree, 's>(
     site: &RouteSite<'_>,
     handler: Node<'_>,
     file: &FileSyntax<'s, 'tree>,
+    declared: &[Node<'tree>],
     names: &mut Option<FileNames<'tree, 's>>,
 ) -> Vec<Fact> {
     let source = file.source;
@@ -340,7 +346,7 @@ fn minimal_performs<'tree, 's>(
             let name = syntax::text(handler, source);
             let name = name.rsplit('.').next().unwrap_or(name);
             names
-                .get_or_insert_with(|| file_names(file.root, source))
+                .get_or_insert_with(|| file_names(declared, source))
                 .methods
                 .get(name)
                 .map(|method| action_data(*method, source))
@@ -471,15 +477,17 @@ struct FileNames<'tree, 's> {
     methods: BTreeMap<&'s str, Node<'tree>>,
 }
 
-fn file_names<'tree, 's>(root: Node<'tree>, source: &'s str) -> FileNames<'tree, 's> {
+/// The [`FileNames`] of a file from its variable declarators, methods and local functions,
+/// in the order of the file (as the extractor's walk collects them).
+fn file_names<'tree, 's>(declared: &[Node<'tree>], source: &'s str) -> FileNames<'tree, 's> {
     let mut names = FileNames {
         values: BTreeMap::new(),
         methods: BTreeMap::new(),
     };
-    for node in syntax::descendants(root) {
-        match node.kind() {
-            "variable_declarator" => {
-                let name = node.child_by_field_name("name");
+    for node in declared.iter().copied() {
+        let name = field_child(node, Child::Name);
+        match csharp_walk::kind(node) {
+            Kind::VariableDeclarator => {
                 let value = named_children(node)
                     .into_iter()
                     .rfind(|child| Some(child.id()) != name.map(|name| name.id()));
@@ -490,8 +498,8 @@ fn file_names<'tree, 's>(root: Node<'tree>, source: &'s str) -> FileNames<'tree,
                         .or_insert(value);
                 }
             }
-            "method_declaration" | "local_function_statement" => {
-                if let Some(declared) = node.child_by_field_name("name") {
+            Kind::MethodDeclaration | Kind::LocalFunction => {
+                if let Some(declared) = name {
                     names
                         .methods
                         .entry(syntax::text(declared, source))
