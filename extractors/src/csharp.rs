@@ -970,7 +970,14 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ],
         leaf: &["identifier"],
         ignored: &["type_argument_list"],
-        skipped: &["using_directive"],
+        // `using`s are read apart; below a string or character literal there are only its
+        // contents and escapes, where no pattern ends and no name is used.
+        skipped: &[
+            "using_directive",
+            "string_literal",
+            "raw_string_literal",
+            "character_literal",
+        ],
     },
     // The parents whose children's fields are read, with those fields and where the grammar
     // puts them (`tree-sitter-c-sharp`'s `grammar.js`): by the matcher

@@ -450,7 +450,8 @@ pub(crate) fn chain_segments<'tree>(
     }
     // The named descendants in preorder, entering chain nodes only, by index (chains are
     // narrow: a cursor's steps would cost more).
-    let mut segments = Vec::new();
+    // A chain has a segment per dot, and most have a few (`a.b.C`).
+    let mut segments = Vec::with_capacity(text.bytes().filter(|byte| *byte == b'.').count() + 1);
     pending.clear();
     push_named_children_reversed(node, pending);
     while let Some(current) = pending.pop() {

@@ -279,9 +279,14 @@ impl ProjectContext {
 
     /// The first project file named `stem` plus one of [`EXTENSIONS`].
     fn with_extension(&self, stem: &str) -> Option<String> {
-        EXTENSIONS
-            .iter()
-            .find_map(|extension| self.existing_file(&format!("{stem}{extension}")))
+        // One buffer for every candidate (`format!` would allocate and grow one for each).
+        let mut candidate = String::with_capacity(stem.len() + 8);
+        EXTENSIONS.iter().find_map(|extension| {
+            candidate.clear();
+            candidate.push_str(stem);
+            candidate.push_str(extension);
+            self.existing_file(&candidate)
+        })
     }
 }
 
