@@ -48,7 +48,6 @@ use crate::imports_out::{self, ImportSiteAt};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
-use crate::walk_driver::Ancestor;
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
 
@@ -92,25 +91,30 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let walked = out
         .anchors
         .walk_scoped(&WALK_KINDS, |node, field, ancestors, scope| {
-            matcher.visit(node, field, ancestors);
-            match csharp_walk::kind(node) {
+            // The kinds of the node and of its parent, for every visitor.
+            let kind = csharp_walk::kind(node);
+            let parent_kind = ancestors
+                .last()
+                .map_or(Kind::Other, |(parent, _)| csharp_walk::kind(*parent));
+            matcher.visit_kinds(node, kind, parent_kind, field, ancestors);
+            match kind {
                 Kind::Using => using_scopes.push((node.id(), scope)),
                 Kind::VariableDeclarator | Kind::MethodDeclaration | Kind::LocalFunction => {
                     declared.push(node);
                 }
                 _ => {}
             }
-            if let Some(name) = attribute_name(node, field, ancestors, source) {
+            if let Some(name) = attribute_name(node, kind, parent_kind, field, source) {
                 attributes.push((name, node, scope));
             }
             if let Some((identifier, name, arguments)) =
-                extensions::member_call(node, field, ancestors, source)
+                extensions::member_call(node, kind, parent_kind, field, ancestors, source)
             {
                 member_calls
                     .entry((name, arguments))
                     .or_insert((identifier, scope));
             }
-            namespace_names.visit(node, field, ancestors, source);
+            namespace_names.visit(node, kind, field, ancestors, source);
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -606,20 +610,14 @@ fn qualified_target<'index, 'chain>(
 /// identifier or qualified name in the `name` field of an `attribute`, without spaces.
 fn attribute_name(
     node: Node<'_>,
+    kind: Kind,
+    parent_kind: Kind,
     field: Option<&'static str>,
-    ancestors: &[Ancestor<'_>],
     source: &str,
 ) -> Option<String> {
-    if field != Some("name")
-        || !matches!(
-            csharp_walk::kind(node),
-            Kind::Identifier | Kind::QualifiedName
-        )
-    {
-        return None;
-    }
-    let (parent, _) = ancestors.last()?;
-    (csharp_walk::kind(*parent) == Kind::Attribute)
+    (field == Some("name")
+        && matches!(kind, Kind::Identifier | Kind::QualifiedName)
+        && parent_kind == Kind::Attribute)
         .then(|| syntax::unspaced_text(node, source, 400))
 }
 

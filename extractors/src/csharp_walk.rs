@@ -245,15 +245,33 @@ pub(crate) fn matcher<'tree>(source: &str, generic: bool) -> Matcher<'tree, '_> 
 
 impl<'tree> Matcher<'tree, '_> {
     /// The matches that end at `node` (its field in its parent, its ancestors parent last).
+    #[cfg(test)]
     pub fn visit(
         &mut self,
         node: Node<'tree>,
         field: Option<&'static str>,
         ancestors: &[Ancestor<'tree>],
     ) {
+        let kind = kind_of(node, self.kinds);
+        let parent_kind = ancestors
+            .last()
+            .map_or(Kind::Other, |(parent, _)| kind_of(*parent, self.kinds));
+        self.visit_kinds(node, kind, parent_kind, field, ancestors);
+    }
+
+    /// [`Matcher::visit`] with the kinds of `node` and of its parent (`Kind::Other` for none)
+    /// already known: the extractor's visitors share them (each kind costs a call into
+    /// tree-sitter).
+    pub fn visit_kinds(
+        &mut self,
+        node: Node<'tree>,
+        kind: Kind,
+        parent_kind: Kind,
+        field: Option<&'static str>,
+        ancestors: &[Ancestor<'tree>],
+    ) {
         let (kinds, source, generic) = (self.kinds, self.source, self.generic);
         let hits = &mut self.hits;
-        let kind = kind_of(node, kinds);
         if kind == Kind::Using {
             hits.push(QueryHit::new(
                 FactKind::Import,
@@ -269,7 +287,7 @@ impl<'tree> Matcher<'tree, '_> {
                     .map(|(node, _)| *node)
             };
             let named = wild(node);
-            match (kind_of(parent, kinds), field) {
+            match (parent_kind, field) {
                 (Kind::ObjectCreation, Some("type")) if named => hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
                     vec![(Field::Construction, parent), (Field::Type, node)],

@@ -30,18 +30,19 @@ pub(super) struct MemberCall {
 /// `conditional_access_expression` that is (`x?.Name(…)`).
 pub(super) fn member_call<'tree, 's>(
     node: Node<'tree>,
+    kind: Kind,
+    parent_kind: Kind,
     field: Option<&'static str>,
     ancestors: &[Ancestor<'_>],
     source: &'s str,
 ) -> Option<(Node<'tree>, &'s str, usize)> {
     // By kind id: the walk asks of every node, and `Node::kind` validates the name's UTF-8.
-    let kind = csharp_walk::kind(node);
     if field != Some("name") || !matches!(kind, Kind::Identifier | Kind::GenericName) {
         return None;
     }
     let mut outer = ancestors.iter().rev();
-    let (parent, parent_field) = outer.next()?;
-    let function_field = match csharp_walk::kind(*parent) {
+    let (_, parent_field) = outer.next()?;
+    let function_field = match parent_kind {
         Kind::MemberAccess => *parent_field,
         Kind::MemberBinding => {
             let (conditional, conditional_field) = outer.next()?;

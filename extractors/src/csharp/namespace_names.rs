@@ -26,18 +26,18 @@ pub(super) struct NamespaceNames<'tree, 's> {
 }
 
 impl<'tree, 's> NamespaceNames<'tree, 's> {
-    /// Notes `node` (its field in its parent, its ancestors parent last), if it is inside a
-    /// namespace name or a use of one of their segments.
+    /// Notes `node` of `kind` (its field in its parent, its ancestors parent last), if it is
+    /// inside a namespace name or a use of one of their segments.
     pub fn visit(
         &mut self,
         node: Node<'tree>,
+        kind: Kind,
         field: Option<&'static str>,
         ancestors: &[Ancestor<'tree>],
         source: &'s str,
     ) {
         // By kind id (`Node::kind` validates the name's UTF-8 on every call, and the walk asks
         // of every node).
-        let kind = kind_of(node, kinds());
         if !matches!(kind, Kind::Identifier | Kind::QualifiedName) {
             return;
         }
