@@ -53,6 +53,13 @@ fn skip_reason(bytes: &[u8]) -> Option<String> {
     None
 }
 
+/// What the one parallel pass of [`extract_files`] gives for a file: an extracted file's first
+/// outcome and declarations, or the declarations of a file that is only read for them.
+enum FirstJob {
+    Extracted(Box<(FirstOutcome, Option<TypeDeclarations>)>),
+    Declared(Option<TypeDeclarations>),
+}
+
 /// What the first pass made of one owned file.
 enum FirstOutcome {
     /// The file's outcome: not source, skipped, generated, or extracted without the type
@@ -394,38 +401,58 @@ fn extract_files(
         }
     };
     let shared = &context;
-    let first: Vec<(FirstOutcome, Option<TypeDeclarations>)> = files
-        .par_iter()
-        .map_init(open_repository, |repository, file| {
-            first_one(
-                shared,
-                scope,
-                root,
-                repository.as_ref(),
-                file,
-                include_generated,
-                keep_generic,
-            )
-        })
-        .collect();
-    // The project's other Java, Kotlin and C# files declare types too.
+    // The project's other Java, Kotlin and C# files declare types too. They are read in the
+    // same parallel pass as the extracted files, after them: one pass balances the two threads
+    // better than two passes that each wait for their slowest file.
     let owned: HashSet<&str> = files.iter().map(String::as_str).collect();
-    let others: Vec<(&str, TypeDeclarations)> = scope
+    let others: Vec<&String> = scope
         .project_files
-        .par_iter()
+        .iter()
         .filter(|file| !owned.contains(file.as_str()) && extractors::reads_declarations(file))
-        .map_init(open_repository, |repository, file| {
-            let bytes = read_file(scope, root, repository.as_ref(), file).ok()?;
-            let declarations = extractors::read_declarations(file, &declaration_text(bytes)?)?;
-            Some((file.as_str(), declarations))
-        })
-        .flatten()
         .collect();
-    let mut declared: Vec<(&str, TypeDeclarations)> = others;
-    let mut outcomes = Vec::with_capacity(first.len());
-    for (file, (outcome, declarations)) in files.iter().zip(first) {
-        declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
-        outcomes.push((file, outcome));
+    let jobs: Vec<(&String, bool)> = files
+        .iter()
+        .map(|file| (file, true))
+        .chain(others.iter().map(|file| (*file, false)))
+        .collect();
+    let mut done: Vec<FirstJob> = jobs
+        .par_iter()
+        .map_init(open_repository, |repository, (file, extracted)| {
+            if *extracted {
+                FirstJob::Extracted(Box::new(first_one(
+                    shared,
+                    scope,
+                    root,
+                    repository.as_ref(),
+                    file,
+                    include_generated,
+                    keep_generic,
+                )))
+            } else {
+                let declarations = read_file(scope, root, repository.as_ref(), file)
+                    .ok()
+                    .and_then(declaration_text)
+                    .and_then(|text| extractors::read_declarations(file, &text));
+                FirstJob::Declared(declarations)
+            }
+        })
+        .collect();
+    let declared_others = done.split_off(files.len().min(done.len()));
+    let mut declared: Vec<(&str, TypeDeclarations)> = others
+        .iter()
+        .zip(declared_others)
+        .filter_map(|(file, job)| match job {
+            FirstJob::Declared(Some(declarations)) => Some((file.as_str(), declarations)),
+            _ => None,
+        })
+        .collect();
+    let mut outcomes = Vec::with_capacity(done.len());
+    for (file, job) in files.iter().zip(done) {
+        if let FirstJob::Extracted(first) = job {
+            let (outcome, declarations) = *first;
+            declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
+            outcomes.push((file, outcome));
+        }
     }
     // In file order, so that the indexes do not depend on the thread count.
     declared.sort_by(|a, b| a.0.cmp(b.0));
