@@ -216,3 +216,20 @@ pub(crate) fn check_fields_everywhere(
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     compared
 }
+
+/// The test that a language's field reads are those of the field map
+/// ([`check_fields_everywhere`]): on every fixture, on `$broken` sources (with parse errors and
+/// comments) and on the corpus of `$corpus`; more than `$min` fields must be compared.
+macro_rules! check_fields_test {
+    ($language:expr, $kinds:expr, $corpus:literal, $min:expr, $broken:expr) => {
+        /// The fields the walk reads in place (first or last named child) are where the
+        /// grammar's field map puts them.
+        #[test]
+        fn fields_read_in_place_are_those_of_the_field_map() {
+            let compared =
+                crate::walk_check::check_fields_everywhere($language, $kinds, $corpus, &$broken);
+            assert!(compared > $min, "{compared} fields compared");
+        }
+    };
+}
+pub(crate) use check_fields_test;
