@@ -182,9 +182,7 @@ fn read_import<'tree>(
 
 /// The package of a file (`""` for the default package).
 fn package_of(root: Node<'_>, source: &str) -> String {
-    named_children(root)
-        .into_iter()
-        .find(|child| child.kind() == "package_declaration")
+    syntax::first_named_child(root, "package_declaration")
         .and_then(|declaration| {
             named_children(declaration)
                 .into_iter()

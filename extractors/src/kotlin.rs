@@ -232,9 +232,7 @@ fn read_import<'tree>(
 
 /// The package of a file (`""` without a header).
 fn package_of(root: Node<'_>, source: &str) -> String {
-    named_children(root)
-        .into_iter()
-        .find(|child| child.kind() == "package_header")
+    syntax::first_named_child(root, "package_header")
         .and_then(|header| named_children(header).into_iter().next())
         .map(|name| syntax::unspaced_text(name, source, 400))
         .unwrap_or_default()

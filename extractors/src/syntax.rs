@@ -141,6 +141,25 @@ pub(crate) fn ancestors<'tree>(root: Node<'tree>, node: Node<'tree>) -> Vec<Node
     chain
 }
 
+/// The first named child of `node` whose kind is `kind`: a cursor steps only as far as it,
+/// where [`named_children`] lists them all (a file's package header comes before its many
+/// imports and declarations).
+pub(crate) fn first_named_child<'tree>(node: Node<'tree>, kind: &str) -> Option<Node<'tree>> {
+    let mut cursor = node.walk();
+    if !cursor.goto_first_child() {
+        return None;
+    }
+    loop {
+        let child = cursor.node();
+        if child.is_named() && child.kind() == kind {
+            return Some(child);
+        }
+        if !cursor.goto_next_sibling() {
+            return None;
+        }
+    }
+}
+
 /// [`ancestors`] of `node` into `chain`, which holds those of the node asked before: the
 /// nodes of that chain whose range strictly contains the (non-empty) range of `node` are its
 /// ancestors too, the top of its chain, so the walk down from the root starts below them (the
@@ -328,6 +347,36 @@ pub(crate) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
 #[cfg(test)]
 mod tests {
     use super::{compact_text, unspaced_text};
+
+    /// `first_named_child` finds what a search of `named_children` finds, for every node and
+    /// every kind of a tree.
+    #[test]
+    fn first_named_child_is_the_first_of_named_children() {
+        let source = "// c\npackage a.b;\nimport x.Y;\nimport z.*;\nclass C { void f() {} }\n";
+        let grammar = crate::Language::Java
+            .spec()
+            .tree_sitter()
+            .map(|backend| backend.grammar);
+        let tree = grammar
+            .and_then(|grammar| super::parse(grammar, source))
+            .expect("the Java grammar parses");
+        let nodes: Vec<_> = super::descendants(tree.root_node()).collect();
+        let kinds: std::collections::BTreeSet<&str> =
+            nodes.iter().map(|node| node.kind()).collect();
+        let mut found = 0;
+        for node in &nodes {
+            for kind in &kinds {
+                let expected = super::named_children(*node)
+                    .into_iter()
+                    .find(|child| child.kind() == *kind);
+                let first = super::first_named_child(*node, kind);
+                assert_eq!(first.map(|n| n.id()), expected.map(|n| n.id()), "{kind}");
+                found += usize::from(first.is_some());
+            }
+        }
+        assert!(found > 10, "{found}");
+        assert!(super::first_named_child(tree.root_node(), "package_declaration").is_some());
+    }
 
     /// `ancestors_into` gives every node the chain `ancestors` gives it, whatever node was
     /// asked before (in source order, backwards, a descendant with the same range), and for
