@@ -348,18 +348,21 @@ pub(crate) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
 mod tests {
     use super::{compact_text, unspaced_text};
 
+    /// `source` parsed as `language`.
+    fn parsed(language: crate::Language, source: &str) -> tree_sitter::Tree {
+        language
+            .spec()
+            .tree_sitter()
+            .and_then(|backend| super::parse(backend.grammar, source))
+            .expect("the grammar parses")
+    }
+
     /// `first_named_child` finds what a search of `named_children` finds, for every node and
     /// every kind of a tree.
     #[test]
     fn first_named_child_is_the_first_of_named_children() {
         let source = "// c\npackage a.b;\nimport x.Y;\nimport z.*;\nclass C { void f() {} }\n";
-        let grammar = crate::Language::Java
-            .spec()
-            .tree_sitter()
-            .map(|backend| backend.grammar);
-        let tree = grammar
-            .and_then(|grammar| super::parse(grammar, source))
-            .expect("the Java grammar parses");
+        let tree = parsed(crate::Language::Java, source);
         let nodes: Vec<_> = super::descendants(tree.root_node()).collect();
         let kinds: std::collections::BTreeSet<&str> =
             nodes.iter().map(|node| node.kind()).collect();
@@ -395,10 +398,7 @@ mod tests {
         ];
         let mut missing = false;
         for (language, source) in cases {
-            let grammar = language.spec().tree_sitter().map(|backend| backend.grammar);
-            let tree = grammar
-                .and_then(|grammar| super::parse(grammar, source))
-                .expect("the grammar parses");
+            let tree = parsed(language, source);
             let nodes: Vec<_> = super::descendants(tree.root_node()).collect();
             missing |= nodes.iter().any(|node| node.is_missing());
             let ids = |chain: &[tree_sitter::Node<'_>]| {
@@ -439,13 +439,7 @@ mod tests {
     fn unspaced_text_is_compact_text_without_spaces() {
         let source =
             "fun f() {\n  val x =  Request . Builder ( )\n\t.url( \"a  b\" )  // c\n  é.ü .x }\n";
-        let grammar = crate::Language::Kotlin
-            .spec()
-            .tree_sitter()
-            .map(|backend| backend.grammar);
-        let tree = grammar
-            .and_then(|grammar| super::parse(grammar, source))
-            .expect("the Kotlin grammar parses");
+        let tree = parsed(crate::Language::Kotlin, source);
         let mut pending = vec![tree.root_node()];
         let mut compared = 0;
         while let Some(node) = pending.pop() {
