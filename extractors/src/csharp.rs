@@ -129,7 +129,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .and_then(|declared| declared.csharp_types())
     {
         Some(types) => types.clone(),
-        None => declarations_of(root, source, false).types,
+        None => declarations(input.tree, source).types,
     };
     let (mut uses, mut chains) = (walked.uses, walked.chains);
     // A segment of a namespace name is used where it next appears, if anywhere.
@@ -695,33 +695,19 @@ pub(crate) struct FileDeclarations {
 /// The `(namespace, type)` declarations of a C# file, its `global using` namespaces, its
 /// extension methods and its string constants, for the type index. Nested types are not
 /// indexed: they are reached through their outer type.
+///
+/// One pass over the containers of declarations (namespaces and type bodies), without
+/// recursion.
 pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
-    declarations_of(tree.root_node(), source, true)
-}
-
-/// A container [`declarations_of`] has still to read: the node, its namespace when its types
-/// are top-level ones (`None` inside a type), and the type path around it.
-type Container<'tree> = (Node<'tree>, Option<String>, String);
-
-/// [`declarations`]; the extension methods and constants only `with_all`. One pass over the
-/// containers of declarations (namespaces and type bodies), without recursion.
-fn declarations_of(root: Node<'_>, source: &str, with_all: bool) -> FileDeclarations {
     let mut declared = FileDeclarations {
         types: Vec::new(),
         global_usings: Vec::new(),
         extensions: Vec::new(),
         constants: Vec::new(),
     };
-    let name_of = |node: Node<'_>| {
-        field_child(node, Child::Name)
-            .map(|name| syntax::text(name, source).to_owned())
-            .filter(|name| !name.is_empty())
-    };
-    let mut pending: Vec<Container<'_>> = vec![(root, Some(String::new()), String::new())];
+    let mut pending: Vec<Container<'_>> =
+        vec![(tree.root_node(), Some(String::new()), String::new())];
     while let Some((container, namespace, outer)) = pending.pop() {
-        if namespace.is_none() && !with_all {
-            continue;
-        }
         let mut current = namespace.clone();
         for child in named_children(container) {
             let kind = csharp_walk::kind(child);
@@ -743,11 +729,11 @@ fn declarations_of(root: Node<'_>, source: &str, with_all: bool) -> FileDeclarat
                     }
                 }
                 _ if kind.declares_type() => {
-                    let Some(name) = name_of(child) else {
+                    let Some(name) = name_text(child, source) else {
                         continue;
                     };
                     if let Some(current) = &current {
-                        if with_all && kind == Kind::ClassDeclaration {
+                        if kind == Kind::ClassDeclaration {
                             extensions::extension_methods(
                                 child,
                                 source,
@@ -758,7 +744,7 @@ fn declarations_of(root: Node<'_>, source: &str, with_all: bool) -> FileDeclarat
                         }
                         declared.types.push((current.clone(), name.clone()));
                     }
-                    if let (true, Some(body)) = (with_all, field_child(child, Child::Body)) {
+                    if let Some(body) = field_child(child, Child::Body) {
                         let path = if outer.is_empty() {
                             name
                         } else {
@@ -778,7 +764,7 @@ fn declarations_of(root: Node<'_>, source: &str, with_all: bool) -> FileDeclarat
                             .push(syntax::unspaced_text(target, source, 400));
                     }
                 }
-                Kind::FieldDeclaration if with_all && !outer.is_empty() => {
+                Kind::FieldDeclaration if !outer.is_empty() => {
                     declared.constants.extend(
                         const_strings(child, source)
                             .into_iter()
@@ -856,13 +842,22 @@ pub(crate) const SCOPE_KINDS: [&str; 10] = [
 /// Types, methods, constructors and local functions name scopes.
 pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
     if csharp_walk::kind(node).names_scope() {
-        field_child(node, Child::Name)
-            .map(|name| syntax::text(name, source).to_owned())
-            .filter(|name| !name.is_empty())
+        name_text(node, source)
     } else {
         None
     }
 }
+
+/// The text of a declaration's `name`, unless empty.
+fn name_text(node: Node<'_>, source: &str) -> Option<String> {
+    field_child(node, Child::Name)
+        .map(|name| syntax::text(name, source).to_owned())
+        .filter(|name| !name.is_empty())
+}
+
+/// A container [`declarations`] has still to read: the node, its namespace when its types
+/// are top-level ones (`None` inside a type), and the type path around it.
+type Container<'tree> = (Node<'tree>, Option<String>, String);
 
 /// C# clients, first match wins; matched by name alone.
 const CLIENTS: [ClientRule; 11] = [

@@ -86,7 +86,7 @@ impl<'a> Anchors<'a> {
     /// ([`Anchors::walk_scoped`]); an empty node (`MISSING`) is placed as [`Anchors::at`] places
     /// it, by its position, as the walk places the first uses.
     pub fn at_walked(&mut self, node: Node<'a>, scope: u32) -> Anchor {
-        let scope = self.walked_scope(node, &[(0, scope)]);
+        let scope = self.walked_scope_of(node, scope);
         self.at_scope(node, scope)
     }
 
@@ -440,26 +440,7 @@ impl WalkKinds<'_> {
             if fields.is_empty() {
                 continue;
             }
-            let (mut every, mut read) = (Vec::new(), Vec::new());
-            push_named_children(node, true, 1, &mut every);
-            push_named_children_with_fields(node, fields, 1, &mut read);
-            let names: Vec<&str> = fields.iter().map(|field| field.name()).collect();
-            let expected: Vec<_> = every
-                .iter()
-                .map(|(child, field, _)| (child.id(), field.filter(|name| names.contains(name))))
-                .collect();
-            let found: Vec<_> = read
-                .iter()
-                .map(|(child, field, _)| (child.id(), *field))
-                .collect();
-            if found != expected {
-                return Err(format!(
-                    "{} at {}: {found:?} != {expected:?}",
-                    node.kind(),
-                    node.start_position()
-                ));
-            }
-            compared += expected.iter().filter(|(_, field)| field.is_some()).count();
+            compared += crate::walk_driver::check_fields_of(node, fields)?;
         }
         Ok(compared)
     }

@@ -130,14 +130,7 @@ pub(crate) fn truncate(value: &str, limit: usize) -> String {
 /// repeated `Node::parent` calls would each walk down again.
 pub(crate) fn ancestors<'tree>(root: Node<'tree>, node: Node<'tree>) -> Vec<Node<'tree>> {
     let mut chain = Vec::new();
-    let mut current = root;
-    while current.id() != node.id() {
-        chain.push(current);
-        match current.child_with_descendant(node) {
-            Some(child) => current = child,
-            None => break,
-        }
-    }
+    ancestors_into(root, node, &mut chain);
     chain
 }
 

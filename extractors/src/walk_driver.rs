@@ -126,12 +126,6 @@ enum Position {
 }
 
 impl FieldRead {
-    /// The field's name.
-    #[cfg(test)]
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
     /// `at` in `language`; `None` when the grammar has no such field.
     pub fn of(language: &tree_sitter::Language, at: FieldAt<'_>) -> Option<Self> {
         let (name, at) = match at {
@@ -193,6 +187,34 @@ pub(crate) fn push_named_children_with_fields<'tree>(
         }
     }
     true
+}
+
+/// Checks that [`push_named_children_with_fields`] gives the children of `node` the fields of
+/// `fields` that asking every child for its field gives them; how many fields it compared.
+#[cfg(test)]
+pub(crate) fn check_fields_of(node: Node<'_>, fields: &[FieldRead]) -> Result<usize, String> {
+    let (mut every, mut read) = (Vec::new(), Vec::new());
+    push_named_children(node, true, 1, &mut every);
+    push_named_children_with_fields(node, fields, 1, &mut read);
+    let expected: Vec<_> = every
+        .iter()
+        .map(|(child, field, _)| {
+            let wanted = field.filter(|name| fields.iter().any(|read| read.name == *name));
+            (child.id(), wanted)
+        })
+        .collect();
+    let found: Vec<_> = read
+        .iter()
+        .map(|(child, field, _)| (child.id(), *field))
+        .collect();
+    if found != expected {
+        return Err(format!(
+            "{} at {}: {found:?} != {expected:?}",
+            node.kind(),
+            node.start_position()
+        ));
+    }
+    Ok(expected.iter().filter(|(_, field)| field.is_some()).count())
 }
 
 /// A grammar's node kind ids mapped to a walk's own kinds: `classify` names each named kind
@@ -343,24 +365,8 @@ mod tests {
                 .collect();
             let mut checked = 0;
             for node in crate::syntax::descendants(tree.root_node()) {
-                let (mut every, mut by_id) = (Vec::new(), Vec::new());
-                push_named_children(node, true, 1, &mut every);
-                push_named_children_with_fields(node, &wanted, 1, &mut by_id);
-                let expected: Vec<_> = every
-                    .iter()
-                    .map(|(child, field, _)| {
-                        (
-                            child.id(),
-                            field.filter(|field| wanted_names.contains(field)),
-                        )
-                    })
-                    .collect();
-                let found: Vec<_> = by_id
-                    .iter()
-                    .map(|(child, field, _)| (child.id(), *field))
-                    .collect();
-                assert_eq!(found, expected, "{}", node.kind());
-                checked += expected.iter().filter(|(_, field)| field.is_some()).count();
+                checked +=
+                    check_fields_of(node, &wanted).unwrap_or_else(|failure| panic!("{failure}"));
             }
             assert!(checked >= 5, "{checked} fields checked");
         }

@@ -49,10 +49,10 @@ pub(super) fn facts(
     facts
 }
 
-fn injection<'tree>(
+fn injection(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'tree>,
-    file: &FileSyntax<'_, 'tree>,
+    hit: &QueryHit<'_>,
+    file: &FileSyntax<'_, '_>,
 ) -> Vec<Fact> {
     let source = file.source;
     let (Some(parameter), Some(type_node)) = (hit.node(Field::Parameter), hit.node(Field::Type))
@@ -152,10 +152,10 @@ fn constructed_type(node: Node<'_>) -> Option<Node<'_>> {
     }
 }
 
-fn registration<'tree>(
+fn registration(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'tree>,
-    file: &FileSyntax<'_, 'tree>,
+    hit: &QueryHit<'_>,
+    file: &FileSyntax<'_, '_>,
 ) -> Option<Fact> {
     let source = file.source;
     let (call, name_node, list) = (
@@ -221,10 +221,10 @@ fn registration<'tree>(
     Some(fact)
 }
 
-fn resolution<'tree>(
+fn resolution(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'tree>,
-    file: &FileSyntax<'_, 'tree>,
+    hit: &QueryHit<'_>,
+    file: &FileSyntax<'_, '_>,
 ) -> Option<Fact> {
     let source = file.source;
     let (call, name_node) = (hit.node(Field::Call)?, hit.node(Field::Method)?);

@@ -83,10 +83,10 @@ struct ActionRoute<'tree> {
     template: Option<String>,
 }
 
-fn action_facts<'tree>(
+fn action_facts(
     factory: &FactFactory<'_>,
-    method: Node<'tree>,
-    file: &FileSyntax<'_, 'tree>,
+    method: Node<'_>,
+    file: &FileSyntax<'_, '_>,
 ) -> Vec<Fact> {
     let source = file.source;
     let Some(class) = method.parent().and_then(|body| body.parent()) else {
