@@ -1,11 +1,16 @@
 //! Solving rule slices: a [`Solver`] trait with the Z3 backend (`style.md` §8, `language.md` §3.8).
 //!
-//! Each slice is solved in a fresh Z3 context created on the worker thread that solves it
-//! (`z3::with_z3_config`), so Z3 objects never cross threads and no state carries over from one
-//! slice to the next: the outcome, the core and the resource count depend on the slice text only.
-//! Solvers are made with `tactic.default_tactic=smt` (set once for the process): with
-//! assumptions Z3 always answers with its incremental SMT core, and the setting spares building
-//! Z3's default tactic tree (about 6 ms a solver), which the check never runs.
+//! Each slice is solved in a fresh Z3 context, on a short-lived thread of its own that the rayon
+//! worker waits for: the `z3` crate's thread-local default context of that thread is made for
+//! the slice and dropped when the thread ends. So Z3 objects never cross threads, no state
+//! carries over from one slice to the next (the outcome, the core and the resource count depend
+//! on the slice text only), and a worker holds one context (about 17 MB, zero-filled when made)
+//! only while it solves: none stays behind on the pool's threads. Starting a thread costs tens
+//! of microseconds; making the context, which every slice needs anyway, milliseconds.
+//! The parameters: `model=false` (the check never reads a model) and
+//! `tactic.default_tactic=smt`: with assumptions Z3 always answers with its incremental SMT
+//! core, and the setting spares building Z3's default tactic tree (about 6 ms a solver), which
+//! the check never runs.
 //! After loading the text, the solver's assertion count must equal the encoder's; any mismatch
 //! (a script Z3 could not parse loads nothing and would answer sat) makes the slice `error`.
 
@@ -81,10 +86,35 @@ fn literal_order(literal: &str) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
-/// Sets the process-wide Z3 parameters once, before the first solver is made.
+/// Sets the process-wide Z3 parameters once, before the first context is made.
 fn configure_z3() {
     static CONFIGURED: Once = Once::new();
-    CONFIGURED.call_once(|| z3::set_global_param("tactic.default_tactic", "smt"));
+    CONFIGURED.call_once(|| {
+        z3::set_global_param("model", "false");
+        z3::set_global_param("tactic.default_tactic", "smt");
+    });
+}
+
+/// Stack of a solving thread: Z3 recurses over terms, so it gets more than a default thread
+/// (only the pages it touches are resident).
+const SOLVER_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread. A thread that
+/// cannot be started or that panics makes the slice `error`.
+fn in_fresh_context(solve: impl FnOnce() -> SolveOutcome + Send) -> SolveOutcome {
+    configure_z3();
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("lintel-z3".into())
+            .stack_size(SOLVER_STACK_BYTES)
+            .spawn_scoped(scope, solve)
+        {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                SolveOutcome::error("the solver stopped unexpectedly (panic)".into())
+            }),
+            Err(error) => SolveOutcome::error(format!("could not start a solver thread: {error}")),
+        }
+    })
 }
 
 impl Solver for Z3Solver {
@@ -97,10 +127,7 @@ impl Solver for Z3Solver {
             .iter()
             .map(|tracked| tracked.literal.clone())
             .collect();
-        configure_z3();
-        let mut config = z3::Config::new();
-        config.set_model_generation(false);
-        let mut outcome = z3::with_z3_config(&config, move || {
+        let mut outcome = in_fresh_context(move || {
             if text.contains('\0') {
                 return SolveOutcome::error("slice text contains a NUL byte".into());
             }
@@ -212,10 +239,9 @@ impl SolveOutcome {
     }
 }
 
-/// The fewest slices a worker thread takes on. Every thread that solves holds, besides the fresh
-/// context of the slice in hand, the `z3` crate's thread-local default context (about 17 MB
-/// each, zero-filled when created), so a few slices are solved on one thread: a second thread
-/// would cost more memory and set-up than the slices it takes over.
+/// The fewest slices a worker thread takes on: every worker that solves holds a Z3 context
+/// (about 17 MB) while it does, so a few slices are solved on one worker: a second one would
+/// cost more memory than the time it saves.
 const SLICES_PER_THREAD: usize = 8;
 
 /// Solves every slice in parallel on the current rayon pool, at least [`SLICES_PER_THREAD`] per
