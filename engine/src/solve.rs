@@ -1,12 +1,14 @@
 //! Solving rule slices: a [`Solver`] trait with the Z3 backend (`style.md` §8, `language.md` §3.8).
 //!
-//! Each slice is solved in a fresh Z3 context, on a short-lived thread of its own that the rayon
-//! worker waits for: the `z3` crate's thread-local default context of that thread is made for
-//! the slice and dropped when the thread ends. So Z3 objects never cross threads, no state
-//! carries over from one slice to the next (the outcome, the core and the resource count depend
-//! on the slice text only), and a worker holds one context (about 17 MB, zero-filled when made)
-//! only while it solves: none stays behind on the pool's threads. Starting a thread costs tens
-//! of microseconds; making the context, which every slice needs anyway, milliseconds.
+//! Slices are solved in batches of consecutive ones (the same batches for any thread count), each
+//! batch in a fresh Z3 context on a short-lived thread of its own that the rayon worker waits
+//! for: the `z3` crate's thread-local default context of that thread is made for the batch and
+//! dropped when the thread ends. So Z3 objects never cross threads, and a worker holds one
+//! context (about 17 MB, zero-filled when made) only while it solves: none stays behind on the
+//! pool's threads. Each slice gets a solver of its own. No answer depends on the rest of the
+//! batch: sat and unsat are facts about the slice, the resource limit counts from the start of
+//! each check, and the core is canonical: [`minimal_core`] reduces Z3's core to the one minimal
+//! core that deletion in literal order gives, using Z3's cores only as certificates.
 //! The parameters: `model=false` (the check never reads a model) and
 //! `tactic.default_tactic=smt`: with assumptions Z3 always answers with its incremental SMT
 //! core, and the setting spares building Z3's default tactic tree (about 6 ms a solver), which
@@ -14,6 +16,7 @@
 //! After loading the text, the solver's assertion count must equal the encoder's; any mismatch
 //! (a script Z3 could not parse loads nothing and would answer sat) makes the slice `error`.
 
+use std::collections::BTreeSet;
 use std::sync::Once;
 use std::time::Instant;
 
@@ -73,6 +76,15 @@ pub struct SolveOutcome {
 pub trait Solver: Sync {
     /// Solves one slice.
     fn solve(&self, slice: &Slice, limits: Limits) -> SolveOutcome;
+
+    /// Solves consecutive slices, in order; the outcomes are in input order. A backend may share
+    /// set-up between them, as long as no answer depends on what else is in the batch.
+    fn solve_batch(&self, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
+        slices
+            .iter()
+            .map(|slice| self.solve(slice, limits))
+            .collect()
+    }
 }
 
 /// The Z3 backend (system libz3, linked dynamically).
@@ -100,120 +112,191 @@ fn configure_z3() {
 const SOLVER_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread. A thread that
-/// cannot be started or that panics makes the slice `error`.
-fn in_fresh_context(solve: impl FnOnce() -> SolveOutcome + Send) -> SolveOutcome {
+/// cannot be started or that panics makes each of the `count` slices `error`.
+fn in_fresh_context(
+    count: usize,
+    solve: impl FnOnce() -> Vec<SolveOutcome> + Send,
+) -> Vec<SolveOutcome> {
     configure_z3();
+    let failed = |reason: String| vec![SolveOutcome::error(reason); count];
     std::thread::scope(|scope| {
         match std::thread::Builder::new()
             .name("lintel-z3".into())
             .stack_size(SOLVER_STACK_BYTES)
             .spawn_scoped(scope, solve)
         {
-            Ok(handle) => handle.join().unwrap_or_else(|_| {
-                SolveOutcome::error("the solver stopped unexpectedly (panic)".into())
-            }),
-            Err(error) => SolveOutcome::error(format!("could not start a solver thread: {error}")),
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|_| failed("the solver stopped unexpectedly (panic)".into())),
+            Err(error) => failed(format!("could not start a solver thread: {error}")),
         }
     })
 }
 
+/// The context-wide resource count Z3 reports through `solver`'s statistics.
+fn resource_count(solver: &z3::Solver) -> Option<u64> {
+    solver
+        .get_statistics()
+        .value("rlimit count")
+        .map(|value| match value {
+            z3::StatisticsValue::UInt(count) => u64::from(count),
+            z3::StatisticsValue::Double(count) => count as u64,
+        })
+}
+
+/// Solves one slice in the thread's current Z3 context, with a solver of its own.
+fn solve_here(slice: &Slice, limits: Limits) -> SolveOutcome {
+    let started = Instant::now();
+    let mut outcome = decide(slice, limits, started);
+    outcome.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    // A core that is empty or names literals the slice does not have cannot be a proof: fail closed.
+    if outcome.status == SliceStatus::Unsat
+        && (outcome.core.is_empty()
+            || outcome
+                .core
+                .iter()
+                .any(|literal| slice.assertion(literal).is_none()))
+    {
+        outcome.status = SliceStatus::Error;
+        outcome.reason = Some(format!(
+            "the unsat core does not map to tracked assertions: {:?}",
+            outcome.core
+        ));
+    }
+    outcome
+}
+
+fn decide(slice: &Slice, limits: Limits, started: Instant) -> SolveOutcome {
+    if slice.text.contains('\0') {
+        return SolveOutcome::error("slice text contains a NUL byte".into());
+    }
+    let solver = z3::Solver::new();
+    let mut params = z3::Params::new();
+    params.set_u32("rlimit", limits.rlimit);
+    params.set_u32("timeout", limits.timeout_ms);
+    solver.set_params(&params);
+    solver.from_string(slice.text.as_str());
+    let loaded = solver.get_assertions().len();
+    let expected = slice.assertion_count();
+    if loaded != expected {
+        return SolveOutcome::error(format!(
+            "load check failed: the solver holds {loaded} assertions, the encoder emitted {expected}"
+        ));
+    }
+    let mut literals: Vec<(&str, z3::ast::Bool)> = slice
+        .tracked
+        .iter()
+        .map(|tracked| {
+            (
+                tracked.literal.as_str(),
+                z3::ast::Bool::new_const(tracked.literal.as_str()),
+            )
+        })
+        .collect();
+    literals.sort_by_key(|(literal, _)| literal_order(literal));
+    let assumptions: Vec<z3::ast::Bool> = literals.iter().map(|(_, ast)| ast.clone()).collect();
+    // The count is the context's: what this slice used is the difference (the limit itself
+    // is counted from where the check starts).
+    let before = resource_count(&solver).unwrap_or(0);
+    let result = solver.check_assumptions(&assumptions);
+    let rlimit_used = resource_count(&solver).map(|after| after.saturating_sub(before));
+    match result {
+        z3::SatResult::Sat => SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used),
+        z3::SatResult::Unsat => {
+            let core = minimal_core(&solver, &literals);
+            SolveOutcome::decided(SliceStatus::Unsat, core, rlimit_used)
+        }
+        z3::SatResult::Unknown => {
+            let reason = solver.get_reason_unknown().unwrap_or_default();
+            // Z3 4.8.12 says `canceled` for both limits: the wall clock tells them apart.
+            let timed_out = started.elapsed().as_millis() >= u128::from(limits.timeout_ms);
+            let reason = if reason.contains("timeout") || (reason.contains("canceled") && timed_out)
+            {
+                "timeout".to_owned()
+            } else if reason.contains("resource")
+                || reason.contains("rlimit")
+                || reason.contains("canceled")
+            {
+                "rlimit".to_owned()
+            } else if reason.is_empty() {
+                "unknown".to_owned()
+            } else {
+                reason
+            };
+            SolveOutcome {
+                status: SliceStatus::Unknown,
+                core: Vec::new(),
+                reason: Some(reason),
+                rlimit_used,
+                elapsed_ms: 0,
+            }
+        }
+    }
+}
+
+/// The literals of a core returned by the last check, unquoted.
+fn returned_core(solver: &z3::Solver) -> BTreeSet<String> {
+    solver
+        .get_unsat_core()
+        .iter()
+        .map(|literal| literal.to_string().trim_matches('|').to_owned())
+        .collect()
+}
+
+/// The canonical minimal core of an unsat slice: deletion in literal order over all the slice's
+/// literals (`literals`, sorted), keeping a literal exactly when the others left without it are
+/// satisfiable. Z3's cores only certify: a literal outside the last core is dropped without a
+/// check, because the set left still holds that core and so is unsat. Every decision is the truth
+/// of "the set without this literal is unsat", never a choice of Z3's, so the core is the same
+/// whatever Z3 returned, in any context; it is minimal (dropping any literal makes it
+/// satisfiable). A check that ends `unknown` keeps its literal.
+fn minimal_core(solver: &z3::Solver, literals: &[(&str, z3::ast::Bool)]) -> Vec<String> {
+    let mut witness = returned_core(solver);
+    let mut kept = vec![true; literals.len()];
+    for (position, (literal, _)) in literals.iter().enumerate() {
+        if let Some(flag) = kept.get_mut(position) {
+            *flag = false;
+        }
+        if !witness.contains(*literal) {
+            continue;
+        }
+        let remaining: Vec<z3::ast::Bool> = literals
+            .iter()
+            .zip(&kept)
+            .filter(|(_, keep)| **keep)
+            .map(|((_, ast), _)| ast.clone())
+            .collect();
+        if solver.check_assumptions(&remaining) == z3::SatResult::Unsat {
+            witness = returned_core(solver);
+        } else if let Some(flag) = kept.get_mut(position) {
+            *flag = true;
+        }
+    }
+    literals
+        .iter()
+        .zip(&kept)
+        .filter(|(_, keep)| **keep)
+        .map(|((literal, _), _)| (*literal).to_owned())
+        .collect()
+}
+
 impl Solver for Z3Solver {
     fn solve(&self, slice: &Slice, limits: Limits) -> SolveOutcome {
-        let started = Instant::now();
-        let text = slice.text.clone();
-        let expected = slice.assertion_count();
-        let literals: Vec<String> = slice
-            .tracked
-            .iter()
-            .map(|tracked| tracked.literal.clone())
-            .collect();
-        let mut outcome = in_fresh_context(move || {
-            if text.contains('\0') {
-                return SolveOutcome::error("slice text contains a NUL byte".into());
-            }
-            let solver = z3::Solver::new();
-            let mut params = z3::Params::new();
-            params.set_u32("rlimit", limits.rlimit);
-            params.set_u32("timeout", limits.timeout_ms);
-            solver.set_params(&params);
-            solver.from_string(text);
-            let loaded = solver.get_assertions().len();
-            if loaded != expected {
-                return SolveOutcome::error(format!(
-                    "load check failed: the solver holds {loaded} assertions, the encoder emitted {expected}"
-                ));
-            }
-            let assumptions: Vec<z3::ast::Bool> = literals
+        self.solve_batch(&[slice], limits)
+            .pop()
+            .unwrap_or_else(|| SolveOutcome::error("the solver gave no outcome".into()))
+    }
+
+    /// The slices share one fresh Z3 context, each with its own solver; as cores are canonical
+    /// ([`minimal_core`]) and limits count from each check's start, an answer does not depend
+    /// on the rest of the batch.
+    fn solve_batch(&self, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
+        in_fresh_context(slices.len(), || {
+            slices
                 .iter()
-                .map(|literal| z3::ast::Bool::new_const(literal.as_str()))
-                .collect();
-            let result = solver.check_assumptions(&assumptions);
-            let rlimit_used =
-                solver
-                    .get_statistics()
-                    .value("rlimit count")
-                    .map(|value| match value {
-                        z3::StatisticsValue::UInt(count) => u64::from(count),
-                        z3::StatisticsValue::Double(count) => count as u64,
-                    });
-            match result {
-                z3::SatResult::Sat => {
-                    SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used)
-                }
-                z3::SatResult::Unsat => {
-                    let mut core: Vec<String> = solver
-                        .get_unsat_core()
-                        .iter()
-                        .map(|literal| literal.to_string().trim_matches('|').to_owned())
-                        .collect();
-                    core.sort_by_key(|literal| literal_order(literal));
-                    core.dedup();
-                    SolveOutcome::decided(SliceStatus::Unsat, core, rlimit_used)
-                }
-                z3::SatResult::Unknown => {
-                    let reason = solver.get_reason_unknown().unwrap_or_default();
-                    // Z3 4.8.12 says `canceled` for both limits: the wall clock tells them apart.
-                    let timed_out = started.elapsed().as_millis() >= u128::from(limits.timeout_ms);
-                    let reason = if reason.contains("timeout")
-                        || (reason.contains("canceled") && timed_out)
-                    {
-                        "timeout".to_owned()
-                    } else if reason.contains("resource")
-                        || reason.contains("rlimit")
-                        || reason.contains("canceled")
-                    {
-                        "rlimit".to_owned()
-                    } else if reason.is_empty() {
-                        "unknown".to_owned()
-                    } else {
-                        reason
-                    };
-                    SolveOutcome {
-                        status: SliceStatus::Unknown,
-                        core: Vec::new(),
-                        reason: Some(reason),
-                        rlimit_used,
-                        elapsed_ms: 0,
-                    }
-                }
-            }
-        });
-        outcome.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        // A core that is empty or names literals the slice does not have cannot be a proof: fail closed.
-        if outcome.status == SliceStatus::Unsat
-            && (outcome.core.is_empty()
-                || outcome
-                    .core
-                    .iter()
-                    .any(|literal| slice.assertion(literal).is_none()))
-        {
-            outcome.status = SliceStatus::Error;
-            outcome.reason = Some(format!(
-                "the unsat core does not map to tracked assertions: {:?}",
-                outcome.core
-            ));
-        }
-        outcome
+                .map(|slice| solve_here(slice, limits))
+                .collect()
+        })
     }
 }
 
@@ -239,19 +322,33 @@ impl SolveOutcome {
     }
 }
 
-/// The fewest slices a worker thread takes on: every worker that solves holds a Z3 context
-/// (about 17 MB) while it does, so a few slices are solved on one worker: a second one would
-/// cost more memory than the time it saves.
-const SLICES_PER_THREAD: usize = 8;
+/// Slices solved one after another in one fresh Z3 context. A context takes milliseconds and
+/// about 17 MB to make, a small slice microseconds to solve; batches of consecutive slices (in
+/// input order, so the same for any thread count) spare most of the making, and a worker holds
+/// one context at a time.
+const SLICES_PER_CONTEXT: usize = 64;
 
-/// Solves every slice in parallel on the current rayon pool, at least [`SLICES_PER_THREAD`] per
-/// thread; the result order is the input order.
+/// Up to this many slices are solved on one worker, one batch after another: then a single
+/// context is alive at a time (about 17 MB less than with a second worker) and solving them
+/// takes a fraction of a second (a small slice takes well under a millisecond).
+const SEQUENTIAL_SLICES: usize = 1024;
+
+/// Solves every slice in batches of [`SLICES_PER_CONTEXT`]: one after another up to
+/// [`SEQUENTIAL_SLICES`], else in parallel on the current rayon pool. The result order is the
+/// input order.
 pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
-    slices
-        .par_iter()
-        .with_min_len(SLICES_PER_THREAD)
-        .map(|slice| solver.solve(slice, limits))
-        .collect()
+    let batches: Vec<Vec<SolveOutcome>> = if slices.len() <= SEQUENTIAL_SLICES {
+        slices
+            .chunks(SLICES_PER_CONTEXT)
+            .map(|batch| solver.solve_batch(batch, limits))
+            .collect()
+    } else {
+        slices
+            .par_chunks(SLICES_PER_CONTEXT)
+            .map(|batch| solver.solve_batch(batch, limits))
+            .collect()
+    };
+    batches.into_iter().flatten().collect()
 }
 
 #[cfg(test)]
@@ -274,6 +371,59 @@ mod tests {
         let outcome = Z3Solver.solve(&builder.finish(), limits());
         assert_eq!(outcome.status, SliceStatus::Unsat, "{outcome:?}");
         assert_eq!(outcome.core, ["a!0", "a!1"]);
+    }
+
+    #[test]
+    fn the_core_is_the_minimal_one_deletion_in_literal_order_gives() {
+        // Two facts contradict the rule each: deletion in literal order drops the first (the
+        // rest still contradict) and keeps the last, whatever core Z3 returned.
+        let mut builder = SliceBuilder::new("deny flow A -> B");
+        builder.deny_edge("rule".into(), "A", "B");
+        builder.edge_fact("first".into(), Some("f".into()), "A", "B");
+        builder.edge_fact("second".into(), Some("g".into()), "A", "B");
+        let outcome = Z3Solver.solve(&builder.finish(), limits());
+        assert_eq!(outcome.status, SliceStatus::Unsat, "{outcome:?}");
+        assert_eq!(outcome.core, ["a!0", "a!2"]);
+    }
+
+    #[test]
+    fn a_batch_answers_each_slice_as_it_is_answered_alone() {
+        let slice = |facts: &[(&str, &str)], rule: (&str, &str)| {
+            let mut builder = SliceBuilder::new("deny reach");
+            builder.deny_reach("rule".into(), rule.0, rule.1);
+            builder.reach_closure();
+            for (from, to) in facts {
+                builder.edge_fact(format!("{from}->{to}"), None, from, to);
+            }
+            builder.distinct_entities();
+            builder.finish()
+        };
+        let slices = [
+            slice(&[("A", "B"), ("B", "C"), ("A", "C")], ("A", "C")),
+            slice(&[("X", "Y")], ("Y", "X")),
+            slice(&[("P", "Q"), ("Q", "R"), ("R", "S")], ("P", "S")),
+            slice(&[("A", "B"), ("B", "C"), ("A", "C")], ("A", "C")),
+        ];
+        let batch: Vec<&Slice> = slices.iter().collect();
+        let together = Z3Solver.solve_batch(&batch, limits());
+        let alone: Vec<SolveOutcome> = slices.iter().map(|s| Z3Solver.solve(s, limits())).collect();
+        let answers = |outcomes: &[SolveOutcome]| -> Vec<(SliceStatus, Vec<String>)> {
+            outcomes
+                .iter()
+                .map(|o| (o.status, o.core.clone()))
+                .collect()
+        };
+        assert_eq!(answers(&together), answers(&alone));
+        assert_eq!(
+            together.iter().map(|o| o.status).collect::<Vec<_>>(),
+            [
+                SliceStatus::Unsat,
+                SliceStatus::Sat,
+                SliceStatus::Unsat,
+                SliceStatus::Unsat
+            ]
+        );
+        assert_eq!(together[0].core, together[3].core);
     }
 
     #[test]

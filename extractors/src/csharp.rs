@@ -165,6 +165,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
         }
     }
+    let chains = distinct_chains(chains);
     let pending = PendingUses {
         usings: usings
             .iter()
@@ -938,6 +939,29 @@ const CLIENTS: [ClientRule; 11] = [
         )
     },
 ];
+
+/// One entry per distinct chain, in the order of first appearance, placed at its earliest use:
+/// a chain resolves the same wherever it stands in the file (`PendingUses::finish` reads no
+/// position), and only its earliest use can place a fact, so the repeats would only take memory
+/// until the type indexes are ready.
+fn distinct_chains<'a>(
+    chains: Vec<(Vec<String>, Node<'a>, u32)>,
+) -> Vec<(Vec<String>, Node<'a>, u32)> {
+    let mut position: std::collections::HashMap<Vec<String>, usize> =
+        std::collections::HashMap::with_capacity(chains.len());
+    let mut kept: Vec<(Vec<String>, Node<'a>, u32)> = Vec::with_capacity(chains.len());
+    for (segments, node, scope) in chains {
+        if let Some(entry) = position.get(&segments).and_then(|at| kept.get_mut(*at)) {
+            if node.start_byte() < entry.1.start_byte() {
+                (entry.1, entry.2) = (node, scope);
+            }
+            continue;
+        }
+        position.insert(segments.clone(), kept.len());
+        kept.push((segments, node, scope));
+    }
+    kept
+}
 
 /// The kinds of the one walk that finds first uses, dotted chains and scopes.
 /// The extractor's walk of `tree` alone, with `visit` called on the way (for the matcher's
