@@ -328,26 +328,33 @@ impl SolveOutcome {
 /// one context at a time.
 const SLICES_PER_CONTEXT: usize = 64;
 
-/// Up to this many slices are solved on one worker, one batch after another: then a single
-/// context is alive at a time (about 17 MB less than with a second worker) and solving them
-/// takes a fraction of a second (a small slice takes well under a millisecond).
+/// Up to this many slices, with up to [`SEQUENTIAL_TEXT_BYTES`] of text in all, are solved on
+/// one worker, one batch after another: then a single context is alive at a time (about 17 MB
+/// less than with a second worker), and solving them takes a fraction of a second (a small
+/// slice takes about half a millisecond, most of it Z3's set-up for reading the text).
 const SEQUENTIAL_SLICES: usize = 1024;
 
-/// Solves every slice in batches of [`SLICES_PER_CONTEXT`]: one after another up to
-/// [`SEQUENTIAL_SLICES`], else in parallel on the current rayon pool. The result order is the
+/// See [`SEQUENTIAL_SLICES`]: the text a slice holds grows with the facts and closures it asks
+/// Z3 to reason about, so a few large slices are worth a second worker.
+const SEQUENTIAL_TEXT_BYTES: usize = 2 * 1024 * 1024;
+
+/// Solves every slice in batches of [`SLICES_PER_CONTEXT`]: one after another for a small run
+/// ([`SEQUENTIAL_SLICES`]), else in parallel on the current rayon pool. The result order is the
 /// input order.
 pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
-    let batches: Vec<Vec<SolveOutcome>> = if slices.len() <= SEQUENTIAL_SLICES {
-        slices
-            .chunks(SLICES_PER_CONTEXT)
-            .map(|batch| solver.solve_batch(batch, limits))
-            .collect()
-    } else {
-        slices
-            .par_chunks(SLICES_PER_CONTEXT)
-            .map(|batch| solver.solve_batch(batch, limits))
-            .collect()
-    };
+    let text_bytes: usize = slices.iter().map(|slice| slice.text.len()).sum();
+    let batches: Vec<Vec<SolveOutcome>> =
+        if slices.len() <= SEQUENTIAL_SLICES && text_bytes <= SEQUENTIAL_TEXT_BYTES {
+            slices
+                .chunks(SLICES_PER_CONTEXT)
+                .map(|batch| solver.solve_batch(batch, limits))
+                .collect()
+        } else {
+            slices
+                .par_chunks(SLICES_PER_CONTEXT)
+                .map(|batch| solver.solve_batch(batch, limits))
+                .collect()
+        };
     batches.into_iter().flatten().collect()
 }
 
