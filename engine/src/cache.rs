@@ -414,7 +414,7 @@ mod tests {
         ));
         assert!(matches!(
             first.properties.get("language"),
-            Some(PropertyValue::Str(std::borrow::Cow::Borrowed("python")))
+            Some(PropertyValue::Str(policies::facts::Text::Fixed("python")))
         ));
     }
 

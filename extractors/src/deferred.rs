@@ -663,7 +663,7 @@ pub(crate) fn finish(
     links: &mut RouteLinks,
 ) -> Vec<Fact> {
     let mut finishing = Finishing {
-        factory: FactFactory::for_file(language, path, ""),
+        factory: FactFactory::for_file(language, path, "").sharing(context),
         path,
         context,
         scopes: &deferred.scopes,

@@ -48,12 +48,31 @@ pub(crate) struct FactFactory<'a> {
     /// The path every fact of this factory shares.
     shared_file: Arc<str>,
     source: &'a str,
+    /// Where strings many facts hold are shared, when the factory works for a project.
+    interner: Option<&'a policies::facts::Interner>,
 }
 
 impl<'a> FactFactory<'a> {
     /// A factory for the file of `input`.
     pub fn new(input: &ExtractionInput<'a>) -> Self {
-        Self::for_file(input.language, input.path, input.source)
+        Self::for_file(input.language, input.path, input.source).sharing(input.context)
+    }
+
+    /// This factory, sharing the strings many facts hold through `context`'s interner.
+    pub fn sharing(self, context: &'a crate::ProjectContext) -> Self {
+        Self {
+            interner: Some(context.interner()),
+            ..self
+        }
+    }
+
+    /// A string property value many facts hold (an import's specifier or resolved file):
+    /// shared with the equal ones of the run where the factory works for a project.
+    pub fn shared_text(&self, text: &str) -> PropertyValue {
+        match self.interner {
+            Some(interner) => PropertyValue::shared(interner.intern(text)),
+            None => PropertyValue::from(text),
+        }
     }
 
     /// A factory for a file of `language`.
@@ -65,6 +84,7 @@ impl<'a> FactFactory<'a> {
             file,
             shared_file: Arc::from(file),
             source,
+            interner: None,
         }
     }
 

@@ -71,8 +71,8 @@ pub(crate) fn fact(
             scope,
             format!("{message} (external package `{package}`)"),
         );
-        set(&mut fact, "specifier", site.specifier.as_str());
-        set(&mut fact, "package", package.as_str());
+        set(&mut fact, "specifier", factory.shared_text(&site.specifier));
+        set(&mut fact, "package", factory.shared_text(package));
         return fact;
     }
     let mut fact = factory.fact(
@@ -82,9 +82,9 @@ pub(crate) fn fact(
         scope,
         message,
     );
-    set(&mut fact, "specifier", site.specifier.as_str());
+    set(&mut fact, "specifier", factory.shared_text(&site.specifier));
     if let Resolution::File(resolved) = &site.resolution {
-        set(&mut fact, "resolved", resolved.as_str());
+        set(&mut fact, "resolved", factory.shared_text(resolved));
     }
     if !site.names.is_empty() {
         set(&mut fact, "names", PropertyValue::List(site.names.clone()));

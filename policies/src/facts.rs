@@ -163,8 +163,9 @@ pub enum PropertyValue {
     Bool(bool),
     /// An integer.
     Int(i64),
-    /// A string: borrowed for the extractors' fixed vocabulary (`language`), else owned.
-    Str(Cow<'static, str>),
+    /// A string: borrowed for the extractors' fixed vocabulary (`language`), shared where
+    /// many facts hold it (an import's `specifier` and `resolved` file), else owned.
+    Str(Text),
     /// A list of strings.
     List(Vec<String>),
 }
@@ -190,19 +191,131 @@ impl PropertyValue {
 impl PropertyValue {
     /// A string of the extractors' fixed vocabulary, stored without an allocation.
     pub const fn fixed(text: &'static str) -> Self {
-        Self::Str(Cow::Borrowed(text))
+        Self::Str(Text::Fixed(text))
+    }
+
+    /// A string many facts hold, shared (see [`Interner`]).
+    pub fn shared(text: Arc<str>) -> Self {
+        Self::Str(Text::Shared(text))
     }
 }
 
 impl From<&str> for PropertyValue {
     fn from(text: &str) -> Self {
-        Self::Str(Cow::Owned(text.to_owned()))
+        Self::Str(Text::Owned(text.into()))
     }
 }
 
 impl From<String> for PropertyValue {
     fn from(text: String) -> Self {
-        Self::Str(Cow::Owned(text))
+        Self::Str(Text::Owned(text.into_boxed_str()))
+    }
+}
+
+/// The text of a string property: a `&'static str`, an exactly-sized owned string, or one
+/// shared with other facts. It compares, hashes, orders and serialises as the string it holds,
+/// whichever way it is kept.
+#[derive(Debug, Clone)]
+pub enum Text {
+    /// Fixed vocabulary, stored without an allocation.
+    Fixed(&'static str),
+    /// A string of this fact's own.
+    Owned(Box<str>),
+    /// A string shared with other facts.
+    Shared(Arc<str>),
+}
+
+impl Text {
+    /// The string.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Fixed(text) => text,
+            Self::Owned(text) => text,
+            Self::Shared(text) => text,
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Self::Owned(
+            String::deserialize(deserializer)?.into_boxed_str(),
+        ))
+    }
+}
+
+/// Shares equal strings between the facts of a run: the first holder's string is kept once and
+/// every later one gets it. Safe to use from the extraction threads at once; the strings live as
+/// long as the interner or a fact holding them.
+#[derive(Debug, Default)]
+pub struct Interner(std::sync::Mutex<std::collections::HashSet<Arc<str>>>);
+
+impl Interner {
+    /// `text`, shared with every earlier equal string.
+    pub fn intern(&self, text: &str) -> Arc<str> {
+        // A poisoned lock still holds a consistent set: a panic cannot stop between its steps.
+        let mut set = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(known) = set.get(text) {
+            return Arc::clone(known);
+        }
+        let shared: Arc<str> = Arc::from(text);
+        set.insert(Arc::clone(&shared));
+        shared
     }
 }
 
@@ -655,6 +768,27 @@ mod tests {
                 "typescript:a.ts:1:1:import#1",
                 "typescript:a.ts:1:1:import#2"
             ]
+        );
+    }
+
+    #[test]
+    fn interned_strings_are_shared_and_read_like_any_other() {
+        let interner = Interner::default();
+        let first = interner.intern("src/db.ts");
+        let second = interner.intern("src/db.ts");
+        assert!(Arc::ptr_eq(&first, &second));
+        assert!(!Arc::ptr_eq(&first, &interner.intern("src/api.ts")));
+        let shared = PropertyValue::shared(first);
+        let owned = PropertyValue::from("src/db.ts");
+        assert_eq!(shared, owned);
+        assert_eq!(shared.as_str(), Some("src/db.ts"));
+        assert_eq!(
+            serde_json::to_string(&shared).unwrap(),
+            serde_json::to_string(&owned).unwrap()
+        );
+        assert_eq!(
+            PropertyValue::fixed("b").cmp(&PropertyValue::from("a")),
+            std::cmp::Ordering::Greater
         );
     }
 }

@@ -87,6 +87,9 @@ pub struct ProjectContext {
     /// out on the first [`ProjectContext::csharp_project_global_usings`] after the last
     /// declarations were added.
     csharp_project_globals: std::sync::OnceLock<BTreeMap<String, BTreeSet<String>>>,
+    /// The strings many facts of the run hold (an import's specifier and resolved file), kept
+    /// once.
+    interner: policies::facts::Interner,
 }
 
 impl ProjectContext {
@@ -182,7 +185,13 @@ impl ProjectContext {
             query_timing: false,
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
+            interner: policies::facts::Interner::default(),
         }
+    }
+
+    /// The run's shared strings (see [`policies::facts::Interner`]).
+    pub(crate) fn interner(&self) -> &policies::facts::Interner {
+        &self.interner
     }
 
     /// The project-relative configuration files discovery read (sorted), including `extends`
