@@ -5,7 +5,7 @@
 //! specific to the construct. `subject` and `target` stay empty: the engine fills them.
 
 use policies::facts::{
-    disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, Properties, PropertyValue,
+    disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, Properties, PropertyValue, Text,
     Strategy,
 };
 use std::borrow::Cow;
@@ -63,6 +63,14 @@ impl<'a> FactFactory<'a> {
         Self {
             interner: Some(context.interner()),
             ..self
+        }
+    }
+
+    /// Shares `fact`'s message with the equal ones of the run (an import's names the imported
+    /// module or type, the same in every file), where the factory works for a project.
+    pub fn share_message(&self, fact: &mut Fact) {
+        if let Some(interner) = self.interner {
+            fact.evidence.message = Text::Shared(interner.intern(&fact.evidence.message));
         }
     }
 
@@ -141,7 +149,7 @@ impl<'a> FactFactory<'a> {
                 end_line,
                 end_column,
                 scope: scope.map(String::into_boxed_str),
-                message: message.into_boxed_str(),
+                message: message.into(),
             },
         }
     }

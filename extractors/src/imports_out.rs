@@ -82,6 +82,7 @@ pub(crate) fn fact(
         scope,
         message,
     );
+    factory.share_message(&mut fact);
     set(&mut fact, "specifier", factory.shared_text(&site.specifier));
     if let Resolution::File(resolved) = &site.resolution {
         set(&mut fact, "resolved", factory.shared_text(resolved));

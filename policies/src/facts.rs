@@ -236,6 +236,24 @@ impl Text {
     }
 }
 
+impl Default for Text {
+    fn default() -> Self {
+        Self::Fixed("")
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Self {
+        Self::Owned(text.into())
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Self {
+        Self::Owned(text.into_boxed_str())
+    }
+}
+
 impl std::ops::Deref for Text {
     type Target = str;
 
@@ -488,8 +506,9 @@ pub struct Evidence {
     /// Enclosing function or method as a dotted path, e.g. `OrdersController.Remove`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub scope: Option<Box<str>>,
-    /// One sentence naming the construct, e.g. ``import `./db` ``.
-    pub message: Box<str>,
+    /// One sentence naming the construct, e.g. ``import `./db` `` (shared between the facts
+    /// of one construct in many files, such as the imports of one type).
+    pub message: Text,
 }
 
 /// One graph fact (`language.md` §5.4).
@@ -744,7 +763,7 @@ mod tests {
             end_line: 1,
             end_column: 2,
             scope: None,
-            message: Box::default(),
+            message: Text::default(),
         };
         let fact = Fact {
             id: fact_id("typescript", "a.ts", 1, 1, FactKind::Import),
