@@ -179,6 +179,18 @@ pub fn run_check_with<T: Send>(
     solver: &dyn Solver,
     inspect: impl FnOnce(&Analysis) -> T + Send,
 ) -> Result<(CheckRun, T), EngineError> {
+    run_check_handing_back(options, solver, inspect, false)
+        .map(|(run, inspected, _)| (run, inspected))
+}
+
+/// [`run_check_with`], handing back the run's graph facts when `hand_back` (`graph --facts`
+/// prints them after the verdict is assembled, without a copy).
+pub fn run_check_handing_back<T: Send>(
+    options: &CheckOptions,
+    solver: &dyn Solver,
+    inspect: impl FnOnce(&Analysis) -> T + Send,
+    hand_back: bool,
+) -> Result<(CheckRun, T, Vec<Box<policies::facts::Fact>>), EngineError> {
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
@@ -192,8 +204,15 @@ pub fn run_check_with<T: Send>(
         };
         let outcomes = solve_candidates(options, &analysis, solver);
         let inspected = inspect(&analysis);
-        let run = assemble(options, analysis, &outcomes, base_ids.as_ref(), started);
-        Ok((run, inspected))
+        let (run, facts) = crate::report::assemble_handing_back(
+            options,
+            analysis,
+            &outcomes,
+            base_ids.as_ref(),
+            started,
+            hand_back,
+        );
+        Ok((run, inspected, facts))
     })
 }
 

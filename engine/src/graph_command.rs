@@ -7,7 +7,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::check::run_check_with;
+use crate::check::run_check_handing_back;
 use crate::cli::{report_error, ExitStatus, Format, GraphArgs};
 use crate::error::EngineError;
 use crate::solve::Z3Solver;
@@ -191,46 +191,51 @@ pub fn graph_command(
     // Every graph fact is listed, so that users can write queries against it.
     options.keep_all_facts |= arguments.facts;
     let keep_facts = arguments.facts;
-    let inspected = run_check_with(&options, &Z3Solver, |analysis| {
-        let facts = &analysis.extraction.facts;
-        let model = &analysis.spec.model;
-        let mut entities: Vec<GraphEntity> = model
-            .components
-            .iter()
-            .map(|component| GraphEntity {
-                name: component.name.clone(),
-                kind: "component",
-                type_name: component.runs_on.clone(),
-            })
-            .collect();
-        entities.extend(model.nodes.iter().map(|node| GraphEntity {
-            name: node.name.clone(),
-            kind: "node",
-            type_name: node.type_name.clone(),
-        }));
-        entities.extend(model.resources.iter().map(|resource| GraphEntity {
-            name: resource.name.clone(),
-            kind: "resource",
-            type_name: resource.type_name.clone(),
-        }));
-        let edges: Vec<(String, String, &'static str, Vec<String>)> = analysis
-            .graph
-            .edges
-            .iter()
-            .flat_map(|(from, targets)| {
-                targets.iter().map(move |(to, edge)| {
-                    let ids = edge
-                        .facts
-                        .iter()
-                        .filter_map(|index| facts.get(*index).map(|fact| fact.id.clone()))
-                        .collect();
-                    (from.clone(), to.clone(), edge.confidence.as_str(), ids)
+    let inspected = run_check_handing_back(
+        &options,
+        &Z3Solver,
+        |analysis| {
+            let facts = &analysis.extraction.facts;
+            let model = &analysis.spec.model;
+            let mut entities: Vec<GraphEntity> = model
+                .components
+                .iter()
+                .map(|component| GraphEntity {
+                    name: component.name.clone(),
+                    kind: "component",
+                    type_name: component.runs_on.clone(),
                 })
-            })
-            .collect();
-        (entities, edges, keep_facts.then(|| facts.clone()))
-    });
-    let (run, (entities, edges, facts)) = match inspected {
+                .collect();
+            entities.extend(model.nodes.iter().map(|node| GraphEntity {
+                name: node.name.clone(),
+                kind: "node",
+                type_name: node.type_name.clone(),
+            }));
+            entities.extend(model.resources.iter().map(|resource| GraphEntity {
+                name: resource.name.clone(),
+                kind: "resource",
+                type_name: resource.type_name.clone(),
+            }));
+            let edges: Vec<(String, String, &'static str, Vec<String>)> = analysis
+                .graph
+                .edges
+                .iter()
+                .flat_map(|(from, targets)| {
+                    targets.iter().map(move |(to, edge)| {
+                        let ids = edge
+                            .facts
+                            .iter()
+                            .filter_map(|index| facts.get(*index).map(|fact| fact.id.clone()))
+                            .collect();
+                        (from.clone(), to.clone(), edge.confidence.as_str(), ids)
+                    })
+                })
+                .collect();
+            (entities, edges)
+        },
+        keep_facts,
+    );
+    let (run, (entities, edges), facts) = match inspected {
         Ok(result) => result,
         Err(error) => return report_error(&arguments.check, &error, stdout, stderr),
     };
@@ -256,32 +261,42 @@ pub fn graph_command(
         verdict: run.verdict.verdict,
         entities,
         edges,
-        facts,
+        facts: keep_facts.then_some(facts),
     };
-    let text = match format {
-        Format::Dot => render_dot(&document),
-        Format::Mermaid => render_mermaid(&document),
-        _ => match serde_json::to_string_pretty(&document) {
-            Ok(text) => text + "\n",
-            Err(error) => {
-                return report_error(
-                    &arguments.check,
-                    &EngineError::Internal(error.to_string()),
-                    stdout,
-                    stderr,
-                )
+    // JSON is written as it is serialised: with `--facts` on a large project the document is
+    // hundreds of megabytes, which are never held as one string.
+    let written = match format {
+        Format::Dot | Format::Mermaid => {
+            let text = if format == Format::Dot {
+                render_dot(&document)
+            } else {
+                render_mermaid(&document)
+            };
+            match &arguments.out {
+                Some(path) => std::fs::write(path, text),
+                None => stdout
+                    .write_all(text.as_bytes())
+                    .and_then(|()| stdout.flush()),
             }
+        }
+        _ => match &arguments.out {
+            Some(path) => std::fs::File::create(path).and_then(|file| {
+                let mut out = std::io::BufWriter::new(file);
+                write_json(&mut out, &document)
+            }),
+            None => write_json(stdout, &document),
         },
-    };
-    let written = match &arguments.out {
-        Some(path) => std::fs::write(path, text),
-        None => stdout
-            .write_all(text.as_bytes())
-            .and_then(|()| stdout.flush()),
     };
     if let Err(error) = written {
         let _ = writeln!(stderr, "error[internal-error]: {error}");
         return ExitStatus::Error;
     }
     ExitStatus::Pass
+}
+
+/// Writes `document` as pretty JSON and a newline, streaming.
+fn write_json(out: &mut dyn Write, document: &GraphDocument) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, document).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")?;
+    out.flush()
 }

@@ -848,6 +848,19 @@ pub fn assemble(
     base_ids: Option<&BTreeSet<String>>,
     started: Instant,
 ) -> CheckRun {
+    assemble_handing_back(options, analysis, outcomes, base_ids, started, false).0
+}
+
+/// [`assemble`], handing back the run's graph facts when `hand_back` (else they are freed with
+/// the rest of the run), so that a caller that prints them needs no copy.
+pub fn assemble_handing_back(
+    options: &CheckOptions,
+    analysis: Analysis,
+    outcomes: &[SolveOutcome],
+    base_ids: Option<&BTreeSet<String>>,
+    started: Instant,
+    hand_back: bool,
+) -> (CheckRun, Vec<Box<policies::facts::Fact>>) {
     let Analysis {
         spec,
         scope,
@@ -1212,12 +1225,21 @@ pub fn assemble(
     };
     // The run's facts and graph are freed on another thread while the verdict is written (on a
     // project of 5,000 files, tens of milliseconds of frees); if no thread can be started, here.
+    let mut extraction = extraction;
+    let facts = if hand_back {
+        std::mem::take(&mut extraction.facts)
+    } else {
+        Vec::new()
+    };
     let leftovers = (extraction, domain_facts, graph, evaluation, scope);
     drop(std::thread::Builder::new().spawn(move || drop(leftovers)));
-    CheckRun {
-        verdict,
-        details: entries.details,
-    }
+    (
+        CheckRun {
+            verdict,
+            details: entries.details,
+        },
+        facts,
+    )
 }
 
 /// The blocking entries of the four arrays, in array order, for `agent_context`.

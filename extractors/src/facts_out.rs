@@ -5,8 +5,8 @@
 //! specific to the construct. `subject` and `target` stay empty: the engine fills them.
 
 use policies::facts::{
-    disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, Properties, PropertyValue, Text,
-    Strategy,
+    disambiguate_ids, fact_id, Confidence, Evidence, Fact, FactKind, Properties, PropertyValue,
+    Strategy, Text,
 };
 use std::borrow::Cow;
 use std::sync::Arc;
