@@ -183,17 +183,7 @@ fn decide(slice: &Slice, limits: Limits, started: Instant) -> SolveOutcome {
             "load check failed: the solver holds {loaded} assertions, the encoder emitted {expected}"
         ));
     }
-    let mut literals: Vec<(&str, z3::ast::Bool)> = slice
-        .tracked
-        .iter()
-        .map(|tracked| {
-            (
-                tracked.literal.as_str(),
-                z3::ast::Bool::new_const(tracked.literal.as_str()),
-            )
-        })
-        .collect();
-    literals.sort_by_key(|(literal, _)| literal_order(literal));
+    let literals = assumption_literals(slice);
     let assumptions: Vec<z3::ast::Bool> = literals.iter().map(|(_, ast)| ast.clone()).collect();
     // The count is the context's: what this slice used is the difference (the limit itself
     // is counted from where the check starts).
@@ -203,7 +193,7 @@ fn decide(slice: &Slice, limits: Limits, started: Instant) -> SolveOutcome {
     match result {
         z3::SatResult::Sat => SolveOutcome::decided(SliceStatus::Sat, Vec::new(), rlimit_used),
         z3::SatResult::Unsat => {
-            let core = minimal_core(&solver, &literals);
+            let core = minimal_core(&solver, &literals, u64::from(limits.rlimit));
             SolveOutcome::decided(SliceStatus::Unsat, core, rlimit_used)
         }
         z3::SatResult::Unknown => {
@@ -234,6 +224,22 @@ fn decide(slice: &Slice, limits: Limits, started: Instant) -> SolveOutcome {
     }
 }
 
+/// The slice's tracked literals as Z3 constants of the current context, in literal order.
+fn assumption_literals(slice: &Slice) -> Vec<(&str, z3::ast::Bool)> {
+    let mut literals: Vec<(&str, z3::ast::Bool)> = slice
+        .tracked
+        .iter()
+        .map(|tracked| {
+            (
+                tracked.literal.as_str(),
+                z3::ast::Bool::new_const(tracked.literal.as_str()),
+            )
+        })
+        .collect();
+    literals.sort_by_key(|(literal, _)| literal_order(literal));
+    literals
+}
+
 /// The literals of a core returned by the last check, unquoted.
 fn returned_core(solver: &z3::Solver) -> BTreeSet<String> {
     solver
@@ -250,15 +256,32 @@ fn returned_core(solver: &z3::Solver) -> BTreeSet<String> {
 /// of "the set without this literal is unsat", never a choice of Z3's, so the core is the same
 /// whatever Z3 returned, in any context; it is minimal (dropping any literal makes it
 /// satisfiable). A check that ends `unknown` keeps its literal.
-fn minimal_core(solver: &z3::Solver, literals: &[(&str, z3::ast::Bool)]) -> Vec<String> {
+///
+/// The checks together may use `budget` resource units (the slice's limit: minimising costs at
+/// most about one more solve); once they have, the literals still to decide that the last core
+/// names are kept unchecked. The core is then still a core (it holds the last one), only maybe
+/// not minimal, and it is the same on every run, as the resource count is.
+fn minimal_core(
+    solver: &z3::Solver,
+    literals: &[(&str, z3::ast::Bool)],
+    budget: u64,
+) -> Vec<String> {
+    let start = resource_count(solver).unwrap_or(0);
     let mut witness = returned_core(solver);
     let mut kept = vec![true; literals.len()];
     for (position, (literal, _)) in literals.iter().enumerate() {
+        if !witness.contains(*literal) {
+            if let Some(flag) = kept.get_mut(position) {
+                *flag = false;
+            }
+            continue;
+        }
+        let spent = resource_count(solver).map_or(0, |now| now.saturating_sub(start));
+        if spent >= budget {
+            continue;
+        }
         if let Some(flag) = kept.get_mut(position) {
             *flag = false;
-        }
-        if !witness.contains(*literal) {
-            continue;
         }
         let remaining: Vec<z3::ast::Bool> = literals
             .iter()
@@ -392,6 +415,31 @@ mod tests {
         // Two facts contradict the rule each: deletion in literal order drops the first (the
         // rest still contradict) and keeps the last, whatever core Z3 returned.
         assert_eq!(deny_flow_against(&["first", "second"]).core, ["a!0", "a!2"]);
+    }
+
+    #[test]
+    fn with_no_budget_left_the_core_is_the_last_certificate() {
+        let mut builder = SliceBuilder::new("deny flow A -> B");
+        builder.deny_edge("rule".into(), "A", "B");
+        for name in ["first", "second", "third"] {
+            builder.edge_fact(name.into(), Some(name.into()), "A", "B");
+        }
+        let slice = builder.finish();
+        // On the test's own thread, in its default context.
+        configure_z3();
+        let solver = z3::Solver::new();
+        solver.from_string(slice.text.as_str());
+        let literals = assumption_literals(&slice);
+        let all: Vec<z3::ast::Bool> = literals.iter().map(|(_, ast)| ast.clone()).collect();
+        assert_eq!(solver.check_assumptions(&all), z3::SatResult::Unsat);
+        let certificate: Vec<String> = literals
+            .iter()
+            .filter(|(literal, _)| returned_core(&solver).contains(*literal))
+            .map(|(literal, _)| (*literal).to_owned())
+            .collect();
+        assert_eq!(minimal_core(&solver, &literals, 0), certificate);
+        // With a budget, the same certificate is cut down to the canonical core.
+        assert_eq!(minimal_core(&solver, &literals, u64::MAX), ["a!0", "a!3"]);
     }
 
     #[test]
