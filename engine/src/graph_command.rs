@@ -265,25 +265,13 @@ pub fn graph_command(
     };
     // JSON is written as it is serialised: with `--facts` on a large project the document is
     // hundreds of megabytes, which are never held as one string.
+    let out = arguments.out.as_deref();
     let written = match format {
-        Format::Dot | Format::Mermaid => {
-            let text = if format == Format::Dot {
-                render_dot(&document)
-            } else {
-                render_mermaid(&document)
-            };
-            match &arguments.out {
-                Some(path) => std::fs::write(path, text),
-                None => stdout
-                    .write_all(text.as_bytes())
-                    .and_then(|()| stdout.flush()),
-            }
-        }
-        _ => match &arguments.out {
-            Some(path) => std::fs::File::create(path).and_then(|file| {
-                let mut out = std::io::BufWriter::new(file);
-                write_json(&mut out, &document)
-            }),
+        Format::Dot => write_text(out, stdout, &render_dot(&document)),
+        Format::Mermaid => write_text(out, stdout, &render_mermaid(&document)),
+        _ => match out {
+            Some(path) => std::fs::File::create(path)
+                .and_then(|file| write_json(&mut std::io::BufWriter::new(file), &document)),
             None => write_json(stdout, &document),
         },
     };
@@ -292,6 +280,20 @@ pub fn graph_command(
         return ExitStatus::Error;
     }
     ExitStatus::Pass
+}
+
+/// Writes `text` to the file `out`, else to `stdout`.
+fn write_text(
+    out: Option<&std::path::Path>,
+    stdout: &mut dyn Write,
+    text: &str,
+) -> std::io::Result<()> {
+    match out {
+        Some(path) => std::fs::write(path, text),
+        None => stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush()),
+    }
 }
 
 /// Writes `document` as pretty JSON and a newline, streaming.

@@ -864,7 +864,7 @@ pub fn assemble_handing_back(
     let Analysis {
         spec,
         scope,
-        extraction,
+        mut extraction,
         domain_facts,
         graph,
         evaluation,
@@ -1225,7 +1225,6 @@ pub fn assemble_handing_back(
     };
     // The run's facts and graph are freed on another thread while the verdict is written (on a
     // project of 5,000 files, tens of milliseconds of frees); if no thread can be started, here.
-    let mut extraction = extraction;
     let facts = if hand_back {
         std::mem::take(&mut extraction.facts)
     } else {

@@ -66,21 +66,19 @@ impl<'a> FactFactory<'a> {
         }
     }
 
-    /// Shares `fact`'s message with the equal ones of the run (an import's names the imported
-    /// module or type, the same in every file), where the factory works for a project.
-    pub fn share_message(&self, fact: &mut Fact) {
-        if let Some(interner) = self.interner {
-            fact.evidence.message = Text::Shared(interner.intern(&fact.evidence.message));
+    /// `text`, shared with the equal strings of the run (an import's specifier, resolved file or
+    /// message, the same in every file that imports the module or type) where the factory works
+    /// for a project, else owned.
+    pub fn shared(&self, text: &str) -> Text {
+        match self.interner {
+            Some(interner) => Text::Shared(interner.intern(text)),
+            None => Text::from(text),
         }
     }
 
-    /// A string property value many facts hold (an import's specifier or resolved file):
-    /// shared with the equal ones of the run where the factory works for a project.
+    /// [`FactFactory::shared`] as a property value.
     pub fn shared_text(&self, text: &str) -> PropertyValue {
-        match self.interner {
-            Some(interner) => PropertyValue::shared(interner.intern(text)),
-            None => PropertyValue::from(text),
-        }
+        PropertyValue::Str(self.shared(text))
     }
 
     /// A factory for a file of `language`.
@@ -105,7 +103,7 @@ impl<'a> FactFactory<'a> {
         node: impl Located,
         confidence: Confidence,
         scope: Option<String>,
-        message: String,
+        message: impl Into<Text>,
     ) -> Fact {
         self.fact_at(
             kind,
@@ -126,7 +124,7 @@ impl<'a> FactFactory<'a> {
         ((line, column), (end_line, end_column)): ((u32, u32), (u32, u32)),
         confidence: Confidence,
         scope: Option<String>,
-        message: String,
+        message: impl Into<Text>,
     ) -> Fact {
         let mut properties = Properties::new();
         properties.insert("language", PropertyValue::fixed(self.language));

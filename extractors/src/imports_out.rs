@@ -80,9 +80,8 @@ pub(crate) fn fact(
         site.node,
         Confidence::Definite,
         scope,
-        message,
+        factory.shared(&message),
     );
-    factory.share_message(&mut fact);
     set(&mut fact, "specifier", factory.shared_text(&site.specifier));
     if let Resolution::File(resolved) = &site.resolution {
         set(&mut fact, "resolved", factory.shared_text(resolved));
