@@ -452,12 +452,18 @@ fn extract_files(
             _ => None,
         })
         .collect();
+    // The first outcomes stay boxed until the second pass takes each: unboxing them here
+    // would hold them twice at the fullest point of the run.
     let mut outcomes = Vec::with_capacity(done.len());
     for (file, job) in files.iter().zip(done) {
-        if let FirstJob::Extracted(first) = job {
-            let (outcome, declarations) = *first;
-            declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
-            outcomes.push((file, outcome));
+        if let FirstJob::Extracted(mut first) = job {
+            declared.extend(
+                first
+                    .1
+                    .take()
+                    .map(|declarations| (file.as_str(), declarations)),
+            );
+            outcomes.push((file, first));
         }
     }
     // In file order, so that the indexes do not depend on the thread count.
@@ -468,7 +474,8 @@ fn extract_files(
     let context = &context;
     outcomes
         .into_par_iter()
-        .map(|(file, outcome)| {
+        .map(|(file, first)| {
+            let (outcome, _) = *first;
             let outcome = match outcome {
                 FirstOutcome::Done(outcome) => outcome,
                 FirstOutcome::Pending(pass) => outcome_of(pass.finish(context), keep_generic),

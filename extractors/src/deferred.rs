@@ -538,11 +538,26 @@ pub(crate) struct Chains {
 impl Chains {
     /// Keeps `chains` ([`Walked::chains`]).
     pub fn new<'a>(chains: &[(Vec<String>, Node<'a>, u32)], anchors: &Anchors<'a>) -> Self {
-        let mut kept = Self::default();
+        let mut kept = Self {
+            text: String::with_capacity(
+                chains
+                    .iter()
+                    .map(|(segments, _, _)| segments.iter().map(|s| s.len() + 1).sum::<usize>())
+                    .sum(),
+            ),
+            entries: Vec::with_capacity(chains.len()),
+        };
         for (segments, node, scope) in chains {
             kept.push(segments, anchors.at_scope(*node, *scope));
         }
+        kept.shrink_to_fit();
         kept
+    }
+
+    /// Releases spare capacity: the chains of every file wait for the type indexes.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.entries.shrink_to_fit();
     }
 
     /// Adds a chain.

@@ -87,7 +87,9 @@ pub(crate) fn fact(
         set(&mut fact, "resolved", factory.shared_text(resolved));
     }
     if !site.names.is_empty() {
-        set(&mut fact, "names", PropertyValue::List(site.names.clone()));
+        // One type's name is the same in every file that names it: shared, like the specifier.
+        let names = site.names.iter().map(|name| factory.shared(name)).collect();
+        set(&mut fact, "names", PropertyValue::List(names));
     }
     if let Some(alias) = &site.alias {
         set(&mut fact, "alias", alias.as_str());

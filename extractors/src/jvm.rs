@@ -184,6 +184,7 @@ pub(crate) fn resolvable_chains<'a>(
             kept.push(segments, anchors.at_scope(*node, *scope));
         }
     }
+    kept.shrink_to_fit();
     kept
 }
 

@@ -166,8 +166,8 @@ pub enum PropertyValue {
     /// A string: borrowed for the extractors' fixed vocabulary (`language`), shared where
     /// many facts hold it (an import's `specifier` and `resolved` file), else owned.
     Str(Text),
-    /// A list of strings.
-    List(Vec<String>),
+    /// A list of strings, exactly sized (each item may be shared, as an import's names are).
+    List(Box<[Text]>),
 }
 
 impl PropertyValue {
@@ -351,8 +351,39 @@ impl From<i64> for PropertyValue {
 
 impl From<Vec<String>> for PropertyValue {
     fn from(values: Vec<String>) -> Self {
-        Self::List(values)
+        Self::List(values.into_iter().map(Text::from).collect())
     }
+}
+
+impl From<Vec<Text>> for PropertyValue {
+    fn from(values: Vec<Text>) -> Self {
+        Self::List(values.into_boxed_slice())
+    }
+}
+
+/// The `&'static str` for a property name. The extractors' names are `&'static str` already; a
+/// name made at run time (read back from the cache) is looked up in a process-wide vocabulary
+/// and added to it once, so no fact holds a name of its own. The names are the fact schema's
+/// (`language.md` §5.4), a few dozen, so the vocabulary stays small.
+fn property_name(name: Cow<'static, str>) -> &'static str {
+    static VOCABULARY: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::BTreeSet<&'static str>>,
+    > = std::sync::OnceLock::new();
+    let name = match name {
+        Cow::Borrowed(name) => return name,
+        Cow::Owned(name) => name,
+    };
+    // A poisoned lock still holds a consistent set: a panic cannot stop between its steps.
+    let mut vocabulary = VOCABULARY
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(known) = vocabulary.get(name.as_str()) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    vocabulary.insert(leaked);
+    leaked
 }
 
 /// The kind-specific properties of a fact, by name: a vector kept sorted by name.
@@ -362,7 +393,7 @@ impl From<Vec<String>> for PropertyValue {
 /// entries per fact). Iteration, comparison, hashing and serialisation follow name order, as a
 /// map's do, and it serialises as a JSON object.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Properties(Vec<(Cow<'static, str>, PropertyValue)>);
+pub struct Properties(Vec<(&'static str, PropertyValue)>);
 
 impl Properties {
     /// No properties.
@@ -371,7 +402,7 @@ impl Properties {
     }
 
     fn position(&self, name: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(key, _)| key.as_ref().cmp(name))
+        self.0.binary_search_by(|(key, _)| (*key).cmp(name))
     }
 
     /// The value of `name`.
@@ -392,8 +423,8 @@ impl Properties {
         name: impl Into<Cow<'static, str>>,
         value: PropertyValue,
     ) -> Option<PropertyValue> {
-        let name = name.into();
-        match self.position(&name) {
+        let name = property_name(name.into());
+        match self.position(name) {
             Ok(index) => self
                 .0
                 .get_mut(index)
@@ -413,12 +444,12 @@ impl Properties {
 
     /// The properties in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &PropertyValue)> {
-        self.0.iter().map(|(key, value)| (key.as_ref(), value))
+        self.0.iter().map(|(key, value)| (*key, value))
     }
 
     /// The names, in order.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.0.iter().map(|(key, _)| key.as_ref())
+        self.0.iter().map(|(key, _)| *key)
     }
 
     /// The values, in name order.
@@ -455,12 +486,12 @@ impl FromIterator<(String, PropertyValue)> for Properties {
 impl<'a> IntoIterator for &'a Properties {
     type Item = (&'a str, &'a PropertyValue);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (Cow<'static, str>, PropertyValue)>,
-        fn(&'a (Cow<'static, str>, PropertyValue)) -> (&'a str, &'a PropertyValue),
+        std::slice::Iter<'a, (&'static str, PropertyValue)>,
+        fn(&'a (&'static str, PropertyValue)) -> (&'a str, &'a PropertyValue),
     >;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(key, value)| (key.as_ref(), value))
+        self.0.iter().map(|(key, value)| (*key, value))
     }
 }
 
@@ -469,7 +500,7 @@ impl Serialize for Properties {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (name, value) in &self.0 {
-            map.serialize_entry(name.as_ref(), value)?;
+            map.serialize_entry(name, value)?;
         }
         map.end()
     }
@@ -480,7 +511,7 @@ impl<'de> Deserialize<'de> for Properties {
         let map = BTreeMap::<String, PropertyValue>::deserialize(deserializer)?;
         Ok(Self(
             map.into_iter()
-                .map(|(name, value)| (Cow::Owned(name), value))
+                .map(|(name, value)| (property_name(Cow::Owned(name)), value))
                 .collect(),
         ))
     }
@@ -742,6 +773,31 @@ pub fn disambiguate_ids(facts: &mut [Fact]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_property_is_five_words_at_most() {
+        // Facts hold hundreds of thousands of properties: a name is one `&'static str` and a
+        // value fits in three words (a list is a boxed slice, so it fits beside the string's tag).
+        assert_eq!(std::mem::size_of::<PropertyValue>(), 24);
+        assert_eq!(std::mem::size_of::<(&'static str, PropertyValue)>(), 40);
+    }
+
+    #[test]
+    fn a_property_name_made_at_run_time_is_the_vocabulary_one() {
+        let mut properties = Properties::new();
+        properties.insert(String::from("specifier"), PropertyValue::fixed("a"));
+        properties.insert("names", vec![String::from("x")].into());
+        let mut again = Properties::new();
+        again.insert(String::from("specifier"), PropertyValue::fixed("a"));
+        assert_eq!(
+            properties.keys().collect::<Vec<_>>(),
+            ["names", "specifier"]
+        );
+        // Both `specifier` names, made from two strings, are the one vocabulary string.
+        let first = properties.keys().nth(1).unwrap();
+        let second = again.keys().next().unwrap();
+        assert!(std::ptr::eq(first, second));
+    }
 
     #[test]
     fn fact_kinds_round_trip_through_their_names() {

@@ -63,7 +63,7 @@ fn class_owners(
                 };
                 for name in names {
                     declared
-                        .entry((language.clone(), name.clone()))
+                        .entry((language.clone(), name.to_string()))
                         .or_default()
                         .insert(owner.to_owned());
                 }

@@ -1,7 +1,7 @@
 //! A passing and a failing input for every rule form, each finding proved by an UNSAT slice
 //! whose core names the rule and a fact.
 
-use policies::facts::{DomainFactBody as Body, FactKind, PropertyValue};
+use policies::facts::{DomainFactBody as Body, FactKind, PropertyValue, Text};
 
 use super::test_support::{domain, fact, model, run, summary, Run};
 use super::{ChangeSet, Shape};
@@ -306,7 +306,7 @@ workflow_policy Ship {
         for (key, values) in lists {
             fact.properties.insert(
                 (*key).to_owned(),
-                PropertyValue::List(values.iter().map(|value| (*value).to_owned()).collect()),
+                PropertyValue::List(values.iter().map(|value| Text::from(*value)).collect()),
             );
         }
         fact
@@ -516,7 +516,7 @@ mod di {
         let mut uses = import("api/Startup.cs", 1, "repo/PaymentGateway.cs");
         uses.properties.insert(
             "names".to_owned(),
-            PropertyValue::List(vec![
+            PropertyValue::from(vec![
                 "IPaymentGateway".to_owned(),
                 "PaymentGateway".to_owned(),
             ]),

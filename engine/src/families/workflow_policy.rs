@@ -29,7 +29,7 @@ pub const FAMILY: Family = Family {
 
 fn list(fact: &Fact, name: &str) -> Vec<String> {
     match fact.properties.get(name) {
-        Some(PropertyValue::List(values)) => values.clone(),
+        Some(PropertyValue::List(values)) => values.iter().map(ToString::to_string).collect(),
         Some(PropertyValue::Str(value)) => vec![value.to_string()],
         _ => Vec::new(),
     }
@@ -40,7 +40,7 @@ fn property(fact: &Fact, name: &str) -> Option<String> {
         PropertyValue::Str(value) => Some(value.to_string()),
         PropertyValue::Int(value) => Some(value.to_string()),
         PropertyValue::Bool(value) => Some(value.to_string()),
-        PropertyValue::List(values) => values.first().cloned(),
+        PropertyValue::List(values) => values.first().map(ToString::to_string),
     }
 }
 

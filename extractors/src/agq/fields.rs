@@ -3,7 +3,7 @@
 //! `kind`, `subject`, `target`, `technology`, `model` and `route` read the fact itself;
 //! `extractor`, `strategy` and `file` read its evidence; every other name reads `properties`.
 
-use policies::facts::{Fact, PropertyValue, Strategy};
+use policies::facts::{Fact, PropertyValue, Strategy, Text};
 
 /// Which part of a graph fact a name reads.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,7 +30,7 @@ pub(crate) enum FieldValue<'a> {
     Str(&'a str),
     Int(i64),
     Bool(bool),
-    List(&'a [String]),
+    List(&'a [Text]),
 }
 
 impl FieldRef {
@@ -79,7 +79,7 @@ impl FieldRef {
             FieldValue::Str(text) => text.to_owned(),
             FieldValue::Int(number) => number.to_string(),
             FieldValue::Bool(flag) => flag.to_string(),
-            FieldValue::List(items) => items.first()?.clone(),
+            FieldValue::List(items) => items.first()?.to_string(),
         };
         (!text.is_empty()).then_some(text)
     }

@@ -75,7 +75,9 @@ fn scalar_matches(actual: FieldValue<'_>, wanted: &Wanted, is_extractor: bool) -
         (FieldValue::Int(actual), Wanted::Int(wanted)) => actual == *wanted,
         (FieldValue::Int(actual), Wanted::Float(wanted)) => int_equals_float(actual, *wanted),
         (FieldValue::Bool(actual), Wanted::Bool(wanted)) => actual == *wanted,
-        (FieldValue::List(items), Wanted::Str(wanted)) => items.iter().any(|item| item == wanted),
+        (FieldValue::List(items), Wanted::Str(wanted)) => {
+            items.iter().any(|item| item.as_str() == wanted.as_str())
+        }
         _ => false,
     }
 }

@@ -309,7 +309,7 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
                 set(
                     &mut fact,
                     "names",
-                    PropertyValue::List(record.names.clone()),
+                    PropertyValue::from(record.names.clone()),
                 );
             }
             if let Some(alias) = &record.alias {

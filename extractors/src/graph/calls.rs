@@ -76,7 +76,7 @@ pub(super) fn facts(
             .iter()
             .map(|argument| syntax::compact_text(*argument, source, TEXT_LIMIT))
             .collect();
-        set(&mut fact, "arguments", PropertyValue::List(texts));
+        set(&mut fact, "arguments", PropertyValue::from(texts));
         if let Some((enum_name, member)) = arguments
             .first()
             .and_then(|first| grammar.enum_member(*first, source))

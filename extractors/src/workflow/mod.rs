@@ -117,7 +117,7 @@ impl Writer<'_> {
                     .and_then(|filters| filters.get(key))
                     .map(Node::string_list)
                     .unwrap_or_default();
-                set(&mut fact, property, PropertyValue::List(values));
+                set(&mut fact, property, PropertyValue::from(values));
             }
             facts.push(fact);
         }
@@ -172,7 +172,7 @@ impl Writer<'_> {
             format!("workflow job `{job_name}`"),
         );
         set(&mut fact, "job", job_name);
-        set(&mut fact, "needs", PropertyValue::List(needs));
+        set(&mut fact, "needs", PropertyValue::from(needs));
         // A job that calls a reusable workflow has `uses` instead of steps.
         if let Some(uses) = job.get("uses").and_then(Node::as_str) {
             set(&mut fact, "uses", uses);

@@ -90,7 +90,14 @@ fn value_of(fact: &Fact, key: &str) -> Option<String> {
             PropertyValue::Str(text) => text.to_string(),
             PropertyValue::Bool(flag) => flag.to_string(),
             PropertyValue::Int(number) => number.to_string(),
-            PropertyValue::List(items) => format!("[{}]", items.join(",")),
+            PropertyValue::List(items) => format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(|item| item.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
         }),
     }
 }
