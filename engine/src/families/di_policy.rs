@@ -2,7 +2,7 @@
 //! (`language.md` §3.7 DI facts), judged on constructor-injection edges between components,
 //! on the service graph of registrations, and on service-locator use.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use policies::model::{Lifetime, Rule, RuleBody, RuleKind};
@@ -26,27 +26,50 @@ pub const FAMILY: Family = Family {
     evaluate,
 };
 
+/// Who declares a name: nobody yet, one owner, or more than one (then nothing is inferred).
+#[derive(Clone, Copy)]
+enum Owner<'a> {
+    One(&'a str),
+    Many,
+}
+
+impl<'a> Owner<'a> {
+    fn with(slot: Option<Self>, owner: &'a str) -> Self {
+        match slot {
+            None => Self::One(owner),
+            Some(Self::One(known)) if known == owner => Self::One(known),
+            Some(_) => Self::Many,
+        }
+    }
+
+    fn single(slot: Option<&Self>) -> Option<&'a str> {
+        match slot {
+            Some(Self::One(owner)) => Some(owner),
+            _ => None,
+        }
+    }
+}
+
 /// The owners of the types each language's files declare, keyed by (language, type): a class
 /// with a constructor is declared in the file of its injections, and an import that resolves to
 /// a project file names types that file declares (a C# use of a type is an import of its file,
-/// so a class without constructor parameters, named in a registration, is found too).
-fn class_owners(
-    facts: &[Box<Fact>],
-    owners: &BTreeMap<String, String>,
-) -> BTreeMap<(String, String), BTreeSet<String>> {
-    let mut declared: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+/// so a class without constructor parameters, named in a registration, is found too). Only
+/// whether a type has one owner matters, so the map borrows from the facts and keeps no sets.
+fn class_owners<'a>(
+    facts: &'a [Box<Fact>],
+    owners: &'a BTreeMap<String, String>,
+) -> HashMap<(&'a str, &'a str), Owner<'a>> {
+    let mut declared: HashMap<(&str, &str), Owner<'_>> = HashMap::new();
+    let mut add = |key: (&'a str, &'a str), owner: &'a str| {
+        let slot = declared.get(&key).copied();
+        declared.insert(key, Owner::with(slot, owner));
+    };
     for fact in facts {
-        if !matches!(fact.kind, FactKind::ConstructorInjection | FactKind::Import) {
-            continue;
-        }
-        let language = fact.property_str("language").unwrap_or_default().to_owned();
+        let language = fact.property_str("language").unwrap_or_default();
         match fact.kind {
             FactKind::ConstructorInjection => {
                 if let (Some(class), Some(subject)) = (fact.property_str("class"), &fact.subject) {
-                    declared
-                        .entry((language, class.to_owned()))
-                        .or_default()
-                        .insert(subject.to_string());
+                    add((language, class), subject);
                 }
             }
             FactKind::Import => {
@@ -61,22 +84,14 @@ fn class_owners(
                 let Some(PropertyValue::List(names)) = fact.properties.get("names") else {
                     continue;
                 };
-                for name in names {
-                    declared
-                        .entry((language.clone(), name.to_string()))
-                        .or_default()
-                        .insert(owner.to_owned());
+                for name in names.iter() {
+                    add((language, name.as_str()), owner);
                 }
             }
             _ => {}
         }
     }
     declared
-}
-
-fn single(set: Option<&BTreeSet<String>>) -> Option<String> {
-    let set = set?;
-    (set.len() == 1).then(|| set.first().cloned()).flatten()
 }
 
 /// Fills the `target` of constructor injections that have none (`language.md` §3.7): the
@@ -90,36 +105,44 @@ pub fn fill_injection_targets(facts: &mut [Box<Fact>], owners: &BTreeMap<String,
     {
         return;
     }
-    let declared = class_owners(facts, owners);
-    let mut implementations: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for fact in facts.iter() {
-        if fact.kind != FactKind::DiRegistration {
-            continue;
+    let targets: Vec<(usize, Option<String>)> = {
+        let declared = class_owners(facts, owners);
+        let mut implementations: HashMap<&str, Owner<'_>> = HashMap::new();
+        for fact in facts.iter() {
+            if fact.kind != FactKind::DiRegistration {
+                continue;
+            }
+            if let (Some(service), Some(implementation)) = (
+                fact.property_str("service"),
+                fact.property_str("implementation"),
+            ) {
+                let slot = implementations.get(service).copied();
+                implementations.insert(service, Owner::with(slot, implementation));
+            }
         }
-        if let (Some(service), Some(implementation)) = (
-            fact.property_str("service"),
-            fact.property_str("implementation"),
-        ) {
-            implementations
-                .entry(service.to_owned())
-                .or_default()
-                .insert(implementation.to_owned());
+        facts
+            .iter()
+            .enumerate()
+            .filter(|(_, fact)| {
+                fact.kind == FactKind::ConstructorInjection && fact.target.is_none()
+            })
+            .filter_map(|(index, fact)| {
+                let parameter_type = fact.property_str("parameterType")?;
+                let language = fact.property_str("language").unwrap_or_default();
+                let declared_in =
+                    |name: &str| Owner::single(declared.get(&(language, name))).map(str::to_owned);
+                let target = match Owner::single(implementations.get(parameter_type)) {
+                    Some(implementation) => declared_in(implementation),
+                    None => declared_in(parameter_type),
+                };
+                Some((index, target))
+            })
+            .collect()
+    };
+    for (index, target) in targets {
+        if let Some(fact) = facts.get_mut(index) {
+            fact.target = target.map(Into::into);
         }
-    }
-    for fact in facts.iter_mut() {
-        if fact.kind != FactKind::ConstructorInjection || fact.target.is_some() {
-            continue;
-        }
-        let Some(parameter_type) = fact.property_str("parameterType").map(str::to_owned) else {
-            continue;
-        };
-        let language = fact.property_str("language").unwrap_or_default().to_owned();
-        let declared_in = |name: String| single(declared.get(&(language.clone(), name)));
-        let target = match single(implementations.get(&parameter_type)) {
-            Some(implementation) => declared_in(implementation),
-            None => declared_in(parameter_type),
-        };
-        fact.target = target.map(Into::into);
     }
 }
 
