@@ -538,6 +538,35 @@ mod di {
     }
 
     #[test]
+    fn a_type_declared_in_two_components_gives_no_injection_edge() {
+        // Two files of different components both declare a `PaymentGateway`, as the imports of
+        // the composition root say: which one is injected is unknown, so no edge is inferred.
+        let named = |line: u32, resolved: &str| {
+            let mut uses = import("api/Startup.cs", line, resolved);
+            uses.properties.insert(
+                "names",
+                PropertyValue::from(vec!["PaymentGateway".to_owned()]),
+            );
+            uses
+        };
+        let one = vec![
+            registration(1, "IPaymentGateway", "PaymentGateway", "transient"),
+            named(2, "repo/PaymentGateway.cs"),
+            injection("web/CheckoutView.cs", 3, "CheckoutView", "IPaymentGateway"),
+        ];
+        let mut two = one.clone();
+        two.push(named(4, "api/PaymentGateway.cs"));
+        let kinds = |facts| -> Vec<String> {
+            summary(&graph_run(RULES, facts))
+                .into_iter()
+                .map(|(_, kind, _)| kind)
+                .collect()
+        };
+        assert_eq!(kinds(one), ["DenyInject", "DenyInjectReach"]);
+        assert!(kinds(two).is_empty());
+    }
+
+    #[test]
     fn a_singleton_capturing_a_scoped_service_fails_both_lifetime_rules() {
         let facts = vec![
             registration(1, "ICache", "Cache", "singleton"),
