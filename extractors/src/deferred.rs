@@ -538,23 +538,25 @@ pub(crate) struct Chains {
 impl Chains {
     /// Keeps `chains` ([`Walked::chains`]).
     pub fn new<'a>(chains: &[(Vec<String>, Node<'a>, u32)], anchors: &Anchors<'a>) -> Self {
+        // Sized exactly: the segments with a `\n` between each two of a chain.
+        let text_len = chains
+            .iter()
+            .map(|(segments, _, _)| {
+                segments.iter().map(String::len).sum::<usize>() + segments.len().saturating_sub(1)
+            })
+            .sum();
         let mut kept = Self {
-            text: String::with_capacity(
-                chains
-                    .iter()
-                    .map(|(segments, _, _)| segments.iter().map(|s| s.len() + 1).sum::<usize>())
-                    .sum(),
-            ),
+            text: String::with_capacity(text_len),
             entries: Vec::with_capacity(chains.len()),
         };
         for (segments, node, scope) in chains {
             kept.push(segments, anchors.at_scope(*node, *scope));
         }
-        kept.shrink_to_fit();
         kept
     }
 
-    /// Releases spare capacity: the chains of every file wait for the type indexes.
+    /// Releases spare capacity (after [`Chains::push`]es): the chains of every file wait for
+    /// the type indexes.
     pub fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
         self.entries.shrink_to_fit();

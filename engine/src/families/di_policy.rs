@@ -65,6 +65,9 @@ fn class_owners<'a>(
         declared.insert(key, Owner::with(slot, owner));
     };
     for fact in facts {
+        if !matches!(fact.kind, FactKind::ConstructorInjection | FactKind::Import) {
+            continue;
+        }
         let language = fact.property_str("language").unwrap_or_default();
         match fact.kind {
             FactKind::ConstructorInjection => {
