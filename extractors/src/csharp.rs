@@ -41,7 +41,9 @@ use tree_sitter::{Node, Tree};
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
 use crate::context::{Declarations, ExtensionMethod, Resolution, TypeIndex};
 use crate::csharp_walk::{self, field_child, Child, Kind};
-use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, Output, Part, WalkKinds};
+use crate::deferred::{
+    Anchor, Anchors, Finishing, Output, PackedChains, PackedNames, Part, WalkKinds,
+};
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::imports_out::{self, ImportSiteAt};
@@ -180,8 +182,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             })
             .collect(),
         own,
-        uses: NameAnchors::new(uses, &out.anchors),
-        chains: Chains::new(&chains, &out.anchors),
+        uses: PackedNames::new(uses, &out.anchors),
+        chains: PackedChains::new(&chains, &out.anchors),
         member_calls: member_calls
             .into_iter()
             .map(|((name, arguments), (node, scope))| MemberCall {
@@ -235,9 +237,9 @@ pub(crate) struct PendingUses {
     own: Declarations,
     /// The first use of each identifier outside `using`s (`[OrderFilter]` as
     /// `OrderFilterAttribute`).
-    uses: NameAnchors,
+    uses: PackedNames,
     /// The dotted chains of names, in order, then the qualified attribute names.
-    chains: Chains,
+    chains: PackedChains,
     /// The first member call of each method name and argument count, sorted.
     member_calls: Vec<MemberCall>,
 }
@@ -247,7 +249,8 @@ impl PendingUses {
     pub fn finish(self, finishing: &Finishing<'_>, facts: &mut Vec<Fact>) {
         let index = finishing.context.csharp_types();
         let path = finishing.path;
-        let (usings, own, uses, chains) = (&self.usings, &self.own, &self.uses, &self.chains);
+        let (uses, chains) = (self.uses.unpack(), self.chains.unpack());
+        let (usings, own, uses, chains) = (&self.usings, &self.own, &uses, &chains);
         let mut sites = Vec::new();
         // The namespaces the file sees, `global using`s of other files aside (borrowed: a file
         // sees every project's global usings, a few hundred names to copy per file).

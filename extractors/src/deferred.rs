@@ -26,6 +26,9 @@ use crate::walk_driver::{
 };
 use crate::{ExtractionInput, Language};
 
+mod packed;
+pub(crate) use packed::{PackedChains, PackedNames};
+
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
 /// (exclusive) end positions, the start byte (to compare first uses) and the enclosing scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -455,7 +458,7 @@ pub(crate) struct Walked<'a> {
 }
 
 /// Distinct names with the anchor of their first use, sorted bytewise (as a `BTreeMap` of
-/// them iterates), in one buffer.
+/// them iterates), in one buffer: a [`PackedNames`] unpacked for a file's second pass.
 #[derive(Debug, Default)]
 pub(crate) struct NameAnchors {
     text: String,
@@ -464,20 +467,6 @@ pub(crate) struct NameAnchors {
 }
 
 impl NameAnchors {
-    /// The first uses of a file's names, with their interned scopes.
-    pub fn new<'a>(uses: BTreeMap<String, (Node<'a>, u32)>, anchors: &Anchors<'a>) -> Self {
-        let mut names = Self {
-            text: String::with_capacity(uses.keys().map(String::len).sum()),
-            entries: Vec::with_capacity(uses.len()),
-        };
-        for (name, (node, scope)) in uses {
-            names.text.push_str(&name);
-            let anchor = anchors.at_scope(node, scope);
-            names.entries.push((to_u32(names.text.len()), anchor));
-        }
-        names
-    }
-
     fn name(&self, position: usize) -> &str {
         let start = match position.checked_sub(1) {
             Some(previous) => self
@@ -526,7 +515,8 @@ impl NameAnchors {
     }
 }
 
-/// Dotted chains of names (`com.acme.Foo`) with anchors, in order, in one buffer.
+/// Dotted chains of names (`com.acme.Foo`) with anchors, in order, in one buffer: a
+/// [`PackedChains`] unpacked for a file's second pass.
 #[derive(Debug, Default)]
 pub(crate) struct Chains {
     /// The segments of every chain, each chain's joined by `\n` (which no name holds).
@@ -536,43 +526,6 @@ pub(crate) struct Chains {
 }
 
 impl Chains {
-    /// Keeps `chains` ([`Walked::chains`]).
-    pub fn new<'a>(chains: &[(Vec<String>, Node<'a>, u32)], anchors: &Anchors<'a>) -> Self {
-        // Sized exactly: the segments with a `\n` between each two of a chain.
-        let text_len = chains
-            .iter()
-            .map(|(segments, _, _)| {
-                segments.iter().map(String::len).sum::<usize>() + segments.len().saturating_sub(1)
-            })
-            .sum();
-        let mut kept = Self {
-            text: String::with_capacity(text_len),
-            entries: Vec::with_capacity(chains.len()),
-        };
-        for (segments, node, scope) in chains {
-            kept.push(segments, anchors.at_scope(*node, *scope));
-        }
-        kept
-    }
-
-    /// Releases spare capacity (after [`Chains::push`]es): the chains of every file wait for
-    /// the type indexes.
-    pub fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
-        self.entries.shrink_to_fit();
-    }
-
-    /// Adds a chain.
-    pub fn push(&mut self, segments: &[String], anchor: Anchor) {
-        for (position, segment) in segments.iter().enumerate() {
-            if position > 0 {
-                self.text.push('\n');
-            }
-            self.text.push_str(segment);
-        }
-        self.entries.push((to_u32(self.text.len()), anchor));
-    }
-
     /// The chains in order: their segments and anchors.
     pub fn iter(&self) -> impl Iterator<Item = (Vec<&str>, Anchor)> + '_ {
         let mut start = 0;
@@ -708,7 +661,7 @@ pub(crate) fn finish(
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::{Anchors, Chains, NameAnchors, WalkKinds};
+    use super::{Anchors, PackedChains, PackedNames, WalkKinds};
     use crate::jvm::ChainKinds;
     use crate::source_scope;
     use crate::syntax;
@@ -840,7 +793,7 @@ mod tests {
             .iter()
             .map(|(name, (node, _))| (name.clone(), syntax::start_position(*node, JAVA)))
             .collect();
-        let names = NameAnchors::new(uses, &anchors);
+        let names = PackedNames::new(uses, &anchors).unpack();
         let listed: BTreeMap<String, (u32, u32)> = names
             .iter()
             .map(|(name, anchor)| (name.to_owned(), anchor.start))
@@ -860,12 +813,14 @@ mod tests {
         let tree = parse(JAVA);
         let root = tree.root_node();
         let mut anchors = Anchors::new(root, JAVA, java_scope);
-        let mut chains = Chains::default();
+        let mut packed = PackedChains::default();
         let written: [&[&str]; 4] = [&["com", "acme", "Foo"], &["", "x"], &["a"], &["", ""]];
         for segments in written {
             let segments: Vec<String> = segments.iter().map(|s| (*s).to_owned()).collect();
-            chains.push(&segments, anchors.at(root));
+            packed.push(&segments, anchors.at(root));
         }
+        packed.shrink_to_fit();
+        let chains = packed.unpack();
         let read: Vec<Vec<&str>> = chains.iter().map(|(segments, _)| segments).collect();
         assert_eq!(read, written.map(<[&str]>::to_vec).to_vec());
     }

@@ -25,7 +25,7 @@ use tree_sitter::Node;
 
 use crate::clients::{ClientImportAt, ClientMatcher, ClientRule, ClientSiteAt, ClientUse};
 use crate::context::{Resolution, TypeIndex};
-use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors};
+use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, PackedChains, PackedNames};
 use crate::imports_out::{self, ImportSiteAt};
 
 /// One import directive of a Java or Kotlin file.
@@ -61,9 +61,9 @@ pub(crate) struct PendingJvm {
     /// The import directives.
     pub imports: Vec<JvmImport>,
     /// The first use of each identifier outside the directives.
-    pub uses: NameAnchors,
+    pub uses: PackedNames,
     /// The dotted chains that may name a project type (`resolvable_chains`), in order.
-    pub chains: Chains,
+    pub chains: PackedChains,
     /// Whether the file is Java, which cannot name a Kotlin top-level function or property
     /// by its simple name (it goes through the `…Kt` facade class).
     pub is_java: bool,
@@ -113,12 +113,13 @@ impl PendingJvm {
     /// in `finishing.types`).
     pub fn finish(self, finishing: &mut Finishing<'_>, facts: &mut Vec<Fact>) {
         let index = finishing.context.jvm_types();
+        let (uses, chains) = (self.uses.unpack(), self.chains.unpack());
         let file = JvmFile {
             path: finishing.path,
             package: &self.package,
             imports: &self.imports,
-            uses: &self.uses,
-            chains: &self.chains,
+            uses: &uses,
+            chains: &chains,
             is_java: self.is_java,
         };
         let sites = import_sites(index, &file);
@@ -173,9 +174,9 @@ impl PendingJvm {
 pub(crate) fn resolvable_chains<'a>(
     chains: &[(Vec<String>, Node<'a>, u32)],
     anchors: &Anchors<'a>,
-) -> Chains {
+) -> PackedChains {
     let mut seen: HashSet<&[String]> = HashSet::new();
-    let mut kept = Chains::default();
+    let mut kept = PackedChains::default();
     for (segments, node, scope) in chains {
         let starts_lowercase = segments
             .first()

@@ -11,7 +11,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientMatcher, ClientRule, ClientUse};
 use crate::context::Declarations;
-use crate::deferred::{Anchors, NameAnchors, Output, Part, WalkKinds};
+use crate::deferred::{Anchors, Output, PackedNames, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
@@ -84,7 +84,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     }
     let pending = PendingJvm {
         package,
-        uses: NameAnchors::new(uses, &out.anchors),
+        uses: PackedNames::new(uses, &out.anchors),
         chains: jvm::resolvable_chains(&walked.chains, &out.anchors),
         imports,
         is_java: false,
