@@ -42,7 +42,7 @@ use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, Client
 use crate::context::{Declarations, ExtensionMethod, Resolution, TypeIndex};
 use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::deferred::{
-    Anchor, Anchors, Finishing, Output, PackedChains, PackedNames, Part, WalkKinds,
+    Anchor, Anchors, Finishing, Output, PackedChains, PackedNames, Part, Reader, WalkKinds, Writer,
 };
 use crate::facts_out::FactFactory;
 use crate::graph;
@@ -168,30 +168,32 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let chains = distinct_chains(chains);
+    let anchored_usings: Vec<Using<Anchor>> = usings
+        .iter()
+        .map(|using| Using {
+            node: match using_scopes.iter().find(|(id, _)| *id == using.node.id()) {
+                Some((_, scope)) => out.anchors.at_walked(using.node, *scope),
+                None => out.anchors.at(using.node),
+            },
+            alias: using.alias.clone(),
+            path: using.path.clone(),
+            is_static: using.is_static,
+        })
+        .collect();
+    let calls: Vec<MemberCall> = member_calls
+        .into_iter()
+        .map(|((name, arguments), (node, scope))| MemberCall {
+            name: name.into(),
+            arguments,
+            anchor: out.anchors.at_walked(node, scope),
+        })
+        .collect();
     let pending = PendingUses {
-        usings: usings
-            .iter()
-            .map(|using| Using {
-                node: match using_scopes.iter().find(|(id, _)| *id == using.node.id()) {
-                    Some((_, scope)) => out.anchors.at_walked(using.node, *scope),
-                    None => out.anchors.at(using.node),
-                },
-                alias: using.alias.clone(),
-                path: using.path.clone(),
-                is_static: using.is_static,
-            })
-            .collect(),
+        usings: pack_usings(&anchored_usings),
         own,
         uses: PackedNames::new(uses, &out.anchors),
         chains: PackedChains::new(&chains, &out.anchors),
-        member_calls: member_calls
-            .into_iter()
-            .map(|((name, arguments), (node, scope))| MemberCall {
-                name: name.into(),
-                arguments,
-                anchor: out.anchors.at_walked(node, scope),
-            })
-            .collect(),
+        member_calls: pack_member_calls(&calls),
     };
     out.defer(Part::CSharp(Box::new(pending)));
     let client_sites: Vec<ClientSite<'_>> = hits
@@ -232,7 +234,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
 /// `using`, type-use and extension-call facts.
 #[derive(Debug)]
 pub(crate) struct PendingUses {
-    usings: Vec<Using<Anchor>>,
+    /// The `using` directives ([`pack_usings`]).
+    usings: Box<[u8]>,
     /// The file's own declarations.
     own: Declarations,
     /// The first use of each identifier outside `using`s (`[OrderFilter]` as
@@ -241,7 +244,91 @@ pub(crate) struct PendingUses {
     /// The dotted chains of names, in order, then the qualified attribute names.
     chains: PackedChains,
     /// The first member call of each method name and argument count, sorted.
-    member_calls: Vec<MemberCall>,
+    /// ([`pack_member_calls`]).
+    member_calls: Box<[u8]>,
+}
+
+/// A file's `using`s packed while it waits for the type index, as its first uses are
+/// (`crate::deferred::PackedNames`): a path is written after the one before it, which it
+/// mostly begins like.
+fn pack_usings(usings: &[Using<Anchor>]) -> Box<[u8]> {
+    let mut writer = Writer::default();
+    writer.number(usings.len());
+    let mut previous = "";
+    for using in usings {
+        writer.number(usize::from(using.is_static) | usize::from(using.alias.is_some()) << 1);
+        writer.text_after(previous, &using.path);
+        if let Some(alias) = &using.alias {
+            writer.text_after("", alias);
+        }
+        writer.anchor(using.node);
+        previous = &using.path;
+    }
+    writer.into_bytes()
+}
+
+/// The `using`s of [`pack_usings`].
+fn unpack_usings(bytes: &[u8]) -> Vec<Using<Anchor>> {
+    let mut reader = Reader::new(bytes);
+    let count = reader.number().unwrap_or(0);
+    let mut usings: Vec<Using<Anchor>> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let Some(using) = (|| {
+            let flags = reader.number()?;
+            let previous = usings.last().map_or("", |using| using.path.as_str());
+            let path = reader.text_following(previous)?;
+            let alias = match flags & 2 {
+                0 => None,
+                _ => Some(reader.text_following("")?),
+            };
+            Some(Using {
+                node: reader.anchor()?,
+                alias,
+                path,
+                is_static: flags & 1 != 0,
+            })
+        })() else {
+            break;
+        };
+        usings.push(using);
+    }
+    usings
+}
+
+/// A file's member calls (sorted by name, then argument count), packed like its `using`s.
+fn pack_member_calls(calls: &[MemberCall]) -> Box<[u8]> {
+    let mut writer = Writer::default();
+    writer.number(calls.len());
+    let mut previous = "";
+    for call in calls {
+        writer.text_after(previous, &call.name);
+        writer.number(call.arguments);
+        writer.anchor(call.anchor);
+        previous = &call.name;
+    }
+    writer.into_bytes()
+}
+
+/// The member calls of [`pack_member_calls`].
+fn unpack_member_calls(bytes: &[u8]) -> Vec<MemberCall> {
+    let mut reader = Reader::new(bytes);
+    let count = reader.number().unwrap_or(0);
+    let mut calls: Vec<MemberCall> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let Some(call) = (|| {
+            let previous = calls.last().map_or("", |call| &*call.name);
+            let name = reader.text_following(previous)?;
+            Some(MemberCall {
+                name: name.into_boxed_str(),
+                arguments: reader.number()?,
+                anchor: reader.anchor()?,
+            })
+        })() else {
+            break;
+        };
+        calls.push(call);
+    }
+    calls
 }
 
 impl PendingUses {
@@ -249,8 +336,13 @@ impl PendingUses {
     pub fn finish(self, finishing: &Finishing<'_>, facts: &mut Vec<Fact>) {
         let index = finishing.context.csharp_types();
         let path = finishing.path;
-        let (uses, chains) = (self.uses.unpack(), self.chains.unpack());
-        let (usings, own, uses, chains) = (&self.usings, &self.own, &uses, &chains);
+        let (usings, uses, chains) = (
+            unpack_usings(&self.usings),
+            self.uses.unpack(),
+            self.chains.unpack(),
+        );
+        let member_calls = unpack_member_calls(&self.member_calls);
+        let (usings, own, uses, chains) = (&usings, &self.own, &uses, &chains);
         let mut sites = Vec::new();
         // The namespaces the file sees, `global using`s of other files aside (borrowed: a file
         // sees every project's global usings, a few hundred names to copy per file).
@@ -399,7 +491,7 @@ impl PendingUses {
         extensions::add_calls(
             &mut by_file,
             index,
-            &self.member_calls,
+            &member_calls,
             &ExtensionScope {
                 path,
                 own,
@@ -1025,6 +1117,64 @@ static WALK_KINDS: WalkKinds<'static> = WalkKinds {
 
 #[cfg(test)]
 mod tests {
+    use super::{
+        pack_member_calls, pack_usings, unpack_member_calls, unpack_usings, Anchor, MemberCall,
+        Using,
+    };
+
+    /// The `using`s and member calls a file keeps for its second pass come back as they were:
+    /// aliases, `using static`, paths that share a prefix with the one before, or none.
+    #[test]
+    fn packed_usings_and_member_calls_come_back() {
+        let anchors = crate::deferred::test_anchors();
+        let usings: Vec<Using<Anchor>> = [
+            ("System", None, false),
+            ("System.Linq", None, false),
+            ("Bit.Core.Entities", Some("Entities"), false),
+            ("Bit.Core.Utilities.CoreHelpers", None, true),
+            ("Élan", Some("É"), true),
+            ("", None, false),
+        ]
+        .iter()
+        .zip(anchors.iter().cycle())
+        .map(|((path, alias, is_static), anchor)| Using {
+            node: *anchor,
+            alias: alias.map(str::to_owned),
+            path: (*path).to_owned(),
+            is_static: *is_static,
+        })
+        .collect();
+        let read = unpack_usings(&pack_usings(&usings));
+        let fields = |using: &Using<Anchor>| {
+            (
+                using.node,
+                using.alias.clone(),
+                using.path.clone(),
+                using.is_static,
+            )
+        };
+        assert_eq!(
+            read.iter().map(fields).collect::<Vec<_>>(),
+            usings.iter().map(fields).collect::<Vec<_>>()
+        );
+
+        let calls: Vec<MemberCall> = [("AddScoped", 0), ("AddScoped", 2), ("AddSingleton", 1)]
+            .iter()
+            .zip(anchors.iter().cycle())
+            .map(|((name, arguments), anchor)| MemberCall {
+                name: (*name).into(),
+                arguments: *arguments,
+                anchor: *anchor,
+            })
+            .collect();
+        let read = unpack_member_calls(&pack_member_calls(&calls));
+        let fields = |call: &MemberCall| (call.name.clone(), call.arguments, call.anchor);
+        assert_eq!(
+            read.iter().map(fields).collect::<Vec<_>>(),
+            calls.iter().map(fields).collect::<Vec<_>>()
+        );
+    }
+
     /// `global` and `static` are read from the keywords before the name, or from the tokens
     /// when a comment stands among them.
     #[test]

@@ -27,7 +27,9 @@ use crate::walk_driver::{
 use crate::{ExtractionInput, Language};
 
 mod packed;
-pub(crate) use packed::{PackedChains, PackedNames};
+#[cfg(test)]
+pub(crate) use packed::test_anchors;
+pub(crate) use packed::{PackedChains, PackedNames, Reader, Writer};
 
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
 /// (exclusive) end positions, the start byte (to compare first uses) and the enclosing scope.
@@ -576,8 +578,10 @@ impl<'a> Output<'a> {
     }
 
     /// The facts made; the parts, if any, are handed to `input` for the second pass.
-    pub fn into_facts(self, input: &ExtractionInput<'_>) -> Vec<Fact> {
+    pub fn into_facts(mut self, input: &ExtractionInput<'_>) -> Vec<Fact> {
         if !self.parts.is_empty() {
+            // The facts wait with the parts for the second pass.
+            self.facts.shrink_to_fit();
             if let Ok(mut deferred) = input.deferred.try_borrow_mut() {
                 *deferred = Some(Deferred {
                     parts: self.parts,

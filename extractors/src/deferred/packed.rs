@@ -142,14 +142,19 @@ impl PackedChains {
     }
 }
 
-/// Writes LEB128 numbers, texts and anchors.
+/// Writes LEB128 numbers, texts and anchors (read back by a [`Reader`]).
 #[derive(Default)]
-struct Writer {
+pub(crate) struct Writer {
     bytes: Vec<u8>,
 }
 
 impl Writer {
-    fn number(&mut self, value: usize) {
+    /// What was written, without spare capacity.
+    pub fn into_bytes(self) -> Box<[u8]> {
+        self.bytes.into_boxed_slice()
+    }
+
+    pub fn number(&mut self, value: usize) {
         let mut value = value;
         loop {
             let low = (value & 0x7f) as u8;
@@ -164,7 +169,7 @@ impl Writer {
 
     /// `text` as the length of the prefix it shares with `previous` (cut back to a character
     /// boundary), then the rest.
-    fn text_after(&mut self, previous: &str, text: &str) {
+    pub fn text_after(&mut self, previous: &str, text: &str) {
         let mut shared = previous
             .bytes()
             .zip(text.bytes())
@@ -179,7 +184,7 @@ impl Writer {
         self.bytes.extend_from_slice(rest.as_bytes());
     }
 
-    fn anchor(&mut self, anchor: Anchor) {
+    pub fn anchor(&mut self, anchor: Anchor) {
         let Anchor {
             start: (line, column),
             end: (end_line, end_column),
@@ -208,17 +213,17 @@ impl Writer {
 }
 
 /// Reads what a [`Writer`] wrote; `None` past the end (which the writer never leaves).
-struct Reader<'b> {
+pub(crate) struct Reader<'b> {
     bytes: &'b [u8],
     at: usize,
 }
 
 impl<'b> Reader<'b> {
-    fn new(bytes: &'b [u8]) -> Self {
+    pub fn new(bytes: &'b [u8]) -> Self {
         Self { bytes, at: 0 }
     }
 
-    fn number(&mut self) -> Option<usize> {
+    pub fn number(&mut self) -> Option<usize> {
         let mut value = 0usize;
         let mut shift = 0u32;
         loop {
@@ -230,6 +235,17 @@ impl<'b> Reader<'b> {
             }
             shift += 7;
         }
+    }
+
+    /// The next text, written after `previous` ([`Writer::text_after`]).
+    pub fn text_following(&mut self, previous: &str) -> Option<String> {
+        let shared = self.number()?;
+        let rest_len = self.number()?;
+        let mut text = previous.get(..shared)?.to_owned();
+        let rest = self.bytes.get(self.at..self.at.checked_add(rest_len)?)?;
+        text.push_str(std::str::from_utf8(rest).ok()?);
+        self.at += rest_len;
+        Some(text)
     }
 
     fn number_u32(&mut self) -> Option<u32> {
@@ -251,7 +267,7 @@ impl<'b> Reader<'b> {
         Some(())
     }
 
-    fn anchor(&mut self) -> Option<Anchor> {
+    pub fn anchor(&mut self) -> Option<Anchor> {
         let line = self.number_u32()?;
         let column = self.number_u32()?;
         let end = match self.number()? {
@@ -267,6 +283,30 @@ impl<'b> Reader<'b> {
             scope,
         })
     }
+}
+
+/// Anchors of every shape a packing must keep: one line, several lines, empty (a `MISSING`
+/// node), the largest positions, and no scope.
+#[cfg(test)]
+pub(crate) fn test_anchors() -> [Anchor; 5] {
+    let anchor = |start, end, start_byte, scope| Anchor {
+        start,
+        end,
+        start_byte,
+        scope,
+    };
+    [
+        anchor((1, 1), (1, 4), 0, super::NO_SCOPE),
+        anchor((3, 9), (7, 2), 40, 0),
+        anchor((5, 5), (5, 5), 77, 3),
+        anchor(
+            (u32::MAX, u32::MAX),
+            (u32::MAX, u32::MAX),
+            u32::MAX,
+            u32::MAX - 1,
+        ),
+        anchor((2, 30), (2, 1), 12, 1),
+    ]
 }
 
 #[cfg(test)]
