@@ -512,9 +512,12 @@ impl PendingUses {
             sites.push(site);
         }
         facts.extend(
-            sites.iter().map(|site| {
-                imports_out::fact(&finishing.factory, site, finishing.scope(site.node))
-            }),
+            sites
+                .iter()
+                .filter(|site| imports_out::kept(&finishing.factory, site))
+                .map(|site| {
+                    imports_out::fact(&finishing.factory, site, finishing.scope(site.node))
+                }),
         );
     }
 }

@@ -50,6 +50,9 @@ pub(crate) struct FactFactory<'a> {
     source: &'a str,
     /// Where strings many facts hold are shared, when the factory works for a project.
     interner: Option<&'a policies::facts::Interner>,
+    /// Whether the facts no policy reads (`external`, like `call` and `assignment`) are made:
+    /// off when the project's run keeps no generic facts (`ProjectContext::generic_facts`).
+    generic: bool,
 }
 
 impl<'a> FactFactory<'a> {
@@ -62,6 +65,7 @@ impl<'a> FactFactory<'a> {
     pub fn sharing(self, context: &'a crate::ProjectContext) -> Self {
         Self {
             interner: Some(context.interner()),
+            generic: context.generic_facts(),
             ..self
         }
     }
@@ -74,6 +78,12 @@ impl<'a> FactFactory<'a> {
             Some(interner) => Text::Shared(interner.intern(text)),
             None => Text::from(text),
         }
+    }
+
+    /// Whether facts that no policy reads are made (see `generic`): reviewed queries,
+    /// `graph --facts` and `--debug-extractors` read them.
+    pub fn keeps_generic(&self) -> bool {
+        self.generic
     }
 
     /// [`FactFactory::shared`] as a property value.
@@ -91,6 +101,7 @@ impl<'a> FactFactory<'a> {
             shared_file: Arc::from(file),
             source,
             interner: None,
+            generic: true,
         }
     }
 

@@ -73,7 +73,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
         let mut site = ImportSite::new(spec, import_path, resolution, "import of");
         site.alias = alias;
-        facts.push(imports_out::fact(&factory, &site, scope_of(spec)));
+        if imports_out::kept(&factory, &site) {
+            facts.push(imports_out::fact(&factory, &site, scope_of(spec)));
+        }
     }
     let sites: Vec<ClientSite<'_>> = hits
         .iter()

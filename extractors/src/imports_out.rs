@@ -56,6 +56,13 @@ impl<L> ImportSiteAt<L> {
     }
 }
 
+/// Whether [`fact`] is made for `site`: an `external` fact only where the factory keeps the
+/// facts no policy reads (without reviewed queries, `graph --facts` or `--debug-extractors`
+/// the engine would drop it unread).
+pub(crate) fn kept<L>(factory: &FactFactory<'_>, site: &ImportSiteAt<L>) -> bool {
+    factory.keeps_generic() || !matches!(site.resolution, Resolution::External { .. })
+}
+
 /// The fact of one import site.
 pub(crate) fn fact(
     factory: &FactFactory<'_>,

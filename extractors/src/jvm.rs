@@ -140,6 +140,7 @@ impl PendingJvm {
         facts.extend(
             sites
                 .iter()
+                .filter(|site| imports_out::kept(&finishing.factory, site))
                 .map(|site| imports_out::fact(&finishing.factory, site, scope_of(site.node))),
         );
         let client_sites: Vec<ClientSiteAt<Anchor>> = self

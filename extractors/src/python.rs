@@ -39,7 +39,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             continue;
         };
         for site in read_import(input, statement, &mut bindings, &mut client_imports) {
-            facts.push(imports_out::fact(&factory, &site, scope_of(site.node)));
+            if imports_out::kept(&factory, &site) {
+                facts.push(imports_out::fact(&factory, &site, scope_of(site.node)));
+            }
         }
     }
     let sites: Vec<ClientSite<'_>> = hits

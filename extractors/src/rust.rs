@@ -84,7 +84,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
             .map_or(Resolution::Internal, Resolution::File);
             let site = ImportSite::new(statement, name, resolution, "module declaration");
-            facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+            if imports_out::kept(&factory, &site) {
+                facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+            }
             continue;
         }
         let Some(argument) = field_child(statement, Child::Argument) else {
@@ -115,7 +117,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         for (resolution, names) in groups {
             let mut site = ImportSite::new(statement, specifier.clone(), resolution, "use of");
             site.names = names;
-            facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+            if imports_out::kept(&factory, &site) {
+                facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+            }
         }
     }
     let sites: Vec<ClientSite<'_>> = hits

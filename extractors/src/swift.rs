@@ -50,7 +50,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         });
         let resolution = input.context.resolve_swift(&module);
         let site = ImportSite::new(statement, specifier, resolution, "import of");
-        facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+        if imports_out::kept(&factory, &site) {
+            facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+        }
     }
     let sites: Vec<ClientSite<'_>> = hits
         .iter()

@@ -416,6 +416,74 @@ fn generic_call_and_assignment_facts_can_be_switched_off() {
     );
 }
 
+/// `external` facts are made only where generic facts are kept (no policy reads them), in
+/// every language; the `import` facts beside them are the same either way.
+#[test]
+fn external_facts_are_made_only_where_generic_facts_are_kept() {
+    use policies::facts::FactKind;
+    let files: Vec<String> = [
+        "app/main.py",
+        "app/main.go",
+        "src/main.rs",
+        "Sources/App/main.swift",
+        "web/main.ts",
+        "app/Main.java",
+        "app/Program.cs",
+        "app/util.py",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let sources = [
+        ("app/main.py", "import requests\nfrom app import util\n"),
+        (
+            "app/main.go",
+            "package main\n\nimport \"github.com/lib/pq\"\n",
+        ),
+        ("src/main.rs", "use serde::Serialize;\nmod db;\n"),
+        ("Sources/App/main.swift", "import Alamofire\n"),
+        (
+            "web/main.ts",
+            "import express from 'express';\nimport { x } from './x';\n",
+        ),
+        (
+            "app/Main.java",
+            "package app;\n\nimport org.slf4j.Logger;\n\nclass Main {}\n",
+        ),
+        ("app/Program.cs", "using System.Linq;\n\nclass Program {}\n"),
+    ];
+    let mut context = ProjectContext::discover_with(&files, |_| None);
+    let facts = |context: &ProjectContext, path: &str, source: &str| -> Vec<(FactKind, String)> {
+        extractors::extract_file(context, path, source)
+            .unwrap()
+            .facts
+            .iter()
+            .filter(|fact| matches!(fact.kind, FactKind::Import | FactKind::External))
+            .map(|fact| (fact.kind, fact.id.clone()))
+            .collect()
+    };
+    let with: Vec<_> = sources
+        .iter()
+        .map(|(path, source)| facts(&context, path, source))
+        .collect();
+    context.set_generic_facts(false);
+    let without: Vec<_> = sources
+        .iter()
+        .map(|(path, source)| facts(&context, path, source))
+        .collect();
+    for (((path, _), with), without) in sources.iter().zip(&with).zip(&without) {
+        assert!(
+            with.iter().any(|(kind, _)| *kind == FactKind::External),
+            "{path}: {with:?}"
+        );
+        let imports: Vec<_> = with
+            .iter()
+            .filter(|(kind, _)| *kind == FactKind::Import)
+            .cloned()
+            .collect();
+        assert_eq!(*without, imports, "{path}");
+    }
+}
+
 #[test]
 fn java_kotlin_and_csharp_imports_resolve_once_the_declarations_are_added() {
     let main =
