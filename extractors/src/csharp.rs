@@ -243,7 +243,7 @@ pub(crate) struct PendingUses {
     uses: PackedNames,
     /// The dotted chains of names, in order, then the qualified attribute names.
     chains: PackedChains,
-    /// The first member call of each method name and argument count, sorted.
+    /// The first member call of each method name and argument count, sorted, packed
     /// ([`pack_member_calls`]).
     member_calls: Box<[u8]>,
 }
@@ -271,7 +271,8 @@ fn pack_usings(usings: &[Using<Anchor>]) -> Box<[u8]> {
 fn unpack_usings(bytes: &[u8]) -> Vec<Using<Anchor>> {
     let mut reader = Reader::new(bytes);
     let count = reader.number().unwrap_or(0);
-    let mut usings: Vec<Using<Anchor>> = Vec::with_capacity(count);
+    // Each entry takes a byte at least: no count read back reserves more than that.
+    let mut usings: Vec<Using<Anchor>> = Vec::with_capacity(count.min(bytes.len()));
     for _ in 0..count {
         let Some(using) = (|| {
             let flags = reader.number()?;
@@ -313,7 +314,7 @@ fn pack_member_calls(calls: &[MemberCall]) -> Box<[u8]> {
 fn unpack_member_calls(bytes: &[u8]) -> Vec<MemberCall> {
     let mut reader = Reader::new(bytes);
     let count = reader.number().unwrap_or(0);
-    let mut calls: Vec<MemberCall> = Vec::with_capacity(count);
+    let mut calls: Vec<MemberCall> = Vec::with_capacity(count.min(bytes.len()));
     for _ in 0..count {
         let Some(call) = (|| {
             let previous = calls.last().map_or("", |call| &*call.name);

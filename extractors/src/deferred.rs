@@ -29,7 +29,7 @@ use crate::{ExtractionInput, Language};
 mod packed;
 #[cfg(test)]
 pub(crate) use packed::test_anchors;
-pub(crate) use packed::{PackedChains, PackedNames, Reader, Writer};
+pub(crate) use packed::{ChainPacker, PackedChains, PackedNames, Reader, Writer};
 
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
 /// (exclusive) end positions, the start byte (to compare first uses) and the enclosing scope.
@@ -665,7 +665,7 @@ pub(crate) fn finish(
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::{Anchors, PackedChains, PackedNames, WalkKinds};
+    use super::{Anchors, ChainPacker, PackedNames, WalkKinds};
     use crate::jvm::ChainKinds;
     use crate::source_scope;
     use crate::syntax;
@@ -817,14 +817,13 @@ mod tests {
         let tree = parse(JAVA);
         let root = tree.root_node();
         let mut anchors = Anchors::new(root, JAVA, java_scope);
-        let mut packed = PackedChains::default();
+        let mut packed = ChainPacker::default();
         let written: [&[&str]; 4] = [&["com", "acme", "Foo"], &["", "x"], &["a"], &["", ""]];
         for segments in written {
             let segments: Vec<String> = segments.iter().map(|s| (*s).to_owned()).collect();
             packed.push(&segments, anchors.at(root));
         }
-        packed.shrink_to_fit();
-        let chains = packed.unpack();
+        let chains = packed.finish().unpack();
         let read: Vec<Vec<&str>> = chains.iter().map(|(segments, _)| segments).collect();
         assert_eq!(read, written.map(<[&str]>::to_vec).to_vec());
     }

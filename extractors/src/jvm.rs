@@ -25,7 +25,9 @@ use tree_sitter::Node;
 
 use crate::clients::{ClientImportAt, ClientMatcher, ClientRule, ClientSiteAt, ClientUse};
 use crate::context::{Resolution, TypeIndex};
-use crate::deferred::{Anchor, Anchors, Chains, Finishing, NameAnchors, PackedChains, PackedNames};
+use crate::deferred::{
+    Anchor, Anchors, ChainPacker, Chains, Finishing, NameAnchors, PackedChains, PackedNames,
+};
 use crate::imports_out::{self, ImportSiteAt};
 
 /// One import directive of a Java or Kotlin file.
@@ -177,7 +179,7 @@ pub(crate) fn resolvable_chains<'a>(
     anchors: &Anchors<'a>,
 ) -> PackedChains {
     let mut seen: HashSet<&[String]> = HashSet::new();
-    let mut kept = PackedChains::default();
+    let mut kept = ChainPacker::default();
     for (segments, node, scope) in chains {
         let starts_lowercase = segments
             .first()
@@ -186,8 +188,7 @@ pub(crate) fn resolvable_chains<'a>(
             kept.push(segments, anchors.at_scope(*node, *scope));
         }
     }
-    kept.shrink_to_fit();
-    kept
+    kept.finish()
 }
 
 /// What a Java or Kotlin file offers for resolution.

@@ -21,7 +21,7 @@ pub(crate) struct PackedNames {
 }
 
 impl PackedNames {
-    /// The first uses of a file's names, with their interned scopes (as [`NameAnchors::new`]).
+    /// The first uses of a file's names, with their interned scopes.
     pub fn new<'a>(uses: BTreeMap<String, (Node<'a>, u32)>, anchors: &Anchors<'a>) -> Self {
         let mut writer = Writer::default();
         writer.number(uses.len());
@@ -33,7 +33,7 @@ impl PackedNames {
             previous = name;
         }
         Self {
-            bytes: writer.bytes.into_boxed_slice(),
+            bytes: writer.into_bytes(),
         }
     }
 
@@ -42,9 +42,11 @@ impl PackedNames {
         let mut reader = Reader::new(&self.bytes);
         let count = reader.number().unwrap_or(0);
         let text_len = reader.number().unwrap_or(0);
+        // Sized as written (by this process; each entry takes a byte at least, so no count read
+        // back reserves more than the bytes hold).
         let mut names = NameAnchors {
             text: String::with_capacity(text_len),
-            entries: Vec::with_capacity(count),
+            entries: Vec::with_capacity(count.min(self.bytes.len())),
         };
         // Where the last name starts in `text`: the next is written after it.
         let mut previous = 0;
@@ -65,28 +67,26 @@ impl PackedNames {
     }
 }
 
-/// [`Chains`], packed: chains are added one by one ([`PackedChains::push`]).
+/// [`Chains`], packed ([`ChainPacker`] packs them one by one).
 #[derive(Debug, Default)]
 pub(crate) struct PackedChains {
-    bytes: Vec<u8>,
+    bytes: Box<[u8]>,
     /// How many chains there are, and the length of their joined text.
+    count: usize,
+    text_len: usize,
+}
+
+/// Packs chains one by one into a [`PackedChains`].
+#[derive(Default)]
+pub(crate) struct ChainPacker {
+    writer: Writer,
     count: usize,
     text_len: usize,
     /// The last chain's text, which the next one is written after.
     previous: String,
 }
 
-impl PackedChains {
-    /// Keeps `chains` ([`super::Walked::chains`]), in order.
-    pub fn new<'a>(chains: &[(Vec<String>, Node<'a>, u32)], anchors: &Anchors<'a>) -> Self {
-        let mut packed = Self::default();
-        for (segments, node, scope) in chains {
-            packed.push(segments, anchors.at_scope(*node, *scope));
-        }
-        packed.shrink_to_fit();
-        packed
-    }
-
+impl ChainPacker {
     /// Adds a chain.
     pub fn push(&mut self, segments: &[String], anchor: Anchor) {
         // The segments of a chain joined by `\n`, which no name holds (as `Chains` keeps them).
@@ -99,22 +99,32 @@ impl PackedChains {
             }
             text.push_str(segment);
         }
-        let mut writer = Writer {
-            bytes: std::mem::take(&mut self.bytes),
-        };
-        writer.text_after(&self.previous, &text);
-        writer.anchor(anchor);
-        self.bytes = writer.bytes;
+        self.writer.text_after(&self.previous, &text);
+        self.writer.anchor(anchor);
         self.count += 1;
         self.text_len += text.len();
         self.previous = text;
     }
 
-    /// Releases spare capacity once every chain is pushed: the chains of every file wait for
-    /// the type indexes.
-    pub fn shrink_to_fit(&mut self) {
-        self.bytes.shrink_to_fit();
-        self.previous = String::new();
+    /// The chains pushed, without spare capacity: the chains of every file wait for the type
+    /// indexes.
+    pub fn finish(self) -> PackedChains {
+        PackedChains {
+            bytes: self.writer.into_bytes(),
+            count: self.count,
+            text_len: self.text_len,
+        }
+    }
+}
+
+impl PackedChains {
+    /// Keeps `chains` ([`super::Walked::chains`]), in order.
+    pub fn new<'a>(chains: &[(Vec<String>, Node<'a>, u32)], anchors: &Anchors<'a>) -> Self {
+        let mut packer = ChainPacker::default();
+        for (segments, node, scope) in chains {
+            packer.push(segments, anchors.at_scope(*node, *scope));
+        }
+        packer.finish()
     }
 
     /// The chains and anchors, unpacked.
@@ -122,7 +132,7 @@ impl PackedChains {
         let mut reader = Reader::new(&self.bytes);
         let mut chains = Chains {
             text: String::with_capacity(self.text_len),
-            entries: Vec::with_capacity(self.count),
+            entries: Vec::with_capacity(self.count.min(self.bytes.len())),
         };
         let mut previous = 0;
         for _ in 0..self.count {
@@ -364,7 +374,7 @@ mod tests {
             .collect();
         assert_eq!(unpacked, expected);
 
-        let mut chains = PackedChains::default();
+        let mut chains = ChainPacker::default();
         let written: [&[&str]; 5] = [
             &["com", "acme", "Foo"],
             &["com", "acme", "Bar"],
@@ -376,8 +386,7 @@ mod tests {
             let segments: Vec<String> = segments.iter().map(|s| (*s).to_owned()).collect();
             chains.push(&segments, *anchor);
         }
-        chains.shrink_to_fit();
-        let unpacked = chains.unpack();
+        let unpacked = chains.finish().unpack();
         let read: Vec<(Vec<&str>, Anchor)> = unpacked.iter().collect();
         let expected: Vec<(Vec<&str>, Anchor)> = written
             .iter()
