@@ -48,21 +48,7 @@ impl PackedNames {
             text: String::with_capacity(text_len),
             entries: Vec::with_capacity(count.min(self.bytes.len())),
         };
-        // Where the last name starts in `text`: the next is written after it.
-        let mut previous = 0;
-        for _ in 0..count {
-            let start = names.text.len();
-            let Some(anchor) = reader
-                .text_after(&mut names.text, previous)
-                .and_then(|()| reader.anchor())
-            else {
-                break;
-            };
-            previous = start;
-            names
-                .entries
-                .push((super::to_u32(names.text.len()), anchor));
-        }
+        read_entries(&mut reader, count, &mut names.text, &mut names.entries);
         names
     }
 }
@@ -134,21 +120,36 @@ impl PackedChains {
             text: String::with_capacity(self.text_len),
             entries: Vec::with_capacity(self.count.min(self.bytes.len())),
         };
-        let mut previous = 0;
-        for _ in 0..self.count {
-            let start = chains.text.len();
-            let Some(anchor) = reader
-                .text_after(&mut chains.text, previous)
-                .and_then(|()| reader.anchor())
-            else {
-                break;
-            };
-            previous = start;
-            chains
-                .entries
-                .push((super::to_u32(chains.text.len()), anchor));
-        }
+        read_entries(
+            &mut reader,
+            self.count,
+            &mut chains.text,
+            &mut chains.entries,
+        );
         chains
+    }
+}
+
+/// Reads `count` texts, each with its anchor, into `text` and `entries` (the end of each text
+/// in `text`, and its anchor), as [`PackedNames::new`] and [`ChainPacker::push`] wrote them.
+fn read_entries(
+    reader: &mut Reader<'_>,
+    count: usize,
+    text: &mut String,
+    entries: &mut Vec<(u32, Anchor)>,
+) {
+    // Where the last text starts in `text`: the next is written after it.
+    let mut previous = 0;
+    for _ in 0..count {
+        let start = text.len();
+        let Some(anchor) = reader
+            .text_after(text, previous)
+            .and_then(|()| reader.anchor())
+        else {
+            break;
+        };
+        previous = start;
+        entries.push((super::to_u32(text.len()), anchor));
     }
 }
 
@@ -337,18 +338,7 @@ mod tests {
     /// line or (a `MISSING` node) where they start, huge positions and no scope.
     #[test]
     fn what_is_packed_is_unpacked() {
-        let anchors = [
-            anchor((1, 1), (1, 4), 0, super::super::NO_SCOPE),
-            anchor((3, 9), (7, 2), 40, 0),
-            anchor((5, 5), (5, 5), 77, 3),
-            anchor(
-                (u32::MAX, u32::MAX),
-                (u32::MAX, u32::MAX),
-                u32::MAX,
-                u32::MAX - 1,
-            ),
-            anchor((2, 30), (2, 1), 12, 1),
-        ];
+        let anchors = test_anchors();
         let names = ["", "Order", "OrderService", "Ordér", "Ordèr", "Zeta"];
         let mut writer = Writer::default();
         writer.number(names.len());
