@@ -515,7 +515,7 @@ impl PendingUses {
         facts.extend(
             sites
                 .iter()
-                .filter(|site| imports_out::kept(&finishing.factory, site))
+                .filter(|site| imports_out::kept(&finishing.factory, &site.resolution))
                 .map(|site| {
                     imports_out::fact(&finishing.factory, site, finishing.scope(site.node))
                 }),

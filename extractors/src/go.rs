@@ -73,7 +73,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
         let mut site = ImportSite::new(spec, import_path, resolution, "import of");
         site.alias = alias;
-        if imports_out::kept(&factory, &site) {
+        if imports_out::kept(&factory, &site.resolution) {
             facts.push(imports_out::fact(&factory, &site, scope_of(spec)));
         }
     }

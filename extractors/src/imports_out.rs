@@ -56,11 +56,12 @@ impl<L> ImportSiteAt<L> {
     }
 }
 
-/// Whether [`fact`] is made for `site`: an `external` fact only where the factory keeps the
-/// facts no policy reads (without reviewed queries, `graph --facts` or `--debug-extractors`
-/// the engine would drop it unread).
-pub(crate) fn kept<L>(factory: &FactFactory<'_>, site: &ImportSiteAt<L>) -> bool {
-    factory.keeps_generic() || !matches!(site.resolution, Resolution::External { .. })
+/// Whether the fact of an import that leads to `resolution` is made (by [`fact`], or by the
+/// TypeScript/JavaScript extractor): an `external` fact only where the factory keeps the facts
+/// no policy reads (without reviewed queries, `graph --facts` or `--debug-extractors` the
+/// engine would drop it unread).
+pub(crate) fn kept(factory: &FactFactory<'_>, resolution: &Resolution) -> bool {
+    factory.keeps_generic() || !matches!(resolution, Resolution::External { .. })
 }
 
 /// The fact of one import site.

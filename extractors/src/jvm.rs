@@ -142,7 +142,7 @@ impl PendingJvm {
         facts.extend(
             sites
                 .iter()
-                .filter(|site| imports_out::kept(&finishing.factory, site))
+                .filter(|site| imports_out::kept(&finishing.factory, &site.resolution))
                 .map(|site| imports_out::fact(&finishing.factory, site, scope_of(site.node))),
         );
         let client_sites: Vec<ClientSiteAt<Anchor>> = self

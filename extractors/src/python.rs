@@ -39,7 +39,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             continue;
         };
         for site in read_import(input, statement, &mut bindings, &mut client_imports) {
-            if imports_out::kept(&factory, &site) {
+            if imports_out::kept(&factory, &site.resolution) {
                 facts.push(imports_out::fact(&factory, &site, scope_of(site.node)));
             }
         }

@@ -84,7 +84,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
             .map_or(Resolution::Internal, Resolution::File);
             let site = ImportSite::new(statement, name, resolution, "module declaration");
-            if imports_out::kept(&factory, &site) {
+            if imports_out::kept(&factory, &site.resolution) {
                 facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
             }
             continue;
@@ -117,7 +117,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         for (resolution, names) in groups {
             let mut site = ImportSite::new(statement, specifier.clone(), resolution, "use of");
             site.names = names;
-            if imports_out::kept(&factory, &site) {
+            if imports_out::kept(&factory, &site.resolution) {
                 facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
             }
         }

@@ -50,7 +50,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         });
         let resolution = input.context.resolve_swift(&module);
         let site = ImportSite::new(statement, specifier, resolution, "import of");
-        if imports_out::kept(&factory, &site) {
+        if imports_out::kept(&factory, &site.resolution) {
             facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
         }
     }

@@ -273,12 +273,7 @@ pub(super) fn named(name: &str) -> Imported {
 pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
     view.imports
         .iter()
-        // An `external` fact only where the facts no policy reads are kept
-        // (`imports_out::kept`).
-        .filter(|record| {
-            view.factory.keeps_generic()
-                || !matches!(record.resolution, Resolution::External { .. })
-        })
+        .filter(|record| crate::imports_out::kept(&view.factory, &record.resolution))
         .map(|record| {
             let scope = view.scope_of(record.node);
             let construct = match record.form {
