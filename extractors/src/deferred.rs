@@ -183,6 +183,9 @@ impl<'a> Anchors<'a> {
         let mut open: Vec<(usize, u32)> = Vec::new();
         // The depth of the dotted chain the walk is inside: no chain is looked for below it.
         let mut in_chain: Option<usize> = None;
+        // The chain being read as the walk goes below its root, and the nodes met below it.
+        let mut reading: Option<ChainRead<'a>> = None;
+        let mut met: Vec<Met<'a>> = Vec::new();
         // The depth of the skipped node the walk is inside: nothing is read below it.
         let mut in_skipped: Option<usize> = None;
         let mut ancestors: Vec<Ancestor<'a>> = Vec::new();
@@ -193,6 +196,34 @@ impl<'a> Anchors<'a> {
             while open.last().is_some_and(|(at, _)| *at >= depth) {
                 open.pop();
             }
+            let flags = ids
+                .flags
+                .get(usize::from(node.kind_id()))
+                .copied()
+                .unwrap_or(0);
+            let innermost = open.last().map_or(NO_SCOPE, |(_, scope)| *scope);
+            if let Some(chain) = reading.as_mut() {
+                if depth <= chain.depth {
+                    // Past the chain's subtree.
+                    if let Some(chain) = reading.take() {
+                        in_chain = self.close_chain(
+                            chain,
+                            &met,
+                            &ids.chain_ids,
+                            &mut walked,
+                            &mut chain_nodes,
+                        );
+                    }
+                } else if chain.read(node, depth, &ids.chain_ids, self.source) {
+                    met.push((node, depth, flags, innermost));
+                } else {
+                    // Not a chain after all: the nodes met below its root are read as the walk
+                    // would have read them had it not taken the root for one.
+                    reading = None;
+                    in_chain =
+                        self.replay_chains(&met, &ids.chain_ids, &mut walked, &mut chain_nodes);
+                }
+            }
             if in_chain.is_some_and(|at| depth <= at) {
                 in_chain = None;
             }
@@ -200,22 +231,12 @@ impl<'a> Anchors<'a> {
                 in_skipped = None;
             }
             ancestors.truncate(depth);
-            let flags = ids
-                .flags
-                .get(usize::from(node.kind_id()))
-                .copied()
-                .unwrap_or(0);
-            visit(
-                node,
-                field,
-                &ancestors,
-                open.last().map_or(NO_SCOPE, |(_, scope)| *scope),
-            );
+            visit(node, field, &ancestors, innermost);
             if in_skipped.is_none() && flags & KindIds::READ != 0 {
                 let mut state = WalkState {
-                    walked: &mut walked,
                     first_uses: &mut first_uses,
-                    chain_nodes: &mut chain_nodes,
+                    reading: &mut reading,
+                    met: &mut met,
                     open: &mut open,
                     in_chain: &mut in_chain,
                     in_skipped: &mut in_skipped,
@@ -244,6 +265,9 @@ impl<'a> Anchors<'a> {
                 ancestors.push((node, field));
             }
         }
+        if let Some(chain) = reading.take() {
+            self.close_chain(chain, &met, &ids.chain_ids, &mut walked, &mut chain_nodes);
+        }
         walked.uses = first_uses
             .into_iter()
             .map(|(name, first)| (name.to_owned(), first))
@@ -262,9 +286,9 @@ impl<'a> Anchors<'a> {
         state: &mut WalkState<'_, 'a>,
     ) {
         let WalkState {
-            walked,
             first_uses,
-            chain_nodes,
+            reading,
+            met,
             open,
             in_chain,
             in_skipped,
@@ -276,15 +300,23 @@ impl<'a> Anchors<'a> {
                 first_uses.insert(name, (node, scope));
             }
         }
+        // A chain is read as the walk goes below its root (`ChainRead`), as
+        // `jvm::chain_segments` would read it: no node is listed twice.
         if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
-            if let Some(segments) =
-                crate::jvm::chain_segments(node, self.source, &ids.chain_ids, chain_nodes)
-            {
-                if segments.len() >= 2 {
-                    let scope = self.walked_scope(node, open);
-                    walked.chains.push((segments, node, scope));
-                    **in_chain = Some(depth);
-                }
+            let text = syntax::text(node, self.source);
+            // A leaf alone is one segment, no chain.
+            if !crate::jvm::cannot_be_chain(text) && !ids.chain_ids.leaf.contains(&node.kind_id()) {
+                **reading = Some(ChainRead {
+                    node,
+                    depth,
+                    innermost: open.last().map_or(NO_SCOPE, |(_, scope)| *scope),
+                    segments: Vec::with_capacity(
+                        text.bytes().filter(|byte| *byte == b'.').count() + 1,
+                    ),
+                    closed_below: None,
+                });
+                met.clear();
+                **in_chain = Some(depth);
             }
         }
         if flags & KindIds::SCOPE != 0 {
@@ -308,11 +340,12 @@ impl<'a> Anchors<'a> {
 
 /// The state of one [`Anchors::walk_with`] that [`Anchors::read_walked`] updates.
 struct WalkState<'w, 'a> {
-    walked: &'w mut Walked<'a>,
     /// The first use of each name so far.
     first_uses: &'w mut HashMap<&'a str, (Node<'a>, u32), Fnv>,
-    /// A buffer for reading dotted chains.
-    chain_nodes: &'w mut Vec<Node<'a>>,
+    /// The dotted chain being read below its root.
+    reading: &'w mut Option<ChainRead<'a>>,
+    /// The nodes met below that root.
+    met: &'w mut Vec<Met<'a>>,
     /// The scope-opening declarations around the current node: (depth, interned scope).
     open: &'w mut Vec<(usize, u32)>,
     /// The depth of the dotted chain the walk is inside.
@@ -321,7 +354,108 @@ struct WalkState<'w, 'a> {
     in_skipped: &'w mut Option<usize>,
 }
 
+/// A named node the walk met below the root of the chain it reads: the node, its depth, its
+/// [`KindIds`] flags and the interned scope of the innermost declaration open around it.
+type Met<'a> = (Node<'a>, usize, u8, u32);
+
+/// A dotted chain read as the walk goes below its root, which `jvm::chain_segments` would read
+/// in a walk of its own: the same nodes in the same order (the named ones in preorder), so the
+/// segments are the leaves' texts and the chain is none once a node of another kind is met.
+struct ChainRead<'a> {
+    node: Node<'a>,
+    depth: usize,
+    /// The interned scope of the innermost declaration open around the root.
+    innermost: u32,
+    segments: Vec<String>,
+    /// The depth of the leaf, ignored part or comment the walk is below: not read.
+    closed_below: Option<usize>,
+}
+
+impl ChainRead<'_> {
+    /// Reads the named node `node` at `depth` below the root; false when it shows the root is
+    /// no chain.
+    fn read(
+        &mut self,
+        node: Node<'_>,
+        depth: usize,
+        kinds: &crate::jvm::ChainIds,
+        source: &str,
+    ) -> bool {
+        if let Some(below) = self.closed_below {
+            if depth > below {
+                return true;
+            }
+            self.closed_below = None;
+        }
+        if node.is_extra() {
+            self.closed_below = Some(depth);
+            return true;
+        }
+        let kind = node.kind_id();
+        if kinds.ignored.contains(&kind) {
+            self.closed_below = Some(depth);
+        } else if kinds.leaf.contains(&kind) {
+            self.segments.push(syntax::text(node, source).to_owned());
+            self.closed_below = Some(depth);
+        } else if !kinds.chain.contains(&kind) {
+            return false;
+        }
+        true
+    }
+}
+
 impl<'a> Anchors<'a> {
+    /// Keeps a chain read to its end when it has two segments or more; with fewer, it is no
+    /// chain, and the nodes `met` below it are read as for a root that is none (a chain may
+    /// stand in its ignored parts: `Repository<Core.Entities.Project>`). The walk's `in_chain`
+    /// after it.
+    fn close_chain(
+        &mut self,
+        chain: ChainRead<'a>,
+        met: &[Met<'a>],
+        kinds: &crate::jvm::ChainIds,
+        walked: &mut Walked<'a>,
+        buffer: &mut Vec<Node<'a>>,
+    ) -> Option<usize> {
+        if chain.segments.len() < 2 {
+            return self.replay_chains(met, kinds, walked, buffer);
+        }
+        let scope = self.walked_scope(chain.node, &[(0, chain.innermost)]);
+        walked.chains.push((chain.segments, chain.node, scope));
+        Some(chain.depth)
+    }
+
+    /// The chains among the nodes `met` below a root that is no chain, looked for as the walk
+    /// looks for them (a chain at each chain node not inside one found before); the depth of the
+    /// last one found, for the walk's `in_chain`.
+    fn replay_chains(
+        &mut self,
+        met: &[Met<'a>],
+        kinds: &crate::jvm::ChainIds,
+        walked: &mut Walked<'a>,
+        buffer: &mut Vec<Node<'a>>,
+    ) -> Option<usize> {
+        let mut in_chain: Option<usize> = None;
+        for (node, depth, flags, innermost) in met.iter().copied() {
+            if in_chain.is_some_and(|at| depth <= at) {
+                in_chain = None;
+            }
+            if in_chain.is_some() || flags & KindIds::CHAIN == 0 {
+                continue;
+            }
+            let Some(segments) = crate::jvm::chain_segments(node, self.source, kinds, buffer)
+            else {
+                continue;
+            };
+            if segments.len() >= 2 {
+                let scope = self.walked_scope(node, &[(0, innermost)]);
+                walked.chains.push((segments, node, scope));
+                in_chain = Some(depth);
+            }
+        }
+        in_chain
+    }
+
     /// The scope of a node the walk reached inside the `open` declarations.
     fn walked_scope(&mut self, node: Node<'a>, open: &[(usize, u32)]) -> u32 {
         if node.start_byte() == node.end_byte() {
@@ -665,7 +799,7 @@ pub(crate) fn finish(
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::{Anchors, ChainPacker, PackedNames, WalkKinds};
+    use super::{Anchors, ChainPacker, KindIds, PackedNames, WalkKinds};
     use crate::jvm::ChainKinds;
     use crate::source_scope;
     use crate::syntax;
@@ -810,6 +944,136 @@ mod tests {
         }
         assert!(names.get("Missing").is_none());
         assert!(names.get("").is_none());
+    }
+
+    /// The chains as the descent of each chain node finds them (`jvm::chain_segments`), in
+    /// preorder, no node inside a chain found before looked at and nothing inside a skipped
+    /// node: what the walk, which reads chains as it goes, must find.
+    fn chains_by_descent(
+        tree: &tree_sitter::Tree,
+        source: &str,
+        kinds: &WalkKinds<'_>,
+    ) -> Vec<(Vec<String>, usize)> {
+        let ids = KindIds::of(&tree.language(), kinds);
+        let flags_of = |node: tree_sitter::Node<'_>| {
+            ids.flags
+                .get(usize::from(node.kind_id()))
+                .copied()
+                .unwrap_or(0)
+        };
+        let (mut found, mut buffer) = (Vec::new(), Vec::new());
+        let mut pending = vec![(tree.root_node(), 0_usize)];
+        let mut in_chain: Option<usize> = None;
+        while let Some((node, depth)) = pending.pop() {
+            if in_chain.is_some_and(|at| depth <= at) {
+                in_chain = None;
+            }
+            let flags = flags_of(node);
+            if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
+                let segments =
+                    crate::jvm::chain_segments(node, source, &ids.chain_ids, &mut buffer);
+                if let Some(segments) = segments.filter(|segments| segments.len() >= 2) {
+                    found.push((segments, node.id()));
+                    in_chain = Some(depth);
+                }
+            }
+            if flags & KindIds::SKIPPED != 0 {
+                continue;
+            }
+            for index in (0..node.named_child_count()).rev() {
+                pending.extend(node.named_child(index).map(|child| (child, depth + 1)));
+            }
+        }
+        found
+    }
+
+    /// Source files of the fixtures under `folder` with extension `extension`, sorted.
+    fn fixture_sources(folder: &str, extension: &str) -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(folder);
+        let mut files = Vec::new();
+        let mut folders = vec![root];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).expect("the fixtures are readable") {
+                let path = entry.expect("a fixture entry").path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|found| found == extension) {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        files
+            .iter()
+            .map(|path| std::fs::read_to_string(path).expect("a fixture is text"))
+            .collect()
+    }
+
+    #[test]
+    fn chains_read_as_the_walk_goes_are_those_each_chain_node_reads() {
+        // Chains in the ignored type arguments of a one-segment chain, below roots that turn
+        // out to be no chain after a chain node, around comments, in broken code.
+        const CSHARP: &str = "namespace N.M;\nclass R : Repository<Core.Entities.Secret, Secret, Guid>, IR\n{\n  void F() {\n    var x = System.Console.Out;\n    A.B<int>.C.D();\n    Foo<Bar.Baz>.Qux = a.b /* c */ .c;\n    x = this.y.z;\n    var q = a?.b.c;\n    var w = p.q<r.s.T>.u;\n    var e = global::System.String.Empty;\n    z = m.n.\n  }\n}\n";
+        const JAVA_MORE: &str = "class A { void f() { java.util.List<a.b.C> x = a.b.c(d.e.f); Object o = a.b[0].c.d; g(/* c */ h.i.j); k.l. } }\n";
+        const KOTLIN: &str = "class A { fun f() { val x: kotlin.collections.List<a.b.C> = a.b.c(d.e.f); val y = p.q<r.s.T>().u.v; w.x?.y } }\n";
+        let languages = [
+            (
+                Language::CSharp,
+                "csharp",
+                "cs",
+                &crate::csharp::WALK_KINDS,
+                CSHARP,
+                crate::csharp::scope_name as source_scope::ScopeNamer,
+            ),
+            (
+                Language::Java,
+                "java",
+                "java",
+                &crate::java::WALK_KINDS,
+                JAVA_MORE,
+                crate::java::scope_name,
+            ),
+            (
+                Language::Kotlin,
+                "kotlin",
+                "kt",
+                &crate::kotlin::WALK_KINDS,
+                KOTLIN,
+                crate::kotlin::scope_name,
+            ),
+        ];
+        let mut compared = 0;
+        for (language, folder, extension, kinds, extra, scope_name) in languages {
+            let grammar = language
+                .spec()
+                .tree_sitter()
+                .map(|backend| backend.grammar)
+                .expect("a tree-sitter language");
+            let mut sources = fixture_sources(folder, extension);
+            sources.push(extra.to_owned());
+            for source in &sources {
+                let tree = syntax::parse(grammar, source).expect("the fixture parses");
+                let root = tree.root_node();
+                let mut anchors = Anchors::new(root, source, scope_name);
+                let walked = anchors.walk(kinds);
+                let read: Vec<(Vec<String>, usize)> = walked
+                    .chains
+                    .iter()
+                    .map(|(segments, node, _)| (segments.clone(), node.id()))
+                    .collect();
+                assert_eq!(read, chains_by_descent(&tree, source, kinds), "{source}");
+                for (_, node, scope) in &walked.chains {
+                    assert_eq!(
+                        scope_text(&anchors, *scope),
+                        source_scope::enclosing(*node, root, source, scope_name)
+                    );
+                }
+                compared += read.len();
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 
     #[test]

@@ -123,7 +123,7 @@ fn client_site<'tree>(
         let name = type_name(node, source);
         matcher
             .may_end_with(use_kind, matcher.last_segment(&name))
-            .then_some((node, use_kind, name))
+            .then(|| (node, use_kind, name.into_owned()))
     };
     let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
         typed(base, ClientUse::Extend)?
@@ -146,13 +146,13 @@ fn client_site<'tree>(
 }
 
 /// The name of a type node without type arguments (`KafkaTemplate<K, V>` → `KafkaTemplate`).
-fn type_name(node: Node<'_>, source: &str) -> String {
+fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<'source, str> {
     let node = if node.kind() == "generic_type" {
-        named_children(node).into_iter().next().unwrap_or(node)
+        node.named_child(0).unwrap_or(node)
     } else {
         node
     };
-    syntax::unspaced_text(node, source, 200)
+    syntax::unspaced(node, source, 200)
 }
 
 fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
@@ -224,7 +224,7 @@ const SCOPE_KINDS: [&str; 6] = [
 ];
 
 /// Types, methods and constructors name scopes.
-fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
     if SCOPE_KINDS.contains(&node.kind()) {
         source_scope::field_text(node, "name", source)
     } else {
@@ -244,7 +244,7 @@ pub(crate) fn walk<'tree>(
     Anchors::new(tree.root_node(), source, scope_name).walk_with(&WALK_KINDS, visit);
 }
 
-static WALK_KINDS: WalkKinds<'static> = WalkKinds {
+pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     names: &["type_identifier", "identifier"],
     scopes: &SCOPE_KINDS,
     chains: &jvm::ChainKinds {

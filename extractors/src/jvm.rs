@@ -381,11 +381,13 @@ fn qualified_target<'index, 'chain>(
     {
         return None;
     }
-    for split in 1..segments.len() {
-        let (Some(package), Some(name)) = (segments.get(..split), segments.get(split)) else {
-            continue;
-        };
-        let package = package.join(".");
+    // The package grows by one segment per split, in one buffer.
+    let mut package = String::new();
+    for (split, name) in segments.iter().enumerate().skip(1) {
+        if split > 1 {
+            package.push('.');
+        }
+        package.push_str(segments.get(split - 1)?);
         if let Some(first) = declaring_file(index, &package, name) {
             return Some((package, *name, first));
         }
@@ -488,7 +490,7 @@ fn push_named_children_reversed<'tree>(node: Node<'tree>, pending: &mut Vec<Node
 /// or backticked name in it (`<`, `/`, a backtick), a chain's text is names, dots, `?`, `:` and
 /// spaces, so a bracket, quote, `=`, `+`, `,`, `;` or `!` means some other node is inside (a
 /// call, an index, a literal). Most navigations are `a.b(…).c`, rejected without a second walk.
-fn cannot_be_chain(text: &str) -> bool {
+pub(crate) fn cannot_be_chain(text: &str) -> bool {
     let bytes = text.as_bytes();
     if bytes.iter().any(|byte| matches!(byte, b'<' | b'/' | b'`')) {
         return false;
@@ -514,15 +516,18 @@ fn cannot_be_chain(text: &str) -> bool {
 
 /// Resolves `a.b.C` (or a member `a.b.C.D.e`) to the file declaring the outermost type.
 pub(crate) fn resolve_type_path(index: &TypeIndex, path: &str) -> Resolution {
-    let segments: Vec<&str> = path.split('.').collect();
-    for split in 1..segments.len() {
-        let (Some(package), Some(name)) = (segments.get(..split), segments.get(split)) else {
+    // Each split is `package.Name` with the package a prefix of the path and the name the
+    // segment after it, read in place.
+    for (dot, _) in path.match_indices('.') {
+        let (Some(package), Some(rest)) = (path.get(..dot), path.get(dot + 1..)) else {
             continue;
         };
-        if let Some(first) = declaring_file(index, &package.join("."), name) {
+        let name = rest.split('.').next().unwrap_or(rest);
+        if let Some(first) = declaring_file(index, package, name) {
             return Resolution::File(first.to_owned());
         }
     }
+    let segments: Vec<&str> = path.split('.').collect();
     let package = package_part(&segments);
     if index.owns_package(&package) {
         Resolution::Internal

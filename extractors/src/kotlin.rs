@@ -364,7 +364,7 @@ const SCOPE_KINDS: [&str; 3] = [
 ];
 
 /// Classes, objects and functions name scopes.
-fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
     if SCOPE_KINDS.contains(&node.kind()) {
         source_scope::field_text(node, "name", source)
     } else {
@@ -408,7 +408,7 @@ pub(crate) fn walk<'tree>(
     Anchors::new(tree.root_node(), source, scope_name).walk_with(&WALK_KINDS, visit);
 }
 
-static WALK_KINDS: WalkKinds<'static> = WalkKinds {
+pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     names: &["identifier"],
     scopes: &SCOPE_KINDS,
     chains: &jvm::ChainKinds {

@@ -98,7 +98,25 @@ pub(crate) fn compact_text(node: Node<'_>, source: &str, limit: usize) -> String
 /// compacted text would pass `limit` characters. One pass and one allocation (this reads the
 /// callee of every call).
 pub(crate) fn unspaced_text(node: Node<'_>, source: &str, limit: usize) -> String {
+    unspaced(node, source, limit).into_owned()
+}
+
+/// [`unspaced_text`], borrowed from `source` when the node's text is already compact (short,
+/// ASCII and without whitespace, as most names are), so a caller that may drop it allocates
+/// nothing.
+pub(crate) fn unspaced<'source>(
+    node: Node<'_>,
+    source: &'source str,
+    limit: usize,
+) -> std::borrow::Cow<'source, str> {
     let text = text(node, source);
+    let compact = text.len() <= limit
+        && text
+            .bytes()
+            .all(|byte| byte.is_ascii() && !matches!(byte, b'\t'..=b'\r' | b' '));
+    if compact {
+        return std::borrow::Cow::Borrowed(text);
+    }
     let mut out = String::with_capacity(text.len().min(limit));
     // Characters of the compacted text so far, its single spaces between words included.
     let mut counted = 0_usize;
@@ -118,7 +136,7 @@ pub(crate) fn unspaced_text(node: Node<'_>, source: &str, limit: usize) -> Strin
         out.push(character);
         counted += 1;
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Cuts a string to at most `limit` characters.
