@@ -88,6 +88,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // The variable declarators, methods and local functions, in order, where minimal-API
     // routes look up the names of groups and handlers (`aspnet::routes`).
     let mut declared = Vec::new();
+    // And the constructor parameters with their ancestors, for the DI facts.
+    let mut constructor_parameters = crate::aspnet::ConstructorParameters::default();
     // And it notes the names of namespace declarations, which are not uses.
     let mut namespace_names = namespace_names::NamespaceNames::default();
     let walked = out
@@ -104,6 +106,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 Kind::VariableDeclarator | Kind::MethodDeclaration | Kind::LocalFunction => {
                     declared.push(node);
                 }
+                Kind::Parameter => constructor_parameters.visit(node, ancestors),
                 _ => {}
             }
             if let Some(name) = attribute_name(node, kind, parent_kind, field, source) {
@@ -116,7 +119,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                     .entry((name, arguments))
                     .or_insert((identifier, scope));
             }
-            namespace_names.visit(node, kind, field, ancestors, source);
+            namespace_names.visit(node, kind, parent_kind, field, ancestors, source);
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -196,10 +199,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         member_calls: pack_member_calls(&calls),
     };
     out.defer(Part::CSharp(Box::new(pending)));
+    let matcher = ClientMatcher {
+        rules: &CLIENTS,
+        separator: ".",
+    };
     let client_sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source))
+        .filter_map(|hit| client_site(hit, source, &matcher))
         .collect();
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
@@ -208,10 +215,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             path: using.path.clone(),
         })
         .collect();
-    let matcher = ClientMatcher {
-        rules: &CLIENTS,
-        separator: ".",
-    };
     out.facts
         .extend(matcher.facts(&factory, &client_sites, &client_imports, &scope_of));
     let file = graph::FileSyntax {
@@ -223,7 +226,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         out.facts
             .extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
     }
-    crate::aspnet::facts(&factory, &hits, &file, &declared, &mut out);
+    crate::aspnet::facts(
+        &factory,
+        &hits,
+        &file,
+        &declared,
+        &constructor_parameters,
+        &mut out,
+    );
     out.into_facts(input)
 }
 
@@ -577,25 +587,32 @@ impl FileUses {
     }
 }
 
-fn client_site<'tree>(hit: &QueryHit<'tree>, source: &str) -> Option<ClientSite<'tree>> {
+/// A client site of a hit, if some rule may match it: sites are matched by the path as
+/// written, which ends with a rule's tail only if their last segments are equal, so the many
+/// sites no rule names are dropped before their path is built.
+fn client_site<'tree>(
+    hit: &QueryHit<'tree>,
+    source: &str,
+    matcher: &ClientMatcher<'_>,
+) -> Option<ClientSite<'tree>> {
+    let typed = |node: Node<'tree>, use_kind: ClientUse| {
+        let name = type_name(node, source);
+        matcher
+            .may_end_with(use_kind, matcher.last_segment(&name))
+            .then(|| name.into_owned())
+    };
     let (node, use_kind, path) = if let Some(base) = hit.node(Field::Base) {
-        (base, ClientUse::Extend, type_name(base, source))
+        (base, ClientUse::Extend, typed(base, ClientUse::Extend)?)
     } else if let Some(construction) = hit.node(Field::Construction) {
-        (
-            construction,
-            ClientUse::Construct,
-            type_name(hit.node(Field::Type)?, source),
-        )
+        let path = typed(hit.node(Field::Type)?, ClientUse::Construct)?;
+        (construction, ClientUse::Construct, path)
     } else if let Some(call) = hit.node(Field::Call) {
+        let method = typed(hit.node(Field::Method)?, ClientUse::Call)?;
         let receiver = syntax::compact_text(hit.node(Field::Type)?, source, 200);
-        let method = type_name(hit.node(Field::Method)?, source);
         (call, ClientUse::Call, format!("{receiver}.{method}"))
     } else {
-        (
-            hit.node(Field::Parameter)?,
-            ClientUse::Inject,
-            type_name(hit.node(Field::Type)?, source),
-        )
+        let path = typed(hit.node(Field::Type)?, ClientUse::Inject)?;
+        (hit.node(Field::Parameter)?, ClientUse::Inject, path)
     };
     Some(ClientSite {
         node,
@@ -608,7 +625,7 @@ fn client_site<'tree>(hit: &QueryHit<'tree>, source: &str) -> Option<ClientSite<
 
 /// A type's name without type arguments or nullability (`IMongoCollection<Order>?` →
 /// `IMongoCollection`).
-fn type_name(node: Node<'_>, source: &str) -> String {
+fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<'source, str> {
     let node = match csharp_walk::kind(node) {
         Kind::GenericName | Kind::NullableType => {
             named_children(node).into_iter().next().unwrap_or(node)
@@ -620,7 +637,7 @@ fn type_name(node: Node<'_>, source: &str) -> String {
     } else {
         node
     };
-    syntax::unspaced_text(node, source, 200)
+    syntax::unspaced(node, source, 200)
 }
 
 /// Resolves the type of `using X = A.B.C;` or `using static A.B.C;`; a nested type
@@ -1074,7 +1091,7 @@ pub(crate) fn walk<'tree>(
     Anchors::new(tree.root_node(), source, scope_name).walk_with(&WALK_KINDS, visit);
 }
 
-static WALK_KINDS: WalkKinds<'static> = WalkKinds {
+pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     names: &["identifier"],
     scopes: &SCOPE_KINDS,
     chains: &crate::jvm::ChainKinds {

@@ -22,6 +22,7 @@ use crate::graph::{FileSyntax, GraphGrammar};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
+use crate::walk_driver::Ancestor;
 
 /// Type declarations that may have a (primary) constructor.
 const TYPE_DECLARATIONS: [&str; 4] = [
@@ -31,16 +32,55 @@ const TYPE_DECLARATIONS: [&str; 4] = [
     "record_struct_declaration",
 ];
 
+/// The parameters of constructors and primary constructors of a C# file, each by its node id
+/// with its ancestors (root first, parent last) as the file's walk met it: the other
+/// parameters inject nothing, and reading a parameter's ancestors again from the root costs
+/// more than the rest of its fact.
+#[derive(Debug, Default)]
+pub(crate) struct ConstructorParameters<'tree>(Vec<(usize, Box<[Node<'tree>]>)>);
+
+impl<'tree> ConstructorParameters<'tree> {
+    /// Keeps `parameter` (reached by the walk below `ancestors`, with their fields) when it is
+    /// the parameter of a constructor or primary constructor.
+    pub(crate) fn visit(&mut self, parameter: Node<'tree>, ancestors: &[Ancestor<'tree>]) {
+        let declaration = ancestors
+            .len()
+            .checked_sub(2)
+            .and_then(|index| ancestors.get(index));
+        if declaration.is_some_and(|(declaration, _)| declares_constructor(declaration.kind())) {
+            self.0.push((
+                parameter.id(),
+                ancestors.iter().map(|(ancestor, _)| *ancestor).collect(),
+            ));
+        }
+    }
+
+    fn ancestors_of(&self, parameter: Node<'_>) -> Option<&[Node<'tree>]> {
+        self.0
+            .iter()
+            .find(|(id, _)| *id == parameter.id())
+            .map(|(_, ancestors)| &ancestors[..])
+    }
+}
+
+/// Whether a declaration of `kind` takes the parameters of a constructor.
+fn declares_constructor(kind: &str) -> bool {
+    kind == "constructor_declaration" || TYPE_DECLARATIONS.contains(&kind)
+}
+
 /// The DI facts of a C# file.
 pub(super) fn facts(
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
+    constructor_parameters: &ConstructorParameters<'_>,
 ) -> Vec<Fact> {
     let mut facts = Vec::new();
     for hit in hits {
         match hit.kind {
-            FactKind::ConstructorInjection => facts.extend(injection(factory, hit, file)),
+            FactKind::ConstructorInjection => {
+                facts.extend(injection(factory, hit, file, constructor_parameters));
+            }
             FactKind::DiRegistration => facts.extend(registration(factory, hit, file)),
             FactKind::ServiceResolution => facts.extend(resolution(factory, hit, file)),
             _ => {}
@@ -53,6 +93,7 @@ fn injection(
     factory: &FactFactory<'_>,
     hit: &QueryHit<'_>,
     file: &FileSyntax<'_, '_>,
+    constructor_parameters: &ConstructorParameters<'_>,
 ) -> Vec<Fact> {
     let source = file.source;
     let (Some(parameter), Some(type_node)) = (hit.node(Field::Parameter), hit.node(Field::Type))
@@ -62,9 +103,11 @@ fn injection(
     if is_predefined(type_node) {
         return Vec::new();
     }
-    // The parameter's ancestors, parent last, read once from the root (`Node::parent` reads
-    // them from the root on every call).
-    let ancestors = syntax::ancestors(file.root, parameter);
+    // The parameter's ancestors, parent last, as the walk met them (`Node::parent` reads them
+    // from the root on every call); a parameter of anything but a constructor injects nothing.
+    let Some(ancestors) = constructor_parameters.ancestors_of(parameter) else {
+        return Vec::new();
+    };
     let above = |levels: usize| {
         ancestors
             .len()
@@ -75,6 +118,7 @@ fn injection(
     let Some(declaration) = above(2) else {
         return Vec::new();
     };
+    debug_assert!(declares_constructor(declaration.kind()));
     let class = match declaration.kind() {
         "constructor_declaration" => above(4).and_then(|class| class.child_by_field_name("name")),
         kind if TYPE_DECLARATIONS.contains(&kind) => declaration.child_by_field_name("name"),
@@ -89,7 +133,7 @@ fn injection(
         .unwrap_or_default();
     let parameter_type = simple_type(type_node, source);
     // The scope from the ancestors read above, as `file.scope_of` would work it out.
-    let scope = source_scope::within(&ancestors, source, crate::csharp::scope_name);
+    let scope = source_scope::within(ancestors, source, crate::csharp::scope_name);
     let mut fact = factory.fact(
         FactKind::ConstructorInjection,
         parameter,

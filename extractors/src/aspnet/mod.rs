@@ -25,6 +25,8 @@
 mod di;
 mod routes;
 
+pub(crate) use di::ConstructorParameters;
+
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -45,9 +47,11 @@ pub(crate) fn facts<'tree>(
     hits: &[QueryHit<'tree>],
     file: &FileSyntax<'_, 'tree>,
     declared: &[Node<'tree>],
+    constructor_parameters: &ConstructorParameters<'tree>,
     out: &mut Output<'tree>,
 ) {
-    out.facts.extend(di::facts(factory, hits, file));
+    out.facts
+        .extend(di::facts(factory, hits, file, constructor_parameters));
     out.facts
         .extend(routes::facts(factory, hits, file, declared));
     for hit in hits {

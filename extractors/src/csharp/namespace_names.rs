@@ -23,6 +23,9 @@ pub(super) struct NamespaceNames<'tree, 's> {
     /// The segments of namespace names, with their first use outside namespace names and
     /// `using` directives, if any yet.
     segments: BTreeMap<&'s str, Option<Node<'tree>>>,
+    /// The segments with no such use yet: a file names a few, and most identifiers are
+    /// compared with none once their first uses are found.
+    unused: Vec<&'s str>,
 }
 
 impl<'tree, 's> NamespaceNames<'tree, 's> {
@@ -32,6 +35,7 @@ impl<'tree, 's> NamespaceNames<'tree, 's> {
         &mut self,
         node: Node<'tree>,
         kind: Kind,
+        parent_kind: Kind,
         field: Option<&'static str>,
         ancestors: &[Ancestor<'tree>],
         source: &'s str,
@@ -41,23 +45,34 @@ impl<'tree, 's> NamespaceNames<'tree, 's> {
         if !matches!(kind, Kind::Identifier | Kind::QualifiedName) {
             return;
         }
-        if is_namespace_name(field, ancestors) {
+        let in_name = matches!(
+            parent_kind,
+            Kind::QualifiedName | Kind::Namespace | Kind::FileScopedNamespace
+        ) && is_namespace_name(field, ancestors);
+        if in_name {
             self.nodes.insert(node.id());
             if kind == Kind::Identifier {
-                self.segments
-                    .entry(syntax::text(node, source))
-                    .or_insert(None);
+                let segment = syntax::text(node, source);
+                if !self.segments.contains_key(segment) {
+                    self.segments.insert(segment, None);
+                    self.unused.push(segment);
+                }
             }
             return;
         }
-        if kind != Kind::Identifier || self.segments.is_empty() {
+        if kind != Kind::Identifier || self.unused.is_empty() {
             return;
         }
-        if let Some(first) = self.segments.get_mut(syntax::text(node, source)) {
-            let in_using = ancestors
-                .iter()
-                .any(|(ancestor, _)| kind_of(*ancestor, kinds()) == Kind::Using);
-            if first.is_none() && !in_using {
+        let text = syntax::text(node, source);
+        let Some(position) = self.unused.iter().position(|segment| *segment == text) else {
+            return;
+        };
+        let in_using = ancestors
+            .iter()
+            .any(|(ancestor, _)| kind_of(*ancestor, kinds()) == Kind::Using);
+        if !in_using {
+            self.unused.swap_remove(position);
+            if let Some(first) = self.segments.get_mut(text) {
                 *first = Some(node);
             }
         }
