@@ -31,7 +31,8 @@
 //! arity still counts as a use. A `using static` directive is already an edge to its class; a
 //! call inside another part of the same partial static class is not an edge.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -49,7 +50,7 @@ use crate::graph;
 use crate::imports_out::{self, ImportSiteAt};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
-use crate::syntax::{self, has_token, named_children};
+use crate::syntax::{self, has_token, named_children, Fnv};
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
 
@@ -1061,22 +1062,44 @@ const CLIENTS: [ClientRule; 11] = [
 /// position), and only its earliest use can place a fact, so the repeats would only take memory
 /// until the type indexes are ready.
 fn distinct_chains<'a>(
-    chains: Vec<(Vec<String>, Node<'a>, u32)>,
+    mut chains: Vec<(Vec<String>, Node<'a>, u32)>,
 ) -> Vec<(Vec<String>, Node<'a>, u32)> {
-    let mut position: std::collections::HashMap<Vec<String>, usize> =
-        std::collections::HashMap::with_capacity(chains.len());
-    let mut kept: Vec<(Vec<String>, Node<'a>, u32)> = Vec::with_capacity(chains.len());
-    for (segments, node, scope) in chains {
-        if let Some(entry) = position.get(&segments).and_then(|at| kept.get_mut(*at)) {
-            if node.start_byte() < entry.1.start_byte() {
-                (entry.1, entry.2) = (node, scope);
+    // Each distinct chain's first appearance and earliest use, found by borrowing the segments.
+    let mut picks: Vec<(usize, usize)> = Vec::with_capacity(chains.len());
+    {
+        let mut slot: HashMap<&[String], usize, Fnv> =
+            HashMap::with_capacity_and_hasher(chains.len(), Fnv::default());
+        for (index, (segments, node, _)) in chains.iter().enumerate() {
+            match slot.entry(segments.as_slice()) {
+                Entry::Occupied(at) => {
+                    let earlier = picks
+                        .get(*at.get())
+                        .and_then(|(_, earliest)| chains.get(*earliest));
+                    if earlier
+                        .is_some_and(|(_, earliest, _)| node.start_byte() < earliest.start_byte())
+                    {
+                        if let Some(pick) = picks.get_mut(*at.get()) {
+                            pick.1 = index;
+                        }
+                    }
+                }
+                Entry::Vacant(vacant) => {
+                    vacant.insert(picks.len());
+                    picks.push((index, index));
+                }
             }
-            continue;
         }
-        position.insert(segments.clone(), kept.len());
-        kept.push((segments, node, scope));
     }
-    kept
+    picks
+        .into_iter()
+        .filter_map(|(first, earliest)| {
+            let (node, scope) = chains
+                .get(earliest)
+                .map(|(_, node, scope)| (*node, *scope))?;
+            let segments = std::mem::take(&mut chains.get_mut(first)?.0);
+            Some((segments, node, scope))
+        })
+        .collect()
 }
 
 /// The kinds of the one walk that finds first uses, dotted chains and scopes.

@@ -177,7 +177,12 @@ impl<'a> Anchors<'a> {
             chains: Vec::new(),
         };
         // The first use of each name, looked up by hash for every name node and sorted once.
-        let mut first_uses: HashMap<&'a str, (Node<'a>, u32), Fnv> = HashMap::default();
+        // Sized for the names of a file of this length, so that it is seldom grown.
+        let mut first_uses: HashMap<&'a str, (Node<'a>, u32), Fnv> =
+            HashMap::with_capacity_and_hasher(
+                (self.source.len() / 96).clamp(16, 8192),
+                Fnv::default(),
+            );
         let mut chain_nodes = Vec::new();
         // The scope-opening declarations around the current node: (depth, interned scope).
         let mut open: Vec<(usize, u32)> = Vec::new();

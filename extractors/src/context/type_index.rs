@@ -61,7 +61,7 @@ pub(crate) struct TypeIndex {
     /// Every declared type name with the packages that declare it (in order), computed on the
     /// first [`TypeIndex::declares_name`] or [`TypeIndex::packages_declaring`] after the last
     /// addition.
-    names: OnceLock<HashMap<String, Vec<String>>>,
+    names: OnceLock<HashMap<String, Vec<String>, crate::syntax::Fnv>>,
 }
 
 impl TypeIndex {
@@ -146,9 +146,9 @@ impl TypeIndex {
         self.names().get(name).map_or(&[], Vec::as_slice)
     }
 
-    fn names(&self) -> &HashMap<String, Vec<String>> {
+    fn names(&self) -> &HashMap<String, Vec<String>, crate::syntax::Fnv> {
         self.names.get_or_init(|| {
-            let mut names: HashMap<String, Vec<String>> = HashMap::new();
+            let mut names: HashMap<String, Vec<String>, crate::syntax::Fnv> = HashMap::default();
             for (package, types) in &self.packages {
                 for name in types.keys() {
                     names.entry(name.clone()).or_default().push(package.clone());
