@@ -95,12 +95,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut namespace_names = namespace_names::NamespaceNames::default();
     let walked = out
         .anchors
-        .walk_scoped(&WALK_KINDS, |node, field, ancestors, scope| {
+        .walk_scoped(&WALK_KINDS, |node, field, ancestors, visited| {
             // The kinds of the node and of its parent, for every visitor.
-            let kind = csharp_walk::kind(node);
-            let parent_kind = ancestors
-                .last()
-                .map_or(Kind::Other, |(parent, _)| csharp_walk::kind(*parent));
+            let scope = visited.scope;
+            let kind = csharp_walk::kind_for(visited.kind_id);
+            let parent_kind = visited
+                .parent_kind_id
+                .map_or(Kind::Other, csharp_walk::kind_for);
             matcher.visit_kinds(node, kind, parent_kind, field, ancestors);
             match kind {
                 Kind::Using => using_scopes.push((node.id(), scope)),

@@ -139,6 +139,11 @@ pub(crate) fn kind(node: Node<'_>) -> Kind {
     kind_in(node, kinds(), Kind::Other)
 }
 
+/// The [`Kind`] of the kind id `id`.
+pub(crate) fn kind_for(id: u16) -> Kind {
+    kinds().get(usize::from(id)).copied().unwrap_or(Kind::Other)
+}
+
 crate::walk_driver::field_table!(tree_sitter_c_sharp::LANGUAGE.into();
     Function => "function",
     Arguments => "arguments",

@@ -162,12 +162,13 @@ impl<'a> Anchors<'a> {
         })
     }
 
-    /// [`Anchors::walk_with`], with the interned scope of the declarations around each visited
-    /// node as `visit`'s last argument (for [`Anchors::at_walked`]).
+    /// [`Anchors::walk_with`], with what the walk knows of each visited node as `visit`'s last
+    /// argument: the interned scope of the declarations around it (for [`Anchors::at_walked`])
+    /// and its and its parent's kind ids, read once per node.
     pub fn walk_scoped(
         &mut self,
         kinds: &WalkKinds<'_>,
-        mut visit: impl FnMut(Node<'a>, Option<&'static str>, &[Ancestor<'a>], u32),
+        mut visit: impl FnMut(Node<'a>, Option<&'static str>, &[Ancestor<'a>], Visited),
     ) -> Walked<'a> {
         let ids = kinds
             .ids
@@ -194,6 +195,8 @@ impl<'a> Anchors<'a> {
         // The depth of the skipped node the walk is inside: nothing is read below it.
         let mut in_skipped: Option<usize> = None;
         let mut ancestors: Vec<Ancestor<'a>> = Vec::new();
+        // The kind ids of `ancestors`.
+        let mut ancestor_kinds: Vec<u16> = Vec::new();
         // Only named nodes are visited and read (every kind the walk looks for, and every
         // pattern node of the matchers, is named), as in `walk_driver::preorder`.
         let mut pending: Vec<Pending<'a>> = vec![(self.root, None, 0)];
@@ -201,11 +204,8 @@ impl<'a> Anchors<'a> {
             while open.last().is_some_and(|(at, _)| *at >= depth) {
                 open.pop();
             }
-            let flags = ids
-                .flags
-                .get(usize::from(node.kind_id()))
-                .copied()
-                .unwrap_or(0);
+            let kind_id = node.kind_id();
+            let flags = ids.flags.get(usize::from(kind_id)).copied().unwrap_or(0);
             let innermost = open.last().map_or(NO_SCOPE, |(_, scope)| *scope);
             if let Some(chain) = reading.as_mut() {
                 if depth <= chain.depth {
@@ -236,7 +236,17 @@ impl<'a> Anchors<'a> {
                 in_skipped = None;
             }
             ancestors.truncate(depth);
-            visit(node, field, &ancestors, innermost);
+            ancestor_kinds.truncate(depth);
+            visit(
+                node,
+                field,
+                &ancestors,
+                Visited {
+                    scope: innermost,
+                    kind_id,
+                    parent_kind_id: ancestor_kinds.last().copied(),
+                },
+            );
             if in_skipped.is_none() && flags & KindIds::READ != 0 {
                 let mut state = WalkState {
                     first_uses: &mut first_uses,
@@ -260,7 +270,7 @@ impl<'a> Anchors<'a> {
             } else if flags & KindIds::FIELD_PARENT != 0 {
                 let fields = ids
                     .fields
-                    .get(usize::from(node.kind_id()))
+                    .get(usize::from(kind_id))
                     .map_or(&[][..], |fields| &fields[..]);
                 push_named_children_with_fields(node, fields, depth + 1, &mut pending)
             } else {
@@ -268,6 +278,7 @@ impl<'a> Anchors<'a> {
             };
             if pushed {
                 ancestors.push((node, field));
+                ancestor_kinds.push(kind_id);
             }
         }
         if let Some(chain) = reading.take() {
@@ -357,6 +368,18 @@ struct WalkState<'w, 'a> {
     in_chain: &'w mut Option<usize>,
     /// The depth of the skipped node the walk is inside.
     in_skipped: &'w mut Option<usize>,
+}
+
+/// What [`Anchors::walk_scoped`] tells its visitor of a node besides the node, its field and
+/// its ancestors.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Visited {
+    /// The interned scope of the declarations around the node.
+    pub scope: u32,
+    /// The node's kind id.
+    pub kind_id: u16,
+    /// Its parent's kind id (`None` at the root).
+    pub parent_kind_id: Option<u16>,
 }
 
 /// A named node the walk met below the root of the chain it reads: the node, its depth, its

@@ -33,8 +33,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let started = input.query.is_timed().then(Instant::now);
     let walked = out
         .anchors
-        .walk_with(&WALK_KINDS, |node, field, ancestors| {
-            matcher.visit(node, field, ancestors);
+        .walk_scoped(&WALK_KINDS, |node, field, ancestors, visited| {
+            matcher.visit_ids(
+                node,
+                field,
+                ancestors,
+                visited.kind_id,
+                visited.parent_kind_id,
+            );
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);

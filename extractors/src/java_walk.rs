@@ -151,15 +151,31 @@ pub(crate) fn matcher<'tree>(source: &str, generic: bool) -> Matcher<'tree, '_> 
 
 impl<'tree> Matcher<'tree, '_> {
     /// The matches that end at `node` (its field in its parent, its ancestors parent last).
+    #[cfg(test)]
     pub fn visit(
         &mut self,
         node: Node<'tree>,
         field: Option<&'static str>,
         ancestors: &[Ancestor<'tree>],
     ) {
+        let parent_kind_id = ancestors.last().map(|(parent, _)| parent.kind_id());
+        self.visit_ids(node, field, ancestors, node.kind_id(), parent_kind_id);
+    }
+
+    /// [`Matcher::visit`] given the kind ids of the node and of its parent, as the walk read
+    /// them.
+    pub fn visit_ids(
+        &mut self,
+        node: Node<'tree>,
+        field: Option<&'static str>,
+        ancestors: &[Ancestor<'tree>],
+        kind_id: u16,
+        parent_kind_id: Option<u16>,
+    ) {
         let (kinds, source, generic) = (self.kinds, self.source, self.generic);
         let hits = &mut self.hits;
-        let kind = kind_of(node, kinds);
+        let kind_for = |id: u16| kinds.get(usize::from(id)).copied().unwrap_or(Kind::Other);
+        let kind = kind_for(kind_id);
         if kind == Kind::Import {
             hits.push(QueryHit::new(
                 FactKind::Import,
@@ -185,7 +201,7 @@ impl<'tree> Matcher<'tree, '_> {
             kinds,
             generic,
         };
-        match kind_of(parent, kinds) {
+        match parent_kind_id.map_or(Kind::Other, kind_for) {
             Kind::ObjectCreation if field == Some("type") && wild(node) => {
                 hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
