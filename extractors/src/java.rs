@@ -229,13 +229,31 @@ const SCOPE_KINDS: [&str; 6] = [
     "constructor_declaration",
 ];
 
-/// Types, methods and constructors name scopes.
+/// Types, methods and constructors name scopes (by kind id and field id: `Node::kind`
+/// validates the name's UTF-8, and `Node::child_by_field_name` looks the field up by name).
 pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
-    if SCOPE_KINDS.contains(&node.kind()) {
-        source_scope::field_text(node, "name", source)
-    } else {
-        None
+    static NAMES_SCOPE: OnceLock<Vec<bool>> = OnceLock::new();
+    let names_scope = NAMES_SCOPE.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
+        (0..language.node_kind_count())
+            .map(|id| {
+                u16::try_from(id)
+                    .ok()
+                    .and_then(|id| language.node_kind_for_id(id))
+                    .is_some_and(|kind| SCOPE_KINDS.contains(&kind))
+            })
+            .collect()
+    });
+    if !names_scope
+        .get(usize::from(node.kind_id()))
+        .copied()
+        .unwrap_or(false)
+    {
+        return None;
     }
+    crate::java_walk::field_child(node, crate::java_walk::Child::Name)
+        .map(|name| syntax::text(name, source).to_owned())
+        .filter(|name| !name.is_empty())
 }
 
 /// The kinds of the one walk that finds first uses, dotted chains and scopes.
