@@ -32,6 +32,26 @@ pub const MAX_BYTES: u64 = 1 << 30;
 /// A temporary file older than this was left by an interrupted run.
 const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(3600);
 
+/// The running binary's size and modification time. Two builds of one version (a build from
+/// source between releases) may extract differently, so neither reuses the other's entries;
+/// empty where the binary cannot be found, which leaves the version alone to tell them apart.
+fn build_identity() -> &'static str {
+    static IDENTITY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .map(|metadata| {
+                let modified = metadata
+                    .modified()
+                    .ok()
+                    .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |since| since.as_nanos());
+                format!("{}:{modified}", metadata.len())
+            })
+            .unwrap_or_default()
+    })
+}
+
 /// The cache directory.
 #[derive(Debug, Clone)]
 pub struct ExtractionCache {
@@ -165,9 +185,26 @@ impl ExtractionCache {
         }
     }
 
-    /// The key of a snapshot: lintel's version, the options that change extraction, every
-    /// project file with its identity, and the files to extract.
+    /// The key of a snapshot: lintel's version and build, the options that change extraction,
+    /// every project file with its identity, and the files to extract.
     pub fn key(
+        identities: &[(String, String)],
+        extracted: &[String],
+        include_generated: bool,
+        keep_generic: bool,
+    ) -> String {
+        Self::key_for_build(
+            build_identity(),
+            identities,
+            extracted,
+            include_generated,
+            keep_generic,
+        )
+    }
+
+    /// [`ExtractionCache::key`] for the lintel binary whose identity is `build`.
+    fn key_for_build(
+        build: &str,
         identities: &[(String, String)],
         extracted: &[String],
         include_generated: bool,
@@ -175,7 +212,7 @@ impl ExtractionCache {
     ) -> String {
         let mut hasher = Sha256::new();
         hasher.update(format!(
-            "lintel {} cache {CACHE_FORMAT} generated={include_generated} generic={keep_generic}\n",
+            "lintel {} build {build} cache {CACHE_FORMAT} generated={include_generated} generic={keep_generic}\n",
             env!("CARGO_PKG_VERSION")
         ));
         for (path, identity) in identities {
@@ -318,6 +355,24 @@ mod tests {
             .unwrap()
             .set_modified(time)
             .unwrap();
+    }
+
+    #[test]
+    fn two_builds_of_one_version_do_not_share_entries() {
+        let identities = vec![("src/a.ts".to_owned(), "blob".to_owned())];
+        let extracted = vec!["src/a.ts".to_owned()];
+        let key = |build: &str| {
+            ExtractionCache::key_for_build(build, &identities, &extracted, false, false)
+        };
+        assert_eq!(key("100:1"), key("100:1"));
+        assert_ne!(key("100:1"), key("100:2"));
+        assert_ne!(key("100:1"), key("101:1"));
+        // The running test binary has an identity.
+        assert!(!build_identity().is_empty());
+        assert_eq!(
+            ExtractionCache::key(&identities, &extracted, false, false),
+            key(build_identity())
+        );
     }
 
     #[test]
