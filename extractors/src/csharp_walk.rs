@@ -278,10 +278,7 @@ impl<'tree> Matcher<'tree, '_> {
         let (kinds, source, generic) = (self.kinds, self.source, self.generic);
         let hits = &mut self.hits;
         if kind == Kind::Using {
-            hits.push(QueryHit::new(
-                FactKind::Import,
-                vec![(Field::Statement, node)],
-            ));
+            hits.push(QueryHit::new(FactKind::Import, [(Field::Statement, node)]));
         }
         if let Some(&(parent, parent_field)) = ancestors.last() {
             let grandparent = || {
@@ -295,7 +292,7 @@ impl<'tree> Matcher<'tree, '_> {
             match (parent_kind, field) {
                 (Kind::ObjectCreation, Some("type")) if named => hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Construction, parent), (Field::Type, node)],
+                    [(Field::Construction, parent), (Field::Type, node)],
                 )),
                 (Kind::MemberAccess, Some("name")) if named && parent_field == Some("function") => {
                     let call =
@@ -305,7 +302,7 @@ impl<'tree> Matcher<'tree, '_> {
                     if let (Some(call), Some(expression)) = (call, expression) {
                         hits.push(QueryHit::new(
                             FactKind::AccessesTechnology,
-                            vec![
+                            [
                                 (Field::Call, call),
                                 (Field::Type, expression),
                                 (Field::Method, node),
@@ -316,11 +313,11 @@ impl<'tree> Matcher<'tree, '_> {
                 (Kind::Parameter, Some("type")) if named => {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
-                        vec![(Field::Parameter, parent), (Field::Type, node)],
+                        [(Field::Parameter, parent), (Field::Type, node)],
                     ));
                     hits.push(QueryHit::new(
                         FactKind::ConstructorInjection,
-                        vec![(Field::Parameter, parent), (Field::Type, node)],
+                        [(Field::Parameter, parent), (Field::Type, node)],
                     ));
                 }
                 (Kind::VariableDeclaration, Some("type")) if named => {
@@ -329,17 +326,17 @@ impl<'tree> Matcher<'tree, '_> {
                     {
                         hits.push(QueryHit::new(
                             FactKind::AccessesTechnology,
-                            vec![(Field::Parameter, declaration), (Field::Type, node)],
+                            [(Field::Parameter, declaration), (Field::Type, node)],
                         ));
                     }
                 }
                 (Kind::PropertyDeclaration, Some("type")) if named => hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Parameter, parent), (Field::Type, node)],
+                    [(Field::Parameter, parent), (Field::Type, node)],
                 )),
                 (Kind::BaseList, _) if named => hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Base, node)],
+                    [(Field::Base, node)],
                 )),
                 (Kind::Invocation, Some("arguments")) if kind == Kind::ArgumentList => {
                     arguments_hits(hits, parent, node, source, kinds, generic);
@@ -349,13 +346,13 @@ impl<'tree> Matcher<'tree, '_> {
                     if ROUTE_ATTRIBUTES.contains(&name) {
                         hits.push(QueryHit::new(
                             FactKind::Route,
-                            vec![(Field::Decorator, parent), (Field::Method, node)],
+                            [(Field::Decorator, parent), (Field::Method, node)],
                         ));
                     }
                     if name == "Authorize" {
                         hits.push(QueryHit::new(
                             FactKind::ChecksRole,
-                            vec![(Field::Decorator, parent), (Field::Method, node)],
+                            [(Field::Decorator, parent), (Field::Method, node)],
                         ));
                     }
                 }
@@ -390,7 +387,7 @@ fn arguments_hits<'tree>(
     if generic && wild(function) {
         hits.push(QueryHit::new(
             FactKind::Call,
-            vec![
+            [
                 (Field::Call, call),
                 (Field::Function, function),
                 (Field::Arguments, arguments),

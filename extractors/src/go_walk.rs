@@ -167,19 +167,19 @@ pub(crate) fn walk<'tree>(
                 (Some("path"), Kind::ImportSpec) if kind == Kind::StringLiteral => {
                     hits.push(QueryHit::new(
                         FactKind::Import,
-                        vec![(Field::Statement, parent), (Field::Specifier, node)],
+                        [(Field::Statement, parent), (Field::Specifier, node)],
                     ));
                 }
                 (Some("function"), Kind::Call) if kind == Kind::Selector => {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
-                        vec![(Field::Call, parent), (Field::Function, node)],
+                        [(Field::Call, parent), (Field::Function, node)],
                     ));
                 }
                 (Some("type"), Kind::CompositeLiteral) if kind == Kind::QualifiedType => {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
-                        vec![(Field::Construction, parent), (Field::Type, node)],
+                        [(Field::Construction, parent), (Field::Type, node)],
                     ));
                 }
                 (Some("arguments"), Kind::Call) if kind == Kind::ArgumentList => {
@@ -235,7 +235,7 @@ fn arguments_hits<'tree>(
         if ROUTE_METHODS.contains(&method_name) {
             hits.push(QueryHit::new(
                 FactKind::Route,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, operand),
                     (Field::Method, method),
@@ -250,7 +250,7 @@ fn arguments_hits<'tree>(
         {
             hits.push(QueryHit::new(
                 FactKind::HttpCall,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, operand),
                     (Field::Method, method),
@@ -263,7 +263,7 @@ fn arguments_hits<'tree>(
     if generic && wild(function) {
         hits.push(QueryHit::new(
             FactKind::Call,
-            vec![
+            [
                 (Field::Call, call),
                 (Field::Function, function),
                 (Field::Arguments, arguments),

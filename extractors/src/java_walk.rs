@@ -177,10 +177,7 @@ impl<'tree> Matcher<'tree, '_> {
         let kind_for = |id: u16| kinds.get(usize::from(id)).copied().unwrap_or(Kind::Other);
         let kind = kind_for(kind_id);
         if kind == Kind::Import {
-            hits.push(QueryHit::new(
-                FactKind::Import,
-                vec![(Field::Statement, node)],
-            ));
+            hits.push(QueryHit::new(FactKind::Import, [(Field::Statement, node)]));
         }
         let Some(parent) = ancestors.last().map(|(parent, _)| *parent) else {
             return;
@@ -205,7 +202,7 @@ impl<'tree> Matcher<'tree, '_> {
             Kind::ObjectCreation if field == Some("type") && wild(node) => {
                 hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Construction, parent), (Field::Type, node)],
+                    [(Field::Construction, parent), (Field::Type, node)],
                 ));
             }
             Kind::FormalParameter | Kind::FieldDeclaration
@@ -213,13 +210,13 @@ impl<'tree> Matcher<'tree, '_> {
             {
                 hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Parameter, parent), (Field::Type, node)],
+                    [(Field::Parameter, parent), (Field::Type, node)],
                 ));
             }
             Kind::Superclass if wild(node) => {
                 hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Base, node)],
+                    [(Field::Base, node)],
                 ));
             }
             Kind::TypeList
@@ -233,7 +230,7 @@ impl<'tree> Matcher<'tree, '_> {
             {
                 hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Base, node)],
+                    [(Field::Base, node)],
                 ));
             }
             Kind::MethodInvocation => visit.method_invocation(hits),
@@ -281,7 +278,7 @@ impl<'tree> Visit<'tree, '_> {
                 {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
-                        vec![
+                        [
                             (Field::Call, call),
                             (Field::Type, object),
                             (Field::Method, self.node),
@@ -311,7 +308,7 @@ impl<'tree> Visit<'tree, '_> {
                 if REST_TEMPLATE.contains(&name) {
                     hits.push(QueryHit::new(
                         FactKind::HttpCall,
-                        vec![
+                        [
                             (Field::Call, call),
                             (Field::Receiver, object),
                             (Field::Method, method),
@@ -328,7 +325,7 @@ impl<'tree> Visit<'tree, '_> {
                     if let (Some(receiver), Some(verb)) = (receiver, verb) {
                         hits.push(QueryHit::new(
                             FactKind::HttpCall,
-                            vec![
+                            [
                                 (Field::Call, call),
                                 (Field::Receiver, receiver),
                                 (Field::Function, verb),
@@ -368,13 +365,13 @@ impl<'tree> Visit<'tree, '_> {
                 if MAPPINGS.contains(&name) {
                     hits.push(QueryHit::new(
                         FactKind::Route,
-                        vec![(Field::Decorator, annotation), (Field::Method, self.node)],
+                        [(Field::Decorator, annotation), (Field::Method, self.node)],
                     ));
                 }
                 if is_marker && RETROFIT_MARKERS.contains(&name) {
                     hits.push(QueryHit::new(
                         FactKind::HttpCall,
-                        vec![(Field::Call, annotation), (Field::Method, self.node)],
+                        [(Field::Call, annotation), (Field::Method, self.node)],
                     ));
                 }
             }
@@ -386,7 +383,7 @@ impl<'tree> Visit<'tree, '_> {
                 if ROLE_ANNOTATIONS.contains(&text) {
                     hits.push(QueryHit::new(
                         FactKind::ChecksRole,
-                        vec![
+                        [
                             (Field::Decorator, annotation),
                             (Field::Method, name),
                             (Field::Arguments, self.node),
@@ -396,7 +393,7 @@ impl<'tree> Visit<'tree, '_> {
                 if RETROFIT.contains(&text) {
                     hits.push(QueryHit::new(
                         FactKind::HttpCall,
-                        vec![
+                        [
                             (Field::Call, annotation),
                             (Field::Method, name),
                             (Field::Arguments, self.node),

@@ -138,10 +138,8 @@ impl<'tree> Matcher<'tree, '_> {
         let kind = kind_of(node, self.kinds);
         let (index, previous) = self.siblings.enter(node, ancestors.len());
         if kind == Kind::Import {
-            self.hits.push(QueryHit::new(
-                FactKind::Import,
-                vec![(Field::Statement, node)],
-            ));
+            self.hits
+                .push(QueryHit::new(FactKind::Import, [(Field::Statement, node)]));
         }
         if let Some((parent, _)) = ancestors.last().copied() {
             let visit = Visit {
@@ -200,7 +198,7 @@ impl<'tree> Visit<'tree, '_> {
             (Kind::Call, _) => self.in_call(hits),
             (Kind::ClassParameter, Kind::UserType) => hits.push(QueryHit::new(
                 FactKind::AccessesTechnology,
-                vec![(Field::Parameter, self.parent), (Field::Type, self.node)],
+                [(Field::Parameter, self.parent), (Field::Type, self.node)],
             )),
             (Kind::ConstructorInvocation, Kind::UserType)
                 if self
@@ -209,12 +207,12 @@ impl<'tree> Visit<'tree, '_> {
             {
                 hits.push(QueryHit::new(
                     FactKind::AccessesTechnology,
-                    vec![(Field::Base, self.node)],
+                    [(Field::Base, self.node)],
                 ));
             }
             (Kind::DelegationSpecifier, Kind::UserType) => hits.push(QueryHit::new(
                 FactKind::AccessesTechnology,
-                vec![(Field::Base, self.node)],
+                [(Field::Base, self.node)],
             )),
             (Kind::UserType, Kind::Identifier) => self.annotation_name(hits),
             (Kind::ConstructorInvocation, Kind::ValueArguments) => {
@@ -236,7 +234,7 @@ impl<'tree> Visit<'tree, '_> {
         if self.index == 0 && matches!(self.kind, Kind::Identifier | Kind::Navigation) {
             hits.push(QueryHit::new(
                 FactKind::AccessesTechnology,
-                vec![(Field::Call, call), (Field::Function, self.node)],
+                [(Field::Call, call), (Field::Function, self.node)],
             ));
         }
         if !matches!(self.kind, Kind::ValueArguments | Kind::AnnotatedLambda) {
@@ -251,7 +249,7 @@ impl<'tree> Visit<'tree, '_> {
         if let (true, Some(callee)) = (self.generic, callee) {
             hits.push(QueryHit::new(
                 FactKind::Call,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Function, callee),
                     (Field::Arguments, self.node),
@@ -264,7 +262,7 @@ impl<'tree> Visit<'tree, '_> {
         }) {
             hits.push(QueryHit::new(
                 FactKind::Route,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Method, method),
                     (Field::Arguments, self.node),
@@ -312,7 +310,7 @@ impl<'tree> Visit<'tree, '_> {
             };
             hits.push(QueryHit::new(
                 FactKind::HttpCall,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, receiver),
                     (Field::Method, method),
@@ -334,13 +332,13 @@ impl<'tree> Visit<'tree, '_> {
                 if MAPPINGS.contains(&name) {
                     hits.push(QueryHit::new(
                         FactKind::Route,
-                        vec![(Field::Decorator, holder), (Field::Method, self.node)],
+                        [(Field::Decorator, holder), (Field::Method, self.node)],
                     ));
                 }
                 if RETROFIT_MARKERS.contains(&name) {
                     hits.push(QueryHit::new(
                         FactKind::HttpCall,
-                        vec![(Field::Call, holder), (Field::Method, self.node)],
+                        [(Field::Call, holder), (Field::Method, self.node)],
                     ));
                 }
             }
@@ -351,7 +349,7 @@ impl<'tree> Visit<'tree, '_> {
                 if let (Some(annotation), true) = (annotation, MAPPINGS.contains(&name)) {
                     hits.push(QueryHit::new(
                         FactKind::Route,
-                        vec![(Field::Decorator, annotation), (Field::Method, self.node)],
+                        [(Field::Decorator, annotation), (Field::Method, self.node)],
                     ));
                 }
             }
@@ -386,7 +384,7 @@ impl<'tree> Visit<'tree, '_> {
             for method in names {
                 hits.push(QueryHit::new(
                     FactKind::HttpCall,
-                    vec![
+                    [
                         (Field::Call, annotation),
                         (Field::Method, method),
                         (Field::Arguments, self.node),
@@ -414,7 +412,7 @@ impl<'tree> Visit<'tree, '_> {
         if let (Some(method), Some(receiver)) = (method, receiver) {
             hits.push(QueryHit::new(
                 FactKind::Route,
-                vec![
+                [
                     (Field::Call, outer),
                     (Field::Method, method),
                     (Field::Receiver, receiver),

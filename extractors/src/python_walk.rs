@@ -103,10 +103,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
     preorder(tree, kinds, FIELD_PARENTS, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
-            hits.push(QueryHit::new(
-                FactKind::Import,
-                vec![(Field::Statement, node)],
-            ));
+            hits.push(QueryHit::new(FactKind::Import, [(Field::Statement, node)]));
         }
         if let (Some(field), Some(parent)) = (field, ancestors.last().map(|(parent, _)| *parent)) {
             let parent_kind = kind_of(parent, kinds);
@@ -115,7 +112,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                     if matches!(kind, Kind::Identifier | Kind::Attribute) {
                         hits.push(QueryHit::new(
                             FactKind::AccessesTechnology,
-                            vec![(Field::Call, parent), (Field::Function, node)],
+                            [(Field::Call, parent), (Field::Function, node)],
                         ));
                     }
                 }
@@ -207,7 +204,7 @@ fn arguments_hits<'tree>(
         if kind_of(decorator, kinds) == Kind::Decorator && ROUTE_METHODS.contains(&text(method)) {
             hits.push(QueryHit::new(
                 FactKind::Route,
-                vec![
+                [
                     (Field::Decorator, decorator),
                     (Field::Receiver, object),
                     (Field::Method, method),
@@ -221,7 +218,7 @@ fn arguments_hits<'tree>(
     {
         hits.push(QueryHit::new(
             FactKind::Route,
-            vec![
+            [
                 (Field::Call, call),
                 (Field::Method, function),
                 (Field::Arguments, arguments),
@@ -233,7 +230,7 @@ fn arguments_hits<'tree>(
         if matches!(text(method), "include_router" | "register_blueprint") && wild(object) {
             hits.push(QueryHit::new(
                 FactKind::Route,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, object),
                     (Field::Method, method),
@@ -248,7 +245,7 @@ fn arguments_hits<'tree>(
         {
             hits.push(QueryHit::new(
                 FactKind::HttpCall,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, object),
                     (Field::Method, method),
@@ -261,7 +258,7 @@ fn arguments_hits<'tree>(
     if generic && wild(function) && wild(arguments) {
         hits.push(QueryHit::new(
             FactKind::Call,
-            vec![
+            [
                 (Field::Call, call),
                 (Field::Function, function),
                 (Field::Arguments, arguments),

@@ -212,7 +212,31 @@ pub(crate) struct CompiledQuery {
 pub(crate) struct QueryHit<'tree> {
     /// The fact kind named by the pattern's captures.
     pub kind: FactKind,
-    captures: Vec<(Field, Node<'tree>)>,
+    captures: Captures<'tree>,
+}
+
+/// A hit's captures, in pattern order: the first four are held in place, so that the walks'
+/// hits (one to five captures each) allocate nothing of their own.
+#[derive(Debug, Clone, Default)]
+struct Captures<'tree> {
+    first: [Option<(Field, Node<'tree>)>; 4],
+    more: Vec<(Field, Node<'tree>)>,
+}
+
+impl<'tree> Captures<'tree> {
+    fn push(&mut self, capture: (Field, Node<'tree>)) {
+        match self.first.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => *slot = Some(capture),
+            None => self.more.push(capture),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(Field, Node<'tree>)> {
+        self.first
+            .iter()
+            .map_while(Option::as_ref)
+            .chain(&self.more)
+    }
 }
 
 impl<'tree> QueryHit<'tree> {
@@ -224,7 +248,7 @@ impl<'tree> QueryHit<'tree> {
     ) -> Self {
         Self::new(
             FactKind::Assignment,
-            vec![
+            [
                 (Field::Statement, statement),
                 (Field::Target, target),
                 (Field::Value, value),
@@ -233,14 +257,21 @@ impl<'tree> QueryHit<'tree> {
     }
 
     /// A match of a pattern feeding `kind` with these captures, in pattern order.
-    pub fn new(kind: FactKind, captures: Vec<(Field, Node<'tree>)>) -> Self {
-        Self { kind, captures }
+    pub fn new(kind: FactKind, captures: impl IntoIterator<Item = (Field, Node<'tree>)>) -> Self {
+        let mut held = Captures::default();
+        for capture in captures {
+            held.push(capture);
+        }
+        Self {
+            kind,
+            captures: held,
+        }
     }
 
     /// Every capture, in pattern order.
     #[cfg(test)]
-    pub fn captures(&self) -> &[(Field, Node<'tree>)] {
-        &self.captures
+    pub fn captures(&self) -> Vec<(Field, Node<'tree>)> {
+        self.captures.iter().copied().collect()
     }
 
     /// The first node captured as `field`.
@@ -330,7 +361,7 @@ impl CompiledQuery {
         let mut matches = cursor.matches(&self.query, tree.root_node(), source.as_bytes());
         while let Some(found) = matches.next() {
             let mut kind = None;
-            let mut captures = Vec::with_capacity(found.captures.len());
+            let mut captures = Captures::default();
             for capture in found.captures {
                 let Some(&(capture_kind, field)) = self.captures.get(capture.index as usize) else {
                     continue;

@@ -109,10 +109,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
     preorder(tree, kinds, FIELD_PARENTS, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::UseDeclaration {
-            hits.push(QueryHit::new(
-                FactKind::Import,
-                vec![(Field::Statement, node)],
-            ));
+            hits.push(QueryHit::new(FactKind::Import, [(Field::Statement, node)]));
         }
         if let Some(parent) = ancestors.last().map(|(parent, _)| *parent) {
             let parent_kind = kind_of(parent, kinds);
@@ -122,7 +119,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 {
                     hits.push(QueryHit::new(
                         FactKind::Import,
-                        vec![(Field::Statement, parent), (Field::Specifier, node)],
+                        [(Field::Statement, parent), (Field::Specifier, node)],
                     ));
                 }
                 (Some("function"), Kind::Call)
@@ -130,7 +127,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
-                        vec![(Field::Call, parent), (Field::Function, node)],
+                        [(Field::Call, parent), (Field::Function, node)],
                     ));
                 }
                 (Some("arguments"), Kind::Call) if kind == Kind::Arguments => {
@@ -193,7 +190,7 @@ fn arguments_hits<'tree>(
         if matches!(text(field), "route" | "to") {
             hits.push(QueryHit::new(
                 FactKind::Route,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, value),
                     (Field::Method, field),
@@ -211,7 +208,7 @@ fn arguments_hits<'tree>(
             if text(path).starts_with("reqwest") && text(name) == "get" {
                 hits.push(QueryHit::new(
                     FactKind::HttpCall,
-                    vec![
+                    [
                         (Field::Call, call),
                         (Field::Receiver, path),
                         (Field::Method, name),
@@ -226,7 +223,7 @@ fn arguments_hits<'tree>(
         if VERBS.contains(&text(field)) {
             hits.push(QueryHit::new(
                 FactKind::HttpCall,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, value),
                     (Field::Method, field),
@@ -239,7 +236,7 @@ fn arguments_hits<'tree>(
     if generic && wild(function) {
         hits.push(QueryHit::new(
             FactKind::Call,
-            vec![
+            [
                 (Field::Call, call),
                 (Field::Function, function),
                 (Field::Arguments, arguments),
@@ -269,7 +266,7 @@ fn attribute_route<'tree>(
     for method in methods {
         hits.push(QueryHit::new(
             FactKind::Route,
-            vec![
+            [
                 (Field::Decorator, item),
                 (Field::Method, method),
                 (Field::Arguments, arguments),

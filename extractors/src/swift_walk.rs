@@ -93,10 +93,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
     preorder(tree, kinds, FIELD_PARENTS, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
         if kind == Kind::Import {
-            hits.push(QueryHit::new(
-                FactKind::Import,
-                vec![(Field::Statement, node)],
-            ));
+            hits.push(QueryHit::new(FactKind::Import, [(Field::Statement, node)]));
         }
         if let Some(&(parent, parent_field)) = ancestors.last() {
             match kind_of(parent, kinds) {
@@ -107,7 +104,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                 {
                     hits.push(QueryHit::new(
                         FactKind::AccessesTechnology,
-                        vec![(Field::Call, parent), (Field::Function, node)],
+                        [(Field::Call, parent), (Field::Function, node)],
                     ));
                 }
                 Kind::Call if kind == Kind::CallSuffix => {
@@ -132,7 +129,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                     if let (Some(navigation), Some(target)) = (navigation, target) {
                         hits.push(QueryHit::new(
                             FactKind::AccessesTechnology,
-                            vec![
+                            [
                                 (Field::Construction, navigation),
                                 (Field::Type, target),
                                 (Field::Method, node),
@@ -194,7 +191,7 @@ fn call_suffix_hits<'tree>(
             if table.contains(&syntax::text(*method, source)) {
                 hits.push(QueryHit::new(
                     kind,
-                    vec![
+                    [
                         (Field::Call, call),
                         (Field::Receiver, *receiver),
                         (Field::Method, *method),
@@ -213,7 +210,7 @@ fn call_suffix_hits<'tree>(
             ) {
                 hits.push(QueryHit::new(
                     FactKind::Call,
-                    vec![
+                    [
                         (Field::Call, call),
                         (Field::Function, *function),
                         (Field::Arguments, suffix),

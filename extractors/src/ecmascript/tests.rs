@@ -190,11 +190,11 @@ fn check(path: &Path) -> Result<usize, String> {
     let root = tree.root_node();
     for hit in &walked.hits {
         for (_, node) in hit.captures() {
-            let Some(frame) = walked.scopes.frame_of(*node) else {
+            let Some(frame) = walked.scopes.frame_of(node) else {
                 continue;
             };
             let from_frames = scope::scope_of_ancestors(walked.scopes.chain(frame), &source);
-            let from_root = scope::enclosing_scope(*node, root, &source);
+            let from_root = scope::enclosing_scope(node, root, &source);
             if from_frames != from_root {
                 return Err(format!(
                     "{name}: scope of {}..{} differs: {from_frames:?} vs {from_root:?}",

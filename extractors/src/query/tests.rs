@@ -149,3 +149,53 @@ fn the_query_without_generic_patterns_finds_every_other_hit_in_order() {
         "{generic_hits} generic hits, {other_hits} other hits"
     );
 }
+
+#[test]
+fn a_hit_keeps_every_capture_in_pattern_order_past_the_ones_held_in_place() {
+    let source = "a; b; c; d; e; f;";
+    let tree = crate::syntax::parse(|| tree_sitter_javascript::LANGUAGE.into(), source)
+        .expect("javascript parses");
+    let root = tree.root_node();
+    let statements: Vec<Node<'_>> = (0..root.named_child_count())
+        .filter_map(|index| root.named_child(index))
+        .collect();
+    assert_eq!(statements.len(), 6);
+    let fields = [
+        Field::Call,
+        Field::Receiver,
+        Field::Method,
+        Field::Arguments,
+        Field::Value,
+        Field::Method,
+    ];
+    let hit = QueryHit::new(
+        FactKind::Call,
+        fields.iter().copied().zip(statements.iter().copied()),
+    );
+    let captured: Vec<(Field, usize)> = hit
+        .captures()
+        .into_iter()
+        .map(|(field, node)| (field, node.start_byte()))
+        .collect();
+    assert_eq!(
+        captured,
+        vec![
+            (Field::Call, 0),
+            (Field::Receiver, 3),
+            (Field::Method, 6),
+            (Field::Arguments, 9),
+            (Field::Value, 12),
+            (Field::Method, 15),
+        ]
+    );
+    // The first node captured as a field, even when the field comes again past the fourth.
+    assert_eq!(
+        hit.node(Field::Method).map(|node| node.start_byte()),
+        Some(6)
+    );
+    assert_eq!(
+        hit.node(Field::Value).map(|node| node.start_byte()),
+        Some(12)
+    );
+    assert_eq!(hit.node(Field::Type), None);
+}
