@@ -8,7 +8,8 @@ cache and prints the median wall time and files/s. Usage:
     scripts/bench.py                  # 1,000 and 10,000 files, 5 runs each
     scripts/bench.py --files 5000 --runs 3
     scripts/bench.py --diff             # `check --diff` on a 20-file change, cold then warm cache
-    scripts/bench.py --project DIR --spec FILE   # a real repository: check --all against the parse-only floor
+    scripts/bench.py --project DIR --spec FILE   # a real repository: check --all against the parse-only floor,
+                                                 # in back-to-back pairs (wall and CPU ratios per pair)
 """
 import argparse
 import os
@@ -101,24 +102,46 @@ def bench_diff(binary: pathlib.Path, size: int, runs: int) -> int:
     return 0
 
 
-def median_seconds(command: list, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - started)
-        if result.returncode not in (0, 1):
-            raise SystemExit(f"{command[1]} exited {result.returncode}")
-    return statistics.median(times)
+def timed(command: list):
+    """Runs `command` once; returns (wall seconds, CPU seconds of user and system time)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{command[1]} exited {code}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def bench_project(binary: pathlib.Path, project: pathlib.Path, spec, runs: int) -> int:
-    """`check --all` on an existing project against its parse-only floor."""
+    """`check --all` on an existing project against its parse-only floor.
+
+    The two commands run in back-to-back pairs, taking turns to go first, so that this VM's
+    drift from minute to minute falls on both alike; each pair gives one ratio."""
     extra = ["--spec", spec] if spec else []
-    check = median_seconds([str(binary), "check", "--all", "--no-cache", "--json", "--project", str(project), *extra], runs)
-    floor = median_seconds([str(binary), "bench-parse", "--all", "--project", str(project), *extra], runs)
-    print(f"{project.name}: check --all median {check * 1000:.0f} ms, parse-only floor {floor * 1000:.0f} ms, "
-          f"pipeline/floor {check / floor:.2f}x over {runs} runs (cores: {os.cpu_count()})")
+    check_command = [str(binary), "check", "--all", "--no-cache", "--json", "--project", str(project), *extra]
+    floor_command = [str(binary), "bench-parse", "--all", "--project", str(project), *extra]
+    checks, floors = [], []
+    for run in range(runs):
+        if run % 2 == 0:
+            checks.append(timed(check_command))
+            floors.append(timed(floor_command))
+        else:
+            floors.append(timed(floor_command))
+            checks.append(timed(check_command))
+    wall_ratios = sorted(check[0] / floor[0] for check, floor in zip(checks, floors))
+    cpu_ratios = sorted(check[1] / floor[1] for check, floor in zip(checks, floors))
+    fastest_check = min(check[0] for check in checks)
+    fastest_floor = min(floor[0] for floor in floors)
+    print(f"{project.name}: {runs} pairs (cores: {os.cpu_count()})")
+    print(f"  wall: check median {statistics.median(c[0] for c in checks) * 1000:.0f} ms, "
+          f"parse-only floor median {statistics.median(f[0] for f in floors) * 1000:.0f} ms")
+    print(f"  wall ratio per pair: median {statistics.median(wall_ratios):.2f}x, "
+          f"range {wall_ratios[0]:.2f}-{wall_ratios[-1]:.2f}x; fastest against fastest "
+          f"{fastest_check * 1000:.0f}/{fastest_floor * 1000:.0f} ms = {fastest_check / fastest_floor:.2f}x")
+    print(f"  CPU ratio per pair: median {statistics.median(cpu_ratios):.2f}x, "
+          f"range {cpu_ratios[0]:.2f}-{cpu_ratios[-1]:.2f}x")
     return 0
 
 
