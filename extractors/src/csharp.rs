@@ -31,6 +31,7 @@
 //! arity still counts as a use. A `using static` directive is already an edge to its class; a
 //! call inside another part of the same partial static class is not an edge.
 
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
@@ -150,7 +151,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         match next_use {
             Some(node) => {
                 let scope = out.anchors.scope_of(node);
-                uses.insert(segment.to_owned(), (node, scope));
+                uses.insert(Cow::Owned(segment.to_owned()), (node, scope));
             }
             None => {
                 uses.remove(segment);
@@ -162,7 +163,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     for (name, node, scope) in attributes {
         match name.rsplit_once('.') {
             None => {
-                uses.entry(format!("{name}Attribute"))
+                uses.entry(Cow::Owned(format!("{name}Attribute")))
                     .or_insert_with(|| (node, out.anchors.walked_scope_of(node, scope)));
             }
             Some((qualifier, last)) => {

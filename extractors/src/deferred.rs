@@ -10,6 +10,7 @@
 //! at the places they had among the file's other facts: the result is the one a single pass
 //! with the complete index gives.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -286,7 +287,7 @@ impl<'a> Anchors<'a> {
         }
         walked.uses = first_uses
             .into_iter()
-            .map(|(name, first)| (name.to_owned(), first))
+            .map(|(name, first)| (Cow::Borrowed(name), first))
             .collect();
         walked
     }
@@ -341,7 +342,8 @@ impl<'a> Anchors<'a> {
                     .last()
                     .and_then(|(_, outer)| self.scopes.get(*outer as usize))
                 {
-                    Some(outer) => format!("{outer}.{name}"),
+                    // Sized exactly: a `format!` here grew its buffer for most scopes.
+                    Some(outer) => [outer, ".", name.as_str()].concat(),
                     None => name,
                 };
                 let interned = self.intern(Some(full));
@@ -616,7 +618,7 @@ impl WalkKinds<'_> {
 /// What one [`Anchors::walk`] finds.
 pub(crate) struct Walked<'a> {
     /// The first use of each name, with its interned scope.
-    pub uses: BTreeMap<String, (Node<'a>, u32)>,
+    pub uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
     /// The dotted chains in order: segments, node, interned scope.
     pub chains: Vec<(Vec<String>, Node<'a>, u32)>,
 }
@@ -899,11 +901,11 @@ mod tests {
                 walked
                     .uses
                     .iter()
-                    .map(|(name, (node, _))| (name, node.id()))
+                    .map(|(name, (node, _))| (name.as_ref(), node.id()))
                     .collect::<Vec<_>>(),
                 expected
                     .iter()
-                    .map(|(name, node)| (name, node.id()))
+                    .map(|(name, node)| (name.as_str(), node.id()))
                     .collect::<Vec<_>>()
             );
             let places = walked
@@ -957,7 +959,7 @@ mod tests {
         let uses = anchors.walk(&KINDS).uses;
         let expected: BTreeMap<String, (u32, u32)> = uses
             .iter()
-            .map(|(name, (node, _))| (name.clone(), syntax::start_position(*node, JAVA)))
+            .map(|(name, (node, _))| (name.to_string(), syntax::start_position(*node, JAVA)))
             .collect();
         let names = PackedNames::new(uses, &anchors).unpack();
         let listed: BTreeMap<String, (u32, u32)> = names

@@ -70,7 +70,8 @@ pub(crate) fn fact(
     site: &ImportSiteAt<impl Located>,
     scope: Option<String>,
 ) -> Fact {
-    let message = format!("{} `{}`", site.construct, site.specifier);
+    // Sized exactly: a `format!` grew its buffer for most imports.
+    let message = [site.construct, " `", &site.specifier, "`"].concat();
     if let Resolution::External { package } = &site.resolution {
         let mut fact = factory.fact(
             FactKind::External,

@@ -2,6 +2,7 @@
 //! index (`crate::jvm`), and infrastructure clients (JDBC, Spring Data repositories, Kafka,
 //! `RestTemplate`, `WebClient`).
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -65,7 +66,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .filter(|child| matches!(child.kind(), "annotation" | "marker_annotation"))
         {
             for (name, node) in syntax::first_uses(annotation, source, &["identifier"], &[]) {
-                uses.entry(name)
+                uses.entry(Cow::Owned(name))
                     .or_insert_with(|| (node, out.anchors.scope_of(node)));
             }
         }

@@ -64,7 +64,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // A name the file declares itself (a local, parameter, member or named-argument label)
     // refers to that declaration, not to a same-package top-level one.
     for name in declared_here {
-        uses.remove(&name);
+        uses.remove(name.as_str());
     }
     let rules: &'static [ClientRule] = &CLIENTS;
     let matcher = ClientMatcher {

@@ -8,6 +8,7 @@
 //! shares its prefix with the name before it (the names are sorted). A file's entries are
 //! unpacked into a [`NameAnchors`] or [`Chains`] one file at a time, in its second pass.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use tree_sitter::Node;
@@ -22,10 +23,10 @@ pub(crate) struct PackedNames {
 
 impl PackedNames {
     /// The first uses of a file's names, with their interned scopes.
-    pub fn new<'a>(uses: BTreeMap<String, (Node<'a>, u32)>, anchors: &Anchors<'a>) -> Self {
+    pub fn new<'a>(uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>, anchors: &Anchors<'a>) -> Self {
         let mut writer = Writer::default();
         writer.number(uses.len());
-        writer.number(uses.keys().map(String::len).sum());
+        writer.number(uses.keys().map(|name| name.len()).sum());
         let mut previous = "";
         for (name, (node, scope)) in &uses {
             writer.text_after(previous, name);
