@@ -405,11 +405,13 @@ fn arguments_hits<'tree>(
     let text = syntax::text(name, source);
     let is_identifier = kind_of(name, kinds) == Kind::Identifier;
     let mut push = |kind: FactKind, receiver: Option<Node<'tree>>| {
-        let mut captures = vec![(Field::Call, call)];
-        captures.extend(receiver.map(|receiver| (Field::Receiver, receiver)));
-        captures.push((Field::Method, name));
-        captures.push((Field::Arguments, arguments));
-        hits.push(QueryHit::new(kind, captures));
+        let captures = [
+            Some((Field::Call, call)),
+            receiver.map(|receiver| (Field::Receiver, receiver)),
+            Some((Field::Method, name)),
+            Some((Field::Arguments, arguments)),
+        ];
+        hits.push(QueryHit::new(kind, captures.into_iter().flatten()));
     };
     // di.scm.
     if starts_with_word(text, &REGISTRATIONS) {

@@ -294,11 +294,16 @@ impl<'tree> Visit<'tree, '_> {
                 let arguments = self.node;
                 // graph.scm: every call, its receiver when it has one.
                 if self.generic {
-                    let mut captures = vec![(Field::Call, call)];
-                    captures.extend(object.map(|object| (Field::Receiver, object)));
-                    captures.push((Field::Method, method));
-                    captures.push((Field::Arguments, arguments));
-                    hits.push(QueryHit::new(FactKind::Call, captures));
+                    let captures = [
+                        Some((Field::Call, call)),
+                        object.map(|object| (Field::Receiver, object)),
+                        Some((Field::Method, method)),
+                        Some((Field::Arguments, arguments)),
+                    ];
+                    hits.push(QueryHit::new(
+                        FactKind::Call,
+                        captures.into_iter().flatten(),
+                    ));
                 }
                 let Some(object) = object else {
                     return;

@@ -776,11 +776,20 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
 
     /// A match that ends where nothing else can end before it (inside an import statement the
     /// walk does not enter, at a call's callee): a hit at once.
-    fn push_now(&mut self, kind: FactKind, captures: Vec<(Field, Node<'tree>)>) {
+    fn push_now(
+        &mut self,
+        kind: FactKind,
+        captures: impl IntoIterator<Item = (Field, Node<'tree>)>,
+    ) {
         self.hits.push(QueryHit::new(kind, captures));
     }
 
-    fn push(&mut self, finish: Node<'tree>, kind: FactKind, captures: Vec<(Field, Node<'tree>)>) {
+    fn push(
+        &mut self,
+        finish: Node<'tree>,
+        kind: FactKind,
+        captures: impl IntoIterator<Item = (Field, Node<'tree>)>,
+    ) {
         self.pending.push(Pending {
             finish: finish.id(),
             finish_range: (finish.start_byte(), finish.end_byte()),
@@ -799,7 +808,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 if let Some(source) = self.string_child(node, self.grammar.source) {
                     self.push_now(
                         FactKind::Import,
-                        vec![(Field::Statement, node), (Field::Specifier, source)],
+                        [(Field::Statement, node), (Field::Specifier, source)],
                     );
                 }
             }
@@ -816,7 +825,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 }) {
                     self.push_now(
                         FactKind::AccessesTechnology,
-                        vec![
+                        [
                             (Field::Construction, node),
                             (Field::Constructor, constructor),
                         ],
@@ -838,7 +847,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                         self.push(
                             right,
                             FactKind::Assignment,
-                            vec![
+                            [
                                 (Field::Statement, node),
                                 (Field::Target, left),
                                 (Field::Value, right),
@@ -870,7 +879,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         if let Some(source) = self.string_child(node, self.grammar.source) {
             self.push_now(
                 FactKind::Import,
-                vec![(Field::Statement, node), (Field::Specifier, source)],
+                [(Field::Statement, node), (Field::Specifier, source)],
             );
         }
         let clauses: Vec<Node<'tree>> = named_children(node)
@@ -880,7 +889,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
             if let Some(source) = self.string_child(clause, self.grammar.source) {
                 self.push_now(
                     FactKind::Import,
-                    vec![(Field::Statement, node), (Field::Specifier, source)],
+                    [(Field::Statement, node), (Field::Specifier, source)],
                 );
             }
         }
@@ -916,7 +925,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                     self.push(
                         list,
                         FactKind::Import,
-                        vec![
+                        [
                             (Field::Call, call),
                             (Field::Function, function),
                             (Field::Specifier, specifier),
@@ -941,7 +950,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 self.push(
                     list,
                     FactKind::Import,
-                    vec![(Field::Call, call), (Field::Specifier, specifier)],
+                    [(Field::Call, call), (Field::Specifier, specifier)],
                 );
             }
         }
@@ -950,7 +959,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
         if is_callee {
             self.push_now(
                 FactKind::AccessesTechnology,
-                vec![(Field::Call, call), (Field::Function, function)],
+                [(Field::Call, call), (Field::Function, function)],
             );
         }
         // `javascript/http.scm`: calls with a first argument.
@@ -964,7 +973,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 self.push(
                     list,
                     FactKind::HttpCall,
-                    vec![
+                    [
                         (Field::Call, call),
                         (Field::Function, function),
                         (Field::Arguments, list),
@@ -984,7 +993,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 self.push(
                     arguments,
                     FactKind::Call,
-                    vec![
+                    [
                         (Field::Call, call),
                         (Field::Function, function),
                         (Field::Arguments, arguments),
@@ -1037,7 +1046,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
             self.push(
                 list,
                 FactKind::Route,
-                vec![
+                [
                     (Field::Call, call),
                     (Field::Receiver, receiver),
                     (Field::Method, method),
@@ -1052,7 +1061,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 self.push(
                     list,
                     FactKind::Route,
-                    vec![
+                    [
                         (Field::Call, call),
                         (Field::Receiver, receiver),
                         (Field::Method, method),
@@ -1097,7 +1106,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
             self.push(
                 list,
                 kind,
-                vec![
+                [
                     (Field::Decorator, decorator),
                     (Field::Method, function),
                     (Field::Arguments, list),
@@ -1153,7 +1162,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
             self.push(
                 type_node,
                 FactKind::AccessesTechnology,
-                vec![
+                [
                     (Field::Method, name),
                     (Field::Parameter, parameter),
                     (Field::Type, type_node),
