@@ -61,8 +61,10 @@ fn class_owners<'a>(
 ) -> HashMap<(&'a str, &'a str), Owner<'a>> {
     let mut declared: HashMap<(&str, &str), Owner<'_>> = HashMap::new();
     let mut add = |key: (&'a str, &'a str), owner: &'a str| {
-        let slot = declared.get(&key).copied();
-        declared.insert(key, Owner::with(slot, owner));
+        declared
+            .entry(key)
+            .and_modify(|slot| *slot = Owner::with(Some(*slot), owner))
+            .or_insert(Owner::One(owner));
     };
     for fact in facts {
         if !matches!(fact.kind, FactKind::ConstructorInjection | FactKind::Import) {
@@ -76,12 +78,12 @@ fn class_owners<'a>(
                 }
             }
             FactKind::Import => {
-                let Some(owner) = fact
-                    .property_str("resolved")
-                    .and_then(|resolved| owners.get(resolved))
-                    .map(String::as_str)
-                    .or(fact.target.as_deref())
-                else {
+                // Extraction set the target of an import to the owner of its resolved file.
+                let Some(owner) = fact.target.as_deref().or_else(|| {
+                    fact.property_str("resolved")
+                        .and_then(|resolved| owners.get(resolved))
+                        .map(String::as_str)
+                }) else {
                     continue;
                 };
                 let Some(PropertyValue::List(names)) = fact.properties.get("names") else {
@@ -390,6 +392,40 @@ fn deny_inject_reach(
     }
 }
 
+/// The breadth-first tree from `from` over sorted successors: each service reached (other than
+/// `from`) → the service it was first reached from. The tree paths are those [`shortest`] finds.
+fn breadth_first<'a>(
+    successors: &BTreeMap<&'a str, Vec<&'a str>>,
+    from: &'a str,
+) -> BTreeMap<&'a str, &'a str> {
+    let mut previous: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = VecDeque::from([from]);
+    while let Some(node) = queue.pop_front() {
+        let mut next: Vec<&str> = successors.get(node).cloned().unwrap_or_default();
+        next.sort_unstable();
+        for successor in next {
+            if successor != from && !previous.contains_key(successor) {
+                previous.insert(successor, node);
+                queue.push_back(successor);
+            }
+        }
+    }
+    previous
+}
+
+/// The path from `from` to `to` (≠ `from`) in a [`breadth_first`] tree, if `to` was reached.
+fn path_to(previous: &BTreeMap<&str, &str>, from: &str, to: &str) -> Option<Vec<String>> {
+    let mut path = vec![to.to_owned()];
+    let mut current = *previous.get(to)?;
+    path.push(current.to_owned());
+    while current != from {
+        current = previous.get(current)?;
+        path.push(current.to_owned());
+    }
+    path.reverse();
+    Some(path)
+}
+
 /// Shortest path (≥ 1 edge) by BFS over sorted successors: ties go to the smaller name sequence.
 fn shortest(successors: &BTreeMap<&str, Vec<&str>>, from: &str, to: &str) -> Option<Vec<String>> {
     let mut previous: BTreeMap<&str, &str> = BTreeMap::new();
@@ -467,6 +503,14 @@ impl ServiceGraph {
                     .or_insert_with(|| implementation.to_owned());
             }
         }
+        // implementation → the services registered with it, in service order.
+        let mut services_of: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (service, implementation) in &implementation_of {
+            services_of
+                .entry(implementation.as_str())
+                .or_default()
+                .push(service.as_str());
+        }
         let mut edges = BTreeMap::new();
         for (index, fact) in context.facts.of_kind(FactKind::ConstructorInjection) {
             let (Some(class), Some(parameter)) = (
@@ -478,10 +522,10 @@ impl ServiceGraph {
             if !registrations.contains_key(parameter) {
                 continue;
             }
-            for (service, implementation) in &implementation_of {
-                if implementation == class && service != parameter {
+            for service in services_of.get(class).into_iter().flatten() {
+                if *service != parameter {
                     edges
-                        .entry((service.clone(), parameter.to_owned()))
+                        .entry(((*service).to_owned(), parameter.to_owned()))
                         .or_insert(index);
                 }
             }
@@ -525,9 +569,11 @@ fn deny_lifetime(
             continue;
         }
         if reach {
+            // One search from `first` gives its shortest path to every service.
+            let previous = breadth_first(&successors, first);
             for (last, (last_lifetime, _)) in &services.registrations {
                 if last_lifetime == to && last != first {
-                    if let Some(path) = shortest(&successors, first, last) {
+                    if let Some(path) = path_to(&previous, first, last) {
                         chains.push(path);
                     }
                 }
@@ -693,5 +739,62 @@ fn deny_resolve(
             message,
             fix,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every path one breadth-first tree gives is the path a search for that one target finds,
+    /// on graphs with ties (diamonds), cycles back to the start and unreachable services.
+    #[test]
+    fn one_search_from_a_service_gives_the_shortest_path_to_each_other() {
+        let graphs: [&[(&str, &str)]; 3] = [
+            &[
+                ("a", "c"),
+                ("a", "b"),
+                ("b", "d"),
+                ("c", "d"),
+                ("d", "e"),
+                ("c", "e"),
+            ],
+            &[
+                ("a", "b"),
+                ("b", "a"),
+                ("b", "c"),
+                ("c", "b"),
+                ("c", "d"),
+                ("x", "a"),
+            ],
+            &[
+                ("s", "t"),
+                ("t", "u"),
+                ("u", "s"),
+                ("s", "v"),
+                ("v", "u"),
+                ("w", "w"),
+            ],
+        ];
+        let mut compared = 0;
+        for edges in graphs {
+            let mut successors: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+            for (a, b) in edges {
+                successors.entry(a).or_default().push(b);
+            }
+            let names: BTreeSet<&str> = edges.iter().flat_map(|(a, b)| [*a, *b]).collect();
+            for from in &names {
+                let previous = breadth_first(&successors, from);
+                for to in names.iter().filter(|to| *to != from) {
+                    assert_eq!(
+                        path_to(&previous, from, to),
+                        shortest(&successors, from, to),
+                        "{from} -> {to} in {edges:?}"
+                    );
+                    compared += usize::from(shortest(&successors, from, to).is_some());
+                }
+            }
+        }
+        assert!(compared > 20, "only {compared} reachable pairs compared");
     }
 }
