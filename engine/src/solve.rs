@@ -1,14 +1,14 @@
 //! Solving rule slices: a [`Solver`] trait with the Z3 backend (`style.md` §8, `language.md` §3.8).
 //!
-//! Slices are solved in batches of consecutive ones (the same batches for any thread count), each
-//! batch in a fresh Z3 context on a short-lived thread of its own that the rayon worker waits
-//! for: the `z3` crate's thread-local default context of that thread is made for the batch and
-//! dropped when the thread ends. So Z3 objects never cross threads, and a worker holds one
-//! context (about 17 MB, zero-filled when made) only while it solves: none stays behind on the
-//! pool's threads. Each slice gets a solver of its own. No answer depends on the rest of the
-//! batch: sat and unsat are facts about the slice, the resource limit counts from the start of
-//! each check, and the core is canonical: [`minimal_core`] reduces Z3's core to the one minimal
-//! core that deletion in literal order gives, using Z3's cores only as certificates.
+//! Slices are solved in batches of consecutive ones (the same batches for any thread count; one
+//! batch for a small run), each batch in a fresh Z3 context on a short-lived thread of its own that
+//! the rayon worker waits for: the `z3` crate's thread-local default context of that thread is made
+//! for the batch and dropped when the thread ends. So Z3 objects never cross threads, and a worker
+//! holds one context (about 17 MB, zero-filled when made) only while it solves: none stays behind
+//! on the pool's threads. Each slice gets a solver of its own. No answer depends on the rest of the
+//! batch: sat and unsat are facts about the slice, the resource limit counts from the start of each
+//! check, and the core is canonical: [`minimal_core`] reduces Z3's core to the one minimal core
+//! that deletion in literal order gives, using Z3's cores only as certificates.
 //! The parameters: `model=false` (the check never reads a model) and
 //! `tactic.default_tactic=smt`: with assumptions Z3 always answers with its incremental SMT
 //! core, and the setting spares building Z3's default tactic tree (about 6 ms a solver), which
@@ -351,27 +351,25 @@ impl SolveOutcome {
 /// one context at a time.
 const SLICES_PER_CONTEXT: usize = 64;
 
-/// Up to this many slices, with up to [`SEQUENTIAL_TEXT_BYTES`] of text in all, are solved on
-/// one worker, one batch after another: then a single context is alive at a time (about 17 MB
-/// less than with a second worker), and solving them takes a fraction of a second (a small
-/// slice takes about half a millisecond, most of it Z3's set-up for reading the text).
+/// Up to this many slices, with up to [`SEQUENTIAL_TEXT_BYTES`] of text in all, are solved as
+/// one batch in one context: then a single context is ever made (about 17 MB less than with a
+/// second worker, and 7–10 ms less than making one per [`SLICES_PER_CONTEXT`]), and solving
+/// them takes a fraction of a second (a small slice takes under a millisecond, most of it Z3's
+/// set-up for reading the text and the checks that minimise its core).
 const SEQUENTIAL_SLICES: usize = 1024;
 
 /// See [`SEQUENTIAL_SLICES`]: the text a slice holds grows with the facts and closures it asks
 /// Z3 to reason about, so a few large slices are worth a second worker.
 const SEQUENTIAL_TEXT_BYTES: usize = 2 * 1024 * 1024;
 
-/// Solves every slice in batches of [`SLICES_PER_CONTEXT`]: one after another for a small run
-/// ([`SEQUENTIAL_SLICES`]), else in parallel on the current rayon pool. The result order is the
-/// input order.
+/// Solves every slice: a small run ([`SEQUENTIAL_SLICES`]) as one batch, else in batches of
+/// [`SLICES_PER_CONTEXT`] in parallel on the current rayon pool. Either way the batches depend
+/// on the slices only, never on the thread count. The result order is the input order.
 pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
     let text_bytes: usize = slices.iter().map(|slice| slice.text.len()).sum();
     let batches: Vec<Vec<SolveOutcome>> =
         if slices.len() <= SEQUENTIAL_SLICES && text_bytes <= SEQUENTIAL_TEXT_BYTES {
-            slices
-                .chunks(SLICES_PER_CONTEXT)
-                .map(|batch| solver.solve_batch(batch, limits))
-                .collect()
+            vec![solver.solve_batch(slices, limits)]
         } else {
             slices
                 .par_chunks(SLICES_PER_CONTEXT)
