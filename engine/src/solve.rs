@@ -1,4 +1,5 @@
-//! Solving rule slices: a [`Solver`] trait with the Z3 backend (`style.md` §8, `language.md` §3.8).
+//! Solving rule slices: a [`Solver`] trait with the Z3 backend and a recording one for tests
+//! (`style.md` §8, `language.md` §3.8).
 //!
 //! Slices are solved in batches of consecutive ones (the same batches for any thread count; one
 //! batch for a small run), each batch in a fresh Z3 context on a short-lived thread of its own that
@@ -320,6 +321,73 @@ impl Solver for Z3Solver {
                 .map(|slice| solve_here(slice, limits))
                 .collect()
         })
+    }
+}
+
+/// One slice as a [`RecordingSolver`] saw it, with what the wrapped backend answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The slice, as the engine handed it over.
+    pub slice: Slice,
+    /// The wrapped backend's outcome, as returned to the engine.
+    pub outcome: SolveOutcome,
+}
+
+/// A backend for tests (`style.md` §8): hands each slice to the backend it wraps and records the
+/// slice and the outcome, so a test can see exactly what the engine asked and was told, and
+/// replay it. Batches stay batches: the wrapped backend's set-up is shared as in a real run.
+#[derive(Debug, Default)]
+pub struct RecordingSolver<S> {
+    inner: S,
+    log: std::sync::Mutex<Vec<Recorded>>,
+}
+
+impl<S: Solver> RecordingSolver<S> {
+    /// Records what `inner` is asked and answers.
+    pub fn new(inner: S) -> Self {
+        Self {
+            inner,
+            log: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Everything recorded so far, in the order the batches finished (which, with more than
+    /// one worker, depends on the schedule: sort before comparing runs).
+    pub fn recorded(&self) -> Vec<Recorded> {
+        self.log
+            .lock()
+            .map(|log| log.clone())
+            .unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+    }
+
+    fn record(&self, slices: &[&Slice], outcomes: &[SolveOutcome]) {
+        let mut log = self
+            .log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        log.extend(
+            slices
+                .iter()
+                .zip(outcomes)
+                .map(|(slice, outcome)| Recorded {
+                    slice: (*slice).clone(),
+                    outcome: outcome.clone(),
+                }),
+        );
+    }
+}
+
+impl<S: Solver> Solver for RecordingSolver<S> {
+    fn solve(&self, slice: &Slice, limits: Limits) -> SolveOutcome {
+        let outcome = self.inner.solve(slice, limits);
+        self.record(&[slice], std::slice::from_ref(&outcome));
+        outcome
+    }
+
+    fn solve_batch(&self, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
+        let outcomes = self.inner.solve_batch(slices, limits);
+        self.record(slices, &outcomes);
+        outcomes
     }
 }
 

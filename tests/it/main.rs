@@ -15,6 +15,7 @@ mod examples;
 mod families;
 mod git_scopes;
 mod queries;
+mod recording;
 mod robustness;
 
 use std::path::Path;
