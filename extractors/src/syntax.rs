@@ -40,7 +40,7 @@ pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
     let mut errors = ParseErrors::default();
     let mut pending = vec![tree.root_node()];
     while let Some(node) = pending.pop() {
-        if node.is_error() || node.is_missing() {
+        if (node.is_error() || node.is_missing()) && !is_grammar_gap(node, source) {
             errors.count += 1;
             let position = start_position(node, source);
             if errors.first.is_none_or(|first| position < first) {
@@ -53,6 +53,45 @@ pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
         }
     }
     errors
+}
+
+/// Whether an error node stands for valid code that the grammar cannot parse, with the tree
+/// around it as the code means it, so that it is no syntax error of the file:
+/// - TypeScript's generic tagged template, `` styled.div<Props>`…` ``: tree-sitter-typescript
+///   0.23 reads it as a call of `styled.div<Props>!` with the template as its arguments, the
+///   `!` missing. (With type arguments it cannot take for a comparison, such as `<{ a: A }>`;
+///   `` f<T>`…` `` parses, as comparisons.)
+/// - A bare `&` in JSX text (`<p>Terms & conditions</p>`), which JSX reads as text and
+///   tree-sitter's JSX only as the start of a character reference: an `ERROR` child of the
+///   element that begins with the `&` and holds text only (no `{`, `}`, `<` or `>`).
+fn is_grammar_gap(node: Node<'_>, source: &str) -> bool {
+    if node.is_error() {
+        let in_element = node
+            .parent()
+            .is_some_and(|parent| matches!(parent.kind(), "jsx_element" | "jsx_fragment"));
+        let text = self::text(node, source);
+        return in_element && text.starts_with('&') && !text.contains(['{', '}', '<', '>']);
+    }
+    if !node.is_missing() || node.kind() != "!" {
+        return false;
+    }
+    let Some(assertion) = node
+        .parent()
+        .filter(|parent| parent.kind() == "non_null_expression")
+    else {
+        return false;
+    };
+    let instantiated = assertion
+        .named_child(0)
+        .is_some_and(|child| child.kind() == "instantiation_expression");
+    let tagged = assertion.parent().is_some_and(|call| {
+        call.kind() == "call_expression"
+            && call.child_by_field_name("function") == Some(assertion)
+            && call
+                .child_by_field_name("arguments")
+                .is_some_and(|arguments| arguments.kind() == "template_string")
+    });
+    instantiated && tagged
 }
 
 /// The 1-based (line, column) of a node's start, the column counted in Unicode scalar values.
@@ -466,5 +505,53 @@ mod tests {
             pending.extend(node.children(&mut cursor));
         }
         assert!(compared > 100, "{compared}");
+    }
+
+    /// Errors counted in `source`, parsed as the file `path`.
+    fn errors_in(path: &str, source: &str) -> usize {
+        let language = crate::Language::for_path(path).expect("a source path");
+        super::count_parse_errors(&parsed(language, source), source).count
+    }
+
+    #[test]
+    fn a_generic_tagged_template_is_no_syntax_error() {
+        for source in [
+            "const A = styled.span<{ yellow?: boolean }>`\n  color: red;\n`;",
+            "const B = styled(Link)<{ $on: boolean }>`x ${(p) => p.$on} y`;",
+            "const C = styled.div<{\n  grow?: boolean;\n}>`min-height: 1px;`;",
+            "const D = css<Props>`x`;",
+        ] {
+            assert_eq!(errors_in("a.ts", source), 0, "{source}");
+            assert_eq!(errors_in("a.tsx", source), 0, "{source}");
+        }
+        // A `!` really missing elsewhere, and broken code next to a tagged template, still count.
+        assert_eq!(
+            errors_in("a.ts", "const A = styled.div<{ a: A }>`x`;\nconst b = ;"),
+            1
+        );
+        assert!(errors_in("a.ts", "const A = (x as any).;") > 0);
+    }
+
+    #[test]
+    fn a_bare_ampersand_in_jsx_text_is_no_syntax_error() {
+        for source in [
+            "const A = <div>Runtime & Build</div>;",
+            "const B = <p>{x} & {y}</p>;",
+            "const C = <p>Tom &\n Jerry</p>;",
+            "const D = <>Tom & Jerry</>;",
+            "const E = <p>a &amp b</p>;",
+        ] {
+            assert_eq!(errors_in("a.tsx", source), 0, "{source}");
+            assert_eq!(errors_in("a.jsx", source), 0, "{source}");
+        }
+        // Where the parser's recovery breaks the element apart (`&copy;` after a bare `&`), the
+        // tree is not what the code means, and the errors count.
+        for broken in [
+            "const A = <p>a & {</p>;",
+            "const B = <div>& <span></div>;",
+            "const D = <p>a &amp b &copy; c</p>;",
+        ] {
+            assert!(errors_in("a.tsx", broken) > 0, "{broken}");
+        }
     }
 }
