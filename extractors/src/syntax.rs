@@ -61,6 +61,7 @@ pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
 ///   0.23 reads it as a call of `styled.div<Props>!` with the template as its arguments, the
 ///   `!` missing. (With type arguments it cannot take for a comparison, such as `<{ a: A }>`;
 ///   `` f<T>`…` `` parses, as comparisons.)
+/// - Swift's empty tuple `()` ([`is_empty_swift_tuple`]).
 /// - A bare `&` in JSX text (`<p>Terms & conditions</p>`), which JSX reads as text and
 ///   tree-sitter's JSX only as the start of a character reference: an `ERROR` child of the
 ///   element that begins with the `&` and holds text only (no `{`, `}`, `<` or `>`).
@@ -74,6 +75,9 @@ fn is_grammar_gap(node: Node<'_>, source: &str) -> bool {
     }
     if !node.is_missing() || node.kind() != "!" {
         return false;
+    }
+    if let Some(bang) = node.parent().filter(|parent| parent.kind() == "bang") {
+        return is_empty_swift_tuple(bang, source);
     }
     let Some(assertion) = node
         .parent()
@@ -92,6 +96,20 @@ fn is_grammar_gap(node: Node<'_>, source: &str) -> bool {
                 .is_some_and(|arguments| arguments.kind() == "template_string")
     });
     instantiated && tagged
+}
+
+/// Swift's empty tuple, `()` (the `Void` value, as in `promise.succeed(())`), which
+/// tree-sitter-swift 0.7 reads as a tuple holding a `!` that is missing.
+fn is_empty_swift_tuple(bang: Node<'_>, source: &str) -> bool {
+    bang.byte_range().is_empty()
+        && bang.parent().is_some_and(|tuple| {
+            tuple.kind() == "tuple_expression"
+                && tuple.named_child_count() == 1
+                && text(tuple, source)
+                    .chars()
+                    .filter(|character| !character.is_whitespace())
+                    .eq("()".chars())
+        })
 }
 
 /// The 1-based (line, column) of a node's start, the column counted in Unicode scalar values.
@@ -553,5 +571,18 @@ mod tests {
         ] {
             assert!(errors_in("a.tsx", broken) > 0, "{broken}");
         }
+    }
+
+    #[test]
+    fn swift_s_empty_tuple_is_no_syntax_error() {
+        for source in [
+            "let x = foo(())",
+            "p.succeed(( ))\nlet y = 2",
+            "func f() async throws {\n    try await done(.success(()))\n}",
+            "let v: Void = ()",
+        ] {
+            assert_eq!(errors_in("a.swift", source), 0, "{source}");
+        }
+        assert!(errors_in("a.swift", "let x = foo(()\nlet y = ") > 0);
     }
 }
