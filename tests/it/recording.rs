@@ -11,14 +11,22 @@ use engine::solve::{Limits, RecordingSolver, SliceStatus, Solver, Z3Solver};
 #[test]
 fn the_verdict_reports_each_slice_the_solver_was_asked_with_the_answer_it_gave() {
     let mut unsat_seen = 0;
-    for example in ["layered-api", "di-service", "monorepo-reach", "data-privacy"] {
+    for example in [
+        "layered-api",
+        "di-service",
+        "monorepo-reach",
+        "data-privacy",
+    ] {
         let recorder = RecordingSolver::new(Z3Solver);
         let mut options = CheckOptions::new(tests::example(example));
         options.scope = ScopeRequest::All;
         options.threads = Some(2);
         let run = run_check(&options, &recorder).unwrap();
         let recorded = recorder.recorded();
-        assert!(!recorded.is_empty(), "{example}: no slice reached the solver");
+        assert!(
+            !recorded.is_empty(),
+            "{example}: no slice reached the solver"
+        );
 
         // Every slice the solver answered is in the diagnostics, with that answer; no other is.
         let answered: BTreeMap<String, &str> = recorded
