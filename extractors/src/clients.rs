@@ -11,6 +11,11 @@
 //! A construction, call, injection or base type that matches is a definite fact at that site.
 //! A rule with no definite site whose package the file imports gets one probable fact at the
 //! first such import.
+//!
+//! A package the project declares itself is its own code, not an outside client, as in the
+//! TypeScript/JavaScript extractor: an import that resolves into the project gives no probable
+//! fact, and a site qualified through such an import is no client use (apache/kafka's own
+//! `org.apache.kafka.clients`, redis-py's own `redis`).
 
 use std::collections::HashSet;
 
@@ -105,6 +110,8 @@ pub(crate) struct ClientImportAt<L> {
     pub node: L,
     /// The imported path, written with the language's separator.
     pub path: String,
+    /// Whether the import resolves into the project (a file of it, or a module it declares).
+    pub is_project: bool,
 }
 
 /// Matches a language's sites and imports against its rules.
@@ -126,7 +133,19 @@ impl ClientMatcher<'_> {
     ) -> Vec<Fact> {
         let mut facts = Vec::new();
         let mut used: HashSet<&'static str> = HashSet::new();
+        let project_paths: Vec<&str> = imports
+            .iter()
+            .filter(|import| import.is_project)
+            .map(|import| import.path.as_str())
+            .collect();
         for site in sites {
+            if site.is_qualified
+                && project_paths
+                    .iter()
+                    .any(|path| self.has_prefix(&site.path, path))
+            {
+                continue;
+            }
             let Some(rule) = self
                 .rules
                 .iter()
@@ -138,7 +157,7 @@ impl ClientMatcher<'_> {
             facts.push(definite_fact(factory, rule, site, scope_of(site.node)));
         }
         let mut reported: HashSet<&'static str> = HashSet::new();
-        for import in imports {
+        for import in imports.iter().filter(|import| !import.is_project) {
             for rule in self.rules {
                 if used.contains(rule.package)
                     || !rule.is_probable_on_import

@@ -216,6 +216,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .map(|using| ClientImport {
             node: using.node,
             path: using.path.clone(),
+            is_project: false,
         })
         .collect();
     out.facts

@@ -62,11 +62,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .clone()
             .unwrap_or_else(|| default_package_name(&canonical));
         bindings.insert(local.clone(), canonical.clone());
+        let resolution = input.context.resolve_go(input.path, &import_path);
         client_imports.push(ClientImport {
             node: spec,
             path: canonical,
+            is_project: !matches!(resolution, Resolution::External { .. }),
         });
-        let resolution = input.context.resolve_go(input.path, &import_path);
         if let Resolution::File(file) = &resolution {
             let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
             package_dirs.insert(local, directory.to_owned());

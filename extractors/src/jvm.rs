@@ -43,13 +43,25 @@ pub(crate) struct JvmImport {
     pub alias: Option<String>,
 }
 
-/// The imports as the client matcher reads them.
-pub(crate) fn client_imports(imports: &[JvmImport]) -> Vec<ClientImportAt<Anchor>> {
+/// The imports as the client matcher reads them; an import of a type or package the project
+/// declares is the project's own.
+pub(crate) fn client_imports(
+    imports: &[JvmImport],
+    index: &TypeIndex,
+) -> Vec<ClientImportAt<Anchor>> {
     imports
         .iter()
         .map(|import| ClientImportAt {
             node: import.node,
             path: import.path.clone(),
+            is_project: if import.is_wildcard {
+                index.owns_package(&import.path)
+            } else {
+                !matches!(
+                    resolve_type_path(index, &import.path),
+                    Resolution::External { .. }
+                )
+            },
         })
         .collect()
 }
@@ -165,7 +177,7 @@ impl PendingJvm {
         facts.extend(matcher.facts(
             &finishing.factory,
             &client_sites,
-            &client_imports(&self.imports),
+            &client_imports(&self.imports, index),
             &scope_of,
         ));
     }

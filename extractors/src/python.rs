@@ -122,6 +122,7 @@ fn read_import<'tree>(
             client_imports.push(ClientImport {
                 node: statement,
                 path: module.clone(),
+                is_project: !matches!(resolution, Resolution::External { .. }),
             });
             let mut site = ImportSite::new(statement, module, resolution, "import of");
             site.alias = alias;
@@ -138,12 +139,6 @@ fn read_import<'tree>(
     let is_wildcard = named_children(statement)
         .iter()
         .any(|child| child.kind() == "wildcard_import");
-    if level == 0 {
-        client_imports.push(ClientImport {
-            node: statement,
-            path: module.clone(),
-        });
-    }
     let mut groups: Vec<(Resolution, Vec<String>)> = Vec::new();
     let entries: Vec<(String, Option<String>)> = if is_wildcard {
         vec![("*".to_owned(), None)]
@@ -160,6 +155,15 @@ fn read_import<'tree>(
             Some((_, group)) => group.push(name),
             None => groups.push((resolution, vec![name])),
         }
+    }
+    if level == 0 {
+        client_imports.push(ClientImport {
+            node: statement,
+            path: module.clone(),
+            is_project: groups
+                .iter()
+                .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. })),
+        });
     }
     for (resolution, group) in groups {
         let mut site = ImportSite::new(statement, specifier.clone(), resolution, "import from");

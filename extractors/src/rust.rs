@@ -106,6 +106,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             client_imports.push(ClientImport {
                 node: statement,
                 path: path.segments.join("::"),
+                is_project: !matches!(resolution, Resolution::External { .. }),
             });
             let name = path.segments.last().cloned().unwrap_or_default();
             match groups.iter_mut().find(|(known, _)| *known == resolution) {

@@ -10,6 +10,7 @@ use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
 use crate::query::Field;
@@ -44,11 +45,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let module = specifier.split('.').next().unwrap_or_default().to_owned();
         imports_alamofire |= module == "Alamofire";
         imports_vapor |= module == "Vapor";
+        let resolution = input.context.resolve_swift(&module);
         client_imports.push(ClientImport {
             node: statement,
             path: module.clone(),
+            is_project: !matches!(resolution, Resolution::External { .. }),
         });
-        let resolution = input.context.resolve_swift(&module);
         let site = ImportSite::new(statement, specifier, resolution, "import of");
         if imports_out::kept(&factory, &site.resolution) {
             facts.push(imports_out::fact(&factory, &site, scope_of(statement)));

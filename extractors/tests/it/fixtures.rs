@@ -182,7 +182,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 47] = [
+const CASES: [&str; 49] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
@@ -197,6 +197,7 @@ const CASES: [&str; 47] = [
     "go/web",
     "java/graph",
     "java/imports",
+    "java/own-clients",
     "java/spring",
     "java/web",
     "kotlin/android",
@@ -208,6 +209,7 @@ const CASES: [&str; 47] = [
     "python/imports",
     "python/mounts",
     "python/namespace",
+    "python/own-package",
     "python/web",
     "rust/graph",
     "rust/targets",
@@ -466,4 +468,14 @@ fn csharp_qualified_names_aliases_attributes_and_partial_classes_resolve() {
 #[test]
 fn csharp_extension_method_calls_and_project_file_usings_resolve() {
     check_case("csharp/extensions");
+}
+
+#[test]
+fn a_client_package_the_project_declares_itself_is_no_outside_client_in_java() {
+    check_case("java/own-clients");
+}
+
+#[test]
+fn a_client_package_the_project_declares_itself_is_no_outside_client_in_python() {
+    check_case("python/own-package");
 }
