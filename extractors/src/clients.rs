@@ -153,6 +153,17 @@ impl ClientMatcher<'_> {
             else {
                 continue;
             };
+            // A site matched by its name alone belongs to the project when the file imports
+            // the rule's package from the project (Alamofire's own `AF.request`).
+            if !site.is_qualified
+                && project_paths.iter().any(|path| {
+                    rule.imports
+                        .iter()
+                        .any(|prefix| self.has_prefix(path, prefix))
+                })
+            {
+                continue;
+            }
             used.insert(rule.package);
             facts.push(definite_fact(factory, rule, site, scope_of(site.node)));
         }

@@ -130,10 +130,17 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             let call = hit.node(Field::Call)?;
             let callee = syntax::unspaced_text(hit.node(Field::Function)?, source, 300);
             let (first, rest) = callee.split_once("::").unwrap_or((callee.as_str(), ""));
-            let qualified = bindings
-                .get(first)
-                .cloned()
-                .unwrap_or_else(|| first.to_owned());
+            let qualified = match bindings.get(first) {
+                Some(bound) => bound.clone(),
+                // A path through the project's own crates is its own code, not a client
+                // (`redis::Client::open` in redis-rs's examples).
+                None if matches!(first, "crate" | "self" | "super")
+                    || crates.by_name_from(input.path, first).is_some() =>
+                {
+                    return None
+                }
+                None => first.to_owned(),
+            };
             let path = if rest.is_empty() {
                 qualified
             } else {

@@ -182,7 +182,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 49] = [
+const CASES: [&str; 51] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
@@ -212,10 +212,12 @@ const CASES: [&str; 49] = [
     "python/own-package",
     "python/web",
     "rust/graph",
+    "rust/own-crate",
     "rust/targets",
     "rust/web",
     "rust/workspace",
     "swift/graph",
+    "swift/own-module",
     "swift/package",
     "swift/web",
     "typescript/clients",
@@ -478,4 +480,14 @@ fn a_client_package_the_project_declares_itself_is_no_outside_client_in_java() {
 #[test]
 fn a_client_package_the_project_declares_itself_is_no_outside_client_in_python() {
     check_case("python/own-package");
+}
+
+#[test]
+fn a_client_crate_the_project_declares_itself_is_no_outside_client_in_rust() {
+    check_case("rust/own-crate");
+}
+
+#[test]
+fn a_client_module_the_project_declares_itself_is_no_outside_client_in_swift() {
+    check_case("swift/own-module");
 }
