@@ -446,17 +446,19 @@ fn http_call<'tree>(
 }
 
 /// A URL argument: a string literal, or a literal followed by `+ expression`.
-fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
-    if let Some(value) = string_value(node, source) {
-        return Some((value, true));
-    }
-    if node.kind() == "binary_expression"
-        && field_child(node, Child::Operator)
-            .is_some_and(|operator| syntax::text(operator, source) == "+")
-    {
-        let (start, is_static) = url_value(field_child(node, Child::Left)?, source)?;
-        let rest = syntax::compact_text(field_child(node, Child::Right)?, source, 80);
-        return Some((format!("{start}{{{rest}}}"), is_static));
-    }
-    None
+fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
+    let plus = |node: Node<'tree>| -> Option<(Node<'tree>, Node<'tree>)> {
+        (node.kind() == "binary_expression"
+            && field_child(node, Child::Operator)
+                .is_some_and(|operator| syntax::text(operator, source) == "+"))
+        .then(|| {
+            Some((
+                field_child(node, Child::Left)?,
+                field_child(node, Child::Right)?,
+            ))
+        })
+        .flatten()
+    };
+    let url = web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)?;
+    Some((url, true))
 }

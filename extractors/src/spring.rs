@@ -437,20 +437,22 @@ fn url_parameter(annotation: Node<'_>, source: &str) -> Option<String> {
 }
 
 /// A URL argument: a string literal, or a literal followed by `+ expression`.
-fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
-    if let Some(value) = string_value(node, source) {
-        return Some((value, true));
-    }
-    if node.kind() == "binary_expression"
-        && node
-            .child_by_field_name("operator")
-            .is_some_and(|operator| syntax::text(operator, source) == "+")
-    {
-        let (start, is_static) = url_value(node.child_by_field_name("left")?, source)?;
-        let rest = syntax::compact_text(node.child_by_field_name("right")?, source, 80);
-        return Some((format!("{start}{{{rest}}}"), is_static));
-    }
-    None
+fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
+    let plus = |node: Node<'tree>| -> Option<(Node<'tree>, Node<'tree>)> {
+        (node.kind() == "binary_expression"
+            && node
+                .child_by_field_name("operator")
+                .is_some_and(|operator| syntax::text(operator, source) == "+"))
+        .then(|| {
+            Some((
+                node.child_by_field_name("left")?,
+                node.child_by_field_name("right")?,
+            ))
+        })
+        .flatten()
+    };
+    let url = web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)?;
+    Some((url, true))
 }
 
 #[cfg(test)]

@@ -103,11 +103,59 @@ pub(crate) fn http_call_fact(factory: &FactFactory<'_>, site: &HttpCallSite<'_>)
     fact
 }
 
+/// A URL written as a `+` concatenation (Java, C#, Go), read left to right: a string literal
+/// gives its value, any other operand a `{…}` hole holding its text
+/// (`"https://host/orders/" + id` → `https://host/orders/{id}`, `baseUrl + "/orders"` →
+/// `{baseUrl}/orders`). `literal` reads a language's string literal; `plus` splits a `+`
+/// expression into its operands. `None` when no operand is a literal: nothing of the URL is known.
+pub(crate) fn concatenated_url<'tree>(
+    node: Node<'tree>,
+    source: &str,
+    literal: &dyn Fn(Node<'tree>) -> Option<String>,
+    plus: &dyn Fn(Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)>,
+) -> Option<String> {
+    fn operands<'tree>(
+        node: Node<'tree>,
+        plus: &dyn Fn(Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)>,
+        into: &mut Vec<Node<'tree>>,
+    ) {
+        // Bounded like every walk: a deeper chain is kept as one operand.
+        match plus(node).filter(|_| into.len() < 64) {
+            Some((left, right)) => {
+                operands(left, plus, into);
+                operands(right, plus, into);
+            }
+            None => into.push(node),
+        }
+    }
+    let mut parts = Vec::new();
+    operands(node, plus, &mut parts);
+    let mut url = String::new();
+    let mut has_literal = false;
+    for part in parts {
+        match literal(part) {
+            Some(value) => {
+                has_literal = true;
+                url.push_str(&value);
+            }
+            None => {
+                url.push('{');
+                url.push_str(&crate::syntax::compact_text(part, source, 80));
+                url.push('}');
+            }
+        }
+    }
+    has_literal.then_some(url)
+}
+
+/// The normalised path of a URL: a full URL contributes its path, and a URL that starts with a
+/// hole followed by `/` (`{baseUrl}/orders`, `${API}/orders`) has a dynamic base and that path.
 fn static_path(url: &str) -> Option<String> {
     let url = url.trim();
     if url.is_empty() || url.contains(char::is_whitespace) {
         return None;
     }
+    let url = after_dynamic_base(url)?;
     let after_scheme = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"));
@@ -120,6 +168,29 @@ fn static_path(url: &str) -> Option<String> {
         None => url,
     };
     Some(route_path::normalize(path))
+}
+
+/// `url` without a leading `{…}` or `${…}` hole that a `/` follows; `None` when it starts with a
+/// hole that no `/` follows (the path itself is not known).
+fn after_dynamic_base(url: &str) -> Option<&str> {
+    let Some(hole) = url.strip_prefix("${").or_else(|| url.strip_prefix('{')) else {
+        return Some(url);
+    };
+    let mut depth = 1_usize;
+    for (index, character) in hole.char_indices() {
+        match character {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = hole.get(index + 1..)?;
+                    return rest.starts_with('/').then_some(rest);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The `checks_role` fact of a role check.

@@ -321,26 +321,32 @@ fn http_call<'tree>(
     })
 }
 
-/// A URL argument: a string literal (static), an interpolated string (static unless it starts
-/// with a hole), or a literal followed by `+ expression` (the expression read as a parameter).
-fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
-    if let Some(value) = string_value(node, source) {
-        return Some((value, true));
-    }
-    // `"https://host/orders/" + id`: the literal start, the rest as a parameter.
-    if node.kind() == "binary_expression"
-        && node
-            .child_by_field_name("operator")
-            .is_some_and(|operator| syntax::text(operator, source) == "+")
-    {
-        let (left, right) = (
-            node.child_by_field_name("left")?,
-            node.child_by_field_name("right")?,
-        );
-        let (start, is_static) = url_value(left, source)?;
-        let rest = syntax::compact_text(right, source, 80);
-        return Some((format!("{start}{{{rest}}}"), is_static));
-    }
+/// A URL argument: a string literal, an interpolated string, or a `+` concatenation of them
+/// with other operands (`crate::web_out::concatenated_url`); a leading hole is the base URL.
+fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
+    // `"https://host/orders/" + id`, `baseUrl + "/orders"`: literals and holes.
+    let plus = |node: Node<'tree>| -> Option<(Node<'tree>, Node<'tree>)> {
+        (node.kind() == "binary_expression"
+            && node
+                .child_by_field_name("operator")
+                .is_some_and(|operator| syntax::text(operator, source) == "+"))
+        .then(|| {
+            Some((
+                node.child_by_field_name("left")?,
+                node.child_by_field_name("right")?,
+            ))
+        })
+        .flatten()
+    };
+    let literal =
+        |part: Node<'tree>| string_value(part, source).or_else(|| interpolated_value(part, source));
+    let url = crate::web_out::concatenated_url(node, source, &literal, &plus)?;
+    Some((url, true))
+}
+
+/// The text of an interpolated string (`$"{baseUrl}/orders/{id}"`) between its quotes, holes
+/// kept as written.
+fn interpolated_value(node: Node<'_>, source: &str) -> Option<String> {
     if node.kind() != "interpolated_string_expression" {
         return None;
     }
@@ -349,7 +355,7 @@ fn url_value(node: Node<'_>, source: &str) -> Option<(String, bool)> {
         .trim_start_matches(['$', '@'])
         .strip_prefix('"')?
         .strip_suffix('"')?;
-    Some((inner.to_owned(), !inner.starts_with('{')))
+    Some(inner.to_owned())
 }
 
 /// The value of a C# string literal (regular, verbatim or raw), escapes kept as written except
