@@ -74,9 +74,10 @@ pub enum CachedOutcome {
         /// Query timings (`--debug-extractors` only, which never uses the cache).
         #[serde(default)]
         queries: Vec<serde_json::Value>,
-        /// Cross-file routing records, linked after every file is extracted.
-        #[serde(default)]
-        links: extractors::RouteLinks,
+        /// Cross-file routing records, linked after every file is extracted (boxed: most
+        /// files have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        links: Option<Box<extractors::RouteLinks>>,
     },
     /// Left out, with the reason.
     Skipped(String),
@@ -443,7 +444,7 @@ mod tests {
                 parse_errors: 0,
                 first_parse_error: None,
                 queries: Vec::new(),
-                links: Default::default(),
+                links: None,
             },
         )];
         let directory = tempfile::tempdir().unwrap();

@@ -49,6 +49,7 @@ use crate::deferred::{
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::imports_out::{self, ImportSiteAt};
+use crate::links::RouteLinks;
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children, Fnv};
@@ -90,6 +91,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // The variable declarators, methods and local functions, in order, where minimal-API
     // routes look up the names of groups and handlers (`aspnet::routes`).
     let mut declared = Vec::new();
+    // The class declarations, whose route templates controllers inherit (`aspnet::routes`).
+    let mut classes = Vec::new();
     // And the constructor parameters with their ancestors, for the DI facts.
     let mut constructor_parameters = crate::aspnet::ConstructorParameters::default();
     // And it notes the names of namespace declarations, which are not uses.
@@ -109,6 +112,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 Kind::VariableDeclarator | Kind::MethodDeclaration | Kind::LocalFunction => {
                     declared.push(node);
                 }
+                Kind::ClassDeclaration => classes.push(node),
                 Kind::Parameter => constructor_parameters.visit(node, ancestors),
                 _ => {}
             }
@@ -230,14 +234,25 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         out.facts
             .extend(graph::facts(&factory, &graph::csharp::CSharp, &hits, &file));
     }
+    let mut links = RouteLinks::default();
     crate::aspnet::facts(
         &factory,
         &hits,
         &file,
-        &declared,
+        crate::aspnet::Declared {
+            items: &declared,
+            classes: &classes,
+        },
         &constructor_parameters,
         &mut out,
+        &mut links,
     );
+    if !links.is_empty() {
+        if let Ok(mut shared) = input.links.try_borrow_mut() {
+            shared.controllers.append(&mut links.controllers);
+            shared.inherited.append(&mut links.inherited);
+        }
+    }
     out.into_facts(input)
 }
 

@@ -61,8 +61,8 @@ pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
 pub use lang::{Language, LanguageSpec, QueryFile};
 pub use links::{
-    link_routes, PathConstant, RouteLinks, RouterExport, RouterMember, RouterMount, RouterPrefix,
-    RouterRef,
+    link_routes, ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport,
+    RouterMember, RouterMount, RouterPrefix, RouterRef,
 };
 pub use query::{capture_vocabulary, compile_queries, QueryTiming};
 

@@ -12,6 +12,14 @@
 //! mounted at several prefixes gets one fact per prefix (ids `…#n`). Cycles are cut, chains are
 //! followed at most [`MAX_DEPTH`] mounts up, and the outcome is sorted, so the result does not
 //! depend on the order of files.
+//!
+//! ASP.NET Core controllers inherit route templates: a controller's are those of the most
+//! derived class in its base chain that declares any `[Route]` (a base API controller with
+//! `[Route("api/[controller]")]`). Each C# file records its controller classes
+//! (`controllers`) and the routes of its controllers that declare none (`inherited`);
+//! [`link_routes`] follows the base classes by name, across files, and prefixes those routes,
+//! with `[controller]` and `[action]` taken from the derived controller and its action. A base
+//! name that several classes with different templates share is not followed.
 
 use std::borrow::BorrowMut;
 use std::collections::{BTreeMap, BTreeSet};
@@ -46,6 +54,12 @@ pub struct RouteLinks {
     /// as `settings.API_V1_STR`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constants: Vec<PathConstant>,
+    /// C# controller classes of the file: their own route templates and base class.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<ControllerClass>,
+    /// Routes of C# controllers with no route template of their own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inherited: Vec<InheritedRoute>,
 }
 
 impl RouteLinks {
@@ -56,7 +70,38 @@ impl RouteLinks {
             && self.exports.is_empty()
             && self.mounts.is_empty()
             && self.constants.is_empty()
+            && self.controllers.is_empty()
+            && self.inherited.is_empty()
     }
+}
+
+/// A C# controller class (or a base class of controllers).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ControllerClass {
+    /// The class's simple name.
+    pub name: String,
+    /// The simple name of its base class, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// The templates of its own `[Route]` attributes, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub templates: Vec<String>,
+}
+
+/// The route facts at one position belong to an action of a controller that declares no route
+/// template, so it takes its base classes'.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InheritedRoute {
+    /// 1-based line of the route fact's evidence.
+    pub line: u32,
+    /// 1-based column of the route fact's evidence.
+    pub column: u32,
+    /// The simple name of the controller's base class.
+    pub base: String,
+    /// What `[controller]` stands for in the controller (its name without `Controller`).
+    pub controller: String,
+    /// What `[action]` stands for (the action method's name).
+    pub action: String,
 }
 
 /// The route facts at one position belong to `router`.
@@ -220,6 +265,7 @@ pub fn link_routes<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
     F: BorrowMut<Fact> + From<Fact>,
 {
+    inherit_controller_templates(facts, links);
     if links.values().all(|links| links.members.is_empty()) {
         return;
     }
@@ -318,6 +364,85 @@ where
     facts.extend(added);
 }
 
+/// Prefixes the routes of controllers that declare no route template with the templates of the
+/// nearest base class that does (`ASP.NET Core`'s rule), copies for further templates appended.
+fn inherit_controller_templates<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
+where
+    F: BorrowMut<Fact> + From<Fact>,
+{
+    if links.values().all(|links| links.inherited.is_empty()) {
+        return;
+    }
+    let mut classes: BTreeMap<&str, Vec<&ControllerClass>> = BTreeMap::new();
+    for class in links.values().flat_map(|links| &links.controllers) {
+        classes.entry(class.name.as_str()).or_default().push(class);
+    }
+    // The templates a base class passes down, by its name; `None` when the chain is unknown,
+    // ambiguous, cyclic or deeper than `MAX_DEPTH`.
+    let templates_of = |base: &str| -> Option<(Vec<String>, String)> {
+        let mut name = base;
+        for _ in 0..MAX_DEPTH {
+            let candidates = classes.get(name)?;
+            let first = candidates.first()?;
+            if candidates
+                .iter()
+                .any(|other| other.templates != first.templates || other.base != first.base)
+            {
+                return None;
+            }
+            if !first.templates.is_empty() {
+                let mut templates = first.templates.clone();
+                templates.sort();
+                templates.dedup();
+                return Some((templates, first.name.clone()));
+            }
+            name = first.base.as_deref()?;
+        }
+        None
+    };
+    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
+    let mut added = Vec::new();
+    for fact in facts.iter_mut() {
+        let fact: &mut Fact = fact.borrow_mut();
+        if fact.kind != FactKind::Route {
+            continue;
+        }
+        let Some(inherited) = links.get(&*fact.evidence.file).and_then(|file_links| {
+            file_links.inherited.iter().find(|inherited| {
+                inherited.line == fact.evidence.line && inherited.column == fact.evidence.column
+            })
+        }) else {
+            continue;
+        };
+        let Some((templates, declaring)) = templates_of(&inherited.base) else {
+            continue;
+        };
+        let written = fact.property_str("path").unwrap_or_default().to_owned();
+        let paths: Vec<String> = templates
+            .iter()
+            .map(|template| {
+                let prefix = template
+                    .replace("[controller]", &inherited.controller)
+                    .replace("[action]", &inherited.action);
+                join_path(&[&prefix, &written])
+            })
+            .collect();
+        let note = format!("route template inherited from `{declaring}`");
+        let Some((first, rest)) = paths.split_first() else {
+            continue;
+        };
+        for path in rest {
+            let mut copy = fact.clone();
+            set_path_noted(&mut copy, path, &note);
+            copy.id = free_id(&copy.id, &taken);
+            taken.insert(copy.id.clone());
+            added.push(F::from(copy));
+        }
+        set_path_noted(fact, first, &note);
+    }
+    facts.extend(added);
+}
+
 /// `path` without the router's own prefix `own` (a whole-segment prefix), rooted.
 fn strip_prefix(path: &str, own: &str) -> String {
     let own = own.trim_end_matches('/');
@@ -340,6 +465,11 @@ fn free_id(id: &str, taken: &BTreeSet<String>) -> String {
 }
 
 fn set_path(fact: &mut Fact, path: &str) {
+    set_path_noted(fact, path, "mounted");
+}
+
+/// Sets a route fact's path, its normalised form and its message, which ends with `note`.
+fn set_path_noted(fact: &mut Fact, path: &str, note: &str) {
     let normalized = route_path::normalize(path);
     let method = fact.property_str("method").unwrap_or("*").to_owned();
     let framework = fact
@@ -350,7 +480,7 @@ fn set_path(fact: &mut Fact, path: &str) {
     fact.properties.insert("path", PropertyValue::from(path));
     fact.properties
         .insert("normalized", PropertyValue::from(normalized));
-    fact.evidence.message = format!("route `{method} {path}` ({framework}, mounted)").into();
+    fact.evidence.message = format!("route `{method} {path}` ({framework}, {note})").into();
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ use crate::deferred::{Anchor, Finishing, Output, Part};
 use crate::facts_out::{FactFactory, Located};
 use crate::graph::csharp::simple_name;
 use crate::graph::{FileSyntax, GraphGrammar};
+use crate::links::RouteLinks;
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, HttpCallSite};
@@ -46,14 +47,15 @@ pub(crate) fn facts<'tree>(
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'tree>],
     file: &FileSyntax<'_, 'tree>,
-    declared: &[Node<'tree>],
+    declared: Declared<'_, 'tree>,
     constructor_parameters: &ConstructorParameters<'tree>,
     out: &mut Output<'tree>,
+    links: &mut RouteLinks,
 ) {
     out.facts
         .extend(di::facts(factory, hits, file, constructor_parameters));
     out.facts
-        .extend(routes::facts(factory, hits, file, declared));
+        .extend(routes::facts(factory, hits, file, declared, links));
     for hit in hits {
         match hit.kind {
             FactKind::ChecksRole => role_facts(factory, hit, file, out),
@@ -417,6 +419,16 @@ pub(crate) fn attribute_arguments<'tree>(
             Some((name, value))
         })
         .collect()
+}
+
+/// What the walk found declared in a C# file.
+#[derive(Clone, Copy)]
+pub(crate) struct Declared<'a, 'tree> {
+    /// The variable declarators, methods and local functions, in order (minimal APIs' groups
+    /// and handlers).
+    pub items: &'a [Node<'tree>],
+    /// The class declarations, in order.
+    pub classes: &'a [Node<'tree>],
 }
 
 /// The attributes on a declaration, in order.

@@ -1,6 +1,10 @@
 //! ASP.NET Core routes and the `performs` facts of controller actions.
 //!
-//! - Controllers: each `[Route("…")]` of the class is a prefix (none: the empty prefix). An
+//! - Controllers: each `[Route("…")]` of the class is a prefix. A class with none inherits the
+//!   templates of the nearest base class that declares any, which may lie in another file:
+//!   the file records its controller classes and such routes in its `RouteLinks`, and
+//!   `crate::link_routes` applies them after extraction (no base declares any: the empty
+//!   prefix). An
 //!   action's `[HttpGet("x")]` (`HttpPost`, …) gives `GET prefix/x`; a verb attribute without
 //!   template takes the templates of the action's `[Route]` attributes, else the prefix alone;
 //!   an action with only `[Route("x")]` serves `* prefix/x`. A template starting with `/` or
@@ -29,11 +33,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use policies::facts::{Confidence, Fact};
 use tree_sitter::Node;
 
-use super::{attribute_arguments, attribute_name, attributes_of, simple_type, string_value};
+use super::{
+    attribute_arguments, attribute_name, attributes_of, simple_type, string_value, Declared,
+};
 use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::facts_out::FactFactory;
 use crate::graph::csharp::{simple_name, CSharp};
 use crate::graph::{FileSyntax, GraphGrammar};
+use crate::links::{ControllerClass, InheritedRoute, RouteLinks};
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, RouteSite};
@@ -46,8 +53,16 @@ pub(super) fn facts<'tree>(
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'tree>],
     file: &FileSyntax<'_, 'tree>,
-    declared: &[Node<'tree>],
+    declared: Declared<'_, 'tree>,
+    links: &mut RouteLinks,
 ) -> Vec<Fact> {
+    links.controllers.extend(
+        declared
+            .classes
+            .iter()
+            .filter_map(|class| controller_class(*class, file.source)),
+    );
+    let declared = declared.items;
     let mut facts = Vec::new();
     let mut actions = BTreeSet::new();
     let mut names: Option<FileNames<'_, '_>> = None;
@@ -64,7 +79,7 @@ pub(super) fn facts<'tree>(
                 continue;
             };
             if actions.insert(method.id()) {
-                facts.extend(action_facts(factory, method, file));
+                facts.extend(action_facts(factory, method, file, &mut links.inherited));
             }
         } else if let Some((site, handler)) = minimal_route(hit, file, declared, &mut names) {
             facts.push(web_out::route_fact(factory, &site));
@@ -83,10 +98,64 @@ struct ActionRoute<'tree> {
     template: Option<String>,
 }
 
+/// The class as a controller class of `RouteLinks`: kept when it declares route templates, or
+/// when it has a base class and is named or marked as a controller (so chains of base
+/// controllers are followed).
+fn controller_class(class: Node<'_>, source: &str) -> Option<ControllerClass> {
+    let name = syntax::text(class.child_by_field_name("name")?, source);
+    let templates = own_templates(class, source);
+    let base = base_class(class, source);
+    let is_controller = name.contains("Controller")
+        || attributes_of(class)
+            .into_iter()
+            .any(|attribute| attribute_name(attribute, source) == "ApiController");
+    (!templates.is_empty() || (base.is_some() && is_controller)).then(|| ControllerClass {
+        name: name.to_owned(),
+        base,
+        templates,
+    })
+}
+
+/// The templates of a declaration's own `[Route("…")]` attributes.
+fn own_templates(declaration: Node<'_>, source: &str) -> Vec<String> {
+    attributes_of(declaration)
+        .into_iter()
+        .filter(|attribute| attribute_name(*attribute, source) == "Route")
+        .filter_map(|attribute| template_of(attribute, source))
+        .collect()
+}
+
+/// The first unnamed string argument of an attribute.
+fn template_of(attribute: Node<'_>, source: &str) -> Option<String> {
+    attribute_arguments(attribute, source)
+        .into_iter()
+        .find(|(name, _)| name.is_none())
+        .and_then(|(_, value)| string_value(value, source))
+}
+
+/// The simple name of a class's base class (the first type of its base list, generic
+/// arguments dropped), unless it is MVC's own `Controller`, `ControllerBase` or `object`: none
+/// of those declares a route.
+fn base_class(class: Node<'_>, source: &str) -> Option<String> {
+    let list = named_children(class)
+        .into_iter()
+        .find(|child| child.kind() == "base_list")?;
+    let first = named_children(list).into_iter().next()?;
+    let first = match first.kind() {
+        "primary_constructor_base_type" => named_children(first).into_iter().next()?,
+        _ => first,
+    };
+    let simple = simple_type(first, source);
+    let name = simple.split('<').next().unwrap_or_default();
+    (!name.is_empty() && !matches!(name, "Controller" | "ControllerBase" | "object" | "Object"))
+        .then(|| name.to_owned())
+}
+
 fn action_facts(
     factory: &FactFactory<'_>,
     method: Node<'_>,
     file: &FileSyntax<'_, '_>,
+    inherited: &mut Vec<InheritedRoute>,
 ) -> Vec<Fact> {
     let source = file.source;
     let Some(class) = method.parent().and_then(|body| body.parent()) else {
@@ -102,17 +171,13 @@ fn action_facts(
     ) else {
         return Vec::new();
     };
-    let template_of = |attribute: Node<'_>| {
-        attribute_arguments(attribute, source)
-            .into_iter()
-            .find(|(name, _)| name.is_none())
-            .and_then(|(_, value)| string_value(value, source))
-    };
-    let mut prefixes: Vec<String> = attributes_of(class)
-        .into_iter()
-        .filter(|attribute| attribute_name(*attribute, source) == "Route")
-        .filter_map(template_of)
-        .collect();
+    let template_of = |attribute: Node<'_>| template_of(attribute, source);
+    let mut prefixes = own_templates(class, source);
+    // No template of its own: its routes take those of its base classes once linked.
+    let inherits_from = prefixes
+        .is_empty()
+        .then(|| base_class(class, source))
+        .flatten();
     if prefixes.is_empty() {
         prefixes.push(String::new());
     }
@@ -176,11 +241,13 @@ fn action_facts(
     }
     let mut facts = Vec::new();
     for route in &routes {
+        let is_absolute = route
+            .template
+            .as_deref()
+            .is_some_and(|template| template.starts_with('/') || template.starts_with("~/"));
         for prefix in &prefixes {
             let path = match route.template.as_deref() {
-                Some(template) if template.starts_with('/') || template.starts_with("~/") => {
-                    join_path(&[template.trim_start_matches('~')])
-                }
+                Some(template) if is_absolute => join_path(&[template.trim_start_matches('~')]),
                 Some(template) => join_path(&[prefix, template]),
                 None => join_path(&[prefix]),
             };
@@ -192,7 +259,17 @@ fn action_facts(
                 handler: Some(handler.clone()),
                 scope: (file.scope_of)(route.node),
             };
-            facts.push(web_out::route_fact(factory, &site));
+            let fact = web_out::route_fact(factory, &site);
+            if let Some(base) = inherits_from.as_ref().filter(|_| !is_absolute) {
+                inherited.push(InheritedRoute {
+                    line: fact.evidence.line,
+                    column: fact.evidence.column,
+                    base: base.clone(),
+                    controller: controller.clone(),
+                    action: method_name.to_owned(),
+                });
+            }
+            facts.push(fact);
         }
         facts.extend(web_out::performs_facts_with(
             factory,
