@@ -182,7 +182,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 51] = [
+const CASES: [&str; 52] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
@@ -210,6 +210,7 @@ const CASES: [&str; 51] = [
     "python/mounts",
     "python/namespace",
     "python/own-package",
+    "python/weak-roots",
     "python/web",
     "rust/graph",
     "rust/own-crate",
@@ -490,4 +491,9 @@ fn a_client_crate_the_project_declares_itself_is_no_outside_client_in_rust() {
 #[test]
 fn a_client_module_the_project_declares_itself_is_no_outside_client_in_swift() {
     check_case("swift/own-module");
+}
+
+#[test]
+fn folders_off_the_path_never_shadow_the_standard_library_and_stubs_answer_only_stubs() {
+    check_case("python/weak-roots");
 }
