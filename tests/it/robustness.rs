@@ -22,6 +22,17 @@ fn unreadable_binary_huge_and_broken_files_are_warnings_and_symlinks_stay_inside
     std::fs::create_dir_all(root.join("web")).unwrap();
     std::fs::write(root.join("web/binary.ts"), b"export const x = 1;\0\x01\x02").unwrap();
     std::fs::write(root.join("web/latin1.ts"), b"export const caf\xe9 = 1;\n").unwrap();
+    // Python declares its encoding (PEP 263): a declared Latin-1 file is read, columns kept.
+    std::fs::write(
+        root.join("web/declared.py"),
+        b"# -*- coding: latin-1 -*-\nname = 'caf\xe9'\nimport psycopg2\nconnection = psycopg2.connect('db')\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("web/undeclared.py"),
+        b"name = 'caf\xe9'\nimport psycopg2\nconnection = psycopg2.connect('db')\n",
+    )
+    .unwrap();
     std::fs::write(root.join("web/huge.ts"), "// x\n".repeat(600_000)).unwrap();
     std::fs::write(
         root.join("web/broken.ts"),
@@ -50,6 +61,7 @@ fn unreadable_binary_huge_and_broken_files_are_warnings_and_symlinks_stay_inside
         ("file-skipped", "web/binary.ts"),
         ("file-skipped", "web/huge.ts"),
         ("file-skipped", "web/latin1.ts"),
+        ("file-skipped", "web/undeclared.py"),
         ("parse-errors", "web/broken.ts"),
     ] {
         assert!(
@@ -57,7 +69,11 @@ fn unreadable_binary_huge_and_broken_files_are_warnings_and_symlinks_stay_inside
             "{code} {file} in {warnings:?}"
         );
     }
-    assert_eq!(verdict["stats"]["files_skipped"], 3);
+    assert_eq!(verdict["stats"]["files_skipped"], 4);
+    assert!(
+        !warnings.iter().any(|(_, file)| file == "web/declared.py"),
+        "a declared Latin-1 Python file is read: {warnings:?}"
+    );
     // The broken file is kept: its `new Pool(` still establishes the edge.
     let files: Vec<&str> = verdict["violations"]
         .as_array()
@@ -67,8 +83,22 @@ fn unreadable_binary_huge_and_broken_files_are_warnings_and_symlinks_stay_inside
         .collect();
     assert_eq!(
         files,
-        ["web/broken.ts"],
+        ["web/broken.ts", "web/declared.py"],
         "nothing from the symlinked file outside the project"
+    );
+    let declared = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|violation| violation["detected"]["file"] == "web/declared.py")
+        .unwrap();
+    assert_eq!(
+        (
+            &declared["detected"]["line"],
+            &declared["detected"]["column"]
+        ),
+        (&serde_json::json!(4), &serde_json::json!(14)),
+        "the definite client call, located as in the file"
     );
     let text = serde_json::to_string(&verdict).unwrap();
     assert!(
