@@ -59,6 +59,11 @@ pub(crate) struct ClientRule {
     /// Whether importing the package alone is a probable fact (not for packages that servers
     /// import too, such as Go's `net/http`).
     pub is_probable_on_import: bool,
+    /// Whether the import prefixes also stand for the packages below them (`/`): a module's
+    /// sub-packages are the client's (`github.com/jackc/pgx/v5/pgxpool`), while a Go standard
+    /// library package's are other packages (`net/http/httptest` builds server-side test
+    /// requests).
+    pub matches_sub_packages: bool,
 }
 
 impl ClientRule {
@@ -77,6 +82,7 @@ impl ClientRule {
             types: &[],
             refine: None,
             is_probable_on_import: true,
+            matches_sub_packages: true,
         }
     }
 }
@@ -142,7 +148,7 @@ impl ClientMatcher<'_> {
             if site.is_qualified
                 && project_paths
                     .iter()
-                    .any(|path| self.has_prefix(&site.path, path))
+                    .any(|path| self.has_prefix(&site.path, path, true))
             {
                 continue;
             }
@@ -159,7 +165,7 @@ impl ClientMatcher<'_> {
                 && project_paths.iter().any(|path| {
                     rule.imports
                         .iter()
-                        .any(|prefix| self.has_prefix(path, prefix))
+                        .any(|prefix| self.has_prefix(path, prefix, true))
                 })
             {
                 continue;
@@ -172,10 +178,9 @@ impl ClientMatcher<'_> {
             for rule in self.rules {
                 if used.contains(rule.package)
                     || !rule.is_probable_on_import
-                    || !rule
-                        .imports
-                        .iter()
-                        .any(|prefix| self.has_prefix(&import.path, prefix))
+                    || !rule.imports.iter().any(|prefix| {
+                        self.has_prefix(&import.path, prefix, rule.matches_sub_packages)
+                    })
                     || !reported.insert(rule.package)
                 {
                     continue;
@@ -237,13 +242,16 @@ impl ClientMatcher<'_> {
                 || rule
                     .imports
                     .iter()
-                    .any(|prefix| self.has_prefix(path, prefix)))
+                    .any(|prefix| self.has_prefix(path, prefix, rule.matches_sub_packages)))
     }
 
-    /// Whether `path` is `prefix` or continues it after a separator or `/`.
-    fn has_prefix(&self, path: &str, prefix: &str) -> bool {
+    /// Whether `path` is `prefix` or continues it after a separator, or after `/` when
+    /// `sub_packages`.
+    fn has_prefix(&self, path: &str, prefix: &str, sub_packages: bool) -> bool {
         path.strip_prefix(prefix).is_some_and(|rest| {
-            rest.is_empty() || rest.starts_with(self.separator) || rest.starts_with('/')
+            rest.is_empty()
+                || rest.starts_with(self.separator)
+                || (sub_packages && rest.starts_with('/'))
         })
     }
 

@@ -218,6 +218,7 @@ const CLIENTS: [ClientRule; 11] = [
     ClientRule {
         calls: &["Open", "OpenDB"],
         refine: Some(sql_driver_category),
+        matches_sub_packages: false,
         ..ClientRule::new("database/sql", "relational_db", &["database/sql"])
     },
     ClientRule {
@@ -297,6 +298,7 @@ const CLIENTS: [ClientRule; 11] = [
             "NewRequestWithContext",
         ],
         is_probable_on_import: false,
+        matches_sub_packages: false,
         ..ClientRule::new("net/http", "external_api", &["net/http"])
     },
 ];
