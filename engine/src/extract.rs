@@ -587,7 +587,11 @@ mod tests {
     #[test]
     fn declared_single_byte_python_is_decoded_and_anything_else_is_skipped() {
         assert_eq!(
-            source_text("a.py", b"# coding: cp1252\ns = '\x93caf\xe9\x94'\n".to_vec()).unwrap(),
+            source_text(
+                "a.py",
+                b"# coding: cp1252\ns = '\x93caf\xe9\x94'\n".to_vec()
+            )
+            .unwrap(),
             "# coding: cp1252\ns = '\u{201C}caf\u{e9}\u{201D}'\n"
         );
         assert_eq!(
@@ -595,7 +599,11 @@ mod tests {
             "file is not valid UTF-8: invalid byte at offset 8"
         );
         assert!(
-            source_text("a.ts", b"// coding: latin-1\nconst s = 'caf\xe9';\n".to_vec()).is_err(),
+            source_text(
+                "a.ts",
+                b"// coding: latin-1\nconst s = 'caf\xe9';\n".to_vec()
+            )
+            .is_err(),
             "only Python declares its encoding"
         );
     }
