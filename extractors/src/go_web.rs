@@ -445,20 +445,10 @@ fn http_call<'tree>(
     })
 }
 
-/// A URL argument: a string literal, or a literal followed by `+ expression`.
+/// A URL argument: a string literal, or a `+` concatenation of literals and other operands
+/// (`crate::web_out::concatenated_url`); a leading hole is the base URL.
 fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
-    let plus = |node: Node<'tree>| -> Option<(Node<'tree>, Node<'tree>)> {
-        (node.kind() == "binary_expression"
-            && field_child(node, Child::Operator)
-                .is_some_and(|operator| syntax::text(operator, source) == "+"))
-        .then(|| {
-            Some((
-                field_child(node, Child::Left)?,
-                field_child(node, Child::Right)?,
-            ))
-        })
-        .flatten()
-    };
+    let plus = |node: Node<'tree>| web_out::plus_operands(node, source);
     let url = web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)?;
     Some((url, true))
 }

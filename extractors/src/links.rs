@@ -346,22 +346,34 @@ where
             .collect();
         paths.sort();
         paths.dedup();
-        let Some((first, rest)) = paths.split_first() else {
-            continue;
-        };
-        if paths.len() == 1 && *first == written {
+        if paths.len() == 1 && paths.first() == Some(&written) {
             continue;
         }
-        for path in rest {
-            let mut copy = fact.clone();
-            set_path(&mut copy, path);
-            copy.id = free_id(&copy.id, &taken);
-            taken.insert(copy.id.clone());
-            added.push(F::from(copy));
-        }
-        set_path(fact, first);
+        give_paths(fact, &paths, "mounted", &mut taken, &mut added);
     }
     facts.extend(added);
+}
+
+/// Gives a route fact the first of `paths` and a copy of it (with the next free id) each of the
+/// others, noted in their messages.
+fn give_paths<F: From<Fact>>(
+    fact: &mut Fact,
+    paths: &[String],
+    note: &str,
+    taken: &mut BTreeSet<String>,
+    added: &mut Vec<F>,
+) {
+    let Some((first, rest)) = paths.split_first() else {
+        return;
+    };
+    for path in rest {
+        let mut copy = fact.clone();
+        set_path(&mut copy, path, note);
+        copy.id = free_id(&copy.id, taken);
+        taken.insert(copy.id.clone());
+        added.push(F::from(copy));
+    }
+    set_path(fact, first, note);
 }
 
 /// Prefixes the routes of controllers that declare no route template with the templates of the
@@ -428,17 +440,7 @@ where
             })
             .collect();
         let note = format!("route template inherited from `{declaring}`");
-        let Some((first, rest)) = paths.split_first() else {
-            continue;
-        };
-        for path in rest {
-            let mut copy = fact.clone();
-            set_path_noted(&mut copy, path, &note);
-            copy.id = free_id(&copy.id, &taken);
-            taken.insert(copy.id.clone());
-            added.push(F::from(copy));
-        }
-        set_path_noted(fact, first, &note);
+        give_paths(fact, &paths, &note, &mut taken, &mut added);
     }
     facts.extend(added);
 }
@@ -464,12 +466,8 @@ fn free_id(id: &str, taken: &BTreeSet<String>) -> String {
         .unwrap_or_else(|| format!("{base}#0"))
 }
 
-fn set_path(fact: &mut Fact, path: &str) {
-    set_path_noted(fact, path, "mounted");
-}
-
 /// Sets a route fact's path, its normalised form and its message, which ends with `note`.
-fn set_path_noted(fact: &mut Fact, path: &str, note: &str) {
+fn set_path(fact: &mut Fact, path: &str, note: &str) {
     let normalized = route_path::normalize(path);
     let method = fact.property_str("method").unwrap_or("*").to_owned();
     let framework = fact

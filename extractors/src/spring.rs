@@ -436,21 +436,10 @@ fn url_parameter(annotation: Node<'_>, source: &str) -> Option<String> {
         .map(|name| syntax::text(name, source).to_owned())
 }
 
-/// A URL argument: a string literal, or a literal followed by `+ expression`.
+/// A URL argument: a string literal, or a `+` concatenation of literals and other operands
+/// (`crate::web_out::concatenated_url`); a leading hole is the base URL.
 fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
-    let plus = |node: Node<'tree>| -> Option<(Node<'tree>, Node<'tree>)> {
-        (node.kind() == "binary_expression"
-            && node
-                .child_by_field_name("operator")
-                .is_some_and(|operator| syntax::text(operator, source) == "+"))
-        .then(|| {
-            Some((
-                node.child_by_field_name("left")?,
-                node.child_by_field_name("right")?,
-            ))
-        })
-        .flatten()
-    };
+    let plus = |node: Node<'tree>| web_out::plus_operands(node, source);
     let url = web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)?;
     Some((url, true))
 }

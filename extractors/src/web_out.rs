@@ -148,6 +148,25 @@ pub(crate) fn concatenated_url<'tree>(
     has_literal.then_some(url)
 }
 
+/// The operands of a `binary_expression` whose operator is `+` (the grammars of Java, C# and Go
+/// name them `left`, `operator` and `right`), for [`concatenated_url`].
+pub(crate) fn plus_operands<'tree>(
+    node: Node<'tree>,
+    source: &str,
+) -> Option<(Node<'tree>, Node<'tree>)> {
+    if node.kind() != "binary_expression"
+        || node
+            .child_by_field_name("operator")
+            .is_none_or(|operator| crate::syntax::text(operator, source) != "+")
+    {
+        return None;
+    }
+    Some((
+        node.child_by_field_name("left")?,
+        node.child_by_field_name("right")?,
+    ))
+}
+
 /// The normalised path of a URL: a full URL contributes its path, and a URL that starts with a
 /// hole followed by `/` (`{baseUrl}/orders`, `${API}/orders`) has a dynamic base and that path.
 fn static_path(url: &str) -> Option<String> {

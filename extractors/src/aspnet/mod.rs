@@ -327,22 +327,10 @@ fn http_call<'tree>(
 /// with other operands (`crate::web_out::concatenated_url`); a leading hole is the base URL.
 fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
     // `"https://host/orders/" + id`, `baseUrl + "/orders"`: literals and holes.
-    let plus = |node: Node<'tree>| -> Option<(Node<'tree>, Node<'tree>)> {
-        (node.kind() == "binary_expression"
-            && node
-                .child_by_field_name("operator")
-                .is_some_and(|operator| syntax::text(operator, source) == "+"))
-        .then(|| {
-            Some((
-                node.child_by_field_name("left")?,
-                node.child_by_field_name("right")?,
-            ))
-        })
-        .flatten()
-    };
+    let plus = |node: Node<'tree>| web_out::plus_operands(node, source);
     let literal =
         |part: Node<'tree>| string_value(part, source).or_else(|| interpolated_value(part, source));
-    let url = crate::web_out::concatenated_url(node, source, &literal, &plus)?;
+    let url = web_out::concatenated_url(node, source, &literal, &plus)?;
     Some((url, true))
 }
 
