@@ -56,13 +56,21 @@ impl Usage<'_> {
     }
 }
 
-/// Whether a node lies in a type position (`let a: import('./x').T`, `typeof import('./x')`).
+/// Whether a node lies in a type position (`let a: import('./x').T`, `typeof import('./x')`),
+/// including the type operand of `as` and `satisfies`, which the grammar may read as an
+/// expression (`{} as import('./x').T`): anything after the operand expression.
 pub(super) fn is_in_type_position(node: Node<'_>) -> bool {
+    let mut child = node;
     let mut current = node.parent();
     while let Some(ancestor) = current {
-        if TYPE_CONTEXTS.contains(&ancestor.kind()) {
+        let kind = ancestor.kind();
+        if TYPE_CONTEXTS.contains(&kind)
+            || (matches!(kind, "as_expression" | "satisfies_expression")
+                && ancestor.named_child(0).is_some_and(|operand| operand.id() != child.id()))
+        {
             return true;
         }
+        child = ancestor;
         current = ancestor.parent();
     }
     false
