@@ -253,7 +253,14 @@ impl ProjectContext {
         }
         if !base.is_empty() {
             if let Some(file) = self.with_extension(base) {
-                return Some(file);
+                if !is_declaration(&file) {
+                    return Some(file);
+                }
+                // A declaration shim beside a folder (`test.d.ts` next to `test/index.ts`, for
+                // older resolvers): the folder's entry is what runs.
+                return prefer_runtime(
+                    [Some(file), self.probe_folder(base, manifests)].into_iter(),
+                );
             }
         }
         self.probe_folder(base, manifests)

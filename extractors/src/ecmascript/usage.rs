@@ -66,7 +66,9 @@ pub(super) fn is_in_type_position(node: Node<'_>) -> bool {
         let kind = ancestor.kind();
         if TYPE_CONTEXTS.contains(&kind)
             || (matches!(kind, "as_expression" | "satisfies_expression")
-                && ancestor.named_child(0).is_some_and(|operand| operand.id() != child.id()))
+                && ancestor
+                    .named_child(0)
+                    .is_some_and(|operand| operand.id() != child.id()))
         {
             return true;
         }
