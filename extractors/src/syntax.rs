@@ -65,15 +65,25 @@ pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
 /// - A bare `&` in JSX text (`<p>Terms & conditions</p>`), which JSX reads as text and
 ///   tree-sitter's JSX only as the start of a character reference: an `ERROR` child of the
 ///   element that begins with the `&` and holds text only (no `{`, `}`, `<` or `>`).
+/// - TypeScript forms tree-sitter-typescript 0.23 does not know, each recognised by the whole
+///   shape the parser leaves: `export type * from` ([`is_type_star_export`]), variance modifiers
+///   on type parameters ([`is_variance_modifier`]) and an array of an import type
+///   (`import('m').T[]`, [`is_import_type_array`]).
 fn is_grammar_gap(node: Node<'_>, source: &str) -> bool {
     if node.is_error() {
         let in_element = node
             .parent()
             .is_some_and(|parent| matches!(parent.kind(), "jsx_element" | "jsx_fragment"));
         let text = self::text(node, source);
-        return in_element && text.starts_with('&') && !text.contains(['{', '}', '<', '>']);
+        return (in_element && text.starts_with('&') && !text.contains(['{', '}', '<', '>']))
+            || is_type_star_export(node, source)
+            || is_variance_modifier(node, source)
+            || is_import_type_array(node, source);
     }
-    if !node.is_missing() || node.kind() != "!" {
+    if node.is_missing() && node.kind() != "!" {
+        return is_import_type_array(node, source);
+    }
+    if !node.is_missing() {
         return false;
     }
     if let Some(bang) = node.parent().filter(|parent| parent.kind() == "bang") {
@@ -110,6 +120,118 @@ fn is_empty_swift_tuple(bang: Node<'_>, source: &str) -> bool {
                     .filter(|character| !character.is_whitespace())
                     .eq("()".chars())
         })
+}
+
+/// `export type * from './x'` and `export type * as ns from './x'` (TypeScript 5.0): an `ERROR`
+/// holding just `type` in an `export_statement` that has its `*` (or `* as ns`) and its source.
+fn is_type_star_export(error: Node<'_>, source: &str) -> bool {
+    let Some(statement) = error
+        .parent()
+        .filter(|parent| parent.kind() == "export_statement")
+    else {
+        return false;
+    };
+    text(error, source) == "type"
+        && statement.child_by_field_name("source").is_some()
+        && error
+            .next_sibling()
+            .is_some_and(|next| matches!(next.kind(), "*" | "namespace_export"))
+}
+
+/// Variance modifiers on type parameters (`<in T>`, `<out O = unknown>`, `<in out T>`,
+/// TypeScript 4.7): an `ERROR` of identifiers in the type parameters that, with the parameter
+/// the parser made of a modifier, reads as modifiers followed by one name.
+fn is_variance_modifier(error: Node<'_>, source: &str) -> bool {
+    let Some(parent) = error.parent() else {
+        return false;
+    };
+    let children = named_children(error);
+    if children.is_empty() || children.iter().any(|child| child.kind() != "identifier") {
+        return false;
+    }
+    let words: Vec<&str> = children.iter().map(|child| text(*child, source)).collect();
+    let is_modifier = |word: &str| matches!(word, "in" | "out");
+    // The modifiers then the name (`T`), or modifiers only when the parameter follows.
+    let (name, modifiers) = match words.split_last() {
+        Some((last, rest)) if !is_modifier(last) => (Some(*last), rest),
+        _ => (None, words.as_slice()),
+    };
+    if !modifiers.iter().all(|word| is_modifier(word)) {
+        return false;
+    }
+    let bare_modifier = |parameter: Node<'_>| {
+        parameter.kind() == "type_parameter" && is_modifier(text(parameter, source))
+    };
+    match (parent.kind(), name) {
+        // `<in T = never>`: the parameter is named `in`, its real name in the error.
+        ("type_parameter", Some(_)) => parent
+            .child_by_field_name("name")
+            .is_some_and(|named| is_modifier(text(named, source))),
+        // `<in out T>`: a parameter `in`, then `out T` in the error.
+        ("type_parameters", Some(_)) => error.prev_named_sibling().is_some_and(bare_modifier),
+        // `<out Output = unknown>`: `out` alone, then the parameter.
+        ("type_parameters", None) => error
+            .next_named_sibling()
+            .is_some_and(|next| next.kind() == "type_parameter"),
+        _ => false,
+    }
+}
+
+/// An array of an import type, `import('m').T[]`, which the grammar reads as the expression
+/// `import('m').T` followed by `[]`: in a parameter, property or return type as an `ERROR` of that
+/// expression before an empty tuple type; in a variable's type as a `;` missing before the `[]`;
+/// after `as` or `satisfies` as an index missing from `[]`.
+fn is_import_type_array(node: Node<'_>, source: &str) -> bool {
+    let is_import_member = |expression: Node<'_>| {
+        expression.kind() == "member_expression"
+            && expression
+                .child_by_field_name("object")
+                .filter(|object| object.kind() == "call_expression")
+                .and_then(|call| call.child_by_field_name("function"))
+                .is_some_and(|function| function.kind() == "import")
+    };
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let rest = source.get(node.end_byte()..).unwrap_or_default();
+    let brackets_follow = |rest: &str| {
+        rest.trim_start()
+            .strip_prefix('[')
+            .is_some_and(|after| after.trim_start().starts_with(']'))
+    };
+    if node.is_error() {
+        let children = named_children(node);
+        return parent.kind() == "type_annotation"
+            && matches!(children.as_slice(), [only] if is_import_member(*only))
+            && node.next_named_sibling().is_some_and(|next| {
+                next.kind() == "tuple_type" && named_children(next).is_empty()
+            });
+    }
+    match (node.kind(), parent.kind()) {
+        (";", "lexical_declaration" | "variable_declaration") => {
+            node.prev_named_sibling().is_some_and(|declarator| {
+                declarator
+                    .child_by_field_name("type")
+                    .and_then(|annotation| annotation.named_child(0))
+                    .is_some_and(is_import_member)
+                    && declarator.child_by_field_name("value").is_none()
+            }) && brackets_follow(rest)
+        }
+        ("identifier", "subscript_expression") => {
+            text(parent, source).ends_with(']')
+                && parent
+                    .child_by_field_name("object")
+                    .filter(|object| {
+                        matches!(object.kind(), "as_expression" | "satisfies_expression")
+                    })
+                    .and_then(|object| object.named_child(1))
+                    .is_some_and(is_import_member)
+                && source
+                    .get(..node.start_byte())
+                    .is_some_and(|before| before.trim_end().ends_with('['))
+        }
+        _ => false,
+    }
 }
 
 /// The 1-based (line, column) of a node's start, the column counted in Unicode scalar values.
@@ -584,5 +706,38 @@ mod tests {
             assert_eq!(errors_in("a.swift", source), 0, "{source}");
         }
         assert!(errors_in("a.swift", "let x = foo(()\nlet y = ") > 0);
+    }
+
+    #[test]
+    fn typescript_forms_the_grammar_does_not_know_are_no_syntax_errors() {
+        for source in [
+            "export type * from '../types/index';",
+            "export type * as ns from './x';",
+            "interface C<in T = never> { a: T }",
+            "interface Z<out O = unknown, out I = unknown> { o: O }",
+            "type S<out Output = unknown, in Input> = { o: Output };",
+            "class K<in out T> {}",
+            "const identifiers: import('ts-morph').Node[] = [];",
+            "let entries: import('node:fs').Dirent[];",
+            "function f(a: import('m').B[]): import('m').B[] { return a; }",
+            "class P { items: import('m').B[] = []; }",
+            "type Q = { items: import('m').B[] };",
+            "const d = [] as import('../src/types').Diagnostic[];",
+        ] {
+            assert_eq!(errors_in("a.ts", source), 0, "{source}");
+            assert_eq!(errors_in("a.tsx", source), 0, "{source}");
+        }
+        // Broken code of the same shapes still counts.
+        for broken in [
+            "export type from './x';",
+            "interface C<in T U> { a: T }",
+            "interface C<T U> { a: T }",
+            "const identifiers: import('m').Node[0] = [];",
+            "let entries: import('node:fs').Dirent[] = ;",
+            "const d = [] as import('m').D[0;",
+            "function f(a: import('m').B[x]) {}",
+        ] {
+            assert!(errors_in("a.ts", broken) > 0, "{broken}");
+        }
     }
 }
