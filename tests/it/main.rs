@@ -14,6 +14,7 @@ mod determinism;
 mod examples;
 mod families;
 mod git_scopes;
+mod ids;
 mod queries;
 mod recording;
 mod robustness;

@@ -148,7 +148,8 @@ impl<'a> FactRef<'a> {
     pub fn evidence_key(&self) -> String {
         match self {
             Self::Graph(fact) => fact.evidence_key(),
-            Self::Domain(fact) => format!("{}:{}", fact.query.id, fact.evidence_key),
+            // Already `query id:graph fact key` (`DomainFact::evidence_key`).
+            Self::Domain(fact) => fact.evidence_key.clone(),
         }
     }
 
