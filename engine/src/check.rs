@@ -9,14 +9,14 @@ use std::time::Instant;
 use policies::facts::DomainFact;
 use policies::model::Model;
 
-use crate::config::{load_spec, LoadedSpec};
+use crate::config::LoadedSpec;
 use crate::error::EngineError;
 use crate::evaluate::{evaluate, ChangeSet, Evaluation, FactTable, InScope, Inputs};
 use crate::extract::{extract_project, Extraction};
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::report::{assemble, CheckRun};
-use crate::scope::{resolve, Scope, ScopeRequest};
+use crate::scope::{resolve, Scope, ScopeRequest, Snapshot};
 use crate::solve::{solve_all, Limits, Solver};
 
 /// Everything a check needs from the command line.
@@ -277,14 +277,37 @@ pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
             root.display()
         )));
     }
-    let spec = load_spec(root, options.spec.as_deref())?;
     let scope = resolve(root, &options.scope)?;
+    // The spec and the reviewed queries are read from the snapshot the scope reads the project
+    // from (HEAD under `--diff`, the index when staged), like every other file of the project.
+    let repository = match scope.snapshot {
+        Snapshot::Worktree => None,
+        Snapshot::Index | Snapshot::Commit(_) => scope
+            .git_root
+            .as_ref()
+            .and_then(|path| git2::Repository::open(path).ok()),
+    };
+    let read_snapshot = |path: &str| {
+        let repository = repository.as_ref()?;
+        scope.blobs.get(path)?;
+        Some(crate::scope::read_file(
+            &scope,
+            root,
+            Some(repository),
+            path,
+        ))
+    };
+    let snapshot: Option<crate::scope::SnapshotReader<'_>> =
+        repository.as_ref().map(|_| &read_snapshot as _);
+    let files = snapshot.map_or_else(crate::config::SpecFiles::disk, |read| {
+        crate::config::SpecFiles::snapshot(root, read)
+    });
+    let spec = crate::config::load_spec_from(root, options.spec.as_deref(), &files)?;
     let mut spec = LoadedSpec {
         model: filtered_model(&spec.model, options.repo_filter.as_deref()),
         ..spec
     };
-    // Reviewed queries are read from the project root, like the spec (the head's queries under `--diff`).
-    let queries = crate::queries::load(root, &scope.project_files, &spec.model)?;
+    let queries = crate::queries::load(root, &scope.project_files, &spec.model, snapshot)?;
     spec.warnings.extend(queries.warnings.iter().cloned());
     spec.queries = queries;
     Ok(analyse_scope(options, spec, scope, &BTreeMap::new()))

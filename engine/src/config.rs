@@ -64,14 +64,69 @@ pub struct ArtifactRule {
 
 /// Finds the spec: `--spec`, else `architecture.ag`, else `architecture.o` in the root.
 pub fn find_spec(root: &Path, spec: Option<&Path>) -> Result<PathBuf, EngineError> {
+    find_spec_in(root, spec, &SpecFiles::disk())
+}
+
+fn find_spec_in(
+    root: &Path,
+    spec: Option<&Path>,
+    files: &SpecFiles<'_>,
+) -> Result<PathBuf, EngineError> {
     if let Some(spec) = spec {
         return Ok(spec.to_path_buf());
     }
     ["architecture.ag", "architecture.o"]
         .into_iter()
         .map(|name| root.join(name))
-        .find(|path| path.is_file())
+        .find(|path| files.exists(path))
         .ok_or_else(|| EngineError::SpecNotFound(root.display().to_string()))
+}
+
+/// Where spec files (the spec, its imports, an artifact) are read from: the snapshot a check
+/// reads the project from, for the files of the project it holds (under `--diff` the HEAD
+/// commit, staged the index: uncommitted edits are not the spec checked), else the disk (a spec
+/// outside the project, a file never committed, and every file of a work-tree check).
+pub struct SpecFiles<'a> {
+    snapshot: Option<(&'a Path, crate::scope::SnapshotReader<'a>)>,
+}
+
+impl<'a> SpecFiles<'a> {
+    /// Every file from disk.
+    pub fn disk() -> Self {
+        Self { snapshot: None }
+    }
+
+    /// The files of the project under `root` that `read` has (by project-relative path) from
+    /// it, the rest from disk.
+    pub fn snapshot(root: &'a Path, read: crate::scope::SnapshotReader<'a>) -> Self {
+        Self {
+            snapshot: Some((root, read)),
+        }
+    }
+
+    /// The snapshot's answer for `path`, when it lies in the project and the snapshot has it.
+    fn snapshot_file(&self, path: &Path) -> Option<std::io::Result<Vec<u8>>> {
+        let (root, read) = self.snapshot?;
+        let relative = relative_to(path, root);
+        if relative.starts_with("../") || relative == ".." {
+            return None;
+        }
+        read(&relative)
+    }
+
+    /// Whether the file exists.
+    pub fn exists(&self, path: &Path) -> bool {
+        self.snapshot_file(path).is_some_and(|read| read.is_ok()) || path.is_file()
+    }
+
+    /// The file's bytes.
+    pub fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        match self.snapshot_file(path) {
+            Some(read) => read,
+            // Whole: an artifact may be larger than a spec source (whose limit the loader checks).
+            None => std::fs::read(path),
+        }
+    }
 }
 
 fn is_artifact_path(path: &Path) -> bool {
@@ -81,20 +136,30 @@ fn is_artifact_path(path: &Path) -> bool {
     )
 }
 
-/// Loads and checks the spec.
+/// Loads and checks the spec from disk.
 pub fn load_spec(root: &Path, spec: Option<&Path>) -> Result<LoadedSpec, EngineError> {
-    let path = find_spec(root, spec)?;
+    load_spec_from(root, spec, &SpecFiles::disk())
+}
+
+/// Loads and checks the spec, reading its files from `files`.
+pub fn load_spec_from(
+    root: &Path,
+    spec: Option<&Path>,
+    files: &SpecFiles<'_>,
+) -> Result<LoadedSpec, EngineError> {
+    let path = find_spec_in(root, spec, files)?;
     let artifact = relative_to(&path, root);
-    if !path.is_file() {
+    if !files.exists(&path) {
         return Err(EngineError::SpecUnreadable {
             path: artifact,
             reason: "no such file".into(),
         });
     }
     if is_artifact_path(&path) {
-        return load_artifact(&path, artifact);
+        return load_artifact(&path, artifact, files);
     }
-    let output = policies::compile_spec(&path, root);
+    let read = |path: &Path| files.read(path);
+    let output = policies::compile_spec_with(&path, root, &read);
     match output.model {
         Some(model) if !output.diagnostics.iter().any(Diagnostic::is_error) => {
             let spec_files = model.files.clone();
@@ -118,11 +183,19 @@ pub fn load_spec(root: &Path, spec: Option<&Path>) -> Result<LoadedSpec, EngineE
     }
 }
 
-fn load_artifact(path: &Path, artifact: String) -> Result<LoadedSpec, EngineError> {
-    let text = std::fs::read_to_string(path).map_err(|error| EngineError::SpecUnreadable {
+fn load_artifact(
+    path: &Path,
+    artifact: String,
+    files: &SpecFiles<'_>,
+) -> Result<LoadedSpec, EngineError> {
+    let unreadable = |reason: String| EngineError::SpecUnreadable {
         path: artifact.clone(),
-        reason: error.to_string(),
-    })?;
+        reason,
+    };
+    let bytes = files
+        .read(path)
+        .map_err(|error| unreadable(error.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|error| unreadable(error.to_string()))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|error| EngineError::ArtifactInvalid {
             path: artifact.clone(),

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use extractors::agq::{load_queries, run_queries, QueryDiagnostic, QuerySet, ReviewedQuery};
+use extractors::agq::{
+    load_queries, load_queries_with, run_queries, QueryDiagnostic, QuerySet, ReviewedQuery,
+};
 use policies::diagnostic::RelatedLocation;
 use policies::facts::{DomainFact, DomainFactBody, Fact};
 use policies::model::Model;
@@ -128,8 +130,16 @@ fn check_names(model: &Model, query: &ReviewedQuery) -> Vec<Diagnostic> {
 }
 
 /// Loads the project's queries; any load error is an error verdict carrying every diagnostic.
-pub fn load(root: &Path, files: &[String], model: &Model) -> Result<LoadedQueries, EngineError> {
-    let (set, diagnostics) = load_queries(root, files);
+pub fn load(
+    root: &Path,
+    files: &[String],
+    model: &Model,
+    snapshot: Option<crate::scope::SnapshotReader<'_>>,
+) -> Result<LoadedQueries, EngineError> {
+    let (set, diagnostics) = match snapshot {
+        Some(read) => load_queries_with(files, read),
+        None => load_queries(root, files),
+    };
     let mut diagnostics: Vec<Diagnostic> = diagnostics.iter().map(to_diagnostic).collect();
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(EngineError::Queries(diagnostics));

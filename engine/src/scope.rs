@@ -37,6 +37,10 @@ pub enum Snapshot {
     Commit(Oid),
 }
 
+/// Reads a project file (by project-relative path) from a git snapshot: `None` when the snapshot
+/// does not hold it.
+pub type SnapshotReader<'a> = &'a dyn Fn(&str) -> Option<std::io::Result<Vec<u8>>>;
+
 /// A resolved scope.
 #[derive(Debug, Clone)]
 pub struct Scope {

@@ -31,6 +31,8 @@ mod yaml;
 mod tests;
 
 pub use diagnostic::QueryDiagnostic;
-pub use load::{is_query_file, load_queries, load_query_texts, QuerySet, QUERY_DIRECTORIES};
+pub use load::{
+    is_query_file, load_queries, load_queries_with, load_query_texts, QuerySet, QUERY_DIRECTORIES,
+};
 pub use query::{LiteralField, ReviewedQuery};
 pub use run::{run_queries, QueryCounts, QueryRun, QueryTrace};

@@ -34,6 +34,20 @@ pub fn compile_spec(spec_path: &Path, project_root: &Path) -> CompileOutput {
     finish(load::load(RootSource::Disk(spec_path), project_root))
 }
 
+/// [`compile_spec`], reading the spec and its imports through `read` (a snapshot of the
+/// project, such as the commit a diff checks).
+pub fn compile_spec_with(
+    spec_path: &Path,
+    project_root: &Path,
+    read: load::SpecReader<'_>,
+) -> CompileOutput {
+    finish(load::load_with(
+        RootSource::Disk(spec_path),
+        project_root,
+        read,
+    ))
+}
+
 /// Compiles in-memory text. `file_name` is the project-relative name to report; the project
 /// root is the current directory, so imports resolve against `file_name`'s directory there.
 pub fn compile_source(file_name: &str, source: &str) -> CompileOutput {

@@ -18,7 +18,9 @@ pub mod syntax;
 mod test_support;
 pub mod vocab;
 
-pub use compile::{compile_source, compile_source_in, compile_spec, CompileOutput};
+pub use compile::{
+    compile_source, compile_source_in, compile_spec, compile_spec_with, CompileOutput,
+};
 pub use diagnostic::{Diagnostic, Severity};
 pub use kinds::contract::normalize_http_path;
 pub use model::Model;

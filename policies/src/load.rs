@@ -71,17 +71,37 @@ struct Frame {
     next_import: usize,
 }
 
-/// Loads the root file and its imports.
+/// Reads a spec file's bytes (at most 4 MiB plus one byte are needed): from disk, or from a
+/// snapshot the caller chooses (the engine reads the files of the project from the commit or the
+/// index it checks).
+pub type SpecReader<'a> = &'a dyn Fn(&Path) -> std::io::Result<Vec<u8>>;
+
+/// Reads a file from disk, at most 4 MiB plus one byte.
+pub fn read_from_disk(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Loads the root file and its imports from disk.
 pub fn load(root: RootSource<'_>, project_root: &Path) -> Loaded {
+    load_with(root, project_root, &read_from_disk)
+}
+
+/// Loads the root file and its imports, reading files through `read`.
+pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>) -> Loaded {
     let mut loaded = Loaded::default();
     let (lexical, display, text) = match root {
         RootSource::Disk(path) => {
             let display = paths::display_path(path, project_root);
             let lexical = paths::absolute(path);
             let span = Span::file_start(FileId(0));
-            let text = read_spec(path, span, "spec file", &display, &mut loaded.errors).and_then(
-                |bytes| check_size_and_encoding(&bytes, FileId(0), &display, &mut loaded.errors),
-            );
+            let text = read_spec(read, path, span, "spec file", &display, &mut loaded.errors)
+                .and_then(|bytes| {
+                    check_size_and_encoding(&bytes, FileId(0), &display, &mut loaded.errors)
+                });
             (lexical, display, text)
         }
         RootSource::Memory {
@@ -162,6 +182,7 @@ pub fn load(root: RootSource<'_>, project_root: &Path) -> Loaded {
         let file = FileId(u32::try_from(loaded.files.len()).unwrap_or(u32::MAX));
         let display = paths::display_path(&target, project_root);
         let bytes = read_spec(
+            read,
             &target,
             import.span,
             "imported file",
@@ -219,17 +240,15 @@ fn open_frame(
 /// Reads a spec file, at most 4 MiB plus one byte. A read error is reported at `span` as
 /// `import-not-found`; `what` says whether this is the spec file or an import.
 fn read_spec(
+    read: SpecReader<'_>,
     path: &Path,
     span: Span,
     what: &str,
     shown_as: &str,
     errors: &mut Vec<SpecError>,
 ) -> Option<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let result = std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes));
-    match result {
-        Ok(_) => Some(bytes),
+    match read(path) {
+        Ok(bytes) => Some(bytes),
         Err(error) => {
             let message = format!("cannot read {what} `{shown_as}`: {error}");
             errors.push(SpecError::new(Code::ImportNotFound, span, message));

@@ -540,3 +540,35 @@ invariant Rules {
     assert_eq!(types(&diff), expected[..1]);
     assert_eq!(statuses, ["existing"]);
 }
+
+#[test]
+fn diff_reads_the_spec_and_queries_of_head_not_their_uncommitted_edits() {
+    let (dir, repository) = base_repository();
+    write(
+        dir.path(),
+        ".lintel/queries/calls.agq.yml",
+        "id: CallCalls\nowner: team\nversion: 1\nconfidence: definite\nmatch:\n  kind: call\n  callee: call\nemit:\n  kind: event\n  event: Called\n  scope: Web\n",
+    );
+    write(
+        dir.path(),
+        "web/page.ts",
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
+    commit(&repository, "web opens a pool");
+    // Uncommitted: the rule the change breaks is edited away, and the query file is deleted.
+    write(
+        dir.path(),
+        "architecture.ag",
+        &SPEC.replace("deny flow Web -> db", ""),
+    );
+    std::fs::remove_file(dir.path().join(".lintel/queries/calls.agq.yml")).unwrap();
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 2);
+    assert_eq!(verdict["verdict"], "fail", "{verdict}");
+    assert_eq!(
+        types(&verdict),
+        [("deny flow Web -> db".to_owned(), "web/page.ts".to_owned())]
+    );
+    // The work tree's spec is what `--all` checks.
+    let verdict = check(dir.path(), ScopeRequest::All, 2);
+    assert_eq!(verdict["verdict"], "pass", "{verdict}");
+}

@@ -65,6 +65,30 @@ pub fn is_query_file(path: &str) -> bool {
 /// its YAML node, sorted by file, offset and code. Any error stops the check (§5.1); warnings
 /// do not.
 pub fn load_queries(root: &Path, files: &[String]) -> (QuerySet, Vec<QueryDiagnostic>) {
+    let read = |path: &str| {
+        if crosses_symlink(root, path) {
+            return None;
+        }
+        let full_path = root.join(path);
+        let read = std::fs::File::open(full_path).and_then(|file| {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
+                &mut bytes,
+            )
+            .map(|_| bytes)
+        });
+        Some(read)
+    };
+    load_queries_with(files, &read)
+}
+
+/// [`load_queries`], reading each query file through `read` (a snapshot of the project, such as
+/// the commit a diff checks): `None` leaves the file out, an error is the file's diagnostic.
+pub fn load_queries_with(
+    files: &[String],
+    read: &dyn Fn(&str) -> Option<std::io::Result<Vec<u8>>>,
+) -> (QuerySet, Vec<QueryDiagnostic>) {
     let mut paths: Vec<&str> = files
         .iter()
         .map(String::as_str)
@@ -75,10 +99,10 @@ pub fn load_queries(root: &Path, files: &[String]) -> (QuerySet, Vec<QueryDiagno
     let mut sources = Vec::new();
     let mut diagnostics = Vec::new();
     for path in paths {
-        if crosses_symlink(root, path) {
+        let Some(bytes) = read(path) else {
             continue;
-        }
-        match read_query_file(root, path) {
+        };
+        match query_text(bytes) {
             Ok(text) => sources.push((path.to_owned(), text)),
             Err((span, message)) => {
                 diagnostics.push(located(Code::YamlInvalid, path, span, message));
@@ -157,22 +181,17 @@ fn crosses_symlink(root: &Path, path: &str) -> bool {
 }
 
 /// Reads a query file as UTF-8; the error is located (at the first invalid byte for bad UTF-8).
-fn read_query_file(root: &Path, path: &str) -> Result<String, (Span, String)> {
+fn query_text(read: std::io::Result<Vec<u8>>) -> Result<String, (Span, String)> {
     let start = Span {
         line: 1,
         column: 1,
         offset: 0,
         end_offset: 0,
     };
-    let full_path = root.join(path);
-    let size = std::fs::metadata(&full_path)
-        .map_err(|error| (start, format!("cannot read query file: {error}")))?
-        .len();
-    if size > MAX_FILE_BYTES {
+    let bytes = read.map_err(|error| (start, format!("cannot read query file: {error}")))?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_FILE_BYTES {
         return Err((start, "query file is larger than 4 MiB".to_owned()));
     }
-    let bytes = std::fs::read(&full_path)
-        .map_err(|error| (start, format!("cannot read query file: {error}")))?;
     String::from_utf8(bytes).map_err(|error| {
         let valid_up_to = error.utf8_error().valid_up_to();
         let prefix = error
