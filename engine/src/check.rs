@@ -331,6 +331,31 @@ fn analyse_scope(
         options.debug_extractors,
         options.cache.as_ref(),
     );
+    // `component-matches-no-files` (language.md §4.2), evaluated only when every file is in scope.
+    if scope.is_everything() {
+        extraction.warnings.extend(
+            model
+                .components
+                .iter()
+                .filter(|component| !map.matches_any(&component.name, &scope.project_files))
+                .map(|component| crate::verdict::Warning {
+                    code: "component-matches-no-files".into(),
+                    message: format!(
+                        "component `{}` matches no file under the project root (paths: {})",
+                        component.name,
+                        component
+                            .paths
+                            .iter()
+                            .map(|glob| format!("`{glob}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    file: Some(component.location.file.clone()),
+                    line: Some(component.location.line),
+                    ..crate::verdict::Warning::default()
+                }),
+        );
+    }
     if !renames.is_empty() {
         for fact in &mut extraction.facts {
             if let Some(renamed) = renames.get(&*fact.evidence.file) {

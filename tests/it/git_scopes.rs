@@ -572,3 +572,34 @@ fn diff_reads_the_spec_and_queries_of_head_not_their_uncommitted_edits() {
     let verdict = check(dir.path(), ScopeRequest::All, 2);
     assert_eq!(verdict["verdict"], "pass", "{verdict}");
 }
+
+#[test]
+fn a_component_whose_globs_match_no_file_is_a_warning_of_whole_project_checks_only() {
+    let (dir, repository) = base_repository();
+    let spec = format!(
+        "{SPEC}component Legacy {{ runs_on: app  paths: [\"legacy/**\", \"old/*.ts\"] }}\n"
+    );
+    write(dir.path(), "architecture.ag", &spec);
+    commit(&repository, "a component for code that is gone");
+    let unmatched = |verdict: &serde_json::Value| -> Vec<serde_json::Value> {
+        verdict["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|warning| warning["code"] == "component-matches-no-files")
+            .cloned()
+            .collect()
+    };
+    let verdict = check(dir.path(), ScopeRequest::All, 2);
+    let warnings = unmatched(&verdict);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["file"], "architecture.ag");
+    assert_eq!(warnings[0]["line"], spec.lines().count());
+    assert!(warnings[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("`Legacy` matches no file"));
+    // Not evaluated on a partial scope.
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 2);
+    assert!(unmatched(&verdict).is_empty());
+}
