@@ -214,6 +214,9 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                             && judge(&rules, machine.is_closed, Some(source), to).is_some()
                     })
                     .cloned()
+                    // Bytewise, like every string array but the sequences (verdict-v2).
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
                     .collect::<Vec<_>>()
             });
             let message = match from {

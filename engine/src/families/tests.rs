@@ -734,6 +734,19 @@ mod machines {
         );
         assert_eq!(detail.from_state, None);
     }
+
+    #[test]
+    fn the_illegal_sources_of_an_unguarded_write_are_sorted_bytewise() {
+        let run = domain_run(RULES, vec![write(None, "Archived", 1)]);
+        let Shape::Architecture(detail) = &run.findings()[0].shape else {
+            panic!()
+        };
+        // The enum declares Draft before Active; string arrays sort bytewise (verdict-v2).
+        assert_eq!(
+            detail.illegal_sources.as_deref(),
+            Some(&["Active".to_owned(), "Draft".to_owned()][..])
+        );
+    }
 }
 
 mod values {

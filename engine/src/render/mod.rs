@@ -19,6 +19,8 @@ pub struct OtherEntry {
     pub line: u32,
     /// Entry id.
     pub id: String,
+    /// `new`, `existing` or `unchanged`.
+    pub status: &'static str,
 }
 
 /// The entries of `contract_violations`, `contract_warnings`, `workflow_violations`,
@@ -37,6 +39,7 @@ pub fn other_entries(verdict: &crate::verdict::Verdict) -> Vec<OtherEntry> {
             file: entry.file.clone().unwrap_or_default(),
             line: entry.line.unwrap_or(1),
             id: entry.id.clone(),
+            status: entry.status,
         });
     }
     for entry in verdict
@@ -51,6 +54,7 @@ pub fn other_entries(verdict: &crate::verdict::Verdict) -> Vec<OtherEntry> {
             file: entry.file.clone(),
             line: entry.line.unwrap_or(1),
             id: entry.id.clone(),
+            status: entry.status,
         });
     }
     for entry in &verdict.change_violations {
@@ -61,6 +65,7 @@ pub fn other_entries(verdict: &crate::verdict::Verdict) -> Vec<OtherEntry> {
             file: entry.trigger_files.first().cloned().unwrap_or_default(),
             line: 1,
             id: entry.id.clone(),
+            status: entry.status,
         });
     }
     entries

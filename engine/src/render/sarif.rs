@@ -101,14 +101,18 @@ pub fn document(verdict: &Verdict) -> Value {
                 "defaultConfiguration": { "level": "error" }
             })
         });
-        results.push(json!({
+        let mut result = json!({
             "ruleId": id,
             "level": if entry.blocking { "error" } else { "warning" },
             "message": { "text": entry.message },
             "locations": [location(&entry.file, entry.line, None)],
             "partialFingerprints": { "lintelFindingId/v1": entry.id },
             "properties": { "lintelId": entry.id, "type": entry.entry_type }
-        }));
+        });
+        if let Some(state) = baseline_state(entry.status) {
+            set(&mut result, "baselineState", json!(state));
+        }
+        results.push(result);
     }
     for warning in &verdict.warnings {
         let id = format!("warning/{}", warning.code);
