@@ -329,6 +329,64 @@ fn argv_wants_json(argv: &[String]) -> bool {
     })
 }
 
+/// The scope argv asks for, for the verdict of a usage error (`diff` carries the requested mode,
+/// cli.md): its `diff.mode`, `diff.base` and the re-run command with the scope flags as given.
+fn argv_scope(argv: &[String]) -> (&'static str, String, String) {
+    let value_of = |flag: &str| {
+        argv.iter().enumerate().find_map(|(index, argument)| {
+            if argument == flag {
+                argv.get(index + 1).cloned()
+            } else {
+                argument
+                    .strip_prefix(flag)
+                    .and_then(|rest| rest.strip_prefix('='))
+                    .map(str::to_owned)
+            }
+        })
+    };
+    if argv.iter().any(|argument| argument == "--all") {
+        return ("all", "workspace".into(), "lintel check --all".into());
+    }
+    if let Some(reference) = value_of("--diff") {
+        let rerun = format!("lintel check --diff {}", shell_word(&reference));
+        return ("git_ref", reference, rerun);
+    }
+    let files: Vec<&String> = argv
+        .iter()
+        .skip_while(|argument| *argument != "--file")
+        .skip(1)
+        .take_while(|argument| !argument.starts_with('-'))
+        .collect();
+    if !files.is_empty() {
+        let words: Vec<String> = files.iter().map(|file| shell_word(file)).collect();
+        return (
+            "files",
+            "files".into(),
+            format!("lintel check --file {}", words.join(" ")),
+        );
+    }
+    ("staged", "staged".into(), "lintel check".into())
+}
+
+/// A clap error's message without its `error: ` prefix, usage block and help hint, on one line
+/// (`the following required arguments were not provided: --violation <ID>`).
+fn usage_message(error: &clap::Error) -> String {
+    let text = error.to_string();
+    let message = text
+        .lines()
+        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let message = message.trim_start_matches("error: ");
+    if message.is_empty() {
+        "invalid arguments".to_owned()
+    } else {
+        message.to_owned()
+    }
+}
+
 /// Runs the CLI over `argv` (including the program name).
 pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitStatus {
     let cli = match Cli::try_parse_from(&argv) {
@@ -349,18 +407,12 @@ pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
                 };
             }
             if argv_wants_json(&argv) {
-                let message = error
-                    .to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or("invalid arguments")
-                    .trim_start_matches("error: ")
-                    .to_owned();
+                let (mode, base, rerun) = argv_scope(&argv);
                 let verdict = render::json::error_verdict(
-                    &EngineError::Usage(message),
-                    "staged",
-                    "staged".into(),
-                    "lintel check",
+                    &EngineError::Usage(usage_message(&error)),
+                    mode,
+                    base,
+                    &rerun,
                 );
                 let _ = render::json::write(stdout, &verdict);
             } else {

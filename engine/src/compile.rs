@@ -60,11 +60,23 @@ pub fn compile_command(
             .map_err(std::io::Error::other)
             .and_then(|text| std::fs::write(&out, text + "\n"));
         if let Err(error) = written {
-            let _ = writeln!(
-                stderr,
-                "error[internal-error]: cannot write `{}`: {error}",
+            // An `--out` path that cannot be written is a bad argument; with `--json`, stdout
+            // still holds one JSON document, the error verdict.
+            let error = crate::error::EngineError::Usage(format!(
+                "cannot write `{}`: {error}",
                 relative_to(&out, &root)
-            );
+            ));
+            if arguments.json {
+                let verdict = crate::render::json::error_verdict(
+                    &error,
+                    "staged",
+                    "staged".into(),
+                    "lintel check",
+                );
+                let _ = crate::render::json::write(stdout, &verdict);
+            } else {
+                crate::render::text::write_error(stderr, &error);
+            }
             return ExitStatus::Error;
         }
     }

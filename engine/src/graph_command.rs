@@ -276,8 +276,18 @@ pub fn graph_command(
         },
     };
     if let Err(error) = written {
-        let _ = writeln!(stderr, "error[internal-error]: {error}");
-        return ExitStatus::Error;
+        // A path the user named that cannot be written is a bad argument, not a bug of lintel;
+        // with JSON asked for, the error document still goes to stdout.
+        let message = match out {
+            Some(path) => format!("cannot write `{}`: {error}", path.display()),
+            None => format!("cannot write the graph: {error}"),
+        };
+        return report_error(
+            &arguments.check,
+            &EngineError::Usage(message),
+            stdout,
+            stderr,
+        );
     }
     ExitStatus::Pass
 }

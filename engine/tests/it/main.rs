@@ -846,3 +846,59 @@ fn sarif_gives_every_entry_under_diff_its_baseline_state() {
     // Under --diff a change violation is always new (verdict-v2 §status).
     assert_eq!(change[0]["baselineState"], "new");
 }
+
+#[test]
+fn a_usage_error_verdict_carries_the_requested_scope_and_the_whole_message() {
+    let (code, document) = json_run(lintel().args([
+        "check",
+        "--diff",
+        "origin/main",
+        "--json",
+        "--threads",
+        "abc",
+    ]));
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "usage-error");
+    assert_eq!(document["diff"]["mode"], "git_ref");
+    assert_eq!(document["diff"]["base"], "origin/main");
+    assert!(document["agent_context"]
+        .as_str()
+        .unwrap()
+        .ends_with("Re-run: lintel check --diff origin/main\n"));
+    let (_, document) = json_run(lintel().args(["check", "--all", "--json", "--bogus"]));
+    assert_eq!(document["diff"]["mode"], "all");
+    let (code, document) = json_run(lintel().args(["explain", "--json"]));
+    assert_eq!(code, 2);
+    assert_eq!(
+        document["message"],
+        "the following required arguments were not provided: --violation <ID>"
+    );
+}
+
+#[test]
+fn an_out_path_that_cannot_be_written_is_a_json_usage_error() {
+    let missing = tempfile::tempdir().unwrap().path().join("no/such/dir/x.o");
+    let (code, document) = json_run(
+        lintel()
+            .arg("compile")
+            .arg(example("layered-api").join("architecture.ag"))
+            .arg("--json")
+            .arg("--out")
+            .arg(&missing),
+    );
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "usage-error");
+    assert!(document["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("cannot write `"));
+    let (code, document) = json_run(
+        lintel()
+            .args(["graph", "--all", "--format", "json", "--project"])
+            .arg(example("layered-api"))
+            .arg("--out")
+            .arg(missing.with_extension("json")),
+    );
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "usage-error");
+}
