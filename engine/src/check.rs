@@ -403,26 +403,19 @@ fn analyse_scope(
     }
 }
 
-/// `--repo-filter ALIAS`: keeps the components tagged with the alias, and the rules whose
-/// endpoints are all kept components or infrastructure entities.
+/// `--repo-filter ALIAS`: keeps the rules whose endpoints are all components tagged with the
+/// alias or infrastructure entities. Every component stays: the file → component mapping, the
+/// flow graph (a path through an untagged component) and the stats are the whole project's.
 fn filtered_model(model: &Model, repo_filter: Option<&str>) -> Model {
     let Some(alias) = repo_filter else {
         return model.clone();
     };
     let mut filtered = model.clone();
-    filtered
-        .components
-        .retain(|component| component.repo.as_deref() == Some(alias));
-    let kept: BTreeSet<&str> = filtered
-        .components
-        .iter()
-        .map(|component| component.name.as_str())
-        .collect();
     let dropped: BTreeSet<&str> = model
         .components
         .iter()
+        .filter(|component| component.repo.as_deref() != Some(alias))
         .map(|component| component.name.as_str())
-        .filter(|name| !kept.contains(name))
         .collect();
     filtered.rules.retain(|rule| {
         let names: Vec<&str> = match &rule.body {

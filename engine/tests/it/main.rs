@@ -902,3 +902,69 @@ fn an_out_path_that_cannot_be_written_is_a_json_usage_error() {
     assert_eq!(code, 2);
     assert_error_shape(&document, "usage-error");
 }
+
+#[test]
+fn repo_filter_narrows_the_rules_not_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_files(
+        root,
+        &[
+            (
+                "architecture.ag",
+                "repo Back \"github.com/acme/back\"\nnode app : server\nnode db : postgres\n\
+                 component Api { runs_on: app paths: \"api/**\" repo: Back }\n\
+                 component Repo { runs_on: app paths: \"api/repo/**\" }\n\
+                 component Jobs { runs_on: app paths: \"jobs/**\" }\n\
+                 component Store { runs_on: app paths: \"store/**\" repo: Back }\n\
+                 invariant I { deny flow Api -> db\n deny reach Api -> Store\n deny flow Jobs -> db }\n",
+            ),
+            // Owned by the untagged, more specific Repo: no `deny flow Api -> db` finding.
+            (
+                "api/repo/orders.ts",
+                "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+            ),
+            // Api reaches Store through the untagged Jobs.
+            (
+                "api/handler.ts",
+                "import { run } from \"../jobs/run\";\nexport const handle = run;\n",
+            ),
+            (
+                "jobs/run.ts",
+                "import { save } from \"../store/save\";\nexport const run = save;\n",
+            ),
+            ("store/save.ts", "export const save = () => 1;\n"),
+        ],
+    );
+    let rules = |document: &serde_json::Value| -> Vec<String> {
+        document["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|violation| violation["rule"]["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, whole) = json_run(
+        lintel()
+            .current_dir(root)
+            .args(["check", "--all", "--json"]),
+    );
+    let (code, filtered) = json_run(lintel().current_dir(root).args([
+        "check",
+        "--all",
+        "--repo-filter",
+        "Back",
+        "--json",
+    ]));
+    assert_eq!(code, 1);
+    assert_eq!(rules(&filtered), ["deny reach Api -> Store"]);
+    assert_eq!(rules(&whole), ["deny reach Api -> Store"]);
+    assert_eq!(
+        filtered["violations"][0]["detected"]["path"],
+        serde_json::json!(["Api", "Jobs", "Store"])
+    );
+    assert_eq!(
+        filtered["stats"]["files_scanned"],
+        whole["stats"]["files_scanned"]
+    );
+}
