@@ -58,7 +58,7 @@ pub(crate) fn client_imports(
                 index.owns_package(&import.path)
             } else {
                 !matches!(
-                    resolve_type_path(index, &import.path),
+                    resolve_type_path(index, &import.path, ""),
                     Resolution::External { .. }
                 )
             },
@@ -258,10 +258,12 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
             if let Some(types) = index.package(&import.path) {
                 let mut by_file: BTreeMap<&str, Vec<String>> = BTreeMap::new();
                 for (name, files, _) in used_types(uses, types) {
-                    if let Some(first) = files
-                        .iter()
-                        .find(|declaring| *declaring != file && visible(name, declaring))
-                    {
+                    if let Some(first) = nearest(
+                        files
+                            .iter()
+                            .filter(|declaring| *declaring != file && visible(name, declaring)),
+                        file,
+                    ) {
                         by_file.entry(first).or_default().push(name.to_owned());
                     }
                 }
@@ -286,7 +288,7 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
                 continue;
             }
         }
-        let resolution = resolve_type_path(index, &import.path);
+        let resolution = resolve_type_path(index, &import.path, file);
         if let Some(last) = import.path.rsplit('.').next() {
             imported_names.insert(import.alias.clone().unwrap_or_else(|| last.to_owned()));
         }
@@ -305,7 +307,10 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
             if files.contains(file) || imported_names.contains(name) {
                 continue;
             }
-            let Some(declaring) = files.iter().find(|declaring| visible(name, declaring)) else {
+            let Some(declaring) = nearest(
+                files.iter().filter(|declaring| visible(name, declaring)),
+                file,
+            ) else {
                 continue;
             };
             let entry = by_file
@@ -320,7 +325,7 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
             if !name.ends_with("Kt") || imported_names.contains(name) || types.contains_key(name) {
                 continue;
             }
-            let Some(declaring) = declaring_file(index, package, name) else {
+            let Some(declaring) = declaring_file(index, package, name, file) else {
                 continue;
             };
             if declaring == file {
@@ -363,7 +368,7 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
         .collect();
     reached.insert(file.to_owned());
     for (segments, node) in jvm.chains.iter() {
-        let Some((package, name, declaring)) = qualified_target(index, &segments) else {
+        let Some((package, name, declaring)) = qualified_target(index, &segments, file) else {
             continue;
         };
         if !visible(name, declaring) || !reached.insert(declaring.to_owned()) {
@@ -386,6 +391,7 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
 fn qualified_target<'index, 'chain>(
     index: &'index TypeIndex,
     segments: &[&'chain str],
+    importer: &str,
 ) -> Option<(String, &'chain str, &'index str)> {
     if !segments
         .first()?
@@ -400,23 +406,48 @@ fn qualified_target<'index, 'chain>(
             package.push('.');
         }
         package.push_str(segments.get(split - 1)?);
-        if let Some(first) = declaring_file(index, &package, name) {
+        if let Some(first) = declaring_file(index, &package, name, importer) {
             return Some((package, *name, first));
         }
     }
     None
 }
 
-/// The first file declaring `name` in `package`, or for `FooKt` the Kotlin file `Foo.kt` of
-/// the package, whose top-level functions and properties Java reaches through that facade.
+/// Of the files that declare one name, the one nearest `importer`: the most leading path
+/// segments in common (its own module or source set, when several modules of a project copy a
+/// class), the first in path order on a tie.
+pub(crate) fn nearest<'a>(
+    files: impl IntoIterator<Item = &'a String>,
+    importer: &str,
+) -> Option<&'a str> {
+    let shared = |file: &str| {
+        file.split('/')
+            .zip(importer.split('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let mut best: Option<(&str, usize)> = None;
+    for file in files {
+        let common = shared(file);
+        if best.is_none_or(|(_, most)| common > most) {
+            best = Some((file, common));
+        }
+    }
+    best.map(|(file, _)| file)
+}
+
+/// The file declaring `name` in `package` nearest `importer`, or for `FooKt` the Kotlin file
+/// `Foo.kt` of the package, whose top-level functions and properties Java reaches through that
+/// facade.
 fn declaring_file<'index>(
     index: &'index TypeIndex,
     package: &str,
     name: &str,
+    importer: &str,
 ) -> Option<&'index str> {
     if let Some(first) = index
         .files_of(package, name)
-        .and_then(|files| files.iter().next())
+        .and_then(|files| nearest(files, importer))
     {
         return Some(first);
     }
@@ -527,7 +558,7 @@ pub(crate) fn cannot_be_chain(text: &str) -> bool {
 }
 
 /// Resolves `a.b.C` (or a member `a.b.C.D.e`) to the file declaring the outermost type.
-pub(crate) fn resolve_type_path(index: &TypeIndex, path: &str) -> Resolution {
+pub(crate) fn resolve_type_path(index: &TypeIndex, path: &str, importer: &str) -> Resolution {
     // Each split is `package.Name` with the package a prefix of the path and the name the
     // segment after it, read in place.
     for (dot, _) in path.match_indices('.') {
@@ -535,7 +566,7 @@ pub(crate) fn resolve_type_path(index: &TypeIndex, path: &str) -> Resolution {
             continue;
         };
         let name = rest.split('.').next().unwrap_or(rest);
-        if let Some(first) = declaring_file(index, package, name) {
+        if let Some(first) = declaring_file(index, package, name, importer) {
             return Resolution::File(first.to_owned());
         }
     }

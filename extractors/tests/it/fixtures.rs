@@ -182,7 +182,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 52] = [
+const CASES: [&str; 53] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
@@ -197,6 +197,7 @@ const CASES: [&str; 52] = [
     "go/web",
     "java/graph",
     "java/imports",
+    "java/modules",
     "java/own-clients",
     "java/spring",
     "java/web",
@@ -496,4 +497,9 @@ fn a_client_module_the_project_declares_itself_is_no_outside_client_in_swift() {
 #[test]
 fn folders_off_the_path_never_shadow_the_standard_library_and_stubs_answer_only_stubs() {
     check_case("python/weak-roots");
+}
+
+#[test]
+fn a_class_that_several_modules_copy_resolves_to_the_importer_s_own_module() {
+    check_case("java/modules");
 }
