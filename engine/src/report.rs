@@ -1325,7 +1325,8 @@ fn agent_entries(
     entries
 }
 
-/// Two findings with one id are one finding with `occurrences`.
+/// Two findings with one id are one finding with `occurrences`; the one first in (file, line,
+/// column) is the finding, whatever order they come in, and the others its occurrences.
 fn merge_violation(
     violations: &mut BTreeMap<String, ArchitectureViolation>,
     violation: ArchitectureViolation,
@@ -1335,6 +1336,17 @@ fn merge_violation(
             violations.insert(violation.id.clone(), violation);
         }
         Some(existing) => {
+            let mut violation = violation;
+            let place = |violation: &ArchitectureViolation| {
+                (
+                    violation.detected.file.clone(),
+                    violation.detected.line,
+                    violation.detected.column,
+                )
+            };
+            if place(&violation) < place(existing) {
+                std::mem::swap(existing, &mut violation);
+            }
             let mut occurrences = existing.detected.occurrences.take().unwrap_or_default();
             occurrences.push(Occurrence {
                 file: violation.detected.file.clone(),

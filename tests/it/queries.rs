@@ -189,3 +189,41 @@ fn unknown_names_in_queries_are_warnings() {
         "{warnings:?}"
     );
 }
+
+#[test]
+fn a_finding_at_several_places_is_reported_at_the_first_and_lists_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let files = [
+        (
+            "architecture.ag",
+            "node app : server { trust: trusted }\ndata Order { total: Money }\n\
+             component Api { runs_on: app paths: \"api/**\" }\n\
+             value_policy P { require Order.total >= 0 }\n",
+        ),
+        (
+            ".lintel/queries/v.agq.yml",
+            "id: total\nowner: t\nversion: 1\nconfidence: definite\n\
+             match: { kind: assignment, property: total }\n\
+             emit: { kind: value, subject: Order, path: total, relation: \"==\", value: \"$value\" }\n",
+        ),
+        // The same write at lines 9 and 10: fact ids order `…:10:…` before `…:9:…` as text.
+        (
+            "api/o.ts",
+            "//\n//\n//\n//\n//\n//\n//\n//\nexport function a(o: any) { o.total = -5; }\n\
+             export function b(o: any) { o.total = -5; }\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    let verdict = crate::check(root, engine::scope::ScopeRequest::All, 2);
+    let violations = verdict["violations"].as_array().unwrap();
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0]["detected"]["line"], 9);
+    assert_eq!(
+        violations[0]["detected"]["occurrences"],
+        serde_json::json!([{ "file": "api/o.ts", "line": 10 }])
+    );
+}
