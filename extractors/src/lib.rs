@@ -135,12 +135,19 @@ impl TypeDeclarations {
     }
 }
 
-/// Reads what `tree` declares when `language` has a type index.
+/// Reads what `tree` (the file `path`) declares when `language` has a type index. A Kotlin
+/// script (`build.gradle.kts`, `*.main.kts`) declares nothing other files can import: its
+/// top-level `val`s are the script's own, not members of one default package that every build
+/// script of the project shares.
 fn declarations_of(
     language: Language,
+    path: &str,
     tree: &tree_sitter::Tree,
     source: &str,
 ) -> Option<TypeDeclarations> {
+    if language == Language::Kotlin && path.ends_with(".kts") {
+        return None;
+    }
     let declared = match language {
         Language::Java => Declared::Jvm(java::declarations(tree, source)),
         Language::Kotlin => Declared::Jvm(kotlin::declarations(tree, source)),
@@ -168,7 +175,7 @@ pub fn read_declarations(path: &str, source: &str) -> Option<TypeDeclarations> {
     let language = Language::for_path(path)?;
     let backend = language.spec().tree_sitter()?;
     let tree = syntax::parse(backend.grammar, source)?;
-    declarations_of(language, &tree, source)
+    declarations_of(language, path, &tree, source)
 }
 
 /// Whether [`read_declarations`] parses the file at `path` (project-relative): a Java, Kotlin
@@ -325,7 +332,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
         ));
     };
     let errors = syntax::count_parse_errors(&tree, source);
-    let declarations = declarations_of(language, &tree, source);
+    let declarations = declarations_of(language, path, &tree, source);
     let query = query::QueryHandle::new(language, context.generic_facts(), context.query_timing());
     // A query that does not compile is an internal error that `compile_queries` reports and the
     // test suite catches; a file must not fail because of it. Every tree-sitter language now

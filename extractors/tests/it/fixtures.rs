@@ -182,7 +182,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 53] = [
+const CASES: [&str; 54] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
@@ -204,6 +204,7 @@ const CASES: [&str; 53] = [
     "kotlin/android",
     "kotlin/graph",
     "kotlin/imports",
+    "kotlin/scripts",
     "kotlin/web",
     "python/clients",
     "python/graph",
@@ -502,4 +503,9 @@ fn folders_off_the_path_never_shadow_the_standard_library_and_stubs_answer_only_
 #[test]
 fn a_class_that_several_modules_copy_resolves_to_the_importer_s_own_module() {
     check_case("java/modules");
+}
+
+#[test]
+fn kotlin_build_scripts_declare_nothing_other_scripts_import() {
+    check_case("kotlin/scripts");
 }
