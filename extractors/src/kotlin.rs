@@ -244,7 +244,13 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
     let root = tree.root_node();
     let package = package_of(root, source);
     let mut names = Vec::new();
+    // Error recovery can lift a broken class's members to the top level; in formatted Kotlin a
+    // member's line is indented, a top-level declaration's is not (`recovered_declarations`).
+    let has_error = root.has_error();
     for node in named_children(root) {
+        if has_error && !starts_unindented(node, source) {
+            continue;
+        }
         match node.kind() {
             "annotated_expression" | "assignment" => {
                 names.extend(misparsed_declaration(node, source));
@@ -254,9 +260,34 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
             _ => names.extend(declaration_name(node, source)),
         }
     }
+    if has_error {
+        // The header of a class whose declaration the parser gave up on stays at the top level
+        // as tokens: `public class PropertySpec` before a constructor it cannot read.
+        names.extend(keyword_declarations(root, source));
+    }
     names
         .into_iter()
         .map(|name| (package.clone(), name))
+        .collect()
+}
+
+/// The names of the `class X` / `object X` / `fun x` … token pairs among `node`'s own children,
+/// on unindented lines.
+fn keyword_declarations(node: Node<'_>, source: &str) -> Vec<String> {
+    let children = {
+        let mut cursor = node.walk();
+        node.children(&mut cursor).collect::<Vec<_>>()
+    };
+    children
+        .iter()
+        .zip(children.iter().skip(1))
+        .filter(|(keyword, name)| {
+            !keyword.is_named()
+                && DECLARATION_KEYWORDS.contains(&keyword.kind())
+                && name.kind() == "identifier"
+                && starts_unindented(**keyword, source)
+        })
+        .map(|(_, name)| syntax::text(*name, source).to_owned())
         .collect()
 }
 
@@ -328,9 +359,23 @@ fn misparsed_declaration(expression: Node<'_>, source: &str) -> Option<String> {
     words.get(keyword + 1).map(|name| (*name).to_owned())
 }
 
+/// Whether the line `node` starts on begins without indentation.
+fn starts_unindented(node: Node<'_>, source: &str) -> bool {
+    let before = source.get(..node.start_byte()).unwrap_or_default();
+    let line = before
+        .rfind('\n')
+        .and_then(|newline| before.get(newline + 1..))
+        .unwrap_or(before);
+    !line.starts_with([' ', '\t'])
+}
+
 /// The top-level declarations inside a parse error at the top level: the declarations and the
-/// `class X` / `object X` / `fun x` … token pairs outside any braces (members stay out).
+/// `class X` / `object X` / `fun x` … token pairs outside any braces, on a line that starts
+/// unindented. Members stay out: the braces around them may lie inside the recovered nodes,
+/// where no count of the error's own braces sees them, but a member's line is indented in
+/// formatted Kotlin (kotlinpoet's `PropertySpec.kt` declared `Builder`, `toString`, `name` …).
 fn recovered_declarations(error: Node<'_>, source: &str) -> Vec<String> {
+    let unindented = |node: Node<'_>| starts_unindented(node, source);
     let mut names = Vec::new();
     let mut depth = 0_usize;
     let children = {
@@ -341,7 +386,11 @@ fn recovered_declarations(error: Node<'_>, source: &str) -> Vec<String> {
         match child.kind() {
             "{" => depth += 1,
             "}" => depth = depth.saturating_sub(1),
-            kind if depth == 0 && !child.is_named() && DECLARATION_KEYWORDS.contains(&kind) => {
+            kind if depth == 0
+                && !child.is_named()
+                && DECLARATION_KEYWORDS.contains(&kind)
+                && unindented(*child) =>
+            {
                 if let Some(name) = children
                     .get(position + 1)
                     .filter(|next| next.kind() == "identifier")
@@ -349,7 +398,9 @@ fn recovered_declarations(error: Node<'_>, source: &str) -> Vec<String> {
                     names.push(syntax::text(*name, source).to_owned());
                 }
             }
-            _ if depth == 0 => names.extend(declaration_name(*child, source)),
+            _ if depth == 0 && unindented(*child) => {
+                names.extend(declaration_name(*child, source));
+            }
             _ => {}
         }
     }
