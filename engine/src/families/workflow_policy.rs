@@ -255,12 +255,25 @@ fn push(
     message: String,
     suggested_fix: String,
 ) {
-    let (Some(site), Some(fact)) = (
+    let (Some(mut site), Some(fact)) = (
         Site::of(&context.facts, fact_index),
         context.facts.get(fact_index),
     ) else {
         return;
     };
+    // The extractor names the preferred target (`npm_registry`); the finding's target is the
+    // declared node it resolved to (§3.7 "Action targets"), and so is its evidence.
+    if let (Some(resolved), super::FactRef::Graph(graph)) = (&shape.target, fact) {
+        if let Some(preferred) = graph
+            .target
+            .as_deref()
+            .filter(|preferred| *preferred != resolved.as_str())
+        {
+            site.message = site
+                .message
+                .replace(&format!("to `{preferred}`"), &format!("to `{resolved}`"));
+        }
+    }
     let components = vec![shape.workflow.clone()];
     evaluation.candidates.push(Candidate {
         rules,
