@@ -410,10 +410,13 @@ impl PendingUses {
                 ));
             }
         }
+        // The namespaces around the file's declarations, the global one included.
+        let mut enclosing: BTreeSet<&str> = BTreeSet::from([""]);
         for (namespace, _) in own {
             let mut current = namespace.as_str();
             loop {
                 visible.insert(current);
+                enclosing.insert(current);
                 match current.rsplit_once('.') {
                     Some((parent, _)) => current = parent,
                     None => break,
@@ -451,14 +454,40 @@ impl PendingUses {
         // in name then namespace order: looked up from each name the file uses (a few hundred)
         // to the few namespaces that declare it, as a file sees many namespaces.
         let mut used: Vec<(&str, &str, &BTreeSet<String>, Anchor)> = Vec::new();
+        let depth = |namespace: &str| {
+            if namespace.is_empty() {
+                0
+            } else {
+                namespace.split('.').count()
+            }
+        };
         for (name, first_use) in uses.iter() {
-            for namespace in index.packages_declaring(name) {
-                let files = index.package(namespace).and_then(|types| types.get(name));
-                let is_visible = visible.contains(namespace.as_str())
-                    || global_usings.contains(namespace.as_str());
-                if let (Some(files), true) = (files, is_visible) {
-                    used.push((name, namespace.as_str(), files, first_use));
-                }
+            let candidates: Vec<(&str, &BTreeSet<String>)> = index
+                .packages_declaring(name)
+                .iter()
+                .filter(|namespace| {
+                    visible.contains(namespace.as_str())
+                        || global_usings.contains(namespace.as_str())
+                })
+                .filter_map(|namespace| {
+                    let files = index.package(namespace)?.get(name)?;
+                    Some((namespace.as_str(), files))
+                })
+                .collect();
+            // C# binds a simple name in the innermost enclosing namespace that declares it (the
+            // global one last) before any `using` is looked at; only when none does do the
+            // usings' namespaces compete (`Acme.Sales.Order` over `Acme.Order` in `Acme.Sales`).
+            let innermost = candidates
+                .iter()
+                .filter(|(namespace, _)| enclosing.contains(namespace))
+                .max_by_key(|(namespace, _)| depth(namespace));
+            match innermost {
+                Some((namespace, files)) => used.push((name, namespace, files, first_use)),
+                None => used.extend(
+                    candidates
+                        .into_iter()
+                        .map(|(namespace, files)| (name, namespace, files, first_use)),
+                ),
             }
         }
         used.sort_by(|left, right| left.0.cmp(right.0).then_with(|| left.1.cmp(right.1)));

@@ -192,10 +192,11 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 55] = [
+const CASES: [&str; 56] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
+    "csharp/namespaces",
     "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
@@ -524,4 +525,9 @@ fn kotlin_build_scripts_declare_nothing_other_scripts_import() {
 #[test]
 fn a_kotlin_class_the_parser_gives_up_on_is_declared_and_its_members_are_not() {
     check_case_with_parse_errors("kotlin/recovery", &["p/Spec.kt"]);
+}
+
+#[test]
+fn a_csharp_name_binds_in_the_innermost_enclosing_namespace_before_the_usings() {
+    check_case("csharp/namespaces");
 }
