@@ -77,16 +77,24 @@ pub struct Listing {
 
 /// Lists the project's files: files git tracks (when `tracked` is given) plus every file the
 /// gitignore-aware walk finds. Symlinks are never followed, only listed with their target text,
-/// and `.git` is skipped.
+/// and `.git` is skipped. In a git project a nested repository (a folder holding `.git`: a
+/// submodule's checkout, a clone inside the tree) is opaque, as git treats it.
 pub fn walk_project(root: &Path, tracked: &[String]) -> Listing {
     let mut files: BTreeSet<String> = tracked.iter().cloned().collect();
     let mut symlinks = Vec::new();
+    let in_git = !tracked.is_empty();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .follow_links(false)
         .require_git(false)
         .parents(false)
-        .filter_entry(|entry| entry.file_name() != ".git")
+        .filter_entry(move |entry| {
+            let nested_repository = in_git
+                && entry.depth() > 0
+                && entry.file_type().is_some_and(|kind| kind.is_dir())
+                && entry.path().join(".git").exists();
+            entry.file_name() != ".git" && !nested_repository
+        })
         .build();
     for entry in walker.flatten() {
         let Some(kind) = entry.file_type() else {

@@ -435,12 +435,29 @@ fn submodules_are_skipped_with_a_warning() {
             &[&parent],
         )
         .unwrap();
+    // The submodule's checkout: its own repository, whose code is not the project's.
+    write(
+        dir.path(),
+        "web/vendor-lib/.git",
+        "gitdir: ../../.git/modules/vendor-lib\n",
+    );
+    write(
+        dir.path(),
+        "web/vendor-lib/db.ts",
+        "import { Pool } from \"pg\";\nexport const pool = new Pool();\n",
+    );
     for scope in [
         ScopeRequest::Diff("main-base".into()),
         ScopeRequest::All,
         ScopeRequest::Staged,
     ] {
         let verdict = check(dir.path(), scope, 1);
+        assert_eq!(verdict["violations"], serde_json::json!([]), "{verdict}");
+        assert!(!verdict["diff"]["changed_files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|file| file.as_str().unwrap().starts_with("web/vendor-lib/")));
         let warnings: Vec<(&str, &str)> = verdict["warnings"]
             .as_array()
             .unwrap()
