@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::diagnostic::{located, Code, QueryDiagnostic, Sink};
-use super::query::{decode_query, ReviewedQuery};
+use super::query::{decode_query, document_id, ReviewedQuery};
 use super::yaml::{parse_documents, Span};
 
 /// The folders that hold query files, relative to the project root.
@@ -134,25 +134,36 @@ pub fn load_query_texts(sources: &[(String, String)]) -> (QuerySet, Vec<QueryDia
             sink.push(diagnostic);
         }
         for document in &documents {
+            // Duplicates are found among every document with an id, so that a duplicate with
+            // errors of its own is reported as one too; each document's own errors still are.
+            let mut is_duplicate = false;
+            if let Some((id, span)) = document_id(document) {
+                match first_ids.get(&id) {
+                    Some((first_file, first_span)) => {
+                        is_duplicate = true;
+                        sink.push(
+                            sink.diagnostic(
+                                Code::DuplicateId,
+                                span,
+                                format!("duplicate query id `{id}`"),
+                            )
+                            .with_related(first_file, *first_span, "first defined here")
+                            .with_help(
+                                "query ids are unique across `.lintel/queries/` and `.aglang/extractors/`",
+                            ),
+                        );
+                    }
+                    None => {
+                        first_ids.insert(id, (path.clone(), span));
+                    }
+                }
+            }
             let Some(query) = decode_query(document, &mut sink) else {
                 continue;
             };
-            if let Some((first_file, first_span)) = first_ids.get(query.id()) {
-                sink.push(
-                    sink.diagnostic(
-                        Code::DuplicateId,
-                        query.id_span(),
-                        format!("duplicate query id `{}`", query.id()),
-                    )
-                    .with_related(first_file, *first_span, "first defined here")
-                    .with_help(
-                        "query ids are unique across `.lintel/queries/` and `.aglang/extractors/`",
-                    ),
-                );
-                continue;
+            if !is_duplicate {
+                queries.push(query);
             }
-            first_ids.insert(query.id().to_owned(), (path.clone(), query.id_span()));
-            queries.push(query);
         }
     }
     sort_diagnostics(&mut diagnostics);

@@ -125,10 +125,6 @@ impl ReviewedQuery {
             .find(|matcher| !matcher.matches(fact))
             .map(Matcher::key)
     }
-
-    pub(crate) fn id_span(&self) -> Span {
-        self.id_span
-    }
 }
 
 /// Decodes one YAML document into a query; errors and warnings go to `sink`. Returns `None`
@@ -253,6 +249,17 @@ fn decode_text(entry: &Entry, sink: &mut Sink<'_>) -> Option<String> {
         return None;
     }
     Some(text.to_owned())
+}
+
+/// The `id` a document gives as a string, with the span of its value, whatever else is wrong
+/// with the document: duplicate ids are found among every document (§5.1, all errors at once).
+pub(crate) fn document_id(document: &Document) -> Option<(String, Span)> {
+    let Value::Mapping(entries) = &document.root.value else {
+        return None;
+    };
+    let entry = entries.iter().find(|entry| entry.key == "id")?;
+    let id = entry.value.as_str().filter(|id| !id.is_empty())?;
+    Some((id.to_owned(), entry.value.span))
 }
 
 fn decode_id(entry: &Entry, sink: &mut Sink<'_>) -> Option<(String, Span)> {

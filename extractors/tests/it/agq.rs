@@ -397,6 +397,20 @@ fn duplicate_ids_within_one_file_are_reported_too() {
 }
 
 #[test]
+fn a_duplicate_id_is_reported_with_the_duplicate_s_other_errors() {
+    let text = query("  kind: call\n", "  kind: event\n  event: E\n");
+    let broken = text.replace("owner: team", "owner: \"\"");
+    let (set, diagnostics) = load(&format!("{text}---\n{broken}"));
+    assert_eq!(set.len(), 1);
+    let codes: Vec<&str> = located(&diagnostics)
+        .into_iter()
+        .map(|(code, _, _)| code)
+        .collect();
+    assert!(codes.contains(&"query-duplicate-id"), "{codes:?}");
+    assert!(codes.len() >= 2, "the duplicate's own error too: {codes:?}");
+}
+
+#[test]
 fn query_files_are_found_in_both_trees_at_any_depth() {
     assert!(is_query_file(".lintel/queries/a.agq.yml"));
     assert!(is_query_file(".lintel/queries/x/y/z.agq.yaml"));
