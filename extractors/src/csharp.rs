@@ -1197,12 +1197,19 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ),
         ("parameter", &[Any("type")]),
         ("variable_declaration", &[First("type")]),
-        ("property_declaration", &[Any("type")]),
+        ("property_declaration", &[Any("type"), Any("name")]),
         ("attribute", &[First("name")]),
         ("assignment_expression", &[Last("right")]),
         ("namespace_declaration", &[First("name")]),
         ("file_scoped_namespace_declaration", &[First("name")]),
     ]),
+    // `x.Timeout`, `x?.Timeout`, `int Timeout { get; }`: a member, whatever class is named
+    // `Timeout`.
+    member_names: &[
+        ("member_access_expression", "name"),
+        ("member_binding_expression", "name"),
+        ("property_declaration", "name"),
+    ],
     ids: OnceLock::new(),
 };
 

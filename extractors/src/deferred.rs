@@ -248,6 +248,14 @@ impl<'a> Anchors<'a> {
                     parent_kind_id: ancestor_kinds.last().copied(),
                 },
             );
+            // A member's name (`x.Timeout`) is no use of a type of that name.
+            let flags = if flags & KindIds::NAME != 0
+                && ids.is_member_name(ancestor_kinds.last().copied(), field)
+            {
+                flags & !KindIds::NAME
+            } else {
+                flags
+            };
             if in_skipped.is_none() && flags & KindIds::READ != 0 {
                 let mut state = WalkState {
                     first_uses: &mut first_uses,
@@ -507,6 +515,10 @@ pub(crate) struct WalkKinds<'k> {
     /// The parents whose children's fields the language's visitors read, each with those
     /// fields; `None`: every node's field is asked for.
     pub field_parents: Option<&'k [(&'k str, &'k [FieldAt<'k>])]>,
+    /// The (parent kind, field) of names that name a member, never a type (C#'s `x.Timeout`):
+    /// not uses, so that a later use of the name as a type is its first. Each field must be one
+    /// that `field_parents` reads.
+    pub member_names: &'k [(&'k str, &'k str)],
     /// The kind ids of those names in the language's grammar, looked up on the first walk
     /// instead of once per file.
     pub ids: OnceLock<KindIds>,
@@ -524,6 +536,8 @@ pub(crate) struct KindIds {
     fields: Vec<Box<[FieldRead]>>,
     /// The ids of the chains' leaves and ignored parts, for [`crate::jvm::chain_segments`].
     pub chain_ids: crate::jvm::ChainIds,
+    /// [`WalkKinds::member_names`] by parent kind id.
+    member_names: Vec<(u16, Box<str>)>,
 }
 
 impl KindIds {
@@ -535,6 +549,17 @@ impl KindIds {
     /// The flags that make the walk read a node.
     const READ: u8 = Self::NAME | Self::SCOPE | Self::CHAIN | Self::SKIPPED;
 
+    /// Whether a name in `field` of a parent of kind `parent` names a member.
+    fn is_member_name(&self, parent: Option<u16>, field: Option<&str>) -> bool {
+        match (parent, field) {
+            (Some(parent), Some(field)) => self
+                .member_names
+                .iter()
+                .any(|(id, name)| *id == parent && **name == *field),
+            _ => false,
+        }
+    }
+
     fn of(language: &tree_sitter::Language, kinds: &WalkKinds<'_>) -> Self {
         let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
         let mut ids = Self {
@@ -542,6 +567,7 @@ impl KindIds {
             every_field: kinds.field_parents.is_none(),
             fields: vec![Box::default(); usize::from(count)],
             chain_ids: crate::jvm::ChainIds::default(),
+            member_names: Vec::new(),
         };
         let parents: Vec<&str> = kinds
             .field_parents
@@ -579,6 +605,13 @@ impl KindIds {
                 if let Some(slot) = ids.fields.get_mut(usize::from(id)) {
                     *slot = fields.into_boxed_slice();
                 }
+            }
+            for (_, field) in kinds
+                .member_names
+                .iter()
+                .filter(|(parent, _)| *parent == kind)
+            {
+                ids.member_names.push((id, (*field).into()));
             }
             for (list, found) in [
                 (kinds.chains.chain, &mut ids.chain_ids.chain),
@@ -869,6 +902,7 @@ mod tests {
             skipped: &["import_declaration", "package_declaration"],
         },
         field_parents: None,
+        member_names: &[],
         ids: std::sync::OnceLock::new(),
     };
 

@@ -292,6 +292,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("annotation", &[First("name"), Last("arguments")]),
         ("marker_annotation", &[First("name")]),
     ]),
+    member_names: &[],
     ids: OnceLock::new(),
 };
 

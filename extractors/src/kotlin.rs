@@ -477,6 +477,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ),
         ("assignment", &[crate::walk_driver::FieldAt::Any("right")]),
     ]),
+    member_names: &[],
     ids: OnceLock::new(),
 };
 

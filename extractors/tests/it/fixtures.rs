@@ -192,10 +192,11 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 56] = [
+const CASES: [&str; 57] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
+    "csharp/members",
     "csharp/namespaces",
     "csharp/usings",
     "csharp/webapi",
@@ -530,4 +531,9 @@ fn a_kotlin_class_the_parser_gives_up_on_is_declared_and_its_members_are_not() {
 #[test]
 fn a_csharp_name_binds_in_the_innermost_enclosing_namespace_before_the_usings() {
     check_case("csharp/namespaces");
+}
+
+#[test]
+fn a_csharp_member_named_like_a_class_is_no_use_of_it() {
+    check_case("csharp/members");
 }
