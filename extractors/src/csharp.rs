@@ -1195,20 +1195,25 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
             "invocation_expression",
             &[First("function"), Last("arguments")],
         ),
-        ("parameter", &[Any("type")]),
+        ("parameter", &[Any("type"), Any("name")]),
+        ("variable_declarator", &[First("name")]),
         ("variable_declaration", &[First("type")]),
         ("property_declaration", &[Any("type"), Any("name")]),
         ("attribute", &[First("name")]),
-        ("assignment_expression", &[Last("right")]),
+        ("assignment_expression", &[First("left"), Last("right")]),
         ("namespace_declaration", &[First("name")]),
         ("file_scoped_namespace_declaration", &[First("name")]),
     ]),
-    // `x.Timeout`, `x?.Timeout`, `int Timeout { get; }`: a member, whatever class is named
-    // `Timeout`.
+    // `x.Timeout`, `x?.Timeout`, `int Timeout { get; }`, a local or parameter `Timeout`, and
+    // `Timeout = 5` (an object initializer's member, a local, a property): never the class
+    // named `Timeout`.
     member_names: &[
         ("member_access_expression", "name"),
         ("member_binding_expression", "name"),
         ("property_declaration", "name"),
+        ("variable_declarator", "name"),
+        ("parameter", "name"),
+        ("assignment_expression", "left"),
     ],
     ids: OnceLock::new(),
 };
