@@ -187,9 +187,27 @@ fn is_type_checking_only(statement: Node<'_>, source: &str) -> bool {
         {
             return true;
         }
+        // The `elif`/`else` of `if not TYPE_CHECKING:` runs only where TYPE_CHECKING is true.
+        if matches!(parent.kind(), "elif_clause" | "else_clause")
+            && parent
+                .parent()
+                .filter(|statement| statement.kind() == "if_statement")
+                .and_then(|statement| statement.child_by_field_name("condition"))
+                .is_some_and(|condition| negates_type_checking(condition, source))
+        {
+            return true;
+        }
         node = parent;
     }
     false
+}
+
+/// `not TYPE_CHECKING` (or `not <anything>.TYPE_CHECKING`).
+fn negates_type_checking(condition: Node<'_>, source: &str) -> bool {
+    condition.kind() == "not_operator"
+        && condition
+            .child_by_field_name("argument")
+            .is_some_and(|argument| names_type_checking(argument, source))
 }
 
 /// `TYPE_CHECKING` or `<anything>.TYPE_CHECKING`.
