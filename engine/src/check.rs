@@ -303,6 +303,26 @@ pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
         crate::config::SpecFiles::snapshot(root, read)
     });
     let spec = crate::config::load_spec_from(root, options.spec.as_deref(), &files)?;
+    // An alias the spec does not declare would filter every rule away and pass: a typo in a CI
+    // configuration must not silently turn the check off.
+    if let Some(alias) = options.repo_filter.as_deref() {
+        if !spec.model.repos.iter().any(|repo| repo.name == alias) {
+            let declared: Vec<String> = spec
+                .model
+                .repos
+                .iter()
+                .map(|repo| format!("`{}`", repo.name))
+                .collect();
+            return Err(EngineError::Usage(if declared.is_empty() {
+                format!("--repo-filter `{alias}`: the spec declares no repo")
+            } else {
+                format!(
+                    "--repo-filter `{alias}` is not a declared repo (declared: {})",
+                    declared.join(", ")
+                )
+            }));
+        }
+    }
     let mut spec = LoadedSpec {
         model: filtered_model(&spec.model, options.repo_filter.as_deref()),
         ..spec

@@ -968,3 +968,29 @@ fn repo_filter_narrows_the_rules_not_the_project() {
         whole["stats"]["files_scanned"]
     );
 }
+
+#[test]
+fn a_repo_filter_alias_the_spec_does_not_declare_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[(
+            "architecture.ag",
+            "repo Back \"github.com/acme/back\"\nnode app : server\n\
+             component Api { runs_on: app paths: \"api/**\" repo: Back }\n",
+        )],
+    );
+    let (code, document) = json_run(lintel().current_dir(dir.path()).args([
+        "check",
+        "--all",
+        "--repo-filter",
+        "Bakc",
+        "--json",
+    ]));
+    assert_eq!(code, 2);
+    assert_error_shape(&document, "usage-error");
+    assert_eq!(
+        document["message"],
+        "--repo-filter `Bakc` is not a declared repo (declared: `Back`)"
+    );
+}
