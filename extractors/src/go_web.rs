@@ -434,12 +434,12 @@ fn http_call<'tree>(
         "PostForm" => (Some("POST".to_owned()), arguments.first()?),
         verb => (Some(verb.to_uppercase()), arguments.first()?),
     };
-    let (url, is_static) = url_value(*url_node, source)?;
+    let url = url_value(*url_node, source)?;
     Some(HttpCallSite {
         node: call,
         method: method.unwrap_or_else(|| "*".to_owned()),
         url,
-        is_static,
+        is_static: true,
         client: "net/http",
         scope: (file.scope_of)(call),
     })
@@ -447,8 +447,7 @@ fn http_call<'tree>(
 
 /// A URL argument: a string literal, or a `+` concatenation of literals and other operands
 /// (`crate::web_out::concatenated_url`); a leading hole is the base URL.
-fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
+fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<String> {
     let plus = |node: Node<'tree>| web_out::plus_operands(node, source);
-    let url = web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)?;
-    Some((url, true))
+    web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)
 }

@@ -43,25 +43,20 @@ pub(crate) struct JvmImport {
     pub alias: Option<String>,
 }
 
-/// The imports as the client matcher reads them; an import of a type or package the project
-/// declares is the project's own.
+/// The imports as the client matcher reads them; an import the file's import sites (from
+/// [`import_sites`]) resolve into the project is the project's own.
 pub(crate) fn client_imports(
     imports: &[JvmImport],
-    index: &TypeIndex,
+    sites: &[ImportSiteAt<Anchor>],
 ) -> Vec<ClientImportAt<Anchor>> {
     imports
         .iter()
         .map(|import| ClientImportAt {
             node: import.node,
             path: import.path.clone(),
-            is_project: if import.is_wildcard {
-                index.owns_package(&import.path)
-            } else {
-                !matches!(
-                    resolve_type_path(index, &import.path, ""),
-                    Resolution::External { .. }
-                )
-            },
+            is_project: sites.iter().any(|site| {
+                site.node == import.node && !matches!(site.resolution, Resolution::External { .. })
+            }),
         })
         .collect()
 }
@@ -177,7 +172,7 @@ impl PendingJvm {
         facts.extend(matcher.facts(
             &finishing.factory,
             &client_sites,
-            &client_imports(&self.imports, index),
+            &client_imports(&self.imports, &sites),
             &scope_of,
         ));
     }

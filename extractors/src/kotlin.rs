@@ -280,15 +280,22 @@ fn keyword_declarations(node: Node<'_>, source: &str) -> Vec<String> {
     };
     children
         .iter()
-        .zip(children.iter().skip(1))
-        .filter(|(keyword, name)| {
-            !keyword.is_named()
-                && DECLARATION_KEYWORDS.contains(&keyword.kind())
-                && name.kind() == "identifier"
-                && starts_unindented(**keyword, source)
+        .enumerate()
+        .filter(|(_, keyword)| starts_unindented(**keyword, source))
+        .filter_map(|(position, keyword)| {
+            keyword_pair(*keyword, children.get(position + 1).copied(), source)
         })
-        .map(|(_, name)| syntax::text(*name, source).to_owned())
         .collect()
+}
+
+/// The name `next` gives when `keyword` is a declaration keyword token (`class`, `fun` …) and
+/// `next` an identifier: a declaration the parser read as tokens.
+fn keyword_pair(keyword: Node<'_>, next: Option<Node<'_>>, source: &str) -> Option<String> {
+    (!keyword.is_named() && DECLARATION_KEYWORDS.contains(&keyword.kind()))
+        .then_some(next)
+        .flatten()
+        .filter(|name| name.kind() == "identifier")
+        .map(|name| syntax::text(name, source).to_owned())
 }
 
 /// The facade class name of `@file:JvmName("Texts")`, through which Java calls the file's
@@ -375,7 +382,6 @@ fn starts_unindented(node: Node<'_>, source: &str) -> bool {
 /// where no count of the error's own braces sees them, but a member's line is indented in
 /// formatted Kotlin (kotlinpoet's `PropertySpec.kt` declared `Builder`, `toString`, `name` …).
 fn recovered_declarations(error: Node<'_>, source: &str) -> Vec<String> {
-    let unindented = |node: Node<'_>| starts_unindented(node, source);
     let mut names = Vec::new();
     let mut depth = 0_usize;
     let children = {
@@ -386,21 +392,10 @@ fn recovered_declarations(error: Node<'_>, source: &str) -> Vec<String> {
         match child.kind() {
             "{" => depth += 1,
             "}" => depth = depth.saturating_sub(1),
-            kind if depth == 0
-                && !child.is_named()
-                && DECLARATION_KEYWORDS.contains(&kind)
-                && unindented(*child) =>
-            {
-                if let Some(name) = children
-                    .get(position + 1)
-                    .filter(|next| next.kind() == "identifier")
-                {
-                    names.push(syntax::text(*name, source).to_owned());
-                }
-            }
-            _ if depth == 0 && unindented(*child) => {
-                names.extend(declaration_name(*child, source));
-            }
+            _ if depth == 0 && starts_unindented(*child, source) => names.extend(
+                keyword_pair(*child, children.get(position + 1).copied(), source)
+                    .or_else(|| declaration_name(*child, source)),
+            ),
             _ => {}
         }
     }

@@ -265,8 +265,17 @@ pub fn link_routes<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
     F: BorrowMut<Fact> + From<Fact>,
 {
-    inherit_controller_templates(facts, links);
-    if links.values().all(|links| links.members.is_empty()) {
+    let inherits = links.values().any(|links| !links.inherited.is_empty());
+    let mounts = links.values().any(|links| !links.members.is_empty());
+    if !inherits && !mounts {
+        return;
+    }
+    // The ids facts have, for the copies' free `#n` suffixes: one set for both passes.
+    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
+    if inherits {
+        inherit_controller_templates(facts, links, &mut taken);
+    }
+    if !mounts {
         return;
     }
     let mut mounted_by: BTreeMap<RouterKey, Vec<(RouterKey, String, bool)>> = BTreeMap::new();
@@ -296,7 +305,6 @@ where
     }
     let linker = Linker { links, mounted_by };
     let mut reach_cache: BTreeMap<RouterKey, BTreeSet<Reach>> = BTreeMap::new();
-    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
     let mut added = Vec::new();
     for fact in facts.iter_mut() {
         let fact: &mut Fact = fact.borrow_mut();
@@ -378,13 +386,13 @@ fn give_paths<F: From<Fact>>(
 
 /// Prefixes the routes of controllers that declare no route template with the templates of the
 /// nearest base class that does (`ASP.NET Core`'s rule), copies for further templates appended.
-fn inherit_controller_templates<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
-where
+fn inherit_controller_templates<F>(
+    facts: &mut Vec<F>,
+    links: &BTreeMap<String, RouteLinks>,
+    taken: &mut BTreeSet<String>,
+) where
     F: BorrowMut<Fact> + From<Fact>,
 {
-    if links.values().all(|links| links.inherited.is_empty()) {
-        return;
-    }
     let mut classes: BTreeMap<&str, Vec<&ControllerClass>> = BTreeMap::new();
     for class in links.values().flat_map(|links| &links.controllers) {
         classes.entry(class.name.as_str()).or_default().push(class);
@@ -412,7 +420,6 @@ where
         }
         None
     };
-    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
     let mut added = Vec::new();
     for fact in facts.iter_mut() {
         let fact: &mut Fact = fact.borrow_mut();
@@ -440,7 +447,7 @@ where
             })
             .collect();
         let note = format!("route template inherited from `{declaring}`");
-        give_paths(fact, &paths, &note, &mut taken, &mut added);
+        give_paths(fact, &paths, &note, taken, &mut added);
     }
     facts.extend(added);
 }

@@ -306,7 +306,7 @@ fn http_call<'tree>(
         .into_iter()
         .filter(|argument| !argument.kind().contains("comment"))
         .collect();
-    let (url, is_static) = url_value(*arguments.first()?, source)?;
+    let url = url_value(*arguments.first()?, source)?;
     let (method, client) = if let Some(verb) = hit.node(Field::Function) {
         (syntax::text(verb, source).to_uppercase(), "WebClient")
     } else {
@@ -337,7 +337,7 @@ fn http_call<'tree>(
         node: call,
         method,
         url,
-        is_static,
+        is_static: true,
         client,
         scope: (file.scope_of)(call),
     })
@@ -438,10 +438,9 @@ fn url_parameter(annotation: Node<'_>, source: &str) -> Option<String> {
 
 /// A URL argument: a string literal, or a `+` concatenation of literals and other operands
 /// (`crate::web_out::concatenated_url`); a leading hole is the base URL.
-fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
+fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<String> {
     let plus = |node: Node<'tree>| web_out::plus_operands(node, source);
-    let url = web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)?;
-    Some((url, true))
+    web_out::concatenated_url(node, source, &|part| string_value(part, source), &plus)
 }
 
 #[cfg(test)]

@@ -307,7 +307,7 @@ fn http_call<'tree>(
         .arguments(hit.node(Field::Arguments)?)
         .into_iter()
         .next()?;
-    let (url, is_static) = url_value(first, source)?;
+    let url = url_value(first, source)?;
     let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
     let is_client = receiver.contains("http") || receiver.contains("client");
     if !is_client && !url.starts_with('/') && !url.starts_with("http") {
@@ -317,7 +317,7 @@ fn http_call<'tree>(
         node: call,
         method: verb.to_uppercase(),
         url,
-        is_static,
+        is_static: true,
         client: "HttpClient",
         scope: (file.scope_of)(call),
     })
@@ -325,13 +325,12 @@ fn http_call<'tree>(
 
 /// A URL argument: a string literal, an interpolated string, or a `+` concatenation of them
 /// with other operands (`crate::web_out::concatenated_url`); a leading hole is the base URL.
-fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<(String, bool)> {
+fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<String> {
     // `"https://host/orders/" + id`, `baseUrl + "/orders"`: literals and holes.
     let plus = |node: Node<'tree>| web_out::plus_operands(node, source);
     let literal =
         |part: Node<'tree>| string_value(part, source).or_else(|| interpolated_value(part, source));
-    let url = web_out::concatenated_url(node, source, &literal, &plus)?;
-    Some((url, true))
+    web_out::concatenated_url(node, source, &literal, &plus)
 }
 
 /// The text of an interpolated string (`$"{baseUrl}/orders/{id}"`) between its quotes, holes
