@@ -620,3 +620,36 @@ fn a_component_whose_globs_match_no_file_is_a_warning_of_whole_project_checks_on
     let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 2);
     assert!(unmatched(&verdict).is_empty());
 }
+
+#[test]
+fn sarif_gives_every_entry_under_diff_its_baseline_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    for file in ["architecture.ag", "api/orders.ts", "docs/api.md"] {
+        let text = std::fs::read_to_string(tests::example("docs-freshness").join(file)).unwrap();
+        write(dir.path(), file, &text);
+    }
+    commit(&repository, "base");
+    {
+        let head = repository.head().unwrap().peel_to_commit().unwrap();
+        repository.branch("base", &head, true).unwrap();
+    }
+    write(
+        dir.path(),
+        "api/orders.ts",
+        "export const orders = () => [];\nexport const refunds = () => [];\n",
+    );
+    commit(&repository, "the api changes, its docs do not");
+    let mut options = engine::check::CheckOptions::new(dir.path());
+    options.scope = ScopeRequest::Diff("base".into());
+    let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
+    let sarif = engine::render::sarif::document(&run.verdict);
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let change: Vec<&serde_json::Value> = results
+        .iter()
+        .filter(|result| result["properties"]["type"] == "change_violation")
+        .collect();
+    assert_eq!(change.len(), 1, "{results:?}");
+    // Under --diff a change violation is always new (verdict-v2 §status).
+    assert_eq!(change[0]["baselineState"], "new");
+}
