@@ -2,11 +2,12 @@
 //! (`language.md` §3.7 DI facts), judged on constructor-injection edges between components,
 //! on the service graph of registrations, and on service-locator use.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use policies::model::{Lifetime, Rule, RuleBody, RuleKind};
 use policies::smt::Slice;
+use rayon::prelude::*;
 
 use super::{
     builder_for, fact_name, rule_name, Candidate, Citation, Context, Detail, Evaluation, FactRef,
@@ -42,6 +43,14 @@ impl<'a> Owner<'a> {
         }
     }
 
+    /// What two readings of the same name make together, whichever came first.
+    fn merge(slot: Option<Self>, other: Self) -> Self {
+        match other {
+            Self::One(owner) => Self::with(slot, owner),
+            Self::Many => Self::Many,
+        }
+    }
+
     fn single(slot: Option<&Self>) -> Option<&'a str> {
         match slot {
             Some(Self::One(owner)) => Some(owner),
@@ -54,64 +63,83 @@ impl<'a> Owner<'a> {
 /// with a constructor is declared in the file of its injections, and an import that resolves to
 /// a project file names types that file declares (a C# use of a type is an import of its file,
 /// so a class without constructor parameters, named in a registration, is found too). Only
-/// whether a type has one owner matters, so the map borrows from the facts and keeps no sets.
+/// whether a type has one owner matters, so the map borrows from the facts and keeps no sets;
+/// and only the names in `wanted` are kept (a project imports far more names than it injects).
 fn class_owners<'a>(
     facts: &'a [Box<Fact>],
     owners: &'a BTreeMap<String, String>,
+    wanted: &HashSet<&str>,
 ) -> HashMap<(&'a str, &'a str), Owner<'a>> {
-    let mut declared: HashMap<(&str, &str), Owner<'_>> = HashMap::new();
-    let mut add = |key: (&'a str, &'a str), owner: &'a str| {
-        declared
-            .entry(key)
-            .and_modify(|slot| *slot = Owner::with(Some(*slot), owner))
-            .or_insert(Owner::One(owner));
-    };
-    for fact in facts {
-        if !matches!(fact.kind, FactKind::ConstructorInjection | FactKind::Import) {
-            continue;
-        }
-        let language = fact.property_str("language").unwrap_or_default();
-        match fact.kind {
-            FactKind::ConstructorInjection => {
-                if let (Some(class), Some(subject)) = (fact.property_str("class"), &fact.subject) {
-                    add((language, class), subject);
+    // Read in parallel: a C# project has an import per type use.
+    facts
+        .par_iter()
+        .fold(HashMap::new, |mut declared, fact| {
+            let mut add = |key: (&'a str, &'a str), owner: &'a str| {
+                declared
+                    .entry(key)
+                    .and_modify(|slot| *slot = Owner::with(Some(*slot), owner))
+                    .or_insert(Owner::One(owner));
+            };
+            match fact.kind {
+                FactKind::ConstructorInjection => {
+                    if let (Some(class), Some(subject)) =
+                        (fact.property_str("class"), &fact.subject)
+                    {
+                        if wanted.contains(class) {
+                            let language = fact.property_str("language").unwrap_or_default();
+                            add((language, class), subject);
+                        }
+                    }
                 }
-            }
-            FactKind::Import => {
-                // Extraction set the target of an import to the owner of its resolved file.
-                let Some(owner) = fact.target.as_deref().or_else(|| {
-                    fact.property_str("resolved")
-                        .and_then(|resolved| owners.get(resolved))
-                        .map(String::as_str)
-                }) else {
-                    continue;
-                };
-                let Some(PropertyValue::List(names)) = fact.properties.get("names") else {
-                    continue;
-                };
-                for name in names.iter() {
-                    add((language, name.as_str()), owner);
+                FactKind::Import => {
+                    let Some(PropertyValue::List(names)) = fact.properties.get("names") else {
+                        return declared;
+                    };
+                    let mut names = names
+                        .iter()
+                        .map(|name| name.as_str())
+                        .filter(|name| wanted.contains(name))
+                        .peekable();
+                    if names.peek().is_none() {
+                        return declared;
+                    }
+                    // Extraction set the target of an import to the owner of its resolved file.
+                    let Some(owner) = fact.target.as_deref().or_else(|| {
+                        fact.property_str("resolved")
+                            .and_then(|resolved| owners.get(resolved))
+                            .map(String::as_str)
+                    }) else {
+                        return declared;
+                    };
+                    let language = fact.property_str("language").unwrap_or_default();
+                    for name in names {
+                        add((language, name), owner);
+                    }
                 }
+                _ => {}
             }
-            _ => {}
-        }
-    }
-    declared
+            declared
+        })
+        .reduce(HashMap::new, |mut merged, part| {
+            for (key, owner) in part {
+                let slot = merged.get(&key).copied();
+                merged.insert(key, Owner::merge(slot, owner));
+            }
+            merged
+        })
 }
 
 /// Fills the `target` of constructor injections that have none (`language.md` §3.7): the
 /// owner of the parameter type's single registered implementation, else of the type's single
 /// declaration, else nothing.
 pub fn fill_injection_targets(facts: &mut [Box<Fact>], owners: &BTreeMap<String, String>) {
+    let untargeted =
+        |fact: &Fact| fact.kind == FactKind::ConstructorInjection && fact.target.is_none();
     // Most projects inject nothing: the declared classes are read only when something is.
-    if !facts
-        .iter()
-        .any(|fact| fact.kind == FactKind::ConstructorInjection && fact.target.is_none())
-    {
+    if !facts.iter().any(|fact| untargeted(fact)) {
         return;
     }
     let targets: Vec<(usize, Option<String>)> = {
-        let declared = class_owners(facts, owners);
         let mut implementations: HashMap<&str, Owner<'_>> = HashMap::new();
         for fact in facts.iter() {
             if fact.kind != FactKind::DiRegistration {
@@ -125,12 +153,20 @@ pub fn fill_injection_targets(facts: &mut [Box<Fact>], owners: &BTreeMap<String,
                 implementations.insert(service, Owner::with(slot, implementation));
             }
         }
+        // The names whose owners are asked for: each injected type, and the implementation
+        // registered for it when there is a single one.
+        let mut wanted: HashSet<&str> = HashSet::new();
+        for fact in facts.iter().filter(|fact| untargeted(fact)) {
+            if let Some(parameter_type) = fact.property_str("parameterType") {
+                wanted.insert(parameter_type);
+                wanted.extend(Owner::single(implementations.get(parameter_type)));
+            }
+        }
+        let declared = class_owners(facts, owners, &wanted);
         facts
             .iter()
             .enumerate()
-            .filter(|(_, fact)| {
-                fact.kind == FactKind::ConstructorInjection && fact.target.is_none()
-            })
+            .filter(|(_, fact)| untargeted(fact))
             .filter_map(|(index, fact)| {
                 let parameter_type = fact.property_str("parameterType")?;
                 let language = fact.property_str("language").unwrap_or_default();
