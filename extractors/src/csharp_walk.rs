@@ -154,6 +154,7 @@ crate::walk_driver::field_table!(tree_sitter_c_sharp::LANGUAGE.into();
     Type => "type",
     Body => "body",
     Parameters => "parameters",
+    Condition => "condition",
 );
 
 /// Whether `text` starts with one of `prefixes` followed by the end or a character that is

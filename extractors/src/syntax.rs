@@ -266,11 +266,35 @@ pub(crate) fn text<'source>(node: Node<'_>, source: &'source str) -> &'source st
 /// A node's text with whitespace removed and cut to at most `limit` characters, for property
 /// values such as a callee `axios.get` or an argument.
 pub(crate) fn compact_text(node: Node<'_>, source: &str, limit: usize) -> String {
-    let compact: String = text(node, source)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    truncate(&compact, limit)
+    compact(text(node, source), limit)
+}
+
+/// `value`'s words joined by single spaces (as `split_whitespace` splits them), cut to at most
+/// `limit` characters: in one pass, with one allocation.
+pub(crate) fn compact(value: &str, limit: usize) -> String {
+    let mut compacted = String::with_capacity(value.len().min(limit.saturating_mul(4)));
+    let mut count = 0;
+    let mut space = false;
+    for character in value.chars() {
+        if character.is_whitespace() {
+            space = !compacted.is_empty();
+            continue;
+        }
+        if space {
+            if count == limit {
+                break;
+            }
+            compacted.push(' ');
+            count += 1;
+            space = false;
+        }
+        if count == limit {
+            break;
+        }
+        compacted.push(character);
+        count += 1;
+    }
+    compacted
 }
 
 /// [`compact_text`] with its spaces removed: the node's words run together, cut where the
@@ -536,7 +560,30 @@ pub(crate) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
 
 #[cfg(test)]
 mod tests {
-    use super::{compact_text, unspaced_text};
+    use super::{compact, compact_text, unspaced_text};
+
+    /// `compact` is the words joined by single spaces, then cut to the limit in characters.
+    #[test]
+    fn compact_joins_the_words_and_cuts_at_the_limit() {
+        let values = [
+            "",
+            "   ",
+            "a",
+            "  a  b\n\t c  ",
+            "new Foo(\n    a,\n    b)",
+            "x\u{00a0}y\u{2003}z",
+            "héllo wörld ∑ ok",
+            "ab cd",
+            "ab  cd ef",
+        ];
+        for value in values {
+            for limit in 0..12 {
+                let words: Vec<&str> = value.split_whitespace().collect();
+                let expected: String = words.join(" ").chars().take(limit).collect();
+                assert_eq!(compact(value, limit), expected, "{value:?} cut to {limit}");
+            }
+        }
+    }
 
     /// `source` parsed as `language`.
     fn parsed(language: crate::Language, source: &str) -> tree_sitter::Tree {

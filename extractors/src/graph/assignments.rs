@@ -174,15 +174,21 @@ impl Guard<'_> {
                 }
             }
             if !self.grammar.is_branching(ancestor) {
-                let mut previous = child.prev_named_sibling();
-                while let Some(statement) = previous {
-                    if writes.iter().any(|write| contains(statement, *write)) {
+                // The statements before `child`, nearest first: listed from the parent once,
+                // where each `prev_named_sibling` would walk down from the root again.
+                let siblings = syntax::named_children(ancestor);
+                let before = siblings
+                    .iter()
+                    .position(|sibling| sibling.id() == child.id())
+                    .and_then(|position| siblings.get(..position))
+                    .unwrap_or_default();
+                for statement in before.iter().rev() {
+                    if writes.iter().any(|write| contains(*statement, *write)) {
                         return None;
                     }
-                    if let Some(found) = self.early_exit(statement) {
+                    if let Some(found) = self.early_exit(*statement) {
                         return Some(found);
                     }
-                    previous = statement.prev_named_sibling();
                 }
             }
             child = ancestor;

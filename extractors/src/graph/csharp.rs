@@ -5,26 +5,28 @@ use tree_sitter::Node;
 use super::{
     binary_condition, last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar,
 };
+use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::syntax::{self, named_children};
 
 /// C# syntax.
 pub(crate) struct CSharp;
 
 impl GraphGrammar for CSharp {
+    // Kinds and fields by id (`csharp_walk`): these read every call of a file.
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
-        match node.kind() {
-            "member_access_expression" => Some((
-                node.child_by_field_name("expression")?,
-                node.child_by_field_name("name")?,
+        match csharp_walk::kind(node) {
+            Kind::MemberAccess => Some((
+                field_child(node, Child::Expression)?,
+                field_child(node, Child::Name)?,
             )),
             // `a?.B`: the object is the condition, the name sits in the member binding.
-            "conditional_access_expression" => {
+            Kind::ConditionalAccess => {
                 let binding = named_children(node)
                     .into_iter()
-                    .find(|child| child.kind() == "member_binding_expression")?;
+                    .find(|child| csharp_walk::kind(*child) == Kind::MemberBinding)?;
                 Some((
-                    node.child_by_field_name("condition")?,
-                    binding.child_by_field_name("name")?,
+                    field_child(node, Child::Condition)?,
+                    field_child(binding, Child::Name)?,
                 ))
             }
             _ => None,
@@ -34,12 +36,14 @@ impl GraphGrammar for CSharp {
     fn arguments<'tree>(&self, list: Node<'tree>) -> Vec<Node<'tree>> {
         named_children(list)
             .into_iter()
-            .filter(|argument| argument.kind() == "argument")
+            .filter(|argument| csharp_walk::kind(*argument) == Kind::Argument)
             .filter_map(|argument| {
-                let name = argument.child_by_field_name("name").map(|name| name.id());
-                named_children(argument)
-                    .into_iter()
-                    .rfind(|child| Some(child.id()) != name)
+                let name = field_child(argument, Child::Name).map(|name| name.id());
+                // The expression is the argument's last named child that is not its name.
+                (0..argument.named_child_count())
+                    .rev()
+                    .filter_map(|index| argument.named_child(index))
+                    .find(|child| Some(child.id()) != name)
             })
             .collect()
     }
@@ -170,8 +174,8 @@ fn constant_of(pattern: Node<'_>) -> Option<Node<'_>> {
 
 /// A name without type arguments: `AddScoped<IOrders, Orders>` → `AddScoped`.
 pub(crate) fn simple_name(node: Node<'_>, source: &str) -> String {
-    let node = if node.kind() == "generic_name" {
-        named_children(node).into_iter().next().unwrap_or(node)
+    let node = if csharp_walk::kind(node) == Kind::GenericName {
+        node.named_child(0).unwrap_or(node)
     } else {
         node
     };
