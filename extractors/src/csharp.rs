@@ -51,7 +51,6 @@ use crate::graph;
 use crate::imports_out::{self, ImportSiteAt};
 use crate::links::RouteLinks;
 use crate::query::{Field, QueryHit};
-use crate::source_scope;
 use crate::syntax::{self, has_token, named_children, Fnv};
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
@@ -76,7 +75,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
-    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut out = Output::new(Anchors::new(root, source, scope_name));
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::csharp_walk::matcher(source, input.context.generic_facts());
@@ -97,6 +95,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut constructor_parameters = crate::aspnet::ConstructorParameters::default();
     // And it notes the names of namespace declarations, which are not uses.
     let mut namespace_names = namespace_names::NamespaceNames::default();
+
     let walked = out
         .anchors
         .walk_scoped(&WALK_KINDS, |node, field, ancestors, visited| {
@@ -130,6 +129,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
+    // The facts of calls, assignments and attributes (generic `call` facts, registrations,
+    // routes) name their scopes, which the walk knew.
+    let walked_scopes = out.anchors.walked_scopes(walked.scoped);
+    let scope_of = |node: Node<'_>| walked_scopes.scope_of(node);
     let usings: Vec<Using<Node<'_>>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::Import)
@@ -1214,6 +1217,12 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("variable_declarator", "name"),
         ("parameter", "name"),
         ("assignment_expression", "left"),
+    ],
+    // The nodes whose facts name their scopes: calls, assignments, attributes.
+    scoped: &[
+        "invocation_expression",
+        "assignment_expression",
+        "attribute",
     ],
     ids: OnceLock::new(),
 };

@@ -59,6 +59,37 @@ fn to_u32(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
+/// The scopes of a file's nodes that the walk knew ([`Anchors::walked_scopes`]).
+pub(crate) struct WalkedScopes<'a> {
+    ids: Vec<(usize, u32)>,
+    scopes: Vec<Box<str>>,
+    root: Node<'a>,
+    source: &'a str,
+    name_of: ScopeNamer,
+}
+
+impl WalkedScopes<'_> {
+    /// The scope of `node`: the walk's when it visited it and the node is not empty, else as
+    /// `source_scope::enclosing` works it out.
+    pub fn scope_of(&self, node: Node<'_>) -> Option<String> {
+        let id = node.id();
+        let walked = self
+            .ids
+            .binary_search_by(|(known, _)| known.cmp(&id))
+            .ok()
+            .and_then(|index| self.ids.get(index))
+            .filter(|_| node.start_byte() < node.end_byte());
+        match walked {
+            Some((_, NO_SCOPE)) => None,
+            Some((_, scope)) => self
+                .scopes
+                .get(usize::try_from(*scope).unwrap_or(usize::MAX))
+                .map(|scope| scope.to_string()),
+            None => source_scope::enclosing(node, self.root, self.source, self.name_of),
+        }
+    }
+}
+
 /// Makes the anchors of one file's nodes, their scope strings interned.
 pub(crate) struct Anchors<'a> {
     root: Node<'a>,
@@ -120,6 +151,22 @@ impl<'a> Anchors<'a> {
         }
     }
 
+    /// The scopes of nodes as `source_scope::enclosing` reads them, looked up first among
+    /// `walked` (node ids with the interned scopes the walk gave them, [`Walked::scoped`]),
+    /// else worked out from the tree. A walked scope is taken for a node that is not empty: an
+    /// empty one (`MISSING`) is placed by its position.
+    pub fn walked_scopes(&self, walked: Vec<(usize, u32)>) -> WalkedScopes<'a> {
+        let mut ids = walked;
+        ids.sort_unstable();
+        WalkedScopes {
+            ids,
+            scopes: self.scopes.clone(),
+            root: self.root,
+            source: self.source,
+            name_of: self.name_of,
+        }
+    }
+
     /// The interned scope of a node, worked out from the tree.
     pub fn scope_of(&mut self, node: Node<'a>) -> u32 {
         syntax::ancestors_into(self.root, node, &mut self.chain);
@@ -177,6 +224,7 @@ impl<'a> Anchors<'a> {
         let mut walked = Walked {
             uses: BTreeMap::new(),
             chains: Vec::new(),
+            scoped: Vec::new(),
         };
         // The first use of each name, looked up by hash for every name node and sorted once.
         // Sized for the names of a file of this length, so that it is seldom grown.
@@ -238,6 +286,9 @@ impl<'a> Anchors<'a> {
             }
             ancestors.truncate(depth);
             ancestor_kinds.truncate(depth);
+            if flags & KindIds::SCOPED != 0 {
+                walked.scoped.push((node.id(), innermost));
+            }
             visit(
                 node,
                 field,
@@ -519,6 +570,10 @@ pub(crate) struct WalkKinds<'k> {
     /// not uses, so that a later use of the name as a type is its first. Each field must be one
     /// that `field_parents` reads.
     pub member_names: &'k [(&'k str, &'k str)],
+    /// The nodes whose scopes the walk records ([`Walked::scoped`]): those the language's facts
+    /// ask the scope of (calls, assignments, annotations), so that [`Anchors::walked_scopes`]
+    /// looks them up instead of working them out from the root again.
+    pub scoped: &'k [&'k str],
     /// The kind ids of those names in the language's grammar, looked up on the first walk
     /// instead of once per file.
     pub ids: OnceLock<KindIds>,
@@ -546,6 +601,7 @@ impl KindIds {
     const CHAIN: u8 = 4;
     const SKIPPED: u8 = 8;
     const FIELD_PARENT: u8 = 16;
+    const SCOPED: u8 = 32;
     /// The flags that make the walk read a node.
     const READ: u8 = Self::NAME | Self::SCOPE | Self::CHAIN | Self::SKIPPED;
 
@@ -585,6 +641,7 @@ impl KindIds {
                 (kinds.chains.chain, Self::CHAIN),
                 (kinds.chains.skipped, Self::SKIPPED),
                 (&parents, Self::FIELD_PARENT),
+                (kinds.scoped, Self::SCOPED),
             ] {
                 if list.contains(&kind) {
                     if let Some(flags) = ids.flags.get_mut(usize::from(id)) {
@@ -654,6 +711,8 @@ pub(crate) struct Walked<'a> {
     pub uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
     /// The dotted chains in order: segments, node, interned scope.
     pub chains: Vec<(Vec<String>, Node<'a>, u32)>,
+    /// The ids of the nodes of a `scoped` kind with their interned scopes, in walk order.
+    pub scoped: Vec<(usize, u32)>,
 }
 
 /// Distinct names with the anchor of their first use, sorted bytewise (as a `BTreeMap` of
@@ -903,6 +962,7 @@ mod tests {
         },
         field_parents: None,
         member_names: &[],
+        scoped: &[],
         ids: std::sync::OnceLock::new(),
     };
 
@@ -1052,6 +1112,68 @@ mod tests {
     }
 
     /// Source files of the fixtures under `folder` with extension `extension`, sorted.
+    /// The scope [`super::WalkedScopes`] gives each named node of the C#, Java and Kotlin
+    /// fixtures (and of broken files with empty nodes) is the one the tree gives it, whether the
+    /// walk recorded it (a node of a `scoped` kind) or not.
+    #[test]
+    fn walked_scopes_are_those_the_tree_gives() {
+        let languages: [(Language, &WalkKinds<'static>, super::ScopeNamer, &str, &str); 3] = [
+            (
+                Language::CSharp,
+                &crate::csharp::WALK_KINDS,
+                crate::csharp::scope_name,
+                "csharp",
+                "namespace A { class B { void F() { G(1; x = ; } class C { void H() { I( } } }",
+            ),
+            (
+                Language::Java,
+                &crate::java::WALK_KINDS,
+                crate::java::scope_name,
+                "java",
+                "class A { void f() { g(1; x = ; } class B { @X( void h() { i( } } }",
+            ),
+            (
+                Language::Kotlin,
+                &crate::kotlin::WALK_KINDS,
+                crate::kotlin::scope_name,
+                "kotlin",
+                "class A { fun f() { g(1; x = } class B { @X( fun h() { i( } } }",
+            ),
+        ];
+        for (language, kinds, name_of, folder, broken) in languages {
+            let grammar = language
+                .spec()
+                .tree_sitter()
+                .map(|backend| backend.grammar)
+                .expect("the language has a grammar");
+            let extension = language.spec().extensions.first().copied().unwrap_or("");
+            let mut sources = fixture_sources(folder, extension);
+            sources.push(broken.to_owned());
+            let (mut compared, mut recorded) = (0, 0);
+            for source in &sources {
+                let tree = syntax::parse(grammar, source).expect("the grammar parses");
+                let root = tree.root_node();
+                let mut anchors = Anchors::new(root, source, name_of);
+                let mut visited = Vec::new();
+                let walked = anchors.walk_with(kinds, |node, _, _| visited.push(node));
+                recorded += walked.scoped.len();
+                let scopes = anchors.walked_scopes(walked.scoped);
+                for node in visited {
+                    assert_eq!(
+                        scopes.scope_of(node),
+                        source_scope::enclosing(node, root, source, name_of),
+                        "{folder}: {} at {:?}",
+                        node.kind(),
+                        node.start_position()
+                    );
+                    compared += 1;
+                }
+            }
+            assert!(compared > 500, "{folder}: compared {compared} nodes");
+            assert!(recorded > 20, "{folder}: recorded {recorded} scopes");
+        }
+    }
+
     fn fixture_sources(folder: &str, extension: &str) -> Vec<String> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures")

@@ -35,7 +35,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
     let factory = FactFactory::new(input);
     let root = input.tree.root_node();
-    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut out = Output::new(Anchors::new(root, source, scope_name));
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::kotlin_walk::matcher(source, input.context.generic_facts());
@@ -50,6 +49,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
+    // The facts of calls, assignments and annotations name their scopes, which the walk knew.
+    let walked_scopes = out.anchors.walked_scopes(walked.scoped);
+    let scope_of = |node: Node<'_>| walked_scopes.scope_of(node);
     let mut imports: Vec<JvmImport> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         if let Some(import) = hit
@@ -473,6 +475,8 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("assignment", &[crate::walk_driver::FieldAt::Any("right")]),
     ]),
     member_names: &[],
+    // The nodes whose facts name their scopes: calls, assignments, annotations.
+    scoped: &["call_expression", "assignment", "annotation"],
     ids: OnceLock::new(),
 };
 
