@@ -192,14 +192,14 @@ impl ExtractionCache {
         identities: &[(String, String)],
         extracted: &[String],
         include_generated: bool,
-        keep_generic: bool,
+        generic: &extractors::GenericFacts,
     ) -> String {
         Self::key_for_build(
             build_identity(),
             identities,
             extracted,
             include_generated,
-            keep_generic,
+            generic,
         )
     }
 
@@ -209,11 +209,11 @@ impl ExtractionCache {
         identities: &[(String, String)],
         extracted: &[String],
         include_generated: bool,
-        keep_generic: bool,
+        generic: &extractors::GenericFacts,
     ) -> String {
         let mut hasher = Sha256::new();
         hasher.update(format!(
-            "lintel {} build {build} cache {CACHE_FORMAT} generated={include_generated} generic={keep_generic}\n",
+            "lintel {} build {build} cache {CACHE_FORMAT} generated={include_generated} generic={generic}\n",
             env!("CARGO_PKG_VERSION")
         ));
         for (path, identity) in identities {
@@ -363,7 +363,13 @@ mod tests {
         let identities = vec![("src/a.ts".to_owned(), "blob".to_owned())];
         let extracted = vec!["src/a.ts".to_owned()];
         let key = |build: &str| {
-            ExtractionCache::key_for_build(build, &identities, &extracted, false, false)
+            ExtractionCache::key_for_build(
+                build,
+                &identities,
+                &extracted,
+                false,
+                &extractors::GenericFacts::NONE,
+            )
         };
         assert_eq!(key("100:1"), key("100:1"));
         assert_ne!(key("100:1"), key("100:2"));
@@ -371,7 +377,12 @@ mod tests {
         // The running test binary has an identity.
         assert!(!build_identity().is_empty());
         assert_eq!(
-            ExtractionCache::key(&identities, &extracted, false, false),
+            ExtractionCache::key(
+                &identities,
+                &extracted,
+                false,
+                &extractors::GenericFacts::NONE
+            ),
             key(build_identity())
         );
     }

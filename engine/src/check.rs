@@ -347,7 +347,11 @@ fn analyse_scope(
         &scope,
         &map,
         options.include_generated,
-        options.keep_all_facts || !spec.queries.set.is_empty(),
+        &if options.keep_all_facts {
+            extractors::GenericFacts::ALL
+        } else {
+            spec.queries.set.generic_facts()
+        },
         options.debug_extractors,
         options.cache.as_ref(),
     );

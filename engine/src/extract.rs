@@ -168,7 +168,7 @@ fn first_one(
     repository: Option<&git2::Repository>,
     file: &str,
     include_generated: bool,
-    keep_generic: bool,
+    generic: &extractors::GenericFacts,
 ) -> (FirstOutcome, Option<TypeDeclarations>) {
     let done = |outcome| (FirstOutcome::Done(outcome), None);
     if extractors::Language::for_path(file).is_none() {
@@ -204,21 +204,22 @@ fn first_one(
         return (FirstOutcome::Pending(pass), declarations);
     }
     (
-        FirstOutcome::Done(outcome_of(pass.finish(context), keep_generic)),
+        FirstOutcome::Done(outcome_of(pass.finish(context), generic)),
         declarations,
     )
 }
 
 /// The cached outcome of a file's extraction.
-fn outcome_of(extraction: FileExtraction, keep_generic: bool) -> CachedOutcome {
+fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) -> CachedOutcome {
     if let Some(reason) = extraction.skipped {
         return CachedOutcome::Skipped(reason);
     }
     let mut facts = extraction.facts;
-    if !keep_generic {
+    if generic.is_none() {
         // `call`, `assignment` and `external` facts exist for reviewed queries (and for
-        // `graph --facts`): no policy family reads them. Without queries they are dropped here,
-        // per file, so they never pile up in memory (on kafka, externals are 35k of 84k facts).
+        // `graph --facts`): no policy family reads them. Extraction makes only those the run's
+        // queries may match; without queries, any a reader made anyway is dropped here, per
+        // file, so none piles up in memory (on kafka, externals are 35k of 84k facts).
         facts.retain(|fact| {
             !matches!(
                 fact.kind,
@@ -273,7 +274,7 @@ pub fn extract_project(
     scope: &Scope,
     map: &ComponentMap,
     include_generated: bool,
-    keep_generic: bool,
+    generic: &extractors::GenericFacts,
     debug: bool,
     cache: Option<&ExtractionCache>,
 ) -> Extraction {
@@ -330,7 +331,7 @@ pub fn extract_project(
                 .iter()
                 .map(|(link, target)| (format!("{link} -> {target}"), "symlink".to_owned())),
         );
-        ExtractionCache::key(&identities, &owned, include_generated, keep_generic)
+        ExtractionCache::key(&identities, &owned, include_generated, generic)
     });
     let cached = cache
         .zip(key.as_deref())
@@ -338,8 +339,7 @@ pub fn extract_project(
     let outcomes = match cached {
         Some(outcomes) => outcomes,
         None => {
-            let outcomes =
-                extract_files(root, scope, &owned, include_generated, keep_generic, debug);
+            let outcomes = extract_files(root, scope, &owned, include_generated, generic, debug);
             if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
                 cache.store(key, &outcomes);
             }
@@ -452,7 +452,7 @@ fn extract_files(
     scope: &Scope,
     files: &[String],
     include_generated: bool,
-    keep_generic: bool,
+    generic: &extractors::GenericFacts,
     debug: bool,
 ) -> Vec<(String, CachedOutcome)> {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
@@ -470,7 +470,7 @@ fn extract_files(
         ProjectContext::discover(root, &scope.project_files)
     };
     context.set_symlinks(scope.symlinks.clone());
-    context.set_generic_facts(keep_generic);
+    context.set_generic(generic.clone());
     context.set_query_timing(debug);
     let git_root = scope.git_root.clone();
     let open_repository = || {
@@ -508,7 +508,7 @@ fn extract_files(
                     repository.as_ref(),
                     file,
                     include_generated,
-                    keep_generic,
+                    generic,
                 )))
             } else {
                 let declarations = read_file(scope, root, repository.as_ref(), file)
@@ -554,7 +554,7 @@ fn extract_files(
             let (outcome, _) = *first;
             let outcome = match outcome {
                 FirstOutcome::Done(outcome) => outcome,
-                FirstOutcome::Pending(pass) => outcome_of(pass.finish(context), keep_generic),
+                FirstOutcome::Pending(pass) => outcome_of(pass.finish(context), generic),
             };
             (file.clone(), outcome)
         })

@@ -50,9 +50,9 @@ pub(crate) struct FactFactory<'a> {
     source: &'a str,
     /// Where strings many facts hold are shared, when the factory works for a project.
     interner: Option<&'a policies::facts::Interner>,
-    /// Whether the facts no policy reads (`external`, like `call` and `assignment`) are made:
-    /// off when the project's run keeps no generic facts (`ProjectContext::generic_facts`).
-    generic: bool,
+    /// The generic facts made (`call`, `assignment`, `external`): those the run's reviewed
+    /// queries may match (`ProjectContext::generic`).
+    generic: &'a crate::GenericFacts,
 }
 
 impl<'a> FactFactory<'a> {
@@ -65,7 +65,7 @@ impl<'a> FactFactory<'a> {
     pub fn sharing(self, context: &'a crate::ProjectContext) -> Self {
         Self {
             interner: Some(context.interner()),
-            generic: context.generic_facts(),
+            generic: context.generic(),
             ..self
         }
     }
@@ -80,9 +80,9 @@ impl<'a> FactFactory<'a> {
         }
     }
 
-    /// Whether facts that no policy reads are made (see `generic`): reviewed queries,
-    /// `graph --facts` and `--debug-extractors` read them.
-    pub fn keeps_generic(&self) -> bool {
+    /// The generic facts made: reviewed queries, `graph --facts` and `--debug-extractors` read
+    /// them, and no policy does.
+    pub fn generic(&self) -> &crate::GenericFacts {
         self.generic
     }
 
@@ -101,7 +101,7 @@ impl<'a> FactFactory<'a> {
             shared_file: Arc::from(file),
             source,
             interner: None,
-            generic: true,
+            generic: &crate::GenericFacts::ALL,
         }
     }
 

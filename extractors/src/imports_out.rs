@@ -61,7 +61,7 @@ impl<L> ImportSiteAt<L> {
 /// no policy reads (without reviewed queries, `graph --facts` or `--debug-extractors` the
 /// engine would drop it unread).
 pub(crate) fn kept(factory: &FactFactory<'_>, resolution: &Resolution) -> bool {
-    factory.keeps_generic() || !matches!(resolution, Resolution::External { .. })
+    factory.generic().wants_externals() || !matches!(resolution, Resolution::External { .. })
 }
 
 /// The fact of one import site.

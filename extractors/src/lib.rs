@@ -23,6 +23,7 @@ mod ecmascript;
 mod error;
 mod facts_out;
 mod generated;
+mod generic;
 mod go;
 mod go_walk;
 mod go_web;
@@ -59,6 +60,7 @@ mod workflow;
 pub use context::{GitAttributes, ProjectContext};
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
+pub use generic::{GenericFacts, Wanted};
 pub use lang::{Language, LanguageSpec, QueryFile};
 pub use links::{
     link_routes, ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport,

@@ -43,6 +43,17 @@ impl QuerySet {
     pub fn is_empty(&self) -> bool {
         self.queries.is_empty()
     }
+
+    /// The generic facts (`call`, `assignment`, `external`) these queries may match, so that
+    /// extraction makes only those (see [`crate::GenericFacts`]).
+    pub fn generic_facts(&self) -> crate::GenericFacts {
+        let shapes: Vec<crate::generic::MatchShape> = self
+            .queries
+            .iter()
+            .map(ReviewedQuery::match_shape)
+            .collect();
+        crate::GenericFacts::for_matches(&shapes)
+    }
 }
 
 /// True when a project-relative path names a query file: `*.agq.yml` or `*.agq.yaml` at any

@@ -45,6 +45,23 @@ impl Matcher {
         &self.key
     }
 
+    /// The wanted string values, when the key compares values (not globs); a number or a
+    /// Boolean never equals a string, so those are left out.
+    pub(crate) fn wanted_strings(&self) -> Option<Vec<&str>> {
+        match &self.test {
+            Test::Globs(_) => None,
+            Test::AnyOf(wanted) => Some(
+                wanted
+                    .iter()
+                    .filter_map(|wanted| match wanted {
+                        Wanted::Str(text) => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
     /// True when the fact's field matches one of the wanted values.
     pub(crate) fn matches(&self, fact: &Fact) -> bool {
         match &self.test {

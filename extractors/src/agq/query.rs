@@ -93,6 +93,25 @@ impl ReviewedQuery {
         (self.id_span.line, self.id_span.column)
     }
 
+    /// What the query's `match` allows of the generic facts: the kinds, and the callees and
+    /// properties it names (`kind`, `callee`/`method`, `property`).
+    pub(crate) fn match_shape(&self) -> crate::generic::MatchShape {
+        let mut shape = crate::generic::MatchShape::default();
+        for matcher in &self.matchers {
+            let Some(values) = matcher.wanted_strings() else {
+                continue;
+            };
+            let values = values.into_iter().map(str::to_owned);
+            match matcher.key() {
+                "kind" => shape.kinds = Some(values.collect()),
+                "callee" | "method" => shape.callees.get_or_insert_default().extend(values),
+                "property" => shape.properties.get_or_insert_default().extend(values),
+                _ => {}
+            }
+        }
+        shape
+    }
+
     /// The emit kind, e.g. `transition`.
     pub fn emit_kind(&self) -> &'static str {
         self.emit.kind.as_str()

@@ -76,9 +76,9 @@ pub struct ProjectContext {
     gitattributes: GitAttributes,
     /// Every configuration file discovery read, for change detection.
     config_files: Vec<String>,
-    /// Whether the generic `call` and `assignment` facts are extracted (on by default; they
-    /// exist for reviewed queries, and a check without queries switches them off to save time).
-    without_generic_facts: bool,
+    /// The generic `call`, `assignment` and `external` facts extracted (all by default; they
+    /// exist for reviewed queries, and a check makes only those its queries may match).
+    generic: AllByDefault,
     /// Whether each file's query passes are timed (`FileExtraction::queries`).
     query_timing: bool,
     /// In-project symbolic links: link path → target path (see [`ProjectContext::set_symlinks`]).
@@ -104,14 +104,26 @@ impl ProjectContext {
         Self::build(&read::ConfigReader::from_disk(root), files)
     }
 
-    /// Switches the generic `call` and `assignment` facts on or off (on by default).
+    /// Switches every generic `call`, `assignment` and `external` fact on or off (on by
+    /// default).
     pub fn set_generic_facts(&mut self, enabled: bool) {
-        self.without_generic_facts = !enabled;
+        self.set_generic(crate::GenericFacts::all_or_none(enabled));
     }
 
-    /// Whether the generic `call` and `assignment` facts are extracted.
+    /// Sets the generic facts extracted: those the run's reviewed queries may match.
+    pub fn set_generic(&mut self, generic: crate::GenericFacts) {
+        self.generic = AllByDefault(generic);
+    }
+
+    /// The generic facts extracted.
+    pub fn generic(&self) -> &crate::GenericFacts {
+        &self.generic.0
+    }
+
+    /// Whether any generic `call` or `assignment` fact may be extracted: the walks find the
+    /// calls and assignments only then.
     pub fn generic_facts(&self) -> bool {
-        !self.without_generic_facts
+        self.generic.0.wants_calls_or_assignments()
     }
 
     /// Switches the timing of each file's query passes on or off (off by default): when on,
@@ -181,7 +193,7 @@ impl ProjectContext {
             import_maps,
             folder_entries,
             config_files: reader.read_paths(),
-            without_generic_facts: false,
+            generic: AllByDefault::default(),
             query_timing: false,
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
@@ -384,5 +396,15 @@ impl ProjectContext {
     /// The technology category of the Drizzle config that applies to `file`.
     pub(crate) fn drizzle_category(&self, file: &str) -> Option<&str> {
         self.datastores.drizzle_category(file)
+    }
+}
+
+/// The generic facts of a context: every one unless set otherwise.
+#[derive(Debug)]
+struct AllByDefault(crate::GenericFacts);
+
+impl Default for AllByDefault {
+    fn default() -> Self {
+        Self(crate::GenericFacts::ALL)
     }
 }

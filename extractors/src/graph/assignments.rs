@@ -19,7 +19,7 @@
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
-use super::{Condition, FileSyntax, GraphGrammar, TEXT_LIMIT};
+use super::{Condition, FileSyntax, GraphGrammar, Ranks, TEXT_LIMIT};
 use crate::facts_out::{set, FactFactory};
 use crate::query::{Field, QueryHit};
 use crate::syntax;
@@ -75,7 +75,13 @@ pub(super) fn facts(
         .chain(setters)
         .collect();
     let mut facts = Vec::new();
+    let mut ranks = Ranks::default();
     for site in &sites {
+        // Counted before the run's queries choose: a write keeps its id whichever are made.
+        let rank = ranks.next(site.node);
+        if !factory.generic().wants_assignment(&site.property) {
+            continue;
+        }
         let value_enum = grammar.enum_member(site.value, source).or_else(|| {
             let member = grammar.shorthand_member(site.value, source)?;
             Some((
@@ -98,6 +104,7 @@ pub(super) fn facts(
             (file.scope_of)(site.node),
             format!("assignment to `{place}`"),
         );
+        Ranks::mark(&mut fact, rank);
         set(&mut fact, "object", site.object.as_str());
         set(&mut fact, "property", site.property.as_str());
         set(

@@ -4,7 +4,7 @@
 
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 
-use super::{FileSyntax, GraphGrammar, TEXT_LIMIT};
+use super::{FileSyntax, GraphGrammar, Ranks, TEXT_LIMIT};
 use crate::facts_out::{set, FactFactory};
 use crate::query::{Field, QueryHit};
 use crate::syntax;
@@ -18,6 +18,7 @@ pub(super) fn facts(
 ) -> Vec<Fact> {
     let source = file.source;
     let mut facts = Vec::new();
+    let mut ranks = Ranks::default();
     for hit in hits {
         let Some(call) = hit.node(Field::Call) else {
             continue;
@@ -43,6 +44,11 @@ pub(super) fn facts(
         if callee.is_empty() {
             continue;
         }
+        // Counted before the run's queries choose: a call keeps its id whichever others are made.
+        let rank = ranks.next(call);
+        if !factory.generic().wants_call(&callee) {
+            continue;
+        }
         let receiver = receiver.map(|node| syntax::compact_text(node, source, TEXT_LIMIT));
         let qualified = match &receiver {
             Some(receiver) => {
@@ -61,6 +67,7 @@ pub(super) fn facts(
             (file.scope_of)(call),
             format!("call of `{qualified}`"),
         );
+        Ranks::mark(&mut fact, rank);
         set(&mut fact, "callee", callee.as_str());
         set(&mut fact, "method", callee.as_str());
         if let Some(receiver) = &receiver {

@@ -301,6 +301,31 @@ pub(crate) fn facts(
     facts
 }
 
+/// The rank of each generic fact among those of its kind at its position, in the order they
+/// are made: the `#n` of its id (`language.md` §5.4). Facts of one kind at one position (the
+/// calls `a.b().c()` and `a.b()` both start at `a`) are told apart by their order, so a fact the
+/// run's queries do not need still counts, and the facts made keep the ids they have when
+/// every fact is made.
+#[derive(Default)]
+pub(super) struct Ranks(std::collections::HashMap<usize, u32>);
+
+impl Ranks {
+    /// The rank of the next fact at `node`'s position.
+    pub(super) fn next(&mut self, node: Node<'_>) -> u32 {
+        let count = self.0.entry(node.start_byte()).or_insert(0);
+        let rank = *count;
+        *count += 1;
+        rank
+    }
+
+    /// Gives `fact` its `#rank` now: `facts_out::finish` numbers only the facts it is given.
+    pub(super) fn mark(fact: &mut Fact, rank: u32) {
+        if rank > 0 {
+            fact.id = format!("{}#{rank}", fact.id);
+        }
+    }
+}
+
 /// The parsed file the generic facts read.
 pub(crate) struct FileSyntax<'a, 'tree> {
     /// The file's text.

@@ -519,3 +519,83 @@ fn java_kotlin_and_csharp_imports_resolve_once_the_declarations_are_added() {
     );
     assert!(extractors::read_declarations("lib/shared.ts", "export class Shared {}").is_none());
 }
+
+/// A run whose reviewed queries ask for some calls and writes makes only those generic facts,
+/// each with the id it has when every fact is made: `a.save().flush()` and `a.save()` start at
+/// the same place and are told apart by their order, so the call of `flush` is the `#1` there
+/// even when the call of `save` is not made.
+#[test]
+fn queries_choose_the_generic_facts_made_and_their_ids_stay() {
+    let queries = "id: Saves\nowner: t\nversion: 1\nconfidence: definite\n\
+                   match: { kind: call, callee: [flush, persist] }\n\
+                   emit: { kind: event, event: Saved, scope: Order }\n---\n\
+                   id: Status\nowner: t\nversion: 1\nconfidence: definite\n\
+                   match: { kind: assignment, property: status }\n\
+                   emit: { kind: event, event: Moved, scope: Order }\n";
+    let (set, diagnostics) = extractors::agq::load_query_texts(&[(
+        ".lintel/queries/q.agq.yml".to_owned(),
+        queries.to_owned(),
+    )]);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let sources = [
+        (
+            "web/order.ts",
+            "export function f(a: any, o: any) {\n  a.save().flush();\n  a.persist(o);\n  o.status = 1;\n  o.total = 2;\n}\n",
+        ),
+        (
+            "app/order.py",
+            "def f(a, o):\n    a.save().flush()\n    a.persist(o)\n    o.status = 1\n    o.total = 2\n",
+        ),
+        (
+            "app/Order.java",
+            "class Order { void f(A a, O o) { a.save().flush(); a.persist(o); o.status = 1; o.total = 2; } }\n",
+        ),
+        (
+            "app/Order.cs",
+            "class Order { void F(A a, O o) { a.save().flush(); a.persist(o); o.status = 1; o.total = 2; } }\n",
+        ),
+        (
+            "app/order.go",
+            "package app\n\nfunc f(a A, o *O) {\n\ta.save().flush()\n\ta.persist(o)\n\to.status = 1\n\to.total = 2\n}\n",
+        ),
+    ];
+    let files: Vec<String> = sources.iter().map(|(path, _)| (*path).to_owned()).collect();
+    let mut context = ProjectContext::discover_with(&files, |_| None);
+    let generic = |context: &ProjectContext, path: &str, source: &str| -> Vec<(String, String)> {
+        extract_file(context, path, source)
+            .unwrap()
+            .facts
+            .iter()
+            .filter(|fact| matches!(fact.kind, FactKind::Call | FactKind::Assignment))
+            .map(|fact| {
+                let name = fact
+                    .property_str("callee")
+                    .or_else(|| fact.property_str("property"))
+                    .unwrap_or_default();
+                (fact.id.clone(), name.to_owned())
+            })
+            .collect()
+    };
+    let every: Vec<_> = sources
+        .iter()
+        .map(|(path, source)| generic(&context, path, source))
+        .collect();
+    context.set_generic(set.generic_facts());
+    for ((path, source), every) in sources.iter().zip(every) {
+        let chosen = generic(&context, path, source);
+        let expected: Vec<_> = every
+            .iter()
+            .filter(|(_, name)| matches!(name.as_str(), "flush" | "persist" | "status"))
+            .cloned()
+            .collect();
+        assert_eq!(chosen, expected, "{path}: every fact {every:?}");
+        let names: Vec<&str> = chosen.iter().map(|(_, name)| name.as_str()).collect();
+        assert_eq!(names, ["flush", "persist", "status"], "{path}");
+        assert!(chosen[0].0.ends_with(":call#1"), "{path}: {chosen:?}");
+    }
+    // Without queries that ask for them, none is made.
+    context.set_generic(extractors::agq::QuerySet::default().generic_facts());
+    for (path, source) in sources {
+        assert!(generic(&context, path, source).is_empty(), "{path}");
+    }
+}

@@ -1,0 +1,248 @@
+//! Which generic facts a run makes. `call`, `assignment` and `external` facts exist for the
+//! reviewed queries (`language.md` §5.3) and for `graph --facts`: no policy family reads them.
+//! A project with queries needs only those its queries may match, and a query's `match` names
+//! exact values, so a query that asks for `kind: call` with `callee: acceptConsent` needs the
+//! calls of `acceptConsent` alone. On a large project the generic facts outnumber all the
+//! others several times over, so making only those saves most of their time and memory.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// The generic facts a run makes: none, every one, or those some query may match.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GenericFacts {
+    calls: Wanted,
+    assignments: Wanted,
+    externals: bool,
+}
+
+/// Which facts of one generic kind are made, by the value of the property that names them
+/// (a call's `callee`, an assignment's `property`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Wanted {
+    /// None.
+    #[default]
+    Nothing,
+    /// Those whose name is one of these.
+    Named(BTreeSet<String>),
+    /// Every one.
+    Everything,
+}
+
+impl Wanted {
+    /// Whether a fact with this name is made.
+    pub fn contains(&self, name: &str) -> bool {
+        match self {
+            Self::Nothing => false,
+            Self::Named(names) => names.contains(name),
+            Self::Everything => true,
+        }
+    }
+
+    /// What this and `other` want together.
+    #[must_use]
+    pub fn union(self, other: Self) -> Self {
+        match (self, other) {
+            (Self::Everything, _) | (_, Self::Everything) => Self::Everything,
+            (Self::Nothing, wanted) | (wanted, Self::Nothing) => wanted,
+            (Self::Named(mut names), Self::Named(more)) => {
+                names.extend(more);
+                Self::Named(names)
+            }
+        }
+    }
+
+    fn is_nothing(&self) -> bool {
+        matches!(self, Self::Nothing)
+    }
+}
+
+/// What one query's `match` says of the generic facts it can match: the kinds it allows, and
+/// the values it wants of the properties that name calls and assignments.
+#[derive(Debug, Default)]
+pub(crate) struct MatchShape {
+    /// The wanted `kind` values; `None` when the query does not constrain the kind.
+    pub kinds: Option<Vec<String>>,
+    /// The wanted string values of `callee` or `method` (a call's `method` is its `callee`);
+    /// `None` when the query constrains neither.
+    pub callees: Option<BTreeSet<String>>,
+    /// The wanted string values of `property`; `None` when unconstrained.
+    pub properties: Option<BTreeSet<String>>,
+}
+
+impl GenericFacts {
+    /// No generic fact: a run without queries.
+    pub const NONE: Self = Self {
+        calls: Wanted::Nothing,
+        assignments: Wanted::Nothing,
+        externals: false,
+    };
+
+    /// Every generic fact: `graph --facts`, `--debug-extractors`.
+    pub const ALL: Self = Self {
+        calls: Wanted::Everything,
+        assignments: Wanted::Everything,
+        externals: true,
+    };
+
+    /// Every generic fact when `all`, else none.
+    pub fn all_or_none(all: bool) -> Self {
+        if all {
+            Self::ALL
+        } else {
+            Self::NONE
+        }
+    }
+
+    /// The generic facts the queries with these `match` shapes may match.
+    pub(crate) fn for_matches<'a>(shapes: impl IntoIterator<Item = &'a MatchShape>) -> Self {
+        let mut wanted = Self::NONE;
+        for shape in shapes {
+            let allows = |kind: &str| {
+                shape
+                    .kinds
+                    .as_ref()
+                    .is_none_or(|kinds| kinds.iter().any(|wanted| wanted == kind))
+            };
+            let named = |names: &Option<BTreeSet<String>>| match names {
+                Some(names) => Wanted::Named(names.clone()),
+                None => Wanted::Everything,
+            };
+            if allows("call") {
+                wanted.calls = std::mem::take(&mut wanted.calls).union(named(&shape.callees));
+            }
+            if allows("assignment") {
+                wanted.assignments =
+                    std::mem::take(&mut wanted.assignments).union(named(&shape.properties));
+            }
+            wanted.externals |= allows("external");
+        }
+        wanted
+    }
+
+    /// Whether no generic fact is made.
+    pub fn is_none(&self) -> bool {
+        self.calls.is_nothing() && self.assignments.is_nothing() && !self.externals
+    }
+
+    /// Whether the `call` fact of a call of `callee` is made.
+    pub fn wants_call(&self, callee: &str) -> bool {
+        self.calls.contains(callee)
+    }
+
+    /// Whether the `assignment` fact of a write to `property` is made.
+    pub fn wants_assignment(&self, property: &str) -> bool {
+        self.assignments.contains(property)
+    }
+
+    /// Whether imports of packages outside the project make `external` facts.
+    pub fn wants_externals(&self) -> bool {
+        self.externals
+    }
+
+    /// Whether any `call` or `assignment` fact may be made: the walks find the calls and
+    /// assignments only then.
+    pub fn wants_calls_or_assignments(&self) -> bool {
+        !self.calls.is_nothing() || !self.assignments.is_nothing()
+    }
+}
+
+/// A canonical text (the extraction cache keys on it): `none`, `all`, or the wanted names.
+impl fmt::Display for GenericFacts {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Self::NONE {
+            return formatter.write_str("none");
+        }
+        if *self == Self::ALL {
+            return formatter.write_str("all");
+        }
+        let wanted = |wanted: &Wanted| match wanted {
+            Wanted::Nothing => "-".to_owned(),
+            Wanted::Everything => "*".to_owned(),
+            Wanted::Named(names) => names
+                .iter()
+                .map(|name| format!("{name:?}"))
+                .collect::<Vec<_>>()
+                .join(","),
+        };
+        write!(
+            formatter,
+            "calls[{}] assignments[{}] externals[{}]",
+            wanted(&self.calls),
+            wanted(&self.assignments),
+            self.externals
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::{GenericFacts, MatchShape};
+
+    fn names(values: &[&str]) -> Option<BTreeSet<String>> {
+        Some(values.iter().map(|value| (*value).to_owned()).collect())
+    }
+
+    #[test]
+    fn a_query_wants_the_generic_facts_its_match_allows() {
+        let consent = MatchShape {
+            kinds: Some(vec!["call".to_owned()]),
+            callees: names(&["showConsent", "acceptConsent"]),
+            properties: None,
+        };
+        let wanted = GenericFacts::for_matches([&consent]);
+        assert!(wanted.wants_call("acceptConsent"));
+        assert!(!wanted.wants_call("save"));
+        assert!(!wanted.wants_assignment("status"));
+        assert!(!wanted.wants_externals());
+        assert!(wanted.wants_calls_or_assignments());
+
+        // A query that does not name the callee wants every call; one without a kind wants
+        // every generic kind.
+        let any_call = MatchShape {
+            kinds: Some(vec!["call".to_owned(), "import".to_owned()]),
+            ..MatchShape::default()
+        };
+        assert!(GenericFacts::for_matches([&consent, &any_call]).wants_call("save"));
+        let status = MatchShape {
+            kinds: None,
+            callees: None,
+            properties: names(&["status"]),
+        };
+        let wanted = GenericFacts::for_matches([&consent, &status]);
+        assert!(
+            wanted.wants_call("save"),
+            "no kind: every call (no callee asked)"
+        );
+        assert!(wanted.wants_assignment("status"));
+        assert!(!wanted.wants_assignment("total"));
+        assert!(wanted.wants_externals());
+
+        // Queries of other kinds want none.
+        let imports = MatchShape {
+            kinds: Some(vec!["import".to_owned()]),
+            ..MatchShape::default()
+        };
+        let wanted = GenericFacts::for_matches([&imports]);
+        assert!(wanted.is_none());
+        assert_eq!(wanted, GenericFacts::NONE);
+        assert_eq!(GenericFacts::for_matches([]), GenericFacts::NONE);
+    }
+
+    #[test]
+    fn the_canonical_text_tells_every_demand_apart() {
+        let consent = MatchShape {
+            kinds: Some(vec!["call".to_owned()]),
+            callees: names(&["b", "a"]),
+            properties: None,
+        };
+        assert_eq!(GenericFacts::NONE.to_string(), "none");
+        assert_eq!(GenericFacts::ALL.to_string(), "all");
+        assert_eq!(
+            GenericFacts::for_matches([&consent]).to_string(),
+            "calls[\"a\",\"b\"] assignments[-] externals[false]"
+        );
+    }
+}
