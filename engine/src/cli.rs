@@ -465,7 +465,10 @@ pub fn report_error(
 ) -> ExitStatus {
     if arguments.wants_json() {
         let (mode, base) = arguments.scope_mode();
-        let verdict = render::json::error_verdict(error, mode, base, &arguments.rerun_command());
+        let mut verdict =
+            render::json::error_verdict(error, mode, base, &arguments.rerun_command());
+        let options = arguments.to_options();
+        verdict.artifact = crate::config::spec_artifact(&options.project, options.spec.as_deref());
         let _ = render::json::write(stdout, &verdict);
     } else {
         render::text::write_error(stderr, error);

@@ -136,6 +136,15 @@ fn is_artifact_path(path: &Path) -> bool {
     )
 }
 
+/// The spec a run uses, project-relative, as a verdict's `artifact` names it: the one named,
+/// else the one found on disk; empty when there is none. An error verdict names it too, so that
+/// a broken spec is reported with the file it came from.
+pub fn spec_artifact(root: &Path, spec: Option<&Path>) -> String {
+    find_spec_in(root, spec, &SpecFiles::disk())
+        .map(|path| relative_to(&path, root))
+        .unwrap_or_default()
+}
+
 /// Loads and checks the spec from disk.
 pub fn load_spec(root: &Path, spec: Option<&Path>) -> Result<LoadedSpec, EngineError> {
     load_spec_from(root, spec, &SpecFiles::disk())

@@ -160,6 +160,8 @@ fn a_bad_spec_prints_the_error_verdict_with_every_diagnostic() {
     assert_error_shape(&document, "unknown-node");
     assert_eq!(document["error"]["file"], "architecture.ag");
     assert_eq!(document["error"]["line"], 2);
+    // The verdict names the spec it could not use, as a passing one names the one it used.
+    assert_eq!(document["artifact"], "architecture.ag");
     let codes: Vec<&str> = document["diagnostics"]
         .as_array()
         .unwrap()
