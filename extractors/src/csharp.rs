@@ -95,6 +95,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut constructor_parameters = crate::aspnet::ConstructorParameters::default();
     // And it notes the names of namespace declarations, which are not uses.
     let mut namespace_names = namespace_names::NamespaceNames::default();
+    // And the names of the types declared inside other types.
+    let mut nested = Vec::new();
 
     let walked = out
         .anchors
@@ -106,6 +108,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 .parent_kind_id
                 .map_or(Kind::Other, csharp_walk::kind_for);
             matcher.visit_kinds(node, kind, parent_kind, field, ancestors);
+            // A type declared inside another shadows the namespaces' types of its name.
+            if kind.declares_type()
+                && ancestors
+                    .iter()
+                    .any(|(ancestor, _)| csharp_walk::kind(*ancestor).declares_type())
+            {
+                nested.extend(name_text(node, source));
+            }
             match kind {
                 Kind::Using => using_scopes.push((node.id(), scope)),
                 Kind::VariableDeclarator | Kind::MethodDeclaration | Kind::LocalFunction => {
@@ -147,6 +157,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         None => declarations(input.tree, source).types,
     };
     let (mut uses, mut chains) = (walked.uses, walked.chains);
+    // A nested type's name, where the file uses it, names that type (C# looks in the
+    // enclosing types before the namespaces).
+    for name in &nested {
+        uses.remove(name.as_str());
+    }
     // A segment of a namespace name is used where it next appears, if anywhere.
     for (segment, next_use) in namespace_names.segments() {
         if !uses

@@ -31,6 +31,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::java_walk::matcher(source, input.context.generic_facts());
     let started = input.query.is_timed().then(Instant::now);
+    // It also collects the types declared inside others (members and local classes).
+    let mut nested = Vec::new();
     let walked = out
         .anchors
         .walk_scoped(&WALK_KINDS, |node, field, ancestors, visited| {
@@ -41,6 +43,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 visited.kind_id,
                 visited.parent_kind_id,
             );
+            if ancestors.len() > 1 {
+                nested.extend(declared_type_name(node, visited.kind_id, source));
+            }
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -58,6 +63,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     }
     let package = package_of(root, source);
     let mut uses = walked.uses;
+    // A type the file declares inside another (`A.Builder`) shadows a same-package or
+    // on-demand-imported type of that name where the file uses it (JLS §6.4.1).
+    for name in &nested {
+        uses.remove(name.as_str());
+    }
     // The annotations of a `package-info.java` package declaration use types too.
     for declaration in named_children(root)
         .into_iter()
@@ -258,6 +268,42 @@ pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         .map(|name| syntax::text(name, source).to_owned())
         .filter(|name| !name.is_empty())
 }
+
+/// The name of a type declaration (a class, interface, enum, record or annotation type), read
+/// by kind id: this runs for every node the walk visits.
+fn declared_type_name(node: Node<'_>, kind_id: u16, source: &str) -> Option<String> {
+    static DECLARES_TYPE: OnceLock<Vec<bool>> = OnceLock::new();
+    let declares_type = DECLARES_TYPE.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
+        (0..language.node_kind_count())
+            .map(|id| {
+                u16::try_from(id)
+                    .ok()
+                    .and_then(|id| language.node_kind_for_id(id))
+                    .is_some_and(|kind| TYPE_KINDS.contains(&kind))
+            })
+            .collect()
+    });
+    if !declares_type
+        .get(usize::from(kind_id))
+        .copied()
+        .unwrap_or(false)
+    {
+        return None;
+    }
+    crate::java_walk::field_child(node, crate::java_walk::Child::Name)
+        .map(|name| syntax::text(name, source).to_owned())
+        .filter(|name| !name.is_empty())
+}
+
+/// The declarations of types.
+const TYPE_KINDS: [&str; 5] = [
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "annotation_type_declaration",
+];
 
 /// The kinds of the one walk that finds first uses, dotted chains and scopes.
 /// The extractor's walk of `tree` alone, with `visit` called on the way (for the matcher's

@@ -160,8 +160,9 @@ fn local_declaration(node: Node<'_>, depth: usize, source: &str, names: &mut Vec
                 .find(|child| child.kind() == "identifier");
             identifier
         }
-        Declaring::Function if depth > 1 => node.child_by_field_name("name"),
-        Declaring::Function => None,
+        // A class or object declared inside another shadows a same-package type of its name.
+        Declaring::Function | Declaring::Type if depth > 1 => node.child_by_field_name("name"),
+        Declaring::Function | Declaring::Type => None,
         // A label is `name = value`: a lone argument has one child and no `=` to look for.
         Declaring::ValueArgument if node.child_count() > 1 && has_token(node, "=") => {
             node.named_child(0)
@@ -189,6 +190,8 @@ enum Declaring {
     Function,
     /// `value_argument`.
     ValueArgument,
+    /// `class_declaration`, `object_declaration`.
+    Type,
 }
 
 /// The Kotlin grammar's kind ids mapped to [`Declaring`], worked out once.
@@ -203,6 +206,7 @@ fn declaring_kinds() -> &'static [Declaring] {
                 "parameter" | "class_parameter" => Declaring::Parameter,
                 "function_declaration" => Declaring::Function,
                 "value_argument" => Declaring::ValueArgument,
+                "class_declaration" | "object_declaration" => Declaring::Type,
                 _ => Declaring::Other,
             },
         )

@@ -192,12 +192,13 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 57] = [
+const CASES: [&str; 60] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
     "csharp/members",
     "csharp/namespaces",
+    "csharp/nested",
     "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
@@ -210,12 +211,14 @@ const CASES: [&str; 57] = [
     "java/graph",
     "java/imports",
     "java/modules",
+    "java/nested",
     "java/own-clients",
     "java/spring",
     "java/web",
     "kotlin/android",
     "kotlin/graph",
     "kotlin/imports",
+    "kotlin/nested",
     "kotlin/recovery",
     "kotlin/scripts",
     "kotlin/web",
@@ -536,4 +539,19 @@ fn a_csharp_name_binds_in_the_innermost_enclosing_namespace_before_the_usings() 
 #[test]
 fn a_csharp_member_named_like_a_class_is_no_use_of_it() {
     check_case("csharp/members");
+}
+
+#[test]
+fn a_java_type_declared_inside_another_shadows_the_package_s_type_of_its_name() {
+    check_case("java/nested");
+}
+
+#[test]
+fn a_kotlin_class_or_object_declared_inside_another_shadows_the_package_s_of_its_name() {
+    check_case("kotlin/nested");
+}
+
+#[test]
+fn a_csharp_type_declared_inside_another_shadows_the_namespace_s_type_of_its_name() {
+    check_case("csharp/nested");
 }
