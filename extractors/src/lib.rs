@@ -104,8 +104,17 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
     let lang::Backend::TreeSitter(backend) = Language::for_path(path)?.spec().backend else {
         return None;
     };
-    let tree = syntax::parse(backend.grammar, source)?;
+    let tree = syntax::parse(backend.grammar, &parse_text(path, source))?;
     Some(syntax::count_parse_errors(&tree, source).count)
+}
+
+/// The text tree-sitter parses for the file at `path`: its source, but for Python's stray
+/// column-0 comments after an indented decorator ([`python::parse_text`]).
+fn parse_text<'source>(path: &str, source: &'source str) -> std::borrow::Cow<'source, str> {
+    match Language::for_path(path) {
+        Some(Language::Python) => python::parse_text(source),
+        _ => std::borrow::Cow::Borrowed(source),
+    }
 }
 
 /// What a Java, Kotlin or C# file declares, for the project's type indexes
@@ -317,7 +326,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
             ));
         }
     };
-    let Some(tree) = syntax::parse(backend.grammar, source) else {
+    let Some(tree) = syntax::parse(backend.grammar, &parse_text(path, source)) else {
         // Only a cancelled or misconfigured parse returns no tree; report it as one parse error
         // so the engine records a `parse-errors` warning instead of silently dropping the file.
         return Some(done(

@@ -385,3 +385,85 @@ const CLIENTS: [ClientRule; 8] = [
         ..ClientRule::new("httpx", "external_api", &["httpx"])
     },
 ];
+
+/// The text tree-sitter parses for a Python file: the file itself, except that a comment line
+/// starting at column 0 between an indented decorator and what it decorates is blanked (its
+/// bytes, newline aside, become spaces). CPython ignores such a line, but the grammar's scanner
+/// reads it as a dedent and gives the decorated definition up as a syntax error (an editor's
+/// "comment line" command writes `#` at column 0). Byte offsets, lines and columns are those of
+/// the file, and no extractor reads comments.
+pub(crate) fn parse_text(source: &str) -> std::borrow::Cow<'_, str> {
+    let mut blank: Vec<std::ops::Range<usize>> = Vec::new();
+    // After an indented decorator line, and how deep its brackets are still open.
+    let (mut after_decorator, mut depth) = (false, 0_i64);
+    let mut start = 0;
+    for line in source.split_inclusive('\n') {
+        let range = start..start + line.trim_end_matches(['\n', '\r']).len();
+        start += line.len();
+        let trimmed = line.trim_start();
+        if trimmed.trim_end().is_empty() {
+            continue;
+        }
+        if after_decorator && depth > 0 {
+            depth += bracket_balance(line);
+            continue;
+        }
+        if line.starts_with('#') {
+            if after_decorator {
+                blank.push(range);
+            }
+            continue;
+        }
+        if trimmed.starts_with('#') {
+            continue;
+        }
+        after_decorator = trimmed.starts_with('@') && trimmed.len() < line.len();
+        depth = if after_decorator {
+            bracket_balance(line)
+        } else {
+            0
+        };
+    }
+    if blank.is_empty() {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut text = source.as_bytes().to_vec();
+    for range in blank {
+        if let Some(bytes) = text.get_mut(range) {
+            bytes.fill(b' ');
+        }
+    }
+    // Whole lines of a valid string were replaced by ASCII spaces: still valid UTF-8.
+    String::from_utf8(text).map_or(std::borrow::Cow::Borrowed(source), std::borrow::Cow::Owned)
+}
+
+/// How many more brackets `line` opens than it closes (strings and comments not told apart: a
+/// decorator's arguments seldom hold brackets in strings).
+fn bracket_balance(line: &str) -> i64 {
+    line.bytes().fold(0, |balance, byte| match byte {
+        b'(' | b'[' | b'{' => balance + 1,
+        b')' | b']' | b'}' => balance - 1,
+        _ => balance,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_text;
+
+    #[test]
+    fn only_column_0_comments_after_an_indented_decorator_are_blanked() {
+        let source = "class A:\n    @route(\n        \"/x\",\n    )\n# a\n#b\r\n    def f(self):\n# c\n        pass\n@top\n# d\ndef g():\n    pass\n";
+        let parsed = parse_text(source);
+        assert_eq!(parsed.len(), source.len());
+        assert_eq!(
+            parsed,
+            "class A:\n    @route(\n        \"/x\",\n    )\n   \n  \r\n    def f(self):\n# c\n        pass\n@top\n# d\ndef g():\n    pass\n"
+        );
+        // A `#` inside the decorator's open brackets (a string's line) is left alone.
+        let open = "class A:\n    @doc(\"\"\"\n# text\n\"\"\")\n    def f(self): pass\n";
+        assert_eq!(parse_text(open), open);
+        let plain = "x = 1\n# c\n";
+        assert!(matches!(parse_text(plain), std::borrow::Cow::Borrowed(_)));
+    }
+}

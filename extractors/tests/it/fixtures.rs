@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 60] = [
+const CASES: [&str; 61] = [
     "csharp/aspnet",
     "csharp/extensions",
     "csharp/graph",
@@ -223,6 +223,7 @@ const CASES: [&str; 60] = [
     "kotlin/scripts",
     "kotlin/web",
     "python/clients",
+    "python/comments",
     "python/graph",
     "python/imports",
     "python/mounts",
@@ -554,4 +555,9 @@ fn a_kotlin_class_or_object_declared_inside_another_shadows_the_package_s_of_its
 #[test]
 fn a_csharp_type_declared_inside_another_shadows_the_namespace_s_type_of_its_name() {
     check_case("csharp/nested");
+}
+
+#[test]
+fn a_python_comment_at_column_0_after_an_indented_decorator_is_no_syntax_error() {
+    check_case("python/comments");
 }
