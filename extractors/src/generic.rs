@@ -19,7 +19,7 @@ pub struct GenericFacts {
 /// Which facts of one generic kind are made, by the value of the property that names them
 /// (a call's `callee`, an assignment's `property`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Wanted {
+pub(crate) enum Wanted {
     /// None.
     #[default]
     Nothing,

@@ -217,16 +217,7 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
     let package = package_of(root, source);
     named_children(root)
         .into_iter()
-        .filter(|child| {
-            matches!(
-                child.kind(),
-                "class_declaration"
-                    | "interface_declaration"
-                    | "enum_declaration"
-                    | "record_declaration"
-                    | "annotation_type_declaration"
-            )
-        })
+        .filter(|child| TYPE_KINDS.contains(&child.kind()))
         .filter_map(|declaration| source_scope::field_text(declaration, "name", source))
         .map(|name| (package.clone(), name))
         .collect()
@@ -246,49 +237,28 @@ const SCOPE_KINDS: [&str; 6] = [
 /// validates the name's UTF-8, and `Node::child_by_field_name` looks the field up by name).
 pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
     static NAMES_SCOPE: OnceLock<Vec<bool>> = OnceLock::new();
-    let names_scope = NAMES_SCOPE.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                u16::try_from(id)
-                    .ok()
-                    .and_then(|id| language.node_kind_for_id(id))
-                    .is_some_and(|kind| SCOPE_KINDS.contains(&kind))
-            })
-            .collect()
-    });
-    if !names_scope
-        .get(usize::from(node.kind_id()))
-        .copied()
-        .unwrap_or(false)
-    {
-        return None;
-    }
-    crate::java_walk::field_child(node, crate::java_walk::Child::Name)
-        .map(|name| syntax::text(name, source).to_owned())
-        .filter(|name| !name.is_empty())
+    let names_scope = NAMES_SCOPE.get_or_init(|| kinds_among(&SCOPE_KINDS));
+    name_if_among(node, node.kind_id(), names_scope, source)
 }
 
 /// The name of a type declaration (a class, interface, enum, record or annotation type), read
 /// by kind id: this runs for every node the walk visits.
 fn declared_type_name(node: Node<'_>, kind_id: u16, source: &str) -> Option<String> {
     static DECLARES_TYPE: OnceLock<Vec<bool>> = OnceLock::new();
-    let declares_type = DECLARES_TYPE.get_or_init(|| {
-        let language: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
-        (0..language.node_kind_count())
-            .map(|id| {
-                u16::try_from(id)
-                    .ok()
-                    .and_then(|id| language.node_kind_for_id(id))
-                    .is_some_and(|kind| TYPE_KINDS.contains(&kind))
-            })
-            .collect()
-    });
-    if !declares_type
-        .get(usize::from(kind_id))
-        .copied()
-        .unwrap_or(false)
-    {
+    let declares_type = DECLARES_TYPE.get_or_init(|| kinds_among(&TYPE_KINDS));
+    name_if_among(node, kind_id, declares_type, source)
+}
+
+/// For each kind id of the Java grammar, whether its kind is one of `kinds`.
+fn kinds_among(kinds: &[&str]) -> Vec<bool> {
+    crate::walk_driver::kind_table(&tree_sitter_java::LANGUAGE.into(), false, |kind| {
+        kinds.contains(&kind)
+    })
+}
+
+/// The text of `node`'s `name` field when its kind id is marked in `among`, unless empty.
+fn name_if_among(node: Node<'_>, kind_id: u16, among: &[bool], source: &str) -> Option<String> {
+    if !among.get(usize::from(kind_id)).copied().unwrap_or(false) {
         return None;
     }
     crate::java_walk::field_child(node, crate::java_walk::Child::Name)
@@ -296,7 +266,7 @@ fn declared_type_name(node: Node<'_>, kind_id: u16, source: &str) -> Option<Stri
         .filter(|name| !name.is_empty())
 }
 
-/// The declarations of types.
+/// The declarations of types (top-level ones are the file's entries in the type index).
 const TYPE_KINDS: [&str; 5] = [
     "class_declaration",
     "interface_declaration",

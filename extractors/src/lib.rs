@@ -60,7 +60,7 @@ mod workflow;
 pub use context::{GitAttributes, ProjectContext};
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
-pub use generic::{GenericFacts, Wanted};
+pub use generic::GenericFacts;
 pub use lang::{Language, LanguageSpec, QueryFile};
 pub use links::{
     link_routes, ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport,
@@ -101,18 +101,19 @@ pub struct FileExtraction {
 /// the floor that benchmarks compare the whole pipeline against. `None` for files no
 /// tree-sitter grammar reads.
 pub fn parse_only(path: &str, source: &str) -> Option<usize> {
-    let lang::Backend::TreeSitter(backend) = Language::for_path(path)?.spec().backend else {
+    let language = Language::for_path(path)?;
+    let lang::Backend::TreeSitter(backend) = language.spec().backend else {
         return None;
     };
-    let tree = syntax::parse(backend.grammar, &parse_text(path, source))?;
+    let tree = syntax::parse(backend.grammar, &parse_text(language, source))?;
     Some(syntax::count_parse_errors(&tree, source).count)
 }
 
-/// The text tree-sitter parses for the file at `path`: its source, but for Python's stray
+/// The text tree-sitter parses for a file of `language`: its source, but for Python's stray
 /// column-0 comments after an indented decorator ([`python::parse_text`]).
-fn parse_text<'source>(path: &str, source: &'source str) -> std::borrow::Cow<'source, str> {
-    match Language::for_path(path) {
-        Some(Language::Python) => python::parse_text(source),
+fn parse_text(language: Language, source: &str) -> std::borrow::Cow<'_, str> {
+    match language {
+        Language::Python => python::parse_text(source),
         _ => std::borrow::Cow::Borrowed(source),
     }
 }
@@ -326,7 +327,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
             ));
         }
     };
-    let Some(tree) = syntax::parse(backend.grammar, &parse_text(path, source)) else {
+    let Some(tree) = syntax::parse(backend.grammar, &parse_text(language, source)) else {
         // Only a cancelled or misconfigured parse returns no tree; report it as one parse error
         // so the engine records a `parse-errors` warning instead of silently dropping the file.
         return Some(done(
