@@ -5,7 +5,7 @@
 //! 2 MiB) becomes a `file-skipped` warning; a file with tree-sitter error nodes is kept and gets a
 //! `parse-errors` warning. Nothing is dropped silently.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -415,7 +415,8 @@ pub fn extract_project(
     extractors::link_routes(&mut extraction.facts, &route_links);
     // Each component's name is one shared string, whatever number of facts name it.
     let mut names: BTreeMap<&str, Arc<str>> = BTreeMap::new();
-    let owner_of: BTreeMap<&str, Arc<str>> = extraction
+    // Looked up twice for most facts: by hash, not by comparing paths down a tree.
+    let owner_of: HashMap<&str, Arc<str>> = extraction
         .owners
         .iter()
         .map(|(file, owner)| {
@@ -425,12 +426,25 @@ pub fn extract_project(
             (file.as_str(), Arc::clone(name))
         })
         .collect();
-    extraction.facts.par_iter_mut().for_each(|fact| {
-        fact.subject = owner_of.get(&*fact.evidence.file).cloned();
-        if fact.kind == FactKind::Import {
-            fact.target = fact
-                .property_str("resolved")
-                .and_then(|resolved| owner_of.get(resolved).cloned());
+    // A file's facts stand together: each chunk looks a file's owner up once.
+    extraction.facts.par_chunks_mut(512).for_each(|facts| {
+        let mut last: Option<(&str, Option<&Arc<str>>)> = None;
+        for fact in facts {
+            let file = &*fact.evidence.file;
+            let subject = match last {
+                Some((known, subject)) if known == file => subject,
+                _ => {
+                    let subject = owner_of.get(file);
+                    last = Some((file, subject));
+                    subject
+                }
+            };
+            fact.subject = subject.cloned();
+            if fact.kind == FactKind::Import {
+                fact.target = fact
+                    .property_str("resolved")
+                    .and_then(|resolved| owner_of.get(resolved).cloned());
+            }
         }
     });
     // Ids are unique, so an unstable sort gives the one order (and needs no buffer).

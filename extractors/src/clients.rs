@@ -123,7 +123,7 @@ pub(crate) struct ClientImportAt<L> {
 /// Matches a language's sites and imports against its rules.
 pub(crate) struct ClientMatcher<'a> {
     /// The language's rules, first match wins.
-    pub rules: &'a [ClientRule],
+    pub rules: &'static [ClientRule],
     /// The path separator of the language (`.` or `::`).
     pub separator: &'a str,
 }
@@ -196,11 +196,25 @@ impl ClientMatcher<'_> {
     /// segments are equal. A cheap test for the many sites no rule names.
     pub fn may_end_with(&self, use_kind: ClientUse, last: &str) -> bool {
         // `last` holds no separator, so a tail ends with it as a segment exactly when the
-        // tail's last segment is `last`.
-        self.rules.iter().any(|rule| {
-            Self::tails(rule, use_kind)
-                .iter()
-                .any(|tail| self.has_tail(tail, last))
+        // tail's last segment is `last`. The tails' last segments are gathered once per thread
+        // and rule list: a file has many sites, a language some hundred tails.
+        thread_local! {
+            static LAST_SEGMENTS: std::cell::RefCell<Vec<LastSegments>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        LAST_SEGMENTS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let position = cache.iter().position(|segments| {
+                std::ptr::eq(segments.rules, self.rules) && segments.separator == self.separator
+            });
+            let segments = match position {
+                Some(position) => cache.get(position),
+                None => {
+                    cache.push(LastSegments::of(self));
+                    cache.last()
+                }
+            };
+            segments.is_some_and(|segments| segments.of_use(use_kind).contains(last))
         })
     }
 
@@ -260,6 +274,43 @@ impl ClientMatcher<'_> {
         path.strip_suffix(tail).is_some_and(|rest| {
             rest.is_empty() || rest.ends_with(self.separator) || rest.ends_with('/')
         })
+    }
+}
+
+/// The last segments of a rule list's tails, by use ([`ClientMatcher::may_end_with`]).
+struct LastSegments {
+    rules: &'static [ClientRule],
+    separator: String,
+    constructs: HashSet<&'static str>,
+    calls: HashSet<&'static str>,
+    types: HashSet<&'static str>,
+}
+
+impl LastSegments {
+    fn of(matcher: &ClientMatcher<'_>) -> Self {
+        let of = |use_kind| {
+            matcher
+                .rules
+                .iter()
+                .flat_map(|rule| ClientMatcher::tails(rule, use_kind))
+                .map(|tail| matcher.last_segment(tail))
+                .collect()
+        };
+        Self {
+            rules: matcher.rules,
+            separator: matcher.separator.to_owned(),
+            constructs: of(ClientUse::Construct),
+            calls: of(ClientUse::Call),
+            types: of(ClientUse::Inject),
+        }
+    }
+
+    fn of_use(&self, use_kind: ClientUse) -> &HashSet<&'static str> {
+        match use_kind {
+            ClientUse::Construct => &self.constructs,
+            ClientUse::Call => &self.calls,
+            ClientUse::Inject | ClientUse::Extend => &self.types,
+        }
     }
 }
 
@@ -344,4 +395,87 @@ fn short_name(path: &str) -> String {
         .trim_end_matches([':', '.']);
     let previous = last_segment_start(head);
     path.get(previous..).unwrap_or(path).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static FIRST: [ClientRule; 2] = [
+        ClientRule {
+            constructs: &["pkg/sub.Pool", "Client"],
+            calls: &["sql.Open", "pkg::connect"],
+            types: &["IDatabase"],
+            ..ClientRule::new("first", "postgres", &["pkg"])
+        },
+        ClientRule {
+            constructs: &["other.Thing"],
+            types: &["a.b.IThing", "x/IOther"],
+            ..ClientRule::new("second", "redis", &["other"])
+        },
+    ];
+
+    static SECOND: [ClientRule; 1] = [ClientRule {
+        constructs: &["Pool"],
+        ..ClientRule::new("third", "mongodb", &["third"])
+    }];
+
+    /// What `may_end_with` answers, worked out from every tail without the per-thread sets.
+    fn by_every_tail(matcher: &ClientMatcher<'_>, use_kind: ClientUse, last: &str) -> bool {
+        matcher.rules.iter().any(|rule| {
+            ClientMatcher::tails(rule, use_kind)
+                .iter()
+                .any(|tail| matcher.has_tail(tail, last))
+        })
+    }
+
+    /// The last segments gathered once per rule list answer as every tail does, for each use,
+    /// separator and rule list; two lists do not share their sets.
+    #[test]
+    fn last_segments_answer_as_every_tail_does() {
+        let names = [
+            "Pool",
+            "Client",
+            "Open",
+            "connect",
+            "IDatabase",
+            "Thing",
+            "IThing",
+            "IOther",
+            "sub",
+            "pkg",
+            "Other",
+            "",
+            "Po",
+        ];
+        let uses = [
+            ClientUse::Construct,
+            ClientUse::Call,
+            ClientUse::Inject,
+            ClientUse::Extend,
+        ];
+        let mut agreed = 0;
+        for (rules, separator) in [(&FIRST[..], "."), (&FIRST[..], "::"), (&SECOND[..], ".")] {
+            let matcher = ClientMatcher { rules, separator };
+            for use_kind in uses {
+                for name in names {
+                    let expected = by_every_tail(&matcher, use_kind, name);
+                    assert_eq!(
+                        matcher.may_end_with(use_kind, name),
+                        expected,
+                        "{name} as {use_kind:?} with `{separator}`"
+                    );
+                    agreed += usize::from(expected);
+                }
+            }
+        }
+        // Matches found, so the comparison is not all `false`.
+        assert!(agreed >= 10, "{agreed}");
+        let second = ClientMatcher {
+            rules: &SECOND,
+            separator: ".",
+        };
+        assert!(second.may_end_with(ClientUse::Construct, "Pool"));
+        assert!(!second.may_end_with(ClientUse::Construct, "Client"));
+    }
 }
