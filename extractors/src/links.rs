@@ -102,6 +102,10 @@ pub struct InheritedRoute {
     pub controller: String,
     /// What `[action]` stands for (the action method's name).
     pub action: String,
+    /// The action's path under the base's templates when the fact holds another: the
+    /// conventional route of an action that has no template of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute_path: Option<String>,
 }
 
 /// The route facts at one position belong to `router`.
@@ -436,7 +440,10 @@ fn inherit_controller_templates<F>(
         let Some((templates, declaring)) = templates_of(&inherited.base) else {
             continue;
         };
-        let written = fact.property_str("path").unwrap_or_default().to_owned();
+        let written = match &inherited.attribute_path {
+            Some(path) => path.clone(),
+            None => fact.property_str("path").unwrap_or_default().to_owned(),
+        };
         let paths: Vec<String> = templates
             .iter()
             .map(|template| {

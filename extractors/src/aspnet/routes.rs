@@ -10,8 +10,14 @@
 //!   an action with only `[Route("x")]` serves `* prefix/x`. A template starting with `/` or
 //!   `~/` ignores the prefix. `[controller]` becomes the class name without `Controller`,
 //!   lower-cased (ASP.NET matches routes case-insensitively and lintel normalises paths to lower
-//!   case); `[action]` becomes the method name. Framework `aspnet`, handler and scope
+//!   case); `[action]` becomes the action name: `[ActionName("x")]`, else the method name
+//!   without an `Async` suffix (MVC drops it by default). Framework `aspnet`, handler and scope
 //!   `Class.Method`.
+//! - An action with no template of its own in a class with none (a verb attribute without
+//!   template only constrains the method) has no attribute route: the default conventional
+//!   route `{area}/{controller=Home}/{action=Index}/{id?}` serves it, so its path is
+//!   `/{area}/{controller}/{action}` (the area from `[Area("x")]`), with `/{id}` when it takes
+//!   an `id`. A base class's template, once linked, makes it attribute-routed after all.
 //! - Each action route also gives `performs` facts (`crate::web_out`): the operation of its verb,
 //!   and as data each parameter type (except predefined types and `[FromServices]` parameters)
 //!   and the return type, unwrapped.
@@ -116,6 +122,40 @@ fn controller_class(class: Node<'_>, source: &str) -> Option<ControllerClass> {
     })
 }
 
+/// The area of a controller class (`[Area("Admin")]`), lower-cased as `[controller]` is.
+fn area(class: Node<'_>, source: &str) -> Option<String> {
+    attributes_of(class)
+        .into_iter()
+        .filter(|attribute| attribute_name(*attribute, source) == "Area")
+        .find_map(|attribute| template_of(attribute, source))
+        .map(|area| area.to_lowercase())
+}
+
+/// The path the default conventional route gives an action: `/{area}/{controller}/{action}`,
+/// with `/{id}` when the action takes an `id` (the route's optional last segment).
+fn conventional_path(
+    area: Option<&str>,
+    controller: &str,
+    action: &str,
+    method: Node<'_>,
+    source: &str,
+) -> String {
+    let takes_id = method
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|parameter| parameter.kind() == "parameter")
+        .filter_map(|parameter| parameter.child_by_field_name("name"))
+        .any(|name| syntax::text(name, source) == "id");
+    let action = action.to_lowercase();
+    let mut segments = vec![area.unwrap_or_default(), controller, action.as_str()];
+    if takes_id {
+        segments.push("{id}");
+    }
+    join_path(&segments)
+}
+
 /// The templates of a declaration's own `[Route("…")]` attributes.
 fn own_templates(declaration: Node<'_>, source: &str) -> Vec<String> {
     attributes_of(declaration)
@@ -173,6 +213,11 @@ fn action_facts(
     };
     let template_of = |attribute: Node<'_>| template_of(attribute, source);
     let mut prefixes = own_templates(class, source);
+    // With no template on the class or the action, the action has no attribute route (a verb
+    // attribute without template only constrains the method): the app's conventional route
+    // serves it, `{area}/{controller=Home}/{action=Index}/{id?}` by default — unless a base
+    // class declares a template, which `crate::link_routes` applies to the attribute path.
+    let conventional_prefix = prefixes.is_empty().then(|| area(class, source));
     // No template of its own: its routes take those of its base classes once linked.
     let inherits_from = prefixes
         .is_empty()
@@ -222,9 +267,22 @@ fn action_facts(
         .strip_suffix("Controller")
         .unwrap_or(class_name)
         .to_lowercase();
+    // The action's name: `[ActionName("x")]`, else the method's without the `Async` suffix
+    // (MVC's `SuppressAsyncSuffixInActionNames`, on by default).
+    let action = attributes_of(method)
+        .into_iter()
+        .filter(|attribute| attribute_name(*attribute, source) == "ActionName")
+        .find_map(template_of)
+        .unwrap_or_else(|| {
+            method_name
+                .strip_suffix("Async")
+                .filter(|name| !name.is_empty())
+                .unwrap_or(method_name)
+                .to_owned()
+        });
     let replace_tokens = |path: &str| {
         path.replace("[controller]", &controller)
-            .replace("[action]", method_name)
+            .replace("[action]", &action)
     };
     let handler = format!("{class_name}.{method_name}");
     let mut data = action_data(method, source);
@@ -251,22 +309,43 @@ fn action_facts(
                 Some(template) => join_path(&[prefix, template]),
                 None => join_path(&[prefix]),
             };
+            let attribute_path = replace_tokens(&path);
+            let conventional = match (&conventional_prefix, &route.template) {
+                (Some(area), None) => Some(conventional_path(
+                    area.as_deref(),
+                    &controller,
+                    &action,
+                    method,
+                    source,
+                )),
+                _ => None,
+            };
             let site = RouteSite {
                 node: route.node,
                 method: route.method.clone(),
-                path: replace_tokens(&path),
+                path: conventional
+                    .clone()
+                    .unwrap_or_else(|| attribute_path.clone()),
                 framework: "aspnet",
                 handler: Some(handler.clone()),
                 scope: (file.scope_of)(route.node),
             };
-            let fact = web_out::route_fact(factory, &site);
+            let mut fact = web_out::route_fact(factory, &site);
+            if conventional.is_some() {
+                fact.evidence.message = format!(
+                    "route `{} {}` (aspnet, conventional route {{controller}}/{{action}})",
+                    site.method, site.path
+                )
+                .into();
+            }
             if let Some(base) = inherits_from.as_ref().filter(|_| !is_absolute) {
                 inherited.push(InheritedRoute {
                     line: fact.evidence.line,
                     column: fact.evidence.column,
                     base: base.clone(),
                     controller: controller.clone(),
-                    action: method_name.to_owned(),
+                    action: action.clone(),
+                    attribute_path: conventional.is_some().then_some(attribute_path),
                 });
             }
             facts.push(fact);

@@ -192,8 +192,9 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 61] = [
+const CASES: [&str; 62] = [
     "csharp/aspnet",
+    "csharp/conventional",
     "csharp/extensions",
     "csharp/graph",
     "csharp/members",
@@ -550,6 +551,11 @@ fn a_java_type_declared_inside_another_shadows_the_package_s_type_of_its_name() 
 #[test]
 fn a_kotlin_class_or_object_declared_inside_another_shadows_the_package_s_of_its_name() {
     check_case("kotlin/nested");
+}
+
+#[test]
+fn aspnet_actions_without_a_route_template_take_the_conventional_route() {
+    check_case("csharp/conventional");
 }
 
 #[test]
