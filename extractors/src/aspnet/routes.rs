@@ -17,7 +17,12 @@
 //!   template only constrains the method) has no attribute route: the default conventional
 //!   route `{area}/{controller=Home}/{action=Index}/{id?}` serves it, so its path is
 //!   `/{area}/{controller}/{action}` (the area from `[Area("x")]`), with `/{id}` when it takes
-//!   an `id`. A base class's template, once linked, makes it attribute-routed after all.
+//!   an `id`. A base class's template, once linked, makes it attribute-routed after all. In
+//!   such a controller (public, not abstract, `…Controller` or `[Controller]`, not
+//!   `[ApiController]`), a public instance method with no verb or route attribute that returns
+//!   an action result (`IActionResult`, `Task<ActionResult<T>>`, `ViewResult`, …) is an action
+//!   too, serving `*` at its name; `[NonAction]`, static, `override` and generic methods are
+//!   not.
 //! - Each action route also gives `performs` facts (`crate::web_out`): the operation of its verb,
 //!   and as data each parameter type (except predefined types and `[FromServices]` parameters)
 //!   and the return type, unwrapped.
@@ -68,6 +73,7 @@ pub(super) fn facts<'tree>(
             .iter()
             .filter_map(|class| controller_class(*class, file.source)),
     );
+    let classes = declared.classes;
     let declared = declared.items;
     let mut facts = Vec::new();
     let mut actions = BTreeSet::new();
@@ -85,7 +91,13 @@ pub(super) fn facts<'tree>(
                 continue;
             };
             if actions.insert(method.id()) {
-                facts.extend(action_facts(factory, method, file, &mut links.inherited));
+                facts.extend(action_facts(
+                    factory,
+                    method,
+                    file,
+                    &mut links.inherited,
+                    false,
+                ));
             }
         } else if let Some((site, handler)) = minimal_route(hit, file, declared, &mut names) {
             facts.push(web_out::route_fact(factory, &site));
@@ -94,7 +106,90 @@ pub(super) fn facts<'tree>(
             ));
         }
     }
+    // A conventionally routed controller's public methods that return an action result are
+    // actions too when no attribute names a verb or a template (MVC's
+    // `public IActionResult Index()`): they serve any method. Attribute-routed controllers
+    // (a template of their own, or `[ApiController]`) are left alone: a public helper there is
+    // seldom meant as an endpoint.
+    for class in classes.iter().filter(|class| {
+        is_controller(**class, file.source)
+            && own_templates(**class, file.source).is_empty()
+            && !attributes_of(**class)
+                .into_iter()
+                .any(|attribute| attribute_name(attribute, file.source) == "ApiController")
+    }) {
+        for method in implicit_actions(*class, file.source) {
+            if actions.insert(method.id()) {
+                facts.extend(action_facts(
+                    factory,
+                    method,
+                    file,
+                    &mut links.inherited,
+                    true,
+                ));
+            }
+        }
+    }
     facts
+}
+
+/// Whether MVC takes `class` for a controller: a public class that is neither abstract nor
+/// static, named `…Controller` or marked `[Controller]`/`[ApiController]`, and not
+/// `[NonController]`.
+fn is_controller(class: Node<'_>, source: &str) -> bool {
+    let Some(name) = class.child_by_field_name("name") else {
+        return false;
+    };
+    let modifiers: Vec<&str> = named_children(class)
+        .into_iter()
+        .filter(|child| child.kind() == "modifier")
+        .map(|modifier| syntax::text(modifier, source))
+        .collect();
+    let attributes: Vec<String> = attributes_of(class)
+        .into_iter()
+        .map(|attribute| attribute_name(attribute, source))
+        .collect();
+    modifiers.contains(&"public")
+        && !modifiers.contains(&"abstract")
+        && !modifiers.contains(&"static")
+        && !attributes.iter().any(|name| name == "NonController")
+        && (syntax::text(name, source).ends_with("Controller")
+            || attributes
+                .iter()
+                .any(|name| name == "Controller" || name == "ApiController"))
+}
+
+/// The methods of a controller class that are actions without a verb or route attribute:
+/// public, neither static nor abstract nor `override` (`Dispose`, `OnActionExecuting`), not
+/// generic and not `[NonAction]`, returning an action result (`IActionResult`,
+/// `ActionResult<T>`, `ViewResult`, …, or a task of one).
+fn implicit_actions<'tree>(class: Node<'tree>, source: &str) -> Vec<Node<'tree>> {
+    let Some(body) = class.child_by_field_name("body") else {
+        return Vec::new();
+    };
+    named_children(body)
+        .into_iter()
+        .filter(|member| member.kind() == "method_declaration")
+        .filter(|method| {
+            let modifiers: Vec<&str> = named_children(*method)
+                .into_iter()
+                .filter(|child| child.kind() == "modifier")
+                .map(|modifier| syntax::text(modifier, source))
+                .collect();
+            modifiers.contains(&"public")
+                && !["static", "abstract", "override"]
+                    .iter()
+                    .any(|word| modifiers.contains(word))
+                && method.child_by_field_name("type_parameters").is_none()
+                && method
+                    .child_by_field_name("returns")
+                    .is_some_and(|returns| returns_action_result(returns, source))
+                && attributes_of(*method).into_iter().all(|attribute| {
+                    let name = attribute_name(attribute, source);
+                    name != "NonAction" && name != "Route" && !name.starts_with("Http")
+                })
+        })
+        .collect()
 }
 
 /// One route of an action before the class prefix is applied.
@@ -156,6 +251,23 @@ fn conventional_path(
     join_path(&segments)
 }
 
+/// Whether a return type is an action result: a type named `…Result` (`IActionResult`,
+/// `ActionResult<Order>`, `JsonResult`), or a `Task`/`ValueTask` of one.
+fn returns_action_result(returns: Node<'_>, source: &str) -> bool {
+    let written = simple_type(returns, source);
+    let unwrapped = ["Task<", "ValueTask<"]
+        .iter()
+        .find_map(|wrapper| {
+            written
+                .strip_prefix(wrapper)
+                .and_then(|inner| inner.strip_suffix('>'))
+        })
+        .unwrap_or(&written);
+    let name = unwrapped.split('<').next().unwrap_or_default();
+    let name = name.rsplit('.').next().unwrap_or(name);
+    name.ends_with("Result") && name != "Result"
+}
+
 /// The templates of a declaration's own `[Route("…")]` attributes.
 fn own_templates(declaration: Node<'_>, source: &str) -> Vec<String> {
     attributes_of(declaration)
@@ -196,6 +308,7 @@ fn action_facts(
     method: Node<'_>,
     file: &FileSyntax<'_, '_>,
     inherited: &mut Vec<InheritedRoute>,
+    implicit: bool,
 ) -> Vec<Fact> {
     let source = file.source;
     let Some(class) = method.parent().and_then(|body| body.parent()) else {
@@ -256,7 +369,14 @@ fn action_facts(
             })),
         }
     }
-    if verbs.is_empty() {
+    if implicit {
+        // An action with no verb or route attribute, at its name, serving any method.
+        routes.extend(method.child_by_field_name("name").map(|name| ActionRoute {
+            node: name,
+            method: "*".to_owned(),
+            template: None,
+        }));
+    } else if verbs.is_empty() {
         routes.extend(templates.iter().map(|(node, template)| ActionRoute {
             node: *node,
             method: "*".to_owned(),
