@@ -5,6 +5,9 @@
 //!   trailing closure or a `use:` handler; the string arguments are the path segments. Prefixes
 //!   come from `x.grouped("api")` (inline, or bound with `let` in the file) and from the closure
 //!   parameter of `x.group("api") { api in … }`. Handler: the `use:` argument.
+//! - `http_call`, Vapor: `app.client.get("https://…")` and `req.client.post(URI(string: "…"))`
+//!   (the verbs of routes, on a receiver named `client`), a literal URL's path known; client
+//!   `Vapor`. Such a call is no route, trailing closure or not.
 //! - `http_call`: `URLSession` calls (`data`, `dataTask`, `download`, `downloadTask`, `upload`,
 //!   `uploadTask`, `bytes`) on a receiver whose name mentions `session`, whose first argument is
 //!   `URL(string: "…")` or `URLRequest(url: URL(string: "…"))`, inline or bound with `let`/`var`
@@ -38,6 +41,11 @@ pub(crate) fn facts(
     for hit in hits {
         match hit.kind {
             FactKind::Route if imports_vapor => {
+                // `app.client.get("https://…")` is a request Vapor's client makes, not a route.
+                if let Some(site) = client_call(hit, file) {
+                    facts.push(web_out::http_call_fact(factory, &site));
+                    continue;
+                }
                 let bindings = bindings.get_or_insert_with(|| Bindings::of(file.root, source));
                 if let Some(site) = route(hit, file, bindings) {
                     facts.push(web_out::route_fact(factory, &site));
@@ -200,6 +208,43 @@ fn route<'tree>(
         path: join_path(&parts),
         framework: "vapor",
         handler,
+        scope: (file.scope_of)(call),
+    })
+}
+
+/// A request of Vapor's client: `get`/`post`/… on a receiver named `client` (`app.client`,
+/// `req.client`), its URL the first unlabelled argument, a string or `URI(string: "…")`.
+fn client_call<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let receiver = hit.node(Field::Receiver)?;
+    let named = match receiver.kind() {
+        "simple_identifier" => syntax::text(receiver, source),
+        _ => member(receiver, source)?.1,
+    };
+    if named != "client" {
+        return None;
+    }
+    let call = hit.node(Field::Call)?;
+    let (values, _) = arguments(hit.node(Field::Arguments)?, source);
+    let (_, first) = values.iter().find(|(label, _)| label.is_none())?;
+    let literal = string_value(*first, source).or_else(|| {
+        // `URI(string: "…")`.
+        let suffix = call_suffix(*first)?;
+        let (inner, _) = arguments(suffix, source);
+        inner
+            .iter()
+            .find(|(label, _)| label.as_deref() == Some("string"))
+            .and_then(|(_, value)| string_value(*value, source))
+    });
+    Some(HttpCallSite {
+        node: call,
+        method: syntax::text(hit.node(Field::Method)?, source).to_uppercase(),
+        is_static: literal.is_some(),
+        url: literal.unwrap_or_else(|| syntax::compact_text(*first, source, 120)),
+        client: "Vapor",
         scope: (file.scope_of)(call),
     })
 }
