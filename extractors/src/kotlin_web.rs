@@ -9,7 +9,9 @@
 //!   without other modifiers as an expression before the class; those are read too.
 //! - `route`, Ktor: `get("/x") { … }`, `post { … }` (verbs `get` to `options`) inside a
 //!   `routing { … }` or `route("/p") { … }` lambda, or in a function extending `Route` or
-//!   `Routing`; the paths of the enclosing `route("/p") { … }` lambdas are prefixed. No handler
+//!   `Routing`, but not inside another route's handler lambda (kotlinx.html's `head { … }` in
+//!   `call.respondHtml { … }`); the paths of the enclosing `route("/p") { … }` lambdas are
+//!   prefixed. No handler
 //!   (the handler is the lambda). Typed resources: `get<Articles.Id> { … }` serves the path of
 //!   `@Resource("/articles") class Articles { @Resource("{id}") class Id(…) }` (nested classes
 //!   extend their outer resource's path), declared in the file or, outside `route("/p")`
@@ -606,6 +608,9 @@ fn ktor_prefixes(call: Node<'_>, file: &FileSyntax<'_, '_>) -> Option<Vec<String
                         in_router = true;
                         prefixes.push(first_string(inner, source).unwrap_or_default());
                     }
+                    // Inside a route's handler (`get("/") { call.respondHtml { head { … } } }`,
+                    // kotlinx.html's `head`): a request is being answered, no route declared.
+                    Some(verb) if !in_router && KTOR_VERBS.contains(&verb) => return None,
                     _ => {}
                 }
             }
