@@ -140,11 +140,7 @@ fn is_controller(class: Node<'_>, source: &str) -> bool {
     let Some(name) = class.child_by_field_name("name") else {
         return false;
     };
-    let modifiers: Vec<&str> = named_children(class)
-        .into_iter()
-        .filter(|child| child.kind() == "modifier")
-        .map(|modifier| syntax::text(modifier, source))
-        .collect();
+    let modifiers = modifiers(class, source);
     let attributes: Vec<String> = attributes_of(class)
         .into_iter()
         .map(|attribute| attribute_name(attribute, source))
@@ -171,11 +167,7 @@ fn implicit_actions<'tree>(class: Node<'tree>, source: &str) -> Vec<Node<'tree>>
         .into_iter()
         .filter(|member| member.kind() == "method_declaration")
         .filter(|method| {
-            let modifiers: Vec<&str> = named_children(*method)
-                .into_iter()
-                .filter(|child| child.kind() == "modifier")
-                .map(|modifier| syntax::text(modifier, source))
-                .collect();
+            let modifiers = modifiers(*method, source);
             modifiers.contains(&"public")
                 && !["static", "abstract", "override"]
                     .iter()
@@ -249,6 +241,15 @@ fn conventional_path(
         segments.push("{id}");
     }
     join_path(&segments)
+}
+
+/// The modifiers of a declaration (`public`, `static`, …).
+fn modifiers<'s>(declaration: Node<'_>, source: &'s str) -> Vec<&'s str> {
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "modifier")
+        .map(|modifier| syntax::text(modifier, source))
+        .collect()
 }
 
 /// Whether a return type is an action result: a type named `…Result` (`IActionResult`,
