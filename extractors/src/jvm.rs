@@ -692,7 +692,7 @@ fn jdbc_url_category(url: &str) -> Option<&'static str> {
 }
 
 /// Java clients (Kotlin uses them too), first match wins.
-pub(crate) const JAVA_CLIENTS: [ClientRule; 12] = [
+pub(crate) const JAVA_CLIENTS: [ClientRule; 13] = [
     ClientRule {
         calls: &["DriverManager.getConnection"],
         refine: Some(jdbc_url_category),
@@ -709,6 +709,14 @@ pub(crate) const JAVA_CLIENTS: [ClientRule; 12] = [
             "spring-jdbc",
             "relational_db",
             &["org.springframework.jdbc"],
+        )
+    },
+    ClientRule {
+        types: &["SqlSession", "SqlSessionFactory", "SqlSessionTemplate"],
+        ..ClientRule::new(
+            "mybatis",
+            "relational_db",
+            &["org.apache.ibatis", "org.mybatis"],
         )
     },
     ClientRule {
