@@ -18,7 +18,7 @@
 //! - the `arguments` of a `call` → `call` (generic; `call`, `function`, `arguments`); when it is an
 //!   `argument_list`: a FastAPI/Flask decorator route (`decorator`, `receiver`, `method`,
 //!   `arguments`), a Django `path`/`re_path` route, an `include_router`/`register_blueprint`
-//!   mount, a `requests`/`httpx` call;
+//!   mount or an `add_url_rule`/`add_api_route` registration, a `requests`/`httpx` call;
 //! - the `right` of an `assignment` whose `left` is an `attribute` → `assignment` (generic).
 
 use std::sync::OnceLock;
@@ -227,7 +227,11 @@ fn arguments_hits<'tree>(
     }
     if let (true, Some((object, object_kind, method))) = (is_list, member) {
         // web.scm: router mounts.
-        if matches!(text(method), "include_router" | "register_blueprint") && wild(object) {
+        if matches!(
+            text(method),
+            "include_router" | "register_blueprint" | "add_url_rule" | "add_api_route"
+        ) && wild(object)
+        {
             hits.push(QueryHit::new(
                 FactKind::Route,
                 [

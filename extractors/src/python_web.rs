@@ -12,6 +12,9 @@
 //!   `flask` when the receiver is built with `Flask`/`Blueprint`, or is not built with
 //!   `FastAPI`/`APIRouter` and the file imports `flask` or the decorator is `route`; else
 //!   `fastapi`. Handler: the decorated function; scope: its enclosing path.
+//! - Routes registered by a call: Flask's `app.add_url_rule("/x", view_func=f, methods=[…])` and
+//!   FastAPI's `router.add_api_route("/x", f, methods=[…])` (default `GET`), with the receiver's
+//!   prefix as for decorators; handler the view as written (the class of `V.as_view("n")`).
 //! - Django: `path("orders/<int:pk>/", view)` and `re_path(r"^orders/(?P<pk>\d+)/$", view)` (a
 //!   regular expression that is a plain path with named groups) in a file that imports `django`,
 //!   method `*`, handler the view as written (the class of `OrderApi.as_view()`). Each pattern belongs to the list it is assigned to
@@ -70,6 +73,8 @@ pub(crate) fn facts(
                 }
                 let sites = if hit.node(Field::Decorator).is_some() {
                     decorated_routes(hit, file, &routers)
+                } else if let Some(method @ ("add_url_rule" | "add_api_route")) = method {
+                    registered_routes(hit, method, file, &routers)
                 } else {
                     let Some(django) = django_route(hit, file, &routers) else {
                         continue;
@@ -600,6 +605,94 @@ fn decorated_routes<'tree>(
             method,
             path: join_path(&[&prefix, &path]),
             framework,
+            handler: handler.clone(),
+            scope: scope.clone(),
+        })
+        .collect()
+}
+
+/// The routes a call registers: Flask's `app.add_url_rule("/x", "name", view, methods=[…])`
+/// (default `GET`) and FastAPI's `router.add_api_route("/x", endpoint, methods=[…])` (default
+/// `GET`), with the prefix of the receiver bound in the file. The handler is the view or
+/// endpoint as written (the class of `View.as_view("name")`).
+fn registered_routes<'tree>(
+    hit: &QueryHit<'tree>,
+    method: &str,
+    file: &FileSyntax<'_, 'tree>,
+    routers: &Routers<'_>,
+) -> Vec<RouteSite<'tree>> {
+    let source = file.source;
+    let (Some(call), Some(receiver), Some(list)) = (
+        hit.node(Field::Call),
+        hit.node(Field::Receiver),
+        hit.node(Field::Arguments),
+    ) else {
+        return Vec::new();
+    };
+    let flask = method == "add_url_rule";
+    let positional = positional(list);
+    let (path_key, handler_key, handler_at) = if flask {
+        ("rule", "view_func", 2)
+    } else {
+        ("path", "endpoint", 1)
+    };
+    let Some(path) = keyword(list, path_key, source).or_else(|| {
+        positional
+            .first()
+            .and_then(|first| string_value(*first, source))
+    }) else {
+        return Vec::new();
+    };
+    let keyword_node = |name: &str| {
+        named_children(list)
+            .into_iter()
+            .filter(|argument| argument.kind() == "keyword_argument")
+            .find(|argument| {
+                argument
+                    .child_by_field_name("name")
+                    .is_some_and(|key| syntax::text(key, source) == name)
+            })
+            .and_then(|argument| argument.child_by_field_name("value"))
+    };
+    let handler = keyword_node(handler_key)
+        .or_else(|| positional.get(handler_at).copied())
+        .map(|view| {
+            // `OrderView.as_view("orders")` names the class.
+            let view = match view.kind() {
+                "call" => view
+                    .child_by_field_name("function")
+                    .filter(|function| function.kind() == "attribute")
+                    .and_then(|function| function.child_by_field_name("object"))
+                    .unwrap_or(view),
+                _ => view,
+            };
+            syntax::compact_text(view, source, 120)
+        });
+    let listed: Vec<String> = keyword_node("methods")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|method| string_value(method, source))
+        .map(|method| method.to_uppercase())
+        .collect();
+    let methods = if listed.is_empty() {
+        vec!["GET".to_owned()]
+    } else {
+        listed
+    };
+    let (_, prefix) = routers
+        .bindings
+        .get(syntax::text(receiver, source))
+        .cloned()
+        .unwrap_or_default();
+    let scope = (file.scope_of)(call);
+    methods
+        .into_iter()
+        .map(|method| RouteSite {
+            node: call,
+            method,
+            path: join_path(&[&prefix, &path]),
+            framework: if flask { "flask" } else { "fastapi" },
             handler: handler.clone(),
             scope: scope.clone(),
         })

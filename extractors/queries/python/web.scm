@@ -16,13 +16,15 @@
   (#any-of? @fact.route.method "path" "re_path")) @fact.route.call
 
 ; Router mounts, whose prefixes `crate::links` applies across files:
-; `app.include_router(items.router, prefix="/items")`, `app.register_blueprint(bp, url_prefix="/x")`.
+; `app.include_router(items.router, prefix="/items")`, `app.register_blueprint(bp, url_prefix="/x")`;
+; and routes registered by a call: `app.add_url_rule("/x", view_func=f)`,
+; `router.add_api_route("/x", f, methods=["POST"])`.
 (call
   function: (attribute
     object: (_) @fact.route.receiver
     attribute: (identifier) @fact.route.method)
   arguments: (argument_list) @fact.route.arguments
-  (#any-of? @fact.route.method "include_router" "register_blueprint")) @fact.route.call
+  (#any-of? @fact.route.method "include_router" "register_blueprint" "add_url_rule" "add_api_route")) @fact.route.call
 
 ; requests and httpx: `requests.get(url)`, `httpx.post(url, json=…)`, `requests.request("GET", url)`.
 (call
