@@ -148,10 +148,12 @@ pub(super) fn extract(
                     .extend(mounts::mounts(view, receiver, method, list));
             }
         } else if let Some(decorator) = hit.node(Field::Decorator) {
-            if let Some(site) = decorated_route(view, hit, decorator, routing.decorator) {
-                performs.extend(handler_performs(view, decorator, &site));
-                sites.push(site);
+            let decorated = decorated_routes(view, hit, decorator, routing.decorator);
+            // One handler, one verb: its `performs` facts once, whatever its number of paths.
+            if let Some(site) = decorated.first() {
+                performs.extend(handler_performs(view, decorator, site));
             }
+            sites.extend(decorated);
         } else if let Some(options) = hit.node(Field::Options) {
             sites.extend(fastify_routes(view, hit, options, &routing));
         } else {
@@ -560,39 +562,75 @@ fn fastify_routes<'tree>(
         .collect()
 }
 
-fn decorated_route<'tree>(
+/// The routes of a decorated controller method: each path of the method's decorator (a string,
+/// or an array of them: `@Get(['a', 'b'])`) under each path of the class's `@Controller`.
+fn decorated_routes<'tree>(
     view: &FileView<'_, 'tree>,
     hit: &QueryHit<'tree>,
     decorator: Node<'tree>,
     framework: &'static str,
-) -> Option<RouteSite<'tree>> {
+) -> Vec<RouteSite<'tree>> {
     let source = view.source();
-    let method_node = decorated_method(decorator)?;
-    let class = method_node.parent().and_then(|body| body.parent())?;
-    let class_name = syntax::text(class.child_by_field_name("name")?, source);
-    let prefix = controller_prefix(class, source)?;
-    let own_path = hit
+    let Some(method_node) = decorated_method(decorator) else {
+        return Vec::new();
+    };
+    let Some(class) = method_node.parent().and_then(|body| body.parent()) else {
+        return Vec::new();
+    };
+    let (Some(class_name), Some(prefixes), Some(method_name), Some(verb)) = (
+        class
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source)),
+        controller_prefixes(class, source),
+        method_node
+            .child_by_field_name("name")
+            .map(|name| property_name(name, source)),
+        hit.node(Field::Method),
+    ) else {
+        return Vec::new();
+    };
+    let own_paths = hit
         .node(Field::Arguments)
         .and_then(|list| arguments(list).into_iter().next())
-        .and_then(|first| static_string(first, source))
-        .unwrap_or_default();
-    let segments: Vec<&str> = [prefix.as_str(), own_path.as_str()]
-        .into_iter()
-        .map(|segment| segment.trim_matches('/'))
-        .filter(|segment| !segment.is_empty())
-        .collect();
-    let method_name = property_name(method_node.child_by_field_name("name")?, source);
+        .map(|first| paths_of(first, source))
+        .filter(|paths| !paths.is_empty())
+        .unwrap_or_else(|| vec![String::new()]);
     let handler = format!("{class_name}.{method_name}");
-    Some(RouteSite {
-        node: decorator,
-        method: http_method(syntax::text(hit.node(Field::Method)?, source)),
-        path: format!("/{}", segments.join("/")),
-        framework,
-        handler: Some(handler.clone()),
-        scope: Some(handler),
-        confidence: Confidence::Definite,
-        router: (framework == "nestjs").then(nest_application),
-    })
+    let method = http_method(syntax::text(verb, source));
+    let mut sites = Vec::new();
+    for prefix in &prefixes {
+        for own_path in &own_paths {
+            let segments: Vec<&str> = [prefix.as_str(), own_path.as_str()]
+                .into_iter()
+                .map(|segment| segment.trim_matches('/'))
+                .filter(|segment| !segment.is_empty())
+                .collect();
+            sites.push(RouteSite {
+                node: decorator,
+                method: method.clone(),
+                path: format!("/{}", segments.join("/")),
+                framework,
+                handler: Some(handler.clone()),
+                scope: Some(handler.clone()),
+                confidence: Confidence::Definite,
+                router: (framework == "nestjs").then(nest_application),
+            });
+        }
+    }
+    sites
+}
+
+/// The paths a decorator argument names: a string, or each string of an array; none when it
+/// is neither.
+fn paths_of(node: Node<'_>, source: &str) -> Vec<String> {
+    if node.kind() == "array" {
+        named_children(node)
+            .into_iter()
+            .filter_map(|element| static_string(element, source))
+            .collect()
+    } else {
+        static_string(node, source).into_iter().collect()
+    }
 }
 
 /// The method a decorator applies to: its parent in JavaScript, the next method in a TypeScript
@@ -613,8 +651,9 @@ fn decorated_method(decorator: Node<'_>) -> Option<Node<'_>> {
     None
 }
 
-/// The path of a class's `@Controller('x')` / `@JsonController('x')`; `None` without one.
-fn controller_prefix(class: Node<'_>, source: &str) -> Option<String> {
+/// The paths of a class's `@Controller('x')` / `@JsonController('x')` (a string, an array, or
+/// the `path` of an options object; the empty path when none is written); `None` without one.
+fn controller_prefixes(class: Node<'_>, source: &str) -> Option<Vec<String>> {
     let wrapper = class
         .parent()
         .filter(|parent| parent.kind() == "export_statement");
@@ -633,12 +672,17 @@ fn controller_prefix(class: Node<'_>, source: &str) -> Option<String> {
         let first = call
             .child_by_field_name("arguments")
             .and_then(|list| arguments(list).into_iter().next());
-        Some(match first {
+        let paths = match first {
             Some(object) if object.kind() == "object" => object_property(object, "path", source)
-                .and_then(|path| static_string(path, source))
+                .map(|path| paths_of(path, source))
                 .unwrap_or_default(),
-            Some(path) => static_string(path, source).unwrap_or_default(),
-            None => String::new(),
+            Some(path) => paths_of(path, source),
+            None => Vec::new(),
+        };
+        Some(if paths.is_empty() {
+            vec![String::new()]
+        } else {
+            paths
         })
     })
 }
