@@ -242,11 +242,9 @@ fn arguments_hits<'tree>(
                 ],
             ));
         }
-        // web.scm: `requests`/`httpx` calls.
-        if object_kind == Kind::Identifier
-            && matches!(text(object), "requests" | "httpx")
-            && HTTP_METHODS.contains(&text(method))
-        {
+        // web.scm: `requests`/`httpx` calls, and the same verbs on any name (a client bound in
+        // the file, which `python_web` tells apart).
+        if object_kind == Kind::Identifier && HTTP_METHODS.contains(&text(method)) {
             hits.push(QueryHit::new(
                 FactKind::HttpCall,
                 [

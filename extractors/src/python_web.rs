@@ -22,7 +22,8 @@
 //!   or a list) mounts the included module's `urlpatterns` at `api/`, applied by `crate::links`:
 //!   a `urls.py` no other one includes keeps its paths as written (ROOT_URLCONF is not read).
 //! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
-//!   and `requests.request("GET", url)`. An f-string URL keeps its `{…}` holes as parameters and
+//!   and `requests.request("GET", url)`; the same verbs on a name the file binds to a client
+//!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`). An f-string URL keeps its `{…}` holes as parameters and
 //!   has a path unless it starts with a hole.
 
 use std::collections::BTreeMap;
@@ -58,6 +59,7 @@ pub(crate) fn facts(
     let mut facts = Vec::new();
     let mut links = RouteLinks::default();
     let mut imported: Option<BTreeMap<String, ImportedName>> = None;
+    let mut clients: Option<BTreeMap<String, &'static str>> = None;
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
@@ -123,7 +125,9 @@ pub(crate) fn facts(
                 facts.extend(sites.iter().map(|site| web_out::route_fact(factory, site)));
             }
             FactKind::HttpCall => {
-                if let Some(site) = http_call(hit, file) {
+                let clients =
+                    clients.get_or_insert_with(|| client_bindings(file.root, file.source));
+                if let Some(site) = http_call(hit, file, clients) {
                     facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -928,15 +932,56 @@ fn included_patterns(
     }
 }
 
+/// The names a file binds to a `requests` or `httpx` client, with that module:
+/// `session = requests.Session()`, `client = httpx.Client(…)`,
+/// `with httpx.Client() as client`, `async with httpx.AsyncClient(…) as client`.
+fn client_bindings(root: Node<'_>, source: &str) -> BTreeMap<String, &'static str> {
+    let client_of = |value: Node<'_>| {
+        (value.kind() == "call").then_some(())?;
+        match syntax::text(value.child_by_field_name("function")?, source) {
+            "requests.Session" | "requests.session" => Some("requests"),
+            "httpx.Client" | "httpx.AsyncClient" => Some("httpx"),
+            _ => None,
+        }
+    };
+    let mut bindings = BTreeMap::new();
+    for node in syntax::descendants(root) {
+        let (name, value) = match node.kind() {
+            "assignment" => (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ),
+            "as_pattern" => (
+                node.child_by_field_name("alias")
+                    .and_then(|alias| named_children(alias).into_iter().next()),
+                named_children(node).into_iter().next(),
+            ),
+            _ => continue,
+        };
+        let (Some(name), Some(client)) = (
+            name.filter(|name| name.kind() == "identifier"),
+            value.and_then(client_of),
+        ) else {
+            continue;
+        };
+        bindings
+            .entry(syntax::text(name, source).to_owned())
+            .or_insert(client);
+    }
+    bindings
+}
+
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
+    clients: &BTreeMap<String, &'static str>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
     let client = match syntax::text(hit.node(Field::Receiver)?, source) {
         "requests" => "requests",
-        _ => "httpx",
+        "httpx" => "httpx",
+        name => clients.get(name).copied()?,
     };
     let verb = syntax::text(hit.node(Field::Method)?, source);
     let arguments = positional(hit.node(Field::Arguments)?);
