@@ -12,7 +12,9 @@ use tree_sitter::Node;
 
 use super::client_table::is_http_verb;
 use super::clients::{is_global_fetch, Instances};
-use super::literals::{arguments, interpolated, object_property, static_string, DYNAMIC};
+use super::literals::{
+    arguments, interpolated_with, object_property, static_string, Constants, DYNAMIC,
+};
 use super::FileView;
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
@@ -54,6 +56,8 @@ pub(super) fn extract(
                 .is_some_and(|package| REQUEST_PACKAGES.contains(&package))
         });
     let hits = if may_request { hits } else { &[] };
+    // `const API = '/api'` … `fetch(`${API}/orders`)`: the path is `/api/orders`.
+    let mut constants: Option<Constants> = None;
     for hit in hits {
         let (Some(call), Some(function), Some(argument_list)) = (
             hit.node(Field::Call),
@@ -81,7 +85,9 @@ pub(super) fn extract(
         let Some(url_node) = url_node else {
             continue;
         };
-        let (url, path) = match interpolated(url_node, source) {
+        let constants =
+            constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+        let (url, path) = match interpolated_with(url_node, source, constants) {
             Some(value) => (value.written, static_path(&value.text)),
             None => (syntax::compact_text(url_node, source, 120), None),
         };

@@ -63,15 +63,104 @@ pub(super) struct Interpolated {
 /// Reads a string literal, a template string or a `+` concatenation of them; `None` for any other
 /// expression.
 pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated> {
-    interpolated_within(node, source, MAX_CONCATENATION_DEPTH)
+    interpolated_within(node, source, &Constants::default(), MAX_CONCATENATION_DEPTH)
+}
+
+/// [`interpolated`], with the names of `constants` read as their values where they stand
+/// alone in a substitution or as an operand (`${API}/orders`, `API + '/orders'`).
+pub(super) fn interpolated_with(
+    node: Node<'_>,
+    source: &str,
+    constants: &Constants,
+) -> Option<Interpolated> {
+    interpolated_within(node, source, constants, MAX_CONCATENATION_DEPTH)
+}
+
+/// The string constants a file declares at its top level: `const API = '/api'` (exported or
+/// not), a string or a template string without substitutions.
+#[derive(Debug, Default)]
+pub(super) struct Constants(std::collections::BTreeMap<String, String>);
+
+impl Constants {
+    /// The constants of the program `root`; a name declared twice is left out.
+    pub(super) fn of(root: Node<'_>, source: &str) -> Self {
+        let mut values = std::collections::BTreeMap::new();
+        let mut repeated = std::collections::BTreeSet::new();
+        let declarations =
+            named_children(root)
+                .into_iter()
+                .flat_map(|statement| match statement.kind() {
+                    "export_statement" => statement
+                        .child_by_field_name("declaration")
+                        .into_iter()
+                        .collect(),
+                    _ => vec![statement],
+                });
+        for declaration in declarations {
+            let is_const = declaration.kind() == "lexical_declaration"
+                && declaration
+                    .child_by_field_name("kind")
+                    .is_some_and(|kind| syntax::text(kind, source) == "const");
+            if !is_const {
+                continue;
+            }
+            for declarator in named_children(declaration)
+                .into_iter()
+                .filter(|child| child.kind() == "variable_declarator")
+            {
+                let Some(name) = declarator
+                    .child_by_field_name("name")
+                    .filter(|name| name.kind() == "identifier")
+                    .map(|name| syntax::text(name, source).to_owned())
+                else {
+                    continue;
+                };
+                let value = declarator
+                    .child_by_field_name("value")
+                    .and_then(|value| static_string(value, source));
+                match value {
+                    Some(value) if !repeated.contains(&name) => {
+                        if values.insert(name.clone(), value).is_some() {
+                            values.remove(&name);
+                            repeated.insert(name);
+                        }
+                    }
+                    _ => {
+                        values.remove(&name);
+                        repeated.insert(name);
+                    }
+                }
+            }
+        }
+        Self(values)
+    }
+
+    /// The value of the identifier `node`, when it names a constant.
+    fn value_of(&self, node: Node<'_>, source: &str) -> Option<&str> {
+        (node.kind() == "identifier")
+            .then(|| self.0.get(syntax::text(node, source)))
+            .flatten()
+            .map(String::as_str)
+    }
 }
 
 /// How deep `+` concatenations are followed; deeper ones read as dynamic (and the recursion
 /// stays far from the stack limit on minified input).
 const MAX_CONCATENATION_DEPTH: usize = 32;
 
-fn interpolated_within(node: Node<'_>, source: &str, depth: usize) -> Option<Interpolated> {
+fn interpolated_within(
+    node: Node<'_>,
+    source: &str,
+    constants: &Constants,
+    depth: usize,
+) -> Option<Interpolated> {
     let depth = depth.checked_sub(1)?;
+    if let Some(value) = constants.value_of(node, source) {
+        return Some(Interpolated {
+            written: format!("${{{}}}", syntax::text(node, source)),
+            text: value.to_owned(),
+        });
+    }
     match node.kind() {
         "string" => {
             let value = string_value(node, source);
@@ -87,7 +176,13 @@ fn interpolated_within(node: Node<'_>, source: &str, depth: usize) -> Option<Int
             let mut text = String::new();
             for child in named_children(node) {
                 match child.kind() {
-                    "template_substitution" => text.push_str(DYNAMIC),
+                    "template_substitution" => {
+                        let constant = named_children(child)
+                            .into_iter()
+                            .find(|inner| inner.kind() != "comment")
+                            .and_then(|inner| constants.value_of(inner, source));
+                        text.push_str(constant.unwrap_or(DYNAMIC));
+                    }
                     "escape_sequence" => text.push_str(&decode_escape(syntax::text(child, source))),
                     _ => text.push_str(syntax::text(child, source)),
                 }
@@ -102,9 +197,11 @@ fn interpolated_within(node: Node<'_>, source: &str, depth: usize) -> Option<Int
             let left = node.child_by_field_name("left")?;
             let right = node.child_by_field_name("right")?;
             let part = |side: Node<'_>| {
-                interpolated_within(side, source, depth).unwrap_or_else(|| Interpolated {
-                    written: format!("${{{}}}", syntax::compact_text(side, source, 80)),
-                    text: DYNAMIC.to_owned(),
+                interpolated_within(side, source, constants, depth).unwrap_or_else(|| {
+                    Interpolated {
+                        written: format!("${{{}}}", syntax::compact_text(side, source, 80)),
+                        text: DYNAMIC.to_owned(),
+                    }
                 })
             };
             let (left, right) = (part(left), part(right));
@@ -119,7 +216,7 @@ fn interpolated_within(node: Node<'_>, source: &str, depth: usize) -> Option<Int
         "parenthesized_expression" => named_children(node)
             .into_iter()
             .find(|child| child.kind() != "comment")
-            .and_then(|inner| interpolated_within(inner, source, depth)),
+            .and_then(|inner| interpolated_within(inner, source, constants, depth)),
         _ => None,
     }
 }
