@@ -4,7 +4,9 @@
 //!   and net/http's `HandleFunc`/`Handle` (`http.HandleFunc("/x", h)`, `mux.Handle(…)`, with
 //!   Go 1.22 method patterns `"GET /x"`; otherwise `*`). The first argument must be a string
 //!   starting with `/` (after the method of a pattern), and there must be a handler argument.
-//!   Gin/Echo group prefixes bound in the same file (`api := r.Group("/api")`) are applied.
+//!   Gin/Echo group prefixes bound in the same file (`api := r.Group("/api")`) are applied, and
+//!   so are the prefixes of chi's `r.Route("/api", func(r chi.Router) { … })` closures around a
+//!   route on the closure's router.
 //!   A router handed to a project function (`routes.Register(v1)`, where `func Register(rg
 //!   *gin.RouterGroup)` registers routes on `rg` or its groups) is a mount that `crate::links`
 //!   applies across files and packages: functions are keyed by their package directory. Mounts
@@ -14,7 +16,8 @@
 //!   verb calls in files without a router import are not routes.
 //!   Handler: the handler argument when it is a name or selector.
 //! - `http_call`: `http.Get`, `http.Post`, `http.Head`, `http.PostForm` and
-//!   `http.NewRequest[WithContext]` with a literal method; client `net/http`.
+//!   `http.NewRequest[WithContext]` with a literal method or net/http's constant
+//!   (`http.MethodDelete`); client `net/http`.
 
 use crate::go_walk::{field_child, Child};
 use std::collections::BTreeMap;
@@ -50,6 +53,7 @@ pub(crate) fn facts<'tree>(
             _ => path.contains("go-chi/chi"),
         })
     });
+    let imports_chi = imports.iter().any(|path| path.contains("go-chi/chi"));
     let statements = syntax.statements.as_slice();
     let mut groups: Option<BTreeMap<String, Node<'_>>> = None;
     let mut facts = Vec::new();
@@ -61,7 +65,12 @@ pub(crate) fn facts<'tree>(
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
-                if let Some(site) = route(hit, file, framework, (statements, &mut groups)) {
+                if let Some(site) = route(
+                    hit,
+                    file,
+                    (framework, imports_chi),
+                    (statements, &mut groups),
+                ) {
                     let declarations =
                         groups.get_or_insert_with(|| group_bindings(statements, file.source));
                     if let Some(router) = hit.node(Field::Receiver).and_then(|receiver| {
@@ -293,10 +302,87 @@ fn string_value(node: Node<'_>, source: &str) -> Option<String> {
     }
 }
 
+/// Whether `name` is a verb written as chi writes it (`Get`, `Post`, …).
+fn is_title_case_verb(name: &str) -> bool {
+    matches!(
+        name,
+        "Get" | "Post" | "Put" | "Patch" | "Delete" | "Head" | "Options" | "Connect" | "Trace"
+    )
+}
+
+/// The prefixes of the chi `Route("/p", func(r chi.Router) { … })` closures whose router
+/// parameter `receiver` names, outermost first: each closure's prefix joined to that of the
+/// receiver of its own `Route` call.
+fn closure_prefix(file: &FileSyntax<'_, '_>, call: Node<'_>, receiver: Node<'_>) -> String {
+    let source = file.source;
+    if receiver.kind() != "identifier" {
+        return String::new();
+    }
+    let mut name = syntax::text(receiver, source);
+    let mut prefixes: Vec<String> = Vec::new();
+    let ancestors = syntax::ancestors(file.root, call);
+    for (index, ancestor) in ancestors.iter().enumerate().rev() {
+        if ancestor.kind() != "func_literal" {
+            continue;
+        }
+        // The literal's parameters: is `name` one of them?
+        let declares = ancestor
+            .child_by_field_name("parameters")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .flat_map(|parameter| {
+                named_children(parameter)
+                    .into_iter()
+                    .filter(|child| child.kind() == "identifier")
+            })
+            .any(|parameter| syntax::text(parameter, source) == name);
+        if !declares {
+            // A closure that does not declare the name leaves it to an outer one.
+            continue;
+        }
+        // … and is it the handler of a `x.Route("/p", …)` call?
+        let route_call = index
+            .checked_sub(2)
+            .and_then(|at| ancestors.get(at))
+            .filter(|node| node.kind() == "call_expression");
+        let Some((operand, field, arguments)) = route_call.and_then(|route_call| {
+            let function = field_child(*route_call, Child::Function)
+                .filter(|function| function.kind() == "selector_expression")?;
+            Some((
+                field_child(function, Child::Operand)?,
+                field_child(function, Child::Field)?,
+                field_child(*route_call, Child::Arguments)?,
+            ))
+        }) else {
+            break;
+        };
+        if syntax::text(field, source) != "Route" || operand.kind() != "identifier" {
+            break;
+        }
+        let Some(prefix) = named_children(arguments)
+            .into_iter()
+            .next()
+            .and_then(|first| string_value(first, source))
+        else {
+            break;
+        };
+        prefixes.push(prefix);
+        name = syntax::text(operand, source);
+    }
+    prefixes.reverse();
+    let parts: Vec<&str> = prefixes.iter().map(String::as_str).collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        join_path(&parts)
+    }
+}
+
 fn route<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
-    framework: Option<&'static str>,
+    (framework, imports_chi): (Option<&'static str>, bool),
     (statements, groups): (&[Node<'tree>], &mut Option<BTreeMap<String, Node<'tree>>>),
 ) -> Option<RouteSite<'tree>> {
     let source = file.source;
@@ -334,12 +420,16 @@ fn route<'tree>(
         receiver.kind() == "identifier" && syntax::text(receiver, source) == "http";
     let framework = match framework {
         _ if is_net_http && is_http_package => "net/http",
+        // chi's verbs are capitalised words (`Get`), Gin's and Echo's upper case (`GET`).
+        Some("gin" | "echo") if imports_chi && is_title_case_verb(name) => "chi",
         Some(framework) => framework,
         None if is_net_http => "net/http",
         None => return None,
     };
     let declarations = groups.get_or_insert_with(|| group_bindings(statements, source));
-    let prefix = group_prefix(receiver, source, declarations, MAX_GROUP_DEPTH);
+    let bound = group_prefix(receiver, source, declarations, MAX_GROUP_DEPTH);
+    // chi's `r.Route("/api", func(r chi.Router) { r.Get(…) })`: the closure's router.
+    let prefix = join_path(&[&closure_prefix(file, call, receiver), &bound]);
     Some(RouteSite {
         node: call,
         method,
@@ -422,15 +512,19 @@ fn http_call<'tree>(
         .into_iter()
         .filter(|argument| argument.kind() != "comment")
         .collect();
+    // A literal method, or net/http's constant (`http.MethodPost`).
+    let method_of = |node: Node<'_>| {
+        string_value(node, source)
+            .or_else(|| {
+                syntax::text(node, source)
+                    .strip_prefix("http.Method")
+                    .map(str::to_owned)
+            })
+            .map(|method| method.to_uppercase())
+    };
     let (method, url_node) = match name {
-        "NewRequest" => (
-            string_value(*arguments.first()?, source).map(|method| method.to_uppercase()),
-            arguments.get(1)?,
-        ),
-        "NewRequestWithContext" => (
-            string_value(*arguments.get(1)?, source).map(|method| method.to_uppercase()),
-            arguments.get(2)?,
-        ),
+        "NewRequest" => (method_of(*arguments.first()?), arguments.get(1)?),
+        "NewRequestWithContext" => (method_of(*arguments.get(1)?), arguments.get(2)?),
         "PostForm" => (Some("POST".to_owned()), arguments.first()?),
         verb => (Some(verb.to_uppercase()), arguments.first()?),
     };
