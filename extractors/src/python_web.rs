@@ -473,6 +473,11 @@ fn routers<'a>(root: Node<'_>, source: &'a str) -> Routers<'a> {
 
 /// The string value of keyword argument `name`.
 fn keyword(list: Node<'_>, name: &str, source: &str) -> Option<String> {
+    keyword_value(list, name, source).and_then(|value| string_value(value, source))
+}
+
+/// The value of the keyword argument `name` of an argument list, whatever it is.
+fn keyword_value<'tree>(list: Node<'tree>, name: &str, source: &str) -> Option<Node<'tree>> {
     named_children(list)
         .into_iter()
         .filter(|argument| argument.kind() == "keyword_argument")
@@ -482,7 +487,17 @@ fn keyword(list: Node<'_>, name: &str, source: &str) -> Option<String> {
                 .is_some_and(|key| syntax::text(key, source) == name)
         })
         .and_then(|argument| argument.child_by_field_name("value"))
-        .and_then(|value| string_value(value, source))
+}
+
+/// The methods a `methods=["GET", "POST"]` argument lists, upper-cased; none without one.
+fn listed_methods(list: Node<'_>, source: &str) -> Vec<String> {
+    keyword_value(list, "methods", source)
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|method| string_value(method, source))
+        .map(|method| method.to_uppercase())
+        .collect()
 }
 
 /// The positional arguments of an argument list.
@@ -572,19 +587,7 @@ fn decorated_routes<'tree>(
         "fastapi"
     };
     let methods: Vec<String> = if verb == "route" || verb == "api_route" {
-        let listed: Vec<String> = named_children(list)
-            .into_iter()
-            .filter(|argument| argument.kind() == "keyword_argument")
-            .filter(|argument| {
-                argument
-                    .child_by_field_name("name")
-                    .is_some_and(|key| syntax::text(key, source) == "methods")
-            })
-            .filter_map(|argument| argument.child_by_field_name("value"))
-            .flat_map(named_children)
-            .filter_map(|method| string_value(method, source))
-            .map(|method| method.to_uppercase())
-            .collect();
+        let listed = listed_methods(list, source);
         if listed.is_empty() {
             vec![if verb == "route" { "GET" } else { "*" }.to_owned()]
         } else {
@@ -647,18 +650,7 @@ fn registered_routes<'tree>(
     }) else {
         return Vec::new();
     };
-    let keyword_node = |name: &str| {
-        named_children(list)
-            .into_iter()
-            .filter(|argument| argument.kind() == "keyword_argument")
-            .find(|argument| {
-                argument
-                    .child_by_field_name("name")
-                    .is_some_and(|key| syntax::text(key, source) == name)
-            })
-            .and_then(|argument| argument.child_by_field_name("value"))
-    };
-    let handler = keyword_node(handler_key)
+    let handler = keyword_value(list, handler_key, source)
         .or_else(|| positional.get(handler_at).copied())
         .map(|view| {
             // `OrderView.as_view("orders")` names the class.
@@ -672,13 +664,7 @@ fn registered_routes<'tree>(
             };
             syntax::compact_text(view, source, 120)
         });
-    let listed: Vec<String> = keyword_node("methods")
-        .map(named_children)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|method| string_value(method, source))
-        .map(|method| method.to_uppercase())
-        .collect();
+    let listed = listed_methods(list, source);
     let methods = if listed.is_empty() {
         vec!["GET".to_owned()]
     } else {
