@@ -23,8 +23,8 @@
 //!   a `urls.py` no other one includes keeps its paths as written (ROOT_URLCONF is not read).
 //! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
 //!   and `requests.request("GET", url)`; the same verbs on a name the file binds to a client
-//!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`). An f-string URL keeps its `{…}` holes as parameters and
-//!   has a path unless it starts with a hole.
+//!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`). An f-string URL keeps its `{…}` holes as parameters; a
+//!   leading hole is the base URL (`f"{BASE}/orders"` has the path `/orders`).
 
 use std::collections::BTreeMap;
 
@@ -522,25 +522,23 @@ fn string_value(node: Node<'_>, source: &str) -> Option<String> {
     })
 }
 
-/// A string or f-string: its text with holes kept as `{…}`, and whether its path is static
-/// (it does not start with a hole).
-fn interpolated(node: Node<'_>, source: &str) -> Option<(String, bool)> {
+/// A string or f-string: its text with holes kept as `{…}`. A leading hole is the base URL
+/// (`f"{BASE}/orders/{id}"` has the path `/orders/{}`), as in the other languages; one that no
+/// `/` follows leaves the path unknown (`crate::web_out`).
+fn interpolated(node: Node<'_>, source: &str) -> Option<String> {
     if node.kind() != "string" {
         return None;
     }
     let mut text = String::new();
-    let mut starts_with_hole = false;
     for part in named_children(node) {
         match part.kind() {
-            "string_content" | "escape_sequence" => text.push_str(syntax::text(part, source)),
-            "interpolation" => {
-                starts_with_hole |= text.is_empty();
+            "string_content" | "escape_sequence" | "interpolation" => {
                 text.push_str(syntax::text(part, source));
             }
             _ => {}
         }
     }
-    Some((text, !starts_with_hole))
+    Some(text)
 }
 
 fn decorated_routes<'tree>(
@@ -980,12 +978,12 @@ fn http_call<'tree>(
     } else {
         (verb.to_uppercase(), arguments.first()?)
     };
-    let (url, is_static) = interpolated(*url_node, source)?;
+    let url = interpolated(*url_node, source)?;
     Some(HttpCallSite {
         node: call,
         method,
         url,
-        is_static,
+        is_static: true,
         client,
         scope: (file.scope_of)(call),
     })
