@@ -962,7 +962,7 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
 }
 
 /// The `(name, value)` of each declarator of a `const string` field with a literal value.
-fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, String)> {
+pub(crate) fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, String)> {
     let is_const = named_children(field)
         .into_iter()
         .any(|child| child.kind() == "modifier" && syntax::text(child, source) == "const");

@@ -19,8 +19,10 @@
 //!   `…AsJsonAsync`, `…FromJsonAsync`, `GetStringAsync`-style variants, client `HttpClient`, when
 //!   the first argument is a string and either the receiver's name mentions `http` or `client`
 //!   or the URL starts with `/` or `http`. A relative URL (`api/orders`) is read against the
-//!   client's base address, so its path is `/api/orders`; an interpolated URL that starts with a
-//!   hole (`$"{baseUrl}/x"`) has no path.
+//!   client's base address, so its path is `/api/orders`; a leading hole is the base URL
+//!   (`$"{baseUrl}/x"` has the path `/x`), and a hole naming a `const string` of the file
+//!   stands for its value (`$"{Base}/{id}"` with `const string Base = "api/orders"` →
+//!   `/api/orders/{}`).
 
 mod di;
 mod routes;
@@ -56,11 +58,19 @@ pub(crate) fn facts<'tree>(
         .extend(di::facts(factory, hits, file, constructor_parameters));
     out.facts
         .extend(routes::facts(factory, hits, file, declared, links));
+    // The file's `const string`s, for URLs built from them (`$"{Base}/{id}"`).
+    let mut constants: Option<std::collections::BTreeMap<String, String>> = None;
     for hit in hits {
         match hit.kind {
             FactKind::ChecksRole => role_facts(factory, hit, file, out),
             FactKind::HttpCall => {
-                if let Some(site) = http_call(hit, file) {
+                let constants = constants.get_or_insert_with(|| {
+                    crate::syntax::descendants(file.root)
+                        .filter(|node| node.kind() == "field_declaration")
+                        .flat_map(|field| crate::csharp::const_strings(field, file.source))
+                        .collect()
+                });
+                if let Some(site) = http_call(hit, file, constants) {
                     out.facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -296,6 +306,7 @@ fn nameof_value(node: Node<'_>, source: &str) -> Option<String> {
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
+    constants: &std::collections::BTreeMap<String, String>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -307,7 +318,7 @@ fn http_call<'tree>(
         .arguments(hit.node(Field::Arguments)?)
         .into_iter()
         .next()?;
-    let url = url_value(first, source)?;
+    let url = with_constants(&url_value(first, source)?, constants);
     let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
     let is_client = receiver.contains("http") || receiver.contains("client");
     if !is_client && !url.starts_with('/') && !url.starts_with("http") {
@@ -321,6 +332,41 @@ fn http_call<'tree>(
         client: "HttpClient",
         scope: (file.scope_of)(call),
     })
+}
+
+/// `url` with each `{Name}` hole that names a `const string` of the file replaced by its value
+/// (`{Base}/{id}` with `const string Base = "api/orders"` → `api/orders/{id}`).
+fn with_constants(url: &str, constants: &std::collections::BTreeMap<String, String>) -> String {
+    if constants.is_empty() {
+        return url.to_owned();
+    }
+    let mut resolved = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        let (before, hole) = rest.split_at(open);
+        resolved.push_str(before);
+        let name = hole
+            .get(1..)
+            .and_then(|inner| inner.split_once('}'))
+            .filter(|(name, _)| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|character| character.is_alphanumeric() || character == '_')
+            });
+        match name.and_then(|(name, after)| Some((constants.get(name)?, after))) {
+            Some((value, after)) => {
+                resolved.push_str(value);
+                rest = after;
+            }
+            None => {
+                resolved.push('{');
+                rest = hole.get(1..).unwrap_or_default();
+            }
+        }
+    }
+    resolved.push_str(rest);
+    resolved
 }
 
 /// A URL argument: a string literal, an interpolated string, or a `+` concatenation of them
@@ -454,4 +500,32 @@ pub(crate) fn simple_type(node: Node<'_>, source: &str) -> String {
     };
     let head = head.rsplit('.').next().unwrap_or(head);
     format!("{head}{rest}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_constants;
+
+    /// Only whole `{Name}` holes naming a constant are replaced; format specifiers, unknown
+    /// names and stray braces stay as written.
+    #[test]
+    fn url_holes_naming_constants_take_their_values() {
+        let constants = [("Base", "api/orders"), ("Host", "https://shop.io")]
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .into_iter()
+            .collect();
+        let cases = [
+            ("{Base}/{id}", "api/orders/{id}"),
+            ("{Host}/{Base}", "https://shop.io/api/orders"),
+            ("{Base:D}/x", "{Base:D}/x"),
+            ("{id}/{Other}", "{id}/{Other}"),
+            ("a{b", "a{b"),
+            ("{}/{Base}", "{}/api/orders"),
+            ("", ""),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(with_constants(url, &constants), expected, "{url}");
+        }
+        assert_eq!(with_constants("{Base}", &Default::default()), "{Base}");
+    }
 }
