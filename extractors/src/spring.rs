@@ -14,7 +14,9 @@
 //! - `http_call`: `RestTemplate`'s `getForObject`/`getForEntity` (GET), `postFor…` (POST), `put`,
 //!   `delete`, `patchForObject` and `exchange(url, HttpMethod.X, …)`; `WebClient`'s
 //!   `client.get().uri("/x")`. The first argument must be a string, and the receiver's name must
-//!   mention `rest`, `template`, `client` or `web`, or the URL start with `/` or `http`.
+//!   mention `rest`, `template`, `client` or `web`, or the URL start with `/` or `http`. A
+//!   `final String` field of the file with a literal value stands for that value in the URL
+//!   (`BASE + "/orders"`).
 //! - `http_call`, Retrofit (in a file importing `retrofit2`): `@GET("orders/{id}")` (`POST`,
 //!   `PUT`, `PATCH`, `DELETE`, `HEAD`, `OPTIONS`) on a method, client `retrofit`; the path is
 //!   relative to the base URL. `@HTTP(method = "X", path = "…")` takes its method from `method`;
@@ -25,6 +27,8 @@ use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts_out::FactFactory;
+use std::collections::BTreeMap;
+
 use crate::graph::FileSyntax;
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
@@ -37,12 +41,16 @@ pub(crate) fn facts(
     file: &FileSyntax<'_, '_>,
 ) -> Vec<Fact> {
     let mut facts = Vec::new();
+    // The file's `final String` fields, for URLs built from them (`BASE + "/orders"`).
+    let mut constants: Option<BTreeMap<String, String>> = None;
     for hit in hits {
         match hit.kind {
             FactKind::Route => facts.extend(handler_facts(factory, hit, file)),
             FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file)),
             FactKind::HttpCall => {
-                if let Some(site) = http_call(hit, file) {
+                let constants =
+                    constants.get_or_insert_with(|| string_constants(file.root, file.source));
+                if let Some(site) = http_call(hit, file, constants) {
                     facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -292,9 +300,60 @@ fn expression_roles(expression: &str) -> Vec<String> {
     roles
 }
 
+/// The `final String` fields of a Java file with a literal value (`static final String BASE =
+/// "http://orders/api"`); a name declared twice is left out.
+fn string_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
+    let mut constants = BTreeMap::new();
+    let mut repeated = Vec::new();
+    for field in syntax::descendants(root).filter(|node| node.kind() == "field_declaration") {
+        let is_final = named_children(field)
+            .into_iter()
+            .filter(|child| child.kind() == "modifiers")
+            .any(|modifiers| has_final(modifiers, source));
+        let is_string = field.child_by_field_name("type").is_some_and(|kind| {
+            matches!(syntax::text(kind, source), "String" | "java.lang.String")
+        });
+        if !(is_final && is_string) {
+            continue;
+        }
+        for declarator in named_children(field)
+            .into_iter()
+            .filter(|child| child.kind() == "variable_declarator")
+        {
+            let (Some(name), Some(value)) = (
+                declarator
+                    .child_by_field_name("name")
+                    .map(|name| syntax::text(name, source).to_owned()),
+                declarator
+                    .child_by_field_name("value")
+                    .and_then(|value| string_value(value, source)),
+            ) else {
+                continue;
+            };
+            if constants.insert(name.clone(), value).is_some() {
+                repeated.push(name);
+            }
+        }
+    }
+    for name in repeated {
+        constants.remove(&name);
+    }
+    constants
+}
+
+/// Whether a `modifiers` node holds `final`.
+fn has_final(modifiers: Node<'_>, source: &str) -> bool {
+    let mut cursor = modifiers.walk();
+    let found = modifiers
+        .children(&mut cursor)
+        .any(|modifier| syntax::text(modifier, source) == "final");
+    found
+}
+
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
+    constants: &BTreeMap<String, String>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -306,7 +365,7 @@ fn http_call<'tree>(
         .into_iter()
         .filter(|argument| !argument.kind().contains("comment"))
         .collect();
-    let url = url_value(*arguments.first()?, source)?;
+    let url = web_out::with_constants(&url_value(*arguments.first()?, source)?, constants);
     let (method, client) = if let Some(verb) = hit.node(Field::Function) {
         (syntax::text(verb, source).to_uppercase(), "WebClient")
     } else {

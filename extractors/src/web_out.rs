@@ -167,6 +167,44 @@ pub(crate) fn plus_operands<'tree>(
     ))
 }
 
+/// `url` with each `{Name}` hole that names a string constant of the file replaced by its value
+/// (`{Base}/{id}` with C#'s `const string Base = "api/orders"` → `api/orders/{id}`).
+pub(crate) fn with_constants(
+    url: &str,
+    constants: &std::collections::BTreeMap<String, String>,
+) -> String {
+    if constants.is_empty() {
+        return url.to_owned();
+    }
+    let mut resolved = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        let (before, hole) = rest.split_at(open);
+        resolved.push_str(before);
+        let name = hole
+            .get(1..)
+            .and_then(|inner| inner.split_once('}'))
+            .filter(|(name, _)| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|character| character.is_alphanumeric() || character == '_')
+            });
+        match name.and_then(|(name, after)| Some((constants.get(name)?, after))) {
+            Some((value, after)) => {
+                resolved.push_str(value);
+                rest = after;
+            }
+            None => {
+                resolved.push('{');
+                rest = hole.get(1..).unwrap_or_default();
+            }
+        }
+    }
+    resolved.push_str(rest);
+    resolved
+}
+
 /// The normalised path of a URL: a full URL contributes its path, and a URL that starts with a
 /// hole followed by `/` (`{baseUrl}/orders`, `${API}/orders`) has a dynamic base and that path.
 fn static_path(url: &str) -> Option<String> {
@@ -403,7 +441,7 @@ fn last_segment(path: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{data_type, join_path, static_path};
+    use super::{data_type, join_path, static_path, with_constants};
 
     #[test]
     fn data_type_unwraps_wrappers_and_drops_plumbing() {
@@ -430,5 +468,28 @@ mod tests {
         );
         assert_eq!(static_path("api/orders").as_deref(), Some("/api/orders"));
         assert_eq!(static_path("ftp://x/y"), None);
+    }
+
+    /// Only whole `{Name}` holes naming a constant are replaced; format specifiers, unknown
+    /// names and stray braces stay as written.
+    #[test]
+    fn url_holes_naming_constants_take_their_values() {
+        let constants = [("Base", "api/orders"), ("Host", "https://shop.io")]
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .into_iter()
+            .collect();
+        let cases = [
+            ("{Base}/{id}", "api/orders/{id}"),
+            ("{Host}/{Base}", "https://shop.io/api/orders"),
+            ("{Base:D}/x", "{Base:D}/x"),
+            ("{id}/{Other}", "{id}/{Other}"),
+            ("a{b", "a{b"),
+            ("{}/{Base}", "{}/api/orders"),
+            ("", ""),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(with_constants(url, &constants), expected, "{url}");
+        }
+        assert_eq!(with_constants("{Base}", &Default::default()), "{Base}");
     }
 }

@@ -318,7 +318,7 @@ fn http_call<'tree>(
         .arguments(hit.node(Field::Arguments)?)
         .into_iter()
         .next()?;
-    let url = with_constants(&url_value(first, source)?, constants);
+    let url = web_out::with_constants(&url_value(first, source)?, constants);
     let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
     let is_client = receiver.contains("http") || receiver.contains("client");
     if !is_client && !url.starts_with('/') && !url.starts_with("http") {
@@ -332,41 +332,6 @@ fn http_call<'tree>(
         client: "HttpClient",
         scope: (file.scope_of)(call),
     })
-}
-
-/// `url` with each `{Name}` hole that names a `const string` of the file replaced by its value
-/// (`{Base}/{id}` with `const string Base = "api/orders"` → `api/orders/{id}`).
-fn with_constants(url: &str, constants: &std::collections::BTreeMap<String, String>) -> String {
-    if constants.is_empty() {
-        return url.to_owned();
-    }
-    let mut resolved = String::with_capacity(url.len());
-    let mut rest = url;
-    while let Some(open) = rest.find('{') {
-        let (before, hole) = rest.split_at(open);
-        resolved.push_str(before);
-        let name = hole
-            .get(1..)
-            .and_then(|inner| inner.split_once('}'))
-            .filter(|(name, _)| {
-                !name.is_empty()
-                    && name
-                        .chars()
-                        .all(|character| character.is_alphanumeric() || character == '_')
-            });
-        match name.and_then(|(name, after)| Some((constants.get(name)?, after))) {
-            Some((value, after)) => {
-                resolved.push_str(value);
-                rest = after;
-            }
-            None => {
-                resolved.push('{');
-                rest = hole.get(1..).unwrap_or_default();
-            }
-        }
-    }
-    resolved.push_str(rest);
-    resolved
 }
 
 /// A URL argument: a string literal, an interpolated string, or a `+` concatenation of them
@@ -500,32 +465,4 @@ pub(crate) fn simple_type(node: Node<'_>, source: &str) -> String {
     };
     let head = head.rsplit('.').next().unwrap_or(head);
     format!("{head}{rest}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::with_constants;
-
-    /// Only whole `{Name}` holes naming a constant are replaced; format specifiers, unknown
-    /// names and stray braces stay as written.
-    #[test]
-    fn url_holes_naming_constants_take_their_values() {
-        let constants = [("Base", "api/orders"), ("Host", "https://shop.io")]
-            .map(|(name, value)| (name.to_owned(), value.to_owned()))
-            .into_iter()
-            .collect();
-        let cases = [
-            ("{Base}/{id}", "api/orders/{id}"),
-            ("{Host}/{Base}", "https://shop.io/api/orders"),
-            ("{Base:D}/x", "{Base:D}/x"),
-            ("{id}/{Other}", "{id}/{Other}"),
-            ("a{b", "a{b"),
-            ("{}/{Base}", "{}/api/orders"),
-            ("", ""),
-        ];
-        for (url, expected) in cases {
-            assert_eq!(with_constants(url, &constants), expected, "{url}");
-        }
-        assert_eq!(with_constants("{Base}", &Default::default()), "{Base}");
-    }
 }
