@@ -17,7 +17,8 @@
 //!   Handler: the handler argument when it is a name or selector.
 //! - `http_call`: `http.Get`, `http.Post`, `http.Head`, `http.PostForm` and
 //!   `http.NewRequest[WithContext]` with a literal method or net/http's constant
-//!   (`http.MethodDelete`); client `net/http`.
+//!   (`http.MethodDelete`); client `net/http`. A top-level string `const` of the file stands
+//!   for its value in the URL (`base + "/orders"`).
 
 use crate::go_walk::{field_child, Child};
 use std::collections::BTreeMap;
@@ -62,6 +63,7 @@ pub(crate) fn facts<'tree>(
         .rsplit_once('/')
         .map_or("", |(directory, _)| directory);
     let mut links = RouteLinks::default();
+    let mut constants: Option<BTreeMap<String, String>> = None;
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
@@ -87,7 +89,9 @@ pub(crate) fn facts<'tree>(
                 }
             }
             FactKind::HttpCall => {
-                if let Some(site) = http_call(hit, file) {
+                let constants =
+                    constants.get_or_insert_with(|| package_constants(file.root, file.source));
+                if let Some(site) = http_call(hit, file, constants) {
                     facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -501,9 +505,48 @@ fn group_prefix(
     }
 }
 
+/// The file's top-level string constants (`const base = "http://orders/api"`, also inside a
+/// `const ( … )` block); a name declared twice is left out.
+fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
+    let mut constants = BTreeMap::new();
+    let mut repeated = Vec::new();
+    for declaration in named_children(root)
+        .into_iter()
+        .filter(|node| node.kind() == "const_declaration")
+    {
+        for spec in named_children(declaration)
+            .into_iter()
+            .filter(|node| node.kind() == "const_spec")
+        {
+            let names: Vec<Node<'_>> = named_children(spec)
+                .into_iter()
+                .filter(|child| child.kind() == "identifier")
+                .collect();
+            let values: Vec<Node<'_>> = spec
+                .child_by_field_name("value")
+                .map(named_children)
+                .unwrap_or_default();
+            for (name, value) in names.iter().zip(values.iter()) {
+                let Some(value) = string_value(*value, source) else {
+                    continue;
+                };
+                let name = syntax::text(*name, source).to_owned();
+                if constants.insert(name.clone(), value).is_some() {
+                    repeated.push(name);
+                }
+            }
+        }
+    }
+    for name in repeated {
+        constants.remove(&name);
+    }
+    constants
+}
+
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
+    constants: &BTreeMap<String, String>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -528,7 +571,7 @@ fn http_call<'tree>(
         "PostForm" => (Some("POST".to_owned()), arguments.first()?),
         verb => (Some(verb.to_uppercase()), arguments.first()?),
     };
-    let url = url_value(*url_node, source)?;
+    let url = web_out::with_constants(&url_value(*url_node, source)?, constants);
     Some(HttpCallSite {
         node: call,
         method: method.unwrap_or_else(|| "*".to_owned()),

@@ -24,7 +24,8 @@
 //! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
 //!   and `requests.request("GET", url)`; the same verbs on a name the file binds to a client
 //!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`). An f-string URL keeps its `{…}` holes as parameters; a
-//!   leading hole is the base URL (`f"{BASE}/orders"` has the path `/orders`).
+//!   leading hole is the base URL (`f"{BASE}/orders"` has the path `/orders`), unless it names
+//!   a module-level string the file assigns once, which stands for its value.
 
 use std::collections::BTreeMap;
 
@@ -60,6 +61,7 @@ pub(crate) fn facts(
     let mut links = RouteLinks::default();
     let mut imported: Option<BTreeMap<String, ImportedName>> = None;
     let mut clients: Option<BTreeMap<String, &'static str>> = None;
+    let mut constants: Option<BTreeMap<String, String>> = None;
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
@@ -127,7 +129,9 @@ pub(crate) fn facts(
             FactKind::HttpCall => {
                 let clients =
                     clients.get_or_insert_with(|| client_bindings(file.root, file.source));
-                if let Some(site) = http_call(hit, file, clients) {
+                let constants =
+                    constants.get_or_insert_with(|| module_constants(file.root, file.source));
+                if let Some(site) = http_call(hit, file, clients, constants) {
                     facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -955,10 +959,48 @@ fn client_bindings(root: Node<'_>, source: &str) -> BTreeMap<String, &'static st
     bindings
 }
 
+/// The module-level names a file assigns a plain string once (`BASE_URL = "https://x/api"`).
+fn module_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
+    let mut constants = BTreeMap::new();
+    let mut repeated = Vec::new();
+    for statement in named_children(root) {
+        if statement.kind() != "expression_statement" {
+            continue;
+        }
+        for assignment in named_children(statement)
+            .into_iter()
+            .filter(|node| node.kind() == "assignment")
+        {
+            let (Some(name), Some(value)) = (
+                assignment
+                    .child_by_field_name("left")
+                    .filter(|left| left.kind() == "identifier"),
+                assignment.child_by_field_name("right"),
+            ) else {
+                continue;
+            };
+            let name = syntax::text(name, source).to_owned();
+            match string_value(value, source) {
+                Some(value) => {
+                    if constants.insert(name.clone(), value).is_some() {
+                        repeated.push(name);
+                    }
+                }
+                None => repeated.push(name),
+            }
+        }
+    }
+    for name in repeated {
+        constants.remove(&name);
+    }
+    constants
+}
+
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
     clients: &BTreeMap<String, &'static str>,
+    constants: &BTreeMap<String, String>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -978,7 +1020,7 @@ fn http_call<'tree>(
     } else {
         (verb.to_uppercase(), arguments.first()?)
     };
-    let url = interpolated(*url_node, source)?;
+    let url = web_out::with_constants(&interpolated(*url_node, source)?, constants);
     Some(HttpCallSite {
         node: call,
         method,
