@@ -508,39 +508,28 @@ fn group_prefix(
 /// The file's top-level string constants (`const base = "http://orders/api"`, also inside a
 /// `const ( … )` block); a name declared twice is left out.
 fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
-    let mut constants = BTreeMap::new();
-    let mut repeated = Vec::new();
-    for declaration in named_children(root)
+    let mut bindings = Vec::new();
+    for spec in named_children(root)
         .into_iter()
         .filter(|node| node.kind() == "const_declaration")
+        .flat_map(named_children)
+        .filter(|node| node.kind() == "const_spec")
     {
-        for spec in named_children(declaration)
+        let names = named_children(spec)
             .into_iter()
-            .filter(|node| node.kind() == "const_spec")
-        {
-            let names: Vec<Node<'_>> = named_children(spec)
-                .into_iter()
-                .filter(|child| child.kind() == "identifier")
-                .collect();
-            let values: Vec<Node<'_>> = spec
-                .child_by_field_name("value")
-                .map(named_children)
-                .unwrap_or_default();
-            for (name, value) in names.iter().zip(values.iter()) {
-                let Some(value) = string_value(*value, source) else {
-                    continue;
-                };
-                let name = syntax::text(*name, source).to_owned();
-                if constants.insert(name.clone(), value).is_some() {
-                    repeated.push(name);
-                }
-            }
-        }
+            .filter(|child| child.kind() == "identifier");
+        let values = spec
+            .child_by_field_name("value")
+            .map(named_children)
+            .unwrap_or_default();
+        bindings.extend(names.zip(values).map(|(name, value)| {
+            (
+                syntax::text(name, source).to_owned(),
+                string_value(value, source),
+            )
+        }));
     }
-    for name in repeated {
-        constants.remove(&name);
-    }
-    constants
+    web_out::constants_bound_once(bindings)
 }
 
 fn http_call<'tree>(

@@ -961,39 +961,22 @@ fn client_bindings(root: Node<'_>, source: &str) -> BTreeMap<String, &'static st
 
 /// The module-level names a file assigns a plain string once (`BASE_URL = "https://x/api"`).
 fn module_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
-    let mut constants = BTreeMap::new();
-    let mut repeated = Vec::new();
-    for statement in named_children(root) {
-        if statement.kind() != "expression_statement" {
-            continue;
-        }
-        for assignment in named_children(statement)
-            .into_iter()
-            .filter(|node| node.kind() == "assignment")
-        {
-            let (Some(name), Some(value)) = (
-                assignment
-                    .child_by_field_name("left")
-                    .filter(|left| left.kind() == "identifier"),
-                assignment.child_by_field_name("right"),
-            ) else {
-                continue;
-            };
-            let name = syntax::text(name, source).to_owned();
-            match string_value(value, source) {
-                Some(value) => {
-                    if constants.insert(name.clone(), value).is_some() {
-                        repeated.push(name);
-                    }
-                }
-                None => repeated.push(name),
-            }
-        }
-    }
-    for name in repeated {
-        constants.remove(&name);
-    }
-    constants
+    let bindings = named_children(root)
+        .into_iter()
+        .filter(|statement| statement.kind() == "expression_statement")
+        .flat_map(named_children)
+        .filter(|node| node.kind() == "assignment")
+        .filter_map(|assignment| {
+            let name = assignment
+                .child_by_field_name("left")
+                .filter(|left| left.kind() == "identifier")?;
+            let value = assignment.child_by_field_name("right")?;
+            Some((
+                syntax::text(name, source).to_owned(),
+                string_value(value, source),
+            ))
+        });
+    web_out::constants_bound_once(bindings)
 }
 
 fn http_call<'tree>(

@@ -303,8 +303,7 @@ fn expression_roles(expression: &str) -> Vec<String> {
 /// The `final String` fields of a Java file with a literal value (`static final String BASE =
 /// "http://orders/api"`); a name declared twice is left out.
 fn string_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
-    let mut constants = BTreeMap::new();
-    let mut repeated = Vec::new();
+    let mut bindings = Vec::new();
     for field in syntax::descendants(root).filter(|node| node.kind() == "field_declaration") {
         let is_final = named_children(field)
             .into_iter()
@@ -316,29 +315,22 @@ fn string_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
         if !(is_final && is_string) {
             continue;
         }
-        for declarator in named_children(field)
-            .into_iter()
-            .filter(|child| child.kind() == "variable_declarator")
-        {
-            let (Some(name), Some(value)) = (
-                declarator
-                    .child_by_field_name("name")
-                    .map(|name| syntax::text(name, source).to_owned()),
-                declarator
-                    .child_by_field_name("value")
-                    .and_then(|value| string_value(value, source)),
-            ) else {
-                continue;
-            };
-            if constants.insert(name.clone(), value).is_some() {
-                repeated.push(name);
-            }
-        }
+        bindings.extend(
+            named_children(field)
+                .into_iter()
+                .filter(|child| child.kind() == "variable_declarator")
+                .filter_map(|declarator| {
+                    let name = declarator.child_by_field_name("name")?;
+                    Some((
+                        syntax::text(name, source).to_owned(),
+                        declarator
+                            .child_by_field_name("value")
+                            .and_then(|value| string_value(value, source)),
+                    ))
+                }),
+        );
     }
-    for name in repeated {
-        constants.remove(&name);
-    }
-    constants
+    web_out::constants_bound_once(bindings)
 }
 
 /// Whether a `modifiers` node holds `final`.

@@ -167,6 +167,30 @@ pub(crate) fn plus_operands<'tree>(
     ))
 }
 
+/// The string constants of a file from its bindings in order, `(name, value)`, the value
+/// `None` where the name is bound to anything but a string: a name bound more than once is
+/// left out, as its value at the request is not known.
+pub(crate) fn constants_bound_once(
+    bindings: impl IntoIterator<Item = (String, Option<String>)>,
+) -> std::collections::BTreeMap<String, String> {
+    let mut constants = std::collections::BTreeMap::new();
+    let mut repeated = Vec::new();
+    for (name, value) in bindings {
+        match value {
+            Some(value) => {
+                if constants.insert(name.clone(), value).is_some() {
+                    repeated.push(name);
+                }
+            }
+            None => repeated.push(name),
+        }
+    }
+    for name in repeated {
+        constants.remove(&name);
+    }
+    constants
+}
+
 /// `url` with each `{Name}` hole that names a string constant of the file replaced by its value
 /// (`{Base}/{id}` with C#'s `const string Base = "api/orders"` → `api/orders/{id}`).
 pub(crate) fn with_constants(
@@ -441,7 +465,7 @@ fn last_segment(path: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{data_type, join_path, static_path, with_constants};
+    use super::{constants_bound_once, data_type, join_path, static_path, with_constants};
 
     #[test]
     fn data_type_unwraps_wrappers_and_drops_plumbing() {
@@ -491,5 +515,23 @@ mod tests {
             assert_eq!(with_constants(url, &constants), expected, "{url}");
         }
         assert_eq!(with_constants("{Base}", &Default::default()), "{Base}");
+    }
+
+    /// A name bound once to a string is a constant; bound twice, or to anything else, it is not.
+    #[test]
+    fn constants_are_names_bound_once_to_a_string() {
+        let bindings = [
+            ("API", Some("/api")),
+            ("HOST", Some("https://a")),
+            ("HOST", Some("https://b")),
+            ("PORT", None),
+            ("NAME", Some("x")),
+            ("NAME", None),
+        ]
+        .map(|(name, value)| (name.to_owned(), value.map(str::to_owned)));
+        let constants = constants_bound_once(bindings);
+        let names: Vec<&str> = constants.keys().map(String::as_str).collect();
+        assert_eq!(names, ["API"]);
+        assert_eq!(constants.get("API").map(String::as_str), Some("/api"));
     }
 }

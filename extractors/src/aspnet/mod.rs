@@ -65,10 +65,12 @@ pub(crate) fn facts<'tree>(
             FactKind::ChecksRole => role_facts(factory, hit, file, out),
             FactKind::HttpCall => {
                 let constants = constants.get_or_insert_with(|| {
-                    crate::syntax::descendants(file.root)
-                        .filter(|node| node.kind() == "field_declaration")
-                        .flat_map(|field| crate::csharp::const_strings(field, file.source))
-                        .collect()
+                    web_out::constants_bound_once(
+                        crate::syntax::descendants(file.root)
+                            .filter(|node| node.kind() == "field_declaration")
+                            .flat_map(|field| crate::csharp::const_strings(field, file.source))
+                            .map(|(name, value)| (name, Some(value))),
+                    )
                 });
                 if let Some(site) = http_call(hit, file, constants) {
                     out.facts.push(web_out::http_call_fact(factory, &site));
