@@ -89,9 +89,7 @@ pub(crate) fn facts<'tree>(
                 }
             }
             FactKind::HttpCall => {
-                let constants =
-                    constants.get_or_insert_with(|| package_constants(file.root, file.source));
-                if let Some(site) = http_call(hit, file, constants) {
+                if let Some(site) = http_call(hit, file, &mut constants) {
                     facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -535,7 +533,7 @@ fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
-    constants: &BTreeMap<String, String>,
+    constants: &mut Option<BTreeMap<String, String>>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -560,7 +558,9 @@ fn http_call<'tree>(
         "PostForm" => (Some("POST".to_owned()), arguments.first()?),
         verb => (Some(verb.to_uppercase()), arguments.first()?),
     };
-    let url = web_out::with_constants(&url_value(*url_node, source)?, constants);
+    let url = web_out::with_lazy_constants(url_value(*url_node, source)?, constants, || {
+        package_constants(file.root, source)
+    });
     Some(HttpCallSite {
         node: call,
         method: method.unwrap_or_else(|| "*".to_owned()),

@@ -129,9 +129,7 @@ pub(crate) fn facts(
             FactKind::HttpCall => {
                 let clients =
                     clients.get_or_insert_with(|| client_bindings(file.root, file.source));
-                let constants =
-                    constants.get_or_insert_with(|| module_constants(file.root, file.source));
-                if let Some(site) = http_call(hit, file, clients, constants) {
+                if let Some(site) = http_call(hit, file, clients, &mut constants) {
                     facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -983,7 +981,7 @@ fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
     clients: &BTreeMap<String, &'static str>,
-    constants: &BTreeMap<String, String>,
+    constants: &mut Option<BTreeMap<String, String>>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -1003,7 +1001,9 @@ fn http_call<'tree>(
     } else {
         (verb.to_uppercase(), arguments.first()?)
     };
-    let url = web_out::with_constants(&interpolated(*url_node, source)?, constants);
+    let url = web_out::with_lazy_constants(interpolated(*url_node, source)?, constants, || {
+        module_constants(file.root, source)
+    });
     Some(HttpCallSite {
         node: call,
         method,

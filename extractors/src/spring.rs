@@ -48,9 +48,7 @@ pub(crate) fn facts(
             FactKind::Route => facts.extend(handler_facts(factory, hit, file)),
             FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file)),
             FactKind::HttpCall => {
-                let constants =
-                    constants.get_or_insert_with(|| string_constants(file.root, file.source));
-                if let Some(site) = http_call(hit, file, constants) {
+                if let Some(site) = http_call(hit, file, &mut constants) {
                     facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -345,7 +343,7 @@ fn has_final(modifiers: Node<'_>, source: &str) -> bool {
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
-    constants: &BTreeMap<String, String>,
+    constants: &mut Option<BTreeMap<String, String>>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -357,7 +355,10 @@ fn http_call<'tree>(
         .into_iter()
         .filter(|argument| !argument.kind().contains("comment"))
         .collect();
-    let url = web_out::with_constants(&url_value(*arguments.first()?, source)?, constants);
+    let url =
+        web_out::with_lazy_constants(url_value(*arguments.first()?, source)?, constants, || {
+            string_constants(file.root, source)
+        });
     let (method, client) = if let Some(verb) = hit.node(Field::Function) {
         (syntax::text(verb, source).to_uppercase(), "WebClient")
     } else {

@@ -191,6 +191,19 @@ pub(crate) fn constants_bound_once(
     constants
 }
 
+/// [`with_constants`], building the file's constants with `build` only when `url` has a hole
+/// (most URLs have none) and keeping them in `cache` for the file's other URLs.
+pub(crate) fn with_lazy_constants(
+    url: String,
+    cache: &mut Option<std::collections::BTreeMap<String, String>>,
+    build: impl FnOnce() -> std::collections::BTreeMap<String, String>,
+) -> String {
+    if !url.contains('{') {
+        return url;
+    }
+    with_constants(&url, cache.get_or_insert_with(build))
+}
+
 /// `url` with each `{Name}` hole that names a string constant of the file replaced by its value
 /// (`{Base}/{id}` with C#'s `const string Base = "api/orders"` → `api/orders/{id}`).
 pub(crate) fn with_constants(

@@ -64,15 +64,7 @@ pub(crate) fn facts<'tree>(
         match hit.kind {
             FactKind::ChecksRole => role_facts(factory, hit, file, out),
             FactKind::HttpCall => {
-                let constants = constants.get_or_insert_with(|| {
-                    web_out::constants_bound_once(
-                        crate::syntax::descendants(file.root)
-                            .filter(|node| node.kind() == "field_declaration")
-                            .flat_map(|field| crate::csharp::const_strings(field, file.source))
-                            .map(|(name, value)| (name, Some(value))),
-                    )
-                });
-                if let Some(site) = http_call(hit, file, constants) {
+                if let Some(site) = http_call(hit, file, &mut constants) {
                     out.facts.push(web_out::http_call_fact(factory, &site));
                 }
             }
@@ -308,7 +300,7 @@ fn nameof_value(node: Node<'_>, source: &str) -> Option<String> {
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
-    constants: &std::collections::BTreeMap<String, String>,
+    constants: &mut Option<std::collections::BTreeMap<String, String>>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -320,7 +312,14 @@ fn http_call<'tree>(
         .arguments(hit.node(Field::Arguments)?)
         .into_iter()
         .next()?;
-    let url = web_out::with_constants(&url_value(first, source)?, constants);
+    let url = web_out::with_lazy_constants(url_value(first, source)?, constants, || {
+        web_out::constants_bound_once(
+            crate::syntax::descendants(file.root)
+                .filter(|node| node.kind() == "field_declaration")
+                .flat_map(|field| crate::csharp::const_strings(field, source))
+                .map(|(name, value)| (name, Some(value))),
+        )
+    });
     let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
     let is_client = receiver.contains("http") || receiver.contains("client");
     if !is_client && !url.starts_with('/') && !url.starts_with("http") {
