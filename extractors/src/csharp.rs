@@ -962,10 +962,15 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
 }
 
 /// The `(name, value)` of each declarator of a `const string` field with a literal value.
-pub(crate) fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, String)> {
-    let is_const = named_children(field)
+/// Whether a declaration has the modifier `word` (`static`, `this`, `public`, `const`).
+pub(crate) fn has_modifier(node: Node<'_>, word: &str, source: &str) -> bool {
+    named_children(node)
         .into_iter()
-        .any(|child| child.kind() == "modifier" && syntax::text(child, source) == "const");
+        .any(|child| child.kind() == "modifier" && syntax::text(child, source) == word)
+}
+
+pub(crate) fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, String)> {
+    let is_const = has_modifier(field, "const", source);
     let Some(declaration) = named_children(field)
         .into_iter()
         .find(|child| child.kind() == "variable_declaration")

@@ -430,8 +430,13 @@ fn route<'tree>(
     };
     let declarations = groups.get_or_insert_with(|| group_bindings(statements, source));
     let bound = group_prefix(receiver, source, declarations, MAX_GROUP_DEPTH);
-    // chi's `r.Route("/api", func(r chi.Router) { r.Get(…) })`: the closure's router.
-    let prefix = join_path(&[&closure_prefix(file, call, receiver), &bound]);
+    // chi's `r.Route("/api", func(r chi.Router) { r.Get(…) })`: the closure's router (only chi
+    // routes by closure, so only its routes look up their ancestors).
+    let prefix = if framework == "chi" {
+        join_path(&[&closure_prefix(file, call, receiver), &bound])
+    } else {
+        bound
+    };
     Some(RouteSite {
         node: call,
         method,

@@ -652,18 +652,7 @@ fn registered_routes<'tree>(
     };
     let handler = keyword_value(list, handler_key, source)
         .or_else(|| positional.get(handler_at).copied())
-        .map(|view| {
-            // `OrderView.as_view("orders")` names the class.
-            let view = match view.kind() {
-                "call" => view
-                    .child_by_field_name("function")
-                    .filter(|function| function.kind() == "attribute")
-                    .and_then(|function| function.child_by_field_name("object"))
-                    .unwrap_or(view),
-                _ => view,
-            };
-            syntax::compact_text(view, source, 120)
-        });
+        .and_then(|view| view_name(view, source));
     let listed = listed_methods(list, source);
     let methods = if listed.is_empty() {
         vec!["GET".to_owned()]
@@ -743,15 +732,15 @@ fn django_route<'tree>(
             method: "*".to_owned(),
             path: join_path(&[&path]),
             framework: "django",
-            handler: django_handler(*view, source),
+            handler: view_name(*view, source),
             scope: (file.scope_of)(call),
         }),
     })
 }
 
-/// The view of a URL pattern as written: a function (`views.detail`), or the class of a class-based
-/// view (`OrderApi.as_view()` → `OrderApi`).
-fn django_handler(view: Node<'_>, source: &str) -> Option<String> {
+/// The view of a URL pattern or a registered route as written: a function (`views.detail`),
+/// or the class of a class-based view (`OrderApi.as_view()` → `OrderApi`).
+fn view_name(view: Node<'_>, source: &str) -> Option<String> {
     match view.kind() {
         "identifier" | "attribute" => Some(syntax::compact_text(view, source, 120)),
         "call" => {

@@ -47,6 +47,7 @@ use tree_sitter::Node;
 use super::{
     attribute_arguments, attribute_name, attributes_of, simple_type, string_value, Declared,
 };
+use crate::csharp::has_modifier;
 use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::facts_out::FactFactory;
 use crate::graph::csharp::{simple_name, CSharp};
@@ -111,13 +112,10 @@ pub(super) fn facts<'tree>(
     // `public IActionResult Index()`): they serve any method. Attribute-routed controllers
     // (a template of their own, or `[ApiController]`) are left alone: a public helper there is
     // seldom meant as an endpoint.
-    for class in classes.iter().filter(|class| {
-        is_controller(**class, file.source)
-            && own_templates(**class, file.source).is_empty()
-            && !attributes_of(**class)
-                .into_iter()
-                .any(|attribute| attribute_name(attribute, file.source) == "ApiController")
-    }) {
+    for class in classes
+        .iter()
+        .filter(|class| is_conventional_controller(**class, file.source))
+    {
         for method in implicit_actions(*class, file.source) {
             if actions.insert(method.id()) {
                 facts.extend(action_facts(
@@ -133,26 +131,26 @@ pub(super) fn facts<'tree>(
     facts
 }
 
-/// Whether MVC takes `class` for a controller: a public class that is neither abstract nor
-/// static, named `…Controller` or marked `[Controller]`/`[ApiController]`, and not
-/// `[NonController]`.
-fn is_controller(class: Node<'_>, source: &str) -> bool {
+/// Whether MVC takes `class` for a conventionally routed controller: a public class that is
+/// neither abstract nor static, named `…Controller` or marked `[Controller]`, not
+/// `[NonController]` or `[ApiController]` (which requires attribute routes), and with no route
+/// template of its own.
+fn is_conventional_controller(class: Node<'_>, source: &str) -> bool {
     let Some(name) = class.child_by_field_name("name") else {
         return false;
     };
-    let modifiers = modifiers(class, source);
     let attributes: Vec<String> = attributes_of(class)
         .into_iter()
         .map(|attribute| attribute_name(attribute, source))
         .collect();
-    modifiers.contains(&"public")
-        && !modifiers.contains(&"abstract")
-        && !modifiers.contains(&"static")
-        && !attributes.iter().any(|name| name == "NonController")
-        && (syntax::text(name, source).ends_with("Controller")
-            || attributes
-                .iter()
-                .any(|name| name == "Controller" || name == "ApiController"))
+    let has = |wanted: &str| attributes.iter().any(|name| name == wanted);
+    has_modifier(class, "public", source)
+        && !has_modifier(class, "abstract", source)
+        && !has_modifier(class, "static", source)
+        && !has("NonController")
+        && !has("ApiController")
+        && (syntax::text(name, source).ends_with("Controller") || has("Controller"))
+        && own_templates(class, source).is_empty()
 }
 
 /// The methods of a controller class that are actions without a verb or route attribute:
@@ -167,11 +165,10 @@ fn implicit_actions<'tree>(class: Node<'tree>, source: &str) -> Vec<Node<'tree>>
         .into_iter()
         .filter(|member| member.kind() == "method_declaration")
         .filter(|method| {
-            let modifiers = modifiers(*method, source);
-            modifiers.contains(&"public")
+            has_modifier(*method, "public", source)
                 && !["static", "abstract", "override"]
                     .iter()
-                    .any(|word| modifiers.contains(word))
+                    .any(|word| has_modifier(*method, word, source))
                 && method.child_by_field_name("type_parameters").is_none()
                 && method
                     .child_by_field_name("returns")
@@ -241,15 +238,6 @@ fn conventional_path(
         segments.push("{id}");
     }
     join_path(&segments)
-}
-
-/// The modifiers of a declaration (`public`, `static`, …).
-fn modifiers<'s>(declaration: Node<'_>, source: &'s str) -> Vec<&'s str> {
-    named_children(declaration)
-        .into_iter()
-        .filter(|child| child.kind() == "modifier")
-        .map(|modifier| syntax::text(modifier, source))
-        .collect()
 }
 
 /// Whether a return type is an action result: a type named `…Result` (`IActionResult`,

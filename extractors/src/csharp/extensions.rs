@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use tree_sitter::Node;
 
-use super::{qualified, FileUses, EXTENSION_CALL};
+use super::{has_modifier, qualified, FileUses, EXTENSION_CALL};
 use crate::context::{Declarations, ExtensionMethod, TypeIndex};
 use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::deferred::Anchor;
@@ -70,13 +70,6 @@ pub(super) fn member_call<'tree, 's>(
         .filter(|child| csharp_walk::kind(*child) == Kind::Argument)
         .count();
     Some((name, syntax::text(name, source), count))
-}
-
-/// Whether a declaration has the modifier `word` (`static`, `this`).
-fn has_modifier(node: Node<'_>, word: &str, source: &str) -> bool {
-    named_children(node)
-        .into_iter()
-        .any(|child| child.kind() == "modifier" && syntax::text(child, source) == word)
 }
 
 /// The extension methods of a top-level class, if it is static: its static methods whose first
