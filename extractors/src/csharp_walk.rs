@@ -291,10 +291,22 @@ impl<'tree> Matcher<'tree, '_> {
             };
             let named = wild(node);
             match (parent_kind, field) {
-                (Kind::ObjectCreation, Some("type")) if named => hits.push(QueryHit::new(
-                    FactKind::AccessesTechnology,
-                    [(Field::Construction, parent), (Field::Type, node)],
-                )),
+                (Kind::ObjectCreation, Some("type")) if named => {
+                    hits.push(QueryHit::new(
+                        FactKind::AccessesTechnology,
+                        [(Field::Construction, parent), (Field::Type, node)],
+                    ));
+                    // web.scm: a request message.
+                    if matches!(
+                        syntax::text(node, source),
+                        "HttpRequestMessage" | "System.Net.Http.HttpRequestMessage"
+                    ) {
+                        hits.push(QueryHit::new(
+                            FactKind::HttpCall,
+                            [(Field::Call, parent), (Field::Method, node)],
+                        ));
+                    }
+                }
                 (Kind::MemberAccess, Some("name")) if named && parent_field == Some("function") => {
                     let call =
                         grandparent().filter(|call| kind_of(*call, kinds) == Kind::Invocation);

@@ -33,3 +33,9 @@
     name: (_) @fact.http_call.method)
   arguments: (argument_list) @fact.http_call.arguments
   (#match? @fact.http_call.method "^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|FromJsonAsync|StringAsync|StreamAsync|ByteArrayAsync)([^A-Za-z]|$)")) @fact.http_call.call
+
+; A request message, sent with `SendAsync`: `new HttpRequestMessage(HttpMethod.Post, "/x")`, or
+; with `Method` and `RequestUri` set by its initializer.
+(object_creation_expression
+  type: (_) @fact.http_call.method
+  (#match? @fact.http_call.method "^(System\\.Net\\.Http\\.)?HttpRequestMessage$")) @fact.http_call.call

@@ -22,7 +22,10 @@
 //!   client's base address, so its path is `/api/orders`; a leading hole is the base URL
 //!   (`$"{baseUrl}/x"` has the path `/x`), and a hole naming a `const string` of the file
 //!   stands for its value (`$"{Base}/{id}"` with `const string Base = "api/orders"` →
-//!   `/api/orders/{}`).
+//!   `/api/orders/{}`). A request message sent with `SendAsync` is a request too, at its
+//!   construction: `new HttpRequestMessage(HttpMethod.Post, url)`, or `Method` and `RequestUri`
+//!   set by its initializer, when both the method (a member of `HttpMethod`, or a literal
+//!   `new HttpMethod("PATCH")`) and the URL (as above, or `new Uri(url)`) are known.
 
 mod di;
 mod routes;
@@ -304,15 +307,28 @@ fn http_call<'tree>(
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
-    let name = simple_name(hit.node(Field::Method)?, source);
-    let verb = ["Get", "Post", "Put", "Patch", "Delete"]
-        .into_iter()
-        .find(|verb| name.starts_with(verb))?;
-    let first = crate::graph::csharp::CSharp
-        .arguments(hit.node(Field::Arguments)?)
-        .into_iter()
-        .next()?;
-    let url = web_out::with_lazy_constants(url_value(first, source)?, constants, || {
+    let (method, url) = match hit.node(Field::Receiver) {
+        Some(receiver) => {
+            let name = simple_name(hit.node(Field::Method)?, source);
+            let verb = ["Get", "Post", "Put", "Patch", "Delete"]
+                .into_iter()
+                .find(|verb| name.starts_with(verb))?;
+            let first = crate::graph::csharp::CSharp
+                .arguments(hit.node(Field::Arguments)?)
+                .into_iter()
+                .next()?;
+            let url = url_value(first, source)?;
+            let receiver = syntax::text(receiver, source).to_lowercase();
+            let is_client = receiver.contains("http") || receiver.contains("client");
+            if !is_client && !url.starts_with('/') && !url.starts_with("http") {
+                return None;
+            }
+            (verb.to_uppercase(), url)
+        }
+        // `new HttpRequestMessage(…)`.
+        None => request_message(call, source)?,
+    };
+    let url = web_out::with_lazy_constants(url, constants, || {
         web_out::constants_bound_once(
             crate::syntax::descendants(file.root)
                 .filter(|node| node.kind() == "field_declaration")
@@ -320,19 +336,108 @@ fn http_call<'tree>(
                 .map(|(name, value)| (name, Some(value))),
         )
     });
-    let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
-    let is_client = receiver.contains("http") || receiver.contains("client");
-    if !is_client && !url.starts_with('/') && !url.starts_with("http") {
-        return None;
-    }
     Some(HttpCallSite {
         node: call,
-        method: verb.to_uppercase(),
+        method,
         url,
         is_static: true,
         client: "HttpClient",
         scope: (file.scope_of)(call),
     })
+}
+
+/// The method and URL of `new HttpRequestMessage(method, url)`, or of the `Method` and
+/// `RequestUri` its initializer sets; `None` unless both are known. The method is a member of
+/// `HttpMethod` (`HttpMethod.Post`) or a literal one (`new HttpMethod("PATCH")`); the URL is a
+/// URL argument or `new Uri(url)` (`new Uri(baseUri, "api/x")` is `{baseUri}/api/x`).
+fn request_message(creation: Node<'_>, source: &str) -> Option<(String, String)> {
+    let (mut method, mut url) = (None, None);
+    if let Some(arguments) = creation.child_by_field_name("arguments") {
+        let arguments = crate::graph::csharp::CSharp.arguments(arguments);
+        method = arguments
+            .first()
+            .and_then(|node| http_method(*node, source));
+        url = arguments.get(1).and_then(|node| request_uri(*node, source));
+    }
+    let initializer = creation.child_by_field_name("initializer");
+    for assignment in initializer.map(named_children).unwrap_or_default() {
+        let (Some(left), Some(right)) = (
+            assignment.child_by_field_name("left"),
+            assignment.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        match syntax::text(left, source) {
+            "Method" => method = http_method(right, source),
+            "RequestUri" => url = request_uri(right, source),
+            _ => {}
+        }
+    }
+    Some((method?, url?))
+}
+
+/// An HTTP method as a request message names it: `HttpMethod.Get`, `new HttpMethod("PATCH")`,
+/// `HttpMethod.Parse("PATCH")`; in upper case.
+fn http_method(node: Node<'_>, source: &str) -> Option<String> {
+    const METHODS: [&str; 8] = [
+        "Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "Trace",
+    ];
+    let literal_argument = |node: Node<'_>| {
+        let arguments = node.child_by_field_name("arguments")?;
+        let first = crate::graph::csharp::CSharp
+            .arguments(arguments)
+            .into_iter()
+            .next()?;
+        string_value(first, source)
+            .map(|method| method.trim().to_uppercase())
+            .filter(|method| !method.is_empty() && method.chars().all(|c| c.is_ascii_alphabetic()))
+    };
+    match node.kind() {
+        "member_access_expression" => {
+            let (owner, name) = syntax::text(node, source).rsplit_once('.')?;
+            let owner = owner.trim();
+            (owner == "HttpMethod" || owner.ends_with(".HttpMethod"))
+                .then(|| METHODS.into_iter().find(|method| *method == name.trim()))
+                .flatten()
+                .map(str::to_uppercase)
+        }
+        "object_creation_expression" => node
+            .child_by_field_name("type")
+            .filter(|kind| syntax::text(*kind, source).ends_with("HttpMethod"))
+            .and_then(|_| literal_argument(node)),
+        "invocation_expression" => node
+            .child_by_field_name("function")
+            .filter(|function| syntax::text(*function, source).ends_with("HttpMethod.Parse"))
+            .and_then(|_| literal_argument(node)),
+        _ => None,
+    }
+}
+
+/// A request message's URL: a URL argument, `new Uri(url[, kind])` or `new Uri(baseUri, url)`.
+fn request_uri(node: Node<'_>, source: &str) -> Option<String> {
+    if node.kind() != "object_creation_expression" {
+        return url_value(node, source);
+    }
+    let kind = node.child_by_field_name("type")?;
+    if !matches!(syntax::text(kind, source), "Uri" | "System.Uri") {
+        return None;
+    }
+    let arguments = crate::graph::csharp::CSharp.arguments(node.child_by_field_name("arguments")?);
+    match arguments.as_slice() {
+        [url] => url_value(*url, source),
+        [first, second] if syntax::text(*second, source).contains("UriKind") => {
+            url_value(*first, source)
+        }
+        [base, relative] => {
+            let relative = url_value(*relative, source)?;
+            Some(format!(
+                "{{{}}}/{}",
+                syntax::text(*base, source),
+                relative.trim_start_matches('/')
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// A URL argument: a string literal, an interpolated string, or a `+` concatenation of them
