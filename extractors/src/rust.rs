@@ -6,7 +6,8 @@
 //! `tests/x.rs`…, is the root), followed by the inline modules around the declaration
 //! (`mod tests { use super::*; }`). `crate::`, `self::` and `super::` paths are read against it; a
 //! path starting with a workspace crate's name (`-` written `_`, or the name a dependency renames
-//! it to) goes to that crate. `mod x;` is `x.rs` or `x/mod.rs` in the module's folder, or the file
+//! it to) goes to that crate, and one starting with a module declared in the file's module
+//! (`mod model;` then `use model::User;`, Rust 2018's uniform paths) to that module. `mod x;` is `x.rs` or `x/mod.rs` in the module's folder, or the file
 //! its `#[path = "…"]` attribute names (a file reached through `#[path]` still takes its module
 //! path from its own place). The deepest prefix of the path that is a module file is the
 //! resolved file (so `use crate::db::Pool` resolves to `src/db.rs`, and `use shop_core::Order`
@@ -169,8 +170,61 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let grammar = crate::graph::rust::Rust { source };
         facts.extend(crate::graph::facts(&factory, &grammar, &hits, &file));
     }
-    facts.extend(crate::rust_web::facts(&factory, &hits, &file));
+    let resolve_item =
+        |written: &str| item_file(input, own_crate.as_ref(), &own_module, &bindings, written);
+    facts.extend(crate::rust_web::facts(
+        &factory,
+        &hits,
+        &file,
+        &resolve_item,
+        &input.links,
+    ));
     facts
+}
+
+/// The project file and item name a path in an expression names, when that is another file:
+/// `handlers::list` (the module `handlers` of the file's module, or bound by a `use`), `list`
+/// bound by `use crate::handlers::list;`, `crate::api::config`, `shop_api::routes`. A single
+/// name no `use` binds is the file's own (or a glob's) and gives `None`.
+fn item_file(
+    input: &ExtractionInput<'_>,
+    own_crate: Option<&Crate>,
+    own_module: &[String],
+    bindings: &BTreeMap<String, String>,
+    written: &str,
+) -> Option<(String, String)> {
+    let segments: Vec<String> = written
+        .split("::")
+        .map(|segment| segment.trim().to_owned())
+        .filter(|segment| !segment.is_empty())
+        .collect();
+    let (first, rest) = segments.split_first()?;
+    let mut full: Vec<String> = match bindings.get(first) {
+        Some(bound) => bound.split("::").map(str::to_owned).collect(),
+        None if rest.is_empty() => return None,
+        None => vec![first.clone()],
+    };
+    full.extend(rest.iter().cloned());
+    let (name, module) = full.split_last()?;
+    let crates = input.context.crates();
+    // A path that does not start at a crate is relative to the file's module (Rust 2018).
+    let relative = !matches!(
+        module.first().map(String::as_str),
+        Some("crate" | "self" | "super")
+    ) && module
+        .first()
+        .is_some_and(|first| crates.by_name_from(input.path, first).is_none());
+    let file = if relative {
+        let mut path = own_module.to_vec();
+        path.extend(module.iter().cloned());
+        own_crate.and_then(|krate| crates.module_file(krate, &path))
+    } else {
+        match resolve(input, own_crate, own_module, module) {
+            Resolution::File(file) => Some(file),
+            _ => None,
+        }
+    }?;
+    (file != input.path).then(|| (file, name.clone()))
 }
 
 /// Expands a use tree into its paths.
@@ -277,6 +331,18 @@ fn resolve(
                 rest = tail;
             }
             module.extend(rest.iter().cloned());
+            (own_crate.cloned(), module)
+        }
+        // Since Rust 2018 a path may start at a module declared in the current one
+        // (`mod routes;` then `use routes::config;`), which a crate of that name cannot shadow.
+        name if own_crate.is_some_and(|krate| {
+            let mut child = own_module.to_vec();
+            child.push(name.to_owned());
+            crates.module_file(krate, &child).is_some()
+        }) =>
+        {
+            let mut module = own_module.to_vec();
+            module.extend(segments.iter().cloned());
             (own_crate.cloned(), module)
         }
         name => match crates.by_name_from(input.path, name) {

@@ -10,6 +10,11 @@
 //!   `.to(h)` (`*`); `App::route("/x", web::post().to(h))`. `web::scope("/p")` prefixes routes
 //!   chained on it or registered inside its `.service(…)`, and attribute handlers it registers
 //!   by name (`.service(show)`).
+//! - Across files: a handler, configuration or router of another module that a file mounts
+//!   (`web::scope("/v1").service(handlers::list)`, `.configure(api::config)` with
+//!   `use api::config;`, Axum's `.nest("/api", api::router())` and `.merge(health::router())`)
+//!   takes the prefixes it is mounted at, through any number of files, by `crate::links`; a
+//!   handler mounted at several prefixes gives one route per prefix.
 //! - The framework is `actix` when the file imports `actix_web`, `axum` when it imports `axum`,
 //!   else read from the shape (`.to(h)` is Actix).
 //! - `http_call`: `reqwest::get(url)` (`reqwest::blocking::get`) and `client.get(url)` (`post`,
@@ -25,6 +30,7 @@ use tree_sitter::Node;
 
 use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
+use crate::links::{RouteLinks, RouterMember, RouterMount, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
@@ -34,11 +40,18 @@ const MAX_NEST_DEPTH: usize = 8;
 
 const VERBS: [&str; 7] = ["get", "post", "put", "patch", "delete", "head", "options"];
 
-/// The web facts of a Rust file.
+/// Finds the project file and item a path written in the file names (`handlers::list`, or
+/// `list` imported with `use crate::handlers::list;`), when that is another file.
+pub(crate) type ItemResolver<'a> = &'a dyn Fn(&str) -> Option<(String, String)>;
+
+/// The web facts of a Rust file, and (into `links`) the routers it mounts from other files and
+/// the routers its routes hang off.
 pub(crate) fn facts(
     factory: &FactFactory<'_>,
     hits: &[QueryHit<'_>],
     file: &FileSyntax<'_, '_>,
+    resolve_item: ItemResolver<'_>,
+    links: &std::cell::RefCell<RouteLinks>,
 ) -> Vec<Fact> {
     let source = file.source;
     let uses: Vec<&str> = named_children(file.root)
@@ -60,10 +73,20 @@ pub(crate) fn facts(
     };
     let mut names_reqwest: Option<bool> = None;
     let mut facts = Vec::new();
+    let mut members = Vec::new();
     for hit in hits {
         match hit.kind {
             FactKind::Route => {
-                for site in reader.routes(hit) {
+                let (sites, router) = reader.routes(hit);
+                for site in sites {
+                    if let Some(router) = &router {
+                        let (line, column) = syntax::start_position(site.node, source);
+                        members.push(RouterMember {
+                            line,
+                            column,
+                            router: RouterRef::Local(router.clone()),
+                        });
+                    }
                     facts.push(web_out::route_fact(factory, &site));
                 }
             }
@@ -76,6 +99,20 @@ pub(crate) fn facts(
                 }
             }
             _ => {}
+        }
+    }
+    // The routers this file mounts (`.service(handlers::list)`, `.configure(api::config)`,
+    // `.nest("/api", items::router())`), so that the routes of other files take the prefixes
+    // they are mounted at here (`crate::links`).
+    let mounts = if framework.is_some() {
+        reader.mounts_for_links(resolve_item)
+    } else {
+        Vec::new()
+    };
+    if !members.is_empty() || !mounts.is_empty() {
+        if let Ok(mut shared) = links.try_borrow_mut() {
+            shared.members.extend(members);
+            shared.mounts.extend(mounts);
         }
     }
     facts
@@ -210,18 +247,35 @@ struct Reader<'a, 'b, 'tree> {
 }
 
 impl<'tree> Reader<'_, '_, 'tree> {
-    fn routes(&mut self, hit: &QueryHit<'tree>) -> Vec<RouteSite<'tree>> {
+    /// The route sites of a hit, with the function they are written in or, for an attribute
+    /// route, the handler function: the router unit other files may mount.
+    fn routes(&mut self, hit: &QueryHit<'tree>) -> (Vec<RouteSite<'tree>>, Option<String>) {
         let source = self.file.source;
         if let Some(attribute) = hit.node(Field::Decorator) {
-            return self.attribute_route(hit, attribute).into_iter().collect();
+            let site = self.attribute_route(hit, attribute);
+            let unit = site.as_ref().and_then(|site| site.handler.clone());
+            return (site.into_iter().collect(), unit);
         }
         let (Some(call), Some(receiver), Some(method)) = (
             hit.node(Field::Call),
             hit.node(Field::Receiver),
             hit.node(Field::Method),
         ) else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
+        let unit = enclosing_function(self.file.root, call)
+            .and_then(|function| field_child(function, Child::Name))
+            .map(|name| syntax::text(name, source).to_owned());
+        (self.chain_routes(call, receiver, method), unit)
+    }
+
+    fn chain_routes(
+        &mut self,
+        call: Node<'tree>,
+        receiver: Node<'tree>,
+        method: Node<'tree>,
+    ) -> Vec<RouteSite<'tree>> {
+        let source = self.file.source;
         let arguments = arguments_of(call);
         let own_path = chain_path(receiver, source, "resource");
         let (path, routers) = match (syntax::text(method, source), arguments.as_slice()) {
@@ -293,6 +347,73 @@ impl<'tree> Reader<'_, '_, 'tree> {
             handler: Some(name.to_owned()),
             scope: (self.file.scope_of)(function),
         })
+    }
+
+    /// The mounts of the file for the linker: each function of the file a mount registers
+    /// (`cfg.service(list)` in `fn routes(cfg)`) from the function the mount is written in, at
+    /// no prefix (the file's own prefixes are in its routes' paths already), and each function of
+    /// another project file a mount registers, at the prefix the file gives it (its scope's or
+    /// nest's path after the file's own prefixes).
+    fn mounts_for_links(&mut self, resolve_item: ItemResolver<'_>) -> Vec<RouterMount> {
+        let (root, source) = (self.file.root, self.file.source);
+        let functions = file_functions(root, source);
+        let inline = inline_modules(root, source);
+        let mut found = Vec::new();
+        for call in mount_calls(root, source) {
+            let Some(target) = mount_target(call, source) else {
+                continue;
+            };
+            let Some(parent) = enclosing_function(root, call)
+                .and_then(|function| field_child(function, Child::Name))
+                .map(|parent| syntax::text(parent, source).to_owned())
+            else {
+                continue;
+            };
+            let written = syntax::text(target, source);
+            let local = written.strip_prefix("self::").unwrap_or(written);
+            // A function of an inline module is the file's own: its prefix is applied above.
+            if local
+                .split_once("::")
+                .is_some_and(|(module, _)| inline.contains(module.trim()))
+            {
+                continue;
+            }
+            if functions.contains(local) {
+                found.push(RouterMount {
+                    parent: RouterRef::Local(parent),
+                    prefix: String::new(),
+                    replaces_own_prefix: false,
+                    child: RouterRef::Local(local.to_owned()),
+                    prefix_constant: None,
+                });
+                continue;
+            }
+            let Some((file, name)) = resolve_item(written) else {
+                continue;
+            };
+            let Some((receiver, method)) = method_call(call, source) else {
+                continue;
+            };
+            let own = match method {
+                "nest" => arguments_of(call)
+                    .first()
+                    .and_then(|path| string_value(*path, source)),
+                "merge" => Some(String::new()),
+                _ => Some(chain_path(receiver, source, "scope").unwrap_or_default()),
+            };
+            let Some(own) = own else {
+                continue;
+            };
+            let outer = self.prefix(call, MAX_NEST_DEPTH);
+            found.push(RouterMount {
+                parent: RouterRef::Local(parent),
+                prefix: join_path(&[&outer, &own]),
+                replaces_own_prefix: false,
+                child: RouterRef::Imported { file, name },
+                prefix_constant: None,
+            });
+        }
+        found
     }
 
     fn mounts(&mut self) -> &Mounts<'tree> {
@@ -403,6 +524,7 @@ fn enclosing_function<'tree>(root: Node<'tree>, node: Node<'tree>) -> Option<Nod
 /// or passed) or a binding.
 fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
     let mut found = Mounts::default();
+    let inline = inline_modules(root, source);
     for node in mount_calls(root, source) {
         if let Some((receiver, method)) = method_call(node, source) {
             let arguments = arguments_of(node);
@@ -414,16 +536,23 @@ fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
                 _ => None,
             };
             if let Some((path, target)) = mount {
-                let function = match target.kind() {
-                    "call_expression" => function_name(target, source),
-                    "identifier" | "scoped_identifier" => Some(
-                        syntax::text(target, source)
-                            .rsplit("::")
-                            .next()
-                            .unwrap_or_default(),
-                    ),
+                // A function of this file, or of one of its inline modules (`v1::hello` with
+                // `mod v1 { … }`): a path through a module of another file (`orders::config`)
+                // names that file's function, which `crate::links` follows.
+                let written = match target.kind() {
+                    "call_expression" => field_child(target, Child::Function)
+                        .map(|function| syntax::text(function, source)),
+                    "identifier" | "scoped_identifier" => Some(syntax::text(target, source)),
                     _ => None,
                 };
+                let function = written
+                    .map(|written| written.strip_prefix("self::").unwrap_or(written))
+                    .filter(|written| {
+                        written
+                            .split_once("::")
+                            .is_none_or(|(module, _)| inline.contains(module.trim()))
+                    })
+                    .map(|written| written.rsplit("::").next().unwrap_or(written).trim());
                 if let Some(function) = function {
                     found
                         .functions
@@ -441,12 +570,48 @@ fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
     found
 }
 
-/// The calls `x.nest(…)`, `x.service(…)` and `x.configure(…)` of the file, in preorder (the
+/// The function a mount call registers, as written: `.service(list)`, `.configure(api::config)`,
+/// `.nest("/p", items::router())`, `.merge(items::router())`.
+fn mount_target<'tree>(call: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+    let (_, method) = method_call(call, source)?;
+    let target = match (method, arguments_of(call).as_slice()) {
+        ("nest", [_, target]) | ("service" | "configure" | "merge", [target]) => *target,
+        _ => return None,
+    };
+    match target.kind() {
+        "identifier" | "scoped_identifier" => Some(target),
+        "call_expression" => field_child(target, Child::Function)
+            .filter(|function| matches!(function.kind(), "identifier" | "scoped_identifier")),
+        _ => None,
+    }
+}
+
+/// The names of the modules declared with a body at the top of the file (`mod v1 { … }`).
+fn inline_modules<'s>(root: Node<'_>, source: &'s str) -> std::collections::BTreeSet<&'s str> {
+    named_children(root)
+        .into_iter()
+        .filter(|item| item.kind() == "mod_item" && field_child(*item, Child::Body).is_some())
+        .filter_map(|module| field_child(module, Child::Name))
+        .map(|name| syntax::text(name, source))
+        .collect()
+}
+
+/// The names of the functions declared at the top of the file.
+fn file_functions<'s>(root: Node<'_>, source: &'s str) -> std::collections::BTreeSet<&'s str> {
+    named_children(root)
+        .into_iter()
+        .filter(|item| item.kind() == "function_item")
+        .filter_map(|function| field_child(function, Child::Name))
+        .map(|name| syntax::text(name, source))
+        .collect()
+}
+
+/// The calls `x.nest(…)`, `x.service(…)`, `x.configure(…)` and `x.merge(…)` of the file, in preorder (the
 /// order a walk meets them). They are found from the places the source spells the method names,
 /// each checked in the tree, instead of by walking every node of the file a second time.
 fn mount_calls<'tree>(root: Node<'tree>, source: &str) -> Vec<Node<'tree>> {
     let mut calls = Vec::new();
-    for method in ["nest", "service", "configure"] {
+    for method in ["nest", "service", "configure", "merge"] {
         for (start, _) in source.match_indices(method) {
             let end = start + method.len();
             let Some(name) = root.descendant_for_byte_range(start, end).filter(|name| {

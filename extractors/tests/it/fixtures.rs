@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 62] = [
+const CASES: [&str; 64] = [
     "csharp/aspnet",
     "csharp/conventional",
     "csharp/extensions",
@@ -233,6 +233,8 @@ const CASES: [&str; 62] = [
     "python/weak-roots",
     "python/web",
     "rust/graph",
+    "rust/mounts",
+    "rust/nests",
     "rust/own-crate",
     "rust/targets",
     "rust/web",
@@ -446,6 +448,16 @@ fn kotlin_routes_of_spring_and_ktor_and_requests_of_retrofit_ktor_and_okhttp() {
 #[test]
 fn rust_routes_of_axum_and_actix_and_requests_of_reqwest() {
     check_case("rust/web");
+}
+
+#[test]
+fn actix_handlers_and_configurations_of_other_files_take_the_scopes_they_are_mounted_in() {
+    check_case("rust/mounts");
+}
+
+#[test]
+fn axum_routers_of_other_files_take_the_prefixes_they_are_nested_at() {
+    check_case("rust/nests");
 }
 
 #[test]
