@@ -9,8 +9,11 @@
 //!   route on the closure's router.
 //!   A router handed to a project function (`routes.Register(v1)`, where `func Register(rg
 //!   *gin.RouterGroup)` registers routes on `rg` or its groups) is a mount that `crate::links`
-//!   applies across files and packages: functions are keyed by their package directory. Mounts
-//!   made in `_test.go` files are left out.
+//!   applies across files and packages: functions are keyed by their package directory. So is
+//!   chi's `r.Mount("/api", api.Routes())` of the router a project function builds and returns
+//!   (`r := chi.NewRouter(); r.Get(…); return r`), routes in its `Route`/`Group` closures
+//!   included, at the prefixes of the mounting router (its groups and closures) and `/api`.
+//!   Mounts made in `_test.go` files are left out.
 //!   The framework is `net/http` for `http.Handle`/`http.HandleFunc`, else `gin`, `echo` or
 //!   `chi` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux; other
 //!   verb calls in files without a router import are not routes.
@@ -76,7 +79,9 @@ pub(crate) fn facts<'tree>(
                     let declarations =
                         groups.get_or_insert_with(|| group_bindings(statements, file.source));
                     if let Some(router) = hit.node(Field::Receiver).and_then(|receiver| {
-                        parameter_router(receiver, file, declarations, own_dir)
+                        parameter_router(receiver, file, declarations, own_dir).or_else(|| {
+                            returned_router(receiver, file, declarations, statements, own_dir)
+                        })
                     }) {
                         let (line, column) = syntax::start_position(site.node, file.source);
                         links.members.push(RouterMember {
@@ -100,7 +105,13 @@ pub(crate) fn facts<'tree>(
     let is_test = input.path.ends_with("_test.go");
     if (framework.is_some() || !links.members.is_empty()) && !is_test {
         let declarations = groups.get_or_insert_with(|| group_bindings(statements, file.source));
-        links.mounts = mounts(&syntax.calls, file, declarations, package_dirs, own_dir);
+        links.mounts = mounts(
+            &syntax.calls,
+            file,
+            (declarations, statements),
+            package_dirs,
+            own_dir,
+        );
     }
     if !links.is_empty() {
         if let Ok(mut shared) = input.links.try_borrow_mut() {
@@ -189,17 +200,220 @@ fn is_group_call(node: Node<'_>, source: &str) -> bool {
 /// prefix. An argument counts when it is a group chain, or a variable or parameter whose chain
 /// starts at a parameter of the enclosing function, or bound to `gin.Default()`-style
 /// constructors (`Default`, `New`, `NewRouter`, `NewServeMux`).
+///
+/// chi's `r.Mount("/api", api.Routes())` mounts the router a function of the project returns
+/// (`func Routes() chi.Router { r := chi.NewRouter(); …; return r }`) at its prefix.
 fn mounts(
     calls: &[Node<'_>],
     file: &FileSyntax<'_, '_>,
-    bindings: &BTreeMap<String, Node<'_>>,
+    (bindings, statements): (&BTreeMap<String, Node<'_>>, &[Node<'_>]),
     package_dirs: &BTreeMap<String, String>,
     own_dir: &str,
 ) -> Vec<RouterMount> {
     calls
         .iter()
-        .flat_map(|call| mount_of(*call, file, bindings, package_dirs, own_dir))
+        .flat_map(|call| {
+            let mut found = mount_of(*call, file, bindings, package_dirs, own_dir);
+            found.extend(returned_mount_of(
+                *call,
+                file,
+                (bindings, statements),
+                package_dirs,
+                own_dir,
+            ));
+            found
+        })
         .collect()
+}
+
+/// The project function a call names, by its package directory: `routes()` in the file's own
+/// package, `api.Routes()` in the package the file imports as `api`.
+fn project_function(
+    call: Node<'_>,
+    source: &str,
+    package_dirs: &BTreeMap<String, String>,
+    own_dir: &str,
+) -> Option<(String, String)> {
+    let function = field_child(call, Child::Function)?;
+    match function.kind() {
+        "identifier" => Some((
+            own_dir.to_owned(),
+            syntax::text(function, source).to_owned(),
+        )),
+        "selector_expression" => {
+            let operand = field_child(function, Child::Operand)?;
+            let field = field_child(function, Child::Field)?;
+            let directory = package_dirs.get(syntax::text(operand, source))?;
+            Some((directory.clone(), syntax::text(field, source).to_owned()))
+        }
+        _ => None,
+    }
+}
+
+/// chi's `x.Mount("/p", f())` with `f` a function of the project: a mount of the router `f`
+/// returns under the router `x` is (a parameter's, a returned one's, or a constructed
+/// variable's), at `x`'s prefixes and `/p`.
+fn returned_mount_of(
+    call: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+    (bindings, statements): (&BTreeMap<String, Node<'_>>, &[Node<'_>]),
+    package_dirs: &BTreeMap<String, String>,
+    own_dir: &str,
+) -> Option<RouterMount> {
+    let source = file.source;
+    let function = field_child(call, Child::Function)
+        .filter(|function| function.kind() == "selector_expression")?;
+    if syntax::text(field_child(function, Child::Field)?, source) != "Mount" {
+        return None;
+    }
+    let receiver = field_child(function, Child::Operand)?;
+    let arguments: Vec<Node<'_>> = field_child(call, Child::Arguments)
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|argument| argument.kind() != "comment")
+        .collect();
+    let [pattern, handler] = arguments.as_slice() else {
+        return None;
+    };
+    let pattern = string_value(*pattern, source)?;
+    if handler.kind() != "call_expression" {
+        return None;
+    }
+    let (directory, name) = project_function(*handler, source, package_dirs, own_dir)?;
+    let parent = parameter_router(receiver, file, bindings, own_dir)
+        .or_else(|| returned_router(receiver, file, bindings, statements, own_dir))
+        .or_else(|| {
+            let root = chain_root(receiver, source, bindings, MAX_GROUP_DEPTH)?;
+            let root_name = syntax::text(root, source);
+            bindings
+                .get(root_name)
+                .is_some_and(|value| is_constructor(*value, source))
+                .then(|| RouterRef::Local(root_name.to_owned()))
+        })?;
+    let prefix = join_path(&[
+        &closure_prefix(file, call, receiver),
+        &group_prefix(receiver, source, bindings, MAX_GROUP_DEPTH),
+        &pattern,
+    ]);
+    Some(RouterMount {
+        parent,
+        prefix,
+        replaces_own_prefix: false,
+        child: RouterRef::Imported {
+            file: format!("{directory}/"),
+            name,
+        },
+        prefix_constant: None,
+    })
+}
+
+/// Whether a value is a router constructor call (`gin.Default()`, `echo.New()`,
+/// `chi.NewRouter()`, `http.NewServeMux()`).
+fn is_constructor(value: Node<'_>, source: &str) -> bool {
+    value.kind() == "call_expression"
+        && field_child(value, Child::Function)
+            .map(|callee| syntax::text(callee, source))
+            .and_then(|callee| callee.rsplit('.').next())
+            .is_some_and(|last| matches!(last, "Default" | "New" | "NewRouter" | "NewServeMux"))
+}
+
+/// The router a route or mount receiver hangs off when the enclosing function builds it and
+/// returns it (`func Routes() chi.Router { r := chi.NewRouter(); r.Get(…); return r }`), also
+/// from inside the closures of its `r.Route("/p", func(r chi.Router) {…})` and `r.Group(…)`:
+/// that function, keyed by its package directory (`dir/`), as [`parameter_router`] keys it.
+fn returned_router(
+    receiver: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+    bindings: &BTreeMap<String, Node<'_>>,
+    statements: &[Node<'_>],
+    own_dir: &str,
+) -> Option<RouterRef> {
+    let source = file.source;
+    let root = chain_root(receiver, source, bindings, MAX_GROUP_DEPTH)?;
+    let mut name = syntax::text(root, source);
+    let ancestors = syntax::ancestors(file.root, receiver);
+    // Out of the closures that declare the name and are the handlers of `x.Route`/`x.Group`.
+    for (index, ancestor) in ancestors.iter().enumerate().rev() {
+        if ancestor.kind() == "function_declaration" {
+            break;
+        }
+        if ancestor.kind() != "func_literal" || !declares_parameter(*ancestor, name, source) {
+            continue;
+        }
+        let operand = index
+            .checked_sub(2)
+            .and_then(|at| ancestors.get(at))
+            .filter(|node| node.kind() == "call_expression")
+            .and_then(|call| field_child(*call, Child::Function))
+            .filter(|function| function.kind() == "selector_expression")
+            .filter(|function| {
+                field_child(*function, Child::Field)
+                    .is_some_and(|field| matches!(syntax::text(field, source), "Route" | "Group"))
+            })
+            .and_then(|function| field_child(function, Child::Operand))
+            .filter(|operand| operand.kind() == "identifier")?;
+        name = syntax::text(operand, source);
+    }
+    let function = ancestors
+        .iter()
+        .rev()
+        .find(|node| node.kind() == "function_declaration")?;
+    let within = |node: &Node<'_>| {
+        node.start_byte() >= function.start_byte() && node.end_byte() <= function.end_byte()
+    };
+    // Built in the function …
+    let built = statements
+        .iter()
+        .filter(|statement| within(statement))
+        .any(|statement| {
+            let left = field_child(*statement, Child::Left).map(named_children);
+            let right = field_child(*statement, Child::Right).map(named_children);
+            matches!(
+                (left.as_deref(), right.as_deref()),
+                (Some([bound]), Some([value]))
+                    if syntax::text(*bound, source) == name && is_constructor(*value, source)
+            )
+        });
+    // … and returned by it.
+    let returned = built
+        && syntax::descendants(*function)
+            .filter(|node| node.kind() == "return_statement")
+            .any(|statement| {
+                named_children(statement)
+                    .into_iter()
+                    .flat_map(|list| {
+                        if list.kind() == "expression_list" {
+                            named_children(list)
+                        } else {
+                            vec![list]
+                        }
+                    })
+                    .any(|value| {
+                        value.kind() == "identifier" && syntax::text(value, source) == name
+                    })
+            });
+    returned.then(|| RouterRef::Imported {
+        file: format!("{own_dir}/"),
+        name: field_child(*function, Child::Name)
+            .map(|name| syntax::text(name, source).to_owned())
+            .unwrap_or_default(),
+    })
+}
+
+/// Whether a function literal declares a parameter `name`.
+fn declares_parameter(literal: Node<'_>, name: &str, source: &str) -> bool {
+    literal
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|parameter| {
+            named_children(parameter)
+                .into_iter()
+                .filter(|child| child.kind() == "identifier")
+        })
+        .any(|parameter| syntax::text(parameter, source) == name)
 }
 
 fn mount_of(
@@ -210,24 +424,8 @@ fn mount_of(
     own_dir: &str,
 ) -> Vec<RouterMount> {
     let source = file.source;
-    let Some(function) = field_child(call, Child::Function) else {
+    let Some((directory, name)) = project_function(call, source, package_dirs, own_dir) else {
         return Vec::new();
-    };
-    let (directory, name) = match function.kind() {
-        "identifier" => (own_dir.to_owned(), syntax::text(function, source)),
-        "selector_expression" => {
-            let (Some(operand), Some(field)) = (
-                field_child(function, Child::Operand),
-                field_child(function, Child::Field),
-            ) else {
-                return Vec::new();
-            };
-            match package_dirs.get(syntax::text(operand, source)) {
-                Some(directory) => (directory.clone(), syntax::text(field, source)),
-                None => return Vec::new(),
-            }
-        }
-        _ => return Vec::new(),
     };
     let arguments = field_child(call, Child::Arguments)
         .map(named_children)
@@ -241,15 +439,9 @@ fn mount_of(
         let parent = match parameter_router(argument, file, bindings, own_dir) {
             Some(parent) => parent,
             None => {
-                let constructed = bindings.get(root_name).is_some_and(|value| {
-                    value.kind() == "call_expression"
-                        && field_child(*value, Child::Function)
-                            .map(|callee| syntax::text(callee, source))
-                            .and_then(|callee| callee.rsplit('.').next())
-                            .is_some_and(|last| {
-                                matches!(last, "Default" | "New" | "NewRouter" | "NewServeMux")
-                            })
-                });
+                let constructed = bindings
+                    .get(root_name)
+                    .is_some_and(|value| is_constructor(*value, source));
                 if !constructed {
                     continue;
                 }

@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 64] = [
+const CASES: [&str; 65] = [
     "csharp/aspnet",
     "csharp/conventional",
     "csharp/extensions",
@@ -204,6 +204,7 @@ const CASES: [&str; 64] = [
     "csharp/webapi",
     "github_actions/workflows",
     "go/boundaries",
+    "go/chi-mounts",
     "go/graph",
     "go/modules",
     "go/mounts",
@@ -448,6 +449,11 @@ fn kotlin_routes_of_spring_and_ktor_and_requests_of_retrofit_ktor_and_okhttp() {
 #[test]
 fn rust_routes_of_axum_and_actix_and_requests_of_reqwest() {
     check_case("rust/web");
+}
+
+#[test]
+fn chi_mounts_the_routers_functions_return_across_packages_and_closures() {
+    check_case("go/chi-mounts");
 }
 
 #[test]
