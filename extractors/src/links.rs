@@ -60,6 +60,24 @@ pub struct RouteLinks {
     /// Routes of C# controllers with no route template of their own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inherited: Vec<InheritedRoute>,
+    /// Requests whose URL reads a string constant another file exports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub url_constants: Vec<UrlConstant>,
+}
+
+/// The `http_call` fact at one position has a URL substitution that names a constant of
+/// another file (`${API_URL}/orders` with `import { API_URL } from './config'`): the constant's
+/// value, when that file records it in its `constants`, stands for the substitution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UrlConstant {
+    /// 1-based line of the fact's evidence.
+    pub line: u32,
+    /// 1-based column of the fact's evidence.
+    pub column: u32,
+    /// The substitution as the fact's `url` writes it (`API_URL`, `cfg.API_URL`).
+    pub written: String,
+    /// The constant: the file that exports it and its exported name.
+    pub constant: RouterRef,
 }
 
 impl RouteLinks {
@@ -72,6 +90,7 @@ impl RouteLinks {
             && self.constants.is_empty()
             && self.controllers.is_empty()
             && self.inherited.is_empty()
+            && self.url_constants.is_empty()
     }
 }
 
@@ -269,6 +288,9 @@ pub fn link_routes<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
     F: BorrowMut<Fact> + From<Fact>,
 {
+    if links.values().any(|links| !links.url_constants.is_empty()) {
+        link_url_constants(facts, links);
+    }
     let inherits = links.values().any(|links| !links.inherited.is_empty());
     let mounts = links.values().any(|links| !links.members.is_empty());
     if !inherits && !mounts {
@@ -364,6 +386,53 @@ where
         give_paths(fact, &paths, "mounted", &mut taken, &mut added);
     }
     facts.extend(added);
+}
+
+/// Gives the requests whose URLs read constants of other files ([`UrlConstant`]) the path of the
+/// URL with the constants' values in place of their substitutions, as a file's own constants
+/// are read (`url` stays as written); a constant no file records stays a dynamic part.
+fn link_url_constants<F: BorrowMut<Fact>>(facts: &mut [F], links: &BTreeMap<String, RouteLinks>) {
+    for fact in facts.iter_mut() {
+        let fact: &mut Fact = fact.borrow_mut();
+        if fact.kind != FactKind::HttpCall {
+            continue;
+        }
+        let file = &*fact.evidence.file;
+        let Some(file_links) = links.get(file) else {
+            continue;
+        };
+        let (line, column) = (fact.evidence.line, fact.evidence.column);
+        let Some(written) = fact.property_str("url") else {
+            continue;
+        };
+        let mut url = written.to_owned();
+        for read in file_links
+            .url_constants
+            .iter()
+            .filter(|read| read.line == line && read.column == column)
+        {
+            if let Some(value) = constant_value(links, file, &read.constant) {
+                url = url.replace(&format!("${{{}}}", read.written), &value);
+            }
+        }
+        if url == written {
+            continue;
+        }
+        let path = crate::ecmascript::url_path(&url);
+        let method = fact.property_str("method").unwrap_or("*").to_owned();
+        let client = fact.property_str("client").unwrap_or_default().to_owned();
+        let shown = path.as_deref().unwrap_or(written);
+        fact.evidence.message = format!("http call `{method} {shown}` via `{client}`").into();
+        match path {
+            Some(path) => {
+                fact.properties
+                    .insert("path", PropertyValue::from(path.as_str()));
+            }
+            None => {
+                fact.properties.remove("path");
+            }
+        }
+    }
 }
 
 /// Gives a route fact the first of `paths` and a copy of it (with the next free id) each of the

@@ -16,7 +16,9 @@ use super::literals::{
     arguments, interpolated_with, object_property, static_string, Constants, DYNAMIC,
 };
 use super::FileView;
+use crate::context::Resolution;
 use crate::facts_out::set;
+use crate::links::{RouterRef, UrlConstant};
 use crate::query::{Field, QueryHit};
 use crate::{route_path, syntax};
 
@@ -106,8 +108,82 @@ pub(super) fn extract(
         }
         set(&mut fact, "client", request.client);
         facts.push(fact);
+        record_url_constants(view, call, url_node);
     }
     facts
+}
+
+/// Notes, for `crate::links`, the substitutions of a request's URL that name a constant another
+/// project file exports (`${API_URL}/orders`, `cfg.API_URL + '/x'` with `API_URL` or `cfg`
+/// imported from it), with the name it is exported under.
+fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) {
+    let source = view.source();
+    let mut reads = Vec::new();
+    let mut pending = vec![url];
+    while let Some(node) = pending.pop() {
+        match node.kind() {
+            "template_string" | "binary_expression" | "parenthesized_expression" => {
+                pending.extend(syntax::named_children(node));
+            }
+            "template_substitution" => pending.extend(
+                syntax::named_children(node)
+                    .into_iter()
+                    .filter(|inner| matches!(inner.kind(), "identifier" | "member_expression")),
+            ),
+            "identifier" | "member_expression" => reads.push(node),
+            _ => {}
+        }
+    }
+    let (line, column) = syntax::start_position(call, source);
+    let found: Vec<UrlConstant> = reads
+        .into_iter()
+        .filter_map(|node| {
+            let target = view.bindings.resolve(node, source)?;
+            let Resolution::File(file) = &view.imports.get(target.import)?.resolution else {
+                return None;
+            };
+            let written = if node
+                .parent()
+                .is_some_and(|parent| parent.kind() == "template_substitution")
+            {
+                syntax::text(node, source).to_owned()
+            } else {
+                syntax::compact_text(node, source, 80)
+            };
+            Some(UrlConstant {
+                line,
+                column,
+                written,
+                constant: RouterRef::Imported {
+                    file: file.clone(),
+                    name: target.export_path,
+                },
+            })
+        })
+        .collect();
+    if !found.is_empty() {
+        if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+            shared.url_constants.extend(found);
+        }
+    }
+}
+
+/// The path of a URL as a request fact writes it (`https://host/api/${id}` → `/api/{}`; a
+/// leading substitution is the base URL), after [`crate::links`] put constants of other files in.
+pub(crate) fn url_path(url: &str) -> Option<String> {
+    let mut text = String::new();
+    let mut rest = url;
+    while let Some(start) = rest.find("${") {
+        text.push_str(rest.get(..start).unwrap_or_default());
+        text.push_str(DYNAMIC);
+        let after = rest.get(start..).unwrap_or_default();
+        rest = after
+            .find('}')
+            .and_then(|end| after.get(end + 1..))
+            .unwrap_or("");
+    }
+    text.push_str(rest);
+    static_path(&text)
 }
 
 /// Recognises a request function by binding, by instance, or as the global `fetch`.
@@ -178,8 +254,9 @@ fn static_path(text: &str) -> Option<String> {
     } else if text.starts_with('/') {
         text
     } else {
-        text.strip_prefix(DYNAMIC)
-            .filter(|rest| rest.starts_with('/'))?
+        // A leading dynamic base, written in one part or several (`${base}${prefix}/x`).
+        Some(text.trim_start_matches(DYNAMIC))
+            .filter(|rest| rest.len() < text.len() && rest.starts_with('/'))?
     };
     Some(route_path::normalize(path))
 }

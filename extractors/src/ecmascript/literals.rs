@@ -63,7 +63,7 @@ pub(super) struct Interpolated {
 /// Reads a string literal, a template string or a `+` concatenation of them; `None` for any other
 /// expression.
 pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated> {
-    interpolated_within(node, source, &Constants::default(), MAX_CONCATENATION_DEPTH)
+    interpolated_with(node, source, &Constants::default())
 }
 
 /// [`interpolated`], with the names of `constants` read as their values where they stand
@@ -73,7 +73,10 @@ pub(super) fn interpolated_with(
     source: &str,
     constants: &Constants,
 ) -> Option<Interpolated> {
-    interpolated_within(node, source, constants, MAX_CONCATENATION_DEPTH)
+    let value = interpolated_within(node, source, constants, MAX_CONCATENATION_DEPTH)?;
+    // A concatenation of dynamic parts only (`a + b`) is no string the file writes.
+    let only_dynamic = value.text.replace(DYNAMIC, "").is_empty();
+    (!(only_dynamic && node.kind() == "binary_expression")).then_some(value)
 }
 
 /// The string constants a file declares at its top level: `const API = '/api'` (exported or
@@ -133,6 +136,57 @@ impl Constants {
             }
         }
         Self(values)
+    }
+
+    /// The constants the program `root` exports whose values look like URLs or paths (`/api`,
+    /// `https://host/api`), under their exported names: `export const API = '/api'` and
+    /// `export { API, BASE as API_BASE }`.
+    pub(super) fn exported_urls(root: Node<'_>, source: &str) -> Vec<(String, String)> {
+        let constants = Self::of(root, source);
+        let mut exported = Vec::new();
+        for statement in named_children(root)
+            .into_iter()
+            .filter(|statement| statement.kind() == "export_statement")
+        {
+            if let Some(declaration) = statement.child_by_field_name("declaration") {
+                for declarator in named_children(declaration)
+                    .into_iter()
+                    .filter(|child| child.kind() == "variable_declarator")
+                {
+                    if let Some(name) = declarator.child_by_field_name("name") {
+                        let name = syntax::text(name, source);
+                        exported.push((name.to_owned(), name.to_owned()));
+                    }
+                }
+                continue;
+            }
+            // `export { a, b as c }` without `from`: the file's own names.
+            if statement.child_by_field_name("source").is_some() {
+                continue;
+            }
+            for clause in named_children(statement)
+                .into_iter()
+                .filter(|child| child.kind() == "export_clause")
+            {
+                for specifier in named_children(clause) {
+                    let Some(local) = specifier.child_by_field_name("name") else {
+                        continue;
+                    };
+                    let local = syntax::text(local, source);
+                    let name = specifier
+                        .child_by_field_name("alias")
+                        .map_or(local, |alias| syntax::text(alias, source));
+                    exported.push((name.to_owned(), local.to_owned()));
+                }
+            }
+        }
+        exported
+            .into_iter()
+            .filter_map(|(name, local)| {
+                let value = constants.0.get(&local)?;
+                (value.starts_with('/') || value.contains("://")).then(|| (name, value.clone()))
+            })
+            .collect()
     }
 
     /// The value of the identifier `node`, when it names a constant.
@@ -204,10 +258,10 @@ fn interpolated_within(
                     }
                 })
             };
+            // Each dynamic operand stays a part of its own (`${base}${path}/x`), so that a
+            // constant of another file can take its place (`crate::links`); a concatenation of
+            // dynamic parts only is left out by [`interpolated_with`].
             let (left, right) = (part(left), part(right));
-            if left.text == DYNAMIC && right.text == DYNAMIC {
-                return None;
-            }
             Some(Interpolated {
                 written: left.written + &right.written,
                 text: left.text + &right.text,

@@ -46,6 +46,7 @@ use policies::facts::{Fact, FactKind};
 
 use crate::facts_out::FactFactory;
 use crate::graph;
+use crate::links::PathConstant;
 use crate::query::QueryHit;
 use crate::{ExtractionInput, Language};
 
@@ -165,5 +166,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             &file,
         ));
     }
+    // The URL constants the file exports, which requests of other files may read (`crate::links`).
+    if input.source.contains("export") {
+        let exported = literals::Constants::exported_urls(file.root, input.source);
+        if !exported.is_empty() {
+            if let Ok(mut shared) = input.links.try_borrow_mut() {
+                shared.constants.extend(
+                    exported
+                        .into_iter()
+                        .map(|(name, value)| PathConstant { name, value }),
+                );
+            }
+        }
+    }
     facts
 }
+
+pub(crate) use http::url_path;

@@ -425,6 +425,9 @@ pub(super) fn record(view: &FileView<'_, '_>, mut links: RouteLinks) {
     }
     links.exports = exports(view);
     if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+        // The requests' constants were noted before the routes.
+        links.url_constants.append(&mut shared.url_constants);
+        links.constants.append(&mut shared.constants);
         *shared = links;
     }
 }
