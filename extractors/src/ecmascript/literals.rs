@@ -139,23 +139,39 @@ impl Constants {
     }
 
     /// The constants the program `root` exports whose values look like URLs or paths (`/api`,
-    /// `https://host/api`), under their exported names: `export const API = '/api'` and
-    /// `export { API, BASE as API_BASE }`.
+    /// `https://host/api`), under their exported names: `export const API = '/api'`,
+    /// `export { API, BASE as API_BASE }`, and the string properties of an exported constant
+    /// object (`export const environment = { apiUrl: 'https://…' }` as `environment.apiUrl`).
     pub(super) fn exported_urls(root: Node<'_>, source: &str) -> Vec<(String, String)> {
         let constants = Self::of(root, source);
         let mut exported = Vec::new();
+        let mut properties = Vec::new();
         for statement in named_children(root)
             .into_iter()
             .filter(|statement| statement.kind() == "export_statement")
         {
             if let Some(declaration) = statement.child_by_field_name("declaration") {
+                let is_const = declaration
+                    .child_by_field_name("kind")
+                    .is_some_and(|kind| syntax::text(kind, source) == "const");
                 for declarator in named_children(declaration)
                     .into_iter()
                     .filter(|child| child.kind() == "variable_declarator")
                 {
-                    if let Some(name) = declarator.child_by_field_name("name") {
-                        let name = syntax::text(name, source);
-                        exported.push((name.to_owned(), name.to_owned()));
+                    let Some(name) = declarator
+                        .child_by_field_name("name")
+                        .filter(|name| name.kind() == "identifier")
+                    else {
+                        continue;
+                    };
+                    let name = syntax::text(name, source);
+                    exported.push((name.to_owned(), name.to_owned()));
+                    if let Some(object) = declarator
+                        .child_by_field_name("value")
+                        .filter(|_| is_const)
+                        .map(without_type_assertion)
+                    {
+                        object_strings(object, name, source, 3, &mut properties);
                     }
                 }
                 continue;
@@ -182,10 +198,9 @@ impl Constants {
         }
         exported
             .into_iter()
-            .filter_map(|(name, local)| {
-                let value = constants.0.get(&local)?;
-                (value.starts_with('/') || value.contains("://")).then(|| (name, value.clone()))
-            })
+            .filter_map(|(name, local)| Some((name, constants.0.get(&local)?.clone())))
+            .chain(properties)
+            .filter(|(_, value)| value.starts_with('/') || value.contains("://"))
             .collect()
     }
 
@@ -195,6 +210,56 @@ impl Constants {
             .then(|| self.0.get(syntax::text(node, source)))
             .flatten()
             .map(String::as_str)
+    }
+}
+
+/// An expression without its `as const` or `satisfies T`.
+fn without_type_assertion(node: Node<'_>) -> Node<'_> {
+    match node.kind() {
+        "as_expression" | "satisfies_expression" => named_children(node)
+            .into_iter()
+            .next()
+            .map_or(node, without_type_assertion),
+        _ => node,
+    }
+}
+
+/// The string properties of an object literal as `prefix.key` (nested objects as
+/// `prefix.key.inner`, `depth` levels down).
+fn object_strings(
+    object: Node<'_>,
+    prefix: &str,
+    source: &str,
+    depth: usize,
+    found: &mut Vec<(String, String)>,
+) {
+    let Some(depth) = depth.checked_sub(1) else {
+        return;
+    };
+    if object.kind() != "object" {
+        return;
+    }
+    for pair in named_children(object)
+        .into_iter()
+        .filter(|member| member.kind() == "pair")
+    {
+        let (Some(key), Some(value)) = (
+            pair.child_by_field_name("key"),
+            pair.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        let key = match key.kind() {
+            "property_identifier" => syntax::text(key, source).to_owned(),
+            "string" => string_value(key, source),
+            _ => continue,
+        };
+        let name = format!("{prefix}.{key}");
+        let value = without_type_assertion(value);
+        match static_string(value, source) {
+            Some(text) => found.push((name, text)),
+            None => object_strings(value, &name, source, depth, found),
+        }
     }
 }
 
