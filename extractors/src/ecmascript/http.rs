@@ -1,5 +1,8 @@
 //! `http_call` facts: requests made with the global `fetch`, `node-fetch`, `undici`, `axios` and
-//! `got`, directly or through an instance (`const api = axios.create(…)`; `api.get('/x')`).
+//! `got`, directly or through an instance (`const api = axios.create(…)`; `api.get('/x')`), and
+//! with Angular's `HttpClient` where a file injects it (`constructor(private http: HttpClient)`,
+//! `http = inject(HttpClient)`; `this.http.get<T>('/x')`, `this.http.request('PATCH', url)`),
+//! client `HttpClient`.
 //!
 //! The method comes from the verb (`axios.post`), else from the options object (`{ method: 'PUT' }`,
 //! `*` when it is not a literal), else `GET`. The URL is the argument as written; `path` is set
@@ -10,6 +13,7 @@
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
+use super::bindings::Imported;
 use super::client_table::is_http_verb;
 use super::clients::{is_global_fetch, Instances};
 use super::literals::{
@@ -31,6 +35,8 @@ enum Shape {
     Verb(&'static str),
     /// `axios(url, config)` or `axios({ url, method })`.
     UrlOrConfig,
+    /// Angular's `http.request('POST', url)`: the method, then the URL.
+    MethodThenUrl,
 }
 
 /// A recognised request function: the client name for the fact and where its arguments are.
@@ -48,6 +54,20 @@ pub(super) fn extract(
 ) -> Vec<Fact> {
     let source = view.source();
     let mut facts = Vec::new();
+    // Angular's `HttpClient`, injected (`constructor(private http: HttpClient)`,
+    // `http = inject(HttpClient)`): its instances are request clients too.
+    let angular = angular_instances(view);
+    let with_angular;
+    let instances = if angular.is_empty() {
+        instances
+    } else {
+        let mut all = instances.clone();
+        for key in angular {
+            all.entry(key).or_insert(ANGULAR_HTTP);
+        }
+        with_angular = all;
+        &with_angular
+    };
     // A request goes through the global `fetch`, a client instance or an import of a request
     // package; without any, no call needs reading.
     let may_request = source.contains("fetch")
@@ -83,6 +103,11 @@ pub(super) fn extract(
                 method_from(Some(first), source),
             ),
             Shape::UrlOrConfig => (Some(first), method_from(arguments.get(1).copied(), source)),
+            Shape::MethodThenUrl => (
+                arguments.get(1).copied(),
+                static_string(first, source)
+                    .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
+            ),
         };
         let Some(url_node) = url_node else {
             continue;
@@ -210,11 +235,89 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
     package_request(package, export_path)
 }
 
+/// Angular's HTTP package.
+const ANGULAR_HTTP: &str = "@angular/common/http";
+
+/// The receivers that hold an Angular `HttpClient` in a file that imports it: a constructor
+/// parameter of that type (`http`, and `this.http` for a parameter property such as
+/// `private readonly http: HttpClient`), a class field of that type or set to
+/// `inject(HttpClient)` (`this.http`), and a variable set to `inject(HttpClient)`.
+fn angular_instances(view: &FileView<'_, '_>) -> Vec<String> {
+    let source = view.source();
+    let classes: Vec<&str> = view
+        .imports
+        .iter()
+        .filter(|record| record.external_package().is_some() && record.specifier == ANGULAR_HTTP)
+        .flat_map(|record| &record.bindings)
+        .filter(|binding| binding.imported == Imported::Named("HttpClient".to_owned()))
+        .map(|binding| binding.local.as_str())
+        .collect();
+    if classes.is_empty() {
+        return Vec::new();
+    }
+    let is_client_type = |node: Node<'_>| {
+        node.child_by_field_name("type")
+            .and_then(|annotation| syntax::named_children(annotation).into_iter().next())
+            .is_some_and(|kind| classes.contains(&syntax::text(kind, source)))
+    };
+    let injects_client = |node: Node<'_>| {
+        node.child_by_field_name("value").is_some_and(|value| {
+            value.kind() == "call_expression"
+                && value
+                    .child_by_field_name("function")
+                    .is_some_and(|function| syntax::text(function, source) == "inject")
+                && value
+                    .child_by_field_name("arguments")
+                    .map(syntax::named_children)
+                    .is_some_and(|arguments| {
+                        arguments
+                            .first()
+                            .is_some_and(|first| classes.contains(&syntax::text(*first, source)))
+                    })
+        })
+    };
+    let mut found = Vec::new();
+    for node in syntax::descendants(view.input.tree.root_node()) {
+        match node.kind() {
+            "required_parameter" | "optional_parameter" if is_client_type(node) => {
+                let Some(name) = node.child_by_field_name("pattern") else {
+                    continue;
+                };
+                let name = syntax::text(name, source);
+                let is_property = syntax::named_children(node)
+                    .iter()
+                    .any(|child| child.kind() == "accessibility_modifier")
+                    || syntax::has_token(node, "readonly");
+                if is_property {
+                    found.push(format!("this.{name}"));
+                }
+                found.push(name.to_owned());
+            }
+            "public_field_definition" if is_client_type(node) || injects_client(node) => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    found.push(format!("this.{}", syntax::text(name, source)));
+                }
+            }
+            "variable_declarator" if injects_client(node) => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    found.push(syntax::text(name, source).to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
 /// The packages [`package_request`] knows.
 const REQUEST_PACKAGES: [&str; 4] = ["node-fetch", "undici", "axios", "got"];
 
 fn package_request(package: &str, export_path: &str) -> Option<Request> {
     let (client, shape) = match (package, export_path) {
+        (ANGULAR_HTTP, "request") => ("HttpClient", Shape::MethodThenUrl),
+        (ANGULAR_HTTP, verb) if is_http_verb(verb) => {
+            ("HttpClient", Shape::Verb(static_verb(verb)?))
+        }
         ("node-fetch", "default") | ("undici", "fetch") => ("fetch", Shape::UrlThenOptions),
         ("undici", "request") => ("undici", Shape::UrlThenOptions),
         ("axios", "default" | "request") => ("axios", Shape::UrlOrConfig),
