@@ -345,7 +345,7 @@ const HTTP_CALLS: &[&str] = &[
 ];
 
 /// Python clients, first match wins.
-const CLIENTS: [ClientRule; 8] = [
+const CLIENTS: [ClientRule; 9] = [
     ClientRule {
         calls: &[
             "connect",
@@ -383,6 +383,10 @@ const CLIENTS: [ClientRule; 8] = [
     ClientRule {
         calls: HTTP_CALLS,
         ..ClientRule::new("httpx", "external_api", &["httpx"])
+    },
+    ClientRule {
+        calls: &["ClientSession", "request"],
+        ..ClientRule::new("aiohttp", "external_api", &["aiohttp"])
     },
 ];
 

@@ -23,7 +23,9 @@
 //!   a `urls.py` no other one includes keeps its paths as written (ROOT_URLCONF is not read).
 //! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
 //!   and `requests.request("GET", url)`; the same verbs on a name the file binds to a client
-//!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`). An f-string URL keeps its `{…}` holes as parameters; a
+//!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`,
+//!   `async with aiohttp.ClientSession() as session`; client `aiohttp`, as is
+//!   `aiohttp.request("GET", url)`). An f-string URL keeps its `{…}` holes as parameters; a
 //!   leading hole is the base URL (`f"{BASE}/orders"` has the path `/orders`), unless it names
 //!   a module-level string the file assigns once, which stands for its value.
 
@@ -60,7 +62,7 @@ pub(crate) fn facts(
     let mut facts = Vec::new();
     let mut links = RouteLinks::default();
     let mut imported: Option<BTreeMap<String, ImportedName>> = None;
-    let mut clients: Option<BTreeMap<String, &'static str>> = None;
+    let mut clients: Option<ClientBindings> = None;
     let mut constants: Option<BTreeMap<String, String>> = None;
     for hit in hits {
         match hit.kind {
@@ -907,19 +909,25 @@ fn included_patterns(
     }
 }
 
-/// The names a file binds to a `requests` or `httpx` client, with that module:
+/// The names a file binds to a `requests`, `httpx` or `aiohttp` client, with that module:
 /// `session = requests.Session()`, `client = httpx.Client(…)`,
-/// `with httpx.Client() as client`, `async with httpx.AsyncClient(…) as client`.
-fn client_bindings(root: Node<'_>, source: &str) -> BTreeMap<String, &'static str> {
+/// `with httpx.Client() as client`, `async with httpx.AsyncClient(…) as client`,
+/// `async with aiohttp.ClientSession() as session` (or `ClientSession()` imported from it).
+/// Each binding holds in the function it is made in (or the module), and a name bound in
+/// several functions may hold a different client in each.
+fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
+    let imports_aiohttp = source.contains("aiohttp");
     let client_of = |value: Node<'_>| {
         (value.kind() == "call").then_some(())?;
         match syntax::text(value.child_by_field_name("function")?, source) {
             "requests.Session" | "requests.session" => Some("requests"),
             "httpx.Client" | "httpx.AsyncClient" => Some("httpx"),
+            "aiohttp.ClientSession" => Some("aiohttp"),
+            "ClientSession" if imports_aiohttp => Some("aiohttp"),
             _ => None,
         }
     };
-    let mut bindings = BTreeMap::new();
+    let mut bindings: BTreeMap<String, Vec<(usize, usize, &'static str)>> = BTreeMap::new();
     for node in syntax::descendants(root) {
         let (name, value) = match node.kind() {
             "assignment" => (
@@ -939,11 +947,36 @@ fn client_bindings(root: Node<'_>, source: &str) -> BTreeMap<String, &'static st
         ) else {
             continue;
         };
+        let scope = syntax::ancestors(root, node)
+            .into_iter()
+            .rev()
+            .find(|ancestor| ancestor.kind() == "function_definition")
+            .unwrap_or(root);
         bindings
             .entry(syntax::text(name, source).to_owned())
-            .or_insert(client);
+            .or_default()
+            .push((scope.start_byte(), scope.end_byte(), client));
     }
-    bindings
+    ClientBindings(bindings)
+}
+
+/// [`client_bindings`]: for each name, the (start, end) byte range of each function (or module)
+/// that binds it, with the client.
+#[derive(Default)]
+struct ClientBindings(BTreeMap<String, Vec<(usize, usize, &'static str)>>);
+
+impl ClientBindings {
+    /// The client `name` holds at `node`: the binding of the innermost function around it that
+    /// binds the name, else the module's.
+    fn at(&self, name: &str, node: Node<'_>) -> Option<&'static str> {
+        let at = node.start_byte();
+        self.0
+            .get(name)?
+            .iter()
+            .filter(|(start, end, _)| *start <= at && at < *end)
+            .min_by_key(|(start, end, _)| end - start)
+            .map(|(_, _, client)| *client)
+    }
 }
 
 /// The module-level names a file assigns a plain string once (`BASE_URL = "https://x/api"`).
@@ -969,7 +1002,7 @@ fn module_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
 fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
-    clients: &BTreeMap<String, &'static str>,
+    clients: &ClientBindings,
     constants: &mut Option<BTreeMap<String, String>>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
@@ -977,7 +1010,8 @@ fn http_call<'tree>(
     let client = match syntax::text(hit.node(Field::Receiver)?, source) {
         "requests" => "requests",
         "httpx" => "httpx",
-        name => clients.get(name).copied()?,
+        "aiohttp" => "aiohttp",
+        name => clients.at(name, call)?,
     };
     let verb = syntax::text(hit.node(Field::Method)?, source);
     let arguments = positional(hit.node(Field::Arguments)?);
