@@ -503,6 +503,24 @@ fn spring_facts(
         Some(verb) => vec![verb.to_uppercase()],
         None => return Vec::new(),
     };
+    // A Feign client interface declares the requests it makes, not routes it serves.
+    if let Some(feign) = feign_client(class, source) {
+        let mut facts = Vec::new();
+        for verb in &verbs {
+            for path in mapping_paths(&read, source) {
+                let site = HttpCallSite {
+                    node: read.node,
+                    method: verb.clone(),
+                    url: crate::spring::feign_url(&feign, &path),
+                    is_static: true,
+                    client: "Feign",
+                    scope: (file.scope_of)(read.node),
+                };
+                facts.push(web_out::http_call_fact(factory, &site));
+            }
+        }
+        return facts;
+    }
     let prefixes = annotations_of(class, source)
         .into_iter()
         .find(|class_annotation| class_annotation.name == "RequestMapping")
@@ -532,6 +550,29 @@ fn spring_facts(
         ));
     }
     facts
+}
+
+/// The `@FeignClient` of a Kotlin interface (`crate::spring::FeignClient`).
+fn feign_client(class: Node<'_>, source: &str) -> Option<crate::spring::FeignClient> {
+    if !has_token(class, "interface") {
+        return None;
+    }
+    let annotation = annotations_of(class, source)
+        .into_iter()
+        .find(|annotation| {
+            annotation.name == "FeignClient" || annotation.name.ends_with(".FeignClient")
+        })?;
+    let argument = |key: &str| {
+        annotation
+            .arguments
+            .iter()
+            .find(|(name, _)| name == key)
+            .and_then(|(_, value)| string_value(*value, source))
+    };
+    Some(crate::spring::FeignClient {
+        url: argument("url").filter(|url| crate::spring::is_literal_url(url)),
+        path: argument("path").unwrap_or_default(),
+    })
 }
 
 /// The candidate data types of a handler: its parameter types and its return type.

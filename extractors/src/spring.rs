@@ -17,6 +17,9 @@
 //!   mention `rest`, `template`, `client` or `web`, or the URL start with `/` or `http`. A
 //!   `final String` field of the file with a literal value stands for that value in the URL
 //!   (`BASE + "/orders"`).
+//! - `http_call`, Spring Cloud OpenFeign: the mapping annotations of the methods of a
+//!   `@FeignClient` interface are requests it makes, not routes: one per verb and path, under the
+//!   client's `path` (and its `url` when a literal, not a `${…}` placeholder), client `Feign`.
 //! - `http_call`, Retrofit (in a file importing `retrofit2`): `@GET("orders/{id}")` (`POST`,
 //!   `PUT`, `PATCH`, `DELETE`, `HEAD`, `OPTIONS`) on a method, client `retrofit`; the path is
 //!   relative to the base URL. `@HTTP(method = "X", path = "…")` takes its method from `method`;
@@ -182,6 +185,26 @@ fn handler_facts(
         Some(verb) => vec![verb.to_uppercase()],
         None => return Vec::new(),
     };
+    // A Feign client interface declares the requests it makes, not routes it serves.
+    if let Some(feign) = feign_client(class, source) {
+        return verbs
+            .iter()
+            .flat_map(|verb| {
+                mapping_paths(annotation, source)
+                    .into_iter()
+                    .map(|path| HttpCallSite {
+                        node: annotation,
+                        method: verb.clone(),
+                        url: feign_url(&feign, &path),
+                        is_static: true,
+                        client: "Feign",
+                        scope: (file.scope_of)(annotation),
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .map(|site| web_out::http_call_fact(factory, &site))
+            .collect();
+    }
     let prefixes: Vec<String> = annotations_of(class)
         .into_iter()
         .find(|class_annotation| annotation_name(*class_annotation, source) == "RequestMapping")
@@ -211,6 +234,54 @@ fn handler_facts(
         ));
     }
     facts
+}
+
+/// What a Spring Cloud OpenFeign client interface (`@FeignClient(name = "inventory",
+/// url = "…", path = "/api")`) puts before its methods' paths.
+pub(crate) struct FeignClient {
+    /// Its `url`, when a literal; a property placeholder (`${inventory.url}`) or none leaves the
+    /// base URL to the configuration.
+    pub url: Option<String>,
+    /// Its `path`.
+    pub path: String,
+}
+
+/// The `@FeignClient` of an interface.
+fn feign_client(class: Node<'_>, source: &str) -> Option<FeignClient> {
+    if class.kind() != "interface_declaration" {
+        return None;
+    }
+    let annotation = annotations_of(class).into_iter().find(|annotation| {
+        let name = annotation_name(*annotation, source);
+        name == "FeignClient" || name.ends_with(".FeignClient")
+    })?;
+    let element = |key: &str| {
+        elements(annotation, source)
+            .into_iter()
+            .find(|(name, _)| name == key)
+            .and_then(|(_, value)| string_value(value, source))
+    };
+    Some(FeignClient {
+        url: element("url").filter(|url| is_literal_url(url)),
+        path: element("path").unwrap_or_default(),
+    })
+}
+
+/// Whether a Feign client's `url` is a URL rather than a property placeholder (`${x.url}`, which
+/// Kotlin writes `\${x.url}` and lintel reads as a `{…}` hole).
+pub(crate) fn is_literal_url(url: &str) -> bool {
+    !url.contains('{') && !url.is_empty()
+}
+
+/// The URL of a Feign client method's request: the client's literal `url`, its `path`, then the
+/// method's path (`/api` + `/items/{id}`); without a literal `url`, a path from the root of the
+/// configured base URL.
+pub(crate) fn feign_url(client: &FeignClient, path: &str) -> String {
+    let path = join_path(&[&client.path, path]);
+    match &client.url {
+        Some(url) => format!("{}{path}", url.trim_end_matches('/')),
+        None => path,
+    }
 }
 
 /// The candidate data types of a handler: its parameters' types, then its return type.
