@@ -75,7 +75,7 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
 }
 
 const ROUTE_METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
-const SESSION_METHODS: [&str; 7] = [
+const SESSION_METHODS: [&str; 8] = [
     "data",
     "dataTask",
     "download",
@@ -83,6 +83,7 @@ const SESSION_METHODS: [&str; 7] = [
     "upload",
     "uploadTask",
     "bytes",
+    "request",
 ];
 
 /// The hits of the Swift query files on `tree`; without `generic`, those of `graph.scm` (`call`

@@ -13,6 +13,9 @@
 //!   `URL(string: "…")` or `URLRequest(url: URL(string: "…"))`, inline or bound with `let`/`var`
 //!   in the file. The method is the request's `x.httpMethod = "POST"` assignment in the file,
 //!   else GET; only literal URLs count. Client `URLSession`.
+//! - `http_call`, Alamofire: `AF.request("https://…/orders/\(id)", method: .delete)` (or on a
+//!   receiver whose name mentions `session`, such as `Session.default`), the method its `method:`
+//!   argument, else GET; the URL a string literal or a request as above. Client `Alamofire`.
 
 use std::collections::BTreeMap;
 
@@ -342,9 +345,31 @@ fn http_call<'tree>(
     let source = file.source;
     let call = hit.node(Field::Call)?;
     let receiver = syntax::text(hit.node(Field::Receiver)?, source);
-    receiver.to_lowercase().contains("session").then_some(())?;
     let (values, _) = arguments(hit.node(Field::Arguments)?, source);
     let (_, first) = values.first()?;
+    // Alamofire: `AF.request(url, method: .post)`, or on a `Session` (`Session.default`).
+    if syntax::text(hit.node(Field::Method)?, source) == "request" {
+        let is_alamofire = receiver == "AF" || receiver.to_lowercase().contains("session");
+        is_alamofire.then_some(())?;
+        let (url, assigned) = match string_value(*first, source) {
+            Some(url) => (url, None),
+            None => request(*first, source, bindings, MAX_DEPTH)?,
+        };
+        let method = values
+            .iter()
+            .find(|(label, _)| label.as_deref() == Some("method"))
+            .map(|(_, value)| syntax::text(*value, source).trim_start_matches('.'))
+            .map(str::to_uppercase);
+        return Some(HttpCallSite {
+            node: call,
+            method: method.or(assigned).unwrap_or_else(|| "GET".to_owned()),
+            url,
+            is_static: true,
+            client: "Alamofire",
+            scope: (file.scope_of)(call),
+        });
+    }
+    receiver.to_lowercase().contains("session").then_some(())?;
     let (url, method) = request(*first, source, bindings, MAX_DEPTH)?;
     Some(HttpCallSite {
         node: call,

@@ -10,7 +10,8 @@
   (call_suffix) @fact.route.arguments
   (#any-of? @fact.route.method "get" "post" "put" "patch" "delete")) @fact.route.call
 
-; URLSession: `URLSession.shared.data(from: url)`, `session.dataTask(with: request)`.
+; URLSession: `URLSession.shared.data(from: url)`, `session.dataTask(with: request)`; Alamofire:
+; `AF.request("https://…", method: .post)`.
 (call_expression
   (navigation_expression
     target: (_) @fact.http_call.receiver
@@ -18,4 +19,4 @@
       suffix: (simple_identifier) @fact.http_call.method))
   (call_suffix) @fact.http_call.arguments
   (#any-of? @fact.http_call.method
-    "data" "dataTask" "download" "downloadTask" "upload" "uploadTask" "bytes")) @fact.http_call.call
+    "data" "dataTask" "download" "downloadTask" "upload" "uploadTask" "bytes" "request")) @fact.http_call.call
