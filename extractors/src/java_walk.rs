@@ -321,6 +321,21 @@ impl<'tree> Visit<'tree, '_> {
                         ],
                     ));
                 }
+                // web.scm: java.net.http's `HttpRequest.newBuilder(…)`.
+                if name == "newBuilder"
+                    && kind_of(object, self.kinds) == Kind::Identifier
+                    && self.text(object) == "HttpRequest"
+                {
+                    hits.push(QueryHit::new(
+                        FactKind::HttpCall,
+                        [
+                            (Field::Call, call),
+                            (Field::Receiver, object),
+                            (Field::Method, method),
+                            (Field::Arguments, arguments),
+                        ],
+                    ));
+                }
                 // web.scm: `WebClient` `client.get().uri(…)`.
                 if name == "uri" && kind_of(object, self.kinds) == Kind::MethodInvocation {
                     let receiver = self.child(object, Child::Object, None);

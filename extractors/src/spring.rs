@@ -17,6 +17,9 @@
 //!   mention `rest`, `template`, `client` or `web`, or the URL start with `/` or `http`. A
 //!   `final String` field of the file with a literal value stands for that value in the URL
 //!   (`BASE + "/orders"`).
+//! - `http_call`, `java.net.http`: `HttpRequest.newBuilder(URI.create("…"))` with its chained
+//!   `.uri(…)` and verb (`.POST(…)`, `.method("PATCH", …)`; GET by default), at `newBuilder`;
+//!   client `HttpClient`.
 //! - `http_call`, Spring Cloud OpenFeign: the mapping annotations of the methods of a
 //!   `@FeignClient` interface are requests it makes, not routes: one per verb and path, under the
 //!   client's `path` (and its `url` when a literal, not a `${…}` placeholder), client `Feign`.
@@ -422,6 +425,9 @@ fn http_call<'tree>(
     if matches!(call.kind(), "annotation" | "marker_annotation") {
         return retrofit_call(call, name, hit.node(Field::Arguments), file);
     }
+    if name == "newBuilder" {
+        return java_net_request(call, file, constants);
+    }
     let arguments: Vec<Node<'_>> = named_children(hit.node(Field::Arguments)?)
         .into_iter()
         .filter(|argument| !argument.kind().contains("comment"))
@@ -462,6 +468,91 @@ fn http_call<'tree>(
         url,
         is_static: true,
         client,
+        scope: (file.scope_of)(call),
+    })
+}
+
+/// The arguments of a call, comments left out.
+fn call_arguments(call: Node<'_>) -> Vec<Node<'_>> {
+    call.child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|argument| !argument.kind().contains("comment"))
+        .collect()
+}
+
+/// A `java.net.http` request: `HttpRequest.newBuilder(uri)` and the calls chained on it —
+/// `.uri(uri)`, `.GET()`, `.POST(…)`, `.PUT(…)`, `.DELETE()`, `.method("PATCH", …)` — where the
+/// URI is `URI.create("…")` or `new URI("…")` with a string URL; the method GET unless a call
+/// names another. Client `HttpClient`, at the `newBuilder` call.
+fn java_net_request<'tree>(
+    call: Node<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+    constants: &mut Option<BTreeMap<String, String>>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let uri = |node: Node<'tree>| -> Option<Node<'tree>> {
+        let inner = match node.kind() {
+            "method_invocation" => {
+                let owner = node.child_by_field_name("object")?;
+                let name = node.child_by_field_name("name")?;
+                (syntax::text(owner, source) == "URI" && syntax::text(name, source) == "create")
+                    .then_some(())?;
+                call_arguments(node)
+            }
+            "object_creation_expression" => {
+                let kind = node.child_by_field_name("type")?;
+                (syntax::text(kind, source) == "URI").then_some(())?;
+                call_arguments(node)
+            }
+            _ => return None,
+        };
+        inner.first().copied()
+    };
+    let mut url = call_arguments(call)
+        .first()
+        .and_then(|argument| uri(*argument));
+    let mut method = "GET".to_owned();
+    let mut current = call;
+    while let Some(parent) = current.parent().filter(|parent| {
+        parent.kind() == "method_invocation"
+            && parent
+                .child_by_field_name("object")
+                .is_some_and(|object| object.id() == current.id())
+    }) {
+        let name = parent
+            .child_by_field_name("name")
+            .map(|name| syntax::text(name, source))
+            .unwrap_or_default();
+        let arguments = call_arguments(parent);
+        match name {
+            "uri" => {
+                url = arguments
+                    .first()
+                    .and_then(|argument| uri(*argument))
+                    .or(url)
+            }
+            "GET" | "POST" | "PUT" | "DELETE" | "HEAD" => name.clone_into(&mut method),
+            "method" => {
+                method = arguments
+                    .first()
+                    .and_then(|verb| string_value(*verb, source))
+                    .map_or_else(|| "*".to_owned(), |verb| verb.to_uppercase());
+            }
+            _ => {}
+        }
+        current = parent;
+    }
+    let url = web_out::with_lazy_constants(url_value(url?, source)?, constants, || {
+        string_constants(file.root, source)
+    });
+    Some(HttpCallSite {
+        node: call,
+        method,
+        url,
+        is_static: true,
+        client: "HttpClient",
         scope: (file.scope_of)(call),
     })
 }

@@ -33,6 +33,14 @@
   arguments: (argument_list) @fact.http_call.arguments
   (#eq? @fact.http_call.method "uri")) @fact.http_call.call
 
+; java.net.http: `HttpRequest.newBuilder(URI.create("http://x/y"))`, `.uri(…)`, `.POST(…)` up its chain.
+(method_invocation
+  object: (identifier) @fact.http_call.receiver
+  name: (identifier) @fact.http_call.method
+  arguments: (argument_list) @fact.http_call.arguments
+  (#eq? @fact.http_call.receiver "HttpRequest")
+  (#eq? @fact.http_call.method "newBuilder")) @fact.http_call.call
+
 ; Retrofit: `@GET("orders/{id}")`, `@HTTP(method = "DELETE", path = "x")` on an interface method,
 ; and a bare `@GET` whose method takes a `@Url` parameter (the extractor requires a `retrofit2`
 ; import, so JAX-RS's `@GET` is not one).
