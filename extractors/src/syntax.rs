@@ -264,9 +264,51 @@ pub(crate) fn text<'source>(node: Node<'_>, source: &'source str) -> &'source st
 }
 
 /// A node's text with whitespace removed and cut to at most `limit` characters, for property
-/// values such as a callee `axios.get` or an argument.
+/// values such as a callee `axios.get` or an argument. Comments inside the node are left out
+/// (`http /* retry */ .retry` reads `http .retry`): a chain written over several lines with a
+/// comment between its calls names the calls, not the comment.
 pub(crate) fn compact_text(node: Node<'_>, source: &str, limit: usize) -> String {
-    compact(text(node, source), limit)
+    match without_comments(node, source) {
+        Some(kept) => compact(&kept, limit),
+        None => compact(text(node, source), limit),
+    }
+}
+
+/// A node's text with each comment inside it replaced by a space, when it has any.
+fn without_comments(node: Node<'_>, source: &str) -> Option<String> {
+    let written = text(node, source);
+    if !written.contains("//") && !written.contains("/*") && !written.contains('#') {
+        return None;
+    }
+    // The comments start where the text has a comment marker: each is found from there.
+    let start = node.start_byte();
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for (offset, _) in written.match_indices(['/', '#']) {
+        let marker = written.get(offset..).unwrap_or_default();
+        if !(marker.starts_with("//") || marker.starts_with("/*") || marker.starts_with('#'))
+            || cuts.last().is_some_and(|(_, end)| offset < *end)
+        {
+            continue;
+        }
+        let Some(found) = node.descendant_for_byte_range(start + offset, start + offset + 1) else {
+            continue;
+        };
+        if found.kind().contains("comment") && found.start_byte() == start + offset {
+            cuts.push((offset, found.end_byte().saturating_sub(start)));
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    let mut kept = String::with_capacity(written.len());
+    let mut at = 0;
+    for (from, to) in cuts {
+        kept.push_str(written.get(at..from).unwrap_or_default());
+        kept.push(' ');
+        at = to;
+    }
+    kept.push_str(written.get(at..).unwrap_or_default());
+    Some(kept)
 }
 
 /// `value`'s words joined by single spaces (as `split_whitespace` splits them), cut to at most
@@ -312,14 +354,21 @@ pub(crate) fn unspaced<'source>(
     source: &'source str,
     limit: usize,
 ) -> std::borrow::Cow<'source, str> {
-    let text = text(node, source);
-    let compact = text.len() <= limit
-        && text
-            .bytes()
-            .all(|byte| byte.is_ascii() && !matches!(byte, b'\t'..=b'\r' | b' '));
-    if compact {
-        return std::borrow::Cow::Borrowed(text);
-    }
+    let kept = without_comments(node, source);
+    let text = match &kept {
+        Some(kept) => kept.as_str(),
+        None => {
+            let text = text(node, source);
+            let compact = text.len() <= limit
+                && text
+                    .bytes()
+                    .all(|byte| byte.is_ascii() && !matches!(byte, b'\t'..=b'\r' | b' '));
+            if compact {
+                return std::borrow::Cow::Borrowed(text);
+            }
+            text
+        }
+    };
     let mut out = String::with_capacity(text.len().min(limit));
     // Characters of the compacted text so far, its single spaces between words included.
     let mut counted = 0_usize;
@@ -669,6 +718,29 @@ mod tests {
             }
         }
         assert!(missing, "a MISSING node");
+    }
+
+    /// Comments inside a node are no part of its compact text; a `//` in a string is.
+    #[test]
+    fn compact_text_leaves_comments_out() {
+        let source = "api /* client */\n  .get('http://x/y') // all\n  .then(f);\n";
+        let tree = parsed(crate::Language::TypeScript, source);
+        let statement = tree.root_node().named_child(0).unwrap();
+        assert_eq!(
+            compact_text(statement, source, 200),
+            "api .get('http://x/y') .then(f);"
+        );
+        assert_eq!(
+            unspaced_text(statement, source, 200),
+            "api.get('http://x/y').then(f);"
+        );
+        let python = "f(a,  # first\n  b)\n";
+        let tree = parsed(crate::Language::Python, python);
+        assert_eq!(
+            compact_text(tree.root_node(), python, 200),
+            "f(a, b)",
+            "a Python comment"
+        );
     }
 
     /// `unspaced_text` is `compact_text` without its spaces, for every node and limit.
