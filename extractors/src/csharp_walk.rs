@@ -187,6 +187,8 @@ const RESOLUTIONS: [&str; 4] = [
     "GetRequiredServices",
 ];
 /// `^(Http(Get|Post|Put|Patch|Delete|Head|Options)|Route)$`.
+/// Refit's request attributes.
+const REFIT_ATTRIBUTES: [&str; 7] = ["Get", "Post", "Put", "Patch", "Delete", "Head", "Options"];
 const ROUTE_ATTRIBUTES: [&str; 8] = [
     "HttpGet",
     "HttpPost",
@@ -366,6 +368,13 @@ impl<'tree> Matcher<'tree, '_> {
                         hits.push(QueryHit::new(
                             FactKind::ChecksRole,
                             [(Field::Decorator, parent), (Field::Method, node)],
+                        ));
+                    }
+                    // web.scm: Refit's `[Get("/x")]` on an interface method.
+                    if REFIT_ATTRIBUTES.contains(&name) {
+                        hits.push(QueryHit::new(
+                            FactKind::HttpCall,
+                            [(Field::Call, parent), (Field::Method, node)],
                         ));
                     }
                 }

@@ -39,3 +39,8 @@
 (object_creation_expression
   type: (_) @fact.http_call.method
   (#match? @fact.http_call.method "^(System\\.Net\\.Http\\.)?HttpRequestMessage$")) @fact.http_call.call
+
+; Refit: `[Get("/users/{id}")]` on a method of an interface, a request the client makes.
+(attribute
+  name: (_) @fact.http_call.method
+  (#match? @fact.http_call.method "^(Get|Post|Put|Patch|Delete|Head|Options)$")) @fact.http_call.call

@@ -26,6 +26,8 @@
 //!   construction: `new HttpRequestMessage(HttpMethod.Post, url)`, or `Method` and `RequestUri`
 //!   set by its initializer, when both the method (a member of `HttpMethod`, or a literal
 //!   `new HttpMethod("PATCH")`) and the URL (as above, or `new Uri(url)`) are known.
+//!   Refit's `[Get("/users/{id}")]` (`Post`, `Put`, `Patch`, `Delete`, `Head`, `Options`) on a
+//!   method of an interface is a request too, client `Refit`.
 
 mod di;
 mod routes;
@@ -307,6 +309,9 @@ fn http_call<'tree>(
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
+    if call.kind() == "attribute" {
+        return refit_call(call, hit.node(Field::Method)?, file);
+    }
     let (method, url) = match hit.node(Field::Receiver) {
         Some(receiver) => {
             let name = simple_name(hit.node(Field::Method)?, source);
@@ -343,6 +348,37 @@ fn http_call<'tree>(
         is_static: true,
         client: "HttpClient",
         scope: (file.scope_of)(call),
+    })
+}
+
+/// A Refit request: `[Get("/users/{id}")]` (`Post`, `Put`, `Patch`, `Delete`, `Head`,
+/// `Options`) on a method of an interface, with a string path; client `Refit`, the path relative
+/// to the client's base address.
+fn refit_call<'tree>(
+    attribute: Node<'tree>,
+    name: Node<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let method = attribute
+        .parent()
+        .and_then(|list| list.parent())
+        .filter(|declaration| declaration.kind() == "method_declaration")?;
+    method
+        .parent()
+        .and_then(|body| body.parent())
+        .filter(|owner| owner.kind() == "interface_declaration")?;
+    let (_, path) = attribute_arguments(attribute, source)
+        .into_iter()
+        .find(|(argument, _)| argument.is_none())?;
+    let url = string_value(path, source)?;
+    Some(HttpCallSite {
+        node: attribute,
+        method: syntax::text(name, source).to_uppercase(),
+        url,
+        is_static: true,
+        client: "Refit",
+        scope: (file.scope_of)(attribute),
     })
 }
 
