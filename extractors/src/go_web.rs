@@ -18,6 +18,8 @@
 //!   `chi` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux; other
 //!   verb calls in files without a router import are not routes.
 //!   Handler: the handler argument when it is a name or selector.
+//! - `http_call`, resty (in files importing `go-resty/resty`): `client.R().SetBody(b).Post("/x")`
+//!   and the other verbs on a request chain that starts at `.R()`; client `resty`.
 //! - `http_call`: `http.Get`, `http.Post`, `http.Head`, `http.PostForm` and
 //!   `http.NewRequest[WithContext]` with a literal method or net/http's constant
 //!   (`http.MethodDelete`); client `net/http`. A top-level string `const` of the file stands
@@ -67,8 +69,29 @@ pub(crate) fn facts<'tree>(
         .map_or("", |(directory, _)| directory);
     let mut links = RouteLinks::default();
     let mut constants: Option<BTreeMap<String, String>> = None;
+    let imports_resty = imports.iter().any(|path| path.contains("go-resty/resty"));
     for hit in hits {
         match hit.kind {
+            // resty's `client.R().SetBody(b).Post("/x")` is a request, not a route.
+            FactKind::Route if imports_resty && resty_call(hit, file).is_some() => {
+                if let Some(site) = resty_call(hit, file).and_then(|(call, method, url_node)| {
+                    let url = web_out::with_lazy_constants(
+                        url_value(url_node, file.source)?,
+                        &mut constants,
+                        || package_constants(file.root, file.source),
+                    );
+                    Some(HttpCallSite {
+                        node: call,
+                        method,
+                        url,
+                        is_static: true,
+                        client: "resty",
+                        scope: (file.scope_of)(call),
+                    })
+                }) {
+                    facts.push(web_out::http_call_fact(factory, &site));
+                }
+            }
             FactKind::Route => {
                 if let Some(site) = route(
                     hit,
@@ -766,6 +789,43 @@ fn http_call<'tree>(
         client: "net/http",
         scope: (file.scope_of)(call),
     })
+}
+
+/// A resty request: a verb (`Get`, `Post`, `Put`, `Patch`, `Delete`, `Head`, `Options`) with one
+/// URL argument called on a request chain that starts at `x.R()`; the call, method and URL node.
+fn resty_call<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<(Node<'tree>, String, Node<'tree>)> {
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let verb = syntax::text(hit.node(Field::Method)?, source);
+    if !matches!(
+        verb,
+        "Get" | "Post" | "Put" | "Patch" | "Delete" | "Head" | "Options"
+    ) {
+        return None;
+    }
+    let arguments: Vec<Node<'_>> = named_children(hit.node(Field::Arguments)?)
+        .into_iter()
+        .filter(|argument| argument.kind() != "comment")
+        .collect();
+    let [url] = arguments.as_slice() else {
+        return None;
+    };
+    // Down the receiver's chain of calls to `.R()`.
+    let mut current = hit.node(Field::Receiver)?;
+    for _ in 0..MAX_GROUP_DEPTH {
+        let function = field_child(current, Child::Function)
+            .filter(|function| function.kind() == "selector_expression")?;
+        if field_child(function, Child::Field)
+            .is_some_and(|field| syntax::text(field, source) == "R")
+        {
+            return Some((call, verb.to_uppercase(), *url));
+        }
+        current = field_child(function, Child::Operand)?;
+    }
+    None
 }
 
 /// A URL argument: a string literal, or a `+` concatenation of literals and other operands
