@@ -543,18 +543,7 @@ fn closure_prefix(file: &FileSyntax<'_, '_>, call: Node<'_>, receiver: Node<'_>)
             continue;
         }
         // The literal's parameters: is `name` one of them?
-        let declares = ancestor
-            .child_by_field_name("parameters")
-            .map(named_children)
-            .unwrap_or_default()
-            .into_iter()
-            .flat_map(|parameter| {
-                named_children(parameter)
-                    .into_iter()
-                    .filter(|child| child.kind() == "identifier")
-            })
-            .any(|parameter| syntax::text(parameter, source) == name);
-        if !declares {
+        if !declares_parameter(*ancestor, name, source) {
             // A closure that does not declare the name leaves it to an outer one.
             continue;
         }

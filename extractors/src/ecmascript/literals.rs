@@ -100,24 +100,11 @@ impl Constants {
                     _ => vec![statement],
                 });
         for declaration in declarations {
-            let is_const = declaration.kind() == "lexical_declaration"
-                && declaration
-                    .child_by_field_name("kind")
-                    .is_some_and(|kind| syntax::text(kind, source) == "const");
-            if !is_const {
+            if !is_const_declaration(declaration, source) {
                 continue;
             }
-            for declarator in named_children(declaration)
-                .into_iter()
-                .filter(|child| child.kind() == "variable_declarator")
-            {
-                let Some(name) = declarator
-                    .child_by_field_name("name")
-                    .filter(|name| name.kind() == "identifier")
-                    .map(|name| syntax::text(name, source).to_owned())
-                else {
-                    continue;
-                };
+            for (name, declarator) in named_declarators(declaration, source) {
+                let name = name.to_owned();
                 let value = declarator
                     .child_by_field_name("value")
                     .and_then(|value| static_string(value, source));
@@ -151,20 +138,8 @@ impl Constants {
             .filter(|statement| statement.kind() == "export_statement")
         {
             if let Some(declaration) = statement.child_by_field_name("declaration") {
-                let is_const = declaration
-                    .child_by_field_name("kind")
-                    .is_some_and(|kind| syntax::text(kind, source) == "const");
-                for declarator in named_children(declaration)
-                    .into_iter()
-                    .filter(|child| child.kind() == "variable_declarator")
-                {
-                    let Some(name) = declarator
-                        .child_by_field_name("name")
-                        .filter(|name| name.kind() == "identifier")
-                    else {
-                        continue;
-                    };
-                    let name = syntax::text(name, source);
+                let is_const = is_const_declaration(declaration, source);
+                for (name, declarator) in named_declarators(declaration, source) {
                     exported.push((name.to_owned(), name.to_owned()));
                     if let Some(object) = declarator
                         .child_by_field_name("value")
@@ -211,6 +186,31 @@ impl Constants {
             .flatten()
             .map(String::as_str)
     }
+}
+
+/// Whether a declaration is a `const` one.
+fn is_const_declaration(declaration: Node<'_>, source: &str) -> bool {
+    declaration.kind() == "lexical_declaration"
+        && declaration
+            .child_by_field_name("kind")
+            .is_some_and(|kind| syntax::text(kind, source) == "const")
+}
+
+/// The declarators of a declaration that bind a plain name, with the name.
+fn named_declarators<'tree, 's>(
+    declaration: Node<'tree>,
+    source: &'s str,
+) -> Vec<(&'s str, Node<'tree>)> {
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "variable_declarator")
+        .filter_map(|declarator| {
+            let name = declarator
+                .child_by_field_name("name")
+                .filter(|name| name.kind() == "identifier")?;
+            Some((syntax::text(name, source), declarator))
+        })
+        .collect()
 }
 
 /// An expression without its `as const` or `satisfies T`.
