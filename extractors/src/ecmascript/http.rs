@@ -1,5 +1,5 @@
-//! `http_call` facts: requests made with the global `fetch`, `node-fetch`, `undici`, `axios` and
-//! `got`, directly or through an instance (`const api = axios.create(…)`; `api.get('/x')`), and
+//! `http_call` facts: requests made with the global `fetch`, `node-fetch`, `undici`, `axios`,
+//! `got`, `ky` and `superagent` (`request.del` is its DELETE), directly or through an instance (`const api = axios.create(…)`; `api.get('/x')`), and
 //! with Angular's `HttpClient` where a file injects it (`constructor(private http: HttpClient)`,
 //! `http = inject(HttpClient)`; `this.http.get<T>('/x')`, `this.http.request('PATCH', url)`),
 //! client `HttpClient`.
@@ -310,7 +310,7 @@ fn angular_instances(view: &FileView<'_, '_>) -> Vec<String> {
 }
 
 /// The packages [`package_request`] knows.
-const REQUEST_PACKAGES: [&str; 4] = ["node-fetch", "undici", "axios", "got"];
+const REQUEST_PACKAGES: [&str; 6] = ["node-fetch", "undici", "axios", "got", "ky", "superagent"];
 
 fn package_request(package: &str, export_path: &str) -> Option<Request> {
     let (client, shape) = match (package, export_path) {
@@ -324,6 +324,13 @@ fn package_request(package: &str, export_path: &str) -> Option<Request> {
         ("axios", verb) if is_http_verb(verb) => ("axios", Shape::Verb(static_verb(verb)?)),
         ("got", "default") => ("got", Shape::UrlThenOptions),
         ("got", verb) if is_http_verb(verb) => ("got", Shape::Verb(static_verb(verb)?)),
+        ("ky", "default") => ("ky", Shape::UrlThenOptions),
+        ("ky", verb) if is_http_verb(verb) => ("ky", Shape::Verb(static_verb(verb)?)),
+        // superagent's `request.del(url)` is its `delete`.
+        ("superagent", "del") => ("superagent", Shape::Verb("delete")),
+        ("superagent", verb) if is_http_verb(verb) => {
+            ("superagent", Shape::Verb(static_verb(verb)?))
+        }
         _ => return None,
     };
     Some(Request { client, shape })
