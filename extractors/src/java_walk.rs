@@ -119,10 +119,36 @@ const REST_TEMPLATE: [&str; 9] = [
     "exchange",
 ];
 const WEB_CLIENT_VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
-const RETROFIT: [&str; 8] = [
-    "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "HTTP",
+const RETROFIT: [&str; 14] = [
+    "GET",
+    "POST",
+    "PUT",
+    "PATCH",
+    "DELETE",
+    "HEAD",
+    "OPTIONS",
+    "HTTP",
+    "GetExchange",
+    "PostExchange",
+    "PutExchange",
+    "PatchExchange",
+    "DeleteExchange",
+    "HttpExchange",
 ];
-const RETROFIT_MARKERS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+const RETROFIT_MARKERS: [&str; 12] = [
+    "GET",
+    "POST",
+    "PUT",
+    "PATCH",
+    "DELETE",
+    "HEAD",
+    "OPTIONS",
+    "GetExchange",
+    "PostExchange",
+    "PutExchange",
+    "PatchExchange",
+    "DeleteExchange",
+];
 
 /// The hits of the Java query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.

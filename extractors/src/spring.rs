@@ -20,6 +20,9 @@
 //! - `http_call`, `java.net.http`: `HttpRequest.newBuilder(URI.create("…"))` with its chained
 //!   `.uri(…)` and verb (`.POST(…)`, `.method("PATCH", …)`; GET by default), at `newBuilder`;
 //!   client `HttpClient`.
+//! - `http_call`, Spring's HTTP interfaces: `@GetExchange("/x")` (`Post`, `Put`, `Patch`,
+//!   `Delete`, or `@HttpExchange(method = "GET", value = "/x")`) on an interface method, under the
+//!   interface's `@HttpExchange("/base")`; client `HttpExchange`.
 //! - `http_call`, Spring Cloud OpenFeign: the mapping annotations of the methods of a
 //!   `@FeignClient` interface are requests it makes, not routes: one per verb and path, under the
 //!   client's `path` (and its `url` when a literal, not a `${…}` placeholder), client `Feign`.
@@ -423,6 +426,9 @@ fn http_call<'tree>(
     let call = hit.node(Field::Call)?;
     let name = syntax::text(hit.node(Field::Method)?, source);
     if matches!(call.kind(), "annotation" | "marker_annotation") {
+        if name.ends_with("Exchange") {
+            return exchange_call(call, name, file);
+        }
         return retrofit_call(call, name, hit.node(Field::Arguments), file);
     }
     if name == "newBuilder" {
@@ -469,6 +475,50 @@ fn http_call<'tree>(
         is_static: true,
         client,
         scope: (file.scope_of)(call),
+    })
+}
+
+/// A request of a Spring HTTP interface: `@GetExchange("/x")` (`Post`, `Put`, `Patch`,
+/// `Delete`; `@HttpExchange(method = "GET", value = "/x")`) on a method of an interface, under
+/// the interface's own `@HttpExchange("/base")` (its `value` or `url`); client `HttpExchange`.
+fn exchange_call<'tree>(
+    annotation: Node<'tree>,
+    name: &str,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<HttpCallSite<'tree>> {
+    let source = file.source;
+    let method = annotation
+        .parent()
+        .and_then(|modifiers| modifiers.parent())
+        .filter(|declaration| declaration.kind() == "method_declaration")?;
+    let interface = method
+        .parent()
+        .and_then(|body| body.parent())
+        .filter(|owner| owner.kind() == "interface_declaration")?;
+    let element = |annotation: Node<'_>, keys: &[&str]| {
+        elements(annotation, source)
+            .into_iter()
+            .find(|(key, _)| keys.contains(&key.as_str()))
+            .and_then(|(_, value)| string_value(value, source))
+    };
+    let verb = match name.strip_suffix("Exchange")? {
+        "Http" => element(annotation, &["method"])
+            .map_or_else(|| "*".to_owned(), |verb| verb.to_uppercase()),
+        verb => verb.to_uppercase(),
+    };
+    let path = element(annotation, &["value", "url"]).unwrap_or_default();
+    let base = annotations_of(interface)
+        .into_iter()
+        .find(|outer| annotation_name(*outer, source) == "HttpExchange")
+        .and_then(|outer| element(outer, &["value", "url"]))
+        .unwrap_or_default();
+    Some(HttpCallSite {
+        node: annotation,
+        method: verb,
+        url: join_path(&[&base, &path]),
+        is_static: true,
+        client: "HttpExchange",
+        scope: (file.scope_of)(annotation),
     })
 }
 

@@ -44,10 +44,14 @@
 ; Retrofit: `@GET("orders/{id}")`, `@HTTP(method = "DELETE", path = "x")` on an interface method,
 ; and a bare `@GET` whose method takes a `@Url` parameter (the extractor requires a `retrofit2`
 ; import, so JAX-RS's `@GET` is not one).
+; Spring's HTTP interfaces: `@GetExchange("/x")` (`Post`, `Put`, `Patch`, `Delete`, or
+; `@HttpExchange(method = "GET", value = "/x")`) on a method of an interface.
 (annotation
   name: (identifier) @fact.http_call.method
   arguments: (annotation_argument_list) @fact.http_call.arguments
-  (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "OPTIONS" "HTTP")) @fact.http_call.call
+  (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "OPTIONS" "HTTP"
+    "GetExchange" "PostExchange" "PutExchange" "PatchExchange" "DeleteExchange" "HttpExchange")) @fact.http_call.call
 (marker_annotation
   name: (identifier) @fact.http_call.method
-  (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "OPTIONS")) @fact.http_call.call
+  (#any-of? @fact.http_call.method "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "OPTIONS"
+    "GetExchange" "PostExchange" "PutExchange" "PatchExchange" "DeleteExchange")) @fact.http_call.call
