@@ -119,22 +119,7 @@ const REST_TEMPLATE: [&str; 9] = [
     "exchange",
 ];
 const WEB_CLIENT_VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
-const RETROFIT: [&str; 14] = [
-    "GET",
-    "POST",
-    "PUT",
-    "PATCH",
-    "DELETE",
-    "HEAD",
-    "OPTIONS",
-    "HTTP",
-    "GetExchange",
-    "PostExchange",
-    "PutExchange",
-    "PatchExchange",
-    "DeleteExchange",
-    "HttpExchange",
-];
+/// Request annotations without arguments: Retrofit's verbs and Spring's exchange verbs.
 const RETROFIT_MARKERS: [&str; 12] = [
     "GET",
     "POST",
@@ -436,7 +421,8 @@ impl<'tree> Visit<'tree, '_> {
                         ],
                     ));
                 }
-                if RETROFIT.contains(&text) {
+                // Retrofit's and Spring's request annotations; only these two need arguments.
+                if RETROFIT_MARKERS.contains(&text) || matches!(text, "HTTP" | "HttpExchange") {
                     hits.push(QueryHit::new(
                         FactKind::HttpCall,
                         [
