@@ -147,7 +147,7 @@ pub(super) fn is_global_fetch(view: &FileView<'_, '_>, callee: Node<'_>) -> bool
 
 /// Where a client created at `site` is kept: `const api = …`, `api = …`, `this.http = …`, or a
 /// class field `http = …` (as `this.http`).
-fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
+pub(super) fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
     let mut value = site;
     while let Some(parent) = value.parent() {
         if !matches!(

@@ -15,9 +15,9 @@ use tree_sitter::Node;
 
 use super::bindings::Imported;
 use super::client_table::is_http_verb;
-use super::clients::{is_global_fetch, Instances};
+use super::clients::{instance_key, is_global_fetch, Instances};
 use super::literals::{
-    arguments, interpolated_with, object_property, static_string, Constants, DYNAMIC,
+    arguments, interpolated_with, object_property, static_string, Constants, Interpolated, DYNAMIC,
 };
 use super::FileView;
 use crate::context::Resolution;
@@ -25,6 +25,7 @@ use crate::facts_out::set;
 use crate::links::{RouterRef, UrlConstant};
 use crate::query::{Field, QueryHit};
 use crate::{route_path, syntax};
+use std::collections::HashMap;
 
 /// Where a request's URL and method are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +81,7 @@ pub(super) fn extract(
     let hits = if may_request { hits } else { &[] };
     // `const API = '/api'` … `fetch(`${API}/orders`)`: the path is `/api/orders`.
     let mut constants: Option<Constants> = None;
+    let mut bases: Option<HashMap<String, Node<'_>>> = None;
     for hit in hits {
         let (Some(call), Some(function), Some(argument_list)) = (
             hit.node(Field::Call),
@@ -114,8 +116,38 @@ pub(super) fn extract(
         };
         let constants =
             constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+        // An instance's `baseURL` comes before a URL that is not absolute.
+        let base = receiver_of(function, source)
+            .and_then(|receiver| {
+                bases
+                    .get_or_insert_with(|| instance_bases(view))
+                    .get(&receiver)
+                    .copied()
+            })
+            .and_then(|base| {
+                let value = interpolated_with(base, source, constants).or_else(|| {
+                    // A name (of another file's constant, or an environment variable) is a
+                    // dynamic base that `crate::links` may fill in.
+                    matches!(base.kind(), "identifier" | "member_expression").then(|| {
+                        Interpolated {
+                            written: format!("${{{}}}", syntax::text(base, source)),
+                            text: DYNAMIC.to_owned(),
+                        }
+                    })
+                })?;
+                Some((base, value))
+            });
         let (url, path) = match interpolated_with(url_node, source, constants) {
-            Some(value) => (value.written, static_path(&value.text)),
+            Some(value) => {
+                let value = match &base {
+                    Some((_, base)) if !is_absolute(&value.text) => Interpolated {
+                        written: joined_url(&base.written, &value.written),
+                        text: joined_url(&base.text, &value.text),
+                    },
+                    _ => value,
+                };
+                (value.written, static_path(&value.text))
+            }
             None => (syntax::compact_text(url_node, source, 120), None),
         };
         let shown = path.as_deref().unwrap_or(&url);
@@ -134,8 +166,66 @@ pub(super) fn extract(
         set(&mut fact, "client", request.client);
         facts.push(fact);
         record_url_constants(view, call, url_node);
+        if let Some((base, _)) = base {
+            record_url_constants(view, call, base);
+        }
     }
     facts
+}
+
+/// The instance a request is made through: `api` of `api.get(…)`.
+fn receiver_of(function: Node<'_>, source: &str) -> Option<String> {
+    (function.kind() == "member_expression").then_some(())?;
+    Some(syntax::compact_text(
+        function.child_by_field_name("object")?,
+        source,
+        120,
+    ))
+}
+
+/// Whether a URL text is absolute (`https://…`), so no base URL comes before it.
+fn is_absolute(text: &str) -> bool {
+    text.starts_with("http://") || text.starts_with("https://") || text.starts_with("//")
+}
+
+/// A base URL and a URL after it, as axios joins them: one `/` between.
+fn joined_url(base: &str, url: &str) -> String {
+    if url.is_empty() {
+        return base.to_owned();
+    }
+    format!(
+        "{}/{}",
+        base.trim_end_matches('/'),
+        url.trim_start_matches('/')
+    )
+}
+
+/// The `baseURL` of each client instance of the file made with a config object
+/// (`const api = axios.create({ baseURL: '/api' })`, `this.http = axios.create({ … })`), by the
+/// instance's key.
+fn instance_bases<'a>(view: &FileView<'a, '_>) -> HashMap<String, Node<'a>> {
+    let source = view.source();
+    let mut bases = HashMap::new();
+    if !source.contains("baseURL") {
+        return bases;
+    }
+    for node in syntax::descendants(view.input.tree.root_node()) {
+        if node.kind() != "call_expression" {
+            continue;
+        }
+        let is_create = node
+            .child_by_field_name("function")
+            .is_some_and(|function| syntax::text(function, source).ends_with(".create"));
+        let base = is_create
+            .then(|| node.child_by_field_name("arguments"))
+            .flatten()
+            .and_then(|list| arguments(list).first().copied())
+            .and_then(|config| object_property(config, "baseURL", source));
+        if let Some((key, base)) = base.and_then(|base| Some((instance_key(node, source)?, base))) {
+            bases.entry(key).or_insert(base);
+        }
+    }
+    bases
 }
 
 /// Notes, for `crate::links`, the substitutions of a request's URL that name a constant another
