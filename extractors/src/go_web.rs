@@ -18,6 +18,9 @@
 //!   `chi` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux; other
 //!   verb calls in files without a router import are not routes.
 //!   Handler: the handler argument when it is a name or selector.
+//! - `http_call`, an `http.Client` value (in files importing `net/http`): `client.Get(url)`,
+//!   `c.httpClient.Post(url, …)`, `Head`, on a receiver whose last name mentions `client`, with a
+//!   string URL; client `net/http`. Such a call is no route.
 //! - `http_call`, resty (in files importing `go-resty/resty`): `client.R().SetBody(b).Post("/x")`
 //!   and the other verbs on a request chain that starts at `.R()`; client `resty`.
 //! - `http_call`: `http.Get`, `http.Post`, `http.Head`, `http.PostForm` and
@@ -70,8 +73,29 @@ pub(crate) fn facts<'tree>(
     let mut links = RouteLinks::default();
     let mut constants: Option<BTreeMap<String, String>> = None;
     let imports_resty = imports.iter().any(|path| path.contains("go-resty/resty"));
+    let imports_net_http = imports.contains(&"net/http");
     for hit in hits {
         match hit.kind {
+            // An `http.Client`'s `client.Get("https://…")` (`Post`, `Head`) is a request.
+            FactKind::Route if imports_net_http && client_call(hit, file).is_some() => {
+                if let Some(site) = client_call(hit, file).and_then(|(call, method, url_node)| {
+                    let url = web_out::with_lazy_constants(
+                        url_value(url_node, file.source)?,
+                        &mut constants,
+                        || package_constants(file.root, file.source),
+                    );
+                    Some(HttpCallSite {
+                        node: call,
+                        method,
+                        url,
+                        is_static: true,
+                        client: "net/http",
+                        scope: (file.scope_of)(call),
+                    })
+                }) {
+                    facts.push(web_out::http_call_fact(factory, &site));
+                }
+            }
             // resty's `client.R().SetBody(b).Post("/x")` is a request, not a route.
             FactKind::Route if imports_resty && resty_call(hit, file).is_some() => {
                 if let Some(site) = resty_call(hit, file).and_then(|(call, method, url_node)| {
@@ -778,6 +802,35 @@ fn http_call<'tree>(
         client: "net/http",
         scope: (file.scope_of)(call),
     })
+}
+
+/// A request of an `http.Client` value: `client.Get(url)`, `c.httpClient.Post(url, type, body)`,
+/// `client.Head(url)` on a receiver whose last name mentions `client`, with a URL (a string, or a
+/// concatenation starting with one or with a name) as its first argument; the call, method and
+/// URL node.
+fn client_call<'tree>(
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+) -> Option<(Node<'tree>, String, Node<'tree>)> {
+    let source = file.source;
+    let call = hit.node(Field::Call)?;
+    let method = match syntax::text(hit.node(Field::Method)?, source) {
+        "Get" => "GET",
+        "Post" => "POST",
+        "Head" => "HEAD",
+        _ => return None,
+    };
+    let receiver = syntax::text(hit.node(Field::Receiver)?, source);
+    let last = receiver.rsplit('.').next().unwrap_or(receiver);
+    if !last.to_lowercase().contains("client") {
+        return None;
+    }
+    let first = named_children(hit.node(Field::Arguments)?)
+        .into_iter()
+        .find(|argument| argument.kind() != "comment")?;
+    let url = url_value(first, source)?;
+    (url.starts_with("http") || url.starts_with('/') || url.starts_with('{')).then_some(())?;
+    Some((call, method.to_owned(), first))
 }
 
 /// A resty request: a verb (`Get`, `Post`, `Put`, `Patch`, `Delete`, `Head`, `Options`) with one
