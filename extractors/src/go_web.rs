@@ -76,9 +76,17 @@ pub(crate) fn facts<'tree>(
     let imports_net_http = imports.contains(&"net/http");
     for hit in hits {
         match hit.kind {
-            // An `http.Client`'s `client.Get("https://…")` (`Post`, `Head`) is a request.
-            FactKind::Route if imports_net_http && client_call(hit, file).is_some() => {
-                if let Some(site) = client_call(hit, file).and_then(|(call, method, url_node)| {
+            // An `http.Client`'s `client.Get("https://…")` (`Post`, `Head`), and resty's
+            // `client.R().SetBody(b).Post("/x")`, are requests, not routes.
+            FactKind::Route
+                if (imports_net_http && client_call(hit, file).is_some())
+                    || (imports_resty && resty_call(hit, file).is_some()) =>
+            {
+                let (found, client) = match client_call(hit, file).filter(|_| imports_net_http) {
+                    Some(found) => (Some(found), "net/http"),
+                    None => (resty_call(hit, file), "resty"),
+                };
+                if let Some(site) = found.and_then(|(call, method, url_node)| {
                     let url = web_out::with_lazy_constants(
                         url_value(url_node, file.source)?,
                         &mut constants,
@@ -89,27 +97,7 @@ pub(crate) fn facts<'tree>(
                         method,
                         url,
                         is_static: true,
-                        client: "net/http",
-                        scope: (file.scope_of)(call),
-                    })
-                }) {
-                    facts.push(web_out::http_call_fact(factory, &site));
-                }
-            }
-            // resty's `client.R().SetBody(b).Post("/x")` is a request, not a route.
-            FactKind::Route if imports_resty && resty_call(hit, file).is_some() => {
-                if let Some(site) = resty_call(hit, file).and_then(|(call, method, url_node)| {
-                    let url = web_out::with_lazy_constants(
-                        url_value(url_node, file.source)?,
-                        &mut constants,
-                        || package_constants(file.root, file.source),
-                    );
-                    Some(HttpCallSite {
-                        node: call,
-                        method,
-                        url,
-                        is_static: true,
-                        client: "resty",
+                        client,
                         scope: (file.scope_of)(call),
                     })
                 }) {
