@@ -74,37 +74,41 @@ pub(crate) fn facts<'tree>(
     let mut constants: Option<BTreeMap<String, String>> = None;
     let imports_resty = imports.iter().any(|path| path.contains("go-resty/resty"));
     let imports_net_http = imports.contains(&"net/http");
+    let returns = Returns::default();
     for hit in hits {
         match hit.kind {
-            // An `http.Client`'s `client.Get("https://…")` (`Post`, `Head`), and resty's
-            // `client.R().SetBody(b).Post("/x")`, are requests, not routes.
-            FactKind::Route
-                if (imports_net_http && client_call(hit, file).is_some())
-                    || (imports_resty && resty_call(hit, file).is_some()) =>
-            {
-                let (found, client) = match client_call(hit, file).filter(|_| imports_net_http) {
-                    Some(found) => (Some(found), "net/http"),
-                    None => (resty_call(hit, file), "resty"),
-                };
-                if let Some(site) = found.and_then(|(call, method, url_node)| {
-                    let url = web_out::with_lazy_constants(
-                        url_value(url_node, file.source)?,
-                        &mut constants,
-                        || package_constants(file.root, file.source),
-                    );
-                    Some(HttpCallSite {
-                        node: call,
-                        method,
-                        url,
-                        is_static: true,
-                        client,
-                        scope: (file.scope_of)(call),
-                    })
-                }) {
-                    facts.push(web_out::http_call_fact(factory, &site));
-                }
-            }
             FactKind::Route => {
+                // An `http.Client`'s `client.Get("https://…")` (`Post`, `Head`), and resty's
+                // `client.R().SetBody(b).Post("/x")`, are requests, not routes.
+                let request = imports_net_http
+                    .then(|| client_call(hit, file))
+                    .flatten()
+                    .map(|found| (found, "net/http"))
+                    .or_else(|| {
+                        imports_resty
+                            .then(|| resty_call(hit, file))
+                            .flatten()
+                            .map(|found| (found, "resty"))
+                    });
+                if let Some(((call, method, url_node), client)) = request {
+                    let url = url_value(url_node, file.source).map(|url| {
+                        web_out::with_lazy_constants(url, &mut constants, || {
+                            package_constants(file.root, file.source)
+                        })
+                    });
+                    if let Some(url) = url {
+                        let site = HttpCallSite {
+                            node: call,
+                            method,
+                            url,
+                            is_static: true,
+                            client,
+                            scope: (file.scope_of)(call),
+                        };
+                        facts.push(web_out::http_call_fact(factory, &site));
+                    }
+                    continue;
+                }
                 if let Some(site) = route(
                     hit,
                     file,
@@ -115,7 +119,12 @@ pub(crate) fn facts<'tree>(
                         groups.get_or_insert_with(|| group_bindings(statements, file.source));
                     if let Some(router) = hit.node(Field::Receiver).and_then(|receiver| {
                         parameter_router(receiver, file, declarations, own_dir).or_else(|| {
-                            returned_router(receiver, file, declarations, statements, own_dir)
+                            returned_router(
+                                receiver,
+                                file,
+                                (declarations, statements, &returns),
+                                own_dir,
+                            )
                         })
                     }) {
                         let (line, column) = syntax::start_position(site.node, file.source);
@@ -143,7 +152,7 @@ pub(crate) fn facts<'tree>(
         links.mounts = mounts(
             &syntax.calls,
             file,
-            (declarations, statements),
+            (declarations, statements, &returns),
             package_dirs,
             own_dir,
         );
@@ -241,18 +250,18 @@ fn is_group_call(node: Node<'_>, source: &str) -> bool {
 fn mounts(
     calls: &[Node<'_>],
     file: &FileSyntax<'_, '_>,
-    (bindings, statements): (&BTreeMap<String, Node<'_>>, &[Node<'_>]),
+    context: (&BTreeMap<String, Node<'_>>, &[Node<'_>], &Returns),
     package_dirs: &BTreeMap<String, String>,
     own_dir: &str,
 ) -> Vec<RouterMount> {
     calls
         .iter()
         .flat_map(|call| {
-            let mut found = mount_of(*call, file, bindings, package_dirs, own_dir);
+            let mut found = mount_of(*call, file, context.0, package_dirs, own_dir);
             found.extend(returned_mount_of(
                 *call,
                 file,
-                (bindings, statements),
+                context,
                 package_dirs,
                 own_dir,
             ));
@@ -291,7 +300,7 @@ fn project_function(
 fn returned_mount_of(
     call: Node<'_>,
     file: &FileSyntax<'_, '_>,
-    (bindings, statements): (&BTreeMap<String, Node<'_>>, &[Node<'_>]),
+    (bindings, statements, returns): (&BTreeMap<String, Node<'_>>, &[Node<'_>], &Returns),
     package_dirs: &BTreeMap<String, String>,
     own_dir: &str,
 ) -> Option<RouterMount> {
@@ -317,7 +326,7 @@ fn returned_mount_of(
     }
     let (directory, name) = project_function(*handler, source, package_dirs, own_dir)?;
     let parent = parameter_router(receiver, file, bindings, own_dir)
-        .or_else(|| returned_router(receiver, file, bindings, statements, own_dir))
+        .or_else(|| returned_router(receiver, file, (bindings, statements, returns), own_dir))
         .or_else(|| {
             let root = chain_root(receiver, source, bindings, MAX_GROUP_DEPTH)?;
             let root_name = syntax::text(root, source);
@@ -360,8 +369,7 @@ fn is_constructor(value: Node<'_>, source: &str) -> bool {
 fn returned_router(
     receiver: Node<'_>,
     file: &FileSyntax<'_, '_>,
-    bindings: &BTreeMap<String, Node<'_>>,
-    statements: &[Node<'_>],
+    (bindings, statements, returns): (&BTreeMap<String, Node<'_>>, &[Node<'_>], &Returns),
     own_dir: &str,
 ) -> Option<RouterRef> {
     let source = file.source;
@@ -412,11 +420,32 @@ fn returned_router(
         });
     // … and returned by it.
     let returned = built
-        && syntax::descendants(*function)
-            .filter(|node| node.kind() == "return_statement")
-            .any(|statement| {
-                named_children(statement)
-                    .into_iter()
+        && returns
+            .of(*function, source)
+            .iter()
+            .any(|value| value == name);
+    returned.then(|| RouterRef::Imported {
+        file: format!("{own_dir}/"),
+        name: field_child(*function, Child::Name)
+            .map(|name| syntax::text(name, source).to_owned())
+            .unwrap_or_default(),
+    })
+}
+
+/// The names each function of a file returns (`return r`, `return r, nil`), read once per
+/// function however many routes and mounts ask ([`returned_router`]).
+#[derive(Default)]
+struct Returns(std::cell::RefCell<BTreeMap<usize, Vec<String>>>);
+
+impl Returns {
+    fn of(&self, function: Node<'_>, source: &str) -> Vec<String> {
+        self.0
+            .borrow_mut()
+            .entry(function.id())
+            .or_insert_with(|| {
+                syntax::descendants(function)
+                    .filter(|node| node.kind() == "return_statement")
+                    .flat_map(named_children)
                     .flat_map(|list| {
                         if list.kind() == "expression_list" {
                             named_children(list)
@@ -424,16 +453,12 @@ fn returned_router(
                             vec![list]
                         }
                     })
-                    .any(|value| {
-                        value.kind() == "identifier" && syntax::text(value, source) == name
-                    })
-            });
-    returned.then(|| RouterRef::Imported {
-        file: format!("{own_dir}/"),
-        name: field_child(*function, Child::Name)
-            .map(|name| syntax::text(name, source).to_owned())
-            .unwrap_or_default(),
-    })
+                    .filter(|value| value.kind() == "identifier")
+                    .map(|value| syntax::text(value, source).to_owned())
+                    .collect()
+            })
+            .clone()
+    }
 }
 
 /// Whether a function literal declares a parameter `name`.

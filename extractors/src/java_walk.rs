@@ -320,23 +320,12 @@ impl<'tree> Visit<'tree, '_> {
                     return;
                 };
                 let name = self.text(method);
-                // web.scm: `RestTemplate` calls.
-                if REST_TEMPLATE.contains(&name) {
-                    hits.push(QueryHit::new(
-                        FactKind::HttpCall,
-                        [
-                            (Field::Call, call),
-                            (Field::Receiver, object),
-                            (Field::Method, method),
-                            (Field::Arguments, arguments),
-                        ],
-                    ));
-                }
-                // web.scm: java.net.http's `HttpRequest.newBuilder(…)`.
-                if name == "newBuilder"
+                // web.scm: `RestTemplate` calls, and java.net.http's
+                // `HttpRequest.newBuilder(…)`.
+                let is_request_builder = name == "newBuilder"
                     && kind_of(object, self.kinds) == Kind::Identifier
-                    && self.text(object) == "HttpRequest"
-                {
+                    && self.text(object) == "HttpRequest";
+                if REST_TEMPLATE.contains(&name) || is_request_builder {
                     hits.push(QueryHit::new(
                         FactKind::HttpCall,
                         [

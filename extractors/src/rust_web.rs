@@ -70,6 +70,7 @@ pub(crate) fn facts(
         file,
         framework,
         mounts: None,
+        calls: None,
     };
     let mut names_reqwest: Option<bool> = None;
     let mut facts = Vec::new();
@@ -244,6 +245,8 @@ struct Reader<'a, 'b, 'tree> {
     file: &'a FileSyntax<'b, 'tree>,
     framework: Option<&'static str>,
     mounts: Option<Mounts<'tree>>,
+    /// [`mount_calls`], found once.
+    calls: Option<Vec<Node<'tree>>>,
 }
 
 impl<'tree> Reader<'_, '_, 'tree> {
@@ -359,7 +362,7 @@ impl<'tree> Reader<'_, '_, 'tree> {
         let functions = file_functions(root, source);
         let inline = inline_modules(root, source);
         let mut found = Vec::new();
-        for call in mount_calls(root, source) {
+        for call in self.mount_calls() {
             let Some(target) = mount_target(call, source) else {
                 continue;
             };
@@ -416,9 +419,22 @@ impl<'tree> Reader<'_, '_, 'tree> {
         found
     }
 
+    /// The file's mount calls ([`mount_calls`]), found once for the in-file prefixes and the
+    /// linker's mounts.
+    fn mount_calls(&mut self) -> Vec<Node<'tree>> {
+        let (root, source) = (self.file.root, self.file.source);
+        self.calls
+            .get_or_insert_with(|| mount_calls(root, source))
+            .clone()
+    }
+
     fn mounts(&mut self) -> &Mounts<'tree> {
         let (root, source) = (self.file.root, self.file.source);
-        self.mounts.get_or_insert_with(|| mounts(root, source))
+        if self.mounts.is_none() {
+            let calls = self.mount_calls();
+            self.mounts = Some(mounts(&calls, root, source));
+        }
+        self.mounts.get_or_insert_with(Mounts::default)
     }
 
     /// The prefix under which the routes of `node` are mounted.
@@ -522,10 +538,10 @@ fn enclosing_function<'tree>(root: Node<'tree>, node: Node<'tree>) -> Option<Nod
 
 /// Every `.nest("/p", x)` and scope `.service(x)` of the file whose `x` names a function (called
 /// or passed) or a binding.
-fn mounts<'tree>(root: Node<'tree>, source: &str) -> Mounts<'tree> {
+fn mounts<'tree>(calls: &[Node<'tree>], root: Node<'tree>, source: &str) -> Mounts<'tree> {
     let mut found = Mounts::default();
     let inline = inline_modules(root, source);
-    for node in mount_calls(root, source) {
+    for node in calls.iter().copied() {
         if let Some((receiver, method)) = method_call(node, source) {
             let arguments = arguments_of(node);
             let mount = match (method, arguments.as_slice()) {

@@ -277,7 +277,7 @@ pub(crate) fn compact_text(node: Node<'_>, source: &str, limit: usize) -> String
 /// A node's text with each comment inside it replaced by a space, when it has any.
 fn without_comments(node: Node<'_>, source: &str) -> Option<String> {
     let written = text(node, source);
-    if !written.contains("//") && !written.contains("/*") && !written.contains('#') {
+    if !written.bytes().any(|byte| matches!(byte, b'/' | b'#')) {
         return None;
     }
     // The comments start where the text has a comment marker: each is found from there.
@@ -354,21 +354,17 @@ pub(crate) fn unspaced<'source>(
     source: &'source str,
     limit: usize,
 ) -> std::borrow::Cow<'source, str> {
+    let written = text(node, source);
+    // Short, ASCII, without whitespace and without a comment marker, as most names are.
+    let compact = written.len() <= limit
+        && written
+            .bytes()
+            .all(|byte| byte.is_ascii() && !matches!(byte, b'\t'..=b'\r' | b' ' | b'/' | b'#'));
+    if compact {
+        return std::borrow::Cow::Borrowed(written);
+    }
     let kept = without_comments(node, source);
-    let text = match &kept {
-        Some(kept) => kept.as_str(),
-        None => {
-            let text = text(node, source);
-            let compact = text.len() <= limit
-                && text
-                    .bytes()
-                    .all(|byte| byte.is_ascii() && !matches!(byte, b'\t'..=b'\r' | b' '));
-            if compact {
-                return std::borrow::Cow::Borrowed(text);
-            }
-            text
-        }
-    };
+    let text = kept.as_deref().unwrap_or(written);
     let mut out = String::with_capacity(text.len().min(limit));
     // Characters of the compacted text so far, its single spaces between words included.
     let mut counted = 0_usize;

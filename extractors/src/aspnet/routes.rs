@@ -77,7 +77,19 @@ pub(super) fn facts<'tree>(
     let classes = declared.classes;
     let declared = declared.items;
     let mut facts = Vec::new();
+    // Each action's facts once, whether an attribute or the conventional route makes it one.
     let mut actions = BTreeSet::new();
+    let mut add_action = |method: Node<'tree>, implicit: bool, facts: &mut Vec<Fact>| {
+        if actions.insert(method.id()) {
+            facts.extend(action_facts(
+                factory,
+                method,
+                file,
+                &mut links.inherited,
+                implicit,
+            ));
+        }
+    };
     let mut names: Option<FileNames<'_, '_>> = None;
     for hit in hits
         .iter()
@@ -91,15 +103,7 @@ pub(super) fn facts<'tree>(
             else {
                 continue;
             };
-            if actions.insert(method.id()) {
-                facts.extend(action_facts(
-                    factory,
-                    method,
-                    file,
-                    &mut links.inherited,
-                    false,
-                ));
-            }
+            add_action(method, false, &mut facts);
         } else if let Some((site, handler)) = minimal_route(hit, file, declared, &mut names) {
             facts.push(web_out::route_fact(factory, &site));
             facts.extend(minimal_performs(
@@ -117,15 +121,7 @@ pub(super) fn facts<'tree>(
         .filter(|class| is_conventional_controller(**class, file.source))
     {
         for method in implicit_actions(*class, file.source) {
-            if actions.insert(method.id()) {
-                facts.extend(action_facts(
-                    factory,
-                    method,
-                    file,
-                    &mut links.inherited,
-                    true,
-                ));
-            }
+            add_action(method, true, &mut facts);
         }
     }
     facts
