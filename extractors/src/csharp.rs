@@ -1048,7 +1048,7 @@ fn name_text(node: Node<'_>, source: &str) -> Option<String> {
 type Container<'tree> = (Node<'tree>, Option<String>, String);
 
 /// C# clients, first match wins; matched by name alone.
-const CLIENTS: [ClientRule; 11] = [
+const CLIENTS: [ClientRule; 12] = [
     ClientRule {
         calls: &["UseNpgsql"],
         is_probable_on_import: false,
@@ -1115,6 +1115,11 @@ const CLIENTS: [ClientRule; 11] = [
         types: &["HttpClient", "IHttpClientFactory"],
         is_probable_on_import: false,
         ..ClientRule::new("System.Net.Http", "external_api", &["System.Net.Http"])
+    },
+    ClientRule {
+        constructs: &["RestClient"],
+        types: &["RestClient", "IRestClient"],
+        ..ClientRule::new("RestSharp", "external_api", &["RestSharp"])
     },
     ClientRule {
         constructs: &["BlobServiceClient", "BlobContainerClient", "BlobClient"],

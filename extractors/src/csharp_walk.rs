@@ -298,10 +298,13 @@ impl<'tree> Matcher<'tree, '_> {
                         FactKind::AccessesTechnology,
                         [(Field::Construction, parent), (Field::Type, node)],
                     ));
-                    // web.scm: a request message.
+                    // web.scm: a request message, or a RestSharp request.
                     if matches!(
                         syntax::text(node, source),
-                        "HttpRequestMessage" | "System.Net.Http.HttpRequestMessage"
+                        "HttpRequestMessage"
+                            | "System.Net.Http.HttpRequestMessage"
+                            | "RestRequest"
+                            | "RestSharp.RestRequest"
                     ) {
                         hits.push(QueryHit::new(
                             FactKind::HttpCall,

@@ -44,3 +44,9 @@
 (attribute
   name: (_) @fact.http_call.method
   (#match? @fact.http_call.method "^(Get|Post|Put|Patch|Delete|Head|Options)$")) @fact.http_call.call
+
+; A RestSharp request: `new RestRequest("users/{id}", Method.Get)`, GET when it names no method, or
+; with `Resource` and `Method` set by its initializer.
+(object_creation_expression
+  type: (_) @fact.http_call.method
+  (#match? @fact.http_call.method "^(RestSharp\\.)?RestRequest$")) @fact.http_call.call

@@ -312,6 +312,7 @@ fn http_call<'tree>(
     if call.kind() == "attribute" {
         return refit_call(call, hit.node(Field::Method)?, file);
     }
+    let mut client = "HttpClient";
     let (method, url) = match hit.node(Field::Receiver) {
         Some(receiver) => {
             let name = simple_name(hit.node(Field::Method)?, source);
@@ -330,8 +331,16 @@ fn http_call<'tree>(
             }
             (verb.to_uppercase(), url)
         }
-        // `new HttpRequestMessage(…)`.
-        None => request_message(call, source)?,
+        // `new HttpRequestMessage(…)`, `new RestRequest(…)`.
+        None => {
+            let kind = syntax::text(hit.node(Field::Method)?, source);
+            if kind.ends_with("RestRequest") {
+                client = "RestSharp";
+                rest_request(call, source)?
+            } else {
+                request_message(call, source)?
+            }
+        }
     };
     let url = web_out::with_lazy_constants(url, constants, || {
         web_out::constants_bound_once(
@@ -346,7 +355,7 @@ fn http_call<'tree>(
         method,
         url,
         is_static: true,
-        client: "HttpClient",
+        client,
         scope: (file.scope_of)(call),
     })
 }
@@ -447,6 +456,112 @@ fn http_method(node: Node<'_>, source: &str) -> Option<String> {
             .and_then(|_| literal_argument(node)),
         _ => None,
     }
+}
+
+/// The method and URL of a RestSharp request: `new RestRequest(resource[, method])`, or the
+/// `Resource` and `Method` its initializer sets. The resource is a URL argument or a `Uri`
+/// ([`request_uri`]); the method a member of RestSharp's `Method` (`Method.Post`, or `Method.POST`
+/// before RestSharp 107). A request handed straight to a client call takes that call's method
+/// ([`rest_sent_with`]): `client.PostAsync(new RestRequest("x"))` is a POST whatever the request
+/// says. `None` when the resource or the method is only known at run time, and for a request
+/// that names no method and is kept in a variable: the call that sends it decides.
+fn rest_request(creation: Node<'_>, source: &str) -> Option<(String, String)> {
+    let mut method = None;
+    let mut url = None;
+    if let Some(arguments) = creation.child_by_field_name("arguments") {
+        let arguments = crate::graph::csharp::CSharp.arguments(arguments);
+        url = arguments
+            .first()
+            .and_then(|node| request_uri(*node, source));
+        if let Some(named) = arguments.get(1) {
+            method = Some(rest_method(*named, source));
+        }
+    }
+    let initializer = creation.child_by_field_name("initializer");
+    for assignment in initializer.map(named_children).unwrap_or_default() {
+        let (Some(left), Some(right)) = (
+            assignment.child_by_field_name("left"),
+            assignment.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        match syntax::text(left, source) {
+            "Method" => method = Some(rest_method(right, source)),
+            "Resource" => url = request_uri(right, source),
+            _ => {}
+        }
+    }
+    let method = match rest_sent_with(creation, source) {
+        Some(Sent::Verb(verb)) => Some(verb),
+        Some(Sent::AsRequested) => method.unwrap_or(Some("GET".to_owned())),
+        None => method.flatten(),
+    };
+    Some((method?, url?))
+}
+
+/// How a client call sends the request it is handed.
+enum Sent {
+    /// With this method, whatever the request names.
+    Verb(String),
+    /// With the request's own method, GET unless it names one.
+    AsRequested,
+}
+
+/// How the call that `creation` is the first argument of sends it: `client.PostAsync(request)`,
+/// `Post<T>`, `ExecutePostAsync`, `ExecuteGetTaskAsync` with their method; `Execute(request,
+/// Method.Put)` with the one named; `Execute`, `ExecuteAsync` (and `ExecuteTaskAsync`) with the
+/// request's. `None` when `creation` is not such an argument.
+fn rest_sent_with(creation: Node<'_>, source: &str) -> Option<Sent> {
+    const VERBS: [&str; 7] = ["Get", "Post", "Put", "Patch", "Delete", "Head", "Options"];
+    let argument = creation
+        .parent()
+        .filter(|argument| argument.kind() == "argument")?;
+    let list = argument
+        .parent()
+        .filter(|list| list.kind() == "argument_list")?;
+    let arguments = crate::graph::csharp::CSharp.arguments(list);
+    if arguments.first().map(Node::id) != Some(creation.id()) {
+        return None;
+    }
+    let call = list
+        .parent()
+        .filter(|call| call.kind() == "invocation_expression")?;
+    let function = call
+        .child_by_field_name("function")
+        .filter(|function| function.kind() == "member_access_expression")?;
+    let name = crate::graph::csharp::simple_name(function.child_by_field_name("name")?, source);
+    // `ExecutePostTaskAsync` → `Post`, `ExecuteAsync` → ``.
+    let bare = name.strip_prefix("Execute").unwrap_or(&name);
+    let bare = bare.strip_suffix("Async").unwrap_or(bare);
+    let bare = bare.strip_suffix("Task").unwrap_or(bare);
+    if let Some(verb) = VERBS.into_iter().find(|verb| *verb == bare) {
+        return Some(Sent::Verb(verb.to_uppercase()));
+    }
+    if !name.starts_with("Execute") || !bare.is_empty() {
+        return None;
+    }
+    // A second argument that is no `Method` member is a cancellation token or the like.
+    Some(
+        arguments
+            .get(1)
+            .and_then(|named| rest_method(*named, source))
+            .map_or(Sent::AsRequested, Sent::Verb),
+    )
+}
+
+/// A member of RestSharp's `Method` enum (`Method.Get`, `RestSharp.Method.POST`), upper case.
+fn rest_method(node: Node<'_>, source: &str) -> Option<String> {
+    const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+    if node.kind() != "member_access_expression" {
+        return None;
+    }
+    let (owner, name) = syntax::text(node, source).rsplit_once('.')?;
+    let owner = owner.trim();
+    if owner != "Method" && owner != "RestSharp.Method" {
+        return None;
+    }
+    let name = name.trim().to_uppercase();
+    METHODS.contains(&name.as_str()).then_some(name)
 }
 
 /// A request message's URL: a URL argument, `new Uri(url[, kind])` or `new Uri(baseUri, url)`.
