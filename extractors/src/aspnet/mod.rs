@@ -404,21 +404,33 @@ fn request_message(creation: Node<'_>, source: &str) -> Option<(String, String)>
             .and_then(|node| http_method(*node, source));
         url = arguments.get(1).and_then(|node| request_uri(*node, source));
     }
-    let initializer = creation.child_by_field_name("initializer");
-    for assignment in initializer.map(named_children).unwrap_or_default() {
-        let (Some(left), Some(right)) = (
-            assignment.child_by_field_name("left"),
-            assignment.child_by_field_name("right"),
-        ) else {
-            continue;
-        };
-        match syntax::text(left, source) {
-            "Method" => method = http_method(right, source),
-            "RequestUri" => url = request_uri(right, source),
+    for (property, value) in initializer_assignments(creation, source) {
+        match property {
+            "Method" => method = http_method(value, source),
+            "RequestUri" => url = request_uri(value, source),
             _ => {}
         }
     }
     Some((method?, url?))
+}
+
+/// The properties an object initializer sets, with their values: `new X { A = 1, B = y }` →
+/// `[("A", 1), ("B", y)]`.
+fn initializer_assignments<'tree, 's>(
+    creation: Node<'tree>,
+    source: &'s str,
+) -> Vec<(&'s str, Node<'tree>)> {
+    let initializer = creation.child_by_field_name("initializer");
+    initializer
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|assignment| {
+            let left = assignment.child_by_field_name("left")?;
+            let right = assignment.child_by_field_name("right")?;
+            Some((syntax::text(left, source), right))
+        })
+        .collect()
 }
 
 /// An HTTP method as a request message names it: `HttpMethod.Get`, `new HttpMethod("PATCH")`,
@@ -477,17 +489,10 @@ fn rest_request(creation: Node<'_>, source: &str) -> Option<(String, String)> {
             method = Some(rest_method(*named, source));
         }
     }
-    let initializer = creation.child_by_field_name("initializer");
-    for assignment in initializer.map(named_children).unwrap_or_default() {
-        let (Some(left), Some(right)) = (
-            assignment.child_by_field_name("left"),
-            assignment.child_by_field_name("right"),
-        ) else {
-            continue;
-        };
-        match syntax::text(left, source) {
-            "Method" => method = Some(rest_method(right, source)),
-            "Resource" => url = request_uri(right, source),
+    for (property, value) in initializer_assignments(creation, source) {
+        match property {
+            "Method" => method = Some(rest_method(value, source)),
+            "Resource" => url = request_uri(value, source),
             _ => {}
         }
     }
