@@ -487,14 +487,7 @@ fn exchange_call<'tree>(
     file: &FileSyntax<'_, 'tree>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
-    let method = annotation
-        .parent()
-        .and_then(|modifiers| modifiers.parent())
-        .filter(|declaration| declaration.kind() == "method_declaration")?;
-    let interface = method
-        .parent()
-        .and_then(|body| body.parent())
-        .filter(|owner| owner.kind() == "interface_declaration")?;
+    let interface = syntax::interface_of_method_marker(annotation)?;
     let element = |annotation: Node<'_>, keys: &[&str]| {
         elements(annotation, source)
             .into_iter()

@@ -490,6 +490,20 @@ impl<'tree> Iterator for Descendants<'tree> {
     }
 }
 
+/// The interface whose method a marker is on, in the grammars (C#, Java) where a method's
+/// attributes or annotations sit in a list inside the `method_declaration` and the method in the
+/// body of an `interface_declaration`: `[Get("/x")]` → attribute list → method → body →
+/// interface. `None` for a marker anywhere else.
+pub(crate) fn interface_of_method_marker(marker: Node<'_>) -> Option<Node<'_>> {
+    marker
+        .parent()
+        .and_then(|list| list.parent())
+        .filter(|declaration| declaration.kind() == "method_declaration")?
+        .parent()
+        .and_then(|body| body.parent())
+        .filter(|owner| owner.kind() == "interface_declaration")
+}
+
 /// The named children of a node, by index as the walks read them (`walk_driver::WIDE`): a new
 /// cursor's steps cost several times a `named_child` call on the narrow nodes most calls ask
 /// about.

@@ -369,14 +369,7 @@ fn refit_call<'tree>(
     file: &FileSyntax<'_, 'tree>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
-    let method = attribute
-        .parent()
-        .and_then(|list| list.parent())
-        .filter(|declaration| declaration.kind() == "method_declaration")?;
-    method
-        .parent()
-        .and_then(|body| body.parent())
-        .filter(|owner| owner.kind() == "interface_declaration")?;
+    syntax::interface_of_method_marker(attribute)?;
     let (_, path) = attribute_arguments(attribute, source)
         .into_iter()
         .find(|(argument, _)| argument.is_none())?;
