@@ -468,8 +468,10 @@ fn http_method(node: Node<'_>, source: &str) -> Option<String> {
 /// ([`request_uri`]); the method a member of RestSharp's `Method` (`Method.Post`, or `Method.POST`
 /// before RestSharp 107). A request handed straight to a client call takes that call's method
 /// ([`rest_sent_with`]): `client.PostAsync(new RestRequest("x"))` is a POST whatever the request
-/// says. `None` when the resource or the method is only known at run time, and for a request
-/// that names no method and is kept in a variable: the call that sends it decides.
+/// says; so does a request kept in a local variable that a later statement of its block sends
+/// ([`rest_sent_later`]). `None` when the resource or the method is only known at run time, and
+/// for a request that names no method and that no call of its block sends (or two send
+/// differently): the call that sends it decides.
 fn rest_request(creation: Node<'_>, source: &str) -> Option<(String, String)> {
     let mut method = None;
     let mut url = None;
@@ -489,7 +491,21 @@ fn rest_request(creation: Node<'_>, source: &str) -> Option<(String, String)> {
             _ => {}
         }
     }
-    let method = match rest_sent_with(creation, source) {
+    let sent = match rest_sent_with(creation, source) {
+        Some(sent) => Some(sent),
+        None => match rest_sent_later(creation, source) {
+            Later::Sent(sent, assigned) => {
+                // `request.Method = Method.Post;` between the construction and the send.
+                if let Some(assigned) = assigned {
+                    method = Some(assigned);
+                }
+                Some(sent)
+            }
+            Later::NotSent => None,
+            Later::Unknown => return None,
+        },
+    };
+    let method = match sent {
         Some(Sent::Verb(verb)) => Some(verb),
         Some(Sent::AsRequested) => method.unwrap_or(Some("GET".to_owned())),
         None => method.flatten(),
@@ -498,6 +514,7 @@ fn rest_request(creation: Node<'_>, source: &str) -> Option<(String, String)> {
 }
 
 /// How a client call sends the request it is handed.
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Sent {
     /// With this method, whatever the request names.
     Verb(String),
@@ -510,15 +527,118 @@ enum Sent {
 /// Method.Put)` with the one named; `Execute`, `ExecuteAsync` (and `ExecuteTaskAsync`) with the
 /// request's. `None` when `creation` is not such an argument.
 fn rest_sent_with(creation: Node<'_>, source: &str) -> Option<Sent> {
+    sent_as_first_argument(creation, source)
+}
+
+/// What follows a request kept in a local variable, as far as its method goes.
+enum Later {
+    /// Every call of the block that sends the variable sends it so; with the method the block
+    /// sets on it in between (`request.Method = Method.Post`), when it sets one.
+    Sent(Sent, Option<Option<String>>),
+    /// Nothing of the block sends it (it is returned, or handed to a helper).
+    NotSent,
+    /// Sends that disagree, or a method set that is not a `Method` member: no method is sure.
+    Unknown,
+}
+
+/// How the request `creation` makes is sent when it is first kept in a local variable: `var
+/// request = new RestRequest("x")`, maybe with RestSharp's fluent `Add…` calls chained on it
+/// (`.AddJsonBody(body)`), then `client.PostAsync(request)` in a later statement of the same
+/// block. Any `request.Method = …` of the block after the declaration counts as the method the
+/// request names.
+fn rest_sent_later(creation: Node<'_>, source: &str) -> Later {
+    // `new RestRequest("x").AddJsonBody(body).AddHeader(…)`: the request is the chain's value.
+    let mut value = creation;
+    while let Some((access, call)) = value
+        .parent()
+        .filter(|access| {
+            access.kind() == "member_access_expression"
+                && access.child_by_field_name("expression").map(|e| e.id()) == Some(value.id())
+        })
+        .and_then(|access| Some((access, access.parent()?)))
+        .filter(|(_, call)| call.kind() == "invocation_expression")
+    {
+        let fluent = access
+            .child_by_field_name("name")
+            .is_some_and(|name| simple_name(name, source).starts_with("Add"));
+        if !fluent {
+            break;
+        }
+        value = call;
+    }
+    let Some(declarator) = value
+        .parent()
+        .filter(|declarator| declarator.kind() == "variable_declarator")
+    else {
+        return Later::NotSent;
+    };
+    let Some(statement) = declarator
+        .parent()
+        .and_then(|declaration| declaration.parent())
+        .filter(|statement| statement.kind() == "local_declaration_statement")
+    else {
+        return Later::NotSent;
+    };
+    let Some(name) = declarator
+        .child_by_field_name("name")
+        .map(|name| syntax::text(name, source))
+    else {
+        return Later::NotSent;
+    };
+    let mut sends: Vec<Sent> = Vec::new();
+    let mut assigned = None;
+    let mut later = statement.next_named_sibling();
+    while let Some(next) = later {
+        for node in syntax::descendants(next) {
+            match node.kind() {
+                "identifier" if syntax::text(node, source) == name => {
+                    if let Some(sent) = sent_as_first_argument(node, source) {
+                        if !sends.contains(&sent) {
+                            sends.push(sent);
+                        }
+                    }
+                }
+                "assignment_expression" => {
+                    let sets_method = node.child_by_field_name("left").is_some_and(|left| {
+                        left.kind() == "member_access_expression"
+                            && syntax::text(left, source).split_once('.').is_some_and(
+                                |(owner, member)| owner.trim() == name && member.trim() == "Method",
+                            )
+                    });
+                    if sets_method {
+                        let Some(method) = node
+                            .child_by_field_name("right")
+                            .and_then(|right| rest_method(right, source))
+                        else {
+                            return Later::Unknown;
+                        };
+                        assigned = Some(Some(method));
+                    }
+                }
+                _ => {}
+            }
+        }
+        later = next.next_named_sibling();
+    }
+    match sends.as_slice() {
+        [] => Later::NotSent,
+        [sent] => Later::Sent(sent.clone(), assigned),
+        _ => Later::Unknown,
+    }
+}
+
+/// How the client call that `request` (an expression) is the first argument of sends it; see
+/// [`rest_sent_with`].
+fn sent_as_first_argument(request: Node<'_>, source: &str) -> Option<Sent> {
     const VERBS: [&str; 7] = ["Get", "Post", "Put", "Patch", "Delete", "Head", "Options"];
-    let argument = creation
+    let argument = request
         .parent()
         .filter(|argument| argument.kind() == "argument")?;
     let list = argument
         .parent()
         .filter(|list| list.kind() == "argument_list")?;
     let arguments = crate::graph::csharp::CSharp.arguments(list);
-    if arguments.first().map(Node::id) != Some(creation.id()) {
+    if arguments.first().map(Node::id) != Some(request.id()) {
         return None;
     }
     let call = list
