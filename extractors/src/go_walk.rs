@@ -86,6 +86,7 @@ crate::walk_driver::field_table!(tree_sitter_go::LANGUAGE.into();
     Type => "type",
     Parameters => "parameters",
     Path => "path",
+    Value => "value",
 );
 
 /// The kinds whose children's fields the matcher reads (no other field is asked for).

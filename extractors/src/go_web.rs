@@ -46,6 +46,9 @@ use crate::ExtractionInput;
 /// How deep group receivers are followed.
 const MAX_GROUP_DEPTH: usize = 16;
 
+/// How many calls and variables a resty request's chain is followed through down to `.R()`.
+const MAX_CHAIN_STEPS: usize = 64;
+
 /// The route and `http_call` facts of a Go file.
 pub(crate) fn facts<'tree>(
     input: &ExtractionInput<'_>,
@@ -868,9 +871,20 @@ fn resty_call<'tree>(
     let [url] = arguments.as_slice() else {
         return None;
     };
-    // Down the receiver's chain of calls to `.R()`.
+    // Down the receiver's chain of calls to `.R()`, through the variables the request is kept in
+    // (`req := client.R().SetHeader(…)`, then `req.Get(url)`).
     let mut current = hit.node(Field::Receiver)?;
-    for _ in 0..MAX_GROUP_DEPTH {
+    let mut before = call;
+    for _ in 0..MAX_CHAIN_STEPS {
+        if current.kind() == "identifier" {
+            if declared_request(file.root, current, before, source) {
+                return Some((call, verb.to_uppercase(), *url));
+            }
+            let (value, binding) = bound_value(file.root, current, before, source)?;
+            current = value;
+            before = binding;
+            continue;
+        }
         let function = field_child(current, Child::Function)
             .filter(|function| function.kind() == "selector_expression")?;
         if field_child(function, Child::Field)
@@ -881,6 +895,96 @@ fn resty_call<'tree>(
         current = field_child(function, Child::Operand)?;
     }
     None
+}
+
+/// Whether `name` is a parameter of the function (or function literal) around `before`, or a
+/// variable it declares before `before`, of type `*resty.Request` (`req *resty.Request`).
+fn declared_request(root: Node<'_>, name: Node<'_>, before: Node<'_>, source: &str) -> bool {
+    let name = syntax::text(name, source);
+    let Some(function) = enclosing_function(root, before) else {
+        return false;
+    };
+    syntax::descendants(function)
+        .take_while(|node| node.start_byte() < before.start_byte())
+        .filter(|node| matches!(node.kind(), "parameter_declaration" | "var_spec"))
+        .any(|declaration| {
+            let typed = field_child(declaration, Child::Type).is_some_and(|kind| {
+                syntax::text(kind, source)
+                    .trim_start_matches('*')
+                    .ends_with("resty.Request")
+            });
+            typed
+                && named_children(declaration).into_iter().any(|child| {
+                    child.kind() == "identifier" && syntax::text(child, source) == name
+                })
+        })
+}
+
+/// The innermost function declaration, method declaration or function literal around `node`.
+fn enclosing_function<'tree>(root: Node<'tree>, node: Node<'tree>) -> Option<Node<'tree>> {
+    syntax::ancestors(root, node)
+        .into_iter()
+        .rev()
+        .find(|node| {
+            matches!(
+                node.kind(),
+                "function_declaration" | "method_declaration" | "func_literal"
+            )
+        })
+}
+
+/// The value the variable `name` holds where `before` starts: that of the last statement of
+/// the enclosing function (or function literal) that binds it before `before` (`name := v`,
+/// `name, err = v, nil`, `var name = v`), with that statement. `None` when nothing there binds
+/// it, or binds it from a call of several results.
+fn bound_value<'tree>(
+    root: Node<'tree>,
+    name: Node<'tree>,
+    before: Node<'tree>,
+    source: &str,
+) -> Option<(Node<'tree>, Node<'tree>)> {
+    let name = syntax::text(name, source);
+    let function = enclosing_function(root, before)?;
+    let mut bound = None;
+    for statement in syntax::descendants(function) {
+        if statement.start_byte() >= before.start_byte() {
+            break;
+        }
+        let (names, values) = match statement.kind() {
+            "short_var_declaration" | "assignment_statement" => (
+                field_child(statement, Child::Left).map(named_children),
+                field_child(statement, Child::Right).map(named_children),
+            ),
+            "var_spec" => (
+                Some(
+                    named_children(statement)
+                        .into_iter()
+                        .filter(|child| {
+                            child.kind() == "identifier"
+                                && field_child(statement, Child::Type)
+                                    .is_none_or(|kind| kind.id() != child.id())
+                        })
+                        .collect(),
+                ),
+                field_child(statement, Child::Value).map(named_children),
+            ),
+            _ => continue,
+        };
+        let (Some(names), Some(values)) = (names, values) else {
+            continue;
+        };
+        let Some(index) = names
+            .iter()
+            .position(|bound| bound.kind() == "identifier" && syntax::text(*bound, source) == name)
+        else {
+            continue;
+        };
+        bound = (names.len() == values.len())
+            .then(|| values.get(index).copied())
+            .flatten()
+            .map(|value| (value, statement));
+    }
+    bound
 }
 
 /// A URL argument: a string literal, or a `+` concatenation of literals and other operands
