@@ -63,6 +63,42 @@ pub struct RouteLinks {
     /// Requests whose URL reads a string constant another file exports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub url_constants: Vec<UrlConstant>,
+    /// Request clients the file keeps in top-level variables, which other files may import.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<ClientInstance>,
+    /// Requests the file makes through a client instance another project file exports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instance_requests: Vec<InstanceRequest>,
+}
+
+/// A request client kept in a variable (`const api = axios.create({ baseURL: '/api' })`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientInstance {
+    /// The variable's local name.
+    pub name: String,
+    /// The package the client comes from (`axios`, `ky`).
+    pub package: String,
+    /// Its base URL, as a request's `url` writes it and as read for its path (a dynamic part
+    /// marked as in `crate::ecmascript`), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<(String, String)>,
+}
+
+/// A request made through a client instance of another file (`api.get('/users')` with
+/// `import { api } from './api'`): its fact, with no `client` yet, is kept here and joins the
+/// facts only when that file exports a client instance under that name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceRequest {
+    /// The instance: the file and the name it is exported under.
+    pub instance: RouterRef,
+    /// The instance's method called (`get`, `del`).
+    pub member: String,
+    /// The URL as read for its path, when it is a literal or template (else no base comes
+    /// before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_text: Option<String>,
+    /// The fact.
+    pub fact: Fact,
 }
 
 /// The `http_call` fact at one position has a URL substitution that names a constant of
@@ -91,6 +127,8 @@ impl RouteLinks {
             && self.controllers.is_empty()
             && self.inherited.is_empty()
             && self.url_constants.is_empty()
+            && self.instances.is_empty()
+            && self.instance_requests.is_empty()
     }
 }
 
@@ -288,6 +326,12 @@ pub fn link_routes<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
     F: BorrowMut<Fact> + From<Fact>,
 {
+    if links
+        .values()
+        .any(|links| !links.instance_requests.is_empty())
+    {
+        link_instance_requests(facts, links);
+    }
     if links.values().any(|links| !links.url_constants.is_empty()) {
         link_url_constants(facts, links);
     }
@@ -386,6 +430,75 @@ where
         give_paths(fact, &paths, "mounted", &mut taken, &mut added);
     }
     facts.extend(added);
+}
+
+/// Adds the requests made through client instances of other files ([`InstanceRequest`]) whose
+/// instance that file exports, with the instance's client and its base URL before a URL that is
+/// not absolute; the others are no requests. The facts are added in file order, with an id the
+/// file's facts do not already hold.
+fn link_instance_requests<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
+where
+    F: BorrowMut<Fact> + From<Fact>,
+{
+    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
+    for (file, file_links) in links {
+        for request in &file_links.instance_requests {
+            let (instance_file, name) = resolve_target(links, file, &request.instance);
+            let Some(instance) = links.get(&instance_file).and_then(|links| {
+                links
+                    .instances
+                    .iter()
+                    .find(|instance| instance.name == name)
+            }) else {
+                continue;
+            };
+            let Some(client) =
+                crate::ecmascript::instance_client(&instance.package, &request.member)
+            else {
+                continue;
+            };
+            let mut fact = request.fact.clone();
+            let written = fact.property_str("url").unwrap_or_default().to_owned();
+            let (url, path) = match (&instance.base, &request.url_text) {
+                (Some((base_written, base_text)), Some(text))
+                    if !crate::ecmascript::is_absolute_url(text) =>
+                {
+                    let url = crate::ecmascript::joined_url(base_written, &written);
+                    let path = crate::ecmascript::static_url_path(&crate::ecmascript::joined_url(
+                        base_text, text,
+                    ));
+                    (url, path)
+                }
+                (_, text) => (
+                    written.clone(),
+                    text.as_deref().and_then(crate::ecmascript::static_url_path),
+                ),
+            };
+            let method = fact.property_str("method").unwrap_or("*").to_owned();
+            let shown = path.as_deref().unwrap_or(&url);
+            fact.evidence.message = format!("http call `{method} {shown}` via `{client}`").into();
+            fact.properties.insert(
+                "url",
+                PropertyValue::from(crate::syntax::truncate(&url, 120).as_str()),
+            );
+            match path {
+                Some(path) => {
+                    fact.properties
+                        .insert("path", PropertyValue::from(path.as_str()));
+                }
+                None => {
+                    fact.properties.remove("path");
+                }
+            }
+            fact.properties
+                .insert("client", PropertyValue::from(client));
+            if taken.contains(&fact.id) {
+                fact.id = free_id(&fact.id, &taken);
+            }
+            taken.insert(fact.id.clone());
+            facts.push(F::from(fact));
+        }
+    }
 }
 
 /// Gives the requests whose URLs read constants of other files ([`UrlConstant`]) the path of the

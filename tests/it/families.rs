@@ -608,3 +608,76 @@ fn contract_routes_take_mount_prefixes_from_other_files_also_from_the_cache() {
         "warm cache"
     );
 }
+
+/// A request made through a client instance that another file exports (`api.delete(…)` with
+/// `import { api } from './api'`) is a request of the consuming component, after the instance's
+/// `baseURL`; the links that carry it survive the extraction cache.
+#[test]
+fn consumed_contracts_see_requests_through_client_instances_of_other_files_also_from_the_cache() {
+    let project = tempfile::tempdir().expect("temporary directory");
+    let root = project.path();
+    let write = |path: &str, text: &str| {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "architecture.ag",
+        "node browser : edge_desktop\n\
+         contract OrdersApi {\n  GET \"/api/orders\"\n  GET \"/api/orders/{id}\"\n}\n\
+         component Frontend { runs_on: browser paths: \"frontend/**\" consumes: OrdersApi }\n",
+    );
+    write(
+        "frontend/api.ts",
+        "import axios from 'axios';\n\
+         export const api = axios.create({ baseURL: '/api' });\n",
+    );
+    write(
+        "frontend/orders.ts",
+        "import { api } from './api';\n\
+         export const list = () => api.get('/orders');\n\
+         export const cancel = (id: string) => api.delete(`/orders/${id}`);\n\
+         export const invoice = (id: string) => api.get(`/invoices/${id}`);\n",
+    );
+    let warnings = |cache: Option<&Path>| {
+        let mut options = CheckOptions::new(root);
+        options.scope = ScopeRequest::All;
+        options.cache = cache.map(engine::cache::ExtractionCache::at);
+        let run = run_check(&options, &Z3Solver).expect("check runs");
+        let verdict = serde_json::to_value(&run.verdict).expect("verdict serializes");
+        let mut found: Vec<(String, String, String)> = verdict["contract_warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                (
+                    entry["type"].as_str().unwrap().to_owned(),
+                    entry["extracted"].as_str().unwrap_or_default().to_owned(),
+                    format!(
+                        "{}:{}",
+                        entry["file"].as_str().unwrap_or_default(),
+                        entry["line"]
+                    ),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let expected = vec![
+        (
+            "consumes_method_mismatch".to_owned(),
+            "DELETE /api/orders/{}".to_owned(),
+            "frontend/orders.ts:3".to_owned(),
+        ),
+        (
+            "consumes_undeclared".to_owned(),
+            "GET /api/invoices/{}".to_owned(),
+            "frontend/orders.ts:4".to_owned(),
+        ),
+    ];
+    assert_eq!(warnings(None), expected);
+    let cache = tempfile::tempdir().expect("cache directory");
+    assert_eq!(warnings(Some(cache.path())), expected, "cold cache");
+    assert_eq!(warnings(Some(cache.path())), expected, "warm cache");
+}

@@ -145,8 +145,9 @@ pub(super) fn is_global_fetch(view: &FileView<'_, '_>, callee: Node<'_>) -> bool
     }
 }
 
-/// Where a client created at `site` is kept: `const api = …`, `api = …`, `this.http = …`, or a
-/// class field `http = …` (as `this.http`).
+/// Where a client created at `site` is kept: `const api = …`, `api = …`, `this.http = …`, a
+/// class field `http = …` (as `this.http`), or the file's default export (`export default …`,
+/// as `default`).
 pub(super) fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
     let mut value = site;
     while let Some(parent) = value.parent() {
@@ -178,6 +179,8 @@ pub(super) fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
         "assignment_expression" => {
             syntax::compact_text(parent.child_by_field_name("left")?, source, 120)
         }
+        // `export default axios.create(…)`: the file's default export.
+        "export_statement" => "default".to_owned(),
         _ => return None,
     };
     Some(key)

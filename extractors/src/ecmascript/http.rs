@@ -1,5 +1,8 @@
 //! `http_call` facts: requests made with the global `fetch`, `node-fetch`, `undici`, `axios`,
-//! `got`, `ky` and `superagent` (`request.del` is its DELETE), directly or through an instance (`const api = axios.create(…)`; `api.get('/x')`), and
+//! `got`, `ky` and `superagent` (`request.del` is its DELETE, `request('PUT', url)` names its
+//! method), directly or through an instance (`const api = axios.create(…)`, `ky.create(…)`,
+//! `api.extend(…)`, `superagent.agent()`; `api.get('/x')`, after axios's `baseURL` or ky's
+//! `prefixUrl`), and
 //! with Angular's `HttpClient` where a file injects it (`constructor(private http: HttpClient)`,
 //! `http = inject(HttpClient)`; `this.http.get<T>('/x')`, `this.http.request('PATCH', url)`),
 //! client `HttpClient`.
@@ -22,7 +25,7 @@ use super::literals::{
 use super::FileView;
 use crate::context::Resolution;
 use crate::facts_out::set;
-use crate::links::{RouterRef, UrlConstant};
+use crate::links::{ClientInstance, InstanceRequest, RouterRef, UrlConstant};
 use crate::query::{Field, QueryHit};
 use crate::{route_path, syntax};
 use std::collections::HashMap;
@@ -38,6 +41,8 @@ enum Shape {
     UrlOrConfig,
     /// Angular's `http.request('POST', url)`: the method, then the URL.
     MethodThenUrl,
+    /// superagent's `request('POST', url)`, or `request(url)` for a GET.
+    MethodThenUrlOrUrl,
 }
 
 /// A recognised request function: the client name for the fact and where its arguments are.
@@ -58,19 +63,26 @@ pub(super) fn extract(
     // Angular's `HttpClient`, injected (`constructor(private http: HttpClient)`,
     // `http = inject(HttpClient)`): its instances are request clients too.
     let angular = angular_instances(view);
-    let with_angular;
-    let instances = if angular.is_empty() {
+    // `const api = ky.create({ prefixUrl })`, `api.extend(…)`, `superagent.agent()`.
+    let made = made_instances(view);
+    let with_more;
+    let instances = if angular.is_empty() && made.is_empty() {
         instances
     } else {
         let mut all = instances.clone();
         for key in angular {
             all.entry(key).or_insert(ANGULAR_HTTP);
         }
-        with_angular = all;
-        &with_angular
+        for (key, package) in made {
+            all.entry(key).or_insert(package);
+        }
+        with_more = all;
+        &with_more
     };
+    record_instances(view, instances);
     // A request goes through the global `fetch`, a client instance or an import of a request
-    // package; without any, no call needs reading.
+    // package (or of a project file, which may export an instance); without any, no call needs
+    // reading.
     let may_request = source.contains("fetch")
         || !instances.is_empty()
         || view.imports.iter().any(|record| {
@@ -78,7 +90,15 @@ pub(super) fn extract(
                 .external_package()
                 .is_some_and(|package| REQUEST_PACKAGES.contains(&package))
         });
-    let hits = if may_request { hits } else { &[] };
+    let may_import_instance = view
+        .imports
+        .iter()
+        .any(|record| !record.is_type_only && matches!(record.resolution, Resolution::File(_)));
+    let hits = if may_request || may_import_instance {
+        hits
+    } else {
+        &[]
+    };
     // `const API = '/api'` … `fetch(`${API}/orders`)`: the path is `/api/orders`.
     let mut constants: Option<Constants> = None;
     let mut bases: Option<HashMap<String, Node<'_>>> = None;
@@ -90,8 +110,25 @@ pub(super) fn extract(
         ) else {
             continue;
         };
-        let Some(request) = classify(view, function, instances) else {
-            continue;
+        // A request through a client instance another project file exports is kept for
+        // `crate::links`, which makes it a fact once that file's instance is known.
+        let classified = if may_request {
+            classify(view, function, instances)
+        } else {
+            None
+        };
+        let (request, through) = match classified {
+            Some(request) => (request, None),
+            None => match imported_instance(view, function) {
+                Some((instance, member, verb)) => (
+                    Request {
+                        client: "",
+                        shape: Shape::Verb(verb),
+                    },
+                    Some((instance, member)),
+                ),
+                None => continue,
+            },
         };
         let arguments = arguments(argument_list);
         let Some(&first) = arguments.first() else {
@@ -110,6 +147,16 @@ pub(super) fn extract(
                 static_string(first, source)
                     .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
             ),
+            // superagent's `request('POST', url)`; `request(url)` and `request(url, callback)`
+            // are GETs.
+            Shape::MethodThenUrlOrUrl => match arguments.get(1) {
+                Some(second) if !is_function(*second) => (
+                    Some(*second),
+                    static_string(first, source)
+                        .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
+                ),
+                _ => (Some(first), "GET".to_owned()),
+            },
         };
         let Some(url_node) = url_node else {
             continue;
@@ -137,7 +184,9 @@ pub(super) fn extract(
                 })?;
                 Some((base, value))
             });
-        let (url, path) = match interpolated_with(url_node, source, constants) {
+        let interpolated = interpolated_with(url_node, source, constants);
+        let url_text = interpolated.as_ref().map(|value| value.text.clone());
+        let (url, path) = match interpolated {
             Some(value) => {
                 let value = match &base {
                     Some((_, base)) if !is_absolute(&value.text) => Interpolated {
@@ -163,9 +212,20 @@ pub(super) fn extract(
         if let Some(path) = path {
             set(&mut fact, "path", path);
         }
+        record_url_constants(view, call, url_node);
+        if let Some((instance, member)) = through {
+            if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+                shared.instance_requests.push(InstanceRequest {
+                    instance,
+                    member,
+                    url_text,
+                    fact,
+                });
+            }
+            continue;
+        }
         set(&mut fact, "client", request.client);
         facts.push(fact);
-        record_url_constants(view, call, url_node);
         if let Some((base, _)) = base {
             record_url_constants(view, call, base);
         }
@@ -189,7 +249,7 @@ fn is_absolute(text: &str) -> bool {
 }
 
 /// A base URL and a URL after it, as axios joins them: one `/` between.
-fn joined_url(base: &str, url: &str) -> String {
+pub(crate) fn joined_url(base: &str, url: &str) -> String {
     if url.is_empty() {
         return base.to_owned();
     }
@@ -206,7 +266,7 @@ fn joined_url(base: &str, url: &str) -> String {
 fn instance_bases<'a>(view: &FileView<'a, '_>) -> HashMap<String, Node<'a>> {
     let source = view.source();
     let mut bases = HashMap::new();
-    if !source.contains("baseURL") {
+    if !source.contains("baseURL") && !source.contains("prefixUrl") {
         return bases;
     }
     for node in syntax::descendants(view.input.tree.root_node()) {
@@ -215,12 +275,19 @@ fn instance_bases<'a>(view: &FileView<'a, '_>) -> HashMap<String, Node<'a>> {
         }
         let is_create = node
             .child_by_field_name("function")
-            .is_some_and(|function| syntax::text(function, source).ends_with(".create"));
+            .is_some_and(|function| {
+                let function = syntax::text(function, source);
+                function.ends_with(".create") || function.ends_with(".extend")
+            });
+        // axios's `baseURL`, ky's `prefixUrl`.
         let base = is_create
             .then(|| node.child_by_field_name("arguments"))
             .flatten()
             .and_then(|list| arguments(list).first().copied())
-            .and_then(|config| object_property(config, "baseURL", source));
+            .and_then(|config| {
+                object_property(config, "baseURL", source)
+                    .or_else(|| object_property(config, "prefixUrl", source))
+            });
         if let Some((key, base)) = base.and_then(|base| Some((instance_key(node, source)?, base))) {
             bases.entry(key).or_insert(base);
         }
@@ -325,6 +392,184 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
     package_request(package, export_path)
 }
 
+/// What a request through an instance of another file reads: the instance (the file and the
+/// name it exports it under), the method called and the HTTP method. `api.get(url)` with
+/// `import { api } from './api'` reads `api`; with `import api from './api'` (or `require`),
+/// the file's default export. Only the HTTP verbs (and superagent's `del`) are read.
+fn imported_instance(
+    view: &FileView<'_, '_>,
+    function: Node<'_>,
+) -> Option<(RouterRef, String, &'static str)> {
+    let source = view.source();
+    (function.kind() == "member_expression").then_some(())?;
+    let member = syntax::text(function.child_by_field_name("property")?, source);
+    let verb = if member == "del" {
+        "delete"
+    } else {
+        static_verb(member)?
+    };
+    let target = view.bindings.resolve(function, source)?;
+    let record = view.imports.get(target.import)?;
+    let Resolution::File(file) = &record.resolution else {
+        return None;
+    };
+    if record.is_type_only {
+        return None;
+    }
+    let name = match target.export_path.rsplit_once('.') {
+        Some((name, called)) if called == member => name.to_owned(),
+        None if target.export_path == member => "default".to_owned(),
+        _ => return None,
+    };
+    Some((
+        RouterRef::Imported {
+            file: file.clone(),
+            name,
+        },
+        member.to_owned(),
+        verb,
+    ))
+}
+
+/// Notes, for `crate::links`, the request clients of a file that may export them: those kept in
+/// variables (not in `this.` fields), with their base URLs, and the names the file exports
+/// under other names.
+fn record_instances(view: &FileView<'_, '_>, instances: &Instances) {
+    let source = view.source();
+    if instances.is_empty() || !(source.contains("export") || source.contains("module.exports")) {
+        return;
+    }
+    // CommonJS exports are exports by their names: `module.exports = …` is the default one.
+    let exported_name = |key: &str| -> Option<String> {
+        match key {
+            "module.exports" => Some("default".to_owned()),
+            _ => match key
+                .strip_prefix("module.exports.")
+                .or_else(|| key.strip_prefix("exports."))
+            {
+                Some(name) => (!name.contains('.')).then(|| name.to_owned()),
+                None => (!key.contains('.')).then(|| key.to_owned()),
+            },
+        }
+    };
+    let mut kept: Vec<(String, &String, &'static str)> = instances
+        .iter()
+        .filter(|(_, package)| REQUEST_PACKAGES.contains(*package))
+        .filter_map(|(key, package)| Some((exported_name(key)?, key, *package)))
+        .collect();
+    if kept.is_empty() {
+        return;
+    }
+    kept.sort();
+    let bases = instance_bases(view);
+    let mut constants: Option<Constants> = None;
+    let found: Vec<ClientInstance> = kept
+        .into_iter()
+        .map(|(name, key, package)| ClientInstance {
+            name,
+            package: package.to_owned(),
+            base: bases.get(key).and_then(|base| {
+                let constants = constants
+                    .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+                let value = interpolated_with(*base, source, constants).or_else(|| {
+                    matches!(base.kind(), "identifier" | "member_expression").then(|| {
+                        Interpolated {
+                            written: format!("${{{}}}", syntax::text(*base, source)),
+                            text: DYNAMIC.to_owned(),
+                        }
+                    })
+                })?;
+                Some((value.written, value.text))
+            }),
+        })
+        .collect();
+    let exports = super::mounts::exports(view);
+    if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+        shared.instances.extend(found);
+        if shared.exports.is_empty() {
+            shared.exports = exports;
+        }
+    }
+}
+
+/// The client name of a request through an instance of `package` (`axios`, `ky`) calling
+/// `member` (`get`), for `crate::links`; `None` when that is no request of the package.
+pub(crate) fn instance_client(package: &str, member: &str) -> Option<&'static str> {
+    let request = package_request(package, member)?;
+    matches!(request.shape, Shape::Verb(_)).then_some(request.client)
+}
+
+/// Whether a URL text is absolute, for `crate::links`.
+pub(crate) fn is_absolute_url(text: &str) -> bool {
+    is_absolute(text)
+}
+
+/// The path of a URL text read as a request fact reads it, for `crate::links`.
+pub(crate) fn static_url_path(text: &str) -> Option<String> {
+    static_path(text)
+}
+
+/// The instances of request packages that are no client packages of `language.md` §3.5 (so
+/// that [`super::clients`] does not keep them): ky's `ky.create(…)` and `ky.extend(…)`, an
+/// instance's own `api.extend(…)`, and superagent's `superagent.agent()`, by the instance's key.
+fn made_instances(view: &FileView<'_, '_>) -> Instances {
+    let source = view.source();
+    let mut made = Instances::new();
+    if !view.imports.iter().any(|record| {
+        record
+            .external_package()
+            .is_some_and(|package| matches!(package, "ky" | "superagent"))
+    }) {
+        return made;
+    }
+    // The request matches need an argument, and `superagent.agent()` has none: the file's calls
+    // are read (only in files that import either package).
+    for call in syntax::descendants(view.input.tree.root_node()) {
+        if call.kind() != "call_expression" {
+            continue;
+        }
+        let Some(function) = call.child_by_field_name("function") else {
+            continue;
+        };
+        let package = match view.bindings.resolve(function, source) {
+            Some(target) => view
+                .imports
+                .get(target.import)
+                .and_then(|record| record.external_package())
+                .filter(|package| {
+                    matches!(
+                        (*package, target.export_path.as_str()),
+                        ("ky", "create" | "extend") | ("superagent", "agent")
+                    )
+                }),
+            // `api.extend({ … })` of a ky instance.
+            None => receiver_of(function, source)
+                .filter(|_| {
+                    function
+                        .child_by_field_name("property")
+                        .is_some_and(|property| syntax::text(property, source) == "extend")
+                })
+                .and_then(|receiver| made.get(&receiver).copied())
+                .filter(|package| *package == "ky"),
+        };
+        let package = package
+            .and_then(|package| REQUEST_PACKAGES.into_iter().find(|known| *known == package));
+        let (Some(package), Some(key)) = (package, instance_key(call, source)) else {
+            continue;
+        };
+        made.entry(key).or_insert(package);
+    }
+    made
+}
+
+/// Whether `node` is a function (a callback argument).
+fn is_function(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "arrow_function" | "function_expression" | "function"
+    )
+}
+
 /// Angular's HTTP package.
 const ANGULAR_HTTP: &str = "@angular/common/http";
 
@@ -417,6 +662,7 @@ fn package_request(package: &str, export_path: &str) -> Option<Request> {
         ("ky", "default") => ("ky", Shape::UrlThenOptions),
         ("ky", verb) if is_http_verb(verb) => ("ky", Shape::Verb(static_verb(verb)?)),
         // superagent's `request.del(url)` is its `delete`.
+        ("superagent", "default") => ("superagent", Shape::MethodThenUrlOrUrl),
         ("superagent", "del") => ("superagent", Shape::Verb("delete")),
         ("superagent", verb) if is_http_verb(verb) => {
             ("superagent", Shape::Verb(static_verb(verb)?))

@@ -428,6 +428,10 @@ pub(super) fn record(view: &FileView<'_, '_>, mut links: RouteLinks) {
         // The requests' constants were noted before the routes.
         links.url_constants.append(&mut shared.url_constants);
         links.constants.append(&mut shared.constants);
+        links.instances.append(&mut shared.instances);
+        links
+            .instance_requests
+            .append(&mut shared.instance_requests);
         *shared = links;
     }
 }
