@@ -242,9 +242,13 @@ fn arguments_hits<'tree>(
                 ],
             ));
         }
-        // web.scm: `requests`/`httpx` calls, and the same verbs on any name (a client bound in
-        // the file, which `python_web` tells apart).
-        if object_kind == Kind::Identifier && HTTP_METHODS.contains(&text(method)) {
+        // web.scm: `requests`/`httpx` calls, and the same verbs on any name or attribute of a
+        // name (a client bound in the file, `self.http`, which `python_web` tells apart).
+        let named = object_kind == Kind::Identifier
+            || (object_kind == Kind::Attribute
+                && field_child(object, Child::Object)
+                    .is_some_and(|inner| kind_of(inner, kinds) == Kind::Identifier));
+        if named && HTTP_METHODS.contains(&text(method)) {
             hits.push(QueryHit::new(
                 FactKind::HttpCall,
                 [

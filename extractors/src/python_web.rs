@@ -25,7 +25,9 @@
 //!   and `requests.request("GET", url)`; the same verbs on a name the file binds to a client
 //!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`,
 //!   `async with aiohttp.ClientSession() as session`; client `aiohttp`, as is
-//!   `aiohttp.request("GET", url)`). An f-string URL keeps its `{…}` holes as parameters; a
+//!   `aiohttp.request("GET", url)`), and on a client a class keeps in `self`
+//!   (`self.http = httpx.AsyncClient(…)`, in every method of the class). A client's `base_url`
+//!   comes before a relative URL. An f-string URL keeps its `{…}` holes as parameters; a
 //!   leading hole is the base URL (`f"{BASE}/orders"` has the path `/orders`), unless it names
 //!   a module-level string the file assigns once, which stands for its value.
 
@@ -927,7 +929,16 @@ fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
             _ => None,
         }
     };
-    let mut bindings: BTreeMap<String, Vec<(usize, usize, &'static str)>> = BTreeMap::new();
+    // `httpx.Client(base_url="https://api.example.com")`: its base URL, a string, an f-string
+    // or a name (a hole, as a leading one in a URL).
+    let base_of = |value: Node<'_>| {
+        let value = keyword_value(value.child_by_field_name("arguments")?, "base_url", source)?;
+        interpolated(value, source).or_else(|| {
+            matches!(value.kind(), "identifier" | "attribute")
+                .then(|| format!("{{{}}}", syntax::text(value, source)))
+        })
+    };
+    let mut bindings: BTreeMap<String, Vec<Bound>> = BTreeMap::new();
     for node in syntax::descendants(root) {
         let (name, value) = match node.kind() {
             "assignment" => (
@@ -941,41 +952,67 @@ fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
             ),
             _ => continue,
         };
-        let (Some(name), Some(client)) = (
-            name.filter(|name| name.kind() == "identifier"),
-            value.and_then(client_of),
+        // `self.client = httpx.AsyncClient(…)` holds in the class, in every method.
+        let attribute = name.filter(|name| {
+            name.kind() == "attribute"
+                && name
+                    .child_by_field_name("object")
+                    .is_some_and(|object| syntax::text(object, source) == "self")
+        });
+        let (Some(name), Some((value, client))) = (
+            name.filter(|name| name.kind() == "identifier")
+                .or(attribute),
+            value.and_then(|value| Some((value, client_of(value)?))),
         ) else {
             continue;
+        };
+        let holder = if attribute.is_some() {
+            "class_definition"
+        } else {
+            "function_definition"
         };
         let scope = syntax::ancestors(root, node)
             .into_iter()
             .rev()
-            .find(|ancestor| ancestor.kind() == "function_definition")
+            .find(|ancestor| ancestor.kind() == holder)
             .unwrap_or(root);
         bindings
             .entry(syntax::text(name, source).to_owned())
             .or_default()
-            .push((scope.start_byte(), scope.end_byte(), client));
+            .push(Bound {
+                start: scope.start_byte(),
+                end: scope.end_byte(),
+                client,
+                base: base_of(value),
+            });
     }
     ClientBindings(bindings)
 }
 
-/// [`client_bindings`]: for each name, the (start, end) byte range of each function (or module)
-/// that binds it, with the client.
+/// One binding of a name to a client: the byte range of the function, class (for `self.x`) or
+/// module it holds in, the client and its base URL.
+struct Bound {
+    start: usize,
+    end: usize,
+    client: &'static str,
+    base: Option<String>,
+}
+
+/// [`client_bindings`]: for each name, its bindings.
 #[derive(Default)]
-struct ClientBindings(BTreeMap<String, Vec<(usize, usize, &'static str)>>);
+struct ClientBindings(BTreeMap<String, Vec<Bound>>);
 
 impl ClientBindings {
-    /// The client `name` holds at `node`: the binding of the innermost function around it that
-    /// binds the name, else the module's.
-    fn at(&self, name: &str, node: Node<'_>) -> Option<&'static str> {
+    /// The client `name` holds at `node`, with its base URL: the binding of the innermost
+    /// function (or class) around it that binds the name, else the module's.
+    fn at(&self, name: &str, node: Node<'_>) -> Option<(&'static str, Option<&str>)> {
         let at = node.start_byte();
         self.0
             .get(name)?
             .iter()
-            .filter(|(start, end, _)| *start <= at && at < *end)
-            .min_by_key(|(start, end, _)| end - start)
-            .map(|(_, _, client)| *client)
+            .filter(|bound| bound.start <= at && at < bound.end)
+            .min_by_key(|bound| bound.end - bound.start)
+            .map(|bound| (bound.client, bound.base.as_deref()))
     }
 }
 
@@ -1007,10 +1044,10 @@ fn http_call<'tree>(
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
-    let client = match syntax::text(hit.node(Field::Receiver)?, source) {
-        "requests" => "requests",
-        "httpx" => "httpx",
-        "aiohttp" => "aiohttp",
+    let (client, base) = match syntax::text(hit.node(Field::Receiver)?, source) {
+        "requests" => ("requests", None),
+        "httpx" => ("httpx", None),
+        "aiohttp" => ("aiohttp", None),
         name => clients.at(name, call)?,
     };
     let verb = syntax::text(hit.node(Field::Method)?, source);
@@ -1024,9 +1061,19 @@ fn http_call<'tree>(
     } else {
         (verb.to_uppercase(), arguments.first()?)
     };
-    let url = web_out::with_lazy_constants(interpolated(*url_node, source)?, constants, || {
-        module_constants(file.root, source)
-    });
+    let mut url = interpolated(*url_node, source)?;
+    // A client's base URL comes before a relative URL (httpx and aiohttp join them).
+    if let Some(base) = base {
+        let absolute = url.starts_with("http://") || url.starts_with("https://");
+        if !absolute && !url.starts_with('{') {
+            url = format!(
+                "{}/{}",
+                base.trim_end_matches('/'),
+                url.trim_start_matches('/')
+            );
+        }
+    }
+    let url = web_out::with_lazy_constants(url, constants, || module_constants(file.root, source));
     Some(HttpCallSite {
         node: call,
         method,

@@ -27,11 +27,15 @@
   (#any-of? @fact.route.method "include_router" "register_blueprint" "add_url_rule" "add_api_route")) @fact.route.call
 
 ; requests and httpx: `requests.get(url)`, `httpx.post(url, json=…)`, `requests.request("GET", url)`,
-; and the same verbs on any name, which `python_web` keeps when the file binds it to a client
-; (`session = requests.Session()`, `async with httpx.AsyncClient() as client`).
+; and the same verbs on any name or attribute of a name, which `python_web` keeps when the file
+; binds it to a client (`session = requests.Session()`, `async with httpx.AsyncClient() as client`,
+; `self.http = httpx.AsyncClient()`).
 (call
   function: (attribute
-    object: (identifier) @fact.http_call.receiver
+    object: [
+      (identifier)
+      (attribute object: (identifier))
+    ] @fact.http_call.receiver
     attribute: (identifier) @fact.http_call.method)
   arguments: (argument_list) @fact.http_call.arguments
   (#any-of? @fact.http_call.method "get" "post" "put" "patch" "delete" "head" "options" "request")) @fact.http_call.call
