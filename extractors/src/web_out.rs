@@ -250,6 +250,7 @@ fn static_path(url: &str) -> Option<String> {
         return None;
     }
     let url = after_dynamic_base(url)?;
+    let url = url.as_ref();
     let after_scheme = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"));
@@ -265,10 +266,16 @@ fn static_path(url: &str) -> Option<String> {
 }
 
 /// `url` without a leading `{…}` or `${…}` hole that a `/` follows; `None` when it starts with a
-/// hole that no `/` follows (the path itself is not known).
-fn after_dynamic_base(url: &str) -> Option<&str> {
+/// hole that no `/` follows (the path itself is not known). A hole that names a host or base
+/// address (`{hostname}pets/visits`, `{baseUrl}orders`: a name with `host`, `url`, `uri`, `base`,
+/// `endpoint`, `server` or `address` in it) followed by a path segment is a base that ends with
+/// `/`: the path is `/pets/visits`.
+fn after_dynamic_base(url: &str) -> Option<std::borrow::Cow<'_, str>> {
+    const BASE_NAMES: [&str; 7] = [
+        "host", "url", "uri", "base", "endpoint", "server", "address",
+    ];
     let Some(hole) = url.strip_prefix("${").or_else(|| url.strip_prefix('{')) else {
-        return Some(url);
+        return Some(url.into());
     };
     let mut depth = 1_usize;
     for (index, character) in hole.char_indices() {
@@ -278,7 +285,17 @@ fn after_dynamic_base(url: &str) -> Option<&str> {
                 depth -= 1;
                 if depth == 0 {
                     let rest = hole.get(index + 1..)?;
-                    return rest.starts_with('/').then_some(rest);
+                    if rest.starts_with('/') {
+                        return Some(rest.into());
+                    }
+                    let name = hole.get(..index)?.to_ascii_lowercase();
+                    let names_base = BASE_NAMES.iter().any(|base| name.contains(base));
+                    let segment = rest
+                        .chars()
+                        .next()
+                        .is_some_and(|first| first.is_ascii_alphanumeric())
+                        && !rest.contains("://");
+                    return (names_base && segment).then(|| format!("/{rest}").into());
                 }
             }
             _ => {}
@@ -505,6 +522,24 @@ mod tests {
         );
         assert_eq!(static_path("api/orders").as_deref(), Some("/api/orders"));
         assert_eq!(static_path("ftp://x/y"), None);
+        // A leading hole is a dynamic base: before a `/`, or before a path segment when it
+        // names a host or base address (which then ends with `/`).
+        assert_eq!(static_path("{base}/orders").as_deref(), Some("/orders"));
+        assert_eq!(
+            static_path("{hostname}pets/visits?petId={petId}").as_deref(),
+            Some("/pets/visits")
+        );
+        assert_eq!(static_path("{vetsHostname}vets").as_deref(), Some("/vets"));
+        assert_eq!(
+            static_path("{apiBaseUrl}v2/orders").as_deref(),
+            Some("/v2/orders")
+        );
+        assert_eq!(static_path("{id}/orders").as_deref(), Some("/orders"));
+        assert_eq!(static_path("{id}.json"), None);
+        assert_eq!(static_path("{prefix}orders"), None);
+        assert_eq!(static_path("{host}"), None);
+        assert_eq!(static_path("{scheme}://host/x"), None);
+        assert_eq!(static_path("{hostUrl}:8080/x"), None);
     }
 
     /// Only whole `{Name}` holes naming a constant are replaced; format specifiers, unknown
