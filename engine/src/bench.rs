@@ -34,6 +34,7 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
         .unwrap_or_default();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
+        .stack_size(crate::extract::WORKER_STACK_BYTES)
         .build()
         .map_err(|error| EngineError::Internal(error.to_string()))?;
     let parsed: Vec<usize> = pool.install(|| {

@@ -194,6 +194,7 @@ pub fn run_check_handing_back<T: Send>(
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
+        .stack_size(crate::extract::WORKER_STACK_BYTES)
         .build()
         .map_err(|error| EngineError::Internal(format!("cannot start worker threads: {error}")))?;
     pool.install(|| {

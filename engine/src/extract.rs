@@ -43,6 +43,12 @@ pub struct Extraction {
 
 use crate::cache::{worktree_identity, CachedOutcome, ExtractionCache};
 
+/// Stack of a worker thread. The walks over a tree keep their own stacks, and the readers of an
+/// expression that recurse on its parts are bounded, but a file's tree may nest thousands deep:
+/// a margin over the default 2 MiB costs nothing until touched (only the pages used are
+/// resident).
+pub(crate) const WORKER_STACK_BYTES: usize = 32 * 1024 * 1024;
+
 fn skip_reason(bytes: &[u8]) -> Option<String> {
     if bytes.len() > MAX_FILE_BYTES {
         return Some(format!("file is larger than 2 MiB ({} bytes)", bytes.len()));

@@ -114,22 +114,20 @@ pub(crate) fn concatenated_url<'tree>(
     literal: &dyn Fn(Node<'tree>) -> Option<String>,
     plus: &dyn Fn(Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)>,
 ) -> Option<String> {
-    fn operands<'tree>(
-        node: Node<'tree>,
-        plus: &dyn Fn(Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)>,
-        into: &mut Vec<Node<'tree>>,
-    ) {
-        // Bounded like every walk: a deeper chain is kept as one operand.
-        match plus(node).filter(|_| into.len() < 64) {
+    // The operands left to right, with a stack rather than recursion (a chain of thousands of
+    // `+` nests as deep). Bounded like every walk: past 64 operands, what is left of the chain
+    // is kept as one operand.
+    let mut parts = Vec::new();
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        match plus(node).filter(|_| parts.len() + pending.len() < 64) {
             Some((left, right)) => {
-                operands(left, plus, into);
-                operands(right, plus, into);
+                pending.push(right);
+                pending.push(left);
             }
-            None => into.push(node),
+            None => parts.push(node),
         }
     }
-    let mut parts = Vec::new();
-    operands(node, plus, &mut parts);
     let mut url = String::new();
     let mut has_literal = false;
     for part in parts {

@@ -313,6 +313,59 @@ fn every_language_survives_odd_input() {
     }
 }
 
+/// Expressions nested thousands deep (a URL concatenated from thousands of parts, calls within
+/// calls, parentheses) are read without recursion that deep: no stack overflow in any language,
+/// even on a thread with a small stack.
+#[test]
+fn every_language_survives_deeply_nested_expressions() {
+    let concatenation = vec!["\"/a\""; 3_000].join(" + ");
+    let calls = format!("{}1{}", "f(".repeat(1_000), ")".repeat(1_000));
+    let parentheses = format!("{}1{}", "(".repeat(1_000), ")".repeat(1_000));
+    let sources: Vec<(&str, String)> = [&concatenation, &calls, &parentheses]
+        .into_iter()
+        .flat_map(|expression| {
+            [
+                ("a.ts", format!("fetch({expression});")),
+                ("a.py", format!("import requests\nrequests.get({expression})\n")),
+                (
+                    "a.go",
+                    format!("package main\nimport \"net/http\"\nfunc f() {{ http.Get({expression}) }}\n"),
+                ),
+                (
+                    "A.java",
+                    format!("class A {{ void f() {{ rest.getForObject({expression}, String.class); }} }}"),
+                ),
+                ("A.kt", format!("fun f() {{ client.get({expression}) }}")),
+                ("A.cs", format!("class A {{ void F() {{ _http.GetAsync({expression}); }} }}")),
+                ("src/lib.rs", format!("fn f() {{ reqwest::get({expression}); }}")),
+                ("A.swift", format!("func f() {{ AF.request({expression}) }}")),
+            ]
+        })
+        .collect();
+    let requests = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            sources
+                .iter()
+                .map(|(path, source)| {
+                    let extraction = extract_file(&ProjectContext::default(), path, source)
+                        .unwrap_or_else(|| panic!("{path} is extracted"));
+                    extraction
+                        .facts
+                        .iter()
+                        .filter(|fact| fact.kind == policies::facts::FactKind::HttpCall)
+                        .count()
+                })
+                .sum::<usize>()
+        })
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    // The concatenated URLs are still requests (past 64 parts, the rest of the chain is one
+    // hole); so is `fetch` of a call.
+    assert!(requests >= 5, "{requests} requests");
+}
+
 #[test]
 fn a_malformed_workflow_is_skipped_with_a_located_reason() {
     let extraction = extract_file(
