@@ -69,6 +69,71 @@ pub struct RouteLinks {
     /// Requests the file makes through a client instance another project file exports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub instance_requests: Vec<InstanceRequest>,
+    /// Top-level functions of the file that make a request to a URL built from a parameter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wrappers: Vec<RequestWrapper>,
+    /// Calls of the file that may call a request wrapper, of the file or of another one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wrapper_calls: Vec<WrapperCall>,
+}
+
+/// A function that makes a request to a URL built from one of its parameters
+/// (`export const request = (path, init) => fetch(`${API}${path}`, init)`): its calls are
+/// requests to that URL with their argument in the parameter's place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestWrapper {
+    /// The function's local name.
+    pub name: String,
+    /// The client of the request it makes (`fetch`, `axios`).
+    pub client: String,
+    /// The index of the parameter the URL is built from.
+    pub url_parameter: usize,
+    /// The URL as a request's `url` writes it, with the parameter as `${name}`.
+    pub url_written: String,
+    /// The parameter's name.
+    pub parameter: String,
+    /// The URL as read for its path, the parameter marked by `\u{1}`, when it is a literal or
+    /// template.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_text: Option<String>,
+    /// Where the request's method comes from.
+    pub method: WrapperMethod,
+}
+
+/// Where the method of a wrapper's request comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WrapperMethod {
+    /// The wrapper's own (`axios.post`, `{ method: 'PUT' }`, none: `GET`).
+    Fixed(String),
+    /// A parameter holding the method (`request(method, path)`): a call's string argument.
+    Parameter(usize),
+    /// A parameter holding the request's options (`fetch(url, init)`, `{ ...init }`): a call's
+    /// object argument's `method`, `GET` without one.
+    Options(usize),
+}
+
+/// A call with an argument that reads as a URL (`request('/users', { method: 'POST' })`), which
+/// is a request when it calls a [`RequestWrapper`]: its fact, with no `url` or `client` yet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrapperCall {
+    /// The function called: a function of the file, or another file's export.
+    pub wrapper: RouterRef,
+    /// What the call's first arguments read as.
+    pub arguments: Vec<WrapperArgument>,
+    /// The fact.
+    pub fact: Fact,
+}
+
+/// One argument of a [`WrapperCall`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrapperArgument {
+    /// As a URL: written as a request's `url` writes it, and read for its path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<(String, String)>,
+    /// As a method: a string's value, or an object's literal `method`, upper case; `GET` for an
+    /// object without `method`, `*` for one whose `method` is not a literal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
 }
 
 /// A request client kept in a variable (`const api = axios.create({ baseURL: '/api' })`).
@@ -129,6 +194,8 @@ impl RouteLinks {
             && self.url_constants.is_empty()
             && self.instances.is_empty()
             && self.instance_requests.is_empty()
+            && self.wrappers.is_empty()
+            && self.wrapper_calls.is_empty()
     }
 }
 
@@ -332,6 +399,9 @@ where
     {
         link_instance_requests(facts, links);
     }
+    if links.values().any(|links| !links.wrappers.is_empty()) {
+        link_wrapper_calls(facts, links);
+    }
     if links.values().any(|links| !links.url_constants.is_empty()) {
         link_url_constants(facts, links);
     }
@@ -492,6 +562,75 @@ where
             }
             fact.properties
                 .insert("client", PropertyValue::from(client));
+            if taken.contains(&fact.id) {
+                fact.id = free_id(&fact.id, &taken);
+            }
+            taken.insert(fact.id.clone());
+            facts.push(F::from(fact));
+        }
+    }
+}
+
+/// Adds the calls of request wrappers ([`RequestWrapper`]) as requests: the wrapper's URL with
+/// the call's argument in its parameter's place, and the method the wrapper or the call names.
+/// A call whose URL argument is no literal or template is none.
+fn link_wrapper_calls<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
+where
+    F: BorrowMut<Fact> + From<Fact>,
+{
+    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
+    for (file, file_links) in links {
+        for call in &file_links.wrapper_calls {
+            let (wrapper_file, name) = resolve_target(links, file, &call.wrapper);
+            let Some(wrapper) = links
+                .get(&wrapper_file)
+                .and_then(|links| links.wrappers.iter().find(|wrapper| wrapper.name == name))
+            else {
+                continue;
+            };
+            let Some((written, text)) = call
+                .arguments
+                .get(wrapper.url_parameter)
+                .and_then(|argument| argument.url.as_ref())
+            else {
+                continue;
+            };
+            let url = wrapper
+                .url_written
+                .replace(&format!("${{{}}}", wrapper.parameter), written);
+            let path = wrapper
+                .url_text
+                .as_ref()
+                .map(|wrapper_text| wrapper_text.replace('\u{1}', text))
+                .and_then(|text| crate::ecmascript::static_url_path(&text));
+            let method = match &wrapper.method {
+                WrapperMethod::Fixed(method) => method.clone(),
+                WrapperMethod::Parameter(index) => call
+                    .arguments
+                    .get(*index)
+                    .and_then(|argument| argument.method.clone())
+                    .unwrap_or_else(|| "*".to_owned()),
+                WrapperMethod::Options(index) => match call.arguments.get(*index) {
+                    None => "GET".to_owned(),
+                    Some(argument) => argument.method.clone().unwrap_or_else(|| "*".to_owned()),
+                },
+            };
+            let mut fact = call.fact.clone();
+            let shown = path.as_deref().unwrap_or(&url);
+            fact.evidence.message =
+                format!("http call `{method} {shown}` via `{}`", wrapper.client).into();
+            fact.properties
+                .insert("method", PropertyValue::from(method.as_str()));
+            fact.properties.insert(
+                "url",
+                PropertyValue::from(crate::syntax::truncate(&url, 120).as_str()),
+            );
+            if let Some(path) = path {
+                fact.properties
+                    .insert("path", PropertyValue::from(path.as_str()));
+            }
+            fact.properties
+                .insert("client", PropertyValue::from(wrapper.client.as_str()));
             if taken.contains(&fact.id) {
                 fact.id = free_id(&fact.id, &taken);
             }

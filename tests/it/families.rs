@@ -610,10 +610,12 @@ fn contract_routes_take_mount_prefixes_from_other_files_also_from_the_cache() {
 }
 
 /// A request made through a client instance that another file exports (`api.delete(…)` with
-/// `import { api } from './api'`) is a request of the consuming component, after the instance's
-/// `baseURL`; the links that carry it survive the extraction cache.
+/// `import { api } from './api'`), or through a request wrapper it exports (`apiFetch(path,
+/// init)`), is a request of the consuming component, after the instance's `baseURL` or the
+/// wrapper's URL; the links that carry them survive the extraction cache.
 #[test]
-fn consumed_contracts_see_requests_through_client_instances_of_other_files_also_from_the_cache() {
+fn consumed_contracts_see_requests_through_client_instances_and_wrappers_of_other_files_also_from_the_cache(
+) {
     let project = tempfile::tempdir().expect("temporary directory");
     let root = project.path();
     let write = |path: &str, text: &str| {
@@ -633,11 +635,18 @@ fn consumed_contracts_see_requests_through_client_instances_of_other_files_also_
          export const api = axios.create({ baseURL: '/api' });\n",
     );
     write(
+        "frontend/http.ts",
+        "export const apiFetch = (path: string, init?: RequestInit) => fetch(`/api${path}`, init);\n",
+    );
+    write(
         "frontend/orders.ts",
         "import { api } from './api';\n\
+         import { apiFetch } from './http';\n\
          export const list = () => api.get('/orders');\n\
          export const cancel = (id: string) => api.delete(`/orders/${id}`);\n\
-         export const invoice = (id: string) => api.get(`/invoices/${id}`);\n",
+         export const invoice = (id: string) => api.get(`/invoices/${id}`);\n\
+         export const one = (id: string) => apiFetch(`/orders/${id}`);\n\
+         export const replace = (id: string) => apiFetch(`/orders/${id}`, { method: 'PUT' });\n",
     );
     let warnings = |cache: Option<&Path>| {
         let mut options = CheckOptions::new(root);
@@ -668,12 +677,17 @@ fn consumed_contracts_see_requests_through_client_instances_of_other_files_also_
         (
             "consumes_method_mismatch".to_owned(),
             "DELETE /api/orders/{}".to_owned(),
-            "frontend/orders.ts:3".to_owned(),
+            "frontend/orders.ts:4".to_owned(),
+        ),
+        (
+            "consumes_method_mismatch".to_owned(),
+            "PUT /api/orders/{}".to_owned(),
+            "frontend/orders.ts:7".to_owned(),
         ),
         (
             "consumes_undeclared".to_owned(),
             "GET /api/invoices/{}".to_owned(),
-            "frontend/orders.ts:4".to_owned(),
+            "frontend/orders.ts:5".to_owned(),
         ),
     ];
     assert_eq!(warnings(None), expected);

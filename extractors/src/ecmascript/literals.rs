@@ -180,6 +180,13 @@ impl Constants {
     }
 
     /// The value of the identifier `node`, when it names a constant.
+    /// These constants and `name` standing for `value` (a request wrapper's URL parameter).
+    pub(super) fn with(&self, name: &str, value: &str) -> Self {
+        let mut values = self.0.clone();
+        values.insert(name.to_owned(), value.to_owned());
+        Self(values)
+    }
+
     fn value_of(&self, node: Node<'_>, source: &str) -> Option<&str> {
         (node.kind() == "identifier")
             .then(|| self.0.get(syntax::text(node, source)))

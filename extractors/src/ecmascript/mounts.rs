@@ -432,6 +432,8 @@ pub(super) fn record(view: &FileView<'_, '_>, mut links: RouteLinks) {
         links
             .instance_requests
             .append(&mut shared.instance_requests);
+        links.wrappers.append(&mut shared.wrappers);
+        links.wrapper_calls.append(&mut shared.wrapper_calls);
         *shared = links;
     }
 }
