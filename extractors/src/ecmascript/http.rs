@@ -123,13 +123,20 @@ pub(super) fn extract(
         let (request, through) = match classified {
             Some(request) => (request, None),
             None => match imported_instance(view, function) {
-                Some((instance, member, verb)) => (
-                    Request {
-                        client: "",
-                        shape: Shape::Verb(verb),
-                    },
-                    Some((instance, member)),
-                ),
+                Some((instance, member, verb)) => {
+                    // `api.get(…)` may as well call a member of an exported object of request
+                    // wrappers: `crate::links` keeps whichever the other file has.
+                    let constants = constants
+                        .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+                    record_wrapper_call(view, call, function, argument_list, constants);
+                    (
+                        Request {
+                            client: "",
+                            shape: Shape::Verb(verb),
+                        },
+                        Some((instance, member)),
+                    )
+                }
                 None => {
                     let constants = constants
                         .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
@@ -611,11 +618,12 @@ fn record_wrapper(
 }
 
 /// The name and parameter names of the top-level function `node` is in: `function f(a, b)`,
-/// `const f = (a, b) => …` or `const f = function (a, b) { … }`, exported or not.
+/// `const f = (a, b) => …` or `const f = function (a, b) { … }`, exported or not, or a member
+/// of a top-level object (`const api = { get: (a) => … }`, named `api.get`).
 fn enclosing_top_level_function<'a>(
     node: Node<'_>,
     source: &'a str,
-) -> Option<(&'a str, Vec<&'a str>)> {
+) -> Option<(String, Vec<&'a str>)> {
     let mut function = None;
     let mut current = node;
     while let Some(parent) = current.parent() {
@@ -636,16 +644,58 @@ fn enclosing_top_level_function<'a>(
         }
     }
     let function = function?;
+    // A member of a top-level object (`const requests = { get: url => …, del(url) { … } }`) is
+    // named `requests.get`.
+    fn member_of_object<'t>(
+        key: Node<'t>,
+        object: Node<'t>,
+        source: &str,
+    ) -> Option<(String, Node<'t>)> {
+        let declarator = object
+            .parent()
+            .filter(|parent| parent.kind() == "variable_declarator")?;
+        let variable = declarator
+            .child_by_field_name("name")
+            .filter(|name| name.kind() == "identifier")?;
+        (key.kind() == "property_identifier").then_some(())?;
+        Some((
+            format!(
+                "{}.{}",
+                syntax::text(variable, source),
+                syntax::text(key, source)
+            ),
+            declarator.parent()?,
+        ))
+    }
     let (name, holder) = match function.kind() {
         "function_declaration" | "generator_function_declaration" => {
-            (function.child_by_field_name("name")?, function)
+            let name = function
+                .child_by_field_name("name")
+                .filter(|name| name.kind() == "identifier")?;
+            (syntax::text(name, source).to_owned(), function)
+        }
+        "method_definition" => {
+            let object = function
+                .parent()
+                .filter(|parent| parent.kind() == "object")?;
+            member_of_object(function.child_by_field_name("name")?, object, source)?
         }
         "arrow_function" | "function_expression" | "function" => {
-            let declarator = function
-                .parent()
-                .filter(|parent| parent.kind() == "variable_declarator")?;
-            let declaration = declarator.parent()?;
-            (declarator.child_by_field_name("name")?, declaration)
+            let parent = function.parent()?;
+            match parent.kind() {
+                "variable_declarator" => {
+                    let name = parent
+                        .child_by_field_name("name")
+                        .filter(|name| name.kind() == "identifier")?;
+                    (syntax::text(name, source).to_owned(), parent.parent()?)
+                }
+                "pair" => member_of_object(
+                    parent.child_by_field_name("key")?,
+                    parent.parent().filter(|object| object.kind() == "object")?,
+                    source,
+                )?,
+                _ => return None,
+            }
         }
         _ => return None,
     };
@@ -654,7 +704,7 @@ fn enclosing_top_level_function<'a>(
             || (parent.kind() == "export_statement"
                 && parent.parent().is_some_and(|root| root.kind() == "program"))
     });
-    if !top_level || name.kind() != "identifier" {
+    if !top_level {
         return None;
     }
     let parameters = function.child_by_field_name("parameters").map_or_else(
@@ -684,7 +734,7 @@ fn enclosing_top_level_function<'a>(
                 .collect()
         },
     );
-    Some((syntax::text(name, source), parameters))
+    Some((name, parameters))
 }
 
 /// Notes, for `crate::links`, a call that may call a request wrapper of the file or of another
@@ -715,7 +765,8 @@ fn record_wrapper_call(
             let Some(Resolution::File(file)) = record.map(|record| &record.resolution) else {
                 return;
             };
-            if target.export_path.contains('.') {
+            // `request(…)`, or a member of an exported object: `api.get(…)`.
+            if target.export_path.matches('.').count() > 1 {
                 return;
             }
             RouterRef::Imported {
@@ -725,6 +776,14 @@ fn record_wrapper_call(
         }
         None if function.kind() == "identifier" => {
             RouterRef::Local(syntax::text(function, source).to_owned())
+        }
+        // `requests.get(…)` of an object of the file.
+        None if function.kind() == "member_expression"
+            && function
+                .child_by_field_name("object")
+                .is_some_and(|object| object.kind() == "identifier") =>
+        {
+            RouterRef::Local(syntax::compact_text(function, source, 120))
         }
         None => return,
     };
