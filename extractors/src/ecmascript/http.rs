@@ -904,14 +904,15 @@ pub(crate) fn static_url_path(text: &str) -> Option<String> {
 
 /// The instances of request packages that are no client packages of `language.md` §3.5 (so
 /// that [`super::clients`] does not keep them): ky's `ky.create(…)` and `ky.extend(…)`, an
-/// instance's own `api.extend(…)`, and superagent's `superagent.agent()`, by the instance's key.
+/// instance's own `api.extend(…)`, superagent's `superagent.agent()`, and superagent wrapped by
+/// `superagent-promise` (`superagentPromise(superagent, Promise)`), by the instance's key.
 fn made_instances(view: &FileView<'_, '_>) -> Instances {
     let source = view.source();
     let mut made = Instances::new();
     if !view.imports.iter().any(|record| {
         record
             .external_package()
-            .is_some_and(|package| matches!(package, "ky" | "superagent"))
+            .is_some_and(|package| matches!(package, "ky" | "superagent" | "superagent-promise"))
     }) {
         return made;
     }
@@ -932,9 +933,13 @@ fn made_instances(view: &FileView<'_, '_>) -> Instances {
                 .filter(|package| {
                     matches!(
                         (*package, target.export_path.as_str()),
-                        ("ky", "create" | "extend") | ("superagent", "agent")
+                        ("ky", "create" | "extend")
+                            | ("superagent", "agent")
+                            | ("superagent-promise", "default")
                     )
-                }),
+                })
+                // `superagentPromise(superagent, Promise)` is superagent with promises.
+                .map(|package| package.trim_end_matches("-promise")),
             // `api.extend({ … })` of a ky instance.
             None => receiver_of(function, source)
                 .filter(|_| {
