@@ -426,6 +426,11 @@ fn imported_instance(
     function: Node<'_>,
 ) -> Option<(RouterRef, String, &'static str)> {
     let source = view.source();
+    // Read from the text first: most calls end in no verb.
+    let (_, written) = syntax::text(function, source).rsplit_once('.')?;
+    if written.trim() != "del" && static_verb(written.trim()).is_none() {
+        return None;
+    }
     (function.kind() == "member_expression").then_some(())?;
     let member = syntax::text(function.child_by_field_name("property")?, source);
     let verb = if member == "del" {
@@ -749,6 +754,11 @@ fn record_wrapper_call(
 ) {
     const READ_ARGUMENTS: usize = 4;
     let source = view.source();
+    // Read from the text first: most calls have no quoted argument with a `/` in it.
+    let written = syntax::text(argument_list, source);
+    if !written.contains('/') || !written.contains(['\'', '"', '`']) {
+        return;
+    }
     let arguments = arguments(argument_list);
     let may_be_url = |argument: &Node<'_>| {
         matches!(
