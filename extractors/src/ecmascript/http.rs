@@ -126,9 +126,7 @@ pub(super) fn extract(
                 Some((instance, member, verb)) => {
                     // `api.get(…)` may as well call a member of an exported object of request
                     // wrappers: `crate::links` keeps whichever the other file has.
-                    let constants = constants
-                        .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
-                    record_wrapper_call(view, call, function, argument_list, constants);
+                    record_wrapper_call(view, call, function, argument_list, &mut constants);
                     (
                         Request {
                             client: "",
@@ -138,9 +136,7 @@ pub(super) fn extract(
                     )
                 }
                 None => {
-                    let constants = constants
-                        .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
-                    record_wrapper_call(view, call, function, argument_list, constants);
+                    record_wrapper_call(view, call, function, argument_list, &mut constants);
                     continue;
                 }
             },
@@ -750,7 +746,7 @@ fn record_wrapper_call(
     call: Node<'_>,
     function: Node<'_>,
     argument_list: Node<'_>,
-    constants: &Constants,
+    constants: &mut Option<Constants>,
 ) {
     const READ_ARGUMENTS: usize = 4;
     let source = view.source();
@@ -797,6 +793,8 @@ fn record_wrapper_call(
         }
         None => return,
     };
+    let constants =
+        constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
     let arguments: Vec<WrapperArgument> = arguments
         .into_iter()
         .take(READ_ARGUMENTS)
