@@ -545,27 +545,14 @@ where
                 ),
             };
             let method = fact.property_str("method").unwrap_or("*").to_owned();
-            let shown = path.as_deref().unwrap_or(&url);
-            fact.evidence.message = format!("http call `{method} {shown}` via `{client}`").into();
-            fact.properties.insert(
-                "url",
-                PropertyValue::from(crate::syntax::truncate(&url, 120).as_str()),
+            finish_request(
+                &mut fact,
+                &method,
+                &url,
+                path.as_deref(),
+                client,
+                &mut taken,
             );
-            match path {
-                Some(path) => {
-                    fact.properties
-                        .insert("path", PropertyValue::from(path.as_str()));
-                }
-                None => {
-                    fact.properties.remove("path");
-                }
-            }
-            fact.properties
-                .insert("client", PropertyValue::from(client));
-            if taken.contains(&fact.id) {
-                fact.id = free_id(&fact.id, &taken);
-            }
-            taken.insert(fact.id.clone());
             facts.push(F::from(fact));
         }
     }
@@ -616,28 +603,51 @@ where
                 },
             };
             let mut fact = call.fact.clone();
-            let shown = path.as_deref().unwrap_or(&url);
-            fact.evidence.message =
-                format!("http call `{method} {shown}` via `{}`", wrapper.client).into();
-            fact.properties
-                .insert("method", PropertyValue::from(method.as_str()));
-            fact.properties.insert(
-                "url",
-                PropertyValue::from(crate::syntax::truncate(&url, 120).as_str()),
+            finish_request(
+                &mut fact,
+                &method,
+                &url,
+                path.as_deref(),
+                &wrapper.client,
+                &mut taken,
             );
-            if let Some(path) = path {
-                fact.properties
-                    .insert("path", PropertyValue::from(path.as_str()));
-            }
-            fact.properties
-                .insert("client", PropertyValue::from(wrapper.client.as_str()));
-            if taken.contains(&fact.id) {
-                fact.id = free_id(&fact.id, &taken);
-            }
-            taken.insert(fact.id.clone());
             facts.push(F::from(fact));
         }
     }
+}
+
+/// Gives a request fact that `crate::links` completes its method, URL, path (none when not
+/// known), client and message, and an id no fact holds yet.
+fn finish_request(
+    fact: &mut Fact,
+    method: &str,
+    url: &str,
+    path: Option<&str>,
+    client: &str,
+    taken: &mut BTreeSet<String>,
+) {
+    let shown = path.unwrap_or(url);
+    fact.evidence.message = format!("http call `{method} {shown}` via `{client}`").into();
+    fact.properties
+        .insert("method", PropertyValue::from(method));
+    fact.properties.insert(
+        "url",
+        PropertyValue::from(crate::syntax::truncate(url, 120).as_str()),
+    );
+    match path {
+        Some(path) => {
+            fact.properties.insert("path", PropertyValue::from(path));
+        }
+        None => {
+            fact.properties.remove("path");
+        }
+    }
+    fact.properties
+        .insert("client", PropertyValue::from(client));
+    if taken.contains(&fact.id) {
+        fact.id = free_id(&fact.id, taken);
+    }
+    taken.insert(fact.id.clone());
 }
 
 /// Gives the requests whose URLs read constants of other files ([`UrlConstant`]) the path of the
