@@ -532,34 +532,30 @@ fn checkout_machines_reports_transitions_consent_order_and_totals_from_reviewed_
 /// matches them; the links that carry the prefix survive the extraction cache.
 #[test]
 fn contract_routes_take_mount_prefixes_from_other_files_also_from_the_cache() {
-    let project = tempfile::tempdir().expect("temporary directory");
-    let root = project.path();
-    let write = |path: &str, text: &str| {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write(
-        "architecture.ag",
-        "node app : server\n\
+    let project = project_of(&[
+        (
+            "architecture.ag",
+            "node app : server\n\
          contract OrdersApi {\n  GET \"/api/orders\"\n  DELETE \"/api/orders/{id}\"\n}\n\
          component Backend { runs_on: app paths: \"backend/**\" implements: OrdersApi }\n",
-    );
-    write(
-        "backend/app.js",
-        "const express = require('express');\n\
+        ),
+        (
+            "backend/app.js",
+            "const express = require('express');\n\
          const orders = require('./orders');\n\
          const app = express();\n\
          app.use('/api', orders);\n",
-    );
-    write(
-        "backend/orders.js",
-        "const express = require('express');\n\
+        ),
+        (
+            "backend/orders.js",
+            "const express = require('express');\n\
          const router = express.Router();\n\
          router.get('/orders', (req, res) => res.json([]));\n\
          router.post('/orders', (req, res) => res.end());\n\
          module.exports = router;\n",
-    );
+        ),
+    ]);
+    let root = project.path();
     let contract_findings = |cache: Option<&Path>| {
         let mut options = CheckOptions::new(root);
         options.scope = ScopeRequest::All;
@@ -616,38 +612,35 @@ fn contract_routes_take_mount_prefixes_from_other_files_also_from_the_cache() {
 #[test]
 fn consumed_contracts_see_requests_through_client_instances_and_wrappers_of_other_files_also_from_the_cache(
 ) {
-    let project = tempfile::tempdir().expect("temporary directory");
-    let root = project.path();
-    let write = |path: &str, text: &str| {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write(
-        "architecture.ag",
-        "node browser : edge_desktop\n\
+    let project = project_of(&[
+        (
+            "architecture.ag",
+            "node browser : edge_desktop\n\
          contract OrdersApi {\n  GET \"/api/orders\"\n  GET \"/api/orders/{id}\"\n}\n\
          component Frontend { runs_on: browser paths: \"frontend/**\" consumes: OrdersApi }\n",
-    );
-    write(
-        "frontend/api.ts",
-        "import axios from 'axios';\n\
+        ),
+        (
+            "frontend/api.ts",
+            "import axios from 'axios';\n\
          export const api = axios.create({ baseURL: '/api' });\n",
-    );
-    write(
-        "frontend/http.ts",
-        "export const apiFetch = (path: string, init?: RequestInit) => fetch(`/api${path}`, init);\n",
-    );
-    write(
-        "frontend/orders.ts",
-        "import { api } from './api';\n\
+        ),
+        (
+            "frontend/http.ts",
+            "export const apiFetch = (path: string, init?: RequestInit) =>\n\
+         fetch(`/api${path}`, init);\n",
+        ),
+        (
+            "frontend/orders.ts",
+            "import { api } from './api';\n\
          import { apiFetch } from './http';\n\
          export const list = () => api.get('/orders');\n\
          export const cancel = (id: string) => api.delete(`/orders/${id}`);\n\
          export const invoice = (id: string) => api.get(`/invoices/${id}`);\n\
          export const one = (id: string) => apiFetch(`/orders/${id}`);\n\
          export const replace = (id: string) => apiFetch(`/orders/${id}`, { method: 'PUT' });\n",
-    );
+        ),
+    ]);
+    let root = project.path();
     let warnings = |cache: Option<&Path>| {
         let mut options = CheckOptions::new(root);
         options.scope = ScopeRequest::All;
@@ -694,4 +687,15 @@ fn consumed_contracts_see_requests_through_client_instances_and_wrappers_of_othe
     let cache = tempfile::tempdir().expect("cache directory");
     assert_eq!(warnings(Some(cache.path())), expected, "cold cache");
     assert_eq!(warnings(Some(cache.path())), expected, "warm cache");
+}
+
+/// A temporary project holding `files` (path, text).
+fn project_of(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let project = tempfile::tempdir().expect("temporary directory");
+    for (path, text) in files {
+        let path = project.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    project
 }
