@@ -98,6 +98,10 @@ pub struct RequestWrapper {
     pub url_text: Option<String>,
     /// Where the request's method comes from.
     pub method: WrapperMethod,
+    /// The base URL of the client instance the request goes through (written, read), which
+    /// comes before a URL that is not absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<(String, String)>,
 }
 
 /// Where the method of a wrapper's request comes from.
@@ -582,14 +586,21 @@ where
             else {
                 continue;
             };
-            let url = wrapper
+            let mut url = wrapper
                 .url_written
                 .replace(&format!("${{{}}}", wrapper.parameter), written);
-            let path = wrapper
+            let mut text = wrapper
                 .url_text
                 .as_ref()
-                .map(|wrapper_text| wrapper_text.replace('\u{1}', text))
-                .and_then(|text| crate::ecmascript::static_url_path(&text));
+                .map(|wrapper_text| wrapper_text.replace('\u{1}', text));
+            // The instance's base URL before a URL that is not absolute, as the client joins them.
+            if let (Some((base_written, base_text)), Some(read)) = (&wrapper.base, &text) {
+                if !crate::ecmascript::is_absolute_url(read) {
+                    url = crate::ecmascript::joined_url(base_written, &url);
+                    text = Some(crate::ecmascript::joined_url(base_text, read));
+                }
+            }
+            let path = text.and_then(|text| crate::ecmascript::static_url_path(&text));
             let method = match &wrapper.method {
                 WrapperMethod::Fixed(method) => method.clone(),
                 WrapperMethod::Parameter(index) => call

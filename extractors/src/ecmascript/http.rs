@@ -195,13 +195,13 @@ pub(super) fn extract(
                 })?;
                 Some((base, value))
             });
-        if through.is_none() && base.is_none() {
+        if through.is_none() {
             record_wrapper(
                 view,
                 call,
                 url_node,
                 wrapper_method(request.shape, &arguments, source),
-                request.client,
+                (request.client, base.as_ref().map(|(_, base)| base)),
                 constants,
             );
         }
@@ -542,13 +542,14 @@ fn wrapper_method<'tree>(
 
 /// Notes, for `crate::links`, the top-level function around `call` as a request wrapper when
 /// the request's URL is built from one of its parameters (`${API}${path}`, `API + path`,
-/// `path`).
+/// `path`), with the base URL of the instance it requests through (`api.get(path)` with
+/// `api = axios.create({ baseURL })`).
 fn record_wrapper(
     view: &FileView<'_, '_>,
     call: Node<'_>,
     url: Node<'_>,
     method: MethodSource<'_>,
-    client: &str,
+    (client, base): (&str, Option<&Interpolated>),
     constants: &Constants,
 ) {
     let source = view.source();
@@ -602,6 +603,7 @@ fn record_wrapper(
         parameter: parameter.to_owned(),
         url_text,
         method,
+        base: base.map(|base| (base.written.clone(), base.text.clone())),
     };
     let exports = super::mounts::exports(view);
     if let Ok(mut shared) = view.input.links.try_borrow_mut() {
