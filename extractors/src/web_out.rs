@@ -269,9 +269,6 @@ fn static_path(url: &str) -> Option<String> {
 /// `endpoint`, `server` or `address` in it) followed by a path segment is a base that ends with
 /// `/`: the path is `/pets/visits`.
 fn after_dynamic_base(url: &str) -> Option<std::borrow::Cow<'_, str>> {
-    const BASE_NAMES: [&str; 7] = [
-        "host", "url", "uri", "base", "endpoint", "server", "address",
-    ];
     let Some(hole) = url.strip_prefix("${").or_else(|| url.strip_prefix('{')) else {
         return Some(url.into());
     };
@@ -286,20 +283,33 @@ fn after_dynamic_base(url: &str) -> Option<std::borrow::Cow<'_, str>> {
                     if rest.starts_with('/') {
                         return Some(rest.into());
                     }
-                    let name = hole.get(..index)?.to_ascii_lowercase();
-                    let names_base = BASE_NAMES.iter().any(|base| name.contains(base));
-                    let segment = rest
-                        .chars()
-                        .next()
-                        .is_some_and(|first| first.is_ascii_alphanumeric())
-                        && !rest.contains("://");
-                    return (names_base && segment).then(|| format!("/{rest}").into());
+                    return (names_base(hole.get(..index)?) && starts_segment(rest))
+                        .then(|| format!("/{rest}").into());
                 }
             }
             _ => {}
         }
     }
     None
+}
+
+/// Whether a URL's leading hole names a host or base address (`hostname`, `baseUrl`, `API_URI`,
+/// `endpoint`, `server`, `address`), which a path segment may follow directly.
+pub(crate) fn names_base(hole: &str) -> bool {
+    const BASE_NAMES: [&str; 7] = [
+        "host", "url", "uri", "base", "endpoint", "server", "address",
+    ];
+    let name = hole.to_ascii_lowercase();
+    BASE_NAMES.iter().any(|base| name.contains(base))
+}
+
+/// Whether what follows a leading hole starts a path segment (`pets/visits`), not a scheme, a
+/// port or an extension.
+pub(crate) fn starts_segment(rest: &str) -> bool {
+    rest.chars()
+        .next()
+        .is_some_and(|first| first.is_ascii_alphanumeric())
+        && !rest.contains("://")
 }
 
 /// The `checks_role` fact of a role check.

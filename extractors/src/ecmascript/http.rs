@@ -216,7 +216,9 @@ pub(super) fn extract(
                     },
                     _ => value,
                 };
-                (value.written, static_path(&value.text))
+                let path = static_path(&value.text)
+                    .or_else(|| base_named_path(&value.written, &value.text));
+                (value.written, path)
             }
             None => (syntax::compact_text(url_node, source, 120), None),
         };
@@ -1093,6 +1095,17 @@ fn method_from(options: Option<Node<'_>>, source: &str) -> String {
         return "GET".to_owned();
     };
     static_string(method, source).map_or_else(|| "*".to_owned(), |method| method.to_uppercase())
+}
+
+/// The path of a URL whose leading substitution names a host or base address glued to a path
+/// segment (`${API_HOST}users/${id}`, as `web_out` reads `{hostname}pets` in the other
+/// languages): the base ends with `/`, and the path is `/users/{}`.
+fn base_named_path(written: &str, text: &str) -> Option<String> {
+    let name = written.strip_prefix("${")?.split('}').next()?;
+    let rest = text.strip_prefix(DYNAMIC)?;
+    (crate::web_out::names_base(name) && crate::web_out::starts_segment(rest))
+        .then(|| static_path(&format!("/{rest}")))
+        .flatten()
 }
 
 /// The normalised path of a URL text (dynamic parts marked), when it is known.
