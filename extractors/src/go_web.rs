@@ -877,10 +877,11 @@ fn resty_call<'tree>(
     let mut before = call;
     for _ in 0..MAX_CHAIN_STEPS {
         if current.kind() == "identifier" {
-            if declared_request(file.root, current, before, source) {
+            let function = enclosing_function(file.root, before)?;
+            if declared_request(function, current, before, source) {
                 return Some((call, verb.to_uppercase(), *url));
             }
-            let (value, binding) = bound_value(file.root, current, before, source)?;
+            let (value, binding) = bound_value(function, current, before, source)?;
             current = value;
             before = binding;
             continue;
@@ -897,13 +898,11 @@ fn resty_call<'tree>(
     None
 }
 
-/// Whether `name` is a parameter of the function (or function literal) around `before`, or a
-/// variable it declares before `before`, of type `*resty.Request` (`req *resty.Request`).
-fn declared_request(root: Node<'_>, name: Node<'_>, before: Node<'_>, source: &str) -> bool {
+/// Whether `name` is a parameter of `function` (the function or function literal around
+/// `before`), or a variable it declares before `before`, of type `*resty.Request`
+/// (`req *resty.Request`).
+fn declared_request(function: Node<'_>, name: Node<'_>, before: Node<'_>, source: &str) -> bool {
     let name = syntax::text(name, source);
-    let Some(function) = enclosing_function(root, before) else {
-        return false;
-    };
     syntax::descendants(function)
         .take_while(|node| node.start_byte() < before.start_byte())
         .filter(|node| matches!(node.kind(), "parameter_declaration" | "var_spec"))
@@ -934,17 +933,16 @@ fn enclosing_function<'tree>(root: Node<'tree>, node: Node<'tree>) -> Option<Nod
 }
 
 /// The value the variable `name` holds where `before` starts: that of the last statement of
-/// the enclosing function (or function literal) that binds it before `before` (`name := v`,
-/// `name, err = v, nil`, `var name = v`), with that statement. `None` when nothing there binds
-/// it, or binds it from a call of several results.
+/// `function` (the function or function literal around `before`) that binds it before
+/// `before` (`name := v`, `name, err = v, nil`, `var name = v`), with that statement. `None`
+/// when nothing there binds it, or binds it from a call of several results.
 fn bound_value<'tree>(
-    root: Node<'tree>,
+    function: Node<'tree>,
     name: Node<'tree>,
     before: Node<'tree>,
     source: &str,
 ) -> Option<(Node<'tree>, Node<'tree>)> {
     let name = syntax::text(name, source);
-    let function = enclosing_function(root, before)?;
     let mut bound = None;
     for statement in syntax::descendants(function) {
         if statement.start_byte() >= before.start_byte() {

@@ -399,12 +399,9 @@ where
 {
     if links
         .values()
-        .any(|links| !links.instance_requests.is_empty())
+        .any(|links| !links.instance_requests.is_empty() || !links.wrapper_calls.is_empty())
     {
-        link_instance_requests(facts, links);
-    }
-    if links.values().any(|links| !links.wrappers.is_empty()) {
-        link_wrapper_calls(facts, links);
+        link_requests(facts, links);
     }
     if links.values().any(|links| !links.url_constants.is_empty()) {
         link_url_constants(facts, links);
@@ -508,9 +505,12 @@ where
 
 /// Adds the requests made through client instances of other files ([`InstanceRequest`]) whose
 /// instance that file exports, with the instance's client and its base URL before a URL that is
-/// not absolute; the others are no requests. The facts are added in file order, with an id the
-/// file's facts do not already hold.
-fn link_instance_requests<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
+/// not absolute, and the calls of request wrappers ([`RequestWrapper`]): the wrapper's URL with
+/// the call's argument in its parameter's place (after the base URL of the instance the wrapper
+/// requests through), and the method the wrapper or the call names. A pending request whose
+/// instance or wrapper no file has, or a wrapper call whose URL argument is no literal or
+/// template, is none. The facts are added in file order, with ids no fact holds yet.
+fn link_requests<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
     F: BorrowMut<Fact> + From<Fact>,
 {
@@ -533,22 +533,13 @@ where
             };
             let mut fact = request.fact.clone();
             let written = fact.property_str("url").unwrap_or_default().to_owned();
-            let (url, path) = match (&instance.base, &request.url_text) {
-                (Some((base_written, base_text)), Some(text))
-                    if !crate::ecmascript::is_absolute_url(text) =>
-                {
-                    let url = crate::ecmascript::joined_url(base_written, &written);
-                    let path = crate::ecmascript::static_url_path(&crate::ecmascript::joined_url(
-                        base_text, text,
-                    ));
-                    (url, path)
-                }
-                (_, text) => (
-                    written.clone(),
-                    text.as_deref().and_then(crate::ecmascript::static_url_path),
-                ),
-            };
+            let (url, text) = crate::ecmascript::based_url(
+                as_pair(instance.base.as_ref()),
+                written,
+                request.url_text.clone(),
+            );
             let method = fact.property_str("method").unwrap_or("*").to_owned();
+            let path = text.as_deref().and_then(crate::ecmascript::static_path);
             finish_request(
                 &mut fact,
                 &method,
@@ -559,18 +550,6 @@ where
             );
             facts.push(F::from(fact));
         }
-    }
-}
-
-/// Adds the calls of request wrappers ([`RequestWrapper`]) as requests: the wrapper's URL with
-/// the call's argument in its parameter's place, and the method the wrapper or the call names.
-/// A call whose URL argument is no literal or template is none.
-fn link_wrapper_calls<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
-where
-    F: BorrowMut<Fact> + From<Fact>,
-{
-    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
-    for (file, file_links) in links {
         for call in &file_links.wrapper_calls {
             let (wrapper_file, name) = resolve_target(links, file, &call.wrapper);
             let Some(wrapper) = links
@@ -586,21 +565,16 @@ where
             else {
                 continue;
             };
-            let mut url = wrapper
-                .url_written
-                .replace(&format!("${{{}}}", wrapper.parameter), written);
-            let mut text = wrapper
-                .url_text
-                .as_ref()
-                .map(|wrapper_text| wrapper_text.replace('\u{1}', text));
-            // The instance's base URL before a URL that is not absolute, as the client joins them.
-            if let (Some((base_written, base_text)), Some(read)) = (&wrapper.base, &text) {
-                if !crate::ecmascript::is_absolute_url(read) {
-                    url = crate::ecmascript::joined_url(base_written, &url);
-                    text = Some(crate::ecmascript::joined_url(base_text, read));
-                }
-            }
-            let path = text.and_then(|text| crate::ecmascript::static_url_path(&text));
+            let (url, text) = crate::ecmascript::based_url(
+                as_pair(wrapper.base.as_ref()),
+                wrapper
+                    .url_written
+                    .replace(&format!("${{{}}}", wrapper.parameter), written),
+                wrapper
+                    .url_text
+                    .as_ref()
+                    .map(|wrapper_text| wrapper_text.replace('\u{1}', text)),
+            );
             let method = match &wrapper.method {
                 WrapperMethod::Fixed(method) => method.clone(),
                 WrapperMethod::Parameter(index) => call
@@ -614,6 +588,7 @@ where
                 },
             };
             let mut fact = call.fact.clone();
+            let path = text.as_deref().and_then(crate::ecmascript::static_path);
             finish_request(
                 &mut fact,
                 &method,
@@ -625,6 +600,11 @@ where
             facts.push(F::from(fact));
         }
     }
+}
+
+/// A base URL kept as (written, read), borrowed.
+fn as_pair(base: Option<&(String, String)>) -> Option<(&str, &str)> {
+    base.map(|(written, text)| (written.as_str(), text.as_str()))
 }
 
 /// Gives a request fact that `crate::links` completes its method, URL, path (none when not

@@ -1066,11 +1066,7 @@ fn http_call<'tree>(
     if let Some(base) = base {
         let absolute = url.starts_with("http://") || url.starts_with("https://");
         if !absolute && !url.starts_with('{') {
-            url = format!(
-                "{}/{}",
-                base.trim_end_matches('/'),
-                url.trim_start_matches('/')
-            );
+            url = web_out::joined_url(base, &url);
         }
     }
     let url = web_out::with_lazy_constants(url, constants, || module_constants(file.root, source));

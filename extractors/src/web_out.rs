@@ -103,6 +103,19 @@ pub(crate) fn http_call_fact(factory: &FactFactory<'_>, site: &HttpCallSite<'_>)
     fact
 }
 
+/// A base URL and a URL after it, as HTTP clients join them: one `/` between, the base alone
+/// for an empty URL.
+pub(crate) fn joined_url(base: &str, url: &str) -> String {
+    if url.is_empty() {
+        return base.to_owned();
+    }
+    format!(
+        "{}/{}",
+        base.trim_end_matches('/'),
+        url.trim_start_matches('/')
+    )
+}
+
 /// A URL written as a `+` concatenation (Java, C#, Go), read left to right: a string literal
 /// gives its value, any other operand a `{…}` hole holding its text
 /// (`"https://host/orders/" + id` → `https://host/orders/{id}`, `baseUrl + "/orders"` →

@@ -30,6 +30,7 @@ use crate::links::{
     WrapperCall, WrapperMethod,
 };
 use crate::query::{Field, QueryHit};
+use crate::web_out::joined_url;
 use crate::{route_path, syntax};
 use std::collections::HashMap;
 
@@ -82,7 +83,6 @@ pub(super) fn extract(
         with_more = all;
         &with_more
     };
-    record_instances(view, instances);
     // A request goes through the global `fetch`, a client instance or an import of a request
     // package (or of a project file, which may export an instance); without any, no call needs
     // reading.
@@ -105,6 +105,7 @@ pub(super) fn extract(
     // `const API = '/api'` … `fetch(`${API}/orders`)`: the path is `/api/orders`.
     let mut constants: Option<Constants> = None;
     let mut bases: Option<HashMap<String, Node<'_>>> = None;
+    record_instances(view, instances, &mut bases, &mut constants);
     for hit in hits {
         let (Some(call), Some(function), Some(argument_list)) = (
             hit.node(Field::Call),
@@ -182,19 +183,7 @@ pub(super) fn extract(
                     .get(&receiver)
                     .copied()
             })
-            .and_then(|base| {
-                let value = interpolated_with(base, source, constants).or_else(|| {
-                    // A name (of another file's constant, or an environment variable) is a
-                    // dynamic base that `crate::links` may fill in.
-                    matches!(base.kind(), "identifier" | "member_expression").then(|| {
-                        Interpolated {
-                            written: format!("${{{}}}", syntax::text(base, source)),
-                            text: DYNAMIC.to_owned(),
-                        }
-                    })
-                })?;
-                Some((base, value))
-            });
+            .and_then(|base| Some((base, base_value(base, source, constants)?)));
         if through.is_none() {
             record_wrapper(
                 view,
@@ -209,16 +198,15 @@ pub(super) fn extract(
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
         let (url, path) = match interpolated {
             Some(value) => {
-                let value = match &base {
-                    Some((_, base)) if !is_absolute(&value.text) => Interpolated {
-                        written: joined_url(&base.written, &value.written),
-                        text: joined_url(&base.text, &value.text),
-                    },
-                    _ => value,
-                };
-                let path = static_path(&value.text)
-                    .or_else(|| base_named_path(&value.written, &value.text));
-                (value.written, path)
+                let (written, text) = based_url(
+                    base.as_ref()
+                        .map(|(_, base)| (base.written.as_str(), base.text.as_str())),
+                    value.written,
+                    Some(value.text),
+                );
+                let text = text.unwrap_or_default();
+                let path = static_path(&text).or_else(|| base_named_path(&written, &text));
+                (written, path)
             }
             None => (syntax::compact_text(url_node, source, 120), None),
         };
@@ -253,6 +241,13 @@ pub(super) fn extract(
             record_url_constants(view, call, base);
         }
     }
+    // The names other files import the file's instances and wrappers under (once a file).
+    if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+        let exported = !shared.instances.is_empty() || !shared.wrappers.is_empty();
+        if exported && shared.exports.is_empty() {
+            shared.exports = super::mounts::exports(view);
+        }
+    }
     facts
 }
 
@@ -271,16 +266,32 @@ fn is_absolute(text: &str) -> bool {
     text.starts_with("http://") || text.starts_with("https://") || text.starts_with("//")
 }
 
-/// A base URL and a URL after it, as axios joins them: one `/` between.
-pub(crate) fn joined_url(base: &str, url: &str) -> String {
-    if url.is_empty() {
-        return base.to_owned();
+/// A URL (as written, and as read for its path when known) after a client's base URL, as axios
+/// and ky join them: the base first, one `/` between, unless the URL is absolute or not read.
+/// Also what `crate::links` applies to requests made through another file's instance.
+pub(crate) fn based_url(
+    base: Option<(&str, &str)>,
+    written: String,
+    text: Option<String>,
+) -> (String, Option<String>) {
+    match (base, text) {
+        (Some((base_written, base_text)), Some(text)) if !is_absolute(&text) => (
+            joined_url(base_written, &written),
+            Some(joined_url(base_text, &text)),
+        ),
+        (_, text) => (written, text),
     }
-    format!(
-        "{}/{}",
-        base.trim_end_matches('/'),
-        url.trim_start_matches('/')
-    )
+}
+
+/// The value of a client's base URL node: a string or template, else a name (of another file's
+/// constant, or an environment variable) as a dynamic base that `crate::links` may fill in.
+fn base_value(base: Node<'_>, source: &str, constants: &Constants) -> Option<Interpolated> {
+    interpolated_with(base, source, constants).or_else(|| {
+        matches!(base.kind(), "identifier" | "member_expression").then(|| Interpolated {
+            written: format!("${{{}}}", syntax::text(base, source)),
+            text: DYNAMIC.to_owned(),
+        })
+    })
 }
 
 /// The `baseURL` of each client instance of the file made with a config object
@@ -607,7 +618,6 @@ fn record_wrapper(
         method,
         base: base.map(|base| (base.written.clone(), base.text.clone())),
     };
-    let exports = super::mounts::exports(view);
     if let Ok(mut shared) = view.input.links.try_borrow_mut() {
         if !shared
             .wrappers
@@ -615,9 +625,6 @@ fn record_wrapper(
             .any(|known| known.name == wrapper.name)
         {
             shared.wrappers.push(wrapper);
-        }
-        if shared.exports.is_empty() {
-            shared.exports = exports;
         }
     }
 }
@@ -837,9 +844,13 @@ fn record_wrapper_call(
 }
 
 /// Notes, for `crate::links`, the request clients of a file that may export them: those kept in
-/// variables (not in `this.` fields), with their base URLs, and the names the file exports
-/// under other names.
-fn record_instances(view: &FileView<'_, '_>, instances: &Instances) {
+/// variables (not in `this.` fields), with their base URLs.
+fn record_instances<'a>(
+    view: &FileView<'a, '_>,
+    instances: &Instances,
+    bases: &mut Option<HashMap<String, Node<'a>>>,
+    constants: &mut Option<Constants>,
+) {
     let source = view.source();
     if instances.is_empty() || !(source.contains("export") || source.contains("module.exports")) {
         return;
@@ -866,8 +877,7 @@ fn record_instances(view: &FileView<'_, '_>, instances: &Instances) {
         return;
     }
     kept.sort();
-    let bases = instance_bases(view);
-    let mut constants: Option<Constants> = None;
+    let bases = bases.get_or_insert_with(|| instance_bases(view));
     let found: Vec<ClientInstance> = kept
         .into_iter()
         .map(|(name, key, package)| ClientInstance {
@@ -876,24 +886,13 @@ fn record_instances(view: &FileView<'_, '_>, instances: &Instances) {
             base: bases.get(key).and_then(|base| {
                 let constants = constants
                     .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
-                let value = interpolated_with(*base, source, constants).or_else(|| {
-                    matches!(base.kind(), "identifier" | "member_expression").then(|| {
-                        Interpolated {
-                            written: format!("${{{}}}", syntax::text(*base, source)),
-                            text: DYNAMIC.to_owned(),
-                        }
-                    })
-                })?;
+                let value = base_value(*base, source, constants)?;
                 Some((value.written, value.text))
             }),
         })
         .collect();
-    let exports = super::mounts::exports(view);
     if let Ok(mut shared) = view.input.links.try_borrow_mut() {
         shared.instances.extend(found);
-        if shared.exports.is_empty() {
-            shared.exports = exports;
-        }
     }
 }
 
@@ -902,16 +901,6 @@ fn record_instances(view: &FileView<'_, '_>, instances: &Instances) {
 pub(crate) fn instance_client(package: &str, member: &str) -> Option<&'static str> {
     let request = package_request(package, member)?;
     matches!(request.shape, Shape::Verb(_)).then_some(request.client)
-}
-
-/// Whether a URL text is absolute, for `crate::links`.
-pub(crate) fn is_absolute_url(text: &str) -> bool {
-    is_absolute(text)
-}
-
-/// The path of a URL text read as a request fact reads it, for `crate::links`.
-pub(crate) fn static_url_path(text: &str) -> Option<String> {
-    static_path(text)
 }
 
 /// The instances of request packages that are no client packages of `language.md` §3.5 (so
@@ -1108,8 +1097,9 @@ fn base_named_path(written: &str, text: &str) -> Option<String> {
         .flatten()
 }
 
-/// The normalised path of a URL text (dynamic parts marked), when it is known.
-fn static_path(text: &str) -> Option<String> {
+/// The normalised path of a URL text (dynamic parts marked), when it is known; also what
+/// `crate::links` gives the requests it completes.
+pub(crate) fn static_path(text: &str) -> Option<String> {
     let after_scheme = text
         .strip_prefix("https://")
         .or_else(|| text.strip_prefix("http://"));

@@ -182,4 +182,4 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts
 }
 
-pub(crate) use http::{instance_client, is_absolute_url, joined_url, static_url_path, url_path};
+pub(crate) use http::{based_url, instance_client, static_path, url_path};
