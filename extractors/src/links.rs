@@ -20,6 +20,12 @@
 //! [`link_routes`] follows the base classes by name, across files, and prefixes those routes,
 //! with `[controller]` and `[action]` taken from the derived controller and its action. A base
 //! name that several classes with different templates share is not followed.
+//!
+//! TS/JS requests cross files too: a call through a client instance another file exports
+//! (`instance_requests` against that file's `instances`), a call of a request wrapper of the
+//! file or of another one (`wrapper_calls` against `wrappers`), and a URL that reads another
+//! file's constant (`url_constants` against `constants`). [`link_routes`] completes or adds
+//! those `http_call` facts.
 
 use std::borrow::BorrowMut;
 use std::collections::{BTreeMap, BTreeSet};
