@@ -10,6 +10,9 @@ cache and prints the median wall time and files/s. Usage:
     scripts/bench.py --diff             # `check --diff` on a 20-file change, cold then warm cache
     scripts/bench.py --project DIR --spec FILE   # a real repository: check --all against the parse-only floor,
                                                  # in back-to-back pairs (wall and CPU ratios per pair)
+    scripts/bench.py --adversarial [--size N]    # one broken or degenerate file per case and language:
+                                                 # check --all against the floor; extraction must stay
+                                                 # linear where tree-sitter's parse is
 """
 import argparse
 import os
@@ -145,6 +148,59 @@ def bench_project(binary: pathlib.Path, project: pathlib.Path, spec, runs: int) 
     return 0
 
 
+EXTENSIONS = ["py", "ts", "tsx", "js", "go", "java", "cs", "rs", "kt", "swift"]
+
+
+def adversarial_cases(size: int) -> dict:
+    """Files of `size` repetitions that stress error recovery and deep or long trees: the same
+    text in every language (mostly syntax errors), and a few language-specific shapes."""
+    same = {
+        "and-chain": "x" + " && x" * size + "\n",
+        "closers": ")" * size + "\n",
+        "openers": "{" * size + "\n",
+        "less-than": "a<" * size + "\n",
+        "wide-call": "f(" + ", ".join(["a"] * size) + ")\n",
+        "member-chain": "a" + ".b" * size + "\n",
+        "concatenation": 'x = "a"' + ' + "b"' * size + "\n",
+        "broken-lines": "x = = 1\n" * size,
+        "annotations": "@A " * size + "\n",
+        "generics": "List<" * size + "\n",
+    }
+    cases = {f"{name}.{extension}": text for name, text in same.items() for extension in EXTENSIONS}
+    cases.update({
+        "missing-names.java": "class A { " + "int = 1; " * size + "}\n",
+        "missing-names.kt": "class A { " + "fun f( " * size + "}\n",
+        "registrations.cs": "class S { void C(IServiceCollection s) { s" + "".join(
+            f".AddScoped<I{i}, C{i}>()" for i in range(size)) + "; } }\n",
+        "requests.py": "import requests\n" + "".join(f'requests.get("http://h/x{i}/" + y)\n' for i in range(size)),
+        "fetches.ts": "".join(f"fetch(`/api/x{i}/${{id}}`);\n" for i in range(size)),
+        "routes.go": "package a\nfunc f(r *gin.Engine) {\n" + "".join(f'r.GET("/x{i}", h)\n' for i in range(size)) + "}\n",
+        "imports.rs": "".join(f"use crate::a{i}::B;\n" for i in range(size)),
+    })
+    return cases
+
+
+def bench_adversarial(binary: pathlib.Path, size: int) -> int:
+    """`check --all` against `bench-parse --all` on a project of one adversarial file, per case.
+    Flags a case whose check takes more than twice its floor plus 0.2 s: extraction work that
+    grows faster than the file."""
+    slow = 0
+    print(f"{'case':28s} {'bytes':>8s} {'floor ms':>9s} {'check ms':>9s}")
+    for name, text in adversarial_cases(size).items():
+        with tempfile.TemporaryDirectory() as directory:
+            project = pathlib.Path(directory)
+            (project / "src").mkdir()
+            (project / "src" / name).write_text(text)
+            (project / "architecture.ag").write_text('node n : server\ncomponent App { runs_on: n  paths: "src/**" }\n')
+            floor, _ = timed([str(binary), "bench-parse", "--all", "--project", str(project)])
+            check, _ = timed([str(binary), "check", "--all", "--no-cache", "--json", "--project", str(project)])
+            flag = check > 2 * floor + 0.2
+            slow += flag
+            print(f"{name:28s} {len(text.encode()):8d} {floor * 1000:9.0f} {check * 1000:9.0f}{'  SLOW' if flag else ''}")
+    print(f"{slow} slow case(s) of {len(adversarial_cases(size))}")
+    return 1 if slow else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, action="append")
@@ -153,6 +209,8 @@ def main() -> int:
     parser.add_argument("--diff", action="store_true", help="time `check --diff` on a 20-file change instead of `check --all`")
     parser.add_argument("--project", help="time an existing project instead of a generated tree")
     parser.add_argument("--spec", help="the spec for --project")
+    parser.add_argument("--adversarial", action="store_true", help="time degenerate files against the floor")
+    parser.add_argument("--size", type=int, default=4000, help="repetitions per --adversarial file")
     arguments = parser.parse_args()
     sizes = arguments.files or [1000, 10000]
     if arguments.binary:
@@ -160,6 +218,8 @@ def main() -> int:
     else:
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "engine", "--bin", "lintel"], cwd=ROOT, check=True)
         binary = ROOT / "target" / "release" / "lintel"
+    if arguments.adversarial:
+        return bench_adversarial(binary, arguments.size)
     if arguments.project:
         return bench_project(binary, pathlib.Path(arguments.project), arguments.spec, arguments.runs)
     if arguments.diff:

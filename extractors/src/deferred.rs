@@ -371,7 +371,8 @@ impl<'a> Anchors<'a> {
         } = state;
         if flags & KindIds::NAME != 0 {
             let name = syntax::text(node, self.source);
-            if !first_uses.contains_key(name) {
+            // An empty name (a `MISSING` identifier of broken code) names no type.
+            if !name.is_empty() && !first_uses.contains_key(name) {
                 let scope = self.walked_scope(node, open);
                 first_uses.insert(name, (node, scope));
             }
@@ -1043,6 +1044,25 @@ mod tests {
             .scopes
             .iter()
             .any(|scope| &**scope == "Outer.Inner.run.run"));
+    }
+
+    #[test]
+    fn a_missing_identifier_is_no_use_of_a_name() {
+        // `int = 1` leaves the field's name an empty `MISSING` identifier: no type is named by
+        // it, and finding the scope of an empty node (for a first use) searches the tree.
+        let source = "class A {\n  int = 1;\n  P p = q.r;\n}\n";
+        let tree = parse(source);
+        let root = tree.root_node();
+        let missing = syntax::descendants(root)
+            .filter(|node| node.is_missing() && node.kind() == "identifier")
+            .count();
+        assert_eq!(missing, 1);
+        let mut anchors = Anchors::new(root, source, java_scope);
+        let uses = anchors.walk(&KINDS).uses;
+        assert!(!uses.contains_key(""));
+        assert!(["P", "p", "q"].iter().all(|name| uses.contains_key(*name)));
+        let expected = syntax::first_uses(root, source, KINDS.names, KINDS.chains.skipped);
+        assert!(!expected.contains_key(""));
     }
 
     #[test]

@@ -36,27 +36,39 @@ pub(crate) struct ParseErrors {
 }
 
 /// Counts `ERROR` and `MISSING` nodes, descending only into subtrees that contain errors.
+///
+/// Linear in the nodes it visits, however many errors a file has: each node is taken with its
+/// parent (`Node::parent` walks down from the root, so asking it for every error of a file of
+/// thousands made the count quadratic), and only the first error's column is counted.
 pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
-    let mut errors = ParseErrors::default();
-    let mut pending = vec![tree.root_node()];
-    while let Some(node) = pending.pop() {
-        if (node.is_error() || node.is_missing()) && !is_grammar_gap(node, source) {
-            errors.count += 1;
-            let position = start_position(node, source);
-            if errors.first.is_none_or(|first| position < first) {
-                errors.first = Some(position);
+    let mut count = 0;
+    let mut first: Option<Node<'_>> = None;
+    let mut pending = vec![(tree.root_node(), None)];
+    let mut cursor = tree.walk();
+    while let Some((node, parent)) = pending.pop() {
+        if (node.is_error() || node.is_missing()) && !is_grammar_gap(node, parent, source) {
+            count += 1;
+            if first.is_none_or(|first| node.start_byte() < first.start_byte()) {
+                first = Some(node);
             }
         }
         if node.has_error() {
-            let mut cursor = node.walk();
-            pending.extend(node.children(&mut cursor).filter(Node::has_error));
+            pending.extend(
+                node.children(&mut cursor)
+                    .filter(Node::has_error)
+                    .map(|child| (child, Some(node))),
+            );
         }
     }
-    errors
+    ParseErrors {
+        count,
+        first: first.map(|node| start_position(node, source)),
+    }
 }
 
 /// Whether an error node stands for valid code that the grammar cannot parse, with the tree
-/// around it as the code means it, so that it is no syntax error of the file:
+/// around it as the code means it, so that it is no syntax error of the file (`parent` is the
+/// node's parent):
 /// - TypeScript's generic tagged template, `` styled.div<Props>`…` ``: tree-sitter-typescript
 ///   0.23 reads it as a call of `styled.div<Props>!` with the template as its arguments, the
 ///   `!` missing. (With type arguments it cannot take for a comparison, such as `<{ a: A }>`;
@@ -69,30 +81,26 @@ pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
 ///   shape the parser leaves: `export type * from` ([`is_type_star_export`]), variance modifiers
 ///   on type parameters ([`is_variance_modifier`]) and an array of an import type
 ///   (`import('m').T[]`, [`is_import_type_array`]).
-fn is_grammar_gap(node: Node<'_>, source: &str) -> bool {
+fn is_grammar_gap(node: Node<'_>, parent: Option<Node<'_>>, source: &str) -> bool {
     if node.is_error() {
-        let in_element = node
-            .parent()
-            .is_some_and(|parent| matches!(parent.kind(), "jsx_element" | "jsx_fragment"));
+        let in_element =
+            parent.is_some_and(|parent| matches!(parent.kind(), "jsx_element" | "jsx_fragment"));
         let text = self::text(node, source);
         return (in_element && text.starts_with('&') && !text.contains(['{', '}', '<', '>']))
-            || is_type_star_export(node, source)
-            || is_variance_modifier(node, source)
-            || is_import_type_array(node, source);
+            || is_type_star_export(node, parent, source)
+            || is_variance_modifier(node, parent, source)
+            || is_import_type_array(node, parent, source);
     }
     if node.is_missing() && node.kind() != "!" {
-        return is_import_type_array(node, source);
+        return is_import_type_array(node, parent, source);
     }
     if !node.is_missing() {
         return false;
     }
-    if let Some(bang) = node.parent().filter(|parent| parent.kind() == "bang") {
+    if let Some(bang) = parent.filter(|parent| parent.kind() == "bang") {
         return is_empty_swift_tuple(bang, source);
     }
-    let Some(assertion) = node
-        .parent()
-        .filter(|parent| parent.kind() == "non_null_expression")
-    else {
+    let Some(assertion) = parent.filter(|parent| parent.kind() == "non_null_expression") else {
         return false;
     };
     let instantiated = assertion
@@ -124,11 +132,8 @@ fn is_empty_swift_tuple(bang: Node<'_>, source: &str) -> bool {
 
 /// `export type * from './x'` and `export type * as ns from './x'` (TypeScript 5.0): an `ERROR`
 /// holding just `type` in an `export_statement` that has its `*` (or `* as ns`) and its source.
-fn is_type_star_export(error: Node<'_>, source: &str) -> bool {
-    let Some(statement) = error
-        .parent()
-        .filter(|parent| parent.kind() == "export_statement")
-    else {
+fn is_type_star_export(error: Node<'_>, parent: Option<Node<'_>>, source: &str) -> bool {
+    let Some(statement) = parent.filter(|parent| parent.kind() == "export_statement") else {
         return false;
     };
     text(error, source) == "type"
@@ -141,8 +146,8 @@ fn is_type_star_export(error: Node<'_>, source: &str) -> bool {
 /// Variance modifiers on type parameters (`<in T>`, `<out O = unknown>`, `<in out T>`,
 /// TypeScript 4.7): an `ERROR` of identifiers in the type parameters that, with the parameter
 /// the parser made of a modifier, reads as modifiers followed by one name.
-fn is_variance_modifier(error: Node<'_>, source: &str) -> bool {
-    let Some(parent) = error.parent() else {
+fn is_variance_modifier(error: Node<'_>, parent: Option<Node<'_>>, source: &str) -> bool {
+    let Some(parent) = parent else {
         return false;
     };
     let children = named_children(error);
@@ -181,7 +186,7 @@ fn is_variance_modifier(error: Node<'_>, source: &str) -> bool {
 /// `import('m').T` followed by `[]`: in a parameter, property or return type as an `ERROR` of that
 /// expression before an empty tuple type; in a variable's type as a `;` missing before the `[]`;
 /// after `as` or `satisfies` as an index missing from `[]`.
-fn is_import_type_array(node: Node<'_>, source: &str) -> bool {
+fn is_import_type_array(node: Node<'_>, parent: Option<Node<'_>>, source: &str) -> bool {
     let is_import_member = |expression: Node<'_>| {
         expression.kind() == "member_expression"
             && expression
@@ -190,7 +195,7 @@ fn is_import_type_array(node: Node<'_>, source: &str) -> bool {
                 .and_then(|call| call.child_by_field_name("function"))
                 .is_some_and(|function| function.kind() == "import")
     };
-    let Some(parent) = node.parent() else {
+    let Some(parent) = parent else {
         return false;
     };
     let rest = source.get(node.end_byte()..).unwrap_or_default();
@@ -574,7 +579,8 @@ pub(crate) fn first_uses<'tree>(
         let skip = skipped_ids.contains(&id);
         if kind_ids.contains(&id) {
             let name = text(node, source);
-            if !uses.contains_key(name) {
+            // An empty name (a `MISSING` identifier of broken code) names no type.
+            if !name.is_empty() && !uses.contains_key(name) {
                 uses.insert(name.to_owned(), node);
             }
         }
@@ -780,6 +786,27 @@ mod tests {
     fn errors_in(path: &str, source: &str) -> usize {
         let language = crate::Language::for_path(path).expect("a source path");
         super::count_parse_errors(&parsed(language, source), source).count
+    }
+
+    /// The errors of `source`, parsed as the file `path`: their count and the first's position.
+    fn errors_of(path: &str, source: &str) -> super::ParseErrors {
+        let language = crate::Language::for_path(path).expect("a source path");
+        super::count_parse_errors(&parsed(language, source), source)
+    }
+
+    #[test]
+    fn the_first_parse_error_is_the_earliest_in_the_file_however_many_there_are() {
+        // Thousands of errors down a deep tree (`x && x && …` is a chain of Python syntax
+        // errors): each counted once, the first where the file has it.
+        let chain = format!("x{}\n", " && x".repeat(3000));
+        let errors = errors_of("a.py", &chain);
+        assert_eq!((errors.count, errors.first), (3000, Some((1, 4))));
+        // The walk meets later errors first (the stack pops the last child first): the earliest
+        // is still the first, its column counted in characters.
+        let errors = errors_of("a.py", "a = 1\nbé = )\nc = 2\nd = )\n");
+        assert_eq!((errors.count, errors.first), (2, Some((2, 6))));
+        let errors = errors_of("a.ts", "const ok = 1;\nconst b = ;\nconst c = ;\n");
+        assert_eq!((errors.count, errors.first), (2, Some((2, 9))));
     }
 
     #[test]
