@@ -105,8 +105,32 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
     let lang::Backend::TreeSitter(backend) = language.spec().backend else {
         return None;
     };
-    let tree = syntax::parse(backend.grammar, &parse_text(language, source))?;
-    Some(syntax::count_parse_errors(&tree, source).count)
+    let (_, errors) = parse_source(language, backend.grammar, source)?;
+    Some(errors.count)
+}
+
+/// Parses a file of `language` as extraction reads it ([`parse_text`]), with its parse errors.
+/// A C# file with errors and conditional compilation is parsed again with the first branch of
+/// each `#if` group taken ([`csharp::first_branches`]), and that tree is kept when it has fewer
+/// errors: a group that splits an expression is an error only to tree-sitter.
+fn parse_source(
+    language: Language,
+    grammar: fn() -> tree_sitter::Language,
+    source: &str,
+) -> Option<(tree_sitter::Tree, syntax::ParseErrors)> {
+    let tree = syntax::parse(grammar, &parse_text(language, source))?;
+    let errors = syntax::count_parse_errors(&tree, source);
+    if errors.count > 0 && language == Language::CSharp {
+        let retried = csharp::first_branches(source).and_then(|text| {
+            let tree = syntax::parse(grammar, &text)?;
+            let errors = syntax::count_parse_errors(&tree, source);
+            Some((tree, errors))
+        });
+        if let Some(retried) = retried.filter(|(_, fewer)| fewer.count < errors.count) {
+            return Some(retried);
+        }
+    }
+    Some((tree, errors))
 }
 
 /// The text tree-sitter parses for a file of `language`: its source, but for Python's stray
@@ -186,7 +210,7 @@ pub fn read_declarations(path: &str, source: &str) -> Option<TypeDeclarations> {
     }
     let language = Language::for_path(path)?;
     let backend = language.spec().tree_sitter()?;
-    let tree = syntax::parse(backend.grammar, source)?;
+    let (tree, _) = parse_source(language, backend.grammar, source)?;
     declarations_of(language, path, &tree, source)
 }
 
@@ -327,7 +351,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
             ));
         }
     };
-    let Some(tree) = syntax::parse(backend.grammar, &parse_text(language, source)) else {
+    let Some((tree, errors)) = parse_source(language, backend.grammar, source) else {
         // Only a cancelled or misconfigured parse returns no tree; report it as one parse error
         // so the engine records a `parse-errors` warning instead of silently dropping the file.
         return Some(done(
@@ -343,7 +367,6 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
             None,
         ));
     };
-    let errors = syntax::count_parse_errors(&tree, source);
     let declarations = declarations_of(language, path, &tree, source);
     let query = query::QueryHandle::new(language, context.generic_facts(), context.query_timing());
     // A query that does not compile is an internal error that `compile_queries` reports and the

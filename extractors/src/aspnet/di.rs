@@ -127,6 +127,15 @@ fn injection(
     let Some(class) = class.map(|name| syntax::text(name, source)) else {
         return Vec::new();
     };
+    // A constructor bears its type's name. C# 14's `extension(IRestClient client) { … }` block,
+    // which tree-sitter-c-sharp 0.23 reads as a constructor named `extension`, injects nothing.
+    if declaration.kind() == "constructor_declaration"
+        && declaration
+            .child_by_field_name("name")
+            .is_some_and(|name| syntax::text(name, source) != class)
+    {
+        return Vec::new();
+    }
     let parameter_name = parameter
         .child_by_field_name("name")
         .map(|name| syntax::text(name, source))

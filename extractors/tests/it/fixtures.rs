@@ -192,9 +192,11 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 65] = [
+const CASES: [&str; 67] = [
     "csharp/aspnet",
+    "csharp/conditional",
     "csharp/conventional",
+    "csharp/extension_blocks",
     "csharp/extensions",
     "csharp/graph",
     "csharp/members",
@@ -554,6 +556,16 @@ fn a_kotlin_class_the_parser_gives_up_on_is_declared_and_its_members_are_not() {
 #[test]
 fn a_csharp_name_binds_in_the_innermost_enclosing_namespace_before_the_usings() {
     check_case("csharp/namespaces");
+}
+
+#[test]
+fn a_csharp_conditional_group_that_splits_an_expression_is_read_with_its_first_branch() {
+    check_case("csharp/conditional");
+}
+
+#[test]
+fn a_csharp_14_extension_block_uses_its_receiver_type_and_injects_nothing() {
+    check_case("csharp/extension_blocks");
 }
 
 #[test]

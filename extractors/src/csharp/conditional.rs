@@ -1,0 +1,123 @@
+//! C# conditional compilation (`#if`/`#elif`/`#else`/`#endif`) as tree-sitter cannot read it.
+//!
+//! tree-sitter-c-sharp takes a directive for a token that may stand between any two others, so it
+//! reads both branches of a group as one text. That is right where each branch holds whole
+//! declarations or statements, but not where a group splits an expression, as code that targets
+//! several frameworks does:
+//!
+//! ```csharp
+//! static readonly ValueTask Completed =
+//! #if NET
+//!     ValueTask.CompletedTask;
+//! #else
+//!     new ();
+//! #endif
+//! ```
+//!
+//! [`first_branches`] gives the text the compiler sees when the first branch of every group is
+//! taken (as with the `NET` or `DEBUG` symbol defined): the directive lines and every later
+//! branch blanked to spaces, so that every byte keeps its offset, line and column.
+//! `crate::parse_source` parses it only when the file as written has syntax errors, and keeps
+//! that tree only when it has fewer.
+
+/// The directive of a line: `if`, `elif`, `else` or `endif` after its `#`, if any.
+fn directive(line: &str) -> Option<&'static str> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let word = rest
+        .split(|character: char| !character.is_ascii_alphabetic())
+        .next()?;
+    ["if", "elif", "else", "endif"]
+        .into_iter()
+        .find(|known| *known == word)
+}
+
+/// `source` with the first branch of every conditional group taken: the `#if`, `#elif`, `#else`
+/// and `#endif` lines and the branches after the first blanked to spaces (line breaks kept).
+/// `None` when the file has no conditional group, so nothing would change.
+pub(crate) fn first_branches(source: &str) -> Option<String> {
+    if !source.contains("#if") {
+        return None;
+    }
+    let mut text = String::with_capacity(source.len());
+    // Per open group, innermost last: whether its current branch is blanked (a later branch, or
+    // any branch of a group inside a blanked one).
+    let mut groups: Vec<bool> = Vec::new();
+    let mut changed = false;
+    for line in source.split_inclusive('\n') {
+        let blank = match directive(line) {
+            Some("if") => {
+                groups.push(groups.last().copied().unwrap_or(false));
+                true
+            }
+            Some("elif" | "else") => {
+                if let Some(current) = groups.last_mut() {
+                    *current = true;
+                }
+                true
+            }
+            Some("endif") => {
+                groups.pop();
+                true
+            }
+            _ => groups.last().copied().unwrap_or(false),
+        };
+        if blank {
+            changed = true;
+            // Every byte but a line break becomes a space: offsets stay those of the file.
+            text.extend(line.bytes().map(|byte| match byte {
+                b'\n' | b'\r' => char::from(byte),
+                _ => ' ',
+            }));
+        } else {
+            text.push_str(line);
+        }
+    }
+    changed.then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_branches;
+
+    #[test]
+    fn the_first_branch_of_each_group_is_kept_and_the_rest_blanked_in_place() {
+        let source = "var a =\n#if NET\n    X.Y;\n#elif NETSTANDARD\n    Z;\n#else\n    new ();\n#endif\nvar b = 1;\n";
+        let text = first_branches(source).expect("a group");
+        assert_eq!(text.len(), source.len());
+        // Line for line: each kept as written or blanked to as many spaces.
+        for (blanked, line) in text.lines().zip(source.lines()) {
+            assert!(
+                blanked == line || blanked == " ".repeat(line.len()),
+                "{line:?}"
+            );
+        }
+        let kept: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .collect();
+        assert_eq!(kept, ["var a =", "    X.Y;", "var b = 1;"]);
+    }
+
+    #[test]
+    fn a_group_inside_a_blanked_branch_is_blanked_whole_and_offsets_hold_past_any_character() {
+        let source = "#if A\r\nkeep();\r\n  #  if B\r\n  inner();\r\n  #else\r\n  other();\r\n  #endif\r\n#else\r\n#if C\r\nx(\"é\");\r\n#endif\r\n#endif\r\nafter();\r\n";
+        let text = first_branches(source).expect("a group");
+        assert_eq!(text.len(), source.len());
+        let kept: Vec<&str> = text
+            .split("\r\n")
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect();
+        assert_eq!(kept, ["keep();", "inner();", "after();"]);
+        // Byte for byte: what is kept is where it was.
+        let at = source.find("after();").expect("in the source");
+        assert_eq!(text.get(at..at + 8), Some("after();"));
+    }
+
+    #[test]
+    fn a_file_without_groups_is_left_alone() {
+        assert_eq!(first_branches("class A { #region x\n #endregion }"), None);
+        assert_eq!(first_branches("// #iffy\nclass A {}"), None);
+        assert_eq!(first_branches("#nullable enable\nclass A {}"), None);
+    }
+}
