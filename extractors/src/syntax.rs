@@ -89,7 +89,8 @@ fn is_grammar_gap(node: Node<'_>, parent: Option<Node<'_>>, source: &str) -> boo
         return (in_element && text.starts_with('&') && !text.contains(['{', '}', '<', '>']))
             || is_type_star_export(node, parent, source)
             || is_variance_modifier(node, parent, source)
-            || is_import_type_array(node, parent, source);
+            || is_import_type_array(node, parent, source)
+            || is_typeof_import_call(node, source);
     }
     if node.is_missing() && node.kind() != "!" {
         return is_import_type_array(node, parent, source);
@@ -127,6 +128,33 @@ fn is_empty_swift_tuple(bang: Node<'_>, source: &str) -> bool {
                     .chars()
                     .filter(|character| !character.is_whitespace())
                     .eq("()".chars())
+        })
+}
+
+/// A call with no arguments and a module's type as its type argument,
+/// `` importOriginal<typeof import('./x')>() `` (vitest's `vi.mock` factories): the grammar reads
+/// `importOriginal < typeof import('./x')` as a comparison, and the `>()` after it as an `ERROR`.
+fn is_typeof_import_call(error: Node<'_>, source: &str) -> bool {
+    let unspaced = |text: &str| -> String { text.split_whitespace().collect() };
+    if unspaced(text(error, source)) != ">()" {
+        return false;
+    }
+    let before = source.get(..error.start_byte()).unwrap_or_default();
+    let Some(open) = before.rfind('<') else {
+        return false;
+    };
+    let argument = unspaced(before.get(open + 1..).unwrap_or_default());
+    argument
+        .strip_prefix("typeofimport(")
+        .and_then(|rest| rest.strip_suffix(')'))
+        .is_some_and(|module| {
+            let quoted = |quote: char| {
+                module.len() >= 2
+                    && module.starts_with(quote)
+                    && module.ends_with(quote)
+                    && !module[1..module.len() - 1].contains(quote)
+            };
+            quoted('\'') || quoted('"') || quoted('`')
         })
 }
 
@@ -807,6 +835,25 @@ mod tests {
         assert_eq!((errors.count, errors.first), (2, Some((2, 6))));
         let errors = errors_of("a.ts", "const ok = 1;\nconst b = ;\nconst c = ;\n");
         assert_eq!((errors.count, errors.first), (2, Some((2, 9))));
+    }
+
+    #[test]
+    fn a_call_with_a_module_type_argument_is_no_syntax_error() {
+        for source in [
+            "const m = await importOriginal<typeof import('./x')>();\n",
+            "vi.mock('@a/b', async (importOriginal) => {\n  const actual = await importOriginal<typeof import(\"@a/b\")>();\n  return { ...actual, f: vi.fn() };\n});\n",
+            "const n = f< typeof import('m') >( );\n",
+        ] {
+            assert_eq!(errors_in("a.ts", source), 0, "{source}");
+            assert_eq!(errors_in("a.tsx", source), 0, "{source}");
+        }
+        // Anything else after such a comparison is still an error.
+        for broken in [
+            "const m = a < typeof import('./x') >();\nconst b = ;\n",
+            "const m = a < typeof import(x) >();\n",
+        ] {
+            assert!(errors_in("a.ts", broken) > 0, "{broken}");
+        }
     }
 
     #[test]
