@@ -837,36 +837,55 @@ mod tests {
         assert_eq!((errors.count, errors.first), (2, Some((2, 9))));
     }
 
-    #[test]
-    fn a_call_with_a_module_type_argument_is_no_syntax_error() {
-        for source in [
-            "const m = await importOriginal<typeof import('./x')>();\n",
-            "vi.mock('@a/b', async (importOriginal) => {\n  const actual = await importOriginal<typeof import(\"@a/b\")>();\n  return { ...actual, f: vi.fn() };\n});\n",
-            "const n = f< typeof import('m') >( );\n",
-        ] {
-            assert_eq!(errors_in("a.ts", source), 0, "{source}");
-            assert_eq!(errors_in("a.tsx", source), 0, "{source}");
+    /// Asserts that each of `sources` parses without errors as every file of `paths`.
+    fn assert_no_errors(paths: &[&str], sources: &[&str]) {
+        for source in sources {
+            for path in paths {
+                assert_eq!(errors_in(path, source), 0, "{path}: {source}");
+            }
         }
-        // Anything else after such a comparison is still an error.
-        for broken in [
-            "const m = a < typeof import('./x') >();\nconst b = ;\n",
-            "const m = a < typeof import(x) >();\n",
-        ] {
-            assert!(errors_in("a.ts", broken) > 0, "{broken}");
+    }
+
+    /// Asserts that each of `sources` has parse errors as every file of `paths`.
+    fn assert_errors(paths: &[&str], sources: &[&str]) {
+        for source in sources {
+            for path in paths {
+                assert!(errors_in(path, source) > 0, "{path}: {source}");
+            }
         }
     }
 
     #[test]
+    fn a_call_with_a_module_type_argument_is_no_syntax_error() {
+        assert_no_errors(
+            &["a.ts", "a.tsx"],
+            &[
+                "const m = await importOriginal<typeof import('./x')>();\n",
+                "vi.mock('@a/b', async (importOriginal) => {\n  const actual = await importOriginal<typeof import(\"@a/b\")>();\n  return { ...actual, f: vi.fn() };\n});\n",
+                "const n = f< typeof import('m') >( );\n",
+            ],
+        );
+        // Anything else after such a comparison is still an error.
+        assert_errors(
+            &["a.ts"],
+            &[
+                "const m = a < typeof import('./x') >();\nconst b = ;\n",
+                "const m = a < typeof import(x) >();\n",
+            ],
+        );
+    }
+
+    #[test]
     fn a_generic_tagged_template_is_no_syntax_error() {
-        for source in [
-            "const A = styled.span<{ yellow?: boolean }>`\n  color: red;\n`;",
-            "const B = styled(Link)<{ $on: boolean }>`x ${(p) => p.$on} y`;",
-            "const C = styled.div<{\n  grow?: boolean;\n}>`min-height: 1px;`;",
-            "const D = css<Props>`x`;",
-        ] {
-            assert_eq!(errors_in("a.ts", source), 0, "{source}");
-            assert_eq!(errors_in("a.tsx", source), 0, "{source}");
-        }
+        assert_no_errors(
+            &["a.ts", "a.tsx"],
+            &[
+                "const A = styled.span<{ yellow?: boolean }>`\n  color: red;\n`;",
+                "const B = styled(Link)<{ $on: boolean }>`x ${(p) => p.$on} y`;",
+                "const C = styled.div<{\n  grow?: boolean;\n}>`min-height: 1px;`;",
+                "const D = css<Props>`x`;",
+            ],
+        );
         // A `!` really missing elsewhere, and broken code next to a tagged template, still count.
         assert_eq!(
             errors_in("a.ts", "const A = styled.div<{ a: A }>`x`;\nconst b = ;"),
@@ -877,25 +896,26 @@ mod tests {
 
     #[test]
     fn a_bare_ampersand_in_jsx_text_is_no_syntax_error() {
-        for source in [
-            "const A = <div>Runtime & Build</div>;",
-            "const B = <p>{x} & {y}</p>;",
-            "const C = <p>Tom &\n Jerry</p>;",
-            "const D = <>Tom & Jerry</>;",
-            "const E = <p>a &amp b</p>;",
-        ] {
-            assert_eq!(errors_in("a.tsx", source), 0, "{source}");
-            assert_eq!(errors_in("a.jsx", source), 0, "{source}");
-        }
+        assert_no_errors(
+            &["a.tsx", "a.jsx"],
+            &[
+                "const A = <div>Runtime & Build</div>;",
+                "const B = <p>{x} & {y}</p>;",
+                "const C = <p>Tom &\n Jerry</p>;",
+                "const D = <>Tom & Jerry</>;",
+                "const E = <p>a &amp b</p>;",
+            ],
+        );
         // Where the parser's recovery breaks the element apart (`&copy;` after a bare `&`), the
         // tree is not what the code means, and the errors count.
-        for broken in [
-            "const A = <p>a & {</p>;",
-            "const B = <div>& <span></div>;",
-            "const D = <p>a &amp b &copy; c</p>;",
-        ] {
-            assert!(errors_in("a.tsx", broken) > 0, "{broken}");
-        }
+        assert_errors(
+            &["a.tsx"],
+            &[
+                "const A = <p>a & {</p>;",
+                "const B = <div>& <span></div>;",
+                "const D = <p>a &amp b &copy; c</p>;",
+            ],
+        );
     }
 
     #[test]
