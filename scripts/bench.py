@@ -185,8 +185,9 @@ def bench_adversarial(binary: pathlib.Path, size: int) -> int:
     Flags a case whose check takes more than twice its floor plus 0.2 s: extraction work that
     grows faster than the file."""
     slow = 0
+    cases = adversarial_cases(size)
     print(f"{'case':28s} {'bytes':>8s} {'floor ms':>9s} {'check ms':>9s}")
-    for name, text in adversarial_cases(size).items():
+    for name, text in cases.items():
         with tempfile.TemporaryDirectory() as directory:
             project = pathlib.Path(directory)
             (project / "src").mkdir()
@@ -197,7 +198,7 @@ def bench_adversarial(binary: pathlib.Path, size: int) -> int:
             flag = check > 2 * floor + 0.2
             slow += flag
             print(f"{name:28s} {len(text.encode()):8d} {floor * 1000:9.0f} {check * 1000:9.0f}{'  SLOW' if flag else ''}")
-    print(f"{slow} slow case(s) of {len(adversarial_cases(size))}")
+    print(f"{slow} slow case(s) of {len(cases)}")
     return 1 if slow else 0
 
 

@@ -135,28 +135,47 @@ fn is_empty_swift_tuple(bang: Node<'_>, source: &str) -> bool {
 /// `` importOriginal<typeof import('./x')>() `` (vitest's `vi.mock` factories): the grammar reads
 /// `importOriginal < typeof import('./x')` as a comparison, and the `>()` after it as an `ERROR`.
 fn is_typeof_import_call(error: Node<'_>, source: &str) -> bool {
-    let unspaced = |text: &str| -> String { text.split_whitespace().collect() };
-    if unspaced(text(error, source)) != ">()" {
+    // Compared without copying: the error may span much of a broken file, and a file may have
+    // thousands of errors.
+    let is_unspaced = |text: &str, expected: &str| {
+        text.chars()
+            .filter(|character| !character.is_whitespace())
+            .eq(expected.chars())
+    };
+    if !is_unspaced(text(error, source), ">()") {
         return false;
     }
+    // The type argument, from the last `<` within a bounded distance before the error.
     let before = source.get(..error.start_byte()).unwrap_or_default();
-    let Some(open) = before.rfind('<') else {
+    let window = before.len().saturating_sub(MAX_TYPE_ARGUMENT);
+    let Some(open) = before
+        .as_bytes()
+        .get(window..)
+        .and_then(|bytes| bytes.iter().rposition(|byte| *byte == b'<'))
+    else {
         return false;
     };
-    let argument = unspaced(before.get(open + 1..).unwrap_or_default());
+    let argument: String = before
+        .get(window + open + 1..)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
     argument
         .strip_prefix("typeofimport(")
         .and_then(|rest| rest.strip_suffix(')'))
         .is_some_and(|module| {
-            let quoted = |quote: char| {
-                module.len() >= 2
-                    && module.starts_with(quote)
-                    && module.ends_with(quote)
-                    && !module[1..module.len() - 1].contains(quote)
-            };
-            quoted('\'') || quoted('"') || quoted('`')
+            let mut characters = module.chars();
+            match (characters.next(), characters.next_back()) {
+                (Some(quote @ ('\'' | '"' | '`')), Some(close)) => {
+                    close == quote && !characters.as_str().contains(quote)
+                }
+                _ => false,
+            }
         })
 }
+
+/// The longest `typeof import('…')` type argument [`is_typeof_import_call`] reads back for.
+const MAX_TYPE_ARGUMENT: usize = 512;
 
 /// `export type * from './x'` and `export type * as ns from './x'` (TypeScript 5.0): an `ERROR`
 /// holding just `type` in an `export_statement` that has its `*` (or `* as ns`) and its source.
