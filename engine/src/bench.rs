@@ -41,6 +41,8 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
         scope
             .project_files
             .par_iter()
+            // Scheduled as `check` schedules its files (`extract::extract_files`).
+            .with_max_len(1)
             .filter_map(|file| {
                 // `check` parses the unowned and generated Java, Kotlin and C# files too, for
                 // the types they declare.

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use extractors::{first_pass, FileExtraction, FirstPass, ProjectContext, TypeDeclarations};
 use policies::facts::{Fact, FactKind};
@@ -494,16 +494,7 @@ fn extract_files(
     context.set_symlinks(scope.symlinks.clone());
     context.set_generic(generic.clone());
     context.set_query_timing(debug);
-    let git_root = scope.git_root.clone();
-    let open_repository = || {
-        if needs_repository {
-            git_root
-                .as_ref()
-                .and_then(|path| git2::Repository::open(path).ok())
-        } else {
-            None
-        }
-    };
+    let repositories = Repositories::new(scope.git_root.as_deref().filter(|_| needs_repository));
     let shared = &context;
     // The project's other Java, Kotlin and C# files declare types too. They are read in the
     // same parallel pass as the extracted files, after them: one pass balances the two threads
@@ -521,24 +512,29 @@ fn extract_files(
         .collect();
     let mut done: Vec<FirstJob> = jobs
         .par_iter()
-        .map_init(open_repository, |repository, (file, extracted)| {
-            if *extracted {
-                FirstJob::Extracted(Box::new(first_one(
-                    shared,
-                    scope,
-                    root,
-                    repository.as_ref(),
-                    file,
-                    include_generated,
-                    generic,
-                )))
-            } else {
-                let declarations = read_file(scope, root, repository.as_ref(), file)
-                    .ok()
-                    .and_then(declaration_text)
-                    .and_then(|text| extractors::read_declarations(file, &text));
-                FirstJob::Declared(declarations)
-            }
+        // One file per rayon job: the files' costs differ a hundredfold, and with rayon's
+        // adaptive splitting one worker could be left alone on a long run of them at the end.
+        .with_max_len(1)
+        .map(|(file, extracted)| {
+            repositories.with(|repository| {
+                if *extracted {
+                    FirstJob::Extracted(Box::new(first_one(
+                        shared,
+                        scope,
+                        root,
+                        repository,
+                        file,
+                        include_generated,
+                        generic,
+                    )))
+                } else {
+                    let declarations = read_file(scope, root, repository, file)
+                        .ok()
+                        .and_then(declaration_text)
+                        .and_then(|text| extractors::read_declarations(file, &text));
+                    FirstJob::Declared(declarations)
+                }
+            })
         })
         .collect();
     let declared_others = done.split_off(files.len().min(done.len()));
@@ -572,6 +568,7 @@ fn extract_files(
     let context = &context;
     outcomes
         .into_par_iter()
+        .with_max_len(1)
         .map(|(file, first)| {
             let (outcome, _) = *first;
             let outcome = match outcome {
@@ -581,6 +578,48 @@ fn extract_files(
             (file.clone(), outcome)
         })
         .collect()
+}
+
+/// One git handle per rayon worker, opened at the worker's first file of a git snapshot: a
+/// `git2::Repository` may not be shared between threads, and opening one per file would cost
+/// more than reading the file.
+struct Repositories<'a> {
+    /// The repository, when the snapshot is read from git.
+    root: Option<&'a Path>,
+    /// The handle of each worker of the current pool, by its index.
+    slots: Vec<Mutex<Option<git2::Repository>>>,
+}
+
+impl<'a> Repositories<'a> {
+    fn new(root: Option<&'a Path>) -> Self {
+        let workers = if root.is_some() {
+            rayon::current_num_threads()
+        } else {
+            0
+        };
+        Self {
+            root,
+            slots: (0..workers).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    /// Calls `read` with this worker's handle (`None` for a worktree snapshot, or when the
+    /// repository cannot be opened).
+    fn with<T>(&self, read: impl FnOnce(Option<&git2::Repository>) -> T) -> T {
+        let Some(root) = self.root else {
+            return read(None);
+        };
+        match rayon::current_thread_index().and_then(|index| self.slots.get(index)) {
+            Some(slot) => {
+                let mut handle = slot.lock().unwrap_or_else(PoisonError::into_inner);
+                if handle.is_none() {
+                    *handle = git2::Repository::open(root).ok();
+                }
+                read(handle.as_ref())
+            }
+            None => read(git2::Repository::open(root).ok().as_ref()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -292,6 +292,9 @@ pub fn extract_files(
     let shared: &ProjectContext = context;
     let mut first: Vec<(&String, FirstPass)> = files
         .par_iter()
+        // One file per rayon job: files' costs differ a hundredfold, and rayon's adaptive
+        // splitting could leave one worker alone on a long run of them at the end.
+        .with_max_len(1)
         .filter_map(|file| {
             let source = read(file)?;
             Some((file, first_pass(shared, file, &source)?))
@@ -305,6 +308,7 @@ pub fn extract_files(
     let context: &ProjectContext = context;
     first
         .into_par_iter()
+        .with_max_len(1)
         .map(|(file, pass)| (file.clone(), pass.finish(context)))
         .collect()
 }
