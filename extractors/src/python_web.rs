@@ -918,6 +918,14 @@ fn included_patterns(
 /// Each binding holds in the function it is made in (or the module), and a name bound in
 /// several functions may hold a different client in each.
 fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
+    // Every constructor below names one of these in its text: a file without them (most files
+    // with a `.get(…)` call) binds no client, and its tree is not walked again.
+    if !["requests.", "httpx.", "ClientSession"]
+        .iter()
+        .any(|constructor| source.contains(constructor))
+    {
+        return ClientBindings::default();
+    }
     let imports_aiohttp = source.contains("aiohttp");
     let client_of = |value: Node<'_>| {
         (value.kind() == "call").then_some(())?;
