@@ -177,6 +177,19 @@ def adversarial_cases(size: int) -> dict:
         "routes.go": "package a\nfunc f(r *gin.Engine) {\n" + "".join(f'r.GET("/x{i}", h)\n' for i in range(size)) + "}\n",
         "imports.rs": "".join(f"use crate::a{i}::B;\n" for i in range(size)),
     })
+    # Thousands of calls on one line (minified or generated code): each fact's column counts the
+    # characters before it on the line.
+    calls = "".join(f"x.y{i}.call(a.b.c, {i}); " for i in range(size))
+    cases.update({
+        "one-line.java": "class B { void f() { " + calls + "} }\n",
+        "one-line.cs": "class B { void F() { " + calls + "} }\n",
+        "one-line.kt": "fun f() { " + calls + "}\n",
+        "one-line.swift": "func f() { " + calls + "}\n",
+        "one-line.go": "package b\nfunc f() { " + calls + "}\n",
+        "one-line.rs": "fn f() { " + calls + "}\n",
+        "one-line.py": calls + "\n",
+        "one-line.ts": calls + "\n",
+    })
     return cases
 
 

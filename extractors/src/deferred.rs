@@ -18,7 +18,7 @@ use policies::facts::Fact;
 use tree_sitter::Node;
 
 use crate::context::ProjectContext;
-use crate::facts_out::{FactFactory, Located};
+use crate::facts_out::FactFactory;
 use crate::links::RouteLinks;
 use crate::source_scope::{self, ScopeNamer};
 use crate::syntax::{self, Fnv};
@@ -94,6 +94,8 @@ impl WalkedScopes<'_> {
 pub(crate) struct Anchors<'a> {
     root: Node<'a>,
     source: &'a str,
+    /// The positions of the file's nodes.
+    columns: crate::syntax::Columns<'a>,
     name_of: ScopeNamer,
     scopes: Vec<Box<str>>,
     /// The ancestors of the node whose scope was last worked out (`syntax::ancestors_into`).
@@ -107,6 +109,7 @@ impl<'a> Anchors<'a> {
         Self {
             root,
             source,
+            columns: crate::syntax::Columns::new(source),
             name_of,
             scopes: Vec::new(),
             chain: Vec::new(),
@@ -142,7 +145,7 @@ impl<'a> Anchors<'a> {
     /// The anchor of a node whose interned scope is known ([`Anchors::scope_of`],
     /// [`Anchors::walk`]).
     pub fn at_scope(&self, node: Node<'a>, scope: u32) -> Anchor {
-        let (start, end) = node.span(self.source);
+        let (start, end) = self.columns.span(node);
         Anchor {
             start,
             end,

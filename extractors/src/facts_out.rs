@@ -21,21 +21,18 @@ use crate::ExtractionInput;
 /// gone (`crate::deferred`).
 pub(crate) trait Located: Copy {
     /// The 1-based (line, column) of the start and of the end (exclusive), the columns counted
-    /// in Unicode scalar values.
-    fn span(self, source: &str) -> ((u32, u32), (u32, u32));
+    /// in Unicode scalar values, by `columns` of the file's source.
+    fn span(self, columns: &syntax::Columns<'_>) -> ((u32, u32), (u32, u32));
 }
 
 impl Located for Node<'_> {
-    fn span(self, source: &str) -> ((u32, u32), (u32, u32)) {
-        (
-            syntax::start_position(self, source),
-            syntax::end_position(self, source),
-        )
+    fn span(self, columns: &syntax::Columns<'_>) -> ((u32, u32), (u32, u32)) {
+        columns.span(self)
     }
 }
 
 impl Located for Anchor {
-    fn span(self, _: &str) -> ((u32, u32), (u32, u32)) {
+    fn span(self, _: &syntax::Columns<'_>) -> ((u32, u32), (u32, u32)) {
         (self.start, self.end)
     }
 }
@@ -47,7 +44,8 @@ pub(crate) struct FactFactory<'a> {
     file: &'a str,
     /// The path every fact of this factory shares.
     shared_file: Arc<str>,
-    source: &'a str,
+    /// The positions of the file's nodes.
+    columns: syntax::Columns<'a>,
     /// Where strings many facts hold are shared, when the factory works for a project.
     interner: Option<&'a policies::facts::Interner>,
     /// The generic facts made (`call`, `assignment`, `external`): those the run's reviewed
@@ -99,7 +97,7 @@ impl<'a> FactFactory<'a> {
             language: spec.name,
             file,
             shared_file: Arc::from(file),
-            source,
+            columns: syntax::Columns::new(source),
             interner: None,
             generic: &crate::GenericFacts::ALL,
         }
@@ -119,7 +117,7 @@ impl<'a> FactFactory<'a> {
         self.fact_at(
             kind,
             Strategy::Ast,
-            node.span(self.source),
+            node.span(&self.columns),
             confidence,
             scope,
             message,

@@ -292,10 +292,92 @@ pub(crate) fn start_position(node: Node<'_>, source: &str) -> (u32, u32) {
     position(source, node.start_byte(), point.row, point.column)
 }
 
-/// The 1-based (line, column) of a node's end, the column counted in Unicode scalar values.
-pub(crate) fn end_position(node: Node<'_>, source: &str) -> (u32, u32) {
-    let point = node.end_position();
-    position(source, node.end_byte(), point.row, point.column)
+/// A line at least this many bytes long keeps running character counts (see [`Columns`]).
+const LONG_LINE: usize = 4096;
+
+/// The bytes between two running character counts of a long line.
+const COUNT_STRIDE: usize = 1024;
+
+/// The 1-based positions of the starts and ends of many nodes of one source, as
+/// [`start_position`] gives a start. A column counts the characters before the node on its line:
+/// counted afresh for each node, a long line (minified or generated code, a chain of thousands
+/// of calls) would cost its length for each of its nodes, so a long line keeps the count at
+/// every [`COUNT_STRIDE`] bytes, made when a node on it is first placed.
+pub(crate) struct Columns<'a> {
+    source: &'a str,
+    /// Each long line met: its first byte, and the characters before each stride of it.
+    long_lines: RefCell<Vec<(usize, Vec<usize>)>>,
+}
+
+impl<'a> Columns<'a> {
+    pub(crate) fn new(source: &'a str) -> Self {
+        Self {
+            source,
+            long_lines: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The 1-based (line, column) of a node's start and of its end.
+    pub(crate) fn span(&self, node: Node<'_>) -> ((u32, u32), (u32, u32)) {
+        let (start, end) = (node.start_position(), node.end_position());
+        (
+            self.position(node.start_byte(), start.row, start.column),
+            self.position(node.end_byte(), end.row, end.column),
+        )
+    }
+
+    /// What [`position`] gives, from the nearest running count on a long line.
+    fn position(&self, byte: usize, row: usize, byte_column: usize) -> (u32, u32) {
+        let Some(line_start) = byte.checked_sub(byte_column) else {
+            return position(self.source, byte, row, byte_column);
+        };
+        let bytes = self.source.as_bytes();
+        if byte_column < LONG_LINE
+            || !self.source.is_char_boundary(line_start)
+            || !self.source.is_char_boundary(byte)
+        {
+            return position(self.source, byte, row, byte_column);
+        }
+        let mut lines = self.long_lines.borrow_mut();
+        let index = match lines.iter().position(|(start, _)| *start == line_start) {
+            Some(index) => index,
+            None => {
+                lines.push((line_start, running_counts(bytes, line_start)));
+                lines.len() - 1
+            }
+        };
+        let counts = lines.get(index).map(|(_, counts)| counts.as_slice());
+        let (stride, before) = counts
+            .and_then(|counts| {
+                let stride = (byte_column / COUNT_STRIDE).min(counts.len().checked_sub(1)?);
+                Some((stride, *counts.get(stride)?))
+            })
+            .unwrap_or((0, 0));
+        let from = line_start + stride * COUNT_STRIDE;
+        let characters = before + scalar_starts(bytes.get(from..byte).unwrap_or_default());
+        (to_u32(row + 1), to_u32(characters + 1))
+    }
+}
+
+/// The bytes of `bytes` that start a character (all but UTF-8 continuation bytes): the number
+/// of characters, when `bytes` is UTF-8 text cut at character boundaries.
+fn scalar_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|byte| **byte & 0xC0 != 0x80).count()
+}
+
+/// The characters before each multiple of [`COUNT_STRIDE`] bytes into the line that starts at
+/// `line_start`, to the line's end: the first is 0.
+fn running_counts(bytes: &[u8], line_start: usize) -> Vec<usize> {
+    let rest = bytes.get(line_start..).unwrap_or_default();
+    let line = rest.split(|byte| *byte == b'\n').next().unwrap_or_default();
+    let mut counts = Vec::with_capacity(line.len() / COUNT_STRIDE + 1);
+    let mut total = 0;
+    counts.push(total);
+    for stride in line.chunks(COUNT_STRIDE) {
+        total += scalar_starts(stride);
+        counts.push(total);
+    }
+    counts
 }
 
 fn position(source: &str, byte: usize, row: usize, byte_column: usize) -> (u32, u32) {
@@ -694,6 +776,46 @@ mod tests {
                 let expected: String = words.join(" ").chars().take(limit).collect();
                 assert_eq!(compact(value, limit), expected, "{value:?} cut to {limit}");
             }
+        }
+    }
+
+    /// On a line long enough to keep running counts, with characters of one to four bytes
+    /// before, across and after the counts' strides, every node's span is the one counting
+    /// each node's line afresh gives, in any order of asking (the counts are made by the first
+    /// node placed on the line, wherever it is).
+    #[test]
+    fn columns_on_long_lines_are_the_characters_before_the_node() {
+        let mut line = String::new();
+        for index in 0..1500 {
+            let text = ["\"é\"", "\"∑\"", "\"😀\"", "\"a\""][index % 4];
+            line.push_str(&format!("x{index}.f({text}); "));
+        }
+        let source = format!("let a = 1;\n{line}\nlet b = \"ü\"; {line}\n");
+        assert!(line.len() > 4 * super::LONG_LINE);
+        let tree = parsed(crate::Language::TypeScript, &source);
+        let nodes: Vec<_> = super::descendants(tree.root_node()).collect();
+        let afresh = |node: tree_sitter::Node<'_>| {
+            let end = node.end_position();
+            (
+                super::start_position(node, &source),
+                super::position(&source, node.end_byte(), end.row, end.column),
+            )
+        };
+        let long = nodes
+            .iter()
+            .filter(|node| node.start_position().column >= super::LONG_LINE)
+            .count();
+        assert!(long > 1000, "{long} nodes far into a long line");
+        for order in [nodes.clone(), nodes.iter().rev().copied().collect()] {
+            let columns = super::Columns::new(&source);
+            for node in &order {
+                assert_eq!(columns.span(*node), afresh(*node), "{node:?}");
+            }
+            assert_eq!(
+                columns.long_lines.borrow().len(),
+                2,
+                "one count table per long line"
+            );
         }
     }
 
