@@ -180,6 +180,13 @@ def adversarial_cases(size: int) -> dict:
     # Thousands of calls on one line (minified or generated code): each fact's column counts the
     # characters before it on the line.
     calls = "".join(f"x.y{i}.call(a.b.c, {i}); " for i in range(size))
+    # One chain of thousands of calls: every member access below it is a chain's root to try.
+    chain = "s" + "".join(f".a{i}()" for i in range(size))
+    cases.update({
+        "call-chain.java": "class B { void f() { " + chain + "; } }\n",
+        "call-chain.cs": "class B { void F() { " + chain + "; } }\n",
+        "call-chain.kt": "fun f() { " + chain + " }\n",
+    })
     cases.update({
         "one-line.java": "class B { void f() { " + calls + "} }\n",
         "one-line.cs": "class B { void F() { " + calls + "} }\n",

@@ -390,9 +390,9 @@ impl<'a> Anchors<'a> {
                     node,
                     depth,
                     innermost: open.last().map_or(NO_SCOPE, |(_, scope)| *scope),
-                    segments: Vec::with_capacity(
-                        text.bytes().filter(|byte| *byte == b'.').count() + 1,
-                    ),
+                    // Not sized by the dots of `text`: below a long chain of calls each
+                    // member access starts a read, and counting them all would be quadratic.
+                    segments: Vec::new(),
                     closed_below: None,
                 });
                 met.clear();

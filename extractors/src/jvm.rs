@@ -494,8 +494,7 @@ pub(crate) fn chain_segments<'tree>(
     }
     // The named descendants in preorder, entering chain nodes only, by index (chains are
     // narrow: a cursor's steps would cost more).
-    // A chain has a segment per dot, and most have a few (`a.b.C`).
-    let mut segments = Vec::with_capacity(text.bytes().filter(|byte| *byte == b'.').count() + 1);
+    let mut segments = Vec::new();
     pending.clear();
     push_named_children_reversed(node, pending);
     while let Some(current) = pending.pop() {
@@ -524,32 +523,22 @@ fn push_named_children_reversed<'tree>(node: Node<'tree>, pending: &mut Vec<Node
     );
 }
 
-/// Whether a node's text shows at once that it is no chain: with no type arguments, comment
-/// or backticked name in it (`<`, `/`, a backtick), a chain's text is names, dots, `?`, `:` and
-/// spaces, so a bracket, quote, `=`, `+`, `,`, `;` or `!` means some other node is inside (a
-/// call, an index, a literal). Most navigations are `a.b(…).c`, rejected without a second walk.
+/// Whether a node's text shows at once that it is no chain: a chain's text is names, dots,
+/// `?`, `:` and spaces, with type arguments, comments and backticked names (from a `<`, `/` or
+/// backtick on, anything may follow), so a bracket, quote, `=`, `+`, `,`, `;` or `!` before the
+/// first of those means some other node is inside (a call, an index, a literal). Most
+/// navigations are `a.b(…).c`, rejected without a second walk. One pass that stops at the first
+/// telling byte: every member access below a chain of thousands of calls asks.
 pub(crate) fn cannot_be_chain(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    if bytes.iter().any(|byte| matches!(byte, b'<' | b'/' | b'`')) {
-        return false;
+    for byte in text.bytes() {
+        match byte {
+            b'<' | b'/' | b'`' => return false,
+            b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'"' | b'\'' | b'=' | b'+' | b',' | b';'
+            | b'!' => return true,
+            _ => {}
+        }
     }
-    bytes.iter().any(|byte| {
-        matches!(
-            byte,
-            b'(' | b')'
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'"'
-                | b'\''
-                | b'='
-                | b'+'
-                | b','
-                | b';'
-                | b'!'
-        )
-    })
+    false
 }
 
 /// Resolves `a.b.C` (or a member `a.b.C.D.e`) to the file declaring the outermost type.

@@ -402,56 +402,76 @@ pub(crate) fn text<'source>(node: Node<'_>, source: &'source str) -> &'source st
 /// (`http /* retry */ .retry` reads `http .retry`): a chain written over several lines with a
 /// comment between its calls names the calls, not the comment.
 pub(crate) fn compact_text(node: Node<'_>, source: &str, limit: usize) -> String {
-    match without_comments(node, source) {
-        Some(kept) => compact(&kept, limit),
-        None => compact(text(node, source), limit),
+    let written = text(node, source);
+    compact_chars(CommentFree::new(node, source), written.len(), limit)
+}
+
+/// The characters of a node's text with each comment inside it read as one space. A comment
+/// starts at a comment marker (`//`, `/*`, `#`) where the tree has a comment node; the markers
+/// are looked up as the characters are read, so a caller that stops early (a text cut to a
+/// limit) reads no further: a node may span a whole file.
+struct CommentFree<'tree, 'source> {
+    node: Node<'tree>,
+    written: &'source str,
+    /// The node's first byte in the source.
+    start: usize,
+    /// The byte of `written` read next.
+    at: usize,
+}
+
+impl<'tree, 'source> CommentFree<'tree, 'source> {
+    fn new(node: Node<'tree>, source: &'source str) -> Self {
+        Self {
+            node,
+            written: text(node, source),
+            start: node.start_byte(),
+            at: 0,
+        }
+    }
+
+    /// The end (in the node's text) of the comment that starts at `self.at`, where `rest`
+    /// begins, if one does.
+    fn comment_end(&self, rest: &str) -> Option<usize> {
+        if !(rest.starts_with("//") || rest.starts_with("/*") || rest.starts_with('#')) {
+            return None;
+        }
+        let offset = self.start + self.at;
+        let found = self.node.descendant_for_byte_range(offset, offset + 1)?;
+        (found.kind().contains("comment") && found.start_byte() == offset)
+            .then(|| found.end_byte().saturating_sub(self.start))
     }
 }
 
-/// A node's text with each comment inside it replaced by a space, when it has any.
-fn without_comments(node: Node<'_>, source: &str) -> Option<String> {
-    let written = text(node, source);
-    if !written.bytes().any(|byte| matches!(byte, b'/' | b'#')) {
-        return None;
-    }
-    // The comments start where the text has a comment marker: each is found from there.
-    let start = node.start_byte();
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
-    for (offset, _) in written.match_indices(['/', '#']) {
-        let marker = written.get(offset..).unwrap_or_default();
-        if !(marker.starts_with("//") || marker.starts_with("/*") || marker.starts_with('#'))
-            || cuts.last().is_some_and(|(_, end)| offset < *end)
-        {
-            continue;
+impl Iterator for CommentFree<'_, '_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        let rest = self.written.get(self.at..)?;
+        let character = rest.chars().next()?;
+        let after = self.at + character.len_utf8();
+        if let Some(end) = self.comment_end(rest) {
+            self.at = end.max(after);
+            return Some(' ');
         }
-        let Some(found) = node.descendant_for_byte_range(start + offset, start + offset + 1) else {
-            continue;
-        };
-        if found.kind().contains("comment") && found.start_byte() == start + offset {
-            cuts.push((offset, found.end_byte().saturating_sub(start)));
-        }
+        self.at = after;
+        Some(character)
     }
-    if cuts.is_empty() {
-        return None;
-    }
-    let mut kept = String::with_capacity(written.len());
-    let mut at = 0;
-    for (from, to) in cuts {
-        kept.push_str(written.get(at..from).unwrap_or_default());
-        kept.push(' ');
-        at = to;
-    }
-    kept.push_str(written.get(at..).unwrap_or_default());
-    Some(kept)
 }
 
 /// `value`'s words joined by single spaces (as `split_whitespace` splits them), cut to at most
 /// `limit` characters: in one pass, with one allocation.
+#[cfg(test)]
 pub(crate) fn compact(value: &str, limit: usize) -> String {
-    let mut compacted = String::with_capacity(value.len().min(limit.saturating_mul(4)));
+    compact_chars(value.chars(), value.len(), limit)
+}
+
+/// [`compact`] of the characters `characters` (of `bytes` bytes), read only as far as the
+/// limit.
+fn compact_chars(characters: impl Iterator<Item = char>, bytes: usize, limit: usize) -> String {
+    let mut compacted = String::with_capacity(bytes.min(limit.saturating_mul(4)));
     let mut count = 0;
     let mut space = false;
-    for character in value.chars() {
+    for character in characters {
         if character.is_whitespace() {
             space = !compacted.is_empty();
             continue;
@@ -497,13 +517,11 @@ pub(crate) fn unspaced<'source>(
     if compact {
         return std::borrow::Cow::Borrowed(written);
     }
-    let kept = without_comments(node, source);
-    let text = kept.as_deref().unwrap_or(written);
-    let mut out = String::with_capacity(text.len().min(limit));
+    let mut out = String::with_capacity(written.len().min(limit));
     // Characters of the compacted text so far, its single spaces between words included.
     let mut counted = 0_usize;
     let mut space_pending = false;
-    for character in text.chars() {
+    for character in CommentFree::new(node, source) {
         if character.is_whitespace() {
             space_pending = counted > 0;
             continue;
@@ -817,6 +835,94 @@ mod tests {
                 "one count table per long line"
             );
         }
+    }
+
+    /// The eager reading [`super::CommentFree`] replaced: the whole text, each comment cut out
+    /// for a space, before any cut to a limit.
+    fn without_comments(node: tree_sitter::Node<'_>, source: &str) -> Option<String> {
+        let written = super::text(node, source);
+        if !written.bytes().any(|byte| matches!(byte, b'/' | b'#')) {
+            return None;
+        }
+        // The comments start where the text has a comment marker: each is found from there.
+        let start = node.start_byte();
+        let mut cuts: Vec<(usize, usize)> = Vec::new();
+        for (offset, _) in written.match_indices(['/', '#']) {
+            let marker = written.get(offset..).unwrap_or_default();
+            if !(marker.starts_with("//") || marker.starts_with("/*") || marker.starts_with('#'))
+                || cuts.last().is_some_and(|(_, end)| offset < *end)
+            {
+                continue;
+            }
+            let Some(found) = node.descendant_for_byte_range(start + offset, start + offset + 1)
+            else {
+                continue;
+            };
+            if found.kind().contains("comment") && found.start_byte() == start + offset {
+                cuts.push((offset, found.end_byte().saturating_sub(start)));
+            }
+        }
+        if cuts.is_empty() {
+            return None;
+        }
+        let mut kept = String::with_capacity(written.len());
+        let mut at = 0;
+        for (from, to) in cuts {
+            kept.push_str(written.get(at..from).unwrap_or_default());
+            kept.push(' ');
+            at = to;
+        }
+        kept.push_str(written.get(at..).unwrap_or_default());
+        Some(kept)
+    }
+
+    /// Reading a node's text lazily, comment by comment, as far as a limit, gives what cutting
+    /// the comments out of the whole text first and then compacting gives, for every node of
+    /// sources with line, block and `#` comments, division, and markers inside strings.
+    #[test]
+    fn lazy_comment_removal_reads_as_the_eager_one() {
+        let cases = [
+            (
+                crate::Language::Java,
+                "class A { void f() { http /* retry */ .retry(a / b, \"//x\")\n  // c\n  .go(); } }\n",
+            ),
+            (
+                crate::Language::Kotlin,
+                "fun f() { a\n  // one\n  .b(/* two */ c)\n  .d(\"#e\", 4 / 2) }\n",
+            ),
+            (
+                crate::Language::Python,
+                "x = (a  # one\n  .b(c / d, '#')\n  .e)\n",
+            ),
+            (
+                crate::Language::TypeScript,
+                "const x = a /* one */ .b(`//${c}`) // two\n  .d(e / f);\n",
+            ),
+        ];
+        let mut compared = 0;
+        for (language, source) in cases {
+            let tree = parsed(language, source);
+            for node in super::descendants(tree.root_node()) {
+                let eager = without_comments(node, source);
+                let text = eager.as_deref().unwrap_or(super::text(node, source));
+                for limit in [0, 1, 2, 3, 5, 8, 13, 21, 34, 1000] {
+                    assert_eq!(
+                        super::compact_text(node, source, limit),
+                        compact(text, limit),
+                        "{language:?} {node:?} {limit}"
+                    );
+                    // The unspaced text stops where the compacted one, with its single
+                    // spaces, would pass the limit.
+                    assert_eq!(
+                        super::unspaced_text(node, source, limit),
+                        compact(text, limit).replace(' ', ""),
+                        "{language:?} {node:?} {limit}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 500, "{compared}");
     }
 
     /// `source` parsed as `language`.
