@@ -55,11 +55,8 @@ use crate::syntax::{self, has_token, named_children, Fnv};
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
 
-mod conditional;
 mod extensions;
 mod namespace_names;
-
-pub(crate) use conditional::first_branches;
 
 use extensions::{ExtensionScope, MemberCall};
 

@@ -15,6 +15,7 @@
 pub mod agq;
 mod aspnet;
 mod clients;
+mod conditional;
 mod context;
 mod csharp;
 mod csharp_walk;
@@ -110,9 +111,14 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 }
 
 /// Parses a file of `language` as extraction reads it ([`parse_text`]), with its parse errors.
-/// A C# file with errors and conditional compilation is parsed again with the first branch of
-/// each `#if` group taken ([`csharp::first_branches`]), and that tree is kept when it has fewer
-/// errors: a group that splits an expression is an error only to tree-sitter.
+/// A file with errors is parsed again without what tree-sitter cannot read, and that tree is
+/// kept when it has fewer errors, every byte at its offset: a C# file with the first branch of
+/// each `#if` group taken ([`conditional::first_branches`]: a group that splits an expression
+/// is an error only to tree-sitter); a Swift file with its `#if` directive lines blanked and
+/// every branch kept ([`conditional::without_directives`]: tree-sitter-swift reads a group only
+/// where a statement or member may stand, not one that gives a declaration different
+/// attributes, nor some conditions), and without its `#warning`/`#error` lines
+/// ([`swift::without_diagnostics`]: read among statements only).
 fn parse_source(
     language: Language,
     grammar: fn() -> tree_sitter::Language,
@@ -120,8 +126,16 @@ fn parse_source(
 ) -> Option<(tree_sitter::Tree, syntax::ParseErrors)> {
     let tree = syntax::parse(grammar, &parse_text(language, source))?;
     let errors = syntax::count_parse_errors(&tree, source);
-    if errors.count > 0 && language == Language::CSharp {
-        let retried = csharp::first_branches(source).and_then(|text| {
+    if errors.count > 0 {
+        let variant = match language {
+            Language::CSharp => conditional::first_branches(source),
+            Language::Swift => {
+                let without = swift::without_diagnostics(source);
+                conditional::without_directives(without.as_deref().unwrap_or(source)).or(without)
+            }
+            _ => None,
+        };
+        let retried = variant.and_then(|text| {
             let tree = syntax::parse(grammar, &text)?;
             let errors = syntax::count_parse_errors(&tree, source);
             Some((tree, errors))

@@ -18,6 +18,38 @@ use crate::source_scope;
 use crate::syntax::{self, named_children};
 use crate::ExtractionInput;
 
+/// `source` with each `#warning(…)` and `#error(…)` line blanked to spaces (every byte keeps
+/// its offset, line breaks are kept), or `None` when it has none. Swift allows these compiler
+/// diagnostics among a type's members too, where tree-sitter-swift reads an error; they declare
+/// and use nothing. `crate::parse_source` parses this text only when the file as written has
+/// errors, and keeps its tree only when it has fewer.
+pub(crate) fn without_diagnostics(source: &str) -> Option<String> {
+    if !source.contains("#warning") && !source.contains("#error") {
+        return None;
+    }
+    let mut text = String::with_capacity(source.len());
+    let mut changed = false;
+    for line in source.split_inclusive('\n') {
+        let is_diagnostic = ["#warning", "#error"].into_iter().any(|directive| {
+            line.trim_start()
+                .strip_prefix(directive)
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        });
+        if is_diagnostic {
+            changed = true;
+            for character in line.chars() {
+                match character {
+                    '\n' | '\r' => text.push(character),
+                    _ => text.extend(std::iter::repeat_n(' ', character.len_utf8())),
+                }
+            }
+        } else {
+            text.push_str(line);
+        }
+    }
+    changed.then_some(text)
+}
+
 /// Extracts the facts of one Swift file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;

@@ -1084,6 +1084,48 @@ mod tests {
         assert_eq!((errors.count, errors.first), (2, Some((2, 9))));
     }
 
+    /// tree-sitter-swift reads `#warning(…)` and `#error(…)` among statements but not among a
+    /// type's members: extraction reads such a file without them (their lines blanked), and
+    /// places what follows where it is written; a file whose errors are elsewhere keeps them.
+    #[test]
+    fn swift_compiler_diagnostics_among_members_are_read_without_them() {
+        let source = "class A {\n    func f() {}\n    #warning(\"é later\")\n    #error (\"no\")\n    func g() {}\n}\n";
+        assert!(
+            errors_in("a.swift", source) > 0,
+            "the grammar's gap is still there"
+        );
+        assert_eq!(crate::parse_only("a.swift", source), Some(0));
+        let blanked = crate::swift::without_diagnostics(source).expect("two diagnostics");
+        assert_eq!(blanked.len(), source.len());
+        assert_eq!(blanked.lines().count(), source.lines().count());
+        assert_eq!(
+            blanked.find("func g()"),
+            source.find("func g()"),
+            "what follows keeps its offset"
+        );
+        assert_eq!(crate::swift::without_diagnostics("func f() {}\n"), None);
+        // A `#warning` in a string is no directive line, and other errors stay.
+        assert_eq!(
+            crate::swift::without_diagnostics("let s = \"#warning(x)\"\n"),
+            None
+        );
+        let broken = "class A {\n    #warning(\"x\")\n    let = \n}\n";
+        assert!(crate::parse_only("a.swift", broken).is_some_and(|errors| errors > 0));
+    }
+
+    /// A Swift `#if` group that gives a declaration different attributes is an error to
+    /// tree-sitter-swift; extraction reads the file with the directive lines blanked and every
+    /// branch kept (the attributes of all branches stand before the declaration).
+    #[test]
+    fn swift_groups_that_split_attributes_from_their_declaration_are_read_with_every_branch() {
+        let source = "struct S {\n  #if Deprecations\n    @available(*, deprecated, message: \"m\")\n  #elseif os(iOS)\n    @available(iOS, deprecated: 9999)\n  #else\n    @available(\n      macOS,\n      deprecated: 9999\n    )\n  #endif\n  public func f() {}\n  #warning(\"w\")\n}\n";
+        assert!(
+            errors_in("a.swift", source) > 0,
+            "the grammar's gap is still there"
+        );
+        assert_eq!(crate::parse_only("a.swift", source), Some(0));
+    }
+
     /// Asserts that each of `sources` parses without errors as every file of `paths`.
     fn assert_no_errors(paths: &[&str], sources: &[&str]) {
         for source in sources {

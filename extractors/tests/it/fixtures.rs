@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 67] = [
+const CASES: [&str; 68] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -242,6 +242,7 @@ const CASES: [&str; 67] = [
     "rust/targets",
     "rust/web",
     "rust/workspace",
+    "swift/conditional",
     "swift/graph",
     "swift/own-module",
     "swift/package",
@@ -561,6 +562,11 @@ fn a_csharp_name_binds_in_the_innermost_enclosing_namespace_before_the_usings() 
 #[test]
 fn a_csharp_conditional_group_that_splits_an_expression_is_read_with_its_first_branch() {
     check_case("csharp/conditional");
+}
+
+#[test]
+fn swift_directives_and_diagnostics_the_grammar_cannot_read_are_read_with_every_branch() {
+    check_case("swift/conditional");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! C# conditional compilation (`#if`/`#elif`/`#else`/`#endif`) as tree-sitter cannot read it.
+//! Conditional compilation (`#if`/`#elif`/`#elseif`/`#else`/`#endif`) as tree-sitter cannot
+//! read it, in C# and Swift.
 //!
 //! tree-sitter-c-sharp takes a directive for a token that may stand between any two others, so it
 //! reads both branches of a group as one text. That is right where each branch holds whole
@@ -17,22 +18,31 @@
 //! [`first_branches`] gives the text the compiler sees when the first branch of every group is
 //! taken (as with the `NET` or `DEBUG` symbol defined): the directive lines and every later
 //! branch blanked to spaces, so that every byte keeps its offset, line and column.
-//! `crate::parse_source` parses it only when the file as written has syntax errors, and keeps
-//! that tree only when it has fewer.
+//!
+//! tree-sitter-swift reads a group where a statement or a member may stand, so a group that
+//! gives a declaration different attributes (`#if X @available(…) #else @available(…) #endif
+//! func f()`) is an error to it, as are some conditions (`#elseif compiler(<6.1) && …`). Swift
+//! branches hold whole statements, declarations, attributes or chain members, so
+//! [`without_directives`] blanks the directive lines alone and keeps every branch: no branch's
+//! imports or calls are lost.
+//!
+//! `crate::parse_source` parses these texts only when the file as written has syntax errors,
+//! and keeps a tree only when it has fewer.
 
-/// The directive of a line: `if`, `elif`, `else` or `endif` after its `#`, if any.
+/// The directive of a line: `if`, `elif` (C#), `elseif` (Swift), `else` or `endif` after its
+/// `#`, if any.
 fn directive(line: &str) -> Option<&'static str> {
     let rest = line.trim_start().strip_prefix('#')?.trim_start();
     let word = rest
         .split(|character: char| !character.is_ascii_alphabetic())
         .next()?;
-    ["if", "elif", "else", "endif"]
+    ["if", "elif", "elseif", "else", "endif"]
         .into_iter()
         .find(|known| *known == word)
 }
 
-/// `source` with the first branch of every conditional group taken: the `#if`, `#elif`, `#else`
-/// and `#endif` lines and the branches after the first blanked to spaces (line breaks kept).
+/// `source` with the first branch of every conditional group taken: the `#if`, `#elif`,
+/// `#elseif`, `#else` and `#endif` lines and the branches after the first blanked to spaces (line breaks kept).
 /// `None` when the file has no conditional group, so nothing would change.
 pub(crate) fn first_branches(source: &str) -> Option<String> {
     if !source.contains("#if") {
@@ -49,7 +59,7 @@ pub(crate) fn first_branches(source: &str) -> Option<String> {
                 groups.push(groups.last().copied().unwrap_or(false));
                 true
             }
-            Some("elif" | "else") => {
+            Some("elif" | "elseif" | "else") => {
                 if let Some(current) = groups.last_mut() {
                     *current = true;
                 }
@@ -75,9 +85,34 @@ pub(crate) fn first_branches(source: &str) -> Option<String> {
     changed.then_some(text)
 }
 
+/// `source` with every directive line of its conditional groups blanked to spaces and every
+/// branch kept (line breaks and offsets kept), or `None` when it has no group. Where each branch
+/// holds whole declarations, statements, attributes or members of a chain, the text still reads
+/// as code, and the facts of every branch are kept (an `import` in an `#else` branch, the calls
+/// of each platform's code).
+pub(crate) fn without_directives(source: &str) -> Option<String> {
+    if !source.contains("#if") {
+        return None;
+    }
+    let mut text = String::with_capacity(source.len());
+    let mut changed = false;
+    for line in source.split_inclusive('\n') {
+        if directive(line).is_some() {
+            changed = true;
+            text.extend(line.bytes().map(|byte| match byte {
+                b'\n' | b'\r' => char::from(byte),
+                _ => ' ',
+            }));
+        } else {
+            text.push_str(line);
+        }
+    }
+    changed.then_some(text)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::first_branches;
+    use super::{first_branches, without_directives};
 
     #[test]
     fn the_first_branch_of_each_group_is_kept_and_the_rest_blanked_in_place() {
@@ -112,6 +147,33 @@ mod tests {
         // Byte for byte: what is kept is where it was.
         let at = source.find("after();").expect("in the source");
         assert_eq!(text.get(at..at + 8), Some("after();"));
+    }
+
+    #[test]
+    fn swift_groups_with_elseif_are_read_as_their_first_branch() {
+        let source = "  #if A\n    @available(*, deprecated)\n  #elseif B\n    @available(iOS, deprecated: 9999)\n  #else\n    @available(macOS, deprecated: 9999)\n  #endif\n  func f() {}\n";
+        let text = first_branches(source).expect("a group");
+        assert_eq!(text.len(), source.len());
+        let kept: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect();
+        assert_eq!(kept, ["@available(*, deprecated)", "func f() {}"]);
+    }
+
+    #[test]
+    fn without_directives_every_branch_is_kept_in_place() {
+        let source = "#if canImport(A)\nimport A\n#elseif os(Windows)\nimport B\n#else\nimport C\n#endif\nlet x = \"é\"\n";
+        let text = without_directives(source).expect("a group");
+        assert_eq!(text.len(), source.len());
+        let kept: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect();
+        assert_eq!(kept, ["import A", "import B", "import C", "let x = \"é\""]);
+        assert_eq!(without_directives("import A\n"), None);
     }
 
     #[test]
