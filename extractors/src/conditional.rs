@@ -42,47 +42,32 @@ fn directive(line: &str) -> Option<&'static str> {
 }
 
 /// `source` with the first branch of every conditional group taken: the `#if`, `#elif`,
-/// `#elseif`, `#else` and `#endif` lines and the branches after the first blanked to spaces (line breaks kept).
-/// `None` when the file has no conditional group, so nothing would change.
+/// `#elseif`, `#else` and `#endif` lines and the branches after the first blanked to spaces
+/// (line breaks kept). `None` when the file has no conditional group, so nothing would change.
 pub(crate) fn first_branches(source: &str) -> Option<String> {
     if !source.contains("#if") {
         return None;
     }
-    let mut text = String::with_capacity(source.len());
     // Per open group, innermost last: whether its current branch is blanked (a later branch, or
     // any branch of a group inside a blanked one).
     let mut groups: Vec<bool> = Vec::new();
-    let mut changed = false;
-    for line in source.split_inclusive('\n') {
-        let blank = match directive(line) {
-            Some("if") => {
-                groups.push(groups.last().copied().unwrap_or(false));
-                true
-            }
-            Some("elif" | "elseif" | "else") => {
-                if let Some(current) = groups.last_mut() {
-                    *current = true;
-                }
-                true
-            }
-            Some("endif") => {
-                groups.pop();
-                true
-            }
-            _ => groups.last().copied().unwrap_or(false),
-        };
-        if blank {
-            changed = true;
-            // Every byte but a line break becomes a space: offsets stay those of the file.
-            text.extend(line.bytes().map(|byte| match byte {
-                b'\n' | b'\r' => char::from(byte),
-                _ => ' ',
-            }));
-        } else {
-            text.push_str(line);
+    blank_lines(source, |line| match directive(line) {
+        Some("if") => {
+            groups.push(groups.last().copied().unwrap_or(false));
+            true
         }
-    }
-    changed.then_some(text)
+        Some("elif" | "elseif" | "else") => {
+            if let Some(current) = groups.last_mut() {
+                *current = true;
+            }
+            true
+        }
+        Some("endif") => {
+            groups.pop();
+            true
+        }
+        _ => groups.last().copied().unwrap_or(false),
+    })
 }
 
 /// `source` with every directive line of its conditional groups blanked to spaces and every
@@ -94,10 +79,17 @@ pub(crate) fn without_directives(source: &str) -> Option<String> {
     if !source.contains("#if") {
         return None;
     }
+    blank_lines(source, |line| directive(line).is_some())
+}
+
+/// `source` with each line that `blank` answers true for (asked of every line in order, its
+/// line break included) blanked to spaces: every byte but a line break becomes a space, so
+/// offsets, lines and columns stay those of the file. `None` when no line is blanked.
+pub(crate) fn blank_lines(source: &str, mut blank: impl FnMut(&str) -> bool) -> Option<String> {
     let mut text = String::with_capacity(source.len());
     let mut changed = false;
     for line in source.split_inclusive('\n') {
-        if directive(line).is_some() {
+        if blank(line) {
             changed = true;
             text.extend(line.bytes().map(|byte| match byte {
                 b'\n' | b'\r' => char::from(byte),
@@ -149,30 +141,34 @@ mod tests {
         assert_eq!(text.get(at..at + 8), Some("after();"));
     }
 
-    #[test]
-    fn swift_groups_with_elseif_are_read_as_their_first_branch() {
-        let source = "  #if A\n    @available(*, deprecated)\n  #elseif B\n    @available(iOS, deprecated: 9999)\n  #else\n    @available(macOS, deprecated: 9999)\n  #endif\n  func f() {}\n";
-        let text = first_branches(source).expect("a group");
+    /// The lines of `text` (made from `source` with lines blanked in place) that are not
+    /// blank, trimmed.
+    fn kept_lines<'t>(text: &'t str, source: &str) -> Vec<&'t str> {
         assert_eq!(text.len(), source.len());
-        let kept: Vec<&str> = text
-            .lines()
+        text.lines()
             .map(str::trim)
             .filter(|line| !line.is_empty())
-            .collect();
-        assert_eq!(kept, ["@available(*, deprecated)", "func f() {}"]);
+            .collect()
+    }
+
+    #[test]
+    fn elseif_as_swift_writes_it_starts_a_later_branch() {
+        let source = "  #if A\n    @available(*, deprecated)\n  #elseif B\n    @available(iOS, deprecated: 9999)\n  #else\n    @available(macOS, deprecated: 9999)\n  #endif\n  func f() {}\n";
+        let text = first_branches(source).expect("a group");
+        assert_eq!(
+            kept_lines(&text, source),
+            ["@available(*, deprecated)", "func f() {}"]
+        );
     }
 
     #[test]
     fn without_directives_every_branch_is_kept_in_place() {
         let source = "#if canImport(A)\nimport A\n#elseif os(Windows)\nimport B\n#else\nimport C\n#endif\nlet x = \"é\"\n";
         let text = without_directives(source).expect("a group");
-        assert_eq!(text.len(), source.len());
-        let kept: Vec<&str> = text
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty())
-            .collect();
-        assert_eq!(kept, ["import A", "import B", "import C", "let x = \"é\""]);
+        assert_eq!(
+            kept_lines(&text, source),
+            ["import A", "import B", "import C", "let x = \"é\""]
+        );
         assert_eq!(without_directives("import A\n"), None);
     }
 

@@ -27,27 +27,13 @@ pub(crate) fn without_diagnostics(source: &str) -> Option<String> {
     if !source.contains("#warning") && !source.contains("#error") {
         return None;
     }
-    let mut text = String::with_capacity(source.len());
-    let mut changed = false;
-    for line in source.split_inclusive('\n') {
-        let is_diagnostic = ["#warning", "#error"].into_iter().any(|directive| {
+    crate::conditional::blank_lines(source, |line| {
+        ["#warning", "#error"].into_iter().any(|directive| {
             line.trim_start()
                 .strip_prefix(directive)
                 .is_some_and(|rest| rest.trim_start().starts_with('('))
-        });
-        if is_diagnostic {
-            changed = true;
-            for character in line.chars() {
-                match character {
-                    '\n' | '\r' => text.push(character),
-                    _ => text.extend(std::iter::repeat_n(' ', character.len_utf8())),
-                }
-            }
-        } else {
-            text.push_str(line);
-        }
-    }
-    changed.then_some(text)
+        })
+    })
 }
 
 /// Extracts the facts of one Swift file (unsorted).
