@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, TryLockError};
 
 use extractors::{first_pass, FileExtraction, FirstPass, ProjectContext, TypeDeclarations};
 use policies::facts::{Fact, FactKind};
@@ -604,14 +604,20 @@ impl<'a> Repositories<'a> {
     }
 
     /// Calls `read` with this worker's handle (`None` for a worktree snapshot, or when the
-    /// repository cannot be opened).
+    /// repository cannot be opened). A worker that is already reading (a job it stole while
+    /// waiting inside `read`) opens a handle of its own rather than wait for itself.
     fn with<T>(&self, read: impl FnOnce(Option<&git2::Repository>) -> T) -> T {
         let Some(root) = self.root else {
             return read(None);
         };
-        match rayon::current_thread_index().and_then(|index| self.slots.get(index)) {
-            Some(slot) => {
-                let mut handle = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let slot = rayon::current_thread_index().and_then(|index| self.slots.get(index));
+        let held = slot.and_then(|slot| match slot.try_lock() {
+            Ok(handle) => Some(handle),
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        });
+        match held {
+            Some(mut handle) => {
                 if handle.is_none() {
                     *handle = git2::Repository::open(root).ok();
                 }
