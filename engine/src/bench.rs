@@ -52,8 +52,15 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
                     return None;
                 }
                 let bytes = read_file(&scope, root, None, file).ok()?;
+                // Nor does `check` read a file larger than 2 MiB, nor extract a binary-looking
+                // one (`extract::first_one`).
+                if bytes.len() > crate::extract::MAX_FILE_BYTES {
+                    return None;
+                }
+                let binary = crate::extract::skip_reason(&bytes).is_some();
                 let text = String::from_utf8(bytes).ok()?;
                 let extracted = owned
+                    && !binary
                     && (options.include_generated
                         || !extractors::is_generated(file, &text, &attributes));
                 if !extracted && !for_declarations {

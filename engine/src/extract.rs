@@ -18,7 +18,7 @@ use crate::scope::{read_file, Scope, Snapshot};
 use crate::verdict::{ExtractorDebug, Warning};
 
 /// Largest source file lintel reads.
-const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
 
 /// What extraction produced.
 #[derive(Debug, Default)]
@@ -49,7 +49,8 @@ use crate::cache::{worktree_identity, CachedOutcome, ExtractionCache};
 /// resident).
 pub(crate) const WORKER_STACK_BYTES: usize = 32 * 1024 * 1024;
 
-fn skip_reason(bytes: &[u8]) -> Option<String> {
+/// Why a file is not extracted whatever its language: larger than 2 MiB, or binary-looking.
+pub(crate) fn skip_reason(bytes: &[u8]) -> Option<String> {
     if bytes.len() > MAX_FILE_BYTES {
         return Some(format!("file is larger than 2 MiB ({} bytes)", bytes.len()));
     }

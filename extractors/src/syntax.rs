@@ -339,7 +339,8 @@ impl<'a> Columns<'a> {
             return position(self.source, byte, row, byte_column);
         }
         let mut lines = self.long_lines.borrow_mut();
-        let index = match lines.iter().position(|(start, _)| *start == line_start) {
+        // From the last line met: nodes are placed mostly in the order of the text.
+        let index = match lines.iter().rposition(|(start, _)| *start == line_start) {
             Some(index) => index,
             None => {
                 lines.push((line_start, running_counts(bytes, line_start)));

@@ -739,11 +739,24 @@ fn imports_resolve_to_types_of_files_that_are_not_extracted() {
 
 #[test]
 fn bench_parse_parses_exactly_the_files_check_parses() {
-    // Owned and extracted: `app/a.ts`. Parsed for their declarations: the generated and the
-    // unowned Java and C# files. Not parsed: generated TypeScript, an unowned Python file, an
-    // EF migration designer file (unless generated files are kept).
+    // Owned and extracted: `app/a.ts`. Parsed for their declarations: the generated, the
+    // binary-looking and the unowned Java and C# files. Not parsed: generated TypeScript, an
+    // unowned Python file, an EF migration designer file (unless generated files are kept), a
+    // file larger than 2 MiB, a binary-looking TypeScript file.
     let workspace = tempfile::tempdir().unwrap();
     let project = workspace.path();
+    let big = format!("export const big = [{}];\n", "1, ".repeat(800_000));
+    write_files(
+        project,
+        &[
+            ("app/big.ts", big.as_str()),
+            ("app/blob.ts", "export const b = 1;\0\n"),
+            (
+                "app/Blob.java",
+                "package com.acme.app;\n\npublic class Blob {}\n// \0\n",
+            ),
+        ],
+    );
     write_files(
         project,
         &[
@@ -782,9 +795,9 @@ fn bench_parse_parses_exactly_the_files_check_parses() {
         let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         document["files"].as_u64().unwrap()
     };
-    assert_eq!(parsed(&[]), 4);
+    assert_eq!(parsed(&[]), 5);
     // Kept generated files are extracted, so parsed: the TypeScript and the designer file too.
-    assert_eq!(parsed(&["--include-generated"]), 6);
+    assert_eq!(parsed(&["--include-generated"]), 7);
 }
 
 #[test]
