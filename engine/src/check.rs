@@ -192,6 +192,9 @@ pub fn run_check_handing_back<T: Send>(
     hand_back: bool,
 ) -> Result<(CheckRun, T, Vec<Box<policies::facts::Fact>>), EngineError> {
     let started = Instant::now();
+    // The solver's set-up (a Z3 context) is made while the spec and the project's files are
+    // listed, on a core that is idle then.
+    solver.warm_up();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .stack_size(crate::extract::WORKER_STACK_BYTES)
@@ -269,6 +272,9 @@ fn base_finding_ids(
     Ok(ids)
 }
 
+/// Projects with more files than this do not keep a Z3 context made ahead through extraction.
+const PREWARM_MAX_FILES: usize = 2_000;
+
 /// Loads the spec, resolves the scope, extracts and evaluates (everything but solving).
 pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
     let root = options.project.as_path();
@@ -279,6 +285,11 @@ pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
         )));
     }
     let scope = resolve(root, &options.scope)?;
+    // A large project's extraction takes seconds, against which making a Z3 context is nothing,
+    // and it holds more memory: a context made ahead (`solve::prewarm`) is not kept through it.
+    if scope.project_files.len() > PREWARM_MAX_FILES {
+        crate::solve::release_prewarmed();
+    }
     // The spec and the reviewed queries are read from the snapshot the scope reads the project
     // from (HEAD under `--diff`, the index when staged), like every other file of the project.
     let repository = match scope.snapshot {

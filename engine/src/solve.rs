@@ -6,7 +6,9 @@
 //! the rayon worker waits for: the `z3` crate's thread-local default context of that thread is made
 //! for the batch and dropped when the thread ends. So Z3 objects never cross threads, and a worker
 //! holds one context (about 17 MB, zero-filled when made) only while it solves: none stays behind
-//! on the pool's threads. Each slice gets a solver of its own. No answer depends on the rest of the
+//! on the pool's threads. The first batch of a check may take a thread whose context was made
+//! ahead ([`prewarm`], while the check reads the spec and lists the project, for a small project
+//! only), which is just as fresh: nothing was solved in it. Each slice gets a solver of its own. No answer depends on the rest of the
 //! batch: sat and unsat are facts about the slice, the resource limit counts from the start of each
 //! check, and the core is canonical: [`minimal_core`] reduces Z3's core to the one minimal core
 //! that deletion in literal order gives, using Z3's cores only as certificates.
@@ -18,7 +20,7 @@
 //! (a script Z3 could not parse loads nothing and would answer sat) makes the slice `error`.
 
 use std::collections::BTreeSet;
-use std::sync::Once;
+use std::sync::{mpsc, Mutex, Once, PoisonError};
 use std::time::Instant;
 
 use policies::smt::Slice;
@@ -78,6 +80,10 @@ pub trait Solver: Sync {
     /// Solves one slice.
     fn solve(&self, slice: &Slice, limits: Limits) -> SolveOutcome;
 
+    /// Called when a check starts, before the project is read: a backend may make ready what
+    /// its first batch will need.
+    fn warm_up(&self) {}
+
     /// Solves consecutive slices, in order; the outcomes are in input order. A backend may share
     /// set-up between them, as long as no answer depends on what else is in the batch.
     fn solve_batch(&self, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
@@ -111,6 +117,81 @@ fn configure_z3() {
 /// Stack of a solving thread: Z3 recurses over terms, so it gets more than a default thread
 /// (only the pages it touches are resident).
 const SOLVER_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// A solver thread started before it is needed, with its fresh Z3 context made: it runs the
+/// one job sent to it, then ends with its context (see [`prewarm`]).
+struct Warm {
+    jobs: mpsc::Sender<WarmJob>,
+}
+
+type WarmJob = Box<dyn FnOnce() + Send>;
+
+impl Warm {
+    /// Starts the thread, which makes its context at once; `None` if it cannot be started.
+    fn start() -> Option<Self> {
+        let (jobs, waiting) = mpsc::channel::<WarmJob>();
+        std::thread::Builder::new()
+            .name("lintel-z3".into())
+            .stack_size(SOLVER_STACK_BYTES)
+            .spawn(move || {
+                configure_z3();
+                drop(z3::Context::thread_local());
+                if let Ok(job) = waiting.recv() {
+                    job();
+                }
+            })
+            .ok()?;
+        Some(Self { jobs })
+    }
+
+    /// Solves `slices` in the thread's context, as [`in_fresh_context`] would in a new one;
+    /// `None` when the thread ended before it could take the job (the caller makes a fresh
+    /// one). The slices are copied to it, as the thread outlives this call's borrows.
+    fn solve(self, slices: &[&Slice], limits: Limits) -> Option<Vec<SolveOutcome>> {
+        let owned: Vec<Slice> = slices.iter().map(|slice| (*slice).clone()).collect();
+        let count = owned.len();
+        let (send, solved) = mpsc::channel();
+        let job: WarmJob = Box::new(move || {
+            let outcomes: Vec<SolveOutcome> = owned
+                .iter()
+                .map(|slice| solve_here(slice, limits))
+                .collect();
+            // The caller waits for this, so it is still there.
+            let _ = send.send(outcomes);
+        });
+        self.jobs.send(job).ok()?;
+        Some(solved.recv().unwrap_or_else(|_| {
+            vec![SolveOutcome::error("the solver stopped unexpectedly (panic)".into()); count]
+        }))
+    }
+}
+
+/// The warm solver thread of the process, if one is waiting.
+static WARM: Mutex<Option<Warm>> = Mutex::new(None);
+
+/// Starts a solver thread that makes its Z3 context now, while the check is still reading the
+/// spec and listing the project, with a core to spare: making a context takes about 9 ms, which
+/// a small project's check would otherwise spend after extraction, on one core. The first batch
+/// solved takes it ([`Z3Solver`]); until then it waits with its context (about 17 MB). At most
+/// one waits.
+pub fn prewarm() {
+    let mut slot = WARM.lock().unwrap_or_else(PoisonError::into_inner);
+    if slot.is_none() {
+        *slot = Warm::start();
+    }
+}
+
+/// Ends the waiting warm solver thread, if any, and with it its context.
+pub fn release_prewarmed() {
+    let warm = WARM.lock().unwrap_or_else(PoisonError::into_inner).take();
+    drop(warm);
+}
+
+/// Solves `slices` on the warm solver thread when one is waiting ([`Warm::solve`]).
+fn solve_warm(slices: &[&Slice], limits: Limits) -> Option<Vec<SolveOutcome>> {
+    let warm = WARM.lock().unwrap_or_else(PoisonError::into_inner).take()?;
+    warm.solve(slices, limits)
+}
 
 /// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread. A thread that
 /// cannot be started or that panics makes each of the `count` slices `error`.
@@ -305,6 +386,10 @@ fn minimal_core(
 }
 
 impl Solver for Z3Solver {
+    fn warm_up(&self) {
+        prewarm();
+    }
+
     fn solve(&self, slice: &Slice, limits: Limits) -> SolveOutcome {
         self.solve_batch(&[slice], limits)
             .pop()
@@ -315,6 +400,12 @@ impl Solver for Z3Solver {
     /// ([`minimal_core`]) and limits count from each check's start, an answer does not depend
     /// on the rest of the batch.
     fn solve_batch(&self, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
+        if slices.is_empty() {
+            return Vec::new();
+        }
+        if let Some(outcomes) = solve_warm(slices, limits) {
+            return outcomes;
+        }
         in_fresh_context(slices.len(), || {
             slices
                 .iter()
@@ -378,6 +469,10 @@ impl<S: Solver> RecordingSolver<S> {
 }
 
 impl<S: Solver> Solver for RecordingSolver<S> {
+    fn warm_up(&self) {
+        self.inner.warm_up();
+    }
+
     fn solve(&self, slice: &Slice, limits: Limits) -> SolveOutcome {
         let outcome = self.inner.solve(slice, limits);
         self.record(&[slice], std::slice::from_ref(&outcome));
@@ -469,6 +564,45 @@ mod tests {
         let outcome = Z3Solver.solve(&builder.finish(), limits());
         assert_eq!(outcome.status, SliceStatus::Unsat, "{outcome:?}");
         outcome
+    }
+
+    /// A context made ahead, before the slices exist, answers as a fresh one does: the same
+    /// statuses and cores, in order.
+    #[test]
+    fn a_context_made_ahead_answers_as_a_fresh_one() {
+        let mut violated = SliceBuilder::new("deny flow A -> B");
+        violated.deny_edge("rule".into(), "A", "B");
+        violated.edge_fact("first".into(), Some("first".into()), "A", "B");
+        violated.edge_fact("second".into(), Some("second".into()), "A", "B");
+        let mut held = SliceBuilder::new("deny flow A -> C");
+        held.deny_edge("rule".into(), "A", "C");
+        held.edge_fact("fact".into(), Some("fact".into()), "A", "B");
+        let slices = [violated.finish(), held.finish()];
+        let slices: Vec<&Slice> = slices.iter().collect();
+        let answers = |outcomes: Vec<SolveOutcome>| -> Vec<(SliceStatus, Vec<String>)> {
+            outcomes
+                .into_iter()
+                .map(|outcome| (outcome.status, outcome.core))
+                .collect()
+        };
+        let warm = Warm::start().expect("a solver thread");
+        let ahead = warm
+            .solve(&slices, limits())
+            .expect("the thread takes the job");
+        let fresh = in_fresh_context(slices.len(), || {
+            slices
+                .iter()
+                .map(|slice| solve_here(slice, limits()))
+                .collect()
+        });
+        assert_eq!(answers(ahead.clone()), answers(fresh));
+        assert_eq!(
+            answers(ahead),
+            [
+                (SliceStatus::Unsat, vec!["a!0".to_owned(), "a!2".to_owned()]),
+                (SliceStatus::Sat, Vec::new()),
+            ]
+        );
     }
 
     #[test]
