@@ -29,6 +29,74 @@ static CLIENTS: LazyLock<Vec<ClientRule>> = LazyLock::new(|| {
         .collect()
 });
 
+/// `source` with each context parameter list that starts a line rewritten in place, or `None`
+/// when it has none. tree-sitter-kotlin-ng reads neither the named context parameters of Kotlin
+/// 2.2 nor, among a class's members or with type arguments, the context receivers before them.
+/// A list of plain types reads as an annotation that names them, so the file still uses them
+/// (`context(scope: Scope)` reads `@ontext(       Scope)`); any other list (type arguments,
+/// function types) is blanked, and only a use of its types there is lost. `crate::parse_source`
+/// parses this text only when the file as written has errors, and keeps its tree only when it
+/// has fewer.
+pub(crate) fn without_context_parameters(source: &str) -> Option<String> {
+    if !source.contains("context(") {
+        return None;
+    }
+    let mut text = String::with_capacity(source.len());
+    let mut changed = false;
+    for line in source.split_inclusive('\n') {
+        match context_list(line) {
+            Some(rewritten) => {
+                changed = true;
+                text.push_str(&rewritten);
+            }
+            None => text.push_str(line),
+        }
+    }
+    changed.then_some(text)
+}
+
+/// `line` with the context parameter list it starts with rewritten (see
+/// [`without_context_parameters`]), if it starts with one closed on the line.
+fn context_list(line: &str) -> Option<String> {
+    let indent = line.len() - line.trim_start().len();
+    let open = indent + "context(".len();
+    line.get(indent..)?.strip_prefix("context(")?;
+    let mut depth = 1_usize;
+    let close = open
+        + line.get(open..)?.bytes().position(|byte| {
+            match byte {
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                _ => return false,
+            }
+            depth == 0
+        })?;
+    let inside = line.get(open..close)?;
+    let mut bytes = line.as_bytes().to_vec();
+    if inside
+        .bytes()
+        .any(|byte| matches!(byte, b'<' | b'(' | b'-' | b'@' | b'"' | b'/'))
+    {
+        for byte in bytes.get_mut(indent..=close)? {
+            *byte = b' ';
+        }
+    } else {
+        *bytes.get_mut(indent)? = b'@';
+        let mut start = open;
+        for parameter in inside.split(',') {
+            if let Some((name, _)) = parameter.split_once(':') {
+                let end = start + name.len() + 1;
+                for byte in bytes.get_mut(start..end)? {
+                    *byte = b' ';
+                }
+            }
+            start += parameter.len() + 1;
+        }
+    }
+    // Only ASCII bytes became others: the line is still UTF-8.
+    String::from_utf8(bytes).ok()
+}
+
 /// Extracts the facts of one Kotlin file (unsorted); what needs the type index waits for the
 /// second pass (`crate::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {

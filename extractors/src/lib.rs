@@ -118,7 +118,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// every branch kept ([`conditional::without_directives`]: tree-sitter-swift reads a group only
 /// where a statement or member may stand, not one that gives a declaration different
 /// attributes, nor some conditions), and without its `#warning`/`#error` lines
-/// ([`swift::without_diagnostics`]: read among statements only).
+/// ([`swift::without_diagnostics`]: read among statements only); a Kotlin file without its
+/// context parameter lists ([`kotlin::without_context_parameters`]).
 fn parse_source(
     language: Language,
     grammar: fn() -> tree_sitter::Language,
@@ -133,6 +134,7 @@ fn parse_source(
                 let without = swift::without_diagnostics(source);
                 conditional::without_directives(without.as_deref().unwrap_or(source)).or(without)
             }
+            Language::Kotlin => kotlin::without_context_parameters(source),
             _ => None,
         };
         let retried = variant.and_then(|text| {

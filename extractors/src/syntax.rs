@@ -1119,6 +1119,38 @@ mod tests {
         assert_read_around_a_gap("a.swift", source);
     }
 
+    /// Kotlin 2.2's context parameters are errors to tree-sitter-kotlin-ng (and its context
+    /// receivers among a class's members): extraction reads a list of plain types as an
+    /// annotation naming them, and blanks any other.
+    #[test]
+    fn kotlin_context_parameter_lists_are_read_as_annotations_or_without_them() {
+        let source = "context(project: Project)\nfun f() {}\n\nclass A {\n    context(a: A<B, C>, log: (String) -> Unit)\n    fun g() = 1\n    context(Scope, _: Other) fun h() = \"é\"\n}\n";
+        assert_read_around_a_gap("a.kt", source);
+        let read = crate::kotlin::without_context_parameters(source).expect("lists");
+        assert_eq!(read.len(), source.len());
+        assert_eq!(
+            read.lines().map(str::trim).collect::<Vec<_>>(),
+            [
+                "@ontext(         Project)",
+                "fun f() {}",
+                "",
+                "class A {",
+                "",
+                "fun g() = 1",
+                "@ontext(Scope,    Other) fun h() = \"é\"",
+                "}",
+            ]
+        );
+        // A call of a function named `context`, or a list not closed on its line, is left alone.
+        for unchanged in [
+            "val c = context(a)\n",
+            "fun f() = context(x)\n",
+            "context(\n  a: A,\n)\nfun f() {}\n",
+        ] {
+            assert_eq!(crate::kotlin::without_context_parameters(unchanged), None);
+        }
+    }
+
     /// Asserts that `source` has parse errors to the grammar of `path` but none as extraction
     /// reads it (`crate::parse_source`).
     fn assert_read_around_a_gap(path: &str, source: &str) {

@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 68] = [
+const CASES: [&str; 69] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -220,6 +220,7 @@ const CASES: [&str; 68] = [
     "java/spring",
     "java/web",
     "kotlin/android",
+    "kotlin/context",
     "kotlin/graph",
     "kotlin/imports",
     "kotlin/nested",
@@ -547,6 +548,11 @@ fn a_class_that_several_modules_copy_resolves_to_the_importer_s_own_module() {
 #[test]
 fn kotlin_build_scripts_declare_nothing_other_scripts_import() {
     check_case("kotlin/scripts");
+}
+
+#[test]
+fn kotlin_context_parameters_are_read_and_their_types_stay_used() {
+    check_case("kotlin/context");
 }
 
 #[test]
