@@ -8,9 +8,9 @@
 //! holds one context (about 17 MB, zero-filled when made) only while it solves: none stays behind
 //! on the pool's threads. The first batch of a check may take a thread whose context was made
 //! ahead ([`prewarm`], while the check reads the spec and lists the project, for a small project
-//! only), which is just as fresh: nothing was solved in it. Each slice gets a solver of its own. No answer depends on the rest of the
-//! batch: sat and unsat are facts about the slice, the resource limit counts from the start of each
-//! check, and the core is canonical: [`minimal_core`] reduces Z3's core to the one minimal core
+//! only), which is just as fresh: nothing was solved in it. Each slice gets a solver of its own.
+//! No answer depends on the rest of the batch: sat and unsat are facts about the slice, the
+//! resource limit counts from the start of each check, and the core is canonical: [`minimal_core`] reduces Z3's core to the one minimal core
 //! that deletion in literal order gives, using Z3's cores only as certificates.
 //! The parameters: `model=false` (the check never reads a model) and
 //! `tactic.default_tactic=smt`: with assumptions Z3 always answers with its incremental SMT

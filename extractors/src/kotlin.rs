@@ -59,8 +59,10 @@ pub(crate) fn without_context_parameters(source: &str) -> Option<String> {
 /// [`without_context_parameters`]), if it starts with one closed on the line.
 fn context_list(line: &str) -> Option<String> {
     let indent = line.len() - line.trim_start().len();
+    if !line.get(indent..)?.starts_with("context(") {
+        return None;
+    }
     let open = indent + "context(".len();
-    line.get(indent..)?.strip_prefix("context(")?;
     let mut depth = 1_usize;
     let close = open
         + line.get(open..)?.bytes().position(|byte| {
