@@ -4,12 +4,12 @@ use std::io::Write;
 
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
     // Output is buffered per stream; a closed pipe makes writes fail quietly, and the exit code
-    // still reflects the verdict.
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut err = stderr.lock();
+    // still reflects the verdict. Neither stream is locked for the whole run: a thread that
+    // panics (an extraction worker, the solver thread) writes its message to stderr, and would
+    // wait forever for a lock this thread holds while it waits for that thread.
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let mut err = std::io::stderr();
     let status = engine::cli::run(argv, &mut out, &mut err);
     let _ = out.flush();
     drop(out);

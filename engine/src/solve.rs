@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 use std::sync::{mpsc, Mutex, Once, PoisonError};
 use std::time::Instant;
 
-use policies::smt::Slice;
+use policies::smt::{Slice, SliceBuilder};
 use rayon::prelude::*;
 
 /// The outcome of one slice.
@@ -135,7 +135,7 @@ impl Warm {
             .stack_size(SOLVER_STACK_BYTES)
             .spawn(move || {
                 configure_z3();
-                drop(z3::Context::thread_local());
+                ready_context();
                 if let Ok(job) = waiting.recv() {
                     job();
                 }
@@ -193,8 +193,29 @@ fn solve_warm(slices: &[&Slice], limits: Limits) -> Option<Vec<SolveOutcome>> {
     warm.solve(slices, limits)
 }
 
-/// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread. A thread that
-/// cannot be started or that panics makes each of the `count` slices `error`.
+/// Makes the thread's Z3 context and readies it by solving one fixed slice in it: Z3 sets up
+/// its SMT-LIB reader and solver on first use, once per process (about 10 ms) and partly once per
+/// context, which the first real slice would otherwise pay. Every context the checks solve in
+/// is readied the same way, made ahead or not, so each starts from the same state.
+fn ready_context() {
+    let mut builder = SliceBuilder::new("deny reach A -> C");
+    builder.deny_reach("rule".into(), "A", "C");
+    builder.reach_closure();
+    builder.edge_fact("ab".into(), None, "A", "B");
+    builder.edge_fact("bc".into(), None, "B", "C");
+    builder.distinct_entities();
+    let _ = solve_here(
+        &builder.finish(),
+        Limits {
+            rlimit: 5_000_000,
+            timeout_ms: 10_000,
+        },
+    );
+}
+
+/// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread (readied
+/// first, [`ready_context`]). A thread that cannot be started or that panics makes each of the
+/// `count` slices `error`.
 fn in_fresh_context(
     count: usize,
     solve: impl FnOnce() -> Vec<SolveOutcome> + Send,
@@ -205,8 +226,10 @@ fn in_fresh_context(
         match std::thread::Builder::new()
             .name("lintel-z3".into())
             .stack_size(SOLVER_STACK_BYTES)
-            .spawn_scoped(scope, solve)
-        {
+            .spawn_scoped(scope, || {
+                ready_context();
+                solve()
+            }) {
             Ok(handle) => handle
                 .join()
                 .unwrap_or_else(|_| failed("the solver stopped unexpectedly (panic)".into())),
@@ -545,7 +568,6 @@ pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use policies::smt::SliceBuilder;
 
     fn limits() -> Limits {
         Limits {
