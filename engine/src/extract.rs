@@ -519,20 +519,32 @@ fn extract_files(
         .map(|(file, extracted)| {
             repositories.with(|repository| {
                 if *extracted {
-                    FirstJob::Extracted(Box::new(first_one(
-                        shared,
-                        scope,
-                        root,
-                        repository,
-                        file,
-                        include_generated,
-                        generic,
-                    )))
+                    let first = guarded(
+                        || {
+                            first_one(
+                                shared,
+                                scope,
+                                root,
+                                repository,
+                                file,
+                                include_generated,
+                                generic,
+                            )
+                        },
+                        |reason| (FirstOutcome::Done(CachedOutcome::Skipped(reason)), None),
+                    );
+                    FirstJob::Extracted(Box::new(first))
                 } else {
-                    let declarations = read_file(scope, root, repository, file)
-                        .ok()
-                        .and_then(declaration_text)
-                        .and_then(|text| extractors::read_declarations(file, &text));
+                    // A file only read for its declarations declares nothing if its reader fails.
+                    let declarations = guarded(
+                        || {
+                            read_file(scope, root, repository, file)
+                                .ok()
+                                .and_then(declaration_text)
+                                .and_then(|text| extractors::read_declarations(file, &text))
+                        },
+                        |_| None,
+                    );
                     FirstJob::Declared(declarations)
                 }
             })
@@ -574,11 +586,35 @@ fn extract_files(
             let (outcome, _) = *first;
             let outcome = match outcome {
                 FirstOutcome::Done(outcome) => outcome,
-                FirstOutcome::Pending(pass) => outcome_of(pass.finish(context), generic),
+                FirstOutcome::Pending(pass) => guarded(
+                    || outcome_of(pass.finish(context), generic),
+                    CachedOutcome::Skipped,
+                ),
             };
             (file.clone(), outcome)
         })
         .collect()
+}
+
+/// Runs one file's extraction; if an extractor panics (a bug in lintel, never a property of the
+/// file's text that it may rely on), the file gets `failed`'s outcome with the reason instead of
+/// the whole check stopping: a `file-skipped` warning that names the internal error, so nothing
+/// is lost silently and the other files' findings still stand. The panic message itself also
+/// goes to stderr, through the default hook, for the bug report.
+fn guarded<T>(extract: impl FnOnce() -> T, failed: impl FnOnce(String) -> T) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(extract)) {
+        Ok(outcome) => outcome,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|message| (*message).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            failed(format!(
+                "lintel's extractor failed on it (internal error: {message}); please report it"
+            ))
+        }
+    }
 }
 
 /// One git handle per rayon worker, opened at the worker's first file of a git snapshot: a
@@ -631,7 +667,24 @@ impl<'a> Repositories<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{declared_python_encoding, skip_reason, source_text, SingleByte};
+    use super::{declared_python_encoding, guarded, skip_reason, source_text, SingleByte};
+
+    #[test]
+    fn an_extractor_that_panics_gives_the_file_its_failed_outcome_with_the_message() {
+        let failed = |reason: String| Err(reason);
+        assert_eq!(guarded(|| Ok(7), failed), Ok(7));
+        let text = "broken";
+        let reason = guarded(
+            || -> Result<u8, String> { panic!("index out of bounds in `{text}`") },
+            failed,
+        );
+        assert_eq!(
+            reason,
+            Err("lintel's extractor failed on it (internal error: index out of bounds in `broken`); please report it".to_owned())
+        );
+        let reason = guarded(|| -> Result<u8, String> { panic!("plain") }, failed);
+        assert!(reason.unwrap_err().contains("(internal error: plain)"));
+    }
 
     #[test]
     fn a_nul_byte_in_the_first_8_kib_marks_a_file_binary_and_one_after_does_not() {
