@@ -421,7 +421,45 @@ pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
             return ExitStatus::Error;
         }
     };
-    match cli.command {
+    let command = cli.command;
+    unless_it_panics(&argv, stdout, stderr, move |stdout, stderr| {
+        dispatch(command, stdout, stderr)
+    })
+}
+
+/// Runs `command`; if it panics (a bug in lintel), reports an `internal-error` as any other error
+/// is reported: with `--json`, one error verdict on stdout, else the error on stderr; exit 2. The
+/// panic message also goes to stderr, through the default hook.
+fn unless_it_panics(
+    argv: &[String],
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    command: impl FnOnce(&mut dyn Write, &mut dyn Write) -> ExitStatus,
+) -> ExitStatus {
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        command(&mut *stdout, &mut *stderr)
+    }));
+    match ran {
+        Ok(status) => status,
+        Err(payload) => {
+            let error = EngineError::Internal(format!(
+                "lintel stopped unexpectedly: {}; please report it",
+                crate::error::panic_message(payload.as_ref())
+            ));
+            if argv_wants_json(argv) {
+                let (mode, base, rerun) = argv_scope(argv);
+                let verdict = render::json::error_verdict(&error, mode, base, &rerun);
+                let _ = render::json::write(stdout, &verdict);
+            } else {
+                render::text::write_error(stderr, &error);
+            }
+            ExitStatus::Error
+        }
+    }
+}
+
+fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitStatus {
+    match command {
         Command::Check(arguments) => check_command(&arguments, stdout, stderr),
         Command::CheckFile(arguments) => {
             if arguments.file.is_empty() {
@@ -507,5 +545,62 @@ fn check_command(
             status
         }
         Err(error) => report_error(arguments, &error, stdout, stderr),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{unless_it_panics, ExitStatus};
+
+    fn argv(arguments: &[&str]) -> Vec<String> {
+        arguments
+            .iter()
+            .map(|argument| (*argument).to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_command_that_panics_reports_one_internal_error_in_the_requested_format() {
+        let json = argv(&["lintel", "check", "--all", "--json"]);
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let status = unless_it_panics(&json, &mut stdout, &mut stderr, |stdout, _| {
+            let _ = stdout.flush();
+            panic!("index 7 out of range")
+        });
+        assert_eq!(status, ExitStatus::Error);
+        let verdict: serde_json::Value =
+            serde_json::from_slice(&stdout).expect("one JSON document");
+        assert_eq!(verdict["verdict"], "error");
+        assert_eq!(verdict["error"]["code"], "internal-error");
+        assert_eq!(
+            verdict["error"]["message"],
+            "internal error: lintel stopped unexpectedly: index 7 out of range; please report it"
+        );
+        assert_eq!(verdict["diff"]["mode"], "all");
+        assert!(stderr.is_empty());
+
+        let text = argv(&["lintel", "check", "--all"]);
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let status = unless_it_panics(&text, &mut stdout, &mut stderr, |_, _| {
+            panic!("{}", String::from("owned message"))
+        });
+        assert_eq!(status, ExitStatus::Error);
+        assert!(stdout.is_empty());
+        let message = String::from_utf8(stderr).expect("UTF-8");
+        assert!(
+            message.contains("internal-error")
+                && message.contains("lintel stopped unexpectedly: owned message"),
+            "{message}"
+        );
+        // A command that does not panic keeps its own status and output.
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let status = unless_it_panics(&text, &mut stdout, &mut stderr, |stdout, _| {
+            let _ = stdout.write_all(b"done");
+            ExitStatus::Violation
+        });
+        assert_eq!(
+            (status, stdout.as_slice()),
+            (ExitStatus::Violation, &b"done"[..])
+        );
     }
 }

@@ -69,6 +69,15 @@ pub enum EngineError {
     Internal(String),
 }
 
+/// The message a panic was raised with, for an `internal-error` report.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|message| (*message).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
+}
+
 fn first_error_message(diagnostics: &[Diagnostic]) -> String {
     diagnostics
         .iter()

@@ -604,16 +604,10 @@ fn extract_files(
 fn guarded<T>(extract: impl FnOnce() -> T, failed: impl FnOnce(String) -> T) -> T {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(extract)) {
         Ok(outcome) => outcome,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|message| (*message).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".to_owned());
-            failed(format!(
-                "lintel's extractor failed on it (internal error: {message}); please report it"
-            ))
-        }
+        Err(payload) => failed(format!(
+            "lintel's extractor failed on it (internal error: {}); please report it",
+            crate::error::panic_message(payload.as_ref())
+        )),
     }
 }
 
