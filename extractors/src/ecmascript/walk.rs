@@ -374,14 +374,14 @@ impl Triggers {
                 }
             }
         }
-        let mut first_bytes = [false; 256];
-        let mut longest = 0;
+        // For each first byte, the lengths of the names that start with it (bit `n` for length
+        // `n`, bit 63 for any longer): a word is looked up only when one may be it.
+        let mut lengths = [0_u64; 256];
         for name in &names {
             let first = *name.first()?;
-            if let Some(slot) = first_bytes.get_mut(usize::from(first)) {
-                *slot = true;
+            if let Some(slot) = lengths.get_mut(usize::from(first)) {
+                *slot |= length_bit(name.len());
             }
-            longest = longest.max(name.len());
         }
         let bytes = source.as_bytes();
         let mut positions = Vec::new();
@@ -389,20 +389,20 @@ impl Triggers {
         let mut index = 0;
         loop {
             let rest = bytes.get(index..).unwrap_or_default();
-            let Some(skipped) = rest.iter().position(|byte| byte_class(*byte) != OTHER) else {
+            let Some(skipped) = rest.iter().position(|byte| class_of(*byte) != OTHER) else {
                 break;
             };
             index += skipped;
             let Some(&byte) = bytes.get(index) else {
                 break;
             };
-            match byte_class(byte) {
+            match class_of(byte) {
                 WORD => {
                     let start = index;
                     let rest = bytes.get(start..).unwrap_or_default();
                     let length = rest
                         .iter()
-                        .position(|byte| byte_class(*byte) != WORD)
+                        .position(|byte| class_of(*byte) != WORD)
                         .unwrap_or(rest.len());
                     index += length;
                     let word = rest.get(..length).unwrap_or_default();
@@ -420,8 +420,9 @@ impl Triggers {
                         }
                         b"new" | b"export" => positions.push(start),
                         _ => {
-                            let may_be_name = word.len() <= longest
-                                && first_bytes.get(usize::from(byte)).copied().unwrap_or(false);
+                            let may_be_name = lengths
+                                .get(usize::from(byte))
+                                .is_some_and(|lengths| lengths & length_bit(word.len()) != 0);
                             if may_be_name && names.contains(word) {
                                 positions.push(start);
                             }
@@ -462,6 +463,36 @@ const fn byte_class(byte: u8) -> u8 {
         b'=' => EQUALS,
         _ => OTHER,
     }
+}
+
+/// [`byte_class`] of every byte, looked up.
+static BYTE_CLASSES: [u8; 256] = {
+    let mut classes = [OTHER; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::indexing_slicing,
+            reason = "`byte` is below 256, the table's length (no `get_mut` in a constant)"
+        )]
+        {
+            classes[byte] = byte_class(byte as u8);
+        }
+        byte += 1;
+    }
+    classes
+};
+
+fn class_of(byte: u8) -> u8 {
+    BYTE_CLASSES
+        .get(usize::from(byte))
+        .copied()
+        .unwrap_or(OTHER)
+}
+
+/// The bit of a name's length in [`Triggers::scan`]'s length sets.
+fn length_bit(length: usize) -> u64 {
+    1 << length.min(63)
 }
 
 pub(super) use crate::syntax::Fnv;
