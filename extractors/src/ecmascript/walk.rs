@@ -361,12 +361,28 @@ impl Triggers {
                 let child = cursor.node();
                 if grammar.kind(child) == Kind::ImportStatement {
                     statements.push((child.start_byte(), child.end_byte()));
-                    let mut pending = vec![child];
-                    while let Some(node) = pending.pop() {
+                    // The statement's nodes in order, with the same cursor, back on the
+                    // statement at the end.
+                    let mut depth = 0_usize;
+                    'statement: loop {
+                        let node = cursor.node();
                         if grammar.named_kind(node) == Kind::Identifier {
                             names.insert(source.get(node.byte_range())?.as_bytes());
                         }
-                        pending.extend(named_children(node));
+                        if cursor.goto_first_child() {
+                            depth += 1;
+                            continue;
+                        }
+                        loop {
+                            if depth == 0 {
+                                break 'statement;
+                            }
+                            if cursor.goto_next_sibling() {
+                                break;
+                            }
+                            cursor.goto_parent();
+                            depth -= 1;
+                        }
                     }
                 }
                 if !cursor.goto_next_sibling() {
