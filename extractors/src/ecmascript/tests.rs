@@ -240,14 +240,14 @@ fn compare_usage(
         }
         return Ok(());
     }
-    // Pruning needs every binding import to be a top-level statement.
+    // Pruning needs every import statement to be a top-level one. The names a `require(…)` or
+    // `import(…)` call binds are never asked about (`imports::is_used_as_type_only` reads the
+    // uses of statements' names only).
     let root = tree.root_node();
     let mut names: Vec<String> = vec!["fetch".to_owned()];
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(crate::query::Field::Statement) else {
-            return Err(format!(
-                "{name}: pruned although it has a `require` or `import()`"
-            ));
+            continue;
         };
         if statement.parent().map(|parent| parent.id()) != Some(root.id()) {
             return Err(format!("{name}: pruned although an import is nested"));
@@ -339,6 +339,42 @@ o.p = q.r = s;
     let walked = walk::walk(language, &tree, source, true);
     assert_eq!(describe(&walked.hits), expected);
     assert!(expected.len() > 20, "{}", expected.len());
+}
+
+#[test]
+fn a_file_is_pruned_unless_an_import_statement_stands_below_the_top_level() {
+    let walked = |source: &str| {
+        let tree = syntax::parse(
+            || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            source,
+        )
+        .unwrap_or_else(|| panic!("no tree"));
+        let compiled = match query::compiled(Language::TypeScript) {
+            Some(Ok(compiled)) => compiled,
+            _ => panic!("no query"),
+        };
+        let walked = walk::walk(Language::TypeScript, &tree, source, true);
+        // Pruned or not, the walk finds what the query does.
+        assert_eq!(
+            describe(&walked.hits),
+            describe(&compiled.hits(&tree, source))
+        );
+        walked.pruned
+    };
+    // `require` and `import` that start no statement: in a comment, a string, a property's
+    // name, `import.meta`, calls.
+    assert!(walked(
+        "import a from 'a';\n// we require `a` and import nothing else\nconst s = 'import';\n\
+         const env = import.meta.env;\nconst lazy = () => import('./x');\n\
+         const r = require('y');\nopts.require = 1;\na(r);\n"
+    ));
+    // An import statement in an ambient module or a namespace binds names the scan does not read.
+    assert!(!walked(
+        "import a from 'a';\ndeclare module 'm' {\n  import b from 'b';\n}\na();\n"
+    ));
+    assert!(!walked(
+        "namespace N {\n  import x = require('y');\n  x();\n}\n"
+    ));
 }
 
 #[test]

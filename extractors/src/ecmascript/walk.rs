@@ -346,9 +346,12 @@ pub(super) struct Triggers {
 }
 
 impl Triggers {
-    /// Scans `source`; `None` when every subtree must be entered (the file binds names with
-    /// `require` or an `import` that is not a top-level import statement, or binds a name the
-    /// scan cannot spell).
+    /// Scans `source`; `None` when every subtree must be entered (the file has an import
+    /// statement that is not at the top level, or binds a name the scan cannot spell).
+    ///
+    /// The uses the walk records matter for the names import statements bind (is the import
+    /// type-only?) and for `fetch`: the names a `require(…)` or `import(…)` call binds are never
+    /// asked about, and the calls themselves are pattern roots with a trigger of their own.
     fn scan(source: &str, root: Node<'_>, grammar: &Grammar, generic: bool) -> Option<Triggers> {
         // The names whose uses matter: those top-level import statements bind (every identifier
         // in them, to be safe) and `fetch`.
@@ -423,13 +426,13 @@ impl Triggers {
                     index += length;
                     let word = rest.get(..length).unwrap_or_default();
                     match word {
-                        b"require" => return None,
+                        b"require" => positions.push(start),
                         b"import" => {
                             while statement.next_if(|(_, end)| *end <= start).is_some() {}
                             let inside = statement
                                 .peek()
                                 .is_some_and(|(statement_start, _)| *statement_start <= start);
-                            if !inside {
+                            if !inside && !starts_no_statement(root, start, length) {
                                 return None;
                             }
                             positions.push(start);
@@ -462,6 +465,28 @@ impl Triggers {
             .get(index)
             .is_some_and(|position| *position < end)
     }
+}
+
+/// Whether the word `import` at `start`, outside the file's top-level import statements,
+/// starts no import statement: it is in a comment, a string, a regular expression or JSX text,
+/// a property's name (`options.import`), `import.meta`, or an `import(…)` call (a type's too). An
+/// import statement elsewhere (in a namespace or an ambient module) binds names the scan does
+/// not collect, so any other such word keeps the walk from pruning the file. A few words a file
+/// at most: the lookup goes down from the root once for each.
+fn starts_no_statement(root: Node<'_>, start: usize, length: usize) -> bool {
+    root.named_descendant_for_byte_range(start, start + length)
+        .is_some_and(|node| {
+            matches!(
+                node.kind(),
+                "comment"
+                    | "string_fragment"
+                    | "regex_pattern"
+                    | "jsx_text"
+                    | "property_identifier"
+                    | "meta_property"
+                    | "import"
+            ) && !node.has_error()
+        })
 }
 
 const OTHER: u8 = 0;
