@@ -9,8 +9,8 @@
 //! on the pool's threads. The first batch of a check may take a thread whose context was made
 //! ahead ([`prewarm`], while the check reads the spec and lists the project, for a small project
 //! only), which starts as any other: every context is readied by solving one fixed slice when it
-//! is made ([`ready_context`]). A batch's slices share one solver, each loaded in a scope of its
-//! own that is popped once it is decided ([`solve_in_context`]).
+//! is made ([`ready_solver`]). A batch's slices share that solver, each loaded in a scope of its
+//! own that is popped once it is decided ([`solve_in`]).
 //! No answer depends on the rest of the batch: sat and unsat are facts about the slice, the
 //! resource limit counts from the start of each check, and the core is canonical:
 //! [`minimal_core`] reduces Z3's core to the one minimal core that deletion in literal order
@@ -127,7 +127,7 @@ struct Warm {
     jobs: mpsc::Sender<WarmJob>,
 }
 
-type WarmJob = Box<dyn FnOnce() + Send>;
+type WarmJob = Box<dyn FnOnce(&z3::Solver) + Send>;
 
 impl Warm {
     /// Starts the thread, which makes its context at once; `None` if it cannot be started.
@@ -138,9 +138,9 @@ impl Warm {
             .stack_size(SOLVER_STACK_BYTES)
             .spawn(move || {
                 configure_z3();
-                ready_context();
+                let solver = ready_solver();
                 if let Ok(job) = waiting.recv() {
-                    job();
+                    job(&solver);
                 }
             })
             .ok()?;
@@ -154,8 +154,8 @@ impl Warm {
         let owned: Vec<Slice> = slices.iter().map(|slice| (*slice).clone()).collect();
         let count = owned.len();
         let (send, solved) = mpsc::channel();
-        let job: WarmJob = Box::new(move || {
-            let outcomes = solve_in_context(owned.iter(), limits);
+        let job: WarmJob = Box::new(move |solver| {
+            let outcomes = solve_in(solver, owned.iter(), limits);
             // The caller waits for this, so it is still there.
             let _ = send.send(outcomes);
         });
@@ -193,11 +193,11 @@ fn solve_warm(slices: &[&Slice], limits: Limits) -> Option<Vec<SolveOutcome>> {
     warm.solve(slices, limits)
 }
 
-/// Makes the thread's Z3 context and readies it by solving one fixed slice in it: Z3 sets up
-/// its SMT-LIB reader and solver on first use, once per process (about 10 ms) and partly once per
-/// context, which the first real slice would otherwise pay. Every context the checks solve in
-/// is readied the same way, made ahead or not, so each starts from the same state.
-fn ready_context() {
+/// Makes the thread's Z3 context and a solver in it, readied by solving one fixed slice: Z3 sets
+/// up its SMT-LIB reader on first use, once per process (about 10 ms), and a solver's machinery
+/// on its first load, which the first real slice would otherwise pay. Every context the checks
+/// solve in is readied the same way, made ahead or not, so each starts from the same state.
+fn ready_solver() -> z3::Solver {
     let mut builder = SliceBuilder::new("deny reach A -> C");
     builder.deny_reach("rule".into(), "A", "C");
     builder.reach_closure();
@@ -205,21 +205,24 @@ fn ready_context() {
     builder.edge_fact("bc".into(), None, "B", "C");
     builder.distinct_entities();
     let slice = builder.finish();
-    let _ = solve_in_context(
+    let solver = z3::Solver::new();
+    let _ = solve_in(
+        &solver,
         [&slice].into_iter(),
         Limits {
             rlimit: 5_000_000,
             timeout_ms: 10_000,
         },
     );
+    solver
 }
 
-/// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread (readied
-/// first, [`ready_context`]). A thread that cannot be started or that panics makes each of the
-/// `count` slices `error`.
+/// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread, with the
+/// solver [`ready_solver`] made there. A thread that cannot be started or that panics makes each
+/// of the `count` slices `error`.
 fn in_fresh_context(
     count: usize,
-    solve: impl FnOnce() -> Vec<SolveOutcome> + Send,
+    solve: impl FnOnce(&z3::Solver) -> Vec<SolveOutcome> + Send,
 ) -> Vec<SolveOutcome> {
     configure_z3();
     let failed = |reason: String| vec![SolveOutcome::error(reason); count];
@@ -227,10 +230,8 @@ fn in_fresh_context(
         match std::thread::Builder::new()
             .name("lintel-z3".into())
             .stack_size(SOLVER_STACK_BYTES)
-            .spawn_scoped(scope, || {
-                ready_context();
-                solve()
-            }) {
+            .spawn_scoped(scope, || solve(&ready_solver()))
+        {
             Ok(handle) => handle
                 .join()
                 .unwrap_or_else(|_| failed("the solver stopped unexpectedly (panic)".into())),
@@ -250,15 +251,15 @@ fn resource_count(solver: &z3::Solver) -> Option<u64> {
         })
 }
 
-/// Solves `slices` in order in the thread's current Z3 context, with one solver: each slice is
-/// loaded in a scope of its own (`push`), popped once it is decided, so the solver holds one
-/// slice at a time and is set up once (Z3 builds a solver's machinery on its first load: about a
-/// third of a small slice's time).
-fn solve_in_context<'s>(
+/// Solves `slices` in order with `solver`, which holds no assertion: each slice is loaded in a
+/// scope of its own (`push`), popped once it is decided, so the solver holds one slice at a time
+/// and is set up once (Z3 builds a solver's machinery on its first load: about a third of a
+/// small slice's time).
+fn solve_in<'s>(
+    solver: &z3::Solver,
     slices: impl Iterator<Item = &'s Slice>,
     limits: Limits,
 ) -> Vec<SolveOutcome> {
-    let solver = z3::Solver::new();
     let mut params = z3::Params::new();
     params.set_u32("rlimit", limits.rlimit);
     params.set_u32("timeout", limits.timeout_ms);
@@ -266,7 +267,7 @@ fn solve_in_context<'s>(
     slices
         .map(|slice| {
             solver.push();
-            let outcome = solve_here(&solver, slice, limits);
+            let outcome = solve_here(solver, slice, limits);
             solver.pop(1);
             outcome
         })
@@ -448,8 +449,8 @@ impl Solver for Z3Solver {
         if let Some(outcomes) = solve_warm(slices, limits) {
             return outcomes;
         }
-        in_fresh_context(slices.len(), || {
-            solve_in_context(slices.iter().copied(), limits)
+        in_fresh_context(slices.len(), |solver| {
+            solve_in(solver, slices.iter().copied(), limits)
         })
     }
 }
@@ -627,8 +628,8 @@ mod tests {
         let ahead = warm
             .solve(&slices, limits())
             .expect("the thread takes the job");
-        let fresh = in_fresh_context(slices.len(), || {
-            solve_in_context(slices.iter().copied(), limits())
+        let fresh = in_fresh_context(slices.len(), |solver| {
+            solve_in(solver, slices.iter().copied(), limits())
         });
         assert_eq!(answers(ahead.clone()), answers(fresh));
         assert_eq!(
