@@ -192,14 +192,16 @@ pub fn run_check_handing_back<T: Send>(
     hand_back: bool,
 ) -> Result<(CheckRun, T, Vec<Box<policies::facts::Fact>>), EngineError> {
     let started = Instant::now();
-    // The solver's set-up (a Z3 context) is made while the spec and the project's files are
-    // listed, on a core that is idle then.
-    solver.warm_up();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .stack_size(crate::extract::WORKER_STACK_BYTES)
         .build()
         .map_err(|error| EngineError::Internal(format!("cannot start worker threads: {error}")))?;
+    // The solver's set-up (a Z3 context) is made while the spec and the project's files are
+    // listed, on a core that is idle then. It starts after the workers: the thousands of page
+    // faults of making a context hold the process's memory map, which starting a thread (its
+    // stack) must wait for, and the workers waited up to 5 ms for it.
+    solver.warm_up();
     pool.install(|| {
         let analysis = analyse(options)?;
         let base_ids = match analysis.scope.mode {
