@@ -198,13 +198,7 @@ fn solve_warm(slices: &[&Slice], limits: Limits) -> Option<Vec<SolveOutcome>> {
 /// on its first load, which the first real slice would otherwise pay. Every context the checks
 /// solve in is readied the same way, made ahead or not, so each starts from the same state.
 fn ready_solver() -> z3::Solver {
-    let mut builder = SliceBuilder::new("deny reach A -> C");
-    builder.deny_reach("rule".into(), "A", "C");
-    builder.reach_closure();
-    builder.edge_fact("ab".into(), None, "A", "B");
-    builder.edge_fact("bc".into(), None, "B", "C");
-    builder.distinct_entities();
-    let slice = builder.finish();
+    let slice = two_hop_reach();
     let solver = z3::Solver::new();
     let _ = solve_in(
         &solver,
@@ -215,6 +209,17 @@ fn ready_solver() -> z3::Solver {
         },
     );
     solver
+}
+
+/// The slice of `deny reach A -> C` against the edges `A -> B` and `B -> C` (unsat).
+fn two_hop_reach() -> Slice {
+    let mut builder = SliceBuilder::new("deny reach A -> C");
+    builder.deny_reach("rule".into(), "A", "C");
+    builder.reach_closure();
+    builder.edge_fact("ab".into(), None, "A", "B");
+    builder.edge_fact("bc".into(), None, "B", "C");
+    builder.distinct_entities();
+    builder.finish()
 }
 
 /// Runs `solve` on a new thread, so in a fresh Z3 context that ends with the thread, with the
@@ -720,13 +725,7 @@ mod tests {
 
     #[test]
     fn reach_through_two_hops_is_proved_by_the_closure() {
-        let mut builder = SliceBuilder::new("deny reach A -> C");
-        builder.deny_reach("rule".into(), "A", "C");
-        builder.reach_closure();
-        builder.edge_fact("ab".into(), None, "A", "B");
-        builder.edge_fact("bc".into(), None, "B", "C");
-        builder.distinct_entities();
-        let slice = builder.finish();
+        let slice = two_hop_reach();
         let outcome = Z3Solver.solve(&slice, limits());
         assert_eq!(outcome.status, SliceStatus::Unsat, "{outcome:?}");
         assert!(outcome.core.contains(&"a!0".to_owned()));
