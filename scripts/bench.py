@@ -174,6 +174,9 @@ def adversarial_cases(size: int) -> dict:
             f".AddScoped<I{i}, C{i}>()" for i in range(size)) + "; } }\n",
         "requests.py": "import requests\n" + "".join(f'requests.get("http://h/x{i}/" + y)\n' for i in range(size)),
         "fetches.ts": "".join(f"fetch(`/api/x{i}/${{id}}`);\n" for i in range(size)),
+        # `import` outside the import statements, deep in one expression: each is looked up
+        # from the root to see whether it starts a statement.
+        "import-meta.ts": "import a from 'a';\nexport const x = " + " + ".join(["import.meta.x"] * size) + ";\na();\n",
         "routes.go": "package a\nfunc f(r *gin.Engine) {\n" + "".join(f'r.GET("/x{i}", h)\n' for i in range(size)) + "}\n",
         "imports.rs": "".join(f"use crate::a{i}::B;\n" for i in range(size)),
     })

@@ -368,6 +368,12 @@ fn a_file_is_pruned_unless_an_import_statement_stands_below_the_top_level() {
          const env = import.meta.env;\nconst lazy = () => import('./x');\n\
          const r = require('y');\nopts.require = 1;\na(r);\n"
     ));
+    // Past a few such words, each a descent from the root, the file is walked whole.
+    let many = format!(
+        "import a from 'a';\nexport const x = {};\na();\n",
+        vec!["import.meta.x"; 40].join(" + ")
+    );
+    assert!(!walked(&many));
     // An import statement in an ambient module or a namespace binds names the scan does not read.
     assert!(!walked(
         "import a from 'a';\ndeclare module 'm' {\n  import b from 'b';\n}\na();\n"

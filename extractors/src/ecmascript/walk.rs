@@ -405,6 +405,9 @@ impl Triggers {
         let bytes = source.as_bytes();
         let mut positions = Vec::new();
         let mut statement = statements.iter().peekable();
+        // Each `import` outside the statements costs a descent from the root, as deep as the
+        // tree: past a few, the file is walked whole instead, so the scan stays linear.
+        let mut lookups_left = 32_usize;
         let mut index = 0;
         loop {
             let rest = bytes.get(index..).unwrap_or_default();
@@ -432,8 +435,11 @@ impl Triggers {
                             let inside = statement
                                 .peek()
                                 .is_some_and(|(statement_start, _)| *statement_start <= start);
-                            if !inside && !starts_no_statement(root, start, length) {
-                                return None;
+                            if !inside {
+                                lookups_left = lookups_left.checked_sub(1)?;
+                                if !starts_no_statement(root, start, length) {
+                                    return None;
+                                }
                             }
                             positions.push(start);
                         }
@@ -471,8 +477,8 @@ impl Triggers {
 /// starts no import statement: it is in a comment, a string, a regular expression or JSX text,
 /// a property's name (`options.import`), `import.meta`, or an `import(…)` call (a type's too). An
 /// import statement elsewhere (in a namespace or an ambient module) binds names the scan does
-/// not collect, so any other such word keeps the walk from pruning the file. A few words a file
-/// at most: the lookup goes down from the root once for each.
+/// not collect, so any other such word keeps the walk from pruning the file. The lookup goes
+/// down from the root: [`Triggers::scan`] makes a few a file at most.
 fn starts_no_statement(root: Node<'_>, start: usize, length: usize) -> bool {
     root.named_descendant_for_byte_range(start, start + length)
         .is_some_and(|node| {
