@@ -55,6 +55,41 @@ pub(crate) fn without_context_parameters(source: &str) -> Option<String> {
     changed.then_some(text)
 }
 
+/// `source` with the `$` prefix of each multi-dollar string literal (Kotlin 2.1's `$$"…"` and
+/// `$$"""…"""`, which tree-sitter-kotlin-ng cannot read) blanked in place, or `None` when it has
+/// none. The literal stays a string of the same text: its `$$name` holes read as a `$` and a
+/// template, and nothing a fact reads from a string changes. A prefix is a run of two or more
+/// `$` before a quote that does not follow a letter, a digit, `_` or a quote (`"a$$"` ends a
+/// string, it starts none). `crate::parse_source` parses this text only when the file as
+/// written has errors, and keeps its tree only when it has fewer.
+pub(crate) fn without_multi_dollar_prefixes(source: &str) -> Option<String> {
+    if !source.contains("$$\"") {
+        return None;
+    }
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = false;
+    let mut from = 0;
+    while let Some(found) = source.get(from..).and_then(|rest| rest.find("$$\"")) {
+        let quote = from + found + 2;
+        let start = source
+            .get(..quote)
+            .map_or(quote, |before| before.trim_end_matches('$').len());
+        let starts_literal = start
+            .checked_sub(1)
+            .and_then(|before| source.as_bytes().get(before))
+            .is_none_or(|byte| !(byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'"')));
+        if starts_literal {
+            for byte in bytes.get_mut(start..quote)? {
+                *byte = b' ';
+            }
+            changed = true;
+        }
+        from = quote + 1;
+    }
+    // Only ASCII bytes became spaces: the text is still UTF-8.
+    changed.then(|| String::from_utf8(bytes).ok()).flatten()
+}
+
 /// `line` with the context parameter list it starts with rewritten (see
 /// [`without_context_parameters`]), if it starts with one closed on the line.
 fn context_list(line: &str) -> Option<String> {

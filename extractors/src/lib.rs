@@ -119,7 +119,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// where a statement or member may stand, not one that gives a declaration different
 /// attributes, nor some conditions), and without its `#warning`/`#error` lines
 /// ([`swift::without_diagnostics`]: read among statements only); a Kotlin file without its
-/// context parameter lists ([`kotlin::without_context_parameters`]).
+/// context parameter lists ([`kotlin::without_context_parameters`]) and the `$` prefixes of its
+/// multi-dollar strings ([`kotlin::without_multi_dollar_prefixes`]).
 fn parse_source(
     language: Language,
     grammar: fn() -> tree_sitter::Language,
@@ -134,7 +135,11 @@ fn parse_source(
                 let without = swift::without_diagnostics(source);
                 conditional::without_directives(without.as_deref().unwrap_or(source)).or(without)
             }
-            Language::Kotlin => kotlin::without_context_parameters(source),
+            Language::Kotlin => {
+                let without = kotlin::without_context_parameters(source);
+                kotlin::without_multi_dollar_prefixes(without.as_deref().unwrap_or(source))
+                    .or(without)
+            }
             _ => None,
         };
         let retried = variant.and_then(|text| {

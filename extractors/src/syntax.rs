@@ -1151,6 +1151,34 @@ mod tests {
         }
     }
 
+    /// Kotlin 2.1's multi-dollar strings are errors to tree-sitter-kotlin-ng: extraction reads
+    /// them with their `$` prefix blanked, as strings of the same text.
+    #[test]
+    fn kotlin_multi_dollar_strings_are_read_without_their_prefix() {
+        let source = "class A {\n    val json = $$\"\"\"\n      {\"id\": \"$$id\", \"cost\": \"$9\"}\n    \"\"\"\n    fun f(name: String) = name.endsWith($$$\"$$$serializer\")\n}\n";
+        assert_read_around_a_gap("a.kt", source);
+        let read = crate::kotlin::without_multi_dollar_prefixes(source).expect("prefixes");
+        assert_eq!(read.len(), source.len());
+        assert_eq!(
+            read.lines().map(str::trim).collect::<Vec<_>>(),
+            [
+                "class A {",
+                "val json =   \"\"\"",
+                "{\"id\": \"$$id\", \"cost\": \"$9\"}",
+                "\"\"\"",
+                "fun f(name: String) = name.endsWith(   \"$$$serializer\")",
+                "}",
+            ]
+        );
+        // A string that ends in `$$` starts none; a file without a prefix is left alone.
+        for unchanged in ["val s = \"a$$\"\n", "val s = \"$x\"\n"] {
+            assert_eq!(
+                crate::kotlin::without_multi_dollar_prefixes(unchanged),
+                None
+            );
+        }
+    }
+
     /// Asserts that `source` has parse errors to the grammar of `path` but none as extraction
     /// reads it (`crate::parse_source`).
     fn assert_read_around_a_gap(path: &str, source: &str) {
