@@ -90,6 +90,125 @@ pub(crate) fn without_multi_dollar_prefixes(source: &str) -> Option<String> {
     changed.then(|| String::from_utf8(bytes).ok()).flatten()
 }
 
+/// `source` with the annotations (and `actual`/`expect` and other modifiers next to them) that
+/// start a property accessor's or a constructor's line, or stand alone on the line before it,
+/// blanked in place; `None` when it has none. tree-sitter-kotlin-ng ends a declaration at a line that
+/// starts with an annotation or `actual`: it reads neither `@Synchronized get() = …` followed by
+/// an annotated setter, nor `class A\n  @Inject constructor(…)`, nor `actual constructor(…)` on
+/// the line after its class. Only the annotations' names are lost (as uses of their types).
+/// `crate::parse_source` parses this text only when the file as written has errors, and keeps its
+/// tree only when it has fewer.
+pub(crate) fn without_accessor_annotations(source: &str) -> Option<String> {
+    if !source.contains('@') && !source.contains("actual") && !source.contains("expect") {
+        return None;
+    }
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    let mut text = String::with_capacity(source.len());
+    let mut changed = false;
+    for (index, line) in lines.iter().enumerate() {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.get(indent..).unwrap_or_default();
+        let blanked = leading_marks(body).and_then(|(length, marked)| {
+            let rest = body.get(length..)?;
+            let before_member = starts_member(rest)
+                // A line of annotations only, before an accessor's or a constructor's line.
+                || (rest.trim().is_empty()
+                    && lines.get(index + 1).is_some_and(|next| {
+                        let next = next.trim_start();
+                        let skipped = leading_marks(next).map_or(0, |(length, _)| length);
+                        next.get(skipped..).is_some_and(starts_member)
+                    }));
+            (marked && length > 0 && before_member).then_some(length)
+        });
+        match blanked {
+            Some(length) => {
+                changed = true;
+                text.push_str(line.get(..indent).unwrap_or_default());
+                text.extend(std::iter::repeat_n(' ', length));
+                text.push_str(line.get(indent + length..).unwrap_or_default());
+            }
+            None => text.push_str(line),
+        }
+    }
+    changed.then_some(text)
+}
+
+/// The length of the annotations and modifiers `line` (without its indent) starts with, with the
+/// spaces after them, and whether they hold an annotation, `actual` or `expect`; `None` when an
+/// annotation is not closed on the line.
+fn leading_marks(line: &str) -> Option<(usize, bool)> {
+    const MODIFIERS: [&str; 9] = [
+        "actual",
+        "expect",
+        "internal",
+        "private",
+        "public",
+        "protected",
+        "override",
+        "inline",
+        "external",
+    ];
+    let mut at = 0;
+    let mut marked = false;
+    loop {
+        let rest = line.get(at..)?;
+        if rest.starts_with('@') {
+            // `@Name`, `@a.b.Name`, `@get:Name`, then arguments closed on the line.
+            let name = rest
+                .get(1..)?
+                .bytes()
+                .take_while(|byte| {
+                    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b':')
+                })
+                .count();
+            if name == 0 {
+                return None;
+            }
+            at += 1 + name;
+            if line.as_bytes().get(at) == Some(&b'(') {
+                let mut depth = 0_usize;
+                let close = line.get(at..)?.bytes().position(|byte| {
+                    match byte {
+                        b'(' => depth += 1,
+                        b')' => depth = depth.saturating_sub(1),
+                        _ => return false,
+                    }
+                    depth == 0
+                })?;
+                at += close + 1;
+            }
+            marked = true;
+        } else if let Some(word) = MODIFIERS
+            .iter()
+            .find(|word| rest.starts_with(**word) && rest.as_bytes().get(word.len()) == Some(&b' '))
+        {
+            marked |= matches!(*word, "actual" | "expect");
+            at += word.len();
+        } else {
+            return Some((at, marked));
+        }
+        at += line
+            .get(at..)?
+            .bytes()
+            .take_while(|byte| *byte == b' ')
+            .count();
+    }
+}
+
+/// Whether `rest` starts with a property accessor (`get`, `set`) or `constructor`.
+fn starts_member(rest: &str) -> bool {
+    let follows = |keyword: &str, allowed: &[u8]| {
+        rest.strip_prefix(keyword).is_some_and(|after| {
+            after.is_empty()
+                || after
+                    .bytes()
+                    .next()
+                    .is_some_and(|byte| allowed.contains(&byte))
+        })
+    };
+    follows("get", b"( =\r\n") || follows("set", b"( =\r\n") || follows("constructor", b"( ")
+}
+
 /// `line` with the context parameter list it starts with rewritten (see
 /// [`without_context_parameters`]), if it starts with one closed on the line.
 fn context_list(line: &str) -> Option<String> {

@@ -119,8 +119,9 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// where a statement or member may stand, not one that gives a declaration different
 /// attributes, nor some conditions), and without its `#warning`/`#error` lines
 /// ([`swift::without_diagnostics`]: read among statements only); a Kotlin file without its
-/// context parameter lists ([`kotlin::without_context_parameters`]) and the `$` prefixes of its
-/// multi-dollar strings ([`kotlin::without_multi_dollar_prefixes`]).
+/// context parameter lists ([`kotlin::without_context_parameters`]), the `$` prefixes of its
+/// multi-dollar strings ([`kotlin::without_multi_dollar_prefixes`]) and the annotations that
+/// start an accessor's or a constructor's line ([`kotlin::without_accessor_annotations`]).
 fn parse_source(
     language: Language,
     grammar: fn() -> tree_sitter::Language,
@@ -136,9 +137,17 @@ fn parse_source(
                 conditional::without_directives(without.as_deref().unwrap_or(source)).or(without)
             }
             Language::Kotlin => {
-                let without = kotlin::without_context_parameters(source);
-                kotlin::without_multi_dollar_prefixes(without.as_deref().unwrap_or(source))
-                    .or(without)
+                let mut text: Option<String> = None;
+                for rewrite in [
+                    kotlin::without_context_parameters,
+                    kotlin::without_multi_dollar_prefixes,
+                    kotlin::without_accessor_annotations,
+                ] {
+                    if let Some(rewritten) = rewrite(text.as_deref().unwrap_or(source)) {
+                        text = Some(rewritten);
+                    }
+                }
+                text
             }
             _ => None,
         };

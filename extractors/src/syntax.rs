@@ -1179,6 +1179,46 @@ mod tests {
         }
     }
 
+    /// Annotated accessors and a constructor whose line starts with an annotation or `actual`
+    /// end their declaration early to tree-sitter-kotlin-ng: extraction reads them with those
+    /// annotations and modifiers blanked.
+    #[test]
+    fn kotlin_annotated_accessors_and_constructors_are_read_without_their_annotations() {
+        let source = "class Q {\n  var v: Int = 0\n    @Synchronized get() = field\n    @Synchronized set(value) { field = value }\n  var w = 1\n    private set\n}\n\nclass Foo\n  @RequiresApi(37)\n  internal constructor(val x: Int)\n\nactual class Baz\nactual constructor(val y: Int) {\n  fun g() = y\n}\n";
+        let read = crate::kotlin::without_accessor_annotations(source).expect("annotations");
+        assert_eq!(read.len(), source.len());
+        assert_eq!(
+            read.lines().map(str::trim).collect::<Vec<_>>(),
+            [
+                "class Q {",
+                "var v: Int = 0",
+                "get() = field",
+                "set(value) { field = value }",
+                "var w = 1",
+                "private set",
+                "}",
+                "",
+                "class Foo",
+                "",
+                "internal constructor(val x: Int)",
+                "",
+                "actual class Baz",
+                "constructor(val y: Int) {",
+                "fun g() = y",
+                "}",
+            ]
+        );
+        // An annotated declaration, or a call of `get`, is left alone.
+        for unchanged in [
+            "@Deprecated(\"x\")\nfun get() = 1\n",
+            "val x = map.get(1)\n",
+            "@Inject lateinit var s: S\n",
+        ] {
+            assert_eq!(crate::kotlin::without_accessor_annotations(unchanged), None);
+        }
+        assert_read_around_a_gap("a.kt", source);
+    }
+
     /// Asserts that `source` has parse errors to the grammar of `path` but none as extraction
     /// reads it (`crate::parse_source`).
     fn assert_read_around_a_gap(path: &str, source: &str) {
