@@ -166,16 +166,7 @@ fn leading_marks(line: &str) -> Option<(usize, bool)> {
             }
             at += 1 + name;
             if line.as_bytes().get(at) == Some(&b'(') {
-                let mut depth = 0_usize;
-                let close = line.get(at..)?.bytes().position(|byte| {
-                    match byte {
-                        b'(' => depth += 1,
-                        b')' => depth = depth.saturating_sub(1),
-                        _ => return false,
-                    }
-                    depth == 0
-                })?;
-                at += close + 1;
+                at += closing_parenthesis(line.get(at..)?, 0)? + 1;
             }
             marked = true;
         } else if let Some(word) = MODIFIERS
@@ -209,6 +200,20 @@ fn starts_member(rest: &str) -> bool {
     follows("get", b"( =\r\n") || follows("set", b"( =\r\n") || follows("constructor", b"( ")
 }
 
+/// The offset in `text` of the `)` that closes the parentheses open before it (`depth` of them,
+/// counting those `text` opens too); `None` when the text does not close them.
+fn closing_parenthesis(text: &str, depth: usize) -> Option<usize> {
+    let mut depth = depth;
+    text.bytes().position(|byte| {
+        match byte {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => return false,
+        }
+        depth == 0
+    })
+}
+
 /// `line` with the context parameter list it starts with rewritten (see
 /// [`without_context_parameters`]), if it starts with one closed on the line.
 fn context_list(line: &str) -> Option<String> {
@@ -217,16 +222,7 @@ fn context_list(line: &str) -> Option<String> {
         return None;
     }
     let open = indent + "context(".len();
-    let mut depth = 1_usize;
-    let close = open
-        + line.get(open..)?.bytes().position(|byte| {
-            match byte {
-                b'(' => depth += 1,
-                b')' => depth = depth.saturating_sub(1),
-                _ => return false,
-            }
-            depth == 0
-        })?;
+    let close = open + closing_parenthesis(line.get(open..)?, 1)?;
     let inside = line.get(open..close)?;
     let mut bytes = line.as_bytes().to_vec();
     if inside
