@@ -92,12 +92,12 @@ pub(crate) fn without_multi_dollar_prefixes(source: &str) -> Option<String> {
 
 /// `source` with the annotations (and `actual`/`expect` and other modifiers next to them) that
 /// start a property accessor's or a constructor's line, or stand alone on the line before it,
-/// blanked in place; `None` when it has none. tree-sitter-kotlin-ng ends a declaration at a line that
-/// starts with an annotation or `actual`: it reads neither `@Synchronized get() = …` followed by
-/// an annotated setter, nor `class A\n  @Inject constructor(…)`, nor `actual constructor(…)` on
-/// the line after its class. Only the annotations' names are lost (as uses of their types).
-/// `crate::parse_source` parses this text only when the file as written has errors, and keeps its
-/// tree only when it has fewer.
+/// blanked in place; `None` when it has none. tree-sitter-kotlin-ng ends a declaration at a line
+/// that starts with an annotation or `actual`: it reads neither `@Synchronized get() = …`
+/// followed by an annotated setter, nor `class A\n  @Inject constructor(…)`, nor
+/// `actual constructor(…)` on the line after its class. Only the annotations' names are lost (as
+/// uses of their types). `crate::parse_source` parses this text only when the file as written
+/// has errors, and keeps its tree only when it has fewer.
 pub(crate) fn without_accessor_annotations(source: &str) -> Option<String> {
     if !source.contains('@') && !source.contains("actual") && !source.contains("expect") {
         return None;

@@ -132,23 +132,18 @@ fn parse_source(
     if errors.count > 0 {
         let variant = match language {
             Language::CSharp => conditional::first_branches(source),
-            Language::Swift => {
-                let without = swift::without_diagnostics(source);
-                conditional::without_directives(without.as_deref().unwrap_or(source)).or(without)
-            }
-            Language::Kotlin => {
-                let mut text: Option<String> = None;
-                for rewrite in [
+            Language::Swift => rewritten(
+                source,
+                &[swift::without_diagnostics, conditional::without_directives],
+            ),
+            Language::Kotlin => rewritten(
+                source,
+                &[
                     kotlin::without_context_parameters,
                     kotlin::without_multi_dollar_prefixes,
                     kotlin::without_accessor_annotations,
-                ] {
-                    if let Some(rewritten) = rewrite(text.as_deref().unwrap_or(source)) {
-                        text = Some(rewritten);
-                    }
-                }
-                text
-            }
+                ],
+            ),
             _ => None,
         };
         let retried = variant.and_then(|text| {
@@ -161,6 +156,14 @@ fn parse_source(
         }
     }
     Some((tree, errors))
+}
+
+/// `source` after each of `rewrites` in turn (one that changes nothing passes the text on);
+/// `None` when none changed it.
+fn rewritten(source: &str, rewrites: &[fn(&str) -> Option<String>]) -> Option<String> {
+    rewrites.iter().fold(None, |text, rewrite| {
+        rewrite(text.as_deref().unwrap_or(source)).or(text)
+    })
 }
 
 /// The text tree-sitter parses for a file of `language`: its source, but for Python's stray

@@ -1125,12 +1125,10 @@ mod tests {
     #[test]
     fn kotlin_context_parameter_lists_are_read_as_annotations_or_without_them() {
         let source = "context(project: Project)\nfun f() {}\n\nclass A {\n    context(a: A<B, C>, log: (String) -> Unit)\n    fun g() = 1\n    context(Scope, _: Other) fun h() = \"é\"\n}\n";
-        assert_read_around_a_gap("a.kt", source);
-        let read = crate::kotlin::without_context_parameters(source).expect("lists");
-        assert_eq!(read.len(), source.len());
-        assert_eq!(
-            read.lines().map(str::trim).collect::<Vec<_>>(),
-            [
+        assert_kotlin_rewrite(
+            crate::kotlin::without_context_parameters,
+            source,
+            &[
                 "@ontext(         Project)",
                 "fun f() {}",
                 "",
@@ -1139,16 +1137,14 @@ mod tests {
                 "fun g() = 1",
                 "@ontext(Scope,    Other) fun h() = \"é\"",
                 "}",
-            ]
+            ],
+            // A call of a function named `context`, or a list not closed on its line.
+            &[
+                "val c = context(a)\n",
+                "fun f() = context(x)\n",
+                "context(\n  a: A,\n)\nfun f() {}\n",
+            ],
         );
-        // A call of a function named `context`, or a list not closed on its line, is left alone.
-        for unchanged in [
-            "val c = context(a)\n",
-            "fun f() = context(x)\n",
-            "context(\n  a: A,\n)\nfun f() {}\n",
-        ] {
-            assert_eq!(crate::kotlin::without_context_parameters(unchanged), None);
-        }
     }
 
     /// Kotlin 2.1's multi-dollar strings are errors to tree-sitter-kotlin-ng: extraction reads
@@ -1156,27 +1152,20 @@ mod tests {
     #[test]
     fn kotlin_multi_dollar_strings_are_read_without_their_prefix() {
         let source = "class A {\n    val json = $$\"\"\"\n      {\"id\": \"$$id\", \"cost\": \"$9\"}\n    \"\"\"\n    fun f(name: String) = name.endsWith($$$\"$$$serializer\")\n}\n";
-        assert_read_around_a_gap("a.kt", source);
-        let read = crate::kotlin::without_multi_dollar_prefixes(source).expect("prefixes");
-        assert_eq!(read.len(), source.len());
-        assert_eq!(
-            read.lines().map(str::trim).collect::<Vec<_>>(),
-            [
+        assert_kotlin_rewrite(
+            crate::kotlin::without_multi_dollar_prefixes,
+            source,
+            &[
                 "class A {",
                 "val json =   \"\"\"",
                 "{\"id\": \"$$id\", \"cost\": \"$9\"}",
                 "\"\"\"",
                 "fun f(name: String) = name.endsWith(   \"$$$serializer\")",
                 "}",
-            ]
+            ],
+            // A string that ends in `$$` starts none; a file without a prefix.
+            &["val s = \"a$$\"\n", "val s = \"$x\"\n"],
         );
-        // A string that ends in `$$` starts none; a file without a prefix is left alone.
-        for unchanged in ["val s = \"a$$\"\n", "val s = \"$x\"\n"] {
-            assert_eq!(
-                crate::kotlin::without_multi_dollar_prefixes(unchanged),
-                None
-            );
-        }
     }
 
     /// Annotated accessors and a constructor whose line starts with an annotation or `actual`
@@ -1185,11 +1174,10 @@ mod tests {
     #[test]
     fn kotlin_annotated_accessors_and_constructors_are_read_without_their_annotations() {
         let source = "class Q {\n  var v: Int = 0\n    @Synchronized get() = field\n    @Synchronized set(value) { field = value }\n  var w = 1\n    private set\n}\n\nclass Foo\n  @RequiresApi(37)\n  internal constructor(val x: Int)\n\nactual class Baz\nactual constructor(val y: Int) {\n  fun g() = y\n}\n";
-        let read = crate::kotlin::without_accessor_annotations(source).expect("annotations");
-        assert_eq!(read.len(), source.len());
-        assert_eq!(
-            read.lines().map(str::trim).collect::<Vec<_>>(),
-            [
+        assert_kotlin_rewrite(
+            crate::kotlin::without_accessor_annotations,
+            source,
+            &[
                 "class Q {",
                 "var v: Int = 0",
                 "get() = field",
@@ -1206,17 +1194,32 @@ mod tests {
                 "constructor(val y: Int) {",
                 "fun g() = y",
                 "}",
-            ]
+            ],
+            // An annotated declaration, or a call of `get`.
+            &[
+                "@Deprecated(\"x\")\nfun get() = 1\n",
+                "val x = map.get(1)\n",
+                "@Inject lateinit var s: S\n",
+            ],
         );
-        // An annotated declaration, or a call of `get`, is left alone.
-        for unchanged in [
-            "@Deprecated(\"x\")\nfun get() = 1\n",
-            "val x = map.get(1)\n",
-            "@Inject lateinit var s: S\n",
-        ] {
-            assert_eq!(crate::kotlin::without_accessor_annotations(unchanged), None);
-        }
+    }
+
+    /// Asserts that the Kotlin file `source` has parse errors to the grammar and none as
+    /// extraction reads it, that `rewrite` keeps its length and gives the lines `expected`
+    /// (trimmed), and that it leaves each of `unchanged` alone.
+    fn assert_kotlin_rewrite(
+        rewrite: fn(&str) -> Option<String>,
+        source: &str,
+        expected: &[&str],
+        unchanged: &[&str],
+    ) {
         assert_read_around_a_gap("a.kt", source);
+        let read = rewrite(source).expect("a rewrite");
+        assert_eq!(read.len(), source.len());
+        assert_eq!(read.lines().map(str::trim).collect::<Vec<_>>(), expected);
+        for text in unchanged {
+            assert_eq!(rewrite(text), None, "{text}");
+        }
     }
 
     /// Asserts that `source` has parse errors to the grammar of `path` but none as extraction
