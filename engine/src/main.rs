@@ -2,6 +2,10 @@
 
 use std::io::Write;
 
+#[cfg(all(unix, not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
     // Output is buffered per stream; a closed pipe makes writes fail quietly, and the exit code
