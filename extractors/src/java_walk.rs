@@ -31,7 +31,7 @@ use tree_sitter::Tree;
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::walk_driver::{kind_in, kind_table, wild, Ancestor};
+use crate::walk_driver::{kind_in, kind_table, wild, Ancestor, ParentFields};
 
 /// The node kinds the walk tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,6 +185,7 @@ impl<'tree> Matcher<'tree, '_> {
     ) {
         let (kinds, source, generic) = (self.kinds, self.source, self.generic);
         let hits = &mut self.hits;
+        let fields = &mut self.parent_fields;
         let kind_for = |id: u16| kinds.get(usize::from(id)).copied().unwrap_or(Kind::Other);
         let kind = kind_for(kind_id);
         if kind == Kind::Import {
@@ -200,7 +201,7 @@ impl<'tree> Matcher<'tree, '_> {
                 .and_then(|index| ancestors.get(index))
                 .map(|(grandparent, _)| *grandparent)
         };
-        let visit = Visit {
+        let mut visit = Visit {
             node,
             kind,
             parent,
@@ -208,6 +209,7 @@ impl<'tree> Matcher<'tree, '_> {
             source,
             kinds,
             generic,
+            fields,
         };
         match parent_kind_id.map_or(Kind::Other, kind_for) {
             Kind::ObjectCreation if field == Some("type") && wild(node) => {
@@ -261,6 +263,8 @@ struct Visit<'tree, 'a> {
     source: &'a str,
     kinds: &'a [Kind],
     generic: bool,
+    /// The fields read of the parent last asked about.
+    fields: &'a mut ParentFields<'tree>,
 }
 
 impl<'tree> Visit<'tree, '_> {
@@ -268,15 +272,23 @@ impl<'tree> Visit<'tree, '_> {
         syntax::text(node, self.source)
     }
 
-    fn child(&self, node: Node<'tree>, field: Child, kind: Option<Kind>) -> Option<Node<'tree>> {
-        field_child(node, field).filter(|child| match kind {
-            Some(kind) => kind_of(*child, self.kinds) == kind,
-            None => wild(*child),
-        })
+    fn child(
+        &mut self,
+        node: Node<'tree>,
+        field: Child,
+        kind: Option<Kind>,
+    ) -> Option<Node<'tree>> {
+        let kinds = self.kinds;
+        self.fields
+            .get(node, field as usize, || field_child(node, field))
+            .filter(|child| match kind {
+                Some(kind) => kind_of(*child, kinds) == kind,
+                None => wild(*child),
+            })
     }
 
     /// The `name` or `arguments` of a `method_invocation` (the parent).
-    fn method_invocation(&self, hits: &mut Vec<QueryHit<'tree>>) {
+    fn method_invocation(&mut self, hits: &mut Vec<QueryHit<'tree>>) {
         let call = self.parent;
         // The walk reads no fields under a call (`java::WALK_KINDS`): its identifier children
         // are its `object` and its `name`, and its one argument list is its `arguments`.
@@ -361,7 +373,7 @@ impl<'tree> Visit<'tree, '_> {
     }
 
     /// graph.scm: the `right` of `object.field = value`.
-    fn assignment(&self, hits: &mut Vec<QueryHit<'tree>>) {
+    fn assignment(&mut self, hits: &mut Vec<QueryHit<'tree>>) {
         if !self.generic || self.field != Some("right") || !wild(self.node) {
             return;
         }
@@ -376,7 +388,7 @@ impl<'tree> Visit<'tree, '_> {
     }
 
     /// web.scm: the `name` or `arguments` of an annotation (the parent).
-    fn annotation(&self, hits: &mut Vec<QueryHit<'tree>>) {
+    fn annotation(&mut self, hits: &mut Vec<QueryHit<'tree>>) {
         let annotation = self.parent;
         let is_marker = kind_of(annotation, self.kinds) == Kind::MarkerAnnotation;
         match (self.field, self.kind) {

@@ -299,6 +299,39 @@ pub(crate) struct Matcher<'tree, 's, K: 'static> {
     pub kinds: &'static [K],
     /// The named siblings the walk has passed, for matchers that ask (Kotlin's).
     pub siblings: Siblings<'tree>,
+    /// The children in fields of the parent the matcher last read fields of (Java's).
+    pub parent_fields: ParentFields<'tree>,
+}
+
+/// The children a matcher read from the fields of one parent, by field slot: the named children
+/// of a parent are visited one after another, each may ask for the same fields of it (every
+/// child of a Java call asks for the call's `object` or `name`), and `child_by_field_id` finds a
+/// field by scanning the parent's children. Reading a field of another parent starts afresh.
+#[derive(Default)]
+pub(crate) struct ParentFields<'tree> {
+    parent: Option<usize>,
+    read: [Option<Option<Node<'tree>>>; 4],
+}
+
+impl<'tree> ParentFields<'tree> {
+    /// The child of `parent` in field `slot` (below 4; any other is read every time), read by
+    /// `read` the first time it is asked for.
+    pub fn get(
+        &mut self,
+        parent: Node<'tree>,
+        slot: usize,
+        read: impl FnOnce() -> Option<Node<'tree>>,
+    ) -> Option<Node<'tree>> {
+        if self.parent != Some(parent.id()) {
+            self.parent = Some(parent.id());
+            self.read = [None; 4];
+        }
+        match self.read.get_mut(slot) {
+            Some(Some(child)) => *child,
+            Some(entry) => *entry.insert(read()),
+            None => read(),
+        }
+    }
 }
 
 /// The named nodes a preorder walk has passed at each depth, so that a matcher knows a node's
@@ -331,6 +364,7 @@ impl<'s, K> Matcher<'_, 's, K> {
             generic,
             kinds,
             siblings: Siblings::default(),
+            parent_fields: ParentFields::default(),
         }
     }
 }
@@ -338,6 +372,45 @@ impl<'s, K> Matcher<'_, 's, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A parent's fields are read once while the matcher asks about that parent, and afresh
+    /// once it asks about another; each read gives the child in that field.
+    #[test]
+    fn parent_fields_are_read_once_per_parent() {
+        let language: tree_sitter::Language = tree_sitter_java::LANGUAGE.into();
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&language).expect("grammar");
+        let source = "class C { void m() { a.b(c); d.e(f); } }";
+        let tree = parser.parse(source, None).expect("tree");
+        let calls: Vec<Node<'_>> = crate::syntax::descendants(tree.root_node())
+            .filter(|node| node.kind() == "method_invocation")
+            .collect();
+        let [first, second] = calls[..] else {
+            panic!("two calls: {calls:?}");
+        };
+        let field_names = ["object", "name"];
+        let mut fields = ParentFields::default();
+        let mut reads = 0;
+        let mut asked = Vec::new();
+        for (call, slot) in [(first, 0), (first, 0), (first, 1), (second, 0), (first, 0)]
+            .into_iter()
+            .chain([(first, 7), (first, 7)])
+        {
+            let name = field_names.get(slot).copied().unwrap_or("name");
+            let child = fields.get(call, slot, || {
+                reads += 1;
+                call.child_by_field_name(name)
+            });
+            asked.push(child.map(|child| &source[child.byte_range()]));
+        }
+        assert_eq!(
+            asked,
+            ["a", "a", "b", "d", "a", "b", "b"].map(Some).to_vec()
+        );
+        // `first`'s object once, its name once, `second`'s object, `first`'s object again, and
+        // the slot past the cache every time.
+        assert_eq!(reads, 6);
+    }
 
     /// Children pushed with only `wanted` fields read by id get exactly the fields that reading
     /// every child's field gives them, for every node of a C# and a Java tree.
