@@ -2,9 +2,11 @@
 //! type index, and infrastructure clients.
 //!
 //! A file sees the types of its own namespaces (and their parents), of its `using` directives,
-//! of every `global using` in the project and of the usings its project file gives it
-//! (`<Using>` items and the SDK's implicit usings of the nearest `.csproj`, `context/csproj.rs`).
-//! Each identifier of the file that names such a
+//! of the `global using`s of its project's files and of the usings its project file gives it
+//! (`<Using>` items and the SDK's implicit usings of the nearest `.csproj`, `context/csproj.rs`),
+//! declared in its project or a project it references (`<ProjectReference>`, transitively; a
+//! file under no `.csproj`, or a project with a reference lintel cannot follow, sees every
+//! project's). Each identifier of the file that names such a
 //! type declared in another file is an edge: one `import` fact per declaring file (partial
 //! classes give several), at the first use, with specifier `<namespace>.<Type>`; so a `using`
 //! whose types the file never uses gives no edge. The parts of a partial type get no edges to
@@ -14,7 +16,10 @@
 //! `Outer`), while `using X = A.B;` of a project namespace is only an alias.
 //!
 //! Qualified names are uses too: `Acme.Orders.OrderService`, `global::Acme.Util.Ids.Prefix`,
-//! `Orders.Order` relative to an enclosing namespace or through a namespace alias. An attribute
+//! `Orders.Order` relative to an enclosing namespace or through a namespace alias; their later
+//! names are no simple uses (`Stripe.PaymentMethod` is no use of the project's `PaymentMethod`),
+//! except inside the type arguments of a member chain (`x.Get<Acme.Order>()`), which are not
+//! resolved as qualified names. An attribute
 //! `[OrderFilter]` uses the class `OrderFilterAttribute`. The name of a namespace declaration
 //! is not a use (`csharp/namespace_names.rs`).
 //!
@@ -25,8 +30,8 @@
 //! the call's argument count fits the method's parameters (defaults may be left out, `params`
 //! takes any number) and the class is accessible: declared in the file's project or a project
 //! it references (`<ProjectReference>`, transitively), and `internal` only in its own. For
-//! these calls a `global using` counts only in its own project (for type uses, as before, in
-//! every file). The receiver's type is not known, so a call that fits extension methods of
+//! these calls, as for type uses, a `global using` counts only in its own project. The
+//! receiver's type is not known, so a call that fits extension methods of
 //! several visible classes is an edge to each, and an instance method of the same name and
 //! arity still counts as a use. A `using static` directive is already an edge to its class; a
 //! call inside another part of the same partial static class is not an edge.
@@ -442,14 +447,15 @@ impl PendingUses {
             }
         }
         visible.insert("");
-        // Extension methods see the `global using`s of the file's own project (every file's
-        // when it is in none), as the compiler does; types, as before, those of every file.
+        // The file sees the `global using`s of its own project (every file's when it is in
+        // none), as the compiler does, looked up where needed rather than copied into each
+        // file's set (a few hundred names); and the types of its project and of the projects
+        // it references (`<ProjectReference>`, transitively; every project's when it is in none
+        // or its references are not all known).
         let context = finishing.context;
         let own_project = context.csharp_project_of(path);
-        let extension_globals = context.csharp_project_global_usings(own_project);
-        // Types also see every project's `global using`s, looked up where needed rather than
-        // copied into each file's set (a few hundred names).
-        let global_usings = index.global_usings();
+        let global_usings = context.csharp_project_global_usings(own_project);
+        let sees_file = |declaring: &str| context.csharp_project_sees(own_project, declaring);
         // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file: an alias of a
         // project namespace, unless the file has its own alias of that name.
         let mut project_type_aliases: Vec<(&str, &str)> = Vec::new();
@@ -489,7 +495,10 @@ impl PendingUses {
                 })
                 .filter_map(|namespace| {
                     let files = index.package(namespace)?.get(name)?;
-                    Some((namespace.as_str(), files))
+                    files
+                        .iter()
+                        .any(|file| sees_file(file))
+                        .then_some((namespace.as_str(), files))
                 })
                 .collect();
             // C# binds a simple name in the innermost enclosing namespace that declares it (the
@@ -518,7 +527,7 @@ impl PendingUses {
                 {
                     continue;
                 }
-                for declaring in files.iter().filter(|file| *file != path) {
+                for declaring in files.iter().filter(|file| *file != path && sees_file(file)) {
                     by_file.add(
                         declaring,
                         first_use,
@@ -554,7 +563,7 @@ impl PendingUses {
             else {
                 continue;
             };
-            for declaring in files.iter().filter(|file| *file != path) {
+            for declaring in files.iter().filter(|file| *file != path && sees_file(file)) {
                 by_file.add(
                     declaring,
                     node,
@@ -573,7 +582,7 @@ impl PendingUses {
                 path,
                 own,
                 visible: &visible,
-                global_usings: extension_globals,
+                global_usings,
                 statics,
                 sees: &|declaring, is_public| context.csharp_sees(path, declaring, is_public),
             },
@@ -1231,6 +1240,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("assignment_expression", &[First("left"), Last("right")]),
         ("namespace_declaration", &[First("name")]),
         ("file_scoped_namespace_declaration", &[First("name")]),
+        ("qualified_name", &[Last("name")]),
     ]),
     // `x.Timeout`, `x?.Timeout`, `int Timeout { get; }`, a local or parameter `Timeout`, and
     // `Timeout = 5` (an object initializer's member, a local, a property): never the class
@@ -1243,6 +1253,9 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("parameter", "name"),
         ("assignment_expression", "left"),
     ],
+    // The later names of `Acme.Http.Timeout`, which the chain resolves as a whole (`Stripe.
+    // PaymentMethod` is no use of the project's `PaymentMethod`).
+    chain_member_names: &[("qualified_name", "name")],
     // The nodes whose facts name their scopes: calls, assignments, attributes.
     scoped: &[
         "invocation_expression",

@@ -302,9 +302,14 @@ impl<'a> Anchors<'a> {
                     parent_kind_id: ancestor_kinds.last().copied(),
                 },
             );
-            // A member's name (`x.Timeout`) is no use of a type of that name.
+            // A member's name (`x.Timeout`) is no use of a type of that name, nor is a name
+            // that the chain being read takes in (not one in its ignored parts, unless the
+            // root is no chain and those parts are read when it closes).
+            let in_read_chain = reading.as_ref().is_some_and(|chain| {
+                chain.single || chain.closed_below.is_none_or(|below| depth <= below)
+            });
             let flags = if flags & KindIds::NAME != 0
-                && ids.is_member_name(ancestor_kinds.last().copied(), field)
+                && ids.is_member_name(ancestor_kinds.last().copied(), field, in_read_chain)
             {
                 flags & !KindIds::NAME
             } else {
@@ -394,6 +399,10 @@ impl<'a> Anchors<'a> {
                     // member access starts a read, and counting them all would be quadratic.
                     segments: Vec::new(),
                     closed_below: None,
+                    single: text
+                        .split('<')
+                        .next()
+                        .is_some_and(|head| !head.contains('.') && !head.contains("::")),
                 });
                 met.clear();
                 **in_chain = Some(depth);
@@ -462,6 +471,9 @@ struct ChainRead<'a> {
     segments: Vec<String>,
     /// The depth of the leaf, ignored part or comment the walk is below: not read.
     closed_below: Option<usize>,
+    /// Whether the root has one segment at most (`List<Acme.Order>`): no chain, so the chains
+    /// in its ignored parts are read when it closes ([`Anchors::close_chain`]).
+    single: bool,
 }
 
 impl ChainRead<'_> {
@@ -574,6 +586,10 @@ pub(crate) struct WalkKinds<'k> {
     /// not uses, so that a later use of the name as a type is its first. Each field must be one
     /// that `field_parents` reads.
     pub member_names: &'k [(&'k str, &'k str)],
+    /// The (parent kind, field) of names that the dotted chain read around them resolves as a
+    /// whole (C#'s `Acme.Http.Timeout` as a type): no uses while the walk reads that chain, uses
+    /// elsewhere (in a chain's ignored part, `x.Get<Acme.Http.Timeout>()`, which is not read).
+    pub chain_member_names: &'k [(&'k str, &'k str)],
     /// The nodes whose scopes the walk records ([`Walked::scoped`]): those the language's facts
     /// ask the scope of (calls, assignments, annotations), so that [`Anchors::walked_scopes`]
     /// looks them up instead of working them out from the root again.
@@ -595,8 +611,9 @@ pub(crate) struct KindIds {
     fields: Vec<Box<[FieldRead]>>,
     /// The ids of the chains' leaves and ignored parts, for [`crate::jvm::chain_segments`].
     pub chain_ids: crate::jvm::ChainIds,
-    /// [`WalkKinds::member_names`] by parent kind id.
-    member_names: Vec<(u16, Box<str>)>,
+    /// [`WalkKinds::member_names`] and [`WalkKinds::chain_member_names`] by parent kind id,
+    /// each with whether it is a chain's (a member name only inside a chain read).
+    member_names: Vec<(u16, Box<str>, bool)>,
 }
 
 impl KindIds {
@@ -609,13 +626,15 @@ impl KindIds {
     /// The flags that make the walk read a node.
     const READ: u8 = Self::NAME | Self::SCOPE | Self::CHAIN | Self::SKIPPED;
 
-    /// Whether a name in `field` of a parent of kind `parent` names a member.
-    fn is_member_name(&self, parent: Option<u16>, field: Option<&str>) -> bool {
+    /// Whether a name in `field` of a parent of kind `parent` names a member; `in_chain`:
+    /// whether the walk reads a chain that takes the name in.
+    fn is_member_name(&self, parent: Option<u16>, field: Option<&str>, in_chain: bool) -> bool {
         match (parent, field) {
-            (Some(parent), Some(field)) => self
-                .member_names
-                .iter()
-                .any(|(id, name)| *id == parent && **name == *field),
+            (Some(parent), Some(field)) => {
+                self.member_names.iter().any(|(id, name, chain_only)| {
+                    *id == parent && **name == *field && (in_chain || !chain_only)
+                })
+            }
             _ => false,
         }
     }
@@ -667,12 +686,13 @@ impl KindIds {
                     *slot = fields.into_boxed_slice();
                 }
             }
-            for (_, field) in kinds
-                .member_names
-                .iter()
-                .filter(|(parent, _)| *parent == kind)
-            {
-                ids.member_names.push((id, (*field).into()));
+            for (names, chain_only) in [
+                (kinds.member_names, false),
+                (kinds.chain_member_names, true),
+            ] {
+                for (_, field) in names.iter().filter(|(parent, _)| *parent == kind) {
+                    ids.member_names.push((id, (*field).into(), chain_only));
+                }
             }
             for (list, found) in [
                 (kinds.chains.chain, &mut ids.chain_ids.chain),
@@ -966,6 +986,7 @@ mod tests {
         },
         field_parents: None,
         member_names: &[],
+        chain_member_names: &[],
         scoped: &[],
         ids: std::sync::OnceLock::new(),
     };

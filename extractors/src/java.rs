@@ -311,6 +311,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("marker_annotation", &[First("name")]),
     ]),
     member_names: &[],
+    chain_member_names: &[],
     // The nodes whose facts name their scopes: calls, constructions, assignments, annotations.
     scoped: &[
         "method_invocation",

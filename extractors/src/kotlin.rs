@@ -699,6 +699,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("assignment", &[crate::walk_driver::FieldAt::Any("right")]),
     ]),
     member_names: &[],
+    chain_member_names: &[],
     // The nodes whose facts name their scopes: calls, assignments, annotations.
     scoped: &["call_expression", "assignment", "annotation"],
     ids: OnceLock::new(),

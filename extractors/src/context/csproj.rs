@@ -52,6 +52,10 @@ pub(crate) struct CSharpProjects {
     /// Project folder → the folders of the projects it references, directly or not
     /// (`<ProjectReference Include="..\Domain\Domain.csproj" />`).
     references: BTreeMap<String, BTreeSet<String>>,
+    /// The project folders whose references are not all known (a `$(…)` path, in the project
+    /// file or a props file it imports, or in a project it references): they see every
+    /// project.
+    open: BTreeSet<String>,
 }
 
 /// The implicit usings of every SDK-style C# project.
@@ -110,12 +114,6 @@ impl CSharpProjects {
             };
             let own = MsBuildFile::parse(&text);
             let folder = parent_dir(project);
-            let referenced = direct.entry(folder.to_owned()).or_default();
-            for reference in &own.project_references {
-                if let Some(path) = join(folder, &reference.replace('\\', "/")) {
-                    referenced.insert(parent_dir(&path).to_owned());
-                }
-            }
             // The props files MSBuild imports, outermost first.
             let mut chain: Vec<MsBuildFile> = Vec::new();
             let mut search_from = Some(folder);
@@ -143,6 +141,18 @@ impl CSharpProjects {
                     break;
                 }
             }
+            // Items of an imported props file are relative to the project's folder too.
+            let referenced = direct.entry(folder.to_owned()).or_default();
+            for file in chain.iter().chain(std::iter::once(&own)) {
+                for reference in &file.project_references {
+                    if let Some(path) = join(folder, &reference.replace('\\', "/")) {
+                        referenced.insert(parent_dir(&path).to_owned());
+                    }
+                }
+                if file.unknown_references {
+                    projects.open.insert(folder.to_owned());
+                }
+            }
             let usings = effective_usings(&chain, &own);
             let entry = projects.projects.entry(folder.to_owned()).or_default();
             entry.namespaces.extend(usings.namespaces);
@@ -157,6 +167,9 @@ impl CSharpProjects {
                     pending.extend(direct.get(next).into_iter().flatten());
                 }
             }
+            if reached.iter().any(|folder| projects.open.contains(folder)) {
+                projects.open.insert(start.clone());
+            }
             projects.references.insert(start.clone(), reached);
         }
         projects
@@ -164,15 +177,17 @@ impl CSharpProjects {
 
     /// Whether code of the project folder `from` can see the types of the project folder `to`:
     /// the same project, or one it references (directly or not); `internal` types only in the
-    /// same project. Files outside every project see everything.
+    /// same project. Files outside every project, and projects whose references are not all
+    /// known, see every project's public types.
     pub fn sees(&self, from: Option<&str>, to: Option<&str>, is_public: bool) -> bool {
         match (from, to) {
             (Some(from), Some(to)) if from != to => {
                 is_public
-                    && self
-                        .references
-                        .get(from)
-                        .is_some_and(|reached| reached.contains(to))
+                    && (self.open.contains(from)
+                        || self
+                            .references
+                            .get(from)
+                            .is_some_and(|reached| reached.contains(to)))
             }
             (from, to) => from == to || is_public,
         }
@@ -296,6 +311,9 @@ struct MsBuildFile {
     imports_parent_props: bool,
     /// The `Include` paths of its `<ProjectReference>` items, as written.
     project_references: Vec<String>,
+    /// Whether a `<ProjectReference>` names its project through a property (`$(…)`), which
+    /// lintel does not evaluate.
+    unknown_references: bool,
 }
 
 impl MsBuildFile {
@@ -332,13 +350,13 @@ impl MsBuildFile {
                 }
             } else if name.eq_ignore_ascii_case("ProjectReference") {
                 if let Some(include) = attribute(&tag.attributes, "Include") {
-                    file.project_references.extend(
-                        include
-                            .split(';')
-                            .map(str::trim)
-                            .filter(|path| !path.is_empty() && !path.contains('$'))
-                            .map(str::to_owned),
-                    );
+                    for path in include.split(';').map(str::trim) {
+                        if path.contains('$') {
+                            file.unknown_references = true;
+                        } else if !path.is_empty() {
+                            file.project_references.push(path.to_owned());
+                        }
+                    }
                 }
             } else if name.eq_ignore_ascii_case("ImplicitUsings") && !tag.is_self_closing {
                 let value = tags.text_until_tag();

@@ -303,6 +303,13 @@ impl ProjectContext {
             .unwrap_or(&NONE)
     }
 
+    /// Whether code of the C# project `from` (from [`ProjectContext::csharp_project_of`]) can
+    /// see the public types of the file `to` ([`csproj::CSharpProjects::sees`]).
+    pub(crate) fn csharp_project_sees(&self, from: Option<&str>, to: &str) -> bool {
+        let projects = &self.csharp_projects;
+        projects.sees(from, projects.project_of(to), true)
+    }
+
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
     pub(crate) fn csharp_project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
         self.csharp_projects.project_of(file)

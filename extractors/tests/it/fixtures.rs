@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 69] = [
+const CASES: [&str; 70] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -202,6 +202,7 @@ const CASES: [&str; 69] = [
     "csharp/members",
     "csharp/namespaces",
     "csharp/nested",
+    "csharp/projects",
     "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
@@ -513,6 +514,11 @@ fn csharp_qualified_names_aliases_attributes_and_partial_classes_resolve() {
 #[test]
 fn csharp_extension_method_calls_and_project_file_usings_resolve() {
     check_case("csharp/extensions");
+}
+
+#[test]
+fn csharp_types_are_seen_through_project_references_and_own_global_usings() {
+    check_case("csharp/projects");
 }
 
 #[test]

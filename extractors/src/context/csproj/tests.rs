@@ -172,3 +172,55 @@ fn a_project_sees_the_projects_it_references_and_their_references() {
     assert!(projects.sees(None, domain, true), "outside every project");
     assert_eq!(projects.project_of("src/Web/Pages/Index.cs"), web);
 }
+
+#[test]
+fn a_project_whose_references_are_not_all_known_sees_every_project() {
+    let projects = discover(&[
+        (
+            "src/Web/Web.csproj",
+            r#"<Project Sdk="Microsoft.NET.Sdk.Web"><ItemGroup><ProjectReference Include="$(RepoRoot)src/Infrastructure/Infrastructure.csproj" /></ItemGroup></Project>"#,
+        ),
+        (
+            "src/Api/Api.csproj",
+            r#"<Project Sdk="Microsoft.NET.Sdk.Web"><ItemGroup><ProjectReference Include="..\Web\Web.csproj" /></ItemGroup></Project>"#,
+        ),
+        (
+            "src/Infrastructure/Infrastructure.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\" />",
+        ),
+        (
+            "src/Domain/Domain.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\" />",
+        ),
+        // A reference in a props file counts for every project below it, relative to the
+        // project's folder.
+        (
+            "tests/Directory.Build.props",
+            r#"<Project><ItemGroup><ProjectReference Include="..\..\src\Domain\Domain.csproj" /></ItemGroup></Project>"#,
+        ),
+        (
+            "tests/Unit/Unit.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\" />",
+        ),
+    ]);
+    let (web, api, infrastructure, domain, unit) = (
+        Some("src/Web"),
+        Some("src/Api"),
+        Some("src/Infrastructure"),
+        Some("src/Domain"),
+        Some("tests/Unit"),
+    );
+    assert!(projects.sees(web, infrastructure, true));
+    assert!(
+        projects.sees(web, domain, true),
+        "a `$(…)` reference may be any project"
+    );
+    assert!(!projects.sees(web, infrastructure, false), "internal");
+    assert!(
+        projects.sees(api, domain, true),
+        "through a project that references it"
+    );
+    assert!(!projects.sees(infrastructure, domain, true));
+    assert!(projects.sees(unit, domain, true), "from the props file");
+    assert!(!projects.sees(unit, web, true));
+}
