@@ -46,6 +46,7 @@ mod route_path;
 mod rust;
 mod rust_walk;
 mod rust_web;
+mod sfc;
 mod source_scope;
 mod spring;
 mod swift;
@@ -103,6 +104,8 @@ pub struct FileExtraction {
 /// tree-sitter grammar reads.
 pub fn parse_only(path: &str, source: &str) -> Option<usize> {
     let language = Language::for_path(path)?;
+    let script = sfc::script_text(path, source);
+    let source = script.as_deref().unwrap_or(source);
     let lang::Backend::TreeSitter(backend) = language.spec().backend else {
         return None;
     };
@@ -353,6 +356,9 @@ pub fn extract_files(
 /// path.
 pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<FirstPass> {
     let language = Language::for_path(path)?;
+    // A Vue or Svelte component is read as its `<script>` blocks, in place.
+    let script = sfc::script_text(path, source);
+    let source = script.as_deref().unwrap_or(source);
     let spec = language.spec();
     let done = |extraction: FileExtraction, declarations: Option<TypeDeclarations>| FirstPass {
         path: path.into(),

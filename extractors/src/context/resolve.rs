@@ -16,9 +16,11 @@ use super::workspace::{Request, WorkspacePackage};
 use super::ProjectContext;
 
 /// Extensions probed after a specifier without one, in TypeScript's order; then `.json`, which
-/// CommonJS `require` and bundlers also try, and declaration files last.
-const EXTENSIONS: [&str; 10] = [
-    ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json", ".d.ts",
+/// CommonJS `require` and bundlers also try, declaration files, and Vue and Svelte components
+/// last (Vue CLI's webpack resolves `./Login` to `Login.vue`).
+const EXTENSIONS: [&str; 12] = [
+    ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json", ".d.ts", ".vue",
+    ".svelte",
 ];
 
 /// JavaScript output extensions and the source extensions TypeScript maps them back to.

@@ -348,10 +348,13 @@ fn is_declaration_file(path: &str) -> bool {
 /// Whether a TypeScript import binds names none of which is used as a value: each is used only
 /// in type positions, or not at all. The compiler elides such an import (unless the config
 /// preserves imports), so it is no runtime dependency; a side-effect import
-/// (`import './x'`) binds nothing and always stays.
+/// (`import './x'`) binds nothing and always stays. In a Vue or Svelte component only
+/// `import type` is type-only: its template may use any name its script imports.
 fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     let strict_null_checks = view.input.context.strict_null_checks(view.input.path);
+    // A Vue or Svelte component's template uses what its script imports, unseen by the walk.
     view.input.language != crate::Language::JavaScript
+        && !crate::sfc::is_component(view.input.path)
         && matches!(record.form, ImportForm::Static | ImportForm::ImportEquals)
         && !record.bindings.is_empty()
         && record.bindings.iter().all(|binding| {

@@ -46,7 +46,8 @@ const QUERIES: &[QueryFile] = &[
 pub(crate) static TYPESCRIPT: LanguageSpec = LanguageSpec {
     name: "typescript",
     extractor: "typescript",
-    extensions: &["ts", "mts", "cts"],
+    // Vue and Svelte components too: their `<script>` blocks (`crate::sfc`).
+    extensions: &["ts", "mts", "cts", "vue", "svelte"],
     queries: QUERIES,
     backend: Backend::TreeSitter(TreeSitterBackend {
         grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),

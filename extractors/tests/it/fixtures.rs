@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 70] = [
+const CASES: [&str; 71] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -250,6 +250,7 @@ const CASES: [&str; 70] = [
     "swift/package",
     "swift/web",
     "typescript/clients",
+    "typescript/components",
     "typescript/decorator_metadata",
     "typescript/graph",
     "typescript/http",
@@ -514,6 +515,11 @@ fn csharp_qualified_names_aliases_attributes_and_partial_classes_resolve() {
 #[test]
 fn csharp_extension_method_calls_and_project_file_usings_resolve() {
     check_case("csharp/extensions");
+}
+
+#[test]
+fn vue_and_svelte_components_are_read_as_their_scripts_and_resolve_as_modules() {
+    check_case("typescript/components");
 }
 
 #[test]
