@@ -101,6 +101,9 @@ impl ProjectContext {
                 }
             }
         }
+        if let Some(resolution) = self.resolve_svelte_kit(importer, specifier) {
+            return resolution;
+        }
         if specifier.starts_with('#') {
             return self
                 .resolve_import_map(importer, specifier, request)
@@ -120,6 +123,58 @@ impl ProjectContext {
             Resolution::External {
                 package: name.to_owned(),
             }
+        }
+    }
+
+    /// SvelteKit's own aliases, which it writes into a tsconfig it generates (`.svelte-kit/`, no
+    /// part of a repository) when no config `paths` claimed them: in an app (a `svelte.config.*`
+    /// in the importer's folder or above) `$lib` is its `src/lib`; `$app/*`, `$env/*` and
+    /// `$service-worker` are the framework's modules, of the package `@sveltejs/kit`.
+    fn resolve_svelte_kit(&self, importer: &str, specifier: &str) -> Option<Resolution> {
+        let rest = specifier.strip_prefix('$')?;
+        let (name, path) = rest.split_once('/').unwrap_or((rest, ""));
+        match name {
+            "lib" => {
+                let app = self.svelte_kit_app(importer)?;
+                let lib = join(app, "src/lib")?;
+                let candidate = if path.is_empty() {
+                    Some(lib)
+                } else {
+                    join(&lib, path)
+                };
+                Some(
+                    candidate
+                        .and_then(|candidate| self.probe(&candidate))
+                        .map_or(Resolution::Internal, Resolution::File),
+                )
+            }
+            "app" | "env" | "service-worker" => Some(Resolution::External {
+                package: "@sveltejs/kit".to_owned(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The folder of the SvelteKit app `importer` is in: the nearest with a `svelte.config.*`.
+    fn svelte_kit_app<'i>(&self, importer: &'i str) -> Option<&'i str> {
+        const CONFIGS: [&str; 4] = [
+            "svelte.config.js",
+            "svelte.config.mjs",
+            "svelte.config.cjs",
+            "svelte.config.ts",
+        ];
+        let mut folder = parent_dir(importer);
+        loop {
+            let found = CONFIGS.iter().any(|config| {
+                join(folder, config).is_some_and(|path| self.existing_file(&path).is_some())
+            });
+            if found {
+                return Some(folder);
+            }
+            if folder.is_empty() {
+                return None;
+            }
+            folder = parent_dir(folder);
         }
     }
 

@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 71] = [
+const CASES: [&str; 72] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -261,6 +261,7 @@ const CASES: [&str; 71] = [
     "typescript/prefixes",
     "typescript/relative",
     "typescript/routes",
+    "typescript/sveltekit",
     "typescript/tsconfig_paths",
     "typescript/verbatim",
     "typescript/workspace",
@@ -520,6 +521,11 @@ fn csharp_extension_method_calls_and_project_file_usings_resolve() {
 #[test]
 fn vue_and_svelte_components_are_read_as_their_scripts_and_resolve_as_modules() {
     check_case("typescript/components");
+}
+
+#[test]
+fn sveltekit_aliases_resolve_inside_an_app_only() {
+    check_case("typescript/sveltekit");
 }
 
 #[test]
