@@ -101,7 +101,10 @@ impl ProjectContext {
                 }
             }
         }
-        if let Some(resolution) = self.resolve_svelte_kit(importer, specifier) {
+        if let Some(resolution) = self
+            .resolve_svelte_kit(importer, specifier)
+            .or_else(|| self.resolve_nuxt(importer, specifier))
+        {
             return resolution;
         }
         if specifier.starts_with('#') {
@@ -157,15 +160,66 @@ impl ProjectContext {
 
     /// The folder of the SvelteKit app `importer` is in: the nearest with a `svelte.config.*`.
     fn svelte_kit_app<'i>(&self, importer: &'i str) -> Option<&'i str> {
-        const CONFIGS: [&str; 4] = [
-            "svelte.config.js",
-            "svelte.config.mjs",
-            "svelte.config.cjs",
-            "svelte.config.ts",
-        ];
+        self.app_folder(
+            importer,
+            &[
+                "svelte.config.js",
+                "svelte.config.mjs",
+                "svelte.config.cjs",
+                "svelte.config.ts",
+            ],
+        )
+    }
+
+    /// Nuxt's own aliases, which it writes into a tsconfig it generates (`.nuxt/`) when no
+    /// config `paths` claimed them: in an app (a `nuxt.config.*` in the importer's folder or
+    /// above) `~/x` and `@/x` are in its source folder (the app's folder, else its `app/`, as
+    /// Nuxt 4 lays it out), `~~/x` and `@@/x` in the app's folder; `#app`, `#imports`,
+    /// `#components`, `#build/…` and the other `#` modules Nuxt makes are of the package `nuxt`.
+    fn resolve_nuxt(&self, importer: &str, specifier: &str) -> Option<Resolution> {
+        let root_relative = specifier
+            .strip_prefix("~~/")
+            .or_else(|| specifier.strip_prefix("@@/"));
+        let source_relative = specifier
+            .strip_prefix("~/")
+            .or_else(|| specifier.strip_prefix("@/"));
+        let is_nuxt_module = specifier.strip_prefix('#').is_some_and(|rest| {
+            let module = rest.split('/').next().unwrap_or(rest);
+            matches!(
+                module,
+                "app" | "imports" | "components" | "build" | "head" | "internal" | "vue-router"
+            ) || module.starts_with("app-")
+        });
+        if root_relative.is_none() && source_relative.is_none() && !is_nuxt_module {
+            return None;
+        }
+        let app = self.app_folder(
+            importer,
+            &["nuxt.config.ts", "nuxt.config.js", "nuxt.config.mjs"],
+        )?;
+        if is_nuxt_module {
+            return Some(Resolution::External {
+                package: "nuxt".to_owned(),
+            });
+        }
+        let found = match (root_relative, source_relative) {
+            (Some(path), _) => join(app, path).and_then(|candidate| self.probe(&candidate)),
+            (None, Some(path)) => [Some(app.to_owned()), join(app, "app")]
+                .into_iter()
+                .flatten()
+                .find_map(|folder| {
+                    join(&folder, path).and_then(|candidate| self.probe(&candidate))
+                }),
+            (None, None) => None,
+        };
+        Some(found.map_or(Resolution::Internal, Resolution::File))
+    }
+
+    /// The nearest folder at or above `importer`'s with one of `configs`.
+    fn app_folder<'i>(&self, importer: &'i str, configs: &[&str]) -> Option<&'i str> {
         let mut folder = parent_dir(importer);
         loop {
-            let found = CONFIGS.iter().any(|config| {
+            let found = configs.iter().any(|config| {
                 join(folder, config).is_some_and(|path| self.existing_file(&path).is_some())
             });
             if found {

@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 72] = [
+const CASES: [&str; 73] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -258,6 +258,7 @@ const CASES: [&str; 72] = [
     "typescript/mounts",
     "typescript/next",
     "typescript/node_http",
+    "typescript/nuxt",
     "typescript/prefixes",
     "typescript/relative",
     "typescript/routes",
@@ -526,6 +527,11 @@ fn vue_and_svelte_components_are_read_as_their_scripts_and_resolve_as_modules() 
 #[test]
 fn sveltekit_aliases_resolve_inside_an_app_only() {
     check_case("typescript/sveltekit");
+}
+
+#[test]
+fn nuxt_aliases_resolve_inside_an_app() {
+    check_case("typescript/nuxt");
 }
 
 #[test]
