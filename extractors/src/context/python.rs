@@ -232,10 +232,15 @@ impl PythonIndex {
             .unwrap_or(package_root)
     }
 
-    /// The folder above the outermost package containing `path`.
+    /// The folder above the outermost package containing `path`. A folder without
+    /// `__init__.py` right inside a regular package is a namespace package within it
+    /// (`acme/providers/` in `acme/`): `acme/providers/openai.py` is `acme.providers.openai`, and
+    /// its `import openai` is not itself.
     fn package_root(&self, path: &str) -> String {
         let mut folder = parent_dir(path);
-        while !folder.is_empty() && self.is_regular_package(folder) {
+        while !folder.is_empty()
+            && (self.is_regular_package(folder) || self.is_regular_package(parent_dir(folder)))
+        {
             folder = parent_dir(folder);
         }
         if self.is_regular_package(folder) {

@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 73] = [
+const CASES: [&str; 74] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -235,6 +235,7 @@ const CASES: [&str; 73] = [
     "python/mounts",
     "python/namespace",
     "python/own-package",
+    "python/subpackages",
     "python/weak-roots",
     "python/web",
     "rust/graph",
@@ -346,6 +347,11 @@ fn javascript_files_use_require_jsx_and_jsconfig() {
 #[test]
 fn python_imports_resolve_through_source_roots_packages_and_relative_levels() {
     check_case("python/imports");
+}
+
+#[test]
+fn a_python_folder_without_init_inside_a_package_is_a_subpackage_not_a_root() {
+    check_case("python/subpackages");
 }
 
 #[test]
