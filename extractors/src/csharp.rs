@@ -17,9 +17,9 @@
 //!
 //! Qualified names are uses too: `Acme.Orders.OrderService`, `global::Acme.Util.Ids.Prefix`,
 //! `Orders.Order` relative to an enclosing namespace or through a namespace alias; their later
-//! names are no simple uses (`Stripe.PaymentMethod` is no use of the project's `PaymentMethod`),
-//! except inside the type arguments of a member chain (`x.Get<Acme.Order>()`), which are not
-//! resolved as qualified names. An attribute
+//! names are no simple uses (`Stripe.PaymentMethod` is no use of the project's `PaymentMethod`);
+//! so are those in a member chain's type arguments (`services.AddScoped<Acme.IOrders,
+//! Acme.Orders>()`). An attribute
 //! `[OrderFilter]` uses the class `OrderFilterAttribute`. The name of a namespace declaration
 //! is not a use (`csharp/namespace_names.rs`).
 //!

@@ -263,16 +263,12 @@ impl<'a> Anchors<'a> {
                 if depth <= chain.depth {
                     // Past the chain's subtree.
                     if let Some(chain) = reading.take() {
-                        in_chain = self.close_chain(
-                            chain,
-                            &met,
-                            &ids.chain_ids,
-                            &mut walked,
-                            &mut chain_nodes,
-                        );
+                        in_chain =
+                            self.close_chain(chain, &met, ids, &mut walked, &mut chain_nodes);
                     }
                 } else if chain.read(node, depth, &ids.chain_ids, self.source) {
-                    met.push((node, depth, flags, innermost));
+                    let in_ignored = chain.closed_below.is_some_and(|below| depth > below);
+                    met.push((node, depth, flags, innermost, in_ignored));
                 } else {
                     // Not a chain after all: the nodes met below its root are read as the walk
                     // would have read them had it not taken the root for one.
@@ -302,12 +298,10 @@ impl<'a> Anchors<'a> {
                     parent_kind_id: ancestor_kinds.last().copied(),
                 },
             );
-            // A member's name (`x.Timeout`) is no use of a type of that name, nor is a name
-            // that the chain being read takes in (not one in its ignored parts, unless the
-            // root is no chain and those parts are read when it closes).
-            let in_read_chain = reading.as_ref().is_some_and(|chain| {
-                chain.single || chain.closed_below.is_none_or(|below| depth <= below)
-            });
+            // A member's name (`x.Timeout`) is no use of a type of that name, nor is a name of
+            // a chain being read: in the chain, or in a chain of its ignored parts, which are
+            // read when it closes ([`Anchors::close_chain`]).
+            let in_read_chain = reading.is_some();
             let flags = if flags & KindIds::NAME != 0
                 && ids.is_member_name(ancestor_kinds.last().copied(), field, in_read_chain)
             {
@@ -350,7 +344,7 @@ impl<'a> Anchors<'a> {
             }
         }
         if let Some(chain) = reading.take() {
-            self.close_chain(chain, &met, &ids.chain_ids, &mut walked, &mut chain_nodes);
+            self.close_chain(chain, &met, ids, &mut walked, &mut chain_nodes);
         }
         walked.uses = first_uses
             .into_iter()
@@ -399,10 +393,6 @@ impl<'a> Anchors<'a> {
                     // member access starts a read, and counting them all would be quadratic.
                     segments: Vec::new(),
                     closed_below: None,
-                    single: text
-                        .split('<')
-                        .next()
-                        .is_some_and(|head| !head.contains('.') && !head.contains("::")),
                 });
                 met.clear();
                 **in_chain = Some(depth);
@@ -457,8 +447,9 @@ pub(crate) struct Visited {
 }
 
 /// A named node the walk met below the root of the chain it reads: the node, its depth, its
-/// [`KindIds`] flags and the interned scope of the innermost declaration open around it.
-type Met<'a> = (Node<'a>, usize, u8, u32);
+/// [`KindIds`] flags, the interned scope of the innermost declaration open around it, and
+/// whether it is inside an ignored part of the chain (`x.Get<A.B>()`'s type arguments).
+type Met<'a> = (Node<'a>, usize, u8, u32, bool);
 
 /// A dotted chain read as the walk goes below its root, which `jvm::chain_segments` would read
 /// in a walk of its own: the same nodes in the same order (the named ones in preorder), so the
@@ -471,9 +462,6 @@ struct ChainRead<'a> {
     segments: Vec<String>,
     /// The depth of the leaf, ignored part or comment the walk is below: not read.
     closed_below: Option<usize>,
-    /// Whether the root has one segment at most (`List<Acme.Order>`): no chain, so the chains
-    /// in its ignored parts are read when it closes ([`Anchors::close_chain`]).
-    single: bool,
 }
 
 impl ChainRead<'_> {
@@ -512,21 +500,30 @@ impl ChainRead<'_> {
 impl<'a> Anchors<'a> {
     /// Keeps a chain read to its end when it has two segments or more; with fewer, it is no
     /// chain, and the nodes `met` below it are read as for a root that is none (a chain may
-    /// stand in its ignored parts: `Repository<Core.Entities.Project>`). The walk's `in_chain`
-    /// after it.
+    /// stand in its ignored parts: `Repository<Core.Entities.Project>`). A kept chain's ignored
+    /// parts are read so too in a language whose qualified names are resolved as chains
+    /// ([`WalkKinds::chain_member_names`]: `Substitute.For<Core.Billing.IQuery>()`). The walk's
+    /// `in_chain` after it.
     fn close_chain(
         &mut self,
         chain: ChainRead<'a>,
         met: &[Met<'a>],
-        kinds: &crate::jvm::ChainIds,
+        ids: &KindIds,
         walked: &mut Walked<'a>,
         buffer: &mut Vec<Node<'a>>,
     ) -> Option<usize> {
+        let kinds = &ids.chain_ids;
         if chain.segments.len() < 2 {
             return self.replay_chains(met, kinds, walked, buffer);
         }
         let scope = self.walked_scope(chain.node, &[(0, chain.innermost)]);
         walked.chains.push((chain.segments, chain.node, scope));
+        if ids.reads_ignored_chains {
+            let ignored: Vec<Met<'a>> = met.iter().copied().filter(|entry| entry.4).collect();
+            if !ignored.is_empty() {
+                self.replay_chains(&ignored, kinds, walked, buffer);
+            }
+        }
         Some(chain.depth)
     }
 
@@ -541,7 +538,7 @@ impl<'a> Anchors<'a> {
         buffer: &mut Vec<Node<'a>>,
     ) -> Option<usize> {
         let mut in_chain: Option<usize> = None;
-        for (node, depth, flags, innermost) in met.iter().copied() {
+        for (node, depth, flags, innermost, _) in met.iter().copied() {
             if in_chain.is_some_and(|at| depth <= at) {
                 in_chain = None;
             }
@@ -614,6 +611,9 @@ pub(crate) struct KindIds {
     /// [`WalkKinds::member_names`] and [`WalkKinds::chain_member_names`] by parent kind id,
     /// each with whether it is a chain's (a member name only inside a chain read).
     member_names: Vec<(u16, Box<str>, bool)>,
+    /// Whether a kept chain's ignored parts are read for chains (a language with
+    /// [`WalkKinds::chain_member_names`]).
+    reads_ignored_chains: bool,
 }
 
 impl KindIds {
@@ -647,6 +647,7 @@ impl KindIds {
             fields: vec![Box::default(); usize::from(count)],
             chain_ids: crate::jvm::ChainIds::default(),
             member_names: Vec::new(),
+            reads_ignored_chains: !kinds.chain_member_names.is_empty(),
         };
         let parents: Vec<&str> = kinds
             .field_parents
@@ -1132,17 +1133,40 @@ mod tests {
         let (mut found, mut buffer) = (Vec::new(), Vec::new());
         let mut pending = vec![(tree.root_node(), 0_usize)];
         let mut in_chain: Option<usize> = None;
+        // Inside an ignored part of the chain found (C#): its depth, and that of the chain found
+        // in it, below which none is looked for.
+        let (mut ignored_at, mut inner_chain): (Option<usize>, Option<usize>) = (None, None);
         while let Some((node, depth)) = pending.pop() {
             if in_chain.is_some_and(|at| depth <= at) {
                 in_chain = None;
             }
+            if ignored_at.is_some_and(|at| depth <= at) || in_chain.is_none() {
+                ignored_at = None;
+            }
+            if inner_chain.is_some_and(|at| depth <= at) || ignored_at.is_none() {
+                inner_chain = None;
+            }
             let flags = flags_of(node);
+            let chain_here = |buffer: &mut Vec<_>| {
+                crate::jvm::chain_segments(node, source, &ids.chain_ids, buffer)
+                    .filter(|segments| segments.len() >= 2)
+            };
             if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
-                let segments =
-                    crate::jvm::chain_segments(node, source, &ids.chain_ids, &mut buffer);
-                if let Some(segments) = segments.filter(|segments| segments.len() >= 2) {
+                if let Some(segments) = chain_here(&mut buffer) {
                     found.push((segments, node.id()));
                     in_chain = Some(depth);
+                }
+            } else if ids.reads_ignored_chains && in_chain.is_some() {
+                if ignored_at.is_none() && ids.chain_ids.ignored.contains(&node.kind_id()) {
+                    ignored_at = Some(depth);
+                } else if ignored_at.is_some()
+                    && inner_chain.is_none()
+                    && flags & KindIds::CHAIN != 0
+                {
+                    if let Some(segments) = chain_here(&mut buffer) {
+                        found.push((segments, node.id()));
+                        inner_chain = Some(depth);
+                    }
                 }
             }
             if flags & KindIds::SKIPPED != 0 {
