@@ -283,7 +283,17 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
                 continue;
             }
         }
-        let resolution = resolve_type_path(index, &import.path, file);
+        let mut resolution = resolve_type_path(index, &import.path, file);
+        // `import kotlin.coroutines.*` of a package the project does not declare (only a
+        // package below it, `kotlin.coroutines.jvm.internal`): the library's package.
+        if import.is_wildcard
+            && resolution == Resolution::Internal
+            && !index.owns_package_itself(&import.path)
+        {
+            resolution = Resolution::External {
+                package: import.path.clone(),
+            };
+        }
         if let Some(last) = import.path.rsplit('.').next() {
             imported_names.insert(import.alias.clone().unwrap_or_else(|| last.to_owned()));
         }

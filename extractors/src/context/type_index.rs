@@ -186,7 +186,29 @@ impl TypeIndex {
     /// unresolved internal import, not a library. Libraries that share only an organisation
     /// prefix stay external (`org.springframework.stereotype` in `org.springframework.samples.*`).
     pub fn owns_package(&self, package: &str) -> bool {
-        let (declared, common) = self.owned.get_or_init(|| {
+        let (declared, _) = self.owned_packages();
+        declared.contains(package) || self.owns_package_itself(package)
+    }
+
+    /// [`TypeIndex::owns_package`] without the packages above declared ones: the project
+    /// declares `package`, or it lies under the prefix all the project's packages share. A
+    /// wildcard import names a package whole, so a package the project only declares packages
+    /// below (`kotlin.coroutines` beside a shim in `kotlin.coroutines.jvm.internal`) is a
+    /// library's.
+    pub fn owns_package_itself(&self, package: &str) -> bool {
+        let (_, common) = self.owned_packages();
+        self.packages.contains_key(package)
+            || common.len() >= 2 && {
+                let segments: Vec<&str> = package.split('.').collect();
+                segments.len() >= common.len()
+                    && segments.iter().zip(common).all(|(a, b)| *a == b.as_str())
+            }
+    }
+
+    /// The declared packages with every package above them, and the package segments all the
+    /// project's packages share.
+    fn owned_packages(&self) -> &(HashSet<String>, Vec<String>) {
+        self.owned.get_or_init(|| {
             let mut declared = HashSet::new();
             for known in self.packages.keys() {
                 declared.insert(known.clone());
@@ -208,15 +230,7 @@ impl TypeIndex {
                 common.truncate(shared);
             }
             (declared, common)
-        });
-        if declared.contains(package) {
-            return true;
-        }
-        common.len() >= 2 && {
-            let segments: Vec<&str> = package.split('.').collect();
-            segments.len() >= common.len()
-                && segments.iter().zip(common).all(|(a, b)| *a == b.as_str())
-        }
+        })
     }
 
     /// The namespaces of C# `global using` directives in the project.
@@ -270,5 +284,21 @@ mod tests {
             !mixed.owns_package("com.a.z"),
             "no shared prefix: only declared packages are internal"
         );
+    }
+
+    #[test]
+    fn a_package_above_a_declared_one_is_not_itself_the_project_s() {
+        let coroutines = index(&["kotlinx.coroutines", "kotlin.coroutines.jvm.internal"]);
+        assert!(coroutines.owns_package("kotlin.coroutines"));
+        assert!(!coroutines.owns_package_itself("kotlin.coroutines"));
+        assert!(!coroutines.owns_package_itself("kotlin.test"));
+        assert!(coroutines.owns_package_itself("kotlin.coroutines.jvm.internal"));
+        assert!(coroutines.owns_package_itself("kotlinx.coroutines"));
+        let shop = index(&["com.shop.orders", "com.shop.billing"]);
+        assert!(
+            shop.owns_package_itself("com.shop.missing"),
+            "under the shared prefix"
+        );
+        assert!(!shop.owns_package_itself("com"));
     }
 }

@@ -192,7 +192,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 74] = [
+const CASES: [&str; 75] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -227,6 +227,7 @@ const CASES: [&str; 74] = [
     "kotlin/nested",
     "kotlin/recovery",
     "kotlin/scripts",
+    "kotlin/split-packages",
     "kotlin/web",
     "python/clients",
     "python/comments",
@@ -538,6 +539,11 @@ fn sveltekit_aliases_resolve_inside_an_app_only() {
 #[test]
 fn nuxt_aliases_resolve_inside_an_app() {
     check_case("typescript/nuxt");
+}
+
+#[test]
+fn a_kotlin_wildcard_import_of_a_package_above_the_project_s_is_external() {
+    check_case("kotlin/split-packages");
 }
 
 #[test]
