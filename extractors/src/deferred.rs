@@ -584,8 +584,9 @@ pub(crate) struct WalkKinds<'k> {
     /// that `field_parents` reads.
     pub member_names: &'k [(&'k str, &'k str)],
     /// The (parent kind, field) of names that the dotted chain read around them resolves as a
-    /// whole (C#'s `Acme.Http.Timeout` as a type): no uses while the walk reads that chain, uses
-    /// elsewhere (in a chain's ignored part, `x.Get<Acme.Http.Timeout>()`, which is not read).
+    /// whole (C#'s `Acme.Http.Timeout` as a type): no uses while the walk reads a chain, whose
+    /// ignored parts (`x.Get<Acme.Http.Timeout>()`) are read for chains when it closes; uses
+    /// elsewhere.
     pub chain_member_names: &'k [(&'k str, &'k str)],
     /// The nodes whose scopes the walk records ([`Walked::scoped`]): those the language's facts
     /// ask the scope of (calls, assignments, annotations), so that [`Anchors::walked_scopes`]
