@@ -36,6 +36,7 @@
 //! arity still counts as a use. A `using static` directive is already an edge to its class; a
 //! call inside another part of the same partial static class is not an edge.
 
+use crate::syntax::ChildField;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -986,7 +987,7 @@ pub(crate) fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, Strin
     else {
         return Vec::new();
     };
-    let is_string = declaration.child_by_field_name("type").is_some_and(|kind| {
+    let is_string = declaration.child_field("type").is_some_and(|kind| {
         matches!(
             syntax::text(kind, source),
             "string" | "String" | "System.String"
@@ -1000,7 +1001,7 @@ pub(crate) fn const_strings(field: Node<'_>, source: &str) -> Vec<(String, Strin
         .filter(|child| child.kind() == "variable_declarator")
         .filter_map(|declarator| {
             let name = declarator
-                .child_by_field_name("name")
+                .child_field("name")
                 .or_else(|| {
                     named_children(declarator)
                         .into_iter()

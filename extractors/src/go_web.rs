@@ -29,6 +29,7 @@
 //!   for its value in the URL (`base + "/orders"`).
 
 use crate::go_walk::{field_child, Child};
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -467,7 +468,7 @@ impl Returns {
 /// Whether a function literal declares a parameter `name`.
 fn declares_parameter(literal: Node<'_>, name: &str, source: &str) -> bool {
     literal
-        .child_by_field_name("parameters")
+        .child_field("parameters")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -766,7 +767,7 @@ fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
             .into_iter()
             .filter(|child| child.kind() == "identifier");
         let values = spec
-            .child_by_field_name("value")
+            .child_field("value")
             .map(named_children)
             .unwrap_or_default();
         bindings.extend(names.zip(values).map(|(name, value)| {

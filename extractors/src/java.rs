@@ -2,6 +2,7 @@
 //! index (`crate::jvm`), and infrastructure clients (JDBC, Spring Data repositories, Kafka,
 //! `RestTemplate`, `WebClient`).
 
+use crate::syntax::ChildField;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -175,7 +176,7 @@ fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<
 }
 
 fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
-    let arguments = call.child_by_field_name("arguments")?;
+    let arguments = call.child_field("arguments")?;
     let first = named_children(arguments).into_iter().next()?;
     (first.kind() == "string_literal")
         .then(|| syntax::text(first, source).trim_matches('"').to_owned())

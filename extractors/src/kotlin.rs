@@ -3,6 +3,7 @@
 //! Kotlin imports them), and infrastructure clients (Retrofit, OkHttp, Room, the Ktor client,
 //! and the Java clients).
 
+use crate::syntax::ChildField;
 use std::sync::{LazyLock, OnceLock};
 use std::time::Instant;
 
@@ -381,7 +382,7 @@ fn local_declaration(node: Node<'_>, depth: usize, source: &str, names: &mut Vec
             identifier
         }
         // A class or object declared inside another shadows a same-package type of its name.
-        Declaring::Function | Declaring::Type if depth > 1 => node.child_by_field_name("name"),
+        Declaring::Function | Declaring::Type if depth > 1 => node.child_field("name"),
         Declaring::Function | Declaring::Type => None,
         // A label is `name = value`: a lone argument has one child and no `=` to look for.
         Declaring::ValueArgument if node.child_count() > 1 && has_token(node, "=") => {
@@ -571,7 +572,7 @@ const DECLARATION_KEYWORDS: [&str; 6] = ["class", "interface", "object", "val", 
 fn misparsed_declaration(expression: Node<'_>, source: &str) -> Option<String> {
     let mut current = expression;
     if current.kind() == "assignment" {
-        current = current.child_by_field_name("left")?;
+        current = current.child_field("left")?;
     }
     if current.kind() != "annotated_expression" {
         return None;

@@ -25,6 +25,7 @@
 //! - the `right` of a `=` `assignment` whose `left` is a `navigation_expression` → `assignment`
 //!   (generic).
 
+use crate::syntax::ChildField;
 use std::sync::OnceLock;
 
 use policies::facts::FactKind;
@@ -398,16 +399,16 @@ impl<'tree> Visit<'tree, '_> {
     fn infix_route(&self, hits: &mut Vec<QueryHit<'tree>>) {
         let outer = self.parent;
         let Some(inner) = outer
-            .child_by_field_name("left")
+            .child_field("left")
             .filter(|inner| self.kind(*inner) == Kind::BinaryExpression)
         else {
             return;
         };
-        let method = inner.child_by_field_name("left").filter(|method| {
+        let method = inner.child_field("left").filter(|method| {
             self.kind(*method) == Kind::Identifier && KTOR_VERBS.contains(&self.text(*method))
         });
         let receiver = inner
-            .child_by_field_name("right")
+            .child_field("right")
             .filter(|receiver| wild(*receiver));
         if let (Some(method), Some(receiver)) = (method, receiver) {
             hits.push(QueryHit::new(
@@ -429,13 +430,13 @@ impl<'tree> Visit<'tree, '_> {
         }
         let statement = self.parent;
         let Some(target) = statement
-            .child_by_field_name("left")
+            .child_field("left")
             .filter(|left| self.kind(*left) == Kind::Navigation)
         else {
             return;
         };
         if statement
-            .child_by_field_name("operator")
+            .child_field("operator")
             .is_none_or(|operator| operator.kind() != "=")
         {
             return;

@@ -28,6 +28,7 @@
 //!
 //! String templates keep their interpolations as `{…}` (`"/o/$id"` → `/o/{id}`).
 
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -177,7 +178,7 @@ fn resource_paths(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
             continue;
         }
         let Some(name) = node
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| syntax::text(name, source))
         else {
             continue;
@@ -473,7 +474,7 @@ fn spring_facts(
         return Vec::new();
     };
     let name_of = |node: Node<'_>| {
-        node.child_by_field_name("name")
+        node.child_field("name")
             .map(|name| syntax::text(name, source))
     };
     let (Some(class_name), Some(function_name)) = (name_of(class), name_of(function)) else {

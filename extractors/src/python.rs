@@ -9,6 +9,7 @@
 //! b`, `from a import c`) qualify the callees of client calls: `connect(…)` after `from psycopg2
 //! import connect` is `psycopg2.connect`.
 
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -131,7 +132,7 @@ fn read_import<'tree>(
         }
         return sites;
     }
-    let Some(module_node) = statement.child_by_field_name("module_name") else {
+    let Some(module_node) = statement.child_field("module_name") else {
         return sites;
     };
     let (level, module) = relative_module(module_node, source);
@@ -180,9 +181,9 @@ fn is_type_checking_only(statement: Node<'_>, source: &str) -> bool {
     let mut node = statement;
     while let Some(parent) = node.parent() {
         if matches!(parent.kind(), "if_statement" | "elif_clause")
-            && parent.child_by_field_name("consequence") == Some(node)
+            && parent.child_field("consequence") == Some(node)
             && parent
-                .child_by_field_name("condition")
+                .child_field("condition")
                 .is_some_and(|condition| names_type_checking(condition, source))
         {
             return true;
@@ -192,7 +193,7 @@ fn is_type_checking_only(statement: Node<'_>, source: &str) -> bool {
             && parent
                 .parent()
                 .filter(|statement| statement.kind() == "if_statement")
-                .and_then(|statement| statement.child_by_field_name("condition"))
+                .and_then(|statement| statement.child_field("condition"))
                 .is_some_and(|condition| negates_type_checking(condition, source))
         {
             return true;
@@ -206,7 +207,7 @@ fn is_type_checking_only(statement: Node<'_>, source: &str) -> bool {
 fn negates_type_checking(condition: Node<'_>, source: &str) -> bool {
     condition.kind() == "not_operator"
         && condition
-            .child_by_field_name("argument")
+            .child_field("argument")
             .is_some_and(|argument| names_type_checking(argument, source))
 }
 
@@ -214,7 +215,7 @@ fn negates_type_checking(condition: Node<'_>, source: &str) -> bool {
 fn names_type_checking(condition: Node<'_>, source: &str) -> bool {
     let name = match condition.kind() {
         "identifier" => condition,
-        "attribute" => match condition.child_by_field_name("attribute") {
+        "attribute" => match condition.child_field("attribute") {
             Some(attribute) => attribute,
             None => return false,
         },
@@ -238,8 +239,8 @@ pub(crate) fn imported_names(statement: Node<'_>, source: &str) -> Vec<(String, 
         .into_iter()
         .filter_map(|name| match name.kind() {
             "aliased_import" => {
-                let module = name.child_by_field_name("name")?;
-                let alias = name.child_by_field_name("alias")?;
+                let module = name.child_field("name")?;
+                let alias = name.child_field("alias")?;
                 Some((
                     dotted(module, source),
                     Some(syntax::text(alias, source).to_owned()),
@@ -280,10 +281,10 @@ fn dotted(node: Node<'_>, source: &str) -> String {
 
 /// The content of a call's first argument when it is a plain string literal.
 fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
-    let arguments = call.child_by_field_name("arguments")?;
+    let arguments = call.child_field("arguments")?;
     let first = named_children(arguments).into_iter().next()?;
     let first = if first.kind() == "keyword_argument" {
-        first.child_by_field_name("value")?
+        first.child_field("value")?
     } else {
         first
     };

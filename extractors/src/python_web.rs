@@ -31,6 +31,7 @@
 //!   leading hole is the base URL (`f"{BASE}/orders"` has the path `/orders`), unless it names
 //!   a module-level string the file assigns once, which stands for its value.
 
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -191,7 +192,7 @@ fn imported_names(
             }
             continue;
         }
-        let Some(module_node) = statement.child_by_field_name("module_name") else {
+        let Some(module_node) = statement.child_field("module_name") else {
             continue;
         };
         let (level, module) = crate::python::relative_module(module_node, source);
@@ -239,8 +240,8 @@ fn router_ref(
             }
         }
         "attribute" => {
-            let object = node.child_by_field_name("object")?;
-            let attribute = node.child_by_field_name("attribute")?;
+            let object = node.child_field("object")?;
+            let attribute = node.child_field("attribute")?;
             match imported.get(syntax::text(object, source))? {
                 ImportedName::Module(file) => Some(RouterRef::Imported {
                     file: file.clone(),
@@ -274,10 +275,10 @@ fn mount(
         .filter(|argument| argument.kind() == "keyword_argument")
         .find(|argument| {
             argument
-                .child_by_field_name("name")
+                .child_field("name")
                 .is_some_and(|name| syntax::text(name, source) == key)
         })
-        .and_then(|argument| argument.child_by_field_name("value"));
+        .and_then(|argument| argument.child_field("value"));
     let (prefix, prefix_constant) = match written {
         Some(value) => match string_value(value, source) {
             Some(prefix) => (prefix, None),
@@ -304,8 +305,8 @@ fn constant_ref(
     let (root, rest) = match node.kind() {
         "identifier" => (syntax::text(node, source), None),
         "attribute" => {
-            let object = node.child_by_field_name("object")?;
-            let attribute = node.child_by_field_name("attribute")?;
+            let object = node.child_field("object")?;
+            let attribute = node.child_field("attribute")?;
             if object.kind() != "identifier" {
                 return None;
             }
@@ -358,7 +359,7 @@ fn path_constants(root: Node<'_>, source: &str) -> Vec<PathConstant> {
                     }
                     "call" => {
                         if let Some(function) = value
-                            .child_by_field_name("function")
+                            .child_field("function")
                             .filter(|function| function.kind() == "identifier")
                         {
                             instances.push((name, syntax::text(function, source).to_owned()));
@@ -368,10 +369,9 @@ fn path_constants(root: Node<'_>, source: &str) -> Vec<PathConstant> {
                 }
             }
             "class_definition" => {
-                let (Some(class), Some(body)) = (
-                    statement.child_by_field_name("name"),
-                    statement.child_by_field_name("body"),
-                ) else {
+                let (Some(class), Some(body)) =
+                    (statement.child_field("name"), statement.child_field("body"))
+                else {
                     continue;
                 };
                 let class = syntax::text(class, source).to_owned();
@@ -418,9 +418,9 @@ fn assignment_of<'tree>(statement: Node<'tree>, source: &str) -> Option<(String,
         .named_child(0)
         .filter(|child| child.kind() == "assignment")?;
     let left = assignment
-        .child_by_field_name("left")
+        .child_field("left")
         .filter(|left| left.kind() == "identifier")?;
-    let right = assignment.child_by_field_name("right")?;
+    let right = assignment.child_field("right")?;
     Some((syntax::text(left, source).to_owned(), right))
 }
 
@@ -431,8 +431,8 @@ fn routers<'a>(root: Node<'_>, source: &'a str) -> Routers<'a> {
         match statement.kind() {
             "import_statement" | "import_from_statement" => {
                 let module = statement
-                    .child_by_field_name("module_name")
-                    .or_else(|| statement.child_by_field_name("name"))
+                    .child_field("module_name")
+                    .or_else(|| statement.child_field("name"))
                     .map(|name| syntax::text(name, source));
                 if let Some(module) = module {
                     modules.push(module.split('.').next().unwrap_or(module));
@@ -446,8 +446,8 @@ fn routers<'a>(root: Node<'_>, source: &'a str) -> Routers<'a> {
                     continue;
                 };
                 let (Some(left), Some(call)) = (
-                    assignment.child_by_field_name("left"),
-                    assignment.child_by_field_name("right"),
+                    assignment.child_field("left"),
+                    assignment.child_field("right"),
                 ) else {
                     continue;
                 };
@@ -455,12 +455,12 @@ fn routers<'a>(root: Node<'_>, source: &'a str) -> Routers<'a> {
                     continue;
                 }
                 let constructor = call
-                    .child_by_field_name("function")
+                    .child_field("function")
                     .map(|function| syntax::text(function, source))
                     .unwrap_or_default();
                 let constructor = constructor.rsplit('.').next().unwrap_or(constructor);
                 let prefix = call
-                    .child_by_field_name("arguments")
+                    .child_field("arguments")
                     .and_then(|list| {
                         keyword(list, "prefix", source)
                             .or_else(|| keyword(list, "url_prefix", source))
@@ -489,10 +489,10 @@ fn keyword_value<'tree>(list: Node<'tree>, name: &str, source: &str) -> Option<N
         .filter(|argument| argument.kind() == "keyword_argument")
         .find(|argument| {
             argument
-                .child_by_field_name("name")
+                .child_field("name")
                 .is_some_and(|key| syntax::text(key, source) == name)
         })
-        .and_then(|argument| argument.child_by_field_name("value"))
+        .and_then(|argument| argument.child_field("value"))
 }
 
 /// The methods a `methods=["GET", "POST"]` argument lists, upper-cased; none without one.
@@ -569,7 +569,7 @@ fn decorated_routes<'tree>(
     };
     let Some(function) = decorator
         .parent()
-        .and_then(|decorated| decorated.child_by_field_name("definition"))
+        .and_then(|decorated| decorated.child_field("definition"))
         .filter(|definition| definition.kind() == "function_definition")
     else {
         return Vec::new();
@@ -601,7 +601,7 @@ fn decorated_routes<'tree>(
         vec![verb.to_uppercase()]
     };
     let handler = function
-        .child_by_field_name("name")
+        .child_field("name")
         .map(|name| syntax::text(name, source).to_owned());
     let scope = (file.scope_of)(function)
         .map(|outer| match &handler {
@@ -717,9 +717,9 @@ fn django_route<'tree>(
     let view = arguments.get(1)?;
     let included = (view.kind() == "call")
         .then(|| {
-            view.child_by_field_name("function")
+            view.child_field("function")
                 .filter(|function| syntax::text(*function, source) == "include")
-                .and_then(|_| view.child_by_field_name("arguments"))
+                .and_then(|_| view.child_field("arguments"))
         })
         .flatten();
     if let Some(list) = included {
@@ -749,12 +749,12 @@ fn view_name(view: Node<'_>, source: &str) -> Option<String> {
         "identifier" | "attribute" => Some(syntax::compact_text(view, source, 120)),
         "call" => {
             let function = view
-                .child_by_field_name("function")
+                .child_field("function")
                 .filter(|function| function.kind() == "attribute")?;
             let is_as_view = function
-                .child_by_field_name("attribute")
+                .child_field("attribute")
                 .is_some_and(|attribute| syntax::text(attribute, source) == "as_view");
-            let class = function.child_by_field_name("object")?;
+            let class = function.child_field("object")?;
             (is_as_view && matches!(class.kind(), "identifier" | "attribute"))
                 .then(|| syntax::compact_text(class, source, 120))
         }
@@ -824,7 +824,7 @@ fn patterns_list(call: Node<'_>, source: &str) -> String {
         }
         if matches!(node.kind(), "assignment" | "augmented_assignment") {
             if let Some(left) = node
-                .child_by_field_name("left")
+                .child_field("left")
                 .filter(|left| left.kind() == "identifier")
             {
                 return syntax::text(left, source).to_owned();
@@ -851,7 +851,7 @@ fn inline_include<'tree>(node: Node<'tree>, source: &str) -> Option<Node<'tree>>
     let call = parent
         .parent()
         .filter(|_| parent.kind() == "argument_list")?;
-    call.child_by_field_name("function")
+    call.child_field("function")
         .is_some_and(|function| syntax::text(function, source) == "include")
         .then_some(call)
 }
@@ -897,8 +897,8 @@ fn included_patterns(
             None => Some(RouterRef::Local(syntax::text(argument, source).to_owned())),
         },
         "attribute" => {
-            let object = argument.child_by_field_name("object")?;
-            let attribute = argument.child_by_field_name("attribute")?;
+            let object = argument.child_field("object")?;
+            let attribute = argument.child_field("attribute")?;
             match imported.get(syntax::text(object, source))? {
                 ImportedName::Module(file) => Some(RouterRef::Imported {
                     file: file.clone(),
@@ -929,7 +929,7 @@ fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
     let imports_aiohttp = source.contains("aiohttp");
     let client_of = |value: Node<'_>| {
         (value.kind() == "call").then_some(())?;
-        match syntax::text(value.child_by_field_name("function")?, source) {
+        match syntax::text(value.child_field("function")?, source) {
             "requests.Session" | "requests.session" => Some("requests"),
             "httpx.Client" | "httpx.AsyncClient" => Some("httpx"),
             "aiohttp.ClientSession" => Some("aiohttp"),
@@ -940,7 +940,7 @@ fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
     // `httpx.Client(base_url="https://api.example.com")`: its base URL, a string, an f-string
     // or a name (a hole, as a leading one in a URL).
     let base_of = |value: Node<'_>| {
-        let value = keyword_value(value.child_by_field_name("arguments")?, "base_url", source)?;
+        let value = keyword_value(value.child_field("arguments")?, "base_url", source)?;
         interpolated(value, source).or_else(|| {
             matches!(value.kind(), "identifier" | "attribute")
                 .then(|| format!("{{{}}}", syntax::text(value, source)))
@@ -949,12 +949,9 @@ fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
     let mut bindings: BTreeMap<String, Vec<Bound>> = BTreeMap::new();
     for node in syntax::descendants(root) {
         let (name, value) = match node.kind() {
-            "assignment" => (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ),
+            "assignment" => (node.child_field("left"), node.child_field("right")),
             "as_pattern" => (
-                node.child_by_field_name("alias")
+                node.child_field("alias")
                     .and_then(|alias| named_children(alias).into_iter().next()),
                 named_children(node).into_iter().next(),
             ),
@@ -964,7 +961,7 @@ fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
         let attribute = name.filter(|name| {
             name.kind() == "attribute"
                 && name
-                    .child_by_field_name("object")
+                    .child_field("object")
                     .is_some_and(|object| syntax::text(object, source) == "self")
         });
         let (Some(name), Some((value, client))) = (
@@ -1033,9 +1030,9 @@ fn module_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
         .filter(|node| node.kind() == "assignment")
         .filter_map(|assignment| {
             let name = assignment
-                .child_by_field_name("left")
+                .child_field("left")
                 .filter(|left| left.kind() == "identifier")?;
-            let value = assignment.child_by_field_name("right")?;
+            let value = assignment.child_field("right")?;
             Some((
                 syntax::text(name, source).to_owned(),
                 string_value(value, source),

@@ -32,6 +32,7 @@
 //!   a verb without a path on a method with a `@Url` parameter is a request to that dynamic URL
 //!   (`url` `{name}`, no path).
 
+use crate::syntax::ChildField;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
@@ -90,7 +91,7 @@ fn strings(node: Node<'_>, source: &str) -> Vec<String> {
 
 /// The `(key, value)` elements of an annotation; the positional value has key `value`.
 fn elements<'tree>(annotation: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
-    let Some(list) = annotation.child_by_field_name("arguments") else {
+    let Some(list) = annotation.child_field("arguments") else {
         return Vec::new();
     };
     named_children(list)
@@ -98,8 +99,8 @@ fn elements<'tree>(annotation: Node<'tree>, source: &str) -> Vec<(String, Node<'
         .filter(|element| !element.kind().contains("comment"))
         .filter_map(|element| {
             if element.kind() == "element_value_pair" {
-                let key = syntax::text(element.child_by_field_name("key")?, source).to_owned();
-                Some((key, element.child_by_field_name("value")?))
+                let key = syntax::text(element.child_field("key")?, source).to_owned();
+                Some((key, element.child_field("value")?))
             } else {
                 Some(("value".to_owned(), element))
             }
@@ -133,7 +134,7 @@ fn annotations_of(declaration: Node<'_>) -> Vec<Node<'_>> {
 
 fn annotation_name<'source>(annotation: Node<'_>, source: &'source str) -> &'source str {
     annotation
-        .child_by_field_name("name")
+        .child_field("name")
         .map(|name| syntax::text(name, source))
         .unwrap_or_default()
 }
@@ -159,10 +160,10 @@ fn handler_facts(
     };
     let (Some(class_name), Some(method_name)) = (
         class
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| syntax::text(name, source)),
         method
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| syntax::text(name, source)),
     ) else {
         return Vec::new();
@@ -293,13 +294,13 @@ pub(crate) fn feign_url(client: &FeignClient, path: &str) -> String {
 /// The candidate data types of a handler: its parameters' types, then its return type.
 fn handler_data(method: Node<'_>, source: &str) -> Vec<String> {
     let parameters = method
-        .child_by_field_name("parameters")
+        .child_field("parameters")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
         .filter(|parameter| parameter.kind() == "formal_parameter")
-        .filter_map(|parameter| parameter.child_by_field_name("type"));
-    let returned = method.child_by_field_name("type");
+        .filter_map(|parameter| parameter.child_field("type"));
+    let returned = method.child_field("type");
     parameters
         .chain(returned)
         .filter_map(|type_node| web_out::data_type(syntax::text(type_node, source)))
@@ -384,7 +385,7 @@ fn string_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
             .into_iter()
             .filter(|child| child.kind() == "modifiers")
             .any(|modifiers| has_final(modifiers, source));
-        let is_string = field.child_by_field_name("type").is_some_and(|kind| {
+        let is_string = field.child_field("type").is_some_and(|kind| {
             matches!(syntax::text(kind, source), "String" | "java.lang.String")
         });
         if !(is_final && is_string) {
@@ -395,11 +396,11 @@ fn string_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
                 .into_iter()
                 .filter(|child| child.kind() == "variable_declarator")
                 .filter_map(|declarator| {
-                    let name = declarator.child_by_field_name("name")?;
+                    let name = declarator.child_field("name")?;
                     Some((
                         syntax::text(name, source).to_owned(),
                         declarator
-                            .child_by_field_name("value")
+                            .child_field("value")
                             .and_then(|value| string_value(value, source)),
                     ))
                 }),
@@ -517,7 +518,7 @@ fn exchange_call<'tree>(
 
 /// The arguments of a call, comments left out.
 fn call_arguments(call: Node<'_>) -> Vec<Node<'_>> {
-    call.child_by_field_name("arguments")
+    call.child_field("arguments")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -538,14 +539,14 @@ fn java_net_request<'tree>(
     let uri = |node: Node<'tree>| -> Option<Node<'tree>> {
         let inner = match node.kind() {
             "method_invocation" => {
-                let owner = node.child_by_field_name("object")?;
-                let name = node.child_by_field_name("name")?;
+                let owner = node.child_field("object")?;
+                let name = node.child_field("name")?;
                 (syntax::text(owner, source) == "URI" && syntax::text(name, source) == "create")
                     .then_some(())?;
                 call_arguments(node)
             }
             "object_creation_expression" => {
-                let kind = node.child_by_field_name("type")?;
+                let kind = node.child_field("type")?;
                 (syntax::text(kind, source) == "URI").then_some(())?;
                 call_arguments(node)
             }
@@ -561,11 +562,11 @@ fn java_net_request<'tree>(
     while let Some(parent) = current.parent().filter(|parent| {
         parent.kind() == "method_invocation"
             && parent
-                .child_by_field_name("object")
+                .child_field("object")
                 .is_some_and(|object| object.id() == current.id())
     }) {
         let name = parent
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| syntax::text(name, source))
             .unwrap_or_default();
         let arguments = call_arguments(parent);
@@ -619,8 +620,8 @@ fn retrofit_call<'tree>(
         .into_iter()
         .filter_map(|argument| {
             if argument.kind() == "element_value_pair" {
-                let key = argument.child_by_field_name("key")?;
-                let value = argument.child_by_field_name("value")?;
+                let key = argument.child_field("key")?;
+                let value = argument.child_field("value")?;
                 Some((syntax::text(key, source).to_owned(), value))
             } else if argument.kind().contains("comment") {
                 None
@@ -673,7 +674,7 @@ fn url_parameter(annotation: Node<'_>, source: &str) -> Option<String> {
         .filter(|modifiers| modifiers.kind() == "modifiers")?
         .parent()
         .filter(|method| method.kind() == "method_declaration")?;
-    let parameters = method.child_by_field_name("parameters")?;
+    let parameters = method.child_field("parameters")?;
     named_children(parameters)
         .into_iter()
         .filter(|parameter| parameter.kind() == "formal_parameter")
@@ -685,11 +686,11 @@ fn url_parameter(annotation: Node<'_>, source: &str) -> Option<String> {
                 .any(|modifier| {
                     modifier.kind().ends_with("annotation")
                         && modifier
-                            .child_by_field_name("name")
+                            .child_field("name")
                             .is_some_and(|name| syntax::text(name, source) == "Url")
                 })
         })
-        .and_then(|parameter| parameter.child_by_field_name("name"))
+        .and_then(|parameter| parameter.child_field("name"))
         .map(|name| syntax::text(name, source).to_owned())
 }
 

@@ -6,6 +6,7 @@
 //! clients (URLSession, Core Data, the Keychain, UserDefaults) match by name; Alamofire needs
 //! its import.
 
+use crate::syntax::ChildField;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
@@ -175,7 +176,7 @@ fn read_target(call: Node<'_>, source: &str) -> Option<PackageTarget> {
     if callee.kind() != "prefix_expression" {
         return None;
     }
-    let function = syntax::text(callee.child_by_field_name("target")?, source);
+    let function = syntax::text(callee.child_field("target")?, source);
     let is_test = match function {
         "target" | "executableTarget" | "macro" | "plugin" => false,
         "testTarget" => true,
@@ -189,10 +190,10 @@ fn read_target(call: Node<'_>, source: &str) -> Option<PackageTarget> {
     let mut path = None;
     for argument in named_children(arguments) {
         let label = argument
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|label| syntax::text(label, source));
         let value = argument
-            .child_by_field_name("value")
+            .child_field("value")
             .filter(|value| value.kind() == "line_string_literal")
             .map(|value| {
                 named_children(value)

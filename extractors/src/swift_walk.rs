@@ -22,6 +22,7 @@
 //! - the `result` of a `=` `assignment` whose target holds a `navigation_expression` →
 //!   `assignment` (generic), one per such child.
 
+use crate::syntax::ChildField;
 use std::sync::OnceLock;
 
 use policies::facts::FactKind;
@@ -124,7 +125,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
                         .filter(|navigation| kind_of(*navigation, kinds) == Kind::Navigation);
                     let target = navigation.and_then(|navigation| {
                         navigation
-                            .child_by_field_name("target")
+                            .child_field("target")
                             .filter(|target| kind_of(*target, kinds) == Kind::SimpleIdentifier)
                     });
                     if let (Some(navigation), Some(target)) = (navigation, target) {
@@ -173,13 +174,13 @@ fn call_suffix_hits<'tree>(
         .filter(|child| kind_of(**child, kinds) == Kind::Navigation)
         .filter_map(|navigation| {
             let receiver = navigation
-                .child_by_field_name("target")
+                .child_field("target")
                 .filter(|target| wild(*target))?;
             let navigation_suffix = navigation
-                .child_by_field_name("suffix")
+                .child_field("suffix")
                 .filter(|suffix| kind_of(*suffix, kinds) == Kind::NavigationSuffix)?;
             let method = navigation_suffix
-                .child_by_field_name("suffix")
+                .child_field("suffix")
                 .filter(|method| kind_of(*method, kinds) == Kind::SimpleIdentifier)?;
             Some((*navigation, receiver, method))
         })
@@ -230,13 +231,13 @@ fn assignment_hits<'tree>(
     kinds: &[Kind],
 ) {
     if statement
-        .child_by_field_name("operator")
+        .child_field("operator")
         .is_none_or(|operator| operator.kind() != "=")
     {
         return;
     }
     let Some(target) = statement
-        .child_by_field_name("target")
+        .child_field("target")
         .filter(|target| kind_of(*target, kinds) == Kind::Assignable)
     else {
         return;

@@ -17,6 +17,7 @@
 //!   receiver whose name mentions `session`, such as `Session.default`), the method its `method:`
 //!   argument, else GET; the URL a string literal or a request as above. Client `Alamofire`.
 
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -82,9 +83,9 @@ impl<'tree> Bindings<'tree> {
             match node.kind() {
                 "property_declaration" => {
                     let name = node
-                        .child_by_field_name("name")
-                        .and_then(|pattern| pattern.child_by_field_name("bound_identifier"));
-                    if let (Some(name), Some(value)) = (name, node.child_by_field_name("value")) {
+                        .child_field("name")
+                        .and_then(|pattern| pattern.child_field("bound_identifier"));
+                    if let (Some(name), Some(value)) = (name, node.child_field("value")) {
                         bindings
                             .values
                             .entry(syntax::text(name, source).to_owned())
@@ -93,11 +94,11 @@ impl<'tree> Bindings<'tree> {
                 }
                 "assignment" => {
                     let target = node
-                        .child_by_field_name("target")
+                        .child_field("target")
                         .and_then(|target| named_children(target).into_iter().next())
                         .and_then(|target| member(target, source));
                     let value = node
-                        .child_by_field_name("result")
+                        .child_field("result")
                         .and_then(|value| string_value(value, source));
                     if let (Some((object, "httpMethod")), Some(value)) = (target, value) {
                         bindings
@@ -119,10 +120,8 @@ fn member<'tree, 'source>(
     source: &'source str,
 ) -> Option<(Node<'tree>, &'source str)> {
     (node.kind() == "navigation_expression").then_some(())?;
-    let target = node.child_by_field_name("target")?;
-    let name = node
-        .child_by_field_name("suffix")?
-        .child_by_field_name("suffix")?;
+    let target = node.child_field("target")?;
+    let name = node.child_field("suffix")?.child_field("suffix")?;
     Some((target, syntax::text(name, source)))
 }
 
@@ -157,9 +156,9 @@ fn arguments<'tree>(
             "value_arguments" => {
                 for argument in named_children(child) {
                     let label = argument
-                        .child_by_field_name("name")
+                        .child_field("name")
                         .map(|name| syntax::text(name, source).to_owned());
-                    if let Some(value) = argument.child_by_field_name("value") {
+                    if let Some(value) = argument.child_field("value") {
                         values.push((label, value));
                     }
                 }
@@ -313,12 +312,11 @@ fn closure_group(
         .rev()
         .filter(|ancestor| ancestor.kind() == "lambda_literal")
         .find(|lambda| {
-            let mut pending: Vec<Node<'_>> =
-                lambda.child_by_field_name("type").into_iter().collect();
+            let mut pending: Vec<Node<'_>> = lambda.child_field("type").into_iter().collect();
             while let Some(current) = pending.pop() {
                 let is_name = current.kind() == "lambda_parameter"
                     && current
-                        .child_by_field_name("name")
+                        .child_field("name")
                         .is_some_and(|parameter| syntax::text(parameter, source) == name);
                 if is_name {
                     return true;
@@ -390,9 +388,7 @@ fn request(
 ) -> Option<(String, Option<String>)> {
     let depth = depth.checked_sub(1)?;
     match node.kind() {
-        "postfix_expression" => {
-            request(node.child_by_field_name("target")?, source, bindings, depth)
-        }
+        "postfix_expression" => request(node.child_field("target")?, source, bindings, depth),
         "simple_identifier" => {
             let name = syntax::text(node, source);
             let (url, method) = request(*bindings.values.get(name)?, source, bindings, depth)?;

@@ -10,6 +10,7 @@
 //! unwrapped: the extractor does not know the spec, so it emits one fact per candidate type and
 //! the engine keeps those whose `data` is declared data.
 
+use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -167,15 +168,12 @@ pub(crate) fn plus_operands<'tree>(
 ) -> Option<(Node<'tree>, Node<'tree>)> {
     if node.kind() != "binary_expression"
         || node
-            .child_by_field_name("operator")
+            .child_field("operator")
             .is_none_or(|operator| crate::syntax::text(operator, source) != "+")
     {
         return None;
     }
-    Some((
-        node.child_by_field_name("left")?,
-        node.child_by_field_name("right")?,
-    ))
+    Some((node.child_field("left")?, node.child_field("right")?))
 }
 
 /// The string constants of a file from its bindings in order, `(name, value)`, the value

@@ -11,6 +11,7 @@
 //!   `GetService(typeof(T))`, and a constructor parameter of type `IServiceProvider` (service
 //!   `IServiceProvider`, method `inject`).
 
+use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -120,8 +121,8 @@ fn injection(
     };
     debug_assert!(declares_constructor(declaration.kind()));
     let class = match declaration.kind() {
-        "constructor_declaration" => above(4).and_then(|class| class.child_by_field_name("name")),
-        kind if TYPE_DECLARATIONS.contains(&kind) => declaration.child_by_field_name("name"),
+        "constructor_declaration" => above(4).and_then(|class| class.child_field("name")),
+        kind if TYPE_DECLARATIONS.contains(&kind) => declaration.child_field("name"),
         _ => None,
     };
     let Some(class) = class.map(|name| syntax::text(name, source)) else {
@@ -131,13 +132,13 @@ fn injection(
     // which tree-sitter-c-sharp 0.23 reads as a constructor named `extension`, injects nothing.
     if declaration.kind() == "constructor_declaration"
         && declaration
-            .child_by_field_name("name")
+            .child_field("name")
             .is_some_and(|name| syntax::text(name, source) != class)
     {
         return Vec::new();
     }
     let parameter_name = parameter
-        .child_by_field_name("name")
+        .child_field("name")
         .map(|name| syntax::text(name, source))
         .unwrap_or_default();
     let parameter_type = simple_type(type_node, source);
@@ -199,7 +200,7 @@ fn constructed_type(node: Node<'_>) -> Option<Node<'_>> {
     match node.kind() {
         "object_creation_expression" => field_child(node, Child::Type),
         "lambda_expression" | "anonymous_method_expression" => {
-            constructed_type(node.child_by_field_name("body")?)
+            constructed_type(node.child_field("body")?)
         }
         _ => None,
     }

@@ -32,6 +32,7 @@
 mod di;
 mod routes;
 
+use crate::syntax::ChildField;
 pub(crate) use di::ConstructorParameters;
 
 use policies::facts::{Confidence, Fact, FactKind};
@@ -266,13 +267,9 @@ fn roles_value(node: Node<'_>, source: &str) -> RolesValue {
         },
         "binary_expression" => {
             let is_plus = node
-                .child_by_field_name("operator")
+                .child_field("operator")
                 .is_some_and(|operator| syntax::text(operator, source) == "+");
-            match (
-                is_plus,
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) {
+            match (is_plus, node.child_field("left"), node.child_field("right")) {
                 (true, Some(left), Some(right)) => RolesValue::Concat(
                     Box::new(roles_value(left, source)),
                     Box::new(roles_value(right, source)),
@@ -287,12 +284,12 @@ fn roles_value(node: Node<'_>, source: &str) -> RolesValue {
 
 /// The name `nameof(Roles.Admin)` gives (`Admin`).
 fn nameof_value(node: Node<'_>, source: &str) -> Option<String> {
-    let function = node.child_by_field_name("function")?;
+    let function = node.child_field("function")?;
     if syntax::text(function, source) != "nameof" {
         return None;
     }
     let argument = node
-        .child_by_field_name("arguments")
+        .child_field("arguments")
         .and_then(|list| named_children(list).into_iter().next())?;
     let written = syntax::text(argument, source);
     written
@@ -390,7 +387,7 @@ fn refit_call<'tree>(
 /// URL argument or `new Uri(url)` (`new Uri(baseUri, "api/x")` is `{baseUri}/api/x`).
 fn request_message(creation: Node<'_>, source: &str) -> Option<(String, String)> {
     let (mut method, mut url) = (None, None);
-    if let Some(arguments) = creation.child_by_field_name("arguments") {
+    if let Some(arguments) = creation.child_field("arguments") {
         let arguments = crate::graph::csharp::CSharp.arguments(arguments);
         method = arguments
             .first()
@@ -413,14 +410,14 @@ fn initializer_assignments<'tree, 's>(
     creation: Node<'tree>,
     source: &'s str,
 ) -> Vec<(&'s str, Node<'tree>)> {
-    let initializer = creation.child_by_field_name("initializer");
+    let initializer = creation.child_field("initializer");
     initializer
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
         .filter_map(|assignment| {
-            let left = assignment.child_by_field_name("left")?;
-            let right = assignment.child_by_field_name("right")?;
+            let left = assignment.child_field("left")?;
+            let right = assignment.child_field("right")?;
             Some((syntax::text(left, source), right))
         })
         .collect()
@@ -433,7 +430,7 @@ fn http_method(node: Node<'_>, source: &str) -> Option<String> {
         "Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "Trace",
     ];
     let literal_argument = |node: Node<'_>| {
-        let arguments = node.child_by_field_name("arguments")?;
+        let arguments = node.child_field("arguments")?;
         let first = crate::graph::csharp::CSharp
             .arguments(arguments)
             .into_iter()
@@ -452,11 +449,11 @@ fn http_method(node: Node<'_>, source: &str) -> Option<String> {
                 .map(str::to_uppercase)
         }
         "object_creation_expression" => node
-            .child_by_field_name("type")
+            .child_field("type")
             .filter(|kind| syntax::text(*kind, source).ends_with("HttpMethod"))
             .and_then(|_| literal_argument(node)),
         "invocation_expression" => node
-            .child_by_field_name("function")
+            .child_field("function")
             .filter(|function| syntax::text(*function, source).ends_with("HttpMethod.Parse"))
             .and_then(|_| literal_argument(node)),
         _ => None,
@@ -475,7 +472,7 @@ fn http_method(node: Node<'_>, source: &str) -> Option<String> {
 fn rest_request(creation: Node<'_>, source: &str) -> Option<(String, String)> {
     let mut method = None;
     let mut url = None;
-    if let Some(arguments) = creation.child_by_field_name("arguments") {
+    if let Some(arguments) = creation.child_field("arguments") {
         let arguments = crate::graph::csharp::CSharp.arguments(arguments);
         url = arguments
             .first()
@@ -553,13 +550,13 @@ fn rest_sent_later(creation: Node<'_>, source: &str) -> Later {
         .parent()
         .filter(|access| {
             access.kind() == "member_access_expression"
-                && access.child_by_field_name("expression").map(|e| e.id()) == Some(value.id())
+                && access.child_field("expression").map(|e| e.id()) == Some(value.id())
         })
         .and_then(|access| Some((access, access.parent()?)))
         .filter(|(_, call)| call.kind() == "invocation_expression")
     {
         let fluent = access
-            .child_by_field_name("name")
+            .child_field("name")
             .is_some_and(|name| simple_name(name, source).starts_with("Add"));
         if !fluent {
             break;
@@ -580,7 +577,7 @@ fn rest_sent_later(creation: Node<'_>, source: &str) -> Later {
         return Later::NotSent;
     };
     let Some(name) = declarator
-        .child_by_field_name("name")
+        .child_field("name")
         .map(|name| syntax::text(name, source))
     else {
         return Later::NotSent;
@@ -599,7 +596,7 @@ fn rest_sent_later(creation: Node<'_>, source: &str) -> Later {
                     }
                 }
                 "assignment_expression" => {
-                    let sets_method = node.child_by_field_name("left").is_some_and(|left| {
+                    let sets_method = node.child_field("left").is_some_and(|left| {
                         left.kind() == "member_access_expression"
                             && syntax::text(left, source).split_once('.').is_some_and(
                                 |(owner, member)| owner.trim() == name && member.trim() == "Method",
@@ -607,7 +604,7 @@ fn rest_sent_later(creation: Node<'_>, source: &str) -> Later {
                     });
                     if sets_method {
                         let Some(method) = node
-                            .child_by_field_name("right")
+                            .child_field("right")
                             .and_then(|right| rest_method(right, source))
                         else {
                             return Later::Unknown;
@@ -645,9 +642,9 @@ fn sent_as_first_argument(request: Node<'_>, source: &str) -> Option<Sent> {
         .parent()
         .filter(|call| call.kind() == "invocation_expression")?;
     let function = call
-        .child_by_field_name("function")
+        .child_field("function")
         .filter(|function| function.kind() == "member_access_expression")?;
-    let name = crate::graph::csharp::simple_name(function.child_by_field_name("name")?, source);
+    let name = crate::graph::csharp::simple_name(function.child_field("name")?, source);
     // `ExecutePostTaskAsync` → `Post`, `ExecuteAsync` → ``.
     let bare = name.strip_prefix("Execute").unwrap_or(&name);
     let bare = bare.strip_suffix("Async").unwrap_or(bare);
@@ -687,11 +684,11 @@ fn request_uri(node: Node<'_>, source: &str) -> Option<String> {
     if node.kind() != "object_creation_expression" {
         return url_value(node, source);
     }
-    let kind = node.child_by_field_name("type")?;
+    let kind = node.child_field("type")?;
     if !matches!(syntax::text(kind, source), "Uri" | "System.Uri") {
         return None;
     }
-    let arguments = crate::graph::csharp::CSharp.arguments(node.child_by_field_name("arguments")?);
+    let arguments = crate::graph::csharp::CSharp.arguments(node.child_field("arguments")?);
     match arguments.as_slice() {
         [url] => url_value(*url, source),
         [first, second] if syntax::text(*second, source).contains("UriKind") => {
@@ -783,9 +780,9 @@ pub(crate) fn attribute_arguments<'tree>(
         .filter(|argument| argument.kind() == "attribute_argument")
         .filter_map(|argument| {
             let name = argument
-                .child_by_field_name("name")
+                .child_field("name")
                 .map(|name| syntax::text(name, source).to_owned());
-            let name_id = argument.child_by_field_name("name").map(|name| name.id());
+            let name_id = argument.child_field("name").map(|name| name.id());
             let value = named_children(argument)
                 .into_iter()
                 .rfind(|child| Some(child.id()) != name_id)?;
@@ -818,7 +815,7 @@ pub(crate) fn attributes_of(declaration: Node<'_>) -> Vec<Node<'_>> {
 /// `HttpGet`).
 pub(crate) fn attribute_name(attribute: Node<'_>, source: &str) -> String {
     let name = attribute
-        .child_by_field_name("name")
+        .child_field("name")
         .map(|name| syntax::text(name, source))
         .unwrap_or_default();
     let name = name.rsplit('.').next().unwrap_or(name);

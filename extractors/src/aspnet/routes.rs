@@ -39,6 +39,7 @@
 //! - Data wrappers include generic repositories (`IRepository<T>`, `IReadRepository<T>`,
 //!   `DbSet<T>`), so a handler that is given `IRepository<CatalogItem>` works on `CatalogItem`.
 
+use crate::syntax::ChildField;
 use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Confidence, Fact};
@@ -132,7 +133,7 @@ pub(super) fn facts<'tree>(
 /// `[NonController]` or `[ApiController]` (which requires attribute routes), and with no route
 /// template of its own.
 fn is_conventional_controller(class: Node<'_>, source: &str) -> bool {
-    let Some(name) = class.child_by_field_name("name") else {
+    let Some(name) = class.child_field("name") else {
         return false;
     };
     let attributes: Vec<String> = attributes_of(class)
@@ -154,7 +155,7 @@ fn is_conventional_controller(class: Node<'_>, source: &str) -> bool {
 /// generic and not `[NonAction]`, returning an action result (`IActionResult`,
 /// `ActionResult<T>`, `ViewResult`, …, or a task of one).
 fn implicit_actions<'tree>(class: Node<'tree>, source: &str) -> Vec<Node<'tree>> {
-    let Some(body) = class.child_by_field_name("body") else {
+    let Some(body) = class.child_field("body") else {
         return Vec::new();
     };
     named_children(body)
@@ -165,9 +166,9 @@ fn implicit_actions<'tree>(class: Node<'tree>, source: &str) -> Vec<Node<'tree>>
                 && !["static", "abstract", "override"]
                     .iter()
                     .any(|word| has_modifier(*method, word, source))
-                && method.child_by_field_name("type_parameters").is_none()
+                && method.child_field("type_parameters").is_none()
                 && method
-                    .child_by_field_name("returns")
+                    .child_field("returns")
                     .is_some_and(|returns| returns_action_result(returns, source))
                 && attributes_of(*method).into_iter().all(|attribute| {
                     let name = attribute_name(attribute, source);
@@ -188,7 +189,7 @@ struct ActionRoute<'tree> {
 /// when it has a base class and is named or marked as a controller (so chains of base
 /// controllers are followed).
 fn controller_class(class: Node<'_>, source: &str) -> Option<ControllerClass> {
-    let name = syntax::text(class.child_by_field_name("name")?, source);
+    let name = syntax::text(class.child_field("name")?, source);
     let templates = own_templates(class, source);
     let base = base_class(class, source);
     let is_controller = name.contains("Controller")
@@ -221,12 +222,12 @@ fn conventional_path(
     source: &str,
 ) -> String {
     let takes_id = method
-        .child_by_field_name("parameters")
+        .child_field("parameters")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
         .filter(|parameter| parameter.kind() == "parameter")
-        .filter_map(|parameter| parameter.child_by_field_name("name"))
+        .filter_map(|parameter| parameter.child_field("name"))
         .any(|name| syntax::text(name, source) == "id");
     let action = action.to_lowercase();
     let mut segments = vec![area.unwrap_or_default(), controller, action.as_str()];
@@ -301,10 +302,10 @@ fn action_facts(
     };
     let (Some(class_name), Some(method_name)) = (
         class
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| syntax::text(name, source)),
         method
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| syntax::text(name, source)),
     ) else {
         return Vec::new();
@@ -356,7 +357,7 @@ fn action_facts(
     }
     if implicit {
         // An action with no verb or route attribute, at its name, serving any method.
-        routes.extend(method.child_by_field_name("name").map(|name| ActionRoute {
+        routes.extend(method.child_field("name").map(|name| ActionRoute {
             node: name,
             method: "*".to_owned(),
             template: None,
@@ -475,7 +476,7 @@ fn action_facts(
 fn response_types(method: Node<'_>, source: &str) -> Vec<String> {
     let mut found = Vec::new();
     for attribute in attributes_of(method) {
-        let Some(name) = attribute.child_by_field_name("name") else {
+        let Some(name) = attribute.child_field("name") else {
             continue;
         };
         if name.kind() == "generic_name" {
@@ -500,7 +501,7 @@ fn response_types(method: Node<'_>, source: &str) -> Vec<String> {
             attribute_arguments(attribute, source)
                 .into_iter()
                 .filter(|(name, value)| name.is_none() && value.kind() == "typeof_expression")
-                .filter_map(|(_, value)| value.child_by_field_name("type"))
+                .filter_map(|(_, value)| value.child_field("type"))
                 .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source))),
         );
     }
@@ -530,7 +531,7 @@ fn singular(name: &str) -> Option<String> {
 /// The candidate data types of an action: its parameters' types, then its return type.
 fn action_data(method: Node<'_>, source: &str) -> Vec<String> {
     let parameters = method
-        .child_by_field_name("parameters")
+        .child_field("parameters")
         .map(named_children)
         .unwrap_or_default();
     let from_parameters = parameters
@@ -541,13 +542,13 @@ fn action_data(method: Node<'_>, source: &str) -> Vec<String> {
                 .into_iter()
                 .any(|attribute| attribute_name(attribute, source) == "FromServices")
         })
-        .filter_map(|parameter| parameter.child_by_field_name("type"))
+        .filter_map(|parameter| parameter.child_field("type"))
         .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source)));
     let returned = method
-        .child_by_field_name("returns")
+        .child_field("returns")
         .or_else(|| {
             (method.kind() == "local_function_statement")
-                .then(|| method.child_by_field_name("type"))
+                .then(|| method.child_field("type"))
                 .flatten()
         })
         .and_then(|type_node| web_out::data_type(&simple_type(type_node, source)));
@@ -637,7 +638,7 @@ fn minimal_performs<'tree, 's>(
 /// The candidate data types of a lambda's or method's typed parameters (not `[FromServices]`).
 fn parameter_data(function: Node<'_>, source: &str) -> Vec<String> {
     function
-        .child_by_field_name("parameters")
+        .child_field("parameters")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -647,7 +648,7 @@ fn parameter_data(function: Node<'_>, source: &str) -> Vec<String> {
                 .into_iter()
                 .any(|attribute| attribute_name(attribute, source) == "FromServices")
         })
-        .filter_map(|parameter| parameter.child_by_field_name("type"))
+        .filter_map(|parameter| parameter.child_field("type"))
         .filter_map(|type_node| web_out::data_type(&simple_type(type_node, source)))
         .collect()
 }
@@ -670,7 +671,7 @@ fn produced_types(call: Node<'_>, source: &str) -> Vec<String> {
             break;
         };
         if let Some(name) = access
-            .child_by_field_name("name")
+            .child_field("name")
             .filter(|name| name.kind() == "generic_name")
         {
             let is_produces = named_children(name)
@@ -708,7 +709,7 @@ fn group_prefix(
             .unwrap_or_default(),
         "invocation_expression" => {
             let Some((object, name)) = receiver
-                .child_by_field_name("function")
+                .child_field("function")
                 .and_then(|function| CSharp.member(function))
             else {
                 return String::new();
@@ -718,7 +719,7 @@ fn group_prefix(
                 return outer;
             }
             let own = receiver
-                .child_by_field_name("arguments")
+                .child_field("arguments")
                 .and_then(|list| CSharp.arguments(list).into_iter().next())
                 .and_then(|first| string_value(first, source))
                 .unwrap_or_default();

@@ -6,6 +6,7 @@
 //! `new pg.Pool()` and `new P()` are both `Pool`, `axios(…)` is `default`, `axios.get(…)` is `get`,
 //! `MongoClient.connect(…)` is `MongoClient.connect`.
 
+use crate::syntax::ChildField;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -145,12 +146,12 @@ pub(super) fn member_chain<'s>(node: Node<'_>, source: &'s str) -> Option<(&'s s
                 return Some((syntax::text(current, source), members));
             }
             "member_expression" => {
-                let property = current.child_by_field_name("property")?;
+                let property = current.child_field("property")?;
                 if property.kind() != "property_identifier" {
                     return None;
                 }
                 members.push(syntax::text(property, source));
-                current = current.child_by_field_name("object")?;
+                current = current.child_field("object")?;
             }
             "parenthesized_expression" | "non_null_expression" => {
                 current = syntax::named_children(current)

@@ -10,6 +10,7 @@
 //! Variables and fields that hold a client (`const api = axios.create()`) are remembered as
 //! instances, so that `http` can read requests made through them.
 
+use crate::syntax::ChildField;
 use std::collections::{HashMap, HashSet};
 
 use policies::facts::{Confidence, Fact, FactKind};
@@ -165,20 +166,15 @@ pub(super) fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
     }
     let parent = value.parent()?;
     let key = match parent.kind() {
-        "variable_declarator" => {
-            syntax::text(parent.child_by_field_name("name")?, source).to_owned()
+        "variable_declarator" => syntax::text(parent.child_field("name")?, source).to_owned(),
+        "public_field_definition" => {
+            format!("this.{}", syntax::text(parent.child_field("name")?, source))
         }
-        "public_field_definition" => format!(
-            "this.{}",
-            syntax::text(parent.child_by_field_name("name")?, source)
-        ),
         "field_definition" => format!(
             "this.{}",
-            syntax::text(parent.child_by_field_name("property")?, source)
+            syntax::text(parent.child_field("property")?, source)
         ),
-        "assignment_expression" => {
-            syntax::compact_text(parent.child_by_field_name("left")?, source, 120)
-        }
+        "assignment_expression" => syntax::compact_text(parent.child_field("left")?, source, 120),
         // `export default axios.create(…)`: the file's default export.
         "export_statement" => "default".to_owned(),
         _ => return None,

@@ -13,6 +13,7 @@
 //! whose text after a leading dynamic base starts with `/` (`${API}/orders/${id}` →
 //! `/orders/{}`). Dynamic segments normalise to `{}` (`route_path`).
 
+use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -255,7 +256,7 @@ pub(super) fn extract(
 fn receiver_of(function: Node<'_>, source: &str) -> Option<String> {
     (function.kind() == "member_expression").then_some(())?;
     Some(syntax::compact_text(
-        function.child_by_field_name("object")?,
+        function.child_field("object")?,
         source,
         120,
     ))
@@ -307,15 +308,13 @@ fn instance_bases<'a>(view: &FileView<'a, '_>) -> HashMap<String, Node<'a>> {
         if node.kind() != "call_expression" {
             continue;
         }
-        let is_create = node
-            .child_by_field_name("function")
-            .is_some_and(|function| {
-                let function = syntax::text(function, source);
-                function.ends_with(".create") || function.ends_with(".extend")
-            });
+        let is_create = node.child_field("function").is_some_and(|function| {
+            let function = syntax::text(function, source);
+            function.ends_with(".create") || function.ends_with(".extend")
+        });
         // axios's `baseURL`, ky's `prefixUrl`.
         let base = is_create
-            .then(|| node.child_by_field_name("arguments"))
+            .then(|| node.child_field("arguments"))
             .flatten()
             .and_then(|list| arguments(list).first().copied())
             .and_then(|config| {
@@ -417,8 +416,8 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
     }
     let (receiver, export_path) = match function.kind() {
         "member_expression" => (
-            syntax::compact_text(function.child_by_field_name("object")?, source, 120),
-            syntax::text(function.child_by_field_name("property")?, source),
+            syntax::compact_text(function.child_field("object")?, source, 120),
+            syntax::text(function.child_field("property")?, source),
         ),
         _ => (syntax::compact_text(function, source, 120), "default"),
     };
@@ -441,7 +440,7 @@ fn imported_instance(
         return None;
     }
     (function.kind() == "member_expression").then_some(())?;
-    let member = syntax::text(function.child_by_field_name("property")?, source);
+    let member = syntax::text(function.child_field("property")?, source);
     let verb = if member == "del" {
         "delete"
     } else {
@@ -523,10 +522,10 @@ fn wrapper_method<'tree>(
                 object_property(options, "method", source).map(|method| match method.kind() {
                     "binary_expression"
                         if method
-                            .child_by_field_name("operator")
+                            .child_field("operator")
                             .is_some_and(|operator| matches!(operator.kind(), "||" | "??")) =>
                     {
-                        method.child_by_field_name("left").unwrap_or(method)
+                        method.child_field("left").unwrap_or(method)
                     }
                     _ => method,
                 });
@@ -536,7 +535,7 @@ fn wrapper_method<'tree>(
                     (None, Some(name)) => MethodSource::Name(name),
                     // `init.method`.
                     (None, None) => method
-                        .child_by_field_name("object")
+                        .child_field("object")
                         .filter(|_| method.kind() == "member_expression")
                         .and_then(name_of)
                         .map_or(MethodSource::Fixed("*".to_owned()), MethodSource::Options),
@@ -667,7 +666,7 @@ fn enclosing_top_level_function<'a>(
             .parent()
             .filter(|parent| parent.kind() == "variable_declarator")?;
         let variable = declarator
-            .child_by_field_name("name")
+            .child_field("name")
             .filter(|name| name.kind() == "identifier")?;
         (key.kind() == "property_identifier").then_some(())?;
         Some((
@@ -682,7 +681,7 @@ fn enclosing_top_level_function<'a>(
     let (name, holder) = match function.kind() {
         "function_declaration" | "generator_function_declaration" => {
             let name = function
-                .child_by_field_name("name")
+                .child_field("name")
                 .filter(|name| name.kind() == "identifier")?;
             (syntax::text(name, source).to_owned(), function)
         }
@@ -690,19 +689,19 @@ fn enclosing_top_level_function<'a>(
             let object = function
                 .parent()
                 .filter(|parent| parent.kind() == "object")?;
-            member_of_object(function.child_by_field_name("name")?, object, source)?
+            member_of_object(function.child_field("name")?, object, source)?
         }
         "arrow_function" | "function_expression" | "function" => {
             let parent = function.parent()?;
             match parent.kind() {
                 "variable_declarator" => {
                     let name = parent
-                        .child_by_field_name("name")
+                        .child_field("name")
                         .filter(|name| name.kind() == "identifier")?;
                     (syntax::text(name, source).to_owned(), parent.parent()?)
                 }
                 "pair" => member_of_object(
-                    parent.child_by_field_name("key")?,
+                    parent.child_field("key")?,
                     parent.parent().filter(|object| object.kind() == "object")?,
                     source,
                 )?,
@@ -719,11 +718,11 @@ fn enclosing_top_level_function<'a>(
     if !top_level {
         return None;
     }
-    let parameters = function.child_by_field_name("parameters").map_or_else(
+    let parameters = function.child_field("parameters").map_or_else(
         // `path => fetch(path)`.
         || {
             function
-                .child_by_field_name("parameter")
+                .child_field("parameter")
                 .map(|parameter| vec![syntax::text(parameter, source)])
                 .unwrap_or_default()
         },
@@ -734,9 +733,9 @@ fn enclosing_top_level_function<'a>(
                 .map(|parameter| {
                     let pattern = match parameter.kind() {
                         "required_parameter" | "optional_parameter" => {
-                            parameter.child_by_field_name("pattern")
+                            parameter.child_field("pattern")
                         }
-                        "assignment_pattern" => parameter.child_by_field_name("left"),
+                        "assignment_pattern" => parameter.child_field("left"),
                         _ => Some(parameter),
                     };
                     pattern
@@ -797,7 +796,7 @@ fn record_wrapper_call(
         // `requests.get(…)` of an object of the file.
         None if function.kind() == "member_expression"
             && function
-                .child_by_field_name("object")
+                .child_field("object")
                 .is_some_and(|object| object.kind() == "identifier") =>
         {
             RouterRef::Local(syntax::compact_text(function, source, 120))
@@ -923,7 +922,7 @@ fn made_instances(view: &FileView<'_, '_>) -> Instances {
         if call.kind() != "call_expression" {
             continue;
         }
-        let Some(function) = call.child_by_field_name("function") else {
+        let Some(function) = call.child_field("function") else {
             continue;
         };
         let package = match view.bindings.resolve(function, source) {
@@ -945,7 +944,7 @@ fn made_instances(view: &FileView<'_, '_>) -> Instances {
             None => receiver_of(function, source)
                 .filter(|_| {
                     function
-                        .child_by_field_name("property")
+                        .child_field("property")
                         .is_some_and(|property| syntax::text(property, source) == "extend")
                 })
                 .and_then(|receiver| made.get(&receiver).copied())
@@ -990,18 +989,18 @@ fn angular_instances(view: &FileView<'_, '_>) -> Vec<String> {
         return Vec::new();
     }
     let is_client_type = |node: Node<'_>| {
-        node.child_by_field_name("type")
+        node.child_field("type")
             .and_then(|annotation| syntax::named_children(annotation).into_iter().next())
             .is_some_and(|kind| classes.contains(&syntax::text(kind, source)))
     };
     let injects_client = |node: Node<'_>| {
-        node.child_by_field_name("value").is_some_and(|value| {
+        node.child_field("value").is_some_and(|value| {
             value.kind() == "call_expression"
                 && value
-                    .child_by_field_name("function")
+                    .child_field("function")
                     .is_some_and(|function| syntax::text(function, source) == "inject")
                 && value
-                    .child_by_field_name("arguments")
+                    .child_field("arguments")
                     .map(syntax::named_children)
                     .is_some_and(|arguments| {
                         arguments
@@ -1014,7 +1013,7 @@ fn angular_instances(view: &FileView<'_, '_>) -> Vec<String> {
     for node in syntax::descendants(view.input.tree.root_node()) {
         match node.kind() {
             "required_parameter" | "optional_parameter" if is_client_type(node) => {
-                let Some(name) = node.child_by_field_name("pattern") else {
+                let Some(name) = node.child_field("pattern") else {
                     continue;
                 };
                 let name = syntax::text(name, source);
@@ -1028,12 +1027,12 @@ fn angular_instances(view: &FileView<'_, '_>) -> Vec<String> {
                 found.push(name.to_owned());
             }
             "public_field_definition" if is_client_type(node) || injects_client(node) => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = node.child_field("name") {
                     found.push(format!("this.{}", syntax::text(name, source)));
                 }
             }
             "variable_declarator" if injects_client(node) => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = node.child_field("name") {
                     found.push(syntax::text(name, source).to_owned());
                 }
             }

@@ -5,6 +5,7 @@
 //! `import('x')` inside a type (`typeof import('x')`, `import('x').T`) is a type-only reference,
 //! and so is a `typeof import('x')` the grammar misread as an expression.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::bindings::Binding;
@@ -21,7 +22,7 @@ pub(super) fn read_call<'tree>(
     specifier: String,
 ) -> ImportRecord<'tree> {
     let is_dynamic = call
-        .child_by_field_name("function")
+        .child_field("function")
         .is_some_and(|function| function.kind() == "import");
     let form = if is_dynamic {
         ImportForm::Dynamic
@@ -42,11 +43,11 @@ pub(super) fn read_call<'tree>(
             "member_expression"
                 if member.is_none()
                     && parent
-                        .child_by_field_name("object")
+                        .child_field("object")
                         .is_some_and(|object| object.id() == value.id()) =>
             {
                 member = parent
-                    .child_by_field_name("property")
+                    .child_field("property")
                     .map(|property| syntax::text(property, source).to_owned());
                 value = parent;
             }
@@ -59,7 +60,7 @@ pub(super) fn read_call<'tree>(
     else {
         return record;
     };
-    let Some(pattern) = declarator.child_by_field_name("name") else {
+    let Some(pattern) = declarator.child_field("name") else {
         return record;
     };
     match (pattern.kind(), member) {
@@ -85,7 +86,7 @@ fn is_misparsed_type_query(call: Node<'_>) -> bool {
     call.parent().is_some_and(|parent| {
         parent.kind() == "unary_expression"
             && parent
-                .child_by_field_name("operator")
+                .child_field("operator")
                 .is_some_and(|operator| operator.kind() == "typeof")
     })
 }
@@ -98,21 +99,20 @@ fn read_object_pattern(record: &mut ImportRecord<'_>, pattern: Node<'_>, source:
                 (name.clone(), name)
             }
             "object_assignment_pattern" => {
-                let Some(left) = property.child_by_field_name("left") else {
+                let Some(left) = property.child_field("left") else {
                     continue;
                 };
                 let name = syntax::text(left, source).to_owned();
                 (name.clone(), name)
             }
             "pair_pattern" => {
-                let (Some(key), Some(value)) = (
-                    property.child_by_field_name("key"),
-                    property.child_by_field_name("value"),
-                ) else {
+                let (Some(key), Some(value)) =
+                    (property.child_field("key"), property.child_field("value"))
+                else {
                     continue;
                 };
                 let target = match value.kind() {
-                    "assignment_pattern" => value.child_by_field_name("left").unwrap_or(value),
+                    "assignment_pattern" => value.child_field("left").unwrap_or(value),
                     _ => value,
                 };
                 if target.kind() != "identifier" {

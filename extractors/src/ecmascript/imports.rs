@@ -7,6 +7,7 @@
 //! fact kind: a file or an unresolved internal specifier gives `import` (with `resolved` only for a
 //! file), a package outside the project gives `external`.
 
+use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use tree_sitter::Node;
 
@@ -244,12 +245,12 @@ fn read_specifier(
     is_type_only: bool,
     binds: bool,
 ) {
-    let Some(name_node) = specifier.child_by_field_name("name") else {
+    let Some(name_node) = specifier.child_field("name") else {
         return;
     };
     let name = property_name(name_node, source);
     let local = specifier
-        .child_by_field_name("alias")
+        .child_field("alias")
         .map_or_else(|| name.clone(), |alias| property_name(alias, source));
     if binds {
         record.bindings.push(Binding {

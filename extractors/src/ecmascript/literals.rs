@@ -1,6 +1,7 @@
 //! Reading literal values out of JavaScript/TypeScript syntax: string literals, template strings
 //! and `+` concatenations with their dynamic parts marked, object-literal properties, argument lists.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use crate::syntax::{self, named_children};
@@ -93,10 +94,9 @@ impl Constants {
             named_children(root)
                 .into_iter()
                 .flat_map(|statement| match statement.kind() {
-                    "export_statement" => statement
-                        .child_by_field_name("declaration")
-                        .into_iter()
-                        .collect(),
+                    "export_statement" => {
+                        statement.child_field("declaration").into_iter().collect()
+                    }
                     _ => vec![statement],
                 });
         for declaration in declarations {
@@ -106,7 +106,7 @@ impl Constants {
             for (name, declarator) in named_declarators(declaration, source) {
                 let name = name.to_owned();
                 let value = declarator
-                    .child_by_field_name("value")
+                    .child_field("value")
                     .and_then(|value| static_string(value, source));
                 match value {
                     Some(value) if !repeated.contains(&name) => {
@@ -137,12 +137,12 @@ impl Constants {
             .into_iter()
             .filter(|statement| statement.kind() == "export_statement")
         {
-            if let Some(declaration) = statement.child_by_field_name("declaration") {
+            if let Some(declaration) = statement.child_field("declaration") {
                 let is_const = is_const_declaration(declaration, source);
                 for (name, declarator) in named_declarators(declaration, source) {
                     exported.push((name.to_owned(), name.to_owned()));
                     if let Some(object) = declarator
-                        .child_by_field_name("value")
+                        .child_field("value")
                         .filter(|_| is_const)
                         .map(without_type_assertion)
                     {
@@ -152,7 +152,7 @@ impl Constants {
                 continue;
             }
             // `export { a, b as c }` without `from`: the file's own names.
-            if statement.child_by_field_name("source").is_some() {
+            if statement.child_field("source").is_some() {
                 continue;
             }
             for clause in named_children(statement)
@@ -160,12 +160,12 @@ impl Constants {
                 .filter(|child| child.kind() == "export_clause")
             {
                 for specifier in named_children(clause) {
-                    let Some(local) = specifier.child_by_field_name("name") else {
+                    let Some(local) = specifier.child_field("name") else {
                         continue;
                     };
                     let local = syntax::text(local, source);
                     let name = specifier
-                        .child_by_field_name("alias")
+                        .child_field("alias")
                         .map_or(local, |alias| syntax::text(alias, source));
                     exported.push((name.to_owned(), local.to_owned()));
                 }
@@ -199,7 +199,7 @@ impl Constants {
 fn is_const_declaration(declaration: Node<'_>, source: &str) -> bool {
     declaration.kind() == "lexical_declaration"
         && declaration
-            .child_by_field_name("kind")
+            .child_field("kind")
             .is_some_and(|kind| syntax::text(kind, source) == "const")
 }
 
@@ -213,7 +213,7 @@ fn named_declarators<'tree, 's>(
         .filter(|child| child.kind() == "variable_declarator")
         .filter_map(|declarator| {
             let name = declarator
-                .child_by_field_name("name")
+                .child_field("name")
                 .filter(|name| name.kind() == "identifier")?;
             Some((syntax::text(name, source), declarator))
         })
@@ -250,10 +250,7 @@ fn object_strings(
         .into_iter()
         .filter(|member| member.kind() == "pair")
     {
-        let (Some(key), Some(value)) = (
-            pair.child_by_field_name("key"),
-            pair.child_by_field_name("value"),
-        ) else {
+        let (Some(key), Some(value)) = (pair.child_field("key"), pair.child_field("value")) else {
             continue;
         };
         let key = match key.kind() {
@@ -317,11 +314,11 @@ fn interpolated_within(
         }
         "binary_expression"
             if node
-                .child_by_field_name("operator")
+                .child_field("operator")
                 .is_some_and(|operator| operator.kind() == "+") =>
         {
-            let left = node.child_by_field_name("left")?;
-            let right = node.child_by_field_name("right")?;
+            let left = node.child_field("left")?;
+            let right = node.child_field("right")?;
             let part = |side: Node<'_>| {
                 interpolated_within(side, source, constants, depth).unwrap_or_else(|| {
                     Interpolated {
@@ -374,13 +371,13 @@ pub(super) fn object_property<'tree>(
         .into_iter()
         .find_map(|member| match member.kind() {
             "pair" => {
-                let key = member.child_by_field_name("key")?;
+                let key = member.child_field("key")?;
                 let key_text = match key.kind() {
                     "string" => string_value(key, source),
                     _ => syntax::text(key, source).to_owned(),
                 };
                 (key_text == name)
-                    .then(|| member.child_by_field_name("value"))
+                    .then(|| member.child_field("value"))
                     .flatten()
             }
             "shorthand_property_identifier" => {

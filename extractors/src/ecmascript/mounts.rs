@@ -13,6 +13,7 @@
 //!   `exports.users = router`, `module.exports = { users: router }`, Koa's `module.exports =
 //!   router.routes()`; a name exported as itself needs no record.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::imports::ImportRecord;
@@ -40,12 +41,12 @@ pub(super) fn router_name(view: &FileView<'_, '_>, receiver: Node<'_>) -> Option
     let mut root = receiver;
     loop {
         let next = match root.kind() {
-            "call_expression" => root.child_by_field_name("function"),
-            "member_expression" => root.child_by_field_name("object"),
+            "call_expression" => root.child_field("function"),
+            "member_expression" => root.child_field("object"),
             "parenthesized_expression" | "await_expression" | "non_null_expression" => {
                 root.named_child(0)
             }
-            "new_expression" => root.child_by_field_name("constructor"),
+            "new_expression" => root.child_field("constructor"),
             _ => None,
         };
         match next {
@@ -98,12 +99,12 @@ fn chain_owner(receiver: Node<'_>, ancestors: &[Node<'_>], source: &str) -> Opti
         .find(|node| !matches!(node.kind(), "call_expression" | "member_expression"))?;
     match outside.kind() {
         "variable_declarator" => outside
-            .child_by_field_name("name")
+            .child_field("name")
             .filter(|name| name.kind() == "identifier")
             .map(|name| syntax::text(name, source).to_owned()),
         "export_statement" => Some("default".to_owned()),
         "assignment_expression" => outside
-            .child_by_field_name("left")
+            .child_field("left")
             .and_then(|left| exported_name(left, source))
             .map(str::to_owned),
         _ => None,
@@ -111,18 +112,16 @@ fn chain_owner(receiver: Node<'_>, ancestors: &[Node<'_>], source: &str) -> Opti
 }
 
 fn has_parameter(function: Node<'_>, name: &str, source: &str) -> bool {
-    if let Some(single) = function.child_by_field_name("parameter") {
+    if let Some(single) = function.child_field("parameter") {
         return syntax::text(single, source) == name;
     }
     function
-        .child_by_field_name("parameters")
+        .child_field("parameters")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
         .any(|parameter| {
-            let pattern = parameter
-                .child_by_field_name("pattern")
-                .unwrap_or(parameter);
+            let pattern = parameter.child_field("pattern").unwrap_or(parameter);
             pattern.kind() == "identifier" && syntax::text(pattern, source) == name
         })
 }
@@ -130,7 +129,7 @@ fn has_parameter(function: Node<'_>, name: &str, source: &str) -> bool {
 /// The router name of a function: its own name, the variable it is assigned to, or `default`
 /// when it is the default export.
 fn function_name(function: Node<'_>, ancestors: &[Node<'_>], source: &str) -> Option<String> {
-    if let Some(name) = function.child_by_field_name("name") {
+    if let Some(name) = function.child_field("name") {
         return Some(syntax::text(name, source).to_owned());
     }
     let index = ancestors
@@ -139,12 +138,12 @@ fn function_name(function: Node<'_>, ancestors: &[Node<'_>], source: &str) -> Op
     let parent = *ancestors.get(index.checked_sub(1)?)?;
     match parent.kind() {
         "variable_declarator" => parent
-            .child_by_field_name("name")
+            .child_field("name")
             .filter(|name| name.kind() == "identifier")
             .map(|name| syntax::text(name, source).to_owned()),
         "export_statement" => Some("default".to_owned()),
         "assignment_expression" => parent
-            .child_by_field_name("left")
+            .child_field("left")
             .and_then(|left| exported_name(left, source))
             .map(str::to_owned),
         _ => None,
@@ -232,12 +231,12 @@ fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<RouterRef
     match argument.kind() {
         "member_expression"
             if argument
-                .child_by_field_name("object")
+                .child_field("object")
                 .is_some_and(|object| object.kind() == "call_expression") =>
         {
             // `require('./routes').users`.
-            let object = argument.child_by_field_name("object")?;
-            let property = argument.child_by_field_name("property")?;
+            let object = argument.child_field("object")?;
+            let property = argument.child_field("property")?;
             match mount_target(view, object)? {
                 RouterRef::Imported { file, name } if name == "default" => {
                     Some(RouterRef::Imported {
@@ -254,7 +253,7 @@ fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<RouterRef
             } else {
                 let mut root = argument;
                 while root.kind() == "member_expression" {
-                    root = root.child_by_field_name("object")?;
+                    root = root.child_field("object")?;
                 }
                 root
             };
@@ -273,7 +272,7 @@ fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<RouterRef
             })
         }
         "call_expression" => {
-            let function = argument.child_by_field_name("function")?;
+            let function = argument.child_field("function")?;
             let is_import = function.kind() == "import"
                 || (function.kind() == "identifier" && syntax::text(function, source) == "require");
             if is_import {
@@ -287,9 +286,9 @@ fn mount_target(view: &FileView<'_, '_>, argument: Node<'_>) -> Option<RouterRef
                 });
             }
             // Koa: `app.use(router.routes())`.
-            let property = function.child_by_field_name("property")?;
+            let property = function.child_field("property")?;
             (function.kind() == "member_expression" && syntax::text(property, source) == "routes")
-                .then(|| function.child_by_field_name("object"))
+                .then(|| function.child_field("object"))
                 .flatten()
                 .and_then(|object| mount_target(view, object))
         }
@@ -322,15 +321,15 @@ pub(super) fn exports(view: &FileView<'_, '_>) -> Vec<RouterExport> {
     for statement in named_children(view.input.tree.root_node()) {
         match statement.kind() {
             "export_statement" => {
-                if let Some(value) = statement.child_by_field_name("value") {
+                if let Some(value) = statement.child_field("value") {
                     if let Some(local) = exported_router(value, source) {
                         export("default", local);
                     }
                 }
                 let is_default = syntax::has_token(statement, "default");
-                if let Some(declaration) = statement.child_by_field_name("declaration") {
+                if let Some(declaration) = statement.child_field("declaration") {
                     if is_default {
-                        if let Some(name) = declaration.child_by_field_name("name") {
+                        if let Some(name) = declaration.child_field("name") {
                             export("default", syntax::text(name, source));
                         }
                     }
@@ -340,8 +339,8 @@ pub(super) fn exports(view: &FileView<'_, '_>) -> Vec<RouterExport> {
                     .filter(|child| child.kind() == "export_clause")
                 {
                     for specifier in named_children(clause) {
-                        let name = specifier.child_by_field_name("name");
-                        let alias = specifier.child_by_field_name("alias");
+                        let name = specifier.child_field("name");
+                        let alias = specifier.child_field("alias");
                         if let (Some(name), Some(alias)) = (name, alias) {
                             export(syntax::text(alias, source), syntax::text(name, source));
                         }
@@ -356,8 +355,8 @@ pub(super) fn exports(view: &FileView<'_, '_>) -> Vec<RouterExport> {
                     continue;
                 };
                 let (Some(left), Some(right)) = (
-                    assignment.child_by_field_name("left"),
-                    assignment.child_by_field_name("right"),
+                    assignment.child_field("left"),
+                    assignment.child_field("right"),
                 ) else {
                     continue;
                 };
@@ -374,8 +373,8 @@ pub(super) fn exports(view: &FileView<'_, '_>) -> Vec<RouterExport> {
                         for member in named_children(right) {
                             match member.kind() {
                                 "pair" => {
-                                    let key = member.child_by_field_name("key");
-                                    let value = member.child_by_field_name("value");
+                                    let key = member.child_field("key");
+                                    let value = member.child_field("value");
                                     if let (Some(key), Some(value)) = (key, value) {
                                         if value.kind() == "identifier" {
                                             export(
@@ -406,11 +405,11 @@ fn exported_router<'source>(value: Node<'_>, source: &'source str) -> Option<&'s
         "identifier" => Some(syntax::text(value, source)),
         "call_expression" => {
             let function = value
-                .child_by_field_name("function")
+                .child_field("function")
                 .filter(|function| function.kind() == "member_expression")?;
-            let property = syntax::text(function.child_by_field_name("property")?, source);
+            let property = syntax::text(function.child_field("property")?, source);
             let object = function
-                .child_by_field_name("object")
+                .child_field("object")
                 .filter(|object| object.kind() == "identifier")?;
             matches!(property, "routes" | "middleware").then(|| syntax::text(object, source))
         }

@@ -18,6 +18,7 @@
 //! Framework `next`; the handler is the exported function (`GET`) or the local one exported
 //! under the method's name (`handler`).
 
+use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -212,10 +213,10 @@ fn app_exports<'tree>(program: Node<'tree>, source: &str) -> Vec<(String, Node<'
         if syntax::has_token(statement, "default") {
             continue;
         }
-        if let Some(declaration) = statement.child_by_field_name("declaration") {
+        if let Some(declaration) = statement.child_field("declaration") {
             match declaration.kind() {
                 "function_declaration" | "generator_function_declaration" => {
-                    if let Some(name) = declaration.child_by_field_name("name") {
+                    if let Some(name) = declaration.child_field("name") {
                         add(name, None);
                     }
                 }
@@ -224,11 +225,11 @@ fn app_exports<'tree>(program: Node<'tree>, source: &str) -> Vec<(String, Node<'
                         .into_iter()
                         .filter(|node| node.kind() == "variable_declarator")
                     {
-                        let Some(name) = declarator.child_by_field_name("name") else {
+                        let Some(name) = declarator.child_field("name") else {
                             continue;
                         };
                         match name.kind() {
-                            "identifier" => add(name, declarator.child_by_field_name("value")),
+                            "identifier" => add(name, declarator.child_field("value")),
                             "object_pattern" => {
                                 for property in named_children(name) {
                                     match property.kind() {
@@ -236,10 +237,8 @@ fn app_exports<'tree>(program: Node<'tree>, source: &str) -> Vec<(String, Node<'
                                             add(property, None);
                                         }
                                         "pair_pattern" => {
-                                            if let Some(value) =
-                                                property.child_by_field_name("value")
-                                            {
-                                                add(value, property.child_by_field_name("key"));
+                                            if let Some(value) = property.child_field("value") {
+                                                add(value, property.child_field("key"));
                                             }
                                         }
                                         _ => {}
@@ -258,8 +257,8 @@ fn app_exports<'tree>(program: Node<'tree>, source: &str) -> Vec<(String, Node<'
             .filter(|node| node.kind() == "export_clause")
         {
             for specifier in named_children(clause) {
-                let name = specifier.child_by_field_name("name");
-                match (name, specifier.child_by_field_name("alias")) {
+                let name = specifier.child_field("name");
+                match (name, specifier.child_field("alias")) {
                     (Some(name), Some(alias)) => add(alias, Some(name)),
                     (Some(name), None) => add(name, None),
                     _ => {}
@@ -276,8 +275,8 @@ fn default_export<'tree>(program: Node<'tree>, source: &str) -> Option<(Node<'tr
         match statement.kind() {
             "export_statement" if syntax::has_token(statement, "default") => {
                 let exported = statement
-                    .child_by_field_name("declaration")
-                    .or_else(|| statement.child_by_field_name("value"))?;
+                    .child_field("declaration")
+                    .or_else(|| statement.child_field("value"))?;
                 let handler = handler_name(exported, program, source);
                 return Some((statement, handler));
             }
@@ -289,11 +288,9 @@ fn default_export<'tree>(program: Node<'tree>, source: &str) -> Option<(Node<'tr
                     continue;
                 };
                 let is_module_exports = assignment
-                    .child_by_field_name("left")
+                    .child_field("left")
                     .is_some_and(|left| syntax::text(left, source) == "module.exports");
-                if let (true, Some(right)) =
-                    (is_module_exports, assignment.child_by_field_name("right"))
-                {
+                if let (true, Some(right)) = (is_module_exports, assignment.child_field("right")) {
                     return Some((statement, handler_name(right, program, source)));
                 }
             }
@@ -310,21 +307,21 @@ fn handler_name(exported: Node<'_>, program: Node<'_>, source: &str) -> String {
     match exported.kind() {
         "identifier" => syntax::text(exported, source).to_owned(),
         "call_expression" => exported
-            .child_by_field_name("arguments")
+            .child_field("arguments")
             .and_then(|list| named_children(list).into_iter().next())
             .filter(|argument| argument.kind() == "identifier")
             .map(|argument| syntax::text(argument, source))
             .filter(|name| declares_function(program, name, source))
             .or_else(|| {
                 exported
-                    .child_by_field_name("function")
+                    .child_field("function")
                     .filter(|function| {
                         matches!(function.kind(), "identifier" | "member_expression")
                     })
                     .map(|function| syntax::text(function, source))
             })
             .map_or_else(|| "default".to_owned(), str::to_owned),
-        _ => exported.child_by_field_name("name").map_or_else(
+        _ => exported.child_field("name").map_or_else(
             || "default".to_owned(),
             |name| syntax::text(name, source).to_owned(),
         ),
@@ -335,7 +332,7 @@ fn handler_name(exported: Node<'_>, program: Node<'_>, source: &str) -> String {
 fn declares_function(program: Node<'_>, name: &str, source: &str) -> bool {
     named_children(program).into_iter().any(|statement| {
         let statement = match statement.kind() {
-            "export_statement" => match statement.child_by_field_name("declaration") {
+            "export_statement" => match statement.child_field("declaration") {
                 Some(declaration) => declaration,
                 None => return false,
             },
@@ -343,23 +340,21 @@ fn declares_function(program: Node<'_>, name: &str, source: &str) -> bool {
         };
         match statement.kind() {
             "function_declaration" | "generator_function_declaration" => statement
-                .child_by_field_name("name")
+                .child_field("name")
                 .is_some_and(|declared| syntax::text(declared, source) == name),
             "lexical_declaration" | "variable_declaration" => named_children(statement)
                 .into_iter()
                 .filter(|node| node.kind() == "variable_declarator")
                 .any(|declarator| {
                     declarator
-                        .child_by_field_name("name")
+                        .child_field("name")
                         .is_some_and(|declared| syntax::text(declared, source) == name)
-                        && declarator
-                            .child_by_field_name("value")
-                            .is_some_and(|value| {
-                                matches!(
-                                    value.kind(),
-                                    "arrow_function" | "function_expression" | "function"
-                                )
-                            })
+                        && declarator.child_field("value").is_some_and(|value| {
+                            matches!(
+                                value.kind(),
+                                "arrow_function" | "function_expression" | "function"
+                            )
+                        })
                 }),
             _ => false,
         }
@@ -371,7 +366,7 @@ fn compared_methods(node: Node<'_>, source: &str, methods: &mut Vec<String>) {
     let is_method = |candidate: Node<'_>| {
         candidate.kind() == "member_expression"
             && candidate
-                .child_by_field_name("property")
+                .child_field("property")
                 .is_some_and(|property| syntax::text(property, source) == "method")
     };
     let mut add = |literal: Node<'_>| {
@@ -385,13 +380,12 @@ fn compared_methods(node: Node<'_>, source: &str, methods: &mut Vec<String>) {
     match node.kind() {
         "binary_expression" => {
             let operator = node
-                .child_by_field_name("operator")
+                .child_field("operator")
                 .map(|operator| syntax::text(operator, source));
             if matches!(operator, Some("===" | "==" | "!==" | "!=")) {
-                if let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) {
+                if let (Some(left), Some(right)) =
+                    (node.child_field("left"), node.child_field("right"))
+                {
                     if is_method(left) {
                         add(right);
                     } else if is_method(right) {
@@ -402,16 +396,16 @@ fn compared_methods(node: Node<'_>, source: &str, methods: &mut Vec<String>) {
         }
         "switch_statement" => {
             let on_method = node
-                .child_by_field_name("value")
+                .child_field("value")
                 .and_then(|value| value.named_child(0))
                 .is_some_and(is_method);
             if on_method {
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.child_field("body") {
                     for case in named_children(body)
                         .into_iter()
                         .filter(|case| case.kind() == "switch_case")
                     {
-                        if let Some(value) = case.child_by_field_name("value") {
+                        if let Some(value) = case.child_field("value") {
                             add(value);
                         }
                     }

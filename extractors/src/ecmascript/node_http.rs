@@ -11,6 +11,7 @@
 //! `case '/x':`. `==` and `===` count, either side; `else` branches inherit nothing. Framework
 //! `node:http`, scope the enclosing function, no handler name.
 
+use crate::syntax::ChildField;
 use policies::facts::Fact;
 use tree_sitter::Node;
 
@@ -52,7 +53,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Fa
     let source = view.source();
     let mut facts = Vec::new();
     for call in hits.iter().filter_map(|hit| hit.node(Field::Call)) {
-        let Some(function) = call.child_by_field_name("function") else {
+        let Some(function) = call.child_field("function") else {
             continue;
         };
         let is_create_server = view
@@ -66,7 +67,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Fa
             continue;
         }
         let Some(handler) = call
-            .child_by_field_name("arguments")
+            .child_field("arguments")
             .and_then(|list| arguments(list).into_iter().last())
             .and_then(|last| handler_function(view, last))
         else {
@@ -75,7 +76,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Fa
         let Some(request) = first_parameter(handler, source) else {
             continue;
         };
-        let Some(body) = handler.child_by_field_name("body") else {
+        let Some(body) = handler.child_field("body") else {
             continue;
         };
         let mut reader = Reader {
@@ -110,12 +111,12 @@ fn handler_function<'tree>(
             }
             named_children(root).into_iter().find_map(|statement| {
                 let statement = match statement.kind() {
-                    "export_statement" => statement.child_by_field_name("declaration")?,
+                    "export_statement" => statement.child_field("declaration")?,
                     _ => statement,
                 };
                 match statement.kind() {
                     "function_declaration" => statement
-                        .child_by_field_name("name")
+                        .child_field("name")
                         .filter(|declared| syntax::text(*declared, source) == name)
                         .map(|_| statement),
                     "lexical_declaration" | "variable_declaration" => named_children(statement)
@@ -123,10 +124,10 @@ fn handler_function<'tree>(
                         .filter(|declarator| declarator.kind() == "variable_declarator")
                         .find(|declarator| {
                             declarator
-                                .child_by_field_name("name")
+                                .child_field("name")
                                 .is_some_and(|declared| syntax::text(declared, source) == name)
                         })
-                        .and_then(|declarator| declarator.child_by_field_name("value"))
+                        .and_then(|declarator| declarator.child_field("value"))
                         .filter(|value| {
                             matches!(
                                 value.kind(),
@@ -142,13 +143,13 @@ fn handler_function<'tree>(
 }
 
 fn first_parameter(function: Node<'_>, source: &str) -> Option<String> {
-    if let Some(single) = function.child_by_field_name("parameter") {
+    if let Some(single) = function.child_field("parameter") {
         return Some(syntax::text(single, source).to_owned());
     }
-    let first = named_children(function.child_by_field_name("parameters")?)
+    let first = named_children(function.child_field("parameters")?)
         .into_iter()
         .find(|parameter| parameter.kind() != "comment")?;
-    let pattern = first.child_by_field_name("pattern").unwrap_or(first);
+    let pattern = first.child_field("pattern").unwrap_or(first);
     (pattern.kind() == "identifier").then(|| syntax::text(pattern, source).to_owned())
 }
 
@@ -173,12 +174,12 @@ impl<'tree> Reader<'_, '_, 'tree> {
 
     fn if_statement(&mut self, node: Node<'tree>, known: &Known, depth: usize) -> bool {
         let mut found = false;
-        if let Some(alternative) = node.child_by_field_name("alternative") {
+        if let Some(alternative) = node.child_field("alternative") {
             found |= self.walk(alternative, known, depth + 1);
         }
         let (Some(condition), Some(consequence)) = (
-            node.child_by_field_name("condition"),
-            node.child_by_field_name("consequence"),
+            node.child_field("condition"),
+            node.child_field("consequence"),
         ) else {
             return found;
         };
@@ -210,10 +211,8 @@ impl<'tree> Reader<'_, '_, 'tree> {
 
     fn switch_statement(&mut self, node: Node<'tree>, known: &Known, depth: usize) -> bool {
         let source = self.view.source();
-        let (Some(value), Some(body)) = (
-            node.child_by_field_name("value"),
-            node.child_by_field_name("body"),
-        ) else {
+        let (Some(value), Some(body)) = (node.child_field("value"), node.child_field("body"))
+        else {
             return false;
         };
         let value = unwrap_parentheses(value);
@@ -221,7 +220,7 @@ impl<'tree> Reader<'_, '_, 'tree> {
         let mut found = false;
         for case in named_children(body) {
             let label = case
-                .child_by_field_name("value")
+                .child_field("value")
                 .and_then(|label| static_string(label, source))
                 .filter(|label| label.starts_with('/'));
             let inner = match (&label, switches_path) {
@@ -233,7 +232,7 @@ impl<'tree> Reader<'_, '_, 'tree> {
             };
             let mut inside = false;
             for statement in named_children(case) {
-                if Some(statement.id()) != case.child_by_field_name("value").map(|v| v.id()) {
+                if Some(statement.id()) != case.child_field("value").map(|v| v.id()) {
                     inside |= self.walk(statement, &inner, depth + 1);
                 }
             }
@@ -281,12 +280,12 @@ impl<'tree> Reader<'_, '_, 'tree> {
             return None;
         }
         let source = self.view.source();
-        let operator = node.child_by_field_name("operator")?;
+        let operator = node.child_field("operator")?;
         if !matches!(syntax::text(operator, source), "===" | "==") {
             return None;
         }
-        let left = unwrap_parentheses(node.child_by_field_name("left")?);
-        let right = unwrap_parentheses(node.child_by_field_name("right")?);
+        let left = unwrap_parentheses(node.child_field("left")?);
+        let right = unwrap_parentheses(node.child_field("right")?);
         match (static_string(left, source), static_string(right, source)) {
             (None, Some(literal)) if left.kind() != "string" => Some((left, literal)),
             (Some(literal), None) => Some((right, literal)),
@@ -311,7 +310,7 @@ impl<'tree> Reader<'_, '_, 'tree> {
             "identifier" => matches!(syntax::text(subject, source), "pathname" | "path" | "url"),
             "member_expression" => {
                 let property = subject
-                    .child_by_field_name("property")
+                    .child_field("property")
                     .map(|property| syntax::text(property, source));
                 property == Some("pathname")
                     || syntax::compact_text(subject, source, 120) == format!("{}.url", self.request)
@@ -336,7 +335,7 @@ fn conjuncts(node: Node<'_>) -> Vec<Node<'_>> {
     let node = unwrap_parentheses(node);
     let is_and = node.kind() == "binary_expression"
         && node
-            .child_by_field_name("operator")
+            .child_field("operator")
             .is_some_and(|operator| operator.kind() == "&&");
     if !is_and {
         return vec![node];

@@ -18,6 +18,7 @@
 //! extraction by `crate::links` from the records `super::mounts` makes; mounts made in test files
 //! (`*.test.*`, `*.spec.*`, `__tests__/`) are left out.
 
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Confidence, Fact, FactKind};
@@ -235,7 +236,7 @@ fn own_prefixes(view: &FileView<'_, '_>, server: Option<&'static str>) -> BTreeM
             continue;
         }
         let declaration = match statement.kind() {
-            "export_statement" => statement.child_by_field_name("declaration"),
+            "export_statement" => statement.child_field("declaration"),
             "lexical_declaration" | "variable_declaration" => Some(statement),
             _ => None,
         };
@@ -248,27 +249,27 @@ fn own_prefixes(view: &FileView<'_, '_>, server: Option<&'static str>) -> BTreeM
         {
             let (Some(name), Some(value)) = (
                 declarator
-                    .child_by_field_name("name")
+                    .child_field("name")
                     .filter(|name| name.kind() == "identifier"),
-                declarator.child_by_field_name("value"),
+                declarator.child_field("value"),
             ) else {
                 continue;
             };
             let prefix = match (server, value.kind()) {
                 (Some("koa"), "new_expression") => value
-                    .child_by_field_name("arguments")
+                    .child_field("arguments")
                     .and_then(|list| arguments(list).into_iter().next())
                     .and_then(|options| object_property(options, "prefix", source))
                     .and_then(|prefix| static_string(prefix, source)),
                 (Some("hono"), "call_expression") => value
-                    .child_by_field_name("function")
+                    .child_field("function")
                     .filter(|function| function.kind() == "member_expression")
                     .filter(|function| {
                         function
-                            .child_by_field_name("property")
+                            .child_field("property")
                             .is_some_and(|property| syntax::text(property, source) == "basePath")
                     })
-                    .and_then(|_| value.child_by_field_name("arguments"))
+                    .and_then(|_| value.child_field("arguments"))
                     .and_then(|list| arguments(list).into_iter().next())
                     .and_then(|prefix| static_string(prefix, source)),
                 _ => None,
@@ -288,15 +289,15 @@ fn koa_prefix_call(statement: Node<'_>, source: &str) -> Option<(String, String)
         .filter(|_| statement.kind() == "expression_statement")
         .filter(|call| call.kind() == "call_expression")?;
     let function = call
-        .child_by_field_name("function")
+        .child_field("function")
         .filter(|function| function.kind() == "member_expression")?;
     let object = function
-        .child_by_field_name("object")
+        .child_field("object")
         .filter(|object| object.kind() == "identifier")?;
     let is_prefix = function
-        .child_by_field_name("property")
+        .child_field("property")
         .is_some_and(|property| syntax::text(property, source) == "prefix");
-    let prefix = arguments(call.child_by_field_name("arguments")?)
+    let prefix = arguments(call.child_field("arguments")?)
         .first()
         .and_then(|first| static_string(*first, source))
         .filter(|prefix| is_prefix && prefix.starts_with('/'))?;
@@ -329,12 +330,12 @@ fn handler_performs(
         text.trim_start_matches(':').trim().to_owned()
     };
     let parameters = method_node
-        .child_by_field_name("parameters")
+        .child_field("parameters")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
-        .filter_map(|parameter| parameter.child_by_field_name("type"));
-    let returned = method_node.child_by_field_name("return_type");
+        .filter_map(|parameter| parameter.child_field("type"));
+    let returned = method_node.child_field("return_type");
     let data: Vec<String> = parameters
         .chain(returned)
         .filter_map(|annotation| web_out::data_type(&type_text(annotation)))
@@ -359,10 +360,10 @@ pub(super) fn role_facts(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec
                 let class_name = method
                     .parent()
                     .and_then(|body| body.parent())
-                    .and_then(|class| class.child_by_field_name("name"))
+                    .and_then(|class| class.child_field("name"))
                     .map(|name| syntax::text(name, source));
                 let method_name = method
-                    .child_by_field_name("name")
+                    .child_field("name")
                     .map(|name| property_name(name, source));
                 match (class_name, method_name) {
                     (Some(class_name), Some(method_name)) => {
@@ -372,7 +373,7 @@ pub(super) fn role_facts(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec
                 }
             }
             None => decorated_class(decorator)
-                .and_then(|class| class.child_by_field_name("name"))
+                .and_then(|class| class.child_field("name"))
                 .map(|name| syntax::text(name, source).to_owned())
                 .or_else(|| view.scope_of(decorator)),
         };
@@ -396,7 +397,7 @@ fn decorated_class(decorator: Node<'_>) -> Option<Node<'_>> {
     let parent = decorator.parent()?;
     match parent.kind() {
         "class_declaration" | "class" | "abstract_class_declaration" => Some(parent),
-        "export_statement" => parent.child_by_field_name("declaration"),
+        "export_statement" => parent.child_field("declaration"),
         _ => None,
     }
 }
@@ -449,8 +450,8 @@ fn root_object(node: Node<'_>) -> Node<'_> {
     let mut current = node;
     loop {
         let next = match current.kind() {
-            "call_expression" => current.child_by_field_name("function"),
-            "member_expression" => current.child_by_field_name("object"),
+            "call_expression" => current.child_field("function"),
+            "member_expression" => current.child_field("object"),
             _ => None,
         };
         match next {
@@ -464,15 +465,15 @@ fn root_object(node: Node<'_>) -> Node<'_> {
 fn chained_route_path(receiver: Node<'_>, source: &str) -> Option<String> {
     let mut current = receiver;
     while current.kind() == "call_expression" {
-        let function = current.child_by_field_name("function")?;
-        let property = function.child_by_field_name("property")?;
+        let function = current.child_field("function")?;
+        let property = function.child_field("property")?;
         if syntax::text(property, source) == "route" {
-            let first = arguments(current.child_by_field_name("arguments")?)
+            let first = arguments(current.child_field("arguments")?)
                 .into_iter()
                 .next()?;
             return static_string(first, source);
         }
-        current = function.child_by_field_name("object")?;
+        current = function.child_field("object")?;
     }
     None
 }
@@ -579,11 +580,11 @@ fn decorated_routes<'tree>(
     };
     let (Some(class_name), Some(prefixes), Some(method_name), Some(verb)) = (
         class
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| syntax::text(name, source)),
         controller_prefixes(class, source),
         method_node
-            .child_by_field_name("name")
+            .child_field("name")
             .map(|name| property_name(name, source)),
         hit.node(Field::Method),
     ) else {
@@ -665,12 +666,12 @@ fn controller_prefixes(class: Node<'_>, source: &str) -> Option<Vec<String>> {
         let call = named_children(decorator)
             .into_iter()
             .find(|node| node.kind() == "call_expression")?;
-        let function = syntax::text(call.child_by_field_name("function")?, source);
+        let function = syntax::text(call.child_field("function")?, source);
         if function != "Controller" && function != "JsonController" {
             return None;
         }
         let first = call
-            .child_by_field_name("arguments")
+            .child_field("arguments")
             .and_then(|list| arguments(list).into_iter().next());
         let paths = match first {
             Some(object) if object.kind() == "object" => object_property(object, "path", source)

@@ -6,6 +6,7 @@
 //! a class field); a callback passed as an argument contributes nothing. An object literal bound
 //! to a variable prefixes the methods inside it.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::literals::property_name;
@@ -39,13 +40,13 @@ pub(super) fn scope_of_ancestors<'tree>(
         let binding_name = |expression: Node<'_>| binding_name(expression, parent?, source);
         match ancestor.kind() {
             "method_definition" | "function_declaration" | "generator_function_declaration" => {
-                if let Some(name) = ancestor.child_by_field_name("name") {
+                if let Some(name) = ancestor.child_field("name") {
                     names.push(property_name(name, source));
                 }
             }
             "function_expression" | "arrow_function" | "generator_function" => {
                 let own_name = ancestor
-                    .child_by_field_name("name")
+                    .child_field("name")
                     .map(|name| syntax::text(name, source).to_owned());
                 if let Some(name) = own_name.or_else(|| binding_name(ancestor)) {
                     names.push(name);
@@ -53,7 +54,7 @@ pub(super) fn scope_of_ancestors<'tree>(
             }
             "class_declaration" | "class" | "abstract_class_declaration" => {
                 let own_name = ancestor
-                    .child_by_field_name("name")
+                    .child_field("name")
                     .map(|name| syntax::text(name, source).to_owned());
                 if let Some(name) = own_name.or_else(|| binding_name(ancestor)) {
                     names.push(name);
@@ -76,26 +77,23 @@ pub(super) fn scope_of_ancestors<'tree>(
 fn binding_name(expression: Node<'_>, parent: Node<'_>, source: &str) -> Option<String> {
     let name_node = match parent.kind() {
         "variable_declarator" => parent
-            .child_by_field_name("name")
+            .child_field("name")
             .filter(|name| name.kind() == "identifier"),
-        "pair" => parent.child_by_field_name("key"),
-        "assignment_expression" => parent.child_by_field_name("left").map(|left| {
+        "pair" => parent.child_field("key"),
+        "assignment_expression" => parent.child_field("left").map(|left| {
             if left.kind() == "member_expression" {
-                left.child_by_field_name("property").unwrap_or(left)
+                left.child_field("property").unwrap_or(left)
             } else {
                 left
             }
         }),
-        "public_field_definition" => parent.child_by_field_name("name"),
-        "field_definition" => parent.child_by_field_name("property"),
+        "public_field_definition" => parent.child_field("name"),
+        "field_definition" => parent.child_field("property"),
         _ => None,
     }?;
-    let is_value = [
-        parent.child_by_field_name("value"),
-        parent.child_by_field_name("right"),
-    ]
-    .into_iter()
-    .flatten()
-    .any(|value| value.id() == expression.id());
+    let is_value = [parent.child_field("value"), parent.child_field("right")]
+        .into_iter()
+        .flatten()
+        .any(|value| value.id() == expression.id());
     is_value.then(|| property_name(name_node, source))
 }

@@ -3,6 +3,7 @@
 //! ways and compared hit by hit, in order; the name uses and scopes are compared with the
 //! straightforward readings they replace.
 
+use crate::syntax::ChildField;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -70,8 +71,7 @@ fn reference_usage(tree: &Tree, source: &str) -> Reference {
         vec![(tree.root_node(), None, false)];
     while let Some((node, parent, in_type)) = pending.pop() {
         let kind = node.kind();
-        let is_reexport =
-            kind == "export_statement" && node.child_by_field_name("source").is_some();
+        let is_reexport = kind == "export_statement" && node.child_field("source").is_some();
         if kind == "import_statement" || kind == "comment" || is_reexport {
             continue;
         }

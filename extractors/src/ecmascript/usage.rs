@@ -8,6 +8,7 @@
 //! (variables, functions, classes, parameters) let callers tell a local `fetch` from the global
 //! one.
 
+use crate::syntax::ChildField;
 use std::collections::HashSet;
 
 use tree_sitter::Node;
@@ -159,7 +160,7 @@ fn metadata_slot<'tree>(
                 return None;
             }
             let is_constructor = method
-                .child_by_field_name("name")
+                .child_field("name")
                 .is_some_and(|name| crate::syntax::text(name, source) == "constructor");
             // A class's decorators are its children, or the `export` statement's before it.
             let class_is_decorated = is_constructor && {
@@ -180,7 +181,7 @@ fn metadata_slot<'tree>(
             is_field(owner, "return_type", parent)
                 && (is_decorated_method(owner)
                     || owner
-                        .child_by_field_name("parameters")
+                        .child_field("parameters")
                         .is_some_and(|parameters| named_children(parameters).any(has_decorator)))
         }
         "public_field_definition" => has_decorator(owner),

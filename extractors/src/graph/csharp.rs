@@ -1,5 +1,6 @@
 //! The [`GraphGrammar`] of C#.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{
@@ -63,10 +64,9 @@ impl GraphGrammar for CSharp {
                     .map_or(Condition::Other, Condition::Not)
             }
             "is_pattern_expression" => {
-                let (Some(subject), Some(pattern)) = (
-                    node.child_by_field_name("expression"),
-                    node.child_by_field_name("pattern"),
-                ) else {
+                let (Some(subject), Some(pattern)) =
+                    (node.child_field("expression"), node.child_field("pattern"))
+                else {
                     return Condition::Other;
                 };
                 let (pattern, is_negated) = if pattern.kind() == "negated_pattern" {
@@ -93,8 +93,8 @@ impl GraphGrammar for CSharp {
     fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
         (node.kind() == "if_statement").then_some(())?;
         Some(Branch {
-            condition: node.child_by_field_name("condition")?,
-            consequence: node.child_by_field_name("consequence")?,
+            condition: node.child_field("condition")?,
+            consequence: node.child_field("consequence")?,
         })
     }
 
@@ -103,7 +103,7 @@ impl GraphGrammar for CSharp {
         let subject = node
             .parent()
             .and_then(|body| body.parent())
-            .and_then(|switch| switch.child_by_field_name("value"))
+            .and_then(|switch| switch.child_field("value"))
             .map(unwrap_parentheses)?;
         let labels = named_children(node)
             .into_iter()

@@ -1,5 +1,6 @@
 //! The [`GraphGrammar`] of TypeScript, TSX and JavaScript.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{
@@ -15,10 +16,7 @@ impl GraphGrammar for EcmaScript {
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         let node = unwrap_non_null(node);
         (node.kind() == "member_expression").then_some(())?;
-        Some((
-            node.child_by_field_name("object")?,
-            node.child_by_field_name("property")?,
-        ))
+        Some((node.child_field("object")?, node.child_field("property")?))
     }
 
     fn is_callee(&self, callee: Node<'_>) -> bool {
@@ -53,8 +51,8 @@ impl GraphGrammar for EcmaScript {
     fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
         (node.kind() == "if_statement").then_some(())?;
         Some(Branch {
-            condition: node.child_by_field_name("condition")?,
-            consequence: node.child_by_field_name("consequence")?,
+            condition: node.child_field("condition")?,
+            consequence: node.child_field("consequence")?,
         })
     }
 
@@ -65,16 +63,16 @@ impl GraphGrammar for EcmaScript {
         let subject = node
             .parent()
             .and_then(|body| body.parent())
-            .and_then(|switch| switch.child_by_field_name("value"))
+            .and_then(|switch| switch.child_field("value"))
             .map(unwrap_parentheses)?;
         let previous = node.prev_named_sibling();
         let is_fallthrough_target = previous.is_some_and(|previous| {
             matches!(previous.kind(), "switch_case" | "switch_default")
-                && previous.child_by_field_name("body").is_none()
+                && previous.child_field("body").is_none()
         });
         Some(Arm {
             subject: Some(subject),
-            labels: node.child_by_field_name("value").into_iter().collect(),
+            labels: node.child_field("value").into_iter().collect(),
             is_fallthrough_target,
         })
     }

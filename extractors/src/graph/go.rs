@@ -1,5 +1,6 @@
 //! The [`GraphGrammar`] of Go.
 
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use tree_sitter::Node;
@@ -32,10 +33,7 @@ impl<'a> Go<'a> {
                 .into_iter()
                 .filter(|spec| spec.kind() == "const_spec")
             {
-                match (
-                    spec.child_by_field_name("type"),
-                    spec.child_by_field_name("value"),
-                ) {
+                match (spec.child_field("type"), spec.child_field("value")) {
                     (Some(type_node), _) => {
                         current = Some(syntax::text(type_node, source).to_owned());
                     }
@@ -60,10 +58,7 @@ impl<'a> Go<'a> {
 impl GraphGrammar for Go<'_> {
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         (node.kind() == "selector_expression").then_some(())?;
-        Some((
-            node.child_by_field_name("operand")?,
-            node.child_by_field_name("field")?,
-        ))
+        Some((node.child_field("operand")?, node.child_field("field")?))
     }
 
     fn arguments<'tree>(&self, list: Node<'tree>) -> Vec<Node<'tree>> {
@@ -85,8 +80,8 @@ impl GraphGrammar for Go<'_> {
     fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
         (node.kind() == "if_statement").then_some(())?;
         Some(Branch {
-            condition: node.child_by_field_name("condition")?,
-            consequence: node.child_by_field_name("consequence")?,
+            condition: node.child_field("condition")?,
+            consequence: node.child_field("consequence")?,
         })
     }
 
@@ -98,7 +93,7 @@ impl GraphGrammar for Go<'_> {
             .parent()
             .filter(|switch| switch.kind() == "expression_switch_statement")?;
         let labels = node
-            .child_by_field_name("value")
+            .child_field("value")
             .map(named_children)
             .unwrap_or_default();
         // A previous case ending in `fallthrough` runs into this one.
@@ -110,7 +105,7 @@ impl GraphGrammar for Go<'_> {
                 .is_some_and(|last| last.kind() == "fallthrough_statement")
         });
         Some(Arm {
-            subject: Some(unwrap_parentheses(switch.child_by_field_name("value")?)),
+            subject: Some(unwrap_parentheses(switch.child_field("value")?)),
             labels,
             is_fallthrough_target,
         })
@@ -133,7 +128,7 @@ impl GraphGrammar for Go<'_> {
             "expression_statement" => named_children(node).first().is_some_and(|call| {
                 call.kind() == "call_expression"
                     && call
-                        .child_by_field_name("function")
+                        .child_field("function")
                         .is_some_and(|function| syntax::text(function, self.source) == "panic")
             }),
             "block" | "statement_list" => {

@@ -1,5 +1,6 @@
 //! The [`GraphGrammar`] of Java.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{
@@ -21,8 +22,8 @@ fn bean_call<'tree>(
     if call.kind() != "method_invocation" {
         return None;
     }
-    let object = call.child_by_field_name("object")?;
-    let name = syntax::text(call.child_by_field_name("name")?, source);
+    let object = call.child_field("object")?;
+    let name = syntax::text(call.child_field("name")?, source);
     let rest = prefixes
         .iter()
         .find_map(|prefix| name.strip_prefix(prefix))
@@ -36,10 +37,7 @@ fn bean_call<'tree>(
 impl GraphGrammar for Java {
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         (node.kind() == "field_access").then_some(())?;
-        Some((
-            node.child_by_field_name("object")?,
-            node.child_by_field_name("field")?,
-        ))
+        Some((node.child_field("object")?, node.child_field("field")?))
     }
 
     fn setter<'tree>(
@@ -48,7 +46,7 @@ impl GraphGrammar for Java {
         source: &str,
     ) -> Option<(Node<'tree>, String, Node<'tree>)> {
         let (object, name) = bean_call(call, source, &["set"])?;
-        let arguments = self.arguments(call.child_by_field_name("arguments")?);
+        let arguments = self.arguments(call.child_field("arguments")?);
         let [value] = arguments.as_slice() else {
             return None;
         };
@@ -58,7 +56,7 @@ impl GraphGrammar for Java {
     fn getter<'tree>(&self, node: Node<'tree>, source: &str) -> Option<(Node<'tree>, String)> {
         let node = unwrap_parentheses(node);
         let (object, name) = bean_call(node, source, &["get", "is"])?;
-        self.arguments(node.child_by_field_name("arguments")?)
+        self.arguments(node.child_field("arguments")?)
             .is_empty()
             .then_some((object, name))
     }
@@ -82,8 +80,8 @@ impl GraphGrammar for Java {
     fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
         (node.kind() == "if_statement").then_some(())?;
         Some(Branch {
-            condition: node.child_by_field_name("condition")?,
-            consequence: node.child_by_field_name("consequence")?,
+            condition: node.child_field("condition")?,
+            consequence: node.child_field("consequence")?,
         })
     }
 
@@ -94,7 +92,7 @@ impl GraphGrammar for Java {
         let subject = node
             .parent()
             .and_then(|body| body.parent())
-            .and_then(|switch| switch.child_by_field_name("condition"))
+            .and_then(|switch| switch.child_field("condition"))
             .map(unwrap_parentheses)?;
         let labels = named_children(node)
             .into_iter()

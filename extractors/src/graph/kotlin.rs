@@ -1,5 +1,6 @@
 //! The [`GraphGrammar`] of Kotlin.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
@@ -32,9 +33,9 @@ impl GraphGrammar for Kotlin {
         match node.kind() {
             "binary_expression" | "conjunction_expression" | "equality_expression" => {
                 let (Some(left), Some(operator), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("right"),
+                    node.child_field("left"),
+                    node.child_field("operator"),
+                    node.child_field("right"),
                 ) else {
                     return Condition::Other;
                 };
@@ -53,19 +54,15 @@ impl GraphGrammar for Kotlin {
                     _ => Condition::Other,
                 }
             }
-            "unary_expression" | "prefix_expression" => match (
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("argument"),
-            ) {
-                (Some(operator), Some(argument)) if syntax::text(operator, source) == "!" => {
-                    Condition::Not(argument)
+            "unary_expression" | "prefix_expression" => {
+                match (node.child_field("operator"), node.child_field("argument")) {
+                    (Some(operator), Some(argument)) if syntax::text(operator, source) == "!" => {
+                        Condition::Not(argument)
+                    }
+                    _ => Condition::Other,
                 }
-                _ => Condition::Other,
-            },
-            "is_expression" => match (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) {
+            }
+            "is_expression" => match (node.child_field("left"), node.child_field("right")) {
                 (Some(subject), Some(pattern)) => Condition::Is {
                     subject,
                     pattern,
@@ -79,7 +76,7 @@ impl GraphGrammar for Kotlin {
 
     fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
         (node.kind() == "if_expression").then_some(())?;
-        let condition = node.child_by_field_name("condition")?;
+        let condition = node.child_field("condition")?;
         let consequence = named_children(node)
             .into_iter()
             .filter(|child| !child.kind().contains("comment"))

@@ -47,6 +47,7 @@ pub(crate) mod python;
 pub(crate) mod rust;
 pub(crate) mod swift;
 
+use crate::syntax::ChildField;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
@@ -216,9 +217,9 @@ pub(crate) fn binary_condition<'tree>(
     not_equal: &[&str],
 ) -> Condition<'tree> {
     let (Some(left), Some(operator), Some(right)) = (
-        node.child_by_field_name("left"),
-        node.child_by_field_name("operator"),
-        node.child_by_field_name("right"),
+        node.child_field("left"),
+        node.child_field("operator"),
+        node.child_field("right"),
     ) else {
         return Condition::Other;
     };
@@ -243,7 +244,7 @@ pub(crate) fn not_condition<'tree>(
     operand_field: &str,
 ) -> Condition<'tree> {
     match (
-        node.child_by_field_name("operator"),
+        node.child_field("operator"),
         node.child_by_field_name(operand_field),
     ) {
         (Some(operator), Some(operand)) if syntax::text(operator, source) == "!" => {

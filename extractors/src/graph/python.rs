@@ -1,5 +1,6 @@
 //! The [`GraphGrammar`] of Python.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
@@ -11,10 +12,7 @@ pub(crate) struct Python;
 impl GraphGrammar for Python {
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         (node.kind() == "attribute").then_some(())?;
-        Some((
-            node.child_by_field_name("object")?,
-            node.child_by_field_name("attribute")?,
-        ))
+        Some((node.child_field("object")?, node.child_field("attribute")?))
     }
 
     /// Decorators (`@app.get("/x")`) are not calls.
@@ -34,7 +32,7 @@ impl GraphGrammar for Python {
             .into_iter()
             .filter(|argument| argument.kind() != "comment")
             .filter_map(|argument| match argument.kind() {
-                "keyword_argument" => argument.child_by_field_name("value"),
+                "keyword_argument" => argument.child_field("value"),
                 _ => Some(argument),
             })
             .collect()
@@ -44,9 +42,9 @@ impl GraphGrammar for Python {
         let node = unwrap_parentheses(node);
         match node.kind() {
             "boolean_operator" => match (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("right"),
+                node.child_field("left"),
+                node.child_field("operator"),
+                node.child_field("right"),
             ) {
                 (Some(left), Some(operator), Some(right))
                     if syntax::text(operator, source) == "and" =>
@@ -56,7 +54,7 @@ impl GraphGrammar for Python {
                 _ => Condition::Other,
             },
             "not_operator" => node
-                .child_by_field_name("argument")
+                .child_field("argument")
                 .map_or(Condition::Other, Condition::Not),
             "comparison_operator" => {
                 let operands = named_children(node);
@@ -86,8 +84,8 @@ impl GraphGrammar for Python {
     fn branch<'tree>(&self, node: Node<'tree>) -> Option<Branch<'tree>> {
         matches!(node.kind(), "if_statement" | "elif_clause").then_some(())?;
         Some(Branch {
-            condition: node.child_by_field_name("condition")?,
-            consequence: node.child_by_field_name("consequence")?,
+            condition: node.child_field("condition")?,
+            consequence: node.child_field("consequence")?,
         })
     }
 

@@ -4,6 +4,7 @@
 //! expressions, so only a subject `name.field` and a pattern `E::K` (a path, no `|`) are read.
 //! `if let E::K = o.p` reads as `o.p == E::K`. Macro calls (`println!`) are not calls.
 
+use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
@@ -38,7 +39,7 @@ impl Rust<'_> {
     fn is_macro(&self, node: Node<'_>, name: &str) -> bool {
         node.kind() == "macro_invocation"
             && node
-                .child_by_field_name("macro")
+                .child_field("macro")
                 .is_some_and(|macro_name| syntax::text(macro_name, self.source) == name)
     }
 }
@@ -47,11 +48,8 @@ impl GraphGrammar for Rust<'_> {
     /// `o.p`, and the subject `name.field` of a `matches!` token tree.
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         match node.kind() {
-            "field_expression" => Some((
-                node.child_by_field_name("value")?,
-                node.child_by_field_name("field")?,
-            )),
-            "generic_function" => self.member(node.child_by_field_name("function")?),
+            "field_expression" => Some((node.child_field("value")?, node.child_field("field")?)),
+            "generic_function" => self.member(node.child_field("function")?),
             "token_tree" => {
                 let parts = self.macro_parts(node);
                 let [object, dot, field] = parts.first()?.as_slice() else {
@@ -65,11 +63,8 @@ impl GraphGrammar for Rust<'_> {
 
     fn path<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         match node.kind() {
-            "scoped_identifier" => Some((
-                node.child_by_field_name("path")?,
-                node.child_by_field_name("name")?,
-            )),
-            "generic_function" => self.path(node.child_by_field_name("function")?),
+            "scoped_identifier" => Some((node.child_field("path")?, node.child_field("name")?)),
+            "generic_function" => self.path(node.child_field("function")?),
             _ => None,
         }
     }
@@ -88,9 +83,9 @@ impl GraphGrammar for Rust<'_> {
         match node.kind() {
             "binary_expression" => {
                 let (Some(left), Some(operator), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("right"),
+                    node.child_field("left"),
+                    node.child_field("operator"),
+                    node.child_field("right"),
                 ) else {
                     return Condition::Other;
                 };
@@ -115,10 +110,7 @@ impl GraphGrammar for Rust<'_> {
                     .next()
                     .map_or(Condition::Other, Condition::Not)
             }
-            "let_condition" => match (
-                node.child_by_field_name("value"),
-                node.child_by_field_name("pattern"),
-            ) {
+            "let_condition" => match (node.child_field("value"), node.child_field("pattern")) {
                 (Some(subject), Some(pattern)) => Condition::Is {
                     subject,
                     pattern,
@@ -150,8 +142,8 @@ impl GraphGrammar for Rust<'_> {
         }
         (node.kind() == "if_expression").then_some(())?;
         Some(Branch {
-            condition: node.child_by_field_name("condition")?,
-            consequence: node.child_by_field_name("consequence")?,
+            condition: node.child_field("condition")?,
+            consequence: node.child_field("consequence")?,
         })
     }
 
@@ -160,9 +152,9 @@ impl GraphGrammar for Rust<'_> {
         let subject = node
             .parent()
             .and_then(|block| block.parent())
-            .and_then(|expression| expression.child_by_field_name("value"))?;
+            .and_then(|expression| expression.child_field("value"))?;
         let labels = node
-            .child_by_field_name("pattern")
+            .child_field("pattern")
             .map(named_children)
             .unwrap_or_default()
             .into_iter()
@@ -210,8 +202,8 @@ impl GraphGrammar for Rust<'_> {
     fn enum_member(&self, node: Node<'_>, source: &str) -> Option<(String, String)> {
         match node.kind() {
             "scoped_identifier" => super::enum_parts(
-                syntax::text(node.child_by_field_name("path")?, source),
-                syntax::text(node.child_by_field_name("name")?, source),
+                syntax::text(node.child_field("path")?, source),
+                syntax::text(node.child_field("name")?, source),
             ),
             "token_tree" => {
                 let parts = self.macro_parts(node);

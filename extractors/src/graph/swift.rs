@@ -4,6 +4,7 @@
 //! reads `o.p == .k && x` as `o.p == (.k && x)`; the member of such a misread conjunction is
 //! its left operand, for equalities only (never for `!=`).
 
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use tree_sitter::Node;
@@ -29,8 +30,8 @@ impl<'a> Swift<'a> {
             let node = cursor.node();
             if node.kind() == "property_declaration" {
                 let name = node
-                    .child_by_field_name("name")
-                    .and_then(|pattern| pattern.child_by_field_name("bound_identifier"));
+                    .child_field("name")
+                    .and_then(|pattern| pattern.child_field("bound_identifier"));
                 let declared = named_children(node)
                     .into_iter()
                     .find(|child| child.kind() == "type_annotation")
@@ -73,9 +74,9 @@ impl<'a> Swift<'a> {
     }
 
     fn equality<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, &str, Node<'tree>)> {
-        let left = node.child_by_field_name("lhs")?;
-        let right = node.child_by_field_name("rhs")?;
-        let operator = syntax::text(node.child_by_field_name("op")?, self.source);
+        let left = node.child_field("lhs")?;
+        let right = node.child_field("rhs")?;
+        let operator = syntax::text(node.child_field("op")?, self.source);
         Some((left, operator, right))
     }
 }
@@ -83,10 +84,8 @@ impl<'a> Swift<'a> {
 impl GraphGrammar for Swift<'_> {
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         (node.kind() == "navigation_expression").then_some(())?;
-        let name = node
-            .child_by_field_name("suffix")?
-            .child_by_field_name("suffix")?;
-        Some((node.child_by_field_name("target")?, name))
+        let name = node.child_field("suffix")?.child_field("suffix")?;
+        Some((node.child_field("target")?, name))
     }
 
     /// Labelled arguments are read as their values; a trailing closure is an argument.
@@ -97,7 +96,7 @@ impl GraphGrammar for Swift<'_> {
                 "value_arguments" => arguments.extend(
                     named_children(child)
                         .into_iter()
-                        .filter_map(|argument| argument.child_by_field_name("value")),
+                        .filter_map(|argument| argument.child_field("value")),
                 ),
                 "lambda_literal" => arguments.push(child),
                 _ => {}
@@ -111,12 +110,9 @@ impl GraphGrammar for Swift<'_> {
         match node.kind() {
             // `guard c else { … }` leaves unless `c`.
             "guard_statement" => node
-                .child_by_field_name("condition")
+                .child_field("condition")
                 .map_or(Condition::Other, Condition::Not),
-            "conjunction_expression" => match (
-                node.child_by_field_name("lhs"),
-                node.child_by_field_name("rhs"),
-            ) {
+            "conjunction_expression" => match (node.child_field("lhs"), node.child_field("rhs")) {
                 (Some(left), Some(right)) => Condition::And(left, right),
                 _ => Condition::Other,
             },
@@ -135,9 +131,9 @@ impl GraphGrammar for Swift<'_> {
                     is_negated,
                 }
             }
-            "prefix_expression" => match node.child_by_field_name("operation") {
+            "prefix_expression" => match node.child_field("operation") {
                 Some(operation) if syntax::text(operation, source) == "!" => node
-                    .child_by_field_name("target")
+                    .child_field("target")
                     .map_or(Condition::Other, Condition::Not),
                 _ => Condition::Other,
             },
@@ -160,7 +156,7 @@ impl GraphGrammar for Swift<'_> {
         let children = named_children(node);
         match node.kind() {
             "if_statement" => Some(Branch {
-                condition: node.child_by_field_name("condition")?,
+                condition: node.child_field("condition")?,
                 consequence: *children.iter().find(|child| child.kind() == "statements")?,
             }),
             "guard_statement" => Some(Branch {
@@ -173,7 +169,7 @@ impl GraphGrammar for Swift<'_> {
 
     fn arm<'tree>(&self, node: Node<'tree>) -> Option<Arm<'tree>> {
         (node.kind() == "switch_entry").then_some(())?;
-        let subject = node.parent()?.child_by_field_name("expr")?;
+        let subject = node.parent()?.child_field("expr")?;
         let labels = named_children(node)
             .into_iter()
             .filter(|child| child.kind() == "switch_pattern")
@@ -226,8 +222,8 @@ impl GraphGrammar for Swift<'_> {
     fn shorthand_member(&self, node: Node<'_>, source: &str) -> Option<String> {
         match node.kind() {
             "prefix_expression" => {
-                let operation = node.child_by_field_name("operation")?;
-                let target = node.child_by_field_name("target")?;
+                let operation = node.child_field("operation")?;
+                let target = node.child_field("target")?;
                 (syntax::text(operation, source) == "." && target.kind() == "simple_identifier")
                     .then(|| syntax::text(target, source).to_owned())
             }
@@ -241,9 +237,7 @@ impl GraphGrammar for Swift<'_> {
                 .then(|| syntax::text(*name, source).to_owned())
             }
             // `o.p == (.k && x)` as misread by the grammar.
-            "conjunction_expression" => {
-                self.shorthand_member(node.child_by_field_name("lhs")?, source)
-            }
+            "conjunction_expression" => self.shorthand_member(node.child_field("lhs")?, source),
             _ => None,
         }
     }
@@ -254,7 +248,7 @@ impl GraphGrammar for Swift<'_> {
 
     fn enum_member(&self, node: Node<'_>, source: &str) -> Option<(String, String)> {
         match node.kind() {
-            "conjunction_expression" => self.enum_member(node.child_by_field_name("lhs")?, source),
+            "conjunction_expression" => self.enum_member(node.child_field("lhs")?, source),
             // `case OrderStatus.paid:`
             "pattern" => {
                 let text: String = syntax::text(node, source)
