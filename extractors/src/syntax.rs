@@ -850,7 +850,8 @@ mod tests {
     /// each language's ids side by side, and for a name no grammar has.
     #[test]
     fn child_field_finds_the_child_by_field_name_finds_in_every_grammar() {
-        let sources: [(fn() -> tree_sitter::Language, &str); 3] = [
+        type Grammar = fn() -> tree_sitter::Language;
+        let sources: [(Grammar, &str); 3] = [
             (
                 || tree_sitter_python::LANGUAGE.into(),
                 "def f(a, b=1):\n    x.y = g(a, k=b)\n    return [v for v in a if v]\n",
