@@ -197,13 +197,18 @@ pub fn run_check_handing_back<T: Send>(
         .stack_size(crate::extract::WORKER_STACK_BYTES)
         .build()
         .map_err(|error| EngineError::Internal(format!("cannot start worker threads: {error}")))?;
-    // The solver's set-up (a Z3 context) is made while the spec and the project's files are
-    // listed, on a core that is idle then. It starts after the workers: the thousands of page
-    // faults of making a context hold the process's memory map, which starting a thread (its
-    // stack) must wait for, and the workers waited up to 5 ms for it.
-    solver.warm_up();
     pool.install(|| {
-        let analysis = analyse(options)?;
+        // The solver's set-up (a Z3 context) is made ahead for a small project, once its files
+        // are listed, while its spec is read and its files extracted ([`PREWARM_MAX_FILES`]).
+        // Not before: the listing runs on one core, but the thousands of page faults of making
+        // a context hold the process's memory map, and the listing of Apache Kafka took twice as
+        // long beside it (45 ms against 22). It starts after the workers for the same reason:
+        // starting a thread (its stack) waits for the map too.
+        let analysis = analyse(options, |files| {
+            if files <= PREWARM_MAX_FILES {
+                solver.warm_up();
+            }
+        })?;
         let base_ids = match analysis.scope.mode {
             "git_ref" => Some(base_finding_ids(options, &analysis, solver)?),
             _ => None,
@@ -274,11 +279,17 @@ fn base_finding_ids(
     Ok(ids)
 }
 
-/// Projects with more files than this do not keep a Z3 context made ahead through extraction.
+/// Projects with more files than this make no Z3 context ahead ([`run_check_handing_back`]): their
+/// extraction takes seconds, against which making a context is nothing, and a context kept
+/// through it holds memory (about 17 MB).
 const PREWARM_MAX_FILES: usize = 2_000;
 
-/// Loads the spec, resolves the scope, extracts and evaluates (everything but solving).
-pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
+/// Loads the spec, resolves the scope, extracts and evaluates (everything but solving);
+/// `listed` is told how many files the project has as soon as they are listed.
+pub fn analyse(
+    options: &CheckOptions,
+    listed: impl FnOnce(usize),
+) -> Result<Analysis, EngineError> {
     let root = options.project.as_path();
     if !root.is_dir() {
         return Err(EngineError::Usage(format!(
@@ -287,11 +298,7 @@ pub fn analyse(options: &CheckOptions) -> Result<Analysis, EngineError> {
         )));
     }
     let scope = resolve(root, &options.scope)?;
-    // A large project's extraction takes seconds, against which making a Z3 context is nothing,
-    // and it holds more memory: a context made ahead (`solve::prewarm`) is not kept through it.
-    if scope.project_files.len() > PREWARM_MAX_FILES {
-        crate::solve::release_prewarmed();
-    }
+    listed(scope.project_files.len());
     // The spec and the reviewed queries are read from the snapshot the scope reads the project
     // from (HEAD under `--diff`, the index when staged), like every other file of the project.
     let repository = match scope.snapshot {

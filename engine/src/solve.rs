@@ -181,12 +181,6 @@ pub fn prewarm() {
     }
 }
 
-/// Ends the waiting warm solver thread, if any, and with it its context.
-pub fn release_prewarmed() {
-    let warm = WARM.lock().unwrap_or_else(PoisonError::into_inner).take();
-    drop(warm);
-}
-
 /// Solves `slices` on the warm solver thread when one is waiting ([`Warm::solve`]).
 fn solve_warm(slices: &[&Slice], limits: Limits) -> Option<Vec<SolveOutcome>> {
     let warm = WARM.lock().unwrap_or_else(PoisonError::into_inner).take()?;
