@@ -316,16 +316,31 @@ impl<'de> Deserialize<'de> for Text {
 
 /// Shares equal strings between the facts of a run: the first holder's string is kept once and
 /// every later one gets it. Safe to use from the extraction threads at once; the strings live as
-/// long as the interner or a fact holding them.
+/// long as the interner or a fact holding them. The set is split in [`INTERNER_SHARDS`] by a
+/// string's hash, each behind its own lock, so that the threads seldom wait for one another:
+/// resolving a large Java project's imports interns several strings a fact, from every thread.
 #[derive(Debug, Default)]
-pub struct Interner(std::sync::Mutex<std::collections::HashSet<Arc<str>>>);
+pub struct Interner([std::sync::Mutex<InternedSet>; INTERNER_SHARDS]);
+
+/// The number of [`Interner`] shards.
+const INTERNER_SHARDS: usize = 16;
+
+type InternedSet = std::collections::HashSet<Arc<str>, std::hash::BuildHasherDefault<WordHasher>>;
 
 impl Interner {
     /// `text`, shared with every earlier equal string.
     pub fn intern(&self, text: &str) -> Arc<str> {
+        let shard = {
+            use std::hash::{BuildHasher, BuildHasherDefault};
+            let hash = BuildHasherDefault::<WordHasher>::default().hash_one(text);
+            // The top bits: the set itself indexes by the low ones.
+            usize::try_from(hash >> 60).unwrap_or(0) % INTERNER_SHARDS
+        };
+        let Some(lock) = self.0.get(shard) else {
+            return Arc::from(text);
+        };
         // A poisoned lock still holds a consistent set: a panic cannot stop between its steps.
-        let mut set = self
-            .0
+        let mut set = lock
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(known) = set.get(text) {
@@ -334,6 +349,51 @@ impl Interner {
         let shared: Arc<str> = Arc::from(text);
         set.insert(Arc::clone(&shared));
         shared
+    }
+}
+
+/// A fast hash of short strings, eight bytes at a time (the multiply-rotate of rustc's
+/// `FxHasher`): the interner's keys are paths, specifiers and names, chosen by no adversary
+/// (a project could only slow its own check).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl WordHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0; 8];
+            if let Some(head) = word.get_mut(..rest.len()) {
+                head.copy_from_slice(rest);
+            }
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
     }
 }
 
@@ -844,6 +904,48 @@ mod tests {
                 "typescript:a.ts:1:1:import#2"
             ]
         );
+    }
+
+    /// Every string interned from several threads at once comes back as one shared string,
+    /// whichever shard it falls in, and strings that differ only past eight bytes, or in length,
+    /// stay apart.
+    #[test]
+    fn strings_interned_from_several_threads_are_shared_once() {
+        let interner = Interner::default();
+        let texts: Vec<String> = (0..400)
+            .map(|index| format!("src/module_{}/file.ts", index % 100))
+            .chain(["", "a", "abcdefgh", "abcdefgh\0", "abcdefghi", "abcdefgj"].map(String::from))
+            .collect();
+        let results: Vec<Vec<Arc<str>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| texts.iter().map(|text| interner.intern(text)).collect()))
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| handle.join().unwrap())
+                .collect()
+        });
+        for (index, text) in texts.iter().enumerate() {
+            let first = &results[0][index];
+            assert_eq!(&**first, text.as_str());
+            for result in &results {
+                assert!(
+                    Arc::ptr_eq(first, &result[index]),
+                    "{text} was shared twice"
+                );
+            }
+            assert!(Arc::ptr_eq(first, &interner.intern(text)));
+        }
+        let distinct: std::collections::HashSet<*const u8> =
+            results[0].iter().map(|text| text.as_ptr()).collect();
+        // 100 paths and the 6 short ones (the empty string's pointer may be any).
+        assert!(distinct.len() >= 105, "{} distinct", distinct.len());
+        let shards_used = interner
+            .0
+            .iter()
+            .filter(|shard| !shard.lock().unwrap().is_empty())
+            .count();
+        assert!(shards_used > 1, "all strings in one shard");
     }
 
     #[test]
