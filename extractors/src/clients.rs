@@ -235,6 +235,24 @@ impl ClientMatcher<'_> {
         }
     }
 
+    /// The last segments of every rule's tails, of every use: a site whose last segment is none
+    /// of these matches no rule ([`ClientMatcher::may_end_with`]).
+    pub fn last_segments(&self) -> Vec<&'static str> {
+        let mut segments: Vec<&'static str> =
+            [ClientUse::Construct, ClientUse::Call, ClientUse::Inject]
+                .into_iter()
+                .flat_map(|use_kind| {
+                    self.rules
+                        .iter()
+                        .flat_map(move |rule| Self::tails(rule, use_kind))
+                })
+                .map(|tail| self.last_segment(tail))
+                .collect();
+        segments.sort_unstable();
+        segments.dedup();
+        segments
+    }
+
     /// Whether a site used as `use_kind` with `path` matches any rule.
     pub fn matches_any(&self, use_kind: ClientUse, path: &str, is_qualified: bool) -> bool {
         self.rules

@@ -106,7 +106,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
 
     let walked = out
         .anchors
-        .walk_scoped(&WALK_KINDS, |node, field, ancestors, visited| {
+        .walk_scoped(&WALK_KINDS, None, |node, field, ancestors, visited| {
             // The kinds of the node and of its parent, for every visitor.
             let scope = visited.scope;
             let kind = csharp_walk::kind_for(visited.kind_id);
@@ -1263,6 +1263,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         "assignment_expression",
         "attribute",
     ],
+    prune_parents: &[],
     ids: OnceLock::new(),
 };
 

@@ -28,9 +28,11 @@ use crate::walk_driver::{
 use crate::{ExtractionInput, Language};
 
 mod packed;
+mod prune;
 #[cfg(test)]
 pub(crate) use packed::test_anchors;
 pub(crate) use packed::{ChainPacker, PackedChains, PackedNames, Reader, Writer};
+pub(crate) use prune::{Prune, JAVA_KEYWORDS};
 
 /// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
 /// (exclusive) end positions, the start byte (to compare first uses) and the enclosing scope.
@@ -208,17 +210,20 @@ impl<'a> Anchors<'a> {
         kinds: &WalkKinds<'_>,
         mut visit: impl FnMut(Node<'a>, Option<&'static str>, &[Ancestor<'a>]),
     ) -> Walked<'a> {
-        self.walk_scoped(kinds, |node, field, ancestors, _| {
+        self.walk_scoped(kinds, None, |node, field, ancestors, _| {
             visit(node, field, ancestors);
         })
     }
 
     /// [`Anchors::walk_with`], with what the walk knows of each visited node as `visit`'s last
     /// argument: the interned scope of the declarations around it (for [`Anchors::at_walked`])
-    /// and its and its parent's kind ids, read once per node.
+    /// and its and its parent's kind ids, read once per node. With `prune`, a child of a
+    /// [`WalkKinds::prune_parents`] kind that [`Prune::skippable`] finds can add nothing is
+    /// neither visited nor entered: `visit` must then find nothing in such a statement either.
     pub fn walk_scoped(
         &mut self,
         kinds: &WalkKinds<'_>,
+        prune: Option<&Prune>,
         mut visit: impl FnMut(Node<'a>, Option<&'static str>, &[Ancestor<'a>], Visited),
     ) -> Walked<'a> {
         let ids = kinds
@@ -285,6 +290,22 @@ impl<'a> Anchors<'a> {
             }
             ancestors.truncate(depth);
             ancestor_kinds.truncate(depth);
+            if let Some(prune) = prune {
+                let parent_flags = ancestor_kinds
+                    .last()
+                    .and_then(|parent| ids.flags.get(usize::from(*parent)))
+                    .copied()
+                    .unwrap_or(0);
+                if parent_flags & KindIds::PRUNE_PARENT != 0
+                    && reading.is_none()
+                    && in_chain.is_none()
+                    && in_skipped.is_none()
+                    && !node.has_error()
+                    && prune.skippable(syntax::text(node, self.source), &first_uses)
+                {
+                    continue;
+                }
+            }
             if flags & KindIds::SCOPED != 0 {
                 walked.scoped.push((node.id(), innermost));
             }
@@ -592,6 +613,9 @@ pub(crate) struct WalkKinds<'k> {
     /// ask the scope of (calls, assignments, annotations), so that [`Anchors::walked_scopes`]
     /// looks them up instead of working them out from the root again.
     pub scoped: &'k [&'k str],
+    /// The statement lists whose statements a walk with a [`Prune`] may step over (a block's,
+    /// a class body's).
+    pub prune_parents: &'k [&'k str],
     /// The kind ids of those names in the language's grammar, looked up on the first walk
     /// instead of once per file.
     pub ids: OnceLock<KindIds>,
@@ -624,6 +648,7 @@ impl KindIds {
     const SKIPPED: u8 = 8;
     const FIELD_PARENT: u8 = 16;
     const SCOPED: u8 = 32;
+    const PRUNE_PARENT: u8 = 64;
     /// The flags that make the walk read a node.
     const READ: u8 = Self::NAME | Self::SCOPE | Self::CHAIN | Self::SKIPPED;
 
@@ -667,6 +692,7 @@ impl KindIds {
                 (kinds.chains.skipped, Self::SKIPPED),
                 (&parents, Self::FIELD_PARENT),
                 (kinds.scoped, Self::SCOPED),
+                (kinds.prune_parents, Self::PRUNE_PARENT),
             ] {
                 if list.contains(&kind) {
                     if let Some(flags) = ids.flags.get_mut(usize::from(id)) {
@@ -990,6 +1016,7 @@ mod tests {
         member_names: &[],
         chain_member_names: &[],
         scoped: &[],
+        prune_parents: &[],
         ids: std::sync::OnceLock::new(),
     };
 

@@ -12,7 +12,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::clients::{ClientMatcher, ClientUse};
 use crate::context::Declarations;
-use crate::deferred::{Anchors, Output, PackedNames, Part, WalkKinds};
+use crate::deferred::{Anchors, Output, PackedNames, Part, Prune, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
 use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
@@ -21,6 +21,22 @@ use crate::source_scope;
 use crate::syntax::{self, named_children};
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
+
+/// The statements a Java walk may step over: the trigger words are the matcher's and the last
+/// names of the clients' types and calls.
+fn prune() -> &'static Prune {
+    static PRUNE: OnceLock<Prune> = OnceLock::new();
+    PRUNE.get_or_init(|| {
+        let clients = ClientMatcher {
+            rules: &JAVA_CLIENTS,
+            separator: ".",
+        };
+        Prune::new(
+            &crate::deferred::JAVA_KEYWORDS,
+            crate::java_walk::trigger_words().chain(clients.last_segments()),
+        )
+    })
+}
 
 /// Extracts the facts of one Java file (unsorted); what needs the type index waits for the
 /// second pass (`crate::deferred`).
@@ -34,9 +50,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let started = input.query.is_timed().then(Instant::now);
     // It also collects the types declared inside others (members and local classes).
     let mut nested = Vec::new();
+    // Without the generic facts (every call and assignment), a statement that can add nothing
+    // is stepped over.
+    let prune = (input.context.pruning() && !input.context.generic_facts()).then(prune);
     let walked = out
         .anchors
-        .walk_scoped(&WALK_KINDS, |node, field, ancestors, visited| {
+        .walk_scoped(&WALK_KINDS, prune, |node, field, ancestors, visited| {
             matcher.visit_ids(
                 node,
                 field,
@@ -320,6 +339,14 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         "assignment_expression",
         "annotation",
         "marker_annotation",
+    ],
+    // The statement lists whose statements a walk may step over (`deferred::Prune`).
+    prune_parents: &[
+        "block",
+        "constructor_body",
+        "class_body",
+        "interface_body",
+        "switch_block_statement_group",
     ],
     ids: OnceLock::new(),
 };

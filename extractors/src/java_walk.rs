@@ -135,6 +135,24 @@ const RETROFIT_MARKERS: [&str; 12] = [
     "DeleteExchange",
 ];
 
+/// The words that start a pattern of this matcher inside a statement, besides the clients'
+/// names: a statement without them holds no match (`deferred::Prune`). A construction's type
+/// is such a name or matches no client, and a qualified one is a chain.
+pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
+    REST_TEMPLATE
+        .into_iter()
+        .chain(WEB_CLIENT_VERBS)
+        .chain(["uri", "newBuilder", "HttpRequest"])
+        // The annotations matched by their names (not by the `@`, which most methods have).
+        .chain(MAPPINGS)
+        .chain(RETROFIT_MARKERS)
+        .chain(ROLE_ANNOTATIONS)
+        .chain(["HTTP", "HttpExchange"])
+        // The types a statement declares, which the extractor collects too (a `record`
+        // declaration is told from a name `record` by `deferred::Prune`).
+        .chain(["class", "interface", "enum"])
+}
+
 /// The hits of the Java query files on `tree`; without `generic`, those of `graph.scm` (`call`
 /// and `assignment`) are left out, as the query compiled without that file does.
 #[cfg(test)]

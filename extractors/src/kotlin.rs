@@ -703,6 +703,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     chain_member_names: &[],
     // The nodes whose facts name their scopes: calls, assignments, annotations.
     scoped: &["call_expression", "assignment", "annotation"],
+    prune_parents: &[],
     ids: OnceLock::new(),
 };
 

@@ -81,6 +81,9 @@ pub struct ProjectContext {
     generic: AllByDefault,
     /// Whether each file's query passes are timed (`FileExtraction::queries`).
     query_timing: bool,
+    /// Whether walks step over the statements that can add nothing (see
+    /// [`ProjectContext::set_pruning`]).
+    pruning: bool,
     /// In-project symbolic links: link path → target path (see [`ProjectContext::set_symlinks`]).
     symlinks: BTreeMap<String, String>,
     /// The namespaces of the C# `global using` directives of each C# project's files, worked
@@ -130,6 +133,19 @@ impl ProjectContext {
     /// [`crate::FileExtraction::queries`] lists them, for `--debug-extractors`.
     pub fn set_query_timing(&mut self, enabled: bool) {
         self.query_timing = enabled;
+    }
+
+    /// Switches on or off (on by default) the stepping over of statements that can add no fact:
+    /// without the generic facts, a Java walk does not visit a statement whose names the file
+    /// used before and that holds nothing a pattern starts with. The facts are the same either
+    /// way; off is for tests that show it.
+    pub fn set_pruning(&mut self, enabled: bool) {
+        self.pruning = enabled;
+    }
+
+    /// Whether walks may step over statements (see [`ProjectContext::set_pruning`]).
+    pub fn pruning(&self) -> bool {
+        self.pruning
     }
 
     /// Whether each file's query passes are timed.
@@ -195,6 +211,7 @@ impl ProjectContext {
             config_files: reader.read_paths(),
             generic: AllByDefault::default(),
             query_timing: false,
+            pruning: true,
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
             interner: policies::facts::Interner::default(),

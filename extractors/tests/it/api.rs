@@ -652,3 +652,80 @@ fn queries_choose_the_generic_facts_made_and_their_ids_stay() {
         assert!(generic(&context, path, source).is_empty(), "{path}");
     }
 }
+
+/// A Java walk without the generic facts steps over the statements that can add nothing, and
+/// only those: a statement with a name first used there, a lowercase qualified name
+/// (`com.acme.billing.Invoice`), a local class or record, a client or an HTTP call is walked
+/// even when every name in it was used before. The facts are those of a walk of every statement.
+#[test]
+fn a_java_walk_steps_over_no_statement_that_adds_a_fact() {
+    let service = "package com.acme.app;\n\
+        \n\
+        import org.apache.kafka.clients.producer.KafkaProducer;\n\
+        import org.springframework.web.client.RestTemplate;\n\
+        \n\
+        public class Service {\n\
+        \x20   void names(Invoice issue, Object com, Object acme, Object billing, Object record,\n\
+        \x20           Object Audit, Object Ledger, Object template, Object put, Object x,\n\
+        \x20           Object KafkaProducer, Object send) {\n\
+        \x20       x = issue;\n\
+        \x20   }\n\
+        \n\
+        \x20   void uses(RestTemplate template) {\n\
+        \x20       com.acme.billing.Invoice.issue();\n\
+        \x20       x = record.issue(template);\n\
+        \x20       class Ledger { }\n\
+        \x20       record Audit(Object x) { }\n\
+        \x20       template.put(\"/invoices/1\", x);\n\
+        \x20       x = new KafkaProducer(x);\n\
+        \x20       KafkaProducer.send(x);\n\
+        \x20   }\n\
+        }\n";
+    let invoice = "package com.acme.billing;\n\npublic class Invoice {\n    public static void issue() { }\n}\n";
+    let audit = "package com.acme.app;\n\npublic class Audit { }\n";
+    let ledger = "package com.acme.app;\n\npublic class Ledger { }\n";
+    let files: Vec<String> = [
+        "src/main/java/com/acme/app/Service.java",
+        "src/main/java/com/acme/app/Audit.java",
+        "src/main/java/com/acme/app/Ledger.java",
+        "src/main/java/com/acme/billing/Invoice.java",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let read = |path: &str| {
+        Some(
+            match path {
+                "src/main/java/com/acme/app/Service.java" => service,
+                "src/main/java/com/acme/app/Audit.java" => audit,
+                "src/main/java/com/acme/app/Ledger.java" => ledger,
+                _ => invoice,
+            }
+            .to_owned(),
+        )
+    };
+    let facts = |pruning: bool| -> Vec<String> {
+        let mut context = ProjectContext::discover_with(&files, |_| None);
+        context.set_generic_facts(false);
+        context.set_pruning(pruning);
+        let mut facts: Vec<String> = extractors::extract_files(&mut context, &files, read)
+            .into_iter()
+            .flat_map(|(_, extraction)| extraction.facts)
+            .map(|fact| serde_json::to_string(&fact).unwrap())
+            .collect();
+        facts.sort();
+        facts
+    };
+    let walked = facts(false);
+    assert_eq!(facts(true), walked);
+    let has = |needle: &str| walked.iter().any(|fact| fact.contains(needle));
+    // The qualified use reaches Invoice (its simple name is used before, unresolved).
+    assert!(
+        has("qualified use of `com.acme.billing.Invoice`"),
+        "{walked:#?}"
+    );
+    // The local class and record shadow the same-package `Ledger` and `Audit`: no edges.
+    assert!(!has("Ledger.java") && !has("Audit.java"), "{walked:#?}");
+    assert!(has("Invoice.java"), "{walked:#?}");
+    assert!(has("\"http_call\""), "{walked:#?}");
+    assert!(has("construction of `KafkaProducer`"), "{walked:#?}");
+}

@@ -37,9 +37,18 @@ pub fn project_files(directory: &Path) -> Vec<String> {
 /// Extracts every supported file of a fixture project (`<language>/<case>`), then applies the
 /// mount prefixes that cross files (`link_routes`), as the engine does.
 pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
+    extract_project_with(case, |_| {})
+}
+
+/// [`extract_project`] with the context set up by `configure` first.
+pub fn extract_project_with(
+    case: &str,
+    configure: impl FnOnce(&mut ProjectContext),
+) -> Vec<(String, String, FileExtraction)> {
     let root = fixtures_root().join(case);
     let files = project_files(&root);
     let mut context = ProjectContext::discover(&root, &files);
+    configure(&mut context);
     let mut extracted: Vec<(String, String, FileExtraction)> =
         extract_files(&mut context, &files, |file| {
             std::fs::read_to_string(root.join(file)).ok()
@@ -173,6 +182,26 @@ fn check_case_with_parse_errors(case: &str, with_errors: &[&str]) {
         format!("fixture__{}", case.replace('/', "__")),
         render_case(&extractions)
     );
+}
+
+/// Without the generic facts, walks step over the statements that can add nothing
+/// (`ProjectContext::set_pruning`): every fixture gives the very facts it gives when every
+/// statement is walked.
+#[test]
+fn stepping_over_statements_changes_no_fact_of_any_fixture() {
+    let mut compared = 0;
+    for case in CASES {
+        let facts = |pruning: bool| {
+            render_case(&extract_project_with(case, |context| {
+                context.set_generic_facts(false);
+                context.set_pruning(pruning);
+            }))
+        };
+        let walked = facts(false);
+        assert_eq!(facts(true), walked, "{case}");
+        compared += walked.lines().count();
+    }
+    assert!(compared > 1000, "only {compared} lines compared");
 }
 
 #[test]
