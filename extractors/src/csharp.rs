@@ -36,7 +36,6 @@
 //! arity still counts as a use. A `using static` directive is already an edge to its class; a
 //! call inside another part of the same partial static class is not an edge.
 
-use crate::syntax::ChildField;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -57,6 +56,7 @@ use crate::graph;
 use crate::imports_out::{self, ImportSiteAt};
 use crate::links::RouteLinks;
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children, Fnv};
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;

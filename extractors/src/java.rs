@@ -2,7 +2,6 @@
 //! index (`crate::jvm`), and infrastructure clients (JDBC, Spring Data repositories, Kafka,
 //! `RestTemplate`, `WebClient`).
 
-use crate::syntax::ChildField;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -18,6 +17,7 @@ use crate::graph;
 use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;

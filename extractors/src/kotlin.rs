@@ -3,7 +3,6 @@
 //! Kotlin imports them), and infrastructure clients (Retrofit, OkHttp, Room, the Ktor client,
 //! and the Java clients).
 
-use crate::syntax::ChildField;
 use std::sync::{LazyLock, OnceLock};
 use std::time::Instant;
 
@@ -18,6 +17,7 @@ use crate::graph;
 use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
+use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
 use crate::ExtractionInput;
 

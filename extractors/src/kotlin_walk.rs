@@ -25,7 +25,6 @@
 //! - the `right` of a `=` `assignment` whose `left` is a `navigation_expression` → `assignment`
 //!   (generic).
 
-use crate::syntax::ChildField;
 use std::sync::OnceLock;
 
 use policies::facts::FactKind;
@@ -35,6 +34,7 @@ use tree_sitter::Tree;
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::syntax::ChildField;
 use crate::walk_driver::{kind_in, kind_table, wild, Ancestor};
 
 /// The node kinds the walk tells apart.

@@ -28,7 +28,6 @@
 //!
 //! String templates keep their interpolations as `{…}` (`"/o/$id"` → `/o/{id}`).
 
-use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -39,6 +38,7 @@ use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
 use crate::links::{RouteLinks, RouterMember, RouterPrefix, RouterRef};
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
 use crate::ExtractionInput;

@@ -9,7 +9,6 @@
 //! b`, `from a import c`) qualify the callees of client calls: `connect(…)` after `from psycopg2
 //! import connect` is `psycopg2.connect`.
 
-use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -21,6 +20,7 @@ use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
 use crate::query::Field;
 use crate::source_scope;
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::ExtractionInput;
 

@@ -31,7 +31,6 @@
 //!   leading hole is the base URL (`f"{BASE}/orders"` has the path `/orders`), unless it names
 //!   a module-level string the file assigns once, which stands for its value.
 
-use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -42,6 +41,7 @@ use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
 use crate::links::{PathConstant, RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef};
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
 use crate::ExtractionInput;

@@ -32,11 +32,11 @@
 //!   a verb without a path on a method with a `@Url` parameter is a request to that dynamic URL
 //!   (`url` `{name}`, no path).
 
-use crate::syntax::ChildField;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts_out::FactFactory;
+use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use crate::graph::FileSyntax;

@@ -6,7 +6,6 @@
 //! clients (URLSession, Core Data, the Keychain, UserDefaults) match by name; Alamofire needs
 //! its import.
 
-use crate::syntax::ChildField;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
@@ -16,6 +15,7 @@ use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
 use crate::query::Field;
 use crate::source_scope;
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::ExtractionInput;
 

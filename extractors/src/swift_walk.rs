@@ -22,7 +22,6 @@
 //! - the `result` of a `=` `assignment` whose target holds a `navigation_expression` →
 //!   `assignment` (generic), one per such child.
 
-use crate::syntax::ChildField;
 use std::sync::OnceLock;
 
 use policies::facts::FactKind;
@@ -30,6 +29,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::syntax::ChildField;
 use crate::walk_driver::{kind_in, kind_table, preorder, wild};
 
 /// The node kinds the walk tells apart.

@@ -17,7 +17,6 @@
 //!   receiver whose name mentions `session`, such as `Session.default`), the method its `method:`
 //!   argument, else GET; the URL a string literal or a request as above. Client `Alamofire`.
 
-use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Fact, FactKind};
@@ -26,6 +25,7 @@ use tree_sitter::Node;
 use crate::facts_out::FactFactory;
 use crate::graph::FileSyntax;
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, HttpCallSite, RouteSite};
 

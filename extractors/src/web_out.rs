@@ -10,12 +10,12 @@
 //! unwrapped: the extractor does not know the spec, so it emits one fact per candidate type and
 //! the engine keeps those whose `data` is declared data.
 
-use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts_out::{set, FactFactory};
 use crate::route_path;
+use crate::syntax::ChildField;
 
 /// A route a file serves.
 #[derive(Debug, Clone)]

@@ -11,7 +11,6 @@
 //!   `GetService(typeof(T))`, and a constructor parameter of type `IServiceProvider` (service
 //!   `IServiceProvider`, method `inject`).
 
-use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -22,6 +21,7 @@ use crate::graph::csharp::{simple_name, CSharp};
 use crate::graph::{FileSyntax, GraphGrammar};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::walk_driver::Ancestor;
 

@@ -32,7 +32,6 @@
 mod di;
 mod routes;
 
-use crate::syntax::ChildField;
 pub(crate) use di::ConstructorParameters;
 
 use policies::facts::{Confidence, Fact, FactKind};
@@ -44,6 +43,7 @@ use crate::graph::csharp::simple_name;
 use crate::graph::{FileSyntax, GraphGrammar};
 use crate::links::RouteLinks;
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, HttpCallSite};
 

@@ -39,7 +39,6 @@
 //! - Data wrappers include generic repositories (`IRepository<T>`, `IReadRepository<T>`,
 //!   `DbSet<T>`), so a handler that is given `IRepository<CatalogItem>` works on `CatalogItem`.
 
-use crate::syntax::ChildField;
 use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Confidence, Fact};
@@ -55,6 +54,7 @@ use crate::graph::csharp::{simple_name, CSharp};
 use crate::graph::{FileSyntax, GraphGrammar};
 use crate::links::{ControllerClass, InheritedRoute, RouteLinks};
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path, RouteSite};
 

@@ -6,13 +6,13 @@
 //! `new pg.Pool()` and `new P()` are both `Pool`, `axios(…)` is `default`, `axios.get(…)` is `get`,
 //! `MongoClient.connect(…)` is `MongoClient.connect`.
 
-use crate::syntax::ChildField;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
 use super::imports::ImportRecord;
 use crate::syntax;
+use crate::syntax::ChildField;
 
 /// What an imported local name stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,6 @@
 //! Variables and fields that hold a client (`const api = axios.create()`) are remembered as
 //! instances, so that `http` can read requests made through them.
 
-use crate::syntax::ChildField;
 use std::collections::{HashMap, HashSet};
 
 use policies::facts::{Confidence, Fact, FactKind};
@@ -23,6 +22,7 @@ use super::FileView;
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
 use crate::syntax;
+use crate::syntax::ChildField;
 
 /// Receivers that hold a client (`api`, `this.http`), with the client's package.
 pub(super) type Instances = HashMap<String, &'static str>;

@@ -13,7 +13,6 @@
 //! whose text after a leading dynamic base starts with `/` (`${API}/orders/${id}` →
 //! `/orders/{}`). Dynamic segments normalise to `{}` (`route_path`).
 
-use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -31,6 +30,7 @@ use crate::links::{
     WrapperCall, WrapperMethod,
 };
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::web_out::joined_url;
 use crate::{route_path, syntax};
 use std::collections::HashMap;

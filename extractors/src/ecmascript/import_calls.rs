@@ -5,13 +5,13 @@
 //! `import('x')` inside a type (`typeof import('x')`, `import('x').T`) is a type-only reference,
 //! and so is a `typeof import('x')` the grammar misread as an expression.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::bindings::Binding;
 use super::imports::{bind_module, empty_record, named, ImportForm, ImportRecord};
 use super::literals::property_name;
 use super::usage::is_in_type_position;
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Reads `require('x')` or `import('x')` and what its result is bound to:

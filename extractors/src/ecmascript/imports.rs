@@ -7,7 +7,6 @@
 //! fact kind: a file or an unresolved internal specifier gives `import` (with `resolved` only for a
 //! file), a package outside the project gives `external`.
 
-use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use tree_sitter::Node;
 
@@ -17,6 +16,7 @@ use super::{import_calls, FileView};
 use crate::context::{Request, Resolution};
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
 use crate::ExtractionInput;
 

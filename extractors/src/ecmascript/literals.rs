@@ -1,9 +1,9 @@
 //! Reading literal values out of JavaScript/TypeScript syntax: string literals, template strings
 //! and `+` concatenations with their dynamic parts marked, object-literal properties, argument lists.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// The marker that stands for a dynamic part in [`Interpolated::text`].

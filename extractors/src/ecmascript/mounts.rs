@@ -13,7 +13,6 @@
 //!   `exports.users = router`, `module.exports = { users: router }`, Koa's `module.exports =
 //!   router.routes()`; a name exported as itself needs no record.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::imports::ImportRecord;
@@ -21,6 +20,7 @@ use super::literals::{arguments, object_property, static_string};
 use super::FileView;
 use crate::context::Resolution;
 use crate::links::{RouteLinks, RouterExport, RouterMount, RouterRef};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Function kinds whose parameters can be a plugin's router.

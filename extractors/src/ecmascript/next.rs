@@ -18,7 +18,6 @@
 //! Framework `next`; the handler is the exported function (`GET`) or the local one exported
 //! under the method's name (`handler`).
 
-use crate::syntax::ChildField;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
@@ -26,6 +25,7 @@ use super::literals::static_string;
 use super::FileView;
 use crate::facts_out::set;
 use crate::route_path;
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// The methods an App Router route handler may export.

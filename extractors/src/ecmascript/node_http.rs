@@ -11,13 +11,13 @@
 //! `case '/x':`. `==` and `===` count, either side; `else` branches inherit nothing. Framework
 //! `node:http`, scope the enclosing function, no handler name.
 
-use crate::syntax::ChildField;
 use policies::facts::Fact;
 use tree_sitter::Node;
 
 use super::literals::{arguments, static_string};
 use super::FileView;
 use crate::query::{Field, QueryHit};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, RouteSite};
 

@@ -18,7 +18,6 @@
 //! extraction by `crate::links` from the records `super::mounts` makes; mounts made in test files
 //! (`*.test.*`, `*.spec.*`, `__tests__/`) are left out.
 
-use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use policies::facts::{Confidence, Fact, FactKind};
@@ -32,6 +31,7 @@ use crate::facts_out::set;
 use crate::links::{RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef};
 use crate::query::{Field, QueryHit};
 use crate::route_path;
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::web_out::{self, join_path};
 

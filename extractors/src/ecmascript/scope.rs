@@ -6,11 +6,11 @@
 //! a class field); a callback passed as an argument contributes nothing. An object literal bound
 //! to a variable prefixes the methods inside it.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::literals::property_name;
 use crate::syntax;
+use crate::syntax::ChildField;
 
 /// The dotted path of the functions, methods and classes around `node`, outermost first;
 /// `root` is the root of its tree. Walks down from the root: the file's walk records the scope

@@ -3,7 +3,6 @@
 //! ways and compared hit by hit, in order; the name uses and scopes are compared with the
 //! straightforward readings they replace.
 
-use crate::syntax::ChildField;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +12,7 @@ use tree_sitter::{Node, Tree};
 use super::{scope, usage, walk};
 use crate::query::{self, QueryHit};
 use crate::syntax;
+use crate::syntax::ChildField;
 use crate::Language;
 
 fn sources(root: &Path, found: &mut Vec<PathBuf>) {

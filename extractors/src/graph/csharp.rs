@@ -1,12 +1,12 @@
 //! The [`GraphGrammar`] of C#.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{
     binary_condition, last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar,
 };
 use crate::csharp_walk::{self, field_child, Child, Kind};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// C# syntax.

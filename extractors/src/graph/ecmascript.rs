@@ -1,6 +1,5 @@
 //! The [`GraphGrammar`] of TypeScript, TSX and JavaScript.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{
@@ -8,6 +7,7 @@ use super::{
     GraphGrammar,
 };
 use crate::syntax::named_children;
+use crate::syntax::ChildField;
 
 /// TypeScript and JavaScript syntax.
 pub(crate) struct EcmaScript;

@@ -1,6 +1,5 @@
 //! The [`GraphGrammar`] of Go.
 
-use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use tree_sitter::Node;
@@ -9,6 +8,7 @@ use super::{
     binary_condition, last_statement, not_condition, unwrap_parentheses, Arm, Branch, Condition,
     GraphGrammar,
 };
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Go syntax, with the typed constants of the file (Go's enums).

@@ -1,12 +1,12 @@
 //! The [`GraphGrammar`] of Java.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{
     binary_condition, last_statement, not_condition, unwrap_parentheses, Arm, Branch, Condition,
     GraphGrammar,
 };
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Java syntax.

@@ -1,9 +1,9 @@
 //! The [`GraphGrammar`] of Kotlin.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
 
 /// Kotlin syntax.

@@ -47,13 +47,13 @@ pub(crate) mod python;
 pub(crate) mod rust;
 pub(crate) mod swift;
 
-use crate::syntax::ChildField;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts_out::FactFactory;
 use crate::query::QueryHit;
 use crate::syntax;
+use crate::syntax::ChildField;
 
 /// The longest text kept in a property (arguments, values, receivers).
 pub(crate) const TEXT_LIMIT: usize = 120;

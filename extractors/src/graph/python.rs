@@ -1,9 +1,9 @@
 //! The [`GraphGrammar`] of Python.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Python syntax.

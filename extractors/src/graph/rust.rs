@@ -4,10 +4,10 @@
 //! expressions, so only a subject `name.field` and a pattern `E::K` (a path, no `|`) are read.
 //! `if let E::K = o.p` reads as `o.p == E::K`. Macro calls (`println!`) are not calls.
 
-use crate::syntax::ChildField;
 use tree_sitter::Node;
 
 use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Rust syntax.

@@ -4,12 +4,12 @@
 //! reads `o.p == .k && x` as `o.p == (.k && x)`; the member of such a misread conjunction is
 //! its left operand, for equalities only (never for `!=`).
 
-use crate::syntax::ChildField;
 use std::collections::BTreeMap;
 
 use tree_sitter::Node;
 
 use super::{last_statement, unwrap_parentheses, Arm, Branch, Condition, GraphGrammar};
+use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Swift syntax, with the declared types of the file's properties.
