@@ -58,6 +58,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut facts = Vec::new();
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
+    let local = LocalNames::new(&hits, source, root);
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
             continue;
@@ -96,10 +97,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let mut paths = Vec::new();
         expand(argument, source, &[], None, 0, &mut paths);
         let mut module = own_module.clone();
-        module.extend(inline);
+        module.extend(inline.iter().cloned());
         let mut groups: Vec<(Resolution, Vec<String>)> = Vec::new();
         for path in &paths {
-            let resolution = resolve(input, own_crate.as_ref(), &module, &path.segments);
+            let resolution = match local.rooted(&path.segments, &inline, statement) {
+                Rooted::Path(segments) => resolve(input, own_crate.as_ref(), &module, &segments),
+                Rooted::Here => Resolution::File(input.path.to_owned()),
+            };
             if let Some(last) = path.segments.last().filter(|last| *last != "*") {
                 let local = path.alias.clone().unwrap_or_else(|| last.clone());
                 bindings.insert(local, path.segments.join("::"));
@@ -297,6 +301,177 @@ fn path_segments(node: Node<'_>, source: &str) -> Vec<String> {
         .filter(|segment| !segment.is_empty())
         .map(str::to_owned)
         .collect()
+}
+
+/// What a `use` path's first name is bound to in the file, besides a module the file declares
+/// (which [`resolve`] reads): since Rust 2018 a path may start at any name in scope (uniform
+/// paths), such as an enum of the module (`use Mode::*;`, `use FastMatchResult::*;` inside a
+/// function) or a name another `use` brings in (`use crate::ast::Kind;` then `use Kind::*;`).
+/// Before, such a path was read as an external package named after the enum.
+struct LocalNames<'hits, 'tree, 'source> {
+    hits: &'hits [crate::query::QueryHit<'tree>],
+    source: &'source str,
+    root: Node<'tree>,
+    /// Every use path's binding, worked out on the first path that may need them.
+    uses: std::cell::OnceCell<Vec<UseBinding>>,
+    /// The enums and inline modules the file declares, by the inline modules around them,
+    /// worked out on the first path that may need them.
+    items: std::cell::OnceCell<Vec<(Vec<String>, String)>>,
+}
+
+/// One name a `use` binds: the inline modules around it, the function around it (its node
+/// id), the name and the path it binds the name to.
+struct UseBinding {
+    modules: Vec<String>,
+    function: Option<usize>,
+    name: String,
+    path: Vec<String>,
+}
+
+/// A `use` path with its first name read in the file's scope.
+enum Rooted {
+    /// The path to resolve (the written one, or one through another `use`).
+    Path(Vec<String>),
+    /// An item the file itself declares.
+    Here,
+}
+
+/// How many `use` bindings a path is followed through (`use a::B as C; use C::D as E; …`).
+const MAX_REBINDS: usize = 4;
+
+impl<'hits, 'tree, 'source> LocalNames<'hits, 'tree, 'source> {
+    fn new(
+        hits: &'hits [crate::query::QueryHit<'tree>],
+        source: &'source str,
+        root: Node<'tree>,
+    ) -> Self {
+        Self {
+            hits,
+            source,
+            root,
+            uses: std::cell::OnceCell::new(),
+            items: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether [`LocalNames::rooted`] may read a path other than as written: its first name
+    /// starts uppercase (a crate or module name starts lowercase, so no crate of that name can
+    /// make the path ambiguous) and something follows it.
+    fn may_root(segments: &[String]) -> bool {
+        segments.len() >= 2
+            && segments
+                .first()
+                .is_some_and(|first| first.starts_with(|c: char| c.is_ascii_uppercase()))
+    }
+
+    /// `segments` (a path written in the `use` `statement` inside the inline modules `inline`)
+    /// with its first name followed through the file's other `use`s, or [`Rooted::Here`] when
+    /// it names an enum or inline module the file declares. A name bound in the same function
+    /// wins over one bound in the module.
+    fn rooted(&self, segments: &[String], inline: &[String], statement: Node<'_>) -> Rooted {
+        let mut segments = segments.to_vec();
+        if !Self::may_root(&segments) {
+            return Rooted::Path(segments);
+        }
+        let function = enclosing_function(statement);
+        for _ in 0..MAX_REBINDS {
+            if !Self::may_root(&segments) {
+                break;
+            }
+            let Some(first) = segments.first() else {
+                break;
+            };
+            let bound = |scope: Option<usize>| {
+                self.uses().iter().find(|binding| {
+                    binding.modules == inline
+                        && binding.function == scope
+                        && binding.name == *first
+                        && binding.path.first() != Some(first)
+                })
+            };
+            match bound(function).or_else(|| function.and_then(|_| bound(None))) {
+                Some(binding) => {
+                    let mut through = binding.path.clone();
+                    through.extend(segments.get(1..).unwrap_or_default().iter().cloned());
+                    segments = through;
+                }
+                None => {
+                    let declared = self
+                        .items()
+                        .iter()
+                        .any(|(modules, name)| modules == inline && name == first);
+                    if declared {
+                        return Rooted::Here;
+                    }
+                    break;
+                }
+            }
+        }
+        Rooted::Path(segments)
+    }
+
+    fn uses(&self) -> &[UseBinding] {
+        self.uses.get_or_init(|| {
+            let mut uses = Vec::new();
+            for statement in self
+                .hits
+                .iter()
+                .filter(|hit| hit.kind == FactKind::Import && hit.node(Field::Specifier).is_none())
+                .filter_map(|hit| hit.node(Field::Statement))
+            {
+                let Some(argument) = field_child(statement, Child::Argument) else {
+                    continue;
+                };
+                let mut paths = Vec::new();
+                expand(argument, self.source, &[], None, 0, &mut paths);
+                let modules = inline_modules(statement, self.source);
+                let function = enclosing_function(statement);
+                for path in paths {
+                    if let Some(last) = path.segments.last().filter(|last| *last != "*") {
+                        uses.push(UseBinding {
+                            modules: modules.clone(),
+                            function,
+                            name: path.alias.clone().unwrap_or_else(|| last.clone()),
+                            path: path.segments,
+                        });
+                    }
+                }
+            }
+            uses
+        })
+    }
+
+    /// The enums and inline modules of the file, with the inline modules around each.
+    fn items(&self) -> &[(Vec<String>, String)] {
+        self.items.get_or_init(|| {
+            syntax::descendants(self.root)
+                .filter(|node| match node.kind() {
+                    "enum_item" => true,
+                    "mod_item" => field_child(*node, Child::Body).is_some(),
+                    _ => false,
+                })
+                .filter_map(|node| {
+                    let name = field_child(node, Child::Name)?;
+                    Some((
+                        inline_modules(node, self.source),
+                        syntax::text(name, self.source).to_owned(),
+                    ))
+                })
+                .collect()
+        })
+    }
+}
+
+/// The id of the function a node is in, if any.
+fn enclosing_function(node: Node<'_>) -> Option<usize> {
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        if ancestor.kind() == "function_item" {
+            return Some(ancestor.id());
+        }
+        current = ancestor.parent();
+    }
+    None
 }
 
 /// Resolves one use path.

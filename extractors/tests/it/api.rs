@@ -729,3 +729,72 @@ fn a_java_walk_steps_over_no_statement_that_adds_a_fact() {
     assert!(has("\"http_call\""), "{walked:#?}");
     assert!(has("construction of `KafkaProducer`"), "{walked:#?}");
 }
+
+/// A Rust `use` path may start at any name in scope (Rust 2018's uniform paths): an enum the
+/// file declares (`use Mode::*;`) is the file's own, one another `use` brings in (`use
+/// crate::ast::Kind;` then `use Kind::*;`) resolves through that `use`, and neither is an
+/// external package named after the enum.
+#[test]
+fn a_rust_use_of_an_enum_in_scope_is_no_external_package() {
+    let lib = "mod ast;\n\
+        use crate::ast::Kind;\n\
+        \n\
+        pub enum Mode { Fast, Slow }\n\
+        \n\
+        pub fn fast(mode: Mode) -> bool {\n\
+        \x20   use Mode::*;\n\
+        \x20   matches!(mode, Fast)\n\
+        }\n\
+        \n\
+        pub fn leaf(kind: Kind) -> bool {\n\
+        \x20   use Kind::*;\n\
+        \x20   matches!(kind, Leaf)\n\
+        }\n\
+        \n\
+        pub fn ready() {\n\
+        \x20   use std::task::Poll;\n\
+        \x20   use Poll::Ready;\n\
+        }\n";
+    let files: Vec<String> = ["Cargo.toml", "src/lib.rs", "src/ast.rs"]
+        .map(str::to_owned)
+        .to_vec();
+    let read = |path: &str| {
+        Some(
+            match path {
+                "Cargo.toml" => "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\n",
+                "src/lib.rs" => lib,
+                _ => "pub enum Kind { Leaf, Node }\n",
+            }
+            .to_owned(),
+        )
+    };
+    let mut context = ProjectContext::discover_with(&files, read);
+    let facts: Vec<policies::facts::Fact> = extractors::extract_files(&mut context, &files, read)
+        .into_iter()
+        .flat_map(|(_, extraction)| extraction.facts)
+        .collect();
+    let at_line = |line: u32| {
+        facts
+            .iter()
+            .find(|fact| *fact.evidence.file == *"src/lib.rs" && fact.evidence.line == line)
+            .unwrap_or_else(|| panic!("no fact at line {line}: {facts:#?}"))
+    };
+    let resolved = |line: u32| {
+        at_line(line)
+            .properties
+            .get("resolved")
+            .and_then(|value| value.as_str())
+            .map(str::to_owned)
+    };
+    assert_eq!(resolved(7).as_deref(), Some("src/lib.rs"));
+    assert_eq!(resolved(12).as_deref(), Some("src/ast.rs"));
+    let ready = at_line(18);
+    assert_eq!(ready.kind, FactKind::External);
+    assert_eq!(
+        ready
+            .properties
+            .get("package")
+            .and_then(|value| value.as_str()),
+        Some("std")
+    );
+}
