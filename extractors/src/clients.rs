@@ -238,16 +238,12 @@ impl ClientMatcher<'_> {
     /// The last segments of every rule's tails, of every use: a site whose last segment is none
     /// of these matches no rule ([`ClientMatcher::may_end_with`]).
     pub fn last_segments(&self) -> Vec<&'static str> {
-        let mut segments: Vec<&'static str> =
-            [ClientUse::Construct, ClientUse::Call, ClientUse::Inject]
-                .into_iter()
-                .flat_map(|use_kind| {
-                    self.rules
-                        .iter()
-                        .flat_map(move |rule| Self::tails(rule, use_kind))
-                })
-                .map(|tail| self.last_segment(tail))
-                .collect();
+        let of_uses = LastSegments::of(self);
+        let mut segments: Vec<&'static str> = [&of_uses.constructs, &of_uses.calls, &of_uses.types]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
         segments.sort_unstable();
         segments.dedup();
         segments
