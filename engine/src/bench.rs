@@ -1,7 +1,8 @@
 //! `lintel bench-parse` (hidden): the parse-only floor for benchmarks. It reads and parses with
-//! tree-sitter exactly the files `check` parses (those it extracts: owned, readable, and not
-//! generated unless `--include-generated`; and the other Java, Kotlin and C# files, which it
-//! parses for the types they declare), in parallel, and runs no query, resolution or solving,
+//! tree-sitter exactly the files `check` parses (every source file it extracts, owned or not:
+//! readable, and not generated unless `--include-generated`; and the generated Java, Kotlin and
+//! C# files, which it parses for the types they declare), in parallel, and runs no query,
+//! resolution or solving,
 //! so `check --all` time divided by this time is the pipeline's overhead.
 
 use std::io::Write;
@@ -13,16 +14,15 @@ use crate::check::CheckOptions;
 use crate::cli::{report_error, CheckArgs, ExitStatus};
 use crate::config::load_spec;
 use crate::error::EngineError;
-use crate::paths::ComponentMap;
 use crate::scope::{read_file, resolve};
 
 /// Parses every file `check` would parse; returns (files parsed, error nodes, elapsed ms).
 pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), EngineError> {
     let started = Instant::now();
     let root = options.project.as_path();
-    let spec = load_spec(root, options.spec.as_deref())?;
+    // A spec that does not load fails here as it fails `check`.
+    load_spec(root, options.spec.as_deref())?;
     let scope = resolve(root, &options.scope)?;
-    let map = ComponentMap::new(&spec.model);
     let attributes = scope
         .project_files
         .iter()
@@ -44,13 +44,10 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
             // Scheduled as `check` schedules its files (`extract::extract_files`).
             .with_max_len(1)
             .filter_map(|file| {
-                // `check` parses the unowned and generated Java, Kotlin and C# files too, for
-                // the types they declare.
+                // `check` extracts every file, owned or not (unowned ones for chains), and
+                // parses the generated Java, Kotlin and C# files too, for the types they declare.
                 let for_declarations = extractors::reads_declarations(file);
-                let owned = map.owner(file).is_some();
-                if !owned && !for_declarations {
-                    return None;
-                }
+                extractors::Language::for_path(file)?;
                 let bytes = read_file(&scope, root, None, file).ok()?;
                 // Nor does `check` read a file larger than 2 MiB, nor extract a binary-looking
                 // one (`extract::first_one`).
@@ -59,8 +56,7 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
                 }
                 let binary = crate::extract::skip_reason(&bytes).is_some();
                 let text = String::from_utf8(bytes).ok()?;
-                let extracted = owned
-                    && !binary
+                let extracted = !binary
                     && (options.include_generated
                         || !extractors::is_generated(file, &text, &attributes));
                 if !extracted && !for_declarations {

@@ -9,6 +9,7 @@ use std::time::Instant;
 use policies::facts::DomainFact;
 use policies::model::Model;
 
+use crate::chains::FileGraph;
 use crate::config::LoadedSpec;
 use crate::error::EngineError;
 use crate::evaluate::{evaluate, ChangeSet, Evaluation, FactTable, InScope, Inputs};
@@ -118,6 +119,10 @@ impl InScope for ScopeFiles {
     fn contains_file(&self, file: &str) -> bool {
         self.everything || self.files.contains(file)
     }
+
+    fn is_everything(&self) -> bool {
+        self.everything
+    }
 }
 
 /// Resolution configs whose change puts every file in scope (`cli.md`).
@@ -163,6 +168,8 @@ pub struct Analysis {
     pub domain_facts: Vec<DomainFact>,
     /// The flow graph.
     pub graph: FlowGraph,
+    /// The file graph of chains (`language.md` §3.6).
+    pub chains: FileGraph,
     /// Candidates.
     pub evaluation: Evaluation,
 }
@@ -409,6 +416,7 @@ fn analyse_scope(
         }
     }
     crate::families::di_policy::fill_injection_targets(&mut extraction.facts, &extraction.owners);
+    crate::families::di_policy::fill_injection_type_files(&mut extraction.facts);
     crate::families::contracts::fill_http_call_targets(model, &mut extraction.facts);
     let (domain_facts, query_warnings) = crate::queries::run(
         &spec.queries,
@@ -422,7 +430,8 @@ fn analyse_scope(
         graph: &extraction.facts,
         domain: &domain_facts,
     };
-    let graph = FlowGraph::build(model, &table);
+    let graph = FlowGraph::build(model, &table, &extraction.owners);
+    let chains = FileGraph::build(model, &table, &extraction.owners);
     let in_scope = scope_files(&scope, &spec);
     let changes = ChangeSet {
         everything: scope.is_everything(),
@@ -433,6 +442,8 @@ fn analyse_scope(
         facts: &extraction.facts,
         domain_facts: &domain_facts,
         graph: &graph,
+        chains: &chains,
+        new_edge: None,
         scope: &in_scope,
         changes: &changes,
         owners: &extraction.owners,
@@ -444,6 +455,7 @@ fn analyse_scope(
         extraction,
         domain_facts,
         graph,
+        chains,
         evaluation,
     }
 }

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use policies::facts::{DomainFact, Fact};
 use policies::model::Model;
 
+use crate::chains::FileGraph;
 use crate::families::Context;
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
@@ -24,6 +25,10 @@ pub struct Inputs<'a> {
     pub domain_facts: &'a [DomainFact],
     /// The flow graph (built over the same facts).
     pub graph: &'a FlowGraph,
+    /// The file graph of chains (built over the same facts).
+    pub chains: &'a FileGraph,
+    /// Under `--diff`: true for a fact whose edge the base lacks.
+    pub new_edge: Option<&'a dyn Fn(usize) -> bool>,
     /// The check scope.
     pub scope: &'a dyn InScope,
     /// The changed files.
@@ -43,6 +48,8 @@ pub fn evaluate(inputs: &Inputs<'_>) -> Evaluation {
             domain: inputs.domain_facts,
         },
         graph: inputs.graph,
+        chains: inputs.chains,
+        new_edge: inputs.new_edge,
         scope: inputs.scope,
         changes: inputs.changes,
         owners: inputs.owners,

@@ -276,7 +276,19 @@ fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) ->
     }
 }
 
-/// Extracts every owned file of the scope's snapshot.
+/// The facts of an unowned file that chains use (`language.md` §3.6): flow edges.
+fn is_chain_fact(fact: &Fact) -> bool {
+    matches!(
+        fact.kind,
+        FactKind::Import
+            | FactKind::ConstructorInjection
+            | FactKind::AccessesTechnology
+            | FactKind::HttpCall
+    )
+}
+
+/// Extracts every file of the scope's snapshot: owned files for every rule, unowned ones for
+/// the flow facts of chains.
 /// Workflow files are extracted whether or not a component owns them (`language.md` §3.7).
 pub fn extract_project(
     root: &Path,
@@ -311,11 +323,10 @@ pub fn extract_project(
                 });
             }
             extraction.owners.insert(file.clone(), ownership.owner);
-            owned.push(file.clone());
-        } else if extractors::Language::for_path(file) == Some(extractors::Language::GitHubActions)
-        {
-            owned.push(file.clone());
         }
+        // Every file is extracted, owned or not: an unowned file's flow facts serve chains
+        // (`language.md` §3.6), and workflow files are read whoever owns them.
+        owned.push(file.clone());
     }
     let key = cache.map(|_| {
         let mut identities: Vec<(String, String)> = scope
@@ -365,6 +376,19 @@ pub fn extract_project(
         .sum();
     extraction.facts.reserve_exact(total);
     for (file, outcome) in outcomes {
+        // A file no component owns serves chains only: its flow facts are kept, without a
+        // subject, and nothing of it is reported (workflow files are judged whoever owns them).
+        let serves_chains_only = !extraction.owners.contains_key(&file)
+            && extractors::Language::for_path(&file) != Some(extractors::Language::GitHubActions);
+        if serves_chains_only {
+            if let CachedOutcome::Extracted { facts, .. } = outcome {
+                extraction
+                    .facts
+                    .extend(facts.into_iter().filter(|fact| is_chain_fact(fact)));
+                extraction.files_scanned += 1;
+            }
+            continue;
+        }
         match outcome {
             CachedOutcome::Extracted {
                 facts,

@@ -1,12 +1,14 @@
-//! The flow graph of `language.md` §3.5 and the paths of §3.6.
+//! The flow graph of `language.md` §3.5: component edges, for the direct-edge rules (DenyFlow and
+//! the others); path rules are judged on file chains (`chains.rs`).
 //!
-//! Edges come from import facts (not type-only; target = owner of the resolved file) and
+//! Edges come from import facts (not type-only; target = owner of the resolved file),
+//! constructor injections (target = owner of the file that declares the injected type) and
 //! `accesses_technology` facts (target = the declared entity, else the §3.5 category's resources,
 //! else its nodes). There is one edge per (from, to): its confidence is the maximum over its
 //! facts, and its representative fact the best by confidence, strategy, file, line, column and id.
-//! All maps are ordered, so every witness is deterministic.
+//! All maps are ordered, so every choice is deterministic.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 
 use policies::facts::{Confidence, DomainFactBody, Fact, FactKind};
 use policies::model::Model;
@@ -101,7 +103,7 @@ pub struct FlowGraph {
 }
 
 /// Orders facts for the representative choice: confidence (high first), strategy, file, line, column, id.
-fn fact_rank<'a>(
+pub(crate) fn fact_rank<'a>(
     fact: FactRef<'a>,
 ) -> (
     std::cmp::Reverse<Confidence>,
@@ -125,8 +127,8 @@ fn fact_rank<'a>(
 impl FlowGraph {
     /// Builds the graph from graph facts whose `subject` and `target` the engine has filled, and
     /// from query-emitted `flow` facts (indices into `table`).
-    pub fn build(model: &Model, table: &FactTable<'_>) -> Self {
-        let mut graph = Self::build_from_graph_facts(model, table.graph);
+    pub fn build(model: &Model, table: &FactTable<'_>, owners: &BTreeMap<String, String>) -> Self {
+        let mut graph = Self::build_from_graph_facts(model, table.graph, owners);
         for (index, fact) in table.domain_facts() {
             let DomainFactBody::Flow { from, to } = &fact.body else {
                 continue;
@@ -177,7 +179,11 @@ impl FlowGraph {
         }
     }
 
-    fn build_from_graph_facts(model: &Model, facts: &[Box<Fact>]) -> Self {
+    fn build_from_graph_facts(
+        model: &Model,
+        facts: &[Box<Fact>],
+        owners: &BTreeMap<String, String>,
+    ) -> Self {
         let mut graph = Self::default();
         for (index, fact) in facts.iter().enumerate() {
             let Some(from) = fact.subject.as_deref() else {
@@ -189,9 +195,15 @@ impl FlowGraph {
                     .iter()
                     .map(|target| target.to_string())
                     .collect(),
-                FactKind::AccessesTechnology
-                | FactKind::HttpCall
-                | FactKind::ConstructorInjection => {
+                // Code depends on the type it names (§3.5 Δ2): the owner of the file that
+                // declares the injected type, never the implementation DI registers for it.
+                FactKind::ConstructorInjection => fact
+                    .property_str("typeFile")
+                    .and_then(|file| owners.get(file))
+                    .cloned()
+                    .into_iter()
+                    .collect(),
+                FactKind::AccessesTechnology | FactKind::HttpCall => {
                     let Some(name) = fact.target.as_deref().or(fact.technology.as_deref()) else {
                         continue;
                     };
@@ -221,183 +233,5 @@ impl FlowGraph {
     /// Out-degree of an entity.
     pub fn fanout(&self, entity: &str) -> usize {
         self.edges.get(entity).map_or(0, BTreeMap::len)
-    }
-
-    fn successors<'a>(
-        &'a self,
-        node: &str,
-        minimum: Confidence,
-    ) -> impl Iterator<Item = &'a str> + 'a {
-        self.edges
-            .get(node)
-            .into_iter()
-            .flat_map(move |targets| {
-                targets
-                    .iter()
-                    .filter(move |(_, edge)| edge.confidence >= minimum)
-            })
-            .map(|(to, _)| to.as_str())
-    }
-
-    /// Distances to `target` over edges of at least `minimum` confidence, never entering `blocked`
-    /// (the blocked set never contains `target`).
-    fn distances_to(
-        &self,
-        target: &str,
-        minimum: Confidence,
-        blocked: &BTreeSet<String>,
-        may_enter: &dyn Fn(&str) -> bool,
-    ) -> BTreeMap<String, usize> {
-        let mut reverse: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for (from, targets) in &self.edges {
-            for (to, edge) in targets {
-                if edge.confidence >= minimum {
-                    reverse.entry(to.as_str()).or_default().push(from.as_str());
-                }
-            }
-        }
-        let mut distances = BTreeMap::from([(target.to_owned(), 0)]);
-        let mut queue = VecDeque::from([target.to_owned()]);
-        while let Some(node) = queue.pop_front() {
-            let distance = distances.get(&node).copied().unwrap_or(0);
-            if node != target && blocked.contains(&node) || !may_enter(&node) {
-                continue;
-            }
-            for &predecessor in reverse
-                .get(node.as_str())
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-            {
-                if !distances.contains_key(predecessor) {
-                    distances.insert(predecessor.to_owned(), distance + 1);
-                    queue.push_back(predecessor.to_owned());
-                }
-            }
-        }
-        distances
-    }
-
-    /// The shortest path `from → … → to` (at least one edge) over edges of at least `minimum`
-    /// confidence whose interior avoids `blocked`; ties go to the lexicographically smallest
-    /// sequence of entity names (§3.6).
-    pub fn shortest_path(
-        &self,
-        from: &str,
-        to: &str,
-        minimum: Confidence,
-        blocked: &BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        self.shortest_path_where(from, to, minimum, blocked, &|_| true)
-    }
-
-    /// As [`FlowGraph::shortest_path`], entering only entities that `may_enter` accepts (every
-    /// entity after `from`, `to` included).
-    pub fn shortest_path_where(
-        &self,
-        from: &str,
-        to: &str,
-        minimum: Confidence,
-        blocked: &BTreeSet<String>,
-        may_enter: &dyn Fn(&str) -> bool,
-    ) -> Option<Vec<String>> {
-        let distances = self.distances_to(to, minimum, blocked, may_enter);
-        // The path needs at least one edge, so from == to never has a witness here.
-        if from == to {
-            return None;
-        }
-        let mut length = *distances.get(from)?;
-        let mut path = vec![from.to_owned()];
-        let mut current = from.to_owned();
-        while length > 0 {
-            let next = self
-                .successors(&current, minimum)
-                .filter(|next| (*next == to || !blocked.contains(*next)) && may_enter(next))
-                .find(|next| distances.get(*next) == Some(&(length - 1)))?
-                .to_owned();
-            path.push(next.clone());
-            current = next;
-            length -= 1;
-        }
-        Some(path)
-    }
-
-    /// The witness of `reaches(from, to)`: definite edges first, then definite and probable.
-    pub fn witness(
-        &self,
-        from: &str,
-        to: &str,
-        blocked: &BTreeSet<String>,
-    ) -> Option<(Vec<String>, Confidence)> {
-        for minimum in [Confidence::Definite, Confidence::Probable] {
-            if let Some(path) = self.shortest_path(from, to, minimum, blocked) {
-                return Some((path, minimum));
-            }
-        }
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn graph(edges: &[(&str, &str, Confidence)]) -> FlowGraph {
-        let mut graph = FlowGraph::default();
-        for (from, to, confidence) in edges {
-            graph.edges.entry((*from).to_owned()).or_default().insert(
-                (*to).to_owned(),
-                Edge {
-                    confidence: *confidence,
-                    facts: vec![],
-                },
-            );
-        }
-        graph
-    }
-
-    #[test]
-    fn shortest_path_breaks_ties_lexicographically() {
-        use Confidence::Definite as D;
-        let g = graph(&[
-            ("A", "C", D),
-            ("A", "B", D),
-            ("B", "D", D),
-            ("C", "D", D),
-            ("A", "X", D),
-            ("X", "Y", D),
-            ("Y", "D", D),
-        ]);
-        let path = g.shortest_path("A", "D", D, &BTreeSet::new()).unwrap();
-        assert_eq!(path, ["A", "B", "D"]);
-    }
-
-    #[test]
-    fn blocked_interior_forces_a_bypass_or_nothing() {
-        use Confidence::Definite as D;
-        let g = graph(&[
-            ("A", "V", D),
-            ("V", "B", D),
-            ("A", "W", D),
-            ("W", "X", D),
-            ("X", "B", D),
-        ]);
-        let blocked = BTreeSet::from(["V".to_owned()]);
-        assert_eq!(
-            g.shortest_path("A", "B", D, &blocked).unwrap(),
-            ["A", "W", "X", "B"]
-        );
-        let blocked = BTreeSet::from(["V".to_owned(), "X".to_owned()]);
-        assert_eq!(g.shortest_path("A", "B", D, &blocked), None);
-    }
-
-    #[test]
-    fn witness_prefers_definite_paths() {
-        use Confidence::{Definite as D, Probable as P};
-        let g = graph(&[("A", "B", P), ("A", "C", D), ("C", "D", D), ("D", "B", D)]);
-        let (path, confidence) = g.witness("A", "B", &BTreeSet::new()).unwrap();
-        assert_eq!(path, ["A", "C", "D", "B"]);
-        assert_eq!(confidence, D);
-        let g = graph(&[("A", "B", P)]);
-        assert_eq!(g.witness("A", "B", &BTreeSet::new()).unwrap().1, P);
     }
 }

@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod bench;
 pub mod cache;
+pub mod chains;
 pub mod check;
 pub mod cli;
 pub mod compile;

@@ -524,6 +524,7 @@ fn detected_of(candidate: &Candidate, detail: &Detail, table: &FactTable<'_>) ->
         via_members: detail.via_members.clone(),
         data: detail.data.clone(),
         path: detail.path.clone(),
+        files: detail.files.clone(),
         operation: detail.operation.clone(),
         required_component: detail.required_component.clone(),
         interface: detail.interface.clone(),
@@ -867,6 +868,7 @@ pub fn assemble_handing_back(
         mut extraction,
         domain_facts,
         graph,
+        chains: _,
         evaluation,
     } = analysis;
     let model = &spec.model;

@@ -204,9 +204,13 @@ pub struct Detected {
     /// Data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<String>,
-    /// Proof path, every hop.
+    /// Proof path, every hop: the entities along the witness.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<Vec<String>>,
+    /// The witness chain's files, first to last, ending with its target entity when that is a
+    /// node or resource (chain-based types only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
     /// Operation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,

@@ -134,18 +134,23 @@ fn diff_reports_a_path_closed_by_a_changed_file_outside_the_rule_endpoints() {
         verdict["diff"]["changed_components"],
         serde_json::json!(["Api"])
     );
-    // The finding is evidenced by the first hop (an unchanged file); the changed file closed the path.
+    // The chain starts in an unchanged file; the finding is located at the edge the change
+    // added, the import that opens the path (language.md §3.6).
     assert_eq!(
         types(&verdict),
         [(
             "deny reach Web -> Repo".to_owned(),
-            "web/page.ts".to_owned()
+            "api/client.ts".to_owned()
         )]
     );
     let violation = &verdict["violations"][0];
     assert_eq!(
         violation["detected"]["path"],
         serde_json::json!(["Web", "Api", "Repo"])
+    );
+    assert_eq!(
+        violation["detected"]["files"],
+        serde_json::json!(["web/page.ts", "api/client.ts", "repo/orders.ts"])
     );
     assert_eq!(violation["status"], "new");
 }

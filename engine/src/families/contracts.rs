@@ -56,7 +56,7 @@ fn declared_endpoints(model: &Model, contracts: &[String]) -> Vec<Declared> {
 }
 
 /// The method and normalised path of a route or static http_call.
-fn endpoint_of(fact: &Fact) -> Option<(String, String)> {
+pub(crate) fn endpoint_of(fact: &Fact) -> Option<(String, String)> {
     let method = fact.property_str("method")?.to_uppercase();
     let path = match fact.kind {
         FactKind::Route => fact

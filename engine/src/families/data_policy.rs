@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 
 use policies::model::{Rule, RuleBody, RuleKind};
 
-use super::flow::path_candidate;
+use policies::smt::ChainRelation;
+
+use super::flow::{chain_site, path_candidate};
 use super::{builder_for, handlers, rule_name, Context, Detail, Evaluation, Family};
 
 /// The family.
@@ -96,33 +98,33 @@ fn data_reach(
         if handler == target {
             continue;
         }
-        let Some((path, chain)) = context.scoped_witness(handler, target, &BTreeSet::new()) else {
+        let Some(chain) = context.chain_between(handler, target, &BTreeSet::new()) else {
             continue;
         };
         let mut builder = builder_for(rule);
         match target_trust {
             Some(trust) => {
                 builder.deny_classification(rule_name(rule), label, trust);
-                builder.reach_closure();
                 builder.handles_fact(handler, data);
                 builder.label_fact(data, label_key, label);
                 builder.trust_fact(target, trust);
             }
             None => {
                 builder.deny_jurisdiction(rule_name(rule), label, target);
-                builder.reach_closure();
                 builder.handles_fact(handler, data);
                 builder.label_fact(data, label_key, label);
             }
         }
-        context.add_path_facts(&mut builder, &path, &chain);
+        context.add_chain(&mut builder, ChainRelation::Reach, handler, target, &chain);
         builder.distinct_names();
+        let (path, files) = context.chain_paths(&chain);
         let detail = Detail {
             from: Some(handler.to_owned()),
             to: Some(target.to_owned()),
             via: Some(handler.to_owned()),
             data: Some(data.to_owned()),
             path: Some(path.clone()),
+            files: Some(files),
             ..Detail::default()
         };
         let route = path.join(" -> ");
@@ -134,10 +136,8 @@ fn data_reach(
             "`{data}` ({label_key} {label}) handled by `{handler}` reaches {what} through {route}, which `{}` forbids",
             rule.text
         );
-        let at = chain
-            .first()
-            .and_then(|first| context.facts.get(*first))
-            .map(|fact| format!("{}:{}", fact.evidence().file, fact.evidence().line))
+        let at = chain_site(context, &chain)
+            .map(|site| format!("{}:{}", site.file, site.line))
             .unwrap_or_default();
         let fix = format!(
             "keep `{data}` away from `{target}`: remove the dependency at {at} on the path {route}, or send only data without the {label_key} `{label}` (for example an anonymised projection) across that boundary"
@@ -149,8 +149,7 @@ fn data_reach(
             "data_policy_violation",
             detail,
             builder.finish(),
-            path,
-            chain,
+            &chain,
             message,
             fix,
         ) {

@@ -129,6 +129,80 @@ fn class_owners<'a>(
         })
 }
 
+/// Sets the `typeFile` of every constructor injection: the one project file that declares its
+/// parameter type (`language.md` §3.5 Δ2), known from the classes whose constructors inject
+/// and from the imports that name the type (in C#, every use of a project type is such an
+/// import). A type declared in two files, or only outside the project, gets none. Flow and chain
+/// edges of injections go there: code depends on the type it names, whatever DI registers for
+/// it (that wiring is what di_policy judges, through `target`).
+pub fn fill_injection_type_files(facts: &mut [Box<Fact>]) {
+    let injects = |fact: &Fact| fact.kind == FactKind::ConstructorInjection;
+    if !facts.iter().any(|fact| injects(fact)) {
+        return;
+    }
+    let files: Vec<(usize, String)> = {
+        let wanted: HashSet<(&str, &str)> = facts
+            .iter()
+            .filter(|fact| injects(fact))
+            .filter_map(|fact| {
+                Some((
+                    fact.property_str("language").unwrap_or_default(),
+                    fact.property_str("parameterType")?,
+                ))
+            })
+            .collect();
+        let mut declared: HashMap<(&str, &str), Owner<'_>> = HashMap::new();
+        // Reading order does not matter: only whether a name has one file is kept.
+        for fact in facts.iter() {
+            let language = fact.property_str("language").unwrap_or_default();
+            match fact.kind {
+                FactKind::ConstructorInjection => {
+                    if let Some(class) = fact.property_str("class") {
+                        if wanted.contains(&(language, class)) {
+                            let slot = declared.get(&(language, class)).copied();
+                            declared
+                                .insert((language, class), Owner::with(slot, &fact.evidence.file));
+                        }
+                    }
+                }
+                FactKind::Import => {
+                    let (Some(PropertyValue::List(names)), Some(resolved)) =
+                        (fact.properties.get("names"), fact.property_str("resolved"))
+                    else {
+                        continue;
+                    };
+                    for name in names.iter().map(|name| name.as_str()) {
+                        if let Some(key) = wanted.get(&(language, name)) {
+                            let slot = declared.get(key).copied();
+                            declared.insert(*key, Owner::with(slot, resolved));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        facts
+            .iter()
+            .enumerate()
+            .filter(|(_, fact)| injects(fact))
+            .filter_map(|(index, fact)| {
+                let key = (
+                    fact.property_str("language").unwrap_or_default(),
+                    fact.property_str("parameterType")?,
+                );
+                let file = Owner::single(declared.get(&key))?;
+                Some((index, file.to_owned()))
+            })
+            .collect()
+    };
+    for (index, file) in files {
+        if let Some(fact) = facts.get_mut(index) {
+            fact.properties
+                .insert("typeFile", PropertyValue::from(file.as_str()));
+        }
+    }
+}
+
 /// Fills the `target` of constructor injections that have none (`language.md` §3.7): the
 /// owner of the parameter type's single registered implementation, else of the type's single
 /// declaration, else nothing.

@@ -5,6 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::Confidence;
 use policies::model::{Rule, RuleBody, RuleKind};
+use policies::smt::ChainRelation;
+
+use crate::chains::Chain;
 
 use super::{
     builder_for, fact_name, handlers, rule_name, Candidate, Citation, Context, Detail, Evaluation,
@@ -126,10 +129,10 @@ fn suggested_fix(violation_type: &str, detail: &Detail, site: &Site) -> String {
     }
 }
 
-/// Builds a candidate for an architecture finding of a path family.
+/// Builds a candidate for a finding of a chain family, located at the chain's site (§3.6).
 #[expect(
     clippy::too_many_arguments,
-    reason = "one constructor for every path-shaped finding"
+    reason = "one constructor for every chain-shaped finding"
 )]
 pub(crate) fn path_candidate(
     context: &Context<'_>,
@@ -138,18 +141,17 @@ pub(crate) fn path_candidate(
     violation_type: &'static str,
     detail: Detail,
     slice: policies::smt::Slice,
-    path: Vec<String>,
-    chain: Vec<usize>,
+    chain: &Chain,
     message: String,
     suggested_fix: String,
 ) -> Option<Candidate> {
-    let first = *chain.first()?;
-    let site = Site::of(&context.facts, first)?;
+    let site = Site::of(&context.facts, *chain.facts.get(chain.site)?)?;
+    let path = detail.path.clone().unwrap_or_default();
     Some(Candidate {
         rules: vec![index],
         citation: Citation::rule(rule),
         violation_type,
-        confidence: context.path_confidence(&chain),
+        confidence: context.path_confidence(&chain.facts),
         site,
         occurrences: Vec::new(),
         per_pair: true,
@@ -159,11 +161,16 @@ pub(crate) fn path_candidate(
         shape: Shape::Architecture(detail),
         slice,
         fanout: context.fanout(&path),
-        path_depth: Some(path.len().saturating_sub(1)),
+        path_depth: Some(chain.facts.len()),
         components: path,
-        chain,
+        chain: chain.facts.clone(),
         cause: SliceCause::Generic,
     })
+}
+
+/// The site of a chain: its located hop.
+pub(crate) fn chain_site(context: &Context<'_>, chain: &Chain) -> Option<Site> {
+    Site::of(&context.facts, *chain.facts.get(chain.site)?)
 }
 
 fn deny_flow(
@@ -242,7 +249,8 @@ fn deny_flow(
     }
 }
 
-/// DenyReach (`via` empty) and RequireFlowVia: one finding per (from, to) with the shortest (bypass) path.
+/// DenyReach (`via` empty) and RequireFlowVia: one finding per (from, to) with the shortest
+/// (bypass) chain.
 fn path_rule(
     context: &Context<'_>,
     index: usize,
@@ -257,25 +265,26 @@ fn path_rule(
         .filter(|member| *member != from && *member != to)
         .cloned()
         .collect();
-    let Some((path, chain)) = context.scoped_witness(from, to, &blocked) else {
+    let Some(chain) = context.chain_between(from, to, &blocked) else {
         return;
     };
     let mut builder = builder_for(rule);
-    if via.is_empty() {
+    let relation = if via.is_empty() {
         builder.deny_reach(rule_name(rule), from, to);
-        builder.reach_closure();
+        ChainRelation::Reach
     } else {
         builder.deny_bypass(rule_name(rule), from, to);
-        builder.via_closure(via);
-    }
-    context.add_path_facts(&mut builder, &path, &chain);
-    builder.distinct_entities();
+        ChainRelation::Bypass { via }
+    };
+    context.add_chain(&mut builder, relation, from, to, &chain);
+    let (path, files) = context.chain_paths(&chain);
     let via_members = (!via.is_empty()).then(|| super::sorted(via.to_vec()));
     let detail = Detail {
         from: Some(from.to_owned()),
         to: Some(to.to_owned()),
         via_members,
-        path: Some(path.clone()),
+        path: Some(path),
+        files: Some(files),
         ..Detail::default()
     };
     push_path_candidate(
@@ -284,28 +293,22 @@ fn path_rule(
         rule,
         detail,
         builder.finish(),
-        path,
-        chain,
+        &chain,
         evaluation,
     );
 }
 
-#[expect(clippy::too_many_arguments, reason = "the parts of one candidate")]
 fn push_path_candidate(
     context: &Context<'_>,
     index: usize,
     rule: &Rule,
     detail: Detail,
     slice: policies::smt::Slice,
-    path: Vec<String>,
-    chain: Vec<usize>,
+    chain: &Chain,
     evaluation: &mut Evaluation,
 ) {
     let violation_type = violation_type(rule.kind);
-    let Some(site) = chain
-        .first()
-        .and_then(|first| Site::of(&context.facts, *first))
-    else {
+    let Some(site) = chain_site(context, chain) else {
         return;
     };
     let message = message(violation_type, rule, &detail, &site.message);
@@ -317,7 +320,6 @@ fn push_path_candidate(
         violation_type,
         detail,
         slice,
-        path,
         chain,
         message,
         fix,
@@ -342,19 +344,20 @@ fn data_rule(
         }
         let blocked: BTreeSet<String> =
             via.iter().filter(|member| *member != to).cloned().collect();
-        let Some((path, chain)) = context.scoped_witness(handler, to, &blocked) else {
+        let Some(chain) = context.chain_between(handler, to, &blocked) else {
             continue;
         };
         let mut builder = builder_for(rule);
         builder.deny_data_reach(rule_name(rule), data, to, !via.is_empty());
-        if via.is_empty() {
-            builder.reach_closure();
-        } else {
-            builder.via_closure(via);
-        }
         builder.handles_fact(handler, data);
-        context.add_path_facts(&mut builder, &path, &chain);
-        builder.distinct_entities();
+        let relation = if via.is_empty() {
+            ChainRelation::Reach
+        } else {
+            builder.outside_via(handler, via);
+            ChainRelation::Bypass { via }
+        };
+        context.add_chain(&mut builder, relation, handler, to, &chain);
+        let (path, files) = context.chain_paths(&chain);
         let via_members = (!via.is_empty()).then(|| super::sorted(via.to_vec()));
         let detail = Detail {
             from: Some(handler.to_owned()),
@@ -362,7 +365,8 @@ fn data_rule(
             via: via.is_empty().then(|| handler.to_owned()),
             via_members,
             data: Some(data.to_owned()),
-            path: Some(path.clone()),
+            path: Some(path),
+            files: Some(files),
             ..Detail::default()
         };
         push_path_candidate(
@@ -371,8 +375,7 @@ fn data_rule(
             rule,
             detail,
             builder.finish(),
-            path,
-            chain,
+            &chain,
             evaluation,
         );
     }

@@ -10,8 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Confidence, DomainFact, Evidence, Fact, QueryProvenance};
 use policies::model::{Declaration, Model, Rule, RuleKind, SourceLocation};
-use policies::smt::{Slice, SliceBuilder};
+use policies::smt::{ChainHop, ChainRelation, ChainVertex, Slice, SliceBuilder};
 
+use crate::chains::{Chain, ChainQuery, FileGraph};
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::verdict::Warning;
@@ -63,6 +64,11 @@ pub const FAMILIES: &[Family] = &[
 pub trait InScope {
     /// True when `file` is in scope.
     fn contains_file(&self, file: &str) -> bool;
+
+    /// True when every file is in scope (`--all`, or a change that puts everything in scope).
+    fn is_everything(&self) -> bool {
+        false
+    }
 }
 
 /// Graph facts followed by query-emitted domain facts: one index space for evidence.
@@ -288,8 +294,10 @@ pub struct Detail {
     pub via_members: Option<Vec<String>>,
     /// Data.
     pub data: Option<String>,
-    /// Witness path.
+    /// Witness path: the entities along the witness.
     pub path: Option<Vec<String>>,
+    /// The witness chain's files, ending with its target entity when that is a node or resource.
+    pub files: Option<Vec<String>>,
     /// Operation.
     pub operation: Option<String>,
     /// Required component (operation findings).
@@ -489,6 +497,10 @@ pub struct Context<'a> {
     pub facts: FactTable<'a>,
     /// The flow graph.
     pub graph: &'a FlowGraph,
+    /// The file graph of chains (§3.6).
+    pub chains: &'a FileGraph,
+    /// Under `--diff`: true for a fact whose edge the base lacks (verdict-v2.md §status).
+    pub new_edge: Option<&'a dyn Fn(usize) -> bool>,
     /// The check scope.
     pub scope: &'a dyn InScope,
     /// The changed files.
@@ -604,26 +616,6 @@ impl Context<'_> {
             .unwrap_or_default()
     }
 
-    /// The representative fact of each hop of `path` at `minimum`, preferring facts in scope.
-    pub fn hop_facts(&self, path: &[String], minimum: Confidence) -> Vec<usize> {
-        path.windows(2)
-            .filter_map(|hop| {
-                let (from, to) = (hop.first()?, hop.get(1)?);
-                let candidates = self.edge_facts(from, to, minimum);
-                candidates
-                    .iter()
-                    .copied()
-                    .find(|index| self.in_scope(*index))
-                    .or_else(|| candidates.first().copied())
-            })
-            .collect()
-    }
-
-    /// True when some fact of the chain is in scope.
-    pub fn touches_scope(&self, chain: &[usize]) -> bool {
-        chain.iter().any(|index| self.in_scope(*index))
-    }
-
     /// The largest out-degree among `entities`.
     pub fn fanout(&self, entities: &[String]) -> Option<usize> {
         entities
@@ -641,104 +633,95 @@ impl Context<'_> {
             .unwrap_or(Confidence::Possible)
     }
 
-    /// A witness path from `from` to `to` whose interior avoids `blocked` and that touches the
-    /// scope: the shortest one if it does, else the shortest through an in-scope edge (§3.1).
-    pub fn scoped_witness(
-        &self,
-        from: &str,
-        to: &str,
-        blocked: &BTreeSet<String>,
-    ) -> Option<(Vec<String>, Vec<usize>)> {
-        self.scoped_witness_where(from, to, blocked, &|_| true)
+    /// True when some fact of the chain is in scope.
+    pub fn touches_scope(&self, chain: &[usize]) -> bool {
+        chain.iter().any(|index| self.in_scope(*index))
     }
 
-    /// As [`Context::scoped_witness`], over the edges into entities that `may_enter` accepts.
-    pub fn scoped_witness_where(
+    /// The witness chain of `reaches(from, to)` (§3.6) whose interior avoids the components and
+    /// entities in `blocked` and enters only what `may_enter` accepts (by owner or entity name;
+    /// `None` for an unowned file): on definite edges first, then on definite and probable ones.
+    /// Under a narrowed scope the chain must have an edge whose fact is in scope, and its site is
+    /// the first such edge; under `--diff` a chain with an edge the base lacks comes first.
+    pub fn chain_witness(
         &self,
         from: &str,
         to: &str,
         blocked: &BTreeSet<String>,
-        may_enter: &dyn Fn(&str) -> bool,
-    ) -> Option<(Vec<String>, Vec<usize>)> {
+        may_enter: &dyn Fn(Option<&str>) -> bool,
+    ) -> Option<Chain> {
+        let in_scope = |fact: usize| self.in_scope(fact);
+        let in_scope: &dyn Fn(usize) -> bool = &in_scope;
         for minimum in [Confidence::Definite, Confidence::Probable] {
-            let Some(path) = self
-                .graph
-                .shortest_path_where(from, to, minimum, blocked, may_enter)
-            else {
-                continue;
-            };
-            let chain = self.hop_facts(&path, minimum);
-            if self.touches_scope(&chain) {
-                return Some((path, chain));
+            let mut markings: Vec<Option<&dyn Fn(usize) -> bool>> = Vec::new();
+            if let Some(new_edge) = self.new_edge {
+                markings.push(Some(new_edge));
             }
-            let mut best: Option<Vec<String>> = None;
-            for (edge_from, targets) in &self.graph.edges {
-                for (edge_to, edge) in targets {
-                    let in_scope = edge.facts.iter().any(|index| {
-                        self.facts.get(*index).is_some_and(|fact| {
-                            fact.confidence() >= minimum
-                                && self.scope.contains_file(&fact.evidence().file)
-                        })
-                    });
-                    if !in_scope
-                        || !may_enter(edge_to)
-                        || blocked.contains(edge_from) && edge_from != from
-                        || blocked.contains(edge_to) && edge_to != to
-                    {
-                        continue;
-                    }
-                    let head = if edge_from == from {
-                        Some(vec![from.to_owned()])
-                    } else {
-                        self.graph
-                            .shortest_path_where(from, edge_from, minimum, blocked, may_enter)
-                    };
-                    let tail = if edge_to == to {
-                        Some(vec![to.to_owned()])
-                    } else {
-                        self.graph
-                            .shortest_path_where(edge_to, to, minimum, blocked, may_enter)
-                    };
-                    let (Some(head), Some(tail)) = (head, tail) else {
-                        continue;
-                    };
-                    let mut candidate = head;
-                    candidate.extend(tail);
-                    let unique: BTreeSet<&String> = candidate.iter().collect();
-                    if unique.len() != candidate.len() {
-                        continue;
-                    }
-                    let better = best.as_ref().is_none_or(|current| {
-                        (candidate.len(), &candidate) < (current.len(), current)
-                    });
-                    if better {
-                        best = Some(candidate);
-                    }
+            markings.push((!self.scope.is_everything()).then_some(in_scope));
+            for marked in markings {
+                let query = ChainQuery {
+                    from,
+                    to,
+                    minimum,
+                    blocked,
+                    may_enter,
+                    marked,
+                };
+                if let Some(chain) = self.chains.witness(&query, &self.facts) {
+                    return Some(chain);
                 }
-            }
-            if let Some(path) = best {
-                let chain = self.hop_facts(&path, minimum);
-                return Some((path, chain));
             }
         }
         None
     }
 
-    /// Adds one `edge` fact assertion per hop of the path.
-    pub fn add_path_facts(&self, builder: &mut SliceBuilder, path: &[String], chain: &[usize]) {
-        for (hop, fact_index) in path.windows(2).zip(chain) {
-            let (Some(hop_from), Some(hop_to), Some(fact)) =
-                (hop.first(), hop.get(1), self.facts.get(*fact_index))
-            else {
-                continue;
-            };
-            builder.edge_fact(
-                fact_name(fact),
-                Some(fact.id().to_owned()),
-                hop_from,
-                hop_to,
-            );
-        }
+    /// As [`Context::chain_witness`], entering anything.
+    pub fn chain_between(&self, from: &str, to: &str, blocked: &BTreeSet<String>) -> Option<Chain> {
+        self.chain_witness(from, to, blocked, &|_| true)
+    }
+
+    /// `detected.path` and `detected.files` of a chain (§3.6).
+    pub fn chain_paths(&self, chain: &Chain) -> (Vec<String>, Vec<String>) {
+        (
+            self.chains.entity_path(&chain.vertices),
+            self.chains.file_path(&chain.vertices),
+        )
+    }
+
+    /// Adds a chain's edge facts and the ground path axioms along it (`policies::smt` chain
+    /// encoding) that make it `relation` from `from` to `to`.
+    pub fn add_chain(
+        &self,
+        builder: &mut SliceBuilder,
+        relation: ChainRelation<'_>,
+        from: &str,
+        to: &str,
+        chain: &Chain,
+    ) {
+        let vertices: Vec<ChainVertex<'_>> = chain
+            .vertices
+            .iter()
+            .map(|vertex| {
+                if self.chains.is_file(*vertex) {
+                    ChainVertex::File {
+                        path: self.chains.name(*vertex),
+                        owner: self.chains.owner(*vertex),
+                    }
+                } else {
+                    ChainVertex::Entity(self.chains.name(*vertex))
+                }
+            })
+            .collect();
+        let hops: Vec<ChainHop> = chain
+            .facts
+            .iter()
+            .filter_map(|index| self.facts.get(*index))
+            .map(|fact| ChainHop {
+                name: fact_name(fact),
+                fact_id: Some(fact.id().to_owned()),
+            })
+            .collect();
+        builder.chain(relation, from, to, &vertices, &hops);
     }
 }
 

@@ -10,6 +10,7 @@ use policies::facts::{
 use policies::model::Model;
 
 use super::{evaluate, Candidate, ChangeSet, Context, Evaluation, FactTable, InScope};
+use crate::chains::FileGraph;
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::solve::{Limits, SliceStatus, SolveOutcome, Solver, Z3Solver};
@@ -95,6 +96,10 @@ impl InScope for Everything {
     fn contains_file(&self, _file: &str) -> bool {
         true
     }
+
+    fn is_everything(&self) -> bool {
+        true
+    }
 }
 
 /// Every candidate with its solver outcome.
@@ -168,6 +173,12 @@ pub fn run(
                 fact.subject = Some(owner.into());
             }
         }
+        // Every project file has its owner, as in a check: the files imports resolve to too.
+        if let Some(resolved) = fact.property_str("resolved") {
+            if let Some(owner) = map.owner(resolved) {
+                owners.insert(resolved.to_owned(), owner);
+            }
+        }
     }
     let mut domain_facts = domain_facts;
     for fact in &mut domain_facts {
@@ -176,16 +187,20 @@ pub fn run(
         }
     }
     super::di_policy::fill_injection_targets(&mut facts, &owners);
+    super::di_policy::fill_injection_type_files(&mut facts);
     super::contracts::fill_http_call_targets(model, &mut facts);
     let table = FactTable {
         graph: &facts,
         domain: &domain_facts,
     };
-    let graph = FlowGraph::build(model, &table);
+    let graph = FlowGraph::build(model, &table, &owners);
+    let chains = FileGraph::build(model, &table, &owners);
     let context = Context {
         model,
         facts: table,
         graph: &graph,
+        chains: &chains,
+        new_edge: None,
         scope: &Everything,
         changes: &changes,
         owners: &owners,

@@ -509,6 +509,45 @@ mod di {
     }
 
     #[test]
+    fn an_injection_flows_to_the_type_it_names_while_di_rules_follow_the_registration() {
+        // `OrderView` injects `IOrderService`, declared in Api; DI registers Repo's
+        // `OrderService` for it. The view depends on Api, not on Repo: no flow or reach into
+        // Repo, while the DI rule still sees the injection of Repo's implementation.
+        let named = |file: &str, resolved: &str, name: &str| {
+            let mut uses = import(file, 1, resolved);
+            uses.properties
+                .insert("names", PropertyValue::from(vec![name.to_owned()]));
+            uses
+        };
+        let facts = vec![
+            registration(2, "IOrderService", "OrderService", "scoped"),
+            named("api/Startup.cs", "repo/OrderService.cs", "OrderService"),
+            injection("web/OrderView.cs", 3, "OrderView", "IOrderService"),
+            named(
+                "repo/OrderService.cs",
+                "api/IOrderService.cs",
+                "IOrderService",
+            ),
+        ];
+        let rules = "invariant Layers { deny flow Web -> Repo ; deny reach Web -> Repo ; deny flow Web -> Api }\ndi_policy Di { deny inject Web -> Repo }";
+        let run = graph_run(rules, facts.clone());
+        let kinds: Vec<String> = summary(&run).into_iter().map(|(_, kind, _)| kind).collect();
+        assert_eq!(kinds, ["DenyFlow", "DenyInject"]);
+        let Shape::Architecture(detail) = &run.findings()[0].shape else {
+            panic!()
+        };
+        assert_eq!(detail.to.as_deref(), Some("Api"));
+        // A type no project file declares (an outside library's) gives no flow edge at all.
+        let outside = vec![injection(
+            "web/OrderView.cs",
+            3,
+            "OrderView",
+            "IDistributedCache",
+        )];
+        assert!(graph_run(rules, outside).findings().is_empty());
+    }
+
+    #[test]
     fn an_implementation_without_constructor_parameters_resolves_through_the_registrations_imports()
     {
         // `PaymentGateway` has no constructor, so no injection declares it; the composition
@@ -614,6 +653,105 @@ mod di {
             &[("service", "IServiceProvider"), ("method", "GetService")],
         );
         assert!(graph_run(RULES, vec![other]).findings().is_empty());
+    }
+}
+
+mod chains {
+    use super::*;
+
+    const RULES: &str =
+        "invariant Layers { deny reach Web -> Repo ; require flow Web -> Repo via Api }";
+
+    fn chain_of(run: &Run, index: usize) -> (Vec<String>, Vec<String>, String) {
+        let finding = &run.findings()[index];
+        let Shape::Architecture(detail) = &finding.shape else {
+            panic!("not an architecture finding")
+        };
+        (
+            detail.path.clone().unwrap_or_default(),
+            detail.files.clone().unwrap_or_default(),
+            format!("{}:{}", finding.site.file, finding.site.line),
+        )
+    }
+
+    #[test]
+    fn component_hops_that_no_file_chain_joins_are_no_path() {
+        // Web's file reaches `api/a.ts`, and another file of Api reaches Repo: the component
+        // graph has Web -> Api -> Repo, but no code runs from `web/x.ts` into Repo.
+        let run = graph_run(
+            RULES,
+            vec![
+                import("web/x.ts", 1, "api/a.ts"),
+                import("api/b.ts", 1, "repo/r.ts"),
+            ],
+        );
+        assert!(run.findings().is_empty());
+    }
+
+    #[test]
+    fn a_chain_through_a_file_no_component_owns_is_a_path_and_a_bypass() {
+        let run = graph_run(
+            RULES,
+            vec![
+                import("web/x.ts", 4, "lib/u.ts"),
+                import("lib/u.ts", 2, "repo/r.ts"),
+            ],
+        );
+        assert_eq!(types(&run), ["reach_violation", "require_flow_violation"]);
+        for index in 0..2 {
+            let (path, files, site) = chain_of(&run, index);
+            assert_eq!(path, ["Web", "Repo"]);
+            assert_eq!(files, ["web/x.ts", "lib/u.ts", "repo/r.ts"]);
+            assert_eq!(site, "web/x.ts:4");
+        }
+    }
+
+    #[test]
+    fn a_chain_through_the_via_component_holds_the_via_rule_only() {
+        let run = graph_run(
+            RULES,
+            vec![
+                import("web/x.ts", 1, "api/a.ts"),
+                import("api/a.ts", 1, "repo/r.ts"),
+            ],
+        );
+        assert_eq!(types(&run), ["reach_violation"]);
+        let (path, files, _) = chain_of(&run, 0);
+        assert_eq!(path, ["Web", "Api", "Repo"]);
+        assert_eq!(files, ["web/x.ts", "api/a.ts", "repo/r.ts"]);
+    }
+
+    #[test]
+    fn the_shortest_chain_is_the_witness_and_ties_go_to_the_smallest_files() {
+        let run = graph_run(
+            "invariant Layers { deny reach Web -> Repo }",
+            vec![
+                import("web/b.ts", 1, "lib/1.ts"),
+                import("lib/1.ts", 1, "lib/2.ts"),
+                import("lib/2.ts", 1, "repo/r.ts"),
+                import("web/c.ts", 1, "lib/3.ts"),
+                import("lib/3.ts", 1, "repo/r.ts"),
+                import("web/c.ts", 2, "lib/0.ts"),
+                import("lib/0.ts", 1, "repo/s.ts"),
+            ],
+        );
+        let (_, files, site) = chain_of(&run, 0);
+        assert_eq!(files, ["web/c.ts", "lib/0.ts", "repo/s.ts"]);
+        assert_eq!(site, "web/c.ts:2");
+    }
+
+    #[test]
+    fn a_chain_ends_at_the_node_its_last_file_accesses() {
+        let run = graph_run(
+            "invariant Layers { deny reach Web -> db }",
+            vec![
+                import("web/x.ts", 1, "lib/u.ts"),
+                technology("lib/u.ts", 3, "postgres"),
+            ],
+        );
+        let (path, files, _) = chain_of(&run, 0);
+        assert_eq!(path, ["Web", "db"]);
+        assert_eq!(files, ["web/x.ts", "lib/u.ts", "db"]);
     }
 }
 

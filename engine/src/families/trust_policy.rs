@@ -7,8 +7,11 @@ use std::collections::BTreeSet;
 use policies::model::{Rule, RuleBody, RuleKind};
 
 use super::data_policy::entities;
-use super::flow::path_candidate;
+use policies::smt::ChainRelation;
+
+use super::flow::{chain_site, path_candidate};
 use super::{builder_for, handlers, rule_name, Context, Detail, Evaluation, Family};
+use crate::chains::Chain;
 
 /// The family.
 pub const FAMILY: Family = Family {
@@ -40,11 +43,9 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
     }
 }
 
-fn at_of(context: &Context<'_>, chain: &[usize]) -> String {
-    chain
-        .first()
-        .and_then(|first| context.facts.get(*first))
-        .map(|fact| format!("{}:{}", fact.evidence().file, fact.evidence().line))
+fn at_of(context: &Context<'_>, chain: &Chain) -> String {
+    chain_site(context, chain)
+        .map(|site| format!("{}:{}", site.file, site.line))
         .unwrap_or_default()
 }
 
@@ -66,27 +67,30 @@ fn require_auth(
         .iter()
         .filter(|entity| context.trust(entity) == Some(to_trust))
         .collect();
-    let lacks_auth = |entity: &str| !context.has_auth(entity);
+    // An unowned file runs on no node, so it has no auth.
+    let lacks_auth = |entity: Option<&str>| !entity.is_some_and(|entity| context.has_auth(entity));
     for source in &sources {
         for target in &targets {
             if source == target {
                 continue;
             }
-            let Some((path, chain)) =
-                context.scoped_witness_where(source, target, &BTreeSet::new(), &lacks_auth)
+            let Some(chain) = context.chain_witness(source, target, &BTreeSet::new(), &lacks_auth)
             else {
                 continue;
             };
             let mut builder = builder_for(rule);
             builder.require_auth(rule_name(rule), from_trust, to_trust);
-            builder.unauthenticated_closure();
             builder.trust_fact(source, from_trust);
             builder.trust_fact(target, to_trust);
-            for entity in path.iter().skip(1) {
-                builder.no_auth_fact(entity);
-            }
-            context.add_path_facts(&mut builder, &path, &chain);
+            context.add_chain(
+                &mut builder,
+                ChainRelation::Unauthenticated,
+                source,
+                target,
+                &chain,
+            );
             builder.distinct_names();
+            let (path, files) = context.chain_paths(&chain);
             let route = path.join(" -> ");
             let message = format!(
                 "the {from_trust} `{source}` reaches the {to_trust} `{target}` through {route} without passing an entity that has auth, which `{}` forbids",
@@ -100,6 +104,7 @@ fn require_auth(
                 from: Some((*source).clone()),
                 to: Some((*target).clone()),
                 path: Some(path.clone()),
+                files: Some(files),
                 ..Detail::default()
             };
             if let Some(candidate) = path_candidate(
@@ -109,8 +114,7 @@ fn require_auth(
                 "trust_policy_violation",
                 detail,
                 builder.finish(),
-                path,
-                chain,
+                &chain,
                 message,
                 fix,
             ) {
@@ -145,19 +149,18 @@ fn deny_flow_when_data(
                 if target == handler {
                     continue;
                 }
-                let Some((path, chain)) = context.scoped_witness(handler, target, &BTreeSet::new())
-                else {
+                let Some(chain) = context.chain_between(handler, target, &BTreeSet::new()) else {
                     continue;
                 };
                 let mut builder = builder_for(rule);
                 builder.deny_flow_when_data(rule_name(rule), from_trust, to_trust, classification);
-                builder.reach_closure();
                 builder.handles_fact(handler, &data.name);
                 builder.label_fact(&data.name, "classification", classification);
                 builder.trust_fact(handler, from_trust);
                 builder.trust_fact(target, to_trust);
-                context.add_path_facts(&mut builder, &path, &chain);
+                context.add_chain(&mut builder, ChainRelation::Reach, handler, target, &chain);
                 builder.distinct_names();
+                let (path, files) = context.chain_paths(&chain);
                 let route = path.join(" -> ");
                 let message = format!(
                     "`{}` ({classification}) leaves the {from_trust} `{handler}` for the {to_trust} `{target}` through {route}, which `{}` forbids",
@@ -174,6 +177,7 @@ fn deny_flow_when_data(
                     via: Some(handler.to_owned()),
                     data: Some(data.name.clone()),
                     path: Some(path.clone()),
+                    files: Some(files),
                     ..Detail::default()
                 };
                 if let Some(candidate) = path_candidate(
@@ -183,8 +187,7 @@ fn deny_flow_when_data(
                     "trust_policy_violation",
                     detail,
                     builder.finish(),
-                    path,
-                    chain,
+                    &chain,
                     message,
                     fix,
                 ) {

@@ -102,28 +102,6 @@ impl SliceBuilder {
         self.track(AssertionRole::Rule, name, formula, None);
     }
 
-    /// The closure `unauth_reach`: paths on which no entity after the first has auth.
-    pub fn unauthenticated_closure(&mut self) {
-        self.function("edge", "(declare-fun edge (Entity Entity) Bool)");
-        self.function("has_auth", "(declare-fun has_auth (Entity) Bool)");
-        self.function(
-            "unauth_reach",
-            "(declare-fun unauth_reach (Entity Entity) Bool)",
-        );
-        self.track(
-            AssertionRole::Axiom,
-            "axiom: an edge into an entity without auth is an unauthenticated path".to_owned(),
-            "(forall ((x Entity) (y Entity)) (! (=> (and (edge x y) (not (has_auth y))) (unauth_reach x y)) :pattern ((edge x y))))".to_owned(),
-            None,
-        );
-        self.track(
-            AssertionRole::Axiom,
-            "axiom: such an edge followed by an unauthenticated path is an unauthenticated path".to_owned(),
-            "(forall ((x Entity) (y Entity) (z Entity)) (! (=> (and (edge x y) (not (has_auth y)) (unauth_reach y z)) (unauth_reach x z)) :pattern ((edge x y) (unauth_reach y z))))".to_owned(),
-            None,
-        );
-    }
-
     /// RequireAuth(τ1, τ2): no unauthenticated path leads from trust τ1 to another entity of trust τ2.
     pub fn require_auth(&mut self, name: String, from: &str, to: &str) {
         self.function("trust", "(declare-fun trust (Entity) Trust)");

@@ -22,27 +22,33 @@
 //!
 //! # Encodings (fact → SMT)
 //! Sorts: `Entity` (nodes, resources, components), `Data` (declared data types).
-//! Relations: `(edge Entity Entity)` is one flow edge of `language.md` §3.5;
-//! `(reach Entity Entity)` its transitive closure; `(free Entity Entity)` reach whose interior
-//! avoids the via set; `(via Entity)` membership in a via set; `(handles Entity Data)` the
-//! `handles` declarations.
+//! Relations: `(edge Entity Entity)` is one flow edge of `language.md` §3.5 (between entities)
+//! or §3.6 (between files of the file graph, which are `Entity` constants `|file:<path>|`);
+//! `(reach Entity Entity)` a chain; `(free Entity Entity)` a chain whose interior avoids the via
+//! set; `(unauth_reach Entity Entity)` a chain on which no vertex after the first has auth;
+//! `(via Entity)` membership in a via set; `(owned_by Entity Entity)` a file's component;
+//! `(handles Entity Data)` the `handles` declarations.
+//!
+//! Path rules are proved on one witness chain with the ground instances of the path axioms along
+//! it (`chain.rs`): no quantifier is left for Z3 to instantiate, so a 1,000-file chain is proved
+//! as fast as a two-file one.
 //!
 //! | source | tracked assertion |
 //! |---|---|
 //! | flow edge fact A→B | `(edge A B)` |
 //! | `handles: D` on H | `(handles H D)` |
 //! | entity names | `(distinct e1 … en)` over the entities of the slice |
-//! | reach closure | `(forall ((x Entity) (y Entity)) (=> (edge x y) (reach x y)))` and `(forall ((x Entity) (y Entity) (z Entity)) (=> (and (edge x y) (reach y z)) (reach x z)))` |
-//! | via closure | as reach, with `(not (via y))` on the middle entity, over `free` |
-//! | via set V | `(forall ((x Entity)) (= (via x) (or (= x V1) …)))` |
+//! | file f of component C on a chain | `(owned_by f C)` |
+//! | a witness chain f0 → … → t | its edge facts and the ground path axioms along it (`chain.rs`) |
+//! | a component C outside the via set V (axiom) | `(not (via C))` |
 //!
 //! | rule kind | permanent constraint |
 //! |---|---|
 //! | DenyFlow(A, B) | `(not (edge A B))` |
-//! | DenyReach(A, B) | reach closure, `(not (reach A B))` |
-//! | RequireFlowVia(A, B, V) | via closure, via set, `(not (free A B))` |
-//! | DenyDataFlow(D, T) | reach closure, `(forall ((h Entity)) (=> (handles h D) (not (reach h T))))` |
-//! | RequireDataFlowVia(D, T, V) | via closure, via set, `(forall ((h Entity)) (=> (and (handles h D) (not (via h))) (not (free h T))))` |
+//! | DenyReach(A, B) | `(not (reach A B))` |
+//! | RequireFlowVia(A, B, V) | `(not (free A B))` |
+//! | DenyDataFlow(D, T) | `(forall ((h Entity)) (=> (handles h D) (not (reach h T))))` |
+//! | RequireDataFlowVia(D, T, V) | `(forall ((h Entity)) (=> (and (handles h D) (not (via h))) (not (free h T))))` |
 //!
 //! ## Further families
 //! Further sorts are uninterpreted, one per kind of name (`Trust`, `Label`, `File`, `Method`,
@@ -82,10 +88,10 @@
 //!
 //! | rule kind | permanent constraint |
 //! |---|---|
-//! | DenyClassification(cls, τ) | reach closure, `(forall ((h Entity) (d Data) (t Entity)) (not (and (handles h d) (= (classification d) cls) (= (trust t) τ) (reach h t))))` |
-//! | DenyJurisdiction(j, E) | reach closure, `(forall ((h Entity) (d Data)) (not (and (handles h d) (= (jurisdiction d) j) (reach h E))))` |
-//! | DenyFlowWhenData(τ1, τ2, cls) | reach closure, as DenyClassification with `(= (trust h) τ1)` |
-//! | RequireAuth(τ1, τ2) | closure of `unauth_reach` (edges into entities without auth), `(forall ((x Entity) (y Entity)) (not (and (= (trust x) τ1) (= (trust y) τ2) (not (= x y)) (unauth_reach x y))))` |
+//! | DenyClassification(cls, τ) | `(forall ((h Entity) (d Data) (t Entity)) (not (and (handles h d) (= (classification d) cls) (= (trust t) τ) (reach h t))))` |
+//! | DenyJurisdiction(j, E) | `(forall ((h Entity) (d Data)) (not (and (handles h d) (= (jurisdiction d) j) (reach h E))))` |
+//! | DenyFlowWhenData(τ1, τ2, cls) | as DenyClassification with `(= (trust h) τ1)` |
+//! | RequireAuth(τ1, τ2) | `(forall ((x Entity) (y Entity)) (not (and (= (trust x) τ1) (= (trust y) τ2) (not (= x y)) (unauth_reach x y))))` |
 //! | RequireTouched(R, T) | axiom `(forall ((f File) (c Entity)) (=> (and (changed f) (owns f c)) (touched c)))`, `(=> (touched T) (touched R))` |
 //! | contract `implements` (route) | `(forall ((m Method) (p Path)) (=> (serves C m p) (or (and (= m M1) (= p P1)) …)))` over the declared endpoints (closed world) |
 //! | contract completeness | `(serves C M P)` for the declared endpoint |
@@ -124,6 +130,7 @@
 //! same builder calls. The compiled artifact stores its text per rule.
 
 mod boundary;
+mod chain;
 mod change;
 mod contract;
 mod di;
@@ -137,6 +144,7 @@ mod symbol;
 mod value;
 mod workflow;
 
+pub use chain::{file_symbol, ChainHop, ChainRelation, ChainVertex};
 pub use contract::HttpEndpoint;
 pub use event::EventScope;
 pub use rules::{permanent_constraint, rule_name};

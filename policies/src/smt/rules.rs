@@ -52,30 +52,19 @@ pub fn permanent_constraint(rule: &Rule, model: &Model) -> Option<Slice> {
         }
         (RuleKind::DenyReach, RuleBody::Pair { from, to }) => {
             builder.deny_reach(name, from, to);
-            builder.reach_closure();
-            builder.distinct_entities();
         }
         (RuleKind::RequireFlowVia, RuleBody::PairVia { from, to, via }) => {
             if via.is_empty() {
                 builder.deny_reach(name, from, to);
-                builder.reach_closure();
             } else {
                 builder.deny_bypass(name, from, to);
-                builder.via_closure(via);
             }
-            builder.distinct_entities();
         }
         (
             RuleKind::DenyDataFlow | RuleKind::RequireDataFlowVia,
             RuleBody::DataTo { data, to, via },
         ) => {
             builder.deny_data_reach(name, data, to, !via.is_empty());
-            if via.is_empty() {
-                builder.reach_closure();
-            } else {
-                builder.via_closure(via);
-            }
-            builder.distinct_entities();
         }
         (RuleKind::DenyUnauthenticatedFlow, RuleBody::Pair { from, to }) => {
             builder.deny_unprotected_flow(name, "unauthenticated", from, to);
@@ -186,7 +175,6 @@ pub fn permanent_constraint(rule: &Rule, model: &Model) -> Option<Slice> {
             },
         ) => {
             builder.deny_classification(name, classification, trust.as_str());
-            builder.reach_closure();
             builder.distinct_names();
         }
         (
@@ -197,12 +185,10 @@ pub fn permanent_constraint(rule: &Rule, model: &Model) -> Option<Slice> {
             },
         ) => {
             builder.deny_jurisdiction(name, jurisdiction, entity);
-            builder.reach_closure();
             builder.distinct_names();
         }
         (RuleKind::RequireAuth, RuleBody::TrustBoundary { from, to }) => {
             builder.require_auth(name, from.as_str(), to.as_str());
-            builder.unauthenticated_closure();
             builder.distinct_names();
         }
         (
@@ -214,7 +200,6 @@ pub fn permanent_constraint(rule: &Rule, model: &Model) -> Option<Slice> {
             },
         ) => {
             builder.deny_flow_when_data(name, from.as_str(), to.as_str(), classification);
-            builder.reach_closure();
             builder.distinct_names();
         }
         (RuleKind::RequireTouched, RuleBody::Touched { required, trigger }) => {

@@ -32,6 +32,9 @@ pub struct TrackedAssertion {
     pub formula: String,
     /// The graph fact it encodes, for fact assertions that come from extracted code.
     pub fact_id: Option<String>,
+    /// Needed by construction whenever the slice is unsat with it (a step of a ground chain,
+    /// `chain.rs`): the minimal-core search keeps it without a check.
+    pub necessary: bool,
 }
 
 /// A finished slice: self-contained SMT-LIB text and its literal table.
@@ -202,7 +205,15 @@ impl SliceBuilder {
             role,
             formula,
             fact_id,
+            necessary: false,
         });
+    }
+
+    /// Marks the last tracked assertion as needed by construction.
+    pub(crate) fn mark_last_necessary(&mut self) {
+        if let Some(last) = self.tracked.last_mut() {
+            last.necessary = true;
+        }
     }
 
     /// Asserts the flow edge `from → to` established by a fact.
