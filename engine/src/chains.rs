@@ -68,6 +68,8 @@ pub struct Chain {
     pub site: usize,
     /// The confidence level the chain was found at.
     pub confidence: Confidence,
+    /// Under `--diff`: the chain uses an edge the base does not have, and `site` is the first.
+    pub opens: bool,
 }
 
 /// What a chain search asks for.
@@ -83,8 +85,9 @@ pub struct ChainQuery<'q> {
     /// Whether the chain may enter a vertex (every vertex after the first, by its owner or entity
     /// name; `None` for an unowned file).
     pub may_enter: &'q dyn Fn(Option<&str>) -> bool,
-    /// When set, the chain must use an edge that has a marked fact (at `minimum` or stronger).
-    pub marked: Option<&'q dyn Fn(usize) -> bool>,
+    /// When set, the chain must use a marked edge: one that the predicate accepts, given its
+    /// source vertex, the edge and one of its facts at `minimum` or stronger.
+    pub marked: Option<&'q dyn Fn(Vertex, &FileEdge, usize) -> bool>,
 }
 
 /// Unreached, in the distance table.
@@ -391,13 +394,13 @@ impl FileGraph {
         let enterable_goal =
             |vertex: Vertex| goal(vertex) && (query.may_enter)(self.entity(vertex));
         let usable = |edge: &FileEdge| edge.confidence >= query.minimum;
-        let is_marked = |edge: &FileEdge| match query.marked {
+        let is_marked = |from: Vertex, edge: &FileEdge| match query.marked {
             None => false,
             Some(marked) => edge.facts.iter().any(|fact| {
                 table
                     .get(*fact)
                     .is_some_and(|found| found.confidence() >= query.minimum)
-                    && marked(*fact)
+                    && marked(from, edge, *fact)
             }),
         };
         let layers: usize = if query.marked.is_some() { 2 } else { 1 };
@@ -445,7 +448,7 @@ impl FileGraph {
                 // Forward: (source, l) --edge--> (vertex, layer) when layer == l, or l == 1 and
                 // the edge is marked (then layer == 0).
                 let mut sources = vec![layer];
-                if layers == 2 && layer == 0 && is_marked(edge) {
+                if layers == 2 && layer == 0 && is_marked(*source, edge) {
                     sources.push(1);
                 }
                 for source_layer in sources {
@@ -491,7 +494,7 @@ impl FileGraph {
                 let mut layers_next: Vec<usize> = Vec::new();
                 for layer in &frontier {
                     let mut reachable = vec![*layer];
-                    if *layer == 1 && is_marked(edge) {
+                    if *layer == 1 && is_marked(current, edge) {
                         reachable = vec![0, 1];
                     }
                     for next_layer in reachable {
@@ -521,11 +524,11 @@ impl FileGraph {
                 continue;
             };
             let edge = self.edge(*from, *to)?;
-            let marked = query.marked.is_some() && site.is_none() && is_marked(edge);
+            let marked = query.marked.is_some() && site.is_none() && is_marked(*from, edge);
             if marked {
                 site = Some(hop);
             }
-            facts.push(self.hop_fact(edge, query, table, marked)?);
+            facts.push(self.hop_fact(*from, edge, query, table, marked)?);
         }
         if query.marked.is_some() && site.is_none() {
             return None;
@@ -535,6 +538,7 @@ impl FileGraph {
             facts,
             site: site.unwrap_or(0),
             confidence: query.minimum,
+            opens: false,
         })
     }
 
@@ -542,6 +546,7 @@ impl FileGraph {
     /// the chain's marked hop, else the best (a marked one first when the hop has one).
     fn hop_fact(
         &self,
+        from: Vertex,
         edge: &FileEdge,
         query: &ChainQuery<'_>,
         table: &FactTable<'_>,
@@ -552,7 +557,7 @@ impl FileGraph {
                 .get(*fact)
                 .is_some_and(|found: FactRef<'_>| found.confidence() >= query.minimum)
         };
-        let marked = |fact: &usize| query.marked.is_some_and(|marked| marked(*fact));
+        let marked = |fact: &usize| query.marked.is_some_and(|marked| marked(from, edge, *fact));
         let preferred = edge
             .facts
             .iter()

@@ -2,7 +2,7 @@
 //!
 //! `check`, `explain` and `graph` share this one evaluator, so they cannot disagree (§3.1).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -211,15 +211,20 @@ pub fn run_check_handing_back<T: Send>(
         // a context hold the process's memory map, and the listing of Apache Kafka took twice as
         // long beside it (45 ms against 22). It starts after the workers for the same reason:
         // starting a thread (its stack) waits for the map too.
-        let analysis = analyse(options, |files| {
+        let (spec, scope) = prepare(options, |files| {
             if files <= PREWARM_MAX_FILES {
                 solver.warm_up();
             }
         })?;
-        let base_ids = match analysis.scope.mode {
-            "git_ref" => Some(base_finding_ids(options, &analysis, solver)?),
+        // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
+        // and its file-graph edges tell the chains a pull request opens (verdict-v2.md §status).
+        let base = match scope.mode {
+            "git_ref" => Some(base_findings(options, &spec, &scope, solver)?),
             _ => None,
         };
+        let edges = base.as_ref().map(|(_, edges)| edges);
+        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges);
+        let base_ids = base.map(|(ids, _)| ids);
         let outcomes = solve_candidates(options, &analysis, solver);
         let inspected = inspect(&analysis);
         let (run, facts) = crate::report::assemble_handing_back(
@@ -252,15 +257,47 @@ fn solve_candidates(
     solve_all(solver, &slices, limits)
 }
 
+/// The file-graph edges of the merge base, (source file, target file or entity) with base
+/// paths mapped to head paths; as a predicate, true for an edge the base does not have.
+#[derive(Debug, Default)]
+pub struct BaseEdges(HashMap<String, HashSet<String>>);
+
+impl BaseEdges {
+    fn of(chains: &FileGraph, renames: &BTreeMap<String, String>) -> Self {
+        let head = |name: &str| {
+            renames
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| name.to_owned())
+        };
+        let mut edges: HashMap<String, HashSet<String>> = HashMap::new();
+        for (from, edge) in chains.edges() {
+            edges
+                .entry(head(chains.name(from)))
+                .or_default()
+                .insert(head(chains.name(edge.to)));
+        }
+        Self(edges)
+    }
+
+    /// True when the base has no edge `from → to`.
+    pub fn lacks(&self, from: &str, to: &str) -> bool {
+        !self.0.get(from).is_some_and(|targets| targets.contains(to))
+    }
+}
+
 /// The ids of the findings of the merge-base tree, checked as a whole (as with `--all`) with the
-/// head's spec, after mapping base paths to head paths with git's rename detection.
-fn base_finding_ids(
+/// head's spec, after mapping base paths to head paths with git's rename detection, and the
+/// base's file-graph edges.
+fn base_findings(
     options: &CheckOptions,
-    head: &Analysis,
+    spec: &LoadedSpec,
+    scope: &Scope,
     solver: &dyn Solver,
-) -> Result<BTreeSet<String>, EngineError> {
-    let (base_scope, renames) = crate::scope::merge_base_scope(&head.scope)?;
-    let base = analyse_scope(options, head.spec.clone(), base_scope, &renames);
+) -> Result<(BTreeSet<String>, BaseEdges), EngineError> {
+    let (base_scope, renames) = crate::scope::merge_base_scope(scope)?;
+    let base = analyse_scope(options, spec.clone(), base_scope, &renames, None);
+    let edges = BaseEdges::of(&base.chains, &renames);
     let outcomes = solve_candidates(options, &base, solver);
     let run = assemble(options, base, &outcomes, None, Instant::now());
     let verdict = run.verdict;
@@ -283,7 +320,7 @@ fn base_finding_ids(
             .map(|entry| entry.id),
     );
     ids.extend(verdict.workflow_warnings.into_iter().map(|entry| entry.id));
-    Ok(ids)
+    Ok((ids, edges))
 }
 
 /// Projects with more files than this make no Z3 context ahead ([`run_check_handing_back`]): their
@@ -297,6 +334,16 @@ pub fn analyse(
     options: &CheckOptions,
     listed: impl FnOnce(usize),
 ) -> Result<Analysis, EngineError> {
+    let (spec, scope) = prepare(options, listed)?;
+    Ok(analyse_scope(options, spec, scope, &BTreeMap::new(), None))
+}
+
+/// Resolves the scope and loads the spec and the reviewed queries (everything before
+/// extraction); `listed` is told how many files the project has as soon as they are listed.
+fn prepare(
+    options: &CheckOptions,
+    listed: impl FnOnce(usize),
+) -> Result<(LoadedSpec, Scope), EngineError> {
     let root = options.project.as_path();
     if !root.is_dir() {
         return Err(EngineError::Usage(format!(
@@ -358,15 +405,17 @@ pub fn analyse(
     let queries = crate::queries::load(root, &scope.project_files, &spec.model, snapshot)?;
     spec.warnings.extend(queries.warnings.iter().cloned());
     spec.queries = queries;
-    Ok(analyse_scope(options, spec, scope, &BTreeMap::new()))
+    Ok((spec, scope))
 }
 
-/// Extracts and evaluates one snapshot; `renames` maps evidence paths (base → head) before evaluation.
+/// Extracts and evaluates one snapshot; `renames` maps evidence paths (base → head) before
+/// evaluation; `base` (under `--diff`) holds the file-graph edges of the merge base.
 fn analyse_scope(
     options: &CheckOptions,
     spec: LoadedSpec,
     scope: Scope,
     renames: &BTreeMap<String, String>,
+    base: Option<&BaseEdges>,
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
@@ -437,13 +486,16 @@ fn analyse_scope(
         everything: scope.is_everything(),
         files: scope.changed_files.clone(),
     };
+    let lacks = |from: &str, to: &str| base.is_some_and(|base| base.lacks(from, to));
     let evaluation = evaluate(&Inputs {
         model,
         facts: &extraction.facts,
         domain_facts: &domain_facts,
         graph: &graph,
         chains: &chains,
-        new_edge: None,
+        new_edge: base
+            .is_some()
+            .then_some(&lacks as &dyn Fn(&str, &str) -> bool),
         scope: &in_scope,
         changes: &changes,
         owners: &extraction.owners,

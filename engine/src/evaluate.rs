@@ -27,8 +27,8 @@ pub struct Inputs<'a> {
     pub graph: &'a FlowGraph,
     /// The file graph of chains (built over the same facts).
     pub chains: &'a FileGraph,
-    /// Under `--diff`: true for a fact whose edge the base lacks.
-    pub new_edge: Option<&'a dyn Fn(usize) -> bool>,
+    /// Under `--diff`: true for a file-graph edge (source, target) the base lacks.
+    pub new_edge: Option<&'a dyn Fn(&str, &str) -> bool>,
     /// The check scope.
     pub scope: &'a dyn InScope,
     /// The changed files.

@@ -659,7 +659,16 @@ impl Entries {
                 };
                 violation.id =
                     violation_id(&violation, &candidate.site.evidence_key, candidate.per_pair);
-                violation.status = status_of(&violation.id, assemble.base_ids);
+                violation.status = match &candidate.shape {
+                    // A pair finding whose witness opens a path the base lacks is new work,
+                    // whatever the base held for the pair (verdict-v2.md §status).
+                    Shape::Architecture(detail)
+                        if detail.opens_path && assemble.base_ids.is_some() =>
+                    {
+                        "new"
+                    }
+                    _ => status_of(&violation.id, assemble.base_ids),
+                };
                 if !self.violations.contains_key(&violation.id) {
                     let detail = base_detail(
                         EntryProof::Slice(violation.z3_proof.clone()),

@@ -658,3 +658,114 @@ fn sarif_gives_every_entry_under_diff_its_baseline_state() {
     // Under --diff a change violation is always new (verdict-v2 §status).
     assert_eq!(change[0]["baselineState"], "new");
 }
+
+/// A base that already violates `deny reach Web -> Repo` through `web/page.ts`.
+fn base_with_a_reach_violation() -> (tempfile::TempDir, Repository) {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", SPEC);
+    write(
+        dir.path(),
+        "web/page.ts",
+        "import { orders } from \"../repo/orders\";\nexport const o = orders;\n",
+    );
+    write(dir.path(), "web/other.ts", "export const other = 1;\n");
+    write(dir.path(), "lib/format.ts", "export const format = 1;\n");
+    write(dir.path(), "repo/orders.ts", "export const orders = [];\n");
+    write(dir.path(), "repo/users.ts", "export const users = [];\n");
+    commit(&repository, "base with a reach violation");
+    {
+        let head = repository.head().unwrap().peel_to_commit().unwrap();
+        repository.branch("main-base", &head, true).unwrap();
+    }
+    (dir, repository)
+}
+
+fn diff_new_only(dir: &Path) -> engine::report::CheckRun {
+    let mut options = engine::check::CheckOptions::new(dir);
+    options.scope = ScopeRequest::Diff("main-base".into());
+    options.new_only = true;
+    engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap()
+}
+
+#[test]
+fn a_pull_request_that_opens_another_path_for_a_violated_pair_is_new_and_blocks() {
+    let (dir, repository) = base_with_a_reach_violation();
+    // A new chain through a file no component owns: web/other.ts -> lib/format.ts -> repo/users.ts.
+    write(
+        dir.path(),
+        "web/other.ts",
+        "import { format } from \"../lib/format\";\nexport const other = format;\n",
+    );
+    write(
+        dir.path(),
+        "lib/format.ts",
+        "import { users } from \"../repo/users\";\nexport const format = users;\n",
+    );
+    commit(&repository, "another path into Repo");
+    let run = diff_new_only(dir.path());
+    let reach: Vec<_> = run
+        .verdict
+        .violations
+        .iter()
+        .filter(|violation| violation.violation_type == "reach_violation")
+        .collect();
+    assert_eq!(reach.len(), 1, "{:?}", run.verdict.violations);
+    let violation = reach[0];
+    assert_eq!(violation.status, "new");
+    assert!(violation.blocking);
+    assert_eq!(
+        violation.detected.files.as_deref(),
+        Some(
+            &[
+                "web/other.ts".to_owned(),
+                "lib/format.ts".to_owned(),
+                "repo/users.ts".to_owned()
+            ][..]
+        )
+    );
+    // Located at the first edge the base lacks: the change that opens the path.
+    assert_eq!(
+        (violation.detected.file.as_str(), violation.detected.line),
+        ("web/other.ts", 1)
+    );
+    assert_eq!(run.verdict.verdict, "fail");
+}
+
+#[test]
+fn a_pull_request_that_opens_no_path_keeps_the_pair_finding_existing() {
+    let (dir, repository) = base_with_a_reach_violation();
+    // The violating file changes, but the edge it has was on the base already.
+    write(
+        dir.path(),
+        "web/page.ts",
+        "// reformatted\nimport { orders } from \"../repo/orders\";\nexport const o = orders;\n",
+    );
+    commit(&repository, "touch the violating file");
+    let run = diff_new_only(dir.path());
+    assert_eq!(run.verdict.violations.len(), 1);
+    let violation = &run.verdict.violations[0];
+    assert_eq!(violation.status, "existing");
+    assert!(!violation.blocking);
+    assert_eq!(run.verdict.verdict, "pass");
+}
+
+#[test]
+fn a_staged_import_is_blamed_for_the_paths_it_closes_not_the_untouched_files() {
+    let (dir, repository) = base_repository();
+    // web/page.ts -> api/client.ts exists; staging api/client.ts -> repo closes the path.
+    write(
+        dir.path(),
+        "api/client.ts",
+        "import { orders } from \"../repo/orders\";\nexport function call() { return orders; }\n",
+    );
+    stage_all(&repository);
+    let verdict = check(dir.path(), ScopeRequest::Staged, 2);
+    assert_eq!(
+        types(&verdict),
+        [(
+            "deny reach Web -> Repo".to_owned(),
+            "api/client.ts".to_owned()
+        )]
+    );
+}

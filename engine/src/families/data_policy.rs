@@ -125,6 +125,7 @@ fn data_reach(
             data: Some(data.to_owned()),
             path: Some(path.clone()),
             files: Some(files),
+            opens_path: chain.opens,
             ..Detail::default()
         };
         let route = path.join(" -> ");

@@ -285,6 +285,7 @@ fn path_rule(
         via_members,
         path: Some(path),
         files: Some(files),
+        opens_path: chain.opens,
         ..Detail::default()
     };
     push_path_candidate(
@@ -367,6 +368,7 @@ fn data_rule(
             data: Some(data.to_owned()),
             path: Some(path),
             files: Some(files),
+            opens_path: chain.opens,
             ..Detail::default()
         };
         push_path_candidate(

@@ -12,7 +12,7 @@ use policies::facts::{Confidence, DomainFact, Evidence, Fact, QueryProvenance};
 use policies::model::{Declaration, Model, Rule, RuleKind, SourceLocation};
 use policies::smt::{ChainHop, ChainRelation, ChainVertex, Slice, SliceBuilder};
 
-use crate::chains::{Chain, ChainQuery, FileGraph};
+use crate::chains::{Chain, ChainQuery, FileEdge, FileGraph, Vertex};
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::verdict::Warning;
@@ -298,6 +298,9 @@ pub struct Detail {
     pub path: Option<Vec<String>>,
     /// The witness chain's files, ending with its target entity when that is a node or resource.
     pub files: Option<Vec<String>>,
+    /// Under `--diff`: the witness chain uses an edge the base does not have, so the finding is
+    /// `new` even when its pair was violated on the base (verdict-v2.md §status). Not output.
+    pub opens_path: bool,
     /// Operation.
     pub operation: Option<String>,
     /// Required component (operation findings).
@@ -499,8 +502,9 @@ pub struct Context<'a> {
     pub graph: &'a FlowGraph,
     /// The file graph of chains (§3.6).
     pub chains: &'a FileGraph,
-    /// Under `--diff`: true for a fact whose edge the base lacks (verdict-v2.md §status).
-    pub new_edge: Option<&'a dyn Fn(usize) -> bool>,
+    /// Under `--diff`: true for an edge of the file graph (source file, target file or entity)
+    /// that the base does not have (verdict-v2.md §status).
+    pub new_edge: Option<&'a dyn Fn(&str, &str) -> bool>,
     /// The check scope.
     pub scope: &'a dyn InScope,
     /// The changed files.
@@ -650,15 +654,23 @@ impl Context<'_> {
         blocked: &BTreeSet<String>,
         may_enter: &dyn Fn(Option<&str>) -> bool,
     ) -> Option<Chain> {
-        let in_scope = |fact: usize| self.in_scope(fact);
-        let in_scope: &dyn Fn(usize) -> bool = &in_scope;
+        let in_scope = |_: Vertex, _: &FileEdge, fact: usize| self.in_scope(fact);
+        let in_scope: &dyn Fn(Vertex, &FileEdge, usize) -> bool = &in_scope;
+        let opens = |from: Vertex, edge: &FileEdge, _: usize| {
+            self.new_edge
+                .is_some_and(|new_edge| new_edge(self.chains.name(from), self.chains.name(edge.to)))
+        };
+        let opens: &dyn Fn(Vertex, &FileEdge, usize) -> bool = &opens;
         for minimum in [Confidence::Definite, Confidence::Probable] {
-            let mut markings: Vec<Option<&dyn Fn(usize) -> bool>> = Vec::new();
-            if let Some(new_edge) = self.new_edge {
-                markings.push(Some(new_edge));
+            // Under `--diff`, a chain through an edge the base lacks first (verdict-v2.md
+            // §status): a pull request that opens another forbidden path is new work.
+            let mut markings: Vec<(Option<&dyn Fn(Vertex, &FileEdge, usize) -> bool>, bool)> =
+                Vec::new();
+            if self.new_edge.is_some() {
+                markings.push((Some(opens), true));
             }
-            markings.push((!self.scope.is_everything()).then_some(in_scope));
-            for marked in markings {
+            markings.push(((!self.scope.is_everything()).then_some(in_scope), false));
+            for (marked, opening) in markings {
                 let query = ChainQuery {
                     from,
                     to,
@@ -667,7 +679,8 @@ impl Context<'_> {
                     may_enter,
                     marked,
                 };
-                if let Some(chain) = self.chains.witness(&query, &self.facts) {
+                if let Some(mut chain) = self.chains.witness(&query, &self.facts) {
+                    chain.opens = opening;
                     return Some(chain);
                 }
             }

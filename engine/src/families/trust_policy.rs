@@ -105,6 +105,7 @@ fn require_auth(
                 to: Some((*target).clone()),
                 path: Some(path.clone()),
                 files: Some(files),
+                opens_path: chain.opens,
                 ..Detail::default()
             };
             if let Some(candidate) = path_candidate(
@@ -178,6 +179,7 @@ fn deny_flow_when_data(
                     data: Some(data.name.clone()),
                     path: Some(path.clone()),
                     files: Some(files),
+                    opens_path: chain.opens,
                     ..Detail::default()
                 };
                 if let Some(candidate) = path_candidate(
