@@ -87,8 +87,14 @@ pub struct ChainQuery<'q> {
     pub may_enter: &'q dyn Fn(Option<&str>) -> bool,
     /// When set, the chain must use a marked edge: one that the predicate accepts, given its
     /// source vertex, the edge and one of its facts at `minimum` or stronger.
-    pub marked: Option<&'q dyn Fn(Vertex, &FileEdge, usize) -> bool>,
+    pub marked: Option<EdgeMark<'q>>,
 }
+
+/// Whether an edge is marked: given its source vertex, the edge and one of its facts.
+pub type EdgeMark<'q> = &'q dyn Fn(Vertex, &FileEdge, usize) -> bool;
+
+/// Whether the `--diff` base lacks the edge (source file, target file or entity).
+pub type NewEdge<'a> = &'a dyn Fn(&str, &str) -> bool;
 
 /// Unreached, in the distance table.
 const FAR: u32 = u32::MAX;

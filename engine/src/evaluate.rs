@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use policies::facts::{DomainFact, Fact};
 use policies::model::Model;
 
-use crate::chains::FileGraph;
+use crate::chains::{FileGraph, NewEdge};
 use crate::families::Context;
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
@@ -28,7 +28,7 @@ pub struct Inputs<'a> {
     /// The file graph of chains (built over the same facts).
     pub chains: &'a FileGraph,
     /// Under `--diff`: true for a file-graph edge (source, target) the base lacks.
-    pub new_edge: Option<&'a dyn Fn(&str, &str) -> bool>,
+    pub new_edge: Option<NewEdge<'a>>,
     /// The check scope.
     pub scope: &'a dyn InScope,
     /// The changed files.

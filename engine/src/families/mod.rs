@@ -12,7 +12,7 @@ use policies::facts::{Confidence, DomainFact, Evidence, Fact, QueryProvenance};
 use policies::model::{Declaration, Model, Rule, RuleKind, SourceLocation};
 use policies::smt::{ChainHop, ChainRelation, ChainVertex, Slice, SliceBuilder};
 
-use crate::chains::{Chain, ChainQuery, FileEdge, FileGraph, Vertex};
+use crate::chains::{Chain, ChainQuery, EdgeMark, FileEdge, FileGraph, NewEdge, Vertex};
 use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::verdict::Warning;
@@ -504,7 +504,7 @@ pub struct Context<'a> {
     pub chains: &'a FileGraph,
     /// Under `--diff`: true for an edge of the file graph (source file, target file or entity)
     /// that the base does not have (verdict-v2.md §status).
-    pub new_edge: Option<&'a dyn Fn(&str, &str) -> bool>,
+    pub new_edge: Option<NewEdge<'a>>,
     /// The check scope.
     pub scope: &'a dyn InScope,
     /// The changed files.
@@ -655,17 +655,16 @@ impl Context<'_> {
         may_enter: &dyn Fn(Option<&str>) -> bool,
     ) -> Option<Chain> {
         let in_scope = |_: Vertex, _: &FileEdge, fact: usize| self.in_scope(fact);
-        let in_scope: &dyn Fn(Vertex, &FileEdge, usize) -> bool = &in_scope;
+        let in_scope: EdgeMark<'_> = &in_scope;
         let opens = |from: Vertex, edge: &FileEdge, _: usize| {
             self.new_edge
                 .is_some_and(|new_edge| new_edge(self.chains.name(from), self.chains.name(edge.to)))
         };
-        let opens: &dyn Fn(Vertex, &FileEdge, usize) -> bool = &opens;
+        let opens: EdgeMark<'_> = &opens;
         for minimum in [Confidence::Definite, Confidence::Probable] {
             // Under `--diff`, a chain through an edge the base lacks first (verdict-v2.md
             // §status): a pull request that opens another forbidden path is new work.
-            let mut markings: Vec<(Option<&dyn Fn(Vertex, &FileEdge, usize) -> bool>, bool)> =
-                Vec::new();
+            let mut markings: Vec<(Option<EdgeMark<'_>>, bool)> = Vec::new();
             if self.new_edge.is_some() {
                 markings.push((Some(opens), true));
             }
