@@ -44,6 +44,10 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
             // Scheduled as `check` schedules its files (`extract::extract_files`).
             .with_max_len(1)
             .filter_map(|file| {
+                // `check` never reads an excluded file.
+                if map.is_excluded(file) {
+                    return None;
+                }
                 // `check` parses the unowned and generated Java, Kotlin and C# files too, for
                 // the types they declare.
                 let for_declarations = extractors::reads_declarations(file);
