@@ -1,0 +1,207 @@
+//! Exclusions end to end (language.md §2.6 `!` globs, §2.6a `exclude`): the real binary on a
+//! project whose test file breaks `deny flow Api -> db`.
+
+use super::{json_run, lintel, write_files};
+
+/// The spec: `paths` of `Api`, then any other declarations.
+fn spec(paths: &str, rest: &str) -> String {
+    format!(
+        "node app : server\nnode db : postgres\ncomponent Api {{ runs_on: app paths: {paths} }}\ninvariant Layers {{ deny flow Api -> db }}\n{rest}"
+    )
+}
+
+/// A project: a clean source file, a test that opens a Postgres pool, and a binary-looking
+/// vendored file (a `file-skipped` warning whenever it is read).
+fn project(architecture: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("architecture.ag", architecture),
+            ("api/orders.ts", "export const total = 1;\n"),
+            (
+                "api/orders.test.ts",
+                "import { Pool } from \"pg\";\nimport { total } from \"./orders\";\nexport const pool = new Pool(total);\n",
+            ),
+            ("api/vendor/blob.ts", "export const b = 1;\0\n"),
+        ],
+    );
+    dir
+}
+
+fn check(project: &std::path::Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    // From the project's folder: `--file` names files relative to the working directory.
+    json_run(
+        lintel()
+            .current_dir(project)
+            .args(["check", "--json", "--no-cache", "--project"])
+            .arg(project)
+            .args(extra),
+    )
+}
+
+fn skipped_files(verdict: &serde_json::Value) -> Vec<&str> {
+    verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|warning| warning["code"] == "file-skipped")
+        .map(|warning| warning["file"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn without_an_exclusion_the_test_file_breaks_deny_flow() {
+    let dir = project(&spec("\"api/**\"", ""));
+    let (code, verdict) = check(dir.path(), &["--all"]);
+    assert_eq!(code, 1, "{verdict}");
+    let files: Vec<&str> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| violation["detected"]["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["api/orders.test.ts"]);
+    assert_eq!(skipped_files(&verdict), ["api/vendor/blob.ts"]);
+    assert!(
+        verdict["stats"].get("files_excluded").is_none(),
+        "no exclusion in the spec, no count: {}",
+        verdict["stats"]
+    );
+    let (_, verdict) = check(dir.path(), &["--file", "api/orders.test.ts"]);
+    assert_eq!(verdict["diff"]["changed_components"], serde_json::json!(["Api"]));
+}
+
+#[test]
+fn negated_globs_leave_the_test_file_and_the_vendored_file_to_no_component() {
+    let dir = project(&spec(
+        "[\"api/**\", \"!api/**/*.test.ts\", \"!./api/vendor/\"]",
+        "",
+    ));
+    let (code, verdict) = check(dir.path(), &["--all"]);
+    assert_eq!(code, 0, "{verdict}");
+    assert_eq!(verdict["verdict"], "pass");
+    assert_eq!(verdict["violations"], serde_json::json!([]));
+    assert_eq!(verdict["stats"]["files_excluded"], 2, "{}", verdict["stats"]);
+    assert_eq!(skipped_files(&verdict), Vec::<&str>::new());
+    let output = lintel()
+        .args(["check", "--all", "--no-cache", "--project"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("; 1 file(s) (2 excluded), "), "{text}");
+}
+
+#[test]
+fn exclude_declarations_across_imports_leave_files_unread_and_survive_the_artifact() {
+    let dir = project(&spec(
+        "\"api/**\"",
+        "import \"specs/vendored.ag\"\nexclude \"**/*.test.ts\"\n",
+    ));
+    write_files(dir.path(), &[("specs/vendored.ag", "exclude [\"api/vendor/\"]\n")]);
+    let (code, verdict) = check(dir.path(), &["--all"]);
+    assert_eq!(code, 0, "{verdict}");
+    assert_eq!(verdict["stats"]["files_excluded"], 2, "{}", verdict["stats"]);
+    assert_eq!(
+        verdict["stats"]["files_scanned"], 1,
+        "only `api/orders.ts` is extracted"
+    );
+    assert_eq!(
+        skipped_files(&verdict),
+        Vec::<&str>::new(),
+        "an excluded file is not read at all"
+    );
+    // A changed excluded file puts no component in scope.
+    let (code, verdict) = check(dir.path(), &["--file", "api/orders.test.ts"]);
+    assert_eq!(code, 0, "{verdict}");
+    assert_eq!(verdict["diff"]["changed_components"], serde_json::json!([]));
+
+    // The compiled artifact carries the merged globs, and a check that loads it agrees.
+    let artifact = dir.path().join("architecture.o");
+    let output = lintel()
+        .args(["compile"])
+        .arg(dir.path().join("architecture.ag"))
+        .arg("--project")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(&artifact)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&artifact).unwrap()).unwrap();
+    assert_eq!(
+        written["model"]["excludes"],
+        serde_json::json!(["api/vendor/", "**/*.test.ts"])
+    );
+    let (code, verdict) = check(dir.path(), &["--all", "--spec", artifact.to_str().unwrap()]);
+    assert_eq!(code, 0, "{verdict}");
+    assert_eq!(verdict["artifact"], "architecture.o");
+    assert_eq!(verdict["stats"]["files_excluded"], 2);
+
+    // The agent brief names what the check leaves out.
+    let output = lintel()
+        .args(["emit-context", "--project"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let brief = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        brief.contains("Excluded from the check (not read, owned by no component, no rule sees them): `api/vendor/`, `**/*.test.ts`."),
+        "{brief}"
+    );
+}
+
+#[test]
+fn an_exclude_with_a_negated_glob_is_a_located_compile_error() {
+    let dir = project(&spec("\"api/**\"", "exclude [\"**/*.test.ts\", \"!api/keep.test.ts\"]\n"));
+    let (code, document) = check(dir.path(), &["--all"]);
+    assert_eq!(code, 2, "{document}");
+    let diagnostic = &document["diagnostics"][0];
+    assert_eq!(diagnostic["code"], "invalid-glob", "{document}");
+    assert_eq!(
+        (diagnostic["file"].as_str(), diagnostic["line"].as_u64(), diagnostic["column"].as_u64()),
+        (Some("architecture.ag"), Some(5), Some(26))
+    );
+    let dir = project(&spec("\"!api/**/*.test.ts\"", ""));
+    let (code, document) = check(dir.path(), &["--all"]);
+    assert_eq!(code, 2, "{document}");
+    assert_eq!(document["diagnostics"][0]["code"], "invalid-glob");
+    assert!(document["diagnostics"][0]["help"]
+        .as_str()
+        .is_some_and(|help| help.contains("exclude")));
+}
+
+#[test]
+fn an_excluded_java_file_declares_no_type_to_resolve_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "node n : server\ncomponent App { runs_on: n paths: \"app/**\" }\nexclude \"lib/Excluded.java\"\n";
+    write_files(
+        dir.path(),
+        &[
+            ("architecture.ag", spec),
+            (
+                "app/Main.java",
+                "package com.acme.app;\n\nimport com.acme.lib.Shared;\nimport com.acme.lib.Excluded;\n\nclass Main { Shared shared; Excluded excluded; }\n",
+            ),
+            ("lib/Shared.java", "package com.acme.lib;\n\npublic class Shared {}\n"),
+            ("lib/Excluded.java", "package com.acme.lib;\n\npublic class Excluded {}\n"),
+        ],
+    );
+    let output = lintel()
+        .args(["graph", "--all", "--facts", "--no-cache", "--project"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let resolved: Vec<&str> = graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|fact| fact["properties"]["resolved"].as_str())
+        .collect();
+    assert_eq!(resolved, ["lib/Shared.java"], "{graph}");
+}
