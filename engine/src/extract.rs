@@ -364,15 +364,8 @@ pub fn extract_project(
     let outcomes = match cached {
         Some(outcomes) => outcomes,
         None => {
-            let outcomes = extract_files(
-                root,
-                scope,
-                map,
-                &owned,
-                include_generated,
-                generic,
-                debug,
-            );
+            let outcomes =
+                extract_files(root, scope, map, &owned, include_generated, generic, debug);
             if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
                 cache.store(key, &outcomes);
             }

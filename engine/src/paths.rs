@@ -427,7 +427,10 @@ mod tests {
         assert!(map.has_exclusions());
         assert_eq!(map.owner("api/orders.ts").as_deref(), Some("Api"));
         // Taken out of `Api` (whose positive glob is more specific), the test goes to `Tests`.
-        assert_eq!(map.owner("api/deep/orders.test.ts").as_deref(), Some("Tests"));
+        assert_eq!(
+            map.owner("api/deep/orders.test.ts").as_deref(),
+            Some("Tests")
+        );
         assert_eq!(map.owner("api/fixtures/data.ts"), None);
         assert_eq!(map.owner("web/gen/client.ts"), None);
         assert!(
@@ -437,11 +440,17 @@ mod tests {
                 .is_empty(),
             "a component that removes a file does not tie for it"
         );
-        assert!(!map.is_left_out("api/deep/orders.test.ts"), "another component owns it");
+        assert!(
+            !map.is_left_out("api/deep/orders.test.ts"),
+            "another component owns it"
+        );
         assert!(map.is_left_out("api/fixtures/data.ts"));
         assert!(map.is_left_out("web/gen/client.ts"));
         assert!(!map.is_left_out("docs/readme.md"), "no glob ever held it");
-        assert!(!map.is_excluded("web/gen/client.ts"), "a `!` glob is no `exclude`");
+        assert!(
+            !map.is_excluded("web/gen/client.ts"),
+            "a `!` glob is no `exclude`"
+        );
         assert!(map.matches_any("Web", &["web/gen/a.ts".into(), "web/b.ts".into()]));
         assert!(!map.matches_any("Web", &["web/gen/a.ts".into()]));
     }
@@ -458,7 +467,12 @@ mod tests {
         };
         let map = ComponentMap::new(&model);
         assert!(map.has_exclusions());
-        for file in ["api/gen/client.ts", "api/gen/deep/x.ts", "web/a.spec.ts", "a.test.ts"] {
+        for file in [
+            "api/gen/client.ts",
+            "api/gen/deep/x.ts",
+            "web/a.spec.ts",
+            "a.test.ts",
+        ] {
             assert!(map.is_excluded(file), "{file}");
             assert!(map.is_left_out(file), "{file}");
             assert_eq!(map.ownership(file), None, "{file}");

@@ -69,7 +69,10 @@ fn without_an_exclusion_the_test_file_breaks_deny_flow() {
         verdict["stats"]
     );
     let (_, verdict) = check(dir.path(), &["--file", "api/orders.test.ts"]);
-    assert_eq!(verdict["diff"]["changed_components"], serde_json::json!(["Api"]));
+    assert_eq!(
+        verdict["diff"]["changed_components"],
+        serde_json::json!(["Api"])
+    );
 }
 
 #[test]
@@ -82,7 +85,11 @@ fn negated_globs_leave_the_test_file_and_the_vendored_file_to_no_component() {
     assert_eq!(code, 0, "{verdict}");
     assert_eq!(verdict["verdict"], "pass");
     assert_eq!(verdict["violations"], serde_json::json!([]));
-    assert_eq!(verdict["stats"]["files_excluded"], 2, "{}", verdict["stats"]);
+    assert_eq!(
+        verdict["stats"]["files_excluded"], 2,
+        "{}",
+        verdict["stats"]
+    );
     assert_eq!(skipped_files(&verdict), Vec::<&str>::new());
     let output = lintel()
         .args(["check", "--all", "--no-cache", "--project"])
@@ -100,10 +107,17 @@ fn exclude_declarations_across_imports_leave_files_unread_and_survive_the_artifa
         "\"api/**\"",
         "import \"specs/vendored.ag\"\nexclude \"**/*.test.ts\"\n",
     ));
-    write_files(dir.path(), &[("specs/vendored.ag", "exclude [\"api/vendor/\"]\n")]);
+    write_files(
+        dir.path(),
+        &[("specs/vendored.ag", "exclude [\"api/vendor/\"]\n")],
+    );
     let (code, verdict) = check(dir.path(), &["--all"]);
     assert_eq!(code, 0, "{verdict}");
-    assert_eq!(verdict["stats"]["files_excluded"], 2, "{}", verdict["stats"]);
+    assert_eq!(
+        verdict["stats"]["files_excluded"], 2,
+        "{}",
+        verdict["stats"]
+    );
     assert_eq!(
         verdict["stats"]["files_scanned"], 1,
         "only `api/orders.ts` is extracted"
@@ -156,13 +170,20 @@ fn exclude_declarations_across_imports_leave_files_unread_and_survive_the_artifa
 
 #[test]
 fn an_exclude_with_a_negated_glob_is_a_located_compile_error() {
-    let dir = project(&spec("\"api/**\"", "exclude [\"**/*.test.ts\", \"!api/keep.test.ts\"]\n"));
+    let dir = project(&spec(
+        "\"api/**\"",
+        "exclude [\"**/*.test.ts\", \"!api/keep.test.ts\"]\n",
+    ));
     let (code, document) = check(dir.path(), &["--all"]);
     assert_eq!(code, 2, "{document}");
     let diagnostic = &document["diagnostics"][0];
     assert_eq!(diagnostic["code"], "invalid-glob", "{document}");
     assert_eq!(
-        (diagnostic["file"].as_str(), diagnostic["line"].as_u64(), diagnostic["column"].as_u64()),
+        (
+            diagnostic["file"].as_str(),
+            diagnostic["line"].as_u64(),
+            diagnostic["column"].as_u64()
+        ),
         (Some("architecture.ag"), Some(5), Some(26))
     );
     let dir = project(&spec("\"!api/**/*.test.ts\"", ""));

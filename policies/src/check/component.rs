@@ -87,9 +87,7 @@ impl Checker<'_> {
                         } else {
                             has_positive_glob = true;
                         }
-                        component
-                            .paths
-                            .push(normalized_component_glob(&glob.value));
+                        component.paths.push(normalized_component_glob(&glob.value));
                     }
                 }
                 EntryValue::Names(names) => self.apply_list(&mut component, key, names),

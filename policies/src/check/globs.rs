@@ -266,7 +266,10 @@ mod tests {
         assert!(glob_problem("a/[b").is_some());
         assert!(glob_problem("").is_some());
         assert!(glob_problem("./api/**").is_none());
-        assert!(glob_problem("!api/**").is_none(), "a plain glob may start with `!`");
+        assert!(
+            glob_problem("!api/**").is_none(),
+            "a plain glob may start with `!`"
+        );
     }
 
     #[test]

@@ -314,8 +314,10 @@ fn negated_component_globs_remove_files_and_keep_their_bang() {
         ["server/**/*.test.ts", "server/fixtures/"]
     );
     assert!(model.has_exclusions());
-    assert!(!assert_clean("node app : server\ncomponent S { runs_on: app paths: \"s/**\" }")
-        .has_exclusions());
+    assert!(
+        !assert_clean("node app : server\ncomponent S { runs_on: app paths: \"s/**\" }")
+            .has_exclusions()
+    );
 }
 
 #[test]
@@ -331,11 +333,9 @@ fn a_component_whose_globs_are_all_negated_is_an_invalid_glob() {
         diagnostic.message,
         "every glob in the paths of component `W` starts with `!`, so it owns no file"
     );
-    assert!(diagnostic
-        .help
-        .as_deref()
-        .is_some_and(|help| help.contains("paths: [\"server/**\", \"!server/**/*.test.ts\"]")
-            && help.contains("exclude")));
+    assert!(diagnostic.help.as_deref().is_some_and(|help| help
+        .contains("paths: [\"server/**\", \"!server/**/*.test.ts\"]")
+        && help.contains("exclude")));
     // A positive glob in a second `paths` entry counts: repeated list keys merge.
     assert_clean(&format!("{base}\"!w/gen/**\" paths: \"w/**\" }}"));
     // What follows the `!` is checked as any glob, and a glob has one `!` at most.
@@ -355,7 +355,12 @@ fn a_component_whose_globs_are_all_negated_is_an_invalid_glob() {
         2,
         44,
     );
-    assert_diagnostic(&format!("{base}[\"w/**\", \"!\"] }}"), "invalid-glob", 2, 44);
+    assert_diagnostic(
+        &format!("{base}[\"w/**\", \"!\"] }}"),
+        "invalid-glob",
+        2,
+        44,
+    );
 }
 
 #[test]
