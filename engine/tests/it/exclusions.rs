@@ -99,6 +99,17 @@ fn negated_globs_leave_the_test_file_and_the_vendored_file_to_no_component() {
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("; 1 file(s) (2 excluded), "), "{text}");
+    let output = lintel()
+        .args(["emit-context", "--project"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let brief = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        brief
+            .contains("- `Api`: `api/**` except `api/**/*.test.ts`, `api/vendor/` (runs on `app`)"),
+        "{brief}"
+    );
 }
 
 #[test]
@@ -196,13 +207,12 @@ fn an_exclude_with_a_negated_glob_is_a_located_compile_error() {
 }
 
 #[test]
-fn an_excluded_java_file_declares_no_type_to_resolve_to() {
+fn an_excluded_java_file_declares_no_type_to_resolve_to_and_is_not_parsed() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = "node n : server\ncomponent App { runs_on: n paths: \"app/**\" }\nexclude \"lib/Excluded.java\"\n";
+    let spec = "node n : server\ncomponent App { runs_on: n paths: \"app/**\" }\n";
     write_files(
         dir.path(),
         &[
-            ("architecture.ag", spec),
             (
                 "app/Main.java",
                 "package com.acme.app;\n\nimport com.acme.lib.Shared;\nimport com.acme.lib.Excluded;\n\nclass Main { Shared shared; Excluded excluded; }\n",
@@ -211,18 +221,43 @@ fn an_excluded_java_file_declares_no_type_to_resolve_to() {
             ("lib/Excluded.java", "package com.acme.lib;\n\npublic class Excluded {}\n"),
         ],
     );
-    let output = lintel()
-        .args(["graph", "--all", "--facts", "--no-cache", "--project"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let resolved: Vec<&str> = graph["facts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|fact| fact["properties"]["resolved"].as_str())
-        .collect();
-    assert_eq!(resolved, ["lib/Shared.java"], "{graph}");
+    // (files bench-parse parses, files the imports resolve to)
+    let run = |architecture: &str| -> (u64, Vec<String>) {
+        write_files(dir.path(), &[("architecture.ag", architecture)]);
+        let output = lintel()
+            .args(["graph", "--all", "--facts", "--no-cache", "--project"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let mut resolved: Vec<String> = graph["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|fact| fact["properties"]["resolved"].as_str())
+            .map(str::to_owned)
+            .collect();
+        resolved.sort();
+        let output = lintel()
+            .args(["bench-parse", "--all", "--project"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        (document["files"].as_u64().unwrap(), resolved)
+    };
+    assert_eq!(
+        run(spec),
+        (
+            3,
+            vec!["lib/Excluded.java".to_owned(), "lib/Shared.java".to_owned()]
+        ),
+        "an unowned Java file is read for the types it declares"
+    );
+    assert_eq!(
+        run(&format!("{spec}exclude \"lib/Excluded.java\"\n")),
+        (2, vec!["lib/Shared.java".to_owned()])
+    );
 }
