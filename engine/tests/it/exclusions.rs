@@ -138,6 +138,29 @@ fn exclude_declarations_across_imports_leave_files_unread_and_survive_the_artifa
         Vec::<&str>::new(),
         "an excluded file is not read at all"
     );
+    // A component whose every file is excluded matches none.
+    write_files(
+        dir.path(),
+        &[(
+            "specs/vendored.ag",
+            "exclude [\"api/vendor/\"]\ncomponent Vendor { runs_on: app paths: \"api/vendor/**\" }\n",
+        )],
+    );
+    let (_, verdict) = check(dir.path(), &["--all"]);
+    let warnings: Vec<&str> = verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|warning| warning["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        warnings,
+        ["component `Vendor` matches no file under the project root that the spec's `exclude` and `!` globs leave in (paths: `api/vendor/**`)"]
+    );
+    write_files(
+        dir.path(),
+        &[("specs/vendored.ag", "exclude [\"api/vendor/\"]\n")],
+    );
     // A changed excluded file puts no component in scope.
     let (code, verdict) = check(dir.path(), &["--file", "api/orders.test.ts"]);
     assert_eq!(code, 0, "{verdict}");
