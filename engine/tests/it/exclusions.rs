@@ -40,6 +40,17 @@ fn check(project: &std::path::Path, extra: &[&str]) -> (i32, serde_json::Value) 
     )
 }
 
+/// What `lintel emit-context` writes for the project.
+fn brief(project: &std::path::Path) -> String {
+    let output = lintel()
+        .args(["emit-context", "--project"])
+        .arg(project)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
 fn skipped_files(verdict: &serde_json::Value) -> Vec<&str> {
     verdict["warnings"]
         .as_array()
@@ -99,12 +110,7 @@ fn negated_globs_leave_the_test_file_and_the_vendored_file_to_no_component() {
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("; 1 file(s) (2 excluded), "), "{text}");
-    let output = lintel()
-        .args(["emit-context", "--project"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let brief = String::from_utf8(output.stdout).unwrap();
+    let brief = brief(dir.path());
     assert!(
         brief
             .contains("- `Api`: `api/**` except `api/**/*.test.ts`, `api/vendor/` (runs on `app`)"),
@@ -190,12 +196,7 @@ fn exclude_declarations_across_imports_leave_files_unread_and_survive_the_artifa
     assert_eq!(verdict["stats"]["files_excluded"], 2);
 
     // The agent brief names what the check leaves out.
-    let output = lintel()
-        .args(["emit-context", "--project"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let brief = String::from_utf8(output.stdout).unwrap();
+    let brief = brief(dir.path());
     assert!(
         brief.contains("Excluded from the check (not read, owned by no component, no rule sees them): `api/vendor/`, `**/*.test.ts`."),
         "{brief}"
