@@ -285,3 +285,29 @@ fn an_excluded_java_file_declares_no_type_to_resolve_to_and_is_not_parsed() {
         (2, vec!["lib/Shared.java".to_owned()])
     );
 }
+
+#[test]
+fn an_import_of_an_excluded_file_is_no_flow_to_the_component_whose_globs_match_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "node app : server\ncomponent Web { runs_on: app paths: \"web/**\" }\ncomponent Api { runs_on: app paths: \"api/**\" }\ninvariant I { deny flow Web -> Api }\n";
+    write_files(
+        dir.path(),
+        &[
+            (
+                "web/app.ts",
+                "import { client } from \"../api/gen/client\";\nexport const app = client;\n",
+            ),
+            ("api/gen/client.ts", "export const client = 1;\n"),
+        ],
+    );
+    write_files(dir.path(), &[("architecture.ag", spec)]);
+    let (code, verdict) = check(dir.path(), &["--all"]);
+    assert_eq!(code, 1, "{verdict}");
+    write_files(
+        dir.path(),
+        &[("architecture.ag", &format!("{spec}exclude \"api/gen/\"\n"))],
+    );
+    let (code, verdict) = check(dir.path(), &["--all"]);
+    assert_eq!(code, 0, "{verdict}");
+    assert_eq!(verdict["stats"]["files_excluded"], 1);
+}
