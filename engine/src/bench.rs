@@ -14,15 +14,16 @@ use crate::check::CheckOptions;
 use crate::cli::{report_error, CheckArgs, ExitStatus};
 use crate::config::load_spec;
 use crate::error::EngineError;
+use crate::paths::ComponentMap;
 use crate::scope::{read_file, resolve};
 
 /// Parses every file `check` would parse; returns (files parsed, error nodes, elapsed ms).
 pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), EngineError> {
     let started = Instant::now();
     let root = options.project.as_path();
-    // A spec that does not load fails here as it fails `check`.
-    load_spec(root, options.spec.as_deref())?;
+    let spec = load_spec(root, options.spec.as_deref())?;
     let scope = resolve(root, &options.scope)?;
+    let map = ComponentMap::new(&spec.model);
     let attributes = scope
         .project_files
         .iter()
@@ -44,8 +45,12 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
             // Scheduled as `check` schedules its files (`extract::extract_files`).
             .with_max_len(1)
             .filter_map(|file| {
-                // `check` extracts every file, owned or not (unowned ones for chains), and
-                // parses the generated Java, Kotlin and C# files too, for the types they declare.
+                // `check` never reads an excluded file.
+                if map.is_excluded(file) {
+                    return None;
+                }
+                // `check` extracts every other file, owned or not (unowned ones for chains),
+                // and parses the generated Java, Kotlin and C# files too, for their types.
                 let for_declarations = extractors::reads_declarations(file);
                 extractors::Language::for_path(file)?;
                 let bytes = read_file(&scope, root, None, file).ok()?;

@@ -442,8 +442,13 @@ fn analyse_scope(
                 .map(|component| crate::verdict::Warning {
                     code: "component-matches-no-files".into(),
                     message: format!(
-                        "component `{}` matches no file under the project root (paths: {})",
+                        "component `{}` matches no file under the project root{} (paths: {})",
                         component.name,
+                        if model.has_exclusions() {
+                            " that the spec's `exclude` and `!` globs leave in"
+                        } else {
+                            ""
+                        },
                         component
                             .paths
                             .iter()

@@ -59,6 +59,14 @@ fn plain_words(rule: &Rule) -> String {
     }
 }
 
+/// "`a`, `b`"
+fn quoted<'a>(globs: impl Iterator<Item = &'a str>) -> String {
+    globs
+        .map(|glob| format!("`{glob}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Renders the brief.
 pub fn brief(model: &Model, spec_path: &str) -> String {
     let mut text = format!(
@@ -68,16 +76,14 @@ pub fn brief(model: &Model, spec_path: &str) -> String {
     );
     text.push_str("\n## Components\n\n");
     for component in &model.components {
-        let paths: Vec<String> = component
-            .paths
-            .iter()
-            .map(|path| format!("`{path}`"))
-            .collect();
+        let mut paths = quoted(component.positive_paths());
+        let negated = quoted(component.negated_paths());
+        if !negated.is_empty() {
+            paths.push_str(&format!(" except {negated}"));
+        }
         let mut line = format!(
-            "- `{}`: {} (runs on `{}`",
-            component.name,
-            paths.join(", "),
-            component.runs_on
+            "- `{}`: {paths} (runs on `{}`",
+            component.name, component.runs_on
         );
         if let Some(role) = &component.role {
             line.push_str(&format!(", role `{role}`"));
@@ -87,6 +93,12 @@ pub fn brief(model: &Model, spec_path: &str) -> String {
         }
         line.push_str(")\n");
         text.push_str(&line);
+    }
+    if !model.excludes.is_empty() {
+        text.push_str(&format!(
+            "\nExcluded from the check (not read, owned by no component, no rule sees them): {}.\n",
+            quoted(model.excludes.iter().map(String::as_str))
+        ));
     }
     let infrastructure: Vec<String> = model
         .nodes

@@ -35,6 +35,9 @@ pub struct Extraction {
     pub files_skipped: usize,
     /// Generated files left out.
     pub files_generated: usize,
+    /// Files the spec leaves out (an `exclude` glob matches them, or a `!` glob took them out of
+    /// a component and no other component owns them); `None` when the spec has neither.
+    pub files_excluded: Option<usize>,
     /// Per-file details, with `--debug-extractors` only.
     pub debug: Vec<ExtractorDebug>,
     /// Owner of every owned project file.
@@ -290,6 +293,7 @@ fn is_chain_fact(fact: &Fact) -> bool {
 /// Extracts every file of the scope's snapshot: owned files for every rule, unowned ones for
 /// the flow facts of chains.
 /// Workflow files are extracted whether or not a component owns them (`language.md` §3.7).
+/// A file an `exclude` glob matches (§2.6a) is not read at all, not even as a workflow.
 pub fn extract_project(
     root: &Path,
     scope: &Scope,
@@ -303,7 +307,12 @@ pub fn extract_project(
     let cache = cache.filter(|_| !debug);
     let mut extraction = Extraction::default();
     let mut owned = Vec::new();
+    let mut excluded = 0;
     for file in &scope.project_files {
+        if map.is_excluded(file) {
+            excluded += 1;
+            continue;
+        }
         if let Some(ownership) = map.ownership(file) {
             if !ownership.tied_with.is_empty() {
                 let mut tied = vec![ownership.owner.clone()];
@@ -323,17 +332,24 @@ pub fn extract_project(
                 });
             }
             extraction.owners.insert(file.clone(), ownership.owner);
+        } else {
+            // A file a `!` glob took out of its component, and no other owns.
+            excluded += usize::from(map.is_removed(file));
         }
         // Every file is extracted, owned or not: an unowned file's flow facts serve chains
         // (`language.md` §3.6), and workflow files are read whoever owns them.
         owned.push(file.clone());
     }
+    extraction.files_excluded = map.has_exclusions().then_some(excluded);
     let key = cache.map(|_| {
         let mut identities: Vec<(String, String)> = scope
             .project_files
             .par_iter()
             .map(|file| {
+                // An excluded file is never read: what it holds does not matter, that it is
+                // excluded does (a Java file's declarations are read whether or not it is owned).
                 let identity = match &scope.snapshot {
+                    _ if map.is_excluded(file) => "excluded".to_owned(),
                     Snapshot::Worktree => worktree_identity(&root.join(file)),
                     _ => scope
                         .blobs
@@ -359,7 +375,8 @@ pub fn extract_project(
     let outcomes = match cached {
         Some(outcomes) => outcomes,
         None => {
-            let outcomes = extract_files(root, scope, &owned, include_generated, generic, debug);
+            let outcomes =
+                extract_files(root, scope, map, &owned, include_generated, generic, debug);
             if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
                 cache.store(key, &outcomes);
             }
@@ -497,6 +514,7 @@ pub fn extract_project(
 fn extract_files(
     root: &Path,
     scope: &Scope,
+    map: &ComponentMap,
     files: &[String],
     include_generated: bool,
     generic: &extractors::GenericFacts,
@@ -521,14 +539,18 @@ fn extract_files(
     context.set_query_timing(debug);
     let repositories = Repositories::new(scope.git_root.as_deref().filter(|_| needs_repository));
     let shared = &context;
-    // The project's other Java, Kotlin and C# files declare types too. They are read in the
-    // same parallel pass as the extracted files, after them: one pass balances the two threads
-    // better than two passes that each wait for their slowest file.
+    // The project's other Java, Kotlin and C# files declare types too (excluded files are never
+    // read). They are read in the same parallel pass as the extracted files, after them: one
+    // pass balances the two threads better than two passes that each wait for their slowest file.
     let owned: HashSet<&str> = files.iter().map(String::as_str).collect();
     let others: Vec<&String> = scope
         .project_files
         .iter()
-        .filter(|file| !owned.contains(file.as_str()) && extractors::reads_declarations(file))
+        .filter(|file| {
+            !owned.contains(file.as_str())
+                && extractors::reads_declarations(file)
+                && !map.is_excluded(file)
+        })
         .collect();
     let jobs: Vec<(&String, bool)> = files
         .iter()

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::{Component as PathComponent, Path, PathBuf};
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use policies::model::Model;
 
 /// Converts a relative path to the `/`-separated form used in output.
@@ -151,9 +151,74 @@ struct Alternative {
     specificity: usize,
 }
 
+/// The alternatives of one glob as written (a leading `./` removed, braces expanded, a trailing
+/// `/` meaning the whole folder), each with its specificity. Globs that do not compile are
+/// skipped (the checker rejects them).
+fn alternative_globs(pattern: &str) -> impl Iterator<Item = (Glob, usize)> {
+    expand_braces(pattern.strip_prefix("./").unwrap_or(pattern))
+        .into_iter()
+        .filter_map(|alternative| {
+            let alternative = if alternative.ends_with('/') {
+                format!("{alternative}**")
+            } else {
+                alternative
+            };
+            let glob = GlobBuilder::new(&alternative)
+                .literal_separator(true)
+                .build()
+                .ok()?;
+            Some((glob, literal_prefix_len(&alternative)))
+        })
+}
+
+/// Globs whose specificity does not matter (`exclude` globs, a component's `!` globs), matched
+/// together.
+struct GlobList(GlobSet);
+
+impl GlobList {
+    fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut builder = GlobSetBuilder::new();
+        for (glob, _) in patterns.into_iter().flat_map(alternative_globs) {
+            builder.add(glob);
+        }
+        // Each glob compiled alone above, so the set builds; if it did not, it would match nothing.
+        Self(builder.build().unwrap_or_else(|_| GlobSet::empty()))
+    }
+
+    fn is_match(&self, file: &str) -> bool {
+        !self.0.is_empty() && self.0.is_match(file)
+    }
+}
+
 struct ComponentGlobs {
     name: String,
+    /// The positive globs' alternatives: they add files and give specificity.
     alternatives: Vec<Alternative>,
+    /// The `!` globs (`language.md` §2.6): a file they match is not in the component.
+    negated: GlobList,
+}
+
+impl ComponentGlobs {
+    /// The component's specificity for `file` (§3.3), when `file` is in its paths: some positive
+    /// glob matches it and no `!` glob does.
+    fn specificity(&self, file: &str) -> Option<usize> {
+        let specificity = self
+            .alternatives
+            .iter()
+            .filter(|alternative| alternative.matcher.is_match(file))
+            .map(|alternative| alternative.specificity)
+            .max()?;
+        (!self.negated.is_match(file)).then_some(specificity)
+    }
+
+    /// True when a positive glob matches `file` and a `!` glob takes it out.
+    fn removes(&self, file: &str) -> bool {
+        self.negated.is_match(file)
+            && self
+                .alternatives
+                .iter()
+                .any(|alternative| alternative.matcher.is_match(file))
+    }
 }
 
 /// The result of mapping one file.
@@ -165,62 +230,79 @@ pub struct Ownership {
     pub tied_with: Vec<String>,
 }
 
-/// The file → component mapping (`language.md` §3.3).
+/// The file → component mapping (`language.md` §3.3), with the spec's exclusions (§2.6, §2.6a).
 pub struct ComponentMap {
     components: Vec<ComponentGlobs>,
+    /// The `exclude` globs.
+    excluded: GlobList,
+    /// True when the spec has an `exclude` declaration or a `!` glob.
+    has_exclusions: bool,
 }
 
 impl ComponentMap {
-    /// Compiles every component's globs. Globs that do not compile are skipped (the checker rejects them).
+    /// Compiles every component's globs and the `exclude` globs. Globs that do not compile are
+    /// skipped (the checker rejects them).
     pub fn new(model: &Model) -> Self {
         let components = model
             .components
             .iter()
-            .map(|component| {
-                let alternatives = component
-                    .paths
-                    .iter()
-                    .flat_map(|pattern| {
-                        expand_braces(pattern.strip_prefix("./").unwrap_or(pattern))
+            .map(|component| ComponentGlobs {
+                name: component.name.clone(),
+                alternatives: component
+                    .positive_paths()
+                    .flat_map(alternative_globs)
+                    .map(|(glob, specificity)| Alternative {
+                        matcher: glob.compile_matcher(),
+                        specificity,
                     })
-                    .filter_map(|alternative| {
-                        let alternative = if alternative.ends_with('/') {
-                            format!("{alternative}**")
-                        } else {
-                            alternative
-                        };
-                        let matcher = GlobBuilder::new(&alternative)
-                            .literal_separator(true)
-                            .build()
-                            .ok()?
-                            .compile_matcher();
-                        Some(Alternative {
-                            matcher,
-                            specificity: literal_prefix_len(&alternative),
-                        })
-                    })
-                    .collect();
-                ComponentGlobs {
-                    name: component.name.clone(),
-                    alternatives,
-                }
+                    .collect(),
+                negated: GlobList::new(component.negated_paths()),
             })
             .collect();
-        Self { components }
+        Self {
+            components,
+            excluded: GlobList::new(model.excludes.iter().map(String::as_str)),
+            has_exclusions: model.has_exclusions(),
+        }
     }
 
-    /// The owner of a project-relative file, with the components it tied with.
+    /// True when an `exclude` glob matches the project-relative file (§2.6a): it is not read,
+    /// has no owner, and no chain passes through it.
+    pub fn is_excluded(&self, file: &str) -> bool {
+        self.excluded.is_match(file)
+    }
+
+    /// True when the spec leaves files out (`exclude` or a `!` glob): the verdict then counts
+    /// them in `stats.files_excluded`.
+    pub fn has_exclusions(&self) -> bool {
+        self.has_exclusions
+    }
+
+    /// True when the spec leaves the file out: an `exclude` glob matches it, or it has no owner
+    /// because a component's `!` glob took it out of that component's paths. These are the
+    /// files `stats.files_excluded` counts.
+    pub fn is_left_out(&self, file: &str) -> bool {
+        self.is_excluded(file) || (self.ownership(file).is_none() && self.is_removed(file))
+    }
+
+    /// True when a component's `!` glob takes the file out of that component's paths (§2.6),
+    /// whether or not another component owns it.
+    pub fn is_removed(&self, file: &str) -> bool {
+        self.components
+            .iter()
+            .any(|component| component.removes(file))
+    }
+
+    /// The owner of a project-relative file, with the components it tied with; `None` for a
+    /// file no component's paths hold, and for an excluded file.
     pub fn ownership(&self, file: &str) -> Option<Ownership> {
+        if self.is_excluded(file) {
+            return None;
+        }
         let mut best: Option<(usize, &str)> = None;
         let mut tied_with = Vec::new();
         for component in &self.components {
-            let specificity = component
-                .alternatives
-                .iter()
-                .filter(|alternative| alternative.matcher.is_match(file))
-                .map(|alternative| alternative.specificity)
-                .max();
-            let Some(specificity) = specificity else {
+            let Some(specificity) = component.specificity(file) else {
                 continue;
             };
             match best {
@@ -245,13 +327,17 @@ impl ComponentMap {
         self.ownership(file).map(|ownership| ownership.owner)
     }
 
-    /// True when some glob of `component` matches some of `files`.
+    /// True when some of `files` is in the paths of `component` (its `!` globs and the
+    /// `exclude` globs applied), whether or not a more specific component owns it.
     pub fn matches_any(&self, component: &str, files: &[String]) -> bool {
         self.components
             .iter()
             .filter(|globs| globs.name == component)
-            .flat_map(|globs| &globs.alternatives)
-            .any(|alternative| files.iter().any(|file| alternative.matcher.is_match(file)))
+            .any(|globs| {
+                files
+                    .iter()
+                    .any(|file| globs.specificity(file).is_some() && !self.is_excluded(file))
+            })
     }
 }
 
@@ -325,6 +411,83 @@ mod tests {
         let ownership = ComponentMap::new(&model).ownership("src/x.ts").unwrap();
         assert_eq!(ownership.owner, "A");
         assert_eq!(ownership.tied_with, ["B"]);
+    }
+
+    #[test]
+    fn a_negated_glob_takes_files_out_of_its_component_only() {
+        let model = Model {
+            components: vec![
+                component("Api", &["api/**", "!api/**/*.test.ts", "!./api/fixtures/"]),
+                component("Tests", &["**/*.test.ts"]),
+                component("Web", &["web/**", "!web/gen/**"]),
+            ],
+            ..Model::default()
+        };
+        let map = ComponentMap::new(&model);
+        assert!(map.has_exclusions());
+        assert_eq!(map.owner("api/orders.ts").as_deref(), Some("Api"));
+        // Taken out of `Api` (whose positive glob is more specific), the test goes to `Tests`.
+        assert_eq!(
+            map.owner("api/deep/orders.test.ts").as_deref(),
+            Some("Tests")
+        );
+        assert_eq!(map.owner("api/fixtures/data.ts"), None);
+        assert_eq!(map.owner("web/gen/client.ts"), None);
+        assert!(
+            map.ownership("api/deep/orders.test.ts")
+                .unwrap()
+                .tied_with
+                .is_empty(),
+            "a component that removes a file does not tie for it"
+        );
+        assert!(
+            !map.is_left_out("api/deep/orders.test.ts"),
+            "another component owns it"
+        );
+        assert!(map.is_left_out("api/fixtures/data.ts"));
+        assert!(map.is_left_out("web/gen/client.ts"));
+        assert!(!map.is_left_out("docs/readme.md"), "no glob ever held it");
+        assert!(
+            !map.is_excluded("web/gen/client.ts"),
+            "a `!` glob is no `exclude`"
+        );
+        assert!(map.matches_any("Web", &["web/gen/a.ts".into(), "web/b.ts".into()]));
+        assert!(!map.matches_any("Web", &["web/gen/a.ts".into()]));
+    }
+
+    #[test]
+    fn an_excluded_file_has_no_owner_whatever_its_globs() {
+        let model = Model {
+            components: vec![
+                component("Api", &["api/**"]),
+                component("Gen", &["api/gen/client.ts"]),
+            ],
+            excludes: vec!["api/gen/".into(), "**/*.{spec,test}.ts".into()],
+            ..Model::default()
+        };
+        let map = ComponentMap::new(&model);
+        assert!(map.has_exclusions());
+        for file in [
+            "api/gen/client.ts",
+            "api/gen/deep/x.ts",
+            "web/a.spec.ts",
+            "a.test.ts",
+        ] {
+            assert!(map.is_excluded(file), "{file}");
+            assert!(map.is_left_out(file), "{file}");
+            assert_eq!(map.ownership(file), None, "{file}");
+        }
+        assert!(!map.is_excluded("api/generated.ts"));
+        assert_eq!(map.owner("api/orders.ts").as_deref(), Some("Api"));
+        assert!(!map.matches_any("Gen", &["api/gen/client.ts".into()]));
+        assert!(map.matches_any("Api", &["api/gen/client.ts".into(), "api/x.ts".into()]));
+        let plain = ComponentMap::new(&Model {
+            components: vec![component("Api", &["api/**"])],
+            ..Model::default()
+        });
+        assert!(!plain.has_exclusions());
+        assert!(!plain.is_excluded("api/x.ts"));
+        assert!(!plain.is_left_out("web/x.ts"));
     }
 
     #[test]

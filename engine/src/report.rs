@@ -1221,6 +1221,7 @@ pub fn assemble_handing_back(
         stats: Stats {
             files_scanned: extraction.files_scanned,
             files_skipped: extraction.files_skipped,
+            files_excluded: extraction.files_excluded,
             files_generated: extraction.files_generated,
             facts: facts.len(),
             slices: solver_diagnostics.len(),

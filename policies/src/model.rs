@@ -113,7 +113,8 @@ pub struct Component {
     pub name: String,
     /// The node it runs on.
     pub runs_on: String,
-    /// Its globs, with a leading `./` removed.
+    /// Its globs, with a leading `./` removed. A glob that starts with `!` removes the files it
+    /// matches (`language.md` §2.6), kept as `!` and the glob, its own `./` removed too.
     pub paths: Vec<String>,
     /// `role`, when given.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -135,6 +136,21 @@ pub struct Component {
     pub handles: Vec<String>,
     /// Where the name is declared.
     pub location: SourceLocation,
+}
+
+impl Component {
+    /// The globs that add files: those that do not start with `!`.
+    pub fn positive_paths(&self) -> impl Iterator<Item = &str> {
+        self.paths
+            .iter()
+            .filter(|glob| !glob.starts_with('!'))
+            .map(String::as_str)
+    }
+
+    /// The globs that remove files from the positive ones (`!` globs), without their `!`.
+    pub fn negated_paths(&self) -> impl Iterator<Item = &str> {
+        self.paths.iter().filter_map(|glob| glob.strip_prefix('!'))
+    }
 }
 
 /// Every rule kind of `language.md` §2.22, with its stable kebab-case code.
@@ -609,12 +625,27 @@ pub struct Model {
     /// Repo aliases in merged declaration order.
     #[serde(default)]
     pub repos: Vec<Repo>,
+    /// The globs of every `exclude` declaration (`language.md` §2.6a), merged in declaration
+    /// order across the imported files, a leading `./` removed: the files they match are not
+    /// part of the checked project.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excludes: Vec<String>,
     /// Every invariant and policy, in merged declaration order.
     #[serde(default)]
     pub declarations: Vec<Declaration>,
 }
 
 impl Model {
+    /// True when the spec leaves files out: an `exclude` declaration or a component's `!` glob
+    /// (`language.md` §2.6, §2.6a; the verdict then has `stats.files_excluded`).
+    pub fn has_exclusions(&self) -> bool {
+        !self.excludes.is_empty()
+            || self
+                .components
+                .iter()
+                .any(|component| component.negated_paths().next().is_some())
+    }
+
     /// The component with this name.
     pub fn component(&self, name: &str) -> Option<&Component> {
         self.components

@@ -15,6 +15,7 @@ const SOURCES: &[&str] = &[
     include_str!("check/infra.rs"),
     include_str!("check/types.rs"),
     include_str!("check/component.rs"),
+    include_str!("check/exclude.rs"),
     include_str!("kinds/invariant.rs"),
     include_str!("kinds/machine.rs"),
     include_str!("kinds/permission.rs"),

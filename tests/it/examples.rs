@@ -64,6 +64,8 @@ fn layered_api_reports_the_controller_that_opens_a_pool() {
         .find(|entry| entry["rule"] == "deny flow Controllers -> Repositories")
         .unwrap();
     assert_eq!(controllers_to_repositories["status"], "pass");
+    // `exclude "**/*.test.ts"` leaves out the test that seeds the database through its own pool.
+    assert_eq!(verdict["stats"]["files_excluded"], 1);
     insta::assert_json_snapshot!("layered_api_verdict", verdict);
 }
 

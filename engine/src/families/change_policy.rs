@@ -61,7 +61,12 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
         let required_globs = context
             .model
             .component(required)
-            .map(|component| component.paths.clone())
+            .map(|component| {
+                component
+                    .positive_paths()
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
             .unwrap_or_default();
         let first = trigger_files.first().cloned().unwrap_or_default();
         let site = Site {

@@ -128,9 +128,14 @@ pub fn write(out: &mut dyn Write, verdict: &Verdict, root: &Path) -> std::io::Re
         .filter(|diagnostic| matches!(diagnostic.status, "unknown" | "error"))
         .count();
     let summary = if verdict.passed { "PASS" } else { "FAIL" };
+    let excluded = verdict
+        .stats
+        .files_excluded
+        .map(|count| format!(" ({count} excluded)"))
+        .unwrap_or_default();
     writeln!(
         out,
-        "{summary}: {blocking} blocking finding(s), {} warning(s), {undecided} undecided slice(s); {} file(s), {} fact(s), {} slice(s) in {} ms",
+        "{summary}: {blocking} blocking finding(s), {} warning(s), {undecided} undecided slice(s); {} file(s){excluded}, {} fact(s), {} slice(s) in {} ms",
         verdict.warnings.len(),
         verdict.stats.files_scanned,
         verdict.stats.facts,

@@ -3,9 +3,13 @@
 //! # What it checks
 //! `runs_on` names a node (`unknown-node`) and `paths` is one glob or a non-empty list of globs
 //! that compile, are relative and have no `..` segment (`invalid-glob`); both are required
-//! (`missing-required-key`). `role` is in the role vocabulary (`unknown-role`), `repo` names a
-//! repo (`unknown-repo`), `implements`/`consumes` name contracts (`unknown-contract`), `handles`
-//! names data (`unknown-data`). A repeated scalar key gives `duplicate-key`, an unknown key the
+//! (`missing-required-key`). A glob that starts with `!` removes files: a file is in the
+//! component when some other glob matches it and no `!` glob does
+//! (`paths: ["server/**", "!server/**/*.test.ts"]`); only the positive globs count for
+//! specificity, and a component whose globs are all `!` is an `invalid-glob`. `role` is in the
+//! role vocabulary (`unknown-role`), `repo` names a repo (`unknown-repo`),
+//! `implements`/`consumes` name contracts (`unknown-contract`), `handles` names data
+//! (`unknown-data`). A repeated scalar key gives `duplicate-key`, an unknown key the
 //! warning `unknown-component-key`, and equally specific overlapping globs the warning
 //! `ambiguous-paths`.
 //!
@@ -14,11 +18,14 @@
 //! the extractors find has one subject.
 //!
 //! # Passing example
-//! `component Api { runs_on: app  paths: ["api/**", "shared/api/**"]  role: application  handles: Profile }`
+//! `component Api { runs_on: app  paths: ["api/**", "shared/api/**"]  role: application  handles: Profile }`;
+//! `component Server { runs_on: app  paths: ["server/**", "!server/**/*.test.ts"] }` leaves the
+//! server's tests to no component (or to one whose globs match them).
 //!
 //! # Failing example
 //! `component Worker { paths: "worker/**" }` gives `missing-required-key` for `runs_on`;
-//! `paths: "/srv/**"` gives `invalid-glob`.
+//! `paths: "/srv/**"` gives `invalid-glob`, and so does `paths: "!server/**/*.test.ts"`
+//! (every glob is a `!` glob).
 //!
 //! # SMT encoding
 //! Each component is a constant of the uninterpreted sort `Entity`; `handles: D` becomes the
@@ -26,7 +33,7 @@
 
 use std::collections::BTreeMap;
 
-use super::globs::{glob_problem, strip_dot_slash};
+use super::globs::{component_glob_problem, normalized_component_glob};
 use super::Checker;
 use crate::error::{Code, SpecError};
 use crate::model::Component;
@@ -51,6 +58,8 @@ impl Checker<'_> {
         };
         let mut scalar_keys: BTreeMap<&str, Span> = BTreeMap::new();
         let mut has_paths = false;
+        let mut has_positive_glob = false;
+        let mut first_negated: Option<Span> = None;
         for entry in &decl.entries {
             let key = entry.key.text.as_str();
             if let EntryValue::Name(value) = &entry.value {
@@ -70,12 +79,15 @@ impl Checker<'_> {
                 EntryValue::Globs(globs) => {
                     has_paths = true;
                     for glob in globs {
-                        if let Some(problem) = glob_problem(&glob.value) {
+                        if let Some(problem) = component_glob_problem(&glob.value) {
                             self.report(Code::InvalidGlob, glob.span, problem);
                         }
-                        component
-                            .paths
-                            .push(strip_dot_slash(&glob.value).to_owned());
+                        if glob.value.starts_with('!') {
+                            first_negated.get_or_insert(glob.span);
+                        } else {
+                            has_positive_glob = true;
+                        }
+                        component.paths.push(normalized_component_glob(&glob.value));
                     }
                 }
                 EntryValue::Names(names) => self.apply_list(&mut component, key, names),
@@ -87,6 +99,15 @@ impl Checker<'_> {
                     self.report(Code::UnknownComponentKey, entry.key.span, message);
                 }
             }
+        }
+        if let (false, Some(span)) = (has_positive_glob, first_negated) {
+            let message = format!(
+                "every glob in the paths of component `{}` starts with `!`, so it owns no file",
+                decl.name.text
+            );
+            let help = "a `!` glob removes files from the component's other globs: list the files it owns first, as in `paths: [\"server/**\", \"!server/**/*.test.ts\"]`; to leave files out of the whole project, use `exclude \"glob\"`";
+            self.errors
+                .push(SpecError::new(Code::InvalidGlob, span, message).with_help(help));
         }
         for list in [
             &mut component.implements,

@@ -26,7 +26,33 @@ pub fn strip_dot_slash(glob: &str) -> &str {
 
 /// Why a glob is invalid: empty, absolute, escaping the root, or not compilable.
 pub fn glob_problem(glob: &str) -> Option<String> {
-    let stripped = strip_dot_slash(glob);
+    pattern_problem(glob, glob)
+}
+
+/// Why a component glob is invalid (§2.6): as [`glob_problem`], after the one `!` that makes a
+/// glob remove files.
+pub fn component_glob_problem(glob: &str) -> Option<String> {
+    match glob.strip_prefix('!') {
+        Some(negated) if negated.starts_with('!') => Some(format!(
+            "invalid glob `{glob}`: one `!` removes files, and a glob cannot have two"
+        )),
+        Some(negated) => pattern_problem(glob, negated),
+        None => glob_problem(glob),
+    }
+}
+
+/// A component glob as the model keeps it: a leading `./` removed, after the `!` too.
+pub fn normalized_component_glob(glob: &str) -> String {
+    match glob.strip_prefix('!') {
+        Some(negated) => format!("!{}", strip_dot_slash(negated)),
+        None => strip_dot_slash(glob).to_owned(),
+    }
+}
+
+/// Why `pattern` (the glob `written`, or what follows its `!`) is invalid.
+fn pattern_problem(written: &str, pattern: &str) -> Option<String> {
+    let glob = written;
+    let stripped = strip_dot_slash(pattern);
     let bytes = stripped.as_bytes();
     if stripped.is_empty() {
         return Some(format!("invalid glob `{glob}`: a glob cannot be empty"));
@@ -136,10 +162,10 @@ impl Checker<'_> {
                 let EntryValue::Globs(globs) = &entry.value else {
                     continue;
                 };
-                for glob in globs
-                    .iter()
-                    .filter(|glob| glob_problem(&glob.value).is_none())
-                {
+                // A `!` glob removes files, so it cannot make two components own one file.
+                for glob in globs.iter().filter(|glob| {
+                    !glob.value.starts_with('!') && glob_problem(&glob.value).is_none()
+                }) {
                     let mut text = strip_dot_slash(&glob.value).to_owned();
                     if text.ends_with('/') {
                         text.push_str("**");
@@ -240,5 +266,25 @@ mod tests {
         assert!(glob_problem("a/[b").is_some());
         assert!(glob_problem("").is_some());
         assert!(glob_problem("./api/**").is_none());
+        assert!(
+            glob_problem("!api/**").is_none(),
+            "a plain glob may start with `!`"
+        );
+    }
+
+    #[test]
+    fn component_globs_may_be_negated_once() {
+        assert_eq!(component_glob_problem("!./api/**/*.test.ts"), None);
+        assert_eq!(
+            component_glob_problem("!/srv/**").as_deref(),
+            Some("invalid glob `!/srv/**`: globs are relative to the project root")
+        );
+        assert_eq!(
+            component_glob_problem("!").as_deref(),
+            Some("invalid glob `!`: a glob cannot be empty")
+        );
+        assert!(component_glob_problem("!!api/**").is_some());
+        assert_eq!(normalized_component_glob("!./api/x.ts"), "!api/x.ts");
+        assert_eq!(normalized_component_glob("./api/**"), "api/**");
     }
 }

@@ -7,6 +7,7 @@
 
 mod component;
 mod endpoints;
+mod exclude;
 mod globs;
 mod infra;
 mod names;
@@ -129,6 +130,7 @@ impl<'a> Checker<'a> {
             Decl::Component(component) => self.check_component(component),
             Decl::Contract(contract) => self.check_contract(contract),
             Decl::Plugin(name) => self.check_plugin(name),
+            Decl::Exclude(globs) => self.check_exclude(globs),
             Decl::Repo(repo) => {
                 if repo.url.value.trim().is_empty() {
                     let message = format!("repo `{}` has an empty URL", repo.name.text);

@@ -299,6 +299,120 @@ fn invalid_globs() {
 }
 
 #[test]
+fn negated_component_globs_remove_files_and_keep_their_bang() {
+    let model = assert_clean(
+        "node app : server\ncomponent S { runs_on: app paths: [\"./server/**\", \"!./server/**/*.test.ts\"] paths: \"!server/fixtures/\" }",
+    );
+    let server = model.component("S").unwrap();
+    assert_eq!(
+        server.paths,
+        ["server/**", "!server/**/*.test.ts", "!server/fixtures/"]
+    );
+    assert_eq!(server.positive_paths().collect::<Vec<_>>(), ["server/**"]);
+    assert_eq!(
+        server.negated_paths().collect::<Vec<_>>(),
+        ["server/**/*.test.ts", "server/fixtures/"]
+    );
+    assert!(model.has_exclusions());
+    assert!(
+        !assert_clean("node app : server\ncomponent S { runs_on: app paths: \"s/**\" }")
+            .has_exclusions()
+    );
+}
+
+#[test]
+fn a_component_whose_globs_are_all_negated_is_an_invalid_glob() {
+    let base = "node app : server\ncomponent W { runs_on: app paths: ";
+    let diagnostic = assert_diagnostic(
+        &format!("{base}[\"!w/**/*.test.ts\", \"!w/gen/**\"] }}"),
+        "invalid-glob",
+        2,
+        36,
+    );
+    assert_eq!(
+        diagnostic.message,
+        "every glob in the paths of component `W` starts with `!`, so it owns no file"
+    );
+    assert!(diagnostic.help.as_deref().is_some_and(|help| help
+        .contains("paths: [\"server/**\", \"!server/**/*.test.ts\"]")
+        && help.contains("exclude")));
+    // A positive glob in a second `paths` entry counts: repeated list keys merge.
+    assert_clean(&format!("{base}\"!w/gen/**\" paths: \"w/**\" }}"));
+    // What follows the `!` is checked as any glob, and a glob has one `!` at most.
+    let diagnostic = assert_diagnostic(
+        &format!("{base}[\"w/**\", \"!/srv/**\"] }}"),
+        "invalid-glob",
+        2,
+        44,
+    );
+    assert_eq!(
+        diagnostic.message,
+        "invalid glob `!/srv/**`: globs are relative to the project root"
+    );
+    assert_diagnostic(
+        &format!("{base}[\"w/**\", \"!!w/x\"] }}"),
+        "invalid-glob",
+        2,
+        44,
+    );
+    assert_diagnostic(
+        &format!("{base}[\"w/**\", \"!\"] }}"),
+        "invalid-glob",
+        2,
+        44,
+    );
+}
+
+#[test]
+fn exclude_takes_one_glob_a_list_or_a_comma_list_and_merges() {
+    let model = assert_clean(
+        "exclude \"**/*.test.ts\"\nexclude [\"./gen/**\", \"vendor/\",]\nexclude \"a/**\", \"b/**\"\nexclude \"gen/**\"\n",
+    );
+    assert_eq!(
+        model.excludes,
+        ["**/*.test.ts", "gen/**", "vendor/", "a/**", "b/**"]
+    );
+    assert!(model.has_exclusions());
+    assert!(assert_clean("node app : server").excludes.is_empty());
+}
+
+#[test]
+fn exclude_globs_are_checked_as_paths_and_cannot_be_negated() {
+    let diagnostic = assert_diagnostic("exclude \"/abs/**\"", "invalid-glob", 1, 9);
+    assert_eq!(
+        diagnostic.message,
+        "invalid glob `/abs/**`: globs are relative to the project root"
+    );
+    assert_diagnostic("exclude [\"ok/**\", \"a/../b\"]", "invalid-glob", 1, 19);
+    assert_diagnostic("exclude \"ok/**\", \"a/[b\"", "invalid-glob", 1, 18);
+    let diagnostic = assert_diagnostic(
+        "node app : server\nexclude [\"gen/**\", \"!gen/keep.ts\"]",
+        "invalid-glob",
+        2,
+        20,
+    );
+    assert_eq!(
+        diagnostic.message,
+        "invalid glob `!gen/keep.ts`: an `exclude` glob cannot start with `!`"
+    );
+    assert!(diagnostic
+        .help
+        .as_deref()
+        .is_some_and(|help| help.contains("narrow that glob")));
+    assert_diagnostic("exclude []", "unexpected-token", 1, 10);
+    assert_diagnostic("exclude gen", "unexpected-token", 1, 9);
+}
+
+#[test]
+fn ambiguous_paths_ignores_negated_globs() {
+    // The two `!` globs are equal, but a `!` glob removes files: it cannot make two components
+    // own one file.
+    assert_clean("node app : server\ncomponent A { runs_on: app paths: [\"src/a/**\", \"!src/**/*.test.ts\"] }\ncomponent B { runs_on: app paths: [\"src/b/**\", \"!src/**/*.test.ts\"] }");
+    let source = "node app : server\ncomponent A { runs_on: app paths: [\"src/*.ts\", \"!src/x.ts\"] }\ncomponent B { runs_on: app paths: \"src/**\" }";
+    assert_diagnostic(source, "ambiguous-paths", 3, 35);
+}
+
+#[test]
 fn ambiguous_paths_is_a_warning_for_equal_prefixes() {
     let source = "node app : server\ncomponent A { runs_on: app paths: \"src/*.ts\" }\ncomponent B { runs_on: app paths: \"src/**\" }";
     let diagnostic = assert_diagnostic(source, "ambiguous-paths", 3, 35);

@@ -80,6 +80,37 @@ fn imports_merge_depth_first_and_deduplicate() {
 }
 
 #[test]
+fn exclude_declarations_merge_across_imported_files() {
+    let project = TempProject::new();
+    project.write("tests.ag", "exclude \"**/*.test.ts\"\n");
+    project.write(
+        "gen.ag",
+        "exclude [\"gen/**\", \"**/*.test.ts\"]\nexclude \"/gen/**\"\n",
+    );
+    project.write(
+        "architecture.ag",
+        "exclude \"vendor/**\"\nimport \"tests.ag\"\nnode app : server\n",
+    );
+    let output = project.compile("architecture.ag");
+    assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
+    assert_eq!(
+        output.model.unwrap().excludes,
+        ["**/*.test.ts", "vendor/**"],
+        "an imported file's declarations come first (merged order)"
+    );
+    project.write(
+        "architecture.ag",
+        "exclude \"vendor/**\"\nimport \"tests.ag\"\nimport \"gen.ag\"\n",
+    );
+    let output = project.compile("architecture.ag");
+    assert_eq!(
+        codes_at(&output),
+        [("invalid-glob".to_owned(), "gen.ag".to_owned(), 2, 9)],
+        "an imported file's glob is located in that file"
+    );
+}
+
+#[test]
 fn import_cycle_names_the_cycle() {
     let project = TempProject::new();
     project.write("a.ag", "import \"b.ag\"\nnode app : server\n");

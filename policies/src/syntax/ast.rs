@@ -67,6 +67,8 @@ pub enum Decl {
     TrustPolicy(RuleBlock<TrustRule>),
     /// `change_policy N { … }`
     ChangePolicy(RuleBlock<ChangeRule>),
+    /// `exclude "glob"` or `exclude ["a", "b"]`: files left out of the checked project.
+    Exclude(Vec<StringLiteral>),
     /// `service N { … }` or `test N { … }`: accepted and ignored.
     Ignored {
         /// `service` or `test`.
@@ -311,7 +313,7 @@ impl Decl {
     /// The declared name, for declarations that have one.
     pub fn name(&self) -> Option<&Ident> {
         match self {
-            Decl::Import(_) | Decl::Plugin(_) | Decl::Ignored { .. } => None,
+            Decl::Import(_) | Decl::Plugin(_) | Decl::Exclude(_) | Decl::Ignored { .. } => None,
             Decl::Node(decl) | Decl::Resource(decl) => Some(&decl.name),
             Decl::Enum(decl) => Some(&decl.name),
             Decl::Data(decl) => Some(&decl.name),

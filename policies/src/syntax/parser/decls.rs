@@ -1,5 +1,5 @@
-//! Declarations without rules (`language.md` §2.2–§2.6, §2.14, §2.15, §2.21): nodes,
-//! resources, enums, data, components, repos and ignored `service`/`test` blocks.
+//! Declarations without rules (`language.md` §2.2–§2.6a, §2.14, §2.15, §2.21): nodes,
+//! resources, enums, data, components, excludes, repos and ignored `service`/`test` blocks.
 
 use super::cursor::ident;
 use super::{ParseResult, Parser};
@@ -242,6 +242,20 @@ impl Parser<'_> {
             None
         };
         Ok(Decl::Repo(RepoDecl { name, url, branch }))
+    }
+
+    /// `STRING { "," STRING } | "[" STRING { "," STRING } [ "," ] "]"` after `exclude`
+    /// (§2.6a). Without brackets, a comma goes on to another string, as §2.6a's own example
+    /// `exclude "**/*.test.ts", "**/__tests__/**"` writes it.
+    pub(super) fn parse_exclude(&mut self) -> ParseResult<Decl> {
+        if self.at(TokenKind::LeftBracket) {
+            return self.parse_globs().map(Decl::Exclude);
+        }
+        let mut globs = vec![self.expect_string()?];
+        while self.eat(TokenKind::Comma).is_some() {
+            globs.push(self.expect_string()?);
+        }
+        Ok(Decl::Exclude(globs))
     }
 
     /// `NAME balanced` after `service` or `test`: only the braces are checked.

@@ -53,7 +53,7 @@ pub fn parse(tokens: &[Token]) -> Parsed {
 }
 
 /// The words that start a declaration (§2.0).
-pub const DECLARATION_KEYWORDS: [&str; 22] = [
+pub const DECLARATION_KEYWORDS: [&str; 23] = [
     "import",
     "node",
     "resource",
@@ -74,6 +74,7 @@ pub const DECLARATION_KEYWORDS: [&str; 22] = [
     "data_policy",
     "trust_policy",
     "change_policy",
+    "exclude",
     "service",
     "test",
 ];
@@ -122,6 +123,7 @@ impl Parser<'_> {
             "component" => self.parse_component(),
             "contract" => self.parse_contract(),
             "repo" => wrap(self.parse_repo()),
+            "exclude" => wrap(self.parse_exclude()),
             "service" | "test" => wrap(self.parse_ignored(cursor::ident(keyword))),
             "invariant" => self.parse_rule_block(
                 Decl::Invariant,
