@@ -424,10 +424,7 @@ fn analyse_scope(
     };
     let graph = FlowGraph::build(model, &table);
     let in_scope = scope_files(&scope, &spec);
-    let changes = ChangeSet {
-        everything: scope.is_everything(),
-        files: scope.changed_files.clone(),
-    };
+    let changes = ChangeSet::of_scope(&scope);
     let evaluation = evaluate(&Inputs {
         model,
         facts: &extraction.facts,

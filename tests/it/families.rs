@@ -289,12 +289,19 @@ fn docs_freshness_passes_when_the_docs_change_too_even_by_a_rename() {
         "the old path of the renamed docs counts"
     );
     assert_eq!(verdict["verdict"], "pass");
-    // With --all every component owning a file is touched, so the policy holds.
+    // `--all` and `--file` carry no change, so the policy holds (language.md §3.7 Δ2).
     let all = check(&tests::example("docs-freshness"), ScopeRequest::All, 2);
     assert_eq!(all["verdict"], "pass");
     let coverage = &all["rule_coverage"][0];
     assert_eq!(coverage["rule"], "require touched ApiDocs when touched Api");
     assert_eq!(coverage["status"], "pass");
+    let api_alone = check(
+        &tests::example("docs-freshness"),
+        ScopeRequest::Files(vec![tests::example("docs-freshness").join("api/orders.ts")]),
+        2,
+    );
+    assert_eq!(api_alone["change_violations"], serde_json::json!([]));
+    assert_eq!(api_alone["verdict"], "pass");
 }
 
 #[test]
