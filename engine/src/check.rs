@@ -106,6 +106,12 @@ impl CheckOptions {
         }
         command
     }
+
+    /// The flags of the re-run command after `lintel check` (` --all --spec x.ag`, empty for a
+    /// staged check with defaults): what an `explain` command this check prints carries.
+    pub fn check_flags(&self) -> String {
+        crate::agent::check_flags(&self.rerun()).to_owned()
+    }
 }
 
 /// The files in scope.

@@ -13,6 +13,8 @@ use std::process::Command;
 
 use assert_cmd::prelude::*;
 
+mod explain_hints;
+
 fn lintel() -> Command {
     Command::cargo_bin("lintel").unwrap()
 }
