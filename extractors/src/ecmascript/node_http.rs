@@ -4,7 +4,10 @@
 //!
 //! Inside the handler, an `if` whose condition (or a `&&` conjunct of it) compares the request's
 //! path with a string starting with `/` is a route: `req.url === '/x'`, `url.pathname === '/x'`
-//! (any `….pathname`), or a variable named `pathname`, `path` or `url`. The method comes from a
+//! (any `….pathname`), or a variable named `pathname`, `path` or `url`. A prefix test of the
+//! path, `url.pathname.startsWith('/api/runs/')` (or `req.url.startsWith('/static')`), serves the
+//! paths below the prefix: it is the route `/api/runs/{}`, the prefix with one parameter segment
+//! (a bare `'/'` prefix says nothing and is no route). The method comes from a
 //! conjunct `req.method === 'GET'` (or a variable named `method`) of the same condition or of an
 //! enclosing `if` whose then-branch holds it; an `if` on the path alone with `if`s on the method
 //! inside gives one route per method, else method `*`. A `switch` on the path gives one route per
@@ -262,6 +265,10 @@ impl<'tree> Reader<'_, '_, 'tree> {
         let mut method = None;
         let mut path = None;
         for conjunct in conjuncts(unwrap_parentheses(condition)) {
+            if let Some(prefix) = self.prefix_test(conjunct) {
+                path = Some(format!("{}/{{}}", prefix.trim_end_matches('/')));
+                continue;
+            }
             let Some((subject, literal)) = self.equality(conjunct) else {
                 continue;
             };
@@ -291,6 +298,30 @@ impl<'tree> Reader<'_, '_, 'tree> {
             (Some(literal), None) => Some((right, literal)),
             _ => None,
         }
+    }
+
+    /// The prefix of a path prefix test `path.startsWith('/x/')`, when it names more than `/`.
+    fn prefix_test(&self, node: Node<'_>) -> Option<String> {
+        if node.kind() != "call_expression" {
+            return None;
+        }
+        let source = self.view.source();
+        let function = node.child_field("function")?;
+        if function.kind() != "member_expression"
+            || function
+                .child_field("property")
+                .map(|property| syntax::text(property, source))
+                != Some("startsWith")
+        {
+            return None;
+        }
+        let subject = unwrap_parentheses(function.child_field("object")?);
+        let [argument] = arguments(node.child_field("arguments")?)[..] else {
+            return None;
+        };
+        let prefix = static_string(argument, source)?;
+        (self.is_path(subject) && prefix.starts_with('/') && !prefix.trim_matches('/').is_empty())
+            .then_some(prefix)
     }
 
     fn is_method(&self, subject: Node<'_>) -> bool {
