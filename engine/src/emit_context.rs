@@ -123,7 +123,7 @@ pub fn brief(model: &Model, spec_path: &str, spec_flag: &str) -> String {
     }
     text.push_str(&format!(
         "\n## How to check a change\n\n\
-         Run these from the repository root.\n\n\
+         Run these from the project root.\n\n\
          - Before committing: `lintel check{spec_flag}` (the staged files; every rule still sees the whole project).\n\
          - The whole repository: `lintel check --all{spec_flag} --json`, then read `agent_context` and `violations[]`.\n\
          - A branch or pull request: `lintel check --diff origin/main{spec_flag} --json` (`--new-only` ignores findings that already exist on the base).\n\
