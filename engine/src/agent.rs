@@ -29,9 +29,24 @@ pub struct AgentEntry {
     pub fix: String,
 }
 
-fn block(number: usize, entry: &AgentEntry) -> String {
+/// The flags of a re-run command (`lintel check --all --spec x.ag`) after `lintel check`, each
+/// with its leading space: ` --all --spec x.ag`.
+pub fn check_flags(rerun_command: &str) -> &str {
+    rerun_command
+        .strip_prefix("lintel check")
+        .unwrap_or_default()
+}
+
+/// The `explain` command for entry `id` with `check_flags` (from [`check_flags`]), the flags of
+/// the check that found it, so that pasting it from the project root re-runs that scope
+/// (`verdict-v2.md` §explain).
+pub fn explain_command(id: &str, check_flags: &str) -> String {
+    format!("lintel explain --violation {id}{check_flags}")
+}
+
+fn block(number: usize, entry: &AgentEntry, check_flags: &str) -> String {
     format!(
-        "{number}. {}: {}\n   at: {}:{}\n   rule: {} ({}, in `{}`)\n   fix: {}\n   explain: lintel explain --violation {}\n",
+        "{number}. {}: {}\n   at: {}:{}\n   rule: {} ({}, in `{}`)\n   fix: {}\n   explain: {}\n",
         entry.violation_type,
         entry.message,
         entry.file,
@@ -40,7 +55,7 @@ fn block(number: usize, entry: &AgentEntry) -> String {
         entry.rule_at,
         entry.declaration,
         entry.fix,
-        entry.id
+        explain_command(&entry.id, check_flags)
     )
 }
 
@@ -84,7 +99,7 @@ pub fn agent_context(
     }
     let mut shown = 0;
     for (index, entry) in blocking.iter().enumerate() {
-        let entry = format!("\n{}", block(index + 1, entry));
+        let entry = format!("\n{}", block(index + 1, entry, check_flags(rerun_command)));
         let remaining = blocking.len() - index;
         let tail = format!("\n... and {remaining} more (see violations[])\n");
         let projected = text.chars().count() + entry.chars().count() + footer.chars().count();

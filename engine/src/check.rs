@@ -107,6 +107,12 @@ impl CheckOptions {
         }
         command
     }
+
+    /// The flags of the re-run command after `lintel check` (` --all --spec x.ag`, empty for a
+    /// staged check with defaults): what an `explain` command this check prints carries.
+    pub fn check_flags(&self) -> String {
+        crate::agent::check_flags(&self.rerun()).to_owned()
+    }
 }
 
 /// The files in scope.
@@ -487,10 +493,7 @@ fn analyse_scope(
     let graph = FlowGraph::build(model, &table, &extraction.owners);
     let chains = FileGraph::build(model, &table, &extraction.owners);
     let in_scope = scope_files(&scope, &spec);
-    let changes = ChangeSet {
-        everything: scope.is_everything(),
-        files: scope.changed_files.clone(),
-    };
+    let changes = ChangeSet::of_scope(&scope);
     let lacks = |from: &str, to: &str| base.is_some_and(|base| base.lacks(from, to));
     let evaluation = evaluate(&Inputs {
         model,

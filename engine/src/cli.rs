@@ -243,10 +243,7 @@ impl CheckArgs {
             command.push("--repo-filter".into());
             command.push(shell_word(alias));
         }
-        if let Some(spec) = &self.spec {
-            command.push("--spec".into());
-            command.push(shell_word(&relative_to(spec, &root)));
-        }
+        command.extend(spec_flag(self.spec.as_deref(), &root));
         if self.strict {
             command.push("--strict".into());
         }
@@ -306,6 +303,11 @@ impl CheckArgs {
             ("staged", "staged".into())
         }
     }
+}
+
+/// `--spec FILE` with the file project-relative, when a spec is given (`--arch` too).
+pub fn spec_flag(spec: Option<&std::path::Path>, root: &std::path::Path) -> Option<String> {
+    spec.map(|spec| format!("--spec {}", shell_word(&relative_to(spec, root))))
 }
 
 fn shell_word(word: &str) -> String {
@@ -536,11 +538,12 @@ fn check_command(
             } else {
                 ExitStatus::Violation
             };
+            let check_flags = options.check_flags();
             let _ = match arguments.format {
                 _ if arguments.wants_json() => render::json::write(stdout, &run.verdict),
-                Some(Format::Sarif) => render::sarif::write(stdout, &run.verdict),
+                Some(Format::Sarif) => render::sarif::write(stdout, &run.verdict, &check_flags),
                 Some(Format::Github) => render::github::write(stdout, &run.verdict),
-                _ => render::text::write(stdout, &run.verdict, &options.project),
+                _ => render::text::write(stdout, &run.verdict, &options.project, &check_flags),
             };
             status
         }

@@ -67,8 +67,9 @@ fn quoted<'a>(globs: impl Iterator<Item = &'a str>) -> String {
         .join(", ")
 }
 
-/// Renders the brief.
-pub fn brief(model: &Model, spec_path: &str) -> String {
+/// Renders the brief. `spec_flag` (` --spec FILE` or empty) goes into every command it shows,
+/// so that they check and explain against the same spec.
+pub fn brief(model: &Model, spec_path: &str, spec_flag: &str) -> String {
     let mut text = format!(
         "# Architecture rules\n\n\
          This repository declares its architecture in `{spec_path}`, and `lintel` checks every change against it.\n\
@@ -132,14 +133,15 @@ pub fn brief(model: &Model, spec_path: &str) -> String {
             plain_words(rule)
         ));
     }
-    text.push_str(
+    text.push_str(&format!(
         "\n## How to check a change\n\n\
-         - Before committing: `lintel check` (the staged files; every rule still sees the whole project).\n\
-         - The whole repository: `lintel check --all --json`, then read `agent_context` and `violations[]`.\n\
-         - A branch or pull request: `lintel check --diff origin/main --json` (`--new-only` ignores findings that already exist on the base).\n\
-         - One finding: `lintel explain --violation <id>` shows the rule, the evidence, the unsat core and a replayable SMT-LIB script.\n\
-         - Exit codes: 0 pass, 1 a blocking finding or an undecided solver slice, 2 an error.\n",
-    );
+         Run these from the project root.\n\n\
+         - Before committing: `lintel check{spec_flag}` (the staged files; every rule still sees the whole project).\n\
+         - The whole repository: `lintel check --all{spec_flag} --json`, then read `agent_context` and `violations[]`.\n\
+         - A branch or pull request: `lintel check --diff origin/main{spec_flag} --json` (`--new-only` ignores findings that already exist on the base).\n\
+         - One finding: `lintel explain --violation <id>` with the scope flags of the check that reported it (`lintel explain --violation <id> --all{spec_flag}` for a finding of `lintel check --all{spec_flag}`) shows the rule, the evidence, the unsat core and a replayable SMT-LIB script. Every check prints this command, with its flags, under each finding.\n\
+         - Exit codes: 0 pass, 1 a blocking finding or an undecided solver slice, 2 an error.\n"
+    ));
     text
 }
 
@@ -161,7 +163,10 @@ pub fn emit_context_command(
             return ExitStatus::Error;
         }
     };
-    let text = brief(&spec.model, &spec.artifact);
+    let spec_flag = crate::cli::spec_flag(arguments.spec.as_deref(), &root)
+        .map(|flag| format!(" {flag}"))
+        .unwrap_or_default();
+    let text = brief(&spec.model, &spec.artifact, &spec_flag);
     let written = match out {
         Some(path) => std::fs::write(path, &text),
         None => stdout

@@ -895,7 +895,7 @@ pub fn assemble_handing_back(
 
     let mut entries = Entries::default();
     let mut solver_diagnostics: BTreeMap<String, SolverDiagnostic> = BTreeMap::new();
-    let mut rule_status: BTreeMap<usize, (&'static str, Vec<String>)> = BTreeMap::new();
+    let mut rule_status: BTreeMap<usize, (&'static str, BTreeSet<String>)> = BTreeMap::new();
 
     for (candidate, outcome) in evaluation.candidates.iter().zip(outcomes) {
         let slice_id = hashed_id("slice_", &candidate.slice.text);
@@ -929,17 +929,21 @@ pub fn assemble_handing_back(
         }
         solver_diagnostics.insert(slice_id.clone(), diagnostic);
         for rule in &candidate.rules {
-            let entry = rule_status.entry(*rule).or_insert(("pass", Vec::new()));
+            let entry = rule_status
+                .entry(*rule)
+                .or_insert(("pass", BTreeSet::new()));
             match outcome.status {
                 SliceStatus::Unknown | SliceStatus::Error => entry.0 = "unknown",
                 SliceStatus::Unsat if entry.0 == "pass" => entry.0 = "fail",
                 _ => {}
             }
-            if outcome.status == SliceStatus::Unsat && entry.1.len() < 5 {
+            if outcome.status == SliceStatus::Unsat {
                 let site = &candidate.site;
                 let evidence = format!("{}:{}: {}", site.file, site.line, site.message);
-                if !entry.1.contains(&evidence) {
-                    entry.1.push(evidence);
+                entry.1.insert(evidence);
+                // At most 5, the bytewise first (verdict-v2.md §RuleCoverage and sort orders).
+                if entry.1.len() > 5 {
+                    entry.1.pop_last();
                 }
             }
         }
@@ -1425,7 +1429,7 @@ fn rule_components(rule: &Rule) -> Vec<String> {
 
 fn coverage(
     model: &policies::model::Model,
-    rule_status: &BTreeMap<usize, (&'static str, Vec<String>)>,
+    rule_status: &BTreeMap<usize, (&'static str, BTreeSet<String>)>,
     scope: &crate::scope::Scope,
     owners: &BTreeMap<String, String>,
 ) -> Vec<RuleCoverage> {
@@ -1450,7 +1454,9 @@ fn coverage(
             if !meets_scope {
                 return None;
             }
-            let (status, evidence) = status.cloned().unwrap_or(("pass", Vec::new()));
+            let (status, evidence) = status
+                .map(|(status, evidence)| (*status, evidence.iter().cloned().collect()))
+                .unwrap_or(("pass", Vec::new()));
             Some(RuleCoverage {
                 rule: rule.text.clone(),
                 declaration: rule.declaration.clone(),

@@ -289,12 +289,19 @@ fn docs_freshness_passes_when_the_docs_change_too_even_by_a_rename() {
         "the old path of the renamed docs counts"
     );
     assert_eq!(verdict["verdict"], "pass");
-    // With --all every component owning a file is touched, so the policy holds.
+    // `--all` and `--file` carry no change, so the policy holds (language.md §3.7 Δ2).
     let all = check(&tests::example("docs-freshness"), ScopeRequest::All, 2);
     assert_eq!(all["verdict"], "pass");
     let coverage = &all["rule_coverage"][0];
     assert_eq!(coverage["rule"], "require touched ApiDocs when touched Api");
     assert_eq!(coverage["status"], "pass");
+    let api_alone = check(
+        &tests::example("docs-freshness"),
+        ScopeRequest::Files(vec![tests::example("docs-freshness").join("api/orders.ts")]),
+        2,
+    );
+    assert_eq!(api_alone["change_violations"], serde_json::json!([]));
+    assert_eq!(api_alone["verdict"], "pass");
 }
 
 #[test]
@@ -602,6 +609,59 @@ fn contract_routes_take_mount_prefixes_from_other_files_also_from_the_cache() {
         contract_findings(Some(cache.path())),
         expected,
         "warm cache"
+    );
+}
+
+/// A raw Node `http` server that serves `GET /api/runs/:id` by a prefix test of the path
+/// (`url.pathname.startsWith('/api/runs/')`) implements that endpoint: `check --all` from the
+/// CLI reports no missing endpoint, and without the branch it does.
+#[test]
+fn a_raw_node_server_implements_an_endpoint_it_serves_by_a_path_prefix() {
+    let spec = "node app : server\n\
+         contract RunsApi {\n  GET \"/api/runs\"\n  GET \"/api/runs/:id\"\n}\n\
+         component Ui { runs_on: app paths: \"ui/**\" implements: RunsApi }\n";
+    let server = "import http from 'node:http';\n\
+         const server = http.createServer((req, res) => {\n\
+           const url = new URL(req.url ?? '/', 'http://localhost');\n\
+           if (req.method === 'GET' && url.pathname === '/api/runs') {\n\
+             res.end('[]');\n\
+           } else if (req.method === 'GET' && url.pathname.startsWith('/api/runs/')) {\n\
+             res.end(url.pathname.slice('/api/runs/'.length));\n\
+           }\n\
+         });\n\
+         server.listen(4000);\n";
+    let contract_entries = |server: &str| {
+        let project = project_of(&[("architecture.ag", spec), ("ui/server.ts", server)]);
+        let argv = ["lintel", "check", "--all", "--json", "--project"]
+            .iter()
+            .map(|argument| (*argument).to_owned())
+            .chain([project.path().to_str().unwrap().to_owned()])
+            .collect();
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let status = engine::cli::run(argv, &mut stdout, &mut stderr);
+        let verdict: serde_json::Value = serde_json::from_slice(&stdout).unwrap();
+        crate::assert_valid_verdict(&verdict);
+        let mut entries: Vec<String> = verdict["contract_violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(verdict["contract_warnings"].as_array().unwrap())
+            .map(|entry| {
+                format!(
+                    "{} {}",
+                    entry["type"].as_str().unwrap(),
+                    entry["declared"].as_str().unwrap_or_default()
+                )
+            })
+            .collect();
+        entries.sort();
+        (status.code(), entries)
+    };
+    assert_eq!(contract_entries(server), (0, Vec::new()));
+    let without_prefix_branch = server.replace("url.pathname.startsWith('/api/runs/')", "false");
+    assert_eq!(
+        contract_entries(&without_prefix_branch),
+        (1, vec!["implements_missing GET /api/runs/{}".to_owned()])
     );
 }
 

@@ -648,7 +648,7 @@ fn sarif_gives_every_entry_under_diff_its_baseline_state() {
     let mut options = engine::check::CheckOptions::new(dir.path());
     options.scope = ScopeRequest::Diff("base".into());
     let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
-    let sarif = engine::render::sarif::document(&run.verdict);
+    let sarif = engine::render::sarif::document(&run.verdict, &options.check_flags());
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     let change: Vec<&serde_json::Value> = results
         .iter()
@@ -657,6 +657,12 @@ fn sarif_gives_every_entry_under_diff_its_baseline_state() {
     assert_eq!(change.len(), 1, "{results:?}");
     // Under --diff a change violation is always new (verdict-v2 §status).
     assert_eq!(change[0]["baselineState"], "new");
+    // Its explain command carries the scope (verdict-v2 §explain).
+    let id = change[0]["properties"]["lintelId"].as_str().unwrap();
+    assert_eq!(
+        change[0]["properties"]["explain"],
+        format!("lintel explain --violation {id} --diff base")
+    );
 }
 
 /// A base that already violates `deny reach Web -> Repo` through `web/page.ts`.

@@ -48,6 +48,18 @@ pub fn assert_valid_verdict(verdict: &serde_json::Value) {
         errors.is_empty(),
         "verdict does not match its schema: {errors:?}"
     );
+    // Other string arrays sort bytewise (verdict-v2.md, sort orders).
+    for coverage in verdict["rule_coverage"].as_array().into_iter().flatten() {
+        let evidence: Vec<&str> = coverage["evidence"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|text| text.as_str().unwrap())
+            .collect();
+        let mut sorted = evidence.clone();
+        sorted.sort_unstable();
+        assert_eq!(evidence, sorted, "rule_coverage evidence sorts bytewise");
+    }
 }
 
 /// Runs `check --all` on an example and returns the redacted verdict.

@@ -1,8 +1,9 @@
 //! change_policy: RequireTouched(R, T) over the scope's changed files (`language.md` §3.7).
 //!
 //! `touched(C)` holds when some changed file is owned by C; a deleted or renamed file counts
-//! under its old and new path (the scope lists both). With `--all` every component that owns a
-//! file is touched, so only a required component that owns no file can fail.
+//! under its old and new path (the scope lists both). Only the git scopes (staged, `--diff`)
+//! carry a change: under `--all` and `--file` nothing is touched, so no change policy is
+//! violated (Δ2; the change set is empty there, see [`super::ChangeSet::of_scope`]).
 
 use std::collections::BTreeSet;
 
@@ -20,24 +21,15 @@ pub const FAMILY: Family = Family {
     evaluate,
 };
 
-/// The changed files owned by `component` (every owned file with `--all`).
+/// The changed files owned by `component`.
 fn touching_files(context: &Context<'_>, component: &str) -> Vec<String> {
-    let mut files: BTreeSet<String> = context
+    let files: BTreeSet<String> = context
         .changes
         .files
         .iter()
         .filter(|file| context.owner(file).as_deref() == Some(component))
         .cloned()
         .collect();
-    if context.changes.everything {
-        files.extend(
-            context
-                .owners
-                .iter()
-                .filter(|(_, owner)| owner.as_str() == component)
-                .map(|(file, _)| file.clone()),
-        );
-    }
     files.into_iter().collect()
 }
 

@@ -486,10 +486,24 @@ pub struct Evaluation {
 /// The changed files of the scope, for change policies (`language.md` §3.7 RequireTouched).
 #[derive(Debug, Clone, Default)]
 pub struct ChangeSet {
-    /// `--all`: every component owning a file is touched.
-    pub everything: bool,
-    /// The scope's changed files (both paths of a rename, deleted files included).
+    /// The scope's changed files (both paths of a rename, deleted files included); empty under
+    /// `--all` and `--file`, which carry no change.
     pub files: Vec<String>,
+}
+
+impl ChangeSet {
+    /// The change a scope carries: the changed files of a git scope (staged, `--diff`), nothing
+    /// for `--all` and `--file`, which name files to check, not a change (`cli.md`).
+    pub fn of_scope(scope: &crate::scope::Scope) -> Self {
+        let carries_change = matches!(scope.mode, "staged" | "git_ref");
+        Self {
+            files: if carries_change {
+                scope.changed_files.clone()
+            } else {
+                Vec::new()
+            },
+        }
+    }
 }
 
 /// What every family reads.

@@ -157,13 +157,12 @@ mod change {
 
     const RULES: &str = "component Docs { runs_on: app paths: \"docs/api.md\" }\nchange_policy Fresh { require touched Docs when touched Api }";
 
-    fn changed(files: &[&str], everything: bool) -> Run {
+    fn changed(files: &[&str]) -> Run {
         let result = run(
             &spec(RULES),
             Vec::new(),
             Vec::new(),
             ChangeSet {
-                everything,
                 files: files.iter().map(|file| (*file).to_owned()).collect(),
             },
         );
@@ -173,21 +172,25 @@ mod change {
 
     #[test]
     fn touching_the_trigger_alone_fails_and_with_the_docs_passes() {
-        let failing = changed(&["api/x.ts"], false);
+        let failing = changed(&["api/x.ts"]);
         assert_eq!(types(&failing), ["change_violation"]);
         let Shape::Change(shape) = &failing.findings()[0].shape else {
             panic!()
         };
         assert_eq!(shape.trigger_files, ["api/x.ts"]);
         assert_eq!(shape.required_globs, ["docs/api.md"]);
-        assert!(changed(&["api/x.ts", "docs/api.md"], false)
-            .findings()
-            .is_empty());
+        assert!(changed(&["api/x.ts", "docs/api.md"]).findings().is_empty());
         // A deleted docs file still counts as touching the docs.
-        assert!(changed(&["api/x.ts", "docs/api.md"], false)
+        assert!(changed(&["api/x.ts", "docs/api.md"])
             .evaluation
             .candidates
             .is_empty());
+    }
+
+    #[test]
+    fn no_change_touches_nothing() {
+        // `--all` and `--file` give an empty change set (`ChangeSet::of_scope`).
+        assert!(changed(&[]).evaluation.candidates.is_empty());
     }
 }
 

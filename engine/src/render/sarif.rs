@@ -41,8 +41,13 @@ fn set(value: &mut Value, key: &str, field: Value) {
     }
 }
 
-/// Builds the SARIF document.
-pub fn document(verdict: &Verdict) -> Value {
+/// Builds the SARIF document; the `explain` commands in rule help and result properties carry
+/// `check_flags`, the flags of the check (`crate::agent::check_flags`).
+pub fn document(verdict: &Verdict, check_flags: &str) -> Value {
+    let explain_help = format!(
+        "`{}` shows the proof",
+        crate::agent::explain_command("<id>", check_flags)
+    );
     let mut rules: BTreeMap<String, Value> = BTreeMap::new();
     let mut results = Vec::new();
     for violation in &verdict.violations {
@@ -58,7 +63,7 @@ pub fn document(verdict: &Verdict) -> Value {
                 "name": violation.rule.kind,
                 "shortDescription": { "text": format!("{}: {}", violation.invariant, violation.rule.text) },
                 "fullDescription": { "text": format!("`{}` in `{}`, written at {}:{}:{}", violation.rule.text, violation.invariant, source.file, source.line, source.column) },
-                "help": { "text": format!("This rule is declared in {}:{}. Change the code so that it no longer contradicts the rule; `lintel explain --violation <id>` shows the proof.", source.file, source.line) },
+                "help": { "text": format!("This rule is declared in {}:{}. Change the code so that it no longer contradicts the rule; {explain_help} (`<id>` is the result's `lintelId`).", source.file, source.line) },
                 "defaultConfiguration": { "level": "error" },
                 "properties": { "tags": ["architecture", violation.violation_type] }
             })
@@ -70,7 +75,7 @@ pub fn document(verdict: &Verdict) -> Value {
             "message": { "text": violation.message },
             "locations": [location(&detected.file, detected.line, detected.column)],
             "partialFingerprints": { "lintelFindingId/v1": violation.id },
-            "properties": { "lintelId": violation.id, "type": violation.violation_type, "confidence": detected.confidence, "slice": violation.z3_proof.slice }
+            "properties": { "lintelId": violation.id, "type": violation.violation_type, "confidence": detected.confidence, "slice": violation.z3_proof.slice, "explain": crate::agent::explain_command(&violation.id, check_flags) }
         });
         if let Some(state) = baseline_state(violation.status) {
             set(&mut result, "baselineState", json!(state));
@@ -98,6 +103,7 @@ pub fn document(verdict: &Verdict) -> Value {
                 "id": id,
                 "name": entry.entry_type,
                 "shortDescription": { "text": format!("lintel `{}` finding", entry.entry_type) },
+                "help": { "text": format!("{explain_help} (`<id>` is the result's `lintelId`).") },
                 "defaultConfiguration": { "level": "error" }
             })
         });
@@ -107,7 +113,7 @@ pub fn document(verdict: &Verdict) -> Value {
             "message": { "text": entry.message },
             "locations": [location(&entry.file, entry.line, None)],
             "partialFingerprints": { "lintelFindingId/v1": entry.id },
-            "properties": { "lintelId": entry.id, "type": entry.entry_type }
+            "properties": { "lintelId": entry.id, "type": entry.entry_type, "explain": crate::agent::explain_command(&entry.id, check_flags) }
         });
         if let Some(state) = baseline_state(entry.status) {
             set(&mut result, "baselineState", json!(state));
@@ -163,6 +169,6 @@ pub fn document(verdict: &Verdict) -> Value {
 }
 
 /// Writes the SARIF document.
-pub fn write(out: &mut dyn Write, verdict: &Verdict) -> std::io::Result<()> {
-    crate::render::json::write(out, &document(verdict))
+pub fn write(out: &mut dyn Write, verdict: &Verdict, check_flags: &str) -> std::io::Result<()> {
+    crate::render::json::write(out, &document(verdict, check_flags))
 }

@@ -43,8 +43,14 @@ pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Op
     Some(frame)
 }
 
-/// Writes the human report.
-pub fn write(out: &mut dyn Write, verdict: &Verdict, root: &Path) -> std::io::Result<()> {
+/// Writes the human report; each `explain` hint carries `check_flags`, the flags of the check
+/// (`crate::agent::check_flags`).
+pub fn write(
+    out: &mut dyn Write,
+    verdict: &Verdict,
+    root: &Path,
+    check_flags: &str,
+) -> std::io::Result<()> {
     for violation in &verdict.violations {
         let detected = &violation.detected;
         let severity = if violation.blocking { "error" } else { "note" };
@@ -87,8 +93,8 @@ pub fn write(out: &mut dyn Write, verdict: &Verdict, root: &Path) -> std::io::Re
         )?;
         writeln!(
             out,
-            "  = explain: lintel explain --violation {}",
-            violation.id
+            "  = explain: {}",
+            crate::agent::explain_command(&violation.id, check_flags)
         )?;
         writeln!(out)?;
     }
@@ -120,7 +126,7 @@ pub fn write(out: &mut dyn Write, verdict: &Verdict, root: &Path) -> std::io::Re
             )?;
         }
     }
-    write_other_entries(out, verdict)?;
+    write_other_entries(out, verdict, check_flags)?;
     let blocking = crate::render::blocking_entries(verdict).len();
     let undecided = verdict
         .solver_diagnostics
@@ -176,17 +182,21 @@ pub fn write_error(out: &mut dyn Write, error: &EngineError) {
 }
 
 /// Contract, workflow and change entries: one headline and location each.
-fn write_other_entries(out: &mut dyn Write, verdict: &Verdict) -> std::io::Result<()> {
+fn write_other_entries(
+    out: &mut dyn Write,
+    verdict: &Verdict,
+    check_flags: &str,
+) -> std::io::Result<()> {
     for entry in crate::render::other_entries(verdict) {
         writeln!(
             out,
-            "{}[{}]: {}\n  --> {}:{}\n  = explain: lintel explain --violation {}",
+            "{}[{}]: {}\n  --> {}:{}\n  = explain: {}",
             if entry.blocking { "error" } else { "warning" },
             entry.entry_type,
             entry.message,
             entry.file,
             entry.line,
-            entry.id
+            crate::agent::explain_command(&entry.id, check_flags)
         )?;
     }
     Ok(())

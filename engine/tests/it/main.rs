@@ -14,6 +14,7 @@ use std::process::Command;
 use assert_cmd::prelude::*;
 
 mod exclusions;
+mod explain_hints;
 
 fn lintel() -> Command {
     Command::cargo_bin("lintel").unwrap()

@@ -4,7 +4,11 @@
 //!
 //! Inside the handler, an `if` whose condition (or a `&&` conjunct of it) compares the request's
 //! path with a string starting with `/` is a route: `req.url === '/x'`, `url.pathname === '/x'`
-//! (any `….pathname`), or a variable named `pathname`, `path` or `url`. The method comes from a
+//! (any `….pathname`), or a variable named `pathname`, `path` or `url`. A prefix test of the
+//! path, `url.pathname.startsWith('/api/runs/')` (or `req.url.startsWith('/static')`), serves the
+//! paths below the prefix: it is the route `/api/runs/{}`, the prefix with one parameter segment
+//! (a bare `'/'` prefix says nothing and is no route), followed by the suffix of an `endsWith`
+//! conjunct (`… && url.pathname.endsWith('/logs')`: `/api/runs/{}/logs`). The method comes from a
 //! conjunct `req.method === 'GET'` (or a variable named `method`) of the same condition or of an
 //! enclosing `if` whose then-branch holds it; an `if` on the path alone with `if`s on the method
 //! inside gives one route per method, else method `*`. A `switch` on the path gives one route per
@@ -261,7 +265,16 @@ impl<'tree> Reader<'_, '_, 'tree> {
     fn conditions(&self, condition: Node<'_>) -> (Option<String>, Option<String>) {
         let mut method = None;
         let mut path = None;
+        let (mut prefix, mut suffix) = (None, None);
         for conjunct in conjuncts(unwrap_parentheses(condition)) {
+            if let Some((test, literal)) = self.affix_test(conjunct) {
+                if test == "startsWith" {
+                    prefix = Some(literal);
+                } else {
+                    suffix = Some(literal);
+                }
+                continue;
+            }
             let Some((subject, literal)) = self.equality(conjunct) else {
                 continue;
             };
@@ -270,6 +283,13 @@ impl<'tree> Reader<'_, '_, 'tree> {
             } else if self.is_path(subject) && literal.starts_with('/') {
                 path = Some(literal);
             }
+        }
+        if let (None, Some(prefix)) = (&path, prefix) {
+            path = Some(format!(
+                "{}/{{}}{}",
+                prefix.trim_end_matches('/'),
+                suffix.unwrap_or_default()
+            ));
         }
         (method, path)
     }
@@ -291,6 +311,34 @@ impl<'tree> Reader<'_, '_, 'tree> {
             (Some(literal), None) => Some((right, literal)),
             _ => None,
         }
+    }
+
+    /// A prefix or suffix test of the path, `path.startsWith('/x/')` or `path.endsWith('/y')`:
+    /// the method's name and the literal, which starts with `/` and names more than `/`.
+    fn affix_test(&self, node: Node<'_>) -> Option<(&'static str, String)> {
+        if node.kind() != "call_expression" {
+            return None;
+        }
+        let source = self.view.source();
+        let function = node.child_field("function")?;
+        if function.kind() != "member_expression" {
+            return None;
+        }
+        let test = match function
+            .child_field("property")
+            .map(|property| syntax::text(property, source))
+        {
+            Some("startsWith") => "startsWith",
+            Some("endsWith") => "endsWith",
+            _ => return None,
+        };
+        let subject = unwrap_parentheses(function.child_field("object")?);
+        let [argument] = arguments(node.child_field("arguments")?)[..] else {
+            return None;
+        };
+        let literal = static_string(argument, source)?;
+        (self.is_path(subject) && literal.starts_with('/') && !literal.trim_matches('/').is_empty())
+            .then_some((test, literal))
     }
 
     fn is_method(&self, subject: Node<'_>) -> bool {

@@ -84,16 +84,22 @@ pub(super) fn facts(
             .map(|argument| syntax::compact_text(*argument, source, TEXT_LIMIT))
             .collect();
         set(&mut fact, "arguments", PropertyValue::from(texts));
-        if let Some((enum_name, member)) = arguments
-            .first()
-            .and_then(|first| grammar.enum_member(*first, source))
-        {
-            set(&mut fact, "argumentEnum", enum_name);
-            set(&mut fact, "argumentMember", member);
-        } else if let Some(member) = arguments
-            .first()
-            .and_then(|first| grammar.shorthand_member(*first, source))
-        {
+        // The first argument, at any position, of the form `E.M` (Swift's `.m` included):
+        // `submitOrder(cartId, CartPhase.Review)` gives `CartPhase`/`Review` (§5.4 Δ2).
+        let enum_argument = arguments.iter().find_map(|argument| {
+            grammar
+                .enum_member(*argument, source)
+                .map(|(enum_name, member)| (Some(enum_name), member))
+                .or_else(|| {
+                    grammar
+                        .shorthand_member(*argument, source)
+                        .map(|member| (None, member))
+                })
+        });
+        if let Some((enum_name, member)) = enum_argument {
+            if let Some(enum_name) = enum_name {
+                set(&mut fact, "argumentEnum", enum_name);
+            }
             set(&mut fact, "argumentMember", member);
         }
         facts.push(fact);

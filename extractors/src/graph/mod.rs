@@ -25,7 +25,9 @@
 //!   `argumentMember` are set without `valueEnum`/`guardEnum`/`argumentEnum`.
 //! - A bare case label (Java's `case DRAFT:`) names a member of the enum of the assigned value.
 //! - `call` facts: the callee is the method name (type arguments dropped), the receiver the
-//!   object expression as written; `qualified` is `receiver.callee`, or the callee alone. A call
+//!   object expression as written; `qualified` is `receiver.callee`, or the callee alone.
+//!   `argumentEnum`/`argumentMember` come from the first argument, at any position, of the form
+//!   `E.M` (`submitOrder(cartId, CartPhase.Review)`: `CartPhase`/`Review`). A call
 //!   whose callee is itself a call (`a.b().c()`) has the inner call as its receiver. Dynamic
 //!   `import()` and decorator calls (`@Get(':id')`) are not calls; Kotlin constructor calls
 //!   (`OkHttpClient.Builder()`) are, since the syntax cannot tell them apart.
