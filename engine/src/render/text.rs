@@ -1,10 +1,11 @@
 //! The human renderer: findings with source code frames, the rule citation, and a summary line.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
 
 use crate::error::EngineError;
-use crate::verdict::Verdict;
+use crate::verdict::{ArchitectureViolation, Detected, Verdict};
 
 /// Lines of context on each side of the evidence line in a code frame.
 const FRAME_CONTEXT: usize = 2;
@@ -45,58 +46,62 @@ pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Op
 
 /// Writes the human report; each `explain` hint carries `check_flags`, the flags of the check
 /// (`crate::agent::check_flags`).
+///
+/// Chain findings located at the same edge (the change that closes several forbidden paths)
+/// are written together under that edge, where the first of them stands, so a reviewer sees
+/// the change first: "this import closes 3 forbidden paths".
 pub fn write(
     out: &mut dyn Write,
     verdict: &Verdict,
     root: &Path,
     check_flags: &str,
 ) -> std::io::Result<()> {
-    for violation in &verdict.violations {
+    let site = |violation: &ArchitectureViolation| {
         let detected = &violation.detected;
-        let severity = if violation.blocking { "error" } else { "note" };
-        writeln!(
-            out,
-            "{severity}[{}]: {}",
-            violation.violation_type, violation.message
-        )?;
-        writeln!(
-            out,
-            "  --> {}:{}:{}",
-            detected.file,
+        (
+            detected.file.clone(),
             detected.line,
-            detected.column.unwrap_or(1)
-        )?;
-        if let Some(frame) = code_frame(root, &detected.file, detected.line, detected.column) {
-            write!(out, "{frame}")?;
+            detected.column,
+            detected.evidence.clone(),
+        )
+    };
+    let mut closers: BTreeMap<_, Vec<&ArchitectureViolation>> = BTreeMap::new();
+    for violation in &verdict.violations {
+        if violation.detected.files.is_some() {
+            closers.entry(site(violation)).or_default().push(violation);
         }
-        if let Some(path) = &detected.path {
-            writeln!(out, "  = path: {}", path.join(" -> "))?;
+    }
+    let mut written: BTreeSet<&str> = BTreeSet::new();
+    for violation in &verdict.violations {
+        if written.contains(violation.id.as_str()) {
+            continue;
         }
-        if let Some(occurrences) = &detected.occurrences {
-            let places: Vec<String> = occurrences
-                .iter()
-                .map(|occurrence| format!("{}:{}", occurrence.file, occurrence.line))
-                .collect();
-            writeln!(out, "  = also at: {}", places.join(", "))?;
-        }
-        let source = &violation.rule.source;
+        let group = closers
+            .get(&site(violation))
+            .filter(|group| violation.detected.files.is_some() && group.len() > 1);
+        let Some(group) = group else {
+            write_violation(out, violation, root, check_flags, true)?;
+            continue;
+        };
+        let detected = &violation.detected;
+        let blocking = group.iter().filter(|member| member.blocking).count();
         writeln!(
             out,
-            "  = rule: `{}` in `{}` ({}:{}:{})",
-            violation.rule.text, violation.invariant, source.file, source.line, source.column
+            "{}[closes-paths]: {} closes {} forbidden paths{}",
+            if blocking > 0 { "error" } else { "note" },
+            detected.evidence,
+            group.len(),
+            if blocking == group.len() {
+                String::new()
+            } else {
+                format!(" ({blocking} blocking)")
+            }
         )?;
-        writeln!(
-            out,
-            "  = proof: slice {} is unsat; core: {}",
-            violation.z3_proof.slice,
-            violation.z3_proof.unsat_core.join("; ")
-        )?;
-        writeln!(
-            out,
-            "  = explain: {}",
-            crate::agent::explain_command(&violation.id, check_flags)
-        )?;
-        writeln!(out)?;
+        write_location(out, detected, root)?;
+        for member in group {
+            written.insert(member.id.as_str());
+            write_violation(out, member, root, check_flags, false)?;
+        }
     }
     for warning in &verdict.warnings {
         let location = match (&warning.file, warning.line) {
@@ -179,6 +184,76 @@ pub fn write_error(out: &mut dyn Write, error: &EngineError) {
         out,
         "error: the spec has {errors} error(s); nothing was checked"
     );
+}
+
+fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  --> {}:{}:{}",
+        detected.file,
+        detected.line,
+        detected.column.unwrap_or(1)
+    )?;
+    if let Some(frame) = code_frame(root, &detected.file, detected.line, detected.column) {
+        write!(out, "{frame}")?;
+    }
+    Ok(())
+}
+
+/// One architecture finding; with `located` false, under its group's location, as an item.
+fn write_violation(
+    out: &mut dyn Write,
+    violation: &ArchitectureViolation,
+    root: &Path,
+    check_flags: &str,
+    located: bool,
+) -> std::io::Result<()> {
+    let detected = &violation.detected;
+    let severity = if violation.blocking { "error" } else { "note" };
+    if located {
+        writeln!(
+            out,
+            "{severity}[{}]: {}",
+            violation.violation_type, violation.message
+        )?;
+        write_location(out, detected, root)?;
+    } else {
+        writeln!(
+            out,
+            "  - {severity}[{}]: {}",
+            violation.violation_type, violation.message
+        )?;
+    }
+    if let Some(files) = &detected.files {
+        writeln!(out, "  = chain: {}", files.join(" -> "))?;
+    } else if let Some(path) = &detected.path {
+        writeln!(out, "  = path: {}", path.join(" -> "))?;
+    }
+    if let Some(occurrences) = &detected.occurrences {
+        let places: Vec<String> = occurrences
+            .iter()
+            .map(|occurrence| format!("{}:{}", occurrence.file, occurrence.line))
+            .collect();
+        writeln!(out, "  = also at: {}", places.join(", "))?;
+    }
+    let source = &violation.rule.source;
+    writeln!(
+        out,
+        "  = rule: `{}` in `{}` ({}:{}:{})",
+        violation.rule.text, violation.invariant, source.file, source.line, source.column
+    )?;
+    writeln!(
+        out,
+        "  = proof: slice {} is unsat; core: {}",
+        violation.z3_proof.slice,
+        violation.z3_proof.unsat_core.join("; ")
+    )?;
+    writeln!(
+        out,
+        "  = explain: {}",
+        crate::agent::explain_command(&violation.id, check_flags)
+    )?;
+    writeln!(out)
 }
 
 /// Contract, workflow and change entries: one headline and location each.

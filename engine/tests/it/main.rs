@@ -950,3 +950,81 @@ fn a_repo_filter_alias_the_spec_does_not_declare_is_a_usage_error() {
         "--repo-filter `Bakc` is not a declared repo (declared: `Back`)"
     );
 }
+
+#[test]
+fn the_text_output_groups_the_paths_one_changed_import_closes_under_it() {
+    let workspace = tempfile::tempdir().unwrap();
+    let project = workspace.path();
+    write_files(
+        project,
+        &[
+            (
+                "architecture.ag",
+                "node app : server\nnode db : postgres\n\
+                 component Web { runs_on: app paths: \"web/**\" }\n\
+                 component Api { runs_on: app paths: \"api/**\" }\n\
+                 component Repo { runs_on: app paths: \"repo/**\" }\n\
+                 invariant Layers {\n  deny reach Web -> Repo\n  deny reach Web -> db\n  deny reach Api -> db\n}\n",
+            ),
+            (
+                "web/page.ts",
+                "import { call } from \"../api/client\";\ncall();\n",
+            ),
+            (
+                "api/client.ts",
+                "import { orders } from \"../repo/orders\";\nexport function call() { return orders; }\n",
+            ),
+            (
+                "repo/orders.ts",
+                "import { Pool } from \"pg\";\nexport const orders = new Pool();\n",
+            ),
+        ],
+    );
+    // The one file in scope is api/client.ts: its import closes the three paths.
+    let output = lintel()
+        .args([
+            "check",
+            "--no-cache",
+            "--file",
+            "api/client.ts",
+            "--project",
+        ])
+        .arg(project)
+        .current_dir(project)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let header = "error[closes-paths]: import of `../repo/orders` closes 3 forbidden paths";
+    assert_eq!(text.matches(header).count(), 1, "{text}");
+    let after = &text[text.find(header).unwrap()..];
+    assert!(
+        after.starts_with(&format!("{header}\n  --> api/client.ts:1:1\n")),
+        "{text}"
+    );
+    for rule in [
+        "deny reach Web -> Repo",
+        "deny reach Web -> db",
+        "deny reach Api -> db",
+    ] {
+        assert!(
+            after.contains(&format!("= rule: `{rule}`")),
+            "{rule}: {text}"
+        );
+    }
+    assert!(
+        after.contains("  = chain: web/page.ts -> api/client.ts -> repo/orders.ts -> db\n"),
+        "{text}"
+    );
+    // Each finding is written once, as an item of the group.
+    assert_eq!(
+        text.matches("  - error[reach_violation]: ").count(),
+        3,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\nerror[reach_violation]").count(),
+        0,
+        "{text}"
+    );
+}
