@@ -101,6 +101,10 @@ pub(crate) fn http_call_fact(factory: &FactFactory<'_>, site: &HttpCallSite<'_>)
         set(&mut fact, "path", path);
     }
     set(&mut fact, "client", site.client);
+    let names = url_configuration_names_in(&site.url, factory.source());
+    if !names.is_empty() {
+        set(&mut fact, "urlFrom", names);
+    }
     fact
 }
 
@@ -600,5 +604,175 @@ mod tests {
         let names: Vec<&str> = constants.keys().map(String::as_str).collect();
         assert_eq!(names, ["API"]);
         assert_eq!(constants.get("API").map(String::as_str), Some("/api"));
+    }
+}
+
+/// Reads of an environment variable or configuration key by name, as they appear in a request
+/// URL's text: the text up to the quoted name (`os.environ["X"]`, `os.Getenv("X")`,
+/// `configuration["X"]`, `System.getenv("X")`, `env::var("X")`).
+const QUOTED_NAME_READS: [&str; 14] = [
+    "process.env[",
+    "environ[",
+    "environ.get(",
+    "getenv(",
+    "Getenv(",
+    "LookupEnv(",
+    "onfiguration[",
+    "onfig[",
+    "GetValue<string>(",
+    "GetEnvironmentVariable(",
+    "getProperty(",
+    "env::var(",
+    "environment[",
+    "Environment.get(",
+];
+
+/// Reads of an environment variable as a member (`process.env.X`, `import.meta.env.X`).
+const MEMBER_NAME_READS: [&str; 2] = ["process.env.", "import.meta.env."];
+
+/// The environment variables and configuration keys a request URL is built from, read from the
+/// URL's text (`${process.env.ALERTMANAGER_URL}/api` gives `ALERTMANAGER_URL`,
+/// `f"{os.environ['PAYMENTS_URL']}/charges"` gives `PAYMENTS_URL`, `configuration["Payments:BaseUrl"]
+/// + "/x"` gives `Payments:BaseUrl`), in order, without repeats. The engine resolves the call to
+/// the entity whose `urls` list one of them (`language.md` §2.2).
+pub(crate) fn url_configuration_names(url: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut push = |name: &str| {
+        if !name.is_empty() && !names.iter().any(|known| known == name) {
+            names.push(name.to_owned());
+        }
+    };
+    for read in MEMBER_NAME_READS {
+        for (start, _) in url.match_indices(read) {
+            let rest = url.get(start + read.len()..).unwrap_or_default();
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            push(rest.get(..end).unwrap_or_default());
+        }
+    }
+    for read in QUOTED_NAME_READS {
+        for (start, _) in url.match_indices(read) {
+            let rest = url
+                .get(start + read.len()..)
+                .unwrap_or_default()
+                .trim_start();
+            let Some(quote) = rest
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '"' | '\'' | '`'))
+            else {
+                continue;
+            };
+            let inner = rest.get(1..).unwrap_or_default();
+            if let Some(end) = inner.find(quote) {
+                push(inner.get(..end).unwrap_or_default());
+            }
+        }
+    }
+    names
+}
+
+/// The names of [`url_configuration_names`], also through the file's top-level names a URL
+/// hole reads (`const API = process.env.API_URL;` then `` `${API}/orders` ``, or Python's
+/// `BASE = os.environ["BASE_URL"]` then `f"{BASE}/orders"`): a line at the start of the file's
+/// text that assigns the name once (`const`, `let`, `var`, `export const`, or `NAME =`).
+pub(crate) fn url_configuration_names_in(url: &str, source: &str) -> Vec<String> {
+    let mut names = url_configuration_names(url);
+    if !source.contains("env") && !source.contains("onfig") && !source.contains("nviron") {
+        return names;
+    }
+    for hole in url.split('{').skip(1) {
+        let name = hole.split('}').next().unwrap_or_default().trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut assignments = source.lines().filter_map(|line| {
+            let line = line.strip_prefix("export ").unwrap_or(line);
+            let rest = ["const ", "let ", "var ", ""]
+                .into_iter()
+                .find_map(|keyword| line.strip_prefix(keyword)?.strip_prefix(name))?;
+            let rest = rest.trim_start();
+            let rest = match rest.strip_prefix(':') {
+                // A type annotation (`API: str = …`, `const API: string = …`).
+                Some(typed) => typed.split_once('=')?.1,
+                None => rest
+                    .strip_prefix('=')
+                    .filter(|rest| !rest.starts_with('='))?,
+            };
+            Some(rest)
+        });
+        if let (Some(value), None) = (assignments.next(), assignments.next()) {
+            for found in url_configuration_names(value) {
+                if !names.contains(&found) {
+                    names.push(found);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// Gives an `http_call` fact without one the `urlFrom` list of [`url_configuration_names`] of
+/// its `url`.
+pub(crate) fn note_url_names(fact: &mut Fact) {
+    if fact.kind != FactKind::HttpCall || fact.properties.contains_key("urlFrom") {
+        return;
+    }
+    let Some(url) = fact.property_str("url") else {
+        return;
+    };
+    if !url.contains("env") && !url.contains("onfig") && !url.contains("nviron") {
+        return;
+    }
+    let names = url_configuration_names(url);
+    if !names.is_empty() {
+        set(fact, "urlFrom", names);
+    }
+}
+
+#[cfg(test)]
+mod url_name_tests {
+    use super::url_configuration_names;
+
+    #[test]
+    fn the_names_a_url_is_built_from() {
+        let cases: [(&str, &[&str]); 7] = [
+            (
+                "${process.env.ALERTMANAGER_URL}/api/v2/alerts",
+                &["ALERTMANAGER_URL"],
+            ),
+            ("{os.environ['PAYMENTS_URL']}/charges", &["PAYMENTS_URL"]),
+            (
+                "{os.getenv(\"PAYMENTS_URL\", \"x\")}/charges",
+                &["PAYMENTS_URL"],
+            ),
+            ("{os.Getenv(\"API\")}/x", &["API"]),
+            (
+                "{configuration[\"Payments:BaseUrl\"]}/x",
+                &["Payments:BaseUrl"],
+            ),
+            ("{System.getenv(\"A\")}{import.meta.env.B}", &["B", "A"]),
+            ("https://host/x", &[]),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(url_configuration_names(url), expected, "{url}");
+        }
+    }
+
+    #[test]
+    fn a_hole_reads_the_name_a_top_level_constant_is_built_from() {
+        let source = "const API = process.env.API_URL;\nexport const x = 1;\n";
+        assert_eq!(
+            super::url_configuration_names_in("${API}/orders", source),
+            ["API_URL"]
+        );
+        let source = "BASE: str = os.environ[\"BASE_URL\"]\nBASE == 1\n";
+        assert_eq!(
+            super::url_configuration_names_in("{BASE}/orders", source),
+            ["BASE_URL"]
+        );
+        let twice = "let API = process.env.A;\nlet API = process.env.B;\n";
+        assert!(super::url_configuration_names_in("${API}/x", twice).is_empty());
     }
 }

@@ -51,13 +51,14 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     let mut facts = Vec::new();
     let mut instances = Instances::new();
     let mut used: HashSet<&'static str> = HashSet::new();
+    let mut used_bound: HashSet<&str> = HashSet::new();
     // A site is a client use only through the global `fetch` or an import of a client package;
     // without either, no call needs reading.
     let may_use_client = source.contains("fetch")
         || view
             .imports
             .iter()
-            .any(|record| record_client(record).is_some());
+            .any(|record| record_client(record).is_some() || bound_package(view, record).is_some());
     let hits = if may_use_client { hits } else { &[] };
     for hit in hits {
         let captured = [
@@ -87,6 +88,12 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             continue;
         };
         let Some(client) = record_client(record) else {
+            // A library the spec binds with `clients` (language.md §2.2): whatever of it the
+            // file constructs, calls or injects is a use of its client.
+            if let Some(package) = bound_package(view, record) {
+                used_bound.insert(package);
+                facts.push(bound_fact(view, site, callee, client_use, package));
+            }
             continue;
         };
         let accepted = match client_use {
@@ -117,7 +124,77 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         }
         facts.push(probable_fact(view, client, record));
     }
+    for record in &view.imports {
+        let Some(package) = bound_package(view, record) else {
+            continue;
+        };
+        if record.is_type_only || used_bound.contains(package) || !used_bound.insert(package) {
+            continue;
+        }
+        facts.push(bound_import_fact(view, record, package));
+    }
     ClientFacts { facts, instances }
+}
+
+/// The outside package an import brings in when the spec binds it with `clients` and the
+/// catalogue does not know it (a catalogue client keeps its own rules and `package`, which the
+/// engine resolves through the binding as well).
+fn bound_package<'r>(view: &FileView<'_, '_>, record: &'r ImportRecord<'_>) -> Option<&'r str> {
+    let package = record.external_package()?;
+    (client_package(package).is_none() && view.factory.generic().bound_client(package).is_some())
+        .then_some(package)
+}
+
+/// A definite use of a bound library's client. Its technology is the package: the engine
+/// resolves the fact through the entity whose `clients` list the library.
+fn bound_fact(
+    view: &FileView<'_, '_>,
+    site: Node<'_>,
+    callee: Node<'_>,
+    client_use: Use,
+    package: &str,
+) -> Fact {
+    let client_name = view.bindings.canonical_text(callee, view.source());
+    let (noun, verb) = match client_use {
+        Use::Construct => ("construction", "constructs"),
+        Use::Call => ("call", "calls"),
+        Use::Inject => ("injection", "injects"),
+    };
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        site,
+        Confidence::Definite,
+        view.scope_of(site),
+        format!("{noun} of `{client_name}` from bound client `{package}`"),
+    );
+    fact.technology = Some(package.into());
+    set(&mut fact, "package", package);
+    set(&mut fact, "client", client_name.as_str());
+    set(
+        &mut fact,
+        "reason",
+        format!("{verb} `{client_name}` from `{package}`"),
+    );
+    fact
+}
+
+/// A bare import of a bound library: a probable use of its client.
+fn bound_import_fact(view: &FileView<'_, '_>, record: &ImportRecord<'_>, package: &str) -> Fact {
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        record.node,
+        Confidence::Probable,
+        view.scope_of(record.node),
+        format!("import of bound client `{package}`"),
+    );
+    fact.technology = Some(package.into());
+    set(&mut fact, "package", package);
+    set(
+        &mut fact,
+        "reason",
+        format!("imports `{package}` without constructing or calling a client"),
+    );
+    fact
 }
 
 /// The client package an import brings in, if any.
