@@ -1,8 +1,8 @@
 //! The flow graph of `language.md` §3.5 and the paths of §3.6.
 //!
 //! Edges come from import facts (not type-only; target = owner of the resolved file) and
-//! `accesses_technology` facts (target = the declared entity, else the §3.5 category's resources,
-//! else its nodes). There is one edge per (from, to): its confidence is the maximum over its
+//! `accesses_technology`, `http_call` and `constructor_injection` facts (targets:
+//! [`crate::targets::fact_targets`]). There is one edge per (from, to): its confidence is the maximum over its
 //! facts, and its representative fact the best by confidence, strategy, file, line, column and id.
 //! All maps are ordered, so every witness is deterministic.
 
@@ -14,7 +14,7 @@ use policies::model::Model;
 use crate::families::{FactRef, FactTable};
 
 /// The node or resource types a §3.5 category resolves to.
-fn category_types(category: &str) -> Vec<&str> {
+pub(crate) fn category_types(category: &str) -> Vec<&str> {
     match category {
         "postgres" => vec!["postgres", "timescaledb", "relational_db"],
         "mysql" | "mssql" | "sqlite" => vec![category, "relational_db"],
@@ -82,22 +82,11 @@ pub struct Edge {
     pub facts: Vec<usize>,
 }
 
-/// A flow target that could not be resolved (`unresolved-target`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnresolvedTarget {
-    /// The fact index.
-    pub fact: usize,
-    /// The name that did not resolve.
-    pub target: String,
-}
-
 /// The flow graph.
 #[derive(Debug, Default)]
 pub struct FlowGraph {
     /// from → to → edge.
     pub edges: BTreeMap<String, BTreeMap<String, Edge>>,
-    /// Targets that resolved to nothing.
-    pub unresolved: Vec<UnresolvedTarget>,
 }
 
 /// Orders facts for the representative choice: confidence (high first), strategy, file, line, column, id.
@@ -179,6 +168,7 @@ impl FlowGraph {
 
     fn build_from_graph_facts(model: &Model, facts: &[Box<Fact>]) -> Self {
         let mut graph = Self::default();
+        let bindings = crate::targets::Bindings::new(model);
         for (index, fact) in facts.iter().enumerate() {
             let Some(from) = fact.subject.as_deref() else {
                 continue;
@@ -192,17 +182,7 @@ impl FlowGraph {
                 FactKind::AccessesTechnology
                 | FactKind::HttpCall
                 | FactKind::ConstructorInjection => {
-                    let Some(name) = fact.target.as_deref().or(fact.technology.as_deref()) else {
-                        continue;
-                    };
-                    let resolved = resolve_target(model, name);
-                    if resolved.is_empty() && fact.kind == FactKind::AccessesTechnology {
-                        graph.unresolved.push(UnresolvedTarget {
-                            fact: index,
-                            target: name.to_owned(),
-                        });
-                    }
-                    resolved
+                    crate::targets::fact_targets(model, &bindings, fact).targets
                 }
                 _ => Vec::new(),
             };

@@ -9,6 +9,7 @@
 )]
 
 mod artifact;
+mod bindings;
 mod cache;
 mod determinism;
 mod examples;
