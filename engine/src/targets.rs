@@ -424,7 +424,7 @@ fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
     }
 }
 
-/// How many facts, and the first (by file, line, column).
+/// How many facts, the first (by file, line, column), and the packages they name.
 struct Tally<'f> {
     count: usize,
     first: &'f Fact,
@@ -432,29 +432,26 @@ struct Tally<'f> {
 }
 
 impl<'f> Tally<'f> {
-    fn add(slot: Option<&mut Self>, fact: &'f Fact) -> Option<Self> {
-        let package = fact.property_str("package");
-        match slot {
-            Some(tally) => {
-                tally.count += 1;
-                tally.packages.extend(package);
-                let place = |fact: &Fact| {
-                    (
-                        fact.evidence.file.clone(),
-                        fact.evidence.line,
-                        fact.evidence.column,
-                    )
-                };
-                if place(fact) < place(tally.first) {
-                    tally.first = fact;
-                }
-                None
-            }
-            None => Some(Self {
-                count: 1,
-                first: fact,
-                packages: package.into_iter().collect(),
-            }),
+    fn new(fact: &'f Fact) -> Self {
+        Self {
+            count: 0,
+            first: fact,
+            packages: BTreeSet::new(),
+        }
+    }
+
+    fn add(&mut self, fact: &'f Fact) {
+        let place = |fact: &Fact| {
+            (
+                fact.evidence.file.clone(),
+                fact.evidence.line,
+                fact.evidence.column,
+            )
+        };
+        self.count += 1;
+        self.packages.extend(fact.property_str("package"));
+        if place(fact) < place(self.first) {
+            self.first = fact;
         }
     }
 }
@@ -475,6 +472,20 @@ fn quoted(names: &[String]) -> String {
         .join(", ")
 }
 
+/// A warning located at its first fact, from that fact's component to `to`.
+fn warning_at(code: &str, message: String, first: &Fact, to: String) -> Warning {
+    Warning {
+        code: code.into(),
+        message,
+        file: Some(first.evidence.file.to_string()),
+        line: Some(first.evidence.line),
+        from: first.subject.as_deref().map(str::to_owned),
+        to: Some(to),
+        evidence: Some(first.evidence.message.to_string()),
+        ..Warning::default()
+    }
+}
+
 /// The check-time warnings of target resolution over the facts in scope:
 /// `ambiguous-technology-target` once per (category, candidate set) and `unresolved-target`
 /// once per target name, each with the number of facts and the first place.
@@ -491,17 +502,16 @@ pub fn warnings(model: &Model, facts: &[Box<Fact>], scope: &dyn InScope) -> Vec<
         }
         let resolution = fact_targets(model, &bindings, fact);
         match resolution.outcome {
-            Outcome::Ambiguous { category } => {
-                let key = (category, resolution.targets);
-                if let Some(tally) = Tally::add(ambiguous.get_mut(&key), fact) {
-                    ambiguous.insert(key, tally);
-                }
-            }
+            Outcome::Ambiguous { category } => ambiguous
+                .entry((category, resolution.targets))
+                .or_insert_with(|| Tally::new(fact))
+                .add(fact),
             Outcome::Unresolved { name, excluded } if fact.kind == FactKind::AccessesTechnology => {
-                let slot = unresolved.get_mut(&name).map(|(tally, _)| tally);
-                if let Some(tally) = Tally::add(slot, fact) {
-                    unresolved.insert(name, (tally, excluded));
-                }
+                unresolved
+                    .entry(name)
+                    .or_insert_with(|| (Tally::new(fact), excluded))
+                    .0
+                    .add(fact);
             }
             _ => {}
         }
@@ -526,16 +536,12 @@ pub fn warnings(model: &Model, facts: &[Box<Fact>], scope: &dyn InScope) -> Vec<
             uses(tally.count),
             first.evidence.file,
         );
-        warnings.push(Warning {
-            code: "ambiguous-technology-target".into(),
+        warnings.push(warning_at(
+            "ambiguous-technology-target",
             message,
-            file: Some(first.evidence.file.to_string()),
-            line: Some(first.evidence.line),
-            from: first.subject.as_deref().map(str::to_owned),
-            to: Some(category),
-            evidence: Some(first.evidence.message.to_string()),
-            ..Warning::default()
-        });
+            first,
+            category,
+        ));
     }
     for (name, (tally, excluded)) in unresolved {
         let first = tally.first;
@@ -553,16 +559,7 @@ pub fn warnings(model: &Model, facts: &[Box<Fact>], scope: &dyn InScope) -> Vec<
             uses(tally.count),
             first.evidence.file,
         );
-        warnings.push(Warning {
-            code: "unresolved-target".into(),
-            message,
-            file: Some(first.evidence.file.to_string()),
-            line: Some(first.evidence.line),
-            from: first.subject.as_deref().map(str::to_owned),
-            to: Some(name),
-            evidence: Some(first.evidence.message.to_string()),
-            ..Warning::default()
-        });
+        warnings.push(warning_at("unresolved-target", message, first, name));
     }
     warnings
 }

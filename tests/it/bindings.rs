@@ -7,7 +7,7 @@ use std::path::Path;
 use engine::scope::ScopeRequest;
 use serde_json::Value;
 
-use crate::check;
+use crate::{check, run_cli};
 
 /// A project in a temporary folder: the spec and the files.
 fn project(spec: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -374,5 +374,77 @@ fn one_library_on_two_entities_stops_the_check() {
     assert!(
         text.contains("`sequelize` is already bound to `a`"),
         "{text}"
+    );
+}
+
+#[test]
+fn bindings_survive_the_compiled_artifact_and_a_duplicate_is_located() {
+    let spec = "\
+node browser : edge_desktop
+node db : postgres { clients: \"sequelize\" }
+node alerts : rest_api { urls: \"https://alertmanager:9093/**\", \"ALERTMANAGER_URL\" }
+component Ui { runs_on: browser paths: \"web/**\" }
+invariant I { deny flow Ui -> db }
+";
+    let dir = project(
+        spec,
+        &[(
+            "web/db.ts",
+            "import { Sequelize } from 'sequelize';\nexport const db = new Sequelize('postgres://x');\n",
+        )],
+    );
+    let root = dir.path();
+    let artifact = root.join("architecture.o");
+    let (code, stdout) = run_cli(&[
+        "compile",
+        root.join("architecture.ag").to_str().unwrap(),
+        "--out",
+        artifact.to_str().unwrap(),
+        "--json",
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let model = engine::config::load_spec(root, Some(&artifact))
+        .unwrap()
+        .model;
+    assert_eq!(model.node("db").unwrap().clients, ["sequelize"]);
+    assert_eq!(
+        model.node("alerts").unwrap().urls,
+        ["https://alertmanager:9093/**", "ALERTMANAGER_URL"]
+    );
+    let mut options = engine::check::CheckOptions::new(root);
+    options.scope = ScopeRequest::All;
+    options.spec = Some(artifact);
+    let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
+    assert_eq!(run.verdict.violations.len(), 1);
+
+    std::fs::write(
+        root.join("architecture.ag"),
+        format!("{spec}node jobs : queue {{ clients: \"bullmq\" \"sequelize\" }}\n"),
+    )
+    .unwrap();
+    let (code, stdout) = run_cli(&[
+        "compile",
+        root.join("architecture.ag").to_str().unwrap(),
+        "--json",
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let diagnostic = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|diagnostic| diagnostic["code"] == "duplicate-client-binding")
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(
+        diagnostic["message"],
+        "`sequelize` is already bound to `db`"
+    );
+    assert_eq!(
+        (&diagnostic["line"], &diagnostic["column"]),
+        (&6.into(), &39.into())
     );
 }

@@ -37,6 +37,15 @@ pub fn check(project: &Path, scope: ScopeRequest, threads: usize) -> serde_json:
     verdict
 }
 
+/// Runs the CLI in-process with these arguments; returns the exit code and stdout.
+pub fn run_cli(arguments: &[&str]) -> (i32, String) {
+    let mut argv = vec!["lintel".to_owned()];
+    argv.extend(arguments.iter().map(|argument| (*argument).to_owned()));
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let status = engine::cli::run(argv, &mut stdout, &mut stderr);
+    (status.code(), String::from_utf8(stdout).unwrap())
+}
+
 /// Validates a verdict against the published schema (`lintel schema verdict`).
 pub fn assert_valid_verdict(verdict: &serde_json::Value) {
     let schema = engine::schema::verdict_schema();

@@ -154,47 +154,21 @@ fn bound_fact(
     client_use: Use,
     package: &str,
 ) -> Fact {
-    let client_name = view.bindings.canonical_text(callee, view.source());
-    let (noun, verb) = match client_use {
-        Use::Construct => ("construction", "constructs"),
-        Use::Call => ("call", "calls"),
-        Use::Inject => ("injection", "injects"),
-    };
-    let mut fact = view.factory.fact(
-        FactKind::AccessesTechnology,
-        site,
-        Confidence::Definite,
-        view.scope_of(site),
-        format!("{noun} of `{client_name}` from bound client `{package}`"),
-    );
-    fact.technology = Some(package.into());
-    set(&mut fact, "package", package);
-    set(&mut fact, "client", client_name.as_str());
-    set(
-        &mut fact,
-        "reason",
-        format!("{verb} `{client_name}` from `{package}`"),
-    );
-    fact
+    let from = format!("bound client `{package}`");
+    use_fact(
+        view,
+        (site, callee),
+        client_use,
+        package,
+        package.to_owned(),
+        &from,
+    )
 }
 
 /// A bare import of a bound library: a probable use of its client.
 fn bound_import_fact(view: &FileView<'_, '_>, record: &ImportRecord<'_>, package: &str) -> Fact {
-    let mut fact = view.factory.fact(
-        FactKind::AccessesTechnology,
-        record.node,
-        Confidence::Probable,
-        view.scope_of(record.node),
-        format!("import of bound client `{package}`"),
-    );
-    fact.technology = Some(package.into());
-    set(&mut fact, "package", package);
-    set(
-        &mut fact,
-        "reason",
-        format!("imports `{package}` without constructing or calling a client"),
-    );
-    fact
+    let message = format!("import of bound client `{package}`");
+    import_fact(view, record, package, package.to_owned(), message)
 }
 
 /// The client package an import brings in, if any.
@@ -288,22 +262,42 @@ fn definite_fact(
     client: &ClientPackage,
     record: &ImportRecord<'_>,
 ) -> Fact {
-    let source = view.source();
-    let client_name = view.bindings.canonical_text(callee, source);
+    let package = client.package;
+    let technology = technology(view, client, record);
+    use_fact(
+        view,
+        (site, callee),
+        client_use,
+        package,
+        technology,
+        &format!("`{package}`"),
+    )
+}
+
+/// The definite fact of a construction, call or injection of a client from `package`; `from`
+/// names the package in the message.
+fn use_fact(
+    view: &FileView<'_, '_>,
+    (site, callee): (Node<'_>, Node<'_>),
+    client_use: Use,
+    package: &str,
+    technology: String,
+    from: &str,
+) -> Fact {
+    let client_name = view.bindings.canonical_text(callee, view.source());
     let (noun, verb) = match client_use {
         Use::Construct => ("construction", "constructs"),
         Use::Call => ("call", "calls"),
         Use::Inject => ("injection", "injects"),
     };
-    let package = client.package;
     let mut fact = view.factory.fact(
         FactKind::AccessesTechnology,
         site,
         Confidence::Definite,
         view.scope_of(site),
-        format!("{noun} of `{client_name}` from `{package}`"),
+        format!("{noun} of `{client_name}` from {from}"),
     );
-    fact.technology = Some(technology(view, client, record).into());
+    fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
     set(&mut fact, "client", client_name.as_str());
     set(
@@ -336,14 +330,32 @@ fn probable_fact(
     record: &ImportRecord<'_>,
 ) -> Fact {
     let package = client.package;
+    let message = format!("import of client package `{package}`");
+    import_fact(
+        view,
+        record,
+        package,
+        technology(view, client, record),
+        message,
+    )
+}
+
+/// The probable fact of an import of a client package that the file never uses as a client.
+fn import_fact(
+    view: &FileView<'_, '_>,
+    record: &ImportRecord<'_>,
+    package: &str,
+    technology: String,
+    message: String,
+) -> Fact {
     let mut fact = view.factory.fact(
         FactKind::AccessesTechnology,
         record.node,
         Confidence::Probable,
         view.scope_of(record.node),
-        format!("import of client package `{package}`"),
+        message,
     );
-    fact.technology = Some(technology(view, client, record).into());
+    fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
     set(
         &mut fact,
