@@ -11,8 +11,10 @@
 //! 1. its `target`, or a declared entity its `technology` names;
 //! 2. the entity whose `clients` bind the fact's `package` (the longest library wins; a listed
 //!    library overrides the built-in catalogue);
-//! 3. nothing when it is the client side of an `http_call` at the same place that resolves
-//!    (`request`): that call makes the edge, so one `fetch` is one edge, to the right entity;
+//! 3. nothing when requests that resolve decide it (`request`): it is the client side of an
+//!    `http_call` at the same place, or an HTTP client's construction or injection in a file
+//!    whose requests all resolve; those calls make the edges, so one `fetch` is one edge, to the
+//!    right entity;
 //! 4. the category's candidates (resources, else nodes), leaving out every entity with bindings:
 //!    a binding is exclusive. One candidate is the target; several are all targets, each such
 //!    fact capped at `probable` (`ambiguous-technology-target`); none leaves the fact unresolved
@@ -279,8 +281,8 @@ fn http_targets(bindings: &Bindings<'_>, fact: &Fact) -> Resolution {
 ///   `accesses_technology` fact per file and library, at its first import, unless the file's
 ///   extractor already reports that library's uses; the `external` facts themselves stay only
 ///   when `keep_externals` (a reviewed query or `graph --facts` reads them);
-/// - an `external_api` access at the same place as an `http_call` that resolves (a component, a
-///   relative URL, a bound URL) is left to that call (its `request` property);
+/// - an `external_api` access that resolving requests decide (at the same place, or a client's
+///   construction in a file whose requests all resolve) is left to them (its `request`);
 /// - a fact with several candidate targets is capped at `probable` (§3.5).
 pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) {
     let bindings = Bindings::new(model);
@@ -391,19 +393,42 @@ fn bound_import_fact(external: &Fact, ids: &HashSet<&str>) -> Fact {
     fact
 }
 
-/// Leaves an `external_api` access to the `http_call` made at the same place when that call
-/// resolves (a component, a same-origin URL, a bound URL): the access gets the call's id as its
-/// `request` and no target of its own, so one request makes one edge, to the right entity.
+/// Leaves an `external_api` access to the requests that decide its target, as its `request`
+/// (the id of such an `http_call`), so one request makes one edge, to the right entity:
+/// - an access at the place of an `http_call` that resolves (a component, a same-origin URL, a
+///   bound URL) is that call's client side;
+/// - an access elsewhere (the construction or injection of an HTTP client, `new RestTemplate()`)
+///   in a file whose requests all resolve is access to what they call, and adds nothing.
+///
+/// An access at an unresolved request, or in a file with one, keeps its category's candidates.
 fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
-    let mut requests: HashMap<(Arc<str>, u32, u32), String> = HashMap::new();
+    type Place = (Arc<str>, u32, u32);
+    // Each request place: the call's id when it resolves.
+    let mut requests: HashMap<Place, Option<String>> = HashMap::new();
+    // Each file with requests: the first resolved one, unless some request does not resolve.
+    let mut files: HashMap<Arc<str>, Option<String>> = HashMap::new();
     for fact in facts.iter() {
-        if fact.kind == FactKind::HttpCall
-            && http_targets(bindings, fact).outcome != Outcome::Nothing
+        if fact.kind != FactKind::HttpCall {
+            continue;
+        }
+        let evidence = &fact.evidence;
+        let resolved =
+            (http_targets(bindings, fact).outcome != Outcome::Nothing).then(|| fact.id.clone());
+        let place = (evidence.file.clone(), evidence.line, evidence.column);
+        let slot = requests.entry(place).or_insert_with(|| resolved.clone());
+        if resolved.is_none() {
+            *slot = None;
+        }
+        let file = files
+            .entry(evidence.file.clone())
+            .or_insert_with(|| resolved.clone());
+        if resolved.is_none() {
+            *file = None;
+        } else if file
+            .as_ref()
+            .is_some_and(|id| resolved.as_ref().is_some_and(|new| new < id))
         {
-            let evidence = &fact.evidence;
-            requests
-                .entry((evidence.file.clone(), evidence.line, evidence.column))
-                .or_insert_with(|| fact.id.clone());
+            *file = resolved;
         }
     }
     if requests.is_empty() {
@@ -417,9 +442,13 @@ fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
             continue;
         }
         let evidence = &fact.evidence;
-        let key = (evidence.file.clone(), evidence.line, evidence.column);
-        if let Some(request) = requests.get(&key) {
-            fact.properties.insert("request", request.as_str().into());
+        let place = (evidence.file.clone(), evidence.line, evidence.column);
+        let request = match requests.get(&place) {
+            Some(at_place) => at_place.clone(),
+            None => files.get(&evidence.file).cloned().flatten(),
+        };
+        if let Some(request) = request {
+            fact.properties.insert("request", request.into());
         }
     }
 }

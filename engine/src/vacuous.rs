@@ -71,9 +71,25 @@ fn why_not(model: &Model, name: &str) -> String {
         },
     };
     let category = &entity.type_name;
-    if entity.clients.is_empty() {
+    let is_api = crate::graph::category_types("external_api").contains(&category.as_str());
+    if entity.clients.is_empty() && entity.urls.is_empty() {
+        let or_urls = if is_api {
+            format!(", or its requests with `urls: \"https://host/**\"` (or the variable that holds its URL) on `{name}`")
+        } else {
+            String::new()
+        };
         format!(
-            "no fact targets {kind} `{name}` (category `{category}`): no client of it was recognised; if the code uses a library lintel does not know, bind it with `clients: \"<library>\"` on `{name}`"
+            "no fact targets {kind} `{name}` (category `{category}`): no client of it was recognised; if the code uses a library lintel does not know, bind it with `clients: \"<library>\"` on `{name}`{or_urls}"
+        )
+    } else if entity.clients.is_empty() {
+        format!(
+            "no fact targets {kind} `{name}` (category `{category}`): no request matches its `urls` ({})",
+            entity
+                .urls
+                .iter()
+                .map(|url| format!("`{url}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     } else {
         format!(

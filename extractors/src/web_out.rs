@@ -673,44 +673,91 @@ pub(crate) fn url_configuration_names(url: &str) -> Vec<String> {
     names
 }
 
-/// The names of [`url_configuration_names`], also through the file's top-level names a URL
-/// hole reads (`const API = process.env.API_URL;` then `` `${API}/orders` ``, or Python's
-/// `BASE = os.environ["BASE_URL"]` then `f"{BASE}/orders"`): a line at the start of the file's
-/// text that assigns the name once (`const`, `let`, `var`, `export const`, or `NAME =`).
+/// The names of [`url_configuration_names`], also through the names a URL hole reads
+/// (`const API = process.env.API_URL;` then `` `${API}/orders` ``, Python's
+/// `BASE = os.environ["BASE_URL"]` then `f"{BASE}/orders"`, C#'s
+/// `_baseUrl = configuration["Payments:BaseUrl"];` then `_baseUrl + "/charges"`, `self.`/`this.`
+/// fields too): a line of the file that assigns the name, when exactly one does; and Spring's
+/// `@Value("${payments.url}")` on the field or parameter of that name (the key up to its `:`
+/// default).
 pub(crate) fn url_configuration_names_in(url: &str, source: &str) -> Vec<String> {
     let mut names = url_configuration_names(url);
-    if !source.contains("env") && !source.contains("onfig") && !source.contains("nviron") {
+    if !source.contains("env")
+        && !source.contains("onfig")
+        && !source.contains("nviron")
+        && !source.contains("@Value")
+    {
         return names;
     }
     for hole in url.split('{').skip(1) {
-        let name = hole.split('}').next().unwrap_or_default().trim();
+        let hole = hole.split('}').next().unwrap_or_default().trim();
+        let name = ["this.", "self."]
+            .into_iter()
+            .find_map(|prefix| hole.strip_prefix(prefix))
+            .unwrap_or(hole);
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             continue;
         }
-        let mut assignments = source.lines().filter_map(|line| {
-            let line = line.strip_prefix("export ").unwrap_or(line);
-            let rest = ["const ", "let ", "var ", ""]
-                .into_iter()
-                .find_map(|keyword| line.strip_prefix(keyword)?.strip_prefix(name))?;
-            let rest = rest.trim_start();
-            let rest = match rest.strip_prefix(':') {
-                // A type annotation (`API: str = …`, `const API: string = …`).
-                Some(typed) => typed.split_once('=')?.1,
-                None => rest
-                    .strip_prefix('=')
-                    .filter(|rest| !rest.starts_with('='))?,
-            };
-            Some(rest)
-        });
-        if let (Some(value), None) = (assignments.next(), assignments.next()) {
-            for found in url_configuration_names(value) {
-                if !names.contains(&found) {
-                    names.push(found);
-                }
+        let mut found = assigned_names(name, source);
+        found.extend(spring_value_key(name, source));
+        for found in found {
+            if !names.contains(&found) {
+                names.push(found);
             }
         }
     }
     names
+}
+
+/// The configuration names read by the one assignment of `name` in `source`, if exactly one
+/// line assigns it.
+fn assigned_names(name: &str, source: &str) -> Vec<String> {
+    let mut assignments = source.lines().filter_map(|line| {
+        let line = line.trim_start();
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        let rest = ["const ", "let ", "var ", "this.", "self.", ""]
+            .into_iter()
+            .find_map(|keyword| line.strip_prefix(keyword)?.strip_prefix(name))?;
+        let rest = rest.trim_start();
+        let rest = match rest.strip_prefix(':') {
+            // A type annotation (`API: str = …`, `const API: string = …`).
+            Some(typed) => typed.split_once('=')?.1,
+            None => rest
+                .strip_prefix('=')
+                .filter(|rest| !rest.starts_with('='))?,
+        };
+        Some(rest)
+    });
+    match (assignments.next(), assignments.next()) {
+        (Some(value), None) => url_configuration_names(value),
+        _ => Vec::new(),
+    }
+}
+
+/// The key of a Spring `@Value("${key}")` on the field or parameter `name`: the annotation on the
+/// line that declares the name (`@Value("${x}") String name`) or on the line before it.
+fn spring_value_key(name: &str, source: &str) -> Option<String> {
+    let declares = |line: &str| {
+        line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word == name)
+            && (line.trim_end().ends_with(';')
+                || line.contains(&format!("{name},"))
+                || line.contains(&format!("{name})")))
+    };
+    let mut previous = "";
+    for line in source.lines() {
+        if declares(line) {
+            for candidate in [line, previous] {
+                if let Some(rest) = candidate.split_once("@Value(").map(|(_, rest)| rest) {
+                    let key = rest.split_once("${")?.1;
+                    let end = key.find(['}', ':'])?;
+                    return key.get(..end).map(str::to_owned);
+                }
+            }
+        }
+        previous = line;
+    }
+    None
 }
 
 /// Gives an `http_call` fact without one the `urlFrom` list of [`url_configuration_names`] of
@@ -774,5 +821,21 @@ mod url_name_tests {
         );
         let twice = "let API = process.env.A;\nlet API = process.env.B;\n";
         assert!(super::url_configuration_names_in("${API}/x", twice).is_empty());
+        let csharp = "    public Payments(IConfiguration configuration)\n    {\n        _baseUrl = configuration[\"Payments:BaseUrl\"];\n    }\n";
+        assert_eq!(
+            super::url_configuration_names_in("{_baseUrl}/charges", csharp),
+            ["Payments:BaseUrl"]
+        );
+        let spring =
+            "    @Value(\"${payments.url:http://localhost}\")\n    private String paymentsUrl;\n";
+        assert_eq!(
+            super::url_configuration_names_in("{paymentsUrl}/charges", spring),
+            ["payments.url"]
+        );
+        let parameter = "    Client(@Value(\"${alerts.url}\") String alertsUrl) {}\n";
+        assert_eq!(
+            super::url_configuration_names_in("{this.alertsUrl}/x", parameter),
+            ["alerts.url"]
+        );
     }
 }
