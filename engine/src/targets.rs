@@ -493,7 +493,8 @@ fn uses(count: usize) -> String {
     }
 }
 
-fn quoted(names: &[String]) -> String {
+/// Names in backticks, joined with commas.
+pub(crate) fn quoted(names: &[String]) -> String {
     names
         .iter()
         .map(|name| format!("`{name}`"))

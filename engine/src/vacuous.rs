@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use policies::model::{Model, Rule, RuleBody, RuleKind, Trust};
 
 use crate::graph::FlowGraph;
+use crate::targets::quoted;
 use crate::verdict::Warning;
 
 /// What the endpoints of one rule are.
@@ -84,22 +85,12 @@ fn why_not(model: &Model, name: &str) -> String {
     } else if entity.clients.is_empty() {
         format!(
             "no fact targets {kind} `{name}` (category `{category}`): no request matches its `urls` ({})",
-            entity
-                .urls
-                .iter()
-                .map(|url| format!("`{url}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            quoted(&entity.urls)
         )
     } else {
         format!(
             "no fact targets {kind} `{name}` (category `{category}`): no use of its `clients` ({}) was found",
-            entity
-                .clients
-                .iter()
-                .map(|library| format!("`{library}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            quoted(&entity.clients)
         )
     }
 }
