@@ -5,7 +5,8 @@
 //! file by file: an import to the file it resolves to (type-only imports make none), a
 //! constructor injection to the file that declares the injected type, an `accesses_technology`
 //! to its target entity, an `http_call` to the files of the implementing component that serve the
-//! route (else to its target entity), and a query-emitted `flow` from its file to every file of
+//! route (else to its target entity; both with the spec's `clients` and `urls` bindings,
+//! `crate::targets`), and a query-emitted `flow` from its file to every file of
 //! its `to` component or to its `to` entity. Each edge keeps every fact that establishes it, best
 //! first (§3.5's representative order).
 //!
@@ -112,6 +113,7 @@ impl FileGraph {
                     .insert(fact.evidence.file.to_string());
             }
         }
+        let bindings = crate::targets::Bindings::new(model);
         for (index, fact) in table.graph.iter().enumerate() {
             let file = fact.evidence.file.to_string();
             match fact.kind {
@@ -130,10 +132,13 @@ impl FileGraph {
                     }
                 }
                 FactKind::HttpCall => {
-                    let Some(name) = fact.target.as_deref().or(fact.technology.as_deref()) else {
-                        continue;
-                    };
-                    if model.component(name).is_some() {
+                    let targets = crate::targets::fact_targets(model, &bindings, fact).targets;
+                    for name in targets {
+                        if model.component(&name).is_none() {
+                            raw.push((file.clone(), Target::entity(model, name), index));
+                            continue;
+                        }
+                        // A call a contract resolves goes to the files that serve its route.
                         let served: BTreeSet<String> =
                             crate::families::contracts::endpoint_of(fact)
                                 .map(|(method, path)| {
@@ -146,32 +151,22 @@ impl FileGraph {
                                                     || *served_method == method)
                                         })
                                         .flat_map(|(_, files)| files)
-                                        .filter(|served| {
-                                            owners.get(served.as_str()).map(String::as_str)
-                                                == Some(name)
-                                        })
+                                        .filter(|served| owners.get(served.as_str()) == Some(&name))
                                         .cloned()
                                         .collect()
                                 })
                                 .unwrap_or_default();
                         if served.is_empty() {
-                            raw.push((file, Target::Component(name.to_owned()), index));
+                            raw.push((file.clone(), Target::Component(name), index));
                         } else {
                             for served in served {
                                 raw.push((file.clone(), Target::File(served), index));
                             }
                         }
-                    } else {
-                        for entity in resolve_target(model, name) {
-                            raw.push((file.clone(), Target::entity(model, entity), index));
-                        }
                     }
                 }
                 FactKind::AccessesTechnology => {
-                    let Some(name) = fact.target.as_deref().or(fact.technology.as_deref()) else {
-                        continue;
-                    };
-                    for entity in resolve_target(model, name) {
+                    for entity in crate::targets::fact_targets(model, &bindings, fact).targets {
                         raw.push((file.clone(), Target::entity(model, entity), index));
                     }
                 }

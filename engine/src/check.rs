@@ -425,16 +425,20 @@ fn analyse_scope(
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
+    let generic = if options.keep_all_facts {
+        extractors::GenericFacts::ALL
+    } else {
+        spec.queries.set.generic_facts()
+    };
+    let keep_externals = generic.wants_externals();
+    let bindings = crate::targets::Bindings::new(model);
+    let generic = generic.with_bound_clients(bindings.libraries().map(str::to_owned));
     let mut extraction = extract_project(
         &options.project,
         &scope,
         &map,
         options.include_generated,
-        &if options.keep_all_facts {
-            extractors::GenericFacts::ALL
-        } else {
-            spec.queries.set.generic_facts()
-        },
+        &generic,
         options.debug_extractors,
         options.cache.as_ref(),
     );
@@ -478,6 +482,7 @@ fn analyse_scope(
     crate::families::di_policy::fill_injection_targets(&mut extraction.facts, &extraction.owners);
     crate::families::di_policy::fill_injection_type_files(&mut extraction.facts);
     crate::families::contracts::fill_http_call_targets(model, &mut extraction.facts);
+    crate::targets::prepare(model, &mut extraction.facts, keep_externals);
     let (domain_facts, query_warnings) = crate::queries::run(
         &spec.queries,
         &extraction.facts,
@@ -495,7 +500,7 @@ fn analyse_scope(
     let in_scope = scope_files(&scope, &spec);
     let changes = ChangeSet::of_scope(&scope);
     let lacks = |from: &str, to: &str| base.is_some_and(|base| base.lacks(from, to));
-    let evaluation = evaluate(&Inputs {
+    let mut evaluation = evaluate(&Inputs {
         model,
         facts: &extraction.facts,
         domain_facts: &domain_facts,
@@ -509,6 +514,14 @@ fn analyse_scope(
         owners: &extraction.owners,
         map: &map,
     });
+    evaluation.warnings.extend(crate::targets::warnings(
+        model,
+        &extraction.facts,
+        &in_scope,
+    ));
+    evaluation
+        .warnings
+        .extend(crate::vacuous::warnings(model, &graph, &extraction.owners));
     Analysis {
         spec,
         scope,

@@ -227,16 +227,18 @@ fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) ->
         return CachedOutcome::Skipped(reason);
     }
     let mut facts = extraction.facts;
-    if generic.is_none() {
+    if !generic.wants_calls_or_assignments() && !generic.wants_externals() {
         // `call`, `assignment` and `external` facts exist for reviewed queries (and for
         // `graph --facts`): no policy family reads them. Extraction makes only those the run's
         // queries may match; without queries, any a reader made anyway is dropped here, per
-        // file, so none piles up in memory (on kafka, externals are 35k of 84k facts).
-        facts.retain(|fact| {
-            !matches!(
-                fact.kind,
-                FactKind::Call | FactKind::Assignment | FactKind::External
-            )
+        // file, so none piles up in memory (on kafka, externals are 35k of 84k facts). The
+        // externals of a library the spec binds with `clients` stay: they are its uses.
+        facts.retain(|fact| match fact.kind {
+            FactKind::Call | FactKind::Assignment => false,
+            FactKind::External => fact
+                .property_str("package")
+                .is_some_and(|package| generic.bound_client(package).is_some()),
+            _ => true,
         });
     }
     // Facts live for the whole run: give back what building them reserved.

@@ -2,9 +2,9 @@
 //! the others); path rules are judged on file chains (`chains.rs`).
 //!
 //! Edges come from import facts (not type-only; target = owner of the resolved file),
-//! constructor injections (target = owner of the file that declares the injected type) and
-//! `accesses_technology` facts (target = the declared entity, else the §3.5 category's resources,
-//! else its nodes). There is one edge per (from, to): its confidence is the maximum over its
+//! constructor injections (target = owner of the file that declares the injected type), and
+//! `accesses_technology` and `http_call` facts (targets: [`crate::targets::fact_targets`], with
+//! the bindings of the spec). There is one edge per (from, to): its confidence is the maximum over its
 //! facts, and its representative fact the best by confidence, strategy, file, line, column and id.
 //! All maps are ordered, so every choice is deterministic.
 
@@ -16,7 +16,7 @@ use policies::model::Model;
 use crate::families::{FactRef, FactTable};
 
 /// The node or resource types a §3.5 category resolves to.
-fn category_types(category: &str) -> Vec<&str> {
+pub(crate) fn category_types(category: &str) -> Vec<&str> {
     match category {
         "postgres" => vec!["postgres", "timescaledb", "relational_db"],
         "mysql" | "mssql" | "sqlite" => vec![category, "relational_db"],
@@ -84,22 +84,11 @@ pub struct Edge {
     pub facts: Vec<usize>,
 }
 
-/// A flow target that could not be resolved (`unresolved-target`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnresolvedTarget {
-    /// The fact index.
-    pub fact: usize,
-    /// The name that did not resolve.
-    pub target: String,
-}
-
 /// The flow graph.
 #[derive(Debug, Default)]
 pub struct FlowGraph {
     /// from → to → edge.
     pub edges: BTreeMap<String, BTreeMap<String, Edge>>,
-    /// Targets that resolved to nothing.
-    pub unresolved: Vec<UnresolvedTarget>,
 }
 
 /// Orders facts for the representative choice: confidence (high first), strategy, file, line, column, id.
@@ -185,6 +174,7 @@ impl FlowGraph {
         owners: &BTreeMap<String, String>,
     ) -> Self {
         let mut graph = Self::default();
+        let bindings = crate::targets::Bindings::new(model);
         for (index, fact) in facts.iter().enumerate() {
             let Some(from) = fact.subject.as_deref() else {
                 continue;
@@ -204,17 +194,7 @@ impl FlowGraph {
                     .into_iter()
                     .collect(),
                 FactKind::AccessesTechnology | FactKind::HttpCall => {
-                    let Some(name) = fact.target.as_deref().or(fact.technology.as_deref()) else {
-                        continue;
-                    };
-                    let resolved = resolve_target(model, name);
-                    if resolved.is_empty() && fact.kind == FactKind::AccessesTechnology {
-                        graph.unresolved.push(UnresolvedTarget {
-                            fact: index,
-                            target: name.to_owned(),
-                        });
-                    }
-                    resolved
+                    crate::targets::fact_targets(model, &bindings, fact).targets
                 }
                 _ => Vec::new(),
             };

@@ -26,4 +26,6 @@ pub mod report;
 pub mod schema;
 pub mod scope;
 pub mod solve;
+pub mod targets;
+pub mod vacuous;
 pub mod verdict;

@@ -981,43 +981,6 @@ pub fn assemble_handing_back(
             ..Warning::default()
         });
     }
-    // One `unresolved-target` warning per (file, target): the first place, with the count.
-    let mut unresolved_places: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
-    for unresolved in &graph.unresolved {
-        let Some(fact) = facts.get(unresolved.fact) else {
-            continue;
-        };
-        let key = (fact.evidence.file.to_string(), unresolved.target.clone());
-        let entry = unresolved_places.entry(key).or_insert((unresolved.fact, 0));
-        entry.1 += 1;
-        let earlier = facts.get(entry.0).is_none_or(|first| {
-            (fact.evidence.line, fact.evidence.column)
-                < (first.evidence.line, first.evidence.column)
-        });
-        if earlier {
-            entry.0 = unresolved.fact;
-        }
-    }
-    for ((_, target), (fact_index, count)) in unresolved_places {
-        let Some(fact) = facts.get(fact_index) else {
-            continue;
-        };
-        let places = if count > 1 {
-            format!(" ({count} uses in this file)")
-        } else {
-            String::new()
-        };
-        warnings.push(Warning {
-            code: "unresolved-target".into(),
-            message: format!("`{target}` is not a declared entity and no declared node or resource has a type in that category: no flow edge{places}"),
-            file: Some(fact.evidence.file.to_string()),
-            line: Some(fact.evidence.line),
-            from: fact.subject.as_deref().map(str::to_owned),
-            to: Some(target),
-            evidence: Some(fact.evidence.message.to_string()),
-            ..Warning::default()
-        });
-    }
     for plugin in &model.plugins {
         warnings.push(Warning {
             code: "plugin-not-enabled".into(),

@@ -191,6 +191,16 @@ impl ClientMatcher<'_> {
         facts
     }
 
+    /// Whether some rule of the catalogue covers the package `package` (its imports name it or
+    /// a package above it): such a library keeps the catalogue's own reading.
+    fn covers(&self, package: &str) -> bool {
+        self.rules.iter().any(|rule| {
+            rule.imports
+                .iter()
+                .any(|prefix| self.has_prefix(package, prefix, true))
+        })
+    }
+
     /// Whether a site used as `use_kind` whose path ends in the segment `last` (after the last
     /// separator or `/`) may match a rule: a path ends with a rule's tail only if their last
     /// segments are equal. A cheap test for the many sites no rule names.
@@ -409,6 +419,81 @@ fn short_name(path: &str) -> String {
         .trim_end_matches([':', '.']);
     let previous = last_segment_start(head);
     path.get(previous..).unwrap_or(path).to_owned()
+}
+
+/// The `accesses_technology` facts of the libraries the spec binds with `clients`
+/// (`language.md` §2.2) that the catalogue does not know: a call of a qualified path inside
+/// one (`celery.Celery(…)` after `import celery`) is a definite use, else the file's first
+/// import of it a probable one. The technology is the library: the engine resolves the fact
+/// through the entity that lists it.
+pub(crate) fn bound_facts<L: Located>(
+    factory: &FactFactory<'_>,
+    matcher: &ClientMatcher<'_>,
+    sites: &[ClientSiteAt<L>],
+    imports: &[ClientImportAt<L>],
+    scope_of: &dyn Fn(L) -> Option<String>,
+) -> Vec<Fact> {
+    let generic = factory.generic();
+    let bound = |path: &str| {
+        generic
+            .bound_client(path)
+            .filter(|library| !matcher.covers(library))
+            .map(str::to_owned)
+    };
+    let mut facts = Vec::new();
+    let mut used: HashSet<String> = HashSet::new();
+    for site in sites.iter().filter(|site| site.is_qualified) {
+        let Some(library) = bound(&site.path) else {
+            continue;
+        };
+        if !imports.iter().any(|import| {
+            !import.is_project && generic.bound_client(&import.path) == Some(&library)
+        }) {
+            continue;
+        }
+        let client = &site.path;
+        let mut fact = factory.fact(
+            FactKind::AccessesTechnology,
+            site.node,
+            Confidence::Definite,
+            scope_of(site.node),
+            format!("call of `{client}` from bound client `{library}`"),
+        );
+        fact.technology = Some(library.as_str().into());
+        set(&mut fact, "package", library.as_str());
+        set(&mut fact, "client", client.as_str());
+        set(
+            &mut fact,
+            "reason",
+            format!("calls `{client}` from `{library}`"),
+        );
+        facts.push(fact);
+        used.insert(library);
+    }
+    for import in imports.iter().filter(|import| !import.is_project) {
+        let Some(library) = bound(&import.path) else {
+            continue;
+        };
+        if !used.insert(library.clone()) {
+            continue;
+        }
+        let mut fact = factory.fact(
+            FactKind::AccessesTechnology,
+            import.node,
+            Confidence::Probable,
+            scope_of(import.node),
+            format!("import of bound client `{library}`"),
+        );
+        fact.technology = Some(library.as_str().into());
+        set(&mut fact, "package", library.as_str());
+        set(
+            &mut fact,
+            "reason",
+            format!("imports `{library}` without calling a client"),
+        );
+        facts.push(fact);
+    }
+    facts
 }
 
 #[cfg(test)]

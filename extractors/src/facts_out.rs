@@ -17,6 +17,8 @@ use crate::deferred::Anchor;
 use crate::syntax;
 use crate::ExtractionInput;
 
+/// Every generic fact, for factories made outside a run.
+static ALL_GENERIC: crate::GenericFacts = crate::GenericFacts::ALL;
 /// Where a fact's evidence lies: a syntax node, or the [`Anchor`] kept of one when the tree is
 /// gone (`crate::deferred`).
 pub(crate) trait Located: Copy {
@@ -78,6 +80,11 @@ impl<'a> FactFactory<'a> {
         }
     }
 
+    /// The file's text.
+    pub fn source(&self) -> &'a str {
+        self.columns.source()
+    }
+
     /// The generic facts made: reviewed queries, `graph --facts` and `--debug-extractors` read
     /// them, and no policy does.
     pub fn generic(&self) -> &crate::GenericFacts {
@@ -89,7 +96,7 @@ impl<'a> FactFactory<'a> {
         PropertyValue::Str(self.shared(text))
     }
 
-    /// A factory for a file of `language`.
+    /// A factory for a file of `language` (every generic fact).
     pub fn for_file(language: crate::Language, file: &'a str, source: &'a str) -> Self {
         let spec = language.spec();
         Self {
@@ -99,7 +106,7 @@ impl<'a> FactFactory<'a> {
             shared_file: Arc::from(file),
             columns: syntax::Columns::new(source),
             interner: None,
-            generic: &crate::GenericFacts::ALL,
+            generic: &ALL_GENERIC,
         }
     }
 
@@ -167,9 +174,13 @@ pub(crate) fn set(fact: &mut Fact, name: &'static str, value: impl Into<Property
     fact.properties.insert(name, value.into());
 }
 
-/// Sorts a file's facts by (line, column, kind), keeping extraction order among equals, and makes
-/// their ids unique.
+/// Gives `http_call` facts the configuration names their URLs are built from, sorts a file's
+/// facts by (line, column, kind), keeping extraction order among equals, and makes their ids
+/// unique.
 pub(crate) fn finish(facts: &mut [Fact]) {
+    for fact in facts.iter_mut() {
+        crate::web_out::note_url_names(fact);
+    }
     facts.sort_by_key(|fact| (fact.evidence.line, fact.evidence.column, fact.kind));
     disambiguate_ids(facts);
 }

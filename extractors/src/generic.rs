@@ -14,6 +14,10 @@ pub struct GenericFacts {
     calls: Wanted,
     assignments: Wanted,
     externals: bool,
+    /// Libraries the spec binds to an entity with `clients` (`language.md` §2.2): a construction
+    /// or call of what a file imports from one is a client use even when the built-in catalogue
+    /// does not know the library, and an import of one makes its `external` fact.
+    bound_clients: BTreeSet<String>,
 }
 
 /// Which facts of one generic kind are made, by the value of the property that names them
@@ -76,6 +80,7 @@ impl GenericFacts {
         calls: Wanted::Nothing,
         assignments: Wanted::Nothing,
         externals: false,
+        bound_clients: BTreeSet::new(),
     };
 
     /// Every generic fact: `graph --facts`, `--debug-extractors`.
@@ -83,6 +88,7 @@ impl GenericFacts {
         calls: Wanted::Everything,
         assignments: Wanted::Everything,
         externals: true,
+        bound_clients: BTreeSet::new(),
     };
 
     /// Every generic fact when `all`, else none.
@@ -120,9 +126,36 @@ impl GenericFacts {
         wanted
     }
 
+    /// These facts, with the libraries the spec binds with `clients`.
+    #[must_use]
+    pub fn with_bound_clients(mut self, libraries: impl IntoIterator<Item = String>) -> Self {
+        self.bound_clients.extend(libraries);
+        self
+    }
+
+    /// The bound library that `package` is or lies below (`org.hibernate` for
+    /// `org.hibernate.Session`, `github.com/jackc/pgx/v5` for its `pgxpool`), if any.
+    pub fn bound_client(&self, package: &str) -> Option<&str> {
+        self.bound_clients
+            .iter()
+            .filter(|library| {
+                package.strip_prefix(library.as_str()).is_some_and(|rest| {
+                    rest.is_empty()
+                        || rest.starts_with('/')
+                        || rest.starts_with('.')
+                        || rest.starts_with("::")
+                })
+            })
+            .max_by_key(|library| library.len())
+            .map(String::as_str)
+    }
+
     /// Whether no generic fact is made.
     pub fn is_none(&self) -> bool {
-        self.calls.is_nothing() && self.assignments.is_nothing() && !self.externals
+        self.calls.is_nothing()
+            && self.assignments.is_nothing()
+            && !self.externals
+            && self.bound_clients.is_empty()
     }
 
     /// Whether the `call` fact of a call of `callee` is made.
@@ -138,6 +171,12 @@ impl GenericFacts {
     /// Whether imports of packages outside the project make `external` facts.
     pub fn wants_externals(&self) -> bool {
         self.externals
+    }
+
+    /// Whether an import of the outside package `package` makes its `external` fact: every
+    /// one when the queries want them, else those of a bound library.
+    pub fn wants_external(&self, package: &str) -> bool {
+        self.externals || self.bound_client(package).is_some()
     }
 
     /// Whether any `call` or `assignment` fact may be made: the walks find the calls and
@@ -171,7 +210,16 @@ impl fmt::Display for GenericFacts {
             wanted(&self.calls),
             wanted(&self.assignments),
             self.externals
-        )
+        )?;
+        if !self.bound_clients.is_empty() {
+            let libraries: Vec<String> = self
+                .bound_clients
+                .iter()
+                .map(|library| format!("{library:?}"))
+                .collect();
+            write!(formatter, " clients[{}]", libraries.join(","))?;
+        }
+        Ok(())
     }
 }
 

@@ -59,9 +59,13 @@ impl<L> ImportSiteAt<L> {
 /// Whether the fact of an import that leads to `resolution` is made (by [`fact`], or by the
 /// TypeScript/JavaScript extractor): an `external` fact only where the factory keeps the facts
 /// no policy reads (without reviewed queries, `graph --facts` or `--debug-extractors` the
-/// engine would drop it unread).
+/// engine would drop it unread), or for a library the spec binds with `clients` (the engine
+/// makes it an access of the bound entity).
 pub(crate) fn kept(factory: &FactFactory<'_>, resolution: &Resolution) -> bool {
-    factory.generic().wants_externals() || !matches!(resolution, Resolution::External { .. })
+    match resolution {
+        Resolution::External { package } => factory.generic().wants_external(package),
+        _ => true,
+    }
 }
 
 /// The fact of one import site.

@@ -631,6 +631,7 @@ fn finish_request(
         "url",
         PropertyValue::from(crate::syntax::truncate(url, 120).as_str()),
     );
+    crate::web_out::note_url_names(fact);
     match path {
         Some(path) => {
             fact.properties.insert("path", PropertyValue::from(path));

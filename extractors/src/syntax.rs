@@ -380,6 +380,11 @@ pub(crate) struct Columns<'a> {
 }
 
 impl<'a> Columns<'a> {
+    /// The file's text.
+    pub(crate) fn source(&self) -> &'a str {
+        self.source
+    }
+
     pub(crate) fn new(source: &'a str) -> Self {
         Self {
             source,

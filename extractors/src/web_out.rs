@@ -101,6 +101,10 @@ pub(crate) fn http_call_fact(factory: &FactFactory<'_>, site: &HttpCallSite<'_>)
         set(&mut fact, "path", path);
     }
     set(&mut fact, "client", site.client);
+    let names = url_configuration_names_in(&site.url, factory.source());
+    if !names.is_empty() {
+        set(&mut fact, "urlFrom", names);
+    }
     fact
 }
 
@@ -600,5 +604,238 @@ mod tests {
         let names: Vec<&str> = constants.keys().map(String::as_str).collect();
         assert_eq!(names, ["API"]);
         assert_eq!(constants.get("API").map(String::as_str), Some("/api"));
+    }
+}
+
+/// Reads of an environment variable or configuration key by name, as they appear in a request
+/// URL's text: the text up to the quoted name (`os.environ["X"]`, `os.Getenv("X")`,
+/// `configuration["X"]`, `System.getenv("X")`, `env::var("X")`).
+const QUOTED_NAME_READS: [&str; 14] = [
+    "process.env[",
+    "environ[",
+    "environ.get(",
+    "getenv(",
+    "Getenv(",
+    "LookupEnv(",
+    "onfiguration[",
+    "onfig[",
+    "GetValue<string>(",
+    "GetEnvironmentVariable(",
+    "getProperty(",
+    "env::var(",
+    "environment[",
+    "Environment.get(",
+];
+
+/// Reads of an environment variable as a member (`process.env.X`, `import.meta.env.X`).
+const MEMBER_NAME_READS: [&str; 2] = ["process.env.", "import.meta.env."];
+
+/// The environment variables and configuration keys a request URL is built from, read from the
+/// URL's text (`${process.env.ALERTMANAGER_URL}/api` gives `ALERTMANAGER_URL`,
+/// `f"{os.environ['PAYMENTS_URL']}/charges"` gives `PAYMENTS_URL`, `configuration["Payments:BaseUrl"]
+/// + "/x"` gives `Payments:BaseUrl`), in order, without repeats. The engine resolves the call to
+/// the entity whose `urls` list one of them (`language.md` §2.2).
+pub(crate) fn url_configuration_names(url: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut push = |name: &str| {
+        if !name.is_empty() && !names.iter().any(|known| known == name) {
+            names.push(name.to_owned());
+        }
+    };
+    for read in MEMBER_NAME_READS {
+        for (start, _) in url.match_indices(read) {
+            let rest = url.get(start + read.len()..).unwrap_or_default();
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            push(rest.get(..end).unwrap_or_default());
+        }
+    }
+    for read in QUOTED_NAME_READS {
+        for (start, _) in url.match_indices(read) {
+            let rest = url
+                .get(start + read.len()..)
+                .unwrap_or_default()
+                .trim_start();
+            let Some(quote) = rest
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '"' | '\'' | '`'))
+            else {
+                continue;
+            };
+            let inner = rest.get(1..).unwrap_or_default();
+            if let Some(end) = inner.find(quote) {
+                push(inner.get(..end).unwrap_or_default());
+            }
+        }
+    }
+    names
+}
+
+/// The names of [`url_configuration_names`], also through the names a URL hole reads
+/// (`const API = process.env.API_URL;` then `` `${API}/orders` ``, Python's
+/// `BASE = os.environ["BASE_URL"]` then `f"{BASE}/orders"`, C#'s
+/// `_baseUrl = configuration["Payments:BaseUrl"];` then `_baseUrl + "/charges"`, `self.`/`this.`
+/// fields too): a line of the file that assigns the name, when exactly one does; and Spring's
+/// `@Value("${payments.url}")` on the field or parameter of that name (the key up to its `:`
+/// default).
+pub(crate) fn url_configuration_names_in(url: &str, source: &str) -> Vec<String> {
+    let mut names = url_configuration_names(url);
+    if !source.contains("env")
+        && !source.contains("onfig")
+        && !source.contains("nviron")
+        && !source.contains("@Value")
+    {
+        return names;
+    }
+    for hole in url.split('{').skip(1) {
+        let hole = hole.split('}').next().unwrap_or_default().trim();
+        let name = ["this.", "self."]
+            .into_iter()
+            .find_map(|prefix| hole.strip_prefix(prefix))
+            .unwrap_or(hole);
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut found = assigned_names(name, source);
+        found.extend(spring_value_key(name, source));
+        for found in found {
+            if !names.contains(&found) {
+                names.push(found);
+            }
+        }
+    }
+    names
+}
+
+/// The configuration names read by the one assignment of `name` in `source`, if exactly one
+/// line assigns it.
+fn assigned_names(name: &str, source: &str) -> Vec<String> {
+    let mut assignments = source.lines().filter_map(|line| {
+        let line = line.trim_start();
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        let rest = ["const ", "let ", "var ", "this.", "self.", ""]
+            .into_iter()
+            .find_map(|keyword| line.strip_prefix(keyword)?.strip_prefix(name))?;
+        let rest = rest.trim_start();
+        let rest = match rest.strip_prefix(':') {
+            // A type annotation (`API: str = …`, `const API: string = …`).
+            Some(typed) => typed.split_once('=')?.1,
+            None => rest
+                .strip_prefix('=')
+                .filter(|rest| !rest.starts_with('='))?,
+        };
+        Some(rest)
+    });
+    match (assignments.next(), assignments.next()) {
+        (Some(value), None) => url_configuration_names(value),
+        _ => Vec::new(),
+    }
+}
+
+/// The key of a Spring `@Value("${key}")` on the field or parameter `name`: the annotation on the
+/// line that declares the name (`@Value("${x}") String name`) or on the line before it.
+fn spring_value_key(name: &str, source: &str) -> Option<String> {
+    let declares = |line: &str| {
+        line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word == name)
+            && (line.trim_end().ends_with(';')
+                || line.contains(&format!("{name},"))
+                || line.contains(&format!("{name})")))
+    };
+    let mut previous = "";
+    for line in source.lines() {
+        if declares(line) {
+            for candidate in [line, previous] {
+                if let Some(rest) = candidate.split_once("@Value(").map(|(_, rest)| rest) {
+                    let key = rest.split_once("${")?.1;
+                    let end = key.find(['}', ':'])?;
+                    return key.get(..end).map(str::to_owned);
+                }
+            }
+        }
+        previous = line;
+    }
+    None
+}
+
+/// Gives an `http_call` fact without one the `urlFrom` list of [`url_configuration_names`] of
+/// its `url`.
+pub(crate) fn note_url_names(fact: &mut Fact) {
+    if fact.kind != FactKind::HttpCall || fact.properties.contains_key("urlFrom") {
+        return;
+    }
+    let Some(url) = fact.property_str("url") else {
+        return;
+    };
+    if !url.contains("env") && !url.contains("onfig") && !url.contains("nviron") {
+        return;
+    }
+    let names = url_configuration_names(url);
+    if !names.is_empty() {
+        set(fact, "urlFrom", names);
+    }
+}
+
+#[cfg(test)]
+mod url_name_tests {
+    use super::url_configuration_names;
+
+    #[test]
+    fn the_names_a_url_is_built_from() {
+        let cases: [(&str, &[&str]); 7] = [
+            (
+                "${process.env.ALERTMANAGER_URL}/api/v2/alerts",
+                &["ALERTMANAGER_URL"],
+            ),
+            ("{os.environ['PAYMENTS_URL']}/charges", &["PAYMENTS_URL"]),
+            (
+                "{os.getenv(\"PAYMENTS_URL\", \"x\")}/charges",
+                &["PAYMENTS_URL"],
+            ),
+            ("{os.Getenv(\"API\")}/x", &["API"]),
+            (
+                "{configuration[\"Payments:BaseUrl\"]}/x",
+                &["Payments:BaseUrl"],
+            ),
+            ("{System.getenv(\"A\")}{import.meta.env.B}", &["B", "A"]),
+            ("https://host/x", &[]),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(url_configuration_names(url), expected, "{url}");
+        }
+    }
+
+    #[test]
+    fn a_hole_reads_the_name_a_top_level_constant_is_built_from() {
+        let source = "const API = process.env.API_URL;\nexport const x = 1;\n";
+        assert_eq!(
+            super::url_configuration_names_in("${API}/orders", source),
+            ["API_URL"]
+        );
+        let source = "BASE: str = os.environ[\"BASE_URL\"]\nBASE == 1\n";
+        assert_eq!(
+            super::url_configuration_names_in("{BASE}/orders", source),
+            ["BASE_URL"]
+        );
+        let twice = "let API = process.env.A;\nlet API = process.env.B;\n";
+        assert!(super::url_configuration_names_in("${API}/x", twice).is_empty());
+        let csharp = "    public Payments(IConfiguration configuration)\n    {\n        _baseUrl = configuration[\"Payments:BaseUrl\"];\n    }\n";
+        assert_eq!(
+            super::url_configuration_names_in("{_baseUrl}/charges", csharp),
+            ["Payments:BaseUrl"]
+        );
+        let spring =
+            "    @Value(\"${payments.url:http://localhost}\")\n    private String paymentsUrl;\n";
+        assert_eq!(
+            super::url_configuration_names_in("{paymentsUrl}/charges", spring),
+            ["payments.url"]
+        );
+        let parameter = "    Client(@Value(\"${alerts.url}\") String alertsUrl) {}\n";
+        assert_eq!(
+            super::url_configuration_names_in("{this.alertsUrl}/x", parameter),
+            ["alerts.url"]
+        );
     }
 }

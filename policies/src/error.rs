@@ -150,6 +150,8 @@ codes! {
     InvalidAuth = "invalid-auth", Error;
     /// Several values for a single-valued key.
     InvalidPropertyValue = "invalid-property-value", Error;
+    /// One library in the `clients` of two entities.
+    DuplicateClientBinding = "duplicate-client-binding", Error;
     /// A workflow access other than `read`, `write` or `none`.
     InvalidPermissionAccess = "invalid-permission-access", Error;
     /// Not a GitHub token permission.

@@ -80,9 +80,13 @@ pub enum FactKind {
     ServiceResolution,
     /// An HTTP route handled by the file.
     Route,
-    /// An HTTP request made by the file.
+    /// An HTTP request made by the file: `method`, `url`, `path`?, `client`, and `urlFrom`?, the
+    /// environment variables and configuration keys its URL is built from (they bind it to the
+    /// entity whose `urls` list one, `language.md` §2.2).
     HttpCall,
-    /// Use of an infrastructure client (database, cache, queue, storage, HTTP).
+    /// Use of an infrastructure client (database, cache, queue, storage, HTTP): `package`?,
+    /// `client`?, `reason`; the engine adds `request`, the id of the `http_call` made at the same
+    /// place, when that call decides the target (§3.5).
     AccessesTechnology,
     /// An authorization role check.
     ChecksRole,

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub mod bindings;
 pub mod check;
 pub mod compile;
 pub mod diagnostic;

@@ -92,6 +92,14 @@ pub struct InfraEntity {
     /// `connectivity`, when given.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub connectivity: Option<String>,
+    /// `clients` (§2.2 bindings): libraries whose use is access to this entity (`sequelize`,
+    /// `org.hibernate`), in the order written.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub clients: Vec<String>,
+    /// `urls` (§2.2 bindings): URL globs (`https://alertmanager:9093/**`) and configuration names
+    /// (`ALERTMANAGER_URL`, `Payments:BaseUrl`: no `/`), in the order written.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub urls: Vec<String>,
     /// Every other key: free-form metadata.
     #[serde(default)]
     pub properties: BTreeMap<String, Vec<String>>,
@@ -100,6 +108,11 @@ pub struct InfraEntity {
 }
 
 impl InfraEntity {
+    /// Whether `clients` or `urls` bind code to this entity: a binding is exclusive (§3.5).
+    pub fn is_bound(&self) -> bool {
+        !self.clients.is_empty() || !self.urls.is_empty()
+    }
+
     /// True when some `auth` value is not `none` (`language.md` §3.4).
     pub fn has_auth(&self) -> bool {
         self.auth.iter().any(|value| value != "none")

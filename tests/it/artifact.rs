@@ -7,13 +7,7 @@ use engine::solve::{Limits, SliceStatus, Solver, Z3Solver};
 use policies::model::{Model, RuleKind};
 use policies::smt::permanent_constraint;
 
-fn run_cli(arguments: &[&str]) -> (i32, String) {
-    let mut argv = vec!["lintel".to_owned()];
-    argv.extend(arguments.iter().map(|argument| (*argument).to_owned()));
-    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let status = engine::cli::run(argv, &mut stdout, &mut stderr);
-    (status.code(), String::from_utf8(stdout).unwrap())
-}
+use crate::run_cli;
 
 #[test]
 fn compile_then_load_gives_the_identical_model_and_the_same_findings() {

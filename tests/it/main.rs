@@ -9,6 +9,7 @@
 )]
 
 mod artifact;
+mod bindings;
 mod cache;
 mod determinism;
 mod examples;
@@ -34,6 +35,15 @@ pub fn check(project: &Path, scope: ScopeRequest, threads: usize) -> serde_json:
     let verdict = serde_json::to_value(&run.verdict).expect("verdict serializes");
     assert_valid_verdict(&verdict);
     verdict
+}
+
+/// Runs the CLI in-process with these arguments; returns the exit code and stdout.
+pub fn run_cli(arguments: &[&str]) -> (i32, String) {
+    let mut argv = vec!["lintel".to_owned()];
+    argv.extend(arguments.iter().map(|argument| (*argument).to_owned()));
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let status = engine::cli::run(argv, &mut stdout, &mut stderr);
+    (status.code(), String::from_utf8(stdout).unwrap())
 }
 
 /// Validates a verdict against the published schema (`lintel schema verdict`).

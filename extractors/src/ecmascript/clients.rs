@@ -51,13 +51,14 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     let mut facts = Vec::new();
     let mut instances = Instances::new();
     let mut used: HashSet<&'static str> = HashSet::new();
+    let mut used_bound: HashSet<&str> = HashSet::new();
     // A site is a client use only through the global `fetch` or an import of a client package;
     // without either, no call needs reading.
     let may_use_client = source.contains("fetch")
         || view
             .imports
             .iter()
-            .any(|record| record_client(record).is_some());
+            .any(|record| record_client(record).is_some() || bound_package(view, record).is_some());
     let hits = if may_use_client { hits } else { &[] };
     for hit in hits {
         let captured = [
@@ -87,6 +88,12 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             continue;
         };
         let Some(client) = record_client(record) else {
+            // A library the spec binds with `clients` (language.md §2.2): whatever of it the
+            // file constructs, calls or injects is a use of its client.
+            if let Some(package) = bound_package(view, record) {
+                used_bound.insert(package);
+                facts.push(bound_fact(view, site, callee, client_use, package));
+            }
             continue;
         };
         let accepted = match client_use {
@@ -117,7 +124,51 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         }
         facts.push(probable_fact(view, client, record));
     }
+    for record in &view.imports {
+        let Some(package) = bound_package(view, record) else {
+            continue;
+        };
+        if record.is_type_only || used_bound.contains(package) || !used_bound.insert(package) {
+            continue;
+        }
+        facts.push(bound_import_fact(view, record, package));
+    }
     ClientFacts { facts, instances }
+}
+
+/// The outside package an import brings in when the spec binds it with `clients` and the
+/// catalogue does not know it (a catalogue client keeps its own rules and `package`, which the
+/// engine resolves through the binding as well).
+fn bound_package<'r>(view: &FileView<'_, '_>, record: &'r ImportRecord<'_>) -> Option<&'r str> {
+    let package = record.external_package()?;
+    (client_package(package).is_none() && view.factory.generic().bound_client(package).is_some())
+        .then_some(package)
+}
+
+/// A definite use of a bound library's client. Its technology is the package: the engine
+/// resolves the fact through the entity whose `clients` list the library.
+fn bound_fact(
+    view: &FileView<'_, '_>,
+    site: Node<'_>,
+    callee: Node<'_>,
+    client_use: Use,
+    package: &str,
+) -> Fact {
+    let from = format!("bound client `{package}`");
+    use_fact(
+        view,
+        (site, callee),
+        client_use,
+        package,
+        package.to_owned(),
+        &from,
+    )
+}
+
+/// A bare import of a bound library: a probable use of its client.
+fn bound_import_fact(view: &FileView<'_, '_>, record: &ImportRecord<'_>, package: &str) -> Fact {
+    let message = format!("import of bound client `{package}`");
+    import_fact(view, record, package, package.to_owned(), message)
 }
 
 /// The client package an import brings in, if any.
@@ -211,22 +262,42 @@ fn definite_fact(
     client: &ClientPackage,
     record: &ImportRecord<'_>,
 ) -> Fact {
-    let source = view.source();
-    let client_name = view.bindings.canonical_text(callee, source);
+    let package = client.package;
+    let technology = technology(view, client, record);
+    use_fact(
+        view,
+        (site, callee),
+        client_use,
+        package,
+        technology,
+        &format!("`{package}`"),
+    )
+}
+
+/// The definite fact of a construction, call or injection of a client from `package`; `from`
+/// names the package in the message.
+fn use_fact(
+    view: &FileView<'_, '_>,
+    (site, callee): (Node<'_>, Node<'_>),
+    client_use: Use,
+    package: &str,
+    technology: String,
+    from: &str,
+) -> Fact {
+    let client_name = view.bindings.canonical_text(callee, view.source());
     let (noun, verb) = match client_use {
         Use::Construct => ("construction", "constructs"),
         Use::Call => ("call", "calls"),
         Use::Inject => ("injection", "injects"),
     };
-    let package = client.package;
     let mut fact = view.factory.fact(
         FactKind::AccessesTechnology,
         site,
         Confidence::Definite,
         view.scope_of(site),
-        format!("{noun} of `{client_name}` from `{package}`"),
+        format!("{noun} of `{client_name}` from {from}"),
     );
-    fact.technology = Some(technology(view, client, record).into());
+    fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
     set(&mut fact, "client", client_name.as_str());
     set(
@@ -259,14 +330,32 @@ fn probable_fact(
     record: &ImportRecord<'_>,
 ) -> Fact {
     let package = client.package;
+    let message = format!("import of client package `{package}`");
+    import_fact(
+        view,
+        record,
+        package,
+        technology(view, client, record),
+        message,
+    )
+}
+
+/// The probable fact of an import of a client package that the file never uses as a client.
+fn import_fact(
+    view: &FileView<'_, '_>,
+    record: &ImportRecord<'_>,
+    package: &str,
+    technology: String,
+    message: String,
+) -> Fact {
     let mut fact = view.factory.fact(
         FactKind::AccessesTechnology,
         record.node,
         Confidence::Probable,
         view.scope_of(record.node),
-        format!("import of client package `{package}`"),
+        message,
     );
-    fact.technology = Some(technology(view, client, record).into());
+    fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
     set(
         &mut fact,

@@ -224,6 +224,10 @@ pub(super) fn extract(
         if let Some(path) = path {
             set(&mut fact, "path", path);
         }
+        let names = crate::web_out::url_configuration_names_in(&url, source);
+        if !names.is_empty() {
+            set(&mut fact, "urlFrom", names);
+        }
         record_url_constants(view, call, url_node);
         if let Some((instance, member)) = through {
             if let Ok(mut shared) = view.input.links.try_borrow_mut() {

@@ -798,3 +798,77 @@ fn a_rust_use_of_an_enum_in_scope_is_no_external_package() {
         Some("std")
     );
 }
+
+/// A library the spec binds with `clients` is a client even when the catalogue does not know
+/// it: in TypeScript/JavaScript what a file constructs or calls of its import is a definite
+/// use, in Python a call of a path inside it; a file that only imports it has a probable use,
+/// and its `external` fact is made although no query asks for externals.
+#[test]
+fn bound_client_libraries_are_clients() {
+    let mut context = ProjectContext::default();
+    context.set_generic(extractors::GenericFacts::NONE.with_bound_clients([
+        "sequelize".to_owned(),
+        "bull".to_owned(),
+        "celery".to_owned(),
+    ]));
+    let accesses = |path: &str, source: &str| -> Vec<(String, u32, String)> {
+        extract_file(&context, path, source)
+            .unwrap()
+            .facts
+            .iter()
+            .filter(|fact| matches!(fact.kind, FactKind::AccessesTechnology | FactKind::External))
+            .map(|fact| {
+                (
+                    format!("{} {}", fact.kind.as_str(), fact.confidence.as_str()),
+                    fact.evidence.line,
+                    fact.property_str("package").unwrap_or_default().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let fact = |kind: &str, line: u32, package: &str| (kind.to_owned(), line, package.to_owned());
+    assert_eq!(
+        accesses(
+            "src/db.ts",
+            "import { Sequelize } from 'sequelize';\nimport express from 'express';\nexport const db = new Sequelize('postgres://x');\n",
+        ),
+        [
+            fact("external definite", 1, "sequelize"),
+            fact("accesses_technology definite", 3, "sequelize"),
+        ]
+    );
+    assert_eq!(
+        accesses(
+            "src/jobs.js",
+            "const Queue = require('bull');\nmodule.exports = new Queue('mail');\n",
+        ),
+        [
+            fact("external definite", 1, "bull"),
+            fact("accesses_technology definite", 2, "bull"),
+        ]
+    );
+    assert_eq!(
+        accesses(
+            "src/types.ts",
+            "import { Model } from 'sequelize';\nexport class A extends Model {}\n"
+        ),
+        [
+            fact("external definite", 1, "sequelize"),
+            fact("accesses_technology probable", 1, "sequelize"),
+        ]
+    );
+    assert_eq!(
+        accesses("tasks.py", "import celery\napp = celery.Celery('jobs')\n"),
+        [
+            fact("external definite", 1, "celery"),
+            fact("accesses_technology definite", 2, "celery"),
+        ]
+    );
+    assert_eq!(
+        accesses("other.py", "import celery\n"),
+        [
+            fact("external definite", 1, "celery"),
+            fact("accesses_technology probable", 1, "celery"),
+        ]
+    );
+}

@@ -9,17 +9,42 @@
 //! `duplicate-key`. Every other key is free-form metadata. The type and the properties
 //! validated here are the ones `trust_policy`, `data_policy` and flow-target resolution read.
 //!
+//! Two keys bind code to the entity (bindings): `clients` lists libraries whose use is access to
+//! it (an npm package `sequelize`, a Python distribution or module `celery`, a Go module path
+//! `github.com/jackc/pgx/v5`, a JVM or .NET package prefix `org.hibernate`, `Npgsql`, a Rust
+//! crate `sqlx`), and `urls` lists URL globs (`https://alertmanager:9093/**`,
+//! `*://payments.internal/**`; `*` and `**` as in component paths, matched without the query
+//! string) and configuration names (`ALERTMANAGER_URL`, `Payments:BaseUrl`: an environment
+//! variable or configuration key, told apart by containing no `/`). A use of a listed library is
+//! an access to the entity, even for a library lintel's own catalogue does not know (a listed
+//! library overrides the catalogue): definite where its client is constructed, called or
+//! injected (the catalogue's clients in every language; for any other library, whatever a
+//! TypeScript or JavaScript file constructs, calls or injects of its import, and a Python call
+//! of a path inside it such as `celery.Celery(…)`), else probable at the file's first import of
+//! it (every language); an HTTP call whose literal URL matches a glob, or whose URL is built
+//! from a listed name (`process.env.X`, `os.environ["X"]`, `os.Getenv("X")`,
+//! `configuration["X"]`, `@Value("${X}")`), targets the entity. A binding is exclusive: an
+//! entity with `urls` is the target only of the calls they match, one with `clients` only of
+//! the uses of those libraries. Without bindings, a technology that several entities could be
+//! is a probable access to each (`ambiguous-technology-target` says how to bind it). An empty
+//! string, or an invalid URL glob, gives `invalid-property-value`; the same library on two
+//! entities gives `duplicate-client-binding`.
+//!
 //! # Why
 //! Technology facts resolve to nodes and resources by type, and trust rules read `trust` and
 //! `auth`: a misspelt type or trust level would silently match nothing.
 //!
 //! # Passing example
-//! `node cache : redis { trust: trusted  protocol: tcp }` and
-//! `resource Prefs : local_preferences { trust: semi_trusted }`
+//! `node cache : redis { trust: trusted  protocol: tcp }`,
+//! `resource Prefs : local_preferences { trust: semi_trusted }` and
+//! `node orders_db : postgres { clients: "sequelize" }` with
+//! `node alerts : rest_api { urls: "https://alertmanager:9093/**", "ALERTMANAGER_URL" }`
 //!
 //! # Failing example
 //! `node cache : redis_cluster` gives `unknown-node-type` (did you mean `redis`?);
-//! `node x : server { trust: public }` gives `invalid-trust`.
+//! `node x : server { trust: public }` gives `invalid-trust`; `clients: ""` gives
+//! `invalid-property-value`; `node jobs : queue { clients: "sequelize" }` after the `orders_db`
+//! above gives `duplicate-client-binding` (`` `sequelize` is already bound to `orders_db` ``).
 //!
 //! # SMT encoding
 //! Each node and resource is a constant of the uninterpreted sort `Entity`; a technology fact
@@ -28,6 +53,7 @@
 use std::collections::BTreeMap;
 
 use super::Checker;
+use crate::bindings::UrlBinding;
 use crate::error::{Code, SpecError};
 use crate::model::InfraEntity;
 use crate::syntax::ast::{Ident, InfraDecl, Property};
@@ -59,6 +85,8 @@ impl Checker<'_> {
             auth: Vec::new(),
             protocol: Vec::new(),
             connectivity: None,
+            clients: Vec::new(),
+            urls: Vec::new(),
             properties: BTreeMap::new(),
             location: self.location(decl.name.span),
         };
@@ -111,6 +139,25 @@ impl Checker<'_> {
                     }
                 }
             }
+            "clients" => {
+                for value in self.binding_values(property) {
+                    self.bind_client(entity, value);
+                }
+            }
+            "urls" => {
+                for value in self.binding_values(property) {
+                    match UrlBinding::parse(&value.text) {
+                        Ok(_) if !entity.urls.contains(&value.text) => {
+                            entity.urls.push(value.text.clone());
+                        }
+                        Ok(_) => {}
+                        Err(reason) => {
+                            let message = format!("invalid URL glob `{}`: {reason}", value.text);
+                            self.report(Code::InvalidPropertyValue, value.span, message);
+                        }
+                    }
+                }
+            }
             key => {
                 let values = property
                     .values
@@ -118,6 +165,40 @@ impl Checker<'_> {
                     .map(|value| value.text.clone())
                     .collect();
                 entity.properties.insert(key.to_owned(), values);
+            }
+        }
+    }
+
+    /// The values of a binding key; an empty one gives `invalid-property-value`.
+    fn binding_values<'p>(&mut self, property: &'p Property) -> Vec<&'p Ident> {
+        let mut values = Vec::new();
+        for value in &property.values {
+            if value.text.trim().is_empty() {
+                let message = format!("`{}` takes non-empty strings", property.key.text);
+                self.report(Code::InvalidPropertyValue, value.span, message);
+            } else {
+                values.push(value);
+            }
+        }
+        values
+    }
+
+    /// Binds a library to an entity; the same library on another entity gives
+    /// `duplicate-client-binding`.
+    fn bind_client(&mut self, entity: &mut InfraEntity, library: &Ident) {
+        match self.client_bindings.get(&library.text) {
+            Some((owner, _)) if *owner == entity.name => {}
+            Some((owner, first)) => {
+                let message = format!("`{}` is already bound to `{owner}`", library.text);
+                let error = SpecError::new(Code::DuplicateClientBinding, library.span, message)
+                    .with_related(*first, "first bound here")
+                    .with_help("a library's uses can reach one entity: keep it in one `clients` list, and bind the other entity with `urls` or a library of its own");
+                self.errors.push(error);
+            }
+            None => {
+                self.client_bindings
+                    .insert(library.text.clone(), (entity.name.clone(), library.span));
+                entity.clients.push(library.text.clone());
             }
         }
     }

@@ -16,7 +16,7 @@ mod types;
 mod values;
 
 use std::cell::Cell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Code, SpecError};
 use crate::model::{
@@ -43,6 +43,7 @@ pub fn check(decls: &[Decl], files: &[String]) -> (Model, Vec<SpecError>) {
         model: Model::default(),
         suggestion_budget: Cell::new(SUGGESTION_BUDGET),
         plugin_names: BTreeSet::new(),
+        client_bindings: BTreeMap::new(),
     };
     for decl in decls {
         checker.check_decl(decl);
@@ -111,6 +112,8 @@ pub struct Checker<'a> {
     pub model: Model,
     suggestion_budget: Cell<usize>,
     plugin_names: BTreeSet<String>,
+    /// The entity each library of a `clients` list is bound to (`duplicate-client-binding`).
+    client_bindings: BTreeMap<String, (String, Span)>,
 }
 
 impl<'a> Checker<'a> {

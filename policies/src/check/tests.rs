@@ -158,6 +158,54 @@ fn repeated_property_keys() {
 }
 
 #[test]
+fn bindings_are_kept_in_the_model() {
+    let model = assert_clean(
+        "node orders_db : postgres { clients: \"sequelize\", \"pg\" }\n\
+         resource alerts : external_api { urls: \"https://alertmanager:9093/**\" \"ALERTMANAGER_URL\" }",
+    );
+    let db = model.node("orders_db").unwrap();
+    assert_eq!(db.clients, ["sequelize", "pg"]);
+    assert!(db.urls.is_empty() && db.properties.is_empty());
+    let alerts = model.resource("alerts").unwrap();
+    assert_eq!(
+        alerts.urls,
+        ["https://alertmanager:9093/**", "ALERTMANAGER_URL"]
+    );
+}
+
+#[test]
+fn bindings_reject_empty_strings_and_bad_globs() {
+    let diagnostic = assert_diagnostic(
+        "node db : postgres { clients: \"pg\" \"\" }",
+        "invalid-property-value",
+        1,
+        36,
+    );
+    assert_eq!(diagnostic.message, "`clients` takes non-empty strings");
+    assert_diagnostic(
+        "node api : rest_api { urls: \"https://x/[\" }",
+        "invalid-property-value",
+        1,
+        29,
+    );
+}
+
+#[test]
+fn one_library_binds_one_entity() {
+    let diagnostic = assert_diagnostic(
+        "node orders_db : postgres { clients: \"sequelize\" }\n\
+         node jobs : queue { clients: \"bullmq\", \"sequelize\" }",
+        "duplicate-client-binding",
+        2,
+        40,
+    );
+    assert_eq!(
+        diagnostic.message,
+        "`sequelize` is already bound to `orders_db`"
+    );
+}
+
+#[test]
 fn resources_validate_connectivity_too() {
     assert_diagnostic(
         "resource P : local_preferences { connectivity: often }",

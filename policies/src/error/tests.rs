@@ -24,8 +24,8 @@ fn eighteen_duplicate_codes() {
         .filter(|code| code.as_str().starts_with("duplicate-"))
         .count();
     // 18 namespace codes plus duplicate-key, duplicate-enum-value, duplicate-field,
-    // duplicate-machine-target and duplicate-endpoint.
-    assert_eq!(duplicates, 18 + 5);
+    // duplicate-machine-target, duplicate-endpoint and duplicate-client-binding.
+    assert_eq!(duplicates, 18 + 6);
 }
 
 #[test]

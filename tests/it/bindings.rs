@@ -1,0 +1,485 @@
+//! Bound infrastructure (`language.md` §2.2, §3.5 Δ2): `clients` and `urls` on nodes and
+//! resources, same-origin calls, the probable fan-out with `ambiguous-technology-target`,
+//! `unresolved-target` once per name, and `vacuous-rule`.
+
+use std::path::Path;
+
+use engine::scope::ScopeRequest;
+use serde_json::Value;
+
+use crate::{check, run_cli};
+
+/// A project in a temporary folder: the spec and the files.
+fn project(spec: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("architecture.ag"), spec).unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn check_all(root: &Path) -> Value {
+    check(root, ScopeRequest::All, 2)
+}
+
+/// `(from, to, file)` of every violation.
+fn findings(verdict: &Value) -> Vec<(String, String, String)> {
+    verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            let detected = &violation["detected"];
+            (
+                detected["from"].as_str().unwrap_or_default().to_owned(),
+                detected["to"].as_str().unwrap_or_default().to_owned(),
+                detected["file"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn warnings<'v>(verdict: &'v Value, code: &str) -> Vec<&'v Value> {
+    verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|warning| warning["code"] == code)
+        .collect()
+}
+
+fn message(warning: &Value) -> &str {
+    warning["message"].as_str().unwrap()
+}
+
+const WEB_AND_API: &str = "\
+node browser : edge_desktop { trust: untrusted }
+node app : server { trust: trusted }
+contract OrdersApi {
+  GET \"/api/orders\"
+}
+component Ui { runs_on: browser paths: \"web/**\" }
+component Api { runs_on: app paths: \"api/**\" implements: OrdersApi }
+";
+
+#[test]
+fn a_same_origin_fetch_calls_its_own_backend_and_no_unrelated_api() {
+    let spec = format!(
+        "{WEB_AND_API}node github : rest_api\ninvariant I {{\n  deny flow Ui -> github\n  deny flow Ui -> Api\n}}\n"
+    );
+    let dir = project(
+        &spec,
+        &[
+            (
+                "web/orders.ts",
+                "export const load = () => fetch('/api/orders');\n",
+            ),
+            (
+                "web/relative.ts",
+                "export const other = () => fetch('api/unknown');\n",
+            ),
+            (
+                "api/server.ts",
+                "import express from 'express';\nconst app = express();\napp.get('/api/orders', (req, res) => res.json([]));\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    // The call flows into the component that serves the path, never into the declared API.
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Ui".to_owned(),
+            "Api".to_owned(),
+            "web/orders.ts".to_owned()
+        )]
+    );
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+    assert!(warnings(&verdict, "unresolved-target").is_empty());
+    assert!(warnings(&verdict, "ambiguous-technology-target").is_empty());
+    // No fact targets `github` now: the rule cannot fail, and says so.
+    let vacuous = warnings(&verdict, "vacuous-rule");
+    assert_eq!(vacuous.len(), 1, "{vacuous:?}");
+    assert_eq!(
+        message(vacuous[0]),
+        "`deny flow Ui -> github` cannot fail on this project: no fact targets node `github` (category `rest_api`): no client of it was recognised; if the code uses a library lintel does not know, bind it with `clients: \"<library>\"` on `github`, or its requests with `urls: \"https://host/**\"` (or the variable that holds its URL) on `github`"
+    );
+}
+
+#[test]
+fn urls_give_each_rest_api_only_its_own_calls() {
+    let spec = "\
+node app : server
+node payments : rest_api { urls: \"https://payments.internal/**\" }
+node alerts : rest_api { urls: \"https://alertmanager:9093/**\", \"ALERTMANAGER_URL\" }
+component Billing { runs_on: app paths: \"billing/**\" }
+component Monitor { runs_on: app paths: \"monitor/**\" }
+invariant I {
+  deny flow Billing -> alerts
+  deny flow Monitor -> payments
+  deny flow Billing -> payments
+  deny flow Monitor -> alerts
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "billing/charge.ts",
+                "export const charge = () => fetch('https://payments.internal/v1/charges?x=1', { method: 'POST' });\n",
+            ),
+            (
+                "monitor/alert.ts",
+                "export const alert = () => fetch(`${process.env.ALERTMANAGER_URL}/api/v2/alerts`);\n",
+            ),
+            (
+                "monitor/alert.py",
+                "import os\nimport requests\n\ndef silence():\n    return requests.post(f\"{os.environ['ALERTMANAGER_URL']}/api/v2/silences\")\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let mut found = findings(&verdict);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "Billing".to_owned(),
+                "payments".to_owned(),
+                "billing/charge.ts".to_owned()
+            ),
+            (
+                "Monitor".to_owned(),
+                "alerts".to_owned(),
+                "monitor/alert.py".to_owned()
+            ),
+            (
+                "Monitor".to_owned(),
+                "alerts".to_owned(),
+                "monitor/alert.ts".to_owned()
+            ),
+        ]
+    );
+    assert!(warnings(&verdict, "ambiguous-technology-target").is_empty());
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+}
+
+#[test]
+fn two_databases_without_bindings_are_probable_targets_with_a_warning() {
+    let spec = "\
+node app : server
+node orders_db : postgres
+node reports_db : postgres
+component Api { runs_on: app paths: \"api/**\" }
+invariant I { deny flow Api -> orders_db }
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "api/a.ts",
+                "import { Pool } from 'pg';\nexport const a = new Pool();\n",
+            ),
+            (
+                "api/b.ts",
+                "import { Pool } from 'pg';\nexport const b = new Pool();\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert!(
+        findings(&verdict).is_empty(),
+        "a probable edge does not block"
+    );
+    let probable = warnings(&verdict, "probable-fact");
+    assert_eq!(probable.len(), 2, "{probable:?}");
+    let ambiguous = warnings(&verdict, "ambiguous-technology-target");
+    assert_eq!(ambiguous.len(), 1, "{ambiguous:?}");
+    assert_eq!(ambiguous[0]["file"], "api/a.ts");
+    assert_eq!(
+        message(ambiguous[0]),
+        "`postgres` may be any of `orders_db`, `reports_db`: each of its 2 facts is a probable access to every one (first in `api/a.ts`); bind each to its code with `clients` (these uses come from `pg`) or, for HTTP calls, `urls`"
+    );
+    // Binding one database makes the other the single candidate of the rest, and the edge definite.
+    let bound = spec.replace(
+        "node reports_db : postgres",
+        "node reports_db : postgres { clients: \"knex\" }",
+    );
+    std::fs::write(dir.path().join("architecture.ag"), bound).unwrap();
+    let verdict = check_all(dir.path());
+    assert_eq!(findings(&verdict).len(), 2);
+    assert!(warnings(&verdict, "ambiguous-technology-target").is_empty());
+}
+
+#[test]
+fn clients_make_an_unknown_library_a_definite_access() {
+    let spec = "\
+node browser : edge_desktop
+node app : server
+node db : postgres { clients: \"sequelize\" }
+node jobs : queue { clients: \"bull\" }
+node broker : message_queue { clients: \"celery\" }
+component Ui { runs_on: browser paths: \"web/**\" }
+component Worker { runs_on: app paths: \"worker/**\" }
+invariant I {
+  deny flow Ui -> db
+  deny flow Ui -> jobs
+  deny flow Worker -> broker
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "web/db.ts",
+                "import { Sequelize } from 'sequelize';\nexport const db = new Sequelize('postgres://x');\n",
+            ),
+            (
+                "web/jobs.js",
+                "const Queue = require('bull');\nmodule.exports = new Queue('mail');\n",
+            ),
+            ("worker/tasks.py", "import celery\n"),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let mut found = findings(&verdict);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("Ui".to_owned(), "db".to_owned(), "web/db.ts".to_owned()),
+            ("Ui".to_owned(), "jobs".to_owned(), "web/jobs.js".to_owned()),
+        ]
+    );
+    for violation in verdict["violations"].as_array().unwrap() {
+        assert_eq!(violation["detected"]["confidence"], "definite");
+    }
+    // A bare Python import of a bound library is a probable access at that import.
+    let probable = warnings(&verdict, "probable-fact");
+    assert_eq!(probable.len(), 1, "{probable:?}");
+    assert_eq!(probable[0]["file"], "worker/tasks.py");
+    assert!(warnings(&verdict, "vacuous-rule").is_empty());
+}
+
+#[test]
+fn a_listed_library_overrides_the_catalogue() {
+    let spec = "\
+node app : server
+node orders_db : postgres { clients: \"pg\" }
+node reports_db : postgres
+component Api { runs_on: app paths: \"api/**\" }
+invariant I {
+  deny flow Api -> orders_db
+  deny flow Api -> reports_db
+}
+";
+    let dir = project(
+        spec,
+        &[(
+            "api/a.ts",
+            "import { Pool } from 'pg';\nexport const a = new Pool();\n",
+        )],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Api".to_owned(),
+            "orders_db".to_owned(),
+            "api/a.ts".to_owned()
+        )]
+    );
+    let vacuous = warnings(&verdict, "vacuous-rule");
+    assert_eq!(vacuous.len(), 1);
+    assert_eq!(vacuous[0]["rule"], "deny flow Api -> reports_db");
+}
+
+#[test]
+fn a_rule_over_an_endpoint_no_fact_meets_is_vacuous() {
+    let spec = "\
+node browser : edge_desktop
+node db : postgres
+component Ui { runs_on: browser paths: \"web/**\" }
+component Admin { runs_on: browser paths: \"admin/**\" }
+invariant I {
+  deny flow Ui -> db
+  deny reach Admin -> Ui
+}
+";
+    let dir = project(spec, &[("web/app.ts", "export const x = 1;\n")]);
+    let verdict = check_all(dir.path());
+    assert!(findings(&verdict).is_empty());
+    let vacuous = warnings(&verdict, "vacuous-rule");
+    let messages: Vec<&str> = vacuous.iter().map(|warning| message(warning)).collect();
+    assert_eq!(
+        messages,
+        [
+            "`deny flow Ui -> db` cannot fail on this project: no fact targets node `db` (category `postgres`): no client of it was recognised; if the code uses a library lintel does not know, bind it with `clients: \"<library>\"` on `db`",
+            "`deny reach Admin -> Ui` cannot fail on this project: component `Admin` owns no file",
+        ]
+    );
+    for entry in verdict["rule_coverage"].as_array().unwrap() {
+        assert_eq!(entry["status"], "pass", "{entry}");
+    }
+    // With a narrowed scope too.
+    let verdict = check(
+        dir.path(),
+        ScopeRequest::Files(vec![dir.path().join("web/app.ts")]),
+        1,
+    );
+    assert_eq!(warnings(&verdict, "vacuous-rule").len(), 2);
+}
+
+#[test]
+fn an_unresolved_target_is_reported_once_per_name() {
+    let spec = "\
+node app : server
+component Api { runs_on: app paths: \"api/**\" }
+";
+    let redis = "import Redis from 'ioredis';\nexport const r = new Redis();\nexport const s = new Redis();\n";
+    let dir = project(spec, &[("api/a.ts", redis), ("api/b.ts", redis)]);
+    let verdict = check_all(dir.path());
+    let unresolved = warnings(&verdict, "unresolved-target");
+    assert_eq!(unresolved.len(), 1, "{unresolved:?}");
+    assert_eq!(unresolved[0]["file"], "api/a.ts");
+    assert_eq!(
+        message(unresolved[0]),
+        "`redis` is not a declared entity and no declared node or resource has a type in that category: no flow edge (4 facts, first in `api/a.ts`)"
+    );
+    // Under a narrowed scope, only the facts in scope count.
+    let verdict = check(
+        dir.path(),
+        ScopeRequest::Files(vec![dir.path().join("api/b.ts")]),
+        1,
+    );
+    let unresolved = warnings(&verdict, "unresolved-target");
+    assert_eq!(unresolved.len(), 1);
+    assert!(message(unresolved[0]).ends_with("(2 facts, first in `api/b.ts`)"));
+}
+
+#[test]
+fn one_library_on_two_entities_stops_the_check() {
+    let dir = project(
+        "node a : postgres { clients: \"sequelize\" }\nnode b : mysql { clients: \"sequelize\" }\n",
+        &[],
+    );
+    let mut options = engine::check::CheckOptions::new(dir.path());
+    options.scope = ScopeRequest::All;
+    let Err(error) = engine::check::run_check(&options, &engine::solve::Z3Solver) else {
+        panic!("the spec does not compile");
+    };
+    let text = format!("{error:?}");
+    assert!(text.contains("duplicate-client-binding"), "{text}");
+    assert!(
+        text.contains("`sequelize` is already bound to `a`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bindings_survive_the_compiled_artifact_and_a_duplicate_is_located() {
+    let spec = "\
+node browser : edge_desktop
+node db : postgres { clients: \"sequelize\" }
+node alerts : rest_api { urls: \"https://alertmanager:9093/**\", \"ALERTMANAGER_URL\" }
+component Ui { runs_on: browser paths: \"web/**\" }
+invariant I { deny flow Ui -> db }
+";
+    let dir = project(
+        spec,
+        &[(
+            "web/db.ts",
+            "import { Sequelize } from 'sequelize';\nexport const db = new Sequelize('postgres://x');\n",
+        )],
+    );
+    let root = dir.path();
+    let artifact = root.join("architecture.o");
+    let (code, stdout) = run_cli(&[
+        "compile",
+        root.join("architecture.ag").to_str().unwrap(),
+        "--out",
+        artifact.to_str().unwrap(),
+        "--json",
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let model = engine::config::load_spec(root, Some(&artifact))
+        .unwrap()
+        .model;
+    assert_eq!(model.node("db").unwrap().clients, ["sequelize"]);
+    assert_eq!(
+        model.node("alerts").unwrap().urls,
+        ["https://alertmanager:9093/**", "ALERTMANAGER_URL"]
+    );
+    let mut options = engine::check::CheckOptions::new(root);
+    options.scope = ScopeRequest::All;
+    options.spec = Some(artifact);
+    let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
+    assert_eq!(run.verdict.violations.len(), 1);
+
+    std::fs::write(
+        root.join("architecture.ag"),
+        format!("{spec}node jobs : queue {{ clients: \"bullmq\" \"sequelize\" }}\n"),
+    )
+    .unwrap();
+    let (code, stdout) = run_cli(&[
+        "compile",
+        root.join("architecture.ag").to_str().unwrap(),
+        "--json",
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let diagnostic = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|diagnostic| diagnostic["code"] == "duplicate-client-binding")
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(
+        diagnostic["message"],
+        "`sequelize` is already bound to `db`"
+    );
+    assert_eq!(
+        (&diagnostic["line"], &diagnostic["column"]),
+        (&6.into(), &39.into())
+    );
+}
+
+#[test]
+fn a_spring_value_binds_a_request_and_the_client_it_is_made_with() {
+    let spec = "\
+node app : server
+node payments : rest_api { urls: \"payments.url\" }
+node github : rest_api
+component Billing { runs_on: app paths: \"src/**\" }
+invariant I {
+  deny flow Billing -> payments
+  deny flow Billing -> github
+}
+";
+    let dir = project(
+        spec,
+        &[(
+            "src/main/java/com/acme/PaymentsClient.java",
+            "package com.acme;\n\nimport org.springframework.beans.factory.annotation.Value;\nimport org.springframework.web.client.RestTemplate;\n\npublic class PaymentsClient {\n    @Value(\"${payments.url}\")\n    private String paymentsUrl;\n\n    private final RestTemplate rest = new RestTemplate();\n\n    public String charge() {\n        return rest.postForObject(paymentsUrl + \"/charges\", null, String.class);\n    }\n}\n",
+        )],
+    );
+    let verdict = check_all(dir.path());
+    // The request goes to `payments`; the RestTemplate it is made with adds no edge to `github`.
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Billing".to_owned(),
+            "payments".to_owned(),
+            "src/main/java/com/acme/PaymentsClient.java".to_owned()
+        )]
+    );
+    assert_eq!(warnings(&verdict, "vacuous-rule").len(), 1);
+}
