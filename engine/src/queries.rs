@@ -192,6 +192,14 @@ pub fn run(
     let mut kept = Vec::new();
     for mut fact in run.facts {
         fact.subject_component = owners.get(&*fact.evidence.file).cloned();
+        // A file no component owns serves chains only (language.md §3.1): its facts promote
+        // nothing (workflow files, read whoever owns them, excepted).
+        if fact.subject_component.is_none()
+            && extractors::Language::for_path(&fact.evidence.file)
+                != Some(extractors::Language::GitHubActions)
+        {
+            continue;
+        }
         let names: Vec<&str> = match &fact.body {
             DomainFactBody::Transition { data, field, .. } => {
                 if !model

@@ -117,6 +117,41 @@ fn query_facts_feed_flow_and_operation_rules_with_provenance() {
 }
 
 #[test]
+fn a_file_no_component_owns_promotes_nothing() {
+    // `scripts/seed.ts` writes to Postgres too, but it belongs to no component: its facts are
+    // read for chains only, so the operation query emits nothing from it.
+    let dir = project();
+    write(
+        dir.path(),
+        "scripts/seed.ts",
+        "import { Pool } from \"pg\";\nconst pool = new Pool();\nexport const seed = () => pool.query(\"insert\");\n",
+    );
+    // A query that names its component outright would otherwise place the seed's write there.
+    write(
+        dir.path(),
+        ".lintel/queries/seed.agq.yml",
+        "id: WritesBelongToCheckout\nowner: payments-team\nversion: 1\nconfidence: definite\nmatch:\n  kind: accesses_technology\n  technology: postgres\nemit:\n  kind: operation\n  operation: write_orders\n  component: Checkout\n",
+    );
+    let verdict = check(dir.path(), ScopeRequest::All, 2);
+    let files: Vec<&str> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| violation["detected"]["file"].as_str().unwrap())
+        .collect();
+    assert!(!files.contains(&"scripts/seed.ts"), "{files:?}");
+    assert!(files.contains(&"src/orders/repo.ts"), "{files:?}");
+    // Nor does a query speak of it (it would emit an operation of no component).
+    let warned: Vec<&serde_json::Value> = verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|warning| warning["file"] == "scripts/seed.ts")
+        .collect();
+    assert!(warned.is_empty(), "{warned:?}");
+}
+
+#[test]
 fn a_broken_query_file_stops_the_check_with_every_located_diagnostic() {
     let dir = project();
     write(
