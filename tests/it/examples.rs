@@ -100,8 +100,86 @@ fn monorepo_reports_transitive_reach_through_workspace_packages() {
 }
 
 #[test]
+fn clean_architecture_allows_the_di_wiring_and_reports_the_direct_infrastructure_uses() {
+    let verdict = check_example("clean-architecture");
+    assert_eq!(verdict["verdict"], "fail");
+    assert_eq!(
+        findings(&verdict),
+        [
+            (
+                "flow_violation".to_owned(),
+                "deny flow Application -> Infrastructure".to_owned(),
+                "src/Ordering.Application/Orders/ExportOrders.cs".to_owned(),
+                "Application -> Infrastructure".to_owned()
+            ),
+            (
+                "flow_violation".to_owned(),
+                "deny flow Application -> Infrastructure".to_owned(),
+                "src/Ordering.Application/Orders/ExportOrders.cs".to_owned(),
+                "Application -> Infrastructure".to_owned()
+            ),
+            (
+                "flow_violation".to_owned(),
+                "deny flow Api -> db".to_owned(),
+                "src/Ordering.Api/Controllers/HealthController.cs".to_owned(),
+                "Api -> db".to_owned()
+            ),
+            (
+                "reach_violation".to_owned(),
+                "deny reach Application -> db".to_owned(),
+                "src/Ordering.Application/Orders/ExportOrders.cs".to_owned(),
+                "Application -> Infrastructure -> db".to_owned()
+            ),
+        ]
+    );
+    let violations = verdict["violations"].as_array().unwrap();
+    // The field of the concrete repository type, then the constructor parameter that injects it.
+    assert_eq!(violations[0]["detected"]["line"], 10);
+    assert_eq!(violations[1]["detected"]["line"], 12);
+    assert_eq!(
+        violations[1]["graph_evidence"]["kind"],
+        "constructor_injection"
+    );
+    // `new NpgsqlConnection(…)` in the health probe.
+    assert_eq!(violations[2]["detected"]["line"], 21);
+    // The reach witness is a chain of files, ending at the database node.
+    assert_eq!(
+        violations[3]["detected"]["files"],
+        serde_json::json!([
+            "src/Ordering.Application/Orders/ExportOrders.cs",
+            "src/Ordering.Infrastructure/Persistence/OrderRepository.cs",
+            "db"
+        ])
+    );
+    // PlaceOrder and CancelOrder inject IOrderRepository, which Program.cs registers as the
+    // Infrastructure OrderRepository: the injection flows to the Domain file that declares the
+    // interface, so it is no finding, and no chain leads from it to the database.
+    for violation in violations {
+        let file = violation["detected"]["file"].as_str().unwrap();
+        assert!(
+            !file.ends_with("PlaceOrder.cs") && !file.ends_with("CancelOrder.cs"),
+            "{violation}"
+        );
+    }
+    let coverage = verdict["rule_coverage"].as_array().unwrap();
+    let status = |rule: &str| {
+        coverage
+            .iter()
+            .find(|entry| entry["rule"] == rule)
+            .unwrap_or_else(|| panic!("{rule} in rule_coverage"))["status"]
+            .clone()
+    };
+    assert_eq!(status("deny reach Domain -> Infrastructure"), "pass");
+    assert_eq!(status("deny inject Api -> Infrastructure"), "pass");
+    assert_eq!(status("deny lifetime singleton -> scoped"), "pass");
+    // `exclude "tests/**"` leaves out the test project (its `.cs` and `.csproj` files).
+    assert_eq!(verdict["stats"]["files_excluded"], 2);
+    insta::assert_json_snapshot!("clean_architecture_verdict", verdict);
+}
+
+#[test]
 fn every_proof_is_an_unsat_core_with_rule_and_fact_and_replays_unsat_in_stock_z3() {
-    for example in ["layered-api", "monorepo-reach"] {
+    for example in ["layered-api", "monorepo-reach", "clean-architecture"] {
         let options = CheckOptions {
             scope: ScopeRequest::All,
             ..CheckOptions::new(tests::example(example))
