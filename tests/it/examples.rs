@@ -178,6 +178,110 @@ fn clean_architecture_allows_the_di_wiring_and_reports_the_direct_infrastructure
 }
 
 #[test]
+fn clean_architecture_pull_request_that_opens_another_path_to_the_database_is_new() {
+    use git2::{IndexAddOption, Repository, Signature};
+    fn commit(repository: &Repository, message: &str) {
+        let mut index = repository.index().unwrap();
+        index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
+        index.write().unwrap();
+        let tree = repository.find_tree(index.write_tree().unwrap()).unwrap();
+        let signature = Signature::now("lintel tests", "tests@example.invalid").unwrap();
+        let parent = repository
+            .head()
+            .ok()
+            .and_then(|head| head.peel_to_commit().ok());
+        let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
+        repository
+            .commit(
+                Some("HEAD"),
+                &signature,
+                &signature,
+                message,
+                &tree,
+                &parents,
+            )
+            .unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    tests::copy_tree(&tests::example("clean-architecture"), dir.path()).unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    commit(&repository, "base");
+    let base = repository.head().unwrap().peel_to_commit().unwrap();
+    repository.branch("main-base", &base, true).unwrap();
+    // The README's pull request: PlaceOrder takes the concrete repository too.
+    let place_order = dir
+        .path()
+        .join("src/Ordering.Application/Orders/PlaceOrder.cs");
+    let text = std::fs::read_to_string(&place_order)
+        .unwrap()
+        .replace(
+            "using Ordering.Domain.Orders;",
+            "using Ordering.Domain.Orders;\nusing Ordering.Infrastructure.Persistence;",
+        )
+        .replace("IOrderRepository _orders;", "OrderRepository _orders;")
+        .replace(
+            "PlaceOrder(IOrderRepository orders",
+            "PlaceOrder(OrderRepository orders",
+        );
+    std::fs::write(&place_order, text).unwrap();
+    commit(&repository, "PlaceOrder takes the Postgres repository");
+
+    let mut options = CheckOptions::new(dir.path());
+    options.scope = ScopeRequest::Diff("main-base".into());
+    options.new_only = true;
+    let run = run_check(&options, &Z3Solver).unwrap();
+    assert_eq!(run.verdict.verdict, "fail");
+    let reach: Vec<_> = run
+        .verdict
+        .violations
+        .iter()
+        .filter(|violation| violation.violation_type == "reach_violation")
+        .collect();
+    assert_eq!(reach.len(), 1, "{:?}", run.verdict.violations);
+    // Application -> db was violated on the base already (through ExportOrders.cs, the smaller
+    // file sequence), but this chain uses an edge the base lacks: new, blocking, located there.
+    let violation = reach[0];
+    assert_eq!(violation.status, "new");
+    assert!(violation.blocking);
+    assert_eq!(
+        violation.detected.files.as_deref(),
+        Some(
+            &[
+                "src/Ordering.Application/Orders/PlaceOrder.cs".to_owned(),
+                "src/Ordering.Infrastructure/Persistence/OrderRepository.cs".to_owned(),
+                "db".to_owned()
+            ][..]
+        )
+    );
+    assert_eq!(
+        (violation.detected.file.as_str(), violation.detected.line),
+        ("src/Ordering.Application/Orders/PlaceOrder.cs", 10)
+    );
+    // And the two new uses of OrderRepository in PlaceOrder.cs break deny flow, the field and
+    // the constructor parameter; ExportOrders.cs is not in the change.
+    let flows: Vec<(&str, u32, &str)> = run
+        .verdict
+        .violations
+        .iter()
+        .filter(|violation| violation.violation_type == "flow_violation")
+        .map(|violation| {
+            (
+                violation.detected.file.as_str(),
+                violation.detected.line,
+                violation.status,
+            )
+        })
+        .collect();
+    assert_eq!(
+        flows,
+        [
+            ("src/Ordering.Application/Orders/PlaceOrder.cs", 10, "new"),
+            ("src/Ordering.Application/Orders/PlaceOrder.cs", 13, "new"),
+        ]
+    );
+}
+
+#[test]
 fn every_proof_is_an_unsat_core_with_rule_and_fact_and_replays_unsat_in_stock_z3() {
     for example in ["layered-api", "monorepo-reach", "clean-architecture"] {
         let options = CheckOptions {
