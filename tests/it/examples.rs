@@ -179,33 +179,10 @@ fn clean_architecture_allows_the_di_wiring_and_reports_the_direct_infrastructure
 
 #[test]
 fn clean_architecture_pull_request_that_opens_another_path_to_the_database_is_new() {
-    use git2::{IndexAddOption, Repository, Signature};
-    fn commit(repository: &Repository, message: &str) {
-        let mut index = repository.index().unwrap();
-        index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
-        index.write().unwrap();
-        let tree = repository.find_tree(index.write_tree().unwrap()).unwrap();
-        let signature = Signature::now("lintel tests", "tests@example.invalid").unwrap();
-        let parent = repository
-            .head()
-            .ok()
-            .and_then(|head| head.peel_to_commit().ok());
-        let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
-        repository
-            .commit(
-                Some("HEAD"),
-                &signature,
-                &signature,
-                message,
-                &tree,
-                &parents,
-            )
-            .unwrap();
-    }
     let dir = tempfile::tempdir().unwrap();
     tests::copy_tree(&tests::example("clean-architecture"), dir.path()).unwrap();
-    let repository = Repository::init(dir.path()).unwrap();
-    commit(&repository, "base");
+    let repository = git2::Repository::init(dir.path()).unwrap();
+    crate::commit_all(&repository, "base");
     let base = repository.head().unwrap().peel_to_commit().unwrap();
     repository.branch("main-base", &base, true).unwrap();
     // The README's pull request: PlaceOrder takes the concrete repository too.
@@ -224,7 +201,7 @@ fn clean_architecture_pull_request_that_opens_another_path_to_the_database_is_ne
             "PlaceOrder(OrderRepository orders",
         );
     std::fs::write(&place_order, text).unwrap();
-    commit(&repository, "PlaceOrder takes the Postgres repository");
+    crate::commit_all(&repository, "PlaceOrder takes the Postgres repository");
 
     let mut options = CheckOptions::new(dir.path());
     options.scope = ScopeRequest::Diff("main-base".into());
