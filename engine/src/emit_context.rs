@@ -27,7 +27,7 @@ fn plain_words(rule: &Rule) -> String {
     };
     match rule.kind {
         RuleKind::DenyFlow => format!("no direct dependency `{}` (no import, client or call across it)", endpoints()),
-        RuleKind::DenyReach => format!("no dependency path `{}`, direct or through other components", endpoints()),
+        RuleKind::DenyReach => format!("no dependency path `{}`: no chain of imports, injections, clients or calls leading file by file from the first into the second, directly or through other code", endpoints()),
         RuleKind::RequireFlowVia => "every dependency path between these components must pass through the via component(s)".to_owned(),
         RuleKind::DenyDataFlow => "the named data must not reach the target through any dependency path".to_owned(),
         RuleKind::RequireDataFlowVia => "the named data may reach the target only through the via component(s)".to_owned(),
@@ -48,7 +48,7 @@ fn plain_words(rule: &Rule) -> String {
         RuleKind::WorkflowAction => "CI workflows may publish, deploy or release only as allowed here".to_owned(),
         RuleKind::WorkflowPermission => "CI workflow token permissions are limited as stated".to_owned(),
         RuleKind::WorkflowStepOrder => "in CI workflows, the first step must run before the second".to_owned(),
-        RuleKind::DenyInject => "no constructor injection across this boundary".to_owned(),
+        RuleKind::DenyInject => "no constructor injection across this boundary, judged by the implementation DI registers for each injected service (an interface counts where its implementation is)".to_owned(),
         RuleKind::DenyInjectReach => "no chain of constructor injections across this boundary".to_owned(),
         RuleKind::DenyLifetime | RuleKind::DenyLifetimeReach => "a service of the first lifetime must not depend on one of the second (captive dependency)".to_owned(),
         RuleKind::DenyResolve => "no service-locator resolution here; inject dependencies instead".to_owned(),

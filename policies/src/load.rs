@@ -1,4 +1,4 @@
-//! `import` (`language.md` §2.1): one spec from several files.
+//! `import`: one spec from several files.
 //!
 //! The loader reads, lexes and parses the root file and every file it imports, depth-first,
 //! and merges their declarations in DFS order.

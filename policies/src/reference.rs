@@ -50,24 +50,34 @@ pub fn render() -> String {
     let mut text = String::from(
         "# The `.ag` language reference\n\n\
          Generated from the module docs in `policies/src/` by `cargo test -p policies reference`; do not edit by hand.\n\
-         The normative definition is `shared/spec/language.md`; this page has one example per declaration.\n",
+         One section per declaration: what the type checker checks, why, an example that passes and one that fails, \
+         and how its rules are encoded for Z3. How flows become edges and paths become chains of files is under `invariant`.\n",
     );
     for source in SOURCES {
         let doc = module_doc(source);
         let Some((title, body)) = doc.split_first() else {
             continue;
         };
-        let title = if title.starts_with("The user-facing language reference") {
-            "Other declarations: `plugin`, `repo`, `service` and `test`".to_owned()
+        // This module's own first paragraph is about the generator, not the language.
+        let (title, body) = if title.starts_with("The user-facing language reference") {
+            let declarations = body
+                .iter()
+                .position(|line| line.trim().is_empty())
+                .map_or(body, |blank| body.get(blank..).unwrap_or_default());
+            (
+                "Other declarations: `plugin`, `repo`, `service` and `test`".to_owned(),
+                declarations,
+            )
         } else {
-            title.clone()
+            (title.clone(), body)
         };
         text.push_str(&format!("\n## {title}\n"));
         let mut previous_blank = false;
         for line in body {
             let line = match line.strip_prefix("# ") {
                 Some(heading) => format!("### {heading}"),
-                None => line.clone(),
+                // A rustdoc link means nothing on this page: name the folder instead.
+                None => line.replace("[`crate::smt`]", "`policies/src/smt/`"),
             };
             let blank = line.trim().is_empty();
             if !(blank && previous_blank) {

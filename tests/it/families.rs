@@ -7,7 +7,7 @@ use engine::check::{run_check, CheckOptions};
 use engine::report::CheckRun;
 use engine::scope::ScopeRequest;
 use engine::solve::Z3Solver;
-use git2::{IndexAddOption, Repository, Signature};
+use git2::Repository;
 
 use crate::{check, check_example, replay_with_z3};
 
@@ -203,38 +203,12 @@ fn every_blocking_entry_of_the_family_examples_is_proved_and_replays_unsat() {
     }
 }
 
-fn commit(repository: &Repository, message: &str) -> git2::Oid {
-    let mut index = repository.index().unwrap();
-    index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
-    index.update_all(["*"], None).unwrap();
-    index.write().unwrap();
-    let tree = repository.find_tree(index.write_tree().unwrap()).unwrap();
-    let signature = Signature::now("lintel tests", "tests@example.invalid").unwrap();
-    let parents: Vec<git2::Commit<'_>> = repository
-        .head()
-        .ok()
-        .and_then(|head| head.peel_to_commit().ok())
-        .into_iter()
-        .collect();
-    let parents: Vec<&git2::Commit<'_>> = parents.iter().collect();
-    repository
-        .commit(
-            Some("HEAD"),
-            &signature,
-            &signature,
-            message,
-            &tree,
-            &parents,
-        )
-        .unwrap()
-}
-
 /// The docs-freshness example as a repository with a `main-base` branch.
 fn docs_repository() -> (tempfile::TempDir, Repository) {
     let dir = tempfile::tempdir().unwrap();
     tests::copy_tree(&tests::example("docs-freshness"), dir.path()).unwrap();
     let repository = Repository::init(dir.path()).unwrap();
-    commit(&repository, "base");
+    crate::commit_all(&repository, "base");
     {
         let head = repository.head().unwrap().peel_to_commit().unwrap();
         repository.branch("main-base", &head, true).unwrap();
@@ -248,7 +222,7 @@ fn docs_freshness_fails_a_change_to_the_api_alone() {
     let api = dir.path().join("api/orders.ts");
     let text = std::fs::read_to_string(&api).unwrap();
     std::fs::write(&api, text.replace("order.total", "Math.round(order.total)")).unwrap();
-    commit(&repository, "round totals");
+    crate::commit_all(&repository, "round totals");
     let checked = run(dir.path(), ScopeRequest::Diff("main-base".into()));
     assert_proved(&checked, "docs-freshness");
     let mut verdict = serde_json::to_value(&checked.verdict).unwrap();
@@ -281,7 +255,7 @@ fn docs_freshness_passes_when_the_docs_change_too_even_by_a_rename() {
         dir.path().join("docs/api-v1.md"),
     )
     .unwrap();
-    commit(&repository, "api v2, old docs moved away");
+    crate::commit_all(&repository, "api v2, old docs moved away");
     let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 2);
     assert_eq!(
         verdict["change_violations"],

@@ -6,6 +6,7 @@ use engine::scope::ScopeRequest;
 use git2::{IndexAddOption, Repository, Signature};
 
 use crate::check;
+use crate::commit_all as commit;
 
 const SPEC: &str = r#"
 node app : server
@@ -30,28 +31,6 @@ fn stage_all(repository: &Repository) -> git2::Oid {
     index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
     index.write().unwrap();
     index.write_tree().unwrap()
-}
-
-fn commit(repository: &Repository, message: &str) -> git2::Oid {
-    let tree = repository.find_tree(stage_all(repository)).unwrap();
-    let signature = Signature::now("lintel tests", "tests@example.invalid").unwrap();
-    let parents: Vec<git2::Commit<'_>> = repository
-        .head()
-        .ok()
-        .and_then(|head| head.peel_to_commit().ok())
-        .into_iter()
-        .collect();
-    let parents: Vec<&git2::Commit<'_>> = parents.iter().collect();
-    repository
-        .commit(
-            Some("HEAD"),
-            &signature,
-            &signature,
-            message,
-            &tree,
-            &parents,
-        )
-        .unwrap()
 }
 
 fn base_repository() -> (tempfile::TempDir, Repository) {

@@ -101,3 +101,32 @@ pub fn replay_with_z3(script: &str) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+/// Stages every change of the work tree (additions, edits and deletions) and commits it on HEAD.
+pub fn commit_all(repository: &git2::Repository, message: &str) -> git2::Oid {
+    let mut index = repository.index().unwrap();
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    index.update_all(["*"], None).unwrap();
+    index.write().unwrap();
+    let tree = repository.find_tree(index.write_tree().unwrap()).unwrap();
+    let signature = git2::Signature::now("lintel tests", "tests@example.invalid").unwrap();
+    let parents: Vec<git2::Commit<'_>> = repository
+        .head()
+        .ok()
+        .and_then(|head| head.peel_to_commit().ok())
+        .into_iter()
+        .collect();
+    let parents: Vec<&git2::Commit<'_>> = parents.iter().collect();
+    repository
+        .commit(
+            Some("HEAD"),
+            &signature,
+            &signature,
+            message,
+            &tree,
+            &parents,
+        )
+        .unwrap()
+}

@@ -1,4 +1,4 @@
-//! `component` (`language.md` §2.6): a named set of source files, the unit every code-level rule talks about.
+//! `component`: a named set of source files, the unit every code-level rule talks about.
 //!
 //! # What it checks
 //! `runs_on` names a node (`unknown-node`) and `paths` is one glob or a non-empty list of globs
@@ -15,7 +15,10 @@
 //!
 //! # Why
 //! Every file belongs to at most one component (the most specific glob wins), so every fact
-//! the extractors find has one subject.
+//! the extractors find has at most one subject. A file no component owns is still read: it is
+//! never the subject of a finding, but the chains that path rules follow pass through it (see
+//! `invariant`). A file a `!` glob takes out of its component is such a file, unless another
+//! component's globs match it; to leave a file out of the check altogether, `exclude` it.
 //!
 //! # Passing example
 //! `component Api { runs_on: app  paths: ["api/**", "shared/api/**"]  role: application  handles: Profile }`;

@@ -1,17 +1,19 @@
-//! `exclude` (`language.md` §2.6a): files left out of the checked project.
+//! `exclude`: files left out of the checked project.
 //!
 //! # What it checks
 //! `exclude "glob"`, `exclude ["a", "b"]` or `exclude "a", "b"` lists globs as component `paths`
-//! do (§3.3): each must compile, be relative and have no `..` segment, and none may start with
+//! do: each must compile, be relative and have no `..` segment, and none may start with
 //! `!` (`invalid-glob`); a leading `./` is removed. Several `exclude` declarations merge, across
 //! imported files too.
 //!
 //! # Why
 //! Generated clients, vendored code, fixtures and tests that may cross layers are not the
-//! architecture: a file an `exclude` glob matches is not read at all, has no owner, starts or
-//! carries no flow, and no chain passes through it. `stats.files_excluded` counts the files left
-//! out (those an `exclude` glob matches, and those a component's `!` glob removes that no other
-//! component owns).
+//! architecture: a file an `exclude` glob matches is not read at all (not for its flows, not for
+//! the types it declares), has no owner, starts or carries no flow, and no chain passes through
+//! it. A component's `!` glob does less: it only takes files out of that component, and a file
+//! it removes that no other component owns is still read, as a file no component owns.
+//! `stats.files_excluded`, present whenever the spec has an `exclude` or a `!` glob, counts both:
+//! the files an `exclude` glob matches, and those a `!` glob removes that no other component owns.
 //!
 //! # Passing example
 //! `exclude ["**/testdata/**", "web/ui/node_modules/**"]` and, in an imported file,

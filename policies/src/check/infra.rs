@@ -1,4 +1,4 @@
-//! `node` and `resource` (`language.md` §2.2, §2.3): runtime, infrastructure and capability entities.
+//! `node` and `resource`: runtime, infrastructure and capability entities.
 //!
 //! # What it checks
 //! The type is in the node-type (or resource-type) vocabulary (`unknown-node-type`,

@@ -1,4 +1,4 @@
-//! `enum` and `data` (`language.md` §2.4, §2.5): closed value sets and domain types.
+//! `enum` and `data`: closed value sets and domain types.
 //!
 //! # What it checks
 //! An enum has at least one value (`empty-enum`) and no repeats (`duplicate-enum-value`).

@@ -1,4 +1,4 @@
-//! `change_policy` (`language.md` §2.20): co-change coupling between components.
+//! `change_policy`: co-change coupling between components.
 //!
 //! # What it checks
 //! Both names are components (`unknown-component`); the same component on both sides is a

@@ -1,5 +1,4 @@
-//! `contract` (`language.md` §2.13): declared interface shapes, and HTTP path normalisation
-//! (§3.7), shared by the contract checks of the engine.
+//! `contract`: declared interface shapes, and the HTTP path normalisation of the contract checks.
 //!
 //! # What it checks
 //! HTTP paths start with `/` (`invalid-route`, W); no two HTTP endpoints share a method and

@@ -1,4 +1,4 @@
-//! `data_policy` (`language.md` §2.18): where labelled data may go.
+//! `data_policy`: where labelled data may go.
 //!
 //! # What it checks
 //! Classifications and jurisdictions are labels that some data uses (`unknown-classification`,
@@ -8,6 +8,14 @@
 //! # Why
 //! A label no data carries would never reach anything, so the rule could never fire.
 //!
+//! # Data reach
+//! Data starts at the components that declare `handles: D` and travels along chains of files in
+//! the direction of the edges, from caller to callee (see `invariant`: a chain is a sequence of
+//! edges between files, never two component edges that no file joins). Data D reaches T via its
+//! handler H when a chain leads from a file of H to a file of T, or to the entity T. Each finding
+//! is one (data, handler, target) with the shortest chain as witness: `detected.path` lists the
+//! components and entities along it, `detected.files` its files.
+//!
 //! # Passing example
 //! `data_policy Privacy { deny classification pii -> untrusted ; deny jurisdiction eu -> partner }`
 //!
@@ -15,7 +23,8 @@
 //! `deny classification phi -> untrusted` gives `unknown-classification`.
 //!
 //! # SMT encoding
-//! See [`crate::smt`]: data reach over `handles` and the reach closure.
+//! See [`crate::smt`]: the handler's `(handles H D)` and the witness chain from H to the target,
+//! with the path axioms instantiated along it, as for `invariant`'s chain rules.
 
 use crate::check::Checker;
 use crate::model::{DeclarationKind, RuleBody, RuleKind};

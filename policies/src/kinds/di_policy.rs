@@ -1,4 +1,4 @@
-//! `di_policy` (`language.md` §2.17): dependency-injection boundaries.
+//! `di_policy`: dependency-injection boundaries.
 //!
 //! # What it checks
 //! Component names are components (`unknown-component`); lifetimes are `singleton`, `scoped`
@@ -6,6 +6,17 @@
 //!
 //! # Why
 //! An inject rule between unknown components could never see an inject edge.
+//!
+//! # Registrations and flows
+//! `di_policy` judges the wiring of the DI container, and flow rules never do. `deny inject A -> B`
+//! follows registrations: a constructor of A that injects a service whose registered
+//! implementation (`AddScoped<IOrderRepository, OrderRepository>()`) is declared in B is a
+//! finding, even when A names only the interface. A flow or reach rule sees the type the
+//! constructor names instead: injecting `IOrderRepository` is an edge to the file that declares
+//! `IOrderRepository`, so a use case may depend on a domain port that the composition root wires
+//! to infrastructure, while a controller that gets the same port injected breaks
+//! `deny inject Api -> Infrastructure`. `deny lifetime` and `deny lifetime_reach` follow the
+//! registered implementations' constructors from service to service.
 //!
 //! # Passing example
 //! `di_policy Di { deny inject Web -> Repo ; deny lifetime singleton -> scoped }`

@@ -1,4 +1,4 @@
-//! `event_policy` (`language.md` §2.12): temporal protocols between events.
+//! `event_policy`: temporal protocols between events.
 //!
 //! # What it checks
 //! The scope is data or a component (`unknown-scope`); an event preceded by itself is a warning

@@ -1,4 +1,4 @@
-//! `invariant` (`language.md` §2.7): 18 surface forms, 11 rule kinds.
+//! `invariant`: 18 surface forms, 11 rule kinds.
 //!
 //! # What it checks
 //! Plain endpoints are declared entities (`unknown-entity`); `role`, `layer` and `resource`
@@ -10,6 +10,55 @@
 //! # Why
 //! A rule that names nothing would silently never fire.
 //!
+//! # Edges
+//! A flow edge starts at a file and comes from one fact of it:
+//! - an import, to the file it resolves to; a type-only import (TypeScript's `import type`, or
+//!   an import the compiler elides because its names are used only as types) makes none;
+//! - a constructor injection, to the file that declares the injected type, when the project
+//!   declares it exactly once. Code depends on the type it names: a use case that injects
+//!   `IOrderRepository`, declared in the domain, depends on the domain, even when the DI
+//!   container registers an infrastructure class for it. A type declared outside the project
+//!   (`IConfiguration`, `IDistributedCache`), or declared more than once in it, gives no edge.
+//!   Which implementation the container registers is what `di_policy` judges, never a flow
+//!   or reach rule;
+//! - a database, cache, queue, storage or HTTP client, to the node or resource of its technology;
+//! - an HTTP call, to the files that serve its route (of a component that implements a contract
+//!   declaring it), else to its target node or resource;
+//! - a reviewed query's `flow` fact, to its target component's files or its target entity.
+//!
+//! The component edge A -> B exists when a file owned by A has an edge into a file owned by B or
+//! into the entity B. `deny flow A -> B` is judged on these edges: every fact that makes the
+//! edge is a finding, located at that fact.
+//!
+//! # Chains
+//! `deny reach`, `require flow … via` (`deny path_without_via`), `deny dataflow` and
+//! `require dataflow … via` (`deny data_path_without_via`) are judged on chains of files, and so
+//! are the `data_policy` and `trust_policy` rules. Every file of the project that is not
+//! excluded is read, whether a component owns it or not: a file no component owns is never the
+//! subject of a finding, but chains pass through it. A chain from A to B is a sequence of edges
+//! from a file of A to a file of B, or to the entity B, whose files in between belong to neither
+//! A nor B (they may belong to other components, or to none).
+//!
+//! Component edges that no chain of files joins are not a path. When `app/x.ts` imports
+//! `shared/a.ts` and `shared/b.ts` imports `server/y.ts`, App has an edge to Shared and Shared
+//! one to Server, yet no code of App can run into Server, so `deny reach App -> Server` holds.
+//! It fails once `shared/a.ts` imports `shared/b.ts`.
+//!
+//! `deny reach` and `require flow … via` give one finding per pair of endpoints, the dataflow
+//! forms one per data, handler and target. A finding's witness is the shortest chain, ties
+//! broken by the smaller sequence of file paths. `detected.path` lists the components and entities along
+//! it (files no component owns left out, repeats merged), and `detected.files` lists its files in
+//! order, ending with the target node or resource when the chain ends at one. The finding is
+//! located at the chain's first edge. When the check is narrowed to some files (staged changes,
+//! `--file`), the chain must use an edge whose fact lies in them, and the finding is located at
+//! the first such edge: the change that closes the path. Under `--diff`, a chain through an edge
+//! the merge base does not have comes first: the finding is then `new`, even when the pair was
+//! already violated on the base (so `--new-only` does not hide a pull request that opens another
+//! forbidden path), and it is located at that edge.
+//!
+//! `require flow A -> B via V` is violated by a chain from A to B that avoids V: no file strictly
+//! inside it is owned by a member of V, and no entity strictly inside it is one.
+//!
 //! # Passing example
 //! `invariant Layering { deny flow Web -> db  require flow Api -> db via Repo }`
 //!
@@ -17,8 +66,11 @@
 //! `invariant Layering { deny flow Wbe -> db }` gives `unknown-entity` with "did you mean `Web`?".
 //!
 //! # SMT encoding
-//! See [`crate::smt`]: DenyFlow is `(not (edge A B))`, DenyReach `(not (reach A B))`, and the
-//! via forms use the `free` closure that avoids the via set.
+//! See [`crate::smt`]: DenyFlow is `(not (edge A B))` with the one edge fact. A chain rule is
+//! `(not (reach A B))` (`free` for a chain that avoids the via set) with the witness chain:
+//! each hop's edge fact, the `owned_by` facts that map its files to their components, and the
+//! instance of the path axiom at each hop. No quantifier is left to instantiate, so a chain of
+//! 1,000 files is proved as fast as one of two, and the unsat core lists every hop.
 
 use crate::check::Checker;
 use crate::error::Code;

@@ -1,4 +1,4 @@
-//! `machine` (`language.md` §2.8): allowed and denied transitions of one enum field.
+//! `machine`: allowed and denied transitions of one enum field.
 //!
 //! # What it checks
 //! The data exists (`unknown-data`) and has the field (`unknown-field`), whose type is an enum

@@ -1,7 +1,7 @@
-//! `operation_policy` (`language.md` §2.11): preconditions and postconditions of operations.
+//! `operation_policy`: preconditions and postconditions of operations.
 //!
 //! # What it checks
-//! The operation name is free-form; the condition is checked as a value expression (§2.10).
+//! The operation name is free-form; the condition is checked as a `value_policy` expression.
 //!
 //! # Why
 //! A condition over a path that does not exist could never be contradicted.

@@ -1,4 +1,4 @@
-//! `permission` (`language.md` §2.9): role-gated operations on data or a component.
+//! `permission`: role-gated operations on data or a component.
 //!
 //! # What it checks
 //! The target is data or a component (`unknown-target`); in `E.V`, `E` is an enum

@@ -1,4 +1,4 @@
-//! `trust_policy` (`language.md` §2.19): trust-zone boundaries.
+//! `trust_policy`: trust-zone boundaries.
 //!
 //! # What it checks
 //! Trust levels are valid (`invalid-trust`) and, as a warning, used by some entity
@@ -7,6 +7,14 @@
 //! # Why
 //! A rule over a zone no entity is in could never fire.
 //!
+//! # Chains
+//! Both rules are judged on chains of files (see `invariant`). `require auth τ1 -> τ2` is
+//! violated by a chain from an entity X of trust τ1 to an entity Y of trust τ2 on which nothing
+//! after X has auth: neither the components that own the files along it nor Y, so a path
+//! through an authenticating gateway passes. `deny flow τ1 -> τ2 when data cls` is violated when
+//! data of that classification reaches, along a chain, from its handler in τ1 to an entity in
+//! τ2. Each finding carries the shortest such chain in `detected.path` and `detected.files`.
+//!
 //! # Passing example
 //! `trust_policy Edge { require auth untrusted -> trusted ; deny flow trusted -> untrusted when data pii }`
 //!
@@ -14,7 +22,9 @@
 //! `require auth public -> trusted` gives `invalid-trust`.
 //!
 //! # SMT encoding
-//! See [`crate::smt`]: paths whose entities after the source lack auth.
+//! See [`crate::smt`]: `require auth` is `unauth_reach` over the witness chain (no vertex after
+//! the first has auth), `deny flow … when data` a data reach; both with the path axioms
+//! instantiated along the chain, as for `invariant`'s chain rules.
 
 use crate::check::Checker;
 use crate::model::{DeclarationKind, RuleBody, RuleKind};

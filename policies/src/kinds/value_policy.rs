@@ -1,4 +1,4 @@
-//! `value_policy` (`language.md` §2.10): invariants over runtime values.
+//! `value_policy`: invariants over runtime values.
 //!
 //! # What it checks
 //! Each expression's path types through data fields, `Optional` and list `length`

@@ -1,5 +1,4 @@
-//! `workflow_policy` (`language.md` §2.16): what CI workflows may publish, deploy or release,
-//! which token permissions they may hold, and the order of their steps.
+//! `workflow_policy`: what CI workflows may publish, deploy or release, their permissions, step order.
 //!
 //! # What it checks
 //! Workflow references are components or `*` (`unknown-component`); action targets are nodes

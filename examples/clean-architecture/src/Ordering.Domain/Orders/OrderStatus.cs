@@ -1,0 +1,9 @@
+namespace Ordering.Domain.Orders;
+
+public enum OrderStatus
+{
+    Placed,
+    Paid,
+    Shipped,
+    Cancelled,
+}
