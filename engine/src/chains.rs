@@ -2,7 +2,8 @@
 //!
 //! Vertices are the project files that take part in a flow fact (owned or not; excluded files are
 //! never extracted) and the declared nodes and resources a fact targets. Edges are the flow facts,
-//! file by file: an import to the file it resolves to (type-only imports make none), a
+//! file by file: an import to the file it resolves to (type-only imports make none; a Go import
+//! is of a package, so to every non-test file of its folder), a
 //! constructor injection to the file that declares the injected type, an `accesses_technology`
 //! to its target entity, an `http_call` to the files of the implementing component that serve the
 //! route (else to its target entity; both with the spec's `clients` and `urls` bindings,
@@ -118,10 +119,16 @@ impl FileGraph {
             let file = fact.evidence.file.to_string();
             match fact.kind {
                 FactKind::Import if !fact.property_flag("typeOnly") => {
-                    if let Some(resolved) = fact.property_str("resolved") {
-                        if resolved != file {
-                            raw.push((file, Target::File(resolved.to_owned()), index));
-                        }
+                    let Some(resolved) = fact.property_str("resolved") else {
+                        continue;
+                    };
+                    if fact.property_str("language") == Some("go") {
+                        // A Go import is of the whole package: every non-test file of its
+                        // folder (the fact names one, its representative file).
+                        let folder = resolved.rsplit_once('/').map_or("", |(folder, _)| folder);
+                        raw.push((file, Target::Package(folder.to_owned()), index));
+                    } else if resolved != file {
+                        raw.push((file, Target::File(resolved.to_owned()), index));
                     }
                 }
                 FactKind::ConstructorInjection => {
@@ -205,7 +212,7 @@ impl FileGraph {
                 Target::Entity(name) => {
                     entities.insert(name);
                 }
-                Target::Component(_) => {}
+                Target::Component(_) | Target::Package(_) => {}
             }
         }
         let mut graph = Self {
@@ -230,6 +237,21 @@ impl FileGraph {
                     .push(vertex);
             }
         }
+        // The files of each Go package folder, for package imports.
+        let mut packages: BTreeMap<&str, Vec<Vertex>> = BTreeMap::new();
+        if raw
+            .iter()
+            .any(|(_, target, _)| matches!(target, Target::Package(_)))
+        {
+            for (position, name) in graph.names.iter().take(graph.files).enumerate() {
+                if name.ends_with(".go") && !name.ends_with("_test.go") {
+                    let folder = name.rsplit_once('/').map_or("", |(folder, _)| folder);
+                    if let Ok(vertex) = Vertex::try_from(position) {
+                        packages.entry(folder).or_default().push(vertex);
+                    }
+                }
+            }
+        }
         let mut triples: Vec<(Vertex, Vertex, usize)> = Vec::with_capacity(raw.len());
         for (file, target, fact) in &raw {
             let Some(from) = graph.vertex(file) else {
@@ -243,6 +265,13 @@ impl FileGraph {
                 }
                 Target::Component(name) => {
                     for to in graph.component_files.get(name).into_iter().flatten() {
+                        if *to != from {
+                            triples.push((from, *to, *fact));
+                        }
+                    }
+                }
+                Target::Package(folder) => {
+                    for to in packages.get(folder.as_str()).into_iter().flatten() {
                         if *to != from {
                             triples.push((from, *to, *fact));
                         }
@@ -576,6 +605,8 @@ enum Target {
     File(String),
     Entity(String),
     Component(String),
+    /// Every non-test `.go` file of a folder (a Go package).
+    Package(String),
 }
 
 impl Target {

@@ -744,6 +744,44 @@ mod chains {
     }
 
     #[test]
+    fn a_go_import_is_of_the_whole_package_so_a_chain_runs_through_any_of_its_files() {
+        // `web/a.go` imports package `lib/b`, represented by its first file `lib/b/b1.go`; the
+        // package's other file `lib/b/b2.go` imports `repo`. Go links the whole package.
+        let go_import = |file: &str, resolved: &str| {
+            fact(
+                FactKind::Import,
+                file,
+                1,
+                &[
+                    ("specifier", resolved),
+                    ("resolved", resolved),
+                    ("language", "go"),
+                ],
+            )
+        };
+        let run = graph_run(
+            "invariant Layers { deny reach Web -> Repo }",
+            vec![
+                go_import("web/a.go", "lib/b/b1.go"),
+                go_import("lib/b/b2.go", "repo/r.go"),
+                go_import("lib/b/b2_test.go", "repo/r.go"),
+            ],
+        );
+        let (_, files, site) = chain_of(&run, 0);
+        assert_eq!(files, ["web/a.go", "lib/b/b2.go", "repo/r.go"]);
+        assert_eq!(site, "web/a.go:1");
+        // A package's test files are not part of what an importer links.
+        let run = graph_run(
+            "invariant Layers { deny reach Web -> Repo }",
+            vec![
+                go_import("web/a.go", "lib/b/b1.go"),
+                go_import("lib/b/b2_test.go", "repo/r.go"),
+            ],
+        );
+        assert!(run.findings().is_empty());
+    }
+
+    #[test]
     fn a_chain_ends_at_the_node_its_last_file_accesses() {
         let run = graph_run(
             "invariant Layers { deny reach Web -> db }",
