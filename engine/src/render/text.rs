@@ -47,9 +47,9 @@ pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Op
 /// Writes the human report; each `explain` hint carries `check_flags`, the flags of the check
 /// (`crate::agent::check_flags`).
 ///
-/// Chain findings located at the same edge (the change that closes several forbidden paths)
-/// are written together under that edge, where the first of them stands, so a reviewer sees
-/// the change first: "this import closes 3 forbidden paths".
+/// Findings located at the same edge, when chain findings are among them (the change that closes
+/// forbidden paths), are written together under that edge, where the first of them stands, so a
+/// reviewer sees the change first: "import of `x` closes 3 forbidden path(s)".
 pub fn write(
     out: &mut dyn Write,
     verdict: &Verdict,
@@ -65,32 +65,42 @@ pub fn write(
             detected.evidence.clone(),
         )
     };
+    // Findings at one site, where a chain finding is among them: the edge closes paths (a
+    // `deny flow` finding of the same import stands with them).
     let mut closers: BTreeMap<_, Vec<&ArchitectureViolation>> = BTreeMap::new();
     for violation in &verdict.violations {
-        if violation.detected.files.is_some() {
-            closers.entry(site(violation)).or_default().push(violation);
-        }
+        closers.entry(site(violation)).or_default().push(violation);
     }
+    closers.retain(|_, group| {
+        group.len() > 1 && group.iter().any(|member| member.detected.files.is_some())
+    });
     let mut written: BTreeSet<&str> = BTreeSet::new();
     for violation in &verdict.violations {
         if written.contains(violation.id.as_str()) {
             continue;
         }
-        let group = closers
-            .get(&site(violation))
-            .filter(|group| violation.detected.files.is_some() && group.len() > 1);
+        let group = closers.get(&site(violation));
         let Some(group) = group else {
             write_violation(out, violation, root, check_flags, true)?;
             continue;
         };
         let detected = &violation.detected;
         let blocking = group.iter().filter(|member| member.blocking).count();
+        let paths = group
+            .iter()
+            .filter(|member| member.detected.files.is_some())
+            .count();
+        let others = group.len() - paths;
         writeln!(
             out,
-            "{}[closes-paths]: {} closes {} forbidden paths{}",
+            "{}[closes-paths]: {} closes {paths} forbidden path(s){}{}",
             if blocking > 0 { "error" } else { "note" },
             detected.evidence,
-            group.len(),
+            if others == 0 {
+                String::new()
+            } else {
+                format!(" and breaks {others} other rule(s)")
+            },
             if blocking == group.len() {
                 String::new()
             } else {

@@ -964,7 +964,7 @@ fn the_text_output_groups_the_paths_one_changed_import_closes_under_it() {
                  component Web { runs_on: app paths: \"web/**\" }\n\
                  component Api { runs_on: app paths: \"api/**\" }\n\
                  component Repo { runs_on: app paths: \"repo/**\" }\n\
-                 invariant Layers {\n  deny reach Web -> Repo\n  deny reach Web -> db\n  deny reach Api -> db\n}\n",
+                 invariant Layers {\n  deny reach Web -> Repo\n  deny reach Web -> db\n  deny reach Api -> db\n  deny flow Api -> Repo\n}\n",
             ),
             (
                 "web/page.ts",
@@ -995,7 +995,7 @@ fn the_text_output_groups_the_paths_one_changed_import_closes_under_it() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let text = String::from_utf8(output.stdout).unwrap();
-    let header = "error[closes-paths]: import of `../repo/orders` closes 3 forbidden paths";
+    let header = "error[closes-paths]: import of `../repo/orders` closes 3 forbidden path(s) and breaks 1 other rule(s)";
     assert_eq!(text.matches(header).count(), 1, "{text}");
     let after = &text[text.find(header).unwrap()..];
     assert!(
