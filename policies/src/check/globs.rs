@@ -240,10 +240,13 @@ fn overlaps(first: &Alternative, second: &Alternative) -> bool {
             .as_ref()
             .is_some_and(|matcher| matcher.is_match(text))
     };
+    // An empty literal tail (a glob ending in `**` or `*`) says nothing of the other's files:
+    // `p/*/a/**` and `p/*/b/**` share no file, though both tails are empty.
+    let tail_within = |long: &str, short: &str| !short.is_empty() && long.ends_with(short);
     matches(&first.matcher, &second.text)
         || matches(&second.matcher, &first.text)
-        || first.tail.ends_with(&second.tail)
-        || second.tail.ends_with(&first.tail)
+        || tail_within(&first.tail, &second.tail)
+        || tail_within(&second.tail, &first.tail)
 }
 
 #[cfg(test)]

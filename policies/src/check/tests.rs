@@ -470,6 +470,11 @@ fn ambiguous_paths_is_a_warning_for_equal_prefixes() {
     );
     assert_clean("node app : server\ncomponent A { runs_on: app paths: \"src/*.ts\" }\ncomponent B { runs_on: app paths: \"src/*.js\" }");
     assert_clean("node app : server\ncomponent A { runs_on: app paths: \"api/**\" }\ncomponent B { runs_on: app paths: \"api/repo/**\" }");
+    // Sibling folders under a wildcard share no file (outline's plugins/*/client, */server).
+    assert_clean("node app : server\ncomponent A { runs_on: app paths: \"plugins/*/client/**\" }\ncomponent B { runs_on: app paths: \"plugins/*/server/**\" }");
+    // Equal non-empty tails still warn: `src/*/x.ts` and `src/**/x.ts` can both own `src/a/x.ts`.
+    let source = "node app : server\ncomponent A { runs_on: app paths: \"src/*/x.ts\" }\ncomponent B { runs_on: app paths: \"src/**/x.ts\" }";
+    assert_diagnostic(source, "ambiguous-paths", 3, 35);
 }
 
 #[test]
