@@ -174,6 +174,27 @@ fn bindings_are_kept_in_the_model() {
 }
 
 #[test]
+fn property_values_may_be_a_bracketed_list() {
+    let model = assert_clean(
+        "node orders_db : postgres { clients: [\"sequelize\", \"pg\",] trust: trusted }\n\
+         resource alerts : external_api { urls: [\"https://alertmanager:9093/**\"] }",
+    );
+    let db = model.node("orders_db").unwrap();
+    assert_eq!(db.clients, ["sequelize", "pg"]);
+    assert_eq!(db.trust.map(|trust| trust.as_str()), Some("trusted"));
+    assert_eq!(
+        model.resource("alerts").unwrap().urls,
+        ["https://alertmanager:9093/**"]
+    );
+    assert_diagnostic(
+        "node db : postgres { clients: [\"pg\" \"x\"] }",
+        "unexpected-token",
+        1,
+        37,
+    );
+}
+
+#[test]
 fn bindings_reject_empty_strings_and_bad_globs() {
     let diagnostic = assert_diagnostic(
         "node db : postgres { clients: \"pg\" \"\" }",

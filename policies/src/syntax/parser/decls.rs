@@ -61,8 +61,23 @@ impl Parser<'_> {
         }
     }
 
-    /// `value { [","] value }`: ends at `;`, `}`, or a `NAME ":"` that starts the next key.
+    /// `value { [","] value }`: ends at `;`, `}`, or a `NAME ":"` that starts the next key. A
+    /// bracketed list `[ value { "," value } [","] ]` reads the same (as `paths` and `exclude`
+    /// are written: `clients: ["sequelize", "bullmq"]`).
     pub(super) fn parse_values(&mut self) -> ParseResult<Vec<Ident>> {
+        if self.eat(TokenKind::LeftBracket).is_some() {
+            let mut values = vec![self.expect_value()?];
+            loop {
+                if self.eat(TokenKind::RightBracket).is_some() {
+                    return Ok(values);
+                }
+                self.expect(TokenKind::Comma)?;
+                if self.eat(TokenKind::RightBracket).is_some() {
+                    return Ok(values);
+                }
+                values.push(self.expect_value()?);
+            }
+        }
         let mut values = vec![self.expect_value()?];
         loop {
             let has_comma = self.eat(TokenKind::Comma).is_some();
