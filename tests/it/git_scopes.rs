@@ -689,16 +689,7 @@ fn a_pull_request_that_opens_another_path_for_a_violated_pair_is_new_and_blocks(
     );
     commit(&repository, "another path into Repo");
     let run = diff_new_only(dir.path());
-    let reach: Vec<_> = run
-        .verdict
-        .violations
-        .iter()
-        .filter(|violation| violation.violation_type == "reach_violation")
-        .collect();
-    assert_eq!(reach.len(), 1, "{:?}", run.verdict.violations);
-    let violation = reach[0];
-    assert_eq!(violation.status, "new");
-    assert!(violation.blocking);
+    let violation = crate::the_new_reach_finding(&run);
     assert_eq!(
         violation.detected.files.as_deref(),
         Some(

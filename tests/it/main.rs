@@ -46,6 +46,23 @@ pub fn run_cli(arguments: &[&str]) -> (i32, String) {
     (status.code(), String::from_utf8(stdout).unwrap())
 }
 
+/// The one reach finding of a run, asserted `new` and blocking (a pull request's new chain).
+pub fn the_new_reach_finding(
+    run: &engine::report::CheckRun,
+) -> &engine::verdict::ArchitectureViolation {
+    let reach: Vec<_> = run
+        .verdict
+        .violations
+        .iter()
+        .filter(|violation| violation.violation_type == "reach_violation")
+        .collect();
+    assert_eq!(reach.len(), 1, "{:?}", run.verdict.violations);
+    let violation = reach[0];
+    assert_eq!(violation.status, "new");
+    assert!(violation.blocking);
+    violation
+}
+
 /// Validates a verdict against the published schema (`lintel schema verdict`).
 pub fn assert_valid_verdict(verdict: &serde_json::Value) {
     let schema = engine::schema::verdict_schema();
