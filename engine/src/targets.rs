@@ -260,7 +260,8 @@ fn http_targets(bindings: &Bindings<'_>, fact: &Fact) -> Resolution {
         return Resolution::of(vec![target.to_owned()], Outcome::Named);
     }
     let url = fact.property_str("url");
-    if url.is_some_and(is_same_origin) {
+    // Relative as written, or once the file's constants fill it (`${BASE}/x`, `BASE = ''`).
+    if url.is_some_and(is_same_origin) || fact.property_flag("relativeUrl") {
         return Resolution::of(Vec::new(), Outcome::SameOrigin);
     }
     let bound = bindings.url_entities(url, &url_names(fact));

@@ -483,3 +483,37 @@ invariant I {
     );
     assert_eq!(warnings(&verdict, "vacuous-rule").len(), 1);
 }
+
+#[test]
+fn a_base_the_file_declares_empty_calls_its_own_origin() {
+    // `const BASE = ''` and `axios.create({ baseURL: '' })`: the requests are relative once
+    // the file's constants fill them, so neither they nor the clients they are made with flow
+    // into the declared `rest_api`.
+    let spec = "node app : server\nnode partner : rest_api\n\
+                component Web { runs_on: app paths: \"web/**\" }\n\
+                invariant L { deny flow Web -> partner }\n";
+    let relative = project(
+        spec,
+        &[(
+            "web/a.ts",
+            "import axios from \"axios\";\nconst api = axios.create({ baseURL: \"\" });\nexport const load = () => api.get(\"/api/orders\");\nconst BASE = \"\";\nexport const items = () => fetch(`${BASE}/api/items`);\n",
+        )],
+    );
+    assert_eq!(findings(&check_all(relative.path())), []);
+    // A base the file declares with a host is no relative URL: that call is the partner's.
+    let absolute = project(
+        spec,
+        &[(
+            "web/a.ts",
+            "const BASE = \"https://partner.example\";\nexport const items = () => fetch(`${BASE}/api/items`);\n",
+        )],
+    );
+    assert_eq!(
+        findings(&check_all(absolute.path())),
+        [(
+            "Web".to_owned(),
+            "partner".to_owned(),
+            "web/a.ts".to_owned()
+        )]
+    );
+}

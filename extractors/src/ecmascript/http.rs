@@ -197,6 +197,9 @@ pub(super) fn extract(
         }
         let interpolated = interpolated_with(url_node, source, constants);
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
+        // Whether the URL, with the file's constants and the instance's base filled in, is
+        // relative (`${BASE}/api/x` with `const BASE = ''`, `baseURL: ''`): the code's own origin.
+        let mut relative = false;
         let (url, path) = match interpolated {
             Some(value) => {
                 let (written, text) = based_url(
@@ -206,6 +209,7 @@ pub(super) fn extract(
                     Some(value.text),
                 );
                 let text = text.unwrap_or_default();
+                relative = text.starts_with('/') && !text.starts_with("//");
                 let path = static_path(&text).or_else(|| base_named_path(&written, &text));
                 (written, path)
             }
@@ -221,6 +225,10 @@ pub(super) fn extract(
         );
         set(&mut fact, "method", method.as_str());
         set(&mut fact, "url", syntax::truncate(&url, 120));
+        if relative && !url.starts_with('/') {
+            fact.properties
+                .insert("relativeUrl", policies::facts::PropertyValue::Bool(true));
+        }
         if let Some(path) = path {
             set(&mut fact, "path", path);
         }
