@@ -49,6 +49,13 @@ pub fn extract_project_with(
     let files = project_files(&root);
     let mut context = ProjectContext::discover(&root, &files);
     configure(&mut context);
+    let bound = bound_clients(case);
+    if !bound.is_empty() {
+        let generic = context.generic().clone();
+        context.set_generic(
+            generic.with_bound_clients(bound.iter().map(|&library| library.to_owned())),
+        );
+    }
     let mut extracted: Vec<(String, String, FileExtraction)> =
         extract_files(&mut context, &files, |file| {
             std::fs::read_to_string(root.join(file)).ok()
@@ -78,6 +85,18 @@ pub fn extract_project_with(
         }
     }
     extracted
+}
+
+/// The libraries a fixture's spec would bind with `clients` (`language.md` §2.2).
+fn bound_clients(case: &str) -> &'static [&'static str] {
+    match case {
+        "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],
+        "java/bound-clients" | "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
+        "csharp/bound-clients" => &["RabbitMQ.Client", "NATS.Client"],
+        "rust/bound-clients" => &["async_nats", "lapin"],
+        "swift/bound-clients" => &["NATS", "RabbitMQ"],
+        _ => &[],
+    }
 }
 
 /// Every fact of a fixture, one block per fact in (file, line, column, kind, id) order: the
@@ -221,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 75] = [
+const CASES: [&str; 76] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -235,6 +254,7 @@ const CASES: [&str; 75] = [
     "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
+    "go/bound-clients",
     "go/boundaries",
     "go/chi-mounts",
     "go/graph",
@@ -408,6 +428,11 @@ fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and
 #[test]
 fn go_imports_resolve_to_the_module_that_provides_the_package() {
     check_case("go/boundaries");
+}
+
+#[test]
+fn go_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("go/bound-clients");
 }
 
 #[test]
