@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 76] = [
+const CASES: [&str; 78] = [
     "csharp/aspnet",
     "csharp/conditional",
     "csharp/conventional",
@@ -262,6 +262,7 @@ const CASES: [&str; 76] = [
     "go/mounts",
     "go/requires",
     "go/web",
+    "java/bound-clients",
     "java/graph",
     "java/imports",
     "java/modules",
@@ -270,6 +271,7 @@ const CASES: [&str; 76] = [
     "java/spring",
     "java/web",
     "kotlin/android",
+    "kotlin/bound-clients",
     "kotlin/context",
     "kotlin/graph",
     "kotlin/imports",
@@ -433,6 +435,16 @@ fn go_imports_resolve_to_the_module_that_provides_the_package() {
 #[test]
 fn go_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
     check_case("go/bound-clients");
+}
+
+#[test]
+fn java_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("java/bound-clients");
+}
+
+#[test]
+fn kotlin_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("kotlin/bound-clients");
 }
 
 #[test]
