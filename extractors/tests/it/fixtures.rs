@@ -240,8 +240,9 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 78] = [
+const CASES: [&str; 79] = [
     "csharp/aspnet",
+    "csharp/bound-clients",
     "csharp/conditional",
     "csharp/conventional",
     "csharp/extension_blocks",
@@ -445,6 +446,11 @@ fn java_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
 #[test]
 fn kotlin_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
     check_case("kotlin/bound-clients");
+}
+
+#[test]
+fn csharp_uses_of_bound_libraries_are_definite_and_their_bare_usings_probable() {
+    check_case("csharp/bound-clients");
 }
 
 #[test]
