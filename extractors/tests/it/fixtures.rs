@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 79] = [
+const CASES: [&str; 80] = [
     "csharp/aspnet",
     "csharp/bound-clients",
     "csharp/conditional",
@@ -291,6 +291,7 @@ const CASES: [&str; 79] = [
     "python/subpackages",
     "python/weak-roots",
     "python/web",
+    "rust/bound-clients",
     "rust/graph",
     "rust/mounts",
     "rust/nests",
@@ -451,6 +452,11 @@ fn kotlin_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable()
 #[test]
 fn csharp_uses_of_bound_libraries_are_definite_and_their_bare_usings_probable() {
     check_case("csharp/bound-clients");
+}
+
+#[test]
+fn rust_uses_of_bound_libraries_are_definite_and_their_bare_uses_probable() {
+    check_case("rust/bound-clients");
 }
 
 #[test]
