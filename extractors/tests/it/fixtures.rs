@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 80] = [
+const CASES: [&str; 81] = [
     "csharp/aspnet",
     "csharp/bound-clients",
     "csharp/conditional",
@@ -299,6 +299,7 @@ const CASES: [&str; 80] = [
     "rust/targets",
     "rust/web",
     "rust/workspace",
+    "swift/bound-clients",
     "swift/conditional",
     "swift/graph",
     "swift/own-module",
@@ -457,6 +458,11 @@ fn csharp_uses_of_bound_libraries_are_definite_and_their_bare_usings_probable() 
 #[test]
 fn rust_uses_of_bound_libraries_are_definite_and_their_bare_uses_probable() {
     check_case("rust/bound-clients");
+}
+
+#[test]
+fn swift_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("swift/bound-clients");
 }
 
 #[test]
