@@ -422,10 +422,13 @@ fn short_name(path: &str) -> String {
 }
 
 /// The `accesses_technology` facts of the libraries the spec binds with `clients`
-/// (`language.md` §2.2) that the catalogue does not know: a call of a qualified path inside
-/// one (`celery.Celery(…)` after `import celery`) is a definite use, else the file's first
-/// import of it a probable one. The technology is the library: the engine resolves the fact
-/// through the entity that lists it.
+/// (`language.md` §2.2) that the catalogue does not know: a construction, call, injection or
+/// base type whose qualified path lies inside one (`celery.Celery(…)` after `import celery`,
+/// `nats.Connect(…)` after `import "github.com/nats-io/nats.go"`, `new ConnectionFactory()`
+/// after `import com.rabbitmq.client.ConnectionFactory;`) is a definite use, else the file's
+/// first import of it a probable one. The technology is the library: the engine resolves the
+/// fact through the entity that lists it. A library the file imports from the project is its
+/// own code, not an outside client.
 pub(crate) fn bound_facts<L: Located>(
     factory: &FactFactory<'_>,
     matcher: &ClientMatcher<'_>,
@@ -434,11 +437,19 @@ pub(crate) fn bound_facts<L: Located>(
     scope_of: &dyn Fn(L) -> Option<String>,
 ) -> Vec<Fact> {
     let generic = factory.generic();
+    if !generic.has_bound_clients() {
+        return Vec::new();
+    }
     let bound = |path: &str| {
         generic
             .bound_client(path)
             .filter(|library| !matcher.covers(library))
             .map(str::to_owned)
+    };
+    let is_own = |library: &str| {
+        imports
+            .iter()
+            .any(|import| import.is_project && generic.bound_client(&import.path) == Some(library))
     };
     let mut facts = Vec::new();
     let mut used: HashSet<String> = HashSet::new();
@@ -446,28 +457,10 @@ pub(crate) fn bound_facts<L: Located>(
         let Some(library) = bound(&site.path) else {
             continue;
         };
-        if !imports.iter().any(|import| {
-            !import.is_project && generic.bound_client(&import.path) == Some(&library)
-        }) {
+        if is_own(&library) {
             continue;
         }
-        let client = &site.path;
-        let mut fact = factory.fact(
-            FactKind::AccessesTechnology,
-            site.node,
-            Confidence::Definite,
-            scope_of(site.node),
-            format!("call of `{client}` from bound client `{library}`"),
-        );
-        fact.technology = Some(library.as_str().into());
-        set(&mut fact, "package", library.as_str());
-        set(&mut fact, "client", client.as_str());
-        set(
-            &mut fact,
-            "reason",
-            format!("calls `{client}` from `{library}`"),
-        );
-        facts.push(fact);
+        facts.push(bound_use_fact(factory, site, &library, scope_of(site.node)));
         used.insert(library);
     }
     for import in imports.iter().filter(|import| !import.is_project) {
@@ -494,6 +487,38 @@ pub(crate) fn bound_facts<L: Located>(
         facts.push(fact);
     }
     facts
+}
+
+/// A definite use of a bound library at a site: its client is the site's qualified path.
+fn bound_use_fact<L: Located>(
+    factory: &FactFactory<'_>,
+    site: &ClientSiteAt<L>,
+    library: &str,
+    scope: Option<String>,
+) -> Fact {
+    let (noun, verb) = match site.use_kind {
+        ClientUse::Construct => ("construction", "constructs"),
+        ClientUse::Call => ("call", "calls"),
+        ClientUse::Inject => ("injection", "injects"),
+        ClientUse::Extend => ("extension", "extends"),
+    };
+    let client = &site.path;
+    let mut fact = factory.fact(
+        FactKind::AccessesTechnology,
+        site.node,
+        Confidence::Definite,
+        scope,
+        format!("{noun} of `{client}` from bound client `{library}`"),
+    );
+    fact.technology = Some(library.into());
+    set(&mut fact, "package", library);
+    set(&mut fact, "client", client.as_str());
+    set(
+        &mut fact,
+        "reason",
+        format!("{verb} `{client}` from `{library}`"),
+    );
+    fact
 }
 
 #[cfg(test)]

@@ -61,6 +61,7 @@ use crate::syntax::{self, has_token, named_children, Fnv};
 use crate::walk_driver::FieldAt::{Any, First, Last};
 use crate::ExtractionInput;
 
+mod bound;
 mod extensions;
 mod namespace_names;
 
@@ -222,12 +223,26 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             anchor: out.anchors.at_walked(node, scope),
         })
         .collect();
+    let has_bound_clients = factory.generic().has_bound_clients();
+    let bound_sites: Vec<bound::BoundSite> = if has_bound_clients {
+        hits.iter()
+            .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+            .filter_map(|hit| client_site(hit, source, None))
+            .map(|site| {
+                let anchor = out.anchors.with_scope(site.node, scope_of(site.node));
+                (anchor, site.use_kind, site.path)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let pending = PendingUses {
         usings: pack_usings(&anchored_usings),
         own,
         uses: PackedNames::new(uses, &out.anchors),
         chains: PackedChains::new(&chains, &out.anchors),
         member_calls: pack_member_calls(&calls),
+        bound_sites,
     };
     out.defer(Part::CSharp(Box::new(pending)));
     let matcher = ClientMatcher {
@@ -237,7 +252,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let client_sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source, &matcher))
+        .filter_map(|hit| client_site(hit, source, Some(&matcher)))
         .collect();
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
@@ -299,6 +314,8 @@ pub(crate) struct PendingUses {
     /// The first member call of each method name and argument count, sorted, packed
     /// ([`pack_member_calls`]).
     member_calls: Box<[u8]>,
+    /// The sites that may use a library the spec binds (none when it binds nothing).
+    bound_sites: Vec<bound::BoundSite>,
 }
 
 /// A file's `using`s packed while it waits for the type index, as its first uses are
@@ -606,6 +623,9 @@ impl PendingUses {
                     imports_out::fact(&finishing.factory, site, finishing.scope(site.node))
                 }),
         );
+        if !self.bound_sites.is_empty() {
+            bound::facts(finishing, index, usings, self.bound_sites, facts);
+        }
     }
 }
 
@@ -665,16 +685,17 @@ impl FileUses {
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as
 /// written, which ends with a rule's tail only if their last segments are equal, so the many
-/// sites no rule names are dropped before their path is built.
+/// sites no rule names are dropped before their path is built; without a matcher (the uses of
+/// bound libraries, `bound`) none is.
 fn client_site<'tree>(
     hit: &QueryHit<'tree>,
     source: &str,
-    matcher: &ClientMatcher<'_>,
+    matcher: Option<&ClientMatcher<'_>>,
 ) -> Option<ClientSite<'tree>> {
     let typed = |node: Node<'tree>, use_kind: ClientUse| {
         let name = type_name(node, source);
         matcher
-            .may_end_with(use_kind, matcher.last_segment(&name))
+            .is_none_or(|matcher| matcher.may_end_with(use_kind, matcher.last_segment(&name)))
             .then(|| name.into_owned())
     };
     let (node, use_kind, path) = if let Some(base) = hit.node(Field::Base) {

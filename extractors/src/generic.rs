@@ -133,6 +133,12 @@ impl GenericFacts {
         self
     }
 
+    /// Whether the spec binds any library with `clients`: the extractors look for the uses of
+    /// bound libraries only then.
+    pub fn has_bound_clients(&self) -> bool {
+        !self.bound_clients.is_empty()
+    }
+
     /// The bound library that `package` is or lies below (`org.hibernate` for
     /// `org.hibernate.Session`, `github.com/jackc/pgx/v5` for its `pgxpool`), if any.
     pub fn bound_client(&self, package: &str) -> Option<&str> {

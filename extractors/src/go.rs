@@ -42,6 +42,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut facts = Vec::new();
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
+    // The import paths as written (major versions kept) by local name, for the libraries the
+    // spec binds with `clients` (`language.md` §2.2): read only when it binds some.
+    let has_bound_clients = factory.generic().has_bound_clients();
+    let mut written_paths: BTreeMap<String, String> = BTreeMap::new();
+    let mut bound_imports = Vec::new();
     // Project packages by the name the file uses them by, for route mounts across packages.
     let mut package_dirs: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
@@ -63,10 +68,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .unwrap_or_else(|| default_package_name(&canonical));
         bindings.insert(local.clone(), canonical.clone());
         let resolution = input.context.resolve_go(input.path, &import_path);
+        let is_project = !matches!(resolution, Resolution::External { .. });
+        if has_bound_clients {
+            written_paths.insert(local.clone(), import_path.clone());
+            bound_imports.push(ClientImport {
+                node: spec,
+                path: import_path.clone(),
+                is_project,
+            });
+        }
         client_imports.push(ClientImport {
             node: spec,
             path: canonical,
-            is_project: !matches!(resolution, Resolution::External { .. }),
+            is_project,
         });
         if let Resolution::File(file) = &resolution {
             let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
@@ -78,6 +92,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             facts.push(imports_out::fact(&factory, &site, scope_of(spec)));
         }
     }
+    let mut bound_sites: Vec<ClientSite<'_>> = Vec::new();
     let sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
@@ -100,7 +115,18 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                     field_child(named, Child::Name)?,
                 ),
             };
-            let qualified = bindings.get(syntax::text(package, source))?;
+            let local = syntax::text(package, source);
+            let member = syntax::text(member, source);
+            if let Some(written) = written_paths.get(local) {
+                bound_sites.push(ClientSite {
+                    node: site_node,
+                    use_kind,
+                    path: format!("{written}.{member}"),
+                    is_qualified: true,
+                    argument: None,
+                });
+            }
+            let qualified = bindings.get(local)?;
             let argument = field_child(site_node, Child::Arguments)
                 .and_then(|arguments| named_children(arguments).into_iter().next())
                 .filter(|first| first.kind() == "interpreted_string_literal")
@@ -108,7 +134,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             Some(ClientSite {
                 node: site_node,
                 use_kind,
-                path: format!("{qualified}.{}", syntax::text(member, source)),
+                path: format!("{qualified}.{member}"),
                 is_qualified: true,
                 argument,
             })
@@ -119,6 +145,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts.extend(crate::clients::bound_facts(
+        &factory,
+        &matcher,
+        &bound_sites,
+        &bound_imports,
+        &scope_of,
+    ));
     let file = crate::graph::FileSyntax {
         source,
         root,
@@ -161,10 +194,16 @@ fn is_major_version(segment: &str) -> bool {
 }
 
 /// The name a package is used by without an alias: its last segment without a `go-` prefix, a
-/// `.vN` suffix or dashes (`github.com/redis/go-redis` → `redis`, `gopkg.in/yaml.v3` → `yaml`).
+/// `.go` or `-go` suffix, a `.vN` suffix or dashes (`github.com/redis/go-redis` → `redis`,
+/// `gopkg.in/yaml.v3` → `yaml`, `github.com/nats-io/nats.go` → `nats`,
+/// `github.com/segmentio/kafka-go` → `kafka`).
 fn default_package_name(canonical: &str) -> String {
     let last = canonical.rsplit('/').next().unwrap_or(canonical);
     let last = last.strip_prefix("go-").unwrap_or(last);
+    let last = last
+        .strip_suffix(".go")
+        .or_else(|| last.strip_suffix("-go"))
+        .unwrap_or(last);
     let last = last.split(".v").next().unwrap_or(last);
     last.replace('-', "")
 }

@@ -51,8 +51,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // It also collects the types declared inside others (members and local classes).
     let mut nested = Vec::new();
     // Without the generic facts (every call and assignment), a statement that can add nothing
-    // is stepped over.
-    let prune = (input.context.pruning() && !input.context.generic_facts()).then(prune);
+    // is stepped over; not when the spec binds libraries, whose uses any statement may hold.
+    let generic = factory.generic();
+    let prune =
+        (input.context.pruning() && !input.context.generic_facts() && !generic.has_bound_clients())
+            .then(prune);
     let walked = out
         .anchors
         .walk_scoped(&WALK_KINDS, prune, |node, field, ancestors, visited| {
@@ -112,11 +115,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     for site in hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source, &matcher))
+        .filter_map(|hit| client_site(hit, source, &matcher, generic.has_bound_clients()))
     {
         let (node, use_kind) = (site.0, site.1);
         // The first string argument is read only for a call some rule may match.
-        if let Some(mut client) = PendingClient::new(site, &names, &matcher, |node| {
+        if let Some(mut client) = PendingClient::new(site, &names, &matcher, generic, |node| {
             out.anchors.with_scope(node, scope_of(node))
         }) {
             if use_kind == ClientUse::Call {
@@ -152,16 +155,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
 /// A possible client site: its node, use and name as written (the first string argument of a
 /// call is read once a rule may match it). Java has no import aliases, so a name's qualified
 /// path ends in the name's own last segment: a site whose last segment ends no rule's tail is
-/// dropped here, before its name is built.
+/// dropped here, before its name is built, unless the spec binds libraries (`has_bound_clients`),
+/// any of whose names a site may use.
 fn client_site<'tree>(
     hit: &QueryHit<'tree>,
     source: &str,
     matcher: &ClientMatcher<'_>,
+    has_bound_clients: bool,
 ) -> Option<(Node<'tree>, ClientUse, String, Option<String>)> {
+    let may_match =
+        |use_kind: ClientUse, last: &str| has_bound_clients || matcher.may_end_with(use_kind, last);
     let typed = |node: Node<'tree>, use_kind: ClientUse| {
         let name = type_name(node, source);
-        matcher
-            .may_end_with(use_kind, matcher.last_segment(&name))
+        may_match(use_kind, matcher.last_segment(&name))
             .then(|| (node, use_kind, name.into_owned()))
     };
     let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
@@ -171,7 +177,7 @@ fn client_site<'tree>(
         (construction, use_kind, name)
     } else if let Some(call) = hit.node(Field::Call) {
         let method = syntax::text(hit.node(Field::Method)?, source);
-        if !matcher.may_end_with(ClientUse::Call, method) {
+        if !may_match(ClientUse::Call, method) {
             return None;
         }
         let receiver = syntax::text(hit.node(Field::Type)?, source);

@@ -28,6 +28,7 @@ use crate::context::{Resolution, TypeIndex};
 use crate::deferred::{
     Anchor, Anchors, ChainPacker, Chains, Finishing, NameAnchors, PackedChains, PackedNames,
 };
+use crate::generic::GenericFacts;
 use crate::imports_out::{self, ImportSiteAt};
 
 /// One import directive of a Java or Kotlin file.
@@ -96,24 +97,35 @@ pub(crate) struct PendingClient {
 }
 
 impl PendingClient {
-    /// The site, unless no rule of `matcher` can match it whatever the type index holds.
+    /// The site, unless no rule of `matcher` can match it whatever the type index holds and
+    /// it names nothing of a library the spec binds (`generic`), imported or written out in
+    /// full (`new com.rabbitmq.client.ConnectionFactory()`).
     pub fn new<'a>(
         site: (Node<'a>, ClientUse, String, Option<String>),
         imports: &ImportNames<'_>,
         matcher: &ClientMatcher<'_>,
+        generic: &GenericFacts,
         anchor: impl FnOnce(Node<'a>) -> Anchor,
     ) -> Option<Self> {
         let (node, use_kind, name, argument) = site;
-        imports
-            .candidates(&name)
+        let candidates = imports.candidates(&name);
+        let is_bound = || {
+            generic.has_bound_clients()
+                && (generic.bound_client(&name).is_some()
+                    || candidates
+                        .iter()
+                        .any(|path| generic.bound_client(path).is_some()))
+        };
+        (candidates
             .iter()
             .any(|path| matcher.matches_any(use_kind, path, true))
-            .then(|| Self {
-                node: anchor(node),
-                use_kind,
-                name,
-                argument,
-            })
+            || is_bound())
+        .then(|| Self {
+            node: anchor(node),
+            use_kind,
+            name,
+            argument,
+        })
     }
 }
 
@@ -152,14 +164,33 @@ impl PendingJvm {
                 .filter(|site| imports_out::kept(&finishing.factory, &site.resolution))
                 .map(|site| imports_out::fact(&finishing.factory, site, scope_of(site.node))),
         );
+        let generic = finishing.factory.generic();
+        let mut bound_sites: Vec<ClientSiteAt<Anchor>> = Vec::new();
         let client_sites: Vec<ClientSiteAt<Anchor>> = self
             .clients
             .into_iter()
             .filter_map(|site| {
+                let qualified = qualify(&site.name, &self.imports, index);
+                if generic.has_bound_clients() {
+                    // A name written out in full is its own path.
+                    let path = qualified
+                        .clone()
+                        .or_else(|| generic.bound_client(&site.name).map(|_| site.name.clone()))
+                        .filter(|path| generic.bound_client(path).is_some());
+                    if let Some(path) = path {
+                        bound_sites.push(ClientSiteAt {
+                            node: site.node,
+                            use_kind: bound_use(site.use_kind, &path, self.is_java),
+                            path,
+                            is_qualified: true,
+                            argument: None,
+                        });
+                    }
+                }
                 Some(ClientSiteAt {
                     node: site.node,
                     use_kind: site.use_kind,
-                    path: qualify(&site.name, &self.imports, index)?,
+                    path: qualified?,
                     is_qualified: true,
                     argument: site.argument,
                 })
@@ -169,12 +200,29 @@ impl PendingJvm {
             rules: self.rules,
             separator: ".",
         };
-        facts.extend(matcher.facts(
+        let imports = client_imports(&self.imports, &sites);
+        facts.extend(matcher.facts(&finishing.factory, &client_sites, &imports, &scope_of));
+        facts.extend(crate::clients::bound_facts(
             &finishing.factory,
-            &client_sites,
-            &client_imports(&self.imports, &sites),
+            &matcher,
+            &bound_sites,
+            &imports,
             &scope_of,
         ));
+    }
+}
+
+/// How a site uses a bound library: a Kotlin call of a type (`ConnectionFactory()`, its last
+/// segment capitalised) constructs it.
+fn bound_use(use_kind: ClientUse, path: &str, is_java: bool) -> ClientUse {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    if !is_java
+        && use_kind == ClientUse::Call
+        && last.chars().next().is_some_and(char::is_uppercase)
+    {
+        ClientUse::Construct
+    } else {
+        use_kind
     }
 }
 

@@ -301,9 +301,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source))
     {
-        clients.extend(PendingClient::new(site, &names, &matcher, |node| {
-            out.anchors.with_scope(node, scope_of(node))
-        }));
+        clients.extend(PendingClient::new(
+            site,
+            &names,
+            &matcher,
+            factory.generic(),
+            |node| out.anchors.with_scope(node, scope_of(node)),
+        ));
     }
     let pending = PendingJvm {
         package,

@@ -165,6 +165,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: "::",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts.extend(crate::clients::bound_facts(
+        &factory,
+        &matcher,
+        &sites,
+        &client_imports,
+        &scope_of,
+    ));
     let file = crate::graph::FileSyntax {
         source,
         root,

@@ -6,6 +6,8 @@
 //! clients (URLSession, Core Data, the Keychain, UserDefaults) match by name; Alamofire needs
 //! its import.
 
+use std::collections::HashSet;
+
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
@@ -50,6 +52,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut client_imports = Vec::new();
     let mut imports_alamofire = false;
     let mut imports_vapor = false;
+    // `import class NATS.Client`: the declaration a scoped import names, by its name.
+    let mut scoped_imports: Vec<(String, String)> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
             continue;
@@ -64,6 +68,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let module = specifier.split('.').next().unwrap_or_default().to_owned();
         imports_alamofire |= module == "Alamofire";
         imports_vapor |= module == "Vapor";
+        if let Some((_, name)) = specifier.rsplit_once('.') {
+            scoped_imports.push((name.to_owned(), specifier.clone()));
+        }
         let resolution = input.context.resolve_swift(&module);
         client_imports.push(ClientImport {
             node: statement,
@@ -117,6 +124,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    if factory.generic().has_bound_clients() {
+        let bound_sites = bound_sites(&factory, source, sites, &client_imports, &scoped_imports);
+        facts.extend(crate::clients::bound_facts(
+            &factory,
+            &matcher,
+            &bound_sites,
+            &client_imports,
+            &scope_of,
+        ));
+    }
     let file = crate::graph::FileSyntax {
         source,
         root,
@@ -133,6 +150,125 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         imports_vapor,
     ));
     facts
+}
+
+/// Apple's system modules, which a file imports beside a bound library without supplying its
+/// types.
+const SYSTEM_MODULES: &[&str] = &[
+    "AppKit",
+    "Combine",
+    "CoreData",
+    "CoreGraphics",
+    "Darwin",
+    "Dispatch",
+    "Foundation",
+    "FoundationNetworking",
+    "Glibc",
+    "OSLog",
+    "Observation",
+    "SwiftUI",
+    "UIKit",
+    "XCTest",
+    "os",
+];
+
+/// Foundation and standard library types a file constructs beside a bound library's.
+const WELL_KNOWN_TYPES: &[&str] = &[
+    "Array",
+    "Data",
+    "Date",
+    "DateFormatter",
+    "Dictionary",
+    "DispatchQueue",
+    "JSONDecoder",
+    "JSONEncoder",
+    "NSLock",
+    "Set",
+    "String",
+    "Task",
+    "URL",
+    "URLComponents",
+    "URLRequest",
+    "UUID",
+];
+
+/// The client sites of the libraries the spec binds with `clients` (`language.md` §2.2), with
+/// their qualified paths: a path written from a bound module (`NATS.Client(…)`), a declaration
+/// of a scoped import (`Client(…)` after `import class NATS.Client`), or a type the file neither
+/// declares nor gets from Foundation, constructed or called in a file whose only outside imports
+/// besides Apple's are of one bound library. Swift sees a module's types without naming the
+/// module, and lintel keeps no index of the project's Swift types, so a type of the file's own
+/// target constructed in such a file is taken for the library's: the file imports it anyway.
+/// A call of a capitalised name constructs, any other calls.
+fn bound_sites<'tree>(
+    factory: &FactFactory<'_>,
+    source: &str,
+    sites: Vec<ClientSite<'tree>>,
+    imports: &[ClientImport<'tree>],
+    scoped_imports: &[(String, String)],
+) -> Vec<ClientSite<'tree>> {
+    let generic = factory.generic();
+    let mut bound_modules: Vec<(&str, &str)> = Vec::new();
+    let mut has_other_outside = false;
+    for import in imports.iter().filter(|import| !import.is_project) {
+        match generic.bound_client(&import.path) {
+            Some(library) => bound_modules.push((import.path.as_str(), library)),
+            None => has_other_outside |= !SYSTEM_MODULES.contains(&import.path.as_str()),
+        }
+    }
+    let one_library = bound_modules
+        .split_first()
+        .filter(|((_, library), rest)| {
+            !has_other_outside && rest.iter().all(|(_, other)| other == library)
+        })
+        .map(|((module, _), _)| *module);
+    let is_declared_here = |name: &str| {
+        ["class", "struct", "enum", "protocol", "actor", "typealias"]
+            .iter()
+            .any(|keyword| source.contains(&format!("{keyword} {name}")))
+    };
+    // A call of `T.f(…)` is a site twice (a call, and a navigation the catalogue reads as a
+    // construction): one fact each.
+    let mut seen: HashSet<(usize, String)> = HashSet::new();
+    sites
+        .into_iter()
+        .filter_map(|mut site| {
+            if !seen.insert((site.node.start_byte(), site.path.clone())) {
+                return None;
+            }
+            let (head, rest) = site.path.split_once('.').unwrap_or((&site.path, ""));
+            if !head.starts_with(|first: char| first.is_ascii_uppercase()) {
+                return None;
+            }
+            let path = if generic.bound_client(head).is_some()
+                && imports.iter().any(|import| import.path == head)
+            {
+                site.path.clone()
+            } else if let Some((_, specifier)) =
+                scoped_imports.iter().find(|(name, _)| name == head)
+            {
+                if rest.is_empty() {
+                    specifier.clone()
+                } else {
+                    format!("{specifier}.{rest}")
+                }
+            } else if WELL_KNOWN_TYPES.contains(&head) || is_declared_here(head) {
+                return None;
+            } else {
+                format!("{}.{}", one_library?, site.path)
+            };
+            generic.bound_client(&path)?;
+            let last = path.rsplit('.').next().unwrap_or(&path);
+            site.use_kind = if last.starts_with(|first: char| first.is_ascii_uppercase()) {
+                ClientUse::Construct
+            } else {
+                ClientUse::Call
+            };
+            site.path = path;
+            site.is_qualified = true;
+            Some(site)
+        })
+        .collect()
 }
 
 /// Types, extensions and functions name scopes.

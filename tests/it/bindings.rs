@@ -517,3 +517,144 @@ fn a_base_the_file_declares_empty_calls_its_own_origin() {
         )]
     );
 }
+
+/// `deny flow Api -> queue` and `deny flow Admin -> queue` on a project whose `queue` binds
+/// `library`: `api_file` constructs, calls or injects something of it, `admin_file` only
+/// imports it. The construction is a definite, blocking finding; the bare import only a
+/// probable-fact warning.
+fn check_bound_library(library: &str, files: &[(&str, &str)], api_file: &str, admin_file: &str) {
+    let spec = format!(
+        "\
+node app : server
+node queue : message_queue {{ clients: \"{library}\" }}
+component Api {{ runs_on: app paths: \"api/**\" }}
+component Admin {{ runs_on: app paths: \"admin/**\" }}
+invariant I {{
+  deny flow Api -> queue
+  deny flow Admin -> queue
+}}
+"
+    );
+    let dir = project(&spec, files);
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [("Api".to_owned(), "queue".to_owned(), api_file.to_owned())],
+        "{library}"
+    );
+    let violation = &verdict["violations"][0];
+    assert_eq!(violation["detected"]["confidence"], "definite", "{library}");
+    assert_eq!(violation["blocking"], true, "{library}");
+    assert_eq!(verdict["verdict"], "fail", "{library}");
+    let probable = warnings(&verdict, "probable-fact");
+    assert_eq!(probable.len(), 1, "{library}: {probable:?}");
+    assert_eq!(probable[0]["file"], admin_file, "{library}");
+    assert!(warnings(&verdict, "vacuous-rule").is_empty(), "{library}");
+}
+
+#[test]
+fn a_go_call_of_a_bound_library_is_definite_and_its_bare_import_probable() {
+    check_bound_library(
+        "github.com/nats-io/nats.go",
+        &[
+            ("go.mod", "module example.com/shop\n\ngo 1.22\n"),
+            (
+                "api/publish.go",
+                "package api\n\nimport \"github.com/nats-io/nats.go\"\n\nfunc Publish(url string) {\n\tnc, _ := nats.Connect(url)\n\tnc.Publish(\"orders\", nil)\n}\n",
+            ),
+            (
+                "admin/holder.go",
+                "package admin\n\nimport \"github.com/nats-io/nats.go\"\n\ntype Holder struct{ conn *nats.Conn }\n",
+            ),
+        ],
+        "api/publish.go",
+        "admin/holder.go",
+    );
+}
+
+#[test]
+fn a_java_construction_of_a_bound_library_is_definite_and_its_bare_import_probable() {
+    check_bound_library(
+        "com.rabbitmq.client",
+        &[
+            (
+                "api/src/main/java/com/shop/api/Publisher.java",
+                "package com.shop.api;\n\nimport com.rabbitmq.client.ConnectionFactory;\n\npublic class Publisher {\n    public void connect() {\n        ConnectionFactory factory = new ConnectionFactory();\n    }\n}\n",
+            ),
+            (
+                "admin/src/main/java/com/shop/admin/Holder.java",
+                "package com.shop.admin;\n\nimport com.rabbitmq.client.AMQP;\n\npublic class Holder {\n    public int size() {\n        AMQP.BasicProperties properties = null;\n        return 0;\n    }\n}\n",
+            ),
+        ],
+        "api/src/main/java/com/shop/api/Publisher.java",
+        "admin/src/main/java/com/shop/admin/Holder.java",
+    );
+}
+
+#[test]
+fn a_csharp_construction_of_a_bound_library_is_definite_and_its_bare_using_probable() {
+    check_bound_library(
+        "RabbitMQ.Client",
+        &[
+            (
+                "api/Cache.cs",
+                "using System;\nusing RabbitMQ.Client;\n\nnamespace Shop.Api;\n\npublic class Cache\n{\n    public Cache()\n    {\n        var factory = new ConnectionFactory();\n    }\n}\n",
+            ),
+            (
+                "admin/Holder.cs",
+                "using RabbitMQ.Client;\nusing Newtonsoft.Json;\n\nnamespace Shop.Admin;\n\npublic class Holder\n{\n    public Holder(JsonSerializer serializer) { }\n}\n",
+            ),
+        ],
+        "api/Cache.cs",
+        "admin/Holder.cs",
+    );
+}
+
+#[test]
+fn kotlin_rust_and_swift_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_bound_library(
+        "io.nats",
+        &[
+            (
+                "api/src/main/kotlin/com/shop/api/Publisher.kt",
+                "package com.shop.api\n\nimport io.nats.client.Nats\n\nfun publish() {\n    val connection = Nats.connect(\"nats://localhost:4222\")\n}\n",
+            ),
+            (
+                "admin/src/main/kotlin/com/shop/admin/Holder.kt",
+                "package com.shop.admin\n\nimport io.nats.client.Connection\n\nfun size(): Int {\n    val connection: Connection? = null\n    return 0\n}\n",
+            ),
+        ],
+        "api/src/main/kotlin/com/shop/api/Publisher.kt",
+        "admin/src/main/kotlin/com/shop/admin/Holder.kt",
+    );
+    check_bound_library(
+        "lapin",
+        &[
+            (
+                "api/src/lib.rs",
+                "use lapin::Connection;\n\npub async fn connect(url: &str) {\n    let connection = Connection::connect(url, Default::default()).await;\n}\n",
+            ),
+            (
+                "admin/src/lib.rs",
+                "use lapin::Channel;\n\npub struct Holder {\n    pub channel: Channel,\n}\n",
+            ),
+        ],
+        "api/src/lib.rs",
+        "admin/src/lib.rs",
+    );
+    check_bound_library(
+        "NATS",
+        &[
+            (
+                "api/Publisher.swift",
+                "import Foundation\nimport NATS\n\nfinal class Publisher {\n    func connect() {\n        let options = NatsClientOptions()\n    }\n}\n",
+            ),
+            (
+                "admin/Holder.swift",
+                "import NATS\nimport Vapor\n\nstruct Holder {\n    func make() {\n        let connection = Connection()\n    }\n}\n",
+            ),
+        ],
+        "api/Publisher.swift",
+        "admin/Holder.swift",
+    );
+}

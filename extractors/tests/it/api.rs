@@ -801,8 +801,9 @@ fn a_rust_use_of_an_enum_in_scope_is_no_external_package() {
 
 /// A library the spec binds with `clients` is a client even when the catalogue does not know
 /// it: in TypeScript/JavaScript what a file constructs or calls of its import is a definite
-/// use, in Python a call of a path inside it; a file that only imports it has a probable use,
-/// and its `external` fact is made although no query asks for externals.
+/// use, in Python a call of a path inside it (the other languages: the `bound-clients`
+/// fixtures); a file that only imports it has a probable use, and its `external` fact is made
+/// although no query asks for externals.
 #[test]
 fn bound_client_libraries_are_clients() {
     let mut context = ProjectContext::default();

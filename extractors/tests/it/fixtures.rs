@@ -49,6 +49,13 @@ pub fn extract_project_with(
     let files = project_files(&root);
     let mut context = ProjectContext::discover(&root, &files);
     configure(&mut context);
+    let bound = bound_clients(case);
+    if !bound.is_empty() {
+        let generic = context.generic().clone();
+        context.set_generic(
+            generic.with_bound_clients(bound.iter().map(|&library| library.to_owned())),
+        );
+    }
     let mut extracted: Vec<(String, String, FileExtraction)> =
         extract_files(&mut context, &files, |file| {
             std::fs::read_to_string(root.join(file)).ok()
@@ -78,6 +85,18 @@ pub fn extract_project_with(
         }
     }
     extracted
+}
+
+/// The libraries a fixture's spec would bind with `clients` (`language.md` §2.2).
+fn bound_clients(case: &str) -> &'static [&'static str] {
+    match case {
+        "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],
+        "java/bound-clients" | "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
+        "csharp/bound-clients" => &["RabbitMQ.Client", "NATS.Client"],
+        "rust/bound-clients" => &["async_nats", "lapin"],
+        "swift/bound-clients" => &["NATS", "RabbitMQ"],
+        _ => &[],
+    }
 }
 
 /// Every fact of a fixture, one block per fact in (file, line, column, kind, id) order: the
@@ -221,8 +240,9 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 75] = [
+const CASES: [&str; 81] = [
     "csharp/aspnet",
+    "csharp/bound-clients",
     "csharp/conditional",
     "csharp/conventional",
     "csharp/extension_blocks",
@@ -235,6 +255,7 @@ const CASES: [&str; 75] = [
     "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
+    "go/bound-clients",
     "go/boundaries",
     "go/chi-mounts",
     "go/graph",
@@ -242,6 +263,7 @@ const CASES: [&str; 75] = [
     "go/mounts",
     "go/requires",
     "go/web",
+    "java/bound-clients",
     "java/graph",
     "java/imports",
     "java/modules",
@@ -250,6 +272,7 @@ const CASES: [&str; 75] = [
     "java/spring",
     "java/web",
     "kotlin/android",
+    "kotlin/bound-clients",
     "kotlin/context",
     "kotlin/graph",
     "kotlin/imports",
@@ -268,6 +291,7 @@ const CASES: [&str; 75] = [
     "python/subpackages",
     "python/weak-roots",
     "python/web",
+    "rust/bound-clients",
     "rust/graph",
     "rust/mounts",
     "rust/nests",
@@ -275,6 +299,7 @@ const CASES: [&str; 75] = [
     "rust/targets",
     "rust/web",
     "rust/workspace",
+    "swift/bound-clients",
     "swift/conditional",
     "swift/graph",
     "swift/own-module",
@@ -408,6 +433,36 @@ fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and
 #[test]
 fn go_imports_resolve_to_the_module_that_provides_the_package() {
     check_case("go/boundaries");
+}
+
+#[test]
+fn go_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("go/bound-clients");
+}
+
+#[test]
+fn java_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("java/bound-clients");
+}
+
+#[test]
+fn kotlin_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("kotlin/bound-clients");
+}
+
+#[test]
+fn csharp_uses_of_bound_libraries_are_definite_and_their_bare_usings_probable() {
+    check_case("csharp/bound-clients");
+}
+
+#[test]
+fn rust_uses_of_bound_libraries_are_definite_and_their_bare_uses_probable() {
+    check_case("rust/bound-clients");
+}
+
+#[test]
+fn swift_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("swift/bound-clients");
 }
 
 #[test]

@@ -18,10 +18,14 @@
 //! variable or configuration key, told apart by containing no `/`). A use of a listed library is
 //! an access to the entity, even for a library lintel's own catalogue does not know (a listed
 //! library overrides the catalogue): definite where its client is constructed, called or
-//! injected (the catalogue's clients in every language; for any other library, whatever a
-//! TypeScript or JavaScript file constructs, calls or injects of its import, and a Python call
-//! of a path inside it such as `celery.Celery(…)`), else probable at the file's first import of
-//! it (every language); an HTTP call whose literal URL matches a glob, or whose URL is built
+//! injected, in every language (the catalogue's clients; for any other library, whatever a
+//! file constructs, calls or injects of it: a TypeScript or JavaScript import's export, a
+//! Python call of a path inside it such as `celery.Celery(…)`, a Go call or composite literal
+//! of its package such as `nats.Connect(…)`, a Java, Kotlin or C# type of it constructed,
+//! called, injected or extended, a Rust path into the crate called, a Swift type of the module
+//! constructed; in C# and Swift a simple name counts only where no other outside namespace or
+//! module but the platform's could supply it, and a name written out in full always does),
+//! else probable at the file's first import of it (every language); an HTTP call whose literal URL matches a glob, or whose URL is built
 //! from a listed name (`process.env.X`, `os.environ["X"]`, `os.Getenv("X")`,
 //! `configuration["X"]`, `@Value("${X}")`), targets the entity. A binding is exclusive: an
 //! entity with `urls` is the target only of the calls they match, one with `clients` only of
