@@ -15,6 +15,14 @@
 //! name a type and resolve to its file directly (a nested `A.B.Outer.Inner` to the file of
 //! `Outer`), while `using X = A.B;` of a project namespace is only an alias.
 //!
+//! A simple name binds as the compiler binds it: in the innermost enclosing namespace that
+//! declares it, then through an alias of that name (the file's, a `global using` alias of a file
+//! of its project or a project file's `<Using Alias>`), which hides the types of that name the
+//! usings' namespaces import (`using Foo = Core.Foo;` beside `using Infra.Models;`: `Foo` is no
+//! use of `Infra.Models.Foo`), then in those namespaces. An alias in a namespace body or after a
+//! file-scoped namespace comes after the namespaces inside that one only. A type alias's fact is
+//! its directive's; in another file, a `global using` alias's first use is the edge.
+//!
 //! Qualified names are uses too: `Acme.Orders.OrderService`, `global::Acme.Util.Ids.Prefix`,
 //! `Orders.Order` relative to an enclosing namespace or through a namespace alias; their later
 //! names are no simple uses (`Stripe.PaymentMethod` is no use of the project's `PaymentMethod`);
@@ -469,15 +477,17 @@ impl PendingUses {
         let own_project = context.csharp_project_of(path);
         let global_usings = context.csharp_project_global_usings(own_project);
         let sees_file = |declaring: &str| context.csharp_project_sees(own_project, declaring);
-        // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file: an alias of a
-        // project namespace, unless the file has its own alias of that name.
+        // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file, then `global
+        // using Orders = Acme.Orders;` in a file of the project: an alias of a project
+        // namespace, unless the file has its own alias of that name (or the project file did).
+        let global_aliases = context.csharp_project_global_aliases(own_project);
         let mut project_type_aliases: Vec<(&str, &str)> = Vec::new();
-        for (alias, target) in project.into_iter().flat_map(|project| &project.aliases) {
-            if namespace_aliases.contains_key(alias.as_str())
-                || usings
-                    .iter()
-                    .any(|using| using.alias.as_ref() == Some(alias))
-            {
+        for (alias, target) in project
+            .into_iter()
+            .flat_map(|project| &project.aliases)
+            .chain(global_aliases)
+        {
+            if alias_depths.contains_key(alias.as_str()) {
                 continue;
             }
             alias_depths.insert(alias, 0);
@@ -559,7 +569,8 @@ impl PendingUses {
                 }
             }
         }
-        // `<Using Include="Acme.Orders.Order" Alias="Purchase" />`: `Purchase` names the type.
+        // `<Using Include="Acme.Orders.Order" Alias="Purchase" />` or `global using Purchase =
+        // Acme.Orders.Order;` in another file: `Purchase` names the type.
         for (alias, target) in project_type_aliases {
             let Some(first_use) = uses.get(alias).filter(|_| aliased.contains(alias)) else {
                 continue;
@@ -962,6 +973,8 @@ pub(crate) struct FileDeclarations {
     pub types: Declarations,
     /// The namespaces of its `global using` directives (not aliases, not `static`).
     pub global_usings: Vec<String>,
+    /// The aliases of its `global using` directives (not `static`), with what they name.
+    pub global_aliases: Vec<(String, String)>,
     /// The extension methods of its top-level static classes.
     pub extensions: Vec<ExtensionMethod>,
     /// The `const string` fields of its types, keyed by their type path and name without the
@@ -980,6 +993,7 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
     let mut declared = FileDeclarations {
         types: Vec::new(),
         global_usings: Vec::new(),
+        global_aliases: Vec::new(),
         extensions: Vec::new(),
         constants: Vec::new(),
     };
@@ -1032,14 +1046,21 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
                     }
                 }
                 Kind::Using
-                    if current.is_some()
-                        && using_keywords(child, source) == (true, false)
-                        && field_child(child, Child::Name).is_none() =>
+                    if current.is_some() && using_keywords(child, source) == (true, false) =>
                 {
-                    if let Some(target) = named_children(child).into_iter().last() {
-                        declared
-                            .global_usings
-                            .push(syntax::unspaced_text(target, source, 400));
+                    let name = field_child(child, Child::Name);
+                    let target = named_children(child)
+                        .into_iter()
+                        .rfind(|target| Some(target.id()) != name.map(|name| name.id()));
+                    let Some(target) = target else {
+                        continue;
+                    };
+                    let target = syntax::unspaced_text(target, source, 400);
+                    match name {
+                        Some(name) => declared
+                            .global_aliases
+                            .push((syntax::text(name, source).to_owned(), target)),
+                        None => declared.global_usings.push(target),
                     }
                 }
                 Kind::FieldDeclaration if !outer.is_empty() => {
