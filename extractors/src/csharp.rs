@@ -531,7 +531,7 @@ impl PendingUses {
                 .iter()
                 .filter(|(namespace, _)| enclosing.contains(namespace))
                 .max_by_key(|(namespace, _)| depth(namespace));
-            let alias_depth = alias_depths.get(&*name);
+            let alias_depth = alias_depths.get(name);
             match (innermost, alias_depth) {
                 (Some((namespace, files)), _)
                     if alias_depth.is_none_or(|alias| depth(namespace) > *alias) =>

@@ -35,8 +35,7 @@ fn project() -> tempfile::TempDir {
 }
 
 #[test]
-fn a_csharp_alias_beside_a_using_of_a_namespace_with_a_type_of_its_name_flows_to_the_alias_s_type(
-) {
+fn a_csharp_alias_hides_the_type_of_its_name_a_using_imports_and_flows_to_its_own() {
     let project = project();
     let (code, verdict) = json_run(
         lintel()
@@ -69,6 +68,9 @@ fn a_csharp_alias_beside_a_using_of_a_namespace_with_a_type_of_its_name_flows_to
     edges.sort_unstable();
     assert_eq!(
         edges,
-        [("Api/Req.cs", "Core/Foo.cs"), ("Infra/Foo.cs", "Core/Foo.cs")]
+        [
+            ("Api/Req.cs", "Core/Foo.cs"),
+            ("Infra/Foo.cs", "Core/Foo.cs")
+        ]
     );
 }

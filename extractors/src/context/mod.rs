@@ -354,17 +354,13 @@ impl ProjectContext {
                 for key in [project, None] {
                     let entry = by_project.entry(key).or_default();
                     for (alias, target) in aliases {
-                        entry
-                            .entry(alias.clone())
-                            .or_insert_with(|| target.clone());
+                        entry.entry(alias.clone()).or_insert_with(|| target.clone());
                     }
                 }
             }
             by_project
         });
-        by_project
-            .get(&project.map(str::to_owned))
-            .unwrap_or(&NONE)
+        by_project.get(&project.map(str::to_owned)).unwrap_or(&NONE)
     }
 
     /// Whether code of the C# project `from` (from [`ProjectContext::csharp_project_of`]) can

@@ -259,9 +259,7 @@ impl TypeIndex {
     }
 
     /// The files with C# `global using` aliases, with their aliases and what they name.
-    pub fn global_aliases_by_file(
-        &self,
-    ) -> impl Iterator<Item = (&str, &[(String, String)])> + '_ {
+    pub fn global_aliases_by_file(&self) -> impl Iterator<Item = (&str, &[(String, String)])> + '_ {
         self.global_aliases_by_file
             .iter()
             .map(|(file, aliases)| (file.as_str(), aliases.as_slice()))
