@@ -15,6 +15,14 @@
 //! name a type and resolve to its file directly (a nested `A.B.Outer.Inner` to the file of
 //! `Outer`), while `using X = A.B;` of a project namespace is only an alias.
 //!
+//! A simple name binds as the compiler binds it: in the innermost enclosing namespace that
+//! declares it, then through an alias of that name (the file's, a `global using` alias of a file
+//! of its project or a project file's `<Using Alias>`), which hides the types of that name the
+//! usings' namespaces import (`using Foo = Core.Foo;` beside `using Infra.Models;`: `Foo` is no
+//! use of `Infra.Models.Foo`), then in those namespaces. An alias in a namespace body or after a
+//! file-scoped namespace comes after the namespaces inside that one only. A type alias's fact is
+//! its directive's; in another file, a `global using` alias's first use is the edge.
+//!
 //! Qualified names are uses too: `Acme.Orders.OrderService`, `global::Acme.Util.Ids.Prefix`,
 //! `Orders.Order` relative to an enclosing namespace or through a namespace alias; their later
 //! names are no simple uses (`Stripe.PaymentMethod` is no use of the project's `PaymentMethod`);
@@ -74,6 +82,9 @@ struct Using<L> {
     alias: Option<String>,
     path: String,
     is_static: bool,
+    /// How many segments the namespace whose declaration holds the directive has: 0 in the
+    /// compilation unit, 2 in `namespace Acme.Web { … }` or after `namespace Acme.Web;`.
+    depth: usize,
 }
 
 /// Extracts the facts of one C# file (unsorted); its `using`s and type uses wait for the type
@@ -213,6 +224,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             alias: using.alias.clone(),
             path: using.path.clone(),
             is_static: using.is_static,
+            depth: using.depth,
         })
         .collect();
     let calls: Vec<MemberCall> = member_calls
@@ -330,6 +342,7 @@ fn pack_usings(usings: &[Using<Anchor>]) -> Box<[u8]> {
         writer.text_after(previous, &using.path);
         if let Some(alias) = &using.alias {
             writer.text_after("", alias);
+            writer.number(using.depth);
         }
         writer.anchor(using.node);
         previous = &using.path;
@@ -348,15 +361,16 @@ fn unpack_usings(bytes: &[u8]) -> Vec<Using<Anchor>> {
             let flags = reader.number()?;
             let previous = usings.last().map_or("", |using| using.path.as_str());
             let path = reader.text_following(previous)?;
-            let alias = match flags & 2 {
-                0 => None,
-                _ => Some(reader.text_following("")?),
+            let (alias, depth) = match flags & 2 {
+                0 => (None, 0),
+                _ => (Some(reader.text_following("")?), reader.number()?),
             };
             Some(Using {
                 node: reader.anchor()?,
                 alias,
                 path,
                 is_static: flags & 1 != 0,
+                depth,
             })
         })() else {
             break;
@@ -420,12 +434,18 @@ impl PendingUses {
         let mut visible: BTreeSet<&str> = BTreeSet::new();
         // `using Orders = Acme.Orders;`: alias → project namespace.
         let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
+        // Every alias (of a type, a namespace, or a name from outside the project), with the
+        // depth of the namespace whose declaration holds it ([`Using::depth`]): it hides the
+        // types of that name the usings' namespaces import.
+        let mut alias_depths: BTreeMap<&str, usize> = BTreeMap::new();
         let project = finishing.context.csharp_project_usings(path);
         if let Some(project) = project {
             visible.extend(project.namespaces.iter().map(String::as_str));
         }
         for using in usings {
             if let (Some(alias), false) = (&using.alias, using.is_static) {
+                let depth = alias_depths.entry(alias).or_insert(using.depth);
+                *depth = (*depth).min(using.depth);
                 if declares_namespace(index, &using.path) {
                     namespace_aliases.insert(alias, &using.path);
                     continue;
@@ -474,35 +494,33 @@ impl PendingUses {
         let own_project = context.csharp_project_of(path);
         let global_usings = context.csharp_project_global_usings(own_project);
         let sees_file = |declaring: &str| context.csharp_project_sees(own_project, declaring);
-        // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file: an alias of a
-        // project namespace, unless the file has its own alias of that name.
+        // `<Using Include="Acme.Orders" Alias="Orders" />` in the project file, then `global
+        // using Orders = Acme.Orders;` in a file of the project: an alias of a project
+        // namespace, unless the file has its own alias of that name (or the project file did).
+        let global_aliases = context.csharp_project_global_aliases(own_project);
         let mut project_type_aliases: Vec<(&str, &str)> = Vec::new();
-        for (alias, target) in project.into_iter().flat_map(|project| &project.aliases) {
-            if namespace_aliases.contains_key(alias.as_str())
-                || usings
-                    .iter()
-                    .any(|using| using.alias.as_ref() == Some(alias))
-            {
+        for (alias, target) in project
+            .into_iter()
+            .flat_map(|project| &project.aliases)
+            .chain(global_aliases)
+        {
+            if alias_depths.contains_key(alias.as_str()) {
                 continue;
             }
+            alias_depths.insert(alias, 0);
             if declares_namespace(index, target) {
                 namespace_aliases.insert(alias, target);
             } else {
                 project_type_aliases.push((alias, target));
             }
         }
+        // The names an alias binds where the file uses them.
+        let mut aliased: BTreeSet<&str> = BTreeSet::new();
         let mut by_file = FileUses::default();
         // The (name, namespace) pairs where a visible namespace declares a name the file uses,
         // in name then namespace order: looked up from each name the file uses (a few hundred)
         // to the few namespaces that declare it, as a file sees many namespaces.
         let mut used: Vec<(&str, &str, &BTreeSet<String>, Anchor)> = Vec::new();
-        let depth = |namespace: &str| {
-            if namespace.is_empty() {
-                0
-            } else {
-                namespace.split('.').count()
-            }
-        };
         for (name, first_use) in uses.iter() {
             let candidates: Vec<(&str, &BTreeSet<String>)> = index
                 .packages_declaring(name)
@@ -522,13 +540,25 @@ impl PendingUses {
             // C# binds a simple name in the innermost enclosing namespace that declares it (the
             // global one last) before any `using` is looked at; only when none does do the
             // usings' namespaces compete (`Acme.Sales.Order` over `Acme.Order` in `Acme.Sales`).
+            // An alias of the name (`using Order = Acme.Legacy.Order;`) comes between: it is
+            // looked at with its namespace declaration, after the namespaces inside that one
+            // and before any using of a namespace, whose types it hides; its own `using` fact
+            // is the edge to what it names.
             let innermost = candidates
                 .iter()
                 .filter(|(namespace, _)| enclosing.contains(namespace))
                 .max_by_key(|(namespace, _)| depth(namespace));
-            match innermost {
-                Some((namespace, files)) => used.push((name, namespace, files, first_use)),
-                None => used.extend(
+            let alias_depth = alias_depths.get(name);
+            match (innermost, alias_depth) {
+                (Some((namespace, files)), _)
+                    if alias_depth.is_none_or(|alias| depth(namespace) > *alias) =>
+                {
+                    used.push((name, namespace, files, first_use));
+                }
+                (_, Some(_)) => {
+                    aliased.insert(name);
+                }
+                (_, None) => used.extend(
                     candidates
                         .into_iter()
                         .map(|(namespace, files)| (name, namespace, files, first_use)),
@@ -556,9 +586,10 @@ impl PendingUses {
                 }
             }
         }
-        // `<Using Include="Acme.Orders.Order" Alias="Purchase" />`: `Purchase` names the type.
+        // `<Using Include="Acme.Orders.Order" Alias="Purchase" />` or `global using Purchase =
+        // Acme.Orders.Order;` in another file: `Purchase` names the type.
         for (alias, target) in project_type_aliases {
-            let Some(first_use) = uses.get(alias) else {
+            let Some(first_use) = uses.get(alias).filter(|_| aliased.contains(alias)) else {
                 continue;
             };
             if let Resolution::File(declaring) = resolve_type(index, target) {
@@ -571,13 +602,22 @@ impl PendingUses {
         // Qualified uses: `Acme.Orders.OrderService`, `global::Acme.X`, relative to an
         // enclosing namespace (`Orders.OrderService` inside `namespace Acme`) or through a
         // namespace alias.
+        let file_aliases = Aliases {
+            namespaces: &namespace_aliases,
+            depths: &alias_depths,
+        };
+        let (no_namespaces, no_depths) = (BTreeMap::new(), BTreeMap::new());
+        let no_aliases = Aliases {
+            namespaces: &no_namespaces,
+            depths: &no_depths,
+        };
         for (segments, node) in chains.iter() {
-            let segments: &[&str] = match segments.split_first() {
-                Some((first, rest)) if *first == "global" => rest,
-                _ => &segments,
+            // `global::` looks in the global namespace, past every alias.
+            let (segments, aliases): (&[&str], _) = match segments.split_first() {
+                Some((first, rest)) if *first == "global" => (rest, &no_aliases),
+                _ => (&segments, &file_aliases),
             };
-            let Some((namespace, name, files)) =
-                qualified_target(index, segments, own, &namespace_aliases)
+            let Some((namespace, name, files)) = qualified_target(index, segments, own, aliases)
             else {
                 continue;
             };
@@ -771,14 +811,24 @@ fn declares_namespace(index: &TypeIndex, namespace: &str) -> bool {
     index.package(namespace).is_some()
 }
 
+/// The aliases a file's qualified names start from.
+struct Aliases<'a> {
+    /// Alias → the project namespace it names.
+    namespaces: &'a BTreeMap<&'a str, &'a str>,
+    /// Every alias, with the depth of the namespace whose declaration holds it.
+    depths: &'a BTreeMap<&'a str, usize>,
+}
+
 /// The type a qualified chain names: the longest split `Namespace.Type` the index declares,
 /// with the namespace taken as written, through a namespace alias, or relative to a namespace
-/// the file declares types in (and its parents).
+/// the file declares types in (and its parents). A chain that starts with an alias is read
+/// relative to the namespaces deeper than the alias's declaration, then through the alias: a
+/// type alias's nested names (`Purchase.Line`) or an outside one's are no project type.
 fn qualified_target<'index, 'chain>(
     index: &'index TypeIndex,
     segments: &[&'chain str],
     own: &Declarations,
-    aliases: &BTreeMap<&str, &str>,
+    aliases: &Aliases<'_>,
 ) -> Option<(String, &'chain str, &'index BTreeSet<String>)> {
     let (first, rest) = segments.split_first()?;
     // Only a segment after the first can be the type's name, and only a declared name.
@@ -803,13 +853,15 @@ fn qualified_target<'index, 'chain>(
             continue;
         }
         let written = written.join(".");
+        let alias_depth = aliases.depths.get(first);
         let mut candidates: Vec<String> = prefixes
             .iter()
+            .filter(|prefix| alias_depth.is_none_or(|alias| depth(prefix) > *alias))
             .map(|prefix| qualified(prefix, &written))
             .collect();
-        if let Some(target) = aliases.get(first) {
+        if let Some(target) = aliases.namespaces.get(first) {
             let rest = written.strip_prefix(first).unwrap_or_default();
-            candidates.insert(0, format!("{target}{rest}"));
+            candidates.push(format!("{target}{rest}"));
         }
         for namespace in candidates {
             if let Some(files) = index.files_of(&namespace, name) {
@@ -841,12 +893,47 @@ fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<
     let target = named_children(directive)
         .into_iter()
         .rfind(|child| Some(child.id()) != name.map(|name| name.id()))?;
+    // Only an alias's place is read (a directive's namespace counts only for the names it
+    // declares).
+    let depth = match alias {
+        Some(_) => namespace_depth(directive, source),
+        None => 0,
+    };
     Some(Using {
         node: directive,
         alias,
         path: syntax::unspaced_text(target, source, 400),
         is_static: using_keywords(directive, source).1,
+        depth,
     })
+}
+
+/// How many segments the namespace whose declaration holds `directive` has: those of the
+/// block namespaces around it (`namespace Acme { namespace Web { … } }`: 2), or of the
+/// file-scoped namespace declared before it in the compilation unit (`namespace Acme.Web;`),
+/// 0 in the compilation unit itself.
+fn namespace_depth(directive: Node<'_>, source: &str) -> usize {
+    let segments = |name: Node<'_>| syntax::unspaced_text(name, source, 400).split('.').count();
+    let mut depth = 0;
+    let mut file_scoped = false;
+    let mut node = directive;
+    while let Some(parent) = node.parent() {
+        // A file-scoped namespace stands before the directive in the compilation unit, or
+        // before the conditional group (`#if`) that holds it.
+        let mut sibling = node.prev_named_sibling();
+        while let (Some(before), false) = (sibling, file_scoped) {
+            if csharp_walk::kind(before) == Kind::FileScopedNamespace {
+                depth += field_child(before, Child::Name).map_or(0, segments);
+                file_scoped = true;
+            }
+            sibling = before.prev_named_sibling();
+        }
+        if csharp_walk::kind(parent) == Kind::Namespace {
+            depth += field_child(parent, Child::Name).map_or(0, segments);
+        }
+        node = parent;
+    }
+    depth
 }
 
 /// Whether a `using` directive is `global` and whether it is `static`: read from the keywords
@@ -874,6 +961,15 @@ fn using_keywords(directive: Node<'_>, source: &str) -> (bool, bool) {
     }
 }
 
+/// How many segments a namespace has (the global one none).
+fn depth(namespace: &str) -> usize {
+    if namespace.is_empty() {
+        0
+    } else {
+        namespace.split('.').count()
+    }
+}
+
 fn qualified(namespace: &str, name: &str) -> String {
     if namespace.is_empty() {
         name.to_owned()
@@ -898,6 +994,8 @@ pub(crate) struct FileDeclarations {
     pub types: Declarations,
     /// The namespaces of its `global using` directives (not aliases, not `static`).
     pub global_usings: Vec<String>,
+    /// The aliases of its `global using` directives (not `static`), with what they name.
+    pub global_aliases: Vec<(String, String)>,
     /// The extension methods of its top-level static classes.
     pub extensions: Vec<ExtensionMethod>,
     /// The `const string` fields of its types, keyed by their type path and name without the
@@ -916,6 +1014,7 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
     let mut declared = FileDeclarations {
         types: Vec::new(),
         global_usings: Vec::new(),
+        global_aliases: Vec::new(),
         extensions: Vec::new(),
         constants: Vec::new(),
     };
@@ -968,14 +1067,21 @@ pub(crate) fn declarations(tree: &Tree, source: &str) -> FileDeclarations {
                     }
                 }
                 Kind::Using
-                    if current.is_some()
-                        && using_keywords(child, source) == (true, false)
-                        && field_child(child, Child::Name).is_none() =>
+                    if current.is_some() && using_keywords(child, source) == (true, false) =>
                 {
-                    if let Some(target) = named_children(child).into_iter().last() {
-                        declared
-                            .global_usings
-                            .push(syntax::unspaced_text(target, source, 400));
+                    let name = field_child(child, Child::Name);
+                    let target = named_children(child)
+                        .into_iter()
+                        .rfind(|target| Some(target.id()) != name.map(|name| name.id()));
+                    let Some(target) = target else {
+                        continue;
+                    };
+                    let target = syntax::unspaced_text(target, source, 400);
+                    match name {
+                        Some(name) => declared
+                            .global_aliases
+                            .push((syntax::text(name, source).to_owned(), target)),
+                        None => declared.global_usings.push(target),
                     }
                 }
                 Kind::FieldDeclaration if !outer.is_empty() => {
@@ -1315,6 +1421,7 @@ mod tests {
             alias: alias.map(str::to_owned),
             path: (*path).to_owned(),
             is_static: *is_static,
+            depth: usize::from(alias.is_some()) * 2,
         })
         .collect();
         let read = unpack_usings(&pack_usings(&usings));
@@ -1324,6 +1431,7 @@ mod tests {
                 using.alias.clone(),
                 using.path.clone(),
                 using.is_static,
+                using.depth,
             )
         };
         assert_eq!(

@@ -191,6 +191,7 @@ enum Declared {
     CSharp {
         declarations: context::Declarations,
         global_usings: Vec<String>,
+        global_aliases: Vec<(String, String)>,
         constants: Vec<(String, String)>,
         extensions: Vec<context::ExtensionMethod>,
     },
@@ -228,6 +229,7 @@ fn declarations_of(
             Declared::CSharp {
                 declarations: declared.types,
                 global_usings: declared.global_usings,
+                global_aliases: declared.global_aliases,
                 constants: declared.constants,
                 extensions: declared.extensions,
             }

@@ -31,7 +31,7 @@ pub(crate) use cargo::{Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
 pub use gitattributes::GitAttributes;
 pub(crate) use resolve::Resolution;
-pub(crate) use type_index::{Declarations, ExtensionMethod, TypeIndex};
+pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, TypeIndex};
 pub(crate) use workspace::Request;
 
 use datastores::Datastores;
@@ -90,10 +90,17 @@ pub struct ProjectContext {
     /// out on the first [`ProjectContext::csharp_project_global_usings`] after the last
     /// declarations were added.
     csharp_project_globals: std::sync::OnceLock<BTreeMap<String, BTreeSet<String>>>,
+    /// The C# `global using` aliases of each C# project's files (and of every file, under
+    /// `None`), worked out on the first [`ProjectContext::csharp_project_global_aliases`] after
+    /// the last declarations were added.
+    csharp_project_aliases: std::sync::OnceLock<GlobalAliases>,
     /// The strings many facts of the run hold (an import's specifier and resolved file), kept
     /// once.
     interner: policies::facts::Interner,
 }
+
+/// The C# `global using` aliases by project folder (`None`: every file's), alias → target.
+type GlobalAliases = BTreeMap<Option<String>, BTreeMap<String, String>>;
 
 impl ProjectContext {
     /// Reads the resolution configuration of the project at `root`, whose files are `files`
@@ -214,6 +221,7 @@ impl ProjectContext {
             pruning: true,
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
+            csharp_project_aliases: std::sync::OnceLock::new(),
             interner: policies::facts::Interner::default(),
         }
     }
@@ -267,16 +275,25 @@ impl ProjectContext {
     /// ([`crate::FirstPass::finish`]): imports resolve against the whole index.
     pub fn add_declarations(&mut self, path: &str, declarations: crate::TypeDeclarations) {
         self.csharp_project_globals.take();
+        self.csharp_project_aliases.take();
         match declarations.0 {
             crate::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
             crate::Declared::CSharp {
                 declarations,
                 global_usings,
+                global_aliases,
                 constants,
                 extensions,
-            } => self
-                .csharp
-                .add_csharp(path, declarations, global_usings, constants, extensions),
+            } => self.csharp.add_csharp(
+                path,
+                declarations,
+                Globals {
+                    usings: global_usings,
+                    aliases: global_aliases,
+                },
+                constants,
+                extensions,
+            ),
         }
     }
 
@@ -318,6 +335,32 @@ impl ProjectContext {
             })
             .get(project)
             .unwrap_or(&NONE)
+    }
+
+    /// The `global using` aliases (alias → what it names) in the files of the C# project
+    /// `project` (from [`ProjectContext::csharp_project_of`]); with no project, those of every
+    /// file. Where files give one alias different targets (a compile error), the first file's
+    /// counts.
+    pub(crate) fn csharp_project_global_aliases(
+        &self,
+        project: Option<&str>,
+    ) -> &BTreeMap<String, String> {
+        static NONE: BTreeMap<String, String> = BTreeMap::new();
+        let by_project = self.csharp_project_aliases.get_or_init(|| {
+            let mut by_project: BTreeMap<Option<String>, BTreeMap<String, String>> =
+                BTreeMap::new();
+            for (file, aliases) in self.csharp.global_aliases_by_file() {
+                let project = self.csharp_project_of(file).map(str::to_owned);
+                for key in [project, None] {
+                    let entry = by_project.entry(key).or_default();
+                    for (alias, target) in aliases {
+                        entry.entry(alias.clone()).or_insert_with(|| target.clone());
+                    }
+                }
+            }
+            by_project
+        });
+        by_project.get(&project.map(str::to_owned)).unwrap_or(&NONE)
     }
 
     /// Whether code of the C# project `from` (from [`ProjectContext::csharp_project_of`]) can

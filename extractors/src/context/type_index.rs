@@ -40,6 +40,15 @@ impl ExtensionMethod {
     }
 }
 
+/// What a C# file's `global using` directives give every file of its project.
+#[derive(Debug, Default)]
+pub(crate) struct Globals {
+    /// The namespaces (`global using Acme.Orders;`).
+    pub usings: Vec<String>,
+    /// The aliases with what they name (`global using Order = Acme.Orders.Order;`).
+    pub aliases: Vec<(String, String)>,
+}
+
 /// Package (or namespace) → type name → the files declaring it, bytewise.
 #[derive(Debug, Default)]
 pub(crate) struct TypeIndex {
@@ -50,6 +59,9 @@ pub(crate) struct TypeIndex {
     global_usings: BTreeSet<String>,
     /// The same, by the file that declares them.
     global_usings_by_file: BTreeMap<String, Vec<String>>,
+    /// The aliases of C# `global using` directives (alias, what it names) by the file that
+    /// declares them.
+    global_aliases_by_file: BTreeMap<String, Vec<(String, String)>>,
     /// C# `const string` fields by their last name segment: (type path and name without the
     /// namespace, value), e.g. `ADMINISTRATORS` → (`Constants.Roles.ADMINISTRATORS`,
     /// `Administrators`).
@@ -70,20 +82,28 @@ impl TypeIndex {
         self.add(path, declarations);
     }
 
-    /// Adds the declarations of a C# file, its `global using` namespaces, its `const string`
+    /// Adds the declarations of a C# file, its `global using` namespaces and aliases, its `const string`
     /// fields (`csharp::string_constants`) and its extension methods.
     pub fn add_csharp(
         &mut self,
         path: &str,
         declarations: Declarations,
-        global_usings: Vec<String>,
+        globals: Globals,
         constants: Vec<(String, String)>,
         extensions: Vec<ExtensionMethod>,
     ) {
+        let Globals {
+            usings: global_usings,
+            aliases: global_aliases,
+        } = globals;
         self.global_usings.extend(global_usings.iter().cloned());
         if !global_usings.is_empty() {
             self.global_usings_by_file
                 .insert(path.to_owned(), global_usings);
+        }
+        if !global_aliases.is_empty() {
+            self.global_aliases_by_file
+                .insert(path.to_owned(), global_aliases);
         }
         self.add(path, declarations);
         for extension in extensions {
@@ -236,6 +256,13 @@ impl TypeIndex {
     /// The namespaces of C# `global using` directives in the project.
     pub fn global_usings(&self) -> &BTreeSet<String> {
         &self.global_usings
+    }
+
+    /// The files with C# `global using` aliases, with their aliases and what they name.
+    pub fn global_aliases_by_file(&self) -> impl Iterator<Item = (&str, &[(String, String)])> + '_ {
+        self.global_aliases_by_file
+            .iter()
+            .map(|(file, aliases)| (file.as_str(), aliases.as_slice()))
     }
 
     /// The files with C# `global using` directives, with their namespaces.

@@ -240,7 +240,8 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 81] = [
+const CASES: [&str; 82] = [
+    "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
     "csharp/conditional",
@@ -683,6 +684,11 @@ fn a_kotlin_class_the_parser_gives_up_on_is_declared_and_its_members_are_not() {
 #[test]
 fn a_csharp_name_binds_in_the_innermost_enclosing_namespace_before_the_usings() {
     check_case("csharp/namespaces");
+}
+
+#[test]
+fn a_csharp_alias_hides_the_types_of_its_name_the_usings_namespaces_import() {
+    check_case("csharp/aliases");
 }
 
 #[test]
