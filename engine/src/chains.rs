@@ -3,7 +3,8 @@
 //! Vertices are the project files that take part in a flow fact (owned or not; excluded files are
 //! never extracted) and the declared nodes and resources a fact targets. Edges are the flow facts,
 //! file by file: an import to the file it resolves to (type-only imports make none; a Go import
-//! is of a package, so to every non-test file of its folder), a
+//! is of a package, so to every non-test file of its folder, and a Swift import of a module, so
+//! to every `.swift` file below the module's folder), a
 //! constructor injection to the file that declares the injected type, an `accesses_technology`
 //! to its target entity, an `http_call` to the files of the implementing component that serve the
 //! route (else to its target entity; both with the spec's `clients` and `urls` bindings,
@@ -122,7 +123,11 @@ impl FileGraph {
                     let Some(resolved) = fact.property_str("resolved") else {
                         continue;
                     };
-                    if fact.property_str("language") == Some("go") {
+                    if let Some(folder) = fact.property_str("moduleFolder") {
+                        // A Swift import is of the whole module: every `.swift` file below
+                        // its folder.
+                        raw.push((file, Target::Module(folder.to_owned()), index));
+                    } else if fact.property_str("language") == Some("go") {
                         // A Go import is of the whole package: every non-test file of its
                         // folder (the fact names one, its representative file).
                         let folder = resolved.rsplit_once('/').map_or("", |(folder, _)| folder);
@@ -212,7 +217,7 @@ impl FileGraph {
                 Target::Entity(name) => {
                     entities.insert(name);
                 }
-                Target::Component(_) | Target::Package(_) => {}
+                Target::Component(_) | Target::Package(_) | Target::Module(_) => {}
             }
         }
         let mut graph = Self {
@@ -274,6 +279,25 @@ impl FileGraph {
                     for to in packages.get(folder.as_str()).into_iter().flatten() {
                         if *to != from {
                             triples.push((from, *to, *fact));
+                        }
+                    }
+                }
+                Target::Module(folder) => {
+                    // File names are sorted: the module's files are one run of them.
+                    let prefix = format!("{folder}/");
+                    let files = graph.names.get(..graph.files).unwrap_or_default();
+                    let first = files.partition_point(|name| name.as_str() < prefix.as_str());
+                    for (offset, name) in files.iter().enumerate().skip(first) {
+                        if !name.starts_with(&prefix) {
+                            break;
+                        }
+                        if !name.ends_with(".swift") {
+                            continue;
+                        }
+                        if let Ok(to) = Vertex::try_from(offset) {
+                            if to != from {
+                                triples.push((from, to, *fact));
+                            }
                         }
                     }
                 }
@@ -607,6 +631,8 @@ enum Target {
     Component(String),
     /// Every non-test `.go` file of a folder (a Go package).
     Package(String),
+    /// Every `.swift` file below a folder (a Swift module).
+    Module(String),
 }
 
 impl Target {

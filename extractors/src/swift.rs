@@ -79,7 +79,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         });
         let site = ImportSite::new(statement, specifier, resolution, "import of");
         if imports_out::kept(&factory, &site.resolution) {
-            facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+            let mut fact = imports_out::fact(&factory, &site, scope_of(statement));
+            // An import is of the whole module: chains run through any of its files.
+            if let (Resolution::File(_), Some(folder)) =
+                (&site.resolution, input.context.swift_module_folder(&module))
+            {
+                fact.properties
+                    .insert("moduleFolder", folder.to_owned().into());
+            }
+            facts.push(fact);
         }
     }
     let sites: Vec<ClientSite<'_>> = hits

@@ -782,6 +782,33 @@ mod chains {
     }
 
     #[test]
+    fn a_swift_import_is_of_the_whole_module() {
+        // `web/App.swift` imports module `Lib` (folder `lib/Lib`), represented by its first file;
+        // another file of the module, in a subfolder, reaches Repo.
+        let swift_import = |file: &str, resolved: &str, folder: Option<&str>| {
+            let mut properties = vec![
+                ("specifier", resolved),
+                ("resolved", resolved),
+                ("language", "swift"),
+            ];
+            properties.extend(folder.map(|folder| ("moduleFolder", folder)));
+            fact(FactKind::Import, file, 1, &properties)
+        };
+        let run = graph_run(
+            "invariant Layers { deny reach Web -> Repo }",
+            vec![
+                swift_import("web/App.swift", "lib/Lib/A.swift", Some("lib/Lib")),
+                swift_import("lib/Lib/Deep/B.swift", "repo/R.swift", None),
+            ],
+        );
+        let (_, files, _) = chain_of(&run, 0);
+        assert_eq!(
+            files,
+            ["web/App.swift", "lib/Lib/Deep/B.swift", "repo/R.swift"]
+        );
+    }
+
+    #[test]
     fn a_chain_ends_at_the_node_its_last_file_accesses() {
         let run = graph_run(
             "invariant Layers { deny reach Web -> db }",

@@ -269,6 +269,11 @@ impl ProjectContext {
         self.swift.resolve(module)
     }
 
+    /// The folder of a project Swift module (its files are the module).
+    pub(crate) fn swift_module_folder(&self, module: &str) -> Option<&str> {
+        self.swift.folder(module)
+    }
+
     /// Adds what a Java, Kotlin or C# file declares to the type index of its language
     /// ([`crate::FirstPass::take_declarations`], [`crate::read_declarations`]). Add every such
     /// file of the project, extracted or not, before finishing any extraction

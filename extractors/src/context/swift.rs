@@ -13,10 +13,11 @@ use crate::syntax;
 /// The Swift modules of the project.
 #[derive(Debug, Default)]
 pub(crate) struct SwiftModules {
-    /// Module name → its first file, from `Package.swift` targets.
-    targets: BTreeMap<String, String>,
-    /// Folder name → the first `.swift` file under the bytewise-first folder of that name.
-    folders: BTreeMap<String, String>,
+    /// Module name → its first file and its folder, from `Package.swift` targets.
+    targets: BTreeMap<String, (String, String)>,
+    /// Folder name → the first `.swift` file under the bytewise-first folder of that name, and
+    /// that folder.
+    folders: BTreeMap<String, (String, String)>,
 }
 
 impl SwiftModules {
@@ -60,8 +61,13 @@ impl SwiftModules {
                     package_folder,
                     target.path.as_deref().unwrap_or(&default_folder),
                 );
-                if let Some(first) = folder.as_deref().and_then(first_under) {
-                    modules.targets.entry(target.name).or_insert(first);
+                if let Some(folder) = folder {
+                    if let Some(first) = first_under(&folder) {
+                        modules
+                            .targets
+                            .entry(target.name)
+                            .or_insert((first, folder));
+                    }
                 }
             }
         }
@@ -71,7 +77,7 @@ impl SwiftModules {
                 modules
                     .folders
                     .entry(file_name(folder).to_owned())
-                    .or_insert_with(|| (*file).to_owned());
+                    .or_insert_with(|| ((*file).to_owned(), folder.to_owned()));
                 folder = parent_dir(folder);
             }
         }
@@ -87,7 +93,15 @@ impl SwiftModules {
                 || Resolution::External {
                     package: module.to_owned(),
                 },
-                |file| Resolution::File(file.clone()),
+                |(file, _)| Resolution::File(file.clone()),
             )
+    }
+
+    /// The folder of a project module: every `.swift` file below it belongs to the module.
+    pub fn folder(&self, module: &str) -> Option<&str> {
+        self.targets
+            .get(module)
+            .or_else(|| self.folders.get(module))
+            .map(|(_, folder)| folder.as_str())
     }
 }
