@@ -54,13 +54,22 @@ pub fn without_query(url: &str) -> &str {
 }
 
 /// Whether the library `library` of a `clients` list binds the package `package` of a fact:
-/// the package is the library or lies below it (after `/`, `.` or `::`).
+/// the package is the library or lies below it (after `/`, `.` or `::`). A library may be
+/// written as its users know it: a Go module path with its major version (`…/go-redis/v9`,
+/// whose clients lintel names without it) and a Rust crate with dashes (`async-nats`, which the
+/// code writes `async_nats`).
 pub fn library_binds(library: &str, package: &str) -> bool {
-    match package.strip_prefix(library) {
+    let below = |library: &str| match package.strip_prefix(library) {
         Some("") => true,
         Some(rest) => rest.starts_with('/') || rest.starts_with('.') || rest.starts_with("::"),
         None => false,
-    }
+    };
+    let without_major = library.rsplit_once("/v").and_then(|(base, version)| {
+        (!version.is_empty() && version.bytes().all(|byte| byte.is_ascii_digit())).then_some(base)
+    });
+    below(library)
+        || without_major.is_some_and(below)
+        || (library.contains('-') && !library.contains('/') && below(&library.replace('-', "_")))
 }
 
 #[cfg(test)]
@@ -78,6 +87,16 @@ mod tests {
         ));
         assert!(library_binds("sqlx", "sqlx::postgres"));
         assert!(!library_binds("pg", "pgx"));
+        // A Go module's major version, which lintel's client names leave out.
+        assert!(library_binds(
+            "github.com/redis/go-redis/v9",
+            "github.com/redis/go-redis"
+        ));
+        assert!(!library_binds("github.com/acme/vnext", "github.com/acme"));
+        // A Rust crate written with dashes binds the name the code uses.
+        assert!(library_binds("async-nats", "async_nats"));
+        assert!(library_binds("async-nats", "async_nats::jetstream"));
+        assert!(!library_binds("@scope/a-b", "@scope/a_b"));
     }
 
     #[test]

@@ -658,3 +658,31 @@ fn kotlin_rust_and_swift_uses_of_bound_libraries_are_definite_and_their_bare_imp
         "admin/Holder.swift",
     );
 }
+
+#[test]
+fn a_go_module_listed_with_its_major_version_binds_the_catalogue_client() {
+    // go-redis is in the built-in catalogue, named without its major version; the spec lists
+    // the module path a Go user writes, `…/v9`, which must still bind it.
+    let spec = "node app : server\n\
+                node sessions : redis { clients: \"github.com/redis/go-redis/v9\" }\n\
+                node cache : redis\n\
+                component Api { runs_on: app paths: \"api/**\" }\n\
+                invariant L { deny flow Api -> cache\n deny flow Api -> sessions }\n";
+    let dir = project(
+        spec,
+        &[
+            ("go.mod", "module example.com/shop\n\ngo 1.22\n\nrequire github.com/redis/go-redis/v9 v9.5.1\n"),
+            (
+                "api/store.go",
+                "package api\n\nimport \"github.com/redis/go-redis/v9\"\n\nfunc Open() *redis.Client {\n\treturn redis.NewClient(&redis.Options{Addr: \"localhost:6379\"})\n}\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let targets: Vec<String> = findings(&verdict)
+        .into_iter()
+        .map(|(_, to, _)| to)
+        .collect();
+    assert!(!targets.is_empty(), "{verdict}");
+    assert!(targets.iter().all(|to| to == "sessions"), "{targets:?}");
+}
