@@ -38,6 +38,18 @@ pub(crate) enum ClientUse {
     Extend,
 }
 
+impl ClientUse {
+    /// The noun and the verb of a use, for fact messages: ("construction", "constructs").
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Construct => ("construction", "constructs"),
+            Self::Call => ("call", "calls"),
+            Self::Inject => ("injection", "injects"),
+            Self::Extend => ("extension", "extends"),
+        }
+    }
+}
+
 /// One client of a language's table.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ClientRule {
@@ -344,12 +356,7 @@ fn definite_fact<L: Located>(
     site: &ClientSiteAt<L>,
     scope: Option<String>,
 ) -> Fact {
-    let (noun, verb) = match site.use_kind {
-        ClientUse::Construct => ("construction", "constructs"),
-        ClientUse::Call => ("call", "calls"),
-        ClientUse::Inject => ("injection", "injects"),
-        ClientUse::Extend => ("extension", "extends"),
-    };
+    let (noun, verb) = site.use_kind.words();
     let client = if site.use_kind == ClientUse::Call {
         short_name(&site.path)
     } else {
@@ -496,12 +503,7 @@ fn bound_use_fact<L: Located>(
     library: &str,
     scope: Option<String>,
 ) -> Fact {
-    let (noun, verb) = match site.use_kind {
-        ClientUse::Construct => ("construction", "constructs"),
-        ClientUse::Call => ("call", "calls"),
-        ClientUse::Inject => ("injection", "injects"),
-        ClientUse::Extend => ("extension", "extends"),
-    };
+    let (noun, verb) = site.use_kind.words();
     let client = &site.path;
     let mut fact = factory.fact(
         FactKind::AccessesTechnology,
