@@ -119,7 +119,9 @@ impl FileGraph {
         for (index, fact) in table.graph.iter().enumerate() {
             let file = fact.evidence.file.to_string();
             match fact.kind {
-                FactKind::Import if !fact.property_flag("typeOnly") => {
+                FactKind::Import
+                    if !fact.property_flag("typeOnly") && !fact.property_flag("testOnly") =>
+                {
                     let Some(resolved) = fact.property_str("resolved") else {
                         continue;
                     };

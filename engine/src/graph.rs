@@ -180,11 +180,14 @@ impl FlowGraph {
                 continue;
             };
             let targets = match fact.kind {
-                FactKind::Import if !fact.property_flag("typeOnly") => fact
-                    .target
-                    .iter()
-                    .map(|target| target.to_string())
-                    .collect(),
+                FactKind::Import
+                    if !fact.property_flag("typeOnly") && !fact.property_flag("testOnly") =>
+                {
+                    fact.target
+                        .iter()
+                        .map(|target| target.to_string())
+                        .collect()
+                }
                 // Code depends on the type it names (§3.5 Δ2): the owner of the file that
                 // declares the injected type, never the implementation DI registers for it.
                 FactKind::ConstructorInjection => fact

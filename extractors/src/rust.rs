@@ -120,11 +120,18 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
         }
         let specifier = syntax::compact_text(argument, source, 300);
+        // A `use` in `#[cfg(test)]` code is compiled for tests only (a dev-dependency).
+        let test_only = is_test_code(statement, source);
         for (resolution, names) in groups {
             let mut site = ImportSite::new(statement, specifier.clone(), resolution, "use of");
             site.names = names;
             if imports_out::kept(&factory, &site.resolution) {
-                facts.push(imports_out::fact(&factory, &site, scope_of(statement)));
+                let mut fact = imports_out::fact(&factory, &site, scope_of(statement));
+                if test_only {
+                    fact.properties
+                        .insert("testOnly", policies::facts::PropertyValue::Bool(true));
+                }
+                facts.push(fact);
             }
         }
     }
@@ -550,6 +557,46 @@ fn resolve(
         .rev()
         .find_map(|length| crates.module_file(&krate, module.get(..length)?))
         .map_or(Resolution::Internal, Resolution::File)
+}
+
+/// Whether an item is compiled for tests only: it, or an inline module around it, carries a
+/// `#[cfg(…)]` whose condition requires `test` (`cfg(test)`, `cfg(all(test, not(loom)))`; not
+/// `cfg(not(test))` or `cfg(any(test, …))`).
+fn is_test_code(item: Node<'_>, source: &str) -> bool {
+    let requires_test = |node: Node<'_>| {
+        let mut sibling = node.prev_named_sibling();
+        while let Some(attribute) = sibling {
+            match attribute.kind() {
+                "attribute_item" => {
+                    let text: String = syntax::text(attribute, source)
+                        .chars()
+                        .filter(|character| !character.is_whitespace())
+                        .collect();
+                    let parts: Vec<&str> = text.split([',', '(']).collect();
+                    let required = parts.windows(2).any(|pair| {
+                        pair.get(1)
+                            .is_some_and(|part| part.trim_end_matches([')', ']']) == "test")
+                            && pair.first() != Some(&"not")
+                    });
+                    if text == "#[cfg(test)]" || (text.starts_with("#[cfg(all(") && required) {
+                        return true;
+                    }
+                }
+                "line_comment" | "block_comment" => {}
+                _ => return false,
+            }
+            sibling = attribute.prev_named_sibling();
+        }
+        false
+    };
+    let mut current = Some(item);
+    while let Some(node) = current {
+        if (node == item || node.kind() == "mod_item") && requires_test(node) {
+            return true;
+        }
+        current = node.parent();
+    }
+    false
 }
 
 /// The names of the inline modules (`mod tests { … }`) around a node, outermost first.

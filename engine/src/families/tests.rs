@@ -809,6 +809,20 @@ mod chains {
     }
 
     #[test]
+    fn an_import_compiled_for_tests_only_makes_no_edge() {
+        let mut test_use = import("web/x.rs", 1, "repo/r.rs");
+        test_use
+            .properties
+            .insert("testOnly", PropertyValue::Bool(true));
+        let rules = "invariant Layers { deny flow Web -> Repo ; deny reach Web -> Repo }";
+        assert!(graph_run(rules, vec![test_use]).findings().is_empty());
+        assert_eq!(
+            types(&graph_run(rules, vec![import("web/x.rs", 1, "repo/r.rs")])),
+            ["flow_violation", "reach_violation"]
+        );
+    }
+
+    #[test]
     fn a_chain_ends_at_the_node_its_last_file_accesses() {
         let run = graph_run(
             "invariant Layers { deny reach Web -> db }",

@@ -873,3 +873,61 @@ fn bound_client_libraries_are_clients() {
         ]
     );
 }
+
+#[test]
+fn a_rust_use_in_test_only_code_is_marked_test_only() {
+    let lib = "mod helpers;\n\
+        use crate::helpers::build;\n\
+        \n\
+        #[cfg(test)]\n\
+        mod tests {\n\
+        \x20   use crate::helpers::check;\n\
+        }\n\
+        \n\
+        #[cfg(all(test, not(loom)))]\n\
+        mod more {\n\
+        \x20   use crate::helpers::more;\n\
+        }\n\
+        \n\
+        #[cfg(not(test))]\n\
+        mod real {\n\
+        \x20   use crate::helpers::real;\n\
+        }\n\
+        \n\
+        #[cfg(all(feature = \"x\", not(test)))]\n\
+        use crate::helpers::featured;\n";
+    let files: Vec<String> = ["Cargo.toml", "src/lib.rs", "src/helpers.rs"]
+        .map(str::to_owned)
+        .to_vec();
+    let read = |path: &str| {
+        Some(
+            match path {
+                "Cargo.toml" => "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\n",
+                "src/lib.rs" => lib,
+                _ => "pub fn build() {}\n",
+            }
+            .to_owned(),
+        )
+    };
+    let mut context = ProjectContext::discover_with(&files, read);
+    let facts: Vec<policies::facts::Fact> = extractors::extract_files(&mut context, &files, read)
+        .into_iter()
+        .flat_map(|(_, extraction)| extraction.facts)
+        .collect();
+    let test_only = |line: u32| {
+        facts
+            .iter()
+            .find(|fact| {
+                *fact.evidence.file == *"src/lib.rs"
+                    && fact.evidence.line == line
+                    && fact.kind == policies::facts::FactKind::Import
+            })
+            .unwrap_or_else(|| panic!("no import at line {line}: {facts:#?}"))
+            .property_flag("testOnly")
+    };
+    assert!(!test_only(2), "a plain use");
+    assert!(test_only(6), "inside #[cfg(test)] mod tests");
+    assert!(test_only(11), "inside #[cfg(all(test, not(loom)))]");
+    assert!(!test_only(16), "inside #[cfg(not(test))]");
+    assert!(!test_only(20), "#[cfg(all(feature, not(test)))]");
+}
