@@ -201,8 +201,28 @@ pub fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) ->
     best.map(|(_, candidate)| candidate)
 }
 
+/// Products people name where the vocabulary has their kind (`node q : rabbitmq`): each is
+/// suggested only when its kind is in the vocabulary at hand.
+const PRODUCTS: [(&str, &str); 14] = [
+    ("activemq", "message_queue"),
+    ("azure_blob", "blob_storage"),
+    ("gcs", "object_store"),
+    ("kafka", "event_stream"),
+    ("kinesis", "event_stream"),
+    ("mariadb", "mysql"),
+    ("minio", "object_store"),
+    ("mongo", "mongodb"),
+    ("nats", "message_queue"),
+    ("pulsar", "event_stream"),
+    ("rabbitmq", "message_queue"),
+    ("s3", "s3_bucket"),
+    ("sqs", "message_queue"),
+    ("valkey", "redis"),
+];
+
 /// A suggestion for a word outside a closed vocabulary: the closest entry by edit distance,
-/// else the longest entry that the word extends or abbreviates (`redis_cluster` → `redis`).
+/// else the kind of a product it names (`rabbitmq` → `message_queue`), else the longest entry
+/// that the word extends or abbreviates (`redis_cluster` → `redis`).
 pub fn suggest_vocabulary<'c>(word: &str, vocabulary: &[&'c str]) -> Option<&'c str> {
     if let Some(suggestion) = suggest(word, vocabulary.iter().copied()) {
         return Some(suggestion);
@@ -210,6 +230,13 @@ pub fn suggest_vocabulary<'c>(word: &str, vocabulary: &[&'c str]) -> Option<&'c 
     let lowered = word.to_ascii_lowercase();
     if let Some(exact) = vocabulary.iter().find(|entry| **entry == lowered) {
         return Some(exact);
+    }
+    let product = PRODUCTS
+        .iter()
+        .find(|(name, _)| *name == lowered)
+        .and_then(|(_, kind)| vocabulary.iter().find(|entry| *entry == kind));
+    if let Some(kind) = product {
+        return Some(kind);
     }
     vocabulary
         .iter()

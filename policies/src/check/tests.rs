@@ -237,6 +237,24 @@ fn resources_validate_connectivity_too() {
 }
 
 #[test]
+fn a_product_name_for_a_node_type_suggests_its_kind() {
+    for (product, kind) in [
+        ("rabbitmq", "message_queue"),
+        ("kafka", "event_stream"),
+        ("sqs", "message_queue"),
+        ("mongo", "mongodb"),
+    ] {
+        let diagnostic =
+            assert_diagnostic(&format!("node q : {product}"), "unknown-node-type", 1, 10);
+        assert_eq!(
+            diagnostic.help.as_deref(),
+            Some(format!("did you mean `{kind}`?").as_str()),
+            "{product}"
+        );
+    }
+}
+
+#[test]
 fn unknown_node_type_with_help() {
     let diagnostic = assert_diagnostic("node cache : redis_cluster", "unknown-node-type", 1, 14);
     assert_eq!(diagnostic.help.as_deref(), Some("did you mean `redis`?"));
