@@ -33,7 +33,7 @@ use policies::facts::{fact_id, Confidence, Fact, FactKind, PropertyValue};
 use policies::model::{InfraEntity, Model};
 
 use crate::families::InScope;
-use crate::graph::{category_types, resolve_target};
+use crate::graph::category_types;
 use crate::verdict::Warning;
 
 /// The bindings of a model, compiled.
@@ -202,17 +202,12 @@ fn owned(names: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<String> {
     names
 }
 
-/// The targets of one `accesses_technology`, `http_call` or `constructor_injection` fact.
+/// The targets of one `accesses_technology` or `http_call` fact (an injection's edge goes to
+/// the file that declares its type, `typeFile`, and is no target resolution).
 pub fn fact_targets(model: &Model, bindings: &Bindings<'_>, fact: &Fact) -> Resolution {
     match fact.kind {
         FactKind::AccessesTechnology => technology_targets(model, bindings, fact),
         FactKind::HttpCall => http_targets(bindings, fact),
-        FactKind::ConstructorInjection => {
-            match fact.target.as_deref().or(fact.technology.as_deref()) {
-                Some(name) => Resolution::of(resolve_target(model, name), Outcome::Named),
-                None => Resolution::of(Vec::new(), Outcome::Nothing),
-            }
-        }
         _ => Resolution::of(Vec::new(), Outcome::Nothing),
     }
 }
