@@ -755,24 +755,7 @@ fn a_rust_use_of_an_enum_in_scope_is_no_external_package() {
         \x20   use std::task::Poll;\n\
         \x20   use Poll::Ready;\n\
         }\n";
-    let files: Vec<String> = ["Cargo.toml", "src/lib.rs", "src/ast.rs"]
-        .map(str::to_owned)
-        .to_vec();
-    let read = |path: &str| {
-        Some(
-            match path {
-                "Cargo.toml" => "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\n",
-                "src/lib.rs" => lib,
-                _ => "pub enum Kind { Leaf, Node }\n",
-            }
-            .to_owned(),
-        )
-    };
-    let mut context = ProjectContext::discover_with(&files, read);
-    let facts: Vec<policies::facts::Fact> = extractors::extract_files(&mut context, &files, read)
-        .into_iter()
-        .flat_map(|(_, extraction)| extraction.facts)
-        .collect();
+    let facts = one_crate_facts(lib, ("src/ast.rs", "pub enum Kind { Leaf, Node }\n"));
     let at_line = |line: u32| {
         facts
             .iter()
@@ -896,24 +879,7 @@ fn a_rust_use_in_test_only_code_is_marked_test_only() {
         \n\
         #[cfg(all(feature = \"x\", not(test)))]\n\
         use crate::helpers::featured;\n";
-    let files: Vec<String> = ["Cargo.toml", "src/lib.rs", "src/helpers.rs"]
-        .map(str::to_owned)
-        .to_vec();
-    let read = |path: &str| {
-        Some(
-            match path {
-                "Cargo.toml" => "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\n",
-                "src/lib.rs" => lib,
-                _ => "pub fn build() {}\n",
-            }
-            .to_owned(),
-        )
-    };
-    let mut context = ProjectContext::discover_with(&files, read);
-    let facts: Vec<policies::facts::Fact> = extractors::extract_files(&mut context, &files, read)
-        .into_iter()
-        .flat_map(|(_, extraction)| extraction.facts)
-        .collect();
+    let facts = one_crate_facts(lib, ("src/helpers.rs", "pub fn build() {}\n"));
     let test_only = |line: u32| {
         facts
             .iter()
@@ -930,4 +896,26 @@ fn a_rust_use_in_test_only_code_is_marked_test_only() {
     assert!(test_only(11), "inside #[cfg(all(test, not(loom)))]");
     assert!(!test_only(16), "inside #[cfg(not(test))]");
     assert!(!test_only(20), "#[cfg(all(feature, not(test)))]");
+}
+
+/// The facts of a one-crate Rust project: `Cargo.toml`, `src/lib.rs` and one module file.
+fn one_crate_facts(lib: &str, module: (&str, &str)) -> Vec<policies::facts::Fact> {
+    let files: Vec<String> = ["Cargo.toml", "src/lib.rs", module.0]
+        .map(str::to_owned)
+        .to_vec();
+    let read = |path: &str| {
+        Some(
+            match path {
+                "Cargo.toml" => "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\n",
+                "src/lib.rs" => lib,
+                _ => module.1,
+            }
+            .to_owned(),
+        )
+    };
+    let mut context = ProjectContext::discover_with(&files, read);
+    extractors::extract_files(&mut context, &files, read)
+        .into_iter()
+        .flat_map(|(_, extraction)| extraction.facts)
+        .collect()
 }
