@@ -218,3 +218,28 @@ impl FlowGraph {
         self.edges.get(entity).map_or(0, BTreeMap::len)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::category_types;
+
+    /// Every category the infrastructure catalogue can give a fact is one the spec's nodes and
+    /// resources can answer: a category of the flow-graph table, or a node or resource type.
+    #[test]
+    fn every_catalogue_category_is_known_to_the_language() {
+        let vocabulary: Vec<&str> = policies::vocab::NODE_TYPES
+            .iter()
+            .chain(policies::vocab::RESOURCE_TYPES.iter())
+            .copied()
+            .collect();
+        let unknown: Vec<String> = extractors::catalogue::categories()
+            .into_iter()
+            .filter(|(_, category)| {
+                category_types(category) == vec![*category] && !vocabulary.contains(category)
+            })
+            .map(|(at, category)| format!("{at}: unknown category `{category}`"))
+            .collect();
+        assert_eq!(unknown, Vec::<String>::new());
+        assert!(category_types("no_such_store") == vec!["no_such_store"]);
+    }
+}

@@ -50,54 +50,9 @@ impl ClientUse {
     }
 }
 
-/// One client of a language's table.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ClientRule {
-    /// The package reported in the `package` property.
-    pub package: &'static str,
-    /// The §3.5 category (or resource type) the client reaches.
-    pub technology: &'static str,
-    /// Import prefixes that bring the client in, written with the language's separator.
-    pub imports: &'static [&'static str],
-    /// Tails of constructed types.
-    pub constructs: &'static [&'static str],
-    /// Tails of called functions or methods.
-    pub calls: &'static [&'static str],
-    /// Tails of injected or extended types.
-    pub types: &'static [&'static str],
-    /// A sharper technology read from the site's first string argument (a driver name, an
-    /// AWS service, a JDBC URL).
-    pub refine: Option<fn(&str) -> Option<&'static str>>,
-    /// Whether importing the package alone is a probable fact (not for packages that servers
-    /// import too, such as Go's `net/http`).
-    pub is_probable_on_import: bool,
-    /// Whether the import prefixes also stand for the packages below them (`/`): a module's
-    /// sub-packages are the client's (`github.com/jackc/pgx/v5/pgxpool`), while a Go standard
-    /// library package's are other packages (`net/http/httptest` builds server-side test
-    /// requests).
-    pub matches_sub_packages: bool,
-}
-
-impl ClientRule {
-    /// A rule with no tails yet.
-    pub const fn new(
-        package: &'static str,
-        technology: &'static str,
-        imports: &'static [&'static str],
-    ) -> Self {
-        Self {
-            package,
-            technology,
-            imports,
-            constructs: &[],
-            calls: &[],
-            types: &[],
-            refine: None,
-            is_probable_on_import: true,
-            matches_sub_packages: true,
-        }
-    }
-}
+/// One client of a language's table: an entry of the infrastructure catalogue
+/// (`crate::catalogue`).
+pub(crate) type ClientRule = crate::catalogue::Library;
 
 /// A place where a client may be used, at a syntax node.
 pub(crate) type ClientSite<'tree> = ClientSiteAt<Node<'tree>>;
@@ -182,18 +137,24 @@ impl ClientMatcher<'_> {
             {
                 continue;
             }
-            used.insert(rule.package);
-            facts.push(definite_fact(factory, rule, site, scope_of(site.node)));
+            used.insert(rule.name);
+            facts.push(definite_fact(
+                factory,
+                self,
+                rule,
+                site,
+                scope_of(site.node),
+            ));
         }
         let mut reported: HashSet<&'static str> = HashSet::new();
         for import in imports.iter().filter(|import| !import.is_project) {
             for rule in self.rules {
-                if used.contains(rule.package)
+                if used.contains(rule.name)
                     || !rule.is_probable_on_import
                     || !rule.imports.iter().any(|prefix| {
                         self.has_prefix(&import.path, prefix, rule.matches_sub_packages)
                     })
-                    || !reported.insert(rule.package)
+                    || !reported.insert(rule.name)
                 {
                     continue;
                 }
@@ -352,6 +313,7 @@ impl LastSegments {
 
 fn definite_fact<L: Located>(
     factory: &FactFactory<'_>,
+    matcher: &ClientMatcher<'_>,
     rule: &ClientRule,
     site: &ClientSiteAt<L>,
     scope: Option<String>,
@@ -362,7 +324,7 @@ fn definite_fact<L: Located>(
     } else {
         last_segment(&site.path).to_owned()
     };
-    let package = rule.package;
+    let package = rule.name;
     let mut fact = factory.fact(
         FactKind::AccessesTechnology,
         site.node,
@@ -370,11 +332,11 @@ fn definite_fact<L: Located>(
         scope,
         format!("{noun} of `{client}` from `{package}`"),
     );
-    let technology = rule
-        .refine
-        .zip(site.argument.as_deref())
-        .and_then(|(refine, argument)| refine(argument))
-        .unwrap_or(rule.technology);
+    let tail = ClientMatcher::tails(rule, site.use_kind)
+        .iter()
+        .copied()
+        .find(|tail| matcher.has_tail(&site.path, tail));
+    let technology = rule.category_of(tail, site.argument.as_deref());
     fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
     set(&mut fact, "client", client.as_str());
@@ -392,7 +354,7 @@ fn probable_fact<L: Located>(
     import: &ClientImportAt<L>,
     scope: Option<String>,
 ) -> Fact {
-    let package = rule.package;
+    let package = rule.name;
     let mut fact = factory.fact(
         FactKind::AccessesTechnology,
         import.node,
@@ -400,7 +362,7 @@ fn probable_fact<L: Located>(
         scope,
         format!("import of client package `{package}`"),
     );
-    fact.technology = Some(rule.technology.into());
+    fact.technology = Some(rule.category.into());
     set(&mut fact, "package", package);
     set(
         &mut fact,

@@ -53,7 +53,7 @@ use std::time::Instant;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
-use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::context::{Declarations, ExtensionMethod, Resolution, TypeIndex};
 use crate::csharp_walk::{self, field_child, Child, Kind};
 use crate::deferred::{
@@ -258,7 +258,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     };
     out.defer(Part::CSharp(Box::new(pending)));
     let matcher = ClientMatcher {
-        rules: &CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
     };
     let client_sites: Vec<ClientSite<'_>> = hits
@@ -1183,91 +1183,6 @@ fn name_text(node: Node<'_>, source: &str) -> Option<String> {
 /// A container [`declarations`] has still to read: the node, its namespace when its types
 /// are top-level ones (`None` inside a type), and the type path around it.
 type Container<'tree> = (Node<'tree>, Option<String>, String);
-
-/// C# clients, first match wins; matched by name alone.
-const CLIENTS: [ClientRule; 12] = [
-    ClientRule {
-        calls: &["UseNpgsql"],
-        is_probable_on_import: false,
-        ..ClientRule::new("Npgsql.EntityFrameworkCore.PostgreSQL", "postgres", &[])
-    },
-    ClientRule {
-        calls: &["UseSqlServer"],
-        is_probable_on_import: false,
-        ..ClientRule::new("Microsoft.EntityFrameworkCore.SqlServer", "mssql", &[])
-    },
-    ClientRule {
-        calls: &["UseSqlite"],
-        is_probable_on_import: false,
-        ..ClientRule::new("Microsoft.EntityFrameworkCore.Sqlite", "sqlite", &[])
-    },
-    ClientRule {
-        calls: &["UseMySql", "UseMySQL"],
-        is_probable_on_import: false,
-        ..ClientRule::new("Pomelo.EntityFrameworkCore.MySql", "mysql", &[])
-    },
-    ClientRule {
-        types: &["DbContext", "IdentityDbContext"],
-        ..ClientRule::new(
-            "Microsoft.EntityFrameworkCore",
-            "relational_db",
-            &["Microsoft.EntityFrameworkCore"],
-        )
-    },
-    ClientRule {
-        constructs: &["NpgsqlConnection", "NpgsqlDataSourceBuilder"],
-        calls: &["NpgsqlDataSource.Create"],
-        types: &["NpgsqlConnection", "NpgsqlDataSource"],
-        ..ClientRule::new("Npgsql", "postgres", &["Npgsql"])
-    },
-    ClientRule {
-        constructs: &["MongoClient"],
-        types: &[
-            "IMongoClient",
-            "MongoClient",
-            "IMongoDatabase",
-            "IMongoCollection",
-        ],
-        ..ClientRule::new("MongoDB.Driver", "mongodb", &["MongoDB.Driver"])
-    },
-    ClientRule {
-        calls: &[
-            "ConnectionMultiplexer.Connect",
-            "ConnectionMultiplexer.ConnectAsync",
-        ],
-        types: &["IConnectionMultiplexer", "ConnectionMultiplexer"],
-        ..ClientRule::new("StackExchange.Redis", "redis", &["StackExchange.Redis"])
-    },
-    ClientRule {
-        types: &["IDistributedCache"],
-        is_probable_on_import: false,
-        ..ClientRule::new(
-            "Microsoft.Extensions.Caching",
-            "cache",
-            &["Microsoft.Extensions.Caching.Distributed"],
-        )
-    },
-    ClientRule {
-        constructs: &["HttpClient"],
-        types: &["HttpClient", "IHttpClientFactory"],
-        is_probable_on_import: false,
-        ..ClientRule::new("System.Net.Http", "external_api", &["System.Net.Http"])
-    },
-    ClientRule {
-        constructs: &["RestClient"],
-        types: &["RestClient", "IRestClient"],
-        ..ClientRule::new("RestSharp", "external_api", &["RestSharp"])
-    },
-    ClientRule {
-        constructs: &["BlobServiceClient", "BlobContainerClient", "BlobClient"],
-        types: &["BlobServiceClient", "BlobContainerClient", "BlobClient"],
-        ..ClientRule::new(
-            "Azure.Storage.Blobs",
-            "object_store",
-            &["Azure.Storage.Blobs"],
-        )
-    },
-];
 
 /// One entry per distinct chain, in the order of first appearance, placed at its earliest use:
 /// a chain resolves the same wherever it stands in the file (`PendingUses::finish` reads no

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
-use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
@@ -141,7 +141,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     let matcher = ClientMatcher {
-        rules: &CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("go"),
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
@@ -233,111 +233,3 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         _ => None,
     }
 }
-
-/// The category of a `database/sql` driver name.
-fn sql_driver_category(driver: &str) -> Option<&'static str> {
-    match driver {
-        "postgres" | "pgx" | "postgresql" => Some("postgres"),
-        "mysql" => Some("mysql"),
-        "sqlite3" | "sqlite" => Some("sqlite"),
-        "sqlserver" | "mssql" => Some("mssql"),
-        _ => None,
-    }
-}
-
-const REDIS_CALLS: &[&str] = &[
-    "NewClient",
-    "NewClusterClient",
-    "NewUniversalClient",
-    "NewFailoverClient",
-];
-
-/// Go clients, first match wins.
-const CLIENTS: [ClientRule; 11] = [
-    ClientRule {
-        calls: &["Open", "OpenDB"],
-        refine: Some(sql_driver_category),
-        matches_sub_packages: false,
-        ..ClientRule::new("database/sql", "relational_db", &["database/sql"])
-    },
-    ClientRule {
-        calls: &["NewConnector"],
-        ..ClientRule::new("github.com/lib/pq", "postgres", &["github.com/lib/pq"])
-    },
-    ClientRule {
-        calls: &[
-            "Connect",
-            "ConnectConfig",
-            "pgxpool.New",
-            "pgxpool.NewWithConfig",
-            "pgxpool.Connect",
-        ],
-        ..ClientRule::new(
-            "github.com/jackc/pgx",
-            "postgres",
-            &["github.com/jackc/pgx"],
-        )
-    },
-    ClientRule {
-        calls: &["Open"],
-        ..ClientRule::new(
-            "gorm.io/driver/postgres",
-            "postgres",
-            &["gorm.io/driver/postgres"],
-        )
-    },
-    ClientRule {
-        calls: &["Open"],
-        ..ClientRule::new("gorm.io/driver/mysql", "mysql", &["gorm.io/driver/mysql"])
-    },
-    ClientRule {
-        calls: &["Open"],
-        ..ClientRule::new(
-            "gorm.io/driver/sqlite",
-            "sqlite",
-            &["gorm.io/driver/sqlite"],
-        )
-    },
-    ClientRule {
-        calls: &["Open"],
-        ..ClientRule::new("gorm.io/gorm", "relational_db", &["gorm.io/gorm"])
-    },
-    ClientRule {
-        calls: &["Connect", "NewClient"],
-        ..ClientRule::new(
-            "go.mongodb.org/mongo-driver",
-            "mongodb",
-            &["go.mongodb.org/mongo-driver"],
-        )
-    },
-    ClientRule {
-        calls: REDIS_CALLS,
-        ..ClientRule::new(
-            "github.com/redis/go-redis",
-            "redis",
-            &["github.com/redis/go-redis"],
-        )
-    },
-    ClientRule {
-        calls: REDIS_CALLS,
-        ..ClientRule::new(
-            "github.com/go-redis/redis",
-            "redis",
-            &["github.com/go-redis/redis"],
-        )
-    },
-    ClientRule {
-        constructs: &["Client"],
-        calls: &[
-            "Get",
-            "Post",
-            "Head",
-            "PostForm",
-            "NewRequest",
-            "NewRequestWithContext",
-        ],
-        is_probable_on_import: false,
-        matches_sub_packages: false,
-        ..ClientRule::new("net/http", "external_api", &["net/http"])
-    },
-];

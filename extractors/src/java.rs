@@ -14,7 +14,7 @@ use crate::context::Declarations;
 use crate::deferred::{Anchors, Output, PackedNames, Part, Prune, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
+use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::ChildField;
@@ -28,7 +28,7 @@ fn prune() -> &'static Prune {
     static PRUNE: OnceLock<Prune> = OnceLock::new();
     PRUNE.get_or_init(|| {
         let clients = ClientMatcher {
-            rules: &JAVA_CLIENTS,
+            rules: crate::catalogue::catalogue().libraries("java"),
             separator: ".",
         };
         Prune::new(
@@ -107,7 +107,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let matcher = ClientMatcher {
-        rules: &JAVA_CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("java"),
         separator: ".",
     };
     let names = ImportNames::new(&imports);
@@ -135,7 +135,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         imports,
         is_java: true,
         clients,
-        rules: &JAVA_CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("java"),
     };
     out.defer(Part::Jvm(Box::new(pending)));
     let file = graph::FileSyntax {

@@ -3,7 +3,7 @@
 //! Kotlin imports them), and infrastructure clients (Retrofit, OkHttp, Room, the Ktor client,
 //! and the Java clients).
 
-use std::sync::{LazyLock, OnceLock};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use policies::facts::{Fact, FactKind};
@@ -14,21 +14,12 @@ use crate::context::Declarations;
 use crate::deferred::{Anchors, Output, PackedNames, Part, WalkKinds};
 use crate::facts_out::FactFactory;
 use crate::graph;
-use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm, JAVA_CLIENTS};
+use crate::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm};
 use crate::query::{Field, QueryHit};
 use crate::source_scope;
 use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
 use crate::ExtractionInput;
-
-/// The clients of Kotlin files: the Kotlin ones, then the Java ones.
-static CLIENTS: LazyLock<Vec<ClientRule>> = LazyLock::new(|| {
-    KOTLIN_CLIENTS
-        .iter()
-        .chain(JAVA_CLIENTS.iter())
-        .copied()
-        .collect()
-});
 
 /// `source` with each context parameter list that starts a line rewritten in place, or `None`
 /// when it has none. tree-sitter-kotlin-ng reads neither the named context parameters of Kotlin
@@ -289,7 +280,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     for name in declared_here {
         uses.remove(name.as_str());
     }
-    let rules: &'static [ClientRule] = &CLIENTS;
+    let rules: &'static [ClientRule] = crate::catalogue::catalogue().libraries("kotlin");
     let matcher = ClientMatcher {
         rules,
         separator: ".",
@@ -648,30 +639,6 @@ pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         None
     }
 }
-
-/// Kotlin clients, before the Java ones.
-const KOTLIN_CLIENTS: [ClientRule; 4] = [
-    ClientRule {
-        calls: &["Retrofit.Builder"],
-        types: &["Retrofit"],
-        ..ClientRule::new("retrofit", "external_api", &["retrofit2"])
-    },
-    ClientRule {
-        calls: &["OkHttpClient", "OkHttpClient.Builder"],
-        types: &["OkHttpClient"],
-        ..ClientRule::new("okhttp", "external_api", &["okhttp3"])
-    },
-    ClientRule {
-        calls: &["Room.databaseBuilder", "Room.inMemoryDatabaseBuilder"],
-        types: &["RoomDatabase"],
-        ..ClientRule::new("room", "local_database", &["androidx.room"])
-    },
-    ClientRule {
-        calls: &["HttpClient"],
-        types: &["HttpClient"],
-        ..ClientRule::new("ktor-client", "external_api", &["io.ktor.client"])
-    },
-];
 
 /// The kinds of the one walk that finds first uses, dotted chains and scopes.
 /// The extractor's walk of `tree` alone, with `visit` called on the way (for the matcher's

@@ -14,6 +14,7 @@
 
 pub mod agq;
 mod aspnet;
+pub mod catalogue;
 mod clients;
 mod conditional;
 mod context;

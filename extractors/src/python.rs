@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
-use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
@@ -76,7 +76,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     let matcher = ClientMatcher {
-        rules: &CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("python"),
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
@@ -313,90 +313,6 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         _ => None,
     }
 }
-
-/// The category of a SQLAlchemy URL (`postgresql+psycopg://…` → `postgres`).
-fn database_url_category(url: &str) -> Option<&'static str> {
-    let scheme = url.split([':', '+']).next()?;
-    match scheme {
-        "postgresql" | "postgres" => Some("postgres"),
-        "mysql" | "mariadb" => Some("mysql"),
-        "sqlite" => Some("sqlite"),
-        "mssql" => Some("mssql"),
-        _ => None,
-    }
-}
-
-/// The category of an AWS service named to `boto3.client(…)`.
-fn aws_service_category(service: &str) -> Option<&'static str> {
-    match service {
-        "s3" => Some("object_store"),
-        "dynamodb" => Some("dynamodb"),
-        "sqs" | "sns" | "kinesis" | "firehose" => Some("message_queue"),
-        "" => None,
-        _ => Some("external_api"),
-    }
-}
-
-const HTTP_CALLS: &[&str] = &[
-    "get",
-    "post",
-    "put",
-    "patch",
-    "delete",
-    "head",
-    "options",
-    "request",
-    "Session",
-    "Client",
-    "AsyncClient",
-    "stream",
-];
-
-/// Python clients, first match wins.
-const CLIENTS: [ClientRule; 9] = [
-    ClientRule {
-        calls: &[
-            "connect",
-            "pool.SimpleConnectionPool",
-            "pool.ThreadedConnectionPool",
-        ],
-        ..ClientRule::new("psycopg2", "postgres", &["psycopg2", "psycopg"])
-    },
-    ClientRule {
-        calls: &["connect", "create_pool"],
-        ..ClientRule::new("asyncpg", "postgres", &["asyncpg"])
-    },
-    ClientRule {
-        calls: &["create_engine", "create_async_engine"],
-        refine: Some(database_url_category),
-        ..ClientRule::new("sqlalchemy", "relational_db", &["sqlalchemy"])
-    },
-    ClientRule {
-        calls: &["MongoClient"],
-        ..ClientRule::new("pymongo", "mongodb", &["pymongo", "motor"])
-    },
-    ClientRule {
-        calls: &["Redis", "StrictRedis", "from_url", "Redis.from_url"],
-        ..ClientRule::new("redis", "redis", &["redis"])
-    },
-    ClientRule {
-        calls: &["client", "resource"],
-        refine: Some(aws_service_category),
-        ..ClientRule::new("boto3", "object_store", &["boto3"])
-    },
-    ClientRule {
-        calls: HTTP_CALLS,
-        ..ClientRule::new("requests", "external_api", &["requests"])
-    },
-    ClientRule {
-        calls: HTTP_CALLS,
-        ..ClientRule::new("httpx", "external_api", &["httpx"])
-    },
-    ClientRule {
-        calls: &["ClientSession", "request"],
-        ..ClientRule::new("aiohttp", "external_api", &["aiohttp"])
-    },
-];
 
 /// The text tree-sitter parses for a Python file: the file itself, except that a comment line
 /// starting at column 0 between an indented decorator and what it decorates is blanked (its

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
 
-use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::context::paths::{file_name, join, parent_dir};
 use crate::context::{Crate, Resolution};
 use crate::facts_out::FactFactory;
@@ -168,7 +168,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     let matcher = ClientMatcher {
-        rules: &CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("rust"),
         separator: "::",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
@@ -711,73 +711,6 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         _ => None,
     }
 }
-
-/// Rust clients, first match wins.
-const CLIENTS: [ClientRule; 12] = [
-    ClientRule {
-        calls: &[
-            "PgPool::connect",
-            "PgPool::connect_lazy",
-            "PgPoolOptions::new",
-            "PgConnection::connect",
-        ],
-        is_probable_on_import: false,
-        ..ClientRule::new("sqlx", "postgres", &["sqlx"])
-    },
-    ClientRule {
-        calls: &["MySqlPool::connect", "MySqlPoolOptions::new"],
-        is_probable_on_import: false,
-        ..ClientRule::new("sqlx", "mysql", &["sqlx"])
-    },
-    ClientRule {
-        calls: &["SqlitePool::connect", "SqlitePoolOptions::new"],
-        is_probable_on_import: false,
-        ..ClientRule::new("sqlx", "sqlite", &["sqlx"])
-    },
-    ClientRule {
-        calls: &["PgConnection::establish"],
-        is_probable_on_import: false,
-        ..ClientRule::new("diesel", "postgres", &["diesel"])
-    },
-    ClientRule {
-        calls: &["MysqlConnection::establish"],
-        is_probable_on_import: false,
-        ..ClientRule::new("diesel", "mysql", &["diesel"])
-    },
-    ClientRule {
-        calls: &["SqliteConnection::establish"],
-        is_probable_on_import: false,
-        ..ClientRule::new("diesel", "sqlite", &["diesel"])
-    },
-    ClientRule {
-        calls: &["Database::connect"],
-        ..ClientRule::new("sea-orm", "relational_db", &["sea_orm"])
-    },
-    ClientRule {
-        calls: &[
-            "Client::open",
-            "ClusterClient::new",
-            "ConnectionManager::new",
-        ],
-        ..ClientRule::new("redis", "redis", &["redis"])
-    },
-    ClientRule {
-        calls: &["ClientConfig::new"],
-        ..ClientRule::new("rdkafka", "message_queue", &["rdkafka"])
-    },
-    ClientRule {
-        calls: &[
-            "get",
-            "Client::new",
-            "Client::builder",
-            "ClientBuilder::new",
-        ],
-        ..ClientRule::new("reqwest", "external_api", &["reqwest"])
-    },
-    // A bare import of a database crate whose dialect no call shows.
-    ClientRule::new("sqlx", "relational_db", &["sqlx"]),
-    ClientRule::new("diesel", "relational_db", &["diesel"]),
-];
 
 #[cfg(test)]
 mod tests {

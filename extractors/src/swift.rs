@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
-use crate::clients::{ClientImport, ClientMatcher, ClientRule, ClientSite, ClientUse};
+use crate::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::context::Resolution;
 use crate::facts_out::FactFactory;
 use crate::imports_out::{self, ImportSite};
@@ -128,7 +128,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     let matcher = ClientMatcher {
-        rules: &CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("swift"),
         separator: ".",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
@@ -357,41 +357,3 @@ fn read_target(call: Node<'_>, source: &str) -> Option<PackageTarget> {
         is_test,
     })
 }
-
-/// Swift clients, first match wins; matched by name.
-const CLIENTS: [ClientRule; 5] = [
-    ClientRule {
-        constructs: &["URLSession.shared"],
-        calls: &["URLSession"],
-        is_probable_on_import: false,
-        ..ClientRule::new("Foundation.URLSession", "external_api", &["Foundation"])
-    },
-    ClientRule {
-        calls: &["AF.request", "AF.download", "AF.upload", "AF.streamRequest"],
-        ..ClientRule::new("Alamofire", "external_api", &["Alamofire"])
-    },
-    ClientRule {
-        calls: &["NSPersistentContainer", "NSPersistentCloudKitContainer"],
-        ..ClientRule::new("CoreData", "local_database", &["CoreData"])
-    },
-    ClientRule {
-        calls: &[
-            "SecItemAdd",
-            "SecItemCopyMatching",
-            "SecItemUpdate",
-            "SecItemDelete",
-        ],
-        is_probable_on_import: false,
-        ..ClientRule::new("Security", "secure_storage", &["Security"])
-    },
-    ClientRule {
-        constructs: &["UserDefaults.standard"],
-        calls: &["UserDefaults"],
-        is_probable_on_import: false,
-        ..ClientRule::new(
-            "Foundation.UserDefaults",
-            "local_preferences",
-            &["Foundation"],
-        )
-    },
-];

@@ -106,13 +106,11 @@ fn prisma_provider(schema: &str) -> Option<String> {
     None
 }
 
-/// `postgresql` → `postgres`, `sqlserver` → `mssql`, others by name (`language.md` §3.5).
+/// The category of a Prisma provider through the catalogue's scheme table (`postgresql` →
+/// `postgres`, `sqlserver` → `mssql`), others by name.
 fn prisma_category(provider: &str) -> String {
-    match provider {
-        "postgresql" | "postgres" => "postgres".to_owned(),
-        "sqlserver" => "mssql".to_owned(),
-        other => other.to_owned(),
-    }
+    crate::catalogue::connection_category(provider)
+        .map_or_else(|| provider.to_owned(), str::to_owned)
 }
 
 /// The category of the `dialect` (or older `driver`) of a Drizzle config.
@@ -124,13 +122,9 @@ fn drizzle_category(config: &str) -> Option<String> {
             let after_key = rest.trim_start_matches(['"', '\'']).trim_start();
             if let Some(value) = after_key.strip_prefix(':').and_then(quoted) {
                 return Some(
-                    match value.as_str() {
-                        "postgresql" | "postgres" | "pg" => "postgres",
-                        "mysql" | "mysql2" => "mysql",
-                        "sqlite" | "turso" | "better-sqlite" | "libsql" | "d1-http" => "sqlite",
-                        _ => "relational_db",
-                    }
-                    .to_owned(),
+                    crate::catalogue::connection_category(&value)
+                        .unwrap_or("relational_db")
+                        .to_owned(),
                 );
             }
         }

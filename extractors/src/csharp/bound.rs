@@ -19,7 +19,7 @@ use crate::context::TypeIndex;
 use crate::deferred::{Anchor, Finishing};
 use crate::generic::GenericFacts;
 
-use super::{Using, CLIENTS};
+use super::Using;
 
 /// A site that may use a bound library: its anchor, use and name as written.
 pub(super) type BoundSite = (Anchor, ClientUse, String);
@@ -116,7 +116,7 @@ pub(super) fn facts(
         })
         .collect();
     let matcher = ClientMatcher {
-        rules: &CLIENTS,
+        rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
     };
     let scope_of = |anchor: Anchor| finishing.scope(anchor);

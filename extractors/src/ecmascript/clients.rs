@@ -16,9 +16,10 @@ use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use super::bindings::{member_chain, Imported};
-use super::client_table::{client_package, drizzle_dialect, ClientPackage, Technology};
 use super::imports::ImportRecord;
+use super::literals;
 use super::FileView;
+use crate::catalogue::{catalogue, connection_category, Derive, Library};
 use crate::facts_out::set;
 use crate::query::{Field, QueryHit};
 use crate::syntax;
@@ -103,10 +104,10 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         if !accepted.contains(&target.export_path.as_str()) {
             continue;
         }
-        used.insert(client.package);
+        used.insert(client.name);
         if client_use != Use::Inject {
             if let Some(key) = instance_key(site, source) {
-                instances.entry(key).or_insert(client.package);
+                instances.entry(key).or_insert(client.name);
             }
         }
         facts.push(definite_fact(
@@ -118,8 +119,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         let Some(client) = record_client(record) else {
             continue;
         };
-        if record.is_type_only || used.contains(client.package) || !reported.insert(client.package)
-        {
+        if record.is_type_only || used.contains(client.name) || !reported.insert(client.name) {
             continue;
         }
         facts.push(probable_fact(view, client, record));
@@ -172,7 +172,7 @@ fn bound_import_fact(view: &FileView<'_, '_>, record: &ImportRecord<'_>, package
 }
 
 /// The client package an import brings in, if any.
-pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static ClientPackage> {
+pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static Library> {
     match record.external_package() {
         Some(package) => client_package(package),
         None => record
@@ -233,25 +233,78 @@ pub(super) fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
     Some(key)
 }
 
+/// The npm library of the catalogue named `package`.
+fn client_package(package: &str) -> Option<&'static Library> {
+    catalogue().npm(package)
+}
+
+/// The technology of a use of `client` imported by `record`, at `site` when the use is a
+/// construction or call (whose arguments may name the store).
 fn technology(
     view: &FileView<'_, '_>,
-    client: &ClientPackage,
+    client: &Library,
     record: &ImportRecord<'_>,
+    site: Option<Node<'_>>,
 ) -> String {
     let path = view.input.path;
     let context = view.input.context;
-    let category = match client.technology {
-        Technology::Category(category) => Some(category),
-        Technology::Prisma => context.prisma_category(path),
-        Technology::Drizzle => drizzle_dialect(&record.specifier)
+    let derived = match client.derive {
+        Derive::Fixed => None,
+        Derive::PrismaSchema => context.prisma_category(path),
+        Derive::DrizzleModule => drizzle_module(client, &record.specifier)
             .or_else(|| {
                 view.imports
                     .iter()
-                    .find_map(|other| drizzle_dialect(&other.specifier))
+                    .find_map(|other| drizzle_module(client, &other.specifier))
             })
             .or_else(|| context.drizzle_category(path)),
+        Derive::Connection | Derive::Options | Derive::Argument => {
+            site.and_then(|site| argument_category(view, client, site))
+        }
     };
-    category.unwrap_or("relational_db").to_owned()
+    derived.unwrap_or(client.category).to_owned()
+}
+
+/// The category of a Drizzle dialect module (`drizzle-orm/node-postgres` → `postgres`).
+fn drizzle_module(client: &Library, specifier: &str) -> Option<&'static str> {
+    let module = specifier
+        .strip_prefix(client.name)?
+        .strip_prefix('/')?
+        .split('/')
+        .next()?;
+    client
+        .modules
+        .iter()
+        .find(|(name, _)| *name == module)
+        .map(|(_, category)| *category)
+}
+
+/// The category the arguments of a construction or call name: a connection URL or driver name
+/// as first argument (`new Sequelize('postgres://…')`), the first argument through the entry's
+/// `arguments`, or an option property of an options object (`{ dialect: 'postgres' }`).
+fn argument_category(
+    view: &FileView<'_, '_>,
+    client: &Library,
+    site: Node<'_>,
+) -> Option<&'static str> {
+    let source = view.source();
+    let arguments = literals::arguments(site.child_field("arguments")?);
+    let first = arguments
+        .first()
+        .and_then(|argument| literals::static_string(*argument, source));
+    match client.derive {
+        Derive::Argument => first.and_then(|first| client.argument_category(&first)),
+        Derive::Connection => first.as_deref().and_then(connection_category),
+        Derive::Options => first.as_deref().and_then(connection_category).or_else(|| {
+            arguments.iter().find_map(|argument| {
+                client.options.iter().find_map(|option| {
+                    let value = literals::object_property(*argument, option, source)?;
+                    connection_category(&literals::static_string(value, source)?)
+                })
+            })
+        }),
+        Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule => None,
+    }
 }
 
 fn definite_fact(
@@ -259,11 +312,11 @@ fn definite_fact(
     site: Node<'_>,
     callee: Node<'_>,
     client_use: Use,
-    client: &ClientPackage,
+    client: &Library,
     record: &ImportRecord<'_>,
 ) -> Fact {
-    let package = client.package;
-    let technology = technology(view, client, record);
+    let package = client.name;
+    let technology = technology(view, client, record, Some(site));
     use_fact(
         view,
         (site, callee),
@@ -324,18 +377,14 @@ fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) 
     fact
 }
 
-fn probable_fact(
-    view: &FileView<'_, '_>,
-    client: &ClientPackage,
-    record: &ImportRecord<'_>,
-) -> Fact {
-    let package = client.package;
+fn probable_fact(view: &FileView<'_, '_>, client: &Library, record: &ImportRecord<'_>) -> Fact {
+    let package = client.name;
     let message = format!("import of client package `{package}`");
     import_fact(
         view,
         record,
         package,
-        technology(view, client, record),
+        technology(view, client, record, None),
         message,
     )
 }

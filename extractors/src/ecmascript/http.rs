@@ -17,7 +17,6 @@ use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use super::bindings::Imported;
-use super::client_table::is_http_verb;
 use super::clients::{instance_key, is_global_fetch, Instances};
 use super::literals::{
     arguments, interpolated_with, object_property, static_string, Constants, Interpolated, DYNAMIC,
@@ -1139,4 +1138,9 @@ pub(crate) fn static_path(text: &str) -> Option<String> {
         }
     }
     Some(route_path::normalize(path))
+}
+
+/// Whether `name` is an HTTP verb method (`get`, `post`, …).
+fn is_http_verb(name: &str) -> bool {
+    ["get", "post", "put", "patch", "delete", "head", "options"].contains(&name)
 }

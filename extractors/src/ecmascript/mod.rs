@@ -21,7 +21,6 @@
 //! Scopes (`scope`) and literal values (`literals`) are helpers for all of them.
 
 mod bindings;
-mod client_table;
 mod clients;
 mod http;
 mod import_calls;

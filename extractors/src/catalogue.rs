@@ -1,0 +1,731 @@
+//! The infrastructure catalogue: the libraries whose use is access to a database, a cache, a
+//! queue, object storage or an outside API, one data file per ecosystem under
+//! `extractors/catalogue/` (`npm.toml`, `pypi.toml`, `go.toml`, `maven.toml`, `nuget.toml`,
+//! `crates.toml`, `swift.toml`, and `schemes.toml` for connection strings).
+//!
+//! Each `[[library]]` entry names the library as its ecosystem does (`name`, reported as the
+//! fact's `package`), the constructs that make a definite access (`constructs`, `calls`,
+//! `types`), its technology `category` and how a sharper one is derived (`derive`), and a
+//! one-line `note`. The files are embedded in the binary, parsed and validated once per process
+//! ([`catalogue`]); the extractors read their rules from here and hold no client list of their
+//! own. `docs/CATALOGUE.md` is generated from the files ([`reference`]), so it cannot drift.
+//!
+//! Fields of an entry:
+//! - `name`, `category`, `note`: required.
+//! - `imports`: the import prefixes (module, package, namespace, crate path) that bring the
+//!   library in; default `[name]`. Not used by npm, whose imports are package names.
+//! - `constructs`, `calls`, `types`: tails of what a site constructs, calls, or injects or
+//!   extends (npm: export paths through the import bindings).
+//! - `derive`: `connection` (the first string argument is a connection URL or driver name, read
+//!   through `schemes.toml`), `argument` (the first string argument through the entry's
+//!   `arguments` table, `"*"` standing for any other), `options` (npm: a property of an options
+//!   object among the arguments, named in `options`, through `schemes.toml`, or a connection URL
+//!   as first argument), `prisma-schema` and `drizzle-module` (npm: the project's Prisma schema;
+//!   the Drizzle dialect module, through `modules`).
+//! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
+//! - `probable_on_import` (default true): whether importing the library alone is a probable
+//!   access; `sub_packages` (default true): whether the import prefixes also stand for the
+//!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
+//!   when not all of them.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+/// The catalogue files, embedded: (file name, text).
+const FILES: [(&str, &str); 7] = [
+    ("npm.toml", include_str!("../catalogue/npm.toml")),
+    ("pypi.toml", include_str!("../catalogue/pypi.toml")),
+    ("go.toml", include_str!("../catalogue/go.toml")),
+    ("maven.toml", include_str!("../catalogue/maven.toml")),
+    ("nuget.toml", include_str!("../catalogue/nuget.toml")),
+    ("crates.toml", include_str!("../catalogue/crates.toml")),
+    ("swift.toml", include_str!("../catalogue/swift.toml")),
+];
+
+const SCHEMES: (&str, &str) = ("schemes.toml", include_str!("../catalogue/schemes.toml"));
+
+/// The languages an ecosystem file may name.
+const LANGUAGES: [&str; 9] = [
+    "typescript",
+    "javascript",
+    "python",
+    "go",
+    "java",
+    "kotlin",
+    "csharp",
+    "rust",
+    "swift",
+];
+
+/// How a site's category is derived beyond the entry's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Derive {
+    /// The entry's category.
+    Fixed,
+    /// The first string argument, a connection URL or a driver name, through the scheme table.
+    Connection,
+    /// The first string argument through the entry's `arguments`.
+    Argument,
+    /// A property of an options object (or a connection URL first argument), through the
+    /// scheme table.
+    Options,
+    /// The provider of the applicable `schema.prisma`.
+    PrismaSchema,
+    /// The Drizzle dialect module, through the entry's `modules`.
+    DrizzleModule,
+}
+
+impl Derive {
+    fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "connection" => Self::Connection,
+            "argument" => Self::Argument,
+            "options" => Self::Options,
+            "prisma-schema" => Self::PrismaSchema,
+            "drizzle-module" => Self::DrizzleModule,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Fixed => "",
+            Self::Connection => "connection",
+            Self::Argument => "argument",
+            Self::Options => "options",
+            Self::PrismaSchema => "prisma-schema",
+            Self::DrizzleModule => "drizzle-module",
+        }
+    }
+}
+
+/// A name-to-category table, sorted by name.
+pub(crate) type Table = &'static [(&'static str, &'static str)];
+
+/// One library of the catalogue.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Library {
+    /// The library as its ecosystem names it; the fact's `package`.
+    pub name: &'static str,
+    /// The category (or resource type) it reaches.
+    pub category: &'static str,
+    /// One line on what it is.
+    pub note: &'static str,
+    /// Import prefixes that bring it in.
+    pub imports: &'static [&'static str],
+    /// Tails (npm: export paths) of constructed types.
+    pub constructs: &'static [&'static str],
+    /// Tails (npm: export paths) of called functions or methods.
+    pub calls: &'static [&'static str],
+    /// Tails of injected or extended types.
+    pub types: &'static [&'static str],
+    /// How a sharper category is derived.
+    pub derive: Derive,
+    /// `derive = "argument"`: first argument → category (`*` for any other).
+    pub arguments: Table,
+    /// `derive = "options"`: the option properties that name the store.
+    pub options: &'static [&'static str],
+    /// `derive = "drizzle-module"`: dialect module → category.
+    pub modules: Table,
+    /// A site's category by the tail it matched.
+    pub by_name: Table,
+    /// Whether importing it alone is a probable access.
+    pub is_probable_on_import: bool,
+    /// Whether its import prefixes also stand for the packages below them after `/`.
+    pub matches_sub_packages: bool,
+    /// The languages it applies to (empty: every language of its ecosystem).
+    pub languages: &'static [&'static str],
+}
+
+impl Library {
+    /// An entry with no tails, for tests of the matchers.
+    #[cfg(test)]
+    pub const fn new(
+        name: &'static str,
+        category: &'static str,
+        imports: &'static [&'static str],
+    ) -> Self {
+        Self {
+            name,
+            category,
+            note: "",
+            imports,
+            constructs: &[],
+            calls: &[],
+            types: &[],
+            derive: Derive::Fixed,
+            arguments: &[],
+            options: &[],
+            modules: &[],
+            by_name: &[],
+            is_probable_on_import: true,
+            matches_sub_packages: true,
+            languages: &[],
+        }
+    }
+
+    /// The category of a site that matched `tail` with first string argument `argument`.
+    pub fn category_of(&self, tail: Option<&str>, argument: Option<&str>) -> &'static str {
+        if let Some(category) = tail.and_then(|tail| lookup(self.by_name, tail)) {
+            return category;
+        }
+        let derived = match self.derive {
+            Derive::Connection | Derive::Options => argument.and_then(connection_category),
+            Derive::Argument => argument.and_then(|argument| self.argument_category(argument)),
+            Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule => None,
+        };
+        derived.unwrap_or(self.category)
+    }
+
+    /// The category `arguments` gives a first argument: its own entry, else `*`'s for any
+    /// non-empty argument.
+    pub fn argument_category(&self, argument: &str) -> Option<&'static str> {
+        lookup(self.arguments, argument).or_else(|| {
+            (!argument.is_empty())
+                .then(|| lookup(self.arguments, "*"))
+                .flatten()
+        })
+    }
+
+    /// Whether the library applies to files of `language`.
+    fn applies_to(&self, language: &str) -> bool {
+        self.languages.is_empty() || self.languages.contains(&language)
+    }
+}
+
+/// One ecosystem file.
+#[derive(Debug)]
+pub(crate) struct Ecosystem {
+    /// Its name (`npm`, `pypi`, …).
+    pub name: &'static str,
+    /// The file it was read from.
+    pub file: &'static str,
+    /// The file's header comment, for the reference.
+    pub description: String,
+    /// The languages it serves.
+    pub languages: Vec<&'static str>,
+    /// Its libraries, in file order: the first that matches a site wins.
+    pub libraries: Vec<Library>,
+}
+
+/// The whole catalogue.
+#[derive(Debug, Default)]
+pub(crate) struct Catalogue {
+    /// One entry per ecosystem file.
+    pub ecosystems: Vec<Ecosystem>,
+    /// Connection-string schemes, driver and dialect names → category, sorted.
+    pub schemes: Table,
+    /// Per language (as named in [`LANGUAGES`]), its libraries in order.
+    by_language: BTreeMap<&'static str, &'static [Library]>,
+    /// Problems found while reading the files (empty when they are sound; a test holds that).
+    pub problems: Vec<String>,
+}
+
+impl Catalogue {
+    /// The libraries that apply to files of `language`, in match order.
+    pub fn libraries(&self, language: &str) -> &'static [Library] {
+        self.by_language.get(language).copied().unwrap_or(&[])
+    }
+
+    /// The npm library named `package`.
+    pub fn npm(&self, package: &str) -> Option<&'static Library> {
+        self.libraries("typescript")
+            .iter()
+            .find(|library| library.name == package)
+    }
+}
+
+/// The catalogue, read once per process.
+pub(crate) fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(load);
+    &CATALOGUE
+}
+
+/// The category a connection URL or driver name names (`postgresql+asyncpg://…` → `postgres`,
+/// `jdbc:mysql://…` → `mysql`, `pgx` → `postgres`), when the scheme table lists it.
+pub(crate) fn connection_category(text: &str) -> Option<&'static str> {
+    let text = text.trim();
+    let text = text.strip_prefix("jdbc:").unwrap_or(text);
+    let scheme = match text.split_once(':') {
+        Some((scheme, _)) => scheme,
+        None => text,
+    };
+    let scheme = scheme
+        .split('+')
+        .next()
+        .unwrap_or(scheme)
+        .to_ascii_lowercase();
+    lookup(catalogue().schemes, &scheme)
+}
+
+fn lookup(table: Table, name: &str) -> Option<&'static str> {
+    table
+        .binary_search_by(|(key, _)| (*key).cmp(name))
+        .ok()
+        .and_then(|index| table.get(index))
+        .map(|(_, category)| *category)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    ecosystem: String,
+    languages: Vec<String>,
+    #[serde(default)]
+    library: Vec<RawLibrary>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSchemes {
+    schemes: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLibrary {
+    name: String,
+    category: String,
+    note: String,
+    imports: Option<Vec<String>>,
+    #[serde(default)]
+    constructs: Vec<String>,
+    #[serde(default)]
+    calls: Vec<String>,
+    #[serde(default)]
+    types: Vec<String>,
+    derive: Option<String>,
+    #[serde(default)]
+    arguments: BTreeMap<String, String>,
+    #[serde(default)]
+    options: Vec<String>,
+    #[serde(default)]
+    modules: BTreeMap<String, String>,
+    #[serde(default)]
+    by_name: BTreeMap<String, String>,
+    probable_on_import: Option<bool>,
+    sub_packages: Option<bool>,
+    #[serde(default)]
+    languages: Vec<String>,
+}
+
+fn leak(text: String) -> &'static str {
+    text.leak()
+}
+
+fn leak_all(texts: Vec<String>) -> &'static [&'static str] {
+    texts.into_iter().map(leak).collect::<Vec<_>>().leak()
+}
+
+fn leak_table(table: BTreeMap<String, String>) -> Table {
+    table
+        .into_iter()
+        .map(|(key, value)| (leak(key), leak(value)))
+        .collect::<Vec<_>>()
+        .leak()
+}
+
+/// The comment lines at the head of a file, without their `#`.
+fn header(text: &str) -> String {
+    text.lines()
+        .take_while(|line| line.starts_with('#'))
+        .map(|line| line.trim_start_matches('#').trim_start())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn load() -> Catalogue {
+    let mut problems = Vec::new();
+    let schemes = match toml::from_str::<RawSchemes>(SCHEMES.1) {
+        Ok(raw) => leak_table(raw.schemes),
+        Err(error) => {
+            problems.push(format!("{}: {error}", SCHEMES.0));
+            &[]
+        }
+    };
+    let mut ecosystems = Vec::new();
+    for (file, text) in FILES {
+        match toml::from_str::<RawFile>(text) {
+            Ok(raw) => ecosystems.push(ecosystem(file, text, raw, &mut problems)),
+            Err(error) => problems.push(format!("{file}: {error}")),
+        }
+    }
+    let mut by_language = BTreeMap::new();
+    for language in LANGUAGES {
+        let libraries: Vec<Library> = ecosystems
+            .iter()
+            .filter(|ecosystem| ecosystem.languages.contains(&language))
+            .flat_map(|ecosystem| ecosystem.libraries.iter())
+            .filter(|library| library.applies_to(language))
+            .copied()
+            .collect();
+        by_language.insert(language, &*libraries.leak());
+    }
+    Catalogue {
+        ecosystems,
+        schemes,
+        by_language,
+        problems,
+    }
+}
+
+fn ecosystem(
+    file: &'static str,
+    text: &str,
+    raw: RawFile,
+    problems: &mut Vec<String>,
+) -> Ecosystem {
+    let languages: Vec<&'static str> = raw
+        .languages
+        .iter()
+        .filter_map(|language| {
+            let known = LANGUAGES.iter().find(|known| **known == language.as_str());
+            if known.is_none() {
+                problems.push(format!("{file}: unknown language `{language}`"));
+            }
+            known.copied()
+        })
+        .collect();
+    let is_npm = raw.ecosystem == "npm";
+    let mut names = std::collections::BTreeSet::new();
+    let libraries = raw
+        .library
+        .into_iter()
+        .map(|library| {
+            let at = format!("{file}: library `{}`", library.name);
+            if !names.insert(library.name.clone()) {
+                problems.push(format!("{at}: listed twice"));
+            }
+            check_library(&at, &library, &languages, is_npm, problems);
+            let derive = match library.derive.as_deref() {
+                None => Derive::Fixed,
+                Some(name) => Derive::parse(name).unwrap_or(Derive::Fixed),
+            };
+            let imports = library.imports.unwrap_or_else(|| {
+                if is_npm {
+                    Vec::new()
+                } else {
+                    vec![library.name.clone()]
+                }
+            });
+            Library {
+                name: leak(library.name),
+                category: leak(library.category),
+                note: leak(library.note),
+                imports: leak_all(imports),
+                constructs: leak_all(library.constructs),
+                calls: leak_all(library.calls),
+                types: leak_all(library.types),
+                derive,
+                arguments: leak_table(library.arguments),
+                options: leak_all(library.options),
+                modules: leak_table(library.modules),
+                by_name: leak_table(library.by_name),
+                is_probable_on_import: library.probable_on_import.unwrap_or(true),
+                matches_sub_packages: library.sub_packages.unwrap_or(true),
+                languages: leak_all(library.languages),
+            }
+        })
+        .collect();
+    Ecosystem {
+        name: leak(raw.ecosystem),
+        file,
+        description: header(text),
+        languages,
+        libraries,
+    }
+}
+
+/// The structural checks of one entry; categories are checked against the language's
+/// vocabulary by the engine's tests, which see it.
+fn check_library(
+    at: &str,
+    library: &RawLibrary,
+    languages: &[&str],
+    is_npm: bool,
+    problems: &mut Vec<String>,
+) {
+    let mut problem = |text: String| problems.push(format!("{at}: {text}"));
+    if library.name.trim().is_empty() || library.note.trim().is_empty() {
+        problem("`name` and `note` must not be empty".to_owned());
+    }
+    let derive = library
+        .derive
+        .as_deref()
+        .map(|name| (name, Derive::parse(name)));
+    if let Some((name, None)) = derive {
+        problem(format!("unknown `derive` `{name}`"));
+    }
+    let derive = derive
+        .and_then(|(_, derive)| derive)
+        .unwrap_or(Derive::Fixed);
+    let unused = [
+        (
+            !library.arguments.is_empty() && derive != Derive::Argument,
+            "arguments",
+        ),
+        (
+            !library.options.is_empty() && derive != Derive::Options,
+            "options",
+        ),
+        (
+            !library.modules.is_empty() && derive != Derive::DrizzleModule,
+            "modules",
+        ),
+        (is_npm && library.imports.is_some(), "imports"),
+        (is_npm && library.sub_packages.is_some(), "sub_packages"),
+        (is_npm && !library.types.is_empty(), "types"),
+    ];
+    for (is_unused, field) in unused {
+        if is_unused {
+            problem(format!("`{field}` is not used here"));
+        }
+    }
+    if derive == Derive::Argument && library.arguments.is_empty() {
+        problem("`derive = \"argument\"` needs an `arguments` table".to_owned());
+    }
+    if derive == Derive::Options && library.options.is_empty() {
+        problem("`derive = \"options\"` needs `options`".to_owned());
+    }
+    if derive == Derive::DrizzleModule && library.modules.is_empty() {
+        problem("`derive = \"drizzle-module\"` needs a `modules` table".to_owned());
+    }
+    if !is_npm
+        && matches!(
+            derive,
+            Derive::Options | Derive::PrismaSchema | Derive::DrizzleModule
+        )
+    {
+        problem(format!(
+            "`derive = \"{}\"` is for npm packages",
+            derive.name()
+        ));
+    }
+    let tails: Vec<&String> = library
+        .constructs
+        .iter()
+        .chain(&library.calls)
+        .chain(&library.types)
+        .collect();
+    for name in library.by_name.keys() {
+        if !tails.contains(&name) {
+            problem(format!(
+                "`by_name` names `{name}`, which no construct, call or type lists"
+            ));
+        }
+    }
+    if tails.is_empty() && library.probable_on_import == Some(false) {
+        problem(
+            "no construct, call or type, and no probable fact on import: it can never match"
+                .to_owned(),
+        );
+    }
+    for language in &library.languages {
+        if !languages.contains(&language.as_str()) {
+            problem(format!("language `{language}` is not one of the file's"));
+        }
+    }
+    for list in [&library.constructs, &library.calls, &library.types] {
+        let mut seen = std::collections::BTreeSet::new();
+        for tail in list {
+            if tail.trim().is_empty() || !seen.insert(tail) {
+                problem(format!("empty or repeated tail `{tail}`"));
+            }
+        }
+    }
+}
+
+/// Every category the catalogue can give a fact: the entries' own, their tables' and the
+/// scheme table's (for the vocabulary test).
+pub fn categories() -> Vec<(String, &'static str)> {
+    let catalogue = catalogue();
+    let mut categories = Vec::new();
+    for ecosystem in &catalogue.ecosystems {
+        for library in &ecosystem.libraries {
+            let at = format!("{}: library `{}`", ecosystem.file, library.name);
+            categories.push((at.clone(), library.category));
+            for (_, category) in library
+                .arguments
+                .iter()
+                .chain(library.modules)
+                .chain(library.by_name)
+            {
+                categories.push((at.clone(), *category));
+            }
+        }
+    }
+    for (scheme, category) in catalogue.schemes {
+        categories.push((format!("schemes.toml: `{scheme}`"), *category));
+    }
+    categories
+}
+
+/// Problems found in the catalogue files (none in a sound build).
+pub fn problems() -> &'static [String] {
+    &catalogue().problems
+}
+
+/// A fingerprint of the catalogue's text, for caches keyed by what the extractors know.
+pub fn fingerprint() -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for (file, text) in FILES.iter().chain([&SCHEMES]) {
+        file.hash(&mut hasher);
+        text.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// The user reference of the catalogue (`docs/CATALOGUE.md`), generated from the files.
+pub fn reference() -> String {
+    let catalogue = catalogue();
+    let mut out = String::from(
+        "# The infrastructure catalogue\n\n\
+         <!-- Generated from extractors/catalogue/*.toml by `LINTEL_BLESS=1 cargo test -p extractors catalogue`; do not edit. -->\n\n\
+         lintel knows these libraries as infrastructure clients. A use of one is an `accesses_technology` fact: \
+         `definite` when the code constructs, calls or injects (or extends) what the entry lists, \
+         `probable` for a bare import (where the entry allows it). The fact's technology is the entry's category, \
+         made sharper where the entry says how (a connection URL's scheme, a driver or dialect name, an AWS service name, \
+         the type used). A library that a node or resource of the spec lists in `clients` is that entity's, \
+         whatever its category here.\n\n\
+         Categories resolve to the spec's nodes and resources as the language reference's \"Flow graph\" table says \
+         (`postgres` reaches a node of type `postgres`, `timescaledb` or `relational_db`, and so on).\n",
+    );
+    for ecosystem in &catalogue.ecosystems {
+        out.push_str(&format!(
+            "\n## {} ({})\n\n{}\n\n| library | category | definite on | note |\n|---|---|---|---|\n",
+            ecosystem.name,
+            ecosystem.languages.join(", "),
+            ecosystem.description,
+        ));
+        for library in &ecosystem.libraries {
+            let mut on: Vec<String> = Vec::new();
+            for (label, list) in [
+                ("new", library.constructs),
+                ("call", library.calls),
+                ("type", library.types),
+            ] {
+                if !list.is_empty() {
+                    let names: Vec<String> = list.iter().map(|name| format!("`{name}`")).collect();
+                    on.push(format!("{label} {}", names.join(", ")));
+                }
+            }
+            if !library.is_probable_on_import {
+                on.push("(no probable fact on import)".to_owned());
+            }
+            let mut category = format!("`{}`", library.category);
+            if library.derive != Derive::Fixed {
+                category.push_str(&format!(", or by `{}`", library.derive.name()));
+            }
+            if !library.by_name.is_empty() {
+                category.push_str(", or by the type used");
+            }
+            let mut name = format!("`{}`", library.name);
+            if !library.languages.is_empty() {
+                name.push_str(&format!(" ({} only)", library.languages.join(", ")));
+            }
+            out.push_str(&format!(
+                "| {name} | {category} | {} | {} |\n",
+                on.join("; ").replace('|', "\\|"),
+                library.note.replace('|', "\\|"),
+            ));
+        }
+    }
+    out.push_str(
+        "\n## Connection strings, drivers and dialects\n\n| name | category |\n|---|---|\n",
+    );
+    for (scheme, category) in catalogue.schemes {
+        out.push_str(&format!("| `{scheme}` | `{category}` |\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_files_are_sound() {
+        assert_eq!(problems(), &[] as &[String]);
+        assert_eq!(catalogue().ecosystems.len(), FILES.len());
+    }
+
+    #[test]
+    fn the_checks_find_unknown_fields_duplicates_and_unused_tables() {
+        let text = "ecosystem = \"pypi\"\nlanguages = [\"python\"]\n\
+            [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nmodules = { x = \"sqlite\" }\n\
+            [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nprobable_on_import = false\n";
+        let mut problems = Vec::new();
+        let raw: RawFile = toml::from_str(text).unwrap();
+        ecosystem("test.toml", text, raw, &mut problems);
+        assert!(
+            problems
+                .iter()
+                .any(|problem| problem.contains("listed twice")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|problem| problem.contains("`modules` is not used")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|problem| problem.contains("can never match")),
+            "{problems:?}"
+        );
+        let unknown = "ecosystem = \"go\"\nlanguages = [\"go\"]\n[[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nconstruct = [\"x\"]\n";
+        assert!(toml::from_str::<RawFile>(unknown).is_err());
+    }
+
+    #[test]
+    fn connection_strings_and_driver_names_give_their_store() {
+        assert_eq!(
+            connection_category("postgresql+asyncpg://u@h/db"),
+            Some("postgres")
+        );
+        assert_eq!(connection_category("jdbc:mysql://h/db"), Some("mysql"));
+        assert_eq!(connection_category("pgx"), Some("postgres"));
+        assert_eq!(
+            connection_category("mongodb+srv://cluster"),
+            Some("mongodb")
+        );
+        assert_eq!(connection_category("Redis://h"), Some("redis"));
+        assert_eq!(connection_category("./local.db"), None);
+    }
+
+    #[test]
+    fn libraries_of_a_language_keep_file_order_and_language_filters() {
+        let kotlin: Vec<&str> = catalogue()
+            .libraries("kotlin")
+            .iter()
+            .map(|l| l.name)
+            .collect();
+        let java: Vec<&str> = catalogue()
+            .libraries("java")
+            .iter()
+            .map(|l| l.name)
+            .collect();
+        assert!(kotlin.contains(&"retrofit") && !java.contains(&"retrofit"));
+        assert!(java.contains(&"java.sql") && kotlin.contains(&"java.sql"));
+        assert!(catalogue().npm("pg").is_some());
+    }
+
+    #[test]
+    fn the_reference_is_up_to_date() {
+        let expected = reference();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/CATALOGUE.md");
+        if std::env::var_os("LINTEL_BLESS").is_some() {
+            std::fs::write(&path, &expected).unwrap();
+        }
+        let actual = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/CATALOGUE.md is out of date: run `LINTEL_BLESS=1 cargo test -p extractors catalogue`"
+        );
+    }
+}
