@@ -111,7 +111,11 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             }
         }
         facts.push(definite_fact(
-            view, site, callee, client_use, client, record,
+            view,
+            (site, callee, client_use),
+            client,
+            record,
+            &target.export_path,
         ));
     }
     let mut reported: HashSet<&'static str> = HashSet::new();
@@ -309,14 +313,16 @@ fn argument_category(
 
 fn definite_fact(
     view: &FileView<'_, '_>,
-    site: Node<'_>,
-    callee: Node<'_>,
-    client_use: Use,
+    (site, callee, client_use): (Node<'_>, Node<'_>, Use),
     client: &Library,
     record: &ImportRecord<'_>,
+    export_path: &str,
 ) -> Fact {
     let package = client.name;
-    let technology = technology(view, client, record, Some(site));
+    let technology = match client.by_name.iter().find(|(name, _)| *name == export_path) {
+        Some((_, category)) => (*category).to_owned(),
+        None => technology(view, client, record, Some(site)),
+    };
     use_fact(
         view,
         (site, callee),

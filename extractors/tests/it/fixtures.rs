@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 82] = [
+const CASES: [&str; 83] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -306,6 +306,7 @@ const CASES: [&str; 82] = [
     "swift/own-module",
     "swift/package",
     "swift/web",
+    "typescript/catalogue",
     "typescript/clients",
     "typescript/components",
     "typescript/decorator_metadata",
@@ -343,6 +344,14 @@ fn verbatim_module_syntax_keeps_imports_used_only_as_types() {
 #[test]
 fn workspace_packages_resolve_to_their_source_entries_and_subpaths() {
     check_case("typescript/workspace");
+}
+
+/// Every npm library of the infrastructure catalogue: definite when constructed or called (the
+/// store read from a connection URL or an options object where the entry says so), probable
+/// for a bare import.
+#[test]
+fn catalogue_npm_libraries_are_definite_when_used_and_probable_when_only_imported() {
+    check_case("typescript/catalogue");
 }
 
 #[test]
