@@ -75,6 +75,8 @@ pub(crate) enum Derive {
     PrismaSchema,
     /// The Drizzle dialect module, through the entry's `modules`.
     DrizzleModule,
+    /// The `ENGINE` of the project's Django `DATABASES` setting, when it is a literal.
+    DjangoSettings,
 }
 
 impl Derive {
@@ -85,6 +87,7 @@ impl Derive {
             "options" => Self::Options,
             "prisma-schema" => Self::PrismaSchema,
             "drizzle-module" => Self::DrizzleModule,
+            "django-settings" => Self::DjangoSettings,
             _ => return None,
         })
     }
@@ -97,6 +100,7 @@ impl Derive {
             Self::Options => "options",
             Self::PrismaSchema => "prisma-schema",
             Self::DrizzleModule => "drizzle-module",
+            Self::DjangoSettings => "django-settings",
         }
     }
 }
@@ -167,14 +171,30 @@ impl Library {
     }
 
     /// The category of a site that matched `tail` with first string argument `argument`.
-    pub fn category_of(&self, tail: Option<&str>, argument: Option<&str>) -> &'static str {
+    pub fn category_of(
+        &self,
+        tail: Option<&str>,
+        argument: Option<&str>,
+        options: &[(String, String)],
+    ) -> &'static str {
         if let Some(category) = tail.and_then(|tail| lookup(self.by_name, tail)) {
             return category;
         }
         let derived = match self.derive {
-            Derive::Connection | Derive::Options => argument.and_then(connection_category),
+            Derive::Connection => argument.and_then(connection_category),
+            Derive::Options => argument.and_then(connection_category).or_else(|| {
+                self.options.iter().find_map(|option| {
+                    options
+                        .iter()
+                        .find(|(name, _)| name == option)
+                        .and_then(|(_, value)| connection_category(value))
+                })
+            }),
             Derive::Argument => argument.and_then(|argument| self.argument_category(argument)),
-            Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule => None,
+            Derive::Fixed
+            | Derive::PrismaSchema
+            | Derive::DrizzleModule
+            | Derive::DjangoSettings => None,
         };
         derived.unwrap_or(self.category)
     }
@@ -389,6 +409,7 @@ fn ecosystem(
         })
         .collect();
     let is_npm = raw.ecosystem == "npm";
+    let is_pypi = raw.ecosystem == "pypi";
     let mut names = std::collections::BTreeSet::new();
     let libraries = raw
         .library
@@ -403,6 +424,11 @@ fn ecosystem(
                 None => Derive::Fixed,
                 Some(name) => Derive::parse(name).unwrap_or(Derive::Fixed),
             };
+            if derive == Derive::DjangoSettings && !is_pypi {
+                problems.push(format!(
+                    "{at}: `derive = \"django-settings\"` is for Python"
+                ));
+            }
             let imports = library.imports.unwrap_or_else(|| {
                 if is_npm {
                     Vec::new()
@@ -492,12 +518,7 @@ fn check_library(
     if derive == Derive::DrizzleModule && library.modules.is_empty() {
         problem("`derive = \"drizzle-module\"` needs a `modules` table".to_owned());
     }
-    if !is_npm
-        && matches!(
-            derive,
-            Derive::Options | Derive::PrismaSchema | Derive::DrizzleModule
-        )
-    {
+    if !is_npm && matches!(derive, Derive::PrismaSchema | Derive::DrizzleModule) {
         problem(format!(
             "`derive = \"{}\"` is for npm packages",
             derive.name()

@@ -71,6 +71,8 @@ pub(crate) struct ClientSiteAt<L> {
     pub is_qualified: bool,
     /// The first string-literal argument, if any.
     pub argument: Option<String>,
+    /// Keyword (named) arguments whose value is a string literal, as (name, value).
+    pub options: Vec<(String, String)>,
 }
 
 /// An import of the file, for probable facts, at a syntax node.
@@ -336,7 +338,7 @@ fn definite_fact<L: Located>(
         .iter()
         .copied()
         .find(|tail| matcher.has_tail(&site.path, tail));
-    let technology = rule.category_of(tail, site.argument.as_deref());
+    let technology = rule.category_of(tail, site.argument.as_deref(), &site.options);
     fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
     set(&mut fact, "client", client.as_str());

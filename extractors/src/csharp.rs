@@ -757,6 +757,7 @@ fn client_site<'tree>(
         path,
         is_qualified: false,
         argument: None,
+        options: Vec::new(),
     })
 }
 

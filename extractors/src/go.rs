@@ -124,6 +124,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                     path: format!("{written}.{member}"),
                     is_qualified: true,
                     argument: None,
+                    options: Vec::new(),
                 });
             }
             let qualified = bindings.get(local)?;
@@ -137,6 +138,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 path: format!("{qualified}.{member}"),
                 is_qualified: true,
                 argument,
+                options: Vec::new(),
             })
         })
         .collect();

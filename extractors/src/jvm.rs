@@ -184,6 +184,7 @@ impl PendingJvm {
                             path,
                             is_qualified: true,
                             argument: None,
+                            options: Vec::new(),
                         });
                     }
                 }
@@ -193,6 +194,7 @@ impl PendingJvm {
                     path: qualified?,
                     is_qualified: true,
                     argument: site.argument,
+                    options: Vec::new(),
                 })
             })
             .collect();

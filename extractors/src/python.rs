@@ -45,7 +45,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
         }
     }
-    let sites: Vec<ClientSite<'_>> = hits
+    let mut sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| {
@@ -72,14 +72,18 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 path,
                 is_qualified: true,
                 argument: first_string_argument(call, input.source),
+                options: keyword_strings(call, input.source),
             })
         })
         .collect();
+    sites.extend(base_class_sites(root, input.source, &bindings));
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("python"),
         separator: ".",
     };
-    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    settle_project_categories(&mut client_facts, input);
+    facts.extend(client_facts);
     facts.extend(crate::clients::bound_facts(
         &factory,
         &matcher,
@@ -302,6 +306,102 @@ fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
             .map(|part| syntax::text(part, source))
             .collect()
     })
+}
+
+/// The base classes of the module's classes (top level, decorated or not) that its imports
+/// qualify: `class Order(models.Model)` after `from django.db import models` extends
+/// `django.db.models.Model`.
+fn base_class_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    bindings: &BTreeMap<String, String>,
+) -> Vec<ClientSite<'tree>> {
+    let mut sites = Vec::new();
+    for statement in named_children(root) {
+        let class = match statement.kind() {
+            "class_definition" => statement,
+            "decorated_definition" => match statement.child_field("definition") {
+                Some(definition) if definition.kind() == "class_definition" => definition,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let Some(bases) = class.child_field("superclasses") else {
+            continue;
+        };
+        for base in named_children(bases) {
+            if !matches!(base.kind(), "identifier" | "attribute") {
+                continue;
+            }
+            let written = syntax::text(base, source);
+            let (first, rest) = written.split_once('.').unwrap_or((written, ""));
+            let Some(qualified) = bindings.get(first) else {
+                continue;
+            };
+            sites.push(ClientSite {
+                node: base,
+                use_kind: ClientUse::Extend,
+                path: if rest.is_empty() {
+                    qualified.clone()
+                } else {
+                    format!("{qualified}.{rest}")
+                },
+                is_qualified: true,
+                argument: None,
+                options: Vec::new(),
+            });
+        }
+    }
+    sites
+}
+
+/// Client facts whose library reads its store from the project (`derive = "django-settings"`)
+/// take the category the project's settings give, when they give one.
+fn settle_project_categories(facts: &mut [policies::facts::Fact], input: &ExtractionInput<'_>) {
+    let libraries = crate::catalogue::catalogue().libraries("python");
+    for fact in facts {
+        let Some(package) = fact
+            .properties
+            .get("package")
+            .and_then(|value| value.as_str())
+        else {
+            continue;
+        };
+        let Some(library) = libraries.iter().find(|library| library.name == package) else {
+            continue;
+        };
+        if library.derive != crate::catalogue::Derive::DjangoSettings
+            || fact.technology.as_deref() != Some(library.category)
+        {
+            continue;
+        }
+        if let Some(category) = input.context.django_category(input.path) {
+            fact.technology = Some(category.into());
+        }
+    }
+}
+
+/// The keyword arguments of a call whose value is a plain string (`broker='redis://…'`).
+fn keyword_strings(call: Node<'_>, source: &str) -> Vec<(String, String)> {
+    let Some(arguments) = call.child_field("arguments") else {
+        return Vec::new();
+    };
+    named_children(arguments)
+        .into_iter()
+        .filter(|argument| argument.kind() == "keyword_argument")
+        .filter_map(|argument| {
+            let name = argument.child_field("name")?;
+            let value = argument.child_field("value")?;
+            (value.kind() == "string").then(|| {
+                let text: String = named_children(value)
+                    .into_iter()
+                    .filter(|part| part.kind() == "string_content")
+                    .map(|part| syntax::text(part, source))
+                    .collect();
+                (syntax::text(name, source).to_owned(), text)
+            })
+        })
+        .collect()
 }
 
 /// Functions and classes name scopes.

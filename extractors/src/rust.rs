@@ -164,6 +164,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 path,
                 is_qualified: true,
                 argument: None,
+                options: Vec::new(),
             })
         })
         .collect();

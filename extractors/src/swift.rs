@@ -124,6 +124,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 path,
                 is_qualified: false,
                 argument: None,
+                options: Vec::new(),
             })
         })
         .collect();

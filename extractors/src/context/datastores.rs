@@ -1,5 +1,6 @@
-//! The databases behind ORM clients: the `provider` of a Prisma schema and the `dialect` of a
-//! Drizzle config, mapped to `language.md` §3.5 categories.
+//! The databases behind ORM clients: the `provider` of a Prisma schema, the `dialect` of a
+//! Drizzle config and the `ENGINE` of a Django settings module's `DATABASES`, mapped to
+//! categories through the catalogue's scheme table.
 //!
 //! Each schema or config applies to the package it sits in (a schema in a `prisma/` folder
 //! applies to that folder's parent). A file takes the setting of the nearest such package above
@@ -21,6 +22,7 @@ struct Setting {
 pub(crate) struct Datastores {
     prisma: Vec<Setting>,
     drizzle: Vec<Setting>,
+    django: Vec<Setting>,
 }
 
 impl Datastores {
@@ -39,6 +41,26 @@ impl Datastores {
                         category: prisma_category(&category),
                     });
                 }
+            } else if name.ends_with(".py")
+                && (name == "settings.py"
+                    || file_name(parent_dir(path)) == "settings"
+                    || name.starts_with("settings_"))
+            {
+                let engines = reader.read(path).as_deref().map(django_engines);
+                for category in engines.into_iter().flatten() {
+                    // Settings apply to the project the settings package belongs to: the folder
+                    // above the one holding `settings.py` (or the `settings/` package).
+                    let package = parent_dir(path);
+                    let package = if file_name(package) == "settings" {
+                        parent_dir(package)
+                    } else {
+                        package
+                    };
+                    datastores.django.push(Setting {
+                        root: parent_dir(package).to_owned(),
+                        category,
+                    });
+                }
             } else if name.starts_with("drizzle.config.") {
                 if let Some(category) = reader.read(path).as_deref().and_then(drizzle_category) {
                     datastores.drizzle.push(Setting {
@@ -54,6 +76,30 @@ impl Datastores {
     /// The category of the Prisma provider that applies to `file`.
     pub fn prisma_category(&self, file: &str) -> Option<&str> {
         applicable(&self.prisma, file)
+    }
+
+    /// The category of the Django database engine that applies to `file`: the engines of the
+    /// nearest settings when they agree.
+    pub fn django_category(&self, file: &str) -> Option<&str> {
+        let nearest = self
+            .django
+            .iter()
+            .filter(|setting| is_within(file, &setting.root))
+            .map(|setting| setting.root.len())
+            .max();
+        let settings: Vec<&Setting> = match nearest {
+            Some(length) => self
+                .django
+                .iter()
+                .filter(|setting| setting.root.len() == length && is_within(file, &setting.root))
+                .collect(),
+            None => self.django.iter().collect(),
+        };
+        let first = settings.first()?;
+        settings
+            .iter()
+            .all(|setting| setting.category == first.category)
+            .then_some(first.category.as_str())
     }
 
     /// The category of the Drizzle dialect that applies to `file`.
@@ -132,6 +178,34 @@ fn drizzle_category(config: &str) -> Option<String> {
     None
 }
 
+/// The categories of the literal database engines a Django settings module names
+/// (`'ENGINE': 'django.db.backends.postgresql'` → `postgres`; `postgis` counts as `postgres`).
+fn django_engines(settings: &str) -> Vec<String> {
+    let mut categories = Vec::new();
+    for marker in ["django.db.backends.", "django.contrib.gis.db.backends."] {
+        let mut rest = settings;
+        while let Some(index) = rest.find(marker) {
+            rest = rest.get(index + marker.len()..).unwrap_or_default();
+            let engine: String = rest
+                .chars()
+                .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
+                .collect();
+            let engine = engine.split('_').next().unwrap_or_default();
+            let engine = if engine == "postgis" {
+                "postgres"
+            } else {
+                engine
+            };
+            categories.push(
+                crate::catalogue::connection_category(engine)
+                    .unwrap_or("relational_db")
+                    .to_owned(),
+            );
+        }
+    }
+    categories
+}
+
 /// The first quoted string at the start of `text` (after whitespace).
 fn quoted(text: &str) -> Option<String> {
     let text = text.trim_start();
@@ -153,6 +227,17 @@ mod tests {
         assert_eq!(prisma_provider(schema).as_deref(), Some("postgresql"));
         assert_eq!(prisma_category("sqlserver"), "mssql");
         assert_eq!(package_root("apps/api/prisma"), "apps/api");
+    }
+
+    #[test]
+    fn django_engines_are_read_from_the_settings() {
+        let settings = "DATABASES = {\n    'default': {\n        'ENGINE': 'django.db.backends.postgresql_psycopg2',\n    },\n    'cache': {'ENGINE': 'django.db.backends.sqlite3'},\n}\n";
+        assert_eq!(django_engines(settings), ["postgres", "sqlite"]);
+        assert_eq!(
+            django_engines("ENGINE = 'django.contrib.gis.db.backends.postgis'"),
+            ["postgres"]
+        );
+        assert!(django_engines("DATABASES = env.db()").is_empty());
     }
 
     #[test]

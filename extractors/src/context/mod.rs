@@ -469,6 +469,11 @@ impl ProjectContext {
     pub(crate) fn drizzle_category(&self, file: &str) -> Option<&str> {
         self.datastores.drizzle_category(file)
     }
+
+    /// The category of the Django database engine that applies to `file`.
+    pub(crate) fn django_category(&self, file: &str) -> Option<&str> {
+        self.datastores.django_category(file)
+    }
 }
 
 /// The generic facts of a context: every one unless set otherwise.

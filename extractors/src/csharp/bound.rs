@@ -103,6 +103,7 @@ pub(super) fn facts(
                 path,
                 is_qualified: true,
                 argument: None,
+                options: Vec::new(),
             })
         })
         .collect();

@@ -253,7 +253,7 @@ fn technology(
     let path = view.input.path;
     let context = view.input.context;
     let derived = match client.derive {
-        Derive::Fixed => None,
+        Derive::Fixed | Derive::DjangoSettings => None,
         Derive::PrismaSchema => context.prisma_category(path),
         Derive::DrizzleModule => drizzle_module(client, &record.specifier)
             .or_else(|| {
@@ -307,7 +307,9 @@ fn argument_category(
                 })
             })
         }),
-        Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule => None,
+        Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule | Derive::DjangoSettings => {
+            None
+        }
     }
 }
 

@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 83] = [
+const CASES: [&str; 84] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -282,6 +282,7 @@ const CASES: [&str; 83] = [
     "kotlin/scripts",
     "kotlin/split-packages",
     "kotlin/web",
+    "python/catalogue",
     "python/clients",
     "python/comments",
     "python/graph",
@@ -344,6 +345,14 @@ fn verbatim_module_syntax_keeps_imports_used_only_as_types() {
 #[test]
 fn workspace_packages_resolve_to_their_source_entries_and_subpaths() {
     check_case("typescript/workspace");
+}
+
+/// Every Python library of the infrastructure catalogue: definite when called or (a Django
+/// model) extended, the store read from a URL, a `broker` keyword, a driver class or the
+/// project's Django settings; probable for a bare import.
+#[test]
+fn catalogue_python_libraries_are_definite_when_used_and_probable_when_only_imported() {
+    check_case("python/catalogue");
 }
 
 /// Every npm library of the infrastructure catalogue: definite when constructed or called (the
