@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 84] = [
+const CASES: [&str; 85] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -258,6 +258,7 @@ const CASES: [&str; 84] = [
     "github_actions/workflows",
     "go/bound-clients",
     "go/boundaries",
+    "go/catalogue",
     "go/chi-mounts",
     "go/graph",
     "go/modules",
@@ -353,6 +354,14 @@ fn workspace_packages_resolve_to_their_source_entries_and_subpaths() {
 #[test]
 fn catalogue_python_libraries_are_definite_when_used_and_probable_when_only_imported() {
     check_case("python/catalogue");
+}
+
+/// Every Go module of the infrastructure catalogue: definite when called or built as a composite
+/// literal (the store of `database/sql` and sqlx read from the driver name), probable for a
+/// blank or bare import, and nothing for a gRPC server.
+#[test]
+fn catalogue_go_modules_are_definite_when_used_and_probable_when_only_imported() {
+    check_case("go/catalogue");
 }
 
 /// Every npm library of the infrastructure catalogue: definite when constructed or called (the
