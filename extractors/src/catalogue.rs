@@ -731,7 +731,7 @@ mod tests {
             .iter()
             .map(|l| l.name)
             .collect();
-        assert!(kotlin.contains(&"retrofit") && !java.contains(&"retrofit"));
+        assert!(kotlin.contains(&"room") && !java.contains(&"room"));
         assert!(java.contains(&"java.sql") && kotlin.contains(&"java.sql"));
         assert!(catalogue().npm("pg").is_some());
     }

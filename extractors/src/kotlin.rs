@@ -338,7 +338,8 @@ fn client_site<'tree>(
         if !is_plain_chain {
             return None;
         }
-        (call, ClientUse::Call, callee)
+        let argument = first_string_argument(call, source);
+        return Some((call, ClientUse::Call, callee, argument));
     } else {
         let parameter = hit.node(Field::Parameter)?;
         (
@@ -348,6 +349,35 @@ fn client_site<'tree>(
         )
     };
     Some((node, use_kind, name, None))
+}
+
+/// The first argument of a call when it is a plain string literal (no templates).
+fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
+    let arguments = named_children(call)
+        .into_iter()
+        .find_map(|child| match child.kind() {
+            "value_arguments" => Some(child),
+            "call_suffix" => named_children(child)
+                .into_iter()
+                .find(|inner| inner.kind() == "value_arguments"),
+            _ => None,
+        })?;
+    let first = named_children(arguments)
+        .into_iter()
+        .find(|argument| argument.kind() == "value_argument")?;
+    let literal = named_children(first)
+        .into_iter()
+        .find(|child| child.kind() == "string_literal")?;
+    let parts = named_children(literal);
+    parts
+        .iter()
+        .all(|part| part.kind() == "string_content")
+        .then(|| {
+            parts
+                .iter()
+                .map(|part| syntax::text(*part, source))
+                .collect()
+        })
 }
 
 /// The name of a `user_type` without type arguments or nullability.

@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 85] = [
+const CASES: [&str; 87] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -266,6 +266,7 @@ const CASES: [&str; 85] = [
     "go/requires",
     "go/web",
     "java/bound-clients",
+    "java/catalogue",
     "java/graph",
     "java/imports",
     "java/modules",
@@ -275,6 +276,7 @@ const CASES: [&str; 85] = [
     "java/web",
     "kotlin/android",
     "kotlin/bound-clients",
+    "kotlin/catalogue",
     "kotlin/context",
     "kotlin/graph",
     "kotlin/imports",
@@ -362,6 +364,21 @@ fn catalogue_python_libraries_are_definite_when_used_and_probable_when_only_impo
 #[test]
 fn catalogue_go_modules_are_definite_when_used_and_probable_when_only_imported() {
     check_case("go/catalogue");
+}
+
+/// The JVM libraries of the infrastructure catalogue in Java: definite when constructed, called
+/// or injected (the store of jOOQ read from its JDBC URL), nothing for an entity class that only
+/// imports JPA's annotations.
+#[test]
+fn catalogue_java_libraries_are_definite_when_used() {
+    check_case("java/catalogue");
+}
+
+/// The JVM libraries of the infrastructure catalogue in Kotlin: class calls, a Spring Data
+/// repository interface, and Exposed's store read from its JDBC URL.
+#[test]
+fn catalogue_kotlin_libraries_are_definite_when_used() {
+    check_case("kotlin/catalogue");
 }
 
 /// Every npm library of the infrastructure catalogue: definite when constructed or called (the
