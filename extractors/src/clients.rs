@@ -121,11 +121,10 @@ impl ClientMatcher<'_> {
             {
                 continue;
             }
-            let Some(rule) = self
-                .rules
-                .iter()
-                .find(|rule| self.site_matches(rule, site.use_kind, &site.path, site.is_qualified))
-            else {
+            let Some(rule) = self.rules.iter().find(|rule| {
+                !is_overridden(factory, rule)
+                    && self.site_matches(rule, site.use_kind, &site.path, site.is_qualified)
+            }) else {
                 continue;
             };
             // A site matched by its name alone belongs to the project when the file imports
@@ -153,6 +152,7 @@ impl ClientMatcher<'_> {
             for rule in self.rules {
                 if used.contains(rule.name)
                     || !rule.is_probable_on_import
+                    || is_overridden(factory, rule)
                     || !rule.imports.iter().any(|prefix| {
                         self.has_prefix(&import.path, prefix, rule.matches_sub_packages)
                     })
@@ -164,16 +164,6 @@ impl ClientMatcher<'_> {
             }
         }
         facts
-    }
-
-    /// Whether some rule of the catalogue covers the package `package` (its imports name it or
-    /// a package above it): such a library keeps the catalogue's own reading.
-    fn covers(&self, package: &str) -> bool {
-        self.rules.iter().any(|rule| {
-            rule.imports
-                .iter()
-                .any(|prefix| self.has_prefix(package, prefix, true))
-        })
     }
 
     /// Whether a site used as `use_kind` whose path ends in the segment `last` (after the last
@@ -392,8 +382,20 @@ fn short_name(path: &str) -> String {
     path.get(previous..).unwrap_or(path).to_owned()
 }
 
+/// Whether the spec binds the library of a catalogue rule with `clients`: its binding overrides
+/// the catalogue, and [`bound_facts`] reads every use of it instead. A rule known by its calls
+/// alone (no import prefix, such as an EF Core provider method) stays.
+fn is_overridden(factory: &FactFactory<'_>, rule: &ClientRule) -> bool {
+    let generic = factory.generic();
+    generic.has_bound_clients()
+        && rule
+            .imports
+            .iter()
+            .any(|prefix| generic.bound_client(prefix).is_some())
+}
+
 /// The `accesses_technology` facts of the libraries the spec binds with `clients`
-/// (`language.md` §2.2) that the catalogue does not know: a construction, call, injection or
+/// (`language.md` §2.2), which override the catalogue: a construction, call, injection or
 /// base type whose qualified path lies inside one (`celery.Celery(…)` after `import celery`,
 /// `nats.Connect(…)` after `import "github.com/nats-io/nats.go"`, `new ConnectionFactory()`
 /// after `import com.rabbitmq.client.ConnectionFactory;`) is a definite use, else the file's
@@ -402,7 +404,6 @@ fn short_name(path: &str) -> String {
 /// own code, not an outside client.
 pub(crate) fn bound_facts<L: Located>(
     factory: &FactFactory<'_>,
-    matcher: &ClientMatcher<'_>,
     sites: &[ClientSiteAt<L>],
     imports: &[ClientImportAt<L>],
     scope_of: &dyn Fn(L) -> Option<String>,
@@ -411,12 +412,7 @@ pub(crate) fn bound_facts<L: Located>(
     if !generic.has_bound_clients() {
         return Vec::new();
     }
-    let bound = |path: &str| {
-        generic
-            .bound_client(path)
-            .filter(|library| !matcher.covers(library))
-            .map(str::to_owned)
-    };
+    let bound = |path: &str| generic.bound_client(path).map(str::to_owned);
     let is_own = |library: &str| {
         imports
             .iter()

@@ -149,7 +149,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
     facts.extend(crate::clients::bound_facts(
         &factory,
-        &matcher,
         &bound_sites,
         &bound_imports,
         &scope_of,

@@ -206,7 +206,6 @@ impl PendingJvm {
         facts.extend(matcher.facts(&finishing.factory, &client_sites, &imports, &scope_of));
         facts.extend(crate::clients::bound_facts(
             &finishing.factory,
-            &matcher,
             &bound_sites,
             &imports,
             &scope_of,

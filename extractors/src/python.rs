@@ -86,7 +86,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(client_facts);
     facts.extend(crate::clients::bound_facts(
         &factory,
-        &matcher,
         &sites,
         &client_imports,
         &scope_of,

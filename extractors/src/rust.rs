@@ -175,7 +175,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
     facts.extend(crate::clients::bound_facts(
         &factory,
-        &matcher,
         &sites,
         &client_imports,
         &scope_of,

@@ -137,7 +137,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let bound_sites = bound_sites(&factory, source, sites, &client_imports, &scoped_imports);
         facts.extend(crate::clients::bound_facts(
             &factory,
-            &matcher,
             &bound_sites,
             &client_imports,
             &scope_of,

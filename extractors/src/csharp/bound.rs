@@ -14,7 +14,7 @@
 
 use policies::facts::Fact;
 
-use crate::clients::{ClientImportAt, ClientMatcher, ClientSiteAt, ClientUse};
+use crate::clients::{ClientImportAt, ClientSiteAt, ClientUse};
 use crate::context::TypeIndex;
 use crate::deferred::{Anchor, Finishing};
 use crate::generic::GenericFacts;
@@ -116,14 +116,9 @@ pub(super) fn facts(
             is_project: is_project(&using.path),
         })
         .collect();
-    let matcher = ClientMatcher {
-        rules: crate::catalogue::catalogue().libraries("csharp"),
-        separator: ".",
-    };
     let scope_of = |anchor: Anchor| finishing.scope(anchor);
     facts.extend(crate::clients::bound_facts(
         &finishing.factory,
-        &matcher,
         &client_sites,
         &imports,
         &scope_of,

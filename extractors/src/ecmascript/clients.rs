@@ -88,7 +88,8 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         let Some(record) = view.imports.get(target.import) else {
             continue;
         };
-        let Some(client) = record_client(record) else {
+        let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
+        let Some(client) = catalogued else {
             // A library the spec binds with `clients` (language.md §2.2): whatever of it the
             // file constructs, calls or injects is a use of its client.
             if let Some(package) = bound_package(view, record) {
@@ -120,7 +121,8 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     }
     let mut reported: HashSet<&'static str> = HashSet::new();
     for record in &view.imports {
-        let Some(client) = record_client(record) else {
+        let Some(client) = record_client(record).filter(|_| bound_package(view, record).is_none())
+        else {
             continue;
         };
         if record.is_type_only || used.contains(client.name) || !reported.insert(client.name) {
@@ -140,12 +142,14 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     ClientFacts { facts, instances }
 }
 
-/// The outside package an import brings in when the spec binds it with `clients` and the
-/// catalogue does not know it (a catalogue client keeps its own rules and `package`, which the
-/// engine resolves through the binding as well).
+/// The outside package an import brings in when the spec binds it with `clients`: the binding
+/// overrides the catalogue, and every construction, call or injection of the package is a use.
 fn bound_package<'r>(view: &FileView<'_, '_>, record: &'r ImportRecord<'_>) -> Option<&'r str> {
     let package = record.external_package()?;
-    (client_package(package).is_none() && view.factory.generic().bound_client(package).is_some())
+    view.factory
+        .generic()
+        .bound_client(package)
+        .is_some()
         .then_some(package)
 }
 

@@ -240,10 +240,11 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 87] = [
+const CASES: [&str; 88] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
+    "csharp/catalogue",
     "csharp/conditional",
     "csharp/conventional",
     "csharp/extension_blocks",
@@ -379,6 +380,14 @@ fn catalogue_java_libraries_are_definite_when_used() {
 #[test]
 fn catalogue_kotlin_libraries_are_definite_when_used() {
     check_case("kotlin/catalogue");
+}
+
+/// The .NET libraries of the infrastructure catalogue: Aspire client integrations, cache and
+/// bus registrations, EF Core providers, ADO.NET connections, injected SDK clients, and a
+/// probable fact for a bare `using Dapper;`.
+#[test]
+fn catalogue_dotnet_libraries_are_definite_when_used_and_probable_when_only_imported() {
+    check_case("csharp/catalogue");
 }
 
 /// Every npm library of the infrastructure catalogue: definite when constructed or called (the
