@@ -26,7 +26,8 @@
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
 //!   access; `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
-//!   when not all of them.
+//!   when not all of them; `requires_import` (default false): a site matched by its name alone
+//!   counts only in a file that imports one of `imports`.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -141,6 +142,9 @@ pub(crate) struct Library {
     pub matches_sub_packages: bool,
     /// The languages it applies to (empty: every language of its ecosystem).
     pub languages: &'static [&'static str],
+    /// Whether a site matched by its name alone (C#, Swift) counts only in a file that imports
+    /// one of `imports` (for names as plain as SQLite.swift's `Connection`).
+    pub requires_import: bool,
 }
 
 impl Library {
@@ -167,6 +171,7 @@ impl Library {
             is_probable_on_import: true,
             matches_sub_packages: true,
             languages: &[],
+            requires_import: false,
         }
     }
 
@@ -327,6 +332,7 @@ struct RawLibrary {
     by_name: BTreeMap<String, String>,
     probable_on_import: Option<bool>,
     sub_packages: Option<bool>,
+    requires_import: Option<bool>,
     #[serde(default)]
     languages: Vec<String>,
 }
@@ -452,6 +458,7 @@ fn ecosystem(
                 is_probable_on_import: library.probable_on_import.unwrap_or(true),
                 matches_sub_packages: library.sub_packages.unwrap_or(true),
                 languages: leak_all(library.languages),
+                requires_import: library.requires_import.unwrap_or(false),
             }
         })
         .collect();

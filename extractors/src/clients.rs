@@ -124,6 +124,7 @@ impl ClientMatcher<'_> {
             let Some(rule) = self.rules.iter().find(|rule| {
                 !is_overridden(factory, rule)
                     && self.site_matches(rule, site.use_kind, &site.path, site.is_qualified)
+                    && (site.is_qualified || !rule.requires_import || self.imported(rule, imports))
             }) else {
                 continue;
             };
@@ -164,6 +165,18 @@ impl ClientMatcher<'_> {
             }
         }
         facts
+    }
+
+    /// Whether the file imports the rule's package from outside the project (for a rule whose
+    /// sites matched by name alone need it: SQLite.swift's `Connection`).
+    fn imported<L>(&self, rule: &ClientRule, imports: &[ClientImportAt<L>]) -> bool {
+        imports.iter().any(|import| {
+            !import.is_project
+                && rule
+                    .imports
+                    .iter()
+                    .any(|prefix| self.has_prefix(&import.path, prefix, true))
+        })
     }
 
     /// Whether a site used as `use_kind` whose path ends in the segment `last` (after the last

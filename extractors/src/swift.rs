@@ -50,7 +50,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut facts = Vec::new();
     let mut client_imports = Vec::new();
-    let mut imports_alamofire = false;
     let mut imports_vapor = false;
     // `import class NATS.Client`: the declaration a scoped import names, by its name.
     let mut scoped_imports: Vec<(String, String)> = Vec::new();
@@ -66,7 +65,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         };
         let specifier = syntax::unspaced_text(path, source, 300);
         let module = specifier.split('.').next().unwrap_or_default().to_owned();
-        imports_alamofire |= module == "Alamofire";
         imports_vapor |= module == "Vapor";
         if let Some((_, name)) = specifier.rsplit_once('.') {
             scoped_imports.push((name.to_owned(), specifier.clone()));
@@ -115,9 +113,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                     ),
                 ),
             };
-            if path.starts_with("AF.") && !imports_alamofire {
-                return None;
-            }
             Some(ClientSite {
                 node,
                 use_kind,

@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 88] = [
+const CASES: [&str; 90] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -298,6 +298,7 @@ const CASES: [&str; 88] = [
     "python/weak-roots",
     "python/web",
     "rust/bound-clients",
+    "rust/catalogue",
     "rust/graph",
     "rust/mounts",
     "rust/nests",
@@ -306,6 +307,7 @@ const CASES: [&str; 88] = [
     "rust/web",
     "rust/workspace",
     "swift/bound-clients",
+    "swift/catalogue",
     "swift/conditional",
     "swift/graph",
     "swift/own-module",
@@ -388,6 +390,20 @@ fn catalogue_kotlin_libraries_are_definite_when_used() {
 #[test]
 fn catalogue_dotnet_libraries_are_definite_when_used_and_probable_when_only_imported() {
     check_case("csharp/catalogue");
+}
+
+/// The Rust crates of the infrastructure catalogue: definite when a client is connected or
+/// built, probable for a bare `use`, nothing for a gRPC server.
+#[test]
+fn catalogue_rust_crates_are_definite_when_used_and_probable_when_only_imported() {
+    check_case("rust/catalogue");
+}
+
+/// The Swift modules of the infrastructure catalogue: definite when a store is opened, and a name
+/// as plain as SQLite.swift's `Connection` only in a file that imports the module.
+#[test]
+fn catalogue_swift_modules_are_definite_when_used_and_plain_names_need_their_import() {
+    check_case("swift/catalogue");
 }
 
 /// Every npm library of the infrastructure catalogue: definite when constructed or called (the
