@@ -686,3 +686,66 @@ fn a_go_module_listed_with_its_major_version_binds_the_catalogue_client() {
     assert!(!targets.is_empty(), "{verdict}");
     assert!(targets.iter().all(|to| to == "sessions"), "{targets:?}");
 }
+
+/// Catalogue libraries reach the store they really use: Sequelize by its URL, BullMQ the Redis it
+/// lives in, Celery the broker its URL names, boto3 the service it is given; a library bound
+/// with `clients` goes to its entity, whatever the catalogue's category.
+#[test]
+fn catalogue_libraries_reach_the_store_they_use_and_a_binding_wins() {
+    let spec = "\
+node app : server
+node db : postgres
+node cache : redis
+node queue : message_queue
+node files : object_store
+node jobs : queue { clients: \"bee-queue\" }
+component Web { runs_on: app paths: \"web/**\" }
+component Worker { runs_on: app paths: \"worker/**\" }
+invariant I {
+  deny flow Web -> db
+  deny flow Web -> cache
+  deny flow Web -> queue
+  deny flow Web -> jobs
+  deny flow Worker -> queue
+  deny flow Worker -> files
+  deny flow Worker -> cache
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "web/db.ts",
+                "import { Sequelize } from 'sequelize';\nexport const db = new Sequelize('postgres://app@db/shop');\n",
+            ),
+            (
+                "web/jobs.ts",
+                "import { Queue } from 'bullmq';\nexport const emails = new Queue('emails');\n",
+            ),
+            (
+                "web/bee.ts",
+                "import BeeQueue from 'bee-queue';\nexport const bee = new BeeQueue('bee');\n",
+            ),
+            (
+                "worker/tasks.py",
+                "from celery import Celery\n\napp = Celery('worker', broker='amqp://rabbit')\n",
+            ),
+            (
+                "worker/store.py",
+                "import boto3\n\ns3 = boto3.client('s3')\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let mut found = findings(&verdict);
+    found.sort();
+    let expected = [
+        ("Web", "cache", "web/jobs.ts"),
+        ("Web", "db", "web/db.ts"),
+        ("Web", "jobs", "web/bee.ts"),
+        ("Worker", "files", "worker/store.py"),
+        ("Worker", "queue", "worker/tasks.py"),
+    ]
+    .map(|(from, to, file)| (from.to_owned(), to.to_owned(), file.to_owned()));
+    assert_eq!(found, expected);
+}
