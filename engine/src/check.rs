@@ -53,6 +53,14 @@ pub struct CheckOptions {
     /// The command that re-runs this check from the project root (for `agent_context`);
     /// derived from the scope when not given.
     pub rerun_command: Option<String>,
+    /// The baseline in effect, once loaded; [`run_check`] loads it when `use_baseline`.
+    pub baseline: Option<crate::baseline::Baseline>,
+    /// Whether to read a baseline (`--no-baseline` turns it off).
+    pub use_baseline: bool,
+    /// `--baseline FILE`; `.lintel/baseline.json` in the project when `None`.
+    pub baseline_file: Option<PathBuf>,
+    /// The date waivers are judged on, `YYYY-MM-DD` (`--today`); today's UTC date when `None`.
+    pub today: Option<String>,
 }
 
 impl CheckOptions {
@@ -73,6 +81,10 @@ impl CheckOptions {
             cache: None,
             repo_filter: None,
             rerun_command: None,
+            baseline: None,
+            use_baseline: true,
+            baseline_file: None,
+            today: None,
         }
     }
 }
@@ -205,6 +217,16 @@ pub fn run_check_handing_back<T: Send>(
     hand_back: bool,
 ) -> Result<(CheckRun, T, Vec<Box<policies::facts::Fact>>), EngineError> {
     let started = Instant::now();
+    let loaded;
+    let options = if options.use_baseline && options.baseline.is_none() {
+        loaded = CheckOptions {
+            baseline: crate::baseline::load(&options.project, options.baseline_file.as_deref())?,
+            ..options.clone()
+        };
+        &loaded
+    } else {
+        options
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .stack_size(crate::extract::WORKER_STACK_BYTES)

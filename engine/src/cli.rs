@@ -46,6 +46,13 @@ pub enum Command {
         #[command(flatten)]
         spec: OutputArgs,
     },
+    /// Record today's blocking findings in the baseline file, so that `check` blocks only new ones.
+    ///
+    /// Checks every file (as `check --all`) and writes each blocking finding that no waiver
+    /// covers to `.lintel/baseline.json` (or `--baseline FILE`): its id, type, rule, location and
+    /// message, one per line in a stable order, for the team to commit. Run it again to drop the
+    /// findings that were fixed; `check --all` warns about them (`stale-baseline-entry`).
+    Baseline(BaselineArgs),
     /// Write a starter `architecture.ag` (planned).
     Init {
         /// Project root.
@@ -135,6 +142,68 @@ pub struct CheckArgs {
     /// Reserved, no effect: plugins are never run.
     #[arg(long)]
     pub allow_plugins: bool,
+    /// The baseline of accepted findings (default: `.lintel/baseline.json` in the project, when it
+    /// exists). Listed findings are `existing` and do not block; others are `new`; with `--all`,
+    /// entries that no longer occur are `stale-baseline-entry` warnings. Written by
+    /// `lintel baseline`.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Ignore the baseline file: every finding blocks.
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Judge waiver expiry as of this date, `YYYY-MM-DD` (default: today, UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub today: Option<String>,
+    /// Colour in text output: `auto` (when stdout is a terminal and `NO_COLOR` is unset),
+    /// `always` or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// `--today DATE`: a calendar date written `YYYY-MM-DD`.
+fn parse_date(text: &str) -> Result<String, String> {
+    if policies::model::is_calendar_date(text) {
+        Ok(text.to_owned())
+    } else {
+        Err(format!("`{text}` is not a date written YYYY-MM-DD"))
+    }
+}
+
+/// `baseline` arguments: the project, the spec and where to write; every file is checked.
+#[derive(Debug, Clone, Args)]
+pub struct BaselineArgs {
+    /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// The spec: a `.ag` file or a compiled artifact.
+    #[arg(long, value_name = "FILE", alias = "arch")]
+    pub spec: Option<PathBuf>,
+    /// Where to write (default: `.lintel/baseline.json` in the project).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Probable facts block as well, so their findings are recorded too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Judge waiver expiry as of this date, `YYYY-MM-DD` (default: today, UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub today: Option<String>,
+    /// Worker threads (default: all cores); never changes the output.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Ignore and do not write the extraction cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// The project and spec of a command that reads only the spec.
@@ -250,6 +319,17 @@ impl CheckArgs {
         if self.new_only {
             command.push("--new-only".into());
         }
+        if let Some(baseline) = &self.baseline {
+            let absolute = std::env::current_dir().unwrap_or_default().join(baseline);
+            command.push("--baseline".into());
+            command.push(shell_word(&relative_to(&absolute, &root)));
+        }
+        if self.no_baseline {
+            command.push("--no-baseline".into());
+        }
+        if let Some(today) = &self.today {
+            command.push(format!("--today {today}"));
+        }
         if self.slice_rlimit != 5_000_000 {
             command.push(format!("--slice-rlimit {}", self.slice_rlimit));
         }
@@ -289,6 +369,10 @@ impl CheckArgs {
             },
             repo_filter: self.repo_filter.clone(),
             rerun_command: Some(self.rerun_command()),
+            baseline: None,
+            use_baseline: !self.no_baseline,
+            baseline_file: self.baseline.clone(),
+            today: self.today.clone(),
         }
     }
 
@@ -481,6 +565,9 @@ fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         }
         Command::EmitContext { out, spec } => {
             crate::emit_context::emit_context_command(&spec, out.as_ref(), stdout, stderr)
+        }
+        Command::Baseline(arguments) => {
+            crate::baseline_command::baseline_command(&arguments, stdout, stderr)
         }
         Command::Init { .. } => not_implemented("`init`", stderr),
         Command::BenchParse(arguments) => {

@@ -149,6 +149,15 @@ pub fn write(
         .filter(|diagnostic| matches!(diagnostic.status, "unknown" | "error"))
         .count();
     let summary = if verdict.passed { "PASS" } else { "FAIL" };
+    let accepted = crate::suppress::findings(verdict)
+        .iter()
+        .filter(|finding| !finding.blocking && (finding.baselined || finding.waived))
+        .count();
+    let accepted = if accepted == 0 {
+        String::new()
+    } else {
+        format!(" ({accepted} accepted by the baseline or a waiver)")
+    };
     let excluded = verdict
         .stats
         .files_excluded
@@ -156,7 +165,7 @@ pub fn write(
         .unwrap_or_default();
     writeln!(
         out,
-        "{summary}: {blocking} blocking finding(s), {} warning(s), {undecided} undecided slice(s); {} file(s){excluded}, {} fact(s), {} slice(s) in {} ms",
+        "{summary}: {blocking} blocking finding(s){accepted}, {} warning(s), {undecided} undecided slice(s); {} file(s){excluded}, {} fact(s), {} slice(s) in {} ms",
         verdict.warnings.len(),
         verdict.stats.files_scanned,
         verdict.stats.facts,
@@ -234,6 +243,9 @@ fn write_violation(
             violation.violation_type, violation.message
         )?;
     }
+    if let Some(note) = crate::render::acceptance(violation.baselined, violation.waiver.as_ref()) {
+        writeln!(out, "  = {note}")?;
+    }
     if let Some(files) = &detected.files {
         writeln!(out, "  = chain: {}", files.join(" -> "))?;
     } else if let Some(path) = &detected.path {
@@ -275,12 +287,19 @@ fn write_other_entries(
     for entry in crate::render::other_entries(verdict) {
         writeln!(
             out,
-            "{}[{}]: {}\n  --> {}:{}\n  = explain: {}",
+            "{}[{}]: {}\n  --> {}:{}",
             if entry.blocking { "error" } else { "warning" },
             entry.entry_type,
             entry.message,
             entry.file,
             entry.line,
+        )?;
+        if let Some(note) = &entry.acceptance {
+            writeln!(out, "  = {note}")?;
+        }
+        writeln!(
+            out,
+            "  = explain: {}",
             crate::agent::explain_command(&entry.id, check_flags)
         )?;
     }

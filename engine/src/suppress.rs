@@ -1,0 +1,237 @@
+//! Findings a team has accepted: the baseline file ([`crate::baseline`]) and the spec's waivers.
+//!
+//! Both run over the assembled entries of the four blocking arrays, after statuses are set and
+//! before `passed` and `agent_context` are decided, so that every renderer sees the same result:
+//! - a waiver that holds (its `until` day is not past) makes the finding non-blocking and
+//!   carries the waiver in `waiver`; an expired one leaves it blocking, with `waiver.expired`
+//!   and a `waiver-expired` warning;
+//! - a baseline entry makes the finding `existing`, `baselined` and non-blocking; with a baseline
+//!   in effect, every other finding of a scope without a merge base (staged, `--all`, `--file`)
+//!   is `new` rather than `unchanged`, since the baseline is then the base it is compared with;
+//! - when every file is in scope (`--all`), a baseline entry or a waiver that matches no finding
+//!   is a warning (`stale-baseline-entry`, `waiver-matches-nothing`), so both shrink as the code is
+//!   fixed. A narrower scope reports only the findings it touches, so there it warns about none.
+
+use std::collections::BTreeSet;
+
+use crate::baseline::Baseline;
+use crate::verdict::{
+    ArchitectureViolation, ChangeViolation, ContractViolation, Verdict, Warning, WorkflowViolation,
+};
+
+/// What the baseline and the waivers read of one entry of the four blocking arrays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingView {
+    /// Entry id.
+    pub id: String,
+    /// Entry `type`.
+    pub entry_type: String,
+    /// The invariant, policy or contract.
+    pub declaration: String,
+    /// The rule text (for a contract entry, its declared endpoint or the contract).
+    pub rule: String,
+    /// Where it was found.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// Message.
+    pub message: String,
+    /// Whether it blocks.
+    pub blocking: bool,
+    /// Whether a waiver (held or expired) covers it.
+    pub waived: bool,
+    /// Whether the baseline lists it.
+    pub baselined: bool,
+}
+
+/// The mutable state of an entry that suppression sets.
+struct EntryState<'a> {
+    status: &'a mut &'static str,
+    blocking: &'a mut bool,
+    baselined: &'a mut Option<bool>,
+}
+
+/// An entry of one of the four blocking arrays.
+trait Finding {
+    fn view(&self) -> FindingView;
+    fn state(&mut self) -> EntryState<'_>;
+}
+
+macro_rules! state_of {
+    ($entry:expr) => {
+        EntryState {
+            status: &mut $entry.status,
+            blocking: &mut $entry.blocking,
+            baselined: &mut $entry.baselined,
+        }
+    };
+}
+
+impl Finding for ArchitectureViolation {
+    fn view(&self) -> FindingView {
+        FindingView {
+            id: self.id.clone(),
+            entry_type: self.violation_type.to_owned(),
+            declaration: self.invariant.clone(),
+            rule: self.rule.text.clone(),
+            file: self.detected.file.clone(),
+            line: self.detected.line,
+            message: self.message.clone(),
+            blocking: self.blocking,
+            waived: self.waiver.is_some(),
+            baselined: self.baselined == Some(true),
+        }
+    }
+    fn state(&mut self) -> EntryState<'_> {
+        state_of!(self)
+    }
+}
+
+impl Finding for ContractViolation {
+    fn view(&self) -> FindingView {
+        FindingView {
+            id: self.id.clone(),
+            entry_type: self.violation_type.to_owned(),
+            declaration: self.contract.clone(),
+            rule: self
+                .declared
+                .clone()
+                .unwrap_or_else(|| self.contract.clone()),
+            file: self.file.clone().unwrap_or_default(),
+            line: self.line.unwrap_or(1),
+            message: self.message.clone(),
+            blocking: self.blocking,
+            waived: self.waiver.is_some(),
+            baselined: self.baselined == Some(true),
+        }
+    }
+    fn state(&mut self) -> EntryState<'_> {
+        state_of!(self)
+    }
+}
+
+impl Finding for WorkflowViolation {
+    fn view(&self) -> FindingView {
+        FindingView {
+            id: self.id.clone(),
+            entry_type: self.violation_type.to_owned(),
+            declaration: self.policy.clone(),
+            rule: self.rule.text.clone(),
+            file: self.file.clone(),
+            line: self.line.unwrap_or(1),
+            message: self.message.clone(),
+            blocking: self.blocking,
+            waived: self.waiver.is_some(),
+            baselined: self.baselined == Some(true),
+        }
+    }
+    fn state(&mut self) -> EntryState<'_> {
+        state_of!(self)
+    }
+}
+
+impl Finding for ChangeViolation {
+    fn view(&self) -> FindingView {
+        FindingView {
+            id: self.id.clone(),
+            entry_type: self.violation_type.to_owned(),
+            declaration: self.policy.clone(),
+            rule: self.rule.text.clone(),
+            file: self.trigger_files.first().cloned().unwrap_or_default(),
+            line: 1,
+            message: self.message.clone(),
+            blocking: self.blocking,
+            waived: self.waiver.is_some(),
+            baselined: self.baselined == Some(true),
+        }
+    }
+    fn state(&mut self) -> EntryState<'_> {
+        state_of!(self)
+    }
+}
+
+/// Every entry of the four blocking arrays of `verdict`, in array order.
+pub fn findings(verdict: &Verdict) -> Vec<FindingView> {
+    let mut views: Vec<FindingView> = verdict.violations.iter().map(Finding::view).collect();
+    views.extend(verdict.contract_violations.iter().map(Finding::view));
+    views.extend(verdict.workflow_violations.iter().map(Finding::view));
+    views.extend(verdict.change_violations.iter().map(Finding::view));
+    views
+}
+
+/// The four blocking arrays of a verdict being assembled.
+pub struct Arrays<'a> {
+    /// `violations`.
+    pub violations: &'a mut [ArchitectureViolation],
+    /// `contract_violations`.
+    pub contracts: &'a mut [ContractViolation],
+    /// `workflow_violations`.
+    pub workflows: &'a mut [WorkflowViolation],
+    /// `change_violations`.
+    pub changes: &'a mut [ChangeViolation],
+}
+
+impl Arrays<'_> {
+    fn for_each(&mut self, mut visit: impl FnMut(&mut dyn Finding)) {
+        for entry in self.violations.iter_mut() {
+            visit(entry);
+        }
+        for entry in self.contracts.iter_mut() {
+            visit(entry);
+        }
+        for entry in self.workflows.iter_mut() {
+            visit(entry);
+        }
+        for entry in self.changes.iter_mut() {
+            visit(entry);
+        }
+    }
+}
+
+/// What the suppression of one run needs besides the entries.
+pub struct Accepted<'a> {
+    /// The baseline in effect, if any.
+    pub baseline: Option<&'a Baseline>,
+    /// True when every file is in scope, so that an entry that matches nothing is known stale.
+    pub is_everything: bool,
+    /// True when the scope has a merge base (`--diff`), which then decides `new`/`existing`.
+    pub has_base: bool,
+}
+
+/// Applies the baseline to the entries and returns the warnings it raises.
+pub fn apply(accepted: &Accepted<'_>, arrays: &mut Arrays<'_>) -> Vec<Warning> {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let Some(baseline) = accepted.baseline else {
+        return Vec::new();
+    };
+    arrays.for_each(|entry| {
+        let view = entry.view();
+        seen.insert(view.id.clone());
+        let state = entry.state();
+        if baseline.contains(&view.id) && !view.waived {
+            *state.status = "existing";
+            *state.blocking = false;
+            *state.baselined = Some(true);
+        } else if !accepted.has_base && *state.status == "unchanged" {
+            *state.status = "new";
+        }
+    });
+    if !accepted.is_everything {
+        return Vec::new();
+    }
+    baseline
+        .entries
+        .iter()
+        .filter(|(id, _)| !seen.contains(*id))
+        .map(|(id, (entry, line))| Warning {
+            code: "stale-baseline-entry".into(),
+            message: format!(
+                "baseline entry `{id}` no longer occurs ({} of `{}` at {}:{}): run `lintel baseline` to drop it",
+                entry.entry_type, entry.rule, entry.file, entry.line
+            ),
+            file: Some(baseline.file.clone()),
+            line: Some(*line),
+            ..Warning::default()
+        })
+        .collect()
+}
