@@ -1101,9 +1101,15 @@ pub fn assemble_handing_back(
         ))
     });
 
+    let today = options
+        .today
+        .clone()
+        .unwrap_or_else(|| timestamp_now().chars().take(10).collect());
     warnings.extend(crate::suppress::apply(
         &crate::suppress::Accepted {
             baseline: options.baseline.as_ref(),
+            waivers: &model.waivers,
+            today: &today,
             is_everything: scope.is_everything(),
             has_base: base_ids.is_some(),
         },

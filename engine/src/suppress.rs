@@ -14,9 +14,12 @@
 
 use std::collections::BTreeSet;
 
+use policies::model::{Waiver, WaiverTarget};
+
 use crate::baseline::Baseline;
 use crate::verdict::{
-    ArchitectureViolation, ChangeViolation, ContractViolation, Verdict, Warning, WorkflowViolation,
+    ArchitectureViolation, ChangeViolation, ContractViolation, SourceRef, Verdict, WaiverRef,
+    Warning, WorkflowViolation,
 };
 
 /// What the baseline and the waivers read of one entry of the four blocking arrays.
@@ -49,6 +52,7 @@ struct EntryState<'a> {
     status: &'a mut &'static str,
     blocking: &'a mut bool,
     baselined: &'a mut Option<bool>,
+    waiver: &'a mut Option<WaiverRef>,
 }
 
 /// An entry of one of the four blocking arrays.
@@ -63,6 +67,7 @@ macro_rules! state_of {
             status: &mut $entry.status,
             blocking: &mut $entry.blocking,
             baselined: &mut $entry.baselined,
+            waiver: &mut $entry.waiver,
         }
     };
 }
@@ -192,23 +197,90 @@ impl Arrays<'_> {
 pub struct Accepted<'a> {
     /// The baseline in effect, if any.
     pub baseline: Option<&'a Baseline>,
+    /// The spec's waivers.
+    pub waivers: &'a [Waiver],
+    /// The day waivers are judged on, `YYYY-MM-DD`.
+    pub today: &'a str,
     /// True when every file is in scope, so that an entry that matches nothing is known stale.
     pub is_everything: bool,
     /// True when the scope has a merge base (`--diff`), which then decides `new`/`existing`.
     pub has_base: bool,
 }
 
-/// Applies the baseline to the entries and returns the warnings it raises.
+/// The waiver that covers `view`: one naming its id first, then one naming its rule, then one
+/// naming its whole declaration; among equals, the first written.
+fn waiver_for(waivers: &[Waiver], view: &FindingView) -> Option<usize> {
+    let rank = |waiver: &Waiver| match &waiver.target {
+        WaiverTarget::Finding { id } => (*id == view.id).then_some(0),
+        WaiverTarget::Rule { declaration, rule } if *declaration == view.declaration => {
+            match rule {
+                Some(rule) => (*rule == view.rule).then_some(1),
+                None => Some(2),
+            }
+        }
+        WaiverTarget::Rule { .. } => None,
+    };
+    waivers
+        .iter()
+        .enumerate()
+        .filter_map(|(index, waiver)| rank(waiver).map(|rank| (rank, index)))
+        .min()
+        .map(|(_, index)| index)
+}
+
+/// What a waiver covers, for messages: `finding \`viol_…\`` or `\`Layers\` (\`deny flow …\`)`.
+fn described(target: &WaiverTarget) -> String {
+    match target {
+        WaiverTarget::Finding { id } => format!("finding `{id}`"),
+        WaiverTarget::Rule {
+            declaration,
+            rule: Some(rule),
+        } => format!("`{declaration}` (`{rule}`)"),
+        WaiverTarget::Rule {
+            declaration,
+            rule: None,
+        } => format!("`{declaration}`"),
+    }
+}
+
+/// Applies the waivers, then the baseline, to the entries and returns the warnings they raise.
 pub fn apply(accepted: &Accepted<'_>, arrays: &mut Arrays<'_>) -> Vec<Warning> {
     let mut seen: BTreeSet<String> = BTreeSet::new();
-    let Some(baseline) = accepted.baseline else {
-        return Vec::new();
-    };
+    // Per waiver: how many findings it covers.
+    let mut covered = vec![0_usize; accepted.waivers.len()];
     arrays.for_each(|entry| {
         let view = entry.view();
         seen.insert(view.id.clone());
         let state = entry.state();
-        if baseline.contains(&view.id) && !view.waived {
+        if let Some(index) = waiver_for(accepted.waivers, &view) {
+            let Some(waiver) = accepted.waivers.get(index) else {
+                return;
+            };
+            if let Some(count) = covered.get_mut(index) {
+                *count += 1;
+            }
+            // INVARIANT: both dates are checked `YYYY-MM-DD`, so text order is day order.
+            let is_expired = accepted.today > waiver.until.as_str();
+            if !is_expired {
+                *state.blocking = false;
+            }
+            *state.waiver = Some(WaiverRef {
+                until: waiver.until.clone(),
+                owner: waiver.owner.clone(),
+                reason: waiver.reason.clone(),
+                expired: is_expired,
+                source: SourceRef {
+                    file: waiver.source.file.clone(),
+                    line: waiver.source.line,
+                    column: waiver.source.column,
+                },
+            });
+            return;
+        }
+        let Some(baseline) = accepted.baseline else {
+            return;
+        };
+        if baseline.contains(&view.id) {
             *state.status = "existing";
             *state.blocking = false;
             *state.baselined = Some(true);
@@ -216,22 +288,56 @@ pub fn apply(accepted: &Accepted<'_>, arrays: &mut Arrays<'_>) -> Vec<Warning> {
             *state.status = "new";
         }
     });
-    if !accepted.is_everything {
-        return Vec::new();
+    let mut warnings = Vec::new();
+    for (waiver, count) in accepted.waivers.iter().zip(&covered) {
+        let is_expired = accepted.today > waiver.until.as_str();
+        if *count > 0 && is_expired {
+            warnings.push(Warning {
+                code: "waiver-expired".into(),
+                message: format!(
+                    "the waiver of {} expired on {} (owner {}): its {count} finding(s) block again; fix them or extend the waiver",
+                    described(&waiver.target),
+                    waiver.until,
+                    waiver.owner
+                ),
+                file: Some(waiver.source.file.clone()),
+                line: Some(waiver.source.line),
+                ..Warning::default()
+            });
+        } else if *count == 0 && accepted.is_everything {
+            warnings.push(Warning {
+                code: "waiver-matches-nothing".into(),
+                message: format!(
+                    "the waiver of {} matches no finding: remove it",
+                    described(&waiver.target)
+                ),
+                file: Some(waiver.source.file.clone()),
+                line: Some(waiver.source.line),
+                ..Warning::default()
+            });
+        }
     }
-    baseline
-        .entries
-        .iter()
-        .filter(|(id, _)| !seen.contains(*id))
-        .map(|(id, (entry, line))| Warning {
-            code: "stale-baseline-entry".into(),
-            message: format!(
-                "baseline entry `{id}` no longer occurs ({} of `{}` at {}:{}): run `lintel baseline` to drop it",
-                entry.entry_type, entry.rule, entry.file, entry.line
-            ),
-            file: Some(baseline.file.clone()),
-            line: Some(*line),
-            ..Warning::default()
-        })
-        .collect()
+    let Some(baseline) = accepted.baseline else {
+        return warnings;
+    };
+    if !accepted.is_everything {
+        return warnings;
+    }
+    warnings.extend(
+        baseline
+            .entries
+            .iter()
+            .filter(|(id, _)| !seen.contains(*id))
+            .map(|(id, (entry, line))| Warning {
+                code: "stale-baseline-entry".into(),
+                message: format!(
+                    "baseline entry `{id}` no longer occurs ({} of `{}` at {}:{}): run `lintel baseline` to drop it",
+                    entry.entry_type, entry.rule, entry.file, entry.line
+                ),
+                file: Some(baseline.file.clone()),
+                line: Some(*line),
+                ..Warning::default()
+            }),
+    );
+    warnings
 }

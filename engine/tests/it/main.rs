@@ -17,6 +17,7 @@ mod baseline;
 mod csharp_aliases;
 mod exclusions;
 mod explain_hints;
+mod waivers;
 
 fn lintel() -> Command {
     Command::cargo_bin("lintel").unwrap()
