@@ -46,7 +46,9 @@ pub fn baseline_command(
     stderr: &mut dyn Write,
 ) -> ExitStatus {
     let check = arguments.to_check();
-    let options = check.to_options();
+    let mut options = check.to_options();
+    let progress = std::sync::Arc::new(crate::progress::Progress::default());
+    options.progress = Some(std::sync::Arc::clone(&progress));
     let root = options.project.clone();
     let path = path_of(&root, arguments.baseline.as_deref());
     let file = crate::paths::relative_to(&path, &root);
@@ -60,7 +62,10 @@ pub fn baseline_command(
             None
         }
     };
-    let run = match run_check(&options, &Z3Solver) {
+    let ticker = crate::progress::Ticker::start(&progress);
+    let checked = run_check(&options, &Z3Solver);
+    drop(ticker);
+    let run = match checked {
         Ok(run) => run,
         Err(error) => return report_error(&check, &error, stdout, stderr),
     };

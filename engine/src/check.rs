@@ -18,7 +18,7 @@ use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::report::{assemble, CheckRun};
 use crate::scope::{resolve, Scope, ScopeRequest, Snapshot};
-use crate::solve::{solve_all, Limits, Solver};
+use crate::solve::{Limits, Solver};
 
 /// Everything a check needs from the command line.
 #[derive(Debug, Clone)]
@@ -61,6 +61,8 @@ pub struct CheckOptions {
     pub baseline_file: Option<PathBuf>,
     /// The date waivers are judged on, `YYYY-MM-DD` (`--today`); today's UTC date when `None`.
     pub today: Option<String>,
+    /// Counters for the progress line, when one is drawn.
+    pub progress: Option<std::sync::Arc<crate::progress::Progress>>,
 }
 
 impl CheckOptions {
@@ -85,6 +87,7 @@ impl CheckOptions {
             use_baseline: true,
             baseline_file: None,
             today: None,
+            progress: None,
         }
     }
 }
@@ -282,7 +285,15 @@ fn solve_candidates(
         rlimit: options.rlimit,
         timeout_ms: options.timeout_ms,
     };
-    solve_all(solver, &slices, limits)
+    let progress = options.progress.as_deref();
+    if let Some(progress) = progress {
+        progress.add_slices(slices.len());
+    }
+    crate::solve::solve_all_reporting(solver, &slices, limits, &|count| {
+        if let Some(progress) = progress {
+            progress.slices_done(count);
+        }
+    })
 }
 
 /// The file-graph edges of the merge base, (source file, target file or entity) with base
@@ -463,6 +474,7 @@ fn analyse_scope(
         &generic,
         options.debug_extractors,
         options.cache.as_ref(),
+        options.progress.as_deref(),
     );
     // `component-matches-no-files` (language.md §4.2), evaluated only when every file is in scope.
     if scope.is_everything() {

@@ -171,6 +171,18 @@ pub enum ColorChoice {
     Never,
 }
 
+impl ColorChoice {
+    /// Whether text output is coloured, given whether stdout is a terminal and the value of
+    /// `NO_COLOR` (no-color.org: present and not empty turns colour off; `--color always` wins).
+    pub fn is_on(self, is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            Self::Always => true,
+            Self::Never => false,
+            Self::Auto => is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty),
+        }
+    }
+}
+
 /// `--today DATE`: a calendar date written `YYYY-MM-DD`.
 fn parse_date(text: &str) -> Result<String, String> {
     if policies::model::is_calendar_date(text) {
@@ -233,7 +245,8 @@ pub struct ExplainArgs {
 pub struct CompileArgs {
     /// The spec source.
     pub file: PathBuf,
-    /// Where to write the artifact.
+    /// Where to write the artifact (default: lintel's cache folder, `~/.cache/lintel/artifacts/…`,
+    /// never the source tree; the path is printed).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print `{schema_version, ok, diagnostics}`.
@@ -373,6 +386,7 @@ impl CheckArgs {
             use_baseline: !self.no_baseline,
             baseline_file: self.baseline.clone(),
             today: self.today.clone(),
+            progress: None,
         }
     }
 
@@ -617,8 +631,13 @@ fn check_command(
             EngineError::Usage("`--format dot|mermaid|html` applies to `lintel graph`".into());
         return report_error(arguments, &error, stdout, stderr);
     }
-    let options = arguments.to_options();
-    match run_check(&options, &Z3Solver) {
+    let mut options = arguments.to_options();
+    let progress = std::sync::Arc::new(crate::progress::Progress::default());
+    options.progress = Some(std::sync::Arc::clone(&progress));
+    let ticker = crate::progress::Ticker::start(&progress);
+    let checked = run_check(&options, &Z3Solver);
+    drop(ticker);
+    match checked {
         Ok(run) => {
             let status = if run.verdict.passed {
                 ExitStatus::Pass
@@ -630,7 +649,16 @@ fn check_command(
                 _ if arguments.wants_json() => render::json::write(stdout, &run.verdict),
                 Some(Format::Sarif) => render::sarif::write(stdout, &run.verdict, &check_flags),
                 Some(Format::Github) => render::github::write(stdout, &run.verdict),
-                _ => render::text::write(stdout, &run.verdict, &options.project, &check_flags),
+                _ => render::text::write_styled(
+                    stdout,
+                    &run.verdict,
+                    &options.project,
+                    &check_flags,
+                    arguments.color.is_on(
+                        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+                        std::env::var_os("NO_COLOR").as_deref(),
+                    ),
+                ),
             };
             status
         }
@@ -640,7 +668,19 @@ fn check_command(
 
 #[cfg(test)]
 mod tests {
-    use super::{unless_it_panics, ExitStatus};
+    use super::{unless_it_panics, ColorChoice, ExitStatus};
+
+    #[test]
+    fn colour_follows_the_flag_the_terminal_and_no_color() {
+        let set = Some(std::ffi::OsStr::new("1"));
+        let empty = Some(std::ffi::OsStr::new(""));
+        assert!(ColorChoice::Auto.is_on(true, None));
+        assert!(ColorChoice::Auto.is_on(true, empty));
+        assert!(!ColorChoice::Auto.is_on(true, set));
+        assert!(!ColorChoice::Auto.is_on(false, None));
+        assert!(ColorChoice::Always.is_on(false, set));
+        assert!(!ColorChoice::Never.is_on(true, None));
+    }
 
     fn argv(arguments: &[&str]) -> Vec<String> {
         arguments

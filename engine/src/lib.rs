@@ -22,6 +22,7 @@ pub mod families;
 pub mod graph;
 pub mod graph_command;
 pub mod paths;
+pub mod progress;
 pub mod queries;
 pub mod render;
 pub mod report;

@@ -305,3 +305,141 @@ fn write_other_entries(
     }
     Ok(())
 }
+
+/// ANSI styles of the text report.
+mod style {
+    pub const ERROR: &str = "1;31";
+    pub const WARNING: &str = "1;33";
+    pub const NOTE: &str = "1;36";
+    pub const PASS: &str = "1;32";
+    pub const LOCATION: &str = "34";
+    pub const LABEL: &str = "1";
+    pub const MARKER: &str = "1;31";
+}
+
+fn painted(style: &str, text: &str) -> String {
+    format!("\x1b[{style}m{text}\x1b[0m")
+}
+
+/// The style of a severity word at the start of a headline (`error[`, `warning[`, `note[`,
+/// `undecided[`), with its length.
+fn severity_style(text: &str) -> Option<(&'static str, usize)> {
+    [
+        ("error[", style::ERROR),
+        ("warning[", style::WARNING),
+        ("note[", style::NOTE),
+        ("undecided[", style::ERROR),
+    ]
+    .into_iter()
+    .find(|(word, _)| text.starts_with(word))
+    .map(|(word, style)| (style, word.len() - 1))
+}
+
+/// One line of the plain report, coloured: severity words, `-->` locations, `= label:` names,
+/// the marker line of a code frame, and the summary's PASS or FAIL. Source text and messages
+/// keep their own characters.
+fn colored_line(line: &str) -> String {
+    if let Some(rest) = line.strip_prefix("PASS:") {
+        return format!("{}{rest}", painted(style::PASS, "PASS:"));
+    }
+    if let Some(rest) = line.strip_prefix("FAIL:") {
+        return format!("{}{rest}", painted(style::ERROR, "FAIL:"));
+    }
+    if let Some(rest) = line.strip_prefix("  --> ") {
+        return format!(
+            "  {} {}",
+            painted(style::LOCATION, "-->"),
+            painted(style::LOCATION, rest)
+        );
+    }
+    if let Some(rest) = line.strip_prefix("  > ") {
+        return format!("  {} {rest}", painted(style::MARKER, ">"));
+    }
+    if let Some(rest) = line.strip_prefix("  = ") {
+        if let Some((label, text)) = rest.split_once(':') {
+            if !label.contains(' ') {
+                return format!("  = {}:{text}", painted(style::LABEL, label));
+            }
+        }
+        return line.to_owned();
+    }
+    let (indent, body) = match line.strip_prefix("  - ") {
+        Some(body) => ("  - ", body),
+        None => ("", line),
+    };
+    if let Some((style, length)) = severity_style(body) {
+        let (word, rest) = body.split_at(length);
+        return format!("{indent}{}{rest}", painted(style, word));
+    }
+    // `file:line: warning[code]: …`
+    if let Some(index) = line.find(": warning[") {
+        let (location, rest) = line.split_at(index + 2);
+        let word = "warning";
+        return format!(
+            "{}: {}{}",
+            painted(style::LOCATION, location.trim_end_matches(": ")),
+            painted(style::WARNING, word),
+            rest.get(word.len()..).unwrap_or_default()
+        );
+    }
+    line.to_owned()
+}
+
+/// [`write`], with ANSI colours when `color` (`--color`, see `crate::cli`).
+pub fn write_styled(
+    out: &mut dyn Write,
+    verdict: &Verdict,
+    root: &Path,
+    check_flags: &str,
+    color: bool,
+) -> std::io::Result<()> {
+    if !color {
+        return write(out, verdict, root, check_flags);
+    }
+    let mut plain = Vec::new();
+    write(&mut plain, verdict, root, check_flags)?;
+    let plain = String::from_utf8_lossy(&plain);
+    for line in plain.lines() {
+        writeln!(out, "{}", colored_line(line))?;
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod color_tests {
+    use super::colored_line;
+
+    #[test]
+    fn headlines_locations_labels_and_the_summary_are_coloured_and_source_is_not() {
+        assert_eq!(
+            colored_line("error[flow_violation]: `Api` depends on `Db`"),
+            "\x1b[1;31merror\x1b[0m[flow_violation]: `Api` depends on `Db`"
+        );
+        assert_eq!(
+            colored_line("  - note[reach_violation]: x"),
+            "  - \x1b[1;36mnote\x1b[0m[reach_violation]: x"
+        );
+        assert_eq!(
+            colored_line("  --> api/a.ts:1:1"),
+            "  \x1b[34m-->\x1b[0m \x1b[34mapi/a.ts:1:1\x1b[0m"
+        );
+        assert_eq!(
+            colored_line("  = rule: `deny flow Api -> Db` in `Layers`"),
+            "  = \x1b[1mrule\x1b[0m: `deny flow Api -> Db` in `Layers`"
+        );
+        assert_eq!(
+            colored_line("architecture.ag:6: warning[waiver-expired]: the waiver"),
+            "\x1b[34marchitecture.ag:6\x1b[0m: \x1b[1;33mwarning\x1b[0m[waiver-expired]: the waiver"
+        );
+        assert_eq!(
+            colored_line("PASS: 0 blocking finding(s)"),
+            "\x1b[1;32mPASS:\x1b[0m 0 blocking finding(s)"
+        );
+        assert_eq!(
+            colored_line("  > 1 | import { q } from '../db/q';"),
+            "  \x1b[1;31m>\x1b[0m 1 | import { q } from '../db/q';"
+        );
+        // Source lines of a frame are left alone, even when they look like a headline.
+        assert_eq!(colored_line("    2 | error[x]: y"), "    2 | error[x]: y");
+    }
+}

@@ -17,6 +17,8 @@ mod baseline;
 mod csharp_aliases;
 mod exclusions;
 mod explain_hints;
+mod quiet_defaults;
+mod terminal;
 mod waivers;
 
 fn lintel() -> Command {

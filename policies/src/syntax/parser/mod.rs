@@ -247,6 +247,7 @@ impl Parser<'_> {
             if self.at(TokenKind::Eof) {
                 return self.fail("`}`");
             }
+            self.check_block_continues()?;
             let start = self.position();
             let starts_rule = starters.iter().any(|word| self.at_word(word));
             let parsed = if starts_rule {
@@ -278,6 +279,8 @@ impl Parser<'_> {
                 TokenKind::Name if depth == 0 && RULE_KEYWORDS.contains(&token.text.as_str()) => {
                     return
                 }
+                // A declaration: this block's `}` is missing (`parse_rules` reports it).
+                TokenKind::Name if self.at_declaration_start() => return,
                 _ => self.bump_tracking_depth(&mut depth),
             }
         }
