@@ -17,6 +17,7 @@ mod baseline;
 mod csharp_aliases;
 mod exclusions;
 mod explain_hints;
+mod graph_text;
 mod quiet_defaults;
 mod terminal;
 mod waivers;
