@@ -47,8 +47,6 @@ pub fn baseline_command(
 ) -> ExitStatus {
     let check = arguments.to_check();
     let mut options = check.to_options();
-    let progress = std::sync::Arc::new(crate::progress::Progress::default());
-    options.progress = Some(std::sync::Arc::clone(&progress));
     let root = options.project.clone();
     let path = path_of(&root, arguments.baseline.as_deref());
     let file = crate::paths::relative_to(&path, &root);
@@ -62,9 +60,8 @@ pub fn baseline_command(
             None
         }
     };
-    let ticker = crate::progress::Ticker::start(&progress);
-    let checked = run_check(&options, &Z3Solver);
-    drop(ticker);
+    let checked =
+        crate::progress::with_progress(&mut options, |options| run_check(options, &Z3Solver));
     let run = match checked {
         Ok(run) => run,
         Err(error) => return report_error(&check, &error, stdout, stderr),

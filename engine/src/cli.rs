@@ -151,7 +151,8 @@ pub struct CheckArgs {
     /// Ignore the baseline file: every finding blocks.
     #[arg(long)]
     pub no_baseline: bool,
-    /// Judge waiver expiry as of this date, `YYYY-MM-DD` (default: today, UTC).
+    /// Judge the expiry of the spec's `waive` declarations as of this date, `YYYY-MM-DD`
+    /// (default: today, UTC).
     #[arg(long, value_name = "DATE", value_parser = parse_date)]
     pub today: Option<String>,
     /// Colour in text output: `auto` (when stdout is a terminal and `NO_COLOR` is unset),
@@ -207,7 +208,8 @@ pub struct BaselineArgs {
     /// Probable facts block as well, so their findings are recorded too.
     #[arg(long)]
     pub strict: bool,
-    /// Judge waiver expiry as of this date, `YYYY-MM-DD` (default: today, UTC).
+    /// Judge the expiry of the spec's `waive` declarations as of this date, `YYYY-MM-DD`
+    /// (default: today, UTC).
     #[arg(long, value_name = "DATE", value_parser = parse_date)]
     pub today: Option<String>,
     /// Worker threads (default: all cores); never changes the output.
@@ -632,11 +634,8 @@ fn check_command(
         return report_error(arguments, &error, stdout, stderr);
     }
     let mut options = arguments.to_options();
-    let progress = std::sync::Arc::new(crate::progress::Progress::default());
-    options.progress = Some(std::sync::Arc::clone(&progress));
-    let ticker = crate::progress::Ticker::start(&progress);
-    let checked = run_check(&options, &Z3Solver);
-    drop(ticker);
+    let checked =
+        crate::progress::with_progress(&mut options, |options| run_check(options, &Z3Solver));
     match checked {
         Ok(run) => {
             let status = if run.verdict.passed {

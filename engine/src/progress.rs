@@ -117,6 +117,20 @@ fn draw(progress: &Progress, stop: &AtomicBool) {
     }
 }
 
+/// Gives `options` progress counters and draws them while `run` runs (when stderr is a
+/// terminal); the line is erased before this returns.
+pub fn with_progress<T>(
+    options: &mut crate::check::CheckOptions,
+    run: impl FnOnce(&crate::check::CheckOptions) -> T,
+) -> T {
+    let progress = Arc::new(Progress::default());
+    options.progress = Some(Arc::clone(&progress));
+    let ticker = Ticker::start(&progress);
+    let result = run(options);
+    drop(ticker);
+    result
+}
+
 impl Drop for Ticker {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
