@@ -109,14 +109,23 @@ pub fn parse(file: &str, text: &str) -> Result<Baseline, EngineError> {
             document.lintel_baseline
         )));
     }
+    // The line of each entry, for warnings that point at it: the first line naming its id (one
+    // pass over the text, so a baseline of many thousand entries loads in linear time).
+    let mut lines: BTreeMap<&str, u32> = BTreeMap::new();
+    for (index, line) in text.lines().enumerate() {
+        let Some(start) = line.find("\"viol_") else {
+            continue;
+        };
+        let id = line
+            .get(start + 1..)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default();
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        lines.entry(id).or_insert(number);
+    }
     let mut entries = BTreeMap::new();
     for entry in document.findings {
-        let needle = format!("\"id\":{}", serde_json::json!(entry.id));
-        let line = text
-            .lines()
-            .position(|line| line.replace(": ", ":").contains(&needle))
-            .and_then(|index| u32::try_from(index + 1).ok())
-            .unwrap_or(1);
+        let line = lines.get(entry.id.as_str()).copied().unwrap_or(1);
         entries.insert(entry.id.clone(), (entry, line));
     }
     Ok(Baseline {

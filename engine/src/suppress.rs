@@ -341,3 +341,70 @@ pub fn apply(accepted: &Accepted<'_>, arrays: &mut Arrays<'_>) -> Vec<Warning> {
     );
     warnings
 }
+
+#[cfg(test)]
+mod tests {
+    use policies::model::{SourceLocation, Waiver, WaiverTarget};
+
+    use super::{waiver_for, FindingView};
+
+    fn waiver(target: WaiverTarget, line: u32) -> Waiver {
+        Waiver {
+            target,
+            until: "2027-03-31".into(),
+            owner: "o".into(),
+            reason: "r".into(),
+            source: SourceLocation {
+                file: "architecture.ag".into(),
+                line,
+                column: 1,
+            },
+        }
+    }
+
+    fn rule(declaration: &str, rule: Option<&str>) -> WaiverTarget {
+        WaiverTarget::Rule {
+            declaration: declaration.into(),
+            rule: rule.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn an_id_waiver_beats_a_rule_waiver_which_beats_a_declaration_waiver() {
+        let view = FindingView {
+            id: "viol_00000000000000aa".into(),
+            entry_type: "flow_violation".into(),
+            declaration: "Layers".into(),
+            rule: "deny flow Api -> Db".into(),
+            file: "api/a.ts".into(),
+            line: 1,
+            message: String::new(),
+            blocking: true,
+            waived: false,
+            baselined: false,
+        };
+        let whole = waiver(rule("Layers", None), 1);
+        let other_rule = waiver(rule("Layers", Some("deny flow Web -> Db")), 2);
+        let this_rule = waiver(rule("Layers", Some("deny flow Api -> Db")), 3);
+        let other_declaration = waiver(rule("Other", None), 4);
+        let by_id = waiver(
+            WaiverTarget::Finding {
+                id: "viol_00000000000000aa".into(),
+            },
+            5,
+        );
+        let all = [
+            whole.clone(),
+            other_rule.clone(),
+            this_rule.clone(),
+            other_declaration.clone(),
+            by_id,
+        ];
+        assert_eq!(waiver_for(&all, &view), Some(4));
+        assert_eq!(waiver_for(all.get(..4).unwrap(), &view), Some(2));
+        assert_eq!(waiver_for(all.get(..2).unwrap(), &view), Some(0));
+        // Among equals the first written wins.
+        assert_eq!(waiver_for(&[whole.clone(), whole], &view), Some(0));
+        assert_eq!(waiver_for(&[other_rule, other_declaration], &view), None);
+    }
+}
