@@ -14,6 +14,9 @@ pub struct Parser<'t> {
     pos: usize,
     errors: Vec<SpecError>,
     has_reported_eof: bool,
+    /// The last `{` reported as unclosed: a failed rule and its block may both meet the same
+    /// declaration, and the brace is reported once.
+    reported_unclosed: Option<Span>,
 }
 
 impl<'t> Parser<'t> {
@@ -44,6 +47,7 @@ impl<'t> Parser<'t> {
             pos: 0,
             errors: Vec::new(),
             has_reported_eof: false,
+            reported_unclosed: None,
         }
     }
 
@@ -161,6 +165,10 @@ impl<'t> Parser<'t> {
     /// at that declaration. `None` when no `{` is open.
     fn fail_unclosed(&mut self) -> Option<Failed> {
         let brace = self.unclosed_brace()?;
+        if self.reported_unclosed == Some(brace) {
+            return Some(Failed);
+        }
+        self.reported_unclosed = Some(brace);
         let keyword = self.current().clone();
         let name = self.nth(1).text.clone();
         let message = format!(
@@ -266,7 +274,7 @@ impl<'t> Parser<'t> {
 
     /// Consumes a word that is not a rule keyword (inside rule blocks, §1.4 rule 2).
     pub fn expect_rule_name(&mut self, what: &str) -> ParseResult<Ident> {
-        if self.at(TokenKind::Name) && !self.at_rule_keyword() {
+        if self.at(TokenKind::Name) && !self.at_rule_keyword() && !self.at_declaration_start() {
             Ok(ident(&self.bump()))
         } else {
             self.fail(what)

@@ -305,6 +305,21 @@ fn a_missing_closing_brace_is_reported_at_the_open_brace_and_the_next_declaratio
 }
 
 #[test]
+fn a_rule_cut_short_by_the_next_declaration_reports_its_open_brace_once() {
+    assert_eq!(
+        located(
+            "node app : server\ninvariant I { deny flow app ->\ncomponent B { runs_on: app paths: \"b/**\" }\n"
+        ),
+        [(
+            "unclosed-brace".to_owned(),
+            2,
+            13,
+            "`{` is not closed before `component B` on line 3".to_owned()
+        )]
+    );
+}
+
+#[test]
 fn a_block_left_open_at_the_end_of_the_file_names_its_brace() {
     let output = compile("node app : server\ninvariant L {\n  deny flow app -> app\n");
     let eof = output
