@@ -161,6 +161,25 @@ pub struct CheckArgs {
     pub color: ColorChoice,
 }
 
+/// Whether the process's stdout and stderr are terminals, as the binary found them
+/// ([`set_terminals`]). In-process callers of [`run`] write to buffers, so both stay false
+/// for them: no colour under `--color auto`, no progress line.
+static STDOUT_IS_TERMINAL: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+static STDERR_IS_TERMINAL: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Tells the CLI which of the process's streams are terminals; `main` calls it before [`run`].
+pub fn set_terminals(stdout: bool, stderr: bool) {
+    STDOUT_IS_TERMINAL.store(stdout, std::sync::atomic::Ordering::Relaxed);
+    STDERR_IS_TERMINAL.store(stderr, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// True when the binary's stderr is a terminal ([`set_terminals`]).
+pub fn stderr_is_terminal() -> bool {
+    STDERR_IS_TERMINAL.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -654,7 +673,7 @@ fn check_command(
                     &options.project,
                     &check_flags,
                     arguments.color.is_on(
-                        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+                        STDOUT_IS_TERMINAL.load(std::sync::atomic::Ordering::Relaxed),
                         std::env::var_os("NO_COLOR").as_deref(),
                     ),
                 ),

@@ -73,11 +73,11 @@ pub struct Ticker {
 }
 
 impl Ticker {
-    /// Starts drawing `progress` on stderr when it is a terminal; `None` otherwise (a pipe or a
-    /// CI log gets no progress line), or when no thread can be started.
+    /// Starts drawing `progress` on stderr when the binary's stderr is a terminal
+    /// (`crate::cli::set_terminals`); `None` otherwise (a pipe, a CI log or an in-process caller
+    /// gets no progress line), or when no thread can be started.
     pub fn start(progress: &Arc<Progress>) -> Option<Self> {
-        use std::io::IsTerminal;
-        if !std::io::stderr().is_terminal() {
+        if !crate::cli::stderr_is_terminal() {
             return None;
         }
         let stop = Arc::new(AtomicBool::new(false));
