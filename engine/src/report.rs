@@ -1110,7 +1110,8 @@ pub fn assemble_handing_back(
             baseline: options.baseline.as_ref(),
             waivers: &model.waivers,
             today: &today,
-            is_everything: scope.is_everything(),
+            // `--repo-filter` drops the other repos' rules, whose findings then cannot occur.
+            is_everything: scope.is_everything() && options.repo_filter.is_none(),
             has_base: base_ids.is_some(),
         },
         &mut crate::suppress::Arrays {

@@ -8,9 +8,10 @@
 //! - a baseline entry makes the finding `existing`, `baselined` and non-blocking; with a baseline
 //!   in effect, every other finding of a scope without a merge base (staged, `--all`, `--file`)
 //!   is `new` rather than `unchanged`, since the baseline is then the base it is compared with;
-//! - when every file is in scope (`--all`), a baseline entry or a waiver that matches no finding
-//!   is a warning (`stale-baseline-entry`, `waiver-matches-nothing`), so both shrink as the code is
-//!   fixed. A narrower scope reports only the findings it touches, so there it warns about none.
+//! - when every file and rule is in scope (`--all`, no `--repo-filter`), a baseline entry or a
+//!   waiver that matches no finding is a warning (`stale-baseline-entry`,
+//!   `waiver-matches-nothing`), so both shrink as the code is fixed. A narrower scope reports only
+//!   the findings it touches, so there it warns about none.
 
 use std::collections::BTreeSet;
 
@@ -201,7 +202,8 @@ pub struct Accepted<'a> {
     pub waivers: &'a [Waiver],
     /// The day waivers are judged on, `YYYY-MM-DD`.
     pub today: &'a str,
-    /// True when every file is in scope, so that an entry that matches nothing is known stale.
+    /// True when every file and every rule is in scope (`--all` without `--repo-filter`), so that
+    /// an entry that matches nothing is known stale.
     pub is_everything: bool,
     /// True when the scope has a merge base (`--diff`), which then decides `new`/`existing`.
     pub has_base: bool,

@@ -363,3 +363,26 @@ fn help_for_check_documents_the_baseline() {
     let help = String::from_utf8(output.stdout).unwrap();
     assert!(help.contains("Record today's blocking findings"), "{help}");
 }
+
+#[test]
+fn a_repo_filter_that_drops_a_rule_does_not_call_its_baseline_entries_stale() {
+    let dir = repository();
+    let root = dir.path();
+    write_files(
+        root,
+        &[(
+            "architecture.ag",
+            &format!("{SPEC}repo Front \"https://example.invalid/front.git\"\ncomponent Web {{ runs_on: app paths: \"web/**\" repo: Front }}\n"),
+        )],
+    );
+    run_baseline(root, &[]);
+    let (code, verdict) = check(root, &["--all", "--repo-filter", "Front"]);
+    assert_eq!(code, 0, "{verdict}");
+    let codes: Vec<&str> = verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|warning| warning["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["component-matches-no-files"], "{verdict}");
+}
