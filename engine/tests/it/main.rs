@@ -574,6 +574,7 @@ fn emit_context_writes_the_rules_in_plain_words() {
         "a selector rule is stated once"
     );
     assert!(brief.contains("lintel check --diff origin/main --json"));
+    assert!(brief.contains("do not add baseline entries or waivers to make a check pass"));
 }
 
 #[test]
