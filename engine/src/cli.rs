@@ -633,7 +633,7 @@ pub fn report_error(
         verdict.artifact = crate::config::spec_artifact(&options.project, options.spec.as_deref());
         let _ = render::json::write(stdout, &verdict);
     } else {
-        render::text::write_error(stderr, error);
+        render::text::write_error_in(stderr, error, Some(&arguments.project_root()));
     }
     ExitStatus::Error
 }

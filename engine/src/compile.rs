@@ -114,17 +114,7 @@ pub fn compile_command(
         let _ = crate::render::json::write(stdout, &report);
     } else {
         for diagnostic in &output.diagnostics {
-            let _ = writeln!(stderr, "{}", diagnostic.headline());
-            if let Some(help) = &diagnostic.help {
-                let _ = writeln!(stderr, "  = help: {help}");
-            }
-            for related in &diagnostic.related {
-                let _ = writeln!(
-                    stderr,
-                    "  = note: {}:{}:{}: {}",
-                    related.file, related.line, related.column, related.message
-                );
-            }
+            let _ = crate::render::text::write_diagnostic(stderr, diagnostic, Some(&root));
         }
         if ok {
             let written = match &arguments.out {

@@ -160,7 +160,7 @@ pub fn emit_context_command(
     let spec = match load_spec(&root, arguments.spec.as_deref()) {
         Ok(spec) => spec,
         Err(error) => {
-            crate::render::text::write_error(stderr, &error);
+            crate::render::text::write_error_in(stderr, &error, Some(&root));
             return ExitStatus::Error;
         }
     };

@@ -177,23 +177,19 @@ pub fn write(
 
 /// Writes an error for humans: spec diagnostics in the `path:line:col: error[code]: message` format.
 pub fn write_error(out: &mut dyn Write, error: &EngineError) {
+    write_error_in(out, error, None);
+}
+
+/// [`write_error`], with a code frame under each spec diagnostic when `root` (the project the
+/// spec's paths are relative to) is known.
+pub fn write_error_in(out: &mut dyn Write, error: &EngineError, root: Option<&Path>) {
     let diagnostics = error.diagnostics();
     if diagnostics.is_empty() {
         let _ = writeln!(out, "error[{}]: {error}", error.code());
         return;
     }
     for diagnostic in &diagnostics {
-        let _ = writeln!(out, "{}", diagnostic.headline());
-        if let Some(help) = &diagnostic.help {
-            let _ = writeln!(out, "  = help: {help}");
-        }
-        for related in &diagnostic.related {
-            let _ = writeln!(
-                out,
-                "  = note: {}:{}:{}: {}",
-                related.file, related.line, related.column, related.message
-            );
-        }
+        let _ = write_diagnostic(out, diagnostic, root);
     }
     let errors = diagnostics
         .iter()
@@ -203,6 +199,59 @@ pub fn write_error(out: &mut dyn Write, error: &EngineError) {
         out,
         "error: the spec has {errors} error(s); nothing was checked"
     );
+}
+
+/// One spec diagnostic: its headline, the spec line it points at with the span underlined (when
+/// `root` is known and the file can be read), then its help and related notes.
+pub fn write_diagnostic(
+    out: &mut dyn Write,
+    diagnostic: &policies::Diagnostic,
+    root: Option<&Path>,
+) -> std::io::Result<()> {
+    writeln!(out, "{}", diagnostic.headline())?;
+    if let Some(frame) = root.and_then(|root| spec_frame(root, diagnostic)) {
+        write!(out, "{frame}")?;
+    }
+    if let Some(help) = &diagnostic.help {
+        writeln!(out, "  = help: {help}")?;
+    }
+    for related in &diagnostic.related {
+        writeln!(
+            out,
+            "  = note: {}:{}:{}: {}",
+            related.file, related.line, related.column, related.message
+        )?;
+    }
+    Ok(())
+}
+
+/// The spec line a diagnostic points at, numbered, with `^` under its span (to the end of the
+/// line when the span runs on), as miette and rustc draw it:
+/// ```text
+///    |
+///  2 | component Api { runs_on: app paths: "api/**"
+///    |               ^
+/// ```
+pub fn spec_frame(root: &Path, diagnostic: &policies::Diagnostic) -> Option<String> {
+    let text = std::fs::read_to_string(root.join(&diagnostic.file)).ok()?;
+    let index = usize::try_from(diagnostic.line).ok()?.checked_sub(1)?;
+    let line = text.lines().nth(index)?;
+    // A tab counts as one column (spans count Unicode scalar values): show it as one space.
+    let shown = line.replace('\t', " ");
+    let column = usize::try_from(diagnostic.column).ok()?.max(1);
+    let span = text
+        .get(diagnostic.offset..diagnostic.end_offset.max(diagnostic.offset))
+        .unwrap_or_default();
+    let span_width = span.lines().next().unwrap_or_default().chars().count();
+    let room = shown.chars().count().saturating_sub(column - 1);
+    let carets = span_width.min(room).max(1);
+    let number = diagnostic.line.to_string();
+    let gutter = " ".repeat(number.len());
+    Some(format!(
+        " {gutter} |\n {number} | {shown}\n {gutter} | {}{}\n",
+        " ".repeat(column - 1),
+        "^".repeat(carets)
+    ))
 }
 
 fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std::io::Result<()> {
@@ -403,6 +452,31 @@ pub fn write_styled(
         writeln!(out, "{}", colored_line(line))?;
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::spec_frame;
+
+    #[test]
+    fn a_spec_frame_underlines_the_span_on_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("architecture.ag"),
+            "node app : server\ncomponent Api {\truns_on: ap paths: \"a/**\" }\n",
+        )
+        .unwrap();
+        let output = policies::compile_spec(&dir.path().join("architecture.ag"), dir.path());
+        let diagnostic = output.diagnostics.first().unwrap();
+        assert_eq!(diagnostic.code, "unknown-node");
+        assert_eq!(
+            spec_frame(dir.path(), diagnostic).unwrap(),
+            "   |\n 2 | component Api { runs_on: ap paths: \"a/**\" }\n   |                          ^^\n"
+        );
+        let mut moved = diagnostic.clone();
+        moved.file = "missing.ag".into();
+        assert_eq!(spec_frame(dir.path(), &moved), None);
+    }
 }
 
 #[cfg(test)]

@@ -63,3 +63,31 @@ fn color_is_off_on_a_pipe_and_on_when_asked_for_even_with_no_color() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn spec_errors_show_the_line_with_the_span_underlined_in_compile_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("architecture.ag"),
+        "node app : server\ncomponent Api { runs_on: app paths: \"api/**\"\ncomponent Db { runs_on: app paths: \"db/**\" }\n",
+    )
+    .unwrap();
+    let expected = "architecture.ag:2:15: error[unclosed-brace]: `{` is not closed before `component Db` on line 3\n   |\n 2 | component Api { runs_on: app paths: \"api/**\"\n   |               ^\n  = help: add the missing `}` where this block ends\n  = note: architecture.ag:3:1: the next declaration starts here\n";
+    let output = lintel()
+        .current_dir(dir.path())
+        .args(["compile", "architecture.ag"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8(output.stderr).unwrap(), expected);
+    let output = lintel()
+        .args(["check", "--all", "--no-cache", "--project"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!("{expected}error: the spec has 1 error(s); nothing was checked\n")
+    );
+}
