@@ -163,19 +163,25 @@ struct EntryRef<'a> {
     outcomes: &'a [(String, CachedOutcome)],
 }
 
+/// lintel's folder in the user's cache directory (`$XDG_CACHE_HOME/lintel`, else
+/// `~/.cache/lintel`), when one can be named; never inside a project.
+pub fn lintel_cache_home() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|value| !value.is_empty())
+                .map(|home| PathBuf::from(home).join(".cache"))
+        })?;
+    Some(base.join("lintel"))
+}
+
 impl ExtractionCache {
     /// The user's cache directory, when one can be named.
     pub fn locate() -> Option<Self> {
-        let base = std::env::var_os("XDG_CACHE_HOME")
-            .filter(|value| !value.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("HOME")
-                    .filter(|value| !value.is_empty())
-                    .map(|home| PathBuf::from(home).join(".cache"))
-            })?;
         Some(Self {
-            directory: base.join("lintel").join("extraction"),
+            directory: lintel_cache_home()?.join("extraction"),
         })
     }
 

@@ -18,7 +18,7 @@ use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::report::{assemble, CheckRun};
 use crate::scope::{resolve, Scope, ScopeRequest, Snapshot};
-use crate::solve::{solve_all, Limits, Solver};
+use crate::solve::{Limits, Solver};
 
 /// Everything a check needs from the command line.
 #[derive(Debug, Clone)]
@@ -53,6 +53,16 @@ pub struct CheckOptions {
     /// The command that re-runs this check from the project root (for `agent_context`);
     /// derived from the scope when not given.
     pub rerun_command: Option<String>,
+    /// The baseline in effect, once loaded; [`run_check`] loads it when `use_baseline`.
+    pub baseline: Option<crate::baseline::Baseline>,
+    /// Whether to read a baseline (`--no-baseline` turns it off).
+    pub use_baseline: bool,
+    /// `--baseline FILE`; `.lintel/baseline.json` in the project when `None`.
+    pub baseline_file: Option<PathBuf>,
+    /// The date waivers are judged on, `YYYY-MM-DD` (`--today`); today's UTC date when `None`.
+    pub today: Option<String>,
+    /// Counters for the progress line, when one is drawn.
+    pub progress: Option<std::sync::Arc<crate::progress::Progress>>,
 }
 
 impl CheckOptions {
@@ -73,6 +83,11 @@ impl CheckOptions {
             cache: None,
             repo_filter: None,
             rerun_command: None,
+            baseline: None,
+            use_baseline: true,
+            baseline_file: None,
+            today: None,
+            progress: None,
         }
     }
 }
@@ -205,6 +220,16 @@ pub fn run_check_handing_back<T: Send>(
     hand_back: bool,
 ) -> Result<(CheckRun, T, Vec<Box<policies::facts::Fact>>), EngineError> {
     let started = Instant::now();
+    let loaded;
+    let options = if options.use_baseline && options.baseline.is_none() {
+        loaded = CheckOptions {
+            baseline: crate::baseline::load(&options.project, options.baseline_file.as_deref())?,
+            ..options.clone()
+        };
+        &loaded
+    } else {
+        options
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .stack_size(crate::extract::WORKER_STACK_BYTES)
@@ -260,7 +285,15 @@ fn solve_candidates(
         rlimit: options.rlimit,
         timeout_ms: options.timeout_ms,
     };
-    solve_all(solver, &slices, limits)
+    let progress = options.progress.as_deref();
+    if let Some(progress) = progress {
+        progress.add_slices(slices.len());
+    }
+    crate::solve::solve_all_reporting(solver, &slices, limits, &|count| {
+        if let Some(progress) = progress {
+            progress.slices_done(count);
+        }
+    })
 }
 
 /// The file-graph edges of the merge base, (source file, target file or entity) with base
@@ -441,6 +474,7 @@ fn analyse_scope(
         &generic,
         options.debug_extractors,
         options.cache.as_ref(),
+        options.progress.as_deref(),
     );
     // `component-matches-no-files` (language.md §4.2), evaluated only when every file is in scope.
     if scope.is_everything() {

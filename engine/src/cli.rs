@@ -46,6 +46,13 @@ pub enum Command {
         #[command(flatten)]
         spec: OutputArgs,
     },
+    /// Record today's blocking findings in the baseline file, so that `check` blocks only new ones.
+    ///
+    /// Checks every file (as `check --all`) and writes each blocking finding that no waiver
+    /// covers to `.lintel/baseline.json` (or `--baseline FILE`): its id, type, rule, location and
+    /// message, one per line in a stable order, for the team to commit. Run it again to drop the
+    /// findings that were fixed; `check --all` warns about them (`stale-baseline-entry`).
+    Baseline(BaselineArgs),
     /// Write a starter `architecture.ag` (planned).
     Init {
         /// Project root.
@@ -135,6 +142,101 @@ pub struct CheckArgs {
     /// Reserved, no effect: plugins are never run.
     #[arg(long)]
     pub allow_plugins: bool,
+    /// The baseline of accepted findings (default: `.lintel/baseline.json` in the project, when it
+    /// exists). Listed findings are `existing` and do not block; others are `new`; with `--all`,
+    /// entries that no longer occur are `stale-baseline-entry` warnings. Written by
+    /// `lintel baseline`.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Ignore the baseline file: every finding blocks.
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Judge the expiry of the spec's `waive` declarations as of this date, `YYYY-MM-DD`
+    /// (default: today, UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub today: Option<String>,
+    /// Colour in text output: `auto` (when stdout is a terminal and `NO_COLOR` is unset),
+    /// `always` or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// Whether the process's stdout and stderr are terminals, as the binary found them
+/// ([`set_terminals`]). In-process callers of [`run`] write to buffers, so both stay false
+/// for them: no colour under `--color auto`, no progress line.
+static STDOUT_IS_TERMINAL: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+static STDERR_IS_TERMINAL: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Tells the CLI which of the process's streams are terminals; `main` calls it before [`run`].
+pub fn set_terminals(stdout: bool, stderr: bool) {
+    STDOUT_IS_TERMINAL.store(stdout, std::sync::atomic::Ordering::Relaxed);
+    STDERR_IS_TERMINAL.store(stderr, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// True when the binary's stderr is a terminal ([`set_terminals`]).
+pub fn stderr_is_terminal() -> bool {
+    STDERR_IS_TERMINAL.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether text output is coloured, given whether stdout is a terminal and the value of
+    /// `NO_COLOR` (no-color.org: present and not empty turns colour off; `--color always` wins).
+    pub fn is_on(self, is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            Self::Always => true,
+            Self::Never => false,
+            Self::Auto => is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty),
+        }
+    }
+}
+
+/// `--today DATE`: a calendar date written `YYYY-MM-DD`.
+fn parse_date(text: &str) -> Result<String, String> {
+    if policies::model::is_calendar_date(text) {
+        Ok(text.to_owned())
+    } else {
+        Err(format!("`{text}` is not a date written YYYY-MM-DD"))
+    }
+}
+
+/// `baseline` arguments: the project, the spec and where to write; every file is checked.
+#[derive(Debug, Clone, Args)]
+pub struct BaselineArgs {
+    /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// The spec: a `.ag` file or a compiled artifact.
+    #[arg(long, value_name = "FILE", alias = "arch")]
+    pub spec: Option<PathBuf>,
+    /// Where to write (default: `.lintel/baseline.json` in the project).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Probable facts block as well, so their findings are recorded too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Judge the expiry of the spec's `waive` declarations as of this date, `YYYY-MM-DD`
+    /// (default: today, UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub today: Option<String>,
+    /// Worker threads (default: all cores); never changes the output.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Ignore and do not write the extraction cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// The project and spec of a command that reads only the spec.
@@ -164,7 +266,8 @@ pub struct ExplainArgs {
 pub struct CompileArgs {
     /// The spec source.
     pub file: PathBuf,
-    /// Where to write the artifact.
+    /// Where to write the artifact (default: lintel's cache folder, `~/.cache/lintel/artifacts/…`,
+    /// never the source tree; the path is printed).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print `{schema_version, ok, diagnostics}`.
@@ -250,6 +353,17 @@ impl CheckArgs {
         if self.new_only {
             command.push("--new-only".into());
         }
+        if let Some(baseline) = &self.baseline {
+            let absolute = std::env::current_dir().unwrap_or_default().join(baseline);
+            command.push("--baseline".into());
+            command.push(shell_word(&relative_to(&absolute, &root)));
+        }
+        if self.no_baseline {
+            command.push("--no-baseline".into());
+        }
+        if let Some(today) = &self.today {
+            command.push(format!("--today {today}"));
+        }
         if self.slice_rlimit != 5_000_000 {
             command.push(format!("--slice-rlimit {}", self.slice_rlimit));
         }
@@ -289,6 +403,11 @@ impl CheckArgs {
             },
             repo_filter: self.repo_filter.clone(),
             rerun_command: Some(self.rerun_command()),
+            baseline: None,
+            use_baseline: !self.no_baseline,
+            baseline_file: self.baseline.clone(),
+            today: self.today.clone(),
+            progress: None,
         }
     }
 
@@ -482,6 +601,9 @@ fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         Command::EmitContext { out, spec } => {
             crate::emit_context::emit_context_command(&spec, out.as_ref(), stdout, stderr)
         }
+        Command::Baseline(arguments) => {
+            crate::baseline_command::baseline_command(&arguments, stdout, stderr)
+        }
         Command::Init { .. } => not_implemented("`init`", stderr),
         Command::BenchParse(arguments) => {
             crate::bench::bench_parse_command(&arguments, stdout, stderr)
@@ -511,7 +633,7 @@ pub fn report_error(
         verdict.artifact = crate::config::spec_artifact(&options.project, options.spec.as_deref());
         let _ = render::json::write(stdout, &verdict);
     } else {
-        render::text::write_error(stderr, error);
+        render::text::write_error_in(stderr, error, Some(&arguments.project_root()));
     }
     ExitStatus::Error
 }
@@ -530,8 +652,10 @@ fn check_command(
             EngineError::Usage("`--format dot|mermaid|html` applies to `lintel graph`".into());
         return report_error(arguments, &error, stdout, stderr);
     }
-    let options = arguments.to_options();
-    match run_check(&options, &Z3Solver) {
+    let mut options = arguments.to_options();
+    let checked =
+        crate::progress::with_progress(&mut options, |options| run_check(options, &Z3Solver));
+    match checked {
         Ok(run) => {
             let status = if run.verdict.passed {
                 ExitStatus::Pass
@@ -543,7 +667,16 @@ fn check_command(
                 _ if arguments.wants_json() => render::json::write(stdout, &run.verdict),
                 Some(Format::Sarif) => render::sarif::write(stdout, &run.verdict, &check_flags),
                 Some(Format::Github) => render::github::write(stdout, &run.verdict),
-                _ => render::text::write(stdout, &run.verdict, &options.project, &check_flags),
+                _ => render::text::write_styled(
+                    stdout,
+                    &run.verdict,
+                    &options.project,
+                    &check_flags,
+                    arguments.color.is_on(
+                        STDOUT_IS_TERMINAL.load(std::sync::atomic::Ordering::Relaxed),
+                        std::env::var_os("NO_COLOR").as_deref(),
+                    ),
+                ),
             };
             status
         }
@@ -553,7 +686,19 @@ fn check_command(
 
 #[cfg(test)]
 mod tests {
-    use super::{unless_it_panics, ExitStatus};
+    use super::{unless_it_panics, ColorChoice, ExitStatus};
+
+    #[test]
+    fn colour_follows_the_flag_the_terminal_and_no_color() {
+        let set = Some(std::ffi::OsStr::new("1"));
+        let empty = Some(std::ffi::OsStr::new(""));
+        assert!(ColorChoice::Auto.is_on(true, None));
+        assert!(ColorChoice::Auto.is_on(true, empty));
+        assert!(!ColorChoice::Auto.is_on(true, set));
+        assert!(!ColorChoice::Auto.is_on(false, None));
+        assert!(ColorChoice::Always.is_on(false, set));
+        assert!(!ColorChoice::Never.is_on(true, None));
+    }
 
     fn argv(arguments: &[&str]) -> Vec<String> {
         arguments

@@ -17,6 +17,24 @@ struct CompileReport {
     diagnostics: Vec<policies::Diagnostic>,
 }
 
+/// Where `compile` writes without `--out`: under lintel's cache folder, never in the source
+/// tree (a build product in the repository would show in `git status` and could be committed
+/// stale), in a folder named after the spec's absolute path, so specs of two projects do not
+/// share one file: `~/.cache/lintel/artifacts/<16 hex>/architecture.o`.
+pub fn default_artifact_path(spec: &std::path::Path) -> PathBuf {
+    let absolute = std::path::absolute(spec).unwrap_or_else(|_| spec.to_path_buf());
+    let folder = crate::report::hashed_id("", &absolute.to_string_lossy());
+    let name = spec
+        .with_extension("o")
+        .file_name()
+        .map_or_else(|| "architecture.o".into(), ToOwned::to_owned);
+    crate::cache::lintel_cache_home()
+        .unwrap_or_else(|| std::env::temp_dir().join("lintel"))
+        .join("artifacts")
+        .join(folder)
+        .join(name)
+}
+
 /// Runs `compile`.
 pub fn compile_command(
     arguments: &CompileArgs,
@@ -37,7 +55,7 @@ pub fn compile_command(
         let out = arguments
             .out
             .clone()
-            .unwrap_or_else(|| arguments.file.with_extension("o"));
+            .unwrap_or_else(|| default_artifact_path(&arguments.file));
         let artifact = Artifact {
             lintel_artifact: ARTIFACT_VERSION,
             tool_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -58,7 +76,14 @@ pub fn compile_command(
         };
         let written = serde_json::to_string_pretty(&artifact)
             .map_err(std::io::Error::other)
-            .and_then(|text| std::fs::write(&out, text + "\n"));
+            .and_then(|text| {
+                if arguments.out.is_none() {
+                    if let Some(folder) = out.parent() {
+                        std::fs::create_dir_all(folder)?;
+                    }
+                }
+                std::fs::write(&out, text + "\n")
+            });
         if let Err(error) = written {
             // An `--out` path that cannot be written is a bad argument; with `--json`, stdout
             // still holds one JSON document, the error verdict.
@@ -89,15 +114,19 @@ pub fn compile_command(
         let _ = crate::render::json::write(stdout, &report);
     } else {
         for diagnostic in &output.diagnostics {
-            let _ = writeln!(stderr, "{}", diagnostic.headline());
-            if let Some(help) = &diagnostic.help {
-                let _ = writeln!(stderr, "  = help: {help}");
-            }
+            let _ = crate::render::text::write_diagnostic(stderr, diagnostic, Some(&root));
         }
         if ok {
+            let written = match &arguments.out {
+                Some(out) => format!("wrote `{}`", relative_to(out, &root)),
+                None => format!(
+                    "wrote {} (outside the project; `--out FILE` writes it elsewhere)",
+                    default_artifact_path(&arguments.file).display()
+                ),
+            };
             let _ = writeln!(
                 stderr,
-                "ok: `{}` compiled",
+                "ok: `{}` compiled; {written}",
                 relative_to(&arguments.file, &root)
             );
         }

@@ -140,7 +140,8 @@ pub fn brief(model: &Model, spec_path: &str, spec_flag: &str) -> String {
          - The whole repository: `lintel check --all{spec_flag} --json`, then read `agent_context` and `violations[]`.\n\
          - A branch or pull request: `lintel check --diff origin/main{spec_flag} --json` (`--new-only` ignores findings that already exist on the base).\n\
          - One finding: `lintel explain --violation <id>` with the scope flags of the check that reported it (`lintel explain --violation <id> --all{spec_flag}` for a finding of `lintel check --all{spec_flag}`) shows the rule, the evidence, the unsat core and a replayable SMT-LIB script. Every check prints this command, with its flags, under each finding.\n\
-         - Exit codes: 0 pass, 1 a blocking finding or an undecided solver slice, 2 an error.\n"
+         - Exit codes: 0 pass, 1 a blocking finding or an undecided solver slice, 2 an error.\n\
+         - Accepted findings: one listed in `.lintel/baseline.json` (`baselined`) or covered by a `waive` declaration of the spec (`waiver`) does not block. Accepting a finding is the team's decision: do not add baseline entries or waivers to make a check pass.\n"
     ));
     text
 }
@@ -159,7 +160,7 @@ pub fn emit_context_command(
     let spec = match load_spec(&root, arguments.spec.as_deref()) {
         Ok(spec) => spec,
         Err(error) => {
-            crate::render::text::write_error(stderr, &error);
+            crate::render::text::write_error_in(stderr, &error, Some(&root));
             return ExitStatus::Error;
         }
     };

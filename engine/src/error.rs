@@ -43,6 +43,14 @@ pub enum EngineError {
         /// The version this build reads.
         expected: u32,
     },
+    /// The baseline file cannot be read or is not a lintel baseline.
+    #[error("`{path}` is not a lintel baseline: {reason}")]
+    BaselineInvalid {
+        /// Project-relative path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
     /// A git scope outside a repository.
     #[error("`{0}` is not inside a git repository: use `--all` or `--file` outside git")]
     NotAGitRepository(String),
@@ -100,6 +108,7 @@ impl EngineError {
                 .unwrap_or_else(|| "spec-invalid".into()),
             Self::ArtifactInvalid { .. } => "artifact-invalid".into(),
             Self::ArtifactVersionMismatch { .. } => "artifact-version-mismatch".into(),
+            Self::BaselineInvalid { .. } => "baseline-invalid".into(),
             Self::NotAGitRepository(_) => "not-a-git-repository".into(),
             Self::UnknownRef(_) => "unknown-ref".into(),
             Self::NoMergeBase(_) => "no-merge-base".into(),

@@ -99,8 +99,10 @@ pub fn explain_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
-    let options = arguments.check.to_options();
-    let run = match run_check(&options, &Z3Solver) {
+    let mut options = arguments.check.to_options();
+    let checked =
+        crate::progress::with_progress(&mut options, |options| run_check(options, &Z3Solver));
+    let run = match checked {
         Ok(run) => run,
         Err(error) => return report_error(&arguments.check, &error, stdout, stderr),
     };

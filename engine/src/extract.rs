@@ -296,6 +296,10 @@ fn is_chain_fact(fact: &Fact) -> bool {
 /// the flow facts of chains.
 /// Workflow files are extracted whether or not a component owns them (`language.md` §3.7).
 /// A file an `exclude` glob matches (§2.6a) is not read at all, not even as a workflow.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each is one setting of the run, passed through from `CheckOptions` unchanged"
+)]
 pub fn extract_project(
     root: &Path,
     scope: &Scope,
@@ -304,6 +308,7 @@ pub fn extract_project(
     generic: &extractors::GenericFacts,
     debug: bool,
     cache: Option<&ExtractionCache>,
+    progress: Option<&crate::progress::Progress>,
 ) -> Extraction {
     // Timings are only meaningful when measured: `--debug-extractors` never reads the cache.
     let cache = cache.filter(|_| !debug);
@@ -377,8 +382,16 @@ pub fn extract_project(
     let outcomes = match cached {
         Some(outcomes) => outcomes,
         None => {
-            let outcomes =
-                extract_files(root, scope, map, &owned, include_generated, generic, debug);
+            let outcomes = extract_files(
+                root,
+                scope,
+                map,
+                &owned,
+                include_generated,
+                generic,
+                debug,
+                progress,
+            );
             if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
                 cache.store(key, &outcomes);
             }
@@ -513,6 +526,10 @@ pub fn extract_project(
 /// and reads what every Java, Kotlin and C# file of the project declares (owned or not,
 /// extracted or not: imports may name its types); the declarations fill the type indexes in
 /// file order, then the second pass resolves the waiting facts without trees or sources.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each is one setting of the run, passed through from `extract_project` unchanged"
+)]
 fn extract_files(
     root: &Path,
     scope: &Scope,
@@ -521,6 +538,7 @@ fn extract_files(
     include_generated: bool,
     generic: &extractors::GenericFacts,
     debug: bool,
+    progress: Option<&crate::progress::Progress>,
 ) -> Vec<(String, CachedOutcome)> {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
     let mut context = if needs_repository {
@@ -559,13 +577,16 @@ fn extract_files(
         .map(|file| (file, true))
         .chain(others.iter().map(|file| (*file, false)))
         .collect();
+    if let Some(progress) = progress {
+        progress.add_files(files.len());
+    }
     let mut done: Vec<FirstJob> = jobs
         .par_iter()
         // One file per rayon job: the files' costs differ a hundredfold, and with rayon's
         // adaptive splitting one worker could be left alone on a long run of them at the end.
         .with_max_len(1)
         .map(|(file, extracted)| {
-            repositories.with(|repository| {
+            let job = repositories.with(|repository| {
                 if *extracted {
                     let first = guarded(
                         || {
@@ -595,7 +616,11 @@ fn extract_files(
                     );
                     FirstJob::Declared(declarations)
                 }
-            })
+            });
+            if let (Some(progress), true) = (progress, *extracted) {
+                progress.file_done();
+            }
+            job
         })
         .collect();
     let declared_others = done.split_off(files.len().min(done.len()));

@@ -1,6 +1,8 @@
 //! `lintel graph`: the extracted component graph with violations marked, as JSON (with
 //! `--facts`, every graph fact), Graphviz DOT or Mermaid. The graph comes from the same
-//! evaluator as `check`, in the same run.
+//! evaluator as `check`, in the same run. DOT and Mermaid draw each entity in the shape of its
+//! kind (component, runtime, data store, queue or stream, external API), label each edge that
+//! breaks a rule with the rule's text, and end with a legend.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -88,32 +90,141 @@ fn mermaid_id(index: usize) -> String {
     format!("n{index}")
 }
 
-fn render_dot(document: &GraphDocument) -> String {
+/// What an entity is drawn as: its shape says what it is, and the legend names each shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Shape {
+    Component,
+    Runtime,
+    DataStore,
+    Messaging,
+    ExternalApi,
+    Other,
+}
+
+impl Shape {
+    const ALL: [Shape; 6] = [
+        Shape::Component,
+        Shape::Runtime,
+        Shape::DataStore,
+        Shape::Messaging,
+        Shape::ExternalApi,
+        Shape::Other,
+    ];
+
+    /// The shape of an entity of this kind (`component`, `node`, `resource`) and type.
+    fn of(entity: &GraphEntity) -> Self {
+        if entity.kind == "component" {
+            return Self::Component;
+        }
+        match entity.type_name.as_str() {
+            "server" | "container" | "k8s_pod" | "lambda" | "edge_function" | "edge_mobile"
+            | "edge_desktop" | "edge_embedded" | "edge_wearable" | "gpu_node" | "cluster"
+            | "serverless" | "agent_runtime" | "ci_runner" | "static_host" => Self::Runtime,
+            "postgres" | "mysql" | "mssql" | "sqlite" | "dynamodb" | "mongodb" | "firestore"
+            | "cosmosdb" | "redis" | "memcached" | "elasticache" | "elasticsearch"
+            | "opensearch" | "clickhouse" | "bigquery" | "cassandra" | "timescaledb"
+            | "influxdb" | "neo4j" | "neptune" | "vector_db" | "pinecone" | "weaviate"
+            | "s3_bucket" | "blob_storage" | "object_store" | "relational_db" | "document_db"
+            | "time_series_db" | "cache" | "graph_db" | "spatial_db" | "rag_store"
+            | "model_registry" | "package_registry" | "container_registry" | "secure_storage"
+            | "local_preferences" | "local_database" | "file_system" => Self::DataStore,
+            "event_stream" | "message_queue" | "queue" | "message_bus" | "reactive_stream" => {
+                Self::Messaging
+            }
+            "rest_api" | "graphql_api" | "grpc_service" | "websocket_server" | "external_api"
+            | "api_gateway" | "oauth_provider" | "identity_server" | "jwt_issuer"
+            | "inference_endpoint" => Self::ExternalApi,
+            _ => Self::Other,
+        }
+    }
+
+    /// The legend's word for it.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Component => "component",
+            Self::Runtime => "runtime",
+            Self::DataStore => "data store",
+            Self::Messaging => "queue or stream",
+            Self::ExternalApi => "external API",
+            Self::Other => "other node",
+        }
+    }
+
+    /// Graphviz node attributes.
+    fn dot(self) -> &'static str {
+        match self {
+            Self::Component => "shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\"",
+            Self::Runtime => "shape=box3d",
+            Self::DataStore => "shape=cylinder",
+            Self::Messaging => "shape=cds",
+            Self::ExternalApi => "shape=hexagon",
+            Self::Other => "shape=ellipse",
+        }
+    }
+
+    /// A Mermaid node with this shape and (already escaped) label.
+    fn mermaid(self, id: &str, label: &str) -> String {
+        match self {
+            Self::Component => format!("{id}[\"{label}\"]"),
+            Self::Runtime => format!("{id}[[\"{label}\"]]"),
+            Self::DataStore => format!("{id}[(\"{label}\")]"),
+            Self::Messaging => format!("{id}>\"{label}\"]"),
+            Self::ExternalApi => format!("{id}{{{{\"{label}\"}}}}"),
+            Self::Other => format!("{id}(\"{label}\")"),
+        }
+    }
+}
+
+/// The label of an edge: the rules its findings break, each once, with how many findings
+/// (`deny flow Api -> Db (3 findings)`); empty for an edge that breaks none.
+fn rule_label(edge: &GraphEdge, rules: &BTreeMap<String, String>) -> Vec<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for id in &edge.violations {
+        if let Some(rule) = rules.get(id) {
+            *counts.entry(rule.as_str()).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(rule, count)| match count {
+            1 => rule.to_owned(),
+            _ => format!("{rule} ({count} findings)"),
+        })
+        .collect()
+}
+
+/// The shapes present, in legend order.
+fn shapes_present(document: &GraphDocument) -> Vec<Shape> {
+    let present: BTreeSet<Shape> = document.entities.iter().map(Shape::of).collect();
+    Shape::ALL
+        .into_iter()
+        .filter(|shape| present.contains(shape))
+        .collect()
+}
+
+fn render_dot(document: &GraphDocument, rules: &BTreeMap<String, String>) -> String {
     let mut text = String::from(
-        "digraph lintel {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n",
+        "digraph lintel {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n",
     );
     for entity in &document.entities {
-        let shape = if entity.kind == "component" {
-            "box"
-        } else {
-            "cylinder"
-        };
         text.push_str(&format!(
-            "  {} [shape={shape}, label={}];\n",
+            "  {} [{}, label={}];\n",
             dot_id(&entity.name),
+            Shape::of(entity).dot(),
             dot_id(&format!("{}\n{}", entity.name, entity.type_name))
         ));
     }
     for edge in &document.edges {
         let style = match (edge.violations.is_empty(), edge.confidence) {
-            (false, _) => ", color=red, penwidth=2",
+            (false, _) => ", color=red, fontcolor=red, penwidth=2",
             (true, "definite") => "",
             (true, _) => ", style=dashed",
         };
-        let label = if edge.violations.is_empty() {
+        let broken = rule_label(edge, rules);
+        let label = if broken.is_empty() {
             String::new()
         } else {
-            format!(", label={}", dot_id(&edge.violations.join("\n")))
+            format!(", label={}", dot_id(&broken.join("\n")))
         };
         text.push_str(&format!(
             "  {} -> {}[tooltip={}{style}{label}];\n",
@@ -122,11 +233,22 @@ fn render_dot(document: &GraphDocument) -> String {
             dot_id(&format!("{} fact(s)", edge.facts.len()))
         ));
     }
-    text.push_str("}\n");
+    // The legend: one sample of each shape drawn, and the three kinds of edge.
+    text.push_str("  subgraph cluster_legend {\n    label=\"Legend\";\n    style=dashed;\n    fontname=\"Helvetica\";\n");
+    for (index, shape) in shapes_present(document).into_iter().enumerate() {
+        text.push_str(&format!(
+            "    legend_shape_{index} [{}, label={}];\n",
+            shape.dot(),
+            dot_id(shape.name())
+        ));
+    }
+    text.push_str(
+        "    legend_from [shape=point, width=0.05];\n    legend_definite [shape=plaintext, label=\"definite flow\"];\n    legend_probable [shape=plaintext, label=\"probable flow\"];\n    legend_broken [shape=plaintext, label=\"breaks the rule on it\", fontcolor=red];\n    legend_from -> legend_definite;\n    legend_from -> legend_probable [style=dashed];\n    legend_from -> legend_broken [color=red, penwidth=2];\n  }\n}\n",
+    );
     text
 }
 
-fn render_mermaid(document: &GraphDocument) -> String {
+fn render_mermaid(document: &GraphDocument, rules: &BTreeMap<String, String>) -> String {
     let ids: BTreeMap<&str, String> = document
         .entities
         .iter()
@@ -137,11 +259,8 @@ fn render_mermaid(document: &GraphDocument) -> String {
     let mut text = String::from("flowchart LR\n");
     for entity in &document.entities {
         let id = ids.get(entity.name.as_str()).cloned().unwrap_or_default();
-        if entity.kind == "component" {
-            text.push_str(&format!("  {id}[\"{}\"]\n", label(&entity.name)));
-        } else {
-            text.push_str(&format!("  {id}[(\"{}\")]\n", label(&entity.name)));
-        }
+        let shown = format!("{}<br/>{}", label(&entity.name), label(&entity.type_name));
+        text.push_str(&format!("  {}\n", Shape::of(entity).mermaid(&id, &shown)));
     }
     let mut violating = Vec::new();
     let mut emitted = 0_usize;
@@ -150,10 +269,12 @@ fn render_mermaid(document: &GraphDocument) -> String {
         else {
             continue;
         };
-        let arrow = if edge.confidence == "definite" {
-            "-->"
-        } else {
-            "-.->"
+        let broken = rule_label(edge, rules);
+        let arrow = match (edge.confidence == "definite", broken.is_empty()) {
+            (true, true) => "-->".to_owned(),
+            (false, true) => "-.->".to_owned(),
+            (true, false) => format!("-->|\"{}\"|", label(&broken.join("<br/>"))),
+            (false, false) => format!("-.->|\"{}\"|", label(&broken.join("<br/>"))),
         };
         text.push_str(&format!("  {from} {arrow} {to}\n"));
         if !edge.violations.is_empty() {
@@ -161,12 +282,20 @@ fn render_mermaid(document: &GraphDocument) -> String {
         }
         emitted += 1;
     }
-    if !violating.is_empty() {
+    // The legend: one sample of each shape drawn, and the three kinds of edge.
+    text.push_str("  subgraph legend [Legend]\n");
+    for (index, shape) in shapes_present(document).into_iter().enumerate() {
         text.push_str(&format!(
-            "  linkStyle {} stroke:#d00,stroke-width:3px\n",
-            violating.join(",")
+            "    {}\n",
+            shape.mermaid(&format!("legend_shape_{index}"), shape.name())
         ));
     }
+    text.push_str("    legend_a[\" \"] -->|definite flow| legend_b[\" \"]\n    legend_c[\" \"] -.->|probable flow| legend_d[\" \"]\n    legend_e[\" \"] -->|breaks the rule on it| legend_f[\" \"]\n  end\n");
+    violating.push((emitted + 2).to_string());
+    text.push_str(&format!(
+        "  linkStyle {} stroke:#d00,stroke-width:3px,color:#d00\n",
+        violating.join(",")
+    ));
     text
 }
 
@@ -240,6 +369,12 @@ pub fn graph_command(
         Err(error) => return report_error(&arguments.check, &error, stdout, stderr),
     };
     let marks = edge_marks(&run.verdict);
+    let rules: BTreeMap<String, String> = run
+        .verdict
+        .violations
+        .iter()
+        .map(|violation| (violation.id.clone(), violation.rule.text.clone()))
+        .collect();
     let edges = edges
         .into_iter()
         .map(|(from, to, confidence, facts)| {
@@ -267,8 +402,8 @@ pub fn graph_command(
     // hundreds of megabytes, which are never held as one string.
     let out = arguments.out.as_deref();
     let written = match format {
-        Format::Dot => write_text(out, stdout, &render_dot(&document)),
-        Format::Mermaid => write_text(out, stdout, &render_mermaid(&document)),
+        Format::Dot => write_text(out, stdout, &render_dot(&document, &rules)),
+        Format::Mermaid => write_text(out, stdout, &render_mermaid(&document, &rules)),
         _ => match out {
             Some(path) => std::fs::File::create(path)
                 .and_then(|file| write_json(&mut std::io::BufWriter::new(file), &document)),

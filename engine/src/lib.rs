@@ -4,6 +4,8 @@
 //! Only this crate touches Z3, git2, stdout/stderr and process exit codes.
 
 pub mod agent;
+pub mod baseline;
+pub mod baseline_command;
 pub mod bench;
 pub mod cache;
 pub mod chains;
@@ -20,12 +22,14 @@ pub mod families;
 pub mod graph;
 pub mod graph_command;
 pub mod paths;
+pub mod progress;
 pub mod queries;
 pub mod render;
 pub mod report;
 pub mod schema;
 pub mod scope;
 pub mod solve;
+pub mod suppress;
 pub mod targets;
 pub mod vacuous;
 pub mod verdict;

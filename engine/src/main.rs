@@ -8,6 +8,13 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
+    {
+        use std::io::IsTerminal;
+        engine::cli::set_terminals(
+            std::io::stdout().is_terminal(),
+            std::io::stderr().is_terminal(),
+        );
+    }
     // Output is buffered per stream; a closed pipe makes writes fail quietly, and the exit code
     // still reflects the verdict. Neither stream is locked for the whole run: a thread that
     // panics (an extraction worker, the solver thread) writes its message to stderr, and would

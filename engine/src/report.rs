@@ -650,6 +650,8 @@ impl Entries {
                     violation_type: candidate.violation_type,
                     status: "unchanged",
                     blocking: true,
+                    baselined: None,
+                    waiver: None,
                     invariant: citation.declaration.clone(),
                     rule: rule_ref(citation, rule),
                     detected,
@@ -737,6 +739,8 @@ impl Entries {
                     violation_type: candidate.violation_type,
                     status: status_of(&id, assemble.base_ids),
                     blocking: !warning,
+                    baselined: None,
+                    waiver: None,
                     policy: citation.declaration.clone(),
                     rule: PolicyRuleRef {
                         kind: citation.kind.name(),
@@ -792,6 +796,8 @@ impl Entries {
                         "unchanged"
                     },
                     blocking: true,
+                    baselined: None,
+                    waiver: None,
                     policy: citation.declaration.clone(),
                     rule: PolicyRuleRef {
                         kind: citation.kind.name(),
@@ -831,6 +837,8 @@ fn contract_entry(
         },
         status,
         blocking: z3_proof.is_some(),
+        baselined: None,
+        waiver: None,
         contract: shape.contract.clone(),
         component: shape.component.clone(),
         role: shape.role,
@@ -1014,21 +1022,6 @@ pub fn assemble_handing_back(
             ..Warning::default()
         });
     }
-    warnings.sort_by(|a, b| {
-        (
-            &a.code,
-            a.file.as_deref().unwrap_or(""),
-            a.line.unwrap_or(0),
-            &a.message,
-        )
-            .cmp(&(
-                &b.code,
-                b.file.as_deref().unwrap_or(""),
-                b.line.unwrap_or(0),
-                &b.message,
-            ))
-    });
-    warnings.dedup();
 
     let new_only = options.new_only;
     let mut violations: Vec<ArchitectureViolation> = entries.violations.into_values().collect();
@@ -1075,7 +1068,7 @@ pub fn assemble_handing_back(
         });
         list
     };
-    let contract_violations = sort_contracts(entries.contract_violations);
+    let mut contract_violations = sort_contracts(entries.contract_violations);
     let contract_warnings = sort_contracts(entries.contract_warnings);
     let sort_workflows = |map: BTreeMap<String, WorkflowViolation>| {
         let mut list: Vec<WorkflowViolation> = map.into_values().collect();
@@ -1095,7 +1088,7 @@ pub fn assemble_handing_back(
         });
         list
     };
-    let workflow_violations = sort_workflows(entries.workflow_violations);
+    let mut workflow_violations = sort_workflows(entries.workflow_violations);
     let workflow_warnings = sort_workflows(entries.workflow_warnings);
     let mut change_violations: Vec<ChangeViolation> =
         entries.change_violations.into_values().collect();
@@ -1107,6 +1100,42 @@ pub fn assemble_handing_back(
             &b.id,
         ))
     });
+
+    let today = options
+        .today
+        .clone()
+        .unwrap_or_else(|| timestamp_now().chars().take(10).collect());
+    warnings.extend(crate::suppress::apply(
+        &crate::suppress::Accepted {
+            baseline: options.baseline.as_ref(),
+            waivers: &model.waivers,
+            today: &today,
+            // `--repo-filter` drops the other repos' rules, whose findings then cannot occur.
+            is_everything: scope.is_everything() && options.repo_filter.is_none(),
+            has_base: base_ids.is_some(),
+        },
+        &mut crate::suppress::Arrays {
+            violations: &mut violations,
+            contracts: &mut contract_violations,
+            workflows: &mut workflow_violations,
+            changes: &mut change_violations,
+        },
+    ));
+    warnings.sort_by(|a, b| {
+        (
+            &a.code,
+            a.file.as_deref().unwrap_or(""),
+            a.line.unwrap_or(0),
+            &a.message,
+        )
+            .cmp(&(
+                &b.code,
+                b.file.as_deref().unwrap_or(""),
+                b.line.unwrap_or(0),
+                &b.message,
+            ))
+    });
+    warnings.dedup();
 
     let rule_coverage = coverage(model, &rule_status, &scope, &extraction.owners);
     let solver_diagnostics: Vec<SolverDiagnostic> = solver_diagnostics.into_values().collect();

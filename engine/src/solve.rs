@@ -582,14 +582,31 @@ const SEQUENTIAL_TEXT_BYTES: usize = 2 * 1024 * 1024;
 /// [`SLICES_PER_CONTEXT`] in parallel on the current rayon pool. Either way the batches depend
 /// on the slices only, never on the thread count. The result order is the input order.
 pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
+    solve_all_reporting(solver, slices, limits, &|_| ())
+}
+
+/// [`solve_all`], telling `solved` how many slices each finished batch held (for the progress
+/// line).
+pub fn solve_all_reporting(
+    solver: &dyn Solver,
+    slices: &[&Slice],
+    limits: Limits,
+    solved: &(dyn Fn(usize) + Sync),
+) -> Vec<SolveOutcome> {
     let text_bytes: usize = slices.iter().map(|slice| slice.text.len()).sum();
     let batches: Vec<Vec<SolveOutcome>> =
         if slices.len() <= SEQUENTIAL_SLICES && text_bytes <= SEQUENTIAL_TEXT_BYTES {
-            vec![solver.solve_batch(slices, limits)]
+            let outcomes = solver.solve_batch(slices, limits);
+            solved(slices.len());
+            vec![outcomes]
         } else {
             slices
                 .par_chunks(SLICES_PER_CONTEXT)
-                .map(|batch| solver.solve_batch(batch, limits))
+                .map(|batch| {
+                    let outcomes = solver.solve_batch(batch, limits);
+                    solved(batch.len());
+                    outcomes
+                })
                 .collect()
         };
     batches.into_iter().flatten().collect()

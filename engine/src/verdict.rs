@@ -156,6 +156,21 @@ pub struct SourceRef {
     pub column: u32,
 }
 
+/// `waiver` of a finding: the reviewed exception in the spec that covers it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
+pub struct WaiverRef {
+    /// The last day the waiver holds, `YYYY-MM-DD`.
+    pub until: String,
+    /// Who owns the exception.
+    pub owner: String,
+    /// Why it is accepted.
+    pub reason: String,
+    /// True when the check date is after `until`: the finding blocks again.
+    pub expired: bool,
+    /// Where the waiver is written in the spec.
+    pub source: SourceRef,
+}
+
 /// `rule` of an architecture violation.
 #[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct RuleRef {
@@ -330,6 +345,13 @@ pub struct ContractViolation {
     pub status: &'static str,
     /// Whether it blocks.
     pub blocking: bool,
+    /// True when the baseline file lists this finding: it is then `existing` and does not block
+    /// (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baselined: Option<bool>,
+    /// The spec's waiver that covers this finding: it does not block until the waiver expires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiver: Option<WaiverRef>,
     /// The contract.
     pub contract: String,
     /// The implementing or consuming component.
@@ -367,6 +389,13 @@ pub struct WorkflowViolation {
     pub status: &'static str,
     /// Whether it blocks.
     pub blocking: bool,
+    /// True when the baseline file lists this finding: it is then `existing` and does not block
+    /// (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baselined: Option<bool>,
+    /// The spec's waiver that covers this finding: it does not block until the waiver expires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiver: Option<WaiverRef>,
     /// The workflow policy.
     pub policy: String,
     /// The rule (or allow-list declaration).
@@ -430,6 +459,13 @@ pub struct ChangeViolation {
     pub status: &'static str,
     /// Whether it blocks.
     pub blocking: bool,
+    /// True when the baseline file lists this finding: it is then `existing` and does not block
+    /// (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baselined: Option<bool>,
+    /// The spec's waiver that covers this finding: it does not block until the waiver expires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiver: Option<WaiverRef>,
     /// The change policy.
     pub policy: String,
     /// The rule.
@@ -493,6 +529,13 @@ pub struct ArchitectureViolation {
     pub status: &'static str,
     /// Whether it blocks.
     pub blocking: bool,
+    /// True when the baseline file lists this finding: it is then `existing` and does not block
+    /// (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baselined: Option<bool>,
+    /// The spec's waiver that covers this finding: it does not block until the waiver expires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiver: Option<WaiverRef>,
     /// The invariant or policy name.
     pub invariant: String,
     /// The rule.

@@ -212,6 +212,16 @@ codes! {
     InvalidPluginName = "invalid-plugin-name", Error;
     /// An empty repo URL.
     InvalidRepoUrl = "invalid-repo-url", Error;
+    /// A `{` still open when the next declaration starts.
+    UnclosedBrace = "unclosed-brace", Error;
+    /// A waiver target that is neither a finding id nor a declared invariant, policy or contract.
+    UnknownWaiverTarget = "unknown-waiver-target", Error;
+    /// A waiver rule that the declaration does not have, or a rule on a finding waiver.
+    UnknownWaiverRule = "unknown-waiver-rule", Error;
+    /// A waiver date that is not a calendar day written `YYYY-MM-DD`.
+    InvalidWaiverDate = "invalid-waiver-date", Error;
+    /// A waiver with an empty owner or reason.
+    EmptyWaiverField = "empty-waiver-field", Error;
 }
 
 /// A located spec error or warning, before its file id is resolved to a path.

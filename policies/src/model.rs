@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 mod declarations;
 mod values;
+mod waiver;
 
 pub use declarations::{
     Contract, ContractEndpoint, Data, DataField, Declaration, EndpointArgument, EndpointShape,
@@ -19,6 +20,7 @@ pub use values::{
     Effect, Lifetime, Literal, OperationPhase, PathType, Relation, TargetKind, ValueDomain,
     ValueExpr, WorkflowAccess, WorkflowActionKind, WorkflowCondition,
 };
+pub use waiver::{is_calendar_date, Waiver, WaiverTarget};
 
 /// A location in a spec file: project-relative path (`..` segments allowed), 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -646,6 +648,9 @@ pub struct Model {
     /// Every invariant and policy, in merged declaration order.
     #[serde(default)]
     pub declarations: Vec<Declaration>,
+    /// Every `waive` declaration, in merged declaration order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waivers: Vec<Waiver>,
 }
 
 impl Model {

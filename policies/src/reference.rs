@@ -28,6 +28,7 @@ const SOURCES: &[&str] = &[
     include_str!("kinds/data_policy.rs"),
     include_str!("kinds/trust_policy.rs"),
     include_str!("kinds/change_policy.rs"),
+    include_str!("kinds/waiver.rs"),
     include_str!("reference.rs"),
 ];
 

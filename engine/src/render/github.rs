@@ -27,9 +27,12 @@ pub fn write(out: &mut dyn Write, verdict: &Verdict) -> std::io::Result<()> {
         };
         let detected = &violation.detected;
         let title = format!("{} ({})", violation.violation_type, violation.rule.text);
+        let note = crate::render::acceptance(violation.baselined, violation.waiver.as_ref())
+            .map(|note| format!(" ({note})"))
+            .unwrap_or_default();
         writeln!(
             out,
-            "::{command} file={},line={},col={},title={}::{} [{}]",
+            "::{command} file={},line={},col={},title={}::{}{note} [{}]",
             escape_property(&detected.file),
             detected.line,
             detected.column.unwrap_or(1),
@@ -39,14 +42,20 @@ pub fn write(out: &mut dyn Write, verdict: &Verdict) -> std::io::Result<()> {
         )?;
     }
     for entry in crate::render::other_entries(verdict) {
+        let note = entry
+            .acceptance
+            .as_ref()
+            .map(|note| format!(" ({note})"))
+            .unwrap_or_default();
         writeln!(
             out,
-            "::{} file={},line={},title={}::{} [{}]",
+            "::{} file={},line={},title={}::{}{} [{}]",
             if entry.blocking { "error" } else { "warning" },
             escape_property(&entry.file),
             entry.line,
             escape_property(&entry.entry_type),
             escape_data(&entry.message),
+            escape_data(&note),
             entry.id
         )?;
     }

@@ -21,6 +21,35 @@ pub struct OtherEntry {
     pub id: String,
     /// `new`, `existing` or `unchanged`.
     pub status: &'static str,
+    /// Why it is accepted, or that its waiver expired ([`acceptance`]).
+    pub acceptance: Option<String>,
+    /// Its waiver, if any.
+    pub waiver: Option<crate::verdict::WaiverRef>,
+    /// True when the baseline lists it.
+    pub baselined: Option<bool>,
+}
+
+/// One line on why a finding is accepted (its baseline entry or waiver), or that its waiver has
+/// expired and it blocks again; `None` for a finding neither covers.
+pub fn acceptance(
+    baselined: Option<bool>,
+    waiver: Option<&crate::verdict::WaiverRef>,
+) -> Option<String> {
+    if let Some(waiver) = waiver {
+        let source = &waiver.source;
+        return Some(if waiver.expired {
+            format!(
+                "waiver expired on {} (owner {}, {}:{}): this finding blocks again",
+                waiver.until, waiver.owner, source.file, source.line
+            )
+        } else {
+            format!(
+                "accepted: waived until {} (owner {}, {}:{}): {}",
+                waiver.until, waiver.owner, source.file, source.line, waiver.reason
+            )
+        });
+    }
+    (baselined == Some(true)).then(|| "accepted: listed in the baseline".to_owned())
 }
 
 /// The entries of `contract_violations`, `contract_warnings`, `workflow_violations`,
@@ -40,6 +69,9 @@ pub fn other_entries(verdict: &crate::verdict::Verdict) -> Vec<OtherEntry> {
             line: entry.line.unwrap_or(1),
             id: entry.id.clone(),
             status: entry.status,
+            acceptance: acceptance(entry.baselined, entry.waiver.as_ref()),
+            waiver: entry.waiver.clone(),
+            baselined: entry.baselined,
         });
     }
     for entry in verdict
@@ -55,6 +87,9 @@ pub fn other_entries(verdict: &crate::verdict::Verdict) -> Vec<OtherEntry> {
             line: entry.line.unwrap_or(1),
             id: entry.id.clone(),
             status: entry.status,
+            acceptance: acceptance(entry.baselined, entry.waiver.as_ref()),
+            waiver: entry.waiver.clone(),
+            baselined: entry.baselined,
         });
     }
     for entry in &verdict.change_violations {
@@ -66,6 +101,9 @@ pub fn other_entries(verdict: &crate::verdict::Verdict) -> Vec<OtherEntry> {
             line: 1,
             id: entry.id.clone(),
             status: entry.status,
+            acceptance: acceptance(entry.baselined, entry.waiver.as_ref()),
+            waiver: entry.waiver.clone(),
+            baselined: entry.baselined,
         });
     }
     entries

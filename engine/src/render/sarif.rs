@@ -8,7 +8,7 @@ use std::io::Write;
 use serde_json::{json, Value};
 
 use crate::report::hashed_id;
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, WaiverRef};
 
 /// The SARIF rule id of a policy rule: readable, stable, unique per (declaration, rule text).
 pub fn rule_id(declaration: &str, kind: &str, text: &str) -> String {
@@ -38,6 +38,33 @@ fn location(file: &str, line: u32, column: Option<u32>) -> Value {
 fn set(value: &mut Value, key: &str, field: Value) {
     if let Some(object) = value.as_object_mut() {
         object.insert(key.to_owned(), field);
+    }
+}
+
+/// A waiver that holds is an in-source suppression, accepted, with its reason as justification;
+/// the waiver (held or expired) and the baseline also show in the result's properties.
+fn mark_accepted(result: &mut Value, baselined: Option<bool>, waiver: Option<&WaiverRef>) {
+    if let Some(waiver) = waiver {
+        if !waiver.expired {
+            set(
+                result,
+                "suppressions",
+                json!([{
+                    "kind": "inSource",
+                    "status": "accepted",
+                    "justification": format!("{} (owner {}, until {})", waiver.reason, waiver.owner, waiver.until),
+                    "location": location(&waiver.source.file, waiver.source.line, Some(waiver.source.column))
+                }]),
+            );
+        }
+        if let Some(properties) = result.get_mut("properties") {
+            set(properties, "waiver", json!(waiver));
+        }
+    }
+    if baselined == Some(true) {
+        if let Some(properties) = result.get_mut("properties") {
+            set(properties, "baselined", json!(true));
+        }
     }
 }
 
@@ -80,6 +107,7 @@ pub fn document(verdict: &Verdict, check_flags: &str) -> Value {
         if let Some(state) = baseline_state(violation.status) {
             set(&mut result, "baselineState", json!(state));
         }
+        mark_accepted(&mut result, violation.baselined, violation.waiver.as_ref());
         if let Some(occurrences) = &detected.occurrences {
             let related_locations = Value::Array(
                 occurrences
@@ -118,6 +146,7 @@ pub fn document(verdict: &Verdict, check_flags: &str) -> Value {
         if let Some(state) = baseline_state(entry.status) {
             set(&mut result, "baselineState", json!(state));
         }
+        mark_accepted(&mut result, entry.baselined, entry.waiver.as_ref());
         results.push(result);
     }
     for warning in &verdict.warnings {

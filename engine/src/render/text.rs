@@ -149,6 +149,15 @@ pub fn write(
         .filter(|diagnostic| matches!(diagnostic.status, "unknown" | "error"))
         .count();
     let summary = if verdict.passed { "PASS" } else { "FAIL" };
+    let accepted = crate::suppress::findings(verdict)
+        .iter()
+        .filter(|finding| !finding.blocking && (finding.baselined || finding.waived))
+        .count();
+    let accepted = if accepted == 0 {
+        String::new()
+    } else {
+        format!(" ({accepted} accepted by the baseline or a waiver)")
+    };
     let excluded = verdict
         .stats
         .files_excluded
@@ -156,7 +165,7 @@ pub fn write(
         .unwrap_or_default();
     writeln!(
         out,
-        "{summary}: {blocking} blocking finding(s), {} warning(s), {undecided} undecided slice(s); {} file(s){excluded}, {} fact(s), {} slice(s) in {} ms",
+        "{summary}: {blocking} blocking finding(s){accepted}, {} warning(s), {undecided} undecided slice(s); {} file(s){excluded}, {} fact(s), {} slice(s) in {} ms",
         verdict.warnings.len(),
         verdict.stats.files_scanned,
         verdict.stats.facts,
@@ -168,23 +177,19 @@ pub fn write(
 
 /// Writes an error for humans: spec diagnostics in the `path:line:col: error[code]: message` format.
 pub fn write_error(out: &mut dyn Write, error: &EngineError) {
+    write_error_in(out, error, None);
+}
+
+/// [`write_error`], with a code frame under each spec diagnostic when `root` (the project the
+/// spec's paths are relative to) is known.
+pub fn write_error_in(out: &mut dyn Write, error: &EngineError, root: Option<&Path>) {
     let diagnostics = error.diagnostics();
     if diagnostics.is_empty() {
         let _ = writeln!(out, "error[{}]: {error}", error.code());
         return;
     }
     for diagnostic in &diagnostics {
-        let _ = writeln!(out, "{}", diagnostic.headline());
-        if let Some(help) = &diagnostic.help {
-            let _ = writeln!(out, "  = help: {help}");
-        }
-        for related in &diagnostic.related {
-            let _ = writeln!(
-                out,
-                "  = note: {}:{}:{}: {}",
-                related.file, related.line, related.column, related.message
-            );
-        }
+        let _ = write_diagnostic(out, diagnostic, root);
     }
     let errors = diagnostics
         .iter()
@@ -194,6 +199,59 @@ pub fn write_error(out: &mut dyn Write, error: &EngineError) {
         out,
         "error: the spec has {errors} error(s); nothing was checked"
     );
+}
+
+/// One spec diagnostic: its headline, the spec line it points at with the span underlined (when
+/// `root` is known and the file can be read), then its help and related notes.
+pub fn write_diagnostic(
+    out: &mut dyn Write,
+    diagnostic: &policies::Diagnostic,
+    root: Option<&Path>,
+) -> std::io::Result<()> {
+    writeln!(out, "{}", diagnostic.headline())?;
+    if let Some(frame) = root.and_then(|root| spec_frame(root, diagnostic)) {
+        write!(out, "{frame}")?;
+    }
+    if let Some(help) = &diagnostic.help {
+        writeln!(out, "  = help: {help}")?;
+    }
+    for related in &diagnostic.related {
+        writeln!(
+            out,
+            "  = note: {}:{}:{}: {}",
+            related.file, related.line, related.column, related.message
+        )?;
+    }
+    Ok(())
+}
+
+/// The spec line a diagnostic points at, numbered, with `^` under its span (to the end of the
+/// line when the span runs on), as miette and rustc draw it:
+/// ```text
+///    |
+///  2 | component Api { runs_on: app paths: "api/**"
+///    |               ^
+/// ```
+pub fn spec_frame(root: &Path, diagnostic: &policies::Diagnostic) -> Option<String> {
+    let text = std::fs::read_to_string(root.join(&diagnostic.file)).ok()?;
+    let index = usize::try_from(diagnostic.line).ok()?.checked_sub(1)?;
+    let line = text.lines().nth(index)?;
+    // A tab counts as one column (spans count Unicode scalar values): show it as one space.
+    let shown = line.replace('\t', " ");
+    let column = usize::try_from(diagnostic.column).ok()?.max(1);
+    let span = text
+        .get(diagnostic.offset..diagnostic.end_offset.max(diagnostic.offset))
+        .unwrap_or_default();
+    let span_width = span.lines().next().unwrap_or_default().chars().count();
+    let room = shown.chars().count().saturating_sub(column - 1);
+    let carets = span_width.min(room).max(1);
+    let number = diagnostic.line.to_string();
+    let gutter = " ".repeat(number.len());
+    Some(format!(
+        " {gutter} |\n {number} | {shown}\n {gutter} | {}{}\n",
+        " ".repeat(column - 1),
+        "^".repeat(carets)
+    ))
 }
 
 fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std::io::Result<()> {
@@ -233,6 +291,9 @@ fn write_violation(
             "  - {severity}[{}]: {}",
             violation.violation_type, violation.message
         )?;
+    }
+    if let Some(note) = crate::render::acceptance(violation.baselined, violation.waiver.as_ref()) {
+        writeln!(out, "  = {note}")?;
     }
     if let Some(files) = &detected.files {
         writeln!(out, "  = chain: {}", files.join(" -> "))?;
@@ -275,14 +336,184 @@ fn write_other_entries(
     for entry in crate::render::other_entries(verdict) {
         writeln!(
             out,
-            "{}[{}]: {}\n  --> {}:{}\n  = explain: {}",
+            "{}[{}]: {}\n  --> {}:{}",
             if entry.blocking { "error" } else { "warning" },
             entry.entry_type,
             entry.message,
             entry.file,
             entry.line,
+        )?;
+        if let Some(note) = &entry.acceptance {
+            writeln!(out, "  = {note}")?;
+        }
+        writeln!(
+            out,
+            "  = explain: {}",
             crate::agent::explain_command(&entry.id, check_flags)
         )?;
     }
     Ok(())
+}
+
+/// ANSI styles of the text report.
+mod style {
+    pub const ERROR: &str = "1;31";
+    pub const WARNING: &str = "1;33";
+    pub const NOTE: &str = "1;36";
+    pub const PASS: &str = "1;32";
+    pub const LOCATION: &str = "34";
+    pub const LABEL: &str = "1";
+    pub const MARKER: &str = "1;31";
+}
+
+fn painted(style: &str, text: &str) -> String {
+    format!("\x1b[{style}m{text}\x1b[0m")
+}
+
+/// The style of a severity word at the start of a headline (`error[`, `warning[`, `note[`,
+/// `undecided[`), with its length.
+fn severity_style(text: &str) -> Option<(&'static str, usize)> {
+    [
+        ("error[", style::ERROR),
+        ("warning[", style::WARNING),
+        ("note[", style::NOTE),
+        ("undecided[", style::ERROR),
+    ]
+    .into_iter()
+    .find(|(word, _)| text.starts_with(word))
+    .map(|(word, style)| (style, word.len() - 1))
+}
+
+/// One line of the plain report, coloured: severity words, `-->` locations, `= label:` names,
+/// the marker line of a code frame, and the summary's PASS or FAIL. Source text and messages
+/// keep their own characters.
+fn colored_line(line: &str) -> String {
+    if let Some(rest) = line.strip_prefix("PASS:") {
+        return format!("{}{rest}", painted(style::PASS, "PASS:"));
+    }
+    if let Some(rest) = line.strip_prefix("FAIL:") {
+        return format!("{}{rest}", painted(style::ERROR, "FAIL:"));
+    }
+    if let Some(rest) = line.strip_prefix("  --> ") {
+        return format!(
+            "  {} {}",
+            painted(style::LOCATION, "-->"),
+            painted(style::LOCATION, rest)
+        );
+    }
+    if let Some(rest) = line.strip_prefix("  > ") {
+        return format!("  {} {rest}", painted(style::MARKER, ">"));
+    }
+    if let Some(rest) = line.strip_prefix("  = ") {
+        if let Some((label, text)) = rest.split_once(':') {
+            if !label.contains(' ') {
+                return format!("  = {}:{text}", painted(style::LABEL, label));
+            }
+        }
+        return line.to_owned();
+    }
+    let (indent, body) = match line.strip_prefix("  - ") {
+        Some(body) => ("  - ", body),
+        None => ("", line),
+    };
+    if let Some((style, length)) = severity_style(body) {
+        let (word, rest) = body.split_at(length);
+        return format!("{indent}{}{rest}", painted(style, word));
+    }
+    // `file:line: warning[code]: …`
+    if let Some(index) = line.find(": warning[") {
+        let (location, rest) = line.split_at(index + 2);
+        let word = "warning";
+        return format!(
+            "{}: {}{}",
+            painted(style::LOCATION, location.trim_end_matches(": ")),
+            painted(style::WARNING, word),
+            rest.get(word.len()..).unwrap_or_default()
+        );
+    }
+    line.to_owned()
+}
+
+/// [`write`], with ANSI colours when `color` (`--color`, see `crate::cli`).
+pub fn write_styled(
+    out: &mut dyn Write,
+    verdict: &Verdict,
+    root: &Path,
+    check_flags: &str,
+    color: bool,
+) -> std::io::Result<()> {
+    if !color {
+        return write(out, verdict, root, check_flags);
+    }
+    let mut plain = Vec::new();
+    write(&mut plain, verdict, root, check_flags)?;
+    let plain = String::from_utf8_lossy(&plain);
+    for line in plain.lines() {
+        writeln!(out, "{}", colored_line(line))?;
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::spec_frame;
+
+    #[test]
+    fn a_spec_frame_underlines_the_span_on_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("architecture.ag"),
+            "node app : server\ncomponent Api {\truns_on: ap paths: \"a/**\" }\n",
+        )
+        .unwrap();
+        let output = policies::compile_spec(&dir.path().join("architecture.ag"), dir.path());
+        let diagnostic = output.diagnostics.first().unwrap();
+        assert_eq!(diagnostic.code, "unknown-node");
+        assert_eq!(
+            spec_frame(dir.path(), diagnostic).unwrap(),
+            "   |\n 2 | component Api { runs_on: ap paths: \"a/**\" }\n   |                          ^^\n"
+        );
+        let mut moved = diagnostic.clone();
+        moved.file = "missing.ag".into();
+        assert_eq!(spec_frame(dir.path(), &moved), None);
+    }
+}
+
+#[cfg(test)]
+mod color_tests {
+    use super::colored_line;
+
+    #[test]
+    fn headlines_locations_labels_and_the_summary_are_coloured_and_source_is_not() {
+        assert_eq!(
+            colored_line("error[flow_violation]: `Api` depends on `Db`"),
+            "\x1b[1;31merror\x1b[0m[flow_violation]: `Api` depends on `Db`"
+        );
+        assert_eq!(
+            colored_line("  - note[reach_violation]: x"),
+            "  - \x1b[1;36mnote\x1b[0m[reach_violation]: x"
+        );
+        assert_eq!(
+            colored_line("  --> api/a.ts:1:1"),
+            "  \x1b[34m-->\x1b[0m \x1b[34mapi/a.ts:1:1\x1b[0m"
+        );
+        assert_eq!(
+            colored_line("  = rule: `deny flow Api -> Db` in `Layers`"),
+            "  = \x1b[1mrule\x1b[0m: `deny flow Api -> Db` in `Layers`"
+        );
+        assert_eq!(
+            colored_line("architecture.ag:6: warning[waiver-expired]: the waiver"),
+            "\x1b[34marchitecture.ag:6\x1b[0m: \x1b[1;33mwarning\x1b[0m[waiver-expired]: the waiver"
+        );
+        assert_eq!(
+            colored_line("PASS: 0 blocking finding(s)"),
+            "\x1b[1;32mPASS:\x1b[0m 0 blocking finding(s)"
+        );
+        assert_eq!(
+            colored_line("  > 1 | import { q } from '../db/q';"),
+            "  \x1b[1;31m>\x1b[0m 1 | import { q } from '../db/q';"
+        );
+        // Source lines of a frame are left alone, even when they look like a headline.
+        assert_eq!(colored_line("    2 | error[x]: y"), "    2 | error[x]: y");
+    }
 }

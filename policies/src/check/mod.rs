@@ -48,6 +48,7 @@ pub fn check(decls: &[Decl], files: &[String]) -> (Model, Vec<SpecError>) {
     for decl in decls {
         checker.check_decl(decl);
     }
+    checker.check_waivers(decls);
     checker.check_ambiguous_paths();
     (checker.model, checker.errors)
 }
@@ -134,6 +135,8 @@ impl<'a> Checker<'a> {
             Decl::Contract(contract) => self.check_contract(contract),
             Decl::Plugin(name) => self.check_plugin(name),
             Decl::Exclude(globs) => self.check_exclude(globs),
+            // Checked after every other declaration (`check_waivers`).
+            Decl::Waive(_) => {}
             Decl::Repo(repo) => {
                 if repo.url.value.trim().is_empty() {
                     let message = format!("repo `{}` has an empty URL", repo.name.text);

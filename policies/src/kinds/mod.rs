@@ -15,6 +15,7 @@ pub mod operation_policy;
 pub mod permission;
 pub mod trust_policy;
 pub mod value_policy;
+pub mod waiver;
 pub mod workflow_policy;
 
 use crate::model::{DeclarationKind, RuleKind};

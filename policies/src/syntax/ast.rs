@@ -69,6 +69,8 @@ pub enum Decl {
     ChangePolicy(RuleBlock<ChangeRule>),
     /// `exclude "glob"` or `exclude ["a", "b"]`: files left out of the checked project.
     Exclude(Vec<StringLiteral>),
+    /// `waive TARGET ["rule"] until DATE owner "…" reason "…"`: a reviewed exception.
+    Waive(WaiveDecl),
     /// `service N { … }` or `test N { … }`: accepted and ignored.
     Ignored {
         /// `service` or `test`.
@@ -254,6 +256,21 @@ pub enum EndpointDecl {
     },
 }
 
+/// A waiver: a reviewed exception to a rule or to one finding (`kinds::waiver`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaiveDecl {
+    /// A finding id (`viol_…`), or the invariant, policy or contract whose findings it covers.
+    pub target: Ident,
+    /// One rule of that declaration, as written.
+    pub rule: Option<StringLiteral>,
+    /// The last day it holds, as written (checked to be `YYYY-MM-DD`).
+    pub until: Ident,
+    /// Who owns the exception.
+    pub owner: StringLiteral,
+    /// Why it is accepted.
+    pub reason: StringLiteral,
+}
+
 /// A repo alias.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RepoDecl {
@@ -313,7 +330,11 @@ impl Decl {
     /// The declared name, for declarations that have one.
     pub fn name(&self) -> Option<&Ident> {
         match self {
-            Decl::Import(_) | Decl::Plugin(_) | Decl::Exclude(_) | Decl::Ignored { .. } => None,
+            Decl::Import(_)
+            | Decl::Plugin(_)
+            | Decl::Exclude(_)
+            | Decl::Waive(_)
+            | Decl::Ignored { .. } => None,
             Decl::Node(decl) | Decl::Resource(decl) => Some(&decl.name),
             Decl::Enum(decl) => Some(&decl.name),
             Decl::Data(decl) => Some(&decl.name),

@@ -14,6 +14,9 @@ pub struct Parser<'t> {
     pos: usize,
     errors: Vec<SpecError>,
     has_reported_eof: bool,
+    /// The last `{` reported as unclosed: a failed rule and its block may both meet the same
+    /// declaration, and the brace is reported once.
+    reported_unclosed: Option<Span>,
 }
 
 impl<'t> Parser<'t> {
@@ -44,6 +47,7 @@ impl<'t> Parser<'t> {
             pos: 0,
             errors: Vec::new(),
             has_reported_eof: false,
+            reported_unclosed: None,
         }
     }
 
@@ -119,15 +123,114 @@ impl<'t> Parser<'t> {
         self.push_error(SpecError::new(code, span, message));
     }
 
+    /// True when the token at `index` starts a declaration: a declaration keyword first on its
+    /// line, followed by a name or a string (`component Db`, `import "base.ag"`).
+    fn starts_declaration_at(&self, index: usize) -> bool {
+        let Some(token) = self.tokens.get(index) else {
+            return false;
+        };
+        token.kind == TokenKind::Name
+            && token.starts_line
+            && super::DECLARATION_KEYWORDS.contains(&token.text.as_str())
+            && self
+                .tokens
+                .get(index + 1)
+                .is_some_and(|next| matches!(next.kind, TokenKind::Name | TokenKind::Str))
+    }
+
+    /// True when the current token starts a declaration (see `starts_declaration_at`).
+    pub fn at_declaration_start(&self) -> bool {
+        self.starts_declaration_at(self.pos)
+    }
+
+    /// The innermost `{` before the current token that no `}` closes, looking back no further
+    /// than the start of the current declaration (so every look is bounded by one declaration).
+    fn unclosed_brace(&self) -> Option<Span> {
+        let mut balance = 0_u32;
+        for index in (0..self.pos).rev() {
+            let token = self.tokens.get(index)?;
+            match token.kind {
+                TokenKind::RightBrace => balance += 1,
+                TokenKind::LeftBrace if balance == 0 => return Some(token.span),
+                TokenKind::LeftBrace => balance -= 1,
+                _ if self.starts_declaration_at(index) => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// At a declaration that starts inside a block: reports `unclosed-brace` at the `{` that is
+    /// still open (not "expected …" at the next declaration) and fails; the parser then resumes
+    /// at that declaration. `None` when no `{` is open.
+    fn fail_unclosed(&mut self) -> Option<Failed> {
+        let brace = self.unclosed_brace()?;
+        if self.reported_unclosed == Some(brace) {
+            return Some(Failed);
+        }
+        self.reported_unclosed = Some(brace);
+        let keyword = self.current().clone();
+        let name = self.nth(1).text.clone();
+        let message = format!(
+            "`{{` is not closed before `{} {name}` on line {}",
+            keyword.text, keyword.span.line
+        );
+        let error = SpecError::new(Code::UnclosedBrace, brace, message)
+            .with_help("add the missing `}` where this block ends")
+            .with_related(keyword.span, "the next declaration starts here");
+        self.push_error(error);
+        Some(Failed)
+    }
+
+    /// Consumes the name that starts an item of a block (a key, a field, a property) or fails;
+    /// a declaration there means the block's `}` is missing.
+    pub fn expect_item_name(&mut self, what: &str) -> ParseResult<Ident> {
+        if self.at_declaration_start() {
+            if let Some(failed) = self.fail_unclosed() {
+                return Err(failed);
+            }
+        }
+        self.expect_name(what)
+    }
+
+    /// At a declaration inside a block, reports the unclosed `{` and fails; `Ok` otherwise.
+    pub fn check_block_continues(&mut self) -> ParseResult<()> {
+        if self.at_declaration_start() {
+            if let Some(failed) = self.fail_unclosed() {
+                return Err(failed);
+            }
+        }
+        Ok(())
+    }
+
     /// Records "expected X, found Y" at the current token and fails.
-    /// At the end of the file this is `unexpected-eof`, reported once per file.
+    /// At the end of the file this is `unexpected-eof`, reported once per file, with a note at
+    /// the `{` that is still open. When the current token starts a declaration, or the previous
+    /// one did and was taken for a key or name (`component Db` read as the key `component`), the
+    /// block before it lacks its `}`: that is reported instead, at the `{`.
     pub fn fail<T>(&mut self, expected: &str) -> ParseResult<T> {
+        if self.at_declaration_start() {
+            if let Some(failed) = self.fail_unclosed() {
+                return Err(failed);
+            }
+        }
+        if self.pos > 0 && self.starts_declaration_at(self.pos - 1) {
+            self.pos -= 1;
+            if let Some(failed) = self.fail_unclosed() {
+                return Err(failed);
+            }
+            self.pos += 1;
+        }
         let token = self.current().clone();
         let message = format!("expected {expected}, found {}", token.describe());
         if token.kind == TokenKind::Eof {
             if !self.has_reported_eof {
                 self.has_reported_eof = true;
-                self.report(Code::UnexpectedEof, token.span, message);
+                let mut error = SpecError::new(Code::UnexpectedEof, token.span, message);
+                if let Some(brace) = self.unclosed_brace() {
+                    error = error.with_related(brace, "this `{` is not closed");
+                }
+                self.push_error(error);
             }
         } else {
             self.report(Code::UnexpectedToken, token.span, message);
@@ -171,7 +274,7 @@ impl<'t> Parser<'t> {
 
     /// Consumes a word that is not a rule keyword (inside rule blocks, §1.4 rule 2).
     pub fn expect_rule_name(&mut self, what: &str) -> ParseResult<Ident> {
-        if self.at(TokenKind::Name) && !self.at_rule_keyword() {
+        if self.at(TokenKind::Name) && !self.at_rule_keyword() && !self.at_declaration_start() {
             Ok(ident(&self.bump()))
         } else {
             self.fail(what)

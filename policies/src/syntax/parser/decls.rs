@@ -54,7 +54,7 @@ impl Parser<'_> {
             if self.eat(TokenKind::RightBrace).is_some() {
                 return Ok(());
             }
-            let key = self.expect_name("a property name or `}`")?;
+            let key = self.expect_item_name("a property name or `}`")?;
             self.expect(TokenKind::Colon)?;
             let values = self.parse_values()?;
             properties.push(Property { key, values });
@@ -82,7 +82,7 @@ impl Parser<'_> {
         loop {
             let has_comma = self.eat(TokenKind::Comma).is_some();
             let starts_key = self.at(TokenKind::Name) && self.nth(1).kind == TokenKind::Colon;
-            if !has_comma && (!self.at_value() || starts_key) {
+            if !has_comma && (!self.at_value() || starts_key || self.at_declaration_start()) {
                 return Ok(values);
             }
             values.push(self.expect_value()?);
@@ -160,7 +160,7 @@ impl Parser<'_> {
             if self.eat(TokenKind::RightBrace).is_some() {
                 return Ok(());
             }
-            let name = self.expect_name("a field name or `}`")?;
+            let name = self.expect_item_name("a field name or `}`")?;
             self.expect(TokenKind::Colon)?;
             let type_expr = self.parse_type_expr(0)?;
             fields.push(FieldDecl { name, type_expr });
@@ -190,7 +190,7 @@ impl Parser<'_> {
             if self.eat(TokenKind::RightBrace).is_some() {
                 return Ok(());
             }
-            let key = self.expect_name("a key or `}`")?;
+            let key = self.expect_item_name("a key or `}`")?;
             self.expect(TokenKind::Colon)?;
             let value = match key.text.as_str() {
                 "runs_on" | "role" | "layer" | "repo" => {

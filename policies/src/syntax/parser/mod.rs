@@ -11,6 +11,7 @@ mod decls;
 mod invariant;
 mod policies;
 mod types;
+mod waive;
 mod workflow;
 
 use super::ast::{Decl, ParsedRule};
@@ -53,7 +54,7 @@ pub fn parse(tokens: &[Token]) -> Parsed {
 }
 
 /// The words that start a declaration (§2.0).
-pub const DECLARATION_KEYWORDS: [&str; 23] = [
+pub const DECLARATION_KEYWORDS: [&str; 24] = [
     "import",
     "node",
     "resource",
@@ -77,6 +78,7 @@ pub const DECLARATION_KEYWORDS: [&str; 23] = [
     "exclude",
     "service",
     "test",
+    "waive",
 ];
 
 /// The words that always start a rule inside a rule block (§1.4 rule 2).
@@ -124,6 +126,7 @@ impl Parser<'_> {
             "contract" => self.parse_contract(),
             "repo" => wrap(self.parse_repo()),
             "exclude" => wrap(self.parse_exclude()),
+            "waive" => wrap(self.parse_waive()),
             "service" | "test" => wrap(self.parse_ignored(cursor::ident(keyword))),
             "invariant" => self.parse_rule_block(
                 Decl::Invariant,
@@ -244,6 +247,7 @@ impl Parser<'_> {
             if self.at(TokenKind::Eof) {
                 return self.fail("`}`");
             }
+            self.check_block_continues()?;
             let start = self.position();
             let starts_rule = starters.iter().any(|word| self.at_word(word));
             let parsed = if starts_rule {
@@ -275,6 +279,8 @@ impl Parser<'_> {
                 TokenKind::Name if depth == 0 && RULE_KEYWORDS.contains(&token.text.as_str()) => {
                     return
                 }
+                // A declaration: this block's `}` is missing (`parse_rules` reports it).
+                TokenKind::Name if self.at_declaration_start() => return,
                 _ => self.bump_tracking_depth(&mut depth),
             }
         }

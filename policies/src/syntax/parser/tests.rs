@@ -244,3 +244,104 @@ fn a_node_with_a_broken_header_is_still_registered() {
         .collect();
     assert_eq!(codes, ["unexpected-token"]);
 }
+
+/// (code, line, column, message) of every diagnostic of `source`.
+fn located(source: &str) -> Vec<(String, u32, u32, String)> {
+    compile(source)
+        .diagnostics
+        .iter()
+        .map(|diagnostic| {
+            (
+                diagnostic.code.clone(),
+                diagnostic.line,
+                diagnostic.column,
+                diagnostic.message.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_missing_closing_brace_is_reported_at_the_open_brace_and_the_next_declaration_parses() {
+    let source = "node app : server\n\
+                  component Api { runs_on: app paths: \"api/**\"\n\
+                  component Db { runs_on: app paths: \"db/**\" }\n\
+                  invariant L { deny flow Api -> Db\n\
+                  \n\
+                  invariant M { deny flow Db -> Api }\n\
+                  node db : postgres { trust: trusted\n\
+                  node x : server\n\
+                  data Order { total: Money\n\
+                  enum Phase { Draft | Done }\n";
+    let expected = |line: u32, column: u32, next: &str, next_line: u32| {
+        (
+            "unclosed-brace".to_owned(),
+            line,
+            column,
+            format!("`{{` is not closed before `{next}` on line {next_line}"),
+        )
+    };
+    // No cascade: `Db`, `M`, `x` and `Phase` are declared and checked.
+    assert_eq!(
+        located(source),
+        [
+            expected(2, 15, "component Db", 3),
+            expected(4, 13, "invariant M", 6),
+            expected(7, 20, "node x", 8),
+            expected(9, 12, "enum Phase", 10),
+        ]
+    );
+    let output = compile(source);
+    let first = output.diagnostics.first().unwrap();
+    assert_eq!(
+        first.help.as_deref(),
+        Some("add the missing `}` where this block ends")
+    );
+    assert_eq!(first.related.len(), 1);
+    assert_eq!(
+        (first.related[0].line, first.related[0].message.as_str()),
+        (3, "the next declaration starts here")
+    );
+}
+
+#[test]
+fn a_rule_cut_short_by_the_next_declaration_reports_its_open_brace_once() {
+    assert_eq!(
+        located(
+            "node app : server\ninvariant I { deny flow app ->\ncomponent B { runs_on: app paths: \"b/**\" }\n"
+        ),
+        [(
+            "unclosed-brace".to_owned(),
+            2,
+            13,
+            "`{` is not closed before `component B` on line 3".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn a_block_left_open_at_the_end_of_the_file_names_its_brace() {
+    let output = compile("node app : server\ninvariant L {\n  deny flow app -> app\n");
+    let eof = output
+        .diagnostics
+        .iter()
+        .find(|diagnostic| diagnostic.code == "unexpected-eof")
+        .unwrap();
+    assert_eq!(eof.message, "expected `}`, found end of file");
+    assert_eq!(
+        eof.related
+            .iter()
+            .map(|related| (related.line, related.column, related.message.as_str()))
+            .collect::<Vec<_>>(),
+        [(2, 13, "this `{` is not closed")]
+    );
+}
+
+#[test]
+fn keywords_inside_a_closed_block_are_still_names() {
+    // A key or value named like a declaration is not a new declaration: it is not followed by a
+    // name, or it is not the first token of its line.
+    assert_clean(
+        "node app : server { data: x\n repo: y }\ncomponent A { runs_on: app paths: \"a/**\" layer:\ndata }\n",
+    );
+}
