@@ -56,6 +56,10 @@ fn plain_words(rule: &Rule) -> String {
         RuleKind::RequireAuth => "entering this trust zone needs an authenticating entity on the way".to_owned(),
         RuleKind::DenyFlowWhenData => "labelled data must not cross between these trust zones".to_owned(),
         RuleKind::RequireTouched => "a change to the trigger component must also change the required one".to_owned(),
+        RuleKind::DependsOn => "the component may depend only on what its `depends_on` lists (nothing, when it lists nothing)".to_owned(),
+        RuleKind::PublicInterface => "code outside the component may import only its public files".to_owned(),
+        RuleKind::DenyCycle => "no dependency cycle among these components (or among the files of the component)".to_owned(),
+        RuleKind::DenyUnresolvedImport => "every import meant to be inside the project must resolve to a file".to_owned(),
     }
 }
 

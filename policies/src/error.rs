@@ -212,6 +212,8 @@ codes! {
     InvalidPluginName = "invalid-plugin-name", Error;
     /// An empty repo URL.
     InvalidRepoUrl = "invalid-repo-url", Error;
+    /// A component in two groups of one `deny cycle among` rule.
+    CycleGroupOverlap = "cycle-group-overlap", Error;
 }
 
 /// A located spec error or warning, before its file id is resolved to a path.
