@@ -495,3 +495,29 @@ invariant Imports { deny unresolved imports in * }
         ]
     );
 }
+
+#[test]
+fn every_spec_of_the_migration_guide_compiles_without_a_diagnostic() {
+    let guide = std::fs::read_to_string(tests::workspace_root().join("docs/MIGRATING.md")).unwrap();
+    let blocks: Vec<&str> = guide
+        .split("```ag\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .collect();
+    assert_eq!(blocks.len(), 3, "one spec per tool");
+    for block in blocks {
+        // The guide's snippets name the node they run on only once; add it when they do not.
+        let source = if block.contains("node app") {
+            block.to_owned()
+        } else {
+            format!("node app : server\n{block}")
+        };
+        let output = policies::compile::compile_source("architecture.ag", &source);
+        let diagnostics: Vec<String> = output
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.headline())
+            .collect();
+        assert!(diagnostics.is_empty(), "{diagnostics:?}\n{source}");
+    }
+}

@@ -1,4 +1,4 @@
-//! `invariant`: 18 surface forms, 11 rule kinds.
+//! `invariant`: 18 surface forms, 11 rule kinds (and the four boundary forms of the next section).
 //!
 //! # What it checks
 //! Plain endpoints are declared entities (`unknown-entity`); `role`, `layer` and `resource`
