@@ -19,6 +19,7 @@ pub mod extract;
 pub mod families;
 pub mod graph;
 pub mod graph_command;
+pub mod init;
 pub mod paths;
 pub mod queries;
 pub mod render;

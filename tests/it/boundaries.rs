@@ -521,3 +521,192 @@ fn every_spec_of_the_migration_guide_compiles_without_a_diagnostic() {
         assert!(diagnostics.is_empty(), "{diagnostics:?}\n{source}");
     }
 }
+
+const TACH_TOML: &str = r#"
+exclude = ["**/tests", "**/__pycache__"]
+source_roots = ["."]
+layers = ["api", "domain", "infra"]
+forbid_circular_dependencies = true
+
+[[modules]]
+path = "shop.api"
+layer = "api"
+depends_on = ["shop.orders"]
+
+[[modules]]
+path = "shop.orders"
+layer = "domain"
+depends_on = []
+cannot_depend_on = ["shop.api"]
+
+[[modules]]
+path = "shop.billing"
+layer = "domain"
+depends_on = [{ path = "shop.orders" }]
+
+[[modules]]
+path = "shop.db"
+layer = "infra"
+
+[[modules]]
+path = "shop.utils"
+utility = true
+
+[[interfaces]]
+expose = ["api.*"]
+from = ["shop.billing"]
+"#;
+
+/// A Python project laid out as `TACH_TOML` describes, with three violations Tach reports: an
+/// undeclared dependency of a domain module on another of its layer, through billing's
+/// internals, and a lower layer importing a higher one. A test file that would break the layers
+/// is excluded.
+fn tach_project(root: &Path) {
+    write(root, "tach.toml", TACH_TOML);
+    for package in [
+        "",
+        "api/",
+        "orders/",
+        "billing/",
+        "billing/internal/",
+        "billing/api/",
+        "utils/",
+        "db/",
+    ] {
+        write(root, &format!("shop/{package}__init__.py"), "");
+    }
+    write(
+        root,
+        "shop/api/views.py",
+        "from shop.orders.model import Order\nfrom shop.billing.api.prices import price_of\nfrom shop.utils.text import slug\n\n\ndef show(sku):\n    return slug(str(Order(sku).total(price_of)))\n",
+    );
+    write(
+        root,
+        "shop/orders/model.py",
+        "from shop.billing.internal.ledger import LEDGER\n\n\nclass Order:\n    def __init__(self, sku):\n        self.sku = sku\n\n    def total(self, price_of):\n        return price_of(self.sku) + LEDGER.get(self.sku, 0)\n",
+    );
+    write(
+        root,
+        "shop/billing/api/prices.py",
+        "from shop.billing.internal.ledger import LEDGER\n\n\ndef price_of(sku):\n    return LEDGER.get(sku, 0)\n",
+    );
+    write(
+        root,
+        "shop/billing/internal/ledger.py",
+        "LEDGER = {\"book\": 12}\n",
+    );
+    write(
+        root,
+        "shop/db/session.py",
+        "from shop.orders.model import Order\n\n\ndef load(sku):\n    return Order(sku)\n",
+    );
+    write(
+        root,
+        "shop/utils/text.py",
+        "def slug(text):\n    return text.lower()\n",
+    );
+    write(
+        root,
+        "shop/orders/tests/test_model.py",
+        "from shop.api.views import show\n",
+    );
+}
+
+#[test]
+fn init_from_tach_toml_writes_a_spec_that_reports_what_tach_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    tach_project(root);
+    let project = root.to_str().unwrap();
+    let from = root.join("tach.toml");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    // Higher layers use lower ones and utilities without declaring them, as in Tach.
+    assert!(spec.contains(
+        "component ShopApi { runs_on: app  paths: \"shop/api/**\"  layer: api  depends_on: ShopOrders, ShopBilling, ShopDb, ShopUtils }"
+    ), "{spec}");
+    assert!(spec.contains("public: \"shop/billing/__init__.py\", \"shop/billing/api.py\", \"shop/billing/api/**\""), "{spec}");
+    assert!(
+        spec.contains("component ShopDb { runs_on: app  paths: \"shop/db/**\"  layer: infra }"),
+        "{spec}"
+    );
+    for rule in [
+        "deny flow ShopOrders -> ShopApi",
+        "deny flow layer infra -> layer domain",
+        "deny cycle among *",
+    ] {
+        assert!(spec.contains(rule), "{rule}: {spec}");
+    }
+    let verdict = check(root, ScopeRequest::All, 2);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "dependency_violation",
+                "depends_on: ShopDb, ShopUtils",
+                "shop/orders/model.py:1",
+                "ShopOrders -> ShopBilling"
+            ),
+            (
+                "flow_violation",
+                "deny flow layer infra -> layer domain",
+                "shop/db/session.py:1",
+                "ShopDb -> ShopOrders"
+            ),
+            (
+                "interface_violation",
+                "public: \"shop/billing/__init__.py\", \"shop/billing/api.py\", \"shop/billing/api/**\"",
+                "shop/orders/model.py:1",
+                "ShopOrders -> ShopBilling"
+            ),
+        ])
+    );
+    // A second init keeps the reviewed spec unless told to overwrite it.
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+    ]);
+    assert_eq!(code, 2);
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+        "--force",
+    ]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn init_rejects_unknown_configs_and_bad_toml_and_still_plans_the_layout_starter() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let project = root.to_str().unwrap();
+    write(root, "tach.toml", "modules = [");
+    write(root, ".dependency-cruiser.json", "{}");
+    for from in ["tach.toml", ".dependency-cruiser.json"] {
+        let path = root.join(from);
+        let (code, _) = run_cli(&[
+            "init",
+            "--from",
+            path.to_str().unwrap(),
+            "--project",
+            project,
+        ]);
+        assert_eq!(code, 2, "{from}");
+    }
+    let (code, _) = run_cli(&["init", "--project", project]);
+    assert_eq!(code, 2);
+    assert!(!root.join("architecture.ag").exists());
+}
