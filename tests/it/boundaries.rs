@@ -560,7 +560,8 @@ from = ["shop.billing"]
 /// A Python project laid out as `TACH_TOML` describes, with three violations Tach reports: an
 /// undeclared dependency of a domain module on another of its layer, through billing's
 /// internals, and a lower layer importing a higher one. A test file that would break the layers
-/// is excluded.
+/// is excluded. `tach check` (0.35.3) on this project reports exactly these three: the interface
+/// and the dependency at `shop/orders/model.py:1`, the layer at `shop/db/session.py:1`.
 fn tach_project(root: &Path) {
     write(root, "tach.toml", TACH_TOML);
     for package in [
