@@ -711,3 +711,78 @@ fn init_rejects_unknown_configs_and_bad_toml_and_still_plans_the_layout_starter(
     assert_eq!(code, 2);
     assert!(!root.join("architecture.ag").exists());
 }
+
+#[test]
+fn text_output_names_the_imported_and_the_public_files() {
+    let project = tests::example("module-boundaries");
+    let (code, output) = run_cli(&["check", "--all", "--project", project.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        output.contains("  = imports: packages/billing/src/internal/ledger.ts\n  = public files: packages/billing/src/api/invoices.ts, packages/billing/src/api/prices.ts, packages/billing/src/index.ts\n"),
+        "{output}"
+    );
+    assert!(
+        output.contains("  = path: layer Domain -> layer Service -> layer Domain\n"),
+        "{output}"
+    );
+}
+
+#[test]
+fn diff_marks_a_new_undeclared_dependency_new_and_the_base_one_existing() {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", CLOSED_SPEC);
+    // Api may use Domain only; on the base it already uses Infra.
+    write(
+        dir.path(),
+        "api/orders.ts",
+        "import { pool } from \"../infra/db\";\nexport const api = pool;\n",
+    );
+    write(dir.path(), "infra/db.ts", "export const pool = 1;\n");
+    write(dir.path(), "domain/index.ts", "export const order = 2;\n");
+    commit_all(&repository, "base");
+    repository
+        .branch(
+            "main-base",
+            &repository.head().unwrap().peel_to_commit().unwrap(),
+            true,
+        )
+        .unwrap();
+    write(dir.path(), "infra/cache.ts", "export const cache = 3;\n");
+    write(
+        dir.path(),
+        "api/orders.ts",
+        "import { pool } from \"../infra/db\";\nimport { cache } from \"../infra/cache\";\nexport const api = pool + cache;\n",
+    );
+    commit_all(&repository, "api uses the cache too");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    let statuses: Vec<(String, String)> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                format!(
+                    "{} {}:{}",
+                    violation["type"].as_str().unwrap(),
+                    violation["detected"]["file"].as_str().unwrap(),
+                    violation["detected"]["line"]
+                ),
+                violation["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            (
+                "dependency_violation api/orders.ts:1".to_owned(),
+                "existing".to_owned()
+            ),
+            (
+                "dependency_violation api/orders.ts:2".to_owned(),
+                "new".to_owned()
+            ),
+        ]
+    );
+}

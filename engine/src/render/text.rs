@@ -234,7 +234,10 @@ fn write_violation(
             violation.violation_type, violation.message
         )?;
     }
-    if let Some(files) = &detected.files {
+    if let (Some(files), Some(public)) = (&detected.files, &detected.public_files) {
+        writeln!(out, "  = imports: {}", files.join(", "))?;
+        writeln!(out, "  = public files: {}", public.join(", "))?;
+    } else if let Some(files) = &detected.files {
         writeln!(out, "  = chain: {}", files.join(" -> "))?;
     } else if let Some(path) = &detected.path {
         writeln!(out, "  = path: {}", path.join(" -> "))?;

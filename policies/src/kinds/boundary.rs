@@ -54,7 +54,9 @@
 //!   selected component that is meant to be inside the project (a relative path, a path alias, a
 //!   package or module the project declares) but resolves to no file an
 //!   `unresolved_import_violation` (rule kind `DenyUnresolvedImport`), located at the import.
-//!   `graph --facts` shows such an import as an `import` fact without `resolved`.
+//!   `graph --facts` shows such an import as an `import` fact without `resolved`. An import of a
+//!   file in a language lintel does not read (a Scala class imported from Java) is unresolved too:
+//!   exclude such files' importers, or leave the rule out for those components.
 //!
 //! Every finding is blocking at its confidence (probable ones are warnings unless `--strict`),
 //! and its `fix_class` is `move_dependency`. Ids: a dependency, interface or unresolved finding
