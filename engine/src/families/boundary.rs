@@ -700,7 +700,6 @@ fn shortest_cycle(
     first: Option<usize>,
 ) -> Option<Vec<usize>> {
     // Distances to `start` inside the set, by a breadth-first search on the reversed edges.
-    let count = graph.names.len();
     let mut incoming: HashMap<usize, Vec<usize>> = HashMap::new();
     for source in set {
         for (target, _) in graph.out.get(*source).into_iter().flatten() {
@@ -709,23 +708,20 @@ fn shortest_cycle(
             }
         }
     }
-    let mut distance = vec![usize::MAX; count];
-    if let Some(slot) = distance.get_mut(start) {
-        *slot = 0;
-    }
+    // A map, not a table of every vertex: the sets are disjoint, so all the searches of a rule
+    // together stay linear in its edges.
+    let mut distance: HashMap<usize, usize> = HashMap::from([(start, 0)]);
     let mut queue = VecDeque::from([start]);
     while let Some(vertex) = queue.pop_front() {
-        let here = distance.get(vertex).copied().unwrap_or(usize::MAX);
+        let here = distance.get(&vertex).copied().unwrap_or(usize::MAX);
         for source in incoming.get(&vertex).into_iter().flatten() {
-            if distance.get(*source) == Some(&usize::MAX) {
-                if let Some(slot) = distance.get_mut(*source) {
-                    *slot = here + 1;
-                }
+            if !distance.contains_key(source) {
+                distance.insert(*source, here + 1);
                 queue.push_back(*source);
             }
         }
     }
-    let distance_of = |vertex: usize| distance.get(vertex).copied().unwrap_or(usize::MAX);
+    let distance_of = |vertex: usize| distance.get(&vertex).copied().unwrap_or(usize::MAX);
     let successors = |vertex: usize| {
         graph
             .out
@@ -914,5 +910,68 @@ fn cycles(
             path_depth: Some(hops.len()),
             cause: SliceCause::Generic,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(count: usize, edges: &[(usize, usize)]) -> CycleGraph {
+        let mut graph = CycleGraph {
+            names: (0..count).map(|vertex| format!("v{vertex:06}")).collect(),
+            kinds: vec![VertexKind::File; count],
+            out: vec![Vec::new(); count],
+        };
+        for (from, to) in edges {
+            let hop = Hop {
+                from: format!("v{from:06}"),
+                to: format!("v{to:06}"),
+                facts: vec![0],
+                is_new: false,
+            };
+            graph.out[*from].push((*to, hop));
+        }
+        for out in &mut graph.out {
+            out.sort_by_key(|(target, _)| *target);
+        }
+        graph
+    }
+
+    #[test]
+    fn tarjan_finds_each_set_once_and_ignores_acyclic_vertices() {
+        // 0 <-> 1, 2 -> 0 (a tail), 3 -> 4 -> 5 -> 3, 5 -> 6 (a tail).
+        let graph = graph(7, &[(0, 1), (1, 0), (2, 0), (3, 4), (4, 5), (5, 3), (5, 6)]);
+        assert_eq!(strongly_connected(&graph), [vec![0, 1], vec![3, 4, 5]]);
+        let set: BTreeSet<usize> = [3, 4, 5].into();
+        assert_eq!(shortest_cycle(&graph, &set, 3, None), Some(vec![3, 4, 5]));
+        assert_eq!(
+            shortest_cycle(&graph, &set, 5, Some(3)),
+            Some(vec![5, 3, 4])
+        );
+    }
+
+    #[test]
+    fn a_ring_of_two_hundred_thousand_vertices_is_one_set_without_recursion() {
+        let count = 200_000;
+        let edges: Vec<(usize, usize)> = (0..count)
+            .map(|vertex| (vertex, (vertex + 1) % count))
+            .collect();
+        let graph = graph(count, &edges);
+        let sets = strongly_connected(&graph);
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].len(), count);
+        let set: BTreeSet<usize> = sets[0].iter().copied().collect();
+        let cycle = shortest_cycle(&graph, &set, 0, None).unwrap();
+        assert_eq!(cycle.len(), count);
+    }
+
+    #[test]
+    fn the_shortest_cycle_through_the_smallest_member_wins_ties_by_name() {
+        // 0 -> 1 -> 0 and 0 -> 2 -> 0: both of length two; the smaller sequence is 0, 1.
+        let graph = graph(3, &[(0, 1), (1, 0), (0, 2), (2, 0)]);
+        let set: BTreeSet<usize> = [0, 1, 2].into();
+        assert_eq!(strongly_connected(&graph), [vec![0, 1, 2]]);
+        assert_eq!(shortest_cycle(&graph, &set, 0, None), Some(vec![0, 1]));
     }
 }
