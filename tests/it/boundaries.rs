@@ -786,3 +786,18 @@ fn diff_marks_a_new_undeclared_dependency_new_and_the_base_one_existing() {
         ]
     );
 }
+
+#[test]
+fn the_agent_brief_states_what_each_component_may_use_and_expose() {
+    let project = tests::example("module-boundaries");
+    let (code, output) = run_cli(&["emit-context", "--project", project.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    for line in [
+        "- `Shared`: `packages/shared/**` (runs on `backend`, layer `Domain`, may depend on nothing)\n",
+        "- `Orders`: `packages/orders/**` (runs on `backend`, layer `Domain`, may depend only on `Shared`)\n",
+        "others may import only `packages/billing/src/index.ts`, `packages/billing/src/api/**`)\n",
+        "- `deny cycle within Orders` (`Boundaries`, architecture.ag:23): no import cycle among the files of the component.\n",
+    ] {
+        assert!(output.contains(line), "{line}\n{output}");
+    }
+}
