@@ -1406,6 +1406,18 @@ fn rule_components(rule: &Rule) -> Vec<String> {
         RuleBody::Resolve { component, .. } => vec![component.clone()],
         RuleBody::Jurisdiction { entity, .. } => vec![entity.clone()],
         RuleBody::Touched { required, trigger } => vec![required.clone(), trigger.clone()],
+        RuleBody::Closed { component, allowed } => {
+            let mut names = vec![component.clone()];
+            names.extend(allowed.iter().cloned());
+            names
+        }
+        RuleBody::Public { component, .. }
+        | RuleBody::CycleWithin { component }
+        | RuleBody::Unresolved { component } => vec![component.clone()],
+        RuleBody::Cycle { groups } => groups
+            .iter()
+            .flat_map(|group| group.components.iter().cloned())
+            .collect(),
         _ => Vec::new(),
     };
     crate::families::sorted(names)

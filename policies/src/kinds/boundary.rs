@@ -40,8 +40,9 @@
 //!   another component A whose edges into B's files reach none that a `public` glob matches is
 //!   an `interface_violation` (rule kind `PublicInterface`), located at the import, with
 //!   `detected.files` the files it reaches and `detected.public_files` B's public files. Only
-//!   imports count (a Go or Swift import reaches every file of its package or module, and is
-//!   public when one of them is); files no component owns are never the subject of a finding.
+//!   imports that make an edge count (a type-only import makes none; a Go or Swift import reaches
+//!   every file of its package or module, and is public when one of them is); files no component
+//!   owns are never the subject of a finding.
 //! - **Cycles.** `deny cycle among …` builds the graph of its vertices: X → Y when a component
 //!   of X has an edge to a component of Y (X ≠ Y). `deny cycle within C` builds the graph of
 //!   C's files and the edges between them. Strongly connected sets are found with Tarjan's
