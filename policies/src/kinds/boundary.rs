@@ -56,8 +56,9 @@
 //!   package or module the project declares) but resolves to no file an
 //!   `unresolved_import_violation` (rule kind `DenyUnresolvedImport`), located at the import.
 //!   `graph --facts` shows such an import as an `import` fact without `resolved`. An import of a
-//!   file in a language lintel does not read (a Scala class imported from Java) is unresolved too:
-//!   exclude such files' importers, or leave the rule out for those components.
+//!   file lintel does not read, in a language it does not extract (a Scala class imported from
+//!   Java) or `exclude`d (a test helper imported by a benchmark), is unresolved too: exclude its
+//!   importers as well, or leave the rule out for those components.
 //!
 //! Every finding is blocking at its confidence (probable ones are warnings unless `--strict`),
 //! and its `fix_class` is `move_dependency`. Ids: a dependency, interface or unresolved finding
