@@ -11,10 +11,12 @@
 //! - `cannot_depend_on` is `deny flow A -> B`; `layers` (highest first) give `layer:` and
 //!   `deny flow layer low -> layer high` (and past a closed layer, `deny flow layer high -> layer
 //!   below`); `forbid_circular_dependencies` is `deny cycle among *`.
-//! - `[[interfaces]]` make each `from` module `public` through its `__init__.py` and the files or
-//!   packages named by the first segment of each `expose` pattern (Tach exposes names, lintel
-//!   files); a `from` pattern is a module path, or a prefix ending in `.*`.
-//! - `exclude` paths are globs of files: a folder pattern `**/tests` also gets `**/tests/**`.
+//! - `[[interfaces]]` make each `from` module `public` through its `__init__.py` and the
+//!   submodule or subpackage the first segment of an `expose` pattern names, where one exists
+//!   (Tach exposes names, lintel files); a `from` pattern is a module path, or a prefix ending in
+//!   `.*`. The deprecated `strict = true` makes the `__init__.py` alone public.
+//! - `exclude` paths are globs of files: a folder pattern `**/tests` also gets `**/tests/**`, and
+//!   an old regular expression `.*egg-info` becomes `**/*egg-info`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -44,6 +46,7 @@ struct ModuleConfig {
     layer: Option<String>,
     utility: bool,
     unchecked: bool,
+    strict: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -136,6 +139,12 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             });
         }
     }
+    // Tach's deprecated strict mode: only the package's `__init__.py` is public.
+    for module in &mut modules {
+        if let (true, Some(folder)) = (module.config.strict, &module.folder) {
+            module.public.insert(format!("{folder}/__init__.py"));
+        }
+    }
     for interface in &config.interfaces {
         for module in &mut modules {
             if !interface
@@ -157,8 +166,15 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
                     .chars()
                     .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
                     .collect();
-                if !segment.is_empty() {
+                if segment.is_empty() {
+                    continue;
+                }
+                // A name the package's `__init__.py` exports is public through it; a submodule
+                // or subpackage of that name is public itself.
+                if project.join(format!("{folder}/{segment}.py")).is_file() {
                     module.public.insert(format!("{folder}/{segment}.py"));
+                }
+                if project.join(format!("{folder}/{segment}")).is_dir() {
                     module.public.insert(format!("{folder}/{segment}/**"));
                 }
             }
@@ -396,6 +412,12 @@ fn exclude_globs(patterns: &[String]) -> Vec<String> {
     let mut globs: Vec<String> = Vec::new();
     for pattern in patterns {
         let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
+        // Tach before 0.9 took regular expressions: `.*__pycache__` is `**/*__pycache__`.
+        let pattern = match pattern.strip_prefix(".*") {
+            Some(rest) => format!("**/*{rest}"),
+            None => pattern.to_owned(),
+        };
+        let pattern = pattern.as_str();
         if pattern.is_empty() || pattern.starts_with('/') || pattern.contains("..") {
             continue;
         }
