@@ -46,13 +46,13 @@ pub enum Command {
         #[command(flatten)]
         spec: OutputArgs,
     },
-    /// Write a starter `architecture.ag`: `--from tach.toml` translates a Tach config (without
-    /// `--from`, planned).
+    /// Write a starter `architecture.ag`: `--from tach.toml` translates a Tach config, `--from
+    /// .dependency-cruiser.js` dependency-cruiser's `forbidden` rules (without `--from`, planned).
     Init {
         /// Project root.
         #[arg(long)]
         project: Option<PathBuf>,
-        /// The configuration to translate: a `tach.toml`.
+        /// The configuration to translate: a `tach.toml`, or a `.dependency-cruiser.js`/`.cjs`/`.json`.
         #[arg(long)]
         from: Option<PathBuf>,
         /// Where to write the spec (default: `architecture.ag` in the project root).

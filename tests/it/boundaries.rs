@@ -738,8 +738,9 @@ fn init_rejects_unknown_configs_and_bad_toml_and_still_plans_the_layout_starter(
     let root = dir.path();
     let project = root.to_str().unwrap();
     write(root, "tach.toml", "modules = [");
-    write(root, ".dependency-cruiser.json", "{}");
-    for from in ["tach.toml", ".dependency-cruiser.json"] {
+    write(root, "eslint.config.js", "export default [];");
+    write(root, ".dependency-cruiser.js", "module.exports = 42;");
+    for from in ["tach.toml", "eslint.config.js", ".dependency-cruiser.js"] {
         let path = root.join(from);
         let (code, _) = run_cli(&[
             "init",
@@ -843,4 +844,144 @@ fn the_agent_brief_states_what_each_component_may_use_and_expose() {
     ] {
         assert!(output.contains(line), "{line}\n{output}");
     }
+}
+
+const CRUISER_JS: &str = r#"/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'warn',
+      comment:
+        'This dependency is part of a circular relationship. You might want to revise ' +
+        'your solution (i.e. use dependency inversion) ',
+      from: {},
+      to: { circular: true },
+    },
+    { name: "not-to-unresolvable", severity: "error", from: {}, to: { couldNotResolve: true } },
+    // The UI never imports the database directly, nor reaches it.
+    { name: 'ui-not-to-db', severity: 'error', from: { path: '^src/ui' }, to: { path: '^src/db/' } },
+    { name: 'ui-never-reaches-db', from: { path: "^src/ui" }, to: { path: "^src/db", reachable: true } },
+    { name: 'no-orphans', severity: 'warn', from: { orphan: true, pathNot: ['[.]d[.]ts$'] }, to: {} },
+    { name: 'not-to-dev-dep', from: { path: '^(src)' }, to: { dependencyTypes: ['npm-dev'] } },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: '^src/generated' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    ...require('./shared-options'),
+  },
+};
+// generated: dependency-cruiser@17.3.4
+"#;
+
+#[test]
+fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_running_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".dependency-cruiser.js", CRUISER_JS);
+    write(
+        root,
+        "src/ui/page.ts",
+        "import { q } from \"../db/query\";\nimport { a } from \"../api/client\";\nexport const ui = q + a;\n",
+    );
+    write(
+        root,
+        "src/api/client.ts",
+        "import { ui } from \"../ui/page\";\nexport const a = () => ui;\n",
+    );
+    write(
+        root,
+        "src/db/query.ts",
+        "import { nope } from \"./missing\";\nexport const q = nope;\n",
+    );
+    write(
+        root,
+        "src/generated/client.ts",
+        "import { gone } from \"./gone\";\nexport const g = gone;\n",
+    );
+    let project = root.to_str().unwrap();
+    let from = root.join(".dependency-cruiser.js");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    for line in [
+        "exclude \"src/generated/**\"\n",
+        "component Rest { runs_on: app  paths: \"**\" }\n",
+        "component Db { runs_on: app  paths: \"src/db/**\" }\n",
+        "component Ui { runs_on: app  paths: \"src/ui/**\" }\n",
+        "  // no-circular\n  deny cycle among *\n  deny cycle within *\n",
+        "  // not-to-unresolvable\n  deny unresolved imports in *\n",
+        "  deny flow Ui -> Db\n",
+        "  deny reach Ui -> Db\n",
+        "// - no-orphans\n// - not-to-dev-dep\n",
+    ] {
+        assert!(spec.contains(line), "{line}\n{spec}");
+    }
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "cycle_violation",
+                "deny cycle among *",
+                "src/api/client.ts:1",
+                "Rest, Ui"
+            ),
+            (
+                "flow_violation",
+                "deny flow Ui -> Db",
+                "src/ui/page.ts:1",
+                "Ui -> Db"
+            ),
+            (
+                "reach_violation",
+                "deny reach Ui -> Db",
+                "src/ui/page.ts:1",
+                "Ui -> Db"
+            ),
+            // The configuration is code of the project too: its `require` of a missing file.
+            (
+                "unresolved_import_violation",
+                "deny unresolved imports in *",
+                ".dependency-cruiser.js:24",
+                "Rest -> "
+            ),
+            (
+                "unresolved_import_violation",
+                "deny unresolved imports in *",
+                "src/db/query.ts:1",
+                "Db -> "
+            ),
+        ])
+    );
+    // The same rules as JSON.
+    write(
+        root,
+        ".dependency-cruiser.json",
+        r#"{ "forbidden": [ { "name": "no-circular", "from": {}, "to": { "circular": true } } ] }"#,
+    );
+    let out = root.join("from-json.ag");
+    let from = root.join(".dependency-cruiser.json");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(out).unwrap();
+    assert!(
+        spec.contains("  // no-circular\n  deny cycle among *\n  deny cycle within *\n"),
+        "{spec}"
+    );
 }

@@ -4,6 +4,7 @@
 //! name ([`Source::of`]), so a new one is a module and one match arm. Without `--from`, a starter
 //! spec from the repository layout is planned (`not-implemented`).
 
+mod cruiser;
 mod tach;
 
 use std::io::Write;
@@ -18,13 +19,21 @@ use crate::paths::relative_to;
 enum Source {
     /// Tach's `tach.toml`.
     Tach,
+    /// A dependency-cruiser configuration (`.dependency-cruiser.js`, `.cjs` or `.json`).
+    DependencyCruiser,
 }
 
 impl Source {
     /// The translator for a configuration file, by its name.
     fn of(path: &Path) -> Option<Self> {
         let name = path.file_name()?.to_str()?;
-        (name == "tach.toml").then_some(Self::Tach)
+        if name == "tach.toml" {
+            return Some(Self::Tach);
+        }
+        let is_script = [".js", ".cjs", ".json"]
+            .iter()
+            .any(|extension| name.ends_with(extension));
+        (name.contains("dependency-cruiser") && is_script).then_some(Self::DependencyCruiser)
     }
 }
 
@@ -50,7 +59,7 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     };
     let Some(source) = Source::of(from) else {
         return Err(EngineError::Usage(format!(
-            "--from `{}`: lintel translates `tach.toml`",
+            "--from `{}`: lintel translates `tach.toml` and dependency-cruiser configurations (`.dependency-cruiser.js`, `.cjs`, `.json`)",
             from.display()
         )));
     };
@@ -60,6 +69,7 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     let name = relative_to(from, &options.project);
     match source {
         Source::Tach => tach::translate(&text, &name, &options.project),
+        Source::DependencyCruiser => cruiser::translate(&text, &name),
     }
 }
 
