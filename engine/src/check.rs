@@ -586,6 +586,15 @@ fn filtered_model(model: &Model, repo_filter: Option<&str>) -> Model {
             policies::model::RuleBody::Pair { from, to } => vec![from, to],
             policies::model::RuleBody::PairVia { from, to, .. } => vec![from, to],
             policies::model::RuleBody::DataTo { to, .. } => vec![to],
+            policies::model::RuleBody::Closed { component, .. }
+            | policies::model::RuleBody::Public { component, .. }
+            | policies::model::RuleBody::CycleWithin { component }
+            | policies::model::RuleBody::Unresolved { component } => vec![component],
+            policies::model::RuleBody::Cycle { groups } => groups
+                .iter()
+                .flat_map(|group| &group.components)
+                .map(String::as_str)
+                .collect(),
             _ => vec![],
         };
         names.iter().all(|name| !dropped.contains(name))

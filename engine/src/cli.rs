@@ -53,11 +53,21 @@ pub enum Command {
     /// message, one per line in a stable order, for the team to commit. Run it again to drop the
     /// findings that were fixed; `check --all` warns about them (`stale-baseline-entry`).
     Baseline(BaselineArgs),
-    /// Write a starter `architecture.ag` (planned).
+    /// Write a starter `architecture.ag`: `--from tach.toml` translates a Tach config, `--from
+    /// .dependency-cruiser.js` dependency-cruiser's `forbidden` rules (without `--from`, planned).
     Init {
         /// Project root.
         #[arg(long)]
         project: Option<PathBuf>,
+        /// The configuration to translate: a `tach.toml`, or a `.dependency-cruiser.js`/`.cjs`/`.json`.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// Where to write the spec (default: `architecture.ag` in the project root).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Overwrite an existing spec.
+        #[arg(long)]
+        force: bool,
     },
     /// Parse-only floor for benchmarks: parses the files `check` would extract, nothing else.
     #[command(hide = true)]
@@ -604,18 +614,25 @@ fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         Command::Baseline(arguments) => {
             crate::baseline_command::baseline_command(&arguments, stdout, stderr)
         }
-        Command::Init { .. } => not_implemented("`init`", stderr),
+        Command::Init {
+            project,
+            from,
+            out,
+            force,
+        } => crate::init::init_command(
+            &crate::init::InitOptions {
+                project: project.unwrap_or_else(|| PathBuf::from(".")),
+                from,
+                out,
+                force,
+            },
+            stderr,
+        ),
         Command::BenchParse(arguments) => {
             crate::bench::bench_parse_command(&arguments, stdout, stderr)
         }
         Command::Schema { which } => crate::schema::schema_command(&which, stdout, stderr),
     }
-}
-
-fn not_implemented(what: &str, stderr: &mut dyn Write) -> ExitStatus {
-    let error = EngineError::NotImplemented(what.to_owned());
-    let _ = writeln!(stderr, "error[{}]: {error}", error.code());
-    ExitStatus::Error
 }
 
 /// Reports an error in the requested output format; returns exit 2.

@@ -56,6 +56,11 @@ fn plain_words(rule: &Rule) -> String {
         RuleKind::RequireAuth => "entering this trust zone needs an authenticating entity on the way".to_owned(),
         RuleKind::DenyFlowWhenData => "labelled data must not cross between these trust zones".to_owned(),
         RuleKind::RequireTouched => "a change to the trigger component must also change the required one".to_owned(),
+        RuleKind::DependsOn => "the component may depend only on what its `depends_on` lists (nothing, when it lists nothing)".to_owned(),
+        RuleKind::PublicInterface => "code outside the component may import only its public files".to_owned(),
+        RuleKind::DenyCycle if text.contains(" within ") => "no import cycle among the files of the component".to_owned(),
+        RuleKind::DenyCycle => "no dependency cycle among these components, layers or roles".to_owned(),
+        RuleKind::DenyUnresolvedImport => "every import meant to be inside the project must resolve to a file".to_owned(),
     }
 }
 
@@ -91,6 +96,28 @@ pub fn brief(model: &Model, spec_path: &str, spec_flag: &str) -> String {
         }
         if let Some(layer) = &component.layer {
             line.push_str(&format!(", layer `{layer}`"));
+        }
+        // Closed by its `depends_on` or by a `deny undeclared dependencies` rule.
+        let closed = model.rules.iter().find_map(|rule| match &rule.body {
+            policies::model::RuleBody::Closed {
+                component: name,
+                allowed,
+            } if *name == component.name => Some(allowed.as_slice()),
+            _ => None,
+        });
+        match closed {
+            Some([]) => line.push_str(", may depend on nothing"),
+            Some(allowed) => line.push_str(&format!(
+                ", may depend only on {}",
+                quoted(allowed.iter().map(String::as_str))
+            )),
+            None => {}
+        }
+        if !component.public.is_empty() {
+            line.push_str(&format!(
+                ", others may import only {}",
+                quoted(component.public.iter().map(String::as_str))
+            ));
         }
         line.push_str(")\n");
         text.push_str(&line);

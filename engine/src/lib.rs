@@ -21,6 +21,7 @@ pub mod extract;
 pub mod families;
 pub mod graph;
 pub mod graph_command;
+pub mod init;
 pub mod paths;
 pub mod progress;
 pub mod queries;

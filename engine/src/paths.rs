@@ -173,10 +173,10 @@ fn alternative_globs(pattern: &str) -> impl Iterator<Item = (Glob, usize)> {
 
 /// Globs whose specificity does not matter (`exclude` globs, a component's `!` globs), matched
 /// together.
-struct GlobList(GlobSet);
+pub(crate) struct GlobList(GlobSet);
 
 impl GlobList {
-    fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Self {
         let mut builder = GlobSetBuilder::new();
         for (glob, _) in patterns.into_iter().flat_map(alternative_globs) {
             builder.add(glob);
@@ -185,7 +185,7 @@ impl GlobList {
         Self(builder.build().unwrap_or_else(|_| GlobSet::empty()))
     }
 
-    fn is_match(&self, file: &str) -> bool {
+    pub(crate) fn is_match(&self, file: &str) -> bool {
         !self.0.is_empty() && self.0.is_match(file)
     }
 }
@@ -357,6 +357,8 @@ mod tests {
             implements: vec![],
             consumes: vec![],
             handles: vec![],
+            depends_on: None,
+            public: vec![],
             location: SourceLocation {
                 file: "architecture.ag".into(),
                 line: 1,

@@ -103,7 +103,7 @@ fn id_of(fields: &[String]) -> String {
 /// The violation id of `verdict-v2.md` §Ids.
 fn violation_id(violation: &ArchitectureViolation, evidence_key: &str, per_pair: bool) -> String {
     let detected = &violation.detected;
-    let via = match &detected.via_members {
+    let via = match detected.members.as_ref().or(detected.via_members.as_ref()) {
         Some(members) => {
             let mut members = members.clone();
             members.sort();
@@ -176,6 +176,10 @@ pub(crate) fn fix_class(kind: RuleKind) -> &'static str {
             "fix_workflow"
         }
         RuleKind::RequireContractImplementedBy => "fix_contract",
+        RuleKind::DependsOn
+        | RuleKind::PublicInterface
+        | RuleKind::DenyCycle
+        | RuleKind::DenyUnresolvedImport => "move_dependency",
     }
 }
 
@@ -324,6 +328,21 @@ fn rule_ref(citation: &Citation, rule: Option<&Rule>) -> RuleRef {
             field("from_trust", from.as_str().to_owned());
             field("to_trust", to.as_str().to_owned());
             field("classification", classification.clone());
+        }
+        RuleBody::Closed { component, allowed } => {
+            field("component", component.clone());
+            field("depends_on", allowed.join(","));
+        }
+        RuleBody::Public { component, globs } => {
+            field("component", component.clone());
+            field("public", globs.join(","));
+        }
+        RuleBody::Cycle { groups } => {
+            let names: Vec<&str> = groups.iter().map(|group| group.name.as_str()).collect();
+            field("among", names.join(","));
+        }
+        RuleBody::CycleWithin { component } | RuleBody::Unresolved { component } => {
+            field("component", component.clone());
         }
     }
     let (from, to, via, data) = match &rule.body {
@@ -540,6 +559,8 @@ fn detected_of(candidate: &Candidate, detail: &Detail, table: &FactTable<'_>) ->
         role: detail.role.clone(),
         services: detail.services.clone(),
         lifetimes: detail.lifetimes.clone(),
+        members: detail.members.clone(),
+        public_files: detail.public_files.clone(),
         confidence: candidate.confidence.as_str(),
         evidence: candidate.site.message.clone(),
         file: candidate.site.file.clone(),
@@ -1414,6 +1435,18 @@ fn rule_components(rule: &Rule) -> Vec<String> {
         RuleBody::Resolve { component, .. } => vec![component.clone()],
         RuleBody::Jurisdiction { entity, .. } => vec![entity.clone()],
         RuleBody::Touched { required, trigger } => vec![required.clone(), trigger.clone()],
+        RuleBody::Closed { component, allowed } => {
+            let mut names = vec![component.clone()];
+            names.extend(allowed.iter().cloned());
+            names
+        }
+        RuleBody::Public { component, .. }
+        | RuleBody::CycleWithin { component }
+        | RuleBody::Unresolved { component } => vec![component.clone()],
+        RuleBody::Cycle { groups } => groups
+            .iter()
+            .flat_map(|group| group.components.iter().cloned())
+            .collect(),
         _ => Vec::new(),
     };
     crate::families::sorted(names)

@@ -276,6 +276,12 @@ pub struct Detected {
     /// Lifetimes of the chain, one per service.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lifetimes: Option<Vec<String>>,
+    /// The members of a cycle (components, layers or roles, or files), sorted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<String>>,
+    /// The public files of the component an interface finding imports into (at most 20, sorted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub public_files: Option<Vec<String>>,
     /// `definite` or `probable`.
     pub confidence: &'static str,
     /// One sentence naming the construct.

@@ -222,6 +222,8 @@ codes! {
     InvalidWaiverDate = "invalid-waiver-date", Error;
     /// A waiver with an empty owner or reason.
     EmptyWaiverField = "empty-waiver-field", Error;
+    /// A component in two groups of one `deny cycle among` rule.
+    CycleGroupOverlap = "cycle-group-overlap", Error;
 }
 
 /// A located spec error or warning, before its file id is resolved to a path.

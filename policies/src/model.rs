@@ -149,6 +149,13 @@ pub struct Component {
     /// Data it handles.
     #[serde(default)]
     pub handles: Vec<String>,
+    /// `depends_on`, when given: the entities it may depend on (it is then closed).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub depends_on: Option<Vec<String>>,
+    /// `public`: the globs of its public files, a leading `./` removed; empty when every file
+    /// is public.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub public: Vec<String>,
     /// Where the name is declared.
     pub location: SourceLocation,
 }
@@ -235,11 +242,19 @@ pub enum RuleKind {
     DenyFlowWhenData,
     /// change_policy `require touched`
     RequireTouched,
+    /// component `depends_on`, invariant `deny undeclared dependencies in …`
+    DependsOn,
+    /// component `public`
+    PublicInterface,
+    /// invariant `deny cycle among …` / `deny cycle within …`
+    DenyCycle,
+    /// invariant `deny unresolved imports in …`
+    DenyUnresolvedImport,
 }
 
 impl RuleKind {
     /// Every rule kind, in `language.md` §6 order.
-    pub const ALL: [RuleKind; 32] = [
+    pub const ALL: [RuleKind; 36] = [
         Self::DenyFlow,
         Self::DenyReach,
         Self::DenyDataFlow,
@@ -272,6 +287,10 @@ impl RuleKind {
         Self::RequireAuth,
         Self::DenyFlowWhenData,
         Self::RequireTouched,
+        Self::DependsOn,
+        Self::PublicInterface,
+        Self::DenyCycle,
+        Self::DenyUnresolvedImport,
     ];
 
     /// The name used in `rule.kind` of the verdict, e.g. `DenyFlow`.
@@ -309,6 +328,10 @@ impl RuleKind {
             Self::RequireAuth => "RequireAuth",
             Self::DenyFlowWhenData => "DenyFlowWhenData",
             Self::RequireTouched => "RequireTouched",
+            Self::DependsOn => "DependsOn",
+            Self::PublicInterface => "PublicInterface",
+            Self::DenyCycle => "DenyCycle",
+            Self::DenyUnresolvedImport => "DenyUnresolvedImport",
         }
     }
 
@@ -347,6 +370,10 @@ impl RuleKind {
             Self::RequireAuth => "require-auth",
             Self::DenyFlowWhenData => "deny-flow-when-data",
             Self::RequireTouched => "require-touched",
+            Self::DependsOn => "depends-on",
+            Self::PublicInterface => "public-interface",
+            Self::DenyCycle => "deny-cycle",
+            Self::DenyUnresolvedImport => "deny-unresolved-import",
         }
     }
 }
@@ -377,6 +404,8 @@ pub enum DeclarationKind {
     TrustPolicy,
     /// `change_policy`
     ChangePolicy,
+    /// `component` (its `depends_on` and `public` keys)
+    Component,
 }
 
 /// The kind-specific fields of a concrete rule. Endpoint names are declared entity names
@@ -582,11 +611,49 @@ pub enum RuleBody {
         /// The trigger component.
         trigger: String,
     },
+    /// DependsOn: the component may depend only on the `allowed` entities.
+    Closed {
+        /// The closed component.
+        component: String,
+        /// Its `depends_on` list (empty: it may depend on nothing).
+        allowed: Vec<String>,
+    },
+    /// PublicInterface: code outside the component may use only its files that match `globs`.
+    Public {
+        /// The component.
+        component: String,
+        /// Its `public` globs.
+        globs: Vec<String>,
+    },
+    /// DenyCycle among groups of components (`deny cycle among …`).
+    Cycle {
+        /// The groups, in the order written; each is one vertex of the cycle search.
+        groups: Vec<CycleGroup>,
+    },
+    /// DenyCycle among the files of one component (`deny cycle within …`).
+    CycleWithin {
+        /// The component.
+        component: String,
+    },
+    /// DenyUnresolvedImport in one component.
+    Unresolved {
+        /// The component.
+        component: String,
+    },
     /// Anything else: the fields as name/value pairs, in source order.
     Other {
         /// Field names and values, e.g. `operation` → `submit`.
         fields: BTreeMap<String, String>,
     },
+}
+
+/// One vertex of a `deny cycle among …` rule: a component, or the components of a layer or role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CycleGroup {
+    /// The group's name: the component's, or `layer L` / `role r`.
+    pub name: String,
+    /// Its components, in declaration order.
+    pub components: Vec<String>,
 }
 
 /// One concrete rule.

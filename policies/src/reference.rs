@@ -17,6 +17,7 @@ const SOURCES: &[&str] = &[
     include_str!("check/component.rs"),
     include_str!("check/exclude.rs"),
     include_str!("kinds/invariant.rs"),
+    include_str!("kinds/boundary.rs"),
     include_str!("kinds/machine.rs"),
     include_str!("kinds/permission.rs"),
     include_str!("kinds/value_policy.rs"),

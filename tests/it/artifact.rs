@@ -102,8 +102,8 @@ enum OrderStatus { Draft | Active | Archived }
 data Order   { status: OrderStatus  total: Money  items: List<String> }
 data Profile { classification: pii  jurisdiction: eu  id: UUID }
 contract OrdersApi { GET "/api/orders" }
-component Web     { runs_on: app  paths: "web/**"  layer: Ui }
-component Api     { runs_on: app  paths: "api/**"  handles: Profile  implements: OrdersApi }
+component Web     { runs_on: app  paths: "web/**"  layer: Ui  depends_on: Api, Repo }
+component Api     { runs_on: app  paths: "api/**"  handles: Profile  implements: OrdersApi  public: "api/index.ts" }
 component Repo    { runs_on: app  paths: "api/repo/**" }
 component Docs    { runs_on: app  paths: "docs/**" }
 component Release { runs_on: app  paths: ".github/workflows/release.yml" }
@@ -119,6 +119,9 @@ invariant Layering {
   require operation purge on Order in Repo
   require dependency Web -> Repo via interface IOrders
   require contract OrdersApi implemented_by Api
+  deny cycle among *
+  deny cycle within Api
+  deny unresolved imports in layer Ui
 }
 machine OrderLife on Order.status {
   allow transition Draft -> Active

@@ -10,6 +10,7 @@
 
 mod artifact;
 mod bindings;
+mod boundaries;
 mod cache;
 mod determinism;
 mod examples;

@@ -17,6 +17,7 @@ use crate::graph::FlowGraph;
 use crate::paths::ComponentMap;
 use crate::verdict::Warning;
 
+pub mod boundary;
 pub mod change_policy;
 pub mod contracts;
 pub mod data_policy;
@@ -47,6 +48,7 @@ pub struct Family {
 /// RequireContractImplementedBy belongs to exactly one of them.
 pub const FAMILIES: &[Family] = &[
     flow::FAMILY,
+    boundary::FAMILY,
     invariant_facts::FAMILY,
     machine::FAMILY,
     permission::FAMILY,
@@ -331,6 +333,10 @@ pub struct Detail {
     pub services: Option<Vec<String>>,
     /// Lifetimes of the chain.
     pub lifetimes: Option<Vec<String>>,
+    /// The members of a cycle, sorted (cycle findings; their id hashes them).
+    pub members: Option<Vec<String>>,
+    /// The public files of the target component (interface findings).
+    pub public_files: Option<Vec<String>>,
 }
 
 /// The fields of a contract entry.

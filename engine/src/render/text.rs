@@ -295,7 +295,10 @@ fn write_violation(
     if let Some(note) = crate::render::acceptance(violation.baselined, violation.waiver.as_ref()) {
         writeln!(out, "  = {note}")?;
     }
-    if let Some(files) = &detected.files {
+    if let (Some(files), Some(public)) = (&detected.files, &detected.public_files) {
+        writeln!(out, "  = imports: {}", files.join(", "))?;
+        writeln!(out, "  = public files: {}", public.join(", "))?;
+    } else if let Some(files) = &detected.files {
         writeln!(out, "  = chain: {}", files.join(" -> "))?;
     } else if let Some(path) = &detected.path {
         writeln!(out, "  = path: {}", path.join(" -> "))?;

@@ -39,10 +39,19 @@ use std::collections::BTreeMap;
 use super::globs::{component_glob_problem, normalized_component_glob};
 use super::Checker;
 use crate::error::{Code, SpecError};
-use crate::model::Component;
-use crate::syntax::ast::{ComponentDecl, EntryValue, Ident};
+use crate::model::{Component, DeclarationKind, Rule, RuleBody, RuleKind};
+use crate::syntax::ast::{ComponentDecl, ComponentEntry, EntryValue, Ident, StringLiteral};
 use crate::syntax::Span;
 use crate::vocab::{self, ROLES};
+
+/// Where a component's `depends_on` and `public` are written, and their text.
+#[derive(Default)]
+struct ComponentBoundary {
+    depends_on_key: Option<Span>,
+    depends_on_text: Vec<String>,
+    public_key: Option<Span>,
+    public_text: Vec<String>,
+}
 
 impl Checker<'_> {
     /// Checks a component and adds it to the model.
@@ -57,8 +66,11 @@ impl Checker<'_> {
             implements: Vec::new(),
             consumes: Vec::new(),
             handles: Vec::new(),
+            depends_on: None,
+            public: Vec::new(),
             location: self.location(decl.name.span),
         };
+        let mut boundary = ComponentBoundary::default();
         let mut scalar_keys: BTreeMap<&str, Span> = BTreeMap::new();
         let mut has_paths = false;
         let mut has_positive_glob = false;
@@ -79,6 +91,12 @@ impl Checker<'_> {
                 continue;
             }
             match &entry.value {
+                EntryValue::Globs(globs) if key == "public" => {
+                    self.apply_public(&mut component, &mut boundary, entry, globs);
+                }
+                EntryValue::Names(names) if key == "depends_on" => {
+                    self.apply_depends_on(&mut component, &mut boundary, entry, names);
+                }
                 EntryValue::Globs(globs) => {
                     has_paths = true;
                     for glob in globs {
@@ -131,7 +149,104 @@ impl Checker<'_> {
                 }
             }
         }
+        self.push_component_rules(&component, boundary);
         self.model.components.push(component);
+    }
+
+    fn apply_public(
+        &mut self,
+        component: &mut Component,
+        boundary: &mut ComponentBoundary,
+        entry: &ComponentEntry,
+        globs: &[StringLiteral],
+    ) {
+        boundary.public_key.get_or_insert(entry.key.span);
+        for glob in globs {
+            let problem = if glob.value.starts_with('!') {
+                Some(format!(
+                    "invalid glob `{}`: `public` lists the public files, it cannot remove any",
+                    glob.value
+                ))
+            } else {
+                component_glob_problem(&glob.value)
+            };
+            if let Some(problem) = problem {
+                self.report(Code::InvalidGlob, glob.span, problem);
+                continue;
+            }
+            boundary.public_text.push(format!("{:?}", glob.value));
+            component
+                .public
+                .push(normalized_component_glob(&glob.value));
+        }
+    }
+
+    fn apply_depends_on(
+        &mut self,
+        component: &mut Component,
+        boundary: &mut ComponentBoundary,
+        entry: &ComponentEntry,
+        names: &[Ident],
+    ) {
+        boundary.depends_on_key.get_or_insert(entry.key.span);
+        let allowed = component.depends_on.get_or_insert_with(Vec::new);
+        let mut listed = Vec::new();
+        for name in names {
+            boundary.depends_on_text.push(name.text.clone());
+            if name.text == component.name {
+                let message = format!(
+                    "`depends_on` of `{}` lists the component itself, which it may always use",
+                    component.name
+                );
+                self.report(Code::SelfReferentialRule, name.span, message);
+                continue;
+            }
+            if self.resolve_entity(name) && !listed.contains(&name.text) {
+                listed.push(name.text.clone());
+            }
+        }
+        for name in listed {
+            if !allowed.contains(&name) {
+                allowed.push(name);
+            }
+        }
+    }
+
+    /// The component's own rules: its `depends_on` (DependsOn) and `public` (PublicInterface).
+    /// A DependsOn rule waits until every invariant is checked: a component that a
+    /// `deny undeclared dependencies` rule closes is cited by that rule instead.
+    fn push_component_rules(&mut self, component: &Component, boundary: ComponentBoundary) {
+        if let (Some(span), Some(allowed)) = (boundary.depends_on_key, &component.depends_on) {
+            let text = if boundary.depends_on_text.is_empty() {
+                "depends_on: []".to_owned()
+            } else {
+                format!("depends_on: {}", boundary.depends_on_text.join(", "))
+            };
+            self.pending_component_rules.push(Rule {
+                kind: RuleKind::DependsOn,
+                declaration_kind: DeclarationKind::Component,
+                declaration: component.name.clone(),
+                text,
+                source: self.location(span),
+                body: RuleBody::Closed {
+                    component: component.name.clone(),
+                    allowed: allowed.clone(),
+                },
+            });
+        }
+        if let (Some(span), false) = (boundary.public_key, component.public.is_empty()) {
+            self.pending_component_rules.push(Rule {
+                kind: RuleKind::PublicInterface,
+                declaration_kind: DeclarationKind::Component,
+                declaration: component.name.clone(),
+                text: format!("public: {}", boundary.public_text.join(", ")),
+                source: self.location(span),
+                body: RuleBody::Public {
+                    component: component.name.clone(),
+                    globs: component.public.clone(),
+                },
+            });
+        }
     }
 
     fn apply_scalar(&mut self, component: &mut Component, key: &str, value: &Ident) {

@@ -162,6 +162,9 @@ impl Checker<'_> {
                 let EntryValue::Globs(globs) = &entry.value else {
                     continue;
                 };
+                if entry.key.text != "paths" {
+                    continue;
+                }
                 // A `!` glob removes files, so it cannot make two components own one file.
                 for glob in globs.iter().filter(|glob| {
                     !glob.value.starts_with('!') && glob_problem(&glob.value).is_none()

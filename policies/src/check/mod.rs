@@ -44,11 +44,13 @@ pub fn check(decls: &[Decl], files: &[String]) -> (Model, Vec<SpecError>) {
         suggestion_budget: Cell::new(SUGGESTION_BUDGET),
         plugin_names: BTreeSet::new(),
         client_bindings: BTreeMap::new(),
+        pending_component_rules: Vec::new(),
     };
     for decl in decls {
         checker.check_decl(decl);
     }
     checker.check_waivers(decls);
+    checker.push_pending_component_rules();
     checker.check_ambiguous_paths();
     (checker.model, checker.errors)
 }
@@ -115,6 +117,9 @@ pub struct Checker<'a> {
     plugin_names: BTreeSet<String>,
     /// The entity each library of a `clients` list is bound to (`duplicate-client-binding`).
     client_bindings: BTreeMap<String, (String, Span)>,
+    /// The rules of the components' `depends_on` and `public` keys, added after every
+    /// declaration is checked (`crate::kinds::boundary`).
+    pub pending_component_rules: Vec<Rule>,
 }
 
 impl<'a> Checker<'a> {

@@ -1,4 +1,4 @@
-//! `invariant`: 18 surface forms, 11 rule kinds.
+//! `invariant`: 18 surface forms, 11 rule kinds (and the four boundary forms of the next section).
 //!
 //! # What it checks
 //! Plain endpoints are declared entities (`unknown-entity`); `role`, `layer` and `resource`
@@ -92,7 +92,14 @@ impl Checker<'_> {
         &mut self,
         parsed: &ParsedRule<InvariantRule>,
     ) -> Vec<(RuleKind, RuleBody)> {
+        if let Some(rules) = self.check_boundary_rule(&parsed.rule) {
+            return rules;
+        }
         match &parsed.rule {
+            InvariantRule::Undeclared { .. }
+            | InvariantRule::Unresolved { .. }
+            | InvariantRule::CycleAmong { .. }
+            | InvariantRule::CycleWithin { .. } => Vec::new(),
             InvariantRule::Pair { kind, from, to } => {
                 let pairs = self.expand_pairs(from, to, parsed.span).unwrap_or_default();
                 pairs

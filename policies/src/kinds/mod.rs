@@ -4,6 +4,7 @@
 //!
 //! [`REGISTRY`] lists every kind explicitly; nothing is discovered by file scanning.
 
+pub mod boundary;
 pub mod change_policy;
 pub mod contract;
 pub mod data_policy;
@@ -32,7 +33,7 @@ pub struct KindEntry {
 }
 
 /// Every rule-holding declaration kind, in `language.md` §2 order.
-pub const REGISTRY: [KindEntry; 11] = [
+pub const REGISTRY: [KindEntry; 12] = [
     KindEntry {
         keyword: "invariant",
         declaration_kind: DeclarationKind::Invariant,
@@ -48,6 +49,8 @@ pub const REGISTRY: [KindEntry; 11] = [
             RuleKind::RequireOperationOnDataIn,
             RuleKind::RequireDependencyViaInterface,
             RuleKind::RequireContractImplementedBy,
+            RuleKind::DenyCycle,
+            RuleKind::DenyUnresolvedImport,
         ],
     },
     KindEntry {
@@ -109,6 +112,11 @@ pub const REGISTRY: [KindEntry; 11] = [
         keyword: "change_policy",
         declaration_kind: DeclarationKind::ChangePolicy,
         rule_kinds: &[RuleKind::RequireTouched],
+    },
+    KindEntry {
+        keyword: "component",
+        declaration_kind: DeclarationKind::Component,
+        rule_kinds: &[RuleKind::DependsOn, RuleKind::PublicInterface],
     },
 ];
 

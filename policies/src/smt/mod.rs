@@ -116,6 +116,11 @@
 //! | DenyUnauthenticatedFlow / DenyUnencryptedFlow | `(not (unauthenticated A B))` / `(not (unencrypted A B))` |
 //! | RequireOperationIn / OnDataIn | `(forall ((c Entity)) (=> (placed OP c) (= c C)))` / with `placed_on OP D` |
 //! | RequireDependencyViaInterface(A, B, I) | `(forall ((i Interface)) (=> (depends_via A B i) (= i I)))` |
+//! | DependsOn(C, D1…Dn) | `(forall ((x Entity)) (=> (edge C x) (or (= x D1) …)))` (closed world), with `(distinct …)` |
+//! | PublicInterface(B) | `(forall ((f Entity) (t Entity)) (=> (and (edge f t) (owned_by t B) (not (owned_by f B))) (public t)))` |
+//! | DenyCycle among vertices | `(forall ((x Entity)) (not (cycle_reach x x)))` with the ground closure along the witness cycle (`module.rs`) |
+//! | DenyCycle within C | `(forall ((x Entity)) (=> (owned_by x C) (not (cycle_reach x x))))` |
+//! | DenyUnresolvedImport(C) | `(forall ((f Entity) (s Specifier)) (=> (owned_by f C) (not (unresolved f s))))` |
 //!
 //! Values: `==` is `(= x v)`, `!=` `(not (= x v))`, an ordering `(and ((_ is num) x) (< (num_of x) n))`;
 //! strings are literals with `"` doubled and every character outside printable ASCII (and `\`)
@@ -137,6 +142,7 @@ mod di;
 mod domain;
 mod event;
 mod machine;
+mod module;
 mod permission;
 mod rules;
 mod slice;
@@ -147,6 +153,7 @@ mod workflow;
 pub use chain::{file_symbol, ChainHop, ChainRelation, ChainVertex};
 pub use contract::HttpEndpoint;
 pub use event::EventScope;
+pub use module::{CycleHop, CycleVertex};
 pub use rules::{permanent_constraint, rule_name};
 pub use slice::{AssertionRole, Slice, SliceBuilder, TrackedAssertion};
 pub use symbol::{data_symbol, entity_symbol, quote_symbol};

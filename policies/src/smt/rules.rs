@@ -207,6 +207,22 @@ pub fn permanent_constraint(rule: &Rule, model: &Model) -> Option<Slice> {
             builder.touched_axiom();
             builder.distinct_names();
         }
+        (RuleKind::DependsOn, RuleBody::Closed { component, allowed }) => {
+            builder.deny_undeclared(name, component, allowed);
+            builder.distinct_names();
+        }
+        (RuleKind::PublicInterface, RuleBody::Public { component, .. }) => {
+            builder.require_public(name, component);
+        }
+        (RuleKind::DenyCycle, RuleBody::Cycle { .. }) => {
+            builder.deny_cycle(name, None);
+        }
+        (RuleKind::DenyCycle, RuleBody::CycleWithin { component }) => {
+            builder.deny_cycle(name, Some(component));
+        }
+        (RuleKind::DenyUnresolvedImport, RuleBody::Unresolved { component }) => {
+            builder.deny_unresolved(name, component);
+        }
         _ => return None,
     }
     Some(builder.finish())

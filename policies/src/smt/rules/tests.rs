@@ -115,6 +115,17 @@ fn spec_for(kind: RuleKind) -> String {
             "component ApiDocs { runs_on: app  paths: \"docs/api.md\" }\n\
              change_policy Fresh { require touched ApiDocs when touched Api }"
         }
+        RuleKind::DependsOn => {
+            "component Billing { runs_on: app  paths: \"billing/**\"  depends_on: Api, db }\n\
+             invariant Closed { deny undeclared dependencies in Web }"
+        }
+        RuleKind::PublicInterface => {
+            "component Billing { runs_on: app  paths: \"billing/**\"  public: \"billing/index.ts\", \"billing/api/**\" }"
+        }
+        RuleKind::DenyCycle => {
+            "invariant Acyclic { deny cycle among layer *, Api, Repo\n deny cycle within Api }"
+        }
+        RuleKind::DenyUnresolvedImport => "invariant Imports { deny unresolved imports in role application }",
     };
     let extra = match kind {
         RuleKind::WorkflowAction | RuleKind::WorkflowPermission | RuleKind::WorkflowStepOrder => {
@@ -260,4 +271,8 @@ snapshot_kinds! {
     require_auth => RequireAuth,
     deny_flow_when_data => DenyFlowWhenData,
     require_touched => RequireTouched,
+    depends_on => DependsOn,
+    public_interface => PublicInterface,
+    deny_cycle => DenyCycle,
+    deny_unresolved_import => DenyUnresolvedImport,
 }

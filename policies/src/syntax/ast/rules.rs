@@ -53,6 +53,33 @@ impl EndpointSyntax {
     }
 }
 
+/// A position of the boundary rules (`deny cycle among …`, `… in …`, `… within …`): a plain
+/// name or selector, `*`, or `layer *` / `role *`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GroupSyntax {
+    /// `*`: every component.
+    Every(Span),
+    /// `layer *` or `role *`: every layer or role (each one group in `deny cycle among`).
+    EverySelector {
+        /// `layer` or `role`.
+        kind: SelectorKind,
+        /// From the keyword to the `*`.
+        span: Span,
+    },
+    /// A plain name or a selector.
+    Endpoint(EndpointSyntax),
+}
+
+impl GroupSyntax {
+    /// The whole position.
+    pub fn span(&self) -> Span {
+        match self {
+            Self::Every(span) | Self::EverySelector { span, .. } => *span,
+            Self::Endpoint(endpoint) => endpoint.span(),
+        }
+    }
+}
+
 /// An invariant rule (§2.7), one variant per group of forms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InvariantRule {
@@ -100,6 +127,26 @@ pub enum InvariantRule {
         to: EndpointSyntax,
         /// The free-form interface name.
         interface: Ident,
+    },
+    /// `deny undeclared dependencies in G`: closes the selected components.
+    Undeclared {
+        /// The selected components.
+        scope: GroupSyntax,
+    },
+    /// `deny unresolved imports in G`.
+    Unresolved {
+        /// The selected components.
+        scope: GroupSyntax,
+    },
+    /// `deny cycle among G { "," G }`.
+    CycleAmong {
+        /// The groups, as written.
+        groups: Vec<GroupSyntax>,
+    },
+    /// `deny cycle within G`: among the files of each selected component.
+    CycleWithin {
+        /// The selected components.
+        scope: GroupSyntax,
     },
     /// `require contract K implemented_by C`.
     Contract {

@@ -316,14 +316,16 @@ impl<'t> Parser<'t> {
     ///
     /// The text is canonical, independent of the source layout: tokens are joined by single
     /// spaces, except that `.` joins its neighbours directly (`Role.Admin`, `Order.items.length`)
-    /// and `:` attaches to the token before it (`contents: write`).
+    /// and `:` and `,` attach to the token before it (`contents: write`, `among Api, Domain`).
     pub fn text_since(&self, start: usize) -> (String, Span) {
         let tokens = self.tokens.get(start..self.pos).unwrap_or_default();
         let mut text = String::new();
         let mut previous: Option<TokenKind> = None;
         for token in tokens {
-            let is_tight = matches!(token.kind, TokenKind::Dot | TokenKind::Colon)
-                || previous == Some(TokenKind::Dot);
+            let is_tight = matches!(
+                token.kind,
+                TokenKind::Dot | TokenKind::Colon | TokenKind::Comma
+            ) || previous == Some(TokenKind::Dot);
             if previous.is_some() && !is_tight {
                 text.push(' ');
             }

@@ -198,6 +198,28 @@ impl Parser<'_> {
                 }
                 "paths" => EntryValue::Globs(self.parse_globs()?),
                 "implements" | "consumes" | "handles" => EntryValue::Names(self.parse_name_list()?),
+                "depends_on" => {
+                    if self.at(TokenKind::LeftBracket)
+                        && self.nth(1).kind == TokenKind::RightBracket
+                    {
+                        self.bump();
+                        self.bump();
+                        EntryValue::Names(Vec::new())
+                    } else {
+                        EntryValue::Names(self.parse_name_list()?)
+                    }
+                }
+                "public" => {
+                    if self.at(TokenKind::LeftBracket) {
+                        EntryValue::Globs(self.parse_globs()?)
+                    } else {
+                        let mut globs = vec![self.expect_string()?];
+                        while self.eat(TokenKind::Comma).is_some() {
+                            globs.push(self.expect_string()?);
+                        }
+                        EntryValue::Globs(globs)
+                    }
+                }
                 _ => EntryValue::Other(self.parse_values()?),
             };
             entries.push(ComponentEntry { key, value });

@@ -3,10 +3,10 @@
 use super::cursor::ident;
 use super::{ParseResult, Parser, RULE_KEYWORDS};
 use crate::model::RuleKind;
-use crate::syntax::ast::{EndpointSyntax, InvariantRule, SelectorKind};
+use crate::syntax::ast::{EndpointSyntax, GroupSyntax, InvariantRule, SelectorKind};
 use crate::syntax::token::TokenKind;
 
-const DENY_FORMS: [&str; 9] = [
+const DENY_FORMS: [&str; 12] = [
     "flow",
     "reach",
     "dataflow",
@@ -16,6 +16,9 @@ const DENY_FORMS: [&str; 9] = [
     "unencrypted",
     "operation",
     "dependency",
+    "undeclared",
+    "unresolved",
+    "cycle",
 ];
 
 const REQUIRE_FORMS: [&str; 7] = [
@@ -48,6 +51,30 @@ impl Parser<'_> {
                     self.parse_pair(RuleKind::DenyUnencryptedFlow)
                 }
                 "operation" => self.parse_operation("outside"),
+                "undeclared" => {
+                    self.expect_word("dependencies")?;
+                    self.expect_word("in")?;
+                    let scope = self.parse_group()?;
+                    Ok(InvariantRule::Undeclared { scope })
+                }
+                "unresolved" => {
+                    self.expect_word("imports")?;
+                    self.expect_word("in")?;
+                    let scope = self.parse_group()?;
+                    Ok(InvariantRule::Unresolved { scope })
+                }
+                "cycle" => {
+                    let connective = self.expect_one_of(&["among", "within"])?;
+                    if connective.text == "within" {
+                        let scope = self.parse_group()?;
+                        return Ok(InvariantRule::CycleWithin { scope });
+                    }
+                    let mut groups = vec![self.parse_group()?];
+                    while self.eat(TokenKind::Comma).is_some() {
+                        groups.push(self.parse_group()?);
+                    }
+                    Ok(InvariantRule::CycleAmong { groups })
+                }
                 _ => self.parse_dependency(&["without", "interface"]),
             }
         } else {
@@ -142,6 +169,25 @@ impl Parser<'_> {
             to,
             interface,
         })
+    }
+
+    /// `"*" | ( "layer" | "role" ) "*" | ep`: a position of the boundary rules.
+    fn parse_group(&mut self) -> ParseResult<GroupSyntax> {
+        if let Some(star) = self.eat(TokenKind::Star) {
+            return Ok(GroupSyntax::Every(star.span));
+        }
+        let kind = match self.current().text.as_str() {
+            "layer" => Some(SelectorKind::Layer),
+            "role" => Some(SelectorKind::Role),
+            _ => None,
+        };
+        if let (Some(kind), TokenKind::Star) = (kind, self.nth(1).kind) {
+            let keyword = self.bump();
+            let star = self.bump();
+            let span = keyword.span.to(star.span);
+            return Ok(GroupSyntax::EverySelector { kind, span });
+        }
+        self.parse_endpoint().map(GroupSyntax::Endpoint)
     }
 
     /// `"role" NAME | "layer" NAME | "resource" NAME | NAME` (§1.4 rule 3).

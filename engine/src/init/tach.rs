@@ -1,0 +1,439 @@
+//! `lintel init --from tach.toml`: Tach's modules, dependencies, interfaces, layers and excludes
+//! as a spec (`docs/MIGRATING.md` maps each key).
+//!
+//! - A module (`path = "a.b"` under a source root) is a component over the package folder
+//!   `a/b/**`, or over the file `a/b.py` when that is what exists; `paths = [...]` makes one
+//!   component per path with the same settings.
+//! - `depends_on` closes the component. Tach lets a module in a layer use every module of the
+//!   lower layers (down to the first closed layer) without declaring it, and a `utility` module
+//!   from anywhere: both are added to its `depends_on`. A module without `depends_on` stays open;
+//!   an `unchecked` module is never closed.
+//! - `cannot_depend_on` is `deny flow A -> B`; `layers` (highest first) give `layer:` and
+//!   `deny flow layer low -> layer high` (and past a closed layer, `deny flow layer high -> layer
+//!   below`); `forbid_circular_dependencies` is `deny cycle among *`.
+//! - `[[interfaces]]` make each `from` module `public` through its `__init__.py` and the
+//!   submodule or subpackage the first segment of an `expose` pattern names, where one exists
+//!   (Tach exposes names, lintel files); a `from` pattern is a module path, or a prefix ending in
+//!   `.*`. The deprecated `strict = true` makes the `__init__.py` alone public.
+//! - `exclude` paths are globs of files: a folder pattern `**/tests` also gets `**/tests/**`, and
+//!   an old regular expression `.*egg-info` becomes `**/*egg-info`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::EngineError;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TachConfig {
+    modules: Vec<ModuleConfig>,
+    interfaces: Vec<InterfaceConfig>,
+    layers: Vec<LayerConfig>,
+    exclude: Vec<String>,
+    source_roots: Vec<String>,
+    forbid_circular_dependencies: bool,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ModuleConfig {
+    path: Option<String>,
+    paths: Vec<String>,
+    depends_on: Option<Vec<Dependency>>,
+    cannot_depend_on: Option<Vec<String>>,
+    layer: Option<String>,
+    utility: bool,
+    unchecked: bool,
+    strict: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Dependency {
+    Path(String),
+    Detailed { path: String },
+}
+
+impl Dependency {
+    fn path(&self) -> &str {
+        match self {
+            Self::Path(path) | Self::Detailed { path } => path,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum LayerConfig {
+    Name(String),
+    Detailed {
+        name: String,
+        #[serde(default)]
+        closed: bool,
+    },
+}
+
+impl LayerConfig {
+    fn name(&self) -> &str {
+        match self {
+            Self::Name(name) | Self::Detailed { name, .. } => name,
+        }
+    }
+
+    fn is_closed(&self) -> bool {
+        matches!(self, Self::Detailed { closed: true, .. })
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct InterfaceConfig {
+    expose: Vec<String>,
+    from: Vec<String>,
+}
+
+/// One component of the translation.
+struct Module<'a> {
+    /// The Tach module path (`a.b`).
+    path: String,
+    name: String,
+    /// Its glob, and whether it is a package folder.
+    glob: String,
+    folder: Option<String>,
+    config: &'a ModuleConfig,
+    public: BTreeSet<String>,
+}
+
+/// The spec text for a `tach.toml` (`source_name` is its project-relative name).
+pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String, EngineError> {
+    let config: TachConfig = toml::from_str(text).map_err(|error| {
+        EngineError::Usage(format!(
+            "`{source_name}` is not a valid tach.toml: {}",
+            error.message()
+        ))
+    })?;
+    let roots: Vec<String> = if config.source_roots.is_empty() {
+        vec![".".to_owned()]
+    } else {
+        config.source_roots.clone()
+    };
+    let mut modules: Vec<Module<'_>> = Vec::new();
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for module in &config.modules {
+        let paths: Vec<&String> = module.path.iter().chain(&module.paths).collect();
+        for path in paths {
+            if path == "<root>" {
+                continue;
+            }
+            let (glob, folder) = locate(path, &roots, project);
+            let name = unique(component_name(path), &mut names);
+            modules.push(Module {
+                path: path.clone(),
+                name,
+                glob,
+                folder,
+                config: module,
+                public: BTreeSet::new(),
+            });
+        }
+    }
+    // Tach's deprecated strict mode: only the package's `__init__.py` is public.
+    for module in &mut modules {
+        if let (true, Some(folder)) = (module.config.strict, &module.folder) {
+            module.public.insert(format!("{folder}/__init__.py"));
+        }
+    }
+    for interface in &config.interfaces {
+        for module in &mut modules {
+            if !interface
+                .from
+                .iter()
+                .any(|pattern| matches(pattern, &module.path))
+            {
+                continue;
+            }
+            let Some(folder) = &module.folder else {
+                continue;
+            };
+            if interface.expose.iter().any(|pattern| pattern == ".*") {
+                continue;
+            }
+            module.public.insert(format!("{folder}/__init__.py"));
+            for pattern in &interface.expose {
+                let segment: String = pattern
+                    .chars()
+                    .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
+                    .collect();
+                if segment.is_empty() {
+                    continue;
+                }
+                // A name the package's `__init__.py` exports is public through it; a submodule
+                // or subpackage of that name is public itself.
+                if project.join(format!("{folder}/{segment}.py")).is_file() {
+                    module.public.insert(format!("{folder}/{segment}.py"));
+                }
+                if project.join(format!("{folder}/{segment}")).is_dir() {
+                    module.public.insert(format!("{folder}/{segment}/**"));
+                }
+            }
+        }
+    }
+    let by_path: BTreeMap<&str, &str> = modules
+        .iter()
+        .map(|module| (module.path.as_str(), module.name.as_str()))
+        .collect();
+    let layer_names: Vec<&str> = config.layers.iter().map(LayerConfig::name).collect();
+    let layer_index = |layer: Option<&String>| {
+        layer.and_then(|layer| layer_names.iter().position(|name| name == layer))
+    };
+    let utilities: Vec<&str> = modules
+        .iter()
+        .filter(|module| module.config.utility)
+        .map(|module| module.name.as_str())
+        .collect();
+
+    let mut spec = format!(
+        "// Translated from `{source_name}` by `lintel init --from`: review it, then run `lintel check --all`.\n\
+         // Each Tach module is a component; `depends_on` closes it (a module without one stays open).\n\n\
+         node app : server\n"
+    );
+    let excludes = exclude_globs(&config.exclude);
+    if !excludes.is_empty() {
+        spec.push_str(&format!("\nexclude {}\n", quoted(&excludes)));
+    }
+    spec.push('\n');
+    let mut rules: Vec<String> = Vec::new();
+    for module in &modules {
+        let mut entry = format!(
+            "component {} {{ runs_on: app  paths: \"{}\"",
+            module.name, module.glob
+        );
+        if let Some(layer) = &module.config.layer {
+            entry.push_str(&format!("  layer: {}", identifier(layer)));
+        }
+        if let (Some(declared), false) = (&module.config.depends_on, module.config.unchecked) {
+            let mut allowed: Vec<&str> = Vec::new();
+            let mut unknown: Vec<&str> = Vec::new();
+            for dependency in declared {
+                match by_path.get(dependency.path()) {
+                    Some(name) => allowed.push(name),
+                    None => unknown.push(dependency.path()),
+                }
+            }
+            // A module may use the lower layers (down to the first closed one) and utilities.
+            if let Some(own) = layer_index(module.config.layer.as_ref()) {
+                for other in &modules {
+                    if let Some(index) = layer_index(other.config.layer.as_ref()) {
+                        let is_reachable = index > own
+                            && !config
+                                .layers
+                                .get(own + 1..index)
+                                .unwrap_or_default()
+                                .iter()
+                                .any(LayerConfig::is_closed);
+                        if is_reachable {
+                            allowed.push(&other.name);
+                        }
+                    }
+                }
+            }
+            allowed.extend(utilities.iter().copied());
+            let mut seen = BTreeSet::new();
+            allowed.retain(|name| *name != module.name && seen.insert(*name));
+            if allowed.is_empty() {
+                entry.push_str("  depends_on: []");
+            } else {
+                entry.push_str(&format!("  depends_on: {}", allowed.join(", ")));
+            }
+            for path in unknown {
+                rules.push(format!(
+                    "  // `{}` depends_on `{path}`, which is no module of the config",
+                    module.path
+                ));
+            }
+        }
+        if !module.public.is_empty() {
+            let globs: Vec<String> = module.public.iter().cloned().collect();
+            entry.push_str(&format!("  public: {}", quoted(&globs)));
+        }
+        entry.push_str(" }\n");
+        spec.push_str(&entry);
+        if module.config.unchecked {
+            continue;
+        }
+        for forbidden in module.config.cannot_depend_on.iter().flatten() {
+            if let Some(name) = by_path.get(forbidden.as_str()) {
+                rules.push(format!("  deny flow {} -> {name}", module.name));
+            }
+        }
+    }
+    let used_layers: BTreeSet<&str> = modules
+        .iter()
+        .filter_map(|module| module.config.layer.as_deref())
+        .collect();
+    let present: Vec<(usize, &LayerConfig)> = config
+        .layers
+        .iter()
+        .enumerate()
+        .filter(|(_, layer)| used_layers.contains(layer.name()))
+        .collect();
+    for (high_index, high) in &present {
+        for (low_index, low) in &present {
+            if low_index > high_index {
+                rules.push(format!(
+                    "  deny flow layer {} -> layer {}",
+                    identifier(low.name()),
+                    identifier(high.name())
+                ));
+                let skips_closed = config
+                    .layers
+                    .get(high_index + 1..*low_index)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(LayerConfig::is_closed);
+                if skips_closed {
+                    rules.push(format!(
+                        "  deny flow layer {} -> layer {}",
+                        identifier(high.name()),
+                        identifier(low.name())
+                    ));
+                }
+            }
+        }
+    }
+    if config.forbid_circular_dependencies && modules.len() > 1 {
+        rules.push("  deny cycle among *".to_owned());
+    }
+    if rules
+        .iter()
+        .any(|rule| !rule.trim_start().starts_with("//"))
+    {
+        spec.push_str("\ninvariant Tach {\n");
+        for rule in rules {
+            spec.push_str(&rule);
+            spec.push('\n');
+        }
+        spec.push_str("}\n");
+    } else {
+        for rule in rules {
+            spec.push_str(&rule);
+            spec.push('\n');
+        }
+    }
+    Ok(spec)
+}
+
+/// The glob of a module, and its folder when it is a package: the first of `root/a/b/` and
+/// `root/a/b.py` that exists, else the folder.
+fn locate(path: &str, roots: &[String], project: &Path) -> (String, Option<String>) {
+    let relative = path.replace('.', "/");
+    let under = |root: &str| {
+        let root = root.trim_start_matches("./").trim_end_matches('/');
+        if root.is_empty() || root == "." {
+            relative.clone()
+        } else {
+            format!("{root}/{relative}")
+        }
+    };
+    for root in roots {
+        let folder = under(root);
+        if project.join(&folder).is_dir() {
+            return (format!("{folder}/**"), Some(folder));
+        }
+        let file = format!("{folder}.py");
+        if project.join(&file).is_file() {
+            return (file, None);
+        }
+    }
+    let folder = roots
+        .first()
+        .map_or_else(|| relative.clone(), |root| under(root));
+    (format!("{folder}/**"), Some(folder))
+}
+
+/// `shop.orders_api` → `ShopOrdersApi`.
+fn component_name(path: &str) -> String {
+    let mut name = String::new();
+    for part in path.split(|character: char| !character.is_ascii_alphanumeric()) {
+        let mut characters = part.chars();
+        if let Some(first) = characters.next() {
+            name.push(first.to_ascii_uppercase());
+            name.extend(characters);
+        }
+    }
+    if !name.starts_with(|character: char| character.is_ascii_alphabetic()) {
+        name.insert(0, 'M');
+    }
+    name
+}
+
+fn unique(name: String, taken: &mut BTreeSet<String>) -> String {
+    let mut candidate = name.clone();
+    let mut counter = 2;
+    while !taken.insert(candidate.clone()) {
+        candidate = format!("{name}{counter}");
+        counter += 1;
+    }
+    candidate
+}
+
+/// A layer name as a word of the language.
+fn identifier(text: &str) -> String {
+    let mut word: String = text
+        .chars()
+        .map(|character| {
+            if character.is_ascii_alphanumeric() {
+                character
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !word.starts_with(|character: char| character.is_ascii_alphabetic() || character == '_') {
+        word.insert(0, '_');
+    }
+    word
+}
+
+/// A Tach `from` pattern against a module path: equal, or a prefix ending in `.*`.
+fn matches(pattern: &str, path: &str) -> bool {
+    if pattern == ".*" {
+        return true;
+    }
+    match pattern.strip_suffix(".*") {
+        Some(prefix) => path == prefix || path.starts_with(&format!("{prefix}.")),
+        None => pattern == path,
+    }
+}
+
+fn exclude_globs(patterns: &[String]) -> Vec<String> {
+    let mut globs: Vec<String> = Vec::new();
+    for pattern in patterns {
+        let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
+        // Tach before 0.9 took regular expressions: `.*__pycache__` is `**/*__pycache__`.
+        let pattern = match pattern.strip_prefix(".*") {
+            Some(rest) => format!("**/*{rest}"),
+            None => pattern.to_owned(),
+        };
+        let pattern = pattern.as_str();
+        if pattern.is_empty() || pattern.starts_with('/') || pattern.contains("..") {
+            continue;
+        }
+        globs.push(pattern.to_owned());
+        let last = pattern.rsplit('/').next().unwrap_or(pattern);
+        if !last.contains('.') && !pattern.ends_with("**") {
+            globs.push(format!("{pattern}/**"));
+        }
+    }
+    globs
+}
+
+fn quoted(globs: &[String]) -> String {
+    globs
+        .iter()
+        .map(|glob| format!("\"{}\"", glob.replace('\\', "\\\\").replace('"', "\\\"")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

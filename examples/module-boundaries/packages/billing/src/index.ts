@@ -1,0 +1,2 @@
+export { priceOf } from "./api/prices";
+export { invoiceFor } from "./api/invoices";

@@ -1,0 +1,2 @@
+export { Order } from "./order";
+export { Line } from "./line";

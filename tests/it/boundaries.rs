@@ -1,0 +1,987 @@
+//! The module-boundary rules end to end: closed components, public interfaces, cycles and
+//! unresolved imports on the `module-boundaries` example and on small projects built in temporary
+//! directories and git repositories (real tree-sitter, real Z3, the stock `z3` for replays).
+
+use std::path::Path;
+
+use engine::check::{run_check, CheckOptions};
+use engine::scope::ScopeRequest;
+use engine::solve::Z3Solver;
+use git2::Repository;
+
+use crate::{check, check_example, commit_all, replay_with_z3, run_cli};
+
+fn write(root: &Path, path: &str, text: &str) {
+    let full = root.join(path);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(full, text).unwrap();
+}
+
+/// (type, rule text, file:line, members or `from -> to`) of every violation.
+fn findings(verdict: &serde_json::Value) -> Vec<(String, String, String, String)> {
+    verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            let detected = &violation["detected"];
+            let what = match detected["members"].as_array() {
+                Some(members) => members
+                    .iter()
+                    .map(|member| member.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                None => format!(
+                    "{} -> {}",
+                    detected["from"].as_str().unwrap_or_default(),
+                    detected["to"].as_str().unwrap_or_default()
+                ),
+            };
+            (
+                violation["type"].as_str().unwrap().to_owned(),
+                violation["rule"]["text"].as_str().unwrap().to_owned(),
+                format!(
+                    "{}:{}",
+                    detected["file"].as_str().unwrap(),
+                    detected["line"]
+                ),
+                what,
+            )
+        })
+        .collect()
+}
+
+fn owned(rows: &[(&str, &str, &str, &str)]) -> Vec<(String, String, String, String)> {
+    rows.iter()
+        .map(|(a, b, c, d)| {
+            (
+                (*a).to_owned(),
+                (*b).to_owned(),
+                (*c).to_owned(),
+                (*d).to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn module_boundaries_example_reports_one_finding_of_each_form() {
+    let verdict = check_example("module-boundaries");
+    assert_eq!(verdict["verdict"], "fail");
+    let public = "public: \"packages/billing/src/index.ts\", \"packages/billing/src/api/**\"";
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "cycle_violation",
+                "deny cycle among layer *",
+                "packages/orders/src/order.ts:4",
+                "layer Domain, layer Service"
+            ),
+            (
+                "cycle_violation",
+                "deny cycle within Orders",
+                "packages/orders/src/line.ts:2",
+                "packages/orders/src/line.ts, packages/orders/src/order.ts"
+            ),
+            (
+                "dependency_violation",
+                "deny undeclared dependencies in *",
+                "packages/orders/src/order.ts:4",
+                "Orders -> Billing"
+            ),
+            (
+                "interface_violation",
+                public,
+                "packages/web/src/App.tsx:5",
+                "Web -> Billing"
+            ),
+            (
+                "unresolved_import_violation",
+                "deny unresolved imports in *",
+                "packages/web/src/App.tsx:7",
+                "Web -> "
+            ),
+        ])
+    );
+    let violations = verdict["violations"].as_array().unwrap();
+    let layer_cycle = &violations[0];
+    assert_eq!(
+        layer_cycle["detected"]["path"],
+        serde_json::json!(["layer Domain", "layer Service", "layer Domain"])
+    );
+    assert_eq!(layer_cycle["rule"]["kind"], "DenyCycle");
+    let interface = &violations[3];
+    assert_eq!(interface["rule"]["kind"], "PublicInterface");
+    assert_eq!(interface["invariant"], "Billing");
+    assert_eq!(
+        interface["detected"]["files"],
+        serde_json::json!(["packages/billing/src/internal/ledger.ts"])
+    );
+    assert_eq!(
+        interface["detected"]["public_files"],
+        serde_json::json!([
+            "packages/billing/src/api/invoices.ts",
+            "packages/billing/src/api/prices.ts",
+            "packages/billing/src/index.ts"
+        ])
+    );
+    assert!(violations
+        .iter()
+        .all(|violation| violation["blocking"] == true && violation["status"] == "unchanged"));
+    // Every rule is covered: four closed components, the two cycle rules, four unresolved rules
+    // and the public interface.
+    let coverage = verdict["rule_coverage"].as_array().unwrap();
+    assert_eq!(coverage.len(), 11);
+    let failing: Vec<&str> = coverage
+        .iter()
+        .filter(|entry| entry["status"] == "fail")
+        .map(|entry| entry["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        failing,
+        [
+            public,
+            "deny cycle among layer *",
+            "deny cycle within Orders",
+            "deny undeclared dependencies in *",
+            "deny unresolved imports in *"
+        ]
+    );
+}
+
+#[test]
+fn every_boundary_proof_names_rule_and_fact_and_replays_unsat_in_stock_z3() {
+    let options = CheckOptions {
+        scope: ScopeRequest::All,
+        ..CheckOptions::new(tests::example("module-boundaries"))
+    };
+    let run = run_check(&options, &Z3Solver).unwrap();
+    assert_eq!(run.verdict.violations.len(), 5);
+    for violation in &run.verdict.violations {
+        let core = &violation.z3_proof.unsat_core;
+        assert!(
+            core.iter().any(|name| name.contains(" rule ")),
+            "core names the rule: {core:?}"
+        );
+        assert!(
+            core.iter().any(|name| name.contains(" fact ")),
+            "core names a fact: {core:?}"
+        );
+        let detail = &run.details[&violation.id];
+        assert_eq!(
+            replay_with_z3(&detail.smt_script),
+            "unsat",
+            "{}",
+            violation.id
+        );
+    }
+    // explain finds a cycle by its id, and its fix class is the dependency one.
+    let cycle = &run.verdict.violations[0];
+    let project = tests::example("module-boundaries");
+    let (code, output) = run_cli(&[
+        "explain",
+        "--violation",
+        &cycle.id,
+        "--all",
+        "--json",
+        "--project",
+        project.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{output}");
+    let explained: serde_json::Value = serde_json::from_str(&output).unwrap();
+    assert_eq!(explained["rule"], "DenyCycle");
+    assert_eq!(explained["fix_class"], "move_dependency");
+    assert_eq!(explained["graph_fact_chain"].as_array().unwrap().len(), 2);
+}
+
+const CLOSED_SPEC: &str = r#"
+node app : server
+node db  : postgres
+component Api    { runs_on: app  paths: "api/**"     depends_on: Domain }
+component Domain { runs_on: app  paths: "domain/**"  public: "domain/index.ts" }
+component Infra  { runs_on: app  paths: "infra/**" }
+"#;
+
+#[test]
+fn a_component_without_depends_on_stays_open_and_public_files_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "architecture.ag", CLOSED_SPEC);
+    write(
+        root,
+        "api/orders.ts",
+        "import { order } from \"../domain/index\";\nexport const api = order;\n",
+    );
+    write(
+        root,
+        "domain/index.ts",
+        "import { repo } from \"./repo\";\nexport const order = repo;\n",
+    );
+    write(root, "domain/repo.ts", "export const repo = 1;\n");
+    // Infra is open: it may use anything, the database and Domain's internals included.
+    write(
+        root,
+        "infra/db.ts",
+        "import { Pool } from \"pg\";\nimport { repo } from \"../domain/repo\";\nexport const pool = new Pool(repo);\n",
+    );
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[(
+            "interface_violation",
+            "public: \"domain/index.ts\"",
+            "infra/db.ts:2",
+            "Infra -> Domain"
+        )])
+    );
+    // Closing Infra with the database only makes its import of Domain a dependency violation too.
+    write(
+        root,
+        "architecture.ag",
+        &CLOSED_SPEC.replace(
+            "paths: \"infra/**\" }",
+            "paths: \"infra/**\"  depends_on: db }",
+        ),
+    );
+    let verdict = check(root, ScopeRequest::All, 1);
+    let types: Vec<String> = findings(&verdict)
+        .into_iter()
+        .map(|(kind, text, at, what)| format!("{kind} {text} {at} {what}"))
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "dependency_violation depends_on: db infra/db.ts:2 Infra -> Domain",
+            "interface_violation public: \"domain/index.ts\" infra/db.ts:2 Infra -> Domain",
+        ]
+    );
+}
+
+#[test]
+fn bad_boundary_specs_are_coded_errors_with_suggestions() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        &format!("{CLOSED_SPEC}component Web {{ runs_on: app  paths: \"web/**\"  depends_on: Domian }}\n"),
+    );
+    let (code, output) = run_cli(&[
+        "check",
+        "--all",
+        "--json",
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    let verdict: serde_json::Value = serde_json::from_str(&output).unwrap();
+    assert_eq!(verdict["error"]["code"], "unknown-entity");
+    assert_eq!(verdict["diagnostics"][0]["help"], "did you mean `Domain`?");
+}
+
+const CYCLE_SPEC: &str = r#"
+node app : server
+component A { runs_on: app  paths: "a/**" }
+component B { runs_on: app  paths: "b/**" }
+component C { runs_on: app  paths: "c/**" }
+invariant Acyclic { deny cycle among * }
+"#;
+
+fn import(target: &str) -> String {
+    format!("import {{ value }} from \"{target}\";\nexport const next = value + 1;\n")
+}
+
+fn cycle_repository(files: &[(&str, &str)]) -> (tempfile::TempDir, Repository) {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", CYCLE_SPEC);
+    for (path, text) in files {
+        write(dir.path(), path, text);
+    }
+    commit_all(&repository, "base");
+    repository
+        .branch(
+            "main-base",
+            &repository.head().unwrap().peel_to_commit().unwrap(),
+            true,
+        )
+        .unwrap();
+    (dir, repository)
+}
+
+/// (members, status) of every cycle finding.
+fn cycles(verdict: &serde_json::Value) -> Vec<(String, String)> {
+    verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|violation| violation["type"] == "cycle_violation")
+        .map(|violation| {
+            (
+                violation["detected"]["members"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|member| member.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                violation["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn diff_marks_a_cycle_with_other_members_new_and_an_unchanged_one_existing() {
+    let (dir, repository) = cycle_repository(&[
+        ("a/a.ts", &import("../b/b")),
+        ("b/b.ts", &import("../a/a")),
+        ("c/c.ts", "export const value = 3;\n"),
+    ]);
+    // A change outside the loop reports nothing (no fact of the cycle is in scope, §3.1) …
+    write(dir.path(), "c/c.ts", "export const value = 4;\n");
+    commit_all(&repository, "touch c");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    assert_eq!(cycles(&verdict), []);
+    // … and a change to a file of the loop that keeps its edges finds the base's cycle {A, B}.
+    write(
+        dir.path(),
+        "a/a.ts",
+        &format!("// edited\n{}", import("../b/b")),
+    );
+    commit_all(&repository, "touch a");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    assert_eq!(
+        cycles(&verdict),
+        [("A,B".to_owned(), "existing".to_owned())]
+    );
+    assert_eq!(verdict["violations"][0]["blocking"], true);
+    // B now also uses C, which uses A: one strongly connected set {A, B, C}, a new cycle,
+    // although A and B were already in one.
+    write(
+        dir.path(),
+        "b/b.ts",
+        "import { value } from \"../a/a\";\nimport { value as third } from \"../c/c\";\nexport const next = value + third;\n",
+    );
+    write(dir.path(), "c/c.ts", &import("../a/a"));
+    commit_all(&repository, "close a longer loop");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    assert_eq!(cycles(&verdict), [("A,B,C".to_owned(), "new".to_owned())]);
+    let violation = &verdict["violations"][0];
+    assert_eq!(violation["blocking"], true);
+    // Located at a new edge of the loop.
+    assert_eq!(violation["detected"]["file"], "b/b.ts");
+    assert_eq!(
+        violation["detected"]["path"],
+        serde_json::json!(["B", "C", "A", "B"])
+    );
+}
+
+#[test]
+fn diff_marks_a_cycle_new_when_a_pull_request_adds_an_edge_inside_the_same_members() {
+    let (dir, repository) = cycle_repository(&[
+        ("a/a.ts", &import("../b/b")),
+        ("b/b.ts", &import("../c/c")),
+        ("c/c.ts", &import("../a/a")),
+    ]);
+    // B -> A closes a second, shorter loop among the same three members.
+    write(
+        dir.path(),
+        "b/b.ts",
+        "import { value } from \"../c/c\";\nimport { value as first } from \"../a/a\";\nexport const next = value + first;\n",
+    );
+    commit_all(&repository, "b uses a");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    assert_eq!(cycles(&verdict), [("A,B,C".to_owned(), "new".to_owned())]);
+    let violation = &verdict["violations"][0];
+    assert_eq!(violation["detected"]["file"], "b/b.ts");
+    assert_eq!(violation["detected"]["line"], 2);
+    assert_eq!(
+        violation["detected"]["path"],
+        serde_json::json!(["B", "A", "B"])
+    );
+    // With --all, the one finding of the set: the shortest cycle through its smallest member.
+    let verdict = check(dir.path(), ScopeRequest::All, 2);
+    assert_eq!(
+        cycles(&verdict),
+        [("A,B,C".to_owned(), "unchanged".to_owned())]
+    );
+    assert_eq!(
+        verdict["violations"][0]["detected"]["path"],
+        serde_json::json!(["A", "B", "A"])
+    );
+}
+
+#[test]
+fn cycle_search_separates_strongly_connected_sets_and_ignores_acyclic_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        r#"
+node app : server
+component Core { runs_on: app  paths: "core/**" }
+invariant Files { deny cycle within Core }
+"#,
+    );
+    // Two separate loops (x <-> y, and p -> q -> r -> p) and a tail z -> x that is in none.
+    write(root, "core/x.ts", &import("./y"));
+    write(root, "core/y.ts", &import("./x"));
+    write(root, "core/z.ts", &import("./x"));
+    write(root, "core/p.ts", &import("./q"));
+    write(root, "core/q.ts", &import("./r"));
+    write(root, "core/r.ts", &import("./p"));
+    let verdict = check(root, ScopeRequest::All, 2);
+    assert_eq!(
+        cycles(&verdict),
+        [
+            (
+                "core/p.ts,core/q.ts,core/r.ts".to_owned(),
+                "unchanged".to_owned()
+            ),
+            ("core/x.ts,core/y.ts".to_owned(), "unchanged".to_owned()),
+        ]
+    );
+    assert_eq!(
+        verdict["violations"][0]["detected"]["files"],
+        serde_json::json!(["core/p.ts", "core/q.ts", "core/r.ts", "core/p.ts"])
+    );
+}
+
+#[test]
+fn unresolved_imports_are_reported_in_python_and_go_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        r#"
+node app : server
+component Py { runs_on: app  paths: "py/**" }
+component Go { runs_on: app  paths: "svc/**" }
+invariant Imports { deny unresolved imports in * }
+"#,
+    );
+    write(root, "go.mod", "module example.com/shop\n\ngo 1.22\n");
+    write(
+        root,
+        "svc/main.go",
+        "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/shop/svc/billing\"\n)\n\nfunc main() { fmt.Println(billing.Total()) }\n",
+    );
+    write(root, "py/__init__.py", "");
+    write(
+        root,
+        "py/app.py",
+        "from .models import Order\nimport os\n\nprint(Order, os.getcwd())\n",
+    );
+    let verdict = check(root, ScopeRequest::All, 1);
+    let found: Vec<(String, String)> = findings(&verdict)
+        .into_iter()
+        .map(|(kind, _, at, _)| (kind, at))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "unresolved_import_violation".to_owned(),
+                "py/app.py:1".to_owned()
+            ),
+            (
+                "unresolved_import_violation".to_owned(),
+                "svc/main.go:5".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn every_spec_of_the_migration_guide_compiles_without_a_diagnostic() {
+    let guide = std::fs::read_to_string(tests::workspace_root().join("docs/MIGRATING.md")).unwrap();
+    let blocks: Vec<&str> = guide
+        .split("```ag\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .collect();
+    assert_eq!(blocks.len(), 3, "one spec per tool");
+    for block in blocks {
+        // The guide's snippets name the node they run on only once; add it when they do not.
+        let source = if block.contains("node app") {
+            block.to_owned()
+        } else {
+            format!("node app : server\n{block}")
+        };
+        let output = policies::compile::compile_source("architecture.ag", &source);
+        let diagnostics: Vec<String> = output
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.headline())
+            .collect();
+        assert!(diagnostics.is_empty(), "{diagnostics:?}\n{source}");
+    }
+}
+
+const TACH_TOML: &str = r#"
+exclude = ["**/tests", "**/__pycache__"]
+source_roots = ["."]
+layers = ["api", "domain", "infra"]
+forbid_circular_dependencies = true
+
+[[modules]]
+path = "shop.api"
+layer = "api"
+depends_on = ["shop.orders"]
+
+[[modules]]
+path = "shop.orders"
+layer = "domain"
+depends_on = []
+cannot_depend_on = ["shop.api"]
+
+[[modules]]
+path = "shop.billing"
+layer = "domain"
+depends_on = [{ path = "shop.orders" }]
+
+[[modules]]
+path = "shop.db"
+layer = "infra"
+
+[[modules]]
+path = "shop.utils"
+utility = true
+
+[[interfaces]]
+expose = ["api.*"]
+from = ["shop.billing"]
+"#;
+
+/// A Python project laid out as `TACH_TOML` describes, with three violations Tach reports: an
+/// undeclared dependency of a domain module on another of its layer, through billing's
+/// internals, and a lower layer importing a higher one. A test file that would break the layers
+/// is excluded. `tach check` (0.35.3) on this project reports exactly these three: the interface
+/// and the dependency at `shop/orders/model.py:1`, the layer at `shop/db/session.py:1`.
+fn tach_project(root: &Path) {
+    write(root, "tach.toml", TACH_TOML);
+    for package in [
+        "",
+        "api/",
+        "orders/",
+        "billing/",
+        "billing/internal/",
+        "billing/api/",
+        "utils/",
+        "db/",
+    ] {
+        write(root, &format!("shop/{package}__init__.py"), "");
+    }
+    write(
+        root,
+        "shop/api/views.py",
+        "from shop.orders.model import Order\nfrom shop.billing.api.prices import price_of\nfrom shop.utils.text import slug\n\n\ndef show(sku):\n    return slug(str(Order(sku).total(price_of)))\n",
+    );
+    write(
+        root,
+        "shop/orders/model.py",
+        "from shop.billing.internal.ledger import LEDGER\n\n\nclass Order:\n    def __init__(self, sku):\n        self.sku = sku\n\n    def total(self, price_of):\n        return price_of(self.sku) + LEDGER.get(self.sku, 0)\n",
+    );
+    write(
+        root,
+        "shop/billing/api/prices.py",
+        "from shop.billing.internal.ledger import LEDGER\n\n\ndef price_of(sku):\n    return LEDGER.get(sku, 0)\n",
+    );
+    write(
+        root,
+        "shop/billing/internal/ledger.py",
+        "LEDGER = {\"book\": 12}\n",
+    );
+    write(
+        root,
+        "shop/db/session.py",
+        "from shop.orders.model import Order\n\n\ndef load(sku):\n    return Order(sku)\n",
+    );
+    write(
+        root,
+        "shop/utils/text.py",
+        "def slug(text):\n    return text.lower()\n",
+    );
+    write(
+        root,
+        "shop/orders/tests/test_model.py",
+        "from shop.api.views import show\n",
+    );
+}
+
+#[test]
+fn init_from_tach_toml_writes_a_spec_that_reports_what_tach_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    tach_project(root);
+    let project = root.to_str().unwrap();
+    let from = root.join("tach.toml");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    // Higher layers use lower ones and utilities without declaring them, as in Tach.
+    assert!(spec.contains(
+        "component ShopApi { runs_on: app  paths: \"shop/api/**\"  layer: api  depends_on: ShopOrders, ShopBilling, ShopDb, ShopUtils }"
+    ), "{spec}");
+    assert!(
+        spec.contains("public: \"shop/billing/__init__.py\", \"shop/billing/api/**\""),
+        "{spec}"
+    );
+    assert!(
+        spec.contains("component ShopDb { runs_on: app  paths: \"shop/db/**\"  layer: infra }"),
+        "{spec}"
+    );
+    for rule in [
+        "deny flow ShopOrders -> ShopApi",
+        "deny flow layer infra -> layer domain",
+        "deny cycle among *",
+    ] {
+        assert!(spec.contains(rule), "{rule}: {spec}");
+    }
+    let verdict = check(root, ScopeRequest::All, 2);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "dependency_violation",
+                "depends_on: ShopDb, ShopUtils",
+                "shop/orders/model.py:1",
+                "ShopOrders -> ShopBilling"
+            ),
+            (
+                "flow_violation",
+                "deny flow layer infra -> layer domain",
+                "shop/db/session.py:1",
+                "ShopDb -> ShopOrders"
+            ),
+            (
+                "interface_violation",
+                "public: \"shop/billing/__init__.py\", \"shop/billing/api/**\"",
+                "shop/orders/model.py:1",
+                "ShopOrders -> ShopBilling"
+            ),
+        ])
+    );
+    // A second init keeps the reviewed spec unless told to overwrite it.
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+    ]);
+    assert_eq!(code, 2);
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+        "--force",
+    ]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn init_reads_old_tach_configs_strict_modules_and_regular_expression_excludes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "tach.toml",
+        "exclude = [\".*__pycache__\", \"docs\"]\n\n[[modules]]\npath = \"<root>\"\ndepends_on = [{ path = \"app.core\" }]\n\n[[modules]]\npath = \"app.core\"\nstrict = true\ndepends_on = []\n\n[[modules]]\npath = \"app.settings\"\n",
+    );
+    write(root, "app/core/__init__.py", "");
+    write(root, "app/settings.py", "DEBUG = True\n");
+    let out = root.join("lintel.ag");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        root.join("tach.toml").to_str().unwrap(),
+        "--project",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        spec.contains(
+            "exclude \"**/*__pycache__\", \"**/*__pycache__/**\", \"docs\", \"docs/**\"\n"
+        ),
+        "{spec}"
+    );
+    assert!(spec.contains("component AppCore { runs_on: app  paths: \"app/core/**\"  depends_on: []  public: \"app/core/__init__.py\" }"), "{spec}");
+    // A module file, and Tach's `<root>` module left out.
+    assert!(
+        spec.contains("component AppSettings { runs_on: app  paths: \"app/settings.py\" }"),
+        "{spec}"
+    );
+    assert!(!spec.contains("root"), "{spec}");
+    let output = policies::compile::compile_source("lintel.ag", &spec);
+    assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
+}
+
+#[test]
+fn init_rejects_unknown_configs_and_bad_toml_and_still_plans_the_layout_starter() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let project = root.to_str().unwrap();
+    write(root, "tach.toml", "modules = [");
+    write(root, "eslint.config.js", "export default [];");
+    write(root, ".dependency-cruiser.js", "module.exports = 42;");
+    for from in ["tach.toml", "eslint.config.js", ".dependency-cruiser.js"] {
+        let path = root.join(from);
+        let (code, _) = run_cli(&[
+            "init",
+            "--from",
+            path.to_str().unwrap(),
+            "--project",
+            project,
+        ]);
+        assert_eq!(code, 2, "{from}");
+    }
+    let (code, _) = run_cli(&["init", "--project", project]);
+    assert_eq!(code, 2);
+    assert!(!root.join("architecture.ag").exists());
+}
+
+#[test]
+fn text_output_names_the_imported_and_the_public_files() {
+    let project = tests::example("module-boundaries");
+    let (code, output) = run_cli(&["check", "--all", "--project", project.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        output.contains("  = imports: packages/billing/src/internal/ledger.ts\n  = public files: packages/billing/src/api/invoices.ts, packages/billing/src/api/prices.ts, packages/billing/src/index.ts\n"),
+        "{output}"
+    );
+    assert!(
+        output.contains("  = path: layer Domain -> layer Service -> layer Domain\n"),
+        "{output}"
+    );
+}
+
+#[test]
+fn diff_marks_a_new_undeclared_dependency_new_and_the_base_one_existing() {
+    let dir = tempfile::tempdir().unwrap();
+    let repository = Repository::init(dir.path()).unwrap();
+    write(dir.path(), "architecture.ag", CLOSED_SPEC);
+    // Api may use Domain only; on the base it already uses Infra.
+    write(
+        dir.path(),
+        "api/orders.ts",
+        "import { pool } from \"../infra/db\";\nexport const api = pool;\n",
+    );
+    write(dir.path(), "infra/db.ts", "export const pool = 1;\n");
+    write(dir.path(), "domain/index.ts", "export const order = 2;\n");
+    commit_all(&repository, "base");
+    repository
+        .branch(
+            "main-base",
+            &repository.head().unwrap().peel_to_commit().unwrap(),
+            true,
+        )
+        .unwrap();
+    write(dir.path(), "infra/cache.ts", "export const cache = 3;\n");
+    write(
+        dir.path(),
+        "api/orders.ts",
+        "import { pool } from \"../infra/db\";\nimport { cache } from \"../infra/cache\";\nexport const api = pool + cache;\n",
+    );
+    commit_all(&repository, "api uses the cache too");
+    let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
+    let statuses: Vec<(String, String)> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                format!(
+                    "{} {}:{}",
+                    violation["type"].as_str().unwrap(),
+                    violation["detected"]["file"].as_str().unwrap(),
+                    violation["detected"]["line"]
+                ),
+                violation["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            (
+                "dependency_violation api/orders.ts:1".to_owned(),
+                "existing".to_owned()
+            ),
+            (
+                "dependency_violation api/orders.ts:2".to_owned(),
+                "new".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn the_agent_brief_states_what_each_component_may_use_and_expose() {
+    let project = tests::example("module-boundaries");
+    let (code, output) = run_cli(&["emit-context", "--project", project.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    for line in [
+        "- `Shared`: `packages/shared/**` (runs on `backend`, layer `Domain`, may depend on nothing)\n",
+        "- `Orders`: `packages/orders/**` (runs on `backend`, layer `Domain`, may depend only on `Shared`)\n",
+        "others may import only `packages/billing/src/index.ts`, `packages/billing/src/api/**`)\n",
+        "- `deny cycle within Orders` (`Boundaries`, architecture.ag:23): no import cycle among the files of the component.\n",
+    ] {
+        assert!(output.contains(line), "{line}\n{output}");
+    }
+}
+
+const CRUISER_JS: &str = r#"/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'warn',
+      comment:
+        'This dependency is part of a circular relationship. You might want to revise ' +
+        'your solution (i.e. use dependency inversion) ',
+      from: {},
+      to: { circular: true },
+    },
+    { name: "not-to-unresolvable", severity: "error", from: {}, to: { couldNotResolve: true } },
+    // The UI never imports the database directly, nor reaches it.
+    { name: 'ui-not-to-db', severity: 'error', from: { path: '^src/ui' }, to: { path: '^src/db/' } },
+    { name: 'ui-never-reaches-db', from: { path: "^src/ui" }, to: { path: "^src/db", reachable: true } },
+    { name: 'no-orphans', severity: 'warn', from: { orphan: true, pathNot: ['[.]d[.]ts$'] }, to: {} },
+    { name: 'not-to-dev-dep', from: { path: '^(src)' }, to: { dependencyTypes: ['npm-dev'] } },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: '^src/generated' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    ...require('./shared-options'),
+  },
+};
+// generated: dependency-cruiser@17.3.4
+"#;
+
+#[test]
+fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_running_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".dependency-cruiser.js", CRUISER_JS);
+    write(
+        root,
+        "src/ui/page.ts",
+        "import { q } from \"../db/query\";\nimport { a } from \"../api/client\";\nexport const ui = q + a;\n",
+    );
+    write(
+        root,
+        "src/api/client.ts",
+        "import { ui } from \"../ui/page\";\nexport const a = () => ui;\n",
+    );
+    write(
+        root,
+        "src/db/query.ts",
+        "import { nope } from \"./missing\";\nexport const q = nope;\n",
+    );
+    write(
+        root,
+        "src/generated/client.ts",
+        "import { gone } from \"./gone\";\nexport const g = gone;\n",
+    );
+    let project = root.to_str().unwrap();
+    let from = root.join(".dependency-cruiser.js");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    for line in [
+        "exclude \"src/generated/**\"\n",
+        "component Rest { runs_on: app  paths: \"**\" }\n",
+        "component Db { runs_on: app  paths: \"src/db/**\" }\n",
+        "component Ui { runs_on: app  paths: \"src/ui/**\" }\n",
+        "  // no-circular\n  deny cycle among *\n  deny cycle within *\n",
+        "  // not-to-unresolvable\n  deny unresolved imports in *\n",
+        "  deny flow Ui -> Db\n",
+        "  deny reach Ui -> Db\n",
+        "// - no-orphans\n// - not-to-dev-dep\n",
+    ] {
+        assert!(spec.contains(line), "{line}\n{spec}");
+    }
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "cycle_violation",
+                "deny cycle among *",
+                "src/api/client.ts:1",
+                "Rest, Ui"
+            ),
+            (
+                "flow_violation",
+                "deny flow Ui -> Db",
+                "src/ui/page.ts:1",
+                "Ui -> Db"
+            ),
+            (
+                "reach_violation",
+                "deny reach Ui -> Db",
+                "src/ui/page.ts:1",
+                "Ui -> Db"
+            ),
+            // The configuration is code of the project too: its `require` of a missing file.
+            (
+                "unresolved_import_violation",
+                "deny unresolved imports in *",
+                ".dependency-cruiser.js:24",
+                "Rest -> "
+            ),
+            (
+                "unresolved_import_violation",
+                "deny unresolved imports in *",
+                "src/db/query.ts:1",
+                "Db -> "
+            ),
+        ])
+    );
+    // The same rules as JSON.
+    write(
+        root,
+        ".dependency-cruiser.json",
+        r#"{ "forbidden": [ { "name": "no-circular", "from": {}, "to": { "circular": true } } ] }"#,
+    );
+    let out = root.join("from-json.ag");
+    let from = root.join(".dependency-cruiser.json");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(out).unwrap();
+    assert!(
+        spec.contains("  // no-circular\n  deny cycle among *\n  deny cycle within *\n"),
+        "{spec}"
+    );
+}
