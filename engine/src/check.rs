@@ -376,6 +376,7 @@ fn prepare(
             root,
             Some(repository),
             path,
+            crate::config::MAX_ARTIFACT_BYTES,
         ))
     };
     let snapshot: Option<crate::scope::SnapshotReader<'_>> =

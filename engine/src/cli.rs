@@ -543,7 +543,10 @@ fn check_command(
                 _ if arguments.wants_json() => render::json::write(stdout, &run.verdict),
                 Some(Format::Sarif) => render::sarif::write(stdout, &run.verdict, &check_flags),
                 Some(Format::Github) => render::github::write(stdout, &run.verdict),
-                _ => render::text::write(stdout, &run.verdict, &options.project, &check_flags),
+                _ => {
+                    let source = run.scope.text_reader(&options.project);
+                    render::text::write(stdout, &run.verdict, &source, &check_flags)
+                }
             };
             status
         }

@@ -70,12 +70,37 @@ pub struct Scope {
     /// both project-relative (the target worked out lexically from the link's folder). Links are
     /// never read or walked through; import resolution maps a path through them, as Node does.
     pub symlinks: BTreeMap<String, String>,
+    /// Paths the listing could not take, with the reason: a folder the walk cannot read, a path
+    /// too long to open, a symbolic link that leads out of the project (never followed). Each is
+    /// a `file-skipped` warning: nothing is dropped silently.
+    pub unreadable: Vec<(String, String)>,
 }
 
 impl Scope {
     /// True when every file is in scope (`--all`).
     pub fn is_everything(&self) -> bool {
         self.mode == "all"
+    }
+
+    /// The UTF-8 text of a project file as this snapshot holds it (the checked git blob under the
+    /// staged and `--diff` scopes, the work tree's regular file otherwise), for code frames:
+    /// `None` for a file that cannot be read, is not UTF-8 or is larger than a source may be.
+    pub fn text_reader<'a>(&'a self, root: &'a Path) -> impl Fn(&str) -> Option<String> + 'a {
+        let repository = match self.snapshot {
+            Snapshot::Worktree => None,
+            Snapshot::Index | Snapshot::Commit(_) => self
+                .git_root
+                .as_ref()
+                .and_then(|path| Repository::open(path).ok()),
+        };
+        move |file: &str| {
+            let limit = crate::extract::SOURCE_LIMIT;
+            let bytes = read_file(self, root, repository.as_ref(), file, limit).ok()?;
+            if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+                return None;
+            }
+            String::from_utf8(bytes).ok()
+        }
     }
 }
 
@@ -127,6 +152,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
         submodules: Vec::new(),
         blobs: BTreeMap::new(),
         symlinks: BTreeMap::new(),
+        unreadable: Vec::new(),
     };
     match request {
         ScopeRequest::All | ScopeRequest::Files(_) => {
@@ -145,14 +171,27 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                     }
                 }
             }
-            tracked.retain(|path| root.join(path).is_file());
+            // A tracked file that is gone, or is now a folder, is not in the work tree; one that
+            // cannot be looked at (an unreadable folder, a path too long) stays listed, so that
+            // reading it gives a `file-skipped` warning rather than a silent pass.
+            tracked.retain(|path| match std::fs::metadata(root.join(path)) {
+                Ok(metadata) => !metadata.is_dir(),
+                Err(error) => error.kind() != std::io::ErrorKind::NotFound,
+            });
             let listing = walk_project(root, &tracked);
             scope.project_files = listing.files;
-            scope.symlinks = listing
-                .symlinks
-                .into_iter()
-                .filter_map(|(link, target)| Some((link.clone(), link_target(&link, &target)?)))
-                .collect();
+            scope.unreadable = listing.unreadable;
+            for (link, target) in listing.symlinks {
+                match link_target(&link, &target) {
+                    Some(inside) => {
+                        scope.symlinks.insert(link, inside);
+                    }
+                    None => scope.unreadable.push((
+                        link,
+                        "a symbolic link that leads out of the project is not followed".to_owned(),
+                    )),
+                }
+            }
             if let ScopeRequest::Files(paths) = request {
                 scope.mode = "files";
                 scope.base = "files".into();
@@ -344,6 +383,7 @@ pub fn merge_base_scope(head: &Scope) -> Result<(Scope, BTreeMap<String, String>
         submodules: Vec::new(),
         blobs: BTreeMap::new(),
         symlinks: BTreeMap::new(),
+        unreadable: Vec::new(),
     };
     list_tree(&repository, &base_tree, &to_project, &mut scope)?;
     scope.project_files.sort();
@@ -431,12 +471,18 @@ fn file_in_project(path: &Path, root_absolute: &Path) -> Result<String, EngineEr
     }
 }
 
-/// Reads a file of the snapshot. `repository` must be open when the snapshot is not the work tree.
+/// Reads a file of the snapshot, at most `limit` bytes plus one (a caller that gets more knows
+/// the file is too large). `repository` must be open when the snapshot is not the work tree.
+///
+/// From the work tree, only a regular file is read (`policies::read`): a symbolic link is not
+/// followed, and a FIFO, device or `/proc` file is refused, so a hostile work tree can neither
+/// hang the run nor make it read outside the project.
 pub fn read_file(
     scope: &Scope,
     root: &Path,
     repository: Option<&Repository>,
     path: &str,
+    limit: u64,
 ) -> std::io::Result<Vec<u8>> {
     let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "not in the git snapshot");
     match (&scope.snapshot, repository) {
@@ -449,12 +495,14 @@ pub fn read_file(
                     "symbolic link not followed",
                 ));
             }
-            std::fs::read(full)
+            policies::read::read_regular_file(&full, limit)
         }
         (Snapshot::Index | Snapshot::Commit(_), Some(repository)) => {
             let oid = scope.blobs.get(path).ok_or_else(missing)?;
             let blob = repository.find_blob(*oid).map_err(|_| missing())?;
-            Ok(blob.content().to_vec())
+            let content = blob.content();
+            let kept = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+            Ok(content.get(..kept).unwrap_or(content).to_vec())
         }
         _ => Err(missing()),
     }

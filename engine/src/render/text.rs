@@ -2,7 +2,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::Path;
 
 use crate::error::EngineError;
 use crate::verdict::{ArchitectureViolation, Detected, Verdict};
@@ -10,9 +9,13 @@ use crate::verdict::{ArchitectureViolation, Detected, Verdict};
 /// Lines of context on each side of the evidence line in a code frame.
 const FRAME_CONTEXT: usize = 2;
 
+/// The text of a project file as the check read it (`crate::scope::Scope::text_reader`): under
+/// the staged and `--diff` scopes the git blob that was checked, never the work tree.
+pub type SourceText<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// The evidence line (1-based) with `FRAME_CONTEXT` lines on each side, as written in the file.
-pub fn source_lines(root: &Path, file: &str, line: u32) -> Option<String> {
-    let text = std::fs::read_to_string(root.join(file)).ok()?;
+pub fn source_lines(source: SourceText<'_>, file: &str, line: u32) -> Option<String> {
+    let text = source(file)?;
     let lines: Vec<&str> = text.lines().collect();
     let target = usize::try_from(line).ok()?.checked_sub(1)?;
     lines.get(target)?;
@@ -22,8 +25,13 @@ pub fn source_lines(root: &Path, file: &str, line: u32) -> Option<String> {
 }
 
 /// The source lines around `line` (1-based), numbered, with a marker on `line`.
-pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Option<String> {
-    let text = std::fs::read_to_string(root.join(file)).ok()?;
+pub fn code_frame(
+    source: SourceText<'_>,
+    file: &str,
+    line: u32,
+    column: Option<u32>,
+) -> Option<String> {
+    let text = source(file)?;
     let lines: Vec<&str> = text.lines().collect();
     let target = usize::try_from(line).ok()?.checked_sub(1)?;
     lines.get(target)?;
@@ -53,7 +61,7 @@ pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Op
 pub fn write(
     out: &mut dyn Write,
     verdict: &Verdict,
-    root: &Path,
+    source: SourceText<'_>,
     check_flags: &str,
 ) -> std::io::Result<()> {
     let site = |violation: &ArchitectureViolation| {
@@ -81,7 +89,7 @@ pub fn write(
         }
         let group = closers.get(&site(violation));
         let Some(group) = group else {
-            write_violation(out, violation, root, check_flags, true)?;
+            write_violation(out, violation, source, check_flags, true)?;
             continue;
         };
         let detected = &violation.detected;
@@ -107,10 +115,10 @@ pub fn write(
                 format!(" ({blocking} blocking)")
             }
         )?;
-        write_location(out, detected, root)?;
+        write_location(out, detected, source)?;
         for member in group {
             written.insert(member.id.as_str());
-            write_violation(out, member, root, check_flags, false)?;
+            write_violation(out, member, source, check_flags, false)?;
         }
     }
     for warning in &verdict.warnings {
@@ -196,7 +204,11 @@ pub fn write_error(out: &mut dyn Write, error: &EngineError) {
     );
 }
 
-fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std::io::Result<()> {
+fn write_location(
+    out: &mut dyn Write,
+    detected: &Detected,
+    source: SourceText<'_>,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "  --> {}:{}:{}",
@@ -204,7 +216,7 @@ fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std:
         detected.line,
         detected.column.unwrap_or(1)
     )?;
-    if let Some(frame) = code_frame(root, &detected.file, detected.line, detected.column) {
+    if let Some(frame) = code_frame(source, &detected.file, detected.line, detected.column) {
         write!(out, "{frame}")?;
     }
     Ok(())
@@ -214,7 +226,7 @@ fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std:
 fn write_violation(
     out: &mut dyn Write,
     violation: &ArchitectureViolation,
-    root: &Path,
+    source: SourceText<'_>,
     check_flags: &str,
     located: bool,
 ) -> std::io::Result<()> {
@@ -226,7 +238,7 @@ fn write_violation(
             "{severity}[{}]: {}",
             violation.violation_type, violation.message
         )?;
-        write_location(out, detected, root)?;
+        write_location(out, detected, source)?;
     } else {
         writeln!(
             out,

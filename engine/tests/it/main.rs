@@ -16,6 +16,7 @@ use assert_cmd::prelude::*;
 mod csharp_aliases;
 mod exclusions;
 mod explain_hints;
+mod hardening;
 
 fn lintel() -> Command {
     Command::cargo_bin("lintel").unwrap()
