@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use policies::facts::DomainFact;
 use policies::model::Model;
@@ -39,6 +39,8 @@ pub struct CheckOptions {
     pub rlimit: u32,
     /// `--slice-timeout-ms`.
     pub timeout_ms: u32,
+    /// `--solve-budget-ms`: wall-clock budget of the whole solving phase.
+    pub solve_budget_ms: u64,
     /// `--debug-extractors`.
     pub debug_extractors: bool,
     /// `--include-generated`: extract generated files too.
@@ -67,6 +69,7 @@ impl CheckOptions {
             threads: None,
             rlimit: 5_000_000,
             timeout_ms: 10_000,
+            solve_budget_ms: crate::solve::DEFAULT_SOLVE_BUDGET_MS,
             debug_extractors: false,
             include_generated: false,
             keep_all_facts: false,
@@ -260,7 +263,12 @@ fn solve_candidates(
         rlimit: options.rlimit,
         timeout_ms: options.timeout_ms,
     };
-    solve_all(solver, &slices, limits)
+    solve_all(
+        solver,
+        &slices,
+        limits,
+        Duration::from_millis(options.solve_budget_ms),
+    )
 }
 
 /// The file-graph edges of the merge base, (source file, target file or entity) with base

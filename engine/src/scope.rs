@@ -104,6 +104,36 @@ impl Scope {
     }
 }
 
+/// HEAD's commit; `None` when HEAD is unborn (a new repository). A HEAD git cannot read (a
+/// corrupt `.git/HEAD`, a ref to a missing object) is a `git-error` for the staged and `--diff`
+/// scopes, which compare with it: taking it for unborn would check every file as new. `--all`
+/// and `--file` read the work tree and only name HEAD, so for them it is just absent.
+fn head_commit<'r>(
+    repository: &'r Repository,
+    request: &ScopeRequest,
+) -> Result<Option<git2::Commit<'r>>, EngineError> {
+    let compares_with_head = matches!(request, ScopeRequest::Staged | ScopeRequest::Diff(_));
+    let head = match repository.head() {
+        Ok(head) => head,
+        Err(error) if error.code() == ErrorCode::UnbornBranch => return Ok(None),
+        Err(error) if compares_with_head => {
+            return Err(EngineError::Git(format!(
+                "cannot read HEAD: {}",
+                error.message()
+            )))
+        }
+        Err(_) => return Ok(None),
+    };
+    match head.peel_to_commit() {
+        Ok(commit) => Ok(Some(commit)),
+        Err(error) if compares_with_head => Err(EngineError::Git(format!(
+            "HEAD does not name a commit: {}",
+            error.message()
+        ))),
+        Err(_) => Ok(None),
+    }
+}
+
 fn git_error(error: &git2::Error) -> EngineError {
     EngineError::Git(error.message().to_owned())
 }
@@ -135,9 +165,10 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                 .map(str::to_owned)
         }
     };
-    let head = repository
-        .as_ref()
-        .and_then(|repository| repository.head().ok()?.peel_to_commit().ok());
+    let head = match &repository {
+        Some(repository) => head_commit(repository, request)?,
+        None => None,
+    };
     let head_commit = head.as_ref().map(|commit| commit.id().to_string());
     let mut scope = Scope {
         mode: "all",

@@ -212,6 +212,8 @@ codes! {
     InvalidPluginName = "invalid-plugin-name", Error;
     /// An empty repo URL.
     InvalidRepoUrl = "invalid-repo-url", Error;
+    /// More diagnostics than a run reports: the first are reported, this one counts the rest.
+    TooManyDiagnostics = "too-many-diagnostics", Warning;
 }
 
 /// A located spec error or warning, before its file id is resolved to a path.

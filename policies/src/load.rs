@@ -63,6 +63,8 @@ pub struct Loaded {
     pub decls: Vec<Decl>,
     /// Load, lexical and parse errors.
     pub errors: Vec<SpecError>,
+    /// Lexical errors past each file's first 1,000, counted but not kept.
+    pub suppressed: usize,
 }
 
 struct Frame {
@@ -123,6 +125,7 @@ pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>
         lexical,
         text.as_deref(),
         &mut loaded.errors,
+        &mut loaded.suppressed,
     )];
 
     while let Some(top) = stack.last_mut() {
@@ -211,6 +214,7 @@ pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>
             target,
             text.as_deref(),
             &mut loaded.errors,
+            &mut loaded.suppressed,
         ));
     }
     loaded
@@ -222,11 +226,13 @@ fn open_frame(
     lexical: PathBuf,
     text: Option<&str>,
     errors: &mut Vec<SpecError>,
+    suppressed: &mut usize,
 ) -> Frame {
     let decls = match text {
         Some(text) => {
             let lexed = lexer::lex(file, text);
             errors.extend(lexed.errors);
+            *suppressed += lexed.suppressed;
             let parsed = parser::parse(&lexed.tokens);
             errors.extend(parsed.errors);
             parsed.decls

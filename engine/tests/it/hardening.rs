@@ -518,6 +518,8 @@ fn compile_of_a_fifo_is_refused() {
 fn spec_error(dir: &Path, arguments: &[&str]) -> (String, String, String) {
     let run = check(dir, arguments);
     assert_eq!(run.code(), 2, "{}", run.stdout());
+    // Rows 7, 9 and 20 promise under 100 MiB.
+    assert!(run.peak_mib < 100, "{} MiB", run.peak_mib);
     let document = run.document();
     assert!(
         run.stdout().len() < 64 * 1024,
@@ -765,4 +767,250 @@ fn a_link_out_of_the_project_met_while_walking_is_a_warning() {
         "{skipped:?}"
     );
     assert!(!run.stdout().contains(OUTSIDE_CANARY));
+}
+
+// Row 8: a spec of 2,000,000 `#` characters.
+
+#[test]
+fn a_spec_of_millions_of_stray_characters_reports_the_first_diagnostics_and_a_count() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("architecture.ag"), "#".repeat(2_000_000)).unwrap();
+    let run = check(dir.path(), &["--all", "--json"]);
+    assert_eq!(run.code(), 2);
+    assert!(run.peak_mib < 100, "{} MiB", run.peak_mib);
+    assert!(
+        run.stdout().len() < 256 * 1024,
+        "{} bytes",
+        run.stdout().len()
+    );
+    let document = run.document();
+    assert_eq!(document["error"]["code"], "invalid-character");
+    let diagnostics = document["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 201);
+    let last = diagnostics.last().unwrap();
+    assert_eq!(last["code"], "too-many-diagnostics");
+    assert_eq!(
+        last["message"],
+        "1999800 more diagnostic(s) are not reported (the first 200 are)"
+    );
+    // The text output is as short.
+    let run = check(dir.path(), &["--all"]);
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().len() < 256 * 1024,
+        "{} bytes",
+        run.stderr().len()
+    );
+}
+
+// Row 17: a command-line argument that is not UTF-8.
+
+#[test]
+fn a_non_utf8_argument_is_a_usage_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = std::ffi::OsStr::from_bytes(b"\xff");
+    let run = bounded(
+        lintel()
+            .current_dir(dir.path())
+            .args(["check", "--json", "--project"])
+            .arg(bad),
+    );
+    assert_eq!(run.code(), 2);
+    let document = run.document();
+    assert_eq!(document["error"]["code"], "usage-error");
+    assert!(document["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("not valid UTF-8"));
+    let run = bounded(
+        lintel()
+            .current_dir(dir.path())
+            .args(["check", "--project"])
+            .arg(bad),
+    );
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().contains("error[usage-error]"),
+        "{}",
+        run.stderr()
+    );
+}
+
+// Row 18: `--threads 100000`.
+
+#[test]
+fn a_huge_thread_count_is_capped() {
+    let dir = violating_project();
+    let run = check(dir.path(), &["--all", "--json", "--threads", "100000"]);
+    assert_eq!(run.code(), 1);
+    assert_eq!(run.document()["violations"].as_array().unwrap().len(), 1);
+    assert!(run.peak_mib < 300, "{} MiB", run.peak_mib);
+}
+
+/// A ring of `count` components, each `layer: L`, each importing the next, and
+/// `deny reach layer L -> layer L`: `count * (count - 1)` slices.
+fn ring_project(count: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = String::from("node n : server\n");
+    for index in 0..count {
+        let next = (index + 1) % count;
+        spec.push_str(&format!(
+            "component C{index} {{ runs_on: n paths: \"c{index}/**\" layer: L }}\n"
+        ));
+        write_files(
+            dir.path(),
+            &[(
+                &format!("c{index}/m.ts"),
+                &format!("import {{ x{next} }} from \"../c{next}/m\";\nexport const x{index} = () => x{next};\n"),
+            )],
+        );
+    }
+    spec.push_str("invariant Ring { deny reach layer L -> layer L }\n");
+    std::fs::write(dir.path().join("architecture.ag"), spec).unwrap();
+    dir
+}
+
+// Row 19: an overall budget for the solving phase fails closed with a clear reason.
+
+#[test]
+fn the_solving_phase_budget_fails_closed_with_a_budget_reason() {
+    let dir = ring_project(20);
+    let run = check(dir.path(), &["--all", "--json", "--solve-budget-ms", "0"]);
+    assert_eq!(run.code(), 1, "fail closed");
+    let document = run.document();
+    assert_eq!(document["verdict"], "fail");
+    let diagnostics = document["solver_diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 380);
+    assert!(diagnostics.iter().all(|slice| slice["status"] == "unknown"
+        && slice["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("budget: the solving phase ran out of its 0 ms budget")));
+    assert!(document["agent_context"]
+        .as_str()
+        .unwrap()
+        .contains("--solve-budget-ms 0"));
+    // Within the default budget every slice is decided.
+    let run = check(dir.path(), &["--all", "--json"]);
+    assert_eq!(run.code(), 1);
+    let document = run.document();
+    assert_eq!(document["violations"].as_array().unwrap().len(), 380);
+    assert!(document["solver_diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|slice| slice["status"] == "unsat"));
+}
+
+// Row 14: a reach chain through hundreds of components is proven, not left to the clock.
+
+#[test]
+fn a_long_reach_chain_is_proven_unsat_by_the_resource_limit_not_the_clock() {
+    let hops = 400;
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = String::from("node n : server\n");
+    for index in 0..hops {
+        spec.push_str(&format!(
+            "component C{index} {{ runs_on: n paths: \"c{index}/**\" }}\n"
+        ));
+        let text = if index + 1 < hops {
+            let next = index + 1;
+            format!("import {{ x{next} }} from \"../c{next}/m\";\nexport const x{index} = () => x{next};\n")
+        } else {
+            format!("export const x{index} = () => 1;\n")
+        };
+        write_files(dir.path(), &[(&format!("c{index}/m.ts"), &text)]);
+    }
+    spec.push_str(&format!(
+        "invariant Chain {{ deny reach C0 -> C{} }}\n",
+        hops - 1
+    ));
+    std::fs::write(dir.path().join("architecture.ag"), spec).unwrap();
+    // The wall-clock safety net is set far out: only the resource limit may decide `unknown`.
+    let run = check(
+        dir.path(),
+        &["--all", "--json", "--slice-timeout-ms", "600000"],
+    );
+    assert_eq!(run.code(), 1);
+    let document = run.document();
+    let slices = document["solver_diagnostics"].as_array().unwrap();
+    assert_eq!(slices.len(), 1);
+    assert_eq!(slices[0]["status"], "unsat", "{}", slices[0]);
+    assert_eq!(document["violations"].as_array().unwrap().len(), 1);
+}
+
+// Contract: stdout on a full device.
+
+#[test]
+fn output_lost_to_a_full_device_exits_2_with_a_message() {
+    let dir = violating_project();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = lintel()
+        .current_dir(dir.path())
+        .args(["check", "--all", "--no-cache", "--json"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("error[output-lost]") && stderr.contains("No space left on device"),
+        "{stderr}"
+    );
+}
+
+// Contract: a repository git cannot read is a coded `git-error`, never a guess or a bug report.
+
+#[test]
+fn a_corrupt_head_or_index_is_a_git_error() {
+    let dir = violating_project();
+    let repository = stage_all(dir.path());
+    commit_index(&repository, "first");
+    drop(repository);
+    let git = dir.path().join(".git");
+    let head = std::fs::read_to_string(git.join("HEAD")).unwrap();
+    std::fs::write(git.join("HEAD"), "garbage\n").unwrap();
+    for scope in [vec!["--json"], vec!["--json", "--diff", "HEAD"]] {
+        let run = check(dir.path(), &scope);
+        assert_eq!(run.code(), 2, "{scope:?}");
+        let document = run.document();
+        assert_eq!(document["error"]["code"], "git-error", "{document}");
+        assert!(document["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("HEAD"));
+    }
+    std::fs::write(git.join("HEAD"), head).unwrap();
+    std::fs::write(git.join("index"), b"DIRC\x00\x00\x00\x02garbage").unwrap();
+    for scope in [vec!["--json"], vec!["--json", "--all"]] {
+        let run = check(dir.path(), &scope);
+        assert_eq!(run.code(), 2, "{scope:?}");
+        assert_eq!(run.document()["error"]["code"], "git-error", "{scope:?}");
+    }
+}
+
+// Contract: `compile --json` prints `{schema_version, ok, diagnostics}` even when it cannot
+// finish.
+
+#[test]
+fn compile_json_keeps_its_shape_on_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("architecture.ag"), FLOW_SPEC).unwrap();
+    let run = bounded(lintel().current_dir(dir.path()).args([
+        "compile",
+        "architecture.ag",
+        "--json",
+        "--out",
+        "no/such/dir/x.o",
+    ]));
+    assert_eq!(run.code(), 2);
+    let document = run.document();
+    assert_eq!(document["schema_version"], 2);
+    assert_eq!(document["ok"], false);
+    assert_eq!(document["diagnostics"][0]["code"], "usage-error");
+    assert_eq!(document["diagnostics"][0]["file"], "architecture.ag");
 }
