@@ -1014,3 +1014,34 @@ fn compile_json_keeps_its_shape_on_an_error() {
     assert_eq!(document["diagnostics"][0]["code"], "usage-error");
     assert_eq!(document["diagnostics"][0]["file"], "architecture.ag");
 }
+
+// Row 1 (configurations and queries): resolver configurations and query files that are FIFOs
+// or links to a device are never read; the check completes.
+
+#[test]
+fn configuration_and_query_files_that_are_fifos_or_devices_are_not_read() {
+    let dir = violating_project();
+    for config in ["tsconfig.json", "go.mod", ".gitattributes", "Cargo.toml"] {
+        mkfifo(&dir.path().join(config));
+    }
+    symlink("/dev/zero", &dir.path().join("package.json"));
+    symlink("/dev/zero", &dir.path().join("pyproject.toml"));
+    std::fs::create_dir_all(dir.path().join(".lintel/queries")).unwrap();
+    mkfifo(&dir.path().join(".lintel/queries/pipe.agq.yml"));
+    symlink(
+        "/dev/zero",
+        &dir.path().join(".lintel/queries/zero.agq.yml"),
+    );
+    let run = check(dir.path(), &["--all", "--json"]);
+    assert_eq!(run.code(), 1, "{}", run.stdout());
+    let document = run.document();
+    assert_eq!(document["violations"].as_array().unwrap().len(), 1);
+    let skipped = warnings_with(&document, "file-skipped");
+    for fifo in ["tsconfig.json", "go.mod", ".lintel/queries/pipe.agq.yml"] {
+        assert!(
+            skipped.iter().any(|(file, _)| file == fifo),
+            "{fifo}: {skipped:?}"
+        );
+    }
+    assert!(run.peak_mib < 200, "{} MiB", run.peak_mib);
+}
