@@ -134,6 +134,9 @@ fn head_commit<'r>(
     }
 }
 
+/// Why a symbolic link is not in the snapshot's links.
+const LINK_OUT: &str = "a symbolic link that leads out of the project is not followed";
+
 fn git_error(error: &git2::Error) -> EngineError {
     EngineError::Git(error.message().to_owned())
 }
@@ -217,10 +220,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                     Some(inside) => {
                         scope.symlinks.insert(link, inside);
                     }
-                    None => scope.unreadable.push((
-                        link,
-                        "a symbolic link that leads out of the project is not followed".to_owned(),
-                    )),
+                    None => scope.unreadable.push((link, LINK_OUT.to_owned())),
                 }
             }
             if let ScopeRequest::Files(paths) = request {
@@ -250,11 +250,12 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                 };
                 match entry.mode {
                     0o160000 => scope.submodules.push(path),
-                    0o120000 => {
-                        if let Some(target) = symlink_blob(repository, entry.id, &path) {
+                    0o120000 => match symlink_blob(repository, entry.id, &path) {
+                        Some(target) => {
                             scope.symlinks.insert(path, target);
                         }
-                    }
+                        None => scope.unreadable.push((path, LINK_OUT.to_owned())),
+                    },
                     _ => {
                         scope.blobs.insert(path.clone(), entry.id);
                         scope.project_files.push(path);
@@ -310,6 +311,8 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
     scope.project_files.sort();
     scope.project_files.dedup();
     scope.submodules.sort();
+    scope.unreadable.sort();
+    scope.unreadable.dedup();
     Ok(scope)
 }
 
@@ -329,11 +332,12 @@ fn list_tree(
                     scope.blobs.insert(path.clone(), entry.id());
                     scope.project_files.push(path);
                 }
-                0o120000 => {
-                    if let Some(target) = symlink_blob(repository, entry.id(), &path) {
+                0o120000 => match symlink_blob(repository, entry.id(), &path) {
+                    Some(target) => {
                         scope.symlinks.insert(path, target);
                     }
-                }
+                    None => scope.unreadable.push((path, LINK_OUT.to_owned())),
+                },
                 _ => {}
             }
         }

@@ -14,6 +14,9 @@ use crate::syntax::Span;
 /// the rest.
 pub const MAX_DIAGNOSTICS: usize = 200;
 
+/// A diagnostic's message is cut after this many bytes.
+pub const MAX_MESSAGE_BYTES: usize = 1_000;
+
 /// The result of compiling a spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompileOutput {
@@ -99,6 +102,18 @@ fn finish(loaded: Loaded) -> CompileOutput {
         .take(MAX_DIAGNOSTICS)
         .map(|error| to_diagnostic(error, &files))
         .collect();
+    // A message quotes names from the spec; a name of megabytes is cut, so that the error
+    // document stays small whatever the spec holds.
+    for diagnostic in &mut diagnostics {
+        if diagnostic.message.len() > MAX_MESSAGE_BYTES {
+            let mut end = MAX_MESSAGE_BYTES;
+            while !diagnostic.message.is_char_boundary(end) {
+                end -= 1;
+            }
+            diagnostic.message.truncate(end);
+            diagnostic.message.push('…');
+        }
+    }
     if let Some(first_hidden) = errors
         .get(MAX_DIAGNOSTICS)
         .or(errors.last().filter(|_| hidden > 0))
