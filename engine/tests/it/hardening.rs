@@ -433,9 +433,14 @@ fn staged_code_frames_come_from_the_index_not_from_a_fifo_or_an_outside_link() {
         .as_str()
         .unwrap()
         .to_owned();
-    std::fs::remove_file(&handler).unwrap();
-    mkfifo(&handler);
-    for json in [true, false] {
+    for (json, device) in [(true, false), (false, false), (true, true), (false, true)] {
+        // The work-tree copy is a FIFO, then a link to a device that never ends.
+        std::fs::remove_file(&handler).unwrap();
+        if device {
+            symlink("/dev/zero", &handler);
+        } else {
+            mkfifo(&handler);
+        }
         let mut command = lintel();
         command
             .current_dir(dir.path())

@@ -16,6 +16,7 @@ use assert_cmd::prelude::*;
 mod csharp_aliases;
 mod exclusions;
 mod explain_hints;
+#[cfg(unix)]
 mod hardening;
 
 fn lintel() -> Command {
