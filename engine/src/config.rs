@@ -178,7 +178,11 @@ pub fn load_spec_from(
     let artifact = relative_to(&path, root);
     // The default spec is the project's own file: a symbolic link that leads out of the project
     // is not followed (a spec outside the project is used only when `--spec` names it).
-    if spec.is_none() && policies::read::leaves_root(&path, root) {
+    // (A spec the checked git snapshot holds is read from its blob, not through the link.)
+    if spec.is_none()
+        && files.snapshot_file(&path).is_none()
+        && policies::read::leaves_root(&path, root)
+    {
         return Err(EngineError::SpecUnreadable {
             path: artifact,
             reason: "a symbolic link that leads out of the project is not followed: name the spec with `--spec`".into(),
