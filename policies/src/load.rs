@@ -63,7 +63,7 @@ pub struct Loaded {
     pub decls: Vec<Decl>,
     /// Load, lexical and parse errors.
     pub errors: Vec<SpecError>,
-    /// Lexical errors past each file's first 1,000, counted but not kept.
+    /// Lexical and parse errors past each file's first 1,000 of each, counted but not kept.
     pub suppressed: usize,
 }
 
@@ -234,6 +234,7 @@ fn open_frame(
             errors.extend(lexed.errors);
             *suppressed += lexed.suppressed;
             let parsed = parser::parse(&lexed.tokens);
+            *suppressed += parsed.suppressed;
             errors.extend(parsed.errors);
             parsed.decls
         }
