@@ -28,6 +28,7 @@ impl BaselineArgs {
             threads: self.threads,
             slice_rlimit: 5_000_000,
             slice_timeout_ms: 10_000,
+            solve_budget_ms: crate::solve::DEFAULT_SOLVE_BUDGET_MS,
             no_cache: self.no_cache,
             allow_plugins: false,
             baseline: None,

@@ -28,7 +28,16 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
         .project_files
         .iter()
         .any(|file| file == ".gitattributes")
-        .then(|| read_file(&scope, root, None, ".gitattributes").ok())
+        .then(|| {
+            read_file(
+                &scope,
+                root,
+                None,
+                ".gitattributes",
+                crate::extract::SOURCE_LIMIT,
+            )
+            .ok()
+        })
         .flatten()
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .map(|text| extractors::GitAttributes::parse(&text))
@@ -53,7 +62,8 @@ pub fn parse_floor(options: &CheckOptions) -> Result<(usize, usize, u64), Engine
                 // and parses the generated Java, Kotlin and C# files too, for their types.
                 let for_declarations = extractors::reads_declarations(file);
                 extractors::Language::for_path(file)?;
-                let bytes = read_file(&scope, root, None, file).ok()?;
+                let bytes =
+                    read_file(&scope, root, None, file, crate::extract::SOURCE_LIMIT).ok()?;
                 // Nor does `check` read a file larger than 2 MiB, nor extract a binary-looking
                 // one (`extract::first_one`).
                 if bytes.len() > crate::extract::MAX_FILE_BYTES {

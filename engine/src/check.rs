@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use policies::facts::DomainFact;
 use policies::model::Model;
@@ -39,6 +39,8 @@ pub struct CheckOptions {
     pub rlimit: u32,
     /// `--slice-timeout-ms`.
     pub timeout_ms: u32,
+    /// `--solve-budget-ms`: wall-clock budget of the whole solving phase.
+    pub solve_budget_ms: u64,
     /// `--debug-extractors`.
     pub debug_extractors: bool,
     /// `--include-generated`: extract generated files too.
@@ -77,6 +79,7 @@ impl CheckOptions {
             threads: None,
             rlimit: 5_000_000,
             timeout_ms: 10_000,
+            solve_budget_ms: crate::solve::DEFAULT_SOLVE_BUDGET_MS,
             debug_extractors: false,
             include_generated: false,
             keep_all_facts: false,
@@ -289,11 +292,17 @@ fn solve_candidates(
     if let Some(progress) = progress {
         progress.add_slices(slices.len());
     }
-    crate::solve::solve_all_reporting(solver, &slices, limits, &|count| {
-        if let Some(progress) = progress {
-            progress.slices_done(count);
-        }
-    })
+    crate::solve::solve_all_reporting(
+        solver,
+        &slices,
+        limits,
+        Duration::from_millis(options.solve_budget_ms),
+        &|count| {
+            if let Some(progress) = progress {
+                progress.slices_done(count);
+            }
+        },
+    )
 }
 
 /// The file-graph edges of the merge base, (source file, target file or entity) with base
@@ -409,6 +418,7 @@ fn prepare(
             root,
             Some(repository),
             path,
+            crate::config::MAX_ARTIFACT_BYTES,
         ))
     };
     let snapshot: Option<crate::scope::SnapshotReader<'_>> =

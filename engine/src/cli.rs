@@ -137,7 +137,7 @@ pub struct CheckArgs {
     /// With `--diff`: only new findings block.
     #[arg(long)]
     pub new_only: bool,
-    /// Worker threads (default: all cores); never changes the output.
+    /// Worker threads (default: all cores; at most 4 per core); never changes the output.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Z3 resource limit per rule slice.
@@ -146,6 +146,10 @@ pub struct CheckArgs {
     /// Wall-clock safety net per rule slice.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub slice_timeout_ms: u32,
+    /// Wall-clock budget of the whole solving phase: slices not solved when it runs out are
+    /// `unknown` (reason `budget`), and the check fails closed.
+    #[arg(long, value_name = "MS", default_value_t = crate::solve::DEFAULT_SOLVE_BUDGET_MS)]
+    pub solve_budget_ms: u64,
     /// Ignore and do not write the extraction cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -313,6 +317,62 @@ pub enum ExitStatus {
     Error,
 }
 
+/// Stdout as the binary writes it: remembers the first write error, so that output lost to a
+/// full device (`> /dev/full`) ends the run with exit 2 and a message on stderr, while a closed
+/// pipe (`lintel check | head`) still stops quietly with the verdict's code.
+pub struct WatchedOutput<W: Write> {
+    inner: W,
+    failure: Option<std::io::Error>,
+}
+
+impl<W: Write> WatchedOutput<W> {
+    /// Watches `inner`.
+    pub fn new(inner: W) -> Self {
+        Self {
+            inner,
+            failure: None,
+        }
+    }
+
+    fn watch<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(error) = &result {
+            if self.failure.is_none() {
+                self.failure = Some(std::io::Error::new(error.kind(), error.to_string()));
+            }
+        }
+        result
+    }
+
+    /// Flushes, and turns `status` into exit 2 (with a message on `stderr`) when output was lost
+    /// for another reason than a closed pipe.
+    pub fn finish(mut self, status: ExitStatus, stderr: &mut dyn Write) -> ExitStatus {
+        let flushed = self.inner.flush();
+        let _ = self.watch(flushed);
+        match self.failure {
+            Some(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+                let _ = writeln!(
+                    stderr,
+                    "error[output-lost]: cannot write the output to stdout: {error}"
+                );
+                ExitStatus::Error
+            }
+            _ => status,
+        }
+    }
+}
+
+impl<W: Write> Write for WatchedOutput<W> {
+    fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
+        let written = self.inner.write(buffer);
+        self.watch(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let flushed = self.inner.flush();
+        self.watch(flushed)
+    }
+}
+
 impl ExitStatus {
     /// The process exit code.
     pub fn code(self) -> i32 {
@@ -380,6 +440,9 @@ impl CheckArgs {
         if self.slice_timeout_ms != 10_000 {
             command.push(format!("--slice-timeout-ms {}", self.slice_timeout_ms));
         }
+        if self.solve_budget_ms != crate::solve::DEFAULT_SOLVE_BUDGET_MS {
+            command.push(format!("--solve-budget-ms {}", self.solve_budget_ms));
+        }
         command.join(" ")
     }
 
@@ -400,9 +463,10 @@ impl CheckArgs {
             scope,
             strict: self.strict,
             new_only: self.new_only,
-            threads: self.threads,
+            threads: self.threads.map(capped_threads),
             rlimit: self.slice_rlimit,
             timeout_ms: self.slice_timeout_ms,
+            solve_budget_ms: self.solve_budget_ms,
             debug_extractors: self.debug_extractors,
             include_generated: self.include_generated,
             keep_all_facts: self.debug_extractors,
@@ -449,6 +513,17 @@ fn shell_word(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
     }
+}
+
+/// Worker threads per core at most: more never helps (the work is CPU-bound), and each worker
+/// reserves a 32 MiB stack, so `--threads 100000` would exhaust memory before doing anything.
+const MAX_THREADS_PER_CORE: usize = 4;
+
+/// `--threads N`, capped at [`MAX_THREADS_PER_CORE`] times the cores (the output never depends
+/// on the thread count, so the cap changes only the time a run takes).
+fn capped_threads(requested: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    requested.min(cores.saturating_mul(MAX_THREADS_PER_CORE))
 }
 
 /// True when argv asks for JSON, so that even a usage error prints the JSON document.
@@ -518,6 +593,34 @@ fn usage_message(error: &clap::Error) -> String {
     }
 }
 
+/// Runs the CLI over the process arguments as the OS gives them: an argument that is not UTF-8
+/// (`--project $'\xff'`) is a `usage-error`, in JSON when argv asks for JSON, never a panic.
+pub fn run_os(
+    argv: Vec<std::ffi::OsString>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    let lossy: Vec<String> = argv
+        .iter()
+        .map(|argument| argument.to_string_lossy().into_owned())
+        .collect();
+    let Some(position) = argv.iter().position(|argument| argument.to_str().is_none()) else {
+        return run(lossy, stdout, stderr);
+    };
+    let shown = policies::read::excerpt(lossy.get(position).map_or("", String::as_str), 80);
+    let error = EngineError::Usage(format!(
+        "argument {position} is not valid UTF-8: `{shown}` (lintel reads UTF-8 paths and values)"
+    ));
+    if argv_wants_json(&lossy) {
+        let (mode, base, rerun) = argv_scope(&lossy);
+        let verdict = render::json::error_verdict(&error, mode, base, &rerun);
+        let _ = render::json::write(stdout, &verdict);
+    } else {
+        render::text::write_error(stderr, &error);
+    }
+    ExitStatus::Error
+}
+
 /// Runs the CLI over `argv` (including the program name).
 pub fn run(argv: Vec<String>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitStatus {
     let cli = match Cli::try_parse_from(&argv) {
@@ -577,7 +680,15 @@ fn unless_it_panics(
                 "lintel stopped unexpectedly: {}; please report it",
                 crate::error::panic_message(payload.as_ref())
             ));
-            if argv_wants_json(argv) {
+            if argv_wants_json(argv) && argv.get(1).is_some_and(|command| command == "compile") {
+                // `compile --json` prints its own document shape, errors included.
+                let spec_file = argv
+                    .iter()
+                    .skip(2)
+                    .find(|argument| !argument.starts_with('-'))
+                    .map_or("", String::as_str);
+                crate::compile::write_error_report(stdout, &error, spec_file);
+            } else if argv_wants_json(argv) {
                 let (mode, base, rerun) = argv_scope(argv);
                 let verdict = render::json::error_verdict(&error, mode, base, &rerun);
                 let _ = render::json::write(stdout, &verdict);
@@ -684,16 +795,19 @@ fn check_command(
                 _ if arguments.wants_json() => render::json::write(stdout, &run.verdict),
                 Some(Format::Sarif) => render::sarif::write(stdout, &run.verdict, &check_flags),
                 Some(Format::Github) => render::github::write(stdout, &run.verdict),
-                _ => render::text::write_styled(
-                    stdout,
-                    &run.verdict,
-                    &options.project,
-                    &check_flags,
-                    arguments.color.is_on(
-                        STDOUT_IS_TERMINAL.load(std::sync::atomic::Ordering::Relaxed),
-                        std::env::var_os("NO_COLOR").as_deref(),
-                    ),
-                ),
+                _ => {
+                    let source = run.scope.text_reader(&options.project);
+                    render::text::write_styled(
+                        stdout,
+                        &run.verdict,
+                        &source,
+                        &check_flags,
+                        arguments.color.is_on(
+                            STDOUT_IS_TERMINAL.load(std::sync::atomic::Ordering::Relaxed),
+                            std::env::var_os("NO_COLOR").as_deref(),
+                        ),
+                    )
+                }
             };
             status
         }
@@ -757,6 +871,19 @@ mod tests {
                 && message.contains("lintel stopped unexpectedly: owned message"),
             "{message}"
         );
+        // `compile --json` keeps its own document shape for an internal error too.
+        let compile = argv(&["lintel", "compile", "spec/architecture.ag", "--json"]);
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let status = unless_it_panics(&compile, &mut stdout, &mut stderr, |_, _| {
+            panic!("compile bug")
+        });
+        assert_eq!(status, ExitStatus::Error);
+        let report: serde_json::Value = serde_json::from_slice(&stdout).expect("one JSON document");
+        assert_eq!(report["schema_version"], 2);
+        assert_eq!(report["ok"], false);
+        assert!(report.get("verdict").is_none(), "{report}");
+        assert_eq!(report["diagnostics"][0]["code"], "internal-error");
+        assert_eq!(report["diagnostics"][0]["file"], "spec/architecture.ag");
         // A command that does not panic keeps its own status and output.
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
         let status = unless_it_panics(&text, &mut stdout, &mut stderr, |stdout, _| {

@@ -35,6 +35,33 @@ pub fn default_artifact_path(spec: &std::path::Path) -> PathBuf {
         .join(name)
 }
 
+/// `compile --json` when the compile cannot finish (an `--out` path that cannot be written, a
+/// bug in lintel): the same `{schema_version, ok, diagnostics}` document, `ok` false, with one
+/// error diagnostic carrying the engine's code at the start of the spec file.
+pub(crate) fn write_error_report(
+    stdout: &mut dyn Write,
+    error: &crate::error::EngineError,
+    spec_file: &str,
+) {
+    let report = CompileReport {
+        schema_version: 2,
+        ok: false,
+        diagnostics: vec![policies::Diagnostic {
+            code: error.code(),
+            severity: policies::diagnostic::Severity::Error,
+            message: error.to_string(),
+            file: spec_file.to_owned(),
+            line: 1,
+            column: 1,
+            offset: 0,
+            end_offset: 0,
+            help: None,
+            related: Vec::new(),
+        }],
+    };
+    let _ = crate::render::json::write(stdout, &report);
+}
+
 /// Runs `compile`.
 pub fn compile_command(
     arguments: &CompileArgs,
@@ -92,13 +119,7 @@ pub fn compile_command(
                 relative_to(&out, &root)
             ));
             if arguments.json {
-                let verdict = crate::render::json::error_verdict(
-                    &error,
-                    "staged",
-                    "staged".into(),
-                    "lintel check",
-                );
-                let _ = crate::render::json::write(stdout, &verdict);
+                write_error_report(stdout, &error, &relative_to(&arguments.file, &root));
             } else {
                 crate::render::text::write_error(stderr, &error);
             }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use policies::model::Model;
+use policies::model::{Model, RuleBody, WorkflowCondition};
 use policies::Diagnostic;
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +12,13 @@ use crate::paths::relative_to;
 
 /// The artifact schema version this build reads and writes.
 pub const ARTIFACT_VERSION: u32 = 1;
+
+/// A compiled artifact larger than this is refused (`spec-unreadable`): the artifact of a spec
+/// at its own 4 MiB limit is far smaller.
+pub const MAX_ARTIFACT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Longest excerpt of an artifact's content that an error message quotes.
+const MAX_QUOTED_CHARS: usize = 120;
 
 /// A loaded, valid spec.
 #[derive(Debug, Clone)]
@@ -116,15 +123,26 @@ impl<'a> SpecFiles<'a> {
 
     /// Whether the file exists.
     pub fn exists(&self, path: &Path) -> bool {
-        self.snapshot_file(path).is_some_and(|read| read.is_ok()) || path.is_file()
+        // Whatever it is: a FIFO or a device named `architecture.ag` is found, then refused
+        // when read (`policies::read`), not passed over for another spec.
+        self.snapshot_file(path).is_some_and(|read| read.is_ok()) || std::fs::metadata(path).is_ok()
     }
 
     /// The file's bytes.
+    ///
+    /// From disk, only a regular file is read, and at most its limit plus one byte: 4 MiB for a
+    /// spec source (whose limit the loader reports), [`MAX_ARTIFACT_BYTES`] for an artifact.
     pub fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
         match self.snapshot_file(path) {
             Some(read) => read,
-            // Whole: an artifact may be larger than a spec source (whose limit the loader checks).
-            None => std::fs::read(path),
+            None => {
+                let limit = if is_artifact_path(path) {
+                    MAX_ARTIFACT_BYTES
+                } else {
+                    policies::load::MAX_FILE_BYTES
+                };
+                policies::read::read_regular_file(path, limit)
+            }
         }
     }
 }
@@ -158,6 +176,18 @@ pub fn load_spec_from(
 ) -> Result<LoadedSpec, EngineError> {
     let path = find_spec_in(root, spec, files)?;
     let artifact = relative_to(&path, root);
+    // The default spec is the project's own file: a symbolic link that leads out of the project
+    // is not followed (a spec outside the project is used only when `--spec` names it).
+    // (A spec the checked git snapshot holds is read from its blob, not through the link.)
+    if spec.is_none()
+        && files.snapshot_file(&path).is_none()
+        && policies::read::leaves_root(&path, root)
+    {
+        return Err(EngineError::SpecUnreadable {
+            path: artifact,
+            reason: "a symbolic link that leads out of the project is not followed: name the spec with `--spec`".into(),
+        });
+    }
     if !files.exists(&path) {
         return Err(EngineError::SpecUnreadable {
             path: artifact,
@@ -192,6 +222,64 @@ pub fn load_spec_from(
     }
 }
 
+/// Why a deserialised artifact's model is not one `lintel compile` could have written: a glob
+/// the checker refuses (too long, too many alternatives, not compilable), or a rule that names an
+/// entity the model does not declare. An artifact is never half-loaded.
+fn artifact_problem(model: &Model) -> Option<String> {
+    let globs = model
+        .components
+        .iter()
+        .flat_map(|component| component.paths.iter())
+        .map(|glob| glob.strip_prefix('!').unwrap_or(glob))
+        .chain(model.excludes.iter().map(String::as_str));
+    for glob in globs {
+        if let Some(problem) = policies::check::glob_problem(glob) {
+            return Some(policies::read::excerpt(&problem, MAX_QUOTED_CHARS));
+        }
+    }
+    let declared = |name: &str| {
+        model.component(name).is_some()
+            || model.nodes.iter().any(|node| node.name == name)
+            || model.resources.iter().any(|resource| resource.name == name)
+    };
+    for rule in &model.rules {
+        let (endpoints, condition): (Vec<&str>, _) = match &rule.body {
+            RuleBody::Pair { from, to } | RuleBody::Dependency { from, to, .. } => {
+                (vec![from, to], None)
+            }
+            RuleBody::PairVia { from, to, via } => (
+                [from, to]
+                    .into_iter()
+                    .chain(via.iter())
+                    .map(String::as_str)
+                    .collect(),
+                None,
+            ),
+            RuleBody::WorkflowAction { condition, .. }
+            | RuleBody::WorkflowPermission { condition, .. } => (Vec::new(), condition.as_ref()),
+            _ => (Vec::new(), None),
+        };
+        if let Some(name) = endpoints.into_iter().find(|name| !declared(name)) {
+            return Some(format!(
+                "rule `{}` names `{}`, which the artifact does not declare",
+                policies::read::excerpt(&rule.text, MAX_QUOTED_CHARS),
+                policies::read::excerpt(name, MAX_QUOTED_CHARS)
+            ));
+        }
+        if let Some(WorkflowCondition::Branch { pattern } | WorkflowCondition::Tag { pattern }) =
+            condition
+        {
+            if let Some(problem) = policies::limits::glob_size_problem(pattern) {
+                return Some(format!(
+                    "rule `{}`: {problem}",
+                    policies::read::excerpt(&rule.text, MAX_QUOTED_CHARS)
+                ));
+            }
+        }
+    }
+    None
+}
+
 fn load_artifact(
     path: &Path,
     artifact: String,
@@ -204,11 +292,20 @@ fn load_artifact(
     let bytes = files
         .read(path)
         .map_err(|error| unreadable(error.to_string()))?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_ARTIFACT_BYTES {
+        return Err(unreadable(format!(
+            "the artifact is larger than {} MiB",
+            MAX_ARTIFACT_BYTES >> 20
+        )));
+    }
     let text = String::from_utf8(bytes).map_err(|error| unreadable(error.to_string()))?;
+    // Messages quote at most a short, escaped excerpt of the file: an artifact is not a spec,
+    // and may be anything (`/proc` files are refused before this).
+    let quoted = |message: String| policies::read::excerpt(&message, MAX_QUOTED_CHARS);
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|error| EngineError::ArtifactInvalid {
             path: artifact.clone(),
-            reason: format!("not JSON: {error}"),
+            reason: format!("not JSON: {}", quoted(error.to_string())),
         })?;
     let Some(version) = value.get("lintel_artifact") else {
         return Err(EngineError::ArtifactInvalid {
@@ -219,15 +316,21 @@ fn load_artifact(
     if version.as_u64() != Some(u64::from(ARTIFACT_VERSION)) {
         return Err(EngineError::ArtifactVersionMismatch {
             path: artifact,
-            found: version.to_string(),
+            found: quoted(version.to_string()),
             expected: ARTIFACT_VERSION,
         });
     }
     let loaded: Artifact =
         serde_json::from_value(value).map_err(|error| EngineError::ArtifactInvalid {
             path: artifact.clone(),
-            reason: error.to_string(),
+            reason: quoted(error.to_string()),
         })?;
+    if let Some(reason) = artifact_problem(&loaded.model) {
+        return Err(EngineError::ArtifactInvalid {
+            path: artifact,
+            reason,
+        });
+    }
     Ok(LoadedSpec {
         model: loaded.model,
         artifact,

@@ -69,7 +69,8 @@ pub enum EngineError {
     /// A planned command or format.
     #[error("{0} is not implemented yet")]
     NotImplemented(String),
-    /// A git failure that is not one of the cases above.
+    /// A git failure that is not one of the cases above: the repository cannot be read (a
+    /// corrupt HEAD or index), `git-error`.
     #[error("git: {0}")]
     Git(String),
     /// A bug in lintel.
@@ -115,7 +116,8 @@ impl EngineError {
             Self::MissingMergeBase(_) => "missing-merge-base".into(),
             Self::PathOutsideProject(_) => "path-outside-project".into(),
             Self::NotImplemented(_) => "not-implemented".into(),
-            Self::Git(_) | Self::Internal(_) => "internal-error".into(),
+            Self::Git(_) => "git-error".into(),
+            Self::Internal(_) => "internal-error".into(),
         }
     }
 

@@ -138,8 +138,10 @@ pub fn explain_command(
         return ExitStatus::Error;
     };
     // `snippet` is the evidence line with 2 lines on each side, as written (verdict-v2 §explain).
+    // It comes from the snapshot the check read (the checked blob when staged or under `--diff`).
+    let source = run.scope.text_reader(&options.project);
     let snippet =
-        render::text::source_lines(&options.project, &detail.file, detail.line).unwrap_or_default();
+        render::text::source_lines(&source, &detail.file, detail.line).unwrap_or_default();
     let explanation = Explanation {
         schema_version: 2,
         found: true,
@@ -175,7 +177,7 @@ pub fn explain_command(
     if arguments.check.wants_json() {
         let _ = render::json::write(stdout, &explanation);
     } else {
-        let _ = write_text(stdout, &explanation, &options.project);
+        let _ = write_text(stdout, &explanation, &source);
     }
     ExitStatus::Pass
 }
@@ -183,7 +185,7 @@ pub fn explain_command(
 fn write_text(
     out: &mut dyn Write,
     explanation: &Explanation,
-    project: &std::path::Path,
+    source: render::text::SourceText<'_>,
 ) -> std::io::Result<()> {
     writeln!(
         out,
@@ -201,7 +203,7 @@ fn write_text(
         explanation.source.evidence, explanation.source.file, explanation.source.line
     )?;
     let frame = render::text::code_frame(
-        project,
+        source,
         &explanation.source.file,
         explanation.source.line,
         None,

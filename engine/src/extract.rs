@@ -20,6 +20,9 @@ use crate::verdict::{ExtractorDebug, Warning};
 /// Largest source file lintel reads.
 pub(crate) const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
 
+/// [`MAX_FILE_BYTES`] as a read limit: a source read gets at most one byte more.
+pub(crate) const SOURCE_LIMIT: u64 = MAX_FILE_BYTES as u64;
+
 /// What extraction produced.
 #[derive(Debug, Default)]
 pub struct Extraction {
@@ -55,7 +58,7 @@ pub(crate) const WORKER_STACK_BYTES: usize = 32 * 1024 * 1024;
 /// Why a file is not extracted whatever its language: larger than 2 MiB, or binary-looking.
 pub(crate) fn skip_reason(bytes: &[u8]) -> Option<String> {
     if bytes.len() > MAX_FILE_BYTES {
-        return Some(format!("file is larger than 2 MiB ({} bytes)", bytes.len()));
+        return Some("file is larger than 2 MiB".to_owned());
     }
     // `contains` on bytes is a vectorised memchr, not a loop over each byte.
     let head = bytes.get(..8 * 1024).unwrap_or(bytes);
@@ -186,7 +189,7 @@ fn first_one(
     if extractors::Language::for_path(file).is_none() {
         return done(CachedOutcome::NotSource);
     }
-    let bytes = match read_file(scope, root, repository, file) {
+    let bytes = match read_file(scope, root, repository, file, SOURCE_LIMIT) {
         Ok(bytes) => bytes,
         Err(error) => return done(CachedOutcome::Skipped(format!("cannot read file: {error}"))),
     };
@@ -348,6 +351,20 @@ pub fn extract_project(
         owned.push(file.clone());
     }
     extraction.files_excluded = map.has_exclusions().then_some(excluded);
+    // What the listing could not take (an unreadable folder, a path too long to open, a link
+    // out of the project) is reported: it may hold a violation.
+    for (path, reason) in &scope.unreadable {
+        if map.is_excluded(path) {
+            continue;
+        }
+        extraction.files_skipped += 1;
+        extraction.warnings.push(Warning {
+            code: "file-skipped".into(),
+            message: format!("`{path}` was not checked: {reason}"),
+            file: Some(path.clone()),
+            ..Warning::default()
+        });
+    }
     let key = cache.map(|_| {
         let mut identities: Vec<(String, String)> = scope
             .project_files
@@ -547,7 +564,7 @@ fn extract_files(
             .as_ref()
             .and_then(|path| git2::Repository::open(path).ok());
         ProjectContext::discover_with(&scope.project_files, |path| {
-            read_file(scope, root, repository.as_ref(), path)
+            read_file(scope, root, repository.as_ref(), path, SOURCE_LIMIT)
                 .ok()
                 .and_then(|bytes| String::from_utf8(bytes).ok())
         })
@@ -607,7 +624,7 @@ fn extract_files(
                     // A file only read for its declarations declares nothing if its reader fails.
                     let declarations = guarded(
                         || {
-                            read_file(scope, root, repository, file)
+                            read_file(scope, root, repository, file, SOURCE_LIMIT)
                                 .ok()
                                 .and_then(declaration_text)
                                 .and_then(|text| extractors::read_declarations(file, &text))

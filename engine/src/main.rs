@@ -1,13 +1,12 @@
-//! The `lintel` binary: parses the process arguments and hands them to [`engine::cli::run`].
-
-use std::io::Write;
+//! The `lintel` binary: reads the process arguments and hands them to [`engine::cli::run_os`].
 
 #[cfg(all(unix, not(target_env = "musl")))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() {
-    let argv: Vec<String> = std::env::args().collect();
+    // As the OS gives them: `std::env::args` panics on an argument that is not UTF-8.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     {
         use std::io::IsTerminal;
         engine::cli::set_terminals(
@@ -19,10 +18,10 @@ fn main() {
     // still reflects the verdict. Neither stream is locked for the whole run: a thread that
     // panics (an extraction worker, the solver thread) writes its message to stderr, and would
     // wait forever for a lock this thread holds while it waits for that thread.
-    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let mut out = engine::cli::WatchedOutput::new(std::io::BufWriter::new(std::io::stdout()));
     let mut err = std::io::stderr();
-    let status = engine::cli::run(argv, &mut out, &mut err);
-    let _ = out.flush();
-    drop(out);
+    let status = engine::cli::run_os(argv, &mut out, &mut err);
+    // Output lost for another reason than a closed pipe (a full disk) is an error: exit 2.
+    let status = out.finish(status, &mut err);
     std::process::exit(status.code());
 }

@@ -73,6 +73,9 @@ pub struct Listing {
     pub files: Vec<String>,
     /// Symbolic links met (not followed): link path → its target text.
     pub symlinks: Vec<(String, String)>,
+    /// What the walk could not enter or list (an unreadable folder, a path too long to open):
+    /// project-relative path and reason, reported as `file-skipped` warnings.
+    pub unreadable: Vec<(String, String)>,
 }
 
 /// Lists the project's files: files git tracks (when `tracked` is given) plus every file the
@@ -96,7 +99,21 @@ pub fn walk_project(root: &Path, tracked: &[String]) -> Listing {
             entry.file_name() != ".git" && !nested_repository
         })
         .build();
-    for entry in walker.flatten() {
+    let mut unreadable = Vec::new();
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                // Nothing is dropped silently: a folder the walk cannot read may hold violations.
+                if let Some((path, reason)) = walk_error(&error) {
+                    let relative = path
+                        .strip_prefix(root)
+                        .map_or_else(|_| path.display().to_string(), to_slash);
+                    unreadable.push((relative, reason));
+                }
+                continue;
+            }
+        };
         let Some(kind) = entry.file_type() else {
             continue;
         };
@@ -107,14 +124,66 @@ pub fn walk_project(root: &Path, tracked: &[String]) -> Listing {
             files.insert(to_slash(relative));
         } else if kind.is_symlink() {
             if let Ok(target) = std::fs::read_link(entry.path()) {
-                symlinks.push((to_slash(relative), to_slash(&target)));
+                // An absolute target keeps its leading `/`: it is not a path in the project.
+                let shown = if target.has_root() {
+                    format!("/{}", to_slash(&target))
+                } else {
+                    to_slash(&target)
+                };
+                symlinks.push((to_slash(relative), shown));
             }
+        } else if !kind.is_dir() {
+            // A FIFO, socket or device is never read, and never dropped silently.
+            unreadable.push((
+                to_slash(relative),
+                format!("not a regular file: {}", special_kind(kind)),
+            ));
         }
     }
     symlinks.sort();
+    unreadable.sort();
+    unreadable.dedup();
     Listing {
         files: files.into_iter().collect(),
         symlinks,
+        unreadable,
+    }
+}
+
+/// What a special file is, for a message.
+fn special_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    let _ = kind;
+    "a special file"
+}
+
+/// The path and the reason of a walk error that lost part of the project, if it names a path.
+fn walk_error(error: &ignore::Error) -> Option<(PathBuf, String)> {
+    match error {
+        ignore::Error::WithPath { path, err } => {
+            let reason = match err.as_ref() {
+                ignore::Error::Io(io) => io.to_string(),
+                other => other.to_string(),
+            };
+            Some((path.clone(), reason))
+        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error(err)
+        }
+        ignore::Error::Loop { child, .. } => Some((child.clone(), "file system loop".to_owned())),
+        _ => None,
     }
 }
 
@@ -155,6 +224,13 @@ struct Alternative {
 /// `/` meaning the whole folder), each with its specificity. Globs that do not compile are
 /// skipped (the checker rejects them).
 fn alternative_globs(pattern: &str) -> impl Iterator<Item = (Glob, usize)> {
+    // A glob over the size limits is never expanded (the checker and the artifact loader
+    // refuse it; this keeps the expansion bounded whatever the model holds).
+    let pattern = if policies::limits::glob_size_problem(pattern).is_some() {
+        ""
+    } else {
+        pattern
+    };
     expand_braces(pattern.strip_prefix("./").unwrap_or(pattern))
         .into_iter()
         .filter_map(|alternative| {

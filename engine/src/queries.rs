@@ -142,7 +142,7 @@ pub fn load(
     };
     let mut diagnostics: Vec<Diagnostic> = diagnostics.iter().map(to_diagnostic).collect();
     if diagnostics.iter().any(Diagnostic::is_error) {
-        return Err(EngineError::Queries(diagnostics));
+        return Err(EngineError::Queries(first_diagnostics(diagnostics)));
     }
     for query in set.queries() {
         diagnostics.extend(check_names(model, query));
@@ -151,6 +151,33 @@ pub fn load(
         set: Arc::new(set),
         warnings: diagnostics,
     })
+}
+
+/// The first `policies::compile::MAX_DIAGNOSTICS` diagnostics, each message cut as a spec's
+/// are, and one `too-many-diagnostics` warning counting the rest: a query file of thousands of
+/// broken documents gives an error document of bounded size.
+fn first_diagnostics(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let limit = policies::compile::MAX_DIAGNOSTICS;
+    let hidden = diagnostics.len().saturating_sub(limit);
+    let summary = diagnostics.get(limit).map(|first_hidden| Diagnostic {
+        code: policies::error::Code::TooManyDiagnostics
+            .as_str()
+            .to_owned(),
+        severity: policies::Severity::Warning,
+        message: format!("{hidden} more diagnostic(s) are not reported (the first {limit} are)"),
+        help: None,
+        related: Vec::new(),
+        ..first_hidden.clone()
+    });
+    diagnostics.truncate(limit);
+    for diagnostic in &mut diagnostics {
+        if diagnostic.message.len() > policies::compile::MAX_MESSAGE_BYTES {
+            diagnostic.message =
+                policies::read::excerpt(&diagnostic.message, policies::compile::MAX_MESSAGE_BYTES);
+        }
+    }
+    diagnostics.extend(summary);
+    diagnostics
 }
 
 fn warning(code: &str, message: String, file: &str, line: u32) -> Warning {

@@ -83,6 +83,9 @@ pub struct CheckRun {
     pub verdict: Verdict,
     /// Details by finding id.
     pub details: BTreeMap<String, FindingDetail>,
+    /// The snapshot the run checked: code frames and snippets are read from it
+    /// ([`crate::scope::Scope::text_reader`]), never from a work tree the check did not read.
+    pub scope: crate::scope::Scope,
 }
 
 /// `prefix` + the first 16 hex digits of SHA-256 over `text`.
@@ -1259,12 +1262,13 @@ pub fn assemble_handing_back(
     } else {
         Vec::new()
     };
-    let leftovers = (extraction, domain_facts, graph, evaluation, scope);
+    let leftovers = (extraction, domain_facts, graph, evaluation);
     drop(std::thread::Builder::new().spawn(move || drop(leftovers)));
     (
         CheckRun {
             verdict,
             details: entries.details,
+            scope,
         },
         facts,
     )

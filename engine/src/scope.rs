@@ -70,6 +70,10 @@ pub struct Scope {
     /// both project-relative (the target worked out lexically from the link's folder). Links are
     /// never read or walked through; import resolution maps a path through them, as Node does.
     pub symlinks: BTreeMap<String, String>,
+    /// Paths the listing could not take, with the reason: a folder the walk cannot read, a path
+    /// too long to open, a symbolic link that leads out of the project (never followed). Each is
+    /// a `file-skipped` warning: nothing is dropped silently.
+    pub unreadable: Vec<(String, String)>,
 }
 
 impl Scope {
@@ -77,7 +81,61 @@ impl Scope {
     pub fn is_everything(&self) -> bool {
         self.mode == "all"
     }
+
+    /// The UTF-8 text of a project file as this snapshot holds it (the checked git blob under the
+    /// staged and `--diff` scopes, the work tree's regular file otherwise), for code frames:
+    /// `None` for a file that cannot be read, is not UTF-8 or is larger than a source may be.
+    pub fn text_reader<'a>(&'a self, root: &'a Path) -> impl Fn(&str) -> Option<String> + 'a {
+        let repository = match self.snapshot {
+            Snapshot::Worktree => None,
+            Snapshot::Index | Snapshot::Commit(_) => self
+                .git_root
+                .as_ref()
+                .and_then(|path| Repository::open(path).ok()),
+        };
+        move |file: &str| {
+            let limit = crate::extract::SOURCE_LIMIT;
+            let bytes = read_file(self, root, repository.as_ref(), file, limit).ok()?;
+            if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+                return None;
+            }
+            String::from_utf8(bytes).ok()
+        }
+    }
 }
+
+/// HEAD's commit; `None` when HEAD is unborn (a new repository). A HEAD git cannot read (a
+/// corrupt `.git/HEAD`, a ref to a missing object) is a `git-error` for the staged and `--diff`
+/// scopes, which compare with it: taking it for unborn would check every file as new. `--all`
+/// and `--file` read the work tree and only name HEAD, so for them it is just absent.
+fn head_commit<'r>(
+    repository: &'r Repository,
+    request: &ScopeRequest,
+) -> Result<Option<git2::Commit<'r>>, EngineError> {
+    let compares_with_head = matches!(request, ScopeRequest::Staged | ScopeRequest::Diff(_));
+    let head = match repository.head() {
+        Ok(head) => head,
+        Err(error) if error.code() == ErrorCode::UnbornBranch => return Ok(None),
+        Err(error) if compares_with_head => {
+            return Err(EngineError::Git(format!(
+                "cannot read HEAD: {}",
+                error.message()
+            )))
+        }
+        Err(_) => return Ok(None),
+    };
+    match head.peel_to_commit() {
+        Ok(commit) => Ok(Some(commit)),
+        Err(error) if compares_with_head => Err(EngineError::Git(format!(
+            "HEAD does not name a commit: {}",
+            error.message()
+        ))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Why a symbolic link is not in the snapshot's links.
+const LINK_OUT: &str = "a symbolic link that leads out of the project is not followed";
 
 fn git_error(error: &git2::Error) -> EngineError {
     EngineError::Git(error.message().to_owned())
@@ -110,9 +168,10 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                 .map(str::to_owned)
         }
     };
-    let head = repository
-        .as_ref()
-        .and_then(|repository| repository.head().ok()?.peel_to_commit().ok());
+    let head = match &repository {
+        Some(repository) => head_commit(repository, request)?,
+        None => None,
+    };
     let head_commit = head.as_ref().map(|commit| commit.id().to_string());
     let mut scope = Scope {
         mode: "all",
@@ -127,6 +186,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
         submodules: Vec::new(),
         blobs: BTreeMap::new(),
         symlinks: BTreeMap::new(),
+        unreadable: Vec::new(),
     };
     match request {
         ScopeRequest::All | ScopeRequest::Files(_) => {
@@ -145,14 +205,24 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                     }
                 }
             }
-            tracked.retain(|path| root.join(path).is_file());
+            // A tracked file that is gone, or is now a folder, is not in the work tree; one that
+            // cannot be looked at (an unreadable folder, a path too long) stays listed, so that
+            // reading it gives a `file-skipped` warning rather than a silent pass.
+            tracked.retain(|path| match std::fs::metadata(root.join(path)) {
+                Ok(metadata) => !metadata.is_dir(),
+                Err(error) => error.kind() != std::io::ErrorKind::NotFound,
+            });
             let listing = walk_project(root, &tracked);
             scope.project_files = listing.files;
-            scope.symlinks = listing
-                .symlinks
-                .into_iter()
-                .filter_map(|(link, target)| Some((link.clone(), link_target(&link, &target)?)))
-                .collect();
+            scope.unreadable = listing.unreadable;
+            for (link, target) in listing.symlinks {
+                match link_target(&link, &target) {
+                    Some(inside) => {
+                        scope.symlinks.insert(link, inside);
+                    }
+                    None => scope.unreadable.push((link, LINK_OUT.to_owned())),
+                }
+            }
             if let ScopeRequest::Files(paths) = request {
                 scope.mode = "files";
                 scope.base = "files".into();
@@ -180,11 +250,12 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
                 };
                 match entry.mode {
                     0o160000 => scope.submodules.push(path),
-                    0o120000 => {
-                        if let Some(target) = symlink_blob(repository, entry.id, &path) {
+                    0o120000 => match symlink_blob(repository, entry.id, &path) {
+                        Some(target) => {
                             scope.symlinks.insert(path, target);
                         }
-                    }
+                        None => scope.unreadable.push((path, LINK_OUT.to_owned())),
+                    },
                     _ => {
                         scope.blobs.insert(path.clone(), entry.id);
                         scope.project_files.push(path);
@@ -240,6 +311,8 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
     scope.project_files.sort();
     scope.project_files.dedup();
     scope.submodules.sort();
+    scope.unreadable.sort();
+    scope.unreadable.dedup();
     Ok(scope)
 }
 
@@ -259,11 +332,12 @@ fn list_tree(
                     scope.blobs.insert(path.clone(), entry.id());
                     scope.project_files.push(path);
                 }
-                0o120000 => {
-                    if let Some(target) = symlink_blob(repository, entry.id(), &path) {
+                0o120000 => match symlink_blob(repository, entry.id(), &path) {
+                    Some(target) => {
                         scope.symlinks.insert(path, target);
                     }
-                }
+                    None => scope.unreadable.push((path, LINK_OUT.to_owned())),
+                },
                 _ => {}
             }
         }
@@ -344,6 +418,7 @@ pub fn merge_base_scope(head: &Scope) -> Result<(Scope, BTreeMap<String, String>
         submodules: Vec::new(),
         blobs: BTreeMap::new(),
         symlinks: BTreeMap::new(),
+        unreadable: Vec::new(),
     };
     list_tree(&repository, &base_tree, &to_project, &mut scope)?;
     scope.project_files.sort();
@@ -431,12 +506,18 @@ fn file_in_project(path: &Path, root_absolute: &Path) -> Result<String, EngineEr
     }
 }
 
-/// Reads a file of the snapshot. `repository` must be open when the snapshot is not the work tree.
+/// Reads a file of the snapshot, at most `limit` bytes plus one (a caller that gets more knows
+/// the file is too large). `repository` must be open when the snapshot is not the work tree.
+///
+/// From the work tree, only a regular file is read (`policies::read`): a symbolic link is not
+/// followed, and a FIFO, device or `/proc` file is refused, so a hostile work tree can neither
+/// hang the run nor make it read outside the project.
 pub fn read_file(
     scope: &Scope,
     root: &Path,
     repository: Option<&Repository>,
     path: &str,
+    limit: u64,
 ) -> std::io::Result<Vec<u8>> {
     let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "not in the git snapshot");
     match (&scope.snapshot, repository) {
@@ -449,12 +530,14 @@ pub fn read_file(
                     "symbolic link not followed",
                 ));
             }
-            std::fs::read(full)
+            policies::read::read_regular_file(&full, limit)
         }
         (Snapshot::Index | Snapshot::Commit(_), Some(repository)) => {
             let oid = scope.blobs.get(path).ok_or_else(missing)?;
             let blob = repository.find_blob(*oid).map_err(|_| missing())?;
-            Ok(blob.content().to_vec())
+            let content = blob.content();
+            let kept = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+            Ok(content.get(..kept).unwrap_or(content).to_vec())
         }
         _ => Err(missing()),
     }

@@ -24,7 +24,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::{mpsc, Mutex, Once, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use policies::smt::{Slice, SliceBuilder};
 use rayon::prelude::*;
@@ -540,6 +540,16 @@ impl<S: Solver> Solver for RecordingSolver<S> {
 }
 
 impl SolveOutcome {
+    fn unknown(reason: String) -> Self {
+        Self {
+            status: SliceStatus::Unknown,
+            core: Vec::new(),
+            reason: Some(reason),
+            rlimit_used: None,
+            elapsed_ms: 0,
+        }
+    }
+
     fn error(reason: String) -> Self {
         Self {
             status: SliceStatus::Error,
@@ -581,29 +591,54 @@ const SEQUENTIAL_TEXT_BYTES: usize = 2 * 1024 * 1024;
 /// Solves every slice: a small run ([`SEQUENTIAL_SLICES`]) as one batch, else in batches of
 /// [`SLICES_PER_CONTEXT`] in parallel on the current rayon pool. Either way the batches depend
 /// on the slices only, never on the thread count. The result order is the input order.
-pub fn solve_all(solver: &dyn Solver, slices: &[&Slice], limits: Limits) -> Vec<SolveOutcome> {
-    solve_all_reporting(solver, slices, limits, &|_| ())
+pub fn solve_all(
+    solver: &dyn Solver,
+    slices: &[&Slice],
+    limits: Limits,
+    budget: Duration,
+) -> Vec<SolveOutcome> {
+    solve_all_reporting(solver, slices, limits, budget, &|_| ())
 }
 
 /// [`solve_all`], telling `solved` how many slices each finished batch held (for the progress
 /// line).
+///
+/// `budget` bounds the whole solving phase by the wall clock: a batch that would start after it
+/// has run out is not solved, and each of its slices is `unknown` with reason `budget`, so that
+/// a spec of thousands of slices fails closed in bounded time (like the per-slice timeout, this
+/// safety net depends on the machine; the resource limit is what decides on realistic input).
 pub fn solve_all_reporting(
     solver: &dyn Solver,
     slices: &[&Slice],
     limits: Limits,
+    budget: Duration,
     solved: &(dyn Fn(usize) + Sync),
 ) -> Vec<SolveOutcome> {
+    let deadline = Instant::now().checked_add(budget);
     let text_bytes: usize = slices.iter().map(|slice| slice.text.len()).sum();
+    let within_budget = |batch: &[&Slice]| {
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            let reason = format!(
+                "budget: the solving phase ran out of its {} ms budget (`--solve-budget-ms`) before this slice",
+                budget.as_millis()
+            );
+            return batch
+                .iter()
+                .map(|_| SolveOutcome::unknown(reason.clone()))
+                .collect();
+        }
+        solver.solve_batch(batch, limits)
+    };
     let batches: Vec<Vec<SolveOutcome>> =
         if slices.len() <= SEQUENTIAL_SLICES && text_bytes <= SEQUENTIAL_TEXT_BYTES {
-            let outcomes = solver.solve_batch(slices, limits);
+            let outcomes = within_budget(slices);
             solved(slices.len());
             vec![outcomes]
         } else {
             slices
                 .par_chunks(SLICES_PER_CONTEXT)
                 .map(|batch| {
-                    let outcomes = solver.solve_batch(batch, limits);
+                    let outcomes = within_budget(batch);
                     solved(batch.len());
                     outcomes
                 })
@@ -611,6 +646,9 @@ pub fn solve_all_reporting(
         };
     batches.into_iter().flatten().collect()
 }
+
+/// The default of `--solve-budget-ms`: five minutes for the whole solving phase.
+pub const DEFAULT_SOLVE_BUDGET_MS: u64 = 300_000;
 
 #[cfg(test)]
 mod tests {

@@ -26,6 +26,9 @@ impl UrlBinding {
         if !text.contains('/') {
             return Ok(Self::Name(text.to_owned()));
         }
+        if let Some(problem) = crate::limits::glob_size_problem(text) {
+            return Err(problem);
+        }
         GlobBuilder::new(text)
             .literal_separator(true)
             .build()

@@ -5,10 +5,17 @@ use std::path::Path;
 
 use crate::check;
 use crate::diagnostic::{Diagnostic, RelatedLocation};
-use crate::error::SpecError;
+use crate::error::{Code, SpecError};
 use crate::load::{self, Loaded, RootSource};
 use crate::model::Model;
 use crate::syntax::Span;
+
+/// A compile reports at most this many diagnostics, then one `too-many-diagnostics` that counts
+/// the rest.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
+/// A diagnostic's message is cut after this many bytes.
+pub const MAX_MESSAGE_BYTES: usize = 1_000;
 
 /// The result of compiling a spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +80,7 @@ fn finish(loaded: Loaded) -> CompileOutput {
         files,
         decls,
         mut errors,
+        suppressed,
     } = loaded;
     let (mut model, check_errors) = check::check(&decls, &files);
     errors.extend(check_errors);
@@ -83,11 +91,39 @@ fn finish(loaded: Loaded) -> CompileOutput {
             right.code.as_str(),
         ))
     });
-    let diagnostics: Vec<Diagnostic> = errors
+    let has_errors = errors
         .iter()
+        .any(|error| error.code.severity() == crate::diagnostic::Severity::Error);
+    // A run reports its first diagnostics and counts the rest: a spec of a million stray
+    // characters must not become a verdict of hundreds of megabytes.
+    let hidden = errors.len().saturating_sub(MAX_DIAGNOSTICS) + suppressed;
+    let mut diagnostics: Vec<Diagnostic> = errors
+        .iter()
+        .take(MAX_DIAGNOSTICS)
         .map(|error| to_diagnostic(error, &files))
         .collect();
-    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    // A message quotes names from the spec; a name of megabytes is cut, so that the error
+    // document stays small whatever the spec holds.
+    for diagnostic in &mut diagnostics {
+        if diagnostic.message.len() > MAX_MESSAGE_BYTES {
+            let mut end = MAX_MESSAGE_BYTES;
+            while !diagnostic.message.is_char_boundary(end) {
+                end -= 1;
+            }
+            diagnostic.message.truncate(end);
+            diagnostic.message.push('…');
+        }
+    }
+    if let Some(first_hidden) = errors
+        .get(MAX_DIAGNOSTICS)
+        .or(errors.last().filter(|_| hidden > 0))
+    {
+        let message = format!(
+            "{hidden} more diagnostic(s) are not reported (the first {MAX_DIAGNOSTICS} are)"
+        );
+        let summary = SpecError::new(Code::TooManyDiagnostics, first_hidden.span, message);
+        diagnostics.push(to_diagnostic(&summary, &files));
+    }
     model.files = files;
     CompileOutput {
         model: (!has_errors).then_some(model),

@@ -224,6 +224,8 @@ codes! {
     EmptyWaiverField = "empty-waiver-field", Error;
     /// A component in two groups of one `deny cycle among` rule.
     CycleGroupOverlap = "cycle-group-overlap", Error;
+    /// More diagnostics than a run reports: the first are reported, this one counts the rest.
+    TooManyDiagnostics = "too-many-diagnostics", Warning;
 }
 
 /// A located spec error or warning, before its file id is resolved to a path.

@@ -8,9 +8,11 @@ pub mod diagnostic;
 pub mod error;
 pub mod facts;
 pub mod kinds;
+pub mod limits;
 pub mod load;
 pub mod model;
 pub mod paths;
+pub mod read;
 #[cfg(test)]
 mod reference;
 pub mod smt;

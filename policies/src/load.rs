@@ -6,7 +6,10 @@
 //! # What it checks
 //! The path is relative and ends in `.ag` (`invalid-import-path`), the file can be read
 //! (`import-not-found`), and no import leads back to a file on the current import stack
-//! (`import-cycle`, naming the cycle).
+//! (`import-cycle`, naming the cycle). Only a regular file is read: a FIFO, a device or a
+//! `/proc` file gives `import-not-found` (for the root file too), and so does an import that lies
+//! in the project as written but that a symbolic link takes out of it (an import string that
+//! leaves the project with `..` names its file, and is read).
 //!
 //! # Why
 //! Large architectures split their spec by area; imports merge the files into one spec
@@ -26,7 +29,6 @@
 //! import chain cannot overflow the call stack.
 
 use std::collections::HashSet;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Code, SpecError};
@@ -61,6 +63,8 @@ pub struct Loaded {
     pub decls: Vec<Decl>,
     /// Load, lexical and parse errors.
     pub errors: Vec<SpecError>,
+    /// Lexical and parse errors past each file's first 1,000 of each, counted but not kept.
+    pub suppressed: usize,
 }
 
 struct Frame {
@@ -77,12 +81,9 @@ struct Frame {
 pub type SpecReader<'a> = &'a dyn Fn(&Path) -> std::io::Result<Vec<u8>>;
 
 /// Reads a file from disk, at most 4 MiB plus one byte.
+/// Only a regular file is read ([`crate::read`]).
 pub fn read_from_disk(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
+    crate::read::read_regular_file(path, MAX_FILE_BYTES)
 }
 
 /// Loads the root file and its imports from disk.
@@ -124,6 +125,7 @@ pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>
         lexical,
         text.as_deref(),
         &mut loaded.errors,
+        &mut loaded.suppressed,
     )];
 
     while let Some(top) = stack.last_mut() {
@@ -162,6 +164,19 @@ pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>
                 continue;
             }
         };
+        // An import inside the project as written is the project's file: a symbolic link that
+        // takes it out of the project is not followed (an import string that itself leaves the
+        // project, with `..`, names its file and is read).
+        if crate::read::leaves_root(&target, project_root) {
+            let message = format!(
+                "cannot read imported file `{}`: a symbolic link that leads out of the project is not followed",
+                import.value
+            );
+            loaded
+                .errors
+                .push(SpecError::new(Code::ImportNotFound, import.span, message));
+            continue;
+        }
         if let Some(position) = stack.iter().position(|frame| frame.canonical == canonical) {
             let cycle: Vec<String> = stack
                 .iter()
@@ -199,6 +214,7 @@ pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>
             target,
             text.as_deref(),
             &mut loaded.errors,
+            &mut loaded.suppressed,
         ));
     }
     loaded
@@ -210,12 +226,15 @@ fn open_frame(
     lexical: PathBuf,
     text: Option<&str>,
     errors: &mut Vec<SpecError>,
+    suppressed: &mut usize,
 ) -> Frame {
     let decls = match text {
         Some(text) => {
             let lexed = lexer::lex(file, text);
             errors.extend(lexed.errors);
+            *suppressed += lexed.suppressed;
             let parsed = parser::parse(&lexed.tokens);
+            *suppressed += parsed.suppressed;
             errors.extend(parsed.errors);
             parsed.decls
         }

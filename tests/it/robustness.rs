@@ -63,13 +63,16 @@ fn unreadable_binary_huge_and_broken_files_are_warnings_and_symlinks_stay_inside
         ("file-skipped", "web/latin1.ts"),
         ("file-skipped", "web/undeclared.py"),
         ("parse-errors", "web/broken.ts"),
+        // A link out of the project is never followed, and never dropped silently.
+        ("file-skipped", "web/linked.ts"),
+        ("file-skipped", "web/linked-dir"),
     ] {
         assert!(
             warnings.contains(&(code.to_owned(), file.to_owned())),
             "{code} {file} in {warnings:?}"
         );
     }
-    assert_eq!(verdict["stats"]["files_skipped"], 4);
+    assert_eq!(verdict["stats"]["files_skipped"], 6);
     assert!(
         !warnings.iter().any(|(_, file)| file == "web/declared.py"),
         "a declared Latin-1 Python file is read: {warnings:?}"

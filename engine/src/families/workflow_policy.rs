@@ -47,10 +47,11 @@ fn property(fact: &Fact, name: &str) -> Option<String> {
 /// `glob` matches `text` (GitHub filter patterns; an invalid glob matches only itself).
 fn glob_matches(glob: &str, text: &str) -> bool {
     glob == text
-        || GlobBuilder::new(glob)
-            .literal_separator(false)
-            .build()
-            .is_ok_and(|compiled| compiled.compile_matcher().is_match(text))
+        || policies::limits::glob_size_problem(glob).is_none()
+            && GlobBuilder::new(glob)
+                .literal_separator(false)
+                .build()
+                .is_ok_and(|compiled| compiled.compile_matcher().is_match(text))
 }
 
 /// The workflow's component: the owner of its file, else `PascalCase(basename) + "Workflow"`.

@@ -2,7 +2,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::Path;
 
 use crate::error::EngineError;
 use crate::verdict::{ArchitectureViolation, Detected, Verdict};
@@ -10,9 +9,13 @@ use crate::verdict::{ArchitectureViolation, Detected, Verdict};
 /// Lines of context on each side of the evidence line in a code frame.
 const FRAME_CONTEXT: usize = 2;
 
+/// The text of a project file as the check read it (`crate::scope::Scope::text_reader`): under
+/// the staged and `--diff` scopes the git blob that was checked, never the work tree.
+pub type SourceText<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// The evidence line (1-based) with `FRAME_CONTEXT` lines on each side, as written in the file.
-pub fn source_lines(root: &Path, file: &str, line: u32) -> Option<String> {
-    let text = std::fs::read_to_string(root.join(file)).ok()?;
+pub fn source_lines(source: SourceText<'_>, file: &str, line: u32) -> Option<String> {
+    let text = source(file)?;
     let lines: Vec<&str> = text.lines().collect();
     let target = usize::try_from(line).ok()?.checked_sub(1)?;
     lines.get(target)?;
@@ -22,8 +25,13 @@ pub fn source_lines(root: &Path, file: &str, line: u32) -> Option<String> {
 }
 
 /// The source lines around `line` (1-based), numbered, with a marker on `line`.
-pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Option<String> {
-    let text = std::fs::read_to_string(root.join(file)).ok()?;
+pub fn code_frame(
+    source: SourceText<'_>,
+    file: &str,
+    line: u32,
+    column: Option<u32>,
+) -> Option<String> {
+    let text = source(file)?;
     let lines: Vec<&str> = text.lines().collect();
     let target = usize::try_from(line).ok()?.checked_sub(1)?;
     lines.get(target)?;
@@ -53,7 +61,7 @@ pub fn code_frame(root: &Path, file: &str, line: u32, column: Option<u32>) -> Op
 pub fn write(
     out: &mut dyn Write,
     verdict: &Verdict,
-    root: &Path,
+    source: SourceText<'_>,
     check_flags: &str,
 ) -> std::io::Result<()> {
     let site = |violation: &ArchitectureViolation| {
@@ -81,7 +89,7 @@ pub fn write(
         }
         let group = closers.get(&site(violation));
         let Some(group) = group else {
-            write_violation(out, violation, root, check_flags, true)?;
+            write_violation(out, violation, source, check_flags, true)?;
             continue;
         };
         let detected = &violation.detected;
@@ -107,10 +115,10 @@ pub fn write(
                 format!(" ({blocking} blocking)")
             }
         )?;
-        write_location(out, detected, root)?;
+        write_location(out, detected, source)?;
         for member in group {
             written.insert(member.id.as_str());
-            write_violation(out, member, root, check_flags, false)?;
+            write_violation(out, member, source, check_flags, false)?;
         }
     }
     for warning in &verdict.warnings {
@@ -182,7 +190,7 @@ pub fn write_error(out: &mut dyn Write, error: &EngineError) {
 
 /// [`write_error`], with a code frame under each spec diagnostic when `root` (the project the
 /// spec's paths are relative to) is known.
-pub fn write_error_in(out: &mut dyn Write, error: &EngineError, root: Option<&Path>) {
+pub fn write_error_in(out: &mut dyn Write, error: &EngineError, root: Option<&std::path::Path>) {
     let diagnostics = error.diagnostics();
     if diagnostics.is_empty() {
         let _ = writeln!(out, "error[{}]: {error}", error.code());
@@ -206,7 +214,7 @@ pub fn write_error_in(out: &mut dyn Write, error: &EngineError, root: Option<&Pa
 pub fn write_diagnostic(
     out: &mut dyn Write,
     diagnostic: &policies::Diagnostic,
-    root: Option<&Path>,
+    root: Option<&std::path::Path>,
 ) -> std::io::Result<()> {
     writeln!(out, "{}", diagnostic.headline())?;
     if let Some(frame) = root.and_then(|root| spec_frame(root, diagnostic)) {
@@ -232,8 +240,14 @@ pub fn write_diagnostic(
 ///  2 | component Api { runs_on: app paths: "api/**"
 ///    |               ^
 /// ```
-pub fn spec_frame(root: &Path, diagnostic: &policies::Diagnostic) -> Option<String> {
-    let text = std::fs::read_to_string(root.join(&diagnostic.file)).ok()?;
+pub fn spec_frame(root: &std::path::Path, diagnostic: &policies::Diagnostic) -> Option<String> {
+    // The spec file is read as the spec was: a regular file, bounded by the spec size limit.
+    let bytes = policies::read::read_regular_file(
+        &root.join(&diagnostic.file),
+        policies::load::MAX_FILE_BYTES,
+    )
+    .ok()?;
+    let text = String::from_utf8(bytes).ok()?;
     let index = usize::try_from(diagnostic.line).ok()?.checked_sub(1)?;
     let line = text.lines().nth(index)?;
     // A tab counts as one column (spans count Unicode scalar values): show it as one space.
@@ -254,7 +268,11 @@ pub fn spec_frame(root: &Path, diagnostic: &policies::Diagnostic) -> Option<Stri
     ))
 }
 
-fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std::io::Result<()> {
+fn write_location(
+    out: &mut dyn Write,
+    detected: &Detected,
+    source: SourceText<'_>,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "  --> {}:{}:{}",
@@ -262,7 +280,7 @@ fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std:
         detected.line,
         detected.column.unwrap_or(1)
     )?;
-    if let Some(frame) = code_frame(root, &detected.file, detected.line, detected.column) {
+    if let Some(frame) = code_frame(source, &detected.file, detected.line, detected.column) {
         write!(out, "{frame}")?;
     }
     Ok(())
@@ -272,7 +290,7 @@ fn write_location(out: &mut dyn Write, detected: &Detected, root: &Path) -> std:
 fn write_violation(
     out: &mut dyn Write,
     violation: &ArchitectureViolation,
-    root: &Path,
+    source: SourceText<'_>,
     check_flags: &str,
     located: bool,
 ) -> std::io::Result<()> {
@@ -284,7 +302,7 @@ fn write_violation(
             "{severity}[{}]: {}",
             violation.violation_type, violation.message
         )?;
-        write_location(out, detected, root)?;
+        write_location(out, detected, source)?;
     } else {
         writeln!(
             out,
@@ -441,15 +459,15 @@ fn colored_line(line: &str) -> String {
 pub fn write_styled(
     out: &mut dyn Write,
     verdict: &Verdict,
-    root: &Path,
+    source: SourceText<'_>,
     check_flags: &str,
     color: bool,
 ) -> std::io::Result<()> {
     if !color {
-        return write(out, verdict, root, check_flags);
+        return write(out, verdict, source, check_flags);
     }
     let mut plain = Vec::new();
-    write(&mut plain, verdict, root, check_flags)?;
+    write(&mut plain, verdict, source, check_flags)?;
     let plain = String::from_utf8_lossy(&plain);
     for line in plain.lines() {
         writeln!(out, "{}", colored_line(line))?;

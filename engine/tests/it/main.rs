@@ -18,6 +18,8 @@ mod csharp_aliases;
 mod exclusions;
 mod explain_hints;
 mod graph_text;
+#[cfg(unix)]
+mod hardening;
 mod quiet_defaults;
 mod terminal;
 mod waivers;
@@ -850,8 +852,11 @@ fn an_out_path_that_cannot_be_written_is_a_json_usage_error() {
             .arg(&missing),
     );
     assert_eq!(code, 2);
-    assert_error_shape(&document, "usage-error");
-    assert!(document["message"]
+    // `compile --json` keeps its own shape: `{schema_version, ok, diagnostics}`.
+    assert_eq!(document["schema_version"], 2);
+    assert_eq!(document["ok"], false);
+    assert_eq!(document["diagnostics"][0]["code"], "usage-error");
+    assert!(document["diagnostics"][0]["message"]
         .as_str()
         .unwrap()
         .starts_with("cannot write `"));

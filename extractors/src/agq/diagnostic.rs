@@ -127,11 +127,22 @@ impl Code {
 pub(crate) struct Sink<'a> {
     file: &'a str,
     diagnostics: &'a mut Vec<QueryDiagnostic>,
+    /// The errors among `diagnostics`, kept as they are pushed: counting them on each ask made
+    /// a file of thousands of broken documents quadratic (10,000 took 17 s).
+    errors: usize,
 }
 
 impl<'a> Sink<'a> {
     pub(crate) fn new(file: &'a str, diagnostics: &'a mut Vec<QueryDiagnostic>) -> Self {
-        Self { file, diagnostics }
+        let errors = diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.is_error)
+            .count();
+        Self {
+            file,
+            diagnostics,
+            errors,
+        }
     }
 
     /// The file the diagnostics are located in.
@@ -141,10 +152,7 @@ impl<'a> Sink<'a> {
 
     /// The number of errors reported so far (warnings excluded).
     pub(crate) fn error_count(&self) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|diagnostic| diagnostic.is_error)
-            .count()
+        self.errors
     }
 
     /// Reports a diagnostic at `span` in this file.
@@ -164,6 +172,7 @@ impl<'a> Sink<'a> {
 
     /// Reports a diagnostic built with [`Sink::diagnostic`].
     pub(crate) fn push(&mut self, diagnostic: QueryDiagnostic) {
+        self.errors += usize::from(diagnostic.is_error);
         self.diagnostics.push(diagnostic);
     }
 }

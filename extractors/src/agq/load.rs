@@ -80,16 +80,11 @@ pub fn load_queries(root: &Path, files: &[String]) -> (QuerySet, Vec<QueryDiagno
         if crosses_symlink(root, path) {
             return None;
         }
-        let full_path = root.join(path);
-        let read = std::fs::File::open(full_path).and_then(|file| {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(
-                &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
-                &mut bytes,
-            )
-            .map(|_| bytes)
-        });
-        Some(read)
+        // Only a regular file, and at most 4 MiB plus one byte of it.
+        Some(policies::read::read_regular_file(
+            &root.join(path),
+            MAX_FILE_BYTES,
+        ))
     };
     load_queries_with(files, &read)
 }

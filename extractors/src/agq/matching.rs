@@ -244,11 +244,12 @@ fn decode_globs(entry: &Entry, sink: &mut Sink<'_>) -> Option<Vec<Vec<GlobMatche
         match compile_glob(pattern) {
             Ok(alternatives) => globs.push(alternatives),
             Err(reason) => {
+                let quoted = policies::limits::quoted_glob(pattern);
                 sink.push(
                     sink.diagnostic(
                         Code::InvalidGlob,
                         node.span,
-                        format!("invalid glob `{pattern}`: {reason}"),
+                        format!("invalid glob `{quoted}`: {reason}"),
                     )
                     .with_help("globs use `*`, `?`, `**`, `[...]` and `{a,b}`, relative to the project root"),
                 );
@@ -262,6 +263,9 @@ fn decode_globs(entry: &Entry, sink: &mut Sink<'_>) -> Option<Vec<Vec<GlobMatche
 /// Compiles a `file` glob with the §3.3 syntax: `./` is stripped, braces are expanded (no
 /// nesting), a trailing `/` means `dir/**`, and `*`/`?` never cross `/`.
 fn compile_glob(pattern: &str) -> Result<Vec<GlobMatcher>, String> {
+    if let Some(problem) = policies::limits::glob_size_problem(pattern) {
+        return Err(problem);
+    }
     let mut stripped = pattern;
     while let Some(rest) = stripped.strip_prefix("./") {
         stripped = rest;

@@ -46,6 +46,9 @@ impl GitAttributes {
             } else {
                 format!("**/{pattern}")
             };
+            if policies::limits::glob_size_problem(&glob).is_some() {
+                continue;
+            }
             if let Ok(glob) = GlobBuilder::new(&glob).literal_separator(true).build() {
                 rules.push((glob.compile_matcher(), generated));
             }

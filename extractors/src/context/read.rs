@@ -33,11 +33,10 @@ impl<'a> ConfigReader<'a> {
             if !canonical.starts_with(canonical_root) {
                 return None;
             }
-            let metadata = std::fs::metadata(&canonical).ok()?;
-            if !metadata.is_file() || metadata.len() > MAX_CONFIG_BYTES {
-                return None;
-            }
-            std::fs::read_to_string(&canonical).ok()
+            // Only a regular file, and at most 1 MiB plus one byte of it (`read_within` drops
+            // a longer one).
+            let bytes = policies::read::read_regular_file(&canonical, MAX_CONFIG_BYTES).ok()?;
+            String::from_utf8(bytes).ok()
         })
     }
 

@@ -13,6 +13,7 @@ mod agq;
 mod annotations;
 mod api;
 mod fixtures;
+mod hostile;
 mod queries;
 mod snapshots;
 mod tidy;

@@ -2,7 +2,9 @@
 //!
 //! # What it checks
 //! `runs_on` names a node (`unknown-node`) and `paths` is one glob or a non-empty list of globs
-//! that compile, are relative and have no `..` segment (`invalid-glob`); both are required
+//! that compile, are relative and have no `..` segment (`invalid-glob`; so is a glob longer
+//! than 4,096 bytes, or whose `{…}` groups expand to more than 256 alternatives, wherever a glob
+//! is written: paths, `exclude`, workflow patterns, `urls`, queries); both are required
 //! (`missing-required-key`). A glob that starts with `!` removes files: a file is in the
 //! component when some other glob matches it and no `!` glob does
 //! (`paths: ["server/**", "!server/**/*.test.ts"]`); only the positive globs count for

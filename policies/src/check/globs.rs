@@ -51,6 +51,10 @@ pub fn normalized_component_glob(glob: &str) -> String {
 
 /// Why `pattern` (the glob `written`, or what follows its `!`) is invalid.
 fn pattern_problem(written: &str, pattern: &str) -> Option<String> {
+    if let Some(problem) = crate::limits::glob_size_problem(pattern) {
+        let glob = crate::limits::quoted_glob(written);
+        return Some(format!("invalid glob `{glob}`: {problem}"));
+    }
     let glob = written;
     let stripped = strip_dot_slash(pattern);
     let bytes = stripped.as_bytes();

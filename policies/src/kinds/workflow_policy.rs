@@ -175,6 +175,12 @@ impl Checker<'_> {
     }
 
     fn check_pattern(&mut self, pattern: &StringLiteral) -> Option<String> {
+        if let Some(problem) = crate::limits::glob_size_problem(&pattern.value) {
+            let glob = crate::limits::quoted_glob(&pattern.value);
+            let message = format!("invalid glob `{glob}`: {problem}");
+            self.report(Code::InvalidGlob, pattern.span, message);
+            return None;
+        }
         let compiled = GlobBuilder::new(&pattern.value)
             .literal_separator(true)
             .build();

@@ -20,8 +20,10 @@ pub const MAX_NESTING: u32 = 64;
 pub struct Lexed {
     /// The tokens, ending with `Eof`.
     pub tokens: Vec<Token>,
-    /// Lexical errors, in source order.
+    /// Lexical errors, in source order (at most 1,000).
     pub errors: Vec<SpecError>,
+    /// Lexical errors past the first 1,000, counted but not kept.
+    pub suppressed: usize,
 }
 
 /// Lexes `text` as file `file`.
@@ -31,6 +33,7 @@ pub fn lex(file: FileId, text: &str) -> Lexed {
     Lexed {
         tokens: lexer.tokens,
         errors: lexer.errors,
+        suppressed: lexer.suppressed,
     }
 }
 
@@ -44,7 +47,12 @@ struct Lexer<'s> {
     depth: u32,
     tokens: Vec<Token>,
     errors: Vec<SpecError>,
+    /// Errors past [`MAX_ERRORS_PER_FILE`], counted, not kept.
+    suppressed: usize,
 }
+
+/// A file's lexer keeps at most this many errors.
+const MAX_ERRORS_PER_FILE: usize = 1_000;
 
 impl<'s> Lexer<'s> {
     fn new(file: FileId, text: &'s str) -> Self {
@@ -64,6 +72,7 @@ impl<'s> Lexer<'s> {
             depth: 0,
             tokens: Vec::new(),
             errors: Vec::new(),
+            suppressed: 0,
         }
     }
 
@@ -104,8 +113,14 @@ impl<'s> Lexer<'s> {
         (self.pos, self.line, self.column)
     }
 
+    /// Records an error; past [`MAX_ERRORS_PER_FILE`] only counts it, so that a file of
+    /// millions of stray characters costs no more memory than a short one.
     fn error(&mut self, code: Code, span: Span, message: String) {
-        self.errors.push(SpecError::new(code, span, message));
+        if self.errors.len() < MAX_ERRORS_PER_FILE {
+            self.errors.push(SpecError::new(code, span, message));
+        } else {
+            self.suppressed += 1;
+        }
     }
 
     fn run(&mut self) {

@@ -13,11 +13,17 @@ pub struct Parser<'t> {
     eof: Token,
     pos: usize,
     errors: Vec<SpecError>,
+    /// Errors past [`MAX_ERRORS_PER_FILE`], counted, not kept.
+    suppressed: usize,
     has_reported_eof: bool,
     /// The last `{` reported as unclosed: a failed rule and its block may both meet the same
     /// declaration, and the brace is reported once.
     reported_unclosed: Option<Span>,
 }
+
+/// A file's parser keeps at most this many errors: a file of a million broken lines costs no
+/// more memory than a short one.
+const MAX_ERRORS_PER_FILE: usize = 1_000;
 
 impl<'t> Parser<'t> {
     /// A parser at the first token.
@@ -46,14 +52,15 @@ impl<'t> Parser<'t> {
             eof,
             pos: 0,
             errors: Vec::new(),
+            suppressed: 0,
             has_reported_eof: false,
             reported_unclosed: None,
         }
     }
 
-    /// The recorded errors.
-    pub fn into_errors(self) -> Vec<SpecError> {
-        self.errors
+    /// The recorded errors, and how many more were counted but not kept.
+    pub fn into_errors(self) -> (Vec<SpecError>, usize) {
+        (self.errors, self.suppressed)
     }
 
     /// The index of the current token.
@@ -115,7 +122,11 @@ impl<'t> Parser<'t> {
 
     /// Records a diagnostic.
     pub fn push_error(&mut self, error: SpecError) {
-        self.errors.push(error);
+        if self.errors.len() < MAX_ERRORS_PER_FILE {
+            self.errors.push(error);
+        } else {
+            self.suppressed += 1;
+        }
     }
 
     /// Records a diagnostic with this code, span and message.

@@ -25,8 +25,10 @@ pub use cursor::Parser;
 pub struct Parsed {
     /// Declarations in source order, including those cut short by an error.
     pub decls: Vec<Decl>,
-    /// Parse errors in source order.
+    /// Parse errors in source order (at most 1,000).
     pub errors: Vec<SpecError>,
+    /// Parse errors past the first 1,000, counted but not kept.
+    pub suppressed: usize,
 }
 
 /// Parses a token list that ends with `Eof`.
@@ -47,9 +49,11 @@ pub fn parse(tokens: &[Token]) -> Parsed {
             parser.bump();
         }
     }
+    let (errors, suppressed) = parser.into_errors();
     Parsed {
         decls,
-        errors: parser.into_errors(),
+        errors,
+        suppressed,
     }
 }
 
