@@ -233,6 +233,9 @@ pub fn write_diagnostic(
     Ok(())
 }
 
+/// The most characters of a spec line a code frame shows.
+const FRAME_WIDTH: usize = 120;
+
 /// The spec line a diagnostic points at, numbered, with `^` under its span (to the end of the
 /// line when the span runs on), as miette and rustc draw it:
 /// ```text
@@ -251,14 +254,32 @@ pub fn spec_frame(root: &std::path::Path, diagnostic: &policies::Diagnostic) -> 
     let index = usize::try_from(diagnostic.line).ok()?.checked_sub(1)?;
     let line = text.lines().nth(index)?;
     // A tab counts as one column (spans count Unicode scalar values): show it as one space.
-    let shown = line.replace('\t', " ");
+    let shown: Vec<char> = line.replace('\t', " ").chars().collect();
     let column = usize::try_from(diagnostic.column).ok()?.max(1);
     let span = text
         .get(diagnostic.offset..diagnostic.end_offset.max(diagnostic.offset))
         .unwrap_or_default();
     let span_width = span.lines().next().unwrap_or_default().chars().count();
-    let room = shown.chars().count().saturating_sub(column - 1);
+    // A long line is shown as a window around the span, so that a frame stays one screen wide
+    // whatever the line (a spec of one two-megabyte line must not print it once per error).
+    let start = if shown.len() > FRAME_WIDTH {
+        (column - 1)
+            .saturating_sub(FRAME_WIDTH / 3)
+            .min(shown.len())
+    } else {
+        0
+    };
+    let end = shown.len().min(start + FRAME_WIDTH);
+    let window: String = shown.get(start..end).unwrap_or_default().iter().collect();
+    let (before, after) = (
+        if start > 0 { "…" } else { "" },
+        if end < shown.len() { "…" } else { "" },
+    );
+    let shown = format!("{before}{window}{after}");
+    let in_window = column - start;
+    let room = (end - start).saturating_sub(in_window - 1);
     let carets = span_width.min(room).max(1);
+    let column = in_window + before.chars().count();
     let number = diagnostic.line.to_string();
     let gutter = " ".repeat(number.len());
     Some(format!(
@@ -497,6 +518,22 @@ mod frame_tests {
         let mut moved = diagnostic.clone();
         moved.file = "missing.ag".into();
         assert_eq!(spec_frame(dir.path(), &moved), None);
+    }
+
+    #[test]
+    fn a_frame_of_a_long_line_shows_a_window_around_the_span() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = format!("node app : server {{ trust: {}x }}", "a".repeat(5_000));
+        std::fs::write(dir.path().join("architecture.ag"), &line).unwrap();
+        let output = policies::compile_spec(&dir.path().join("architecture.ag"), dir.path());
+        let diagnostic = output.diagnostics.first().unwrap();
+        let frame = spec_frame(dir.path(), diagnostic).unwrap();
+        let lines: Vec<&str> = frame.lines().collect();
+        assert!(lines[1].chars().count() < 140, "{}", lines[1]);
+        assert!(lines[1].contains('…'));
+        // The carets stand under the span's first character as shown.
+        let caret = lines[2].find('^').unwrap();
+        assert_eq!(lines[1].chars().nth(caret), Some('a'), "{frame}");
     }
 }
 

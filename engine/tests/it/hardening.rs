@@ -604,11 +604,12 @@ fn a_huge_or_wide_query_file_glob_is_an_invalid_glob() {
 fn compiled_artifact(spec: &str) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("architecture.ag"), spec).unwrap();
-    let run = bounded(
-        lintel()
-            .current_dir(dir.path())
-            .args(["compile", "architecture.ag"]),
-    );
+    let run = bounded(lintel().current_dir(dir.path()).args([
+        "compile",
+        "architecture.ag",
+        "--out",
+        "architecture.o",
+    ]));
     assert_eq!(run.code(), 0, "{}", run.stderr());
     serde_json::from_str(&std::fs::read_to_string(dir.path().join("architecture.o")).unwrap())
         .unwrap()
