@@ -27,7 +27,9 @@
 //!   access; `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
-//!   counts only in a file that imports one of `imports`.
+//!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
+//!   class that extends or implements one of `types` is a use (false for an interface that a
+//!   class implements to be the store, such as `IDistributedCache`).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -145,6 +147,10 @@ pub(crate) struct Library {
     /// Whether a site matched by its name alone (C#, Swift) counts only in a file that imports
     /// one of `imports` (for names as plain as SQLite.swift's `Connection`).
     pub requires_import: bool,
+    /// Whether a class that extends or implements one of `types` uses the library (a Spring Data
+    /// repository, a `DbContext`), or only a field or parameter of it does (a class that
+    /// implements `IDistributedCache` is a cache, not a user of one).
+    pub is_extended_by_use: bool,
 }
 
 impl Library {
@@ -172,6 +178,7 @@ impl Library {
             matches_sub_packages: true,
             languages: &[],
             requires_import: false,
+            is_extended_by_use: true,
         }
     }
 
@@ -333,6 +340,7 @@ struct RawLibrary {
     probable_on_import: Option<bool>,
     sub_packages: Option<bool>,
     requires_import: Option<bool>,
+    extends: Option<bool>,
     #[serde(default)]
     languages: Vec<String>,
 }
@@ -459,6 +467,7 @@ fn ecosystem(
                 matches_sub_packages: library.sub_packages.unwrap_or(true),
                 languages: leak_all(library.languages),
                 requires_import: library.requires_import.unwrap_or(false),
+                is_extended_by_use: library.extends.unwrap_or(true),
             }
         })
         .collect();

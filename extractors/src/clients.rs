@@ -149,7 +149,12 @@ impl ClientMatcher<'_> {
             ));
         }
         let mut reported: HashSet<&'static str> = HashSet::new();
-        for import in imports.iter().filter(|import| !import.is_project) {
+        // An import of an exception or error type alone (`java.sql.SQLException`) handles a
+        // failure; it says nothing of a client.
+        for import in imports
+            .iter()
+            .filter(|import| !import.is_project && !names_an_error_type(&import.path))
+        {
             for rule in self.rules {
                 if used.contains(rule.name)
                     || !rule.is_probable_on_import
@@ -219,7 +224,9 @@ impl ClientMatcher<'_> {
         match use_kind {
             ClientUse::Construct => rule.constructs,
             ClientUse::Call => rule.calls,
-            ClientUse::Inject | ClientUse::Extend => rule.types,
+            ClientUse::Inject => rule.types,
+            ClientUse::Extend if rule.is_extended_by_use => rule.types,
+            ClientUse::Extend => &[],
         }
     }
 
@@ -375,6 +382,12 @@ fn probable_fact<L: Located>(
         format!("imports `{package}` without constructing or calling a client"),
     );
     fact
+}
+
+/// Whether an import names an exception or error type (`java.sql.SQLException`).
+fn names_an_error_type(path: &str) -> bool {
+    let last = last_segment(path);
+    last.ends_with("Exception") || (last.ends_with("Error") && last.len() > "Error".len())
 }
 
 /// The last segment of a path (`org.springframework.kafka.core.KafkaTemplate` → `KafkaTemplate`).

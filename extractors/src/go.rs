@@ -115,8 +115,29 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                     field_child(named, Child::Name)?,
                 ),
             };
-            let local = syntax::text(package, source);
-            let member = syntax::text(member, source);
+            // A package variable's method (`http.DefaultClient.Do`) is the package's member
+            // `DefaultClient.Do`.
+            let (local, member) = match package.kind() {
+                "selector_expression" => {
+                    let inner = field_child(package, Child::Operand)?;
+                    let field = field_child(package, Child::Field)?;
+                    if inner.kind() != "identifier" {
+                        return None;
+                    }
+                    (
+                        syntax::text(inner, source),
+                        std::borrow::Cow::Owned(format!(
+                            "{}.{}",
+                            syntax::text(field, source),
+                            syntax::text(member, source)
+                        )),
+                    )
+                }
+                _ => (
+                    syntax::text(package, source),
+                    std::borrow::Cow::Borrowed(syntax::text(member, source)),
+                ),
+            };
             if let Some(written) = written_paths.get(local) {
                 bound_sites.push(ClientSite {
                     node: site_node,

@@ -140,7 +140,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| {
             let call = hit.node(Field::Call)?;
-            let callee = syntax::unspaced_text(hit.node(Field::Function)?, source, 300);
+            let callee = without_turbofish(&syntax::unspaced_text(
+                hit.node(Field::Function)?,
+                source,
+                300,
+            ));
             let (first, rest) = callee.split_once("::").unwrap_or((callee.as_str(), ""));
             let qualified = match bindings.get(first) {
                 Some(bound) => bound.clone(),
@@ -712,9 +716,48 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
     }
 }
 
+/// A callee path without its generic arguments: `Manager::<PgConnection>::new` is
+/// `Manager::new`, as a client's tail names it.
+fn without_turbofish(callee: &str) -> String {
+    let mut path = String::with_capacity(callee.len());
+    let mut depth = 0_usize;
+    let mut rest = callee;
+    while let Some(character) = rest.chars().next() {
+        if depth == 0 && rest.starts_with("::<") {
+            depth = 1;
+            rest = rest.get(3..).unwrap_or_default();
+            continue;
+        }
+        match character {
+            '<' if depth > 0 => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => path.push(character),
+            _ => {}
+        }
+        rest = rest.get(character.len_utf8()..).unwrap_or_default();
+    }
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn turbofish_arguments_are_left_out_of_a_callee() {
+        assert_eq!(
+            without_turbofish("AsyncDieselConnectionManager::<AsyncPgConnection>::new"),
+            "AsyncDieselConnectionManager::new"
+        );
+        assert_eq!(
+            without_turbofish("Vec::<Option<u8>>::with_capacity"),
+            "Vec::with_capacity"
+        );
+        assert_eq!(
+            without_turbofish("redis::Client::open"),
+            "redis::Client::open"
+        );
+    }
 
     #[test]
     fn path_attributes_are_relative_to_the_declaring_file_and_its_inline_modules() {
