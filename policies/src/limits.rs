@@ -69,6 +69,31 @@ pub fn quoted_glob(glob: &str) -> String {
     crate::read::excerpt(glob, 80)
 }
 
+/// True when a `{` opens inside another `{…}` group (outside character classes).
+pub fn has_nested_alternatives(glob: &str) -> bool {
+    let mut depth = 0_u32;
+    let mut in_class = false;
+    let mut chars = glob.chars();
+    while let Some(next) = chars.next() {
+        match next {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '{' if !in_class => {
+                depth += 1;
+                if depth > 1 {
+                    return true;
+                }
+            }
+            '}' if !in_class => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -282,7 +282,7 @@ fn compile_glob(pattern: &str) -> Result<Vec<GlobMatcher>, String> {
     if stripped.split('/').any(|segment| segment == "..") {
         return Err("globs cannot leave the project root with `..`".into());
     }
-    if has_nested_alternatives(stripped) {
+    if policies::limits::has_nested_alternatives(stripped) {
         return Err("`{…}` alternatives cannot nest".into());
     }
     expand_braces(stripped)
@@ -300,31 +300,6 @@ fn compile_glob(pattern: &str) -> Result<Vec<GlobMatcher>, String> {
                 .map_err(|error| error.kind().to_string())
         })
         .collect()
-}
-
-/// True when a `{` opens inside another `{…}` group (outside character classes).
-fn has_nested_alternatives(glob: &str) -> bool {
-    let mut depth = 0_u32;
-    let mut in_class = false;
-    let mut chars = glob.chars();
-    while let Some(next) = chars.next() {
-        match next {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '{' if !in_class => {
-                depth += 1;
-                if depth > 1 {
-                    return true;
-                }
-            }
-            '}' if !in_class => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    false
 }
 
 /// Expands non-nested `{a,b}` groups, as the component mapping does; a group without a closing

@@ -73,7 +73,7 @@ fn pattern_problem(written: &str, pattern: &str) -> Option<String> {
             "invalid glob `{glob}`: globs cannot leave the project root with `..`"
         ));
     }
-    if has_nested_alternatives(stripped) {
+    if crate::limits::has_nested_alternatives(stripped) {
         return Some(format!(
             "invalid glob `{glob}`: `{{…}}` alternatives cannot nest"
         ));
@@ -82,31 +82,6 @@ fn pattern_problem(written: &str, pattern: &str) -> Option<String> {
         Ok(_) => None,
         Err(reason) => Some(format!("invalid glob `{glob}`: {reason}")),
     }
-}
-
-/// True when a `{` opens inside another `{…}` group (outside character classes).
-fn has_nested_alternatives(glob: &str) -> bool {
-    let mut depth = 0_u32;
-    let mut in_class = false;
-    let mut chars = glob.chars();
-    while let Some(next) = chars.next() {
-        match next {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '{' if !in_class => {
-                depth += 1;
-                if depth > 1 {
-                    return true;
-                }
-            }
-            '}' if !in_class => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    false
 }
 
 fn compile(glob: &str) -> Result<GlobMatcher, String> {
