@@ -224,12 +224,28 @@ pub fn run_check_handing_back<T: Send>(
         })?;
         // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
         // and its file-graph edges tell the chains a pull request opens (verdict-v2.md §status).
+        // Both sides share one cache, so a file the two trees share is extracted once: the
+        // user's, or with `--no-cache` one of the run's own that is deleted when it ends.
+        let private =
+            (scope.mode == "git_ref" && options.cache.is_none() && !options.debug_extractors)
+                .then(|| {
+                    tempfile::Builder::new()
+                        .prefix("lintel-run-")
+                        .tempdir()
+                        .ok()
+                })
+                .flatten();
+        let private_cache = private
+            .as_ref()
+            .map(|directory| crate::cache::ExtractionCache::at(directory.path()));
+        let cache = options.cache.as_ref().or(private_cache.as_ref());
         let base = match scope.mode {
-            "git_ref" => Some(base_findings(options, &spec, &scope, solver)?),
+            "git_ref" => Some(base_findings(options, &spec, &scope, solver, cache)?),
             _ => None,
         };
         let edges = base.as_ref().map(|(_, edges)| edges);
-        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges);
+        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache);
+        drop(private);
         let base_ids = base.map(|(ids, _)| ids);
         let outcomes = solve_candidates(options, &analysis, solver);
         let inspected = inspect(&analysis);
@@ -300,9 +316,10 @@ fn base_findings(
     spec: &LoadedSpec,
     scope: &Scope,
     solver: &dyn Solver,
+    cache: Option<&crate::cache::ExtractionCache>,
 ) -> Result<(BTreeSet<String>, BaseEdges), EngineError> {
     let (base_scope, renames) = crate::scope::merge_base_scope(scope)?;
-    let base = analyse_scope(options, spec.clone(), base_scope, &renames, None);
+    let base = analyse_scope(options, spec.clone(), base_scope, &renames, None, cache);
     let edges = BaseEdges::of(&base.chains, &renames);
     let outcomes = solve_candidates(options, &base, solver);
     let run = assemble(options, base, &outcomes, None, Instant::now());
@@ -341,7 +358,14 @@ pub fn analyse(
     listed: impl FnOnce(usize),
 ) -> Result<Analysis, EngineError> {
     let (spec, scope) = prepare(options, listed)?;
-    Ok(analyse_scope(options, spec, scope, &BTreeMap::new(), None))
+    Ok(analyse_scope(
+        options,
+        spec,
+        scope,
+        &BTreeMap::new(),
+        None,
+        options.cache.as_ref(),
+    ))
 }
 
 /// Resolves the scope and loads the spec and the reviewed queries (everything before
@@ -422,6 +446,7 @@ fn analyse_scope(
     scope: Scope,
     renames: &BTreeMap<String, String>,
     base: Option<&BaseEdges>,
+    cache: Option<&crate::cache::ExtractionCache>,
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
@@ -440,7 +465,7 @@ fn analyse_scope(
         options.include_generated,
         &generic,
         options.debug_extractors,
-        options.cache.as_ref(),
+        cache,
     );
     // `component-matches-no-files` (language.md §4.2), evaluated only when every file is in scope.
     if scope.is_everything() {

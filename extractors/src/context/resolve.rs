@@ -58,6 +58,23 @@ impl ProjectContext {
     /// Resolves a specifier imported by the project file `importer`; `request` picks the
     /// `exports`/`imports` conditions (`require` or `import`).
     pub(crate) fn resolve(&self, importer: &str, specifier: &str, request: Request) -> Resolution {
+        let answer = self.resolve_unrecorded(importer, specifier, request);
+        crate::probes::record(|| crate::probes::Probe::Module {
+            importer: importer.to_owned(),
+            specifier: specifier.to_owned(),
+            require: request == Request::Require,
+            answer: crate::probes::text(&answer),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve`], not recorded.
+    pub(crate) fn resolve_unrecorded(
+        &self,
+        importer: &str,
+        specifier: &str,
+        request: Request,
+    ) -> Resolution {
         // A query (`./worker.js?worker`, `./icon.svg?url`) selects how a bundler loads the file,
         // not which file it is.
         let specifier = specifier
