@@ -13,6 +13,7 @@ use std::process::Command;
 
 use assert_cmd::prelude::*;
 
+mod cache;
 mod csharp_aliases;
 mod exclusions;
 mod explain_hints;
