@@ -206,3 +206,56 @@ pub(crate) fn record(probe: impl FnOnce() -> Probe) {
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context(files: &[&str]) -> ProjectContext {
+        let files: Vec<String> = files.iter().map(|file| (*file).to_owned()).collect();
+        ProjectContext::discover_with(&files, |_| None)
+    }
+
+    #[test]
+    fn a_files_import_questions_are_recorded_and_hold_until_the_answer_changes() {
+        let before = context(&["app/__init__.py", "app/a.py", "app/b.py"]);
+        let (extraction, probes) = recording(|| {
+            crate::extract_file(&before, "app/a.py", "from app import b\nimport os\n")
+        });
+        assert!(extraction.is_some());
+        assert!(
+            probes
+                .iter()
+                .any(|probe| matches!(probe, Probe::Python { module, .. } if module == "app")),
+            "{probes:?}"
+        );
+        assert!(probes.iter().all(|probe| probe.holds(&before)));
+        // Another file added elsewhere changes no answer.
+        let unrelated = context(&["app/__init__.py", "app/a.py", "app/b.py", "lib/c.py"]);
+        assert!(probes.iter().all(|probe| probe.holds(&unrelated)));
+        // The imported module gone: an answer changes.
+        let moved = context(&["app/__init__.py", "app/a.py", "app/c.py"]);
+        assert!(probes.iter().any(|probe| !probe.holds(&moved)));
+        // Nothing is recorded outside `recording`, and frames do not leak into each other.
+        assert!(!is_recording());
+        let (_, outer) = recording(|| {
+            let (_, inner) = recording(|| before.resolve_python("app/a.py", 0, "app", None));
+            assert_eq!(inner.len(), 1);
+        });
+        assert!(outer.is_empty());
+    }
+
+    #[test]
+    fn reading_a_type_index_is_a_question_about_the_whole_project() {
+        let project = context(&["src/A.java", "src/B.java"]);
+        let (_, probes) = recording(|| {
+            crate::extract_file(
+                &project,
+                "src/A.java",
+                "package p;\nimport q.B;\nclass A { B b; }\n",
+            )
+        });
+        assert!(probes.contains(&Probe::Whole), "{probes:?}");
+        assert!(!Probe::Whole.holds(&project), "only the caller judges it");
+    }
+}
