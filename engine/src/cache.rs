@@ -71,10 +71,21 @@ fn build_identity() -> &'static str {
     })
 }
 
-/// The cache directory.
+/// The cache directory, and a run's memory of the entries it read or wrote.
 #[derive(Debug, Clone)]
 pub struct ExtractionCache {
     directory: PathBuf,
+    /// Whether entries are read from and written to `directory`.
+    disk: bool,
+    memory: Option<std::sync::Arc<Memory>>,
+}
+
+/// The entries one side of `--diff` (the merge base, extracted first) hands to the other: each
+/// is taken (moved, not copied) by the head's first lookup of its key.
+#[derive(Debug, Default)]
+struct Memory {
+    entries: std::sync::Mutex<std::collections::HashMap<String, FileEntry>>,
+    remembering: std::sync::atomic::AtomicBool,
 }
 
 /// One file's cached outcome.
@@ -219,14 +230,82 @@ impl ExtractionCache {
             .or_else(|| absolute("HOME").map(|home| home.join(".cache")))?;
         Some(Self {
             directory: base.join("lintel").join("files"),
+            disk: true,
+            memory: None,
         })
     }
 
-    /// A cache rooted at `directory` (tests, and a run's own cache under `--no-cache --diff`).
+    /// A cache rooted at `directory`.
     pub fn at(directory: &Path) -> Self {
         Self {
             directory: directory.to_path_buf(),
+            disk: true,
+            memory: None,
         }
+    }
+
+    /// A cache in memory only, for one `--diff` run under `--no-cache`: see
+    /// [`ExtractionCache::remembering`].
+    pub fn in_memory() -> Self {
+        Self {
+            directory: PathBuf::new(),
+            disk: false,
+            memory: None,
+        }
+        .remembering()
+    }
+
+    /// This cache, with a memory for one `--diff` run: every entry the merge base's extraction
+    /// reads or writes is also kept in memory (until [`ExtractionCache::stop_remembering`]), and
+    /// a lookup takes its key's entry from there before the disk, so a blob the two sides
+    /// share is extracted (or read from the disk) once.
+    pub fn remembering(&self) -> Self {
+        let memory = Memory::default();
+        memory
+            .remembering
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Self {
+            memory: Some(std::sync::Arc::new(memory)),
+            ..self.clone()
+        }
+    }
+
+    /// Keeps no more entries in memory (those kept stay, for the head to take).
+    pub fn stop_remembering(&self) {
+        if let Some(memory) = &self.memory {
+            memory
+                .remembering
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Whether entries are written to a directory (else only remembered).
+    pub fn is_on_disk(&self) -> bool {
+        self.disk
+    }
+
+    /// Keeps a copy of `entry` in memory, while remembering.
+    pub fn remember(&self, key: &str, entry: &FileEntry) {
+        let Some(memory) = &self.memory else {
+            return;
+        };
+        if memory
+            .remembering
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            if let Ok(mut entries) = memory.entries.lock() {
+                entries.insert(key.to_owned(), entry.clone());
+            }
+        }
+    }
+
+    /// Whether a run keeps entries in memory now (so an entry is worth a copy).
+    pub fn is_remembering(&self) -> bool {
+        self.memory.as_ref().is_some_and(|memory| {
+            memory
+                .remembering
+                .load(std::sync::atomic::Ordering::Relaxed)
+        })
     }
 
     /// The options part of every key of a run: lintel's version and build, and the options
@@ -262,8 +341,22 @@ impl ExtractionCache {
         self.directory.join(shard).join(format!("{rest}.json"))
     }
 
-    /// The entry of `file` stored under `key`, if a valid one exists.
+    /// The entry of `file` stored under `key`, if a valid one exists: taken from memory while
+    /// the other side of `--diff` has not taken it, else read from the disk.
     pub fn load(&self, key: &str, file: &str) -> Option<FileEntry> {
+        if let Some(memory) = &self.memory {
+            let remembered = memory
+                .entries
+                .lock()
+                .ok()
+                .and_then(|mut entries| entries.remove(key));
+            if let Some(entry) = remembered {
+                return Some(entry);
+            }
+        }
+        if !self.disk {
+            return None;
+        }
         let path = self.path(key);
         let handle = open_regular(&path)?;
         let metadata = handle.metadata().ok()?;
@@ -301,6 +394,10 @@ impl ExtractionCache {
 
     /// Stores `file`'s entry under `key`; failures are ignored (the cache is an optimisation).
     pub fn store(&self, key: &str, file: &str, entry: &FileEntry) {
+        self.remember(key, entry);
+        if !self.disk {
+            return;
+        }
         static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let path = self.path(key);
         let Some(folder) = path.parent() else {
@@ -335,6 +432,9 @@ impl ExtractionCache {
     /// Prunes the directory when the last pruning is older than [`PRUNE_INTERVAL`] (call after
     /// a run that stored entries).
     pub fn prune_if_due(&self) {
+        if !self.disk {
+            return;
+        }
         let marker = self.directory.join(".pruned");
         let due = std::fs::metadata(&marker)
             .and_then(|metadata| metadata.modified())

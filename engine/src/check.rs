@@ -224,28 +224,25 @@ pub fn run_check_handing_back<T: Send>(
         })?;
         // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
         // and its file-graph edges tell the chains a pull request opens (verdict-v2.md §status).
-        // Both sides share one cache, so a file the two trees share is extracted once: the
-        // user's, or with `--no-cache` one of the run's own that is deleted when it ends.
-        let private =
-            (scope.mode == "git_ref" && options.cache.is_none() && !options.debug_extractors)
-                .then(|| {
-                    tempfile::Builder::new()
-                        .prefix("lintel-run-")
-                        .tempdir()
-                        .ok()
-                })
-                .flatten();
-        let private_cache = private
-            .as_ref()
-            .map(|directory| crate::cache::ExtractionCache::at(directory.path()));
-        let cache = options.cache.as_ref().or(private_cache.as_ref());
+        // Both sides share one cache, so a blob the two trees share is extracted once: the
+        // base's entries are kept in memory for the head to take (`--no-cache`: in memory only).
+        let diff_cache = (scope.mode == "git_ref" && !options.debug_extractors).then(|| {
+            options.cache.as_ref().map_or_else(
+                crate::cache::ExtractionCache::in_memory,
+                crate::cache::ExtractionCache::remembering,
+            )
+        });
+        let cache = diff_cache.as_ref().or(options.cache.as_ref());
         let base = match scope.mode {
             "git_ref" => Some(base_findings(options, &spec, &scope, solver, cache)?),
             _ => None,
         };
+        if let Some(cache) = &diff_cache {
+            cache.stop_remembering();
+        }
         let edges = base.as_ref().map(|(_, edges)| edges);
         let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache);
-        drop(private);
+        drop(diff_cache);
         let base_ids = base.map(|(ids, _)| ids);
         let outcomes = solve_candidates(options, &analysis, solver);
         let inspected = inspect(&analysis);

@@ -734,7 +734,12 @@ fn extract_files(
         .with_max_len(1)
         .map(|(file, job)| {
             let fresh = match job {
-                FirstJob::Cached(hit) => return (file.clone(), hit.entry.outcome, true),
+                FirstJob::Cached(hit) => {
+                    if let Some((cache, _)) = cache.filter(|(cache, _)| cache.is_remembering()) {
+                        cache.remember(&hit.key, &hit.entry);
+                    }
+                    return (file.clone(), hit.entry.outcome, true);
+                }
                 FirstJob::Extracted(fresh) => *fresh,
                 FirstJob::Declared(_) => return (file.clone(), CachedOutcome::NotSource, false),
             };
