@@ -114,7 +114,9 @@ impl Probe {
                 } else {
                     Request::Import
                 };
-                text(&context.resolve_unrecorded(importer, specifier, request))
+                context
+                    .resolve_unrecorded(importer, specifier, request)
+                    .answer()
             }
             Probe::Python {
                 importer,
@@ -122,13 +124,13 @@ impl Probe {
                 module,
                 name,
                 ..
-            } => {
-                text(&context.resolve_python_unrecorded(importer, *level, module, name.as_deref()))
-            }
+            } => context
+                .resolve_python_unrecorded(importer, *level, module, name.as_deref())
+                .answer(),
             Probe::Go { importer, path, .. } => {
-                text(&context.resolve_go_unrecorded(importer, path))
+                context.resolve_go_unrecorded(importer, path).answer()
             }
-            Probe::Swift { module, .. } => text(&context.resolve_swift_unrecorded(module)),
+            Probe::Swift { module, .. } => context.resolve_swift_unrecorded(module).answer(),
             Probe::SwiftFolder { module, .. } => {
                 text(&context.swift_module_folder_unrecorded(module))
             }

@@ -263,7 +263,7 @@ impl ProjectContext {
             level,
             module: module.to_owned(),
             name: name.map(str::to_owned),
-            answer: crate::probes::text(&answer),
+            answer: answer.answer(),
         });
         answer
     }
@@ -285,7 +285,7 @@ impl ProjectContext {
         crate::probes::record(|| Probe::Go {
             importer: importer.to_owned(),
             path: import_path.to_owned(),
-            answer: crate::probes::text(&answer),
+            answer: answer.answer(),
         });
         answer
     }
@@ -300,7 +300,7 @@ impl ProjectContext {
         let answer = self.resolve_swift_unrecorded(module);
         crate::probes::record(|| Probe::Swift {
             module: module.to_owned(),
-            answer: crate::probes::text(&answer),
+            answer: answer.answer(),
         });
         answer
     }

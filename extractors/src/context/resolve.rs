@@ -54,6 +54,18 @@ pub(crate) enum Resolution {
     },
 }
 
+impl Resolution {
+    /// The answer as [`crate::probes`] records it (plain text: no escaping to pay for on every
+    /// cached file's every import).
+    pub(crate) fn answer(&self) -> String {
+        match self {
+            Resolution::File(path) => format!("file:{path}"),
+            Resolution::Internal => "internal".to_owned(),
+            Resolution::External { package } => format!("external:{package}"),
+        }
+    }
+}
+
 impl ProjectContext {
     /// Resolves a specifier imported by the project file `importer`; `request` picks the
     /// `exports`/`imports` conditions (`require` or `import`).
@@ -63,7 +75,7 @@ impl ProjectContext {
             importer: importer.to_owned(),
             specifier: specifier.to_owned(),
             require: request == Request::Require,
-            answer: crate::probes::text(&answer),
+            answer: answer.answer(),
         });
         answer
     }
