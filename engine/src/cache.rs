@@ -86,7 +86,14 @@ pub struct ExtractionCache {
 struct Memory {
     entries: std::sync::Mutex<std::collections::HashMap<String, FileEntry>>,
     remembering: std::sync::atomic::AtomicBool,
+    /// Facts kept so far, against [`MEMORY_FACTS`].
+    facts: std::sync::atomic::AtomicUsize,
 }
+
+/// At most this many facts are kept in memory for the head of a `--diff` (a few tens of MB):
+/// past it, the head reads its entries from the disk again, so that the run's peak memory does
+/// not hold the project's facts twice.
+const MEMORY_FACTS: usize = 20_000;
 
 /// One file's cached outcome.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -136,7 +143,24 @@ pub struct FileEntry {
 impl FileEntry {
     /// Whether a question asked about a whole structure.
     pub fn asks_whole(&self) -> bool {
-        self.probes.contains(&Probe::Whole)
+        asks_whole(&self.probes)
+    }
+}
+
+/// Whether any of `probes` asked about a whole structure.
+pub fn asks_whole(probes: &[Probe]) -> bool {
+    probes
+        .iter()
+        .any(|probe| matches!(probe, Probe::Whole | Probe::Files))
+}
+
+/// The project's shape an entry with `probes` depends on: `files` (with the file list) when a
+/// question needs it, else `types`.
+pub fn shape_for<'a>(probes: &[Probe], types: &'a str, files: &'a str) -> &'a str {
+    if probes.contains(&Probe::Files) {
+        files
+    } else {
+        types
     }
 }
 
@@ -289,9 +313,19 @@ impl ExtractionCache {
         let Some(memory) = &self.memory else {
             return;
         };
-        if memory
-            .remembering
-            .load(std::sync::atomic::Ordering::Relaxed)
+        let facts = match &entry.outcome {
+            CachedOutcome::Extracted { facts, .. } => facts.len().max(1),
+            _ => 1,
+        };
+        let within = memory
+            .facts
+            .fetch_add(facts, std::sync::atomic::Ordering::Relaxed)
+            .saturating_add(facts)
+            <= MEMORY_FACTS;
+        if within
+            && memory
+                .remembering
+                .load(std::sync::atomic::Ordering::Relaxed)
         {
             if let Ok(mut entries) = memory.entries.lock() {
                 entries.insert(key.to_owned(), entry.clone());
@@ -334,6 +368,12 @@ impl ExtractionCache {
     /// The key of a file: the run's options, its path and its content id.
     pub fn key(options: &str, file: &str, content: &str) -> String {
         digest([options.as_bytes(), file.as_bytes(), content.as_bytes()])
+    }
+
+    /// The second key of an entry that depends on the project's shape: the entry of a file
+    /// under `key` in a project of shape `shape`.
+    pub fn shaped_key(key: &str, shape: &str) -> String {
+        digest([key.as_bytes(), b"shape", shape.as_bytes()])
     }
 
     fn path(&self, key: &str) -> PathBuf {

@@ -225,12 +225,26 @@ pub fn run_check_handing_back<T: Send>(
         // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
         // and its file-graph edges tell the chains a pull request opens (verdict-v2.md §status).
         // Both sides share one cache, so a blob the two trees share is extracted once: the
-        // base's entries are kept in memory for the head to take (`--no-cache`: in memory only).
+        // base's entries are kept in memory (up to a bound) for the head to take.
+        // With `--no-cache`, a directory of the run's own holds what memory cannot (deleted
+        // at the end of the run).
+        let private =
+            (scope.mode == "git_ref" && options.cache.is_none() && !options.debug_extractors)
+                .then(|| {
+                    tempfile::Builder::new()
+                        .prefix("lintel-diff-")
+                        .tempdir()
+                        .ok()
+                })
+                .flatten();
         let diff_cache = (scope.mode == "git_ref" && !options.debug_extractors).then(|| {
-            options.cache.as_ref().map_or_else(
-                crate::cache::ExtractionCache::in_memory,
-                crate::cache::ExtractionCache::remembering,
-            )
+            match (&options.cache, &private) {
+                (Some(cache), _) => cache.remembering(),
+                (None, Some(directory)) => {
+                    crate::cache::ExtractionCache::at(directory.path()).remembering()
+                }
+                (None, None) => crate::cache::ExtractionCache::in_memory(),
+            }
         });
         let cache = diff_cache.as_ref().or(options.cache.as_ref());
         let base = match scope.mode {
@@ -243,6 +257,7 @@ pub fn run_check_handing_back<T: Send>(
         let edges = base.as_ref().map(|(_, edges)| edges);
         let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache);
         drop(diff_cache);
+        drop(private);
         let base_ids = base.map(|(ids, _)| ids);
         let outcomes = solve_candidates(options, &analysis, solver);
         let inspected = inspect(&analysis);

@@ -663,10 +663,9 @@ fn extract_files(
             };
             match cache.load(&key, file) {
                 Some(entry)
-                    if entry
-                        .probes
-                        .iter()
-                        .all(|probe| *probe == Probe::Whole || probe.holds(shared)) =>
+                    if entry.probes.iter().all(|probe| {
+                        matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared)
+                    }) =>
                 {
                     FirstJob::Cached(Box::new(Hit { entry, key }))
                 }
@@ -707,11 +706,33 @@ fn extract_files(
             .for_each(|(job, file)| {
                 let stale = match job {
                     FirstJob::Cached(hit) => {
-                        hit.entry.asks_whole() && hit.entry.shape.as_ref() != Some(shape)
+                        let (types, files) = shape;
+                        hit.entry.asks_whole()
+                            && hit.entry.shape.as_deref()
+                                != Some(crate::cache::shape_for(&hit.entry.probes, types, files))
                     }
                     _ => false,
                 };
                 if let (true, FirstJob::Cached(hit)) = (stale, &mut *job) {
+                    // The entry this content had in a project of this shape, if one is kept
+                    // (the two sides of a `--diff` that adds a type each keep theirs).
+                    let (types, files) = shape;
+                    let wanted = crate::cache::shape_for(&hit.entry.probes, types, files);
+                    let shaped = cache.and_then(|(cache, _)| {
+                        cache
+                            .load(&ExtractionCache::shaped_key(&hit.key, wanted), file)
+                            .filter(|entry| {
+                                entry.shape.as_deref() == Some(wanted)
+                                    && entry.probes.iter().all(|probe| {
+                                        matches!(probe, Probe::Whole | Probe::Files)
+                                            || probe.holds(shared)
+                                    })
+                            })
+                    });
+                    if let Some(entry) = shaped {
+                        hit.entry = entry;
+                        return;
+                    }
                     let key = hit.key.clone();
                     let mut fresh = first(file, None, Some(key));
                     // The same declarations (they follow from the content), already in
@@ -773,14 +794,20 @@ fn extract_files(
             let Some(((cache, _), key)) = cache.zip(key) else {
                 return (file.clone(), outcome, false);
             };
-            let whole = probes.contains(&Probe::Whole);
+            let shape = shape
+                .as_ref()
+                .filter(|_| crate::cache::asks_whole(&probes))
+                .map(|(types, files)| crate::cache::shape_for(&probes, types, files).to_owned());
             let entry = FileEntry {
                 outcome,
                 declarations,
                 probes,
-                shape: shape.clone().filter(|_| whole),
+                shape,
             };
             cache.store(&key, file, &entry);
+            if let Some(shape) = &entry.shape {
+                cache.store(&ExtractionCache::shaped_key(&key, shape), file, &entry);
+            }
             stored.store(true, std::sync::atomic::Ordering::Relaxed);
             (file.clone(), entry.outcome, false)
         })
@@ -826,24 +853,18 @@ fn content_identity(
     }
 }
 
-/// What the whole structures of the project (type indexes, C# projects, Rust crates) are built
-/// from: every project file's path, the symbolic links, the content of every resolution config
-/// discovery read, and what every file declares.
+/// What the whole structures of the project are built from: for the type indexes and C#
+/// projects, the symbolic links, the content of every resolution config discovery read and
+/// what every file declares; for Rust crates, that and every project file's path. Returns both
+/// digests (types, files).
 fn project_shape(
     scope: &Scope,
     root: &Path,
     repositories: &Repositories<'_>,
     context: &ProjectContext,
     declared: &[(&str, TypeDeclarations)],
-) -> String {
+) -> (String, String) {
     let mut parts: Vec<Vec<u8>> = Vec::new();
-    parts.push(b"files".to_vec());
-    parts.extend(
-        scope
-            .project_files
-            .iter()
-            .map(|file| file.as_bytes().to_vec()),
-    );
     parts.push(b"links".to_vec());
     for (link, target) in &scope.symlinks {
         parts.push(format!("{link} -> {target}").into_bytes());
@@ -858,7 +879,13 @@ fn project_shape(
         parts.push(file.as_bytes().to_vec());
         parts.push(serde_json::to_vec(declarations).unwrap_or_default());
     }
-    crate::cache::digest(parts.iter().map(Vec::as_slice))
+    let types = crate::cache::digest(parts.iter().map(Vec::as_slice));
+    let files = crate::cache::digest(
+        [types.as_bytes(), b"files".as_slice()]
+            .into_iter()
+            .chain(scope.project_files.iter().map(String::as_bytes)),
+    );
+    (types, files)
 }
 
 /// How the reason of a file whose extraction panicked starts.

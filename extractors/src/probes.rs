@@ -6,8 +6,9 @@
 //! facts keyed by its content (the engine's per-file cache) may reuse them in another project
 //! state exactly when every recorded question still gets the same answer
 //! ([`Probe::holds`]). Questions about whole structures (the Java, Kotlin and C# type indexes,
-//! C# project files, Rust crates) are recorded as [`Probe::Whole`]: the caller decides whether
-//! the whole project is unchanged.
+//! C# project files) are recorded as [`Probe::Whole`], and about Rust crates, which also depend
+//! on the project's file list, as [`Probe::Files`]: the caller decides whether the whole project
+//! is unchanged.
 //!
 //! Recording is per thread ([`recording`]): the extractors run a file on one thread from start
 //! to end (each pass), so each file's questions are its own.
@@ -79,8 +80,12 @@ pub enum Probe {
         /// The answer.
         answer: String,
     },
-    /// A whole project structure was read (type indexes, C# projects, Rust crates).
+    /// A whole project structure built from configs and declarations was read (the Java,
+    /// Kotlin and C# type indexes, C# projects).
     Whole,
+    /// A whole project structure that also depends on the project's file list was read (Rust
+    /// crates).
+    Files,
 }
 
 /// A per-file setting ([`Probe::Setting`]).
@@ -135,7 +140,7 @@ impl Probe {
                 text(&context.swift_module_folder_unrecorded(module))
             }
             Probe::Setting { setting, file, .. } => context.setting_unrecorded(*setting, file),
-            Probe::Whole => return false,
+            Probe::Whole | Probe::Files => return false,
         };
         self.answer() == Some(answer.as_str())
     }
@@ -148,7 +153,7 @@ impl Probe {
             | Probe::Swift { answer, .. }
             | Probe::SwiftFolder { answer, .. }
             | Probe::Setting { answer, .. } => Some(answer),
-            Probe::Whole => None,
+            Probe::Whole | Probe::Files => None,
         }
     }
 }

@@ -453,3 +453,55 @@ fn the_base_of_a_diff_reads_the_files_it_shares_with_the_head_from_the_cache() {
         .unwrap();
     assert_eq!(cached, Some(scanned - 1));
 }
+
+#[test]
+fn a_diff_that_adds_a_java_type_is_cached_on_both_sides_when_repeated() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    let write = |path: &str, text: &str| {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    };
+    write(
+        "architecture.ag",
+        "node n : server\ncomponent Api { runs_on: n paths: \"api/**\" }\n\
+         component Core { runs_on: n paths: \"core/**\" }\n",
+    );
+    write(
+        "core/src/p/Store.java",
+        "package p;\npublic class Store { public int get() { return 1; } }\n",
+    );
+    write(
+        "api/src/q/Handler.java",
+        "package q;\nimport p.Store;\npublic class Handler { Store store; }\n",
+    );
+    let repository = git2::Repository::init(root).unwrap();
+    crate::commit_all(&repository, "base");
+    // The range adds a file (the project's file list changes; no declaration of another does).
+    write(
+        "api/src/q/Extra.java",
+        "package q;\npublic class Extra { p.Store store; }\n",
+    );
+    crate::commit_all(&repository, "add a file");
+    let cache = tempfile::tempdir().unwrap();
+    let diff = || {
+        let (text, cached) = run(
+            root,
+            ScopeRequest::Diff("HEAD~1".to_owned()),
+            Some(cache.path()),
+            false,
+        );
+        (text, cached.unwrap())
+    };
+    let (first, cached) = diff();
+    // The head declares one more type: its Java files resolve against another type index, so
+    // they are extracted again (the base's entries stay valid for the base).
+    assert_eq!(cached, 0);
+    let (again, cached) = diff();
+    assert_eq!(first, again);
+    // Each side keeps its own entries (by the project's shape): an exact repeat reads every file
+    // from the cache, on both sides.
+    assert_eq!(cached, 3, "an exact repeat reads every file from the cache");
+    let (fresh, _) = run(root, ScopeRequest::Diff("HEAD~1".to_owned()), None, false);
+    assert_eq!(first, fresh);
+}

@@ -475,7 +475,7 @@ impl ProjectContext {
 
     /// The Rust crates.
     pub(crate) fn crates(&self) -> &Crates {
-        crate::probes::record(|| Probe::Whole);
+        crate::probes::record(|| Probe::Files);
         &self.crates
     }
 
