@@ -77,6 +77,9 @@ pub struct ExtractionCache {
     directory: PathBuf,
     /// Whether entries are read from and written to `directory`.
     disk: bool,
+    /// Whether an entry goes to `directory` only when memory cannot keep it (a run's own
+    /// directory under `--no-cache --diff`).
+    spill_only: bool,
     memory: Option<std::sync::Arc<Memory>>,
 }
 
@@ -255,6 +258,7 @@ impl ExtractionCache {
         Some(Self {
             directory: base.join("lintel").join("files"),
             disk: true,
+            spill_only: false,
             memory: None,
         })
     }
@@ -264,6 +268,7 @@ impl ExtractionCache {
         Self {
             directory: directory.to_path_buf(),
             disk: true,
+            spill_only: false,
             memory: None,
         }
     }
@@ -274,6 +279,7 @@ impl ExtractionCache {
         Self {
             directory: PathBuf::new(),
             disk: false,
+            spill_only: false,
             memory: None,
         }
         .remembering()
@@ -308,10 +314,18 @@ impl ExtractionCache {
         self.disk
     }
 
-    /// Keeps a copy of `entry` in memory, while remembering.
-    pub fn remember(&self, key: &str, entry: &FileEntry) {
+    /// This cache (a run's own directory), writing an entry only when memory cannot keep it.
+    pub fn spilling(&self) -> Self {
+        Self {
+            spill_only: true,
+            ..self.clone()
+        }
+    }
+
+    /// Keeps a copy of `entry` in memory, while remembering; whether it was kept.
+    pub fn remember(&self, key: &str, entry: &FileEntry) -> bool {
         let Some(memory) = &self.memory else {
-            return;
+            return false;
         };
         let facts = match &entry.outcome {
             CachedOutcome::Extracted { facts, .. } => facts.len().max(1),
@@ -329,8 +343,10 @@ impl ExtractionCache {
         {
             if let Ok(mut entries) = memory.entries.lock() {
                 entries.insert(key.to_owned(), entry.clone());
+                return true;
             }
         }
+        false
     }
 
     /// Whether a run keeps entries in memory now (so an entry is worth a copy).
@@ -434,8 +450,8 @@ impl ExtractionCache {
 
     /// Stores `file`'s entry under `key`; failures are ignored (the cache is an optimisation).
     pub fn store(&self, key: &str, file: &str, entry: &FileEntry) {
-        self.remember(key, entry);
-        if !self.disk {
+        let kept = self.remember(key, entry);
+        if !self.disk || (kept && self.spill_only) {
             return;
         }
         static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

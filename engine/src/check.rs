@@ -240,9 +240,9 @@ pub fn run_check_handing_back<T: Send>(
         let diff_cache = (scope.mode == "git_ref" && !options.debug_extractors).then(|| {
             match (&options.cache, &private) {
                 (Some(cache), _) => cache.remembering(),
-                (None, Some(directory)) => {
-                    crate::cache::ExtractionCache::at(directory.path()).remembering()
-                }
+                (None, Some(directory)) => crate::cache::ExtractionCache::at(directory.path())
+                    .remembering()
+                    .spilling(),
                 (None, None) => crate::cache::ExtractionCache::in_memory(),
             }
         });

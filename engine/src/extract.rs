@@ -757,7 +757,7 @@ fn extract_files(
             let fresh = match job {
                 FirstJob::Cached(hit) => {
                     if let Some((cache, _)) = cache.filter(|(cache, _)| cache.is_remembering()) {
-                        cache.remember(&hit.key, &hit.entry);
+                        let _ = cache.remember(&hit.key, &hit.entry);
                     }
                     return (file.clone(), hit.entry.outcome, true);
                 }
