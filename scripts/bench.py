@@ -10,6 +10,12 @@ cache and prints the median wall time and files/s. Usage:
     scripts/bench.py --diff             # `check --diff` on a 20-file change, cold then warm cache
     scripts/bench.py --project DIR --spec FILE   # a real repository: check --all against the parse-only floor,
                                                  # in back-to-back pairs (wall and CPU ratios per pair)
+    scripts/bench.py --cases --project REPO --spec FILE [--runs N]
+                                                 # the everyday runs on a git repository (in a shared clone,
+                                                 # the repository is not touched): cold `--all`; a staged check
+                                                 # after a one-file edit; `--diff` of a real 20-40-file range
+                                                 # without a cache and with the cache of its base commit; an
+                                                 # exact repeat. Median wall time and peak RSS of each.
     scripts/bench.py --adversarial [--size N]    # one broken or degenerate file per case and language:
                                                  # check --all against the floor; extraction must stay
                                                  # linear where tree-sitter's parse is
@@ -17,6 +23,7 @@ cache and prints the median wall time and files/s. Usage:
 import argparse
 import os
 import pathlib
+import shutil
 import statistics
 import subprocess
 import sys
@@ -115,6 +122,104 @@ def timed(command: list):
     if code not in (0, 1):
         raise SystemExit(f"{command[1]} exited {code}")
     return wall, usage.ru_utime + usage.ru_stime
+
+
+def measured(command: list, environment=None, cwd=None):
+    """Runs `command` once; returns (wall seconds, peak RSS in MiB)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=environment, cwd=cwd)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} exited {code}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def output(project: pathlib.Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=project, check=True, capture_output=True, text=True).stdout
+
+
+COMMENT = {".py": "#", ".java": "//", ".kt": "//", ".ts": "//", ".tsx": "//", ".js": "//", ".go": "//",
+           ".cs": "//", ".rs": "//", ".swift": "//"}
+
+
+def real_range(project: pathlib.Path, low: int = 20, high: int = 40):
+    """A range of consecutive first-parent commits near HEAD that changes `low`-`high` files."""
+    commits = output(project, "rev-list", "--first-parent", "-n", "80", "HEAD").split()
+    for end in range(len(commits) - 1):
+        for start in range(end + 1, len(commits)):
+            count = len(output(project, "diff", "--name-only", commits[start], commits[end]).split())
+            if count > high:
+                break
+            if count >= low:
+                return commits[start], commits[end], count
+    raise SystemExit("no range of 20-40 files in the last 80 commits")
+
+
+def bench_cases(binary: pathlib.Path, source: pathlib.Path, spec, runs: int) -> int:
+    """The everyday runs (see the module's help), each `runs` times: median wall, peak RSS."""
+    spec = str(pathlib.Path(spec).resolve()) if spec else None
+    extra = ["--spec", spec] if spec else []
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = pathlib.Path(scratch)
+        project = scratch / source.name
+        subprocess.run(["git", "clone", "-q", "--shared", str(source), str(project)], check=True)
+        base, head, changed = real_range(project)
+        git(project, "checkout", "-q", "--detach", head)
+        cache = scratch / "cache"
+        based = scratch / "cache-of-base"
+
+        def environment(directory):
+            return dict(os.environ, XDG_CACHE_HOME=str(directory))
+
+        def lintel(*args):
+            return [str(binary), "check", *args, "--json", "--project", str(project), *extra]
+
+        def case(name, command, before=None, directory=cache):
+            samples = []
+            for _ in range(runs):
+                if before:
+                    before()
+                samples.append(measured(command, environment(directory)))
+            rows.append((name, statistics.median(s[0] for s in samples), max(s[1] for s in samples)))
+
+        case("cold `check --all` (no cache)", lintel("--all", "--no-cache"))
+        # The cache of the base commit, as CI restores it: `check --all` run on the base tree.
+        git(project, "checkout", "-q", "--detach", base)
+        subprocess.run(lintel("--all"), env=environment(based), stdout=subprocess.DEVNULL, check=False)
+        git(project, "checkout", "-q", "--detach", head)
+
+        def restore_base_cache():
+            shutil.rmtree(cache, ignore_errors=True)
+            shutil.copytree(based, cache)
+
+        case(f"`--diff` of {changed} files, no cache", lintel("--diff", base, "--no-cache"))
+        case(f"`--diff` of {changed} files, cache of the base commit", lintel("--diff", base),
+             before=restore_base_cache)
+        case("exact repeat of that `--diff` (every file cached)", lintel("--diff", base))
+        # A staged check after editing one source file (a new edit before each run).
+        sources = [line for line in output(project, "ls-files").split()
+                   if pathlib.Path(line).suffix in COMMENT and "test" not in line]
+        edited = project / sorted(sources)[len(sources) // 2]
+        subprocess.run(lintel(), env=environment(cache), stdout=subprocess.DEVNULL, check=False)
+        edits = [0]
+
+        def edit():
+            edits[0] += 1
+            with open(edited, "a") as handle:
+                handle.write(f"\n{COMMENT[edited.suffix]} bench edit {edits[0]}\n")
+            git(project, "add", str(edited))
+
+        case("staged check after a one-file edit", lintel(), before=edit)
+        files = len(output(project, "ls-files").split())
+    print(f"{source.name} ({files} files), range {base[:10]}..{head[:10]}, {runs} runs each, "
+          f"cores: {os.cpu_count()}")
+    for name, wall, rss in rows:
+        print(f"  {name:<55} {wall * 1000:7.0f} ms  peak RSS {rss:5.0f} MiB")
+    return 0
 
 
 def bench_project(binary: pathlib.Path, project: pathlib.Path, spec, runs: int) -> int:
@@ -234,6 +339,7 @@ def main() -> int:
     parser.add_argument("--project", help="time an existing project instead of a generated tree")
     parser.add_argument("--spec", help="the spec for --project")
     parser.add_argument("--adversarial", action="store_true", help="time degenerate files against the floor")
+    parser.add_argument("--cases", action="store_true", help="with --project: the everyday runs (cold, staged, --diff, repeat)")
     parser.add_argument("--size", type=int, default=4000, help="repetitions per --adversarial file")
     arguments = parser.parse_args()
     sizes = arguments.files or [1000, 10000]
@@ -244,6 +350,8 @@ def main() -> int:
         binary = ROOT / "target" / "release" / "lintel"
     if arguments.adversarial:
         return bench_adversarial(binary, arguments.size)
+    if arguments.project and arguments.cases:
+        return bench_cases(binary, pathlib.Path(arguments.project).resolve(), arguments.spec, arguments.runs)
     if arguments.project:
         return bench_project(binary, pathlib.Path(arguments.project), arguments.spec, arguments.runs)
     if arguments.diff:

@@ -252,12 +252,40 @@ pub fn run_check_handing_back<T: Send>(
         })?;
         // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
         // and its file-graph edges tell the chains a pull request opens (verdict-v2.md §status).
+        // Both sides share one cache, so a blob the two trees share is extracted once: the
+        // base's entries are kept in memory (up to a bound) for the head to take.
+        // With `--no-cache`, a directory of the run's own holds what memory cannot (deleted
+        // at the end of the run).
+        let private =
+            (scope.mode == "git_ref" && options.cache.is_none() && !options.debug_extractors)
+                .then(|| {
+                    tempfile::Builder::new()
+                        .prefix("lintel-diff-")
+                        .tempdir()
+                        .ok()
+                })
+                .flatten();
+        let diff_cache = (scope.mode == "git_ref" && !options.debug_extractors).then(|| {
+            match (&options.cache, &private) {
+                (Some(cache), _) => cache.remembering(),
+                (None, Some(directory)) => crate::cache::ExtractionCache::at(directory.path())
+                    .remembering()
+                    .spilling(),
+                (None, None) => crate::cache::ExtractionCache::in_memory(),
+            }
+        });
+        let cache = diff_cache.as_ref().or(options.cache.as_ref());
         let base = match scope.mode {
-            "git_ref" => Some(base_findings(options, &spec, &scope, solver)?),
+            "git_ref" => Some(base_findings(options, &spec, &scope, solver, cache)?),
             _ => None,
         };
+        if let Some(cache) = &diff_cache {
+            cache.stop_remembering();
+        }
         let edges = base.as_ref().map(|(_, edges)| edges);
-        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges);
+        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache);
+        drop(diff_cache);
+        drop(private);
         let base_ids = base.map(|(ids, _)| ids);
         let outcomes = solve_candidates(options, &analysis, solver);
         let inspected = inspect(&analysis);
@@ -342,9 +370,10 @@ fn base_findings(
     spec: &LoadedSpec,
     scope: &Scope,
     solver: &dyn Solver,
+    cache: Option<&crate::cache::ExtractionCache>,
 ) -> Result<(BTreeSet<String>, BaseEdges), EngineError> {
     let (base_scope, renames) = crate::scope::merge_base_scope(scope)?;
-    let base = analyse_scope(options, spec.clone(), base_scope, &renames, None);
+    let base = analyse_scope(options, spec.clone(), base_scope, &renames, None, cache);
     let edges = BaseEdges::of(&base.chains, &renames);
     let outcomes = solve_candidates(options, &base, solver);
     let run = assemble(options, base, &outcomes, None, Instant::now());
@@ -383,7 +412,14 @@ pub fn analyse(
     listed: impl FnOnce(usize),
 ) -> Result<Analysis, EngineError> {
     let (spec, scope) = prepare(options, listed)?;
-    Ok(analyse_scope(options, spec, scope, &BTreeMap::new(), None))
+    Ok(analyse_scope(
+        options,
+        spec,
+        scope,
+        &BTreeMap::new(),
+        None,
+        options.cache.as_ref(),
+    ))
 }
 
 /// Resolves the scope and loads the spec and the reviewed queries (everything before
@@ -465,6 +501,7 @@ fn analyse_scope(
     scope: Scope,
     renames: &BTreeMap<String, String>,
     base: Option<&BaseEdges>,
+    cache: Option<&crate::cache::ExtractionCache>,
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
@@ -483,7 +520,7 @@ fn analyse_scope(
         options.include_generated,
         &generic,
         options.debug_extractors,
-        options.cache.as_ref(),
+        cache,
         options.progress.as_deref(),
     );
     // `component-matches-no-files` (language.md §4.2), evaluated only when every file is in scope.

@@ -38,6 +38,8 @@ pub struct Extraction {
     pub files_skipped: usize,
     /// Generated files left out.
     pub files_generated: usize,
+    /// Files whose outcome came from the extraction cache rather than a parse.
+    pub files_cached: usize,
     /// Files the spec leaves out (an `exclude` glob matches them, or a `!` glob took them out of
     /// a component and no other component owns them); `None` when the spec has neither.
     pub files_excluded: Option<usize>,
@@ -47,7 +49,8 @@ pub struct Extraction {
     pub owners: BTreeMap<String, String>,
 }
 
-use crate::cache::{worktree_identity, CachedOutcome, ExtractionCache};
+use crate::cache::{CachedOutcome, ExtractionCache, FileEntry};
+use extractors::probes::{recording, Probe};
 
 /// Stack of a worker thread. The walks over a tree keep their own stacks, and the readers of an
 /// expression that recurse on its parts are bounded, but a file's tree may nest thousands deep:
@@ -71,8 +74,26 @@ pub(crate) fn skip_reason(bytes: &[u8]) -> Option<String> {
 /// What the one parallel pass of [`extract_files`] gives for a file: an extracted file's first
 /// outcome and declarations, or the declarations of a file that is only read for them.
 enum FirstJob {
-    Extracted(Box<(FirstOutcome, Option<TypeDeclarations>)>),
+    Extracted(Box<Fresh>),
+    Cached(Box<Hit>),
     Declared(Option<TypeDeclarations>),
+}
+
+/// A file extracted in this run.
+struct Fresh {
+    outcome: FirstOutcome,
+    declarations: Option<TypeDeclarations>,
+    /// What its extraction asked of the project (recorded only with a cache).
+    probes: Vec<Probe>,
+    /// Its cache key, when it may be stored.
+    key: Option<String>,
+}
+
+/// A file whose entry the cache held and whose questions the project still answers the same
+/// way (those about a whole structure are judged once every file's declarations are in).
+struct Hit {
+    entry: FileEntry,
+    key: String,
 }
 
 /// What the first pass made of one owned file.
@@ -176,12 +197,17 @@ fn declaration_text(bytes: Vec<u8>) -> Option<String> {
 
 /// The first pass over an owned file (`extractors::first_pass`), with what it declares for the
 /// type indexes.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one file's inputs, passed as they are rather than bundled for one caller"
+)]
 fn first_one(
     context: &ProjectContext,
     scope: &Scope,
     root: &Path,
     repository: Option<&git2::Repository>,
     file: &str,
+    read: Option<std::io::Result<Vec<u8>>>,
     include_generated: bool,
     generic: &extractors::GenericFacts,
 ) -> (FirstOutcome, Option<TypeDeclarations>) {
@@ -189,9 +215,10 @@ fn first_one(
     if extractors::Language::for_path(file).is_none() {
         return done(CachedOutcome::NotSource);
     }
-    let bytes = match read_file(scope, root, repository, file, SOURCE_LIMIT) {
+    let read = read.unwrap_or_else(|| read_file(scope, root, repository, file, SOURCE_LIMIT));
+    let bytes = match read {
         Ok(bytes) => bytes,
-        Err(error) => return done(CachedOutcome::Skipped(format!("cannot read file: {error}"))),
+        Err(error) => return done(CachedOutcome::Skipped(format!("{UNREADABLE}: {error}"))),
     };
     if let Some(reason) = skip_reason(&bytes) {
         let declarations =
@@ -222,6 +249,21 @@ fn first_one(
         FirstOutcome::Done(outcome_of(pass.finish(context), generic)),
         declarations,
     )
+}
+
+/// How a `file-skipped` reason for a file that could not be read starts: such an outcome says
+/// nothing about the file's content, so it is never cached.
+const UNREADABLE: &str = "cannot read file";
+
+/// Whether an outcome may be cached: it follows from the file's content (not a read failure,
+/// not an extractor's internal error).
+fn is_cacheable(outcome: &FirstOutcome) -> bool {
+    match outcome {
+        FirstOutcome::Done(CachedOutcome::Skipped(reason)) => {
+            !reason.starts_with(UNREADABLE) && !reason.starts_with(FAILED)
+        }
+        _ => true,
+    }
 }
 
 /// The cached outcome of a file's extraction.
@@ -365,56 +407,18 @@ pub fn extract_project(
             ..Warning::default()
         });
     }
-    let key = cache.map(|_| {
-        let mut identities: Vec<(String, String)> = scope
-            .project_files
-            .par_iter()
-            .map(|file| {
-                // An excluded file is never read: what it holds does not matter, that it is
-                // excluded does (a Java file's declarations are read whether or not it is owned).
-                let identity = match &scope.snapshot {
-                    _ if map.is_excluded(file) => "excluded".to_owned(),
-                    Snapshot::Worktree => worktree_identity(&root.join(file)),
-                    _ => scope
-                        .blobs
-                        .get(file)
-                        .map(ToString::to_string)
-                        .unwrap_or_default(),
-                };
-                (file.clone(), identity)
-            })
-            .collect();
-        // Symbolic links change how imports resolve, so they are part of the snapshot.
-        identities.extend(
-            scope
-                .symlinks
-                .iter()
-                .map(|(link, target)| (format!("{link} -> {target}"), "symlink".to_owned())),
-        );
-        ExtractionCache::key(&identities, &owned, include_generated, generic)
-    });
-    let cached = cache
-        .zip(key.as_deref())
-        .and_then(|(cache, key)| cache.load(key));
-    let outcomes = match cached {
-        Some(outcomes) => outcomes,
-        None => {
-            let outcomes = extract_files(
-                root,
-                scope,
-                map,
-                &owned,
-                include_generated,
-                generic,
-                debug,
-                progress,
-            );
-            if let (Some(cache), Some(key)) = (cache, key.as_deref()) {
-                cache.store(key, &outcomes);
-            }
-            outcomes
-        }
-    };
+    let (outcomes, cached) = extract_files(
+        root,
+        scope,
+        map,
+        &owned,
+        include_generated,
+        generic,
+        debug,
+        cache,
+        progress,
+    );
+    extraction.files_cached = cached;
     let mut route_links = BTreeMap::new();
     let total: usize = outcomes
         .iter()
@@ -537,15 +541,22 @@ pub fn extract_project(
 }
 
 /// Runs the extractors over `files` in parallel: configs are read from the same snapshot as the
-/// sources, and each rayon worker opens its own repository handle for git snapshots.
+/// sources, and each rayon worker opens its own repository handle for git snapshots. Returns
+/// each file's outcome and how many came from `cache`.
 ///
 /// Each source file is read and parsed once. The first pass extracts what needs no type index
 /// and reads what every Java, Kotlin and C# file of the project declares (owned or not,
 /// extracted or not: imports may name its types); the declarations fill the type indexes in
 /// file order, then the second pass resolves the waiting facts without trees or sources.
+///
+/// With a cache, a file whose entry (keyed by its path and content) answers every recorded
+/// question as the project does now is not read at all (nor parsed); an entry that asked about a
+/// whole structure holds only when the project's shape ([`project_shape`]) is unchanged, and
+/// is otherwise extracted again before any declaration enters the indexes, as in a run without
+/// the cache. Every file extracted is stored.
 #[expect(
     clippy::too_many_arguments,
-    reason = "each is one setting of the run, passed through from `extract_project` unchanged"
+    reason = "the run's inputs, passed as they are rather than bundled for one caller"
 )]
 fn extract_files(
     root: &Path,
@@ -555,8 +566,9 @@ fn extract_files(
     include_generated: bool,
     generic: &extractors::GenericFacts,
     debug: bool,
+    cache: Option<&ExtractionCache>,
     progress: Option<&crate::progress::Progress>,
-) -> Vec<(String, CachedOutcome)> {
+) -> (Vec<(String, CachedOutcome)>, usize) {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
     let mut context = if needs_repository {
         let repository = scope
@@ -575,6 +587,11 @@ fn extract_files(
     context.set_generic(generic.clone());
     context.set_query_timing(debug);
     let repositories = Repositories::new(scope.git_root.as_deref().filter(|_| needs_repository));
+    let options = cache.map(|_| {
+        let gitattributes = content_identity(scope, root, &repositories, ".gitattributes");
+        ExtractionCache::options_key(include_generated, generic, &gitattributes)
+    });
+    let cache = cache.zip(options.as_deref());
     let shared = &context;
     // The project's other Java, Kotlin and C# files declare types too (excluded files are never
     // read). They are read in the same parallel pass as the extracted files, after them: one
@@ -597,32 +614,47 @@ fn extract_files(
     if let Some(progress) = progress {
         progress.add_files(files.len());
     }
+    let first = |file: &str, read: Option<std::io::Result<Vec<u8>>>, key: Option<String>| {
+        repositories.with(|repository| {
+            let ((outcome, declarations), probes) = recording(|| {
+                guarded(
+                    || {
+                        first_one(
+                            shared,
+                            scope,
+                            root,
+                            repository,
+                            file,
+                            read,
+                            include_generated,
+                            generic,
+                        )
+                    },
+                    |reason| (FirstOutcome::Done(CachedOutcome::Skipped(reason)), None),
+                )
+            });
+            let key = key.filter(|_| is_cacheable(&outcome));
+            if let Some(progress) = progress {
+                progress.file_done();
+            }
+            Fresh {
+                outcome,
+                declarations,
+                probes,
+                key,
+            }
+        })
+    };
     let mut done: Vec<FirstJob> = jobs
         .par_iter()
         // One file per rayon job: the files' costs differ a hundredfold, and with rayon's
         // adaptive splitting one worker could be left alone on a long run of them at the end.
         .with_max_len(1)
         .map(|(file, extracted)| {
-            let job = repositories.with(|repository| {
-                if *extracted {
-                    let first = guarded(
-                        || {
-                            first_one(
-                                shared,
-                                scope,
-                                root,
-                                repository,
-                                file,
-                                include_generated,
-                                generic,
-                            )
-                        },
-                        |reason| (FirstOutcome::Done(CachedOutcome::Skipped(reason)), None),
-                    );
-                    FirstJob::Extracted(Box::new(first))
-                } else {
-                    // A file only read for its declarations declares nothing if its reader fails.
-                    let declarations = guarded(
+            if !*extracted {
+                // A file only read for its declarations declares nothing if its reader fails.
+                let declarations = repositories.with(|repository| {
+                    guarded(
                         || {
                             read_file(scope, root, repository, file, SOURCE_LIMIT)
                                 .ok()
@@ -630,14 +662,48 @@ fn extract_files(
                                 .and_then(|text| extractors::read_declarations(file, &text))
                         },
                         |_| None,
-                    );
-                    FirstJob::Declared(declarations)
-                }
-            });
-            if let (Some(progress), true) = (progress, *extracted) {
-                progress.file_done();
+                    )
+                });
+                return FirstJob::Declared(declarations);
             }
-            job
+            let Some((cache, options)) =
+                cache.filter(|_| extractors::Language::for_path(file).is_some())
+            else {
+                return FirstJob::Extracted(Box::new(first(file, None, None)));
+            };
+            // A work-tree file is read to know its content (size and modification time may
+            // stay the same across an edit); a git snapshot names each file's blob.
+            let (content, read) = match &scope.snapshot {
+                Snapshot::Worktree => {
+                    let read = read_file(scope, root, None, file, SOURCE_LIMIT);
+                    let content = read
+                        .as_ref()
+                        .ok()
+                        .map(|bytes| crate::cache::content_id(bytes));
+                    (content, Some(read))
+                }
+                _ => (
+                    scope.blobs.get(file.as_str()).map(ToString::to_string),
+                    None,
+                ),
+            };
+            let Some(key) = content.map(|content| ExtractionCache::key(options, file, &content))
+            else {
+                return FirstJob::Extracted(Box::new(first(file, read, None)));
+            };
+            match cache.load(&key, file) {
+                Some(entry)
+                    if entry.probes.iter().all(|probe| {
+                        matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared)
+                    }) =>
+                {
+                    if let Some(progress) = progress {
+                        progress.file_done();
+                    }
+                    FirstJob::Cached(Box::new(Hit { entry, key }))
+                }
+                _ => FirstJob::Extracted(Box::new(first(file, read, Some(key)))),
+            }
         })
         .collect();
     let declared_others = done.split_off(files.len().min(done.len()));
@@ -649,42 +715,214 @@ fn extract_files(
             _ => None,
         })
         .collect();
-    // The first outcomes stay boxed until the second pass takes each: unboxing them here
-    // would hold them twice at the fullest point of the run.
-    let mut outcomes = Vec::with_capacity(done.len());
-    for (file, job) in files.iter().zip(done) {
-        if let FirstJob::Extracted(mut first) = job {
-            declared.extend(
-                first
-                    .1
-                    .take()
-                    .map(|declarations| (file.as_str(), declarations)),
-            );
-            outcomes.push((file, first));
-        }
+    for (file, job) in files.iter().zip(done.iter_mut()) {
+        let declarations = match job {
+            // A fresh file's declarations are also stored with it.
+            FirstJob::Extracted(fresh) if fresh.key.is_some() => fresh.declarations.clone(),
+            FirstJob::Extracted(fresh) => fresh.declarations.take(),
+            FirstJob::Cached(hit) => hit.entry.declarations.clone(),
+            FirstJob::Declared(_) => None,
+        };
+        declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
     }
     // In file order, so that the indexes do not depend on the thread count.
     declared.sort_by(|a, b| a.0.cmp(b.0));
+    // The project's shape, for the entries that ask about a whole structure (a fresh file may
+    // ask only in its second pass).
+    let shape = cache.map(|_| project_shape(scope, root, &repositories, &context, &declared));
+    if let Some(shape) = &shape {
+        // An entry whose whole structures changed is extracted again, as in a run without the
+        // cache: before any declaration enters the indexes (its own are already in `declared`).
+        done.par_iter_mut()
+            .with_max_len(1)
+            .zip(files.par_iter())
+            .for_each(|(job, file)| {
+                let stale = match job {
+                    FirstJob::Cached(hit) => {
+                        let (types, files) = shape;
+                        hit.entry.asks_whole()
+                            && hit.entry.shape.as_deref()
+                                != Some(crate::cache::shape_for(&hit.entry.probes, types, files))
+                    }
+                    _ => false,
+                };
+                if let (true, FirstJob::Cached(hit)) = (stale, &mut *job) {
+                    // The entry this content had in a project of this shape, if one is kept
+                    // (the two sides of a `--diff` that adds a type each keep theirs).
+                    let (types, files) = shape;
+                    let wanted = crate::cache::shape_for(&hit.entry.probes, types, files);
+                    let shaped = cache.and_then(|(cache, _)| {
+                        cache
+                            .load(&ExtractionCache::shaped_key(&hit.key, wanted), file)
+                            .filter(|entry| {
+                                entry.shape.as_deref() == Some(wanted)
+                                    && entry.probes.iter().all(|probe| {
+                                        matches!(probe, Probe::Whole | Probe::Files)
+                                            || probe.holds(shared)
+                                    })
+                            })
+                    });
+                    if let Some(entry) = shaped {
+                        hit.entry = entry;
+                        return;
+                    }
+                    let key = hit.key.clone();
+                    let mut fresh = first(file, None, Some(key));
+                    // The same declarations (they follow from the content), already in
+                    // `declared`, are stored with it again.
+                    fresh.declarations = hit.entry.declarations.take();
+                    *job = FirstJob::Extracted(Box::new(fresh));
+                }
+            });
+    }
     for (file, declarations) in declared {
         context.add_declarations(file, declarations);
     }
     let context = &context;
-    outcomes
+    let stored = std::sync::atomic::AtomicBool::new(false);
+    let outcomes: Vec<(String, CachedOutcome, bool)> = files
+        .iter()
+        .zip(done)
+        .collect::<Vec<_>>()
         .into_par_iter()
         .with_max_len(1)
-        .map(|(file, first)| {
-            let (outcome, _) = *first;
+        .map(|(file, job)| {
+            let fresh = match job {
+                FirstJob::Cached(hit) => {
+                    if let Some((cache, _)) = cache.filter(|(cache, _)| cache.is_remembering()) {
+                        let _ = cache.remember(&hit.key, &hit.entry);
+                    }
+                    return (file.clone(), hit.entry.outcome, true);
+                }
+                FirstJob::Extracted(fresh) => *fresh,
+                FirstJob::Declared(_) => return (file.clone(), CachedOutcome::NotSource, false),
+            };
+            let Fresh {
+                outcome,
+                declarations,
+                mut probes,
+                key,
+            } = fresh;
             let outcome = match outcome {
                 FirstOutcome::Done(outcome) => outcome,
-                FirstOutcome::Pending(pass) => guarded(
-                    || outcome_of(pass.finish(context), generic),
-                    CachedOutcome::Skipped,
-                ),
+                FirstOutcome::Pending(pass) => {
+                    let (outcome, more) = recording(|| {
+                        guarded(
+                            || outcome_of(pass.finish(context), generic),
+                            CachedOutcome::Skipped,
+                        )
+                    });
+                    let failed = matches!(&outcome, CachedOutcome::Skipped(reason) if reason.starts_with(FAILED));
+                    if failed {
+                        return (file.clone(), outcome, false);
+                    }
+                    for probe in more {
+                        if !probes.contains(&probe) {
+                            probes.push(probe);
+                        }
+                    }
+                    outcome
+                }
             };
-            (file.clone(), outcome)
+            let Some(((cache, _), key)) = cache.zip(key) else {
+                return (file.clone(), outcome, false);
+            };
+            let shape = shape
+                .as_ref()
+                .filter(|_| crate::cache::asks_whole(&probes))
+                .map(|(types, files)| crate::cache::shape_for(&probes, types, files).to_owned());
+            let entry = FileEntry {
+                outcome,
+                declarations,
+                probes,
+                shape,
+            };
+            cache.store(&key, file, &entry);
+            if let Some(shape) = &entry.shape {
+                cache.store(&ExtractionCache::shaped_key(&key, shape), file, &entry);
+            }
+            stored.store(true, std::sync::atomic::Ordering::Relaxed);
+            (file.clone(), entry.outcome, false)
         })
-        .collect()
+        .collect();
+    if let Some((cache, _)) = cache.filter(|_| stored.into_inner()) {
+        cache.prune_if_due();
+    }
+    // Files whose facts came from the cache: those it holds as extracted (a file that is not a
+    // source of any extractor, or skipped, has no facts to come from anywhere).
+    let cached = outcomes
+        .iter()
+        .filter(|(_, outcome, cached)| {
+            *cached && matches!(outcome, CachedOutcome::Extracted { .. })
+        })
+        .count();
+    let outcomes = outcomes
+        .into_iter()
+        .map(|(file, outcome, _)| (file, outcome))
+        .collect();
+    (outcomes, cached)
 }
+
+/// The content identity of a project file (its blob id; empty when it is not in the snapshot
+/// or cannot be read).
+fn content_identity(
+    scope: &Scope,
+    root: &Path,
+    repositories: &Repositories<'_>,
+    file: &str,
+) -> String {
+    match &scope.snapshot {
+        Snapshot::Worktree => read_file(scope, root, None, file, SOURCE_LIMIT)
+            .map(|bytes| crate::cache::content_id(&bytes))
+            .unwrap_or_default(),
+        _ => {
+            let _ = repositories;
+            scope
+                .blobs
+                .get(file)
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// What the whole structures of the project are built from: for the type indexes and C#
+/// projects, the symbolic links, the content of every resolution config discovery read and
+/// what every file declares; for Rust crates, that and every project file's path. Returns both
+/// digests (types, files).
+fn project_shape(
+    scope: &Scope,
+    root: &Path,
+    repositories: &Repositories<'_>,
+    context: &ProjectContext,
+    declared: &[(&str, TypeDeclarations)],
+) -> (String, String) {
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    parts.push(b"links".to_vec());
+    for (link, target) in &scope.symlinks {
+        parts.push(format!("{link} -> {target}").into_bytes());
+    }
+    parts.push(b"configs".to_vec());
+    for config in context.config_files() {
+        parts.push(config.as_bytes().to_vec());
+        parts.push(content_identity(scope, root, repositories, config).into_bytes());
+    }
+    parts.push(b"declarations".to_vec());
+    for (file, declarations) in declared {
+        parts.push(file.as_bytes().to_vec());
+        parts.push(serde_json::to_vec(declarations).unwrap_or_default());
+    }
+    let types = crate::cache::digest(parts.iter().map(Vec::as_slice));
+    let files = crate::cache::digest(
+        [types.as_bytes(), b"files".as_slice()]
+            .into_iter()
+            .chain(scope.project_files.iter().map(String::as_bytes)),
+    );
+    (types, files)
+}
+
+/// How the reason of a file whose extraction panicked starts.
+const FAILED: &str = "lintel's extractor failed on it";
 
 /// Runs one file's extraction; if an extractor panics (a bug in lintel, never a property of the
 /// file's text that it may rely on), the file gets `failed`'s outcome with the reason instead of
@@ -695,7 +933,7 @@ fn guarded<T>(extract: impl FnOnce() -> T, failed: impl FnOnce(String) -> T) -> 
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(extract)) {
         Ok(outcome) => outcome,
         Err(payload) => failed(format!(
-            "lintel's extractor failed on it (internal error: {}); please report it",
+            "{FAILED} (internal error: {}); please report it",
             crate::error::panic_message(payload.as_ref())
         )),
     }

@@ -1243,6 +1243,7 @@ pub fn assemble_handing_back(
             files_skipped: extraction.files_skipped,
             files_excluded: extraction.files_excluded,
             files_generated: extraction.files_generated,
+            files_cached: options.cache.as_ref().map(|_| extraction.files_cached),
             facts: facts.len(),
             slices: solver_diagnostics.len(),
             elapsed_ms: elapsed_ms(started),

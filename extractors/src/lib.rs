@@ -39,6 +39,7 @@ mod kotlin_walk;
 mod kotlin_web;
 mod lang;
 mod links;
+pub mod probes;
 mod python;
 mod python_walk;
 mod python_web;
@@ -183,10 +184,10 @@ fn parse_text(language: Language, source: &str) -> std::borrow::Cow<'_, str> {
 /// ([`ProjectContext::add_declarations`]): its packages or namespaces and top-level types (Kotlin:
 /// top-level functions, properties, type aliases and the `@file:JvmName` facade; C#: `global
 /// using` namespaces, `const string` fields and the extension methods of static classes).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TypeDeclarations(Declared);
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum Declared {
     Jvm(context::Declarations),
     CSharp {

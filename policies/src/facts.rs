@@ -160,7 +160,11 @@ impl FactKind {
 }
 
 /// A property value: a string, an integer, a Boolean or a list of strings.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+///
+/// Written untagged (a JSON Boolean, number, string or array); read back by the kind of JSON
+/// value, not by trying each variant in turn (serde's `untagged`, which builds an error message
+/// for every failed try: most of the time of reading the extraction cache).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(untagged)]
 pub enum PropertyValue {
     /// A Boolean.
@@ -307,6 +311,53 @@ impl std::hash::Hash for Text {
 impl Serialize for Text {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for PropertyValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Value;
+        impl<'de> serde::de::Visitor<'de> for Value {
+            type Value = PropertyValue;
+
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a Boolean, an integer, a string or a list of strings")
+            }
+
+            fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Self::Value, E> {
+                Ok(PropertyValue::Bool(value))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Self::Value, E> {
+                Ok(PropertyValue::Int(value))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Self::Value, E> {
+                i64::try_from(value)
+                    .map(PropertyValue::Int)
+                    .map_err(|_| E::custom("integer out of range"))
+            }
+
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Self::Value, E> {
+                Ok(PropertyValue::Str(Text::Owned(value.into())))
+            }
+
+            fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Self::Value, E> {
+                Ok(PropertyValue::Str(Text::Owned(value.into_boxed_str())))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut items: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut list = Vec::with_capacity(items.size_hint().unwrap_or(0));
+                while let Some(item) = items.next_element::<Text>()? {
+                    list.push(item);
+                }
+                Ok(PropertyValue::List(list.into_boxed_slice()))
+            }
+        }
+        deserializer.deserialize_any(Value)
     }
 }
 
@@ -837,6 +888,33 @@ pub fn disambiguate_ids(facts: &mut [Fact]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn property_values_read_back_as_they_were_written_by_the_kind_of_json_value() {
+        let values = [
+            PropertyValue::Bool(true),
+            PropertyValue::Int(-3),
+            PropertyValue::Int(i64::MAX),
+            PropertyValue::from("pg"),
+            PropertyValue::from(""),
+            PropertyValue::List(vec![Text::Owned("a".into()), Text::Owned("b".into())].into()),
+            PropertyValue::List(Vec::new().into()),
+        ];
+        for value in values {
+            let text = serde_json::to_string(&value).unwrap();
+            assert_eq!(
+                serde_json::from_str::<PropertyValue>(&text).unwrap(),
+                value,
+                "{text}"
+            );
+        }
+        for invalid in ["1.5", "{}", "null", "[1]", "18446744073709551615"] {
+            assert!(
+                serde_json::from_str::<PropertyValue>(invalid).is_err(),
+                "{invalid}"
+            );
+        }
+    }
 
     #[test]
     fn a_property_is_five_words_at_most() {

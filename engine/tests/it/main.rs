@@ -14,6 +14,7 @@ use std::process::Command;
 use assert_cmd::prelude::*;
 
 mod baseline;
+mod cache;
 mod csharp_aliases;
 mod exclusions;
 mod explain_hints;

@@ -34,6 +34,7 @@ pub(crate) use resolve::Resolution;
 pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, TypeIndex};
 pub(crate) use workspace::Request;
 
+use crate::probes::{Probe, Setting};
 use datastores::Datastores;
 use tsconfig::{CompilerPaths, ConfigLoader};
 use workspace::WorkspacePackage;
@@ -256,22 +257,96 @@ impl ProjectContext {
         module: &str,
         name: Option<&str>,
     ) -> Resolution {
+        let answer = self.resolve_python_unrecorded(importer, level, module, name);
+        crate::probes::record(|| Probe::Python {
+            importer: importer.to_owned(),
+            level,
+            module: module.to_owned(),
+            name: name.map(str::to_owned),
+            answer: answer.answer(),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve_python`], not recorded.
+    pub(crate) fn resolve_python_unrecorded(
+        &self,
+        importer: &str,
+        level: usize,
+        module: &str,
+        name: Option<&str>,
+    ) -> Resolution {
         self.python.resolve(importer, level, module, name)
     }
 
     /// Resolves a Go import path in the build of `importer`'s module (see `go`).
     pub(crate) fn resolve_go(&self, importer: &str, import_path: &str) -> Resolution {
+        let answer = self.resolve_go_unrecorded(importer, import_path);
+        crate::probes::record(|| Probe::Go {
+            importer: importer.to_owned(),
+            path: import_path.to_owned(),
+            answer: answer.answer(),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve_go`], not recorded.
+    pub(crate) fn resolve_go_unrecorded(&self, importer: &str, import_path: &str) -> Resolution {
         self.go.resolve(importer, import_path)
     }
 
     /// Resolves a Swift `import Module` (see `swift`).
     pub(crate) fn resolve_swift(&self, module: &str) -> Resolution {
+        let answer = self.resolve_swift_unrecorded(module);
+        crate::probes::record(|| Probe::Swift {
+            module: module.to_owned(),
+            answer: answer.answer(),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve_swift`], not recorded.
+    pub(crate) fn resolve_swift_unrecorded(&self, module: &str) -> Resolution {
         self.swift.resolve(module)
     }
 
     /// The folder of a project Swift module (its files are the module).
     pub(crate) fn swift_module_folder(&self, module: &str) -> Option<&str> {
+        let answer = self.swift_module_folder_unrecorded(module);
+        crate::probes::record(|| Probe::SwiftFolder {
+            module: module.to_owned(),
+            answer: crate::probes::text(&answer),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::swift_module_folder`], not recorded.
+    pub(crate) fn swift_module_folder_unrecorded(&self, module: &str) -> Option<&str> {
         self.swift.folder(module)
+    }
+
+    /// The answer to a per-file setting question, as [`crate::probes`] records it.
+    pub(crate) fn setting_unrecorded(&self, setting: Setting, file: &str) -> String {
+        match setting {
+            Setting::PreservesImports => crate::probes::text(&self.preserves_imports_of(file)),
+            Setting::StrictNullChecks => crate::probes::text(&self.strict_null_checks_of(file)),
+            Setting::Prisma => crate::probes::text(&self.datastores.prisma_category(file)),
+            Setting::Drizzle => crate::probes::text(&self.datastores.drizzle_category(file)),
+            Setting::Django => crate::probes::text(&self.datastores.django_category(file)),
+            Setting::NextRoot => crate::probes::text(&self.next.root_of(file)),
+        }
+    }
+
+    /// Records a per-file setting question.
+    fn record_setting(&self, setting: Setting, file: &str) {
+        if crate::probes::is_recording() {
+            let answer = self.setting_unrecorded(setting, file);
+            crate::probes::record(|| Probe::Setting {
+                setting,
+                file: file.to_owned(),
+                answer,
+            });
+        }
     }
 
     /// Adds what a Java, Kotlin or C# file declares to the type index of its language
@@ -304,16 +379,19 @@ impl ProjectContext {
 
     /// The Java and Kotlin type index.
     pub(crate) fn jvm_types(&self) -> &TypeIndex {
+        crate::probes::record(|| Probe::Whole);
         &self.jvm
     }
 
     /// The C# type index.
     pub(crate) fn csharp_types(&self) -> &TypeIndex {
+        crate::probes::record(|| Probe::Whole);
         &self.csharp
     }
 
     /// The global usings the C# project file nearest above `file` gives it (`csproj`).
     pub(crate) fn csharp_project_usings(&self, file: &str) -> Option<&ProjectUsings> {
+        crate::probes::record(|| Probe::Whole);
         self.csharp_projects.usings_of(file)
     }
 
@@ -321,6 +399,7 @@ impl ProjectContext {
     /// `project` (from [`ProjectContext::csharp_project_of`]); with no project, those of every
     /// file.
     pub(crate) fn csharp_project_global_usings(&self, project: Option<&str>) -> &BTreeSet<String> {
+        crate::probes::record(|| Probe::Whole);
         static NONE: BTreeSet<String> = BTreeSet::new();
         let Some(project) = project else {
             return self.csharp.global_usings();
@@ -350,6 +429,7 @@ impl ProjectContext {
         &self,
         project: Option<&str>,
     ) -> &BTreeMap<String, String> {
+        crate::probes::record(|| Probe::Whole);
         static NONE: BTreeMap<String, String> = BTreeMap::new();
         let by_project = self.csharp_project_aliases.get_or_init(|| {
             let mut by_project: BTreeMap<Option<String>, BTreeMap<String, String>> =
@@ -371,18 +451,21 @@ impl ProjectContext {
     /// Whether code of the C# project `from` (from [`ProjectContext::csharp_project_of`]) can
     /// see the public types of the file `to` ([`csproj::CSharpProjects::sees`]).
     pub(crate) fn csharp_project_sees(&self, from: Option<&str>, to: &str) -> bool {
+        crate::probes::record(|| Probe::Whole);
         let projects = &self.csharp_projects;
         projects.sees(from, projects.project_of(to), true)
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
     pub(crate) fn csharp_project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
+        crate::probes::record(|| Probe::Whole);
         self.csharp_projects.project_of(file)
     }
 
     /// Whether the C# file `from` can see a type of the file `to` (`public` or not) through
     /// its project's references (`csproj`).
     pub(crate) fn csharp_sees(&self, from: &str, to: &str, is_public: bool) -> bool {
+        crate::probes::record(|| Probe::Whole);
         let projects = &self.csharp_projects;
         projects.sees(
             projects.project_of(from),
@@ -393,6 +476,7 @@ impl ProjectContext {
 
     /// The Rust crates.
     pub(crate) fn crates(&self) -> &Crates {
+        crate::probes::record(|| Probe::Files);
         &self.crates
     }
 
@@ -435,6 +519,7 @@ impl ProjectContext {
 
     /// The folder of the Next.js application `file` belongs to (`next`), if any.
     pub(crate) fn next_root(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::NextRoot, file);
         self.next.root_of(file)
     }
 
@@ -442,6 +527,11 @@ impl ProjectContext {
     /// (`verbatimModuleSyntax` and its predecessors in the nearest config), so an import whose
     /// names are used only as types still loads its module at run time.
     pub(crate) fn preserves_imports(&self, file: &str) -> bool {
+        self.record_setting(Setting::PreservesImports, file);
+        self.preserves_imports_of(file)
+    }
+
+    fn preserves_imports_of(&self, file: &str) -> bool {
         self.compiler_paths(file)
             .and_then(|config| config.preserves_imports)
             .unwrap_or(false)
@@ -450,6 +540,11 @@ impl ProjectContext {
     /// Whether `file`'s nearest config checks nulls strictly (`strictNullChecks`, else
     /// `strict`), which decides how decorator metadata serializes `Dto | null`.
     pub(crate) fn strict_null_checks(&self, file: &str) -> bool {
+        self.record_setting(Setting::StrictNullChecks, file);
+        self.strict_null_checks_of(file)
+    }
+
+    fn strict_null_checks_of(&self, file: &str) -> bool {
         self.compiler_paths(file)
             .and_then(|config| config.strict_null_checks)
             .unwrap_or(false)
@@ -462,16 +557,19 @@ impl ProjectContext {
 
     /// The technology category of the Prisma schema that applies to `file`.
     pub(crate) fn prisma_category(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::Prisma, file);
         self.datastores.prisma_category(file)
     }
 
     /// The technology category of the Drizzle config that applies to `file`.
     pub(crate) fn drizzle_category(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::Drizzle, file);
         self.datastores.drizzle_category(file)
     }
 
     /// The category of the Django database engine that applies to `file`.
     pub(crate) fn django_category(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::Django, file);
         self.datastores.django_category(file)
     }
 }

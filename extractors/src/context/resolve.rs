@@ -54,10 +54,39 @@ pub(crate) enum Resolution {
     },
 }
 
+impl Resolution {
+    /// The answer as [`crate::probes`] records it (plain text: no escaping to pay for on every
+    /// cached file's every import).
+    pub(crate) fn answer(&self) -> String {
+        match self {
+            Resolution::File(path) => format!("file:{path}"),
+            Resolution::Internal => "internal".to_owned(),
+            Resolution::External { package } => format!("external:{package}"),
+        }
+    }
+}
+
 impl ProjectContext {
     /// Resolves a specifier imported by the project file `importer`; `request` picks the
     /// `exports`/`imports` conditions (`require` or `import`).
     pub(crate) fn resolve(&self, importer: &str, specifier: &str, request: Request) -> Resolution {
+        let answer = self.resolve_unrecorded(importer, specifier, request);
+        crate::probes::record(|| crate::probes::Probe::Module {
+            importer: importer.to_owned(),
+            specifier: specifier.to_owned(),
+            require: request == Request::Require,
+            answer: answer.answer(),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve`], not recorded.
+    pub(crate) fn resolve_unrecorded(
+        &self,
+        importer: &str,
+        specifier: &str,
+        request: Request,
+    ) -> Resolution {
         // A query (`./worker.js?worker`, `./icon.svg?url`) selects how a bundler loads the file,
         // not which file it is.
         let specifier = specifier

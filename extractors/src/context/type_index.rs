@@ -17,7 +17,7 @@ pub(crate) type Declarations = Vec<(String, String)>;
 /// A C# extension method (`public static IServiceCollection AddInfrastructure(this
 /// IServiceCollection services, IConfiguration configuration)`), as declared in a top-level
 /// static class.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ExtensionMethod {
     /// The method's name.
     pub name: String,
