@@ -505,3 +505,54 @@ fn a_diff_that_adds_a_java_type_is_cached_on_both_sides_when_repeated() {
     let (fresh, _) = run(root, ScopeRequest::Diff("HEAD~1".to_owned()), None, false);
     assert_eq!(first, fresh);
 }
+
+/// A model file's store comes from the Django settings (a project question, not the file's
+/// bytes): changing the settings' `ENGINE` gives the cached model the new store, as a run
+/// without the cache does.
+#[test]
+fn a_cached_django_model_follows_a_changed_settings_engine() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    std::fs::create_dir_all(root.join("shop")).unwrap();
+    std::fs::write(
+        root.join("architecture.ag"),
+        "node app : server\nnode db : postgres\nnode local : sqlite\ncomponent Shop { runs_on: app paths: \"shop/**\" }\ninvariant I {\n  deny flow Shop -> db\n  deny flow Shop -> local\n}\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("shop/__init__.py"), "").unwrap();
+    std::fs::write(
+        root.join("shop/models.py"),
+        "from django.db import models\n\n\nclass Order(models.Model):\n    pass\n",
+    )
+    .unwrap();
+    let settings = |engine: &str| {
+        std::fs::write(
+            root.join("shop/settings.py"),
+            format!(
+                "DATABASES = {{\"default\": {{\"ENGINE\": \"django.db.backends.{engine}\"}}}}\n"
+            ),
+        )
+        .unwrap();
+    };
+    // The targets of the run's violations.
+    let targets = |text: &str| -> Vec<String> {
+        let verdict: serde_json::Value =
+            serde_json::from_str(text.split("\n[").next().unwrap()).unwrap();
+        verdict["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|violation| violation["detected"]["to"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let cache = tempfile::tempdir().unwrap();
+    settings("postgresql");
+    let (postgres, _) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    assert_eq!(targets(&postgres), ["db"]);
+    settings("sqlite3");
+    let (sqlite, cached) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    let (fresh, _) = run(root, ScopeRequest::All, None, false);
+    assert!(cached.unwrap_or_default() >= 1, "the package file is a hit");
+    assert_eq!(targets(&sqlite), ["local"]);
+    assert_eq!(sqlite, fresh);
+}
