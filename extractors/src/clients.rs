@@ -1,6 +1,7 @@
 //! `accesses_technology` facts for infrastructure clients, shared by the languages other than
-//! TypeScript and JavaScript (`language.md` §3.5): each language lists its clients as
-//! [`ClientRule`]s and reports the sites where a client may be used; this module matches them.
+//! TypeScript and JavaScript: the libraries are the infrastructure catalogue's entries for the
+//! language ([`crate::catalogue`], listed in `docs/CATALOGUE.md`); each language reports the
+//! sites where a client may be used, and this module matches them.
 //!
 //! A site's path is canonical when the language could qualify it through the file's imports
 //! (`psycopg2.connect`, `database/sql.Open`, `org.springframework.web.client.RestTemplate`,
@@ -421,7 +422,7 @@ fn is_overridden(factory: &FactFactory<'_>, rule: &ClientRule) -> bool {
 }
 
 /// The `accesses_technology` facts of the libraries the spec binds with `clients`
-/// (`language.md` §2.2), which override the catalogue: a construction, call, injection or
+/// (`policies/LANGUAGE.md`, `clients`), which override the catalogue: a construction, call, injection or
 /// base type whose qualified path lies inside one (`celery.Celery(…)` after `import celery`,
 /// `nats.Connect(…)` after `import "github.com/nats-io/nats.go"`, `new ConnectionFactory()`
 /// after `import com.rabbitmq.client.ConnectionFactory;`) is a definite use, else the file's

@@ -1,4 +1,5 @@
-//! `accesses_technology` facts for the client packages of `language.md` §3.5.
+//! `accesses_technology` facts for the npm packages of the infrastructure catalogue
+//! (`extractors/catalogue/npm.toml`, listed in `docs/CATALOGUE.md`).
 //!
 //! A construction (`new Pool()`), a call (`createClient()`, `axios.get(…)`, `drizzle(…)`) or a
 //! constructor injection (`constructor(private prisma: PrismaClient)`) of a client export is a
@@ -90,7 +91,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         };
         let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
         let Some(client) = catalogued else {
-            // A library the spec binds with `clients` (language.md §2.2): whatever of it the
+            // A library the spec binds with `clients` (`policies/LANGUAGE.md`): whatever of it the
             // file constructs, calls or injects is a use of its client.
             if let Some(package) = bound_package(view, record) {
                 used_bound.insert(package);
