@@ -616,7 +616,7 @@ fn extract_files(
     }
     let first = |file: &str, read: Option<std::io::Result<Vec<u8>>>, key: Option<String>| {
         repositories.with(|repository| {
-            let ((outcome, declarations), probes) = recording(|| {
+            let extract = || {
                 guarded(
                     || {
                         first_one(
@@ -632,7 +632,14 @@ fn extract_files(
                     },
                     |reason| (FirstOutcome::Done(CachedOutcome::Skipped(reason)), None),
                 )
-            });
+            };
+            // The project questions a file asks are recorded only for the cache that keeps
+            // them: without one, recording would only spend time formatting answers.
+            let ((outcome, declarations), probes) = if cache.is_some() {
+                recording(extract)
+            } else {
+                (extract(), Vec::new())
+            };
             let key = key.filter(|_| is_cacheable(&outcome));
             if let Some(progress) = progress {
                 progress.file_done();
