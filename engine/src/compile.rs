@@ -134,9 +134,7 @@ pub fn compile_command(
         };
         let _ = crate::render::json::write(stdout, &report);
     } else {
-        for diagnostic in &output.diagnostics {
-            let _ = crate::render::text::write_diagnostic(stderr, diagnostic, Some(&root));
-        }
+        let _ = crate::render::text::write_diagnostics(stderr, &output.diagnostics, Some(&root));
         if ok {
             let written = match &arguments.out {
                 Some(out) => format!("wrote `{}`", relative_to(out, &root)),

@@ -196,9 +196,7 @@ pub fn write_error_in(out: &mut dyn Write, error: &EngineError, root: Option<&st
         let _ = writeln!(out, "error[{}]: {error}", error.code());
         return;
     }
-    for diagnostic in &diagnostics {
-        let _ = write_diagnostic(out, diagnostic, root);
-    }
+    let _ = write_diagnostics(out, &diagnostics, root);
     let errors = diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.is_error())
@@ -209,28 +207,45 @@ pub fn write_error_in(out: &mut dyn Write, error: &EngineError, root: Option<&st
     );
 }
 
-/// One spec diagnostic: its headline, the spec line it points at with the span underlined (when
-/// `root` is known and the file can be read), then its help and related notes.
-pub fn write_diagnostic(
+/// Spec diagnostics, each with its headline, the spec line it points at with the span
+/// underlined (when `root` is known and the file can be read), then its help and related notes.
+/// Each spec file is read once, however many diagnostics point into it.
+pub fn write_diagnostics(
     out: &mut dyn Write,
-    diagnostic: &policies::Diagnostic,
+    diagnostics: &[policies::Diagnostic],
     root: Option<&std::path::Path>,
 ) -> std::io::Result<()> {
-    writeln!(out, "{}", diagnostic.headline())?;
-    if let Some(frame) = root.and_then(|root| spec_frame(root, diagnostic)) {
-        write!(out, "{frame}")?;
-    }
-    if let Some(help) = &diagnostic.help {
-        writeln!(out, "  = help: {help}")?;
-    }
-    for related in &diagnostic.related {
-        writeln!(
-            out,
-            "  = note: {}:{}:{}: {}",
-            related.file, related.line, related.column, related.message
-        )?;
+    let mut texts: std::collections::BTreeMap<&str, Option<String>> =
+        std::collections::BTreeMap::new();
+    for diagnostic in diagnostics {
+        writeln!(out, "{}", diagnostic.headline())?;
+        if let Some(root) = root {
+            let text = texts
+                .entry(diagnostic.file.as_str())
+                .or_insert_with(|| read_spec(root, &diagnostic.file));
+            if let Some(frame) = text.as_deref().and_then(|text| frame_in(text, diagnostic)) {
+                write!(out, "{frame}")?;
+            }
+        }
+        if let Some(help) = &diagnostic.help {
+            writeln!(out, "  = help: {help}")?;
+        }
+        for related in &diagnostic.related {
+            writeln!(
+                out,
+                "  = note: {}:{}:{}: {}",
+                related.file, related.line, related.column, related.message
+            )?;
+        }
     }
     Ok(())
+}
+
+/// A spec file, read as the spec was: a regular file, bounded by the spec size limit.
+fn read_spec(root: &std::path::Path, file: &str) -> Option<String> {
+    let bytes =
+        policies::read::read_regular_file(&root.join(file), policies::load::MAX_FILE_BYTES).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// The most characters of a spec line a code frame shows.
@@ -244,13 +259,11 @@ const FRAME_WIDTH: usize = 120;
 ///    |               ^
 /// ```
 pub fn spec_frame(root: &std::path::Path, diagnostic: &policies::Diagnostic) -> Option<String> {
-    // The spec file is read as the spec was: a regular file, bounded by the spec size limit.
-    let bytes = policies::read::read_regular_file(
-        &root.join(&diagnostic.file),
-        policies::load::MAX_FILE_BYTES,
-    )
-    .ok()?;
-    let text = String::from_utf8(bytes).ok()?;
+    frame_in(&read_spec(root, &diagnostic.file)?, diagnostic)
+}
+
+/// [`spec_frame`] over the spec file's `text`.
+fn frame_in(text: &str, diagnostic: &policies::Diagnostic) -> Option<String> {
     let index = usize::try_from(diagnostic.line).ok()?.checked_sub(1)?;
     let line = text.lines().nth(index)?;
     // A tab counts as one column (spans count Unicode scalar values): show it as one space.

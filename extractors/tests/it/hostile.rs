@@ -66,7 +66,7 @@ fn mutate(random: &mut Xorshift, seed: &[u8]) -> Vec<u8> {
 const CONFIGS: &[(&str, &str)] = &[
     (
         "web/tsconfig.json",
-        "{\n  \"extends\": \"./base.json\",\n  \"compilerOptions\": {\n    \"baseUrl\": \".\",\n    \"paths\": { \"@app/*\": [\"src/*\"], \"@lib\": [\"lib/index.ts\"] }\n  },\n  // comment\n  \"references\": [{ \"path\": \"../shared\" }]\n}\n",
+        "{\n  \"extends\": \"./base.json\",\n  \"compilerOptions\": {\n    \"baseUrl\": \".\",\n    \"paths\": { \"@app/*\": [\"src/*\"], \"@lib\": [\"lib/index.ts\"] }\n  },\n  // comment\n  \"references\": [{ \"path\": \"../common\" }]\n}\n",
     ),
     (
         "web/package.json",
