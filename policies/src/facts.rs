@@ -1,8 +1,8 @@
-//! The graph-fact schema (`language.md` §5.4): the one vocabulary that extractors produce,
+//! The graph-fact schema: the one vocabulary that extractors produce,
 //! reviewed queries match, and the engine evaluates.
 //!
 //! Extractors key facts by file (`evidence.file`, and the `resolved` property of imports);
-//! the engine fills `subject` and `target` with the owner component of those files (§3.3).
+//! the engine fills `subject` and `target` with the owner component of those files (see `component` in policies/LANGUAGE.md).
 //! Nothing here depends on tree-sitter, Z3 or the file system.
 
 use std::borrow::Cow;
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-/// How sure an extractor is that a fact holds at run time (`language.md` §3.2).
+/// How sure an extractor is that a fact holds at run time (see Status and blocking in docs/VERDICT.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Confidence {
@@ -60,7 +60,7 @@ impl Strategy {
     }
 }
 
-/// The built-in graph fact kinds of `language.md` §5.4, plus the plugin kinds that queries may match.
+/// The built-in graph fact kinds, plus the plugin kinds that queries may match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FactKind {
@@ -82,11 +82,11 @@ pub enum FactKind {
     Route,
     /// An HTTP request made by the file: `method`, `url`, `path`?, `client`, and `urlFrom`?, the
     /// environment variables and configuration keys its URL is built from (they bind it to the
-    /// entity whose `urls` list one, `language.md` §2.2).
+    /// entity whose `urls` list one, see `node` and `resource` in policies/LANGUAGE.md).
     HttpCall,
     /// Use of an infrastructure client (database, cache, queue, storage, HTTP): `package`?,
     /// `client`?, `reason`; the engine adds `request`, the id of the `http_call` made at the same
-    /// place, when that call decides the target (§3.5).
+    /// place, when that call decides the target (see Edges under `invariant` in policies/LANGUAGE.md).
     AccessesTechnology,
     /// An authorization role check.
     ChecksRole,
@@ -479,7 +479,7 @@ impl From<Vec<Text>> for PropertyValue {
 /// The `&'static str` for a property name. The extractors' names are `&'static str` already; a
 /// name made at run time (read back from the cache) is looked up in a process-wide vocabulary
 /// and added to it once, so no fact holds a name of its own. The names are the fact schema's
-/// (`language.md` §5.4), a few dozen, so the vocabulary stays small.
+/// ([`FactKind`] and its properties), a few dozen, so the vocabulary stays small.
 fn property_name(name: Cow<'static, str>) -> &'static str {
     static VOCABULARY: std::sync::OnceLock<
         std::sync::Mutex<std::collections::BTreeSet<&'static str>>,
@@ -657,7 +657,7 @@ pub struct Evidence {
     pub message: Text,
 }
 
-/// One graph fact (`language.md` §5.4).
+/// One graph fact.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Fact {
     /// `<extractor>:<file>:<line>:<column>:<kind>`, with `#n` for repeats at one position.
@@ -671,7 +671,8 @@ pub struct Fact {
     /// The target entity or component; for imports the owner of the resolved file (filled by the engine).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub target: Option<Arc<str>>,
-    /// For `accesses_technology`: a §3.5 category or entity name.
+    /// For `accesses_technology`: a category or entity name (see Edges under `invariant` in
+    /// policies/LANGUAGE.md).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub technology: Option<Box<str>>,
     /// A model/data name, where the construct names one.
@@ -703,7 +704,7 @@ impl Fact {
     }
 
     /// The key that names the construct behind this fact for violation ids
-    /// (`verdict-v2.md` §Ids): never a line number or an absolute path.
+    /// (see Ids in docs/VERDICT.md): never a line number or an absolute path.
     pub fn evidence_key(&self) -> String {
         let prop = |name: &str| self.property_str(name).unwrap_or_default().to_owned();
         match self.kind {
@@ -738,7 +739,7 @@ impl Fact {
     }
 }
 
-/// Where a query-emitted fact comes from (`language.md` §5.8).
+/// Where a query-emitted fact comes from (see the reviewed-query format, `extractors::agq`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct QueryProvenance {
     /// The query id.
@@ -752,8 +753,8 @@ pub struct QueryProvenance {
     pub graph_fact_id: String,
 }
 
-/// The kind-specific fields of a domain fact emitted by a reviewed query (`language.md` §5.5).
-/// Names are as emitted after `$var` substitution; the engine resolves entity names (§3.5).
+/// The kind-specific fields of a domain fact emitted by a reviewed query (see the reviewed-query format, `extractors::agq`).
+/// Names are as emitted after `$var` substitution; the engine resolves entity names (see Edges under `invariant` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DomainFactBody {

@@ -36,7 +36,7 @@ use crate::paths;
 use crate::syntax::ast::{Decl, StringLiteral};
 use crate::syntax::{lexer, parser, FileId, Span};
 
-/// A spec file larger than this is not lexed (§1.1).
+/// A spec file larger than this is not lexed (see docs/LIMITS.md).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Where the root file comes from.
@@ -276,7 +276,7 @@ fn read_spec(
     }
 }
 
-/// Applies the size limit and UTF-8 check of §1.1; returns the text when both pass.
+/// Applies the size limit (see docs/LIMITS.md) and the UTF-8 check; returns the text when both pass.
 fn check_size_and_encoding(
     bytes: &[u8],
     file: FileId,

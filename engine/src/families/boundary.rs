@@ -8,8 +8,8 @@ use policies::facts::{Confidence, FactKind};
 use policies::model::{CycleGroup, Rule, RuleBody, RuleKind};
 use policies::smt::{CycleHop, CycleVertex};
 
-use crate::chains::Vertex;
-use crate::paths::GlobList;
+use crate::graph::file_graph::Vertex;
+use crate::input::paths::GlobList;
 
 use super::{
     builder_for, fact_name, rule_name, Candidate, Citation, Context, Detail, Evaluation, Family,
@@ -18,7 +18,6 @@ use super::{
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "boundary",
     kinds: &[
         RuleKind::DependsOn,
         RuleKind::PublicInterface,

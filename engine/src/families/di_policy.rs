@@ -1,5 +1,5 @@
 //! di_policy: DenyInject, DenyInjectReach, DenyLifetime, DenyLifetimeReach and DenyResolve
-//! (`language.md` §3.7 DI facts), judged on constructor-injection edges between components,
+//! (see `di_policy` in policies/LANGUAGE.md), judged on constructor-injection edges between components,
 //! on the service graph of registrations, and on service-locator use.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -16,7 +16,6 @@ use super::{
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "di_policy",
     kinds: &[
         RuleKind::DenyInject,
         RuleKind::DenyInjectReach,
@@ -130,7 +129,7 @@ fn class_owners<'a>(
 }
 
 /// Sets the `typeFile` of every constructor injection: the one project file that declares its
-/// parameter type (`language.md` §3.5 Δ2), known from the classes whose constructors inject
+/// parameter type (see Edges under `invariant` in policies/LANGUAGE.md), known from the classes whose constructors inject
 /// and from the imports that name the type (in C#, every use of a project type is such an
 /// import). A type declared in two files, or only outside the project, gets none. Flow and chain
 /// edges of injections go there: code depends on the type it names, whatever DI registers for
@@ -203,7 +202,7 @@ pub fn fill_injection_type_files(facts: &mut [Box<Fact>]) {
     }
 }
 
-/// Fills the `target` of constructor injections that have none (`language.md` §3.7): the
+/// Fills the `target` of constructor injections that have none (see `di_policy` in policies/LANGUAGE.md): the
 /// owner of the parameter type's single registered implementation, else of the type's single
 /// declaration, else nothing.
 pub fn fill_injection_targets(facts: &mut [Box<Fact>], owners: &BTreeMap<String, String>) {

@@ -1,4 +1,4 @@
-//! The invariant forms judged on reviewed counterexample facts (`language.md` §3.7):
+//! The invariant forms judged on reviewed counterexample facts (see `invariant` in policies/LANGUAGE.md):
 //! DenyUnauthenticatedFlow, DenyUnencryptedFlow, RequireOperationIn, RequireOperationOnDataIn
 //! and RequireDependencyViaInterface. No fact, no violation: declared metadata is not evidence.
 
@@ -10,11 +10,10 @@ use super::{
     builder_for, fact_name, rule_name, Candidate, Citation, Context, Detail, Evaluation, FactRef,
     Family, Shape, Site, SliceCause,
 };
-use crate::graph::resolve_target;
+use crate::graph::component_graph::resolve_target;
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "invariant_facts",
     kinds: &[
         RuleKind::DenyUnauthenticatedFlow,
         RuleKind::DenyUnencryptedFlow,

@@ -1,5 +1,5 @@
 //! machine: AllowTransition and DenyTransition on query-emitted transition facts
-//! (`language.md` §3.7). Deny rules win; a closed machine's allow rules form an allow-list
+//! (see `machine` in policies/LANGUAGE.md). Deny rules win; a closed machine's allow rules form an allow-list
 //! cited by its declaration; an unguarded write is judged against `*` sources only, and a
 //! write that keeps the state never violates.
 
@@ -15,7 +15,6 @@ use crate::verdict::Warning;
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "machine",
     kinds: &[RuleKind::AllowTransition, RuleKind::DenyTransition],
     evaluate,
 };
@@ -214,7 +213,7 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                             && judge(&rules, machine.is_closed, Some(source), to).is_some()
                     })
                     .cloned()
-                    // Bytewise, like every string array but the sequences (verdict-v2).
+                    // Bytewise, like every string array but the sequences (docs/VERDICT.md).
                     .collect::<std::collections::BTreeSet<_>>()
                     .into_iter()
                     .collect::<Vec<_>>()

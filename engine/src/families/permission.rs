@@ -1,5 +1,5 @@
 //! permission: AllowPermission and DenyPermission, judged on `performs` and `checks_role`
-//! facts (`language.md` §3.7): governed facts, applicable checks, role matching, deny beats
+//! facts (see `permission` in policies/LANGUAGE.md): governed facts, applicable checks, role matching, deny beats
 //! allow, and allow-lists encoded closed-world.
 
 use std::collections::BTreeSet;
@@ -15,7 +15,6 @@ use policies::smt::SliceBuilder;
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "permission",
     kinds: &[RuleKind::AllowPermission, RuleKind::DenyPermission],
     evaluate,
 };
@@ -38,7 +37,7 @@ impl PermissionRule<'_> {
             .any(|covered| covered == "*" || covered == operation)
     }
 
-    /// A check's role r matches `E.V` when r is `V`, `E.V` or `E__V` (§3.7).
+    /// A check's role r matches `E.V` when r is `V`, `E.V` or `E__V` (see `permission` in policies/LANGUAGE.md).
     fn matches_check(&self, checked: &str) -> bool {
         match (&self.role_enum, &self.role_member) {
             (Some(role_enum), Some(member)) => {
@@ -77,7 +76,7 @@ fn rules_of<'a>(context: &'a Context<'_>, permission: &Permission) -> Vec<Permis
         .collect()
 }
 
-/// True when the check applies to the `performs` fact (§3.7 applicable checks).
+/// True when the check applies to the `performs` fact (see `permission` in policies/LANGUAGE.md).
 fn applies(check: &Fact, performs: &Fact) -> bool {
     if check.subject != performs.subject {
         return false;

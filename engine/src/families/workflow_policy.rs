@@ -1,6 +1,6 @@
 //! workflow_policy: WorkflowAction, WorkflowPermission and WorkflowStepOrder over the
-//! `workflow_*` graph facts of GitHub Actions workflow files in scope (`language.md` §3.7
-//! Workflow facts). Probable findings go to `workflow_warnings`.
+//! `workflow_*` graph facts of GitHub Actions workflow files in scope (see
+//! `workflow_policy` in policies/LANGUAGE.md). Probable findings go to `workflow_warnings`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -18,7 +18,6 @@ use super::{
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "workflow_policy",
     kinds: &[
         RuleKind::WorkflowAction,
         RuleKind::WorkflowPermission,
@@ -132,7 +131,7 @@ fn condition_text(condition: &WorkflowCondition) -> String {
     }
 }
 
-/// True when some trigger of the workflow satisfies the condition (§3.7 Conditions).
+/// True when some trigger of the workflow satisfies the condition (see `workflow_policy` in policies/LANGUAGE.md).
 fn condition_holds(workflow: &Workflow<'_>, condition: &WorkflowCondition) -> bool {
     let filter_matches = |patterns: &[String], wanted: &str| {
         patterns
@@ -263,7 +262,7 @@ fn push(
         return;
     };
     // The extractor names the preferred target (`npm_registry`); the finding's target is the
-    // declared node it resolved to (§3.7 "Action targets"), and so is its evidence.
+    // declared node it resolved to (see `workflow_policy` in policies/LANGUAGE.md), and so is its evidence.
     if let (Some(resolved), super::FactRef::Graph(graph)) = (&shape.target, fact) {
         if let Some(preferred) = graph
             .target
@@ -872,7 +871,7 @@ fn step_order(
     }
 }
 
-/// The target of an action fact (§3.7 "Action targets"): the preferred name if such a node is
+/// The target of an action fact (see `workflow_policy` in policies/LANGUAGE.md): the preferred name if such a node is
 /// declared; otherwise the first declared node of the fallback type; otherwise the preferred name.
 fn action_target(model: &policies::model::Model, fact: &Fact) -> Option<String> {
     let preferred = fact.target.as_deref()?.to_owned();
