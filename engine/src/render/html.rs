@@ -197,18 +197,19 @@ fn feedback_order(out: &[BTreeSet<usize>]) -> Vec<usize> {
     let mut left: BTreeSet<usize> = (0..count).collect();
     let mut front = Vec::new();
     let mut back = Vec::new();
-    let remove = |node: usize, outgoing: &mut Vec<BTreeSet<usize>>, incoming: &mut Vec<BTreeSet<usize>>| {
-        for target in std::mem::take(outgoing.get_mut(node).unwrap_or(&mut BTreeSet::new())) {
-            if let Some(set) = incoming.get_mut(target) {
-                set.remove(&node);
+    let remove =
+        |node: usize, outgoing: &mut Vec<BTreeSet<usize>>, incoming: &mut Vec<BTreeSet<usize>>| {
+            for target in std::mem::take(outgoing.get_mut(node).unwrap_or(&mut BTreeSet::new())) {
+                if let Some(set) = incoming.get_mut(target) {
+                    set.remove(&node);
+                }
             }
-        }
-        for source in std::mem::take(incoming.get_mut(node).unwrap_or(&mut BTreeSet::new())) {
-            if let Some(set) = outgoing.get_mut(source) {
-                set.remove(&node);
+            for source in std::mem::take(incoming.get_mut(node).unwrap_or(&mut BTreeSet::new())) {
+                if let Some(set) = outgoing.get_mut(source) {
+                    set.remove(&node);
+                }
             }
-        }
-    };
+        };
     while !left.is_empty() {
         let degree = |set: &[BTreeSet<usize>], node: usize| set.get(node).map_or(0, BTreeSet::len);
         if let Some(&sink) = left.iter().find(|node| degree(&outgoing, **node) == 0) {
@@ -224,7 +225,8 @@ fn feedback_order(out: &[BTreeSet<usize>]) -> Vec<usize> {
             continue;
         }
         let best = left.iter().copied().max_by(|a, b| {
-            let score = |node: usize| degree(&outgoing, node) as i64 - degree(&incoming, node) as i64;
+            let score =
+                |node: usize| degree(&outgoing, node) as i64 - degree(&incoming, node) as i64;
             score(*a).cmp(&score(*b)).then_with(|| b.cmp(a))
         });
         let Some(best) = best else { break };
@@ -251,7 +253,11 @@ fn longest_path_layers(out: &[BTreeSet<usize>]) -> Vec<usize> {
     let mut forward: Vec<Vec<usize>> = vec![Vec::new(); out.len()];
     for (from, targets) in out.iter().enumerate() {
         for &to in targets {
-            let (upper, lower) = if position.get(from) < position.get(to) { (from, to) } else { (to, from) };
+            let (upper, lower) = if position.get(from) < position.get(to) {
+                (from, to)
+            } else {
+                (to, from)
+            };
             if let Some(list) = forward.get_mut(upper) {
                 list.push(lower);
             }
