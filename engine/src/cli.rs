@@ -251,6 +251,10 @@ pub struct BaselineArgs {
     /// Ignore and do not write the extraction cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Print the outcome as one JSON document (`{schema_version, file, findings, added, dropped,
+    /// undecided}`); an error prints the verdict's error document
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The project and spec of a command that reads only the spec.
