@@ -217,3 +217,60 @@ fn type_of(property: &Value) -> String {
         .collect::<Vec<_>>()
         .join(" \\| ")
 }
+
+#[test]
+fn the_vocabulary_reference_lists_every_closed_word_and_category() {
+    // The node types keep the groups their declaration marks with comments.
+    let vocab_source = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../policies/src/vocab.rs"),
+    )
+    .unwrap();
+    let block = &vocab_source[vocab_source.find("pub const NODE_TYPES").unwrap()..];
+    let block = &block[..block.find("];").unwrap()];
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for line in block.lines().skip(1) {
+        let line = line.trim();
+        if let Some(group) = line.strip_prefix("// ") {
+            groups.push((group.to_owned(), Vec::new()));
+        } else if let Some(word) = line.strip_prefix('"').and_then(|rest| rest.split('"').next()) {
+            if groups.is_empty() {
+                groups.push(("other".to_owned(), Vec::new()));
+            }
+            groups.last_mut().unwrap().1.push(word.to_owned());
+        }
+    }
+    let grouped: Vec<&str> = groups.iter().flat_map(|(_, words)| words.iter().map(String::as_str)).collect();
+    assert_eq!(grouped, policies::vocab::NODE_TYPES.to_vec(), "every node type is read from vocab.rs, in order");
+
+    let mut page = String::from("## Node types\n\n| group | types |\n|---|---|\n");
+    for (group, words) in &groups {
+        writeln!(page, "| {group} | {} |", code_list(words.iter().map(String::as_str))).unwrap();
+    }
+    for (title, words) in [
+        ("Resource types", &policies::vocab::RESOURCE_TYPES[..]),
+        ("Component roles", &policies::vocab::ROLES[..]),
+        ("Trust levels", &policies::vocab::TRUST_LEVELS[..]),
+        ("Connectivity", &policies::vocab::CONNECTIVITY[..]),
+        ("Protocols", &policies::vocab::PROTOCOLS[..]),
+        ("Auth", &policies::vocab::AUTH[..]),
+        ("Workflow permissions", &policies::vocab::WORKFLOW_PERMISSIONS[..]),
+        ("Primitive types", &policies::vocab::PRIMITIVE_TYPES[..]),
+    ] {
+        writeln!(page, "\n## {title}\n\n{}", code_list(words.iter().copied())).unwrap();
+    }
+    // The categories the catalogue gives `accesses_technology` facts, and the entity types each meets.
+    let mut categories: Vec<&str> =
+        extractors::catalogue::categories().into_iter().map(|(_, category)| category).collect();
+    categories.sort_unstable();
+    categories.dedup();
+    page.push_str("\n## Technology categories\n\n| category | meets nodes and resources of type |\n|---|---|\n");
+    for category in categories {
+        let types = engine::graph::category_types(category);
+        writeln!(page, "| `{category}` | {} |", code_list(types.into_iter())).unwrap();
+    }
+    check_page("VOCABULARY.md", &page);
+}
+
+fn code_list<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    words.map(|word| format!("`{word}`")).collect::<Vec<_>>().join(", ")
+}
