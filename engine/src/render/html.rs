@@ -85,6 +85,8 @@ struct PageData<'a> {
     verdict: &'a Verdict,
     nodes: Vec<Placed>,
     edges: &'a [Edge],
+    /// Per edge, where it crosses the layers between its ends.
+    routes: Vec<Vec<[f64; 2]>>,
     width: f64,
     height: f64,
     /// Code frames by `file:line`.
@@ -98,8 +100,22 @@ const NODE_GAP: f64 = 36.0;
 const NODE_HEIGHT: f64 = 40.0;
 const MARGIN: f64 = 40.0;
 
-/// Lays out the entities that take part in an edge, plus every component.
-fn layout(entities: &[Entity], edges: &[Edge]) -> (Vec<Placed>, f64, f64) {
+/// The layout: the placed entities, each edge's route (the points where it crosses the layers
+/// between its ends, in the edge's direction; empty for an edge between adjacent layers), and the
+/// drawing's width and height.
+type Layout = (Vec<Placed>, Vec<Vec<[f64; 2]>>, f64, f64);
+
+/// A long edge's crossing point of a layer takes this much room in its row.
+const CROSSING_WIDTH: f64 = 8.0;
+/// The gap beside a crossing point.
+const CROSSING_GAP: f64 = 10.0;
+
+/// Lays out the entities that take part in an edge, plus every component. An edge that spans
+/// several layers crosses each layer between its ends at a point ordered with the entities of
+/// that layer, so that it runs between them instead of through them; the edges that leave the
+/// same upper entity in the same direction share those points, and are drawn as one bundle
+/// until they part.
+fn layout(entities: &[Entity], edges: &[Edge]) -> Layout {
     let connected: BTreeSet<&str> = edges
         .iter()
         .flat_map(|edge| [edge.from.as_str(), edge.to.as_str()])
@@ -113,19 +129,63 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> (Vec<Placed>, f64, f64) {
         .enumerate()
         .map(|(at, entity)| (entity.name.as_str(), at))
         .collect();
+    let ends = |edge: &Edge| -> Option<(usize, usize)> {
+        let (from, to) = (
+            *index.get(edge.from.as_str())?,
+            *index.get(edge.to.as_str())?,
+        );
+        (from != to).then_some((from, to))
+    };
     let mut out: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); shown.len()];
-    for edge in edges {
-        if let (Some(&from), Some(&to)) =
-            (index.get(edge.from.as_str()), index.get(edge.to.as_str()))
-        {
-            if from != to {
-                if let Some(targets) = out.get_mut(from) {
-                    targets.insert(to);
-                }
-            }
+    for (from, to) in edges.iter().filter_map(ends) {
+        if let Some(targets) = out.get_mut(from) {
+            targets.insert(to);
         }
     }
-    let layers = longest_path_layers(&out);
+    let mut layers = longest_path_layers(&out);
+    // Downward links between consecutive layers, long edges broken at crossing points (nodes
+    // numbered after the entities); each edge's crossings from top to bottom.
+    let mut down: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); shown.len()];
+    let mut crossings: Vec<Vec<usize>> = Vec::with_capacity(edges.len());
+    let mut shared: BTreeMap<(usize, usize, bool), usize> = BTreeMap::new();
+    for edge in edges {
+        let Some((from, to)) = ends(edge) else {
+            crossings.push(Vec::new());
+            continue;
+        };
+        let (from_layer, to_layer) = (
+            layers.get(from).copied().unwrap_or(0),
+            layers.get(to).copied().unwrap_or(0),
+        );
+        let (upper, lower, top) = if from_layer < to_layer {
+            (from, to, from_layer)
+        } else {
+            (to, from, to_layer)
+        };
+        let span = from_layer.abs_diff(to_layer);
+        let upward = from_layer > to_layer;
+        let mut chain = Vec::new();
+        let mut previous = upper;
+        for step in 1..span {
+            // The edges that leave one entity the same way share their crossing points: a bundle.
+            let point = *shared
+                .entry((upper, top + step, upward))
+                .or_insert_with(|| {
+                    layers.push(top + step);
+                    down.push(BTreeSet::new());
+                    layers.len() - 1
+                });
+            if let Some(links) = down.get_mut(previous) {
+                links.insert(point);
+            }
+            chain.push(point);
+            previous = point;
+        }
+        if let Some(links) = down.get_mut(previous) {
+            links.insert(lower);
+        }
+        crossings.push(chain);
+    }
     let layer_count = layers.iter().copied().max().map_or(0, |top| top + 1);
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layer_count];
     for (node, &layer) in layers.iter().enumerate() {
@@ -133,26 +193,53 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> (Vec<Placed>, f64, f64) {
             row.push(node);
         }
     }
-    order_rows(&mut rows, &out, &shown);
-    let widths: Vec<f64> = shown
-        .iter()
-        .map(|entity| node_width(&entity.name))
+    let names: Vec<&str> = shown.iter().map(|entity| entity.name.as_str()).collect();
+    order_rows(&mut rows, &down, &names);
+    let widths: Vec<f64> = (0..layers.len())
+        .map(|node| {
+            names
+                .get(node)
+                .map_or(CROSSING_WIDTH, |name| node_width(name))
+        })
         .collect();
+    let is_entity = |node: usize| node < shown.len();
+    let gap = |a: usize, b: usize| {
+        if is_entity(a) && is_entity(b) {
+            NODE_GAP
+        } else {
+            CROSSING_GAP
+        }
+    };
     let row_width = |row: &Vec<usize>| -> f64 {
-        row.iter()
+        let nodes: f64 = row
+            .iter()
             .map(|node| widths.get(*node).copied().unwrap_or(0.0))
-            .sum::<f64>()
-            + NODE_GAP * row.len().saturating_sub(1) as f64
+            .sum();
+        let gaps: f64 = row
+            .windows(2)
+            .map(|pair| match pair {
+                [a, b] => gap(*a, *b),
+                _ => 0.0,
+            })
+            .sum();
+        nodes + gaps
     };
     let width = rows.iter().map(row_width).fold(0.0, f64::max) + 2.0 * MARGIN;
+    let mut position = vec![[0.0_f64; 2]; layers.len()];
     let mut placed: Vec<Option<Placed>> = vec![None; shown.len()];
     for (layer, row) in rows.iter().enumerate() {
         let mut x = (width - row_width(row)) / 2.0;
+        let y = MARGIN + NODE_HEIGHT / 2.0 + layer as f64 * LAYER_GAP;
+        let mut previous: Option<usize> = None;
         for &node in row {
-            let (Some(entity), Some(&node_width)) = (shown.get(node), widths.get(node)) else {
-                continue;
-            };
-            if let Some(slot) = placed.get_mut(node) {
+            if let Some(before) = previous {
+                x += gap(before, node);
+            }
+            let node_width = widths.get(node).copied().unwrap_or(0.0);
+            if let Some(slot) = position.get_mut(node) {
+                *slot = [x + node_width / 2.0, y];
+            }
+            if let (Some(entity), Some(slot)) = (shown.get(node), placed.get_mut(node)) {
                 *slot = Some(Placed {
                     name: entity.name.clone(),
                     kind: entity.kind.clone(),
@@ -160,16 +247,34 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> (Vec<Placed>, f64, f64) {
                     shape: entity.shape,
                     layer,
                     x: x + node_width / 2.0,
-                    y: MARGIN + NODE_HEIGHT / 2.0 + layer as f64 * LAYER_GAP,
+                    y,
                     width: node_width,
                 });
             }
-            x += node_width + NODE_GAP;
+            x += node_width;
+            previous = Some(node);
         }
     }
+    let routes = edges
+        .iter()
+        .zip(crossings)
+        .map(|(edge, chain)| {
+            let mut points: Vec<[f64; 2]> = chain
+                .iter()
+                .filter_map(|point| position.get(*point).copied())
+                .collect();
+            // The chain runs top to bottom; an edge that points up crosses the layers upwards.
+            let upward = ends(edge).is_some_and(|(from, to)| layers.get(from) > layers.get(to));
+            if upward {
+                points.reverse();
+            }
+            points
+        })
+        .collect();
     let height = 2.0 * MARGIN + NODE_HEIGHT + layer_count.saturating_sub(1) as f64 * LAYER_GAP;
     (
         placed.into_iter().flatten().collect(),
+        routes,
         width.max(2.0 * MARGIN),
         height,
     )
@@ -277,7 +382,7 @@ fn longest_path_layers(out: &[BTreeSet<usize>]) -> Vec<usize> {
 
 /// Orders each layer by the mean position of the node's neighbours in the layer above (sweeping
 /// down) and below (sweeping up); ties keep the name order, so the result is deterministic.
-fn order_rows(rows: &mut [Vec<usize>], out: &[BTreeSet<usize>], shown: &[&Entity]) {
+fn order_rows(rows: &mut [Vec<usize>], out: &[BTreeSet<usize>], names: &[&str]) {
     let mut incoming: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); out.len()];
     for (from, targets) in out.iter().enumerate() {
         for &to in targets {
@@ -286,12 +391,8 @@ fn order_rows(rows: &mut [Vec<usize>], out: &[BTreeSet<usize>], shown: &[&Entity
             }
         }
     }
-    let name = |node: usize| {
-        shown
-            .get(node)
-            .map(|entity| entity.name.as_str())
-            .unwrap_or_default()
-    };
+    // Crossing points have no name: among themselves they keep their creation order.
+    let name = |node: usize| names.get(node).copied().unwrap_or_default();
     for row in rows.iter_mut() {
         row.sort_by(|a, b| name(*a).cmp(name(*b)));
     }
@@ -382,12 +483,13 @@ pub fn write(
     source: SourceText<'_>,
     check_flags: &str,
 ) -> std::io::Result<()> {
-    let (nodes, width, height) = layout(entities, edges);
+    let (nodes, routes, width, height) = layout(entities, edges);
     let data = PageData {
         title: title.to_owned(),
         verdict,
         nodes,
         edges,
+        routes,
         width,
         height,
         frames: frames(verdict, edges, source),
@@ -463,7 +565,7 @@ mod tests {
             edge("Infra", "db"),
             edge("Web", "db"),
         ];
-        let (nodes, width, height) = layout(&entities, &edges);
+        let (nodes, routes, width, height) = layout(&entities, &edges);
         let layer = |name: &str| {
             nodes
                 .iter()
@@ -502,6 +604,22 @@ mod tests {
         }
         // The same input gives the same layout.
         assert_eq!(layout(&entities, &edges).0, nodes);
+        // An edge between adjacent layers has no crossing points; Web → db crosses every layer
+        // between, beside the entities there, never through one.
+        assert!(routes[0].is_empty(), "Web → Api");
+        let web_to_db = &routes[6];
+        assert_eq!(web_to_db.len(), layer("db").unwrap() - 1);
+        for point in web_to_db {
+            for node in nodes.iter().filter(|node| (node.y - point[1]).abs() < 1e-9) {
+                assert!(
+                    (node.x - point[0]).abs() >= node.width / 2.0,
+                    "the route crosses {}",
+                    node.name
+                );
+            }
+        }
+        // An upward edge (the cycle's back edge) lists its crossings bottom to top.
+        assert_eq!(routes.len(), edges.len());
     }
 
     #[test]
@@ -514,7 +632,7 @@ mod tests {
             entity("Xa", "component", "s"),
         ];
         let edges = vec![edge("A", "Xb"), edge("B", "Xa")];
-        let (nodes, _, _) = layout(&entities, &edges);
+        let (nodes, _, _, _) = layout(&entities, &edges);
         let x = |name: &str| {
             nodes
                 .iter()

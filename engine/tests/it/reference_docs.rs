@@ -232,19 +232,34 @@ fn the_vocabulary_reference_lists_every_closed_word_and_category() {
         let line = line.trim();
         if let Some(group) = line.strip_prefix("// ") {
             groups.push((group.to_owned(), Vec::new()));
-        } else if let Some(word) = line.strip_prefix('"').and_then(|rest| rest.split('"').next()) {
+        } else if let Some(word) = line
+            .strip_prefix('"')
+            .and_then(|rest| rest.split('"').next())
+        {
             if groups.is_empty() {
                 groups.push(("other".to_owned(), Vec::new()));
             }
             groups.last_mut().unwrap().1.push(word.to_owned());
         }
     }
-    let grouped: Vec<&str> = groups.iter().flat_map(|(_, words)| words.iter().map(String::as_str)).collect();
-    assert_eq!(grouped, policies::vocab::NODE_TYPES.to_vec(), "every node type is read from vocab.rs, in order");
+    let grouped: Vec<&str> = groups
+        .iter()
+        .flat_map(|(_, words)| words.iter().map(String::as_str))
+        .collect();
+    assert_eq!(
+        grouped,
+        policies::vocab::NODE_TYPES.to_vec(),
+        "every node type is read from vocab.rs, in order"
+    );
 
     let mut page = String::from("## Node types\n\n| group | types |\n|---|---|\n");
     for (group, words) in &groups {
-        writeln!(page, "| {group} | {} |", code_list(words.iter().map(String::as_str))).unwrap();
+        writeln!(
+            page,
+            "| {group} | {} |",
+            code_list(words.iter().map(String::as_str))
+        )
+        .unwrap();
     }
     for (title, words) in [
         ("Resource types", &policies::vocab::RESOURCE_TYPES[..]),
@@ -253,14 +268,19 @@ fn the_vocabulary_reference_lists_every_closed_word_and_category() {
         ("Connectivity", &policies::vocab::CONNECTIVITY[..]),
         ("Protocols", &policies::vocab::PROTOCOLS[..]),
         ("Auth", &policies::vocab::AUTH[..]),
-        ("Workflow permissions", &policies::vocab::WORKFLOW_PERMISSIONS[..]),
+        (
+            "Workflow permissions",
+            &policies::vocab::WORKFLOW_PERMISSIONS[..],
+        ),
         ("Primitive types", &policies::vocab::PRIMITIVE_TYPES[..]),
     ] {
         writeln!(page, "\n## {title}\n\n{}", code_list(words.iter().copied())).unwrap();
     }
     // The categories the catalogue gives `accesses_technology` facts, and the entity types each meets.
-    let mut categories: Vec<&str> =
-        extractors::catalogue::categories().into_iter().map(|(_, category)| category).collect();
+    let mut categories: Vec<&str> = extractors::catalogue::categories()
+        .into_iter()
+        .map(|(_, category)| category)
+        .collect();
     categories.sort_unstable();
     categories.dedup();
     page.push_str("\n## Technology categories\n\n| category | meets nodes and resources of type |\n|---|---|\n");
@@ -272,5 +292,8 @@ fn the_vocabulary_reference_lists_every_closed_word_and_category() {
 }
 
 fn code_list<'a>(words: impl Iterator<Item = &'a str>) -> String {
-    words.map(|word| format!("`{word}`")).collect::<Vec<_>>().join(", ")
+    words
+        .map(|word| format!("`{word}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
