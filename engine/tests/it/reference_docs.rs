@@ -78,6 +78,23 @@ fn the_verdict_reference_lists_every_field_of_both_schemas() {
 }
 
 #[test]
+fn the_json_schemas_in_docs_are_the_ones_the_binary_prints() {
+    for name in ["verdict", "explain"] {
+        let printed = stdout_of(&["schema", name]);
+        let path = docs("schemas").join(format!("{name}.schema.json"));
+        if std::env::var_os("LINTEL_BLESS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &printed).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == printed,
+            "docs/schemas/{name}.schema.json is out of date: run `LINTEL_BLESS=1 cargo test -p engine --test it reference_docs`"
+        );
+    }
+}
+
+#[test]
 fn the_cli_reference_holds_every_commands_help() {
     let top = stdout_of(&["--help"]);
     let mut page = format!("## `lintel --help`\n\n```text\n{}\n```\n", top.trim_end());
