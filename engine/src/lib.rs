@@ -21,6 +21,7 @@ pub use check::{run_check, run_check_handing_back};
 pub use cli::commands::schema::{explain_schema, verdict_schema};
 pub use cli::exit::{ExitStatus, WatchedOutput};
 pub use cli::{run, run_os, Cli, Command};
+pub use graph::targets::category_types;
 pub use input::cache::ExtractionCache;
 pub use input::options::CheckOptions;
 pub use input::scope::ScopeRequest;

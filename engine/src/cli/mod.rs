@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::cli::commands::baseline::BaselineArgs;
-use crate::cli::commands::check::{check_command, report_error, shell_word, CheckArgs};
+use crate::cli::commands::check::{check_command, report_error, shell_word, CheckArgs, Format};
 use crate::cli::commands::compile::CompileArgs;
 use crate::cli::commands::emit_context::OutputArgs;
 use crate::cli::commands::explain::ExplainArgs;
@@ -261,7 +261,7 @@ fn unless_it_panics(
 
 fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitStatus {
     match command {
-        Command::Check(arguments) => check_command(&arguments, stdout, stderr),
+        Command::Check(arguments) => check_or_html(&arguments, stdout, stderr),
         Command::CheckFile(arguments) => {
             if arguments.file.is_empty() {
                 return report_error(
@@ -271,7 +271,7 @@ fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
                     stderr,
                 );
             }
-            check_command(&arguments, stdout, stderr)
+            check_or_html(&arguments, stdout, stderr)
         }
         Command::Explain(arguments) => {
             crate::cli::commands::explain::explain_command(&arguments, stdout, stderr)
@@ -314,6 +314,18 @@ fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
             crate::cli::commands::schema::schema_command(&which, stdout, stderr)
         }
     }
+}
+
+/// `check`, or with `--format html` its HTML report, which the `graph` command draws.
+fn check_or_html(
+    arguments: &CheckArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    if arguments.format == Some(Format::Html) && !arguments.wants_json() {
+        return crate::cli::commands::graph::check_html(arguments, stdout, stderr);
+    }
+    check_command(arguments, stdout, stderr)
 }
 
 #[cfg(test)]

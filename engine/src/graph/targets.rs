@@ -37,7 +37,7 @@ use crate::verdict::Warning;
 
 /// The node or resource types a category resolves to (see Edges under `invariant` in
 /// policies/LANGUAGE.md).
-pub(crate) fn category_types(category: &str) -> Vec<&str> {
+pub fn category_types(category: &str) -> Vec<&str> {
     match category {
         "postgres" => vec!["postgres", "timescaledb", "relational_db"],
         "mysql" | "mssql" | "sqlite" => vec![category, "relational_db"],

@@ -31,7 +31,7 @@ pub enum Format {
     Dot,
     /// Mermaid flowchart (`graph` only).
     Mermaid,
-    /// HTML (`graph` only; planned).
+    /// One self-contained HTML page: the component graph in layers and the findings with their code frames.
     Html,
 }
 
@@ -312,13 +312,8 @@ pub(crate) fn check_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
-    if matches!(
-        arguments.format,
-        Some(Format::Dot | Format::Mermaid | Format::Html)
-    ) && !arguments.wants_json()
-    {
-        let error =
-            EngineError::Usage("`--format dot|mermaid|html` applies to `lintel graph`".into());
+    if matches!(arguments.format, Some(Format::Dot | Format::Mermaid)) && !arguments.wants_json() {
+        let error = EngineError::Usage("`--format dot|mermaid` applies to `lintel graph`".into());
         return report_error(arguments, &error, stdout, stderr);
     }
     let mut options = arguments.to_options();
