@@ -1,7 +1,12 @@
 //! `agent_context`: plain text for a coding agent (see `agent_context` in docs/VERDICT.md), at most 4,000
 //! Unicode scalar values, deterministic.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::FindingDetail;
+use crate::verdict::{
+    ArchitectureViolation, ChangeViolation, ContractViolation, WorkflowViolation,
+};
 
 /// The limit in Unicode scalar values.
 pub const LIMIT: usize = 4_000;
@@ -133,4 +138,88 @@ fn truncate(text: String) -> String {
         return text;
     }
     text.chars().take(LIMIT).collect()
+}
+
+/// The blocking entries of the four arrays, in array order, for `agent_context`.
+pub(super) fn agent_entries(
+    violations: &[ArchitectureViolation],
+    contracts: &[ContractViolation],
+    workflows: &[WorkflowViolation],
+    changes: &[ChangeViolation],
+    details: &BTreeMap<String, FindingDetail>,
+) -> Vec<AgentEntry> {
+    let fix = |id: &str| {
+        details
+            .get(id)
+            .map(|detail| detail.suggested_fix.clone())
+            .unwrap_or_default()
+    };
+    let citation = |id: &str| {
+        details
+            .get(id)
+            .map(|detail| detail.spec_citation.clone())
+            .unwrap_or_default()
+    };
+    let mut entries = Vec::new();
+    for violation in violations.iter().filter(|entry| entry.blocking) {
+        let source = &violation.rule.source;
+        entries.push(AgentEntry {
+            violation_type: violation.violation_type.to_owned(),
+            message: violation.message.clone(),
+            file: violation.detected.file.clone(),
+            line: violation.detected.line,
+            rule_text: violation.rule.text.clone(),
+            rule_at: format!("{}:{}", source.file, source.line),
+            declaration: violation.invariant.clone(),
+            id: violation.id.clone(),
+            fix: fix(&violation.id),
+        });
+    }
+    for entry in contracts.iter().filter(|entry| entry.blocking) {
+        let at = citation(&entry.id);
+        entries.push(AgentEntry {
+            violation_type: entry.violation_type.to_owned(),
+            message: entry.message.clone(),
+            file: entry.file.clone().unwrap_or_default(),
+            line: entry.line.unwrap_or(1),
+            rule_text: entry
+                .declared
+                .clone()
+                .unwrap_or_else(|| entry.contract.clone()),
+            rule_at: at
+                .rsplit_once(':')
+                .map(|(head, _)| head.to_owned())
+                .unwrap_or(at),
+            declaration: entry.contract.clone(),
+            id: entry.id.clone(),
+            fix: fix(&entry.id),
+        });
+    }
+    for entry in workflows.iter().filter(|entry| entry.blocking) {
+        entries.push(AgentEntry {
+            violation_type: entry.violation_type.to_owned(),
+            message: entry.message.clone(),
+            file: entry.file.clone(),
+            line: entry.line.unwrap_or(1),
+            rule_text: entry.rule.text.clone(),
+            rule_at: format!("{}:{}", entry.rule.source.file, entry.rule.source.line),
+            declaration: entry.policy.clone(),
+            id: entry.id.clone(),
+            fix: fix(&entry.id),
+        });
+    }
+    for entry in changes.iter().filter(|entry| entry.blocking) {
+        entries.push(AgentEntry {
+            violation_type: entry.violation_type.to_owned(),
+            message: entry.message.clone(),
+            file: entry.trigger_files.first().cloned().unwrap_or_default(),
+            line: 1,
+            rule_text: entry.rule.text.clone(),
+            rule_at: format!("{}:{}", entry.rule.source.file, entry.rule.source.line),
+            declaration: entry.policy.clone(),
+            id: entry.id.clone(),
+            fix: fix(&entry.id),
+        });
+    }
+    entries
 }
