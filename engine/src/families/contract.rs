@@ -134,11 +134,6 @@ fn contract_citation(
 
 fn implements(context: &Context<'_>, component: &Component, evaluation: &mut Evaluation) {
     let declared = declared_endpoints(context.model, &component.implements);
-    let declared_smt: Vec<HttpEndpoint> = declared
-        .iter()
-        .map(|endpoint| smt_endpoint(&endpoint.method, &endpoint.path))
-        .collect();
-    let first_contract = component.implements.first().cloned().unwrap_or_default();
     let routes: Vec<(usize, &Fact, String, String)> = context
         .facts
         .of_kind(FactKind::Route)
@@ -148,8 +143,24 @@ fn implements(context: &Context<'_>, component: &Component, evaluation: &mut Eva
             Some((index, fact, method, path))
         })
         .collect();
-    // implements_undeclared: a route in scope that no declared endpoint matches.
-    for (index, fact, method, path) in &routes {
+    implements_undeclared(context, component, &declared, &routes, evaluation);
+    implements_missing(context, component, &declared, &routes, evaluation);
+}
+
+/// `implements_undeclared`: a route in scope that no declared endpoint matches.
+fn implements_undeclared(
+    context: &Context<'_>,
+    component: &Component,
+    declared: &[Declared],
+    routes: &[(usize, &Fact, String, String)],
+    evaluation: &mut Evaluation,
+) {
+    let declared_smt: Vec<HttpEndpoint> = declared
+        .iter()
+        .map(|endpoint| smt_endpoint(&endpoint.method, &endpoint.path))
+        .collect();
+    let first_contract = component.implements.first().cloned().unwrap_or_default();
+    for (index, fact, method, path) in routes {
         if !context.in_scope(*index) || fact.confidence < Confidence::Probable {
             continue;
         }
@@ -196,7 +207,7 @@ fn implements(context: &Context<'_>, component: &Component, evaluation: &mut Eva
                 "`{}` implements {}, whose endpoints are {}",
                 component.name,
                 component.implements.join(", "),
-                describe(&declared)
+                describe(declared)
             ),
             extractor_result: format!("route `{extracted}` at {}:{}", site.file, site.line),
             explanation: format!("no implemented contract declares `{extracted}`"),
@@ -235,8 +246,17 @@ fn implements(context: &Context<'_>, component: &Component, evaluation: &mut Eva
             cause: SliceCause::Generic,
         });
     }
-    // implements_missing: for an implementing component with a file in scope, every declared
-    // endpoint that no route in its files matches.
+}
+
+/// `implements_missing`: for an implementing component with a file in scope, every declared
+/// endpoint that no route in its files matches.
+fn implements_missing(
+    context: &Context<'_>,
+    component: &Component,
+    declared: &[Declared],
+    routes: &[(usize, &Fact, String, String)],
+    evaluation: &mut Evaluation,
+) {
     let has_file_in_scope = context
         .owners
         .iter()
@@ -248,7 +268,7 @@ fn implements(context: &Context<'_>, component: &Component, evaluation: &mut Eva
         .iter()
         .map(|(_, _, method, path)| smt_endpoint(method, path))
         .collect();
-    for endpoint in &declared {
+    for endpoint in declared {
         let is_served = routes.iter().any(|(_, _, method, path)| {
             *path == endpoint.path && methods_match(method, &endpoint.method)
         });

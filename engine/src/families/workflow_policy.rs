@@ -544,7 +544,28 @@ fn permissions(
     workflow: &Workflow<'_>,
     evaluation: &mut Evaluation,
 ) {
-    let rules: Vec<_> = context
+    let rules = permission_rules(context);
+    for (job, grants) in effective_grants(workflow) {
+        deny_grants(context, file, workflow, &job, &grants, &rules, evaluation);
+        allow_list_grants(context, file, workflow, &job, &grants, &rules, evaluation);
+    }
+}
+
+/// A `WorkflowPermission` rule: its index, the rule, its effect, workflow reference, permission
+/// (`-` for `_`), access level and condition.
+type PermissionRule<'a> = (
+    usize,
+    &'a Rule,
+    Effect,
+    &'a str,
+    String,
+    u8,
+    Option<&'a WorkflowCondition>,
+);
+
+/// Every `WorkflowPermission` rule of the model.
+fn permission_rules<'a>(context: &'a Context<'a>) -> Vec<PermissionRule<'a>> {
+    context
         .rules_of(&[RuleKind::WorkflowPermission])
         .filter_map(|(index, rule)| match &rule.body {
             RuleBody::WorkflowPermission {
@@ -564,190 +585,93 @@ fn permissions(
             )),
             _ => None,
         })
-        .collect();
-    for (job, grants) in effective_grants(workflow) {
-        let granted: BTreeSet<String> = grants
-            .iter()
-            .map(|(permission, _, _, _)| permission.clone())
-            .collect();
-        // Deny rules.
-        for (index, rule, effect, reference, permission, access, condition) in &rules {
-            if *effect != Effect::Deny
-                || *access == 0
-                || !reference_matches(reference, workflow)
-                || condition.is_some_and(|condition| !condition_holds(workflow, condition))
-            {
-                continue;
-            }
-            let hits: Vec<(String, u8, usize)> = if permission == "*" {
-                grants
-                    .iter()
-                    .filter(|(_, level, _, _)| *level >= *access)
-                    .map(|(name, level, index, _)| (name.clone(), *level, *index))
-                    .collect()
-            } else {
-                level_of(&grants, permission)
-                    .filter(|(level, _)| *level >= *access)
-                    .map(|(level, index)| vec![(permission.clone(), level, index)])
-                    .unwrap_or_default()
-            };
-            for (granted_permission, level, fact_index) in hits {
-                let Some(fact) = context.facts.get(fact_index) else {
-                    continue;
-                };
-                let mut builder = builder_for(rule);
-                builder.deny_permission_grant(
-                    rule_name(rule),
-                    (permission != "*").then_some(permission.as_str()),
-                    *access,
-                    &workflow_match(reference, *condition),
-                );
-                let smt_permission = if permission == "*" {
-                    granted_permission.as_str()
-                } else {
-                    permission.as_str()
-                };
-                builder.grant_fact(
-                    fact_name(fact),
-                    Some(fact.id().to_owned()),
-                    &format!("{file}#{job}"),
-                    &workflow.component,
-                    smt_permission,
-                    level,
-                );
-                add_condition_facts(
-                    &mut builder,
-                    workflow,
-                    &condition.iter().copied().collect::<Vec<_>>(),
-                );
-                builder.distinct_names();
-                let shown = if granted_permission == "*" {
-                    "every permission".to_owned()
-                } else {
-                    format!("`{granted_permission}`")
-                };
-                let message = format!(
-                    "job `{job}` of `{}` ({file}) is granted {shown} at `{}`, which `{}` forbids",
-                    workflow.component,
-                    access_word(level),
-                    rule.text
-                );
-                let fix = format!("lower the `permissions:` of job `{job}` in {file} to what it needs (e.g. `contents: read`)");
-                let shape = WorkflowShape {
-                    workflow: workflow.component.clone(),
-                    job: job.clone(),
-                    permission: Some(granted_permission.clone()),
-                    access: Some(access_word(level).to_owned()),
-                    ..WorkflowShape::default()
-                };
-                push(
-                    context,
-                    evaluation,
-                    vec![*index],
-                    Citation::rule(rule),
-                    fact_index,
-                    shape,
-                    builder,
-                    message,
-                    fix,
-                );
-            }
+        .collect()
+}
+
+/// Deny rules: a grant at or above the denied access is a finding.
+fn deny_grants(
+    context: &Context<'_>,
+    file: &str,
+    workflow: &Workflow<'_>,
+    job: &str,
+    grants: &[(String, u8, usize, &Fact)],
+    rules: &[PermissionRule<'_>],
+    evaluation: &mut Evaluation,
+) {
+    for (index, rule, effect, reference, permission, access, condition) in rules {
+        if *effect != Effect::Deny
+            || *access == 0
+            || !reference_matches(reference, workflow)
+            || condition.is_some_and(|condition| !condition_holds(workflow, condition))
+        {
+            continue;
         }
-        // Allow-lists, per granted permission that allow rules name.
-        for permission in &granted {
-            let allows: Vec<_> = rules
+        let hits: Vec<(String, u8, usize)> = if permission == "*" {
+            grants
                 .iter()
-                .filter(|rule| {
-                    rule.2 == Effect::Allow
-                        && (rule.4 == *permission || rule.4 == "*" && permission == "*")
-                })
-                .collect();
-            let Some((level, fact_index)) = level_of(&grants, permission) else {
-                continue;
-            };
-            if allows.is_empty() || level == 0 {
-                continue;
-            }
-            let covered = allows.iter().any(|rule| {
-                reference_matches(rule.3, workflow)
-                    && rule
-                        .6
-                        .is_none_or(|condition| condition_holds(workflow, condition))
-                    && rule.5 >= level
-            });
-            let Some(declaration) = allows
-                .first()
-                .and_then(|rule| super::declaration(context.model, &rule.1.declaration))
-            else {
-                continue;
-            };
+                .filter(|(_, level, _, _)| *level >= *access)
+                .map(|(name, level, index, _)| (name.clone(), *level, *index))
+                .collect()
+        } else {
+            level_of(grants, permission)
+                .filter(|(level, _)| *level >= *access)
+                .map(|(level, index)| vec![(permission.clone(), level, index)])
+                .unwrap_or_default()
+        };
+        for (granted_permission, level, fact_index) in hits {
             let Some(fact) = context.facts.get(fact_index) else {
                 continue;
             };
-            if covered {
-                continue;
-            }
-            let what = format!(
-                "permission {permission}: {} for {}/{job}",
-                access_word(level),
-                workflow.component
+            let mut builder = builder_for(rule);
+            builder.deny_permission_grant(
+                rule_name(rule),
+                (permission != "*").then_some(permission.as_str()),
+                *access,
+                &workflow_match(reference, *condition),
             );
-            let citation = Citation::allow_list(
-                RuleKind::WorkflowPermission,
-                "workflow_policy",
-                &declaration.name,
-                &declaration.location,
-                &what,
-            );
-            let mut builder =
-                SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
-            let matchers: Vec<(WorkflowMatch, u8)> = allows
-                .iter()
-                .map(|rule| (workflow_match(rule.3, rule.6), rule.5))
-                .collect();
-            builder.permission_allow_list(
-                format!(
-                    "allow-list workflow_policy {}: {}",
-                    declaration.name,
-                    allows
-                        .iter()
-                        .map(|rule| rule.1.text.as_str())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ),
-                permission,
-                &matchers,
-            );
+            let smt_permission = if permission == "*" {
+                granted_permission.as_str()
+            } else {
+                permission.as_str()
+            };
             builder.grant_fact(
                 fact_name(fact),
                 Some(fact.id().to_owned()),
                 &format!("{file}#{job}"),
                 &workflow.component,
-                permission,
+                smt_permission,
                 level,
             );
-            let conditions: Vec<&WorkflowCondition> =
-                allows.iter().filter_map(|rule| rule.6).collect();
-            add_condition_facts(&mut builder, workflow, &conditions);
-            builder.distinct_names();
-            let message = format!("job `{job}` of `{}` ({file}) is granted `{permission}: {}`, which no allow rule of `{}` covers", workflow.component, access_word(level), declaration.name);
-            let fix = format!(
-                "grant job `{job}` in {file} at most what `{}` allows for `{permission}`",
-                declaration.name
+            add_condition_facts(
+                &mut builder,
+                workflow,
+                &condition.iter().copied().collect::<Vec<_>>(),
             );
+            builder.distinct_names();
+            let shown = if granted_permission == "*" {
+                "every permission".to_owned()
+            } else {
+                format!("`{granted_permission}`")
+            };
+            let message = format!(
+                "job `{job}` of `{}` ({file}) is granted {shown} at `{}`, which `{}` forbids",
+                workflow.component,
+                access_word(level),
+                rule.text
+            );
+            let fix = format!("lower the `permissions:` of job `{job}` in {file} to what it needs (e.g. `contents: read`)");
             let shape = WorkflowShape {
                 workflow: workflow.component.clone(),
-                job: job.clone(),
-                permission: Some(permission.clone()),
+                job: job.to_owned(),
+                permission: Some(granted_permission.clone()),
                 access: Some(access_word(level).to_owned()),
                 ..WorkflowShape::default()
             };
-            let rules_covered = allows.iter().map(|rule| rule.0).collect();
             push(
                 context,
                 evaluation,
-                rules_covered,
-                citation,
+                vec![*index],
+                Citation::rule(rule),
                 fact_index,
                 shape,
                 builder,
@@ -755,6 +679,123 @@ fn permissions(
                 fix,
             );
         }
+    }
+}
+
+/// Allow-lists, per granted permission that allow rules name: a grant no allow rule covers is a
+/// finding, cited by the declaration.
+fn allow_list_grants(
+    context: &Context<'_>,
+    file: &str,
+    workflow: &Workflow<'_>,
+    job: &str,
+    grants: &[(String, u8, usize, &Fact)],
+    rules: &[PermissionRule<'_>],
+    evaluation: &mut Evaluation,
+) {
+    let granted: BTreeSet<String> = grants
+        .iter()
+        .map(|(permission, _, _, _)| permission.clone())
+        .collect();
+    for permission in &granted {
+        let allows: Vec<_> = rules
+            .iter()
+            .filter(|rule| {
+                rule.2 == Effect::Allow
+                    && (rule.4 == *permission || rule.4 == "*" && permission == "*")
+            })
+            .collect();
+        let Some((level, fact_index)) = level_of(grants, permission) else {
+            continue;
+        };
+        if allows.is_empty() || level == 0 {
+            continue;
+        }
+        let covered = allows.iter().any(|rule| {
+            reference_matches(rule.3, workflow)
+                && rule
+                    .6
+                    .is_none_or(|condition| condition_holds(workflow, condition))
+                && rule.5 >= level
+        });
+        let Some(declaration) = allows
+            .first()
+            .and_then(|rule| super::declaration(context.model, &rule.1.declaration))
+        else {
+            continue;
+        };
+        let Some(fact) = context.facts.get(fact_index) else {
+            continue;
+        };
+        if covered {
+            continue;
+        }
+        let what = format!(
+            "permission {permission}: {} for {}/{job}",
+            access_word(level),
+            workflow.component
+        );
+        let citation = Citation::allow_list(
+            RuleKind::WorkflowPermission,
+            "workflow_policy",
+            &declaration.name,
+            &declaration.location,
+            &what,
+        );
+        let mut builder =
+            SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
+        let matchers: Vec<(WorkflowMatch, u8)> = allows
+            .iter()
+            .map(|rule| (workflow_match(rule.3, rule.6), rule.5))
+            .collect();
+        builder.permission_allow_list(
+            format!(
+                "allow-list workflow_policy {}: {}",
+                declaration.name,
+                allows
+                    .iter()
+                    .map(|rule| rule.1.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            permission,
+            &matchers,
+        );
+        builder.grant_fact(
+            fact_name(fact),
+            Some(fact.id().to_owned()),
+            &format!("{file}#{job}"),
+            &workflow.component,
+            permission,
+            level,
+        );
+        let conditions: Vec<&WorkflowCondition> = allows.iter().filter_map(|rule| rule.6).collect();
+        add_condition_facts(&mut builder, workflow, &conditions);
+        builder.distinct_names();
+        let message = format!("job `{job}` of `{}` ({file}) is granted `{permission}: {}`, which no allow rule of `{}` covers", workflow.component, access_word(level), declaration.name);
+        let fix = format!(
+            "grant job `{job}` in {file} at most what `{}` allows for `{permission}`",
+            declaration.name
+        );
+        let shape = WorkflowShape {
+            workflow: workflow.component.clone(),
+            job: job.to_owned(),
+            permission: Some(permission.clone()),
+            access: Some(access_word(level).to_owned()),
+            ..WorkflowShape::default()
+        };
+        let rules_covered = allows.iter().map(|rule| rule.0).collect();
+        push(
+            context,
+            evaluation,
+            rules_covered,
+            citation,
+            fact_index,
+            shape,
+            builder,
+            message,
+            fix,
+        );
     }
 }
 
