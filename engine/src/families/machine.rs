@@ -140,63 +140,8 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                 continue;
             };
             let shown_from = from.clone().unwrap_or_else(|| "*".to_owned());
-            let (citation, covered, mut builder, reason) = match verdict {
-                Verdict::Denied(deny) => {
-                    let mut builder = SliceBuilder::new(&format!(
-                        "{}: {}",
-                        deny.rule.declaration, deny.rule.text
-                    ));
-                    builder.deny_transition(
-                        rule_name(deny.rule),
-                        deny.from.as_deref(),
-                        deny.to.as_deref(),
-                    );
-                    (
-                        Citation::rule(deny.rule),
-                        vec![deny.index],
-                        builder,
-                        format!("`{}` denies it", deny.rule.text),
-                    )
-                }
-                Verdict::NotAllowed => {
-                    let what = format!("{shown_from} -> {to}");
-                    let citation = Citation::allow_list(
-                        RuleKind::AllowTransition,
-                        "machine",
-                        &machine.name,
-                        &machine.location,
-                        &what,
-                    );
-                    let allows: Vec<&TransitionRule<'_>> = rules
-                        .iter()
-                        .filter(|rule| rule.rule.kind == RuleKind::AllowTransition)
-                        .collect();
-                    let mut builder =
-                        SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
-                    builder.transition_allow_list(
-                        format!(
-                            "allow-list machine {}: {}",
-                            machine.name,
-                            allows
-                                .iter()
-                                .map(|rule| rule.rule.text.as_str())
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        ),
-                        &allows
-                            .iter()
-                            .map(|rule| (rule.from.clone(), rule.to.clone()))
-                            .collect::<Vec<_>>(),
-                    );
-                    let covered = allows.iter().map(|rule| rule.index).collect();
-                    (
-                        citation,
-                        covered,
-                        builder,
-                        format!("machine `{}` allows no such transition", machine.name),
-                    )
-                }
-            };
+            let (citation, covered, mut builder, reason) =
+                cited(machine, &rules, verdict, &shown_from, to);
             builder.state_members(&machine.enum_name, &members);
             builder.write_fact(
                 fact_name(super::FactRef::Domain(fact)),
@@ -260,6 +205,72 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                 fanout: None,
                 cause: SliceCause::StateWrites(data.clone()),
             });
+        }
+    }
+}
+
+/// What a transition's finding cites: the deny rule, or the machine's allow-list; the rules it
+/// covers, the slice builder with the rule's assertion, and the reason in words.
+fn cited(
+    machine: &Machine,
+    rules: &[TransitionRule<'_>],
+    verdict: Verdict<'_>,
+    shown_from: &str,
+    to: &str,
+) -> (Citation, Vec<usize>, SliceBuilder, String) {
+    match verdict {
+        Verdict::Denied(deny) => {
+            let mut builder =
+                SliceBuilder::new(&format!("{}: {}", deny.rule.declaration, deny.rule.text));
+            builder.deny_transition(
+                rule_name(deny.rule),
+                deny.from.as_deref(),
+                deny.to.as_deref(),
+            );
+            (
+                Citation::rule(deny.rule),
+                vec![deny.index],
+                builder,
+                format!("`{}` denies it", deny.rule.text),
+            )
+        }
+        Verdict::NotAllowed => {
+            let what = format!("{shown_from} -> {to}");
+            let citation = Citation::allow_list(
+                RuleKind::AllowTransition,
+                "machine",
+                &machine.name,
+                &machine.location,
+                &what,
+            );
+            let allows: Vec<&TransitionRule<'_>> = rules
+                .iter()
+                .filter(|rule| rule.rule.kind == RuleKind::AllowTransition)
+                .collect();
+            let mut builder =
+                SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
+            builder.transition_allow_list(
+                format!(
+                    "allow-list machine {}: {}",
+                    machine.name,
+                    allows
+                        .iter()
+                        .map(|rule| rule.rule.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+                &allows
+                    .iter()
+                    .map(|rule| (rule.from.clone(), rule.to.clone()))
+                    .collect::<Vec<_>>(),
+            );
+            let covered = allows.iter().map(|rule| rule.index).collect();
+            (
+                citation,
+                covered,
+                builder,
+                format!("machine `{}` allows no such transition", machine.name),
+            )
         }
     }
 }
