@@ -16,6 +16,7 @@ use crate::cli::commands::check::{report_error, CheckArgs, Format};
 use crate::cli::exit::ExitStatus;
 use crate::error::EngineError;
 use crate::render;
+use crate::report::Analysis;
 use crate::solve::Z3Solver;
 use crate::verdict::Verdict;
 
@@ -374,68 +375,7 @@ fn run_graph(
     // Every graph fact is listed, so that users can write queries against it.
     options.keep_all_facts |= arguments.facts;
     let keep_facts = arguments.facts;
-    let inspected = run_check_handing_back(
-        &options,
-        &Z3Solver,
-        |analysis| {
-            let facts = &analysis.extraction.facts;
-            let model = &analysis.spec.model;
-            let mut entities: Vec<GraphEntity> = model
-                .components
-                .iter()
-                .map(|component| GraphEntity {
-                    name: component.name.clone(),
-                    kind: "component",
-                    type_name: component.runs_on.clone(),
-                })
-                .collect();
-            entities.extend(model.nodes.iter().map(|node| GraphEntity {
-                name: node.name.clone(),
-                kind: "node",
-                type_name: node.type_name.clone(),
-            }));
-            entities.extend(model.resources.iter().map(|resource| GraphEntity {
-                name: resource.name.clone(),
-                kind: "resource",
-                type_name: resource.type_name.clone(),
-            }));
-            let edges: Vec<CollectedEdge> = analysis
-                .graph
-                .edges
-                .iter()
-                .flat_map(|(from, targets)| {
-                    targets.iter().map(move |(to, edge)| {
-                        let ids = edge
-                            .facts
-                            .iter()
-                            .filter_map(|index| facts.get(*index).map(|fact| fact.id.clone()))
-                            .collect();
-                        let shown = edge
-                            .facts
-                            .iter()
-                            .filter_map(|index| facts.get(*index))
-                            .take(render::html::FACTS_PER_EDGE)
-                            .map(|fact| render::html::EdgeFact {
-                                kind: fact.kind.as_str().to_owned(),
-                                file: fact.evidence.file.to_string(),
-                                line: fact.evidence.line,
-                                column: fact.evidence.column,
-                            })
-                            .collect();
-                        (
-                            from.clone(),
-                            to.clone(),
-                            edge.confidence.as_str(),
-                            ids,
-                            shown,
-                        )
-                    })
-                })
-                .collect();
-            (entities, edges)
-        },
-        keep_facts,
-    );
+    let inspected = run_check_handing_back(&options, &Z3Solver, collected, keep_facts);
     let (run, (entities, edges), facts) = match inspected {
         Ok(result) => result,
         Err(error) => return report_error(&arguments.check, &error, stdout, stderr),
@@ -515,6 +455,66 @@ fn run_graph(
         return ExitStatus::Violation;
     }
     ExitStatus::Pass
+}
+
+/// The entities of the model and the component edges of the run, with each edge's fact ids and
+/// the first facts the HTML page shows.
+fn collected(analysis: &Analysis) -> (Vec<GraphEntity>, Vec<CollectedEdge>) {
+    let facts = &analysis.extraction.facts;
+    let model = &analysis.spec.model;
+    let mut entities: Vec<GraphEntity> = model
+        .components
+        .iter()
+        .map(|component| GraphEntity {
+            name: component.name.clone(),
+            kind: "component",
+            type_name: component.runs_on.clone(),
+        })
+        .collect();
+    entities.extend(model.nodes.iter().map(|node| GraphEntity {
+        name: node.name.clone(),
+        kind: "node",
+        type_name: node.type_name.clone(),
+    }));
+    entities.extend(model.resources.iter().map(|resource| GraphEntity {
+        name: resource.name.clone(),
+        kind: "resource",
+        type_name: resource.type_name.clone(),
+    }));
+    let edges: Vec<CollectedEdge> = analysis
+        .graph
+        .edges
+        .iter()
+        .flat_map(|(from, targets)| {
+            targets.iter().map(move |(to, edge)| {
+                let ids = edge
+                    .facts
+                    .iter()
+                    .filter_map(|index| facts.get(*index).map(|fact| fact.id.clone()))
+                    .collect();
+                let shown = edge
+                    .facts
+                    .iter()
+                    .filter_map(|index| facts.get(*index))
+                    .take(render::html::FACTS_PER_EDGE)
+                    .map(|fact| render::html::EdgeFact {
+                        kind: fact.kind.as_str().to_owned(),
+                        file: fact.evidence.file.to_string(),
+                        line: fact.evidence.line,
+                        column: fact.evidence.column,
+                    })
+                    .collect();
+                (
+                    from.clone(),
+                    to.clone(),
+                    edge.confidence.as_str(),
+                    ids,
+                    shown,
+                )
+            })
+        })
+        .collect();
+    (entities, edges)
 }
 
 /// One edge as the extraction hands it back: endpoints, confidence, fact ids, the first facts.

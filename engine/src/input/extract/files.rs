@@ -383,58 +383,72 @@ pub(super) fn extract_files(
     // ask only in its second pass).
     let shape = cache.map(|_| project_shape(scope, root, &repositories, &context, &declared));
     if let Some(shape) = &shape {
-        // An entry whose whole structures changed is extracted again, as in a run without the
-        // cache: before any declaration enters the indexes (its own are already in `declared`).
-        done.par_iter_mut()
-            .with_max_len(1)
-            .zip(files.par_iter())
-            .for_each(|(job, file)| {
-                let stale = match job {
-                    FirstJob::Cached(hit) => {
-                        let (types, files) = shape;
-                        hit.entry.asks_whole()
-                            && hit.entry.shape.as_deref()
-                                != Some(crate::input::cache::shape_for(
-                                    &hit.entry.probes,
-                                    types,
-                                    files,
-                                ))
-                    }
-                    _ => false,
-                };
-                if let (true, FirstJob::Cached(hit)) = (stale, &mut *job) {
-                    // The entry this content had in a project of this shape, if one is kept
-                    // (the two sides of a `--diff` that adds a type each keep theirs).
-                    let (types, files) = shape;
-                    let wanted = crate::input::cache::shape_for(&hit.entry.probes, types, files);
-                    let shaped = cache.and_then(|(cache, _)| {
-                        cache
-                            .load(&ExtractionCache::shaped_key(&hit.key, wanted), file)
-                            .filter(|entry| {
-                                entry.shape.as_deref() == Some(wanted)
-                                    && entry.probes.iter().all(|probe| {
-                                        matches!(probe, Probe::Whole | Probe::Files)
-                                            || probe.holds(shared)
-                                    })
-                            })
-                    });
-                    if let Some(entry) = shaped {
-                        hit.entry = entry;
-                        return;
-                    }
-                    let key = hit.key.clone();
-                    let mut fresh = first(file, None, Some(key));
-                    // The same declarations (they follow from the content), already in
-                    // `declared`, are stored with it again.
-                    fresh.declarations = hit.entry.declarations.take();
-                    *job = FirstJob::Extracted(Box::new(fresh));
-                }
-            });
+        refresh_stale(&mut done, files, shape, cache, shared, &first);
     }
     for (file, declarations) in declared {
         context.add_declarations(file, declarations);
     }
     second_pass(files, done, &context, cache, shape.as_ref(), generic)
+}
+
+/// Under a cache, after the first pass: a cached entry that asked about a whole structure of the
+/// project holds only when the project's `shape` is the one it was made in; otherwise the entry
+/// kept for this shape is taken, or the file is extracted again.
+fn refresh_stale(
+    done: &mut [FirstJob],
+    files: &[String],
+    shape: &(String, String),
+    cache: Option<(&ExtractionCache, &str)>,
+    shared: &ProjectContext,
+    first: &(impl Fn(&str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh + Sync),
+) {
+    // An entry whose whole structures changed is extracted again, as in a run without the
+    // cache: before any declaration enters the indexes (its own are already in `declared`).
+    done.par_iter_mut()
+        .with_max_len(1)
+        .zip(files.par_iter())
+        .for_each(|(job, file)| {
+            let stale = match job {
+                FirstJob::Cached(hit) => {
+                    let (types, files) = shape;
+                    hit.entry.asks_whole()
+                        && hit.entry.shape.as_deref()
+                            != Some(crate::input::cache::shape_for(
+                                &hit.entry.probes,
+                                types,
+                                files,
+                            ))
+                }
+                _ => false,
+            };
+            if let (true, FirstJob::Cached(hit)) = (stale, &mut *job) {
+                // The entry this content had in a project of this shape, if one is kept
+                // (the two sides of a `--diff` that adds a type each keep theirs).
+                let (types, files) = shape;
+                let wanted = crate::input::cache::shape_for(&hit.entry.probes, types, files);
+                let shaped = cache.and_then(|(cache, _)| {
+                    cache
+                        .load(&ExtractionCache::shaped_key(&hit.key, wanted), file)
+                        .filter(|entry| {
+                            entry.shape.as_deref() == Some(wanted)
+                                && entry.probes.iter().all(|probe| {
+                                    matches!(probe, Probe::Whole | Probe::Files)
+                                        || probe.holds(shared)
+                                })
+                        })
+                });
+                if let Some(entry) = shaped {
+                    hit.entry = entry;
+                    return;
+                }
+                let key = hit.key.clone();
+                let mut fresh = first(file, None, Some(key));
+                // The same declarations (they follow from the content), already in
+                // `declared`, are stored with it again.
+                fresh.declarations = hit.entry.declarations.take();
+                *job = FirstJob::Extracted(Box::new(fresh));
+            }
+        });
 }
 
 /// The second pass: each fresh file's facts that waited for the type indexes are resolved, and

@@ -91,6 +91,34 @@ pub fn extract_project(
     // Timings are only meaningful when measured: `--debug-extractors` never reads the cache.
     let cache = cache.filter(|_| !debug);
     let mut extraction = Extraction::default();
+    let owned = owned_files(scope, map, &mut extraction);
+    let (outcomes, cached) = extract_files(
+        root,
+        scope,
+        map,
+        &owned,
+        include_generated,
+        generic,
+        debug,
+        cache,
+        progress,
+    );
+    extraction.files_cached = cached;
+    let route_links = gather(&mut extraction, outcomes, debug);
+    // Mount prefixes that cross files (`app.use('/api', users)` with `users` imported).
+    extractors::link_routes(&mut extraction.facts, &route_links);
+    fill_subjects(&mut extraction);
+    // Ids are unique, so an unstable sort gives the one order (and needs no buffer).
+    extraction
+        .facts
+        .par_sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    extraction
+}
+
+/// Every file that is not excluded, to be extracted (owned or not), with the owners of the owned
+/// ones, the `ambiguous-component-mapping` warnings, `files_excluded`, and the files the listing
+/// could not take as `file-skipped`.
+fn owned_files(scope: &Scope, map: &ComponentMap, extraction: &mut Extraction) -> Vec<String> {
     let mut owned = Vec::new();
     let mut excluded = 0;
     for file in &scope.project_files {
@@ -140,18 +168,16 @@ pub fn extract_project(
             ..Warning::default()
         });
     }
-    let (outcomes, cached) = extract_files(
-        root,
-        scope,
-        map,
-        &owned,
-        include_generated,
-        generic,
-        debug,
-        cache,
-        progress,
-    );
-    extraction.files_cached = cached;
+    owned
+}
+
+/// Gathers each file's outcome into the extraction (facts, warnings, counts, debug details);
+/// returns the route links of the files that have some.
+fn gather(
+    extraction: &mut Extraction,
+    outcomes: Vec<(String, CachedOutcome)>,
+    debug: bool,
+) -> BTreeMap<String, extractors::RouteLinks> {
     let mut route_links = BTreeMap::new();
     let total: usize = outcomes
         .iter()
@@ -230,8 +256,12 @@ pub fn extract_project(
             CachedOutcome::NotSource => {}
         }
     }
-    // Mount prefixes that cross files (`app.use('/api', users)` with `users` imported).
-    extractors::link_routes(&mut extraction.facts, &route_links);
+    route_links
+}
+
+/// Fills each fact's `subject` (the owner of its file) and an import's `target` (the owner of
+/// the file it resolves to).
+fn fill_subjects(extraction: &mut Extraction) {
     // Each component's name is one shared string, whatever number of facts name it.
     let mut names: BTreeMap<&str, Arc<str>> = BTreeMap::new();
     // Looked up twice for most facts: by hash, not by comparing paths down a tree.
@@ -266,11 +296,6 @@ pub fn extract_project(
             }
         }
     });
-    // Ids are unique, so an unstable sort gives the one order (and needs no buffer).
-    extraction
-        .facts
-        .par_sort_unstable_by(|a, b| a.id.cmp(&b.id));
-    extraction
 }
 
 #[cfg(test)]
