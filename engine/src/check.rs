@@ -382,33 +382,9 @@ fn analyse_scope(
     );
     // `component-matches-no-files` (see `policies::error::Code`), evaluated only when every file is in scope.
     if scope.is_everything() {
-        extraction.warnings.extend(
-            model
-                .components
-                .iter()
-                .filter(|component| !map.matches_any(&component.name, &scope.project_files))
-                .map(|component| crate::verdict::Warning {
-                    code: "component-matches-no-files".into(),
-                    message: format!(
-                        "component `{}` matches no file under the project root{} (paths: {})",
-                        component.name,
-                        if model.has_exclusions() {
-                            " that the spec's `exclude` and `!` globs leave in"
-                        } else {
-                            ""
-                        },
-                        component
-                            .paths
-                            .iter()
-                            .map(|glob| format!("`{glob}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    file: Some(component.location.file.clone()),
-                    line: Some(component.location.line),
-                    ..crate::verdict::Warning::default()
-                }),
-        );
+        extraction
+            .warnings
+            .extend(unmatched_components(model, &map, &scope));
     }
     if !renames.is_empty() {
         for fact in &mut extraction.facts {
@@ -473,6 +449,41 @@ fn analyse_scope(
         chains,
         evaluation,
     }
+}
+
+/// `component-matches-no-files`: a component whose globs match no file of the project (judged
+/// only when every file is in scope).
+fn unmatched_components(
+    model: &Model,
+    map: &ComponentMap,
+    scope: &Scope,
+) -> Vec<crate::verdict::Warning> {
+    model
+        .components
+        .iter()
+        .filter(|component| !map.matches_any(&component.name, &scope.project_files))
+        .map(|component| crate::verdict::Warning {
+            code: "component-matches-no-files".into(),
+            message: format!(
+                "component `{}` matches no file under the project root{} (paths: {})",
+                component.name,
+                if model.has_exclusions() {
+                    " that the spec's `exclude` and `!` globs leave in"
+                } else {
+                    ""
+                },
+                component
+                    .paths
+                    .iter()
+                    .map(|glob| format!("`{glob}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            file: Some(component.location.file.clone()),
+            line: Some(component.location.line),
+            ..crate::verdict::Warning::default()
+        })
+        .collect()
 }
 
 /// `--repo-filter ALIAS`: keeps the rules whose endpoints are all components tagged with the

@@ -196,122 +196,26 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
     };
     match request {
         ScopeRequest::All | ScopeRequest::Files(_) => {
-            let mut tracked = Vec::new();
-            if let Some(repository) = &repository {
-                let index = repository.index().map_err(|error| git_error(&error))?;
-                for entry in index.iter() {
-                    let path = String::from_utf8_lossy(&entry.path).into_owned();
-                    let Some(path) = to_project(&path) else {
-                        continue;
-                    };
-                    match entry.mode {
-                        0o160000 => scope.submodules.push(path),
-                        0o120000 => {}
-                        _ => tracked.push(path),
-                    }
-                }
-            }
-            // A tracked file that is gone, or is now a folder, is not in the work tree; one that
-            // cannot be looked at (an unreadable folder, a path too long) stays listed, so that
-            // reading it gives a `file-skipped` warning rather than a silent pass.
-            tracked.retain(|path| match std::fs::metadata(root.join(path)) {
-                Ok(metadata) => !metadata.is_dir(),
-                Err(error) => error.kind() != std::io::ErrorKind::NotFound,
-            });
-            let listing = walk_project(root, &tracked);
-            scope.project_files = listing.files;
-            scope.unreadable = listing.unreadable;
-            for (link, target) in listing.symlinks {
-                match link_target(&link, &target) {
-                    Some(inside) => {
-                        scope.symlinks.insert(link, inside);
-                    }
-                    None => scope.unreadable.push((link, LINK_OUT.to_owned())),
-                }
-            }
-            if let ScopeRequest::Files(paths) = request {
-                scope.mode = "files";
-                scope.base = "files".into();
-                let mut named = BTreeSet::new();
-                for path in paths {
-                    named.insert(file_in_project(path, &root_absolute)?);
-                }
-                scope.changed_files = named.into_iter().collect();
-            } else {
-                scope.changed_files = scope.project_files.clone();
-            }
+            list_worktree(
+                &mut scope,
+                repository.as_ref(),
+                root,
+                &root_absolute,
+                request,
+                &to_project,
+            )?;
         }
         ScopeRequest::Staged => {
-            let Some(repository) = repository.as_ref() else {
-                return Err(EngineError::NotAGitRepository(".".into()));
-            };
-            scope.mode = "staged";
-            scope.base = "staged".into();
-            scope.snapshot = Snapshot::Index;
-            let index = repository.index().map_err(|error| git_error(&error))?;
-            for entry in index.iter() {
-                let path = String::from_utf8_lossy(&entry.path).into_owned();
-                let Some(path) = to_project(&path) else {
-                    continue;
-                };
-                match entry.mode {
-                    0o160000 => scope.submodules.push(path),
-                    0o120000 => match symlink_blob(repository, entry.id, &path) {
-                        Some(target) => {
-                            scope.symlinks.insert(path, target);
-                        }
-                        None => scope.unreadable.push((path, LINK_OUT.to_owned())),
-                    },
-                    _ => {
-                        scope.blobs.insert(path.clone(), entry.id);
-                        scope.project_files.push(path);
-                    }
-                }
-            }
-            let head_tree = head.as_ref().and_then(|commit| commit.tree().ok());
-            let mut options = DiffOptions::new();
-            options.ignore_submodules(true);
-            let mut diff = repository
-                .diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut options))
-                .map_err(|error| git_error(&error))?;
-            scope.changed_files = changed_paths(&mut diff, &to_project)?;
+            list_index(&mut scope, repository.as_ref(), head.as_ref(), &to_project)?
         }
         ScopeRequest::Diff(reference) => {
-            let Some(repository) = repository.as_ref() else {
-                return Err(EngineError::NotAGitRepository(".".into()));
-            };
-            scope.mode = "git_ref";
-            scope.base = reference.clone();
-            let head = head.ok_or_else(|| EngineError::UnknownRef("HEAD".into()))?;
-            let target = repository
-                .revparse_single(reference)
-                .and_then(|object| object.peel_to_commit())
-                .map_err(|_| EngineError::UnknownRef(reference.clone()))?;
-            let merge_base = match repository.merge_base(target.id(), head.id()) {
-                Ok(oid) => oid,
-                Err(error) if error.code() == ErrorCode::NotFound => {
-                    return Err(if repository.is_shallow() {
-                        EngineError::MissingMergeBase(reference.clone())
-                    } else {
-                        EngineError::NoMergeBase(reference.clone())
-                    });
-                }
-                Err(error) => return Err(git_error(&error)),
-            };
-            let base_tree = repository
-                .find_commit(merge_base)
-                .and_then(|commit| commit.tree())
-                .map_err(|_| EngineError::MissingMergeBase(reference.clone()))?;
-            let head_tree = head.tree().map_err(|error| git_error(&error))?;
-            scope.base_commit = Some(merge_base.to_string());
-            scope.snapshot = Snapshot::Commit(head.id());
-            list_tree(repository, &head_tree, &to_project, &mut scope)?;
-            let mut options = DiffOptions::new();
-            options.ignore_submodules(true);
-            let mut diff = repository
-                .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
-                .map_err(|error| git_error(&error))?;
-            scope.changed_files = changed_paths(&mut diff, &to_project)?;
+            list_diff(
+                &mut scope,
+                repository.as_ref(),
+                head,
+                reference,
+                &to_project,
+            )?;
         }
     }
     scope.project_files.sort();
@@ -320,6 +224,151 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
     scope.unreadable.sort();
     scope.unreadable.dedup();
     Ok(scope)
+}
+
+/// `--all` and `--file`: the work tree, listed by a gitignore-aware walk plus the tracked files.
+fn list_worktree(
+    scope: &mut Scope,
+    repository: Option<&Repository>,
+    root: &Path,
+    root_absolute: &Path,
+    request: &ScopeRequest,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), EngineError> {
+    let mut tracked = Vec::new();
+    if let Some(repository) = repository {
+        let index = repository.index().map_err(|error| git_error(&error))?;
+        for entry in index.iter() {
+            let path = String::from_utf8_lossy(&entry.path).into_owned();
+            let Some(path) = to_project(&path) else {
+                continue;
+            };
+            match entry.mode {
+                0o160000 => scope.submodules.push(path),
+                0o120000 => {}
+                _ => tracked.push(path),
+            }
+        }
+    }
+    // A tracked file that is gone, or is now a folder, is not in the work tree; one that
+    // cannot be looked at (an unreadable folder, a path too long) stays listed, so that
+    // reading it gives a `file-skipped` warning rather than a silent pass.
+    tracked.retain(|path| match std::fs::metadata(root.join(path)) {
+        Ok(metadata) => !metadata.is_dir(),
+        Err(error) => error.kind() != std::io::ErrorKind::NotFound,
+    });
+    let listing = walk_project(root, &tracked);
+    scope.project_files = listing.files;
+    scope.unreadable = listing.unreadable;
+    for (link, target) in listing.symlinks {
+        match link_target(&link, &target) {
+            Some(inside) => {
+                scope.symlinks.insert(link, inside);
+            }
+            None => scope.unreadable.push((link, LINK_OUT.to_owned())),
+        }
+    }
+    if let ScopeRequest::Files(paths) = request {
+        scope.mode = "files";
+        scope.base = "files".into();
+        let mut named = BTreeSet::new();
+        for path in paths {
+            named.insert(file_in_project(path, root_absolute)?);
+        }
+        scope.changed_files = named.into_iter().collect();
+    } else {
+        scope.changed_files = scope.project_files.clone();
+    }
+    Ok(())
+}
+
+/// Staged (the default): the index, with the files that differ from HEAD as the changes.
+fn list_index(
+    scope: &mut Scope,
+    repository: Option<&Repository>,
+    head: Option<&git2::Commit<'_>>,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), EngineError> {
+    let Some(repository) = repository else {
+        return Err(EngineError::NotAGitRepository(".".into()));
+    };
+    scope.mode = "staged";
+    scope.base = "staged".into();
+    scope.snapshot = Snapshot::Index;
+    let index = repository.index().map_err(|error| git_error(&error))?;
+    for entry in index.iter() {
+        let path = String::from_utf8_lossy(&entry.path).into_owned();
+        let Some(path) = to_project(&path) else {
+            continue;
+        };
+        match entry.mode {
+            0o160000 => scope.submodules.push(path),
+            0o120000 => match symlink_blob(repository, entry.id, &path) {
+                Some(target) => {
+                    scope.symlinks.insert(path, target);
+                }
+                None => scope.unreadable.push((path, LINK_OUT.to_owned())),
+            },
+            _ => {
+                scope.blobs.insert(path.clone(), entry.id);
+                scope.project_files.push(path);
+            }
+        }
+    }
+    let head_tree = head.and_then(|commit| commit.tree().ok());
+    let mut options = DiffOptions::new();
+    options.ignore_submodules(true);
+    let mut diff = repository
+        .diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut options))
+        .map_err(|error| git_error(&error))?;
+    scope.changed_files = changed_paths(&mut diff, to_project)?;
+    Ok(())
+}
+
+/// `--diff REF`: HEAD's tree, with the files changed since the merge base of REF and HEAD.
+fn list_diff(
+    scope: &mut Scope,
+    repository: Option<&Repository>,
+    head: Option<git2::Commit<'_>>,
+    reference: &str,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), EngineError> {
+    let Some(repository) = repository else {
+        return Err(EngineError::NotAGitRepository(".".into()));
+    };
+    scope.mode = "git_ref";
+    scope.base = reference.to_owned();
+    let head = head.ok_or_else(|| EngineError::UnknownRef("HEAD".into()))?;
+    let target = repository
+        .revparse_single(reference)
+        .and_then(|object| object.peel_to_commit())
+        .map_err(|_| EngineError::UnknownRef(reference.to_owned()))?;
+    let merge_base = match repository.merge_base(target.id(), head.id()) {
+        Ok(oid) => oid,
+        Err(error) if error.code() == ErrorCode::NotFound => {
+            return Err(if repository.is_shallow() {
+                EngineError::MissingMergeBase(reference.to_owned())
+            } else {
+                EngineError::NoMergeBase(reference.to_owned())
+            });
+        }
+        Err(error) => return Err(git_error(&error)),
+    };
+    let base_tree = repository
+        .find_commit(merge_base)
+        .and_then(|commit| commit.tree())
+        .map_err(|_| EngineError::MissingMergeBase(reference.to_owned()))?;
+    let head_tree = head.tree().map_err(|error| git_error(&error))?;
+    scope.base_commit = Some(merge_base.to_string());
+    scope.snapshot = Snapshot::Commit(head.id());
+    list_tree(repository, &head_tree, to_project, scope)?;
+    let mut options = DiffOptions::new();
+    options.ignore_submodules(true);
+    let mut diff = repository
+        .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
+        .map_err(|error| git_error(&error))?;
+    scope.changed_files = changed_paths(&mut diff, to_project)?;
+    Ok(())
 }
 
 /// Lists the blobs of a tree into `scope.project_files`/`scope.blobs`, and its submodules.
