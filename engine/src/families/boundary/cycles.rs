@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use policies::facts::Confidence;
 use policies::model::{CycleGroup, Rule};
-use policies::smt::{CycleHop, CycleVertex};
+use policies::smt::{CycleHop, CycleVertex, SliceBuilder};
 
 use crate::graph::file_graph::Vertex;
 
@@ -362,31 +362,9 @@ pub(super) fn cycles(
         let Some(cycle) = cycle else {
             continue;
         };
-        let mut hops: Vec<(&Hop, usize)> = Vec::with_capacity(cycle.len());
-        for (position, vertex) in cycle.iter().enumerate() {
-            let next = cycle
-                .get(position + 1)
-                .or(cycle.first())
-                .copied()
-                .unwrap_or(0);
-            let Some(hop) = graph.hop(*vertex, next) else {
-                return;
-            };
-            // The located hop stands on an in-scope fact where it has one.
-            let fact = if position == 0 && located.is_some() {
-                hop.facts
-                    .iter()
-                    .copied()
-                    .find(|fact| context.in_scope(*fact))
-                    .or(hop.facts.first().copied())
-            } else {
-                hop.facts.first().copied()
-            };
-            let Some(fact) = fact else {
-                return;
-            };
-            hops.push((hop, fact));
-        }
+        let Some(hops) = hops_of(context, graph, &cycle, located.is_some()) else {
+            return;
+        };
         let Some(&(_, first_fact)) = hops.first() else {
             continue;
         };
@@ -397,30 +375,7 @@ pub(super) fn cycles(
             .iter()
             .map(|vertex| graph.names.get(*vertex).map_or("", String::as_str))
             .collect();
-        let vertices: Vec<CycleVertex<'_>> = cycle
-            .iter()
-            .zip(&names)
-            .map(|(vertex, name)| match graph.kinds.get(*vertex) {
-                Some(VertexKind::Group) => CycleVertex::Group(name),
-                Some(VertexKind::File) => CycleVertex::File(name),
-                _ => CycleVertex::Component(name),
-            })
-            .collect();
-        let cycle_hops: Vec<CycleHop> = hops
-            .iter()
-            .filter_map(|(hop, fact)| {
-                let found = context.facts.get(*fact)?;
-                Some(CycleHop {
-                    name: fact_name(found),
-                    fact_id: Some(found.id().to_owned()),
-                    from: hop.from.clone(),
-                    to: hop.to.clone(),
-                })
-            })
-            .collect();
-        let mut builder = builder_for(rule);
-        builder.deny_cycle(rule_name(rule), within);
-        builder.cycle(&vertices, &cycle_hops, within);
+        let builder = cycle_builder(context, rule, graph, &cycle, &names, &hops, within);
         let mut path: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
         path.extend(names.first().map(|name| (*name).to_owned()));
         let sorted_members: Vec<String> = set
@@ -479,4 +434,73 @@ pub(super) fn cycles(
             cause: SliceCause::Generic,
         });
     }
+}
+
+/// The hops of `cycle` in order, each with the fact it stands on (the located first hop on an
+/// in-scope fact where it has one); `None` when a hop has no edge or no fact.
+fn hops_of<'g>(
+    context: &Context<'_>,
+    graph: &'g CycleGraph,
+    cycle: &[usize],
+    located: bool,
+) -> Option<Vec<(&'g Hop, usize)>> {
+    let mut hops: Vec<(&Hop, usize)> = Vec::with_capacity(cycle.len());
+    for (position, vertex) in cycle.iter().enumerate() {
+        let next = cycle
+            .get(position + 1)
+            .or(cycle.first())
+            .copied()
+            .unwrap_or(0);
+        let hop = graph.hop(*vertex, next)?;
+        // The located hop stands on an in-scope fact where it has one.
+        let fact = if position == 0 && located {
+            hop.facts
+                .iter()
+                .copied()
+                .find(|fact| context.in_scope(*fact))
+                .or(hop.facts.first().copied())
+        } else {
+            hop.facts.first().copied()
+        };
+        let fact = fact?;
+        hops.push((hop, fact));
+    }
+    Some(hops)
+}
+
+/// The slice of one cycle: the rule, and the cycle's vertices and hops as facts.
+fn cycle_builder(
+    context: &Context<'_>,
+    rule: &Rule,
+    graph: &CycleGraph,
+    cycle: &[usize],
+    names: &[&str],
+    hops: &[(&Hop, usize)],
+    within: Option<&str>,
+) -> SliceBuilder {
+    let vertices: Vec<CycleVertex<'_>> = cycle
+        .iter()
+        .zip(names)
+        .map(|(vertex, name)| match graph.kinds.get(*vertex) {
+            Some(VertexKind::Group) => CycleVertex::Group(name),
+            Some(VertexKind::File) => CycleVertex::File(name),
+            _ => CycleVertex::Component(name),
+        })
+        .collect();
+    let cycle_hops: Vec<CycleHop> = hops
+        .iter()
+        .filter_map(|(hop, fact)| {
+            let found = context.facts.get(*fact)?;
+            Some(CycleHop {
+                name: fact_name(found),
+                fact_id: Some(found.id().to_owned()),
+                from: hop.from.clone(),
+                to: hop.to.clone(),
+            })
+        })
+        .collect();
+    let mut builder = builder_for(rule);
+    builder.deny_cycle(rule_name(rule), within);
+    builder.cycle(&vertices, &cycle_hops, within);
+    builder
 }

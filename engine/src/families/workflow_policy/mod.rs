@@ -364,120 +364,169 @@ fn actions(
                 *rule_action == action && *rule_target == target
             })
             .collect();
-        for (index, rule, effect, _, reference, _, condition) in &relevant {
-            if *effect != Effect::Deny
-                || !reference_matches(reference, workflow)
-                || condition.is_some_and(|condition| !condition_holds(workflow, condition))
-            {
-                continue;
-            }
-            let mut builder = builder_for(rule);
-            builder.deny_action(
-                rule_name(rule),
-                &action,
-                &target,
-                &workflow_match(reference, *condition),
-            );
-            builder.action_fact(
-                fact_name(FactRef::Graph(fact)),
-                Some(fact.id.clone()),
-                &workflow.component,
-                &action,
-                &target,
-            );
-            add_condition_facts(
-                &mut builder,
-                workflow,
-                &condition.iter().copied().collect::<Vec<_>>(),
-            );
-            builder.distinct_names();
-            let message = format!(
-                "`{}` ({file}) runs `{action}` to `{target}` in job `{job}`, which `{}` forbids",
-                workflow.component, rule.text
-            );
-            let fix = format!("remove the {action} step from job `{job}` of {file}, or move it to a workflow that the policy allows");
-            push(
-                context,
-                evaluation,
-                vec![*index],
-                Citation::rule(rule),
-                *fact_index,
-                shape.clone(),
-                builder,
-                message,
-                fix,
-            );
-        }
-        let allows: Vec<_> = relevant
-            .iter()
-            .filter(|rule| rule.2 == Effect::Allow)
-            .collect();
-        let covered = allows.iter().any(|(_, _, _, _, reference, _, condition)| {
-            reference_matches(reference, workflow)
-                && condition.is_none_or(|condition| condition_holds(workflow, condition))
-        });
-        if allows.is_empty() || covered {
-            continue;
-        }
-        let Some(declaration) = allows
-            .first()
-            .and_then(|rule| super::declaration(context.model, &rule.1.declaration))
-        else {
-            continue;
+        let step = ActionStep {
+            fact_index: *fact_index,
+            fact,
+            action,
+            target,
+            job,
+            shape,
         };
-        let what = format!("{action} {} -> {target}", workflow.component);
-        let citation = Citation::allow_list(
-            RuleKind::WorkflowAction,
-            "workflow_policy",
-            &declaration.name,
-            &declaration.location,
-            &what,
-        );
-        let mut builder =
-            SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
-        let matchers: Vec<WorkflowMatch> = allows
-            .iter()
-            .map(|rule| workflow_match(rule.4, rule.6))
-            .collect();
-        builder.action_allow_list(
-            format!(
-                "allow-list workflow_policy {}: {}",
-                declaration.name,
-                allows
-                    .iter()
-                    .map(|rule| rule.1.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-            &action,
-            &target,
-            &matchers,
+        deny_actions(context, file, workflow, &step, &relevant, evaluation);
+        allow_list_actions(context, file, workflow, step, &relevant, evaluation);
+    }
+}
+
+/// One action step of a workflow: its fact, what it does to which target, in which job.
+struct ActionStep<'a> {
+    fact_index: usize,
+    fact: &'a Fact,
+    action: String,
+    target: String,
+    job: String,
+    shape: WorkflowShape,
+}
+
+/// The deny rules that match the step's workflow and conditions: one finding each.
+fn deny_actions(
+    context: &Context<'_>,
+    file: &str,
+    workflow: &Workflow<'_>,
+    step: &ActionStep<'_>,
+    relevant: &[&ActionRule<'_>],
+    evaluation: &mut Evaluation,
+) {
+    let ActionStep {
+        action,
+        target,
+        job,
+        ..
+    } = step;
+    for (index, rule, effect, _, reference, _, condition) in relevant {
+        if *effect != Effect::Deny
+            || !reference_matches(reference, workflow)
+            || condition.is_some_and(|condition| !condition_holds(workflow, condition))
+        {
+            continue;
+        }
+        let mut builder = builder_for(rule);
+        builder.deny_action(
+            rule_name(rule),
+            action,
+            target,
+            &workflow_match(reference, *condition),
         );
         builder.action_fact(
-            fact_name(FactRef::Graph(fact)),
-            Some(fact.id.clone()),
+            fact_name(FactRef::Graph(step.fact)),
+            Some(step.fact.id.clone()),
             &workflow.component,
-            &action,
-            &target,
+            action,
+            target,
         );
-        let conditions: Vec<&WorkflowCondition> = allows.iter().filter_map(|rule| rule.6).collect();
-        add_condition_facts(&mut builder, workflow, &conditions);
+        add_condition_facts(
+            &mut builder,
+            workflow,
+            &condition.iter().copied().collect::<Vec<_>>(),
+        );
         builder.distinct_names();
-        let message = format!("`{}` ({file}) runs `{action}` to `{target}` in job `{job}`, which no allow rule of `{}` covers", workflow.component, declaration.name);
-        let fix = format!("publish from the workflow and trigger that `{}` allows (its allow rules for {action} -> {target}), or drop the step from {file}", declaration.name);
-        let rules_covered = allows.iter().map(|rule| rule.0).collect();
+        let message = format!(
+            "`{}` ({file}) runs `{action}` to `{target}` in job `{job}`, which `{}` forbids",
+            workflow.component, rule.text
+        );
+        let fix = format!("remove the {action} step from job `{job}` of {file}, or move it to a workflow that the policy allows");
         push(
             context,
             evaluation,
-            rules_covered,
-            citation,
-            *fact_index,
-            shape,
+            vec![*index],
+            Citation::rule(rule),
+            step.fact_index,
+            step.shape.clone(),
             builder,
             message,
             fix,
         );
     }
+}
+
+/// The allow rules for the step's action and target: a finding, cited by the declaration, when
+/// none covers the step's workflow.
+fn allow_list_actions(
+    context: &Context<'_>,
+    file: &str,
+    workflow: &Workflow<'_>,
+    step: ActionStep<'_>,
+    relevant: &[&ActionRule<'_>],
+    evaluation: &mut Evaluation,
+) {
+    let (action, target, job) = (&step.action, &step.target, &step.job);
+    let allows: Vec<_> = relevant
+        .iter()
+        .filter(|rule| rule.2 == Effect::Allow)
+        .collect();
+    let covered = allows.iter().any(|(_, _, _, _, reference, _, condition)| {
+        reference_matches(reference, workflow)
+            && condition.is_none_or(|condition| condition_holds(workflow, condition))
+    });
+    if allows.is_empty() || covered {
+        return;
+    }
+    let Some(declaration) = allows
+        .first()
+        .and_then(|rule| super::declaration(context.model, &rule.1.declaration))
+    else {
+        return;
+    };
+    let what = format!("{action} {} -> {target}", workflow.component);
+    let citation = Citation::allow_list(
+        RuleKind::WorkflowAction,
+        "workflow_policy",
+        &declaration.name,
+        &declaration.location,
+        &what,
+    );
+    let mut builder = SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
+    let matchers: Vec<WorkflowMatch> = allows
+        .iter()
+        .map(|rule| workflow_match(rule.4, rule.6))
+        .collect();
+    builder.action_allow_list(
+        format!(
+            "allow-list workflow_policy {}: {}",
+            declaration.name,
+            allows
+                .iter()
+                .map(|rule| rule.1.text.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        action,
+        target,
+        &matchers,
+    );
+    builder.action_fact(
+        fact_name(FactRef::Graph(step.fact)),
+        Some(step.fact.id.clone()),
+        &workflow.component,
+        action,
+        target,
+    );
+    let conditions: Vec<&WorkflowCondition> = allows.iter().filter_map(|rule| rule.6).collect();
+    add_condition_facts(&mut builder, workflow, &conditions);
+    builder.distinct_names();
+    let message = format!("`{}` ({file}) runs `{action}` to `{target}` in job `{job}`, which no allow rule of `{}` covers", workflow.component, declaration.name);
+    let fix = format!("publish from the workflow and trigger that `{}` allows (its allow rules for {action} -> {target}), or drop the step from {file}", declaration.name);
+    let rules_covered = allows.iter().map(|rule| rule.0).collect();
+    push(
+        context,
+        evaluation,
+        rules_covered,
+        citation,
+        step.fact_index,
+        step.shape,
+        builder,
+        message,
+        fix,
+    );
 }
 
 /// The text of a step: its name, uses and run joined with newlines.
