@@ -13,64 +13,30 @@
 //! deterministic: the same input gives the same facts in the same order, whatever the thread.
 
 pub mod agq;
-mod aspnet;
 pub mod catalogue;
-mod clients;
 mod conditional;
-mod context;
-mod csharp;
-mod csharp_walk;
-mod deferred;
-mod ecmascript;
 mod error;
-mod facts_out;
+mod facts;
 mod generated;
 mod generic;
-mod go;
-mod go_walk;
-mod go_web;
-mod graph;
-mod imports_out;
-mod java;
-mod java_walk;
-mod jvm;
-mod kotlin;
-mod kotlin_walk;
-mod kotlin_web;
 mod lang;
-mod links;
 pub mod probes;
-mod python;
-mod python_walk;
-mod python_web;
 mod query;
-mod route_path;
-mod rust;
-mod rust_walk;
-mod rust_web;
-mod sfc;
+mod resolve;
 mod source_scope;
-mod spring;
-mod swift;
-mod swift_walk;
-mod swift_web;
 mod syntax;
-#[cfg(test)]
-mod walk_check;
-mod walk_driver;
-mod web_out;
-mod workflow;
+mod walk;
 
-pub use context::{GitAttributes, ProjectContext};
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
 pub use generic::GenericFacts;
 pub use lang::{Language, LanguageSpec, QueryFile};
-pub use links::{
+pub use query::{capture_vocabulary, compile_queries, QueryTiming};
+pub use resolve::context::{GitAttributes, ProjectContext};
+pub use resolve::links::{
     link_routes, ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport,
     RouterMember, RouterMount, RouterPrefix, RouterRef,
 };
-pub use query::{capture_vocabulary, compile_queries, QueryTiming};
 
 use std::cell::RefCell;
 
@@ -106,7 +72,7 @@ pub struct FileExtraction {
 /// tree-sitter grammar reads.
 pub fn parse_only(path: &str, source: &str) -> Option<usize> {
     let language = Language::for_path(path)?;
-    let script = sfc::script_text(path, source);
+    let script = lang::ecmascript::single_file_components::script_text(path, source);
     let source = script.as_deref().unwrap_or(source);
     let lang::Backend::TreeSitter(backend) = language.spec().backend else {
         return None;
@@ -123,10 +89,10 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// every branch kept ([`conditional::without_directives`]: tree-sitter-swift reads a group only
 /// where a statement or member may stand, not one that gives a declaration different
 /// attributes, nor some conditions), and without its `#warning`/`#error` lines
-/// ([`swift::without_diagnostics`]: read among statements only); a Kotlin file without its
-/// context parameter lists ([`kotlin::without_context_parameters`]), the `$` prefixes of its
-/// multi-dollar strings ([`kotlin::without_multi_dollar_prefixes`]) and the annotations that
-/// start an accessor's or a constructor's line ([`kotlin::without_accessor_annotations`]).
+/// ([`lang::swift::without_diagnostics`]: read among statements only); a Kotlin file without its
+/// context parameter lists ([`lang::kotlin::without_context_parameters`]), the `$` prefixes of its
+/// multi-dollar strings ([`lang::kotlin::without_multi_dollar_prefixes`]) and the annotations that
+/// start an accessor's or a constructor's line ([`lang::kotlin::without_accessor_annotations`]).
 fn parse_source(
     language: Language,
     grammar: fn() -> tree_sitter::Language,
@@ -139,14 +105,17 @@ fn parse_source(
             Language::CSharp => conditional::first_branches(source),
             Language::Swift => rewritten(
                 source,
-                &[swift::without_diagnostics, conditional::without_directives],
+                &[
+                    lang::swift::without_diagnostics,
+                    conditional::without_directives,
+                ],
             ),
             Language::Kotlin => rewritten(
                 source,
                 &[
-                    kotlin::without_context_parameters,
-                    kotlin::without_multi_dollar_prefixes,
-                    kotlin::without_accessor_annotations,
+                    lang::kotlin::without_context_parameters,
+                    lang::kotlin::without_multi_dollar_prefixes,
+                    lang::kotlin::without_accessor_annotations,
                 ],
             ),
             _ => None,
@@ -172,10 +141,10 @@ fn rewritten(source: &str, rewrites: &[fn(&str) -> Option<String>]) -> Option<St
 }
 
 /// The text tree-sitter parses for a file of `language`: its source, but for Python's stray
-/// column-0 comments after an indented decorator ([`python::parse_text`]).
+/// column-0 comments after an indented decorator ([`lang::python::parse_text`]).
 fn parse_text(language: Language, source: &str) -> std::borrow::Cow<'_, str> {
     match language {
-        Language::Python => python::parse_text(source),
+        Language::Python => lang::python::parse_text(source),
         _ => std::borrow::Cow::Borrowed(source),
     }
 }
@@ -189,20 +158,20 @@ pub struct TypeDeclarations(Declared);
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum Declared {
-    Jvm(context::Declarations),
+    Jvm(resolve::context::Declarations),
     CSharp {
-        declarations: context::Declarations,
+        declarations: resolve::context::Declarations,
         global_usings: Vec<String>,
         global_aliases: Vec<(String, String)>,
         constants: Vec<(String, String)>,
-        extensions: Vec<context::ExtensionMethod>,
+        extensions: Vec<resolve::context::ExtensionMethod>,
     },
 }
 
 impl TypeDeclarations {
     /// The `(namespace, type)` pairs of the file's top-level C# types; `None` for Java and
     /// Kotlin.
-    pub(crate) fn csharp_types(&self) -> Option<&context::Declarations> {
+    pub(crate) fn csharp_types(&self) -> Option<&resolve::context::Declarations> {
         match &self.0 {
             Declared::CSharp { declarations, .. } => Some(declarations),
             Declared::Jvm(_) => None,
@@ -224,10 +193,10 @@ fn declarations_of(
         return None;
     }
     let declared = match language {
-        Language::Java => Declared::Jvm(java::declarations(tree, source)),
-        Language::Kotlin => Declared::Jvm(kotlin::declarations(tree, source)),
+        Language::Java => Declared::Jvm(lang::java::declarations(tree, source)),
+        Language::Kotlin => Declared::Jvm(lang::kotlin::declarations(tree, source)),
         Language::CSharp => {
-            let declared = csharp::declarations(tree, source);
+            let declared = lang::csharp::declarations(tree, source);
             Declared::CSharp {
                 declarations: declared.types,
                 global_usings: declared.global_usings,
@@ -270,7 +239,7 @@ pub struct FirstPass {
     path: Box<str>,
     extraction: FileExtraction,
     declarations: Option<TypeDeclarations>,
-    deferred: Option<Box<deferred::Deferred>>,
+    deferred: Option<Box<resolve::deferred::Deferred>>,
 }
 
 impl FirstPass {
@@ -294,7 +263,7 @@ impl FirstPass {
     pub fn finish(self, context: &ProjectContext) -> FileExtraction {
         let mut extraction = self.extraction;
         if let Some(deferred) = self.deferred {
-            let mut facts = deferred::finish(
+            let mut facts = resolve::deferred::finish(
                 *deferred,
                 std::mem::take(&mut extraction.facts),
                 extraction.language,
@@ -302,7 +271,7 @@ impl FirstPass {
                 context,
                 &mut extraction.links,
             );
-            facts_out::finish(&mut facts);
+            facts::finish(&mut facts);
             extraction.facts = facts;
         }
         extraction
@@ -361,7 +330,7 @@ pub fn extract_files(
 pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<FirstPass> {
     let language = Language::for_path(path)?;
     // A Vue or Svelte component is read as its `<script>` blocks, in place.
-    let script = sfc::script_text(path, source);
+    let script = lang::ecmascript::single_file_components::script_text(path, source);
     let source = script.as_deref().unwrap_or(source);
     let spec = language.spec();
     let done = |extraction: FileExtraction, declarations: Option<TypeDeclarations>| FirstPass {
@@ -383,7 +352,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
                 Ok(facts) => (facts, None),
                 Err(reason) => (Vec::new(), Some(reason)),
             };
-            facts_out::finish(&mut facts);
+            facts::finish(&mut facts);
             return Some(done(
                 FileExtraction {
                     language,
@@ -436,7 +405,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
         let mut facts = (backend.extract)(&input);
         let deferred = input.deferred.into_inner();
         if deferred.is_none() {
-            facts_out::finish(&mut facts);
+            facts::finish(&mut facts);
         }
         (facts, input.links.into_inner(), deferred)
     } else {
@@ -460,7 +429,7 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
 
 /// Whether `language` finds its query matches with a hand-written walk instead of its query.
 fn walks_instead_of_query(language: Language) -> bool {
-    ecmascript::reads_without_query(language)
+    lang::ecmascript::reads_without_query(language)
         || matches!(
             language,
             Language::Python
@@ -503,8 +472,8 @@ pub(crate) struct ExtractionInput<'a> {
     /// The file's cross-file routing records, filled by the route readers.
     pub links: RefCell<RouteLinks>,
     /// What waits for the type indexes, set by the Java, Kotlin and C# extractors
-    /// (`deferred::Output::into_facts`).
-    pub deferred: RefCell<Option<deferred::Deferred>>,
+    /// (`resolve::deferred::Output::into_facts`).
+    pub deferred: RefCell<Option<resolve::deferred::Deferred>>,
     /// What the file declares, read before extraction when its language has a type index.
     pub declarations: Option<&'a TypeDeclarations>,
 }

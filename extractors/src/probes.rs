@@ -17,7 +17,7 @@ use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
 
-use crate::context::{ProjectContext, Request};
+use crate::resolve::context::{ProjectContext, Request};
 
 /// One question a file's extraction asked of the project, with the answer it got (the answer's
 /// debug text).

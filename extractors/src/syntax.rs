@@ -732,12 +732,12 @@ pub(crate) fn interface_of_method_marker(marker: Node<'_>) -> Option<Node<'_>> {
         .filter(|owner| owner.kind() == "interface_declaration")
 }
 
-/// The named children of a node, by index as the walks read them (`walk_driver::WIDE`): a new
+/// The named children of a node, by index as the walks read them (`walk::WIDE`): a new
 /// cursor's steps cost several times a `named_child` call on the narrow nodes most calls ask
 /// about.
 pub(crate) fn named_children<'tree>(node: Node<'tree>) -> Vec<Node<'tree>> {
     let count = node.named_child_count();
-    if count <= crate::walk_driver::WIDE {
+    if count <= crate::walk::WIDE {
         (0..count)
             .filter_map(|index| node.named_child(index))
             .collect()
@@ -1224,7 +1224,7 @@ mod tests {
     fn swift_compiler_diagnostics_among_members_are_read_without_them() {
         let source = "class A {\n    func f() {}\n    #warning(\"é later\")\n    #error (\"no\")\n    func g() {}\n}\n";
         assert_read_around_a_gap("a.swift", source);
-        let blanked = crate::swift::without_diagnostics(source).expect("two diagnostics");
+        let blanked = crate::lang::swift::without_diagnostics(source).expect("two diagnostics");
         assert_eq!(blanked.len(), source.len());
         assert_eq!(blanked.lines().count(), source.lines().count());
         assert_eq!(
@@ -1232,10 +1232,13 @@ mod tests {
             source.find("func g()"),
             "what follows keeps its offset"
         );
-        assert_eq!(crate::swift::without_diagnostics("func f() {}\n"), None);
+        assert_eq!(
+            crate::lang::swift::without_diagnostics("func f() {}\n"),
+            None
+        );
         // A `#warning` in a string is no directive line, and other errors stay.
         assert_eq!(
-            crate::swift::without_diagnostics("let s = \"#warning(x)\"\n"),
+            crate::lang::swift::without_diagnostics("let s = \"#warning(x)\"\n"),
             None
         );
         let broken = "class A {\n    #warning(\"x\")\n    let = \n}\n";
@@ -1258,7 +1261,7 @@ mod tests {
     fn kotlin_context_parameter_lists_are_read_as_annotations_or_without_them() {
         let source = "context(project: Project)\nfun f() {}\n\nclass A {\n    context(a: A<B, C>, log: (String) -> Unit)\n    fun g() = 1\n    context(Scope, _: Other) fun h() = \"é\"\n}\n";
         assert_kotlin_rewrite(
-            crate::kotlin::without_context_parameters,
+            crate::lang::kotlin::without_context_parameters,
             source,
             &[
                 "@ontext(         Project)",
@@ -1285,7 +1288,7 @@ mod tests {
     fn kotlin_multi_dollar_strings_are_read_without_their_prefix() {
         let source = "class A {\n    val json = $$\"\"\"\n      {\"id\": \"$$id\", \"cost\": \"$9\"}\n    \"\"\"\n    fun f(name: String) = name.endsWith($$$\"$$$serializer\")\n}\n";
         assert_kotlin_rewrite(
-            crate::kotlin::without_multi_dollar_prefixes,
+            crate::lang::kotlin::without_multi_dollar_prefixes,
             source,
             &[
                 "class A {",
@@ -1307,7 +1310,7 @@ mod tests {
     fn kotlin_annotated_accessors_and_constructors_are_read_without_their_annotations() {
         let source = "class Q {\n  var v: Int = 0\n    @Synchronized get() = field\n    @Synchronized set(value) { field = value }\n  var w = 1\n    private set\n}\n\nclass Foo\n  @RequiresApi(37)\n  internal constructor(val x: Int)\n\nactual class Baz\nactual constructor(val y: Int) {\n  fun g() = y\n}\n";
         assert_kotlin_rewrite(
-            crate::kotlin::without_accessor_annotations,
+            crate::lang::kotlin::without_accessor_annotations,
             source,
             &[
                 "class Q {",

@@ -3,18 +3,18 @@
 //! Adding a language means one new module here exporting a [`LanguageSpec`], one `Language`
 //! variant, one arm in [`Language::spec`], and its query files under `queries/<language>/`.
 //! The extraction logic a spec points at may be shared between languages of one family (the
-//! TypeScript, TSX and JavaScript specs all use `crate::ecmascript`).
+//! TypeScript, TSX and JavaScript specs all use `crate::lang::ecmascript`).
 
-mod csharp;
-mod github_actions;
-mod go;
-mod java;
-mod javascript;
-mod kotlin;
-mod python;
-mod rust;
-mod swift;
-mod typescript;
+pub(crate) mod csharp;
+pub(crate) mod ecmascript;
+pub(crate) mod github_actions;
+pub(crate) mod go;
+pub(crate) mod java;
+pub(crate) mod jvm;
+pub(crate) mod kotlin;
+pub(crate) mod python;
+pub(crate) mod rust;
+pub(crate) mod swift;
 
 use std::sync::LazyLock;
 
@@ -24,7 +24,7 @@ use crate::error::ExtractError;
 use crate::query::CompiledQuery;
 use crate::ExtractionInput;
 
-pub(crate) use swift::SWIFT;
+pub(crate) use swift::spec::SWIFT;
 
 /// A language lintel can extract facts from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -72,7 +72,7 @@ impl Language {
     /// The language that claims a project-relative path: a workflow file by its place, any other
     /// file by its extension.
     pub fn for_path(path: &str) -> Option<Language> {
-        if github_actions::is_workflow_path(path) {
+        if github_actions::spec::is_workflow_path(path) {
             return Some(Self::GitHubActions);
         }
         let file_name = path.rsplit('/').next().unwrap_or(path);
@@ -91,17 +91,17 @@ impl Language {
     /// The language's specification.
     pub fn spec(self) -> &'static LanguageSpec {
         match self {
-            Self::TypeScript => &typescript::TYPESCRIPT,
-            Self::Tsx => &typescript::TSX,
-            Self::JavaScript => &javascript::JAVASCRIPT,
-            Self::Python => &python::PYTHON,
-            Self::Go => &go::GO,
-            Self::Java => &java::JAVA,
-            Self::Kotlin => &kotlin::KOTLIN,
-            Self::CSharp => &csharp::CSHARP,
-            Self::Rust => &rust::RUST,
-            Self::Swift => &swift::SWIFT,
-            Self::GitHubActions => &github_actions::GITHUB_ACTIONS,
+            Self::TypeScript => &ecmascript::typescript_spec::TYPESCRIPT,
+            Self::Tsx => &ecmascript::typescript_spec::TSX,
+            Self::JavaScript => &ecmascript::javascript_spec::JAVASCRIPT,
+            Self::Python => &python::spec::PYTHON,
+            Self::Go => &go::spec::GO,
+            Self::Java => &java::spec::JAVA,
+            Self::Kotlin => &kotlin::spec::KOTLIN,
+            Self::CSharp => &csharp::spec::CSHARP,
+            Self::Rust => &rust::spec::RUST,
+            Self::Swift => &swift::spec::SWIFT,
+            Self::GitHubActions => &github_actions::spec::GITHUB_ACTIONS,
         }
     }
 }
