@@ -943,7 +943,7 @@ mod tests {
         }
         let source = format!("let a = 1;\n{line}\nlet b = \"ü\"; {line}\n");
         assert!(line.len() > 4 * super::LONG_LINE);
-        let tree = parsed(crate::Language::TypeScript, &source);
+        let tree = parsed(crate::language::Language::TypeScript, &source);
         let nodes: Vec<_> = super::descendants(tree.root_node()).collect();
         let afresh = |node: tree_sitter::Node<'_>| {
             let end = node.end_position();
@@ -1016,19 +1016,19 @@ mod tests {
     fn lazy_comment_removal_reads_as_the_eager_one() {
         let cases = [
             (
-                crate::Language::Java,
+                crate::language::Language::Java,
                 "class A { void f() { http /* retry */ .retry(a / b, \"//x\")\n  // c\n  .go(); } }\n",
             ),
             (
-                crate::Language::Kotlin,
+                crate::language::Language::Kotlin,
                 "fun f() { a\n  // one\n  .b(/* two */ c)\n  .d(\"#e\", 4 / 2) }\n",
             ),
             (
-                crate::Language::Python,
+                crate::language::Language::Python,
                 "x = (a  # one\n  .b(c / d, '#')\n  .e)\n",
             ),
             (
-                crate::Language::TypeScript,
+                crate::language::Language::TypeScript,
                 "const x = a /* one */ .b(`//${c}`) // two\n  .d(e / f);\n",
             ),
         ];
@@ -1059,7 +1059,7 @@ mod tests {
     }
 
     /// `source` parsed as `language`.
-    fn parsed(language: crate::Language, source: &str) -> tree_sitter::Tree {
+    fn parsed(language: crate::language::Language, source: &str) -> tree_sitter::Tree {
         language
             .spec()
             .tree_sitter()
@@ -1072,7 +1072,7 @@ mod tests {
     #[test]
     fn first_named_child_is_the_first_of_named_children() {
         let source = "// c\npackage a.b;\nimport x.Y;\nimport z.*;\nclass C { void f() {} }\n";
-        let tree = parsed(crate::Language::Java, source);
+        let tree = parsed(crate::language::Language::Java, source);
         let nodes: Vec<_> = super::descendants(tree.root_node()).collect();
         let kinds: std::collections::BTreeSet<&str> =
             nodes.iter().map(|node| node.kind()).collect();
@@ -1100,11 +1100,14 @@ mod tests {
         // share one range.
         let cases = [
             (
-                crate::Language::Java,
+                crate::language::Language::Java,
                 "class A {\n  void f() { int x = q.r }\n  class B { void g() { return } }\n  \
                  int z = p.\n  void h() { x.y(z -> { w(); }); }\n}\n",
             ),
-            (crate::Language::Python, "x\nif a:\n    b\n    c.d(e)\n"),
+            (
+                crate::language::Language::Python,
+                "x\nif a:\n    b\n    c.d(e)\n",
+            ),
         ];
         let mut missing = false;
         for (language, source) in cases {
@@ -1148,7 +1151,7 @@ mod tests {
     #[test]
     fn compact_text_leaves_comments_out() {
         let source = "api /* client */\n  .get('http://x/y') // all\n  .then(f);\n";
-        let tree = parsed(crate::Language::TypeScript, source);
+        let tree = parsed(crate::language::Language::TypeScript, source);
         let statement = tree.root_node().named_child(0).unwrap();
         assert_eq!(
             compact_text(statement, source, 200),
@@ -1159,7 +1162,7 @@ mod tests {
             "api.get('http://x/y').then(f);"
         );
         let python = "f(a,  # first\n  b)\n";
-        let tree = parsed(crate::Language::Python, python);
+        let tree = parsed(crate::language::Language::Python, python);
         assert_eq!(
             compact_text(tree.root_node(), python, 200),
             "f(a, b)",
@@ -1172,7 +1175,7 @@ mod tests {
     fn unspaced_text_is_compact_text_without_spaces() {
         let source =
             "fun f() {\n  val x =  Request . Builder ( )\n\t.url( \"a  b\" )  // c\n  é.ü .x }\n";
-        let tree = parsed(crate::Language::Kotlin, source);
+        let tree = parsed(crate::language::Language::Kotlin, source);
         let mut pending = vec![tree.root_node()];
         let mut compared = 0;
         while let Some(node) = pending.pop() {
@@ -1192,13 +1195,13 @@ mod tests {
 
     /// Errors counted in `source`, parsed as the file `path`.
     fn errors_in(path: &str, source: &str) -> usize {
-        let language = crate::Language::for_path(path).expect("a source path");
+        let language = crate::language::Language::for_path(path).expect("a source path");
         super::count_parse_errors(&parsed(language, source), source).count
     }
 
     /// The errors of `source`, parsed as the file `path`: their count and the first's position.
     fn errors_of(path: &str, source: &str) -> super::ParseErrors {
-        let language = crate::Language::for_path(path).expect("a source path");
+        let language = crate::language::Language::for_path(path).expect("a source path");
         super::count_parse_errors(&parsed(language, source), source)
     }
 

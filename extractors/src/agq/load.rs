@@ -45,14 +45,14 @@ impl QuerySet {
     }
 
     /// The generic facts (`call`, `assignment`, `external`) these queries may match, so that
-    /// extraction makes only those (see [`crate::GenericFacts`]).
-    pub fn generic_facts(&self) -> crate::GenericFacts {
+    /// extraction makes only those (see [`crate::generic::GenericFacts`]).
+    pub fn generic_facts(&self) -> crate::generic::GenericFacts {
         let shapes: Vec<crate::generic::MatchShape> = self
             .queries
             .iter()
             .map(ReviewedQuery::match_shape)
             .collect();
-        crate::GenericFacts::for_matches(&shapes)
+        crate::generic::GenericFacts::for_matches(&shapes)
     }
 }
 

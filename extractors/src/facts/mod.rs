@@ -4,6 +4,7 @@
 //! values, scope, message) and the `language` property here, so extractors only add what is
 //! specific to the construct. `subject` and `target` stay empty: the engine fills them.
 
+pub(crate) mod anchor;
 pub(crate) mod calls_and_assignments;
 pub(crate) mod clients;
 pub(crate) mod imports;
@@ -19,12 +20,11 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use crate::resolve::deferred::Anchor;
 use crate::syntax;
-use crate::ExtractionInput;
+use anchor::Anchor;
 
 /// Every generic fact, for factories made outside a run.
-static ALL_GENERIC: crate::GenericFacts = crate::GenericFacts::ALL;
+static ALL_GENERIC: crate::generic::GenericFacts = crate::generic::GenericFacts::ALL;
 /// Where a fact's evidence lies: a syntax node, or the [`Anchor`] kept of one when the tree is
 /// gone (`crate::resolve::deferred`).
 pub(crate) trait Located: Copy {
@@ -58,17 +58,12 @@ pub(crate) struct FactFactory<'a> {
     interner: Option<&'a policies::facts::Interner>,
     /// The generic facts made (`call`, `assignment`, `external`): those the run's reviewed
     /// queries may match (`ProjectContext::generic`).
-    generic: &'a crate::GenericFacts,
+    generic: &'a crate::generic::GenericFacts,
 }
 
 impl<'a> FactFactory<'a> {
-    /// A factory for the file of `input`.
-    pub fn new(input: &ExtractionInput<'a>) -> Self {
-        Self::for_file(input.language, input.path, input.source).sharing(input.context)
-    }
-
     /// This factory, sharing the strings many facts hold through `context`'s interner.
-    pub fn sharing(self, context: &'a crate::ProjectContext) -> Self {
+    pub fn sharing(self, context: &'a crate::resolve::context::ProjectContext) -> Self {
         Self {
             interner: Some(context.interner()),
             generic: context.generic(),
@@ -93,7 +88,7 @@ impl<'a> FactFactory<'a> {
 
     /// The generic facts made: reviewed queries, `graph --facts` and `--debug-extractors` read
     /// them, and no policy does.
-    pub fn generic(&self) -> &crate::GenericFacts {
+    pub fn generic(&self) -> &crate::generic::GenericFacts {
         self.generic
     }
 
@@ -102,12 +97,17 @@ impl<'a> FactFactory<'a> {
         PropertyValue::Str(self.shared(text))
     }
 
-    /// A factory for a file of `language` (every generic fact).
-    pub fn for_file(language: crate::Language, file: &'a str, source: &'a str) -> Self {
-        let spec = language.spec();
+    /// A factory for a file of the language named `language`, read by `extractor` (every
+    /// generic fact).
+    pub fn for_file(
+        language: &'static str,
+        extractor: &'static str,
+        file: &'a str,
+        source: &'a str,
+    ) -> Self {
         Self {
-            extractor: spec.extractor,
-            language: spec.name,
+            extractor,
+            language,
             file,
             shared_file: Arc::from(file),
             columns: syntax::Columns::new(source),

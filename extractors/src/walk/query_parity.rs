@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use policies::facts::FactKind;
 use tree_sitter::Tree;
 
-use crate::query::{self, QueryHit};
+use crate::language::Language;
+use crate::query::QueryHit;
 use crate::syntax;
-use crate::Language;
 
 /// A walk: the hits of a tree, with or without the generic patterns.
 pub(crate) type Walk = for<'tree> fn(&'tree Tree, &'tree str, bool) -> Vec<QueryHit<'tree>>;
@@ -72,11 +72,11 @@ pub(crate) fn compare(
     name: &str,
     source: &str,
 ) -> Result<usize, String> {
-    let Some(crate::lang::Backend::TreeSitter(backend)) = Some(&language.spec().backend) else {
+    let Some(crate::language::Backend::TreeSitter(backend)) = Some(&language.spec().backend) else {
         return Err(format!("{name}: not a tree-sitter language"));
     };
     let tree = syntax::parse(backend.grammar, source).ok_or("no tree")?;
-    let compiled = query::compiled(language)
+    let compiled = crate::lang::compiled(language)
         .ok_or("no query")?
         .map_err(|error| error.to_string())?;
     let all = compiled.hits(&tree, source);

@@ -60,17 +60,16 @@ use tree_sitter::{Node, Tree};
 
 use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::facts::imports::{self, ImportSiteAt};
-use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
 use crate::resolve::context::{Declarations, ExtensionMethod, Resolution, TypeIndex};
 use crate::resolve::deferred::{
-    Anchor, Anchors, Finishing, Output, PackedChains, PackedNames, Part, Reader, WalkKinds, Writer,
+    Anchor, Anchors, Finishing, Output, PackedChains, PackedNames, Reader, WalkKinds, Writer,
 };
 use crate::resolve::links::RouteLinks;
 use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children, Fnv};
 use crate::walk::FieldAt::{Any, First, Last};
-use crate::ExtractionInput;
 use walk::{field_child, Child, Kind};
 
 mod bound;
@@ -95,7 +94,7 @@ struct Using<L> {
 /// index ([`PendingUses`], `crate::resolve::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let factory = FactFactory::new(input);
+    let factory = input.fact_factory();
     let root = input.tree.root_node();
     let mut out = Output::new(Anchors::new(root, source, scope_name));
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
@@ -258,7 +257,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         member_calls: pack_member_calls(&calls),
         bound_sites,
     };
-    out.defer(Part::CSharp(Box::new(pending)));
+    out.defer(Box::new(pending));
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
@@ -310,7 +309,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             shared.inherited.append(&mut links.inherited);
         }
     }
-    out.into_facts(input)
+    out.into_facts(&input.deferred)
 }
 
 /// What a C# file needs from the type index, kept from its first pass (`crate::resolve::deferred`).
@@ -1314,6 +1313,32 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     ids: OnceLock::new(),
 };
 
+/// What a C# file declares, for the project's type index.
+pub(crate) fn type_declarations(
+    _path: &str,
+    tree: &Tree,
+    source: &str,
+) -> Option<crate::resolve::context::TypeDeclarations> {
+    let declared = declarations(tree, source);
+    Some(crate::resolve::context::TypeDeclarations::csharp(
+        declared.types,
+        declared.global_usings,
+        declared.global_aliases,
+        declared.constants,
+        declared.extensions,
+    ))
+}
+
+impl crate::resolve::deferred::Part for PendingUses {
+    fn finish(
+        self: Box<Self>,
+        finishing: &mut crate::resolve::deferred::Finishing<'_>,
+        facts: &mut Vec<Fact>,
+    ) {
+        PendingUses::finish(*self, finishing, facts);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{
@@ -1392,7 +1417,7 @@ mod tests {
             ("global using X = A.B;", (true, false)),
             ("using X = global::A.B;", (false, false)),
         ];
-        let grammar = crate::Language::CSharp
+        let grammar = crate::language::Language::CSharp
             .spec()
             .tree_sitter()
             .expect("C# is a tree-sitter language")
@@ -1412,7 +1437,7 @@ mod tests {
     }
 
     crate::walk::query_parity::check_fields_test!(
-        crate::Language::CSharp,
+        crate::language::Language::CSharp,
         &super::WALK_KINDS,
         "LINTEL_CSHARP_WALK_CORPUS",
         100,

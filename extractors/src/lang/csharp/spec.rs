@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of C#.
 const QUERIES: &[QueryFile] = &[
@@ -40,9 +40,13 @@ pub(crate) static CSHARP: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
         extract: crate::lang::csharp::extract,
         compiled: &CSHARP_QUERY,
+        parse_text: None,
+        recovery: &[crate::conditional::first_branches],
+        declarations: Some(super::type_declarations),
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`CSHARP`].
 static CSHARP_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&CSHARP));
+    LazyLock::new(|| CompiledQuery::compile(CSHARP.name, CSHARP.queries, CSHARP.grammar(), true));

@@ -14,11 +14,11 @@ use super::bindings::{Binding, Imported};
 use super::literals::{property_name, string_value};
 use super::{import_calls, FileView};
 use crate::facts::set;
+use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
 use crate::resolve::context::{Request, Resolution};
 use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
-use crate::ExtractionInput;
 
 /// The syntactic form of an import.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -354,7 +354,7 @@ fn is_declaration_file(path: &str) -> bool {
 fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     let strict_null_checks = view.input.context.strict_null_checks(view.input.path);
     // A Vue or Svelte component's template uses what its script imports, unseen by the walk.
-    view.input.language != crate::Language::JavaScript
+    view.input.language != crate::language::Language::JavaScript
         && !crate::lang::ecmascript::single_file_components::is_component(view.input.path)
         && matches!(record.form, ImportForm::Static | ImportForm::ImportEquals)
         && !record.bindings.is_empty()

@@ -7,8 +7,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of JavaScript.
 const QUERIES: &[QueryFile] = &[
@@ -44,9 +44,19 @@ pub(crate) static JAVASCRIPT: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_javascript::LANGUAGE.into(),
         extract: crate::lang::ecmascript::extract,
         compiled: &JAVASCRIPT_QUERY,
+        parse_text: None,
+        recovery: &[],
+        declarations: None,
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`JAVASCRIPT`].
-static JAVASCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&JAVASCRIPT));
+static JAVASCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> = LazyLock::new(|| {
+    CompiledQuery::compile(
+        JAVASCRIPT.name,
+        JAVASCRIPT.queries,
+        JAVASCRIPT.grammar(),
+        true,
+    )
+});

@@ -5,7 +5,7 @@
 //!    `.scm` files, without running the query, which costs more than the walk) and records how
 //!    names are used (`usage`) and the scopes around the matches;
 //! 1. `imports` reads every import, re-export, `require` and dynamic `import()` matched by the
-//!    query, resolves its specifier against the [`crate::ProjectContext`], and records the local
+//!    query, resolves its specifier against the [`crate::resolve::context::ProjectContext`], and records the local
 //!    names it binds (`bindings`; `import_calls` reads what `require` and `import()` results are
 //!    bound to);
 //! 2. `usage` tells value uses from type uses of those names (type-only imports) and which names
@@ -22,6 +22,7 @@
 
 pub(crate) mod calls_and_assignments;
 pub(crate) mod javascript_spec;
+pub(crate) mod request_links;
 pub(crate) mod single_file_components;
 pub(crate) mod typescript_spec;
 
@@ -49,9 +50,9 @@ use std::time::Instant;
 use policies::facts::{Fact, FactKind};
 
 use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::QueryHit;
 use crate::resolve::links::PathConstant;
-use crate::{ExtractionInput, Language};
 
 use bindings::Bindings;
 use imports::ImportRecord;
@@ -103,14 +104,6 @@ impl FileView<'_, '_> {
     }
 }
 
-/// Whether `language` is read by this extractor, which needs no compiled query.
-pub(crate) fn reads_without_query(language: Language) -> bool {
-    matches!(
-        language,
-        Language::TypeScript | Language::Tsx | Language::JavaScript
-    )
-}
-
 /// Extracts the facts of one TypeScript, TSX or JavaScript file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let started = input.query.is_timed().then(Instant::now);
@@ -132,7 +125,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let imports = imports::collect(input, &of_kind(FactKind::Import));
     let view = FileView {
         input,
-        factory: FactFactory::new(input),
+        factory: input.fact_factory(),
         bindings: Bindings::new(&imports),
         usage,
         scopes,

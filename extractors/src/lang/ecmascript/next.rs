@@ -1,5 +1,5 @@
 //! Next.js route handlers: `route` facts of files that Next routes by their place on disk, in a
-//! project that uses Next (`crate::ProjectContext::next_root`).
+//! project that uses Next (`crate::resolve::context::ProjectContext::next_root`).
 //!
 //! - App Router: `app/**/route.(ts|js|tsx|jsx)` (or under `src/app`) serves each HTTP method it
 //!   exports: `export async function GET(…)`, `export const POST = …`, `export const { GET, POST

@@ -10,10 +10,10 @@ use policies::facts::FactKind;
 use tree_sitter::{Node, Tree};
 
 use super::{scope, usage, walk};
-use crate::query::{self, QueryHit};
+use crate::language::Language;
+use crate::query::QueryHit;
 use crate::syntax;
 use crate::syntax::ChildField;
-use crate::Language;
 
 fn sources(root: &Path, found: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(root) else {
@@ -26,9 +26,12 @@ fn sources(root: &Path, found: &mut Vec<PathBuf>) {
             if path.file_name().is_some_and(|name| name != "node_modules") {
                 sources(&path, found);
             }
-        } else if Language::for_path(&path.to_string_lossy())
-            .is_some_and(super::reads_without_query)
-        {
+        } else if Language::for_path(&path.to_string_lossy()).is_some_and(|language| {
+            matches!(
+                language,
+                Language::TypeScript | Language::Tsx | Language::JavaScript
+            )
+        }) {
             found.push(path);
         }
     }
@@ -147,13 +150,13 @@ fn check(path: &Path) -> Result<usize, String> {
         return Ok(0);
     };
     let language = Language::for_path(&name).ok_or("no language")?;
-    let Some(crate::lang::Backend::TreeSitter(backend)) =
+    let Some(crate::language::Backend::TreeSitter(backend)) =
         Some(&language.spec().backend).filter(|_| true)
     else {
         return Err(format!("{name}: not a tree-sitter language"));
     };
     let tree = syntax::parse(backend.grammar, &source).ok_or("no tree")?;
-    let compiled = query::compiled(language)
+    let compiled = crate::lang::compiled(language)
         .ok_or("no query")?
         .map_err(|error| error.to_string())?;
     let all_hits = compiled.hits(&tree, &source);
@@ -331,7 +334,7 @@ o.p = q.r = s;
         source,
     )
     .unwrap_or_else(|| panic!("no tree"));
-    let compiled = match query::compiled(language) {
+    let compiled = match crate::lang::compiled(language) {
         Some(Ok(compiled)) => compiled,
         _ => panic!("no query"),
     };
@@ -349,7 +352,7 @@ fn a_file_is_pruned_unless_an_import_statement_stands_below_the_top_level() {
             source,
         )
         .unwrap_or_else(|| panic!("no tree"));
-        let compiled = match query::compiled(Language::TypeScript) {
+        let compiled = match crate::lang::compiled(Language::TypeScript) {
             Some(Ok(compiled)) => compiled,
             _ => panic!("no query"),
         };
@@ -405,7 +408,7 @@ fn wide_nodes_are_walked_in_order() {
         &source,
     )
     .unwrap_or_else(|| panic!("no tree"));
-    let compiled = match query::compiled(language) {
+    let compiled = match crate::lang::compiled(language) {
         Some(Ok(compiled)) => compiled,
         _ => panic!("no query"),
     };
@@ -418,7 +421,7 @@ fn wide_nodes_are_walked_in_order() {
 #[test]
 fn query_passes_are_timed_only_when_asked() {
     let source = "import { Pool } from 'pg';\nconst pool = new Pool();\nfetch('/x');\n";
-    let mut context = crate::ProjectContext::default();
+    let mut context = crate::resolve::context::ProjectContext::default();
     let quiet = crate::extract_file(&context, "src/a.ts", source)
         .unwrap_or_else(|| panic!("no extraction"));
     assert!(quiet.queries.is_empty());

@@ -7,8 +7,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of TypeScript and TSX.
 const QUERIES: &[QueryFile] = &[
@@ -53,6 +53,10 @@ pub(crate) static TYPESCRIPT: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         extract: crate::lang::ecmascript::extract,
         compiled: &TYPESCRIPT_QUERY,
+        parse_text: None,
+        recovery: &[],
+        declarations: None,
+        script_text: Some(super::single_file_components::script_text),
     }),
 };
 
@@ -66,13 +70,23 @@ pub(crate) static TSX: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
         extract: crate::lang::ecmascript::extract,
         compiled: &TSX_QUERY,
+        parse_text: None,
+        recovery: &[],
+        declarations: None,
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`TYPESCRIPT`].
-static TYPESCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&TYPESCRIPT));
+static TYPESCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> = LazyLock::new(|| {
+    CompiledQuery::compile(
+        TYPESCRIPT.name,
+        TYPESCRIPT.queries,
+        TYPESCRIPT.grammar(),
+        true,
+    )
+});
 
 /// The compiled query of [`TSX`].
 static TSX_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&TSX));
+    LazyLock::new(|| CompiledQuery::compile(TSX.name, TSX.queries, TSX.grammar(), true));

@@ -30,9 +30,9 @@ use policies::facts::FactKind;
 use tree_sitter::{Node, Tree};
 
 use super::usage::{self, Metadata, Usage};
+use crate::language::Language;
 use crate::query::{Field, QueryHit};
 use crate::syntax;
-use crate::Language;
 
 /// The node kinds the walk tells apart; everything else is `Other`. Kinds are compared by name
 /// (as `Node::kind` would), so one entry may stand for several symbol ids.

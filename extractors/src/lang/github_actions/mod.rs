@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue, Strategy};
 
 use crate::facts::{set, FactFactory};
-use crate::DocumentInput;
+use crate::language::DocumentInput;
 
 use yaml::Node;
 
@@ -45,7 +45,12 @@ pub(crate) fn extract(input: &DocumentInput<'_>) -> Result<Vec<Fact>, String> {
             "workflow is not a YAML mapping at line {line}, column {column}"
         ));
     }
-    let factory = FactFactory::for_file(input.language, input.path, input.source);
+    let factory = FactFactory::for_file(
+        input.spec.name,
+        input.spec.extractor,
+        input.path,
+        input.source,
+    );
     let writer = Writer { factory };
     let mut facts = Vec::new();
     let triggers = root

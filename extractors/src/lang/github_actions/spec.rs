@@ -2,7 +2,7 @@
 //! root): read with `yaml-rust2`'s marked event parser, not tree-sitter; extraction in
 //! `crate::lang::github_actions`. Facts carry `language: yaml` and the extractor name `github-actions`.
 
-use crate::lang::{Backend, LanguageSpec};
+use crate::language::{Backend, LanguageSpec};
 
 /// GitHub Actions workflows.
 pub(crate) static GITHUB_ACTIONS: LanguageSpec = LanguageSpec {

@@ -26,12 +26,11 @@ use tree_sitter::Node;
 
 use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::facts::imports::{self, ImportSite};
-use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::Field;
 use crate::resolve::context::Resolution;
 use crate::source_scope;
 use crate::syntax::{self, named_children};
-use crate::ExtractionInput;
 
 /// Extracts the facts of one Go file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
@@ -43,7 +42,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         route_syntax = found;
         hits
     });
-    let factory = FactFactory::new(input);
+    let factory = input.fact_factory();
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut facts = Vec::new();

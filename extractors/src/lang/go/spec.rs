@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of Go.
 const QUERIES: &[QueryFile] = &[
@@ -36,9 +36,13 @@ pub(crate) static GO: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_go::LANGUAGE.into(),
         extract: crate::lang::go::extract,
         compiled: &GO_QUERY,
+        parse_text: None,
+        recovery: &[],
+        declarations: None,
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`GO`].
 static GO_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&GO));
+    LazyLock::new(|| CompiledQuery::compile(GO.name, GO.queries, GO.grammar(), true));

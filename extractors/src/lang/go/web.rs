@@ -39,10 +39,10 @@ use crate::facts::calls_and_assignments::FileSyntax;
 use crate::facts::web::{self, join_path, HttpCallSite, RouteSite};
 use crate::facts::FactFactory;
 use crate::lang::go::walk::RouteSyntax;
+use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
 use crate::resolve::links::{RouteLinks, RouterMember, RouterMount, RouterRef};
 use crate::syntax::{self, named_children};
-use crate::ExtractionInput;
 
 /// How deep group receivers are followed.
 const MAX_GROUP_DEPTH: usize = 16;

@@ -14,16 +14,15 @@ use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
 use crate::facts::clients::{ClientMatcher, ClientUse};
-use crate::facts::FactFactory;
 use crate::lang::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm};
+use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
 use crate::resolve::context::Declarations;
-use crate::resolve::deferred::{Anchors, Output, PackedNames, Part, Prune, WalkKinds};
+use crate::resolve::deferred::{Anchors, Output, PackedNames, Prune, WalkKinds};
 use crate::source_scope;
 use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 use crate::walk::FieldAt::{Any, First, Last};
-use crate::ExtractionInput;
 
 /// The statements a Java walk may step over: the trigger words are the matcher's and the last
 /// names of the clients' types and calls.
@@ -45,7 +44,7 @@ fn prune() -> &'static Prune {
 /// second pass (`crate::resolve::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let factory = FactFactory::new(input);
+    let factory = input.fact_factory();
     let root = input.tree.root_node();
     let mut out = Output::new(Anchors::new(root, source, scope_name));
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
@@ -140,7 +139,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         clients,
         rules: crate::catalogue::catalogue().libraries("java"),
     };
-    out.defer(Part::Jvm(Box::new(pending)));
+    out.defer(Box::new(pending));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -156,7 +155,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     }
     out.facts
         .extend(crate::lang::jvm::spring::facts(&factory, &hits, &file));
-    out.into_facts(input)
+    out.into_facts(&input.deferred)
 }
 
 /// A possible client site: its node, use and name as written (the first string argument of a
@@ -311,6 +310,17 @@ const TYPE_KINDS: [&str; 5] = [
 /// The kinds of the one walk that finds first uses, dotted chains and scopes.
 /// The extractor's walk of `tree` alone, with `visit` called on the way (for the matcher's
 /// comparison with the query files).
+/// What a Java file declares, for the project's type index.
+pub(crate) fn type_declarations(
+    _path: &str,
+    tree: &Tree,
+    source: &str,
+) -> Option<crate::resolve::context::TypeDeclarations> {
+    Some(crate::resolve::context::TypeDeclarations::jvm(
+        declarations(tree, source),
+    ))
+}
+
 #[cfg(test)]
 pub(crate) fn walk<'tree>(
     tree: &'tree Tree,
@@ -367,7 +377,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
 #[cfg(test)]
 mod field_tests {
     crate::walk::query_parity::check_fields_test!(
-        crate::Language::Java,
+        crate::language::Language::Java,
         &super::WALK_KINDS,
         "LINTEL_JAVA_WALK_CORPUS",
         20,

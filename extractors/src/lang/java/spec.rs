@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of Java.
 const QUERIES: &[QueryFile] = &[
@@ -36,9 +36,13 @@ pub(crate) static JAVA: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_java::LANGUAGE.into(),
         extract: crate::lang::java::extract,
         compiled: &JAVA_QUERY,
+        parse_text: None,
+        recovery: &[],
+        declarations: Some(super::type_declarations),
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`JAVA`].
 static JAVA_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&JAVA));
+    LazyLock::new(|| CompiledQuery::compile(JAVA.name, JAVA.queries, JAVA.grammar(), true));

@@ -20,6 +20,8 @@
 
 pub(crate) mod spring;
 
+pub(crate) use crate::resolve::deferred::chains::ChainKinds;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use policies::facts::Fact;
@@ -517,91 +519,6 @@ fn declaring_file<'index>(
         .map(String::as_str)
 }
 
-/// The node kinds of dotted chains in one grammar.
-pub(crate) struct ChainKinds<'kinds> {
-    pub chain: &'kinds [&'kinds str],
-    pub leaf: &'kinds [&'kinds str],
-    pub ignored: &'kinds [&'kinds str],
-    pub skipped: &'kinds [&'kinds str],
-}
-
-/// The grammar's kind ids of a [`ChainKinds`] (one name may stand for several ids), so that
-/// reading a chain compares numbers, not kind names.
-#[derive(Debug, Default)]
-pub(crate) struct ChainIds {
-    pub chain: Vec<u16>,
-    pub leaf: Vec<u16>,
-    pub ignored: Vec<u16>,
-}
-
-/// The leaf texts of a chain node in order, `None` unless its named descendants are all chain
-/// or leaf nodes (ignored subtrees and comments left out). `pending` is a buffer, reused.
-pub(crate) fn chain_segments<'tree>(
-    node: Node<'tree>,
-    source: &str,
-    kinds: &ChainIds,
-    pending: &mut Vec<Node<'tree>>,
-) -> Option<Vec<String>> {
-    let text = crate::syntax::text(node, source);
-    if cannot_be_chain(text) {
-        return None;
-    }
-    let kind = node.kind_id();
-    if kinds.leaf.contains(&kind) {
-        return Some(vec![text.to_owned()]);
-    }
-    if !kinds.chain.contains(&kind) {
-        return None;
-    }
-    // The named descendants in preorder, entering chain nodes only, by index (chains are
-    // narrow: a cursor's steps would cost more).
-    let mut segments = Vec::new();
-    pending.clear();
-    push_named_children_reversed(node, pending);
-    while let Some(current) = pending.pop() {
-        if current.is_extra() {
-            continue;
-        }
-        let kind = current.kind_id();
-        if kinds.ignored.contains(&kind) {
-        } else if kinds.leaf.contains(&kind) {
-            segments.push(crate::syntax::text(current, source).to_owned());
-        } else if kinds.chain.contains(&kind) {
-            push_named_children_reversed(current, pending);
-        } else {
-            return None;
-        }
-    }
-    Some(segments)
-}
-
-/// Pushes the named children of `node`, the first on top.
-fn push_named_children_reversed<'tree>(node: Node<'tree>, pending: &mut Vec<Node<'tree>>) {
-    pending.extend(
-        (0..node.named_child_count())
-            .rev()
-            .filter_map(|index| node.named_child(index)),
-    );
-}
-
-/// Whether a node's text shows at once that it is no chain: a chain's text is names, dots,
-/// `?`, `:` and spaces, with type arguments, comments and backticked names (from a `<`, `/` or
-/// backtick on, anything may follow), so a bracket, quote, `=`, `+`, `,`, `;` or `!` before the
-/// first of those means some other node is inside (a call, an index, a literal). Most
-/// navigations are `a.b(…).c`, rejected without a second walk. One pass that stops at the first
-/// telling byte: every member access below a chain of thousands of calls asks.
-pub(crate) fn cannot_be_chain(text: &str) -> bool {
-    for byte in text.bytes() {
-        match byte {
-            b'<' | b'/' | b'`' => return false,
-            b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'"' | b'\'' | b'=' | b'+' | b',' | b';'
-            | b'!' => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
 /// Resolves `a.b.C` (or a member `a.b.C.D.e`) to the file declaring the outermost type.
 pub(crate) fn resolve_type_path(index: &TypeIndex, path: &str, importer: &str) -> Resolution {
     // Each split is `package.Name` with the package a prefix of the path and the name the
@@ -726,5 +643,15 @@ fn with_rest(base: String, rest: &str) -> String {
         base
     } else {
         format!("{base}.{rest}")
+    }
+}
+
+impl crate::resolve::deferred::Part for PendingJvm {
+    fn finish(
+        self: Box<Self>,
+        finishing: &mut crate::resolve::deferred::Finishing<'_>,
+        facts: &mut Vec<Fact>,
+    ) {
+        PendingJvm::finish(*self, finishing, facts);
     }
 }

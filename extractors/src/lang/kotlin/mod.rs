@@ -15,15 +15,14 @@ use policies::facts::{Fact, FactKind};
 use tree_sitter::{Node, Tree};
 
 use crate::facts::clients::{ClientMatcher, ClientRule, ClientUse};
-use crate::facts::FactFactory;
 use crate::lang::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm};
+use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
 use crate::resolve::context::Declarations;
-use crate::resolve::deferred::{Anchors, Output, PackedNames, Part, WalkKinds};
+use crate::resolve::deferred::{Anchors, Output, PackedNames, WalkKinds};
 use crate::source_scope;
 use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
-use crate::ExtractionInput;
 
 /// `source` with each context parameter list that starts a line rewritten in place, or `None`
 /// when it has none. tree-sitter-kotlin-ng reads neither the named context parameters of Kotlin
@@ -249,7 +248,7 @@ fn context_list(line: &str) -> Option<String> {
 /// second pass (`crate::resolve::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;
-    let factory = FactFactory::new(input);
+    let factory = input.fact_factory();
     let root = input.tree.root_node();
     let mut out = Output::new(Anchors::new(root, source, scope_name));
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
@@ -313,7 +312,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         clients,
         rules,
     };
-    out.defer(Part::Jvm(Box::new(pending)));
+    out.defer(Box::new(pending));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -328,7 +327,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         ));
     }
     crate::lang::kotlin::web::facts(input, &factory, &hits, &file, &mut out);
-    out.into_facts(input)
+    out.into_facts(&input.deferred)
 }
 
 /// A possible client site: its node, use and name as written.
@@ -713,13 +712,30 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     ids: OnceLock::new(),
 };
 
+/// What a Kotlin file declares, for the project's type index. A Kotlin script
+/// (`build.gradle.kts`, `*.main.kts`) declares nothing other files can import: its top-level
+/// `val`s are the script's own, not members of one default package that every build script of
+/// the project shares.
+pub(crate) fn type_declarations(
+    path: &str,
+    tree: &Tree,
+    source: &str,
+) -> Option<crate::resolve::context::TypeDeclarations> {
+    if path.ends_with(".kts") {
+        return None;
+    }
+    Some(crate::resolve::context::TypeDeclarations::jvm(
+        declarations(tree, source),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::declarations;
     use crate::syntax;
 
     fn declared(source: &str) -> Vec<String> {
-        let grammar = crate::Language::Kotlin
+        let grammar = crate::language::Language::Kotlin
             .spec()
             .tree_sitter()
             .map(|backend| backend.grammar);

@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of Kotlin.
 const QUERIES: &[QueryFile] = &[
@@ -36,9 +36,17 @@ pub(crate) static KOTLIN: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
         extract: crate::lang::kotlin::extract,
         compiled: &KOTLIN_QUERY,
+        parse_text: None,
+        recovery: &[
+            super::without_context_parameters,
+            super::without_multi_dollar_prefixes,
+            super::without_accessor_annotations,
+        ],
+        declarations: Some(super::type_declarations),
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`KOTLIN`].
 static KOTLIN_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&KOTLIN));
+    LazyLock::new(|| CompiledQuery::compile(KOTLIN.name, KOTLIN.queries, KOTLIN.grammar(), true));

@@ -36,12 +36,12 @@ use tree_sitter::Node;
 use crate::facts::calls_and_assignments::FileSyntax;
 use crate::facts::web::{self, join_path, HttpCallSite, RouteSite};
 use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
-use crate::resolve::deferred::{Finishing, Output, Part};
+use crate::resolve::deferred::{Finishing, Output};
 use crate::resolve::links::{RouteLinks, RouterMember, RouterPrefix, RouterRef};
 use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
-use crate::ExtractionInput;
 
 /// How deep nested resource classes are followed.
 const MAX_RESOURCE_DEPTH: usize = 8;
@@ -78,13 +78,13 @@ pub(crate) fn facts(
                         resource,
                     }) => {
                         let (line, column) = syntax::start_position(site.node, file.source);
-                        out.defer(Part::KtorResource(Box::new(PendingResource {
+                        out.defer(Box::new(PendingResource {
                             outer,
                             resource,
                             line,
                             column,
                             fact: web::route_fact(factory, &site),
-                        })));
+                        }));
                     }
                     None => {}
                 }
@@ -839,6 +839,16 @@ fn okhttp_method(url_call: Node<'_>, source: &str) -> String {
         }
     }
     verbs.pop().unwrap_or_else(|| "GET".to_owned())
+}
+
+impl crate::resolve::deferred::Part for PendingResource {
+    fn finish(
+        self: Box<Self>,
+        finishing: &mut crate::resolve::deferred::Finishing<'_>,
+        facts: &mut Vec<Fact>,
+    ) {
+        PendingResource::finish(*self, finishing, facts);
+    }
 }
 
 #[cfg(test)]

@@ -21,20 +21,19 @@ use tree_sitter::Node;
 
 use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::facts::imports::{self, ImportSite};
-use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::Field;
 use crate::resolve::context::Resolution;
 use crate::source_scope;
 use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
-use crate::ExtractionInput;
 
 /// Extracts the facts of one Python file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let hits = input.query.walked(|| {
         crate::lang::python::walk::hits(input.tree, input.source, input.context.generic_facts())
     });
-    let factory = FactFactory::new(input);
+    let factory = input.fact_factory();
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, input.source, scope_name);
     let mut bindings = BTreeMap::new();

@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of Python.
 const QUERIES: &[QueryFile] = &[
@@ -36,9 +36,13 @@ pub(crate) static PYTHON: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_python::LANGUAGE.into(),
         extract: crate::lang::python::extract,
         compiled: &PYTHON_QUERY,
+        parse_text: Some(super::parse_text),
+        recovery: &[],
+        declarations: None,
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`PYTHON`].
 static PYTHON_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&PYTHON));
+    LazyLock::new(|| CompiledQuery::compile(PYTHON.name, PYTHON.queries, PYTHON.grammar(), true));

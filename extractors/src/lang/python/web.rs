@@ -39,6 +39,7 @@ use tree_sitter::Node;
 use crate::facts::calls_and_assignments::FileSyntax;
 use crate::facts::web::{self, join_path, HttpCallSite, RouteSite};
 use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
 use crate::resolve::context::Resolution;
 use crate::resolve::links::{
@@ -46,7 +47,6 @@ use crate::resolve::links::{
 };
 use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
-use crate::ExtractionInput;
 
 /// What the file binds and imports, for prefixes and frameworks.
 struct Routers<'a> {

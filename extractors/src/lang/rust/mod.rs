@@ -27,13 +27,12 @@ use tree_sitter::Node;
 
 use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::facts::imports::{self, ImportSite};
-use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::Field;
 use crate::resolve::context::paths::{file_name, join, parent_dir};
 use crate::resolve::context::{Crate, Resolution};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
-use crate::ExtractionInput;
 
 /// Use trees nest rarely; deeper input is ignored rather than risking the stack.
 const MAX_USE_DEPTH: usize = 32;
@@ -51,7 +50,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let hits = input.query.walked(|| {
         crate::lang::rust::walk::hits(input.tree, source, input.context.generic_facts())
     });
-    let factory = FactFactory::new(input);
+    let factory = input.fact_factory();
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let crates = input.context.crates();

@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of Rust.
 const QUERIES: &[QueryFile] = &[
@@ -36,9 +36,13 @@ pub(crate) static RUST: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_rust::LANGUAGE.into(),
         extract: crate::lang::rust::extract,
         compiled: &RUST_QUERY,
+        parse_text: None,
+        recovery: &[],
+        declarations: None,
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`RUST`].
 static RUST_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&RUST));
+    LazyLock::new(|| CompiledQuery::compile(RUST.name, RUST.queries, RUST.grammar(), true));

@@ -14,17 +14,16 @@ pub(crate) mod web;
 use std::collections::HashSet;
 
 use policies::facts::{Fact, FactKind};
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::facts::imports::{self, ImportSite};
 use crate::facts::FactFactory;
+use crate::language::ExtractionInput;
 use crate::query::Field;
 use crate::resolve::context::Resolution;
 use crate::source_scope;
-use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
-use crate::ExtractionInput;
 
 /// `source` with each `#warning(…)` and `#error(…)` line blanked to spaces (every byte keeps
 /// its offset, line breaks are kept), or `None` when it has none. Swift allows these compiler
@@ -50,7 +49,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let hits = input.query.walked(|| {
         crate::lang::swift::walk::hits(input.tree, source, input.context.generic_facts())
     });
-    let factory = FactFactory::new(input);
+    let factory = input.fact_factory();
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut facts = Vec::new();
@@ -289,73 +288,4 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         }
         _ => None,
     }
-}
-
-/// One SwiftPM target of a `Package.swift`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PackageTarget {
-    /// The target (module) name.
-    pub name: String,
-    /// Its `path:` argument, relative to the package folder.
-    pub path: Option<String>,
-    /// Whether it is a `.testTarget` (default folder `Tests/<name>`).
-    pub is_test: bool,
-}
-
-/// The `.target(name:path:)`, `.executableTarget(…)` and `.testTarget(…)` calls of a
-/// `Package.swift`, read from its syntax tree (never executed).
-pub(crate) fn package_targets(tree: &Tree, source: &str) -> Vec<PackageTarget> {
-    let mut targets = Vec::new();
-    for node in syntax::descendants(tree.root_node()) {
-        if node.kind() == "call_expression" {
-            if let Some(target) = read_target(node, source) {
-                targets.push(target);
-            }
-        }
-    }
-    targets
-}
-
-fn read_target(call: Node<'_>, source: &str) -> Option<PackageTarget> {
-    let children = named_children(call);
-    let callee = children.first()?;
-    if callee.kind() != "prefix_expression" {
-        return None;
-    }
-    let function = syntax::text(callee.child_field("target")?, source);
-    let is_test = match function {
-        "target" | "executableTarget" | "macro" | "plugin" => false,
-        "testTarget" => true,
-        _ => return None,
-    };
-    let arguments = children
-        .iter()
-        .find(|child| child.kind() == "call_suffix")
-        .and_then(|suffix| named_children(*suffix).into_iter().next())?;
-    let mut name = None;
-    let mut path = None;
-    for argument in named_children(arguments) {
-        let label = argument
-            .child_field("name")
-            .map(|label| syntax::text(label, source));
-        let value = argument
-            .child_field("value")
-            .filter(|value| value.kind() == "line_string_literal")
-            .map(|value| {
-                named_children(value)
-                    .into_iter()
-                    .map(|part| syntax::text(part, source))
-                    .collect::<String>()
-            });
-        match label {
-            Some("name") => name = value,
-            Some("path") => path = value,
-            _ => {}
-        }
-    }
-    Some(PackageTarget {
-        name: name?,
-        path,
-        is_test,
-    })
 }

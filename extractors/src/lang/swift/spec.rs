@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
-use crate::lang::{Backend, LanguageSpec, QueryFile, TreeSitterBackend};
-use crate::query::CompiledQuery;
+use crate::language::{Backend, LanguageSpec, TreeSitterBackend};
+use crate::query::{CompiledQuery, QueryFile};
 
 /// The query files of Swift.
 const QUERIES: &[QueryFile] = &[
@@ -36,9 +36,16 @@ pub(crate) static SWIFT: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_swift::LANGUAGE.into(),
         extract: crate::lang::swift::extract,
         compiled: &SWIFT_QUERY,
+        parse_text: None,
+        recovery: &[
+            super::without_diagnostics,
+            crate::conditional::without_directives,
+        ],
+        declarations: None,
+        script_text: None,
     }),
 };
 
 /// The compiled query of [`SWIFT`].
 static SWIFT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
-    LazyLock::new(|| CompiledQuery::compile(&SWIFT));
+    LazyLock::new(|| CompiledQuery::compile(SWIFT.name, SWIFT.queries, SWIFT.grammar(), true));

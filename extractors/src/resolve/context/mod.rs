@@ -9,11 +9,11 @@
 mod cargo;
 mod csproj;
 mod datastores;
-mod gitattributes;
 mod go;
 mod jsonc;
 mod next;
 pub(crate) mod paths;
+pub mod probes;
 mod python;
 mod read;
 mod resolve;
@@ -27,14 +27,15 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
+pub use crate::gitattributes::GitAttributes;
 pub(crate) use cargo::{Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
-pub use gitattributes::GitAttributes;
 pub(crate) use resolve::Resolution;
+pub use type_index::TypeDeclarations;
 pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, TypeIndex};
 pub(crate) use workspace::Request;
 
-use crate::probes::{Probe, Setting};
+use crate::resolve::context::probes::{Probe, Setting};
 use datastores::Datastores;
 use tsconfig::{CompilerPaths, ConfigLoader};
 use workspace::WorkspacePackage;
@@ -118,16 +119,16 @@ impl ProjectContext {
     /// Switches every generic `call`, `assignment` and `external` fact on or off (on by
     /// default).
     pub fn set_generic_facts(&mut self, enabled: bool) {
-        self.set_generic(crate::GenericFacts::all_or_none(enabled));
+        self.set_generic(crate::generic::GenericFacts::all_or_none(enabled));
     }
 
     /// Sets the generic facts extracted: those the run's reviewed queries may match.
-    pub fn set_generic(&mut self, generic: crate::GenericFacts) {
+    pub fn set_generic(&mut self, generic: crate::generic::GenericFacts) {
         self.generic = AllByDefault(generic);
     }
 
     /// The generic facts extracted.
-    pub fn generic(&self) -> &crate::GenericFacts {
+    pub fn generic(&self) -> &crate::generic::GenericFacts {
         &self.generic.0
     }
 
@@ -258,7 +259,7 @@ impl ProjectContext {
         name: Option<&str>,
     ) -> Resolution {
         let answer = self.resolve_python_unrecorded(importer, level, module, name);
-        crate::probes::record(|| Probe::Python {
+        crate::resolve::context::probes::record(|| Probe::Python {
             importer: importer.to_owned(),
             level,
             module: module.to_owned(),
@@ -282,7 +283,7 @@ impl ProjectContext {
     /// Resolves a Go import path in the build of `importer`'s module (see `go`).
     pub(crate) fn resolve_go(&self, importer: &str, import_path: &str) -> Resolution {
         let answer = self.resolve_go_unrecorded(importer, import_path);
-        crate::probes::record(|| Probe::Go {
+        crate::resolve::context::probes::record(|| Probe::Go {
             importer: importer.to_owned(),
             path: import_path.to_owned(),
             answer: answer.answer(),
@@ -298,7 +299,7 @@ impl ProjectContext {
     /// Resolves a Swift `import Module` (see `swift`).
     pub(crate) fn resolve_swift(&self, module: &str) -> Resolution {
         let answer = self.resolve_swift_unrecorded(module);
-        crate::probes::record(|| Probe::Swift {
+        crate::resolve::context::probes::record(|| Probe::Swift {
             module: module.to_owned(),
             answer: answer.answer(),
         });
@@ -313,9 +314,9 @@ impl ProjectContext {
     /// The folder of a project Swift module (its files are the module).
     pub(crate) fn swift_module_folder(&self, module: &str) -> Option<&str> {
         let answer = self.swift_module_folder_unrecorded(module);
-        crate::probes::record(|| Probe::SwiftFolder {
+        crate::resolve::context::probes::record(|| Probe::SwiftFolder {
             module: module.to_owned(),
-            answer: crate::probes::text(&answer),
+            answer: crate::resolve::context::probes::text(&answer),
         });
         answer
     }
@@ -325,23 +326,33 @@ impl ProjectContext {
         self.swift.folder(module)
     }
 
-    /// The answer to a per-file setting question, as [`crate::probes`] records it.
+    /// The answer to a per-file setting question, as [`crate::resolve::context::probes`] records it.
     pub(crate) fn setting_unrecorded(&self, setting: Setting, file: &str) -> String {
         match setting {
-            Setting::PreservesImports => crate::probes::text(&self.preserves_imports_of(file)),
-            Setting::StrictNullChecks => crate::probes::text(&self.strict_null_checks_of(file)),
-            Setting::Prisma => crate::probes::text(&self.datastores.prisma_category(file)),
-            Setting::Drizzle => crate::probes::text(&self.datastores.drizzle_category(file)),
-            Setting::Django => crate::probes::text(&self.datastores.django_category(file)),
-            Setting::NextRoot => crate::probes::text(&self.next.root_of(file)),
+            Setting::PreservesImports => {
+                crate::resolve::context::probes::text(&self.preserves_imports_of(file))
+            }
+            Setting::StrictNullChecks => {
+                crate::resolve::context::probes::text(&self.strict_null_checks_of(file))
+            }
+            Setting::Prisma => {
+                crate::resolve::context::probes::text(&self.datastores.prisma_category(file))
+            }
+            Setting::Drizzle => {
+                crate::resolve::context::probes::text(&self.datastores.drizzle_category(file))
+            }
+            Setting::Django => {
+                crate::resolve::context::probes::text(&self.datastores.django_category(file))
+            }
+            Setting::NextRoot => crate::resolve::context::probes::text(&self.next.root_of(file)),
         }
     }
 
     /// Records a per-file setting question.
     fn record_setting(&self, setting: Setting, file: &str) {
-        if crate::probes::is_recording() {
+        if crate::resolve::context::probes::is_recording() {
             let answer = self.setting_unrecorded(setting, file);
-            crate::probes::record(|| Probe::Setting {
+            crate::resolve::context::probes::record(|| Probe::Setting {
                 setting,
                 file: file.to_owned(),
                 answer,
@@ -353,12 +364,12 @@ impl ProjectContext {
     /// ([`crate::FirstPass::take_declarations`], [`crate::read_declarations`]). Add every such
     /// file of the project, extracted or not, before finishing any extraction
     /// ([`crate::FirstPass::finish`]): imports resolve against the whole index.
-    pub fn add_declarations(&mut self, path: &str, declarations: crate::TypeDeclarations) {
+    pub fn add_declarations(&mut self, path: &str, declarations: TypeDeclarations) {
         self.csharp_project_globals.take();
         self.csharp_project_aliases.take();
         match declarations.0 {
-            crate::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
-            crate::Declared::CSharp {
+            type_index::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
+            type_index::Declared::CSharp {
                 declarations,
                 global_usings,
                 global_aliases,
@@ -379,19 +390,19 @@ impl ProjectContext {
 
     /// The Java and Kotlin type index.
     pub(crate) fn jvm_types(&self) -> &TypeIndex {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         &self.jvm
     }
 
     /// The C# type index.
     pub(crate) fn csharp_types(&self) -> &TypeIndex {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         &self.csharp
     }
 
     /// The global usings the C# project file nearest above `file` gives it (`csproj`).
     pub(crate) fn csharp_project_usings(&self, file: &str) -> Option<&ProjectUsings> {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         self.csharp_projects.usings_of(file)
     }
 
@@ -399,7 +410,7 @@ impl ProjectContext {
     /// `project` (from [`ProjectContext::csharp_project_of`]); with no project, those of every
     /// file.
     pub(crate) fn csharp_project_global_usings(&self, project: Option<&str>) -> &BTreeSet<String> {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         static NONE: BTreeSet<String> = BTreeSet::new();
         let Some(project) = project else {
             return self.csharp.global_usings();
@@ -429,7 +440,7 @@ impl ProjectContext {
         &self,
         project: Option<&str>,
     ) -> &BTreeMap<String, String> {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         static NONE: BTreeMap<String, String> = BTreeMap::new();
         let by_project = self.csharp_project_aliases.get_or_init(|| {
             let mut by_project: BTreeMap<Option<String>, BTreeMap<String, String>> =
@@ -451,21 +462,21 @@ impl ProjectContext {
     /// Whether code of the C# project `from` (from [`ProjectContext::csharp_project_of`]) can
     /// see the public types of the file `to` ([`csproj::CSharpProjects::sees`]).
     pub(crate) fn csharp_project_sees(&self, from: Option<&str>, to: &str) -> bool {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         let projects = &self.csharp_projects;
         projects.sees(from, projects.project_of(to), true)
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
     pub(crate) fn csharp_project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         self.csharp_projects.project_of(file)
     }
 
     /// Whether the C# file `from` can see a type of the file `to` (`public` or not) through
     /// its project's references (`csproj`).
     pub(crate) fn csharp_sees(&self, from: &str, to: &str, is_public: bool) -> bool {
-        crate::probes::record(|| Probe::Whole);
+        crate::resolve::context::probes::record(|| Probe::Whole);
         let projects = &self.csharp_projects;
         projects.sees(
             projects.project_of(from),
@@ -476,7 +487,7 @@ impl ProjectContext {
 
     /// The Rust crates.
     pub(crate) fn crates(&self) -> &Crates {
-        crate::probes::record(|| Probe::Files);
+        crate::resolve::context::probes::record(|| Probe::Files);
         &self.crates
     }
 
@@ -576,10 +587,10 @@ impl ProjectContext {
 
 /// The generic facts of a context: every one unless set otherwise.
 #[derive(Debug)]
-struct AllByDefault(crate::GenericFacts);
+struct AllByDefault(crate::generic::GenericFacts);
 
 impl Default for AllByDefault {
     fn default() -> Self {
-        Self(crate::GenericFacts::ALL)
+        Self(crate::generic::GenericFacts::ALL)
     }
 }

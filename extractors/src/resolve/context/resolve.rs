@@ -55,7 +55,7 @@ pub(crate) enum Resolution {
 }
 
 impl Resolution {
-    /// The answer as [`crate::probes`] records it (plain text: no escaping to pay for on every
+    /// The answer as [`crate::resolve::context::probes`] records it (plain text: no escaping to pay for on every
     /// cached file's every import).
     pub(crate) fn answer(&self) -> String {
         match self {
@@ -71,11 +71,13 @@ impl ProjectContext {
     /// `exports`/`imports` conditions (`require` or `import`).
     pub(crate) fn resolve(&self, importer: &str, specifier: &str, request: Request) -> Resolution {
         let answer = self.resolve_unrecorded(importer, specifier, request);
-        crate::probes::record(|| crate::probes::Probe::Module {
-            importer: importer.to_owned(),
-            specifier: specifier.to_owned(),
-            require: request == Request::Require,
-            answer: answer.answer(),
+        crate::resolve::context::probes::record(|| {
+            crate::resolve::context::probes::Probe::Module {
+                importer: importer.to_owned(),
+                specifier: specifier.to_owned(),
+                require: request == Request::Require,
+                answer: answer.answer(),
+            }
         });
         answer
     }

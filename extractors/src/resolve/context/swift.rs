@@ -4,11 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use tree_sitter::{Node, Tree};
+
 use super::paths::{file_name, is_within, join, parent_dir};
 use super::read::ConfigReader;
 use super::Resolution;
-use crate::lang::SWIFT;
-use crate::syntax;
+use crate::syntax::{self, named_children, ChildField};
 
 /// The Swift modules of the project.
 #[derive(Debug, Default)]
@@ -44,14 +45,11 @@ impl SwiftModules {
             let Some(text) = reader.read(manifest) else {
                 continue;
             };
-            let Some(backend) = SWIFT.tree_sitter() else {
-                continue;
-            };
-            let Some(tree) = syntax::parse(backend.grammar, &text) else {
+            let Some(tree) = syntax::parse(|| tree_sitter_swift::LANGUAGE.into(), &text) else {
                 continue;
             };
             let package_folder = parent_dir(manifest);
-            for target in crate::lang::swift::package_targets(&tree, &text) {
+            for target in package_targets(&tree, &text) {
                 let default_folder = if target.is_test {
                     format!("Tests/{}", target.name)
                 } else {
@@ -104,4 +102,73 @@ impl SwiftModules {
             .or_else(|| self.folders.get(module))
             .map(|(_, folder)| folder.as_str())
     }
+}
+
+/// One SwiftPM target of a `Package.swift`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PackageTarget {
+    /// The target (module) name.
+    pub name: String,
+    /// Its `path:` argument, relative to the package folder.
+    pub path: Option<String>,
+    /// Whether it is a `.testTarget` (default folder `Tests/<name>`).
+    pub is_test: bool,
+}
+
+/// The `.target(name:path:)`, `.executableTarget(…)` and `.testTarget(…)` calls of a
+/// `Package.swift`, read from its syntax tree (never executed).
+fn package_targets(tree: &Tree, source: &str) -> Vec<PackageTarget> {
+    let mut targets = Vec::new();
+    for node in syntax::descendants(tree.root_node()) {
+        if node.kind() == "call_expression" {
+            if let Some(target) = read_target(node, source) {
+                targets.push(target);
+            }
+        }
+    }
+    targets
+}
+
+fn read_target(call: Node<'_>, source: &str) -> Option<PackageTarget> {
+    let children = named_children(call);
+    let callee = children.first()?;
+    if callee.kind() != "prefix_expression" {
+        return None;
+    }
+    let function = syntax::text(callee.child_field("target")?, source);
+    let is_test = match function {
+        "target" | "executableTarget" | "macro" | "plugin" => false,
+        "testTarget" => true,
+        _ => return None,
+    };
+    let arguments = children
+        .iter()
+        .find(|child| child.kind() == "call_suffix")
+        .and_then(|suffix| named_children(*suffix).into_iter().next())?;
+    let mut name = None;
+    let mut path = None;
+    for argument in named_children(arguments) {
+        let label = argument
+            .child_field("name")
+            .map(|label| syntax::text(label, source));
+        let value = argument
+            .child_field("value")
+            .filter(|value| value.kind() == "line_string_literal")
+            .map(|value| {
+                named_children(value)
+                    .into_iter()
+                    .map(|part| syntax::text(part, source))
+                    .collect::<String>()
+            });
+        match label {
+            Some("name") => name = value,
+            Some("path") => path = value,
+            _ => {}
+        }
+    }
+    Some(PackageTarget {
+        name: name?,
+        path,
+        is_test,
+    })
 }

@@ -273,6 +273,58 @@ impl TypeIndex {
     }
 }
 
+/// What a Java, Kotlin or C# file declares, for the project's type indexes
+/// ([`super::ProjectContext::add_declarations`]): its packages or namespaces and top-level types (Kotlin:
+/// top-level functions, properties, type aliases and the `@file:JvmName` facade; C#: `global
+/// using` namespaces, `const string` fields and the extension methods of static classes).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TypeDeclarations(pub(super) Declared);
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(super) enum Declared {
+    Jvm(Declarations),
+    CSharp {
+        declarations: Declarations,
+        global_usings: Vec<String>,
+        global_aliases: Vec<(String, String)>,
+        constants: Vec<(String, String)>,
+        extensions: Vec<ExtensionMethod>,
+    },
+}
+
+impl TypeDeclarations {
+    /// What a Java or Kotlin file declares.
+    pub(crate) fn jvm(declarations: Declarations) -> Self {
+        Self(Declared::Jvm(declarations))
+    }
+
+    /// What a C# file declares.
+    pub(crate) fn csharp(
+        declarations: Declarations,
+        global_usings: Vec<String>,
+        global_aliases: Vec<(String, String)>,
+        constants: Vec<(String, String)>,
+        extensions: Vec<ExtensionMethod>,
+    ) -> Self {
+        Self(Declared::CSharp {
+            declarations,
+            global_usings,
+            global_aliases,
+            constants,
+            extensions,
+        })
+    }
+
+    /// The `(namespace, type)` pairs of the file's top-level C# types; `None` for Java and
+    /// Kotlin.
+    pub(crate) fn csharp_types(&self) -> Option<&Declarations> {
+        match &self.0 {
+            Declared::CSharp { declarations, .. } => Some(declarations),
+            Declared::Jvm(_) => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

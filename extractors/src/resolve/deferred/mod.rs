@@ -11,6 +11,7 @@
 //! with the complete index gives.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -25,37 +26,16 @@ use crate::syntax::{self, Fnv};
 use crate::walk::{
     push_named_children, push_named_children_with_fields, Ancestor, FieldAt, FieldRead, Pending,
 };
-use crate::{ExtractionInput, Language};
 
+pub(crate) mod chains;
 mod packed;
 mod prune;
+
+pub(crate) use crate::facts::anchor::{Anchor, NO_SCOPE};
 #[cfg(test)]
 pub(crate) use packed::test_anchors;
 pub(crate) use packed::{ChainPacker, PackedChains, PackedNames, Reader, Writer};
 pub(crate) use prune::{Prune, JAVA_KEYWORDS};
-
-/// What [`FactFactory::fact`] reads from a node, kept without the tree: the 1-based start and
-/// (exclusive) end positions, the start byte (to compare first uses) and the enclosing scope.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Anchor {
-    /// The 1-based (line, column) of the start.
-    pub start: (u32, u32),
-    /// The 1-based (line, column) after the end.
-    pub end: (u32, u32),
-    start_byte: u32,
-    /// Index into the file's scopes ([`Deferred::scopes`]), [`NO_SCOPE`] for none.
-    scope: u32,
-}
-
-/// The scope index of an anchor outside every named declaration.
-const NO_SCOPE: u32 = u32::MAX;
-
-impl Anchor {
-    /// The byte offset of the start, to find the earliest of several uses.
-    pub fn start_byte(self) -> u32 {
-        self.start_byte
-    }
-}
 
 fn to_u32(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
@@ -405,9 +385,7 @@ impl<'a> Anchors<'a> {
         if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
             let text = syntax::text(node, self.source);
             // A leaf alone is one segment, no chain.
-            if !crate::lang::jvm::cannot_be_chain(text)
-                && !ids.chain_ids.leaf.contains(&node.kind_id())
-            {
+            if !chains::cannot_be_chain(text) && !ids.chain_ids.leaf.contains(&node.kind_id()) {
                 **reading = Some(ChainRead {
                     node,
                     depth,
@@ -494,7 +472,7 @@ impl ChainRead<'_> {
         &mut self,
         node: Node<'_>,
         depth: usize,
-        kinds: &crate::lang::jvm::ChainIds,
+        kinds: &chains::ChainIds,
         source: &str,
     ) -> bool {
         if let Some(below) = self.closed_below {
@@ -556,7 +534,7 @@ impl<'a> Anchors<'a> {
     fn replay_chains(
         &mut self,
         met: &[Met<'a>],
-        kinds: &crate::lang::jvm::ChainIds,
+        kinds: &chains::ChainIds,
         walked: &mut Walked<'a>,
         buffer: &mut Vec<Node<'a>>,
     ) -> Option<usize> {
@@ -568,8 +546,7 @@ impl<'a> Anchors<'a> {
             if in_chain.is_some() || flags & KindIds::CHAIN == 0 {
                 continue;
             }
-            let Some(segments) = crate::lang::jvm::chain_segments(node, self.source, kinds, buffer)
-            else {
+            let Some(segments) = chains::chain_segments(node, self.source, kinds, buffer) else {
                 continue;
             };
             if segments.len() >= 2 {
@@ -598,7 +575,7 @@ pub(crate) struct WalkKinds<'k> {
     /// The declarations that may open a scope: every kind the language's scope namer names.
     pub scopes: &'k [&'k str],
     /// The dotted chains; nothing inside a node of a `skipped` kind is read.
-    pub chains: &'k crate::lang::jvm::ChainKinds<'k>,
+    pub chains: &'k chains::ChainKinds<'k>,
     /// The parents whose children's fields the language's visitors read, each with those
     /// fields; `None`: every node's field is asked for.
     pub field_parents: Option<&'k [(&'k str, &'k [FieldAt<'k>])]>,
@@ -633,8 +610,8 @@ pub(crate) struct KindIds {
     every_field: bool,
     /// For each kind id of a field parent, the fields read under it.
     fields: Vec<Box<[FieldRead]>>,
-    /// The ids of the chains' leaves and ignored parts, for [`crate::lang::jvm::chain_segments`].
-    pub chain_ids: crate::lang::jvm::ChainIds,
+    /// The ids of the chains' leaves and ignored parts, for [`chains::chain_segments`].
+    pub chain_ids: chains::ChainIds,
     /// [`WalkKinds::member_names`] and [`WalkKinds::chain_member_names`] by parent kind id,
     /// each with whether it is a chain's (a member name only inside a chain read).
     member_names: Vec<(u16, Box<str>, bool)>,
@@ -673,7 +650,7 @@ impl KindIds {
             flags: vec![0; usize::from(count)],
             every_field: kinds.field_parents.is_none(),
             fields: vec![Box::default(); usize::from(count)],
-            chain_ids: crate::lang::jvm::ChainIds::default(),
+            chain_ids: chains::ChainIds::default(),
             member_names: Vec::new(),
             reads_ignored_chains: !kinds.chain_member_names.is_empty(),
         };
@@ -850,16 +827,12 @@ impl Chains {
     }
 }
 
-/// A part of a file's facts that waits for the type indexes.
-pub(crate) enum Part {
-    /// Java and Kotlin imports, same-package and qualified uses, and clients.
-    Jvm(Box<crate::lang::jvm::PendingJvm>),
-    /// A Kotlin typed-resource route whose resource another file may declare.
-    KtorResource(Box<crate::lang::kotlin::web::PendingResource>),
-    /// C# `using`s and type uses.
-    CSharp(Box<crate::lang::csharp::PendingUses>),
-    /// The roles of a C# `[Authorize(Roles = …)]` that names a `const string`.
-    Roles(Box<crate::lang::csharp::aspnet::PendingRoles>),
+/// A part of a file's facts that waits for the type indexes: each language that defers work
+/// implements it for what it keeps (Java and Kotlin imports and uses, Kotlin typed resources
+/// declared in other files, C# `using`s and type uses, C# role names that name a `const string`).
+pub(crate) trait Part: Send {
+    /// Adds the part's facts to `facts`, now that the type indexes are complete.
+    fn finish(self: Box<Self>, finishing: &mut Finishing<'_>, facts: &mut Vec<Fact>);
 }
 
 /// The facts of one file as its extractor makes them, and the parts that wait, each placed
@@ -869,7 +842,7 @@ pub(crate) struct Output<'a> {
     pub facts: Vec<Fact>,
     /// The anchors of the file's nodes.
     pub anchors: Anchors<'a>,
-    parts: Vec<(usize, Part)>,
+    parts: Vec<(usize, Box<dyn Part>)>,
 }
 
 impl<'a> Output<'a> {
@@ -883,16 +856,17 @@ impl<'a> Output<'a> {
     }
 
     /// Defers a part to the second pass, after the facts made so far.
-    pub fn defer(&mut self, part: Part) {
+    pub fn defer(&mut self, part: Box<dyn Part>) {
         self.parts.push((self.facts.len(), part));
     }
 
-    /// The facts made; the parts, if any, are handed to `input` for the second pass.
-    pub fn into_facts(mut self, input: &ExtractionInput<'_>) -> Vec<Fact> {
+    /// The facts made; the parts, if any, are handed to `deferred` (the file's
+    /// `ExtractionInput::deferred`) for the second pass.
+    pub fn into_facts(mut self, deferred: &RefCell<Option<Deferred>>) -> Vec<Fact> {
         if !self.parts.is_empty() {
             // The facts wait with the parts for the second pass.
             self.facts.shrink_to_fit();
-            if let Ok(mut deferred) = input.deferred.try_borrow_mut() {
+            if let Ok(mut deferred) = deferred.try_borrow_mut() {
                 *deferred = Some(Deferred {
                     parts: self.parts,
                     scopes: self.anchors.scopes,
@@ -907,7 +881,7 @@ impl<'a> Output<'a> {
 #[derive(Default)]
 pub(crate) struct Deferred {
     /// Each part with the number of the file's other facts made before it.
-    parts: Vec<(usize, Part)>,
+    parts: Vec<(usize, Box<dyn Part>)>,
     scopes: Vec<Box<str>>,
 }
 
@@ -941,13 +915,14 @@ impl Finishing<'_> {
 pub(crate) fn finish(
     deferred: Deferred,
     ready: Vec<Fact>,
-    language: Language,
+    language: &'static str,
+    extractor: &'static str,
     path: &str,
     context: &ProjectContext,
     links: &mut RouteLinks,
 ) -> Vec<Fact> {
     let mut finishing = Finishing {
-        factory: FactFactory::for_file(language, path, "").sharing(context),
+        factory: FactFactory::for_file(language, extractor, path, "").sharing(context),
         path,
         context,
         scopes: &deferred.scopes,
@@ -960,419 +935,11 @@ pub(crate) fn finish(
     for (position, part) in deferred.parts {
         facts.extend(ready.by_ref().take(position.saturating_sub(taken)));
         taken = taken.max(position);
-        match part {
-            Part::Jvm(part) => part.finish(&mut finishing, &mut facts),
-            Part::KtorResource(part) => part.finish(&mut finishing, &mut facts),
-            Part::CSharp(part) => part.finish(&finishing, &mut facts),
-            Part::Roles(part) => part.finish(&finishing, &mut facts),
-        }
+        part.finish(&mut finishing, &mut facts);
     }
     facts.extend(ready);
     facts
 }
 
 #[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use super::{Anchors, ChainPacker, KindIds, PackedNames, WalkKinds};
-    use crate::lang::jvm::ChainKinds;
-    use crate::source_scope;
-    use crate::syntax;
-    use crate::Language;
-
-    const JAVA: &str = "package a.b;\n\nimport java.util.List;\n\nclass Outer {\n  java.util.Map<String, x.y.Z> field = a.b.C.make();\n  class Inner {\n    void run(List<String> items) {\n      Runnable r = new Runnable() {\n        public void run() { items.clear(); }\n      };\n      int y = this.x + Outer.this.x;\n    }\n  }\n  Outer() { helper(); }\n  static void helper() {}\n}\n\ninterface Port { void send(String m); }\n";
-
-    /// Missing tokens: empty `MISSING` nodes at the end of a method and of a class.
-    const BROKEN: &str = "class A {\n  void f() { int x = q.r }\n  class B { void g() { return } }\n  int z = p.\n}\n";
-
-    const SCOPES: [&str; 4] = [
-        "class_declaration",
-        "interface_declaration",
-        "method_declaration",
-        "constructor_declaration",
-    ];
-
-    fn java_scope(node: tree_sitter::Node<'_>, source: &str) -> Option<String> {
-        if SCOPES.contains(&node.kind()) {
-            source_scope::field_text(node, "name", source)
-        } else {
-            None
-        }
-    }
-
-    static KINDS: WalkKinds<'static> = WalkKinds {
-        names: &["type_identifier", "identifier"],
-        scopes: &SCOPES,
-        chains: &ChainKinds {
-            chain: &[
-                "scoped_type_identifier",
-                "field_access",
-                "scoped_identifier",
-            ],
-            leaf: &["type_identifier", "identifier"],
-            ignored: &[],
-            skipped: &["import_declaration", "package_declaration"],
-        },
-        field_parents: None,
-        member_names: &[],
-        chain_member_names: &[],
-        scoped: &[],
-        prune_parents: &[],
-        ids: std::sync::OnceLock::new(),
-    };
-
-    fn parse(source: &str) -> tree_sitter::Tree {
-        let grammar = Language::Java
-            .spec()
-            .tree_sitter()
-            .map(|backend| backend.grammar);
-        grammar
-            .and_then(|grammar| syntax::parse(grammar, source))
-            .expect("the Java grammar parses")
-    }
-
-    fn scope_text(anchors: &Anchors<'_>, scope: u32) -> Option<String> {
-        anchors
-            .scopes
-            .get(scope as usize)
-            .map(|scope| scope.to_string())
-    }
-
-    #[test]
-    fn the_walk_finds_the_first_uses_and_chains_with_the_scopes_the_tree_gives() {
-        for source in [JAVA, BROKEN] {
-            let tree = parse(source);
-            let root = tree.root_node();
-            let mut anchors = Anchors::new(root, source, java_scope);
-            let walked = anchors.walk(&KINDS);
-            let expected = syntax::first_uses(root, source, KINDS.names, KINDS.chains.skipped);
-            assert_eq!(
-                walked
-                    .uses
-                    .iter()
-                    .map(|(name, (node, _))| (name.as_ref(), node.id()))
-                    .collect::<Vec<_>>(),
-                expected
-                    .iter()
-                    .map(|(name, node)| (name.as_str(), node.id()))
-                    .collect::<Vec<_>>()
-            );
-            let places = walked
-                .uses
-                .values()
-                .map(|(node, scope)| (*node, *scope))
-                .chain(walked.chains.iter().map(|(_, node, scope)| (*node, *scope)));
-            for (node, scope) in places {
-                assert_eq!(
-                    scope_text(&anchors, scope),
-                    source_scope::enclosing(node, root, source, java_scope),
-                    "{} at {:?}",
-                    node.kind(),
-                    node.start_position()
-                );
-            }
-            // One string per distinct scope.
-            let mut distinct = anchors.scopes.clone();
-            distinct.sort();
-            distinct.dedup();
-            assert_eq!(distinct.len(), anchors.scopes.len());
-        }
-        let tree = parse(JAVA);
-        let mut anchors = Anchors::new(tree.root_node(), JAVA, java_scope);
-        let walked = anchors.walk(&KINDS);
-        let chains: Vec<(String, Option<String>)> = walked
-            .chains
-            .iter()
-            .map(|(segments, _, scope)| (segments.join("."), scope_text(&anchors, *scope)))
-            .collect();
-        let outer = Some("Outer".to_owned());
-        assert_eq!(
-            chains,
-            [
-                ("java.util.Map".to_owned(), outer.clone()),
-                ("x.y.Z".to_owned(), outer.clone()),
-                ("a.b.C".to_owned(), outer),
-            ]
-        );
-        assert!(anchors
-            .scopes
-            .iter()
-            .any(|scope| &**scope == "Outer.Inner.run.run"));
-    }
-
-    #[test]
-    fn a_missing_identifier_is_no_use_of_a_name() {
-        // `int = 1` leaves the field's name an empty `MISSING` identifier: no type is named by
-        // it, and finding the scope of an empty node (for a first use) searches the tree.
-        let source = "class A {\n  int = 1;\n  P p = q.r;\n}\n";
-        let tree = parse(source);
-        let root = tree.root_node();
-        let missing = syntax::descendants(root)
-            .filter(|node| node.is_missing() && node.kind() == "identifier")
-            .count();
-        assert_eq!(missing, 1);
-        let mut anchors = Anchors::new(root, source, java_scope);
-        let uses = anchors.walk(&KINDS).uses;
-        assert!(!uses.contains_key(""));
-        assert!(["P", "p", "q"].iter().all(|name| uses.contains_key(*name)));
-        let expected = syntax::first_uses(root, source, KINDS.names, KINDS.chains.skipped);
-        assert!(!expected.contains_key(""));
-    }
-
-    #[test]
-    fn first_uses_are_found_by_name_in_name_order() {
-        let tree = parse(JAVA);
-        let root = tree.root_node();
-        let mut anchors = Anchors::new(root, JAVA, java_scope);
-        let uses = anchors.walk(&KINDS).uses;
-        let expected: BTreeMap<String, (u32, u32)> = uses
-            .iter()
-            .map(|(name, (node, _))| (name.to_string(), syntax::start_position(*node, JAVA)))
-            .collect();
-        let names = PackedNames::new(uses, &anchors).unpack();
-        let listed: BTreeMap<String, (u32, u32)> = names
-            .iter()
-            .map(|(name, anchor)| (name.to_owned(), anchor.start))
-            .collect();
-        assert_eq!(listed, expected);
-        assert!(names.iter().map(|(name, _)| name).is_sorted());
-        for (name, start) in &expected {
-            assert!(names.get(name).is_some());
-            assert_eq!(names.get(name).map(|anchor| anchor.start), Some(*start));
-        }
-        assert!(names.get("Missing").is_none());
-        assert!(names.get("").is_none());
-    }
-
-    /// The chains as the descent of each chain node finds them (`jvm::chain_segments`), in
-    /// preorder, no node inside a chain found before looked at and nothing inside a skipped
-    /// node: what the walk, which reads chains as it goes, must find.
-    fn chains_by_descent(
-        tree: &tree_sitter::Tree,
-        source: &str,
-        kinds: &WalkKinds<'_>,
-    ) -> Vec<(Vec<String>, usize)> {
-        let ids = KindIds::of(&tree.language(), kinds);
-        let flags_of = |node: tree_sitter::Node<'_>| {
-            ids.flags
-                .get(usize::from(node.kind_id()))
-                .copied()
-                .unwrap_or(0)
-        };
-        let (mut found, mut buffer) = (Vec::new(), Vec::new());
-        let mut pending = vec![(tree.root_node(), 0_usize)];
-        let mut in_chain: Option<usize> = None;
-        // Inside an ignored part of the chain found (C#): its depth, and that of the chain found
-        // in it, below which none is looked for.
-        let (mut ignored_at, mut inner_chain): (Option<usize>, Option<usize>) = (None, None);
-        while let Some((node, depth)) = pending.pop() {
-            if in_chain.is_some_and(|at| depth <= at) {
-                in_chain = None;
-            }
-            if ignored_at.is_some_and(|at| depth <= at) || in_chain.is_none() {
-                ignored_at = None;
-            }
-            if inner_chain.is_some_and(|at| depth <= at) || ignored_at.is_none() {
-                inner_chain = None;
-            }
-            let flags = flags_of(node);
-            let chain_here = |buffer: &mut Vec<_>| {
-                crate::lang::jvm::chain_segments(node, source, &ids.chain_ids, buffer)
-                    .filter(|segments| segments.len() >= 2)
-            };
-            if in_chain.is_none() && flags & KindIds::CHAIN != 0 {
-                if let Some(segments) = chain_here(&mut buffer) {
-                    found.push((segments, node.id()));
-                    in_chain = Some(depth);
-                }
-            } else if ids.reads_ignored_chains && in_chain.is_some() {
-                if ignored_at.is_none() && ids.chain_ids.ignored.contains(&node.kind_id()) {
-                    ignored_at = Some(depth);
-                } else if ignored_at.is_some()
-                    && inner_chain.is_none()
-                    && flags & KindIds::CHAIN != 0
-                {
-                    if let Some(segments) = chain_here(&mut buffer) {
-                        found.push((segments, node.id()));
-                        inner_chain = Some(depth);
-                    }
-                }
-            }
-            if flags & KindIds::SKIPPED != 0 {
-                continue;
-            }
-            for index in (0..node.named_child_count()).rev() {
-                pending.extend(node.named_child(index).map(|child| (child, depth + 1)));
-            }
-        }
-        found
-    }
-
-    /// Source files of the fixtures under `folder` with extension `extension`, sorted.
-    /// The scope [`super::WalkedScopes`] gives each named node of the C#, Java and Kotlin
-    /// fixtures (and of broken files with empty nodes) is the one the tree gives it, whether the
-    /// walk recorded it (a node of a `scoped` kind) or not.
-    #[test]
-    fn walked_scopes_are_those_the_tree_gives() {
-        let languages: [(Language, &WalkKinds<'static>, super::ScopeNamer, &str, &str); 3] = [
-            (
-                Language::CSharp,
-                &crate::lang::csharp::WALK_KINDS,
-                crate::lang::csharp::scope_name,
-                "csharp",
-                "namespace A { class B { void F() { G(1; x = ; } class C { void H() { I( } } }",
-            ),
-            (
-                Language::Java,
-                &crate::lang::java::WALK_KINDS,
-                crate::lang::java::scope_name,
-                "java",
-                "class A { void f() { g(1; x = ; } class B { @X( void h() { i( } } }",
-            ),
-            (
-                Language::Kotlin,
-                &crate::lang::kotlin::WALK_KINDS,
-                crate::lang::kotlin::scope_name,
-                "kotlin",
-                "class A { fun f() { g(1; x = } class B { @X( fun h() { i( } } }",
-            ),
-        ];
-        for (language, kinds, name_of, folder, broken) in languages {
-            let grammar = language
-                .spec()
-                .tree_sitter()
-                .map(|backend| backend.grammar)
-                .expect("the language has a grammar");
-            let extension = language.spec().extensions.first().copied().unwrap_or("");
-            let mut sources = fixture_sources(folder, extension);
-            sources.push(broken.to_owned());
-            let (mut compared, mut recorded) = (0, 0);
-            for source in &sources {
-                let tree = syntax::parse(grammar, source).expect("the grammar parses");
-                let root = tree.root_node();
-                let mut anchors = Anchors::new(root, source, name_of);
-                let mut visited = Vec::new();
-                let walked = anchors.walk_with(kinds, |node, _, _| visited.push(node));
-                recorded += walked.scoped.len();
-                let scopes = anchors.walked_scopes(walked.scoped);
-                for node in visited {
-                    assert_eq!(
-                        scopes.scope_of(node),
-                        source_scope::enclosing(node, root, source, name_of),
-                        "{folder}: {} at {:?}",
-                        node.kind(),
-                        node.start_position()
-                    );
-                    compared += 1;
-                }
-            }
-            assert!(compared > 500, "{folder}: compared {compared} nodes");
-            assert!(recorded > 20, "{folder}: recorded {recorded} scopes");
-        }
-    }
-
-    fn fixture_sources(folder: &str, extension: &str) -> Vec<String> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures")
-            .join(folder);
-        let mut files = Vec::new();
-        let mut folders = vec![root];
-        while let Some(folder) = folders.pop() {
-            for entry in std::fs::read_dir(&folder).expect("the fixtures are readable") {
-                let path = entry.expect("a fixture entry").path();
-                if path.is_dir() {
-                    folders.push(path);
-                } else if path.extension().is_some_and(|found| found == extension) {
-                    files.push(path);
-                }
-            }
-        }
-        files.sort();
-        files
-            .iter()
-            .map(|path| std::fs::read_to_string(path).expect("a fixture is text"))
-            .collect()
-    }
-
-    #[test]
-    fn chains_read_as_the_walk_goes_are_those_each_chain_node_reads() {
-        // Chains in the ignored type arguments of a one-segment chain, below roots that turn
-        // out to be no chain after a chain node, around comments, in broken code.
-        const CSHARP: &str = "namespace N.M;\nclass R : Repository<Core.Entities.Secret, Secret, Guid>, IR\n{\n  void F() {\n    var x = System.Console.Out;\n    A.B<int>.C.D();\n    Foo<Bar.Baz>.Qux = a.b /* c */ .c;\n    x = this.y.z;\n    var q = a?.b.c;\n    var w = p.q<r.s.T>.u;\n    var e = global::System.String.Empty;\n    z = m.n.\n  }\n}\n";
-        const JAVA_MORE: &str = "class A { void f() { java.util.List<a.b.C> x = a.b.c(d.e.f); Object o = a.b[0].c.d; g(/* c */ h.i.j); k.l. } }\n";
-        const KOTLIN: &str = "class A { fun f() { val x: kotlin.collections.List<a.b.C> = a.b.c(d.e.f); val y = p.q<r.s.T>().u.v; w.x?.y } }\n";
-        let languages = [
-            (
-                Language::CSharp,
-                "csharp",
-                "cs",
-                &crate::lang::csharp::WALK_KINDS,
-                CSHARP,
-                crate::lang::csharp::scope_name as source_scope::ScopeNamer,
-            ),
-            (
-                Language::Java,
-                "java",
-                "java",
-                &crate::lang::java::WALK_KINDS,
-                JAVA_MORE,
-                crate::lang::java::scope_name,
-            ),
-            (
-                Language::Kotlin,
-                "kotlin",
-                "kt",
-                &crate::lang::kotlin::WALK_KINDS,
-                KOTLIN,
-                crate::lang::kotlin::scope_name,
-            ),
-        ];
-        let mut compared = 0;
-        for (language, folder, extension, kinds, extra, scope_name) in languages {
-            let grammar = language
-                .spec()
-                .tree_sitter()
-                .map(|backend| backend.grammar)
-                .expect("a tree-sitter language");
-            let mut sources = fixture_sources(folder, extension);
-            sources.push(extra.to_owned());
-            for source in &sources {
-                let tree = syntax::parse(grammar, source).expect("the fixture parses");
-                let root = tree.root_node();
-                let mut anchors = Anchors::new(root, source, scope_name);
-                let walked = anchors.walk(kinds);
-                let read: Vec<(Vec<String>, usize)> = walked
-                    .chains
-                    .iter()
-                    .map(|(segments, node, _)| (segments.clone(), node.id()))
-                    .collect();
-                assert_eq!(read, chains_by_descent(&tree, source, kinds), "{source}");
-                for (_, node, scope) in &walked.chains {
-                    assert_eq!(
-                        scope_text(&anchors, *scope),
-                        source_scope::enclosing(*node, root, source, scope_name)
-                    );
-                }
-                compared += read.len();
-            }
-        }
-        assert!(compared > 100, "{compared}");
-    }
-
-    #[test]
-    fn chains_keep_their_segments_and_order() {
-        let tree = parse(JAVA);
-        let root = tree.root_node();
-        let mut anchors = Anchors::new(root, JAVA, java_scope);
-        let mut packed = ChainPacker::default();
-        let written: [&[&str]; 4] = [&["com", "acme", "Foo"], &["", "x"], &["a"], &["", ""]];
-        for segments in written {
-            let segments: Vec<String> = segments.iter().map(|s| (*s).to_owned()).collect();
-            packed.push(&segments, anchors.at(root));
-        }
-        let chains = packed.finish().unpack();
-        let read: Vec<Vec<&str>> = chains.iter().map(|(segments, _)| segments).collect();
-        assert_eq!(read, written.map(<[&str]>::to_vec).to_vec());
-    }
-}
+mod tests;

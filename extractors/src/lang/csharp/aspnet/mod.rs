@@ -42,7 +42,7 @@ use crate::facts::web::{self, HttpCallSite};
 use crate::facts::{FactFactory, Located};
 use crate::lang::csharp::calls_and_assignments::simple_name;
 use crate::query::{Field, QueryHit};
-use crate::resolve::deferred::{Anchor, Finishing, Output, Part};
+use crate::resolve::deferred::{Anchor, Finishing, Output};
 use crate::resolve::links::RouteLinks;
 use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
@@ -119,7 +119,7 @@ fn role_facts<'tree>(
             let node = out
                 .anchors
                 .with_scope(attribute, (file.scope_of)(attribute));
-            out.defer(Part::Roles(Box::new(PendingRoles { node, values })));
+            out.defer(Box::new(PendingRoles { node, values }));
             return;
         }
         let roles = attribute_roles(values, &|_| None);
@@ -841,4 +841,14 @@ pub(crate) fn simple_type(node: Node<'_>, source: &str) -> String {
     };
     let head = head.rsplit('.').next().unwrap_or(head);
     format!("{head}{rest}")
+}
+
+impl crate::resolve::deferred::Part for PendingRoles {
+    fn finish(
+        self: Box<Self>,
+        finishing: &mut crate::resolve::deferred::Finishing<'_>,
+        facts: &mut Vec<Fact>,
+    ) {
+        PendingRoles::finish(*self, finishing, facts);
+    }
 }

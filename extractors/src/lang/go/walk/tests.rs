@@ -2,8 +2,8 @@
 //! `LINTEL_GO_WALK_CORPUS=<dir>`, every `.go` file under a directory) is matched both ways and
 //! compared (`crate::walk::query_parity`).
 
+use crate::language::Language;
 use crate::walk::query_parity::{compare, compare_fixtures_and_corpus};
-use crate::Language;
 
 compare_fixtures_and_corpus!(Language::Go, "LINTEL_GO_WALK_CORPUS", 5, 50);
 

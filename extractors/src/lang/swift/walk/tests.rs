@@ -2,8 +2,8 @@
 //! `LINTEL_SWIFT_WALK_CORPUS=<dir>`, every `.swift` file under a directory) is matched both ways
 //! and compared (`crate::walk::query_parity`).
 
+use crate::language::Language;
 use crate::walk::query_parity::{compare, compare_fixtures_and_corpus};
-use crate::Language;
 
 compare_fixtures_and_corpus!(Language::Swift, "LINTEL_SWIFT_WALK_CORPUS", 3, 30);
 

@@ -1,5 +1,5 @@
 //! What a file's extraction asked of the project: the questions it put to the
-//! [`ProjectContext`](crate::ProjectContext) (how an import resolves, which config applies) with
+//! [`ProjectContext`](crate::resolve::context::ProjectContext) (how an import resolves, which config applies) with
 //! the answers it got.
 //!
 //! A file's facts depend on its bytes and on these answers only, so a caller that keeps a file's
