@@ -7,9 +7,9 @@
 //! `QueryCursor` and returns the matches as plain values for the language's extractor.
 //!
 //! The `.scm` files are the reference for what each language matches; the extractors find the
-//! same matches with one hand-written cursor walk per language (`ecmascript::walk`,
-//! `python_walk`, `go_walk`, …), because on real repositories the query cursor cost 20–40% on
-//! top of the parse and a walk a few percent, and compiling a query cost up to 90 ms per run.
+//! same matches with one hand-written cursor walk per language (`walk.rs` in each language's
+//! folder under `lang/`), because on real repositories the query cursor cost 20–40% on top of
+//! the parse and a walk a few percent, and compiling a query cost up to 90 ms per run.
 //! A test per language runs query and walk on every fixture and compares their matches (and
 //! `LINTEL_<LANGUAGE>_WALK_CORPUS=<dir>` does the same on any directory). An extractor reaches
 //! its walk through a [`QueryHandle`], which, when the engine asks for `--debug-extractors`,

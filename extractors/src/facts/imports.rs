@@ -1,6 +1,6 @@
 //! `import` and `external` facts of the languages other than TypeScript and JavaScript, in one
 //! shape: the language extractors say what a construct imports and where it leads, this module
-//! writes the fact (`language.md` §5.4).
+//! writes the fact (the fact schema, `policies::facts`).
 //!
 //! A file resolution gives `import` with `resolved`; a name meant to be inside the project that
 //! does not resolve gives `import` without it; a package outside the project gives `external`.

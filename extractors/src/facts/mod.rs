@@ -1,4 +1,4 @@
-//! Building facts in the shape `language.md` §5.4 requires, and putting a file's facts in order.
+//! Building facts in the shape `policies::facts` (the fact schema) requires, and putting a file's facts in order.
 //!
 //! Every fact gets its id, evidence (extractor, `ast` strategy, 1-based span in Unicode scalar
 //! values, scope, message) and the `language` property here, so extractors only add what is

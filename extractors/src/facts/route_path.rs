@@ -1,4 +1,4 @@
-//! HTTP path normalisation (`language.md` §3.7), shared by every language's `route` and
+//! HTTP path normalisation (see `contract` in policies/LANGUAGE.md), shared by every language's `route` and
 //! `http_call` facts so that extracted paths compare equal to contract paths.
 
 /// Normalises an HTTP path: drops the query string and fragment; replaces `{x}`, `{x:type}`,

@@ -1,9 +1,9 @@
 //! `route`, `http_call`, `checks_role` and `performs` facts of the languages other than
-//! TypeScript and JavaScript, in one shape (`language.md` §5.4): the framework readers
+//! TypeScript and JavaScript, in one shape (the fact schema, `policies::facts`): the framework readers
 //! (`crate::lang::csharp::aspnet`, `crate::lang::jvm::spring`, …) say what a construct serves, calls or checks, this
 //! module writes the fact.
 //!
-//! Paths normalise with [`crate::facts::route_path::normalize`] (§3.7). A `performs` fact names the
+//! Paths normalise with [`crate::facts::route_path::normalize`] (see `contract` in policies/LANGUAGE.md). A `performs` fact names the
 //! operation of an HTTP verb (GET → read, POST → create, PUT and PATCH → update, DELETE →
 //! delete) and, as `data`, the simple name of a parameter or return type of the handler, with
 //! wrappers such as `Task<…>`, `ActionResult<…>`, `ResponseEntity<…>`, `Optional<…>`, `List<…>`
@@ -634,7 +634,7 @@ const MEMBER_NAME_READS: [&str; 2] = ["process.env.", "import.meta.env."];
 /// URL's text (`${process.env.ALERTMANAGER_URL}/api` gives `ALERTMANAGER_URL`,
 /// `f"{os.environ['PAYMENTS_URL']}/charges"` gives `PAYMENTS_URL`, `configuration["Payments:BaseUrl"]
 /// + "/x"` gives `Payments:BaseUrl`), in order, without repeats. The engine resolves the call to
-/// the entity whose `urls` list one of them (`language.md` §2.2).
+/// the entity whose `urls` list one of them (see `node` and `resource` in policies/LANGUAGE.md).
 pub(crate) fn url_configuration_names(url: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut push = |name: &str| {

@@ -1,5 +1,5 @@
 //! Test support for the hand-written walks that replace a language's query
-//! (`python_walk`, `go_walk`): both are run on the same source and their hits compared kind by
+//! (`lang/python/walk.rs`, `lang/go/walk.rs`, …): both are run on the same source and their hits compared kind by
 //! kind, in order, with and without the generic patterns, and then in their one order across
 //! kinds (which readers that take several kinds in one pass, such as the web readers, see).
 

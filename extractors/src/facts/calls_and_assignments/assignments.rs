@@ -1,4 +1,4 @@
-//! `assignment` facts (`language.md` §5.4): plain `o.p = value` writes to a member, with the
+//! `assignment` facts (the fact schema, `policies::facts`): plain `o.p = value` writes to a member, with the
 //! enum member written (`valueEnum`/`valueMember`) and, when the syntax tree proves the state
 //! before the write, the guard (`guardEnum`/`previousMember`).
 //!

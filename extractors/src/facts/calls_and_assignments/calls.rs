@@ -1,4 +1,4 @@
-//! `call` facts (`language.md` §5.4): every call of a function or method, with its callee,
+//! `call` facts (the fact schema, `policies::facts`): every call of a function or method, with its callee,
 //! receiver, qualified name and argument texts, so a reviewed query can match
 //! `callee: acceptConsent` or `qualified: orders.submit` or `argumentEnum: OrderStatus`.
 
@@ -85,7 +85,7 @@ pub(super) fn facts(
             .collect();
         set(&mut fact, "arguments", PropertyValue::from(texts));
         // The first argument, at any position, of the form `E.M` (Swift's `.m` included):
-        // `submitOrder(cartId, CartPhase.Review)` gives `CartPhase`/`Review` (§5.4 Δ2).
+        // `submitOrder(cartId, CartPhase.Review)` gives `CartPhase`/`Review`.
         let enum_argument = arguments.iter().find_map(|argument| {
             grammar
                 .enum_member(*argument, source)

@@ -1,5 +1,5 @@
-//! The generic graph facts that reviewed queries (`.agq.yml`, `language.md` §5) promote into
-//! domain facts: `call` and `assignment` (§5.4), for every tree-sitter language that lists a
+//! The generic graph facts that reviewed queries (`.agq.yml`, `crate::agq`) promote into
+//! domain facts: `call` and `assignment` (`policies::facts`), for every tree-sitter language that lists a
 //! [`CallsAndAssignmentsGrammar`].
 //!
 //! The languages with a grammar adapter are TypeScript/JavaScript, C#, Java, Kotlin, Python, Go,
@@ -297,7 +297,7 @@ pub(crate) fn facts(
 }
 
 /// The rank of each generic fact among those of its kind at its position, in the order they
-/// are made: the `#n` of its id (`language.md` §5.4). Facts of one kind at one position (the
+/// are made: the `#n` of its id (the fact schema, `policies::facts`). Facts of one kind at one position (the
 /// calls `a.b().c()` and `a.b()` both start at `a`) are told apart by their order, so a fact the
 /// run's queries do not need still counts, and the facts made keep the ids they have when
 /// every fact is made.

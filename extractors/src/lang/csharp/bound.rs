@@ -1,4 +1,4 @@
-//! The uses of the libraries the spec binds with `clients` (`language.md` §2.2) in C#: a type of
+//! The uses of the libraries the spec binds with `clients` (see `node` and `resource` in policies/LANGUAGE.md) in C#: a type of
 //! a bound namespace that a file constructs (`new ConnectionMultiplexer(…)`), calls a static
 //! method of (`ConnectionMultiplexer.Connect(…)`), injects (a constructor parameter, field or
 //! property) or extends is a definite `accesses_technology` fact, a bare `using` of one a

@@ -3,7 +3,7 @@
 //!
 //! A file sees the types of its own namespaces (and their parents), of its `using` directives,
 //! of the `global using`s of its project's files and of the usings its project file gives it
-//! (`<Using>` items and the SDK's implicit usings of the nearest `.csproj`, `context/csproj.rs`),
+//! (`<Using>` items and the SDK's implicit usings of the nearest `.csproj`, `resolve/context/csproj.rs`),
 //! declared in its project or a project it references (`<ProjectReference>`, transitively; a
 //! file under no `.csproj`, or a project with a reference lintel cannot follow, sees every
 //! project's). Each identifier of the file that names such a

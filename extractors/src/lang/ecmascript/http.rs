@@ -913,7 +913,7 @@ pub(crate) fn instance_client(package: &str, member: &str) -> Option<&'static st
     matches!(request.shape, Shape::Verb(_)).then_some(request.client)
 }
 
-/// The instances of request packages that are no client packages of `language.md` §3.5 (so
+/// The instances of request packages that are no client packages of the catalogue (docs/CATALOGUE.md) (so
 /// that [`super::clients`] does not keep them): ky's `ky.create(…)` and `ky.extend(…)`, an
 /// instance's own `api.extend(…)`, superagent's `superagent.agent()`, and superagent wrapped by
 /// `superagent-promise` (`superagentPromise(superagent, Promise)`), by the instance's key.
@@ -1097,7 +1097,7 @@ fn method_from(options: Option<Node<'_>>, source: &str) -> String {
 }
 
 /// The path of a URL whose leading substitution names a host or base address glued to a path
-/// segment (`${API_HOST}users/${id}`, as `web_out` reads `{hostname}pets` in the other
+/// segment (`${API_HOST}users/${id}`, as `facts::web` reads `{hostname}pets` in the other
 /// languages): the base ends with `/`, and the path is `/users/{}`.
 fn base_named_path(written: &str, text: &str) -> Option<String> {
     let name = written.strip_prefix("${")?.split('}').next()?;

@@ -1,4 +1,4 @@
-//! The GitHub Actions extractor (`language.md` §3.7 "Workflow facts"): triggers, permissions,
+//! The GitHub Actions extractor (see `workflow_policy` in policies/LANGUAGE.md): triggers, permissions,
 //! jobs, steps, publish/deploy/release actions and secrets of one workflow file, all with
 //! strategy `config` and extractor `github-actions`.
 //!
@@ -13,7 +13,7 @@
 //! - `workflow_step` per step, with its 0-based `index` in the job, `name`, `uses` and `run`
 //!   when present, and `step`: those three joined with newlines (the step text that step-order
 //!   rules search).
-//! - `workflow_action` per step that publishes, deploys or releases, by the §3.7 table; the
+//! - `workflow_action` per step that publishes, deploys or releases, by the table of `workflow_policy` (policies/LANGUAGE.md); the
 //!   top-level `target` is the preferred node name and the property `fallbackType` the node type
 //!   the engine falls back to when no such node is declared.
 //! - `workflow_secret` per `${{ secrets.NAME }}` inside a job (once per name and job).
@@ -273,7 +273,7 @@ impl Writer<'_> {
     }
 }
 
-/// A publish, deploy or release action of the §3.7 table.
+/// A publish, deploy or release action of the table of `workflow_policy` (policies/LANGUAGE.md).
 struct Action {
     action: &'static str,
     target: &'static str,

@@ -48,7 +48,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut facts = Vec::new();
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
     // The import paths as written (major versions kept) by local name, for the libraries the
-    // spec binds with `clients` (`language.md` §2.2): read only when it binds some.
+    // spec binds with `clients` (see `node` and `resource` in policies/LANGUAGE.md): read only when it binds some.
     let has_bound_clients = factory.generic().has_bound_clients();
     let mut written_paths: BTreeMap<String, String> = BTreeMap::new();
     let mut bound_imports = Vec::new();

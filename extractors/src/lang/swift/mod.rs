@@ -201,7 +201,7 @@ const WELL_KNOWN_TYPES: &[&str] = &[
     "UUID",
 ];
 
-/// The client sites of the libraries the spec binds with `clients` (`language.md` §2.2), with
+/// The client sites of the libraries the spec binds with `clients` (see `node` and `resource` in policies/LANGUAGE.md), with
 /// their qualified paths: a path written from a bound module (`NATS.Client(…)`), a declaration
 /// of a scoped import (`Client(…)` after `import class NATS.Client`), or a type the file neither
 /// declares nor gets from Foundation, constructed or called in a file whose only outside imports

@@ -1,4 +1,4 @@
-//! Dependency injection facts of C# (`language.md` §3.7 DI facts).
+//! Dependency injection facts of C# (see `di_policy` in policies/LANGUAGE.md).
 //!
 //! - `constructor_injection`: each parameter of a constructor or primary constructor (classes,
 //!   records, structs) whose type is not a predefined type; `class` is the declaring type,
