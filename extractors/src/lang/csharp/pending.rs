@@ -3,6 +3,8 @@
 //! index is complete.
 
 use super::*;
+use crate::resolve::context::ProjectUsings;
+use crate::resolve::deferred::{Chains, NameAnchors};
 
 /// What a C# file needs from the type index, kept from its first pass (`crate::resolve::deferred`).
 ///
@@ -125,49 +127,13 @@ impl PendingUses {
         );
         let member_calls = unpack_member_calls(&self.member_calls);
         let (usings, own, uses, chains) = (&usings, &self.own, &uses, &chains);
-        let mut sites = Vec::new();
-        // The namespaces the file sees, `global using`s of other files aside (borrowed: a file
-        // sees every project's global usings, a few hundred names to copy per file).
-        let mut visible: BTreeSet<&str> = BTreeSet::new();
-        // `using Orders = Acme.Orders;`: alias → project namespace.
-        let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
-        // Every alias (of a type, a namespace, or a name from outside the project), with the
-        // depth of the namespace whose declaration holds it ([`Using::depth`]): it hides the
-        // types of that name the usings' namespaces import.
-        let mut alias_depths: BTreeMap<&str, usize> = BTreeMap::new();
         let project = finishing.context.csharp_project_usings(path);
-        if let Some(project) = project {
-            visible.extend(project.namespaces.iter().map(String::as_str));
-        }
-        for using in usings {
-            if let (Some(alias), false) = (&using.alias, using.is_static) {
-                let depth = alias_depths.entry(alias).or_insert(using.depth);
-                *depth = (*depth).min(using.depth);
-                if declares_namespace(index, &using.path) {
-                    namespace_aliases.insert(alias, &using.path);
-                    continue;
-                }
-            }
-            if using.alias.is_some() || using.is_static {
-                let resolution = resolve_type(index, &using.path);
-                let mut site =
-                    ImportSiteAt::new(using.node, using.path.clone(), resolution, "using of");
-                site.alias = using.alias.clone();
-                sites.push(site);
-                continue;
-            }
-            visible.insert(using.path.as_str());
-            if !index.owns_package(&using.path) {
-                sites.push(ImportSiteAt::new(
-                    using.node,
-                    using.path.clone(),
-                    Resolution::External {
-                        package: using.path.clone(),
-                    },
-                    "using of",
-                ));
-            }
-        }
+        let UsingScope {
+            mut sites,
+            mut visible,
+            mut namespace_aliases,
+            mut alias_depths,
+        } = UsingScope::read(index, usings, project);
         // The namespaces around the file's declarations, the global one included.
         let mut enclosing: BTreeSet<&str> = BTreeSet::from([""]);
         for (namespace, _) in own {
@@ -211,78 +177,22 @@ impl PendingUses {
                 project_type_aliases.push((alias, target));
             }
         }
-        // The names an alias binds where the file uses them.
-        let mut aliased: BTreeSet<&str> = BTreeSet::new();
         let mut by_file = FileUses::default();
-        // The (name, namespace) pairs where a visible namespace declares a name the file uses,
-        // in name then namespace order: looked up from each name the file uses (a few hundred)
-        // to the few namespaces that declare it, as a file sees many namespaces.
-        let mut used: Vec<(&str, &str, &BTreeSet<String>, Anchor)> = Vec::new();
-        for (name, first_use) in uses.iter() {
-            let candidates: Vec<(&str, &BTreeSet<String>)> = index
-                .packages_declaring(name)
-                .iter()
-                .filter(|namespace| {
-                    visible.contains(namespace.as_str())
-                        || global_usings.contains(namespace.as_str())
-                })
-                .filter_map(|namespace| {
-                    let files = index.package(namespace)?.get(name)?;
-                    files
-                        .iter()
-                        .any(|file| sees_file(file))
-                        .then_some((namespace.as_str(), files))
-                })
-                .collect();
-            // C# binds a simple name in the innermost enclosing namespace that declares it (the
-            // global one last) before any `using` is looked at; only when none does do the
-            // usings' namespaces compete (`Acme.Sales.Order` over `Acme.Order` in `Acme.Sales`).
-            // An alias of the name (`using Order = Acme.Legacy.Order;`) comes between: it is
-            // looked at with its namespace declaration, after the namespaces inside that one
-            // and before any using of a namespace, whose types it hides; its own `using` fact
-            // is the edge to what it names.
-            let innermost = candidates
-                .iter()
-                .filter(|(namespace, _)| enclosing.contains(namespace))
-                .max_by_key(|(namespace, _)| depth(namespace));
-            let alias_depth = alias_depths.get(name);
-            match (innermost, alias_depth) {
-                (Some((namespace, files)), _)
-                    if alias_depth.is_none_or(|alias| depth(namespace) > *alias) =>
-                {
-                    used.push((name, namespace, files, first_use));
-                }
-                (_, Some(_)) => {
-                    aliased.insert(name);
-                }
-                (_, None) => used.extend(
-                    candidates
-                        .into_iter()
-                        .map(|(namespace, files)| (name, namespace, files, first_use)),
-                ),
-            }
-        }
-        used.sort_by(|left, right| left.0.cmp(right.0).then_with(|| left.1.cmp(right.1)));
-        for (name, namespace, files, first_use) in used {
-            {
-                // A part of a partial type does not depend on the other parts through its name.
-                if own
-                    .iter()
-                    .any(|(declared_in, declared)| declared_in == namespace && declared == name)
-                {
-                    continue;
-                }
-                for declaring in files.iter().filter(|file| *file != path && sees_file(file)) {
-                    by_file.add(
-                        declaring,
-                        first_use,
-                        || qualified(namespace, name),
-                        TYPE_USE,
-                        name,
-                    );
-                }
-            }
-        }
+        // The names an alias binds where the file uses them.
+        let aliased = add_simple_name_uses(
+            &mut by_file,
+            index,
+            uses,
+            &SimpleNameScope {
+                visible: &visible,
+                global_usings,
+                enclosing: &enclosing,
+                alias_depths: &alias_depths,
+                own,
+                path,
+            },
+            &sees_file,
+        );
         // `<Using Include="Acme.Orders.Order" Alias="Purchase" />` or `global using Purchase =
         // Acme.Orders.Order;` in another file: `Purchase` names the type.
         for (alias, target) in project_type_aliases {
@@ -296,38 +206,16 @@ impl PendingUses {
                 }
             }
         }
-        // Qualified uses: `Acme.Orders.OrderService`, `global::Acme.X`, relative to an
-        // enclosing namespace (`Orders.OrderService` inside `namespace Acme`) or through a
-        // namespace alias.
-        let file_aliases = Aliases {
-            namespaces: &namespace_aliases,
-            depths: &alias_depths,
-        };
-        let (no_namespaces, no_depths) = (BTreeMap::new(), BTreeMap::new());
-        let no_aliases = Aliases {
-            namespaces: &no_namespaces,
-            depths: &no_depths,
-        };
-        for (segments, node) in chains.iter() {
-            // `global::` looks in the global namespace, past every alias.
-            let (segments, aliases): (&[&str], _) = match segments.split_first() {
-                Some((first, rest)) if *first == "global" => (rest, &no_aliases),
-                _ => (&segments, &file_aliases),
-            };
-            let Some((namespace, name, files)) = qualified_target(index, segments, own, aliases)
-            else {
-                continue;
-            };
-            for declaring in files.iter().filter(|file| *file != path && sees_file(file)) {
-                by_file.add(
-                    declaring,
-                    node,
-                    || qualified(&namespace, name),
-                    TYPE_USE,
-                    name,
-                );
-            }
-        }
+        add_qualified_uses(
+            &mut by_file,
+            index,
+            chains,
+            own,
+            &namespace_aliases,
+            &alias_depths,
+            path,
+            &sees_file,
+        );
         let statics = project.map(|project| &project.statics);
         extensions::add_calls(
             &mut by_file,
@@ -360,6 +248,222 @@ impl PendingUses {
         );
         if !self.bound_sites.is_empty() {
             bound::facts(finishing, index, usings, self.bound_sites, facts);
+        }
+    }
+}
+
+/// Where a file's simple names may bind: the namespaces it sees (its own, its usings', its
+/// project's `global using`s), the namespaces around its declarations and its aliases.
+struct SimpleNameScope<'s> {
+    visible: &'s BTreeSet<&'s str>,
+    global_usings: &'s BTreeSet<String>,
+    enclosing: &'s BTreeSet<&'s str>,
+    alias_depths: &'s BTreeMap<&'s str, usize>,
+    own: &'s Declarations,
+    path: &'s str,
+}
+
+/// Adds the uses of the file's simple names (`uses`: each name with its first use) to
+/// `by_file`, bound as the compiler binds them; returns the names an alias binds instead.
+fn add_simple_name_uses<'u>(
+    by_file: &mut FileUses,
+    index: &TypeIndex,
+    uses: &'u NameAnchors,
+    scope: &SimpleNameScope<'_>,
+    sees_file: &dyn Fn(&str) -> bool,
+) -> BTreeSet<&'u str> {
+    let SimpleNameScope {
+        visible,
+        global_usings,
+        enclosing,
+        alias_depths,
+        own,
+        path,
+    } = *scope;
+    let mut aliased: BTreeSet<&str> = BTreeSet::new();
+    // The (name, namespace) pairs where a visible namespace declares a name the file uses,
+    // in name then namespace order: looked up from each name the file uses (a few hundred)
+    // to the few namespaces that declare it, as a file sees many namespaces.
+    let mut used: Vec<(&str, &str, &BTreeSet<String>, Anchor)> = Vec::new();
+    for (name, first_use) in uses.iter() {
+        let candidates: Vec<(&str, &BTreeSet<String>)> = index
+            .packages_declaring(name)
+            .iter()
+            .filter(|namespace| {
+                visible.contains(namespace.as_str()) || global_usings.contains(namespace.as_str())
+            })
+            .filter_map(|namespace| {
+                let files = index.package(namespace)?.get(name)?;
+                files
+                    .iter()
+                    .any(|file| sees_file(file))
+                    .then_some((namespace.as_str(), files))
+            })
+            .collect();
+        // C# binds a simple name in the innermost enclosing namespace that declares it (the
+        // global one last) before any `using` is looked at; only when none does do the
+        // usings' namespaces compete (`Acme.Sales.Order` over `Acme.Order` in `Acme.Sales`).
+        // An alias of the name (`using Order = Acme.Legacy.Order;`) comes between: it is
+        // looked at with its namespace declaration, after the namespaces inside that one
+        // and before any using of a namespace, whose types it hides; its own `using` fact
+        // is the edge to what it names.
+        let innermost = candidates
+            .iter()
+            .filter(|(namespace, _)| enclosing.contains(namespace))
+            .max_by_key(|(namespace, _)| depth(namespace));
+        let alias_depth = alias_depths.get(name);
+        match (innermost, alias_depth) {
+            (Some((namespace, files)), _)
+                if alias_depth.is_none_or(|alias| depth(namespace) > *alias) =>
+            {
+                used.push((name, namespace, files, first_use));
+            }
+            (_, Some(_)) => {
+                aliased.insert(name);
+            }
+            (_, None) => used.extend(
+                candidates
+                    .into_iter()
+                    .map(|(namespace, files)| (name, namespace, files, first_use)),
+            ),
+        }
+    }
+    used.sort_by(|left, right| left.0.cmp(right.0).then_with(|| left.1.cmp(right.1)));
+    for (name, namespace, files, first_use) in used {
+        {
+            // A part of a partial type does not depend on the other parts through its name.
+            if own
+                .iter()
+                .any(|(declared_in, declared)| declared_in == namespace && declared == name)
+            {
+                continue;
+            }
+            for declaring in files.iter().filter(|file| *file != path && sees_file(file)) {
+                by_file.add(
+                    declaring,
+                    first_use,
+                    || qualified(namespace, name),
+                    TYPE_USE,
+                    name,
+                );
+            }
+        }
+    }
+    aliased
+}
+
+/// What a file's own `using`s give.
+struct UsingScope<'a> {
+    /// Their facts: `using` aliases of types and `using static` (edges to the type's file),
+    /// and the namespaces the project does not declare (`external`).
+    sites: Vec<ImportSiteAt<Anchor>>,
+    /// The namespaces the file sees, `global using`s of other files aside (borrowed: a file
+    /// sees every project's global usings, a few hundred names to copy per file).
+    visible: BTreeSet<&'a str>,
+    /// `using Orders = Acme.Orders;`: alias → project namespace.
+    namespace_aliases: BTreeMap<&'a str, &'a str>,
+    /// Every alias (of a type, a namespace, or a name from outside the project), with the
+    /// depth of the namespace whose declaration holds it ([`Using::depth`]): it hides the
+    /// types of that name the usings' namespaces import.
+    alias_depths: BTreeMap<&'a str, usize>,
+}
+
+impl<'a> UsingScope<'a> {
+    /// Reads the file's `usings` (and the namespaces its `project` file gives it) against the
+    /// type index.
+    fn read(
+        index: &TypeIndex,
+        usings: &'a [Using<Anchor>],
+        project: Option<&'a ProjectUsings>,
+    ) -> Self {
+        let mut sites = Vec::new();
+        let mut visible: BTreeSet<&str> = BTreeSet::new();
+        let mut namespace_aliases: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut alias_depths: BTreeMap<&str, usize> = BTreeMap::new();
+        if let Some(project) = project {
+            visible.extend(project.namespaces.iter().map(String::as_str));
+        }
+        for using in usings {
+            if let (Some(alias), false) = (&using.alias, using.is_static) {
+                let depth = alias_depths.entry(alias).or_insert(using.depth);
+                *depth = (*depth).min(using.depth);
+                if declares_namespace(index, &using.path) {
+                    namespace_aliases.insert(alias, &using.path);
+                    continue;
+                }
+            }
+            if using.alias.is_some() || using.is_static {
+                let resolution = resolve_type(index, &using.path);
+                let mut site =
+                    ImportSiteAt::new(using.node, using.path.clone(), resolution, "using of");
+                site.alias = using.alias.clone();
+                sites.push(site);
+                continue;
+            }
+            visible.insert(using.path.as_str());
+            if !index.owns_package(&using.path) {
+                sites.push(ImportSiteAt::new(
+                    using.node,
+                    using.path.clone(),
+                    Resolution::External {
+                        package: using.path.clone(),
+                    },
+                    "using of",
+                ));
+            }
+        }
+        Self {
+            sites,
+            visible,
+            namespace_aliases,
+            alias_depths,
+        }
+    }
+}
+
+/// Adds the file's qualified uses to `by_file`: `Acme.Orders.OrderService`, `global::Acme.X`,
+/// relative to an enclosing namespace (`Orders.OrderService` inside `namespace Acme`) or
+/// through a namespace alias.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the parts of one file's resolution, borrowed"
+)]
+fn add_qualified_uses(
+    by_file: &mut FileUses,
+    index: &TypeIndex,
+    chains: &Chains,
+    own: &Declarations,
+    namespace_aliases: &BTreeMap<&str, &str>,
+    alias_depths: &BTreeMap<&str, usize>,
+    path: &str,
+    sees_file: &dyn Fn(&str) -> bool,
+) {
+    let file_aliases = Aliases {
+        namespaces: namespace_aliases,
+        depths: alias_depths,
+    };
+    let (no_namespaces, no_depths) = (BTreeMap::new(), BTreeMap::new());
+    let no_aliases = Aliases {
+        namespaces: &no_namespaces,
+        depths: &no_depths,
+    };
+    for (segments, node) in chains.iter() {
+        // `global::` looks in the global namespace, past every alias.
+        let (segments, aliases): (&[&str], _) = match segments.split_first() {
+            Some((first, rest)) if *first == "global" => (rest, &no_aliases),
+            _ => (&segments, &file_aliases),
+        };
+        let Some((namespace, name, files)) = qualified_target(index, segments, own, aliases) else {
+            continue;
+        };
+        for declaring in files.iter().filter(|file| *file != path && sees_file(file)) {
+            by_file.add(
+                declaring,
+                node,
+                || qualified(&namespace, name),
+                TYPE_USE,
+                name,
+            );
         }
     }
 }
