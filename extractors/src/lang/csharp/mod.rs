@@ -180,108 +180,29 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         Some(types) => types.clone(),
         None => declarations(input.tree, source).types,
     };
-    let (mut uses, mut chains) = (walked.uses, walked.chains);
-    // A nested type's name, where the file uses it, names that type (C# looks in the
-    // enclosing types before the namespaces).
-    for name in &nested {
-        uses.remove(name.as_str());
-    }
-    // A segment of a namespace name is used where it next appears, if anywhere.
-    for (segment, next_use) in namespace_names.segments() {
-        if !uses
-            .get(segment)
-            .is_some_and(|(node, _)| namespace_names.contains(*node))
-        {
-            continue;
-        }
-        match next_use {
-            Some(node) => {
-                let scope = out.anchors.scope_of(node);
-                uses.insert(Cow::Owned(segment.to_owned()), (node, scope));
-            }
-            None => {
-                uses.remove(segment);
-            }
-        }
-    }
-    chains.retain(|(_, node, _)| !namespace_names.contains(*node));
-    // `[OrderFilter]` names the class `OrderFilterAttribute`.
-    for (name, node, scope) in attributes {
-        match name.rsplit_once('.') {
-            None => {
-                uses.entry(Cow::Owned(format!("{name}Attribute")))
-                    .or_insert_with(|| (node, out.anchors.walked_scope_of(node, scope)));
-            }
-            Some((qualifier, last)) => {
-                let mut segments: Vec<String> = qualifier.split('.').map(str::to_owned).collect();
-                segments.push(format!("{last}Attribute"));
-                chains.push((segments, node, out.anchors.walked_scope_of(node, scope)));
-            }
-        }
-    }
-    let chains = distinct_chains(chains);
-    let anchored_usings: Vec<Using<Anchor>> = usings
-        .iter()
-        .map(|using| Using {
-            node: match using_scopes.iter().find(|(id, _)| *id == using.node.id()) {
-                Some((_, scope)) => out.anchors.at_walked(using.node, *scope),
-                None => out.anchors.at(using.node),
-            },
-            alias: using.alias.clone(),
-            path: using.path.clone(),
-            is_static: using.is_static,
-            depth: using.depth,
-        })
-        .collect();
-    let calls: Vec<MemberCall> = member_calls
-        .into_iter()
-        .map(|((name, arguments), (node, scope))| MemberCall {
-            name: name.into(),
-            arguments,
-            anchor: out.anchors.at_walked(node, scope),
-        })
-        .collect();
-    let has_bound_clients = factory.generic().has_bound_clients();
-    let bound_sites: Vec<bound::BoundSite> = if has_bound_clients {
-        hits.iter()
-            .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-            .filter_map(|hit| client_site(hit, source, None))
-            .map(|site| {
-                let anchor = out.anchors.with_scope(site.node, scope_of(site.node));
-                (anchor, site.use_kind, site.path)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let pending = PendingUses {
-        usings: pack_usings(&anchored_usings),
-        own,
-        uses: PackedNames::new(uses, &out.anchors),
-        chains: PackedChains::new(&chains, &out.anchors),
-        member_calls: pack_member_calls(&calls),
-        bound_sites,
-    };
+    let (uses, chains) = used_names(
+        &mut out.anchors,
+        walked.uses,
+        walked.chains,
+        &nested,
+        &namespace_names,
+        attributes,
+    );
+    let pending = pending_uses(
+        &mut out.anchors,
+        &usings,
+        &using_scopes,
+        member_calls,
+        Names { own, uses, chains },
+        factory
+            .generic()
+            .has_bound_clients()
+            .then_some((&hits[..], source)),
+        &scope_of,
+    );
     out.defer(Box::new(pending));
-    let matcher = ClientMatcher {
-        rules: crate::catalogue::catalogue().libraries("csharp"),
-        separator: ".",
-    };
-    let client_sites: Vec<ClientSite<'_>> = hits
-        .iter()
-        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source, Some(&matcher)))
-        .collect();
-    let client_imports: Vec<ClientImport<'_>> = usings
-        .iter()
-        .map(|using| ClientImport {
-            node: using.node,
-            path: using.path.clone(),
-            is_project: false,
-        })
-        .collect();
     out.facts
-        .extend(matcher.facts(&factory, &client_sites, &client_imports, &scope_of));
+        .extend(client_facts(&factory, &hits, &usings, source, &scope_of));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -315,6 +236,158 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     out.into_facts(&input.deferred)
+}
+
+/// The names and dotted chains a file uses (first use, scope), as the walk found them,
+/// adjusted to what C# binds: a nested type's name names that type, a segment of a namespace
+/// declaration's name is used where it next appears, and `[OrderFilter]` names the class
+/// `OrderFilterAttribute`.
+#[expect(
+    clippy::type_complexity,
+    reason = "the walk's own shapes, passed through"
+)]
+fn used_names<'a>(
+    anchors: &mut Anchors<'a>,
+    mut uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
+    mut chains: Vec<(Vec<String>, Node<'a>, u32)>,
+    nested: &[String],
+    namespace_names: &namespace_names::NamespaceNames<'a, '_>,
+    attributes: Vec<(String, Node<'a>, u32)>,
+) -> (
+    BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
+    Vec<(Vec<String>, Node<'a>, u32)>,
+) {
+    // A nested type's name, where the file uses it, names that type (C# looks in the
+    // enclosing types before the namespaces).
+    for name in nested {
+        uses.remove(name.as_str());
+    }
+    // A segment of a namespace name is used where it next appears, if anywhere.
+    for (segment, next_use) in namespace_names.segments() {
+        if !uses
+            .get(segment)
+            .is_some_and(|(node, _)| namespace_names.contains(*node))
+        {
+            continue;
+        }
+        match next_use {
+            Some(node) => {
+                let scope = anchors.scope_of(node);
+                uses.insert(Cow::Owned(segment.to_owned()), (node, scope));
+            }
+            None => {
+                uses.remove(segment);
+            }
+        }
+    }
+    chains.retain(|(_, node, _)| !namespace_names.contains(*node));
+    // `[OrderFilter]` names the class `OrderFilterAttribute`.
+    for (name, node, scope) in attributes {
+        match name.rsplit_once('.') {
+            None => {
+                uses.entry(Cow::Owned(format!("{name}Attribute")))
+                    .or_insert_with(|| (node, anchors.walked_scope_of(node, scope)));
+            }
+            Some((qualifier, last)) => {
+                let mut segments: Vec<String> = qualifier.split('.').map(str::to_owned).collect();
+                segments.push(format!("{last}Attribute"));
+                chains.push((segments, node, anchors.walked_scope_of(node, scope)));
+            }
+        }
+    }
+    (uses, distinct_chains(chains))
+}
+
+/// The names a file uses, for [`PendingUses`]: its own declarations, the first use of each
+/// simple name and the dotted chains.
+struct Names<'a> {
+    own: Declarations,
+    uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
+    chains: Vec<(Vec<String>, Node<'a>, u32)>,
+}
+
+/// What the file keeps for the second pass: its usings, names, extension-method calls and
+/// (`bound_clients`: the hits and the source, when the spec binds libraries) the sites of
+/// bound clients, anchored in this order.
+fn pending_uses<'a>(
+    anchors: &mut Anchors<'a>,
+    usings: &[Using<Node<'a>>],
+    using_scopes: &[(usize, u32)],
+    member_calls: BTreeMap<(&str, usize), (Node<'a>, u32)>,
+    names: Names<'a>,
+    bound_clients: Option<(&[QueryHit<'a>], &str)>,
+    scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+) -> PendingUses {
+    let anchored_usings: Vec<Using<Anchor>> = usings
+        .iter()
+        .map(|using| Using {
+            node: match using_scopes.iter().find(|(id, _)| *id == using.node.id()) {
+                Some((_, scope)) => anchors.at_walked(using.node, *scope),
+                None => anchors.at(using.node),
+            },
+            alias: using.alias.clone(),
+            path: using.path.clone(),
+            is_static: using.is_static,
+            depth: using.depth,
+        })
+        .collect();
+    let calls: Vec<MemberCall> = member_calls
+        .into_iter()
+        .map(|((name, arguments), (node, scope))| MemberCall {
+            name: name.into(),
+            arguments,
+            anchor: anchors.at_walked(node, scope),
+        })
+        .collect();
+    let bound_sites: Vec<bound::BoundSite> = if let Some((hits, source)) = bound_clients {
+        hits.iter()
+            .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+            .filter_map(|hit| client_site(hit, source, None))
+            .map(|site| {
+                let anchor = anchors.with_scope(site.node, scope_of(site.node));
+                (anchor, site.use_kind, site.path)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    PendingUses {
+        usings: pack_usings(&anchored_usings),
+        own: names.own,
+        uses: PackedNames::new(names.uses, anchors),
+        chains: PackedChains::new(&names.chains, anchors),
+        member_calls: pack_member_calls(&calls),
+        bound_sites,
+    }
+}
+
+/// The file's infrastructure client facts: the catalogue's C# libraries at the hits' sites,
+/// with the file's usings as the imports they may come through.
+fn client_facts(
+    factory: &crate::facts::FactFactory<'_>,
+    hits: &[QueryHit<'_>],
+    usings: &[Using<Node<'_>>],
+    source: &str,
+    scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+) -> Vec<Fact> {
+    let matcher = ClientMatcher {
+        rules: crate::catalogue::catalogue().libraries("csharp"),
+        separator: ".",
+    };
+    let client_sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| client_site(hit, source, Some(&matcher)))
+        .collect();
+    let client_imports: Vec<ClientImport<'_>> = usings
+        .iter()
+        .map(|using| ClientImport {
+            node: using.node,
+            path: using.path.clone(),
+            is_project: false,
+        })
+        .collect();
+    matcher.facts(factory, &client_sites, &client_imports, scope_of)
 }
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as
