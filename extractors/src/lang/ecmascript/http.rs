@@ -153,30 +153,7 @@ pub(super) fn extract(
         let Some(&first) = arguments.first() else {
             continue;
         };
-        let (url_node, method) = match request.shape {
-            Shape::UrlThenOptions => (Some(first), method_from(arguments.get(1).copied(), source)),
-            Shape::Verb(verb) => (Some(first), verb.to_uppercase()),
-            Shape::UrlOrConfig if first.kind() == "object" => (
-                object_property(first, "url", source),
-                method_from(Some(first), source),
-            ),
-            Shape::UrlOrConfig => (Some(first), method_from(arguments.get(1).copied(), source)),
-            Shape::MethodThenUrl => (
-                arguments.get(1).copied(),
-                static_string(first, source)
-                    .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
-            ),
-            // superagent's `request('POST', url)`; `request(url)` and `request(url, callback)`
-            // are GETs.
-            Shape::MethodThenUrlOrUrl => match arguments.get(1) {
-                Some(second) if !is_function(*second) => (
-                    Some(*second),
-                    static_string(first, source)
-                        .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
-                ),
-                _ => (Some(first), "GET".to_owned()),
-            },
-        };
+        let (url_node, method) = url_and_method(request.shape, &arguments, first, source);
         let Some(url_node) = url_node else {
             continue;
         };
@@ -203,45 +180,8 @@ pub(super) fn extract(
         }
         let interpolated = interpolated_with(url_node, source, constants);
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
-        // Whether the URL, with the file's constants and the instance's base filled in, is
-        // relative (`${BASE}/api/x` with `const BASE = ''`, `baseURL: ''`): the code's own origin.
-        let mut relative = false;
-        let (url, path) = match interpolated {
-            Some(value) => {
-                let (written, text) = based_url(
-                    base.as_ref()
-                        .map(|(_, base)| (base.written.as_str(), base.text.as_str())),
-                    value.written,
-                    Some(value.text),
-                );
-                let text = text.unwrap_or_default();
-                relative = text.starts_with('/') && !text.starts_with("//");
-                let path = static_path(&text).or_else(|| base_named_path(&written, &text));
-                (written, path)
-            }
-            None => (syntax::compact_text(url_node, source, 120), None),
-        };
-        let shown = path.as_deref().unwrap_or(&url);
-        let mut fact = view.factory.fact(
-            FactKind::HttpCall,
-            call,
-            Confidence::Definite,
-            view.scope_of(call),
-            format!("http call `{method} {shown}` via `{}`", request.client),
-        );
-        set(&mut fact, "method", method.as_str());
-        set(&mut fact, "url", syntax::truncate(&url, 120));
-        if relative && !url.starts_with('/') {
-            fact.properties
-                .insert("relativeUrl", policies::facts::PropertyValue::Bool(true));
-        }
-        if let Some(path) = path {
-            set(&mut fact, "path", path);
-        }
-        let names = crate::facts::web::url_configuration_names_in(&url, source);
-        if !names.is_empty() {
-            set(&mut fact, "urlFrom", names);
-        }
+        let (url, path, relative) = url_and_path(interpolated, base.as_ref(), url_node, source);
+        let mut fact = request_fact(view, call, &method, &url, path, relative, request.client);
         record_url_constants(view, call, url_node);
         if let Some((instance, member)) = through {
             if let Ok(mut shared) = view.input.links.try_borrow_mut() {
@@ -268,6 +208,103 @@ pub(super) fn extract(
         }
     }
     facts
+}
+
+/// The `http_call` fact of a request (its `client` is set later when the request goes through
+/// another file's instance).
+fn request_fact(
+    view: &FileView<'_, '_>,
+    call: Node<'_>,
+    method: &str,
+    url: &str,
+    path: Option<String>,
+    relative: bool,
+    client: &str,
+) -> Fact {
+    let source = view.source();
+    let shown = path.as_deref().unwrap_or(url);
+    let mut fact = view.factory.fact(
+        FactKind::HttpCall,
+        call,
+        Confidence::Definite,
+        view.scope_of(call),
+        format!("http call `{method} {shown}` via `{}`", client),
+    );
+    set(&mut fact, "method", method);
+    set(&mut fact, "url", syntax::truncate(url, 120));
+    if relative && !url.starts_with('/') {
+        fact.properties
+            .insert("relativeUrl", policies::facts::PropertyValue::Bool(true));
+    }
+    if let Some(path) = path {
+        set(&mut fact, "path", path);
+    }
+    let names = crate::facts::web::url_configuration_names_in(url, source);
+    if !names.is_empty() {
+        set(&mut fact, "urlFrom", names);
+    }
+    fact
+}
+
+/// Where a request's URL is among its `arguments` (`first` is the first of them), and its
+/// method.
+fn url_and_method<'tree>(
+    shape: Shape,
+    arguments: &[Node<'tree>],
+    first: Node<'tree>,
+    source: &str,
+) -> (Option<Node<'tree>>, String) {
+    match shape {
+        Shape::UrlThenOptions => (Some(first), method_from(arguments.get(1).copied(), source)),
+        Shape::Verb(verb) => (Some(first), verb.to_uppercase()),
+        Shape::UrlOrConfig if first.kind() == "object" => (
+            object_property(first, "url", source),
+            method_from(Some(first), source),
+        ),
+        Shape::UrlOrConfig => (Some(first), method_from(arguments.get(1).copied(), source)),
+        Shape::MethodThenUrl => (
+            arguments.get(1).copied(),
+            static_string(first, source)
+                .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
+        ),
+        // superagent's `request('POST', url)`; `request(url)` and `request(url, callback)`
+        // are GETs.
+        Shape::MethodThenUrlOrUrl => match arguments.get(1) {
+            Some(second) if !is_function(*second) => (
+                Some(*second),
+                static_string(first, source)
+                    .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
+            ),
+            _ => (Some(first), "GET".to_owned()),
+        },
+    }
+}
+
+/// A request's URL as written (after the instance's `base`), its path when known, and whether
+/// it is relative once the file's constants and the base are filled in (`${BASE}/api/x` with
+/// `const BASE = ''`, `baseURL: ''`): the code's own origin.
+fn url_and_path(
+    interpolated: Option<Interpolated>,
+    base: Option<&(Node<'_>, Interpolated)>,
+    url_node: Node<'_>,
+    source: &str,
+) -> (String, Option<String>, bool) {
+    let mut relative = false;
+    let (url, path) = match interpolated {
+        Some(value) => {
+            let (written, text) = based_url(
+                base.map(|(_, base)| (base.written.as_str(), base.text.as_str())),
+                value.written,
+                Some(value.text),
+            );
+            let text = text.unwrap_or_default();
+            relative = text.starts_with('/') && !text.starts_with("//");
+            let path = static_path(&text).or_else(|| base_named_path(&written, &text));
+            (written, path)
+        }
+        None => (syntax::compact_text(url_node, source, 120), None),
+    };
+    (url, path, relative)
 }
 
 /// The instance a request is made through: `api` of `api.get(…)`.
