@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing lintel needs, when it is missing:
 # the system Z3 library (libz3-dev, linked dynamically by the `z3` crate) and the stock `z3`
-# binary (tests replay every proof's `smt_script` through it), and the C toolchain the build
-# uses. Safe to run repeatedly.
+# binary (tests replay every proof's `smt_script` through it), the C toolchain the build
+# uses, and Chromium (tests open the HTML report in it). Safe to run repeatedly.
 set -euo pipefail
 
 missing=()
@@ -12,6 +12,8 @@ if ! command -v git >/dev/null 2>&1; then missing+=(git); fi
 # The C compiler and make build tree-sitter's grammars and jemalloc (the binary's allocator).
 if ! command -v cc >/dev/null 2>&1; then missing+=(gcc); fi
 if ! command -v make >/dev/null 2>&1; then missing+=(make); fi
+# Headless Chromium opens the HTML report in the tests (`--format html`).
+if ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2

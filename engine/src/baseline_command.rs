@@ -19,7 +19,7 @@ impl BaselineArgs {
             project: self.project.clone(),
             spec: self.spec.clone(),
             repo_filter: None,
-            json: false,
+            json: self.json,
             format: None,
             debug_extractors: false,
             include_generated: false,
@@ -84,17 +84,34 @@ pub fn baseline_command(
         let kept = entries.len() - added;
         (added, previous.entries.len().saturating_sub(kept))
     });
-    let _ = writeln!(
-        stdout,
-        "wrote {file}: {} finding(s) ({added} added, {dropped} dropped); `lintel check` now blocks only findings it does not list",
-        entries.len()
-    );
     let undecided = run
         .verdict
         .solver_diagnostics
         .iter()
         .filter(|diagnostic| matches!(diagnostic.status, "unknown" | "error"))
         .count();
+    if arguments.json {
+        let document = serde_json::json!({
+            "schema_version": crate::verdict::SCHEMA_VERSION,
+            "file": file,
+            "findings": entries.len(),
+            "added": added,
+            "dropped": dropped,
+            "undecided": undecided,
+        });
+        let _ = writeln!(stdout, "{document}");
+        let _ = stdout.flush();
+        return if undecided > 0 {
+            ExitStatus::Violation
+        } else {
+            ExitStatus::Pass
+        };
+    }
+    let _ = writeln!(
+        stdout,
+        "wrote {file}: {} finding(s) ({added} added, {dropped} dropped); `lintel check` now blocks only findings it does not list",
+        entries.len()
+    );
     if undecided > 0 {
         let _ = writeln!(
             stdout,

@@ -94,7 +94,7 @@ pub enum Format {
     Dot,
     /// Mermaid flowchart (`graph` only).
     Mermaid,
-    /// HTML (`graph` only; planned).
+    /// One self-contained HTML page: the component graph in layers and the findings with their code frames.
     Html,
 }
 
@@ -251,6 +251,10 @@ pub struct BaselineArgs {
     /// Ignore and do not write the extraction cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Print the outcome as one JSON document (`{schema_version, file, findings, added, dropped,
+    /// undecided}`); an error prints the verdict's error document
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The project and spec of a command that reads only the spec.
@@ -771,14 +775,12 @@ fn check_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
-    if matches!(
-        arguments.format,
-        Some(Format::Dot | Format::Mermaid | Format::Html)
-    ) && !arguments.wants_json()
-    {
-        let error =
-            EngineError::Usage("`--format dot|mermaid|html` applies to `lintel graph`".into());
+    if matches!(arguments.format, Some(Format::Dot | Format::Mermaid)) && !arguments.wants_json() {
+        let error = EngineError::Usage("`--format dot|mermaid` applies to `lintel graph`".into());
         return report_error(arguments, &error, stdout, stderr);
+    }
+    if arguments.format == Some(Format::Html) && !arguments.wants_json() {
+        return crate::graph_command::check_html(arguments, stdout, stderr);
     }
     let mut options = arguments.to_options();
     let checked =

@@ -16,7 +16,7 @@ use policies::model::Model;
 use crate::families::{FactRef, FactTable};
 
 /// The node or resource types a §3.5 category resolves to.
-pub(crate) fn category_types(category: &str) -> Vec<&str> {
+pub fn category_types(category: &str) -> Vec<&str> {
     match category {
         "postgres" => vec!["postgres", "timescaledb", "relational_db"],
         "mysql" | "mssql" | "sqlite" => vec![category, "relational_db"],

@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::check::run_check_handing_back;
 use crate::cli::{report_error, ExitStatus, Format, GraphArgs};
 use crate::error::EngineError;
+use crate::render;
 use crate::solve::Z3Solver;
 use crate::verdict::Verdict;
 
@@ -135,6 +136,18 @@ impl Shape {
             | "api_gateway" | "oauth_provider" | "identity_server" | "jwt_issuer"
             | "inference_endpoint" => Self::ExternalApi,
             _ => Self::Other,
+        }
+    }
+
+    /// The HTML report's name for it.
+    fn key(self) -> &'static str {
+        match self {
+            Self::Component => "component",
+            Self::Runtime => "runtime",
+            Self::DataStore => "store",
+            Self::Messaging => "messaging",
+            Self::ExternalApi => "external",
+            Self::Other => "other",
         }
     }
 
@@ -305,15 +318,39 @@ pub fn graph_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitStatus {
+    run_graph(arguments, stdout, stderr, false)
+}
+
+/// Runs `check --format html`: the graph's HTML report, with the check's exit status.
+pub fn check_html(
+    arguments: &crate::cli::CheckArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
+    let arguments = GraphArgs {
+        check: arguments.clone(),
+        facts: false,
+        out: None,
+    };
+    run_graph(&arguments, stdout, stderr, true)
+}
+
+/// Runs `graph`; with `verdict_exit`, exits as `check` does (1 when the verdict fails).
+fn run_graph(
+    arguments: &GraphArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    verdict_exit: bool,
+) -> ExitStatus {
     let format = match (arguments.check.wants_json(), arguments.check.format) {
         (true, _) | (false, None) => Format::Json,
         (false, Some(format)) => format,
     };
-    if !matches!(format, Format::Json | Format::Dot | Format::Mermaid) {
-        let error = match format {
-            Format::Html => EngineError::NotImplemented("`graph --format html`".into()),
-            _ => EngineError::Usage("`graph` writes `json`, `dot` or `mermaid`".into()),
-        };
+    if !matches!(
+        format,
+        Format::Json | Format::Dot | Format::Mermaid | Format::Html
+    ) {
+        let error = EngineError::Usage("`graph` writes `json`, `dot`, `mermaid` or `html`".into());
         return report_error(&arguments.check, &error, stdout, stderr);
     }
     let mut options = arguments.check.to_options();
@@ -345,7 +382,7 @@ pub fn graph_command(
                 kind: "resource",
                 type_name: resource.type_name.clone(),
             }));
-            let edges: Vec<(String, String, &'static str, Vec<String>)> = analysis
+            let edges: Vec<CollectedEdge> = analysis
                 .graph
                 .edges
                 .iter()
@@ -356,7 +393,25 @@ pub fn graph_command(
                             .iter()
                             .filter_map(|index| facts.get(*index).map(|fact| fact.id.clone()))
                             .collect();
-                        (from.clone(), to.clone(), edge.confidence.as_str(), ids)
+                        let shown = edge
+                            .facts
+                            .iter()
+                            .filter_map(|index| facts.get(*index))
+                            .take(render::html::FACTS_PER_EDGE)
+                            .map(|fact| render::html::EdgeFact {
+                                kind: fact.kind.as_str().to_owned(),
+                                file: fact.evidence.file.to_string(),
+                                line: fact.evidence.line,
+                                column: fact.evidence.column,
+                            })
+                            .collect();
+                        (
+                            from.clone(),
+                            to.clone(),
+                            edge.confidence.as_str(),
+                            ids,
+                            shown,
+                        )
                     })
                 })
                 .collect();
@@ -375,13 +430,15 @@ pub fn graph_command(
         .iter()
         .map(|violation| (violation.id.clone(), violation.rule.text.clone()))
         .collect();
+    let mut shown_facts = Vec::with_capacity(edges.len());
     let edges = edges
         .into_iter()
-        .map(|(from, to, confidence, facts)| {
+        .map(|(from, to, confidence, facts, shown)| {
             let violations = marks
                 .get(&(from.clone(), to.clone()))
                 .map(|ids| ids.iter().cloned().collect())
                 .unwrap_or_default();
+            shown_facts.push(shown);
             GraphEdge {
                 from,
                 to,
@@ -404,6 +461,19 @@ pub fn graph_command(
     let written = match format {
         Format::Dot => write_text(out, stdout, &render_dot(&document, &rules)),
         Format::Mermaid => write_text(out, stdout, &render_mermaid(&document, &rules)),
+        Format::Html => {
+            let source = run.scope.text_reader(&options.project);
+            let mut page = Vec::new();
+            write_html(
+                &mut page,
+                &document,
+                shown_facts,
+                &run.verdict,
+                &source,
+                &options,
+            )
+            .and_then(|()| write_text(out, stdout, &String::from_utf8_lossy(&page)))
+        }
         _ => match out {
             Some(path) => std::fs::File::create(path)
                 .and_then(|file| write_json(&mut std::io::BufWriter::new(file), &document)),
@@ -424,7 +494,63 @@ pub fn graph_command(
             stderr,
         );
     }
+    if verdict_exit && !run.verdict.passed {
+        return ExitStatus::Violation;
+    }
     ExitStatus::Pass
+}
+
+/// One edge as the extraction hands it back: endpoints, confidence, fact ids, the first facts.
+type CollectedEdge = (
+    String,
+    String,
+    &'static str,
+    Vec<String>,
+    Vec<render::html::EdgeFact>,
+);
+
+/// Writes the HTML report of a graph document.
+fn write_html(
+    out: &mut dyn Write,
+    document: &GraphDocument,
+    shown_facts: Vec<Vec<render::html::EdgeFact>>,
+    verdict: &Verdict,
+    source: render::text::SourceText<'_>,
+    options: &crate::check::CheckOptions,
+) -> std::io::Result<()> {
+    let entities: Vec<render::html::Entity> = document
+        .entities
+        .iter()
+        .map(|entity| render::html::Entity {
+            name: entity.name.clone(),
+            kind: entity.kind.to_owned(),
+            type_name: entity.type_name.clone(),
+            shape: Shape::of(entity).key(),
+        })
+        .collect();
+    let edges: Vec<render::html::Edge> = document
+        .edges
+        .iter()
+        .zip(shown_facts)
+        .map(|(edge, facts)| render::html::Edge {
+            from: edge.from.clone(),
+            to: edge.to.clone(),
+            confidence: edge.confidence.to_owned(),
+            fact_count: edge.facts.len(),
+            facts,
+            violations: edge.violations.clone(),
+        })
+        .collect();
+    let title = format!("lintel report: {}", verdict.artifact);
+    render::html::write(
+        out,
+        &title,
+        verdict,
+        &entities,
+        &edges,
+        source,
+        &options.check_flags(),
+    )
 }
 
 /// Writes `text` to the file `out`, else to `stdout`.

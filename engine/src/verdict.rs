@@ -1,4 +1,4 @@
-//! Serialize-only wire types of the schema_version 2 verdict (`shared/spec/verdict-v2.md`).
+//! Serialize-only wire types of the schema_version 2 verdict (docs/VERDICT.md describes it).
 //!
 //! Internal types are converted into these; nothing else is serialized to stdout.
 //! Field order here is the order in the JSON document. Optional fields are omitted when absent.
@@ -129,7 +129,7 @@ pub struct Stats {
     pub files_scanned: usize,
     /// `file-skipped` warnings.
     pub files_skipped: usize,
-    /// Files the spec leaves out (language.md §2.6, §2.6a): those an `exclude` glob matches,
+    /// Files the spec leaves out (its `exclude` declarations and `!` globs): those an `exclude` glob matches,
     /// which are not read, and those a component's `!` glob removes that no other component
     /// owns. Present whenever the spec has an `exclude` declaration or a `!` glob.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -305,7 +305,7 @@ pub struct Detected {
     pub query: Option<QueryRef>,
 }
 
-/// `detected.query`: the reviewed query that emitted the fact (`language.md` §5.8).
+/// `detected.query`: the reviewed `.agq.yml` query that emitted the fact.
 #[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct QueryRef {
     /// Query id.
@@ -324,7 +324,7 @@ pub struct QueryRef {
 pub struct PolicyRuleRef {
     /// Rule kind name, e.g. `WorkflowAction`.
     pub kind: &'static str,
-    /// The rule as written (allow-list findings: `language.md` §3.7).
+    /// The rule as written (for an allow-list finding, the allow-list declaration).
     pub text: String,
     /// Where it is written.
     pub source: SourceRef,

@@ -20,6 +20,7 @@ mod ids;
 mod queries;
 mod recording;
 mod robustness;
+mod tidy;
 
 use std::path::Path;
 

@@ -386,3 +386,47 @@ fn a_repo_filter_that_drops_a_rule_does_not_call_its_baseline_entries_stale() {
         .collect();
     assert_eq!(codes, ["component-matches-no-files"], "{verdict}");
 }
+
+#[test]
+fn baseline_json_prints_one_document_on_success_and_on_error() {
+    let dir = repository();
+    let root = dir.path();
+    let (code, document) = json_run(
+        lintel()
+            .current_dir(root)
+            .args(["baseline", "--json", "--no-cache", "--project"])
+            .arg(root),
+    );
+    assert_eq!(code, 0, "{document}");
+    assert_eq!(
+        document,
+        serde_json::json!({"schema_version": 2, "file": ".lintel/baseline.json", "findings": 2,
+            "added": 2, "dropped": 0, "undecided": 0})
+    );
+    write_files(root, &[("api/b.ts", "export const value = 2;\n")]);
+    let (_, document) = json_run(
+        lintel()
+            .current_dir(root)
+            .args(["baseline", "--json", "--no-cache", "--project"])
+            .arg(root),
+    );
+    assert_eq!(document["findings"], 1);
+    assert_eq!(document["dropped"], 1);
+    // An error is the verdict's error document, still one JSON document on stdout.
+    let (code, document) = json_run(
+        lintel()
+            .current_dir(root)
+            .args([
+                "baseline",
+                "--json",
+                "--no-cache",
+                "--spec",
+                "missing.ag",
+                "--project",
+            ])
+            .arg(root),
+    );
+    assert_eq!(code, 2);
+    assert_eq!(document["verdict"], "error");
+    assert_eq!(document["error"]["code"], "spec-unreadable");
+}

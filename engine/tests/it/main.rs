@@ -21,7 +21,9 @@ mod explain_hints;
 mod graph_text;
 #[cfg(unix)]
 mod hardening;
+mod html_report;
 mod quiet_defaults;
+mod reference_docs;
 mod terminal;
 mod waivers;
 

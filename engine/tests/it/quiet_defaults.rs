@@ -128,6 +128,31 @@ fn the_ci_example_has_no_placeholders_and_every_lintel_command_in_it_parses() {
         .unwrap();
     // `--diff` needs the merge base: a shallow clone would stop with `missing-merge-base`.
     assert_eq!(checkout["with"]["fetch-depth"], Yaml::Integer(0));
+    // lintel is a cached build: the binary is restored by lintel's revision, and built only on a miss.
+    let binary_cache = steps
+        .iter()
+        .find(|step| step["with"]["path"].as_str() == Some("~/.cargo/bin/lintel"))
+        .expect("a step that caches the lintel binary");
+    let key = binary_cache["with"]["key"].as_str().unwrap();
+    assert!(key.contains("steps.lintel-rev.outputs.sha"), "{key}");
+    let cache_id = binary_cache["id"].as_str().unwrap();
+    let build = steps
+        .iter()
+        .find(|step| {
+            step["run"]
+                .as_str()
+                .is_some_and(|run| run.contains("cargo install"))
+        })
+        .expect("a step that builds lintel");
+    let condition = build["if"].as_str().unwrap();
+    assert!(
+        condition.contains(&format!("steps.{cache_id}.outputs.cache-hit != 'true'")),
+        "{condition}"
+    );
+    assert!(build["run"]
+        .as_str()
+        .unwrap()
+        .contains("--rev \"$LINTEL_REV\""));
     let mut commands = Vec::new();
     for step in steps {
         let Some(script) = step["run"].as_str() else {
