@@ -186,6 +186,6 @@ impl<'a> ExtractionInput<'a> {
     /// A fact factory for the file.
     pub fn fact_factory(&self) -> FactFactory<'a> {
         FactFactory::for_file(self.spec.name, self.spec.extractor, self.path, self.source)
-            .sharing(self.context)
+            .sharing(self.context.interner(), self.context.generic())
     }
 }

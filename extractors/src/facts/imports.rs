@@ -11,7 +11,32 @@ use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use tree_sitter::Node;
 
 use crate::facts::{set, FactFactory, Located};
-use crate::resolve::context::Resolution;
+
+/// Where a module specifier leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Resolution {
+    /// A file of the project (project-relative path).
+    File(String),
+    /// Meant to be inside the project (relative, aliased, a workspace package) but not found.
+    Internal,
+    /// A package outside the project.
+    External {
+        /// The package name, scope included (`@aws-sdk/client-s3`, `pg`, `fs`).
+        package: String,
+    },
+}
+
+impl Resolution {
+    /// The answer as `crate::resolve::context::probes` records it (plain text: no escaping to pay for on every
+    /// cached file's every import).
+    pub(crate) fn answer(&self) -> String {
+        match self {
+            Resolution::File(path) => format!("file:{path}"),
+            Resolution::Internal => "internal".to_owned(),
+            Resolution::External { package } => format!("external:{package}"),
+        }
+    }
+}
 
 /// One import edge of a file, at a syntax node.
 pub(crate) type ImportSite<'tree> = ImportSiteAt<Node<'tree>>;

@@ -62,11 +62,16 @@ pub(crate) struct FactFactory<'a> {
 }
 
 impl<'a> FactFactory<'a> {
-    /// This factory, sharing the strings many facts hold through `context`'s interner.
-    pub fn sharing(self, context: &'a crate::resolve::context::ProjectContext) -> Self {
+    /// This factory, sharing the strings many facts hold through the project's `interner`, and
+    /// making the `generic` facts the project's reviewed queries may match.
+    pub fn sharing(
+        self,
+        interner: &'a policies::facts::Interner,
+        generic: &'a crate::generic::GenericFacts,
+    ) -> Self {
         Self {
-            interner: Some(context.interner()),
-            generic: context.generic(),
+            interner: Some(interner),
+            generic,
             ..self
         }
     }

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
-use super::bindings::{member_chain, Imported};
+use super::imports::bindings::{member_chain, Imported};
 use super::imports::ImportRecord;
 use super::literals;
 use super::FileView;

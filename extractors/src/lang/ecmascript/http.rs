@@ -23,8 +23,8 @@ use wrappers::*;
 use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
-use super::bindings::Imported;
 use super::clients::{instance_key, is_global_fetch, Instances};
+use super::imports::bindings::Imported;
 use super::literals::{
     arguments, interpolated_with, object_property, static_string, Constants, Interpolated, DYNAMIC,
 };

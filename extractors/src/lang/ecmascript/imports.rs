@@ -7,18 +7,21 @@
 //! fact kind: a file or an unresolved internal specifier gives `import` (with `resolved` only for a
 //! file), a package outside the project gives `external`.
 
+pub(super) mod bindings;
+mod import_calls;
+
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue};
 use tree_sitter::Node;
 
-use super::bindings::{Binding, Imported};
 use super::literals::{property_name, string_value};
-use super::{import_calls, FileView};
+use super::FileView;
 use crate::facts::set;
 use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
 use crate::resolve::context::{Request, Resolution};
 use crate::syntax::ChildField;
 use crate::syntax::{self, has_token, named_children};
+use bindings::{Binding, Imported};
 
 /// The syntactic form of an import.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

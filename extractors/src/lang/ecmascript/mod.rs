@@ -26,10 +26,8 @@ pub(crate) mod request_links;
 pub(crate) mod single_file_components;
 pub(crate) mod typescript_spec;
 
-mod bindings;
 mod clients;
 mod http;
-mod import_calls;
 mod imports;
 mod literals;
 mod mounts;
@@ -54,7 +52,7 @@ use crate::language::ExtractionInput;
 use crate::query::QueryHit;
 use crate::resolve::links::PathConstant;
 
-use bindings::Bindings;
+use imports::bindings::Bindings;
 use imports::ImportRecord;
 use usage::Usage;
 
@@ -102,6 +100,11 @@ impl FileView<'_, '_> {
         }
         scope
     }
+}
+
+/// The named children of a node, without a cursor (these nodes have few children).
+fn named_children(node: tree_sitter::Node<'_>) -> impl Iterator<Item = tree_sitter::Node<'_>> {
+    (0..node.named_child_count()).map_while(move |index| node.named_child(index))
 }
 
 /// Extracts the facts of one TypeScript, TSX or JavaScript file (unsorted).

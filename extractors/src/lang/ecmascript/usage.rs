@@ -13,7 +13,8 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::walk::{named_children, Fnv};
+use super::named_children;
+use crate::syntax::Fnv;
 
 /// Node kinds whose whole subtree is a type position.
 pub(super) const TYPE_CONTEXTS: [&str; 13] = [

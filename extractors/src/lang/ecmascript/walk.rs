@@ -36,6 +36,7 @@ use std::sync::OnceLock;
 use policies::facts::FactKind;
 use tree_sitter::{Node, Tree};
 
+use super::named_children;
 use super::usage::{self, Metadata, Usage};
 use crate::language::Language;
 use crate::query::{Field, QueryHit};
@@ -75,11 +76,6 @@ fn is_specifier_literal(grammar: &Grammar, node: Node<'_>) -> bool {
 /// A node a wildcard pattern `(_)` matches: named, not an `ERROR`.
 fn is_wildcard(node: Node<'_>) -> bool {
     node.is_named() && !node.is_error()
-}
-
-/// The named children of a node, without a cursor (these nodes have few children).
-pub(super) fn named_children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
-    (0..node.named_child_count()).map_while(move |index| node.named_child(index))
 }
 
 /// The functions, classes and object literals around the hits' roots, for `evidence.scope`.

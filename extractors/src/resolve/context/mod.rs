@@ -27,10 +27,10 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
+pub(crate) use crate::facts::imports::Resolution;
 pub use crate::gitattributes::GitAttributes;
 pub(crate) use cargo::{Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
-pub(crate) use resolve::Resolution;
 pub use type_index::TypeDeclarations;
 pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, TypeIndex};
 pub(crate) use workspace::Request;

@@ -13,7 +13,7 @@
 
 use super::paths::{join, parent_dir};
 use super::workspace::{Request, WorkspacePackage};
-use super::ProjectContext;
+use super::{ProjectContext, Resolution};
 
 /// Extensions probed after a specifier without one, in TypeScript's order; then `.json`, which
 /// CommonJS `require` and bundlers also try, declaration files, and Vue and Svelte components
@@ -39,32 +39,6 @@ const ENTRY_EXTENSIONS: [&str; 12] = [
 
 /// Build-output folders whose files usually come from `src/`.
 const OUTPUT_FOLDERS: [&str; 7] = ["dist", "lib", "build", "out", "esm", "cjs", "types"];
-
-/// Where a module specifier leads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Resolution {
-    /// A file of the project (project-relative path).
-    File(String),
-    /// Meant to be inside the project (relative, aliased, a workspace package) but not found.
-    Internal,
-    /// A package outside the project.
-    External {
-        /// The package name, scope included (`@aws-sdk/client-s3`, `pg`, `fs`).
-        package: String,
-    },
-}
-
-impl Resolution {
-    /// The answer as [`crate::resolve::context::probes`] records it (plain text: no escaping to pay for on every
-    /// cached file's every import).
-    pub(crate) fn answer(&self) -> String {
-        match self {
-            Resolution::File(path) => format!("file:{path}"),
-            Resolution::Internal => "internal".to_owned(),
-            Resolution::External { package } => format!("external:{package}"),
-        }
-    }
-}
 
 impl ProjectContext {
     /// Resolves a specifier imported by the project file `importer`; `request` picks the

@@ -135,7 +135,8 @@ pub(crate) fn finish(
     links: &mut RouteLinks,
 ) -> Vec<Fact> {
     let mut finishing = Finishing {
-        factory: FactFactory::for_file(language, extractor, path, "").sharing(context),
+        factory: FactFactory::for_file(language, extractor, path, "")
+            .sharing(context.interner(), context.generic()),
         path,
         context,
         scopes: &deferred.scopes,

@@ -10,13 +10,13 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::imports::ImportRecord;
+use super::ImportRecord;
 use crate::syntax;
 use crate::syntax::ChildField;
 
 /// What an imported local name stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Imported {
+pub(in crate::lang::ecmascript) enum Imported {
     /// The module object (default or namespace import, `require` result).
     Module,
     /// A named export.
@@ -25,7 +25,7 @@ pub(super) enum Imported {
 
 /// One local name bound by an import.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Binding {
+pub(in crate::lang::ecmascript) struct Binding {
     /// The local name.
     pub local: String,
     /// What it stands for.
@@ -36,7 +36,7 @@ pub(super) struct Binding {
 
 /// A callee resolved through an import binding.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Target {
+pub(in crate::lang::ecmascript) struct Target {
     /// Index of the import record in the file's import list.
     pub import: usize,
     /// The export path within the module: `default`, `Pool`, `MongoClient.connect`.
@@ -45,7 +45,7 @@ pub(super) struct Target {
 
 /// Local names bound by a file's imports (the first binding of a name wins).
 #[derive(Debug, Default)]
-pub(super) struct Bindings {
+pub(in crate::lang::ecmascript) struct Bindings {
     by_local: HashMap<String, (usize, Imported)>,
 }
 
@@ -135,7 +135,10 @@ impl Bindings {
 
 /// Splits `a.b.c` into its root identifier and member names; `None` for anything else
 /// (calls, `this`, computed members, optional chains are read through).
-pub(super) fn member_chain<'s>(node: Node<'_>, source: &'s str) -> Option<(&'s str, Vec<&'s str>)> {
+pub(in crate::lang::ecmascript) fn member_chain<'s>(
+    node: Node<'_>,
+    source: &'s str,
+) -> Option<(&'s str, Vec<&'s str>)> {
     // Iterative, so that a pathological chain cannot exhaust the stack.
     let mut members = Vec::new();
     let mut current = node;

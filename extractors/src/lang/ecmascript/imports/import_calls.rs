@@ -8,15 +8,15 @@
 use tree_sitter::Node;
 
 use super::bindings::Binding;
-use super::imports::{bind_module, empty_record, named, ImportForm, ImportRecord};
-use super::literals::property_name;
-use super::usage::is_in_type_position;
+use super::{bind_module, empty_record, named, ImportForm, ImportRecord};
+use crate::lang::ecmascript::literals::property_name;
+use crate::lang::ecmascript::usage::is_in_type_position;
 use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
 /// Reads `require('x')` or `import('x')` and what its result is bound to:
 /// `const m = …`, `const { a, b: c } = …`, `const a = require('x').a`, through `await`.
-pub(super) fn read_call<'tree>(
+pub(in crate::lang::ecmascript) fn read_call<'tree>(
     call: Node<'tree>,
     source: &str,
     specifier: String,
