@@ -102,47 +102,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| {
-            let (site_node, named, use_kind) = match hit.node(Field::Call) {
-                Some(call) => (call, hit.node(Field::Function)?, ClientUse::Call),
-                None => (
-                    hit.node(Field::Construction)?,
-                    hit.node(Field::Type)?,
-                    ClientUse::Construct,
-                ),
-            };
-            let (package, member) = match named.kind() {
-                "selector_expression" => (
-                    field_child(named, Child::Operand)?,
-                    field_child(named, Child::Field)?,
-                ),
-                _ => (
-                    field_child(named, Child::Package)?,
-                    field_child(named, Child::Name)?,
-                ),
-            };
-            // A package variable's method (`http.DefaultClient.Do`) is the package's member
-            // `DefaultClient.Do`.
-            let (local, member) = match package.kind() {
-                "selector_expression" => {
-                    let inner = field_child(package, Child::Operand)?;
-                    let field = field_child(package, Child::Field)?;
-                    if inner.kind() != "identifier" {
-                        return None;
-                    }
-                    (
-                        syntax::text(inner, source),
-                        std::borrow::Cow::Owned(format!(
-                            "{}.{}",
-                            syntax::text(field, source),
-                            syntax::text(member, source)
-                        )),
-                    )
-                }
-                _ => (
-                    syntax::text(package, source),
-                    std::borrow::Cow::Borrowed(syntax::text(member, source)),
-                ),
-            };
+            let (site_node, use_kind, local, member) = client_call(hit, source)?;
             if let Some(written) = written_paths.get(local) {
                 bound_sites.push(ClientSite {
                     node: site_node,
@@ -198,6 +158,57 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &package_dirs,
     ));
     facts
+}
+
+/// The call or construction of a client hit, with the local package name it goes through and
+/// the member it names: `sql.Open` is (`sql`, `Open`); a package variable's method
+/// (`http.DefaultClient.Do`) is the package's member `DefaultClient.Do`.
+fn client_call<'tree, 's>(
+    hit: &crate::query::QueryHit<'tree>,
+    source: &'s str,
+) -> Option<(Node<'tree>, ClientUse, &'s str, std::borrow::Cow<'s, str>)> {
+    let (site_node, named, use_kind) = match hit.node(Field::Call) {
+        Some(call) => (call, hit.node(Field::Function)?, ClientUse::Call),
+        None => (
+            hit.node(Field::Construction)?,
+            hit.node(Field::Type)?,
+            ClientUse::Construct,
+        ),
+    };
+    let (package, member) = match named.kind() {
+        "selector_expression" => (
+            field_child(named, Child::Operand)?,
+            field_child(named, Child::Field)?,
+        ),
+        _ => (
+            field_child(named, Child::Package)?,
+            field_child(named, Child::Name)?,
+        ),
+    };
+    // A package variable's method (`http.DefaultClient.Do`) is the package's member
+    // `DefaultClient.Do`.
+    let (local, member) = match package.kind() {
+        "selector_expression" => {
+            let inner = field_child(package, Child::Operand)?;
+            let field = field_child(package, Child::Field)?;
+            if inner.kind() != "identifier" {
+                return None;
+            }
+            (
+                syntax::text(inner, source),
+                std::borrow::Cow::Owned(format!(
+                    "{}.{}",
+                    syntax::text(field, source),
+                    syntax::text(member, source)
+                )),
+            )
+        }
+        _ => (
+            syntax::text(package, source),
+            std::borrow::Cow::Borrowed(syntax::text(member, source)),
+        ),
+    };
+    Some((site_node, use_kind, local, member))
 }
 
 /// The text inside a Go string literal (escapes kept as written; import paths have none).

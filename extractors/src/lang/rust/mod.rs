@@ -70,25 +70,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let inline = inline_modules(statement, source);
         if let Some(name) = hit.node(Field::Specifier) {
             let name = syntax::text(name, source).to_owned();
-            let resolution = match path_attribute(statement, source) {
-                Some(path) => {
-                    let is_mod_rs = file_name(input.path) == "mod.rs"
-                        || own_crate
-                            .as_ref()
-                            .is_some_and(|krate| krate.root_file.as_deref() == Some(input.path));
-                    attribute_path_file(input.path, is_mod_rs, &inline, &path)
-                        .filter(|file| crates.has_file(file))
-                }
-                None => {
-                    let mut segments = own_module.clone();
-                    segments.extend(inline.iter().cloned());
-                    segments.push(name.clone());
-                    own_crate
-                        .as_ref()
-                        .and_then(|krate| crates.module_file(krate, &segments))
-                }
-            }
-            .map_or(Resolution::Internal, Resolution::File);
+            let resolution = module_file(
+                input,
+                (crates, own_crate.as_ref()),
+                &own_module,
+                statement,
+                &inline,
+                &name,
+            );
             let site = ImportSite::new(statement, name, resolution, "module declaration");
             if imports::kept(&factory, &site.resolution) {
                 facts.push(imports::fact(&factory, &site, scope_of(statement)));
@@ -149,23 +138,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 source,
                 300,
             ));
-            let (first, rest) = callee.split_once("::").unwrap_or((callee.as_str(), ""));
-            let qualified = match bindings.get(first) {
-                Some(bound) => bound.clone(),
-                // A path through the project's own crates is its own code, not a client
-                // (`redis::Client::open` in redis-rs's examples).
-                None if matches!(first, "crate" | "self" | "super")
-                    || crates.by_name_from(input.path, first).is_some() =>
-                {
-                    return None
-                }
-                None => first.to_owned(),
-            };
-            let path = if rest.is_empty() {
-                qualified
-            } else {
-                format!("{qualified}::{rest}")
-            };
+            let path = client_path(&callee, &bindings, crates, input.path)?;
             Some(ClientSite {
                 node: call,
                 use_kind: ClientUse::Call,
@@ -208,6 +181,63 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &input.links,
     ));
     facts
+}
+
+/// The path a client call's `callee` names, its first segment read through the file's `use`
+/// `bindings`; `None` for a path through the project's own crates, which is its own code, not
+/// a client (`redis::Client::open` in redis-rs's examples).
+fn client_path(
+    callee: &str,
+    bindings: &BTreeMap<String, String>,
+    crates: &crate::resolve::context::Crates,
+    path: &str,
+) -> Option<String> {
+    let (first, rest) = callee.split_once("::").unwrap_or((callee, ""));
+    let qualified = match bindings.get(first) {
+        Some(bound) => bound.clone(),
+        // A path through the project's own crates is its own code, not a client
+        // (`redis::Client::open` in redis-rs's examples).
+        None if matches!(first, "crate" | "self" | "super")
+            || crates.by_name_from(path, first).is_some() =>
+        {
+            return None
+        }
+        None => first.to_owned(),
+    };
+    Some(if rest.is_empty() {
+        qualified
+    } else {
+        format!("{qualified}::{rest}")
+    })
+}
+
+/// The file a `mod name;` declaration (inside the `inline` modules of `statement`) names: its
+/// `#[path]` attribute's file, else the module file of its place in the crate.
+fn module_file(
+    input: &ExtractionInput<'_>,
+    (crates, own_crate): (&crate::resolve::context::Crates, Option<&Crate>),
+    own_module: &[String],
+    statement: Node<'_>,
+    inline: &[String],
+    name: &str,
+) -> Resolution {
+    match path_attribute(statement, input.source) {
+        Some(path) => {
+            let is_mod_rs = file_name(input.path) == "mod.rs"
+                || own_crate
+                    .as_ref()
+                    .is_some_and(|krate| krate.root_file.as_deref() == Some(input.path));
+            attribute_path_file(input.path, is_mod_rs, inline, &path)
+                .filter(|file| crates.has_file(file))
+        }
+        None => {
+            let mut segments = own_module.to_vec();
+            segments.extend(inline.iter().cloned());
+            segments.push(name.to_owned());
+            own_crate.and_then(|krate| crates.module_file(krate, &segments))
+        }
+    }
+    .map_or(Resolution::Internal, Resolution::File)
 }
 
 /// The project file and item name a path in an expression names, when that is another file:
