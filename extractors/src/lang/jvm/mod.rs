@@ -293,7 +293,7 @@ pub(crate) fn used_types<'i>(
 }
 
 pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSiteAt<Anchor>> {
-    let (file, package, imports, uses) = (jvm.path, jvm.package, jvm.imports, jvm.uses);
+    let (file, imports, uses) = (jvm.path, jvm.imports, jvm.uses);
     let visible = |name: &str, declaring: &str| {
         !(jvm.is_java
             && (declaring.ends_with(".kt") || declaring.ends_with(".kts"))
@@ -359,64 +359,7 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
         site.alias = import.alias.clone();
         sites.push(site);
     }
-    if let Some(types) = index.package(package) {
-        let mut by_file: BTreeMap<&str, (Anchor, Vec<String>)> = BTreeMap::new();
-        for (name, files, first_use) in used_types(uses, types) {
-            if files.contains(file) || imported_names.contains(name) {
-                continue;
-            }
-            let Some(declaring) = nearest(
-                files.iter().filter(|declaring| visible(name, declaring)),
-                file,
-            ) else {
-                continue;
-            };
-            let entry = by_file
-                .entry(declaring)
-                .or_insert_with(|| (first_use, Vec::new()));
-            if first_use.start_byte() < entry.0.start_byte() {
-                entry.0 = first_use;
-            }
-            entry.1.push(name.to_owned());
-        }
-        for (name, first_use) in uses.iter() {
-            if !name.ends_with("Kt") || imported_names.contains(name) || types.contains_key(name) {
-                continue;
-            }
-            let Some(declaring) = declaring_file(index, package, name, file) else {
-                continue;
-            };
-            if declaring == file {
-                continue;
-            }
-            let entry = by_file
-                .entry(declaring)
-                .or_insert_with(|| (first_use, Vec::new()));
-            if first_use.start_byte() < entry.0.start_byte() {
-                entry.0 = first_use;
-            }
-            entry.1.push(name.to_owned());
-        }
-        let mut same_package: Vec<ImportSiteAt<Anchor>> = by_file
-            .into_iter()
-            .map(|(declaring, (node, names))| {
-                let specifier = names
-                    .first()
-                    .map(|name| qualified(package, name))
-                    .unwrap_or_default();
-                let mut site = ImportSiteAt::new(
-                    node,
-                    specifier,
-                    Resolution::File(declaring.to_owned()),
-                    "same-package use of",
-                );
-                site.names = names;
-                site
-            })
-            .collect();
-        same_package.sort_by_key(|site| site.node.start_byte());
-        sites.extend(same_package);
-    }
+    sites.extend(same_package_sites(index, jvm, &imported_names, &visible));
     let mut reached: BTreeSet<String> = sites
         .iter()
         .filter_map(|site| match &site.resolution {
@@ -442,6 +385,77 @@ pub(crate) fn import_sites(index: &TypeIndex, jvm: &JvmFile<'_>) -> Vec<ImportSi
         sites.push(site);
     }
     sites
+}
+
+/// The uses of types declared in the file's own package by another file (no import needed),
+/// one site per declaring file at its first use; `Kt` facades of Kotlin top-level functions
+/// too. Names the file imports are the imports'.
+fn same_package_sites(
+    index: &TypeIndex,
+    jvm: &JvmFile<'_>,
+    imported_names: &BTreeSet<String>,
+    visible: &dyn Fn(&str, &str) -> bool,
+) -> Vec<ImportSiteAt<Anchor>> {
+    let (file, package, uses) = (jvm.path, jvm.package, jvm.uses);
+    let Some(types) = index.package(package) else {
+        return Vec::new();
+    };
+    let mut by_file: BTreeMap<&str, (Anchor, Vec<String>)> = BTreeMap::new();
+    for (name, files, first_use) in used_types(uses, types) {
+        if files.contains(file) || imported_names.contains(name) {
+            continue;
+        }
+        let Some(declaring) = nearest(
+            files.iter().filter(|declaring| visible(name, declaring)),
+            file,
+        ) else {
+            continue;
+        };
+        let entry = by_file
+            .entry(declaring)
+            .or_insert_with(|| (first_use, Vec::new()));
+        if first_use.start_byte() < entry.0.start_byte() {
+            entry.0 = first_use;
+        }
+        entry.1.push(name.to_owned());
+    }
+    for (name, first_use) in uses.iter() {
+        if !name.ends_with("Kt") || imported_names.contains(name) || types.contains_key(name) {
+            continue;
+        }
+        let Some(declaring) = declaring_file(index, package, name, file) else {
+            continue;
+        };
+        if declaring == file {
+            continue;
+        }
+        let entry = by_file
+            .entry(declaring)
+            .or_insert_with(|| (first_use, Vec::new()));
+        if first_use.start_byte() < entry.0.start_byte() {
+            entry.0 = first_use;
+        }
+        entry.1.push(name.to_owned());
+    }
+    let mut same_package: Vec<ImportSiteAt<Anchor>> = by_file
+        .into_iter()
+        .map(|(declaring, (node, names))| {
+            let specifier = names
+                .first()
+                .map(|name| qualified(package, name))
+                .unwrap_or_default();
+            let mut site = ImportSiteAt::new(
+                node,
+                specifier,
+                Resolution::File(declaring.to_owned()),
+                "same-package use of",
+            );
+            site.names = names;
+            site
+        })
+        .collect();
+    same_package.sort_by_key(|site| site.node.start_byte());
+    same_package
 }
 
 /// The declaration a fully qualified chain names: the first split `package.Name` (the package

@@ -325,50 +325,7 @@ fn action_facts(
     if prefixes.is_empty() {
         prefixes.push(String::new());
     }
-    let mut verbs = Vec::new();
-    let mut templates = Vec::new();
-    for attribute in attributes_of(method) {
-        let name = attribute_name(attribute, source);
-        if name == "Route" {
-            templates.extend(template_of(attribute).map(|template| (attribute, template)));
-        } else if let Some(verb) = name.strip_prefix("Http") {
-            verbs.push((attribute, verb.to_uppercase(), template_of(attribute)));
-        }
-    }
-    let mut routes = Vec::new();
-    for (node, verb, template) in &verbs {
-        match template {
-            Some(template) => routes.push(ActionRoute {
-                node: *node,
-                method: verb.clone(),
-                template: Some(template.clone()),
-            }),
-            None if templates.is_empty() => routes.push(ActionRoute {
-                node: *node,
-                method: verb.clone(),
-                template: None,
-            }),
-            None => routes.extend(templates.iter().map(|(_, template)| ActionRoute {
-                node: *node,
-                method: verb.clone(),
-                template: Some(template.clone()),
-            })),
-        }
-    }
-    if implicit {
-        // An action with no verb or route attribute, at its name, serving any method.
-        routes.extend(method.child_field("name").map(|name| ActionRoute {
-            node: name,
-            method: "*".to_owned(),
-            template: None,
-        }));
-    } else if verbs.is_empty() {
-        routes.extend(templates.iter().map(|(node, template)| ActionRoute {
-            node: *node,
-            method: "*".to_owned(),
-            template: Some(template.clone()),
-        }));
-    }
+    let routes = action_routes(method, source, implicit);
     let controller = class_name
         .strip_suffix("Controller")
         .unwrap_or(class_name)
@@ -391,18 +348,7 @@ fn action_facts(
             .replace("[action]", &action)
     };
     let handler = format!("{class_name}.{method_name}");
-    let mut data = action_data(method, source);
-    let mut confidence = Confidence::Definite;
-    if data.is_empty() {
-        data = response_types(method, source);
-    }
-    if data.is_empty() {
-        // Only ids and plumbing: the controller's name says what it serves.
-        data.extend(singular(
-            class_name.strip_suffix("Controller").unwrap_or(class_name),
-        ));
-        confidence = Confidence::Probable;
-    }
+    let (data, confidence) = performed_data(method, class_name, source);
     let mut facts = Vec::new();
     for route in &routes {
         let is_absolute = route
@@ -469,6 +415,84 @@ fn action_facts(
         ));
     }
     facts
+}
+
+/// The routes of an action: one per verb attribute (`[HttpGet("x")]`), each at its own template
+/// or at every `[Route]` template of the action; with neither, `implicit` (an action of a
+/// controller with no attribute route) serves any method at its name, and a `[Route]` alone
+/// any method at its templates.
+fn action_routes<'tree>(
+    method: Node<'tree>,
+    source: &str,
+    implicit: bool,
+) -> Vec<ActionRoute<'tree>> {
+    let mut verbs = Vec::new();
+    let mut templates = Vec::new();
+    for attribute in attributes_of(method) {
+        let name = attribute_name(attribute, source);
+        if name == "Route" {
+            templates.extend(template_of(attribute, source).map(|template| (attribute, template)));
+        } else if let Some(verb) = name.strip_prefix("Http") {
+            verbs.push((
+                attribute,
+                verb.to_uppercase(),
+                template_of(attribute, source),
+            ));
+        }
+    }
+    let mut routes = Vec::new();
+    for (node, verb, template) in &verbs {
+        match template {
+            Some(template) => routes.push(ActionRoute {
+                node: *node,
+                method: verb.clone(),
+                template: Some(template.clone()),
+            }),
+            None if templates.is_empty() => routes.push(ActionRoute {
+                node: *node,
+                method: verb.clone(),
+                template: None,
+            }),
+            None => routes.extend(templates.iter().map(|(_, template)| ActionRoute {
+                node: *node,
+                method: verb.clone(),
+                template: Some(template.clone()),
+            })),
+        }
+    }
+    if implicit {
+        // An action with no verb or route attribute, at its name, serving any method.
+        routes.extend(method.child_field("name").map(|name| ActionRoute {
+            node: name,
+            method: "*".to_owned(),
+            template: None,
+        }));
+    } else if verbs.is_empty() {
+        routes.extend(templates.iter().map(|(node, template)| ActionRoute {
+            node: *node,
+            method: "*".to_owned(),
+            template: Some(template.clone()),
+        }));
+    }
+    routes
+}
+
+/// What an action performs: the data of its parameters and results, else the types of its
+/// `[ProducesResponseType]` attributes, else (probable) the singular of its controller's name.
+fn performed_data(method: Node<'_>, class_name: &str, source: &str) -> (Vec<String>, Confidence) {
+    let mut data = action_data(method, source);
+    let mut confidence = Confidence::Definite;
+    if data.is_empty() {
+        data = response_types(method, source);
+    }
+    if data.is_empty() {
+        // Only ids and plumbing: the controller's name says what it serves.
+        data.extend(singular(
+            class_name.strip_suffix("Controller").unwrap_or(class_name),
+        ));
+        confidence = Confidence::Probable;
+    }
+    (data, confidence)
 }
 
 /// The types of an action's `[ProducesResponseType(typeof(T), …)]` and
