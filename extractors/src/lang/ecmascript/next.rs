@@ -194,6 +194,57 @@ fn rooted(path: String) -> String {
     }
 }
 
+/// The names an exported declaration exports, each with the value it is bound to when that
+/// may name a handler: a function's name, and each variable a declaration binds (names of
+/// an object pattern included: `export const { GET, POST } = handlers`).
+fn declared_exports<'tree>(
+    declaration: Node<'tree>,
+    add: &mut dyn FnMut(Node<'tree>, Option<Node<'tree>>),
+) {
+    match declaration.kind() {
+        "function_declaration" | "generator_function_declaration" => {
+            if let Some(name) = declaration.child_field("name") {
+                add(name, None);
+            }
+        }
+        "lexical_declaration" | "variable_declaration" => {
+            for declarator in named_children(declaration)
+                .into_iter()
+                .filter(|node| node.kind() == "variable_declarator")
+            {
+                let Some(name) = declarator.child_field("name") else {
+                    continue;
+                };
+                match name.kind() {
+                    "identifier" => add(name, declarator.child_field("value")),
+                    "object_pattern" => pattern_exports(name, add),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The names an exported object pattern binds: `{ GET }` and `{ handler: GET }` (bound to the
+/// key's value).
+fn pattern_exports<'tree>(
+    pattern: Node<'tree>,
+    add: &mut dyn FnMut(Node<'tree>, Option<Node<'tree>>),
+) {
+    for property in named_children(pattern) {
+        match property.kind() {
+            "shorthand_property_identifier_pattern" => add(property, None),
+            "pair_pattern" => {
+                if let Some(value) = property.child_field("value") {
+                    add(value, property.child_field("key"));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The HTTP methods a route file exports: (method, evidence node, handler).
 fn app_exports<'tree>(program: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>, String)> {
     let mut found = Vec::new();
@@ -214,43 +265,7 @@ fn app_exports<'tree>(program: Node<'tree>, source: &str) -> Vec<(String, Node<'
             continue;
         }
         if let Some(declaration) = statement.child_field("declaration") {
-            match declaration.kind() {
-                "function_declaration" | "generator_function_declaration" => {
-                    if let Some(name) = declaration.child_field("name") {
-                        add(name, None);
-                    }
-                }
-                "lexical_declaration" | "variable_declaration" => {
-                    for declarator in named_children(declaration)
-                        .into_iter()
-                        .filter(|node| node.kind() == "variable_declarator")
-                    {
-                        let Some(name) = declarator.child_field("name") else {
-                            continue;
-                        };
-                        match name.kind() {
-                            "identifier" => add(name, declarator.child_field("value")),
-                            "object_pattern" => {
-                                for property in named_children(name) {
-                                    match property.kind() {
-                                        "shorthand_property_identifier_pattern" => {
-                                            add(property, None);
-                                        }
-                                        "pair_pattern" => {
-                                            if let Some(value) = property.child_field("value") {
-                                                add(value, property.child_field("key"));
-                                            }
-                                        }
-                                        _ => {}
-                                    }
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                _ => {}
-            }
+            declared_exports(declaration, &mut add);
         }
         for clause in named_children(statement)
             .into_iter()
