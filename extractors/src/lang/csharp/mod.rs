@@ -172,7 +172,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|hit| hit.kind == FactKind::Import)
         .filter_map(|hit| read_using(hit.node(Field::Statement)?, source))
         .collect();
-    // The file's own declarations, read before extraction (`crate::declarations_of`).
+    // The file's own declarations, read before extraction (its spec's `declarations` hook,
+    // `type_declarations`).
     let own = match input
         .declarations
         .and_then(|declared| declared.csharp_types())
