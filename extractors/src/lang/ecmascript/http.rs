@@ -39,6 +39,7 @@ use crate::resolve::links::{
 };
 use crate::syntax::ChildField;
 use crate::{facts::route_path, syntax};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Where a request's URL and method are.
@@ -71,39 +72,9 @@ pub(super) fn extract(
 ) -> Vec<Fact> {
     let source = view.source();
     let mut facts = Vec::new();
-    // Angular's `HttpClient`, injected (`constructor(private http: HttpClient)`,
-    // `http = inject(HttpClient)`): its instances are request clients too.
-    let angular = angular_instances(view);
-    // `const api = ky.create({ prefixUrl })`, `api.extend(…)`, `superagent.agent()`.
-    let made = made_instances(view);
-    let with_more;
-    let instances = if angular.is_empty() && made.is_empty() {
-        instances
-    } else {
-        let mut all = instances.clone();
-        for key in angular {
-            all.entry(key).or_insert(ANGULAR_HTTP);
-        }
-        for (key, package) in made {
-            all.entry(key).or_insert(package);
-        }
-        with_more = all;
-        &with_more
-    };
-    // A request goes through the global `fetch`, a client instance or an import of a request
-    // package (or of a project file, which may export an instance); without any, no call needs
-    // reading.
-    let may_request = source.contains("fetch")
-        || !instances.is_empty()
-        || view.imports.iter().any(|record| {
-            record
-                .external_package()
-                .is_some_and(|package| REQUEST_PACKAGES.contains(&package))
-        });
-    let may_import_instance = view
-        .imports
-        .iter()
-        .any(|record| !record.is_type_only && matches!(record.resolution, Resolution::File(_)));
+    let instances = file_instances(view, instances);
+    let instances: &Instances = &instances;
+    let (may_request, may_import_instance) = request_sources(view, instances);
     let hits = if may_request || may_import_instance {
         hits
     } else {
@@ -208,6 +179,43 @@ pub(super) fn extract(
         }
     }
     facts
+}
+
+/// The file's client instances: `instances`, with Angular's injected `HttpClient`s
+/// (`constructor(private http: HttpClient)`, `http = inject(HttpClient)`) and the instances the
+/// file makes (`const api = ky.create({ prefixUrl })`, `api.extend(…)`, `superagent.agent()`).
+fn file_instances<'i>(view: &FileView<'_, '_>, instances: &'i Instances) -> Cow<'i, Instances> {
+    let angular = angular_instances(view);
+    let made = made_instances(view);
+    if angular.is_empty() && made.is_empty() {
+        return Cow::Borrowed(instances);
+    }
+    let mut all = instances.clone();
+    for key in angular {
+        all.entry(key).or_insert(ANGULAR_HTTP);
+    }
+    for (key, package) in made {
+        all.entry(key).or_insert(package);
+    }
+    Cow::Owned(all)
+}
+
+/// Whether the file's calls may be requests: (through the global `fetch`, a client instance or
+/// an import of a request package; through an instance a project file it imports may export).
+/// With neither, no call needs reading.
+fn request_sources(view: &FileView<'_, '_>, instances: &Instances) -> (bool, bool) {
+    let may_request = view.source().contains("fetch")
+        || !instances.is_empty()
+        || view.imports.iter().any(|record| {
+            record
+                .external_package()
+                .is_some_and(|package| REQUEST_PACKAGES.contains(&package))
+        });
+    let may_import_instance = view
+        .imports
+        .iter()
+        .any(|record| !record.is_type_only && matches!(record.resolution, Resolution::File(_)));
+    (may_request, may_import_instance)
 }
 
 /// The `http_call` fact of a request (its `client` is set later when the request goes through
