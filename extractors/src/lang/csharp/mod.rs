@@ -105,62 +105,28 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::lang::csharp::walk::matcher(source, input.context.generic_facts());
     let started = input.query.is_timed().then(Instant::now);
-    // It also collects the attribute names, which name classes (`[OrderFilter]`), and the
-    // first member call of each method name and argument count, which may call an extension
-    // method (`services.AddInfrastructure(configuration)`).
-    let mut attributes = Vec::new();
-    let mut member_calls: BTreeMap<(&str, usize), (Node<'_>, u32)> = BTreeMap::new();
-    // The scope of each `using` directive, by node id.
-    let mut using_scopes: Vec<(usize, u32)> = Vec::new();
-    // The variable declarators, methods and local functions, in order, where minimal-API
-    // routes look up the names of groups and handlers (`aspnet::routes`).
-    let mut declared = Vec::new();
-    // The class declarations, whose route templates controllers inherit (`aspnet::routes`).
-    let mut classes = Vec::new();
-    // And the constructor parameters with their ancestors, for the DI facts.
-    let mut constructor_parameters = crate::lang::csharp::aspnet::ConstructorParameters::default();
-    // And it notes the names of namespace declarations, which are not uses.
-    let mut namespace_names = namespace_names::NamespaceNames::default();
-    // And the names of the types declared inside other types.
-    let mut nested = Vec::new();
-
+    // It also gathers what the other readers need ([`Gathered`]).
+    let mut gathered = Gathered::default();
     let walked = out
         .anchors
         .walk_scoped(&WALK_KINDS, None, |node, field, ancestors, visited| {
             // The kinds of the node and of its parent, for every visitor.
-            let scope = visited.scope;
             let kind = walk::kind_for(visited.kind_id);
             let parent_kind = visited.parent_kind_id.map_or(Kind::Other, walk::kind_for);
             matcher.visit_kinds(node, kind, parent_kind, field, ancestors);
-            // A type declared inside another shadows the namespaces' types of its name.
-            if kind.declares_type()
-                && ancestors
-                    .iter()
-                    .any(|(ancestor, _)| walk::kind(*ancestor).declares_type())
-            {
-                nested.extend(name_text(node, source));
-            }
-            match kind {
-                Kind::Using => using_scopes.push((node.id(), scope)),
-                Kind::VariableDeclarator | Kind::MethodDeclaration | Kind::LocalFunction => {
-                    declared.push(node);
-                }
-                Kind::ClassDeclaration => classes.push(node),
-                Kind::Parameter => constructor_parameters.visit(node, ancestors),
-                _ => {}
-            }
-            if let Some(name) = attribute_name(node, kind, parent_kind, field, source) {
-                attributes.push((name, node, scope));
-            }
-            if let Some((identifier, name, arguments)) =
-                extensions::member_call(node, kind, parent_kind, field, ancestors, source)
-            {
-                member_calls
-                    .entry((name, arguments))
-                    .or_insert((identifier, scope));
-            }
-            namespace_names.visit(node, kind, parent_kind, field, ancestors, source);
+            let kinds = (kind, parent_kind);
+            gathered.visit(node, kinds, field, ancestors, visited.scope, source);
         });
+    let Gathered {
+        attributes,
+        member_calls,
+        using_scopes,
+        declared,
+        classes,
+        constructor_parameters,
+        namespace_names,
+        nested,
+    } = gathered;
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
     // The facts of calls, assignments and attributes (generic `call` facts, registrations,
@@ -239,6 +205,72 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     out.into_facts(&input.deferred)
 }
 
+/// What the first pass's walk gathers besides the query's matches and the names used.
+#[derive(Default)]
+struct Gathered<'tree, 's> {
+    /// The attribute names, which name classes (`[OrderFilter]`), with their nodes and scopes.
+    attributes: Vec<(String, Node<'tree>, u32)>,
+    /// The first member call of each method name and argument count, which may call an
+    /// extension method (`services.AddInfrastructure(configuration)`).
+    member_calls: BTreeMap<(&'s str, usize), (Node<'tree>, u32)>,
+    /// The scope of each `using` directive, by node id.
+    using_scopes: Vec<(usize, u32)>,
+    /// The variable declarators, methods and local functions, in order, where minimal-API
+    /// routes look up the names of groups and handlers (`aspnet::routes`).
+    declared: Vec<Node<'tree>>,
+    /// The class declarations, whose route templates controllers inherit (`aspnet::routes`).
+    classes: Vec<Node<'tree>>,
+    /// The constructor parameters with their ancestors, for the DI facts.
+    constructor_parameters: crate::lang::csharp::aspnet::ConstructorParameters<'tree>,
+    /// The names of namespace declarations, which are not uses.
+    namespace_names: namespace_names::NamespaceNames<'tree, 's>,
+    /// The names of the types declared inside other types.
+    nested: Vec<String>,
+}
+
+impl<'tree, 's> Gathered<'tree, 's> {
+    /// Gathers from `node` (of `kind`, under a parent of `parent_kind`, in `scope`).
+    fn visit(
+        &mut self,
+        node: Node<'tree>,
+        (kind, parent_kind): (Kind, Kind),
+        field: Option<&'static str>,
+        ancestors: &[crate::walk::Ancestor<'tree>],
+        scope: u32,
+        source: &'s str,
+    ) {
+        // A type declared inside another shadows the namespaces' types of its name.
+        if kind.declares_type()
+            && ancestors
+                .iter()
+                .any(|(ancestor, _)| walk::kind(*ancestor).declares_type())
+        {
+            self.nested.extend(name_text(node, source));
+        }
+        match kind {
+            Kind::Using => self.using_scopes.push((node.id(), scope)),
+            Kind::VariableDeclarator | Kind::MethodDeclaration | Kind::LocalFunction => {
+                self.declared.push(node);
+            }
+            Kind::ClassDeclaration => self.classes.push(node),
+            Kind::Parameter => self.constructor_parameters.visit(node, ancestors),
+            _ => {}
+        }
+        if let Some(name) = attribute_name(node, kind, parent_kind, field, source) {
+            self.attributes.push((name, node, scope));
+        }
+        if let Some((identifier, name, arguments)) =
+            extensions::member_call(node, kind, parent_kind, field, ancestors, source)
+        {
+            self.member_calls
+                .entry((name, arguments))
+                .or_insert((identifier, scope));
+        }
+        self.namespace_names
+            .visit(node, kind, parent_kind, field, ancestors, source);
+    }
+}
+
 /// The names and dotted chains a file uses (first use, scope), as the walk found them,
 /// adjusted to what C# binds: a nested type's name names that type, a segment of a namespace
 /// declaration's name is used where it next appears, and `[OrderFilter]` names the class
@@ -297,69 +329,6 @@ fn used_names<'a>(
         }
     }
     (uses, distinct_chains(chains))
-}
-
-/// The names a file uses, for [`PendingUses`]: its own declarations, the first use of each
-/// simple name and the dotted chains.
-struct Names<'a> {
-    own: Declarations,
-    uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
-    chains: Vec<(Vec<String>, Node<'a>, u32)>,
-}
-
-/// What the file keeps for the second pass: its usings, names, extension-method calls and
-/// (`bound_clients`: the hits and the source, when the spec binds libraries) the sites of
-/// bound clients, anchored in this order.
-fn pending_uses<'a>(
-    anchors: &mut Anchors<'a>,
-    usings: &[Using<Node<'a>>],
-    using_scopes: &[(usize, u32)],
-    member_calls: BTreeMap<(&str, usize), (Node<'a>, u32)>,
-    names: Names<'a>,
-    bound_clients: Option<(&[QueryHit<'a>], &str)>,
-    scope_of: &dyn Fn(Node<'_>) -> Option<String>,
-) -> PendingUses {
-    let anchored_usings: Vec<Using<Anchor>> = usings
-        .iter()
-        .map(|using| Using {
-            node: match using_scopes.iter().find(|(id, _)| *id == using.node.id()) {
-                Some((_, scope)) => anchors.at_walked(using.node, *scope),
-                None => anchors.at(using.node),
-            },
-            alias: using.alias.clone(),
-            path: using.path.clone(),
-            is_static: using.is_static,
-            depth: using.depth,
-        })
-        .collect();
-    let calls: Vec<MemberCall> = member_calls
-        .into_iter()
-        .map(|((name, arguments), (node, scope))| MemberCall {
-            name: name.into(),
-            arguments,
-            anchor: anchors.at_walked(node, scope),
-        })
-        .collect();
-    let bound_sites: Vec<bound::BoundSite> = if let Some((hits, source)) = bound_clients {
-        hits.iter()
-            .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-            .filter_map(|hit| client_site(hit, source, None))
-            .map(|site| {
-                let anchor = anchors.with_scope(site.node, scope_of(site.node));
-                (anchor, site.use_kind, site.path)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    PendingUses {
-        usings: pack_usings(&anchored_usings),
-        own: names.own,
-        uses: PackedNames::new(names.uses, anchors),
-        chains: PackedChains::new(&names.chains, anchors),
-        member_calls: pack_member_calls(&calls),
-        bound_sites,
-    }
 }
 
 /// The file's infrastructure client facts: the catalogue's C# libraries at the hits' sites,

@@ -532,3 +532,66 @@ impl crate::resolve::deferred::Part for PendingUses {
         PendingUses::finish(*self, finishing, facts);
     }
 }
+
+/// The names a file uses, for [`PendingUses`]: its own declarations, the first use of each
+/// simple name and the dotted chains.
+pub(super) struct Names<'a> {
+    pub(super) own: Declarations,
+    pub(super) uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
+    pub(super) chains: Vec<(Vec<String>, Node<'a>, u32)>,
+}
+
+/// What the file keeps for the second pass: its usings, names, extension-method calls and
+/// (`bound_clients`: the hits and the source, when the spec binds libraries) the sites of
+/// bound clients, anchored in this order.
+pub(super) fn pending_uses<'a>(
+    anchors: &mut Anchors<'a>,
+    usings: &[Using<Node<'a>>],
+    using_scopes: &[(usize, u32)],
+    member_calls: BTreeMap<(&str, usize), (Node<'a>, u32)>,
+    names: Names<'a>,
+    bound_clients: Option<(&[QueryHit<'a>], &str)>,
+    scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+) -> PendingUses {
+    let anchored_usings: Vec<Using<Anchor>> = usings
+        .iter()
+        .map(|using| Using {
+            node: match using_scopes.iter().find(|(id, _)| *id == using.node.id()) {
+                Some((_, scope)) => anchors.at_walked(using.node, *scope),
+                None => anchors.at(using.node),
+            },
+            alias: using.alias.clone(),
+            path: using.path.clone(),
+            is_static: using.is_static,
+            depth: using.depth,
+        })
+        .collect();
+    let calls: Vec<MemberCall> = member_calls
+        .into_iter()
+        .map(|((name, arguments), (node, scope))| MemberCall {
+            name: name.into(),
+            arguments,
+            anchor: anchors.at_walked(node, scope),
+        })
+        .collect();
+    let bound_sites: Vec<bound::BoundSite> = if let Some((hits, source)) = bound_clients {
+        hits.iter()
+            .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+            .filter_map(|hit| client_site(hit, source, None))
+            .map(|site| {
+                let anchor = anchors.with_scope(site.node, scope_of(site.node));
+                (anchor, site.use_kind, site.path)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    PendingUses {
+        usings: pack_usings(&anchored_usings),
+        own: names.own,
+        uses: PackedNames::new(names.uses, anchors),
+        chains: PackedChains::new(&names.chains, anchors),
+        member_calls: pack_member_calls(&calls),
+        bound_sites,
+    }
+}
