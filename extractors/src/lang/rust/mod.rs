@@ -112,21 +112,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 None => groups.push((resolution, vec![name])),
             }
         }
-        let specifier = syntax::compact_text(argument, source, 300);
-        // A `use` in `#[cfg(test)]` code is compiled for tests only (a dev-dependency).
-        let test_only = is_test_code(statement, source);
-        for (resolution, names) in groups {
-            let mut site = ImportSite::new(statement, specifier.clone(), resolution, "use of");
-            site.names = names;
-            if imports::kept(&factory, &site.resolution) {
-                let mut fact = imports::fact(&factory, &site, scope_of(statement));
-                if test_only {
-                    fact.properties
-                        .insert("testOnly", policies::facts::PropertyValue::Bool(true));
-                }
-                facts.push(fact);
-            }
-        }
+        facts.extend(use_facts(&factory, statement, argument, groups, &scope_of));
     }
     let sites: Vec<ClientSite<'_>> = hits
         .iter()
@@ -180,6 +166,35 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &resolve_item,
         &input.links,
     ));
+    facts
+}
+
+/// The import facts of one `use` declaration (`argument` is its tree): one per resolution of
+/// its paths, with the names it imports from there; `testOnly` in `#[cfg(test)]` code.
+fn use_facts(
+    factory: &crate::facts::FactFactory<'_>,
+    statement: Node<'_>,
+    argument: Node<'_>,
+    groups: Vec<(Resolution, Vec<String>)>,
+    scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+) -> Vec<Fact> {
+    let source = factory.source();
+    let mut facts = Vec::new();
+    let specifier = syntax::compact_text(argument, source, 300);
+    // A `use` in `#[cfg(test)]` code is compiled for tests only (a dev-dependency).
+    let test_only = is_test_code(statement, source);
+    for (resolution, names) in groups {
+        let mut site = ImportSite::new(statement, specifier.clone(), resolution, "use of");
+        site.names = names;
+        if imports::kept(factory, &site.resolution) {
+            let mut fact = imports::fact(factory, &site, scope_of(statement));
+            if test_only {
+                fact.properties
+                    .insert("testOnly", policies::facts::PropertyValue::Bool(true));
+            }
+            facts.push(fact);
+        }
+    }
     facts
 }
 
