@@ -134,20 +134,7 @@ impl PendingUses {
             mut namespace_aliases,
             mut alias_depths,
         } = UsingScope::read(index, usings, project);
-        // The namespaces around the file's declarations, the global one included.
-        let mut enclosing: BTreeSet<&str> = BTreeSet::from([""]);
-        for (namespace, _) in own {
-            let mut current = namespace.as_str();
-            loop {
-                visible.insert(current);
-                enclosing.insert(current);
-                match current.rsplit_once('.') {
-                    Some((parent, _)) => current = parent,
-                    None => break,
-                }
-            }
-        }
-        visible.insert("");
+        let enclosing = enclosing_namespaces(own, &mut visible);
         // The file sees the `global using`s of its own project (every file's when it is in
         // none), as the compiler does, looked up where needed rather than copied into each
         // file's set (a few hundred names); and the types of its project and of the projects
@@ -250,6 +237,28 @@ impl PendingUses {
             bound::facts(finishing, index, usings, self.bound_sites, facts);
         }
     }
+}
+
+/// The namespaces around the file's declarations (`own`), the global one included; the file
+/// sees them all (added to `visible`).
+fn enclosing_namespaces<'a>(
+    own: &'a Declarations,
+    visible: &mut BTreeSet<&'a str>,
+) -> BTreeSet<&'a str> {
+    let mut enclosing: BTreeSet<&str> = BTreeSet::from([""]);
+    for (namespace, _) in own {
+        let mut current = namespace.as_str();
+        loop {
+            visible.insert(current);
+            enclosing.insert(current);
+            match current.rsplit_once('.') {
+                Some((parent, _)) => current = parent,
+                None => break,
+            }
+        }
+    }
+    visible.insert("");
+    enclosing
 }
 
 /// Where a file's simple names may bind: the namespaces it sees (its own, its usings', its
