@@ -1,16 +1,16 @@
-//! Reviewed `.agq.yml` queries (`language.md` §5): committed, human-reviewed files that promote
+//! Reviewed `.agq.yml` queries (`.lintel/queries/**/*.agq.yml`): committed, human-reviewed files that promote
 //! graph facts (syntax level, from the extractors) into domain facts (transitions, flows,
 //! operations, values, events, …).
 //!
 //! [`load_queries`] finds the query files of a project, parses every YAML document into a
 //! typed [`ReviewedQuery`] and validates it against the fact schema, reporting every problem
-//! with its `file:line:col` ([`QueryDiagnostic`], codes of §5.9). [`run_queries`] matches each
+//! with its `file:line:col` ([`QueryDiagnostic`], with a stable code). [`run_queries`] matches each
 //! query against every graph fact and emits [`DomainFact`](policies::facts::DomainFact)s with
 //! their provenance, plus traces and per-query counts.
 //!
 //! This module never writes or infers a query, and never looks at the compiled spec: the
 //! engine checks literal names ([`ReviewedQuery::literal_fields`], `query-unknown-name`),
-//! resolves `from`/`to`/`component` (§3.5), and drops transitions that no machine governs.
+//! resolves `from`/`to`/`component`, and drops transitions that no machine governs.
 //!
 //! Layout: `yaml` builds a located YAML tree; `query`, `matching` and `emit` decode it into
 //! typed parts; `fields` and `template` resolve names and `$var`s against a graph fact;

@@ -17,7 +17,7 @@
 //!   `vendor/lib.min.js` are build output; parsing a 1 MiB one-line bundle also costs more memory
 //!   than the rest of a project.
 
-use crate::context::GitAttributes;
+use crate::gitattributes::GitAttributes;
 
 /// Whether `path` (project-relative, `/` separators) with text `source` is generated code,
 /// by the rules of this module's documentation. Never reads beyond the first 40 lines.

@@ -1,5 +1,5 @@
 //! Which generic facts a run makes. `call`, `assignment` and `external` facts exist for the
-//! reviewed queries (`language.md` §5.3) and for `graph --facts`: no policy family reads them.
+//! reviewed queries (the `match` block, `crate::agq::matching`) and for `graph --facts`: no policy family reads them.
 //! A project with queries needs only those its queries may match, and a query's `match` names
 //! exact values, so a query that asks for `kind: call` with `callee: acceptConsent` needs the
 //! calls of `acceptConsent` alone. On a large project the generic facts outnumber all the
@@ -14,7 +14,7 @@ pub struct GenericFacts {
     calls: Wanted,
     assignments: Wanted,
     externals: bool,
-    /// Libraries the spec binds to an entity with `clients` (`language.md` §2.2): a construction
+    /// Libraries the spec binds to an entity with `clients` (see `node` and `resource` in policies/LANGUAGE.md): a construction
     /// or call of what a file imports from one is a client use even when the built-in catalogue
     /// does not know the library, and an import of one makes its `external` fact.
     bound_clients: BTreeSet<String>,

@@ -13,69 +13,39 @@
 //! deterministic: the same input gives the same facts in the same order, whatever the thread.
 
 pub mod agq;
-mod aspnet;
 pub mod catalogue;
-mod clients;
 mod conditional;
-mod context;
-mod csharp;
-mod csharp_walk;
-mod deferred;
-mod ecmascript;
 mod error;
-mod facts_out;
+mod facts;
 mod generated;
 mod generic;
-mod go;
-mod go_walk;
-mod go_web;
-mod graph;
-mod imports_out;
-mod java;
-mod java_walk;
-mod jvm;
-mod kotlin;
-mod kotlin_walk;
-mod kotlin_web;
+mod gitattributes;
 mod lang;
-mod links;
-pub mod probes;
-mod python;
-mod python_walk;
-mod python_web;
+mod language;
 mod query;
-mod route_path;
-mod rust;
-mod rust_walk;
-mod rust_web;
-mod sfc;
+mod resolve;
 mod source_scope;
-mod spring;
-mod swift;
-mod swift_walk;
-mod swift_web;
 mod syntax;
-#[cfg(test)]
-mod walk_check;
-mod walk_driver;
-mod web_out;
-mod workflow;
+mod walk;
 
-pub use context::{GitAttributes, ProjectContext};
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
 pub use generic::GenericFacts;
-pub use lang::{Language, LanguageSpec, QueryFile};
-pub use links::{
-    link_routes, ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport,
-    RouterMember, RouterMount, RouterPrefix, RouterRef,
+pub use lang::{compile_queries, link_routes};
+pub use language::{Language, LanguageSpec};
+pub use query::{capture_vocabulary, QueryFile, QueryTiming};
+pub use resolve::context::{probes, GitAttributes, ProjectContext, TypeDeclarations};
+pub use resolve::links::{
+    ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport, RouterMember,
+    RouterMount, RouterPrefix, RouterRef,
 };
-pub use query::{capture_vocabulary, compile_queries, QueryTiming};
 
 use std::cell::RefCell;
 
 use policies::facts::Fact;
 use rayon::prelude::*;
+
+use language::{Backend, DocumentInput, ExtractionInput, TreeSitterBackend};
 
 /// The result of extracting one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,54 +75,35 @@ pub struct FileExtraction {
 /// the floor that benchmarks compare the whole pipeline against. `None` for files no
 /// tree-sitter grammar reads.
 pub fn parse_only(path: &str, source: &str) -> Option<usize> {
-    let language = Language::for_path(path)?;
-    let script = sfc::script_text(path, source);
+    let backend = Language::for_path(path)?.spec().tree_sitter()?;
+    let script = backend
+        .script_text
+        .and_then(|script_text| script_text(path, source));
     let source = script.as_deref().unwrap_or(source);
-    let lang::Backend::TreeSitter(backend) = language.spec().backend else {
-        return None;
-    };
-    let (_, errors) = parse_source(language, backend.grammar, source)?;
+    let (_, errors) = parse_source(backend, source)?;
     Some(errors.count)
 }
 
-/// Parses a file of `language` as extraction reads it ([`parse_text`]), with its parse errors.
-/// A file with errors is parsed again without what tree-sitter cannot read, and that tree is
-/// kept when it has fewer errors, every byte at its offset: a C# file with the first branch of
-/// each `#if` group taken ([`conditional::first_branches`]: a group that splits an expression
-/// is an error only to tree-sitter); a Swift file with its `#if` directive lines blanked and
-/// every branch kept ([`conditional::without_directives`]: tree-sitter-swift reads a group only
-/// where a statement or member may stand, not one that gives a declaration different
-/// attributes, nor some conditions), and without its `#warning`/`#error` lines
-/// ([`swift::without_diagnostics`]: read among statements only); a Kotlin file without its
-/// context parameter lists ([`kotlin::without_context_parameters`]), the `$` prefixes of its
-/// multi-dollar strings ([`kotlin::without_multi_dollar_prefixes`]) and the annotations that
-/// start an accessor's or a constructor's line ([`kotlin::without_accessor_annotations`]).
+/// Parses a file of `language` as extraction reads it (its spec's `parse_text`), with its parse
+/// errors. A file with errors is parsed again without what tree-sitter cannot read (its spec's
+/// `recovery` rewrites, each in turn, every byte at its offset), and that tree is kept when it
+/// has fewer errors: C# takes the first branch of each `#if` group, Swift blanks its `#if`
+/// directive lines and its `#warning`/`#error` lines, Kotlin drops its context parameter lists,
+/// multi-dollar string prefixes and the annotations that start an accessor's or a
+/// constructor's line (see each language's folder under `lang/`).
 fn parse_source(
-    language: Language,
-    grammar: fn() -> tree_sitter::Language,
+    backend: &TreeSitterBackend,
     source: &str,
 ) -> Option<(tree_sitter::Tree, syntax::ParseErrors)> {
-    let tree = syntax::parse(grammar, &parse_text(language, source))?;
+    let text = match backend.parse_text {
+        Some(parse_text) => parse_text(source),
+        None => std::borrow::Cow::Borrowed(source),
+    };
+    let tree = syntax::parse(backend.grammar, &text)?;
     let errors = syntax::count_parse_errors(&tree, source);
     if errors.count > 0 {
-        let variant = match language {
-            Language::CSharp => conditional::first_branches(source),
-            Language::Swift => rewritten(
-                source,
-                &[swift::without_diagnostics, conditional::without_directives],
-            ),
-            Language::Kotlin => rewritten(
-                source,
-                &[
-                    kotlin::without_context_parameters,
-                    kotlin::without_multi_dollar_prefixes,
-                    kotlin::without_accessor_annotations,
-                ],
-            ),
-            _ => None,
-        };
-        let retried = variant.and_then(|text| {
-            let tree = syntax::parse(grammar, &text)?;
+        let retried = rewritten(source, backend.recovery).and_then(|text| {
+            let tree = syntax::parse(backend.grammar, &text)?;
             let errors = syntax::count_parse_errors(&tree, source);
             Some((tree, errors))
         });
@@ -171,76 +122,6 @@ fn rewritten(source: &str, rewrites: &[fn(&str) -> Option<String>]) -> Option<St
     })
 }
 
-/// The text tree-sitter parses for a file of `language`: its source, but for Python's stray
-/// column-0 comments after an indented decorator ([`python::parse_text`]).
-fn parse_text(language: Language, source: &str) -> std::borrow::Cow<'_, str> {
-    match language {
-        Language::Python => python::parse_text(source),
-        _ => std::borrow::Cow::Borrowed(source),
-    }
-}
-
-/// What a Java, Kotlin or C# file declares, for the project's type indexes
-/// ([`ProjectContext::add_declarations`]): its packages or namespaces and top-level types (Kotlin:
-/// top-level functions, properties, type aliases and the `@file:JvmName` facade; C#: `global
-/// using` namespaces, `const string` fields and the extension methods of static classes).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct TypeDeclarations(Declared);
-
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-enum Declared {
-    Jvm(context::Declarations),
-    CSharp {
-        declarations: context::Declarations,
-        global_usings: Vec<String>,
-        global_aliases: Vec<(String, String)>,
-        constants: Vec<(String, String)>,
-        extensions: Vec<context::ExtensionMethod>,
-    },
-}
-
-impl TypeDeclarations {
-    /// The `(namespace, type)` pairs of the file's top-level C# types; `None` for Java and
-    /// Kotlin.
-    pub(crate) fn csharp_types(&self) -> Option<&context::Declarations> {
-        match &self.0 {
-            Declared::CSharp { declarations, .. } => Some(declarations),
-            Declared::Jvm(_) => None,
-        }
-    }
-}
-
-/// Reads what `tree` (the file `path`) declares when `language` has a type index. A Kotlin
-/// script (`build.gradle.kts`, `*.main.kts`) declares nothing other files can import: its
-/// top-level `val`s are the script's own, not members of one default package that every build
-/// script of the project shares.
-fn declarations_of(
-    language: Language,
-    path: &str,
-    tree: &tree_sitter::Tree,
-    source: &str,
-) -> Option<TypeDeclarations> {
-    if language == Language::Kotlin && path.ends_with(".kts") {
-        return None;
-    }
-    let declared = match language {
-        Language::Java => Declared::Jvm(java::declarations(tree, source)),
-        Language::Kotlin => Declared::Jvm(kotlin::declarations(tree, source)),
-        Language::CSharp => {
-            let declared = csharp::declarations(tree, source);
-            Declared::CSharp {
-                declarations: declared.types,
-                global_usings: declared.global_usings,
-                global_aliases: declared.global_aliases,
-                constants: declared.constants,
-                extensions: declared.extensions,
-            }
-        }
-        _ => return None,
-    };
-    Some(TypeDeclarations(declared))
-}
-
 /// Parses a Java, Kotlin or C# file that is not extracted (not owned, generated, skipped) for
 /// what it declares: the project's imports may still name its types. `None` for other files,
 /// and for Entity Framework migration artefacts, whose types code never names.
@@ -248,20 +129,20 @@ pub fn read_declarations(path: &str, source: &str) -> Option<TypeDeclarations> {
     if !reads_declarations(path) {
         return None;
     }
-    let language = Language::for_path(path)?;
-    let backend = language.spec().tree_sitter()?;
-    let (tree, _) = parse_source(language, backend.grammar, source)?;
-    declarations_of(language, path, &tree, source)
+    let backend = Language::for_path(path)?.spec().tree_sitter()?;
+    let declarations = backend.declarations?;
+    let (tree, _) = parse_source(backend, source)?;
+    declarations(path, &tree, source)
 }
 
 /// Whether [`read_declarations`] parses the file at `path` (project-relative): a Java, Kotlin
 /// or C# file, but no EF Core migration artefact. Generated and unowned files are parsed for
 /// their declarations too, since other files may name their types.
 pub fn reads_declarations(path: &str) -> bool {
-    matches!(
-        Language::for_path(path),
-        Some(Language::Java | Language::Kotlin | Language::CSharp)
-    ) && !generated::is_ef_migration_artefact(path)
+    Language::for_path(path)
+        .and_then(|language| language.spec().tree_sitter())
+        .is_some_and(|backend| backend.declarations.is_some())
+        && !generated::is_ef_migration_artefact(path)
 }
 
 /// A file after the first pass: what it declares, the facts that need no type index, and
@@ -270,7 +151,7 @@ pub struct FirstPass {
     path: Box<str>,
     extraction: FileExtraction,
     declarations: Option<TypeDeclarations>,
-    deferred: Option<Box<deferred::Deferred>>,
+    deferred: Option<Box<resolve::deferred::Deferred>>,
 }
 
 impl FirstPass {
@@ -294,15 +175,16 @@ impl FirstPass {
     pub fn finish(self, context: &ProjectContext) -> FileExtraction {
         let mut extraction = self.extraction;
         if let Some(deferred) = self.deferred {
-            let mut facts = deferred::finish(
+            let mut facts = resolve::deferred::finish(
                 *deferred,
                 std::mem::take(&mut extraction.facts),
-                extraction.language,
+                extraction.language.spec().name,
+                extraction.language.spec().extractor,
                 &self.path,
                 context,
                 &mut extraction.links,
             );
-            facts_out::finish(&mut facts);
+            facts::finish(&mut facts);
             extraction.facts = facts;
         }
         extraction
@@ -360,88 +242,81 @@ pub fn extract_files(
 /// path.
 pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<FirstPass> {
     let language = Language::for_path(path)?;
-    // A Vue or Svelte component is read as its `<script>` blocks, in place.
-    let script = sfc::script_text(path, source);
-    let source = script.as_deref().unwrap_or(source);
     let spec = language.spec();
-    let done = |extraction: FileExtraction, declarations: Option<TypeDeclarations>| FirstPass {
+    let done = |extraction: FileExtraction| FirstPass {
         path: path.into(),
         extraction,
-        declarations,
+        declarations: None,
         deferred: None,
     };
-    let backend = match spec.backend {
-        lang::Backend::TreeSitter(backend) => backend,
-        lang::Backend::Document(read) => {
+    let backend = match &spec.backend {
+        Backend::TreeSitter(backend) => backend,
+        Backend::Document(read) => {
             let input = DocumentInput {
                 context,
                 path,
                 source,
-                language,
+                spec,
             };
             let (mut facts, skipped) = match read(&input) {
                 Ok(facts) => (facts, None),
                 Err(reason) => (Vec::new(), Some(reason)),
             };
-            facts_out::finish(&mut facts);
-            return Some(done(
-                FileExtraction {
-                    language,
-                    facts,
-                    parse_errors: 0,
-                    first_parse_error: None,
-                    skipped,
-                    queries: Vec::new(),
-                    links: RouteLinks::default(),
-                },
-                None,
-            ));
-        }
-    };
-    let Some((tree, errors)) = parse_source(language, backend.grammar, source) else {
-        // Only a cancelled or misconfigured parse returns no tree; report it as one parse error
-        // so the engine records a `parse-errors` warning instead of silently dropping the file.
-        return Some(done(
-            FileExtraction {
+            facts::finish(&mut facts);
+            return Some(done(FileExtraction {
                 language,
-                facts: Vec::new(),
-                parse_errors: 1,
-                first_parse_error: Some((1, 1)),
-                skipped: None,
+                facts,
+                parse_errors: 0,
+                first_parse_error: None,
+                skipped,
                 queries: Vec::new(),
                 links: RouteLinks::default(),
-            },
-            None,
-        ));
-    };
-    let declarations = declarations_of(language, path, &tree, source);
-    let query = query::QueryHandle::new(language, context.generic_facts(), context.query_timing());
-    // A query that does not compile is an internal error that `compile_queries` reports and the
-    // test suite catches; a file must not fail because of it. Every tree-sitter language now
-    // matches its patterns with a hand-written walk that finds what its query files describe (`ecmascript::walk`, `python_walk`, `go_walk`, `rust_walk`,
-    // `swift_walk`, `java_walk`, `kotlin_walk`, `csharp_walk`), so those never compile it.
-    let (facts, links, deferred) = if walks_instead_of_query(language) || query.compiled().is_some()
-    {
-        let input = ExtractionInput {
-            context,
-            path,
-            source,
-            language,
-            tree: &tree,
-            query: &query,
-            links: RefCell::new(RouteLinks::default()),
-            deferred: RefCell::new(None),
-            declarations: declarations.as_ref(),
-        };
-        let mut facts = (backend.extract)(&input);
-        let deferred = input.deferred.into_inner();
-        if deferred.is_none() {
-            facts_out::finish(&mut facts);
+            }));
         }
-        (facts, input.links.into_inner(), deferred)
-    } else {
-        (Vec::new(), RouteLinks::default(), None)
     };
+    // A Vue or Svelte component is read as its `<script>` blocks, in place.
+    let script = backend
+        .script_text
+        .and_then(|script_text| script_text(path, source));
+    let source = script.as_deref().unwrap_or(source);
+    let Some((tree, errors)) = parse_source(backend, source) else {
+        // Only a cancelled or misconfigured parse returns no tree; report it as one parse error
+        // so the engine records a `parse-errors` warning instead of silently dropping the file.
+        return Some(done(FileExtraction {
+            language,
+            facts: Vec::new(),
+            parse_errors: 1,
+            first_parse_error: Some((1, 1)),
+            skipped: None,
+            queries: Vec::new(),
+            links: RouteLinks::default(),
+        }));
+    };
+    let declarations = backend
+        .declarations
+        .and_then(|declarations| declarations(path, &tree, source));
+    let query = query::QueryHandle::new(spec.name, context.query_timing());
+    // Every tree-sitter language matches its patterns with a hand-written walk that finds what
+    // its query files describe (`walk.rs` in each language's folder); the compiled queries are
+    // what the walk tests compare the walks against.
+    let input = ExtractionInput {
+        context,
+        path,
+        source,
+        language,
+        spec,
+        tree: &tree,
+        query: &query,
+        links: RefCell::new(RouteLinks::default()),
+        deferred: RefCell::new(None),
+        declarations: declarations.as_ref(),
+    };
+    let mut facts = (backend.extract)(&input);
+    let deferred = input.deferred.into_inner();
+    if deferred.is_none() {
+        facts::finish(&mut facts);
+    }
+    let links = input.links.into_inner();
     Some(FirstPass {
         path: path.into(),
         extraction: FileExtraction {
@@ -456,55 +331,4 @@ pub fn first_pass(context: &ProjectContext, path: &str, source: &str) -> Option<
         declarations,
         deferred: deferred.map(Box::new),
     })
-}
-
-/// Whether `language` finds its query matches with a hand-written walk instead of its query.
-fn walks_instead_of_query(language: Language) -> bool {
-    ecmascript::reads_without_query(language)
-        || matches!(
-            language,
-            Language::Python
-                | Language::Go
-                | Language::Rust
-                | Language::Swift
-                | Language::Java
-                | Language::Kotlin
-                | Language::CSharp
-        )
-}
-
-/// Everything a document reader (a language without tree-sitter) needs for one file.
-pub(crate) struct DocumentInput<'a> {
-    /// Project-wide configuration.
-    #[expect(dead_code, reason = "kept for readers that need project configuration")]
-    pub context: &'a ProjectContext,
-    /// Project-relative path of the file.
-    pub path: &'a str,
-    /// The file's text.
-    pub source: &'a str,
-    /// The language the file is read as.
-    pub language: Language,
-}
-
-/// Everything a language's extractor needs for one file.
-pub(crate) struct ExtractionInput<'a> {
-    /// Project-wide resolution configuration.
-    pub context: &'a ProjectContext,
-    /// Project-relative path of the file.
-    pub path: &'a str,
-    /// The file's text.
-    pub source: &'a str,
-    /// The language the file is parsed as.
-    pub language: Language,
-    /// The file's syntax tree.
-    pub tree: &'a tree_sitter::Tree,
-    /// The language's query, compiled on first use.
-    pub query: &'a query::QueryHandle,
-    /// The file's cross-file routing records, filled by the route readers.
-    pub links: RefCell<RouteLinks>,
-    /// What waits for the type indexes, set by the Java, Kotlin and C# extractors
-    /// (`deferred::Output::into_facts`).
-    pub deferred: RefCell<Option<deferred::Deferred>>,
-    /// What the file declares, read before extraction when its language has a type index.
-    pub declarations: Option<&'a TypeDeclarations>,
 }

@@ -7,16 +7,15 @@
 //! `QueryCursor` and returns the matches as plain values for the language's extractor.
 //!
 //! The `.scm` files are the reference for what each language matches; the extractors find the
-//! same matches with one hand-written cursor walk per language (`ecmascript::walk`,
-//! `python_walk`, `go_walk`, …), because on real repositories the query cursor cost 20–40% on
-//! top of the parse and a walk a few percent, and compiling a query cost up to 90 ms per run.
+//! same matches with one hand-written cursor walk per language (`walk.rs` in each language's
+//! folder under `lang/`), because on real repositories the query cursor cost 20–40% on top of
+//! the parse and a walk a few percent, and compiling a query cost up to 90 ms per run.
 //! A test per language runs query and walk on every fixture and compares their matches (and
 //! `LINTEL_<LANGUAGE>_WALK_CORPUS=<dir>` does the same on any directory). An extractor reaches
 //! its walk through a [`QueryHandle`], which, when the engine asks for `--debug-extractors`,
 //! times each pass ([`QueryTiming`]).
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use policies::facts::FactKind;
@@ -25,7 +24,6 @@ use tree_sitter::{Node, Query};
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use crate::error::{ExtractError, QueryCompileError, UnknownCaptureError};
-use crate::lang::{Language, LanguageSpec};
 
 /// The part a captured node plays in the construct a pattern matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -289,21 +287,19 @@ thread_local! {
 }
 
 impl CompiledQuery {
-    /// Concatenates and compiles a language's query files, then checks every capture name.
-    pub(crate) fn compile(spec: &'static LanguageSpec) -> Result<CompiledQuery, ExtractError> {
-        Self::compile_files(spec, true)
-    }
-
-    /// Like [`CompiledQuery::compile`]; without `generic`, the `graph.scm` file (the patterns of
-    /// the generic `call` and `assignment` facts, and nothing else) is left out.
-    fn compile_files(
-        spec: &'static LanguageSpec,
+    /// Concatenates and compiles the query files of the language named `language` for `grammar` (`None`:
+    /// the language has no tree-sitter grammar), then checks every capture name; without
+    /// `generic`, the `graph.scm` file (the patterns of the generic `call` and `assignment`
+    /// facts, and nothing else) is left out.
+    pub(crate) fn compile(
+        language: &'static str,
+        queries: &'static [QueryFile],
+        grammar: Option<tree_sitter::Language>,
         generic: bool,
     ) -> Result<CompiledQuery, ExtractError> {
         let mut text = String::new();
         let mut file_starts = Vec::new();
-        for file in spec
-            .queries
+        for file in queries
             .iter()
             .filter(|file| generic || !is_generic_file(file.name))
         {
@@ -311,9 +307,9 @@ impl CompiledQuery {
             text.push_str(file.text);
             text.push('\n');
         }
-        let Some(grammar) = spec.grammar() else {
+        let Some(grammar) = grammar else {
             return Err(QueryCompileError::new(
-                spec.name,
+                language,
                 "?",
                 0,
                 "no tree-sitter grammar".to_owned(),
@@ -327,14 +323,14 @@ impl CompiledQuery {
                 .find(|(start, _)| *start <= error.row)
                 .copied()
                 .unwrap_or((0, "?"));
-            QueryCompileError::new(spec.name, file, error.row - start + 1, error.message)
+            QueryCompileError::new(language, file, error.row - start + 1, error.message)
         })?;
         let captures = query
             .capture_names()
             .iter()
             .map(|name| {
                 parse_capture(name)
-                    .ok_or_else(|| UnknownCaptureError::new(spec.name, name, &capture_vocabulary()))
+                    .ok_or_else(|| UnknownCaptureError::new(language, name, &capture_vocabulary()))
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(CompiledQuery { query, captures })
@@ -411,32 +407,20 @@ impl QueryTiming {
 
 /// A language's query as an extractor sees it: compiled on first use, and timed when asked.
 pub(crate) struct QueryHandle {
-    language: Language,
-    /// Whether the generic `call`/`assignment` patterns are matched too.
-    generic: bool,
+    /// The language's name, for timing ids.
+    language: &'static str,
     /// `Some` when passes are timed.
     timings: Option<RefCell<Vec<QueryTiming>>>,
 }
 
 impl QueryHandle {
-    /// The query of a tree-sitter language; without `generic` the `graph.scm` patterns are left
-    /// out (their hits feed only the generic facts); `timed` records a [`QueryTiming`] per pass.
-    pub(crate) fn new(language: Language, generic: bool, timed: bool) -> Self {
+    /// The passes over a file of the language named `language`; `timed` records a
+    /// [`QueryTiming`] per pass.
+    pub(crate) fn new(language: &'static str, timed: bool) -> Self {
         Self {
             language,
-            generic,
             timings: timed.then(|| RefCell::new(Vec::new())),
         }
-    }
-
-    /// The compiled query (compiling it now if needed); `None` when it does not compile.
-    pub(crate) fn compiled(&self) -> Option<&'static CompiledQuery> {
-        let compiled = if self.generic {
-            compiled(self.language)
-        } else {
-            compiled_without_generic(self.language)
-        };
-        compiled?.ok()
     }
 
     /// Runs a hand-written walk that finds the query's matches without it (`<language>.walk`),
@@ -470,7 +454,7 @@ impl QueryHandle {
 
     /// The language's name, for timing ids.
     pub(crate) fn language(&self) -> &'static str {
-        self.language.name()
+        self.language
     }
 
     /// Records a pass that found matches without the query (the TypeScript/JavaScript walk).
@@ -488,47 +472,18 @@ impl QueryHandle {
     }
 }
 
-/// The compiled query of a tree-sitter language (compiled on first use); `None` for languages
-/// read without tree-sitter.
-pub(crate) fn compiled(
-    language: Language,
-) -> Option<Result<&'static CompiledQuery, &'static ExtractError>> {
-    let backend = language.spec().tree_sitter()?;
-    Some(std::sync::LazyLock::force(backend.compiled).as_ref())
-}
-
 /// Whether a query file holds the generic `call`/`assignment` patterns (and only those).
 fn is_generic_file(name: &str) -> bool {
     name.ends_with("/graph.scm")
 }
 
-/// The compiled queries without the generic patterns, one per entry of [`Language::ALL`].
-static WITHOUT_GENERIC: [OnceLock<Result<CompiledQuery, ExtractError>>; Language::ALL.len()] =
-    [const { OnceLock::new() }; Language::ALL.len()];
-
-/// The compiled query of a tree-sitter language without the `graph.scm` patterns (compiled on
-/// first use): what a run without generic facts matches, since their hits would be dropped.
-pub(crate) fn compiled_without_generic(
-    language: Language,
-) -> Option<Result<&'static CompiledQuery, &'static ExtractError>> {
-    language.spec().tree_sitter()?;
-    let position = Language::ALL.iter().position(|known| *known == language)?;
-    let cell = WITHOUT_GENERIC.get(position)?;
-    Some(
-        cell.get_or_init(|| CompiledQuery::compile_files(language.spec(), false))
-            .as_ref(),
-    )
-}
-
-/// Compiles every language's query and checks its captures; the engine may call this at start-up
-/// to turn a broken bundled query into an internal error instead of silently missing facts.
-pub fn compile_queries() -> Result<(), ExtractError> {
-    for language in Language::ALL {
-        if let Some(result) = compiled(language) {
-            result.map_err(Clone::clone)?;
-        }
-    }
-    Ok(())
+/// One query file of a language, named relative to `extractors/queries/`.
+#[derive(Debug, Clone, Copy)]
+pub struct QueryFile {
+    /// Path relative to `extractors/queries/`, e.g. `javascript/imports.scm`.
+    pub name: &'static str,
+    /// The file's text.
+    pub text: &'static str,
 }
 
 #[cfg(test)]

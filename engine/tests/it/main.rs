@@ -472,7 +472,7 @@ fn graph_lists_facts_with_resolved_files_and_marks_violating_edges() {
         .unwrap();
     assert_eq!(html.status.code(), Some(0));
     let html = String::from_utf8(html.stdout).unwrap();
-    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("ApiClient"));
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("\"ApiClient\""));
 }
 
 #[test]

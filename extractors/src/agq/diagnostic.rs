@@ -1,6 +1,6 @@
-//! Located query diagnostics (`language.md` §5.9) and their stable codes.
+//! Located query diagnostics and their stable codes.
 //!
-//! The shape mirrors the §4.1 JSON format so the engine can convert each one field by field;
+//! The shape mirrors the JSON diagnostics (see `error`, `message` and `diagnostics` in docs/VERDICT.md) so the engine can convert each one field by field;
 //! this crate depends only on the fact schema, so it keeps its own type.
 
 use super::yaml::Span;

@@ -1,11 +1,11 @@
-//! The `emit` block (`language.md` §5.5): the nine kinds and their fields, and decoding with
+//! The `emit` block of a reviewed query: the nine kinds and their fields, and decoding with
 //! located errors. Producing a fact from a graph fact is in `produce`.
 
 use super::diagnostic::{closest, Code, Sink};
 use super::template::Template;
 use super::yaml::{Entry, Node, ScalarKind, Span, Value};
 
-/// The six operators of a value relation (§2.10).
+/// The six operators of a value relation (see `value_policy` in policies/LANGUAGE.md).
 pub(crate) const RELATIONS: [&str; 6] = ["==", "!=", ">=", "<=", ">", "<"];
 /// The phases of an operation event.
 pub(crate) const PHASES: [&str; 2] = ["before", "after"];

@@ -1,4 +1,4 @@
-//! How a query name (a `match` key or a `$var`) reads a graph fact (`language.md` §5.3).
+//! How a query name (a `match` key or a `$var`) reads a graph fact.
 //!
 //! `kind`, `subject`, `target`, `technology`, `model` and `route` read the fact itself;
 //! `extractor`, `strategy` and `file` read its evidence; every other name reads `properties`.
@@ -34,7 +34,7 @@ pub(crate) enum FieldValue<'a> {
 }
 
 impl FieldRef {
-    /// Resolves a name exactly as §5.3 says.
+    /// Resolves a name: the fact's own fields first, then its properties.
     pub(crate) fn for_name(name: &str) -> Self {
         match name {
             "kind" => Self::Kind,
@@ -95,7 +95,7 @@ pub(crate) fn strategy_name(strategy: Strategy) -> &'static str {
     }
 }
 
-/// The anchor's analyzer names, declared as aliases by lintel's built-in extractors (§5.3), so
+/// The anchor's analyzer names, declared as aliases by lintel's built-in extractors, so
 /// anchor queries that match on `extractor` keep working.
 const EXTRACTOR_ALIASES: [(&str, &str); 9] = [
     ("typescript", "TypeScript/Node.js server analyzer"),

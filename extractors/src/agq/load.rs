@@ -1,4 +1,4 @@
-//! Finding, reading and validating the query files of a project (`language.md` §5.1).
+//! Finding, reading and validating the query files of a project (under `.lintel/queries/`).
 //!
 //! Query files live under `.lintel/queries/` and, for compatibility, `.aglang/extractors/`,
 //! at any depth. They are read in bytewise order of their project-relative path; every error
@@ -45,14 +45,14 @@ impl QuerySet {
     }
 
     /// The generic facts (`call`, `assignment`, `external`) these queries may match, so that
-    /// extraction makes only those (see [`crate::GenericFacts`]).
-    pub fn generic_facts(&self) -> crate::GenericFacts {
+    /// extraction makes only those (see [`crate::generic::GenericFacts`]).
+    pub fn generic_facts(&self) -> crate::generic::GenericFacts {
         let shapes: Vec<crate::generic::MatchShape> = self
             .queries
             .iter()
             .map(ReviewedQuery::match_shape)
             .collect();
-        crate::GenericFacts::for_matches(&shapes)
+        crate::generic::GenericFacts::for_matches(&shapes)
     }
 }
 
@@ -73,7 +73,7 @@ pub fn is_query_file(path: &str) -> bool {
 /// `files` is the project's file list (project-relative, `/` separators); the query files among
 /// them are read from disk under `root` in bytewise order of path. A file that is, or lies under,
 /// a symbolic link is not read. All errors of all files are returned together, each located at
-/// its YAML node, sorted by file, offset and code. Any error stops the check (§5.1); warnings
+/// its YAML node, sorted by file, offset and code. Any error stops the check; warnings
 /// do not.
 pub fn load_queries(root: &Path, files: &[String]) -> (QuerySet, Vec<QueryDiagnostic>) {
     let read = |path: &str| {
@@ -176,7 +176,7 @@ pub fn load_query_texts(sources: &[(String, String)]) -> (QuerySet, Vec<QueryDia
     (QuerySet { queries }, diagnostics)
 }
 
-/// Sorts by file, then byte offset, then code (§4.1), then message for a total order.
+/// Sorts by file, then byte offset, then code, then message for a total order.
 fn sort_diagnostics(diagnostics: &mut [QueryDiagnostic]) {
     diagnostics.sort_by(|left, right| {
         (&left.file, left.offset, &left.code, &left.message).cmp(&(

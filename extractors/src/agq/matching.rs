@@ -1,8 +1,8 @@
-//! The `match` block (`language.md` §5.3): decoding with located errors, and matching.
+//! The `match` block of a reviewed query: decoding with located errors, and matching.
 //!
 //! A graph fact matches when every key matches. A value is a scalar or a non-empty list of
 //! scalars ("any of"); scalars compare with their types, so a number never equals a string.
-//! A list property matches when it contains a wanted value. `file` takes globs (§3.3 syntax).
+//! A list property matches when it contains a wanted value. `file` takes globs (the glob syntax of `component` in policies/LANGUAGE.md).
 
 use globset::{GlobBuilder, GlobMatcher};
 use policies::facts::Fact;
@@ -260,7 +260,7 @@ fn decode_globs(entry: &Entry, sink: &mut Sink<'_>) -> Option<Vec<Vec<GlobMatche
     is_valid.then_some(globs)
 }
 
-/// Compiles a `file` glob with the §3.3 syntax: `./` is stripped, braces are expanded (no
+/// Compiles a `file` glob with the glob syntax of `component` (policies/LANGUAGE.md): `./` is stripped, braces are expanded (no
 /// nesting), a trailing `/` means `dir/**`, and `*`/`?` never cross `/`.
 fn compile_glob(pattern: &str) -> Result<Vec<GlobMatcher>, String> {
     if let Some(problem) = policies::limits::glob_size_problem(pattern) {

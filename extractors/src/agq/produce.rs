@@ -1,4 +1,4 @@
-//! Turning one matched graph fact into a domain fact body (`language.md` §5.6, §5.7):
+//! Turning one matched graph fact into a domain fact body (`$var` substitution, `crate::agq::template`):
 //! `$var` substitution, the missing-capture rules, and the post-substitution drops.
 //!
 //! Checks against the compiled spec (names, machines, enum members) belong to the engine.
@@ -16,7 +16,7 @@ pub(crate) enum Emission {
     Emitted(DomainFactBody),
     /// No fact; the reason goes to the trace.
     Skipped(String),
-    /// No fact, with a `query-invalid-fact` warning (§5.7).
+    /// No fact, with a `query-invalid-fact` warning.
     Dropped {
         reason: String,
         field_span: Span,
@@ -24,7 +24,7 @@ pub(crate) enum Emission {
 }
 
 impl Emit {
-    /// Substitutes the graph fact into every written field and builds the body (§5.6, §5.7).
+    /// Substitutes the graph fact into every written field and builds the body.
     pub(crate) fn produce(
         &self,
         fact: &Fact,

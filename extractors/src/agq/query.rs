@@ -1,4 +1,4 @@
-//! One reviewed query: the top-level keys of `language.md` §5.2, decoded from a YAML document
+//! One reviewed query: its top-level keys, decoded from a YAML document
 //! into a typed, validated [`ReviewedQuery`].
 
 use policies::facts::{Confidence, Fact};
@@ -35,7 +35,7 @@ pub struct ReviewedQuery {
 }
 
 /// A literal (non-template) name an emit field gives, for the engine's checks against the
-/// compiled spec (`query-unknown-name`, §5.5): entity names, data, states, scopes.
+/// compiled spec (`query-unknown-name`): entity names, data, states, scopes.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LiteralField {
     /// The emit field, e.g. `to`.
@@ -271,7 +271,7 @@ fn decode_text(entry: &Entry, sink: &mut Sink<'_>) -> Option<String> {
 }
 
 /// The `id` a document gives as a string, with the span of its value, whatever else is wrong
-/// with the document: duplicate ids are found among every document (§5.1, all errors at once).
+/// with the document: duplicate ids are found among every document (all errors at once).
 pub(crate) fn document_id(document: &Document) -> Option<(String, Span)> {
     let Value::Mapping(entries) = &document.root.value else {
         return None;

@@ -1,4 +1,4 @@
-//! Running reviewed queries over graph facts (`language.md` §5.6–§5.8).
+//! Running reviewed queries over graph facts (substitution, the checks after it and provenance).
 //!
 //! Every query looks at every graph fact, in (file, document) order over facts sorted by id,
 //! so the output is the same whatever order the facts arrive in. Checks against the compiled
@@ -52,7 +52,7 @@ pub struct QueryRun {
     pub traces: Vec<QueryTrace>,
     /// One entry per query, in query order.
     pub counts: Vec<QueryCounts>,
-    /// Check-time `query-invalid-fact` warnings (§5.7), located at the query field that
+    /// Check-time `query-invalid-fact` warnings, located at the query field that
     /// produced the bad value, with the graph fact's location as a related note.
     pub warnings: Vec<QueryDiagnostic>,
 }
@@ -141,7 +141,7 @@ pub fn run_queries<F: std::borrow::Borrow<Fact>>(
     run
 }
 
-/// Wraps an emitted body with its confidence and provenance (§5.8).
+/// Wraps an emitted body with its confidence and provenance.
 fn domain_fact(
     query: &ReviewedQuery,
     fact: &Fact,

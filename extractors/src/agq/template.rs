@@ -1,4 +1,4 @@
-//! `$var` templates in emit strings (`language.md` §5.6).
+//! `$var` templates in emit strings of reviewed queries.
 //!
 //! `$name` (name: `[A-Za-z_][A-Za-z0-9_]*`) is replaced by the named field of the graph fact,
 //! resolved like a `match` key; `$$` is a literal `$`. A `$` followed by anything else is kept

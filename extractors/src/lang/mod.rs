@@ -1,78 +1,41 @@
 //! The language registry: every supported language, the files it claims, its grammar and queries.
 //!
-//! Adding a language means one new module here exporting a [`LanguageSpec`], one `Language`
-//! variant, one arm in [`Language::spec`], and its query files under `queries/<language>/`.
-//! The extraction logic a spec points at may be shared between languages of one family (the
-//! TypeScript, TSX and JavaScript specs all use `crate::ecmascript`).
+//! Each language lives in its own folder here (`lang/<language>/`: its spec, walk, web and
+//! graph facts, parse recovery and the resolution only it needs); code a family shares has a
+//! folder of its own (`jvm` for Java and Kotlin, `ecmascript` for TypeScript, TSX and
+//! JavaScript). This module is the only shared code that names them: [`Language::spec`] maps each
+//! [`Language`] to its [`LanguageSpec`], whose hooks carry the language's behaviour into the
+//! pipeline. Adding a language: see "Adding a language" in docs/ARCHITECTURE.md.
 
-mod csharp;
-mod github_actions;
-mod go;
-mod java;
-mod javascript;
-mod kotlin;
-mod python;
-mod rust;
-mod swift;
-mod typescript;
+pub(crate) mod csharp;
+pub(crate) mod ecmascript;
+pub(crate) mod github_actions;
+pub(crate) mod go;
+pub(crate) mod java;
+pub(crate) mod jvm;
+pub(crate) mod kotlin;
+pub(crate) mod python;
+pub(crate) mod rust;
+pub(crate) mod swift;
 
-use std::sync::LazyLock;
+#[cfg(test)]
+use std::sync::OnceLock;
+
+use std::borrow::BorrowMut;
+use std::collections::BTreeMap;
 
 use policies::facts::Fact;
 
 use crate::error::ExtractError;
+use crate::language::{Language, LanguageSpec};
 use crate::query::CompiledQuery;
-use crate::ExtractionInput;
-
-pub(crate) use swift::SWIFT;
-
-/// A language lintel can extract facts from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Language {
-    /// TypeScript (`.ts`, `.mts`, `.cts`, `.d.ts`).
-    TypeScript,
-    /// TypeScript with JSX (`.tsx`).
-    Tsx,
-    /// JavaScript, JSX included (`.js`, `.jsx`, `.mjs`, `.cjs`).
-    JavaScript,
-    /// Python (`.py`, `.pyi`).
-    Python,
-    /// Go (`.go`).
-    Go,
-    /// Java (`.java`).
-    Java,
-    /// Kotlin (`.kt`, `.kts`).
-    Kotlin,
-    /// C# (`.cs`).
-    CSharp,
-    /// Rust (`.rs`).
-    Rust,
-    /// Swift (`.swift`).
-    Swift,
-    /// GitHub Actions workflows: `.github/workflows/*.yml` and `*.yaml` directly under the root.
-    GitHubActions,
-}
+use crate::resolve::links::RouteLinks;
 
 impl Language {
-    /// Every language, in registry order.
-    pub const ALL: [Language; 11] = [
-        Self::TypeScript,
-        Self::Tsx,
-        Self::JavaScript,
-        Self::Python,
-        Self::Go,
-        Self::Java,
-        Self::Kotlin,
-        Self::CSharp,
-        Self::Rust,
-        Self::Swift,
-        Self::GitHubActions,
-    ];
-
     /// The language that claims a project-relative path: a workflow file by its place, any other
     /// file by its extension.
     pub fn for_path(path: &str) -> Option<Language> {
-        if github_actions::is_workflow_path(path) {
+        if github_actions::spec::is_workflow_path(path) {
             return Some(Self::GitHubActions);
         }
         let file_name = path.rsplit('/').next().unwrap_or(path);
@@ -91,94 +54,88 @@ impl Language {
     /// The language's specification.
     pub fn spec(self) -> &'static LanguageSpec {
         match self {
-            Self::TypeScript => &typescript::TYPESCRIPT,
-            Self::Tsx => &typescript::TSX,
-            Self::JavaScript => &javascript::JAVASCRIPT,
-            Self::Python => &python::PYTHON,
-            Self::Go => &go::GO,
-            Self::Java => &java::JAVA,
-            Self::Kotlin => &kotlin::KOTLIN,
-            Self::CSharp => &csharp::CSHARP,
-            Self::Rust => &rust::RUST,
-            Self::Swift => &swift::SWIFT,
-            Self::GitHubActions => &github_actions::GITHUB_ACTIONS,
+            Self::TypeScript => &ecmascript::typescript_spec::TYPESCRIPT,
+            Self::Tsx => &ecmascript::typescript_spec::TSX,
+            Self::JavaScript => &ecmascript::javascript_spec::JAVASCRIPT,
+            Self::Python => &python::spec::PYTHON,
+            Self::Go => &go::spec::GO,
+            Self::Java => &java::spec::JAVA,
+            Self::Kotlin => &kotlin::spec::KOTLIN,
+            Self::CSharp => &csharp::spec::CSHARP,
+            Self::Rust => &rust::spec::RUST,
+            Self::Swift => &swift::spec::SWIFT,
+            Self::GitHubActions => &github_actions::spec::GITHUB_ACTIONS,
         }
     }
 }
 
-/// One query file of a language, named relative to `extractors/queries/`.
-#[derive(Debug, Clone, Copy)]
-pub struct QueryFile {
-    /// Path relative to `extractors/queries/`, e.g. `javascript/imports.scm`.
-    pub name: &'static str,
-    /// The file's text.
-    pub text: &'static str,
+#[cfg(test)]
+/// Compiles the query files of `spec` (see [`CompiledQuery::compile`]).
+pub(crate) fn compile(
+    spec: &'static LanguageSpec,
+    generic: bool,
+) -> Result<CompiledQuery, ExtractError> {
+    CompiledQuery::compile(spec.name, spec.queries, spec.grammar(), generic)
 }
 
-/// Everything lintel needs to know about one language.
-#[derive(Clone, Copy)]
-pub struct LanguageSpec {
-    /// The value of the `language` property on every fact.
-    pub name: &'static str,
-    /// The extractor name in evidence and fact ids.
-    pub extractor: &'static str,
-    /// File extensions (without the dot) this language claims.
-    pub extensions: &'static [&'static str],
-    /// The query files, concatenated and compiled once into one query per language (none for
-    /// documents read without tree-sitter).
-    pub queries: &'static [QueryFile],
-    /// How files of the language are read.
-    pub(crate) backend: Backend,
+/// The compiled query of a tree-sitter language (compiled on first use); `None` for languages
+/// read without tree-sitter.
+pub(crate) fn compiled(
+    language: Language,
+) -> Option<Result<&'static CompiledQuery, &'static ExtractError>> {
+    let backend = language.spec().tree_sitter()?;
+    Some(std::sync::LazyLock::force(backend.compiled).as_ref())
 }
 
-/// How a language's files are read.
-#[derive(Clone, Copy)]
-pub(crate) enum Backend {
-    /// Parsed with a tree-sitter grammar and queried with the compiled `.scm` queries.
-    TreeSitter(TreeSitterBackend),
-    /// A configuration document read by its own parser (GitHub Actions YAML); a malformed
-    /// document is an `Err` with a located reason, which becomes [`crate::FileExtraction::skipped`].
-    Document(fn(&crate::DocumentInput<'_>) -> Result<Vec<Fact>, String>),
+#[cfg(test)]
+/// The compiled queries without the generic patterns, one per entry of [`Language::ALL`].
+static WITHOUT_GENERIC: [OnceLock<Result<CompiledQuery, ExtractError>>; Language::ALL.len()] =
+    [const { OnceLock::new() }; Language::ALL.len()];
+
+#[cfg(test)]
+/// The compiled query of a tree-sitter language without the `graph.scm` patterns (compiled on
+/// first use): what a run without generic facts matches, since their hits would be dropped.
+pub(crate) fn compiled_without_generic(
+    language: Language,
+) -> Option<Result<&'static CompiledQuery, &'static ExtractError>> {
+    language.spec().tree_sitter()?;
+    let position = Language::ALL.iter().position(|known| *known == language)?;
+    let cell = WITHOUT_GENERIC.get(position)?;
+    Some(
+        cell.get_or_init(|| compile(language.spec(), false))
+            .as_ref(),
+    )
 }
 
-/// A tree-sitter language: grammar, extractor and compiled query.
-#[derive(Clone, Copy)]
-pub(crate) struct TreeSitterBackend {
-    /// The tree-sitter grammar.
-    pub grammar: fn() -> tree_sitter::Language,
-    /// Turns one parsed file and its query matches into facts.
-    pub extract: fn(&ExtractionInput<'_>) -> Vec<Fact>,
-    /// The compiled query, built from `queries` on first use and shared by every thread.
-    pub compiled: &'static LazyLock<Result<CompiledQuery, ExtractError>>,
-}
-
-impl LanguageSpec {
-    /// The tree-sitter grammar, for languages parsed with one.
-    pub fn grammar(&self) -> Option<tree_sitter::Language> {
-        match self.backend {
-            Backend::TreeSitter(backend) => Some((backend.grammar)()),
-            Backend::Document(_) => None,
+/// Compiles every language's query and checks its captures; the engine may call this at start-up
+/// to turn a broken bundled query into an internal error instead of silently missing facts.
+pub fn compile_queries() -> Result<(), ExtractError> {
+    for language in Language::ALL {
+        if let Some(result) = compiled(language) {
+            result.map_err(Clone::clone)?;
         }
     }
-
-    /// The tree-sitter backend, for languages parsed with one.
-    pub(crate) fn tree_sitter(&self) -> Option<&TreeSitterBackend> {
-        match &self.backend {
-            Backend::TreeSitter(backend) => Some(backend),
-            Backend::Document(_) => None,
-        }
-    }
+    Ok(())
 }
 
-impl std::fmt::Debug for LanguageSpec {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("LanguageSpec")
-            .field("name", &self.name)
-            .field("extractor", &self.extractor)
-            .field("extensions", &self.extensions)
-            .field("queries", &self.queries)
-            .field("tree_sitter", &self.grammar().is_some())
-            .finish_non_exhaustive()
+/// Applies the mount prefixes of `links` (keyed by file) to the `route` facts among `facts`.
+///
+/// The facts may be owned or boxed (`F` is `Fact` or `Box<Fact>`); copies for further prefixes
+/// are appended. The cross-file steps of one language come first (TypeScript and JavaScript
+/// requests through instances, wrappers and constants of other files), then the steps every
+/// language shares (`crate::resolve::links`).
+pub fn link_routes<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
+where
+    F: BorrowMut<Fact> + From<Fact>,
+{
+    if links
+        .values()
+        .any(|links| !links.instance_requests.is_empty() || !links.wrapper_calls.is_empty())
+    {
+        ecmascript::request_links::link_requests(facts, links);
     }
+    if links.values().any(|links| !links.url_constants.is_empty()) {
+        ecmascript::request_links::link_url_constants(facts, links);
+    }
+    crate::resolve::links::link_prefixes(facts, links);
 }

@@ -3,47 +3,40 @@
 use std::sync::LazyLock;
 
 use super::*;
-use crate::lang::{Backend, QueryFile, TreeSitterBackend};
+use crate::lang::{compiled, compiled_without_generic};
+use crate::language::Language;
 
 type Compiled = LazyLock<Result<CompiledQuery, ExtractError>>;
 
-static UNKNOWN_CAPTURE: LanguageSpec = LanguageSpec {
-    name: "javascript",
-    extractor: "typescript",
-    extensions: &[],
-    queries: &[QueryFile {
-        name: "javascript/bad.scm",
-        text: "(identifier) @fact.import.nonsense\n",
-    }],
-    backend: Backend::TreeSitter(TreeSitterBackend {
-        grammar: || tree_sitter_javascript::LANGUAGE.into(),
-        extract: |_| Vec::new(),
-        compiled: &UNKNOWN_CAPTURE_QUERY,
-    }),
-};
-static UNKNOWN_CAPTURE_QUERY: Compiled = LazyLock::new(|| CompiledQuery::compile(&UNKNOWN_CAPTURE));
+static UNKNOWN_CAPTURE_QUERY: Compiled = LazyLock::new(|| {
+    CompiledQuery::compile(
+        "javascript",
+        &[QueryFile {
+            name: "javascript/bad.scm",
+            text: "(identifier) @fact.import.nonsense\n",
+        }],
+        Some(tree_sitter_javascript::LANGUAGE.into()),
+        true,
+    )
+});
 
-static BROKEN_PATTERN: LanguageSpec = LanguageSpec {
-    name: "javascript",
-    extractor: "typescript",
-    extensions: &[],
-    queries: &[
-        QueryFile {
-            name: "javascript/good.scm",
-            text: "(identifier) @fact.import.specifier\n",
-        },
-        QueryFile {
-            name: "javascript/broken.scm",
-            text: "; a comment line\n(no_such_node) @fact.import.specifier\n",
-        },
-    ],
-    backend: Backend::TreeSitter(TreeSitterBackend {
-        grammar: || tree_sitter_javascript::LANGUAGE.into(),
-        extract: |_| Vec::new(),
-        compiled: &BROKEN_PATTERN_QUERY,
-    }),
-};
-static BROKEN_PATTERN_QUERY: Compiled = LazyLock::new(|| CompiledQuery::compile(&BROKEN_PATTERN));
+static BROKEN_PATTERN_QUERY: Compiled = LazyLock::new(|| {
+    CompiledQuery::compile(
+        "javascript",
+        &[
+            QueryFile {
+                name: "javascript/good.scm",
+                text: "(identifier) @fact.import.specifier\n",
+            },
+            QueryFile {
+                name: "javascript/broken.scm",
+                text: "; a comment line\n(no_such_node) @fact.import.specifier\n",
+            },
+        ],
+        Some(tree_sitter_javascript::LANGUAGE.into()),
+        true,
+    )
+});
 
 #[test]
 fn unknown_captures_are_rejected_with_the_expected_names() {

@@ -1,4 +1,4 @@
-//! Reviewed `.agq.yml` queries (`language.md` §5): loading with located diagnostics, match
+//! Reviewed `.agq.yml` queries (`.lintel/queries/**/*.agq.yml`): loading with located diagnostics, match
 //! semantics, the nine emit kinds, `$var` substitution, provenance and determinism.
 
 use std::collections::BTreeMap;

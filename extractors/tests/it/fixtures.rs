@@ -87,7 +87,7 @@ pub fn extract_project_with(
     extracted
 }
 
-/// The libraries a fixture's spec would bind with `clients` (`language.md` §2.2).
+/// The libraries a fixture's spec would bind with `clients` (see `node` and `resource` in policies/LANGUAGE.md).
 fn bound_clients(case: &str) -> &'static [&'static str] {
     match case {
         "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],

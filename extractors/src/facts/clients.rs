@@ -1,0 +1,594 @@
+//! `accesses_technology` facts for infrastructure clients, shared by the languages other than
+//! TypeScript and JavaScript: the libraries are the infrastructure catalogue's entries for the
+//! language ([`crate::catalogue`], listed in `docs/CATALOGUE.md`); each language reports the
+//! sites where a client may be used, and this module matches them.
+//!
+//! A site's path is canonical when the language could qualify it through the file's imports
+//! (`psycopg2.connect`, `database/sql.Open`, `org.springframework.web.client.RestTemplate`,
+//! `sqlx::postgres::PgPoolOptions::new`); then it must start with one of the rule's import
+//! prefixes and end with one of its tails. C# and the Apple frameworks cannot be qualified that
+//! way (global usings, umbrella imports), so their sites match by the tail alone.
+//!
+//! A construction, call, injection or base type that matches is a definite fact at that site.
+//! A rule with no definite site whose package the file imports gets one probable fact at the
+//! first such import.
+//!
+//! A package the project declares itself is its own code, not an outside client, as in the
+//! TypeScript/JavaScript extractor: an import that resolves into the project gives no probable
+//! fact, and a site qualified through such an import is no client use (apache/kafka's own
+//! `org.apache.kafka.clients`, redis-py's own `redis`).
+
+use std::collections::HashSet;
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts::{set, FactFactory, Located};
+
+/// How a site uses a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ClientUse {
+    /// `new T(…)`, `T(…)` in languages without `new`, a composite literal `T{}`.
+    Construct,
+    /// A call of a function or method.
+    Call,
+    /// A constructor parameter, field or property of the client type.
+    Inject,
+    /// A class that extends or implements the client type (a Spring Data repository, an EF Core
+    /// `DbContext`).
+    Extend,
+}
+
+impl ClientUse {
+    /// The noun and the verb of a use, for fact messages: ("construction", "constructs").
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Construct => ("construction", "constructs"),
+            Self::Call => ("call", "calls"),
+            Self::Inject => ("injection", "injects"),
+            Self::Extend => ("extension", "extends"),
+        }
+    }
+}
+
+/// One client of a language's table: an entry of the infrastructure catalogue
+/// (`crate::catalogue`).
+pub(crate) type ClientRule = crate::catalogue::Library;
+
+/// A place where a client may be used, at a syntax node.
+pub(crate) type ClientSite<'tree> = ClientSiteAt<Node<'tree>>;
+
+/// A place where a client may be used, at a syntax node or at the anchor kept of one
+/// (`crate::resolve::deferred`).
+#[derive(Debug, Clone)]
+pub(crate) struct ClientSiteAt<L> {
+    /// The construct the evidence spans.
+    pub node: L,
+    /// How it uses the client.
+    pub use_kind: ClientUse,
+    /// The canonical path, or the path as written when `is_qualified` is false.
+    pub path: String,
+    /// Whether `path` was qualified through the file's imports.
+    pub is_qualified: bool,
+    /// The first string-literal argument, if any.
+    pub argument: Option<String>,
+    /// Keyword (named) arguments whose value is a string literal, as (name, value).
+    pub options: Vec<(String, String)>,
+}
+
+/// An import of the file, for probable facts, at a syntax node.
+pub(crate) type ClientImport<'tree> = ClientImportAt<Node<'tree>>;
+
+/// An import of the file, for probable facts, at a syntax node or at the anchor kept of one.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientImportAt<L> {
+    /// The import statement.
+    pub node: L,
+    /// The imported path, written with the language's separator.
+    pub path: String,
+    /// Whether the import resolves into the project (a file of it, or a module it declares).
+    pub is_project: bool,
+}
+
+/// Matches a language's sites and imports against its rules.
+pub(crate) struct ClientMatcher<'a> {
+    /// The language's rules, first match wins.
+    pub rules: &'static [ClientRule],
+    /// The path separator of the language (`.` or `::`).
+    pub separator: &'a str,
+}
+
+impl ClientMatcher<'_> {
+    /// The `accesses_technology` facts of a file.
+    pub fn facts<L: Located>(
+        &self,
+        factory: &FactFactory<'_>,
+        sites: &[ClientSiteAt<L>],
+        imports: &[ClientImportAt<L>],
+        scope_of: &dyn Fn(L) -> Option<String>,
+    ) -> Vec<Fact> {
+        let mut facts = Vec::new();
+        let mut used: HashSet<&'static str> = HashSet::new();
+        let project_paths: Vec<&str> = imports
+            .iter()
+            .filter(|import| import.is_project)
+            .map(|import| import.path.as_str())
+            .collect();
+        for site in sites {
+            if site.is_qualified
+                && project_paths
+                    .iter()
+                    .any(|path| self.has_prefix(&site.path, path, true))
+            {
+                continue;
+            }
+            let Some(rule) = self.rules.iter().find(|rule| {
+                !is_overridden(factory, rule)
+                    && self.site_matches(rule, site.use_kind, &site.path, site.is_qualified)
+                    && (site.is_qualified || !rule.requires_import || self.imported(rule, imports))
+            }) else {
+                continue;
+            };
+            // A site matched by its name alone belongs to the project when the file imports
+            // the rule's package from the project (Alamofire's own `AF.request`).
+            if !site.is_qualified
+                && project_paths.iter().any(|path| {
+                    rule.imports
+                        .iter()
+                        .any(|prefix| self.has_prefix(path, prefix, true))
+                })
+            {
+                continue;
+            }
+            used.insert(rule.name);
+            facts.push(definite_fact(
+                factory,
+                self,
+                rule,
+                site,
+                scope_of(site.node),
+            ));
+        }
+        let mut reported: HashSet<&'static str> = HashSet::new();
+        // An import of an exception or error type alone (`java.sql.SQLException`) handles a
+        // failure; it says nothing of a client.
+        for import in imports
+            .iter()
+            .filter(|import| !import.is_project && !names_an_error_type(&import.path))
+        {
+            for rule in self.rules {
+                if used.contains(rule.name)
+                    || !rule.is_probable_on_import
+                    || is_overridden(factory, rule)
+                    || !rule.imports.iter().any(|prefix| {
+                        self.has_prefix(&import.path, prefix, rule.matches_sub_packages)
+                    })
+                    || !reported.insert(rule.name)
+                {
+                    continue;
+                }
+                facts.push(probable_fact(factory, rule, import, scope_of(import.node)));
+            }
+        }
+        facts
+    }
+
+    /// Whether the file imports the rule's package from outside the project (for a rule whose
+    /// sites matched by name alone need it: SQLite.swift's `Connection`).
+    fn imported<L>(&self, rule: &ClientRule, imports: &[ClientImportAt<L>]) -> bool {
+        imports.iter().any(|import| {
+            !import.is_project
+                && rule
+                    .imports
+                    .iter()
+                    .any(|prefix| self.has_prefix(&import.path, prefix, true))
+        })
+    }
+
+    /// Whether a site used as `use_kind` whose path ends in the segment `last` (after the last
+    /// separator or `/`) may match a rule: a path ends with a rule's tail only if their last
+    /// segments are equal. A cheap test for the many sites no rule names.
+    pub fn may_end_with(&self, use_kind: ClientUse, last: &str) -> bool {
+        // `last` holds no separator, so a tail ends with it as a segment exactly when the
+        // tail's last segment is `last`. The tails' last segments are gathered once per thread
+        // and rule list: a file has many sites, a language some hundred tails.
+        thread_local! {
+            static LAST_SEGMENTS: std::cell::RefCell<Vec<LastSegments>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        LAST_SEGMENTS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let position = cache.iter().position(|segments| {
+                std::ptr::eq(segments.rules, self.rules) && segments.separator == self.separator
+            });
+            let segments = match position {
+                Some(position) => cache.get(position),
+                None => {
+                    cache.push(LastSegments::of(self));
+                    cache.last()
+                }
+            };
+            segments.is_some_and(|segments| segments.of_use(use_kind).contains(last))
+        })
+    }
+
+    /// The last segment of `path`, after its last separator or `/`.
+    pub fn last_segment<'p>(&self, path: &'p str) -> &'p str {
+        let after_slash = path.rsplit('/').next().unwrap_or(path);
+        after_slash
+            .rsplit(self.separator)
+            .next()
+            .unwrap_or(after_slash)
+    }
+
+    fn tails(rule: &ClientRule, use_kind: ClientUse) -> &'static [&'static str] {
+        match use_kind {
+            ClientUse::Construct => rule.constructs,
+            ClientUse::Call => rule.calls,
+            ClientUse::Inject => rule.types,
+            ClientUse::Extend if rule.is_extended_by_use => rule.types,
+            ClientUse::Extend => &[],
+        }
+    }
+
+    /// The last segments of every rule's tails, of every use: a site whose last segment is none
+    /// of these matches no rule ([`ClientMatcher::may_end_with`]).
+    pub fn last_segments(&self) -> Vec<&'static str> {
+        let of_uses = LastSegments::of(self);
+        let mut segments: Vec<&'static str> = [&of_uses.constructs, &of_uses.calls, &of_uses.types]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
+        segments.sort_unstable();
+        segments.dedup();
+        segments
+    }
+
+    /// Whether a site used as `use_kind` with `path` matches any rule.
+    pub fn matches_any(&self, use_kind: ClientUse, path: &str, is_qualified: bool) -> bool {
+        self.rules
+            .iter()
+            .any(|rule| self.site_matches(rule, use_kind, path, is_qualified))
+    }
+
+    fn site_matches(
+        &self,
+        rule: &ClientRule,
+        use_kind: ClientUse,
+        path: &str,
+        is_qualified: bool,
+    ) -> bool {
+        Self::tails(rule, use_kind)
+            .iter()
+            .any(|tail| self.has_tail(path, tail))
+            && (!is_qualified
+                || rule
+                    .imports
+                    .iter()
+                    .any(|prefix| self.has_prefix(path, prefix, rule.matches_sub_packages)))
+    }
+
+    /// Whether `path` is `prefix` or continues it after a separator, or after `/` when
+    /// `sub_packages`.
+    fn has_prefix(&self, path: &str, prefix: &str, sub_packages: bool) -> bool {
+        path.strip_prefix(prefix).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(self.separator)
+                || (sub_packages && rest.starts_with('/'))
+        })
+    }
+
+    /// Whether `path` is `tail` or ends with it after a separator or `/`.
+    fn has_tail(&self, path: &str, tail: &str) -> bool {
+        path.strip_suffix(tail).is_some_and(|rest| {
+            rest.is_empty() || rest.ends_with(self.separator) || rest.ends_with('/')
+        })
+    }
+}
+
+/// The last segments of a rule list's tails, by use ([`ClientMatcher::may_end_with`]).
+struct LastSegments {
+    rules: &'static [ClientRule],
+    separator: String,
+    constructs: HashSet<&'static str>,
+    calls: HashSet<&'static str>,
+    types: HashSet<&'static str>,
+}
+
+impl LastSegments {
+    fn of(matcher: &ClientMatcher<'_>) -> Self {
+        let of = |use_kind| {
+            matcher
+                .rules
+                .iter()
+                .flat_map(|rule| ClientMatcher::tails(rule, use_kind))
+                .map(|tail| matcher.last_segment(tail))
+                .collect()
+        };
+        Self {
+            rules: matcher.rules,
+            separator: matcher.separator.to_owned(),
+            constructs: of(ClientUse::Construct),
+            calls: of(ClientUse::Call),
+            types: of(ClientUse::Inject),
+        }
+    }
+
+    fn of_use(&self, use_kind: ClientUse) -> &HashSet<&'static str> {
+        match use_kind {
+            ClientUse::Construct => &self.constructs,
+            ClientUse::Call => &self.calls,
+            ClientUse::Inject | ClientUse::Extend => &self.types,
+        }
+    }
+}
+
+fn definite_fact<L: Located>(
+    factory: &FactFactory<'_>,
+    matcher: &ClientMatcher<'_>,
+    rule: &ClientRule,
+    site: &ClientSiteAt<L>,
+    scope: Option<String>,
+) -> Fact {
+    let (noun, verb) = site.use_kind.words();
+    let client = if site.use_kind == ClientUse::Call {
+        short_name(&site.path)
+    } else {
+        last_segment(&site.path).to_owned()
+    };
+    let package = rule.name;
+    let mut fact = factory.fact(
+        FactKind::AccessesTechnology,
+        site.node,
+        Confidence::Definite,
+        scope,
+        format!("{noun} of `{client}` from `{package}`"),
+    );
+    let tail = ClientMatcher::tails(rule, site.use_kind)
+        .iter()
+        .copied()
+        .find(|tail| matcher.has_tail(&site.path, tail));
+    let technology = rule.category_of(tail, site.argument.as_deref(), &site.options);
+    fact.technology = Some(technology.into());
+    set(&mut fact, "package", package);
+    set(&mut fact, "client", client.as_str());
+    set(
+        &mut fact,
+        "reason",
+        format!("{verb} `{client}` from `{package}`"),
+    );
+    fact
+}
+
+fn probable_fact<L: Located>(
+    factory: &FactFactory<'_>,
+    rule: &ClientRule,
+    import: &ClientImportAt<L>,
+    scope: Option<String>,
+) -> Fact {
+    let package = rule.name;
+    let mut fact = factory.fact(
+        FactKind::AccessesTechnology,
+        import.node,
+        Confidence::Probable,
+        scope,
+        format!("import of client package `{package}`"),
+    );
+    fact.technology = Some(rule.category.into());
+    set(&mut fact, "package", package);
+    set(
+        &mut fact,
+        "reason",
+        format!("imports `{package}` without constructing or calling a client"),
+    );
+    fact
+}
+
+/// Whether an import names an exception or error type (`java.sql.SQLException`).
+fn names_an_error_type(path: &str) -> bool {
+    let last = last_segment(path);
+    last.ends_with("Exception") || (last.ends_with("Error") && last.len() > "Error".len())
+}
+
+/// The last segment of a path (`org.springframework.kafka.core.KafkaTemplate` → `KafkaTemplate`).
+fn last_segment(path: &str) -> &str {
+    path.rsplit(['.', ':', '/']).next().unwrap_or(path)
+}
+
+/// The client of a call as shown in facts: the last two segments of a canonical path
+/// (`DriverManager.getConnection`, `sql.Open`, `PgPoolOptions::new`).
+fn short_name(path: &str) -> String {
+    let last_segment_start = |text: &str| text.rfind(['.', ':', '/']).map_or(0, |index| index + 1);
+    let last = last_segment_start(path);
+    let head = path
+        .get(..last)
+        .unwrap_or_default()
+        .trim_end_matches([':', '.']);
+    let previous = last_segment_start(head);
+    path.get(previous..).unwrap_or(path).to_owned()
+}
+
+/// Whether the spec binds the library of a catalogue rule with `clients`: its binding overrides
+/// the catalogue, and [`bound_facts`] reads every use of it instead. A rule known by its calls
+/// alone (no import prefix, such as an EF Core provider method) stays.
+fn is_overridden(factory: &FactFactory<'_>, rule: &ClientRule) -> bool {
+    let generic = factory.generic();
+    generic.has_bound_clients()
+        && rule
+            .imports
+            .iter()
+            .any(|prefix| generic.bound_client(prefix).is_some())
+}
+
+/// The `accesses_technology` facts of the libraries the spec binds with `clients`
+/// (`policies/LANGUAGE.md`, `clients`), which override the catalogue: a construction, call, injection or
+/// base type whose qualified path lies inside one (`celery.Celery(…)` after `import celery`,
+/// `nats.Connect(…)` after `import "github.com/nats-io/nats.go"`, `new ConnectionFactory()`
+/// after `import com.rabbitmq.client.ConnectionFactory;`) is a definite use, else the file's
+/// first import of it a probable one. The technology is the library: the engine resolves the
+/// fact through the entity that lists it. A library the file imports from the project is its
+/// own code, not an outside client.
+pub(crate) fn bound_facts<L: Located>(
+    factory: &FactFactory<'_>,
+    sites: &[ClientSiteAt<L>],
+    imports: &[ClientImportAt<L>],
+    scope_of: &dyn Fn(L) -> Option<String>,
+) -> Vec<Fact> {
+    let generic = factory.generic();
+    if !generic.has_bound_clients() {
+        return Vec::new();
+    }
+    let bound = |path: &str| generic.bound_client(path).map(str::to_owned);
+    let is_own = |library: &str| {
+        imports
+            .iter()
+            .any(|import| import.is_project && generic.bound_client(&import.path) == Some(library))
+    };
+    let mut facts = Vec::new();
+    let mut used: HashSet<String> = HashSet::new();
+    for site in sites.iter().filter(|site| site.is_qualified) {
+        let Some(library) = bound(&site.path) else {
+            continue;
+        };
+        if is_own(&library) {
+            continue;
+        }
+        facts.push(bound_use_fact(factory, site, &library, scope_of(site.node)));
+        used.insert(library);
+    }
+    for import in imports.iter().filter(|import| !import.is_project) {
+        let Some(library) = bound(&import.path) else {
+            continue;
+        };
+        if !used.insert(library.clone()) {
+            continue;
+        }
+        let mut fact = factory.fact(
+            FactKind::AccessesTechnology,
+            import.node,
+            Confidence::Probable,
+            scope_of(import.node),
+            format!("import of bound client `{library}`"),
+        );
+        fact.technology = Some(library.as_str().into());
+        set(&mut fact, "package", library.as_str());
+        set(
+            &mut fact,
+            "reason",
+            format!("imports `{library}` without calling a client"),
+        );
+        facts.push(fact);
+    }
+    facts
+}
+
+/// A definite use of a bound library at a site: its client is the site's qualified path.
+fn bound_use_fact<L: Located>(
+    factory: &FactFactory<'_>,
+    site: &ClientSiteAt<L>,
+    library: &str,
+    scope: Option<String>,
+) -> Fact {
+    let (noun, verb) = site.use_kind.words();
+    let client = &site.path;
+    let mut fact = factory.fact(
+        FactKind::AccessesTechnology,
+        site.node,
+        Confidence::Definite,
+        scope,
+        format!("{noun} of `{client}` from bound client `{library}`"),
+    );
+    fact.technology = Some(library.into());
+    set(&mut fact, "package", library);
+    set(&mut fact, "client", client.as_str());
+    set(
+        &mut fact,
+        "reason",
+        format!("{verb} `{client}` from `{library}`"),
+    );
+    fact
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static FIRST: [ClientRule; 2] = [
+        ClientRule {
+            constructs: &["pkg/sub.Pool", "Client"],
+            calls: &["sql.Open", "pkg::connect"],
+            types: &["IDatabase"],
+            ..ClientRule::new("first", "postgres", &["pkg"])
+        },
+        ClientRule {
+            constructs: &["other.Thing"],
+            types: &["a.b.IThing", "x/IOther"],
+            ..ClientRule::new("second", "redis", &["other"])
+        },
+    ];
+
+    static SECOND: [ClientRule; 1] = [ClientRule {
+        constructs: &["Pool"],
+        ..ClientRule::new("third", "mongodb", &["third"])
+    }];
+
+    /// What `may_end_with` answers, worked out from every tail without the per-thread sets.
+    fn by_every_tail(matcher: &ClientMatcher<'_>, use_kind: ClientUse, last: &str) -> bool {
+        matcher.rules.iter().any(|rule| {
+            ClientMatcher::tails(rule, use_kind)
+                .iter()
+                .any(|tail| matcher.has_tail(tail, last))
+        })
+    }
+
+    /// The last segments gathered once per rule list answer as every tail does, for each use,
+    /// separator and rule list; two lists do not share their sets.
+    #[test]
+    fn last_segments_answer_as_every_tail_does() {
+        let names = [
+            "Pool",
+            "Client",
+            "Open",
+            "connect",
+            "IDatabase",
+            "Thing",
+            "IThing",
+            "IOther",
+            "sub",
+            "pkg",
+            "Other",
+            "",
+            "Po",
+        ];
+        let uses = [
+            ClientUse::Construct,
+            ClientUse::Call,
+            ClientUse::Inject,
+            ClientUse::Extend,
+        ];
+        let mut agreed = 0;
+        for (rules, separator) in [(&FIRST[..], "."), (&FIRST[..], "::"), (&SECOND[..], ".")] {
+            let matcher = ClientMatcher { rules, separator };
+            for use_kind in uses {
+                for name in names {
+                    let expected = by_every_tail(&matcher, use_kind, name);
+                    assert_eq!(
+                        matcher.may_end_with(use_kind, name),
+                        expected,
+                        "{name} as {use_kind:?} with `{separator}`"
+                    );
+                    agreed += usize::from(expected);
+                }
+            }
+        }
+        // Matches found, so the comparison is not all `false`.
+        assert!(agreed >= 10, "{agreed}");
+        let second = ClientMatcher {
+            rules: &SECOND,
+            separator: ".",
+        };
+        assert!(second.may_end_with(ClientUse::Construct, "Pool"));
+        assert!(!second.may_end_with(ClientUse::Construct, "Client"));
+    }
+}

@@ -1,0 +1,165 @@
+//! The uses of the libraries the spec binds with `clients` (see `node` and `resource` in policies/LANGUAGE.md) in C#: a type of
+//! a bound namespace that a file constructs (`new ConnectionMultiplexer(…)`), calls a static
+//! method of (`ConnectionMultiplexer.Connect(…)`), injects (a constructor parameter, field or
+//! property) or extends is a definite `accesses_technology` fact, a bare `using` of one a
+//! probable fact.
+//!
+//! C# names a type by its simple name through every `using` at once, and lintel does not read
+//! the libraries' assemblies, so a simple name is the bound namespace's only when nothing else
+//! can supply it: the project declares no type of that name, it is no well-known .NET type, and
+//! the file's `using`s of outside namespaces are, `System.*` and `Microsoft.*` aside, all of that
+//! one library. A name written out in full (`RabbitMQ.Client.ConnectionFactory`) or through a
+//! `using` alias is the library's whatever else the file uses. The sites are kept only when the
+//! spec binds a library, and judged once the type index is known.
+
+use policies::facts::Fact;
+
+use crate::facts::clients::{ClientImportAt, ClientSiteAt, ClientUse};
+use crate::generic::GenericFacts;
+use crate::resolve::context::TypeIndex;
+use crate::resolve::deferred::{Anchor, Finishing};
+
+use super::Using;
+
+/// A site that may use a bound library: its anchor, use and name as written.
+pub(super) type BoundSite = (Anchor, ClientUse, String);
+
+/// Types of the .NET libraries that a file with a `using` of a bound namespace still names
+/// through `System.*` (often implicitly) or `Microsoft.*`.
+const WELL_KNOWN_TYPES: &[&str] = &[
+    "Action",
+    "CancellationToken",
+    "CancellationTokenSource",
+    "DateTime",
+    "DateTimeOffset",
+    "Dictionary",
+    "Exception",
+    "Func",
+    "Guid",
+    "HashSet",
+    "HttpClient",
+    "IConfiguration",
+    "IEnumerable",
+    "ILogger",
+    "IOptions",
+    "IServiceCollection",
+    "IServiceProvider",
+    "List",
+    "MemoryStream",
+    "Object",
+    "Random",
+    "SemaphoreSlim",
+    "Stopwatch",
+    "Stream",
+    "StreamReader",
+    "StringBuilder",
+    "Task",
+    "TimeSpan",
+    "Timer",
+    "Uri",
+    "ValueTask",
+];
+
+/// The facts of a file's bound sites.
+pub(super) fn facts(
+    finishing: &Finishing<'_>,
+    index: &TypeIndex,
+    usings: &[Using<Anchor>],
+    sites: Vec<BoundSite>,
+    facts: &mut Vec<Fact>,
+) {
+    let generic = finishing.factory.generic();
+    let is_project = |namespace: &str| index.owns_package(namespace);
+    // The bound namespaces the file's plain `using`s bring in, and whether any other outside
+    // namespace (System and Microsoft aside) could supply a simple name.
+    let plain = usings
+        .iter()
+        .filter(|using| using.alias.is_none() && !using.is_static && !is_project(&using.path));
+    let mut bound_namespaces: Vec<(&str, &str)> = Vec::new();
+    let mut has_other_outside = false;
+    for using in plain {
+        match generic.bound_client(&using.path) {
+            Some(library) => bound_namespaces.push((using.path.as_str(), library)),
+            None => {
+                let first = using.path.split('.').next().unwrap_or_default();
+                has_other_outside |= first != "System" && first != "Microsoft";
+            }
+        }
+    }
+    let one_library = bound_namespaces
+        .split_first()
+        .filter(|((_, library), rest)| {
+            !has_other_outside && rest.iter().all(|(_, other)| other == library)
+        })
+        .map(|((namespace, _), _)| *namespace);
+    let client_sites: Vec<ClientSiteAt<Anchor>> = sites
+        .into_iter()
+        .filter_map(|(anchor, use_kind, name)| {
+            let path = bound_path(&name, usings, index, generic, one_library)?;
+            generic.bound_client(&path)?;
+            Some(ClientSiteAt {
+                node: anchor,
+                use_kind,
+                path,
+                is_qualified: true,
+                argument: None,
+                options: Vec::new(),
+            })
+        })
+        .collect();
+    let imports: Vec<ClientImportAt<Anchor>> = usings
+        .iter()
+        .filter(|using| !using.is_static)
+        .map(|using| ClientImportAt {
+            node: using.node,
+            path: using.path.clone(),
+            is_project: is_project(&using.path),
+        })
+        .collect();
+    let scope_of = |anchor: Anchor| finishing.scope(anchor);
+    facts.extend(crate::facts::clients::bound_facts(
+        &finishing.factory,
+        &client_sites,
+        &imports,
+        &scope_of,
+    ));
+}
+
+/// The qualified path of a name as written: itself when written out in full into a bound
+/// namespace, through a `using` alias, or under the one bound namespace that can supply a simple
+/// name (`one_library`).
+fn bound_path(
+    name: &str,
+    usings: &[Using<Anchor>],
+    index: &TypeIndex,
+    generic: &GenericFacts,
+    one_library: Option<&str>,
+) -> Option<String> {
+    let name = name.strip_prefix("global::").unwrap_or(name);
+    if generic.bound_client(name).is_some() {
+        return Some(name.to_owned());
+    }
+    let (head, rest) = name.split_once('.').unwrap_or((name, ""));
+    let with_rest = |base: &str| {
+        if rest.is_empty() {
+            base.to_owned()
+        } else {
+            format!("{base}.{rest}")
+        }
+    };
+    if let Some(alias) = usings
+        .iter()
+        .find(|using| !using.is_static && using.alias.as_deref() == Some(head))
+    {
+        return Some(with_rest(&alias.path));
+    }
+    // A variable (`channel.BasicPublish(…)`), a project type or a .NET one is no bound
+    // library's.
+    if !head.starts_with(|first: char| first.is_ascii_uppercase())
+        || !index.packages_declaring(head).is_empty()
+        || WELL_KNOWN_TYPES.contains(&head)
+    {
+        return None;
+    }
+    one_library.map(|namespace| with_rest(&format!("{namespace}.{head}")))
+}

@@ -1,0 +1,428 @@
+//! `accesses_technology` facts for the npm packages of the infrastructure catalogue
+//! (`extractors/catalogue/npm.toml`, listed in `docs/CATALOGUE.md`).
+//!
+//! A construction (`new Pool()`), a call (`createClient()`, `axios.get(…)`, `drizzle(…)`) or a
+//! constructor injection (`constructor(private prisma: PrismaClient)`) of a client export is a
+//! definite fact at that site; so is a call of the global `fetch` (not imported, not declared in
+//! the file). A client package that is imported (not `import type`) but never used that way gets
+//! one probable fact at its first import. A named import of `PrismaClient` from a generated
+//! client inside the project counts as `@prisma/client`.
+//!
+//! Variables and fields that hold a client (`const api = axios.create()`) are remembered as
+//! instances, so that `http` can read requests made through them.
+
+use std::collections::{HashMap, HashSet};
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use super::imports::bindings::{member_chain, Imported};
+use super::imports::ImportRecord;
+use super::literals;
+use super::FileView;
+use crate::catalogue::{catalogue, connection_category, Derive, Library};
+use crate::facts::set;
+use crate::query::{Field, QueryHit};
+use crate::syntax;
+use crate::syntax::ChildField;
+
+/// Receivers that hold a client (`api`, `this.http`), with the client's package.
+pub(super) type Instances = HashMap<String, &'static str>;
+
+/// The client facts of a file and the client instances it keeps.
+pub(super) struct ClientFacts {
+    /// `accesses_technology` facts.
+    pub facts: Vec<Fact>,
+    /// Variables and fields holding a client.
+    pub instances: Instances,
+}
+
+/// Global objects through which `fetch` is the global one.
+const GLOBAL_OBJECTS: [&str; 4] = ["globalThis", "window", "self", "global"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Construct,
+    Call,
+    Inject,
+}
+
+/// Reads client uses from the `accesses_technology` matches and the file's imports.
+pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> ClientFacts {
+    let source = view.source();
+    let mut facts = Vec::new();
+    let mut instances = Instances::new();
+    let mut used: HashSet<&'static str> = HashSet::new();
+    let mut used_bound: HashSet<&str> = HashSet::new();
+    // A site is a client use only through the global `fetch` or an import of a client package;
+    // without either, no call needs reading.
+    let may_use_client = source.contains("fetch")
+        || view
+            .imports
+            .iter()
+            .any(|record| record_client(record).is_some() || bound_package(view, record).is_some());
+    let hits = if may_use_client { hits } else { &[] };
+    for hit in hits {
+        let captured = [
+            (Field::Construction, Field::Constructor, Use::Construct),
+            (Field::Call, Field::Function, Use::Call),
+            (Field::Parameter, Field::Type, Use::Inject),
+        ]
+        .into_iter()
+        .find_map(|(site_field, callee_field, client_use)| {
+            Some((hit.node(site_field)?, hit.node(callee_field)?, client_use))
+        });
+        let Some((site, callee, client_use)) = captured else {
+            continue;
+        };
+        if client_use == Use::Call && is_global_fetch(view, callee) {
+            facts.push(global_fetch_fact(view, site, callee));
+            continue;
+        }
+        let target = match client_use {
+            Use::Inject => view.bindings.resolve_type(callee, source),
+            Use::Construct | Use::Call => view.bindings.resolve(callee, source),
+        };
+        let Some(target) = target else {
+            continue;
+        };
+        let Some(record) = view.imports.get(target.import) else {
+            continue;
+        };
+        let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
+        let Some(client) = catalogued else {
+            // A library the spec binds with `clients` (`policies/LANGUAGE.md`): whatever of it the
+            // file constructs, calls or injects is a use of its client.
+            if let Some(package) = bound_package(view, record) {
+                used_bound.insert(package);
+                facts.push(bound_fact(view, site, callee, client_use, package));
+            }
+            continue;
+        };
+        let accepted = match client_use {
+            Use::Construct | Use::Inject => client.constructs,
+            Use::Call => client.calls,
+        };
+        if !accepted.contains(&target.export_path.as_str()) {
+            continue;
+        }
+        used.insert(client.name);
+        if client_use != Use::Inject {
+            if let Some(key) = instance_key(site, source) {
+                instances.entry(key).or_insert(client.name);
+            }
+        }
+        facts.push(definite_fact(
+            view,
+            (site, callee, client_use),
+            client,
+            record,
+            &target.export_path,
+        ));
+    }
+    let mut reported: HashSet<&'static str> = HashSet::new();
+    for record in &view.imports {
+        let Some(client) = record_client(record).filter(|_| bound_package(view, record).is_none())
+        else {
+            continue;
+        };
+        if record.is_type_only || used.contains(client.name) || !reported.insert(client.name) {
+            continue;
+        }
+        facts.push(probable_fact(view, client, record));
+    }
+    for record in &view.imports {
+        let Some(package) = bound_package(view, record) else {
+            continue;
+        };
+        if record.is_type_only || used_bound.contains(package) || !used_bound.insert(package) {
+            continue;
+        }
+        facts.push(bound_import_fact(view, record, package));
+    }
+    ClientFacts { facts, instances }
+}
+
+/// The outside package an import brings in when the spec binds it with `clients`: the binding
+/// overrides the catalogue, and every construction, call or injection of the package is a use.
+fn bound_package<'r>(view: &FileView<'_, '_>, record: &'r ImportRecord<'_>) -> Option<&'r str> {
+    let package = record.external_package()?;
+    view.factory
+        .generic()
+        .bound_client(package)
+        .is_some()
+        .then_some(package)
+}
+
+/// A definite use of a bound library's client. Its technology is the package: the engine
+/// resolves the fact through the entity whose `clients` list the library.
+fn bound_fact(
+    view: &FileView<'_, '_>,
+    site: Node<'_>,
+    callee: Node<'_>,
+    client_use: Use,
+    package: &str,
+) -> Fact {
+    let from = format!("bound client `{package}`");
+    use_fact(
+        view,
+        (site, callee),
+        client_use,
+        package,
+        package.to_owned(),
+        &from,
+    )
+}
+
+/// A bare import of a bound library: a probable use of its client.
+fn bound_import_fact(view: &FileView<'_, '_>, record: &ImportRecord<'_>, package: &str) -> Fact {
+    let message = format!("import of bound client `{package}`");
+    import_fact(view, record, package, package.to_owned(), message)
+}
+
+/// The client package an import brings in, if any.
+pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static Library> {
+    match record.external_package() {
+        Some(package) => client_package(package),
+        None => record
+            .bindings
+            .iter()
+            .any(|binding| binding.imported == Imported::Named("PrismaClient".to_owned()))
+            .then(|| client_package("@prisma/client"))
+            .flatten(),
+    }
+}
+
+/// Whether a callee is the global `fetch` (`fetch`, `globalThis.fetch`, `window.fetch`).
+pub(super) fn is_global_fetch(view: &FileView<'_, '_>, callee: Node<'_>) -> bool {
+    match member_chain(callee, view.source()) {
+        Some(("fetch", members)) if members.is_empty() => {
+            !view.bindings.is_bound("fetch") && !view.usage.is_declared("fetch")
+        }
+        Some((root, members)) => {
+            members == ["fetch"] && GLOBAL_OBJECTS.contains(&root) && !view.bindings.is_bound(root)
+        }
+        None => false,
+    }
+}
+
+/// Where a client created at `site` is kept: `const api = …`, `api = …`, `this.http = …`, a
+/// class field `http = …` (as `this.http`), or the file's default export (`export default …`,
+/// as `default`).
+pub(super) fn instance_key(site: Node<'_>, source: &str) -> Option<String> {
+    let mut value = site;
+    while let Some(parent) = value.parent() {
+        if !matches!(
+            parent.kind(),
+            "await_expression"
+                | "parenthesized_expression"
+                | "as_expression"
+                | "non_null_expression"
+                | "satisfies_expression"
+        ) {
+            break;
+        }
+        value = parent;
+    }
+    let parent = value.parent()?;
+    let key = match parent.kind() {
+        "variable_declarator" => syntax::text(parent.child_field("name")?, source).to_owned(),
+        "public_field_definition" => {
+            format!("this.{}", syntax::text(parent.child_field("name")?, source))
+        }
+        "field_definition" => format!(
+            "this.{}",
+            syntax::text(parent.child_field("property")?, source)
+        ),
+        "assignment_expression" => syntax::compact_text(parent.child_field("left")?, source, 120),
+        // `export default axios.create(…)`: the file's default export.
+        "export_statement" => "default".to_owned(),
+        _ => return None,
+    };
+    Some(key)
+}
+
+/// The npm library of the catalogue named `package`.
+fn client_package(package: &str) -> Option<&'static Library> {
+    catalogue().npm(package)
+}
+
+/// The technology of a use of `client` imported by `record`, at `site` when the use is a
+/// construction or call (whose arguments may name the store).
+fn technology(
+    view: &FileView<'_, '_>,
+    client: &Library,
+    record: &ImportRecord<'_>,
+    site: Option<Node<'_>>,
+) -> String {
+    let path = view.input.path;
+    let context = view.input.context;
+    let derived = match client.derive {
+        Derive::Fixed | Derive::DjangoSettings => None,
+        Derive::PrismaSchema => context.prisma_category(path),
+        Derive::DrizzleModule => drizzle_module(client, &record.specifier)
+            .or_else(|| {
+                view.imports
+                    .iter()
+                    .find_map(|other| drizzle_module(client, &other.specifier))
+            })
+            .or_else(|| context.drizzle_category(path)),
+        Derive::Connection | Derive::Options | Derive::Argument => {
+            site.and_then(|site| argument_category(view, client, site))
+        }
+    };
+    derived.unwrap_or(client.category).to_owned()
+}
+
+/// The category of a Drizzle dialect module (`drizzle-orm/node-postgres` → `postgres`).
+fn drizzle_module(client: &Library, specifier: &str) -> Option<&'static str> {
+    let module = specifier
+        .strip_prefix(client.name)?
+        .strip_prefix('/')?
+        .split('/')
+        .next()?;
+    client
+        .modules
+        .iter()
+        .find(|(name, _)| *name == module)
+        .map(|(_, category)| *category)
+}
+
+/// The category the arguments of a construction or call name: a connection URL or driver name
+/// as first argument (`new Sequelize('postgres://…')`), the first argument through the entry's
+/// `arguments`, or an option property of an options object (`{ dialect: 'postgres' }`).
+fn argument_category(
+    view: &FileView<'_, '_>,
+    client: &Library,
+    site: Node<'_>,
+) -> Option<&'static str> {
+    let source = view.source();
+    let arguments = literals::arguments(site.child_field("arguments")?);
+    let first = arguments
+        .first()
+        .and_then(|argument| literals::static_string(*argument, source));
+    match client.derive {
+        Derive::Argument => first.and_then(|first| client.argument_category(&first)),
+        Derive::Connection => first.as_deref().and_then(connection_category),
+        Derive::Options => first.as_deref().and_then(connection_category).or_else(|| {
+            arguments.iter().find_map(|argument| {
+                client.options.iter().find_map(|option| {
+                    let value = literals::object_property(*argument, option, source)?;
+                    connection_category(&literals::static_string(value, source)?)
+                })
+            })
+        }),
+        Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule | Derive::DjangoSettings => {
+            None
+        }
+    }
+}
+
+fn definite_fact(
+    view: &FileView<'_, '_>,
+    (site, callee, client_use): (Node<'_>, Node<'_>, Use),
+    client: &Library,
+    record: &ImportRecord<'_>,
+    export_path: &str,
+) -> Fact {
+    let package = client.name;
+    let technology = match client.by_name.iter().find(|(name, _)| *name == export_path) {
+        Some((_, category)) => (*category).to_owned(),
+        None => technology(view, client, record, Some(site)),
+    };
+    use_fact(
+        view,
+        (site, callee),
+        client_use,
+        package,
+        technology,
+        &format!("`{package}`"),
+    )
+}
+
+/// The definite fact of a construction, call or injection of a client from `package`; `from`
+/// names the package in the message.
+fn use_fact(
+    view: &FileView<'_, '_>,
+    (site, callee): (Node<'_>, Node<'_>),
+    client_use: Use,
+    package: &str,
+    technology: String,
+    from: &str,
+) -> Fact {
+    let client_name = view.bindings.canonical_text(callee, view.source());
+    let (noun, verb) = match client_use {
+        Use::Construct => ("construction", "constructs"),
+        Use::Call => ("call", "calls"),
+        Use::Inject => ("injection", "injects"),
+    };
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        site,
+        Confidence::Definite,
+        view.scope_of(site),
+        format!("{noun} of `{client_name}` from {from}"),
+    );
+    fact.technology = Some(technology.into());
+    set(&mut fact, "package", package);
+    set(&mut fact, "client", client_name.as_str());
+    set(
+        &mut fact,
+        "reason",
+        format!("{verb} `{client_name}` from `{package}`"),
+    );
+    fact
+}
+
+fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) -> Fact {
+    let source = view.source();
+    let client_name = syntax::compact_text(callee, source, 120);
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        site,
+        Confidence::Definite,
+        view.scope_of(site),
+        format!("call of global `{client_name}`"),
+    );
+    fact.technology = Some("external_api".into());
+    set(&mut fact, "client", client_name.as_str());
+    set(&mut fact, "reason", format!("calls global `{client_name}`"));
+    fact
+}
+
+fn probable_fact(view: &FileView<'_, '_>, client: &Library, record: &ImportRecord<'_>) -> Fact {
+    let package = client.name;
+    let message = format!("import of client package `{package}`");
+    import_fact(
+        view,
+        record,
+        package,
+        technology(view, client, record, None),
+        message,
+    )
+}
+
+/// The probable fact of an import of a client package that the file never uses as a client.
+fn import_fact(
+    view: &FileView<'_, '_>,
+    record: &ImportRecord<'_>,
+    package: &str,
+    technology: String,
+    message: String,
+) -> Fact {
+    let mut fact = view.factory.fact(
+        FactKind::AccessesTechnology,
+        record.node,
+        Confidence::Probable,
+        view.scope_of(record.node),
+        message,
+    );
+    fact.technology = Some(technology.into());
+    set(&mut fact, "package", package);
+    set(
+        &mut fact,
+        "reason",
+        format!("imports `{package}` without constructing or calling a client"),
+    );
+    fact
+}

@@ -1,0 +1,548 @@
+//! `http_call` facts: requests made with the global `fetch`, `node-fetch`, `undici`, `axios`,
+//! `got`, `ky` and `superagent` (`request.del` is its DELETE, `request('PUT', url)` names its
+//! method), directly or through an instance (`const api = axios.create(…)`, `ky.create(…)`,
+//! `api.extend(…)`, `superagent.agent()`; `api.get('/x')`, after axios's `baseURL` or ky's
+//! `prefixUrl`), and
+//! with Angular's `HttpClient` where a file injects it (`constructor(private http: HttpClient)`,
+//! `http = inject(HttpClient)`; `this.http.get<T>('/x')`, `this.http.request('PATCH', url)`),
+//! client `HttpClient`.
+//!
+//! The method comes from the verb (`axios.post`), else from the options object (`{ method: 'PUT' }`,
+//! `*` when it is not a literal), else `GET`. The URL is the argument as written; `path` is set
+//! when the URL's path is known: a literal absolute URL or `/path`, a template or concatenation
+//! whose text after a leading dynamic base starts with `/` (`${API}/orders/${id}` →
+//! `/orders/{}`). Dynamic segments normalise to `{}` (`route_path`).
+
+mod instances;
+mod wrappers;
+
+pub(crate) use instances::instance_client;
+use instances::*;
+use wrappers::*;
+
+use policies::facts::{Confidence, Fact, FactKind};
+use tree_sitter::Node;
+
+use super::clients::{instance_key, is_global_fetch, Instances};
+use super::imports::bindings::Imported;
+use super::literals::{
+    arguments, interpolated_with, object_property, static_string, Constants, Interpolated, DYNAMIC,
+};
+use super::FileView;
+use crate::facts::set;
+use crate::facts::web::joined_url;
+use crate::query::{Field, QueryHit};
+use crate::resolve::context::Resolution;
+use crate::resolve::links::{
+    ClientInstance, InstanceRequest, RequestWrapper, RouterRef, UrlConstant, WrapperArgument,
+    WrapperCall, WrapperMethod,
+};
+use crate::syntax::ChildField;
+use crate::{facts::route_path, syntax};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Where a request's URL and method are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// `fetch(url, { method })`: method in the second argument, `GET` by default.
+    UrlThenOptions,
+    /// `axios.get(url)`: the method is the verb.
+    Verb(&'static str),
+    /// `axios(url, config)` or `axios({ url, method })`.
+    UrlOrConfig,
+    /// Angular's `http.request('POST', url)`: the method, then the URL.
+    MethodThenUrl,
+    /// superagent's `request('POST', url)`, or `request(url)` for a GET.
+    MethodThenUrlOrUrl,
+}
+
+/// A recognised request function: the client name for the fact and where its arguments are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Request {
+    client: &'static str,
+    shape: Shape,
+}
+
+/// Reads the `http_call` facts of a file from the call matches.
+pub(super) fn extract(
+    view: &FileView<'_, '_>,
+    hits: &[&QueryHit<'_>],
+    instances: &Instances,
+) -> Vec<Fact> {
+    let source = view.source();
+    let mut facts = Vec::new();
+    let instances = file_instances(view, instances);
+    let instances: &Instances = &instances;
+    let (may_request, may_import_instance) = request_sources(view, instances);
+    let hits = if may_request || may_import_instance {
+        hits
+    } else {
+        &[]
+    };
+    // `const API = '/api'` … `fetch(`${API}/orders`)`: the path is `/api/orders`.
+    let mut constants: Option<Constants> = None;
+    let mut bases: Option<HashMap<String, Node<'_>>> = None;
+    record_instances(view, instances, &mut bases, &mut constants);
+    for hit in hits {
+        let (Some(call), Some(function), Some(argument_list)) = (
+            hit.node(Field::Call),
+            hit.node(Field::Function),
+            hit.node(Field::Arguments),
+        ) else {
+            continue;
+        };
+        // A request through a client instance another project file exports is kept for
+        // `crate::resolve::links`, which makes it a fact once that file's instance is known.
+        let classified = if may_request {
+            classify(view, function, instances)
+        } else {
+            None
+        };
+        let (request, through) = match classified {
+            Some(request) => (request, None),
+            None => match imported_instance(view, function) {
+                Some((instance, member, verb)) => {
+                    // `api.get(…)` may as well call a member of an exported object of request
+                    // wrappers: `crate::resolve::links` keeps whichever the other file has.
+                    record_wrapper_call(view, call, function, argument_list, &mut constants);
+                    (
+                        Request {
+                            client: "",
+                            shape: Shape::Verb(verb),
+                        },
+                        Some((instance, member)),
+                    )
+                }
+                None => {
+                    record_wrapper_call(view, call, function, argument_list, &mut constants);
+                    continue;
+                }
+            },
+        };
+        let arguments = arguments(argument_list);
+        let Some(&first) = arguments.first() else {
+            continue;
+        };
+        let (url_node, method) = url_and_method(request.shape, &arguments, first, source);
+        let Some(url_node) = url_node else {
+            continue;
+        };
+        let constants =
+            constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+        // An instance's `baseURL` comes before a URL that is not absolute.
+        let base = receiver_of(function, source)
+            .and_then(|receiver| {
+                bases
+                    .get_or_insert_with(|| instance_bases(view))
+                    .get(&receiver)
+                    .copied()
+            })
+            .and_then(|base| Some((base, base_value(base, source, constants)?)));
+        if through.is_none() {
+            record_wrapper(
+                view,
+                call,
+                url_node,
+                wrapper_method(request.shape, &arguments, source),
+                (request.client, base.as_ref().map(|(_, base)| base)),
+                constants,
+            );
+        }
+        let interpolated = interpolated_with(url_node, source, constants);
+        let url_text = interpolated.as_ref().map(|value| value.text.clone());
+        let (url, path, relative) = url_and_path(interpolated, base.as_ref(), url_node, source);
+        let mut fact = request_fact(view, call, &method, &url, path, relative, request.client);
+        record_url_constants(view, call, url_node);
+        if let Some((instance, member)) = through {
+            if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+                shared.instance_requests.push(InstanceRequest {
+                    instance,
+                    member,
+                    url_text,
+                    fact,
+                });
+            }
+            continue;
+        }
+        set(&mut fact, "client", request.client);
+        facts.push(fact);
+        if let Some((base, _)) = base {
+            record_url_constants(view, call, base);
+        }
+    }
+    // The names other files import the file's instances and wrappers under (once a file).
+    if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+        let exported = !shared.instances.is_empty() || !shared.wrappers.is_empty();
+        if exported && shared.exports.is_empty() {
+            shared.exports = super::mounts::exports(view);
+        }
+    }
+    facts
+}
+
+/// The file's client instances: `instances`, with Angular's injected `HttpClient`s
+/// (`constructor(private http: HttpClient)`, `http = inject(HttpClient)`) and the instances the
+/// file makes (`const api = ky.create({ prefixUrl })`, `api.extend(…)`, `superagent.agent()`).
+fn file_instances<'i>(view: &FileView<'_, '_>, instances: &'i Instances) -> Cow<'i, Instances> {
+    let angular = angular_instances(view);
+    let made = made_instances(view);
+    if angular.is_empty() && made.is_empty() {
+        return Cow::Borrowed(instances);
+    }
+    let mut all = instances.clone();
+    for key in angular {
+        all.entry(key).or_insert(ANGULAR_HTTP);
+    }
+    for (key, package) in made {
+        all.entry(key).or_insert(package);
+    }
+    Cow::Owned(all)
+}
+
+/// Whether the file's calls may be requests: (through the global `fetch`, a client instance or
+/// an import of a request package; through an instance a project file it imports may export).
+/// With neither, no call needs reading.
+fn request_sources(view: &FileView<'_, '_>, instances: &Instances) -> (bool, bool) {
+    let may_request = view.source().contains("fetch")
+        || !instances.is_empty()
+        || view.imports.iter().any(|record| {
+            record
+                .external_package()
+                .is_some_and(|package| REQUEST_PACKAGES.contains(&package))
+        });
+    let may_import_instance = view
+        .imports
+        .iter()
+        .any(|record| !record.is_type_only && matches!(record.resolution, Resolution::File(_)));
+    (may_request, may_import_instance)
+}
+
+/// The `http_call` fact of a request (its `client` is set later when the request goes through
+/// another file's instance).
+fn request_fact(
+    view: &FileView<'_, '_>,
+    call: Node<'_>,
+    method: &str,
+    url: &str,
+    path: Option<String>,
+    relative: bool,
+    client: &str,
+) -> Fact {
+    let source = view.source();
+    let shown = path.as_deref().unwrap_or(url);
+    let mut fact = view.factory.fact(
+        FactKind::HttpCall,
+        call,
+        Confidence::Definite,
+        view.scope_of(call),
+        format!("http call `{method} {shown}` via `{}`", client),
+    );
+    set(&mut fact, "method", method);
+    set(&mut fact, "url", syntax::truncate(url, 120));
+    if relative && !url.starts_with('/') {
+        fact.properties
+            .insert("relativeUrl", policies::facts::PropertyValue::Bool(true));
+    }
+    if let Some(path) = path {
+        set(&mut fact, "path", path);
+    }
+    let names = crate::facts::web::url_configuration_names_in(url, source);
+    if !names.is_empty() {
+        set(&mut fact, "urlFrom", names);
+    }
+    fact
+}
+
+/// Where a request's URL is among its `arguments` (`first` is the first of them), and its
+/// method.
+fn url_and_method<'tree>(
+    shape: Shape,
+    arguments: &[Node<'tree>],
+    first: Node<'tree>,
+    source: &str,
+) -> (Option<Node<'tree>>, String) {
+    match shape {
+        Shape::UrlThenOptions => (Some(first), method_from(arguments.get(1).copied(), source)),
+        Shape::Verb(verb) => (Some(first), verb.to_uppercase()),
+        Shape::UrlOrConfig if first.kind() == "object" => (
+            object_property(first, "url", source),
+            method_from(Some(first), source),
+        ),
+        Shape::UrlOrConfig => (Some(first), method_from(arguments.get(1).copied(), source)),
+        Shape::MethodThenUrl => (
+            arguments.get(1).copied(),
+            static_string(first, source)
+                .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
+        ),
+        // superagent's `request('POST', url)`; `request(url)` and `request(url, callback)`
+        // are GETs.
+        Shape::MethodThenUrlOrUrl => match arguments.get(1) {
+            Some(second) if !is_function(*second) => (
+                Some(*second),
+                static_string(first, source)
+                    .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
+            ),
+            _ => (Some(first), "GET".to_owned()),
+        },
+    }
+}
+
+/// A request's URL as written (after the instance's `base`), its path when known, and whether
+/// it is relative once the file's constants and the base are filled in (`${BASE}/api/x` with
+/// `const BASE = ''`, `baseURL: ''`): the code's own origin.
+fn url_and_path(
+    interpolated: Option<Interpolated>,
+    base: Option<&(Node<'_>, Interpolated)>,
+    url_node: Node<'_>,
+    source: &str,
+) -> (String, Option<String>, bool) {
+    let mut relative = false;
+    let (url, path) = match interpolated {
+        Some(value) => {
+            let (written, text) = based_url(
+                base.map(|(_, base)| (base.written.as_str(), base.text.as_str())),
+                value.written,
+                Some(value.text),
+            );
+            let text = text.unwrap_or_default();
+            relative = text.starts_with('/') && !text.starts_with("//");
+            let path = static_path(&text).or_else(|| base_named_path(&written, &text));
+            (written, path)
+        }
+        None => (syntax::compact_text(url_node, source, 120), None),
+    };
+    (url, path, relative)
+}
+
+/// The instance a request is made through: `api` of `api.get(…)`.
+fn receiver_of(function: Node<'_>, source: &str) -> Option<String> {
+    (function.kind() == "member_expression").then_some(())?;
+    Some(syntax::compact_text(
+        function.child_field("object")?,
+        source,
+        120,
+    ))
+}
+
+/// Whether a URL text is absolute (`https://…`), so no base URL comes before it.
+fn is_absolute(text: &str) -> bool {
+    text.starts_with("http://") || text.starts_with("https://") || text.starts_with("//")
+}
+
+/// A URL (as written, and as read for its path when known) after a client's base URL, as axios
+/// and ky join them: the base first, one `/` between, unless the URL is absolute or not read.
+/// Also what `crate::resolve::links` applies to requests made through another file's instance.
+pub(crate) fn based_url(
+    base: Option<(&str, &str)>,
+    written: String,
+    text: Option<String>,
+) -> (String, Option<String>) {
+    match (base, text) {
+        (Some((base_written, base_text)), Some(text)) if !is_absolute(&text) => (
+            joined_url(base_written, &written),
+            Some(joined_url(base_text, &text)),
+        ),
+        (_, text) => (written, text),
+    }
+}
+
+/// The value of a client's base URL node: a string or template, else a name (of another file's
+/// constant, or an environment variable) as a dynamic base that `crate::resolve::links` may fill in.
+fn base_value(base: Node<'_>, source: &str, constants: &Constants) -> Option<Interpolated> {
+    interpolated_with(base, source, constants).or_else(|| {
+        matches!(base.kind(), "identifier" | "member_expression").then(|| Interpolated {
+            written: format!("${{{}}}", syntax::text(base, source)),
+            text: DYNAMIC.to_owned(),
+        })
+    })
+}
+
+/// Notes, for `crate::resolve::links`, the substitutions of a request's URL that name a constant another
+/// project file exports (`${API_URL}/orders`, `cfg.API_URL + '/x'` with `API_URL` or `cfg`
+/// imported from it), with the name it is exported under.
+fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) {
+    let source = view.source();
+    let mut reads = Vec::new();
+    let mut pending = vec![url];
+    while let Some(node) = pending.pop() {
+        match node.kind() {
+            "template_string" | "binary_expression" | "parenthesized_expression" => {
+                pending.extend(syntax::named_children(node));
+            }
+            "template_substitution" => pending.extend(
+                syntax::named_children(node)
+                    .into_iter()
+                    .filter(|inner| matches!(inner.kind(), "identifier" | "member_expression")),
+            ),
+            "identifier" | "member_expression" => reads.push(node),
+            _ => {}
+        }
+    }
+    let (line, column) = syntax::start_position(call, source);
+    let found: Vec<UrlConstant> = reads
+        .into_iter()
+        .filter_map(|node| {
+            let target = view.bindings.resolve(node, source)?;
+            let Resolution::File(file) = &view.imports.get(target.import)?.resolution else {
+                return None;
+            };
+            let written = if node
+                .parent()
+                .is_some_and(|parent| parent.kind() == "template_substitution")
+            {
+                syntax::text(node, source).to_owned()
+            } else {
+                syntax::compact_text(node, source, 80)
+            };
+            Some(UrlConstant {
+                line,
+                column,
+                written,
+                constant: RouterRef::Imported {
+                    file: file.clone(),
+                    name: target.export_path,
+                },
+            })
+        })
+        .collect();
+    if !found.is_empty() {
+        if let Ok(mut shared) = view.input.links.try_borrow_mut() {
+            shared.url_constants.extend(found);
+        }
+    }
+}
+
+/// The path of a URL as a request fact writes it (`https://host/api/${id}` → `/api/{}`; a
+/// leading substitution is the base URL), after [`crate::resolve::links`] put constants of other files in.
+pub(crate) fn url_path(url: &str) -> Option<String> {
+    let mut text = String::new();
+    let mut rest = url;
+    while let Some(start) = rest.find("${") {
+        text.push_str(rest.get(..start).unwrap_or_default());
+        text.push_str(DYNAMIC);
+        let after = rest.get(start..).unwrap_or_default();
+        rest = after
+            .find('}')
+            .and_then(|end| after.get(end + 1..))
+            .unwrap_or("");
+    }
+    text.push_str(rest);
+    static_path(&text)
+}
+
+/// Recognises a request function by binding, by instance, or as the global `fetch`.
+fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) -> Option<Request> {
+    let source = view.source();
+    if is_global_fetch(view, function) {
+        return Some(Request {
+            client: "fetch",
+            shape: Shape::UrlThenOptions,
+        });
+    }
+    if let Some(target) = view.bindings.resolve(function, source) {
+        let package = view.imports.get(target.import)?.external_package()?;
+        return package_request(package, &target.export_path);
+    }
+    let (receiver, export_path) = match function.kind() {
+        "member_expression" => (
+            syntax::compact_text(function.child_field("object")?, source, 120),
+            syntax::text(function.child_field("property")?, source),
+        ),
+        _ => (syntax::compact_text(function, source, 120), "default"),
+    };
+    let package = instances.get(&receiver)?;
+    package_request(package, export_path)
+}
+
+/// The packages [`package_request`] knows.
+const REQUEST_PACKAGES: [&str; 6] = ["node-fetch", "undici", "axios", "got", "ky", "superagent"];
+
+fn package_request(package: &str, export_path: &str) -> Option<Request> {
+    let (client, shape) = match (package, export_path) {
+        (ANGULAR_HTTP, "request") => ("HttpClient", Shape::MethodThenUrl),
+        (ANGULAR_HTTP, verb) if is_http_verb(verb) => {
+            ("HttpClient", Shape::Verb(static_verb(verb)?))
+        }
+        ("node-fetch", "default") | ("undici", "fetch") => ("fetch", Shape::UrlThenOptions),
+        ("undici", "request") => ("undici", Shape::UrlThenOptions),
+        ("axios", "default" | "request") => ("axios", Shape::UrlOrConfig),
+        ("axios", verb) if is_http_verb(verb) => ("axios", Shape::Verb(static_verb(verb)?)),
+        ("got", "default") => ("got", Shape::UrlThenOptions),
+        ("got", verb) if is_http_verb(verb) => ("got", Shape::Verb(static_verb(verb)?)),
+        ("ky", "default") => ("ky", Shape::UrlThenOptions),
+        ("ky", verb) if is_http_verb(verb) => ("ky", Shape::Verb(static_verb(verb)?)),
+        // superagent's `request.del(url)` is its `delete`.
+        ("superagent", "default") => ("superagent", Shape::MethodThenUrlOrUrl),
+        ("superagent", "del") => ("superagent", Shape::Verb("delete")),
+        ("superagent", verb) if is_http_verb(verb) => {
+            ("superagent", Shape::Verb(static_verb(verb)?))
+        }
+        _ => return None,
+    };
+    Some(Request { client, shape })
+}
+
+fn static_verb(verb: &str) -> Option<&'static str> {
+    ["get", "post", "put", "patch", "delete", "head", "options"]
+        .into_iter()
+        .find(|known| *known == verb)
+}
+
+/// The method in an options object: its literal `method`, `*` when not literal, else `GET`.
+fn method_from(options: Option<Node<'_>>, source: &str) -> String {
+    let Some(method) = options.and_then(|options| object_property(options, "method", source))
+    else {
+        return "GET".to_owned();
+    };
+    static_string(method, source).map_or_else(|| "*".to_owned(), |method| method.to_uppercase())
+}
+
+/// The path of a URL whose leading substitution names a host or base address glued to a path
+/// segment (`${API_HOST}users/${id}`, as `facts::web` reads `{hostname}pets` in the other
+/// languages): the base ends with `/`, and the path is `/users/{}`.
+fn base_named_path(written: &str, text: &str) -> Option<String> {
+    let name = written.strip_prefix("${")?.split('}').next()?;
+    let rest = text.strip_prefix(DYNAMIC)?;
+    (crate::facts::web::names_base(name) && crate::facts::web::starts_segment(rest))
+        .then(|| static_path(&format!("/{rest}")))
+        .flatten()
+}
+
+/// The normalised path of a URL text (dynamic parts marked), when it is known; also what
+/// `crate::resolve::links` gives the requests it completes.
+pub(crate) fn static_path(text: &str) -> Option<String> {
+    let after_scheme = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"));
+    let path = if let Some(after_scheme) = after_scheme {
+        // `https://host${path}`: the path is all dynamic.
+        let host = after_scheme.split('/').next().unwrap_or_default();
+        if host.contains(DYNAMIC) && !after_scheme.starts_with(DYNAMIC) {
+            return None;
+        }
+        after_scheme
+            .find('/')
+            .and_then(|index| after_scheme.get(index..))
+            .unwrap_or("/")
+    } else if text.starts_with('/') {
+        text
+    } else {
+        // A leading dynamic base, written in one part or several (`${base}${prefix}/x`).
+        Some(text.trim_start_matches(DYNAMIC))
+            .filter(|rest| rest.len() < text.len() && rest.starts_with('/'))?
+    };
+    // `/api${path}`: a dynamic end glued to a segment is the rest of the path, not a segment.
+    let before_query = path.split(['?', '#']).next().unwrap_or_default();
+    if let Some(head) = before_query.strip_suffix(DYNAMIC) {
+        if !head.is_empty() && !head.ends_with('/') && !head.ends_with(DYNAMIC) {
+            return None;
+        }
+    }
+    Some(route_path::normalize(path))
+}
+
+/// Whether `name` is an HTTP verb method (`get`, `post`, …).
+fn is_http_verb(name: &str) -> bool {
+    ["get", "post", "put", "patch", "delete", "head", "options"].contains(&name)
+}

@@ -1,0 +1,396 @@
+//! Reading literal values out of JavaScript/TypeScript syntax: string literals, template strings
+//! and `+` concatenations with their dynamic parts marked, object-literal properties, argument lists.
+
+use tree_sitter::Node;
+
+use crate::syntax::ChildField;
+use crate::syntax::{self, named_children};
+
+/// The marker that stands for a dynamic part in [`Interpolated::text`].
+pub(super) const DYNAMIC: &str = "${}";
+
+/// The value of a string literal, escapes decoded.
+pub(super) fn string_value(node: Node<'_>, source: &str) -> String {
+    let mut value = String::new();
+    for child in named_children(node) {
+        let text = syntax::text(child, source);
+        match child.kind() {
+            "escape_sequence" => value.push_str(&decode_escape(text)),
+            _ => value.push_str(text),
+        }
+    }
+    value
+}
+
+fn decode_escape(escape: &str) -> String {
+    let body = escape.strip_prefix('\\').unwrap_or(escape);
+    let simple = match body {
+        "n" => Some('\n'),
+        "t" => Some('\t'),
+        "r" => Some('\r'),
+        "0" => Some('\0'),
+        "b" => Some('\u{8}'),
+        "f" => Some('\u{c}'),
+        "v" => Some('\u{b}'),
+        _ => None,
+    };
+    if let Some(character) = simple {
+        return character.to_string();
+    }
+    let hex = body
+        .strip_prefix("u{")
+        .and_then(|rest| rest.strip_suffix('}'))
+        .or_else(|| body.strip_prefix('u'))
+        .or_else(|| body.strip_prefix('x'));
+    if let Some(character) = hex
+        .and_then(|digits| u32::from_str_radix(digits, 16).ok())
+        .and_then(char::from_u32)
+    {
+        return character.to_string();
+    }
+    // Line continuations vanish; any other escaped character stands for itself.
+    body.trim_start_matches(['\n', '\r']).to_owned()
+}
+
+/// A string built from literal and dynamic parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Interpolated {
+    /// The text as written, without quotes (template substitutions keep their `${…}` source).
+    pub written: String,
+    /// The literal parts with every dynamic part replaced by [`DYNAMIC`].
+    pub text: String,
+}
+
+/// Reads a string literal, a template string or a `+` concatenation of them; `None` for any other
+/// expression.
+pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated> {
+    interpolated_with(node, source, &Constants::default())
+}
+
+/// [`interpolated`], with the names of `constants` read as their values where they stand
+/// alone in a substitution or as an operand (`${API}/orders`, `API + '/orders'`).
+pub(super) fn interpolated_with(
+    node: Node<'_>,
+    source: &str,
+    constants: &Constants,
+) -> Option<Interpolated> {
+    let value = interpolated_within(node, source, constants, MAX_CONCATENATION_DEPTH)?;
+    // A concatenation of dynamic parts only (`a + b`) is no string the file writes.
+    let only_dynamic = value.text.replace(DYNAMIC, "").is_empty();
+    (!(only_dynamic && node.kind() == "binary_expression")).then_some(value)
+}
+
+/// The string constants a file declares at its top level: `const API = '/api'` (exported or
+/// not), a string or a template string without substitutions.
+#[derive(Debug, Default)]
+pub(super) struct Constants(std::collections::BTreeMap<String, String>);
+
+impl Constants {
+    /// The constants of the program `root`; a name declared twice is left out.
+    pub(super) fn of(root: Node<'_>, source: &str) -> Self {
+        let mut values = std::collections::BTreeMap::new();
+        let mut repeated = std::collections::BTreeSet::new();
+        let declarations =
+            named_children(root)
+                .into_iter()
+                .flat_map(|statement| match statement.kind() {
+                    "export_statement" => {
+                        statement.child_field("declaration").into_iter().collect()
+                    }
+                    _ => vec![statement],
+                });
+        for declaration in declarations {
+            if !is_const_declaration(declaration, source) {
+                continue;
+            }
+            for (name, declarator) in named_declarators(declaration, source) {
+                let name = name.to_owned();
+                let value = declarator
+                    .child_field("value")
+                    .and_then(|value| static_string(value, source));
+                match value {
+                    Some(value) if !repeated.contains(&name) => {
+                        if values.insert(name.clone(), value).is_some() {
+                            values.remove(&name);
+                            repeated.insert(name);
+                        }
+                    }
+                    _ => {
+                        values.remove(&name);
+                        repeated.insert(name);
+                    }
+                }
+            }
+        }
+        Self(values)
+    }
+
+    /// The constants the program `root` exports whose values look like URLs or paths (`/api`,
+    /// `https://host/api`), under their exported names: `export const API = '/api'`,
+    /// `export { API, BASE as API_BASE }`, and the string properties of an exported constant
+    /// object (`export const environment = { apiUrl: 'https://…' }` as `environment.apiUrl`).
+    pub(super) fn exported_urls(root: Node<'_>, source: &str) -> Vec<(String, String)> {
+        let constants = Self::of(root, source);
+        let mut exported = Vec::new();
+        let mut properties = Vec::new();
+        for statement in named_children(root)
+            .into_iter()
+            .filter(|statement| statement.kind() == "export_statement")
+        {
+            if let Some(declaration) = statement.child_field("declaration") {
+                let is_const = is_const_declaration(declaration, source);
+                for (name, declarator) in named_declarators(declaration, source) {
+                    exported.push((name.to_owned(), name.to_owned()));
+                    if let Some(object) = declarator
+                        .child_field("value")
+                        .filter(|_| is_const)
+                        .map(without_type_assertion)
+                    {
+                        object_strings(object, name, source, 3, &mut properties);
+                    }
+                }
+                continue;
+            }
+            // `export { a, b as c }` without `from`: the file's own names.
+            if statement.child_field("source").is_some() {
+                continue;
+            }
+            for clause in named_children(statement)
+                .into_iter()
+                .filter(|child| child.kind() == "export_clause")
+            {
+                for specifier in named_children(clause) {
+                    let Some(local) = specifier.child_field("name") else {
+                        continue;
+                    };
+                    let local = syntax::text(local, source);
+                    let name = specifier
+                        .child_field("alias")
+                        .map_or(local, |alias| syntax::text(alias, source));
+                    exported.push((name.to_owned(), local.to_owned()));
+                }
+            }
+        }
+        exported
+            .into_iter()
+            .filter_map(|(name, local)| Some((name, constants.0.get(&local)?.clone())))
+            .chain(properties)
+            .filter(|(_, value)| value.starts_with('/') || value.contains("://"))
+            .collect()
+    }
+
+    /// The value of the identifier `node`, when it names a constant.
+    /// These constants and `name` standing for `value` (a request wrapper's URL parameter).
+    pub(super) fn with(&self, name: &str, value: &str) -> Self {
+        let mut values = self.0.clone();
+        values.insert(name.to_owned(), value.to_owned());
+        Self(values)
+    }
+
+    fn value_of(&self, node: Node<'_>, source: &str) -> Option<&str> {
+        (node.kind() == "identifier")
+            .then(|| self.0.get(syntax::text(node, source)))
+            .flatten()
+            .map(String::as_str)
+    }
+}
+
+/// Whether a declaration is a `const` one.
+fn is_const_declaration(declaration: Node<'_>, source: &str) -> bool {
+    declaration.kind() == "lexical_declaration"
+        && declaration
+            .child_field("kind")
+            .is_some_and(|kind| syntax::text(kind, source) == "const")
+}
+
+/// The declarators of a declaration that bind a plain name, with the name.
+fn named_declarators<'tree, 's>(
+    declaration: Node<'tree>,
+    source: &'s str,
+) -> Vec<(&'s str, Node<'tree>)> {
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "variable_declarator")
+        .filter_map(|declarator| {
+            let name = declarator
+                .child_field("name")
+                .filter(|name| name.kind() == "identifier")?;
+            Some((syntax::text(name, source), declarator))
+        })
+        .collect()
+}
+
+/// An expression without its `as const` or `satisfies T`.
+fn without_type_assertion(node: Node<'_>) -> Node<'_> {
+    match node.kind() {
+        "as_expression" | "satisfies_expression" => named_children(node)
+            .into_iter()
+            .next()
+            .map_or(node, without_type_assertion),
+        _ => node,
+    }
+}
+
+/// The string properties of an object literal as `prefix.key` (nested objects as
+/// `prefix.key.inner`, `depth` levels down).
+fn object_strings(
+    object: Node<'_>,
+    prefix: &str,
+    source: &str,
+    depth: usize,
+    found: &mut Vec<(String, String)>,
+) {
+    let Some(depth) = depth.checked_sub(1) else {
+        return;
+    };
+    if object.kind() != "object" {
+        return;
+    }
+    for pair in named_children(object)
+        .into_iter()
+        .filter(|member| member.kind() == "pair")
+    {
+        let (Some(key), Some(value)) = (pair.child_field("key"), pair.child_field("value")) else {
+            continue;
+        };
+        let key = match key.kind() {
+            "property_identifier" => syntax::text(key, source).to_owned(),
+            "string" => string_value(key, source),
+            _ => continue,
+        };
+        let name = format!("{prefix}.{key}");
+        let value = without_type_assertion(value);
+        match static_string(value, source) {
+            Some(text) => found.push((name, text)),
+            None => object_strings(value, &name, source, depth, found),
+        }
+    }
+}
+
+/// How deep `+` concatenations are followed; deeper ones read as dynamic (and the recursion
+/// stays far from the stack limit on minified input).
+const MAX_CONCATENATION_DEPTH: usize = 32;
+
+fn interpolated_within(
+    node: Node<'_>,
+    source: &str,
+    constants: &Constants,
+    depth: usize,
+) -> Option<Interpolated> {
+    let depth = depth.checked_sub(1)?;
+    if let Some(value) = constants.value_of(node, source) {
+        return Some(Interpolated {
+            written: format!("${{{}}}", syntax::text(node, source)),
+            text: value.to_owned(),
+        });
+    }
+    match node.kind() {
+        "string" => {
+            let value = string_value(node, source);
+            Some(Interpolated {
+                written: value.clone(),
+                text: value,
+            })
+        }
+        "template_string" => {
+            let written = syntax::text(node, source);
+            let written = written.strip_prefix('`').unwrap_or(written);
+            let written = written.strip_suffix('`').unwrap_or(written).to_owned();
+            let mut text = String::new();
+            for child in named_children(node) {
+                match child.kind() {
+                    "template_substitution" => {
+                        let constant = named_children(child)
+                            .into_iter()
+                            .find(|inner| inner.kind() != "comment")
+                            .and_then(|inner| constants.value_of(inner, source));
+                        text.push_str(constant.unwrap_or(DYNAMIC));
+                    }
+                    "escape_sequence" => text.push_str(&decode_escape(syntax::text(child, source))),
+                    _ => text.push_str(syntax::text(child, source)),
+                }
+            }
+            Some(Interpolated { written, text })
+        }
+        "binary_expression"
+            if node
+                .child_field("operator")
+                .is_some_and(|operator| operator.kind() == "+") =>
+        {
+            let left = node.child_field("left")?;
+            let right = node.child_field("right")?;
+            let part = |side: Node<'_>| {
+                interpolated_within(side, source, constants, depth).unwrap_or_else(|| {
+                    Interpolated {
+                        written: format!("${{{}}}", syntax::compact_text(side, source, 80)),
+                        text: DYNAMIC.to_owned(),
+                    }
+                })
+            };
+            // Each dynamic operand stays a part of its own (`${base}${path}/x`), so that a
+            // constant of another file can take its place (`crate::resolve::links`); a concatenation of
+            // dynamic parts only is left out by [`interpolated_with`].
+            let (left, right) = (part(left), part(right));
+            Some(Interpolated {
+                written: left.written + &right.written,
+                text: left.text + &right.text,
+            })
+        }
+        "parenthesized_expression" => named_children(node)
+            .into_iter()
+            .find(|child| child.kind() != "comment")
+            .and_then(|inner| interpolated_within(inner, source, constants, depth)),
+        _ => None,
+    }
+}
+
+/// The value of a string literal or of a template string without substitutions.
+pub(super) fn static_string(node: Node<'_>, source: &str) -> Option<String> {
+    let value = interpolated(node, source)?;
+    (!value.text.contains(DYNAMIC)).then_some(value.text)
+}
+
+/// The arguments of an `arguments` node, comments left out.
+pub(super) fn arguments(node: Node<'_>) -> Vec<Node<'_>> {
+    named_children(node)
+        .into_iter()
+        .filter(|argument| argument.kind() != "comment")
+        .collect()
+}
+
+/// The value of property `name` in an object literal (`{ name: value }` or shorthand `{ name }`).
+pub(super) fn object_property<'tree>(
+    object: Node<'tree>,
+    name: &str,
+    source: &str,
+) -> Option<Node<'tree>> {
+    if object.kind() != "object" {
+        return None;
+    }
+    named_children(object)
+        .into_iter()
+        .find_map(|member| match member.kind() {
+            "pair" => {
+                let key = member.child_field("key")?;
+                let key_text = match key.kind() {
+                    "string" => string_value(key, source),
+                    _ => syntax::text(key, source).to_owned(),
+                };
+                (key_text == name)
+                    .then(|| member.child_field("value"))
+                    .flatten()
+            }
+            "shorthand_property_identifier" => {
+                (syntax::text(member, source) == name).then_some(member)
+            }
+            _ => None,
+        })
+}
+
+/// The name a property key or member name spells (`foo`, `'foo'`, `#foo`).
+pub(super) fn property_name(node: Node<'_>, source: &str) -> String {
+    match node.kind() {
+        "string" => string_value(node, source),
+        _ => syntax::text(node, source).to_owned(),
+    }
+}

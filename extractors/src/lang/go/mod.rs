@@ -1,0 +1,275 @@
+//! The Go extractor: package imports resolved through `go.mod` modules (`context::go`), and
+//! infrastructure clients.
+//!
+//! Each import spec is one fact; a project package resolves to its representative file (the
+//! first non-test `.go` file of the package folder, bytewise). Every `.go` file is extracted,
+//! whatever the go command would build for one platform: files excluded by build constraints
+//! (`//go:build`, `_windows.go`) and `_test.go` files (`package x_test` too) belong to the
+//! architecture, and so do folders the go command skips (`testdata`, `vendor`, `_x`, `.x`); the
+//! component globs decide what counts. An import of a vendored package stays `external` under its
+//! import path (the module's own view, as with `-mod=mod`), and cgo's `import "C"` is an
+//! `external` fact for package `C`, never an edge. Client calls `pkg.Name(…)` and
+//! composite literals `pkg.Type{…}` are qualified through the file's imports, with major-version
+//! segments (`/v9`) dropped: `redis.NewClient` after `import "github.com/redis/go-redis/v9"` is
+//! `github.com/redis/go-redis.NewClient`.
+
+pub(crate) mod calls_and_assignments;
+pub(crate) mod spec;
+pub(crate) mod walk;
+pub(crate) mod web;
+
+use crate::lang::go::walk::{field_child, Child};
+use std::collections::BTreeMap;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
+use crate::facts::imports::{self, ImportSite};
+use crate::language::ExtractionInput;
+use crate::query::Field;
+use crate::resolve::context::Resolution;
+use crate::source_scope;
+use crate::syntax::{self, named_children};
+
+/// Extracts the facts of one Go file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let source = input.source;
+    let mut route_syntax = crate::lang::go::walk::RouteSyntax::default();
+    let hits = input.query.walked(|| {
+        let (hits, found) =
+            crate::lang::go::walk::walk(input.tree, source, input.context.generic_facts());
+        route_syntax = found;
+        hits
+    });
+    let factory = input.fact_factory();
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
+    let mut facts = Vec::new();
+    let mut bindings: BTreeMap<String, String> = BTreeMap::new();
+    // The import paths as written (major versions kept) by local name, for the libraries the
+    // spec binds with `clients` (see `node` and `resource` in policies/LANGUAGE.md): read only when it binds some.
+    let has_bound_clients = factory.generic().has_bound_clients();
+    let mut written_paths: BTreeMap<String, String> = BTreeMap::new();
+    let mut bound_imports = Vec::new();
+    // Project packages by the name the file uses them by, for route mounts across packages.
+    let mut package_dirs: BTreeMap<String, String> = BTreeMap::new();
+    let mut client_imports = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        let (Some(spec), Some(path_node)) =
+            (hit.node(Field::Statement), hit.node(Field::Specifier))
+        else {
+            continue;
+        };
+        let import_path = string_content(path_node, source);
+        if import_path.is_empty() {
+            continue;
+        }
+        let alias =
+            field_child(spec, Child::Name).map(|name| syntax::text(name, source).to_owned());
+        let canonical = without_major_versions(&import_path);
+        let local = alias
+            .clone()
+            .unwrap_or_else(|| default_package_name(&canonical));
+        bindings.insert(local.clone(), canonical.clone());
+        let resolution = input.context.resolve_go(input.path, &import_path);
+        let is_project = !matches!(resolution, Resolution::External { .. });
+        if has_bound_clients {
+            written_paths.insert(local.clone(), import_path.clone());
+            bound_imports.push(ClientImport {
+                node: spec,
+                path: import_path.clone(),
+                is_project,
+            });
+        }
+        client_imports.push(ClientImport {
+            node: spec,
+            path: canonical,
+            is_project,
+        });
+        if let Resolution::File(file) = &resolution {
+            let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
+            package_dirs.insert(local, directory.to_owned());
+        }
+        let mut site = ImportSite::new(spec, import_path, resolution, "import of");
+        site.alias = alias;
+        if imports::kept(&factory, &site.resolution) {
+            facts.push(imports::fact(&factory, &site, scope_of(spec)));
+        }
+    }
+    let mut bound_sites: Vec<ClientSite<'_>> = Vec::new();
+    let sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| {
+            let (site_node, use_kind, local, member) = client_call(hit, source)?;
+            if let Some(written) = written_paths.get(local) {
+                bound_sites.push(ClientSite {
+                    node: site_node,
+                    use_kind,
+                    path: format!("{written}.{member}"),
+                    is_qualified: true,
+                    argument: None,
+                    options: Vec::new(),
+                });
+            }
+            let qualified = bindings.get(local)?;
+            let argument = field_child(site_node, Child::Arguments)
+                .and_then(|arguments| named_children(arguments).into_iter().next())
+                .filter(|first| first.kind() == "interpreted_string_literal")
+                .map(|first| string_content(first, source));
+            Some(ClientSite {
+                node: site_node,
+                use_kind,
+                path: format!("{qualified}.{member}"),
+                is_qualified: true,
+                argument,
+                options: Vec::new(),
+            })
+        })
+        .collect();
+    let matcher = ClientMatcher {
+        rules: crate::catalogue::catalogue().libraries("go"),
+        separator: ".",
+    };
+    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
+    facts.extend(crate::facts::clients::bound_facts(
+        &factory,
+        &bound_sites,
+        &bound_imports,
+        &scope_of,
+    ));
+    let file = crate::facts::calls_and_assignments::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    if input.context.generic_facts() {
+        let grammar = crate::lang::go::calls_and_assignments::Go::new(root, source);
+        facts.extend(crate::facts::calls_and_assignments::facts(
+            &factory, &grammar, &hits, &file,
+        ));
+    }
+    facts.extend(crate::lang::go::web::facts(
+        input,
+        &factory,
+        (&hits, &route_syntax),
+        &file,
+        &package_dirs,
+    ));
+    facts
+}
+
+/// The call or construction of a client hit, with the local package name it goes through and
+/// the member it names: `sql.Open` is (`sql`, `Open`); a package variable's method
+/// (`http.DefaultClient.Do`) is the package's member `DefaultClient.Do`.
+fn client_call<'tree, 's>(
+    hit: &crate::query::QueryHit<'tree>,
+    source: &'s str,
+) -> Option<(Node<'tree>, ClientUse, &'s str, std::borrow::Cow<'s, str>)> {
+    let (site_node, named, use_kind) = match hit.node(Field::Call) {
+        Some(call) => (call, hit.node(Field::Function)?, ClientUse::Call),
+        None => (
+            hit.node(Field::Construction)?,
+            hit.node(Field::Type)?,
+            ClientUse::Construct,
+        ),
+    };
+    let (package, member) = match named.kind() {
+        "selector_expression" => (
+            field_child(named, Child::Operand)?,
+            field_child(named, Child::Field)?,
+        ),
+        _ => (
+            field_child(named, Child::Package)?,
+            field_child(named, Child::Name)?,
+        ),
+    };
+    // A package variable's method (`http.DefaultClient.Do`) is the package's member
+    // `DefaultClient.Do`.
+    let (local, member) = match package.kind() {
+        "selector_expression" => {
+            let inner = field_child(package, Child::Operand)?;
+            let field = field_child(package, Child::Field)?;
+            if inner.kind() != "identifier" {
+                return None;
+            }
+            (
+                syntax::text(inner, source),
+                std::borrow::Cow::Owned(format!(
+                    "{}.{}",
+                    syntax::text(field, source),
+                    syntax::text(member, source)
+                )),
+            )
+        }
+        _ => (
+            syntax::text(package, source),
+            std::borrow::Cow::Borrowed(syntax::text(member, source)),
+        ),
+    };
+    Some((site_node, use_kind, local, member))
+}
+
+/// The text inside a Go string literal (escapes kept as written; import paths have none).
+fn string_content(literal: Node<'_>, source: &str) -> String {
+    syntax::text(literal, source)
+        .trim_matches(['"', '`'])
+        .to_owned()
+}
+
+/// An import path without major-version segments (`/v2`, `/v10`) and `gopkg.in` suffixes.
+fn without_major_versions(import_path: &str) -> String {
+    import_path
+        .split('/')
+        .filter(|segment| !is_major_version(segment))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn is_major_version(segment: &str) -> bool {
+    segment
+        .strip_prefix('v')
+        .is_some_and(|digits| !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The name a package is used by without an alias: its last segment without a `go-` prefix, a
+/// `.go` or `-go` suffix, a `.vN` suffix or dashes (`github.com/redis/go-redis` → `redis`,
+/// `gopkg.in/yaml.v3` → `yaml`, `github.com/nats-io/nats.go` → `nats`,
+/// `github.com/segmentio/kafka-go` → `kafka`).
+fn default_package_name(canonical: &str) -> String {
+    let last = canonical.rsplit('/').next().unwrap_or(canonical);
+    let last = last.strip_prefix("go-").unwrap_or(last);
+    let last = last
+        .strip_suffix(".go")
+        .or_else(|| last.strip_suffix("-go"))
+        .unwrap_or(last);
+    let last = last.split(".v").next().unwrap_or(last);
+    last.replace('-', "")
+}
+
+/// Functions, and methods as `Receiver.method`, name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "function_declaration" => source_scope::field_text(node, "name", source),
+        "method_declaration" => {
+            let name = source_scope::field_text(node, "name", source)?;
+            let receiver = field_child(node, Child::Receiver)
+                .and_then(|receiver| named_children(receiver).into_iter().next())
+                .and_then(|parameter| field_child(parameter, Child::Type))
+                .map(|receiver_type| {
+                    syntax::text(receiver_type, source)
+                        .trim_start_matches('*')
+                        .split('[')
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned()
+                });
+            Some(match receiver {
+                Some(receiver) if !receiver.is_empty() => format!("{receiver}.{name}"),
+                _ => name,
+            })
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,390 @@
+//! The Java extractor: imports and same-package type uses resolved through the project's type
+//! index (`crate::lang::jvm`), and infrastructure clients (JDBC, Spring Data repositories, Kafka,
+//! `RestTemplate`, `WebClient`).
+
+pub(crate) mod calls_and_assignments;
+pub(crate) mod spec;
+pub(crate) mod walk;
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::{Node, Tree};
+
+use crate::facts::clients::{ClientMatcher, ClientUse};
+use crate::lang::jvm::{self, ImportNames, JvmImport, PendingClient, PendingJvm};
+use crate::language::ExtractionInput;
+use crate::query::{Field, QueryHit};
+use crate::resolve::context::Declarations;
+use crate::resolve::deferred::{Anchors, Output, PackedNames, Prune, WalkKinds};
+use crate::source_scope;
+use crate::syntax::ChildField;
+use crate::syntax::{self, named_children};
+use crate::walk::FieldAt::{Any, First, Last};
+
+/// The statements a Java walk may step over: the trigger words are the matcher's and the last
+/// names of the clients' types and calls.
+fn prune() -> &'static Prune {
+    static PRUNE: OnceLock<Prune> = OnceLock::new();
+    PRUNE.get_or_init(|| {
+        let clients = ClientMatcher {
+            rules: crate::catalogue::catalogue().libraries("java"),
+            separator: ".",
+        };
+        Prune::new(
+            &crate::resolve::deferred::JAVA_KEYWORDS,
+            crate::lang::java::walk::trigger_words().chain(clients.last_segments()),
+        )
+    })
+}
+
+/// Extracts the facts of one Java file (unsorted); what needs the type index waits for the
+/// second pass (`crate::resolve::deferred`).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let source = input.source;
+    let factory = input.fact_factory();
+    let root = input.tree.root_node();
+    let mut out = Output::new(Anchors::new(root, source, scope_name));
+    // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
+    let mut matcher = crate::lang::java::walk::matcher(source, input.context.generic_facts());
+    let started = input.query.is_timed().then(Instant::now);
+    // It also collects the types declared inside others (members and local classes).
+    let mut nested = Vec::new();
+    // Without the generic facts (every call and assignment), a statement that can add nothing
+    // is stepped over; not when the spec binds libraries, whose uses any statement may hold.
+    let generic = factory.generic();
+    let prune =
+        (input.context.pruning() && !input.context.generic_facts() && !generic.has_bound_clients())
+            .then(prune);
+    let walked = out
+        .anchors
+        .walk_scoped(&WALK_KINDS, prune, |node, field, ancestors, visited| {
+            matcher.visit_ids(
+                node,
+                field,
+                ancestors,
+                visited.kind_id,
+                visited.parent_kind_id,
+            );
+            if ancestors.len() > 1 {
+                nested.extend(declared_type_name(node, visited.kind_id, source));
+            }
+        });
+    let hits = matcher.hits;
+    input.query.record_walk(&hits, started);
+    // The facts of calls, assignments and annotations name their scopes, which the walk knew.
+    let walked_scopes = out.anchors.walked_scopes(walked.scoped);
+    let scope_of = |node: Node<'_>| walked_scopes.scope_of(node);
+    let mut imports: Vec<JvmImport> = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        if let Some(import) = hit
+            .node(Field::Statement)
+            .and_then(|statement| read_import(statement, source, &mut out.anchors))
+        {
+            imports.push(import);
+        }
+    }
+    let package = package_of(root, source);
+    let mut uses = walked.uses;
+    // A type the file declares inside another (`A.Builder`) shadows a same-package or
+    // on-demand-imported type of that name where the file uses it (JLS §6.4.1).
+    for name in &nested {
+        uses.remove(name.as_str());
+    }
+    // The annotations of a `package-info.java` package declaration use types too.
+    for declaration in named_children(root)
+        .into_iter()
+        .filter(|child| child.kind() == "package_declaration")
+    {
+        for annotation in named_children(declaration)
+            .into_iter()
+            .filter(|child| matches!(child.kind(), "annotation" | "marker_annotation"))
+        {
+            for (name, node) in syntax::first_uses(annotation, source, &["identifier"], &[]) {
+                uses.entry(Cow::Owned(name))
+                    .or_insert_with(|| (node, out.anchors.scope_of(node)));
+            }
+        }
+    }
+    let matcher = ClientMatcher {
+        rules: crate::catalogue::catalogue().libraries("java"),
+        separator: ".",
+    };
+    let names = ImportNames::new(&imports);
+    let mut clients = Vec::new();
+    for site in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| client_site(hit, source, &matcher, generic.has_bound_clients()))
+    {
+        let (node, use_kind) = (site.0, site.1);
+        // The first string argument is read only for a call some rule may match.
+        if let Some(mut client) = PendingClient::new(site, &names, &matcher, generic, |node| {
+            out.anchors.with_scope(node, scope_of(node))
+        }) {
+            if use_kind == ClientUse::Call {
+                client.argument = first_string_argument(node, source);
+            }
+            clients.push(client);
+        }
+    }
+    let pending = PendingJvm {
+        package,
+        uses: PackedNames::new(uses, &out.anchors),
+        chains: jvm::resolvable_chains(&walked.chains, &out.anchors),
+        imports,
+        is_java: true,
+        clients,
+        rules: crate::catalogue::catalogue().libraries("java"),
+    };
+    out.defer(Box::new(pending));
+    let file = crate::facts::calls_and_assignments::FileSyntax {
+        source,
+        root,
+        scope_of: &scope_of,
+    };
+    if input.context.generic_facts() {
+        out.facts.extend(crate::facts::calls_and_assignments::facts(
+            &factory,
+            &crate::lang::java::calls_and_assignments::Java,
+            &hits,
+            &file,
+        ));
+    }
+    out.facts
+        .extend(crate::lang::jvm::spring::facts(&factory, &hits, &file));
+    out.into_facts(&input.deferred)
+}
+
+/// A possible client site: its node, use and name as written (the first string argument of a
+/// call is read once a rule may match it). Java has no import aliases, so a name's qualified
+/// path ends in the name's own last segment: a site whose last segment ends no rule's tail is
+/// dropped here, before its name is built, unless the spec binds libraries (`has_bound_clients`),
+/// any of whose names a site may use.
+fn client_site<'tree>(
+    hit: &QueryHit<'tree>,
+    source: &str,
+    matcher: &ClientMatcher<'_>,
+    has_bound_clients: bool,
+) -> Option<(Node<'tree>, ClientUse, String, Option<String>)> {
+    let may_match =
+        |use_kind: ClientUse, last: &str| has_bound_clients || matcher.may_end_with(use_kind, last);
+    let typed = |node: Node<'tree>, use_kind: ClientUse| {
+        let name = type_name(node, source);
+        may_match(use_kind, matcher.last_segment(&name))
+            .then(|| (node, use_kind, name.into_owned()))
+    };
+    let (node, use_kind, name) = if let Some(base) = hit.node(Field::Base) {
+        typed(base, ClientUse::Extend)?
+    } else if let Some(construction) = hit.node(Field::Construction) {
+        let (_, use_kind, name) = typed(hit.node(Field::Type)?, ClientUse::Construct)?;
+        (construction, use_kind, name)
+    } else if let Some(call) = hit.node(Field::Call) {
+        let method = syntax::text(hit.node(Field::Method)?, source);
+        if !may_match(ClientUse::Call, method) {
+            return None;
+        }
+        let receiver = syntax::text(hit.node(Field::Type)?, source);
+        (call, ClientUse::Call, format!("{receiver}.{method}"))
+    } else {
+        let parameter = hit.node(Field::Parameter)?;
+        let (_, use_kind, name) = typed(hit.node(Field::Type)?, ClientUse::Inject)?;
+        (parameter, use_kind, name)
+    };
+    Some((node, use_kind, name, None))
+}
+
+/// The name of a type node without type arguments (`KafkaTemplate<K, V>` → `KafkaTemplate`).
+fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<'source, str> {
+    let node = if node.kind() == "generic_type" {
+        node.named_child(0).unwrap_or(node)
+    } else {
+        node
+    };
+    syntax::unspaced(node, source, 200)
+}
+
+fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
+    let arguments = call.child_field("arguments")?;
+    let first = named_children(arguments).into_iter().next()?;
+    (first.kind() == "string_literal")
+        .then(|| syntax::text(first, source).trim_matches('"').to_owned())
+}
+
+/// Reads `import [static] a.b.C[.*];`.
+fn read_import<'tree>(
+    declaration: Node<'tree>,
+    source: &str,
+    anchors: &mut Anchors<'tree>,
+) -> Option<JvmImport> {
+    let children = named_children(declaration);
+    let path = children
+        .iter()
+        .find(|child| matches!(child.kind(), "scoped_identifier" | "identifier"))?;
+    Some(JvmImport {
+        node: anchors.at(declaration),
+        path: syntax::unspaced_text(*path, source, 400),
+        is_wildcard: children.iter().any(|child| child.kind() == "asterisk"),
+        alias: None,
+    })
+}
+
+/// The package of a file (`""` for the default package).
+fn package_of(root: Node<'_>, source: &str) -> String {
+    syntax::first_named_child(root, "package_declaration")
+        .and_then(|declaration| {
+            named_children(declaration)
+                .into_iter()
+                .find(|child| matches!(child.kind(), "scoped_identifier" | "identifier"))
+        })
+        .map(|name| syntax::unspaced_text(name, source, 400))
+        .unwrap_or_default()
+}
+
+/// The package and top-level type names of a Java file, for the type index.
+pub(crate) fn declarations(tree: &Tree, source: &str) -> Declarations {
+    let root = tree.root_node();
+    let package = package_of(root, source);
+    named_children(root)
+        .into_iter()
+        .filter(|child| TYPE_KINDS.contains(&child.kind()))
+        .filter_map(|declaration| source_scope::field_text(declaration, "name", source))
+        .map(|name| (package.clone(), name))
+        .collect()
+}
+
+/// The declarations that name scopes: types, methods and constructors.
+const SCOPE_KINDS: [&str; 6] = [
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "method_declaration",
+    "constructor_declaration",
+];
+
+/// Types, methods and constructors name scopes (by kind id and field id: `Node::kind`
+/// validates the name's UTF-8, and `Node::child_by_field_name` looks the field up by name).
+pub(crate) fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    static NAMES_SCOPE: OnceLock<Vec<bool>> = OnceLock::new();
+    let names_scope = NAMES_SCOPE.get_or_init(|| kinds_among(&SCOPE_KINDS));
+    name_if_among(node, node.kind_id(), names_scope, source)
+}
+
+/// The name of a type declaration (a class, interface, enum, record or annotation type), read
+/// by kind id: this runs for every node the walk visits.
+fn declared_type_name(node: Node<'_>, kind_id: u16, source: &str) -> Option<String> {
+    static DECLARES_TYPE: OnceLock<Vec<bool>> = OnceLock::new();
+    let declares_type = DECLARES_TYPE.get_or_init(|| kinds_among(&TYPE_KINDS));
+    name_if_among(node, kind_id, declares_type, source)
+}
+
+/// For each kind id of the Java grammar, whether its kind is one of `kinds`.
+fn kinds_among(kinds: &[&str]) -> Vec<bool> {
+    crate::walk::kind_table(&tree_sitter_java::LANGUAGE.into(), false, |kind| {
+        kinds.contains(&kind)
+    })
+}
+
+/// The text of `node`'s `name` field when its kind id is marked in `among`, unless empty.
+fn name_if_among(node: Node<'_>, kind_id: u16, among: &[bool], source: &str) -> Option<String> {
+    if !among.get(usize::from(kind_id)).copied().unwrap_or(false) {
+        return None;
+    }
+    crate::lang::java::walk::field_child(node, crate::lang::java::walk::Child::Name)
+        .map(|name| syntax::text(name, source).to_owned())
+        .filter(|name| !name.is_empty())
+}
+
+/// The declarations of types (top-level ones are the file's entries in the type index).
+const TYPE_KINDS: [&str; 5] = [
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "annotation_type_declaration",
+];
+
+/// The kinds of the one walk that finds first uses, dotted chains and scopes.
+/// The extractor's walk of `tree` alone, with `visit` called on the way (for the matcher's
+/// comparison with the query files).
+/// What a Java file declares, for the project's type index.
+pub(crate) fn type_declarations(
+    _path: &str,
+    tree: &Tree,
+    source: &str,
+) -> Option<crate::resolve::context::TypeDeclarations> {
+    Some(crate::resolve::context::TypeDeclarations::jvm(
+        declarations(tree, source),
+    ))
+}
+
+#[cfg(test)]
+pub(crate) fn walk<'tree>(
+    tree: &'tree Tree,
+    source: &'tree str,
+    visit: impl FnMut(Node<'tree>, Option<&'static str>, &[crate::walk::Ancestor<'tree>]),
+) {
+    Anchors::new(tree.root_node(), source, scope_name).walk_with(&WALK_KINDS, visit);
+}
+
+pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
+    names: &["type_identifier", "identifier"],
+    scopes: &SCOPE_KINDS,
+    chains: &jvm::ChainKinds {
+        chain: &[
+            "scoped_type_identifier",
+            "field_access",
+            "scoped_identifier",
+        ],
+        leaf: &["type_identifier", "identifier"],
+        ignored: &[],
+        skipped: &["import_declaration", "package_declaration"],
+    },
+    // The parents whose children's fields the matcher reads (`crate::lang::java::walk`), with where
+    // the grammar puts them (`tree-sitter-java`'s `grammar.js`).
+    field_parents: Some(&[
+        ("object_creation_expression", &[Any("type")]),
+        ("formal_parameter", &[Any("type")]),
+        ("field_declaration", &[Any("type")]),
+        ("assignment_expression", &[Last("right")]),
+        ("annotation", &[First("name"), Last("arguments")]),
+        ("marker_annotation", &[First("name")]),
+    ]),
+    member_names: &[],
+    chain_member_names: &[],
+    // The nodes whose facts name their scopes: calls, constructions, assignments, annotations.
+    scoped: &[
+        "method_invocation",
+        "object_creation_expression",
+        "assignment_expression",
+        "annotation",
+        "marker_annotation",
+    ],
+    // The statement lists whose statements a walk may step over (`deferred::Prune`).
+    prune_parents: &[
+        "block",
+        "constructor_body",
+        "class_body",
+        "interface_body",
+        "switch_block_statement_group",
+    ],
+    ids: OnceLock::new(),
+};
+
+#[cfg(test)]
+mod field_tests {
+    crate::walk::query_parity::check_fields_test!(
+        crate::language::Language::Java,
+        &super::WALK_KINDS,
+        "LINTEL_JAVA_WALK_CORPUS",
+        20,
+        [
+            "class A { @Get( void f() { x.y = ; @M int z = ; } }",
+            "class A { @Get(/* c */ \"a\") @M /* c */ void f() { x /* c */ = /* c */ y; } }",
+            "class A { @ /* c */ Get /* c */ (\"a\") @ /* c */ M void f() { } }",
+        ]
+    );
+}

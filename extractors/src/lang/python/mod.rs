@@ -1,0 +1,502 @@
+//! The Python extractor: imports resolved through the project's source roots
+//! (`context::python`), and infrastructure clients.
+//!
+//! `import a.b` gives one fact per module; `from m import x, y` gives one fact per distinct file
+//! the names lead to (a name may be a submodule: `from app import models` resolves to
+//! `app/models.py` when it exists, else to `app/__init__.py`). Relative imports count their
+//! dots from the importing file's folder. An import in the body of `if TYPE_CHECKING:` or in a
+//! stub (`.pyi`) is `typeOnly`: type checkers see it, the interpreter does not run it. Bindings (`import a as
+//! b`, `from a import c`) qualify the callees of client calls: `connect(…)` after `from psycopg2
+//! import connect` is `psycopg2.connect`.
+
+pub(crate) mod calls_and_assignments;
+pub(crate) mod spec;
+pub(crate) mod walk;
+pub(crate) mod web;
+
+use std::collections::BTreeMap;
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
+use crate::facts::imports::{self, ImportSite};
+use crate::language::ExtractionInput;
+use crate::query::Field;
+use crate::resolve::context::Resolution;
+use crate::source_scope;
+use crate::syntax::ChildField;
+use crate::syntax::{self, named_children};
+
+/// Extracts the facts of one Python file (unsorted).
+pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let hits = input.query.walked(|| {
+        crate::lang::python::walk::hits(input.tree, input.source, input.context.generic_facts())
+    });
+    let factory = input.fact_factory();
+    let root = input.tree.root_node();
+    let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, input.source, scope_name);
+    let mut bindings = BTreeMap::new();
+    let mut client_imports = Vec::new();
+    let mut facts = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        let Some(statement) = hit.node(Field::Statement) else {
+            continue;
+        };
+        for site in read_import(input, statement, &mut bindings, &mut client_imports) {
+            if imports::kept(&factory, &site.resolution) {
+                facts.push(imports::fact(&factory, &site, scope_of(site.node)));
+            }
+        }
+    }
+    let mut sites: Vec<ClientSite<'_>> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| {
+            let call = hit.node(Field::Call)?;
+            let function = hit.node(Field::Function)?;
+            // Most callees are written without spaces: then the compacted text is the text.
+            let written = syntax::text(function, input.source);
+            let callee: std::borrow::Cow<'_, str> =
+                if written.len() <= 200 && !written.contains(char::is_whitespace) {
+                    std::borrow::Cow::Borrowed(written)
+                } else {
+                    std::borrow::Cow::Owned(syntax::compact_text(function, input.source, 200))
+                };
+            let (first, rest) = callee.split_once('.').unwrap_or((&callee, ""));
+            let qualified = bindings.get(first)?;
+            let path = if rest.is_empty() {
+                qualified.clone()
+            } else {
+                format!("{qualified}.{rest}")
+            };
+            Some(ClientSite {
+                node: call,
+                use_kind: ClientUse::Call,
+                path,
+                is_qualified: true,
+                argument: first_string_argument(call, input.source),
+                options: keyword_strings(call, input.source),
+            })
+        })
+        .collect();
+    sites.extend(base_class_sites(root, input.source, &bindings));
+    let matcher = ClientMatcher {
+        rules: crate::catalogue::catalogue().libraries("python"),
+        separator: ".",
+    };
+    let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    settle_project_categories(&mut client_facts, input);
+    facts.extend(client_facts);
+    facts.extend(crate::facts::clients::bound_facts(
+        &factory,
+        &sites,
+        &client_imports,
+        &scope_of,
+    ));
+    let file = crate::facts::calls_and_assignments::FileSyntax {
+        source: input.source,
+        root,
+        scope_of: &scope_of,
+    };
+    if input.context.generic_facts() {
+        facts.extend(crate::facts::calls_and_assignments::facts(
+            &factory,
+            &crate::lang::python::calls_and_assignments::Python,
+            &hits,
+            &file,
+        ));
+    }
+    facts.extend(crate::lang::python::web::facts(
+        input, &factory, &hits, &file,
+    ));
+    facts
+}
+
+/// Reads one import statement: its import sites, the names it binds and its client imports.
+fn read_import<'tree>(
+    input: &ExtractionInput<'_>,
+    statement: Node<'tree>,
+    bindings: &mut BTreeMap<String, String>,
+    client_imports: &mut Vec<ClientImport<'tree>>,
+) -> Vec<ImportSite<'tree>> {
+    let source = input.source;
+    let context = input.context;
+    let mut sites = Vec::new();
+    let names = imported_names(statement, source);
+    // A stub (`.pyi`) is read by type checkers only.
+    let type_only = input.path.ends_with(".pyi") || is_type_checking_only(statement, source);
+    if statement.kind() == "import_statement" {
+        for (module, alias) in names {
+            let resolution = context.resolve_python(input.path, 0, &module, None);
+            let local = alias
+                .clone()
+                .unwrap_or_else(|| module.split('.').next().unwrap_or_default().to_owned());
+            let bound = alias
+                .as_ref()
+                .map_or_else(|| local.clone(), |_| module.clone());
+            bindings.insert(local, bound);
+            client_imports.push(ClientImport {
+                node: statement,
+                path: module.clone(),
+                is_project: !matches!(resolution, Resolution::External { .. }),
+            });
+            let mut site = ImportSite::new(statement, module, resolution, "import of");
+            site.alias = alias;
+            site.type_only = type_only;
+            sites.push(site);
+        }
+        return sites;
+    }
+    let Some(module_node) = statement.child_field("module_name") else {
+        return sites;
+    };
+    let (level, module) = relative_module(module_node, source);
+    let specifier = syntax::text(module_node, source).to_owned();
+    let is_wildcard = named_children(statement)
+        .iter()
+        .any(|child| child.kind() == "wildcard_import");
+    let mut groups: Vec<(Resolution, Vec<String>)> = Vec::new();
+    let entries: Vec<(String, Option<String>)> = if is_wildcard {
+        vec![("*".to_owned(), None)]
+    } else {
+        names
+    };
+    for (name, alias) in entries {
+        let resolution = context.resolve_python(input.path, level, &module, Some(&name));
+        if level == 0 && name != "*" {
+            let local = alias.unwrap_or_else(|| name.clone());
+            bindings.insert(local, format!("{module}.{name}"));
+        }
+        match groups.iter_mut().find(|(known, _)| *known == resolution) {
+            Some((_, group)) => group.push(name),
+            None => groups.push((resolution, vec![name])),
+        }
+    }
+    if level == 0 {
+        client_imports.push(ClientImport {
+            node: statement,
+            path: module.clone(),
+            is_project: groups
+                .iter()
+                .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. })),
+        });
+    }
+    for (resolution, group) in groups {
+        let mut site = ImportSite::new(statement, specifier.clone(), resolution, "import from");
+        site.names = group;
+        site.type_only = type_only;
+        sites.push(site);
+    }
+    sites
+}
+
+/// Whether `statement` lies in the body of an `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`,
+/// or such an `elif`): type checkers see it, the interpreter never runs it. An `else` branch runs.
+fn is_type_checking_only(statement: Node<'_>, source: &str) -> bool {
+    let mut node = statement;
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "if_statement" | "elif_clause")
+            && parent.child_field("consequence") == Some(node)
+            && parent
+                .child_field("condition")
+                .is_some_and(|condition| names_type_checking(condition, source))
+        {
+            return true;
+        }
+        // The `elif`/`else` of `if not TYPE_CHECKING:` runs only where TYPE_CHECKING is true.
+        if matches!(parent.kind(), "elif_clause" | "else_clause")
+            && parent
+                .parent()
+                .filter(|statement| statement.kind() == "if_statement")
+                .and_then(|statement| statement.child_field("condition"))
+                .is_some_and(|condition| negates_type_checking(condition, source))
+        {
+            return true;
+        }
+        node = parent;
+    }
+    false
+}
+
+/// `not TYPE_CHECKING` (or `not <anything>.TYPE_CHECKING`).
+fn negates_type_checking(condition: Node<'_>, source: &str) -> bool {
+    condition.kind() == "not_operator"
+        && condition
+            .child_field("argument")
+            .is_some_and(|argument| names_type_checking(argument, source))
+}
+
+/// `TYPE_CHECKING` or `<anything>.TYPE_CHECKING`.
+fn names_type_checking(condition: Node<'_>, source: &str) -> bool {
+    let name = match condition.kind() {
+        "identifier" => condition,
+        "attribute" => match condition.child_field("attribute") {
+            Some(attribute) => attribute,
+            None => return false,
+        },
+        "parenthesized_expression" => {
+            return named_children(condition)
+                .first()
+                .is_some_and(|inner| names_type_checking(*inner, source));
+        }
+        _ => return false,
+    };
+    syntax::text(name, source) == "TYPE_CHECKING"
+}
+
+/// The `(name, alias)` pairs a statement imports (`a.b as c` → `("a.b", Some("c"))`).
+pub(crate) fn imported_names(statement: Node<'_>, source: &str) -> Vec<(String, Option<String>)> {
+    let mut cursor = statement.walk();
+    let names: Vec<Node<'_>> = statement
+        .children_by_field_name("name", &mut cursor)
+        .collect();
+    names
+        .into_iter()
+        .filter_map(|name| match name.kind() {
+            "aliased_import" => {
+                let module = name.child_field("name")?;
+                let alias = name.child_field("alias")?;
+                Some((
+                    dotted(module, source),
+                    Some(syntax::text(alias, source).to_owned()),
+                ))
+            }
+            "dotted_name" => Some((dotted(name, source), None)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The dots and module of `from <module_name> import …` (`..x.y` → `(2, "x.y")`).
+pub(crate) fn relative_module(module_name: Node<'_>, source: &str) -> (usize, String) {
+    if module_name.kind() != "relative_import" {
+        return (0, dotted(module_name, source));
+    }
+    let mut level = 0;
+    let mut module = String::new();
+    for child in named_children(module_name) {
+        match child.kind() {
+            "import_prefix" => level = syntax::text(child, source).matches('.').count(),
+            "dotted_name" => module = dotted(child, source),
+            _ => {}
+        }
+    }
+    (level, module)
+}
+
+/// A dotted name without whitespace or comments.
+fn dotted(node: Node<'_>, source: &str) -> String {
+    named_children(node)
+        .into_iter()
+        .filter(|child| child.kind() == "identifier")
+        .map(|child| syntax::text(child, source))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The content of a call's first argument when it is a plain string literal.
+fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
+    let arguments = call.child_field("arguments")?;
+    let first = named_children(arguments).into_iter().next()?;
+    let first = if first.kind() == "keyword_argument" {
+        first.child_field("value")?
+    } else {
+        first
+    };
+    (first.kind() == "string").then(|| {
+        named_children(first)
+            .into_iter()
+            .filter(|part| part.kind() == "string_content")
+            .map(|part| syntax::text(part, source))
+            .collect()
+    })
+}
+
+/// The base classes of the module's classes (top level, decorated or not) that its imports
+/// qualify: `class Order(models.Model)` after `from django.db import models` extends
+/// `django.db.models.Model`.
+fn base_class_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    bindings: &BTreeMap<String, String>,
+) -> Vec<ClientSite<'tree>> {
+    let mut sites = Vec::new();
+    for statement in named_children(root) {
+        let class = match statement.kind() {
+            "class_definition" => statement,
+            "decorated_definition" => match statement.child_field("definition") {
+                Some(definition) if definition.kind() == "class_definition" => definition,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let Some(bases) = class.child_field("superclasses") else {
+            continue;
+        };
+        for base in named_children(bases) {
+            if !matches!(base.kind(), "identifier" | "attribute") {
+                continue;
+            }
+            let written = syntax::text(base, source);
+            let (first, rest) = written.split_once('.').unwrap_or((written, ""));
+            let Some(qualified) = bindings.get(first) else {
+                continue;
+            };
+            sites.push(ClientSite {
+                node: base,
+                use_kind: ClientUse::Extend,
+                path: if rest.is_empty() {
+                    qualified.clone()
+                } else {
+                    format!("{qualified}.{rest}")
+                },
+                is_qualified: true,
+                argument: None,
+                options: Vec::new(),
+            });
+        }
+    }
+    sites
+}
+
+/// Client facts whose library reads its store from the project (`derive = "django-settings"`)
+/// take the category the project's settings give, when they give one.
+fn settle_project_categories(facts: &mut [policies::facts::Fact], input: &ExtractionInput<'_>) {
+    let libraries = crate::catalogue::catalogue().libraries("python");
+    for fact in facts {
+        let Some(package) = fact
+            .properties
+            .get("package")
+            .and_then(|value| value.as_str())
+        else {
+            continue;
+        };
+        let Some(library) = libraries.iter().find(|library| library.name == package) else {
+            continue;
+        };
+        if library.derive != crate::catalogue::Derive::DjangoSettings
+            || fact.technology.as_deref() != Some(library.category)
+        {
+            continue;
+        }
+        if let Some(category) = input.context.django_category(input.path) {
+            fact.technology = Some(category.into());
+        }
+    }
+}
+
+/// The keyword arguments of a call whose value is a plain string (`broker='redis://…'`).
+fn keyword_strings(call: Node<'_>, source: &str) -> Vec<(String, String)> {
+    let Some(arguments) = call.child_field("arguments") else {
+        return Vec::new();
+    };
+    named_children(arguments)
+        .into_iter()
+        .filter(|argument| argument.kind() == "keyword_argument")
+        .filter_map(|argument| {
+            let name = argument.child_field("name")?;
+            let value = argument.child_field("value")?;
+            (value.kind() == "string").then(|| {
+                let text: String = named_children(value)
+                    .into_iter()
+                    .filter(|part| part.kind() == "string_content")
+                    .map(|part| syntax::text(part, source))
+                    .collect();
+                (syntax::text(name, source).to_owned(), text)
+            })
+        })
+        .collect()
+}
+
+/// Functions and classes name scopes.
+fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "function_definition" | "class_definition" => {
+            source_scope::field_text(node, "name", source)
+        }
+        _ => None,
+    }
+}
+
+/// The text tree-sitter parses for a Python file: the file itself, except that a comment line
+/// starting at column 0 between an indented decorator and what it decorates is blanked (its
+/// bytes, newline aside, become spaces). CPython ignores such a line, but the grammar's scanner
+/// reads it as a dedent and gives the decorated definition up as a syntax error (an editor's
+/// "comment line" command writes `#` at column 0). Byte offsets, lines and columns are those of
+/// the file, and no extractor reads comments.
+pub(crate) fn parse_text(source: &str) -> std::borrow::Cow<'_, str> {
+    let mut blank: Vec<std::ops::Range<usize>> = Vec::new();
+    // After an indented decorator line, and how deep its brackets are still open.
+    let (mut after_decorator, mut depth) = (false, 0_i64);
+    let mut start = 0;
+    for line in source.split_inclusive('\n') {
+        let range = start..start + line.trim_end_matches(['\n', '\r']).len();
+        start += line.len();
+        let trimmed = line.trim_start();
+        if trimmed.trim_end().is_empty() {
+            continue;
+        }
+        if after_decorator && depth > 0 {
+            depth += bracket_balance(line);
+            continue;
+        }
+        if line.starts_with('#') {
+            if after_decorator {
+                blank.push(range);
+            }
+            continue;
+        }
+        if trimmed.starts_with('#') {
+            continue;
+        }
+        after_decorator = trimmed.starts_with('@') && trimmed.len() < line.len();
+        depth = if after_decorator {
+            bracket_balance(line)
+        } else {
+            0
+        };
+    }
+    if blank.is_empty() {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut text = source.as_bytes().to_vec();
+    for range in blank {
+        if let Some(bytes) = text.get_mut(range) {
+            bytes.fill(b' ');
+        }
+    }
+    // Whole lines of a valid string were replaced by ASCII spaces: still valid UTF-8.
+    String::from_utf8(text).map_or(std::borrow::Cow::Borrowed(source), std::borrow::Cow::Owned)
+}
+
+/// How many more brackets `line` opens than it closes (strings and comments not told apart: a
+/// decorator's arguments seldom hold brackets in strings).
+fn bracket_balance(line: &str) -> i64 {
+    line.bytes().fold(0, |balance, byte| match byte {
+        b'(' | b'[' | b'{' => balance + 1,
+        b')' | b']' | b'}' => balance - 1,
+        _ => balance,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_text;
+
+    #[test]
+    fn only_column_0_comments_after_an_indented_decorator_are_blanked() {
+        let source = "class A:\n    @route(\n        \"/x\",\n    )\n# a\n#b\r\n    def f(self):\n# c\n        pass\n@top\n# d\ndef g():\n    pass\n";
+        let parsed = parse_text(source);
+        assert_eq!(parsed.len(), source.len());
+        assert_eq!(
+            parsed,
+            "class A:\n    @route(\n        \"/x\",\n    )\n   \n  \r\n    def f(self):\n# c\n        pass\n@top\n# d\ndef g():\n    pass\n"
+        );
+        // A `#` inside the decorator's open brackets (a string's line) is left alone.
+        let open = "class A:\n    @doc(\"\"\"\n# text\n\"\"\")\n    def f(self): pass\n";
+        assert_eq!(parse_text(open), open);
+        let plain = "x = 1\n# c\n";
+        assert!(matches!(parse_text(plain), std::borrow::Cow::Borrowed(_)));
+    }
+}

@@ -1,0 +1,596 @@
+//! The project-wide knowledge extractors need beyond one file: which files exist, how module
+//! specifiers resolve (`tsconfig`/`jsconfig` `baseUrl` and `paths`, workspace packages), and which
+//! databases ORM clients talk to (Prisma provider, Drizzle dialect).
+//!
+//! [`ProjectContext`] is built once per run and shared read-only by every worker. Building it
+//! reads configuration files from disk, never outside the project root (`read`); everything
+//! after that is in memory. Resolution itself is in `resolve`.
+
+mod cargo;
+mod csproj;
+mod datastores;
+mod go;
+mod jsonc;
+mod next;
+pub(crate) mod paths;
+pub mod probes;
+mod python;
+mod read;
+mod resolve;
+mod swift;
+mod toml_lite;
+mod tsconfig;
+mod type_index;
+mod workspace;
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+pub(crate) use crate::facts::imports::Resolution;
+pub use crate::gitattributes::GitAttributes;
+pub(crate) use cargo::{Crate, Crates};
+pub(crate) use csproj::ProjectUsings;
+pub use type_index::TypeDeclarations;
+pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, TypeIndex};
+pub(crate) use workspace::Request;
+
+use crate::resolve::context::probes::{Probe, Setting};
+use datastores::Datastores;
+use tsconfig::{CompilerPaths, ConfigLoader};
+use workspace::WorkspacePackage;
+
+/// Project-wide resolution configuration, read once per run: TypeScript configs and workspace
+/// packages, Python source roots, Go modules, Rust crates, Swift modules, the global usings of
+/// C# project files and the root `.gitattributes`; and the Java/Kotlin and C# type indexes, filled with what each of those
+/// files declares as it is extracted ([`ProjectContext::add_declarations`]).
+#[derive(Debug, Default)]
+pub struct ProjectContext {
+    /// INVARIANT: project-relative paths with `/`, as the engine listed them.
+    files: HashSet<String>,
+    /// Effective `baseUrl`/`paths` of every `tsconfig.json`/`jsconfig.json`, by directory.
+    configs: BTreeMap<String, Arc<CompilerPaths>>,
+    /// Workspace packages by `name`.
+    packages: BTreeMap<String, WorkspacePackage>,
+    /// `package.json` `imports` maps (`#subpath` specifiers), deepest folder first.
+    import_maps: Vec<workspace::ImportMap>,
+    /// The entries every `package.json` names (`main`, `module`, `types`…), by folder, for
+    /// imports of the folder itself (`require('./vendor')`).
+    folder_entries: BTreeMap<String, Vec<String>>,
+    datastores: Datastores,
+    /// Python source roots and modules.
+    python: python::PythonIndex,
+    /// Go modules and package files.
+    go: go::GoModules,
+    /// Java and Kotlin packages and their types.
+    jvm: TypeIndex,
+    /// C# namespaces and their types.
+    csharp: TypeIndex,
+    /// The global usings of C# project files (`.csproj`, `Directory.Build.props`).
+    csharp_projects: csproj::CSharpProjects,
+    /// Rust crates.
+    crates: Crates,
+    /// Swift modules.
+    swift: swift::SwiftModules,
+    /// Next.js applications.
+    next: next::NextApps,
+    /// The `linguist-generated` patterns of the root `.gitattributes`.
+    gitattributes: GitAttributes,
+    /// Every configuration file discovery read, for change detection.
+    config_files: Vec<String>,
+    /// The generic `call`, `assignment` and `external` facts extracted (all by default; they
+    /// exist for reviewed queries, and a check makes only those its queries may match).
+    generic: AllByDefault,
+    /// Whether each file's query passes are timed (`FileExtraction::queries`).
+    query_timing: bool,
+    /// Whether walks step over the statements that can add nothing (see
+    /// [`ProjectContext::set_pruning`]).
+    pruning: bool,
+    /// In-project symbolic links: link path → target path (see [`ProjectContext::set_symlinks`]).
+    symlinks: BTreeMap<String, String>,
+    /// The namespaces of the C# `global using` directives of each C# project's files, worked
+    /// out on the first [`ProjectContext::csharp_project_global_usings`] after the last
+    /// declarations were added.
+    csharp_project_globals: std::sync::OnceLock<BTreeMap<String, BTreeSet<String>>>,
+    /// The C# `global using` aliases of each C# project's files (and of every file, under
+    /// `None`), worked out on the first [`ProjectContext::csharp_project_global_aliases`] after
+    /// the last declarations were added.
+    csharp_project_aliases: std::sync::OnceLock<GlobalAliases>,
+    /// The strings many facts of the run hold (an import's specifier and resolved file), kept
+    /// once.
+    interner: policies::facts::Interner,
+}
+
+/// The C# `global using` aliases by project folder (`None`: every file's), alias → target.
+type GlobalAliases = BTreeMap<Option<String>, BTreeMap<String, String>>;
+
+impl ProjectContext {
+    /// Reads the resolution configuration of the project at `root`, whose files are `files`
+    /// (project-relative, `/` separators): `tsconfig.json`/`jsconfig.json` with `extends`,
+    /// workspace `package.json` files, `*.prisma` schemas and `drizzle.config.*`, `pyproject.toml`
+    /// and `setup.cfg`, `go.mod` and `go.work`, `Cargo.toml`, `Package.swift`, `.csproj` files with
+    /// the `Directory.Build.props` above them, and the root `.gitattributes`. No source file is read: the Java/Kotlin and C# type indexes start
+    /// empty (see [`ProjectContext::add_declarations`]).
+    /// Unreadable or malformed configuration is ignored; discovery never fails.
+    pub fn discover(root: &Path, files: &[String]) -> ProjectContext {
+        Self::build(&read::ConfigReader::from_disk(root), files)
+    }
+
+    /// Switches every generic `call`, `assignment` and `external` fact on or off (on by
+    /// default).
+    pub fn set_generic_facts(&mut self, enabled: bool) {
+        self.set_generic(crate::generic::GenericFacts::all_or_none(enabled));
+    }
+
+    /// Sets the generic facts extracted: those the run's reviewed queries may match.
+    pub fn set_generic(&mut self, generic: crate::generic::GenericFacts) {
+        self.generic = AllByDefault(generic);
+    }
+
+    /// The generic facts extracted.
+    pub fn generic(&self) -> &crate::generic::GenericFacts {
+        &self.generic.0
+    }
+
+    /// Whether any generic `call` or `assignment` fact may be extracted: the walks find the
+    /// calls and assignments only then.
+    pub fn generic_facts(&self) -> bool {
+        self.generic.0.wants_calls_or_assignments()
+    }
+
+    /// Switches the timing of each file's query passes on or off (off by default): when on,
+    /// [`crate::FileExtraction::queries`] lists them, for `--debug-extractors`.
+    pub fn set_query_timing(&mut self, enabled: bool) {
+        self.query_timing = enabled;
+    }
+
+    /// Switches on or off (on by default) the stepping over of statements that can add no fact:
+    /// without the generic facts, a Java walk does not visit a statement whose names the file
+    /// used before and that holds nothing a pattern starts with. The facts are the same either
+    /// way; off is for tests that show it.
+    pub fn set_pruning(&mut self, enabled: bool) {
+        self.pruning = enabled;
+    }
+
+    /// Whether walks may step over statements (see [`ProjectContext::set_pruning`]).
+    pub fn pruning(&self) -> bool {
+        self.pruning
+    }
+
+    /// Whether each file's query passes are timed.
+    pub fn query_timing(&self) -> bool {
+        self.query_timing
+    }
+
+    /// Like [`ProjectContext::discover`], but reads configuration through `read` (given a
+    /// project-relative path, its text), e.g. from a git snapshot instead of the worktree.
+    pub fn discover_with(
+        files: &[String],
+        read: impl Fn(&str) -> Option<String>,
+    ) -> ProjectContext {
+        Self::build(&read::ConfigReader::from_source(read), files)
+    }
+
+    fn build(reader: &read::ConfigReader<'_>, files: &[String]) -> ProjectContext {
+        let sorted: BTreeSet<&str> = files.iter().map(String::as_str).collect();
+        let packages = workspace::discover(reader, sorted.iter().copied());
+        let package_folders = packages
+            .iter()
+            .map(|(name, package)| (name.clone(), package.folder.clone()))
+            .collect();
+        let configs = ConfigLoader::new(reader, package_folders).load_all(
+            sorted
+                .iter()
+                .copied()
+                .filter(|path| !path.split('/').any(|segment| segment == "node_modules")),
+        );
+        let import_maps = workspace::discover_import_maps(reader, sorted.iter().copied());
+        let folder_entries = workspace::discover_folder_entries(reader, sorted.iter().copied());
+        let datastores = Datastores::discover(reader, sorted.iter().copied());
+        let python = python::PythonIndex::discover(reader, sorted.iter().copied());
+        let go = go::GoModules::discover(reader, sorted.iter().copied());
+        let crates = Crates::discover(reader, sorted.iter().copied());
+        let swift = swift::SwiftModules::discover(reader, sorted.iter().copied());
+        let next = next::NextApps::discover(reader, sorted.iter().copied());
+        let csharp_projects = csproj::CSharpProjects::discover(reader, sorted.iter().copied());
+        let gitattributes = if sorted.contains(".gitattributes") {
+            reader
+                .read(".gitattributes")
+                .map(|text| GitAttributes::parse(&text))
+                .unwrap_or_default()
+        } else {
+            GitAttributes::default()
+        };
+        ProjectContext {
+            files: files.iter().cloned().collect(),
+            configs,
+            packages,
+            datastores,
+            python,
+            go,
+            jvm: TypeIndex::default(),
+            csharp: TypeIndex::default(),
+            csharp_projects,
+            crates,
+            swift,
+            next,
+            gitattributes,
+            import_maps,
+            folder_entries,
+            config_files: reader.read_paths(),
+            generic: AllByDefault::default(),
+            query_timing: false,
+            pruning: true,
+            symlinks: BTreeMap::new(),
+            csharp_project_globals: std::sync::OnceLock::new(),
+            csharp_project_aliases: std::sync::OnceLock::new(),
+            interner: policies::facts::Interner::default(),
+        }
+    }
+
+    /// The run's shared strings (see [`policies::facts::Interner`]).
+    pub(crate) fn interner(&self) -> &policies::facts::Interner {
+        &self.interner
+    }
+
+    /// The project-relative configuration files discovery read (sorted), including `extends`
+    /// targets: a change to any of them can change how every file resolves.
+    pub fn config_files(&self) -> &[String] {
+        &self.config_files
+    }
+
+    /// The `linguist-generated` patterns of the root `.gitattributes`, for [`crate::is_generated`].
+    pub fn gitattributes(&self) -> &GitAttributes {
+        &self.gitattributes
+    }
+
+    /// Whether a project file is generated code ([`crate::is_generated`] with this project's
+    /// `.gitattributes`).
+    pub fn is_generated(&self, path: &str, source: &str) -> bool {
+        crate::generated::is_generated(path, source, &self.gitattributes)
+    }
+
+    /// Resolves a Python import from `importer` (see `python`).
+    pub(crate) fn resolve_python(
+        &self,
+        importer: &str,
+        level: usize,
+        module: &str,
+        name: Option<&str>,
+    ) -> Resolution {
+        let answer = self.resolve_python_unrecorded(importer, level, module, name);
+        crate::resolve::context::probes::record(|| Probe::Python {
+            importer: importer.to_owned(),
+            level,
+            module: module.to_owned(),
+            name: name.map(str::to_owned),
+            answer: answer.answer(),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve_python`], not recorded.
+    pub(crate) fn resolve_python_unrecorded(
+        &self,
+        importer: &str,
+        level: usize,
+        module: &str,
+        name: Option<&str>,
+    ) -> Resolution {
+        self.python.resolve(importer, level, module, name)
+    }
+
+    /// Resolves a Go import path in the build of `importer`'s module (see `go`).
+    pub(crate) fn resolve_go(&self, importer: &str, import_path: &str) -> Resolution {
+        let answer = self.resolve_go_unrecorded(importer, import_path);
+        crate::resolve::context::probes::record(|| Probe::Go {
+            importer: importer.to_owned(),
+            path: import_path.to_owned(),
+            answer: answer.answer(),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve_go`], not recorded.
+    pub(crate) fn resolve_go_unrecorded(&self, importer: &str, import_path: &str) -> Resolution {
+        self.go.resolve(importer, import_path)
+    }
+
+    /// Resolves a Swift `import Module` (see `swift`).
+    pub(crate) fn resolve_swift(&self, module: &str) -> Resolution {
+        let answer = self.resolve_swift_unrecorded(module);
+        crate::resolve::context::probes::record(|| Probe::Swift {
+            module: module.to_owned(),
+            answer: answer.answer(),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::resolve_swift`], not recorded.
+    pub(crate) fn resolve_swift_unrecorded(&self, module: &str) -> Resolution {
+        self.swift.resolve(module)
+    }
+
+    /// The folder of a project Swift module (its files are the module).
+    pub(crate) fn swift_module_folder(&self, module: &str) -> Option<&str> {
+        let answer = self.swift_module_folder_unrecorded(module);
+        crate::resolve::context::probes::record(|| Probe::SwiftFolder {
+            module: module.to_owned(),
+            answer: crate::resolve::context::probes::text(&answer),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::swift_module_folder`], not recorded.
+    pub(crate) fn swift_module_folder_unrecorded(&self, module: &str) -> Option<&str> {
+        self.swift.folder(module)
+    }
+
+    /// The answer to a per-file setting question, as [`crate::resolve::context::probes`] records it.
+    pub(crate) fn setting_unrecorded(&self, setting: Setting, file: &str) -> String {
+        match setting {
+            Setting::PreservesImports => {
+                crate::resolve::context::probes::text(&self.preserves_imports_of(file))
+            }
+            Setting::StrictNullChecks => {
+                crate::resolve::context::probes::text(&self.strict_null_checks_of(file))
+            }
+            Setting::Prisma => {
+                crate::resolve::context::probes::text(&self.datastores.prisma_category(file))
+            }
+            Setting::Drizzle => {
+                crate::resolve::context::probes::text(&self.datastores.drizzle_category(file))
+            }
+            Setting::Django => {
+                crate::resolve::context::probes::text(&self.datastores.django_category(file))
+            }
+            Setting::NextRoot => crate::resolve::context::probes::text(&self.next.root_of(file)),
+        }
+    }
+
+    /// Records a per-file setting question.
+    fn record_setting(&self, setting: Setting, file: &str) {
+        if crate::resolve::context::probes::is_recording() {
+            let answer = self.setting_unrecorded(setting, file);
+            crate::resolve::context::probes::record(|| Probe::Setting {
+                setting,
+                file: file.to_owned(),
+                answer,
+            });
+        }
+    }
+
+    /// Adds what a Java, Kotlin or C# file declares to the type index of its language
+    /// ([`crate::FirstPass::take_declarations`], [`crate::read_declarations`]). Add every such
+    /// file of the project, extracted or not, before finishing any extraction
+    /// ([`crate::FirstPass::finish`]): imports resolve against the whole index.
+    pub fn add_declarations(&mut self, path: &str, declarations: TypeDeclarations) {
+        self.csharp_project_globals.take();
+        self.csharp_project_aliases.take();
+        match declarations.0 {
+            type_index::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
+            type_index::Declared::CSharp {
+                declarations,
+                global_usings,
+                global_aliases,
+                constants,
+                extensions,
+            } => self.csharp.add_csharp(
+                path,
+                declarations,
+                Globals {
+                    usings: global_usings,
+                    aliases: global_aliases,
+                },
+                constants,
+                extensions,
+            ),
+        }
+    }
+
+    /// The Java and Kotlin type index.
+    pub(crate) fn jvm_types(&self) -> &TypeIndex {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        &self.jvm
+    }
+
+    /// The C# type index.
+    pub(crate) fn csharp_types(&self) -> &TypeIndex {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        &self.csharp
+    }
+
+    /// The global usings the C# project file nearest above `file` gives it (`csproj`).
+    pub(crate) fn csharp_project_usings(&self, file: &str) -> Option<&ProjectUsings> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.csharp_projects.usings_of(file)
+    }
+
+    /// The namespaces of the `global using` directives in the files of the C# project
+    /// `project` (from [`ProjectContext::csharp_project_of`]); with no project, those of every
+    /// file.
+    pub(crate) fn csharp_project_global_usings(&self, project: Option<&str>) -> &BTreeSet<String> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        static NONE: BTreeSet<String> = BTreeSet::new();
+        let Some(project) = project else {
+            return self.csharp.global_usings();
+        };
+        self.csharp_project_globals
+            .get_or_init(|| {
+                let mut by_project: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+                for (file, namespaces) in self.csharp.global_usings_by_file() {
+                    if let Some(project) = self.csharp_project_of(file) {
+                        by_project
+                            .entry(project.to_owned())
+                            .or_default()
+                            .extend(namespaces.iter().cloned());
+                    }
+                }
+                by_project
+            })
+            .get(project)
+            .unwrap_or(&NONE)
+    }
+
+    /// The `global using` aliases (alias → what it names) in the files of the C# project
+    /// `project` (from [`ProjectContext::csharp_project_of`]); with no project, those of every
+    /// file. Where files give one alias different targets (a compile error), the first file's
+    /// counts.
+    pub(crate) fn csharp_project_global_aliases(
+        &self,
+        project: Option<&str>,
+    ) -> &BTreeMap<String, String> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        static NONE: BTreeMap<String, String> = BTreeMap::new();
+        let by_project = self.csharp_project_aliases.get_or_init(|| {
+            let mut by_project: BTreeMap<Option<String>, BTreeMap<String, String>> =
+                BTreeMap::new();
+            for (file, aliases) in self.csharp.global_aliases_by_file() {
+                let project = self.csharp_project_of(file).map(str::to_owned);
+                for key in [project, None] {
+                    let entry = by_project.entry(key).or_default();
+                    for (alias, target) in aliases {
+                        entry.entry(alias.clone()).or_insert_with(|| target.clone());
+                    }
+                }
+            }
+            by_project
+        });
+        by_project.get(&project.map(str::to_owned)).unwrap_or(&NONE)
+    }
+
+    /// Whether code of the C# project `from` (from [`ProjectContext::csharp_project_of`]) can
+    /// see the public types of the file `to` ([`csproj::CSharpProjects::sees`]).
+    pub(crate) fn csharp_project_sees(&self, from: Option<&str>, to: &str) -> bool {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        let projects = &self.csharp_projects;
+        projects.sees(from, projects.project_of(to), true)
+    }
+
+    /// The folder of the C# project nearest above `file` (`csproj`), if any.
+    pub(crate) fn csharp_project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.csharp_projects.project_of(file)
+    }
+
+    /// Whether the C# file `from` can see a type of the file `to` (`public` or not) through
+    /// its project's references (`csproj`).
+    pub(crate) fn csharp_sees(&self, from: &str, to: &str, is_public: bool) -> bool {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        let projects = &self.csharp_projects;
+        projects.sees(
+            projects.project_of(from),
+            projects.project_of(to),
+            is_public,
+        )
+    }
+
+    /// The Rust crates.
+    pub(crate) fn crates(&self) -> &Crates {
+        crate::resolve::context::probes::record(|| Probe::Files);
+        &self.crates
+    }
+
+    /// Declares the project's symbolic links that point inside it (link path → target path,
+    /// both project-relative with `/`), which the caller lists without following them. Import
+    /// resolution maps a candidate path through them to the real file, as Node does by default
+    /// (`packages/a/shared.js` → `shared.js`, `packages/a/lib/x.ts` through a linked `lib`
+    /// folder); the facts then name the real file.
+    pub fn set_symlinks(&mut self, symlinks: BTreeMap<String, String>) {
+        self.symlinks = symlinks;
+    }
+
+    /// The project file `path` names: itself, or the file it reaches through symbolic links
+    /// (a linked file, or a path under a linked folder; chains of at most eight links).
+    pub(crate) fn existing_file(&self, path: &str) -> Option<String> {
+        if self.files.contains(path) {
+            return Some(path.to_owned());
+        }
+        if self.symlinks.is_empty() {
+            return None;
+        }
+        let mut current = path.to_owned();
+        for _ in 0..8 {
+            // The longest linked prefix (the whole path first, then its folders).
+            let mut end = current.len();
+            let rewritten = loop {
+                let prefix = current.get(..end)?;
+                if let Some(target) = self.symlinks.get(prefix) {
+                    break format!("{target}{}", current.get(end..).unwrap_or_default());
+                }
+                end = prefix.rfind('/')?;
+            };
+            if self.files.contains(&rewritten) {
+                return Some(rewritten);
+            }
+            current = rewritten;
+        }
+        None
+    }
+
+    /// The folder of the Next.js application `file` belongs to (`next`), if any.
+    pub(crate) fn next_root(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::NextRoot, file);
+        self.next.root_of(file)
+    }
+
+    /// Whether the TypeScript compiler keeps `file`'s import statements as written
+    /// (`verbatimModuleSyntax` and its predecessors in the nearest config), so an import whose
+    /// names are used only as types still loads its module at run time.
+    pub(crate) fn preserves_imports(&self, file: &str) -> bool {
+        self.record_setting(Setting::PreservesImports, file);
+        self.preserves_imports_of(file)
+    }
+
+    fn preserves_imports_of(&self, file: &str) -> bool {
+        self.compiler_paths(file)
+            .and_then(|config| config.preserves_imports)
+            .unwrap_or(false)
+    }
+
+    /// Whether `file`'s nearest config checks nulls strictly (`strictNullChecks`, else
+    /// `strict`), which decides how decorator metadata serializes `Dto | null`.
+    pub(crate) fn strict_null_checks(&self, file: &str) -> bool {
+        self.record_setting(Setting::StrictNullChecks, file);
+        self.strict_null_checks_of(file)
+    }
+
+    fn strict_null_checks_of(&self, file: &str) -> bool {
+        self.compiler_paths(file)
+            .and_then(|config| config.strict_null_checks)
+            .unwrap_or(false)
+    }
+
+    /// The options of the nearest `tsconfig.json`/`jsconfig.json` above a file.
+    fn compiler_paths(&self, file: &str) -> Option<&CompilerPaths> {
+        paths::ancestors(file).find_map(|directory| self.configs.get(directory).map(Arc::as_ref))
+    }
+
+    /// The technology category of the Prisma schema that applies to `file`.
+    pub(crate) fn prisma_category(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::Prisma, file);
+        self.datastores.prisma_category(file)
+    }
+
+    /// The technology category of the Drizzle config that applies to `file`.
+    pub(crate) fn drizzle_category(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::Drizzle, file);
+        self.datastores.drizzle_category(file)
+    }
+
+    /// The category of the Django database engine that applies to `file`.
+    pub(crate) fn django_category(&self, file: &str) -> Option<&str> {
+        self.record_setting(Setting::Django, file);
+        self.datastores.django_category(file)
+    }
+}
+
+/// The generic facts of a context: every one unless set otherwise.
+#[derive(Debug)]
+struct AllByDefault(crate::generic::GenericFacts);
+
+impl Default for AllByDefault {
+    fn default() -> Self {
+        Self(crate::generic::GenericFacts::ALL)
+    }
+}
