@@ -431,39 +431,7 @@ fn deny_lifetime(
 ) {
     let (from, to) = (lifetime_name(from), lifetime_name(to));
     let reach = rule.kind == RuleKind::DenyLifetimeReach;
-    let successors: BTreeMap<&str, Vec<&str>> =
-        services
-            .edges
-            .keys()
-            .fold(BTreeMap::new(), |mut map, (a, b)| {
-                map.entry(a.as_str())
-                    .or_insert_with(Vec::new)
-                    .push(b.as_str());
-                map
-            });
-    let mut chains: Vec<Vec<String>> = Vec::new();
-    for (first, (lifetime, _)) in &services.registrations {
-        if lifetime != from {
-            continue;
-        }
-        if reach {
-            // One search from `first` gives its shortest path to every service.
-            let previous = breadth_first(&successors, first);
-            for (last, (last_lifetime, _)) in &services.registrations {
-                if last_lifetime == to && last != first {
-                    if let Some(path) = path_to(&previous, first, last) {
-                        chains.push(path);
-                    }
-                }
-            }
-        } else {
-            for next in successors.get(first.as_str()).cloned().unwrap_or_default() {
-                if services.lifetime(next) == Some(to) {
-                    chains.push(vec![first.clone(), next.to_owned()]);
-                }
-            }
-        }
-    }
+    let chains = lifetime_chains(services, from, to, reach);
     for chain_services in chains {
         let edge_facts: Vec<usize> = chain_services
             .windows(2)
@@ -553,6 +521,45 @@ fn deny_lifetime(
             fix,
         );
     }
+}
+
+/// The chains of services from a service of lifetime `from` to one of lifetime `to`: direct
+/// dependencies, or with `reach` the shortest path to each.
+fn lifetime_chains(services: &ServiceGraph, from: &str, to: &str, reach: bool) -> Vec<Vec<String>> {
+    let successors: BTreeMap<&str, Vec<&str>> =
+        services
+            .edges
+            .keys()
+            .fold(BTreeMap::new(), |mut map, (a, b)| {
+                map.entry(a.as_str())
+                    .or_insert_with(Vec::new)
+                    .push(b.as_str());
+                map
+            });
+    let mut chains: Vec<Vec<String>> = Vec::new();
+    for (first, (lifetime, _)) in &services.registrations {
+        if lifetime != from {
+            continue;
+        }
+        if reach {
+            // One search from `first` gives its shortest path to every service.
+            let previous = breadth_first(&successors, first);
+            for (last, (last_lifetime, _)) in &services.registrations {
+                if last_lifetime == to && last != first {
+                    if let Some(path) = path_to(&previous, first, last) {
+                        chains.push(path);
+                    }
+                }
+            }
+        } else {
+            for next in successors.get(first.as_str()).cloned().unwrap_or_default() {
+                if services.lifetime(next) == Some(to) {
+                    chains.push(vec![first.clone(), next.to_owned()]);
+                }
+            }
+        }
+    }
+    chains
 }
 
 fn deny_resolve(
