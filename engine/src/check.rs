@@ -1,137 +1,24 @@
 //! One check run, end to end: spec → scope → extraction → graph → candidates → slices → Z3 → verdict.
 //!
-//! `check`, `explain` and `graph` share this one evaluator, so they cannot disagree (§3.1).
+//! `check`, `explain` and `graph` share this one evaluator, so they cannot disagree.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+
 use std::time::{Duration, Instant};
 
-use policies::facts::DomainFact;
 use policies::model::Model;
 
-use crate::chains::FileGraph;
-use crate::config::LoadedSpec;
 use crate::error::EngineError;
-use crate::evaluate::{evaluate, ChangeSet, Evaluation, FactTable, InScope, Inputs};
-use crate::extract::{extract_project, Extraction};
-use crate::graph::FlowGraph;
-use crate::paths::ComponentMap;
-use crate::report::{assemble, CheckRun};
-use crate::scope::{resolve, Scope, ScopeRequest, Snapshot};
+use crate::families::evaluate::{evaluate, ChangeSet, FactTable, InScope, Inputs};
+use crate::graph::component_graph::FlowGraph;
+use crate::graph::file_graph::FileGraph;
+use crate::input::extract::extract_project;
+use crate::input::options::CheckOptions;
+use crate::input::paths::ComponentMap;
+use crate::input::scope::{resolve, Scope, Snapshot};
+use crate::input::spec::LoadedSpec;
+use crate::report::{assemble, Analysis, CheckRun};
 use crate::solve::{Limits, Solver};
-
-/// Everything a check needs from the command line.
-#[derive(Debug, Clone)]
-pub struct CheckOptions {
-    /// The project root.
-    pub project: PathBuf,
-    /// `--spec`, when given.
-    pub spec: Option<PathBuf>,
-    /// The scope.
-    pub scope: ScopeRequest,
-    /// `--strict`.
-    pub strict: bool,
-    /// `--new-only`.
-    pub new_only: bool,
-    /// `--threads`.
-    pub threads: Option<usize>,
-    /// `--slice-rlimit`.
-    pub rlimit: u32,
-    /// `--slice-timeout-ms`.
-    pub timeout_ms: u32,
-    /// `--solve-budget-ms`: wall-clock budget of the whole solving phase.
-    pub solve_budget_ms: u64,
-    /// `--debug-extractors`.
-    pub debug_extractors: bool,
-    /// `--include-generated`: extract generated files too.
-    pub include_generated: bool,
-    /// Keep the generic `call`/`assignment` facts even when no reviewed query could use them
-    /// (`graph --facts`, `--debug-extractors`).
-    pub keep_all_facts: bool,
-    /// The extraction cache; `None` with `--no-cache` (and by default in the library).
-    pub cache: Option<crate::cache::ExtractionCache>,
-    /// `--repo-filter`.
-    pub repo_filter: Option<String>,
-    /// The command that re-runs this check from the project root (for `agent_context`);
-    /// derived from the scope when not given.
-    pub rerun_command: Option<String>,
-    /// The baseline in effect, once loaded; [`run_check`] loads it when `use_baseline`.
-    pub baseline: Option<crate::baseline::Baseline>,
-    /// Whether to read a baseline (`--no-baseline` turns it off).
-    pub use_baseline: bool,
-    /// `--baseline FILE`; `.lintel/baseline.json` in the project when `None`.
-    pub baseline_file: Option<PathBuf>,
-    /// The date waivers are judged on, `YYYY-MM-DD` (`--today`); today's UTC date when `None`.
-    pub today: Option<String>,
-    /// Counters for the progress line, when one is drawn.
-    pub progress: Option<std::sync::Arc<crate::progress::Progress>>,
-}
-
-impl CheckOptions {
-    /// Defaults for a project root: staged scope, default limits.
-    pub fn new(project: impl Into<PathBuf>) -> Self {
-        Self {
-            project: project.into(),
-            spec: None,
-            scope: ScopeRequest::Staged,
-            strict: false,
-            new_only: false,
-            threads: None,
-            rlimit: 5_000_000,
-            timeout_ms: 10_000,
-            solve_budget_ms: crate::solve::DEFAULT_SOLVE_BUDGET_MS,
-            debug_extractors: false,
-            include_generated: false,
-            keep_all_facts: false,
-            cache: None,
-            repo_filter: None,
-            rerun_command: None,
-            baseline: None,
-            use_baseline: true,
-            baseline_file: None,
-            today: None,
-            progress: None,
-        }
-    }
-}
-
-impl CheckOptions {
-    /// The re-run command: the one given, else `lintel check` plus the scope flags.
-    pub fn rerun(&self) -> String {
-        if let Some(command) = &self.rerun_command {
-            return command.clone();
-        }
-        let mut command = String::from("lintel check");
-        match &self.scope {
-            ScopeRequest::Staged => {}
-            ScopeRequest::All => command.push_str(" --all"),
-            ScopeRequest::Diff(reference) => command.push_str(&format!(" --diff {reference}")),
-            ScopeRequest::Files(files) => {
-                command.push_str(" --file");
-                for file in files {
-                    command.push(' ');
-                    command.push_str(&crate::paths::relative_to(file, &self.project));
-                }
-            }
-        }
-        if let Some(alias) = &self.repo_filter {
-            command.push_str(&format!(" --repo-filter {alias}"));
-        }
-        if self.strict {
-            command.push_str(" --strict");
-        }
-        if self.new_only {
-            command.push_str(" --new-only");
-        }
-        command
-    }
-
-    /// The flags of the re-run command after `lintel check` (` --all --spec x.ag`, empty for a
-    /// staged check with defaults): what an `explain` command this check prints carries.
-    pub fn check_flags(&self) -> String {
-        crate::agent::check_flags(&self.rerun()).to_owned()
-    }
-}
 
 /// The files in scope.
 struct ScopeFiles {
@@ -149,7 +36,7 @@ impl InScope for ScopeFiles {
     }
 }
 
-/// Resolution configs whose change puts every file in scope (`cli.md`).
+/// Resolution configs whose change puts every file in scope (docs/CLI.md).
 fn is_resolution_config(file: &str) -> bool {
     let name = file.rsplit('/').next().unwrap_or(file);
     (name.starts_with("tsconfig") && name.ends_with(".json"))
@@ -180,24 +67,6 @@ fn scope_files(scope: &Scope, spec: &LoadedSpec) -> ScopeFiles {
     }
 }
 
-/// The intermediate results of a run, kept for `explain` and `graph`.
-pub struct Analysis {
-    /// The spec.
-    pub spec: LoadedSpec,
-    /// The scope.
-    pub scope: Scope,
-    /// Extraction output.
-    pub extraction: Extraction,
-    /// Domain facts emitted by reviewed queries (`language.md` §5).
-    pub domain_facts: Vec<DomainFact>,
-    /// The flow graph.
-    pub graph: FlowGraph,
-    /// The file graph of chains (`language.md` §3.6).
-    pub chains: FileGraph,
-    /// Candidates.
-    pub evaluation: Evaluation,
-}
-
 /// Runs a check with the given solver.
 pub fn run_check(options: &CheckOptions, solver: &dyn Solver) -> Result<CheckRun, EngineError> {
     run_check_with(options, solver, |_| ()).map(|(run, ())| run)
@@ -226,7 +95,10 @@ pub fn run_check_handing_back<T: Send>(
     let loaded;
     let options = if options.use_baseline && options.baseline.is_none() {
         loaded = CheckOptions {
-            baseline: crate::baseline::load(&options.project, options.baseline_file.as_deref())?,
+            baseline: crate::input::baseline::load(
+                &options.project,
+                options.baseline_file.as_deref(),
+            )?,
             ..options.clone()
         };
         &loaded
@@ -235,7 +107,7 @@ pub fn run_check_handing_back<T: Send>(
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
-        .stack_size(crate::extract::WORKER_STACK_BYTES)
+        .stack_size(crate::input::extract::WORKER_STACK_BYTES)
         .build()
         .map_err(|error| EngineError::Internal(format!("cannot start worker threads: {error}")))?;
     pool.install(|| {
@@ -251,7 +123,7 @@ pub fn run_check_handing_back<T: Send>(
             }
         })?;
         // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
-        // and its file-graph edges tell the chains a pull request opens (verdict-v2.md §status).
+        // and its file-graph edges tell the chains a pull request opens (see Status and blocking in docs/VERDICT.md).
         // Both sides share one cache, so a blob the two trees share is extracted once: the
         // base's entries are kept in memory (up to a bound) for the head to take.
         // With `--no-cache`, a directory of the run's own holds what memory cannot (deleted
@@ -268,10 +140,12 @@ pub fn run_check_handing_back<T: Send>(
         let diff_cache = (scope.mode == "git_ref" && !options.debug_extractors).then(|| {
             match (&options.cache, &private) {
                 (Some(cache), _) => cache.remembering(),
-                (None, Some(directory)) => crate::cache::ExtractionCache::at(directory.path())
-                    .remembering()
-                    .spilling(),
-                (None, None) => crate::cache::ExtractionCache::in_memory(),
+                (None, Some(directory)) => {
+                    crate::input::cache::ExtractionCache::at(directory.path())
+                        .remembering()
+                        .spilling()
+                }
+                (None, None) => crate::input::cache::ExtractionCache::in_memory(),
             }
         });
         let cache = diff_cache.as_ref().or(options.cache.as_ref());
@@ -370,9 +244,9 @@ fn base_findings(
     spec: &LoadedSpec,
     scope: &Scope,
     solver: &dyn Solver,
-    cache: Option<&crate::cache::ExtractionCache>,
+    cache: Option<&crate::input::cache::ExtractionCache>,
 ) -> Result<(BTreeSet<String>, BaseEdges), EngineError> {
-    let (base_scope, renames) = crate::scope::merge_base_scope(scope)?;
+    let (base_scope, renames) = crate::input::scope::merge_base_scope(scope)?;
     let base = analyse_scope(options, spec.clone(), base_scope, &renames, None, cache);
     let edges = BaseEdges::of(&base.chains, &renames);
     let outcomes = solve_candidates(options, &base, solver);
@@ -405,23 +279,6 @@ fn base_findings(
 /// through it holds memory (about 17 MB).
 const PREWARM_MAX_FILES: usize = 2_000;
 
-/// Loads the spec, resolves the scope, extracts and evaluates (everything but solving);
-/// `listed` is told how many files the project has as soon as they are listed.
-pub fn analyse(
-    options: &CheckOptions,
-    listed: impl FnOnce(usize),
-) -> Result<Analysis, EngineError> {
-    let (spec, scope) = prepare(options, listed)?;
-    Ok(analyse_scope(
-        options,
-        spec,
-        scope,
-        &BTreeMap::new(),
-        None,
-        options.cache.as_ref(),
-    ))
-}
-
 /// Resolves the scope and loads the spec and the reviewed queries (everything before
 /// extraction); `listed` is told how many files the project has as soon as they are listed.
 fn prepare(
@@ -449,20 +306,20 @@ fn prepare(
     let read_snapshot = |path: &str| {
         let repository = repository.as_ref()?;
         scope.blobs.get(path)?;
-        Some(crate::scope::read_file(
+        Some(crate::input::scope::read_file(
             &scope,
             root,
             Some(repository),
             path,
-            crate::config::MAX_ARTIFACT_BYTES,
+            crate::input::spec::MAX_ARTIFACT_BYTES,
         ))
     };
-    let snapshot: Option<crate::scope::SnapshotReader<'_>> =
+    let snapshot: Option<crate::input::scope::SnapshotReader<'_>> =
         repository.as_ref().map(|_| &read_snapshot as _);
-    let files = snapshot.map_or_else(crate::config::SpecFiles::disk, |read| {
-        crate::config::SpecFiles::snapshot(root, read)
+    let files = snapshot.map_or_else(crate::input::spec::SpecFiles::disk, |read| {
+        crate::input::spec::SpecFiles::snapshot(root, read)
     });
-    let spec = crate::config::load_spec_from(root, options.spec.as_deref(), &files)?;
+    let spec = crate::input::spec::load_spec_from(root, options.spec.as_deref(), &files)?;
     // An alias the spec does not declare would filter every rule away and pass: a typo in a CI
     // configuration must not silently turn the check off.
     if let Some(alias) = options.repo_filter.as_deref() {
@@ -487,7 +344,7 @@ fn prepare(
         model: filtered_model(&spec.model, options.repo_filter.as_deref()),
         ..spec
     };
-    let queries = crate::queries::load(root, &scope.project_files, &spec.model, snapshot)?;
+    let queries = crate::input::queries::load(root, &scope.project_files, &spec.model, snapshot)?;
     spec.warnings.extend(queries.warnings.iter().cloned());
     spec.queries = queries;
     Ok((spec, scope))
@@ -501,7 +358,7 @@ fn analyse_scope(
     scope: Scope,
     renames: &BTreeMap<String, String>,
     base: Option<&BaseEdges>,
-    cache: Option<&crate::cache::ExtractionCache>,
+    cache: Option<&crate::input::cache::ExtractionCache>,
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
@@ -511,7 +368,7 @@ fn analyse_scope(
         spec.queries.set.generic_facts()
     };
     let keep_externals = generic.wants_externals();
-    let bindings = crate::targets::Bindings::new(model);
+    let bindings = crate::graph::targets::Bindings::new(model);
     let generic = generic.with_bound_clients(bindings.libraries().map(str::to_owned));
     let mut extraction = extract_project(
         &options.project,
@@ -523,35 +380,11 @@ fn analyse_scope(
         cache,
         options.progress.as_deref(),
     );
-    // `component-matches-no-files` (language.md §4.2), evaluated only when every file is in scope.
+    // `component-matches-no-files` (see `policies::error::Code`), evaluated only when every file is in scope.
     if scope.is_everything() {
-        extraction.warnings.extend(
-            model
-                .components
-                .iter()
-                .filter(|component| !map.matches_any(&component.name, &scope.project_files))
-                .map(|component| crate::verdict::Warning {
-                    code: "component-matches-no-files".into(),
-                    message: format!(
-                        "component `{}` matches no file under the project root{} (paths: {})",
-                        component.name,
-                        if model.has_exclusions() {
-                            " that the spec's `exclude` and `!` globs leave in"
-                        } else {
-                            ""
-                        },
-                        component
-                            .paths
-                            .iter()
-                            .map(|glob| format!("`{glob}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    file: Some(component.location.file.clone()),
-                    line: Some(component.location.line),
-                    ..crate::verdict::Warning::default()
-                }),
-        );
+        extraction
+            .warnings
+            .extend(unmatched_components(model, &map, &scope));
     }
     if !renames.is_empty() {
         for fact in &mut extraction.facts {
@@ -562,9 +395,9 @@ fn analyse_scope(
     }
     crate::families::di_policy::fill_injection_targets(&mut extraction.facts, &extraction.owners);
     crate::families::di_policy::fill_injection_type_files(&mut extraction.facts);
-    crate::families::contracts::fill_http_call_targets(model, &mut extraction.facts);
-    crate::targets::prepare(model, &mut extraction.facts, keep_externals);
-    let (domain_facts, query_warnings) = crate::queries::run(
+    crate::families::contract::fill_http_call_targets(model, &mut extraction.facts);
+    crate::graph::targets::prepare(model, &mut extraction.facts, keep_externals);
+    let (domain_facts, query_warnings) = crate::input::queries::run(
         &spec.queries,
         &extraction.facts,
         &extraction.owners,
@@ -595,14 +428,18 @@ fn analyse_scope(
         owners: &extraction.owners,
         map: &map,
     });
-    evaluation.warnings.extend(crate::targets::warnings(
+    evaluation.warnings.extend(crate::graph::targets::warnings(
         model,
         &extraction.facts,
         &in_scope,
     ));
     evaluation
         .warnings
-        .extend(crate::vacuous::warnings(model, &graph, &extraction.owners));
+        .extend(crate::families::vacuous::warnings(
+            model,
+            &graph,
+            &extraction.owners,
+        ));
     Analysis {
         spec,
         scope,
@@ -612,6 +449,41 @@ fn analyse_scope(
         chains,
         evaluation,
     }
+}
+
+/// `component-matches-no-files`: a component whose globs match no file of the project (judged
+/// only when every file is in scope).
+fn unmatched_components(
+    model: &Model,
+    map: &ComponentMap,
+    scope: &Scope,
+) -> Vec<crate::verdict::Warning> {
+    model
+        .components
+        .iter()
+        .filter(|component| !map.matches_any(&component.name, &scope.project_files))
+        .map(|component| crate::verdict::Warning {
+            code: "component-matches-no-files".into(),
+            message: format!(
+                "component `{}` matches no file under the project root{} (paths: {})",
+                component.name,
+                if model.has_exclusions() {
+                    " that the spec's `exclude` and `!` globs leave in"
+                } else {
+                    ""
+                },
+                component
+                    .paths
+                    .iter()
+                    .map(|glob| format!("`{glob}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            file: Some(component.location.file.clone()),
+            line: Some(component.location.line),
+            ..crate::verdict::Warning::default()
+        })
+        .collect()
 }
 
 /// `--repo-filter ALIAS`: keeps the rules whose endpoints are all components tagged with the
@@ -647,9 +519,4 @@ fn filtered_model(model: &Model, repo_filter: Option<&str>) -> Model {
         names.iter().all(|name| !dropped.contains(name))
     });
     filtered
-}
-
-/// True when `path` lies inside `root` (both made absolute).
-pub fn is_inside(path: &Path, root: &Path) -> bool {
-    !crate::paths::relative_to(path, root).starts_with("..")
 }

@@ -1,4 +1,4 @@
-//! Engine errors: everything that stops a run, each with the stable code of `verdict-v2.md` §Error codes.
+//! Engine errors: everything that stops a run, each with the stable code of see `error`, `message` and `diagnostics` in docs/VERDICT.md.
 
 use policies::Diagnostic;
 

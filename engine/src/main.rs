@@ -1,4 +1,4 @@
-//! The `lintel` binary: reads the process arguments and hands them to [`engine::cli::run_os`].
+//! The `lintel` binary: reads the process arguments and hands them to [`engine::run_os`].
 
 #[cfg(all(unix, not(target_env = "musl")))]
 #[global_allocator]
@@ -9,7 +9,7 @@ fn main() {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     {
         use std::io::IsTerminal;
-        engine::cli::set_terminals(
+        engine::set_terminals(
             std::io::stdout().is_terminal(),
             std::io::stderr().is_terminal(),
         );
@@ -18,9 +18,9 @@ fn main() {
     // still reflects the verdict. Neither stream is locked for the whole run: a thread that
     // panics (an extraction worker, the solver thread) writes its message to stderr, and would
     // wait forever for a lock this thread holds while it waits for that thread.
-    let mut out = engine::cli::WatchedOutput::new(std::io::BufWriter::new(std::io::stdout()));
+    let mut out = engine::WatchedOutput::new(std::io::BufWriter::new(std::io::stdout()));
     let mut err = std::io::stderr();
-    let status = engine::cli::run_os(argv, &mut out, &mut err);
+    let status = engine::run_os(argv, &mut out, &mut err);
     // Output lost for another reason than a closed pipe (a full disk) is an error: exit 2.
     let status = out.finish(status, &mut err);
     std::process::exit(status.code());

@@ -1,4 +1,4 @@
-//! What the `clients` and `urls` bindings of a node or resource mean (`language.md` §2.2 Δ2),
+//! What the `clients` and `urls` bindings of a node or resource mean (see `node` and `resource` in policies/LANGUAGE.md),
 //! shared by the checker (which validates them) and the engine (which resolves facts with them).
 //!
 //! A library binds a package when the package is the library or lies below it: `sequelize` binds
@@ -6,7 +6,7 @@
 //! `github.com/jackc/pgx/v5/pgxpool`, `Npgsql` binds `Npgsql.NpgsqlConnection`, `sqlx` binds
 //! `sqlx::postgres`, `@google-cloud/storage` binds `@google-cloud/storage/build/src`.
 //! A `urls` entry is a configuration name when it contains no `/` (`ALERTMANAGER_URL`,
-//! `Payments:BaseUrl`), else a URL glob (`*` and `**` as in §3.3) matched against a URL without
+//! `Payments:BaseUrl`), else a URL glob (`*` and `**` as in component paths, see `component` in policies/LANGUAGE.md) matched against a URL without
 //! its query string and fragment.
 
 use globset::{GlobBuilder, GlobMatcher};

@@ -1,5 +1,5 @@
 //! The front end's entry points: load, lex, parse and check a spec, and turn every located
-//! error into a sorted [`Diagnostic`] list (`language.md` §4.1).
+//! error into a sorted [`Diagnostic`] list.
 
 use std::path::Path;
 

@@ -1,5 +1,5 @@
-//! Located spec diagnostics (`language.md` §4.1): one shape for lexer, parser, checker and
-//! import errors, rendered by the engine as text or as the §4.1 JSON format.
+//! Located spec diagnostics: one shape for lexer, parser, checker and
+//! import errors, rendered by the engine as text or as JSON ([`Diagnostic`] serialized).
 
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +26,7 @@ pub struct RelatedLocation {
     pub message: String,
 }
 
-/// One diagnostic in the `language.md` §4.1 JSON format.
+/// One diagnostic in the JSON format of `lintel compile --json` (see docs/VERDICT.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// Stable kebab-case code, e.g. `unknown-entity`.

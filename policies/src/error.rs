@@ -1,15 +1,15 @@
-//! Every diagnostic code of `language.md` §4.2, and the located error that the lexer, parser,
+//! Every diagnostic code ([`Code`]), and the located error that the lexer, parser,
 //! loader and checker produce before it is rendered as a [`crate::Diagnostic`].
 //!
 //! [`Code`] is the one registry of codes: each has a stable kebab-case name and a severity.
 //! Codes are public API; never rename or reuse one.
 
 use crate::diagnostic::Severity;
-use crate::syntax::Span;
+use crate::span::Span;
 
 macro_rules! codes {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, $severity:ident; )*) => {
-        /// A stable diagnostic code (`language.md` §4.2).
+        /// A stable diagnostic code.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
         pub enum Code {

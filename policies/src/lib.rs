@@ -16,6 +16,7 @@ pub mod read;
 #[cfg(test)]
 mod reference;
 pub mod smt;
+pub mod span;
 pub mod syntax;
 #[cfg(test)]
 mod test_support;

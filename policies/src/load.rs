@@ -36,7 +36,7 @@ use crate::paths;
 use crate::syntax::ast::{Decl, StringLiteral};
 use crate::syntax::{lexer, parser, FileId, Span};
 
-/// A spec file larger than this is not lexed (§1.1).
+/// A spec file larger than this is not lexed (see docs/LIMITS.md).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Where the root file comes from.
@@ -94,27 +94,7 @@ pub fn load(root: RootSource<'_>, project_root: &Path) -> Loaded {
 /// Loads the root file and its imports, reading files through `read`.
 pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>) -> Loaded {
     let mut loaded = Loaded::default();
-    let (lexical, display, text) = match root {
-        RootSource::Disk(path) => {
-            let display = paths::display_path(path, project_root);
-            let lexical = paths::absolute(path);
-            let span = Span::file_start(FileId(0));
-            let text = read_spec(read, path, span, "spec file", &display, &mut loaded.errors)
-                .and_then(|bytes| {
-                    check_size_and_encoding(&bytes, FileId(0), &display, &mut loaded.errors)
-                });
-            (lexical, display, text)
-        }
-        RootSource::Memory {
-            display,
-            location,
-            text,
-        } => {
-            let text =
-                check_size_and_encoding(text.as_bytes(), FileId(0), display, &mut loaded.errors);
-            (paths::absolute(&location), display.to_owned(), text)
-        }
-    };
+    let (lexical, display, text) = read_root(root, project_root, read, &mut loaded.errors);
     loaded.files.push(display);
     let root_dir = lexical.parent().map(Path::to_path_buf).unwrap_or_default();
     let canonical = lexical.canonicalize().unwrap_or_else(|_| lexical.clone());
@@ -220,6 +200,34 @@ pub fn load_with(root: RootSource<'_>, project_root: &Path, read: SpecReader<'_>
     loaded
 }
 
+/// The root spec's lexical path, display name and text (`None`, with its errors, when it cannot
+/// be read or is too large or not UTF-8).
+fn read_root(
+    root: RootSource<'_>,
+    project_root: &Path,
+    read: SpecReader<'_>,
+    errors: &mut Vec<SpecError>,
+) -> (PathBuf, String, Option<String>) {
+    match root {
+        RootSource::Disk(path) => {
+            let display = paths::display_path(path, project_root);
+            let lexical = paths::absolute(path);
+            let span = Span::file_start(FileId(0));
+            let text = read_spec(read, path, span, "spec file", &display, errors)
+                .and_then(|bytes| check_size_and_encoding(&bytes, FileId(0), &display, errors));
+            (lexical, display, text)
+        }
+        RootSource::Memory {
+            display,
+            location,
+            text,
+        } => {
+            let text = check_size_and_encoding(text.as_bytes(), FileId(0), display, errors);
+            (paths::absolute(&location), display.to_owned(), text)
+        }
+    }
+}
+
 fn open_frame(
     file: FileId,
     canonical: PathBuf,
@@ -276,7 +284,7 @@ fn read_spec(
     }
 }
 
-/// Applies the size limit and UTF-8 check of §1.1; returns the text when both pass.
+/// Applies the size limit (see docs/LIMITS.md) and the UTF-8 check; returns the text when both pass.
 fn check_size_and_encoding(
     bytes: &[u8],
     file: FileId,

@@ -1,4 +1,4 @@
-//! The checked model: what a valid spec compiles to (`language.md` §3.1 step 1).
+//! The checked model: what a valid spec compiles to.
 //!
 //! Selectors are expanded here: every [`Rule`] is concrete, names declared entities only,
 //! and records its declaration, its text as written and its source location.
@@ -39,7 +39,7 @@ impl std::fmt::Display for SourceLocation {
     }
 }
 
-/// A trust level (`language.md` §2.23).
+/// A trust level (the closed vocabulary of [`crate::vocab`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Trust {
@@ -94,11 +94,11 @@ pub struct InfraEntity {
     /// `connectivity`, when given.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub connectivity: Option<String>,
-    /// `clients` (§2.2 bindings): libraries whose use is access to this entity (`sequelize`,
+    /// `clients` (see `node` and `resource` in policies/LANGUAGE.md bindings): libraries whose use is access to this entity (`sequelize`,
     /// `org.hibernate`), in the order written.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub clients: Vec<String>,
-    /// `urls` (§2.2 bindings): URL globs (`https://alertmanager:9093/**`) and configuration names
+    /// `urls` (see `node` and `resource` in policies/LANGUAGE.md bindings): URL globs (`https://alertmanager:9093/**`) and configuration names
     /// (`ALERTMANAGER_URL`, `Payments:BaseUrl`: no `/`), in the order written.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub urls: Vec<String>,
@@ -110,18 +110,18 @@ pub struct InfraEntity {
 }
 
 impl InfraEntity {
-    /// Whether `clients` or `urls` bind code to this entity: a binding is exclusive (§3.5).
+    /// Whether `clients` or `urls` bind code to this entity: a binding is exclusive (see Edges under `invariant` in policies/LANGUAGE.md).
     pub fn is_bound(&self) -> bool {
         !self.clients.is_empty() || !self.urls.is_empty()
     }
 
-    /// True when some `auth` value is not `none` (`language.md` §3.4).
+    /// True when some `auth` value is not `none` (see `node` and `resource` in policies/LANGUAGE.md).
     pub fn has_auth(&self) -> bool {
         self.auth.iter().any(|value| value != "none")
     }
 }
 
-/// A component: a named set of source files (`language.md` §2.6).
+/// A component: a named set of source files (see `component` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Component {
     /// Declared name.
@@ -129,7 +129,7 @@ pub struct Component {
     /// The node it runs on.
     pub runs_on: String,
     /// Its globs, with a leading `./` removed. A glob that starts with `!` removes the files it
-    /// matches (`language.md` §2.6), kept as `!` and the glob, its own `./` removed too.
+    /// matches (see `component` in policies/LANGUAGE.md), kept as `!` and the glob, its own `./` removed too.
     pub paths: Vec<String>,
     /// `role`, when given.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -175,7 +175,7 @@ impl Component {
     }
 }
 
-/// Every rule kind of `language.md` §2.22, with its stable kebab-case code.
+/// Every rule kind the rule forms compile to (see `invariant` in policies/LANGUAGE.md), with its stable kebab-case code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum RuleKind {
     /// `deny flow A -> B`
@@ -253,7 +253,7 @@ pub enum RuleKind {
 }
 
 impl RuleKind {
-    /// Every rule kind, in `language.md` §6 order.
+    /// Every rule kind, in the order of the verdict's `rule_coverage` (see docs/VERDICT.md).
     pub const ALL: [RuleKind; 36] = [
         Self::DenyFlow,
         Self::DenyReach,
@@ -707,7 +707,7 @@ pub struct Model {
     /// Repo aliases in merged declaration order.
     #[serde(default)]
     pub repos: Vec<Repo>,
-    /// The globs of every `exclude` declaration (`language.md` §2.6a), merged in declaration
+    /// The globs of every `exclude` declaration (see `exclude` in policies/LANGUAGE.md), merged in declaration
     /// order across the imported files, a leading `./` removed: the files they match are not
     /// part of the checked project.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -722,7 +722,7 @@ pub struct Model {
 
 impl Model {
     /// True when the spec leaves files out: an `exclude` declaration or a component's `!` glob
-    /// (`language.md` §2.6, §2.6a; the verdict then has `stats.files_excluded`).
+    /// (see `component` and `exclude` in policies/LANGUAGE.md; the verdict then has `stats.files_excluded`).
     pub fn has_exclusions(&self) -> bool {
         !self.excludes.is_empty()
             || self

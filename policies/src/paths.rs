@@ -1,4 +1,4 @@
-//! Project-relative display paths (`language.md` §1.2): `/` separators, leading `..` segments
+//! Project-relative display paths: `/` separators, leading `..` segments
 //! for files outside the project root, never an absolute path.
 
 use std::path::{Component, Path, PathBuf};

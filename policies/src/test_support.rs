@@ -4,7 +4,7 @@ use crate::compile::{compile_source, CompileOutput};
 use crate::diagnostic::Diagnostic;
 use crate::model::Model;
 
-/// The example prelude P of `language.md` §2.0.
+/// An example prelude: the declarations most tests build on.
 pub const PRELUDE: &str = r#"node app      : server   { trust: trusted }
 node db       : postgres { trust: trusted  auth: mtls }
 node partner  : rest_api { trust: untrusted }

@@ -1,4 +1,4 @@
-//! The closed vocabularies of `language.md` §2.23, and the "did you mean" suggestion of §4.1
+//! The closed vocabularies of the language (trust levels, roles, DI lifetimes, HTTP methods, …), and the "did you mean" suggestion of diagnostics
 //! (smallest edit distance, at most 2, ties broken lexicographically).
 
 /// Node types (78).

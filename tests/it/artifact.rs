@@ -1,9 +1,9 @@
 //! The compiled artifact: compile → load → identical model, checks from the artifact, refusal of other versions.
 
-use engine::check::{run_check, CheckOptions};
-use engine::config::load_spec;
-use engine::scope::ScopeRequest;
-use engine::solve::{Limits, SliceStatus, Solver, Z3Solver};
+use engine::load_spec;
+use engine::ScopeRequest;
+use engine::{run_check, CheckOptions};
+use engine::{Limits, SliceStatus, Solver, Z3Solver};
 use policies::model::{Model, RuleKind};
 use policies::smt::permanent_constraint;
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use engine::scope::ScopeRequest;
+use engine::ScopeRequest;
 use serde_json::Value;
 
 use crate::{check, run_cli};
@@ -367,9 +367,9 @@ fn one_library_on_two_entities_stops_the_check() {
         "node a : postgres { clients: \"sequelize\" }\nnode b : mysql { clients: \"sequelize\" }\n",
         &[],
     );
-    let mut options = engine::check::CheckOptions::new(dir.path());
+    let mut options = engine::CheckOptions::new(dir.path());
     options.scope = ScopeRequest::All;
-    let Err(error) = engine::check::run_check(&options, &engine::solve::Z3Solver) else {
+    let Err(error) = engine::run_check(&options, &engine::Z3Solver) else {
         panic!("the spec does not compile");
     };
     let text = format!("{error:?}");
@@ -408,18 +408,16 @@ invariant I { deny flow Ui -> db }
         root.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}");
-    let model = engine::config::load_spec(root, Some(&artifact))
-        .unwrap()
-        .model;
+    let model = engine::load_spec(root, Some(&artifact)).unwrap().model;
     assert_eq!(model.node("db").unwrap().clients, ["sequelize"]);
     assert_eq!(
         model.node("alerts").unwrap().urls,
         ["https://alertmanager:9093/**", "ALERTMANAGER_URL"]
     );
-    let mut options = engine::check::CheckOptions::new(root);
+    let mut options = engine::CheckOptions::new(root);
     options.scope = ScopeRequest::All;
     options.spec = Some(artifact);
-    let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
+    let run = engine::run_check(&options, &engine::Z3Solver).unwrap();
     assert_eq!(run.verdict.violations.len(), 1);
 
     std::fs::write(

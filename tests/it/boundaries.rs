@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use engine::check::{run_check, CheckOptions};
-use engine::scope::ScopeRequest;
-use engine::solve::Z3Solver;
+use engine::ScopeRequest;
+use engine::Z3Solver;
+use engine::{run_check, CheckOptions};
 use git2::Repository;
 
 use crate::{check, check_example, commit_all, replay_with_z3, run_cli};

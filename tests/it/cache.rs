@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::cache::ExtractionCache;
-use engine::check::{run_check_handing_back, CheckOptions};
-use engine::scope::ScopeRequest;
-use engine::solve::Z3Solver;
+use engine::ExtractionCache;
+use engine::ScopeRequest;
+use engine::Z3Solver;
+use engine::{run_check_handing_back, CheckOptions};
 
 /// The verdict and the facts of a run, as JSON text (timings and `files_cached` taken out),
 /// and how many files came from the cache.

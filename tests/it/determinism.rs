@@ -1,6 +1,6 @@
 //! Same input, same bytes: 1 vs 2 threads and two checkout locations.
 
-use engine::scope::ScopeRequest;
+use engine::ScopeRequest;
 
 use crate::check;
 

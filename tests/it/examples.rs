@@ -1,8 +1,8 @@
 //! The example projects: the findings each README promises, proofs replayed in a stock z3, snapshots.
 
-use engine::check::{run_check, CheckOptions};
-use engine::scope::ScopeRequest;
-use engine::solve::Z3Solver;
+use engine::ScopeRequest;
+use engine::Z3Solver;
+use engine::{run_check, CheckOptions};
 
 use crate::{check_example, replay_with_z3};
 

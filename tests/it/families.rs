@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use engine::check::{run_check, CheckOptions};
-use engine::report::CheckRun;
-use engine::scope::ScopeRequest;
-use engine::solve::Z3Solver;
+use engine::CheckRun;
+use engine::ScopeRequest;
+use engine::Z3Solver;
+use engine::{run_check, CheckOptions};
 use git2::Repository;
 
 use crate::{check, check_example, replay_with_z3};
@@ -540,7 +540,7 @@ fn contract_routes_take_mount_prefixes_from_other_files_also_from_the_cache() {
     let contract_findings = |cache: Option<&Path>| {
         let mut options = CheckOptions::new(root);
         options.scope = ScopeRequest::All;
-        options.cache = cache.map(engine::cache::ExtractionCache::at);
+        options.cache = cache.map(engine::ExtractionCache::at);
         let run = run_check(&options, &Z3Solver).expect("check runs");
         let verdict = serde_json::to_value(&run.verdict).expect("verdict serializes");
         let mut found: Vec<(String, String)> = verdict["contract_violations"]
@@ -612,7 +612,7 @@ fn a_raw_node_server_implements_an_endpoint_it_serves_by_a_path_prefix() {
             .chain([project.path().to_str().unwrap().to_owned()])
             .collect();
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-        let status = engine::cli::run(argv, &mut stdout, &mut stderr);
+        let status = engine::run(argv, &mut stdout, &mut stderr);
         let verdict: serde_json::Value = serde_json::from_slice(&stdout).unwrap();
         crate::assert_valid_verdict(&verdict);
         let mut entries: Vec<String> = verdict["contract_violations"]
@@ -678,7 +678,7 @@ fn consumed_contracts_see_requests_through_client_instances_and_wrappers_of_othe
     let warnings = |cache: Option<&Path>| {
         let mut options = CheckOptions::new(root);
         options.scope = ScopeRequest::All;
-        options.cache = cache.map(engine::cache::ExtractionCache::at);
+        options.cache = cache.map(engine::ExtractionCache::at);
         let run = run_check(&options, &Z3Solver).expect("check runs");
         let verdict = serde_json::to_value(&run.verdict).expect("verdict serializes");
         let mut found: Vec<(String, String, String)> = verdict["contract_warnings"]

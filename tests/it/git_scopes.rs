@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use engine::scope::ScopeRequest;
+use engine::ScopeRequest;
 use git2::{IndexAddOption, Repository, Signature};
 
 use crate::check;
@@ -251,10 +251,10 @@ fn new_only_keeps_existing_findings_but_not_blocking() {
     write(dir.path(), "web/page.ts", "import { Pool } from \"pg\";\n// a comment moves the code down\nexport const pool = new Pool();\n");
     commit(&repository, "touch the file");
 
-    let mut options = engine::check::CheckOptions::new(dir.path());
+    let mut options = engine::CheckOptions::new(dir.path());
     options.scope = ScopeRequest::Diff("main-base".into());
     options.new_only = true;
-    let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
+    let run = engine::run_check(&options, &engine::Z3Solver).unwrap();
     assert_eq!(run.verdict.violations.len(), 1);
     let violation = &run.verdict.violations[0];
     assert_eq!(
@@ -278,9 +278,9 @@ fn unrelated_histories_and_shallow_clones_are_coded_errors() {
     repository
         .reference("refs/heads/orphan", orphan, true, "orphan")
         .unwrap();
-    let mut options = engine::check::CheckOptions::new(dir.path());
+    let mut options = engine::CheckOptions::new(dir.path());
     options.scope = ScopeRequest::Diff("orphan".into());
-    let error = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap_err();
+    let error = engine::run_check(&options, &engine::Z3Solver).unwrap_err();
     assert_eq!(error.code(), "no-merge-base");
 
     // A depth-1 clone of a two-commit history cannot see the merge base with the first commit's branch.
@@ -299,9 +299,9 @@ fn unrelated_histories_and_shallow_clones_are_coded_errors() {
         .status()
         .unwrap();
     assert!(status.success());
-    let mut options = engine::check::CheckOptions::new(&clone_path);
+    let mut options = engine::CheckOptions::new(&clone_path);
     options.scope = ScopeRequest::Diff("origin/main-base".into());
-    let error = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap_err();
+    let error = engine::run_check(&options, &engine::Z3Solver).unwrap_err();
     assert_eq!(error.code(), "missing-merge-base");
     assert!(error.to_string().contains("fetch-depth: 0"));
 }
@@ -624,10 +624,10 @@ fn sarif_gives_every_entry_under_diff_its_baseline_state() {
         "export const orders = () => [];\nexport const refunds = () => [];\n",
     );
     commit(&repository, "the api changes, its docs do not");
-    let mut options = engine::check::CheckOptions::new(dir.path());
+    let mut options = engine::CheckOptions::new(dir.path());
     options.scope = ScopeRequest::Diff("base".into());
-    let run = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap();
-    let sarif = engine::render::sarif::document(&run.verdict, &options.check_flags());
+    let run = engine::run_check(&options, &engine::Z3Solver).unwrap();
+    let sarif = engine::sarif_document(&run.verdict, &options.check_flags());
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     let change: Vec<&serde_json::Value> = results
         .iter()
@@ -666,11 +666,11 @@ fn base_with_a_reach_violation() -> (tempfile::TempDir, Repository) {
     (dir, repository)
 }
 
-fn diff_new_only(dir: &Path) -> engine::report::CheckRun {
-    let mut options = engine::check::CheckOptions::new(dir);
+fn diff_new_only(dir: &Path) -> engine::CheckRun {
+    let mut options = engine::CheckOptions::new(dir);
     options.scope = ScopeRequest::Diff("main-base".into());
     options.new_only = true;
-    engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap()
+    engine::run_check(&options, &engine::Z3Solver).unwrap()
 }
 
 #[test]

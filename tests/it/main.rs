@@ -24,9 +24,9 @@ mod tidy;
 
 use std::path::Path;
 
-use engine::check::{run_check, CheckOptions};
-use engine::scope::ScopeRequest;
-use engine::solve::Z3Solver;
+use engine::ScopeRequest;
+use engine::Z3Solver;
+use engine::{run_check, CheckOptions};
 
 /// Runs `check` in-process and returns the verdict as JSON.
 pub fn check(project: &Path, scope: ScopeRequest, threads: usize) -> serde_json::Value {
@@ -44,14 +44,12 @@ pub fn run_cli(arguments: &[&str]) -> (i32, String) {
     let mut argv = vec!["lintel".to_owned()];
     argv.extend(arguments.iter().map(|argument| (*argument).to_owned()));
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let status = engine::cli::run(argv, &mut stdout, &mut stderr);
+    let status = engine::run(argv, &mut stdout, &mut stderr);
     (status.code(), String::from_utf8(stdout).unwrap())
 }
 
 /// The one reach finding of a run, asserted `new` and blocking (a pull request's new chain).
-pub fn the_new_reach_finding(
-    run: &engine::report::CheckRun,
-) -> &engine::verdict::ArchitectureViolation {
+pub fn the_new_reach_finding(run: &engine::CheckRun) -> &engine::verdict::ArchitectureViolation {
     let reach: Vec<_> = run
         .verdict
         .violations
@@ -67,7 +65,7 @@ pub fn the_new_reach_finding(
 
 /// Validates a verdict against the published schema (`lintel schema verdict`).
 pub fn assert_valid_verdict(verdict: &serde_json::Value) {
-    let schema = engine::schema::verdict_schema();
+    let schema = engine::verdict_schema();
     let validator = jsonschema::validator_for(&schema).expect("the verdict schema compiles");
     let errors: Vec<String> = validator
         .iter_errors(verdict)

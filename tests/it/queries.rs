@@ -1,6 +1,6 @@
 //! Reviewed `.agq.yml` queries end to end: query facts feed the rules, load errors stop the check.
 
-use engine::scope::ScopeRequest;
+use engine::ScopeRequest;
 
 use crate::check;
 
@@ -159,9 +159,9 @@ fn a_broken_query_file_stops_the_check_with_every_located_diagnostic() {
         ".lintel/queries/broken.agq.yml",
         "id: Broken\nowner: me\nversion: 0\nconfidence: sure\nmatch: {}\nemit:\n  kind: teleport\n",
     );
-    let mut options = engine::check::CheckOptions::new(dir.path());
+    let mut options = engine::CheckOptions::new(dir.path());
     options.scope = ScopeRequest::All;
-    let error = engine::check::run_check(&options, &engine::solve::Z3Solver).unwrap_err();
+    let error = engine::run_check(&options, &engine::Z3Solver).unwrap_err();
     let diagnostics = error.diagnostics();
     let codes: Vec<(&str, &str, u32)> = diagnostics
         .iter()
@@ -253,7 +253,7 @@ fn a_finding_at_several_places_is_reported_at_the_first_and_lists_the_others() {
         std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
         std::fs::write(root.join(path), text).unwrap();
     }
-    let verdict = crate::check(root, engine::scope::ScopeRequest::All, 2);
+    let verdict = crate::check(root, engine::ScopeRequest::All, 2);
     let violations = verdict["violations"].as_array().unwrap();
     assert_eq!(violations.len(), 1, "{violations:?}");
     assert_eq!(violations[0]["detected"]["line"], 9);

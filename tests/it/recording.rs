@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use engine::check::{run_check, CheckOptions};
-use engine::report::hashed_id;
-use engine::scope::ScopeRequest;
-use engine::solve::{Limits, RecordingSolver, SliceStatus, Solver, Z3Solver};
+use engine::hashed_id;
+use engine::ScopeRequest;
+use engine::{run_check, CheckOptions};
+use engine::{Limits, RecordingSolver, SliceStatus, Solver, Z3Solver};
 
 #[test]
 fn the_verdict_reports_each_slice_the_solver_was_asked_with_the_answer_it_gave() {

@@ -1,6 +1,6 @@
 //! Odd files never stop a check: they become located warnings, and walks never leave the project.
 
-use engine::scope::ScopeRequest;
+use engine::ScopeRequest;
 
 use crate::check;
 

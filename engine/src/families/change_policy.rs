@@ -1,4 +1,4 @@
-//! change_policy: RequireTouched(R, T) over the scope's changed files (`language.md` §3.7).
+//! change_policy: RequireTouched(R, T) over the scope's changed files (see `change_policy` in policies/LANGUAGE.md).
 //!
 //! `touched(C)` holds when some changed file is owned by C; a deleted or renamed file counts
 //! under its old and new path (the scope lists both). Only the git scopes (staged, `--diff`)
@@ -16,7 +16,6 @@ use super::{
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "change_policy",
     kinds: &[RuleKind::RequireTouched],
     evaluate,
 };

@@ -1,5 +1,5 @@
 //! data_policy: DenyClassification and DenyJurisdiction, decided on data reach over the flow
-//! graph (`language.md` §3.7): labelled data must not reach an entity of a trust level, or a
+//! graph (see `data_policy` in policies/LANGUAGE.md): labelled data must not reach an entity of a trust level, or a
 //! named entity. One finding per (data, handler, target), with the witness path.
 
 use std::collections::BTreeSet;
@@ -13,7 +13,6 @@ use super::{builder_for, handlers, rule_name, Context, Detail, Evaluation, Famil
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "data_policy",
     kinds: &[RuleKind::DenyClassification, RuleKind::DenyJurisdiction],
     evaluate,
 };

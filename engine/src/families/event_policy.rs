@@ -1,5 +1,5 @@
-//! event_policy: RequirePrecededBy(E, P, S) on query-emitted event facts (`language.md`
-//! §3.7): every occurrence of E in scope S needs an occurrence of P in S before it, by source
+//! event_policy: RequirePrecededBy(E, P, S) on query-emitted event facts (see
+//! `event_policy` in policies/LANGUAGE.md): every occurrence of E in scope S needs an occurrence of P in S before it, by source
 //! position where the two can be ordered, else anywhere.
 
 use policies::facts::{DomainFact, DomainFactBody};
@@ -13,7 +13,6 @@ use super::{
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "event_policy",
     kinds: &[RuleKind::RequirePrecededBy],
     evaluate,
 };
@@ -25,7 +24,7 @@ fn event_of(fact: &DomainFact) -> Option<(&str, Option<&str>)> {
     }
 }
 
-/// True when the fact is in scope S (§3.7): its scope is S, or it has none, S is a component
+/// True when the fact is in scope S (see `event_policy` in policies/LANGUAGE.md): its scope is S, or it has none, S is a component
 /// and S owns the fact's file.
 fn in_event_scope(context: &Context<'_>, fact: &DomainFact, scope: &str, kind: TargetKind) -> bool {
     match event_of(fact) {

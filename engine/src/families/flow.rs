@@ -1,5 +1,5 @@
 //! The flow invariants: DenyFlow, DenyReach, RequireFlowVia, DenyDataFlow and RequireDataFlowVia,
-//! decided on the flow graph (`language.md` §3.7) with witness paths.
+//! decided on the flow graph (see `invariant` in policies/LANGUAGE.md) with witness paths.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -7,7 +7,7 @@ use policies::facts::Confidence;
 use policies::model::{Rule, RuleBody, RuleKind};
 use policies::smt::ChainRelation;
 
-use crate::chains::Chain;
+use crate::graph::file_graph::Chain;
 
 use super::{
     builder_for, fact_name, handlers, rule_name, Candidate, Citation, Context, Detail, Evaluation,
@@ -16,7 +16,6 @@ use super::{
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "flow",
     kinds: &[
         RuleKind::DenyFlow,
         RuleKind::DenyReach,
@@ -129,7 +128,7 @@ fn suggested_fix(violation_type: &str, detail: &Detail, site: &Site) -> String {
     }
 }
 
-/// Builds a candidate for a finding of a chain family, located at the chain's site (§3.6).
+/// Builds a candidate for a finding of a chain family, located at the chain's site (see Chains under `invariant` in policies/LANGUAGE.md).
 #[expect(
     clippy::too_many_arguments,
     reason = "one constructor for every chain-shaped finding"

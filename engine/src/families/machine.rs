@@ -1,5 +1,5 @@
 //! machine: AllowTransition and DenyTransition on query-emitted transition facts
-//! (`language.md` §3.7). Deny rules win; a closed machine's allow rules form an allow-list
+//! (see `machine` in policies/LANGUAGE.md). Deny rules win; a closed machine's allow rules form an allow-list
 //! cited by its declaration; an unguarded write is judged against `*` sources only, and a
 //! write that keeps the state never violates.
 
@@ -15,7 +15,6 @@ use crate::verdict::Warning;
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "machine",
     kinds: &[RuleKind::AllowTransition, RuleKind::DenyTransition],
     evaluate,
 };
@@ -141,63 +140,8 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                 continue;
             };
             let shown_from = from.clone().unwrap_or_else(|| "*".to_owned());
-            let (citation, covered, mut builder, reason) = match verdict {
-                Verdict::Denied(deny) => {
-                    let mut builder = SliceBuilder::new(&format!(
-                        "{}: {}",
-                        deny.rule.declaration, deny.rule.text
-                    ));
-                    builder.deny_transition(
-                        rule_name(deny.rule),
-                        deny.from.as_deref(),
-                        deny.to.as_deref(),
-                    );
-                    (
-                        Citation::rule(deny.rule),
-                        vec![deny.index],
-                        builder,
-                        format!("`{}` denies it", deny.rule.text),
-                    )
-                }
-                Verdict::NotAllowed => {
-                    let what = format!("{shown_from} -> {to}");
-                    let citation = Citation::allow_list(
-                        RuleKind::AllowTransition,
-                        "machine",
-                        &machine.name,
-                        &machine.location,
-                        &what,
-                    );
-                    let allows: Vec<&TransitionRule<'_>> = rules
-                        .iter()
-                        .filter(|rule| rule.rule.kind == RuleKind::AllowTransition)
-                        .collect();
-                    let mut builder =
-                        SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
-                    builder.transition_allow_list(
-                        format!(
-                            "allow-list machine {}: {}",
-                            machine.name,
-                            allows
-                                .iter()
-                                .map(|rule| rule.rule.text.as_str())
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        ),
-                        &allows
-                            .iter()
-                            .map(|rule| (rule.from.clone(), rule.to.clone()))
-                            .collect::<Vec<_>>(),
-                    );
-                    let covered = allows.iter().map(|rule| rule.index).collect();
-                    (
-                        citation,
-                        covered,
-                        builder,
-                        format!("machine `{}` allows no such transition", machine.name),
-                    )
-                }
-            };
+            let (citation, covered, mut builder, reason) =
+                cited(machine, &rules, verdict, &shown_from, to);
             builder.state_members(&machine.enum_name, &members);
             builder.write_fact(
                 fact_name(super::FactRef::Domain(fact)),
@@ -214,7 +158,7 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                             && judge(&rules, machine.is_closed, Some(source), to).is_some()
                     })
                     .cloned()
-                    // Bytewise, like every string array but the sequences (verdict-v2).
+                    // Bytewise, like every string array but the sequences (docs/VERDICT.md).
                     .collect::<std::collections::BTreeSet<_>>()
                     .into_iter()
                     .collect::<Vec<_>>()
@@ -261,6 +205,72 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                 fanout: None,
                 cause: SliceCause::StateWrites(data.clone()),
             });
+        }
+    }
+}
+
+/// What a transition's finding cites: the deny rule, or the machine's allow-list; the rules it
+/// covers, the slice builder with the rule's assertion, and the reason in words.
+fn cited(
+    machine: &Machine,
+    rules: &[TransitionRule<'_>],
+    verdict: Verdict<'_>,
+    shown_from: &str,
+    to: &str,
+) -> (Citation, Vec<usize>, SliceBuilder, String) {
+    match verdict {
+        Verdict::Denied(deny) => {
+            let mut builder =
+                SliceBuilder::new(&format!("{}: {}", deny.rule.declaration, deny.rule.text));
+            builder.deny_transition(
+                rule_name(deny.rule),
+                deny.from.as_deref(),
+                deny.to.as_deref(),
+            );
+            (
+                Citation::rule(deny.rule),
+                vec![deny.index],
+                builder,
+                format!("`{}` denies it", deny.rule.text),
+            )
+        }
+        Verdict::NotAllowed => {
+            let what = format!("{shown_from} -> {to}");
+            let citation = Citation::allow_list(
+                RuleKind::AllowTransition,
+                "machine",
+                &machine.name,
+                &machine.location,
+                &what,
+            );
+            let allows: Vec<&TransitionRule<'_>> = rules
+                .iter()
+                .filter(|rule| rule.rule.kind == RuleKind::AllowTransition)
+                .collect();
+            let mut builder =
+                SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
+            builder.transition_allow_list(
+                format!(
+                    "allow-list machine {}: {}",
+                    machine.name,
+                    allows
+                        .iter()
+                        .map(|rule| rule.rule.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+                &allows
+                    .iter()
+                    .map(|rule| (rule.from.clone(), rule.to.clone()))
+                    .collect::<Vec<_>>(),
+            );
+            let covered = allows.iter().map(|rule| rule.index).collect();
+            (
+                citation,
+                covered,
+                builder,
+                format!("machine `{}` allows no such transition", machine.name),
+            )
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Rule evaluation by policy family: for every concrete rule, the candidate instances of
-//! `language.md` §3.7, each with the rule slice that must prove it (§3.8).
+//! its rule (see the rule's section of policies/LANGUAGE.md), each with the rule slice that must
+//! prove it (`policies::smt`).
 //!
 //! Each family lives in its own module and adds [`Candidate`]s to an [`Evaluation`]; the
 //! registry is [`FAMILIES`]. A family only proposes candidates: a candidate becomes a finding
@@ -8,18 +9,22 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use policies::facts::{Confidence, DomainFact, Evidence, Fact, QueryProvenance};
+use policies::facts::Confidence;
 use policies::model::{Declaration, Model, Rule, RuleKind, SourceLocation};
 use policies::smt::{ChainHop, ChainRelation, ChainVertex, Slice, SliceBuilder};
 
-use crate::chains::{Chain, ChainQuery, EdgeMark, FileEdge, FileGraph, NewEdge, Vertex};
-use crate::graph::FlowGraph;
-use crate::paths::ComponentMap;
+use crate::graph::component_graph::FlowGraph;
+use crate::graph::file_graph::{Chain, ChainQuery, EdgeMark, FileEdge, FileGraph, NewEdge, Vertex};
+use crate::input::paths::ComponentMap;
 use crate::verdict::Warning;
+
+pub mod evaluate;
+pub use crate::graph::fact_table::{FactRef, FactTable, InScope};
+pub mod vacuous;
 
 pub mod boundary;
 pub mod change_policy;
-pub mod contracts;
+pub mod contract;
 pub mod data_policy;
 pub mod di_policy;
 pub mod event_policy;
@@ -36,15 +41,13 @@ pub(crate) mod test_support;
 
 /// One policy family: the rule kinds it decides and its evaluator.
 pub struct Family {
-    /// The family's name, as in `language.md` §6.
-    pub name: &'static str,
     /// The rule kinds it evaluates.
     pub kinds: &'static [RuleKind],
     /// Adds the family's candidates (and warnings) to the evaluation.
     pub evaluate: fn(&Context<'_>, &mut Evaluation),
 }
 
-/// Every family, in `language.md` §6 order. Every rule kind but the compile-time
+/// Every family, in the order of `policies::model::RuleKind::ALL`. Every rule kind but the compile-time
 /// RequireContractImplementedBy belongs to exactly one of them.
 pub const FAMILIES: &[Family] = &[
     flow::FAMILY,
@@ -59,143 +62,8 @@ pub const FAMILIES: &[Family] = &[
     data_policy::FAMILY,
     trust_policy::FAMILY,
     change_policy::FAMILY,
-    contracts::FAMILY,
+    contract::FAMILY,
 ];
-
-/// Decides which evidence files are in the check scope (`language.md` §3.1).
-pub trait InScope {
-    /// True when `file` is in scope.
-    fn contains_file(&self, file: &str) -> bool;
-
-    /// True when every file is in scope (`--all`, or a change that puts everything in scope).
-    fn is_everything(&self) -> bool {
-        false
-    }
-}
-
-/// Graph facts followed by query-emitted domain facts: one index space for evidence.
-#[derive(Clone, Copy)]
-pub struct FactTable<'a> {
-    /// Graph facts, sorted by id.
-    pub graph: &'a [Box<Fact>],
-    /// Domain facts emitted by reviewed queries.
-    pub domain: &'a [DomainFact],
-}
-
-/// One fact of a [`FactTable`].
-#[derive(Clone, Copy)]
-pub enum FactRef<'a> {
-    /// An extracted graph fact.
-    Graph(&'a Fact),
-    /// A query-emitted domain fact.
-    Domain(&'a DomainFact),
-}
-
-impl<'a> FactTable<'a> {
-    /// The fact at `index` (graph facts first, then domain facts).
-    pub fn get(&self, index: usize) -> Option<FactRef<'a>> {
-        match index.checked_sub(self.graph.len()) {
-            None => self.graph.get(index).map(|fact| FactRef::Graph(fact)),
-            Some(domain) => self.domain.get(domain).map(FactRef::Domain),
-        }
-    }
-
-    /// The table index of domain fact `index`.
-    pub fn domain_index(&self, index: usize) -> usize {
-        self.graph.len() + index
-    }
-
-    /// Domain facts with their table indices.
-    pub fn domain_facts(&self) -> impl Iterator<Item = (usize, &'a DomainFact)> + '_ {
-        let offset = self.graph.len();
-        self.domain
-            .iter()
-            .enumerate()
-            .map(move |(index, fact)| (offset + index, fact))
-    }
-
-    /// Graph facts of `kind` with their indices.
-    pub fn of_kind(
-        &self,
-        kind: policies::facts::FactKind,
-    ) -> impl Iterator<Item = (usize, &'a Fact)> + '_ {
-        self.graph
-            .iter()
-            .enumerate()
-            .filter(move |(_, fact)| fact.kind == kind)
-            .map(|(index, fact)| (index, &**fact))
-    }
-}
-
-impl<'a> FactRef<'a> {
-    /// The fact id.
-    pub fn id(&self) -> &'a str {
-        match self {
-            Self::Graph(fact) => &fact.id,
-            Self::Domain(fact) => &fact.id,
-        }
-    }
-
-    /// Its confidence.
-    pub fn confidence(&self) -> Confidence {
-        match self {
-            Self::Graph(fact) => fact.confidence,
-            Self::Domain(fact) => fact.confidence,
-        }
-    }
-
-    /// Its evidence.
-    pub fn evidence(&self) -> &'a Evidence {
-        match self {
-            Self::Graph(fact) => &fact.evidence,
-            Self::Domain(fact) => &fact.evidence,
-        }
-    }
-
-    /// The key for violation ids (`verdict-v2.md` §Ids).
-    pub fn evidence_key(&self) -> String {
-        match self {
-            Self::Graph(fact) => fact.evidence_key(),
-            // Already `query id:graph fact key` (`DomainFact::evidence_key`).
-            Self::Domain(fact) => fact.evidence_key.clone(),
-        }
-    }
-
-    /// The wire kind: the graph fact's kind, or the emitted kind of a domain fact.
-    pub fn kind(&self) -> &'static str {
-        use policies::facts::DomainFactBody as Body;
-        match self {
-            Self::Graph(fact) => fact.kind.as_str(),
-            Self::Domain(fact) => match fact.body {
-                Body::Transition { .. } => "transition",
-                Body::Flow { .. } => "flow",
-                Body::Operation { .. } => "operation",
-                Body::Auth { .. } => "auth",
-                Body::Encryption { .. } => "encryption",
-                Body::Dependency { .. } => "dependency",
-                Body::Value { .. } => "value",
-                Body::OperationEvent { .. } => "operation_event",
-                Body::Event { .. } => "event",
-            },
-        }
-    }
-
-    /// The query that emitted a domain fact.
-    pub fn query(&self) -> Option<&'a QueryProvenance> {
-        match self {
-            Self::Graph(_) => None,
-            Self::Domain(fact) => Some(&fact.query),
-        }
-    }
-
-    /// The graph fact id behind the fact.
-    pub fn graph_fact_id(&self) -> &'a str {
-        match self {
-            Self::Graph(fact) => &fact.id,
-            Self::Domain(fact) => &fact.query.graph_fact_id,
-        }
-    }
-}
 
 /// Where a finding is: its evidence construct.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -208,7 +76,7 @@ pub struct Site {
     pub column: Option<u32>,
     /// One sentence naming the construct.
     pub message: String,
-    /// The id key of the construct (`verdict-v2.md` §Ids).
+    /// The id key of the construct (see Ids in docs/VERDICT.md).
     pub evidence_key: String,
     /// The fact behind it (a [`FactTable`] index), if any.
     pub fact: Option<usize>,
@@ -242,7 +110,7 @@ impl Site {
     }
 }
 
-/// What a finding cites: the rule it violates, or the declaration of an allow-list (§3.7).
+/// What a finding cites: the rule it violates, or the declaration of an allow-list (see the rule's section of policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Citation {
     /// `rule.kind`.
@@ -283,7 +151,7 @@ impl Citation {
     }
 }
 
-/// The `detected` fields of an architecture finding (`verdict-v2.md`).
+/// The `detected` fields of an architecture finding (docs/VERDICT.md).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Detail {
     /// Source entity (or service, state owner…).
@@ -301,7 +169,7 @@ pub struct Detail {
     /// The witness chain's files, ending with its target entity when that is a node or resource.
     pub files: Option<Vec<String>>,
     /// Under `--diff`: the witness chain uses an edge the base does not have, so the finding is
-    /// `new` even when its pair was violated on the base (verdict-v2.md §status). Not output.
+    /// `new` even when its pair was violated on the base (see Status and blocking in docs/VERDICT.md). Not output.
     pub opens_path: bool,
     /// Operation.
     pub operation: Option<String>,
@@ -413,7 +281,7 @@ pub enum Shape {
     Change(ChangeShape),
 }
 
-/// What `suggested_refactor` blames when the slice is heavy (`verdict-v2.md` §SolverDiagnostic).
+/// What `suggested_refactor` blames when the slice is heavy (see `solver_diagnostics` in docs/VERDICT.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SliceCause {
     /// A di_policy slice.
@@ -463,7 +331,7 @@ pub struct Candidate {
     pub cause: SliceCause,
 }
 
-/// A contract warning: no proof needed (`language.md` §3.8).
+/// A contract warning: no proof needed.
 #[derive(Debug, Clone)]
 pub struct Unproved {
     /// `consumes_undeclared` or `consumes_method_mismatch`.
@@ -489,7 +357,7 @@ pub struct Evaluation {
     pub unevaluated: Vec<usize>,
 }
 
-/// The changed files of the scope, for change policies (`language.md` §3.7 RequireTouched).
+/// The changed files of the scope, for change policies (see `change_policy` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, Default)]
 pub struct ChangeSet {
     /// The scope's changed files (both paths of a rename, deleted files included); empty under
@@ -499,8 +367,8 @@ pub struct ChangeSet {
 
 impl ChangeSet {
     /// The change a scope carries: the changed files of a git scope (staged, `--diff`), nothing
-    /// for `--all` and `--file`, which name files to check, not a change (`cli.md`).
-    pub fn of_scope(scope: &crate::scope::Scope) -> Self {
+    /// for `--all` and `--file`, which name files to check, not a change (docs/CLI.md).
+    pub fn of_scope(scope: &crate::input::scope::Scope) -> Self {
         let carries_change = matches!(scope.mode, "staged" | "git_ref");
         Self {
             files: if carries_change {
@@ -520,10 +388,10 @@ pub struct Context<'a> {
     pub facts: FactTable<'a>,
     /// The flow graph.
     pub graph: &'a FlowGraph,
-    /// The file graph of chains (§3.6).
+    /// The file graph of chains (see Chains under `invariant` in policies/LANGUAGE.md).
     pub chains: &'a FileGraph,
     /// Under `--diff`: true for an edge of the file graph (source file, target file or entity)
-    /// that the base does not have (verdict-v2.md §status).
+    /// that the base does not have (see Status and blocking in docs/VERDICT.md).
     pub new_edge: Option<NewEdge<'a>>,
     /// The check scope.
     pub scope: &'a dyn InScope,
@@ -596,7 +464,7 @@ impl Context<'_> {
             .filter(move |(_, rule)| kinds.contains(&rule.kind))
     }
 
-    /// The trust word of an entity (§3.4): its own, or its node's for a component.
+    /// The trust word of an entity (see `node` and `resource` in policies/LANGUAGE.md): its own, or its node's for a component.
     pub fn trust(&self, entity: &str) -> Option<&'static str> {
         let infra = |name: &str| self.model.node(name).or_else(|| self.model.resource(name));
         match self.model.component(entity) {
@@ -605,7 +473,7 @@ impl Context<'_> {
         }
     }
 
-    /// `has_auth` of an entity (§3.4).
+    /// `has_auth` of an entity (see `node` and `resource` in policies/LANGUAGE.md).
     pub fn has_auth(&self, entity: &str) -> bool {
         let infra = |name: &str| self.model.node(name).or_else(|| self.model.resource(name));
         match self.model.component(entity) {
@@ -662,7 +530,7 @@ impl Context<'_> {
         chain.iter().any(|index| self.in_scope(*index))
     }
 
-    /// The witness chain of `reaches(from, to)` (§3.6) whose interior avoids the components and
+    /// The witness chain of `reaches(from, to)` (see Chains under `invariant` in policies/LANGUAGE.md) whose interior avoids the components and
     /// entities in `blocked` and enters only what `may_enter` accepts (by owner or entity name;
     /// `None` for an unowned file): on definite edges first, then on definite and probable ones.
     /// Under a narrowed scope the chain must have an edge whose fact is in scope, and its site is
@@ -682,8 +550,8 @@ impl Context<'_> {
         };
         let opens: EdgeMark<'_> = &opens;
         for minimum in [Confidence::Definite, Confidence::Probable] {
-            // Under `--diff`, a chain through an edge the base lacks first (verdict-v2.md
-            // §status): a pull request that opens another forbidden path is new work.
+            // Under `--diff`, a chain through an edge the base lacks first (see Status and
+            // blocking in docs/VERDICT.md): a pull request that opens another forbidden path is new work.
             let mut markings: Vec<(Option<EdgeMark<'_>>, bool)> = Vec::new();
             if self.new_edge.is_some() {
                 markings.push((Some(opens), true));
@@ -712,7 +580,7 @@ impl Context<'_> {
         self.chain_witness(from, to, blocked, &|_| true)
     }
 
-    /// `detected.path` and `detected.files` of a chain (§3.6).
+    /// `detected.path` and `detected.files` of a chain (see Chains under `invariant` in policies/LANGUAGE.md).
     pub fn chain_paths(&self, chain: &Chain) -> (Vec<String>, Vec<String>) {
         (
             self.chains.entity_path(&chain.vertices),
@@ -757,7 +625,7 @@ impl Context<'_> {
     }
 }
 
-/// Handlers of a data type (§3.4), in declaration order.
+/// Handlers of a data type (see `node` and `resource` in policies/LANGUAGE.md), in declaration order.
 pub fn handlers<'a>(model: &'a Model, data: &'a str) -> impl Iterator<Item = &'a str> + 'a {
     model
         .components

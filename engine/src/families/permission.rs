@@ -1,5 +1,5 @@
 //! permission: AllowPermission and DenyPermission, judged on `performs` and `checks_role`
-//! facts (`language.md` §3.7): governed facts, applicable checks, role matching, deny beats
+//! facts (see `permission` in policies/LANGUAGE.md): governed facts, applicable checks, role matching, deny beats
 //! allow, and allow-lists encoded closed-world.
 
 use std::collections::BTreeSet;
@@ -15,7 +15,6 @@ use policies::smt::SliceBuilder;
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "permission",
     kinds: &[RuleKind::AllowPermission, RuleKind::DenyPermission],
     evaluate,
 };
@@ -38,7 +37,7 @@ impl PermissionRule<'_> {
             .any(|covered| covered == "*" || covered == operation)
     }
 
-    /// A check's role r matches `E.V` when r is `V`, `E.V` or `E__V` (§3.7).
+    /// A check's role r matches `E.V` when r is `V`, `E.V` or `E__V` (see `permission` in policies/LANGUAGE.md).
     fn matches_check(&self, checked: &str) -> bool {
         match (&self.role_enum, &self.role_member) {
             (Some(role_enum), Some(member)) => {
@@ -77,7 +76,7 @@ fn rules_of<'a>(context: &'a Context<'_>, permission: &Permission) -> Vec<Permis
         .collect()
 }
 
-/// True when the check applies to the `performs` fact (§3.7 applicable checks).
+/// True when the check applies to the `performs` fact (see `permission` in policies/LANGUAGE.md).
 fn applies(check: &Fact, performs: &Fact) -> bool {
     if check.subject != performs.subject {
         return false;
@@ -144,128 +143,178 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
                     && rule.covers(operation)
                     && rule.role.as_ref().is_none_or(|role| granted.contains(role))
             });
-            if let Some(deny) = denied {
-                let mut builder = builder_for(deny.rule);
-                builder.deny_permission(
-                    rule_name(deny.rule),
-                    deny.operations,
-                    deny.role.as_deref(),
-                );
-                add_facts(
-                    &mut builder,
-                    performs,
-                    fact_index,
-                    operation,
-                    &granted,
-                    &applicable,
-                );
-                let role_text = deny.role.clone().unwrap_or_else(|| "*".to_owned());
-                let message = match &deny.role {
-                    Some(role) => format!(
-                        "`{operation}` on `{}` is granted to the denied role `{role}` ({})",
-                        permission.target, deny.rule.text
-                    ),
-                    None => format!(
-                        "`{operation}` on `{}` is denied to every role ({})",
-                        permission.target, deny.rule.text
-                    ),
-                };
-                push(
-                    context,
-                    evaluation,
-                    vec![deny.index],
-                    Citation::rule(deny.rule),
-                    permission,
-                    performs,
-                    fact_index,
-                    operation,
-                    Some(role_text),
-                    message,
-                    builder,
-                );
-                continue;
-            }
-            let allows: Vec<&PermissionRule<'_>> = rules
-                .iter()
-                .filter(|rule| {
-                    rule.rule.kind == RuleKind::AllowPermission && rule.covers(operation)
-                })
-                .collect();
-            if allows.is_empty() || allows.iter().any(|rule| rule.role.is_none()) {
-                continue;
-            }
-            let allowed_roles: Vec<String> =
-                allows.iter().filter_map(|rule| rule.role.clone()).collect();
-            if allowed_roles.iter().any(|role| granted.contains(role)) {
-                continue;
-            }
-            let what = format!(
-                "{operation} on {} without {}",
-                permission.target,
-                allowed_roles.join(" or ")
-            );
-            let citation = Citation::allow_list(
-                RuleKind::AllowPermission,
-                "permission",
-                &permission.name,
-                &permission.location,
-                &what,
-            );
-            let mut builder =
-                SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
-            builder.allow_permission(
-                format!(
-                    "allow-list {}: {operation} needs {}",
-                    permission.name,
-                    allowed_roles.join(" or ")
-                ),
-                &[operation.to_owned()],
-                &allowed_roles,
-            );
-            add_facts(
-                &mut builder,
-                performs,
-                fact_index,
-                operation,
-                &granted,
-                &applicable,
-            );
-            let checked: Vec<String> = applicable
-                .iter()
-                .filter_map(|check| check.property_str("role").map(str::to_owned))
-                .collect();
-            let message = if checked.is_empty() {
-                format!(
-                    "`{operation}` on `{}` has no role check, and `{}` allows it only for {}",
-                    permission.target,
-                    permission.name,
-                    allowed_roles.join(" or ")
-                )
-            } else {
-                format!(
-                    "`{operation}` on `{}` checks {} but `{}` allows it only for {}",
-                    permission.target,
-                    checked.join(", "),
-                    permission.name,
-                    allowed_roles.join(" or ")
-                )
-            };
-            let rules_covered = allows.iter().map(|rule| rule.index).collect();
-            push(
-                context,
-                evaluation,
-                rules_covered,
-                citation,
+            let governed = Governed {
                 permission,
                 performs,
                 fact_index,
                 operation,
-                checked.first().cloned(),
-                message,
-                builder,
-            );
+                granted,
+                applicable,
+            };
+            if let Some(deny) = denied {
+                deny_finding(context, evaluation, &governed, deny);
+                continue;
+            }
+            allow_list_finding(context, evaluation, &governed, &rules);
         }
     }
+}
+
+/// A `performs` fact a permission governs, with the roles its applicable checks grant.
+struct Governed<'a> {
+    permission: &'a Permission,
+    performs: &'a Fact,
+    fact_index: usize,
+    operation: &'a str,
+    granted: Vec<String>,
+    applicable: Vec<&'a Fact>,
+}
+
+/// A deny rule that covers the operation for a granted role (or every role): a finding.
+fn deny_finding(
+    context: &Context<'_>,
+    evaluation: &mut Evaluation,
+    governed: &Governed<'_>,
+    deny: &PermissionRule<'_>,
+) {
+    let Governed {
+        permission,
+        performs,
+        fact_index,
+        operation,
+        granted,
+        applicable,
+    } = governed;
+    let (permission, performs, fact_index, operation) =
+        (*permission, *performs, *fact_index, *operation);
+    let mut builder = builder_for(deny.rule);
+    builder.deny_permission(rule_name(deny.rule), deny.operations, deny.role.as_deref());
+    add_facts(
+        &mut builder,
+        performs,
+        fact_index,
+        operation,
+        granted,
+        applicable,
+    );
+    let role_text = deny.role.clone().unwrap_or_else(|| "*".to_owned());
+    let message = match &deny.role {
+        Some(role) => format!(
+            "`{operation}` on `{}` is granted to the denied role `{role}` ({})",
+            permission.target, deny.rule.text
+        ),
+        None => format!(
+            "`{operation}` on `{}` is denied to every role ({})",
+            permission.target, deny.rule.text
+        ),
+    };
+    push(
+        context,
+        evaluation,
+        vec![deny.index],
+        Citation::rule(deny.rule),
+        permission,
+        performs,
+        fact_index,
+        operation,
+        Some(role_text),
+        message,
+        builder,
+    );
+}
+
+/// The allow rules that cover the operation: a finding when none of their roles is granted.
+fn allow_list_finding(
+    context: &Context<'_>,
+    evaluation: &mut Evaluation,
+    governed: &Governed<'_>,
+    rules: &[PermissionRule<'_>],
+) {
+    let Governed {
+        permission,
+        performs,
+        fact_index,
+        operation,
+        granted,
+        applicable,
+    } = governed;
+    let (permission, performs, fact_index, operation) =
+        (*permission, *performs, *fact_index, *operation);
+    let allows: Vec<&PermissionRule<'_>> = rules
+        .iter()
+        .filter(|rule| rule.rule.kind == RuleKind::AllowPermission && rule.covers(operation))
+        .collect();
+    if allows.is_empty() || allows.iter().any(|rule| rule.role.is_none()) {
+        return;
+    }
+    let allowed_roles: Vec<String> = allows.iter().filter_map(|rule| rule.role.clone()).collect();
+    if allowed_roles.iter().any(|role| granted.contains(role)) {
+        return;
+    }
+    let what = format!(
+        "{operation} on {} without {}",
+        permission.target,
+        allowed_roles.join(" or ")
+    );
+    let citation = Citation::allow_list(
+        RuleKind::AllowPermission,
+        "permission",
+        &permission.name,
+        &permission.location,
+        &what,
+    );
+    let mut builder = SliceBuilder::new(&format!("{}: {}", citation.declaration, citation.text));
+    builder.allow_permission(
+        format!(
+            "allow-list {}: {operation} needs {}",
+            permission.name,
+            allowed_roles.join(" or ")
+        ),
+        &[operation.to_owned()],
+        &allowed_roles,
+    );
+    add_facts(
+        &mut builder,
+        performs,
+        fact_index,
+        operation,
+        granted,
+        applicable,
+    );
+    let checked: Vec<String> = applicable
+        .iter()
+        .filter_map(|check| check.property_str("role").map(str::to_owned))
+        .collect();
+    let message = if checked.is_empty() {
+        format!(
+            "`{operation}` on `{}` has no role check, and `{}` allows it only for {}",
+            permission.target,
+            permission.name,
+            allowed_roles.join(" or ")
+        )
+    } else {
+        format!(
+            "`{operation}` on `{}` checks {} but `{}` allows it only for {}",
+            permission.target,
+            checked.join(", "),
+            permission.name,
+            allowed_roles.join(" or ")
+        )
+    };
+    let rules_covered = allows.iter().map(|rule| rule.index).collect();
+    push(
+        context,
+        evaluation,
+        rules_covered,
+        citation,
+        permission,
+        performs,
+        fact_index,
+        operation,
+        checked.first().cloned(),
+        message,
+        builder,
+    );
 }
 
 fn add_facts(

@@ -10,9 +10,9 @@ use policies::facts::{
 use policies::model::Model;
 
 use super::{evaluate, Candidate, ChangeSet, Context, Evaluation, FactTable, InScope};
-use crate::chains::FileGraph;
-use crate::graph::FlowGraph;
-use crate::paths::ComponentMap;
+use crate::graph::component_graph::FlowGraph;
+use crate::graph::file_graph::FileGraph;
+use crate::input::paths::ComponentMap;
 use crate::solve::{Limits, SliceStatus, SolveOutcome, Solver, Z3Solver};
 
 /// Compiles `source` (must be valid).
@@ -188,7 +188,7 @@ pub fn run(
     }
     super::di_policy::fill_injection_targets(&mut facts, &owners);
     super::di_policy::fill_injection_type_files(&mut facts);
-    super::contracts::fill_http_call_targets(model, &mut facts);
+    super::contract::fill_http_call_targets(model, &mut facts);
     let table = FactTable {
         graph: &facts,
         domain: &domain_facts,

@@ -55,7 +55,7 @@ fn with_targets(
     mut facts: Vec<policies::facts::Fact>,
     model: &policies::model::Model,
 ) -> Vec<policies::facts::Fact> {
-    let map = crate::paths::ComponentMap::new(model);
+    let map = crate::input::paths::ComponentMap::new(model);
     for fact in &mut facts {
         if fact.kind == FactKind::Import {
             fact.target = fact
@@ -961,7 +961,7 @@ mod machines {
         let Shape::Architecture(detail) = &run.findings()[0].shape else {
             panic!()
         };
-        // The enum declares Draft before Active; string arrays sort bytewise (verdict-v2).
+        // The enum declares Draft before Active; string arrays sort bytewise (docs/VERDICT.md).
         assert_eq!(
             detail.illegal_sources.as_deref(),
             Some(&["Active".to_owned(), "Draft".to_owned()][..])

@@ -1,6 +1,6 @@
 //! trust_policy: RequireAuth (no path into the target trust zone without passing an entity
 //! that has auth) and DenyFlowWhenData (labelled data must not cross from one zone to another),
-//! decided on the flow graph with witness paths (`language.md` §3.7).
+//! decided on the flow graph with witness paths (see `trust_policy` in policies/LANGUAGE.md).
 
 use std::collections::BTreeSet;
 
@@ -11,11 +11,10 @@ use policies::smt::ChainRelation;
 
 use super::flow::{chain_site, path_candidate};
 use super::{builder_for, handlers, rule_name, Context, Detail, Evaluation, Family};
-use crate::chains::Chain;
+use crate::graph::file_graph::Chain;
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "trust_policy",
     kinds: &[RuleKind::RequireAuth, RuleKind::DenyFlowWhenData],
     evaluate,
 };

@@ -1,5 +1,5 @@
 //! value_policy and operation_policy: RequireValue (with `when`), RequireBefore and
-//! EnsureAfter on query-emitted value and operation_event facts (`language.md` §3.7).
+//! EnsureAfter on query-emitted value and operation_event facts (see `value_policy` in policies/LANGUAGE.md).
 //!
 //! Every fact on the rule's subject and path is a candidate; Z3 decides whether it contradicts
 //! the requirement (and, with `when`, whether a fact of the same file and scope entails the
@@ -18,7 +18,6 @@ use crate::verdict::Warning;
 
 /// The family.
 pub const FAMILY: Family = Family {
-    name: "value_policy",
     kinds: &[
         RuleKind::RequireValue,
         RuleKind::RequireBefore,
@@ -90,7 +89,7 @@ fn is_number(text: &str) -> bool {
         })
 }
 
-/// Normalises a fact's value text against the path type (§3.7 Value facts).
+/// Normalises a fact's value text against the path type (see `value_policy` in policies/LANGUAGE.md).
 pub(crate) fn normalize_value(text: &str, expression: &ValueExpr) -> SmtValue {
     let text = text.trim();
     match text {

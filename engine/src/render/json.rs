@@ -52,7 +52,7 @@ pub fn error_verdict(
         rule_coverage: Vec::new(),
         solver_diagnostics: Vec::new(),
         smt_model: None,
-        agent_context: crate::agent::error_context(&message, rerun_command),
+        agent_context: crate::report::agent_context::error_context(&message, rerun_command),
         stats: Stats::default(),
         extractor_debug: None,
         error: Some(ErrorInfo {

@@ -69,11 +69,11 @@ fn mark_accepted(result: &mut Value, baselined: Option<bool>, waiver: Option<&Wa
 }
 
 /// Builds the SARIF document; the `explain` commands in rule help and result properties carry
-/// `check_flags`, the flags of the check (`crate::agent::check_flags`).
+/// `check_flags`, the flags of the check (`crate::input::options::check_flags`).
 pub fn document(verdict: &Verdict, check_flags: &str) -> Value {
     let explain_help = format!(
         "`{}` shows the proof",
-        crate::agent::explain_command("<id>", check_flags)
+        crate::report::agent_context::explain_command("<id>", check_flags)
     );
     let mut rules: BTreeMap<String, Value> = BTreeMap::new();
     let mut results = Vec::new();
@@ -102,7 +102,7 @@ pub fn document(verdict: &Verdict, check_flags: &str) -> Value {
             "message": { "text": violation.message },
             "locations": [location(&detected.file, detected.line, detected.column)],
             "partialFingerprints": { "lintelFindingId/v1": violation.id },
-            "properties": { "lintelId": violation.id, "type": violation.violation_type, "confidence": detected.confidence, "slice": violation.z3_proof.slice, "explain": crate::agent::explain_command(&violation.id, check_flags) }
+            "properties": { "lintelId": violation.id, "type": violation.violation_type, "confidence": detected.confidence, "slice": violation.z3_proof.slice, "explain": crate::report::agent_context::explain_command(&violation.id, check_flags) }
         });
         if let Some(state) = baseline_state(violation.status) {
             set(&mut result, "baselineState", json!(state));
@@ -141,7 +141,7 @@ pub fn document(verdict: &Verdict, check_flags: &str) -> Value {
             "message": { "text": entry.message },
             "locations": [location(&entry.file, entry.line, None)],
             "partialFingerprints": { "lintelFindingId/v1": entry.id },
-            "properties": { "lintelId": entry.id, "type": entry.entry_type, "explain": crate::agent::explain_command(&entry.id, check_flags) }
+            "properties": { "lintelId": entry.id, "type": entry.entry_type, "explain": crate::report::agent_context::explain_command(&entry.id, check_flags) }
         });
         if let Some(state) = baseline_state(entry.status) {
             set(&mut result, "baselineState", json!(state));

@@ -9,7 +9,7 @@ use crate::verdict::{ArchitectureViolation, Detected, Verdict};
 /// Lines of context on each side of the evidence line in a code frame.
 const FRAME_CONTEXT: usize = 2;
 
-/// The text of a project file as the check read it (`crate::scope::Scope::text_reader`): under
+/// The text of a project file as the check read it (`crate::input::scope::Scope::text_reader`): under
 /// the staged and `--diff` scopes the git blob that was checked, never the work tree.
 pub type SourceText<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -53,7 +53,7 @@ pub fn code_frame(
 }
 
 /// Writes the human report; each `explain` hint carries `check_flags`, the flags of the check
-/// (`crate::agent::check_flags`).
+/// (`crate::input::options::check_flags`).
 ///
 /// Findings located at the same edge, when chain findings are among them (the change that closes
 /// forbidden paths), are written together under that edge, where the first of them stands, so a
@@ -157,7 +157,7 @@ pub fn write(
         .filter(|diagnostic| matches!(diagnostic.status, "unknown" | "error"))
         .count();
     let summary = if verdict.passed { "PASS" } else { "FAIL" };
-    let accepted = crate::suppress::findings(verdict)
+    let accepted = crate::report::suppress::findings(verdict)
         .iter()
         .filter(|finding| !finding.blocking && (finding.baselined || finding.waived))
         .count();
@@ -258,6 +258,7 @@ const FRAME_WIDTH: usize = 120;
 ///  2 | component Api { runs_on: app paths: "api/**"
 ///    |               ^
 /// ```
+#[cfg(test)]
 pub fn spec_frame(root: &std::path::Path, diagnostic: &policies::Diagnostic) -> Option<String> {
     frame_in(&read_spec(root, &diagnostic.file)?, diagnostic)
 }
@@ -377,7 +378,7 @@ fn write_violation(
     writeln!(
         out,
         "  = explain: {}",
-        crate::agent::explain_command(&violation.id, check_flags)
+        crate::report::agent_context::explain_command(&violation.id, check_flags)
     )?;
     writeln!(out)
 }
@@ -404,7 +405,7 @@ fn write_other_entries(
         writeln!(
             out,
             "  = explain: {}",
-            crate::agent::explain_command(&entry.id, check_flags)
+            crate::report::agent_context::explain_command(&entry.id, check_flags)
         )?;
     }
     Ok(())

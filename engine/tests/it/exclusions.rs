@@ -1,4 +1,4 @@
-//! Exclusions end to end (language.md §2.6 `!` globs, §2.6a `exclude`): the real binary on a
+//! Exclusions end to end (`!` globs of `component` and `exclude`, see policies/LANGUAGE.md): the real binary on a
 //! project whose test file breaks `deny flow Api -> db`.
 
 use super::{json_run, lintel, write_files};

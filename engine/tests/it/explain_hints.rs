@@ -1,6 +1,6 @@
 //! Every `lintel explain …` command a check prints carries the check's scope flags, so that
-//! pasting it from the project root finds the entry (verdict-v2.md §explain, wave 2); and change
-//! policies judge only the git scopes (language.md §3.7 RequireTouched Δ2).
+//! pasting it from the project root finds the entry (see The explain document in docs/VERDICT.md); and change
+//! policies judge only the git scopes (see `change_policy` in policies/LANGUAGE.md).
 
 use std::path::Path;
 

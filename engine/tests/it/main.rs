@@ -69,7 +69,7 @@ fn json_run(command: &mut Command) -> (i32, serde_json::Value) {
     );
     assert!(stdout.ends_with("}\n"));
     if document.get("verdict").is_some() {
-        let schema = engine::schema::verdict_schema();
+        let schema = engine::verdict_schema();
         let validator = jsonschema::validator_for(&schema).unwrap();
         let errors: Vec<String> = validator
             .iter_errors(&document)
@@ -80,7 +80,7 @@ fn json_run(command: &mut Command) -> (i32, serde_json::Value) {
             "verdict matches `lintel schema verdict`: {errors:?}"
         );
     } else if document.get("found").is_some() {
-        let schema = engine::schema::explain_schema();
+        let schema = engine::explain_schema();
         let validator = jsonschema::validator_for(&schema).unwrap();
         let errors: Vec<String> = validator
             .iter_errors(&document)

@@ -181,10 +181,10 @@ fn the_ci_example_has_no_placeholders_and_every_lintel_command_in_it_parses() {
     }
     assert_eq!(commands.len(), 2, "{commands:?}");
     for argv in &commands {
-        let parsed = <engine::cli::Cli as clap::Parser>::try_parse_from(argv);
+        let parsed = <engine::Cli as clap::Parser>::try_parse_from(argv);
         let cli =
             parsed.unwrap_or_else(|error| panic!("`{}` does not parse: {error}", argv.join(" ")));
-        let engine::cli::Command::Check(arguments) = cli.command else {
+        let engine::Command::Check(arguments) = cli.command else {
             panic!("`{}` is not `lintel check`", argv.join(" "));
         };
         assert_eq!(arguments.diff.as_deref(), Some("origin/main"));

@@ -302,7 +302,7 @@ fn the_vocabulary_reference_lists_every_closed_word_and_category() {
     categories.dedup();
     page.push_str("\n## Technology categories\n\n| category | meets nodes and resources of type |\n|---|---|\n");
     for category in categories {
-        let types = engine::graph::category_types(category);
+        let types = engine::category_types(category);
         writeln!(page, "| `{category}` | {} |", code_list(types.into_iter())).unwrap();
     }
     check_page("VOCABULARY.md", &page);

@@ -1,4 +1,4 @@
-//! Endpoint positions and selectors (`language.md` §2.7): plain entity names, and `role`,
+//! Endpoint positions and selectors (see `invariant` in policies/LANGUAGE.md): plain entity names, and `role`,
 //! `layer` and `resource` selectors expanded to entities in declaration order.
 
 use super::Checker;

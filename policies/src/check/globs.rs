@@ -1,4 +1,4 @@
-//! Component globs (`language.md` §2.6, §3.3): validity (`invalid-glob`) and the compile-time
+//! Component globs (see `component` in policies/LANGUAGE.md): validity (`invalid-glob`) and the compile-time
 //! `ambiguous-paths` heuristic.
 
 use std::collections::BTreeMap;
@@ -29,7 +29,7 @@ pub fn glob_problem(glob: &str) -> Option<String> {
     pattern_problem(glob, glob)
 }
 
-/// Why a component glob is invalid (§2.6): as [`glob_problem`], after the one `!` that makes a
+/// Why a component glob is invalid (see `component` in policies/LANGUAGE.md): as [`glob_problem`], after the one `!` that makes a
 /// glob remove files.
 pub fn component_glob_problem(glob: &str) -> Option<String> {
     match glob.strip_prefix('!') {
@@ -132,7 +132,7 @@ struct Alternative {
 
 impl Checker<'_> {
     /// Reports `ambiguous-paths` (W) once per pair of components whose alternatives have equal
-    /// literal prefixes and may match the same files (§3.3).
+    /// literal prefixes and may match the same files (see `component` in policies/LANGUAGE.md).
     pub fn check_ambiguous_paths(&mut self) {
         let mut by_prefix: BTreeMap<String, Vec<Alternative>> = BTreeMap::new();
         let components: Vec<&ComponentDecl> = self.symbols.component_order.clone();

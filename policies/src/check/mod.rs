@@ -1,4 +1,4 @@
-//! The type checker (`language.md` §2, §4): resolves every name of the merged declarations,
+//! The type checker of the language of policies/LANGUAGE.md: resolves every name of the merged declarations,
 //! reports every check diagnostic, and builds the checked [`Model`].
 //!
 //! Names are collected first ([`Symbols`]), so declarations may be used before they are declared.

@@ -1,4 +1,4 @@
-//! Name collection (`language.md` §2.0): the model-name namespace shared by nodes, resources,
+//! Name collection: the model-name namespace shared by nodes, resources,
 //! components, enums and data, one namespace per other declaration kind, and the
 //! `duplicate-*`, `name-conflict` and `reserved-name` diagnostics.
 //!

@@ -1,5 +1,5 @@
-//! Name resolution against the symbol table, with the `unknown-*` diagnostics of §4.2 and their
-//! "did you mean" suggestions (§4.1).
+//! Name resolution against the symbol table, with the `unknown-*` diagnostics ([`crate::error::Code`]) and their
+//! "did you mean" suggestions ([`crate::vocab`]).
 
 use super::names::ModelKind;
 use super::Checker;

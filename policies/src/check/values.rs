@@ -1,4 +1,4 @@
-//! Value expressions (`language.md` §2.10): path typing through data fields, `Optional` and
+//! Value expressions (see `value_policy` in policies/LANGUAGE.md): path typing through data fields, `Optional` and
 //! list `length`, and literal typing against the path type.
 
 use super::types::lower_type;

@@ -25,7 +25,7 @@ use crate::model::{Contract, ContractEndpoint, EndpointArgument, EndpointShape};
 use crate::syntax::ast::{ContractDecl, EndpointDecl};
 use crate::syntax::Span;
 
-/// Normalises an HTTP path (§3.7): drops the query string and fragment; replaces `{x}`,
+/// Normalises an HTTP path (see `contract` in policies/LANGUAGE.md): drops the query string and fragment; replaces `{x}`,
 /// `{x:type}`, `${x}`, `:x`, `<x>` and `<type:x>` with `{}`; lowercases; collapses repeated
 /// `/`; drops a trailing `/` except for the root.
 pub fn normalize_http_path(path: &str) -> String {

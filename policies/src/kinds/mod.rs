@@ -1,4 +1,4 @@
-//! One module per policy declaration kind (`style.md` §2): each holds the kind's type-check
+//! One module per policy declaration kind: each holds the kind's type-check
 //! rules, documented under the headings *What it checks*, *Why*, *Passing example*, *Failing
 //! example* and *SMT encoding*. The SMT encodings themselves live in [`crate::smt`].
 //!
@@ -32,7 +32,7 @@ pub struct KindEntry {
     pub rule_kinds: &'static [RuleKind],
 }
 
-/// Every rule-holding declaration kind, in `language.md` §2 order.
+/// Every rule-holding declaration kind, in the order of policies/LANGUAGE.md.
 pub const REGISTRY: [KindEntry; 12] = [
     KindEntry {
         keyword: "invariant",

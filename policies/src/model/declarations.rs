@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{DeclarationKind, SourceLocation, TargetKind};
 
-/// An enum (`language.md` §2.4).
+/// An enum (see `enum` and `data` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Enum {
     /// Declared name.
@@ -16,7 +16,7 @@ pub struct Enum {
     pub location: SourceLocation,
 }
 
-/// A checked type expression (`language.md` §2.5). `T[]` is a `List`.
+/// A checked type expression (see `enum` and `data` in policies/LANGUAGE.md). `T[]` is a `List`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TypeExpr {
@@ -92,7 +92,7 @@ pub struct DataField {
     pub location: SourceLocation,
 }
 
-/// A data declaration (`language.md` §2.5).
+/// A data declaration (see `enum` and `data` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Data {
     /// Declared name.
@@ -116,7 +116,7 @@ impl Data {
     }
 }
 
-/// A machine (`language.md` §2.8); its rules are in [`super::Model::rules`].
+/// A machine (see `machine` in policies/LANGUAGE.md); its rules are in [`super::Model::rules`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Machine {
     /// Machine name.
@@ -133,7 +133,7 @@ pub struct Machine {
     pub location: SourceLocation,
 }
 
-/// A permission (`language.md` §2.9); its rules are in [`super::Model::rules`].
+/// A permission (see `permission` in policies/LANGUAGE.md); its rules are in [`super::Model::rules`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Permission {
     /// Permission name.
@@ -146,7 +146,7 @@ pub struct Permission {
     pub location: SourceLocation,
 }
 
-/// One contract endpoint (`language.md` §2.13).
+/// One contract endpoint (see `contract` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "protocol", rename_all = "snake_case")]
 pub enum EndpointShape {
@@ -156,7 +156,7 @@ pub enum EndpointShape {
         method: String,
         /// The path as written.
         path: String,
-        /// The path normalised per `language.md` §3.7.
+        /// The path normalised per (see `contract` in policies/LANGUAGE.md).
         normalized_path: String,
         /// The return type, verbatim.
         #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -210,7 +210,7 @@ pub struct ContractEndpoint {
     pub location: SourceLocation,
 }
 
-/// A contract (`language.md` §2.13).
+/// A contract (see `contract` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Contract {
     /// Contract name.
@@ -221,7 +221,7 @@ pub struct Contract {
     pub location: SourceLocation,
 }
 
-/// A repo alias (`language.md` §2.15).
+/// A repo alias (see Other declarations in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Repo {
     /// Alias.

@@ -1,4 +1,5 @@
-//! Typed value expressions of value and operation policies (`language.md` §2.10, §2.11),
+//! Typed value expressions of value and operation policies (see `value_policy` and
+//! `operation_policy` in policies/LANGUAGE.md),
 //! and the small enumerations that rule bodies use.
 
 use serde::{Deserialize, Serialize};
@@ -109,7 +110,7 @@ pub struct ValueExpr {
     pub path_type: PathType,
 }
 
-/// A DI lifetime (`language.md` §2.23).
+/// A DI lifetime (see `di_policy` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lifetime {

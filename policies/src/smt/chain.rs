@@ -1,4 +1,4 @@
-//! Ground chain encodings (`language.md` §3.6): a witness chain of the file graph, its edge
+//! Ground chain encodings (see Chains under `invariant` in policies/LANGUAGE.md): a witness chain of the file graph, its edge
 //! facts, and the instances of the path axioms along it, with no quantifier left to instantiate.
 //!
 //! A chain `f0 → f1 → … → t` runs from a file `f0` of component `A` to a file `t` of `B` or to

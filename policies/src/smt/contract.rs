@@ -1,4 +1,4 @@
-//! Encoding of HTTP contracts (`language.md` §3.7 Contracts): served endpoints as
+//! Encoding of HTTP contracts (see `contract` in policies/LANGUAGE.md): served endpoints as
 //! `(serves Entity Method Path)` and the declared endpoint set as a closed-world constraint.
 
 use super::slice::{conjunction, disjunction, AssertionRole, SliceBuilder};

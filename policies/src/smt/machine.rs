@@ -1,4 +1,4 @@
-//! Encoding of machines (`language.md` §3.7 AllowTransition / DenyTransition): writes between
+//! Encoding of machines (see `machine` in policies/LANGUAGE.md): writes between
 //! states, with an unguarded write coming from a distinguished source constant `*` that lies
 //! outside the enum. No self-loop is ever asserted.
 

@@ -1,8 +1,7 @@
 //! SMT-LIB emission: every rule slice becomes one self-contained SMT-LIB `String`.
 //!
 //! The text is `Send`, diffable and snapshot-testable without a solver; the engine loads it
-//! into a per-thread Z3 context and solves it with `check_assumptions` (`style.md` §8,
-//! `language.md` §3.8).
+//! into a per-thread Z3 context and solves it with `check_assumptions`.
 //!
 //! # Tracked assertions
 //! Every assertion φ of a slice is tracked by an indicator literal:
@@ -22,8 +21,8 @@
 //!
 //! # Encodings (fact → SMT)
 //! Sorts: `Entity` (nodes, resources, components), `Data` (declared data types).
-//! Relations: `(edge Entity Entity)` is one flow edge of `language.md` §3.5 (between entities)
-//! or §3.6 (between files of the file graph, which are `Entity` constants `|file:<path>|`);
+//! Relations: `(edge Entity Entity)` is one flow edge (see Edges under `invariant` in policies/LANGUAGE.md) between entities,
+//! or one edge of a chain (see Chains there) between files of the file graph, which are `Entity` constants `|file:<path>|`);
 //! `(reach Entity Entity)` a chain; `(free Entity Entity)` a chain whose interior avoids the via
 //! set; `(unauth_reach Entity Entity)` a chain on which no vertex after the first has auth;
 //! `(via Entity)` membership in a via set; `(owned_by Entity Entity)` a file's component;
@@ -136,29 +135,30 @@
 
 mod boundary;
 mod chain;
-mod change;
+mod change_policy;
 mod contract;
-mod di;
-mod domain;
-mod event;
+mod data_policy;
+mod di_policy;
+mod event_policy;
+mod invariant_facts;
 mod machine;
-mod module;
 mod permission;
 mod rules;
 mod slice;
 mod symbol;
-mod value;
-mod workflow;
+mod trust_policy;
+mod value_policy;
+mod workflow_policy;
 
+pub use boundary::{CycleHop, CycleVertex};
 pub use chain::{file_symbol, ChainHop, ChainRelation, ChainVertex};
 pub use contract::HttpEndpoint;
-pub use event::EventScope;
-pub use module::{CycleHop, CycleVertex};
+pub use event_policy::EventScope;
 pub use rules::{permanent_constraint, rule_name};
 pub use slice::{AssertionRole, Slice, SliceBuilder, TrackedAssertion};
 pub use symbol::{data_symbol, entity_symbol, quote_symbol};
-pub use value::{relation_is_ordering, string_literal, value_constraint, SmtValue};
-pub use workflow::WorkflowMatch;
+pub use value_policy::{relation_is_ordering, string_literal, value_constraint, SmtValue};
+pub use workflow_policy::WorkflowMatch;
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! Encoding of permissions (`language.md` §3.7 AllowPermission / DenyPermission): each
+//! Encoding of permissions (see `permission` in policies/LANGUAGE.md): each
 //! governed `performs` fact is an `Act` that does an operation, and the roles its applicable
 //! checks grant are stated closed-world.
 

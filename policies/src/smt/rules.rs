@@ -25,10 +25,10 @@ use crate::model::{
     WorkflowAccess, WorkflowActionKind, WorkflowCondition,
 };
 
-use super::event::EventScope;
+use super::event_policy::EventScope;
 use super::slice::{Slice, SliceBuilder};
-use super::value::SmtValue;
-use super::workflow::WorkflowMatch;
+use super::value_policy::SmtValue;
+use super::workflow_policy::WorkflowMatch;
 
 /// The core name of a rule assertion: `rule <declaration>: <text>`.
 pub fn rule_name(rule: &Rule) -> String {

@@ -1,4 +1,4 @@
-//! The syntax tree of one spec file (`language.md` §2): declarations as written, with spans,
+//! The syntax tree of one spec file (see policies/LANGUAGE.md): declarations as written, with spans,
 //! before any name is resolved. Rule forms are in [`rules`].
 
 pub mod rules;

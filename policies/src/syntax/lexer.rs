@@ -1,5 +1,5 @@
-//! The lexer (`language.md` §1): turns one file's text into tokens with spans, reporting
-//! every lexical error and carrying on (§1.9).
+//! The lexer: turns one file's text into tokens with spans, reporting
+//! every lexical error and carrying on.
 //!
 //! Size and UTF-8 checks happen before lexing, in [`crate::load`]; this module takes `&str`.
 //! The token list always ends with one [`TokenKind::Eof`] token.
@@ -12,7 +12,7 @@ use super::token::{Token, TokenKind};
 use super::{FileId, Span};
 use crate::error::{Code, SpecError};
 
-/// Braces, brackets, parentheses and type arguments may nest this deep (§1.1).
+/// Braces, brackets, parentheses and type arguments may nest this deep (see docs/LIMITS.md).
 pub const MAX_NESTING: u32 = 64;
 
 /// The result of lexing one file.

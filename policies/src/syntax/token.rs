@@ -1,4 +1,4 @@
-//! Tokens (`language.md` §1.4–§1.7). The lexer emits one class, `Name`, for identifiers and
+//! Tokens. The lexer emits one class, `Name`, for identifiers and
 //! keywords alike; the parser decides by position whether a word is a keyword.
 
 use super::Span;

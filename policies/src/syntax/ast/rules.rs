@@ -1,4 +1,4 @@
-//! Rule forms as written (`language.md` §2.7–§2.20), before selectors are expanded and names
+//! Rule forms as written (see `invariant` in policies/LANGUAGE.md–(see `change_policy` in policies/LANGUAGE.md)), before selectors are expanded and names
 //! resolved.
 
 use super::{Ident, StringLiteral};
@@ -27,7 +27,7 @@ impl SelectorKind {
     }
 }
 
-/// An endpoint position (§2.7): a plain name or a selector.
+/// An endpoint position (see `invariant` in policies/LANGUAGE.md): a plain name or a selector.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EndpointSyntax {
     /// A plain entity name.
@@ -80,7 +80,7 @@ impl GroupSyntax {
     }
 }
 
-/// An invariant rule (§2.7), one variant per group of forms.
+/// An invariant rule (see `invariant` in policies/LANGUAGE.md), one variant per group of forms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InvariantRule {
     /// `deny flow`, `deny reach`, and the auth and encryption forms.
@@ -294,7 +294,7 @@ pub enum WorkflowWhen {
     PullRequest,
 }
 
-/// A workflow policy rule (§2.16).
+/// A workflow policy rule (see `workflow_policy` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WorkflowRule {
     /// `(allow|deny) (publish|deploy|release) W -> N [when …]`
@@ -344,7 +344,7 @@ pub fn parse_access(word: &str) -> Option<WorkflowAccess> {
     }
 }
 
-/// A DI policy rule (§2.17).
+/// A DI policy rule (see `di_policy` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DiRule {
     /// `deny inject A -> B` and `deny inject_reach A -> B`.
@@ -374,7 +374,7 @@ pub enum DiRule {
     },
 }
 
-/// A data policy rule (§2.18).
+/// A data policy rule (see `data_policy` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DataPolicyRule {
     /// `deny classification C -> trust`
@@ -393,7 +393,7 @@ pub enum DataPolicyRule {
     },
 }
 
-/// A trust policy rule (§2.19).
+/// A trust policy rule (see `trust_policy` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TrustRule {
     /// `require auth T1 -> T2`
@@ -414,7 +414,7 @@ pub enum TrustRule {
     },
 }
 
-/// `require touched R when touched T` (§2.20).
+/// `require touched R when touched T` (see `change_policy` in policies/LANGUAGE.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChangeRule {
     /// The component that must be touched.

@@ -1,4 +1,4 @@
-//! Classification of numeric runs (`language.md` §1.6): `NUMBER`, `UNIT` or `RAW`.
+//! Classification of numeric runs: `NUMBER`, `UNIT` or `RAW`.
 
 /// `-?[0-9]+(\.[0-9]+)?`
 pub fn is_number(text: &str) -> bool {

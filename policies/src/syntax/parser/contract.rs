@@ -1,11 +1,11 @@
-//! Contracts and their endpoints (`language.md` §2.13).
+//! Contracts and their endpoints (see `contract` in policies/LANGUAGE.md).
 
 use super::cursor::ident;
 use super::{ParseResult, Parser};
 use crate::syntax::ast::{ContractDecl, Decl, EndpointDecl};
 use crate::syntax::token::TokenKind;
 
-/// The HTTP methods (§2.23).
+/// The HTTP methods (see `contract` in policies/LANGUAGE.md).
 pub const HTTP_METHODS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
 
 /// Words that start an endpoint; a return type ends before them.

@@ -283,7 +283,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// Consumes a word that is not a rule keyword (inside rule blocks, §1.4 rule 2).
+    /// Consumes a word that is not a rule keyword (inside rule blocks).
     pub fn expect_rule_name(&mut self, what: &str) -> ParseResult<Ident> {
         if self.at(TokenKind::Name) && !self.at_rule_keyword() && !self.at_declaration_start() {
             Ok(ident(&self.bump()))

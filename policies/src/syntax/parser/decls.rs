@@ -1,4 +1,5 @@
-//! Declarations without rules (`language.md` §2.2–§2.6a, §2.14, §2.15, §2.21): nodes,
+//! Declarations without rules (see `node` and `resource` to `exclude`, and Other declarations, in
+//! policies/LANGUAGE.md): nodes,
 //! resources, enums, data, components, excludes, repos and ignored `service`/`test` blocks.
 
 use super::cursor::ident;
@@ -282,7 +283,7 @@ impl Parser<'_> {
     }
 
     /// `STRING { "," STRING } | "[" STRING { "," STRING } [ "," ] "]"` after `exclude`
-    /// (§2.6a). Without brackets, a comma goes on to another string, as §2.6a's own example
+    /// (see `exclude` in policies/LANGUAGE.md). Without brackets, a comma goes on to another string, as that section's own example
     /// `exclude "**/*.test.ts", "**/__tests__/**"` writes it.
     pub(super) fn parse_exclude(&mut self) -> ParseResult<Decl> {
         if self.at(TokenKind::LeftBracket) {

@@ -1,4 +1,4 @@
-//! Invariant rules (`language.md` §2.7): 18 surface forms, and endpoint selectors.
+//! Invariant rules (see `invariant` in policies/LANGUAGE.md): 18 surface forms, and endpoint selectors.
 
 use super::cursor::ident;
 use super::{ParseResult, Parser, RULE_KEYWORDS};
@@ -190,7 +190,7 @@ impl Parser<'_> {
         self.parse_endpoint().map(GroupSyntax::Endpoint)
     }
 
-    /// `"role" NAME | "layer" NAME | "resource" NAME | NAME` (§1.4 rule 3).
+    /// `"role" NAME | "layer" NAME | "resource" NAME | NAME` (a contextual keyword, [`crate::syntax::token`]).
     pub(super) fn parse_endpoint(&mut self) -> ParseResult<EndpointSyntax> {
         let token = self.current();
         let kind = match token.text.as_str() {

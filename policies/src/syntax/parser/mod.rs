@@ -1,9 +1,9 @@
-//! The recovering parser (`language.md` §2, §4.1): tokens in, declarations and parse errors out.
+//! The recovering parser of the language of policies/LANGUAGE.md: tokens in, declarations and parse errors out.
 //!
 //! The parser never recurses on braces; the only recursion is into type arguments, which is
-//! bounded by the nesting limit (§1.1), so no input can overflow the stack.
+//! bounded by the nesting limit (see docs/LIMITS.md), so no input can overflow the stack.
 //! Each declaration header and each rule reports at most one parse error; after it the parser
-//! skips to a synchronisation point (§4.1) and goes on.
+//! skips to a synchronisation point ([`Parser::recover_declaration`], [`Parser::recover_rule`]) and goes on.
 
 mod contract;
 mod cursor;
@@ -57,7 +57,7 @@ pub fn parse(tokens: &[Token]) -> Parsed {
     }
 }
 
-/// The words that start a declaration (§2.0).
+/// The words that start a declaration (the section headings of policies/LANGUAGE.md).
 pub const DECLARATION_KEYWORDS: [&str; 24] = [
     "import",
     "node",
@@ -85,7 +85,7 @@ pub const DECLARATION_KEYWORDS: [&str; 24] = [
     "waive",
 ];
 
-/// The words that always start a rule inside a rule block (§1.4 rule 2).
+/// The words that always start a rule inside a rule block ([`crate::syntax::token`]).
 pub const RULE_KEYWORDS: [&str; 4] = ["allow", "deny", "require", "ensure"];
 
 /// Marks a parse that failed; its diagnostic is already recorded.
@@ -186,7 +186,7 @@ impl Parser<'_> {
     }
 
     /// Skips to just after the `}` that closes the current declaration, or to the next
-    /// declaration keyword that starts a line, whichever comes first (§4.1).
+    /// declaration keyword that starts a line, whichever comes first.
     fn recover_declaration(&mut self, declaration_start: usize) {
         let mut depth = self.brace_balance_since(declaration_start);
         loop {
@@ -236,7 +236,7 @@ impl Parser<'_> {
     }
 
     /// Parses rules up to and including the closing `}`; the `{` is already consumed.
-    /// Rules that fail are skipped (§4.1) and the rest are kept.
+    /// Rules that fail are skipped and the rest are kept.
     fn parse_rules<R>(
         &mut self,
         starters: &[&str],

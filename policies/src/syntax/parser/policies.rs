@@ -1,5 +1,5 @@
-//! Rule blocks other than invariants and workflow policies (`language.md` §2.8–§2.12,
-//! §2.17–§2.20): machines, permissions, value, operation, event, DI, data, trust and change
+//! Rule blocks other than invariants and workflow policies (see `machine` to
+//! `event_policy` and `di_policy` to `change_policy` in policies/LANGUAGE.md): machines, permissions, value, operation, event, DI, data, trust and change
 //! policies.
 
 use super::{ParseResult, Parser};

@@ -1,4 +1,4 @@
-//! Type expressions (`language.md` §2.5) and value expressions (§2.10).
+//! Type expressions (see `enum` and `data` in policies/LANGUAGE.md) and value expressions (see `value_policy` in policies/LANGUAGE.md).
 //!
 //! Type arguments are the parser's only recursion; the depth is checked against the nesting
 //! limit before each level, so recursion is bounded.

@@ -1,4 +1,4 @@
-//! Workflow policy rules (`language.md` §2.16).
+//! Workflow policy rules (see `workflow_policy` in policies/LANGUAGE.md).
 
 use super::cursor::ident;
 use super::{ParseResult, Parser};

@@ -1,0 +1,110 @@
+//! `lintel init`: writes a starter `architecture.ag` for a human to review.
+//!
+//! `--from FILE` translates another tool's configuration; the translator is chosen by the file's
+//! name ([`Source::of`]), so a new one is a module and one match arm. Without `--from`, a starter
+//! spec from the repository layout is planned (`not-implemented`).
+
+mod cruiser;
+mod tach;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::cli::exit::ExitStatus;
+use crate::error::EngineError;
+use crate::input::paths::relative_to;
+
+/// The configurations `--from` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// Tach's `tach.toml`.
+    Tach,
+    /// A dependency-cruiser configuration (`.dependency-cruiser.js`, `.cjs` or `.json`).
+    DependencyCruiser,
+}
+
+impl Source {
+    /// The translator for a configuration file, by its name.
+    fn of(path: &Path) -> Option<Self> {
+        let name = path.file_name()?.to_str()?;
+        if name == "tach.toml" {
+            return Some(Self::Tach);
+        }
+        let is_script = [".js", ".cjs", ".json"]
+            .iter()
+            .any(|extension| name.ends_with(extension));
+        (name.contains("dependency-cruiser") && is_script).then_some(Self::DependencyCruiser)
+    }
+}
+
+/// What `init` was asked to do.
+#[derive(Debug, Clone)]
+pub struct InitOptions {
+    /// The project root.
+    pub project: PathBuf,
+    /// `--from`: the configuration to translate.
+    pub from: Option<PathBuf>,
+    /// `--out`: where to write the spec (default `<project>/architecture.ag`).
+    pub out: Option<PathBuf>,
+    /// `--force`: overwrite an existing spec.
+    pub force: bool,
+}
+
+/// The spec text `init` writes.
+pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
+    let Some(from) = &options.from else {
+        return Err(EngineError::NotImplemented(
+            "`init` without `--from`".to_owned(),
+        ));
+    };
+    let Some(source) = Source::of(from) else {
+        return Err(EngineError::Usage(format!(
+            "--from `{}`: lintel translates `tach.toml` and dependency-cruiser configurations (`.dependency-cruiser.js`, `.cjs`, `.json`)",
+            from.display()
+        )));
+    };
+    let text = std::fs::read_to_string(from).map_err(|error| {
+        EngineError::Usage(format!("cannot read `{}`: {error}", from.display()))
+    })?;
+    let name = relative_to(from, &options.project);
+    match source {
+        Source::Tach => tach::translate(&text, &name, &options.project),
+        Source::DependencyCruiser => cruiser::translate(&text, &name),
+    }
+}
+
+/// Runs `init`: writes the spec, or reports a coded error (exit 2).
+pub fn init_command(options: &InitOptions, stderr: &mut dyn Write) -> ExitStatus {
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| options.project.join("architecture.ag"));
+    let written = spec_text(options).and_then(|text| {
+        if out.exists() && !options.force {
+            return Err(EngineError::Usage(format!(
+                "`{}` exists: pass `--force` to overwrite it, or `--out FILE`",
+                relative_to(&out, &options.project)
+            )));
+        }
+        std::fs::write(&out, text).map_err(|error| {
+            EngineError::Usage(format!(
+                "cannot write `{}`: {error}",
+                relative_to(&out, &options.project)
+            ))
+        })
+    });
+    match written {
+        Ok(()) => {
+            let _ = writeln!(
+                stderr,
+                "wrote `{}`: review it, then run `lintel check --all`",
+                relative_to(&out, &options.project)
+            );
+            ExitStatus::Pass
+        }
+        Err(error) => {
+            crate::render::text::write_error(stderr, &error);
+            ExitStatus::Error
+        }
+    }
+}

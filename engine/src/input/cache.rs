@@ -1,0 +1,740 @@
+//! The extraction cache (`--no-cache` of `lintel check` in docs/CLI.md): each file's extraction, kept per file, so a
+//! run re-parses only the files that changed since a run it shares the cache with (a staged
+//! check after one edit, the two sides of `--diff`, a CI job with the previous commit's cache).
+//!
+//! A file's facts depend on its bytes and on what its extraction asked of the project (how its
+//! imports resolve, which config applies: [`extractors::probes`]). An entry is keyed by what
+//! depends on the bytes alone: the file's path and content (its git blob id, which for a
+//! work-tree file is computed from the bytes read, never from size and modification time), and
+//! the options that change extraction (lintel's version and build, `--include-generated`, the
+//! generic facts the run's queries want, the root `.gitattributes`). It holds the file's outcome,
+//! what it declares for the type indexes, and the questions it asked with their answers. It is
+//! used only when the current project answers every question the same way; a question about a
+//! whole structure (the Java, Kotlin and C# type indexes, C# projects, Rust crates) holds only
+//! when the whole project's shape (its file list, symbolic links, resolution configs and every
+//! file's declarations) is what it was. Anything else is a miss, never a stale hit: the cache
+//! never changes output.
+//!
+//! It lives in `$XDG_CACHE_HOME/lintel` (an absolute path only, as the XDG specification says;
+//! else `~/.cache/lintel`), never inside the project. Entries are written atomically (a
+//! temporary file, then rename), so concurrent runs share it safely; an entry that is corrupt,
+//! unreadable, oversized or not a regular file (a FIFO is never opened for a blocking read) is a
+//! miss. The directory is bounded: after a run that stored entries, at most every
+//! [`PRUNE_INTERVAL`], the least recently used entries beyond [`MAX_BYTES`] in all are deleted
+//! (a hit refreshes an entry's modification time when it is older than a day), and so are
+//! temporary files that an interrupted run left behind.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use extractors::probes::Probe;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Bumped when the cached shape or the extractors' meaning changes.
+const CACHE_FORMAT: u32 = 6;
+
+/// At most this many bytes of entries are kept.
+pub const MAX_BYTES: u64 = 512 << 20;
+
+/// An entry larger than this is not read (a file's facts are far smaller).
+const MAX_ENTRY_BYTES: u64 = 64 << 20;
+
+/// The directory is pruned at most this often (a run that stored nothing never prunes).
+pub const PRUNE_INTERVAL: Duration = Duration::from_secs(600);
+
+/// A temporary file older than this was left by an interrupted run.
+const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
+
+/// A hit refreshes an entry's modification time (its place in the eviction order) when it is
+/// older than this: not at every hit, which would write to the file system once per file.
+const REFRESH_AFTER: Duration = Duration::from_secs(24 * 3600);
+
+/// The running binary's size and modification time. Two builds of one version (a build from
+/// source between releases) may extract differently, so neither reuses the other's entries;
+/// empty where the binary cannot be found, which leaves the version alone to tell them apart.
+fn build_identity() -> &'static str {
+    static IDENTITY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .map(|metadata| {
+                let modified = metadata
+                    .modified()
+                    .ok()
+                    .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |since| since.as_nanos());
+                format!("{}:{modified}", metadata.len())
+            })
+            .unwrap_or_default()
+    })
+}
+
+/// The cache directory, and a run's memory of the entries it read or wrote.
+#[derive(Debug, Clone)]
+pub struct ExtractionCache {
+    directory: PathBuf,
+    /// Whether entries are read from and written to `directory`.
+    disk: bool,
+    /// Whether an entry goes to `directory` only when memory cannot keep it (a run's own
+    /// directory under `--no-cache --diff`).
+    spill_only: bool,
+    memory: Option<std::sync::Arc<Memory>>,
+}
+
+/// The entries one side of `--diff` (the merge base, extracted first) hands to the other: each
+/// is taken (moved, not copied) by the head's first lookup of its key.
+#[derive(Debug, Default)]
+struct Memory {
+    entries: std::sync::Mutex<std::collections::HashMap<String, FileEntry>>,
+    remembering: std::sync::atomic::AtomicBool,
+    /// Facts kept so far, against [`MEMORY_FACTS`].
+    facts: std::sync::atomic::AtomicUsize,
+}
+
+/// At most this many facts are kept in memory for the head of a `--diff` (a few tens of MB):
+/// past it, the head reads its entries from the disk again, so that the run's peak memory does
+/// not hold the project's facts twice.
+const MEMORY_FACTS: usize = 20_000;
+
+/// One file's cached outcome.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum CachedOutcome {
+    /// Extracted facts.
+    Extracted {
+        /// The facts, as the extractor returned them.
+        #[expect(
+            clippy::vec_box,
+            reason = "facts are boxed so that gathering them moves pointers, never the facts"
+        )]
+        facts: Vec<Box<policies::facts::Fact>>,
+        /// Language name.
+        language: String,
+        /// Error nodes.
+        parse_errors: usize,
+        /// First error node (line, column).
+        first_parse_error: Option<(u32, u32)>,
+        /// Query timings (`--debug-extractors` only, which never uses the cache).
+        #[serde(default)]
+        queries: Vec<serde_json::Value>,
+        /// Cross-file routing records, linked after every file is extracted (boxed: most
+        /// files have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        links: Option<Box<extractors::RouteLinks>>,
+    },
+    /// Left out, with the reason.
+    Skipped(String),
+    /// A generated file.
+    Generated,
+    /// Not a source file of any extractor.
+    NotSource,
+}
+
+/// What the cache keeps of one file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileEntry {
+    /// The file's outcome.
+    pub outcome: CachedOutcome,
+    /// What the file declares for the type indexes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declarations: Option<extractors::TypeDeclarations>,
+    /// The questions its extraction asked of the project, with their answers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<Probe>,
+    /// The project's shape ([`ExtractionCache`]) when a probe asked about a whole structure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
+}
+
+impl FileEntry {
+    /// Whether a question asked about a whole structure.
+    pub fn asks_whole(&self) -> bool {
+        asks_whole(&self.probes)
+    }
+}
+
+/// Whether any of `probes` asked about a whole structure.
+pub fn asks_whole(probes: &[Probe]) -> bool {
+    probes
+        .iter()
+        .any(|probe| matches!(probe, Probe::Whole | Probe::Files))
+}
+
+/// The project's shape an entry with `probes` depends on: `files` (with the file list) when a
+/// question needs it, else `types`.
+pub fn shape_for<'a>(probes: &[Probe], types: &'a str, files: &'a str) -> &'a str {
+    if probes.contains(&Probe::Files) {
+        files
+    } else {
+        types
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Entry {
+    format: u32,
+    version: String,
+    key: String,
+    file: String,
+    entry: FileEntry,
+}
+
+/// An [`Entry`] as written: it borrows the file's entry.
+#[derive(Debug, Serialize)]
+struct EntryRef<'a> {
+    format: u32,
+    version: &'a str,
+    key: &'a str,
+    file: &'a str,
+    entry: &'a FileEntry,
+}
+
+/// Gives the facts of `file` one shared path and the extractors' static names.
+fn compact(file: &str, facts: &mut [Box<policies::facts::Fact>]) {
+    let shared: std::sync::Arc<str> = std::sync::Arc::from(file);
+    let specs = extractors::Language::ALL.map(|language| language.spec());
+    for fact in facts {
+        if *fact.evidence.file == *shared {
+            fact.evidence.file = std::sync::Arc::clone(&shared);
+        }
+        if let Some(spec) = specs
+            .iter()
+            .find(|spec| spec.extractor == fact.evidence.extractor)
+        {
+            fact.evidence.extractor = std::borrow::Cow::Borrowed(spec.extractor);
+        }
+        let language = fact.property_str("language");
+        if let Some(spec) = specs.iter().find(|spec| Some(spec.name) == language) {
+            fact.properties
+                .insert("language", policies::facts::PropertyValue::fixed(spec.name));
+        }
+    }
+}
+
+/// Hex SHA-256 of `parts`, each followed by a NUL.
+pub fn digest<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+        hasher.update(b"\0");
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The git blob id of `bytes`: a work-tree file's content identity, the same as the blob id of
+/// that content in a commit or the index, so the scopes share entries.
+pub fn content_id(bytes: &[u8]) -> String {
+    git2::Oid::hash_object(git2::ObjectType::Blob, bytes)
+        .map(|oid| oid.to_string())
+        .unwrap_or_else(|_| digest([bytes]))
+}
+
+/// Opens `path` for reading only if it is a regular file, without ever blocking on a FIFO.
+fn open_regular(path: &Path) -> Option<std::fs::File> {
+    if !std::fs::symlink_metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut options = std::fs::File::options();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).ok()?;
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
+/// lintel's folder in the user's cache directory (`$XDG_CACHE_HOME/lintel`, else
+/// `$HOME/.cache/lintel`), when one can be named by an absolute path; never inside a project.
+pub fn lintel_cache_home() -> Option<PathBuf> {
+    // A relative `XDG_CACHE_HOME` (or `HOME`) is ignored, as the XDG specification says: it
+    // would put the cache inside whatever folder lintel runs in, a project included.
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    let base =
+        absolute("XDG_CACHE_HOME").or_else(|| absolute("HOME").map(|home| home.join(".cache")))?;
+    Some(base.join("lintel"))
+}
+
+impl ExtractionCache {
+    /// The user's cache directory, when one can be named: `$XDG_CACHE_HOME/lintel` when that is
+    /// an absolute path (a relative one is ignored, as the XDG specification says), else
+    /// `$HOME/.cache/lintel` when `HOME` is absolute.
+    pub fn locate() -> Option<Self> {
+        Some(Self {
+            directory: lintel_cache_home()?.join("files"),
+            disk: true,
+            spill_only: false,
+            memory: None,
+        })
+    }
+
+    /// A cache rooted at `directory`.
+    pub fn at(directory: &Path) -> Self {
+        Self {
+            directory: directory.to_path_buf(),
+            disk: true,
+            spill_only: false,
+            memory: None,
+        }
+    }
+
+    /// A cache in memory only, for one `--diff` run under `--no-cache`: see
+    /// [`ExtractionCache::remembering`].
+    pub fn in_memory() -> Self {
+        Self {
+            directory: PathBuf::new(),
+            disk: false,
+            spill_only: false,
+            memory: None,
+        }
+        .remembering()
+    }
+
+    /// This cache, with a memory for one `--diff` run: every entry the merge base's extraction
+    /// reads or writes is also kept in memory (until [`ExtractionCache::stop_remembering`]), and
+    /// a lookup takes its key's entry from there before the disk, so a blob the two sides
+    /// share is extracted (or read from the disk) once.
+    pub fn remembering(&self) -> Self {
+        let memory = Memory::default();
+        memory
+            .remembering
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Self {
+            memory: Some(std::sync::Arc::new(memory)),
+            ..self.clone()
+        }
+    }
+
+    /// Keeps no more entries in memory (those kept stay, for the head to take).
+    pub fn stop_remembering(&self) {
+        if let Some(memory) = &self.memory {
+            memory
+                .remembering
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Whether entries are written to a directory (else only remembered).
+    pub fn is_on_disk(&self) -> bool {
+        self.disk
+    }
+
+    /// This cache (a run's own directory), writing an entry only when memory cannot keep it.
+    pub fn spilling(&self) -> Self {
+        Self {
+            spill_only: true,
+            ..self.clone()
+        }
+    }
+
+    /// Keeps a copy of `entry` in memory, while remembering; whether it was kept.
+    pub fn remember(&self, key: &str, entry: &FileEntry) -> bool {
+        let Some(memory) = &self.memory else {
+            return false;
+        };
+        let facts = match &entry.outcome {
+            CachedOutcome::Extracted { facts, .. } => facts.len().max(1),
+            _ => 1,
+        };
+        let within = memory
+            .facts
+            .fetch_add(facts, std::sync::atomic::Ordering::Relaxed)
+            .saturating_add(facts)
+            <= MEMORY_FACTS;
+        if within
+            && memory
+                .remembering
+                .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            if let Ok(mut entries) = memory.entries.lock() {
+                entries.insert(key.to_owned(), entry.clone());
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether a run keeps entries in memory now (so an entry is worth a copy).
+    pub fn is_remembering(&self) -> bool {
+        self.memory.as_ref().is_some_and(|memory| {
+            memory
+                .remembering
+                .load(std::sync::atomic::Ordering::Relaxed)
+        })
+    }
+
+    /// The options part of every key of a run: lintel's version and build, and the options
+    /// that change extraction (`gitattributes`: the root `.gitattributes` as read).
+    pub fn options_key(
+        include_generated: bool,
+        generic: &extractors::GenericFacts,
+        gitattributes: &str,
+    ) -> String {
+        Self::options_key_for_build(build_identity(), include_generated, generic, gitattributes)
+    }
+
+    fn options_key_for_build(
+        build: &str,
+        include_generated: bool,
+        generic: &extractors::GenericFacts,
+        gitattributes: &str,
+    ) -> String {
+        let options = format!(
+            "lintel {} build {build} cache {CACHE_FORMAT} generated={include_generated} generic={generic}",
+            env!("CARGO_PKG_VERSION")
+        );
+        digest([options.as_bytes(), gitattributes.as_bytes()])
+    }
+
+    /// The key of a file: the run's options, its path and its content id.
+    pub fn key(options: &str, file: &str, content: &str) -> String {
+        digest([options.as_bytes(), file.as_bytes(), content.as_bytes()])
+    }
+
+    /// The second key of an entry that depends on the project's shape: the entry of a file
+    /// under `key` in a project of shape `shape`.
+    pub fn shaped_key(key: &str, shape: &str) -> String {
+        digest([key.as_bytes(), b"shape", shape.as_bytes()])
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        let (shard, rest) = key.split_at(key.len().min(2));
+        self.directory.join(shard).join(format!("{rest}.json"))
+    }
+
+    /// The entry of `file` stored under `key`, if a valid one exists: taken from memory while
+    /// the other side of `--diff` has not taken it, else read from the disk.
+    pub fn load(&self, key: &str, file: &str) -> Option<FileEntry> {
+        if let Some(memory) = &self.memory {
+            let remembered = memory
+                .entries
+                .lock()
+                .ok()
+                .and_then(|mut entries| entries.remove(key));
+            if let Some(entry) = remembered {
+                return Some(entry);
+            }
+        }
+        if !self.disk {
+            return None;
+        }
+        let path = self.path(key);
+        let handle = open_regular(&path)?;
+        let metadata = handle.metadata().ok()?;
+        if metadata.len() > MAX_ENTRY_BYTES {
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+        handle
+            .take(MAX_ENTRY_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .ok()?;
+        let mut entry: Entry = serde_json::from_slice(&bytes).ok()?;
+        let valid = entry.format == CACHE_FORMAT
+            && entry.version == env!("CARGO_PKG_VERSION")
+            && entry.key == key
+            && entry.file == file;
+        if !valid {
+            return None;
+        }
+        if let CachedOutcome::Extracted { facts, .. } = &mut entry.entry.outcome {
+            compact(file, facts);
+        }
+        // Keep the entry's place in the eviction order; failure only makes it older.
+        let age = metadata
+            .modified()
+            .ok()
+            .and_then(|modified| SystemTime::now().duration_since(modified).ok());
+        if age.is_some_and(|age| age > REFRESH_AFTER) {
+            if let Ok(writable) = std::fs::File::options().append(true).open(&path) {
+                let _ = writable.set_modified(SystemTime::now());
+            }
+        }
+        Some(entry.entry)
+    }
+
+    /// Stores `file`'s entry under `key`; failures are ignored (the cache is an optimisation).
+    pub fn store(&self, key: &str, file: &str, entry: &FileEntry) {
+        let kept = self.remember(key, entry);
+        if !self.disk || (kept && self.spill_only) {
+            return;
+        }
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let path = self.path(key);
+        let Some(folder) = path.parent() else {
+            return;
+        };
+        if std::fs::create_dir_all(folder).is_err() {
+            return;
+        }
+        let document = EntryRef {
+            format: CACHE_FORMAT,
+            version: env!("CARGO_PKG_VERSION"),
+            key,
+            file,
+            entry,
+        };
+        let serial = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let temporary = folder.join(format!(".{}.{}.{serial}.tmp", std::process::id(), key));
+        let written = std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+            .is_ok_and(|handle| {
+                let mut writer = std::io::BufWriter::new(handle);
+                serde_json::to_writer(&mut writer, &document).is_ok()
+                    && std::io::Write::flush(&mut writer).is_ok()
+            });
+        if !(written && std::fs::rename(&temporary, &path).is_ok()) {
+            let _ = std::fs::remove_file(&temporary);
+        }
+    }
+
+    /// Prunes the directory when the last pruning is older than [`PRUNE_INTERVAL`] (call after
+    /// a run that stored entries).
+    pub fn prune_if_due(&self) {
+        if !self.disk {
+            return;
+        }
+        let marker = self.directory.join(".pruned");
+        let due = std::fs::metadata(&marker)
+            .and_then(|metadata| metadata.modified())
+            .ok()
+            .and_then(|modified| SystemTime::now().duration_since(modified).ok())
+            .is_none_or(|age| age > PRUNE_INTERVAL);
+        if due {
+            // Mark first: concurrent runs then skip pruning rather than all prune at once.
+            let _ = std::fs::write(&marker, b"");
+            self.prune(MAX_BYTES);
+        }
+    }
+
+    /// Deletes the least recently used entries beyond `max_bytes`, and stale temporary files.
+    /// Failures are ignored: another run may be pruning at the same time.
+    pub fn prune(&self, max_bytes: u64) {
+        let Ok(shards) = std::fs::read_dir(&self.directory) else {
+            return;
+        };
+        let now = SystemTime::now();
+        let mut entries: Vec<(SystemTime, PathBuf, u64)> = Vec::new();
+        for shard in shards.flatten() {
+            if !shard.file_type().is_ok_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            let Ok(listing) = std::fs::read_dir(shard.path()) else {
+                continue;
+            };
+            for item in listing.flatten() {
+                let path = item.path();
+                let name = item.file_name().to_string_lossy().into_owned();
+                let Ok(metadata) = item.metadata() else {
+                    continue;
+                };
+                let modified = metadata.modified().unwrap_or(std::time::UNIX_EPOCH);
+                if name.starts_with('.') && name.ends_with(".tmp") {
+                    let age = now.duration_since(modified).unwrap_or_default();
+                    if age > STALE_TEMPORARY {
+                        let _ = std::fs::remove_file(&path);
+                    }
+                } else if name.ends_with(".json") {
+                    entries.push((modified, path, metadata.len()));
+                }
+            }
+        }
+        // Newest first.
+        entries.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut total = 0_u64;
+        for (_, path, size) in &entries {
+            total = total.saturating_add(*size);
+            if total > max_bytes {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(reason: &str) -> FileEntry {
+        FileEntry {
+            outcome: CachedOutcome::Skipped(reason.to_owned()),
+            declarations: None,
+            probes: Vec::new(),
+            shape: None,
+        }
+    }
+
+    fn age(path: &Path, seconds_ago: u64) {
+        let time = SystemTime::now() - Duration::from_secs(seconds_ago);
+        std::fs::File::options()
+            .append(true)
+            .open(path)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+    }
+
+    fn reason(entry: Option<FileEntry>) -> Option<String> {
+        match entry?.outcome {
+            CachedOutcome::Skipped(reason) => Some(reason),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn keys_differ_by_build_options_path_and_content() {
+        let none = extractors::GenericFacts::NONE;
+        let options = |build: &str, generated: bool, attributes: &str| {
+            ExtractionCache::options_key_for_build(build, generated, &none, attributes)
+        };
+        assert_eq!(options("100:1", false, ""), options("100:1", false, ""));
+        assert_ne!(options("100:1", false, ""), options("100:2", false, ""));
+        assert_ne!(options("100:1", false, ""), options("101:1", false, ""));
+        assert_ne!(options("100:1", false, ""), options("100:1", true, ""));
+        assert_ne!(options("100:1", false, ""), options("100:1", false, "blob"));
+        assert_ne!(
+            ExtractionCache::options_key_for_build("1", false, &none, ""),
+            ExtractionCache::options_key_for_build("1", false, &extractors::GenericFacts::ALL, "")
+        );
+        let base = options("1", false, "");
+        let key = ExtractionCache::key(&base, "src/a.ts", "blob1");
+        assert_eq!(key, ExtractionCache::key(&base, "src/a.ts", "blob1"));
+        assert_ne!(key, ExtractionCache::key(&base, "src/b.ts", "blob1"));
+        assert_ne!(key, ExtractionCache::key(&base, "src/a.ts", "blob2"));
+        // The running test binary has an identity.
+        assert!(!build_identity().is_empty());
+        // A work-tree file's content id is its git blob id.
+        assert_eq!(
+            content_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
+    }
+
+    #[test]
+    fn an_entry_is_read_back_for_its_file_only() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        cache.store("abcd", "src/a.ts", &entry("kept"));
+        assert_eq!(
+            reason(cache.load("abcd", "src/a.ts")).as_deref(),
+            Some("kept")
+        );
+        assert!(cache.load("abcd", "src/b.ts").is_none());
+        assert!(cache.load("abce", "src/a.ts").is_none());
+    }
+
+    #[test]
+    fn corrupt_oversized_and_non_regular_entries_are_misses() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        cache.store("k1", "a", &entry("x"));
+        let path = cache.path("k1");
+        std::fs::write(&path, "{ not json").unwrap();
+        assert!(cache.load("k1", "a").is_none());
+        std::fs::write(&path, "").unwrap();
+        assert!(cache.load("k1", "a").is_none());
+        // A directory in place of an entry.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        assert!(cache.load("k1", "a").is_none());
+        // Writing over it fails quietly.
+        cache.store("k1", "a", &entry("x"));
+        assert!(cache.load("k1", "a").is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_an_entry_is_a_miss_not_a_hang() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        cache.store("k2", "a", &entry("x"));
+        let path = cache.path("k2");
+        std::fs::remove_file(&path).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let loader = cache.clone();
+        std::thread::spawn(move || {
+            let _ = sender.send(loader.load("k2", "a").is_none());
+        });
+        assert_eq!(
+            receiver.recv_timeout(Duration::from_secs(20)),
+            Ok(true),
+            "the load returns, as a miss"
+        );
+        // A symbolic link to a FIFO is not followed either.
+        let link = cache.path("k2link");
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert!(cache.load("k2link", "a").is_none());
+    }
+
+    #[test]
+    fn the_least_recently_used_entries_beyond_the_bound_are_evicted() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        let keys: Vec<String> = (0..10).map(|n| format!("k{n:02}")).collect();
+        for (n, key) in keys.iter().enumerate() {
+            cache.store(key, "a", &entry(key));
+            // Older keys are older on disk, whatever the file system's timestamp resolution.
+            age(&cache.path(key), 10_000 - u64::try_from(n).unwrap() * 10);
+        }
+        let size = std::fs::metadata(cache.path("k00")).unwrap().len();
+        cache.prune(size * 4);
+        for (n, key) in keys.iter().enumerate() {
+            assert_eq!(cache.load(key, "a").is_some(), n >= 6, "{key}");
+        }
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed_and_fresh_ones_kept() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        cache.store("abcd", "a", &entry("x"));
+        let folder = cache.path("abcd").parent().unwrap().to_path_buf();
+        let stale = folder.join(".1.abcd.0.tmp");
+        let fresh = folder.join(".2.abcd.0.tmp");
+        std::fs::write(&stale, "x").unwrap();
+        std::fs::write(&fresh, "x").unwrap();
+        age(&stale, 2 * 3600);
+        cache.prune(MAX_BYTES);
+        assert!(!stale.exists());
+        assert!(fresh.exists());
+        assert!(cache.load("abcd", "a").is_some());
+    }
+
+    #[test]
+    fn pruning_runs_at_most_once_per_interval() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        cache.store("abcd", "a", &entry("x"));
+        let folder = cache.path("abcd").parent().unwrap().to_path_buf();
+        let stale = folder.join(".1.abcd.0.tmp");
+        std::fs::write(&stale, "x").unwrap();
+        age(&stale, 2 * 3600);
+        cache.prune_if_due();
+        assert!(!stale.exists(), "the first run prunes");
+        std::fs::write(&stale, "x").unwrap();
+        age(&stale, 2 * 3600);
+        cache.prune_if_due();
+        assert!(stale.exists(), "a run within the interval does not");
+        age(
+            &directory.path().join(".pruned"),
+            PRUNE_INTERVAL.as_secs() + 60,
+        );
+        cache.prune_if_due();
+        assert!(!stale.exists(), "a run after it does");
+    }
+}

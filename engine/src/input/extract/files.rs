@@ -1,0 +1,671 @@
+//! The passes over the files: the first (read, parse, extract, or take a cached entry; read the
+//! declarations of the other Java, Kotlin and C# files), then the second, which resolves the
+//! facts that waited for the type indexes, storing every extracted file in the cache.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::{Mutex, TryLockError};
+
+use extractors::probes::{recording, Probe};
+use extractors::{first_pass, FileExtraction, FirstPass, ProjectContext, TypeDeclarations};
+use policies::facts::FactKind;
+use rayon::prelude::*;
+
+use super::text::{declaration_text, skip_reason, source_text};
+use crate::input::cache::{CachedOutcome, ExtractionCache, FileEntry};
+use crate::input::paths::ComponentMap;
+use crate::input::scope::{read_file, Scope, Snapshot, SOURCE_LIMIT};
+
+/// What the one parallel pass of [`extract_files`] gives for a file: an extracted file's first
+/// outcome and declarations, or the declarations of a file that is only read for them.
+enum FirstJob {
+    Extracted(Box<Fresh>),
+    Cached(Box<Hit>),
+    Declared(Option<TypeDeclarations>),
+}
+
+/// A file extracted in this run.
+struct Fresh {
+    outcome: FirstOutcome,
+    declarations: Option<TypeDeclarations>,
+    /// What its extraction asked of the project (recorded only with a cache).
+    probes: Vec<Probe>,
+    /// Its cache key, when it may be stored.
+    key: Option<String>,
+}
+
+/// A file whose entry the cache held and whose questions the project still answers the same
+/// way (those about a whole structure are judged once every file's declarations are in).
+struct Hit {
+    entry: FileEntry,
+    key: String,
+}
+
+/// What the first pass made of one owned file.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "only ever held inside `FirstJob::Extracted`'s box; boxing `FirstPass` too would cost an allocation per Java, Kotlin and C# file"
+)]
+enum FirstOutcome {
+    /// The file's outcome: not source, skipped, generated, or extracted without the type
+    /// indexes.
+    Done(CachedOutcome),
+    /// A Java, Kotlin or C# file whose facts wait for the type indexes.
+    Pending(FirstPass),
+}
+
+/// The first pass over an owned file (`extractors::first_pass`), with what it declares for the
+/// type indexes.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one file's inputs, passed as they are rather than bundled for one caller"
+)]
+fn first_one(
+    context: &ProjectContext,
+    scope: &Scope,
+    root: &Path,
+    repository: Option<&git2::Repository>,
+    file: &str,
+    read: Option<std::io::Result<Vec<u8>>>,
+    include_generated: bool,
+    generic: &extractors::GenericFacts,
+) -> (FirstOutcome, Option<TypeDeclarations>) {
+    let done = |outcome| (FirstOutcome::Done(outcome), None);
+    if extractors::Language::for_path(file).is_none() {
+        return done(CachedOutcome::NotSource);
+    }
+    let read = read.unwrap_or_else(|| read_file(scope, root, repository, file, SOURCE_LIMIT));
+    let bytes = match read {
+        Ok(bytes) => bytes,
+        Err(error) => return done(CachedOutcome::Skipped(format!("{UNREADABLE}: {error}"))),
+    };
+    if let Some(reason) = skip_reason(&bytes) {
+        let declarations =
+            declaration_text(bytes).and_then(|text| extractors::read_declarations(file, &text));
+        return (
+            FirstOutcome::Done(CachedOutcome::Skipped(reason)),
+            declarations,
+        );
+    }
+    let text = match source_text(file, bytes) {
+        Ok(text) => text,
+        Err(reason) => return done(CachedOutcome::Skipped(reason)),
+    };
+    if !include_generated && context.is_generated(file, &text) {
+        return (
+            FirstOutcome::Done(CachedOutcome::Generated),
+            extractors::read_declarations(file, &text),
+        );
+    }
+    let Some(mut pass) = first_pass(context, file, &text) else {
+        return done(CachedOutcome::NotSource);
+    };
+    let declarations = pass.take_declarations();
+    if pass.needs_types() {
+        return (FirstOutcome::Pending(pass), declarations);
+    }
+    (
+        FirstOutcome::Done(outcome_of(pass.finish(context), generic)),
+        declarations,
+    )
+}
+
+/// How a `file-skipped` reason for a file that could not be read starts: such an outcome says
+/// nothing about the file's content, so it is never cached.
+const UNREADABLE: &str = "cannot read file";
+
+/// Whether an outcome may be cached: it follows from the file's content (not a read failure,
+/// not an extractor's internal error).
+fn is_cacheable(outcome: &FirstOutcome) -> bool {
+    match outcome {
+        FirstOutcome::Done(CachedOutcome::Skipped(reason)) => {
+            !reason.starts_with(UNREADABLE) && !reason.starts_with(FAILED)
+        }
+        _ => true,
+    }
+}
+
+/// The cached outcome of a file's extraction.
+fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) -> CachedOutcome {
+    if let Some(reason) = extraction.skipped {
+        return CachedOutcome::Skipped(reason);
+    }
+    let mut facts = extraction.facts;
+    if !generic.wants_calls_or_assignments() && !generic.wants_externals() {
+        // `call`, `assignment` and `external` facts exist for reviewed queries (and for
+        // `graph --facts`): no policy family reads them. Extraction makes only those the run's
+        // queries may match; without queries, any a reader made anyway is dropped here, per
+        // file, so none piles up in memory (on kafka, externals are 35k of 84k facts). The
+        // externals of a library the spec binds with `clients` stay: they are its uses.
+        facts.retain(|fact| match fact.kind {
+            FactKind::Call | FactKind::Assignment => false,
+            FactKind::External => fact
+                .property_str("package")
+                .is_some_and(|package| generic.bound_client(package).is_some()),
+            _ => true,
+        });
+    }
+    // Facts live for the whole run: give back what building them reserved.
+    for fact in &mut facts {
+        fact.id.shrink_to_fit();
+        fact.properties.shrink_to_fit();
+    }
+    // `--debug-extractors`: one entry per query pass, with the facts of the kinds it matched.
+    let queries = extraction
+        .queries
+        .iter()
+        .map(|timing| {
+            let emitted = facts
+                .iter()
+                .filter(|fact| {
+                    timing
+                        .matched_by_kind
+                        .iter()
+                        .any(|(kind, _)| *kind == fact.kind)
+                })
+                .count();
+            serde_json::json!({
+                "id": timing.id,
+                "matched": timing.matched,
+                "emitted": emitted,
+                "elapsed_ms": timing.elapsed_us / 1000,
+            })
+        })
+        .collect();
+    // A new vector, not an in-place `collect`: that would keep the unboxed facts' allocation.
+    let mut boxed = Vec::with_capacity(facts.len());
+    boxed.extend(facts.into_iter().map(Box::new));
+    CachedOutcome::Extracted {
+        facts: boxed,
+        language: extraction.language.name().to_owned(),
+        parse_errors: extraction.parse_errors,
+        first_parse_error: extraction.first_parse_error,
+        queries,
+        links: (!extraction.links.is_empty()).then(|| Box::new(extraction.links)),
+    }
+}
+
+/// Runs the extractors over `files` in parallel: configs are read from the same snapshot as the
+/// sources, and each rayon worker opens its own repository handle for git snapshots. Returns
+/// each file's outcome and how many came from `cache`.
+///
+/// Each source file is read and parsed once. The first pass extracts what needs no type index
+/// and reads what every Java, Kotlin and C# file of the project declares (owned or not,
+/// extracted or not: imports may name its types); the declarations fill the type indexes in
+/// file order, then the second pass resolves the waiting facts without trees or sources.
+///
+/// With a cache, a file whose entry (keyed by its path and content) answers every recorded
+/// question as the project does now is not read at all (nor parsed); an entry that asked about a
+/// whole structure holds only when the project's shape ([`project_shape`]) is unchanged, and
+/// is otherwise extracted again before any declaration enters the indexes, as in a run without
+/// the cache. Every file extracted is stored.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the run's inputs, passed as they are rather than bundled for one caller"
+)]
+pub(super) fn extract_files(
+    root: &Path,
+    scope: &Scope,
+    map: &ComponentMap,
+    files: &[String],
+    include_generated: bool,
+    generic: &extractors::GenericFacts,
+    debug: bool,
+    cache: Option<&ExtractionCache>,
+    progress: Option<&crate::input::progress::Progress>,
+) -> (Vec<(String, CachedOutcome)>, usize) {
+    let needs_repository = scope.snapshot != Snapshot::Worktree;
+    let mut context = if needs_repository {
+        let repository = scope
+            .git_root
+            .as_ref()
+            .and_then(|path| git2::Repository::open(path).ok());
+        ProjectContext::discover_with(&scope.project_files, |path| {
+            read_file(scope, root, repository.as_ref(), path, SOURCE_LIMIT)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+        })
+    } else {
+        ProjectContext::discover(root, &scope.project_files)
+    };
+    context.set_symlinks(scope.symlinks.clone());
+    context.set_generic(generic.clone());
+    context.set_query_timing(debug);
+    let repositories = Repositories::new(scope.git_root.as_deref().filter(|_| needs_repository));
+    let options = cache.map(|_| {
+        let gitattributes = content_identity(scope, root, &repositories, ".gitattributes");
+        ExtractionCache::options_key(include_generated, generic, &gitattributes)
+    });
+    let cache = cache.zip(options.as_deref());
+    let shared = &context;
+    // The project's other Java, Kotlin and C# files declare types too (excluded files are never
+    // read). They are read in the same parallel pass as the extracted files, after them: one
+    // pass balances the two threads better than two passes that each wait for their slowest file.
+    let owned: HashSet<&str> = files.iter().map(String::as_str).collect();
+    let others: Vec<&String> = scope
+        .project_files
+        .iter()
+        .filter(|file| {
+            !owned.contains(file.as_str())
+                && extractors::reads_declarations(file)
+                && !map.is_excluded(file)
+        })
+        .collect();
+    let jobs: Vec<(&String, bool)> = files
+        .iter()
+        .map(|file| (file, true))
+        .chain(others.iter().map(|file| (*file, false)))
+        .collect();
+    if let Some(progress) = progress {
+        progress.add_files(files.len());
+    }
+    let first = |file: &str, read: Option<std::io::Result<Vec<u8>>>, key: Option<String>| {
+        repositories.with(|repository| {
+            let extract = || {
+                guarded(
+                    || {
+                        first_one(
+                            shared,
+                            scope,
+                            root,
+                            repository,
+                            file,
+                            read,
+                            include_generated,
+                            generic,
+                        )
+                    },
+                    |reason| (FirstOutcome::Done(CachedOutcome::Skipped(reason)), None),
+                )
+            };
+            // The project questions a file asks are recorded only for the cache that keeps
+            // them: without one, recording would only spend time formatting answers.
+            let ((outcome, declarations), probes) = if cache.is_some() {
+                recording(extract)
+            } else {
+                (extract(), Vec::new())
+            };
+            let key = key.filter(|_| is_cacheable(&outcome));
+            if let Some(progress) = progress {
+                progress.file_done();
+            }
+            Fresh {
+                outcome,
+                declarations,
+                probes,
+                key,
+            }
+        })
+    };
+    let mut done: Vec<FirstJob> = jobs
+        .par_iter()
+        // One file per rayon job: the files' costs differ a hundredfold, and with rayon's
+        // adaptive splitting one worker could be left alone on a long run of them at the end.
+        .with_max_len(1)
+        .map(|(file, extracted)| {
+            if !*extracted {
+                // A file only read for its declarations declares nothing if its reader fails.
+                let declarations = repositories.with(|repository| {
+                    guarded(
+                        || {
+                            read_file(scope, root, repository, file, SOURCE_LIMIT)
+                                .ok()
+                                .and_then(declaration_text)
+                                .and_then(|text| extractors::read_declarations(file, &text))
+                        },
+                        |_| None,
+                    )
+                });
+                return FirstJob::Declared(declarations);
+            }
+            let Some((cache, options)) =
+                cache.filter(|_| extractors::Language::for_path(file).is_some())
+            else {
+                return FirstJob::Extracted(Box::new(first(file, None, None)));
+            };
+            // A work-tree file is read to know its content (size and modification time may
+            // stay the same across an edit); a git snapshot names each file's blob.
+            let (content, read) = match &scope.snapshot {
+                Snapshot::Worktree => {
+                    let read = read_file(scope, root, None, file, SOURCE_LIMIT);
+                    let content = read
+                        .as_ref()
+                        .ok()
+                        .map(|bytes| crate::input::cache::content_id(bytes));
+                    (content, Some(read))
+                }
+                _ => (
+                    scope.blobs.get(file.as_str()).map(ToString::to_string),
+                    None,
+                ),
+            };
+            let Some(key) = content.map(|content| ExtractionCache::key(options, file, &content))
+            else {
+                return FirstJob::Extracted(Box::new(first(file, read, None)));
+            };
+            match cache.load(&key, file) {
+                Some(entry)
+                    if entry.probes.iter().all(|probe| {
+                        matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared)
+                    }) =>
+                {
+                    if let Some(progress) = progress {
+                        progress.file_done();
+                    }
+                    FirstJob::Cached(Box::new(Hit { entry, key }))
+                }
+                _ => FirstJob::Extracted(Box::new(first(file, read, Some(key)))),
+            }
+        })
+        .collect();
+    let declared_others = done.split_off(files.len().min(done.len()));
+    let mut declared: Vec<(&str, TypeDeclarations)> = others
+        .iter()
+        .zip(declared_others)
+        .filter_map(|(file, job)| match job {
+            FirstJob::Declared(Some(declarations)) => Some((file.as_str(), declarations)),
+            _ => None,
+        })
+        .collect();
+    for (file, job) in files.iter().zip(done.iter_mut()) {
+        let declarations = match job {
+            // A fresh file's declarations are also stored with it.
+            FirstJob::Extracted(fresh) if fresh.key.is_some() => fresh.declarations.clone(),
+            FirstJob::Extracted(fresh) => fresh.declarations.take(),
+            FirstJob::Cached(hit) => hit.entry.declarations.clone(),
+            FirstJob::Declared(_) => None,
+        };
+        declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
+    }
+    // In file order, so that the indexes do not depend on the thread count.
+    declared.sort_by(|a, b| a.0.cmp(b.0));
+    // The project's shape, for the entries that ask about a whole structure (a fresh file may
+    // ask only in its second pass).
+    let shape = cache.map(|_| project_shape(scope, root, &repositories, &context, &declared));
+    if let Some(shape) = &shape {
+        refresh_stale(&mut done, files, shape, cache, shared, &first);
+    }
+    for (file, declarations) in declared {
+        context.add_declarations(file, declarations);
+    }
+    second_pass(files, done, &context, cache, shape.as_ref(), generic)
+}
+
+/// Under a cache, after the first pass: a cached entry that asked about a whole structure of the
+/// project holds only when the project's `shape` is the one it was made in; otherwise the entry
+/// kept for this shape is taken, or the file is extracted again.
+fn refresh_stale(
+    done: &mut [FirstJob],
+    files: &[String],
+    shape: &(String, String),
+    cache: Option<(&ExtractionCache, &str)>,
+    shared: &ProjectContext,
+    first: &(impl Fn(&str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh + Sync),
+) {
+    // An entry whose whole structures changed is extracted again, as in a run without the
+    // cache: before any declaration enters the indexes (its own are already in `declared`).
+    done.par_iter_mut()
+        .with_max_len(1)
+        .zip(files.par_iter())
+        .for_each(|(job, file)| {
+            let stale = match job {
+                FirstJob::Cached(hit) => {
+                    let (types, files) = shape;
+                    hit.entry.asks_whole()
+                        && hit.entry.shape.as_deref()
+                            != Some(crate::input::cache::shape_for(
+                                &hit.entry.probes,
+                                types,
+                                files,
+                            ))
+                }
+                _ => false,
+            };
+            if let (true, FirstJob::Cached(hit)) = (stale, &mut *job) {
+                // The entry this content had in a project of this shape, if one is kept
+                // (the two sides of a `--diff` that adds a type each keep theirs).
+                let (types, files) = shape;
+                let wanted = crate::input::cache::shape_for(&hit.entry.probes, types, files);
+                let shaped = cache.and_then(|(cache, _)| {
+                    cache
+                        .load(&ExtractionCache::shaped_key(&hit.key, wanted), file)
+                        .filter(|entry| {
+                            entry.shape.as_deref() == Some(wanted)
+                                && entry.probes.iter().all(|probe| {
+                                    matches!(probe, Probe::Whole | Probe::Files)
+                                        || probe.holds(shared)
+                                })
+                        })
+                });
+                if let Some(entry) = shaped {
+                    hit.entry = entry;
+                    return;
+                }
+                let key = hit.key.clone();
+                let mut fresh = first(file, None, Some(key));
+                // The same declarations (they follow from the content), already in
+                // `declared`, are stored with it again.
+                fresh.declarations = hit.entry.declarations.take();
+                *job = FirstJob::Extracted(Box::new(fresh));
+            }
+        });
+}
+
+/// The second pass: each fresh file's facts that waited for the type indexes are resolved, and
+/// every file extracted is stored in the cache; a cached file is kept as the cache holds it.
+/// Returns every file's outcome, and how many files' facts came from the cache.
+fn second_pass(
+    files: &[String],
+    done: Vec<FirstJob>,
+    context: &ProjectContext,
+    cache: Option<(&ExtractionCache, &str)>,
+    shape: Option<&(String, String)>,
+    generic: &extractors::GenericFacts,
+) -> (Vec<(String, CachedOutcome)>, usize) {
+    let stored = std::sync::atomic::AtomicBool::new(false);
+    let outcomes: Vec<(String, CachedOutcome, bool)> = files
+        .iter()
+        .zip(done)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|(file, job)| {
+            let fresh = match job {
+                FirstJob::Cached(hit) => {
+                    if let Some((cache, _)) = cache.filter(|(cache, _)| cache.is_remembering()) {
+                        let _ = cache.remember(&hit.key, &hit.entry);
+                    }
+                    return (file.clone(), hit.entry.outcome, true);
+                }
+                FirstJob::Extracted(fresh) => *fresh,
+                FirstJob::Declared(_) => return (file.clone(), CachedOutcome::NotSource, false),
+            };
+            let Fresh {
+                outcome,
+                declarations,
+                mut probes,
+                key,
+            } = fresh;
+            let outcome = match outcome {
+                FirstOutcome::Done(outcome) => outcome,
+                FirstOutcome::Pending(pass) => {
+                    let (outcome, more) = recording(|| {
+                        guarded(
+                            || outcome_of(pass.finish(context), generic),
+                            CachedOutcome::Skipped,
+                        )
+                    });
+                    let failed = matches!(&outcome, CachedOutcome::Skipped(reason) if reason.starts_with(FAILED));
+                    if failed {
+                        return (file.clone(), outcome, false);
+                    }
+                    for probe in more {
+                        if !probes.contains(&probe) {
+                            probes.push(probe);
+                        }
+                    }
+                    outcome
+                }
+            };
+            let Some(((cache, _), key)) = cache.zip(key) else {
+                return (file.clone(), outcome, false);
+            };
+            let shape = shape
+                .as_ref()
+                .filter(|_| crate::input::cache::asks_whole(&probes))
+                .map(|(types, files)| crate::input::cache::shape_for(&probes, types, files).to_owned());
+            let entry = FileEntry {
+                outcome,
+                declarations,
+                probes,
+                shape,
+            };
+            cache.store(&key, file, &entry);
+            if let Some(shape) = &entry.shape {
+                cache.store(&ExtractionCache::shaped_key(&key, shape), file, &entry);
+            }
+            stored.store(true, std::sync::atomic::Ordering::Relaxed);
+            (file.clone(), entry.outcome, false)
+        })
+        .collect();
+    if let Some((cache, _)) = cache.filter(|_| stored.into_inner()) {
+        cache.prune_if_due();
+    }
+    // Files whose facts came from the cache: those it holds as extracted (a file that is not a
+    // source of any extractor, or skipped, has no facts to come from anywhere).
+    let cached = outcomes
+        .iter()
+        .filter(|(_, outcome, cached)| {
+            *cached && matches!(outcome, CachedOutcome::Extracted { .. })
+        })
+        .count();
+    let outcomes = outcomes
+        .into_iter()
+        .map(|(file, outcome, _)| (file, outcome))
+        .collect();
+    (outcomes, cached)
+}
+
+/// The content identity of a project file (its blob id; empty when it is not in the snapshot
+/// or cannot be read).
+fn content_identity(
+    scope: &Scope,
+    root: &Path,
+    repositories: &Repositories<'_>,
+    file: &str,
+) -> String {
+    match &scope.snapshot {
+        Snapshot::Worktree => read_file(scope, root, None, file, SOURCE_LIMIT)
+            .map(|bytes| crate::input::cache::content_id(&bytes))
+            .unwrap_or_default(),
+        _ => {
+            let _ = repositories;
+            scope
+                .blobs
+                .get(file)
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// What the whole structures of the project are built from: for the type indexes and C#
+/// projects, the symbolic links, the content of every resolution config discovery read and
+/// what every file declares; for Rust crates, that and every project file's path. Returns both
+/// digests (types, files).
+fn project_shape(
+    scope: &Scope,
+    root: &Path,
+    repositories: &Repositories<'_>,
+    context: &ProjectContext,
+    declared: &[(&str, TypeDeclarations)],
+) -> (String, String) {
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    parts.push(b"links".to_vec());
+    for (link, target) in &scope.symlinks {
+        parts.push(format!("{link} -> {target}").into_bytes());
+    }
+    parts.push(b"configs".to_vec());
+    for config in context.config_files() {
+        parts.push(config.as_bytes().to_vec());
+        parts.push(content_identity(scope, root, repositories, config).into_bytes());
+    }
+    parts.push(b"declarations".to_vec());
+    for (file, declarations) in declared {
+        parts.push(file.as_bytes().to_vec());
+        parts.push(serde_json::to_vec(declarations).unwrap_or_default());
+    }
+    let types = crate::input::cache::digest(parts.iter().map(Vec::as_slice));
+    let files = crate::input::cache::digest(
+        [types.as_bytes(), b"files".as_slice()]
+            .into_iter()
+            .chain(scope.project_files.iter().map(String::as_bytes)),
+    );
+    (types, files)
+}
+
+/// How the reason of a file whose extraction panicked starts.
+const FAILED: &str = "lintel's extractor failed on it";
+
+/// Runs one file's extraction; if an extractor panics (a bug in lintel, never a property of the
+/// file's text that it may rely on), the file gets `failed`'s outcome with the reason instead of
+/// the whole check stopping: a `file-skipped` warning that names the internal error, so nothing
+/// is lost silently and the other files' findings still stand. The panic message itself also
+/// goes to stderr, through the default hook, for the bug report.
+pub(super) fn guarded<T>(extract: impl FnOnce() -> T, failed: impl FnOnce(String) -> T) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(extract)) {
+        Ok(outcome) => outcome,
+        Err(payload) => failed(format!(
+            "{FAILED} (internal error: {}); please report it",
+            crate::error::panic_message(payload.as_ref())
+        )),
+    }
+}
+
+/// One git handle per rayon worker, opened at the worker's first file of a git snapshot: a
+/// `git2::Repository` may not be shared between threads, and opening one per file would cost
+/// more than reading the file.
+struct Repositories<'a> {
+    /// The repository, when the snapshot is read from git.
+    root: Option<&'a Path>,
+    /// The handle of each worker of the current pool, by its index.
+    slots: Vec<Mutex<Option<git2::Repository>>>,
+}
+
+impl<'a> Repositories<'a> {
+    fn new(root: Option<&'a Path>) -> Self {
+        let workers = if root.is_some() {
+            rayon::current_num_threads()
+        } else {
+            0
+        };
+        Self {
+            root,
+            slots: (0..workers).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    /// Calls `read` with this worker's handle (`None` for a worktree snapshot, or when the
+    /// repository cannot be opened). A worker that is already reading (a job it stole while
+    /// waiting inside `read`) opens a handle of its own rather than wait for itself.
+    fn with<T>(&self, read: impl FnOnce(Option<&git2::Repository>) -> T) -> T {
+        let Some(root) = self.root else {
+            return read(None);
+        };
+        let slot = rayon::current_thread_index().and_then(|index| self.slots.get(index));
+        let held = slot.and_then(|slot| match slot.try_lock() {
+            Ok(handle) => Some(handle),
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        });
+        match held {
+            Some(mut handle) => {
+                if handle.is_none() {
+                    *handle = git2::Repository::open(root).ok();
+                }
+                read(handle.as_ref())
+            }
+            None => read(git2::Repository::open(root).ok().as_ref()),
+        }
+    }
+}

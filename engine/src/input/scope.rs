@@ -1,0 +1,618 @@
+//! Check scopes (the scope flags of `lintel check` in docs/CLI.md) via git2: which project state is read, and which files are in scope.
+//!
+//! - staged (default): the project as staged in the index; the scope is the index entries that differ from HEAD.
+//! - `--all`: the working tree (tracked files plus untracked files that are not ignored); every file is in scope.
+//! - `--diff REF`: the HEAD commit read from git objects; the scope is what changed between the merge base and HEAD.
+//! - `--file PATH…`: the working tree; the scope is the named files.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, Oid, Repository};
+
+use crate::error::EngineError;
+use crate::input::paths::{normalize, relative_to, to_slash, walk_project};
+
+/// Largest source file lintel reads.
+pub(crate) const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
+
+/// [`MAX_FILE_BYTES`] as a read limit: a source read gets at most one byte more.
+pub(crate) const SOURCE_LIMIT: u64 = MAX_FILE_BYTES as u64;
+
+/// What the user asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeRequest {
+    /// The default.
+    Staged,
+    /// `--all`.
+    All,
+    /// `--diff REF`.
+    Diff(String),
+    /// `--file PATH…`, as given (relative to the current directory).
+    Files(Vec<PathBuf>),
+}
+
+/// Where file contents come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Snapshot {
+    /// The file system under the project root.
+    Worktree,
+    /// The git index.
+    Index,
+    /// A commit's tree.
+    Commit(Oid),
+}
+
+/// Reads a project file (by project-relative path) from a git snapshot: `None` when the snapshot
+/// does not hold it.
+pub type SnapshotReader<'a> = &'a dyn Fn(&str) -> Option<std::io::Result<Vec<u8>>>;
+
+/// A resolved scope.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    /// `git_ref`, `staged`, `all` or `files`.
+    pub mode: &'static str,
+    /// The ref as given, `staged`, `workspace` or `files`.
+    pub base: String,
+    /// The merge base, for `--diff`.
+    pub base_commit: Option<String>,
+    /// HEAD, when there is one.
+    pub head_commit: Option<String>,
+    /// The scope's files, project-relative, sorted.
+    pub changed_files: Vec<String>,
+    /// Every project file of the snapshot, project-relative, sorted.
+    pub project_files: Vec<String>,
+    /// Where contents come from.
+    pub snapshot: Snapshot,
+    /// The git work tree root, when in a repository.
+    pub git_root: Option<PathBuf>,
+    /// The project root relative to the git work tree root, with `/` (empty when equal).
+    pub git_prefix: String,
+    /// Submodule paths met (project-relative), which are not checked.
+    pub submodules: Vec<String>,
+    /// Blob ids of the project files, for index and commit snapshots.
+    pub blobs: BTreeMap<String, Oid>,
+    /// Symbolic links of the snapshot that point inside the project: link path → target path,
+    /// both project-relative (the target worked out lexically from the link's folder). Links are
+    /// never read or walked through; import resolution maps a path through them, as Node does.
+    pub symlinks: BTreeMap<String, String>,
+    /// Paths the listing could not take, with the reason: a folder the walk cannot read, a path
+    /// too long to open, a symbolic link that leads out of the project (never followed). Each is
+    /// a `file-skipped` warning: nothing is dropped silently.
+    pub unreadable: Vec<(String, String)>,
+}
+
+impl Scope {
+    /// True when every file is in scope (`--all`).
+    pub fn is_everything(&self) -> bool {
+        self.mode == "all"
+    }
+
+    /// The UTF-8 text of a project file as this snapshot holds it (the checked git blob under the
+    /// staged and `--diff` scopes, the work tree's regular file otherwise), for code frames:
+    /// `None` for a file that cannot be read, is not UTF-8 or is larger than a source may be.
+    pub fn text_reader<'a>(&'a self, root: &'a Path) -> impl Fn(&str) -> Option<String> + 'a {
+        let repository = match self.snapshot {
+            Snapshot::Worktree => None,
+            Snapshot::Index | Snapshot::Commit(_) => self
+                .git_root
+                .as_ref()
+                .and_then(|path| Repository::open(path).ok()),
+        };
+        move |file: &str| {
+            let limit = SOURCE_LIMIT;
+            let bytes = read_file(self, root, repository.as_ref(), file, limit).ok()?;
+            if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+                return None;
+            }
+            String::from_utf8(bytes).ok()
+        }
+    }
+}
+
+/// HEAD's commit; `None` when HEAD is unborn (a new repository). A HEAD git cannot read (a
+/// corrupt `.git/HEAD`, a ref to a missing object) is a `git-error` for the staged and `--diff`
+/// scopes, which compare with it: taking it for unborn would check every file as new. `--all`
+/// and `--file` read the work tree and only name HEAD, so for them it is just absent.
+fn head_commit<'r>(
+    repository: &'r Repository,
+    request: &ScopeRequest,
+) -> Result<Option<git2::Commit<'r>>, EngineError> {
+    let compares_with_head = matches!(request, ScopeRequest::Staged | ScopeRequest::Diff(_));
+    let head = match repository.head() {
+        Ok(head) => head,
+        Err(error) if error.code() == ErrorCode::UnbornBranch => return Ok(None),
+        Err(error) if compares_with_head => {
+            return Err(EngineError::Git(format!(
+                "cannot read HEAD: {}",
+                error.message()
+            )))
+        }
+        Err(_) => return Ok(None),
+    };
+    match head.peel_to_commit() {
+        Ok(commit) => Ok(Some(commit)),
+        Err(error) if compares_with_head => Err(EngineError::Git(format!(
+            "HEAD does not name a commit: {}",
+            error.message()
+        ))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Why a symbolic link is not in the snapshot's links.
+const LINK_OUT: &str = "a symbolic link that leads out of the project is not followed";
+
+fn git_error(error: &git2::Error) -> EngineError {
+    EngineError::Git(error.message().to_owned())
+}
+
+/// Opens the repository that contains `root`, if any.
+pub fn open_repository(root: &Path) -> Option<Repository> {
+    Repository::discover(root)
+        .ok()
+        .filter(|repository| repository.workdir().is_some())
+}
+
+/// Resolves the scope for `request` over the project at `root`.
+pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError> {
+    let repository = open_repository(root);
+    let git_root = repository
+        .as_ref()
+        .and_then(|repository| repository.workdir().map(normalize_absolute));
+    let root_absolute = normalize_absolute(root);
+    let git_prefix = git_root
+        .as_ref()
+        .map(|git_root| relative_to(&root_absolute, git_root))
+        .unwrap_or_default();
+    let to_project = |git_path: &str| -> Option<String> {
+        if git_prefix.is_empty() {
+            Some(git_path.to_owned())
+        } else {
+            git_path
+                .strip_prefix(&format!("{git_prefix}/"))
+                .map(str::to_owned)
+        }
+    };
+    let head = match &repository {
+        Some(repository) => head_commit(repository, request)?,
+        None => None,
+    };
+    let head_commit = head.as_ref().map(|commit| commit.id().to_string());
+    let mut scope = Scope {
+        mode: "all",
+        base: "workspace".into(),
+        base_commit: None,
+        head_commit,
+        changed_files: Vec::new(),
+        project_files: Vec::new(),
+        snapshot: Snapshot::Worktree,
+        git_root: git_root.clone(),
+        git_prefix: git_prefix.clone(),
+        submodules: Vec::new(),
+        blobs: BTreeMap::new(),
+        symlinks: BTreeMap::new(),
+        unreadable: Vec::new(),
+    };
+    match request {
+        ScopeRequest::All | ScopeRequest::Files(_) => {
+            list_worktree(
+                &mut scope,
+                repository.as_ref(),
+                root,
+                &root_absolute,
+                request,
+                &to_project,
+            )?;
+        }
+        ScopeRequest::Staged => {
+            list_index(&mut scope, repository.as_ref(), head.as_ref(), &to_project)?
+        }
+        ScopeRequest::Diff(reference) => {
+            list_diff(
+                &mut scope,
+                repository.as_ref(),
+                head,
+                reference,
+                &to_project,
+            )?;
+        }
+    }
+    scope.project_files.sort();
+    scope.project_files.dedup();
+    scope.submodules.sort();
+    scope.unreadable.sort();
+    scope.unreadable.dedup();
+    Ok(scope)
+}
+
+/// `--all` and `--file`: the work tree, listed by a gitignore-aware walk plus the tracked files.
+fn list_worktree(
+    scope: &mut Scope,
+    repository: Option<&Repository>,
+    root: &Path,
+    root_absolute: &Path,
+    request: &ScopeRequest,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), EngineError> {
+    let mut tracked = Vec::new();
+    if let Some(repository) = repository {
+        let index = repository.index().map_err(|error| git_error(&error))?;
+        for entry in index.iter() {
+            let path = String::from_utf8_lossy(&entry.path).into_owned();
+            let Some(path) = to_project(&path) else {
+                continue;
+            };
+            match entry.mode {
+                0o160000 => scope.submodules.push(path),
+                0o120000 => {}
+                _ => tracked.push(path),
+            }
+        }
+    }
+    // A tracked file that is gone, or is now a folder, is not in the work tree; one that
+    // cannot be looked at (an unreadable folder, a path too long) stays listed, so that
+    // reading it gives a `file-skipped` warning rather than a silent pass.
+    tracked.retain(|path| match std::fs::metadata(root.join(path)) {
+        Ok(metadata) => !metadata.is_dir(),
+        Err(error) => error.kind() != std::io::ErrorKind::NotFound,
+    });
+    let listing = walk_project(root, &tracked);
+    scope.project_files = listing.files;
+    scope.unreadable = listing.unreadable;
+    for (link, target) in listing.symlinks {
+        match link_target(&link, &target) {
+            Some(inside) => {
+                scope.symlinks.insert(link, inside);
+            }
+            None => scope.unreadable.push((link, LINK_OUT.to_owned())),
+        }
+    }
+    if let ScopeRequest::Files(paths) = request {
+        scope.mode = "files";
+        scope.base = "files".into();
+        let mut named = BTreeSet::new();
+        for path in paths {
+            named.insert(file_in_project(path, root_absolute)?);
+        }
+        scope.changed_files = named.into_iter().collect();
+    } else {
+        scope.changed_files = scope.project_files.clone();
+    }
+    Ok(())
+}
+
+/// Staged (the default): the index, with the files that differ from HEAD as the changes.
+fn list_index(
+    scope: &mut Scope,
+    repository: Option<&Repository>,
+    head: Option<&git2::Commit<'_>>,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), EngineError> {
+    let Some(repository) = repository else {
+        return Err(EngineError::NotAGitRepository(".".into()));
+    };
+    scope.mode = "staged";
+    scope.base = "staged".into();
+    scope.snapshot = Snapshot::Index;
+    let index = repository.index().map_err(|error| git_error(&error))?;
+    for entry in index.iter() {
+        let path = String::from_utf8_lossy(&entry.path).into_owned();
+        let Some(path) = to_project(&path) else {
+            continue;
+        };
+        match entry.mode {
+            0o160000 => scope.submodules.push(path),
+            0o120000 => match symlink_blob(repository, entry.id, &path) {
+                Some(target) => {
+                    scope.symlinks.insert(path, target);
+                }
+                None => scope.unreadable.push((path, LINK_OUT.to_owned())),
+            },
+            _ => {
+                scope.blobs.insert(path.clone(), entry.id);
+                scope.project_files.push(path);
+            }
+        }
+    }
+    let head_tree = head.and_then(|commit| commit.tree().ok());
+    let mut options = DiffOptions::new();
+    options.ignore_submodules(true);
+    let mut diff = repository
+        .diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut options))
+        .map_err(|error| git_error(&error))?;
+    scope.changed_files = changed_paths(&mut diff, to_project)?;
+    Ok(())
+}
+
+/// `--diff REF`: HEAD's tree, with the files changed since the merge base of REF and HEAD.
+fn list_diff(
+    scope: &mut Scope,
+    repository: Option<&Repository>,
+    head: Option<git2::Commit<'_>>,
+    reference: &str,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), EngineError> {
+    let Some(repository) = repository else {
+        return Err(EngineError::NotAGitRepository(".".into()));
+    };
+    scope.mode = "git_ref";
+    scope.base = reference.to_owned();
+    let head = head.ok_or_else(|| EngineError::UnknownRef("HEAD".into()))?;
+    let target = repository
+        .revparse_single(reference)
+        .and_then(|object| object.peel_to_commit())
+        .map_err(|_| EngineError::UnknownRef(reference.to_owned()))?;
+    let merge_base = match repository.merge_base(target.id(), head.id()) {
+        Ok(oid) => oid,
+        Err(error) if error.code() == ErrorCode::NotFound => {
+            return Err(if repository.is_shallow() {
+                EngineError::MissingMergeBase(reference.to_owned())
+            } else {
+                EngineError::NoMergeBase(reference.to_owned())
+            });
+        }
+        Err(error) => return Err(git_error(&error)),
+    };
+    let base_tree = repository
+        .find_commit(merge_base)
+        .and_then(|commit| commit.tree())
+        .map_err(|_| EngineError::MissingMergeBase(reference.to_owned()))?;
+    let head_tree = head.tree().map_err(|error| git_error(&error))?;
+    scope.base_commit = Some(merge_base.to_string());
+    scope.snapshot = Snapshot::Commit(head.id());
+    list_tree(repository, &head_tree, to_project, scope)?;
+    let mut options = DiffOptions::new();
+    options.ignore_submodules(true);
+    let mut diff = repository
+        .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
+        .map_err(|error| git_error(&error))?;
+    scope.changed_files = changed_paths(&mut diff, to_project)?;
+    Ok(())
+}
+
+/// Lists the blobs of a tree into `scope.project_files`/`scope.blobs`, and its submodules.
+fn list_tree(
+    repository: &Repository,
+    tree: &git2::Tree<'_>,
+    to_project: &dyn Fn(&str) -> Option<String>,
+    scope: &mut Scope,
+) -> Result<(), EngineError> {
+    tree.walk(git2::TreeWalkMode::PreOrder, |directory, entry| {
+        let path = format!("{directory}{}", entry.name().unwrap_or_default());
+        if let Some(path) = to_project(&path) {
+            match entry.filemode() {
+                0o160000 => scope.submodules.push(path),
+                0o100644 | 0o100755 => {
+                    scope.blobs.insert(path.clone(), entry.id());
+                    scope.project_files.push(path);
+                }
+                0o120000 => match symlink_blob(repository, entry.id(), &path) {
+                    Some(target) => {
+                        scope.symlinks.insert(path, target);
+                    }
+                    None => scope.unreadable.push((path, LINK_OUT.to_owned())),
+                },
+                _ => {}
+            }
+        }
+        git2::TreeWalkResult::Ok
+    })
+    .map_err(|error| git_error(&error))
+}
+
+/// The project path a symbolic link at `link` with the text `target` points to, when it stays
+/// inside the project: worked out lexically from the link's folder; absolute targets and targets
+/// that climb out of the project give `None`.
+fn link_target(link: &str, target: &str) -> Option<String> {
+    let target = target.replace('\\', "/");
+    if target.starts_with('/') || target.contains(':') || target.is_empty() {
+        return None;
+    }
+    let folder = link.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let mut parts: Vec<&str> = folder.split('/').filter(|part| !part.is_empty()).collect();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The in-project target of a symbolic link stored in git as a blob holding its target text.
+fn symlink_blob(repository: &Repository, oid: Oid, link: &str) -> Option<String> {
+    let blob = repository.find_blob(oid).ok()?;
+    let target = std::str::from_utf8(blob.content()).ok()?;
+    link_target(link, target)
+}
+
+/// The merge-base side of a `--diff` scope: the whole merge-base tree (as with `--all`), and the
+/// map from base paths to head paths given by git's rename detection.
+pub fn merge_base_scope(head: &Scope) -> Result<(Scope, BTreeMap<String, String>), EngineError> {
+    let (Some(git_root), Some(base_commit), Snapshot::Commit(head_oid)) =
+        (&head.git_root, &head.base_commit, &head.snapshot)
+    else {
+        return Err(EngineError::Internal(
+            "the merge-base side needs a `--diff` scope".into(),
+        ));
+    };
+    let repository = Repository::open(git_root).map_err(|error| git_error(&error))?;
+    let base_oid = Oid::from_str(base_commit).map_err(|error| git_error(&error))?;
+    let base_tree = repository
+        .find_commit(base_oid)
+        .and_then(|commit| commit.tree())
+        .map_err(|error| git_error(&error))?;
+    let head_tree = repository
+        .find_commit(*head_oid)
+        .and_then(|commit| commit.tree())
+        .map_err(|error| git_error(&error))?;
+    let prefix = head.git_prefix.clone();
+    let to_project = move |git_path: &str| -> Option<String> {
+        if prefix.is_empty() {
+            Some(git_path.to_owned())
+        } else {
+            git_path
+                .strip_prefix(&format!("{prefix}/"))
+                .map(str::to_owned)
+        }
+    };
+    let mut scope = Scope {
+        mode: "all",
+        base: "workspace".into(),
+        base_commit: None,
+        head_commit: Some(base_commit.clone()),
+        changed_files: Vec::new(),
+        project_files: Vec::new(),
+        snapshot: Snapshot::Commit(base_oid),
+        git_root: head.git_root.clone(),
+        git_prefix: head.git_prefix.clone(),
+        submodules: Vec::new(),
+        blobs: BTreeMap::new(),
+        symlinks: BTreeMap::new(),
+        unreadable: Vec::new(),
+    };
+    list_tree(&repository, &base_tree, &to_project, &mut scope)?;
+    scope.project_files.sort();
+    scope.changed_files = scope.project_files.clone();
+    let mut options = DiffOptions::new();
+    options.ignore_submodules(true);
+    let mut diff = repository
+        .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
+        .map_err(|error| git_error(&error))?;
+    let mut find = DiffFindOptions::new();
+    find.renames(true);
+    diff.find_similar(Some(&mut find))
+        .map_err(|error| git_error(&error))?;
+    let mut renames = BTreeMap::new();
+    for delta in diff.deltas() {
+        if delta.status() != Delta::Renamed {
+            continue;
+        }
+        let old = delta
+            .old_file()
+            .path()
+            .map(to_slash)
+            .and_then(|path| to_project(&path));
+        let new = delta
+            .new_file()
+            .path()
+            .map(to_slash)
+            .and_then(|path| to_project(&path));
+        if let (Some(old), Some(new)) = (old, new) {
+            renames.insert(old, new);
+        }
+    }
+    Ok((scope, renames))
+}
+
+fn changed_paths(
+    diff: &mut git2::Diff<'_>,
+    to_project: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<String>, EngineError> {
+    let mut find = DiffFindOptions::new();
+    find.renames(true);
+    diff.find_similar(Some(&mut find))
+        .map_err(|error| git_error(&error))?;
+    let mut changed = BTreeSet::new();
+    for delta in diff.deltas() {
+        if matches!(
+            delta.status(),
+            Delta::Unmodified | Delta::Ignored | Delta::Untracked
+        ) {
+            continue;
+        }
+        for file in [delta.old_file(), delta.new_file()] {
+            if file.mode() == git2::FileMode::Commit {
+                continue;
+            }
+            if let Some(path) = file.path().map(to_slash).and_then(|path| to_project(&path)) {
+                changed.insert(path);
+            }
+        }
+    }
+    Ok(changed.into_iter().collect())
+}
+
+fn normalize_absolute(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    // Canonicalise when possible, so that symlinked temp dirs compare equal to git's work dir.
+    absolute
+        .canonicalize()
+        .unwrap_or_else(|_| normalize(&absolute))
+}
+
+/// Makes a `--file` argument project-relative; it must lie inside the project.
+fn file_in_project(path: &Path, root_absolute: &Path) -> Result<String, EngineError> {
+    let absolute = std::env::current_dir().unwrap_or_default().join(path);
+    let absolute = absolute
+        .canonicalize()
+        .unwrap_or_else(|_| normalize(&absolute));
+    match absolute.strip_prefix(root_absolute) {
+        Ok(relative) if !relative.as_os_str().is_empty() => Ok(to_slash(relative)),
+        _ => Err(EngineError::PathOutsideProject(path.display().to_string())),
+    }
+}
+
+/// Reads a file of the snapshot, at most `limit` bytes plus one (a caller that gets more knows
+/// the file is too large). `repository` must be open when the snapshot is not the work tree.
+///
+/// From the work tree, only a regular file is read (`policies::read`): a symbolic link is not
+/// followed, and a FIFO, device or `/proc` file is refused, so a hostile work tree can neither
+/// hang the run nor make it read outside the project.
+pub fn read_file(
+    scope: &Scope,
+    root: &Path,
+    repository: Option<&Repository>,
+    path: &str,
+    limit: u64,
+) -> std::io::Result<Vec<u8>> {
+    let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "not in the git snapshot");
+    match (&scope.snapshot, repository) {
+        (Snapshot::Worktree, _) => {
+            let full = root.join(path);
+            let metadata = std::fs::symlink_metadata(&full)?;
+            if metadata.file_type().is_symlink() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "symbolic link not followed",
+                ));
+            }
+            policies::read::read_regular_file(&full, limit)
+        }
+        (Snapshot::Index | Snapshot::Commit(_), Some(repository)) => {
+            let oid = scope.blobs.get(path).ok_or_else(missing)?;
+            let blob = repository.find_blob(*oid).map_err(|_| missing())?;
+            let content = blob.content();
+            let kept = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+            Ok(content.get(..kept).unwrap_or(content).to_vec())
+        }
+        _ => Err(missing()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_target;
+
+    #[test]
+    fn link_targets_are_worked_out_from_the_link_folder_and_never_leave_the_project() {
+        assert_eq!(
+            link_target("web/shared.ts", "../repo/orders.ts").as_deref(),
+            Some("repo/orders.ts")
+        );
+        assert_eq!(link_target("web/lib", "./a/../b").as_deref(), Some("web/b"));
+        assert_eq!(link_target("top.ts", "../outside.ts"), None);
+        assert_eq!(link_target("web/x.ts", "../../outside.ts"), None);
+        assert_eq!(link_target("web/x.ts", "/etc/passwd"), None);
+        assert_eq!(link_target("web/x.ts", "C:/x"), None);
+        assert_eq!(link_target("web/x", ".."), None);
+    }
+}
