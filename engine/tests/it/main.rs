@@ -21,6 +21,7 @@ mod explain_hints;
 mod graph_text;
 #[cfg(unix)]
 mod hardening;
+mod init_starter;
 mod quiet_defaults;
 mod terminal;
 mod waivers;

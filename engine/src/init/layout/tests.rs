@@ -1,0 +1,200 @@
+use std::collections::BTreeMap;
+
+use super::*;
+
+fn layout_of(files: &[(&str, &str)]) -> Layout {
+    let texts: BTreeMap<String, String> = files
+        .iter()
+        .map(|(path, text)| ((*path).to_owned(), (*text).to_owned()))
+        .collect();
+    let paths: Vec<String> = texts.keys().cloned().collect();
+    discover(&paths, &|path| texts.get(path).cloned())
+}
+
+fn summary(layout: &Layout) -> Vec<(String, Vec<String>)> {
+    layout
+        .units
+        .iter()
+        .map(|unit| (unit.name.clone(), unit.globs.clone()))
+        .collect()
+}
+
+#[test]
+fn names_are_pascal_case_identifiers() {
+    assert_eq!(pascal("group-coordinator"), "GroupCoordinator");
+    assert_eq!(pascal("Ordering.API"), "OrderingAPI");
+    assert_eq!(pascal("@excalidraw/math"), "Math");
+    assert_eq!(pascal("packages/excalidraw-app"), "ExcalidrawApp");
+    assert_eq!(pascal("3d"), "M3d");
+    assert_eq!(pascal("--"), "Root");
+}
+
+#[test]
+fn npm_workspaces_cargo_members_and_csproj_projects_are_units() {
+    let layout = layout_of(&[
+        (
+            "package.json",
+            r#"{ "workspaces": { "packages": ["packages/*", "!packages/skip"] } }"#,
+        ),
+        (
+            "packages/ui-kit/package.json",
+            r#"{ "name": "@acme/ui-kit" }"#,
+        ),
+        ("packages/ui-kit/src/a.ts", ""),
+        ("packages/core/package.json", "{}"),
+        ("packages/core/src/b.ts", ""),
+        ("packages/skip/package.json", "{}"),
+        ("packages/skip/c.ts", ""),
+        ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+        ("crates/engine-core/Cargo.toml", "[package]\nname = \"x\"\n"),
+        ("crates/engine-core/src/lib.rs", ""),
+        ("src/Shop.Api/Shop.Api.csproj", "<Project/>"),
+        ("src/Shop.Api/Program.cs", ""),
+        ("node_modules/left/package.json", "{}"),
+        ("node_modules/left/index.js", ""),
+    ]);
+    assert_eq!(
+        summary(&layout),
+        [
+            ("EngineCore", vec!["crates/engine-core/**"]),
+            ("Core", vec!["packages/core/**"]),
+            ("UiKit", vec!["packages/ui-kit/**"]),
+            ("ShopApi", vec!["src/Shop.Api/**"]),
+        ]
+        .map(|(name, globs)| (
+            name.to_owned(),
+            globs.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        ))
+    );
+    assert_eq!(
+        layout.units.first().map(|unit| unit.why.as_str()),
+        Some("Cargo workspace member")
+    );
+}
+
+#[test]
+fn gradle_includes_and_maven_modules_are_units() {
+    let layout = layout_of(&[
+        (
+            "settings.gradle.kts",
+            "rootProject.name = \"x\"\ninclude(\":core\", \":connect:api\")\ninclude 'missing'\n",
+        ),
+        ("core/src/main/java/a/A.java", ""),
+        ("connect/api/src/main/java/a/B.java", ""),
+        ("pom.xml", "<modules><module>server</module></modules>"),
+        ("server/pom.xml", "<modules><module>web</module></modules>"),
+        ("server/web/src/W.java", ""),
+        ("server/S.java", ""),
+    ]);
+    let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
+    assert_eq!(names, ["Api", "Core", "Server", "Web"]);
+}
+
+#[test]
+fn one_python_package_is_split_into_its_sub_packages() {
+    let layout = layout_of(&[
+        ("shop/__init__.py", ""),
+        ("shop/settings.py", ""),
+        ("shop/orders/__init__.py", ""),
+        ("shop/orders/models.py", ""),
+        ("shop/billing/__init__.py", ""),
+        ("shop/billing/api.py", ""),
+        ("shop/web/views.py", ""),
+    ]);
+    assert_eq!(
+        summary(&layout)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect::<Vec<_>>(),
+        ["Shop", "Billing", "Orders", "Web"]
+    );
+    assert_eq!(
+        layout.units.first().map(|unit| unit.files),
+        Some(2),
+        "the package keeps its own files"
+    );
+    assert!(layout.notes.iter().any(|note| note.contains("`shop`")));
+}
+
+#[test]
+fn a_single_crate_is_split_into_its_modules() {
+    let layout = layout_of(&[
+        ("Cargo.toml", "[package]\nname = \"tool\"\n"),
+        ("src/main.rs", ""),
+        ("src/parse.rs", ""),
+        ("src/parse/lexer.rs", ""),
+        ("src/render.rs", ""),
+        ("src/check/mod.rs", ""),
+    ]);
+    assert_eq!(
+        summary(&layout),
+        [
+            ("Src", vec!["src/**"]),
+            ("Check", vec!["src/check/**"]),
+            ("Parse", vec!["src/parse.rs", "src/parse/**"]),
+            ("Render", vec!["src/render.rs"]),
+        ]
+        .map(|(name, globs)| (
+            name.to_owned(),
+            globs.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        ))
+    );
+}
+
+#[test]
+fn go_packages_and_swift_targets_are_units() {
+    let layout = layout_of(&[
+        ("go.mod", "module example.com/x\n"),
+        ("main.go", ""),
+        ("cmd/x/main.go", ""),
+        ("storage/db.go", ""),
+        ("web/ui/app.go", ""),
+        ("Package.swift", ""),
+        ("Sources/Kit/Kit.swift", ""),
+    ]);
+    let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
+    assert_eq!(names, ["Kit", "Cmd", "Storage", "Web"]);
+}
+
+#[test]
+fn too_many_units_merge_by_top_level_folder_then_the_smallest_are_left_out() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for index in 0..40 {
+        files.push((format!("pkg{index:02}/__init__.py"), String::new()));
+    }
+    for index in 0..8 {
+        files.push((format!("group/m{index}/__init__.py"), String::new()));
+    }
+    let mut settings = String::new();
+    for index in 0..8 {
+        settings.push_str(&format!("include ':group:m{index}'\n"));
+    }
+    files.push(("settings.gradle".to_owned(), settings));
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let layout = layout_of(&borrowed);
+    assert_eq!(layout.units.len(), MAX_UNITS);
+    assert!(layout.units.iter().any(|unit| unit.dir == "group"));
+    assert!(layout
+        .notes
+        .iter()
+        .any(|note| note.contains("the 8 units under `group/`")));
+    assert!(layout
+        .notes
+        .iter()
+        .any(|note| note.contains("the 11 smallest units are left to no component")));
+}
+
+#[test]
+fn clashing_names_take_their_parent_folder() {
+    let layout = layout_of(&[
+        ("settings.gradle", "include ':a:api', ':b:api', ':c'\n"),
+        ("a/api/A.java", ""),
+        ("b/api/B.java", ""),
+        ("c/C.java", ""),
+    ]);
+    let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
+    assert_eq!(names, ["AApi", "BApi", "C"]);
+}

@@ -1,0 +1,163 @@
+use super::*;
+
+fn unit(name: &str, dir: &str) -> Unit {
+    Unit {
+        name: name.to_owned(),
+        dir: dir.to_owned(),
+        globs: vec![format!("{dir}/**")],
+        why: "top-level source folder".to_owned(),
+        files: 2,
+    }
+}
+
+fn edge(from: &str, to: &str, imports: usize) -> ComponentEdge {
+    ComponentEdge {
+        from: from.to_owned(),
+        to: to.to_owned(),
+        kinds: vec![("import".to_owned(), imports)],
+        example: format!("{}/x.ts:1", from.to_lowercase()),
+    }
+}
+
+fn used(
+    technology: &str,
+    package: &str,
+    definite: bool,
+    file: &str,
+    subject: &str,
+) -> TechnologyUse {
+    TechnologyUse {
+        technology: technology.to_owned(),
+        package: package.to_owned(),
+        definite,
+        file: file.to_owned(),
+        subject: Some(subject.to_owned()),
+    }
+}
+
+fn rules(list: &[RuleProposal]) -> Vec<String> {
+    list.iter()
+        .map(|rule| format!("{} -> {}", rule.from, rule.to))
+        .collect()
+}
+
+#[test]
+fn the_layering_denies_each_reverse_edge_between_condensed_groups_only() {
+    let units = [
+        unit("Web", "web"),
+        unit("Api", "api"),
+        unit("Domain", "domain"),
+        unit("Left", "left"),
+        unit("Right", "right"),
+    ];
+    let edges = [
+        edge("Web", "Api", 3),
+        edge("Api", "Domain", 14),
+        edge("Left", "Right", 1),
+        edge("Right", "Left", 1),
+        edge("Left", "Domain", 2),
+    ];
+    let proposals = propose(&units, &edges, &[]);
+    assert_eq!(
+        rules(&proposals.layering),
+        ["Domain -> Api", "Domain -> Left", "Api -> Web"]
+    );
+    assert_eq!(
+        proposals.layers,
+        [vec!["Domain"], vec!["Api", "Left", "Right"], vec!["Web"]]
+    );
+    assert_eq!(proposals.cycles, [vec!["Left", "Right"]]);
+    assert_eq!(
+        proposals
+            .layering
+            .first()
+            .map(|rule| rule.evidence.as_str()),
+        Some("14 imports from Api to Domain, none back (e.g. api/x.ts:1)")
+    );
+}
+
+#[test]
+fn nodes_bind_definite_clients_and_ui_keeps_away_from_unused_stores() {
+    let units = [unit("Web", "apps/web"), unit("Server", "server")];
+    let uses = [
+        used("postgres", "pg", true, "server/db/pool.ts", "Server"),
+        used("postgres", "pg", true, "server/db/other.ts", "Server"),
+        used("redis", "ioredis", false, "server/cache.ts", "Server"),
+        used("message_queue", "bullmq", true, "server/jobs.ts", "Server"),
+        used("external_api", "axios", true, "apps/web/api.ts", "Web"),
+        used(
+            "object_store",
+            "@aws-sdk/client-s3",
+            true,
+            "apps/web/upload.ts",
+            "Web",
+        ),
+    ];
+    let proposals = propose(&units, &[], &uses);
+    let nodes: Vec<(String, String, Vec<String>)> = proposals
+        .nodes
+        .iter()
+        .map(|node| {
+            (
+                node.name.clone(),
+                node.type_name.clone(),
+                node.clients.keys().cloned().collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            ("message_queue", "message_queue", vec!["bullmq"]),
+            ("object_store", "object_store", vec!["@aws-sdk/client-s3"]),
+            ("postgres", "postgres", vec!["pg"]),
+        ]
+        .map(|(name, type_name, clients)| (
+            name.to_owned(),
+            type_name.to_owned(),
+            clients.into_iter().map(str::to_owned).collect()
+        ))
+    );
+    // Web uses the object store, and a queue is no data store.
+    assert_eq!(rules(&proposals.ui), ["Web -> postgres"]);
+    let layout = Layout {
+        units: units.to_vec(),
+        notes: Vec::new(),
+    };
+    let text = render(&layout, &proposals);
+    assert!(
+        text.contains("// pg in server/db/other.ts (and 1 more file)\nnode postgres : postgres { clients: \"pg\" }\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  // Web looks like UI (`web` in `apps/web`) and no code of it uses postgres today\n  deny flow Web -> postgres\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("component Web    { runs_on: app  paths: \"apps/web/**\" }"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rules_with_findings_are_dropped_and_named() {
+    let units = [unit("Web", "web"), unit("Api", "api")];
+    let mut proposals = propose(&units, &[edge("Web", "Api", 1)], &[]);
+    proposals.drop_rules(&BTreeSet::from([("Api".to_owned(), "Web".to_owned())]));
+    assert!(proposals.layering.is_empty());
+    assert_eq!(
+        proposals.notes,
+        ["left out because `check --all` finds flows the first graph did not show: `deny flow Api -> Web`."]
+    );
+}
+
+#[test]
+fn words_split_folders_and_names() {
+    assert_eq!(words("excalidraw-app"), ["excalidraw", "app"]);
+    assert_eq!(words("ClientApp"), ["client", "app"]);
+    assert_eq!(words("Ordering.API"), ["ordering", "api"]);
+    assert_eq!(node_type("kafka"), None);
+    assert_eq!(node_type("relational_db"), Some("relational_db"));
+    assert_eq!(node_type("external_api"), None);
+    assert_eq!(node_type("firebase"), Some("firestore"));
+}
