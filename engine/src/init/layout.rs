@@ -58,6 +58,61 @@ pub struct Layout {
     pub units: Vec<Unit>,
     /// Notes for the spec's header (what was merged or left unowned).
     pub notes: Vec<String>,
+    /// The `exclude` globs of the tests, sorted, and how many files they leave out.
+    pub tests: (Vec<String>, usize),
+}
+
+/// The test folders and files of the project: an `exclude` glob for each folder name whose
+/// words include `test` or `tests` (`tests`, `__tests__`, `jvmTest`, `Ordering.UnitTests`,
+/// `container-tests`) and for each test-file pattern met (`*.test.ts`, `*_test.go`,
+/// `test_*.py`); and the files they match.
+pub fn test_globs(files: &[String]) -> (Vec<String>, BTreeSet<String>) {
+    let mut globs: BTreeSet<String> = BTreeSet::new();
+    let mut matched: BTreeSet<String> = BTreeSet::new();
+    for path in files {
+        let segments: Vec<&str> = path.split('/').collect();
+        let (file, folders) = match segments.split_last() {
+            Some((file, folders)) => (*file, folders),
+            None => continue,
+        };
+        if let Some(folder) = folders.iter().find(|folder| is_test_word(folder)) {
+            globs.insert(format!("**/{folder}/**"));
+            matched.insert(path.clone());
+            continue;
+        }
+        if let Some(pattern) = test_file_pattern(file) {
+            globs.insert(pattern);
+            matched.insert(path.clone());
+        }
+    }
+    (globs.into_iter().collect(), matched)
+}
+
+/// Whether a folder name is a test folder's.
+fn is_test_word(folder: &str) -> bool {
+    words(folder)
+        .iter()
+        .any(|word| word == "test" || word == "tests")
+}
+
+/// The glob of a test file's naming convention, when it follows one.
+fn test_file_pattern(file: &str) -> Option<String> {
+    let (stem, extension) = file.rsplit_once('.')?;
+    if !SOURCE_EXTENSIONS.contains(&extension) {
+        return None;
+    }
+    for marker in [".test", ".spec"] {
+        if stem.ends_with(marker) {
+            return Some(format!("**/*{marker}.{extension}"));
+        }
+    }
+    match extension {
+        "go" if stem.ends_with("_test") => Some("**/*_test.go".to_owned()),
+        "py" if stem.starts_with("test_") => Some("**/test_*.py".to_owned()),
+        "py" if stem.ends_with("_test") => Some("**/*_test.py".to_owned()),
+        "py" if stem == "conftest" => Some("**/conftest.py".to_owned()),
+        _ => None,
+    }
 }
 
 /// Whether a path lies in a folder that is never a unit (`node_modules`, `target`…).
@@ -72,6 +127,32 @@ pub fn is_source(path: &str) -> bool {
         return false;
     };
     SOURCE_EXTENSIONS.contains(&extension) && !in_skipped_folder(path)
+}
+
+/// The words of a name or folder segment, lowercased: `excalidraw-app` and `ExcalidrawApp` are
+/// `excalidraw`, `app`.
+pub fn words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in text.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && previous_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        current.push(c.to_ascii_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
 }
 
 /// The folder of a project-relative path (`""` at the root).
@@ -358,10 +439,11 @@ fn go_packages(files: &[String]) -> Found {
 /// The units of the repository, at a granularity of [`MIN_UNITS`] to [`MAX_UNITS`] where the
 /// layout allows it.
 pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layout {
+    let (test_globs, tests) = test_globs(files);
     let sources: Vec<&str> = files
         .iter()
         .map(String::as_str)
-        .filter(|path| is_source(path))
+        .filter(|path| is_source(path) && !tests.contains(*path))
         .collect();
     let count = |dir: &str| sources.iter().filter(|path| inside(path, dir)).count();
     let (csharp, csharp_names) = csharp_projects(files);
@@ -418,7 +500,11 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
     merge_large(&mut units, &mut notes);
     name_uniquely(&mut units);
     units.sort_by(|a, b| a.dir.cmp(&b.dir));
-    Layout { units, notes }
+    Layout {
+        units,
+        notes,
+        tests: (test_globs, tests.len()),
+    }
 }
 
 /// While there are fewer than [`MIN_UNITS`] units, the biggest is split into its sub-folders (its

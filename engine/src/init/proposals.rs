@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::layout::{Layout, Unit};
+use super::layout::{words, Layout, Unit};
 
 /// The node every component runs on.
 pub const APP_NODE: &str = "app";
@@ -210,41 +210,57 @@ fn nodes(uses: &[TechnologyUse]) -> Vec<NodeProposal> {
             files.iter().map(|file| (*file).to_owned()).collect(),
         );
     }
+    // A generic technology (`relational_db` for an ORM) joins the one specific node of its
+    // family (`postgres`), when there is exactly one: it is the same database.
+    let generic: Vec<String> = nodes
+        .values()
+        .filter(|node| GENERIC_TYPES.contains(&node.type_name.as_str()))
+        .map(|node| node.name.clone())
+        .collect();
+    for name in generic {
+        let Some(type_name) = nodes.get(&name).map(|node| node.type_name.clone()) else {
+            continue;
+        };
+        let family = crate::graph::category_types(&type_name);
+        let specific: Vec<String> = nodes
+            .values()
+            .filter(|node| node.name != name && family.contains(&node.type_name.as_str()))
+            .filter(|node| !GENERIC_TYPES.contains(&node.type_name.as_str()))
+            .map(|node| node.name.clone())
+            .collect();
+        let [only] = specific.as_slice() else {
+            continue;
+        };
+        if let Some(node) = nodes.remove(&name) {
+            if let Some(target) = nodes.get_mut(only) {
+                target.clients.extend(node.clients);
+            }
+        }
+    }
     nodes.into_values().collect()
 }
 
-/// The words of a name or folder segment, lowercased: `excalidraw-app` and `ExcalidrawApp` are
-/// `excalidraw`, `app`.
-fn words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for c in text.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            previous_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && previous_lower && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        current.push(c.to_ascii_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-}
+/// Node types that stand for a family of technologies.
+const GENERIC_TYPES: [&str; 5] = [
+    "relational_db",
+    "document_db",
+    "cache",
+    "message_queue",
+    "object_store",
+];
 
-/// The UI word of a unit's folder (its last segment) or name, if it has one.
+/// The UI word of a unit's folder (its last segment) or name, if it has one: its first or last
+/// word (`web`, `excalidraw-app`, `WebAppComponents`; not `eShop.AppHost`).
 fn ui_word(unit: &Unit) -> Option<String> {
     let last = unit.dir.rsplit('/').next().unwrap_or(&unit.dir);
-    words(last)
+    [words(last), words(&unit.name)]
         .into_iter()
-        .chain(words(&unit.name))
+        .flat_map(|words| {
+            let first = words.first().cloned();
+            let last = words.last().cloned();
+            [first, last]
+        })
+        .flatten()
         .find(|word| UI_WORDS.contains(&word.as_str()))
 }
 
@@ -458,6 +474,15 @@ pub fn render(layout: &Layout, proposals: &Proposals) -> String {
     );
     for note in layout.notes.iter().chain(&proposals.notes) {
         let _ = writeln!(text, "// Note: {note}");
+    }
+    if !layout.tests.0.is_empty() {
+        let _ = writeln!(
+            text,
+            "\n// Tests may cross the layers: they are left out of the architecture ({} file{}).\nexclude {}",
+            layout.tests.1,
+            if layout.tests.1 == 1 { "" } else { "s" },
+            quoted(&layout.tests.0)
+        );
     }
     let _ = writeln!(
         text,

@@ -198,3 +198,45 @@ fn clashing_names_take_their_parent_folder() {
     let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
     assert_eq!(names, ["AApi", "BApi", "C"]);
 }
+
+#[test]
+fn test_folders_and_files_are_excluded_and_never_units() {
+    let layout = layout_of(&[
+        ("settings.gradle", "include ':core', ':core-tests'\n"),
+        ("core/src/main/java/a/A.java", ""),
+        ("core/src/test/java/a/ATest.java", ""),
+        ("core/src/jvmTest/kotlin/B.kt", ""),
+        ("core-tests/src/C.java", ""),
+        ("web/page.ts", ""),
+        ("web/page.test.ts", ""),
+        ("web/__tests__/x.tsx", ""),
+        ("web/latest/y.ts", ""),
+        ("tools/run.go", ""),
+        ("tools/run_test.go", ""),
+        ("py/test_x.py", ""),
+        ("py/y.py", ""),
+    ]);
+    assert_eq!(
+        layout.tests,
+        (
+            [
+                "**/*.test.ts",
+                "**/*_test.go",
+                "**/__tests__/**",
+                "**/core-tests/**",
+                "**/jvmTest/**",
+                "**/test/**",
+                "**/test_*.py",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
+            7
+        )
+    );
+    let units: Vec<(&str, usize)> = layout
+        .units
+        .iter()
+        .map(|unit| (unit.name.as_str(), unit.files))
+        .collect();
+    assert_eq!(units, [("Core", 1), ("Py", 1), ("Tools", 1), ("Web", 2)]);
+}

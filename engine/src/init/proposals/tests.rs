@@ -92,6 +92,7 @@ fn nodes_bind_definite_clients_and_ui_keeps_away_from_unused_stores() {
             "apps/web/upload.ts",
             "Web",
         ),
+        used("relational_db", "typeorm", true, "server/orm.ts", "Server"),
     ];
     let proposals = propose(&units, &[], &uses);
     let nodes: Vec<(String, String, Vec<String>)> = proposals
@@ -110,7 +111,7 @@ fn nodes_bind_definite_clients_and_ui_keeps_away_from_unused_stores() {
         [
             ("message_queue", "message_queue", vec!["bullmq"]),
             ("object_store", "object_store", vec!["@aws-sdk/client-s3"]),
-            ("postgres", "postgres", vec!["pg"]),
+            ("postgres", "postgres", vec!["pg", "typeorm"]),
         ]
         .map(|(name, type_name, clients)| (
             name.to_owned(),
@@ -122,11 +123,11 @@ fn nodes_bind_definite_clients_and_ui_keeps_away_from_unused_stores() {
     assert_eq!(rules(&proposals.ui), ["Web -> postgres"]);
     let layout = Layout {
         units: units.to_vec(),
-        notes: Vec::new(),
+        ..Layout::default()
     };
     let text = render(&layout, &proposals);
     assert!(
-        text.contains("// pg in server/db/other.ts (and 1 more file)\nnode postgres : postgres { clients: \"pg\" }\n"),
+        text.contains("// pg in server/db/other.ts (and 1 more file)\n// typeorm in server/orm.ts\nnode postgres : postgres { clients: [\"pg\", \"typeorm\"] }\n"),
         "{text}"
     );
     assert!(
@@ -156,6 +157,19 @@ fn words_split_folders_and_names() {
     assert_eq!(words("excalidraw-app"), ["excalidraw", "app"]);
     assert_eq!(words("ClientApp"), ["client", "app"]);
     assert_eq!(words("Ordering.API"), ["ordering", "api"]);
+    let host = Unit {
+        name: "EShopAppHost".to_owned(),
+        ..unit("X", "src/eShop.AppHost")
+    };
+    assert_eq!(ui_word(&host), None);
+    assert_eq!(
+        ui_word(&unit("WebAppComponents", "src/WebAppComponents")).as_deref(),
+        Some("web")
+    );
+    assert_eq!(
+        ui_word(&unit("ExcalidrawApp", "excalidraw-app")).as_deref(),
+        Some("app")
+    );
     assert_eq!(node_type("kafka"), None);
     assert_eq!(node_type("relational_db"), Some("relational_db"));
     assert_eq!(node_type("external_api"), None);
