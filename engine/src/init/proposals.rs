@@ -3,9 +3,10 @@
 //! - A node per infrastructure technology that some code uses definitely (constructs, calls or
 //!   injects a catalogued client), typed by the technology and bound to the libraries used with
 //!   `clients`; HTTP clients (`external_api`) are left out: an API's address is not in the code.
-//! - The layering: the component graph's strongly connected components, condensed, form a DAG;
-//!   each edge `A -> B` between two of them becomes `deny flow B -> A` (the direction the graph
-//!   respects today). Components in one cycle get no rule between them.
+//! - The layering: the component graph's strongly connected components, condensed, form a DAG
+//!   of layers (listed in the spec); each edge `A -> B` with no edge `B -> A` becomes
+//!   `deny flow B -> A` (the direction the graph respects today), between layers and also
+//!   inside a cycle (where `B` reaches `A` only through other components).
 //! - `deny flow U -> store` for each UI-like component `U` (a folder or name word such as `ui`,
 //!   `web`, `frontend`, `app`, `client`, `components`, `pages`, `views`) and each data-store node
 //!   it does not use today.
@@ -389,14 +390,29 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
         .collect();
     proposals.cycles.sort();
     for edge in edges {
-        if group_of.get(&edge.from) == group_of.get(&edge.to) {
+        let back = out
+            .get(edge.to.as_str())
+            .is_some_and(|targets| targets.contains(edge.from.as_str()));
+        if back {
             continue;
         }
+        let cycle = group_of
+            .get(&edge.from)
+            .filter(|group| group_of.get(&edge.to) == Some(*group))
+            .and_then(|group| groups.get(*group))
+            .map_or_else(String::new, |members| {
+                format!(
+                    "; {} reaches {} only through their cycle of {} components",
+                    edge.to,
+                    edge.from,
+                    members.len()
+                )
+            });
         proposals.layering.push(RuleProposal {
             from: edge.to.clone(),
             to: edge.from.clone(),
             evidence: format!(
-                "{} from {} to {}, none back (e.g. {})",
+                "{} from {} to {}, none back (e.g. {}){cycle}",
                 describe(&edge.kinds),
                 edge.from,
                 edge.to,
@@ -532,11 +548,7 @@ pub fn render(layout: &Layout, proposals: &Proposals) -> String {
             let _ = writeln!(text, "//   {level}: {}", members.join(", "));
         }
         for cycle in &proposals.cycles {
-            let _ = writeln!(
-                text,
-                "// In one cycle today, so no rule between them: {}.",
-                cycle.join(", ")
-            );
+            let _ = writeln!(text, "// In one cycle today: {}.", cycle.join(", "));
         }
         text.push_str("invariant Layering {\n");
         for rule in &proposals.layering {

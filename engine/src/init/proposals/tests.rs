@@ -42,13 +42,14 @@ fn rules(list: &[RuleProposal]) -> Vec<String> {
 }
 
 #[test]
-fn the_layering_denies_each_reverse_edge_between_condensed_groups_only() {
+fn the_layering_denies_each_reverse_of_a_one_way_edge() {
     let units = [
         unit("Web", "web"),
         unit("Api", "api"),
         unit("Domain", "domain"),
         unit("Left", "left"),
         unit("Right", "right"),
+        unit("Top", "top"),
     ];
     let edges = [
         edge("Web", "Api", 3),
@@ -56,17 +57,35 @@ fn the_layering_denies_each_reverse_edge_between_condensed_groups_only() {
         edge("Left", "Right", 1),
         edge("Right", "Left", 1),
         edge("Left", "Domain", 2),
+        edge("Right", "Top", 1),
+        edge("Top", "Left", 1),
     ];
     let proposals = propose(&units, &edges, &[]);
+    // Left and Right use each other: no rule; Top is in their cycle, but each edge of it is one
+    // way.
     assert_eq!(
         rules(&proposals.layering),
-        ["Domain -> Api", "Domain -> Left", "Api -> Web"]
+        [
+            "Domain -> Api",
+            "Domain -> Left",
+            "Api -> Web",
+            "Left -> Top",
+            "Top -> Right"
+        ]
+    );
+    assert_eq!(
+        proposals.layering.get(3).map(|rule| rule.evidence.as_str()),
+        Some("1 import from Top to Left, none back (e.g. top/x.ts:1); Left reaches Top only through their cycle of 3 components")
     );
     assert_eq!(
         proposals.layers,
-        [vec!["Domain"], vec!["Api", "Left", "Right"], vec!["Web"]]
+        [
+            vec!["Domain"],
+            vec!["Api", "Left", "Right", "Top"],
+            vec!["Web"]
+        ]
     );
-    assert_eq!(proposals.cycles, [vec!["Left", "Right"]]);
+    assert_eq!(proposals.cycles, [vec!["Left", "Right", "Top"]]);
     assert_eq!(
         proposals
             .layering
