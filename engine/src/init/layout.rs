@@ -498,6 +498,7 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
     let mut notes = Vec::new();
     split_small(&mut units, &sources, &mut notes);
     merge_large(&mut units, &mut notes);
+    units.retain(|unit| unit.files > 0);
     name_uniquely(&mut units);
     units.sort_by(|a, b| a.dir.cmp(&b.dir));
     Layout {
@@ -537,9 +538,9 @@ fn split_small(units: &mut Vec<Unit>, sources: &[&str], notes: &mut Vec<String>)
         ));
         // The parent keeps the files of its root (and of folders too small to name).
         let covered: usize = children.iter().map(|child| child.files).sum();
-        if unit.files > covered {
+        if unit.files > covered || units.len() + children.len() > MAX_UNITS {
             if let Some(parent) = units.get_mut(biggest) {
-                parent.files -= covered;
+                parent.files -= covered.min(parent.files);
             }
         } else {
             units.remove(biggest);
@@ -621,41 +622,80 @@ fn merge_large(units: &mut Vec<Unit>, notes: &mut Vec<String>) {
         return;
     }
     let mut groups: BTreeMap<String, Vec<Unit>> = BTreeMap::new();
-    for unit in units.drain(..) {
+    for unit in units.iter() {
         let top = unit.dir.split('/').next().unwrap_or("").to_owned();
-        groups.entry(top).or_default().push(unit);
+        groups.entry(top).or_default().push(unit.clone());
     }
-    for (top, group) in groups {
-        if group.len() == 1 {
-            units.extend(group);
-            continue;
+    // Merging by top-level folder helps only when it leaves several components (one Python
+    // package split into its forty subpackages would merge back into one).
+    if groups.len() >= MIN_UNITS {
+        units.clear();
+        for (top, group) in groups {
+            if group.len() == 1 {
+                units.extend(group);
+                continue;
+            }
+            let files = group.iter().map(|unit| unit.files).sum();
+            notes.push(format!(
+                "the {} units under `{top}/` are one component (more than {MAX_UNITS} units otherwise).",
+                group.len()
+            ));
+            units.push(Unit {
+                name: pascal(&top),
+                globs: vec![format!("{top}/**")],
+                dir: top,
+                why: "top-level folder of several units".to_owned(),
+                files,
+            });
         }
-        let files = group.iter().map(|unit| unit.files).sum();
-        notes.push(format!(
-            "the {} units under `{top}/` are one component (more than {MAX_UNITS} units otherwise).",
-            group.len()
-        ));
-        units.push(Unit {
-            name: pascal(&top),
-            globs: vec![format!("{top}/**")],
-            dir: top,
-            why: "top-level folder of several units".to_owned(),
-            files,
-        });
     }
-    if units.len() > MAX_UNITS {
-        units.sort_by(|a, b| b.files.cmp(&a.files).then(a.dir.cmp(&b.dir)));
-        let left: Vec<String> = units
-            .get(MAX_UNITS..)
-            .unwrap_or_default()
-            .iter()
-            .map(|unit| format!("`{}`", unit.dir))
-            .collect();
-        units.truncate(MAX_UNITS);
+    if units.len() <= MAX_UNITS {
+        return;
+    }
+    // The biggest are kept, and every unit that holds another (its globs take in the files of
+    // the units left out under it).
+    let holds = |unit: &Unit, all: &[Unit]| {
+        all.iter()
+            .any(|other| other.dir != unit.dir && inside(&other.dir, &unit.dir))
+    };
+    let snapshot = units.clone();
+    units.sort_by(|a, b| {
+        holds(b, &snapshot)
+            .cmp(&holds(a, &snapshot))
+            .then(b.files.cmp(&a.files))
+            .then(a.dir.cmp(&b.dir))
+    });
+    let left: Vec<Unit> = units.split_off(MAX_UNITS);
+    let mut unowned = Vec::new();
+    let mut folded: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for unit in left {
+        let holder = units
+            .iter_mut()
+            .filter(|kept| inside(&unit.dir, &kept.dir))
+            .max_by_key(|kept| kept.dir.len());
+        match holder {
+            Some(kept) => {
+                kept.files += unit.files;
+                folded
+                    .entry(kept.name.clone())
+                    .or_default()
+                    .push(format!("`{}`", unit.dir));
+            }
+            None => unowned.push(format!("`{}`", unit.dir)),
+        }
+    }
+    for (name, dirs) in folded {
+        notes.push(format!(
+            "the {} smallest sub-folders stay in {name} (more than {MAX_UNITS} units otherwise): {}.",
+            dirs.len(),
+            dirs.join(", ")
+        ));
+    }
+    if !unowned.is_empty() {
         notes.push(format!(
             "the {} smallest units are left to no component (still read for chains): {}.",
-            left.len(),
-            left.join(", ")
+            unowned.len(),
+            unowned.join(", ")
         ));
     }
 }

@@ -240,3 +240,32 @@ fn test_folders_and_files_are_excluded_and_never_units() {
         .collect();
     assert_eq!(units, [("Core", 1), ("Py", 1), ("Tools", 1), ("Web", 2)]);
 }
+
+#[test]
+fn a_package_of_forty_subpackages_keeps_the_biggest_and_holds_the_rest() {
+    let mut files: Vec<(String, String)> = vec![("shop/__init__.py".to_owned(), String::new())];
+    for index in 0..40 {
+        for file in 0..=index % 3 {
+            files.push((format!("shop/m{index:02}/f{file}.py"), String::new()));
+        }
+    }
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let layout = layout_of(&borrowed);
+    assert_eq!(layout.units.len(), MAX_UNITS);
+    let shop = layout.units.iter().find(|unit| unit.dir == "shop").unwrap();
+    // Its own file and the eleven one-file sub-folders left out (m00, m03, …, m30 kept first).
+    assert_eq!(shop.files, 1 + 11);
+    assert!(
+        layout
+            .notes
+            .iter()
+            .any(|note| note.starts_with("the 11 smallest sub-folders stay in Shop")),
+        "{:?}",
+        layout.notes
+    );
+    let total: usize = layout.units.iter().map(|unit| unit.files).sum();
+    assert_eq!(total, files.len());
+}
