@@ -49,6 +49,9 @@ pub struct Unit {
     pub why: String,
     /// Its source files.
     pub files: usize,
+    /// Whether most of the files under its folder are TypeScript or JavaScript (where an `app`
+    /// folder is a front end; a Python or Go `app` rarely is).
+    pub mostly_scripts: bool,
 }
 
 /// The units, and what was left out.
@@ -491,6 +494,7 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
                 files: count(&dir),
                 dir,
                 why,
+                mostly_scripts: false,
             }
         })
         .filter(|unit| unit.files > 0)
@@ -499,6 +503,21 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
     split_small(&mut units, &sources, &mut notes);
     merge_large(&mut units, &mut notes);
     units.retain(|unit| unit.files > 0);
+    for unit in &mut units {
+        let under: Vec<&&str> = sources
+            .iter()
+            .filter(|path| inside(path, &unit.dir))
+            .collect();
+        let scripts = under
+            .iter()
+            .filter(|path| {
+                path.rsplit_once('.').is_some_and(|(_, extension)| {
+                    ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"].contains(&extension)
+                })
+            })
+            .count();
+        unit.mostly_scripts = scripts * 2 > under.len();
+    }
     name_uniquely(&mut units);
     units.sort_by(|a, b| a.dir.cmp(&b.dir));
     Layout {
@@ -586,6 +605,7 @@ fn sub_units(unit: &Unit, sources: &[&str]) -> Vec<Unit> {
                     globs,
                     why: format!("a sub-folder of `{}`", unit.dir),
                     files: files + usize::from(module_file),
+                    mostly_scripts: false,
                 }
             })
             .collect();
@@ -608,6 +628,7 @@ fn sub_units(unit: &Unit, sources: &[&str]) -> Vec<Unit> {
                     globs: vec![(*path).to_owned()],
                     why: format!("a module of `{}`", unit.dir),
                     files: 1,
+                    mostly_scripts: false,
                 });
             }
         }
@@ -646,6 +667,7 @@ fn merge_large(units: &mut Vec<Unit>, notes: &mut Vec<String>) {
                 dir: top,
                 why: "top-level folder of several units".to_owned(),
                 files,
+                mostly_scripts: false,
             });
         }
     }

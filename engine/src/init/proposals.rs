@@ -251,7 +251,8 @@ const GENERIC_TYPES: [&str; 5] = [
 ];
 
 /// The UI word of a unit's folder (its last segment) or name, if it has one: its first or last
-/// word (`web`, `excalidraw-app`, `WebAppComponents`; not `eShop.AppHost`).
+/// word (`web`, `excalidraw-app`, `WebAppComponents`; not `eShop.AppHost`). `app` counts only
+/// for a unit of mostly TypeScript or JavaScript (a Python or Go `app` is rarely a front end).
 fn ui_word(unit: &Unit) -> Option<String> {
     let last = unit.dir.rsplit('/').next().unwrap_or(&unit.dir);
     [words(last), words(&unit.name)]
@@ -262,7 +263,7 @@ fn ui_word(unit: &Unit) -> Option<String> {
             [first, last]
         })
         .flatten()
-        .find(|word| UI_WORDS.contains(&word.as_str()))
+        .find(|word| UI_WORDS.contains(&word.as_str()) && (word != "app" || unit.mostly_scripts))
 }
 
 /// For each component, the components it reaches (itself included).
@@ -469,10 +470,15 @@ fn quoted(values: &[String]) -> String {
     }
 }
 
-/// "src/db/pool.ts (and 3 more files)".
+/// "src/db/pool.ts (and 3 more files)": the first file outside hidden folders, if any.
 fn files_of(files: &BTreeSet<String>) -> String {
-    let mut listed = files.iter();
-    let first = listed.next().cloned().unwrap_or_default();
+    let hidden = |file: &&String| file.starts_with('.') || file.contains("/.");
+    let first = files
+        .iter()
+        .find(|file| !hidden(file))
+        .or_else(|| files.iter().next())
+        .cloned()
+        .unwrap_or_default();
     match files.len() {
         0 | 1 => first,
         2 => format!("{first} (and 1 more file)"),

@@ -239,6 +239,12 @@ fn test_folders_and_files_are_excluded_and_never_units() {
         .map(|unit| (unit.name.as_str(), unit.files))
         .collect();
     assert_eq!(units, [("Core", 1), ("Py", 1), ("Tools", 1), ("Web", 2)]);
+    let scripts: Vec<bool> = layout
+        .units
+        .iter()
+        .map(|unit| unit.mostly_scripts)
+        .collect();
+    assert_eq!(scripts, [false, false, false, true]);
 }
 
 #[test]

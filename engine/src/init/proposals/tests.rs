@@ -7,6 +7,7 @@ fn unit(name: &str, dir: &str) -> Unit {
         globs: vec![format!("{dir}/**")],
         why: "top-level source folder".to_owned(),
         files: 2,
+        mostly_scripts: true,
     }
 }
 
@@ -181,6 +182,16 @@ fn words_split_folders_and_names() {
         ..unit("X", "src/eShop.AppHost")
     };
     assert_eq!(ui_word(&host), None);
+    let python_app = Unit {
+        mostly_scripts: false,
+        ..unit("App", "saleor/app")
+    };
+    assert_eq!(ui_word(&python_app), None);
+    let blazor = Unit {
+        mostly_scripts: false,
+        ..unit("WebApp", "src/WebApp")
+    };
+    assert_eq!(ui_word(&blazor).as_deref(), Some("web"));
     assert_eq!(
         ui_word(&unit("WebAppComponents", "src/WebAppComponents")).as_deref(),
         Some("web")
