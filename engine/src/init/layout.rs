@@ -72,6 +72,7 @@ pub struct Layout {
 pub fn test_globs(files: &[String]) -> (Vec<String>, BTreeSet<String>) {
     let mut globs: BTreeSet<String> = BTreeSet::new();
     let mut matched: BTreeSet<String> = BTreeSet::new();
+    let mut folder_names: BTreeSet<String> = BTreeSet::new();
     for path in files {
         let segments: Vec<&str> = path.split('/').collect();
         let (file, folders) = match segments.split_last() {
@@ -79,7 +80,7 @@ pub fn test_globs(files: &[String]) -> (Vec<String>, BTreeSet<String>) {
             None => continue,
         };
         if let Some(folder) = folders.iter().find(|folder| is_test_word(folder)) {
-            globs.insert(format!("**/{folder}/**"));
+            folder_names.insert((*folder).to_owned());
             matched.insert(path.clone());
             continue;
         }
@@ -88,7 +89,40 @@ pub fn test_globs(files: &[String]) -> (Vec<String>, BTreeSet<String>) {
             matched.insert(path.clone());
         }
     }
+    // Three or more names that share their start up to the test word and a separator are one
+    // glob (`upgrade-system-tests-0100`, `-0101`… are `**/upgrade-system-tests-*/**`).
+    let mut by_prefix: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for name in folder_names {
+        match test_prefix(&name) {
+            Some(prefix) => by_prefix.entry(prefix).or_default().push(name),
+            None => {
+                globs.insert(format!("**/{name}/**"));
+            }
+        }
+    }
+    for (prefix, names) in by_prefix {
+        if names.len() >= 3 {
+            globs.insert(format!("**/{prefix}*/**"));
+        } else {
+            globs.extend(names.into_iter().map(|name| format!("**/{name}/**")));
+        }
+    }
     (globs.into_iter().collect(), matched)
+}
+
+/// A test folder name's start up to its test word and the separator after it, when more
+/// follows (`upgrade-system-tests-0100` is `upgrade-system-tests-`; `tests` has none).
+fn test_prefix(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let end = ["tests", "test"]
+        .iter()
+        .filter_map(|word| lower.find(word).map(|at| at + word.len()))
+        .max()?;
+    let separator = name.get(end..=end)?;
+    if !["-", "_", "."].contains(&separator) || name.len() <= end + 1 {
+        return None;
+    }
+    name.get(..=end).map(str::to_owned)
 }
 
 /// Whether a folder name is a test folder's.
@@ -332,12 +366,28 @@ fn jvm_modules(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Found
         let Some(text) = read(settings) else {
             continue;
         };
+        // An `include` statement runs on while its line ends with a comma or its parenthesis
+        // is open (`include 'clients',\n    'core'`).
+        let mut statements: Vec<String> = Vec::new();
+        let mut open = false;
         for line in text.lines() {
-            let trimmed = line.trim_start();
-            if !trimmed.starts_with("include") || trimmed.starts_with("includeBuild") {
+            let trimmed = line.trim();
+            if open {
+                if let Some(statement) = statements.last_mut() {
+                    statement.push(' ');
+                    statement.push_str(trimmed);
+                }
+            } else if trimmed.starts_with("include") && !trimmed.starts_with("includeBuild") {
+                statements.push(trimmed.to_owned());
+            } else {
                 continue;
             }
-            for module in quoted_strings(trimmed) {
+            let statement = statements.last().map_or("", String::as_str);
+            open = trimmed.ends_with(',')
+                || statement.matches('(').count() > statement.matches(')').count();
+        }
+        for statement in &statements {
+            for module in quoted_strings(statement) {
                 let folder = module.trim_start_matches(':').replace(':', "/");
                 if !folder.is_empty() && exists(&folder) {
                     found.insert(folder, "Gradle module".to_owned());
@@ -647,29 +697,34 @@ fn merge_large(units: &mut Vec<Unit>, notes: &mut Vec<String>) {
         let top = unit.dir.split('/').next().unwrap_or("").to_owned();
         groups.entry(top).or_default().push(unit.clone());
     }
-    // Merging by top-level folder helps only when it leaves several components (one Python
-    // package split into its forty subpackages would merge back into one).
-    if groups.len() >= MIN_UNITS {
-        units.clear();
-        for (top, group) in groups {
-            if group.len() == 1 {
-                units.extend(group);
-                continue;
-            }
-            let files = group.iter().map(|unit| unit.files).sum();
-            notes.push(format!(
-                "the {} units under `{top}/` are one component (more than {MAX_UNITS} units otherwise).",
-                group.len()
-            ));
-            units.push(Unit {
-                name: pascal(&top),
-                globs: vec![format!("{top}/**")],
-                dir: top,
-                why: "top-level folder of several units".to_owned(),
-                files,
-                mostly_scripts: false,
-            });
+    // The smallest groups of several units under one top-level folder are merged first, until
+    // few enough are left (a folder of most of the code stays split); merging helps only when it
+    // leaves several components (one Python package split into its forty subpackages would
+    // merge back into one).
+    let mut mergeable: Vec<(usize, String, Vec<Unit>)> = groups
+        .into_iter()
+        .filter(|(_, group)| group.len() > 1)
+        .map(|(top, group)| (group.iter().map(|unit| unit.files).sum(), top, group))
+        .collect();
+    mergeable.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (files, top, group) in mergeable {
+        let after = units.len() + 1 - group.len();
+        if units.len() <= MAX_UNITS || after < MIN_UNITS {
+            break;
         }
+        units.retain(|unit| unit.dir.split('/').next() != Some(top.as_str()));
+        notes.push(format!(
+            "the {} units under `{top}/` are one component (more than {MAX_UNITS} units otherwise).",
+            group.len()
+        ));
+        units.push(Unit {
+            name: pascal(&top),
+            globs: vec![format!("{top}/**")],
+            dir: top,
+            why: "top-level folder of several units".to_owned(),
+            files,
+            mostly_scripts: false,
+        });
     }
     if units.len() <= MAX_UNITS {
         return;

@@ -275,3 +275,68 @@ fn a_package_of_forty_subpackages_keeps_the_biggest_and_holds_the_rest() {
     let total: usize = layout.units.iter().map(|unit| unit.files).sum();
     assert_eq!(total, files.len());
 }
+
+#[test]
+fn a_gradle_include_may_run_over_several_lines() {
+    let layout = layout_of(&[
+        (
+            "settings.gradle",
+            "rootProject.name = 'k'\ninclude 'clients',\n    'connect:api',\n    'core'\n\ninclude(\n  \":raft\",\n  \":server\"\n)\nbuildCache {}\n",
+        ),
+        ("clients/A.java", ""),
+        ("connect/api/B.java", ""),
+        ("core/C.java", ""),
+        ("raft/D.java", ""),
+        ("server/E.java", ""),
+    ]);
+    let dirs: Vec<&str> = layout.units.iter().map(|unit| unit.dir.as_str()).collect();
+    assert_eq!(dirs, ["clients", "connect/api", "core", "raft", "server"]);
+}
+
+#[test]
+fn the_smallest_groups_merge_first_and_the_biggest_stay_split() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut projects = |top: &str, count: usize, size: usize| {
+        for index in 0..count {
+            files.push((format!("{top}/P{index}/P{index}.csproj"), String::new()));
+            for file in 0..size {
+                files.push((format!("{top}/P{index}/F{file}.cs"), String::new()));
+            }
+        }
+    };
+    projects("src", 20, 5);
+    projects("util", 12, 3);
+    projects("license", 5, 2);
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let layout = layout_of(&borrowed);
+    let dirs: Vec<&str> = layout.units.iter().map(|unit| unit.dir.as_str()).collect();
+    assert_eq!(dirs.len(), 22);
+    assert!(dirs.contains(&"license") && dirs.contains(&"util"), "{dirs:?}");
+    assert!(dirs.contains(&"src/P0"), "{dirs:?}");
+}
+
+#[test]
+fn many_test_folders_of_one_prefix_are_one_glob() {
+    let layout = layout_of(&[
+        ("streams/upgrade-system-tests-0100/A.java", ""),
+        ("streams/upgrade-system-tests-0101/A.java", ""),
+        ("streams/upgrade-system-tests-0102/A.java", ""),
+        ("connect/test-plugins/A.java", ""),
+        ("test-utils/A.java", ""),
+        ("streams/S.java", ""),
+        ("connect/C.java", ""),
+        ("core/K.java", ""),
+    ]);
+    assert_eq!(
+        layout.tests.0,
+        [
+            "**/test-plugins/**",
+            "**/test-utils/**",
+            "**/upgrade-system-tests-*/**"
+        ]
+    );
+    assert_eq!(layout.tests.1, 5);
+}
