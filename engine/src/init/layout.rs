@@ -192,6 +192,13 @@ pub fn words(text: &str) -> Vec<String> {
     words
 }
 
+/// Whether a folder name would be read as glob syntax (or break the spec's string), so that
+/// `folder/**` would not mean the folder: such a folder is no unit.
+fn has_glob_syntax(dir: &str) -> bool {
+    dir.contains(['*', '?', '[', ']', '{', '}', '"', '\\'])
+        || dir.split('/').any(|segment| segment.starts_with('!'))
+}
+
 /// The folder of a project-relative path (`""` at the root).
 fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(folder, _)| folder)
@@ -547,7 +554,7 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
                 mostly_scripts: false,
             }
         })
-        .filter(|unit| unit.files > 0)
+        .filter(|unit| unit.files > 0 && !has_glob_syntax(&unit.dir))
         .collect();
     let mut notes = Vec::new();
     split_small(&mut units, &sources, &mut notes);

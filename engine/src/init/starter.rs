@@ -144,14 +144,25 @@ pub fn starter_spec(project: &Path) -> Result<String, EngineError> {
             ))
         })
         .collect();
-    if broken.is_empty() && run.verdict.violations.is_empty() {
+    if run.verdict.passed {
         return Ok(text);
     }
     proposed.drop_rules(&broken);
-    if !run.verdict.violations.is_empty() && broken.is_empty() {
+    let unexplained = run
+        .verdict
+        .violations
+        .iter()
+        .filter(|violation| violation.detected.from.is_none() || violation.detected.to.is_none())
+        .count();
+    if unexplained > 0 || run.verdict.violations.is_empty() {
         proposed.notes.push(format!(
-            "`check --all` found {} finding(s) on this spec that no proposed rule explains: run it and review them.",
-            run.verdict.violations.len()
+            "`check --all` did not pass on this spec ({} finding(s) no proposed rule explains, {} undecided slice(s)): run it and review them.",
+            unexplained,
+            run.verdict
+                .solver_diagnostics
+                .iter()
+                .filter(|diagnostic| matches!(diagnostic.status, "unknown" | "error"))
+                .count()
         ));
     }
     Ok(proposals::render(&layout, &proposed))

@@ -314,7 +314,10 @@ fn the_smallest_groups_merge_first_and_the_biggest_stay_split() {
     let layout = layout_of(&borrowed);
     let dirs: Vec<&str> = layout.units.iter().map(|unit| unit.dir.as_str()).collect();
     assert_eq!(dirs.len(), 22);
-    assert!(dirs.contains(&"license") && dirs.contains(&"util"), "{dirs:?}");
+    assert!(
+        dirs.contains(&"license") && dirs.contains(&"util"),
+        "{dirs:?}"
+    );
     assert!(dirs.contains(&"src/P0"), "{dirs:?}");
 }
 
@@ -339,4 +342,17 @@ fn many_test_folders_of_one_prefix_are_one_glob() {
         ]
     );
     assert_eq!(layout.tests.1, 5);
+}
+
+#[test]
+fn folders_whose_names_are_glob_syntax_are_no_units() {
+    let layout = layout_of(&[
+        ("[id]/page.ts", ""),
+        ("{a,b}/x.ts", ""),
+        ("api/x.ts", ""),
+        ("web/y.ts", ""),
+        ("db/z.ts", ""),
+    ]);
+    let dirs: Vec<&str> = layout.units.iter().map(|unit| unit.dir.as_str()).collect();
+    assert_eq!(dirs, ["api", "db", "web"]);
 }
