@@ -6,7 +6,8 @@
 //! - The layering: the component graph's strongly connected components, condensed, form a DAG
 //!   of layers (listed in the spec); each edge `A -> B` with no edge `B -> A` becomes
 //!   `deny flow B -> A` (the direction the graph respects today), between layers and also
-//!   inside a cycle (where `B` reaches `A` only through other components).
+//!   inside a cycle (where `B` reaches `A` only through other components); at most 40 of them,
+//!   those between layers first and the best-evidenced first, with a note of how many more.
 //! - `deny flow U -> store` for each UI-like component `U` (a folder or name word such as `ui`,
 //!   `web`, `frontend`, `app`, `client`, `components`, `pages`, `views`) and each data-store node
 //!   it does not use today.
@@ -17,6 +18,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::layout::{words, Layout, Unit};
+
+/// The most layering rules proposed: beyond this a starter spec is too long to review.
+const MAX_LAYERING_RULES: usize = 40;
 
 /// The node every component runs on.
 pub const APP_NODE: &str = "app";
@@ -390,6 +394,8 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
         })
         .collect();
     proposals.cycles.sort();
+    // (inside a cycle, facts behind the edge, the rule)
+    let mut layering: Vec<(bool, usize, RuleProposal)> = Vec::new();
     for edge in edges {
         let back = out
             .get(edge.to.as_str())
@@ -409,7 +415,8 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
                     members.len()
                 )
             });
-        proposals.layering.push(RuleProposal {
+        let weight = edge.kinds.iter().map(|(_, count)| count).sum();
+        let rule = RuleProposal {
             from: edge.to.clone(),
             to: edge.from.clone(),
             evidence: format!(
@@ -419,8 +426,28 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
                 edge.to,
                 edge.example
             ),
-        });
+        };
+        layering.push((!cycle.is_empty(), weight, rule));
     }
+    // A dense graph has more one-way edges than anyone reviews: keep the edges between layers
+    // before those inside a cycle, and the best-evidenced first.
+    if layering.len() > MAX_LAYERING_RULES {
+        layering.sort_by(|a, b| {
+            (a.0, std::cmp::Reverse(a.1), &a.2.from, &a.2.to).cmp(&(
+                b.0,
+                std::cmp::Reverse(b.1),
+                &b.2.from,
+                &b.2.to,
+            ))
+        });
+        let left_out = layering.len() - MAX_LAYERING_RULES;
+        layering.truncate(MAX_LAYERING_RULES);
+        proposals.notes.push(format!(
+            "{left_out} more one-way edges could each be denied the same way; the {MAX_LAYERING_RULES} \
+             proposed are those between layers first, then those inside a cycle, most facts first."
+        ));
+    }
+    proposals.layering = layering.into_iter().map(|(_, _, rule)| rule).collect();
     proposals.layering.sort_by(|a, b| {
         (layer_of(&a.from), &a.from, layer_of(&a.to), &a.to).cmp(&(
             layer_of(&b.from),

@@ -205,3 +205,50 @@ fn words_split_folders_and_names() {
     assert_eq!(node_type("external_api"), None);
     assert_eq!(node_type("firebase"), Some("firestore"));
 }
+
+#[test]
+fn a_dense_graph_gets_the_best_evidenced_rules_between_layers_first_and_a_note() {
+    // A chain of 12 components, each using every one below it (66 one-way edges), plus a cycle
+    // X ⇄ Y with a one-way edge Y → Z inside a three-component cycle X → Y → Z → X.
+    let names: Vec<String> = (0..12).map(|index| format!("C{index:02}")).collect();
+    let mut units: Vec<Unit> = names
+        .iter()
+        .map(|name| unit(name, &name.to_lowercase()))
+        .collect();
+    units.extend([unit("X", "x"), unit("Y", "y"), unit("Z", "z")]);
+    let mut edges = Vec::new();
+    for (upper, from) in names.iter().enumerate() {
+        for to in names.iter().take(upper) {
+            // Nearer layers have more imports.
+            edges.push(edge(
+                from,
+                to,
+                100 - (upper - names.iter().position(|n| n == to).unwrap()),
+            ));
+        }
+    }
+    edges.extend([
+        edge("X", "Y", 500),
+        edge("Y", "Z", 500),
+        edge("Z", "X", 500),
+    ]);
+    let proposals = propose(&units, &edges, &[]);
+    assert_eq!(proposals.layering.len(), MAX_LAYERING_RULES);
+    // The cycle's edges, however well evidenced, come after the 66 edges between layers.
+    assert!(proposals
+        .layering
+        .iter()
+        .all(|rule| !["X", "Y", "Z"].contains(&rule.from.as_str())));
+    // Each edge to the next layer down (99 imports) is kept; the weakest long edges are not.
+    for pair in names.windows(2) {
+        let kept = format!("{} -> {}", pair[0], pair[1]);
+        assert!(rules(&proposals.layering).contains(&kept), "{kept}");
+    }
+    assert!(!rules(&proposals.layering).contains(&"C00 -> C11".to_owned()));
+    assert_eq!(
+        proposals.notes,
+        vec![format!(
+            "29 more one-way edges could each be denied the same way; the {MAX_LAYERING_RULES} proposed are those between layers first, then those inside a cycle, most facts first."
+        )]
+    );
+}
