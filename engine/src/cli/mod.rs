@@ -59,8 +59,15 @@ pub enum Command {
     /// message, one per line in a stable order, for the team to commit. Run it again to drop the
     /// findings that were fixed; `check --all` warns about them (`stale-baseline-entry`).
     Baseline(BaselineArgs),
-    /// Write a starter `architecture.ag`: `--from tach.toml` translates a Tach config, `--from
-    /// .dependency-cruiser.js` dependency-cruiser's `forbidden` rules (without `--from`, planned).
+    /// Write a starter `architecture.ag`: without `--from`, proposed from what the repository
+    /// shows; `--from tach.toml` translates a Tach config, `--from .dependency-cruiser.js`
+    /// dependency-cruiser's `forbidden` rules.
+    ///
+    /// Without `--from`, the components are the repository's units (workspace packages, crates,
+    /// Gradle and Maven modules, `.csproj` projects, Go and Python packages, SwiftPM targets,
+    /// top-level source folders), the nodes the infrastructure its code uses, and the rules
+    /// `deny flow`s that hold today: the layering of the component graph and UI away from data
+    /// stores, each after a comment with its evidence (docs/INIT.md).
     Init {
         /// Project root.
         #[arg(long)]
@@ -74,6 +81,9 @@ pub enum Command {
         /// Overwrite an existing spec.
         #[arg(long)]
         force: bool,
+        /// Print the spec to stdout instead of writing a file.
+        #[arg(long, conflicts_with_all = ["out", "force"])]
+        print: bool,
     },
     /// Parse-only floor for benchmarks: parses the files `check` would extract, nothing else.
     #[command(hide = true)]
@@ -298,13 +308,16 @@ fn dispatch(command: Command, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
             from,
             out,
             force,
+            print,
         } => crate::cli::commands::init::init_command(
             &crate::cli::commands::init::InitOptions {
                 project: project.unwrap_or_else(|| PathBuf::from(".")),
                 from,
                 out,
                 force,
+                print,
             },
+            stdout,
             stderr,
         ),
         Command::BenchParse(arguments) => {

@@ -22,6 +22,7 @@ mod graph_text;
 #[cfg(unix)]
 mod hardening;
 mod html_report;
+mod init_starter;
 mod quiet_defaults;
 mod reference_docs;
 mod terminal;

@@ -2,9 +2,13 @@
 //!
 //! `--from FILE` translates another tool's configuration; the translator is chosen by the file's
 //! name ([`Source::of`]), so a new one is a module and one match arm. Without `--from`, a starter
-//! spec from the repository layout is planned (`not-implemented`).
+//! spec is proposed from what the repository shows ([`starter`]: units from [`layout`], nodes and
+//! rules from the extracted graph in [`proposals`]; docs/INIT.md).
 
 mod cruiser;
+mod layout;
+mod proposals;
+mod starter;
 mod tach;
 
 use std::io::Write;
@@ -48,14 +52,14 @@ pub struct InitOptions {
     pub out: Option<PathBuf>,
     /// `--force`: overwrite an existing spec.
     pub force: bool,
+    /// `--print`: write the spec to stdout instead of a file.
+    pub print: bool,
 }
 
 /// The spec text `init` writes.
 pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     let Some(from) = &options.from else {
-        return Err(EngineError::NotImplemented(
-            "`init` without `--from`".to_owned(),
-        ));
+        return starter::starter_spec(&options.project);
     };
     let Some(source) = Source::of(from) else {
         return Err(EngineError::Usage(format!(
@@ -73,18 +77,46 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     }
 }
 
-/// Runs `init`: writes the spec, or reports a coded error (exit 2).
-pub fn init_command(options: &InitOptions, stderr: &mut dyn Write) -> ExitStatus {
+/// Runs `init`: writes the spec (to stdout with `--print`), or reports a coded error (exit 2).
+pub fn init_command(
+    options: &InitOptions,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitStatus {
     let out = options
         .out
         .clone()
         .unwrap_or_else(|| options.project.join("architecture.ag"));
-    let written = spec_text(options).and_then(|text| {
+    let refused = |out: &Path| {
+        EngineError::Usage(format!(
+            "`{}` exists: pass `--force` to overwrite it, `--out FILE`, or `--print`",
+            relative_to(out, &options.project)
+        ))
+    };
+    if options.print {
+        return match spec_text(options).and_then(|text| {
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|error| EngineError::Usage(format!("cannot write the spec: {error}")))
+        }) {
+            Ok(()) => ExitStatus::Pass,
+            Err(error) => {
+                crate::render::text::write_error(stderr, &error);
+                ExitStatus::Error
+            }
+        };
+    }
+    // Refused before the repository is read: proposing a spec runs a whole check.
+    let written = (if out.exists() && !options.force {
+        Err(refused(&out))
+    } else {
+        Ok(())
+    })
+    .and_then(|()| spec_text(options))
+    .and_then(|text| {
         if out.exists() && !options.force {
-            return Err(EngineError::Usage(format!(
-                "`{}` exists: pass `--force` to overwrite it, or `--out FILE`",
-                relative_to(&out, &options.project)
-            )));
+            return Err(refused(&out));
         }
         std::fs::write(&out, text).map_err(|error| {
             EngineError::Usage(format!(
