@@ -143,13 +143,76 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> Layout {
         }
     }
     let mut layers = longest_path_layers(&out);
-    // Downward links between consecutive layers, long edges broken at crossing points (nodes
-    // numbered after the entities); each edge's crossings from top to bottom.
-    let mut down: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); shown.len()];
-    let mut crossings: Vec<Vec<usize>> = Vec::with_capacity(edges.len());
+    let ends_of: Vec<Option<(usize, usize)>> = edges.iter().map(ends).collect();
+    let (down, crossings) = crossing_points(&ends_of, &mut layers, shown.len());
+    let layer_count = layers.iter().copied().max().map_or(0, |top| top + 1);
+    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layer_count];
+    for (node, &layer) in layers.iter().enumerate() {
+        if let Some(row) = rows.get_mut(layer) {
+            row.push(node);
+        }
+    }
+    let names: Vec<&str> = shown.iter().map(|entity| entity.name.as_str()).collect();
+    order_rows(&mut rows, &down, &names);
+    let widths: Vec<f64> = (0..layers.len())
+        .map(|node| {
+            names
+                .get(node)
+                .map_or(CROSSING_WIDTH, |name| node_width(name))
+        })
+        .collect();
+    let (position, width) = place_rows(&rows, &widths, shown.len());
+    let placed: Vec<Placed> = shown
+        .iter()
+        .enumerate()
+        .filter_map(|(node, entity)| {
+            let [x, y] = *position.get(node)?;
+            Some(Placed {
+                name: entity.name.clone(),
+                kind: entity.kind.clone(),
+                type_name: entity.type_name.clone(),
+                shape: entity.shape,
+                layer: layers.get(node).copied().unwrap_or(0),
+                x,
+                y,
+                width: widths.get(node).copied().unwrap_or(0.0),
+            })
+        })
+        .collect();
+    let routes = ends_of
+        .iter()
+        .zip(crossings)
+        .map(|(edge, chain)| {
+            let mut points: Vec<[f64; 2]> = chain
+                .iter()
+                .filter_map(|point| position.get(*point).copied())
+                .collect();
+            // The chain runs top to bottom; an edge that points up crosses the layers upwards.
+            let upward = edge.is_some_and(|(from, to)| layers.get(from) > layers.get(to));
+            if upward {
+                points.reverse();
+            }
+            points
+        })
+        .collect();
+    let height = 2.0 * MARGIN + NODE_HEIGHT + layer_count.saturating_sub(1) as f64 * LAYER_GAP;
+    (placed, routes, width.max(2.0 * MARGIN), height)
+}
+
+/// Breaks each edge that spans several layers at a crossing point of each layer between its ends
+/// (nodes numbered after the `entities`, their layers pushed onto `layers`), shared by the edges
+/// that leave one upper entity in the same direction. Returns the downward links between
+/// consecutive layers and each edge's crossing points from top to bottom.
+fn crossing_points(
+    ends: &[Option<(usize, usize)>],
+    layers: &mut Vec<usize>,
+    entities: usize,
+) -> (Vec<BTreeSet<usize>>, Vec<Vec<usize>>) {
+    let mut down: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); entities];
+    let mut crossings: Vec<Vec<usize>> = Vec::with_capacity(ends.len());
     let mut shared: BTreeMap<(usize, usize, bool), usize> = BTreeMap::new();
-    for edge in edges {
-        let Some((from, to)) = ends(edge) else {
+    for edge in ends {
+        let Some((from, to)) = *edge else {
             crossings.push(Vec::new());
             continue;
         };
@@ -162,11 +225,10 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> Layout {
         } else {
             (to, from, to_layer)
         };
-        let span = from_layer.abs_diff(to_layer);
         let upward = from_layer > to_layer;
         let mut chain = Vec::new();
         let mut previous = upper;
-        for step in 1..span {
+        for step in 1..from_layer.abs_diff(to_layer) {
             // The edges that leave one entity the same way share their crossing points: a bundle.
             let point = *shared
                 .entry((upper, top + step, upward))
@@ -186,25 +248,14 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> Layout {
         }
         crossings.push(chain);
     }
-    let layer_count = layers.iter().copied().max().map_or(0, |top| top + 1);
-    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layer_count];
-    for (node, &layer) in layers.iter().enumerate() {
-        if let Some(row) = rows.get_mut(layer) {
-            row.push(node);
-        }
-    }
-    let names: Vec<&str> = shown.iter().map(|entity| entity.name.as_str()).collect();
-    order_rows(&mut rows, &down, &names);
-    let widths: Vec<f64> = (0..layers.len())
-        .map(|node| {
-            names
-                .get(node)
-                .map_or(CROSSING_WIDTH, |name| node_width(name))
-        })
-        .collect();
-    let is_entity = |node: usize| node < shown.len();
+    (down, crossings)
+}
+
+/// The centre of every node (entities first, then crossing points) with its rows centred, and the
+/// drawing's width. Entities keep `NODE_GAP` between them, a crossing point `CROSSING_GAP`.
+fn place_rows(rows: &[Vec<usize>], widths: &[f64], entities: usize) -> (Vec<[f64; 2]>, f64) {
     let gap = |a: usize, b: usize| {
-        if is_entity(a) && is_entity(b) {
+        if a < entities && b < entities {
             NODE_GAP
         } else {
             CROSSING_GAP
@@ -225,8 +276,7 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> Layout {
         nodes + gaps
     };
     let width = rows.iter().map(row_width).fold(0.0, f64::max) + 2.0 * MARGIN;
-    let mut position = vec![[0.0_f64; 2]; layers.len()];
-    let mut placed: Vec<Option<Placed>> = vec![None; shown.len()];
+    let mut position = vec![[0.0_f64; 2]; widths.len()];
     for (layer, row) in rows.iter().enumerate() {
         let mut x = (width - row_width(row)) / 2.0;
         let y = MARGIN + NODE_HEIGHT / 2.0 + layer as f64 * LAYER_GAP;
@@ -239,45 +289,11 @@ fn layout(entities: &[Entity], edges: &[Edge]) -> Layout {
             if let Some(slot) = position.get_mut(node) {
                 *slot = [x + node_width / 2.0, y];
             }
-            if let (Some(entity), Some(slot)) = (shown.get(node), placed.get_mut(node)) {
-                *slot = Some(Placed {
-                    name: entity.name.clone(),
-                    kind: entity.kind.clone(),
-                    type_name: entity.type_name.clone(),
-                    shape: entity.shape,
-                    layer,
-                    x: x + node_width / 2.0,
-                    y,
-                    width: node_width,
-                });
-            }
             x += node_width;
             previous = Some(node);
         }
     }
-    let routes = edges
-        .iter()
-        .zip(crossings)
-        .map(|(edge, chain)| {
-            let mut points: Vec<[f64; 2]> = chain
-                .iter()
-                .filter_map(|point| position.get(*point).copied())
-                .collect();
-            // The chain runs top to bottom; an edge that points up crosses the layers upwards.
-            let upward = ends(edge).is_some_and(|(from, to)| layers.get(from) > layers.get(to));
-            if upward {
-                points.reverse();
-            }
-            points
-        })
-        .collect();
-    let height = 2.0 * MARGIN + NODE_HEIGHT + layer_count.saturating_sub(1) as f64 * LAYER_GAP;
-    (
-        placed.into_iter().flatten().collect(),
-        routes,
-        width.max(2.0 * MARGIN),
-        height,
-    )
+    (position, width)
 }
 
 /// A node's drawn width: its label at about 7.5 pixels a character, plus padding.
