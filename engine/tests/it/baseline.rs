@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{json_run, lintel, write_files};
+use super::{git, json_run, lintel, write_files};
 
 const SPEC: &str = "node app : server
 component Api { runs_on: app paths: \"api/**\" }
@@ -13,21 +13,6 @@ invariant Layers { deny flow Api -> Db }
 ";
 
 const IMPORTS_DB: &str = "import { q } from '../db/q';\nexport const value = q;\n";
-
-fn git(root: &Path, arguments: &[&str]) {
-    let status = std::process::Command::new("git")
-        .current_dir(root)
-        .args([
-            "-c",
-            "user.name=lintel tests",
-            "-c",
-            "user.email=tests@example.invalid",
-        ])
-        .args(arguments)
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {arguments:?}");
-}
 
 /// A committed repository where `api/a.ts` and `api/b.ts` break `deny flow Api -> Db`.
 fn repository() -> tempfile::TempDir {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{json_run, lintel, write_files};
+use super::{git, json_run, lintel, write_files};
 
 /// `Api` must not import `Db`, and a change to `Api` must change `Docs`, which owns no file yet
 /// (as a `CHANGELOG` component before the first release): under `--all` and `--file` nothing is
@@ -18,22 +18,6 @@ change_policy Fresh { require touched Docs when touched Api }
 ";
 
 const IMPORTS_DB: &str = "import { q } from '../db/q';\nexport const value = q;\n";
-
-/// Runs `git` in `root` with a fixed identity.
-fn git(root: &Path, arguments: &[&str]) {
-    let status = std::process::Command::new("git")
-        .current_dir(root)
-        .args([
-            "-c",
-            "user.name=lintel tests",
-            "-c",
-            "user.email=tests@example.invalid",
-        ])
-        .args(arguments)
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {arguments:?}");
-}
 
 /// A repository with branch `base` (one violating import) and a commit on it that adds
 /// `api/b.ts`, another violating import, without touching `docs/`.

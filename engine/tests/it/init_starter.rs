@@ -5,22 +5,7 @@
 
 use std::path::Path;
 
-use super::{json_run, lintel, write_files};
-
-fn git(root: &Path, arguments: &[&str]) {
-    let status = std::process::Command::new("git")
-        .current_dir(root)
-        .args([
-            "-c",
-            "user.name=lintel tests",
-            "-c",
-            "user.email=tests@example.invalid",
-        ])
-        .args(arguments)
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {arguments:?}");
-}
+use super::{git, json_run, lintel, write_files};
 
 /// A committed repository: `packages/web` uses `packages/core`, which uses `packages/db`, which
 /// opens a PostgreSQL pool; the Python package `etl` uses `analytics`; the Go command `cli`

@@ -28,6 +28,22 @@ mod reference_docs;
 mod terminal;
 mod waivers;
 
+/// Runs `git` in `root` with a fixed identity.
+fn git(root: &Path, arguments: &[&str]) {
+    let status = Command::new("git")
+        .current_dir(root)
+        .args([
+            "-c",
+            "user.name=lintel tests",
+            "-c",
+            "user.email=tests@example.invalid",
+        ])
+        .args(arguments)
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {arguments:?}");
+}
+
 fn lintel() -> Command {
     Command::cargo_bin("lintel").unwrap()
 }
