@@ -13,6 +13,7 @@ fn rendered_dom(page: &Path) -> String {
     let output = Command::new("chromium")
         .args([
             "--headless",
+            "--disable-dev-shm-usage",
             "--no-sandbox",
             "--disable-gpu",
             "--no-first-run",
