@@ -455,14 +455,23 @@ fn csharp_projects(files: &[String]) -> (Found, BTreeMap<String, String>) {
     (found, names)
 }
 
-/// Python packages: top-level folders with an `__init__.py`, and those under `src/`.
+/// Python packages: the folders with an `__init__.py` right inside a source root: the top level,
+/// `src/`, and a Django project's folder (one holding `manage.py`, which Django puts first on
+/// the path: netbox keeps its apps in `netbox/`, beside `netbox/manage.py`).
 fn python_packages(files: &[String]) -> Found {
+    let mut roots: BTreeSet<&str> = ["", "src"].into_iter().collect();
+    roots.extend(
+        files
+            .iter()
+            .filter_map(|path| path.strip_suffix("/manage.py"))
+            .filter(|folder| !folder.contains('/') && !in_skipped_folder(folder)),
+    );
     files
         .iter()
         .filter_map(|path| path.strip_suffix("/__init__.py"))
         .filter(|folder| {
-            let depth = folder.split('/').count();
-            depth == 1 || (depth == 2 && folder.starts_with("src/"))
+            let parent = folder.rsplit_once('/').map_or("", |(parent, _)| parent);
+            roots.contains(parent)
         })
         .filter(|folder| !in_skipped_folder(folder))
         .map(|folder| (folder.to_owned(), "Python package".to_owned()))

@@ -356,3 +356,31 @@ fn folders_whose_names_are_glob_syntax_are_no_units() {
     let dirs: Vec<&str> = layout.units.iter().map(|unit| unit.dir.as_str()).collect();
     assert_eq!(dirs, ["api", "db", "web"]);
 }
+
+#[test]
+fn a_django_projects_apps_beside_manage_py_are_units() {
+    let layout = layout_of(&[
+        ("netbox/manage.py", ""),
+        ("netbox/netbox/__init__.py", ""),
+        ("netbox/netbox/settings.py", ""),
+        ("netbox/dcim/__init__.py", ""),
+        ("netbox/dcim/models.py", ""),
+        ("netbox/ipam/__init__.py", ""),
+        ("netbox/ipam/views.py", ""),
+        ("netbox/circuits/__init__.py", ""),
+        ("netbox/circuits/api.py", ""),
+        ("scripts/tool/__init__.py", ""),
+        ("scripts/tool/run.py", ""),
+    ]);
+    let dirs: Vec<String> = layout.units.iter().map(|unit| unit.dir.clone()).collect();
+    for app in [
+        "netbox/circuits",
+        "netbox/dcim",
+        "netbox/ipam",
+        "netbox/netbox",
+    ] {
+        assert!(dirs.contains(&app.to_owned()), "{app} in {dirs:?}");
+    }
+    // A package deeper than a source root is not a unit of its own.
+    assert!(!dirs.contains(&"scripts/tool".to_owned()), "{dirs:?}");
+}
