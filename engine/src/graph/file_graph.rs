@@ -210,10 +210,19 @@ impl FileGraph {
         owners: &BTreeMap<String, String>,
         raw: Vec<(String, Target, usize)>,
     ) -> Self {
-        // Vertices: every file with a fact or an owner, then every entity an edge reaches.
+        let mut graph = Self::with_vertices(owners, &raw);
+        let packages = graph.go_packages(&raw);
+        let triples = graph.triples(&raw, &packages);
+        graph.link(triples, table);
+        graph
+    }
+
+    /// A graph with its vertices and no edge: every file with a fact or an owner, then every
+    /// entity an edge reaches; each file's owner, and each component's files.
+    fn with_vertices(owners: &BTreeMap<String, String>, raw: &[(String, Target, usize)]) -> Self {
         let mut files: BTreeSet<&str> = owners.keys().map(String::as_str).collect();
         let mut entities: BTreeSet<&str> = BTreeSet::new();
-        for (file, target, _) in &raw {
+        for (file, target, _) in raw {
             files.insert(file);
             match target {
                 Target::File(path) => {
@@ -247,13 +256,18 @@ impl FileGraph {
                     .push(vertex);
             }
         }
-        // The files of each Go package folder, for package imports.
+        graph
+    }
+
+    /// The files of each Go package folder, for package imports (none when no edge imports a
+    /// package).
+    fn go_packages(&self, raw: &[(String, Target, usize)]) -> BTreeMap<&str, Vec<Vertex>> {
         let mut packages: BTreeMap<&str, Vec<Vertex>> = BTreeMap::new();
         if raw
             .iter()
             .any(|(_, target, _)| matches!(target, Target::Package(_)))
         {
-            for (position, name) in graph.names.iter().take(graph.files).enumerate() {
+            for (position, name) in self.names.iter().take(self.files).enumerate() {
                 if name.ends_with(".go") && !name.ends_with("_test.go") {
                     let folder = name.rsplit_once('/').map_or("", |(folder, _)| folder);
                     if let Ok(vertex) = Vertex::try_from(position) {
@@ -262,19 +276,29 @@ impl FileGraph {
                 }
             }
         }
+        packages
+    }
+
+    /// Each fact's edges as (from, to, fact): a file target is one edge, a component, Go package
+    /// or Swift module target one to each of its files.
+    fn triples(
+        &self,
+        raw: &[(String, Target, usize)],
+        packages: &BTreeMap<&str, Vec<Vertex>>,
+    ) -> Vec<(Vertex, Vertex, usize)> {
         let mut triples: Vec<(Vertex, Vertex, usize)> = Vec::with_capacity(raw.len());
-        for (file, target, fact) in &raw {
-            let Some(from) = graph.vertex(file) else {
+        for (file, target, fact) in raw {
+            let Some(from) = self.vertex(file) else {
                 continue;
             };
             match target {
                 Target::File(path) | Target::Entity(path) => {
-                    if let Some(to) = graph.vertex(path) {
+                    if let Some(to) = self.vertex(path) {
                         triples.push((from, to, *fact));
                     }
                 }
                 Target::Component(name) => {
-                    for to in graph.component_files.get(name).into_iter().flatten() {
+                    for to in self.component_files.get(name).into_iter().flatten() {
                         if *to != from {
                             triples.push((from, *to, *fact));
                         }
@@ -290,7 +314,7 @@ impl FileGraph {
                 Target::Module(folder) => {
                     // File names are sorted: the module's files are one run of them.
                     let prefix = format!("{folder}/");
-                    let files = graph.names.get(..graph.files).unwrap_or_default();
+                    let files = self.names.get(..self.files).unwrap_or_default();
                     let first = files.partition_point(|name| name.as_str() < prefix.as_str());
                     for (offset, name) in files.iter().enumerate().skip(first) {
                         if !name.starts_with(&prefix) {
@@ -308,12 +332,18 @@ impl FileGraph {
                 }
             }
         }
+        triples
+    }
+
+    /// Makes the edges of the sorted, deduplicated triples: one edge per (from, to), its
+    /// confidence the best of its facts, its facts best first; and each vertex's incoming edges.
+    fn link(&mut self, mut triples: Vec<(Vertex, Vertex, usize)>, table: &FactTable<'_>) {
         triples.sort_unstable();
         triples.dedup();
-        graph.out = vec![Vec::new(); graph.names.len()];
-        graph.incoming = vec![Vec::new(); graph.names.len()];
+        self.out = vec![Vec::new(); self.names.len()];
+        self.incoming = vec![Vec::new(); self.names.len()];
         for (from, to, fact) in triples {
-            let Some(out) = graph.out.get_mut(from as usize) else {
+            let Some(out) = self.out.get_mut(from as usize) else {
                 continue;
             };
             let confidence = table
@@ -331,7 +361,7 @@ impl FileGraph {
                 }),
             }
         }
-        for (from, out) in graph.out.iter_mut().enumerate() {
+        for (from, out) in self.out.iter_mut().enumerate() {
             for (position, edge) in out.iter_mut().enumerate() {
                 edge.facts
                     .sort_by(|a, b| match (table.get(*a), table.get(*b)) {
@@ -339,7 +369,7 @@ impl FileGraph {
                         _ => a.cmp(b),
                     });
                 if let (Some(incoming), Ok(from), Ok(position)) = (
-                    graph.incoming.get_mut(edge.to as usize),
+                    self.incoming.get_mut(edge.to as usize),
                     Vertex::try_from(from),
                     u32::try_from(position),
                 ) {
@@ -347,7 +377,6 @@ impl FileGraph {
                 }
             }
         }
-        graph
     }
 
     /// The vertex of a file path or entity name.
