@@ -461,163 +461,14 @@ impl FileGraph {
     /// representative fact of each hop (a marked one where the hop has one).
     pub fn witness(&self, query: &ChainQuery<'_>, table: &FactTable<'_>) -> Option<Chain> {
         let starts = self.component_files.get(query.from)?;
-        let goal = |vertex: Vertex| -> bool {
-            if self.is_file(vertex) {
-                self.owner(vertex) == Some(query.to)
-            } else {
-                self.name(vertex) == query.to
-            }
+        let search = ChainSearch {
+            graph: self,
+            query,
+            table,
         };
-        // The interior: files of neither endpoint, not in the blocked set, enterable.
-        let interior = |vertex: Vertex| -> bool {
-            if !self.is_file(vertex) {
-                return false;
-            }
-            let owner = self.owner(vertex);
-            owner != Some(query.from)
-                && owner != Some(query.to)
-                && !owner.is_some_and(|owner| query.blocked.contains(owner))
-                && (query.may_enter)(owner)
-        };
-        let enterable_goal =
-            |vertex: Vertex| goal(vertex) && (query.may_enter)(self.entity(vertex));
-        let usable = |edge: &FileEdge| edge.confidence >= query.minimum;
-        let is_marked = |from: Vertex, edge: &FileEdge| match query.marked {
-            None => false,
-            Some(marked) => edge.facts.iter().any(|fact| {
-                table
-                    .get(*fact)
-                    .is_some_and(|found| found.confidence() >= query.minimum)
-                    && marked(from, edge, *fact)
-            }),
-        };
-        let layers: usize = if query.marked.is_some() { 2 } else { 1 };
-        let count = self.names.len();
-        // dist[layer * count + v]: hops from (v, layer) to a goal, where layer 1 means a marked
-        // edge is still needed (layer 0: none needed any more).
-        let mut dist = vec![FAR; count * layers];
-        let mut queue: VecDeque<(Vertex, usize)> = VecDeque::new();
-        for vertex in 0..count {
-            let Ok(vertex) = Vertex::try_from(vertex) else {
-                break;
-            };
-            if enterable_goal(vertex) {
-                if let Some(slot) = dist.get_mut(vertex as usize) {
-                    *slot = 0;
-                    queue.push_back((vertex, 0));
-                }
-            }
-        }
-        let is_start =
-            |vertex: Vertex| self.owner(vertex) == Some(query.from) && self.is_file(vertex);
-        while let Some((vertex, layer)) = queue.pop_front() {
-            let here = dist
-                .get(layer * count + vertex as usize)
-                .copied()
-                .unwrap_or(FAR);
-            // Only goals and interior vertices continue backwards; a start ends the chain.
-            if here > 0 && !interior(vertex) {
-                continue;
-            }
-            for (source, position) in self.incoming.get(vertex as usize).into_iter().flatten() {
-                let Some(edge) = self
-                    .out
-                    .get(*source as usize)
-                    .and_then(|out| out.get(*position as usize))
-                else {
-                    continue;
-                };
-                if !usable(edge) {
-                    continue;
-                }
-                if !(is_start(*source) || interior(*source)) {
-                    continue;
-                }
-                // Forward: (source, l) --edge--> (vertex, layer) when layer == l, or l == 1 and
-                // the edge is marked (then layer == 0).
-                let mut sources = vec![layer];
-                if layers == 2 && layer == 0 && is_marked(*source, edge) {
-                    sources.push(1);
-                }
-                for source_layer in sources {
-                    let slot = source_layer * count + *source as usize;
-                    if dist.get(slot) == Some(&FAR) {
-                        if let Some(entry) = dist.get_mut(slot) {
-                            *entry = here + 1;
-                        }
-                        queue.push_back((*source, source_layer));
-                    }
-                }
-            }
-        }
-        let start_layer = layers - 1;
-        let distance_of = |vertex: Vertex, layer: usize| {
-            dist.get(layer * count + vertex as usize)
-                .copied()
-                .unwrap_or(FAR)
-        };
-        let (mut length, start) = starts
-            .iter()
-            .map(|start| (distance_of(*start, start_layer), *start))
-            .filter(|(length, _)| *length != FAR && *length > 0)
-            .min()?;
-        // Forwards: the smallest next vertex that some state of the frontier (at most one per
-        // layer) can step to on a shortest completion.
-        let mut vertices = vec![start];
-        let mut frontier: Vec<usize> = vec![start_layer];
-        let mut current = start;
-        while length > 0 {
-            let out = self.out.get(current as usize)?;
-            let mut step: Option<(Vertex, Vec<usize>)> = None;
-            for edge in out.iter().filter(|edge| usable(edge)) {
-                let next = edge.to;
-                let allowed = if length == 1 {
-                    enterable_goal(next)
-                } else {
-                    interior(next)
-                };
-                if !allowed {
-                    continue;
-                }
-                let mut layers_next: Vec<usize> = Vec::new();
-                for layer in &frontier {
-                    let mut reachable = vec![*layer];
-                    if *layer == 1 && is_marked(current, edge) {
-                        reachable = vec![0, 1];
-                    }
-                    for next_layer in reachable {
-                        if distance_of(next, next_layer) == length - 1
-                            && !layers_next.contains(&next_layer)
-                        {
-                            layers_next.push(next_layer);
-                        }
-                    }
-                }
-                if !layers_next.is_empty() {
-                    step = Some((next, layers_next));
-                    break;
-                }
-            }
-            let (next, layers_next) = step?;
-            vertices.push(next);
-            frontier = layers_next;
-            current = next;
-            length -= 1;
-        }
-        // The located hop: the first marked one (a chain that had to use one has one).
-        let mut facts = Vec::with_capacity(vertices.len());
-        let mut site: Option<usize> = None;
-        for (hop, pair) in vertices.windows(2).enumerate() {
-            let (Some(from), Some(to)) = (pair.first(), pair.get(1)) else {
-                continue;
-            };
-            let edge = self.edge(*from, *to)?;
-            let marked = query.marked.is_some() && site.is_none() && is_marked(*from, edge);
-            if marked {
-                site = Some(hop);
-            }
-            facts.push(self.hop_fact(*from, edge, query, table, marked)?);
-        }
+        let dist = search.distances();
+        let vertices = search.shortest(&dist, starts)?;
+        let (facts, site) = search.hop_facts(&vertices)?;
         if query.marked.is_some() && site.is_none() {
             return None;
         }
@@ -692,4 +543,218 @@ pub(crate) fn endpoint_of(fact: &policies::facts::Fact) -> Option<(String, Strin
         _ => policies::normalize_http_path(fact.property_str("path")?),
     };
     Some((method, path))
+}
+
+/// One chain search: the graph, the query and the facts, with the predicates of its steps.
+struct ChainSearch<'s, 'q, 't> {
+    graph: &'s FileGraph,
+    query: &'s ChainQuery<'q>,
+    table: &'s FactTable<'t>,
+}
+
+impl ChainSearch<'_, '_, '_> {
+    /// Whether the chain may end at `vertex`: a file of the target component, or the target entity.
+    fn goal(&self, vertex: Vertex) -> bool {
+        if self.graph.is_file(vertex) {
+            self.graph.owner(vertex) == Some(self.query.to)
+        } else {
+            self.graph.name(vertex) == self.query.to
+        }
+    }
+
+    /// The interior: files of neither endpoint, not in the blocked set, enterable.
+    fn interior(&self, vertex: Vertex) -> bool {
+        if !self.graph.is_file(vertex) {
+            return false;
+        }
+        let owner = self.graph.owner(vertex);
+        owner != Some(self.query.from)
+            && owner != Some(self.query.to)
+            && !owner.is_some_and(|owner| self.query.blocked.contains(owner))
+            && (self.query.may_enter)(owner)
+    }
+
+    fn enterable_goal(&self, vertex: Vertex) -> bool {
+        self.goal(vertex) && (self.query.may_enter)(self.graph.entity(vertex))
+    }
+
+    fn usable(&self, edge: &FileEdge) -> bool {
+        edge.confidence >= self.query.minimum
+    }
+
+    fn is_marked(&self, from: Vertex, edge: &FileEdge) -> bool {
+        match self.query.marked {
+            None => false,
+            Some(marked) => edge.facts.iter().any(|fact| {
+                self.table
+                    .get(*fact)
+                    .is_some_and(|found| found.confidence() >= self.query.minimum)
+                    && marked(from, edge, *fact)
+            }),
+        }
+    }
+
+    fn is_start(&self, vertex: Vertex) -> bool {
+        self.graph.owner(vertex) == Some(self.query.from) && self.graph.is_file(vertex)
+    }
+
+    /// Two layers when the chain must use a marked edge (layer 1: still needed), else one.
+    fn layers(&self) -> usize {
+        if self.query.marked.is_some() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The breadth-first distances backwards from the goals: `dist[layer * count + v]` is the
+    /// hops from (v, layer) to a goal, where layer 1 means a marked edge is still needed.
+    fn distances(&self) -> Vec<u32> {
+        let layers = self.layers();
+        let count = self.graph.names.len();
+        let mut dist = vec![FAR; count * layers];
+        let mut queue: VecDeque<(Vertex, usize)> = VecDeque::new();
+        for vertex in 0..count {
+            let Ok(vertex) = Vertex::try_from(vertex) else {
+                break;
+            };
+            if self.enterable_goal(vertex) {
+                if let Some(slot) = dist.get_mut(vertex as usize) {
+                    *slot = 0;
+                    queue.push_back((vertex, 0));
+                }
+            }
+        }
+        while let Some((vertex, layer)) = queue.pop_front() {
+            let here = dist
+                .get(layer * count + vertex as usize)
+                .copied()
+                .unwrap_or(FAR);
+            // Only goals and interior vertices continue backwards; a start ends the chain.
+            if here > 0 && !self.interior(vertex) {
+                continue;
+            }
+            for (source, position) in self
+                .graph
+                .incoming
+                .get(vertex as usize)
+                .into_iter()
+                .flatten()
+            {
+                let Some(edge) = self
+                    .graph
+                    .out
+                    .get(*source as usize)
+                    .and_then(|out| out.get(*position as usize))
+                else {
+                    continue;
+                };
+                if !self.usable(edge) {
+                    continue;
+                }
+                if !(self.is_start(*source) || self.interior(*source)) {
+                    continue;
+                }
+                // Forward: (source, l) --edge--> (vertex, layer) when layer == l, or l == 1 and
+                // the edge is marked (then layer == 0).
+                let mut sources = vec![layer];
+                if layers == 2 && layer == 0 && self.is_marked(*source, edge) {
+                    sources.push(1);
+                }
+                for source_layer in sources {
+                    let slot = source_layer * count + *source as usize;
+                    if dist.get(slot) == Some(&FAR) {
+                        if let Some(entry) = dist.get_mut(slot) {
+                            *entry = here + 1;
+                        }
+                        queue.push_back((*source, source_layer));
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    /// The forward walk from the best start: the smallest next vertex that some state of the
+    /// frontier (at most one per layer) can step to on a shortest completion.
+    fn shortest(&self, dist: &[u32], starts: &[Vertex]) -> Option<Vec<Vertex>> {
+        let layers = self.layers();
+        let count = self.graph.names.len();
+        let start_layer = layers - 1;
+        let distance_of = |vertex: Vertex, layer: usize| {
+            dist.get(layer * count + vertex as usize)
+                .copied()
+                .unwrap_or(FAR)
+        };
+        let (mut length, start) = starts
+            .iter()
+            .map(|start| (distance_of(*start, start_layer), *start))
+            .filter(|(length, _)| *length != FAR && *length > 0)
+            .min()?;
+        let mut vertices = vec![start];
+        let mut frontier: Vec<usize> = vec![start_layer];
+        let mut current = start;
+        while length > 0 {
+            let out = self.graph.out.get(current as usize)?;
+            let mut step: Option<(Vertex, Vec<usize>)> = None;
+            for edge in out.iter().filter(|edge| self.usable(edge)) {
+                let next = edge.to;
+                let allowed = if length == 1 {
+                    self.enterable_goal(next)
+                } else {
+                    self.interior(next)
+                };
+                if !allowed {
+                    continue;
+                }
+                let mut layers_next: Vec<usize> = Vec::new();
+                for layer in &frontier {
+                    let mut reachable = vec![*layer];
+                    if *layer == 1 && self.is_marked(current, edge) {
+                        reachable = vec![0, 1];
+                    }
+                    for next_layer in reachable {
+                        if distance_of(next, next_layer) == length - 1
+                            && !layers_next.contains(&next_layer)
+                        {
+                            layers_next.push(next_layer);
+                        }
+                    }
+                }
+                if !layers_next.is_empty() {
+                    step = Some((next, layers_next));
+                    break;
+                }
+            }
+            let (next, layers_next) = step?;
+            vertices.push(next);
+            frontier = layers_next;
+            current = next;
+            length -= 1;
+        }
+        Some(vertices)
+    }
+
+    /// The representative fact of each hop, and the located hop: the first marked one (a chain
+    /// that had to use one has one).
+    fn hop_facts(&self, vertices: &[Vertex]) -> Option<(Vec<usize>, Option<usize>)> {
+        let mut facts = Vec::with_capacity(vertices.len());
+        let mut site: Option<usize> = None;
+        for (hop, pair) in vertices.windows(2).enumerate() {
+            let (Some(from), Some(to)) = (pair.first(), pair.get(1)) else {
+                continue;
+            };
+            let edge = self.graph.edge(*from, *to)?;
+            let marked =
+                self.query.marked.is_some() && site.is_none() && self.is_marked(*from, edge);
+            if marked {
+                site = Some(hop);
+            }
+            facts.push(
+                self.graph
+                    .hop_fact(*from, edge, self.query, self.table, marked)?,
+            );
+        }
+        Some((facts, site))
+    }
 }
