@@ -215,22 +215,7 @@ pub(super) fn extract_files(
     progress: Option<&crate::input::progress::Progress>,
 ) -> (Vec<(String, CachedOutcome)>, usize) {
     let needs_repository = scope.snapshot != Snapshot::Worktree;
-    let mut context = if needs_repository {
-        let repository = scope
-            .git_root
-            .as_ref()
-            .and_then(|path| git2::Repository::open(path).ok());
-        ProjectContext::discover_with(&scope.project_files, |path| {
-            read_file(scope, root, repository.as_ref(), path, SOURCE_LIMIT)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-        })
-    } else {
-        ProjectContext::discover(root, &scope.project_files)
-    };
-    context.set_symlinks(scope.symlinks.clone());
-    context.set_generic(generic.clone());
-    context.set_query_timing(debug);
+    let mut context = project_context(root, scope, generic, debug);
     let repositories = Repositories::new(scope.git_root.as_deref().filter(|_| needs_repository));
     let options = cache.map(|_| {
         let gitattributes = content_identity(scope, root, &repositories, ".gitattributes");
@@ -303,62 +288,140 @@ pub(super) fn extract_files(
         // adaptive splitting one worker could be left alone on a long run of them at the end.
         .with_max_len(1)
         .map(|(file, extracted)| {
-            if !*extracted {
-                // A file only read for its declarations declares nothing if its reader fails.
-                let declarations = repositories.with(|repository| {
-                    guarded(
-                        || {
-                            read_file(scope, root, repository, file, SOURCE_LIMIT)
-                                .ok()
-                                .and_then(declaration_text)
-                                .and_then(|text| extractors::read_declarations(file, &text))
-                        },
-                        |_| None,
-                    )
-                });
-                return FirstJob::Declared(declarations);
-            }
-            let Some((cache, options)) =
-                cache.filter(|_| extractors::Language::for_path(file).is_some())
-            else {
-                return FirstJob::Extracted(Box::new(first(file, None, None)));
+            let job = JobInput {
+                scope,
+                root,
+                repositories: &repositories,
+                cache,
+                shared,
+                progress,
             };
-            // A work-tree file is read to know its content (size and modification time may
-            // stay the same across an edit); a git snapshot names each file's blob.
-            let (content, read) = match &scope.snapshot {
-                Snapshot::Worktree => {
-                    let read = read_file(scope, root, None, file, SOURCE_LIMIT);
-                    let content = read
-                        .as_ref()
-                        .ok()
-                        .map(|bytes| crate::input::cache::content_id(bytes));
-                    (content, Some(read))
-                }
-                _ => (
-                    scope.blobs.get(file.as_str()).map(ToString::to_string),
-                    None,
-                ),
-            };
-            let Some(key) = content.map(|content| ExtractionCache::key(options, file, &content))
-            else {
-                return FirstJob::Extracted(Box::new(first(file, read, None)));
-            };
-            match cache.load(&key, file) {
-                Some(entry)
-                    if entry.probes.iter().all(|probe| {
-                        matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared)
-                    }) =>
-                {
-                    if let Some(progress) = progress {
-                        progress.file_done();
-                    }
-                    FirstJob::Cached(Box::new(Hit { entry, key }))
-                }
-                _ => FirstJob::Extracted(Box::new(first(file, read, Some(key)))),
-            }
+            first_job(file, *extracted, &job, &first)
         })
         .collect();
     let declared_others = done.split_off(files.len().min(done.len()));
+    let declared = gather_declarations(files, &others, declared_others, &mut done);
+    // The project's shape, for the entries that ask about a whole structure (a fresh file may
+    // ask only in its second pass).
+    let shape = cache.map(|_| project_shape(scope, root, &repositories, &context, &declared));
+    if let Some(shape) = &shape {
+        refresh_stale(&mut done, files, shape, cache, shared, &first);
+    }
+    for (file, declarations) in declared {
+        context.add_declarations(file, declarations);
+    }
+    second_pass(files, done, &context, cache, shape.as_ref(), generic)
+}
+
+/// The project context of a run, read from the work tree or, for a git snapshot, from its blobs.
+fn project_context(
+    root: &Path,
+    scope: &Scope,
+    generic: &extractors::GenericFacts,
+    debug: bool,
+) -> ProjectContext {
+    let mut context = if scope.snapshot != Snapshot::Worktree {
+        let repository = scope
+            .git_root
+            .as_ref()
+            .and_then(|path| git2::Repository::open(path).ok());
+        ProjectContext::discover_with(&scope.project_files, |path| {
+            read_file(scope, root, repository.as_ref(), path, SOURCE_LIMIT)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+        })
+    } else {
+        ProjectContext::discover(root, &scope.project_files)
+    };
+    context.set_symlinks(scope.symlinks.clone());
+    context.set_generic(generic.clone());
+    context.set_query_timing(debug);
+    context
+}
+
+/// Extracts one file now: its path, its bytes when already read, and its cache key.
+type Extract<'a> = dyn Fn(&str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh + 'a;
+
+/// What one job of the first pass reads besides its file.
+struct JobInput<'a> {
+    scope: &'a Scope,
+    root: &'a Path,
+    repositories: &'a Repositories<'a>,
+    cache: Option<(&'a ExtractionCache, &'a str)>,
+    shared: &'a ProjectContext,
+    progress: Option<&'a crate::input::progress::Progress>,
+}
+
+/// One job of the first pass: a file read only for its declarations, a cached entry that still
+/// holds, or a file extracted now by `first` (with its cache key when the cache is on).
+fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_>) -> FirstJob {
+    let JobInput {
+        scope,
+        root,
+        repositories,
+        cache,
+        shared,
+        progress,
+    } = *job;
+    if !extracted {
+        // A file only read for its declarations declares nothing if its reader fails.
+        let declarations = repositories.with(|repository| {
+            guarded(
+                || {
+                    read_file(scope, root, repository, file, SOURCE_LIMIT)
+                        .ok()
+                        .and_then(declaration_text)
+                        .and_then(|text| extractors::read_declarations(file, &text))
+                },
+                |_| None,
+            )
+        });
+        return FirstJob::Declared(declarations);
+    }
+    let Some((cache, options)) = cache.filter(|_| extractors::Language::for_path(file).is_some())
+    else {
+        return FirstJob::Extracted(Box::new(first(file, None, None)));
+    };
+    // A work-tree file is read to know its content (size and modification time may
+    // stay the same across an edit); a git snapshot names each file's blob.
+    let (content, read) = match &scope.snapshot {
+        Snapshot::Worktree => {
+            let read = read_file(scope, root, None, file, SOURCE_LIMIT);
+            let content = read
+                .as_ref()
+                .ok()
+                .map(|bytes| crate::input::cache::content_id(bytes));
+            (content, Some(read))
+        }
+        _ => (scope.blobs.get(file).map(ToString::to_string), None),
+    };
+    let Some(key) = content.map(|content| ExtractionCache::key(options, file, &content)) else {
+        return FirstJob::Extracted(Box::new(first(file, read, None)));
+    };
+    match cache.load(&key, file) {
+        Some(entry)
+            if entry.probes.iter().all(|probe| {
+                matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared)
+            }) =>
+        {
+            if let Some(progress) = progress {
+                progress.file_done();
+            }
+            FirstJob::Cached(Box::new(Hit { entry, key }))
+        }
+        _ => FirstJob::Extracted(Box::new(first(file, read, Some(key)))),
+    }
+}
+
+/// The type declarations of the first pass, in file order (so that the indexes do not depend on
+/// the thread count): those of the files read only for them (`declared_others`, one per file of
+/// `others`), and those of the extracted or cached files of `done` (one per file of `files`).
+fn gather_declarations<'f>(
+    files: &'f [String],
+    others: &[&'f String],
+    declared_others: Vec<FirstJob>,
+    done: &mut [FirstJob],
+) -> Vec<(&'f str, TypeDeclarations)> {
     let mut declared: Vec<(&str, TypeDeclarations)> = others
         .iter()
         .zip(declared_others)
@@ -377,18 +440,8 @@ pub(super) fn extract_files(
         };
         declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
     }
-    // In file order, so that the indexes do not depend on the thread count.
     declared.sort_by(|a, b| a.0.cmp(b.0));
-    // The project's shape, for the entries that ask about a whole structure (a fresh file may
-    // ask only in its second pass).
-    let shape = cache.map(|_| project_shape(scope, root, &repositories, &context, &declared));
-    if let Some(shape) = &shape {
-        refresh_stale(&mut done, files, shape, cache, shared, &first);
-    }
-    for (file, declarations) in declared {
-        context.add_declarations(file, declarations);
-    }
-    second_pass(files, done, &context, cache, shape.as_ref(), generic)
+    declared
 }
 
 /// Under a cache, after the first pass: a cached entry that asked about a whole structure of the
