@@ -331,39 +331,7 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
             .insert(edge.to.as_str());
     }
     let reached = reach(&names, &out);
-    let reaches = |a: &str, b: &str| reached.get(a).is_some_and(|set| set.contains(b));
-    // The strongly connected components: the components each one reaches and is reached by.
-    let mut group_of: BTreeMap<String, usize> = BTreeMap::new();
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    for name in &names {
-        if group_of.contains_key(*name) {
-            continue;
-        }
-        let members: Vec<String> = names
-            .iter()
-            .filter(|other| reaches(name, other) && reaches(other, name))
-            .map(|other| (*other).to_owned())
-            .collect();
-        for member in &members {
-            group_of.insert(member.clone(), groups.len());
-        }
-        groups.push(members);
-    }
-    // Layers: a group's layer is one above the highest group it uses (0: uses no other group).
-    let mut layer = vec![0_usize; groups.len()];
-    for _ in 0..groups.len() {
-        for edge in edges {
-            let (Some(from), Some(to)) = (group_of.get(&edge.from), group_of.get(&edge.to)) else {
-                continue;
-            };
-            let below = layer.get(*to).copied().unwrap_or(0) + 1;
-            if from != to {
-                if let Some(slot) = layer.get_mut(*from) {
-                    *slot = (*slot).max(below);
-                }
-            }
-        }
-    }
+    let (group_of, groups, layer) = condensation(&names, edges, &reached);
     let layer_of = |name: &str| {
         group_of
             .get(name)
@@ -456,12 +424,61 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
             &b.to,
         ))
     });
-    // UI-like components keep away from the data stores they do not use today.
+    proposals.ui = ui_rules(units, &proposals.nodes, uses);
+    proposals
+}
+
+/// The component graph's strongly connected groups (the components each one reaches and is
+/// reached by), each component's group, and each group's layer: one above the highest group it
+/// uses (0: uses no other group).
+fn condensation(
+    names: &[&str],
+    edges: &[ComponentEdge],
+    reached: &BTreeMap<String, BTreeSet<String>>,
+) -> (BTreeMap<String, usize>, Vec<Vec<String>>, Vec<usize>) {
+    let reaches = |a: &str, b: &str| reached.get(a).is_some_and(|set| set.contains(b));
+    let mut group_of: BTreeMap<String, usize> = BTreeMap::new();
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for name in names {
+        if group_of.contains_key(*name) {
+            continue;
+        }
+        let members: Vec<String> = names
+            .iter()
+            .filter(|other| reaches(name, other) && reaches(other, name))
+            .map(|other| (*other).to_owned())
+            .collect();
+        for member in &members {
+            group_of.insert(member.clone(), groups.len());
+        }
+        groups.push(members);
+    }
+    // Layers: a group's layer is one above the highest group it uses (0: uses no other group).
+    let mut layer = vec![0_usize; groups.len()];
+    for _ in 0..groups.len() {
+        for edge in edges {
+            let (Some(from), Some(to)) = (group_of.get(&edge.from), group_of.get(&edge.to)) else {
+                continue;
+            };
+            let below = layer.get(*to).copied().unwrap_or(0) + 1;
+            if from != to {
+                if let Some(slot) = layer.get_mut(*from) {
+                    *slot = (*slot).max(below);
+                }
+            }
+        }
+    }
+    (group_of, groups, layer)
+}
+
+/// `deny flow U -> store` for each UI-like unit and each data store it does not use today.
+fn ui_rules(units: &[Unit], nodes: &[NodeProposal], uses: &[TechnologyUse]) -> Vec<RuleProposal> {
+    let mut rules = Vec::new();
     for unit in units {
         let Some(word) = ui_word(unit) else {
             continue;
         };
-        for node in proposals.nodes.iter().filter(|node| node.is_data_store()) {
+        for node in nodes.iter().filter(|node| node.is_data_store()) {
             let used = uses.iter().any(|found| {
                 found.subject.as_deref() == Some(unit.name.as_str())
                     && node.clients.contains_key(&found.package)
@@ -469,7 +486,7 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
             if used {
                 continue;
             }
-            proposals.ui.push(RuleProposal {
+            rules.push(RuleProposal {
                 from: unit.name.clone(),
                 to: node.name.clone(),
                 evidence: format!(
@@ -479,7 +496,7 @@ pub fn propose(units: &[Unit], edges: &[ComponentEdge], uses: &[TechnologyUse]) 
             });
         }
     }
-    proposals
+    rules
 }
 
 /// A list of strings as spec values: `"a"` or `["a", "b"]`.
