@@ -119,67 +119,7 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
     } else {
         config.source_roots.clone()
     };
-    let mut modules: Vec<Module<'_>> = Vec::new();
-    let mut names: BTreeSet<String> = BTreeSet::new();
-    for module in &config.modules {
-        let paths: Vec<&String> = module.path.iter().chain(&module.paths).collect();
-        for path in paths {
-            if path == "<root>" {
-                continue;
-            }
-            let (glob, folder) = locate(path, &roots, project);
-            let name = unique(component_name(path), &mut names);
-            modules.push(Module {
-                path: path.clone(),
-                name,
-                glob,
-                folder,
-                config: module,
-                public: BTreeSet::new(),
-            });
-        }
-    }
-    // Tach's deprecated strict mode: only the package's `__init__.py` is public.
-    for module in &mut modules {
-        if let (true, Some(folder)) = (module.config.strict, &module.folder) {
-            module.public.insert(format!("{folder}/__init__.py"));
-        }
-    }
-    for interface in &config.interfaces {
-        for module in &mut modules {
-            if !interface
-                .from
-                .iter()
-                .any(|pattern| matches(pattern, &module.path))
-            {
-                continue;
-            }
-            let Some(folder) = &module.folder else {
-                continue;
-            };
-            if interface.expose.iter().any(|pattern| pattern == ".*") {
-                continue;
-            }
-            module.public.insert(format!("{folder}/__init__.py"));
-            for pattern in &interface.expose {
-                let segment: String = pattern
-                    .chars()
-                    .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
-                    .collect();
-                if segment.is_empty() {
-                    continue;
-                }
-                // A name the package's `__init__.py` exports is public through it; a submodule
-                // or subpackage of that name is public itself.
-                if project.join(format!("{folder}/{segment}.py")).is_file() {
-                    module.public.insert(format!("{folder}/{segment}.py"));
-                }
-                if project.join(format!("{folder}/{segment}")).is_dir() {
-                    module.public.insert(format!("{folder}/{segment}/**"));
-                }
-            }
-        }
-    }
+    let modules = modules_of(&config, &roots, project);
     let by_path: BTreeMap<&str, &str> = modules
         .iter()
         .map(|module| (module.path.as_str(), module.name.as_str()))
@@ -269,6 +209,100 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             }
         }
     }
+    rules.extend(layer_rules(&config, &modules));
+    if config.forbid_circular_dependencies && modules.len() > 1 {
+        rules.push("  deny cycle among *".to_owned());
+    }
+    if rules
+        .iter()
+        .any(|rule| !rule.trim_start().starts_with("//"))
+    {
+        spec.push_str("\ninvariant Tach {\n");
+        for rule in rules {
+            spec.push_str(&rule);
+            spec.push('\n');
+        }
+        spec.push_str("}\n");
+    } else {
+        for rule in rules {
+            spec.push_str(&rule);
+            spec.push('\n');
+        }
+    }
+    Ok(spec)
+}
+
+/// The components of the config's modules (one per path; `<root>` is none), with their public
+/// files: a strict module's `__init__.py`, and what its interfaces expose.
+fn modules_of<'c>(config: &'c TachConfig, roots: &[String], project: &Path) -> Vec<Module<'c>> {
+    let mut modules: Vec<Module<'_>> = Vec::new();
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for module in &config.modules {
+        let paths: Vec<&String> = module.path.iter().chain(&module.paths).collect();
+        for path in paths {
+            if path == "<root>" {
+                continue;
+            }
+            let (glob, folder) = locate(path, roots, project);
+            let name = unique(component_name(path), &mut names);
+            modules.push(Module {
+                path: path.clone(),
+                name,
+                glob,
+                folder,
+                config: module,
+                public: BTreeSet::new(),
+            });
+        }
+    }
+    // Tach's deprecated strict mode: only the package's `__init__.py` is public.
+    for module in &mut modules {
+        if let (true, Some(folder)) = (module.config.strict, &module.folder) {
+            module.public.insert(format!("{folder}/__init__.py"));
+        }
+    }
+    for interface in &config.interfaces {
+        for module in &mut modules {
+            if !interface
+                .from
+                .iter()
+                .any(|pattern| matches(pattern, &module.path))
+            {
+                continue;
+            }
+            let Some(folder) = &module.folder else {
+                continue;
+            };
+            if interface.expose.iter().any(|pattern| pattern == ".*") {
+                continue;
+            }
+            module.public.insert(format!("{folder}/__init__.py"));
+            for pattern in &interface.expose {
+                let segment: String = pattern
+                    .chars()
+                    .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
+                    .collect();
+                if segment.is_empty() {
+                    continue;
+                }
+                // A name the package's `__init__.py` exports is public through it; a submodule
+                // or subpackage of that name is public itself.
+                if project.join(format!("{folder}/{segment}.py")).is_file() {
+                    module.public.insert(format!("{folder}/{segment}.py"));
+                }
+                if project.join(format!("{folder}/{segment}")).is_dir() {
+                    module.public.insert(format!("{folder}/{segment}/**"));
+                }
+            }
+        }
+    }
+    modules
+}
+
+/// The layering rules of the layers the modules use: no lower layer uses a higher one, and no
+/// layer reaches past a closed one below it.
+fn layer_rules(config: &TachConfig, modules: &[Module<'_>]) -> Vec<String> {
+    let mut rules = Vec::new();
     let used_layers: BTreeSet<&str> = modules
         .iter()
         .filter_map(|module| module.config.layer.as_deref())
@@ -303,26 +337,7 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             }
         }
     }
-    if config.forbid_circular_dependencies && modules.len() > 1 {
-        rules.push("  deny cycle among *".to_owned());
-    }
-    if rules
-        .iter()
-        .any(|rule| !rule.trim_start().starts_with("//"))
-    {
-        spec.push_str("\ninvariant Tach {\n");
-        for rule in rules {
-            spec.push_str(&rule);
-            spec.push('\n');
-        }
-        spec.push_str("}\n");
-    } else {
-        for rule in rules {
-            spec.push_str(&rule);
-            spec.push('\n');
-        }
-    }
-    Ok(spec)
+    rules
 }
 
 /// The glob of a module, and its folder when it is a package: the first of `root/a/b/` and
