@@ -13,7 +13,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::text::{code_frame, SourceText};
+use super::text::{frame_of_text, SourceText};
 use crate::verdict::Verdict;
 
 /// One entity of the report's graph.
@@ -477,12 +477,20 @@ fn frames(verdict: &Verdict, edges: &[Edge], source: SourceText<'_>) -> BTreeMap
             places.insert((fact.file.clone(), fact.line, Some(fact.column)));
         }
     }
+    // The places are sorted by file: each file is read once, for all its frames.
     let mut frames = BTreeMap::new();
+    let mut read: Option<(String, Option<String>)> = None;
     for (file, line, column) in places {
         if file.is_empty() {
             continue;
         }
-        if let Some(frame) = code_frame(source, &file, line, column) {
+        if read.as_ref().is_none_or(|(name, _)| *name != file) {
+            read = Some((file.clone(), source(&file)));
+        }
+        let frame = read
+            .as_ref()
+            .and_then(|(_, text)| frame_of_text(text.as_deref()?, line, column));
+        if let Some(frame) = frame {
             frames.entry(format!("{file}:{line}")).or_insert(frame);
         }
     }

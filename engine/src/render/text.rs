@@ -31,7 +31,11 @@ pub fn code_frame(
     line: u32,
     column: Option<u32>,
 ) -> Option<String> {
-    let text = source(file)?;
+    frame_of_text(&source(file)?, line, column)
+}
+
+/// [`code_frame`] over a file's `text`, already read.
+pub fn frame_of_text(text: &str, line: u32, column: Option<u32>) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let target = usize::try_from(line).ok()?.checked_sub(1)?;
     lines.get(target)?;

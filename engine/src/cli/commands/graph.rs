@@ -416,8 +416,8 @@ fn run_graph(
     // hundreds of megabytes, which are never held as one string.
     let out = arguments.out.as_deref();
     let written = match format {
-        Format::Dot => write_text(out, stdout, &render_dot(&document, &rules)),
-        Format::Mermaid => write_text(out, stdout, &render_mermaid(&document, &rules)),
+        Format::Dot => write_bytes(out, stdout, render_dot(&document, &rules).as_bytes()),
+        Format::Mermaid => write_bytes(out, stdout, render_mermaid(&document, &rules).as_bytes()),
         Format::Html => {
             let source = run.scope.text_reader(&options.project);
             let mut page = Vec::new();
@@ -429,7 +429,7 @@ fn run_graph(
                 &source,
                 &options,
             )
-            .and_then(|()| write_text(out, stdout, &String::from_utf8_lossy(&page)))
+            .and_then(|()| write_bytes(out, stdout, &page))
         }
         _ => match out {
             Some(path) => std::fs::File::create(path)
@@ -570,17 +570,15 @@ fn write_html(
     )
 }
 
-/// Writes `text` to the file `out`, else to `stdout`.
-fn write_text(
+/// Writes `bytes` to the file `out`, else to `stdout`.
+fn write_bytes(
     out: Option<&std::path::Path>,
     stdout: &mut dyn Write,
-    text: &str,
+    bytes: &[u8],
 ) -> std::io::Result<()> {
     match out {
-        Some(path) => std::fs::write(path, text),
-        None => stdout
-            .write_all(text.as_bytes())
-            .and_then(|()| stdout.flush()),
+        Some(path) => std::fs::write(path, bytes),
+        None => stdout.write_all(bytes).and_then(|()| stdout.flush()),
     }
 }
 
