@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-const CACHE_FORMAT: u32 = 6;
+const CACHE_FORMAT: u32 = 7;
 
 /// At most this many bytes of entries are kept.
 pub const MAX_BYTES: u64 = 512 << 20;
@@ -97,6 +97,9 @@ struct Memory {
 /// past it, the head reads its entries from the disk again, so that the run's peak memory does
 /// not hold the project's facts twice.
 const MEMORY_FACTS: usize = 20_000;
+
+/// The most entries kept under one key ([`ExtractionCache::store`]).
+const MAX_VARIANTS: usize = 4;
 
 /// One file's cached outcome.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -178,6 +181,10 @@ struct Entry {
     key: String,
     file: String,
     entry: FileEntry,
+    /// Older entries of the same content made in other project states, newest first
+    /// ([`ExtractionCache::store`]).
+    #[serde(default)]
+    variants: Vec<FileEntry>,
 }
 
 /// An [`Entry`] as written: it borrows the file's entry.
@@ -188,6 +195,8 @@ struct EntryRef<'a> {
     key: &'a str,
     file: &'a str,
     entry: &'a FileEntry,
+    #[serde(skip_serializing_if = "<[FileEntry]>::is_empty")]
+    variants: &'a [FileEntry],
 }
 
 /// Gives the facts of `file` one shared path and the extractors' static names.
@@ -412,6 +421,15 @@ impl ExtractionCache {
     /// The entry of `file` stored under `key`, if a valid one exists: taken from memory while
     /// the other side of `--diff` has not taken it, else read from the disk.
     pub fn load(&self, key: &str, file: &str) -> Option<FileEntry> {
+        self.load_variants(key, file).into_iter().next()
+    }
+
+    /// Every entry of `file` kept under `key`, newest first: the one the other side of a
+    /// `--diff` remembered, then those on the disk (an entry whose lookups in the type indexes
+    /// got other answers in another project state is kept beside the newest,
+    /// [`ExtractionCache::store`]).
+    pub fn load_variants(&self, key: &str, file: &str) -> Vec<FileEntry> {
+        let mut found = Vec::new();
         if let Some(memory) = &self.memory {
             let remembered = memory
                 .entries
@@ -419,12 +437,26 @@ impl ExtractionCache {
                 .ok()
                 .and_then(|mut entries| entries.remove(key));
             if let Some(entry) = remembered {
-                return Some(entry);
+                if !entry.probes.iter().any(Probe::needs_types) {
+                    return vec![entry];
+                }
+                found.push(entry);
             }
         }
-        if !self.disk {
-            return None;
+        if self.disk {
+            found.extend(self.read_variants(key, file));
         }
+        found
+    }
+
+    /// The entries stored on the disk under `key` for `file`, newest first.
+    fn read_variants(&self, key: &str, file: &str) -> Vec<FileEntry> {
+        self.read_entry(key, file)
+            .map(|entry| std::iter::once(entry.entry).chain(entry.variants).collect())
+            .unwrap_or_default()
+    }
+
+    fn read_entry(&self, key: &str, file: &str) -> Option<Entry> {
         let path = self.path(key);
         let handle = open_regular(&path)?;
         let metadata = handle.metadata().ok()?;
@@ -444,8 +476,10 @@ impl ExtractionCache {
         if !valid {
             return None;
         }
-        if let CachedOutcome::Extracted { facts, .. } = &mut entry.entry.outcome {
-            compact(file, facts);
+        for variant in std::iter::once(&mut entry.entry).chain(entry.variants.iter_mut()) {
+            if let CachedOutcome::Extracted { facts, .. } = &mut variant.outcome {
+                compact(file, facts);
+            }
         }
         // Keep the entry's place in the eviction order; failure only makes it older.
         let age = metadata
@@ -457,15 +491,27 @@ impl ExtractionCache {
                 let _ = writable.set_modified(SystemTime::now());
             }
         }
-        Some(entry.entry)
+        Some(entry)
     }
 
     /// Stores `file`'s entry under `key`; failures are ignored (the cache is an optimisation).
+    /// An entry whose facts depend on lookups in the type indexes keeps beside it up to
+    /// [`MAX_VARIANTS`] older entries that got other answers (the base and the head of a
+    /// `--diff` that changes a looked-up type each keep theirs).
     pub fn store(&self, key: &str, file: &str, entry: &FileEntry) {
         let kept = self.remember(key, entry);
         if !self.disk || (kept && self.spill_only) {
             return;
         }
+        let variants: Vec<FileEntry> = if entry.probes.iter().any(Probe::needs_types) {
+            self.read_variants(key, file)
+                .into_iter()
+                .filter(|variant| variant.probes != entry.probes)
+                .take(MAX_VARIANTS - 1)
+                .collect()
+        } else {
+            Vec::new()
+        };
         static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let path = self.path(key);
         let Some(folder) = path.parent() else {
@@ -480,6 +526,7 @@ impl ExtractionCache {
             key,
             file,
             entry,
+            variants: &variants,
         };
         let serial = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let temporary = folder.join(format!(".{}.{}.{serial}.tmp", std::process::id(), key));
@@ -630,6 +677,42 @@ mod tests {
         );
         assert!(cache.load("abcd", "src/b.ts").is_none());
         assert!(cache.load("abce", "src/a.ts").is_none());
+    }
+
+    #[test]
+    fn entries_that_looked_up_types_keep_their_variants_and_others_are_replaced() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        let typed = |reason: &str, answer: &str| FileEntry {
+            probes: vec![Probe::Jvm {
+                question: extractors::probes::JvmQuestion::Package("p".to_owned()),
+                answer: answer.to_owned(),
+            }],
+            ..entry(reason)
+        };
+        let reasons = |cache: &ExtractionCache| -> Vec<String> {
+            cache
+                .load_variants("k", "A.java")
+                .into_iter()
+                .filter_map(|variant| reason(Some(variant)))
+                .collect()
+        };
+        // The base and the head of a range that changes package `p` each keep theirs, newest
+        // first; storing the same answers again replaces that variant.
+        cache.store("k", "A.java", &typed("base", "one"));
+        cache.store("k", "A.java", &typed("head", "two"));
+        assert_eq!(reasons(&cache), ["head", "base"]);
+        cache.store("k", "A.java", &typed("base again", "one"));
+        assert_eq!(reasons(&cache), ["base again", "head"]);
+        // At most MAX_VARIANTS are kept.
+        for n in 0..MAX_VARIANTS + 2 {
+            cache.store("k", "A.java", &typed(&format!("v{n}"), &n.to_string()));
+        }
+        assert_eq!(reasons(&cache).len(), MAX_VARIANTS);
+        assert_eq!(reasons(&cache).first().map(String::as_str), Some("v5"));
+        // An entry that looked up no type replaces every variant.
+        cache.store("k", "A.java", &entry("plain"));
+        assert_eq!(reasons(&cache), ["plain"]);
     }
 
     #[test]

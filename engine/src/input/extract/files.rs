@@ -39,6 +39,9 @@ struct Fresh {
 struct Hit {
     entry: FileEntry,
     key: String,
+    /// Older entries of the same content whose other questions hold too, for when `entry`'s
+    /// lookups in the type indexes no longer do ([`refresh_typed`]).
+    others: Vec<FileEntry>,
 }
 
 /// What the first pass made of one owned file.
@@ -244,13 +247,16 @@ pub(super) fn extract_files(
     if let Some(progress) = progress {
         progress.add_files(files.len());
     }
-    let first = |file: &str, read: Option<std::io::Result<Vec<u8>>>, key: Option<String>| {
+    let first = |context: &ProjectContext,
+                 file: &str,
+                 read: Option<std::io::Result<Vec<u8>>>,
+                 key: Option<String>| {
         repositories.with(|repository| {
             let extract = || {
                 guarded(
                     || {
                         first_one(
-                            shared,
+                            context,
                             scope,
                             root,
                             repository,
@@ -310,6 +316,9 @@ pub(super) fn extract_files(
     for (file, declarations) in declared {
         context.add_declarations(file, declarations);
     }
+    if cache.is_some() {
+        refresh_typed(&mut done, files, &context, &first);
+    }
     second_pass(files, done, &context, cache, shape.as_ref(), generic)
 }
 
@@ -340,7 +349,8 @@ fn project_context(
 }
 
 /// Extracts one file now: its path, its bytes when already read, and its cache key.
-type Extract<'a> = dyn Fn(&str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh + 'a;
+type Extract<'a> =
+    dyn Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh + 'a;
 
 /// What one job of the first pass reads besides its file.
 struct JobInput<'a> {
@@ -380,7 +390,7 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
     }
     let Some((cache, options)) = cache.filter(|_| extractors::Language::for_path(file).is_some())
     else {
-        return FirstJob::Extracted(Box::new(first(file, None, None)));
+        return FirstJob::Extracted(Box::new(first(shared, file, None, None)));
     };
     // A work-tree file is read to know its content (size and modification time may
     // stay the same across an edit); a git snapshot names each file's blob.
@@ -396,20 +406,26 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
         _ => (scope.blobs.get(file).map(ToString::to_string), None),
     };
     let Some(key) = content.map(|content| ExtractionCache::key(options, file, &content)) else {
-        return FirstJob::Extracted(Box::new(first(file, read, None)));
+        return FirstJob::Extracted(Box::new(first(shared, file, read, None)));
     };
-    match cache.load(&key, file) {
-        Some(entry)
-            if entry.probes.iter().all(|probe| {
-                matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared)
-            }) =>
-        {
+    // The questions about whole structures and the type indexes are judged once every file's
+    // declarations are in.
+    let mut holding = cache.load_variants(&key, file).into_iter().filter(|entry| {
+        entry.probes.iter().all(|probe| {
+            matches!(probe, Probe::Whole | Probe::Files)
+                || probe.needs_types()
+                || probe.holds(shared)
+        })
+    });
+    match holding.next() {
+        Some(entry) => {
+            let others = holding.collect();
             if let Some(progress) = progress {
                 progress.file_done();
             }
-            FirstJob::Cached(Box::new(Hit { entry, key }))
+            FirstJob::Cached(Box::new(Hit { entry, key, others }))
         }
-        _ => FirstJob::Extracted(Box::new(first(file, read, Some(key)))),
+        None => FirstJob::Extracted(Box::new(first(shared, file, read, Some(key)))),
     }
 }
 
@@ -453,7 +469,8 @@ fn refresh_stale(
     shape: &(String, String),
     cache: Option<(&ExtractionCache, &str)>,
     shared: &ProjectContext,
-    first: &(impl Fn(&str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh + Sync),
+    first: &(impl Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh
+          + Sync),
 ) {
     // An entry whose whole structures changed is extracted again, as in a run without the
     // cache: before any declaration enters the indexes (its own are already in `declared`).
@@ -486,6 +503,7 @@ fn refresh_stale(
                             entry.shape.as_deref() == Some(wanted)
                                 && entry.probes.iter().all(|probe| {
                                     matches!(probe, Probe::Whole | Probe::Files)
+                                        || probe.needs_types()
                                         || probe.holds(shared)
                                 })
                         })
@@ -495,12 +513,49 @@ fn refresh_stale(
                     return;
                 }
                 let key = hit.key.clone();
-                let mut fresh = first(file, None, Some(key));
+                let mut fresh = first(shared, file, None, Some(key));
                 // The same declarations (they follow from the content), already in
                 // `declared`, are stored with it again.
                 fresh.declarations = hit.entry.declarations.take();
                 *job = FirstJob::Extracted(Box::new(fresh));
             }
+        });
+}
+
+/// Under a cache, once every file's declarations are in the type indexes: a cached entry whose
+/// lookups in them ([`Probe::needs_types`]) no longer get the answers it was made with is
+/// extracted again (its declarations, which follow from its content, are already in).
+fn refresh_typed(
+    done: &mut [FirstJob],
+    files: &[String],
+    context: &ProjectContext,
+    first: &(impl Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh
+          + Sync),
+) {
+    done.par_iter_mut()
+        .with_max_len(1)
+        .zip(files.par_iter())
+        .for_each(|(job, file)| {
+            let FirstJob::Cached(hit) = &mut *job else {
+                return;
+            };
+            let holds = |entry: &FileEntry| {
+                entry
+                    .probes
+                    .iter()
+                    .all(|probe| !probe.needs_types() || probe.holds(context))
+            };
+            if holds(&hit.entry) {
+                return;
+            }
+            if let Some(at) = hit.others.iter().position(holds) {
+                hit.entry = hit.others.swap_remove(at);
+                return;
+            }
+            let key = hit.key.clone();
+            let mut fresh = first(context, file, None, Some(key));
+            fresh.declarations = hit.entry.declarations.take();
+            *job = FirstJob::Extracted(Box::new(fresh));
         });
 }
 

@@ -32,7 +32,9 @@ pub use crate::gitattributes::GitAttributes;
 pub(crate) use cargo::{Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
 pub use type_index::TypeDeclarations;
-pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, TypeIndex};
+pub(crate) use type_index::{
+    Declarations, ExtensionMethod, Globals, JvmQuestion, JvmTypes, TypeIndex,
+};
 pub(crate) use workspace::Request;
 
 use crate::resolve::context::probes::{Probe, Setting};
@@ -388,10 +390,15 @@ impl ProjectContext {
         }
     }
 
-    /// The Java and Kotlin type index.
-    pub(crate) fn jvm_types(&self) -> &TypeIndex {
-        crate::resolve::context::probes::record(|| Probe::Whole);
-        &self.jvm
+    /// The Java and Kotlin type index; each lookup is recorded ([`JvmTypes`]).
+    pub(crate) fn jvm_types(&self) -> JvmTypes<'_> {
+        JvmTypes::new(&self.jvm)
+    }
+
+    /// The answer the Java and Kotlin type index gives `question` now, unrecorded
+    /// ([`Probe::holds`]).
+    pub(crate) fn jvm_answer(&self, question: &JvmQuestion) -> String {
+        self.jvm.answer(question)
     }
 
     /// The C# type index.

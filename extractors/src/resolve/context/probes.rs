@@ -14,14 +14,16 @@
 //! to end (each pass), so each file's questions are its own.
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::resolve::context::type_index::JvmQuestion;
 use crate::resolve::context::{ProjectContext, Request};
 
 /// One question a file's extraction asked of the project, with the answer it got (the answer's
 /// debug text).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Probe {
     /// A JavaScript/TypeScript module specifier (`require`: CommonJS conditions).
     Module {
@@ -80,8 +82,16 @@ pub enum Probe {
         /// The answer.
         answer: String,
     },
-    /// A whole project structure built from configs and declarations was read (the Java,
-    /// Kotlin and C# type indexes, C# projects).
+    /// A lookup in the Java and Kotlin type index, answered once every file's declarations are
+    /// in ([`Probe::needs_types`]).
+    Jvm {
+        /// The lookup.
+        question: JvmQuestion,
+        /// The answer.
+        answer: String,
+    },
+    /// A whole project structure built from configs and declarations was read (the C# type
+    /// index and projects).
     Whole,
     /// A whole project structure that also depends on the project's file list was read (Rust
     /// crates).
@@ -89,7 +99,7 @@ pub enum Probe {
 }
 
 /// A per-file setting ([`Probe::Setting`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Setting {
     /// `verbatimModuleSyntax` and its predecessors.
     PreservesImports,
@@ -142,9 +152,16 @@ impl Probe {
                 text(&context.swift_module_folder_unrecorded(module))
             }
             Probe::Setting { setting, file, .. } => context.setting_unrecorded(*setting, file),
+            Probe::Jvm { question, .. } => context.jvm_answer(question),
             Probe::Whole | Probe::Files => return false,
         };
         self.answer() == Some(answer.as_str())
+    }
+
+    /// Whether the question is about the type indexes, which hold only once every file's
+    /// declarations are in: the caller asks [`Probe::holds`] then, not before.
+    pub fn needs_types(&self) -> bool {
+        matches!(self, Probe::Jvm { .. })
     }
 
     fn answer(&self) -> Option<&str> {
@@ -154,7 +171,8 @@ impl Probe {
             | Probe::Go { answer, .. }
             | Probe::Swift { answer, .. }
             | Probe::SwiftFolder { answer, .. }
-            | Probe::Setting { answer, .. } => Some(answer),
+            | Probe::Setting { answer, .. }
+            | Probe::Jvm { answer, .. } => Some(answer),
             Probe::Whole | Probe::Files => None,
         }
     }
@@ -167,13 +185,21 @@ pub(crate) fn text(answer: &impl std::fmt::Debug) -> String {
 
 thread_local! {
     /// The questions of the files being extracted on this thread, innermost last.
-    static RECORDING: RefCell<Vec<Vec<Probe>>> = const { RefCell::new(Vec::new()) };
+    static RECORDING: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The questions of one file, in the order first asked, and the same as a set (a Java file
+/// may ask some hundred).
+#[derive(Default)]
+struct Frame {
+    probes: Vec<Probe>,
+    asked: HashSet<Probe>,
 }
 
 /// Runs `extract` and returns what it returned with the questions it asked of the project, each
 /// once, in the order first asked.
 pub fn recording<T>(extract: impl FnOnce() -> T) -> (T, Vec<Probe>) {
-    RECORDING.with(|stack| stack.borrow_mut().push(Vec::new()));
+    RECORDING.with(|stack| stack.borrow_mut().push(Frame::default()));
     // Popped whether or not `extract` unwinds, so a panicking file leaves no frame behind.
     struct Pop;
     impl Drop for Pop {
@@ -189,7 +215,7 @@ pub fn recording<T>(extract: impl FnOnce() -> T) -> (T, Vec<Probe>) {
         stack
             .borrow_mut()
             .last_mut()
-            .map(std::mem::take)
+            .map(|frame| std::mem::take(&mut frame.probes))
             .unwrap_or_default()
     });
     drop(pop);
@@ -209,8 +235,8 @@ pub(crate) fn record(probe: impl FnOnce() -> Probe) {
     let probe = probe();
     RECORDING.with(|stack| {
         if let Some(frame) = stack.borrow_mut().last_mut() {
-            if !frame.contains(&probe) {
-                frame.push(probe);
+            if frame.asked.insert(probe.clone()) {
+                frame.probes.push(probe);
             }
         }
     });
@@ -254,14 +280,62 @@ mod tests {
         assert!(outer.is_empty());
     }
 
+    /// A project of Java files whose declarations are in the type index, as after the first pass.
+    fn typed(files: &[(&str, &str)]) -> ProjectContext {
+        let paths: Vec<&str> = files.iter().map(|(path, _)| *path).collect();
+        let mut project = context(&paths);
+        for (path, text) in files {
+            if let Some(declarations) = crate::read_declarations(path, text) {
+                project.add_declarations(path, declarations);
+            }
+        }
+        project
+    }
+
     #[test]
-    fn reading_a_type_index_is_a_question_about_the_whole_project() {
-        let project = context(&["src/A.java", "src/B.java"]);
+    fn java_type_lookups_are_questions_that_hold_until_the_types_looked_up_change() {
+        let a = ("src/A.java", "package p;\nimport q.B;\nclass A { B b; }\n");
+        let b = ("src/q/B.java", "package q;\npublic class B {}\n");
+        let project = typed(&[a, b]);
+        let extract = |project: &ProjectContext| {
+            recording(|| crate::extract_file(project, a.0, a.1).map(|file| file.facts.len()))
+        };
+        let (facts, probes) = extract(&project);
+        assert!(facts.is_some());
+        assert!(
+            probes.iter().any(|probe| matches!(
+                probe,
+                Probe::Jvm { question: JvmQuestion::FilesOf(package, name), answer }
+                    if package == "q" && name == "B" && answer == "src/q/B.java"
+            )),
+            "{probes:?}"
+        );
+        assert!(!probes.contains(&Probe::Whole), "{probes:?}");
+        assert!(probes.iter().all(|probe| probe.holds(&project)));
+        // A type added in another package changes no answer the file got.
+        let other = ("src/r/C.java", "package r;\npublic class C {}\n");
+        assert!(probes
+            .iter()
+            .all(|probe| probe.holds(&typed(&[a, b, other]))));
+        // The imported type moved to another file: the answer changes.
+        let moved = ("src/q/Moved.java", "package q;\npublic class B {}\n");
+        assert!(probes.iter().any(|probe| !probe.holds(&typed(&[a, moved]))));
+        // A type added to the file's own package changes that package's answer.
+        let sibling = ("src/p/D.java", "package p;\npublic class D {}\n");
+        assert!(probes
+            .iter()
+            .any(|probe| !probe.holds(&typed(&[a, b, sibling]))));
+        assert!(probes.iter().all(Probe::needs_types));
+    }
+
+    #[test]
+    fn reading_the_csharp_type_index_is_a_question_about_the_whole_project() {
+        let project = context(&["src/A.cs", "src/B.cs"]);
         let (_, probes) = recording(|| {
             crate::extract_file(
                 &project,
-                "src/A.java",
-                "package p;\nimport q.B;\nclass A { B b; }\n",
+                "src/A.cs",
+                "using Q;\nnamespace P { class A { B b; } }\n",
             )
         });
         assert!(probes.contains(&Probe::Whole), "{probes:?}");

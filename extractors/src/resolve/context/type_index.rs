@@ -74,6 +74,9 @@ pub(crate) struct TypeIndex {
     /// first [`TypeIndex::declares_name`] or [`TypeIndex::packages_declaring`] after the last
     /// addition.
     names: OnceLock<HashMap<String, Vec<String>, crate::syntax::Fnv>>,
+    /// A digest of each package's types and files ([`TypeIndex::answer`]), computed on its first
+    /// call after the last addition.
+    digests: OnceLock<HashMap<String, String, crate::syntax::Fnv>>,
 }
 
 impl TypeIndex {
@@ -145,6 +148,7 @@ impl TypeIndex {
     fn add(&mut self, path: &str, declarations: Declarations) {
         self.owned.take();
         self.names.take();
+        self.digests.take();
         for (package, name) in declarations {
             self.packages
                 .entry(package)
@@ -379,5 +383,117 @@ mod tests {
             "under the shared prefix"
         );
         assert!(!shop.owns_package_itself("com"));
+    }
+}
+
+/// A question about the Java and Kotlin type index, as [`JvmTypes`] records it
+/// ([`crate::probes::Probe::Jvm`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum JvmQuestion {
+    /// The types of a package with their files ([`TypeIndex::package`]).
+    Package(String),
+    /// The files declaring a name in a package ([`TypeIndex::files_of`]).
+    FilesOf(String, String),
+    /// [`TypeIndex::owns_package`].
+    Owns(String),
+    /// [`TypeIndex::owns_package_itself`].
+    OwnsItself(String),
+}
+
+impl TypeIndex {
+    /// The answer to `question`, as [`JvmTypes`] records it: a package's types and files by a
+    /// digest of them (a package may hold hundreds of types), the others in full.
+    pub(crate) fn answer(&self, question: &JvmQuestion) -> String {
+        match question {
+            JvmQuestion::Package(package) => self
+                .package_digests()
+                .get(package.as_str())
+                .cloned()
+                .unwrap_or_default(),
+            JvmQuestion::FilesOf(package, name) => match self.files_of(package, name) {
+                Some(files) => files
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                None => String::new(),
+            },
+            JvmQuestion::Owns(package) => self.owns_package(package).to_string(),
+            JvmQuestion::OwnsItself(package) => self.owns_package_itself(package).to_string(),
+        }
+    }
+
+    /// A digest of each declared package's types and their files, computed once.
+    fn package_digests(&self) -> &HashMap<String, String, crate::syntax::Fnv> {
+        self.digests.get_or_init(|| {
+            use sha2::Digest as _;
+            self.packages
+                .iter()
+                .map(|(package, types)| {
+                    let mut hasher = sha2::Sha256::new();
+                    for (name, files) in types {
+                        hasher.update(name.as_bytes());
+                        for file in files {
+                            hasher.update(b"\0");
+                            hasher.update(file.as_bytes());
+                        }
+                        hasher.update(b"\n");
+                    }
+                    let digest = hasher.finalize();
+                    let hex: String = digest
+                        .iter()
+                        .take(16)
+                        .map(|byte| format!("{byte:02x}"))
+                        .collect();
+                    (package.clone(), format!("package {hex}"))
+                })
+                .collect()
+        })
+    }
+}
+
+/// The Java and Kotlin type index as the extractors read it: each lookup is recorded as a
+/// question with its answer ([`crate::probes::Probe::Jvm`]), so a cached file's facts are reused
+/// exactly when the types it looked up are unchanged, whatever else the project declares.
+#[derive(Clone, Copy)]
+pub(crate) struct JvmTypes<'a> {
+    index: &'a TypeIndex,
+}
+
+impl<'a> JvmTypes<'a> {
+    pub(crate) fn new(index: &'a TypeIndex) -> Self {
+        Self { index }
+    }
+
+    fn record(self, question: impl FnOnce() -> JvmQuestion) {
+        crate::resolve::context::probes::record(|| {
+            let question = question();
+            let answer = self.index.answer(&question);
+            crate::resolve::context::probes::Probe::Jvm { question, answer }
+        });
+    }
+
+    /// [`TypeIndex::package`], recorded.
+    pub fn package(self, package: &str) -> Option<&'a BTreeMap<String, BTreeSet<String>>> {
+        self.record(|| JvmQuestion::Package(package.to_owned()));
+        self.index.package(package)
+    }
+
+    /// [`TypeIndex::files_of`], recorded.
+    pub fn files_of(self, package: &str, name: &str) -> Option<&'a BTreeSet<String>> {
+        self.record(|| JvmQuestion::FilesOf(package.to_owned(), name.to_owned()));
+        self.index.files_of(package, name)
+    }
+
+    /// [`TypeIndex::owns_package`], recorded.
+    pub fn owns_package(self, package: &str) -> bool {
+        self.record(|| JvmQuestion::Owns(package.to_owned()));
+        self.index.owns_package(package)
+    }
+
+    /// [`TypeIndex::owns_package_itself`], recorded.
+    pub fn owns_package_itself(self, package: &str) -> bool {
+        self.record(|| JvmQuestion::OwnsItself(package.to_owned()));
+        self.index.owns_package_itself(package)
     }
 }
