@@ -208,31 +208,41 @@ fn solve_candidates(
 }
 
 /// The file-graph edges of the merge base, (source file, target file or entity) with base
-/// paths mapped to head paths; as a predicate, true for an edge the base does not have.
+/// paths mapped to head paths; as a predicate, true for an edge the base does not have. Each
+/// name is kept once and an edge as a pair of numbers: a large project's base has some hundred
+/// thousand edges, held while the head is extracted.
 #[derive(Debug, Default)]
-pub struct BaseEdges(HashMap<String, HashSet<String>>);
+pub struct BaseEdges {
+    names: HashMap<String, u32>,
+    edges: HashSet<(u32, u32)>,
+}
 
 impl BaseEdges {
     fn of(chains: &FileGraph, renames: &BTreeMap<String, String>) -> Self {
-        let head = |name: &str| {
-            renames
-                .get(name)
-                .cloned()
-                .unwrap_or_else(|| name.to_owned())
+        let mut base = Self::default();
+        let number = |names: &mut HashMap<String, u32>, name: &str| -> u32 {
+            let name = renames.get(name).map_or(name, String::as_str);
+            if let Some(number) = names.get(name) {
+                return *number;
+            }
+            let number = u32::try_from(names.len()).unwrap_or(u32::MAX);
+            names.insert(name.to_owned(), number);
+            number
         };
-        let mut edges: HashMap<String, HashSet<String>> = HashMap::new();
         for (from, edge) in chains.edges() {
-            edges
-                .entry(head(chains.name(from)))
-                .or_default()
-                .insert(head(chains.name(edge.to)));
+            let from = number(&mut base.names, chains.name(from));
+            let to = number(&mut base.names, chains.name(edge.to));
+            base.edges.insert((from, to));
         }
-        Self(edges)
+        base
     }
 
     /// True when the base has no edge `from → to`.
     pub fn lacks(&self, from: &str, to: &str) -> bool {
-        !self.0.get(from).is_some_and(|targets| targets.contains(to))
+        match (self.names.get(from), self.names.get(to)) {
+            (Some(from), Some(to)) => !self.edges.contains(&(*from, *to)),
+            _ => true,
+        }
     }
 }
 

@@ -228,11 +228,22 @@ pub fn digest<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
         hasher.update(part);
         hasher.update(b"\0");
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    hex(&hasher.finalize())
+}
+
+/// Lowercase hex of `bytes`, written into one string (a `format!` per byte costs more than
+/// the hash of a short key).
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        for nibble in [byte >> 4, byte & 0x0f] {
+            text.push(char::from(
+                DIGITS.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
+    }
+    text
 }
 
 /// The git blob id of `bytes`: a work-tree file's content identity, the same as the blob id of

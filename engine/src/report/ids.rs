@@ -11,11 +11,7 @@ use crate::verdict::ArchitectureViolation;
 /// `prefix` + the first 16 hex digits of SHA-256 over `text`.
 pub fn hashed_id(prefix: &str, text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest
-        .iter()
-        .take(8)
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
+    let hex = crate::input::cache::hex(digest.get(..8).unwrap_or_default());
     format!("{prefix}{hex}")
 }
 

@@ -440,12 +440,11 @@ impl TypeIndex {
                         hasher.update(b"\n");
                     }
                     let digest = hasher.finalize();
-                    let hex: String = digest
-                        .iter()
-                        .take(16)
-                        .map(|byte| format!("{byte:02x}"))
-                        .collect();
-                    (package.clone(), format!("package {hex}"))
+                    let mut answer = String::from("package ");
+                    for byte in digest.get(..16).unwrap_or_default() {
+                        answer.push_str(&format!("{byte:02x}"));
+                    }
+                    (package.clone(), answer)
                 })
                 .collect()
         })
