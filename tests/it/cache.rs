@@ -270,6 +270,47 @@ fn verdicts_and_facts_are_the_same_with_and_without_the_cache_after_random_chang
     );
 }
 
+/// Java, Kotlin and C# entries hold while the types and projects each file looked up are
+/// unchanged (not while the whole project is): a longer run of random edits, renames, copies
+/// and deletions (a copy declares its types twice, a rename moves them) on each of their
+/// fixtures, every state compared with a run without the cache.
+#[test]
+fn typed_languages_stay_the_same_with_and_without_the_cache_through_many_changes() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut random = Random(0x7e57);
+    let mut checked = 0;
+    for (label, source, spec) in projects() {
+        let typed = ["/java/", "/kotlin/", "/csharp/"]
+            .iter()
+            .any(|language| label.contains(language));
+        if !typed {
+            continue;
+        }
+        let project = tempfile::tempdir().unwrap();
+        tests::copy_tree(&source, project.path()).unwrap();
+        if let Some(spec) = spec {
+            if !project.path().join("architecture.ag").exists() {
+                std::fs::write(project.path().join("architecture.ag"), spec).unwrap();
+            }
+        }
+        same_with_and_without(project.path(), ScopeRequest::All, cache.path(), &label);
+        let mut changes = Vec::new();
+        for _ in 0..8 {
+            if files(project.path()).len() <= 1 {
+                break;
+            }
+            changes.push(mutate(project.path(), &mut random));
+            let what = format!("{label} after {}", changes.join(", then "));
+            same_with_and_without(project.path(), ScopeRequest::All, cache.path(), &what);
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 30,
+        "every Java, Kotlin and C# fixture is checked ({checked})"
+    );
+}
+
 #[test]
 fn an_unchanged_file_is_read_from_the_cache_and_a_changed_one_is_extracted_again() {
     let project = tempfile::tempdir().unwrap();

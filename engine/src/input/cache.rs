@@ -695,8 +695,9 @@ mod tests {
         let directory = tempfile::tempdir().unwrap();
         let cache = ExtractionCache::at(directory.path());
         let typed = |reason: &str, answer: &str| FileEntry {
-            probes: vec![Probe::Jvm {
-                question: extractors::probes::JvmQuestion::Package("p".to_owned()),
+            probes: vec![Probe::Types {
+                index: extractors::probes::IndexOf::Jvm,
+                question: extractors::probes::TypeQuestion::Package("p".to_owned()),
                 answer: answer.to_owned(),
             }],
             ..entry(reason)

@@ -16,7 +16,7 @@ use policies::facts::Fact;
 
 use crate::facts::clients::{ClientImportAt, ClientSiteAt, ClientUse};
 use crate::generic::GenericFacts;
-use crate::resolve::context::TypeIndex;
+use crate::resolve::context::Types;
 use crate::resolve::deferred::{Anchor, Finishing};
 
 use super::Using;
@@ -63,7 +63,7 @@ const WELL_KNOWN_TYPES: &[&str] = &[
 /// The facts of a file's bound sites.
 pub(super) fn facts(
     finishing: &Finishing<'_>,
-    index: &TypeIndex,
+    index: Types<'_>,
     usings: &[Using<Anchor>],
     sites: Vec<BoundSite>,
     facts: &mut Vec<Fact>,
@@ -131,7 +131,7 @@ pub(super) fn facts(
 fn bound_path(
     name: &str,
     usings: &[Using<Anchor>],
-    index: &TypeIndex,
+    index: Types<'_>,
     generic: &GenericFacts,
     one_library: Option<&str>,
 ) -> Option<String> {

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::{has_modifier, qualified, FileUses, EXTENSION_CALL};
 use crate::lang::csharp::walk::{self, field_child, Child, Kind};
-use crate::resolve::context::{Declarations, ExtensionMethod, TypeIndex};
+use crate::resolve::context::{Declarations, ExtensionMethod, Types};
 use crate::resolve::deferred::Anchor;
 use crate::source_scope;
 use crate::syntax::{self, has_token, named_children};
@@ -155,7 +155,7 @@ pub(super) struct ExtensionScope<'a> {
 /// known, so every such class is used.
 pub(super) fn add_calls(
     uses: &mut FileUses,
-    index: &TypeIndex,
+    index: Types<'_>,
     calls: &[MemberCall],
     scope: &ExtensionScope<'_>,
 ) {

@@ -62,7 +62,7 @@ use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::facts::imports::{self, ImportSiteAt};
 use crate::language::ExtractionInput;
 use crate::query::{Field, QueryHit};
-use crate::resolve::context::{Declarations, ExtensionMethod, Resolution, TypeIndex};
+use crate::resolve::context::{Declarations, ExtensionMethod, Resolution, Types};
 use crate::resolve::deferred::{
     Anchor, Anchors, Finishing, Output, PackedChains, PackedNames, Reader, WalkKinds, Writer,
 };
@@ -417,7 +417,7 @@ fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<
 
 /// Resolves the type of `using X = A.B.C;` or `using static A.B.C;`; a nested type
 /// `A.B.Outer.Inner` resolves to the file of `Outer`.
-fn resolve_type(index: &TypeIndex, path: &str) -> Resolution {
+fn resolve_type(index: Types<'_>, path: &str) -> Resolution {
     let path = path.split('<').next().unwrap_or(path);
     let segments: Vec<&str> = path.split('.').collect();
     for split in (1..segments.len()).rev() {
@@ -445,7 +445,7 @@ fn resolve_type(index: &TypeIndex, path: &str) -> Resolution {
 }
 
 /// Whether the project declares types in `namespace`.
-fn declares_namespace(index: &TypeIndex, namespace: &str) -> bool {
+fn declares_namespace(index: Types<'_>, namespace: &str) -> bool {
     index.package(namespace).is_some()
 }
 
@@ -463,7 +463,7 @@ struct Aliases<'a> {
 /// relative to the namespaces deeper than the alias's declaration, then through the alias: a
 /// type alias's nested names (`Purchase.Line`) or an outside one's are no project type.
 fn qualified_target<'index, 'chain>(
-    index: &'index TypeIndex,
+    index: Types<'index>,
     segments: &[&'chain str],
     own: &Declarations,
     aliases: &Aliases<'_>,

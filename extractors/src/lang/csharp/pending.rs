@@ -276,7 +276,7 @@ struct SimpleNameScope<'s> {
 /// `by_file`, bound as the compiler binds them; returns the names an alias binds instead.
 fn add_simple_name_uses<'u>(
     by_file: &mut FileUses,
-    index: &TypeIndex,
+    index: Types<'_>,
     uses: &'u NameAnchors,
     scope: &SimpleNameScope<'_>,
     sees_file: &dyn Fn(&str) -> bool,
@@ -381,7 +381,7 @@ impl<'a> UsingScope<'a> {
     /// Reads the file's `usings` (and the namespaces its `project` file gives it) against the
     /// type index.
     fn read(
-        index: &TypeIndex,
+        index: Types<'_>,
         usings: &'a [Using<Anchor>],
         project: Option<&'a ProjectUsings>,
     ) -> Self {
@@ -439,7 +439,7 @@ impl<'a> UsingScope<'a> {
 )]
 fn add_qualified_uses(
     by_file: &mut FileUses,
-    index: &TypeIndex,
+    index: Types<'_>,
     chains: &Chains,
     own: &Declarations,
     namespace_aliases: &BTreeMap<&str, &str>,

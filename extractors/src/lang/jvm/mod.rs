@@ -30,7 +30,7 @@ use tree_sitter::Node;
 use crate::facts::clients::{ClientImportAt, ClientMatcher, ClientRule, ClientSiteAt, ClientUse};
 use crate::facts::imports::{self, ImportSiteAt};
 use crate::generic::GenericFacts;
-use crate::resolve::context::{JvmTypes, Resolution};
+use crate::resolve::context::{Resolution, Types};
 use crate::resolve::deferred::{
     Anchor, Anchors, ChainPacker, Chains, Finishing, NameAnchors, PackedChains, PackedNames,
 };
@@ -292,7 +292,7 @@ pub(crate) fn used_types<'i>(
     }
 }
 
-pub(crate) fn import_sites(index: JvmTypes<'_>, jvm: &JvmFile<'_>) -> Vec<ImportSiteAt<Anchor>> {
+pub(crate) fn import_sites(index: Types<'_>, jvm: &JvmFile<'_>) -> Vec<ImportSiteAt<Anchor>> {
     let (file, imports, uses) = (jvm.path, jvm.imports, jvm.uses);
     let visible = |name: &str, declaring: &str| {
         !(jvm.is_java
@@ -391,7 +391,7 @@ pub(crate) fn import_sites(index: JvmTypes<'_>, jvm: &JvmFile<'_>) -> Vec<Import
 /// one site per declaring file at its first use; `Kt` facades of Kotlin top-level functions
 /// too. Names the file imports are the imports'.
 fn same_package_sites(
-    index: JvmTypes<'_>,
+    index: Types<'_>,
     jvm: &JvmFile<'_>,
     imported_names: &BTreeSet<String>,
     visible: &dyn Fn(&str, &str) -> bool,
@@ -461,7 +461,7 @@ fn same_package_sites(
 /// The declaration a fully qualified chain names: the first split `package.Name` (the package
 /// starting lowercase, as packages do) that the index declares.
 fn qualified_target<'index, 'chain>(
-    index: JvmTypes<'index>,
+    index: Types<'index>,
     segments: &[&'chain str],
     importer: &str,
 ) -> Option<(String, &'chain str, &'index str)> {
@@ -512,7 +512,7 @@ pub(crate) fn nearest<'a>(
 /// `Foo.kt` of the package, whose top-level functions and properties Java reaches through that
 /// facade.
 fn declaring_file<'index>(
-    index: JvmTypes<'index>,
+    index: Types<'index>,
     package: &str,
     name: &str,
     importer: &str,
@@ -534,7 +534,7 @@ fn declaring_file<'index>(
 }
 
 /// Resolves `a.b.C` (or a member `a.b.C.D.e`) to the file declaring the outermost type.
-pub(crate) fn resolve_type_path(index: JvmTypes<'_>, path: &str, importer: &str) -> Resolution {
+pub(crate) fn resolve_type_path(index: Types<'_>, path: &str, importer: &str) -> Resolution {
     // Each split is `package.Name` with the package a prefix of the path and the name the
     // segment after it, read in place.
     for (dot, _) in path.match_indices('.') {
@@ -585,7 +585,7 @@ fn qualified(package: &str, name: &str) -> String {
 
 /// Qualifies a simple type name through the file's imports: an explicit import, else the first
 /// wildcard package outside the project.
-pub(crate) fn qualify(name: &str, imports: &[JvmImport], index: JvmTypes<'_>) -> Option<String> {
+pub(crate) fn qualify(name: &str, imports: &[JvmImport], index: Types<'_>) -> Option<String> {
     let (head, rest) = name.split_once('.').unwrap_or((name, ""));
     let base = explicit_import(head, imports).or_else(|| {
         imports

@@ -33,7 +33,7 @@ pub(crate) use cargo::{Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
 pub use type_index::TypeDeclarations;
 pub(crate) use type_index::{
-    Declarations, ExtensionMethod, Globals, JvmQuestion, JvmTypes, TypeIndex,
+    Declarations, ExtensionMethod, Globals, IndexOf, TypeIndex, TypeQuestion, Types,
 };
 pub(crate) use workspace::Request;
 
@@ -390,26 +390,59 @@ impl ProjectContext {
         }
     }
 
-    /// The Java and Kotlin type index; each lookup is recorded ([`JvmTypes`]).
-    pub(crate) fn jvm_types(&self) -> JvmTypes<'_> {
-        JvmTypes::new(&self.jvm)
+    /// The Java and Kotlin type index; each lookup is recorded ([`Types`]).
+    pub(crate) fn jvm_types(&self) -> Types<'_> {
+        Types::new(&self.jvm, IndexOf::Jvm)
     }
 
-    /// The answer the Java and Kotlin type index gives `question` now, unrecorded
-    /// ([`Probe::holds`]).
-    pub(crate) fn jvm_answer(&self, question: &JvmQuestion) -> String {
-        self.jvm.answer(question)
+    /// The C# type index; each lookup is recorded ([`Types`]).
+    pub(crate) fn csharp_types(&self) -> Types<'_> {
+        Types::new(&self.csharp, IndexOf::CSharp)
     }
 
-    /// The C# type index.
-    pub(crate) fn csharp_types(&self) -> &TypeIndex {
-        crate::resolve::context::probes::record(|| Probe::Whole);
-        &self.csharp
+    /// The answer a type index gives `question` now, unrecorded ([`Probe::holds`]).
+    pub(crate) fn type_answer(&self, index: IndexOf, question: &TypeQuestion) -> String {
+        match index {
+            IndexOf::Jvm => self.jvm.answer(question),
+            IndexOf::CSharp => self.csharp.answer(question),
+        }
+    }
+
+    /// Records a question about the C# projects with the answer the project gives now.
+    fn record_project(&self, question: impl FnOnce() -> ProjectQuestion) {
+        crate::resolve::context::probes::record(|| {
+            let question = question();
+            let answer = self.project_answer(&question);
+            Probe::CSharpProject { question, answer }
+        });
+    }
+
+    /// The answer the C# projects give `question` now, unrecorded ([`Probe::holds`]).
+    pub(crate) fn project_answer(&self, question: &ProjectQuestion) -> String {
+        let text = match question {
+            ProjectQuestion::Usings(file) => format!("{:?}", self.csharp_projects.usings_of(file)),
+            ProjectQuestion::ProjectOf(file) => {
+                format!("{:?}", self.csharp_projects.project_of(file))
+            }
+            ProjectQuestion::GlobalUsings(project) => {
+                format!("{:?}", self.global_usings_of(project.as_deref()))
+            }
+            ProjectQuestion::GlobalAliases(project) => {
+                format!("{:?}", self.global_aliases_of(project.as_deref()))
+            }
+            ProjectQuestion::ProjectSees(from, to) => {
+                self.project_sees(from.as_deref(), to).to_string()
+            }
+            ProjectQuestion::Sees(from, to, is_public) => {
+                self.sees(from, to, *is_public).to_string()
+            }
+        };
+        type_index::answer_text(text)
     }
 
     /// The global usings the C# project file nearest above `file` gives it (`csproj`).
     pub(crate) fn csharp_project_usings(&self, file: &str) -> Option<&ProjectUsings> {
-        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.record_project(|| ProjectQuestion::Usings(file.to_owned()));
         self.csharp_projects.usings_of(file)
     }
 
@@ -417,7 +450,11 @@ impl ProjectContext {
     /// `project` (from [`ProjectContext::csharp_project_of`]); with no project, those of every
     /// file.
     pub(crate) fn csharp_project_global_usings(&self, project: Option<&str>) -> &BTreeSet<String> {
-        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.record_project(|| ProjectQuestion::GlobalUsings(project.map(str::to_owned)));
+        self.global_usings_of(project)
+    }
+
+    fn global_usings_of(&self, project: Option<&str>) -> &BTreeSet<String> {
         static NONE: BTreeSet<String> = BTreeSet::new();
         let Some(project) = project else {
             return self.csharp.global_usings();
@@ -426,7 +463,7 @@ impl ProjectContext {
             .get_or_init(|| {
                 let mut by_project: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
                 for (file, namespaces) in self.csharp.global_usings_by_file() {
-                    if let Some(project) = self.csharp_project_of(file) {
+                    if let Some(project) = self.csharp_projects.project_of(file) {
                         by_project
                             .entry(project.to_owned())
                             .or_default()
@@ -447,13 +484,17 @@ impl ProjectContext {
         &self,
         project: Option<&str>,
     ) -> &BTreeMap<String, String> {
-        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.record_project(|| ProjectQuestion::GlobalAliases(project.map(str::to_owned)));
+        self.global_aliases_of(project)
+    }
+
+    fn global_aliases_of(&self, project: Option<&str>) -> &BTreeMap<String, String> {
         static NONE: BTreeMap<String, String> = BTreeMap::new();
         let by_project = self.csharp_project_aliases.get_or_init(|| {
             let mut by_project: BTreeMap<Option<String>, BTreeMap<String, String>> =
                 BTreeMap::new();
             for (file, aliases) in self.csharp.global_aliases_by_file() {
-                let project = self.csharp_project_of(file).map(str::to_owned);
+                let project = self.csharp_projects.project_of(file).map(str::to_owned);
                 for key in [project, None] {
                     let entry = by_project.entry(key).or_default();
                     for (alias, target) in aliases {
@@ -469,21 +510,31 @@ impl ProjectContext {
     /// Whether code of the C# project `from` (from [`ProjectContext::csharp_project_of`]) can
     /// see the public types of the file `to` ([`csproj::CSharpProjects::sees`]).
     pub(crate) fn csharp_project_sees(&self, from: Option<&str>, to: &str) -> bool {
-        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.record_project(|| {
+            ProjectQuestion::ProjectSees(from.map(str::to_owned), to.to_owned())
+        });
+        self.project_sees(from, to)
+    }
+
+    fn project_sees(&self, from: Option<&str>, to: &str) -> bool {
         let projects = &self.csharp_projects;
         projects.sees(from, projects.project_of(to), true)
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
     pub(crate) fn csharp_project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
-        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.record_project(|| ProjectQuestion::ProjectOf(file.to_owned()));
         self.csharp_projects.project_of(file)
     }
 
     /// Whether the C# file `from` can see a type of the file `to` (`public` or not) through
     /// its project's references (`csproj`).
     pub(crate) fn csharp_sees(&self, from: &str, to: &str, is_public: bool) -> bool {
-        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.record_project(|| ProjectQuestion::Sees(from.to_owned(), to.to_owned(), is_public));
+        self.sees(from, to, is_public)
+    }
+
+    fn sees(&self, from: &str, to: &str, is_public: bool) -> bool {
         let projects = &self.csharp_projects;
         projects.sees(
             projects.project_of(from),
@@ -600,4 +651,22 @@ impl Default for AllByDefault {
     fn default() -> Self {
         Self(crate::generic::GenericFacts::ALL)
     }
+}
+
+/// A question about the C# projects and their `global using` directives
+/// ([`crate::probes::Probe::CSharpProject`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ProjectQuestion {
+    /// [`ProjectContext::csharp_project_usings`] of a file.
+    Usings(String),
+    /// [`ProjectContext::csharp_project_of`] a file.
+    ProjectOf(String),
+    /// [`ProjectContext::csharp_project_global_usings`] of a project.
+    GlobalUsings(Option<String>),
+    /// [`ProjectContext::csharp_project_global_aliases`] of a project.
+    GlobalAliases(Option<String>),
+    /// [`ProjectContext::csharp_project_sees`]: a project, a file.
+    ProjectSees(Option<String>, String),
+    /// [`ProjectContext::csharp_sees`]: two files, and whether the type is public.
+    Sees(String, String, bool),
 }

@@ -18,7 +18,8 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::resolve::context::type_index::JvmQuestion;
+pub use crate::resolve::context::type_index::{IndexOf, TypeQuestion};
+pub use crate::resolve::context::ProjectQuestion;
 use crate::resolve::context::{ProjectContext, Request};
 
 /// One question a file's extraction asked of the project, with the answer it got (the answer's
@@ -82,16 +83,26 @@ pub enum Probe {
         /// The answer.
         answer: String,
     },
-    /// A lookup in the Java and Kotlin type index, answered once every file's declarations are
-    /// in ([`Probe::needs_types`]).
-    Jvm {
+    /// A lookup in a type index (Java and Kotlin, or C#), answered once every file's
+    /// declarations are in ([`Probe::needs_types`]).
+    Types {
+        /// The index.
+        index: IndexOf,
         /// The lookup.
-        question: JvmQuestion,
+        question: TypeQuestion,
         /// The answer.
         answer: String,
     },
-    /// A whole project structure built from configs and declarations was read (the C# type
-    /// index and projects).
+    /// A question about the C# projects (`csproj`) and the `global using` directives of their
+    /// files, answered once every file's declarations are in.
+    CSharpProject {
+        /// The question.
+        question: ProjectQuestion,
+        /// The answer.
+        answer: String,
+    },
+    /// A whole project structure was read (no extractor asks this now; kept so that a caller
+    /// can still judge one).
     Whole,
     /// A whole project structure that also depends on the project's file list was read (Rust
     /// crates).
@@ -152,7 +163,10 @@ impl Probe {
                 text(&context.swift_module_folder_unrecorded(module))
             }
             Probe::Setting { setting, file, .. } => context.setting_unrecorded(*setting, file),
-            Probe::Jvm { question, .. } => context.jvm_answer(question),
+            Probe::Types {
+                index, question, ..
+            } => context.type_answer(*index, question),
+            Probe::CSharpProject { question, .. } => context.project_answer(question),
             Probe::Whole | Probe::Files => return false,
         };
         self.answer() == Some(answer.as_str())
@@ -161,7 +175,7 @@ impl Probe {
     /// Whether the question is about the type indexes, which hold only once every file's
     /// declarations are in: the caller asks [`Probe::holds`] then, not before.
     pub fn needs_types(&self) -> bool {
-        matches!(self, Probe::Jvm { .. })
+        matches!(self, Probe::Types { .. } | Probe::CSharpProject { .. })
     }
 
     fn answer(&self) -> Option<&str> {
@@ -172,7 +186,8 @@ impl Probe {
             | Probe::Swift { answer, .. }
             | Probe::SwiftFolder { answer, .. }
             | Probe::Setting { answer, .. }
-            | Probe::Jvm { answer, .. } => Some(answer),
+            | Probe::Types { answer, .. }
+            | Probe::CSharpProject { answer, .. } => Some(answer),
             Probe::Whole | Probe::Files => None,
         }
     }
@@ -342,7 +357,7 @@ mod tests {
         assert!(
             probes.iter().any(|probe| matches!(
                 probe,
-                Probe::Jvm { question: JvmQuestion::FilesOf(package, name), answer }
+                Probe::Types { index: IndexOf::Jvm, question: TypeQuestion::FilesOf(package, name), answer }
                     if package == "q" && name == "B" && answer == "src/q/B.java"
             )),
             "{probes:?}"
@@ -366,16 +381,48 @@ mod tests {
     }
 
     #[test]
-    fn reading_the_csharp_type_index_is_a_question_about_the_whole_project() {
-        let project = context(&["src/A.cs", "src/B.cs"]);
-        let (_, probes) = recording(|| {
-            crate::extract_file(
-                &project,
-                "src/A.cs",
-                "using Q;\nnamespace P { class A { B b; } }\n",
-            )
-        });
-        assert!(probes.contains(&Probe::Whole), "{probes:?}");
-        assert!(!Probe::Whole.holds(&project), "only the caller judges it");
+    fn csharp_lookups_are_questions_that_hold_until_the_types_or_projects_looked_up_change() {
+        let a = (
+            "Api/Handler.cs",
+            "using Shop.Core;\nnamespace Shop.Api { public class Handler { Store store; } }\n",
+        );
+        let b = (
+            "Core/Store.cs",
+            "namespace Shop.Core { public class Store {} }\n",
+        );
+        let project = typed(&[a, b]);
+        let (_, probes) = recording(|| crate::extract_file(&project, a.0, a.1));
+        assert!(
+            probes.iter().any(|probe| matches!(
+                probe,
+                Probe::Types {
+                    index: IndexOf::CSharp,
+                    ..
+                }
+            )),
+            "{probes:?}"
+        );
+        assert!(!probes.contains(&Probe::Whole), "{probes:?}");
+        assert!(probes.iter().all(Probe::needs_types));
+        assert!(probes.iter().all(|probe| probe.holds(&project)));
+        // A type in a namespace the file never looks at changes no answer.
+        let other = (
+            "Billing/Invoice.cs",
+            "namespace Acme.Billing { public class Invoice {} }\n",
+        );
+        assert!(probes
+            .iter()
+            .all(|probe| probe.holds(&typed(&[a, b, other]))));
+        // The type it uses moved to another file: an answer changes.
+        let moved = (
+            "Core/Moved.cs",
+            "namespace Shop.Core { public class Store {} }\n",
+        );
+        assert!(probes.iter().any(|probe| !probe.holds(&typed(&[a, moved]))));
+        // A `global using` added in its project changes what its names may mean.
+        let global = ("Api/Usings.cs", "global using Shop.Core;\n");
+        assert!(probes
+            .iter()
+            .any(|probe| !probe.holds(&typed(&[a, b, global]))));
     }
 }

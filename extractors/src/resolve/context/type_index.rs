@@ -386,10 +386,18 @@ mod tests {
     }
 }
 
-/// A question about the Java and Kotlin type index, as [`JvmTypes`] records it
-/// ([`crate::probes::Probe::Jvm`]).
+/// Which type index a question is about ([`crate::probes::Probe::Types`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum IndexOf {
+    /// Java and Kotlin.
+    Jvm,
+    /// C#.
+    CSharp,
+}
+
+/// A lookup in a type index, as [`Types`] records it ([`crate::probes::Probe::Types`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum JvmQuestion {
+pub enum TypeQuestion {
     /// The types of a package with their files ([`TypeIndex::package`]).
     Package(String),
     /// The files declaring a name in a package ([`TypeIndex::files_of`]).
@@ -398,28 +406,63 @@ pub enum JvmQuestion {
     Owns(String),
     /// [`TypeIndex::owns_package_itself`].
     OwnsItself(String),
+    /// [`TypeIndex::declares_name`].
+    DeclaresName(String),
+    /// [`TypeIndex::packages_declaring`].
+    PackagesDeclaring(String),
+    /// [`TypeIndex::extension_methods`].
+    ExtensionMethods(String),
+    /// [`TypeIndex::string_constant`].
+    StringConstant(String),
+}
+
+/// The text an answer is recorded as: short ones in full, long ones by a digest.
+pub(crate) fn answer_text(text: String) -> String {
+    if text.len() <= 160 {
+        return text;
+    }
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    let mut answer = String::from("digest ");
+    for byte in digest.get(..16).unwrap_or_default() {
+        answer.push_str(&format!("{byte:02x}"));
+    }
+    answer
 }
 
 impl TypeIndex {
-    /// The answer to `question`, as [`JvmTypes`] records it: a package's types and files by a
-    /// digest of them (a package may hold hundreds of types), the others in full.
-    pub(crate) fn answer(&self, question: &JvmQuestion) -> String {
+    /// The answer to `question`, as [`Types`] records it: a package's types and files by a
+    /// digest of them (a package may hold hundreds of types), the others by [`answer_text`].
+    pub(crate) fn answer(&self, question: &TypeQuestion) -> String {
         match question {
-            JvmQuestion::Package(package) => self
+            TypeQuestion::Package(package) => self
                 .package_digests()
                 .get(package.as_str())
                 .cloned()
                 .unwrap_or_default(),
-            JvmQuestion::FilesOf(package, name) => match self.files_of(package, name) {
-                Some(files) => files
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+            TypeQuestion::FilesOf(package, name) => match self.files_of(package, name) {
+                Some(files) => answer_text(
+                    files
+                        .iter()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                ),
                 None => String::new(),
             },
-            JvmQuestion::Owns(package) => self.owns_package(package).to_string(),
-            JvmQuestion::OwnsItself(package) => self.owns_package_itself(package).to_string(),
+            TypeQuestion::Owns(package) => self.owns_package(package).to_string(),
+            TypeQuestion::OwnsItself(package) => self.owns_package_itself(package).to_string(),
+            TypeQuestion::DeclaresName(name) => self.declares_name(name).to_string(),
+            TypeQuestion::PackagesDeclaring(name) => {
+                answer_text(self.packages_declaring(name).join("\n"))
+            }
+            TypeQuestion::ExtensionMethods(name) => answer_text(format!(
+                "{:?}",
+                self.extension_methods(name).collect::<Vec<_>>()
+            )),
+            TypeQuestion::StringConstant(written) => {
+                answer_text(format!("{:?}", self.string_constant(written)))
+            }
         }
     }
 
@@ -451,48 +494,80 @@ impl TypeIndex {
     }
 }
 
-/// The Java and Kotlin type index as the extractors read it: each lookup is recorded as a
-/// question with its answer ([`crate::probes::Probe::Jvm`]), so a cached file's facts are reused
-/// exactly when the types it looked up are unchanged, whatever else the project declares.
+/// A type index as the extractors read it: each lookup is recorded as a question with its
+/// answer ([`crate::probes::Probe::Types`]), so a cached file's facts are reused exactly when
+/// the types it looked up are unchanged, whatever else the project declares.
 #[derive(Clone, Copy)]
-pub(crate) struct JvmTypes<'a> {
+pub(crate) struct Types<'a> {
     index: &'a TypeIndex,
+    of: IndexOf,
 }
 
-impl<'a> JvmTypes<'a> {
-    pub(crate) fn new(index: &'a TypeIndex) -> Self {
-        Self { index }
+impl<'a> Types<'a> {
+    pub(crate) fn new(index: &'a TypeIndex, of: IndexOf) -> Self {
+        Self { index, of }
     }
 
-    fn record(self, question: impl FnOnce() -> JvmQuestion) {
+    fn record(self, question: impl FnOnce() -> TypeQuestion) {
         crate::resolve::context::probes::record(|| {
             let question = question();
             let answer = self.index.answer(&question);
-            crate::resolve::context::probes::Probe::Jvm { question, answer }
+            crate::resolve::context::probes::Probe::Types {
+                index: self.of,
+                question,
+                answer,
+            }
         });
     }
 
     /// [`TypeIndex::package`], recorded.
     pub fn package(self, package: &str) -> Option<&'a BTreeMap<String, BTreeSet<String>>> {
-        self.record(|| JvmQuestion::Package(package.to_owned()));
+        self.record(|| TypeQuestion::Package(package.to_owned()));
         self.index.package(package)
     }
 
     /// [`TypeIndex::files_of`], recorded.
     pub fn files_of(self, package: &str, name: &str) -> Option<&'a BTreeSet<String>> {
-        self.record(|| JvmQuestion::FilesOf(package.to_owned(), name.to_owned()));
+        self.record(|| TypeQuestion::FilesOf(package.to_owned(), name.to_owned()));
         self.index.files_of(package, name)
     }
 
     /// [`TypeIndex::owns_package`], recorded.
     pub fn owns_package(self, package: &str) -> bool {
-        self.record(|| JvmQuestion::Owns(package.to_owned()));
+        self.record(|| TypeQuestion::Owns(package.to_owned()));
         self.index.owns_package(package)
     }
 
     /// [`TypeIndex::owns_package_itself`], recorded.
     pub fn owns_package_itself(self, package: &str) -> bool {
-        self.record(|| JvmQuestion::OwnsItself(package.to_owned()));
+        self.record(|| TypeQuestion::OwnsItself(package.to_owned()));
         self.index.owns_package_itself(package)
+    }
+
+    /// [`TypeIndex::declares_name`], recorded.
+    pub fn declares_name(self, name: &str) -> bool {
+        self.record(|| TypeQuestion::DeclaresName(name.to_owned()));
+        self.index.declares_name(name)
+    }
+
+    /// [`TypeIndex::packages_declaring`], recorded.
+    pub fn packages_declaring(self, name: &str) -> &'a [String] {
+        self.record(|| TypeQuestion::PackagesDeclaring(name.to_owned()));
+        self.index.packages_declaring(name)
+    }
+
+    /// [`TypeIndex::extension_methods`], recorded.
+    pub fn extension_methods(
+        self,
+        name: &str,
+    ) -> impl Iterator<Item = (&'a ExtensionMethod, &'a str)> + 'a {
+        self.record(|| TypeQuestion::ExtensionMethods(name.to_owned()));
+        self.index.extension_methods(name)
+    }
+
+    /// [`TypeIndex::string_constant`], recorded.
+    pub fn string_constant(self, written: &str) -> Option<&'a str> {
+        self.record(|| TypeQuestion::StringConstant(written.to_owned()));
+        self.index.string_constant(written)
     }
 }
