@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 90] = [
+const CASES: [&str; 91] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -304,6 +304,7 @@ const CASES: [&str; 90] = [
     "rust/nests",
     "rust/own-crate",
     "rust/targets",
+    "rust/unresolved",
     "rust/web",
     "rust/workspace",
     "swift/bound-clients",
@@ -498,6 +499,11 @@ fn go_imports_resolve_through_go_mod_go_work_and_replace() {
 fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and_renamed_dependency(
 ) {
     check_case("rust/targets");
+}
+
+#[test]
+fn rust_paths_through_a_module_no_file_holds_and_the_module_does_not_declare_are_unresolved() {
+    check_case("rust/unresolved");
 }
 
 #[test]

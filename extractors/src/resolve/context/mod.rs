@@ -32,7 +32,7 @@ pub use crate::gitattributes::GitAttributes;
 pub(crate) use cargo::{Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
 pub use type_index::TypeDeclarations;
-pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, TypeIndex};
+pub(crate) use type_index::{Declarations, ExtensionMethod, Globals, RustNames, TypeIndex};
 pub(crate) use workspace::Request;
 
 use crate::resolve::context::probes::{Probe, Setting};
@@ -70,6 +70,8 @@ pub struct ProjectContext {
     csharp_projects: csproj::CSharpProjects,
     /// Rust crates.
     crates: Crates,
+    /// What each extracted Rust file's module declares at its top level, by file.
+    rust_modules: BTreeMap<String, RustNames>,
     /// Swift modules.
     swift: swift::SwiftModules,
     /// Next.js applications.
@@ -212,6 +214,7 @@ impl ProjectContext {
             csharp: TypeIndex::default(),
             csharp_projects,
             crates,
+            rust_modules: BTreeMap::new(),
             swift,
             next,
             gitattributes,
@@ -360,7 +363,7 @@ impl ProjectContext {
         }
     }
 
-    /// Adds what a Java, Kotlin or C# file declares to the type index of its language
+    /// Adds what a Java, Kotlin, C# or Rust file declares to the index of its language
     /// ([`crate::FirstPass::take_declarations`], [`crate::read_declarations`]). Add every such
     /// file of the project, extracted or not, before finishing any extraction
     /// ([`crate::FirstPass::finish`]): imports resolve against the whole index.
@@ -385,7 +388,24 @@ impl ProjectContext {
                 constants,
                 extensions,
             ),
+            type_index::Declared::Rust(names) => {
+                self.rust_modules.insert(path.to_owned(), names);
+            }
         }
+    }
+
+    /// Whether the Rust file `file` declares `name` at the top level of its module: `None` when
+    /// lintel did not read the file (not extracted) or its module may hold names it cannot list
+    /// (a glob `use`, an `include!`).
+    pub(crate) fn rust_module_declares(&self, file: &str, name: &str) -> Option<bool> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        let names = self.rust_modules.get(file).filter(|names| !names.open)?;
+        Some(
+            names
+                .names
+                .binary_search_by(|known| known.as_str().cmp(name))
+                .is_ok(),
+        )
     }
 
     /// The Java and Kotlin type index.

@@ -290,6 +290,21 @@ pub(super) enum Declared {
         constants: Vec<(String, String)>,
         extensions: Vec<ExtensionMethod>,
     },
+    /// A Rust file: the names its module declares at its top level.
+    Rust(RustNames),
+}
+
+/// The names a Rust file's module declares at its top level (items, `use` bindings, `extern
+/// crate` aliases and every identifier in a top-level macro invocation), for telling a missing
+/// module in a path (`use crate::missing::X`) from an item of the file (`use crate::Enum::A`).
+/// `open` when the module may hold names nobody can list without expanding it: a glob `use`
+/// (`pub use inner::*;`) or an `include!`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RustNames {
+    /// The names, sorted and distinct.
+    pub names: Vec<String>,
+    /// Whether the module may declare names not listed.
+    pub open: bool,
 }
 
 impl TypeDeclarations {
@@ -315,12 +330,17 @@ impl TypeDeclarations {
         })
     }
 
+    /// What a Rust file's module declares at its top level.
+    pub(crate) fn rust(names: RustNames) -> Self {
+        Self(Declared::Rust(names))
+    }
+
     /// The `(namespace, type)` pairs of the file's top-level C# types; `None` for Java and
     /// Kotlin.
     pub(crate) fn csharp_types(&self) -> Option<&Declarations> {
         match &self.0 {
             Declared::CSharp { declarations, .. } => Some(declarations),
-            Declared::Jvm(_) => None,
+            Declared::Jvm(_) | Declared::Rust(_) => None,
         }
     }
 }
