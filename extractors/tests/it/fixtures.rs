@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 91] = [
+const CASES: [&str; 92] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -254,6 +254,7 @@ const CASES: [&str; 91] = [
     "csharp/namespaces",
     "csharp/nested",
     "csharp/projects",
+    "csharp/unresolved",
     "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
@@ -499,6 +500,11 @@ fn go_imports_resolve_through_go_mod_go_work_and_replace() {
 fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and_renamed_dependency(
 ) {
     check_case("rust/targets");
+}
+
+#[test]
+fn csharp_usings_under_a_project_root_namespace_that_nothing_declares_are_unresolved() {
+    check_case("csharp/unresolved");
 }
 
 #[test]

@@ -487,6 +487,30 @@ impl ProjectContext {
         projects.sees(from, projects.project_of(to), true)
     }
 
+    /// Whether a C# `using` of `namespace` is meant to be inside the project but names nothing:
+    /// no file declares it or a namespace below it, and it lies under the root namespace of a
+    /// project (`Bit.Core.Missing` under `Bit.Core`) whose files declare namespaces there. Not
+    /// when the longest such root is one no read file declares in (a project excluded from the
+    /// check, whose files lintel never reads), when the build generates code under it (Razor,
+    /// XAML, gRPC), or when a `.proto` file's `csharp_namespace` is it or near it.
+    pub(crate) fn csharp_namespace_is_missing(&self, namespace: &str) -> bool {
+        !self.csharp_types().declares_or_encloses(namespace)
+            && self.csharp_namespace_is_the_projects(namespace)
+    }
+
+    /// Whether the C# namespace `namespace` is the project's to declare, so a name missing
+    /// there is an unresolved import: it lies under the root namespace of a project (the
+    /// longest one) whose files declare namespaces there, whose build generates no code (Razor,
+    /// XAML), and no `.proto` file's `csharp_namespace` is it or near it.
+    pub(crate) fn csharp_namespace_is_the_projects(&self, namespace: &str) -> bool {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        !self.csharp_projects.generates(namespace)
+            && self
+                .csharp_projects
+                .root_of(namespace)
+                .is_some_and(|(root, open)| !open && self.csharp.declares_or_encloses(root))
+    }
+
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
     pub(crate) fn csharp_project_of<'f>(&self, file: &'f str) -> Option<&'f str> {
         crate::resolve::context::probes::record(|| Probe::Whole);

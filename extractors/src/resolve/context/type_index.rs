@@ -210,6 +210,11 @@ impl TypeIndex {
         declared.contains(package) || self.owns_package_itself(package)
     }
 
+    /// Whether the project declares `package` or a package below it.
+    pub fn declares_or_encloses(&self, package: &str) -> bool {
+        self.owned_packages().0.contains(package)
+    }
+
     /// [`TypeIndex::owns_package`] without the packages above declared ones: the project
     /// declares `package`, or it lies under the prefix all the project's packages share. A
     /// wildcard import names a package whole, so a package the project only declares packages
