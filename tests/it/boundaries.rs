@@ -816,6 +816,143 @@ fn init_reads_old_tach_configs_strict_modules_and_regular_expression_excludes() 
     assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
 }
 
+const TACH_NEWER_KEYS: &str = r#"
+source_roots = ["src"]
+exact = true
+root_module = "allow"
+
+[[modules]]
+path = "<root>"
+depends_on = ["core"]
+
+[[modules]]
+path = "core"
+depends_on = []
+visibility = ["api"]
+
+[[modules]]
+path = "api"
+depends_on = ["core", { path = "legacy", deprecated = true }, "<root>"]
+depends_on_external = ["requests"]
+
+[[modules]]
+path = "legacy"
+depends_on = ["core"]
+
+[[modules]]
+path = "jobs"
+depends_on = ["core"]
+
+[[interfaces]]
+expose = ["services.*"]
+from = ["core"]
+visibility = ["api"]
+"#;
+
+#[test]
+fn init_translates_tach_visibility_root_module_and_deprecated_and_names_what_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "tach.toml", TACH_NEWER_KEYS);
+    for package in ["core", "api", "legacy", "jobs"] {
+        write(root, &format!("src/{package}/__init__.py"), "");
+    }
+    write(root, "src/core/services.py", "def run():\n    return 1\n");
+    // The api uses what it declares: core, the deprecated legacy and the root module.
+    write(
+        root,
+        "src/api/views.py",
+        "from core.services import run\nfrom legacy.old import legacy\nfrom settings import DEBUG\n\n\ndef show():\n    return run() if DEBUG else legacy()\n",
+    );
+    // legacy declares core, but core is visible to the api alone.
+    write(
+        root,
+        "src/legacy/old.py",
+        "from core.services import run\n\n\ndef legacy():\n    return run()\n",
+    );
+    // jobs uses root code without declaring `<root>`.
+    write(
+        root,
+        "src/jobs/nightly.py",
+        "from settings import DEBUG\n\n\ndef nightly():\n    return DEBUG\n",
+    );
+    write(root, "src/settings.py", "DEBUG = False\n");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        root.join("tach.toml").to_str().unwrap(),
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    for expected in [
+        "component Root { runs_on: app  paths: \"src/**/*.py\"  depends_on: Core }",
+        "component Api { runs_on: app  paths: \"src/api/**\"  depends_on: Core, Legacy, Root }",
+        "deny flow Legacy -> Core",
+        "deny flow Jobs -> Core",
+        "deny flow Root -> Core",
+        "// `api` depends_on `legacy` is deprecated: kept in `depends_on`",
+        "// `exact = true`: not translated",
+        "// `api` depends_on_external = [requests]: not translated",
+        "// the interface of [core] exposing [services.*] has `visibility`/`exclusive`: not translated",
+    ] {
+        assert!(spec.contains(expected), "{expected}\n{spec}");
+    }
+    assert!(!spec.contains("deny flow Api -> Core"), "{spec}");
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "dependency_violation",
+                "depends_on: Core",
+                "src/jobs/nightly.py:1",
+                "Jobs -> Root"
+            ),
+            (
+                "flow_violation",
+                "deny flow Legacy -> Core",
+                "src/legacy/old.py:1",
+                "Legacy -> Core"
+            ),
+        ])
+    );
+    // `dependenciesonly`: `<root>` stays a component, but no module may list it; `forbid` has
+    // no lintel form.
+    for (mode, expected, absent) in [
+        (
+            "dependenciesonly",
+            "// `api` depends_on `<root>`: left out, as `root_module = \"dependenciesonly\"` forbids it",
+            "depends_on: Core, Legacy, Root",
+        ),
+        (
+            "forbid",
+            "// `root_module = \"forbid\"`: not translated",
+            "component Root",
+        ),
+    ] {
+        let variant = TACH_NEWER_KEYS.replace("root_module = \"allow\"", &format!("root_module = \"{mode}\""));
+        write(root, &format!("{mode}/tach.toml"), &variant);
+        let out = root.join(format!("{mode}.ag"));
+        let (code, _) = run_cli(&[
+            "init",
+            "--from",
+            root.join(format!("{mode}/tach.toml")).to_str().unwrap(),
+            "--project",
+            root.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0);
+        let spec = std::fs::read_to_string(&out).unwrap();
+        assert!(spec.contains(expected), "{mode}: {spec}");
+        assert!(!spec.contains(absent), "{mode}: {spec}");
+        let output = policies::compile::compile_source("lintel.ag", &spec);
+        assert!(output.diagnostics.is_empty(), "{mode}: {:?}", output.diagnostics);
+    }
+}
+
 #[test]
 fn init_rejects_unknown_configs_and_bad_toml_and_still_plans_the_layout_starter() {
     let dir = tempfile::tempdir().unwrap();
