@@ -27,6 +27,7 @@ pub(crate) mod calls_and_assignments;
 pub(crate) mod declarations;
 mod pending;
 pub(crate) mod spec;
+pub(crate) mod test_modules;
 pub(crate) mod walk;
 pub(crate) mod web;
 
@@ -95,9 +96,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             ) else {
                 continue;
             };
-            let site = ImportSite::new(statement, name, resolution, "module declaration");
+            let site = ImportSite::new(
+                statement,
+                name,
+                resolution,
+                test_modules::MODULE_DECLARATION,
+            );
             if imports::kept(&factory, &site.resolution) {
-                facts.push(imports::fact(&factory, &site, scope_of(statement)));
+                let mut fact = imports::fact(&factory, &site, scope_of(statement));
+                // `#[cfg(test)] mod tests;`: the module's file is test code (`test_modules`).
+                if is_test_code(statement, source) {
+                    fact.properties
+                        .insert("testOnly", policies::facts::PropertyValue::Bool(true));
+                }
+                facts.push(fact);
             }
             continue;
         }
