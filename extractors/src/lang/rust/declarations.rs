@@ -6,11 +6,13 @@
 //! The names are those of the file's top-level items (functions, types, traits, constants,
 //! statics, modules with or without a body, `macro_rules!`), the names its `use` declarations
 //! bind (an alias, else the last segment), `extern crate` names and aliases, and every identifier
-//! inside a top-level macro invocation (`cfg_rt! { pub mod runtime; }`, a `paste!` that builds a
-//! module: any name the invocation mentions may be one it declares). A glob `use` (`pub use
-//! inner::*;`) or an `include!` (a build script's generated code) anywhere at the top level,
-//! macro bodies included, leaves the module open: it may declare names nobody can list without
-//! expanding it, so no path through it is called missing.
+//! inside a top-level macro invocation or `macro_rules!` definition (`cfg_rt! { pub mod runtime;
+//! }`, a macro that declares `mod generated`: any name a macro mentions may be one it declares).
+//! A glob `use` (`pub use inner::*;`) or an `include!` (a build script's generated code) anywhere
+//! at the top level, macro bodies included, and a top-level macro invocation that names nothing
+//! (`declare_modules!();`, whose definition elsewhere may declare anything) leave the module
+//! open: it may declare names nobody can list without expanding it, so no path through it is
+//! called missing.
 
 use tree_sitter::{Node, Tree};
 
@@ -39,8 +41,18 @@ const MAX_NAMES: usize = 100_000;
 /// What the file declares at the top level of its module ([`RustNames`]).
 pub(crate) fn module_names(_path: &str, tree: &Tree, source: &str) -> Option<TypeDeclarations> {
     let mut names = RustNames::default();
+    let mut file = FileMacros::default();
     for item in named_children(tree.root_node()) {
-        read_item(item, source, &mut names);
+        read_item(item, source, &mut names, &mut file);
+    }
+    // A macro that names nothing declares what its definition does: known when the file
+    // defines it (its body's names are in), anything otherwise.
+    if file
+        .anonymous
+        .iter()
+        .any(|invoked| !file.defined.contains(invoked))
+    {
+        names.open = true;
     }
     names.names.sort_unstable();
     names.names.dedup();
@@ -53,12 +65,26 @@ pub(crate) fn module_names(_path: &str, tree: &Tree, source: &str) -> Option<Typ
     Some(TypeDeclarations::rust(names))
 }
 
+/// The file's top-level `macro_rules!` definitions and the macros it invokes with no name of
+/// their own (`fixed!();`), by name.
+#[derive(Default)]
+struct FileMacros {
+    defined: Vec<String>,
+    anonymous: Vec<String>,
+}
+
 /// Adds the names one top-level node declares.
-fn read_item(item: Node<'_>, source: &str, names: &mut RustNames) {
+fn read_item(item: Node<'_>, source: &str, names: &mut RustNames, file: &mut FileMacros) {
     let kind = item.kind();
     if NAMED_ITEMS.contains(&kind) {
         if let Some(name) = field_child(item, Child::Name) {
             names.names.push(syntax::text(name, source).to_owned());
+            if kind == "macro_definition" {
+                file.defined.push(syntax::text(name, source).to_owned());
+            }
+        }
+        if kind == "macro_definition" {
+            macro_names(item, source, names);
         }
         return;
     }
@@ -86,7 +112,24 @@ fn read_item(item: Node<'_>, source: &str, names: &mut RustNames) {
                 }
             }
         }
-        "macro_invocation" | "expression_statement" => macro_names(item, source, names),
+        "macro_invocation" | "expression_statement" => {
+            let before = names.names.len();
+            macro_names(item, source, names);
+            // The macro's own name is no name it declares.
+            let named = names.names.get(before..).unwrap_or_default();
+            let invocation = match kind {
+                "expression_statement" => named_children(item).into_iter().next(),
+                _ => Some(item),
+            };
+            let macro_name = invocation
+                .and_then(|invocation| field_child(invocation, Child::Macro))
+                .map(|name| syntax::text(name, source))
+                .unwrap_or_default();
+            if named.iter().all(|name| macro_name.ends_with(name.as_str())) {
+                let last = macro_name.rsplit("::").next().unwrap_or(macro_name);
+                file.anonymous.push(last.trim().to_owned());
+            }
+        }
         _ => {}
     }
 }
