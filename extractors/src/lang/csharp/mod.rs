@@ -16,7 +16,8 @@
 //! file's name) in which the project's files declare namespaces: `using Bit.Core.Missing;` in a
 //! project with root namespace `Bit.Core` is an `import` without `resolved` (unresolved). A
 //! root whose project has Razor or XAML files, and a `.proto` file's
-//! `csharp_namespace`, are left alone: the build generates code there; `using X = A.B.C;` and `using static A.B.C;`
+//! `csharp_namespace`, are left alone: the build generates code there; so is a file that
+//! `<Compile Remove>` leaves out of the build; `using X = A.B.C;` and `using static A.B.C;`
 //! name a type and resolve to its file directly (a nested `A.B.Outer.Inner` to the file of
 //! `Outer`), while `using X = A.B;` of a project namespace is only an alias.
 //!

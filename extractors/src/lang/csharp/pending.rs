@@ -134,6 +134,8 @@ impl PendingUses {
         let member_calls = unpack_member_calls(&self.member_calls);
         let (usings, own, uses, chains) = (&usings, &self.own, &uses, &chains);
         let project = finishing.context.csharp_project_usings(path);
+        // A file the build leaves out (`<Compile Remove>`) has no unresolved using.
+        let compile_removed = finishing.context.csharp_compile_removed(path);
         let UsingScope {
             mut sites,
             mut visible,
@@ -145,11 +147,14 @@ impl PendingUses {
             project,
             &ProjectNamespaces {
                 enclosing: enclosing_namespaces(own, &mut BTreeSet::new()),
-                is_missing: &|namespace| finishing.context.csharp_namespace_is_missing(namespace),
+                is_missing: &|namespace| {
+                    !compile_removed && finishing.context.csharp_namespace_is_missing(namespace)
+                },
                 is_projects: &|namespace| {
-                    finishing
-                        .context
-                        .csharp_namespace_is_the_projects(namespace)
+                    !compile_removed
+                        && finishing
+                            .context
+                            .csharp_namespace_is_the_projects(namespace)
                 },
             },
         );

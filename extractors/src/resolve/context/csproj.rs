@@ -20,6 +20,12 @@
 //! `<ProjectReference>` items tell which projects' types a project sees (transitively), and
 //! `internal` ones stay inside their project: extension methods are resolved only among those.
 //!
+//! For unresolved `using`s (`crate::lang::csharp`) it also reads each project's root namespace
+//! (the last `<RootNamespace>`, else `<AssemblyName>`, else the project file's name, with
+//! `$(MSBuildProjectName)` and `$(AssemblyName)` read), whether the project has Razor or XAML
+//! files (whose namespaces follow their folders), the `csharp_namespace` of every `.proto`
+//! file, and the files `<Compile Remove>` takes out of the build.
+//!
 //! The files are read as text, never evaluated: conditions are ignored (every item and property
 //! counts), and an item whose name holds a property or item reference (`$(RootNamespace).X`) is
 //! skipped. `Directory.Build.targets` and `Update` items are not read.
@@ -64,6 +70,9 @@ pub(crate) struct CSharpProjects {
     /// The `csharp_namespace` options of the project's `.proto` files: namespaces that code
     /// generated at build time declares.
     generated: BTreeSet<String>,
+    /// The files `<Compile Remove="…" />` takes out of their project's build, as globs of
+    /// project-relative paths.
+    removed: Vec<globset::GlobMatcher>,
 }
 
 /// The implicit usings of every SDK-style C# project.
@@ -213,6 +222,19 @@ impl CSharpProjects {
             if let Some(root) = root_namespace(&chain, &own, project) {
                 roots.push((folder.to_owned(), root));
             }
+            for file in chain.iter().chain(std::iter::once(&own)) {
+                for pattern in &file.compile_removes {
+                    let Some(path) = join(folder, &pattern.replace('\\', "/")) else {
+                        continue;
+                    };
+                    if let Ok(glob) = globset::GlobBuilder::new(&path)
+                        .literal_separator(true)
+                        .build()
+                    {
+                        projects.removed.push(glob.compile_matcher());
+                    }
+                }
+            }
             let usings = effective_usings(&chain, &own);
             let entry = projects.projects.entry(folder.to_owned()).or_default();
             entry.namespaces.extend(usings.namespaces);
@@ -317,6 +339,12 @@ impl CSharpProjects {
     pub fn usings_of(&self, file: &str) -> Option<&ProjectUsings> {
         self.project_of(file)
             .and_then(|folder| self.projects.get(folder))
+    }
+
+    /// Whether `<Compile Remove="…" />` takes `file` out of its project's build (a file kept in
+    /// the repository but not compiled, whose usings may name what no longer exists).
+    pub fn is_compile_removed(&self, file: &str) -> bool {
+        self.removed.iter().any(|glob| glob.is_match(file))
     }
 
     /// The folder of the project nearest above `file`: the files of one project are compiled
@@ -438,6 +466,8 @@ struct MsBuildFile {
     root_namespace: Option<String>,
     /// The last `<AssemblyName>` value.
     assembly_name: Option<String>,
+    /// The `Remove` paths of its `<Compile>` items, as written (`$(…)` ones left out).
+    compile_removes: Vec<String>,
 }
 
 impl MsBuildFile {
@@ -481,6 +511,16 @@ impl MsBuildFile {
                             file.project_references.push(path.to_owned());
                         }
                     }
+                }
+            } else if name.eq_ignore_ascii_case("Compile") {
+                if let Some(removed) = attribute(&tag.attributes, "Remove") {
+                    file.compile_removes.extend(
+                        removed
+                            .split(';')
+                            .map(str::trim)
+                            .filter(|path| !path.is_empty() && !path.contains('$'))
+                            .map(str::to_owned),
+                    );
                 }
             } else if (name.eq_ignore_ascii_case("RootNamespace")
                 || name.eq_ignore_ascii_case("AssemblyName"))

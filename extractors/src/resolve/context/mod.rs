@@ -487,6 +487,13 @@ impl ProjectContext {
         projects.sees(from, projects.project_of(to), true)
     }
 
+    /// Whether `<Compile Remove>` takes the C# file `file` out of its project's build: its
+    /// usings are not compiled, so none is unresolved.
+    pub(crate) fn csharp_compile_removed(&self, file: &str) -> bool {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.csharp_projects.is_compile_removed(file)
+    }
+
     /// Whether a C# `using` of `namespace` is meant to be inside the project but names nothing:
     /// no file declares it or a namespace below it, and it lies under the root namespace of a
     /// project (`Bit.Core.Missing` under `Bit.Core`) whose files declare namespaces there. Not
