@@ -31,7 +31,7 @@ mod walk;
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
 pub use generic::GenericFacts;
-pub use lang::{compile_queries, link_routes};
+pub use lang::{compile_queries, link_routes, mark_rust_test_modules};
 pub use language::{Language, LanguageSpec};
 pub use query::{capture_vocabulary, QueryFile, QueryTiming};
 pub use resolve::context::{probes, GitAttributes, ProjectContext, TypeDeclarations};
@@ -137,9 +137,12 @@ pub fn read_declarations(path: &str, source: &str) -> Option<TypeDeclarations> {
 
 /// Whether [`read_declarations`] parses the file at `path` (project-relative): a Java, Kotlin
 /// or C# file, but no EF Core migration artefact. Generated and unowned files are parsed for
-/// their declarations too, since other files may name their types.
+/// their declarations too, since other files may name their types. Rust files are not: what
+/// an extracted Rust file declares only tells a missing module from an item, and a module file
+/// lintel does not extract leaves that question open.
 pub fn reads_declarations(path: &str) -> bool {
     Language::for_path(path)
+        .filter(|language| *language != Language::Rust)
         .and_then(|language| language.spec().tree_sitter())
         .is_some_and(|backend| backend.declarations.is_some())
         && !generated::is_ef_migration_artefact(path)

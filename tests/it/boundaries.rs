@@ -497,6 +497,90 @@ invariant Imports { deny unresolved imports in * }
 }
 
 #[test]
+fn unresolved_imports_are_reported_in_rust_and_csharp_with_a_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        r#"
+node app : server
+component Rs { runs_on: app  paths: "rs/**" }
+component Cs { runs_on: app  paths: "cs/**" }
+invariant Imports { deny unresolved imports in * }
+"#,
+    );
+    write(
+        root,
+        "rs/Cargo.toml",
+        "[package]\nname = \"shop\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    // A missing module is unresolved; an item of an existing module, an enum's variant and an
+    // external crate are not.
+    write(
+        root,
+        "rs/src/lib.rs",
+        "pub mod orders;\npub enum Mode { Fast }\nuse crate::missing::Thing;\nuse crate::orders::Order;\nuse crate::Mode::Fast;\nuse serde::Deserialize;\n",
+    );
+    write(
+        root,
+        "rs/src/orders.rs",
+        "pub struct Order;\nuse super::gone::Lost;\n",
+    );
+    write(
+        root,
+        "cs/Shop/Shop.csproj",
+        "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <RootNamespace>Acme.Shop</RootNamespace>\n  </PropertyGroup>\n</Project>\n",
+    );
+    write(
+        root,
+        "cs/Shop/Orders/Order.cs",
+        "namespace Acme.Shop.Orders;\n\npublic class Order { }\n",
+    );
+    // Under the project's root namespace `Acme.Shop`, nothing declares `Acme.Shop.Missing`;
+    // `Microsoft.Extensions.Logging` is a library's.
+    write(
+        root,
+        "cs/Shop/Checkout.cs",
+        "using System.Text;\nusing Acme.Shop.Orders;\nusing Acme.Shop.Missing;\nusing Microsoft.Extensions.Logging;\n\nnamespace Acme.Shop;\n\npublic class Checkout { public Order Current { get; set; } }\n",
+    );
+    let verdict = check(root, ScopeRequest::All, 1);
+    let mut found: Vec<(String, String)> = findings(&verdict)
+        .into_iter()
+        .map(|(kind, _, at, _)| (kind, at))
+        .collect();
+    found.sort();
+    let expected: Vec<(String, String)> = [
+        "cs/Shop/Checkout.cs:3",
+        "rs/src/lib.rs:3",
+        "rs/src/orders.rs:2",
+    ]
+    .iter()
+    .map(|at| ("unresolved_import_violation".to_owned(), (*at).to_owned()))
+    .collect();
+    assert_eq!(found, expected);
+    // Each finding is proved: the core names the rule and the import, and stock z3 agrees.
+    let options = CheckOptions {
+        scope: ScopeRequest::All,
+        ..CheckOptions::new(root.to_path_buf())
+    };
+    let run = run_check(&options, &Z3Solver).unwrap();
+    assert_eq!(run.verdict.violations.len(), 3);
+    for violation in &run.verdict.violations {
+        let core = &violation.z3_proof.unsat_core;
+        assert!(core.iter().any(|name| name.contains(" rule ")), "{core:?}");
+        assert!(core.iter().any(|name| name.contains(" fact ")), "{core:?}");
+        let detail = &run.details[&violation.id];
+        assert_eq!(
+            replay_with_z3(&detail.smt_script),
+            "unsat",
+            "{}",
+            violation.id
+        );
+    }
+}
+
+#[test]
 fn every_spec_of_the_migration_guide_compiles_without_a_diagnostic() {
     let guide = std::fs::read_to_string(tests::workspace_root().join("docs/MIGRATING.md")).unwrap();
     let blocks: Vec<&str> = guide
@@ -730,6 +814,143 @@ fn init_reads_old_tach_configs_strict_modules_and_regular_expression_excludes() 
     assert!(!spec.contains("root"), "{spec}");
     let output = policies::compile::compile_source("lintel.ag", &spec);
     assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
+}
+
+const TACH_NEWER_KEYS: &str = r#"
+source_roots = ["src"]
+exact = true
+root_module = "allow"
+
+[[modules]]
+path = "<root>"
+depends_on = ["core"]
+
+[[modules]]
+path = "core"
+depends_on = []
+visibility = ["api"]
+
+[[modules]]
+path = "api"
+depends_on = ["core", { path = "legacy", deprecated = true }, "<root>"]
+depends_on_external = ["requests"]
+
+[[modules]]
+path = "legacy"
+depends_on = ["core"]
+
+[[modules]]
+path = "jobs"
+depends_on = ["core"]
+
+[[interfaces]]
+expose = ["services.*"]
+from = ["core"]
+visibility = ["api"]
+"#;
+
+#[test]
+fn init_translates_tach_visibility_root_module_and_deprecated_and_names_what_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "tach.toml", TACH_NEWER_KEYS);
+    for package in ["core", "api", "legacy", "jobs"] {
+        write(root, &format!("src/{package}/__init__.py"), "");
+    }
+    write(root, "src/core/services.py", "def run():\n    return 1\n");
+    // The api uses what it declares: core, the deprecated legacy and the root module.
+    write(
+        root,
+        "src/api/views.py",
+        "from core.services import run\nfrom legacy.old import legacy\nfrom settings import DEBUG\n\n\ndef show():\n    return run() if DEBUG else legacy()\n",
+    );
+    // legacy declares core, but core is visible to the api alone.
+    write(
+        root,
+        "src/legacy/old.py",
+        "from core.services import run\n\n\ndef legacy():\n    return run()\n",
+    );
+    // jobs uses root code without declaring `<root>`.
+    write(
+        root,
+        "src/jobs/nightly.py",
+        "from settings import DEBUG\n\n\ndef nightly():\n    return DEBUG\n",
+    );
+    write(root, "src/settings.py", "DEBUG = False\n");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        root.join("tach.toml").to_str().unwrap(),
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    for expected in [
+        "component Root { runs_on: app  paths: \"src/**/*.py\"  depends_on: Core }",
+        "component Api { runs_on: app  paths: \"src/api/**\"  depends_on: Core, Legacy, Root }",
+        "deny flow Legacy -> Core",
+        "deny flow Jobs -> Core",
+        "deny flow Root -> Core",
+        "// `api` depends_on `legacy` is deprecated: kept in `depends_on`",
+        "// `exact = true`: not translated",
+        "// `api` depends_on_external = [requests]: not translated",
+        "// the interface of [core] exposing [services.*] has `visibility`/`exclusive`: not translated",
+    ] {
+        assert!(spec.contains(expected), "{expected}\n{spec}");
+    }
+    assert!(!spec.contains("deny flow Api -> Core"), "{spec}");
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "dependency_violation",
+                "depends_on: Core",
+                "src/jobs/nightly.py:1",
+                "Jobs -> Root"
+            ),
+            (
+                "flow_violation",
+                "deny flow Legacy -> Core",
+                "src/legacy/old.py:1",
+                "Legacy -> Core"
+            ),
+        ])
+    );
+    // `dependenciesonly`: `<root>` stays a component, but no module may list it; `forbid` has
+    // no lintel form.
+    for (mode, expected, absent) in [
+        (
+            "dependenciesonly",
+            "// `api` depends_on `<root>`: left out, as `root_module = \"dependenciesonly\"` forbids it",
+            "depends_on: Core, Legacy, Root",
+        ),
+        (
+            "forbid",
+            "// `root_module = \"forbid\"`: not translated",
+            "component Root",
+        ),
+    ] {
+        let variant = TACH_NEWER_KEYS.replace("root_module = \"allow\"", &format!("root_module = \"{mode}\""));
+        write(root, &format!("{mode}/tach.toml"), &variant);
+        let out = root.join(format!("{mode}.ag"));
+        let (code, _) = run_cli(&[
+            "init",
+            "--from",
+            root.join(format!("{mode}/tach.toml")).to_str().unwrap(),
+            "--project",
+            root.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0);
+        let spec = std::fs::read_to_string(&out).unwrap();
+        assert!(spec.contains(expected), "{mode}: {spec}");
+        assert!(!spec.contains(absent), "{mode}: {spec}");
+        let output = policies::compile::compile_source("lintel.ag", &spec);
+        assert!(output.diagnostics.is_empty(), "{mode}: {:?}", output.diagnostics);
+    }
 }
 
 #[test]

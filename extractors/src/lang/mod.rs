@@ -16,6 +16,8 @@ pub(crate) mod jvm;
 pub(crate) mod kotlin;
 pub(crate) mod python;
 pub(crate) mod rust;
+
+pub use rust::test_modules::mark_test_modules as mark_rust_test_modules;
 pub(crate) mod swift;
 
 #[cfg(test)]

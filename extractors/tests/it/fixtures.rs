@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
 
-use extractors::{extract_files, link_routes, FileExtraction, ProjectContext, RouteLinks};
+use extractors::{
+    extract_files, link_routes, mark_rust_test_modules, FileExtraction, ProjectContext, RouteLinks,
+};
 use policies::facts::Fact;
 
 use crate::annotations;
@@ -35,7 +37,8 @@ pub fn project_files(directory: &Path) -> Vec<String> {
 }
 
 /// Extracts every supported file of a fixture project (`<language>/<case>`), then applies the
-/// mount prefixes that cross files (`link_routes`), as the engine does.
+/// mount prefixes that cross files (`link_routes`) and marks the Rust files only test code
+/// declares (`mark_rust_test_modules`), as the engine does.
 pub fn extract_project(case: &str) -> Vec<(String, String, FileExtraction)> {
     extract_project_with(case, |_| {})
 }
@@ -76,6 +79,7 @@ pub fn extract_project_with(
         .flat_map(|(_, _, extraction)| std::mem::take(&mut extraction.facts))
         .collect();
     link_routes(&mut facts, &links);
+    mark_rust_test_modules(&mut facts);
     for fact in facts {
         if let Some((_, _, extraction)) = extracted
             .iter_mut()
@@ -240,7 +244,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 90] = [
+const CASES: [&str; 93] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -254,6 +258,7 @@ const CASES: [&str; 90] = [
     "csharp/namespaces",
     "csharp/nested",
     "csharp/projects",
+    "csharp/unresolved",
     "csharp/usings",
     "csharp/webapi",
     "github_actions/workflows",
@@ -304,6 +309,8 @@ const CASES: [&str; 90] = [
     "rust/nests",
     "rust/own-crate",
     "rust/targets",
+    "rust/test-modules",
+    "rust/unresolved",
     "rust/web",
     "rust/workspace",
     "swift/bound-clients",
@@ -498,6 +505,21 @@ fn go_imports_resolve_through_go_mod_go_work_and_replace() {
 fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and_renamed_dependency(
 ) {
     check_case("rust/targets");
+}
+
+#[test]
+fn csharp_usings_under_a_project_root_namespace_that_nothing_declares_are_unresolved() {
+    check_case("csharp/unresolved");
+}
+
+#[test]
+fn rust_files_that_only_cfg_test_mod_declarations_reach_are_test_code() {
+    check_case("rust/test-modules");
+}
+
+#[test]
+fn rust_paths_through_a_module_no_file_holds_and_the_module_does_not_declare_are_unresolved() {
+    check_case("rust/unresolved");
 }
 
 #[test]

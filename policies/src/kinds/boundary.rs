@@ -53,7 +53,8 @@
 //!   edge. Its id hashes the sorted members, so another cycle is another finding.
 //! - **Unresolved imports.** `deny unresolved imports in …` makes each import in a file of a
 //!   selected component that is meant to be inside the project (a relative path, a path alias, a
-//!   package or module the project declares) but resolves to no file an
+//!   package or module the project declares, a Rust `mod` or a `use` path through a module of
+//!   the crate, a C# namespace under a project's root namespace) but resolves to no file an
 //!   `unresolved_import_violation` (rule kind `DenyUnresolvedImport`), located at the import.
 //!   `graph --facts` shows such an import as an `import` fact without `resolved`. An import of a
 //!   file lintel does not read, in a language it does not extract (a Scala class imported from

@@ -420,7 +420,7 @@ fn unresolved(
             site.file
         );
         let fix = format!(
-            "fix the import of `{specifier}` at {}:{}: point it at an existing file, restore the missing file, or declare the path alias in the resolution config (tsconfig paths, go.mod, pyproject)",
+            "fix the import of `{specifier}` at {}:{}: point it at an existing file or module, restore the missing file or module (a Rust `mod`, a C# namespace), or declare the path alias in the resolution config (tsconfig paths, go.mod, pyproject)",
             site.file, site.line
         );
         let detail = Detail {

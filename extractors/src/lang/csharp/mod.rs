@@ -11,7 +11,13 @@
 //! classes give several), at the first use, with specifier `<namespace>.<Type>`; so a `using`
 //! whose types the file never uses gives no edge. The parts of a partial type get no edges to
 //! each other through its name. A `using` of a namespace the project does not declare is an
-//! `external` fact with the namespace as `package`; `using X = A.B.C;` and `using static A.B.C;`
+//! `external` fact with the namespace as `package`, unless it lies under the root namespace of
+//! one of the project's `.csproj` files (`<RootNamespace>`, else `<AssemblyName>`, else the
+//! file's name) in which the project's files declare namespaces: `using Bit.Core.Missing;` in a
+//! project with root namespace `Bit.Core` is an `import` without `resolved` (unresolved). A
+//! root whose project has Razor or XAML files, and a `.proto` file's
+//! `csharp_namespace`, are left alone: the build generates code there; so is a file that
+//! `<Compile Remove>` leaves out of the build; `using X = A.B.C;` and `using static A.B.C;`
 //! name a type and resolve to its file directly (a nested `A.B.Outer.Inner` to the file of
 //! `Outer`), while `using X = A.B;` of a project namespace is only an alias.
 //!
@@ -416,9 +422,46 @@ fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<
 }
 
 /// Resolves the type of `using X = A.B.C;` or `using static A.B.C;`; a nested type
-/// `A.B.Outer.Inner` resolves to the file of `Outer`.
-fn resolve_type(index: Types<'_>, path: &str) -> Resolution {
+/// `A.B.Outer.Inner` resolves to the file of `Outer`, and a name relative to a namespace an
+/// earlier `using` imports (`using static StripeConstants;` after `using Bit.Core.Billing;`)
+/// through it. Not found, it is unresolved when `is_projects` says its namespace is the
+/// project's to declare (`using X = Acme.Shop.Missing.Type;`), else external: a namespace alias
+/// of a library (`using DP = Microsoft.AspNetCore.DataProtection;`) or a name the file reads
+/// relative to its own namespace.
+fn resolve_type(
+    index: Types<'_>,
+    path: &str,
+    visible: &BTreeSet<&str>,
+    is_projects: &dyn Fn(&str) -> bool,
+) -> Resolution {
     let path = path.split('<').next().unwrap_or(path);
+    if let Some(file) = type_file(index, path) {
+        return Resolution::File(file);
+    }
+    // The innermost (longest) namespace first, as the compiler looks outward.
+    let mut relative: Vec<&str> = visible.iter().copied().collect();
+    relative.sort_by_key(|namespace| std::cmp::Reverse(namespace.len()));
+    if let Some(file) = relative
+        .iter()
+        .find_map(|namespace| type_file(index, &format!("{namespace}.{path}")))
+    {
+        return Resolution::File(file);
+    }
+    let namespace = path
+        .rsplit_once('.')
+        .map_or(path, |(namespace, _)| namespace);
+    if is_projects(namespace) {
+        Resolution::Internal
+    } else {
+        Resolution::External {
+            package: namespace.to_owned(),
+        }
+    }
+}
+
+/// The file of the type a qualified name names (the longest split `Namespace.Type` the index
+/// declares, a nested type in its outer type's file), or of a type of the global namespace.
+fn type_file(index: Types<'_>, path: &str) -> Option<String> {
     let segments: Vec<&str> = path.split('.').collect();
     for split in (1..segments.len()).rev() {
         let (Some(namespace), Some(name)) = (segments.get(..split), segments.get(split)) else {
@@ -428,20 +471,13 @@ fn resolve_type(index: Types<'_>, path: &str) -> Resolution {
             .files_of(&namespace.join("."), name)
             .and_then(|files| files.iter().next())
         {
-            return Resolution::File(file.clone());
+            return Some(file.clone());
         }
     }
-    let (namespace, _) = path.rsplit_once('.').unwrap_or(("", path));
-    match index
+    index
         .files_of("", path)
         .and_then(|files| files.iter().next())
-    {
-        Some(file) => Resolution::File(file.clone()),
-        None if index.owns_package(namespace) => Resolution::Internal,
-        None => Resolution::External {
-            package: namespace.to_owned(),
-        },
-    }
+        .cloned()
 }
 
 /// Whether the project declares types in `namespace`.
@@ -531,17 +567,19 @@ fn read_using<'tree>(directive: Node<'tree>, source: &str) -> Option<Using<Node<
     let target = named_children(directive)
         .into_iter()
         .rfind(|child| Some(child.id()) != name.map(|name| name.id()))?;
-    // Only an alias's place is read (a directive's namespace counts only for the names it
-    // declares).
-    let depth = match alias {
-        Some(_) => namespace_depth(directive, source),
-        None => 0,
+    // Only the place of an alias or a `using static` is read (a directive's namespace counts
+    // for the names it declares, and for a type it names relative to the namespace).
+    let is_static = using_keywords(directive, source).1;
+    let depth = if alias.is_some() || is_static {
+        namespace_depth(directive, source)
+    } else {
+        0
     };
     Some(Using {
         node: directive,
         alias,
         path: syntax::unspaced_text(target, source, 400),
-        is_static: using_keywords(directive, source).1,
+        is_static,
         depth,
     })
 }

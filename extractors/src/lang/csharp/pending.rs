@@ -41,6 +41,8 @@ pub(super) fn pack_usings(usings: &[Using<Anchor>]) -> Box<[u8]> {
         writer.text_after(previous, &using.path);
         if let Some(alias) = &using.alias {
             writer.text_after("", alias);
+        }
+        if using.alias.is_some() || using.is_static {
             writer.number(using.depth);
         }
         writer.anchor(using.node);
@@ -60,9 +62,13 @@ pub(super) fn unpack_usings(bytes: &[u8]) -> Vec<Using<Anchor>> {
             let flags = reader.number()?;
             let previous = usings.last().map_or("", |using| using.path.as_str());
             let path = reader.text_following(previous)?;
-            let (alias, depth) = match flags & 2 {
-                0 => (None, 0),
-                _ => (Some(reader.text_following("")?), reader.number()?),
+            let alias = match flags & 2 {
+                0 => None,
+                _ => Some(reader.text_following("")?),
+            };
+            let depth = match flags {
+                0 => 0,
+                _ => reader.number()?,
             };
             Some(Using {
                 node: reader.anchor()?,
@@ -128,12 +134,30 @@ impl PendingUses {
         let member_calls = unpack_member_calls(&self.member_calls);
         let (usings, own, uses, chains) = (&usings, &self.own, &uses, &chains);
         let project = finishing.context.csharp_project_usings(path);
+        // A file the build leaves out (`<Compile Remove>`) has no unresolved using.
+        let compile_removed = finishing.context.csharp_compile_removed(path);
         let UsingScope {
             mut sites,
             mut visible,
             mut namespace_aliases,
             mut alias_depths,
-        } = UsingScope::read(index, usings, project);
+        } = UsingScope::read(
+            index,
+            usings,
+            project,
+            &ProjectNamespaces {
+                enclosing: enclosing_namespaces(own, &mut BTreeSet::new()),
+                is_missing: &|namespace| {
+                    !compile_removed && finishing.context.csharp_namespace_is_missing(namespace)
+                },
+                is_projects: &|namespace| {
+                    !compile_removed
+                        && finishing
+                            .context
+                            .csharp_namespace_is_the_projects(namespace)
+                },
+            },
+        );
         let enclosing = enclosing_namespaces(own, &mut visible);
         // The file sees the `global using`s of its own project (every file's when it is in
         // none), as the compiler does, looked up where needed rather than copied into each
@@ -186,7 +210,9 @@ impl PendingUses {
             let Some(first_use) = uses.get(alias).filter(|_| aliased.contains(alias)) else {
                 continue;
             };
-            if let Resolution::File(declaring) = resolve_type(index, target) {
+            if let Resolution::File(declaring) =
+                resolve_type(index, target, &BTreeSet::new(), &|_| false)
+            {
                 if declaring != path {
                     let name = target.rsplit('.').next().unwrap_or(target);
                     by_file.add(&declaring, first_use, || target.to_owned(), TYPE_USE, name);
@@ -377,13 +403,25 @@ struct UsingScope<'a> {
     alias_depths: BTreeMap<&'a str, usize>,
 }
 
+/// Which namespaces are the project's to declare (`ProjectContext::csharp_namespace_is_the_projects`).
+struct ProjectNamespaces<'a> {
+    /// The namespaces the file declares types in, with the namespaces above them, innermost
+    /// first: a `using` inside a namespace may name a type relative to them.
+    enclosing: BTreeSet<&'a str>,
+    /// The namespace is the project's, and nothing declares it or a namespace below it.
+    is_missing: &'a dyn Fn(&str) -> bool,
+    /// The namespace is the project's.
+    is_projects: &'a dyn Fn(&str) -> bool,
+}
+
 impl<'a> UsingScope<'a> {
     /// Reads the file's `usings` (and the namespaces its `project` file gives it) against the
-    /// type index.
+    /// type index; `namespaces` tells the namespaces that are the project's to declare.
     fn read(
         index: Types<'_>,
         usings: &'a [Using<Anchor>],
         project: Option<&'a ProjectUsings>,
+        context: &ProjectNamespaces<'_>,
     ) -> Self {
         let mut sites = Vec::new();
         let mut visible: BTreeSet<&str> = BTreeSet::new();
@@ -402,7 +440,16 @@ impl<'a> UsingScope<'a> {
                 }
             }
             if using.alias.is_some() || using.is_static {
-                let resolution = resolve_type(index, &using.path);
+                let mut relative: BTreeSet<&str> = visible.clone();
+                if using.depth > 0 {
+                    relative.extend(
+                        context
+                            .enclosing
+                            .iter()
+                            .filter(|namespace| !namespace.is_empty()),
+                    );
+                }
+                let resolution = resolve_type(index, &using.path, &relative, context.is_projects);
                 let mut site =
                     ImportSiteAt::new(using.node, using.path.clone(), resolution, "using of");
                 site.alias = using.alias.clone();
@@ -410,7 +457,14 @@ impl<'a> UsingScope<'a> {
                 continue;
             }
             visible.insert(using.path.as_str());
-            if !index.owns_package(&using.path) {
+            if (context.is_missing)(&using.path) {
+                sites.push(ImportSiteAt::new(
+                    using.node,
+                    using.path.clone(),
+                    Resolution::Internal,
+                    "using of",
+                ));
+            } else if !index.owns_package(&using.path) {
                 sites.push(ImportSiteAt::new(
                     using.node,
                     using.path.clone(),

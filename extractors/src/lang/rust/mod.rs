@@ -11,11 +11,23 @@
 //! its `#[path = "…"]` attribute names (a file reached through `#[path]` still takes its module
 //! path from its own place). The deepest prefix of the path that is a module file is the
 //! resolved file (so `use crate::db::Pool` resolves to `src/db.rs`, and `use shop_core::Order`
-//! to the crate's root). Other first segments (`std`, `sqlx`) are `external`. One fact per
-//! distinct file a declaration's paths reach, with the paths' last segments as `names`.
+//! to the crate's root). Other first segments (`std`, `sqlx`, a renamed registry release of a
+//! workspace crate) are `external`. One fact per distinct file a declaration's paths reach,
+//! with the paths' last segments as `names`.
+//!
+//! Unresolved (an `import` without `resolved`): `mod x;` with no file (unless a `#[cfg]` or
+//! `#[cfg_attr]` makes the file optional or moves it: then no fact), `super::` above the crate
+//! root, and a path that goes on through a module no file holds when the deepest module file
+//! does not declare that name at its top level (`use crate::missing::X`; `pending.rs`, with
+//! the names of `declarations.rs`). The last waits for the second pass, when every extracted
+//! file's names are known; a module file lintel did not extract, or one a glob `use` or an
+//! `include!` leaves open, keeps the path resolved to it.
 
 pub(crate) mod calls_and_assignments;
+pub(crate) mod declarations;
+mod pending;
 pub(crate) mod spec;
+pub(crate) mod test_modules;
 pub(crate) mod walk;
 pub(crate) mod web;
 
@@ -31,6 +43,7 @@ use crate::language::ExtractionInput;
 use crate::query::Field;
 use crate::resolve::context::paths::{file_name, join, parent_dir};
 use crate::resolve::context::{Crate, Resolution};
+use crate::resolve::deferred::{Anchors, Output};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
 
@@ -59,7 +72,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .as_ref()
         .map(|krate| module_of(input.path, krate))
         .unwrap_or_default();
-    let mut facts = Vec::new();
+    // A `use` through a module no file holds waits for what the other files declare.
+    let mut out = Output::new(Anchors::new(root, source, scope_name));
+    let facts = &mut out.facts;
+    let mut deferred = Vec::new();
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
     let local = LocalNames::new(&hits, source, root);
@@ -70,17 +86,30 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let inline = inline_modules(statement, source);
         if let Some(name) = hit.node(Field::Specifier) {
             let name = syntax::text(name, source).to_owned();
-            let resolution = module_file(
+            let Some(resolution) = module_file(
                 input,
                 (crates, own_crate.as_ref()),
                 &own_module,
                 statement,
                 &inline,
                 &name,
+            ) else {
+                continue;
+            };
+            let site = ImportSite::new(
+                statement,
+                name,
+                resolution,
+                test_modules::MODULE_DECLARATION,
             );
-            let site = ImportSite::new(statement, name, resolution, "module declaration");
             if imports::kept(&factory, &site.resolution) {
-                facts.push(imports::fact(&factory, &site, scope_of(statement)));
+                let mut fact = imports::fact(&factory, &site, scope_of(statement));
+                // `#[cfg(test)] mod tests;`: the module's file is test code (`test_modules`).
+                if is_test_code(statement, source) {
+                    fact.properties
+                        .insert("testOnly", policies::facts::PropertyValue::Bool(true));
+                }
+                facts.push(fact);
             }
             continue;
         }
@@ -91,12 +120,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         expand(argument, source, &[], None, 0, &mut paths);
         let mut module = own_module.clone();
         module.extend(inline.iter().cloned());
-        let mut groups: Vec<(Resolution, Vec<String>)> = Vec::new();
+        let mut groups: Vec<(Resolved, Vec<String>)> = Vec::new();
         for path in &paths {
-            let resolution = match local.rooted(&path.segments, &inline, statement) {
+            let resolved = match local.rooted(&path.segments, &inline, statement) {
                 Rooted::Path(segments) => resolve(input, own_crate.as_ref(), &module, &segments),
-                Rooted::Here => Resolution::File(input.path.to_owned()),
+                Rooted::Here => Resolution::File(input.path.to_owned()).into(),
             };
+            let resolution = &resolved.resolution;
             if let Some(last) = path.segments.last().filter(|last| *last != "*") {
                 let local = path.alias.clone().unwrap_or_else(|| last.clone());
                 bindings.insert(local, path.segments.join("::"));
@@ -107,11 +137,28 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 is_project: !matches!(resolution, Resolution::External { .. }),
             });
             let name = path.segments.last().cloned().unwrap_or_default();
-            match groups.iter_mut().find(|(known, _)| *known == resolution) {
+            match groups.iter_mut().find(|(known, _)| *known == resolved) {
                 Some((_, names)) => names.push(name),
-                None => groups.push((resolution, vec![name])),
+                None => groups.push((resolved, vec![name])),
             }
         }
+        if groups
+            .iter()
+            .any(|(resolved, _)| resolved.through.is_some())
+        {
+            deferred.push(pending::PendingUse::new(
+                &mut out.anchors,
+                statement,
+                syntax::compact_text(argument, source, 300),
+                groups,
+                is_test_code(statement, source),
+            ));
+            continue;
+        }
+        let groups = groups
+            .into_iter()
+            .map(|(resolved, names)| (resolved.resolution, names))
+            .collect();
         facts.extend(use_facts(&factory, statement, argument, groups, &scope_of));
     }
     let sites: Vec<ClientSite<'_>> = hits
@@ -166,7 +213,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &resolve_item,
         &input.links,
     ));
-    facts
+    for part in deferred {
+        out.defer(Box::new(part));
+    }
+    out.into_facts(&input.deferred)
 }
 
 /// The import facts of one `use` declaration (`argument` is its tree): one per resolution of
@@ -227,7 +277,10 @@ fn client_path(
 }
 
 /// The file a `mod name;` declaration (inside the `inline` modules of `statement`) names: its
-/// `#[path]` attribute's file, else the module file of its place in the crate.
+/// `#[path]` attribute's file, else the module file of its place in the crate; `Internal` when
+/// no file is there. `None` (no fact) when no file is there but the declaration is compiled
+/// only under a condition (`#[cfg(…)]`: rustc looks for the file only when it holds) or its
+/// path depends on one (`#[cfg_attr(…, path = "…")]`).
 fn module_file(
     input: &ExtractionInput<'_>,
     (crates, own_crate): (&crate::resolve::context::Crates, Option<&Crate>),
@@ -235,7 +288,7 @@ fn module_file(
     statement: Node<'_>,
     inline: &[String],
     name: &str,
-) -> Resolution {
+) -> Option<Resolution> {
     match path_attribute(statement, input.source) {
         Some(path) => {
             let is_mod_rs = file_name(input.path) == "mod.rs"
@@ -252,7 +305,30 @@ fn module_file(
             own_crate.and_then(|krate| crates.module_file(krate, &segments))
         }
     }
-    .map_or(Resolution::Internal, Resolution::File)
+    .map(Resolution::File)
+    .or_else(|| (!is_conditional(statement, input.source)).then_some(Resolution::Internal))
+}
+
+/// Whether an item carries a `#[cfg(…)]` or `#[cfg_attr(…)]` attribute.
+fn is_conditional(item: Node<'_>, source: &str) -> bool {
+    let mut sibling = item.prev_named_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "attribute_item" => {
+                let text: String = syntax::text(node, source)
+                    .chars()
+                    .filter(|character| !character.is_whitespace())
+                    .collect();
+                if text.starts_with("#[cfg(") || text.starts_with("#[cfg_attr(") {
+                    return true;
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return false,
+        }
+        sibling = node.prev_named_sibling();
+    }
+    false
 }
 
 /// The project file and item name a path in an expression names, when that is another file:
@@ -292,7 +368,7 @@ fn item_file(
         path.extend(module.iter().cloned());
         own_crate.and_then(|krate| crates.module_file(krate, &path))
     } else {
-        match resolve(input, own_crate, own_module, module) {
+        match resolve(input, own_crate, own_module, module).resolution {
             Resolution::File(file) => Some(file),
             _ => None,
         }
@@ -543,16 +619,35 @@ fn enclosing_function(node: Node<'_>) -> Option<usize> {
     None
 }
 
-/// Resolves one use path.
+/// Where a use path leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Resolved {
+    resolution: Resolution,
+    /// When the path goes on through a module no file holds (`missing` in `use
+    /// crate::missing::X`, resolved to the crate root), that name: the resolved file may still
+    /// declare it (an inline module, an enum, a re-export), which only its declarations tell.
+    through: Option<String>,
+}
+
+impl From<Resolution> for Resolved {
+    fn from(resolution: Resolution) -> Self {
+        Self {
+            resolution,
+            through: None,
+        }
+    }
+}
+
+/// Resolves one use path: to the file of the deepest module of the path that is a file.
 fn resolve(
     input: &ExtractionInput<'_>,
     own_crate: Option<&Crate>,
     own_module: &[String],
     segments: &[String],
-) -> Resolution {
+) -> Resolved {
     let crates = input.context.crates();
     let Some(first) = segments.first() else {
-        return Resolution::Internal;
+        return Resolution::Internal.into();
     };
     let (krate, module): (Option<Crate>, Vec<String>) = match first.as_str() {
         "crate" => (
@@ -567,7 +662,7 @@ fn resolve(
                     "self" => {}
                     "super" => {
                         if module.pop().is_none() {
-                            return Resolution::Internal;
+                            return Resolution::Internal.into();
                         }
                     }
                     _ => break,
@@ -598,20 +693,32 @@ fn resolve(
                 return Resolution::External {
                     package: name.to_owned(),
                 }
+                .into()
             }
         },
     };
     let Some(krate) = krate else {
-        return Resolution::Internal;
+        return Resolution::Internal.into();
     };
+    // A glob's path names a module (or an enum) whole; another path's last name is an item.
+    let glob = segments.last().is_some_and(|last| last == "*");
     let module: Vec<String> = module
         .into_iter()
         .filter(|segment| segment != "*")
         .collect();
-    (0..=module.len())
-        .rev()
-        .find_map(|length| crates.module_file(&krate, module.get(..length)?))
-        .map_or(Resolution::Internal, Resolution::File)
+    let found = (0..=module.len()).rev().find_map(|length| {
+        crates
+            .module_file(&krate, module.get(..length)?)
+            .map(|file| (length, file))
+    });
+    let Some((length, file)) = found else {
+        return Resolution::Internal.into();
+    };
+    let modules = module.len().saturating_sub(usize::from(!glob));
+    Resolved {
+        resolution: Resolution::File(file),
+        through: module.get(length).filter(|_| length < modules).cloned(),
+    }
 }
 
 /// Whether an item is compiled for tests only: it, or an inline module around it, carries a

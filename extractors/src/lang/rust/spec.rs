@@ -38,7 +38,7 @@ pub(crate) static RUST: LanguageSpec = LanguageSpec {
         compiled: &RUST_QUERY,
         parse_text: None,
         recovery: &[],
-        declarations: None,
+        declarations: Some(crate::lang::rust::declarations::module_names),
         script_text: None,
     }),
 };

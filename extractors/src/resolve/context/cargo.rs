@@ -84,8 +84,8 @@ impl Crates {
             let mut renames = BTreeMap::new();
             for section in dependency_sections(entries) {
                 for (name, value) in section_dependencies(entries, &section) {
-                    if let Some(package) = pairs_value(&value, "package") {
-                        renames.insert(name, package.replace('-', "_"));
+                    if let Some(package) = local_package(&value) {
+                        renames.insert(name, package);
                     } else if is_inherited(&value) {
                         if let Some(package) = inherited.get(&name) {
                             renames.insert(name, package.clone());
@@ -264,6 +264,15 @@ fn pairs_value(value: &str, key: &str) -> Option<String> {
         .map(|(_, text)| text)
 }
 
+/// The package (with `_`) a dependency renames when it is a path dependency: `core = {
+/// package = "shop-core", path = "../core" }`. A renamed registry or git dependency
+/// (`api_019 = { package = "shop-api", version = "0.19" }`, an older release of a workspace
+/// crate) is another crate than the workspace's, outside the project.
+fn local_package(value: &str) -> Option<String> {
+    pairs_value(value, "path")?;
+    pairs_value(value, "package").map(|package| package.replace('-', "_"))
+}
+
 /// Whether a dependency is `{ workspace = true }` (or `foo.workspace = true`).
 fn is_inherited(value: &str) -> bool {
     value
@@ -333,9 +342,7 @@ fn section_dependencies(entries: &[Entry], table: &str) -> Vec<(String, String)>
 fn renamed_dependencies(entries: &[Entry], table: &str) -> BTreeMap<String, String> {
     section_dependencies(entries, table)
         .into_iter()
-        .filter_map(|(name, value)| {
-            pairs_value(&value, "package").map(|package| (name, package.replace('-', "_")))
-        })
+        .filter_map(|(name, value)| local_package(&value).map(|package| (name, package)))
         .collect()
 }
 
@@ -345,7 +352,7 @@ mod tests {
 
     #[test]
     fn renamed_dependencies_in_every_table_form() {
-        let text = "[package]\nname = \"api\"\n\n[dependencies]\ncore = { package = \"shop-core\", path = \"../core\" }\nplain = { path = \"../plain\" }\nlog.workspace = true\n\n[dev-dependencies.fixtures]\npackage = \"test-fixtures\"\npath = \"../fixtures\"\n\n[target.'cfg(unix)'.dependencies]\nsys = { package = \"shop-sys\", path = \"../sys\" }\n";
+        let text = "[package]\nname = \"api\"\n\n[dependencies]\ncore = { package = \"shop-core\", path = \"../core\" }\nplain = { path = \"../plain\" }\nold = { package = \"shop-core\", version = \"0.19\" }\nlog.workspace = true\n\n[dev-dependencies.fixtures]\npackage = \"test-fixtures\"\npath = \"../fixtures\"\n\n[target.'cfg(unix)'.dependencies]\nsys = { package = \"shop-sys\", path = \"../sys\" }\n";
         let entries = toml_lite::entries(text);
         assert_eq!(
             dependency_sections(&entries),

@@ -20,6 +20,12 @@
 //! `<ProjectReference>` items tell which projects' types a project sees (transitively), and
 //! `internal` ones stay inside their project: extension methods are resolved only among those.
 //!
+//! For unresolved `using`s (`crate::lang::csharp`) it also reads each project's root namespace
+//! (the last `<RootNamespace>`, else `<AssemblyName>`, else the project file's name, with
+//! `$(MSBuildProjectName)` and `$(AssemblyName)` read), whether the project has Razor or XAML
+//! files (whose namespaces follow their folders), the `csharp_namespace` of every `.proto`
+//! file, and the files `<Compile Remove>` takes out of the build.
+//!
 //! The files are read as text, never evaluated: conditions are ignored (every item and property
 //! counts), and an item whose name holds a property or item reference (`$(RootNamespace).X`) is
 //! skipped. `Directory.Build.targets` and `Update` items are not read.
@@ -56,6 +62,17 @@ pub(crate) struct CSharpProjects {
     /// file or a props file it imports, or in a project it references): they see every
     /// project.
     open: BTreeSet<String>,
+    /// The root namespace of each project (`<RootNamespace>`, else `<AssemblyName>`, else the
+    /// project file's name; `$(MSBuildProjectName)` and `$(AssemblyName)` read), with whether
+    /// code the build generates may declare namespaces under it (the project has Razor or XAML
+    /// files, whose namespaces follow their folders or their own directives).
+    roots: BTreeMap<String, bool>,
+    /// The `csharp_namespace` options of the project's `.proto` files: namespaces that code
+    /// generated at build time declares.
+    generated: BTreeSet<String>,
+    /// The files `<Compile Remove="…" />` takes out of their project's build, as globs of
+    /// project-relative paths.
+    removed: Vec<globset::GlobMatcher>,
 }
 
 /// The implicit usings of every SDK-style C# project.
@@ -90,6 +107,51 @@ const WEB_USINGS: [&str; 9] = [
     "Microsoft.Extensions.Logging",
 ];
 
+/// The files from which the build generates C# code (Razor components and views, XAML pages,
+/// gRPC services), whose namespaces no `.cs` file of the project declares.
+const GENERATING: [&str; 4] = [".razor", ".cshtml", ".xaml", ".proto"];
+
+/// The root namespace of the project file `project` from its props files (outermost first) and
+/// its own file: the last `<RootNamespace>`, else the last `<AssemblyName>`, else the file's
+/// name, with `$(MSBuildProjectName)` and `$(AssemblyName)` replaced; `None` when another
+/// property remains.
+fn root_namespace(props: &[MsBuildFile], own: &MsBuildFile, project: &str) -> Option<String> {
+    let name = file_name(project).strip_suffix(".csproj")?;
+    let last = |read: fn(&MsBuildFile) -> &Option<String>| {
+        props
+            .iter()
+            .chain(std::iter::once(own))
+            .filter_map(|file| read(file).clone())
+            .next_back()
+    };
+    let assembly = last(|file| &file.assembly_name)
+        .map(|assembly| assembly.replace("$(MSBuildProjectName)", name));
+    let root = last(|file| &file.root_namespace)
+        .or_else(|| assembly.clone())
+        .unwrap_or_else(|| name.to_owned())
+        .replace("$(MSBuildProjectName)", name)
+        .replace("$(AssemblyName)", assembly.as_deref().unwrap_or(name));
+    let valid = !root.is_empty()
+        && root.split('.').all(|segment| {
+            !segment.is_empty()
+                && segment
+                    .chars()
+                    .all(|character| character.is_alphanumeric() || character == '_')
+        });
+    valid.then_some(root)
+}
+
+/// The `option csharp_namespace = "…";` of a `.proto` file.
+fn proto_namespace(text: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix("option")?.trim_start();
+        let rest = rest.strip_prefix("csharp_namespace")?.trim_start();
+        let value = rest.strip_prefix('=')?.trim().trim_end_matches(';').trim();
+        let value = value.trim_matches('"');
+        (!value.is_empty()).then(|| value.to_owned())
+    })
+}
+
 /// The name of the props file MSBuild imports from the project folder or above.
 const BUILD_PROPS: &str = "Directory.Build.props";
 
@@ -99,16 +161,20 @@ impl CSharpProjects {
         let mut projects = Self::default();
         let mut props_files: BTreeSet<&str> = BTreeSet::new();
         let mut project_files: Vec<&str> = Vec::new();
+        let mut generating: Vec<&str> = Vec::new();
         for path in files {
             if file_name(path) == BUILD_PROPS {
                 props_files.insert(path);
             } else if path.ends_with(".csproj") {
                 project_files.push(path);
+            } else if GENERATING.iter().any(|extension| path.ends_with(extension)) {
+                generating.push(path);
             }
         }
         let mut props_cache: BTreeMap<&str, Option<MsBuildFile>> = BTreeMap::new();
         let mut direct: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for project in project_files {
+        let mut roots: Vec<(String, String)> = Vec::new();
+        for project in project_files.iter().copied() {
             let Some(text) = reader.read(project) else {
                 continue;
             };
@@ -153,6 +219,22 @@ impl CSharpProjects {
                     projects.open.insert(folder.to_owned());
                 }
             }
+            if let Some(root) = root_namespace(&chain, &own, project) {
+                roots.push((folder.to_owned(), root));
+            }
+            for file in chain.iter().chain(std::iter::once(&own)) {
+                for pattern in &file.compile_removes {
+                    let Some(path) = join(folder, &pattern.replace('\\', "/")) else {
+                        continue;
+                    };
+                    if let Ok(glob) = globset::GlobBuilder::new(&path)
+                        .literal_separator(true)
+                        .build()
+                    {
+                        projects.removed.push(glob.compile_matcher());
+                    }
+                }
+            }
             let usings = effective_usings(&chain, &own);
             let entry = projects.projects.entry(folder.to_owned()).or_default();
             entry.namespaces.extend(usings.namespaces);
@@ -172,7 +254,67 @@ impl CSharpProjects {
             }
             projects.references.insert(start.clone(), reached);
         }
+        projects.add_roots(reader, roots, generating);
         projects
+    }
+
+    /// Records the projects' root namespaces, and the namespaces and projects whose code the
+    /// build generates from the `generating` files (`.razor`, `.cshtml`, `.xaml`, `.proto`).
+    fn add_roots(
+        &mut self,
+        reader: &ConfigReader<'_>,
+        roots: Vec<(String, String)>,
+        generating: Vec<&str>,
+    ) {
+        let mut generates: BTreeSet<&str> = BTreeSet::new();
+        for file in generating {
+            if file.ends_with(".proto") {
+                self.generated
+                    .extend(reader.read(file).as_deref().and_then(proto_namespace));
+            } else if let Some(project) = self.project_of(file) {
+                generates.insert(project);
+            }
+        }
+        let roots: Vec<(String, bool)> = roots
+            .into_iter()
+            .map(|(folder, root)| {
+                let open = generates.contains(folder.as_str());
+                (root, open)
+            })
+            .collect();
+        for (root, open) in roots {
+            let known = self.roots.entry(root).or_insert(false);
+            *known = *known || open;
+        }
+    }
+
+    /// The longest project root namespace that `namespace` is or lies under, with whether
+    /// generated code may declare namespaces under it.
+    pub fn root_of(&self, namespace: &str) -> Option<(&str, bool)> {
+        self.roots
+            .iter()
+            .filter(|(root, _)| {
+                namespace == root.as_str()
+                    || namespace
+                        .strip_prefix(root.as_str())
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
+            .max_by_key(|(root, _)| root.len())
+            .map(|(root, open)| (root.as_str(), *open))
+    }
+
+    /// Whether a `.proto` file's generated code declares `namespace`, or a namespace above or
+    /// below it.
+    pub fn generates(&self, namespace: &str) -> bool {
+        let under = |long: &str, short: &str| {
+            long == short
+                || long
+                    .strip_prefix(short)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        };
+        self.generated
+            .iter()
+            .any(|generated| under(generated, namespace) || under(namespace, generated))
     }
 
     /// Whether code of the project folder `from` can see the types of the project folder `to`:
@@ -197,6 +339,12 @@ impl CSharpProjects {
     pub fn usings_of(&self, file: &str) -> Option<&ProjectUsings> {
         self.project_of(file)
             .and_then(|folder| self.projects.get(folder))
+    }
+
+    /// Whether `<Compile Remove="…" />` takes `file` out of its project's build (a file kept in
+    /// the repository but not compiled, whose usings may name what no longer exists).
+    pub fn is_compile_removed(&self, file: &str) -> bool {
+        self.removed.iter().any(|glob| glob.is_match(file))
     }
 
     /// The folder of the project nearest above `file`: the files of one project are compiled
@@ -314,6 +462,12 @@ struct MsBuildFile {
     /// Whether a `<ProjectReference>` names its project through a property (`$(…)`), which
     /// lintel does not evaluate.
     unknown_references: bool,
+    /// The last `<RootNamespace>` value.
+    root_namespace: Option<String>,
+    /// The last `<AssemblyName>` value.
+    assembly_name: Option<String>,
+    /// The `Remove` paths of its `<Compile>` items, as written (`$(…)` ones left out).
+    compile_removes: Vec<String>,
 }
 
 impl MsBuildFile {
@@ -357,6 +511,26 @@ impl MsBuildFile {
                             file.project_references.push(path.to_owned());
                         }
                     }
+                }
+            } else if name.eq_ignore_ascii_case("Compile") {
+                if let Some(removed) = attribute(&tag.attributes, "Remove") {
+                    file.compile_removes.extend(
+                        removed
+                            .split(';')
+                            .map(str::trim)
+                            .filter(|path| !path.is_empty() && !path.contains('$'))
+                            .map(str::to_owned),
+                    );
+                }
+            } else if (name.eq_ignore_ascii_case("RootNamespace")
+                || name.eq_ignore_ascii_case("AssemblyName"))
+                && !tag.is_self_closing
+            {
+                let value = tags.text_until_tag().trim().to_owned();
+                if name.eq_ignore_ascii_case("RootNamespace") {
+                    file.root_namespace = Some(value);
+                } else {
+                    file.assembly_name = Some(value);
                 }
             } else if name.eq_ignore_ascii_case("ImplicitUsings") && !tag.is_self_closing {
                 let value = tags.text_until_tag();

@@ -11,6 +11,7 @@ mod csproj;
 mod datastores;
 mod go;
 mod jsonc;
+mod lookups;
 mod next;
 pub(crate) mod paths;
 pub mod probes;
@@ -31,9 +32,10 @@ pub(crate) use crate::facts::imports::Resolution;
 pub use crate::gitattributes::GitAttributes;
 pub(crate) use cargo::{Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
+pub(crate) use lookups::Types;
 pub use type_index::TypeDeclarations;
 pub(crate) use type_index::{
-    Declarations, ExtensionMethod, Globals, IndexOf, TypeIndex, TypeQuestion, Types,
+    Declarations, ExtensionMethod, Globals, IndexOf, RustNames, TypeIndex, TypeQuestion,
 };
 pub(crate) use workspace::Request;
 
@@ -72,6 +74,8 @@ pub struct ProjectContext {
     csharp_projects: csproj::CSharpProjects,
     /// Rust crates.
     crates: Crates,
+    /// What each extracted Rust file's module declares at its top level, by file.
+    rust_modules: BTreeMap<String, RustNames>,
     /// Swift modules.
     swift: swift::SwiftModules,
     /// Next.js applications.
@@ -214,6 +218,7 @@ impl ProjectContext {
             csharp: TypeIndex::default(),
             csharp_projects,
             crates,
+            rust_modules: BTreeMap::new(),
             swift,
             next,
             gitattributes,
@@ -362,7 +367,7 @@ impl ProjectContext {
         }
     }
 
-    /// Adds what a Java, Kotlin or C# file declares to the type index of its language
+    /// Adds what a Java, Kotlin, C# or Rust file declares to the index of its language
     /// ([`crate::FirstPass::take_declarations`], [`crate::read_declarations`]). Add every such
     /// file of the project, extracted or not, before finishing any extraction
     /// ([`crate::FirstPass::finish`]): imports resolve against the whole index.
@@ -387,7 +392,24 @@ impl ProjectContext {
                 constants,
                 extensions,
             ),
+            type_index::Declared::Rust(names) => {
+                self.rust_modules.insert(path.to_owned(), names);
+            }
         }
+    }
+
+    /// Whether the Rust file `file` declares `name` at the top level of its module: `None` when
+    /// lintel did not read the file (not extracted) or its module may hold names it cannot list
+    /// (a glob `use`, an `include!`).
+    pub(crate) fn rust_module_declares(&self, file: &str, name: &str) -> Option<bool> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        let names = self.rust_modules.get(file).filter(|names| !names.open)?;
+        Some(
+            names
+                .names
+                .binary_search_by(|known| known.as_str().cmp(name))
+                .is_ok(),
+        )
     }
 
     /// The Java and Kotlin type index; each lookup is recorded ([`Types`]).
@@ -435,6 +457,12 @@ impl ProjectContext {
             }
             ProjectQuestion::Sees(from, to, is_public) => {
                 self.sees(from, to, *is_public).to_string()
+            }
+            ProjectQuestion::CompileRemoved(file) => {
+                self.csharp_projects.is_compile_removed(file).to_string()
+            }
+            ProjectQuestion::NamespaceIsTheProjects(namespace) => {
+                self.namespace_is_the_projects(namespace).to_string()
             }
         };
         type_index::answer_text(text)
@@ -519,6 +547,41 @@ impl ProjectContext {
     fn project_sees(&self, from: Option<&str>, to: &str) -> bool {
         let projects = &self.csharp_projects;
         projects.sees(from, projects.project_of(to), true)
+    }
+
+    /// Whether `<Compile Remove>` takes the C# file `file` out of its project's build: its
+    /// usings are not compiled, so none is unresolved.
+    pub(crate) fn csharp_compile_removed(&self, file: &str) -> bool {
+        self.record_project(|| ProjectQuestion::CompileRemoved(file.to_owned()));
+        self.csharp_projects.is_compile_removed(file)
+    }
+
+    /// Whether a C# `using` of `namespace` is meant to be inside the project but names nothing:
+    /// no file declares it or a namespace below it, and it lies under the root namespace of a
+    /// project (`Bit.Core.Missing` under `Bit.Core`) whose files declare namespaces there. Not
+    /// when the longest such root is one no read file declares in (a project excluded from the
+    /// check, whose files lintel never reads), when the build generates code under it (Razor,
+    /// XAML, gRPC), or when a `.proto` file's `csharp_namespace` is it or near it.
+    pub(crate) fn csharp_namespace_is_missing(&self, namespace: &str) -> bool {
+        !self.csharp_types().declares_or_encloses(namespace)
+            && self.csharp_namespace_is_the_projects(namespace)
+    }
+
+    /// Whether the C# namespace `namespace` is the project's to declare, so a name missing
+    /// there is an unresolved import: it lies under the root namespace of a project (the
+    /// longest one) whose files declare namespaces there, whose build generates no code (Razor,
+    /// XAML), and no `.proto` file's `csharp_namespace` is it or near it.
+    pub(crate) fn csharp_namespace_is_the_projects(&self, namespace: &str) -> bool {
+        self.record_project(|| ProjectQuestion::NamespaceIsTheProjects(namespace.to_owned()));
+        self.namespace_is_the_projects(namespace)
+    }
+
+    fn namespace_is_the_projects(&self, namespace: &str) -> bool {
+        !self.csharp_projects.generates(namespace)
+            && self
+                .csharp_projects
+                .root_of(namespace)
+                .is_some_and(|(root, open)| !open && self.csharp.declares_or_encloses(root))
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
@@ -669,4 +732,8 @@ pub enum ProjectQuestion {
     ProjectSees(Option<String>, String),
     /// [`ProjectContext::csharp_sees`]: two files, and whether the type is public.
     Sees(String, String, bool),
+    /// [`ProjectContext::csharp_compile_removed`] of a file.
+    CompileRemoved(String),
+    /// [`ProjectContext::csharp_namespace_is_the_projects`] of a namespace.
+    NamespaceIsTheProjects(String),
 }

@@ -101,8 +101,8 @@ pub enum Probe {
         /// The answer.
         answer: String,
     },
-    /// A whole project structure was read (no extractor asks this now; kept so that a caller
-    /// can still judge one).
+    /// A whole project structure was read (the names Rust modules declare), judged by the
+    /// caller.
     Whole,
     /// A whole project structure that also depends on the project's file list was read (Rust
     /// crates).

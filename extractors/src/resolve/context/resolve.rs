@@ -81,6 +81,17 @@ impl ProjectContext {
         if specifier.is_empty() || specifier.starts_with('/') {
             return Resolution::Internal;
         }
+        // A URL (`https://jslib.k6.io/k6-utils/1.4.0/index.js`, Deno and k6 load modules
+        // from the web) is outside the project: its host is the package.
+        if let Some((_, rest)) = specifier
+            .split_once("://")
+            .filter(|(scheme, _)| matches!(*scheme, "http" | "https"))
+        {
+            let host = rest.split('/').next().unwrap_or(rest);
+            return Resolution::External {
+                package: host.to_owned(),
+            };
+        }
         if let Some(builtin) = specifier.strip_prefix("node:") {
             let package = builtin.split('/').next().unwrap_or(builtin);
             return Resolution::External {

@@ -214,6 +214,11 @@ impl TypeIndex {
         declared.contains(package) || self.owns_package_itself(package)
     }
 
+    /// Whether the project declares `package` or a package below it.
+    pub fn declares_or_encloses(&self, package: &str) -> bool {
+        self.owned_packages().0.contains(package)
+    }
+
     /// [`TypeIndex::owns_package`] without the packages above declared ones: the project
     /// declares `package`, or it lies under the prefix all the project's packages share. A
     /// wildcard import names a package whole, so a package the project only declares packages
@@ -294,6 +299,21 @@ pub(super) enum Declared {
         constants: Vec<(String, String)>,
         extensions: Vec<ExtensionMethod>,
     },
+    /// A Rust file: the names its module declares at its top level.
+    Rust(RustNames),
+}
+
+/// The names a Rust file's module declares at its top level (items, `use` bindings, `extern
+/// crate` aliases and every identifier in a top-level macro invocation), for telling a missing
+/// module in a path (`use crate::missing::X`) from an item of the file (`use crate::Enum::A`).
+/// `open` when the module may hold names nobody can list without expanding it: a glob `use`
+/// (`pub use inner::*;`) or an `include!`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RustNames {
+    /// The names, sorted and distinct.
+    pub names: Vec<String>,
+    /// Whether the module may declare names not listed.
+    pub open: bool,
 }
 
 impl TypeDeclarations {
@@ -319,12 +339,17 @@ impl TypeDeclarations {
         })
     }
 
+    /// What a Rust file's module declares at its top level.
+    pub(crate) fn rust(names: RustNames) -> Self {
+        Self(Declared::Rust(names))
+    }
+
     /// The `(namespace, type)` pairs of the file's top-level C# types; `None` for Java and
     /// Kotlin.
     pub(crate) fn csharp_types(&self) -> Option<&Declarations> {
         match &self.0 {
             Declared::CSharp { declarations, .. } => Some(declarations),
-            Declared::Jvm(_) => None,
+            Declared::Jvm(_) | Declared::Rust(_) => None,
         }
     }
 }
@@ -414,6 +439,8 @@ pub enum TypeQuestion {
     ExtensionMethods(String),
     /// [`TypeIndex::string_constant`].
     StringConstant(String),
+    /// [`TypeIndex::declares_or_encloses`].
+    DeclaresOrEncloses(String),
 }
 
 /// The text an answer is recorded as: short ones in full, long ones by a digest.
@@ -463,6 +490,9 @@ impl TypeIndex {
             TypeQuestion::StringConstant(written) => {
                 answer_text(format!("{:?}", self.string_constant(written)))
             }
+            TypeQuestion::DeclaresOrEncloses(package) => {
+                self.declares_or_encloses(package).to_string()
+            }
         }
     }
 
@@ -491,83 +521,5 @@ impl TypeIndex {
                 })
                 .collect()
         })
-    }
-}
-
-/// A type index as the extractors read it: each lookup is recorded as a question with its
-/// answer ([`crate::probes::Probe::Types`]), so a cached file's facts are reused exactly when
-/// the types it looked up are unchanged, whatever else the project declares.
-#[derive(Clone, Copy)]
-pub(crate) struct Types<'a> {
-    index: &'a TypeIndex,
-    of: IndexOf,
-}
-
-impl<'a> Types<'a> {
-    pub(crate) fn new(index: &'a TypeIndex, of: IndexOf) -> Self {
-        Self { index, of }
-    }
-
-    fn record(self, question: impl FnOnce() -> TypeQuestion) {
-        crate::resolve::context::probes::record(|| {
-            let question = question();
-            let answer = self.index.answer(&question);
-            crate::resolve::context::probes::Probe::Types {
-                index: self.of,
-                question,
-                answer,
-            }
-        });
-    }
-
-    /// [`TypeIndex::package`], recorded.
-    pub fn package(self, package: &str) -> Option<&'a BTreeMap<String, BTreeSet<String>>> {
-        self.record(|| TypeQuestion::Package(package.to_owned()));
-        self.index.package(package)
-    }
-
-    /// [`TypeIndex::files_of`], recorded.
-    pub fn files_of(self, package: &str, name: &str) -> Option<&'a BTreeSet<String>> {
-        self.record(|| TypeQuestion::FilesOf(package.to_owned(), name.to_owned()));
-        self.index.files_of(package, name)
-    }
-
-    /// [`TypeIndex::owns_package`], recorded.
-    pub fn owns_package(self, package: &str) -> bool {
-        self.record(|| TypeQuestion::Owns(package.to_owned()));
-        self.index.owns_package(package)
-    }
-
-    /// [`TypeIndex::owns_package_itself`], recorded.
-    pub fn owns_package_itself(self, package: &str) -> bool {
-        self.record(|| TypeQuestion::OwnsItself(package.to_owned()));
-        self.index.owns_package_itself(package)
-    }
-
-    /// [`TypeIndex::declares_name`], recorded.
-    pub fn declares_name(self, name: &str) -> bool {
-        self.record(|| TypeQuestion::DeclaresName(name.to_owned()));
-        self.index.declares_name(name)
-    }
-
-    /// [`TypeIndex::packages_declaring`], recorded.
-    pub fn packages_declaring(self, name: &str) -> &'a [String] {
-        self.record(|| TypeQuestion::PackagesDeclaring(name.to_owned()));
-        self.index.packages_declaring(name)
-    }
-
-    /// [`TypeIndex::extension_methods`], recorded.
-    pub fn extension_methods(
-        self,
-        name: &str,
-    ) -> impl Iterator<Item = (&'a ExtensionMethod, &'a str)> + 'a {
-        self.record(|| TypeQuestion::ExtensionMethods(name.to_owned()));
-        self.index.extension_methods(name)
-    }
-
-    /// [`TypeIndex::string_constant`], recorded.
-    pub fn string_constant(self, written: &str) -> Option<&'a str> {
-        self.record(|| TypeQuestion::StringConstant(written.to_owned()));
-        self.index.string_constant(written)
     }
 }

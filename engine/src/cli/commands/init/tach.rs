@@ -17,6 +17,17 @@
 //!   `.*`. The deprecated `strict = true` makes the `__init__.py` alone public.
 //! - `exclude` paths are globs of files: a folder pattern `**/tests` also gets `**/tests/**`, and
 //!   an old regular expression `.*egg-info` becomes `**/*egg-info`.
+//! - `visibility = ["x", …]` on a module is `deny flow Y -> M` from each other module `Y` the
+//!   list does not name (module paths, `prefix.*`/`prefix.**`, `*`).
+//! - `root_module = "allow"` (or `"dependenciesonly"`) makes `<root>`, the code of the source
+//!   roots that no module holds, the component `Root` (`paths: "<root>/**/*.py"`; every module's
+//!   glob is more specific), with the `<root>` module's settings; `depends_on = ["<root>"]`
+//!   lists it (under `"dependenciesonly"`, where Tach forbids that, it is left out).
+//! - A `deprecated` dependency stays in `depends_on`: its uses pass, as in Tach.
+//! - What has no lintel form is named in a comment of the spec with the reason: `exact`,
+//!   `root_module = "forbid"`, `depends_on_external`/`cannot_depend_on_external`, an
+//!   interface's `visibility`/`exclusive`, and the deprecated dependencies (whose uses lintel
+//!   does not list).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -34,6 +45,8 @@ struct TachConfig {
     exclude: Vec<String>,
     source_roots: Vec<String>,
     forbid_circular_dependencies: bool,
+    exact: bool,
+    root_module: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -47,20 +60,55 @@ struct ModuleConfig {
     utility: bool,
     unchecked: bool,
     strict: bool,
+    visibility: Option<Vec<String>>,
+    depends_on_external: Option<Vec<String>>,
+    cannot_depend_on_external: Option<Vec<String>>,
 }
+
+/// The settings of `<root>` when the config gives it none.
+static ROOT_DEFAULTS: ModuleConfig = ModuleConfig {
+    path: None,
+    paths: Vec::new(),
+    depends_on: None,
+    cannot_depend_on: None,
+    layer: None,
+    utility: false,
+    unchecked: false,
+    strict: false,
+    visibility: None,
+    depends_on_external: None,
+    cannot_depend_on_external: None,
+};
+
+/// Tach's name of the root module.
+const ROOT: &str = "<root>";
 
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 enum Dependency {
     Path(String),
-    Detailed { path: String },
+    Detailed {
+        path: String,
+        #[serde(default)]
+        deprecated: bool,
+    },
 }
 
 impl Dependency {
     fn path(&self) -> &str {
         match self {
-            Self::Path(path) | Self::Detailed { path } => path,
+            Self::Path(path) | Self::Detailed { path, .. } => path,
         }
+    }
+
+    fn is_deprecated(&self) -> bool {
+        matches!(
+            self,
+            Self::Detailed {
+                deprecated: true,
+                ..
+            }
+        )
     }
 }
 
@@ -92,6 +140,8 @@ impl LayerConfig {
 struct InterfaceConfig {
     expose: Vec<String>,
     from: Vec<String>,
+    visibility: Option<Vec<String>>,
+    exclusive: bool,
 }
 
 /// One component of the translation.
@@ -119,7 +169,8 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
     } else {
         config.source_roots.clone()
     };
-    let modules = modules_of(&config, &roots, project);
+    let root_mode = RootMode::of(config.root_module.as_deref());
+    let modules = modules_of(&config, &roots, project, root_mode);
     let by_path: BTreeMap<&str, &str> = modules
         .iter()
         .map(|module| (module.path.as_str(), module.name.as_str()))
@@ -157,6 +208,20 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             let mut allowed: Vec<&str> = Vec::new();
             let mut unknown: Vec<&str> = Vec::new();
             for dependency in declared {
+                if dependency.path() == ROOT && root_mode == RootMode::DependenciesOnly {
+                    rules.push(format!(
+                        "  // `{}` depends_on `<root>`: left out, as `root_module = \"dependenciesonly\"` forbids it",
+                        module.path
+                    ));
+                    continue;
+                }
+                if dependency.is_deprecated() {
+                    rules.push(format!(
+                        "  // `{}` depends_on `{}` is deprecated: kept in `depends_on`, so its uses pass as in Tach; lintel does not list them",
+                        module.path,
+                        dependency.path()
+                    ));
+                }
                 match by_path.get(dependency.path()) {
                     Some(name) => allowed.push(name),
                     None => unknown.push(dependency.path()),
@@ -209,7 +274,9 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             }
         }
     }
+    rules.extend(visibility_rules(&modules));
     rules.extend(layer_rules(&config, &modules));
+    rules.extend(untranslated(&config, &modules, root_mode));
     if config.forbid_circular_dependencies && modules.len() > 1 {
         rules.push("  deny cycle among *".to_owned());
     }
@@ -232,15 +299,77 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
     Ok(spec)
 }
 
-/// The components of the config's modules (one per path; `<root>` is none), with their public
-/// files: a strict module's `__init__.py`, and what its interfaces expose.
-fn modules_of<'c>(config: &'c TachConfig, roots: &[String], project: &Path) -> Vec<Module<'c>> {
+/// How Tach treats the code of the source roots that no module holds (`root_module`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RootMode {
+    /// `"ignore"` (the default): no check concerns it.
+    Ignore,
+    /// `"allow"`: a module of its own, `<root>`.
+    Allow,
+    /// `"dependenciesonly"`: a module of its own that no module may list.
+    DependenciesOnly,
+    /// `"forbid"`: every file must be in a module.
+    Forbid,
+}
+
+impl RootMode {
+    fn of(value: Option<&str>) -> Self {
+        match value {
+            Some("allow") => Self::Allow,
+            Some("dependenciesonly" | "dependencies_only") => Self::DependenciesOnly,
+            Some("forbid") => Self::Forbid,
+            _ => Self::Ignore,
+        }
+    }
+
+    fn is_module(self) -> bool {
+        matches!(self, Self::Allow | Self::DependenciesOnly)
+    }
+}
+
+/// The components of the config's modules (one per path; `<root>` only when `root_module`
+/// makes it a module), with their public files: a strict module's `__init__.py`, and what its
+/// interfaces expose.
+fn modules_of<'c>(
+    config: &'c TachConfig,
+    roots: &[String],
+    project: &Path,
+    root_mode: RootMode,
+) -> Vec<Module<'c>> {
     let mut modules: Vec<Module<'_>> = Vec::new();
     let mut names: BTreeSet<String> = BTreeSet::new();
+    if root_mode.is_module() {
+        let config = config
+            .modules
+            .iter()
+            .find(|module| {
+                module.path.as_deref() == Some(ROOT) || module.paths.iter().any(|path| path == ROOT)
+            })
+            .unwrap_or(&ROOT_DEFAULTS);
+        let globs: Vec<String> = roots
+            .iter()
+            .map(|root| {
+                let root = root.trim_start_matches("./").trim_end_matches('/');
+                if root.is_empty() || root == "." {
+                    "**/*.py".to_owned()
+                } else {
+                    format!("{root}/**/*.py")
+                }
+            })
+            .collect();
+        modules.push(Module {
+            path: ROOT.to_owned(),
+            name: unique("Root".to_owned(), &mut names),
+            glob: globs.join("\", \""),
+            folder: None,
+            config,
+            public: BTreeSet::new(),
+        });
+    }
     for module in &config.modules {
         let paths: Vec<&String> = module.path.iter().chain(&module.paths).collect();
         for path in paths {
-            if path == "<root>" {
+            if path == ROOT {
                 continue;
             }
             let (glob, folder) = locate(path, roots, project);
@@ -297,6 +426,82 @@ fn modules_of<'c>(config: &'c TachConfig, roots: &[String], project: &Path) -> V
         }
     }
     modules
+}
+
+/// `deny flow Y -> M` for each module `M` with `visibility` and each other checked module `Y`
+/// the list does not name.
+fn visibility_rules(modules: &[Module<'_>]) -> Vec<String> {
+    let mut rules = Vec::new();
+    for module in modules {
+        let Some(visible_to) = &module.config.visibility else {
+            continue;
+        };
+        for other in modules {
+            if other.name == module.name || other.config.unchecked {
+                continue;
+            }
+            if !visible_to
+                .iter()
+                .any(|pattern| visibility_matches(pattern, &other.path))
+            {
+                rules.push(format!("  deny flow {} -> {}", other.name, module.name));
+            }
+        }
+    }
+    rules
+}
+
+/// A Tach `visibility` pattern against a module path: equal, `*`/`**` (every module), or a
+/// prefix ending in `.*` or `.**`.
+fn visibility_matches(pattern: &str, path: &str) -> bool {
+    if pattern == "*" || pattern == "**" {
+        return true;
+    }
+    match pattern
+        .strip_suffix(".**")
+        .or_else(|| pattern.strip_suffix(".*"))
+    {
+        Some(prefix) => path == prefix || path.starts_with(&format!("{prefix}.")),
+        None => pattern == path,
+    }
+}
+
+/// Comments naming what the config says that lintel has no form for, with the reason.
+fn untranslated(config: &TachConfig, modules: &[Module<'_>], root_mode: RootMode) -> Vec<String> {
+    let mut notes = Vec::new();
+    if config.exact {
+        notes.push("  // `exact = true`: not translated: lintel reports uses a component does not declare, not declared dependencies it leaves unused".to_owned());
+    }
+    if root_mode == RootMode::Forbid {
+        notes.push("  // `root_module = \"forbid\"`: not translated: lintel does not require every file to be in a component (a file outside them is owned by none, and its imports are not checked)".to_owned());
+    }
+    for module in modules {
+        for (key, packages) in [
+            ("depends_on_external", &module.config.depends_on_external),
+            (
+                "cannot_depend_on_external",
+                &module.config.cannot_depend_on_external,
+            ),
+        ] {
+            if let Some(packages) = packages {
+                notes.push(format!(
+                    "  // `{}` {key} = [{}]: not translated: lintel checks a third-party package only as a node that binds it with `clients` (list the node in `depends_on`, or `deny flow` to it)",
+                    module.path,
+                    packages.join(", ")
+                ));
+            }
+        }
+    }
+    for interface in &config.interfaces {
+        if interface.visibility.is_some() || interface.exclusive {
+            notes.push(format!(
+                "  // the interface of [{}] exposing [{}] has `visibility`/`exclusive`: not translated: a lintel component's `public` files are public to every other component",
+                interface.from.join(", "),
+                interface.expose.join(", ")
+            ));
+        }
+    }
+    notes
 }
 
 /// The layering rules of the layers the modules use: no lower layer uses a higher one, and no
