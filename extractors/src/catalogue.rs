@@ -15,7 +15,8 @@
 //! - `imports`: the import prefixes (module, package, namespace, crate path) that bring the
 //!   library in; default `[name]`. Not used by npm, whose imports are package names.
 //! - `constructs`, `calls`, `types`: tails of what a site constructs, calls, or injects or
-//!   extends (npm: export paths through the import bindings).
+//!   extends (npm: export paths through the import bindings; npm has no `types`, and a class
+//!   that extends one of `constructs` is a use).
 //! - `derive`: `connection` (the first string argument is a connection URL or driver name, read
 //!   through `schemes.toml`), `argument` (the first string argument through the entry's
 //!   `arguments` table, `"*"` standing for any other), `options` (npm: a property of an options
@@ -28,8 +29,8 @@
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
-//!   class that extends or implements one of `types` is a use (false for an interface that a
-//!   class implements to be the store, such as `IDistributedCache`).
+//!   class that extends or implements one of `types` (npm: `constructs`) is a use (false for an
+//!   interface that a class implements to be the store, such as `IDistributedCache`).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
