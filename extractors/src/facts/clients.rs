@@ -37,6 +37,9 @@ pub(crate) enum ClientUse {
     /// A class that extends or implements the client type (a Spring Data repository, an EF Core
     /// `DbContext`).
     Extend,
+    /// A framework setting names the client class, which the framework constructs (a `BACKEND`
+    /// of Django's `CACHES`); it matches the rule's `calls`, as a class call would.
+    Configure,
 }
 
 impl ClientUse {
@@ -47,6 +50,7 @@ impl ClientUse {
             Self::Call => ("call", "calls"),
             Self::Inject => ("injection", "injects"),
             Self::Extend => ("extension", "extends"),
+            Self::Configure => ("configuration", "configures"),
         }
     }
 }
@@ -224,7 +228,7 @@ impl ClientMatcher<'_> {
     fn tails(rule: &ClientRule, use_kind: ClientUse) -> &'static [&'static str] {
         match use_kind {
             ClientUse::Construct => rule.constructs,
-            ClientUse::Call => rule.calls,
+            ClientUse::Call | ClientUse::Configure => rule.calls,
             ClientUse::Inject => rule.types,
             ClientUse::Extend if rule.is_extended_by_use => rule.types,
             ClientUse::Extend => &[],
@@ -318,7 +322,7 @@ impl LastSegments {
     fn of_use(&self, use_kind: ClientUse) -> &HashSet<&'static str> {
         match use_kind {
             ClientUse::Construct => &self.constructs,
-            ClientUse::Call => &self.calls,
+            ClientUse::Call | ClientUse::Configure => &self.calls,
             ClientUse::Inject | ClientUse::Extend => &self.types,
         }
     }
@@ -566,6 +570,7 @@ mod tests {
             ClientUse::Call,
             ClientUse::Inject,
             ClientUse::Extend,
+            ClientUse::Configure,
         ];
         let mut agreed = 0;
         for (rules, separator) in [(&FIRST[..], "."), (&FIRST[..], "::"), (&SECOND[..], ".")] {
