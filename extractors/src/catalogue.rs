@@ -22,7 +22,9 @@
 //!   `arguments` table, `"*"` standing for any other), `options` (npm: a property of an options
 //!   object among the arguments, named in `options`, through `schemes.toml`, or a connection URL
 //!   as first argument), `prisma-schema` and `drizzle-module` (npm: the project's Prisma schema;
-//!   the Drizzle dialect module, through `modules`).
+//!   the Drizzle dialect module, through `modules`), `django-settings` (pypi: the `ENGINE` of
+//!   the Django settings' `DATABASES`), `spring-datasource` (maven: the `spring.datasource.url`
+//!   of the module's Spring Boot configuration, a fact per store its profiles name).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
 //!   access; `sub_packages` (default true): whether the import prefixes also stand for the
@@ -81,6 +83,9 @@ pub(crate) enum Derive {
     DrizzleModule,
     /// The `ENGINE` of the project's Django `DATABASES` setting, when it is a literal.
     DjangoSettings,
+    /// The `spring.datasource.url` of the Spring Boot configuration of the file's module, per
+    /// profile (`application-postgres.yml`).
+    SpringDatasource,
 }
 
 impl Derive {
@@ -92,6 +97,7 @@ impl Derive {
             "prisma-schema" => Self::PrismaSchema,
             "drizzle-module" => Self::DrizzleModule,
             "django-settings" => Self::DjangoSettings,
+            "spring-datasource" => Self::SpringDatasource,
             _ => return None,
         })
     }
@@ -105,6 +111,7 @@ impl Derive {
             Self::PrismaSchema => "prisma-schema",
             Self::DrizzleModule => "drizzle-module",
             Self::DjangoSettings => "django-settings",
+            Self::SpringDatasource => "spring-datasource",
         }
     }
 }
@@ -207,7 +214,8 @@ impl Library {
             Derive::Fixed
             | Derive::PrismaSchema
             | Derive::DrizzleModule
-            | Derive::DjangoSettings => None,
+            | Derive::DjangoSettings
+            | Derive::SpringDatasource => None,
         };
         derived.unwrap_or(self.category)
     }
@@ -425,6 +433,7 @@ fn ecosystem(
         .collect();
     let is_npm = raw.ecosystem == "npm";
     let is_pypi = raw.ecosystem == "pypi";
+    let raw_ecosystem = raw.ecosystem.clone();
     let mut names = std::collections::BTreeSet::new();
     let libraries = raw
         .library
@@ -442,6 +451,11 @@ fn ecosystem(
             if derive == Derive::DjangoSettings && !is_pypi {
                 problems.push(format!(
                     "{at}: `derive = \"django-settings\"` is for Python"
+                ));
+            }
+            if derive == Derive::SpringDatasource && raw_ecosystem != "maven" {
+                problems.push(format!(
+                    "{at}: `derive = \"spring-datasource\"` is for JVM libraries"
                 ));
             }
             let imports = library.imports.unwrap_or_else(|| {

@@ -240,7 +240,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 90] = [
+const CASES: [&str; 91] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -268,6 +268,7 @@ const CASES: [&str; 90] = [
     "go/web",
     "java/bound-clients",
     "java/catalogue",
+    "java/datasources",
     "java/graph",
     "java/imports",
     "java/modules",
@@ -375,6 +376,14 @@ fn catalogue_go_modules_are_definite_when_used_and_probable_when_only_imported()
 #[test]
 fn catalogue_java_libraries_are_definite_when_used() {
     check_case("java/catalogue");
+}
+
+/// The relational store of a Spring Boot module is the `spring.datasource.url` of its
+/// configuration, read as data (placeholder defaults, YAML and `.properties`, profile files and
+/// profile documents, test resources left out): a fact per store the profiles name.
+#[test]
+fn spring_datasources_name_the_store_per_profile() {
+    check_case("java/datasources");
 }
 
 /// The JVM libraries of the infrastructure catalogue in Kotlin: class calls, a Spring Data

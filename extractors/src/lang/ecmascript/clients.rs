@@ -266,7 +266,7 @@ fn technology(
     let path = view.input.path;
     let context = view.input.context;
     let derived = match client.derive {
-        Derive::Fixed | Derive::DjangoSettings => None,
+        Derive::Fixed | Derive::DjangoSettings | Derive::SpringDatasource => None,
         Derive::PrismaSchema => context.prisma_category(path),
         Derive::DrizzleModule => drizzle_module(client, &record.specifier)
             .or_else(|| {
@@ -320,9 +320,11 @@ fn argument_category(
                 })
             })
         }),
-        Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule | Derive::DjangoSettings => {
-            None
-        }
+        Derive::Fixed
+        | Derive::PrismaSchema
+        | Derive::DrizzleModule
+        | Derive::DjangoSettings
+        | Derive::SpringDatasource => None,
     }
 }
 

@@ -206,11 +206,25 @@ fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<
     syntax::unspaced(node, source, 200)
 }
 
+/// The first argument of a call when it is a string literal; for a concatenation that starts
+/// with one (`"jdbc:postgresql://" + host + "/app"`), that literal when it holds a scheme (a
+/// `:`), which is all a connection URL's category needs.
 fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
     let arguments = call.child_field("arguments")?;
     let first = named_children(arguments).into_iter().next()?;
-    (first.kind() == "string_literal")
-        .then(|| syntax::text(first, source).trim_matches('"').to_owned())
+    let mut leftmost = first;
+    while leftmost.kind() == "binary_expression"
+        && leftmost
+            .child_field("operator")
+            .is_some_and(|operator| syntax::text(operator, source) == "+")
+    {
+        leftmost = leftmost.child_field("left")?;
+    }
+    if leftmost.kind() != "string_literal" {
+        return None;
+    }
+    let text = syntax::text(leftmost, source).trim_matches('"').to_owned();
+    (leftmost == first || text.contains(':')).then_some(text)
 }
 
 /// Reads `import [static] a.b.C[.*];`.
