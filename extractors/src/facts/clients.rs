@@ -40,6 +40,9 @@ pub(crate) enum ClientUse {
     /// A framework setting names the client class, which the framework constructs (a `BACKEND`
     /// of Django's `CACHES`); it matches the rule's `calls`, as a class call would.
     Configure,
+    /// An annotation makes the declaration a client (MyBatis's `@Mapper`, or the `@MapperScan`
+    /// of its package); it matches the rule's `types`.
+    Annotate,
 }
 
 impl ClientUse {
@@ -51,6 +54,7 @@ impl ClientUse {
             Self::Inject => ("injection", "injects"),
             Self::Extend => ("extension", "extends"),
             Self::Configure => ("configuration", "configures"),
+            Self::Annotate => ("annotation", "is a client by the annotation"),
         }
     }
 }
@@ -229,7 +233,7 @@ impl ClientMatcher<'_> {
         match use_kind {
             ClientUse::Construct => rule.constructs,
             ClientUse::Call | ClientUse::Configure => rule.calls,
-            ClientUse::Inject => rule.types,
+            ClientUse::Inject | ClientUse::Annotate => rule.types,
             ClientUse::Extend if rule.is_extended_by_use => rule.types,
             ClientUse::Extend => &[],
         }
@@ -323,7 +327,7 @@ impl LastSegments {
         match use_kind {
             ClientUse::Construct => &self.constructs,
             ClientUse::Call | ClientUse::Configure => &self.calls,
-            ClientUse::Inject | ClientUse::Extend => &self.types,
+            ClientUse::Inject | ClientUse::Extend | ClientUse::Annotate => &self.types,
         }
     }
 }
@@ -571,6 +575,7 @@ mod tests {
             ClientUse::Inject,
             ClientUse::Extend,
             ClientUse::Configure,
+            ClientUse::Annotate,
         ];
         let mut agreed = 0;
         for (rules, separator) in [(&FIRST[..], "."), (&FIRST[..], "::"), (&SECOND[..], ".")] {

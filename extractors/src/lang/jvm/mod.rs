@@ -83,6 +83,9 @@ pub(crate) struct PendingJvm {
     pub is_java: bool,
     /// The client sites that may match a rule once their names are qualified.
     pub clients: Vec<PendingClient>,
+    /// The name of each top-level interface not annotated `@Mapper` (Java): a MyBatis mapper
+    /// when a `@MapperScan` of the project names its package.
+    pub interfaces: Vec<Anchor>,
     /// The client rules of the language, first match wins.
     pub rules: &'static [ClientRule],
 }
@@ -202,6 +205,17 @@ impl PendingJvm {
                 })
             })
             .collect();
+        let mut client_sites = client_sites;
+        if !self.interfaces.is_empty() && index.is_mapper_package(&self.package) {
+            client_sites.extend(self.interfaces.iter().map(|interface| ClientSiteAt {
+                node: *interface,
+                use_kind: ClientUse::Annotate,
+                path: MAPPER_SCAN.to_owned(),
+                is_qualified: true,
+                argument: None,
+                options: Vec::new(),
+            }));
+        }
         let matcher = ClientMatcher {
             rules: self.rules,
             separator: ".",
@@ -222,6 +236,9 @@ impl PendingJvm {
         ));
     }
 }
+
+/// The annotation that makes the interfaces of the packages it names MyBatis mappers.
+const MAPPER_SCAN: &str = "org.mybatis.spring.annotation.MapperScan";
 
 /// Client facts whose library reaches the Spring Boot datasource (`derive =
 /// "spring-datasource"`) and kept the entry's own category take the store of the module's

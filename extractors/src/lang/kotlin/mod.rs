@@ -310,6 +310,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         imports,
         is_java: false,
         clients,
+        interfaces: Vec::new(),
         rules,
     };
     out.defer(Box::new(pending));

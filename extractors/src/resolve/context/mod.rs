@@ -377,7 +377,10 @@ impl ProjectContext {
         self.csharp_project_globals.take();
         self.csharp_project_aliases.take();
         match declarations.0 {
-            type_index::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
+            type_index::Declared::Jvm {
+                declarations,
+                mapper_packages,
+            } => self.jvm.add_jvm(path, declarations, mapper_packages),
             type_index::Declared::CSharp {
                 declarations,
                 global_usings,
