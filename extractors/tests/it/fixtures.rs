@@ -394,8 +394,9 @@ fn catalogue_kotlin_libraries_are_definite_when_used() {
 }
 
 /// The .NET libraries of the infrastructure catalogue: Aspire client integrations, cache and
-/// bus registrations, EF Core providers, ADO.NET connections, injected SDK clients, and a
-/// probable fact for a bare `using Dapper;`.
+/// bus registrations, EF Core providers, ADO.NET connections, injected SDK clients, a
+/// probable fact for a bare `using Dapper;`, and no outside API for the `HttpClient`s of an
+/// ASP.NET Core test host (`WebApplicationFactory`, `TestServer`).
 #[test]
 fn catalogue_dotnet_libraries_are_definite_when_used_and_probable_when_only_imported() {
     check_case("csharp/catalogue");
