@@ -364,7 +364,8 @@ fn catalogue_python_libraries_are_definite_when_used_and_probable_when_only_impo
 
 /// Every Go module of the infrastructure catalogue: definite when called or built as a composite
 /// literal (the store of `database/sql` and sqlx read from the driver name), probable for a
-/// blank or bare import, and nothing for a gRPC server.
+/// blank or bare import, and nothing for a gRPC server or a request to an `httptest` server the
+/// test starts itself.
 #[test]
 fn catalogue_go_modules_are_definite_when_used_and_probable_when_only_imported() {
     check_case("go/catalogue");
