@@ -381,7 +381,8 @@ fn catalogue_java_libraries_are_definite_when_used() {
 
 /// The relational store of a Spring Boot module is the `spring.datasource.url` of its
 /// configuration, read as data (placeholder defaults, YAML and `.properties`, profile files and
-/// profile documents, test resources left out): a fact per store the profiles name.
+/// profile documents, test resources left out, the build's embedded database for a default
+/// profile without a URL): a fact per store the profiles name.
 #[test]
 fn spring_datasources_name_the_store_per_profile() {
     check_case("java/datasources");

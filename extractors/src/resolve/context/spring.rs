@@ -10,6 +10,10 @@
 //! A value may wrap the URL in placeholders with defaults (`${MYSQL_URL:jdbc:mysql://…}`);
 //! the default is read. A URL the scheme table does not know (`jdbc:h2:mem:…`) names a
 //! `relational_db`.
+//!
+//! When the default profile names no URL, Spring Boot starts the embedded database on the
+//! module's runtime classpath: an H2, HSQLDB or Derby dependency of the module's `pom.xml` or
+//! `build.gradle(.kts)` that is not test-scoped gives the default profile that store.
 
 use super::paths::{file_name, is_within, parent_dir};
 use super::read::ConfigReader;
@@ -36,8 +40,10 @@ pub(crate) struct SpringDatasources {
 impl SpringDatasources {
     /// Reads the `application*.properties` and `application*.yml` files among `files`.
     pub fn discover<'f>(reader: &ConfigReader<'_>, files: impl Iterator<Item = &'f str>) -> Self {
+        let files: Vec<&str> = files.collect();
         let mut datasources = Vec::new();
-        for path in files {
+        let mut roots: Vec<String> = Vec::new();
+        for path in files.iter().copied() {
             let Some((profile, is_yaml)) = config_profile(path) else {
                 continue;
             };
@@ -51,6 +57,9 @@ impl SpringDatasources {
                 continue;
             };
             let root = module_root(path);
+            if !roots.contains(&root) {
+                roots.push(root.clone());
+            }
             let documents = if is_yaml {
                 yaml_documents(&text)
             } else {
@@ -65,6 +74,34 @@ impl SpringDatasources {
                     profile: document_profile.unwrap_or_else(|| profile.clone()),
                     category: category.to_owned(),
                     scheme,
+                });
+            }
+        }
+        for root in roots {
+            let has_default = datasources
+                .iter()
+                .any(|datasource| datasource.root == root && datasource.profile == "default");
+            if has_default {
+                continue;
+            }
+            let build_files = ["pom.xml", "build.gradle", "build.gradle.kts"].map(|name| {
+                if root.is_empty() {
+                    name.to_owned()
+                } else {
+                    format!("{root}/{name}")
+                }
+            });
+            let embedded = build_files
+                .iter()
+                .filter(|build| files.contains(&build.as_str()))
+                .filter_map(|build| reader.read(build))
+                .find_map(|text| embedded_database(&text));
+            if let Some(scheme) = embedded {
+                datasources.push(Datasource {
+                    root,
+                    profile: "default".to_owned(),
+                    category: "relational_db".to_owned(),
+                    scheme: scheme.to_owned(),
                 });
             }
         }
@@ -94,6 +131,42 @@ impl SpringDatasources {
         found.dedup_by(|a, b| a.profile == b.profile && a.category == b.category);
         found
     }
+}
+
+/// The embedded databases Spring Boot starts by itself, by the group of their artifact.
+const EMBEDDED: [(&str, &str); 3] = [
+    ("com.h2database", "h2"),
+    ("org.hsqldb", "hsqldb"),
+    ("org.apache.derby", "derby"),
+];
+
+/// The embedded database a Maven or Gradle build puts on the runtime classpath: a dependency on
+/// one that is not test-scoped (`<scope>test</scope>`, `testImplementation`).
+fn embedded_database(build: &str) -> Option<&'static str> {
+    if build.contains("<dependency>") {
+        // Maven: each `<dependency>` block.
+        return build.split("<dependency>").skip(1).find_map(|block| {
+            let block = block.split("</dependency>").next().unwrap_or_default();
+            if block.contains("<scope>test</scope>") {
+                return None;
+            }
+            EMBEDDED
+                .iter()
+                .find(|(group, _)| block.contains(&format!("<groupId>{group}</groupId>")))
+                .map(|(_, scheme)| *scheme)
+        });
+    }
+    // Gradle: a dependency line whose configuration is not a test one.
+    build.lines().find_map(|line| {
+        let line = line.trim();
+        if line.starts_with("test") || line.starts_with("//") {
+            return None;
+        }
+        EMBEDDED
+            .iter()
+            .find(|(group, _)| line.contains(&format!("{group}:")))
+            .map(|(_, scheme)| *scheme)
+    })
 }
 
 /// The profile a configuration file's name gives (`application.yml` → `default`,
@@ -303,6 +376,20 @@ mod tests {
         assert_eq!(
             datasource_category("${A:${B:jdbc:mariadb://x/y}}"),
             Some(("mysql", "mariadb".to_owned()))
+        );
+    }
+
+    #[test]
+    fn embedded_databases_are_read_from_runtime_dependencies() {
+        let pom = "<dependencies><dependency>\n<groupId>com.h2database</groupId>\n<artifactId>h2</artifactId>\n<scope>test</scope>\n</dependency>\n<dependency><groupId>org.hsqldb</groupId><artifactId>hsqldb</artifactId></dependency></dependencies>";
+        assert_eq!(embedded_database(pom), Some("hsqldb"));
+        assert_eq!(
+            embedded_database("dependencies {\n  testImplementation 'com.h2database:h2'\n}"),
+            None
+        );
+        assert_eq!(
+            embedded_database("dependencies {\n  runtimeOnly(\"com.h2database:h2\")\n}"),
+            Some("h2")
         );
     }
 
