@@ -369,8 +369,8 @@ const BACKEND_SETTINGS: [&str; 3] = ["CACHES", "CHANNEL_LAYERS", "STORAGES"];
 
 /// The backend classes a Django settings module names as data: in a module-level
 /// `CACHES = {'default': {'BACKEND': 'django_redis.cache.RedisCache', …}}` (or `CHANNEL_LAYERS`,
-/// `STORAGES`), each literal `BACKEND` is a site that configures that class, qualified as
-/// written. Assignments inside `if`, `try` and `with` blocks count; those in functions and
+/// `STORAGES`, or one entry set alone: `STORAGES["default"] = {"BACKEND": …}`), each literal
+/// `BACKEND` is a site that configures that class, qualified as written. Assignments inside `if`, `try` and `with` blocks count; those in functions and
 /// classes do not, and nothing is run.
 fn setting_backend_sites<'tree>(root: Node<'tree>, source: &str) -> Vec<ClientSite<'tree>> {
     let mut sites = Vec::new();
@@ -393,18 +393,29 @@ fn setting_backend_sites<'tree>(root: Node<'tree>, source: &str) -> Vec<ClientSi
                 ) else {
                     continue;
                 };
+                // `CACHES = {alias: {…}}`, or one entry: `STORAGES["default"] = {…}`.
+                let (setting, entries) = match left.kind() {
+                    "identifier" => (left, named_children(right)),
+                    "subscript" => match left.child_field("value") {
+                        Some(value) => (value, vec![right]),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
                 if assignment.kind() != "assignment"
-                    || left.kind() != "identifier"
-                    || !BACKEND_SETTINGS.contains(&syntax::text(left, source))
+                    || setting.kind() != "identifier"
+                    || !BACKEND_SETTINGS.contains(&syntax::text(setting, source))
                     || right.kind() != "dictionary"
                 {
                     continue;
                 }
-                for entry in named_children(right) {
-                    let Some(options) = entry
-                        .child_field("value")
-                        .filter(|value| value.kind() == "dictionary")
-                    else {
+                for entry in entries {
+                    let options = if entry.kind() == "dictionary" {
+                        Some(entry)
+                    } else {
+                        entry.child_field("value")
+                    };
+                    let Some(options) = options.filter(|value| value.kind() == "dictionary") else {
                         continue;
                     };
                     for option in named_children(options) {
