@@ -15,21 +15,24 @@
 //! - `imports`: the import prefixes (module, package, namespace, crate path) that bring the
 //!   library in; default `[name]`. Not used by npm, whose imports are package names.
 //! - `constructs`, `calls`, `types`: tails of what a site constructs, calls, or injects or
-//!   extends (npm: export paths through the import bindings).
+//!   extends (npm: export paths through the import bindings; npm has no `types`, and a class
+//!   that extends one of `constructs` is a use).
 //! - `derive`: `connection` (the first string argument is a connection URL or driver name, read
 //!   through `schemes.toml`), `argument` (the first string argument through the entry's
 //!   `arguments` table, `"*"` standing for any other), `options` (npm: a property of an options
 //!   object among the arguments, named in `options`, through `schemes.toml`, or a connection URL
 //!   as first argument), `prisma-schema` and `drizzle-module` (npm: the project's Prisma schema;
-//!   the Drizzle dialect module, through `modules`).
+//!   the Drizzle dialect module, through `modules`), `django-settings` (pypi: the `ENGINE` of
+//!   the Django settings' `DATABASES`), `spring-datasource` (maven: the `spring.datasource.url`
+//!   of the module's Spring Boot configuration, a fact per store its profiles name).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
 //!   access; `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
-//!   class that extends or implements one of `types` is a use (false for an interface that a
-//!   class implements to be the store, such as `IDistributedCache`).
+//!   class that extends or implements one of `types` (npm: `constructs`) is a use (false for an
+//!   interface that a class implements to be the store, such as `IDistributedCache`).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -80,6 +83,9 @@ pub(crate) enum Derive {
     DrizzleModule,
     /// The `ENGINE` of the project's Django `DATABASES` setting, when it is a literal.
     DjangoSettings,
+    /// The `spring.datasource.url` of the Spring Boot configuration of the file's module, per
+    /// profile (`application-postgres.yml`).
+    SpringDatasource,
 }
 
 impl Derive {
@@ -91,6 +97,7 @@ impl Derive {
             "prisma-schema" => Self::PrismaSchema,
             "drizzle-module" => Self::DrizzleModule,
             "django-settings" => Self::DjangoSettings,
+            "spring-datasource" => Self::SpringDatasource,
             _ => return None,
         })
     }
@@ -104,6 +111,7 @@ impl Derive {
             Self::PrismaSchema => "prisma-schema",
             Self::DrizzleModule => "drizzle-module",
             Self::DjangoSettings => "django-settings",
+            Self::SpringDatasource => "spring-datasource",
         }
     }
 }
@@ -206,7 +214,8 @@ impl Library {
             Derive::Fixed
             | Derive::PrismaSchema
             | Derive::DrizzleModule
-            | Derive::DjangoSettings => None,
+            | Derive::DjangoSettings
+            | Derive::SpringDatasource => None,
         };
         derived.unwrap_or(self.category)
     }
@@ -424,6 +433,7 @@ fn ecosystem(
         .collect();
     let is_npm = raw.ecosystem == "npm";
     let is_pypi = raw.ecosystem == "pypi";
+    let raw_ecosystem = raw.ecosystem.clone();
     let mut names = std::collections::BTreeSet::new();
     let libraries = raw
         .library
@@ -441,6 +451,11 @@ fn ecosystem(
             if derive == Derive::DjangoSettings && !is_pypi {
                 problems.push(format!(
                     "{at}: `derive = \"django-settings\"` is for Python"
+                ));
+            }
+            if derive == Derive::SpringDatasource && raw_ecosystem != "maven" {
+                problems.push(format!(
+                    "{at}: `derive = \"spring-datasource\"` is for JVM libraries"
                 ));
             }
             let imports = library.imports.unwrap_or_else(|| {

@@ -13,3 +13,7 @@
           [(type_identifier) (nested_type_identifier)] @fact.accesses_technology.type))
     ] @fact.accesses_technology.parameter)
   (#eq? @fact.accesses_technology.method "constructor"))
+
+; A class that extends a client class: `class Cache extends Redis {}`.
+(extends_clause
+  value: [(identifier) (member_expression)] @fact.accesses_technology.base)

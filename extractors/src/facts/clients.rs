@@ -37,6 +37,12 @@ pub(crate) enum ClientUse {
     /// A class that extends or implements the client type (a Spring Data repository, an EF Core
     /// `DbContext`).
     Extend,
+    /// A framework setting names the client class, which the framework constructs (a `BACKEND`
+    /// of Django's `CACHES`); it matches the rule's `calls`, as a class call would.
+    Configure,
+    /// An annotation makes the declaration a client (MyBatis's `@Mapper`, or the `@MapperScan`
+    /// of its package); it matches the rule's `types`.
+    Annotate,
 }
 
 impl ClientUse {
@@ -47,6 +53,8 @@ impl ClientUse {
             Self::Call => ("call", "calls"),
             Self::Inject => ("injection", "injects"),
             Self::Extend => ("extension", "extends"),
+            Self::Configure => ("configuration", "configures"),
+            Self::Annotate => ("annotation", "is a client by the annotation"),
         }
     }
 }
@@ -224,8 +232,8 @@ impl ClientMatcher<'_> {
     fn tails(rule: &ClientRule, use_kind: ClientUse) -> &'static [&'static str] {
         match use_kind {
             ClientUse::Construct => rule.constructs,
-            ClientUse::Call => rule.calls,
-            ClientUse::Inject => rule.types,
+            ClientUse::Call | ClientUse::Configure => rule.calls,
+            ClientUse::Inject | ClientUse::Annotate => rule.types,
             ClientUse::Extend if rule.is_extended_by_use => rule.types,
             ClientUse::Extend => &[],
         }
@@ -318,8 +326,8 @@ impl LastSegments {
     fn of_use(&self, use_kind: ClientUse) -> &HashSet<&'static str> {
         match use_kind {
             ClientUse::Construct => &self.constructs,
-            ClientUse::Call => &self.calls,
-            ClientUse::Inject | ClientUse::Extend => &self.types,
+            ClientUse::Call | ClientUse::Configure => &self.calls,
+            ClientUse::Inject | ClientUse::Extend | ClientUse::Annotate => &self.types,
         }
     }
 }
@@ -566,6 +574,8 @@ mod tests {
             ClientUse::Call,
             ClientUse::Inject,
             ClientUse::Extend,
+            ClientUse::Configure,
+            ClientUse::Annotate,
         ];
         let mut agreed = 0;
         for (rules, separator) in [(&FIRST[..], "."), (&FIRST[..], "::"), (&SECOND[..], ".")] {

@@ -1,5 +1,6 @@
 //! Grammar-independent syntax helpers: the thread-local parser, parse-error counting, positions
-//! in Unicode scalar values, and node text.
+//! in Unicode scalar values, and node text; and a small YAML tree (`yaml`) for the GitHub
+//! Actions extractor and the Spring Boot configuration.
 //!
 //! Language-specific reading of nodes (string literals, scopes, imports) lives with each
 //! language family's extractor.
@@ -9,6 +10,7 @@ use std::cell::RefCell;
 use tree_sitter::{Node, Parser, Tree};
 
 mod parse_errors;
+pub(crate) mod yaml;
 
 pub(crate) use parse_errors::{count_parse_errors, ParseErrors};
 

@@ -783,8 +783,8 @@ fn a_rust_use_of_an_enum_in_scope_is_no_external_package() {
 }
 
 /// A library the spec binds with `clients` is a client even when the catalogue does not know
-/// it: in TypeScript/JavaScript what a file constructs or calls of its import is a definite
-/// use, in Python a call of a path inside it (the other languages: the `bound-clients`
+/// it: in TypeScript/JavaScript what a file constructs, calls or extends of its import is a
+/// definite use, in Python a call of a path inside it (the other languages: the `bound-clients`
 /// fixtures); a file that only imports it has a probable use, and its `external` fact is made
 /// although no query asks for externals.
 #[test]
@@ -834,11 +834,21 @@ fn bound_client_libraries_are_clients() {
     assert_eq!(
         accesses(
             "src/types.ts",
-            "import { Model } from 'sequelize';\nexport class A extends Model {}\n"
+            "import { Model } from 'sequelize';\nexport const bases = [Model];\n"
         ),
         [
             fact("external definite", 1, "sequelize"),
             fact("accesses_technology probable", 1, "sequelize"),
+        ]
+    );
+    assert_eq!(
+        accesses(
+            "src/models.ts",
+            "import { Model } from 'sequelize';\nexport class User extends Model {}\n"
+        ),
+        [
+            fact("external definite", 1, "sequelize"),
+            fact("accesses_technology definite", 2, "sequelize"),
         ]
     );
     assert_eq!(

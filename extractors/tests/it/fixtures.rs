@@ -244,7 +244,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 93] = [
+const CASES: [&str; 94] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -273,6 +273,7 @@ const CASES: [&str; 93] = [
     "go/web",
     "java/bound-clients",
     "java/catalogue",
+    "java/datasources",
     "java/graph",
     "java/imports",
     "java/modules",
@@ -370,7 +371,8 @@ fn catalogue_python_libraries_are_definite_when_used_and_probable_when_only_impo
 
 /// Every Go module of the infrastructure catalogue: definite when called or built as a composite
 /// literal (the store of `database/sql` and sqlx read from the driver name), probable for a
-/// blank or bare import, and nothing for a gRPC server.
+/// blank or bare import, and nothing for a gRPC server or a request to an `httptest` server the
+/// test starts itself.
 #[test]
 fn catalogue_go_modules_are_definite_when_used_and_probable_when_only_imported() {
     check_case("go/catalogue");
@@ -384,6 +386,15 @@ fn catalogue_java_libraries_are_definite_when_used() {
     check_case("java/catalogue");
 }
 
+/// The relational store of a Spring Boot module is the `spring.datasource.url` of its
+/// configuration, read as data (placeholder defaults, YAML and `.properties`, profile files and
+/// profile documents, test resources left out, the build's embedded database for a default
+/// profile without a URL): a fact per store the profiles name.
+#[test]
+fn spring_datasources_name_the_store_per_profile() {
+    check_case("java/datasources");
+}
+
 /// The JVM libraries of the infrastructure catalogue in Kotlin: class calls, a Spring Data
 /// repository interface, and Exposed's store read from its JDBC URL.
 #[test]
@@ -392,8 +403,9 @@ fn catalogue_kotlin_libraries_are_definite_when_used() {
 }
 
 /// The .NET libraries of the infrastructure catalogue: Aspire client integrations, cache and
-/// bus registrations, EF Core providers, ADO.NET connections, injected SDK clients, and a
-/// probable fact for a bare `using Dapper;`.
+/// bus registrations, EF Core providers, ADO.NET connections, injected SDK clients, a
+/// probable fact for a bare `using Dapper;`, and no outside API for the `HttpClient`s of an
+/// ASP.NET Core test host (`WebApplicationFactory`, `TestServer`).
 #[test]
 fn catalogue_dotnet_libraries_are_definite_when_used_and_probable_when_only_imported() {
     check_case("csharp/catalogue");

@@ -81,6 +81,7 @@ use walk::{field_child, Child, Kind};
 mod bound;
 mod declarations;
 mod extensions;
+mod in_process;
 mod namespace_names;
 mod pending;
 
@@ -174,8 +175,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &scope_of,
     );
     out.defer(Box::new(pending));
-    out.facts
-        .extend(client_facts(&factory, &hits, &usings, source, &scope_of));
+    out.facts.extend(client_facts(
+        &factory,
+        &hits,
+        &usings,
+        (root, source),
+        &scope_of,
+    ));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -343,18 +349,29 @@ fn client_facts(
     factory: &crate::facts::FactFactory<'_>,
     hits: &[QueryHit<'_>],
     usings: &[Using<Node<'_>>],
-    source: &str,
+    (root, source): (Node<'_>, &str),
     scope_of: &dyn Fn(Node<'_>) -> Option<String>,
 ) -> Vec<Fact> {
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
     };
-    let client_sites: Vec<ClientSite<'_>> = hits
+    let mut client_sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source, Some(&matcher)))
         .collect();
+    // An `HttpClient` of an ASP.NET Core test host calls the application in the test process:
+    // no outside API.
+    if client_sites
+        .iter()
+        .any(|site| matcher.last_segment(&site.path) == "HttpClient")
+    {
+        let in_process = in_process::InProcess::read(root, source);
+        client_sites.retain(|site| {
+            matcher.last_segment(&site.path) != "HttpClient" || !in_process.holds(site.node, source)
+        });
+    }
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
         .map(|using| ClientImport {

@@ -1,9 +1,10 @@
 //! `accesses_technology` facts for the npm packages of the infrastructure catalogue
 //! (`extractors/catalogue/npm.toml`, listed in `docs/CATALOGUE.md`).
 //!
-//! A construction (`new Pool()`), a call (`createClient()`, `axios.get(…)`, `drizzle(…)`) or a
-//! constructor injection (`constructor(private prisma: PrismaClient)`) of a client export is a
-//! definite fact at that site; so is a call of the global `fetch` (not imported, not declared in
+//! A construction (`new Pool()`), a call (`createClient()`, `axios.get(…)`, `drizzle(…)`), a
+//! constructor injection (`constructor(private prisma: PrismaClient)`) or a class that extends
+//! a client class (`class Cache extends Redis`) of a client export is a definite fact at that
+//! site; so is a call of the global `fetch` (not imported, not declared in
 //! the file). A client package that is imported (not `import type`) but never used that way gets
 //! one probable fact at its first import. A named import of `PrismaClient` from a generated
 //! client inside the project counts as `@prisma/client`.
@@ -45,6 +46,8 @@ enum Use {
     Construct,
     Call,
     Inject,
+    /// A class extends the client class (its instances are clients).
+    Extend,
 }
 
 /// Reads client uses from the `accesses_technology` matches and the file's imports.
@@ -71,7 +74,8 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         .into_iter()
         .find_map(|(site_field, callee_field, client_use)| {
             Some((hit.node(site_field)?, hit.node(callee_field)?, client_use))
-        });
+        })
+        .or_else(|| hit.node(Field::Base).map(|base| (base, base, Use::Extend)));
         let Some((site, callee, client_use)) = captured else {
             continue;
         };
@@ -81,7 +85,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         }
         let target = match client_use {
             Use::Inject => view.bindings.resolve_type(callee, source),
-            Use::Construct | Use::Call => view.bindings.resolve(callee, source),
+            Use::Construct | Use::Call | Use::Extend => view.bindings.resolve(callee, source),
         };
         let Some(target) = target else {
             continue;
@@ -99,15 +103,19 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             }
             continue;
         };
+        // A class that extends one the library constructs is a client of its own; the entry's
+        // `extends = false` says when it is not.
         let accepted = match client_use {
             Use::Construct | Use::Inject => client.constructs,
+            Use::Extend if client.is_extended_by_use => client.constructs,
+            Use::Extend => &[],
             Use::Call => client.calls,
         };
         if !accepted.contains(&target.export_path.as_str()) {
             continue;
         }
         used.insert(client.name);
-        if client_use != Use::Inject {
+        if matches!(client_use, Use::Construct | Use::Call) {
             if let Some(key) = instance_key(site, source) {
                 instances.entry(key).or_insert(client.name);
             }
@@ -258,7 +266,7 @@ fn technology(
     let path = view.input.path;
     let context = view.input.context;
     let derived = match client.derive {
-        Derive::Fixed | Derive::DjangoSettings => None,
+        Derive::Fixed | Derive::DjangoSettings | Derive::SpringDatasource => None,
         Derive::PrismaSchema => context.prisma_category(path),
         Derive::DrizzleModule => drizzle_module(client, &record.specifier)
             .or_else(|| {
@@ -312,9 +320,11 @@ fn argument_category(
                 })
             })
         }),
-        Derive::Fixed | Derive::PrismaSchema | Derive::DrizzleModule | Derive::DjangoSettings => {
-            None
-        }
+        Derive::Fixed
+        | Derive::PrismaSchema
+        | Derive::DrizzleModule
+        | Derive::DjangoSettings
+        | Derive::SpringDatasource => None,
     }
 }
 
@@ -355,6 +365,7 @@ fn use_fact(
         Use::Construct => ("construction", "constructs"),
         Use::Call => ("call", "calls"),
         Use::Inject => ("injection", "injects"),
+        Use::Extend => ("extension", "extends"),
     };
     let mut fact = view.factory.fact(
         FactKind::AccessesTechnology,

@@ -1,7 +1,8 @@
 //! JavaScript, JSX included: the grammar of `tree-sitter-javascript`.
 //!
 //! The JavaScript query files use only node types that the TypeScript grammars share, so the
-//! TypeScript specs load them too. Extraction is shared with TypeScript in `crate::lang::ecmascript`;
+//! TypeScript specs load them too, except `javascript/classes.scm`, which matches the JavaScript
+//! grammar's `class_heritage` (the TypeScript grammars' is matched in `typescript/clients.scm`). Extraction is shared with TypeScript in `crate::lang::ecmascript`;
 //! facts carry `language: javascript` and the extractor name `typescript`.
 
 use std::sync::LazyLock;
@@ -31,6 +32,10 @@ const QUERIES: &[QueryFile] = &[
     QueryFile {
         name: "javascript/graph.scm",
         text: include_str!("../../../queries/javascript/graph.scm"),
+    },
+    QueryFile {
+        name: "javascript/classes.scm",
+        text: include_str!("../../../queries/javascript/classes.scm"),
     },
 ];
 

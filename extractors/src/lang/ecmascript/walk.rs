@@ -19,7 +19,7 @@
 //!
 //! The walk does not descend into subtrees that cannot hold anything it looks for ([`Triggers`]):
 //! every pattern root spells a character or word of its own (a call `(` or a template, `new`,
-//! a decorator `@`, a statement `import`/`export`, an assignment `=`), and the name uses matter
+//! a decorator `@`, a statement `import`/`export`, a class's `extends`, an assignment `=`), and the name uses matter
 //! only for the names imports bind (and `fetch`), which a byte scan finds. Subtrees with syntax
 //! errors, and subtrees holding the last node of a pending match, are always entered.
 
@@ -514,6 +514,7 @@ impl<'tree, 'source> Walker<'_, 'tree, 'source> {
                 }
             }
             Kind::Decorator => self.decorator(node),
+            Kind::ClassHeritage | Kind::ExtendsClause => self.class_bases(node, kind, frame),
             Kind::AssignmentExpression if self.generic => {
                 // `javascript/graph.scm`: assignments to a member.
                 let grammar = self.grammar;

@@ -23,16 +23,13 @@
 
 pub(crate) mod spec;
 
-mod yaml;
-
 use std::collections::BTreeSet;
 
 use policies::facts::{Confidence, Fact, FactKind, PropertyValue, Strategy};
 
 use crate::facts::{set, FactFactory};
 use crate::language::DocumentInput;
-
-use yaml::Node;
+use crate::syntax::yaml::{self, Node};
 
 /// Extracts the facts of one workflow file (unsorted), or why it cannot be read.
 pub(crate) fn extract(input: &DocumentInput<'_>) -> Result<Vec<Fact>, String> {

@@ -18,6 +18,8 @@ pub(crate) mod spec;
 pub(crate) mod walk;
 pub(crate) mod web;
 
+mod in_process;
+
 use crate::lang::go::walk::{field_child, Child};
 use std::collections::BTreeMap;
 
@@ -128,6 +130,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             })
         })
         .collect();
+    // Requests to a test server the file starts (`httptest.NewServer`) stay in the process.
+    let httptest = bindings
+        .iter()
+        .find(|(_, path)| path.as_str() == "net/http/httptest")
+        .map(|(local, _)| local.as_str());
+    let sites = if httptest.is_some() && sites.iter().any(is_net_http) {
+        let in_process = in_process::InProcess::read(root, source, httptest);
+        sites
+            .into_iter()
+            .filter(|site| !(is_net_http(site) && in_process.holds(site.node, source)))
+            .collect()
+    } else {
+        sites
+    };
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("go"),
         separator: ".",
@@ -158,6 +174,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &package_dirs,
     ));
     facts
+}
+
+/// Whether a site goes through the standard `net/http` package.
+fn is_net_http(site: &ClientSite<'_>) -> bool {
+    site.path
+        .strip_prefix("net/http.")
+        .is_some_and(|member| !member.is_empty())
 }
 
 /// The call or construction of a client hit, with the local package name it goes through and

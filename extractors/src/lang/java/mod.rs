@@ -130,6 +130,22 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             clients.push(client);
         }
     }
+    // MyBatis mappers: an interface annotated `@Mapper` is one (its annotation is a client site
+    // the imports qualify), any other may be one through a `@MapperScan` of its package.
+    let mut interfaces = Vec::new();
+    for (name, is_annotated) in interface_names(root, source) {
+        let anchor = out.anchors.with_scope(name, scope_of(name));
+        if is_annotated {
+            clients.push(PendingClient {
+                node: anchor,
+                use_kind: ClientUse::Annotate,
+                name: "Mapper".to_owned(),
+                argument: None,
+            });
+        } else {
+            interfaces.push(anchor);
+        }
+    }
     let pending = PendingJvm {
         package,
         uses: PackedNames::new(uses, &out.anchors),
@@ -137,6 +153,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         imports,
         is_java: true,
         clients,
+        interfaces,
         rules: crate::catalogue::catalogue().libraries("java"),
     };
     out.defer(Box::new(pending));
@@ -206,11 +223,25 @@ fn type_name<'source>(node: Node<'_>, source: &'source str) -> std::borrow::Cow<
     syntax::unspaced(node, source, 200)
 }
 
+/// The first argument of a call when it is a string literal; for a concatenation that starts
+/// with one (`"jdbc:postgresql://" + host + "/app"`), that literal when it holds a scheme (a
+/// `:`), which is all a connection URL's category needs.
 fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
     let arguments = call.child_field("arguments")?;
     let first = named_children(arguments).into_iter().next()?;
-    (first.kind() == "string_literal")
-        .then(|| syntax::text(first, source).trim_matches('"').to_owned())
+    let mut leftmost = first;
+    while leftmost.kind() == "binary_expression"
+        && leftmost
+            .child_field("operator")
+            .is_some_and(|operator| syntax::text(operator, source) == "+")
+    {
+        leftmost = leftmost.child_field("left")?;
+    }
+    if leftmost.kind() != "string_literal" {
+        return None;
+    }
+    let text = syntax::text(leftmost, source).trim_matches('"').to_owned();
+    (leftmost == first || text.contains(':')).then_some(text)
 }
 
 /// Reads `import [static] a.b.C[.*];`.
@@ -316,9 +347,95 @@ pub(crate) fn type_declarations(
     tree: &Tree,
     source: &str,
 ) -> Option<crate::resolve::context::TypeDeclarations> {
-    Some(crate::resolve::context::TypeDeclarations::jvm(
+    Some(crate::resolve::context::TypeDeclarations::jvm_scanning(
         declarations(tree, source),
+        mapper_scan_packages(tree.root_node(), source),
     ))
+}
+
+/// The annotations of a declaration (in its `modifiers`), each with its name as written
+/// (`Mapper`, `org.apache.ibatis.annotations.Mapper`).
+fn annotations<'tree>(declaration: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "modifiers")
+        .flat_map(named_children)
+        .filter(|child| matches!(child.kind(), "annotation" | "marker_annotation"))
+        .filter_map(|annotation| {
+            let name = annotation.child_field("name")?;
+            Some((syntax::unspaced_text(name, source, 200), annotation))
+        })
+        .collect()
+}
+
+/// Whether an annotation written `name` is the one whose qualified name is `qualified`: its
+/// simple name, or the qualified name written out.
+fn names_annotation(name: &str, qualified: &str) -> bool {
+    name == qualified || qualified.rsplit('.').next() == Some(name)
+}
+
+/// The packages the MyBatis `@MapperScan` annotations of the file's top-level classes name:
+/// `@MapperScan("a.mapper")`, `@MapperScan({"a.mapper", "a.dao"})`, and the `value` and
+/// `basePackages` elements.
+fn mapper_scan_packages(root: Node<'_>, source: &str) -> Vec<String> {
+    if !source.contains("MapperScan") {
+        return Vec::new();
+    }
+    let mut packages = Vec::new();
+    for declaration in named_children(root) {
+        for (name, annotation) in annotations(declaration, source) {
+            if !names_annotation(&name, "org.mybatis.spring.annotation.MapperScan") {
+                continue;
+            }
+            let Some(arguments) = annotation.child_field("arguments") else {
+                continue;
+            };
+            let mut values = Vec::new();
+            for argument in named_children(arguments) {
+                if argument.kind() != "element_value_pair" {
+                    values.push(argument);
+                    continue;
+                }
+                let key = argument
+                    .child_field("key")
+                    .map(|key| syntax::text(key, source));
+                if matches!(key, Some("value" | "basePackages")) {
+                    values.extend(argument.child_field("value"));
+                }
+            }
+            for value in values {
+                let literals = if value.kind() == "element_value_array_initializer" {
+                    named_children(value)
+                } else {
+                    vec![value]
+                };
+                packages.extend(
+                    literals
+                        .into_iter()
+                        .filter(|literal| literal.kind() == "string_literal")
+                        .map(|literal| syntax::text(literal, source).trim_matches('"').to_owned())
+                        .filter(|package| !package.is_empty()),
+                );
+            }
+        }
+    }
+    packages
+}
+
+/// The file's top-level interfaces that MyBatis makes mappers: each with its name node and
+/// whether it is annotated `@Mapper` (else it is one when a `@MapperScan` names its package).
+fn interface_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(Node<'tree>, bool)> {
+    named_children(root)
+        .into_iter()
+        .filter(|declaration| declaration.kind() == "interface_declaration")
+        .filter_map(|declaration| {
+            let name = declaration.child_field("name")?;
+            let is_annotated = annotations(declaration, source).iter().any(|(written, _)| {
+                names_annotation(written, "org.apache.ibatis.annotations.Mapper")
+            });
+            Some((name, is_annotated))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -83,6 +83,9 @@ pub(crate) struct PendingJvm {
     pub is_java: bool,
     /// The client sites that may match a rule once their names are qualified.
     pub clients: Vec<PendingClient>,
+    /// The name of each top-level interface not annotated `@Mapper` (Java): a MyBatis mapper
+    /// when a `@MapperScan` of the project names its package.
+    pub interfaces: Vec<Anchor>,
     /// The client rules of the language, first match wins.
     pub rules: &'static [ClientRule],
 }
@@ -202,12 +205,29 @@ impl PendingJvm {
                 })
             })
             .collect();
+        let mut client_sites = client_sites;
+        if !self.interfaces.is_empty() && index.is_mapper_package(&self.package) {
+            client_sites.extend(self.interfaces.iter().map(|interface| ClientSiteAt {
+                node: *interface,
+                use_kind: ClientUse::Annotate,
+                path: MAPPER_SCAN.to_owned(),
+                is_qualified: true,
+                argument: None,
+                options: Vec::new(),
+            }));
+        }
         let matcher = ClientMatcher {
             rules: self.rules,
             separator: ".",
         };
         let imports = client_imports(&self.imports, &sites);
-        facts.extend(matcher.facts(&finishing.factory, &client_sites, &imports, &scope_of));
+        let client_facts = matcher.facts(&finishing.factory, &client_sites, &imports, &scope_of);
+        facts.extend(settle_spring_datasources(
+            client_facts,
+            self.rules,
+            finishing.context,
+            finishing.path,
+        ));
         facts.extend(crate::facts::clients::bound_facts(
             &finishing.factory,
             &bound_sites,
@@ -215,6 +235,64 @@ impl PendingJvm {
             &scope_of,
         ));
     }
+}
+
+/// The annotation that makes the interfaces of the packages it names MyBatis mappers.
+const MAPPER_SCAN: &str = "org.mybatis.spring.annotation.MapperScan";
+
+/// Client facts whose library reaches the Spring Boot datasource (`derive =
+/// "spring-datasource"`) and kept the entry's own category take the store of the module's
+/// configuration: one fact per store its profiles name (`mysql` for `application-mysql.yml`,
+/// `postgres` for `application-postgres.yml`), each with the `profiles` that name it and the
+/// JDBC `datasource` drivers. Without a literal URL the fact stays as it is.
+fn settle_spring_datasources(
+    facts: Vec<Fact>,
+    rules: &[ClientRule],
+    context: &crate::resolve::context::ProjectContext,
+    path: &str,
+) -> Vec<Fact> {
+    let settles = |fact: &Fact| {
+        let package = fact
+            .properties
+            .get("package")
+            .and_then(|value| value.as_str());
+        rules.iter().any(|rule| {
+            Some(rule.name) == package
+                && rule.derive == crate::catalogue::Derive::SpringDatasource
+                && fact.technology.as_deref() == Some(rule.category)
+        })
+    };
+    if !facts.iter().any(settles) {
+        return facts;
+    }
+    // Each store with the profiles and drivers that name it.
+    let mut stores: BTreeMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = BTreeMap::new();
+    for datasource in context.spring_datasources(path) {
+        let (profiles, drivers) = stores.entry(datasource.category.as_str()).or_default();
+        profiles.insert(datasource.profile.as_str());
+        drivers.insert(datasource.scheme.as_str());
+    }
+    if stores.is_empty() {
+        return facts;
+    }
+    let mut settled = Vec::with_capacity(facts.len() + stores.len());
+    for fact in facts {
+        if !settles(&fact) {
+            settled.push(fact);
+            continue;
+        }
+        for (category, (profiles, drivers)) in &stores {
+            let mut store = fact.clone();
+            store.technology = Some((*category).into());
+            let list = |names: &BTreeSet<&str>| -> Vec<String> {
+                names.iter().map(|name| (*name).to_owned()).collect()
+            };
+            crate::facts::set(&mut store, "profiles", list(profiles));
+            crate::facts::set(&mut store, "datasource", list(drivers));
+            settled.push(store);
+        }
+    }
+    settled
 }
 
 /// How a site uses a bound library: a Kotlin call of a type (`ConnectionFactory()`, its last

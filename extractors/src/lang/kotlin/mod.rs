@@ -310,6 +310,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         imports,
         is_java: false,
         clients,
+        interfaces: Vec::new(),
         rules,
     };
     out.defer(Box::new(pending));
@@ -358,7 +359,9 @@ fn client_site<'tree>(
     Some((node, use_kind, name, None))
 }
 
-/// The first argument of a call when it is a plain string literal (no templates).
+/// The first argument of a call when it is a plain string literal; for a template
+/// (`"jdbc:postgresql://$host/app"`), its literal text before the first template when that
+/// holds a scheme (a `:`), which is all a connection URL's category needs.
 fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
     let arguments = named_children(call)
         .into_iter()
@@ -376,15 +379,13 @@ fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
         .into_iter()
         .find(|child| child.kind() == "string_literal")?;
     let parts = named_children(literal);
-    parts
+    let prefix: String = parts
         .iter()
-        .all(|part| part.kind() == "string_content")
-        .then(|| {
-            parts
-                .iter()
-                .map(|part| syntax::text(*part, source))
-                .collect()
-        })
+        .take_while(|part| part.kind() == "string_content")
+        .map(|part| syntax::text(*part, source))
+        .collect();
+    let is_plain = parts.iter().all(|part| part.kind() == "string_content");
+    (is_plain || prefix.contains(':')).then_some(prefix)
 }
 
 /// The name of a `user_type` without type arguments or nullability.

@@ -81,6 +81,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     sites.extend(base_class_sites(root, input.source, &bindings));
+    if input.source.contains("BACKEND") {
+        sites.extend(setting_backend_sites(root, input.source));
+    }
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("python"),
         separator: ".",
@@ -358,6 +361,104 @@ fn base_class_sites<'tree>(
         }
     }
     sites
+}
+
+/// The Django settings whose entries each name a backend class under `BACKEND`, which Django
+/// constructs: the cache, the Channels layer, the file storages.
+const BACKEND_SETTINGS: [&str; 3] = ["CACHES", "CHANNEL_LAYERS", "STORAGES"];
+
+/// The backend classes a Django settings module names as data: in a module-level
+/// `CACHES = {'default': {'BACKEND': 'django_redis.cache.RedisCache', …}}` (or `CHANNEL_LAYERS`,
+/// `STORAGES`, or one entry set alone: `STORAGES["default"] = {"BACKEND": …}`), each literal
+/// `BACKEND` is a site that configures that class, qualified as written. Assignments inside `if`, `try` and `with` blocks count; those in functions and
+/// classes do not, and nothing is run.
+fn setting_backend_sites<'tree>(root: Node<'tree>, source: &str) -> Vec<ClientSite<'tree>> {
+    let mut sites = Vec::new();
+    let mut blocks = vec![root];
+    while let Some(block) = blocks.pop() {
+        for statement in named_children(block) {
+            match statement.kind() {
+                "expression_statement" => {}
+                "if_statement" | "elif_clause" | "else_clause" | "try_statement"
+                | "except_clause" | "finally_clause" | "with_statement" | "block" => {
+                    blocks.push(statement);
+                    continue;
+                }
+                _ => continue,
+            }
+            for assignment in named_children(statement) {
+                let (Some(left), Some(right)) = (
+                    assignment.child_field("left"),
+                    assignment.child_field("right"),
+                ) else {
+                    continue;
+                };
+                // `CACHES = {alias: {…}}`, or one entry: `STORAGES["default"] = {…}`.
+                let (setting, entries) = match left.kind() {
+                    "identifier" => (left, named_children(right)),
+                    "subscript" => match left.child_field("value") {
+                        Some(value) => (value, vec![right]),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                if assignment.kind() != "assignment"
+                    || setting.kind() != "identifier"
+                    || !BACKEND_SETTINGS.contains(&syntax::text(setting, source))
+                    || right.kind() != "dictionary"
+                {
+                    continue;
+                }
+                for entry in entries {
+                    let options = if entry.kind() == "dictionary" {
+                        Some(entry)
+                    } else {
+                        entry.child_field("value")
+                    };
+                    let Some(options) = options.filter(|value| value.kind() == "dictionary") else {
+                        continue;
+                    };
+                    for option in named_children(options) {
+                        let key = option
+                            .child_field("key")
+                            .and_then(|key| string_value(key, source));
+                        let value = option.child_field("value");
+                        let backend = value.and_then(|value| string_value(value, source));
+                        if let (Some("BACKEND"), Some(value), Some(backend)) =
+                            (key.as_deref(), value, backend)
+                        {
+                            sites.push(ClientSite {
+                                node: value,
+                                use_kind: ClientUse::Configure,
+                                path: backend,
+                                is_qualified: true,
+                                argument: None,
+                                options: Vec::new(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sites.sort_by_key(|site| site.node.start_byte());
+    sites
+}
+
+/// The content of a plain string literal (no interpolation).
+fn string_value(node: Node<'_>, source: &str) -> Option<String> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut text = String::new();
+    for part in named_children(node) {
+        match part.kind() {
+            "string_start" | "string_end" => {}
+            "string_content" => text.push_str(syntax::text(part, source)),
+            _ => return None,
+        }
+    }
+    Some(text)
 }
 
 /// Client facts whose library reads its store from the project (`derive = "django-settings"`)

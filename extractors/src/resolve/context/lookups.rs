@@ -83,6 +83,12 @@ impl<'a> Types<'a> {
         self.index.declares_or_encloses(package)
     }
 
+    /// [`TypeIndex::is_mapper_package`], recorded.
+    pub fn is_mapper_package(self, package: &str) -> bool {
+        self.record(|| TypeQuestion::IsMapperPackage(package.to_owned()));
+        self.index.is_mapper_package(package)
+    }
+
     /// [`TypeIndex::string_constant`], recorded.
     pub fn string_constant(self, written: &str) -> Option<&'a str> {
         self.record(|| TypeQuestion::StringConstant(written.to_owned()));

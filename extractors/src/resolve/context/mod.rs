@@ -18,6 +18,8 @@ pub mod probes;
 mod python;
 mod read;
 mod resolve;
+mod spring;
+pub(crate) use spring::Datasource;
 mod swift;
 mod toml_lite;
 mod tsconfig;
@@ -62,6 +64,8 @@ pub struct ProjectContext {
     /// imports of the folder itself (`require('./vendor')`).
     folder_entries: BTreeMap<String, Vec<String>>,
     datastores: Datastores,
+    /// The Spring Boot modules' datasources.
+    spring: spring::SpringDatasources,
     /// Python source roots and modules.
     python: python::PythonIndex,
     /// Go modules and package files.
@@ -193,6 +197,7 @@ impl ProjectContext {
         let import_maps = workspace::discover_import_maps(reader, sorted.iter().copied());
         let folder_entries = workspace::discover_folder_entries(reader, sorted.iter().copied());
         let datastores = Datastores::discover(reader, sorted.iter().copied());
+        let spring = spring::SpringDatasources::discover(reader, sorted.iter().copied());
         let python = python::PythonIndex::discover(reader, sorted.iter().copied());
         let go = go::GoModules::discover(reader, sorted.iter().copied());
         let crates = Crates::discover(reader, sorted.iter().copied());
@@ -212,6 +217,7 @@ impl ProjectContext {
             configs,
             packages,
             datastores,
+            spring,
             python,
             go,
             jvm: TypeIndex::default(),
@@ -351,6 +357,9 @@ impl ProjectContext {
             Setting::Django => {
                 crate::resolve::context::probes::text(&self.datastores.django_category(file))
             }
+            Setting::SpringDatasource => {
+                crate::resolve::context::probes::text(&self.spring.of(file))
+            }
             Setting::NextRoot => crate::resolve::context::probes::text(&self.next.root_of(file)),
         }
     }
@@ -375,7 +384,10 @@ impl ProjectContext {
         self.csharp_project_globals.take();
         self.csharp_project_aliases.take();
         match declarations.0 {
-            type_index::Declared::Jvm(declarations) => self.jvm.add_jvm(path, declarations),
+            type_index::Declared::Jvm {
+                declarations,
+                mapper_packages,
+            } => self.jvm.add_jvm(path, declarations, mapper_packages),
             type_index::Declared::CSharp {
                 declarations,
                 global_usings,
@@ -703,6 +715,12 @@ impl ProjectContext {
     pub(crate) fn django_category(&self, file: &str) -> Option<&str> {
         self.record_setting(Setting::Django, file);
         self.datastores.django_category(file)
+    }
+
+    /// The datasources the Spring Boot configuration of `file`'s module names, by profile.
+    pub(crate) fn spring_datasources(&self, file: &str) -> Vec<&Datasource> {
+        self.record_setting(Setting::SpringDatasource, file);
+        self.spring.of(file)
     }
 }
 

@@ -122,6 +122,8 @@ pub enum Setting {
     Drizzle,
     /// The Django settings' database category.
     Django,
+    /// The Spring Boot datasources of a module.
+    SpringDatasource,
     /// The Next.js application folder.
     NextRoot,
 }

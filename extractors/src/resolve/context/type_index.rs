@@ -66,6 +66,8 @@ pub(crate) struct TypeIndex {
     /// namespace, value), e.g. `ADMINISTRATORS` → (`Constants.Roles.ADMINISTRATORS`,
     /// `Administrators`).
     constants: BTreeMap<String, BTreeSet<(String, String)>>,
+    /// The packages MyBatis `@MapperScan` annotations name (Java).
+    mapper_packages: BTreeSet<String>,
     /// What [`TypeIndex::owns_package`] reads, computed on its first call after the last
     /// addition: every declared package with each of its dot-prefixes, and the leading segments
     /// all declared packages share.
@@ -80,9 +82,26 @@ pub(crate) struct TypeIndex {
 }
 
 impl TypeIndex {
-    /// Adds the declarations of a Java or Kotlin file.
-    pub fn add_jvm(&mut self, path: &str, declarations: Declarations) {
+    /// Adds the declarations of a Java or Kotlin file, and the packages its MyBatis
+    /// `@MapperScan` names.
+    pub fn add_jvm(
+        &mut self,
+        path: &str,
+        declarations: Declarations,
+        mapper_packages: Vec<String>,
+    ) {
+        self.mapper_packages.extend(mapper_packages);
         self.add(path, declarations);
+    }
+
+    /// Whether a MyBatis `@MapperScan` of the project names `package` or a package above it:
+    /// its interfaces are mappers.
+    pub fn is_mapper_package(&self, package: &str) -> bool {
+        self.mapper_packages.iter().any(|scanned| {
+            package
+                .strip_prefix(scanned.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
     }
 
     /// Adds the declarations of a C# file, its `global using` namespaces and aliases, its `const string`
@@ -291,7 +310,11 @@ pub struct TypeDeclarations(pub(super) Declared);
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(super) enum Declared {
-    Jvm(Declarations),
+    Jvm {
+        declarations: Declarations,
+        /// The packages a MyBatis `@MapperScan` of the file names.
+        mapper_packages: Vec<String>,
+    },
     CSharp {
         declarations: Declarations,
         global_usings: Vec<String>,
@@ -319,7 +342,18 @@ pub(crate) struct RustNames {
 impl TypeDeclarations {
     /// What a Java or Kotlin file declares.
     pub(crate) fn jvm(declarations: Declarations) -> Self {
-        Self(Declared::Jvm(declarations))
+        Self(Declared::Jvm {
+            declarations,
+            mapper_packages: Vec::new(),
+        })
+    }
+
+    /// What a Java file declares, with the packages its MyBatis `@MapperScan` names.
+    pub(crate) fn jvm_scanning(declarations: Declarations, mapper_packages: Vec<String>) -> Self {
+        Self(Declared::Jvm {
+            declarations,
+            mapper_packages,
+        })
     }
 
     /// What a C# file declares.
@@ -349,7 +383,7 @@ impl TypeDeclarations {
     pub(crate) fn csharp_types(&self) -> Option<&Declarations> {
         match &self.0 {
             Declared::CSharp { declarations, .. } => Some(declarations),
-            Declared::Jvm(_) | Declared::Rust(_) => None,
+            Declared::Jvm { .. } | Declared::Rust(_) => None,
         }
     }
 }
@@ -441,6 +475,8 @@ pub enum TypeQuestion {
     StringConstant(String),
     /// [`TypeIndex::declares_or_encloses`].
     DeclaresOrEncloses(String),
+    /// [`TypeIndex::is_mapper_package`].
+    IsMapperPackage(String),
 }
 
 /// The text an answer is recorded as: short ones in full, long ones by a digest.
@@ -493,6 +529,7 @@ impl TypeIndex {
             TypeQuestion::DeclaresOrEncloses(package) => {
                 self.declares_or_encloses(package).to_string()
             }
+            TypeQuestion::IsMapperPackage(package) => self.is_mapper_package(package).to_string(),
         }
     }
 

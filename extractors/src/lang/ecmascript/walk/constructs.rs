@@ -1,5 +1,6 @@
 //! What the walk reads at the constructs that start matches: imports, calls (routes and
-//! requests among them), decorators and injected constructor parameters.
+//! requests among them), decorators, injected constructor parameters and the classes a class
+//! extends.
 
 use super::*;
 
@@ -309,6 +310,33 @@ impl<'tree> Walker<'_, 'tree, '_> {
                     (Field::Type, type_node),
                 ],
             );
+        }
+    }
+
+    /// `javascript/classes.scm` (`class_heritage`, JavaScript) and `typescript/clients.scm`
+    /// (`extends_clause`, TypeScript): the class a class extends, when it is a name or a member
+    /// (`class Cache extends Redis`, `extends pg.Client`).
+    pub(super) fn class_bases(&mut self, node: Node<'tree>, kind: Kind, frame: Option<u32>) {
+        let grammar = self.grammar;
+        let bases: Vec<Node<'tree>> = if kind == Kind::ExtendsClause {
+            let Some(field) = grammar.value.and_then(std::num::NonZeroU16::new) else {
+                return;
+            };
+            let mut cursor = node.walk();
+            let values: Vec<Node<'tree>> = node.children_by_field_id(field, &mut cursor).collect();
+            values
+        } else {
+            named_children(node).collect()
+        };
+        for base in bases {
+            if !matches!(
+                grammar.named_kind(base),
+                Kind::Identifier | Kind::MemberExpression
+            ) {
+                continue;
+            }
+            self.scopes.by_node.insert(base.id(), frame);
+            self.push(base, FactKind::AccessesTechnology, [(Field::Base, base)]);
         }
     }
 }

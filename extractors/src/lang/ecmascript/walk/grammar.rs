@@ -32,6 +32,11 @@ pub(super) enum Kind {
     String,
     Object,
     Import,
+    /// The JavaScript grammar's `extends` part of a class (the TypeScript grammars' holds an
+    /// `extends_clause`).
+    ClassHeritage,
+    /// The TypeScript grammars' `extends` part of a class.
+    ExtendsClause,
     /// `type_annotation`, `type_arguments`, … (`usage::TYPE_CONTEXTS`) other than those above.
     TypeContext,
     /// A class (`class_declaration`, `class`, `abstract_class_declaration`).
@@ -71,6 +76,8 @@ impl Kind {
             "string" => Kind::String,
             "object" => Kind::Object,
             "import" => Kind::Import,
+            "class_heritage" => Kind::ClassHeritage,
+            "extends_clause" => Kind::ExtendsClause,
             "class_declaration" | "class" | "abstract_class_declaration" => Kind::Class,
             "function_declaration" | "generator_function_declaration" => Kind::FunctionDeclaration,
             "function_expression" | "arrow_function" | "generator_function" => {
@@ -134,6 +141,7 @@ pub(super) struct Grammar {
     pub(super) name: Option<u16>,
     pub(super) parameters: Option<u16>,
     pub(super) type_field: Option<u16>,
+    pub(super) value: Option<u16>,
 }
 
 impl Grammar {
@@ -160,6 +168,7 @@ impl Grammar {
             name: field("name"),
             parameters: field("parameters"),
             type_field: field("type"),
+            value: field("value"),
         }
     }
 

@@ -117,7 +117,7 @@ impl Triggers {
                             }
                             positions.push(start);
                         }
-                        b"new" | b"export" => positions.push(start),
+                        b"new" | b"export" | b"extends" => positions.push(start),
                         _ => {
                             let may_be_name = lengths
                                 .get(usize::from(byte))

@@ -115,18 +115,15 @@ enum Open {
 #[derive(Default)]
 struct Builder {
     stack: Vec<Open>,
-    root: Option<Node>,
+    /// The root of each document read.
+    roots: Vec<Node>,
 }
 
 impl Builder {
     fn push_value(&mut self, node: Node) {
         match self.stack.last_mut() {
             Some(Open::Sequence(items, _) | Open::Mapping(items, _)) => items.push(node),
-            None => {
-                if self.root.is_none() {
-                    self.root = Some(node);
-                }
-            }
+            None => self.roots.push(node),
         }
     }
 }
@@ -192,5 +189,19 @@ pub(crate) fn parse(text: &str) -> Result<Option<Node>, String> {
             error.info()
         )
     })?;
-    Ok(builder.root)
+    Ok(builder.roots.into_iter().next())
+}
+
+/// Parses every document of a YAML text (`---` separated), in order.
+pub(crate) fn parse_all(text: &str) -> Result<Vec<Node>, String> {
+    let mut builder = Builder::default();
+    let mut parser = Parser::new_from_str(text);
+    parser.load(&mut builder, true).map_err(|error| {
+        let (line, column) = position(*error.marker());
+        format!(
+            "invalid YAML at line {line}, column {column}: {}",
+            error.info()
+        )
+    })?;
+    Ok(builder.roots)
 }
