@@ -317,7 +317,13 @@ pub(super) fn extract_files(
         context.add_declarations(file, declarations);
     }
     if cache.is_some() {
-        refresh_typed(&mut done, files, &context, &first);
+        refresh_typed(
+            &mut done,
+            files,
+            &context,
+            shape.as_ref().map(|(types, _)| types.as_str()),
+            &first,
+        );
     }
     second_pass(files, done, &context, cache, shape.as_ref(), generic)
 }
@@ -529,6 +535,7 @@ fn refresh_typed(
     done: &mut [FirstJob],
     files: &[String],
     context: &ProjectContext,
+    types_shape: Option<&str>,
     first: &(impl Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh
           + Sync),
 ) {
@@ -539,11 +546,14 @@ fn refresh_typed(
             let FirstJob::Cached(hit) = &mut *job else {
                 return;
             };
+            // An entry made in a project of the same shape (the same declarations, configs and
+            // links) got the same answers: its lookups need no asking again.
             let holds = |entry: &FileEntry| {
-                entry
-                    .probes
-                    .iter()
-                    .all(|probe| !probe.needs_types() || probe.holds(context))
+                (types_shape.is_some() && entry.shape.as_deref() == types_shape)
+                    || entry
+                        .probes
+                        .iter()
+                        .all(|probe| !probe.needs_types() || probe.holds(context))
             };
             if holds(&hit.entry) {
                 return;
@@ -618,9 +628,14 @@ fn second_pass(
             let Some(((cache, _), key)) = cache.zip(key) else {
                 return (file.clone(), outcome, false);
             };
+            // The shape is kept with an entry that asked about a whole structure (it holds only in
+            // that shape) or looked up types (in that shape its lookups need no asking again).
             let shape = shape
                 .as_ref()
-                .filter(|_| crate::input::cache::asks_whole(&probes))
+                .filter(|_| {
+                    crate::input::cache::asks_whole(&probes)
+                        || probes.iter().any(Probe::needs_types)
+                })
                 .map(|(types, files)| crate::input::cache::shape_for(&probes, types, files).to_owned());
             let entry = FileEntry {
                 outcome,
@@ -629,7 +644,7 @@ fn second_pass(
                 shape,
             };
             cache.store(&key, file, &entry);
-            if let Some(shape) = &entry.shape {
+            if let Some(shape) = entry.shape.as_ref().filter(|_| entry.asks_whole()) {
                 cache.store(&ExtractionCache::shaped_key(&key, shape), file, &entry);
             }
             stored.store(true, std::sync::atomic::Ordering::Relaxed);
