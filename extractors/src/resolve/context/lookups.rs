@@ -40,7 +40,7 @@ impl<'a> Types<'a> {
 
     /// [`TypeIndex::files_of`], recorded.
     pub fn files_of(self, package: &str, name: &str) -> Option<&'a BTreeSet<String>> {
-        self.record(|| TypeQuestion::FilesOf(package.to_owned(), name.to_owned()));
+        self.record(|| TypeQuestion::Name(name.to_owned()));
         self.index.files_of(package, name)
     }
 
@@ -58,13 +58,13 @@ impl<'a> Types<'a> {
 
     /// [`TypeIndex::declares_name`], recorded.
     pub fn declares_name(self, name: &str) -> bool {
-        self.record(|| TypeQuestion::DeclaresName(name.to_owned()));
+        self.record(|| TypeQuestion::Name(name.to_owned()));
         self.index.declares_name(name)
     }
 
     /// [`TypeIndex::packages_declaring`], recorded.
     pub fn packages_declaring(self, name: &str) -> &'a [String] {
-        self.record(|| TypeQuestion::PackagesDeclaring(name.to_owned()));
+        self.record(|| TypeQuestion::Name(name.to_owned()));
         self.index.packages_declaring(name)
     }
 

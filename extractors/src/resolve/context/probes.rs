@@ -359,8 +359,8 @@ mod tests {
         assert!(
             probes.iter().any(|probe| matches!(
                 probe,
-                Probe::Types { index: IndexOf::Jvm, question: TypeQuestion::FilesOf(package, name), answer }
-                    if package == "q" && name == "B" && answer == "src/q/B.java"
+                Probe::Types { index: IndexOf::Jvm, question: TypeQuestion::Name(name), answer }
+                    if name == "B" && answer == "q\0src/q/B.java\n"
             )),
             "{probes:?}"
         );

@@ -457,18 +457,16 @@ pub enum IndexOf {
 /// A lookup in a type index, as [`Types`] records it ([`crate::probes::Probe::Types`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TypeQuestion {
+    /// Where a type name is declared: the packages that declare it, each with its files
+    /// ([`TypeIndex::declares_name`], [`TypeIndex::packages_declaring`],
+    /// [`TypeIndex::files_of`]: one question per name, whichever of them asked).
+    Name(String),
     /// The types of a package with their files ([`TypeIndex::package`]).
     Package(String),
-    /// The files declaring a name in a package ([`TypeIndex::files_of`]).
-    FilesOf(String, String),
     /// [`TypeIndex::owns_package`].
     Owns(String),
     /// [`TypeIndex::owns_package_itself`].
     OwnsItself(String),
-    /// [`TypeIndex::declares_name`].
-    DeclaresName(String),
-    /// [`TypeIndex::packages_declaring`].
-    PackagesDeclaring(String),
     /// [`TypeIndex::extension_methods`].
     ExtensionMethods(String),
     /// [`TypeIndex::string_constant`].
@@ -503,22 +501,20 @@ impl TypeIndex {
                 .get(package.as_str())
                 .cloned()
                 .unwrap_or_default(),
-            TypeQuestion::FilesOf(package, name) => match self.files_of(package, name) {
-                Some(files) => answer_text(
-                    files
-                        .iter()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                ),
-                None => String::new(),
-            },
+            TypeQuestion::Name(name) => {
+                let mut text = String::new();
+                for package in self.packages_declaring(name) {
+                    text.push_str(package);
+                    for file in self.files_of(package, name).into_iter().flatten() {
+                        text.push('\0');
+                        text.push_str(file);
+                    }
+                    text.push('\n');
+                }
+                answer_text(text)
+            }
             TypeQuestion::Owns(package) => self.owns_package(package).to_string(),
             TypeQuestion::OwnsItself(package) => self.owns_package_itself(package).to_string(),
-            TypeQuestion::DeclaresName(name) => self.declares_name(name).to_string(),
-            TypeQuestion::PackagesDeclaring(name) => {
-                answer_text(self.packages_declaring(name).join("\n"))
-            }
             TypeQuestion::ExtensionMethods(name) => answer_text(format!(
                 "{:?}",
                 self.extension_methods(name).collect::<Vec<_>>()
