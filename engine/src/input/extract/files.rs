@@ -607,12 +607,19 @@ fn second_pass(
             let outcome = match outcome {
                 FirstOutcome::Done(outcome) => outcome,
                 FirstOutcome::Pending(pass) => {
-                    let (outcome, more) = recording(|| {
+                    let finish = || {
                         guarded(
                             || outcome_of(pass.finish(context), generic),
                             CachedOutcome::Skipped,
                         )
-                    });
+                    };
+                    // As in the first pass, the questions are recorded only for a cache that
+                    // keeps them: a Java or C# file asks the type indexes some hundred.
+                    let (outcome, more) = if cache.is_some() {
+                        recording(finish)
+                    } else {
+                        (finish(), Vec::new())
+                    };
                     let failed = matches!(&outcome, CachedOutcome::Skipped(reason) if reason.starts_with(FAILED));
                     if failed {
                         return (file.clone(), outcome, false);
