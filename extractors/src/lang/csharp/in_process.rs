@@ -38,23 +38,8 @@ impl InProcess {
             return found;
         }
         let mut assignments: Vec<(Node<'_>, Node<'_>)> = Vec::new();
-        let mut cursor = root.walk();
-        let mut visited_children = false;
-        loop {
-            let node = cursor.node();
-            if !visited_children {
-                found.read_declaration(node, source, &mut assignments);
-                if cursor.goto_first_child() {
-                    continue;
-                }
-            }
-            if cursor.goto_next_sibling() {
-                visited_children = false;
-            } else if cursor.goto_parent() {
-                visited_children = true;
-            } else {
-                break;
-            }
+        for node in crate::syntax::descendants(root) {
+            found.read_declaration(node, source, &mut assignments);
         }
         // Handlers first: a client may be built on one.
         for (target, value) in &assignments {

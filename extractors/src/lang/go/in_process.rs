@@ -41,45 +41,30 @@ impl InProcess {
         };
         let mut assignments: Vec<(Node<'_>, Node<'_>)> = Vec::new();
         let mut calls = Vec::new();
-        let mut cursor = root.walk();
-        let mut visited_children = false;
-        loop {
-            let node = cursor.node();
-            if !visited_children {
-                match node.kind() {
-                    "short_var_declaration" | "assignment_statement" => {
-                        if let (Some(left), Some(right)) = (
-                            node.child_by_field_name("left"),
-                            node.child_by_field_name("right"),
-                        ) {
-                            pair_up(left, right, &mut assignments);
-                        }
+        for node in crate::syntax::descendants(root) {
+            match node.kind() {
+                "short_var_declaration" | "assignment_statement" => {
+                    if let (Some(left), Some(right)) = (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    ) {
+                        pair_up(left, right, &mut assignments);
                     }
-                    "var_spec" => {
-                        let names: Vec<Node<'_>> = {
-                            let mut names_cursor = node.walk();
-                            node.children_by_field_name("name", &mut names_cursor)
-                                .collect()
-                        };
-                        if let (Some(name), Some(value)) =
-                            (names.first(), node.child_by_field_name("value"))
-                        {
-                            pair_up(*name, value, &mut assignments);
-                        }
+                }
+                "var_spec" => {
+                    let names: Vec<Node<'_>> = {
+                        let mut names_cursor = node.walk();
+                        node.children_by_field_name("name", &mut names_cursor)
+                            .collect()
+                    };
+                    if let (Some(name), Some(value)) =
+                        (names.first(), node.child_by_field_name("value"))
+                    {
+                        pair_up(*name, value, &mut assignments);
                     }
-                    "call_expression" => calls.push(node),
-                    _ => {}
                 }
-                if cursor.goto_first_child() {
-                    continue;
-                }
-            }
-            if cursor.goto_next_sibling() {
-                visited_children = false;
-            } else if cursor.goto_parent() {
-                visited_children = true;
-            } else {
-                break;
+                "call_expression" => calls.push(node),
+                _ => {}
             }
         }
         for (target, value) in &assignments {
