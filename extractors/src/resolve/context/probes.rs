@@ -297,43 +297,6 @@ mod tests {
         assert!(outer.is_empty());
     }
 
-    #[test]
-    fn python_answers_kept_by_folder_are_those_a_fresh_project_gives() {
-        let files = [
-            "app/__init__.py",
-            "app/a.py",
-            "app/b.py",
-            "app/b.pyi",
-            "app/sub/__init__.py",
-            "app/sub/c.py",
-            "lib/json/__init__.py",
-            "lib/tool.py",
-            "tests/test_a.py",
-        ];
-        let questions: [(usize, &str, Option<&str>); 7] = [
-            (0, "app", Some("b")),
-            (0, "app.sub.c", None),
-            (1, "", Some("b")),
-            (2, "", Some("a")),
-            (0, "json", None),
-            (1, "sub", Some("c")),
-            (0, "requests", None),
-        ];
-        // One project answers every file in turn (later files of a folder get kept answers);
-        // each answer must be the one a project that was never asked gives.
-        let kept = context(&files);
-        for importer in files {
-            for (level, module, name) in questions {
-                let fresh = context(&files);
-                assert_eq!(
-                    kept.resolve_python_unrecorded(importer, level, module, name),
-                    fresh.resolve_python_unrecorded(importer, level, module, name),
-                    "{importer}: {level} {module} {name:?}"
-                );
-            }
-        }
-    }
-
     /// A project of Java files whose declarations are in the type index, as after the first pass.
     fn typed(files: &[(&str, &str)]) -> ProjectContext {
         let paths: Vec<&str> = files.iter().map(|(path, _)| *path).collect();

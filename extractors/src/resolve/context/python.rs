@@ -57,21 +57,6 @@ pub(crate) struct PythonIndex {
     /// For a top-level name `a`, the implicit roots (in their order) where `a` is a regular
     /// package: the only implicit roots a weak lookup of `a` can answer from.
     implicit_packages: HashMap<String, Vec<String>>,
-    /// Answers given so far ([`PythonIndex::resolve`]), by the question with the importer's
-    /// folder in place of the importer: every file of a folder gets the same answers, and a
-    /// project's files ask the same few hundred questions thousands of times.
-    answers: std::sync::Mutex<HashMap<Question, Resolution>>,
-}
-
-/// [`PythonIndex::resolve`]'s question as it depends on the importer: its folder, and whether it
-/// is a stub.
-#[derive(Debug, PartialEq, Eq, Hash)]
-struct Question {
-    folder: String,
-    is_stub: bool,
-    level: usize,
-    module: String,
-    name: Option<String>,
 }
 
 impl PythonIndex {
@@ -285,36 +270,6 @@ impl PythonIndex {
     /// Resolves `from <level dots><module> import <name>` (level 0: `import module`; `name` is
     /// the imported name when it may be a submodule).
     pub fn resolve(
-        &self,
-        importer: &str,
-        level: usize,
-        module: &str,
-        name: Option<&str>,
-    ) -> Resolution {
-        let question = Question {
-            folder: parent_dir(importer).to_owned(),
-            is_stub: importer.ends_with(".pyi"),
-            level,
-            module: module.to_owned(),
-            name: name.map(str::to_owned),
-        };
-        if let Some(answer) = self
-            .answers
-            .lock()
-            .ok()
-            .and_then(|answers| answers.get(&question).cloned())
-        {
-            return answer;
-        }
-        let answer = self.resolve_anew(importer, level, module, name);
-        if let Ok(mut answers) = self.answers.lock() {
-            answers.insert(question, answer.clone());
-        }
-        answer
-    }
-
-    /// [`PythonIndex::resolve`] without the answers given so far.
-    fn resolve_anew(
         &self,
         importer: &str,
         level: usize,
