@@ -354,9 +354,11 @@ fn project_context(
     context
 }
 
-/// Extracts one file now: its path, its bytes when already read, and its cache key.
-type Extract<'a> =
-    dyn Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh + 'a;
+/// Extracts one file now, against a project context: its path, its bytes when already read,
+/// and its cache key.
+type Extract<'a> = dyn Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh
+    + Sync
+    + 'a;
 
 /// What one job of the first pass reads besides its file.
 struct JobInput<'a> {
@@ -475,8 +477,7 @@ fn refresh_stale(
     shape: &(String, String),
     cache: Option<(&ExtractionCache, &str)>,
     shared: &ProjectContext,
-    first: &(impl Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh
-          + Sync),
+    first: &Extract<'_>,
 ) {
     // An entry whose whole structures changed is extracted again, as in a run without the
     // cache: before any declaration enters the indexes (its own are already in `declared`).
@@ -536,8 +537,7 @@ fn refresh_typed(
     files: &[String],
     context: &ProjectContext,
     types_shape: Option<&str>,
-    first: &(impl Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>>, Option<String>) -> Fresh
-          + Sync),
+    first: &Extract<'_>,
 ) {
     done.par_iter_mut()
         .with_max_len(1)

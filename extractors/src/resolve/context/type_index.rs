@@ -483,10 +483,15 @@ pub(crate) fn answer_text(text: String) -> String {
         return text;
     }
     use sha2::Digest as _;
-    let digest = sha2::Sha256::digest(text.as_bytes());
-    let mut answer = String::from("digest ");
+    named_digest("digest", &sha2::Sha256::digest(text.as_bytes()))
+}
+
+/// `name` and the first 16 bytes of `digest` in hex: an answer too long to keep in full.
+fn named_digest(name: &str, digest: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut answer = format!("{name} ");
     for byte in digest.get(..16).unwrap_or_default() {
-        answer.push_str(&format!("{byte:02x}"));
+        let _ = write!(answer, "{byte:02x}");
     }
     answer
 }
@@ -545,12 +550,7 @@ impl TypeIndex {
                         }
                         hasher.update(b"\n");
                     }
-                    let digest = hasher.finalize();
-                    let mut answer = String::from("package ");
-                    for byte in digest.get(..16).unwrap_or_default() {
-                        answer.push_str(&format!("{byte:02x}"));
-                    }
-                    (package.clone(), answer)
+                    (package.clone(), named_digest("package", &hasher.finalize()))
                 })
                 .collect()
         })
