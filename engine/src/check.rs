@@ -157,7 +157,7 @@ pub fn run_check_handing_back<T: Send>(
             cache.stop_remembering();
         }
         let edges = base.as_ref().map(|(_, edges)| edges);
-        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache);
+        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache, solver);
         drop(diff_cache);
         drop(private);
         let base_ids = base.map(|(ids, _)| ids);
@@ -257,7 +257,15 @@ fn base_findings(
     cache: Option<&crate::input::cache::ExtractionCache>,
 ) -> Result<(BTreeSet<String>, BaseEdges), EngineError> {
     let (base_scope, renames) = crate::input::scope::merge_base_scope(scope)?;
-    let base = analyse_scope(options, spec.clone(), base_scope, &renames, None, cache);
+    let base = analyse_scope(
+        options,
+        spec.clone(),
+        base_scope,
+        &renames,
+        None,
+        cache,
+        solver,
+    );
     let edges = BaseEdges::of(&base.chains, &renames);
     let outcomes = solve_candidates(options, &base, solver);
     let run = assemble(options, base, &outcomes, None, Instant::now());
@@ -284,9 +292,10 @@ fn base_findings(
     Ok((ids, edges))
 }
 
-/// Projects with more files than this make no Z3 context ahead ([`run_check_handing_back`]): their
-/// extraction takes seconds, against which making a context is nothing, and a context kept
-/// through it holds memory (about 17 MB).
+/// Projects with more files than this make their Z3 context once their files are extracted, not
+/// when they are listed ([`run_check_handing_back`], [`analyse_scope`]): their extraction takes
+/// seconds, against which making a context early saves nothing, and a context kept through it
+/// holds memory (about 17 MB).
 const PREWARM_MAX_FILES: usize = 2_000;
 
 /// Resolves the scope and loads the spec and the reviewed queries (everything before
@@ -361,7 +370,8 @@ fn prepare(
 }
 
 /// Extracts and evaluates one snapshot; `renames` maps evidence paths (base → head) before
-/// evaluation; `base` (under `--diff`) holds the file-graph edges of the merge base.
+/// evaluation; `base` (under `--diff`) holds the file-graph edges of the merge base. A large
+/// project's solver is made ready once its files are extracted ([`PREWARM_MAX_FILES`]).
 fn analyse_scope(
     options: &CheckOptions,
     spec: LoadedSpec,
@@ -369,6 +379,7 @@ fn analyse_scope(
     renames: &BTreeMap<String, String>,
     base: Option<&BaseEdges>,
     cache: Option<&crate::input::cache::ExtractionCache>,
+    solver: &dyn Solver,
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
@@ -390,6 +401,12 @@ fn analyse_scope(
         cache,
         options.progress.as_deref(),
     );
+    // What follows extraction until the slices are solved (graphs, rules, slices) runs mostly
+    // on one core: the other makes the solver's context meanwhile. A small project's is made
+    // before extraction, when its files are listed.
+    if scope.project_files.len() > PREWARM_MAX_FILES {
+        solver.warm_up();
+    }
     // `component-matches-no-files` (see `policies::error::Code`), evaluated only when every file is in scope.
     if scope.is_everything() {
         extraction
@@ -419,8 +436,11 @@ fn analyse_scope(
         graph: &extraction.facts,
         domain: &domain_facts,
     };
-    let graph = FlowGraph::build(model, &table, &extraction.owners);
-    let chains = FileGraph::build(model, &table, &extraction.owners);
+    // The two graphs are independent: each is built on a worker of its own.
+    let (graph, chains) = rayon::join(
+        || FlowGraph::build(model, &table, &extraction.owners),
+        || FileGraph::build(model, &table, &extraction.owners),
+    );
     let in_scope = scope_files(&scope, &spec);
     let changes = ChangeSet::of_scope(&scope);
     let lacks = |from: &str, to: &str| base.is_some_and(|base| base.lacks(from, to));

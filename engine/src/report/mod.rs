@@ -192,7 +192,7 @@ pub fn assemble_handing_back(
         mut extraction,
         domain_facts,
         graph,
-        chains: _,
+        chains,
         evaluation,
     } = analysis;
     let model = &spec.model;
@@ -281,7 +281,7 @@ pub fn assemble_handing_back(
     } else {
         Vec::new()
     };
-    let leftovers = (extraction, domain_facts, graph, evaluation);
+    let leftovers = (extraction, domain_facts, graph, chains, evaluation);
     drop(std::thread::Builder::new().spawn(move || drop(leftovers)));
     (
         CheckRun {

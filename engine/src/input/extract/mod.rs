@@ -121,35 +121,60 @@ pub fn extract_project(
 /// ones, the `ambiguous-component-mapping` warnings, `files_excluded`, and the files the listing
 /// could not take as `file-skipped`.
 fn owned_files(scope: &Scope, map: &ComponentMap, extraction: &mut Extraction) -> Vec<String> {
+    /// What the spec makes of one listed file.
+    enum Judged {
+        /// `exclude`d: never read.
+        Excluded,
+        /// Owned by a component.
+        Owned(crate::input::paths::Ownership),
+        /// Owned by none; `true` when a `!` glob took it out of its component.
+        Unowned(bool),
+    }
+    // Matching every file against every component's globs is the one part of listing that
+    // grows with the spec; it runs on the workers, the bookkeeping after it in order.
+    let judged: Vec<Judged> = scope
+        .project_files
+        .par_iter()
+        .map(|file| {
+            if map.is_excluded(file) {
+                Judged::Excluded
+            } else if let Some(ownership) = map.ownership(file) {
+                Judged::Owned(ownership)
+            } else {
+                Judged::Unowned(map.is_removed(file))
+            }
+        })
+        .collect();
     let mut owned = Vec::new();
     let mut excluded = 0;
-    for file in &scope.project_files {
-        if map.is_excluded(file) {
-            excluded += 1;
-            continue;
-        }
-        if let Some(ownership) = map.ownership(file) {
-            if !ownership.tied_with.is_empty() {
-                let mut tied = vec![ownership.owner.clone()];
-                tied.extend(ownership.tied_with.iter().cloned());
-                extraction.warnings.push(Warning {
-                    code: "ambiguous-component-mapping".into(),
-                    message: format!(
-                        "`{file}` is matched equally by {}: `{}` (declared first) owns it",
-                        tied.iter()
-                            .map(|name| format!("`{name}`"))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        ownership.owner
-                    ),
-                    file: Some(file.clone()),
-                    ..Warning::default()
-                });
+    for (file, judged) in scope.project_files.iter().zip(judged) {
+        match judged {
+            Judged::Excluded => {
+                excluded += 1;
+                continue;
             }
-            extraction.owners.insert(file.clone(), ownership.owner);
-        } else {
+            Judged::Owned(ownership) => {
+                if !ownership.tied_with.is_empty() {
+                    let mut tied = vec![ownership.owner.clone()];
+                    tied.extend(ownership.tied_with.iter().cloned());
+                    extraction.warnings.push(Warning {
+                        code: "ambiguous-component-mapping".into(),
+                        message: format!(
+                            "`{file}` is matched equally by {}: `{}` (declared first) owns it",
+                            tied.iter()
+                                .map(|name| format!("`{name}`"))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            ownership.owner
+                        ),
+                        file: Some(file.clone()),
+                        ..Warning::default()
+                    });
+                }
+                extraction.owners.insert(file.clone(), ownership.owner);
+            }
             // A file a `!` glob took out of its component, and no other owns.
-            excluded += usize::from(map.is_removed(file));
+            Judged::Unowned(removed) => excluded += usize::from(removed),
         }
         // Every file is extracted, owned or not: an unowned file's flow facts serve chains
         // (see Chains under `invariant` in policies/LANGUAGE.md), and workflow files are read whoever owns them.
