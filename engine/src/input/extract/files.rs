@@ -419,11 +419,10 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
     // The questions about whole structures and the type indexes are judged once every file's
     // declarations are in.
     let mut holding = cache.load_variants(&key, file).into_iter().filter(|entry| {
-        entry.probes.iter().all(|probe| {
-            matches!(probe, Probe::Whole | Probe::Files)
-                || probe.needs_types()
-                || probe.holds(shared)
-        })
+        entry
+            .probes
+            .iter()
+            .all(|probe| matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared))
     });
     match holding.next() {
         Some(entry) => {
@@ -510,7 +509,6 @@ fn refresh_stale(
                             entry.shape.as_deref() == Some(wanted)
                                 && entry.probes.iter().all(|probe| {
                                     matches!(probe, Probe::Whole | Probe::Files)
-                                        || probe.needs_types()
                                         || probe.holds(shared)
                                 })
                         })
@@ -550,10 +548,7 @@ fn refresh_typed(
             // links) got the same answers: its lookups need no asking again.
             let holds = |entry: &FileEntry| {
                 (types_shape.is_some() && entry.shape.as_deref() == types_shape)
-                    || entry
-                        .probes
-                        .iter()
-                        .all(|probe| !probe.needs_types() || probe.holds(context))
+                    || entry.typed.hold(context)
             };
             if holds(&hit.entry) {
                 return;
@@ -644,12 +639,7 @@ fn second_pass(
                         || probes.iter().any(Probe::needs_types)
                 })
                 .map(|(types, files)| crate::input::cache::shape_for(&probes, types, files).to_owned());
-            let entry = FileEntry {
-                outcome,
-                declarations,
-                probes,
-                shape,
-            };
+            let entry = FileEntry::new(outcome, declarations, probes, shape);
             cache.store(&key, file, &entry);
             if let Some(shape) = entry.shape.as_ref().filter(|_| entry.asks_whole()) {
                 cache.store(&ExtractionCache::shaped_key(&key, shape), file, &entry);
