@@ -244,7 +244,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 94] = [
+const CASES: [&str; 95] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -309,6 +309,7 @@ const CASES: [&str; 94] = [
     "rust/mounts",
     "rust/nests",
     "rust/own-crate",
+    "rust/shared-targets",
     "rust/targets",
     "rust/test-modules",
     "rust/unresolved",
@@ -517,6 +518,12 @@ fn go_imports_resolve_through_go_mod_go_work_and_replace() {
 fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and_renamed_dependency(
 ) {
     check_case("rust/targets");
+}
+
+#[test]
+fn rust_helper_modules_of_tests_benches_and_examples_resolve_super_to_each_target_that_declares_them(
+) {
+    check_case("rust/shared-targets");
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //! A file's module path comes from its place under its crate's module folder (`src/a/b.rs` and
 //! `src/a/b/mod.rs` are `a::b`; a target's root file, `lib.rs`, `main.rs`, `src/bin/x.rs`,
 //! `tests/x.rs`…, is the root), followed by the inline modules around the declaration
-//! (`mod tests { use super::*; }`). `crate::`, `self::` and `super::` paths are read against it; a
+//! (`mod tests { use super::*; }`). A helper module of a folder of targets (`tests/common/mod.rs`)
+//! has no root of its own: a path that reaches it resolves to each target that declares the
+//! helper (`pending.rs`). `crate::`, `self::` and `super::` paths are read against it; a
 //! path starting with a workspace crate's name (`-` written `_`, or the name a dependency renames
 //! it to) goes to that crate, and one starting with a module declared in the file's module
 //! (`mod model;` then `use model::User;`, Rust 2018's uniform paths) to that module. `mod x;` is `x.rs` or `x/mod.rs` in the module's folder, or the file
@@ -142,10 +144,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 None => groups.push((resolved, vec![name])),
             }
         }
-        if groups
-            .iter()
-            .any(|(resolved, _)| resolved.through.is_some())
-        {
+        if groups.iter().any(|(resolved, _)| resolved.waits()) {
             deferred.push(pending::PendingUse::new(
                 &mut out.anchors,
                 statement,
@@ -623,17 +622,40 @@ fn enclosing_function(node: Node<'_>) -> Option<usize> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Resolved {
     resolution: Resolution,
-    /// When the path goes on through a module no file holds (`missing` in `use
-    /// crate::missing::X`, resolved to the crate root), that name: the resolved file may still
-    /// declare it (an inline module, an enum, a re-export), which only its declarations tell.
-    through: Option<String>,
+    /// When the path goes on through modules no file holds (`missing` in `use
+    /// crate::missing::X`, resolved to the crate root), those names: the resolved file may still
+    /// declare the first (an inline module, an enum, a re-export, a `#[path]` module), which only
+    /// its declarations tell.
+    through: Vec<String>,
+    /// When the path reaches the root of a crate without one (`use super::setup;` in
+    /// `tests/common/mod.rs`), the targets that may be that root.
+    shared: Option<SharedRoot>,
+}
+
+/// The possible roots of a module shared by a folder of targets: `tests/common/mod.rs` is
+/// module `common` of every integration test that declares `mod common;`, and its `super` is
+/// that test's root file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SharedRoot {
+    /// The outermost module of the importing file (`common`), which a root must declare.
+    module: String,
+    /// The folder's target roots, sorted.
+    roots: Vec<String>,
+}
+
+impl Resolved {
+    /// Whether the path's facts wait for the second pass.
+    fn waits(&self) -> bool {
+        !self.through.is_empty() || self.shared.is_some()
+    }
 }
 
 impl From<Resolution> for Resolved {
     fn from(resolution: Resolution) -> Self {
         Self {
             resolution,
-            through: None,
+            through: Vec::new(),
+            shared: None,
         }
     }
 }
@@ -706,18 +728,33 @@ fn resolve(
         .into_iter()
         .filter(|segment| segment != "*")
         .collect();
+    let modules = module.len().saturating_sub(usize::from(!glob));
     let found = (0..=module.len()).rev().find_map(|length| {
         crates
             .module_file(&krate, module.get(..length)?)
             .map(|file| (length, file))
     });
     let Some((length, file)) = found else {
+        // The root of the file's own crate when it has none (`super::` in a helper module of
+        // `tests/`): whichever target declares the file's outermost module, or none lintel knows.
+        if krate.root_file.is_none() && own_crate == Some(&krate) {
+            if let Some(outermost) = own_module.first() {
+                return Resolved {
+                    resolution: Resolution::Internal,
+                    through: module.get(..modules).unwrap_or_default().to_vec(),
+                    shared: Some(SharedRoot {
+                        module: outermost.clone(),
+                        roots: crates.shared_roots(&krate).to_vec(),
+                    }),
+                };
+            }
+        }
         return Resolution::Internal.into();
     };
-    let modules = module.len().saturating_sub(usize::from(!glob));
     Resolved {
         resolution: Resolution::File(file),
-        through: module.get(length).filter(|_| length < modules).cloned(),
+        through: module.get(length..modules).unwrap_or_default().to_vec(),
+        shared: None,
     }
 }
 

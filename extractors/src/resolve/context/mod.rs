@@ -424,6 +424,18 @@ impl ProjectContext {
         )
     }
 
+    /// Whether the Rust file `file` lists `name` among the names its module declares at its top
+    /// level (a glob `use` or an `include!` may add others): `false` when lintel did not read it.
+    pub(crate) fn rust_module_lists(&self, file: &str, name: &str) -> bool {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.rust_modules.get(file).is_some_and(|names| {
+            names
+                .names
+                .binary_search_by(|known| known.as_str().cmp(name))
+                .is_ok()
+        })
+    }
+
     /// The Java and Kotlin type index; each lookup is recorded ([`Types`]).
     pub(crate) fn jvm_types(&self) -> Types<'_> {
         Types::new(&self.jvm, IndexOf::Jvm)
