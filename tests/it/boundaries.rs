@@ -633,6 +633,42 @@ fn rust_helper_modules_of_test_bench_and_example_targets_are_not_unresolved() {
 }
 
 #[test]
+fn rust_paths_through_path_attribute_modules_land_on_the_file_the_attribute_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        "node app : server\ncomponent Core { runs_on: app  paths: \"src/*.rs\" }\ncomponent Gen { runs_on: app  paths: \"src/gen/**\" }\ninvariant Imports { deny unresolved imports in * }\n",
+    );
+    write(
+        root,
+        "Cargo.toml",
+        "[package]\nname = \"plat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        root,
+        "src/lib.rs",
+        "#[path = \"gen/schema.rs\"]\npub mod schema;\nuse crate::schema::columns::Column;\nuse crate::schema::missing::Gone;\n",
+    );
+    // The target's own `mod columns;` is beside it, as a `mod.rs`'s would be.
+    write(root, "src/gen/schema.rs", "pub mod columns;\n");
+    write(root, "src/gen/columns.rs", "pub struct Column;\n");
+    let verdict = check(root, ScopeRequest::All, 1);
+    let found: Vec<(String, String)> = findings(&verdict)
+        .into_iter()
+        .map(|(kind, _, at, _)| (kind, at))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "unresolved_import_violation".to_owned(),
+            "src/lib.rs:4".to_owned()
+        )]
+    );
+}
+
+#[test]
 fn every_spec_of_the_migration_guide_compiles_without_a_diagnostic() {
     let guide = std::fs::read_to_string(tests::workspace_root().join("docs/MIGRATING.md")).unwrap();
     let blocks: Vec<&str> = guide

@@ -244,7 +244,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 95] = [
+const CASES: [&str; 96] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -309,6 +309,7 @@ const CASES: [&str; 95] = [
     "rust/mounts",
     "rust/nests",
     "rust/own-crate",
+    "rust/path-modules",
     "rust/shared-targets",
     "rust/targets",
     "rust/test-modules",
@@ -524,6 +525,11 @@ fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and
 fn rust_helper_modules_of_tests_benches_and_examples_resolve_super_to_each_target_that_declares_them(
 ) {
     check_case("rust/shared-targets");
+}
+
+#[test]
+fn rust_paths_through_a_path_attribute_module_go_on_in_the_file_it_names() {
+    check_case("rust/path-modules");
 }
 
 #[test]

@@ -10,8 +10,11 @@
 //! path starting with a workspace crate's name (`-` written `_`, or the name a dependency renames
 //! it to) goes to that crate, and one starting with a module declared in the file's module
 //! (`mod model;` then `use model::User;`, Rust 2018's uniform paths) to that module. `mod x;` is `x.rs` or `x/mod.rs` in the module's folder, or the file
-//! its `#[path = "…"]` attribute names (a file reached through `#[path]` still takes its module
-//! path from its own place). The deepest prefix of the path that is a module file is the
+//! its `#[path = "…"]` attribute names. A path through a `#[path]` module goes on in the file the
+//! attribute names, whose modules live beside it as a `mod.rs`'s do (`pending.rs`), and a `mod
+//! x;` no file holds at its place is taken from beside the declaring file (where rustc looks when
+//! a `#[path]` reaches that file); the file itself still takes its module path from its own place,
+//! so a `self::` or `super::` path there that misses is left open. The deepest prefix of the path that is a module file is the
 //! resolved file (so `use crate::db::Pool` resolves to `src/db.rs`, and `use shop_core::Order`
 //! to the crate's root). Other first segments (`std`, `sqlx`, a renamed registry release of a
 //! workspace crate) are `external`. One fact per distinct file a declaration's paths reach,
@@ -81,6 +84,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
     let local = LocalNames::new(&hits, source, root);
+    // The modules the file declares with a `#[path]` attribute, by the inline modules around them:
+    // a path may start at one (`#[path = "unix.rs"] mod imp;` then `use imp::Pipe;`).
+    let path_modules: Vec<(Vec<String>, String)> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::Import)
+        .filter_map(|hit| Some((hit.node(Field::Statement)?, hit.node(Field::Specifier)?)))
+        .filter(|(statement, _)| path_attribute(*statement, source).is_some())
+        .map(|(statement, name)| {
+            (
+                inline_modules(statement, source),
+                syntax::text(name, source).to_owned(),
+            )
+        })
+        .collect();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
             continue;
@@ -124,7 +141,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         module.extend(inline.iter().cloned());
         let mut groups: Vec<(Resolved, Vec<String>)> = Vec::new();
         for path in &paths {
-            let resolved = match local.rooted(&path.segments, &inline, statement) {
+            let starts_at_path_module = path.segments.len() > 1
+                && path.segments.first().is_some_and(|first| {
+                    path_modules
+                        .iter()
+                        .any(|(modules, name)| *modules == inline && name == first)
+                });
+            let segments = if starts_at_path_module {
+                std::iter::once("self".to_owned())
+                    .chain(path.segments.iter().cloned())
+                    .collect()
+            } else {
+                path.segments.clone()
+            };
+            let resolved = match local.rooted(&segments, &inline, statement) {
                 Rooted::Path(segments) => resolve(input, own_crate.as_ref(), &module, &segments),
                 Rooted::Here => Resolution::File(input.path.to_owned()).into(),
             };
@@ -301,7 +331,15 @@ fn module_file(
             let mut segments = own_module.to_vec();
             segments.extend(inline.iter().cloned());
             segments.push(name.to_owned());
-            own_crate.and_then(|krate| crates.module_file(krate, &segments))
+            own_crate
+                .and_then(|krate| crates.module_file(krate, &segments))
+                // A file a `#[path]` attribute reaches (which only the declaring file tells)
+                // declares its modules beside it, as a `mod.rs` does: one found there is taken.
+                .or_else(|| {
+                    let mut beside = inline.to_vec();
+                    beside.push(name.to_owned());
+                    crates.module_file_in(parent_dir(input.path), &beside)
+                })
         }
     }
     .map(Resolution::File)

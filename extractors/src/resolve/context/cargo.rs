@@ -243,8 +243,17 @@ impl Crates {
         if segments.is_empty() {
             return krate.root_file.clone();
         }
+        self.module_file_in(&krate.source_folder, segments)
+    }
+
+    /// The file of module `segments` (not empty) under the module folder `folder`: `a/b.rs` or
+    /// `a/b/mod.rs` for `a::b`.
+    pub fn module_file_in(&self, folder: &str, segments: &[String]) -> Option<String> {
+        if segments.is_empty() {
+            return None;
+        }
         let relative = segments.join("/");
-        let base = join(&krate.source_folder, &relative)?;
+        let base = join(folder, &relative)?;
         [format!("{base}.rs"), format!("{base}/mod.rs")]
             .into_iter()
             .find(|candidate| self.files.contains(candidate))

@@ -337,6 +337,11 @@ pub(crate) struct RustNames {
     pub names: Vec<String>,
     /// Whether the module may declare names not listed.
     pub open: bool,
+    /// The modules the file declares with a `#[path = "…"]` attribute (`#[path = "gen/x.rs"] mod
+    /// x;`, also inside inline modules): each one's module path within the file (the inline
+    /// modules around it, then its name) and the attribute's path as written.
+    #[serde(default)]
+    pub path_modules: Vec<(Vec<String>, String)>,
 }
 
 impl TypeDeclarations {
