@@ -83,8 +83,8 @@ pub(crate) struct PendingJvm {
     pub is_java: bool,
     /// The client sites that may match a rule once their names are qualified.
     pub clients: Vec<PendingClient>,
-    /// The name of each top-level interface not annotated `@Mapper` (Java): a MyBatis mapper
-    /// when a `@MapperScan` of the project names its package.
+    /// The name of each top-level interface not annotated `@Mapper`: a MyBatis mapper when a
+    /// `@MapperScan` of the project names its package.
     pub interfaces: Vec<Anchor>,
     /// The client rules of the language, first match wins.
     pub rules: &'static [ClientRule],
@@ -238,7 +238,16 @@ impl PendingJvm {
 }
 
 /// The annotation that makes the interfaces of the packages it names MyBatis mappers.
-const MAPPER_SCAN: &str = "org.mybatis.spring.annotation.MapperScan";
+pub(crate) const MAPPER_SCAN: &str = "org.mybatis.spring.annotation.MapperScan";
+
+/// The annotation that makes an interface a MyBatis mapper.
+pub(crate) const MAPPER: &str = "org.apache.ibatis.annotations.Mapper";
+
+/// Whether an annotation written `name` is the one whose qualified name is `qualified`: its
+/// simple name, or the qualified name written out.
+pub(crate) fn names_annotation(name: &str, qualified: &str) -> bool {
+    name == qualified || qualified.rsplit('.').next() == Some(name)
+}
 
 /// Client facts whose library reaches the Spring Boot datasource (`derive =
 /// "spring-datasource"`) and kept the entry's own category take the store of the module's
