@@ -393,7 +393,7 @@ fn catalogue_java_libraries_are_definite_when_used() {
 /// profile documents, test resources left out, the build's embedded database for a default
 /// profile without a URL): a fact per store the profiles name.
 #[test]
-fn spring_datasources_name_the_store_per_profile() {
+fn spring_quarkus_and_micronaut_datasources_name_the_store_per_profile() {
     check_case("java/datasources");
 }
 
