@@ -23,8 +23,10 @@
 //!   object among the arguments, named in `options`, through `schemes.toml`, or a connection URL
 //!   as first argument), `prisma-schema` and `drizzle-module` (npm: the project's Prisma schema;
 //!   the Drizzle dialect module, through `modules`), `django-settings` (pypi: the `ENGINE` of
-//!   the Django settings' `DATABASES`), `spring-datasource` (maven: the `spring.datasource.url`
-//!   of the module's Spring Boot configuration, a fact per store its profiles name).
+//!   the Django settings' `DATABASES`), `spring-datasource` (maven: the relational datasource
+//!   of the module's Spring Boot, Quarkus or Micronaut configuration, a fact per store its
+//!   profiles name), `configured-store` (maven: the same, else the MongoDB connection the
+//!   configuration names, for a repository abstraction that may be either).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
 //!   access; `sub_packages` (default true): whether the import prefixes also stand for the
@@ -86,6 +88,9 @@ pub(crate) enum Derive {
     /// The `spring.datasource.url` of the Spring Boot configuration of the file's module, per
     /// profile (`application-postgres.yml`).
     SpringDatasource,
+    /// As [`Derive::SpringDatasource`], else the MongoDB connection of the configuration
+    /// (`mongodb.uri`): a repository abstraction over either kind of store (Micronaut Data).
+    ConfiguredStore,
 }
 
 impl Derive {
@@ -98,6 +103,7 @@ impl Derive {
             "drizzle-module" => Self::DrizzleModule,
             "django-settings" => Self::DjangoSettings,
             "spring-datasource" => Self::SpringDatasource,
+            "configured-store" => Self::ConfiguredStore,
             _ => return None,
         })
     }
@@ -112,6 +118,7 @@ impl Derive {
             Self::DrizzleModule => "drizzle-module",
             Self::DjangoSettings => "django-settings",
             Self::SpringDatasource => "spring-datasource",
+            Self::ConfiguredStore => "configured-store",
         }
     }
 }
@@ -215,7 +222,8 @@ impl Library {
             | Derive::PrismaSchema
             | Derive::DrizzleModule
             | Derive::DjangoSettings
-            | Derive::SpringDatasource => None,
+            | Derive::SpringDatasource
+            | Derive::ConfiguredStore => None,
         };
         derived.unwrap_or(self.category)
     }
@@ -453,9 +461,12 @@ fn ecosystem(
                     "{at}: `derive = \"django-settings\"` is for Python"
                 ));
             }
-            if derive == Derive::SpringDatasource && raw_ecosystem != "maven" {
+            if matches!(derive, Derive::SpringDatasource | Derive::ConfiguredStore)
+                && raw_ecosystem != "maven"
+            {
                 problems.push(format!(
-                    "{at}: `derive = \"spring-datasource\"` is for JVM libraries"
+                    "{at}: `derive = \"{}\"` is for JVM libraries",
+                    derive.name()
                 ));
             }
             let imports = library.imports.unwrap_or_else(|| {

@@ -581,6 +581,94 @@ invariant Imports { deny unresolved imports in * }
 }
 
 #[test]
+fn rust_helper_modules_of_test_bench_and_example_targets_are_not_unresolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        "node app : server\ncomponent Rs { runs_on: app  paths: \"**\" }\ninvariant Imports { deny unresolved imports in * }\n",
+    );
+    write(
+        root,
+        "Cargo.toml",
+        "[package]\nname = \"kit\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(root, "src/lib.rs", "pub struct Engine;\n");
+    // Each `tests/*.rs` is a crate root that declares `mod common;`: `super` in the helper is
+    // that root, whose items are no module of any file.
+    write(
+        root,
+        "tests/api.rs",
+        "mod common;\npub fn setup() {}\npub mod support { pub struct Db; }\n",
+    );
+    write(
+        root,
+        "tests/common/mod.rs",
+        "use super::setup;\nuse super::support::Db;\nuse crate::common::gone::Lost;\n",
+    );
+    // No target declares `mod orphan;`: lintel cannot know its root and stays silent.
+    write(root, "tests/orphan/mod.rs", "use super::anything::Here;\n");
+    write(root, "benches/load.rs", "mod shared;\npub struct Config;\n");
+    write(root, "benches/shared/mod.rs", "use super::Config;\n");
+    write(
+        root,
+        "examples/demo.rs",
+        "mod util;\npub struct Config;\nfn main() {}\n",
+    );
+    write(root, "examples/util/mod.rs", "use crate::Config;\n");
+    let verdict = check(root, ScopeRequest::All, 1);
+    let found: Vec<(String, String)> = findings(&verdict)
+        .into_iter()
+        .map(|(kind, _, at, _)| (kind, at))
+        .collect();
+    // Only the module no file holds and the root does not declare is unresolved.
+    assert_eq!(
+        found,
+        [(
+            "unresolved_import_violation".to_owned(),
+            "tests/common/mod.rs:3".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn rust_paths_through_path_attribute_modules_land_on_the_file_the_attribute_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        "node app : server\ncomponent Core { runs_on: app  paths: \"src/*.rs\" }\ncomponent Gen { runs_on: app  paths: \"src/gen/**\" }\ninvariant Imports { deny unresolved imports in * }\n",
+    );
+    write(
+        root,
+        "Cargo.toml",
+        "[package]\nname = \"plat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        root,
+        "src/lib.rs",
+        "#[path = \"gen/schema.rs\"]\npub mod schema;\nuse crate::schema::columns::Column;\nuse crate::schema::missing::Gone;\n",
+    );
+    // The target's own `mod columns;` is beside it, as a `mod.rs`'s would be.
+    write(root, "src/gen/schema.rs", "pub mod columns;\n");
+    write(root, "src/gen/columns.rs", "pub struct Column;\n");
+    let verdict = check(root, ScopeRequest::All, 1);
+    let found: Vec<(String, String)> = findings(&verdict)
+        .into_iter()
+        .map(|(kind, _, at, _)| (kind, at))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "unresolved_import_violation".to_owned(),
+            "src/lib.rs:4".to_owned()
+        )]
+    );
+}
+
+#[test]
 fn every_spec_of_the_migration_guide_compiles_without_a_diagnostic() {
     let guide = std::fs::read_to_string(tests::workspace_root().join("docs/MIGRATING.md")).unwrap();
     let blocks: Vec<&str> = guide

@@ -244,7 +244,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 94] = [
+const CASES: [&str; 96] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -309,6 +309,8 @@ const CASES: [&str; 94] = [
     "rust/mounts",
     "rust/nests",
     "rust/own-crate",
+    "rust/path-modules",
+    "rust/shared-targets",
     "rust/targets",
     "rust/test-modules",
     "rust/unresolved",
@@ -391,7 +393,7 @@ fn catalogue_java_libraries_are_definite_when_used() {
 /// profile documents, test resources left out, the build's embedded database for a default
 /// profile without a URL): a fact per store the profiles name.
 #[test]
-fn spring_datasources_name_the_store_per_profile() {
+fn spring_quarkus_and_micronaut_datasources_name_the_store_per_profile() {
     check_case("java/datasources");
 }
 
@@ -517,6 +519,17 @@ fn go_imports_resolve_through_go_mod_go_work_and_replace() {
 fn rust_modules_resolve_from_every_cargo_target_inline_module_path_attribute_and_renamed_dependency(
 ) {
     check_case("rust/targets");
+}
+
+#[test]
+fn rust_helper_modules_of_tests_benches_and_examples_resolve_super_to_each_target_that_declares_them(
+) {
+    check_case("rust/shared-targets");
+}
+
+#[test]
+fn rust_paths_through_a_path_attribute_module_go_on_in_the_file_it_names() {
+    check_case("rust/path-modules");
 }
 
 #[test]

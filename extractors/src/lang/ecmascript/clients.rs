@@ -266,7 +266,10 @@ fn technology(
     let path = view.input.path;
     let context = view.input.context;
     let derived = match client.derive {
-        Derive::Fixed | Derive::DjangoSettings | Derive::SpringDatasource => None,
+        Derive::Fixed
+        | Derive::DjangoSettings
+        | Derive::SpringDatasource
+        | Derive::ConfiguredStore => None,
         Derive::PrismaSchema => context.prisma_category(path),
         Derive::DrizzleModule => drizzle_module(client, &record.specifier)
             .or_else(|| {
@@ -324,7 +327,8 @@ fn argument_category(
         | Derive::PrismaSchema
         | Derive::DrizzleModule
         | Derive::DjangoSettings
-        | Derive::SpringDatasource => None,
+        | Derive::SpringDatasource
+        | Derive::ConfiguredStore => None,
     }
 }
 

@@ -368,12 +368,6 @@ fn annotations<'tree>(declaration: Node<'tree>, source: &str) -> Vec<(String, No
         .collect()
 }
 
-/// Whether an annotation written `name` is the one whose qualified name is `qualified`: its
-/// simple name, or the qualified name written out.
-fn names_annotation(name: &str, qualified: &str) -> bool {
-    name == qualified || qualified.rsplit('.').next() == Some(name)
-}
-
 /// The packages the MyBatis `@MapperScan` annotations of the file's top-level classes name:
 /// `@MapperScan("a.mapper")`, `@MapperScan({"a.mapper", "a.dao"})`, and the `value` and
 /// `basePackages` elements.
@@ -384,7 +378,7 @@ fn mapper_scan_packages(root: Node<'_>, source: &str) -> Vec<String> {
     let mut packages = Vec::new();
     for declaration in named_children(root) {
         for (name, annotation) in annotations(declaration, source) {
-            if !names_annotation(&name, "org.mybatis.spring.annotation.MapperScan") {
+            if !jvm::names_annotation(&name, jvm::MAPPER_SCAN) {
                 continue;
             }
             let Some(arguments) = annotation.child_field("arguments") else {
@@ -430,9 +424,9 @@ fn interface_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(Node<'tree>, 
         .filter(|declaration| declaration.kind() == "interface_declaration")
         .filter_map(|declaration| {
             let name = declaration.child_field("name")?;
-            let is_annotated = annotations(declaration, source).iter().any(|(written, _)| {
-                names_annotation(written, "org.apache.ibatis.annotations.Mapper")
-            });
+            let is_annotated = annotations(declaration, source)
+                .iter()
+                .any(|(written, _)| jvm::names_annotation(written, jvm::MAPPER));
             Some((name, is_annotated))
         })
         .collect()

@@ -83,8 +83,8 @@ pub(crate) struct PendingJvm {
     pub is_java: bool,
     /// The client sites that may match a rule once their names are qualified.
     pub clients: Vec<PendingClient>,
-    /// The name of each top-level interface not annotated `@Mapper` (Java): a MyBatis mapper
-    /// when a `@MapperScan` of the project names its package.
+    /// The name of each top-level interface not annotated `@Mapper`: a MyBatis mapper when a
+    /// `@MapperScan` of the project names its package.
     pub interfaces: Vec<Anchor>,
     /// The client rules of the language, first match wins.
     pub rules: &'static [ClientRule],
@@ -238,50 +238,80 @@ impl PendingJvm {
 }
 
 /// The annotation that makes the interfaces of the packages it names MyBatis mappers.
-const MAPPER_SCAN: &str = "org.mybatis.spring.annotation.MapperScan";
+pub(crate) const MAPPER_SCAN: &str = "org.mybatis.spring.annotation.MapperScan";
 
-/// Client facts whose library reaches the Spring Boot datasource (`derive =
-/// "spring-datasource"`) and kept the entry's own category take the store of the module's
-/// configuration: one fact per store its profiles name (`mysql` for `application-mysql.yml`,
-/// `postgres` for `application-postgres.yml`), each with the `profiles` that name it and the
-/// JDBC `datasource` drivers. Without a literal URL the fact stays as it is.
+/// The annotation that makes an interface a MyBatis mapper.
+pub(crate) const MAPPER: &str = "org.apache.ibatis.annotations.Mapper";
+
+/// Whether an annotation written `name` is the one whose qualified name is `qualified`: its
+/// simple name, or the qualified name written out.
+pub(crate) fn names_annotation(name: &str, qualified: &str) -> bool {
+    name == qualified || qualified.rsplit('.').next() == Some(name)
+}
+
+/// Client facts whose library reaches the configured datasource (`derive =
+/// "spring-datasource"` or `"configured-store"`) and kept the entry's own category take the
+/// store of the module's Spring Boot, Quarkus or Micronaut configuration: one fact per store its
+/// profiles name (`mysql` for `application-mysql.yml`, `postgres` for
+/// `application-postgres.yml`), each with the `profiles` that name it and the `datasource`
+/// drivers. A `configured-store` library of a module that names no relational datasource takes
+/// its MongoDB connection instead. Without a literal URL or kind the fact stays as it is.
 fn settle_spring_datasources(
     facts: Vec<Fact>,
     rules: &[ClientRule],
     context: &crate::resolve::context::ProjectContext,
     path: &str,
 ) -> Vec<Fact> {
-    let settles = |fact: &Fact| {
+    use crate::catalogue::Derive;
+    let derive_of = |fact: &Fact| {
         let package = fact
             .properties
             .get("package")
             .and_then(|value| value.as_str());
-        rules.iter().any(|rule| {
-            Some(rule.name) == package
-                && rule.derive == crate::catalogue::Derive::SpringDatasource
-                && fact.technology.as_deref() == Some(rule.category)
-        })
+        rules
+            .iter()
+            .find(|rule| {
+                Some(rule.name) == package
+                    && matches!(
+                        rule.derive,
+                        Derive::SpringDatasource | Derive::ConfiguredStore
+                    )
+                    && fact.technology.as_deref() == Some(rule.category)
+            })
+            .map(|rule| rule.derive)
     };
-    if !facts.iter().any(settles) {
+    if !facts.iter().any(|fact| derive_of(fact).is_some()) {
         return facts;
     }
-    // Each store with the profiles and drivers that name it.
-    let mut stores: BTreeMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = BTreeMap::new();
+    // Each store with the profiles and drivers that name it: the relational datasources, and
+    // the MongoDB connections apart.
+    type Stores<'a> = BTreeMap<&'a str, (BTreeSet<&'a str>, BTreeSet<&'a str>)>;
+    let mut relational: Stores<'_> = BTreeMap::new();
+    let mut mongodb: Stores<'_> = BTreeMap::new();
     for datasource in context.spring_datasources(path) {
+        let stores = match (datasource.is_store, datasource.category.as_str()) {
+            (false, _) => &mut relational,
+            (true, "mongodb") => &mut mongodb,
+            (true, _) => continue,
+        };
         let (profiles, drivers) = stores.entry(datasource.category.as_str()).or_default();
         profiles.insert(datasource.profile.as_str());
         drivers.insert(datasource.scheme.as_str());
     }
-    if stores.is_empty() {
+    if relational.is_empty() && mongodb.is_empty() {
         return facts;
     }
-    let mut settled = Vec::with_capacity(facts.len() + stores.len());
+    let mut settled = Vec::with_capacity(facts.len() + relational.len());
     for fact in facts {
-        if !settles(&fact) {
-            settled.push(fact);
-            continue;
-        }
-        for (category, (profiles, drivers)) in &stores {
+        let stores = match derive_of(&fact) {
+            Some(_) if !relational.is_empty() => &relational,
+            Some(Derive::ConfiguredStore) if !mongodb.is_empty() => &mongodb,
+            _ => {
+                settled.push(fact);
+                continue;
+            }
+        };
+        for (category, (profiles, drivers)) in stores {
             let mut store = fact.clone();
             store.technology = Some((*category).into());
             let list = |names: &BTreeSet<&str>| -> Vec<String> {

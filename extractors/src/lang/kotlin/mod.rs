@@ -303,6 +303,23 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             |node| out.anchors.with_scope(node, scope_of(node)),
         ));
     }
+    // MyBatis mappers, as in Java: an interface annotated `@Mapper` is one (its annotation is a
+    // client site the imports qualify), any other may be one through a `@MapperScan` of its
+    // package.
+    let mut interfaces = Vec::new();
+    for (name, is_annotated) in interface_names(root, source) {
+        let anchor = out.anchors.with_scope(name, scope_of(name));
+        if is_annotated {
+            clients.push(PendingClient {
+                node: anchor,
+                use_kind: ClientUse::Annotate,
+                name: "Mapper".to_owned(),
+                argument: None,
+            });
+        } else {
+            interfaces.push(anchor);
+        }
+    }
     let pending = PendingJvm {
         package,
         uses: PackedNames::new(uses, &out.anchors),
@@ -310,7 +327,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         imports,
         is_java: false,
         clients,
-        interfaces: Vec::new(),
+        interfaces,
         rules,
     };
     out.defer(Box::new(pending));
@@ -725,9 +742,105 @@ pub(crate) fn type_declarations(
     if path.ends_with(".kts") {
         return None;
     }
-    Some(crate::resolve::context::TypeDeclarations::jvm(
+    Some(crate::resolve::context::TypeDeclarations::jvm_scanning(
         declarations(tree, source),
+        mapper_scan_packages(tree.root_node(), source),
     ))
+}
+
+/// The annotations in a declaration's `modifiers`, each with its name as written (`Mapper`,
+/// `org.apache.ibatis.annotations.Mapper`).
+fn annotations<'tree>(declaration: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
+    named_children(declaration)
+        .into_iter()
+        .filter(|child| child.kind() == "modifiers")
+        .flat_map(named_children)
+        .filter(|child| child.kind() == "annotation")
+        .filter_map(|annotation| {
+            let first = named_children(annotation).into_iter().next()?;
+            let written = match first.kind() {
+                "user_type" => first,
+                "constructor_invocation" => syntax::first_named_child(first, "user_type")?,
+                _ => return None,
+            };
+            Some((syntax::unspaced_text(written, source, 200), annotation))
+        })
+        .collect()
+}
+
+/// The file's top-level interfaces that MyBatis makes mappers: each with its name node and
+/// whether it is annotated `@Mapper` (else it is one when a `@MapperScan` names its package).
+fn interface_names<'tree>(root: Node<'tree>, source: &str) -> Vec<(Node<'tree>, bool)> {
+    named_children(root)
+        .into_iter()
+        .filter(|declaration| {
+            declaration.kind() == "class_declaration" && has_token(*declaration, "interface")
+        })
+        .filter_map(|declaration| {
+            let name = declaration.child_field("name")?;
+            let is_annotated = annotations(declaration, source)
+                .iter()
+                .any(|(written, _)| jvm::names_annotation(written, jvm::MAPPER));
+            Some((name, is_annotated))
+        })
+        .collect()
+}
+
+/// The packages the MyBatis `@MapperScan` annotations of the file's top-level classes name:
+/// `@MapperScan("a.mapper", "a.dao")` (the `value` vararg), and the `value` and `basePackages`
+/// arguments as an array literal (`["a.mapper"]`) or `arrayOf("a.mapper")`.
+fn mapper_scan_packages(root: Node<'_>, source: &str) -> Vec<String> {
+    if !source.contains("MapperScan") {
+        return Vec::new();
+    }
+    let mut packages = Vec::new();
+    for declaration in named_children(root) {
+        for (name, annotation) in annotations(declaration, source) {
+            if !jvm::names_annotation(&name, jvm::MAPPER_SCAN) {
+                continue;
+            }
+            let arguments = named_children(annotation)
+                .into_iter()
+                .next()
+                .and_then(|invocation| syntax::first_named_child(invocation, "value_arguments"));
+            for argument in arguments.map(named_children).unwrap_or_default() {
+                let parts = named_children(argument);
+                let value = if has_token(argument, "=") {
+                    let key = parts.first().map(|key| syntax::text(*key, source));
+                    if !matches!(key, Some("value" | "basePackages")) {
+                        continue;
+                    }
+                    parts.get(1).copied()
+                } else {
+                    parts.first().copied()
+                };
+                packages.extend(value.map_or_else(Vec::new, |value| string_values(value, source)));
+            }
+        }
+    }
+    packages
+}
+
+/// The plain string literals of an annotation argument: the literal itself, or those of an
+/// array literal (`["a", "b"]`) or an `arrayOf("a", "b")` call.
+fn string_values(value: Node<'_>, source: &str) -> Vec<String> {
+    let literals = match value.kind() {
+        "string_literal" => vec![value],
+        "collection_literal" => named_children(value),
+        "call_expression" => syntax::first_named_child(value, "value_arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|argument| named_children(argument).into_iter().next())
+            .collect(),
+        _ => Vec::new(),
+    };
+    literals
+        .into_iter()
+        .filter(|literal| literal.kind() == "string_literal")
+        .map(|literal| syntax::text(literal, source).trim_matches('"').to_owned())
+        .filter(|package| !package.is_empty() && !package.contains('$'))
+        .collect()
 }
 
 #[cfg(test)]
@@ -747,6 +860,21 @@ mod tests {
             .into_iter()
             .map(|(package, name)| format!("{package}.{name}"))
             .collect()
+    }
+
+    #[test]
+    fn mapper_scan_packages_are_read_from_every_argument_form() {
+        let grammar = crate::language::Language::Kotlin
+            .spec()
+            .tree_sitter()
+            .map(|backend| backend.grammar)
+            .expect("the Kotlin grammar");
+        let source = "package a\n\n@MapperScan(\"a.m\", \"a.n\")\nclass A\n\n@org.mybatis.spring.annotation.MapperScan(value = arrayOf(\"b.m\"))\nclass B\n\n@MapperScan(basePackages = [\"c.m\", \"c.$x\"], sqlSessionFactoryRef = \"f\")\nclass C\n\n@Other(\"d.m\")\nclass D\n";
+        let tree = syntax::parse(grammar, source).expect("parses");
+        assert_eq!(
+            super::mapper_scan_packages(tree.root_node(), source),
+            ["a.m", "a.n", "b.m", "c.m"]
+        );
     }
 
     #[test]

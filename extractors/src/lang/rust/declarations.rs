@@ -13,6 +13,10 @@
 //! (`declare_modules!();`, whose definition elsewhere may declare anything) leave the module
 //! open: it may declare names nobody can list without expanding it, so no path through it is
 //! called missing.
+//!
+//! The modules declared with a `#[path = "…"]` attribute, at the top level or inside inline
+//! modules, are listed with their paths as written, so that a path through one leads to the
+//! file the attribute names (`pending.rs`).
 
 use tree_sitter::{Node, Tree};
 
@@ -60,6 +64,7 @@ pub(crate) fn module_names(_path: &str, tree: &Tree, source: &str) -> Option<Typ
         names = RustNames {
             names: Vec::new(),
             open: true,
+            path_modules: Vec::new(),
         };
     }
     Some(TypeDeclarations::rust(names))
@@ -85,6 +90,9 @@ fn read_item(item: Node<'_>, source: &str, names: &mut RustNames, file: &mut Fil
         }
         if kind == "macro_definition" {
             macro_names(item, source, names);
+        }
+        if kind == "mod_item" {
+            path_modules(item, source, &mut Vec::new(), &mut names.path_modules);
         }
         return;
     }
@@ -149,5 +157,44 @@ fn macro_names(item: Node<'_>, source: &str, names: &mut RustNames) {
             }
             names.names.push(name.to_owned());
         }
+    }
+}
+
+/// Inline modules nest rarely; deeper ones are not searched for `#[path]` modules.
+const MAX_INLINE_DEPTH: usize = 16;
+
+/// Adds the `#[path]` modules of a `mod` item (itself, or those declared inside its body) with
+/// their module paths under `inline`.
+fn path_modules(
+    item: Node<'_>,
+    source: &str,
+    inline: &mut Vec<String>,
+    found: &mut Vec<(Vec<String>, String)>,
+) {
+    let Some(name) = field_child(item, Child::Name) else {
+        return;
+    };
+    let name = syntax::text(name, source).to_owned();
+    match field_child(item, Child::Body) {
+        None => {
+            if let Some(path) = super::path_attribute(item, source) {
+                let mut module = inline.clone();
+                module.push(name);
+                found.push((module, path));
+            }
+        }
+        // An inline module's own `#[path]` names a folder; what it declares there is not followed.
+        Some(body)
+            if inline.len() < MAX_INLINE_DEPTH && super::path_attribute(item, source).is_none() =>
+        {
+            inline.push(name);
+            for child in named_children(body) {
+                if child.kind() == "mod_item" {
+                    path_modules(child, source, inline, found);
+                }
+            }
+            inline.pop();
+        }
+        Some(_) => {}
     }
 }

@@ -4,12 +4,17 @@
 //! A file's module path comes from its place under its crate's module folder (`src/a/b.rs` and
 //! `src/a/b/mod.rs` are `a::b`; a target's root file, `lib.rs`, `main.rs`, `src/bin/x.rs`,
 //! `tests/x.rs`…, is the root), followed by the inline modules around the declaration
-//! (`mod tests { use super::*; }`). `crate::`, `self::` and `super::` paths are read against it; a
+//! (`mod tests { use super::*; }`). A helper module of a folder of targets (`tests/common/mod.rs`)
+//! has no root of its own: a path that reaches it resolves to each target that declares the
+//! helper (`pending.rs`). `crate::`, `self::` and `super::` paths are read against it; a
 //! path starting with a workspace crate's name (`-` written `_`, or the name a dependency renames
 //! it to) goes to that crate, and one starting with a module declared in the file's module
 //! (`mod model;` then `use model::User;`, Rust 2018's uniform paths) to that module. `mod x;` is `x.rs` or `x/mod.rs` in the module's folder, or the file
-//! its `#[path = "…"]` attribute names (a file reached through `#[path]` still takes its module
-//! path from its own place). The deepest prefix of the path that is a module file is the
+//! its `#[path = "…"]` attribute names. A path through a `#[path]` module goes on in the file the
+//! attribute names, whose modules live beside it as a `mod.rs`'s do (`pending.rs`), and a `mod
+//! x;` no file holds at its place is taken from beside the declaring file (where rustc looks when
+//! a `#[path]` reaches that file); the file itself still takes its module path from its own place,
+//! so a `self::` or `super::` path there that misses is left open. The deepest prefix of the path that is a module file is the
 //! resolved file (so `use crate::db::Pool` resolves to `src/db.rs`, and `use shop_core::Order`
 //! to the crate's root). Other first segments (`std`, `sqlx`, a renamed registry release of a
 //! workspace crate) are `external`. One fact per distinct file a declaration's paths reach,
@@ -79,6 +84,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
     let local = LocalNames::new(&hits, source, root);
+    // The modules the file declares with a `#[path]` attribute, by the inline modules around them:
+    // a path may start at one (`#[path = "unix.rs"] mod imp;` then `use imp::Pipe;`).
+    let path_modules: Vec<(Vec<String>, String)> = hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::Import)
+        .filter_map(|hit| Some((hit.node(Field::Statement)?, hit.node(Field::Specifier)?)))
+        .filter(|(statement, _)| path_attribute(*statement, source).is_some())
+        .map(|(statement, name)| {
+            (
+                inline_modules(statement, source),
+                syntax::text(name, source).to_owned(),
+            )
+        })
+        .collect();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
             continue;
@@ -122,7 +141,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         module.extend(inline.iter().cloned());
         let mut groups: Vec<(Resolved, Vec<String>)> = Vec::new();
         for path in &paths {
-            let resolved = match local.rooted(&path.segments, &inline, statement) {
+            let starts_at_path_module = path.segments.len() > 1
+                && path.segments.first().is_some_and(|first| {
+                    path_modules
+                        .iter()
+                        .any(|(modules, name)| *modules == inline && name == first)
+                });
+            let segments = if starts_at_path_module {
+                std::iter::once("self".to_owned())
+                    .chain(path.segments.iter().cloned())
+                    .collect()
+            } else {
+                path.segments.clone()
+            };
+            let resolved = match local.rooted(&segments, &inline, statement) {
                 Rooted::Path(segments) => resolve(input, own_crate.as_ref(), &module, &segments),
                 Rooted::Here => Resolution::File(input.path.to_owned()).into(),
             };
@@ -142,10 +174,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 None => groups.push((resolved, vec![name])),
             }
         }
-        if groups
-            .iter()
-            .any(|(resolved, _)| resolved.through.is_some())
-        {
+        if groups.iter().any(|(resolved, _)| resolved.waits()) {
             deferred.push(pending::PendingUse::new(
                 &mut out.anchors,
                 statement,
@@ -302,7 +331,15 @@ fn module_file(
             let mut segments = own_module.to_vec();
             segments.extend(inline.iter().cloned());
             segments.push(name.to_owned());
-            own_crate.and_then(|krate| crates.module_file(krate, &segments))
+            own_crate
+                .and_then(|krate| crates.module_file(krate, &segments))
+                // A file a `#[path]` attribute reaches (which only the declaring file tells)
+                // declares its modules beside it, as a `mod.rs` does: one found there is taken.
+                .or_else(|| {
+                    let mut beside = inline.to_vec();
+                    beside.push(name.to_owned());
+                    crates.module_file_in(parent_dir(input.path), &beside)
+                })
         }
     }
     .map(Resolution::File)
@@ -623,17 +660,40 @@ fn enclosing_function(node: Node<'_>) -> Option<usize> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Resolved {
     resolution: Resolution,
-    /// When the path goes on through a module no file holds (`missing` in `use
-    /// crate::missing::X`, resolved to the crate root), that name: the resolved file may still
-    /// declare it (an inline module, an enum, a re-export), which only its declarations tell.
-    through: Option<String>,
+    /// When the path goes on through modules no file holds (`missing` in `use
+    /// crate::missing::X`, resolved to the crate root), those names: the resolved file may still
+    /// declare the first (an inline module, an enum, a re-export, a `#[path]` module), which only
+    /// its declarations tell.
+    through: Vec<String>,
+    /// When the path reaches the root of a crate without one (`use super::setup;` in
+    /// `tests/common/mod.rs`), the targets that may be that root.
+    shared: Option<SharedRoot>,
+}
+
+/// The possible roots of a module shared by a folder of targets: `tests/common/mod.rs` is
+/// module `common` of every integration test that declares `mod common;`, and its `super` is
+/// that test's root file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SharedRoot {
+    /// The outermost module of the importing file (`common`), which a root must declare.
+    module: String,
+    /// The folder's target roots, sorted.
+    roots: Vec<String>,
+}
+
+impl Resolved {
+    /// Whether the path's facts wait for the second pass.
+    fn waits(&self) -> bool {
+        !self.through.is_empty() || self.shared.is_some()
+    }
 }
 
 impl From<Resolution> for Resolved {
     fn from(resolution: Resolution) -> Self {
         Self {
             resolution,
-            through: None,
+            through: Vec::new(),
+            shared: None,
         }
     }
 }
@@ -706,18 +766,33 @@ fn resolve(
         .into_iter()
         .filter(|segment| segment != "*")
         .collect();
+    let modules = module.len().saturating_sub(usize::from(!glob));
     let found = (0..=module.len()).rev().find_map(|length| {
         crates
             .module_file(&krate, module.get(..length)?)
             .map(|file| (length, file))
     });
     let Some((length, file)) = found else {
+        // The root of the file's own crate when it has none (`super::` in a helper module of
+        // `tests/`): whichever target declares the file's outermost module, or none lintel knows.
+        if krate.root_file.is_none() && own_crate == Some(&krate) {
+            if let Some(outermost) = own_module.first() {
+                return Resolved {
+                    resolution: Resolution::Internal,
+                    through: module.get(..modules).unwrap_or_default().to_vec(),
+                    shared: Some(SharedRoot {
+                        module: outermost.clone(),
+                        roots: crates.shared_roots(&krate).to_vec(),
+                    }),
+                };
+            }
+        }
         return Resolution::Internal.into();
     };
-    let modules = module.len().saturating_sub(usize::from(!glob));
     Resolved {
         resolution: Resolution::File(file),
-        through: module.get(length).filter(|_| length < modules).cloned(),
+        through: module.get(length..modules).unwrap_or_default().to_vec(),
+        shared: None,
     }
 }
 

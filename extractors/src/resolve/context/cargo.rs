@@ -8,8 +8,10 @@
 //! shapes under `examples/`, `tests/` and `benches/`, `[[bin]]`/`[[example]]`/`[[test]]`/
 //! `[[bench]]` paths, and `build.rs` (whose folder is the package's, so it has no module
 //! folder). A file that is no target's root belongs to the crate whose module folder is its
-//! deepest ancestor; a folder of single-file targets (`tests/`) is a crate without a root, so
-//! `tests/common/mod.rs` is module `common` of none of them in particular.
+//! deepest ancestor; a folder of targets (`tests/`, `benches/`, `examples/`, `src/bin/`) is a
+//! crate without a root, so `tests/common/mod.rs` is module `common` of none of them in
+//! particular: its crate root (`super::` from `common`) is whichever of the folder's targets
+//! declares `mod common;` ([`Crates::shared_roots`]).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -35,6 +37,8 @@ pub(crate) struct Crates {
     roots: BTreeMap<String, Crate>,
     /// Module folder → its crate (roots' folders and folders of single-file targets).
     folders: BTreeMap<String, Crate>,
+    /// Folder of targets (`tests/`…) → the root files of its targets, sorted.
+    shared_roots: BTreeMap<String, Vec<String>>,
     /// Package folder → dependency name (with `_`) → the crate name it stands for.
     renames: BTreeMap<String, BTreeMap<String, String>>,
     /// Every `.rs` file.
@@ -123,7 +127,7 @@ impl Crates {
             let Some(target_folder) = join(folder, target_folder) else {
                 continue;
             };
-            let mut single_file = false;
+            let mut targets = Vec::new();
             for file in &self.files {
                 let Some(rest) = file
                     .strip_prefix(target_folder.as_str())
@@ -131,22 +135,24 @@ impl Crates {
                 else {
                     continue;
                 };
-                match rest.split('/').collect::<Vec<_>>()[..] {
-                    [_] => {
-                        single_file = true;
-                        roots.push(file.clone());
-                    }
-                    [_, "main.rs"] => roots.push(file.clone()),
-                    _ => {}
+                if matches!(
+                    rest.split('/').collect::<Vec<_>>()[..],
+                    [_] | [_, "main.rs"]
+                ) {
+                    targets.push(file.clone());
                 }
             }
-            if single_file {
+            if !targets.is_empty() {
+                // The folder's other files are modules its targets declare (`mod common;`).
                 self.folders
                     .entry(target_folder.clone())
                     .or_insert_with(|| Crate {
-                        source_folder: target_folder,
+                        source_folder: target_folder.clone(),
                         root_file: None,
                     });
+                targets.sort();
+                roots.extend(targets.iter().cloned());
+                self.shared_roots.entry(target_folder).or_insert(targets);
             }
         }
         for root in roots {
@@ -237,11 +243,32 @@ impl Crates {
         if segments.is_empty() {
             return krate.root_file.clone();
         }
+        self.module_file_in(&krate.source_folder, segments)
+    }
+
+    /// The file of module `segments` (not empty) under the module folder `folder`: `a/b.rs` or
+    /// `a/b/mod.rs` for `a::b`.
+    pub fn module_file_in(&self, folder: &str, segments: &[String]) -> Option<String> {
+        if segments.is_empty() {
+            return None;
+        }
         let relative = segments.join("/");
-        let base = join(&krate.source_folder, &relative)?;
+        let base = join(folder, &relative)?;
         [format!("{base}.rs"), format!("{base}/mod.rs")]
             .into_iter()
             .find(|candidate| self.files.contains(candidate))
+    }
+
+    /// The root files of the targets that may declare a module of a crate without a root (a
+    /// folder of targets such as `tests/`), sorted; none for another crate.
+    pub fn shared_roots(&self, krate: &Crate) -> &[String] {
+        match krate.root_file {
+            Some(_) => &[],
+            None => self
+                .shared_roots
+                .get(&krate.source_folder)
+                .map_or(&[], Vec::as_slice),
+        }
     }
 
     /// Whether `path` is one of the project's Rust files.

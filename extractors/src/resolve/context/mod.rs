@@ -111,6 +111,10 @@ pub struct ProjectContext {
     interner: policies::facts::Interner,
 }
 
+/// A Rust module declared with a `#[path]` attribute: the inline modules around the declaration
+/// and the attribute's path as written.
+pub(crate) type PathModule<'a> = (&'a [String], &'a str);
+
 /// The C# `global using` aliases by project folder (`None`: every file's), alias → target.
 type GlobalAliases = BTreeMap<Option<String>, BTreeMap<String, String>>;
 
@@ -422,6 +426,71 @@ impl ProjectContext {
                 .binary_search_by(|known| known.as_str().cmp(name))
                 .is_ok(),
         )
+    }
+
+    /// Whether the Rust file `file` lists `name` among the names its module declares at its top
+    /// level (a glob `use` or an `include!` may add others): `false` when lintel did not read it.
+    pub(crate) fn rust_module_lists(&self, file: &str, name: &str) -> bool {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.rust_modules.get(file).is_some_and(|names| {
+            names
+                .names
+                .binary_search_by(|known| known.as_str().cmp(name))
+                .is_ok()
+        })
+    }
+
+    /// Every module an extracted Rust file declares with a `#[path]` attribute: the declaring
+    /// file, the inline modules around the declaration and the attribute's path as written.
+    pub(crate) fn rust_all_path_modules(&self) -> impl Iterator<Item = (&str, &[String], &str)> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        self.rust_modules.iter().flat_map(|(file, names)| {
+            names.path_modules.iter().map(move |(module, path)| {
+                (
+                    file.as_str(),
+                    module
+                        .get(..module.len().saturating_sub(1))
+                        .unwrap_or_default(),
+                    path.as_str(),
+                )
+            })
+        })
+    }
+
+    /// The modules the Rust file `file` declares with a `#[path]` attribute that the module
+    /// path `through` (within the file) starts with: how many names of `through` the longest
+    /// such module takes, and each declaration of it (a `cfg`-gated alternative declares one
+    /// module twice) as the inline modules around it and the attribute's path as written.
+    pub(crate) fn rust_path_modules(
+        &self,
+        file: &str,
+        through: &[String],
+    ) -> Option<(usize, Vec<PathModule<'_>>)> {
+        crate::resolve::context::probes::record(|| Probe::Whole);
+        let declared = &self.rust_modules.get(file)?.path_modules;
+        let taken = declared
+            .iter()
+            .map(|(module, _)| module.len())
+            .filter(|&length| {
+                through.get(..length).is_some_and(|prefix| {
+                    declared
+                        .iter()
+                        .any(|(module, _)| module.as_slice() == prefix)
+                })
+            })
+            .max()?;
+        let prefix = through.get(..taken)?;
+        let found = declared
+            .iter()
+            .filter(|(module, _)| module.as_slice() == prefix)
+            .map(|(module, path)| {
+                (
+                    module.get(..taken.saturating_sub(1)).unwrap_or_default(),
+                    path.as_str(),
+                )
+            })
+            .collect();
+        Some((taken, found))
     }
 
     /// The Java and Kotlin type index; each lookup is recorded ([`Types`]).

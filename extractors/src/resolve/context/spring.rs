@@ -1,15 +1,23 @@
-//! The relational store a Spring Boot module's configuration names: the JDBC (or R2DBC) URL
-//! of `spring.datasource.url` in `application.properties`, `application.yml` and their profile
-//! variants (`application-postgres.properties`), read as data.
+//! The stores a JVM service module's configuration names: the JDBC (or R2DBC) URL of Spring
+//! Boot's `spring.datasource.url`, Quarkus's `quarkus.datasource.jdbc.url` (or `reactive.url`)
+//! and `quarkus.datasource.db-kind`, and Micronaut's `datasources.<name>.url`, `db-type` and
+//! `dialect`, in `application.properties`, `application.yml` and their profile variants
+//! (`application-postgres.properties`), read as data. Quarkus's
+//! `quarkus.mongodb.connection-string` and `quarkus.redis.hosts` and Micronaut's `mongodb.uri`
+//! and `redis.uri` name a MongoDB or Redis store, which settles only what may be either
+//! (`derive = "configured-store"`: a Micronaut Data repository is a MongoDB one when the
+//! module names no relational datasource but a MongoDB connection).
 //!
 //! A configuration file applies to the module it belongs to: the folder above
 //! `src/main/resources` (or the file's own folder, or the one above a `config/` folder).
 //! Test resources (a `test` folder on the path) configure the tests, not the service, and are
-//! left out. A profile is the file name's suffix, or the `spring.config.activate.on-profile`
-//! (or older `spring.profiles`) of a document in a multi-document file; `default` otherwise.
-//! A value may wrap the URL in placeholders with defaults (`${MYSQL_URL:jdbc:mysql://…}`);
-//! the default is read. A URL the scheme table does not know (`jdbc:h2:mem:…`) names a
-//! `relational_db`.
+//! left out. A profile is the file name's suffix (a Micronaut environment is named the same
+//! way), the `spring.config.activate.on-profile` (or older `spring.profiles`) of a document in
+//! a multi-document file, or a Quarkus key's `%dev.` prefix (`"%dev":` in YAML); `default`
+//! otherwise. A value may wrap the URL in placeholders with defaults
+//! (`${MYSQL_URL:jdbc:mysql://…}`); the default is read. A URL the scheme table does not know
+//! (`jdbc:h2:mem:…`) names a `relational_db`, and so does a database kind it does not know
+//! (`db2`).
 //!
 //! When the default profile names no URL, Spring Boot starts the embedded database on the
 //! module's runtime classpath: an H2, HSQLDB or Derby dependency of the module's `pom.xml` or
@@ -29,6 +37,8 @@ pub(crate) struct Datasource {
     pub category: String,
     /// The URL's scheme, the driver (`postgresql`, `h2`).
     pub scheme: String,
+    /// Whether it is a MongoDB or Redis connection rather than a relational datasource.
+    pub is_store: bool,
 }
 
 /// The datasources of the Spring Boot modules of a project.
@@ -65,22 +75,30 @@ impl SpringDatasources {
             } else {
                 properties_documents(&text)
             };
-            for (document_profile, url) in documents {
-                let Some((category, scheme)) = datasource_category(&url) else {
+            for (document_profile, key, value) in documents {
+                let Some((category, scheme)) = key.category(&value) else {
                     continue;
                 };
-                datasources.push(Datasource {
-                    root: root.clone(),
-                    profile: document_profile.unwrap_or_else(|| profile.clone()),
-                    category: category.to_owned(),
-                    scheme,
-                });
+                let (key_profiles, _) = key_profiles(&key.written);
+                let profiles = match key_profiles {
+                    Some(profiles) => profiles,
+                    None => vec![document_profile.clone().unwrap_or_else(|| profile.clone())],
+                };
+                for profile in profiles {
+                    datasources.push(Datasource {
+                        root: root.clone(),
+                        profile,
+                        category: category.to_owned(),
+                        scheme: scheme.clone(),
+                        is_store: matches!(key.names, Names::Store(_)),
+                    });
+                }
             }
         }
         for root in roots {
-            let has_default = datasources
-                .iter()
-                .any(|datasource| datasource.root == root && datasource.profile == "default");
+            let has_default = datasources.iter().any(|datasource| {
+                datasource.root == root && datasource.profile == "default" && !datasource.is_store
+            });
             if has_default {
                 continue;
             }
@@ -102,6 +120,7 @@ impl SpringDatasources {
                     profile: "default".to_owned(),
                     category: "relational_db".to_owned(),
                     scheme: scheme.to_owned(),
+                    is_store: false,
                 });
             }
         }
@@ -209,14 +228,135 @@ fn module_root(path: &str) -> String {
     folder.to_owned()
 }
 
-/// Whether a configuration key names a datasource URL (`spring.datasource.url`,
-/// `spring.datasource.hikari.jdbc-url`, `spring.r2dbc.url`).
-fn is_url_key(key: &str) -> bool {
-    let key = key.trim();
-    (key.starts_with("spring.datasource.") || key.starts_with("spring.r2dbc."))
-        && ["url", "jdbc-url", "jdbcUrl", "jdbc_url", "jdbcurl"]
-            .iter()
-            .any(|last| key.rsplit('.').next() == Some(last))
+/// What a configuration key names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Names {
+    /// A datasource URL (`spring.datasource.url`, `quarkus.datasource.jdbc.url`,
+    /// `datasources.default.url`).
+    Url,
+    /// A datasource's database kind (`quarkus.datasource.db-kind`, `datasources.default.db-type`
+    /// or `dialect`).
+    Kind,
+    /// A MongoDB or Redis connection, of that category.
+    Store(&'static str),
+}
+
+/// A key of a configuration file that names a store, as written (with a Quarkus profile
+/// prefix), and what it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct StoreKey {
+    written: String,
+    names: Names,
+}
+
+impl StoreKey {
+    /// The key, when it names a store.
+    fn read(written: &str) -> Option<Self> {
+        let (_, key) = key_profiles(written);
+        let segments: Vec<&str> = key.split('.').collect();
+        let last = segments.last().copied().unwrap_or_default();
+        let names = if (key.starts_with("spring.datasource.") || key.starts_with("spring.r2dbc."))
+            && ["url", "jdbc-url", "jdbcUrl", "jdbc_url", "jdbcurl"].contains(&last)
+        {
+            Names::Url
+        } else if let Some(rest) = key.strip_prefix("quarkus.datasource.") {
+            // `quarkus.datasource.jdbc.url`, `quarkus.datasource."users".db-kind`.
+            if rest.ends_with("jdbc.url") || rest.ends_with("reactive.url") {
+                Names::Url
+            } else if last == "db-kind" {
+                Names::Kind
+            } else {
+                return None;
+            }
+        } else if key.starts_with("quarkus.mongodb.") && last == "connection-string" {
+            Names::Store("mongodb")
+        } else if key.starts_with("quarkus.redis.") && last == "hosts" {
+            Names::Store("redis")
+        } else if let ["datasources", _, field] | ["r2dbc", "datasources", _, field] =
+            segments.as_slice()
+        {
+            // Micronaut: `datasources.default.url`, `r2dbc.datasources.default.dialect`.
+            match *field {
+                "url" | "jdbc-url" => Names::Url,
+                "db-type" | "dialect" => Names::Kind,
+                _ => return None,
+            }
+        } else if matches!(
+            segments.as_slice(),
+            ["mongodb", "uri"] | ["mongodb", "servers", _, "uri"]
+        ) {
+            Names::Store("mongodb")
+        } else if matches!(
+            segments.as_slice(),
+            ["redis", "uri"] | ["redis", "servers", _, "uri"]
+        ) {
+            Names::Store("redis")
+        } else {
+            return None;
+        };
+        Some(Self {
+            written: written.trim().to_owned(),
+            names,
+        })
+    }
+
+    /// The category and scheme (driver) the key's value names; `None` when no literal value
+    /// is left of a URL or kind (`${DATABASE_URL}`).
+    fn category(&self, value: &str) -> Option<(&'static str, String)> {
+        match self.names {
+            Names::Url => datasource_category(value),
+            Names::Kind => {
+                let kind = without_placeholders(value)?
+                    .to_ascii_lowercase()
+                    .replace('_', "");
+                if kind.is_empty() || !kind.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                    return None;
+                }
+                let category =
+                    crate::catalogue::connection_category(&kind).unwrap_or("relational_db");
+                Some((category, kind))
+            }
+            // The key names the store, whatever its value (often a placeholder).
+            Names::Store(category) => {
+                let scheme = without_placeholders(value)
+                    .and_then(|url| url.split_once("://"))
+                    .map(|(scheme, _)| {
+                        scheme
+                            .split('+')
+                            .next()
+                            .unwrap_or(scheme)
+                            .to_ascii_lowercase()
+                    })
+                    .filter(|scheme| {
+                        crate::catalogue::connection_category(scheme) == Some(category)
+                    })
+                    .unwrap_or_else(|| category.to_owned());
+                Some((category, scheme))
+            }
+        }
+    }
+}
+
+/// The Quarkus profiles a key's `%dev.` prefix names (`%dev,test.` names two), and the key
+/// without it.
+fn key_profiles(written: &str) -> (Option<Vec<String>>, &str) {
+    let written = written.trim().trim_matches(['"', '\'']);
+    match written
+        .strip_prefix('%')
+        .and_then(|rest| rest.split_once('.'))
+    {
+        Some((profiles, key)) => (
+            Some(
+                profiles
+                    .split(',')
+                    .map(|profile| profile.trim().to_owned())
+                    .filter(|profile| !profile.is_empty())
+                    .collect(),
+            ),
+            key,
+        ),
+        None => (None, written),
+    }
 }
 
 /// Whether a configuration key names the profile of its document.
@@ -227,22 +367,22 @@ fn is_profile_key(key: &str) -> bool {
     )
 }
 
-/// The URLs of a `.properties` file, each with the profile of its document (`#---` separates
-/// documents, each may name its `spring.config.activate.on-profile`).
-fn properties_documents(text: &str) -> Vec<(Option<String>, String)> {
+/// The store keys of a `.properties` file with their values, each with the profile of its
+/// document (`#---` separates documents, each may name its `spring.config.activate.on-profile`).
+fn properties_documents(text: &str) -> Vec<(Option<String>, StoreKey, String)> {
     let mut found = Vec::new();
     let mut profile: Option<String> = None;
-    let mut urls: Vec<String> = Vec::new();
-    let mut flush = |profile: &mut Option<String>, urls: &mut Vec<String>| {
-        for url in urls.drain(..) {
-            found.push((profile.clone(), url));
+    let mut values: Vec<(StoreKey, String)> = Vec::new();
+    let mut flush = |profile: &mut Option<String>, values: &mut Vec<(StoreKey, String)>| {
+        for (key, value) in values.drain(..) {
+            found.push((profile.clone(), key, value));
         }
         *profile = None;
     };
     for line in text.lines() {
         let line = line.trim();
         if line == "#---" || line == "!---" {
-            flush(&mut profile, &mut urls);
+            flush(&mut profile, &mut values);
             continue;
         }
         if line.starts_with('#') || line.starts_with('!') {
@@ -255,18 +395,18 @@ fn properties_documents(text: &str) -> Vec<(Option<String>, String)> {
             line.get(..split).unwrap_or_default(),
             line.get(split + 1..).unwrap_or_default().trim(),
         );
-        if is_url_key(key) {
-            urls.push(value.to_owned());
+        if let Some(key) = StoreKey::read(key) {
+            values.push((key, value.to_owned()));
         } else if is_profile_key(key) {
             profile = Some(value.to_owned());
         }
     }
-    flush(&mut profile, &mut urls);
+    flush(&mut profile, &mut values);
     found
 }
 
-/// The URLs of a YAML file, each with the profile of its document.
-fn yaml_documents(text: &str) -> Vec<(Option<String>, String)> {
+/// The store keys of a YAML file with their values, each with the profile of its document.
+fn yaml_documents(text: &str) -> Vec<(Option<String>, StoreKey, String)> {
     use crate::syntax::yaml::{self, Node};
     let Ok(documents) = yaml::parse_all(text) else {
         return Vec::new();
@@ -277,11 +417,11 @@ fn yaml_documents(text: &str) -> Vec<(Option<String>, String)> {
         // `spring.datasource.url: …` alike), without recursion.
         let mut pending: Vec<(String, &Node)> = vec![(String::new(), document)];
         let mut profile = None;
-        let mut urls = Vec::new();
+        let mut values = Vec::new();
         while let Some((prefix, node)) = pending.pop() {
             if let Some(value) = node.as_str() {
-                if is_url_key(&prefix) {
-                    urls.push(value.to_owned());
+                if let Some(key) = StoreKey::read(&prefix) {
+                    values.push((key, value.to_owned()));
                 } else if is_profile_key(&prefix) {
                     profile = Some(value.to_owned());
                 }
@@ -299,23 +439,41 @@ fn yaml_documents(text: &str) -> Vec<(Option<String>, String)> {
                 pending.push((path, value));
             }
         }
-        found.extend(urls.into_iter().map(|url| (profile.clone(), url)));
+        found.extend(
+            values
+                .into_iter()
+                .map(|(key, value)| (profile.clone(), key, value)),
+        );
     }
     found
+}
+
+/// A configuration value through placeholders with defaults (`${NAME:default}`, as often as
+/// they nest), unquoted; `None` when a placeholder has no default.
+fn without_placeholders(value: &str) -> Option<&str> {
+    let mut value = value.trim().trim_matches(['"', '\'']);
+    while let Some(inner) = value.strip_prefix("${") {
+        let (_, default) = inner.split_once(':')?;
+        value = default.strip_suffix('}').unwrap_or(default);
+    }
+    Some(value)
 }
 
 /// The category and scheme a datasource URL names, through placeholders with defaults
 /// (`${DB_URL:jdbc:postgresql://db/app}`); `None` when no literal URL is left.
 fn datasource_category(value: &str) -> Option<(&'static str, String)> {
-    let mut url = value.trim().trim_matches(['"', '\'']);
-    // `${NAME:default}`: the default, as often as placeholders nest.
-    while let Some(inner) = url.strip_prefix("${") {
-        let (_, default) = inner.split_once(':')?;
-        url = default.strip_suffix('}').unwrap_or(default);
-    }
-    let rest = url
+    let url = without_placeholders(value)?;
+    let prefixed = url
         .strip_prefix("jdbc:")
-        .or_else(|| url.strip_prefix("r2dbc:"))?;
+        .or_else(|| url.strip_prefix("r2dbc:"))
+        .or_else(|| url.strip_prefix("vertx-reactive:"));
+    // A bare URL (a Quarkus `reactive.url`, `postgresql://db/app`) counts when the scheme
+    // table knows its scheme.
+    let rest = match prefixed {
+        Some(rest) => rest,
+        None if url.contains("://") && crate::catalogue::connection_category(url).is_some() => url,
+        None => return None,
+    };
     let rest = rest.strip_prefix("pool:").unwrap_or(rest);
     let scheme = rest.split([':', '/']).next()?.to_ascii_lowercase();
     if scheme.is_empty()
@@ -393,11 +551,19 @@ mod tests {
         );
     }
 
+    /// The documents' profiles and values, for comparison.
+    fn values(documents: Vec<(Option<String>, StoreKey, String)>) -> Vec<(Option<String>, String)> {
+        documents
+            .into_iter()
+            .map(|(profile, _, value)| (profile, value))
+            .collect()
+    }
+
     #[test]
     fn properties_and_yaml_documents_name_their_profiles() {
         let properties = "# base\nspring.datasource.url=jdbc:postgresql://db/app\n#---\nspring.config.activate.on-profile=local\nspring.datasource.url = jdbc:h2:mem:x\n";
         assert_eq!(
-            properties_documents(properties),
+            values(properties_documents(properties)),
             [
                 (None, "jdbc:postgresql://db/app".to_owned()),
                 (Some("local".to_owned()), "jdbc:h2:mem:x".to_owned()),
@@ -405,12 +571,100 @@ mod tests {
         );
         let yaml = "spring:\n  datasource:\n    url: jdbc:mysql://db/app\n---\nspring:\n  config:\n    activate:\n      on-profile: ci\n  datasource.url: jdbc:postgresql://ci/app\n";
         assert_eq!(
-            yaml_documents(yaml),
+            values(yaml_documents(yaml)),
             [
                 (None, "jdbc:mysql://db/app".to_owned()),
                 (Some("ci".to_owned()), "jdbc:postgresql://ci/app".to_owned()),
             ]
         );
         assert!(yaml_documents("spring: [").is_empty());
+    }
+
+    #[test]
+    fn quarkus_and_micronaut_keys_name_their_stores() {
+        let category =
+            |key: &str, value: &str| StoreKey::read(key).and_then(|key| key.category(value));
+        let postgres = Some(("postgres", "postgresql".to_owned()));
+        assert_eq!(
+            category("quarkus.datasource.db-kind", "postgresql"),
+            postgres
+        );
+        assert_eq!(
+            category(
+                "%prod.quarkus.datasource.jdbc.url",
+                "jdbc:postgresql://db/app"
+            ),
+            postgres
+        );
+        assert_eq!(
+            category(
+                "quarkus.datasource.\"users\".reactive.url",
+                "postgresql://db/app"
+            ),
+            postgres
+        );
+        assert_eq!(
+            category("quarkus.datasource.db-kind", "db2"),
+            Some(("relational_db", "db2".to_owned()))
+        );
+        assert_eq!(category("quarkus.datasource.username", "app"), None);
+        assert_eq!(category("quarkus.datasource.db-kind", "${DB_KIND}"), None);
+        assert_eq!(
+            category("quarkus.mongodb.connection-string", "mongodb+srv://x/y"),
+            Some(("mongodb", "mongodb".to_owned()))
+        );
+        assert_eq!(
+            category("quarkus.redis.hosts", "${REDIS_HOSTS}"),
+            Some(("redis", "redis".to_owned()))
+        );
+        assert_eq!(
+            category("datasources.default.url", "jdbc:mysql://db/app"),
+            Some(("mysql", "mysql".to_owned()))
+        );
+        assert_eq!(
+            category("datasources.default.db-type", "postgres"),
+            Some(("postgres", "postgres".to_owned()))
+        );
+        assert_eq!(
+            category("datasources.default.dialect", "SQL_SERVER"),
+            Some(("mssql", "sqlserver".to_owned()))
+        );
+        assert_eq!(
+            category("r2dbc.datasources.default.url", "r2dbc:mariadb://db/app"),
+            Some(("mysql", "mariadb".to_owned()))
+        );
+        assert_eq!(
+            category("mongodb.uri", "mongodb://db/app"),
+            Some(("mongodb", "mongodb".to_owned()))
+        );
+        assert_eq!(
+            category("redis.uri", "rediss://cache"),
+            Some(("redis", "rediss".to_owned()))
+        );
+        assert_eq!(category("datasources.default.password", "x"), None);
+        assert_eq!(
+            category("other.datasources.default.url", "jdbc:mysql://x"),
+            None
+        );
+        assert_eq!(
+            key_profiles("%dev,test.quarkus.datasource.db-kind"),
+            (
+                Some(vec!["dev".to_owned(), "test".to_owned()]),
+                "quarkus.datasource.db-kind"
+            )
+        );
+        let yaml = "\"%dev\":\n  quarkus:\n    datasource:\n      db-kind: h2\nquarkus:\n  datasource:\n    db-kind: postgresql\n";
+        let documents = yaml_documents(yaml);
+        let keys: Vec<(Option<Vec<String>>, String)> = documents
+            .iter()
+            .map(|(_, key, value)| (key_profiles(&key.written).0, value.clone()))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                (Some(vec!["dev".to_owned()]), "h2".to_owned()),
+                (None, "postgresql".to_owned()),
+            ]
+        );
     }
 }

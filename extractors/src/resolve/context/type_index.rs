@@ -66,7 +66,7 @@ pub(crate) struct TypeIndex {
     /// namespace, value), e.g. `ADMINISTRATORS` → (`Constants.Roles.ADMINISTRATORS`,
     /// `Administrators`).
     constants: BTreeMap<String, BTreeSet<(String, String)>>,
-    /// The packages MyBatis `@MapperScan` annotations name (Java).
+    /// The packages MyBatis `@MapperScan` annotations name (Java and Kotlin).
     mapper_packages: BTreeSet<String>,
     /// What [`TypeIndex::owns_package`] reads, computed on its first call after the last
     /// addition: every declared package with each of its dot-prefixes, and the leading segments
@@ -337,18 +337,15 @@ pub(crate) struct RustNames {
     pub names: Vec<String>,
     /// Whether the module may declare names not listed.
     pub open: bool,
+    /// The modules the file declares with a `#[path = "…"]` attribute (`#[path = "gen/x.rs"] mod
+    /// x;`, also inside inline modules): each one's module path within the file (the inline
+    /// modules around it, then its name) and the attribute's path as written.
+    #[serde(default)]
+    pub path_modules: Vec<(Vec<String>, String)>,
 }
 
 impl TypeDeclarations {
-    /// What a Java or Kotlin file declares.
-    pub(crate) fn jvm(declarations: Declarations) -> Self {
-        Self(Declared::Jvm {
-            declarations,
-            mapper_packages: Vec::new(),
-        })
-    }
-
-    /// What a Java file declares, with the packages its MyBatis `@MapperScan` names.
+    /// What a Java or Kotlin file declares, with the packages its MyBatis `@MapperScan` names.
     pub(crate) fn jvm_scanning(declarations: Declarations, mapper_packages: Vec<String>) -> Self {
         Self(Declared::Jvm {
             declarations,
