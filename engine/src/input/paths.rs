@@ -309,6 +309,12 @@ pub struct Ownership {
 /// The file → component mapping (see `component` in policies/LANGUAGE.md), with the spec's exclusions (see `component` and `exclude` in policies/LANGUAGE.md).
 pub struct ComponentMap {
     components: Vec<ComponentGlobs>,
+    /// Every component's positive alternatives in one set, matched once per file; `None` if the
+    /// set did not build (each alternative is then matched alone).
+    positive: Option<GlobSet>,
+    /// For each alternative of `positive`: its component (an index of `components`) and its
+    /// specificity.
+    positive_owners: Vec<(usize, usize)>,
     /// The `exclude` globs.
     excluded: GlobList,
     /// True when the spec has an `exclude` declaration or a `!` glob.
@@ -334,9 +340,19 @@ impl ComponentMap {
                     .collect(),
                 negated: GlobList::new(component.negated_paths()),
             })
-            .collect();
+            .collect::<Vec<ComponentGlobs>>();
+        let mut builder = GlobSetBuilder::new();
+        let mut positive_owners = Vec::new();
+        for (index, component) in model.components.iter().enumerate() {
+            for (glob, specificity) in component.positive_paths().flat_map(alternative_globs) {
+                builder.add(glob);
+                positive_owners.push((index, specificity));
+            }
+        }
         Self {
             components,
+            positive: builder.build().ok(),
+            positive_owners,
             excluded: GlobList::new(model.excludes.iter().map(String::as_str)),
             has_exclusions: model.has_exclusions(),
         }
@@ -378,8 +394,8 @@ impl ComponentMap {
         }
         let mut best: Option<(usize, &str)> = None;
         let mut tied_with = Vec::new();
-        for component in &self.components {
-            let Some(specificity) = component.specificity(file) else {
+        for (component, specificity) in self.specificities(file) {
+            let Some(component) = self.components.get(component) else {
                 continue;
             };
             match best {
@@ -397,6 +413,34 @@ impl ComponentMap {
             owner: owner.to_owned(),
             tied_with,
         })
+    }
+
+    /// The components whose paths hold `file`, in declaration order, each with its
+    /// specificity for it (see `component` in policies/LANGUAGE.md): the positive globs of
+    /// every component are matched at once, then the `!` globs of those that matched.
+    fn specificities(&self, file: &str) -> Vec<(usize, usize)> {
+        let Some(positive) = &self.positive else {
+            return self
+                .components
+                .iter()
+                .enumerate()
+                .filter_map(|(index, component)| Some((index, component.specificity(file)?)))
+                .collect();
+        };
+        let mut matched: Vec<(usize, usize)> = positive
+            .matches(file)
+            .into_iter()
+            .filter_map(|glob| self.positive_owners.get(glob).copied())
+            .collect();
+        // The most specific alternative of each component.
+        matched.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        matched.dedup_by_key(|(component, _)| *component);
+        matched.retain(|(component, _)| {
+            self.components
+                .get(*component)
+                .is_some_and(|globs| !globs.negated.is_match(file))
+        });
+        matched
     }
 
     /// The owner of a project-relative file.
