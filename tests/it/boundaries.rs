@@ -497,6 +497,50 @@ invariant Imports { deny unresolved imports in * }
 }
 
 #[test]
+fn webpack_inline_loaders_and_amd_plugins_resolve_to_the_file_they_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        r#"
+node app : server
+component Ui { runs_on: app  paths: "ui/**" }
+component Assets { runs_on: app  paths: "assets/**" }
+invariant Imports {
+  deny unresolved imports in *
+  deny flow Ui -> Assets
+}
+"#,
+    );
+    write(root, "assets/logo.svg", "<svg/>\n");
+    write(root, "ui/row.html", "<tr></tr>\n");
+    write(
+        root,
+        "ui/icons.ts",
+        "import logo from \"!raw-loader!../assets/logo.svg\";\nimport row from \"text!./row.html\";\nimport gone from \"!!url-loader!./gone.png\";\nexport const icons = [logo, row, gone];\n",
+    );
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "flow_violation",
+                "deny flow Ui -> Assets",
+                "ui/icons.ts:1",
+                "Ui -> Assets"
+            ),
+            (
+                "unresolved_import_violation",
+                "deny unresolved imports in *",
+                "ui/icons.ts:3",
+                "Ui -> "
+            ),
+        ])
+    );
+}
+
+#[test]
 fn unresolved_imports_are_reported_in_rust_and_csharp_with_a_proof() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
