@@ -1259,7 +1259,8 @@ export default {
     { name: "not-to-unresolvable", from: {}, to: { couldNotResolve: true } },
     // Outside `src/api`, only its index may be imported.
     { name: "api-only-through-index", from: { pathNot: "^src/api" }, to: { path: "^src/api/(?!index)" } },
-    { name: "utils-only-depends-on-utils", from: { path: "^src/utils" }, to: { pathNot: "^src/(utils|state/recorder)" } },
+    { name: "utils-only-depends-on-utils", from: { path: "^src/utils" }, to: { pathNot: "^src/" + '(utils|state/recorder)' } },
+    { name: "computed-path", from: { path: base + "/x" }, to: { path: "^src/db" } },
     {
       name: "billing-via-index",
       from: { pathNot: "^src/billing" },
@@ -1339,7 +1340,7 @@ fn init_translates_path_alternatives_exceptions_closed_and_public_rules_of_a_dep
         "  // ui-and-api-not-to-db\n  deny flow Api -> Db\n  deny flow Index -> Db\n  deny flow Ui -> Db\n",
         // `^src/billing` to itself has no lintel form; the rest of the rule has.
         "  // billing-not-to-db (imports inside Billing are not checked)\n  deny flow Billing -> Db\n",
-        "// - ui-not-to-fs\n// - db-reachable-from-ui\n// - no-sibling-features\n",
+        "// - computed-path\n// - ui-not-to-fs\n// - db-reachable-from-ui\n// - no-sibling-features\n",
         "// - extends (the rules of the configuration it extends are not read)\n// - options.includeOnly (lintel checks every file that is not excluded)\n",
     ] {
         assert!(spec.contains(line), "{line}\n{spec}");

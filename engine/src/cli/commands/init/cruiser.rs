@@ -3,10 +3,11 @@
 //!
 //! The configuration is the object literal after `module.exports =` or `export default` (or the
 //! whole JSON file), read as JSON5: comments, unquoted keys, single quotes and trailing commas are
-//! fine; anything computed (a variable, a call, a spread) is skipped. A path expression is
-//! translated when it is a path prefix (`^src/ui`, `^src/db/`, `^src/meta[.]cjs$`), alternatives of
-//! them (`^src/(ui|db)`, `^(src|bin)/`), or a prefix with one exception (`^src/api/(?!index)`,
-//! which makes `src/api/index` a component of its own). Translated rules:
+//! fine, and so are string literals joined by `+`; anything computed (a variable, a call, a
+//! spread) is skipped. A path expression is translated when it is a path prefix (`^src/ui`,
+//! `^src/db/`, `^src/meta[.]cjs$`), alternatives of them (`^src/(ui|db)`, `^(src|bin)/`), or a
+//! prefix with one exception (`^src/api/(?!index)`, which makes `src/api/index` a component of
+//! its own). Translated rules:
 //! - `to: { circular: true }` → `deny cycle among *` and `deny cycle within *`;
 //! - `to: { couldNotResolve: true }` → `deny unresolved imports in *`;
 //! - `from: { path: A }`, `to: { path: B }` → `deny flow X -> Y` for every component X in A and
@@ -853,7 +854,27 @@ impl<'a> Json5<'a> {
                     }
                 }
             }
-            b'"' | b'\'' | b'`' => self.string().map(Value::String),
+            b'"' | b'\'' | b'`' => {
+                // `'^src/' + 'ui'`: string literals joined by `+` are one string.
+                let mut text = self.string()?;
+                loop {
+                    let before = self.position;
+                    self.skip_space();
+                    if self.peek() != Some(b'+') {
+                        self.position = before;
+                        break;
+                    }
+                    self.position += 1;
+                    self.skip_space();
+                    if !matches!(self.peek(), Some(b'"' | b'\'' | b'`')) {
+                        // A variable or a call: the value is computed, not read.
+                        self.skip_unknown();
+                        return Some(Value::Null);
+                    }
+                    text.push_str(&self.string()?);
+                }
+                Some(Value::String(text))
+            }
             _ => {
                 let start = self.position;
                 self.skip_unknown();
