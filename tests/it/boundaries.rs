@@ -497,6 +497,50 @@ invariant Imports { deny unresolved imports in * }
 }
 
 #[test]
+fn webpack_inline_loaders_and_amd_plugins_resolve_to_the_file_they_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        r#"
+node app : server
+component Ui { runs_on: app  paths: "ui/**" }
+component Assets { runs_on: app  paths: "assets/**" }
+invariant Imports {
+  deny unresolved imports in *
+  deny flow Ui -> Assets
+}
+"#,
+    );
+    write(root, "assets/logo.svg", "<svg/>\n");
+    write(root, "ui/row.html", "<tr></tr>\n");
+    write(
+        root,
+        "ui/icons.ts",
+        "import logo from \"!raw-loader!../assets/logo.svg\";\nimport row from \"text!./row.html\";\nimport gone from \"!!url-loader!./gone.png\";\nexport const icons = [logo, row, gone];\n",
+    );
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "flow_violation",
+                "deny flow Ui -> Assets",
+                "ui/icons.ts:1",
+                "Ui -> Assets"
+            ),
+            (
+                "unresolved_import_violation",
+                "deny unresolved imports in *",
+                "ui/icons.ts:3",
+                "Ui -> "
+            ),
+        ])
+    );
+}
+
+#[test]
 fn unresolved_imports_are_reported_in_rust_and_csharp_with_a_proof() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -1292,5 +1336,164 @@ fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_
     assert!(
         spec.contains("  // no-circular\n  deny cycle among *\n  deny cycle within *\n"),
         "{spec}"
+    );
+}
+
+const CRUISER_MJS: &str = r#"/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  extends: "dependency-cruiser/configs/recommended-strict",
+  forbidden: [
+    { name: "no-circular", severity: "error", from: {}, to: { circular: true } },
+    { name: "not-to-unresolvable", from: {}, to: { couldNotResolve: true } },
+    // Outside `src/api`, only its index may be imported.
+    { name: "api-only-through-index", from: { pathNot: "^src/api" }, to: { path: "^src/api/(?!index)" } },
+    { name: "utils-only-depends-on-utils", from: { path: "^src/utils" }, to: { pathNot: "^src/" + '(utils|state/recorder)' } },
+    { name: "computed-path", from: { path: base + "/x" }, to: { path: "^src/db" } },
+    {
+      name: "billing-via-index",
+      from: { pathNot: "^src/billing" },
+      to: { path: "^src/billing/", pathNot: "^src/billing/index[.]ts$" },
+    },
+    { name: "ui-and-api-not-to-db", from: { path: "^src/(ui|api)/" }, to: { path: "^src/db" } },
+    { name: "billing-not-to-db", from: { path: "^src/billing" }, to: { path: "^src/(billing|db)" } },
+    { name: "ui-not-to-fs", from: { path: "^src/ui" }, to: { path: "^fs$" } },
+    { name: "db-reachable-from-ui", from: { path: "^src/ui" }, to: { path: "^src/db", reachable: false } },
+    { name: "no-sibling-features", from: { path: "^src/features/([^/]+)/" }, to: { path: "^src/features/", pathNot: "^src/features/$1/" } },
+  ],
+  options: { exclude: { path: "\\.build\\.ts$" }, includeOnly: "^src" },
+};
+"#;
+
+#[test]
+fn init_translates_path_alternatives_exceptions_closed_and_public_rules_of_a_dependency_cruiser_mjs(
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".dependency-cruiser.mjs", CRUISER_MJS);
+    write(root, "src/api/index.ts", "export * from \"./orders\";\n");
+    write(
+        root,
+        "src/api/orders.ts",
+        "import { q } from \"../db/query\";\nexport const orders = q;\n",
+    );
+    write(
+        root,
+        "src/ui/page.ts",
+        "import { orders } from \"../api/orders\";\nimport { bill } from \"../billing/internal/tax\";\nimport { api } from \"../api\";\nimport { total } from \"../billing\";\nimport * as fs from \"fs\";\nexport const page = [orders, bill, api, total, fs];\n",
+    );
+    write(
+        root,
+        "src/ui/gen.build.ts",
+        "import { nope } from \"./nope\";\nexport const g = nope;\n",
+    );
+    write(root, "src/billing/index.ts", "export const total = 1;\n");
+    write(
+        root,
+        "src/billing/internal/tax.ts",
+        "export const bill = 2;\n",
+    );
+    write(
+        root,
+        "src/utils/format.ts",
+        "import { record } from \"../state/recorder\";\nimport { x } from \"../state/store\";\nexport const f = [record, x];\n",
+    );
+    write(root, "src/state/recorder.ts", "export const record = 1;\n");
+    write(root, "src/state/store.ts", "export const x = 1;\n");
+    write(root, "src/db/query.ts", "export const q = 1;\n");
+    let project = root.to_str().unwrap();
+    let from = root.join(".dependency-cruiser.mjs");
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--project",
+        project,
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    for line in [
+        // An unanchored expression matches anywhere.
+        "exclude \"**/*.build.ts\"\n",
+        "component Rest { runs_on: app  paths: \"**\" }\n",
+        "component Api { runs_on: app  paths: \"src/api/**\" }\n",
+        // The exception `(?!index)` is a component of its own; `index` is a module there.
+        "component Index { runs_on: app  paths: \"src/api/index.*\" }\n",
+        "component Billing { runs_on: app  paths: \"src/billing/**\"  public: \"src/billing/index.ts\" }\n",
+        // `^src/state/recorder` names the module `recorder.ts`, not a folder.
+        "component Recorder { runs_on: app  paths: \"src/state/recorder.*\" }\n",
+        "component Utils { runs_on: app  paths: \"src/utils/**\"  depends_on: Recorder }\n",
+        "  // api-only-through-index\n  deny flow Rest -> Api\n  deny flow Billing -> Api\n  deny flow Db -> Api\n  deny flow Recorder -> Api\n  deny flow Ui -> Api\n  deny flow Utils -> Api\n",
+        "  // utils-only-depends-on-utils: `depends_on` on Utils\n",
+        "  // billing-via-index: `public` on Billing\n",
+        "  // ui-and-api-not-to-db\n  deny flow Api -> Db\n  deny flow Index -> Db\n  deny flow Ui -> Db\n",
+        // `^src/billing` to itself has no lintel form; the rest of the rule has.
+        "  // billing-not-to-db (imports inside Billing are not checked)\n  deny flow Billing -> Db\n",
+        "// - computed-path\n// - ui-not-to-fs\n// - db-reachable-from-ui\n// - no-sibling-features\n",
+        "// - extends (the rules of the configuration it extends are not read)\n// - options.includeOnly (lintel checks every file that is not excluded)\n",
+    ] {
+        assert!(spec.contains(line), "{line}\n{spec}");
+    }
+    let verdict = check(root, ScopeRequest::All, 1);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "dependency_violation",
+                "depends_on: Recorder",
+                "src/utils/format.ts:2",
+                "Utils -> Rest"
+            ),
+            (
+                "flow_violation",
+                "deny flow Ui -> Api",
+                "src/ui/page.ts:1",
+                "Ui -> Api"
+            ),
+            (
+                "flow_violation",
+                "deny flow Api -> Db",
+                "src/api/orders.ts:1",
+                "Api -> Db"
+            ),
+            (
+                "interface_violation",
+                "public: \"src/billing/index.ts\"",
+                "src/ui/page.ts:2",
+                "Ui -> Billing"
+            ),
+        ])
+    );
+}
+
+#[test]
+fn init_from_a_dependency_cruiser_config_computed_by_code_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".dependency-cruiser.mjs",
+        "const rules = { forbidden: [] };\nfunction x() { return { a: 1 }; }\nexport default rules;\n",
+    );
+    let from = root.join(".dependency-cruiser.mjs");
+    let argv = [
+        "lintel",
+        "init",
+        "--from",
+        from.to_str().unwrap(),
+        "--print",
+    ];
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let status = engine::run(
+        argv.iter().map(|argument| (*argument).to_owned()).collect(),
+        &mut stdout,
+        &mut stderr,
+    );
+    let stderr = String::from_utf8(stderr).unwrap();
+    assert_eq!(status.code(), 2, "{stderr}");
+    assert!(stdout.is_empty());
+    // Not the first `{` after `export default` (the function's body): nothing is translated.
+    assert!(
+        stderr.contains("a configuration computed by code cannot be read"),
+        "{stderr}"
     );
 }

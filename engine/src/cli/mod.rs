@@ -72,7 +72,7 @@ pub enum Command {
         /// Project root.
         #[arg(long)]
         project: Option<PathBuf>,
-        /// The configuration to translate: a `tach.toml`, or a `.dependency-cruiser.js`/`.cjs`/`.json`.
+        /// The configuration to translate: a `tach.toml`, or a `.dependency-cruiser.js`/`.cjs`/`.mjs`/`.json`.
         #[arg(long)]
         from: Option<PathBuf>,
         /// Where to write the spec (default: `architecture.ag` in the project root).

@@ -68,6 +68,11 @@ impl ProjectContext {
         let specifier = specifier
             .split_once('?')
             .map_or(specifier, |(path, _)| path);
+        // Webpack's inline loaders (`!raw-loader!./icon.svg`, `style-loader!css-loader!./a.css`)
+        // and AMD plugins (`text!./row.html`) end with the file they load.
+        let specifier = specifier
+            .rsplit_once('!')
+            .map_or(specifier, |(_, resource)| resource);
         if is_relative(specifier) {
             // `join` drops a trailing `/`, which says the specifier names a folder.
             let names_folder = specifier.ends_with('/');

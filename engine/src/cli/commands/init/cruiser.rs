@@ -1,49 +1,173 @@
-//! `lintel init --from .dependency-cruiser.js` (or `.json`, `.cjs`): the `forbidden` rules of a
-//! dependency-cruiser configuration, read without running JavaScript.
+//! `lintel init --from .dependency-cruiser.js` (or `.cjs`, `.mjs`, `.json`): the `forbidden`
+//! rules of a dependency-cruiser configuration, read without running JavaScript.
 //!
-//! The configuration is the object literal after `module.exports =` (or the whole JSON file),
-//! read as JSON5: comments, unquoted keys, single quotes and trailing commas are fine; anything
-//! computed (a variable, a call, a spread) is skipped. Translated rules:
+//! The configuration is the object literal after `module.exports =` or `export default` (or the
+//! whole JSON file), read as JSON5: comments, unquoted keys, single quotes and trailing commas are
+//! fine, and so are string literals joined by `+`; anything computed (a variable, a call, a
+//! spread) is skipped. A path expression is translated when it is a path prefix (`^src/ui`,
+//! `^src/db/`, `^src/meta[.]cjs$`), alternatives of them (`^src/(ui|db)`, `^(src|bin)/`), or a
+//! prefix with one exception (`^src/api/(?!index)`, which makes `src/api/index` a component of
+//! its own). Translated rules:
 //! - `to: { circular: true }` → `deny cycle among *` and `deny cycle within *`;
 //! - `to: { couldNotResolve: true }` → `deny unresolved imports in *`;
-//! - `from: { path }` and `to: { path }` with plain folder expressions (`^src/ui`, `^src/db/`) →
-//!   one component per folder and `deny flow A -> B` (`deny reach` with `reachable: true`);
-//! - `options.exclude` with a plain folder expression → `exclude "folder/**"`.
+//! - `from: { path: A }`, `to: { path: B }` → `deny flow X -> Y` for every component X in A and
+//!   Y in B (`deny reach` with `reachable: true`);
+//! - `from: { path: A }`, `to: { pathNot: B }` → each component in A is closed, `depends_on` the
+//!   components in B;
+//! - `from: { pathNot: A }`, `to: { path: B }` → `deny flow X -> Y` for every component X outside
+//!   A and Y in B;
+//! - `from: { pathNot: A }`, `to: { path: A, pathNot: P }` → `public: P` on A's component;
+//! - `options.exclude` → `exclude` globs (an unanchored expression matches anywhere).
 //!
-//! Every file belongs to a component: the folders the rules name, and `Rest` (`paths: "**"`, the
+//! Every file belongs to a component: the paths the rules name, and `Rest` (`paths: "**"`, the
 //! least specific glob) for all others, so cycles and unresolved imports are searched in every
-//! file, as dependency-cruiser does. Every other rule or attribute (`pathNot`, `dependencyTypes`, `orphan`, regular expressions
-//! beyond a folder prefix, `allowed`) is listed in a comment as not translated.
+//! file, as dependency-cruiser does. Every other rule or attribute (`dependencyTypes`, `orphan`,
+//! `$1` groups, other regular expressions, `allowed`, `extends`) is listed in a comment as not
+//! translated.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use serde_json::Value;
 
 use crate::error::EngineError;
 
-/// The spec text for a dependency-cruiser configuration.
-pub fn translate(text: &str, source_name: &str) -> Result<String, EngineError> {
-    let object_text = match text.find("module.exports") {
-        Some(position) => text.get(position..).and_then(|rest| {
-            let brace = rest.find('{')?;
-            rest.get(brace..)
-        }),
-        None => Some(text),
+/// The most alternatives one path expression may expand to.
+const MAX_ALTERNATIVES: usize = 64;
+
+/// One path a rule names: a prefix of the files' paths (`src/ui` matches the folder `src/ui/`
+/// and the module `src/ui.ts`), a folder (`src/ui/`) or one file (`src/meta.cjs$`), with at
+/// most one exception (`src/api/(?!index)` leaves out `src/api/index`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Prefix {
+    path: String,
+    kind: Kind,
+    /// The path left out by a negative lookahead: a component of its own.
+    except: Option<String>,
+    /// Whether the expression starts with `^` (an unanchored one matches anywhere).
+    anchored: bool,
+}
+
+/// What a prefix's last segment names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// `^src/meta[.]cjs$`: that one file.
+    File,
+    /// `^src/ui/`: the folder.
+    Folder,
+    /// `^src/ui`: the folder or the module of that name (`src/ui.ts`).
+    FolderOrModule,
+}
+
+impl Prefix {
+    /// Whether the component whose key is `key` lies inside this prefix.
+    fn contains(&self, key: &str) -> bool {
+        let inside = |path: &str| key == path || key.starts_with(&format!("{path}/"));
+        inside(&self.path) && !self.except.as_deref().is_some_and(inside)
     }
-    .unwrap_or(text);
-    let config = Json5::new(object_text)
-        .value()
+}
+
+/// The components the rules name: key (a path, `**` for `Rest`) → name and kind.
+struct Components {
+    entries: BTreeMap<String, (String, Kind)>,
+}
+
+impl Components {
+    fn new() -> Self {
+        Self {
+            entries: BTreeMap::from([("**".to_owned(), ("Rest".to_owned(), Kind::Folder))]),
+        }
+    }
+
+    /// Registers the components of a prefix: its path and its exception.
+    fn register(&mut self, prefix: &Prefix) {
+        self.add(&prefix.path, prefix.kind);
+        if let Some(except) = &prefix.except {
+            self.add(except, Kind::FolderOrModule);
+        }
+    }
+
+    fn add(&mut self, path: &str, kind: Kind) {
+        if let Some((_, known)) = self.entries.get_mut(path) {
+            *known = (*known).max(kind);
+            return;
+        }
+        let name = component_name(path, self.entries.values().map(|(name, _)| name.as_str()));
+        self.entries.insert(path.to_owned(), (name, kind));
+    }
+
+    /// The names of the components inside any of the prefixes, in key order.
+    fn inside(&self, prefixes: &[Prefix]) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter(|(key, _)| prefixes.iter().any(|prefix| prefix.contains(key)))
+            .map(|(_, (name, _))| name.clone())
+            .collect()
+    }
+
+    /// The names of the components inside none of the prefixes (`Rest` included).
+    fn outside(&self, prefixes: &[Prefix]) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter(|(key, _)| !prefixes.iter().any(|prefix| prefix.contains(key)))
+            .map(|(_, (name, _))| name.clone())
+            .collect()
+    }
+}
+
+/// A translated rule, spelled once every component is known.
+enum Pending {
+    /// `deny flow`/`deny reach` from the components inside `from` (or outside `not_from`) to
+    /// those inside `to`.
+    Deny {
+        name: String,
+        verb: &'static str,
+        from: Vec<Prefix>,
+        outside_from: bool,
+        to: Vec<Prefix>,
+    },
+    /// The components inside `from` may depend only on those inside `allowed`.
+    Closed {
+        name: String,
+        from: Vec<Prefix>,
+        allowed: Vec<Prefix>,
+    },
+    /// Other components may import only the `public` files of `component`.
+    Public {
+        name: String,
+        component: Prefix,
+        public: Vec<Prefix>,
+    },
+    /// A rule that needs no component (cycles, unresolved imports).
+    Fixed(String),
+}
+
+/// The spec text for a dependency-cruiser configuration; `project` is read only to tell a
+/// folder from a module of the same name.
+pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String, EngineError> {
+    let object_text = ["module.exports", "export default"]
+        .iter()
+        .filter_map(|marker| text.find(marker).map(|position| (position, marker.len())))
+        .min()
+        .map_or(Some(text), |(position, length)| {
+            let rest = text.get(position + length..)?;
+            let rest = rest
+                .trim_start()
+                .strip_prefix('=')
+                .unwrap_or(rest)
+                .trim_start();
+            rest.starts_with('{').then_some(rest)
+        });
+    let config = object_text
+        .and_then(|object_text| Json5::new(object_text).value())
         .filter(Value::is_object)
         .ok_or_else(|| {
             EngineError::Usage(format!(
-            "`{source_name}`: no configuration object found (`module.exports = {{ … }}` or JSON)"
-        ))
+                "`{source_name}`: no configuration object found (`module.exports = {{ … }}`, `export default {{ … }}` or JSON; a configuration computed by code cannot be read)"
+            ))
         })?;
-    // Every file belongs to some component, as every module is dependency-cruiser's: the folders
-    // the rules name, and `Rest` (the least specific glob) for the others.
-    let mut components: BTreeMap<String, String> =
-        BTreeMap::from([("**".to_owned(), "Rest".to_owned())]);
-    let mut rules: Vec<String> = Vec::new();
+    let mut components = Components::new();
+    let mut pending: Vec<Pending> = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
     let forbidden = config
         .get("forbidden")
@@ -56,82 +180,160 @@ pub fn translate(text: &str, source_name: &str) -> Result<String, EngineError> {
             .and_then(Value::as_str)
             .unwrap_or("unnamed")
             .to_owned();
-        let from = rule.get("from").cloned().unwrap_or(Value::Null);
-        let to = rule.get("to").cloned().unwrap_or(Value::Null);
-        let flag = |key: &str| to.get(key).and_then(Value::as_bool) == Some(true);
-        if flag("circular") {
-            rules.push(format!(
-                "  // {name}\n  deny cycle among *\n  deny cycle within *"
-            ));
-            continue;
+        match translate_rule(rule, &name, &mut components, project) {
+            Some(rule) => pending.push(rule),
+            None => skipped.push(name),
         }
-        if flag("couldNotResolve") {
-            rules.push(format!("  // {name}\n  deny unresolved imports in *"));
-            continue;
-        }
-        let has_other = |side: &Value, known: &[&str]| {
-            side.as_object()
-                .is_some_and(|keys| keys.keys().any(|key| !known.contains(&key.as_str())))
-        };
-        let sources = folders(from.get("path"));
-        let targets = folders(to.get("path"));
-        if has_other(&from, &["path"]) || has_other(&to, &["path", "reachable"]) {
-            skipped.push(name);
-            continue;
-        }
-        let (Some(sources), Some(targets)) = (sources, targets) else {
-            skipped.push(name);
-            continue;
-        };
-        let verb = if flag("reachable") { "reach" } else { "flow" };
-        let mut lines = vec![format!("  // {name}")];
-        for source in &sources {
-            for target in &targets {
-                let from_name = component_for(source, &mut components);
-                let to_name = component_for(target, &mut components);
-                if from_name != to_name {
-                    lines.push(format!("  deny {verb} {from_name} -> {to_name}"));
+    }
+    let mut rules: Vec<String> = Vec::new();
+    let mut depends_on: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut public: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for rule in pending {
+        match rule {
+            Pending::Fixed(text) => rules.push(text),
+            Pending::Deny {
+                name,
+                verb,
+                from,
+                outside_from,
+                to,
+            } => {
+                let sources = if outside_from {
+                    components.outside(&from)
+                } else {
+                    components.inside(&from)
+                };
+                let targets = components.inside(&to);
+                // Imports between the files of one component have no lintel form.
+                let inside: Vec<&str> = sources
+                    .iter()
+                    .filter(|source| targets.contains(source))
+                    .map(String::as_str)
+                    .collect();
+                let mut lines = vec![if inside.is_empty() {
+                    format!("  // {name}")
+                } else {
+                    format!(
+                        "  // {name} (imports inside {} are not checked)",
+                        inside.join(", ")
+                    )
+                }];
+                for source in &sources {
+                    for target in targets.iter().filter(|target| *target != source) {
+                        lines.push(format!("  deny {verb} {source} -> {target}"));
+                    }
+                }
+                if lines.len() > 1 {
+                    rules.push(lines.join("\n"));
+                } else {
+                    skipped.push(format!("{name} (only imports inside one component)"));
                 }
             }
-        }
-        if lines.len() > 1 {
-            rules.push(lines.join("\n"));
-        } else {
-            skipped.push(name);
+            Pending::Closed {
+                name,
+                from,
+                allowed,
+            } => {
+                let allowed = components.inside(&allowed);
+                let closed = components.inside(&from);
+                for component in &closed {
+                    let mine: BTreeSet<String> = allowed
+                        .iter()
+                        .filter(|name| *name != component)
+                        .cloned()
+                        .collect();
+                    depends_on
+                        .entry(component.clone())
+                        .and_modify(|known| *known = known.intersection(&mine).cloned().collect())
+                        .or_insert(mine);
+                }
+                rules.push(format!(
+                    "  // {name}: `depends_on` on {}",
+                    closed.join(", ")
+                ));
+            }
+            Pending::Public {
+                name,
+                component,
+                public: files,
+            } => {
+                if let Some((owner, _)) = components.entries.get(&component.path) {
+                    let globs = files
+                        .iter()
+                        .flat_map(|file| globs(project, file))
+                        .collect::<Vec<_>>();
+                    public
+                        .entry(component.path.clone())
+                        .or_default()
+                        .extend(globs);
+                    rules.push(format!("  // {name}: `public` on {owner}"));
+                }
+            }
         }
     }
     if config.get("allowed").is_some() {
         skipped.push("allowed (close each component with `depends_on`)".to_owned());
     }
-    let excludes: Vec<String> = match config
-        .get("options")
-        .and_then(|options| options.get("exclude"))
+    if config.get("extends").is_some() {
+        skipped.push("extends (the rules of the configuration it extends are not read)".to_owned());
+    }
+    let options = config.get("options");
+    if options
+        .and_then(|options| options.get("includeOnly"))
+        .is_some()
     {
-        Some(exclude) => folders(exclude.get("path").or(Some(exclude)))
+        skipped
+            .push("options.includeOnly (lintel checks every file that is not excluded)".to_owned());
+    }
+    let excludes: Vec<String> = match options.and_then(|options| options.get("exclude")) {
+        Some(exclude) => prefixes(exclude.get("path").or(Some(exclude)))
             .unwrap_or_default()
-            .into_iter()
-            .map(|folder| format!("\"{folder}/**\""))
+            .iter()
+            .flat_map(|prefix| exclude_globs(project, prefix))
+            .map(|glob| format!("\"{glob}\""))
             .collect(),
         None => Vec::new(),
     };
     let mut spec = format!(
         "// Translated from `{source_name}` by `lintel init --from`: review it, then run `lintel check --all`.\n\
-         // Each folder a rule names is a component, and `Rest` holds every other file.\n\n\
+         // Each path a rule names is a component, and `Rest` holds every other file.\n\n\
          node app : server\n"
     );
     if !excludes.is_empty() {
         spec.push_str(&format!("\nexclude {}\n", excludes.join(", ")));
     }
     spec.push('\n');
-    for (folder, name) in &components {
-        let glob = if folder == "**" {
-            folder.clone()
+    for (key, (name, kind)) in &components.entries {
+        let paths = if key == "**" {
+            vec![key.clone()]
         } else {
-            format!("{folder}/**")
+            globs(
+                project,
+                &Prefix {
+                    path: key.clone(),
+                    kind: *kind,
+                    except: None,
+                    anchored: true,
+                },
+            )
         };
-        spec.push_str(&format!(
-            "component {name} {{ runs_on: app  paths: \"{glob}\" }}\n"
-        ));
+        let mut line = format!(
+            "component {name} {{ runs_on: app  paths: {}",
+            glob_list(&paths)
+        );
+        if let Some(allowed) = depends_on.get(name) {
+            let allowed = allowed.iter().cloned().collect::<Vec<_>>();
+            if allowed.is_empty() {
+                line.push_str("  depends_on: []");
+            } else {
+                line.push_str(&format!("  depends_on: {}", allowed.join(", ")));
+            }
+        }
+        if let Some(files) = public.get(key) {
+            line.push_str(&format!("  public: {}", glob_list(files)));
+        }
+        spec.push_str(&line);
+        spec.push_str(" }\n");
     }
     if !rules.is_empty() {
         spec.push_str("\ninvariant DependencyCruiser {\n");
@@ -147,41 +349,385 @@ pub fn translate(text: &str, source_name: &str) -> Result<String, EngineError> {
     Ok(spec)
 }
 
-/// The folders a `path` expression (a string or an array of strings) names, when each is a
-/// plain folder prefix: `^src/ui`, `^src/ui/`, `src/ui`; `None` otherwise.
-fn folders(value: Option<&Value>) -> Option<Vec<String>> {
+/// One `forbidden` rule, or `None` when it has no lintel form.
+fn translate_rule(
+    rule: &Value,
+    name: &str,
+    components: &mut Components,
+    project: &Path,
+) -> Option<Pending> {
+    let from = rule.get("from").cloned().unwrap_or(Value::Null);
+    let to = rule.get("to").cloned().unwrap_or(Value::Null);
+    let flag = |key: &str| to.get(key).and_then(Value::as_bool) == Some(true);
+    let scoped = |side: &Value| side.as_object().is_some_and(|keys| !keys.is_empty());
+    let from_note = if scoped(&from) {
+        " (its `from` is not translated: every file is checked)"
+    } else {
+        ""
+    };
+    if flag("circular") {
+        return Some(Pending::Fixed(format!(
+            "  // {name}{from_note}\n  deny cycle among *\n  deny cycle within *"
+        )));
+    }
+    if flag("couldNotResolve") {
+        return Some(Pending::Fixed(format!(
+            "  // {name}{from_note}\n  deny unresolved imports in *"
+        )));
+    }
+    let has_other = |side: &Value, known: &[&str]| {
+        side.as_object()
+            .is_some_and(|keys| keys.keys().any(|key| !known.contains(&key.as_str())))
+    };
+    if has_other(&from, &["path", "pathNot"])
+        || has_other(&to, &["path", "pathNot", "reachable"])
+        || to
+            .get("reachable")
+            .is_some_and(|reachable| reachable != &Value::Bool(true))
+    {
+        return None;
+    }
+    // `Some(None)`: the key is there but its expression has no lintel form.
+    let read = |side: &Value, key: &str| side.get(key).map(|value| prefixes(Some(value)));
+    let from_path = read(&from, "path");
+    let from_not = read(&from, "pathNot");
+    let to_path = read(&to, "path");
+    let to_not = read(&to, "pathNot");
+    let verb = if flag("reachable") { "reach" } else { "flow" };
+    let pending = match (from_path, from_not, to_path, to_not) {
+        (Some(Some(from)), None, Some(Some(to)), None) => Pending::Deny {
+            name: name.to_owned(),
+            verb,
+            from,
+            outside_from: false,
+            to,
+        },
+        (None, Some(Some(from)), Some(Some(to)), None) => Pending::Deny {
+            name: name.to_owned(),
+            verb,
+            from,
+            outside_from: true,
+            to,
+        },
+        (Some(Some(from)), None, None, Some(Some(allowed))) if verb == "flow" => Pending::Closed {
+            name: name.to_owned(),
+            from,
+            allowed,
+        },
+        (None, Some(Some(outside)), Some(Some(to)), Some(Some(files)))
+            if verb == "flow"
+                && outside.len() == 1
+                && to.len() == 1
+                && outside.first().map(|prefix| &prefix.path)
+                    == to.first().map(|prefix| &prefix.path)
+                && to
+                    .iter()
+                    .all(|prefix| prefix.except.is_none() && prefix.anchored)
+                && files.iter().all(|file| {
+                    to.first()
+                        .is_some_and(|component| component.contains(&file.path))
+                }) =>
+        {
+            let component = to.into_iter().next()?;
+            components.register(&component);
+            return Some(Pending::Public {
+                name: name.to_owned(),
+                component,
+                public: files,
+            });
+        }
+        _ => return None,
+    };
+    let named: Vec<&Prefix> = match &pending {
+        Pending::Deny { from, to, .. } => from.iter().chain(to).collect(),
+        Pending::Closed { from, allowed, .. } => from.iter().chain(allowed).collect(),
+        Pending::Public { .. } | Pending::Fixed(_) => Vec::new(),
+    };
+    // An unanchored expression matches anywhere in a path: no component has that shape.
+    if !named.iter().all(|prefix| prefix.anchored) {
+        return None;
+    }
+    // A target that names no file of the project is a package (`^fs$`), not a component.
+    let targets = match &pending {
+        Pending::Deny { to, .. } => to.as_slice(),
+        Pending::Closed { .. } | Pending::Public { .. } | Pending::Fixed(_) => &[],
+    };
+    if !targets.iter().all(|prefix| exists(project, prefix)) {
+        return None;
+    }
+    for prefix in named {
+        components.register(prefix);
+    }
+    Some(pending)
+}
+
+/// The globs of a prefix. A prefix that may be a folder or a module is the folder, the module
+/// (`src/ui.*`) when the project has such a file, or both.
+fn globs(project: &Path, prefix: &Prefix) -> Vec<String> {
+    let path = &prefix.path;
+    match prefix.kind {
+        Kind::File => vec![path.clone()],
+        Kind::Folder => vec![format!("{path}/**")],
+        Kind::FolderOrModule if project.join(path).is_file() => vec![path.clone()],
+        Kind::FolderOrModule => {
+            let folder = project.join(path).is_dir();
+            let (parent, stem) = path.rsplit_once('/').unwrap_or(("", path));
+            let module = std::fs::read_dir(project.join(parent)).is_ok_and(|entries| {
+                entries.flatten().any(|entry| {
+                    entry.path().is_file()
+                        && entry
+                            .file_name()
+                            .to_str()
+                            .is_some_and(|name| name.starts_with(&format!("{stem}.")))
+                })
+            });
+            let mut globs = Vec::new();
+            if folder || !module {
+                globs.push(format!("{path}/**"));
+            }
+            if module {
+                globs.push(format!("{path}.*"));
+            }
+            globs
+        }
+    }
+}
+
+/// Whether some file of the project lies in the prefix (its folder, module or file).
+fn exists(project: &Path, prefix: &Prefix) -> bool {
+    let path = project.join(&prefix.path);
+    match prefix.kind {
+        Kind::File => path.is_file(),
+        Kind::Folder => path.is_dir(),
+        Kind::FolderOrModule => {
+            path.exists()
+                || globs(project, prefix)
+                    .iter()
+                    .any(|glob| glob.ends_with(".*"))
+        }
+    }
+}
+
+/// The `exclude` globs of a prefix: an unanchored expression matches anywhere in a path.
+fn exclude_globs(project: &Path, prefix: &Prefix) -> Vec<String> {
+    if prefix.anchored {
+        return globs(project, prefix);
+    }
+    let path = &prefix.path;
+    match prefix.kind {
+        Kind::File => vec![format!("**/*{path}")],
+        Kind::Folder => vec![format!("**/*{path}/**")],
+        Kind::FolderOrModule => vec![format!("**/*{path}*/**"), format!("**/*{path}*")],
+    }
+}
+
+/// A glob or a list of globs, as `paths` and `public` take them.
+fn glob_list(globs: &[String]) -> String {
+    match globs {
+        [one] => format!("\"{one}\""),
+        _ => format!(
+            "[{}]",
+            globs
+                .iter()
+                .map(|glob| format!("\"{glob}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The prefixes a `path` expression (a string or an array of strings) names, when each has a
+/// lintel form; `None` otherwise.
+fn prefixes(value: Option<&Value>) -> Option<Vec<Prefix>> {
     let expressions: Vec<&str> = match value? {
         Value::String(text) => vec![text.as_str()],
         Value::Array(items) => items.iter().map(Value::as_str).collect::<Option<_>>()?,
         _ => return None,
     };
-    expressions
+    let mut all = Vec::new();
+    for expression in expressions {
+        all.extend(expression_prefixes(expression)?);
+    }
+    (!all.is_empty()).then_some(all)
+}
+
+/// One alternative of a path expression while it is read.
+#[derive(Debug, Clone, Default)]
+struct Alternative {
+    text: String,
+    except: Option<String>,
+}
+
+/// The prefixes of one regular expression: literal path characters (with `\.`, `[.]` and `\/`
+/// escapes), groups of alternatives (`(a|b)`, `(?:a|b)`), one negative lookahead at the end of
+/// an alternative (`(?!index)`) and a final `$`.
+fn expression_prefixes(expression: &str) -> Option<Vec<Prefix>> {
+    let (anchored, rest) = match expression.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, expression),
+    };
+    let (exact, rest) = match rest.strip_suffix('$') {
+        Some(rest) if !rest.ends_with('\\') => (true, rest),
+        _ => (false, rest),
+    };
+    let bytes = rest.as_bytes();
+    let mut position = 0;
+    let alternatives = sequence(bytes, &mut position, 0)?;
+    if position != bytes.len() {
+        return None;
+    }
+    alternatives
         .into_iter()
-        .map(|expression| {
-            let folder = expression
-                .trim_start_matches('^')
-                .trim_end_matches('/')
-                .replace("\\.", ".")
-                .replace("\\/", "/");
-            let is_plain = !folder.is_empty()
-                && folder.chars().all(|character| {
-                    character.is_ascii_alphanumeric()
-                        || matches!(character, '/' | '_' | '-' | '.' | '@')
-                })
-                && !folder
-                    .split('/')
-                    .any(|segment| segment.is_empty() || segment == "..");
-            is_plain.then_some(folder)
+        .map(|alternative| {
+            let folder = alternative.text.ends_with('/');
+            let path = alternative.text.trim_end_matches('/').to_owned();
+            let except = alternative.except.map(|except| {
+                if folder {
+                    format!("{path}/{except}")
+                } else {
+                    format!("{path}{except}")
+                }
+            });
+            let plain = |path: &str| {
+                !path.is_empty()
+                    && path.chars().all(|character| {
+                        character.is_ascii_alphanumeric()
+                            || matches!(character, '/' | '_' | '-' | '.' | '@')
+                    })
+                    && !path
+                        .split('/')
+                        .any(|segment| segment.is_empty() || segment == "..")
+            };
+            if !plain(&path) || !except.as_deref().is_none_or(plain) || (exact && except.is_some())
+            {
+                return None;
+            }
+            let kind = if exact {
+                Kind::File
+            } else if folder {
+                Kind::Folder
+            } else {
+                Kind::FolderOrModule
+            };
+            Some(Prefix {
+                path,
+                kind,
+                except,
+                anchored,
+            })
         })
         .collect()
 }
 
-/// The component of a folder: its last segment in PascalCase, made unique.
-fn component_for(folder: &str, components: &mut BTreeMap<String, String>) -> String {
-    if let Some(name) = components.get(folder) {
-        return name.clone();
+/// Reads alternatives up to an unmatched `)` or the end.
+fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alternative>> {
+    if depth > 4 {
+        return None;
     }
-    let last = folder.rsplit('/').next().unwrap_or(folder);
+    let mut done: Vec<Alternative> = Vec::new();
+    let mut current: Vec<Alternative> = vec![Alternative::default()];
+    while let Some(&byte) = bytes.get(*position) {
+        match byte {
+            b')' => break,
+            b'|' => {
+                *position += 1;
+                done.append(&mut current);
+                current = vec![Alternative::default()];
+            }
+            b'(' => {
+                let rest = bytes.get(*position..)?;
+                if rest.starts_with(b"(?!") {
+                    *position += 3;
+                    let inner = sequence(bytes, position, depth + 1)?;
+                    if bytes.get(*position) != Some(&b')') {
+                        return None;
+                    }
+                    *position += 1;
+                    let [Alternative { text, except: None }] = inner.as_slice() else {
+                        return None;
+                    };
+                    // The lookahead ends its alternative.
+                    if !matches!(bytes.get(*position), None | Some(b')' | b'|')) {
+                        return None;
+                    }
+                    for alternative in &mut current {
+                        if alternative.except.is_some() {
+                            return None;
+                        }
+                        alternative.except = Some(text.clone());
+                    }
+                    continue;
+                }
+                *position += if rest.starts_with(b"(?:") { 3 } else { 1 };
+                let inner = sequence(bytes, position, depth + 1)?;
+                if bytes.get(*position) != Some(&b')') {
+                    return None;
+                }
+                *position += 1;
+                let mut product = Vec::new();
+                for head in &current {
+                    for tail in &inner {
+                        if head.except.is_some() {
+                            return None;
+                        }
+                        product.push(Alternative {
+                            text: format!("{}{}", head.text, tail.text),
+                            except: tail.except.clone(),
+                        });
+                    }
+                }
+                if product.len() + done.len() > MAX_ALTERNATIVES {
+                    return None;
+                }
+                current = product;
+            }
+            _ => {
+                let character = match byte {
+                    b'\\' => {
+                        let escaped = *bytes.get(*position + 1)?;
+                        *position += 2;
+                        if !matches!(escaped, b'.' | b'/' | b'-' | b'@' | b'_') {
+                            return None;
+                        }
+                        escaped
+                    }
+                    b'[' => {
+                        let class = bytes.get(*position..*position + 3)?;
+                        let [b'[', inner, b']'] = class else {
+                            return None;
+                        };
+                        *position += 3;
+                        if !matches!(inner, b'.' | b'/' | b'-' | b'@' | b'_') {
+                            return None;
+                        }
+                        *inner
+                    }
+                    _ => {
+                        *position += 1;
+                        if !(byte.is_ascii_alphanumeric()
+                            || matches!(byte, b'/' | b'_' | b'-' | b'@'))
+                        {
+                            return None;
+                        }
+                        byte
+                    }
+                };
+                for alternative in &mut current {
+                    if alternative.except.is_some() {
+                        return None;
+                    }
+                    alternative.text.push(char::from(character));
+                }
+            }
+        }
+    }
+    done.append(&mut current);
+    Some(done)
+}
+
+/// The component name of a path: its last segment in PascalCase, made unique.
+fn component_name<'a>(path: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    let last = path.rsplit('/').next().unwrap_or(path);
     let mut base: String = last
         .split(|character: char| !character.is_ascii_alphanumeric())
         .filter(|part| !part.is_empty())
@@ -197,11 +743,10 @@ fn component_for(folder: &str, components: &mut BTreeMap<String, String>) -> Str
     }
     let mut name = base.clone();
     let mut counter = 2;
-    while components.values().any(|taken| *taken == name) {
+    while taken.clone().any(|known| known == name) {
         name = format!("{base}{counter}");
         counter += 1;
     }
-    components.insert(folder.to_owned(), name.clone());
     name
 }
 
@@ -309,7 +854,27 @@ impl<'a> Json5<'a> {
                     }
                 }
             }
-            b'"' | b'\'' | b'`' => self.string().map(Value::String),
+            b'"' | b'\'' | b'`' => {
+                // `'^src/' + 'ui'`: string literals joined by `+` are one string.
+                let mut text = self.string()?;
+                loop {
+                    let before = self.position;
+                    self.skip_space();
+                    if self.peek() != Some(b'+') {
+                        self.position = before;
+                        break;
+                    }
+                    self.position += 1;
+                    self.skip_space();
+                    if !matches!(self.peek(), Some(b'"' | b'\'' | b'`')) {
+                        // A variable or a call: the value is computed, not read.
+                        self.skip_unknown();
+                        return Some(Value::Null);
+                    }
+                    text.push_str(&self.string()?);
+                }
+                Some(Value::String(text))
+            }
             _ => {
                 let start = self.position;
                 self.skip_unknown();

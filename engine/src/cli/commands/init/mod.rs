@@ -23,7 +23,7 @@ use crate::input::paths::relative_to;
 enum Source {
     /// Tach's `tach.toml`.
     Tach,
-    /// A dependency-cruiser configuration (`.dependency-cruiser.js`, `.cjs` or `.json`).
+    /// A dependency-cruiser configuration (`.dependency-cruiser.js`, `.cjs`, `.mjs` or `.json`).
     DependencyCruiser,
 }
 
@@ -34,7 +34,7 @@ impl Source {
         if name == "tach.toml" {
             return Some(Self::Tach);
         }
-        let is_script = [".js", ".cjs", ".json"]
+        let is_script = [".js", ".cjs", ".mjs", ".json"]
             .iter()
             .any(|extension| name.ends_with(extension));
         (name.contains("dependency-cruiser") && is_script).then_some(Self::DependencyCruiser)
@@ -63,7 +63,7 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     };
     let Some(source) = Source::of(from) else {
         return Err(EngineError::Usage(format!(
-            "--from `{}`: lintel translates `tach.toml` and dependency-cruiser configurations (`.dependency-cruiser.js`, `.cjs`, `.json`)",
+            "--from `{}`: lintel translates `tach.toml` and dependency-cruiser configurations (`.dependency-cruiser.js`, `.cjs`, `.mjs`, `.json`)",
             from.display()
         )));
     };
@@ -73,7 +73,7 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     let name = relative_to(from, &options.project);
     match source {
         Source::Tach => tach::translate(&text, &name, &options.project),
-        Source::DependencyCruiser => cruiser::translate(&text, &name),
+        Source::DependencyCruiser => cruiser::translate(&text, &name, &options.project),
     }
 }
 
