@@ -17,6 +17,20 @@ pub(crate) fn join(directory: &str, relative: &str) -> Option<String> {
     if relative.starts_with('/') {
         return None;
     }
+    // Most joins put a name or a few under a folder: nothing to normalise, one allocation.
+    if is_plain(directory) && is_plain(relative) {
+        return Some(match (directory.is_empty(), relative.is_empty()) {
+            (true, _) => relative.to_owned(),
+            (false, true) => directory.to_owned(),
+            (false, false) => {
+                let mut joined = String::with_capacity(directory.len() + 1 + relative.len());
+                joined.push_str(directory);
+                joined.push('/');
+                joined.push_str(relative);
+                joined
+            }
+        });
+    }
     let mut segments: Vec<&str> = directory
         .split('/')
         .filter(|segment| !segment.is_empty())
@@ -31,6 +45,15 @@ pub(crate) fn join(directory: &str, relative: &str) -> Option<String> {
         }
     }
     Some(segments.join("/"))
+}
+
+/// Whether every segment of `path` is a name (none empty, `.` or `..`): `join` would keep it as
+/// it is. The root `""` is plain.
+fn is_plain(path: &str) -> bool {
+    path.is_empty()
+        || path
+            .split('/')
+            .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
 }
 
 /// The directories containing a file, nearest first, ending with the root `""`.
@@ -66,6 +89,15 @@ mod tests {
         assert_eq!(join("a", "..").as_deref(), Some(""));
         assert_eq!(join("", "../x"), None);
         assert_eq!(join("a", "/etc/passwd"), None);
+        // Plain paths are put together as they are; anything else is normalised.
+        assert_eq!(join("a/b", "c/d").as_deref(), Some("a/b/c/d"));
+        assert_eq!(join("", "c").as_deref(), Some("c"));
+        assert_eq!(join("a", "").as_deref(), Some("a"));
+        assert_eq!(join("", "").as_deref(), Some(""));
+        assert_eq!(join("a/", "b").as_deref(), Some("a/b"));
+        assert_eq!(join("a//b", "c").as_deref(), Some("a/b/c"));
+        assert_eq!(join("a", "b/").as_deref(), Some("a/b"));
+        assert_eq!(join("a", ".").as_deref(), Some("a"));
     }
 
     #[test]

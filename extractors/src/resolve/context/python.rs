@@ -256,11 +256,36 @@ impl PythonIndex {
 
     /// The file of module `segments` (already joined under a root), if there is one.
     fn module_file(&self, base: &str) -> Option<String> {
-        self.modules.get(base).map(|(_, file)| file.clone())
+        self.module_path(base).map(str::to_owned)
+    }
+
+    /// [`PythonIndex::module_file`], borrowed.
+    fn module_path(&self, base: &str) -> Option<&str> {
+        self.modules.get(base).map(|(_, file)| file.as_str())
     }
 
     /// The deepest existing module among the prefixes of `segments` under `root`.
     fn deepest(&self, root: &str, segments: &[&str]) -> Option<String> {
+        // The whole path is joined once and its prefixes looked up as slices of it, when joining
+        // each prefix would give that slice (a root and segments that need no normalising).
+        let plain =
+            |path: &str| !path.is_empty() && !path.contains('/') && path != "." && path != "..";
+        if segments.iter().all(|segment| plain(segment))
+            && root
+                .split('/')
+                .all(|segment| root.is_empty() || plain(segment))
+        {
+            let whole = join(root, &segments.join("/"))?;
+            let mut end = whole.len();
+            for segment in segments.iter().rev() {
+                if let Some(file) = whole.get(..end).and_then(|base| self.module_path(base)) {
+                    return Some(file.to_owned());
+                }
+                // The prefix without its last segment (and the `/` before it).
+                end = end.checked_sub(segment.len() + 1).unwrap_or(0);
+            }
+            return None;
+        }
         (1..=segments.len()).rev().find_map(|length| {
             let relative = segments.get(..length)?.join("/");
             self.module_file(&join(root, &relative)?)
@@ -323,7 +348,7 @@ impl PythonIndex {
             let Some(base) = join(root, first) else {
                 continue;
             };
-            if self.module_file(&base).is_some() {
+            if self.module_path(&base).is_some() {
                 return accept(self.deepest(root, &segments), root)
                     .map_or(Resolution::Internal, Resolution::File);
             }
@@ -399,7 +424,7 @@ impl PythonIndex {
                 self.is_regular_package(&base)
                     && (importer_is_stub
                         || self
-                            .module_file(&base)
+                            .module_path(&base)
                             .is_some_and(|init| !init.ends_with(".pyi")))
             })
         };
