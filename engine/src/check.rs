@@ -157,7 +157,7 @@ pub fn run_check_handing_back<T: Send>(
             cache.stop_remembering();
         }
         let edges = base.as_ref().map(|(_, edges)| edges);
-        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache, solver);
+        let analysis = analyse_scope(options, spec, scope, &BTreeMap::new(), edges, cache);
         drop(diff_cache);
         drop(private);
         let base_ids = base.map(|(ids, _)| ids);
@@ -257,15 +257,7 @@ fn base_findings(
     cache: Option<&crate::input::cache::ExtractionCache>,
 ) -> Result<(BTreeSet<String>, BaseEdges), EngineError> {
     let (base_scope, renames) = crate::input::scope::merge_base_scope(scope)?;
-    let base = analyse_scope(
-        options,
-        spec.clone(),
-        base_scope,
-        &renames,
-        None,
-        cache,
-        solver,
-    );
+    let base = analyse_scope(options, spec.clone(), base_scope, &renames, None, cache);
     let edges = BaseEdges::of(&base.chains, &renames);
     let outcomes = solve_candidates(options, &base, solver);
     let run = assemble(options, base, &outcomes, None, Instant::now());
@@ -292,10 +284,10 @@ fn base_findings(
     Ok((ids, edges))
 }
 
-/// Projects with more files than this make their Z3 context once their files are extracted, not
-/// when they are listed ([`run_check_handing_back`], [`analyse_scope`]): their extraction takes
-/// seconds, against which making a context early saves nothing, and a context kept through it
-/// holds memory (about 17 MB).
+/// Projects with more files than this make no Z3 context ahead ([`run_check_handing_back`]): their
+/// extraction takes seconds, against which making a context is nothing, and a context kept
+/// through it holds memory (about 17 MB). Made after extraction instead, while the graphs are
+/// built, it raised a staged check's peak on bitwarden/server from 92 to 120 MB.
 const PREWARM_MAX_FILES: usize = 2_000;
 
 /// Resolves the scope and loads the spec and the reviewed queries (everything before
@@ -370,8 +362,7 @@ fn prepare(
 }
 
 /// Extracts and evaluates one snapshot; `renames` maps evidence paths (base → head) before
-/// evaluation; `base` (under `--diff`) holds the file-graph edges of the merge base. A large
-/// project's solver is made ready once its files are extracted ([`PREWARM_MAX_FILES`]).
+/// evaluation; `base` (under `--diff`) holds the file-graph edges of the merge base.
 fn analyse_scope(
     options: &CheckOptions,
     spec: LoadedSpec,
@@ -379,7 +370,6 @@ fn analyse_scope(
     renames: &BTreeMap<String, String>,
     base: Option<&BaseEdges>,
     cache: Option<&crate::input::cache::ExtractionCache>,
-    solver: &dyn Solver,
 ) -> Analysis {
     let model = &spec.model;
     let map = ComponentMap::new(model);
@@ -401,12 +391,6 @@ fn analyse_scope(
         cache,
         options.progress.as_deref(),
     );
-    // What follows extraction until the slices are solved (graphs, rules, slices) runs mostly
-    // on one core: the other makes the solver's context meanwhile. A small project's is made
-    // before extraction, when its files are listed.
-    if scope.project_files.len() > PREWARM_MAX_FILES {
-        solver.warm_up();
-    }
     // `component-matches-no-files` (see `policies::error::Code`), evaluated only when every file is in scope.
     if scope.is_everything() {
         extraction
