@@ -282,7 +282,7 @@ impl PythonIndex {
                     return Some(file.to_owned());
                 }
                 // The prefix without its last segment (and the `/` before it).
-                end = end.checked_sub(segment.len() + 1).unwrap_or(0);
+                end = end.saturating_sub(segment.len() + 1);
             }
             return None;
         }
