@@ -2,11 +2,13 @@
 //! Boot's `spring.datasource.url`, Quarkus's `quarkus.datasource.jdbc.url` (or `reactive.url`)
 //! and `quarkus.datasource.db-kind`, and Micronaut's `datasources.<name>.url`, `db-type` and
 //! `dialect`, in `application.properties`, `application.yml` and their profile variants
-//! (`application-postgres.properties`), read as data. Quarkus's
+//! (`application-postgres.properties`), read as data. Spring Boot's `spring.data.mongodb.uri`
+//! (`host`, `database`; `spring.mongodb.*` from Boot 4), Quarkus's
 //! `quarkus.mongodb.connection-string` and `quarkus.redis.hosts` and Micronaut's `mongodb.uri`
 //! and `redis.uri` name a MongoDB or Redis store, which settles only what may be either
-//! (`derive = "configured-store"`: a Micronaut Data repository is a MongoDB one when the
-//! module names no relational datasource but a MongoDB connection).
+//! (`derive = "configured-store"`: a Spring Data `CrudRepository` or a Micronaut Data
+//! repository is a MongoDB one when the module names no relational datasource but a MongoDB
+//! connection).
 //!
 //! A configuration file applies to the module it belongs to: the folder above
 //! `src/main/resources` (or the file's own folder, or the one above a `config/` folder).
@@ -268,6 +270,13 @@ impl StoreKey {
             } else {
                 return None;
             }
+        } else if matches!(
+            segments.as_slice(),
+            ["spring", "data", "mongodb", "uri" | "host" | "database"]
+                | ["spring", "mongodb", "uri" | "host" | "database"]
+        ) {
+            // Spring Boot's MongoDB connection (`spring.mongodb.*` from Boot 4).
+            Names::Store("mongodb")
         } else if key.starts_with("quarkus.mongodb.") && last == "connection-string" {
             Names::Store("mongodb")
         } else if key.starts_with("quarkus.redis.") && last == "hosts" {
@@ -613,6 +622,15 @@ mod tests {
             category("quarkus.mongodb.connection-string", "mongodb+srv://x/y"),
             Some(("mongodb", "mongodb".to_owned()))
         );
+        assert_eq!(
+            category("spring.data.mongodb.uri", "mongodb://db:27017/shop"),
+            Some(("mongodb", "mongodb".to_owned()))
+        );
+        assert_eq!(
+            category("spring.data.mongodb.database", "shop"),
+            Some(("mongodb", "mongodb".to_owned()))
+        );
+        assert_eq!(category("spring.data.mongodb.auto-index-creation", "true"), None);
         assert_eq!(
             category("quarkus.redis.hosts", "${REDIS_HOSTS}"),
             Some(("redis", "redis".to_owned()))
