@@ -499,7 +499,7 @@ fn type_file(index: Types<'_>, path: &str) -> Option<String> {
 
 /// Whether the project declares types in `namespace`.
 fn declares_namespace(index: Types<'_>, namespace: &str) -> bool {
-    index.package(namespace).is_some()
+    index.declares_package(namespace)
 }
 
 /// The aliases a file's qualified names start from.

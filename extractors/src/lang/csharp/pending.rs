@@ -328,7 +328,9 @@ fn add_simple_name_uses<'u>(
                 visible.contains(namespace.as_str()) || global_usings.contains(namespace.as_str())
             })
             .filter_map(|namespace| {
-                let files = index.package(namespace)?.get(name)?;
+                // Asked by name: a file depends on the types it names, not on the rest of
+                // each namespace it sees.
+                let files = index.files_of(namespace, name)?;
                 files
                     .iter()
                     .any(|file| sees_file(file))

@@ -38,6 +38,13 @@ impl<'a> Types<'a> {
         self.index.package(package)
     }
 
+    /// [`TypeIndex::declares_package`], recorded: a file that only needs to know whether a
+    /// package is declared does not depend on which types it holds.
+    pub fn declares_package(self, package: &str) -> bool {
+        self.record(|| TypeQuestion::Declares(package.to_owned()));
+        self.index.declares_package(package)
+    }
+
     /// [`TypeIndex::files_of`], recorded.
     pub fn files_of(self, package: &str, name: &str) -> Option<&'a BTreeSet<String>> {
         self.record(|| TypeQuestion::Name(name.to_owned()));

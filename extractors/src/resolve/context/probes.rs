@@ -389,5 +389,22 @@ mod tests {
         assert!(probes
             .iter()
             .any(|probe| !probe.holds(&typed(&[a, b, global]))));
+        // A type added to a namespace it uses but that it does not name changes nothing: the
+        // file depends on the types it names, not on the rest of each namespace it sees.
+        let unnamed = (
+            "Core/Basket.cs",
+            "namespace Shop.Core { public class Basket {} }\n",
+        );
+        assert!(probes
+            .iter()
+            .all(|probe| probe.holds(&typed(&[a, b, unnamed]))));
+        // One that it names (`Store`, now declared in its own namespace too) does.
+        let shadow = (
+            "Api/Store.cs",
+            "namespace Shop.Api { public class Store {} }\n",
+        );
+        assert!(probes
+            .iter()
+            .any(|probe| !probe.holds(&typed(&[a, b, shadow]))));
     }
 }

@@ -630,7 +630,10 @@ mod tests {
             category("spring.data.mongodb.database", "shop"),
             Some(("mongodb", "mongodb".to_owned()))
         );
-        assert_eq!(category("spring.data.mongodb.auto-index-creation", "true"), None);
+        assert_eq!(
+            category("spring.data.mongodb.auto-index-creation", "true"),
+            None
+        );
         assert_eq!(
             category("quarkus.redis.hosts", "${REDIS_HOSTS}"),
             Some(("redis", "redis".to_owned()))

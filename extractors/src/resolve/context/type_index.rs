@@ -223,6 +223,11 @@ impl TypeIndex {
         self.packages.get(package)
     }
 
+    /// Whether the project declares types in `package` (itself, not a package below it).
+    pub fn declares_package(&self, package: &str) -> bool {
+        self.packages.contains_key(package)
+    }
+
     /// Whether `package` belongs to the project: the project declares it or a package below it,
     /// or it lies under the package prefix that all the project's packages share (at least two
     /// segments: `com.shop.missing` in a `com.shop.*` project), so a missing name there is an
@@ -460,6 +465,8 @@ pub enum TypeQuestion {
     Name(String),
     /// The types of a package with their files ([`TypeIndex::package`]).
     Package(String),
+    /// Whether the project declares types in a package ([`TypeIndex::declares_package`]).
+    Declares(String),
     /// [`TypeIndex::owns_package`].
     Owns(String),
     /// [`TypeIndex::owns_package_itself`].
@@ -515,6 +522,7 @@ impl TypeIndex {
                 }
                 answer_text(text)
             }
+            TypeQuestion::Declares(package) => self.declares_package(package).to_string(),
             TypeQuestion::Owns(package) => self.owns_package(package).to_string(),
             TypeQuestion::OwnsItself(package) => self.owns_package_itself(package).to_string(),
             TypeQuestion::ExtensionMethods(name) => answer_text(format!(
