@@ -26,7 +26,7 @@ mod tsconfig;
 mod type_index;
 mod workspace;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -109,6 +109,9 @@ pub struct ProjectContext {
     /// The strings many facts of the run hold (an import's specifier and resolved file), kept
     /// once.
     interner: policies::facts::Interner,
+    /// The answers about the C# projects given since the last change of the context
+    /// ([`ProjectContext::project_answer`]): every file of a project asks the same ones.
+    project_answers: std::sync::Mutex<HashMap<ProjectQuestion, String>>,
 }
 
 /// A Rust module declared with a `#[path]` attribute: the inline modules around the declaration
@@ -241,6 +244,7 @@ impl ProjectContext {
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
             csharp_project_aliases: std::sync::OnceLock::new(),
+            project_answers: std::sync::Mutex::default(),
             interner: policies::facts::Interner::default(),
         }
     }
@@ -387,6 +391,7 @@ impl ProjectContext {
     pub fn add_declarations(&mut self, path: &str, declarations: TypeDeclarations) {
         self.csharp_project_globals.take();
         self.csharp_project_aliases.take();
+        self.forget_project_answers();
         match declarations.0 {
             type_index::Declared::Jvm {
                 declarations,
@@ -522,6 +527,23 @@ impl ProjectContext {
 
     /// The answer the C# projects give `question` now, unrecorded ([`Probe::holds`]).
     pub(crate) fn project_answer(&self, question: &ProjectQuestion) -> String {
+        if let Some(answer) = self
+            .project_answers
+            .lock()
+            .ok()
+            .and_then(|answers| answers.get(question).cloned())
+        {
+            return answer;
+        }
+        let answer = self.project_answer_afresh(question);
+        if let Ok(mut answers) = self.project_answers.lock() {
+            answers.insert(question.clone(), answer.clone());
+        }
+        answer
+    }
+
+    /// [`ProjectContext::project_answer`], computed.
+    fn project_answer_afresh(&self, question: &ProjectQuestion) -> String {
         let text = match question {
             ProjectQuestion::Usings(file) => format!("{:?}", self.csharp_projects.usings_of(file)),
             ProjectQuestion::ProjectOf(file) => {
@@ -700,6 +722,16 @@ impl ProjectContext {
     /// folder); the facts then name the real file.
     pub fn set_symlinks(&mut self, symlinks: BTreeMap<String, String>) {
         self.symlinks = symlinks;
+        self.forget_project_answers();
+    }
+
+    /// Drops the answers [`ProjectContext::project_answer`] keeps, after a change.
+    fn forget_project_answers(&mut self) {
+        if let Ok(answers) = self.project_answers.get_mut() {
+            answers.clear();
+        } else {
+            self.project_answers = std::sync::Mutex::default();
+        }
     }
 
     /// The project file `path` names: itself, or the file it reaches through symbolic links

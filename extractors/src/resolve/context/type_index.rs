@@ -79,6 +79,10 @@ pub(crate) struct TypeIndex {
     /// A digest of each package's types and files ([`TypeIndex::answer`]), computed on its first
     /// call after the last addition.
     digests: OnceLock<HashMap<String, String, crate::syntax::Fnv>>,
+    /// The answers given since the last addition ([`TypeIndex::answer`]): the files of a
+    /// project ask the same questions (a common type's name, a namespace's projects) thousands
+    /// of times over.
+    answers: std::sync::Mutex<HashMap<TypeQuestion, String, crate::syntax::Fnv>>,
 }
 
 impl TypeIndex {
@@ -168,6 +172,11 @@ impl TypeIndex {
         self.owned.take();
         self.names.take();
         self.digests.take();
+        if let Ok(answers) = self.answers.get_mut() {
+            answers.clear();
+        } else {
+            self.answers = std::sync::Mutex::default();
+        }
         for (package, name) in declarations {
             self.packages
                 .entry(package)
@@ -504,6 +513,23 @@ impl TypeIndex {
     /// The answer to `question`, as [`Types`] records it: a package's types and files by a
     /// digest of them (a package may hold hundreds of types), the others by [`answer_text`].
     pub(crate) fn answer(&self, question: &TypeQuestion) -> String {
+        if let Some(answer) = self
+            .answers
+            .lock()
+            .ok()
+            .and_then(|answers| answers.get(question).cloned())
+        {
+            return answer;
+        }
+        let answer = self.answer_afresh(question);
+        if let Ok(mut answers) = self.answers.lock() {
+            answers.insert(question.clone(), answer.clone());
+        }
+        answer
+    }
+
+    /// [`TypeIndex::answer`], computed.
+    fn answer_afresh(&self, question: &TypeQuestion) -> String {
         match question {
             TypeQuestion::Package(package) => self
                 .package_digests()
