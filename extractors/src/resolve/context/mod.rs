@@ -109,8 +109,8 @@ pub struct ProjectContext {
     /// The strings many facts of the run hold (an import's specifier and resolved file), kept
     /// once.
     interner: policies::facts::Interner,
-    /// The answers about the C# projects given since the last change of the context
-    /// ([`ProjectContext::project_answer`]): every file of a project asks the same ones.
+    /// The answers about the C# projects (not about one file) given since the last change of
+    /// the context ([`ProjectContext::project_answer`]): every file of a project asks them.
     project_answers: std::sync::Mutex<HashMap<ProjectQuestion, String>>,
 }
 
@@ -527,6 +527,15 @@ impl ProjectContext {
 
     /// The answer the C# projects give `question` now, unrecorded ([`Probe::holds`]).
     pub(crate) fn project_answer(&self, question: &ProjectQuestion) -> String {
+        // A question about one file is asked once a file: only those about a project are kept.
+        if matches!(
+            question,
+            ProjectQuestion::Usings(_)
+                | ProjectQuestion::ProjectOf(_)
+                | ProjectQuestion::CompileRemoved(_)
+        ) {
+            return self.project_answer_afresh(question);
+        }
         if let Some(answer) = self
             .project_answers
             .lock()
