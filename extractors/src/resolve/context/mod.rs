@@ -26,7 +26,7 @@ mod tsconfig;
 mod type_index;
 mod workspace;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -111,7 +111,7 @@ pub struct ProjectContext {
     interner: policies::facts::Interner,
     /// The answers about the C# projects (not about one file) given since the last change of
     /// the context ([`ProjectContext::project_answer`]): every file of a project asks them.
-    project_answers: std::sync::Mutex<HashMap<ProjectQuestion, String>>,
+    project_answers: probes::Answers<ProjectQuestion>,
 }
 
 /// A Rust module declared with a `#[path]` attribute: the inline modules around the declaration
@@ -244,7 +244,7 @@ impl ProjectContext {
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
             csharp_project_aliases: std::sync::OnceLock::new(),
-            project_answers: std::sync::Mutex::default(),
+            project_answers: probes::Answers::default(),
             interner: policies::facts::Interner::default(),
         }
     }
@@ -391,7 +391,7 @@ impl ProjectContext {
     pub fn add_declarations(&mut self, path: &str, declarations: TypeDeclarations) {
         self.csharp_project_globals.take();
         self.csharp_project_aliases.take();
-        self.forget_project_answers();
+        self.project_answers.forget();
         match declarations.0 {
             type_index::Declared::Jvm {
                 declarations,
@@ -536,19 +536,8 @@ impl ProjectContext {
         ) {
             return self.project_answer_afresh(question);
         }
-        if let Some(answer) = self
-            .project_answers
-            .lock()
-            .ok()
-            .and_then(|answers| answers.get(question).cloned())
-        {
-            return answer;
-        }
-        let answer = self.project_answer_afresh(question);
-        if let Ok(mut answers) = self.project_answers.lock() {
-            answers.insert(question.clone(), answer.clone());
-        }
-        answer
+        self.project_answers
+            .get_or(question, || self.project_answer_afresh(question))
     }
 
     /// [`ProjectContext::project_answer`], computed.
@@ -731,16 +720,7 @@ impl ProjectContext {
     /// folder); the facts then name the real file.
     pub fn set_symlinks(&mut self, symlinks: BTreeMap<String, String>) {
         self.symlinks = symlinks;
-        self.forget_project_answers();
-    }
-
-    /// Drops the answers [`ProjectContext::project_answer`] keeps, after a change.
-    fn forget_project_answers(&mut self) {
-        if let Ok(answers) = self.project_answers.get_mut() {
-            answers.clear();
-        } else {
-            self.project_answers = std::sync::Mutex::default();
-        }
+        self.project_answers.forget();
     }
 
     /// The project file `path` names: itself, or the file it reaches through symbolic links

@@ -82,7 +82,7 @@ pub(crate) struct TypeIndex {
     /// The answers given since the last addition ([`TypeIndex::answer`]): the files of a
     /// project ask the same questions (a common type's name, a namespace's projects) thousands
     /// of times over.
-    answers: std::sync::Mutex<HashMap<TypeQuestion, String, crate::syntax::Fnv>>,
+    answers: crate::resolve::context::probes::Answers<TypeQuestion>,
 }
 
 impl TypeIndex {
@@ -172,11 +172,7 @@ impl TypeIndex {
         self.owned.take();
         self.names.take();
         self.digests.take();
-        if let Ok(answers) = self.answers.get_mut() {
-            answers.clear();
-        } else {
-            self.answers = std::sync::Mutex::default();
-        }
+        self.answers.forget();
         for (package, name) in declarations {
             self.packages
                 .entry(package)
@@ -513,19 +509,8 @@ impl TypeIndex {
     /// The answer to `question`, as [`Types`] records it: a package's types and files by a
     /// digest of them (a package may hold hundreds of types), the others by [`answer_text`].
     pub(crate) fn answer(&self, question: &TypeQuestion) -> String {
-        if let Some(answer) = self
-            .answers
-            .lock()
-            .ok()
-            .and_then(|answers| answers.get(question).cloned())
-        {
-            return answer;
-        }
-        let answer = self.answer_afresh(question);
-        if let Ok(mut answers) = self.answers.lock() {
-            answers.insert(question.clone(), answer.clone());
-        }
-        answer
+        self.answers
+            .get_or(question, || self.answer_afresh(question))
     }
 
     /// [`TypeIndex::answer`], computed.
