@@ -135,14 +135,11 @@ fn owned_files(scope: &Scope, map: &ComponentMap, extraction: &mut Extraction) -
     let judged: Vec<Judged> = scope
         .project_files
         .par_iter()
-        .map(|file| {
-            if map.is_excluded(file) {
-                Judged::Excluded
-            } else if let Some(ownership) = map.ownership(file) {
-                Judged::Owned(ownership)
-            } else {
-                Judged::Unowned(map.is_removed(file))
-            }
+        .map(|file| match map.ownership(file) {
+            // `ownership` leaves excluded files out, so only an unowned one is asked again.
+            Some(ownership) => Judged::Owned(ownership),
+            None if map.is_excluded(file) => Judged::Excluded,
+            None => Judged::Unowned(map.is_removed(file)),
         })
         .collect();
     let mut owned = Vec::new();

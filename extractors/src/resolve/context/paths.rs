@@ -49,7 +49,7 @@ pub(crate) fn join(directory: &str, relative: &str) -> Option<String> {
 
 /// Whether every segment of `path` is a name (none empty, `.` or `..`): `join` would keep it as
 /// it is. The root `""` is plain.
-fn is_plain(path: &str) -> bool {
+pub(crate) fn is_plain(path: &str) -> bool {
     path.is_empty()
         || path
             .split('/')

@@ -30,7 +30,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::paths::{file_name, is_within, join, parent_dir};
+use super::paths::{file_name, is_plain, is_within, join, parent_dir};
 use super::read::ConfigReader;
 use super::toml_lite;
 use super::Resolution;
@@ -268,12 +268,10 @@ impl PythonIndex {
     fn deepest(&self, root: &str, segments: &[&str]) -> Option<String> {
         // The whole path is joined once and its prefixes looked up as slices of it, when joining
         // each prefix would give that slice (a root and segments that need no normalising).
-        let plain =
-            |path: &str| !path.is_empty() && !path.contains('/') && path != "." && path != "..";
-        if segments.iter().all(|segment| plain(segment))
-            && root
-                .split('/')
-                .all(|segment| root.is_empty() || plain(segment))
+        if is_plain(root)
+            && segments
+                .iter()
+                .all(|segment| !segment.is_empty() && is_plain(segment))
         {
             let whole = join(root, &segments.join("/"))?;
             let mut end = whole.len();
