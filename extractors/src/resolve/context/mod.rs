@@ -6,6 +6,7 @@
 //! reads configuration files from disk, never outside the project root (`read`); everything
 //! after that is in memory. Resolution itself is in `resolve`.
 
+mod answers;
 mod cargo;
 mod csproj;
 mod datastores;
@@ -111,7 +112,7 @@ pub struct ProjectContext {
     interner: policies::facts::Interner,
     /// The answers about the C# projects (not about one file) given since the last change of
     /// the context ([`ProjectContext::project_answer`]): every file of a project asks them.
-    project_answers: probes::Answers<ProjectQuestion>,
+    project_answers: answers::Answers<ProjectQuestion>,
 }
 
 /// A Rust module declared with a `#[path]` attribute: the inline modules around the declaration
@@ -244,7 +245,7 @@ impl ProjectContext {
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
             csharp_project_aliases: std::sync::OnceLock::new(),
-            project_answers: probes::Answers::default(),
+            project_answers: answers::Answers::default(),
             interner: policies::facts::Interner::default(),
         }
     }

@@ -82,7 +82,7 @@ pub(crate) struct TypeIndex {
     /// The answers given since the last addition ([`TypeIndex::answer`]): the files of a
     /// project ask the same questions (a common type's name, a namespace's projects) thousands
     /// of times over.
-    answers: crate::resolve::context::probes::Answers<TypeQuestion>,
+    answers: crate::resolve::context::answers::Answers<TypeQuestion>,
 }
 
 impl TypeIndex {
