@@ -139,7 +139,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         let in_process = in_process::InProcess::read(root, source, httptest);
         sites
             .into_iter()
-            .filter(|site| !(is_net_http(site) && in_process.holds(site.node, source)))
+            // A client handed to a function or kept in a struct of such a file is taken for
+            // the test server's (a helper that sends the test's requests).
+            .filter(|site| {
+                !(is_net_http(site)
+                    && (site.use_kind == ClientUse::Inject || in_process.holds(site.node, source)))
+            })
             .collect()
     } else {
         sites
@@ -183,16 +188,19 @@ fn is_net_http(site: &ClientSite<'_>) -> bool {
         .is_some_and(|member| !member.is_empty())
 }
 
-/// The call or construction of a client hit, with the local package name it goes through and
+/// The call, construction or injection (a parameter or struct field of the type) of a client
+/// hit, with the local package name it goes through and
 /// the member it names: `sql.Open` is (`sql`, `Open`); a package variable's method
 /// (`http.DefaultClient.Do`) is the package's member `DefaultClient.Do`.
 fn client_call<'tree, 's>(
     hit: &crate::query::QueryHit<'tree>,
     source: &'s str,
 ) -> Option<(Node<'tree>, ClientUse, &'s str, std::borrow::Cow<'s, str>)> {
-    let (site_node, named, use_kind) = match hit.node(Field::Call) {
-        Some(call) => (call, hit.node(Field::Function)?, ClientUse::Call),
-        None => (
+    let (site_node, named, use_kind) = match (hit.node(Field::Call), hit.node(Field::Parameter)) {
+        (Some(call), _) => (call, hit.node(Field::Function)?, ClientUse::Call),
+        // A parameter or struct field of the client type: the client is injected.
+        (None, Some(declaration)) => (declaration, hit.node(Field::Type)?, ClientUse::Inject),
+        (None, None) => (
             hit.node(Field::Construction)?,
             hit.node(Field::Type)?,
             ClientUse::Construct,

@@ -13,7 +13,10 @@
 //! - the `path` of an `import_spec`, a string literal → `import` (`statement`, `specifier`);
 //! - the `function` of a `call_expression`, a `selector_expression` → `accesses_technology`
 //!   (`call`, `function`); the `type` of a `composite_literal`, a `qualified_type` →
-//!   `accesses_technology` (`construction`, `type`);
+//!   `accesses_technology` (`construction`, `type`); a `qualified_type` (or one behind a
+//!   `pointer_type`) that is the `type` of a struct's `field_declaration` or of a
+//!   `parameter_declaration` in the `parameters` of a function, method or function literal →
+//!   `accesses_technology` (`parameter`, `type`);
 //! - the `arguments` of a `call_expression`, an `argument_list`: a route registration whose
 //!   callee is `x.M` with `M` a router method, an `http.M` request, and (generic) any call;
 //! - the one expression on the right of a `=` assignment whose left is one selector →
@@ -44,6 +47,13 @@ enum Kind {
     FieldIdentifier,
     Identifier,
     ShortVarDeclaration,
+    ParameterDeclaration,
+    FieldDeclaration,
+    PointerType,
+    ParameterList,
+    /// A function declaration, a method declaration or a function literal: a body that may
+    /// use its parameters.
+    FunctionWithBody,
 }
 
 /// Go node kind ids → [`Kind`], by name (one name may have several ids).
@@ -66,6 +76,13 @@ fn kinds() -> &'static [Kind] {
                 "field_identifier" => Kind::FieldIdentifier,
                 "identifier" => Kind::Identifier,
                 "short_var_declaration" => Kind::ShortVarDeclaration,
+                "parameter_declaration" => Kind::ParameterDeclaration,
+                "field_declaration" => Kind::FieldDeclaration,
+                "pointer_type" => Kind::PointerType,
+                "parameter_list" => Kind::ParameterList,
+                "function_declaration" | "method_declaration" | "func_literal" => {
+                    Kind::FunctionWithBody
+                }
                 _ => Kind::Other,
             },
         )
@@ -95,6 +112,9 @@ const FIELD_PARENTS: &[Kind] = &[
     Kind::Call,
     Kind::CompositeLiteral,
     Kind::Assignment,
+    Kind::ParameterDeclaration,
+    Kind::FieldDeclaration,
+    Kind::FunctionWithBody,
 ];
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
@@ -183,6 +203,16 @@ pub(crate) fn walk<'tree>(
                         [(Field::Construction, parent), (Field::Type, node)],
                     ));
                 }
+                (_, Kind::ParameterDeclaration | Kind::FieldDeclaration | Kind::PointerType)
+                    if kind == Kind::QualifiedType =>
+                {
+                    if let Some(declaration) = injected_declaration(field, ancestors, kinds) {
+                        hits.push(QueryHit::new(
+                            FactKind::AccessesTechnology,
+                            [(Field::Parameter, declaration), (Field::Type, node)],
+                        ));
+                    }
+                }
                 (Some("arguments"), Kind::Call) if kind == Kind::ArgumentList => {
                     arguments_hits(&mut hits, parent, node, source, kinds, generic);
                 }
@@ -208,6 +238,41 @@ pub(crate) fn walk<'tree>(
         kind != Kind::StringLiteral
     });
     (hits, found)
+}
+
+/// The parameter or struct field that a qualified type `node` (with `field` in its parent) is
+/// the type of, directly or behind one `*`: a field of any struct, a parameter of a function,
+/// method or function literal (not of an interface method or a function type, which have no
+/// body to use it; nor a method's receiver).
+fn injected_declaration<'tree>(
+    field: Option<&str>,
+    ancestors: &[crate::walk::Ancestor<'tree>],
+    kinds: &[Kind],
+) -> Option<Node<'tree>> {
+    let mut up = ancestors.iter().rev();
+    let &(parent, parent_field) = up.next()?;
+    let declaration = match kind_of(parent, kinds) {
+        Kind::PointerType => {
+            (parent_field == Some("type")).then_some(())?;
+            up.next()?.0
+        }
+        _ => {
+            (field == Some("type")).then_some(())?;
+            parent
+        }
+    };
+    match kind_of(declaration, kinds) {
+        Kind::FieldDeclaration => Some(declaration),
+        Kind::ParameterDeclaration => {
+            let &(list, list_field) = up.next()?;
+            let &(function, _) = up.next()?;
+            (kind_of(list, kinds) == Kind::ParameterList
+                && list_field == Some("parameters")
+                && kind_of(function, kinds) == Kind::FunctionWithBody)
+                .then_some(declaration)
+        }
+        _ => None,
+    }
 }
 
 /// The matches that end at the `arguments` of `call`, in pattern order.
