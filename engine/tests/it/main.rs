@@ -25,6 +25,7 @@ mod html_report;
 mod init_starter;
 mod quiet_defaults;
 mod reference_docs;
+mod rust_path_modules;
 mod terminal;
 mod waivers;
 
