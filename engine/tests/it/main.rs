@@ -26,6 +26,7 @@ mod init_starter;
 mod quiet_defaults;
 mod reference_docs;
 mod rust_path_modules;
+mod spring_mongo_starters;
 mod terminal;
 mod waivers;
 
