@@ -123,3 +123,57 @@ fn rust_uses_of_path_attribute_modules_and_super_inside_them_follow_the_module_t
         [("unresolved_import_violation", "src/gen/schema.rs", 5)]
     );
 }
+
+/// Files that two `#[path]` declarations each reach, level after level, double the ways up to the
+/// crate root at every level (2^24 here): each file's module and each path through the modules is
+/// worked out once per file, so the run ends quickly, and no path is cut short into a false edge
+/// (`super::missing` is unresolved in every file, never resolved to a file on the way).
+#[test]
+fn rust_path_modules_declared_twice_at_every_level_are_read_in_bounded_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = 24;
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "architecture.ag".to_owned(),
+            "node app : server\ncomponent Rs { runs_on: app paths: \"**\" }\ninvariant Imports { deny unresolved imports in * }\n".to_owned(),
+        ),
+        (
+            "Cargo.toml".to_owned(),
+            "[package]\nname = \"deep\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".to_owned(),
+        ),
+        (
+            "src/lib.rs".to_owned(),
+            "#[cfg(a)]\n#[path = \"m/l0a.rs\"]\nmod n;\n#[cfg(b)]\n#[path = \"m/l0b.rs\"]\nmod n;\n".to_owned(),
+        ),
+    ];
+    for level in 0..levels {
+        let next = level + 1;
+        let text = if level + 1 < levels {
+            format!("pub struct S;\n#[cfg(a)]\n#[path = \"l{next}a.rs\"]\npub mod n;\n#[cfg(b)]\n#[path = \"l{next}b.rs\"]\npub mod n;\nuse super::missing::Gone;\n")
+        } else {
+            "pub struct S;\nuse super::S as T;\n".to_owned()
+        };
+        for side in ["a", "b"] {
+            files.push((format!("src/m/l{level}{side}.rs"), text.clone()));
+        }
+    }
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    write_files(dir.path(), &borrowed);
+    let (code, verdict) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(dir.path()),
+    );
+    assert_eq!(code, 1, "{verdict:#}");
+    // `super::missing` is unresolved in every file but the last (whose `super::S` holds).
+    let unresolved = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|violation| violation["type"] == "unresolved_import_violation")
+        .count();
+    assert_eq!(unresolved, 2 * (levels - 1), "{verdict:#}");
+}

@@ -27,6 +27,8 @@
 //! reaches it or a module above it ([`module_paths`]): `super` in `gen/schema.rs`, declared by
 //! `lib.rs` as `#[path = "gen/schema.rs"] mod schema;`, is the crate root, not a module `gen`.
 
+use std::collections::{HashMap, HashSet};
+
 use policies::facts::{Fact, PropertyValue};
 use tree_sitter::Node;
 
@@ -210,13 +212,14 @@ fn ends(
 }
 
 /// How many `#[path]` modules one path is followed through.
-const MAX_FOLLOWED: usize = 32;
+const MAX_FOLLOWED: usize = 64;
 
 /// Where a path goes on from the module file `file` through the module names `through`: into the
 /// files of the `#[path]` modules it names (one per declaration), and there into the modules
 /// beside them (of a module declared once per `cfg`, only the alternative among the importing
 /// file's own modules, `chain`, when one is). Each end is a file and the names left that no file
-/// holds.
+/// holds. Each file is gone on from once with the same names left; an end the bound on how many
+/// `#[path]` modules are followed cuts short is left out (lintel cannot tell where it leads).
 fn follow(
     context: &ProjectContext,
     file: String,
@@ -228,20 +231,19 @@ fn follow(
     // Each file to go on from, the names left, and whether a `#[path]` reached it (its modules
     // then live beside it, as a `mod.rs`'s do).
     let mut next = vec![(file, through, false)];
-    let mut followed = 0;
+    let mut seen: HashSet<(String, Vec<String>)> = HashSet::new();
     while let Some((file, through, by_path)) = next.pop() {
         // Alternatives side by side reach the modules beside them alike.
-        if ends.contains(&(file.clone(), through.clone())) {
+        if !seen.insert((file.clone(), through.clone())) {
             continue;
         }
-        let declared = (followed < MAX_FOLLOWED)
-            .then(|| context.rust_path_modules(&file, &through))
-            .flatten();
-        let Some((taken, declarations)) = declared else {
+        let Some((taken, declarations)) = context.rust_path_modules(&file, &through) else {
             ends.push((file, through));
             continue;
         };
-        followed += 1;
+        if seen.len() > MAX_FOLLOWED {
+            continue;
+        }
         let is_mod_rs = by_path
             || file_name(&file) == "mod.rs"
             || crates
@@ -283,6 +285,9 @@ fn follow(
 /// How far up the module tree a file's module path is followed.
 const MAX_MODULE_DEPTH: usize = 32;
 
+/// How many files one file's module paths are worked out through at most.
+const MAX_MODULE_VISITS: usize = 256;
+
 /// How many module paths one file is given at most.
 const MAX_MODULE_PATHS: usize = 16;
 
@@ -294,10 +299,10 @@ fn module_paths(context: &ProjectContext, file: &str) -> Option<ModulePaths> {
     context.rust_path_targets().next()?;
     let own = context.crates().containing(file)?;
     let place = super::module_of(file, &own);
-    let mut chain = Vec::new();
-    let paths = paths_of(context, file, 0, &mut chain);
+    let mut known = HashMap::new();
+    let paths = paths_of(context, file, 0, &mut known);
+    let mut chain: Vec<String> = known.into_keys().collect();
     chain.sort();
-    chain.dedup();
     (paths != [(own, place)]).then_some(ModulePaths { paths, chain })
 }
 
@@ -319,23 +324,33 @@ struct ModulePaths {
 /// - a file beside a `#[path]` file that declares it (`mod columns;` in `gen/schema.rs`, then
 ///   `gen/columns.rs`) is that module's, since rustc reads a `#[path]` file as a `mod.rs`;
 /// - otherwise its place gives it.
+///
+/// Each file's paths are worked out once (`known`, which also holds the files on the way); a
+/// file met again before its paths are known (a cycle of declarations) is read by its place.
 fn paths_of(
     context: &ProjectContext,
     file: &str,
     depth: usize,
-    chain: &mut Vec<String>,
+    known: &mut HashMap<String, Vec<(Crate, Vec<String>)>>,
 ) -> Vec<(Crate, Vec<String>)> {
-    chain.push(file.to_owned());
+    if let Some(paths) = known.get(file) {
+        return paths.clone();
+    }
     let crates = context.crates();
     let Some(krate) = crates.containing(file) else {
         return Vec::new();
     };
     let place = super::module_of(file, &krate);
-    if depth >= MAX_MODULE_DEPTH || krate.root_file.as_deref() == Some(file) {
-        return vec![(krate, place)];
+    let by_place = vec![(krate.clone(), place.clone())];
+    known.insert(file.to_owned(), by_place.clone());
+    if depth >= MAX_MODULE_DEPTH
+        || known.len() > MAX_MODULE_VISITS
+        || krate.root_file.as_deref() == Some(file)
+    {
+        return by_place;
     }
     let mut under = |parent: &str, names: &[String], paths: &mut Vec<(Crate, Vec<String>)>| {
-        for (root, mut path) in paths_of(context, parent, depth + 1, chain) {
+        for (root, mut path) in paths_of(context, parent, depth + 1, known) {
             path.extend(names.iter().cloned());
             paths.push((root, path));
         }
@@ -386,11 +401,12 @@ fn paths_of(
         }
     }
     if paths.is_empty() {
-        paths.push((krate, place));
+        paths = by_place;
     }
     paths.sort();
     paths.dedup();
     // `cfg` alternatives at many levels multiply; a few are enough to tell where a path leads.
     paths.truncate(MAX_MODULE_PATHS);
+    known.insert(file.to_owned(), paths.clone());
     paths
 }
