@@ -26,7 +26,8 @@
 //!   the Django settings' `DATABASES`), `spring-datasource` (maven: the relational datasource
 //!   of the module's Spring Boot, Quarkus or Micronaut configuration, a fact per store its
 //!   profiles name), `configured-store` (maven: the same, else the MongoDB connection the
-//!   configuration names, for a repository abstraction that may be either).
+//!   configuration or the module build's MongoDB starter names, for a repository abstraction
+//!   that may be either).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
 //!   access; `sub_packages` (default true): whether the import prefixes also stand for the

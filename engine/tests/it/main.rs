@@ -25,6 +25,8 @@ mod html_report;
 mod init_starter;
 mod quiet_defaults;
 mod reference_docs;
+mod rust_path_modules;
+mod spring_mongo_starters;
 mod terminal;
 mod waivers;
 

@@ -244,7 +244,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 96] = [
+const CASES: [&str; 97] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -277,6 +277,7 @@ const CASES: [&str; 96] = [
     "java/graph",
     "java/imports",
     "java/modules",
+    "java/mongo-starters",
     "java/nested",
     "java/own-clients",
     "java/spring",
@@ -395,6 +396,12 @@ fn catalogue_java_libraries_are_definite_when_used() {
 #[test]
 fn spring_quarkus_and_micronaut_datasources_name_the_store_per_profile() {
     check_case("java/datasources");
+}
+
+#[test]
+fn spring_store_neutral_repositories_of_a_module_whose_build_has_only_the_mongodb_starter_are_mongodb(
+) {
+    check_case("java/mongo-starters");
 }
 
 /// The JVM libraries of the infrastructure catalogue in Kotlin: class calls, a Spring Data

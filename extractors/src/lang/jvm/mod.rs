@@ -255,7 +255,7 @@ pub(crate) fn names_annotation(name: &str, qualified: &str) -> bool {
 /// profiles name (`mysql` for `application-mysql.yml`, `postgres` for
 /// `application-postgres.yml`), each with the `profiles` that name it and the `datasource`
 /// drivers. A `configured-store` library of a module that names no relational datasource takes
-/// its MongoDB connection instead. Without a literal URL or kind the fact stays as it is.
+/// its MongoDB connection instead (a key, or the MongoDB starter of its build). Without a literal URL or kind the fact stays as it is.
 fn settle_spring_datasources(
     facts: Vec<Fact>,
     rules: &[ClientRule],

@@ -13,8 +13,11 @@
 //! its `#[path = "…"]` attribute names. A path through a `#[path]` module goes on in the file the
 //! attribute names, whose modules live beside it as a `mod.rs`'s do (`pending.rs`), and a `mod
 //! x;` no file holds at its place is taken from beside the declaring file (where rustc looks when
-//! a `#[path]` reaches that file); the file itself still takes its module path from its own place,
-//! so a `self::` or `super::` path there that misses is left open. The deepest prefix of the path that is a module file is the
+//! a `#[path]` reaches that file). A `use` naming such a module itself (`use crate::schema;`, or a
+//! module beside its file) lands on the module's file. In a file a `#[path]` reaches (or one
+//! below such a file), `self::` and `super::` paths, and paths that start at a module the file
+//! declares, are read against the module path rustc gives the file (the declaring module's
+//! child), not against its place (`pending.rs`). The deepest prefix of the path that is a module file is the
 //! resolved file (so `use crate::db::Pool` resolves to `src/db.rs`, and `use shop_core::Order`
 //! to the crate's root). Other first segments (`std`, `sqlx`, a renamed registry release of a
 //! workspace crate) are `external`. One fact per distinct file a declaration's paths reach,
@@ -46,8 +49,8 @@ use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
 use crate::facts::imports::{self, ImportSite};
 use crate::language::ExtractionInput;
 use crate::query::Field;
-use crate::resolve::context::paths::{file_name, join, parent_dir};
-use crate::resolve::context::{Crate, Resolution};
+use crate::resolve::context::paths::{file_name, parent_dir};
+use crate::resolve::context::{attribute_path_file, Crate, Resolution};
 use crate::resolve::deferred::{Anchors, Output};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
@@ -84,13 +87,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut bindings: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
     let local = LocalNames::new(&hits, source, root);
-    // The modules the file declares with a `#[path]` attribute, by the inline modules around them:
-    // a path may start at one (`#[path = "unix.rs"] mod imp;` then `use imp::Pipe;`).
-    let path_modules: Vec<(Vec<String>, String)> = hits
+    // The modules the file declares (`mod x;`), by the inline modules around them: a path may
+    // start at one (`#[path = "unix.rs"] mod imp;` then `use imp::Pipe;`), and is then read
+    // against the file's module like a `self::` path.
+    let declared_modules: Vec<(Vec<String>, String)> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::Import)
         .filter_map(|hit| Some((hit.node(Field::Statement)?, hit.node(Field::Specifier)?)))
-        .filter(|(statement, _)| path_attribute(*statement, source).is_some())
         .map(|(statement, name)| {
             (
                 inline_modules(statement, source),
@@ -141,13 +144,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         module.extend(inline.iter().cloned());
         let mut groups: Vec<(Resolved, Vec<String>)> = Vec::new();
         for path in &paths {
-            let starts_at_path_module = path.segments.len() > 1
+            let starts_at_module = path.segments.len() > 1
                 && path.segments.first().is_some_and(|first| {
-                    path_modules
+                    declared_modules
                         .iter()
                         .any(|(modules, name)| *modules == inline && name == first)
                 });
-            let segments = if starts_at_path_module {
+            let segments = if starts_at_module {
                 std::iter::once("self".to_owned())
                     .chain(path.segments.iter().cloned())
                     .collect()
@@ -180,7 +183,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 statement,
                 syntax::compact_text(argument, source, 300),
                 groups,
-                is_test_code(statement, source),
+                (inline, is_test_code(statement, source)),
             ));
             continue;
         }
@@ -668,6 +671,22 @@ struct Resolved {
     /// When the path reaches the root of a crate without one (`use super::setup;` in
     /// `tests/common/mod.rs`), the targets that may be that root.
     shared: Option<SharedRoot>,
+    /// The path's last name when it may be a module that the file the path reaches declares
+    /// with a `#[path]` attribute, or that lives beside such a file (`use crate::schema;`,
+    /// `use crate::schema::columns;`): the path then lands on that module's file.
+    last: Option<String>,
+    /// A path read against the file's own module (`self::`, `super::`, a module the file
+    /// declares), to be read again against the module path rustc gives the file when a `#[path]`
+    /// attribute reaches it or a module above it.
+    relative: Option<Relative>,
+}
+
+/// A path relative to the module of the file (and the inline modules around the `use`): how
+/// many `super`s it climbs, then the names that follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Relative {
+    up: usize,
+    rest: Vec<String>,
 }
 
 /// The possible roots of a module shared by a folder of targets: `tests/common/mod.rs` is
@@ -684,7 +703,10 @@ struct SharedRoot {
 impl Resolved {
     /// Whether the path's facts wait for the second pass.
     fn waits(&self) -> bool {
-        !self.through.is_empty() || self.shared.is_some()
+        !self.through.is_empty()
+            || self.shared.is_some()
+            || self.last.is_some()
+            || self.relative.is_some()
     }
 }
 
@@ -694,6 +716,8 @@ impl From<Resolution> for Resolved {
             resolution,
             through: Vec::new(),
             shared: None,
+            last: None,
+            relative: None,
         }
     }
 }
@@ -709,6 +733,7 @@ fn resolve(
     let Some(first) = segments.first() else {
         return Resolution::Internal.into();
     };
+    let mut relative = None;
     let (krate, module): (Option<Crate>, Vec<String>) = match first.as_str() {
         "crate" => (
             own_crate.cloned(),
@@ -717,17 +742,30 @@ fn resolve(
         "self" | "super" => {
             let mut module = own_module.to_vec();
             let mut rest = segments;
+            let mut up = 0;
+            let mut above = false;
             while let Some((head, tail)) = rest.split_first() {
                 match head.as_str() {
                     "self" => {}
                     "super" => {
-                        if module.pop().is_none() {
-                            return Resolution::Internal.into();
-                        }
+                        up += 1;
+                        above |= module.pop().is_none();
                     }
                     _ => break,
                 }
                 rest = tail;
+            }
+            relative = Some(Relative {
+                up,
+                rest: rest.to_vec(),
+            });
+            if above {
+                // Above the crate root by the file's place; its module by a `#[path]` may be
+                // deeper.
+                return Resolved {
+                    relative,
+                    ..Resolution::Internal.into()
+                };
             }
             module.extend(rest.iter().cloned());
             (own_crate.cloned(), module)
@@ -758,10 +796,29 @@ fn resolve(
         },
     };
     let Some(krate) = krate else {
-        return Resolution::Internal.into();
+        return Resolved {
+            relative,
+            ..Resolution::Internal.into()
+        };
     };
-    // A glob's path names a module (or an enum) whole; another path's last name is an item.
     let glob = segments.last().is_some_and(|last| last == "*");
+    Resolved {
+        relative,
+        ..locate(crates, (own_crate, own_module), &krate, module, glob)
+    }
+}
+
+/// Where the module path `module` of `krate` leads (the names of a path past its crate; `glob`
+/// when the path ends in `*`): the file of its deepest module that is a file, with the names
+/// past it.
+fn locate(
+    crates: &crate::resolve::context::Crates,
+    (own_crate, own_module): (Option<&Crate>, &[String]),
+    krate: &Crate,
+    module: Vec<String>,
+    glob: bool,
+) -> Resolved {
+    // A glob's path names a module (or an enum) whole; another path's last name is an item.
     let module: Vec<String> = module
         .into_iter()
         .filter(|segment| segment != "*")
@@ -769,21 +826,31 @@ fn resolve(
     let modules = module.len().saturating_sub(usize::from(!glob));
     let found = (0..=module.len()).rev().find_map(|length| {
         crates
-            .module_file(&krate, module.get(..length)?)
+            .module_file(krate, module.get(..length)?)
             .map(|file| (length, file))
     });
+    // An item's name that may be a module's (modules are named in lower case).
+    let last = module
+        .get(modules..)
+        .filter(|_| !glob)
+        .and_then(<[String]>::first)
+        .filter(|name| name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
+        .filter(|_| found.as_ref().is_none_or(|(length, _)| *length <= modules))
+        .cloned();
     let Some((length, file)) = found else {
         // The root of the file's own crate when it has none (`super::` in a helper module of
         // `tests/`): whichever target declares the file's outermost module, or none lintel knows.
-        if krate.root_file.is_none() && own_crate == Some(&krate) {
+        if krate.root_file.is_none() && own_crate == Some(krate) {
             if let Some(outermost) = own_module.first() {
                 return Resolved {
                     resolution: Resolution::Internal,
                     through: module.get(..modules).unwrap_or_default().to_vec(),
                     shared: Some(SharedRoot {
                         module: outermost.clone(),
-                        roots: crates.shared_roots(&krate).to_vec(),
+                        roots: crates.shared_roots(krate).to_vec(),
                     }),
+                    last,
+                    relative: None,
                 };
             }
         }
@@ -793,6 +860,8 @@ fn resolve(
         resolution: Resolution::File(file),
         through: module.get(length..modules).unwrap_or_default().to_vec(),
         shared: None,
+        last,
+        relative: None,
     }
 }
 
@@ -885,28 +954,6 @@ fn path_attribute(item: Node<'_>, source: &str) -> Option<String> {
         sibling = node.prev_named_sibling();
     }
     None
-}
-
-/// The file a `#[path]` attribute names: relative to the declaring file's folder, and inside
-/// inline modules to their folders under it (under the module's own folder for a file that is not
-/// a `mod.rs` or a crate root), as rustc reads it.
-fn attribute_path_file(
-    file: &str,
-    is_mod_rs: bool,
-    inline: &[String],
-    path: &str,
-) -> Option<String> {
-    let mut folder = parent_dir(file).to_owned();
-    if !inline.is_empty() {
-        if !is_mod_rs {
-            let stem = file_name(file).strip_suffix(".rs").unwrap_or_default();
-            folder = join(&folder, stem)?;
-        }
-        for module in inline {
-            folder = join(&folder, module)?;
-        }
-    }
-    join(&folder, path)
 }
 
 /// The module path of a file under its crate's module folder (`[]` for the crate root).

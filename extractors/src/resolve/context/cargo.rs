@@ -20,7 +20,7 @@ use super::read::ConfigReader;
 use super::toml_lite::{self, Entry};
 
 /// One crate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Crate {
     /// The folder of its modules (the root file's folder).
     pub source_folder: String,
@@ -371,6 +371,28 @@ fn renamed_dependencies(entries: &[Entry], table: &str) -> BTreeMap<String, Stri
         .into_iter()
         .filter_map(|(name, value)| local_package(&value).map(|package| (name, package)))
         .collect()
+}
+
+/// The file a `#[path]` attribute names: relative to the declaring file's folder, and inside
+/// inline modules to their folders under it (under the module's own folder for a file that is not
+/// a `mod.rs` or a crate root), as rustc reads it.
+pub(crate) fn attribute_path_file(
+    file: &str,
+    is_mod_rs: bool,
+    inline: &[String],
+    path: &str,
+) -> Option<String> {
+    let mut folder = parent_dir(file).to_owned();
+    if !inline.is_empty() {
+        if !is_mod_rs {
+            let stem = file_name(file).strip_suffix(".rs").unwrap_or_default();
+            folder = join(&folder, stem)?;
+        }
+        for module in inline {
+            folder = join(&folder, module)?;
+        }
+    }
+    join(&folder, path)
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ use std::sync::Arc;
 
 pub(crate) use crate::facts::imports::Resolution;
 pub use crate::gitattributes::GitAttributes;
-pub(crate) use cargo::{Crate, Crates};
+pub(crate) use cargo::{attribute_path_file, Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
 pub(crate) use lookups::Types;
 pub use type_index::TypeDeclarations;
@@ -107,6 +107,10 @@ pub struct ProjectContext {
     /// `None`), worked out on the first [`ProjectContext::csharp_project_global_aliases`] after
     /// the last declarations were added.
     csharp_project_aliases: std::sync::OnceLock<GlobalAliases>,
+    /// The files the Rust `#[path]` attributes of the extracted files name, each with its
+    /// declarations, worked out on the first [`ProjectContext::rust_path_declarations`] after the
+    /// last declarations were added.
+    rust_path_targets: std::sync::OnceLock<RustPathTargets>,
     /// The strings many facts of the run hold (an import's specifier and resolved file), kept
     /// once.
     interner: policies::facts::Interner,
@@ -118,6 +122,10 @@ pub struct ProjectContext {
 /// A Rust module declared with a `#[path]` attribute: the inline modules around the declaration
 /// and the attribute's path as written.
 pub(crate) type PathModule<'a> = (&'a [String], &'a str);
+
+/// The files Rust `#[path]` attributes name → each declaring file with the module path of the
+/// declaration within it (the inline modules around it, then its name).
+type RustPathTargets = BTreeMap<String, Vec<(String, Vec<String>)>>;
 
 /// The C# `global using` aliases by project folder (`None`: every file's), alias → target.
 type GlobalAliases = BTreeMap<Option<String>, BTreeMap<String, String>>;
@@ -244,6 +252,7 @@ impl ProjectContext {
             pruning: true,
             symlinks: BTreeMap::new(),
             csharp_project_globals: std::sync::OnceLock::new(),
+            rust_path_targets: std::sync::OnceLock::new(),
             csharp_project_aliases: std::sync::OnceLock::new(),
             project_answers: answers::Answers::default(),
             interner: policies::facts::Interner::default(),
@@ -392,6 +401,7 @@ impl ProjectContext {
     pub fn add_declarations(&mut self, path: &str, declarations: TypeDeclarations) {
         self.csharp_project_globals.take();
         self.csharp_project_aliases.take();
+        self.rust_path_targets.take();
         self.project_answers.forget();
         match declarations.0 {
             type_index::Declared::Jvm {
@@ -446,20 +456,44 @@ impl ProjectContext {
         })
     }
 
-    /// Every module an extracted Rust file declares with a `#[path]` attribute: the declaring
-    /// file, the inline modules around the declaration and the attribute's path as written.
-    pub(crate) fn rust_all_path_modules(&self) -> impl Iterator<Item = (&str, &[String], &str)> {
+    /// The declarations of the Rust `#[path]` modules whose attribute names `file`: each
+    /// declaring file with the module path of the declaration within it (the inline modules
+    /// around it, then its name). A declaring file is read as a `mod.rs` when it is one or a
+    /// crate root.
+    pub(crate) fn rust_path_declarations(&self, file: &str) -> &[(String, Vec<String>)] {
+        self.rust_path_index().get(file).map_or(&[], Vec::as_slice)
+    }
+
+    /// The files Rust `#[path]` attributes name, sorted.
+    pub(crate) fn rust_path_targets(&self) -> impl Iterator<Item = &str> {
+        self.rust_path_index().keys().map(String::as_str)
+    }
+
+    fn rust_path_index(&self) -> &RustPathTargets {
         crate::resolve::context::probes::record(|| Probe::Whole);
-        self.rust_modules.iter().flat_map(|(file, names)| {
-            names.path_modules.iter().map(move |(module, path)| {
-                (
-                    file.as_str(),
-                    module
+        self.rust_path_targets.get_or_init(|| {
+            let mut targets = RustPathTargets::new();
+            for (file, names) in &self.rust_modules {
+                for (module, path) in &names.path_modules {
+                    let inline = module
                         .get(..module.len().saturating_sub(1))
-                        .unwrap_or_default(),
-                    path.as_str(),
-                )
-            })
+                        .unwrap_or_default();
+                    let is_mod_rs = paths::file_name(file) == "mod.rs"
+                        || self
+                            .crates
+                            .containing(file)
+                            .is_some_and(|krate| krate.root_file.as_deref() == Some(file.as_str()));
+                    if let Some(target) = attribute_path_file(file, is_mod_rs, inline, path)
+                        .filter(|target| self.crates.has_file(target))
+                    {
+                        targets
+                            .entry(target)
+                            .or_default()
+                            .push((file.clone(), module.clone()));
+                    }
+                }
+            }
+            targets
         })
     }
 

@@ -8,7 +8,11 @@
 //! and `redis.uri` name a MongoDB or Redis store, which settles only what may be either
 //! (`derive = "configured-store"`: a Spring Data `CrudRepository` or a Micronaut Data
 //! repository is a MongoDB one when the module names no relational datasource but a MongoDB
-//! connection).
+//! connection). With no MongoDB key (the driver's defaults), a module whose `pom.xml` or
+//! `build.gradle(.kts)` depends, outside its tests, on Spring Boot's MongoDB starter
+//! (`spring-boot-starter-data-mongodb`, `-reactive`) and on no relational starter
+//! (`spring-boot-starter-data-jpa`, `-jdbc`, `-data-jdbc`, `-data-r2dbc`) names a MongoDB
+//! connection too; it applies only inside that module.
 //!
 //! A configuration file applies to the module it belongs to: the folder above
 //! `src/main/resources` (or the file's own folder, or the one above a `config/` folder).
@@ -41,6 +45,9 @@ pub(crate) struct Datasource {
     pub scheme: String,
     /// Whether it is a MongoDB or Redis connection rather than a relational datasource.
     pub is_store: bool,
+    /// Whether the module's build names it (a starter), not its configuration: it applies only
+    /// inside the module, never to a file outside every module.
+    from_build: bool,
 }
 
 /// The datasources of the Spring Boot modules of a project.
@@ -93,6 +100,7 @@ impl SpringDatasources {
                         category: category.to_owned(),
                         scheme: scheme.clone(),
                         is_store: matches!(key.names, Names::Store(_)),
+                        from_build: false,
                     });
                 }
             }
@@ -123,6 +131,50 @@ impl SpringDatasources {
                     category: "relational_db".to_owned(),
                     scheme: scheme.to_owned(),
                     is_store: false,
+                    from_build: false,
+                });
+            }
+        }
+        // A module whose build puts Spring Boot's MongoDB starter, and no relational one, on its
+        // classpath connects to MongoDB (by the driver's defaults when no key names it).
+        let jvm = files
+            .iter()
+            .any(|path| path.ends_with(".java") || path.ends_with(".kt"));
+        for build in files
+            .iter()
+            .copied()
+            .filter(|path| jvm && is_build_file(path))
+        {
+            if build
+                .split('/')
+                .any(|segment| matches!(segment, "test" | "tests" | "node_modules"))
+            {
+                continue;
+            }
+            let root = parent_dir(build);
+            let named = datasources.iter().any(|datasource| {
+                datasource.root == root && datasource.is_store && datasource.category == "mongodb"
+            });
+            if named {
+                continue;
+            }
+            let Some(text) = reader.read(build) else {
+                continue;
+            };
+            let artifacts = runtime_artifacts(&text);
+            let has = |names: &[&str]| {
+                artifacts
+                    .iter()
+                    .any(|artifact| names.contains(&artifact.as_str()))
+            };
+            if has(&MONGODB_STARTERS) && !has(&RELATIONAL_STARTERS) {
+                datasources.push(Datasource {
+                    root: root.to_owned(),
+                    profile: "default".to_owned(),
+                    category: "mongodb".to_owned(),
+                    scheme: "mongodb".to_owned(),
+                    is_store: true,
+                    from_build: true,
                 });
             }
         }
@@ -130,7 +182,8 @@ impl SpringDatasources {
     }
 
     /// The datasources that apply to `file`: those of the nearest module above it, else, when
-    /// no module contains it (a shared library module), every module's; in profile order.
+    /// no module contains it (a shared library module), every module's configured ones; in
+    /// profile order.
     pub fn of(&self, file: &str) -> Vec<&Datasource> {
         let nearest = self
             .datasources
@@ -145,13 +198,97 @@ impl SpringDatasources {
                 Some(length) => {
                     datasource.root.len() == length && is_within(file, &datasource.root)
                 }
-                None => true,
+                None => !datasource.from_build,
             })
             .collect();
         found.sort_by(|a, b| (&a.profile, &a.category).cmp(&(&b.profile, &b.category)));
         found.dedup_by(|a, b| a.profile == b.profile && a.category == b.category);
         found
     }
+}
+
+/// Spring Boot's MongoDB starters, by artifact.
+const MONGODB_STARTERS: [&str; 2] = [
+    "spring-boot-starter-data-mongodb",
+    "spring-boot-starter-data-mongodb-reactive",
+];
+
+/// Spring Boot's starters of a relational datasource, by artifact.
+const RELATIONAL_STARTERS: [&str; 4] = [
+    "spring-boot-starter-data-jpa",
+    "spring-boot-starter-jdbc",
+    "spring-boot-starter-data-jdbc",
+    "spring-boot-starter-data-r2dbc",
+];
+
+/// Whether a path is a Maven or Gradle build file.
+fn is_build_file(path: &str) -> bool {
+    matches!(
+        file_name(path),
+        "pom.xml" | "build.gradle" | "build.gradle.kts"
+    )
+}
+
+/// Most dependencies one build file is read for.
+const MAX_ARTIFACTS: usize = 10_000;
+
+/// The artifacts (`artifactId`, or the second part of a Gradle `group:artifact[:version]`
+/// coordinate) a Maven or Gradle build depends on outside its tests, read as text: Maven
+/// `<dependency>` blocks that are not test-scoped, outside `<dependencyManagement>` (which only
+/// manages versions) and comments; Gradle dependency lines whose configuration is not a test
+/// one (`testImplementation`, `integrationTestRuntimeOnly`), outside comments.
+fn runtime_artifacts(build: &str) -> Vec<String> {
+    let mut artifacts = Vec::new();
+    if build.contains("<dependency>") {
+        let text = without_blocks(build, "<!--", "-->");
+        let text = without_blocks(&text, "<dependencyManagement>", "</dependencyManagement>");
+        for block in text.split("<dependency>").skip(1).take(MAX_ARTIFACTS) {
+            let block = block.split("</dependency>").next().unwrap_or_default();
+            if block.contains("<scope>test</scope>") {
+                continue;
+            }
+            let artifact = block
+                .split_once("<artifactId>")
+                .and_then(|(_, rest)| rest.split_once("</artifactId>"))
+                .map(|(artifact, _)| artifact.trim());
+            if let Some(artifact) = artifact {
+                artifacts.push(artifact.to_owned());
+            }
+        }
+        return artifacts;
+    }
+    let text = without_blocks(build, "/*", "*/");
+    for line in text.lines().take(MAX_ARTIFACTS) {
+        let line = line.trim();
+        let configuration: String = line
+            .chars()
+            .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
+            .collect();
+        if configuration.is_empty() || configuration.to_ascii_lowercase().contains("test") {
+            continue;
+        }
+        // The first quoted string of the line, a `group:artifact[:version]` coordinate.
+        let quoted = line
+            .split(['"', '\''])
+            .nth(1)
+            .and_then(|coordinate| coordinate.split(':').nth(1));
+        if let Some(artifact) = quoted {
+            artifacts.push(artifact.trim().to_owned());
+        }
+    }
+    artifacts
+}
+
+/// `text` without the parts from each `open` to the next `close` (an unclosed one to the end).
+fn without_blocks(text: &str, open: &str, close: &str) -> String {
+    let mut kept = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some((before, after)) = rest.split_once(open) {
+        kept.push_str(before);
+        rest = after.split_once(close).map_or("", |(_, after)| after);
+    }
+    kept.push_str(rest);
+    kept
 }
 
 /// The embedded databases Spring Boot starts by itself, by the group of their artifact.
@@ -544,6 +681,18 @@ mod tests {
             datasource_category("${A:${B:jdbc:mariadb://x/y}}"),
             Some(("mysql", "mariadb".to_owned()))
         );
+    }
+
+    #[test]
+    fn runtime_artifacts_leave_out_tests_managed_versions_and_comments() {
+        let pom = "<project><dependencyManagement><dependencies><dependency><artifactId>spring-boot-starter-data-jpa</artifactId></dependency></dependencies></dependencyManagement>\n<dependencies>\n<!-- <dependency><artifactId>spring-boot-starter-jdbc</artifactId></dependency> -->\n<dependency>\n  <groupId>org.springframework.boot</groupId>\n  <artifactId> spring-boot-starter-data-mongodb </artifactId>\n</dependency>\n<dependency><artifactId>spring-boot-starter-data-r2dbc</artifactId><scope>test</scope></dependency>\n</dependencies></project>";
+        assert_eq!(runtime_artifacts(pom), ["spring-boot-starter-data-mongodb"]);
+        let gradle = "plugins { id 'java' }\ndependencies {\n  implementation(\"org.springframework.boot:spring-boot-starter-data-mongodb-reactive\")\n  // implementation 'org.springframework.boot:spring-boot-starter-data-jpa'\n  /* runtimeOnly 'org.springframework.boot:spring-boot-starter-jdbc' */\n  testImplementation 'org.springframework.boot:spring-boot-starter-data-jdbc'\n  integrationTestImplementation(\"org.springframework.boot:spring-boot-starter-data-jpa\")\n  api 'com.acme:lib:1.0'\n}\n";
+        assert_eq!(
+            runtime_artifacts(gradle),
+            ["spring-boot-starter-data-mongodb-reactive", "lib"]
+        );
+        assert_eq!(without_blocks("a<!-- b -->c<!-- d", "<!--", "-->"), "ac");
     }
 
     #[test]
