@@ -398,8 +398,11 @@ fn spring_quarkus_and_micronaut_datasources_name_the_store_per_profile() {
     check_case("java/datasources");
 }
 
+/// A Spring Data store-neutral repository takes the MongoDB or Cassandra store its module's
+/// build starter (or Cassandra keyspace key) names when the module names no relational one; a
+/// module with a relational starter keeps `relational_db`, whatever other modules name.
 #[test]
-fn spring_store_neutral_repositories_of_a_module_whose_build_has_only_the_mongodb_starter_are_mongodb(
+fn spring_store_neutral_repositories_of_a_module_whose_build_has_only_the_mongodb_or_cassandra_starter_are_that_store(
 ) {
     check_case("java/mongo-starters");
 }

@@ -284,28 +284,28 @@ fn settle_spring_datasources(
         return facts;
     }
     // Each store with the profiles and drivers that name it: the relational datasources, and
-    // the MongoDB connections apart.
+    // the MongoDB and Cassandra connections apart.
     type Stores<'a> = BTreeMap<&'a str, (BTreeSet<&'a str>, BTreeSet<&'a str>)>;
     let mut relational: Stores<'_> = BTreeMap::new();
-    let mut mongodb: Stores<'_> = BTreeMap::new();
+    let mut non_relational: Stores<'_> = BTreeMap::new();
     for datasource in context.spring_datasources(path) {
         let stores = match (datasource.is_store, datasource.category.as_str()) {
             (false, _) => &mut relational,
-            (true, "mongodb") => &mut mongodb,
+            (true, "mongodb" | "cassandra") => &mut non_relational,
             (true, _) => continue,
         };
         let (profiles, drivers) = stores.entry(datasource.category.as_str()).or_default();
         profiles.insert(datasource.profile.as_str());
         drivers.insert(datasource.scheme.as_str());
     }
-    if relational.is_empty() && mongodb.is_empty() {
+    if relational.is_empty() && non_relational.is_empty() {
         return facts;
     }
     let mut settled = Vec::with_capacity(facts.len() + relational.len());
     for fact in facts {
         let stores = match derive_of(&fact) {
             Some(_) if !relational.is_empty() => &relational,
-            Some(Derive::ConfiguredStore) if !mongodb.is_empty() => &mongodb,
+            Some(Derive::ConfiguredStore) if !non_relational.is_empty() => &non_relational,
             _ => {
                 settled.push(fact);
                 continue;

@@ -5,14 +5,17 @@
 //! (`application-postgres.properties`), read as data. Spring Boot's `spring.data.mongodb.uri`
 //! (`host`, `database`; `spring.mongodb.*` from Boot 4), Quarkus's
 //! `quarkus.mongodb.connection-string` and `quarkus.redis.hosts` and Micronaut's `mongodb.uri`
-//! and `redis.uri` name a MongoDB or Redis store, which settles only what may be either
-//! (`derive = "configured-store"`: a Spring Data `CrudRepository` or a Micronaut Data
-//! repository is a MongoDB one when the module names no relational datasource but a MongoDB
-//! connection). With no MongoDB key (the driver's defaults), a module whose `pom.xml` or
-//! `build.gradle(.kts)` depends, outside its tests, on Spring Boot's MongoDB starter
-//! (`spring-boot-starter-data-mongodb`, `-reactive`) and on no relational starter
-//! (`spring-boot-starter-data-jpa`, `-jdbc`, `-data-jdbc`, `-data-r2dbc`) names a MongoDB
-//! connection too; it applies only inside that module.
+//! and `redis.uri` name a MongoDB or Redis store, and Spring Boot's `spring.cassandra.*`
+//! (`contact-points`, `keyspace-name`, `local-datacenter`; `spring.data.cassandra.*` before
+//! Boot 3) a Cassandra one, which settles only what may be either (`derive =
+//! "configured-store"`: a Spring Data `CrudRepository` or a Micronaut Data repository is a
+//! MongoDB or Cassandra one when the module names no relational datasource but such a
+//! connection). With no such key (the driver's defaults), a module whose `pom.xml` or
+//! `build.gradle(.kts)` depends, outside its tests, on Spring Boot's MongoDB or Cassandra
+//! starter (`spring-boot-starter-data-mongodb`, `-cassandra`, each also `-reactive`) and on no
+//! relational starter (`spring-boot-starter-data-jpa`, `-jdbc`, `-data-jdbc`, `-data-r2dbc`)
+//! names that connection too; it applies only inside that module. A module whose build has a
+//! relational starter never takes another module's MongoDB or Cassandra connection.
 //!
 //! A configuration file applies to the module it belongs to: the folder above
 //! `src/main/resources` (or the file's own folder, or the one above a `config/` folder).
@@ -54,6 +57,9 @@ pub(crate) struct Datasource {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct SpringDatasources {
     datasources: Vec<Datasource>,
+    /// The modules whose build has a relational starter: a store that another module's
+    /// configuration names is not theirs.
+    relational_builds: Vec<String>,
 }
 
 impl SpringDatasources {
@@ -135,11 +141,13 @@ impl SpringDatasources {
                 });
             }
         }
-        // A module whose build puts Spring Boot's MongoDB starter, and no relational one, on its
-        // classpath connects to MongoDB (by the driver's defaults when no key names it).
+        // A module whose build puts Spring Boot's MongoDB (or Cassandra) starter, and no
+        // relational one, on its classpath connects to that store (by the driver's defaults
+        // when no key names it).
         let jvm = files
             .iter()
             .any(|path| path.ends_with(".java") || path.ends_with(".kt"));
+        let mut relational_builds = Vec::new();
         for build in files
             .iter()
             .copied()
@@ -152,12 +160,20 @@ impl SpringDatasources {
                 continue;
             }
             let root = parent_dir(build);
-            let named = datasources.iter().any(|datasource| {
-                datasource.root == root && datasource.is_store && datasource.category == "mongodb"
-            });
-            if named {
-                continue;
-            }
+            let named = |category: &str| {
+                datasources.iter().any(|datasource| {
+                    datasource.root == root
+                        && datasource.is_store
+                        && datasource.category == category
+                })
+            };
+            let unnamed: Vec<(&str, &[&str])> = [
+                ("mongodb", &MONGODB_STARTERS[..]),
+                ("cassandra", &CASSANDRA_STARTERS[..]),
+            ]
+            .into_iter()
+            .filter(|(category, _)| !named(category))
+            .collect();
             let Some(text) = reader.read(build) else {
                 continue;
             };
@@ -167,23 +183,33 @@ impl SpringDatasources {
                     .iter()
                     .any(|artifact| names.contains(&artifact.as_str()))
             };
-            if has(&MONGODB_STARTERS) && !has(&RELATIONAL_STARTERS) {
-                datasources.push(Datasource {
-                    root: root.to_owned(),
-                    profile: "default".to_owned(),
-                    category: "mongodb".to_owned(),
-                    scheme: "mongodb".to_owned(),
-                    is_store: true,
-                    from_build: true,
-                });
+            if has(&RELATIONAL_STARTERS) {
+                relational_builds.push(root.to_owned());
+                continue;
+            }
+            for (category, starters) in unnamed {
+                if has(starters) {
+                    datasources.push(Datasource {
+                        root: root.to_owned(),
+                        profile: "default".to_owned(),
+                        category: category.to_owned(),
+                        scheme: category.to_owned(),
+                        is_store: true,
+                        from_build: true,
+                    });
+                }
             }
         }
-        Self { datasources }
+        Self {
+            datasources,
+            relational_builds,
+        }
     }
 
     /// The datasources that apply to `file`: those of the nearest module above it, else, when
-    /// no module contains it (a shared library module), every module's configured ones; in
-    /// profile order.
+    /// no module contains it (a shared library module), every module's configured ones (but
+    /// other modules' MongoDB or Cassandra connections, in a module whose build has a
+    /// relational starter); in profile order.
     pub fn of(&self, file: &str) -> Vec<&Datasource> {
         let nearest = self
             .datasources
@@ -191,6 +217,10 @@ impl SpringDatasources {
             .filter(|datasource| is_within(file, &datasource.root))
             .map(|datasource| datasource.root.len())
             .max();
+        let relational_build = self
+            .relational_builds
+            .iter()
+            .any(|root| is_within(file, root));
         let mut found: Vec<&Datasource> = self
             .datasources
             .iter()
@@ -198,7 +228,7 @@ impl SpringDatasources {
                 Some(length) => {
                     datasource.root.len() == length && is_within(file, &datasource.root)
                 }
-                None => !datasource.from_build,
+                None => !(datasource.from_build || (relational_build && datasource.is_store)),
             })
             .collect();
         found.sort_by(|a, b| (&a.profile, &a.category).cmp(&(&b.profile, &b.category)));
@@ -211,6 +241,12 @@ impl SpringDatasources {
 const MONGODB_STARTERS: [&str; 2] = [
     "spring-boot-starter-data-mongodb",
     "spring-boot-starter-data-mongodb-reactive",
+];
+
+/// Spring Boot's Cassandra starters, by artifact.
+const CASSANDRA_STARTERS: [&str; 2] = [
+    "spring-boot-starter-data-cassandra",
+    "spring-boot-starter-data-cassandra-reactive",
 ];
 
 /// Spring Boot's starters of a relational datasource, by artifact.
@@ -414,6 +450,21 @@ impl StoreKey {
         ) {
             // Spring Boot's MongoDB connection (`spring.mongodb.*` from Boot 4).
             Names::Store("mongodb")
+        } else if matches!(
+            segments.as_slice(),
+            [
+                "spring",
+                "cassandra",
+                "contact-points" | "keyspace-name" | "local-datacenter"
+            ] | [
+                "spring",
+                "data",
+                "cassandra",
+                "contact-points" | "keyspace-name" | "local-datacenter"
+            ]
+        ) {
+            // Spring Boot's Cassandra session (`spring.data.cassandra.*` before Boot 3).
+            Names::Store("cassandra")
         } else if key.starts_with("quarkus.mongodb.") && last == "connection-string" {
             Names::Store("mongodb")
         } else if key.starts_with("quarkus.redis.") && last == "hosts" {
@@ -783,6 +834,15 @@ mod tests {
             category("spring.data.mongodb.auto-index-creation", "true"),
             None
         );
+        assert_eq!(
+            category("spring.cassandra.keyspace-name", "rides"),
+            Some(("cassandra", "cassandra".to_owned()))
+        );
+        assert_eq!(
+            category("spring.data.cassandra.contact-points", "cassandra:9042"),
+            Some(("cassandra", "cassandra".to_owned()))
+        );
+        assert_eq!(category("spring.cassandra.request.timeout", "5s"), None);
         assert_eq!(
             category("quarkus.redis.hosts", "${REDIS_HOSTS}"),
             Some(("redis", "redis".to_owned()))
