@@ -20,6 +20,7 @@ use tree_sitter::Node;
 use super::imports::bindings::{member_chain, Imported};
 use super::imports::ImportRecord;
 use super::literals;
+use super::traced;
 use super::FileView;
 use crate::catalogue::{catalogue, connection_category, Derive, Library};
 use crate::facts::set;
@@ -301,7 +302,8 @@ fn drizzle_module(client: &Library, specifier: &str) -> Option<&'static str> {
 
 /// The category the arguments of a construction or call name: a connection URL or driver name
 /// as first argument (`new Sequelize('postgres://…')`), the first argument through the entry's
-/// `arguments`, or an option property of an options object (`{ dialect: 'postgres' }`).
+/// `arguments`, or an option property of an options object (`{ dialect: 'postgres' }`), these
+/// last traced through the file's constants, local functions and calls (`traced`).
 fn argument_category(
     view: &FileView<'_, '_>,
     client: &Library,
@@ -315,14 +317,12 @@ fn argument_category(
     match client.derive {
         Derive::Argument => first.and_then(|first| client.argument_category(&first)),
         Derive::Connection => first.as_deref().and_then(connection_category),
-        Derive::Options => first.as_deref().and_then(connection_category).or_else(|| {
-            arguments.iter().find_map(|argument| {
-                client.options.iter().find_map(|option| {
-                    let value = literals::object_property(*argument, option, source)?;
-                    connection_category(&literals::static_string(value, source)?)
-                })
-            })
-        }),
+        Derive::Options => traced::category(
+            view.input.tree.root_node(),
+            source,
+            client.options,
+            &arguments,
+        ),
         Derive::Fixed
         | Derive::PrismaSchema
         | Derive::DrizzleModule
