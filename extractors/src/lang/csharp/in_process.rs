@@ -4,12 +4,15 @@
 //! `HttpClient` is no `external_api` access.
 //!
 //! Read from the file alone: a field, property, parameter or local is such a client when the
-//! file assigns it (or initialises it with) a `Create…Client(…)` call on a test host, or an
-//! `HttpClient` built on a test host's handler. A test host is a `…Server` member or name
-//! (`factory.Server`), or a name the file declares with a type `TestServer`,
-//! `WebApplicationFactory<T>` or a type named `…ApplicationFactory` (the convention for the
-//! project's own subclasses). `IHttpClientFactory.CreateClient("name")` makes real outbound
-//! clients and is never one.
+//! file assigns it (or initialises it with) a `Create…Client(…)` call on a test host, TestHost's
+//! `host.GetTestClient()`, an `HttpClient` built on a test host's handler, or a name that is such
+//! a client (`_client = client`). A test host is a `…Server` member or name (`factory.Server`),
+//! or a name the file declares with a type `TestServer`, `WebApplicationFactory<T>` or a type
+//! named `…ApplicationFactory` (the convention for the project's own subclasses), or assigns
+//! `new` of one. An `HttpClient` parameter beside a test host parameter (`LoginHelper(
+//! ApiApplicationFactory factory, HttpClient client)`), or of a member of a test host class, is
+//! the host's client too.
+//! `IHttpClientFactory.CreateClient("name")` makes real outbound clients and is never one.
 //!
 //! A test's mock is no access either, of any client: a field, property or local the file
 //! assigns a mock (`Substitute.For<IHttpClientFactory>()`, `A.Fake<T>()`, Moq's
@@ -38,14 +41,21 @@ pub(super) struct InProcess {
     fake_handlers: HashSet<String>,
     /// Whether the file was read (it may hold a test host or a mock).
     read: bool,
+    /// The `HttpClient` parameters beside a test host, by node id.
+    host_parameters: HashSet<usize>,
+    /// The names assigned an in-process client or a mock, with where each assignment starts.
+    client_targets: Vec<(String, usize)>,
 }
 
 impl InProcess {
     /// Reads the file; empty unless its text may hold a test host.
     pub fn read(root: Node<'_>, source: &str) -> Self {
         let mut found = Self::default();
-        let may_host = (source.contains("Client(") || source.contains("CreateHandler"))
-            && (source.contains("Factory") || source.contains("Server"));
+        let may_host = ((source.contains("Client(") || source.contains("CreateHandler"))
+            && (source.contains("Factory") || source.contains("Server")))
+            || ["ApplicationFactory", "TestServer", "GetTestClient"]
+                .iter()
+                .any(|hint| source.contains(hint));
         let may_mock = ["Mock", "Fake", "Stub", "Substitute", "HttpMessageHandler"]
             .iter()
             .any(|hint| source.contains(hint));
@@ -54,15 +64,38 @@ impl InProcess {
         }
         found.read = true;
         let mut assignments: Vec<(Node<'_>, Node<'_>)> = Vec::new();
+        let mut parameter_lists = Vec::new();
         for node in crate::syntax::descendants(root) {
             found.read_declaration(node, source, &mut assignments);
-            if node.kind() == "class_declaration" && derives_from_message_handler(node, source) {
-                if let Some(name) = node.child_field("name") {
-                    found
-                        .fake_handlers
-                        .insert(syntax::text(name, source).to_owned());
+            match node.kind() {
+                "class_declaration" if derives_from_message_handler(node, source) => {
+                    if let Some(name) = node.child_field("name") {
+                        found
+                            .fake_handlers
+                            .insert(syntax::text(name, source).to_owned());
+                    }
+                }
+                "parameter_list" => parameter_lists.push(node),
+                _ => {}
+            }
+        }
+        // A name assigned a new test host is one (`var factory = new ApiApplicationFactory()`).
+        for (target, value) in &assignments {
+            let value = unwrapped(*value);
+            if value.kind() == "object_creation_expression" {
+                if let Some(kind) = value
+                    .child_field("type")
+                    .map(|kind| type_name(kind, source))
+                    .filter(|kind| is_host_type(kind))
+                {
+                    found.types.insert(last_name(*target, source), kind);
                 }
             }
+        }
+        // An `HttpClient` handed to code beside its test host (`LoginHelper(ApiApplicationFactory
+        // factory, HttpClient client)`), or to a method of a test host class, is the host's.
+        for list in parameter_lists {
+            found.read_host_parameters(list, source);
         }
         // Handlers first: a client may be built on one.
         for (target, value) in &assignments {
@@ -70,12 +103,63 @@ impl InProcess {
                 found.handlers.insert(last_name(*target, source));
             }
         }
+        // A name assigned an in-process client is one too (`_client = client`), through a few
+        // steps of such assignments.
+        for _ in 0..4 {
+            let before = found.clients.len();
+            for (target, value) in &assignments {
+                if found.is_client(*value, source) {
+                    found.clients.insert(last_name(*target, source));
+                }
+            }
+            if found.clients.len() == before {
+                break;
+            }
+        }
         for (target, value) in &assignments {
             if found.is_client(*value, source) {
-                found.clients.insert(last_name(*target, source));
+                found
+                    .client_targets
+                    .push((last_name(*target, source), target.start_byte()));
             }
         }
         found
+    }
+
+    /// Records the `HttpClient` parameters of a parameter list that also takes a test host, or
+    /// that belongs to a member of a test host class, as in-process clients.
+    fn read_host_parameters(&mut self, list: Node<'_>, source: &str) {
+        let parameters: Vec<(String, String)> = named_children(list)
+            .into_iter()
+            .filter(|parameter| parameter.kind() == "parameter")
+            .filter_map(|parameter| {
+                let name = syntax::text(parameter.child_field("name")?, source).to_owned();
+                Some((name, type_name(parameter.child_field("type")?, source)))
+            })
+            .collect();
+        let is_http = |kind: &str| kind.rsplit('.').next().unwrap_or(kind) == "HttpClient";
+        if !parameters.iter().any(|(_, kind)| is_http(kind)) {
+            return;
+        }
+        let beside_host = parameters.iter().any(|(_, kind)| is_host_type(kind));
+        if !beside_host && !enclosing_class_is_host(list, source) {
+            return;
+        }
+        for parameter in named_children(list)
+            .into_iter()
+            .filter(|parameter| parameter.kind() == "parameter")
+        {
+            let kind = parameter
+                .child_field("type")
+                .map(|kind| type_name(kind, source));
+            let name = parameter.child_field("name");
+            if let (Some(kind), Some(name)) = (kind, name) {
+                if is_http(&kind) {
+                    self.host_parameters.insert(parameter.id());
+                    self.clients.insert(syntax::text(name, source).to_owned());
+                }
+            }
+        }
     }
 
     /// Whether a client site is in-process or mocked: a declaration of a name the file assigns
@@ -88,9 +172,32 @@ impl InProcess {
         if site.kind() == "object_creation_expression" {
             return http && self.is_client(site, source);
         }
+        if site.kind() == "parameter" {
+            return self.holds_parameter(site, source);
+        }
         declared_names(site, source)
             .iter()
             .any(|name| self.clients.contains(name))
+    }
+
+    /// Whether a parameter is in-process or mocked: one beside a test host, or one its own
+    /// method assigns such a client (`authed = _authed` of an `out` parameter). A parameter
+    /// of the same name elsewhere in the file is another's.
+    fn holds_parameter(&self, parameter: Node<'_>, source: &str) -> bool {
+        if self.host_parameters.contains(&parameter.id()) {
+            return true;
+        }
+        let Some(name) = parameter.child_field("name") else {
+            return false;
+        };
+        let name = syntax::text(name, source);
+        let Some(member) = parameter.parent().and_then(|list| list.parent()) else {
+            return false;
+        };
+        let range = member.byte_range();
+        self.client_targets
+            .iter()
+            .any(|(target, start)| target == name && range.contains(start))
     }
 
     /// Records a declaration's names and types, and its initialisers and assignments.
@@ -161,7 +268,12 @@ impl InProcess {
                 let on_host = self.host_call(value, source).is_some_and(|method| {
                     method.starts_with("Create") && method.ends_with("Client")
                 });
-                on_host || self.is_mocked_handler_client(value, source)
+                on_host
+                    || is_test_client_call(value, source)
+                    || self.is_mocked_handler_client(value, source)
+            }
+            "identifier" | "member_access_expression" => {
+                self.clients.contains(&last_name(value, source))
             }
             "object_creation_expression" => {
                 let first = value
@@ -305,6 +417,35 @@ fn is_mock(value: Node<'_>, source: &str, types: &HashMap<String, String>) -> bo
         }
         _ => false,
     }
+}
+
+/// `host.GetTestClient()`: ASP.NET Core TestHost's client of a host it started.
+fn is_test_client_call(call: Node<'_>, source: &str) -> bool {
+    call.child_field("function")
+        .filter(|function| function.kind() == "member_access_expression")
+        .and_then(|function| function.child_field("name"))
+        .is_some_and(|name| syntax::text(name, source) == "GetTestClient")
+}
+
+/// Whether the class around a node is a test host: named as one (`…ApplicationFactory`), or
+/// deriving from one (`WebApplicationFactory<Program>`).
+fn enclosing_class_is_host(node: Node<'_>, source: &str) -> bool {
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        if ancestor.kind() == "class_declaration" {
+            let named = ancestor
+                .child_field("name")
+                .is_some_and(|name| is_host_type(syntax::text(name, source)));
+            let derives = named_children(ancestor)
+                .into_iter()
+                .filter(|child| child.kind() == "base_list")
+                .flat_map(named_children)
+                .any(|base| is_host_type(&type_name(base, source)));
+            return named || derives;
+        }
+        current = ancestor.parent();
+    }
+    false
 }
 
 /// Whether a class declaration names `HttpMessageHandler` itself among its bases (not
