@@ -47,6 +47,8 @@ enum Use {
     Construct,
     Call,
     Inject,
+    /// A parameter of a function or method (not a constructor) typed with a client type.
+    Parameter,
     /// A class extends the client class (its instances are clients).
     Extend,
 }
@@ -66,26 +68,37 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             .iter()
             .any(|record| record_client(record).is_some() || bound_package(view, record).is_some());
     let hits = if may_use_client { hits } else { &[] };
-    for hit in hits {
-        let captured = [
-            (Field::Construction, Field::Constructor, Use::Construct),
-            (Field::Call, Field::Function, Use::Call),
-            (Field::Parameter, Field::Type, Use::Inject),
-        ]
-        .into_iter()
-        .find_map(|(site_field, callee_field, client_use)| {
-            Some((hit.node(site_field)?, hit.node(callee_field)?, client_use))
+    let parameters = if may_use_client {
+        typed_parameters(view)
+    } else {
+        Vec::new()
+    };
+    let sites = hits
+        .iter()
+        .filter_map(|hit| {
+            [
+                (Field::Construction, Field::Constructor, Use::Construct),
+                (Field::Call, Field::Function, Use::Call),
+                (Field::Parameter, Field::Type, Use::Inject),
+            ]
+            .into_iter()
+            .find_map(|(site_field, callee_field, client_use)| {
+                Some((hit.node(site_field)?, hit.node(callee_field)?, client_use))
+            })
+            .or_else(|| hit.node(Field::Base).map(|base| (base, base, Use::Extend)))
         })
-        .or_else(|| hit.node(Field::Base).map(|base| (base, base, Use::Extend)));
-        let Some((site, callee, client_use)) = captured else {
-            continue;
-        };
+        .chain(
+            parameters
+                .into_iter()
+                .map(|(parameter, type_node)| (parameter, type_node, Use::Parameter)),
+        );
+    for (site, callee, client_use) in sites {
         if client_use == Use::Call && is_global_fetch(view, callee) {
             facts.push(global_fetch_fact(view, site, callee));
             continue;
         }
         let target = match client_use {
-            Use::Inject => view.bindings.resolve_type(callee, source),
+            Use::Inject | Use::Parameter => view.bindings.resolve_type(callee, source),
             Use::Construct | Use::Call | Use::Extend => view.bindings.resolve(callee, source),
         };
         let Some(target) = target else {
@@ -106,13 +119,17 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         };
         // A class that extends one the library constructs is a client of its own; the entry's
         // `extends = false` says when it is not.
+        let export_path = target.export_path.as_str();
         let accepted = match client_use {
-            Use::Construct | Use::Inject => client.constructs,
-            Use::Extend if client.is_extended_by_use => client.constructs,
-            Use::Extend => &[],
-            Use::Call => client.calls,
+            Use::Construct => client.constructs.contains(&export_path),
+            // A client type that is no class (`AxiosInstance`) is taken or injected too.
+            Use::Inject | Use::Parameter => {
+                client.constructs.contains(&export_path) || client.types.contains(&export_path)
+            }
+            Use::Extend => client.is_extended_by_use && client.constructs.contains(&export_path),
+            Use::Call => client.calls.contains(&export_path),
         };
-        if !accepted.contains(&target.export_path.as_str()) {
+        if !accepted {
             continue;
         }
         used.insert(client.name);
@@ -200,6 +217,54 @@ pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static Librar
             .then(|| client_package("@prisma/client"))
             .flatten(),
     }
+}
+
+/// The typed parameters of the file's functions and methods, constructors left out (their
+/// parameters are injections, read from the query matches): `function list(api: AxiosInstance)`,
+/// `(db: PrismaClient) => …`, with the type (a name or `pkg.Name`). Signatures without a body
+/// (overloads, `declare`, interfaces, function types) take nothing.
+fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
+    let source = view.source();
+    let mut found = Vec::new();
+    for node in syntax::descendants(view.input.tree.root_node()) {
+        if node.kind() != "formal_parameters" {
+            continue;
+        }
+        let Some(function) = node.parent() else {
+            continue;
+        };
+        let is_function = match function.kind() {
+            "function_declaration"
+            | "function_expression"
+            | "function"
+            | "arrow_function"
+            | "generator_function_declaration"
+            | "generator_function" => true,
+            "method_definition" => function
+                .child_field("name")
+                .is_some_and(|name| syntax::text(name, source) != "constructor"),
+            _ => false,
+        };
+        if !is_function || function.child_field("body").is_none() {
+            continue;
+        }
+        for parameter in syntax::named_children(node) {
+            if !matches!(
+                parameter.kind(),
+                "required_parameter" | "optional_parameter"
+            ) {
+                continue;
+            }
+            let type_node = parameter
+                .child_field("type")
+                .and_then(|annotation| syntax::named_children(annotation).into_iter().next())
+                .filter(|kind| matches!(kind.kind(), "type_identifier" | "nested_type_identifier"));
+            if let Some(type_node) = type_node {
+                found.push((parameter, type_node));
+            }
+        }
+    }
+    found
 }
 
 /// Whether a callee is the global `fetch` (`fetch`, `globalThis.fetch`, `window.fetch`).
@@ -369,6 +434,7 @@ fn use_fact(
         Use::Construct => ("construction", "constructs"),
         Use::Call => ("call", "calls"),
         Use::Inject => ("injection", "injects"),
+        Use::Parameter => ("parameter", "takes"),
         Use::Extend => ("extension", "extends"),
     };
     let mut fact = view.factory.fact(
