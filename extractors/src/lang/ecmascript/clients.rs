@@ -68,7 +68,24 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             .iter()
             .any(|record| record_client(record).is_some() || bound_package(view, record).is_some());
     let hits = if may_use_client { hits } else { &[] };
-    let parameters = if may_use_client {
+    // Parameters are looked for only where an import binds a client type or module.
+    let may_take_client = view.imports.iter().any(|record| {
+        record_client(record)
+            .filter(|_| bound_package(view, record).is_none())
+            .is_some_and(|client| {
+                record
+                    .bindings
+                    .iter()
+                    .any(|binding| match &binding.imported {
+                        Imported::Module => true,
+                        Imported::Named(name) => {
+                            client.constructs.contains(&name.as_str())
+                                || client.types.contains(&name.as_str())
+                        }
+                    })
+            })
+    });
+    let parameters = if may_take_client {
         typed_parameters(view)
     } else {
         Vec::new()
