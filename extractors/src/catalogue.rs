@@ -15,8 +15,9 @@
 //! - `imports`: the import prefixes (module, package, namespace, crate path) that bring the
 //!   library in; default `[name]`. Not used by npm, whose imports are package names.
 //! - `constructs`, `calls`, `types`: tails of what a site constructs, calls, or injects or
-//!   extends (npm: export paths through the import bindings; npm has no `types`, and a class
-//!   that extends one of `constructs` is a use).
+//!   extends (npm: export paths through the import bindings; a class that extends one of
+//!   `constructs` is a use, and a parameter typed with one of `constructs` or `types` is one,
+//!   npm's `types` naming client types that are no class, such as axios's `AxiosInstance`).
 //! - `derive`: `connection` (the first string argument is a connection URL or driver name, read
 //!   through `schemes.toml`), `argument` (the first string argument through the entry's
 //!   `arguments` table, `"*"` standing for any other), `options` (npm: a property of an options
@@ -545,7 +546,6 @@ fn check_library(
         ),
         (is_npm && library.imports.is_some(), "imports"),
         (is_npm && library.sub_packages.is_some(), "sub_packages"),
-        (is_npm && !library.types.is_empty(), "types"),
     ];
     for (is_unused, field) in unused {
         if is_unused {

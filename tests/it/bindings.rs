@@ -747,3 +747,62 @@ invariant I {
     .map(|(from, to, file)| (from.to_owned(), to.to_owned(), file.to_owned()));
     assert_eq!(found, expected);
 }
+
+/// A C# `HttpClient` passed in as a parameter (a primary constructor's, a static method's) is an
+/// access like an injected field, with the targets of the binding rules: two unbound REST APIs
+/// are each a probable target, and a single one is a definite target. A test that builds its
+/// clients on mocked handlers or mocks the factory adds no fact.
+#[test]
+fn a_csharp_http_client_parameter_is_a_probable_access_to_each_api_and_a_mocked_one_is_none() {
+    let spec = "\
+node app : server
+node payments : rest_api
+node alerts : rest_api
+component Billing { runs_on: app paths: \"billing/**\" }
+component BillingTests { runs_on: app paths: \"tests/**\" }
+invariant I { deny flow Billing -> payments }
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "billing/PaymentsClient.cs",
+                "namespace Shop.Billing;\n\npublic class PaymentsClient(HttpClient http)\n{\n    public static void Authorize(HttpClient client, string token)\n    {\n        client.DefaultRequestHeaders.Add(\"Authorization\", token);\n    }\n}\n",
+            ),
+            (
+                "tests/PaymentsClientTests.cs",
+                "using NSubstitute;\nusing RichardSzalay.MockHttp;\n\nnamespace Shop.Tests;\n\npublic class PaymentsClientTests\n{\n    private readonly IHttpClientFactory _factory = Substitute.For<IHttpClientFactory>();\n    private readonly MockHttpMessageHandler _handler = new();\n    private readonly HttpClient _client;\n\n    public PaymentsClientTests()\n    {\n        _client = _handler.ToHttpClient();\n        var other = new HttpClient(new MockHttpMessageHandler());\n    }\n}\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert!(
+        findings(&verdict).is_empty(),
+        "a probable edge does not block"
+    );
+    let ambiguous = warnings(&verdict, "ambiguous-technology-target");
+    assert_eq!(ambiguous.len(), 1, "{ambiguous:?}");
+    assert_eq!(ambiguous[0]["file"], "billing/PaymentsClient.cs");
+    assert!(
+        message(ambiguous[0]).starts_with(
+            "`external_api` may be any of `alerts`, `payments`: each of its 2 facts is a probable access to every one"
+        ),
+        "{}",
+        message(ambiguous[0])
+    );
+    // With one REST API left, it is the single candidate: both parameters are definite
+    // accesses to it.
+    let single = spec.replace("node alerts : rest_api\n", "");
+    std::fs::write(dir.path().join("architecture.ag"), single).unwrap();
+    let verdict = check_all(dir.path());
+    let mut found = findings(&verdict);
+    found.sort();
+    let expected = (
+        "Billing".to_owned(),
+        "payments".to_owned(),
+        "billing/PaymentsClient.cs".to_owned(),
+    );
+    assert_eq!(found, [expected]);
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+    assert!(warnings(&verdict, "ambiguous-technology-target").is_empty());
+}

@@ -115,6 +115,19 @@ impl ClientMatcher<'_> {
         imports: &[ClientImportAt<L>],
         scope_of: &dyn Fn(L) -> Option<String>,
     ) -> Vec<Fact> {
+        self.facts_muting(factory, sites, imports, scope_of, &|_| false)
+    }
+
+    /// [`Self::facts`], where a site that `muted` holds (a test's mock) is no access: it makes
+    /// no fact, but it is a use of its library, so the library's import is no bare one either.
+    pub fn facts_muting<L: Located>(
+        &self,
+        factory: &FactFactory<'_>,
+        sites: &[ClientSiteAt<L>],
+        imports: &[ClientImportAt<L>],
+        scope_of: &dyn Fn(L) -> Option<String>,
+        muted: &dyn Fn(&ClientSiteAt<L>) -> bool,
+    ) -> Vec<Fact> {
         let mut facts = Vec::new();
         let mut used: HashSet<&'static str> = HashSet::new();
         let project_paths: Vec<&str> = imports
@@ -149,6 +162,9 @@ impl ClientMatcher<'_> {
                 continue;
             }
             used.insert(rule.name);
+            if muted(site) {
+                continue;
+            }
             facts.push(definite_fact(
                 factory,
                 self,

@@ -356,22 +356,22 @@ fn client_facts(
         rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
     };
-    let mut client_sites: Vec<ClientSite<'_>> = hits
+    let client_sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source, Some(&matcher)))
         .collect();
-    // An `HttpClient` of an ASP.NET Core test host calls the application in the test process:
-    // no outside API.
-    if client_sites
-        .iter()
-        .any(|site| matcher.last_segment(&site.path) == "HttpClient")
-    {
-        let in_process = in_process::InProcess::read(root, source);
-        client_sites.retain(|site| {
-            matcher.last_segment(&site.path) != "HttpClient" || !in_process.holds(site.node, source)
-        });
-    }
+    // An `HttpClient` of an ASP.NET Core test host calls the application in the test process,
+    // and a test's mock (or a client built on a mocked handler) calls nothing: no access.
+    let in_process = if client_sites.is_empty() {
+        in_process::InProcess::default()
+    } else {
+        in_process::InProcess::read(root, source)
+    };
+    let muted = |site: &ClientSite<'_>| {
+        let http = matcher.last_segment(&site.path) == "HttpClient";
+        in_process.holds(site.node, source, http)
+    };
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
         .map(|using| ClientImport {
@@ -380,7 +380,7 @@ fn client_facts(
             is_project: false,
         })
         .collect();
-    matcher.facts(factory, &client_sites, &client_imports, scope_of)
+    matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted)
 }
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as

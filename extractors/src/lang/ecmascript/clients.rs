@@ -20,6 +20,7 @@ use tree_sitter::Node;
 use super::imports::bindings::{member_chain, Imported};
 use super::imports::ImportRecord;
 use super::literals;
+use super::traced;
 use super::FileView;
 use crate::catalogue::{catalogue, connection_category, Derive, Library};
 use crate::facts::set;
@@ -46,6 +47,8 @@ enum Use {
     Construct,
     Call,
     Inject,
+    /// A parameter of a function or method (not a constructor) typed with a client type.
+    Parameter,
     /// A class extends the client class (its instances are clients).
     Extend,
 }
@@ -65,26 +68,54 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             .iter()
             .any(|record| record_client(record).is_some() || bound_package(view, record).is_some());
     let hits = if may_use_client { hits } else { &[] };
-    for hit in hits {
-        let captured = [
-            (Field::Construction, Field::Constructor, Use::Construct),
-            (Field::Call, Field::Function, Use::Call),
-            (Field::Parameter, Field::Type, Use::Inject),
-        ]
-        .into_iter()
-        .find_map(|(site_field, callee_field, client_use)| {
-            Some((hit.node(site_field)?, hit.node(callee_field)?, client_use))
+    // Parameters are looked for only where an import binds a client type or module.
+    let may_take_client = view.imports.iter().any(|record| {
+        record_client(record)
+            .filter(|_| bound_package(view, record).is_none())
+            .is_some_and(|client| {
+                record
+                    .bindings
+                    .iter()
+                    .any(|binding| match &binding.imported {
+                        Imported::Module => true,
+                        Imported::Named(name) => {
+                            client.constructs.contains(&name.as_str())
+                                || client.types.contains(&name.as_str())
+                        }
+                    })
+            })
+    });
+    let parameters = if may_take_client {
+        typed_parameters(view)
+    } else {
+        Vec::new()
+    };
+    let sites = hits
+        .iter()
+        .filter_map(|hit| {
+            [
+                (Field::Construction, Field::Constructor, Use::Construct),
+                (Field::Call, Field::Function, Use::Call),
+                (Field::Parameter, Field::Type, Use::Inject),
+            ]
+            .into_iter()
+            .find_map(|(site_field, callee_field, client_use)| {
+                Some((hit.node(site_field)?, hit.node(callee_field)?, client_use))
+            })
+            .or_else(|| hit.node(Field::Base).map(|base| (base, base, Use::Extend)))
         })
-        .or_else(|| hit.node(Field::Base).map(|base| (base, base, Use::Extend)));
-        let Some((site, callee, client_use)) = captured else {
-            continue;
-        };
+        .chain(
+            parameters
+                .into_iter()
+                .map(|(parameter, type_node)| (parameter, type_node, Use::Parameter)),
+        );
+    for (site, callee, client_use) in sites {
         if client_use == Use::Call && is_global_fetch(view, callee) {
             facts.push(global_fetch_fact(view, site, callee));
             continue;
         }
         let target = match client_use {
-            Use::Inject => view.bindings.resolve_type(callee, source),
+            Use::Inject | Use::Parameter => view.bindings.resolve_type(callee, source),
             Use::Construct | Use::Call | Use::Extend => view.bindings.resolve(callee, source),
         };
         let Some(target) = target else {
@@ -105,13 +136,17 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         };
         // A class that extends one the library constructs is a client of its own; the entry's
         // `extends = false` says when it is not.
+        let export_path = target.export_path.as_str();
         let accepted = match client_use {
-            Use::Construct | Use::Inject => client.constructs,
-            Use::Extend if client.is_extended_by_use => client.constructs,
-            Use::Extend => &[],
-            Use::Call => client.calls,
+            Use::Construct => client.constructs.contains(&export_path),
+            // A client type that is no class (`AxiosInstance`) is taken or injected too.
+            Use::Inject | Use::Parameter => {
+                client.constructs.contains(&export_path) || client.types.contains(&export_path)
+            }
+            Use::Extend => client.is_extended_by_use && client.constructs.contains(&export_path),
+            Use::Call => client.calls.contains(&export_path),
         };
-        if !accepted.contains(&target.export_path.as_str()) {
+        if !accepted {
             continue;
         }
         used.insert(client.name);
@@ -199,6 +234,54 @@ pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static Librar
             .then(|| client_package("@prisma/client"))
             .flatten(),
     }
+}
+
+/// The typed parameters of the file's functions and methods, constructors left out (their
+/// parameters are injections, read from the query matches): `function list(api: AxiosInstance)`,
+/// `(db: PrismaClient) => …`, with the type (a name or `pkg.Name`). Signatures without a body
+/// (overloads, `declare`, interfaces, function types) take nothing.
+fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
+    let source = view.source();
+    let mut found = Vec::new();
+    for node in syntax::descendants(view.input.tree.root_node()) {
+        if node.kind() != "formal_parameters" {
+            continue;
+        }
+        let Some(function) = node.parent() else {
+            continue;
+        };
+        let is_function = match function.kind() {
+            "function_declaration"
+            | "function_expression"
+            | "function"
+            | "arrow_function"
+            | "generator_function_declaration"
+            | "generator_function" => true,
+            "method_definition" => function
+                .child_field("name")
+                .is_some_and(|name| syntax::text(name, source) != "constructor"),
+            _ => false,
+        };
+        if !is_function || function.child_field("body").is_none() {
+            continue;
+        }
+        for parameter in syntax::named_children(node) {
+            if !matches!(
+                parameter.kind(),
+                "required_parameter" | "optional_parameter"
+            ) {
+                continue;
+            }
+            let type_node = parameter
+                .child_field("type")
+                .and_then(|annotation| syntax::named_children(annotation).into_iter().next())
+                .filter(|kind| matches!(kind.kind(), "type_identifier" | "nested_type_identifier"));
+            if let Some(type_node) = type_node {
+                found.push((parameter, type_node));
+            }
+        }
+    }
+    found
 }
 
 /// Whether a callee is the global `fetch` (`fetch`, `globalThis.fetch`, `window.fetch`).
@@ -301,7 +384,8 @@ fn drizzle_module(client: &Library, specifier: &str) -> Option<&'static str> {
 
 /// The category the arguments of a construction or call name: a connection URL or driver name
 /// as first argument (`new Sequelize('postgres://…')`), the first argument through the entry's
-/// `arguments`, or an option property of an options object (`{ dialect: 'postgres' }`).
+/// `arguments`, or an option property of an options object (`{ dialect: 'postgres' }`), these
+/// last traced through the file's constants, local functions and calls (`traced`).
 fn argument_category(
     view: &FileView<'_, '_>,
     client: &Library,
@@ -315,14 +399,12 @@ fn argument_category(
     match client.derive {
         Derive::Argument => first.and_then(|first| client.argument_category(&first)),
         Derive::Connection => first.as_deref().and_then(connection_category),
-        Derive::Options => first.as_deref().and_then(connection_category).or_else(|| {
-            arguments.iter().find_map(|argument| {
-                client.options.iter().find_map(|option| {
-                    let value = literals::object_property(*argument, option, source)?;
-                    connection_category(&literals::static_string(value, source)?)
-                })
-            })
-        }),
+        Derive::Options => traced::category(
+            view.input.tree.root_node(),
+            source,
+            client.options,
+            &arguments,
+        ),
         Derive::Fixed
         | Derive::PrismaSchema
         | Derive::DrizzleModule
@@ -369,6 +451,7 @@ fn use_fact(
         Use::Construct => ("construction", "constructs"),
         Use::Call => ("call", "calls"),
         Use::Inject => ("injection", "injects"),
+        Use::Parameter => ("parameter", "takes"),
         Use::Extend => ("extension", "extends"),
     };
     let mut fact = view.factory.fact(

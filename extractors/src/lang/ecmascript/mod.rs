@@ -11,7 +11,8 @@
 //! 2. `usage` tells value uses from type uses of those names (type-only imports) and which names
 //!    the file declares itself (a local `fetch`);
 //! 3. `clients` turns constructions, calls and constructor injections of client packages into
-//!    `accesses_technology` facts, and a bare import into a probable one;
+//!    `accesses_technology` facts, and a bare import into a probable one (`traced` follows an
+//!    option or connection URL through the file's constants, local functions and calls);
 //! 4. `http` turns requests through `fetch`, axios, got and undici into `http_call` facts;
 //! 5. `routes` turns Express/Fastify/Koa/Hono registrations and NestJS decorators into `route` facts
 //!    (`mounts` records the routers and mounts whose prefixes `crate::resolve::links` applies across files),
@@ -35,6 +36,7 @@ mod next;
 mod node_http;
 mod routes;
 mod scope;
+mod traced;
 mod usage;
 mod walk;
 
