@@ -562,7 +562,8 @@ fn a_go_call_of_a_bound_library_is_definite_and_its_bare_import_probable() {
             ),
             (
                 "admin/holder.go",
-                "package admin\n\nimport \"github.com/nats-io/nats.go\"\n\ntype Holder struct{ conn *nats.Conn }\n",
+                // A constant is no client (a struct field of `*nats.Conn` would be an injection).
+                "package admin\n\nimport \"github.com/nats-io/nats.go\"\n\nconst Server = nats.DefaultURL\n",
             ),
         ],
         "api/publish.go",
