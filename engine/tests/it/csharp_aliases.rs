@@ -2,7 +2,7 @@
 //! (bitwarden/server's `GrantedAccessPolicyRequest.cs`): the real binary on a project whose Api
 //! aliases the Core entity `Foo` beside a using of Infra's namespace, which declares a `Foo` too.
 
-use super::{json_run, lintel, write_files};
+use super::{graph_document, json_run, lintel, write_files};
 
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -46,13 +46,7 @@ fn a_csharp_alias_hides_the_type_of_its_name_a_using_imports_and_flows_to_its_ow
     assert_eq!(verdict["verdict"], "pass");
     assert_eq!(verdict["violations"].as_array().map(Vec::len), Some(0));
     // Api/Req.cs's edges: the alias's, to Core's file; none to Infra's `Foo`.
-    let output = lintel()
-        .args(["graph", "--all", "--facts", "--no-cache", "--project"])
-        .arg(project.path())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let graph = graph_document(project.path());
     let mut edges: Vec<(&str, &str)> = graph["facts"]
         .as_array()
         .unwrap()

@@ -1,7 +1,7 @@
 //! Exclusions end to end (`!` globs of `component` and `exclude`, see policies/LANGUAGE.md): the real binary on a
 //! project whose test file breaks `deny flow Api -> db`.
 
-use super::{json_run, lintel, write_files};
+use super::{graph_document, json_run, lintel, write_files};
 
 /// The spec: `paths` of `Api`, then any other declarations.
 fn spec(paths: &str, rest: &str) -> String {
@@ -251,13 +251,7 @@ fn an_excluded_java_file_declares_no_type_to_resolve_to_and_is_not_parsed() {
     // (files bench-parse parses, files the imports resolve to)
     let run = |architecture: &str| -> (u64, Vec<String>) {
         write_files(dir.path(), &[("architecture.ag", architecture)]);
-        let output = lintel()
-            .args(["graph", "--all", "--facts", "--no-cache", "--project"])
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(0), "{output:?}");
-        let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let graph = graph_document(dir.path());
         let mut resolved: Vec<String> = graph["facts"]
             .as_array()
             .unwrap()

@@ -72,6 +72,18 @@ fn write_files(project: &std::path::Path, files: &[(&str, &str)]) {
     }
 }
 
+/// The `graph --all --facts --no-cache` document of a project (its spec found as a user's
+/// would be), after checking that the command succeeded.
+fn graph_document(project: &std::path::Path) -> serde_json::Value {
+    let output = lintel()
+        .args(["graph", "--all", "--facts", "--no-cache", "--project"])
+        .arg(project)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// Runs lintel and parses stdout as exactly one JSON document.
 fn json_run(command: &mut Command) -> (i32, serde_json::Value) {
     let output = command.output().unwrap();

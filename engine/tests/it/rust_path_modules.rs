@@ -3,7 +3,7 @@
 //! the files it declares beside it) are read against the module rustc gives it, the declaring
 //! module's child, not against the file's place on disk.
 
-use super::{json_run, lintel, write_files};
+use super::{graph_document, json_run, lintel, write_files};
 
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -55,13 +55,7 @@ fn project() -> tempfile::TempDir {
 #[test]
 fn rust_uses_of_path_attribute_modules_and_super_inside_them_follow_the_module_tree() {
     let project = project();
-    let output = lintel()
-        .args(["graph", "--all", "--facts", "--no-cache", "--project"])
-        .arg(project.path())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let graph = graph_document(project.path());
     let mut edges: Vec<(&str, &str, &str)> = graph["facts"]
         .as_array()
         .unwrap()

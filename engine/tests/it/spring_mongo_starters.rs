@@ -4,7 +4,7 @@
 //! Gradle (Kotlin DSL) module. A module with both the MongoDB and the JPA starter claims no
 //! MongoDB.
 
-use super::{json_run, lintel, write_files};
+use super::{graph_document, json_run, lintel, write_files};
 
 const NOTE_REPOSITORY: &str = "package com.notes;\n\nimport org.springframework.data.repository.CrudRepository;\n\npublic interface NoteRepository extends CrudRepository<Note, String> {}\n";
 const EVENT_REPOSITORY: &str = "package com.events\n\nimport org.springframework.data.repository.reactive.ReactiveCrudRepository\n\nclass Event(val id: String)\n\ninterface EventRepository : ReactiveCrudRepository<Event, String>\n";
@@ -73,13 +73,7 @@ fn project() -> tempfile::TempDir {
 #[test]
 fn spring_repositories_of_a_module_with_only_the_mongodb_starter_access_mongodb() {
     let project = project();
-    let output = lintel()
-        .args(["graph", "--all", "--facts", "--no-cache", "--project"])
-        .arg(project.path())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let graph: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let graph = graph_document(project.path());
     let mut stores: Vec<(&str, &str)> = graph["facts"]
         .as_array()
         .unwrap()
