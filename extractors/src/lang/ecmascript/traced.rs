@@ -33,6 +33,16 @@ use super::literals;
 use crate::catalogue::connection_category;
 use crate::syntax::{self, ChildField};
 
+/// The kinds of a function's node: a scope of its own parameters and a body of its own returns.
+const FUNCTIONS: [&str; 7] = [
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+];
 /// How many expressions one argument list's trace may read.
 const MAX_STEPS: usize = 256;
 /// How many names, calls and parameters deep a trace may follow.
@@ -247,13 +257,7 @@ impl<'tree> Tracer<'tree, '_, '_> {
         let chain = syntax::ancestors(self.root, node);
         for scope in chain.iter().rev() {
             let found = match scope.kind() {
-                "function_declaration"
-                | "generator_function_declaration"
-                | "function_expression"
-                | "function"
-                | "generator_function"
-                | "arrow_function"
-                | "method_definition" => self.parameter(*scope, name),
+                kind if FUNCTIONS.contains(&kind) => self.parameter(*scope, name),
                 "statement_block" | "program" => self.declared_in(*scope, name),
                 "for_statement" | "for_in_statement" | "catch_clause" | "class_declaration"
                 | "class" => {
@@ -476,15 +480,8 @@ fn returned_values(function: Node<'_>) -> Vec<Node<'_>> {
                         .into_iter()
                         .find(|operand| operand.kind() != "comment"),
                 ),
-                "function_declaration"
-                | "generator_function_declaration"
-                | "function_expression"
-                | "function"
-                | "generator_function"
-                | "arrow_function"
-                | "method_definition"
-                | "class_declaration"
-                | "class" => {}
+                kind if FUNCTIONS.contains(&kind)
+                    || matches!(kind, "class_declaration" | "class") => {}
                 _ => stack.push(child),
             }
         }
