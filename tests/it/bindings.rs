@@ -1,4 +1,4 @@
-//! Bound infrastructure (`language.md` §2.2, §3.5 Δ2): `clients` and `urls` on nodes and
+//! Bound infrastructure (bindings in policies/LANGUAGE.md): `clients` and `urls` on nodes and
 //! resources, same-origin calls, the probable fan-out with `ambiguous-technology-target`,
 //! `unresolved-target` once per name, and `vacuous-rule`.
 

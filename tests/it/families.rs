@@ -263,7 +263,7 @@ fn docs_freshness_passes_when_the_docs_change_too_even_by_a_rename() {
         "the old path of the renamed docs counts"
     );
     assert_eq!(verdict["verdict"], "pass");
-    // `--all` and `--file` carry no change, so the policy holds (language.md §3.7 Δ2).
+    // `--all` and `--file` carry no change, so the policy holds (change policies in policies/LANGUAGE.md).
     let all = check(&tests::example("docs-freshness"), ScopeRequest::All, 2);
     assert_eq!(all["verdict"], "pass");
     let coverage = &all["rule_coverage"][0];

@@ -114,7 +114,7 @@ fn diff_reports_a_path_closed_by_a_changed_file_outside_the_rule_endpoints() {
         serde_json::json!(["Api"])
     );
     // The chain starts in an unchanged file; the finding is located at the edge the change
-    // added, the import that opens the path (language.md §3.6).
+    // added, the import that opens the path (Chains in policies/LANGUAGE.md).
     assert_eq!(
         types(&verdict),
         [(
@@ -634,9 +634,9 @@ fn sarif_gives_every_entry_under_diff_its_baseline_state() {
         .filter(|result| result["properties"]["type"] == "change_violation")
         .collect();
     assert_eq!(change.len(), 1, "{results:?}");
-    // Under --diff a change violation is always new (verdict-v2 §status).
+    // Under --diff a change violation is always new (status in docs/VERDICT.md).
     assert_eq!(change[0]["baselineState"], "new");
-    // Its explain command carries the scope (verdict-v2 §explain).
+    // Its explain command carries the scope (explain hints in docs/VERDICT.md).
     let id = change[0]["properties"]["lintelId"].as_str().unwrap();
     assert_eq!(
         change[0]["properties"]["explain"],

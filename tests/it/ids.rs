@@ -1,4 +1,4 @@
-//! Finding ids recomputed from `verdict-v2.md` §Ids, independently of the engine: SHA-256 over
+//! Finding ids recomputed from the id rule of docs/VERDICT.md, independently of the engine: SHA-256 over
 //! the compact JSON array `[type, invariant, rule.kind, rule.text, from, to, via, data,
 //! operation, file, evidence_key]`, `viol_` and the first 16 hex digits.
 

@@ -75,7 +75,7 @@ pub fn assert_valid_verdict(verdict: &serde_json::Value) {
         errors.is_empty(),
         "verdict does not match its schema: {errors:?}"
     );
-    // Other string arrays sort bytewise (verdict-v2.md, sort orders).
+    // Other string arrays sort bytewise (sort orders in docs/VERDICT.md).
     for coverage in verdict["rule_coverage"].as_array().into_iter().flatten() {
         let evidence: Vec<&str> = coverage["evidence"]
             .as_array()

@@ -3,7 +3,7 @@
 //! `touched(C)` holds when some changed file is owned by C; a deleted or renamed file counts
 //! under its old and new path (the scope lists both). Only the git scopes (staged, `--diff`)
 //! carry a change: under `--all` and `--file` nothing is touched, so no change policy is
-//! violated (Δ2; the change set is empty there, see [`super::ChangeSet::of_scope`]).
+//! violated (the change set is empty there, see [`super::ChangeSet::of_scope`]).
 
 use std::collections::BTreeSet;
 
