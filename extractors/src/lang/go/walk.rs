@@ -112,9 +112,6 @@ const FIELD_PARENTS: &[Kind] = &[
     Kind::Call,
     Kind::CompositeLiteral,
     Kind::Assignment,
-    Kind::ParameterDeclaration,
-    Kind::FieldDeclaration,
-    Kind::FunctionWithBody,
 ];
 
 fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
@@ -206,7 +203,7 @@ pub(crate) fn walk<'tree>(
                 (_, Kind::ParameterDeclaration | Kind::FieldDeclaration | Kind::PointerType)
                     if kind == Kind::QualifiedType =>
                 {
-                    if let Some(declaration) = injected_declaration(field, ancestors, kinds) {
+                    if let Some(declaration) = injected_declaration(node, ancestors, kinds) {
                         hits.push(QueryHit::new(
                             FactKind::AccessesTechnology,
                             [(Field::Parameter, declaration), (Field::Type, node)],
@@ -240,36 +237,34 @@ pub(crate) fn walk<'tree>(
     (hits, found)
 }
 
-/// The parameter or struct field that a qualified type `node` (with `field` in its parent) is
-/// the type of, directly or behind one `*`: a field of any struct, a parameter of a function,
-/// method or function literal (not of an interface method or a function type, which have no
-/// body to use it; nor a method's receiver).
+/// The parameter or struct field that a qualified type `node` is the type of, directly or
+/// behind one `*`: a field of any struct, a parameter of a function, method or function literal
+/// (not of an interface method or a function type, which have no body to use it; nor a method's
+/// receiver or a named result). The fields are asked of these few nodes only, not read for every
+/// child of every declaration the walk passes.
 fn injected_declaration<'tree>(
-    field: Option<&str>,
+    node: Node<'tree>,
     ancestors: &[crate::walk::Ancestor<'tree>],
     kinds: &[Kind],
 ) -> Option<Node<'tree>> {
-    let mut up = ancestors.iter().rev();
-    let &(parent, parent_field) = up.next()?;
-    let declaration = match kind_of(parent, kinds) {
-        Kind::PointerType => {
-            (parent_field == Some("type")).then_some(())?;
-            up.next()?.0
-        }
-        _ => {
-            (field == Some("type")).then_some(())?;
-            parent
-        }
+    let mut up = ancestors.iter().rev().map(|(ancestor, _)| *ancestor);
+    let parent = up.next()?;
+    let (typed, declaration) = match kind_of(parent, kinds) {
+        Kind::PointerType => (parent, up.next()?),
+        _ => (node, parent),
     };
+    if field_child(declaration, Child::Type) != Some(typed) {
+        return None;
+    }
     match kind_of(declaration, kinds) {
         Kind::FieldDeclaration => Some(declaration),
         Kind::ParameterDeclaration => {
-            let &(list, list_field) = up.next()?;
-            let &(function, _) = up.next()?;
+            let list = up.next()?;
+            let function = up.next()?;
             (kind_of(list, kinds) == Kind::ParameterList
-                && list_field == Some("parameters")
-                && kind_of(function, kinds) == Kind::FunctionWithBody)
-                .then_some(declaration)
+                && kind_of(function, kinds) == Kind::FunctionWithBody
+                && field_child(function, Child::Parameters) == Some(list))
+            .then_some(declaration)
         }
         _ => None,
     }
