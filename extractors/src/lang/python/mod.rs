@@ -81,6 +81,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     sites.extend(base_class_sites(root, input.source, &bindings));
+    if binds_a_client_type(&bindings) {
+        sites.extend(typed_parameter_sites(root, input.source, &bindings));
+    }
     if input.source.contains("BACKEND") {
         sites.extend(setting_backend_sites(root, input.source));
     }
@@ -361,6 +364,133 @@ fn base_class_sites<'tree>(
         }
     }
     sites
+}
+
+/// The catalogue types a parameter may be annotated with and still hold no client: a model
+/// instance (`def slug(instance: Model)`) holds a row's values.
+const MODEL_INSTANCE_TYPES: [&str; 2] = ["django.db.models.Model", "django.db.models.base.Model"];
+
+/// Whether one of the file's imports brings in a catalogue library that lists client types,
+/// so that its typed parameters are worth reading.
+fn binds_a_client_type(bindings: &BTreeMap<String, String>) -> bool {
+    let libraries = crate::catalogue::catalogue().libraries("python");
+    bindings.values().any(|qualified| {
+        libraries
+            .iter()
+            .filter(|library| !library.types.is_empty())
+            .flat_map(|library| library.imports.iter())
+            .any(|prefix| {
+                qualified == prefix
+                    || qualified
+                        .strip_prefix(prefix)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
+    })
+}
+
+/// The parameters of the file's functions annotated with a type the file's imports qualify
+/// (`db: Session`, `cache: redis.Redis`, FastAPI's `db: Session = Depends(get_db)`, also inside
+/// `Annotated[…]`, `Optional[…]` and `X | None`): injection sites. Lambdas take no annotation;
+/// a string annotation (a forward reference) is not read.
+fn typed_parameter_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    bindings: &BTreeMap<String, String>,
+) -> Vec<ClientSite<'tree>> {
+    let mut sites = Vec::new();
+    let mut cursor = root.walk();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        if node.kind() == "function_definition" {
+            if let Some(parameters) = node.child_field("parameters") {
+                for parameter in named_children(parameters) {
+                    if !matches!(
+                        parameter.kind(),
+                        "typed_parameter" | "typed_default_parameter"
+                    ) {
+                        continue;
+                    }
+                    let Some(annotation) = parameter.child_field("type") else {
+                        continue;
+                    };
+                    for written in annotated_types(annotation, source) {
+                        let (first, rest) = written.split_once('.').unwrap_or((written, ""));
+                        let Some(qualified) = bindings.get(first) else {
+                            continue;
+                        };
+                        let path = if rest.is_empty() {
+                            qualified.clone()
+                        } else {
+                            format!("{qualified}.{rest}")
+                        };
+                        // A model instance is a row's values, not a connection: Django's
+                        // `Model` is a client type only to the classes that extend it.
+                        if MODEL_INSTANCE_TYPES.contains(&path.as_str()) {
+                            continue;
+                        }
+                        sites.push(ClientSite {
+                            node: parameter,
+                            use_kind: ClientUse::Inject,
+                            path,
+                            is_qualified: true,
+                            argument: None,
+                            options: Vec::new(),
+                        });
+                    }
+                }
+            }
+        }
+        pending.extend(node.named_children(&mut cursor));
+    }
+    sites
+}
+
+/// The dotted type names an annotation names as the value's own type: `Session`,
+/// `redis.Redis`, the first argument of `Annotated[…]`, the argument of `Optional[…]`, each
+/// side of `X | None`; not the items of a collection (`list[Session]` holds sessions, it is not
+/// one).
+fn annotated_types<'s>(annotation: Node<'_>, source: &'s str) -> Vec<&'s str> {
+    let mut found = Vec::new();
+    let mut pending = vec![annotation];
+    while let Some(node) = pending.pop() {
+        match node.kind() {
+            "type" => pending.extend(named_children(node)),
+            "identifier" | "attribute" => {
+                let written = syntax::text(node, source);
+                if !written.contains(char::is_whitespace) {
+                    found.push(written);
+                }
+            }
+            "binary_operator" => pending.extend(named_children(node)),
+            "generic_type" | "subscript" => {
+                let children = named_children(node);
+                let Some(head) = children.first() else {
+                    continue;
+                };
+                let name = syntax::text(*head, source);
+                let name = name.rsplit('.').next().unwrap_or(name);
+                let arguments: Vec<Node<'_>> = children
+                    .iter()
+                    .skip(1)
+                    .flat_map(|child| {
+                        if child.kind() == "type_parameter" {
+                            named_children(*child)
+                        } else {
+                            vec![*child]
+                        }
+                    })
+                    .collect();
+                match name {
+                    "Annotated" => pending.extend(arguments.first().copied()),
+                    "Optional" => pending.extend(arguments.first().copied()),
+                    "Union" => pending.extend(arguments),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// The Django settings whose entries each name a backend class under `BACKEND`, which Django
