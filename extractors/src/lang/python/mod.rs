@@ -377,7 +377,13 @@ fn binds_a_client_type(bindings: &BTreeMap<String, String>) -> bool {
     bindings.values().any(|qualified| {
         libraries
             .iter()
-            .filter(|library| !library.types.is_empty())
+            // Django's `Model` is a type to extend, not to annotate a client with.
+            .filter(|library| {
+                library
+                    .types
+                    .iter()
+                    .any(|name| !name.ends_with("models.Model"))
+            })
             .flat_map(|library| library.imports.iter())
             .any(|prefix| {
                 qualified == prefix
@@ -440,10 +446,34 @@ fn typed_parameter_sites<'tree>(
                 }
             }
         }
-        pending.extend(node.named_children(&mut cursor));
+        // Only statements hold function definitions: expressions are not entered.
+        pending.extend(
+            node.named_children(&mut cursor)
+                .filter(|child| HOLDS_DEFINITIONS.contains(&child.kind())),
+        );
     }
     sites
 }
+
+/// The node kinds a function definition may stand in (or be): the statements with a body.
+const HOLDS_DEFINITIONS: [&str; 16] = [
+    "block",
+    "class_definition",
+    "decorated_definition",
+    "function_definition",
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "try_statement",
+    "except_clause",
+    "except_group_clause",
+    "finally_clause",
+    "with_statement",
+    "for_statement",
+    "while_statement",
+    "match_statement",
+    "case_clause",
+];
 
 /// The dotted type names an annotation names as the value's own type: `Session`,
 /// `redis.Redis`, the first argument of `Annotated[…]`, the argument of `Optional[…]`, each
