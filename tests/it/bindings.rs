@@ -635,7 +635,8 @@ fn kotlin_rust_and_swift_uses_of_bound_libraries_are_definite_and_their_bare_imp
             ),
             (
                 "admin/src/lib.rs",
-                "use lapin::Channel;\n\npub struct Holder {\n    pub channel: Channel,\n}\n",
+                // A type alias names the type only (a field of it would be an injection).
+                "use lapin::BasicProperties;\n\npub type Properties = BasicProperties;\n",
             ),
         ],
         "api/src/lib.rs",

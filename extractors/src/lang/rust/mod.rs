@@ -214,6 +214,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             })
         })
         .collect();
+    let mut sites = sites;
+    if binds_a_client_type(&bindings) {
+        sites.extend(typed_sites(root, source, &bindings, crates, input.path));
+    }
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("rust"),
         separator: "::",
@@ -249,6 +253,133 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         out.defer(Box::new(part));
     }
     out.into_facts(&input.deferred)
+}
+
+/// Whether one of the file's `use` declarations brings in a catalogue crate that lists client
+/// types, so that its parameters and fields are worth reading.
+fn binds_a_client_type(bindings: &BTreeMap<String, String>) -> bool {
+    let libraries = crate::catalogue::catalogue().libraries("rust");
+    bindings.values().any(|qualified| {
+        libraries
+            .iter()
+            .filter(|library| !library.types.is_empty())
+            .flat_map(|library| library.imports.iter())
+            .any(|prefix| {
+                qualified == prefix
+                    || qualified
+                        .strip_prefix(prefix)
+                        .is_some_and(|rest| rest.starts_with("::"))
+            })
+    })
+}
+
+/// The parameters of the file's functions with a body, and the fields of its structs, whose type
+/// names a client type through the file's `use` declarations: `pool: &PgPool`,
+/// `db: web::Data<PgPool>`, axum's `State(pool): State<PgPool>`, `client: Arc<redis::Client>`
+/// (injection sites). Trait method signatures have no body to use them.
+fn typed_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    bindings: &BTreeMap<String, String>,
+    crates: &crate::resolve::context::Crates,
+    path: &str,
+) -> Vec<ClientSite<'tree>> {
+    let mut sites = Vec::new();
+    let mut cursor = root.walk();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        let declarations: Vec<Node<'tree>> = match node.kind() {
+            "function_item" => node
+                .child_by_field_name("parameters")
+                .map(|parameters| {
+                    named_children(parameters)
+                        .into_iter()
+                        .filter(|parameter| parameter.kind() == "parameter")
+                        .collect()
+                })
+                .unwrap_or_default(),
+            "field_declaration" => vec![node],
+            _ => Vec::new(),
+        };
+        for declaration in declarations {
+            let Some(written) = declaration
+                .child_by_field_name("type")
+                .and_then(|written| held_type(written, source))
+            else {
+                continue;
+            };
+            if let Some(qualified) = client_path(&written, bindings, crates, path) {
+                sites.push(ClientSite {
+                    node: declaration,
+                    use_kind: ClientUse::Inject,
+                    path: qualified,
+                    is_qualified: true,
+                    argument: None,
+                    options: Vec::new(),
+                });
+            }
+        }
+        // Only items hold functions and structs: bodies and expressions are not entered.
+        pending.extend(
+            node.named_children(&mut cursor)
+                .filter(|child| HOLDS_ITEMS.contains(&child.kind())),
+        );
+    }
+    sites
+}
+
+/// The node kinds a function or struct (or a struct's fields) may stand in.
+const HOLDS_ITEMS: [&str; 8] = [
+    "mod_item",
+    "declaration_list",
+    "impl_item",
+    "function_item",
+    "struct_item",
+    "field_declaration_list",
+    "field_declaration",
+    "source_file",
+];
+
+/// The wrappers whose first type argument is the value a parameter holds: `&T` aside, an
+/// `Arc<T>`, actix-web's `web::Data<T>`, axum's `State<T>` and `Extension<T>`.
+const HOLDERS: [&str; 9] = [
+    "Arc",
+    "Rc",
+    "Box",
+    "Option",
+    "Data",
+    "State",
+    "Extension",
+    "Mutex",
+    "RwLock",
+];
+
+/// The path of the type a parameter's or field's type `node` holds (through references and the
+/// [`HOLDERS`]), without its generic arguments: `&mut PgConnection` → `PgConnection`,
+/// `web::Data<sqlx::PgPool>` → `sqlx::PgPool`, `Pool<Postgres>` → `Pool`.
+fn held_type(node: Node<'_>, source: &str) -> Option<String> {
+    let mut node = node;
+    for _ in 0..8 {
+        match node.kind() {
+            "reference_type" => node = node.child_by_field_name("type")?,
+            "generic_type" => {
+                let head = node.child_by_field_name("type")?;
+                let name = syntax::text(head, source);
+                let last = name.rsplit("::").next().unwrap_or(name);
+                if HOLDERS.contains(&last) {
+                    let arguments = node.child_by_field_name("type_arguments")?;
+                    node = named_children(arguments).into_iter().next()?;
+                } else {
+                    return Some(syntax::unspaced_text(head, source, 200));
+                }
+            }
+            "type_identifier" | "scoped_type_identifier" => {
+                return Some(syntax::unspaced_text(node, source, 200))
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The import facts of one `use` declaration (`argument` is its tree): one per resolution of
