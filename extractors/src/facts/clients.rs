@@ -59,6 +59,35 @@ impl ClientUse {
     }
 }
 
+/// Whether one of a file's qualified import paths brings in a catalogue library of `language`
+/// that lists client types to hold (a parameter or field of one is an injection), so that the
+/// file's typed parameters are worth reading; `separator` joins a path's segments. Django's
+/// `Model` is a type to extend, not to hold a client by.
+pub(crate) fn imports_a_client_type<'a>(
+    language: &str,
+    separator: &str,
+    mut qualified: impl Iterator<Item = &'a String>,
+) -> bool {
+    let libraries = crate::catalogue::catalogue().libraries(language);
+    qualified.any(|qualified| {
+        libraries
+            .iter()
+            .filter(|library| {
+                library
+                    .types
+                    .iter()
+                    .any(|name| !name.ends_with("models.Model"))
+            })
+            .flat_map(|library| library.imports.iter())
+            .any(|prefix| {
+                qualified == prefix
+                    || qualified
+                        .strip_prefix(prefix)
+                        .is_some_and(|rest| rest.starts_with(separator))
+            })
+    })
+}
+
 /// One client of a language's table: an entry of the infrastructure catalogue
 /// (`crate::catalogue`).
 pub(crate) type ClientRule = crate::catalogue::Library;

@@ -81,7 +81,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     sites.extend(base_class_sites(root, input.source, &bindings));
-    if binds_a_client_type(&bindings) {
+    if crate::facts::clients::imports_a_client_type("python", ".", bindings.values()) {
         sites.extend(typed_parameter_sites(root, input.source, &bindings));
     }
     if input.source.contains("BACKEND") {
@@ -369,30 +369,6 @@ fn base_class_sites<'tree>(
 /// The catalogue types a parameter may be annotated with and still hold no client: a model
 /// instance (`def slug(instance: Model)`) holds a row's values.
 const MODEL_INSTANCE_TYPES: [&str; 2] = ["django.db.models.Model", "django.db.models.base.Model"];
-
-/// Whether one of the file's imports brings in a catalogue library that lists client types,
-/// so that its typed parameters are worth reading.
-fn binds_a_client_type(bindings: &BTreeMap<String, String>) -> bool {
-    let libraries = crate::catalogue::catalogue().libraries("python");
-    bindings.values().any(|qualified| {
-        libraries
-            .iter()
-            // Django's `Model` is a type to extend, not to annotate a client with.
-            .filter(|library| {
-                library
-                    .types
-                    .iter()
-                    .any(|name| !name.ends_with("models.Model"))
-            })
-            .flat_map(|library| library.imports.iter())
-            .any(|prefix| {
-                qualified == prefix
-                    || qualified
-                        .strip_prefix(prefix)
-                        .is_some_and(|rest| rest.starts_with('.'))
-            })
-    })
-}
 
 /// The parameters of the file's functions annotated with a type the file's imports qualify
 /// (`db: Session`, `cache: redis.Redis`, FastAPI's `db: Session = Depends(get_db)`, also inside

@@ -215,7 +215,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     let mut sites = sites;
-    if binds_a_client_type(&bindings) {
+    if crate::facts::clients::imports_a_client_type("rust", "::", bindings.values()) {
         sites.extend(typed_sites(root, source, &bindings, crates, input.path));
     }
     let matcher = ClientMatcher {
@@ -253,24 +253,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         out.defer(Box::new(part));
     }
     out.into_facts(&input.deferred)
-}
-
-/// Whether one of the file's `use` declarations brings in a catalogue crate that lists client
-/// types, so that its parameters and fields are worth reading.
-fn binds_a_client_type(bindings: &BTreeMap<String, String>) -> bool {
-    let libraries = crate::catalogue::catalogue().libraries("rust");
-    bindings.values().any(|qualified| {
-        libraries
-            .iter()
-            .filter(|library| !library.types.is_empty())
-            .flat_map(|library| library.imports.iter())
-            .any(|prefix| {
-                qualified == prefix
-                    || qualified
-                        .strip_prefix(prefix)
-                        .is_some_and(|rest| rest.starts_with("::"))
-            })
-    })
 }
 
 /// The parameters of the file's functions with a body, and the fields of its structs, whose type
