@@ -17,6 +17,14 @@ fn write(root: &Path, path: &str, text: &str) {
     std::fs::write(full, text).unwrap();
 }
 
+/// (type, file:line) of every violation of a `check --all` of `root`.
+fn kinds_at(root: &std::path::Path) -> Vec<(String, String)> {
+    findings(&check(root, ScopeRequest::All, 1))
+        .into_iter()
+        .map(|(kind, _, at, _)| (kind, at))
+        .collect()
+}
+
 /// (type, rule text, file:line, members or `from -> to`) of every violation.
 fn findings(verdict: &serde_json::Value) -> Vec<(String, String, String, String)> {
     verdict["violations"]
@@ -476,11 +484,7 @@ invariant Imports { deny unresolved imports in * }
         "py/app.py",
         "from .models import Order\nimport os\n\nprint(Order, os.getcwd())\n",
     );
-    let verdict = check(root, ScopeRequest::All, 1);
-    let found: Vec<(String, String)> = findings(&verdict)
-        .into_iter()
-        .map(|(kind, _, at, _)| (kind, at))
-        .collect();
+    let found = kinds_at(root);
     assert_eq!(
         found,
         [
@@ -588,11 +592,7 @@ invariant Imports { deny unresolved imports in * }
         "cs/Shop/Checkout.cs",
         "using System.Text;\nusing Acme.Shop.Orders;\nusing Acme.Shop.Missing;\nusing Microsoft.Extensions.Logging;\n\nnamespace Acme.Shop;\n\npublic class Checkout { public Order Current { get; set; } }\n",
     );
-    let verdict = check(root, ScopeRequest::All, 1);
-    let mut found: Vec<(String, String)> = findings(&verdict)
-        .into_iter()
-        .map(|(kind, _, at, _)| (kind, at))
-        .collect();
+    let mut found = kinds_at(root);
     found.sort();
     let expected: Vec<(String, String)> = [
         "cs/Shop/Checkout.cs:3",
@@ -661,11 +661,7 @@ fn rust_helper_modules_of_test_bench_and_example_targets_are_not_unresolved() {
         "mod util;\npub struct Config;\nfn main() {}\n",
     );
     write(root, "examples/util/mod.rs", "use crate::Config;\n");
-    let verdict = check(root, ScopeRequest::All, 1);
-    let found: Vec<(String, String)> = findings(&verdict)
-        .into_iter()
-        .map(|(kind, _, at, _)| (kind, at))
-        .collect();
+    let found = kinds_at(root);
     // Only the module no file holds and the root does not declare is unresolved.
     assert_eq!(
         found,
@@ -698,11 +694,7 @@ fn rust_paths_through_path_attribute_modules_land_on_the_file_the_attribute_name
     // The target's own `mod columns;` is beside it, as a `mod.rs`'s would be.
     write(root, "src/gen/schema.rs", "pub mod columns;\n");
     write(root, "src/gen/columns.rs", "pub struct Column;\n");
-    let verdict = check(root, ScopeRequest::All, 1);
-    let found: Vec<(String, String)> = findings(&verdict)
-        .into_iter()
-        .map(|(kind, _, at, _)| (kind, at))
-        .collect();
+    let found = kinds_at(root);
     assert_eq!(
         found,
         [(
