@@ -270,6 +270,9 @@ pub(crate) struct Catalogue {
     pub schemes: Table,
     /// Per language (as named in [`LANGUAGES`]), its libraries in order.
     by_language: BTreeMap<&'static str, &'static [Library]>,
+    /// Per language, the last segment of every client type its libraries list (`Pool` of
+    /// `pgxpool.Pool`, `PgPool` of `PgPool`): the first test of an injection site.
+    type_names: BTreeMap<&'static str, std::collections::HashSet<&'static str>>,
     /// Problems found while reading the files (empty when they are sound; a test holds that).
     pub problems: Vec<String>,
 }
@@ -278,6 +281,14 @@ impl Catalogue {
     /// The libraries that apply to files of `language`, in match order.
     pub fn libraries(&self, language: &str) -> &'static [Library] {
         self.by_language.get(language).copied().unwrap_or(&[])
+    }
+
+    /// Whether some library of `language` lists a client type whose last segment is `name`
+    /// (a parameter or field of another type is no injection of a client).
+    pub fn is_client_type_name(&self, language: &str, name: &str) -> bool {
+        self.type_names
+            .get(language)
+            .is_some_and(|names| names.contains(name))
     }
 
     /// The npm library named `package`.
@@ -406,6 +417,7 @@ fn load() -> Catalogue {
         }
     }
     let mut by_language = BTreeMap::new();
+    let mut type_names = BTreeMap::new();
     for language in LANGUAGES {
         let libraries: Vec<Library> = ecosystems
             .iter()
@@ -414,12 +426,22 @@ fn load() -> Catalogue {
             .filter(|library| library.applies_to(language))
             .copied()
             .collect();
-        by_language.insert(language, &*libraries.leak());
+        let libraries: &'static [Library] = libraries.leak();
+        type_names.insert(
+            language,
+            libraries
+                .iter()
+                .flat_map(|library| library.types.iter())
+                .map(|path| path.rsplit(['.', ':']).next().unwrap_or(path))
+                .collect(),
+        );
+        by_language.insert(language, libraries);
     }
     Catalogue {
         ecosystems,
         schemes,
         by_language,
+        type_names,
         problems,
     }
 }

@@ -117,7 +117,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
             // A parameter or field whose type no catalogue entry lists (`ctx context.Context`,
             // the project's own types) is no client: it is not matched.
-            if use_kind == ClientUse::Inject && !is_client_type_name(&member) {
+            if use_kind == ClientUse::Inject
+                && !crate::catalogue::catalogue().is_client_type_name("go", &member)
+            {
                 return None;
             }
             let qualified = bindings.get(local)?;
@@ -184,23 +186,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &package_dirs,
     ));
     facts
-}
-
-/// Whether some Go entry of the catalogue lists a client type of this name (the last segment
-/// of its `types`), the first test of an injection site.
-fn is_client_type_name(name: &str) -> bool {
-    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
-        std::sync::OnceLock::new();
-    NAMES
-        .get_or_init(|| {
-            crate::catalogue::catalogue()
-                .libraries("go")
-                .iter()
-                .flat_map(|library| library.types.iter())
-                .map(|path| path.rsplit('.').next().unwrap_or(path))
-                .collect()
-        })
-        .contains(name)
 }
 
 /// Whether a site goes through the standard `net/http` package.

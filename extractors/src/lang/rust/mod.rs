@@ -290,6 +290,11 @@ fn typed_sites<'tree>(
             else {
                 continue;
             };
+            // A type no catalogue entry lists (`String`, the project's own) is no client.
+            let name = written.rsplit("::").next().unwrap_or(&written);
+            if !crate::catalogue::catalogue().is_client_type_name("rust", name) {
+                continue;
+            }
             if let Some(qualified) = client_path(&written, bindings, crates, path) {
                 sites.push(ClientSite {
                     node: declaration,
