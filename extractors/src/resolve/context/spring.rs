@@ -32,6 +32,8 @@
 //! module's runtime classpath: an H2, HSQLDB or Derby dependency of the module's `pom.xml` or
 //! `build.gradle(.kts)` that is not test-scoped gives the default profile that store.
 
+use std::collections::BTreeMap;
+
 use super::paths::{file_name, is_within, parent_dir};
 use super::read::ConfigReader;
 
@@ -111,6 +113,17 @@ impl SpringDatasources {
                 }
             }
         }
+        // Each build file's runtime dependencies, read and parsed once for both uses below (the
+        // embedded database of a configured module, the starters of a JVM project's modules).
+        let jvm = files
+            .iter()
+            .any(|path| path.ends_with(".java") || path.ends_with(".kt"));
+        let builds: BTreeMap<&str, Vec<Dependency>> = files
+            .iter()
+            .copied()
+            .filter(|path| (jvm || !roots.is_empty()) && is_build_file(path))
+            .filter_map(|build| Some((build, runtime_dependencies(&reader.read(build)?))))
+            .collect();
         for root in roots {
             let has_default = datasources.iter().any(|datasource| {
                 datasource.root == root && datasource.profile == "default" && !datasource.is_store
@@ -127,9 +140,8 @@ impl SpringDatasources {
             });
             let embedded = build_files
                 .iter()
-                .filter(|build| files.contains(&build.as_str()))
-                .filter_map(|build| reader.read(build))
-                .find_map(|text| embedded_database(&text));
+                .filter_map(|build| builds.get(build.as_str()))
+                .find_map(|dependencies| embedded_database(dependencies));
             if let Some(scheme) = embedded {
                 datasources.push(Datasource {
                     root,
@@ -144,15 +156,8 @@ impl SpringDatasources {
         // A module whose build puts Spring Boot's MongoDB (or Cassandra) starter, and no
         // relational one, on its classpath connects to that store (by the driver's defaults
         // when no key names it).
-        let jvm = files
-            .iter()
-            .any(|path| path.ends_with(".java") || path.ends_with(".kt"));
         let mut relational_builds = Vec::new();
-        for build in files
-            .iter()
-            .copied()
-            .filter(|path| jvm && is_build_file(path))
-        {
+        for (build, dependencies) in builds.iter().filter(|_| jvm) {
             if build
                 .split('/')
                 .any(|segment| matches!(segment, "test" | "tests" | "node_modules"))
@@ -174,14 +179,10 @@ impl SpringDatasources {
             .into_iter()
             .filter(|(category, _)| !named(category))
             .collect();
-            let Some(text) = reader.read(build) else {
-                continue;
-            };
-            let artifacts = runtime_artifacts(&text);
             let has = |names: &[&str]| {
-                artifacts
+                dependencies
                     .iter()
-                    .any(|artifact| names.contains(&artifact.as_str()))
+                    .any(|(_, artifact)| names.contains(&artifact.as_str()))
             };
             if has(&RELATIONAL_STARTERS) {
                 relational_builds.push(root.to_owned());
@@ -268,12 +269,15 @@ fn is_build_file(path: &str) -> bool {
 /// Most dependencies one build file is read for.
 const MAX_ARTIFACTS: usize = 10_000;
 
-/// The artifacts (`artifactId`, or the second part of a Gradle `group:artifact[:version]`
-/// coordinate) a Maven or Gradle build depends on outside its tests, read as text: Maven
+/// One dependency of a build: its group (empty when a Maven block names none) and artifact.
+type Dependency = (String, String);
+
+/// The dependencies (`groupId` and `artifactId`, or a Gradle `group:artifact[:version]`
+/// coordinate) a Maven or Gradle build has outside its tests, read as text: Maven
 /// `<dependency>` blocks that are not test-scoped, outside `<dependencyManagement>` (which only
 /// manages versions) and comments; Gradle dependency lines whose configuration is not a test
 /// one (`testImplementation`, `integrationTestRuntimeOnly`), outside comments.
-fn runtime_artifacts(build: &str) -> Vec<String> {
+fn runtime_dependencies(build: &str) -> Vec<Dependency> {
     let mut artifacts = Vec::new();
     if build.contains("<dependency>") {
         let text = without_blocks(build, "<!--", "-->");
@@ -283,12 +287,14 @@ fn runtime_artifacts(build: &str) -> Vec<String> {
             if block.contains("<scope>test</scope>") {
                 continue;
             }
-            let artifact = block
-                .split_once("<artifactId>")
-                .and_then(|(_, rest)| rest.split_once("</artifactId>"))
-                .map(|(artifact, _)| artifact.trim());
-            if let Some(artifact) = artifact {
-                artifacts.push(artifact.to_owned());
+            let element = |name: &str| {
+                block
+                    .split_once(&format!("<{name}>"))
+                    .and_then(|(_, rest)| rest.split_once(&format!("</{name}>")))
+                    .map(|(value, _)| value.trim().to_owned())
+            };
+            if let Some(artifact) = element("artifactId") {
+                artifacts.push((element("groupId").unwrap_or_default(), artifact));
             }
         }
         return artifacts;
@@ -307,9 +313,10 @@ fn runtime_artifacts(build: &str) -> Vec<String> {
         let quoted = line
             .split(['"', '\''])
             .nth(1)
-            .and_then(|coordinate| coordinate.split(':').nth(1));
-        if let Some(artifact) = quoted {
-            artifacts.push(artifact.trim().to_owned());
+            .and_then(|coordinate| coordinate.split_once(':'))
+            .map(|(group, rest)| (group, rest.split(':').next().unwrap_or_default()));
+        if let Some((group, artifact)) = quoted {
+            artifacts.push((group.trim().to_owned(), artifact.trim().to_owned()));
         }
     }
     artifacts
@@ -334,31 +341,13 @@ const EMBEDDED: [(&str, &str); 3] = [
     ("org.apache.derby", "derby"),
 ];
 
-/// The embedded database a Maven or Gradle build puts on the runtime classpath: a dependency on
-/// one that is not test-scoped (`<scope>test</scope>`, `testImplementation`).
-fn embedded_database(build: &str) -> Option<&'static str> {
-    if build.contains("<dependency>") {
-        // Maven: each `<dependency>` block.
-        return build.split("<dependency>").skip(1).find_map(|block| {
-            let block = block.split("</dependency>").next().unwrap_or_default();
-            if block.contains("<scope>test</scope>") {
-                return None;
-            }
-            EMBEDDED
-                .iter()
-                .find(|(group, _)| block.contains(&format!("<groupId>{group}</groupId>")))
-                .map(|(_, scheme)| *scheme)
-        });
-    }
-    // Gradle: a dependency line whose configuration is not a test one.
-    build.lines().find_map(|line| {
-        let line = line.trim();
-        if line.starts_with("test") || line.starts_with("//") {
-            return None;
-        }
+/// The embedded database a build's runtime dependencies ([`runtime_dependencies`]) put on the
+/// classpath.
+fn embedded_database(dependencies: &[Dependency]) -> Option<&'static str> {
+    dependencies.iter().find_map(|(group, _)| {
         EMBEDDED
             .iter()
-            .find(|(group, _)| line.contains(&format!("{group}:")))
+            .find(|(embedded, _)| embedded == group)
             .map(|(_, scheme)| *scheme)
     })
 }
@@ -737,10 +726,16 @@ mod tests {
     #[test]
     fn runtime_artifacts_leave_out_tests_managed_versions_and_comments() {
         let pom = "<project><dependencyManagement><dependencies><dependency><artifactId>spring-boot-starter-data-jpa</artifactId></dependency></dependencies></dependencyManagement>\n<dependencies>\n<!-- <dependency><artifactId>spring-boot-starter-jdbc</artifactId></dependency> -->\n<dependency>\n  <groupId>org.springframework.boot</groupId>\n  <artifactId> spring-boot-starter-data-mongodb </artifactId>\n</dependency>\n<dependency><artifactId>spring-boot-starter-data-r2dbc</artifactId><scope>test</scope></dependency>\n</dependencies></project>";
-        assert_eq!(runtime_artifacts(pom), ["spring-boot-starter-data-mongodb"]);
+        let artifacts = |build: &str| -> Vec<String> {
+            runtime_dependencies(build)
+                .into_iter()
+                .map(|(_, artifact)| artifact)
+                .collect()
+        };
+        assert_eq!(artifacts(pom), ["spring-boot-starter-data-mongodb"]);
         let gradle = "plugins { id 'java' }\ndependencies {\n  implementation(\"org.springframework.boot:spring-boot-starter-data-mongodb-reactive\")\n  // implementation 'org.springframework.boot:spring-boot-starter-data-jpa'\n  /* runtimeOnly 'org.springframework.boot:spring-boot-starter-jdbc' */\n  testImplementation 'org.springframework.boot:spring-boot-starter-data-jdbc'\n  integrationTestImplementation(\"org.springframework.boot:spring-boot-starter-data-jpa\")\n  api 'com.acme:lib:1.0'\n}\n";
         assert_eq!(
-            runtime_artifacts(gradle),
+            artifacts(gradle),
             ["spring-boot-starter-data-mongodb-reactive", "lib"]
         );
         assert_eq!(without_blocks("a<!-- b -->c<!-- d", "<!--", "-->"), "ac");
@@ -749,13 +744,14 @@ mod tests {
     #[test]
     fn embedded_databases_are_read_from_runtime_dependencies() {
         let pom = "<dependencies><dependency>\n<groupId>com.h2database</groupId>\n<artifactId>h2</artifactId>\n<scope>test</scope>\n</dependency>\n<dependency><groupId>org.hsqldb</groupId><artifactId>hsqldb</artifactId></dependency></dependencies>";
-        assert_eq!(embedded_database(pom), Some("hsqldb"));
+        let embedded = |build: &str| embedded_database(&runtime_dependencies(build));
+        assert_eq!(embedded(pom), Some("hsqldb"));
         assert_eq!(
-            embedded_database("dependencies {\n  testImplementation 'com.h2database:h2'\n}"),
+            embedded("dependencies {\n  testImplementation 'com.h2database:h2'\n}"),
             None
         );
         assert_eq!(
-            embedded_database("dependencies {\n  runtimeOnly(\"com.h2database:h2\")\n}"),
+            embedded("dependencies {\n  runtimeOnly(\"com.h2database:h2\")\n}"),
             Some("h2")
         );
     }
