@@ -451,31 +451,72 @@ impl ExtractionCache {
         }
     }
 
-    /// Keeps a copy of `entry` in memory, while remembering; whether it was kept.
-    pub fn remember(&self, key: &str, entry: &FileEntry) -> bool {
+    /// Counts `entry` against the memory's bound, while remembering; whether it may be kept.
+    fn reserve(&self, entry: &FileEntry) -> bool {
         let Some(memory) = &self.memory else {
             return false;
         };
+        if !memory
+            .remembering
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return false;
+        }
         let facts = match &entry.outcome {
             CachedOutcome::Extracted { facts, .. } => facts.len().max(1),
             _ => 1,
         };
-        let within = memory
+        memory
             .facts
             .fetch_add(facts, std::sync::atomic::Ordering::Relaxed)
             .saturating_add(facts)
-            <= MEMORY_FACTS;
-        if within
-            && memory
-                .remembering
-                .load(std::sync::atomic::Ordering::Relaxed)
-        {
-            if let Ok(mut entries) = memory.entries.lock() {
-                entries.insert(key.to_owned(), entry.clone());
-                return true;
+            <= MEMORY_FACTS
+    }
+
+    /// Keeps `entry` in memory (moved: only its outcome is copied, for the caller) when
+    /// `reserved`; returns the outcome.
+    fn keep(&self, key: &str, entry: FileEntry, reserved: bool) -> CachedOutcome {
+        let entries = self
+            .memory
+            .as_ref()
+            .filter(|_| reserved)
+            .and_then(|memory| memory.entries.lock().ok());
+        match entries {
+            Some(mut entries) => {
+                let outcome = entry.outcome.clone();
+                entries.insert(key.to_owned(), entry);
+                outcome
+            }
+            None => entry.outcome,
+        }
+    }
+
+    /// Keeps `entry` in memory, while remembering and within the bound; returns its outcome.
+    /// The entry is moved, not copied: its lookups and declarations (most of a Java, Kotlin or
+    /// C# entry) are held once, and only the facts are copied, since the caller's are changed.
+    pub fn remember(&self, key: &str, entry: FileEntry) -> CachedOutcome {
+        let reserved = self.reserve(&entry);
+        self.keep(key, entry, reserved)
+    }
+
+    /// Stores a freshly extracted `entry` on the disk (also under `shaped`, the key of its
+    /// project shape) and remembers it ([`ExtractionCache::remember`]); a run's own directory
+    /// ([`ExtractionCache::spilling`]) gets only what memory cannot keep. Returns its outcome.
+    pub fn keep_extracted(
+        &self,
+        key: &str,
+        file: &str,
+        entry: FileEntry,
+        shaped: Option<&str>,
+    ) -> CachedOutcome {
+        let reserved = self.reserve(&entry);
+        if !(reserved && self.spill_only) {
+            self.store(key, file, &entry);
+            if let Some(shaped) = shaped {
+                self.store(shaped, file, &entry);
             }
         }
-        false
+        self.keep(key, entry, reserved)
     }
 
     /// Whether a run keeps entries in memory now (so an entry is worth a copy).
@@ -538,23 +579,34 @@ impl ExtractionCache {
     /// [`ExtractionCache::store`]).
     pub fn load_variants(&self, key: &str, file: &str) -> Vec<FileEntry> {
         let mut found = Vec::new();
-        if let Some(memory) = &self.memory {
-            let remembered = memory
-                .entries
-                .lock()
-                .ok()
-                .and_then(|mut entries| entries.remove(key));
-            if let Some(entry) = remembered {
-                if entry.typed.is_empty() {
-                    return vec![entry];
-                }
-                found.push(entry);
+        if let Some(entry) = self.take_remembered(key) {
+            if entry.typed.is_empty() {
+                return vec![entry];
             }
+            found.push(entry);
         }
-        if self.disk {
-            found.extend(self.read_variants(key, file));
-        }
+        found.extend(self.read_stored(key, file));
         found
+    }
+
+    /// The entry the other side of a `--diff` remembered under `key`, taken (moved) from memory.
+    pub fn take_remembered(&self, key: &str) -> Option<FileEntry> {
+        self.memory
+            .as_ref()?
+            .entries
+            .lock()
+            .ok()
+            .and_then(|mut entries| entries.remove(key))
+    }
+
+    /// The entries of `file` stored on the disk under `key`, newest first (none for a cache in
+    /// memory only).
+    pub fn read_stored(&self, key: &str, file: &str) -> Vec<FileEntry> {
+        if self.disk {
+            self.read_variants(key, file)
+        } else {
+            Vec::new()
+        }
     }
 
     /// The entries stored on the disk under `key` for `file`, newest first.
@@ -607,8 +659,7 @@ impl ExtractionCache {
     /// [`MAX_VARIANTS`] older entries that got other answers (the base and the head of a
     /// `--diff` that changes a looked-up type each keep theirs).
     pub fn store(&self, key: &str, file: &str, entry: &FileEntry) {
-        let kept = self.remember(key, entry);
-        if !self.disk || (kept && self.spill_only) {
+        if !self.disk {
             return;
         }
         let variants: Vec<FileEntry> = if entry.typed.is_empty() {

@@ -42,6 +42,9 @@ struct Hit {
     /// Older entries of the same content whose other questions hold too, for when `entry`'s
     /// lookups in the type indexes no longer do ([`refresh_typed`]).
     others: Vec<FileEntry>,
+    /// Whether the disk's entries of this content are still unread (`entry` came from the
+    /// other side of a `--diff`): `others` is read from the disk when it is needed.
+    stored_unread: bool,
 }
 
 /// What the first pass made of one owned file.
@@ -321,6 +324,7 @@ pub(super) fn extract_files(
             &mut done,
             files,
             &context,
+            cache,
             shape.as_ref().map(|(types, _)| types.as_str()),
             &first,
         );
@@ -418,19 +422,36 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
     };
     // The questions about whole structures and the type indexes are judged once every file's
     // declarations are in.
-    let mut holding = cache.load_variants(&key, file).into_iter().filter(|entry| {
+    let holds_now = |entry: &FileEntry| {
         entry
             .probes
             .iter()
             .all(|probe| matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared))
-    });
-    match holding.next() {
+    };
+    // The entry the other side of a `--diff` remembered is tried first; the disk's entries of
+    // that content, which are only needed when its lookups in the type indexes no longer hold,
+    // are read then ([`refresh_typed`]), not for every file.
+    let (entry, others, stored_unread) = match cache.take_remembered(&key) {
+        Some(entry) if holds_now(&entry) => {
+            let unread = !entry.typed.is_empty();
+            (Some(entry), Vec::new(), unread)
+        }
+        _ => {
+            let mut holding = cache.read_stored(&key, file).into_iter().filter(holds_now);
+            (holding.next(), holding.collect(), false)
+        }
+    };
+    match entry {
         Some(entry) => {
-            let others = holding.collect();
             if let Some(progress) = progress {
                 progress.file_done();
             }
-            FirstJob::Cached(Box::new(Hit { entry, key, others }))
+            FirstJob::Cached(Box::new(Hit {
+                entry,
+                key,
+                others,
+                stored_unread,
+            }))
         }
         None => FirstJob::Extracted(Box::new(first(shared, file, read, Some(key)))),
     }
@@ -534,6 +555,7 @@ fn refresh_typed(
     done: &mut [FirstJob],
     files: &[String],
     context: &ProjectContext,
+    cache: Option<(&ExtractionCache, &str)>,
     types_shape: Option<&str>,
     first: &Extract<'_>,
 ) {
@@ -552,6 +574,19 @@ fn refresh_typed(
             };
             if holds(&hit.entry) {
                 return;
+            }
+            if std::mem::take(&mut hit.stored_unread) {
+                if let Some((cache, _)) = cache {
+                    hit.others = cache
+                        .read_stored(&hit.key, file)
+                        .into_iter()
+                        .filter(|entry| {
+                            entry.probes.iter().all(|probe| {
+                                matches!(probe, Probe::Whole | Probe::Files) || probe.holds(context)
+                            })
+                        })
+                        .collect();
+                }
             }
             if let Some(at) = hit.others.iter().position(holds) {
                 hit.entry = hit.others.swap_remove(at);
@@ -585,10 +620,12 @@ fn second_pass(
         .map(|(file, job)| {
             let fresh = match job {
                 FirstJob::Cached(hit) => {
-                    if let Some((cache, _)) = cache.filter(|(cache, _)| cache.is_remembering()) {
-                        let _ = cache.remember(&hit.key, &hit.entry);
-                    }
-                    return (file.clone(), hit.entry.outcome, true);
+                    let Hit { entry, key, .. } = *hit;
+                    let outcome = match cache {
+                        Some((cache, _)) if cache.is_remembering() => cache.remember(&key, entry),
+                        _ => entry.outcome,
+                    };
+                    return (file.clone(), outcome, true);
                 }
                 FirstJob::Extracted(fresh) => *fresh,
                 FirstJob::Declared(_) => return (file.clone(), CachedOutcome::NotSource, false),
@@ -640,12 +677,14 @@ fn second_pass(
                 })
                 .map(|(types, files)| crate::input::cache::shape_for(&probes, types, files).to_owned());
             let entry = FileEntry::new(outcome, declarations, probes, shape);
-            cache.store(&key, file, &entry);
-            if let Some(shape) = entry.shape.as_ref().filter(|_| entry.asks_whole()) {
-                cache.store(&ExtractionCache::shaped_key(&key, shape), file, &entry);
-            }
+            let shaped = entry
+                .shape
+                .as_ref()
+                .filter(|_| entry.asks_whole())
+                .map(|shape| ExtractionCache::shaped_key(&key, shape));
+            let outcome = cache.keep_extracted(&key, file, entry, shaped.as_deref());
             stored.store(true, std::sync::atomic::Ordering::Relaxed);
-            (file.clone(), entry.outcome, false)
+            (file.clone(), outcome, false)
         })
         .collect();
     if let Some((cache, _)) = cache.filter(|_| stored.into_inner()) {
