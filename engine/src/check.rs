@@ -125,7 +125,7 @@ pub fn run_check_handing_back<T: Send>(
         // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
         // and its file-graph edges tell the chains a pull request opens (see Status and blocking in docs/VERDICT.md).
         // Both sides share one cache, so a blob the two trees share is extracted once: the
-        // base's entries are kept in memory (up to a bound) for the head to take.
+        // entries the base extracts are kept in memory (up to a bound) for the head to take.
         // With `--no-cache`, a directory of the run's own holds what memory cannot (deleted
         // at the end of the run).
         let private =

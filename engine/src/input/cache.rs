@@ -415,9 +415,9 @@ impl ExtractionCache {
     }
 
     /// This cache, with a memory for one `--diff` run: every entry the merge base's extraction
-    /// reads or writes is also kept in memory (until [`ExtractionCache::stop_remembering`]), and
-    /// a lookup takes its key's entry from there before the disk, so a blob the two sides
-    /// share is extracted (or read from the disk) once.
+    /// makes is also kept in memory, within a bound (until [`ExtractionCache::stop_remembering`]),
+    /// and a lookup takes its key's entry from there before the disk, so a blob the two sides
+    /// share is extracted once. An entry the base read from the disk is read there again.
     pub fn remembering(&self) -> Self {
         let memory = Memory::default();
         memory
@@ -491,17 +491,11 @@ impl ExtractionCache {
         }
     }
 
-    /// Keeps `entry` in memory, while remembering and within the bound; returns its outcome.
-    /// The entry is moved, not copied: its lookups and declarations (most of a Java, Kotlin or
-    /// C# entry) are held once, and only the facts are copied, since the caller's are changed.
-    pub fn remember(&self, key: &str, entry: FileEntry) -> CachedOutcome {
-        let reserved = self.reserve(&entry);
-        self.keep(key, entry, reserved)
-    }
-
     /// Stores a freshly extracted `entry` on the disk (also under `shaped`, the key of its
-    /// project shape) and remembers it ([`ExtractionCache::remember`]); a run's own directory
-    /// ([`ExtractionCache::spilling`]) gets only what memory cannot keep. Returns its outcome.
+    /// project shape) and keeps it in memory for the other side of a `--diff`, while
+    /// remembering and within the bound: moved, not copied, but for its facts, which the caller
+    /// changes. A run's own directory ([`ExtractionCache::spilling`]) gets only what memory
+    /// cannot keep. Returns the entry's outcome.
     pub fn keep_extracted(
         &self,
         key: &str,
@@ -517,15 +511,6 @@ impl ExtractionCache {
             }
         }
         self.keep(key, entry, reserved)
-    }
-
-    /// Whether a run keeps entries in memory now (so an entry is worth a copy).
-    pub fn is_remembering(&self) -> bool {
-        self.memory.as_ref().is_some_and(|memory| {
-            memory
-                .remembering
-                .load(std::sync::atomic::Ordering::Relaxed)
-        })
     }
 
     /// The options part of every key of a run: lintel's version and build, and the options

@@ -619,14 +619,11 @@ fn second_pass(
         .with_max_len(1)
         .map(|(file, job)| {
             let fresh = match job {
-                FirstJob::Cached(hit) => {
-                    let Hit { entry, key, .. } = *hit;
-                    let outcome = match cache {
-                        Some((cache, _)) if cache.is_remembering() => cache.remember(&key, entry),
-                        _ => entry.outcome,
-                    };
-                    return (file.clone(), outcome, true);
-                }
+                // An entry read from the disk is not kept in memory for the other side of a
+                // `--diff`: that side reads it from the disk as this one did. Keeping it cost
+                // more memory than the read costs time (apache/kafka: 19 MB of 107 at the peak,
+                // against 20 ms).
+                FirstJob::Cached(hit) => return (file.clone(), hit.entry.outcome, true),
                 FirstJob::Extracted(fresh) => *fresh,
                 FirstJob::Declared(_) => return (file.clone(), CachedOutcome::NotSource, false),
             };
