@@ -16,6 +16,7 @@ use assert_cmd::prelude::*;
 mod baseline;
 mod cache;
 mod csharp_aliases;
+mod dapper_queries;
 mod exclusions;
 mod explain_hints;
 mod graph_text;
