@@ -14,6 +14,7 @@ use std::process::Command;
 use assert_cmd::prelude::*;
 
 mod baseline;
+mod bound_drivers;
 mod cache;
 mod csharp_aliases;
 mod dapper_queries;
