@@ -341,9 +341,9 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
     }
 }
 
-/// Names the bound driver of each access that would otherwise resolve to nothing because its
-/// category's entities are all bound (`node store : sqlite { clients: "modernc.org/sqlite" }`
-/// and Go's `sql.Open("sqlite", …)`, a `*sql.DB`): a generic database API reaches the store
+/// Names the bound driver of each SQL access that would otherwise resolve to nothing because
+/// its category's entities are all bound (`node store : sqlite { clients: "modernc.org/sqlite" }`
+/// and Go's `sql.Open("sqlite", …)`, a `*sql.DB`): a generic SQL API reaches the store
 /// through a driver, which the file imports or, as Go's `database/sql` drivers register
 /// themselves for the whole program, another file does. When the file's bound libraries (else
 /// the project's) belong to exactly one of the entities left out, the access is a use of that
@@ -384,8 +384,14 @@ fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>])
             .then(|| drivers.first().map(|(library, _)| (*library).to_owned()))
             .flatten()
     };
+    let relational = category_types("relational_db");
     for fact in facts.iter_mut() {
-        if fact.kind != FactKind::AccessesTechnology {
+        if fact.kind != FactKind::AccessesTechnology
+            || !fact
+                .technology
+                .as_deref()
+                .is_some_and(|technology| relational.contains(&technology))
+        {
             continue;
         }
         let Outcome::Unresolved { excluded, .. } =

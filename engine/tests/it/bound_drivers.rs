@@ -124,3 +124,31 @@ fn with_two_bound_drivers_in_the_program_a_file_that_imports_none_stays_unresolv
         "{warnings:?}"
     );
 }
+
+#[test]
+fn a_library_bound_in_the_file_is_no_driver_of_an_http_client() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 resource Jenkins : external_api { clients: \"jenkins\" }\n\
+                 component Ops { runs_on: cli paths: \"ops/**\" }\n\
+                 invariant Libraries { deny flow Ops -> Jenkins }\n",
+            ),
+            (
+                "ops/status.py",
+                "import jenkins\nimport requests\n\n\ndef status(url):\n    return requests.get(url).json()\n",
+            ),
+        ],
+    );
+    let (violations, warnings) = check(&project);
+    // The bare `import jenkins` is a probable use (a warning); `requests.get` is no use of it.
+    assert!(violations.is_empty(), "{violations:?}");
+    assert!(
+        warnings.contains(&"unresolved-target".to_owned()),
+        "{warnings:?}"
+    );
+}
