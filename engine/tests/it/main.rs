@@ -25,6 +25,7 @@ mod graph_text;
 mod hardening;
 mod html_report;
 mod init_starter;
+mod jpa_entities;
 mod quiet_defaults;
 mod reference_docs;
 mod rust_path_modules;
