@@ -254,10 +254,10 @@ fn technology_targets(model: &Model, bindings: &Bindings<'_>, fact: &Fact) -> Re
     if model.is_entity(name) {
         return Resolution::of(vec![name.to_owned()], Outcome::Named);
     }
-    if let Some((_, entity)) = fact
-        .property_str("package")
-        .and_then(|package| bindings.client(package))
-    {
+    if let Some((_, entity)) = ["package", "driver"].into_iter().find_map(|key| {
+        fact.property_str(key)
+            .and_then(|package| bindings.client(package))
+    }) {
         return Resolution::of(vec![entity.to_owned()], Outcome::Bound);
     }
     if fact.properties.contains_key("request") {
@@ -318,6 +318,7 @@ fn http_targets(bindings: &Bindings<'_>, fact: &Fact) -> Resolution {
 )]
 pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) {
     let bindings = Bindings::new(model);
+    bind_drivers(model, &bindings, facts);
     let added = bound_client_facts(&bindings, facts);
     let mut changed = !added.is_empty();
     facts.extend(added.into_iter().map(Box::new));
@@ -336,6 +337,75 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
         let resolution = fact_targets(model, &bindings, fact);
         if matches!(resolution.outcome, Outcome::Ambiguous { .. }) {
             fact.confidence = fact.confidence.min(Confidence::Probable);
+        }
+    }
+}
+
+/// Names the bound driver of each SQL access that would otherwise resolve to nothing because
+/// its category's entities are all bound (`node store : sqlite { clients: "modernc.org/sqlite" }`
+/// and Go's `sql.Open("sqlite", …)`, a `*sql.DB`): a generic SQL API reaches the store
+/// through a driver, which the file imports or, as Go's `database/sql` drivers register
+/// themselves for the whole program, another file does. When the file's bound libraries (else
+/// the project's) belong to exactly one of the entities left out, the access is a use of that
+/// library (its `driver` property).
+fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
+    if bindings.clients.is_empty() {
+        return;
+    }
+    // The bound libraries each file imports or uses, with their entities.
+    let mut imported: HashMap<Arc<str>, BTreeSet<(&str, &str)>> = HashMap::new();
+    for fact in facts.iter() {
+        if !matches!(fact.kind, FactKind::External | FactKind::AccessesTechnology) {
+            continue;
+        }
+        if let Some(bound) = fact
+            .property_str("package")
+            .and_then(|package| bindings.client(package))
+        {
+            imported
+                .entry(fact.evidence.file.clone())
+                .or_default()
+                .insert(bound);
+        }
+    }
+    if imported.is_empty() {
+        return;
+    }
+    let everywhere: BTreeSet<(&str, &str)> = imported.values().flatten().copied().collect();
+    // The one bound library among `libraries` whose entity is left out, if they name one entity.
+    let driver = |libraries: &BTreeSet<(&str, &str)>, excluded: &[String]| -> Option<String> {
+        let drivers: BTreeSet<(&str, &str)> = libraries
+            .iter()
+            .filter(|(_, entity)| excluded.iter().any(|name| name == entity))
+            .copied()
+            .collect();
+        let entities: BTreeSet<&str> = drivers.iter().map(|(_, entity)| *entity).collect();
+        (entities.len() == 1)
+            .then(|| drivers.first().map(|(library, _)| (*library).to_owned()))
+            .flatten()
+    };
+    let relational = category_types("relational_db");
+    for fact in facts.iter_mut() {
+        if fact.kind != FactKind::AccessesTechnology
+            || !fact
+                .technology
+                .as_deref()
+                .is_some_and(|technology| relational.contains(&technology))
+        {
+            continue;
+        }
+        let Outcome::Unresolved { excluded, .. } =
+            technology_targets(model, bindings, fact).outcome
+        else {
+            continue;
+        };
+        let found = match imported.get(&fact.evidence.file) {
+            Some(libraries) => driver(libraries, &excluded),
+            None => None,
+        }
+        .or_else(|| driver(&everywhere, &excluded));
+        if let Some(library) = found {
+            fact.properties.insert("driver", library.into());
         }
     }
 }

@@ -14,8 +14,10 @@ use std::process::Command;
 use assert_cmd::prelude::*;
 
 mod baseline;
+mod bound_drivers;
 mod cache;
 mod csharp_aliases;
+mod dapper_queries;
 mod exclusions;
 mod explain_hints;
 mod graph_text;
@@ -23,6 +25,7 @@ mod graph_text;
 mod hardening;
 mod html_report;
 mod init_starter;
+mod jpa_entities;
 mod quiet_defaults;
 mod reference_docs;
 mod rust_path_modules;

@@ -32,8 +32,14 @@
 //! from a listed name (`process.env.X`, `os.environ["X"]`, `os.Getenv("X")`,
 //! `configuration["X"]`, `@Value("${X}")`), targets the entity. A binding is exclusive: an
 //! entity with `urls` is the target only of the calls they match, one with `clients` only of
-//! the uses of those libraries. Without bindings, a technology that several entities could be
-//! is a probable access to each (`ambiguous-technology-target` says how to bind it). An empty
+//! the uses of those libraries. A driver's use is the generic API it plugs into: an access to a
+//! relational store (`postgres`, `mysql`, `mssql`, `sqlite`, `relational_db`) through Go's
+//! `database/sql` (`sql.Open("sqlite", …)`, an injected `*sql.DB`) or another generic SQL API,
+//! whose category's entities are all bound, uses the bound driver the file imports
+//! (`_ "modernc.org/sqlite"`), else the one the project imports (a Go driver registers itself for
+//! the whole program), when those name exactly one of the entities; the fact's `driver`
+//! property names it, and otherwise the access stays unresolved. Without bindings, a technology
+//! that several entities could be is a probable access to each (`ambiguous-technology-target` says how to bind it). An empty
 //! string, or an invalid URL glob, gives `invalid-property-value`; the same library on two
 //! entities gives `duplicate-client-binding`.
 //!

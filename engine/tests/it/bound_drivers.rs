@@ -1,0 +1,154 @@
+//! A store bound to its Go driver (`clients: "modernc.org/sqlite"`) is what `database/sql`
+//! reaches: the driver registers itself for the whole program, so `sql.Open("sqlite", …)` and
+//! an injected `*sql.DB` are definite accesses of the store, in the file that imports the driver
+//! and in one that does not, through the real binary. With the drivers of two bound stores in the
+//! program and none in the file, the access stays unresolved (no guess).
+
+use super::{json_run, lintel, write_files};
+
+const STORE: &str = "package infra\n\nimport (\n\t\"database/sql\"\n\n\t_ \"modernc.org/sqlite\"\n)\n\n\
+type Store struct {\n\tdb *sql.DB\n}\n\n\
+func Open(path string) (*Store, error) {\n\tdb, err := sql.Open(\"sqlite\", path)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn &Store{db: db}, nil\n}\n";
+
+const DOMAIN: &str = "package domain\n\nimport \"database/sql\"\n\n\
+func Count(path string) (int, error) {\n\tdb, err := sql.Open(\"sqlite\", path)\n\tif err != nil {\n\t\treturn 0, err\n\t}\n\tvar n int\n\terr = db.QueryRow(\"SELECT COUNT(*) FROM runs\").Scan(&n)\n\treturn n, err\n}\n";
+
+const CACHE: &str = "package infra\n\nimport _ \"github.com/mattn/go-sqlite3\"\n";
+
+fn project(nodes: &str, more: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "node cli : server\n{nodes}\
+         component Domain {{ runs_on: cli paths: \"domain/**\" }}\n\
+         component Infra {{ runs_on: cli paths: \"infra/**\" }}\n\
+         invariant Layers {{ deny flow Domain -> store  deny flow Infra -> store }}\n"
+    );
+    write_files(
+        dir.path(),
+        &[
+            ("architecture.ag", &spec),
+            ("go.mod", "module example.com/runs\n\ngo 1.22\n"),
+            ("infra/store.go", STORE),
+            ("domain/count.go", DOMAIN),
+        ],
+    );
+    write_files(dir.path(), more);
+    dir
+}
+
+/// A blocking violation: rule, file, line, confidence.
+type Found = (String, String, u64, String);
+
+/// The blocking violations and the warning codes.
+fn check(project: &tempfile::TempDir) -> (Vec<Found>, Vec<String>) {
+    let (code, verdict) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(project.path()),
+    );
+    assert!(code == 0 || code == 1, "{verdict:#}");
+    let text = |value: &serde_json::Value| value.as_str().unwrap().to_owned();
+    let violations = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                text(&violation["rule"]["text"]),
+                text(&violation["detected"]["file"]),
+                violation["detected"]["line"].as_u64().unwrap(),
+                text(&violation["detected"]["confidence"]),
+            )
+        })
+        .collect();
+    let warnings = verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|warning| text(&warning["code"]))
+        .collect();
+    (violations, warnings)
+}
+
+#[test]
+fn database_sql_accesses_are_uses_of_the_bound_driver_in_every_file() {
+    let project = project(
+        "node store : sqlite { clients: \"modernc.org/sqlite\" }\n",
+        &[],
+    );
+    let (violations, warnings) = check(&project);
+    let found: Vec<(&str, &str, u64, &str)> = violations
+        .iter()
+        .map(|(rule, file, line, confidence)| {
+            (rule.as_str(), file.as_str(), *line, confidence.as_str())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "deny flow Domain -> store",
+                "domain/count.go",
+                6,
+                "definite"
+            ),
+            ("deny flow Infra -> store", "infra/store.go", 10, "definite"),
+            ("deny flow Infra -> store", "infra/store.go", 14, "definite"),
+        ]
+    );
+    assert!(
+        !warnings.contains(&"unresolved-target".to_owned()),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn with_two_bound_drivers_in_the_program_a_file_that_imports_none_stays_unresolved() {
+    let project = project(
+        "node store : sqlite { clients: \"modernc.org/sqlite\" }\n\
+         node cache : sqlite { clients: \"github.com/mattn/go-sqlite3\" }\n",
+        &[("infra/cache.go", CACHE)],
+    );
+    let (violations, warnings) = check(&project);
+    let files: Vec<&str> = violations
+        .iter()
+        .map(|(_, file, ..)| file.as_str())
+        .collect();
+    assert_eq!(
+        files,
+        ["infra/store.go", "infra/store.go"],
+        "{violations:?}"
+    );
+    assert!(
+        warnings.contains(&"unresolved-target".to_owned()),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn a_library_bound_in_the_file_is_no_driver_of_an_http_client() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 resource Jenkins : external_api { clients: \"jenkins\" }\n\
+                 component Ops { runs_on: cli paths: \"ops/**\" }\n\
+                 invariant Libraries { deny flow Ops -> Jenkins }\n",
+            ),
+            (
+                "ops/status.py",
+                "import jenkins\nimport requests\n\n\ndef status(url):\n    return requests.get(url).json()\n",
+            ),
+        ],
+    );
+    let (violations, warnings) = check(&project);
+    // The bare `import jenkins` is a probable use (a warning); `requests.get` is no use of it.
+    assert!(violations.is_empty(), "{violations:?}");
+    assert!(
+        warnings.contains(&"unresolved-target".to_owned()),
+        "{warnings:?}"
+    );
+}
