@@ -89,14 +89,17 @@ pub struct ExtractionCache {
 struct Memory {
     entries: std::sync::Mutex<std::collections::HashMap<String, FileEntry>>,
     remembering: std::sync::atomic::AtomicBool,
-    /// Facts kept so far, against [`MEMORY_FACTS`].
+    /// The weight of the entries kept so far ([`FileEntry::weight`]), against [`MEMORY_FACTS`].
     facts: std::sync::atomic::AtomicUsize,
 }
 
-/// At most this many facts are kept in memory for the head of a `--diff` (a few tens of MB):
-/// past it, the head reads its entries from the disk again, so that the run's peak memory does
-/// not hold the project's facts twice.
+/// At most this many facts ([`FileEntry::weight`]) are kept in memory for the head of a
+/// `--diff` (a few tens of MB): past it, the head reads its entries from the disk again, so
+/// that the run's peak memory does not hold the project's facts twice.
 const MEMORY_FACTS: usize = 20_000;
+
+/// About the length of one lookup in the type indexes as the cache writes it.
+const STORED_PROBE_BYTES: usize = 90;
 
 /// The most entries kept under one key ([`ExtractionCache::store`]).
 const MAX_VARIANTS: usize = 4;
@@ -170,6 +173,23 @@ impl FileEntry {
             typed: TypedProbes::Parsed(typed),
             shape,
         }
+    }
+
+    /// What keeping the entry in memory costs, counted in facts: its facts, and its recorded
+    /// questions at three to a fact (a C# or Java file asks the type indexes some hundred,
+    /// which for bitwarden/server weigh more than its facts).
+    fn weight(&self) -> usize {
+        let facts = match &self.outcome {
+            CachedOutcome::Extracted { facts, .. } => facts.len(),
+            _ => 0,
+        };
+        let typed = match &self.typed {
+            TypedProbes::Parsed(probes) => probes.len(),
+            TypedProbes::Stored(text) => text.get().len() / STORED_PROBE_BYTES,
+        };
+        facts
+            .saturating_add(self.probes.len().saturating_add(typed) / 3)
+            .max(1)
     }
 
     /// Whether a question asked about a whole structure.
@@ -462,14 +482,11 @@ impl ExtractionCache {
         {
             return false;
         }
-        let facts = match &entry.outcome {
-            CachedOutcome::Extracted { facts, .. } => facts.len().max(1),
-            _ => 1,
-        };
+        let weight = entry.weight();
         memory
             .facts
-            .fetch_add(facts, std::sync::atomic::Ordering::Relaxed)
-            .saturating_add(facts)
+            .fetch_add(weight, std::sync::atomic::Ordering::Relaxed)
+            .saturating_add(weight)
             <= MEMORY_FACTS
     }
 
