@@ -37,19 +37,7 @@ fn a_dapper_query_on_a_factory_connection_is_a_definite_access_that_blocks() {
             .arg(project.path()),
     );
     assert_eq!(code, 1, "{verdict:#}");
-    let found: Vec<(&str, &str, u64, &str)> = verdict["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|violation| {
-            (
-                violation["rule"]["text"].as_str().unwrap(),
-                violation["detected"]["file"].as_str().unwrap(),
-                violation["detected"]["line"].as_u64().unwrap(),
-                violation["detected"]["confidence"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let found = crate::detections(&verdict);
     assert_eq!(
         found,
         [(

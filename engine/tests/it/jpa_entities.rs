@@ -45,17 +45,7 @@ fn an_audited_entity_is_no_database_access_and_its_repository_is() {
             .arg(project.path()),
     );
     assert_eq!(code, 1, "{verdict:#}");
-    let found: Vec<(&str, &str)> = verdict["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|violation| {
-            (
-                violation["rule"]["text"].as_str().unwrap(),
-                violation["detected"]["file"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let found = crate::rules_and_files(&verdict);
     assert_eq!(
         found,
         [(

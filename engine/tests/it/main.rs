@@ -87,6 +87,32 @@ fn graph_document(project: &std::path::Path) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// Each violation of a verdict as (rule text, detected file, line, confidence), in the verdict's
+/// order.
+fn detections(verdict: &serde_json::Value) -> Vec<(&str, &str, u64, &str)> {
+    verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                violation["rule"]["text"].as_str().unwrap(),
+                violation["detected"]["file"].as_str().unwrap(),
+                violation["detected"]["line"].as_u64().unwrap(),
+                violation["detected"]["confidence"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Each violation of a verdict as (rule text, detected file), in the verdict's order.
+fn rules_and_files(verdict: &serde_json::Value) -> Vec<(&str, &str)> {
+    detections(verdict)
+        .into_iter()
+        .map(|(rule, file, _, _)| (rule, file))
+        .collect()
+}
+
 /// Runs lintel and parses stdout as exactly one JSON document.
 fn json_run(command: &mut Command) -> (i32, serde_json::Value) {
     let output = command.output().unwrap();

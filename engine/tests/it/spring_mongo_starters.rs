@@ -112,17 +112,7 @@ fn spring_repositories_of_a_module_with_only_the_mongodb_starter_access_mongodb(
             .arg(project.path()),
     );
     assert_eq!(code, 1, "{verdict:#}");
-    let mut found: Vec<(&str, &str)> = verdict["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|violation| {
-            (
-                violation["rule"]["text"].as_str().unwrap(),
-                violation["detected"]["file"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let mut found = crate::rules_and_files(&verdict);
     found.sort_unstable();
     assert_eq!(
         found,
