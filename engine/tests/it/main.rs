@@ -23,6 +23,7 @@ mod graph_text;
 mod hardening;
 mod html_report;
 mod init_starter;
+mod python_client_aliases;
 mod quiet_defaults;
 mod reference_docs;
 mod rust_path_modules;
