@@ -31,8 +31,15 @@ use crate::syntax::{self, named_children};
 
 /// Extracts the facts of one Python file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let mut typed_declarations = Vec::new();
     let hits = input.query.walked(|| {
-        crate::lang::python::walk::hits(input.tree, input.source, input.context.generic_facts())
+        let (hits, typed) = crate::lang::python::walk::hits_and_typed(
+            input.tree,
+            input.source,
+            input.context.generic_facts(),
+        );
+        typed_declarations = typed;
+        hits
     });
     let factory = input.fact_factory();
     let root = input.tree.root_node();
@@ -89,22 +96,21 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .collect();
     sites.extend(base_class_sites(root, input.source, &bindings));
     let source = input.source;
-    let aliases = if typed::may_define_aliases(source) {
-        typed::module_aliases(root, source, &bindings)
-    } else {
-        Vec::new()
-    };
-    // Names imported from the project are read only when the file may annotate with one: it
-    // may be another file's client alias.
-    project_names.retain(|local: &String, imported: &mut typed::ProjectName| {
-        typed::may_annotate(source, local, imported.name.is_none())
-    });
+    let aliases = typed::module_aliases(&typed_declarations, source, &bindings);
+    // A name imported from the project may be another file's client alias.
     let mut pending = Vec::new();
-    if !project_names.is_empty()
-        || crate::facts::clients::imports_a_client_type("python", ".", bindings.values())
-        || binds_a_spec_client(input, bindings.values())
+    if !typed_declarations.is_empty()
+        && (!project_names.is_empty()
+            || crate::facts::clients::imports_a_client_type("python", ".", bindings.values())
+            || binds_a_spec_client(input, bindings.values()))
     {
-        let typed = typed::typed_sites(root, source, &bindings, &aliases, &project_names);
+        let typed = typed::typed_sites(
+            &typed_declarations,
+            source,
+            &bindings,
+            &aliases,
+            &project_names,
+        );
         sites.extend(typed.sites);
         pending = typed.pending;
     }
@@ -144,19 +150,27 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     if !client_aliases.is_empty() || !pending.is_empty() {
         if let Ok(mut links) = input.links.try_borrow_mut() {
             links.client_aliases = client_aliases;
+            // The declarations of one function or class share their scope: it is worked out
+            // once for each.
+            let mut scopes: BTreeMap<usize, Option<String>> = BTreeMap::new();
             links.alias_uses = pending
                 .into_iter()
-                .map(|(node, file, name)| crate::resolve::links::AliasUse {
-                    file,
-                    name,
-                    fact: factory.fact(
-                        FactKind::AccessesTechnology,
-                        node,
-                        policies::facts::Confidence::Definite,
-                        scope_of(node),
-                        "injection of a client alias",
-                    ),
-                })
+                .map(
+                    |(node, owner, file, name)| crate::resolve::links::AliasUse {
+                        file,
+                        name,
+                        fact: factory.fact(
+                            FactKind::AccessesTechnology,
+                            node,
+                            policies::facts::Confidence::Definite,
+                            scopes
+                                .entry(owner.id())
+                                .or_insert_with(|| scope_of(node))
+                                .clone(),
+                            "injection of a client alias",
+                        ),
+                    },
+                )
                 .collect();
         }
     }

@@ -17,6 +17,7 @@ use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts::clients::{ClientSite, ClientUse};
+use crate::lang::python::walk::{Typed, TypedIn};
 use crate::resolve::links::{free_id, RouteLinks};
 use crate::syntax::{self, named_children, ChildField};
 
@@ -42,47 +43,20 @@ pub(crate) struct Alias<'tree> {
     pub paths: Vec<String>,
 }
 
-/// Whether the file may define a type alias (a cheap text test before any tree is read).
-pub(crate) fn may_define_aliases(source: &str) -> bool {
-    source.contains("Annotated[")
-        || source.contains("TypeAlias")
-        || source.starts_with("type ")
-        || source.contains("\ntype ")
-}
-
-/// Whether `name` may be written as an annotation in `source` (after `:`, `[` or `|`), or, with
-/// `dotted`, as the module of one (`: deps.SessionDep`): a cheap text test before any tree is
-/// read for names imported from the project.
-pub(crate) fn may_annotate(source: &str, name: &str, dotted: bool) -> bool {
-    source.match_indices(name).any(|(at, _)| {
-        let before = source
-            .get(..at)
-            .unwrap_or_default()
-            .trim_end_matches([' ', '\t']);
-        let after = source.get(at + name.len()..).unwrap_or_default();
-        let bounded = after
-            .chars()
-            .next()
-            .is_none_or(|next| !(next.is_alphanumeric() || next == '_'));
-        before.ends_with([':', '[', '|'])
-            && if dotted {
-                after.starts_with('.')
-            } else {
-                bounded
-            }
-    })
-}
-
 /// The file's module-level type aliases whose value names a type the file's imports qualify
 /// (or an earlier alias names): `SessionDep = Annotated[Session, Depends(get_db)]`,
 /// `Db: TypeAlias = Session | None`, `type Db = Session`. A plain `X = Y` is a value, not read.
 pub(crate) fn module_aliases<'tree>(
-    root: Node<'tree>,
+    declarations: &Typed<'tree>,
     source: &str,
     bindings: &BTreeMap<String, String>,
 ) -> Vec<Alias<'tree>> {
     let mut aliases: Vec<Alias<'tree>> = Vec::new();
-    for statement in named_children(root) {
+    let statements = declarations
+        .iter()
+        .filter(|(_, place, _)| *place == TypedIn::Alias)
+        .map(|(statement, _, _)| *statement);
+    for statement in statements {
         let (name, value) = match statement.kind() {
             "type_alias_statement" => {
                 let (Some(left), Some(right)) = (
@@ -177,18 +151,20 @@ fn qualified_paths(
 pub(crate) struct TypedSites<'tree> {
     /// The injection sites whose types the file qualifies.
     pub sites: Vec<ClientSite<'tree>>,
-    /// Declarations annotated with a name of another project file: (declaration, file, name).
-    pub pending: Vec<(Node<'tree>, String, String)>,
+    /// Declarations annotated with a name of another project file: (declaration, the
+    /// function or class it belongs to, file, name).
+    pub pending: Vec<(Node<'tree>, Node<'tree>, String, String)>,
 }
 
 /// The parameters of the file's functions, the annotated attributes of its class bodies and the
-/// `self.x: T` attributes of its functions whose annotation names a type the file's imports or
-/// aliases qualify (`db: Session`, `cache: redis.Redis`, FastAPI's `db: Session =
-/// Depends(get_db)`, also inside `Annotated[…]`, `Optional[…]` and `X | None`): injection sites.
-/// An annotation naming one of `project`'s names is pending. Lambdas take no annotation; a
-/// string annotation (a forward reference) is not read.
+/// `self.x: T` attributes of its functions (`declarations`, found by the file's walk) whose
+/// annotation names a type the file's imports or aliases qualify (`db: Session`, `cache:
+/// redis.Redis`, FastAPI's `db: Session = Depends(get_db)`, also inside `Annotated[…]`,
+/// `Optional[…]` and `X | None`): injection sites. An annotation naming one of `project`'s
+/// names is pending. Lambdas take no annotation; a string annotation (a forward reference) is
+/// not read.
 pub(crate) fn typed_sites<'tree>(
-    root: Node<'tree>,
+    declarations: &Typed<'tree>,
     source: &str,
     bindings: &BTreeMap<String, String>,
     aliases: &[Alias<'_>],
@@ -198,7 +174,56 @@ pub(crate) fn typed_sites<'tree>(
         sites: Vec::new(),
         pending: Vec::new(),
     };
-    let mut read = |declaration: Node<'tree>, annotation: Node<'_>| {
+    // Whether a declaration's annotation may name a client, read from its text (`name: type`,
+    // `name: type = default`, `self.name: type = value`) before any child is looked up: its
+    // first name is one of the file's imports, aliases or project names, or a wrapper
+    // (`Optional[…]`), or it is a union (`X | None`); a plain `str` or a string is read no further.
+    let may_name = |declaration: Node<'_>| {
+        let text = source
+            .get(declaration.start_byte()..declaration.end_byte())
+            .unwrap_or_default();
+        let Some((_, annotation)) = text.split_once(':') else {
+            return false;
+        };
+        let annotation = annotation.trim_start_matches([' ', '\t']);
+        let end = annotation
+            .bytes()
+            .position(|byte| !(byte.is_ascii_alphanumeric() || byte == b'_'))
+            .unwrap_or(annotation.len());
+        let head = annotation.get(..end).unwrap_or_default();
+        !head.is_empty()
+            && (matches!(head, "Annotated" | "Optional" | "Union")
+                || bindings.contains_key(head)
+                || project.contains_key(head)
+                || aliases.iter().any(|alias| alias.name == head)
+                || annotation.contains('|'))
+    };
+    for &(declaration, place, owner) in declarations {
+        if !may_name(declaration) {
+            continue;
+        }
+        let annotation = match place {
+            TypedIn::Alias => continue,
+            TypedIn::Parameter => declaration.child_field("type"),
+            // A class attribute: `db: Session`.
+            TypedIn::Class => declaration
+                .child_field("left")
+                .filter(|left| left.kind() == "identifier")
+                .and_then(|_| declaration.child_field("type")),
+            // Only an attribute of the instance: `self.db: Session = db`.
+            TypedIn::Function => declaration
+                .child_field("left")
+                .filter(|left| {
+                    left.kind() == "attribute"
+                        && left
+                            .child_field("object")
+                            .is_some_and(|object| syntax::text(object, source) == "self")
+                })
+                .and_then(|_| declaration.child_field("type")),
+        };
+        let Some(annotation) = annotation else {
+            continue;
+        };
         for written in annotated_types(annotation, source) {
             for path in qualified_paths(written, bindings, aliases) {
                 found.sites.push(ClientSite {
@@ -211,67 +236,7 @@ pub(crate) fn typed_sites<'tree>(
                 });
             }
             if let Some((file, name)) = project_name(written, project) {
-                found.pending.push((declaration, file, name));
-            }
-        }
-    };
-    let mut cursor = root.walk();
-    let mut pending = vec![root];
-    while let Some(node) = pending.pop() {
-        if node.kind() == "function_definition" {
-            if let Some(parameters) = node.child_field("parameters") {
-                for parameter in named_children(parameters) {
-                    if !matches!(
-                        parameter.kind(),
-                        "typed_parameter" | "typed_default_parameter"
-                    ) {
-                        continue;
-                    }
-                    if let Some(annotation) = parameter.child_field("type") {
-                        read(parameter, annotation);
-                    }
-                }
-            }
-        }
-        let in_class = node.kind() == "block"
-            && node
-                .parent()
-                .is_some_and(|parent| parent.kind() == "class_definition");
-        let in_function = node.kind() == "block"
-            && node
-                .parent()
-                .is_some_and(|parent| parent.kind() == "function_definition");
-        for child in node.named_children(&mut cursor) {
-            if HOLDS_DEFINITIONS.contains(&child.kind()) {
-                pending.push(child);
-                continue;
-            }
-            // `db: Session` in a class body, `self.db: Session = db` in a method.
-            if !(in_class || in_function) || child.kind() != "expression_statement" {
-                continue;
-            }
-            let Some(assignment) = child
-                .named_child(0)
-                .filter(|first| first.kind() == "assignment")
-            else {
-                continue;
-            };
-            let (Some(left), Some(annotation)) = (
-                assignment.child_field("left"),
-                assignment.child_field("type"),
-            ) else {
-                continue;
-            };
-            let attribute = if in_class {
-                left.kind() == "identifier"
-            } else {
-                left.kind() == "attribute"
-                    && left
-                        .child_field("object")
-                        .is_some_and(|object| syntax::text(object, source) == "self")
-            };
-            if attribute {
-                read(assignment, annotation);
+                found.pending.push((declaration, owner, file, name));
             }
         }
     }
@@ -302,26 +267,6 @@ fn project_name(
         Some(_) => None,
     }
 }
-
-/// The node kinds a function definition may stand in (or be): the statements with a body.
-const HOLDS_DEFINITIONS: [&str; 16] = [
-    "block",
-    "class_definition",
-    "decorated_definition",
-    "function_definition",
-    "if_statement",
-    "elif_clause",
-    "else_clause",
-    "try_statement",
-    "except_clause",
-    "except_group_clause",
-    "finally_clause",
-    "with_statement",
-    "for_statement",
-    "while_statement",
-    "match_statement",
-    "case_clause",
-];
 
 /// The dotted type names an annotation names as the value's own type: `Session`,
 /// `redis.Redis`, the first argument of `Annotated[…]`, the argument of `Optional[…]`, each
@@ -379,6 +324,10 @@ pub(crate) fn link_client_aliases<F>(facts: &mut Vec<F>, links: &BTreeMap<String
 where
     F: BorrowMut<Fact> + From<Fact>,
 {
+    // Most projects define no client alias: then there is nothing to join.
+    if links.values().all(|links| links.client_aliases.is_empty()) {
+        return;
+    }
     let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
     let mut settled: BTreeSet<(String, String)> = BTreeSet::new();
     for (file, file_links) in links {
