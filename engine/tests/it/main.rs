@@ -26,6 +26,7 @@ mod hardening;
 mod html_report;
 mod init_starter;
 mod jpa_entities;
+mod python_client_aliases;
 mod quiet_defaults;
 mod reference_docs;
 mod rust_path_modules;

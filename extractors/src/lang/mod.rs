@@ -139,5 +139,8 @@ where
     if links.values().any(|links| !links.url_constants.is_empty()) {
         ecmascript::request_links::link_url_constants(facts, links);
     }
+    if links.values().any(|links| !links.alias_uses.is_empty()) {
+        python::typed::link_client_aliases(facts, links);
+    }
     crate::resolve::links::link_prefixes(facts, links);
 }

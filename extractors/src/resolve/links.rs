@@ -81,6 +81,36 @@ pub struct RouteLinks {
     /// Calls of the file that may call a request wrapper, of the file or of another one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wrapper_calls: Vec<WrapperCall>,
+    /// Python: the file's module-level type aliases that name a client type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub client_aliases: Vec<ClientAlias>,
+    /// Python: declarations annotated with a name another project file defines, which are
+    /// client uses when that file defines the name as a client alias.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alias_uses: Vec<AliasUse>,
+}
+
+/// A module-level type alias of a Python file that names a client type, for the files that
+/// import it: the fact a declaration annotated with it makes (its place aside).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientAlias {
+    /// The alias's name.
+    pub name: String,
+    /// The `accesses_technology` fact of a use, at the alias's definition.
+    pub fact: Fact,
+}
+
+/// A declaration annotated with a name another project file defines (`session: SessionDep` with
+/// `from app.api.deps import SessionDep`): a definite use when that file defines the name as a
+/// client alias.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AliasUse {
+    /// Project-relative path of the file that defines the name.
+    pub file: String,
+    /// The name in that file.
+    pub name: String,
+    /// The fact's place (id, evidence) at the declaration.
+    pub fact: Fact,
 }
 
 /// A function that makes a request to a URL built from one of its parameters
@@ -206,6 +236,8 @@ impl RouteLinks {
             && self.instance_requests.is_empty()
             && self.wrappers.is_empty()
             && self.wrapper_calls.is_empty()
+            && self.client_aliases.is_empty()
+            && self.alias_uses.is_empty()
     }
 }
 

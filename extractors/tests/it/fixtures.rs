@@ -97,7 +97,8 @@ fn bound_clients(case: &str) -> &'static [&'static str] {
         "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],
         "java/bound-clients" | "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
         "csharp/bound-clients" => &["RabbitMQ.Client", "NATS.Client"],
-        "rust/bound-clients" => &["async_nats", "lapin"],
+        "rust/bound-clients" => &["async_nats", "lapin", "pulsar"],
+        "python/bound-clients" => &["nats", "pulsar"],
         "swift/bound-clients" => &["NATS", "RabbitMQ"],
         _ => &[],
     }
@@ -244,7 +245,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 97] = [
+const CASES: [&str; 98] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -293,6 +294,7 @@ const CASES: [&str; 97] = [
     "kotlin/scripts",
     "kotlin/split-packages",
     "kotlin/web",
+    "python/bound-clients",
     "python/catalogue",
     "python/clients",
     "python/comments",
@@ -585,6 +587,11 @@ fn csharp_uses_of_bound_libraries_are_definite_and_their_bare_usings_probable() 
 #[test]
 fn rust_uses_of_bound_libraries_are_definite_and_their_bare_uses_probable() {
     check_case("rust/bound-clients");
+}
+
+#[test]
+fn python_uses_of_bound_libraries_are_definite_and_their_bare_imports_probable() {
+    check_case("python/bound-clients");
 }
 
 #[test]

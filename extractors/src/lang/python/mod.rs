@@ -11,6 +11,7 @@
 
 pub(crate) mod calls_and_assignments;
 pub(crate) mod spec;
+pub(crate) mod typed;
 pub(crate) mod walk;
 pub(crate) mod web;
 
@@ -30,20 +31,33 @@ use crate::syntax::{self, named_children};
 
 /// Extracts the facts of one Python file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
+    let mut typed_declarations = Vec::new();
     let hits = input.query.walked(|| {
-        crate::lang::python::walk::hits(input.tree, input.source, input.context.generic_facts())
+        let (hits, typed) = crate::lang::python::walk::hits_and_typed(
+            input.tree,
+            input.source,
+            input.context.generic_facts(),
+        );
+        typed_declarations = typed;
+        hits
     });
     let factory = input.fact_factory();
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, input.source, scope_name);
     let mut bindings = BTreeMap::new();
+    let mut project_names = BTreeMap::new();
     let mut client_imports = Vec::new();
     let mut facts = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
             continue;
         };
-        for site in read_import(input, statement, &mut bindings, &mut client_imports) {
+        for site in read_import(
+            input,
+            statement,
+            (&mut bindings, &mut project_names),
+            &mut client_imports,
+        ) {
             if imports::kept(&factory, &site.resolution) {
                 facts.push(imports::fact(&factory, &site, scope_of(site.node)));
             }
@@ -81,8 +95,24 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     sites.extend(base_class_sites(root, input.source, &bindings));
-    if crate::facts::clients::imports_a_client_type("python", ".", bindings.values()) {
-        sites.extend(typed_parameter_sites(root, input.source, &bindings));
+    let source = input.source;
+    let aliases = typed::module_aliases(&typed_declarations, source, &bindings);
+    // A name imported from the project may be another file's client alias.
+    let mut pending = Vec::new();
+    if !typed_declarations.is_empty()
+        && (!project_names.is_empty()
+            || crate::facts::clients::imports_a_client_type("python", ".", bindings.values())
+            || binds_a_spec_client(input, bindings.values()))
+    {
+        let typed = typed::typed_sites(
+            &typed_declarations,
+            source,
+            &bindings,
+            &aliases,
+            &project_names,
+        );
+        sites.extend(typed.sites);
+        pending = typed.pending;
     }
     if input.source.contains("BACKEND") {
         sites.extend(setting_backend_sites(root, input.source));
@@ -116,14 +146,103 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(crate::lang::python::web::facts(
         input, &factory, &hits, &file,
     ));
+    let client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
+    if !client_aliases.is_empty() || !pending.is_empty() {
+        if let Ok(mut links) = input.links.try_borrow_mut() {
+            links.client_aliases = client_aliases;
+            // The declarations of one function or class share their scope: it is worked out
+            // once for each.
+            let mut scopes: BTreeMap<usize, Option<String>> = BTreeMap::new();
+            links.alias_uses = pending
+                .into_iter()
+                .map(
+                    |(node, owner, file, name)| crate::resolve::links::AliasUse {
+                        file,
+                        name,
+                        fact: factory.fact(
+                            FactKind::AccessesTechnology,
+                            node,
+                            policies::facts::Confidence::Definite,
+                            scopes
+                                .entry(owner.id())
+                                .or_insert_with(|| scope_of(node))
+                                .clone(),
+                            "injection of a client alias",
+                        ),
+                    },
+                )
+                .collect();
+        }
+    }
     facts
+}
+
+/// Whether one of a file's qualified import paths lies in a library the spec binds with
+/// `clients`: its types' parameters and attributes are uses of it too.
+fn binds_a_spec_client<'a>(
+    input: &ExtractionInput<'_>,
+    mut qualified: impl Iterator<Item = &'a String>,
+) -> bool {
+    let generic = input.context.generic();
+    generic.has_bound_clients() && qualified.any(|path| generic.bound_client(path).is_some())
+}
+
+/// The file's module-level aliases that name a client type, each with the fact a declaration
+/// annotated with it makes (at the alias, for the files that import it: `typed`).
+fn alias_templates(
+    input: &ExtractionInput<'_>,
+    factory: &crate::facts::FactFactory<'_>,
+    matcher: &ClientMatcher<'_>,
+    aliases: &[typed::Alias<'_>],
+    client_imports: &[ClientImport<'_>],
+) -> Vec<crate::resolve::links::ClientAlias> {
+    if aliases.is_empty() {
+        return Vec::new();
+    }
+    // Only the project's own imports: a path through one is its own code, not a client.
+    let project: Vec<ClientImport<'_>> = client_imports
+        .iter()
+        .filter(|import| import.is_project)
+        .cloned()
+        .collect();
+    let no_scope = |_: Node<'_>| None;
+    aliases
+        .iter()
+        .filter_map(|alias| {
+            let sites: Vec<ClientSite<'_>> = alias
+                .paths
+                .iter()
+                .map(|path| ClientSite {
+                    node: alias.node,
+                    use_kind: ClientUse::Inject,
+                    path: path.clone(),
+                    is_qualified: true,
+                    argument: None,
+                    options: Vec::new(),
+                })
+                .collect();
+            let mut found = matcher.facts(factory, &sites, &project, &no_scope);
+            settle_project_categories(&mut found, input);
+            found.extend(crate::facts::clients::bound_facts(
+                factory, &sites, &project, &no_scope,
+            ));
+            let fact = found.into_iter().next()?;
+            Some(crate::resolve::links::ClientAlias {
+                name: alias.name.clone(),
+                fact,
+            })
+        })
+        .collect()
 }
 
 /// Reads one import statement: its import sites, the names it binds and its client imports.
 fn read_import<'tree>(
     input: &ExtractionInput<'_>,
     statement: Node<'tree>,
-    bindings: &mut BTreeMap<String, String>,
+    (bindings, project_names): (
+        &mut BTreeMap<String, String>,
+        &mut BTreeMap<String, typed::ProjectName>,
+    ),
     client_imports: &mut Vec<ClientImport<'tree>>,
 ) -> Vec<ImportSite<'tree>> {
     let source = input.source;
@@ -141,6 +260,15 @@ fn read_import<'tree>(
             let bound = alias
                 .as_ref()
                 .map_or_else(|| local.clone(), |_| module.clone());
+            if let (Some(alias), Resolution::File(file)) = (&alias, &resolution) {
+                project_names.insert(
+                    alias.clone(),
+                    typed::ProjectName {
+                        file: file.clone(),
+                        name: None,
+                    },
+                );
+            }
             bindings.insert(local, bound);
             client_imports.push(ClientImport {
                 node: statement,
@@ -170,9 +298,20 @@ fn read_import<'tree>(
     };
     for (name, alias) in entries {
         let resolution = context.resolve_python(input.path, level, &module, Some(&name));
-        if level == 0 && name != "*" {
+        if name != "*" {
             let local = alias.unwrap_or_else(|| name.clone());
-            bindings.insert(local, format!("{module}.{name}"));
+            if let Resolution::File(file) = &resolution {
+                project_names.insert(
+                    local.clone(),
+                    typed::ProjectName {
+                        file: file.clone(),
+                        name: (!is_module_file(file, &name)).then(|| name.clone()),
+                    },
+                );
+            }
+            if level == 0 {
+                bindings.insert(local, format!("{module}.{name}"));
+            }
         }
         match groups.iter_mut().find(|(known, _)| *known == resolution) {
             Some((_, group)) => group.push(name),
@@ -195,6 +334,17 @@ fn read_import<'tree>(
         sites.push(site);
     }
     sites
+}
+
+/// Whether `file` is the module `name` itself (`from app.api import deps` resolves to
+/// `app/api/deps.py`), not a file that defines `name`.
+fn is_module_file(file: &str, name: &str) -> bool {
+    let stem = file
+        .strip_suffix("/__init__.py")
+        .or_else(|| file.strip_suffix(".py"))
+        .or_else(|| file.strip_suffix(".pyi"))
+        .unwrap_or(file);
+    stem.rsplit('/').next() == Some(name)
 }
 
 /// Whether `statement` lies in the body of an `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`,
@@ -364,139 +514,6 @@ fn base_class_sites<'tree>(
         }
     }
     sites
-}
-
-/// The catalogue types a parameter may be annotated with and still hold no client: a model
-/// instance (`def slug(instance: Model)`) holds a row's values.
-const MODEL_INSTANCE_TYPES: [&str; 2] = ["django.db.models.Model", "django.db.models.base.Model"];
-
-/// The parameters of the file's functions annotated with a type the file's imports qualify
-/// (`db: Session`, `cache: redis.Redis`, FastAPI's `db: Session = Depends(get_db)`, also inside
-/// `Annotated[…]`, `Optional[…]` and `X | None`): injection sites. Lambdas take no annotation;
-/// a string annotation (a forward reference) is not read.
-fn typed_parameter_sites<'tree>(
-    root: Node<'tree>,
-    source: &str,
-    bindings: &BTreeMap<String, String>,
-) -> Vec<ClientSite<'tree>> {
-    let mut sites = Vec::new();
-    let mut cursor = root.walk();
-    let mut pending = vec![root];
-    while let Some(node) = pending.pop() {
-        if node.kind() == "function_definition" {
-            if let Some(parameters) = node.child_field("parameters") {
-                for parameter in named_children(parameters) {
-                    if !matches!(
-                        parameter.kind(),
-                        "typed_parameter" | "typed_default_parameter"
-                    ) {
-                        continue;
-                    }
-                    let Some(annotation) = parameter.child_field("type") else {
-                        continue;
-                    };
-                    for written in annotated_types(annotation, source) {
-                        let (first, rest) = written.split_once('.').unwrap_or((written, ""));
-                        let Some(qualified) = bindings.get(first) else {
-                            continue;
-                        };
-                        let path = if rest.is_empty() {
-                            qualified.clone()
-                        } else {
-                            format!("{qualified}.{rest}")
-                        };
-                        // A model instance is a row's values, not a connection: Django's
-                        // `Model` is a client type only to the classes that extend it.
-                        if MODEL_INSTANCE_TYPES.contains(&path.as_str()) {
-                            continue;
-                        }
-                        sites.push(ClientSite {
-                            node: parameter,
-                            use_kind: ClientUse::Inject,
-                            path,
-                            is_qualified: true,
-                            argument: None,
-                            options: Vec::new(),
-                        });
-                    }
-                }
-            }
-        }
-        // Only statements hold function definitions: expressions are not entered.
-        pending.extend(
-            node.named_children(&mut cursor)
-                .filter(|child| HOLDS_DEFINITIONS.contains(&child.kind())),
-        );
-    }
-    sites
-}
-
-/// The node kinds a function definition may stand in (or be): the statements with a body.
-const HOLDS_DEFINITIONS: [&str; 16] = [
-    "block",
-    "class_definition",
-    "decorated_definition",
-    "function_definition",
-    "if_statement",
-    "elif_clause",
-    "else_clause",
-    "try_statement",
-    "except_clause",
-    "except_group_clause",
-    "finally_clause",
-    "with_statement",
-    "for_statement",
-    "while_statement",
-    "match_statement",
-    "case_clause",
-];
-
-/// The dotted type names an annotation names as the value's own type: `Session`,
-/// `redis.Redis`, the first argument of `Annotated[…]`, the argument of `Optional[…]`, each
-/// side of `X | None`; not the items of a collection (`list[Session]` holds sessions, it is not
-/// one).
-fn annotated_types<'s>(annotation: Node<'_>, source: &'s str) -> Vec<&'s str> {
-    let mut found = Vec::new();
-    let mut pending = vec![annotation];
-    while let Some(node) = pending.pop() {
-        match node.kind() {
-            "type" => pending.extend(named_children(node)),
-            "identifier" | "attribute" => {
-                let written = syntax::text(node, source);
-                if !written.contains(char::is_whitespace) {
-                    found.push(written);
-                }
-            }
-            "binary_operator" => pending.extend(named_children(node)),
-            "generic_type" | "subscript" => {
-                let children = named_children(node);
-                let Some(head) = children.first() else {
-                    continue;
-                };
-                let name = syntax::text(*head, source);
-                let name = name.rsplit('.').next().unwrap_or(name);
-                let arguments: Vec<Node<'_>> = children
-                    .iter()
-                    .skip(1)
-                    .flat_map(|child| {
-                        if child.kind() == "type_parameter" {
-                            named_children(*child)
-                        } else {
-                            vec![*child]
-                        }
-                    })
-                    .collect();
-                match name {
-                    "Annotated" => pending.extend(arguments.first().copied()),
-                    "Optional" => pending.extend(arguments.first().copied()),
-                    "Union" => pending.extend(arguments),
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
-    }
-    found
 }
 
 /// The Django settings whose entries each name a backend class under `BACKEND`, which Django

@@ -42,6 +42,12 @@ enum Kind {
     Decorator,
     Assignment,
     String,
+    TypedParameter,
+    ExpressionStatement,
+    Block,
+    ClassDefinition,
+    FunctionDefinition,
+    TypeAlias,
 }
 
 /// Python node kind ids → [`Kind`], by name (one name may have several ids).
@@ -60,6 +66,12 @@ fn kinds() -> &'static [Kind] {
                 "decorator" => Kind::Decorator,
                 "assignment" => Kind::Assignment,
                 "string" => Kind::String,
+                "typed_parameter" | "typed_default_parameter" => Kind::TypedParameter,
+                "expression_statement" => Kind::ExpressionStatement,
+                "block" => Kind::Block,
+                "class_definition" => Kind::ClassDefinition,
+                "function_definition" => Kind::FunctionDefinition,
+                "type_alias_statement" => Kind::TypeAlias,
                 _ => Kind::Other,
             },
         )
@@ -97,11 +109,68 @@ const HTTP_METHODS: [&str; 8] = [
 
 /// The hits of the Python query files on `tree`; without `generic`, those of `graph.scm`
 /// (`call` and `assignment`) are left out, as the query compiled without that file does.
+#[cfg(test)]
 pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec<QueryHit<'tree>> {
+    hits_and_typed(tree, source, generic).0
+}
+
+/// The declarations a client may be handed in by, found in the same walk (no query file
+/// describes them): the typed parameters of functions, the annotated assignments of class
+/// bodies (`db: Session`) and of function bodies (`self.db: Session = db`, for `typed` to tell
+/// apart), each with where it stands and the function or class it belongs to (the
+/// declarations of one share their enclosing scope).
+pub(crate) type Typed<'tree> = Vec<(Node<'tree>, TypedIn, Node<'tree>)>;
+
+/// Where a typed declaration stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TypedIn {
+    /// A function's parameter.
+    Parameter,
+    /// An annotated assignment in a class body.
+    Class,
+    /// An annotated assignment in a function body.
+    Function,
+    /// A module-level statement that may define a type alias: `type X = …`, or an assignment
+    /// whose text names `Annotated[` or `TypeAlias` (the node is the statement).
+    Alias,
+}
+
+/// [`hits`], with the typed declarations of the file ([`Typed`]).
+pub(crate) fn hits_and_typed<'tree>(
+    tree: &'tree Tree,
+    source: &str,
+    generic: bool,
+) -> (Vec<QueryHit<'tree>>, Typed<'tree>) {
     let kinds = kinds();
     let mut hits = Vec::new();
+    let mut typed = Vec::new();
     preorder(tree, kinds, FIELD_PARENTS, |node, field, ancestors| {
         let kind = kind_of(node, kinds);
+        if kind == Kind::TypedParameter {
+            // Its ancestors end with the function and its `parameters`.
+            if let Some((function, _)) = ancestors
+                .len()
+                .checked_sub(2)
+                .and_then(|index| ancestors.get(index))
+            {
+                typed.push((node, TypedIn::Parameter, *function));
+            }
+        } else if kind == Kind::Assignment {
+            if let Some((body, owner)) = annotated_in_body(node, ancestors, kinds, source) {
+                typed.push((node, body, owner));
+            } else if let [_, (statement, _)] = ancestors {
+                let text = source
+                    .get(node.start_byte()..node.end_byte())
+                    .unwrap_or_default();
+                if kind_of(*statement, kinds) == Kind::ExpressionStatement
+                    && (text.contains("Annotated[") || text.contains("TypeAlias"))
+                {
+                    typed.push((*statement, TypedIn::Alias, *statement));
+                }
+            }
+        } else if kind == Kind::TypeAlias && ancestors.len() == 1 {
+            typed.push((node, TypedIn::Alias, node));
+        }
         if kind == Kind::Import {
             hits.push(QueryHit::new(FactKind::Import, [(Field::Statement, node)]));
         }
@@ -149,7 +218,7 @@ pub(crate) fn hits<'tree>(tree: &'tree Tree, source: &str, generic: bool) -> Vec
             _ => true,
         }
     });
-    hits
+    (hits, typed)
 }
 
 /// Whether the string literal `node` may hold interpolations: it is a format string (its
@@ -271,6 +340,40 @@ fn arguments_hits<'tree>(
             ],
         ));
     }
+}
+
+/// Where an `assignment` with an annotation (`left: type [= right]`, its left a name or an
+/// attribute) stands, with the class or function whose body holds it, when it is a statement
+/// of a class body or of a function body.
+fn annotated_in_body<'tree>(
+    assignment: Node<'tree>,
+    ancestors: &[crate::walk::Ancestor<'tree>],
+    kinds: &[Kind],
+    source: &str,
+) -> Option<(TypedIn, Node<'tree>)> {
+    let mut above = ancestors.iter().rev().map(|(node, _)| *node);
+    let statement = above.next()?;
+    let block = above.next()?;
+    let owner = above.next()?;
+    if kind_of(statement, kinds) != Kind::ExpressionStatement
+        || kind_of(block, kinds) != Kind::Block
+    {
+        return None;
+    }
+    let body = match kind_of(owner, kinds) {
+        Kind::ClassDefinition => TypedIn::Class,
+        Kind::FunctionDefinition => TypedIn::Function,
+        _ => return None,
+    };
+    // The byte after a dotted name: an annotation's `:` (read as text, not as a child).
+    let text = source
+        .as_bytes()
+        .get(assignment.start_byte()..assignment.end_byte())
+        .unwrap_or_default();
+    let colon = text
+        .iter()
+        .find(|byte| !(byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b' ' | b'\t')));
+    (colon == Some(&b':')).then_some((body, owner))
 }
 
 #[cfg(test)]

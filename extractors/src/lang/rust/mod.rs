@@ -215,8 +215,20 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     let mut sites = sites;
-    if crate::facts::clients::imports_a_client_type("rust", "::", bindings.values()) {
-        sites.extend(typed_sites(root, source, &bindings, crates, input.path));
+    let generic = input.context.generic();
+    // A library the spec binds with `clients` has no type list: any of its types is a client.
+    let bound = |path: &str| generic.bound_client(path).is_some();
+    let bound: Option<&dyn Fn(&str) -> bool> = generic.has_bound_clients().then_some(&bound);
+    if crate::facts::clients::imports_a_client_type("rust", "::", bindings.values())
+        || bound.is_some_and(|bound| bindings.values().any(|path| bound(path)))
+    {
+        sites.extend(typed_sites(
+            root,
+            source,
+            &bindings,
+            (crates, input.path),
+            bound,
+        ));
     }
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("rust"),
@@ -263,8 +275,8 @@ fn typed_sites<'tree>(
     root: Node<'tree>,
     source: &str,
     bindings: &BTreeMap<String, String>,
-    crates: &crate::resolve::context::Crates,
-    path: &str,
+    (crates, path): (&crate::resolve::context::Crates, &str),
+    bound: Option<&dyn Fn(&str) -> bool>,
 ) -> Vec<ClientSite<'tree>> {
     let mut sites = Vec::new();
     let mut cursor = root.walk();
@@ -290,12 +302,16 @@ fn typed_sites<'tree>(
             else {
                 continue;
             };
-            // A type no catalogue entry lists (`String`, the project's own) is no client.
+            // A type no catalogue entry lists (`String`, the project's own) is no client,
+            // unless it comes from a library the spec binds.
             let name = written.rsplit("::").next().unwrap_or(&written);
-            if !crate::catalogue::catalogue().is_client_type_name("rust", name) {
+            let listed = crate::catalogue::catalogue().is_client_type_name("rust", name);
+            if !listed && bound.is_none() {
                 continue;
             }
-            if let Some(qualified) = client_path(&written, bindings, crates, path) {
+            if let Some(qualified) = client_path(&written, bindings, crates, path)
+                .filter(|qualified| listed || bound.is_some_and(|bound| bound(qualified)))
+            {
                 sites.push(ClientSite {
                     node: declaration,
                     use_kind: ClientUse::Inject,

@@ -11,7 +11,9 @@
 //! "configured-store"`: a Spring Data `CrudRepository` or a Micronaut Data repository is a
 //! MongoDB or Cassandra one when the module names no relational datasource but such a
 //! connection). With no such key (the driver's defaults), a module whose `pom.xml` or
-//! `build.gradle(.kts)` depends, outside its tests, on Spring Boot's MongoDB or Cassandra
+//! `build.gradle(.kts)` (naming a dependency by its coordinate, or as `libs.…` through the Gradle
+//! version catalog `gradle/libs.versions.toml` of its folder or the nearest one above) depends,
+//! outside its tests, on Spring Boot's MongoDB or Cassandra
 //! starter (`spring-boot-starter-data-mongodb`, `-cassandra`, each also `-reactive`) and on no
 //! relational starter (`spring-boot-starter-data-jpa`, `-jdbc`, `-data-jdbc`, `-data-r2dbc`)
 //! names that connection too; it applies only inside that module. A module whose build has a
@@ -118,11 +120,21 @@ impl SpringDatasources {
         let jvm = files
             .iter()
             .any(|path| path.ends_with(".java") || path.ends_with(".kt"));
+        let mut catalogs = Catalogs::new(reader, &files);
         let builds: BTreeMap<&str, Vec<Dependency>> = files
             .iter()
             .copied()
             .filter(|path| (jvm || !roots.is_empty()) && is_build_file(path))
-            .filter_map(|build| Some((build, runtime_dependencies(&reader.read(build)?))))
+            .filter_map(|build| {
+                let text = reader.read(build)?;
+                // A Gradle build may name its dependencies through the version catalog.
+                let catalog = if !build.ends_with(".xml") && text.contains("libs.") {
+                    catalogs.of(build)
+                } else {
+                    None
+                };
+                Some((build, runtime_dependencies(&text, catalog)))
+            })
             .collect();
         for root in roots {
             let has_default = datasources.iter().any(|datasource| {
@@ -272,12 +284,165 @@ const MAX_ARTIFACTS: usize = 10_000;
 /// One dependency of a build: its group (empty when a Maven block names none) and artifact.
 type Dependency = (String, String);
 
+/// A Gradle version catalog (`gradle/libs.versions.toml`, read as data): its libraries and
+/// bundles by the accessor a build names them with (`libs.spring.boot.starter.data.mongodb` for
+/// the alias `spring-boot-starter-data-mongodb`, `libs.bundles.persistence`).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct VersionCatalog {
+    /// Each library's (group, artifact), by its accessor after `libs.`.
+    libraries: BTreeMap<String, Dependency>,
+    /// Each bundle's libraries' accessors, by the bundle's accessor after `libs.bundles.`.
+    bundles: BTreeMap<String, Vec<String>>,
+}
+
+impl VersionCatalog {
+    /// Reads a catalog's `[libraries]` (`"group:artifact:version"`, `{ module = "group:artifact"
+    /// }` or `{ group = …, name = … }`) and `[bundles]`; nothing when the text is no TOML.
+    fn read(text: &str) -> Self {
+        let mut catalog = Self::default();
+        let Ok(table) = text.parse::<toml::Table>() else {
+            return catalog;
+        };
+        let accessor = |alias: &str| alias.replace(['-', '_'], ".");
+        if let Some(libraries) = table.get("libraries").and_then(toml::Value::as_table) {
+            for (alias, library) in libraries.iter().take(MAX_ARTIFACTS) {
+                let coordinate = |written: &str| {
+                    let mut parts = written.split(':');
+                    let group = parts.next()?.trim();
+                    let artifact = parts.next()?.trim();
+                    Some((group.to_owned(), artifact.to_owned()))
+                };
+                let dependency = match library {
+                    toml::Value::String(written) => coordinate(written),
+                    toml::Value::Table(fields) => {
+                        match fields.get("module").and_then(toml::Value::as_str) {
+                            Some(module) => coordinate(module),
+                            None => fields
+                                .get("group")
+                                .and_then(toml::Value::as_str)
+                                .zip(fields.get("name").and_then(toml::Value::as_str))
+                                .map(|(group, name)| (group.to_owned(), name.to_owned())),
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some(dependency) = dependency {
+                    catalog.libraries.insert(accessor(alias), dependency);
+                }
+            }
+        }
+        if let Some(bundles) = table.get("bundles").and_then(toml::Value::as_table) {
+            for (alias, members) in bundles.iter().take(MAX_ARTIFACTS) {
+                let members = members
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(toml::Value::as_str)
+                    .map(accessor)
+                    .collect();
+                catalog.bundles.insert(accessor(alias), members);
+            }
+        }
+        catalog
+    }
+
+    /// The dependencies a `libs.…` accessor names: one library, or a bundle's.
+    fn resolve(&self, accessor: &str) -> Vec<Dependency> {
+        if let Some(bundle) = accessor.strip_prefix("bundles.") {
+            return self
+                .bundles
+                .get(bundle)
+                .into_iter()
+                .flatten()
+                .filter_map(|member| self.libraries.get(member).cloned())
+                .collect();
+        }
+        self.libraries.get(accessor).cloned().into_iter().collect()
+    }
+}
+
+/// The project's Gradle version catalogs (`gradle/libs.versions.toml` beside a build's
+/// `settings.gradle`), each read on first use.
+struct Catalogs<'r> {
+    reader: &'r ConfigReader<'r>,
+    /// The folder of each catalog's build (`""` for the project's root), with the catalog once
+    /// read.
+    found: BTreeMap<String, Option<VersionCatalog>>,
+}
+
+impl<'r> Catalogs<'r> {
+    fn new(reader: &'r ConfigReader<'r>, files: &[&str]) -> Self {
+        let found = files
+            .iter()
+            .filter_map(|path| {
+                let folder = path.strip_suffix("libs.versions.toml")?;
+                let folder = folder.strip_suffix("gradle/")?;
+                (folder.is_empty() || folder.ends_with('/'))
+                    .then(|| (folder.trim_end_matches('/').to_owned(), None))
+            })
+            .collect();
+        Self { reader, found }
+    }
+
+    /// The catalog a build file reads: the one of its folder or the nearest folder above.
+    fn of(&mut self, build: &str) -> Option<&VersionCatalog> {
+        let mut folder = parent_dir(build);
+        let root = loop {
+            if self.found.contains_key(folder) {
+                break folder.to_owned();
+            }
+            if folder.is_empty() {
+                return None;
+            }
+            folder = parent_dir(folder);
+        };
+        let reader = self.reader;
+        let entry = self.found.get_mut(&root)?;
+        if entry.is_none() {
+            let path = if root.is_empty() {
+                "gradle/libs.versions.toml".to_owned()
+            } else {
+                format!("{root}/gradle/libs.versions.toml")
+            };
+            *entry = Some(
+                reader
+                    .read(&path)
+                    .map(|text| VersionCatalog::read(&text))
+                    .unwrap_or_default(),
+            );
+        }
+        entry.as_ref()
+    }
+}
+
+/// The accessor after `libs.` a Gradle dependency line names (`implementation(libs.spring.boot
+/// .starter.data.mongodb)` → `spring.boot.starter.data.mongodb`), if any.
+fn catalog_accessor(line: &str) -> Option<&str> {
+    let (before, after) = line.split_once("libs.")?;
+    if before
+        .chars()
+        .next_back()
+        .is_some_and(|previous| previous.is_alphanumeric() || previous == '_' || previous == '.')
+    {
+        return None;
+    }
+    let end = after
+        .find(|character: char| {
+            !(character.is_ascii_alphanumeric() || matches!(character, '.' | '_' | '-'))
+        })
+        .unwrap_or(after.len());
+    let accessor = after.get(..end)?.trim_end_matches('.');
+    // `libs.x.get()` in a Kotlin script names the same library.
+    Some(accessor.strip_suffix(".get").unwrap_or(accessor))
+}
+
 /// The dependencies (`groupId` and `artifactId`, or a Gradle `group:artifact[:version]`
-/// coordinate) a Maven or Gradle build has outside its tests, read as text: Maven
-/// `<dependency>` blocks that are not test-scoped, outside `<dependencyManagement>` (which only
-/// manages versions) and comments; Gradle dependency lines whose configuration is not a test
-/// one (`testImplementation`, `integrationTestRuntimeOnly`), outside comments.
-fn runtime_dependencies(build: &str) -> Vec<Dependency> {
+/// coordinate, or a `libs.…` accessor of the build's version `catalog`) a Maven or Gradle build
+/// has outside its tests, read as text: Maven `<dependency>` blocks that are not test-scoped,
+/// outside `<dependencyManagement>` (which only manages versions) and comments; Gradle
+/// dependency lines whose configuration is not a test one (`testImplementation`,
+/// `integrationTestRuntimeOnly`), outside comments.
+fn runtime_dependencies(build: &str, catalog: Option<&VersionCatalog>) -> Vec<Dependency> {
     let mut artifacts = Vec::new();
     if build.contains("<dependency>") {
         let text = without_blocks(build, "<!--", "-->");
@@ -317,6 +482,12 @@ fn runtime_dependencies(build: &str) -> Vec<Dependency> {
             .map(|(group, rest)| (group, rest.split(':').next().unwrap_or_default()));
         if let Some((group, artifact)) = quoted {
             artifacts.push((group.trim().to_owned(), artifact.trim().to_owned()));
+        } else if let Some(accessor) = catalog.and(catalog_accessor(line)) {
+            artifacts.extend(
+                catalog
+                    .into_iter()
+                    .flat_map(|catalog| catalog.resolve(accessor)),
+            );
         }
     }
     artifacts
@@ -727,7 +898,7 @@ mod tests {
     fn runtime_artifacts_leave_out_tests_managed_versions_and_comments() {
         let pom = "<project><dependencyManagement><dependencies><dependency><artifactId>spring-boot-starter-data-jpa</artifactId></dependency></dependencies></dependencyManagement>\n<dependencies>\n<!-- <dependency><artifactId>spring-boot-starter-jdbc</artifactId></dependency> -->\n<dependency>\n  <groupId>org.springframework.boot</groupId>\n  <artifactId> spring-boot-starter-data-mongodb </artifactId>\n</dependency>\n<dependency><artifactId>spring-boot-starter-data-r2dbc</artifactId><scope>test</scope></dependency>\n</dependencies></project>";
         let artifacts = |build: &str| -> Vec<String> {
-            runtime_dependencies(build)
+            runtime_dependencies(build, None)
                 .into_iter()
                 .map(|(_, artifact)| artifact)
                 .collect()
@@ -742,9 +913,45 @@ mod tests {
     }
 
     #[test]
+    fn gradle_version_catalog_accessors_name_their_libraries_and_bundles() {
+        let catalog = VersionCatalog::read(
+            "[versions]\nboot = \"3.3.0\"\n\n[libraries]\nspring-boot-starter-data-mongodb = { module = \"org.springframework.boot:spring-boot-starter-data-mongodb\", version.ref = \"boot\" }\nspring_boot_starter_data_jpa = { group = \"org.springframework.boot\", name = \"spring-boot-starter-data-jpa\" }\nh2 = \"com.h2database:h2:2.2.224\"\nbroken = 3\n\n[bundles]\npersistence = [\"spring-boot-starter-data-mongodb\", \"spring-boot-starter-data-jpa\", \"unknown\"]\n",
+        );
+        let artifacts = |build: &str| -> Vec<String> {
+            runtime_dependencies(build, Some(&catalog))
+                .into_iter()
+                .map(|(group, artifact)| format!("{group}:{artifact}"))
+                .collect()
+        };
+        assert_eq!(
+            artifacts("dependencies {\n  implementation(libs.spring.boot.starter.data.mongodb)\n  testImplementation(libs.spring.boot.starter.data.jpa)\n  runtimeOnly libs.h2\n  implementation(mylibs.h2)\n  implementation(libs.unknown)\n}\n"),
+            [
+                "org.springframework.boot:spring-boot-starter-data-mongodb",
+                "com.h2database:h2"
+            ]
+        );
+        assert_eq!(
+            artifacts("dependencies {\n  implementation(libs.bundles.persistence)\n  implementation(platform(libs.h2.get()))\n}\n"),
+            [
+                "org.springframework.boot:spring-boot-starter-data-mongodb",
+                "org.springframework.boot:spring-boot-starter-data-jpa",
+                "com.h2database:h2"
+            ]
+        );
+        // Without a catalog, or with text that is no TOML, an accessor names nothing.
+        assert!(
+            runtime_dependencies("dependencies {\n  implementation(libs.h2)\n}", None).is_empty()
+        );
+        assert_eq!(
+            VersionCatalog::read("[libraries\nx = "),
+            VersionCatalog::default()
+        );
+    }
+
+    #[test]
     fn embedded_databases_are_read_from_runtime_dependencies() {
         let pom = "<dependencies><dependency>\n<groupId>com.h2database</groupId>\n<artifactId>h2</artifactId>\n<scope>test</scope>\n</dependency>\n<dependency><groupId>org.hsqldb</groupId><artifactId>hsqldb</artifactId></dependency></dependencies>";
-        let embedded = |build: &str| embedded_database(&runtime_dependencies(build));
+        let embedded = |build: &str| embedded_database(&runtime_dependencies(build, None));
         assert_eq!(embedded(pom), Some("hsqldb"));
         assert_eq!(
             embedded("dependencies {\n  testImplementation 'com.h2database:h2'\n}"),
