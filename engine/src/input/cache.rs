@@ -80,7 +80,49 @@ pub struct ExtractionCache {
     /// Whether an entry goes to `directory` only when memory cannot keep it (a run's own
     /// directory under `--no-cache --diff`).
     spill_only: bool,
+    /// Under `spill_only`: the one file of the run that holds what memory cannot keep, when it
+    /// could be made (else one file per entry, as in a shared directory).
+    spill: Option<std::sync::Arc<Spill>>,
     memory: Option<std::sync::Arc<Memory>>,
+}
+
+/// The entries a `--diff` run without a cache could not keep in memory, written one after
+/// another into one unnamed file of the run's own directory (gone with the run), with where
+/// each is: thousands of small files would cost more in the file system than their bytes.
+#[derive(Debug)]
+struct Spill {
+    file: std::sync::Mutex<std::fs::File>,
+    /// Key → (offset, length) of its entry's text.
+    index: std::sync::Mutex<std::collections::HashMap<String, (u64, usize)>>,
+}
+
+impl Spill {
+    /// Appends an entry's text under `key` (a later one replaces it).
+    fn write(&self, key: &str, text: &[u8]) {
+        use std::io::{Seek, Write};
+        let Ok(mut file) = self.file.lock() else {
+            return;
+        };
+        let Ok(offset) = file.seek(std::io::SeekFrom::End(0)) else {
+            return;
+        };
+        if file.write_all(text).is_ok() {
+            if let Ok(mut index) = self.index.lock() {
+                index.insert(key.to_owned(), (offset, text.len()));
+            }
+        }
+    }
+
+    /// The text written under `key`.
+    fn read(&self, key: &str) -> Option<Vec<u8>> {
+        use std::io::{Read as _, Seek};
+        let (offset, length) = *self.index.lock().ok()?.get(key)?;
+        let mut file = self.file.lock().ok()?;
+        file.seek(std::io::SeekFrom::Start(offset)).ok()?;
+        let mut text = vec![0; length];
+        file.read_exact(&mut text).ok()?;
+        Some(text)
+    }
 }
 
 /// The entries one side of `--diff` (the merge base, extracted first) hands to the other: each
@@ -408,6 +450,7 @@ impl ExtractionCache {
             directory: lintel_cache_home()?.join("files"),
             disk: true,
             spill_only: false,
+            spill: None,
             memory: None,
         })
     }
@@ -418,6 +461,7 @@ impl ExtractionCache {
             directory: directory.to_path_buf(),
             disk: true,
             spill_only: false,
+            spill: None,
             memory: None,
         }
     }
@@ -429,6 +473,7 @@ impl ExtractionCache {
             directory: PathBuf::new(),
             disk: false,
             spill_only: false,
+            spill: None,
             memory: None,
         }
         .remembering()
@@ -465,8 +510,15 @@ impl ExtractionCache {
 
     /// This cache (a run's own directory), writing an entry only when memory cannot keep it.
     pub fn spilling(&self) -> Self {
+        let spill = tempfile::tempfile_in(&self.directory).ok().map(|file| {
+            std::sync::Arc::new(Spill {
+                file: std::sync::Mutex::new(file),
+                index: std::sync::Mutex::default(),
+            })
+        });
         Self {
             spill_only: true,
+            spill,
             ..self.clone()
         }
     }
@@ -619,6 +671,9 @@ impl ExtractionCache {
     }
 
     fn read_entry(&self, key: &str, file: &str) -> Option<Entry> {
+        if let Some(spill) = &self.spill {
+            return Self::entry_of(&spill.read(key)?, key, file);
+        }
         let path = self.path(key);
         let handle = open_regular(&path)?;
         let metadata = handle.metadata().ok()?;
@@ -630,7 +685,23 @@ impl ExtractionCache {
             .take(MAX_ENTRY_BYTES + 1)
             .read_to_end(&mut bytes)
             .ok()?;
-        let mut entry: Entry = serde_json::from_slice(&bytes).ok()?;
+        let entry = Self::entry_of(&bytes, key, file)?;
+        // Keep the entry's place in the eviction order; failure only makes it older.
+        let age = metadata
+            .modified()
+            .ok()
+            .and_then(|modified| SystemTime::now().duration_since(modified).ok());
+        if age.is_some_and(|age| age > REFRESH_AFTER) {
+            if let Ok(writable) = std::fs::File::options().append(true).open(&path) {
+                let _ = writable.set_modified(SystemTime::now());
+            }
+        }
+        Some(entry)
+    }
+
+    /// The entry of `file` under `key` that `bytes` hold, if they are a valid one.
+    fn entry_of(bytes: &[u8], key: &str, file: &str) -> Option<Entry> {
+        let mut entry: Entry = serde_json::from_slice(bytes).ok()?;
         let valid = entry.format == CACHE_FORMAT
             && entry.version == env!("CARGO_PKG_VERSION")
             && entry.key == key
@@ -641,16 +712,6 @@ impl ExtractionCache {
         for variant in std::iter::once(&mut entry.entry).chain(entry.variants.iter_mut()) {
             if let CachedOutcome::Extracted { facts, .. } = &mut variant.outcome {
                 compact(file, facts);
-            }
-        }
-        // Keep the entry's place in the eviction order; failure only makes it older.
-        let age = metadata
-            .modified()
-            .ok()
-            .and_then(|modified| SystemTime::now().duration_since(modified).ok());
-        if age.is_some_and(|age| age > REFRESH_AFTER) {
-            if let Ok(writable) = std::fs::File::options().append(true).open(&path) {
-                let _ = writable.set_modified(SystemTime::now());
             }
         }
         Some(entry)
@@ -674,6 +735,20 @@ impl ExtractionCache {
                 .take(MAX_VARIANTS - 1)
                 .collect()
         };
+        if let Some(spill) = &self.spill {
+            let document = EntryRef {
+                format: CACHE_FORMAT,
+                version: env!("CARGO_PKG_VERSION"),
+                key,
+                file,
+                entry,
+                variants: &variants,
+            };
+            if let Ok(text) = serde_json::to_vec(&document) {
+                spill.write(key, &text);
+            }
+            return;
+        }
         static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let path = self.path(key);
         let Some(folder) = path.parent() else {
@@ -709,7 +784,7 @@ impl ExtractionCache {
     /// Prunes the directory when the last pruning is older than [`PRUNE_INTERVAL`] (call after
     /// a run that stored entries).
     pub fn prune_if_due(&self) {
-        if !self.disk {
+        if !self.disk || self.spill.is_some() {
             return;
         }
         let marker = self.directory.join(".pruned");
@@ -860,6 +935,33 @@ mod tests {
         );
         assert!(cache.load("abcd", "src/b.ts").is_none());
         assert!(cache.load("abce", "src/a.ts").is_none());
+    }
+
+    /// A `--diff` run without a cache writes what memory cannot keep into one unnamed file of
+    /// its own directory, and reads each entry back for its file only.
+    #[test]
+    fn a_run_without_a_cache_spills_into_one_unnamed_file() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path())
+            .remembering()
+            .spilling();
+        cache.stop_remembering();
+        for n in 0..50 {
+            let key = format!("k{n}");
+            let _ = cache.keep_extracted(&key, "src/a.ts", entry(&key), None);
+        }
+        let _ = cache.keep_extracted("k7", "src/a.ts", entry("k7 again"), None);
+        for n in (0..50).filter(|n| *n != 7) {
+            let key = format!("k{n}");
+            assert_eq!(reason(cache.load(&key, "src/a.ts")), Some(key));
+        }
+        assert_eq!(
+            reason(cache.load("k7", "src/a.ts")).as_deref(),
+            Some("k7 again")
+        );
+        assert!(cache.load("k1", "src/b.ts").is_none());
+        assert!(cache.load("k50", "src/a.ts").is_none());
+        assert_eq!(std::fs::read_dir(directory.path()).unwrap().count(), 0);
     }
 
     #[test]
