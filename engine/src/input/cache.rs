@@ -735,15 +735,15 @@ impl ExtractionCache {
                 .take(MAX_VARIANTS - 1)
                 .collect()
         };
+        let document = EntryRef {
+            format: CACHE_FORMAT,
+            version: env!("CARGO_PKG_VERSION"),
+            key,
+            file,
+            entry,
+            variants: &variants,
+        };
         if let Some(spill) = &self.spill {
-            let document = EntryRef {
-                format: CACHE_FORMAT,
-                version: env!("CARGO_PKG_VERSION"),
-                key,
-                file,
-                entry,
-                variants: &variants,
-            };
             if let Ok(text) = serde_json::to_vec(&document) {
                 spill.write(key, &text);
             }
@@ -757,14 +757,6 @@ impl ExtractionCache {
         if std::fs::create_dir_all(folder).is_err() {
             return;
         }
-        let document = EntryRef {
-            format: CACHE_FORMAT,
-            version: env!("CARGO_PKG_VERSION"),
-            key,
-            file,
-            entry,
-            variants: &variants,
-        };
         let serial = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let temporary = folder.join(format!(".{}.{}.{serial}.tmp", std::process::id(), key));
         let written = std::fs::File::options()
