@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-const CACHE_FORMAT: u32 = 10;
+const CACHE_FORMAT: u32 = 11;
 
 /// At most this many bytes of entries are kept.
 pub const MAX_BYTES: u64 = 512 << 20;
@@ -141,7 +141,7 @@ struct Memory {
 const MEMORY_FACTS: usize = 20_000;
 
 /// About the length of one lookup in the type indexes as the cache writes it.
-const STORED_PROBE_BYTES: usize = 90;
+const STORED_PROBE_BYTES: usize = 55;
 
 /// The most entries kept under one key ([`ExtractionCache::store`]).
 const MAX_VARIANTS: usize = 4;

@@ -861,22 +861,31 @@ impl Default for AllByDefault {
 
 /// A question about the C# projects and their `global using` directives
 /// ([`crate::probes::Probe::CSharpProject`]).
+// Short names: the cache writes a Java, Kotlin or C# file's lookups by the hundred.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ProjectQuestion {
     /// [`ProjectContext::csharp_project_usings`] of a file.
+    #[serde(rename = "U")]
     Usings(String),
     /// [`ProjectContext::csharp_project_of`] a file.
+    #[serde(rename = "PO")]
     ProjectOf(String),
     /// [`ProjectContext::csharp_project_global_usings`] of a project.
+    #[serde(rename = "GU")]
     GlobalUsings(Option<String>),
     /// [`ProjectContext::csharp_project_global_aliases`] of a project.
+    #[serde(rename = "GA")]
     GlobalAliases(Option<String>),
     /// [`ProjectContext::csharp_project_sees`]: a project, a file.
+    #[serde(rename = "PS")]
     ProjectSees(Option<String>, String),
     /// [`ProjectContext::csharp_sees`]: two files, and whether the type is public.
+    #[serde(rename = "S")]
     Sees(String, String, bool),
     /// [`ProjectContext::csharp_compile_removed`] of a file.
+    #[serde(rename = "CR")]
     CompileRemoved(String),
     /// [`ProjectContext::csharp_namespace_is_the_projects`] of a namespace.
+    #[serde(rename = "NP")]
     NamespaceIsTheProjects(String),
 }

@@ -23,7 +23,8 @@ pub use crate::resolve::context::ProjectQuestion;
 use crate::resolve::context::{ProjectContext, Request};
 
 /// One question a file's extraction asked of the project, with the answer it got (the answer's
-/// debug text).
+/// debug text). The lookups in the type indexes are written under short names: a Java, Kotlin
+/// or C# file asks some hundred, and the cache reads them at every run.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Probe {
     /// A JavaScript/TypeScript module specifier (`require`: CommonJS conditions).
@@ -85,20 +86,27 @@ pub enum Probe {
     },
     /// A lookup in a type index (Java and Kotlin, or C#), answered once every file's
     /// declarations are in ([`Probe::needs_types`]).
+    #[serde(rename = "T")]
     Types {
         /// The index.
+        #[serde(rename = "i")]
         index: IndexOf,
         /// The lookup.
+        #[serde(rename = "q")]
         question: TypeQuestion,
         /// The answer.
+        #[serde(rename = "a")]
         answer: String,
     },
     /// A question about the C# projects (`csproj`) and the `global using` directives of their
     /// files, answered once every file's declarations are in.
+    #[serde(rename = "P")]
     CSharpProject {
         /// The question.
+        #[serde(rename = "q")]
         question: ProjectQuestion,
         /// The answer.
+        #[serde(rename = "a")]
         answer: String,
     },
     /// A whole project structure was read (the names Rust modules declare), judged by the

@@ -453,36 +453,49 @@ mod tests {
 }
 
 /// Which type index a question is about ([`crate::probes::Probe::Types`]).
+// Short names: the cache writes a Java, Kotlin or C# file's lookups by the hundred.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum IndexOf {
     /// Java and Kotlin.
+    #[serde(rename = "J")]
     Jvm,
     /// C#.
+    #[serde(rename = "C")]
     CSharp,
 }
 
 /// A lookup in a type index, as [`Types`] records it ([`crate::probes::Probe::Types`]).
+// Short names: the cache writes a Java, Kotlin or C# file's lookups by the hundred.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TypeQuestion {
     /// Where a type name is declared: the packages that declare it, each with its files
     /// ([`TypeIndex::declares_name`], [`TypeIndex::packages_declaring`],
     /// [`TypeIndex::files_of`]: one question per name, whichever of them asked).
+    #[serde(rename = "N")]
     Name(String),
     /// The types of a package with their files ([`TypeIndex::package`]).
+    #[serde(rename = "P")]
     Package(String),
     /// Whether the project declares types in a package ([`TypeIndex::declares_package`]).
+    #[serde(rename = "D")]
     Declares(String),
     /// [`TypeIndex::owns_package`].
+    #[serde(rename = "O")]
     Owns(String),
     /// [`TypeIndex::owns_package_itself`].
+    #[serde(rename = "OI")]
     OwnsItself(String),
     /// [`TypeIndex::extension_methods`].
+    #[serde(rename = "E")]
     ExtensionMethods(String),
     /// [`TypeIndex::string_constant`].
+    #[serde(rename = "S")]
     StringConstant(String),
     /// [`TypeIndex::declares_or_encloses`].
+    #[serde(rename = "DE")]
     DeclaresOrEncloses(String),
     /// [`TypeIndex::is_mapper_package`].
+    #[serde(rename = "M")]
     IsMapperPackage(String),
 }
 
