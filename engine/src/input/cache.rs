@@ -503,11 +503,6 @@ impl ExtractionCache {
         }
     }
 
-    /// Whether entries are written to a directory (else only remembered).
-    pub fn is_on_disk(&self) -> bool {
-        self.disk
-    }
-
     /// This cache (a run's own directory), writing an entry only when memory cannot keep it.
     pub fn spilling(&self) -> Self {
         let spill = tempfile::tempfile_in(&self.directory).ok().map(|file| {
@@ -624,23 +619,8 @@ impl ExtractionCache {
     /// The entry of `file` stored under `key`, if a valid one exists: taken from memory while
     /// the other side of `--diff` has not taken it, else read from the disk.
     pub fn load(&self, key: &str, file: &str) -> Option<FileEntry> {
-        self.load_variants(key, file).into_iter().next()
-    }
-
-    /// Every entry of `file` kept under `key`, newest first: the one the other side of a
-    /// `--diff` remembered, then those on the disk (an entry whose lookups in the type indexes
-    /// got other answers in another project state is kept beside the newest,
-    /// [`ExtractionCache::store`]).
-    pub fn load_variants(&self, key: &str, file: &str) -> Vec<FileEntry> {
-        let mut found = Vec::new();
-        if let Some(entry) = self.take_remembered(key) {
-            if entry.typed.is_empty() {
-                return vec![entry];
-            }
-            found.push(entry);
-        }
-        found.extend(self.read_stored(key, file));
-        found
+        self.take_remembered(key)
+            .or_else(|| self.read_stored(key, file).into_iter().next())
     }
 
     /// The entry the other side of a `--diff` remembered under `key`, taken (moved) from memory.
@@ -974,7 +954,7 @@ mod tests {
         };
         let reasons = |cache: &ExtractionCache| -> Vec<String> {
             cache
-                .load_variants("k", "A.java")
+                .read_stored("k", "A.java")
                 .into_iter()
                 .filter_map(|variant| reason(Some(variant)))
                 .collect()

@@ -29,17 +29,9 @@ fn violations(
             .arg(project)
             .env("XDG_CACHE_HOME", home),
     );
-    let found = verdict["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|violation| {
-            (
-                violation["rule"]["text"].as_str().unwrap().to_owned(),
-                violation["detected"]["file"].as_str().unwrap().to_owned(),
-                violation["detected"]["line"].as_u64().unwrap(),
-            )
-        })
+    let found = crate::detections(&verdict)
+        .into_iter()
+        .map(|(rule, file, line, _)| (rule.to_owned(), file.to_owned(), line))
         .collect();
     (
         code,

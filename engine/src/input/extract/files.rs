@@ -422,12 +422,7 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
     };
     // The questions about whole structures and the type indexes are judged once every file's
     // declarations are in.
-    let holds_now = |entry: &FileEntry| {
-        entry
-            .probes
-            .iter()
-            .all(|probe| matches!(probe, Probe::Whole | Probe::Files) || probe.holds(shared))
-    };
+    let holds_now = |entry: &FileEntry| answers_hold(entry, shared);
     // The entry the other side of a `--diff` remembered is tried first; the disk's entries of
     // that content, which are only needed when its lookups in the type indexes no longer hold,
     // are read then ([`refresh_typed`]), not for every file.
@@ -455,6 +450,16 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
         }
         None => FirstJob::Extracted(Box::new(first(shared, file, read, Some(key)))),
     }
+}
+
+/// Whether the project answers every question of `entry` but those about whole structures
+/// (judged against the project's shape) and its lookups in the type indexes (judged once every
+/// file's declarations are in) as it did when the entry was made.
+fn answers_hold(entry: &FileEntry, context: &ProjectContext) -> bool {
+    entry
+        .probes
+        .iter()
+        .all(|probe| matches!(probe, Probe::Whole | Probe::Files) || probe.holds(context))
 }
 
 /// The type declarations of the first pass, in file order (so that the indexes do not depend on
@@ -527,11 +532,7 @@ fn refresh_stale(
                     cache
                         .load(&ExtractionCache::shaped_key(&hit.key, wanted), file)
                         .filter(|entry| {
-                            entry.shape.as_deref() == Some(wanted)
-                                && entry.probes.iter().all(|probe| {
-                                    matches!(probe, Probe::Whole | Probe::Files)
-                                        || probe.holds(shared)
-                                })
+                            entry.shape.as_deref() == Some(wanted) && answers_hold(entry, shared)
                         })
                 });
                 if let Some(entry) = shaped {
@@ -580,11 +581,7 @@ fn refresh_typed(
                     hit.others = cache
                         .read_stored(&hit.key, file)
                         .into_iter()
-                        .filter(|entry| {
-                            entry.probes.iter().all(|probe| {
-                                matches!(probe, Probe::Whole | Probe::Files) || probe.holds(context)
-                            })
-                        })
+                        .filter(|entry| answers_hold(entry, context))
                         .collect();
                 }
             }
