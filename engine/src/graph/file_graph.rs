@@ -381,10 +381,16 @@ impl FileGraph {
 
     /// The vertex of a file path or entity name.
     pub fn vertex(&self, name: &str) -> Option<Vertex> {
-        let (files, entities) = self.names.split_at(self.files.min(self.names.len()));
+        let files = self.names.get(..self.files).unwrap_or(&self.names);
         if let Ok(position) = files.binary_search_by(|probe| probe.as_str().cmp(name)) {
             return Vertex::try_from(position).ok();
         }
+        self.entity_vertex(name)
+    }
+
+    /// The vertex of an entity name (never a file's, even where a file has that path).
+    fn entity_vertex(&self, name: &str) -> Option<Vertex> {
+        let entities = self.names.get(self.files..)?;
         let position = entities
             .binary_search_by(|probe| probe.as_str().cmp(name))
             .ok()?;
@@ -614,10 +620,20 @@ impl ChainSearch<'_, '_, '_> {
         let count = self.graph.names.len();
         let mut dist = vec![FAR; count * layers];
         let mut queue: VecDeque<(Vertex, usize)> = VecDeque::new();
-        for vertex in 0..count {
-            let Ok(vertex) = Vertex::try_from(vertex) else {
-                break;
-            };
+        // The goals are the target's files and the target entity: seeded from them, not by
+        // testing every vertex, which a spec of many rules (thousands of component pairs)
+        // paid once per pair. A breadth-first search's distances do not depend on the order
+        // its sources are queued in.
+        let entity = self.graph.entity_vertex(self.query.to);
+        let goals = self
+            .graph
+            .component_files
+            .get(self.query.to)
+            .into_iter()
+            .flatten()
+            .copied()
+            .chain(entity);
+        for vertex in goals {
             if self.enterable_goal(vertex) {
                 if let Some(slot) = dist.get_mut(vertex as usize) {
                     *slot = 0;
