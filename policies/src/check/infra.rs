@@ -83,9 +83,23 @@ impl Checker<'_> {
         };
         let type_name = &decl.type_name.text;
         if !type_name.is_empty() && !vocabulary.contains(&type_name.as_str()) {
-            let suggestion = vocab::suggest_vocabulary(type_name, vocabulary);
             let message = format!("unknown {noun} type `{type_name}`");
-            self.report_with_suggestion(code, decl.type_name.span, message, suggestion);
+            let error = match vocab::suggest_vocabulary(type_name, vocabulary) {
+                Some(suggestion) => SpecError::new(code, decl.type_name.span, message)
+                    .with_suggestion(Some(suggestion)),
+                // Nothing close: say where the list is, with a few of its kinds.
+                None => {
+                    let examples = if is_node {
+                        "`server`, `container`, `lambda`, `edge_mobile`, `postgres`, `redis`, `kafka`, `rest_api`"
+                    } else {
+                        "`secure_storage`, `local_database`, `external_api`, `message_bus`"
+                    };
+                    SpecError::new(code, decl.type_name.span, message).with_help(format!(
+                        "{noun} types are a fixed vocabulary ({examples}, …): the whole list is in docs/VOCABULARY.md"
+                    ))
+                }
+            };
+            self.errors.push(error);
         }
         let mut entity = InfraEntity {
             name: decl.name.text.clone(),

@@ -261,6 +261,17 @@ fn unknown_node_type_with_help() {
 }
 
 #[test]
+fn unknown_node_type_without_a_near_kind_points_at_the_vocabulary() {
+    let diagnostic = assert_diagnostic("node phone : client", "unknown-node-type", 1, 14);
+    let help = diagnostic.help.as_deref().unwrap_or_default();
+    assert!(help.contains("docs/VOCABULARY.md"), "{help}");
+    assert!(help.contains("`edge_mobile`"), "{help}");
+    let diagnostic = assert_diagnostic("resource R : gizmo {}", "unknown-resource-type", 1, 14);
+    let help = diagnostic.help.as_deref().unwrap_or_default();
+    assert!(help.contains("`secure_storage`"), "{help}");
+}
+
+#[test]
 fn unknown_resource_type() {
     assert_clean("resource Prefs : local_preferences { trust: semi_trusted }");
     assert_diagnostic(
