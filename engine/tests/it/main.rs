@@ -29,6 +29,7 @@ mod jpa_entities;
 mod python_client_aliases;
 mod quiet_defaults;
 mod reference_docs;
+mod route_types;
 mod rust_path_modules;
 mod spring_mongo_starters;
 mod terminal;

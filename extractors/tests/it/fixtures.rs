@@ -245,7 +245,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 98] = [
+const CASES: [&str; 99] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -339,6 +339,7 @@ const CASES: [&str; 98] = [
     "typescript/nuxt",
     "typescript/prefixes",
     "typescript/relative",
+    "typescript/route_types",
     "typescript/routes",
     "typescript/sveltekit",
     "typescript/tsconfig_paths",
@@ -752,6 +753,11 @@ fn vue_and_svelte_components_are_read_as_their_scripts_and_resolve_as_modules() 
 #[test]
 fn sveltekit_aliases_resolve_inside_an_app_only() {
     check_case("typescript/sveltekit");
+}
+
+#[test]
+fn generated_route_types_of_react_router_and_sveltekit_are_the_framework_s_modules() {
+    check_case("typescript/route_types");
 }
 
 #[test]

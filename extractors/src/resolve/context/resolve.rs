@@ -9,7 +9,9 @@
 //!
 //! What does not resolve is [`Resolution::External`] when it is a bare package name that no
 //! `paths` pattern claimed (Node built-ins included, `node:` dropped), and
-//! [`Resolution::Internal`] otherwise (a relative import of a missing file, an alias).
+//! [`Resolution::Internal`] otherwise (a relative import of a missing file, an alias), except the
+//! route types React Router and SvelteKit generate outside the repository (`./+types/root`,
+//! `./$types`), which are of the framework's package.
 
 use super::paths::{join, parent_dir};
 use super::workspace::{Request, WorkspacePackage};
@@ -81,7 +83,7 @@ impl ProjectContext {
                     true => self.probe_folder(&candidate, true),
                     false => self.probe(&candidate),
                 })
-                .map_or(Resolution::Internal, Resolution::File);
+                .map_or_else(|| self.route_types(importer, specifier), Resolution::File);
         }
         if specifier.is_empty() || specifier.starts_with('/') {
             return Resolution::Internal;
@@ -177,6 +179,30 @@ impl ProjectContext {
             }),
             _ => None,
         }
+    }
+
+    /// A relative import that names no project file: the route types a framework generates next
+    /// to each route, outside the repository, and puts beside it through the `rootDirs` of a
+    /// tsconfig: React Router's typegen writes `./+types/<route>` (into `.react-router/types/`),
+    /// SvelteKit writes `./$types` (into `.svelte-kit/types/`, in an app only). Such an import is
+    /// of the framework's package, as its other generated modules are (`$app/*`, `#build/*`);
+    /// any other is [`Resolution::Internal`].
+    fn route_types(&self, importer: &str, specifier: &str) -> Resolution {
+        let mut segments = specifier.rsplit('/');
+        let name = segments.next().unwrap_or(specifier);
+        let folder = segments.next();
+        if folder == Some("+types") && !name.is_empty() {
+            return Resolution::External {
+                package: "react-router".to_owned(),
+            };
+        }
+        let sveltekit_types = matches!(name, "$types" | "$types.js" | "$types.d.ts" | "$types.ts");
+        if sveltekit_types && self.svelte_kit_app(importer).is_some() {
+            return Resolution::External {
+                package: "@sveltejs/kit".to_owned(),
+            };
+        }
+        Resolution::Internal
     }
 
     /// The folder of the SvelteKit app `importer` is in: the nearest with a `svelte.config.*`.
