@@ -21,6 +21,7 @@ mod csharp_aliases;
 mod dapper_queries;
 mod exclusions;
 mod explain_hints;
+mod generated_imports;
 mod graph_text;
 #[cfg(unix)]
 mod hardening;

@@ -245,7 +245,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 99] = [
+const CASES: [&str; 100] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -330,6 +330,7 @@ const CASES: [&str; 99] = [
     "typescript/clients",
     "typescript/components",
     "typescript/decorator_metadata",
+    "typescript/generated_imports",
     "typescript/graph",
     "typescript/http",
     "typescript/javascript",
@@ -758,6 +759,11 @@ fn sveltekit_aliases_resolve_inside_an_app_only() {
 #[test]
 fn generated_route_types_of_react_router_and_sveltekit_are_the_framework_s_modules() {
     check_case("typescript/route_types");
+}
+
+#[test]
+fn an_import_that_leads_where_a_gitignore_puts_generated_code_is_generated_not_missing() {
+    check_case("typescript/generated_imports");
 }
 
 #[test]
