@@ -3,7 +3,8 @@
 //! writes the fact (the fact schema, `policies::facts`).
 //!
 //! A file resolution gives `import` with `resolved`; a name meant to be inside the project that
-//! does not resolve gives `import` without it; a package outside the project gives `external`.
+//! does not resolve gives `import` without it (with `generated: true` where a `.gitignore` puts
+//! generated code); a package outside the project gives `external`.
 //! `typeOnly` is `true` only where a language marks an import as seen by type checkers alone
 //! (Python's `if TYPE_CHECKING:` blocks); such an import is kept as a fact but makes no flow.
 
@@ -19,6 +20,10 @@ pub(crate) enum Resolution {
     File(String),
     /// Meant to be inside the project (relative, aliased, a workspace package) but not found.
     Internal,
+    /// Meant to be inside the project, where a `.gitignore` puts generated code or build output
+    /// that the repository does not hold (`@db/generated/types` when `generated/` is ignored):
+    /// no file, but no missing one either.
+    Generated,
     /// A package outside the project.
     External {
         /// The package name, scope included (`@aws-sdk/client-s3`, `pg`, `fs`).
@@ -33,6 +38,7 @@ impl Resolution {
         match self {
             Resolution::File(path) => format!("file:{path}"),
             Resolution::Internal => "internal".to_owned(),
+            Resolution::Generated => "generated".to_owned(),
             Resolution::External { package } => format!("external:{package}"),
         }
     }
@@ -121,8 +127,10 @@ pub(crate) fn fact(
         factory.shared(&message),
     );
     set(&mut fact, "specifier", factory.shared_text(&site.specifier));
-    if let Resolution::File(resolved) = &site.resolution {
-        set(&mut fact, "resolved", factory.shared_text(resolved));
+    match &site.resolution {
+        Resolution::File(resolved) => set(&mut fact, "resolved", factory.shared_text(resolved)),
+        Resolution::Generated => set(&mut fact, "generated", true),
+        Resolution::Internal | Resolution::External { .. } => {}
     }
     if !site.names.is_empty() {
         // One type's name is the same in every file that names it: shared, like the specifier.

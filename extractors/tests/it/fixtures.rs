@@ -245,7 +245,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 98] = [
+const CASES: [&str; 100] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -330,6 +330,7 @@ const CASES: [&str; 98] = [
     "typescript/clients",
     "typescript/components",
     "typescript/decorator_metadata",
+    "typescript/generated_imports",
     "typescript/graph",
     "typescript/http",
     "typescript/javascript",
@@ -339,6 +340,7 @@ const CASES: [&str; 98] = [
     "typescript/nuxt",
     "typescript/prefixes",
     "typescript/relative",
+    "typescript/route_types",
     "typescript/routes",
     "typescript/sveltekit",
     "typescript/tsconfig_paths",
@@ -752,6 +754,16 @@ fn vue_and_svelte_components_are_read_as_their_scripts_and_resolve_as_modules() 
 #[test]
 fn sveltekit_aliases_resolve_inside_an_app_only() {
     check_case("typescript/sveltekit");
+}
+
+#[test]
+fn generated_route_types_of_react_router_and_sveltekit_are_the_framework_s_modules() {
+    check_case("typescript/route_types");
+}
+
+#[test]
+fn an_import_that_leads_where_a_gitignore_puts_generated_code_is_generated_not_missing() {
+    check_case("typescript/generated_imports");
 }
 
 #[test]

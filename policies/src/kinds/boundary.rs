@@ -59,7 +59,12 @@
 //!   `graph --facts` shows such an import as an `import` fact without `resolved`. An import of a
 //!   file lintel does not read, in a language it does not extract (a Scala class imported from
 //!   Java) or `exclude`d (a test helper imported by a benchmark), is unresolved too: exclude its
-//!   importers as well, or leave the rule out for those components.
+//!   importers as well, or leave the rule out for those components. Generated code that the
+//!   repository does not hold is no missing file: a TypeScript or JavaScript import that leads
+//!   where one of the project's `.gitignore` files puts it (`@acme/db/generated/types` when
+//!   `generated/` is ignored, a path alias into an ignored `dist/`) is an `import` fact with
+//!   `generated: true` and no finding, and so are the route types React Router and SvelteKit
+//!   generate (`./+types/root`, `./$types`), which are the framework's modules.
 //!
 //! Every finding is blocking at its confidence (probable ones are warnings unless `--strict`),
 //! and its `fix_class` is `move_dependency`. Ids: a dependency, interface or unresolved finding

@@ -380,7 +380,7 @@ fn public_interface(
 }
 
 /// One finding per import in a file of `component` that is meant to be internal but resolves
-/// to no file.
+/// to no file, unless it leads where a `.gitignore` puts generated code (`generated: true`).
 fn unresolved(
     context: &Context<'_>,
     index: usize,
@@ -393,6 +393,7 @@ fn unresolved(
         .of_kind(FactKind::Import)
         .filter(|(_, fact)| {
             fact.property_str("resolved").is_none()
+                && !fact.property_flag("generated")
                 && context.owners.get(&*fact.evidence.file).map(String::as_str) == Some(component)
         })
         .map(|(fact_index, _)| fact_index)

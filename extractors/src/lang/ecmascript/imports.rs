@@ -307,8 +307,10 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
                 message,
             );
             set(&mut fact, "specifier", record.specifier.as_str());
-            if let Resolution::File(resolved) = &record.resolution {
-                set(&mut fact, "resolved", resolved.as_str());
+            match &record.resolution {
+                Resolution::File(resolved) => set(&mut fact, "resolved", resolved.as_str()),
+                Resolution::Generated => set(&mut fact, "generated", true),
+                Resolution::Internal | Resolution::External { .. } => {}
             }
             if !record.names.is_empty() {
                 set(

@@ -10,6 +10,7 @@ mod answers;
 mod cargo;
 mod csproj;
 mod datastores;
+mod gitignore;
 mod go;
 mod jsonc;
 mod lookups;
@@ -49,7 +50,7 @@ use workspace::WorkspacePackage;
 
 /// Project-wide resolution configuration, read once per run: TypeScript configs and workspace
 /// packages, Python source roots, Go modules, Rust crates, Swift modules, the global usings of
-/// C# project files and the root `.gitattributes`; and the Java/Kotlin and C# type indexes, filled with what each of those
+/// C# project files, the root `.gitattributes` and the `.gitignore` files; and the Java/Kotlin and C# type indexes, filled with what each of those
 /// files declares as it is extracted ([`ProjectContext::add_declarations`]).
 #[derive(Debug, Default)]
 pub struct ProjectContext {
@@ -87,6 +88,8 @@ pub struct ProjectContext {
     next: next::NextApps,
     /// The `linguist-generated` patterns of the root `.gitattributes`.
     gitattributes: GitAttributes,
+    /// The project's `.gitignore` files: where generated code and build output lie.
+    gitignores: gitignore::GitIgnores,
     /// Every configuration file discovery read, for change detection.
     config_files: Vec<String>,
     /// The generic `call`, `assignment` and `external` facts extracted (all by default; they
@@ -135,7 +138,7 @@ impl ProjectContext {
     /// (project-relative, `/` separators): `tsconfig.json`/`jsconfig.json` with `extends`,
     /// workspace `package.json` files, `*.prisma` schemas and `drizzle.config.*`, `pyproject.toml`
     /// and `setup.cfg`, `go.mod` and `go.work`, `Cargo.toml`, `Package.swift`, `.csproj` files with
-    /// the `Directory.Build.props` above them, and the root `.gitattributes`. No source file is read: the Java/Kotlin and C# type indexes start
+    /// the `Directory.Build.props` above them, the root `.gitattributes` and every `.gitignore`. No source file is read: the Java/Kotlin and C# type indexes start
     /// empty (see [`ProjectContext::add_declarations`]).
     /// Unreadable or malformed configuration is ignored; discovery never fails.
     pub fn discover(root: &Path, files: &[String]) -> ProjectContext {
@@ -220,6 +223,7 @@ impl ProjectContext {
         let swift = swift::SwiftModules::discover(reader, sorted.iter().copied());
         let next = next::NextApps::discover(reader, sorted.iter().copied());
         let csharp_projects = csproj::CSharpProjects::discover(reader, sorted.iter().copied());
+        let gitignores = gitignore::GitIgnores::discover(reader, sorted.iter().copied());
         let gitattributes = if sorted.contains(".gitattributes") {
             reader
                 .read(".gitattributes")
@@ -244,6 +248,7 @@ impl ProjectContext {
             swift,
             next,
             gitattributes,
+            gitignores,
             import_maps,
             folder_entries,
             config_files: reader.read_paths(),

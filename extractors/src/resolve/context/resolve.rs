@@ -9,9 +9,12 @@
 //!
 //! What does not resolve is [`Resolution::External`] when it is a bare package name that no
 //! `paths` pattern claimed (Node built-ins included, `node:` dropped), and
-//! [`Resolution::Internal`] otherwise (a relative import of a missing file, an alias).
+//! [`Resolution::Internal`] otherwise (a relative import of a missing file, an alias), except the
+//! route types React Router and SvelteKit generate outside the repository (`./+types/root`,
+//! `./$types`), which are of the framework's package, and an import that leads where a
+//! `.gitignore` puts generated code or build output, [`Resolution::Generated`].
 
-use super::paths::{join, parent_dir};
+use super::paths::{file_name, join, parent_dir};
 use super::workspace::{Request, WorkspacePackage};
 use super::{ProjectContext, Resolution};
 
@@ -76,12 +79,20 @@ impl ProjectContext {
         if is_relative(specifier) {
             // `join` drops a trailing `/`, which says the specifier names a folder.
             let names_folder = specifier.ends_with('/');
-            return join(parent_dir(importer), specifier)
+            let candidate = join(parent_dir(importer), specifier);
+            let found = candidate
+                .as_deref()
                 .and_then(|candidate| match names_folder {
-                    true => self.probe_folder(&candidate, true),
-                    false => self.probe(&candidate),
-                })
-                .map_or(Resolution::Internal, Resolution::File);
+                    true => self.probe_folder(candidate, true),
+                    false => self.probe(candidate),
+                });
+            if let Some(file) = found {
+                return Resolution::File(file);
+            }
+            return match self.route_types(importer, specifier) {
+                Resolution::Internal => self.missing(candidate.iter()),
+                framework => framework,
+            };
         }
         if specifier.is_empty() || specifier.starts_with('/') {
             return Resolution::Internal;
@@ -104,13 +115,16 @@ impl ProjectContext {
             };
         }
         let mut claimed_by_alias = false;
+        let mut alias_targets: Vec<String> = Vec::new();
         if let Some(config) = self.compiler_paths(importer) {
             if let Some((mapping, captured)) = config.best_match(specifier) {
                 claimed_by_alias = !mapping.is_catch_all();
-                let found = mapping
+                alias_targets = mapping
                     .targets
                     .iter()
-                    .find_map(|target| self.probe(&target.replacen('*', captured, 1)));
+                    .map(|target| target.replacen('*', captured, 1))
+                    .collect();
+                let found = alias_targets.iter().find_map(|target| self.probe(target));
                 if let Some(file) = found {
                     return Resolution::File(file);
                 }
@@ -137,12 +151,17 @@ impl ProjectContext {
             return Resolution::Internal;
         };
         if let Some(package) = self.packages.get(name) {
-            return self
-                .resolve_package(package, subpath, request)
-                .map_or(Resolution::Internal, Resolution::File);
+            return match self.resolve_package(package, subpath, request) {
+                Some(file) => Resolution::File(file),
+                None => self.missing(
+                    subpath
+                        .and_then(|subpath| join(&package.folder, subpath))
+                        .iter(),
+                ),
+            };
         }
         if claimed_by_alias {
-            Resolution::Internal
+            self.missing(alias_targets.iter())
         } else {
             Resolution::External {
                 package: name.to_owned(),
@@ -177,6 +196,66 @@ impl ProjectContext {
             }),
             _ => None,
         }
+    }
+
+    /// What an import that is meant to be inside the project but names no file leads to:
+    /// [`Resolution::Generated`] when a `.gitignore` ignores one of the paths it was looked for
+    /// at (generated code or build output, which the repository does not hold), else
+    /// [`Resolution::Internal`].
+    /// A path is asked as the TypeScript source and the JavaScript file it may name, and both
+    /// must be ignored: `./util` as `util.ts` and `util.js`, `./util.js` as itself and
+    /// `util.ts`; a `.gitignore` that ignores the compiled `*.js` alone leaves a missing source
+    /// missing.
+    fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
+        let mut candidates = candidates;
+        let ignored = |candidate: &String| {
+            let name = file_name(candidate);
+            let output = SOURCE_FOR_OUTPUT
+                .iter()
+                .find(|(output, _)| name.len() > output.len() && name.ends_with(output));
+            let extension = name.get(1..).is_some_and(|rest| rest.contains('.'));
+            match (output, extension) {
+                (Some((output, _)), _) => {
+                    let stem = candidate
+                        .get(..candidate.len() - output.len())
+                        .unwrap_or_default();
+                    self.gitignores.ignores(candidate)
+                        && self.gitignores.ignores(&[stem, ".ts"].concat())
+                }
+                (None, true) => self.gitignores.ignores(candidate),
+                (None, false) => [".ts", ".js"]
+                    .iter()
+                    .all(|extension| self.gitignores.ignores(&[candidate, *extension].concat())),
+            }
+        };
+        match candidates.any(ignored) {
+            true => Resolution::Generated,
+            false => Resolution::Internal,
+        }
+    }
+
+    /// A relative import that names no project file: the route types a framework generates next
+    /// to each route, outside the repository, and puts beside it through the `rootDirs` of a
+    /// tsconfig: React Router's typegen writes `./+types/<route>` (into `.react-router/types/`),
+    /// SvelteKit writes `./$types` (into `.svelte-kit/types/`, in an app only). Such an import is
+    /// of the framework's package, as its other generated modules are (`$app/*`, `#build/*`);
+    /// any other is [`Resolution::Internal`].
+    fn route_types(&self, importer: &str, specifier: &str) -> Resolution {
+        let mut segments = specifier.rsplit('/');
+        let name = segments.next().unwrap_or(specifier);
+        let folder = segments.next();
+        if folder == Some("+types") && !name.is_empty() {
+            return Resolution::External {
+                package: "react-router".to_owned(),
+            };
+        }
+        let sveltekit_types = matches!(name, "$types" | "$types.js" | "$types.d.ts" | "$types.ts");
+        if sveltekit_types && self.svelte_kit_app(importer).is_some() {
+            return Resolution::External {
+                package: "@sveltejs/kit".to_owned(),
+            };
+        }
+        Resolution::Internal
     }
 
     /// The folder of the SvelteKit app `importer` is in: the nearest with a `svelte.config.*`.

@@ -69,9 +69,18 @@ impl Bindings {
     }
 
     /// The text of a callee or type reference with an aliased named import spelled by its export
-    /// name: `new PgClient()` after `import { Client as PgClient } from 'pg'` reads `Client`.
+    /// name: `new PgClient()` after `import { Client as PgClient } from 'pg'` reads `Client`. A
+    /// member chain split over lines (`axios\n  .create()`) reads as written on one line
+    /// (`axios.create`): its spaces are layout, not part of a name.
     pub fn canonical_text(&self, node: Node<'_>, source: &str) -> String {
         let written = syntax::compact_text(node, source, 120);
+        let member_chain = written.chars().all(|character| {
+            character.is_alphanumeric() || matches!(character, '_' | '$' | '#' | '.' | '?' | ' ')
+        });
+        let written = match member_chain && written.contains(' ') {
+            true => written.replace(' ', ""),
+            false => written,
+        };
         let (root, rest) = match written.split_once('.') {
             Some((root, rest)) => (root, Some(rest)),
             None => (written.as_str(), None),

@@ -1,0 +1,83 @@
+//! Imports of generated code through the real binary: documenso/documenso imports the types its
+//! Prisma generators write into `packages/prisma/generated/` (`@documenso/prisma/generated/types`),
+//! which its `.gitignore` leaves out of the repository. Such an import is generated code, not a
+//! missing file: `deny unresolved imports` passes on it (148 false findings there), while an
+//! import of a file that is simply missing still fails it; `graph --facts` marks the import
+//! `generated`.
+
+use super::{graph_document, json_run, lintel, write_files};
+
+const SPEC: &str = "node app : server\n\
+                    component App { runs_on: app paths: \"packages/app/**\" }\n\
+                    component Db { runs_on: app paths: \"packages/db/**\" }\n\
+                    invariant Modules { deny unresolved imports in * }\n";
+
+fn check(project: &std::path::Path) -> (i32, serde_json::Value) {
+    json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(project),
+    )
+}
+
+#[test]
+fn an_import_where_a_gitignore_puts_generated_code_is_no_unresolved_import() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            ("architecture.ag", SPEC),
+            (".gitignore", "node_modules\ngenerated/\n"),
+            ("package.json", "{ \"private\": true, \"workspaces\": [\"packages/*\"] }\n"),
+            ("packages/db/package.json", "{ \"name\": \"@acme/db\", \"main\": \"./index.ts\" }\n"),
+            ("packages/db/index.ts", "export * from './generated/types';\n"),
+            ("packages/app/package.json", "{ \"name\": \"@acme/app\" }\n"),
+            (
+                "packages/app/src/user.ts",
+                "import { Role } from '@acme/db/generated/types';\nimport { db } from '@acme/db';\nexport const admin = [Role, db];\n",
+            ),
+            // The generator's output, present on a developer's machine: ignored all the same.
+            ("packages/db/generated/types.ts", "export const Role = { Admin: 'ADMIN' };\n"),
+        ],
+    );
+    let (code, verdict) = check(project.path());
+    assert_eq!(code, 0, "{verdict:#}");
+    assert_eq!(crate::detections(&verdict), Vec::new());
+    let graph = graph_document(project.path());
+    let generated: Vec<(&str, &str)> = graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["kind"] == "import" && fact["properties"]["generated"] == true)
+        .map(|fact| {
+            (
+                fact["evidence"]["file"].as_str().unwrap(),
+                fact["properties"]["specifier"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        generated,
+        vec![
+            ("packages/app/src/user.ts", "@acme/db/generated/types"),
+            ("packages/db/index.ts", "./generated/types"),
+        ]
+    );
+    // A file of the package that is simply missing is still an unresolved import.
+    std::fs::write(
+        project.path().join("packages/app/src/user.ts"),
+        "import { Role } from '@acme/db/generated/types';\nimport { gone } from '@acme/db/gone';\nexport const admin = [Role, gone];\n",
+    )
+    .unwrap();
+    let (code, verdict) = check(project.path());
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(
+        crate::detections(&verdict),
+        vec![(
+            "deny unresolved imports in *",
+            "packages/app/src/user.ts",
+            2,
+            "definite"
+        )]
+    );
+}
