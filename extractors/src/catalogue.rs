@@ -31,7 +31,9 @@
 //!   that may be either).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
-//!   access; `sub_packages` (default true): whether the import prefixes also stand for the
+//!   access; `probable_names` (npm): the named imports that make it one, when the package
+//!   also exports plain values and types (`@prisma/client`'s enums and model types are no
+//!   access, its `PrismaClient` and `Prisma` may be); a default or namespace import always does; `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
@@ -157,6 +159,8 @@ pub(crate) struct Library {
     pub by_name: Table,
     /// Whether importing it alone is a probable access.
     pub is_probable_on_import: bool,
+    /// npm: the named imports that make importing it alone a probable access (empty: any).
+    pub probable_names: &'static [&'static str],
     /// Whether its import prefixes also stand for the packages below them after `/`.
     pub matches_sub_packages: bool,
     /// The languages it applies to (empty: every language of its ecosystem).
@@ -192,6 +196,7 @@ impl Library {
             modules: &[],
             by_name: &[],
             is_probable_on_import: true,
+            probable_names: &[],
             matches_sub_packages: true,
             languages: &[],
             requires_import: false,
@@ -368,6 +373,8 @@ struct RawLibrary {
     #[serde(default)]
     by_name: BTreeMap<String, String>,
     probable_on_import: Option<bool>,
+    #[serde(default)]
+    probable_names: Vec<String>,
     sub_packages: Option<bool>,
     requires_import: Option<bool>,
     extends: Option<bool>,
@@ -514,6 +521,7 @@ fn ecosystem(
                 modules: leak_table(library.modules),
                 by_name: leak_table(library.by_name),
                 is_probable_on_import: library.probable_on_import.unwrap_or(true),
+                probable_names: leak_all(library.probable_names),
                 matches_sub_packages: library.sub_packages.unwrap_or(true),
                 languages: leak_all(library.languages),
                 requires_import: library.requires_import.unwrap_or(false),
@@ -568,6 +576,11 @@ fn check_library(
         ),
         (is_npm && library.imports.is_some(), "imports"),
         (is_npm && library.sub_packages.is_some(), "sub_packages"),
+        (
+            !library.probable_names.is_empty()
+                && (!is_npm || library.probable_on_import == Some(false)),
+            "probable_names",
+        ),
     ];
     for (is_unused, field) in unused {
         if is_unused {
@@ -700,6 +713,16 @@ pub fn reference() -> String {
             }
             if !library.is_probable_on_import {
                 on.push("(no probable fact on import)".to_owned());
+            } else if !library.probable_names.is_empty() {
+                let names: Vec<String> = library
+                    .probable_names
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect();
+                on.push(format!(
+                    "(a probable fact on importing {} only)",
+                    names.join(", ")
+                ));
             }
             let mut category = format!("`{}`", library.category);
             if library.derive != Derive::Fixed {
@@ -742,7 +765,8 @@ mod tests {
     fn the_checks_find_unknown_fields_duplicates_and_unused_tables() {
         let text = "ecosystem = \"pypi\"\nlanguages = [\"python\"]\n\
             [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nmodules = { x = \"sqlite\" }\n\
-            [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nprobable_on_import = false\n";
+            [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nprobable_on_import = false\n\
+            [[library]]\nname = \"b\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nprobable_names = [\"X\"]\n";
         let mut problems = Vec::new();
         let raw: RawFile = toml::from_str(text).unwrap();
         ecosystem("test.toml", text, raw, &mut problems);
@@ -762,6 +786,12 @@ mod tests {
             problems
                 .iter()
                 .any(|problem| problem.contains("can never match")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|problem| problem.contains("`probable_names` is not used")),
             "{problems:?}"
         );
         let unknown = "ecosystem = \"go\"\nlanguages = [\"go\"]\n[[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nconstruct = [\"x\"]\n";

@@ -169,7 +169,11 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         else {
             continue;
         };
-        if record.is_type_only || used.contains(client.name) || !reported.insert(client.name) {
+        if record.is_type_only
+            || used.contains(client.name)
+            || !brings_a_client(client, record)
+            || !reported.insert(client.name)
+        {
             continue;
         }
         facts.push(probable_fact(view, client, record));
@@ -486,6 +490,20 @@ fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) 
     set(&mut fact, "client", client_name.as_str());
     set(&mut fact, "reason", format!("calls global `{client_name}`"));
     fact
+}
+
+/// Whether an import of a client package may bring in a client: a default or namespace import
+/// does, and one whose names are not read (a `require` kept whole, a dynamic `import()`); a
+/// named one when it names one of the library's `probable_names` (any name, when it lists none).
+/// `import { Role } from '@prisma/client'` takes an enum the schema generates, no client.
+fn brings_a_client(client: &Library, record: &ImportRecord<'_>) -> bool {
+    client.probable_names.is_empty()
+        || record.alias.is_some()
+        || record.names.is_empty()
+        || record
+            .names
+            .iter()
+            .any(|name| client.probable_names.contains(&name.as_str()))
 }
 
 fn probable_fact(view: &FileView<'_, '_>, client: &Library, record: &ImportRecord<'_>) -> Fact {
