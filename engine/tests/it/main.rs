@@ -18,6 +18,7 @@ mod bound_drivers;
 mod cache;
 mod csharp_aliases;
 mod dapper_queries;
+mod ef_core_providers;
 mod exclusions;
 mod explain_hints;
 mod graph_text;

@@ -88,6 +88,44 @@ pub struct RouteLinks {
     /// client uses when that file defines the name as a client alias.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alias_uses: Vec<AliasUse>,
+    /// C#: the file's classes that extend an EF Core context type (`class Orders : DbContext`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub db_contexts: Vec<DbContextClass>,
+    /// C#: the providers the file configures contexts with (`AddDbContext<Orders>(o =>
+    /// o.UseSqlServer(…))`, a context's own `OnConfiguring`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context_providers: Vec<ContextProvider>,
+}
+
+/// A C# class that extends an EF Core context type: its `accesses_technology` fact (at the
+/// base type) takes the store of the provider the project configures the context with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DbContextClass {
+    /// The class's simple name.
+    pub name: String,
+    /// 1-based line of the fact's evidence.
+    pub line: u32,
+    /// 1-based column of the fact's evidence.
+    pub column: u32,
+}
+
+/// A provider a C# file configures a context with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextProvider {
+    /// The context class's simple name.
+    pub context: String,
+    /// The provider's catalogue library (`Npgsql.EntityFrameworkCore.PostgreSQL`).
+    pub package: String,
+    /// The provider's category (`postgres`).
+    pub category: String,
+    /// The provider call as the facts show it (`options.UseNpgsql`).
+    pub call: String,
+    /// 1-based line of the call.
+    pub line: u32,
+    /// Whether the call is the registration itself (Aspire's `AddNpgsqlDbContext<T>`), not a
+    /// provider method inside one (`UseNpgsql`), which names the provider more exactly.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub registers: bool,
 }
 
 /// A module-level type alias of a Python file that names a client type, for the files that
@@ -238,6 +276,8 @@ impl RouteLinks {
             && self.wrapper_calls.is_empty()
             && self.client_aliases.is_empty()
             && self.alias_uses.is_empty()
+            && self.db_contexts.is_empty()
+            && self.context_providers.is_empty()
     }
 }
 
