@@ -73,3 +73,65 @@ fn a_parameter_annotated_with_another_files_client_alias_uses_the_client() {
     .unwrap();
     assert_eq!(violations(project.path(), home.path()), (0, Vec::new(), 3));
 }
+
+/// A client alias another module only re-exports: `app/deps/__init__.py` imports `SessionDep`
+/// from `app/deps/db.py` (or `app/deps/cache.py` re-exports everything of `app/deps/redis.py`
+/// through `app/deps/__init__.py`), and the routes import the alias from `app.deps`.
+#[test]
+fn a_client_alias_is_followed_through_the_modules_that_re_export_it() {
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let spec = "node app : server\n\
+                node db : postgres\n\
+                node cache : redis\n\
+                component Routes { runs_on: app paths: \"app/routes/**\" }\n\
+                component Deps { runs_on: app paths: \"app/deps/**\" }\n\
+                invariant Layering { deny flow Routes -> db  deny flow Routes -> cache }\n";
+    write_files(
+        project.path(),
+        &[
+            ("architecture.ag", spec),
+            ("app/__init__.py", ""),
+            ("app/deps/__init__.py", "from .db import SessionDep\nfrom .cache import *\n"),
+            ("app/deps/db.py", DEPS),
+            ("app/deps/cache.py", "from app.deps.redis import *\n"),
+            (
+                "app/deps/redis.py",
+                "from typing import Annotated\n\nfrom redis import Redis\n\nCacheDep = Annotated[Redis, \"cache\"]\n",
+            ),
+            ("app/routes/__init__.py", ""),
+            (
+                "app/routes/items.py",
+                "from app.deps import CacheDep, SessionDep\n\n\n\
+                 def read_items(session: SessionDep):\n    return session.exec(None)\n\n\n\
+                 def cached(cache: CacheDep):\n    return cache.get(\"x\")\n",
+            ),
+        ],
+    );
+    let expected = vec![
+        (
+            "deny flow Routes -> db".to_owned(),
+            "app/routes/items.py".to_owned(),
+            4,
+        ),
+        (
+            "deny flow Routes -> cache".to_owned(),
+            "app/routes/items.py".to_owned(),
+            8,
+        ),
+    ];
+    assert_eq!(
+        violations(project.path(), home.path()),
+        (1, expected.clone(), 0)
+    );
+    // The package stops re-exporting the session alias: the cached route file follows it.
+    std::fs::write(
+        project.path().join("app/deps/__init__.py"),
+        "from .cache import *\n",
+    )
+    .unwrap();
+    assert_eq!(
+        violations(project.path(), home.path()),
+        (1, expected[1..].to_vec(), 6)
+    );
+}
