@@ -128,14 +128,15 @@ pub struct ContextProvider {
     pub registers: bool,
 }
 
-/// A module-level type alias of a Python file that names a client type, for the files that
-/// import it: the fact a declaration annotated with it makes (its place aside).
+/// A module-level type alias of a Python file that names client types, for the files that
+/// import it: the facts a declaration annotated with it makes (their place aside), one per
+/// client type it names (`Annotated[Session | Redis, …]`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientAlias {
     /// The alias's name.
     pub name: String,
-    /// The `accesses_technology` fact of a use, at the alias's definition.
-    pub fact: Fact,
+    /// The `accesses_technology` facts of a use, at the alias's definition.
+    pub facts: Vec<Fact>,
 }
 
 /// A declaration annotated with a name another project file defines (`session: SessionDep` with

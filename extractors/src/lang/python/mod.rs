@@ -187,8 +187,9 @@ fn binds_a_spec_client<'a>(
     generic.has_bound_clients() && qualified.any(|path| generic.bound_client(path).is_some())
 }
 
-/// The file's module-level aliases that name a client type, each with the fact a declaration
-/// annotated with it makes (at the alias, for the files that import it: `typed`).
+/// The file's module-level aliases that name client types, each with the facts a declaration
+/// annotated with it makes, one per client type (at the alias, for the files that import it:
+/// `typed`).
 fn alias_templates(
     input: &ExtractionInput<'_>,
     factory: &crate::facts::FactFactory<'_>,
@@ -226,10 +227,9 @@ fn alias_templates(
             found.extend(crate::facts::clients::bound_facts(
                 factory, &sites, &project, &no_scope,
             ));
-            let fact = found.into_iter().next()?;
-            Some(crate::resolve::links::ClientAlias {
+            (!found.is_empty()).then(|| crate::resolve::links::ClientAlias {
                 name: alias.name.clone(),
-                fact,
+                facts: found,
             })
         })
         .collect()

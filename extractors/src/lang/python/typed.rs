@@ -352,8 +352,8 @@ where
         for used in &file_links.alias_uses {
             let alias = defined(&used.file, &used.name)
                 .or_else(|| reexported(&reexports, &defined, &used.file, &used.name));
-            if let Some(alias) = alias {
-                found.push((file.as_str(), used, alias.fact.clone()));
+            for fact in alias.into_iter().flat_map(|alias| &alias.facts) {
+                found.push((file.as_str(), used, fact.clone()));
             }
         }
     }
