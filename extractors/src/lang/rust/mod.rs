@@ -50,7 +50,7 @@ use crate::facts::imports::{self, ImportSite};
 use crate::language::ExtractionInput;
 use crate::query::Field;
 use crate::resolve::context::paths::{file_name, parent_dir};
-use crate::resolve::context::{attribute_path_file, Crate, Resolution};
+use crate::resolve::context::{attribute_path_target, Crate, Resolution};
 use crate::resolve::deferred::{Anchors, Output};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
@@ -461,8 +461,9 @@ fn module_file(
                 || own_crate
                     .as_ref()
                     .is_some_and(|krate| krate.root_file.as_deref() == Some(input.path));
-            attribute_path_file(input.path, is_mod_rs, inline, &path)
-                .filter(|file| crates.has_file(file))
+            attribute_path_target(input.path, is_mod_rs, inline, &path, |file| {
+                crates.has_file(file)
+            })
         }
         None => {
             let mut segments = own_module.to_vec();
@@ -1156,6 +1157,7 @@ fn without_turbofish(callee: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resolve::context::attribute_path_file;
 
     #[test]
     fn turbofish_arguments_are_left_out_of_a_callee() {
