@@ -205,3 +205,76 @@ fn a_cached_context_follows_the_registration_as_it_is_now() {
     .unwrap();
     assert_eq!(run(), (orders("pg"), 1));
 }
+
+/// Two services of one repository each name their context `AppDbContext`: a registration
+/// configures the context of its name nearest its own file, so each binds to its own store.
+#[test]
+fn contexts_of_one_name_take_the_registrations_nearest_them() {
+    let project = tempfile::tempdir().unwrap();
+    let program = |provider: &str| {
+        format!(
+            "using Microsoft.EntityFrameworkCore;\n\nvar builder = WebApplication.CreateBuilder(args);\n\
+             builder.Services.AddDbContext<AppDbContext>(o => o.{provider}(\"db\"));\n"
+        )
+    };
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node app : server\nnode sqlserver : mssql\nnode pg : postgres\n\
+                 component Orders { runs_on: app paths: \"services/orders/**\" }\n\
+                 component Search { runs_on: app paths: \"services/search/**\" }\n\
+                 invariant Stores { deny flow Orders -> pg  deny flow Search -> sqlserver  \
+                 deny flow Orders -> sqlserver  deny flow Search -> pg }\n",
+            ),
+            ("services/orders/Api/Program.cs", &program("UseSqlServer")),
+            (
+                "services/orders/Data/AppDbContext.cs",
+                &context("AppDbContext"),
+            ),
+            ("services/search/Api/Program.cs", &program("UseNpgsql")),
+            (
+                "services/search/Data/AppDbContext.cs",
+                &context("AppDbContext"),
+            ),
+        ],
+    );
+    let (code, verdict) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(project.path()),
+    );
+    assert_eq!(code, 1, "{verdict:#}");
+    let mut found = crate::detections(&verdict);
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        [
+            (
+                "deny flow Orders -> sqlserver",
+                "services/orders/Api/Program.cs",
+                4,
+                "definite"
+            ),
+            (
+                "deny flow Orders -> sqlserver",
+                "services/orders/Data/AppDbContext.cs",
+                5,
+                "definite"
+            ),
+            (
+                "deny flow Search -> pg",
+                "services/search/Api/Program.cs",
+                4,
+                "definite"
+            ),
+            (
+                "deny flow Search -> pg",
+                "services/search/Data/AppDbContext.cs",
+                5,
+                "definite"
+            ),
+        ]
+    );
+}

@@ -6,7 +6,9 @@
 //! in `Program.cs`), so each file records its context classes
 //! (`crate::resolve::links::DbContextClass`) and the providers it configures contexts with
 //! (`crate::resolve::links::ContextProvider`), and [`link_db_contexts`] joins them by the
-//! context's simple name once every file is extracted. A provider is a catalogue call other than
+//! context's simple name once every file is extracted (a provider configures, among the classes
+//! of that name, those whose files share the most leading folders with its own: each service of
+//! a repository may name its context `AppDbContext`). A provider is a catalogue call other than
 //! EF Core's own (`UseNpgsql`, `UseSqlServer`, `UseSqlite`, `UseMySql`, `UseOracle`,
 //! `UseCosmos`, `UseInMemoryDatabase`) made:
 //!
@@ -201,6 +203,18 @@ fn registered_context(invocation: Node<'_>, source: &str) -> Option<String> {
     (!simple.is_empty()).then(|| simple.to_owned())
 }
 
+/// How many leading folders the paths `a` and `b` share.
+fn shared_folders(a: &str, b: &str) -> usize {
+    fn folder(path: &str) -> &str {
+        path.rsplit_once('/').map_or("", |(folder, _)| folder)
+    }
+    folder(a)
+        .split('/')
+        .zip(folder(b).split('/'))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// A provider with the file that configures it.
 type Configured<'a> = (&'a str, &'a ContextProvider);
 
@@ -219,22 +233,39 @@ pub(crate) fn link_db_contexts<F>(facts: &mut [F], links: &BTreeMap<String, Rout
 where
     F: BorrowMut<Fact>,
 {
-    // Each context's providers, with the files that configure them.
-    let mut providers: BTreeMap<&str, Vec<Configured<'_>>> = BTreeMap::new();
-    for (file, file_links) in links {
-        for provider in &file_links.context_providers {
-            providers
-                .entry(provider.context.as_str())
-                .or_default()
-                .push((file.as_str(), provider));
-        }
-    }
-    // (file, line, column) of each context fact to settle, with its providers.
-    let mut settled: BTreeMap<(&str, u32, u32), &[Configured<'_>]> = BTreeMap::new();
+    // The context classes of each name, with their files.
+    let mut classes: BTreeMap<&str, Vec<(&str, &DbContextClass)>> = BTreeMap::new();
     for (file, file_links) in links {
         for class in &file_links.db_contexts {
-            if let Some(found) = providers.get(class.name.as_str()) {
-                settled.insert((file.as_str(), class.line, class.column), found);
+            classes
+                .entry(class.name.as_str())
+                .or_default()
+                .push((file.as_str(), class));
+        }
+    }
+    if classes.is_empty() {
+        return;
+    }
+    // Each provider configures the classes of its context's name nearest its file: several
+    // services of one repository may each name their context `AppDbContext`.
+    let mut settled: BTreeMap<(&str, u32, u32), Vec<Configured<'_>>> = BTreeMap::new();
+    for (file, file_links) in links {
+        for provider in &file_links.context_providers {
+            let Some(named) = classes.get(provider.context.as_str()) else {
+                continue;
+            };
+            let nearest = named
+                .iter()
+                .map(|(class_file, _)| shared_folders(class_file, file))
+                .max()
+                .unwrap_or_default();
+            for (class_file, class) in named {
+                if shared_folders(class_file, file) == nearest {
+                    settled
+                        .entry((class_file, class.line, class.column))
+                        .or_default()
+                        .push((file.as_str(), provider));
+                }
             }
         }
     }
