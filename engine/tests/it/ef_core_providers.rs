@@ -278,3 +278,52 @@ fn contexts_of_one_name_take_the_registrations_nearest_them() {
         ]
     );
 }
+
+/// Nodes bound to the provider libraries with `clients`: a context binds through its `driver`,
+/// and one whose provider is not known stays unresolved (both nodes are bound, no guess).
+#[test]
+fn a_context_binds_to_the_node_whose_clients_name_its_provider() {
+    let project = tempfile::tempdir().unwrap();
+    let spec = SPEC
+        .replace(
+            "node sqlserver : mssql\n",
+            "node sqlserver : mssql { clients: \"Microsoft.EntityFrameworkCore.SqlServer\" }\n",
+        )
+        .replace(
+            "node pg : postgres\n",
+            "node pg : postgres { clients: \"Npgsql.EntityFrameworkCore.PostgreSQL\" }\n",
+        );
+    write_files(
+        project.path(),
+        &[
+            ("architecture.ag", &spec),
+            ("Api/Program.cs", PROGRAM),
+            ("Data/OrdersContext.cs", &context("OrdersContext")),
+            ("Data/LegacyContext.cs", &context("LegacyContext")),
+            ("Data/CatalogContext.cs", CATALOG),
+        ],
+    );
+    let (code, verdict) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(project.path()),
+    );
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(
+        crate::rules_and_files(&verdict),
+        [
+            ("deny flow Data -> pg", "Data/CatalogContext.cs"),
+            ("deny flow Data -> pg", "Data/CatalogContext.cs"),
+            ("deny flow Data -> sqlserver", "Data/OrdersContext.cs"),
+        ]
+    );
+    let unresolved: Vec<&str> = verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|warning| warning["code"] == "unresolved-target")
+        .map(|warning| warning["file"].as_str().unwrap())
+        .filter(|file| file.starts_with("Data/"))
+        .collect();
+    assert_eq!(unresolved, ["Data/LegacyContext.cs"]);
+}
