@@ -75,8 +75,9 @@ fn a_parameter_annotated_with_another_files_client_alias_uses_the_client() {
 }
 
 /// A client alias another module only re-exports: `app/deps/__init__.py` imports `SessionDep`
-/// from `app/deps/db.py` (or `app/deps/cache.py` re-exports everything of `app/deps/redis.py`
-/// through `app/deps/__init__.py`), and the routes import the alias from `app.deps`.
+/// from `app/deps/db.py` (also as `Db`; or `app/deps/cache.py` re-exports everything of
+/// `app/deps/redis.py` through `app/deps/__init__.py`), and the routes import the alias from
+/// `app.deps`.
 #[test]
 fn a_client_alias_is_followed_through_the_modules_that_re_export_it() {
     let project = tempfile::tempdir().unwrap();
@@ -92,7 +93,14 @@ fn a_client_alias_is_followed_through_the_modules_that_re_export_it() {
         &[
             ("architecture.ag", spec),
             ("app/__init__.py", ""),
-            ("app/deps/__init__.py", "from .db import SessionDep\nfrom .cache import *\n"),
+            (
+                "app/deps/__init__.py",
+                "from .db import SessionDep\nfrom .db import SessionDep as Db\nfrom .cache import *\n",
+            ),
+            (
+                "app/routes/more.py",
+                "from app.deps import Db\n\n\ndef read_more(session: Db):\n    return session\n",
+            ),
             ("app/deps/db.py", DEPS),
             ("app/deps/cache.py", "from app.deps.redis import *\n"),
             (
@@ -115,6 +123,11 @@ fn a_client_alias_is_followed_through_the_modules_that_re_export_it() {
             4,
         ),
         (
+            "deny flow Routes -> db".to_owned(),
+            "app/routes/more.py".to_owned(),
+            4,
+        ),
+        (
             "deny flow Routes -> cache".to_owned(),
             "app/routes/items.py".to_owned(),
             8,
@@ -132,7 +145,7 @@ fn a_client_alias_is_followed_through_the_modules_that_re_export_it() {
     .unwrap();
     assert_eq!(
         violations(project.path(), home.path()),
-        (1, expected[1..].to_vec(), 6)
+        (1, expected[2..].to_vec(), 7)
     );
 }
 

@@ -88,6 +88,10 @@ pub struct RouteLinks {
     /// client uses when that file defines the name as a client alias.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alias_uses: Vec<AliasUse>,
+    /// Python: the names the file imports from another project file under another name
+    /// (`from .db import SessionDep as Db`), through which it may re-export a client alias.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renamed_imports: Vec<RenamedImport>,
     /// C#: the file's classes that extend an EF Core context type (`class Orders : DbContext`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub db_contexts: Vec<DbContextClass>,
@@ -150,6 +154,18 @@ pub struct AliasUse {
     pub name: String,
     /// The fact's place (id, evidence) at the declaration.
     pub fact: Fact,
+}
+
+/// A name a Python file imports from another project file under another name (`from .db import
+/// SessionDep as Db`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenamedImport {
+    /// The name in the importing file (`Db`).
+    pub local: String,
+    /// Project-relative path of the file imported from.
+    pub file: String,
+    /// The name in that file (`SessionDep`).
+    pub name: String,
 }
 
 /// A function that makes a request to a URL built from one of its parameters
@@ -277,6 +293,7 @@ impl RouteLinks {
             && self.wrapper_calls.is_empty()
             && self.client_aliases.is_empty()
             && self.alias_uses.is_empty()
+            && self.renamed_imports.is_empty()
             && self.db_contexts.is_empty()
             && self.context_providers.is_empty()
     }

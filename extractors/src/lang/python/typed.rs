@@ -10,7 +10,8 @@
 //!   (`crate::resolve::links::ClientAlias`), and
 //!   [`link_client_aliases`] joins them once every file is extracted, also through the files
 //!   that only re-export the alias (`from .db import SessionDep` in `deps/__init__.py`, read
-//!   from their `import` facts).
+//!   from their `import` facts, or `from .db import SessionDep as Db`, which the file records,
+//!   `crate::resolve::links::RenamedImport`).
 
 use std::borrow::BorrowMut;
 use std::collections::{BTreeMap, BTreeSet};
@@ -347,11 +348,22 @@ where
     } else {
         BTreeMap::new()
     };
+    let renamed: BTreeMap<(&str, &str), (&str, &str)> = links
+        .iter()
+        .flat_map(|(file, file_links)| {
+            file_links.renamed_imports.iter().map(move |import| {
+                (
+                    (file.as_str(), import.local.as_str()),
+                    (import.file.as_str(), import.name.as_str()),
+                )
+            })
+        })
+        .collect();
     let mut found: Vec<(&str, &AliasUse, Fact)> = Vec::new();
     for (file, file_links) in links {
         for used in &file_links.alias_uses {
             let alias = defined(&used.file, &used.name)
-                .or_else(|| reexported(&reexports, &defined, &used.file, &used.name));
+                .or_else(|| reexported(&reexports, &renamed, &defined, &used.file, &used.name));
             for fact in alias.into_iter().flat_map(|alias| &alias.facts) {
                 found.push((file.as_str(), used, fact.clone()));
             }
@@ -417,21 +429,30 @@ where
 }
 
 /// The client alias `name` that `file` re-exports: one it imports by that name from another
-/// project file (`from .db import SessionDep` in `deps/__init__.py`, or `from .db import *`),
-/// which defines it or re-exports it in turn, at most [`MAX_REEXPORTS`] files deep. The first
-/// import, in the file's order, that leads to one wins.
+/// project file (`from .db import SessionDep` in `deps/__init__.py`, or `from .db import *`), or
+/// under that name (`from .db import SessionDep as Db`, `renamed`), which defines it or
+/// re-exports it in turn, at most [`MAX_REEXPORTS`] files deep. The first import, in the file's
+/// order, that leads to one wins.
 fn reexported<'l>(
     imports: &BTreeMap<&str, Vec<(&str, Vec<&str>)>>,
+    renamed: &BTreeMap<(&str, &str), (&'l str, &'l str)>,
     defined: &dyn Fn(&str, &str) -> Option<&'l ClientAlias>,
-    file: &str,
-    name: &str,
+    file: &'l str,
+    name: &'l str,
 ) -> Option<&'l ClientAlias> {
-    let mut visited: BTreeSet<&str> = BTreeSet::new();
-    let mut current = vec![file];
+    let mut visited: BTreeSet<(&str, &str)> = BTreeSet::new();
+    let mut current: Vec<(&str, &str)> = vec![(file, name)];
     for _ in 0..MAX_REEXPORTS {
-        let mut next = Vec::new();
-        for file in current {
-            if !visited.insert(file) {
+        let mut next: Vec<(&str, &str)> = Vec::new();
+        for (file, name) in current {
+            if !visited.insert((file, name)) {
+                continue;
+            }
+            if let Some(&(imported, original)) = renamed.get(&(file, name)) {
+                if let Some(alias) = defined(imported, original) {
+                    return Some(alias);
+                }
+                next.push((imported, original));
                 continue;
             }
             for (imported, names) in imports.get(file).into_iter().flatten() {
@@ -444,7 +465,7 @@ fn reexported<'l>(
                 if let Some(alias) = defined(imported, name) {
                     return Some(alias);
                 }
-                next.push(*imported);
+                next.push((imported, name));
             }
         }
         if next.is_empty() {
