@@ -138,9 +138,14 @@ fn enclosing_class(node: Node<'_>, source: &str) -> Option<String> {
 }
 
 /// The context a provider call at `call` configures: the one a registration around it (or the
-/// call itself, Aspire's `AddNpgsqlDbContext<T>`: then with `true`) names, or the class whose
-/// `OnConfiguring` makes it.
+/// call itself, Aspire's `AddNpgsqlDbContext<T>`: then with `true`) names, the one of the
+/// options builder it is called on (`new DbContextOptionsBuilder<T>().UseSqlite(…)`), the
+/// class whose `OnConfiguring` makes it, or the context a design-time factory whose method
+/// makes it creates (`class F : IDesignTimeDbContextFactory<T>`).
 fn configured_context(call: Node<'_>, source: &str) -> Option<(String, bool)> {
+    if let Some(context) = built_options_context(call, source) {
+        return Some((context, false));
+    }
     let mut current = Some(call);
     while let Some(node) = current {
         match node.kind() {
@@ -151,10 +156,12 @@ fn configured_context(call: Node<'_>, source: &str) -> Option<(String, bool)> {
             }
             "method_declaration" => {
                 let name = node.child_field("name")?;
-                return (syntax::text(name, source) == "OnConfiguring")
-                    .then(|| enclosing_class(node, source))
-                    .flatten()
-                    .map(|class| (class, false));
+                let context = if syntax::text(name, source) == "OnConfiguring" {
+                    enclosing_class(node, source)
+                } else {
+                    design_time_context(node, source)
+                };
+                return context.map(|class| (class, false));
             }
             "local_function_statement"
             | "constructor_declaration"
@@ -168,6 +175,85 @@ fn configured_context(call: Node<'_>, source: &str) -> Option<(String, bool)> {
         current = node.parent();
     }
     None
+}
+
+/// How many configuring calls a context's fact names.
+const MAX_SHOWN: usize = 3;
+
+/// How many calls chained on an options builder are followed back to it.
+const MAX_CHAIN: usize = 64;
+
+/// The context of the options builder a call is made on, through calls chained on it:
+/// `new DbContextOptionsBuilder<T>().UseSqlite(…)`.
+fn built_options_context(call: Node<'_>, source: &str) -> Option<String> {
+    let mut receiver = call.child_field("function")?;
+    for _ in 0..MAX_CHAIN {
+        match receiver.kind() {
+            "member_access_expression" => receiver = receiver.child_field("expression")?,
+            "invocation_expression" => receiver = receiver.child_field("function")?,
+            "object_creation_expression" => {
+                return generic_argument(
+                    receiver.child_field("type")?,
+                    "DbContextOptionsBuilder",
+                    source,
+                );
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The context a design-time factory creates, for a method of it:
+/// `class F : IDesignTimeDbContextFactory<T>`.
+fn design_time_context(method: Node<'_>, source: &str) -> Option<String> {
+    let mut current = method.parent();
+    while let Some(node) = current {
+        if matches!(node.kind(), "class_declaration" | "record_declaration") {
+            let bases = named_children(node)
+                .into_iter()
+                .find(|child| child.kind() == "base_list")?;
+            return syntax::descendants(bases)
+                .find_map(|base| generic_argument(base, "IDesignTimeDbContextFactory", source));
+        }
+        current = node.parent();
+    }
+    None
+}
+
+/// The simple name of the last type argument of `node` when it is the generic type `generic`
+/// (possibly qualified): `T` of `DbContextOptionsBuilder<T>`.
+fn generic_argument(node: Node<'_>, generic: &str, source: &str) -> Option<String> {
+    let node = if node.kind() == "qualified_name" {
+        node.child_field("name")?
+    } else {
+        node
+    };
+    if node.kind() != "generic_name" {
+        return None;
+    }
+    let children = named_children(node);
+    if syntax::text(*children.first()?, source) != generic {
+        return None;
+    }
+    last_type_argument(&children, source)
+}
+
+/// The simple name of the last type argument among a generic name's children.
+fn last_type_argument(children: &[Node<'_>], source: &str) -> Option<String> {
+    let arguments = children
+        .iter()
+        .find(|child| child.kind() == "type_argument_list")
+        .map(|list| named_children(*list))?;
+    let context = arguments.last()?;
+    let written: String = syntax::text(*context, source)
+        .chars()
+        .filter(|character| !character.is_whitespace())
+        .collect();
+    let written = written.strip_prefix("global::").unwrap_or(&written);
+    let head = written.split('<').next().unwrap_or(written);
+    let simple = head.rsplit('.').next().unwrap_or(head);
+    (!simple.is_empty()).then(|| simple.to_owned())
 }
 
 /// The context a registration call names by its last type argument (`AddDbContext<Orders>`,
@@ -188,19 +274,7 @@ fn registered_context(invocation: Node<'_>, source: &str) -> Option<String> {
     if !(REGISTRATIONS.contains(&method) || aspire) {
         return None;
     }
-    let arguments = children
-        .iter()
-        .find(|child| child.kind() == "type_argument_list")
-        .map(|list| named_children(*list))?;
-    let context = arguments.last()?;
-    let written: String = syntax::text(*context, source)
-        .chars()
-        .filter(|character| !character.is_whitespace())
-        .collect();
-    let written = written.strip_prefix("global::").unwrap_or(&written);
-    let head = written.split('<').next().unwrap_or(written);
-    let simple = head.rsplit('.').next().unwrap_or(head);
-    (!simple.is_empty()).then(|| simple.to_owned())
+    last_type_argument(&children, source)
 }
 
 /// How many leading folders the paths `a` and `b` share.
@@ -305,7 +379,15 @@ where
             .iter()
             .map(|(file, provider)| format!("`{}` ({file}:{})", provider.call, provider.line))
             .collect();
-        let shown = calls.into_iter().collect::<Vec<_>>().join(", ");
+        let count = calls.len();
+        let mut shown = calls
+            .into_iter()
+            .take(MAX_SHOWN)
+            .collect::<Vec<_>>()
+            .join(", ");
+        if count > MAX_SHOWN {
+            shown.push_str(&format!(" and {} more", count - MAX_SHOWN));
+        }
         fact.technology = Some(category.into());
         if let [package] = packages.into_iter().collect::<Vec<_>>()[..] {
             set(fact, "driver", package);
