@@ -1195,4 +1195,49 @@ mod tests {
             Some("src/net/a/b/x.rs")
         );
     }
+
+    #[test]
+    fn a_path_attribute_in_an_inline_module_of_a_plain_file_falls_back_beside_the_file() {
+        let inline = ["inner".to_owned()];
+        let under = |files: &'static [&'static str]| move |file: &str| files.contains(&file);
+        // The folder named after the file first, as rustc reads a file `mod x;` reaches.
+        assert_eq!(
+            attribute_path_target(
+                "src/gen/schema.rs",
+                false,
+                &inline,
+                "deep.rs",
+                under(&["src/gen/schema/inner/deep.rs", "src/gen/inner/deep.rs"])
+            )
+            .as_deref(),
+            Some("src/gen/schema/inner/deep.rs")
+        );
+        // Beside the file, as rustc reads a file a `#[path]` attribute reaches.
+        assert_eq!(
+            attribute_path_target(
+                "src/gen/schema.rs",
+                false,
+                &inline,
+                "deep.rs",
+                under(&["src/gen/inner/deep.rs"])
+            )
+            .as_deref(),
+            Some("src/gen/inner/deep.rs")
+        );
+        // Outside inline modules, and in a `mod.rs`, there is one place only.
+        assert_eq!(
+            attribute_path_target("src/net.rs", false, &[], "x.rs", under(&["src/net/x.rs"])),
+            None
+        );
+        assert_eq!(
+            attribute_path_target(
+                "src/lib.rs",
+                true,
+                &inline,
+                "x.rs",
+                under(&["src/lib/inner/x.rs"])
+            ),
+            None
+        );
+    }
 }
