@@ -19,6 +19,7 @@ mod cache;
 mod client_names;
 mod csharp_aliases;
 mod dapper_queries;
+mod ef_core_providers;
 mod exclusions;
 mod explain_hints;
 mod generated_imports;

@@ -171,3 +171,96 @@ fn rust_path_modules_declared_twice_at_every_level_are_read_in_bounded_time() {
         .count();
     assert_eq!(unresolved, 2 * (levels - 1), "{verdict:#}");
 }
+
+/// A `#[path]` declaration inside an inline module of a file that a `#[path]` attribute itself
+/// reaches: rustc reads that file as a `mod.rs`, so the inline module's folder is beside the file
+/// (`src/gen/inner/deep.rs`), not under a folder named after it (`src/gen/schema/inner/`). The
+/// declaration, the paths through it and `super::` inside the file it names all resolve, and the
+/// one path rustc rejects is the one finding.
+#[test]
+fn a_path_module_inside_an_inline_module_of_a_path_module_file_is_beside_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "architecture.ag",
+                "node app : server\n\
+                 component Core { runs_on: app paths: \"src/*.rs\" }\n\
+                 component Gen { runs_on: app paths: \"src/gen/**\" }\n\
+                 invariant Imports { deny unresolved imports in * }\n",
+            ),
+            (
+                "Cargo.toml",
+                "[package]\nname = \"plat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            ),
+            (
+                "src/lib.rs",
+                "#[path = \"gen/schema.rs\"]\npub mod schema;\nuse crate::schema::inner::deep::Deep;\n",
+            ),
+            (
+                "src/gen/schema.rs",
+                "pub mod inner {\n    #[path = \"deep.rs\"]\n    pub mod deep;\n}\n\
+                 pub struct Table;\nuse self::inner::deep::Deep;\n",
+            ),
+            (
+                "src/gen/inner/deep.rs",
+                "pub struct Deep;\nuse super::super::Table;\nuse super::super::gone::Nothing;\n",
+            ),
+        ],
+    );
+    let graph = graph_document(dir.path());
+    let mut edges: Vec<(&str, &str, &str)> = graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["kind"] == "import")
+        .map(|fact| {
+            (
+                fact["evidence"]["file"].as_str().unwrap(),
+                fact["properties"]["specifier"].as_str().unwrap(),
+                fact["properties"]["resolved"]
+                    .as_str()
+                    .unwrap_or("(unresolved)"),
+            )
+        })
+        .collect();
+    edges.sort_unstable();
+    assert_eq!(
+        edges,
+        [
+            (
+                "src/gen/inner/deep.rs",
+                "super::super::Table",
+                "src/gen/schema.rs"
+            ),
+            (
+                "src/gen/inner/deep.rs",
+                "super::super::gone::Nothing",
+                "(unresolved)"
+            ),
+            ("src/gen/schema.rs", "deep", "src/gen/inner/deep.rs"),
+            (
+                "src/gen/schema.rs",
+                "self::inner::deep::Deep",
+                "src/gen/inner/deep.rs"
+            ),
+            (
+                "src/lib.rs",
+                "crate::schema::inner::deep::Deep",
+                "src/gen/inner/deep.rs"
+            ),
+            ("src/lib.rs", "schema", "src/gen/schema.rs"),
+        ]
+    );
+    let (code, verdict) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(dir.path()),
+    );
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(
+        crate::rules_and_files(&verdict),
+        [("deny unresolved imports in *", "src/gen/inner/deep.rs")]
+    );
+}

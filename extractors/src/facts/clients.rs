@@ -298,6 +298,19 @@ impl ClientMatcher<'_> {
         segments
     }
 
+    /// The first rule a site used as `use_kind` with `path` matches, the spec's bindings and
+    /// the rule's import requirement aside (C# reads EF Core's contexts and providers by it).
+    pub fn first_rule(
+        &self,
+        use_kind: ClientUse,
+        path: &str,
+        is_qualified: bool,
+    ) -> Option<&'static ClientRule> {
+        self.rules
+            .iter()
+            .find(|rule| self.site_matches(rule, use_kind, path, is_qualified))
+    }
+
     /// Whether a site used as `use_kind` with `path` matches any rule.
     pub fn matches_any(&self, use_kind: ClientUse, path: &str, is_qualified: bool) -> bool {
         self.rules

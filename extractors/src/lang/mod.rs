@@ -142,5 +142,8 @@ where
     if links.values().any(|links| !links.alias_uses.is_empty()) {
         python::typed::link_client_aliases(facts, links);
     }
+    if links.values().any(|links| !links.db_contexts.is_empty()) {
+        csharp::db_contexts::link_db_contexts(facts, links);
+    }
     crate::resolve::links::link_prefixes(facts, links);
 }

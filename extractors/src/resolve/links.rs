@@ -88,16 +88,59 @@ pub struct RouteLinks {
     /// client uses when that file defines the name as a client alias.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alias_uses: Vec<AliasUse>,
+    /// Python: the names the file imports from another project file under another name
+    /// (`from .db import SessionDep as Db`), through which it may re-export a client alias.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renamed_imports: Vec<RenamedImport>,
+    /// C#: the file's classes that extend an EF Core context type (`class Orders : DbContext`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub db_contexts: Vec<DbContextClass>,
+    /// C#: the providers the file configures contexts with (`AddDbContext<Orders>(o =>
+    /// o.UseSqlServer(…))`, a context's own `OnConfiguring`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context_providers: Vec<ContextProvider>,
 }
 
-/// A module-level type alias of a Python file that names a client type, for the files that
-/// import it: the fact a declaration annotated with it makes (its place aside).
+/// A C# class that extends an EF Core context type: its `accesses_technology` fact (at the
+/// base type) takes the store of the provider the project configures the context with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DbContextClass {
+    /// The class's simple name.
+    pub name: String,
+    /// 1-based line of the fact's evidence.
+    pub line: u32,
+    /// 1-based column of the fact's evidence.
+    pub column: u32,
+}
+
+/// A provider a C# file configures a context with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextProvider {
+    /// The context class's simple name.
+    pub context: String,
+    /// The provider's catalogue library (`Npgsql.EntityFrameworkCore.PostgreSQL`).
+    pub package: String,
+    /// The provider's category (`postgres`).
+    pub category: String,
+    /// The provider call as the facts show it (`options.UseNpgsql`).
+    pub call: String,
+    /// 1-based line of the call.
+    pub line: u32,
+    /// Whether the call is the registration itself (Aspire's `AddNpgsqlDbContext<T>`), not a
+    /// provider method inside one (`UseNpgsql`), which names the provider more exactly.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub registers: bool,
+}
+
+/// A module-level type alias of a Python file that names client types, for the files that
+/// import it: the facts a declaration annotated with it makes (their place aside), one per
+/// client type it names (`Annotated[Session | Redis, …]`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientAlias {
     /// The alias's name.
     pub name: String,
-    /// The `accesses_technology` fact of a use, at the alias's definition.
-    pub fact: Fact,
+    /// The `accesses_technology` facts of a use, at the alias's definition.
+    pub facts: Vec<Fact>,
 }
 
 /// A declaration annotated with a name another project file defines (`session: SessionDep` with
@@ -111,6 +154,18 @@ pub struct AliasUse {
     pub name: String,
     /// The fact's place (id, evidence) at the declaration.
     pub fact: Fact,
+}
+
+/// A name a Python file imports from another project file under another name (`from .db import
+/// SessionDep as Db`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenamedImport {
+    /// The name in the importing file (`Db`).
+    pub local: String,
+    /// Project-relative path of the file imported from.
+    pub file: String,
+    /// The name in that file (`SessionDep`).
+    pub name: String,
 }
 
 /// A function that makes a request to a URL built from one of its parameters
@@ -238,6 +293,9 @@ impl RouteLinks {
             && self.wrapper_calls.is_empty()
             && self.client_aliases.is_empty()
             && self.alias_uses.is_empty()
+            && self.renamed_imports.is_empty()
+            && self.db_contexts.is_empty()
+            && self.context_providers.is_empty()
     }
 }
 

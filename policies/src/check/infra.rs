@@ -38,7 +38,10 @@
 //! whose category's entities are all bound, uses the bound driver the file imports
 //! (`_ "modernc.org/sqlite"`), else the one the project imports (a Go driver registers itself for
 //! the whole program), when those name exactly one of the entities; the fact's `driver`
-//! property names it, and otherwise the access stays unresolved. Without bindings, a technology
+//! property names it, and otherwise the access stays unresolved. An EF Core context whose
+//! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
+//! is an access of that provider's store, and its `driver` is the provider's library, so
+//! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology
 //! that several entities could be is a probable access to each (`ambiguous-technology-target` says how to bind it). An empty
 //! string, or an invalid URL glob, gives `invalid-property-value`; the same library on two
 //! entities gives `duplicate-client-binding`.

@@ -79,6 +79,7 @@ use crate::walk::FieldAt::{Any, First, Last};
 use walk::{field_child, Child, Kind};
 
 mod bound;
+pub(crate) mod db_contexts;
 mod declarations;
 mod extensions;
 mod in_process;
@@ -175,13 +176,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &scope_of,
     );
     out.defer(Box::new(pending));
-    out.facts.extend(client_facts(
-        &factory,
-        &hits,
-        &usings,
-        (root, source),
-        &scope_of,
-    ));
+    let (clients, contexts) = client_facts(&factory, &hits, &usings, (root, source), &scope_of);
+    out.facts.extend(clients);
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -195,7 +191,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             &file,
         ));
     }
-    let mut links = RouteLinks::default();
+    let mut links = RouteLinks {
+        db_contexts: contexts.classes,
+        context_providers: contexts.providers,
+        ..RouteLinks::default()
+    };
     crate::lang::csharp::aspnet::facts(
         &factory,
         &hits,
@@ -212,6 +212,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         if let Ok(mut shared) = input.links.try_borrow_mut() {
             shared.controllers.append(&mut links.controllers);
             shared.inherited.append(&mut links.inherited);
+            shared.db_contexts.append(&mut links.db_contexts);
+            shared
+                .context_providers
+                .append(&mut links.context_providers);
         }
     }
     out.into_facts(&input.deferred)
@@ -344,14 +348,15 @@ fn used_names<'a>(
 }
 
 /// The file's infrastructure client facts: the catalogue's C# libraries at the hits' sites,
-/// with the file's usings as the imports they may come through.
+/// with the file's usings as the imports they may come through; and what they tell of EF Core
+/// contexts (`db_contexts`).
 fn client_facts(
     factory: &crate::facts::FactFactory<'_>,
     hits: &[QueryHit<'_>],
     usings: &[Using<Node<'_>>],
     (root, source): (Node<'_>, &str),
     scope_of: &dyn Fn(Node<'_>) -> Option<String>,
-) -> Vec<Fact> {
+) -> (Vec<Fact>, db_contexts::ContextLinks) {
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
@@ -380,7 +385,9 @@ fn client_facts(
             is_project: false,
         })
         .collect();
-    matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted)
+    let facts = matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted);
+    let contexts = db_contexts::read(factory, &matcher, &client_sites, &facts, source);
+    (facts, contexts)
 }
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as

@@ -147,9 +147,22 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         input, &factory, &hits, &file,
     ));
     let client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
-    if !client_aliases.is_empty() || !pending.is_empty() {
+    // A name imported under another name may re-export another file's client alias.
+    let renamed: Vec<crate::resolve::links::RenamedImport> = project_names
+        .iter()
+        .filter_map(|(local, imported)| {
+            let name = imported.name.as_ref().filter(|name| *name != local)?;
+            Some(crate::resolve::links::RenamedImport {
+                local: local.clone(),
+                file: imported.file.clone(),
+                name: name.clone(),
+            })
+        })
+        .collect();
+    if !client_aliases.is_empty() || !pending.is_empty() || !renamed.is_empty() {
         if let Ok(mut links) = input.links.try_borrow_mut() {
             links.client_aliases = client_aliases;
+            links.renamed_imports = renamed;
             // The declarations of one function or class share their scope: it is worked out
             // once for each.
             let mut scopes: BTreeMap<usize, Option<String>> = BTreeMap::new();
@@ -187,8 +200,9 @@ fn binds_a_spec_client<'a>(
     generic.has_bound_clients() && qualified.any(|path| generic.bound_client(path).is_some())
 }
 
-/// The file's module-level aliases that name a client type, each with the fact a declaration
-/// annotated with it makes (at the alias, for the files that import it: `typed`).
+/// The file's module-level aliases that name client types, each with the facts a declaration
+/// annotated with it makes, one per client type (at the alias, for the files that import it:
+/// `typed`).
 fn alias_templates(
     input: &ExtractionInput<'_>,
     factory: &crate::facts::FactFactory<'_>,
@@ -226,10 +240,9 @@ fn alias_templates(
             found.extend(crate::facts::clients::bound_facts(
                 factory, &sites, &project, &no_scope,
             ));
-            let fact = found.into_iter().next()?;
-            Some(crate::resolve::links::ClientAlias {
+            (!found.is_empty()).then(|| crate::resolve::links::ClientAlias {
                 name: alias.name.clone(),
-                fact,
+                facts: found,
             })
         })
         .collect()

@@ -8,7 +8,10 @@
 //!   while one file is read: the annotated declaration waits in the file's links
 //!   (`crate::resolve::links::AliasUse`), the defining file records its client aliases
 //!   (`crate::resolve::links::ClientAlias`), and
-//!   [`link_client_aliases`] joins them once every file is extracted.
+//!   [`link_client_aliases`] joins them once every file is extracted, also through the files
+//!   that only re-export the alias (`from .db import SessionDep` in `deps/__init__.py`, read
+//!   from their `import` facts, or `from .db import SessionDep as Db`, which the file records,
+//!   `crate::resolve::links::RenamedImport`).
 
 use std::borrow::BorrowMut;
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,7 +21,7 @@ use tree_sitter::Node;
 
 use crate::facts::clients::{ClientSite, ClientUse};
 use crate::lang::python::walk::{Typed, TypedIn};
-use crate::resolve::links::{free_id, RouteLinks};
+use crate::resolve::links::{free_id, AliasUse, ClientAlias, RouteLinks};
 use crate::syntax::{self, named_children, ChildField};
 
 /// The catalogue types a parameter may be annotated with and still hold no client: a model
@@ -328,33 +331,60 @@ where
     if links.values().all(|links| links.client_aliases.is_empty()) {
         return;
     }
-    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
-    let mut settled: BTreeSet<(String, String)> = BTreeSet::new();
+    let defined = |file: &str, name: &str| {
+        links
+            .get(file)
+            .and_then(|links| links.client_aliases.iter().find(|alias| alias.name == name))
+    };
+    // A name used from a file that does not define it may be one the file re-exports: its
+    // imports are read from its `import` facts, once, only then.
+    let reexports = if links.values().any(|file_links| {
+        file_links
+            .alias_uses
+            .iter()
+            .any(|used| defined(&used.file, &used.name).is_none())
+    }) {
+        python_imports(facts)
+    } else {
+        BTreeMap::new()
+    };
+    let renamed: BTreeMap<(&str, &str), (&str, &str)> = links
+        .iter()
+        .flat_map(|(file, file_links)| {
+            file_links.renamed_imports.iter().map(move |import| {
+                (
+                    (file.as_str(), import.local.as_str()),
+                    (import.file.as_str(), import.name.as_str()),
+                )
+            })
+        })
+        .collect();
+    let mut found: Vec<(&str, &AliasUse, Fact)> = Vec::new();
     for (file, file_links) in links {
         for used in &file_links.alias_uses {
-            let Some(alias) = links.get(&used.file).and_then(|links| {
-                links
-                    .client_aliases
-                    .iter()
-                    .find(|alias| alias.name == used.name)
-            }) else {
-                continue;
-            };
-            let mut fact = alias.fact.clone();
-            let message = fact.evidence.message.clone();
-            fact.evidence = used.fact.evidence.clone();
-            fact.evidence.message = message;
-            fact.id = if taken.contains(&used.fact.id) {
-                free_id(&used.fact.id, &taken)
-            } else {
-                used.fact.id.clone()
-            };
-            taken.insert(fact.id.clone());
-            if let Some(package) = fact.property_str("package") {
-                settled.insert((file.clone(), package.to_owned()));
+            let alias = defined(&used.file, &used.name)
+                .or_else(|| reexported(&reexports, &renamed, &defined, &used.file, &used.name));
+            for fact in alias.into_iter().flat_map(|alias| &alias.facts) {
+                found.push((file.as_str(), used, fact.clone()));
             }
-            facts.push(F::from(fact));
         }
+    }
+    let mut taken: BTreeSet<String> = facts.iter().map(|fact| fact.borrow().id.clone()).collect();
+    let mut settled: BTreeSet<(String, String)> = BTreeSet::new();
+    for (file, used, mut fact) in found {
+        let message = fact.evidence.message.clone();
+        fact.evidence = used.fact.evidence.clone();
+        fact.evidence.message = message;
+        fact.id = if taken.contains(&used.fact.id) {
+            free_id(&used.fact.id, &taken)
+        } else {
+            used.fact.id.clone()
+        };
+        taken.insert(fact.id.clone());
+        if let Some(package) = fact.property_str("package") {
+            settled.insert((file.to_owned(), package.to_owned()));
+        }
+        facts.push(F::from(fact));
     }
     if settled.is_empty() {
         return;
@@ -367,4 +397,81 @@ where
                 settled.contains(&(fact.evidence.file.to_string(), package.to_owned()))
             }))
     });
+}
+
+/// How many re-exports deep a client alias is followed.
+const MAX_REEXPORTS: usize = 8;
+
+/// The project imports of each Python file, from its `import` facts: (the file imported, the
+/// names imported, `*` for a wildcard).
+fn python_imports<F>(facts: &[F]) -> BTreeMap<&str, Vec<(&str, Vec<&str>)>>
+where
+    F: BorrowMut<Fact>,
+{
+    let mut imports: BTreeMap<&str, Vec<(&str, Vec<&str>)>> = BTreeMap::new();
+    for fact in facts {
+        let fact = fact.borrow();
+        let file = &*fact.evidence.file;
+        if fact.kind != FactKind::Import || !(file.ends_with(".py") || file.ends_with(".pyi")) {
+            continue;
+        }
+        let (Some(resolved), Some(policies::facts::PropertyValue::List(names))) =
+            (fact.property_str("resolved"), fact.properties.get("names"))
+        else {
+            continue;
+        };
+        imports
+            .entry(file)
+            .or_default()
+            .push((resolved, names.iter().map(|name| name.as_str()).collect()));
+    }
+    imports
+}
+
+/// The client alias `name` that `file` re-exports: one it imports by that name from another
+/// project file (`from .db import SessionDep` in `deps/__init__.py`, or `from .db import *`), or
+/// under that name (`from .db import SessionDep as Db`, `renamed`), which defines it or
+/// re-exports it in turn, at most [`MAX_REEXPORTS`] files deep. The first import, in the file's
+/// order, that leads to one wins.
+fn reexported<'l>(
+    imports: &BTreeMap<&str, Vec<(&str, Vec<&str>)>>,
+    renamed: &BTreeMap<(&str, &str), (&'l str, &'l str)>,
+    defined: &dyn Fn(&str, &str) -> Option<&'l ClientAlias>,
+    file: &'l str,
+    name: &'l str,
+) -> Option<&'l ClientAlias> {
+    let mut visited: BTreeSet<(&str, &str)> = BTreeSet::new();
+    let mut current: Vec<(&str, &str)> = vec![(file, name)];
+    for _ in 0..MAX_REEXPORTS {
+        let mut next: Vec<(&str, &str)> = Vec::new();
+        for (file, name) in current {
+            if !visited.insert((file, name)) {
+                continue;
+            }
+            if let Some(&(imported, original)) = renamed.get(&(file, name)) {
+                if let Some(alias) = defined(imported, original) {
+                    return Some(alias);
+                }
+                next.push((imported, original));
+                continue;
+            }
+            for (imported, names) in imports.get(file).into_iter().flatten() {
+                if !names
+                    .iter()
+                    .any(|imported| *imported == name || *imported == "*")
+                {
+                    continue;
+                }
+                if let Some(alias) = defined(imported, name) {
+                    return Some(alias);
+                }
+                next.push((imported, name));
+            }
+        }
+        if next.is_empty() {
+            return None;
+        }
+        current = next;
+    }
+    None
 }

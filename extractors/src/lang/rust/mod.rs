@@ -50,7 +50,7 @@ use crate::facts::imports::{self, ImportSite};
 use crate::language::ExtractionInput;
 use crate::query::Field;
 use crate::resolve::context::paths::{file_name, parent_dir};
-use crate::resolve::context::{attribute_path_file, Crate, Resolution};
+use crate::resolve::context::{attribute_path_target, Crate, Resolution};
 use crate::resolve::deferred::{Anchors, Output};
 use crate::source_scope;
 use crate::syntax::{self, named_children};
@@ -461,8 +461,9 @@ fn module_file(
                 || own_crate
                     .as_ref()
                     .is_some_and(|krate| krate.root_file.as_deref() == Some(input.path));
-            attribute_path_file(input.path, is_mod_rs, inline, &path)
-                .filter(|file| crates.has_file(file))
+            attribute_path_target(input.path, is_mod_rs, inline, &path, |file| {
+                crates.has_file(file)
+            })
         }
         None => {
             let mut segments = own_module.to_vec();
@@ -1156,6 +1157,7 @@ fn without_turbofish(callee: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resolve::context::attribute_path_file;
 
     #[test]
     fn turbofish_arguments_are_left_out_of_a_callee() {
@@ -1191,6 +1193,51 @@ mod tests {
         assert_eq!(
             attribute_path_file("src/net.rs", false, &inline, "x.rs").as_deref(),
             Some("src/net/a/b/x.rs")
+        );
+    }
+
+    #[test]
+    fn a_path_attribute_in_an_inline_module_of_a_plain_file_falls_back_beside_the_file() {
+        let inline = ["inner".to_owned()];
+        let under = |files: &'static [&'static str]| move |file: &str| files.contains(&file);
+        // The folder named after the file first, as rustc reads a file `mod x;` reaches.
+        assert_eq!(
+            attribute_path_target(
+                "src/gen/schema.rs",
+                false,
+                &inline,
+                "deep.rs",
+                under(&["src/gen/schema/inner/deep.rs", "src/gen/inner/deep.rs"])
+            )
+            .as_deref(),
+            Some("src/gen/schema/inner/deep.rs")
+        );
+        // Beside the file, as rustc reads a file a `#[path]` attribute reaches.
+        assert_eq!(
+            attribute_path_target(
+                "src/gen/schema.rs",
+                false,
+                &inline,
+                "deep.rs",
+                under(&["src/gen/inner/deep.rs"])
+            )
+            .as_deref(),
+            Some("src/gen/inner/deep.rs")
+        );
+        // Outside inline modules, and in a `mod.rs`, there is one place only.
+        assert_eq!(
+            attribute_path_target("src/net.rs", false, &[], "x.rs", under(&["src/net/x.rs"])),
+            None
+        );
+        assert_eq!(
+            attribute_path_target(
+                "src/lib.rs",
+                true,
+                &inline,
+                "x.rs",
+                under(&["src/lib/inner/x.rs"])
+            ),
+            None
         );
     }
 }

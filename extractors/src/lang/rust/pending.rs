@@ -34,7 +34,7 @@ use tree_sitter::Node;
 
 use crate::facts::imports::{self, ImportSiteAt};
 use crate::resolve::context::paths::{file_name, parent_dir};
-use crate::resolve::context::{attribute_path_file, Crate, ProjectContext, Resolution};
+use crate::resolve::context::{attribute_path_target, Crate, ProjectContext, Resolution};
 use crate::resolve::deferred::{Anchor, Anchors, Finishing, Part};
 
 use super::Resolved;
@@ -252,8 +252,11 @@ fn follow(
         let rest = through.get(taken..).unwrap_or_default();
         let mut targets: Vec<String> = declarations
             .into_iter()
-            .filter_map(|(inline, path)| attribute_path_file(&file, is_mod_rs, inline, path))
-            .filter(|target| crates.has_file(target))
+            .filter_map(|(inline, path)| {
+                attribute_path_target(&file, is_mod_rs, inline, path, |target| {
+                    crates.has_file(target)
+                })
+            })
             .collect();
         targets.dedup();
         // Of a module declared once per `cfg`, a file compiled as one alternative sees only its

@@ -395,6 +395,25 @@ pub(crate) fn attribute_path_file(
     join(&folder, path)
 }
 
+/// The file a `#[path]` attribute names ([`attribute_path_file`]) among the files `exists`
+/// holds. Inside an inline module of a file that is not a `mod.rs` or a crate root, where rustc
+/// looks depends on how the file itself was reached: under the module's own folder, except in a
+/// file a `#[path]` attribute reaches, which rustc reads as a `mod.rs` (only the declaring file
+/// tells which), so when no file is under the module's folder the one beside the file is taken.
+pub(crate) fn attribute_path_target(
+    file: &str,
+    is_mod_rs: bool,
+    inline: &[String],
+    path: &str,
+    exists: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let found = attribute_path_file(file, is_mod_rs, inline, path).filter(|target| exists(target));
+    if found.is_some() || is_mod_rs || inline.is_empty() {
+        return found;
+    }
+    attribute_path_file(file, true, inline, path).filter(|target| exists(target))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

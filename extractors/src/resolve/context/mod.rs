@@ -34,7 +34,9 @@ use std::sync::Arc;
 
 pub(crate) use crate::facts::imports::Resolution;
 pub use crate::gitattributes::GitAttributes;
-pub(crate) use cargo::{attribute_path_file, Crate, Crates};
+#[cfg(test)]
+pub(crate) use cargo::attribute_path_file;
+pub(crate) use cargo::{attribute_path_target, Crate, Crates};
 pub(crate) use csproj::ProjectUsings;
 pub(crate) use lookups::Types;
 pub use type_index::TypeDeclarations;
@@ -488,8 +490,10 @@ impl ProjectContext {
                             .crates
                             .containing(file)
                             .is_some_and(|krate| krate.root_file.as_deref() == Some(file.as_str()));
-                    if let Some(target) = attribute_path_file(file, is_mod_rs, inline, path)
-                        .filter(|target| self.crates.has_file(target))
+                    if let Some(target) =
+                        attribute_path_target(file, is_mod_rs, inline, path, |target| {
+                            self.crates.has_file(target)
+                        })
                     {
                         targets
                             .entry(target)

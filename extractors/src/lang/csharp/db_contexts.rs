@@ -1,0 +1,403 @@
+//! EF Core contexts and the providers they are configured with.
+//!
+//! A class that extends an EF Core context type (`class Orders : DbContext`) is a definite
+//! access of the catalogue's `Microsoft.EntityFrameworkCore`, whose store is whatever provider
+//! the context is configured with. That configuration is often in another file (a registration
+//! in `Program.cs`), so each file records its context classes
+//! (`crate::resolve::links::DbContextClass`) and the providers it configures contexts with
+//! (`crate::resolve::links::ContextProvider`), and [`link_db_contexts`] joins them by the
+//! context's simple name once every file is extracted (a provider configures, among the classes
+//! of that name, those whose files share the most leading folders with its own: each service of
+//! a repository may name its context `AppDbContext`). A provider is a catalogue call other than
+//! EF Core's own (`UseNpgsql`, `UseSqlServer`, `UseSqlite`, `UseMySql`, `UseOracle`,
+//! `UseCosmos`, `UseInMemoryDatabase`) made:
+//!
+//! - inside the arguments of `AddDbContext<T>`, `AddDbContextPool<T>`, `AddDbContextFactory<T>`
+//!   or `AddPooledDbContextFactory<T>` (the last type argument is the context:
+//!   `AddDbContext<IOrders, Orders>`), or of Aspire's `Add…DbContext<T>`/`Enrich…DbContext<T>`;
+//! - inside the `OnConfiguring` method of the context class itself;
+//! - or it is Aspire's registration itself (`AddNpgsqlDbContext<T>("db")`).
+//!
+//! A context whose registrations name one category takes it (and names the provider as its
+//! fact's `driver`, which a node's `clients` binds); one whose registrations name several
+//! stores (a test's `UseInMemoryDatabase` beside `UseSqlServer`), or none the project shows,
+//! keeps EF Core's own category, `relational_db`.
+
+use std::borrow::BorrowMut;
+use std::collections::{BTreeMap, BTreeSet};
+
+use policies::facts::{Fact, FactKind};
+use tree_sitter::Node;
+
+use crate::facts::clients::{ClientMatcher, ClientSite, ClientUse};
+use crate::facts::{set, FactFactory};
+use crate::resolve::links::{ContextProvider, DbContextClass, RouteLinks};
+use crate::syntax::{self, named_children, ChildField};
+
+/// The catalogue library whose types a context extends.
+const EF_CORE: &str = "Microsoft.EntityFrameworkCore";
+
+/// The registrations whose arguments configure a context's options.
+const REGISTRATIONS: [&str; 4] = [
+    "AddDbContext",
+    "AddDbContextPool",
+    "AddDbContextFactory",
+    "AddPooledDbContextFactory",
+];
+
+/// What a C# file tells of EF Core contexts.
+pub(crate) struct ContextLinks {
+    pub classes: Vec<DbContextClass>,
+    pub providers: Vec<ContextProvider>,
+}
+
+/// The context classes and context providers among a file's client sites (`facts` are the
+/// file's client facts: a class counts only where its extension made one).
+pub(crate) fn read(
+    factory: &FactFactory<'_>,
+    matcher: &ClientMatcher<'_>,
+    sites: &[ClientSite<'_>],
+    facts: &[Fact],
+    source: &str,
+) -> ContextLinks {
+    let mut links = ContextLinks {
+        classes: Vec::new(),
+        providers: Vec::new(),
+    };
+    for site in sites {
+        let Some(rule) = matcher.first_rule(site.use_kind, &site.path, site.is_qualified) else {
+            continue;
+        };
+        match site.use_kind {
+            ClientUse::Extend if rule.name == EF_CORE => {
+                let Some(name) = enclosing_class(site.node, source) else {
+                    continue;
+                };
+                let at = factory.fact(
+                    FactKind::AccessesTechnology,
+                    site.node,
+                    policies::facts::Confidence::Definite,
+                    None,
+                    "",
+                );
+                let (line, column) = (at.evidence.line, at.evidence.column);
+                let made = facts.iter().any(|fact| {
+                    fact.kind == FactKind::AccessesTechnology
+                        && fact.evidence.line == line
+                        && fact.evidence.column == column
+                        && fact.property_str("package") == Some(EF_CORE)
+                });
+                if made {
+                    links.classes.push(DbContextClass { name, line, column });
+                }
+            }
+            ClientUse::Call if rule.name != EF_CORE => {
+                let Some((context, registers)) = configured_context(site.node, source) else {
+                    continue;
+                };
+                let line = u32::try_from(site.node.start_position().row)
+                    .unwrap_or(u32::MAX)
+                    .saturating_add(1);
+                links.providers.push(ContextProvider {
+                    context,
+                    package: rule.name.to_owned(),
+                    category: rule.category.to_owned(),
+                    call: short_call(&site.path),
+                    line,
+                    registers,
+                });
+            }
+            _ => {}
+        }
+    }
+    links
+}
+
+/// The call as a fact's `client` shows it: its last two segments (`options.UseNpgsql`).
+fn short_call(path: &str) -> String {
+    let mut segments = path.rsplitn(3, '.');
+    match (segments.next(), segments.next()) {
+        (Some(method), Some(receiver)) => format!("{receiver}.{method}"),
+        (Some(method), None) => method.to_owned(),
+        _ => path.to_owned(),
+    }
+}
+
+/// The simple name of the class (or record) that declares `node`'s base list.
+fn enclosing_class(node: Node<'_>, source: &str) -> Option<String> {
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        if matches!(ancestor.kind(), "class_declaration" | "record_declaration") {
+            return ancestor
+                .child_field("name")
+                .map(|name| syntax::text(name, source).to_owned());
+        }
+        current = ancestor.parent();
+    }
+    None
+}
+
+/// The context a provider call at `call` configures: the one a registration around it (or the
+/// call itself, Aspire's `AddNpgsqlDbContext<T>`: then with `true`) names, the one of the
+/// options builder it is called on (`new DbContextOptionsBuilder<T>().UseSqlite(…)`), the
+/// class whose `OnConfiguring` makes it, or the context a design-time factory whose method
+/// makes it creates (`class F : IDesignTimeDbContextFactory<T>`).
+fn configured_context(call: Node<'_>, source: &str) -> Option<(String, bool)> {
+    if let Some(context) = built_options_context(call, source) {
+        return Some((context, false));
+    }
+    let mut current = Some(call);
+    while let Some(node) = current {
+        match node.kind() {
+            "invocation_expression" => {
+                if let Some(context) = registered_context(node, source) {
+                    return Some((context, node.id() == call.id()));
+                }
+            }
+            "method_declaration" => {
+                let name = node.child_field("name")?;
+                let context = if syntax::text(name, source) == "OnConfiguring" {
+                    enclosing_class(node, source)
+                } else {
+                    design_time_context(node, source)
+                };
+                return context.map(|class| (class, false));
+            }
+            "local_function_statement"
+            | "constructor_declaration"
+            | "class_declaration"
+            | "record_declaration"
+            | "struct_declaration"
+            | "property_declaration"
+            | "field_declaration" => return None,
+            _ => {}
+        }
+        current = node.parent();
+    }
+    None
+}
+
+/// How many configuring calls a context's fact names.
+const MAX_SHOWN: usize = 3;
+
+/// How many calls chained on an options builder are followed back to it.
+const MAX_CHAIN: usize = 64;
+
+/// The context of the options builder a call is made on, through calls chained on it:
+/// `new DbContextOptionsBuilder<T>().UseSqlite(…)`.
+fn built_options_context(call: Node<'_>, source: &str) -> Option<String> {
+    let mut receiver = call.child_field("function")?;
+    for _ in 0..MAX_CHAIN {
+        match receiver.kind() {
+            "member_access_expression" => receiver = receiver.child_field("expression")?,
+            "invocation_expression" => receiver = receiver.child_field("function")?,
+            "object_creation_expression" => {
+                return generic_argument(
+                    receiver.child_field("type")?,
+                    "DbContextOptionsBuilder",
+                    source,
+                );
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The context a design-time factory creates, for a method of it:
+/// `class F : IDesignTimeDbContextFactory<T>`.
+fn design_time_context(method: Node<'_>, source: &str) -> Option<String> {
+    let mut current = method.parent();
+    while let Some(node) = current {
+        if matches!(node.kind(), "class_declaration" | "record_declaration") {
+            let bases = named_children(node)
+                .into_iter()
+                .find(|child| child.kind() == "base_list")?;
+            return syntax::descendants(bases)
+                .find_map(|base| generic_argument(base, "IDesignTimeDbContextFactory", source));
+        }
+        current = node.parent();
+    }
+    None
+}
+
+/// The simple name of the last type argument of `node` when it is the generic type `generic`
+/// (possibly qualified): `T` of `DbContextOptionsBuilder<T>`.
+fn generic_argument(node: Node<'_>, generic: &str, source: &str) -> Option<String> {
+    let node = if node.kind() == "qualified_name" {
+        node.child_field("name")?
+    } else {
+        node
+    };
+    if node.kind() != "generic_name" {
+        return None;
+    }
+    let children = named_children(node);
+    if syntax::text(*children.first()?, source) != generic {
+        return None;
+    }
+    last_type_argument(&children, source)
+}
+
+/// The simple name of the last type argument among a generic name's children.
+fn last_type_argument(children: &[Node<'_>], source: &str) -> Option<String> {
+    let arguments = children
+        .iter()
+        .find(|child| child.kind() == "type_argument_list")
+        .map(|list| named_children(*list))?;
+    let context = arguments.last()?;
+    let written: String = syntax::text(*context, source)
+        .chars()
+        .filter(|character| !character.is_whitespace())
+        .collect();
+    let written = written.strip_prefix("global::").unwrap_or(&written);
+    let head = written.split('<').next().unwrap_or(written);
+    let simple = head.rsplit('.').next().unwrap_or(head);
+    (!simple.is_empty()).then(|| simple.to_owned())
+}
+
+/// The context a registration call names by its last type argument (`AddDbContext<Orders>`,
+/// `AddDbContextFactory<IOrders, Orders>`, Aspire's `AddNpgsqlDbContext<Orders>`).
+fn registered_context(invocation: Node<'_>, source: &str) -> Option<String> {
+    let function = invocation.child_field("function")?;
+    let name = match function.kind() {
+        "member_access_expression" => function.child_field("name")?,
+        _ => function,
+    };
+    if name.kind() != "generic_name" {
+        return None;
+    }
+    let children = named_children(name);
+    let method = syntax::text(*children.first()?, source);
+    let aspire = (method.starts_with("Add") || method.starts_with("Enrich"))
+        && method.ends_with("DbContext");
+    if !(REGISTRATIONS.contains(&method) || aspire) {
+        return None;
+    }
+    last_type_argument(&children, source)
+}
+
+/// How many leading folders the paths `a` and `b` share.
+fn shared_folders(a: &str, b: &str) -> usize {
+    fn folder(path: &str) -> &str {
+        path.rsplit_once('/').map_or("", |(folder, _)| folder)
+    }
+    folder(a)
+        .split('/')
+        .zip(folder(b).split('/'))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// A provider with the file that configures it.
+type Configured<'a> = (&'a str, &'a ContextProvider);
+
+/// The libraries of the registrations (`registers`) or of the provider methods among `found`.
+fn packages_of<'a>(found: &[Configured<'a>], registers: bool) -> BTreeSet<&'a str> {
+    found
+        .iter()
+        .filter(|(_, provider)| provider.registers == registers)
+        .map(|(_, provider)| provider.package.as_str())
+        .collect()
+}
+
+/// Gives each context class the store of the providers the project configures it with, when
+/// they name one category: its `technology`, and its `driver` when they name one library.
+pub(crate) fn link_db_contexts<F>(facts: &mut [F], links: &BTreeMap<String, RouteLinks>)
+where
+    F: BorrowMut<Fact>,
+{
+    // The context classes of each name, with their files.
+    let mut classes: BTreeMap<&str, Vec<(&str, &DbContextClass)>> = BTreeMap::new();
+    for (file, file_links) in links {
+        for class in &file_links.db_contexts {
+            classes
+                .entry(class.name.as_str())
+                .or_default()
+                .push((file.as_str(), class));
+        }
+    }
+    if classes.is_empty() {
+        return;
+    }
+    // Each provider configures the classes of its context's name nearest its file: several
+    // services of one repository may each name their context `AppDbContext`.
+    let mut settled: BTreeMap<(&str, u32, u32), Vec<Configured<'_>>> = BTreeMap::new();
+    for (file, file_links) in links {
+        for provider in &file_links.context_providers {
+            let Some(named) = classes.get(provider.context.as_str()) else {
+                continue;
+            };
+            let nearest = named
+                .iter()
+                .map(|(class_file, _)| shared_folders(class_file, file))
+                .max()
+                .unwrap_or_default();
+            for (class_file, class) in named {
+                if shared_folders(class_file, file) == nearest {
+                    settled
+                        .entry((class_file, class.line, class.column))
+                        .or_default()
+                        .push((file.as_str(), provider));
+                }
+            }
+        }
+    }
+    if settled.is_empty() {
+        return;
+    }
+    for fact in facts.iter_mut() {
+        let fact = fact.borrow_mut();
+        if fact.kind != FactKind::AccessesTechnology
+            || fact.property_str("package") != Some(EF_CORE)
+        {
+            continue;
+        }
+        let key = (
+            &*fact.evidence.file,
+            fact.evidence.line,
+            fact.evidence.column,
+        );
+        let Some(found) = settled.get(&key) else {
+            continue;
+        };
+        let categories: BTreeSet<&str> = found
+            .iter()
+            .map(|(_, provider)| provider.category.as_str())
+            .collect();
+        let [category] = categories.into_iter().collect::<Vec<_>>()[..] else {
+            continue;
+        };
+        // The provider's library: a provider method's over a registration's (`UseNpgsql`'s
+        // `Npgsql.EntityFrameworkCore.PostgreSQL` over Aspire's `Aspire.Npgsql`).
+        let mut packages = packages_of(found, false);
+        if packages.is_empty() {
+            packages = packages_of(found, true);
+        }
+        // The configuring calls in a stable order, whatever the order of files.
+        let calls: BTreeSet<String> = found
+            .iter()
+            .map(|(file, provider)| format!("`{}` ({file}:{})", provider.call, provider.line))
+            .collect();
+        let count = calls.len();
+        let mut shown = calls
+            .into_iter()
+            .take(MAX_SHOWN)
+            .collect::<Vec<_>>()
+            .join(", ");
+        if count > MAX_SHOWN {
+            shown.push_str(&format!(" and {} more", count - MAX_SHOWN));
+        }
+        fact.technology = Some(category.into());
+        if let [package] = packages.into_iter().collect::<Vec<_>>()[..] {
+            set(fact, "driver", package);
+        }
+        let reason = match fact.property_str("reason") {
+            Some(reason) => format!("{reason}, configured with {shown}"),
+            None => format!("configured with {shown}"),
+        };
+        set(fact, "reason", reason);
+        fact.evidence.message =
+            format!("{}, configured with {shown}", fact.evidence.message).into();
+    }
+}
