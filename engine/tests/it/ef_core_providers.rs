@@ -365,3 +365,99 @@ fn a_context_binds_to_the_node_whose_clients_name_its_provider() {
         "{verdict:#}"
     );
 }
+
+#[test]
+fn an_injected_context_factory_takes_the_store_of_its_context() {
+    const SERVICES_SPEC: &str = "node app : server\n\
+                                 node sqlserver : mssql\n\
+                                 node pg : postgres\n\
+                                 component Api { runs_on: app paths: \"Api/**\" }\n\
+                                 component Data { runs_on: app paths: \"Data/**\" }\n\
+                                 component Services { runs_on: app paths: \"Services/**\" }\n\
+                                 invariant Stores { deny flow Services -> pg  deny flow Services -> sqlserver }\n";
+    const ORDERS: &str = "using Microsoft.EntityFrameworkCore;\n\
+using Acme.Data;\n\
+\n\
+namespace Acme.Services;\n\
+\n\
+public class OrderService\n\
+{\n\
+    private readonly IDbContextFactory<OrdersContext> _orders;\n\
+\n\
+    public int Count()\n\
+    {\n\
+        using var db = _orders.CreateDbContext();\n\
+        return 0;\n\
+    }\n\
+}\n";
+    const SEARCH: &str = "using Microsoft.EntityFrameworkCore;\n\
+\n\
+namespace Acme.Services;\n\
+\n\
+public class SearchService(IDbContextFactory<Acme.Data.SearchContext> search)\n\
+{\n\
+}\n";
+    const LEGACY: &str = "using Microsoft.EntityFrameworkCore;\n\
+using Acme.Data;\n\
+\n\
+namespace Acme.Services;\n\
+\n\
+public class LegacyService(IDbContextFactory<LegacyContext> legacy)\n\
+{\n\
+}\n";
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            ("architecture.ag", SERVICES_SPEC),
+            ("Api/Program.cs", PROGRAM),
+            ("Data/OrdersContext.cs", &context("OrdersContext")),
+            ("Data/SearchContext.cs", &context("SearchContext")),
+            ("Data/LegacyContext.cs", &context("LegacyContext")),
+            ("Services/OrderService.cs", ORDERS),
+            ("Services/SearchService.cs", SEARCH),
+            ("Services/LegacyService.cs", LEGACY),
+        ],
+    );
+    let (code, verdict) = json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(project.path()),
+    );
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(
+        crate::detections(&verdict),
+        [
+            (
+                "deny flow Services -> pg",
+                "Services/SearchService.cs",
+                5,
+                "definite"
+            ),
+            (
+                "deny flow Services -> sqlserver",
+                "Services/OrderService.cs",
+                8,
+                "definite"
+            ),
+        ]
+    );
+    // The factory of a context whose store is not known is a probable access of both nodes.
+    let probable: Vec<&str> = verdict["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|warning| {
+            warning["code"] == "probable-fact" && warning["file"] == "Services/LegacyService.cs"
+        })
+        .map(|warning| warning["message"].as_str().unwrap())
+        .collect();
+    for node in ["pg", "sqlserver"] {
+        assert!(
+            probable
+                .iter()
+                .any(|message| message.contains(&format!("deny flow Services -> {node}"))),
+            "{node}: {probable:?}"
+        );
+    }
+}

@@ -99,6 +99,11 @@ pub struct RouteLinks {
     /// o.UseSqlServer(…))`, a context's own `OnConfiguring`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub context_providers: Vec<ContextProvider>,
+    /// C#: the file's injections of a context factory (`IDbContextFactory<Orders>`), each named
+    /// by its context and placed at its `accesses_technology` fact: they take the context's
+    /// store.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context_factories: Vec<DbContextClass>,
 }
 
 /// A C# class that extends an EF Core context type: its `accesses_technology` fact (at the
@@ -296,6 +301,7 @@ impl RouteLinks {
             && self.renamed_imports.is_empty()
             && self.db_contexts.is_empty()
             && self.context_providers.is_empty()
+            && self.context_factories.is_empty()
     }
 }
 

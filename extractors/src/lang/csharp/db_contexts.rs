@@ -18,6 +18,12 @@
 //! - inside the `OnConfiguring` method of the context class itself;
 //! - or it is Aspire's registration itself (`AddNpgsqlDbContext<T>("db")`).
 //!
+//! A context factory a class is given (`IDbContextFactory<Orders>` or
+//! `PooledDbContextFactory<Orders>` as a constructor parameter, field or property, whose
+//! `CreateDbContext` opens the context) is a definite access too, and takes the store of the
+//! context it names, among the classes of that name nearest its file
+//! (`crate::resolve::links::RouteLinks::context_factories`).
+//!
 //! A context whose registrations name one category takes it (and names the provider as its
 //! fact's `driver`, which a node's `clients` binds); one whose registrations name several
 //! stores (a test's `UseInMemoryDatabase` beside `UseSqlServer`), or none the project shows,
@@ -45,10 +51,18 @@ const REGISTRATIONS: [&str; 4] = [
     "AddPooledDbContextFactory",
 ];
 
+/// The EF Core base types a context class extends.
+const CONTEXT_BASES: [&str; 2] = ["DbContext", "IdentityDbContext"];
+
+/// The EF Core types that make a context on request, for the class they are given to.
+const CONTEXT_FACTORIES: [&str; 2] = ["IDbContextFactory", "PooledDbContextFactory"];
+
 /// What a C# file tells of EF Core contexts.
 pub(crate) struct ContextLinks {
     pub classes: Vec<DbContextClass>,
     pub providers: Vec<ContextProvider>,
+    /// Injected context factories, named by their context.
+    pub factories: Vec<DbContextClass>,
 }
 
 /// The context classes and context providers among a file's client sites (`facts` are the
@@ -63,32 +77,49 @@ pub(crate) fn read(
     let mut links = ContextLinks {
         classes: Vec::new(),
         providers: Vec::new(),
+        factories: Vec::new(),
+    };
+    // The place of the EF Core fact a site made, if it made one.
+    let made_at = |site: &ClientSite<'_>| {
+        let at = factory.fact(
+            FactKind::AccessesTechnology,
+            site.node,
+            policies::facts::Confidence::Definite,
+            None,
+            "",
+        );
+        let (line, column) = (at.evidence.line, at.evidence.column);
+        facts
+            .iter()
+            .any(|fact| {
+                fact.kind == FactKind::AccessesTechnology
+                    && fact.evidence.line == line
+                    && fact.evidence.column == column
+                    && fact.property_str("package") == Some(EF_CORE)
+            })
+            .then_some((line, column))
     };
     for site in sites {
         let Some(rule) = matcher.first_rule(site.use_kind, &site.path, site.is_qualified) else {
             continue;
         };
         match site.use_kind {
-            ClientUse::Extend if rule.name == EF_CORE => {
+            ClientUse::Extend if rule.name == EF_CORE && tail_is(&site.path, &CONTEXT_BASES) => {
                 let Some(name) = enclosing_class(site.node, source) else {
                     continue;
                 };
-                let at = factory.fact(
-                    FactKind::AccessesTechnology,
-                    site.node,
-                    policies::facts::Confidence::Definite,
-                    None,
-                    "",
-                );
-                let (line, column) = (at.evidence.line, at.evidence.column);
-                let made = facts.iter().any(|fact| {
-                    fact.kind == FactKind::AccessesTechnology
-                        && fact.evidence.line == line
-                        && fact.evidence.column == column
-                        && fact.property_str("package") == Some(EF_CORE)
-                });
-                if made {
+                if let Some((line, column)) = made_at(site) {
                     links.classes.push(DbContextClass { name, line, column });
+                }
+            }
+            ClientUse::Inject
+                if rule.name == EF_CORE && tail_is(&site.path, &CONTEXT_FACTORIES) =>
+            {
+                let Some(name) = factory_context(site.node, source) else {
+                    continue;
+                };
+                if let Some((line, column)) = made_at(site) {
+                    links.factories.push(DbContextClass { name, line, column });
                 }
             }
             ClientUse::Call if rule.name != EF_CORE => {
@@ -111,6 +142,25 @@ pub(crate) fn read(
         }
     }
     links
+}
+
+/// Whether a type path's last segment is one of `names`.
+fn tail_is(path: &str, names: &[&str]) -> bool {
+    let tail = path.rsplit('.').next().unwrap_or(path);
+    names.contains(&tail)
+}
+
+/// The simple name of the context a factory declaration names (`IDbContextFactory<Orders>` in
+/// `IDbContextFactory<Orders> factory` or a field of it, `Shop.Data.Orders` read as `Orders`).
+fn factory_context(declaration: Node<'_>, source: &str) -> Option<String> {
+    let text = syntax::text(declaration, source);
+    let start = CONTEXT_FACTORIES
+        .iter()
+        .find_map(|name| text.find(&format!("{name}<")).map(|at| at + name.len() + 1))?;
+    let argument = text.get(start..)?.split(['>', ',']).next()?.trim();
+    let name = argument.rsplit('.').next()?.trim();
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .then(|| name.to_owned())
 }
 
 /// The call as a fact's `client` shows it: its last two segments (`options.UseNpgsql`).
@@ -342,6 +392,36 @@ where
                 }
             }
         }
+    }
+    // A context factory takes the providers of the classes of its context's name nearest its
+    // own file.
+    let mut factories: Vec<((&str, u32, u32), Vec<Configured<'_>>)> = Vec::new();
+    for (file, file_links) in links {
+        for used in &file_links.context_factories {
+            let Some(named) = classes.get(used.name.as_str()) else {
+                continue;
+            };
+            let nearest = named
+                .iter()
+                .map(|(class_file, _)| shared_folders(class_file, file))
+                .max()
+                .unwrap_or_default();
+            let found: Vec<Configured<'_>> = named
+                .iter()
+                .filter(|(class_file, _)| shared_folders(class_file, file) == nearest)
+                .filter_map(|(class_file, class)| {
+                    settled.get(&(*class_file, class.line, class.column))
+                })
+                .flatten()
+                .copied()
+                .collect();
+            if !found.is_empty() {
+                factories.push(((file.as_str(), used.line, used.column), found));
+            }
+        }
+    }
+    for (key, found) in factories {
+        settled.entry(key).or_default().extend(found);
     }
     if settled.is_empty() {
         return;

@@ -194,6 +194,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut links = RouteLinks {
         db_contexts: contexts.classes,
         context_providers: contexts.providers,
+        context_factories: contexts.factories,
         ..RouteLinks::default()
     };
     crate::lang::csharp::aspnet::facts(
@@ -216,6 +217,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             shared
                 .context_providers
                 .append(&mut links.context_providers);
+            shared
+                .context_factories
+                .append(&mut links.context_factories);
         }
     }
     out.into_facts(&input.deferred)
