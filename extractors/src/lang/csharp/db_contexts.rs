@@ -342,6 +342,9 @@ fn shared_folders(a: &str, b: &str) -> usize {
 /// A provider with the file that configures it.
 type Configured<'a> = (&'a str, &'a ContextProvider);
 
+/// Where a fact is: its file, line and column.
+type Place<'a> = (&'a str, u32, u32);
+
 /// The libraries of the registrations (`registers`) or of the provider methods among `found`.
 fn packages_of<'a>(found: &[Configured<'a>], registers: bool) -> BTreeSet<&'a str> {
     found
@@ -372,7 +375,7 @@ where
     }
     // Each provider configures the classes of its context's name nearest its file: several
     // services of one repository may each name their context `AppDbContext`.
-    let mut settled: BTreeMap<(&str, u32, u32), Vec<Configured<'_>>> = BTreeMap::new();
+    let mut settled: BTreeMap<Place<'_>, Vec<Configured<'_>>> = BTreeMap::new();
     for (file, file_links) in links {
         for provider in &file_links.context_providers {
             let Some(named) = classes.get(provider.context.as_str()) else {
@@ -395,7 +398,7 @@ where
     }
     // A context factory takes the providers of the classes of its context's name nearest its
     // own file.
-    let mut factories: Vec<((&str, u32, u32), Vec<Configured<'_>>)> = Vec::new();
+    let mut factories: Vec<(Place<'_>, Vec<Configured<'_>>)> = Vec::new();
     for (file, file_links) in links {
         for used in &file_links.context_factories {
             let Some(named) = classes.get(used.name.as_str()) else {
