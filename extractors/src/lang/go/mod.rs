@@ -160,13 +160,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: crate::catalogue::catalogue().libraries("go"),
         separator: ".",
     };
-    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
-    facts.extend(crate::facts::clients::bound_facts(
+    let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    client_facts.extend(crate::facts::clients::bound_facts(
         &factory,
         &bound_sites,
         &bound_imports,
         &scope_of,
     ));
+    facts.extend(without_opened_dialects(client_facts));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -310,4 +311,42 @@ fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// GORM's own fact at `gorm.Open(mysql.Open(dsn), …)` is left out where the dialect call among
+/// its arguments made one: that one names the store (`mysql`), and the generic `relational_db`
+/// beside it would reach every relational node, or none that the spec binds to a dialect.
+fn without_opened_dialects(mut facts: Vec<Fact>) -> Vec<Fact> {
+    const GORM: &str = "gorm.io/gorm";
+    const DIALECTS: &str = "gorm.io/driver/";
+    let span = |fact: &Fact| {
+        let evidence = &fact.evidence;
+        (
+            (evidence.line, evidence.column),
+            (evidence.end_line, evidence.end_column),
+        )
+    };
+    let dialects: Vec<_> = facts
+        .iter()
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact
+                    .property_str("package")
+                    .is_some_and(|package| package.starts_with(DIALECTS))
+        })
+        .map(span)
+        .collect();
+    if dialects.is_empty() {
+        return facts;
+    }
+    facts.retain(|fact| {
+        if fact.kind != FactKind::AccessesTechnology || fact.property_str("package") != Some(GORM) {
+            return true;
+        }
+        let (start, end) = span(fact);
+        !dialects
+            .iter()
+            .any(|(inner_start, inner_end)| start < *inner_start && *inner_end <= end)
+    });
+    facts
 }
