@@ -78,9 +78,13 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
                     .iter()
                     .any(|binding| match &binding.imported {
                         Imported::Module => true,
+                        // The type itself, or a namespace of it (`Prisma` of
+                        // `Prisma.TransactionClient`).
                         Imported::Named(name) => {
-                            client.constructs.contains(&name.as_str())
-                                || client.types.contains(&name.as_str())
+                            client.constructs.iter().chain(client.types).any(|path| {
+                                path.strip_prefix(name.as_str())
+                                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                            })
                         }
                     })
             })
