@@ -28,6 +28,7 @@ mod graph_text;
 mod hardening;
 mod html_report;
 mod init_starter;
+mod java_nested_types;
 mod jpa_entities;
 mod python_client_aliases;
 mod quiet_defaults;

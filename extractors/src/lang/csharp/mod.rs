@@ -831,6 +831,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     // The later names of `Acme.Http.Timeout`, which the chain resolves as a whole (`Stripe.
     // PaymentMethod` is no use of the project's `PaymentMethod`).
     chain_member_names: &[("qualified_name", "name")],
+    later_segments: &[],
     // The nodes whose facts name their scopes: calls, assignments, attributes.
     scoped: &[
         "invocation_expression",

@@ -466,6 +466,8 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     ]),
     member_names: &[],
     chain_member_names: &[],
+    // `Outer.Inner`: the nested type, no use of a top-level `Inner` of the package.
+    later_segments: &["scoped_type_identifier"],
     // The nodes whose facts name their scopes: calls, constructions, assignments, annotations.
     scoped: &[
         "method_invocation",

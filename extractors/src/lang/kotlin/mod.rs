@@ -724,6 +724,8 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     ]),
     member_names: &[],
     chain_member_names: &[],
+    // `Outer.Inner`: the nested type, no use of a top-level `Inner` of the package.
+    later_segments: &["user_type"],
     // The nodes whose facts name their scopes: calls, assignments, annotations.
     scoped: &["call_expression", "assignment", "annotation"],
     prune_parents: &[],

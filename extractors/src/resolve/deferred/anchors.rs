@@ -271,7 +271,8 @@ impl<'a> Anchors<'a> {
             // read when it closes ([`Anchors::close_chain`]).
             let in_read_chain = reading.is_some();
             let flags = if flags & KindIds::NAME != 0
-                && ids.is_member_name(ancestor_kinds.last().copied(), field, in_read_chain)
+                && (ids.is_member_name(ancestor_kinds.last().copied(), field, in_read_chain)
+                    || ids.is_later_segment(ancestor_kinds.last().copied(), node))
             {
                 flags & !KindIds::NAME
             } else {
@@ -485,6 +486,10 @@ pub(crate) struct WalkKinds<'k> {
     /// ignored parts (`x.Get<Acme.Http.Timeout>()`) are read for chains when it closes; uses
     /// elsewhere.
     pub chain_member_names: &'k [(&'k str, &'k str)],
+    /// The parents whose names after the first name a member of the first, never a type of
+    /// their own (Java's `Subscription.Subscriber` is the nested class, no use of a top-level
+    /// `Subscriber` of the package): no uses. For parents whose segments carry no field.
+    pub later_segments: &'k [&'k str],
     /// The nodes whose scopes the walk records ([`Walked::scoped`]): those the language's facts
     /// ask the scope of (calls, assignments, annotations), so that [`Anchors::walked_scopes`]
     /// looks them up instead of working them out from the root again.
@@ -512,6 +517,8 @@ pub(crate) struct KindIds {
     /// [`WalkKinds::member_names`] and [`WalkKinds::chain_member_names`] by parent kind id,
     /// each with whether it is a chain's (a member name only inside a chain read).
     pub(super) member_names: Vec<(u16, Box<str>, bool)>,
+    /// [`WalkKinds::later_segments`] by kind id.
+    pub(super) later_segments: Vec<u16>,
     /// Whether a kept chain's ignored parts are read for chains (a language with
     /// [`WalkKinds::chain_member_names`]).
     pub(super) reads_ignored_chains: bool,
@@ -527,6 +534,13 @@ impl KindIds {
     pub(super) const PRUNE_PARENT: u8 = 64;
     /// The flags that make the walk read a node.
     pub(super) const READ: u8 = Self::NAME | Self::SCOPE | Self::CHAIN | Self::SKIPPED;
+
+    /// Whether `node`, a child of a parent of kind `parent`, is a later segment of a
+    /// [`WalkKinds::later_segments`] parent.
+    pub(super) fn is_later_segment(&self, parent: Option<u16>, node: Node<'_>) -> bool {
+        parent.is_some_and(|parent| self.later_segments.contains(&parent))
+            && node.prev_named_sibling().is_some()
+    }
 
     /// Whether a name in `field` of a parent of kind `parent` names a member; `in_chain`:
     /// whether the walk reads a chain that takes the name in.
@@ -554,6 +568,7 @@ impl KindIds {
             fields: vec![Box::default(); usize::from(count)],
             chain_ids: chains::ChainIds::default(),
             member_names: Vec::new(),
+            later_segments: Vec::new(),
             reads_ignored_chains: !kinds.chain_member_names.is_empty(),
         };
         let parents: Vec<&str> = kinds
@@ -602,6 +617,9 @@ impl KindIds {
                 for (_, field) in names.iter().filter(|(parent, _)| *parent == kind) {
                     ids.member_names.push((id, (*field).into(), chain_only));
                 }
+            }
+            if kinds.later_segments.contains(&kind) {
+                ids.later_segments.push(id);
             }
             for (list, found) in [
                 (kinds.chains.chain, &mut ids.chain_ids.chain),

@@ -43,6 +43,7 @@ static KINDS: WalkKinds<'static> = WalkKinds {
     field_parents: None,
     member_names: &[],
     chain_member_names: &[],
+    later_segments: &[],
     scoped: &[],
     prune_parents: &[],
     ids: std::sync::OnceLock::new(),
