@@ -5,20 +5,12 @@
 //! import of a file that is simply missing still fails it; `graph --facts` marks the import
 //! `generated`.
 
-use super::{graph_document, json_run, lintel, write_files};
+use super::{check_all, graph_document, write_files};
 
 const SPEC: &str = "node app : server\n\
                     component App { runs_on: app paths: \"packages/app/**\" }\n\
                     component Db { runs_on: app paths: \"packages/db/**\" }\n\
                     invariant Modules { deny unresolved imports in * }\n";
-
-fn check(project: &std::path::Path) -> (i32, serde_json::Value) {
-    json_run(
-        lintel()
-            .args(["check", "--all", "--json", "--no-cache", "--project"])
-            .arg(project),
-    )
-}
 
 #[test]
 fn an_import_where_a_gitignore_puts_generated_code_is_no_unresolved_import() {
@@ -40,7 +32,7 @@ fn an_import_where_a_gitignore_puts_generated_code_is_no_unresolved_import() {
             ("packages/db/generated/types.ts", "export const Role = { Admin: 'ADMIN' };\n"),
         ],
     );
-    let (code, verdict) = check(project.path());
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(crate::detections(&verdict), Vec::new());
     let graph = graph_document(project.path());
@@ -69,7 +61,7 @@ fn an_import_where_a_gitignore_puts_generated_code_is_no_unresolved_import() {
         "import { Role } from '@acme/db/generated/types';\nimport { gone } from '@acme/db/gone';\nexport const admin = [Role, gone];\n",
     )
     .unwrap();
-    let (code, verdict) = check(project.path());
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(
         crate::detections(&verdict),

@@ -4,7 +4,7 @@
 //! module declares a `run.halo.app.notification.Subscriber` of its own, which `api` cannot see.
 //! A plain `Subscriber` of the package is still a same-package use, through the real binary.
 
-use super::{json_run, lintel, write_files};
+use super::{check_all, write_files};
 
 const SPEC: &str = "node app : server\n\
                     component Api { runs_on: app paths: \"api/**\" }\n\
@@ -40,11 +40,7 @@ public interface Mailer {\n\
 fn check(files: &[(&str, &str)]) -> (i32, serde_json::Value) {
     let project = tempfile::tempdir().unwrap();
     write_files(project.path(), files);
-    json_run(
-        lintel()
-            .args(["check", "--all", "--json", "--no-cache", "--project"])
-            .arg(project.path()),
-    )
+    check_all(project.path())
 }
 
 #[test]

@@ -59,6 +59,15 @@ fn lintel() -> Command {
     Command::cargo_bin("lintel").unwrap()
 }
 
+/// `lintel check --all --json --no-cache` of `project`: its exit code and verdict.
+fn check_all(project: &Path) -> (i32, serde_json::Value) {
+    json_run(
+        lintel()
+            .args(["check", "--all", "--json", "--no-cache", "--project"])
+            .arg(project),
+    )
+}
+
 fn example(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")

@@ -5,20 +5,12 @@
 //! `deny unresolved imports` passes on them; a relative import of a missing file of the project
 //! still fails it (documenso/documenso: 83 such findings, one per route module, were false).
 
-use super::{json_run, lintel, write_files};
+use super::{check_all, write_files};
 
 const SPEC: &str = "node app : server\n\
                     component Web { runs_on: app paths: \"web/**\" }\n\
                     component Kit { runs_on: app paths: \"kit/**\" }\n\
                     invariant Modules { deny unresolved imports in * }\n";
-
-fn check(project: &std::path::Path) -> (i32, serde_json::Value) {
-    json_run(
-        lintel()
-            .args(["check", "--all", "--json", "--no-cache", "--project"])
-            .arg(project),
-    )
-}
 
 #[test]
 fn generated_route_types_are_no_unresolved_imports_but_a_missing_file_is() {
@@ -43,7 +35,7 @@ fn generated_route_types_are_no_unresolved_imports_but_a_missing_file_is() {
             ),
         ],
     );
-    let (code, verdict) = check(project.path());
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(crate::detections(&verdict), Vec::new());
     // A missing project file is still unresolved, next to the route types.
@@ -52,7 +44,7 @@ fn generated_route_types_are_no_unresolved_imports_but_a_missing_file_is() {
         "import type { Route } from \"./+types/home\";\nimport { helper } from \"./helper\";\nexport const loader = (args: Route.LoaderArgs) => helper(args);\n",
     )
     .unwrap();
-    let (code, verdict) = check(project.path());
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(
         crate::detections(&verdict),

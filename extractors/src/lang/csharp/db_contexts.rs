@@ -345,6 +345,28 @@ type Configured<'a> = (&'a str, &'a ContextProvider);
 /// Where a fact is: its file, line and column.
 type Place<'a> = (&'a str, u32, u32);
 
+/// The context classes of each name, with their files.
+type ClassesByName<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a DbContextClass)>>;
+
+/// The classes named `name` whose files share the most leading folders with `file`.
+fn nearest_classes<'a>(
+    classes: &ClassesByName<'a>,
+    name: &str,
+    file: &str,
+) -> Vec<(&'a str, &'a DbContextClass)> {
+    let named = classes.get(name).map(Vec::as_slice).unwrap_or_default();
+    let nearest = named
+        .iter()
+        .map(|(class_file, _)| shared_folders(class_file, file))
+        .max()
+        .unwrap_or_default();
+    named
+        .iter()
+        .copied()
+        .filter(|(class_file, _)| shared_folders(class_file, file) == nearest)
+        .collect()
+}
+
 /// The libraries of the registrations (`registers`) or of the provider methods among `found`.
 fn packages_of<'a>(found: &[Configured<'a>], registers: bool) -> BTreeSet<&'a str> {
     found
@@ -361,7 +383,7 @@ where
     F: BorrowMut<Fact>,
 {
     // The context classes of each name, with their files.
-    let mut classes: BTreeMap<&str, Vec<(&str, &DbContextClass)>> = BTreeMap::new();
+    let mut classes: ClassesByName<'_> = BTreeMap::new();
     for (file, file_links) in links {
         for class in &file_links.db_contexts {
             classes
@@ -378,21 +400,11 @@ where
     let mut settled: BTreeMap<Place<'_>, Vec<Configured<'_>>> = BTreeMap::new();
     for (file, file_links) in links {
         for provider in &file_links.context_providers {
-            let Some(named) = classes.get(provider.context.as_str()) else {
-                continue;
-            };
-            let nearest = named
-                .iter()
-                .map(|(class_file, _)| shared_folders(class_file, file))
-                .max()
-                .unwrap_or_default();
-            for (class_file, class) in named {
-                if shared_folders(class_file, file) == nearest {
-                    settled
-                        .entry((class_file, class.line, class.column))
-                        .or_default()
-                        .push((file.as_str(), provider));
-                }
+            for (class_file, class) in nearest_classes(&classes, &provider.context, file) {
+                settled
+                    .entry((class_file, class.line, class.column))
+                    .or_default()
+                    .push((file.as_str(), provider));
             }
         }
     }
@@ -401,19 +413,10 @@ where
     let mut factories: Vec<(Place<'_>, Vec<Configured<'_>>)> = Vec::new();
     for (file, file_links) in links {
         for used in &file_links.context_factories {
-            let Some(named) = classes.get(used.name.as_str()) else {
-                continue;
-            };
-            let nearest = named
-                .iter()
-                .map(|(class_file, _)| shared_folders(class_file, file))
-                .max()
-                .unwrap_or_default();
-            let found: Vec<Configured<'_>> = named
-                .iter()
-                .filter(|(class_file, _)| shared_folders(class_file, file) == nearest)
+            let found: Vec<Configured<'_>> = nearest_classes(&classes, &used.name, file)
+                .into_iter()
                 .filter_map(|(class_file, class)| {
-                    settled.get(&(*class_file, class.line, class.column))
+                    settled.get(&(class_file, class.line, class.column))
                 })
                 .flatten()
                 .copied()
