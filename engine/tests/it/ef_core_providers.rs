@@ -7,7 +7,7 @@
 //! for that node. A context whose provider the project does not show, or whose registrations name
 //! two stores, stays a generic relational access: a probable one to each node.
 
-use super::{json_run, lintel, write_files};
+use super::{check_all, json_run, lintel, write_files};
 
 const SPEC: &str = "node app : server\n\
                     node sqlserver : mssql\n\
@@ -85,11 +85,7 @@ fn a_context_binds_to_the_node_of_the_provider_it_is_configured_with() {
             ("Data/AuditFactory.cs", AUDIT_FACTORY),
         ],
     );
-    let (code, verdict) = json_run(
-        lintel()
-            .args(["check", "--all", "--json", "--no-cache", "--project"])
-            .arg(project.path()),
-    );
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(
         crate::detections(&verdict),
@@ -278,11 +274,7 @@ fn contexts_of_one_name_take_the_registrations_nearest_them() {
             ),
         ],
     );
-    let (code, verdict) = json_run(
-        lintel()
-            .args(["check", "--all", "--json", "--no-cache", "--project"])
-            .arg(project.path()),
-    );
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 1, "{verdict:#}");
     let mut found = crate::detections(&verdict);
     found.sort_unstable();
@@ -341,11 +333,7 @@ fn a_context_binds_to_the_node_whose_clients_name_its_provider() {
             ("Data/CatalogContext.cs", CATALOG),
         ],
     );
-    let (code, verdict) = json_run(
-        lintel()
-            .args(["check", "--all", "--json", "--no-cache", "--project"])
-            .arg(project.path()),
-    );
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(
         crate::rules_and_files(&verdict),
@@ -419,11 +407,7 @@ public class LegacyService(IDbContextFactory<LegacyContext> legacy)\n\
             ("Services/LegacyService.cs", LEGACY),
         ],
     );
-    let (code, verdict) = json_run(
-        lintel()
-            .args(["check", "--all", "--json", "--no-cache", "--project"])
-            .arg(project.path()),
-    );
+    let (code, verdict) = check_all(project.path());
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(
         crate::detections(&verdict),
