@@ -116,6 +116,8 @@ impl ProjectContext {
         }
         let mut claimed_by_alias = false;
         let mut alias_targets: Vec<String> = Vec::new();
+        // Where `baseUrl` would put the specifier, when no file is there.
+        let mut base_url_candidate: Option<String> = None;
         if let Some(config) = self.compiler_paths(importer) {
             if let Some((mapping, captured)) = config.best_match(specifier) {
                 claimed_by_alias = !mapping.is_catch_all();
@@ -130,10 +132,14 @@ impl ProjectContext {
                 }
             }
             if let Some(base_url) = &config.base_url {
-                let found = join(base_url, specifier).and_then(|candidate| self.probe(&candidate));
+                let candidate = join(base_url, specifier);
+                let found = candidate
+                    .as_deref()
+                    .and_then(|candidate| self.probe(candidate));
                 if let Some(file) = found {
                     return Resolution::File(file);
                 }
+                base_url_candidate = candidate;
             }
         }
         if let Some(resolution) = self
@@ -161,11 +167,15 @@ impl ProjectContext {
             };
         }
         if claimed_by_alias {
-            self.missing(alias_targets.iter())
-        } else {
-            Resolution::External {
-                package: name.to_owned(),
-            }
+            return self.missing(alias_targets.iter());
+        }
+        // `src/generated/prisma/client` under `baseUrl: "./"`, where a `.gitignore` puts a
+        // generator's output: the project's generated code, not a package named `src`.
+        if self.missing(base_url_candidate.iter()) == Resolution::Generated {
+            return Resolution::Generated;
+        }
+        Resolution::External {
+            package: name.to_owned(),
         }
     }
 
