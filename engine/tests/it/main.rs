@@ -16,6 +16,7 @@ use assert_cmd::prelude::*;
 mod baseline;
 mod bound_drivers;
 mod cache;
+mod client_classes;
 mod client_names;
 mod csharp_aliases;
 mod dapper_queries;

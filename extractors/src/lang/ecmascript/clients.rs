@@ -11,6 +11,13 @@
 //!
 //! Variables and fields that hold a client (`const api = axios.create()`) are remembered as
 //! instances, so that `http` can read requests made through them.
+//!
+//! A class that extends a client class is a client type for the other files too: NestJS's
+//! `class PrismaService extends PrismaClient`, injected elsewhere as
+//! `constructor(private prisma: PrismaService)`. Each file records its client classes
+//! (`RouteLinks::client_aliases`) and its constructor injections of classes it imports from
+//! project files (`RouteLinks::alias_uses`); the cross-file join that every run makes gives
+//! each such injection the class's fact (`crate::lang::python::typed::link_client_aliases`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,6 +32,8 @@ use super::FileView;
 use crate::catalogue::{catalogue, connection_category, Derive, Library};
 use crate::facts::set;
 use crate::query::{Field, QueryHit};
+use crate::resolve::context::Resolution;
+use crate::resolve::links::{AliasUse, ClientAlias};
 use crate::syntax;
 use crate::syntax::ChildField;
 
@@ -37,6 +46,11 @@ pub(super) struct ClientFacts {
     pub facts: Vec<Fact>,
     /// Variables and fields holding a client.
     pub instances: Instances,
+    /// The file's classes that extend a client class, each with the fact an injection of it
+    /// makes (placed at the injection by the cross-file join).
+    pub classes: Vec<ClientAlias>,
+    /// The file's constructor injections of classes it imports from project files.
+    pub injected: Vec<AliasUse>,
 }
 
 /// Global objects through which `fetch` is the global one.
@@ -58,6 +72,8 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     let source = view.source();
     let mut facts = Vec::new();
     let mut instances = Instances::new();
+    let mut classes = Vec::new();
+    let injected = project_injections(view, hits);
     let mut used: HashSet<&'static str> = HashSet::new();
     let mut used_bound: HashSet<&str> = HashSet::new();
     // A site is a client use only through the global `fetch` or an import of a client package;
@@ -159,13 +175,17 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
                 instances.entry(key).or_insert(client.name);
             }
         }
-        facts.push(definite_fact(
+        let fact = definite_fact(
             view,
             (site, callee, client_use),
             client,
             record,
             &target.export_path,
-        ));
+        );
+        if client_use == Use::Extend {
+            classes.extend(client_class(site, source, &fact));
+        }
+        facts.push(fact);
     }
     let mut reported: HashSet<&'static str> = HashSet::new();
     for record in &view.imports {
@@ -191,7 +211,80 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         }
         facts.push(bound_import_fact(view, record, package));
     }
-    ClientFacts { facts, instances }
+    ClientFacts {
+        facts,
+        instances,
+        classes,
+        injected,
+    }
+}
+
+/// The client class a class declaration whose heritage is at `site` makes, with the fact an
+/// injection of it makes elsewhere (the extension's technology and package).
+fn client_class(site: Node<'_>, source: &str, extension: &Fact) -> Option<ClientAlias> {
+    let mut current = site.parent();
+    while let Some(node) = current {
+        if matches!(
+            node.kind(),
+            "class_declaration" | "abstract_class_declaration"
+        ) {
+            let name = syntax::text(node.child_field("name")?, source).to_owned();
+            let client = extension.property_str("client").unwrap_or_default();
+            let package = extension.property_str("package").unwrap_or_default();
+            let mut template = extension.clone();
+            template.evidence.message = format!(
+                "injection of `{name}`, a client class (it extends `{client}` from `{package}`)"
+            )
+            .into();
+            set(
+                &mut template,
+                "reason",
+                format!("injects `{name}`, which extends `{client}` from `{package}`"),
+            );
+            set(&mut template, "client", name.as_str());
+            return Some(ClientAlias {
+                name,
+                facts: vec![template],
+            });
+        }
+        if matches!(node.kind(), "class" | "program") {
+            return None;
+        }
+        current = node.parent();
+    }
+    None
+}
+
+/// The constructor injections of classes the file imports by name from project files
+/// (`constructor(private prisma: PrismaService)` after `import { PrismaService } from
+/// './prisma.service'`): each may be of a client class of that file, which the cross-file join
+/// tells.
+fn project_injections(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<AliasUse> {
+    let source = view.source();
+    hits.iter()
+        .filter_map(|hit| Some((hit.node(Field::Parameter)?, hit.node(Field::Type)?)))
+        .filter_map(|(site, type_node)| {
+            let target = view.bindings.resolve_type(type_node, source)?;
+            let record = view.imports.get(target.import)?;
+            let Resolution::File(file) = &record.resolution else {
+                return None;
+            };
+            if record.is_type_only || target.export_path.contains('.') {
+                return None;
+            }
+            Some(AliasUse {
+                file: file.clone(),
+                name: target.export_path,
+                fact: view.factory.fact(
+                    FactKind::AccessesTechnology,
+                    site,
+                    Confidence::Definite,
+                    view.scope_of(site),
+                    "injection of a client class",
+                ),
+            })
+        })
+        .collect()
 }
 
 /// The outside package an import brings in when the spec binds it with `clients`: the binding

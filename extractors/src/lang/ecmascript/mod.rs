@@ -153,6 +153,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(next::extract(&view));
     facts.extend(routes::role_facts(&view, &of_kind(FactKind::ChecksRole)));
     facts.extend(clients.facts);
+    if !clients.classes.is_empty() || !clients.injected.is_empty() {
+        if let Ok(mut shared) = input.links.try_borrow_mut() {
+            shared.client_aliases.extend(clients.classes);
+            shared.alias_uses.extend(clients.injected);
+        }
+    }
     let scope_of = |node: tree_sitter::Node<'_>| view.scope_of(node);
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source: input.source,
