@@ -58,6 +58,8 @@ use workspace::WorkspacePackage;
 pub struct ProjectContext {
     /// INVARIANT: project-relative paths with `/`, as the engine listed them.
     files: HashSet<String>,
+    /// Every folder that holds one of `files`, at any depth (made on first use).
+    folders: std::sync::OnceLock<HashSet<String>>,
     /// Effective `baseUrl`/`paths` of every `tsconfig.json`/`jsconfig.json`, by directory.
     configs: BTreeMap<String, Arc<CompilerPaths>>,
     /// Workspace packages by `name`.
@@ -236,6 +238,7 @@ impl ProjectContext {
         };
         ProjectContext {
             files: files.iter().cloned().collect(),
+            folders: std::sync::OnceLock::new(),
             configs,
             packages,
             datastores,

@@ -14,6 +14,8 @@
 //! `./$types`), which are of the framework's package, and an import that leads where a
 //! `.gitignore` puts generated code or build output, [`Resolution::Generated`].
 
+use std::collections::HashSet;
+
 use super::paths::{file_name, join, parent_dir};
 use super::workspace::{Request, WorkspacePackage};
 use super::{ProjectContext, Resolution};
@@ -170,8 +172,19 @@ impl ProjectContext {
             return self.missing(alias_targets.iter());
         }
         // `src/generated/prisma/client` under `baseUrl: "./"`, where a `.gitignore` puts a
-        // generator's output: the project's generated code, not a package named `src`.
-        if self.missing(base_url_candidate.iter()) == Resolution::Generated {
+        // generator's output: the project's generated code, not a package named `src`. Only
+        // under a folder the project has: a root `.gitignore` that ignores a `firebase` folder
+        // says nothing of the package `firebase/storage`.
+        let under_a_project_folder = |candidate: &&String| {
+            let first = specifier.split('/').next().unwrap_or(specifier);
+            let folder = candidate
+                .strip_suffix(specifier)
+                .map_or(first.to_owned(), |base| [base, first].concat());
+            self.is_folder(&folder)
+        };
+        if self.missing(base_url_candidate.iter().filter(under_a_project_folder))
+            == Resolution::Generated
+        {
             return Resolution::Generated;
         }
         Resolution::External {
@@ -206,6 +219,22 @@ impl ProjectContext {
             }),
             _ => None,
         }
+    }
+
+    /// Whether a project file lies in `folder` (project-relative, at any depth below it).
+    fn is_folder(&self, folder: &str) -> bool {
+        self.folders
+            .get_or_init(|| {
+                let mut folders = HashSet::new();
+                for file in &self.files {
+                    let mut current = parent_dir(file);
+                    while !current.is_empty() && folders.insert(current.to_owned()) {
+                        current = parent_dir(current);
+                    }
+                }
+                folders
+            })
+            .contains(folder)
     }
 
     /// What an import that is meant to be inside the project but names no file leads to:
