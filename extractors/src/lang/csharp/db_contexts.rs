@@ -153,14 +153,11 @@ fn tail_is(path: &str, names: &[&str]) -> bool {
 /// The simple name of the context a factory declaration names (`IDbContextFactory<Orders>` in
 /// `IDbContextFactory<Orders> factory` or a field of it, `Shop.Data.Orders` read as `Orders`).
 fn factory_context(declaration: Node<'_>, source: &str) -> Option<String> {
-    let text = syntax::text(declaration, source);
-    let start = CONTEXT_FACTORIES
-        .iter()
-        .find_map(|name| text.find(&format!("{name}<")).map(|at| at + name.len() + 1))?;
-    let argument = text.get(start..)?.split(['>', ',']).next()?.trim();
-    let name = argument.rsplit('.').next()?.trim();
-    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
-        .then(|| name.to_owned())
+    syntax::descendants(declaration).find_map(|node| {
+        CONTEXT_FACTORIES
+            .iter()
+            .find_map(|factory| generic_argument(node, factory, source))
+    })
 }
 
 /// The call as a fact's `client` shows it: its last two segments (`options.UseNpgsql`).

@@ -322,7 +322,9 @@ pub(crate) fn annotated_types<'s>(annotation: Node<'_>, source: &'s str) -> Vec<
 /// Adds the definite facts of the declarations annotated with another project file's client
 /// alias (an `AliasUse` against that file's `ClientAlias`), with ids no fact holds yet; such a
 /// use settles its library in the file, so the file's probable fact for the same package (a bare
-/// import) goes.
+/// import) goes. TypeScript's client classes and their injections in other files
+/// (`crate::lang::ecmascript::clients`) are joined the same way; only Python's are followed
+/// through re-exports.
 pub(crate) fn link_client_aliases<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
     F: BorrowMut<Fact> + From<Fact>,
@@ -336,13 +338,13 @@ where
             .get(file)
             .and_then(|links| links.client_aliases.iter().find(|alias| alias.name == name))
     };
-    // A name used from a file that does not define it may be one the file re-exports: its
-    // imports are read from its `import` facts, once, only then.
+    // A name used from a Python file that does not define it may be one the file re-exports:
+    // its imports are read from its `import` facts, once, only then.
     let reexports = if links.values().any(|file_links| {
         file_links
             .alias_uses
             .iter()
-            .any(|used| defined(&used.file, &used.name).is_none())
+            .any(|used| is_python(&used.file) && defined(&used.file, &used.name).is_none())
     }) {
         python_imports(facts)
     } else {
@@ -399,6 +401,11 @@ where
     });
 }
 
+/// Whether a project file is Python source or a stub.
+fn is_python(file: &str) -> bool {
+    file.ends_with(".py") || file.ends_with(".pyi")
+}
+
 /// How many re-exports deep a client alias is followed.
 const MAX_REEXPORTS: usize = 8;
 
@@ -412,7 +419,7 @@ where
     for fact in facts {
         let fact = fact.borrow();
         let file = &*fact.evidence.file;
-        if fact.kind != FactKind::Import || !(file.ends_with(".py") || file.ends_with(".pyi")) {
+        if fact.kind != FactKind::Import || !is_python(file) {
             continue;
         }
         let (Some(resolved), Some(policies::facts::PropertyValue::List(names))) =

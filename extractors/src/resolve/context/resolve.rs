@@ -118,7 +118,8 @@ impl ProjectContext {
         }
         let mut claimed_by_alias = false;
         let mut alias_targets: Vec<String> = Vec::new();
-        // Where `baseUrl` would put the specifier, when no file is there.
+        // Where `baseUrl` would put the specifier, when no file is there but the folder of its
+        // first segment is the project's.
         let mut base_url_candidate: Option<String> = None;
         if let Some(config) = self.compiler_paths(importer) {
             if let Some((mapping, captured)) = config.best_match(specifier) {
@@ -141,7 +142,10 @@ impl ProjectContext {
                 if let Some(file) = found {
                     return Resolution::File(file);
                 }
-                base_url_candidate = candidate;
+                let first = specifier.split('/').next().unwrap_or(specifier);
+                if join(base_url, first).is_some_and(|folder| self.is_folder(&folder)) {
+                    base_url_candidate = candidate;
+                }
             }
         }
         if let Some(resolution) = self
@@ -175,16 +179,7 @@ impl ProjectContext {
         // generator's output: the project's generated code, not a package named `src`. Only
         // under a folder the project has: a root `.gitignore` that ignores a `firebase` folder
         // says nothing of the package `firebase/storage`.
-        let under_a_project_folder = |candidate: &&String| {
-            let first = specifier.split('/').next().unwrap_or(specifier);
-            let folder = candidate
-                .strip_suffix(specifier)
-                .map_or(first.to_owned(), |base| [base, first].concat());
-            self.is_folder(&folder)
-        };
-        if self.missing(base_url_candidate.iter().filter(under_a_project_folder))
-            == Resolution::Generated
-        {
+        if self.missing(base_url_candidate.iter()) == Resolution::Generated {
             return Resolution::Generated;
         }
         Resolution::External {
