@@ -38,7 +38,10 @@
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
 //!   class that extends or implements one of `types` (npm: `constructs`) is a use (false for an
-//!   interface that a class implements to be the store, such as `IDistributedCache`).
+//!   interface that a class implements to be the store, such as `IDistributedCache`);
+//!   `stand_in` (nuget, default false): an EF Core provider that stands in for the real store
+//!   in tests and development (`UseInMemoryDatabase`): a context configured with it and with a
+//!   real store takes the real store's category.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -172,6 +175,9 @@ pub(crate) struct Library {
     /// repository, a `DbContext`), or only a field or parameter of it does (a class that
     /// implements `IDistributedCache` is a cache, not a user of one).
     pub is_extended_by_use: bool,
+    /// nuget: an EF Core provider that stands in for the real store in tests and development, so
+    /// a context configured with it and with a real store takes the real store's category.
+    pub is_stand_in: bool,
 }
 
 impl Library {
@@ -201,6 +207,7 @@ impl Library {
             languages: &[],
             requires_import: false,
             is_extended_by_use: true,
+            is_stand_in: false,
         }
     }
 
@@ -378,6 +385,7 @@ struct RawLibrary {
     sub_packages: Option<bool>,
     requires_import: Option<bool>,
     extends: Option<bool>,
+    stand_in: Option<bool>,
     #[serde(default)]
     languages: Vec<String>,
 }
@@ -482,7 +490,7 @@ fn ecosystem(
             if !names.insert(library.name.clone()) {
                 problems.push(format!("{at}: listed twice"));
             }
-            check_library(&at, &library, &languages, is_npm, problems);
+            check_library(&at, &library, &languages, &raw_ecosystem, problems);
             let derive = match library.derive.as_deref() {
                 None => Derive::Fixed,
                 Some(name) => Derive::parse(name).unwrap_or(Derive::Fixed),
@@ -526,6 +534,7 @@ fn ecosystem(
                 languages: leak_all(library.languages),
                 requires_import: library.requires_import.unwrap_or(false),
                 is_extended_by_use: library.extends.unwrap_or(true),
+                is_stand_in: library.stand_in.unwrap_or(false),
             }
         })
         .collect();
@@ -544,9 +553,10 @@ fn check_library(
     at: &str,
     library: &RawLibrary,
     languages: &[&str],
-    is_npm: bool,
+    ecosystem: &str,
     problems: &mut Vec<String>,
 ) {
+    let is_npm = ecosystem == "npm";
     let mut problem = |text: String| problems.push(format!("{at}: {text}"));
     if library.name.trim().is_empty() || library.note.trim().is_empty() {
         problem("`name` and `note` must not be empty".to_owned());
@@ -576,6 +586,10 @@ fn check_library(
         ),
         (is_npm && library.imports.is_some(), "imports"),
         (is_npm && library.sub_packages.is_some(), "sub_packages"),
+        (
+            library.stand_in.is_some() && (ecosystem != "nuget" || library.calls.is_empty()),
+            "stand_in",
+        ),
         (
             !library.probable_names.is_empty()
                 && (!is_npm || library.probable_on_import == Some(false)),
@@ -711,6 +725,12 @@ pub fn reference() -> String {
                     on.push(format!("{label} {}", names.join(", ")));
                 }
             }
+            if library.is_stand_in {
+                on.push(
+                    "(a stand-in: a context configured with a real store too takes that store's category)"
+                        .to_owned(),
+                );
+            }
             if !library.is_probable_on_import {
                 on.push("(no probable fact on import)".to_owned());
             } else if !library.probable_names.is_empty() {
@@ -766,7 +786,8 @@ mod tests {
         let text = "ecosystem = \"pypi\"\nlanguages = [\"python\"]\n\
             [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nmodules = { x = \"sqlite\" }\n\
             [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nprobable_on_import = false\n\
-            [[library]]\nname = \"b\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nprobable_names = [\"X\"]\n";
+            [[library]]\nname = \"b\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nprobable_names = [\"X\"]\n\
+            [[library]]\nname = \"c\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nstand_in = true\n";
         let mut problems = Vec::new();
         let raw: RawFile = toml::from_str(text).unwrap();
         ecosystem("test.toml", text, raw, &mut problems);
@@ -792,6 +813,12 @@ mod tests {
             problems
                 .iter()
                 .any(|problem| problem.contains("`probable_names` is not used")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|problem| problem.contains("library `c`: `stand_in` is not used")),
             "{problems:?}"
         );
         let unknown = "ecosystem = \"go\"\nlanguages = [\"go\"]\n[[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nconstruct = [\"x\"]\n";

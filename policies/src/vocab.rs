@@ -201,21 +201,40 @@ pub fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) ->
     best.map(|(_, candidate)| candidate)
 }
 
-/// Products people name where the vocabulary has their kind (`node q : rabbitmq`): each is
-/// suggested only when its kind is in the vocabulary at hand.
-const PRODUCTS: [(&str, &str); 14] = [
+/// Products and common names people use where the vocabulary has their kind
+/// (`node q : rabbitmq`, `node db : sqlserver`, `node ui : browser`): each is suggested only
+/// when its kind is in the vocabulary at hand. Sorted by name.
+const PRODUCTS: &[(&str, &str)] = &[
     ("activemq", "message_queue"),
+    ("aurora", "relational_db"),
     ("azure_blob", "blob_storage"),
+    ("azure_sql", "mssql"),
+    ("azuresql", "mssql"),
+    ("browser", "edge_desktop"),
+    ("cockroachdb", "relational_db"),
+    ("dragonfly", "redis"),
+    ("event_hubs", "event_stream"),
+    ("eventhubs", "event_stream"),
     ("gcs", "object_store"),
     ("kafka", "event_stream"),
+    ("keydb", "redis"),
     ("kinesis", "event_stream"),
     ("mariadb", "mysql"),
     ("minio", "object_store"),
     ("mongo", "mongodb"),
     ("nats", "message_queue"),
+    ("oracle", "relational_db"),
+    ("pubsub", "message_queue"),
     ("pulsar", "event_stream"),
+    ("r2", "object_store"),
     ("rabbitmq", "message_queue"),
+    ("redpanda", "event_stream"),
     ("s3", "s3_bucket"),
+    ("service_bus", "message_queue"),
+    ("servicebus", "message_queue"),
+    ("sns", "message_queue"),
+    ("sql_server", "mssql"),
+    ("sqlserver", "mssql"),
     ("sqs", "message_queue"),
     ("valkey", "redis"),
 ];
@@ -312,6 +331,28 @@ mod tests {
             Some("postgres")
         );
         assert_eq!(suggest_vocabulary("zz", &NODE_TYPES), None);
+    }
+
+    #[test]
+    fn every_product_names_a_kind_and_no_kind() {
+        let mut names: Vec<&str> = PRODUCTS.iter().map(|(name, _)| *name).collect();
+        let sorted = names.clone();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(
+            names, sorted,
+            "PRODUCTS is sorted by name, without duplicates"
+        );
+        for (name, kind) in PRODUCTS {
+            assert!(
+                NODE_TYPES.contains(kind) || RESOURCE_TYPES.contains(kind),
+                "`{name}` suggests `{kind}`, which is no node or resource type"
+            );
+            assert!(
+                !NODE_TYPES.contains(name) && !RESOURCE_TYPES.contains(name),
+                "`{name}` is itself a type"
+            );
+        }
     }
 
     #[test]

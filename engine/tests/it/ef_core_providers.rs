@@ -445,3 +445,79 @@ public class LegacyService(IDbContextFactory<LegacyContext> legacy)\n\
         );
     }
 }
+
+/// eShopOnWeb's shape: a helper method registers the context with the in-memory provider when a
+/// setting asks for it, and with SQL Server otherwise.
+const DEPENDENCIES: &str = "using Microsoft.EntityFrameworkCore;\n\
+using Microsoft.Extensions.Configuration;\n\
+using Microsoft.Extensions.DependencyInjection;\n\
+\n\
+namespace Acme.Data;\n\
+\n\
+public static class Dependencies\n\
+{\n\
+    public static void ConfigureServices(IConfiguration configuration, IServiceCollection services)\n\
+    {\n\
+        if (configuration[\"UseOnlyInMemoryDatabase\"] != null)\n\
+        {\n\
+            services.AddDbContext<ShopContext>(c => c.UseInMemoryDatabase(\"Shop\"));\n\
+        }\n\
+        else\n\
+        {\n\
+            services.AddDbContext<ShopContext>(c =>\n\
+                c.UseSqlServer(configuration.GetConnectionString(\"ShopConnection\")));\n\
+        }\n\
+        services.AddDbContext<ScratchContext>(c => c.UseInMemoryDatabase(\"Scratch\"));\n\
+    }\n\
+}\n";
+
+#[test]
+fn the_in_memory_provider_beside_a_real_one_leaves_the_context_the_real_store() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            ("architecture.ag", SPEC),
+            ("Data/Dependencies.cs", DEPENDENCIES),
+            ("Data/ShopContext.cs", &context("ShopContext")),
+            ("Data/ScratchContext.cs", &context("ScratchContext")),
+        ],
+    );
+    let graph = crate::graph_document(project.path());
+    let technology = |file: &str| -> Vec<String> {
+        graph["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|fact| {
+                fact["kind"] == "accesses_technology"
+                    && fact["evidence"]["file"] == file
+                    && fact["confidence"] == "definite"
+            })
+            .map(|fact| fact["technology"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // The context configured with SQL Server and, on a switch, the in-memory provider is SQL
+    // Server's; the one only the in-memory provider configures stays in-process.
+    assert_eq!(technology("Data/ShopContext.cs"), ["mssql"]);
+    assert_eq!(technology("Data/ScratchContext.cs"), ["local_database"]);
+    let (code, verdict) = check_all(project.path());
+    assert_eq!(code, 1, "{verdict:#}");
+    let detections = crate::detections(&verdict);
+    assert!(
+        detections.contains(&(
+            "deny flow Data -> sqlserver",
+            "Data/ShopContext.cs",
+            5,
+            "definite"
+        )),
+        "{detections:?}"
+    );
+    assert!(
+        !detections
+            .iter()
+            .any(|(rule, file, _, _)| *rule == "deny flow Data -> pg"
+                || *file == "Data/ScratchContext.cs"),
+        "{detections:?}"
+    );
+}

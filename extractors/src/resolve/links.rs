@@ -135,6 +135,10 @@ pub struct ContextProvider {
     /// provider method inside one (`UseNpgsql`), which names the provider more exactly.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub registers: bool,
+    /// Whether the provider stands in for the real store in tests and development (EF Core's
+    /// in-memory provider): the context's other providers, if any, name its store.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stands_in: bool,
 }
 
 /// A module-level type alias of a Python file that names client types, for the files that

@@ -243,6 +243,10 @@ fn a_product_name_for_a_node_type_suggests_its_kind() {
         ("kafka", "event_stream"),
         ("sqs", "message_queue"),
         ("mongo", "mongodb"),
+        ("sqlserver", "mssql"),
+        ("SqlServer", "mssql"),
+        ("browser", "edge_desktop"),
+        ("service_bus", "message_queue"),
     ] {
         let diagnostic =
             assert_diagnostic(&format!("node q : {product}"), "unknown-node-type", 1, 10);

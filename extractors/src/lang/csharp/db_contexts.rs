@@ -26,8 +26,11 @@
 //!
 //! A context whose registrations name one category takes it (and names the provider as its
 //! fact's `driver`, which a node's `clients` binds); one whose registrations name several
-//! stores (a test's `UseInMemoryDatabase` beside `UseSqlServer`), or none the project shows,
-//! keeps EF Core's own category, `relational_db`.
+//! stores (`UseNpgsql` in one service and `UseSqlServer` in another), or none the project
+//! shows, keeps EF Core's own category, `relational_db`. A provider the catalogue marks
+//! `stand_in` (`UseInMemoryDatabase`, for tests and development) counts only when the context
+//! has no other: `UseInMemoryDatabase` in one branch and `UseSqlServer` in the other is
+//! `mssql`.
 
 use std::borrow::BorrowMut;
 use std::collections::{BTreeMap, BTreeSet};
@@ -136,6 +139,7 @@ pub(crate) fn read(
                     call: short_call(&site.path),
                     line,
                     registers,
+                    stands_in: rule.is_stand_in,
                 });
             }
             _ => {}
@@ -444,6 +448,14 @@ where
         let Some(found) = settled.get(&key) else {
             continue;
         };
+        // A stand-in (the in-memory provider a test or a development switch configures) names
+        // the store only when nothing else does.
+        let real: Vec<Configured<'_>> = found
+            .iter()
+            .filter(|(_, provider)| !provider.stands_in)
+            .copied()
+            .collect();
+        let found = if real.is_empty() { found } else { &real };
         let categories: BTreeSet<&str> = found
             .iter()
             .map(|(_, provider)| provider.category.as_str())
