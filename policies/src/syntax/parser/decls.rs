@@ -3,7 +3,8 @@
 //! resources, enums, data, components, excludes, repos and ignored `service`/`test` blocks.
 
 use super::cursor::ident;
-use super::{ParseResult, Parser};
+use super::{Failed, ParseResult, Parser};
+use crate::error::{Code, SpecError};
 use crate::syntax::ast::{
     ComponentDecl, ComponentEntry, DataDecl, Decl, EntryValue, EnumDecl, FieldDecl, Ident,
     InfraDecl, Property, RepoDecl, StringLiteral,
@@ -197,7 +198,14 @@ impl Parser<'_> {
                 "runs_on" | "role" | "layer" | "repo" => {
                     EntryValue::Name(self.expect_name("a name")?)
                 }
-                "paths" => EntryValue::Globs(self.parse_globs()?),
+                "paths" => {
+                    let is_bracketed = self.at(TokenKind::LeftBracket);
+                    let globs = self.parse_globs()?;
+                    if !is_bracketed && self.at(TokenKind::Comma) {
+                        return self.fail_unbracketed_globs();
+                    }
+                    EntryValue::Globs(globs)
+                }
                 "implements" | "consumes" | "handles" => EntryValue::Names(self.parse_name_list()?),
                 "depends_on" => {
                     if self.at(TokenKind::LeftBracket)
@@ -225,6 +233,20 @@ impl Parser<'_> {
             };
             entries.push(ComponentEntry { key, value });
         }
+    }
+
+    /// At the `,` after one unbracketed glob (`paths: "a/**", "b/**"`): "expected a key or
+    /// `}`", with the help that a list of globs is written in brackets.
+    fn fail_unbracketed_globs<T>(&mut self) -> ParseResult<T> {
+        let token = self.current().clone();
+        let error = SpecError::new(
+            Code::UnexpectedToken,
+            token.span,
+            format!("expected a key or `}}`, found {}", token.describe()),
+        )
+        .with_help("several globs are a list in brackets: `paths: [\"a/**\", \"b/**\"]`");
+        self.push_error(error);
+        Err(Failed)
     }
 
     /// `STRING | "[" STRING { "," STRING } [ "," ] "]"`

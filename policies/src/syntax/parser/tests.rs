@@ -345,3 +345,18 @@ fn keywords_inside_a_closed_block_are_still_names() {
         "node app : server { data: x\n repo: y }\ncomponent A { runs_on: app paths: \"a/**\" layer:\ndata }\n",
     );
 }
+
+#[test]
+fn unbracketed_globs_say_a_list_takes_brackets() {
+    let diagnostic = assert_diagnostic(
+        "node app : server\ncomponent Web { runs_on: app  paths: \"web/**\", \"ui/**\" }",
+        "unexpected-token",
+        2,
+        46,
+    );
+    assert_eq!(diagnostic.message, "expected a key or `}`, found `,`");
+    assert_eq!(
+        diagnostic.help.as_deref(),
+        Some("several globs are a list in brackets: `paths: [\"a/**\", \"b/**\"]`")
+    );
+}
