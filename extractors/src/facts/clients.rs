@@ -398,10 +398,24 @@ fn definite_fact<L: Located>(
     scope: Option<String>,
 ) -> Fact {
     let (noun, verb) = site.use_kind.words();
-    let client = if site.use_kind == ClientUse::Call {
-        short_name(&site.path)
-    } else {
-        last_segment(&site.path).to_owned()
+    let tail = ClientMatcher::tails(rule, site.use_kind)
+        .iter()
+        .copied()
+        .find(|tail| matcher.has_tail(&site.path, tail));
+    let client = match tail {
+        _ if site.use_kind == ClientUse::Call => short_name(&site.path),
+        // A static member that holds the client is named with its type (Swift's
+        // `URLSession.shared`, not `shared`).
+        Some(tail)
+            if site.use_kind == ClientUse::Construct
+                && tail.contains('.')
+                && tail.rsplit('.').next().is_some_and(|member| {
+                    member.starts_with(|first: char| first.is_lowercase())
+                }) =>
+        {
+            tail.to_owned()
+        }
+        _ => last_segment(&site.path).to_owned(),
     };
     let package = rule.name;
     let mut fact = factory.fact(
@@ -411,10 +425,6 @@ fn definite_fact<L: Located>(
         scope,
         format!("{noun} of `{client}` from `{package}`"),
     );
-    let tail = ClientMatcher::tails(rule, site.use_kind)
-        .iter()
-        .copied()
-        .find(|tail| matcher.has_tail(&site.path, tail));
     let technology = rule.category_of(tail, site.argument.as_deref(), &site.options);
     fact.technology = Some(technology.into());
     set(&mut fact, "package", package);
