@@ -28,6 +28,7 @@ mod graph_text;
 #[cfg(unix)]
 mod hardening;
 mod html_report;
+mod image_builds;
 mod init_starter;
 mod java_nested_types;
 mod jpa_entities;

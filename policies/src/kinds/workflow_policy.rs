@@ -10,6 +10,22 @@
 //! # Why
 //! A rule over an unknown workflow or node could never match a workflow fact.
 //!
+//! # Actions
+//! A step of a workflow under `.github/workflows/` is an action by what it runs or uses:
+//!
+//! | Step | Action | Target node | Else the first node of type |
+//! |---|---|---|---|
+//! | `npm publish`, or an `npm-publish` action | publish | `npm_registry` | `package_registry` |
+//! | `docker push`, or `docker/build-push-action` that pushes | publish | `container_registry` | `container_registry` |
+//! | `gh release create`, `softprops/action-gh-release`, `actions/create-release` | release | `github_releases` | `release_host` |
+//! | `peaceiris/actions-gh-pages`, `actions/deploy-pages`, the text `github-pages` | deploy | `github_pages` | `static_host` |
+//!
+//! `docker/build-push-action` pushes when its `push` input is `true` or an expression
+//! (`${{ github.event_name != 'pull_request' }}`), or, with no `push` input (its default is
+//! `false`), when an `outputs` entry pushes (`type=registry`, `push=true`); a step that only
+//! builds an image (`push: false`, or no `push`) publishes nothing. The target is the node named
+//! in the table when the spec declares one, else the first declared node of the type.
+//!
 //! # Passing example
 //! `workflow_policy Ship { allow publish Release -> npm when tag "v*" }`
 //!

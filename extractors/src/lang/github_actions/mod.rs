@@ -13,7 +13,7 @@
 //! - `workflow_step` per step, with its 0-based `index` in the job, `name`, `uses` and `run`
 //!   when present, and `step`: those three joined with newlines (the step text that step-order
 //!   rules search).
-//! - `workflow_action` per step that publishes, deploys or releases, by the table of `workflow_policy` (policies/LANGUAGE.md); the
+//! - `workflow_action` per step that publishes, deploys or releases, by the table of `workflow_policy` (policies/LANGUAGE.md: a `docker/build-push-action` step only when it pushes); the
 //!   top-level `target` is the preferred node name and the property `fallbackType` the node type
 //!   the engine falls back to when no such node is declared.
 //! - `workflow_secret` per `${{ secrets.NAME }}` inside a job (once per name and job).
@@ -245,7 +245,9 @@ impl Writer<'_> {
         }
         set(&mut fact, "step", text.as_str());
         facts.push(fact);
-        if let Some(action) = detect_action(uses.as_deref(), run.as_deref(), &text) {
+        if let Some(action) =
+            detect_action(uses.as_deref(), run.as_deref(), step.get("with"), &text)
+        {
             let mut fact = self.fact(
                 FactKind::WorkflowAction,
                 step,
@@ -277,7 +279,12 @@ struct Action {
     fallback_type: &'static str,
 }
 
-fn detect_action(uses: Option<&str>, run: Option<&str>, text: &str) -> Option<Action> {
+fn detect_action(
+    uses: Option<&str>,
+    run: Option<&str>,
+    with: Option<&Node>,
+    text: &str,
+) -> Option<Action> {
     let uses = uses.unwrap_or_default();
     let run = run.unwrap_or_default();
     let action = |action, target, fallback_type| {
@@ -290,7 +297,9 @@ fn detect_action(uses: Option<&str>, run: Option<&str>, text: &str) -> Option<Ac
     if run.contains("npm publish") || uses.contains("npm-publish") {
         return action("publish", "npm_registry", "package_registry");
     }
-    if run.contains("docker push") || uses.starts_with("docker/build-push-action") {
+    if run.contains("docker push")
+        || (uses.starts_with("docker/build-push-action") && build_push_pushes(with))
+    {
         return action("publish", "container_registry", "container_registry");
     }
     if run.contains("gh release create")
@@ -306,6 +315,26 @@ fn detect_action(uses: Option<&str>, run: Option<&str>, text: &str) -> Option<Ac
         return action("deploy", "github_pages", "static_host");
     }
     None
+}
+
+/// Whether a `docker/build-push-action` step pushes what it builds: its `push` input is `true`
+/// or an expression (`${{ github.event_name != 'pull_request' }}` pushes on some triggers), or,
+/// without `push` (whose default is `false`), an `outputs` entry pushes (`type=registry`,
+/// `push=true`). A step with `push: false`, or with no `push` at all, only builds.
+fn build_push_pushes(with: Option<&Node>) -> bool {
+    let input = |key: &str| {
+        with.and_then(|with| with.get(key))
+            .and_then(Node::as_str)
+            .map(str::trim)
+    };
+    match input("push") {
+        Some(push) => !push.eq_ignore_ascii_case("false"),
+        None => ["outputs", "output"].into_iter().any(|key| {
+            input(key).is_some_and(|outputs| {
+                outputs.contains("type=registry") || outputs.contains("push=true")
+            })
+        }),
+    }
 }
 
 /// The names in `${{ secrets.NAME }}` expressions of a text (also `secrets['NAME']`).
