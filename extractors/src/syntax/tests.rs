@@ -490,6 +490,36 @@ fn kotlin_annotated_accessors_and_constructors_are_read_without_their_annotation
     );
 }
 
+/// A call of `get` with arguments on the line after a local property (Ktor's
+/// `val service: S by inject()` then `get("/orders") { … }`) reads as that property's getter to
+/// tree-sitter-kotlin-ng: extraction reads it with a `;` before it.
+#[test]
+fn kotlin_get_calls_after_a_property_are_read_as_calls() {
+    let source = "fun Route.orders() {\n    val service: OrderService by inject()\n    get(\"/orders\") {\n        call.respond(service.all())\n    }\n    val n = 1\n    get<Health>() { call.respond(n) }\n}\n";
+    assert_kotlin_rewrite(
+        crate::lang::kotlin::with_calls_after_properties,
+        source,
+        &[
+            "fun Route.orders() {",
+            "val service: OrderService by inject()",
+            ";get(\"/orders\") {",
+            "call.respond(service.all())",
+            "}",
+            "val n = 1",
+            ";get<Health>() { call.respond(n) }",
+            "}",
+        ],
+        // A getter (no arguments), a continued expression, a call not at a line's start, a call
+        // at the first column.
+        &[
+            "class A {\n    val x: Int\n        get() = 1\n}\n",
+            "fun f() {\n    val x = a +\n        get(1)\n}\n",
+            "fun f() {\n    val x = map.get(1)\n}\n",
+            "val x = 1\nget(\"/a\")\n",
+        ],
+    );
+}
+
 /// Asserts that the Kotlin file `source` has parse errors to the grammar and none as
 /// extraction reads it, that `rewrite` keeps its length and gives the lines `expected`
 /// (trimmed), and that it leaves each of `unchanged` alone.

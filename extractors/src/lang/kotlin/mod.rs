@@ -128,6 +128,48 @@ pub(crate) fn without_accessor_annotations(source: &str) -> Option<String> {
     changed.then_some(text)
 }
 
+/// `source` with a `;` in place of the last indent character of each line that starts with a
+/// call of `get` with arguments (`get("/orders") { … }`, `get<Service>()`) after a complete
+/// line, or `None` when it has none. tree-sitter-kotlin-ng reads such a line after a property
+/// declaration (`val service: S by inject()`, `val x = 1`) as that property's getter, which
+/// never takes arguments, and so loses the call and, with it, a Ktor route: a local property
+/// before `get("…")` is how most Ktor routing functions start. The `;` ends the declaration, as
+/// the line break does for the compiler. A line after one that ends with an operator, a comma
+/// or an opening bracket continues an expression and is left alone. `crate::parse_source`
+/// parses this text only when the file as written has errors, and keeps its tree only when it
+/// has fewer.
+pub(crate) fn with_calls_after_properties(source: &str) -> Option<String> {
+    if !source.contains("get(") && !source.contains("get<") {
+        return None;
+    }
+    let mut text = String::with_capacity(source.len());
+    let mut changed = false;
+    let mut previous_end: Option<char> = None;
+    for line in source.split_inclusive('\n') {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        let is_get_call = body.strip_prefix("get").is_some_and(|rest| {
+            rest.starts_with('<') || (rest.starts_with('(') && !rest.starts_with("()"))
+        });
+        let follows_complete_line = previous_end.is_some_and(|end| {
+            end.is_alphanumeric() || matches!(end, '_' | ')' | ']' | '}' | '"' | '\'' | '>')
+        });
+        if is_get_call && indent > 0 && follows_complete_line {
+            changed = true;
+            text.push_str(line.get(..indent - 1).unwrap_or_default());
+            text.push(';');
+            text.push_str(body);
+        } else {
+            text.push_str(line);
+        }
+        let code = body.trim_end();
+        if !code.is_empty() && !code.starts_with("//") {
+            previous_end = code.chars().last();
+        }
+    }
+    changed.then_some(text)
+}
+
 /// The length of the annotations and modifiers `line` (without its indent) starts with, with the
 /// spaces after them, and whether they hold an annotation, `actual` or `expect`; `None` when an
 /// annotation is not closed on the line.

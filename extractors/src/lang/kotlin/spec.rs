@@ -41,6 +41,7 @@ pub(crate) static KOTLIN: LanguageSpec = LanguageSpec {
             super::without_context_parameters,
             super::without_multi_dollar_prefixes,
             super::without_accessor_annotations,
+            super::with_calls_after_properties,
         ],
         declarations: Some(super::type_declarations),
         script_text: None,
