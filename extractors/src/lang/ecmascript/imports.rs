@@ -2,8 +2,9 @@
 //! `require('x')` and `import('x')`, each with its names, alias, bindings and type-only flag.
 //!
 //! A statement is type-only when it says so (`import type`, `export type … from`) or every one of
-//! its named specifiers is `type X`; an `import('x')` inside a type (`typeof import('x')`) is too. In TypeScript files an import is also type-only when every
-//! name it binds is used, and used only in type positions (see `usage`). Resolution decides the
+//! its named specifiers is `type X`; an `import('x')` inside a type (`typeof import('x')`) is too. In TypeScript files an import is also type-only when the
+//! names it binds are used only in type positions, at least one of them (see `usage`); an import
+//! whose names are not used at all is a dependency as written. Resolution decides the
 //! fact kind: a file or an unresolved internal specifier gives `import` (with `resolved` only for a
 //! file), a package outside the project gives `external`.
 
@@ -351,11 +352,13 @@ fn is_declaration_file(path: &str) -> bool {
         .any(|suffix| path.ends_with(suffix))
 }
 
-/// Whether a TypeScript import binds names none of which is used as a value: each is used only
-/// in type positions, or not at all. The compiler elides such an import (unless the config
-/// preserves imports), so it is no runtime dependency; a side-effect import
-/// (`import './x'`) binds nothing and always stays. In a Vue or Svelte component only
-/// `import type` is type-only: its template may use any name its script imports.
+/// Whether a TypeScript import is used only in type positions: some name it binds is used in a
+/// type, and none as a value. The compiler elides such an import (unless the config preserves
+/// imports), so it is no runtime dependency. An import none of whose names is used at all is
+/// still an import of the module as written (a dependency its author declared, which the
+/// architecture judges whatever the compiler drops); a side-effect import (`import './x'`)
+/// binds nothing and always stays. In a Vue or Svelte component only `import type` is
+/// type-only: its template may use any name its script imports.
 fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     let strict_null_checks = view.input.context.strict_null_checks(view.input.path);
     // A Vue or Svelte component's template uses what its script imports, unseen by the walk.
@@ -367,4 +370,8 @@ fn is_used_as_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> b
             view.usage
                 .is_never_a_value(&binding.local, strict_null_checks)
         })
+        && record
+            .bindings
+            .iter()
+            .any(|binding| view.usage.is_a_type(&binding.local))
 }

@@ -52,6 +52,11 @@ impl Usage<'_> {
             && (strict_null_checks || !self.nullable_metadata_uses.contains(name))
     }
 
+    /// Whether `name` is used in a type position.
+    pub fn is_a_type(&self, name: &str) -> bool {
+        self.type_uses.contains(name)
+    }
+
     /// Whether the file declares `name` itself (variable, function, class or parameter).
     pub fn is_declared(&self, name: &str) -> bool {
         self.declared.contains(name)
