@@ -14,6 +14,14 @@ pub const MIN_UNITS: usize = 3;
 /// More than this and units are merged by top-level folder, then the smallest left unowned.
 pub const MAX_UNITS: usize = 30;
 
+/// A unit with at least this many source files, and more than [`DOMINANT_SHARE`] of them all, is
+/// split like a lone unit: one component for nearly the whole project says nothing.
+const DOMINANT_FILES: usize = 100;
+
+/// The share of the sources (numerator, denominator) above which a unit dominates: three
+/// quarters.
+const DOMINANT_SHARE: (usize, usize) = (3, 4);
+
 /// The extensions of the languages lintel extracts.
 const SOURCE_EXTENSIONS: [&str; 15] = [
     "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "cs",
@@ -593,12 +601,22 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
     }
 }
 
-/// While there are fewer than [`MIN_UNITS`] units, the biggest is split into its sub-folders (its
-/// source root: the first folder down that holds more than one sub-folder or any file). A Rust
-/// crate's `src` is split into its modules (`src/a.rs` with `src/a/**`).
+/// While there are fewer than [`MIN_UNITS`] units, or the biggest holds most of the sources
+/// ([`DOMINANT_SHARE`] of them, [`DOMINANT_FILES`] or more: a Next.js app's `src/` beside
+/// `scripts/` and `cypress/`), the biggest is split into its sub-folders (its source root: the
+/// first folder down that holds more than one sub-folder or any file). A Rust crate's `src` is
+/// split into its modules (`src/a.rs` with `src/a/**`).
 fn split_small(units: &mut Vec<Unit>, sources: &[&str], notes: &mut Vec<String>) {
     for _ in 0..3 {
-        if units.len() >= MIN_UNITS {
+        let total: usize = units.iter().map(|unit| unit.files).sum();
+        let dominant = units
+            .iter()
+            .map(|unit| unit.files)
+            .max()
+            .is_some_and(|files| {
+                files >= DOMINANT_FILES && files * DOMINANT_SHARE.1 > total * DOMINANT_SHARE.0
+            });
+        if units.len() >= MIN_UNITS && !dominant {
             return;
         }
         let Some(biggest) = units
@@ -616,11 +634,19 @@ fn split_small(units: &mut Vec<Unit>, sources: &[&str], notes: &mut Vec<String>)
         if children.len() < 2 {
             return;
         }
-        notes.push(format!(
-            "`{}` is split into its {} sub-folders (fewer than {MIN_UNITS} units otherwise).",
-            unit.dir,
-            children.len()
-        ));
+        notes.push(if dominant {
+            format!(
+                "`{}` is split into its {} sub-folders (it holds most of the sources).",
+                unit.dir,
+                children.len()
+            )
+        } else {
+            format!(
+                "`{}` is split into its {} sub-folders (fewer than {MIN_UNITS} units otherwise).",
+                unit.dir,
+                children.len()
+            )
+        });
         // The parent keeps the files of its root (and of folders too small to name).
         let covered: usize = children.iter().map(|child| child.files).sum();
         if unit.files > covered || units.len() + children.len() > MAX_UNITS {

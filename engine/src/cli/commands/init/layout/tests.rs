@@ -384,3 +384,55 @@ fn a_django_projects_apps_beside_manage_py_are_units() {
     // A package deeper than a source root is not a unit of its own.
     assert!(!dirs.contains(&"scripts/tool".to_owned()), "{dirs:?}");
 }
+
+#[test]
+fn a_folder_that_holds_most_of_the_sources_is_split_though_there_are_three_units() {
+    // A Next.js app: 120 files under `src/` beside scripts, e2e tests and a Docker helper.
+    let mut files: Vec<(String, &str)> = Vec::new();
+    for (folder, count) in [("app", 60), ("components", 40), ("lib", 20)] {
+        for index in 0..count {
+            files.push((format!("src/{folder}/f{index}.ts"), ""));
+        }
+    }
+    files.push(("src/index.ts".to_owned(), ""));
+    for extra in ["scripts/build.js", "cypress/e2e.cy.ts", "docker/proxy.ts"] {
+        files.push((extra.to_owned(), ""));
+    }
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), *text))
+        .collect();
+    let layout = layout_of(&borrowed);
+    let names: Vec<String> = summary(&layout).into_iter().map(|(name, _)| name).collect();
+    assert_eq!(
+        names,
+        [
+            "Cypress",
+            "Docker",
+            "Scripts",
+            "Src",
+            "App",
+            "Components",
+            "Lib"
+        ]
+    );
+    assert!(
+        layout
+            .notes
+            .iter()
+            .any(|note| note.contains("`src`") && note.contains("most of the sources")),
+        "{:?}",
+        layout.notes
+    );
+    // Below 100 files, or under three quarters of the sources, a unit stays whole.
+    let small: Vec<(&str, &str)> = borrowed
+        .iter()
+        .copied()
+        .filter(|(path, _)| !path.starts_with("src/app/"))
+        .collect();
+    let names: Vec<String> = summary(&layout_of(&small))
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(names, ["Cypress", "Docker", "Scripts", "Src"]);
+}
