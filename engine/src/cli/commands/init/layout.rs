@@ -464,22 +464,47 @@ fn csharp_projects(files: &[String]) -> (Found, BTreeMap<String, String>) {
 }
 
 /// Python packages: the folders with an `__init__.py` right inside a source root: the top level,
-/// `src/`, and a Django project's folder (one holding `manage.py`, which Django puts first on
-/// the path: netbox keeps its apps in `netbox/`, beside `netbox/manage.py`).
+/// `src/`, a Django project's folder (one holding `manage.py`, which Django puts first on the
+/// path: netbox keeps its apps in `netbox/`, beside `netbox/manage.py`), and in a monorepo the
+/// folder of each Python project (its `pyproject.toml`, `setup.py` or `setup.cfg`, or its
+/// `manage.py`: plane's Django API is `apps/api/plane`, beside `apps/api/manage.py`) and its
+/// `src/`.
 fn python_packages(files: &[String]) -> Found {
-    let mut roots: BTreeSet<&str> = ["", "src"].into_iter().collect();
-    roots.extend(
-        files
-            .iter()
-            .filter_map(|path| path.strip_suffix("/manage.py"))
-            .filter(|folder| !folder.contains('/') && !in_skipped_folder(folder)),
-    );
+    let mut roots: BTreeSet<String> = ["", "src"].into_iter().map(str::to_owned).collect();
+    for path in files {
+        let Some((folder, name)) = path.rsplit_once('/') else {
+            continue;
+        };
+        let is_project = matches!(
+            name,
+            "manage.py" | "pyproject.toml" | "setup.py" | "setup.cfg"
+        );
+        if is_project && !in_skipped_folder(folder) {
+            roots.insert(format!("{folder}/src"));
+            roots.insert(folder.to_owned());
+        }
+    }
+    let packages: BTreeSet<&str> = files
+        .iter()
+        .filter_map(|path| path.strip_suffix("/__init__.py"))
+        .collect();
     files
         .iter()
         .filter_map(|path| path.strip_suffix("/__init__.py"))
         .filter(|folder| {
             let parent = folder.rsplit_once('/').map_or("", |(parent, _)| parent);
             roots.contains(parent)
+        })
+        // A package inside another package is part of it (an `__init__.py` above it).
+        .filter(|folder| {
+            let mut above = *folder;
+            while let Some((parent, _)) = above.rsplit_once('/') {
+                if packages.contains(parent) {
+                    return false;
+                }
+                above = parent;
+            }
+            true
         })
         .filter(|folder| !in_skipped_folder(folder))
         .map(|folder| (folder.to_owned(), "Python package".to_owned()))

@@ -436,3 +436,35 @@ fn a_folder_that_holds_most_of_the_sources_is_split_though_there_are_three_units
         .collect();
     assert_eq!(names, ["Cypress", "Docker", "Scripts", "Src"]);
 }
+
+#[test]
+fn the_packages_of_a_python_project_inside_a_monorepo_are_units() {
+    // plane's shape: a Django API under `apps/api` (outside the pnpm workspace), a `src/`
+    // layout library under `libs/py`, and a package nested in another (no unit of its own).
+    let layout = layout_of(&[
+        (
+            "pnpm-workspace.yaml",
+            "packages:\n  - apps/*\n  - \"!apps/api\"\n",
+        ),
+        ("apps/web/package.json", "{\"name\": \"web\"}"),
+        ("apps/web/src/index.ts", ""),
+        ("apps/api/manage.py", ""),
+        ("apps/api/plane/__init__.py", ""),
+        ("apps/api/plane/db/__init__.py", ""),
+        ("apps/api/plane/db/models.py", ""),
+        ("libs/py/pyproject.toml", ""),
+        ("libs/py/src/toolkit/__init__.py", ""),
+        ("libs/py/src/toolkit/io.py", ""),
+    ]);
+    assert_eq!(
+        summary(&layout),
+        [
+            ("Plane".to_owned(), vec!["apps/api/plane/**".to_owned()]),
+            ("Web".to_owned(), vec!["apps/web/**".to_owned()]),
+            (
+                "Toolkit".to_owned(),
+                vec!["libs/py/src/toolkit/**".to_owned()]
+            ),
+        ]
+    );
+}
