@@ -675,6 +675,17 @@ pub fn categories() -> Vec<(String, &'static str)> {
     categories
 }
 
+/// Whether `library` is an entry that stands in for a real store in tests and development
+/// (`stand_in`: EF Core's in-memory provider), in any ecosystem.
+pub fn is_stand_in(library: &str) -> bool {
+    catalogue().ecosystems.iter().any(|ecosystem| {
+        ecosystem
+            .libraries
+            .iter()
+            .any(|entry| entry.name == library && entry.is_stand_in)
+    })
+}
+
 /// Problems found in the catalogue files (none in a sound build).
 pub fn problems() -> &'static [String] {
     &catalogue().problems

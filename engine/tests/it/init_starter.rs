@@ -238,3 +238,44 @@ fn init_in_a_folder_without_sources_is_a_coded_error() {
     );
     assert!(!dir.path().join("architecture.ag").exists());
 }
+
+/// eShopOnWeb's shape: the context is registered with the in-memory provider on a switch and
+/// with SQL Server otherwise. The starter proposes the SQL Server node, bound to EF Core and its
+/// provider, and no node for the in-memory stand-in.
+#[test]
+fn init_proposes_no_node_for_a_store_that_stands_in_for_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_files(
+        root,
+        &[
+            ("Data/Data.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"></Project>\n"),
+            (
+                "Data/ShopContext.cs",
+                "using Microsoft.EntityFrameworkCore;\nnamespace Shop.Data;\npublic class ShopContext : DbContext\n{\n    public ShopContext(DbContextOptions<ShopContext> options) : base(options) { }\n}\n",
+            ),
+            (
+                "Data/Dependencies.cs",
+                "using Microsoft.EntityFrameworkCore;\nusing Microsoft.Extensions.DependencyInjection;\nnamespace Shop.Data;\npublic static class Dependencies\n{\n    public static void Configure(IServiceCollection services, bool inMemory)\n    {\n        if (inMemory)\n            services.AddDbContext<ShopContext>(c => c.UseInMemoryDatabase(\"Shop\"));\n        else\n            services.AddDbContext<ShopContext>(c => c.UseSqlServer(\"shop\"));\n    }\n}\n",
+            ),
+            ("Web/Web.csproj", "<Project Sdk=\"Microsoft.NET.Sdk.Web\"></Project>\n"),
+            ("Web/Program.cs", "var app = WebApplication.CreateBuilder(args).Build();\napp.Run();\n"),
+        ],
+    );
+    git(root, &["init", "-q"]);
+    git(root, &["add", "."]);
+    let (code, printed, stderr) = run(root, &["init", "--print"]);
+    assert_eq!(code, 0, "{stderr}");
+    let nodes: Vec<&str> = printed
+        .lines()
+        .filter(|line| line.starts_with("node "))
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            "node app : server",
+            "node mssql : mssql { clients: [\"Microsoft.EntityFrameworkCore\", \"Microsoft.EntityFrameworkCore.SqlServer\"] }",
+        ],
+        "{printed}"
+    );
+}

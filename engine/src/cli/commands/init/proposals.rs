@@ -2,7 +2,8 @@
 //!
 //! - A node per infrastructure technology that some code uses definitely (constructs, calls or
 //!   injects a catalogued client), typed by the technology and bound to the libraries used with
-//!   `clients`; HTTP clients (`external_api`) are left out: an API's address is not in the code.
+//!   `clients`; HTTP clients (`external_api`) are left out: an API's address is not in the code,
+//!   and so are the catalogue's stand-ins for a store in tests (EF Core's in-memory provider).
 //! - The layering: the component graph's strongly connected components, condensed, form a DAG
 //!   of layers (listed in the spec); each edge `A -> B` with no edge `B -> A` becomes
 //!   `deny flow B -> A` (the direction the graph respects today), between layers and also
@@ -183,7 +184,11 @@ fn node_name(technology: &str) -> String {
 fn nodes(uses: &[TechnologyUse]) -> Vec<NodeProposal> {
     let mut by_library: BTreeMap<&str, BTreeMap<&str, BTreeSet<&str>>> = BTreeMap::new();
     for found in uses.iter().filter(|found| found.definite) {
-        if node_type(&found.technology).is_none() || found.package.trim().is_empty() {
+        // A stand-in for a store in tests (EF Core's in-memory provider) is no node.
+        if node_type(&found.technology).is_none()
+            || found.package.trim().is_empty()
+            || extractors::catalogue::is_stand_in(&found.package)
+        {
             continue;
         }
         by_library
