@@ -598,6 +598,19 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
         })
         .filter(|unit| unit.files > 0 && !has_glob_syntax(&unit.dir))
         .collect();
+    // A unit that only holds other units (a Maven or Gradle aggregator module, such as
+    // apollo's `apollo-audit` around its four modules) has no code of its own to constrain.
+    let dirs: Vec<String> = units.iter().map(|unit| unit.dir.clone()).collect();
+    units.retain(|unit| {
+        let nested: Vec<&String> = dirs
+            .iter()
+            .filter(|dir| **dir != unit.dir && inside(dir, &unit.dir))
+            .collect();
+        nested.is_empty()
+            || sources
+                .iter()
+                .any(|path| inside(path, &unit.dir) && !nested.iter().any(|dir| inside(path, dir)))
+    });
     let mut notes = Vec::new();
     split_small(&mut units, &sources, &mut notes);
     merge_large(&mut units, &mut notes);

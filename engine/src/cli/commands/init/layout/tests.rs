@@ -468,3 +468,25 @@ fn the_packages_of_a_python_project_inside_a_monorepo_are_units() {
         ]
     );
 }
+
+#[test]
+fn an_aggregator_module_without_code_of_its_own_is_no_unit() {
+    // apollo's shape: `audit` only aggregates two modules; `server` has code of its own too.
+    let layout = layout_of(&[
+        (
+            "pom.xml",
+            "<modules><module>audit</module><module>server</module></modules>",
+        ),
+        (
+            "audit/pom.xml",
+            "<modules><module>audit-api</module><module>audit-impl</module></modules>",
+        ),
+        ("audit/audit-api/src/main/java/a/Api.java", ""),
+        ("audit/audit-impl/src/main/java/a/Impl.java", ""),
+        ("server/pom.xml", "<modules><module>web</module></modules>"),
+        ("server/web/src/W.java", ""),
+        ("server/S.java", ""),
+    ]);
+    let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
+    assert_eq!(names, ["AuditApi", "AuditImpl", "Server", "Web"]);
+}
