@@ -430,7 +430,8 @@ fn bound_client_facts(bindings: &Bindings<'_>, facts: &[Box<Fact>]) -> Vec<Fact>
     }
     let mut first: BTreeMap<(Arc<str>, &str), &Fact> = BTreeMap::new();
     for fact in facts.iter() {
-        if fact.kind != FactKind::External {
+        // An import for type checkers only (`import type`, `if TYPE_CHECKING:`) loads nothing.
+        if fact.kind != FactKind::External || fact.property_flag("typeOnly") {
             continue;
         }
         let Some((library, _)) = fact

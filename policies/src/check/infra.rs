@@ -25,7 +25,8 @@
 //! called, injected or extended, a Rust path into the crate called, a Swift type of the module
 //! constructed; in C# and Swift a simple name counts only where no other outside namespace or
 //! module but the platform's could supply it, and a name written out in full always does),
-//! else probable at the file's first import of it (every language); a Go module may be listed
+//! else probable at the file's first import of it (every language; an import for type checkers
+//! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none); a Go module may be listed
 //! with its major version (`…/go-redis/v9`) and a Rust crate with dashes (`async-nats`). A
 //! property's values may be written as a list (`clients: "sequelize", "bullmq"`) or in brackets
 //! (`clients: ["sequelize", "bullmq"]`). An HTTP call whose literal URL matches a glob, or whose URL is built
