@@ -151,8 +151,8 @@ pub(super) fn extract(
         }
         let interpolated = interpolated_with(url_node, source, constants);
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
-        let (url, path, relative) = url_and_path(interpolated, base.as_ref(), url_node, source);
-        let mut fact = request_fact(view, call, &method, &url, path, relative, request.client);
+        let (url, path, text) = url_and_path(interpolated, base.as_ref(), url_node, source);
+        let mut fact = request_fact(view, call, &method, &url, path, text, request.client);
         record_url_constants(view, call, url_node);
         if let Some((instance, member)) = through {
             if let Ok(mut shared) = view.input.links.try_borrow_mut() {
@@ -219,14 +219,16 @@ fn request_sources(view: &FileView<'_, '_>, instances: &Instances) -> (bool, boo
 }
 
 /// The `http_call` fact of a request (its `client` is set later when the request goes through
-/// another file's instance).
+/// another file's instance). `text` is the URL as read, with the file's constants and the
+/// instance's base filled in: relative there, the request calls its own origin (`relativeUrl`);
+/// absolute and unlike `url` as written, it is the `resolvedUrl` that `urls` globs bind.
 fn request_fact(
     view: &FileView<'_, '_>,
     call: Node<'_>,
     method: &str,
     url: &str,
     path: Option<String>,
-    relative: bool,
+    text: Option<String>,
     client: &str,
 ) -> Fact {
     let source = view.source();
@@ -240,9 +242,8 @@ fn request_fact(
     );
     set(&mut fact, "method", method);
     set(&mut fact, "url", syntax::truncate(url, 120));
-    if relative && !url.starts_with('/') {
-        fact.properties
-            .insert("relativeUrl", policies::facts::PropertyValue::Bool(true));
+    if let Some(text) = text {
+        note_url_text(&mut fact, url, &text);
     }
     if let Some(path) = path {
         set(&mut fact, "path", path);
@@ -288,17 +289,16 @@ fn url_and_method<'tree>(
     }
 }
 
-/// A request's URL as written (after the instance's `base`), its path when known, and whether
-/// it is relative once the file's constants and the base are filled in (`${BASE}/api/x` with
-/// `const BASE = ''`, `baseURL: ''`): the code's own origin.
+/// A request's URL as written (after the instance's `base`), its path when known, and its text
+/// once the file's constants and the base are filled in (`${BASE}/api/x` with `const BASE = ''`,
+/// `baseURL: ''` is `/api/x`, the code's own origin).
 fn url_and_path(
     interpolated: Option<Interpolated>,
     base: Option<&(Node<'_>, Interpolated)>,
     url_node: Node<'_>,
     source: &str,
-) -> (String, Option<String>, bool) {
-    let mut relative = false;
-    let (url, path) = match interpolated {
+) -> (String, Option<String>, Option<String>) {
+    match interpolated {
         Some(value) => {
             let (written, text) = based_url(
                 base.map(|(_, base)| (base.written.as_str(), base.text.as_str())),
@@ -306,13 +306,42 @@ fn url_and_path(
                 Some(value.text),
             );
             let text = text.unwrap_or_default();
-            relative = text.starts_with('/') && !text.starts_with("//");
             let path = static_path(&text).or_else(|| base_named_path(&written, &text));
-            (written, path)
+            (written, path, Some(text))
         }
-        None => (syntax::compact_text(url_node, source, 120), None),
-    };
-    (url, path, relative)
+        None => (syntax::compact_text(url_node, source, 120), None, None),
+    }
+}
+
+/// What a request's URL `text` (its constants filled in) says beyond `url` as written: a
+/// relative text calls the code's own origin (`relativeUrl`, when `url` does not show it), and
+/// an absolute one with a known host that `url` does not spell is its `resolvedUrl`
+/// (`${BASE}/x` with `const BASE = 'https://partner.example'`), which `urls` globs bind. Also
+/// what `crate::resolve::links` notes once other files' constants fill a URL.
+pub(crate) fn note_url_text(fact: &mut Fact, url: &str, text: &str) {
+    use policies::facts::PropertyValue;
+    if text.starts_with('/') && !text.starts_with("//") {
+        if !url.starts_with('/') {
+            fact.properties
+                .insert("relativeUrl", PropertyValue::Bool(true));
+        }
+    } else if is_absolute(text)
+        && has_static_host(text)
+        && !(is_absolute(url) && has_static_host(url))
+    {
+        fact.properties.insert(
+            "resolvedUrl",
+            PropertyValue::from(syntax::truncate(text, 120).as_str()),
+        );
+    }
+}
+
+/// Whether an absolute URL text names its host without a substitution (`https://${HOST}/x`
+/// and `https://${}/x` do not).
+fn has_static_host(text: &str) -> bool {
+    let after_scheme = text.split_once("//").map_or(text, |(_, rest)| rest);
+    let host = after_scheme.split('/').next().unwrap_or_default();
+    !host.is_empty() && !host.contains("${")
 }
 
 /// The instance a request is made through: `api` of `api.get(…)`.
