@@ -26,7 +26,8 @@ use tree_sitter::Node;
 use super::clients::{instance_key, is_global_fetch, Instances};
 use super::imports::bindings::Imported;
 use super::literals::{
-    arguments, interpolated_with, object_property, static_string, Constants, Interpolated, DYNAMIC,
+    arguments, field_initializer, interpolated_with, object_property, static_string, Constants,
+    Interpolated, DYNAMIC,
 };
 use super::FileView;
 use crate::facts::set;
@@ -412,7 +413,9 @@ fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) 
     let found: Vec<UrlConstant> = reads
         .into_iter()
         .filter_map(|node| {
-            let target = view.bindings.resolve(node, source)?;
+            // A class field read as `this.baseUrl` stands for its initial value.
+            let (constant, suffix) = field_constant(node, source).unwrap_or((node, String::new()));
+            let target = view.bindings.resolve(constant, source)?;
             let Resolution::File(file) = &view.imports.get(target.import)?.resolution else {
                 return None;
             };
@@ -432,6 +435,7 @@ fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) 
                     file: file.clone(),
                     name: target.export_path,
                 },
+                suffix,
             })
         })
         .collect();
@@ -439,6 +443,26 @@ fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) 
         if let Ok(mut shared) = view.input.links.try_borrow_mut() {
             shared.url_constants.extend(found);
         }
+    }
+}
+
+/// The name a class field read as `this.x` is initialised with, and the string its initialiser
+/// appends: `private baseUrl = environment.apiUrl + 'config/'` gives `environment.apiUrl` and
+/// `config/` (see [`field_initializer`]).
+fn field_constant<'tree>(node: Node<'tree>, source: &str) -> Option<(Node<'tree>, String)> {
+    let value = field_initializer(node, source)?;
+    match value.kind() {
+        "identifier" | "member_expression" => Some((value, String::new())),
+        "binary_expression"
+            if value
+                .child_field("operator")
+                .is_some_and(|operator| operator.kind() == "+") =>
+        {
+            let left = value.child_field("left")?;
+            let suffix = static_string(value.child_field("right")?, source)?;
+            matches!(left.kind(), "identifier" | "member_expression").then_some((left, suffix))
+        }
+        _ => None,
     }
 }
 

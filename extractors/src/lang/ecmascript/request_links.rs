@@ -180,7 +180,13 @@ pub(crate) fn link_url_constants<F: BorrowMut<Fact>>(
             .filter(|read| read.line == line && read.column == column)
         {
             if let Some(value) = constant_value(links, file, &read.constant) {
-                url = url.replace(&format!("${{{}}}", read.written), &value);
+                let value = format!("{value}{}", read.suffix);
+                if url == read.written {
+                    // The whole URL is the read (`this.http.get(this.baseUrl)`).
+                    url = value;
+                } else {
+                    url = url.replace(&format!("${{{}}}", read.written), &value);
+                }
             }
         }
         if url == written {
