@@ -581,9 +581,13 @@ pub(crate) fn static_path(text: &str) -> Option<String> {
     } else if text.starts_with('/') {
         text
     } else {
-        // A leading dynamic base, written in one part or several (`${base}${prefix}/x`).
-        Some(text.trim_start_matches(DYNAMIC))
-            .filter(|rest| rest.len() < text.len() && rest.starts_with('/'))?
+        // A leading dynamic base, written in one part or several (`${base}${prefix}/x`); after
+        // several parts, a bare `/` (`${base}${id}/`) says nothing of the path: the later
+        // parts may be segments.
+        let rest = text.trim_start_matches(DYNAMIC);
+        let parts = (text.len() - rest.len()) / DYNAMIC.len();
+        let bare = rest.split(['?', '#']).next() == Some("/");
+        Some(rest).filter(|rest| parts > 0 && rest.starts_with('/') && !(bare && parts > 1))?
     };
     // `/api${path}`: a dynamic end glued to a segment is the rest of the path, not a segment.
     let before_query = path.split(['?', '#']).next().unwrap_or_default();
