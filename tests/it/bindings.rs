@@ -483,6 +483,77 @@ invariant I {
 }
 
 #[test]
+fn a_url_whose_constants_name_the_host_is_bound_by_its_value() {
+    // paperless-ngx's Angular services call `${environment.apiBaseUrl}statistics/`, the
+    // environment file exporting `apiBaseUrl: 'http://localhost:8000/api/'`: `urls` globs bind
+    // the URL the constants fill in (the file's own, or another file's), not only a URL written
+    // out; a constant that makes the URL relative calls the code's own origin.
+    let spec =
+        "node app : server\nnode api : rest_api { urls: \"http://localhost:8000/api/**\" }\n\
+                node partner : rest_api { urls: \"https://partner.example/**\" }\n\
+                component Web { runs_on: app paths: \"web/**\" }\n\
+                invariant L {\n  deny flow Web -> api\n  deny flow Web -> partner\n}\n";
+    let dir = project(
+        spec,
+        &[
+            (
+                "web/environment.ts",
+                "export const environment = { apiBaseUrl: 'http://localhost:8000/api/' };\nexport const SAME = '/same/';\n",
+            ),
+            (
+                "web/statistics.service.ts",
+                "import { HttpClient } from '@angular/common/http';\nimport { environment } from './environment';\n\nexport class StatisticsService {\n  constructor(private http: HttpClient) {}\n  load() {\n    return this.http.get(`${environment.apiBaseUrl}statistics/`);\n  }\n}\n",
+            ),
+            (
+                "web/partner.ts",
+                "const BASE = 'https://partner.example';\nexport const items = () => fetch(`${BASE}/api/items`);\n",
+            ),
+            (
+                "web/same.ts",
+                "import { SAME } from './environment';\nexport const mine = () => fetch(`${SAME}orders`);\n",
+            ),
+            // A constant of a file no component owns fills the URL too.
+            (
+                "shared/partner.ts",
+                "export const PARTNER_URL = 'https://partner.example/v2';\n",
+            ),
+            (
+                "web/orders.ts",
+                "import { PARTNER_URL } from '../shared/partner';\nexport const orders = () => fetch(`${PARTNER_URL}/orders`);\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let mut found = findings(&verdict);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "Web".to_owned(),
+                "api".to_owned(),
+                "web/statistics.service.ts".to_owned()
+            ),
+            (
+                "Web".to_owned(),
+                "partner".to_owned(),
+                "web/orders.ts".to_owned()
+            ),
+            (
+                "Web".to_owned(),
+                "partner".to_owned(),
+                "web/partner.ts".to_owned()
+            ),
+        ]
+    );
+    assert!(
+        warnings(&verdict, "unresolved-target").is_empty(),
+        "{verdict}"
+    );
+    assert!(warnings(&verdict, "ambiguous-technology-target").is_empty());
+}
+
+#[test]
 fn a_base_the_file_declares_empty_calls_its_own_origin() {
     // `const BASE = ''` and `axios.create({ baseURL: '' })`: the requests are relative once
     // the file's constants fill them, so neither they nor the clients they are made with flow

@@ -4,8 +4,9 @@
 //! A fact's targets, in order:
 //! An `http_call`: its `target` (the component whose implemented contracts declare the path);
 //! else nothing when its URL is relative (`/api/x`, `api/x`: it calls its own origin, never an
-//! `external_api` entity); else the entities whose `urls` bind its literal URL or a
-//! configuration name it is built from (`urlFrom`); else nothing.
+//! `external_api` entity); else the entities whose `urls` bind its literal URL (as written, or
+//! as the constants it reads fill it, `resolvedUrl`) or a configuration name it is built from
+//! (`urlFrom`); else nothing.
 //!
 //! An `accesses_technology` fact:
 //! 1. its `target`, or a declared entity its `technology` names;
@@ -291,7 +292,13 @@ fn http_targets(bindings: &Bindings<'_>, fact: &Fact) -> Resolution {
     if url.is_some_and(is_same_origin) || fact.property_flag("relativeUrl") {
         return Resolution::of(Vec::new(), Outcome::SameOrigin);
     }
-    let bound = bindings.url_entities(url, &url_names(fact));
+    // The URL as written, or as the constants it reads fill it (`${BASE}/x`, Angular's
+    // `${environment.apiUrl}x`): `resolvedUrl`.
+    let names = url_names(fact);
+    let mut bound = bindings.url_entities(url, &names);
+    if let Some(resolved) = fact.property_str("resolvedUrl") {
+        bound.extend(bindings.url_entities(Some(resolved), &names));
+    }
     match bound.len() {
         0 => Resolution::of(Vec::new(), Outcome::Nothing),
         1 => Resolution::of(owned(bound), Outcome::Bound),
@@ -430,7 +437,8 @@ fn bound_client_facts(bindings: &Bindings<'_>, facts: &[Box<Fact>]) -> Vec<Fact>
     }
     let mut first: BTreeMap<(Arc<str>, &str), &Fact> = BTreeMap::new();
     for fact in facts.iter() {
-        if fact.kind != FactKind::External {
+        // An import for type checkers only (`import type`, `if TYPE_CHECKING:`) loads nothing.
+        if fact.kind != FactKind::External || fact.property_flag("typeOnly") {
             continue;
         }
         let Some((library, _)) = fact

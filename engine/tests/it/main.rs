@@ -39,6 +39,7 @@ mod route_types;
 mod rust_path_modules;
 mod spring_mongo_starters;
 mod terminal;
+mod type_only_clients;
 mod waivers;
 
 /// Runs `git` in `root` with a fixed identity.

@@ -117,6 +117,11 @@ pub(crate) fn fact(
         );
         set(&mut fact, "specifier", factory.shared_text(&site.specifier));
         set(&mut fact, "package", factory.shared_text(package));
+        // Only when true: a library seen by type checkers alone is no use of it, even where
+        // the spec binds it (the engine makes no access of such an import).
+        if site.type_only {
+            set(&mut fact, "typeOnly", true);
+        }
         return fact;
     }
     let mut fact = factory.fact(

@@ -283,6 +283,11 @@ pub struct UrlConstant {
     pub written: String,
     /// The constant: the file that exports it and its exported name.
     pub constant: RouterRef,
+    /// What follows the constant in the value read: a class field initialised with
+    /// `environment.apiUrl + 'config/'` and read as `this.baseUrl` is the constant's value and
+    /// `config/`.
+    #[serde(default)]
+    pub suffix: String,
 }
 
 impl RouteLinks {

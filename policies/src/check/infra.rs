@@ -25,10 +25,13 @@
 //! called, injected or extended, a Rust path into the crate called, a Swift type of the module
 //! constructed; in C# and Swift a simple name counts only where no other outside namespace or
 //! module but the platform's could supply it, and a name written out in full always does),
-//! else probable at the file's first import of it (every language); a Go module may be listed
+//! else probable at the file's first import of it (every language; an import for type checkers
+//! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none); a Go module may be listed
 //! with its major version (`…/go-redis/v9`) and a Rust crate with dashes (`async-nats`). A
 //! property's values may be written as a list (`clients: "sequelize", "bullmq"`) or in brackets
-//! (`clients: ["sequelize", "bullmq"]`). An HTTP call whose literal URL matches a glob, or whose URL is built
+//! (`clients: ["sequelize", "bullmq"]`). An HTTP call whose literal URL matches a glob (as written, or
+//! once the string constants it reads fill it in: `${BASE}/x` with `const BASE = 'https://…'`,
+//! Angular's `${environment.apiUrl}x`), or whose URL is built
 //! from a listed name (`process.env.X`, `os.environ["X"]`, `os.Getenv("X")`,
 //! `configuration["X"]`, `@Value("${X}")`), targets the entity. A binding is exclusive: an
 //! entity with `urls` is the target only of the calls they match, one with `clients` only of

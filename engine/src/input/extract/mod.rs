@@ -214,13 +214,19 @@ fn gather(
     for (file, outcome) in outcomes {
         // A file no component owns serves chains only: its flow facts are kept, without a
         // subject, and nothing of it is reported (workflow files are judged whoever owns them).
+        // What it holds for other files' facts stays too: the URL constants it exports, its
+        // client instances and request wrappers, mount prefixes, client classes, EF Core
+        // providers (a shared `config.ts` no component owns still fills the URLs that read it).
         let serves_chains_only = !extraction.owners.contains_key(&file)
             && extractors::Language::for_path(&file) != Some(extractors::Language::GitHubActions);
         if serves_chains_only {
-            if let CachedOutcome::Extracted { facts, .. } = outcome {
+            if let CachedOutcome::Extracted { facts, links, .. } = outcome {
                 extraction
                     .facts
                     .extend(facts.into_iter().filter(|fact| is_chain_fact(fact)));
+                if let Some(links) = links {
+                    route_links.insert(file.clone(), *links);
+                }
                 extraction.files_scanned += 1;
             }
             continue;

@@ -26,7 +26,8 @@ use tree_sitter::Node;
 use super::clients::{instance_key, is_global_fetch, Instances};
 use super::imports::bindings::Imported;
 use super::literals::{
-    arguments, interpolated_with, object_property, static_string, Constants, Interpolated, DYNAMIC,
+    arguments, field_initializer, interpolated_with, object_property, static_string, Constants,
+    Interpolated, DYNAMIC,
 };
 use super::FileView;
 use crate::facts::set;
@@ -151,8 +152,8 @@ pub(super) fn extract(
         }
         let interpolated = interpolated_with(url_node, source, constants);
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
-        let (url, path, relative) = url_and_path(interpolated, base.as_ref(), url_node, source);
-        let mut fact = request_fact(view, call, &method, &url, path, relative, request.client);
+        let (url, path, text) = url_and_path(interpolated, base.as_ref(), url_node, source);
+        let mut fact = request_fact(view, call, &method, &url, path, text, request.client);
         record_url_constants(view, call, url_node);
         if let Some((instance, member)) = through {
             if let Ok(mut shared) = view.input.links.try_borrow_mut() {
@@ -219,14 +220,16 @@ fn request_sources(view: &FileView<'_, '_>, instances: &Instances) -> (bool, boo
 }
 
 /// The `http_call` fact of a request (its `client` is set later when the request goes through
-/// another file's instance).
+/// another file's instance). `text` is the URL as read, with the file's constants and the
+/// instance's base filled in: relative there, the request calls its own origin (`relativeUrl`);
+/// absolute and unlike `url` as written, it is the `resolvedUrl` that `urls` globs bind.
 fn request_fact(
     view: &FileView<'_, '_>,
     call: Node<'_>,
     method: &str,
     url: &str,
     path: Option<String>,
-    relative: bool,
+    text: Option<String>,
     client: &str,
 ) -> Fact {
     let source = view.source();
@@ -240,9 +243,8 @@ fn request_fact(
     );
     set(&mut fact, "method", method);
     set(&mut fact, "url", syntax::truncate(url, 120));
-    if relative && !url.starts_with('/') {
-        fact.properties
-            .insert("relativeUrl", policies::facts::PropertyValue::Bool(true));
+    if let Some(text) = text {
+        note_url_text(&mut fact, url, &text);
     }
     if let Some(path) = path {
         set(&mut fact, "path", path);
@@ -288,17 +290,16 @@ fn url_and_method<'tree>(
     }
 }
 
-/// A request's URL as written (after the instance's `base`), its path when known, and whether
-/// it is relative once the file's constants and the base are filled in (`${BASE}/api/x` with
-/// `const BASE = ''`, `baseURL: ''`): the code's own origin.
+/// A request's URL as written (after the instance's `base`), its path when known, and its text
+/// once the file's constants and the base are filled in (`${BASE}/api/x` with `const BASE = ''`,
+/// `baseURL: ''` is `/api/x`, the code's own origin).
 fn url_and_path(
     interpolated: Option<Interpolated>,
     base: Option<&(Node<'_>, Interpolated)>,
     url_node: Node<'_>,
     source: &str,
-) -> (String, Option<String>, bool) {
-    let mut relative = false;
-    let (url, path) = match interpolated {
+) -> (String, Option<String>, Option<String>) {
+    match interpolated {
         Some(value) => {
             let (written, text) = based_url(
                 base.map(|(_, base)| (base.written.as_str(), base.text.as_str())),
@@ -306,13 +307,42 @@ fn url_and_path(
                 Some(value.text),
             );
             let text = text.unwrap_or_default();
-            relative = text.starts_with('/') && !text.starts_with("//");
             let path = static_path(&text).or_else(|| base_named_path(&written, &text));
-            (written, path)
+            (written, path, Some(text))
         }
-        None => (syntax::compact_text(url_node, source, 120), None),
-    };
-    (url, path, relative)
+        None => (syntax::compact_text(url_node, source, 120), None, None),
+    }
+}
+
+/// What a request's URL `text` (its constants filled in) says beyond `url` as written: a
+/// relative text calls the code's own origin (`relativeUrl`, when `url` does not show it), and
+/// an absolute one with a known host that `url` does not spell is its `resolvedUrl`
+/// (`${BASE}/x` with `const BASE = 'https://partner.example'`), which `urls` globs bind. Also
+/// what `crate::resolve::links` notes once other files' constants fill a URL.
+pub(crate) fn note_url_text(fact: &mut Fact, url: &str, text: &str) {
+    use policies::facts::PropertyValue;
+    if text.starts_with('/') && !text.starts_with("//") {
+        if !url.starts_with('/') {
+            fact.properties
+                .insert("relativeUrl", PropertyValue::Bool(true));
+        }
+    } else if is_absolute(text)
+        && has_static_host(text)
+        && !(is_absolute(url) && has_static_host(url))
+    {
+        fact.properties.insert(
+            "resolvedUrl",
+            PropertyValue::from(syntax::truncate(text, 120).as_str()),
+        );
+    }
+}
+
+/// Whether an absolute URL text names its host without a substitution (`https://${HOST}/x`
+/// and `https://${}/x` do not).
+fn has_static_host(text: &str) -> bool {
+    let after_scheme = text.split_once("//").map_or(text, |(_, rest)| rest);
+    let host = after_scheme.split('/').next().unwrap_or_default();
+    !host.is_empty() && !host.contains("${")
 }
 
 /// The instance a request is made through: `api` of `api.get(…)`.
@@ -383,7 +413,9 @@ fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) 
     let found: Vec<UrlConstant> = reads
         .into_iter()
         .filter_map(|node| {
-            let target = view.bindings.resolve(node, source)?;
+            // A class field read as `this.baseUrl` stands for its initial value.
+            let (constant, suffix) = field_constant(node, source).unwrap_or((node, String::new()));
+            let target = view.bindings.resolve(constant, source)?;
             let Resolution::File(file) = &view.imports.get(target.import)?.resolution else {
                 return None;
             };
@@ -403,6 +435,7 @@ fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) 
                     file: file.clone(),
                     name: target.export_path,
                 },
+                suffix,
             })
         })
         .collect();
@@ -410,6 +443,26 @@ fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) 
         if let Ok(mut shared) = view.input.links.try_borrow_mut() {
             shared.url_constants.extend(found);
         }
+    }
+}
+
+/// The name a class field read as `this.x` is initialised with, and the string its initialiser
+/// appends: `private baseUrl = environment.apiUrl + 'config/'` gives `environment.apiUrl` and
+/// `config/` (see [`field_initializer`]).
+fn field_constant<'tree>(node: Node<'tree>, source: &str) -> Option<(Node<'tree>, String)> {
+    let value = field_initializer(node, source)?;
+    match value.kind() {
+        "identifier" | "member_expression" => Some((value, String::new())),
+        "binary_expression"
+            if value
+                .child_field("operator")
+                .is_some_and(|operator| operator.kind() == "+") =>
+        {
+            let left = value.child_field("left")?;
+            let suffix = static_string(value.child_field("right")?, source)?;
+            matches!(left.kind(), "identifier" | "member_expression").then_some((left, suffix))
+        }
+        _ => None,
     }
 }
 
@@ -528,9 +581,13 @@ pub(crate) fn static_path(text: &str) -> Option<String> {
     } else if text.starts_with('/') {
         text
     } else {
-        // A leading dynamic base, written in one part or several (`${base}${prefix}/x`).
-        Some(text.trim_start_matches(DYNAMIC))
-            .filter(|rest| rest.len() < text.len() && rest.starts_with('/'))?
+        // A leading dynamic base, written in one part or several (`${base}${prefix}/x`); after
+        // several parts, a bare `/` (`${base}${id}/`) says nothing of the path: the later
+        // parts may be segments.
+        let rest = text.trim_start_matches(DYNAMIC);
+        let parts = (text.len() - rest.len()) / DYNAMIC.len();
+        let bare = rest.split(['?', '#']).next() == Some("/");
+        Some(rest).filter(|rest| parts > 0 && rest.starts_with('/') && !(bare && parts > 1))?
     };
     // `/api${path}`: a dynamic end glued to a segment is the rest of the path, not a segment.
     let before_query = path.split(['?', '#']).next().unwrap_or_default();

@@ -298,6 +298,10 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
                 );
                 set(&mut fact, "specifier", record.specifier.as_str());
                 set(&mut fact, "package", package.as_str());
+                // As `facts::imports` marks them: a library the code imports for types only.
+                if record.is_type_only || is_declaration_file(view.input.path) {
+                    set(&mut fact, "typeOnly", true);
+                }
                 return fact;
             }
             let mut fact = view.factory.fact(

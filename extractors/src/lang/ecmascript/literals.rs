@@ -187,12 +187,76 @@ impl Constants {
         Self(values)
     }
 
-    fn value_of(&self, node: Node<'_>, source: &str) -> Option<&str> {
-        (node.kind() == "identifier")
-            .then(|| self.0.get(syntax::text(node, source)))
-            .flatten()
-            .map(String::as_str)
+    /// The value of `node`: a constant's name, or `this.x` where `x` is a field of the enclosing
+    /// class that a string initialises and nothing assigns again ([`field_initializer`]).
+    /// `depth` bounds the fields read through other fields (`a = this.b`, `b = this.a`).
+    fn value_of(
+        &self,
+        node: Node<'_>,
+        source: &str,
+        depth: usize,
+    ) -> Option<std::borrow::Cow<'_, str>> {
+        match node.kind() {
+            "identifier" => self
+                .0
+                .get(syntax::text(node, source))
+                .map(|value| std::borrow::Cow::Borrowed(value.as_str())),
+            "member_expression" => {
+                let value = field_initializer(node, source)?;
+                let text = interpolated_within(value, source, self, depth)?.text;
+                (!text.contains(DYNAMIC)).then_some(std::borrow::Cow::Owned(text))
+            }
+            _ => None,
+        }
     }
+}
+
+/// The initial value of the field that `this.name` (`node`) reads, when the enclosing class
+/// declares it with a value (`private baseUrl = environment.apiUrl + 'config/'`, as Angular
+/// services write their API's address) and no code of the class assigns `this.name` again.
+pub(super) fn field_initializer<'tree>(node: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+    if node.kind() != "member_expression" || node.child_field("object")?.kind() != "this" {
+        return None;
+    }
+    let property = node.child_field("property")?;
+    let name = syntax::text(property, source);
+    let mut ancestor = node.parent();
+    let body = loop {
+        let current = ancestor?;
+        if current.kind() == "class_body" {
+            break current;
+        }
+        ancestor = current.parent();
+    };
+    let mut fields = named_children(body).into_iter().filter(|member| {
+        member.kind() == "public_field_definition"
+            && member
+                .child_field("name")
+                .is_some_and(|field| syntax::text(field, source) == name)
+    });
+    let value = fields.next()?.child_field("value")?;
+    if fields.next().is_some() || assigns_field(syntax::text(body, source), name) {
+        return None;
+    }
+    Some(value)
+}
+
+/// Whether the class body `source` assigns `this.name` anywhere (`this.name = …`,
+/// `this.name += …`).
+fn assigns_field(source: &str, name: &str) -> bool {
+    let needle = format!("this.{name}");
+    source.match_indices(&needle).any(|(start, _)| {
+        let rest = source.get(start + needle.len()..).unwrap_or_default();
+        if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$') {
+            return false;
+        }
+        let rest = rest.trim_start();
+        let operator: String = rest.chars().take(3).collect();
+        (operator.starts_with('=') && !operator.starts_with("=="))
+            || ["+=", "-=", "??=", "||=", "&&="]
+                .iter()
+                .any(|compound| operator.starts_with(compound))
+    })
 }
 
 /// Whether a declaration is a `const` one.
@@ -278,10 +342,10 @@ fn interpolated_within(
     depth: usize,
 ) -> Option<Interpolated> {
     let depth = depth.checked_sub(1)?;
-    if let Some(value) = constants.value_of(node, source) {
+    if let Some(value) = constants.value_of(node, source, depth) {
         return Some(Interpolated {
             written: format!("${{{}}}", syntax::text(node, source)),
-            text: value.to_owned(),
+            text: value.into_owned(),
         });
     }
     match node.kind() {
@@ -303,8 +367,8 @@ fn interpolated_within(
                         let constant = named_children(child)
                             .into_iter()
                             .find(|inner| inner.kind() != "comment")
-                            .and_then(|inner| constants.value_of(inner, source));
-                        text.push_str(constant.unwrap_or(DYNAMIC));
+                            .and_then(|inner| constants.value_of(inner, source, depth));
+                        text.push_str(constant.as_deref().unwrap_or(DYNAMIC));
                     }
                     "escape_sequence" => text.push_str(&decode_escape(syntax::text(child, source))),
                     _ => text.push_str(syntax::text(child, source)),

@@ -189,4 +189,4 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts
 }
 
-pub(crate) use http::{based_url, instance_client, static_path, url_path};
+pub(crate) use http::{based_url, instance_client, note_url_text, static_path, url_path};

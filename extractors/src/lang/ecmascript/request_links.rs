@@ -52,6 +52,9 @@ where
                 client,
                 &mut taken,
             );
+            if let Some(text) = &text {
+                super::note_url_text(&mut fact, &url, text);
+            }
             facts.push(F::from(fact));
         }
         for call in &file_links.wrapper_calls {
@@ -101,6 +104,9 @@ where
                 &wrapper.client,
                 &mut taken,
             );
+            if let Some(text) = &text {
+                super::note_url_text(&mut fact, &url, text);
+            }
             facts.push(F::from(fact));
         }
     }
@@ -148,7 +154,8 @@ fn finish_request(
 
 /// Gives the requests whose URLs read constants of other files ([`UrlConstant`]) the path of the
 /// URL with the constants' values in place of their substitutions, as a file's own constants
-/// are read (`url` stays as written); a constant no file records stays a dynamic part.
+/// are read (`url` stays as written; a relative value makes the request `relativeUrl`, an
+/// absolute one its `resolvedUrl`); a constant no file records stays a dynamic part.
 pub(crate) fn link_url_constants<F: BorrowMut<Fact>>(
     facts: &mut [F],
     links: &BTreeMap<String, RouteLinks>,
@@ -163,26 +170,33 @@ pub(crate) fn link_url_constants<F: BorrowMut<Fact>>(
             continue;
         };
         let (line, column) = (fact.evidence.line, fact.evidence.column);
-        let Some(written) = fact.property_str("url") else {
+        let Some(written) = fact.property_str("url").map(str::to_owned) else {
             continue;
         };
-        let mut url = written.to_owned();
+        let mut url = written.clone();
         for read in file_links
             .url_constants
             .iter()
             .filter(|read| read.line == line && read.column == column)
         {
             if let Some(value) = constant_value(links, file, &read.constant) {
-                url = url.replace(&format!("${{{}}}", read.written), &value);
+                let value = format!("{value}{}", read.suffix);
+                if url == read.written {
+                    // The whole URL is the read (`this.http.get(this.baseUrl)`).
+                    url = value;
+                } else {
+                    url = url.replace(&format!("${{{}}}", read.written), &value);
+                }
             }
         }
         if url == written {
             continue;
         }
         let path = super::url_path(&url);
+        super::note_url_text(fact, &written, &url);
         let method = fact.property_str("method").unwrap_or("*").to_owned();
         let client = fact.property_str("client").unwrap_or_default().to_owned();
-        let shown = path.as_deref().unwrap_or(written);
+        let shown = path.as_deref().unwrap_or(&written);
         fact.evidence.message = format!("http call `{method} {shown}` via `{client}`").into();
         match path {
             Some(path) => {

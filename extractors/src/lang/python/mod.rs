@@ -283,11 +283,15 @@ fn read_import<'tree>(
                 );
             }
             bindings.insert(local, bound);
-            client_imports.push(ClientImport {
-                node: statement,
-                path: module.clone(),
-                is_project: !matches!(resolution, Resolution::External { .. }),
-            });
+            let is_project = !matches!(resolution, Resolution::External { .. });
+            // A library imported for type checkers only is never loaded: no use of a client.
+            if is_project || !type_only {
+                client_imports.push(ClientImport {
+                    node: statement,
+                    path: module.clone(),
+                    is_project,
+                });
+            }
             let mut site = ImportSite::new(statement, module, resolution, "import of");
             site.alias = alias;
             site.type_only = type_only;
@@ -331,13 +335,14 @@ fn read_import<'tree>(
             None => groups.push((resolution, vec![name])),
         }
     }
-    if level == 0 {
+    let is_project = groups
+        .iter()
+        .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. }));
+    if level == 0 && (is_project || !type_only) {
         client_imports.push(ClientImport {
             node: statement,
             path: module.clone(),
-            is_project: groups
-                .iter()
-                .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. })),
+            is_project,
         });
     }
     for (resolution, group) in groups {
