@@ -323,6 +323,20 @@ fn npm_workspaces(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Fo
         .collect()
 }
 
+/// Nx projects: each folder below the root with a `project.json` (an Nx workspace's
+/// applications and libraries: ghostfolio's `apps/api`, `apps/client`, `libs/common`, `libs/ui`,
+/// which no `workspaces` list names).
+fn nx_projects(files: &[String]) -> Found {
+    if !files.iter().any(|path| path == "nx.json") {
+        return Found::new();
+    }
+    folders_with(files, "project.json")
+        .into_iter()
+        .filter(|folder| !folder.is_empty() && !in_skipped_folder(folder))
+        .map(|folder| (folder, "Nx project".to_owned()))
+        .collect()
+}
+
 /// A Cargo workspace's members (or a single crate's top-level modules, under `src/`).
 fn cargo_members(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Found {
     let Some(manifest) = read("Cargo.toml").and_then(|text| text.parse::<toml::Table>().ok())
@@ -552,6 +566,7 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
     let mut found = Found::new();
     for kind in [
         npm_workspaces(files, read),
+        nx_projects(files),
         cargo_members(files, read),
         jvm_modules(files, read),
         csharp,

@@ -490,3 +490,22 @@ fn an_aggregator_module_without_code_of_its_own_is_no_unit() {
     let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
     assert_eq!(names, ["AuditApi", "AuditImpl", "Server", "Web"]);
 }
+
+#[test]
+fn the_projects_of_an_nx_workspace_are_units() {
+    // ghostfolio's shape: no `workspaces` list, a `project.json` per application and library.
+    let layout = layout_of(&[
+        ("nx.json", "{}"),
+        ("package.json", "{\"name\": \"ghostfolio\"}"),
+        ("apps/api/project.json", "{\"name\": \"api\"}"),
+        ("apps/api/src/main.ts", ""),
+        ("apps/client/project.json", "{\"name\": \"client\"}"),
+        ("apps/client/src/main.ts", ""),
+        ("libs/common/project.json", "{\"name\": \"common\"}"),
+        ("libs/common/src/lib/config.ts", ""),
+        ("node_modules/nx/project.json", "{}"),
+        ("node_modules/nx/index.js", ""),
+    ]);
+    let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
+    assert_eq!(names, ["Api", "Client", "Common"]);
+}
