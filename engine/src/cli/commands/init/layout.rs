@@ -781,46 +781,66 @@ fn sub_units(unit: &Unit, sources: &[&str]) -> Vec<Unit> {
     }
 }
 
+/// While there are more than [`MAX_UNITS`] units, the smallest group of several units that
+/// share a folder (`folder_of` a unit's folder, `None` for none) becomes one unit of that folder
+/// (a folder of most of the code stays split); merging helps only when it leaves several
+/// components (one Python package split into its forty subpackages would merge back into one).
+fn merge_groups(
+    units: &mut Vec<Unit>,
+    notes: &mut Vec<String>,
+    folder_of: impl Fn(&str) -> Option<String>,
+) {
+    let mut groups: BTreeMap<String, Vec<Unit>> = BTreeMap::new();
+    for unit in units.iter() {
+        if let Some(folder) = folder_of(&unit.dir) {
+            groups.entry(folder).or_default().push(unit.clone());
+        }
+    }
+    let mut mergeable: Vec<(usize, String, Vec<Unit>)> = groups
+        .into_iter()
+        .filter(|(_, group)| group.len() > 1)
+        .map(|(folder, group)| (group.iter().map(|unit| unit.files).sum(), folder, group))
+        .collect();
+    mergeable.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (files, folder, group) in mergeable {
+        let after = units.len() + 1 - group.len();
+        if units.len() <= MAX_UNITS || after < MIN_UNITS {
+            break;
+        }
+        // The folder's own unit, if any, and every unit below it become the one unit.
+        units.retain(|unit| unit.dir != folder && !inside(&unit.dir, &folder));
+        notes.push(format!(
+            "the {} units under `{folder}/` are one component (more than {MAX_UNITS} units otherwise).",
+            group.len()
+        ));
+        let name = folder.rsplit('/').next().unwrap_or(&folder).to_owned();
+        units.push(Unit {
+            name: pascal(&name),
+            globs: vec![format!("{folder}/**")],
+            dir: folder,
+            why: "folder of several units".to_owned(),
+            files,
+            mostly_scripts: false,
+        });
+    }
+}
+
 /// Above [`MAX_UNITS`], units that share a top-level folder become one unit of that folder; if
 /// that is still too many, the smallest are left to no component (their files are still read).
 fn merge_large(units: &mut Vec<Unit>, notes: &mut Vec<String>) {
     if units.len() <= MAX_UNITS {
         return;
     }
-    let mut groups: BTreeMap<String, Vec<Unit>> = BTreeMap::new();
-    for unit in units.iter() {
-        let top = unit.dir.split('/').next().unwrap_or("").to_owned();
-        groups.entry(top).or_default().push(unit.clone());
-    }
-    // The smallest groups of several units under one top-level folder are merged first, until
-    // few enough are left (a folder of most of the code stays split); merging helps only when it
-    // leaves several components (one Python package split into its forty subpackages would
-    // merge back into one).
-    let mut mergeable: Vec<(usize, String, Vec<Unit>)> = groups
-        .into_iter()
-        .filter(|(_, group)| group.len() > 1)
-        .map(|(top, group)| (group.iter().map(|unit| unit.files).sum(), top, group))
-        .collect();
-    mergeable.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    for (files, top, group) in mergeable {
-        let after = units.len() + 1 - group.len();
-        if units.len() <= MAX_UNITS || after < MIN_UNITS {
-            break;
-        }
-        units.retain(|unit| unit.dir.split('/').next() != Some(top.as_str()));
-        notes.push(format!(
-            "the {} units under `{top}/` are one component (more than {MAX_UNITS} units otherwise).",
-            group.len()
-        ));
-        units.push(Unit {
-            name: pascal(&top),
-            globs: vec![format!("{top}/**")],
-            dir: top,
-            why: "top-level folder of several units".to_owned(),
-            files,
-            mostly_scripts: false,
-        });
-    }
+    // Units of one parent folder merge first (lemmy's twenty `crates/db_views/*` crates are one
+    // DbViews), then units of one top-level folder.
+    merge_groups(units, notes, |dir| {
+        dir.rsplit_once('/')
+            .map(|(parent, _)| parent.to_owned())
+            .filter(|parent| parent.contains('/'))
+    });
+    merge_groups(units, notes, |dir| {
+        Some(dir.split('/').next().unwrap_or(dir).to_owned())
+    });
     if units.len() <= MAX_UNITS {
         return;
     }

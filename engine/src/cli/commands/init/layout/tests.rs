@@ -509,3 +509,52 @@ fn the_projects_of_an_nx_workspace_are_units() {
     let names: Vec<&str> = layout.units.iter().map(|unit| unit.name.as_str()).collect();
     assert_eq!(names, ["Api", "Client", "Common"]);
 }
+
+#[test]
+fn units_of_one_parent_folder_merge_before_those_of_one_top_level_folder() {
+    // lemmy's shape: a Cargo workspace of 12 crates under `crates/` and 24 view crates under
+    // `crates/views/`; the views become one unit, the other crates stay apart.
+    let mut members = Vec::new();
+    let mut files: Vec<(String, String)> = Vec::new();
+    for index in 0..12 {
+        members.push(format!("\"crates/c{index:02}\""));
+        files.push((format!("crates/c{index:02}/Cargo.toml"), String::new()));
+        for file in 0..5 {
+            files.push((format!("crates/c{index:02}/src/f{file}.rs"), String::new()));
+        }
+    }
+    for index in 0..24 {
+        members.push(format!("\"crates/views/v{index:02}\""));
+        files.push((
+            format!("crates/views/v{index:02}/Cargo.toml"),
+            String::new(),
+        ));
+        files.push((
+            format!("crates/views/v{index:02}/src/lib.rs"),
+            String::new(),
+        ));
+    }
+    files.push((
+        "Cargo.toml".to_owned(),
+        format!("[workspace]\nmembers = [{}]\n", members.join(", ")),
+    ));
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let layout = layout_of(&borrowed);
+    let dirs: Vec<&str> = layout.units.iter().map(|unit| unit.dir.as_str()).collect();
+    assert_eq!(dirs.len(), 13, "{dirs:?}");
+    assert!(
+        dirs.contains(&"crates/views") && dirs.contains(&"crates/c00"),
+        "{dirs:?}"
+    );
+    assert!(
+        layout
+            .notes
+            .iter()
+            .any(|note| note.contains("the 24 units under `crates/views/`")),
+        "{:?}",
+        layout.notes
+    );
+}
