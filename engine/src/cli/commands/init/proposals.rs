@@ -236,6 +236,9 @@ fn nodes(uses: &[TechnologyUse]) -> Vec<NodeProposal> {
             .values()
             .filter(|node| node.name != name && family.contains(&node.type_name.as_str()))
             .filter(|node| !GENERIC_TYPES.contains(&node.type_name.as_str()))
+            // An embedded SQLite file is a side store as often as the database (paperless-ngx
+            // keeps a vector index in one beside its Django database): no ORM joins it.
+            .filter(|node| node.type_name != "sqlite")
             .map(|node| node.name.clone())
             .collect();
         let [only] = specific.as_slice() else {

@@ -252,3 +252,33 @@ fn a_dense_graph_gets_the_best_evidenced_rules_between_layers_first_and_a_note()
         )]
     );
 }
+
+#[test]
+fn an_orm_does_not_join_an_embedded_sqlite_file() {
+    // paperless-ngx: Django's ORM over a database its settings choose at run time, and a vector
+    // index in an SQLite file of its own.
+    let units = [unit("Documents", "src/documents"), unit("Ai", "src/ai")];
+    let uses = [
+        used(
+            "relational_db",
+            "django",
+            true,
+            "src/documents/models.py",
+            "Documents",
+        ),
+        used("sqlite", "sqlite3", true, "src/ai/vectors.py", "Ai"),
+    ];
+    let proposals = propose(&units, &[], &uses);
+    let nodes: Vec<(String, Vec<String>)> = proposals
+        .nodes
+        .iter()
+        .map(|node| (node.name.clone(), node.clients.keys().cloned().collect()))
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            ("relational_db".to_owned(), vec!["django".to_owned()]),
+            ("sqlite".to_owned(), vec!["sqlite3".to_owned()]),
+        ]
+    );
+}
