@@ -1,6 +1,7 @@
-//! The units a repository shows, for `lintel init` without `--from`: workspace packages, Cargo
-//! crates, Gradle and Maven modules, `.csproj` projects, Go and Python packages, SwiftPM targets,
-//! else top-level source folders; then the granularity a starter spec wants (3 to 30 components).
+//! The units a repository shows, for `lintel init` without `--from`: workspace packages, Nx
+//! projects, Cargo crates, Gradle and Maven modules, `.csproj` projects, Go and Python packages,
+//! SwiftPM targets, else top-level source folders; then the granularity a starter spec wants (3
+//! to 30 components).
 //!
 //! Everything is read from the project's file list (project-relative, `/`) and the text of a few
 //! manifests, so the answer is a function of the snapshot and is sorted.
@@ -315,6 +316,19 @@ fn npm_workspaces(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Fo
         .collect()
 }
 
+/// An Nx workspace's projects (a root `nx.json`): each folder below the root with a
+/// `project.json`, whether or not the root `package.json` lists npm workspaces.
+fn nx_projects(files: &[String]) -> Found {
+    if !files.iter().any(|path| path == "nx.json") {
+        return Found::new();
+    }
+    folders_with(files, "project.json")
+        .into_iter()
+        .filter(|folder| !folder.is_empty())
+        .map(|folder| (folder, "Nx project".to_owned()))
+        .collect()
+}
+
 /// A Cargo workspace's members (or a single crate's top-level modules, under `src/`).
 fn cargo_members(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Found {
     let Some(manifest) = read("Cargo.toml").and_then(|text| text.parse::<toml::Table>().ok())
@@ -519,6 +533,7 @@ pub fn discover(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> Layo
     let mut found = Found::new();
     for kind in [
         npm_workspaces(files, read),
+        nx_projects(files),
         cargo_members(files, read),
         jvm_modules(files, read),
         csharp,

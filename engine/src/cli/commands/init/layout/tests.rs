@@ -384,3 +384,39 @@ fn a_django_projects_apps_beside_manage_py_are_units() {
     // A package deeper than a source root is not a unit of its own.
     assert!(!dirs.contains(&"scripts/tool".to_owned()), "{dirs:?}");
 }
+
+#[test]
+fn nx_projects_are_units() {
+    // ghostfolio: an Nx workspace whose apps and libs declare `project.json`, with no npm
+    // workspaces; the top-level `apps` and `libs` folders are no units of their own.
+    let layout = layout_of(&[
+        ("nx.json", "{}"),
+        ("package.json", r#"{ "name": "ghostfolio" }"#),
+        ("apps/api/project.json", "{}"),
+        ("apps/api/src/main.ts", ""),
+        ("apps/client/project.json", "{}"),
+        ("apps/client/src/main.ts", ""),
+        ("libs/common/project.json", "{}"),
+        ("libs/common/src/lib/config.ts", ""),
+        ("libs/ui/project.json", "{}"),
+        ("libs/ui/src/lib/index.ts", ""),
+        ("node_modules/x/project.json", "{}"),
+    ]);
+    assert_eq!(
+        summary(&layout),
+        [
+            ("Api", vec!["apps/api/**"]),
+            ("Client", vec!["apps/client/**"]),
+            ("Common", vec!["libs/common/**"]),
+            ("Ui", vec!["libs/ui/**"]),
+        ]
+        .map(|(name, globs)| (
+            name.to_owned(),
+            globs.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        ))
+    );
+    assert_eq!(
+        layout.units.first().map(|unit| unit.why.as_str()),
+        Some("Nx project")
+    );
+}
