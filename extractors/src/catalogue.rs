@@ -31,9 +31,12 @@
 //!   that may be either).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
-//!   access; `probable_names` (npm): the named imports that make it one, when the package
-//!   also exports plain values and types (`@prisma/client`'s enums and model types are no
-//!   access, its `PrismaClient` and `Prisma` may be); a default or namespace import always does; `sub_packages` (default true): whether the import prefixes also stand for the
+//!   access; `probable_names` (npm and Go): the named imports (Go: the names a file refers to
+//!   through the package) that make it one, when the package also exports plain values and
+//!   types (`@prisma/client`'s enums and model types are no access, its `PrismaClient` and
+//!   `Prisma` may be; `database/sql`'s `NullInt64` and `ErrNoRows` are none, its `DB` and
+//!   `Rows` may be); a default or namespace import always does, and so does a Go dot or
+//!   blank import; `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
@@ -162,7 +165,8 @@ pub(crate) struct Library {
     pub by_name: Table,
     /// Whether importing it alone is a probable access.
     pub is_probable_on_import: bool,
-    /// npm: the named imports that make importing it alone a probable access (empty: any).
+    /// npm: the named imports, Go: the names referred to through the package, that make
+    /// importing it alone a probable access (empty: any).
     pub probable_names: &'static [&'static str],
     /// Whether its import prefixes also stand for the packages below them after `/`.
     pub matches_sub_packages: bool,
@@ -592,7 +596,7 @@ fn check_library(
         ),
         (
             !library.probable_names.is_empty()
-                && (!is_npm || library.probable_on_import == Some(false)),
+                && (!(is_npm || languages == ["go"]) || library.probable_on_import == Some(false)),
             "probable_names",
         ),
     ];

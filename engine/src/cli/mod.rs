@@ -63,9 +63,9 @@ pub enum Command {
     /// shows; `--from tach.toml` translates a Tach config, `--from .dependency-cruiser.js`
     /// dependency-cruiser's `forbidden` rules.
     ///
-    /// Without `--from`, the components are the repository's units (workspace packages, crates,
-    /// Gradle and Maven modules, `.csproj` projects, Go and Python packages, SwiftPM targets,
-    /// top-level source folders), the nodes the infrastructure its code uses, and the rules
+    /// Without `--from`, the components are the repository's units (workspace packages, Nx
+    /// projects, crates, Gradle and Maven modules, `.csproj` projects, Go and Python packages,
+    /// SwiftPM targets, top-level source folders), the nodes the infrastructure its code uses, and the rules
     /// `deny flow`s that hold today: the layering of the component graph and UI away from data
     /// stores, each after a comment with its evidence (docs/INIT.md).
     Init {

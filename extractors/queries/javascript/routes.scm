@@ -2,13 +2,13 @@
 
 ; Express, Fastify, Koa and Hono: `app.get('/x', handler)`, `router.route('/x').post(handler)`;
 ; and the mounts of routers: `app.use('/api', router)`, Hono's `app.route('/api', books)`,
-; Fastify's `app.register(plugin, { prefix: '/v1' })`; NestJS `app.setGlobalPrefix('api')`.
+; Fastify's `app.register(plugin, { prefix: '/v1' })`; NestJS `app.setGlobalPrefix('api')` and `app.enableVersioning(…)`.
 (call_expression
   function: (member_expression
     object: (_) @fact.route.receiver
     property: (property_identifier) @fact.route.method)
   arguments: (arguments) @fact.route.arguments
-  (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "del" "options" "head" "all" "use" "route" "register" "setGlobalPrefix")) @fact.route.call
+  (#any-of? @fact.route.method "get" "post" "put" "patch" "delete" "del" "options" "head" "all" "use" "route" "register" "setGlobalPrefix" "enableVersioning")) @fact.route.call
 
 ; Fastify's full declaration: `fastify.route({ method: 'GET', url: '/x', handler })`.
 (call_expression

@@ -145,5 +145,8 @@ where
     if links.values().any(|links| !links.db_contexts.is_empty()) {
         csharp::db_contexts::link_db_contexts(facts, links);
     }
+    if links.values().any(|links| links.nest_versioning.is_some()) {
+        ecmascript::nest_versioning::link_versions(facts, links);
+    }
     crate::resolve::links::link_prefixes(facts, links);
 }

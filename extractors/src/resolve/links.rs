@@ -104,6 +104,37 @@ pub struct RouteLinks {
     /// store.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub context_factories: Vec<DbContextClass>,
+    /// NestJS: the URI versioning the file's `app.enableVersioning(…)` turns on, which puts a
+    /// version into the path of every controller route of its application.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nest_versioning: Option<NestVersioning>,
+    /// NestJS: the file's controller routes with the versions they declare.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nest_routes: Vec<NestRoute>,
+}
+
+/// NestJS URI versioning (`app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' })`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestVersioning {
+    /// The versions of a route that declares none, the empty one for `VERSION_NEUTRAL`; none
+    /// when no default is given (such a route has no version).
+    pub defaults: Vec<String>,
+    /// What comes before a version in the path (`v`, Nest's default).
+    pub prefix: String,
+}
+
+/// A NestJS controller route, at its `route` fact, with the versions its handler or its
+/// controller declares (`@Version('2')`, the empty one for `VERSION_NEUTRAL`); none when it
+/// declares none, so the default applies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NestRoute {
+    /// 1-based line of the fact's evidence.
+    pub line: u32,
+    /// 1-based column of the fact's evidence.
+    pub column: u32,
+    /// The declared versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<String>>,
 }
 
 /// A C# class that extends an EF Core context type: its `accesses_technology` fact (at the
@@ -311,6 +342,8 @@ impl RouteLinks {
             && self.db_contexts.is_empty()
             && self.context_providers.is_empty()
             && self.context_factories.is_empty()
+            && self.nest_versioning.is_none()
+            && self.nest_routes.is_empty()
     }
 }
 
@@ -605,7 +638,7 @@ where
 
 /// Gives a route fact the first of `paths` and a copy of it (with the next free id) each of the
 /// others, noted in their messages.
-fn give_paths<F: From<Fact>>(
+pub(crate) fn give_paths<F: From<Fact>>(
     fact: &mut Fact,
     paths: &[String],
     note: &str,

@@ -245,7 +245,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 100] = [
+const CASES: [&str; 101] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -335,6 +335,7 @@ const CASES: [&str; 100] = [
     "typescript/http",
     "typescript/javascript",
     "typescript/mounts",
+    "typescript/nest_versioning",
     "typescript/next",
     "typescript/node_http",
     "typescript/nuxt",
@@ -477,6 +478,11 @@ fn next_route_handlers_route_by_their_folders() {
 #[test]
 fn koa_hono_and_nest_global_prefixes_apply() {
     check_case("typescript/prefixes");
+}
+
+#[test]
+fn nest_uri_versions_go_between_the_global_prefix_and_the_controller_path() {
+    check_case("typescript/nest_versioning");
 }
 
 #[test]

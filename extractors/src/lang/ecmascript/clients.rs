@@ -25,7 +25,7 @@ use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use super::imports::bindings::{member_chain, Imported};
-use super::imports::ImportRecord;
+use super::imports::{is_type_only, ImportRecord};
 use super::literals;
 use super::traced;
 use super::FileView;
@@ -193,9 +193,13 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         else {
             continue;
         };
-        if record.is_type_only
-            || used.contains(client.name)
+        // An import the compiler elides (`import type`, or one whose names are used only as
+        // types) loads nothing at run time: `import { JobStatus } from 'bull'` in a browser
+        // component names a string union, no queue.
+        if used.contains(client.name)
             || !brings_a_client(client, record)
+            || record.is_type_only
+            || is_type_only(view, record)
             || !reported.insert(client.name)
         {
             continue;
@@ -206,7 +210,11 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         let Some(package) = bound_package(view, record) else {
             continue;
         };
-        if record.is_type_only || used_bound.contains(package) || !used_bound.insert(package) {
+        if used_bound.contains(package)
+            || record.is_type_only
+            || is_type_only(view, record)
+            || !used_bound.insert(package)
+        {
             continue;
         }
         facts.push(bound_import_fact(view, record, package));

@@ -338,7 +338,7 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
 /// used as a value. A config that preserves imports (`verbatimModuleSyntax`, or the older
 /// `preserveValueImports`/`importsNotUsedAsValues: preserve`) makes the compiler keep those last
 /// two as written, so they load their module at run time.
-fn is_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
+pub(super) fn is_type_only(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     if is_declaration_file(view.input.path) {
         return true;
     }

@@ -419,7 +419,7 @@ fn exported_router<'source>(value: Node<'_>, source: &'source str) -> Option<&'s
 
 /// Records the file's links when it has any route or mount.
 pub(super) fn record(view: &FileView<'_, '_>, mut links: RouteLinks) {
-    if links.members.is_empty() && links.mounts.is_empty() {
+    if links.members.is_empty() && links.mounts.is_empty() && links.nest_versioning.is_none() {
         return;
     }
     links.exports = exports(view);

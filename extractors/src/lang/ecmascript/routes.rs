@@ -12,7 +12,8 @@
 //! - Router prefixes of their own: Koa `new Router({ prefix: '/x' })` or `router.prefix('/x')`
 //!   (top-level declarations and statements), Hono `new Hono().basePath('/x')`; NestJS
 //!   `app.setGlobalPrefix('api')` mounts every controller route of the project at `/api` (its
-//!   `exclude` option is not read).
+//!   `exclude` option is not read), and `app.enableVersioning(…)` with URI versioning puts the
+//!   route's version before its controller's path (`super::nest_versioning`).
 //!
 //! Mount prefixes (`app.use('/api', router)`, in this file or across files) are applied after
 //! extraction by `crate::resolve::links` from the records `super::mounts` makes; mounts made in test files
@@ -26,12 +27,15 @@ use tree_sitter::Node;
 use super::clients::{record_client, Instances};
 use super::literals::{arguments, interpolated, object_property, property_name, static_string};
 use super::mounts;
+use super::nest_versioning;
 use super::FileView;
 use crate::facts::route_path;
 use crate::facts::set;
 use crate::facts::web::{self, join_path};
 use crate::query::{Field, QueryHit};
-use crate::resolve::links::{RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef};
+use crate::resolve::links::{
+    NestRoute, RouteLinks, RouterMember, RouterMount, RouterPrefix, RouterRef,
+};
 use crate::syntax::ChildField;
 use crate::syntax::{self, named_children};
 
@@ -43,6 +47,9 @@ const CONVENTIONAL_RECEIVERS: [&str; 8] = [
 /// Methods that mount a router rather than serve a route (`app.use('/api', router)`, Hono's
 /// `app.route('/api', books)`, Fastify's `app.register(plugin, { prefix })`).
 const MOUNTS: [&str; 3] = ["use", "route", "register"];
+
+/// Nest application methods that shape the paths of every controller route.
+const NEST_APPLICATION: [&str; 2] = ["setGlobalPrefix", "enableVersioning"];
 
 /// Argument kinds that can be a route handler.
 const HANDLER_KINDS: [&str; 6] = [
@@ -122,13 +129,9 @@ pub(super) fn extract(
         let method_name = hit
             .node(Field::Method)
             .map(|method| syntax::text(method, view.source()));
-        if method_name == Some("setGlobalPrefix") {
-            if let Some(mount) = hit
-                .node(Field::Arguments)
-                .filter(|_| uses_nest && !is_test)
-                .and_then(|list| global_prefix(view, hit.node(Field::Receiver)?, list))
-            {
-                links.mounts.push(mount);
+        if let Some(method) = method_name.filter(|method| NEST_APPLICATION.contains(method)) {
+            if uses_nest && !is_test {
+                nest_application_call(view, hit, method, &mut links);
             }
             continue;
         }
@@ -153,6 +156,9 @@ pub(super) fn extract(
             // One handler, one verb: its `performs` facts once, whatever its number of paths.
             if let Some(site) = decorated.first() {
                 performs.extend(handler_performs(view, decorator, site));
+                if uses_nest && routing.decorator == "nestjs" {
+                    links.nest_routes.extend(nest_route(view, decorator));
+                }
             }
             sites.extend(decorated);
         } else if let Some(options) = hit.node(Field::Options) {
@@ -191,6 +197,30 @@ pub(super) fn extract(
         .collect();
     facts.extend(performs);
     facts
+}
+
+/// Nest's application calls that shape every controller route's path: `app.setGlobalPrefix('api')`
+/// as a mount of every controller route at `/api`, `app.enableVersioning(…)` as the versions
+/// put before their controllers' paths.
+fn nest_application_call(
+    view: &FileView<'_, '_>,
+    hit: &QueryHit<'_>,
+    method: &str,
+    links: &mut RouteLinks,
+) {
+    let Some(list) = hit.node(Field::Arguments) else {
+        return;
+    };
+    if method == "enableVersioning" {
+        if let Some(versioning) = nest_versioning::versioning(view, list) {
+            links.nest_versioning = Some(versioning);
+        }
+    } else if let Some(mount) = hit
+        .node(Field::Receiver)
+        .and_then(|receiver| global_prefix(view, receiver, list))
+    {
+        links.mounts.push(mount);
+    }
 }
 
 /// The router every NestJS controller route belongs to, project-wide: `app.setGlobalPrefix('api')`
@@ -619,6 +649,20 @@ fn decorated_routes<'tree>(
         }
     }
     sites
+}
+
+/// A NestJS controller route at its verb decorator, with the versions it declares; none when
+/// they cannot be read.
+fn nest_route(view: &FileView<'_, '_>, decorator: Node<'_>) -> Option<NestRoute> {
+    let method = decorated_method(decorator)?;
+    let class = method.parent()?.parent()?;
+    let versions = nest_versioning::declared_versions(method, class, view.source())?;
+    let (line, column) = syntax::start_position(decorator, view.source());
+    Some(NestRoute {
+        line,
+        column,
+        versions,
+    })
 }
 
 /// The paths a decorator argument names: a string, or each string of an array; none when it

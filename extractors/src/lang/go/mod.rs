@@ -21,7 +21,7 @@ pub(crate) mod web;
 mod in_process;
 
 use crate::lang::go::walk::{field_child, Child};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -160,6 +160,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: crate::catalogue::catalogue().libraries("go"),
         separator: ".",
     };
+    let client_imports = probable_imports(client_imports, &bindings, root, source);
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
     client_facts.extend(crate::facts::clients::bound_facts(
         &factory,
@@ -187,6 +188,85 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &package_dirs,
     ));
     facts
+}
+
+/// The imports whose bare import may be a probable access. An outside package whose catalogue
+/// entry lists `probable_names` is one only where the file refers to one of them through it
+/// (`sql.DB`, `sql.Rows`): miniflux's model imports `database/sql` for a `sql.NullInt64` it
+/// keeps, which holds a column's value, no connection. A dot or blank import names nothing
+/// and stays.
+fn probable_imports<'tree>(
+    imports: Vec<ClientImport<'tree>>,
+    bindings: &BTreeMap<String, String>,
+    root: Node<'tree>,
+    source: &str,
+) -> Vec<ClientImport<'tree>> {
+    let libraries = crate::catalogue::catalogue().libraries("go");
+    let probable_names = |path: &str| {
+        libraries
+            .iter()
+            .find(|library| {
+                library.imports.iter().any(|prefix| {
+                    path.strip_prefix(prefix).is_some_and(|rest| {
+                        rest.is_empty() || (library.matches_sub_packages && rest.starts_with('/'))
+                    })
+                })
+            })
+            .map(|library| library.probable_names)
+            .filter(|names| !names.is_empty())
+    };
+    if !imports
+        .iter()
+        .any(|import| !import.is_project && probable_names(&import.path).is_some())
+    {
+        return imports;
+    }
+    let referred = names_through_packages(root, source);
+    imports
+        .into_iter()
+        .filter(|import| {
+            let Some(names) = probable_names(&import.path).filter(|_| !import.is_project) else {
+                return true;
+            };
+            bindings
+                .iter()
+                .filter(|(_, path)| **path == import.path)
+                .any(|(local, _)| {
+                    local == "."
+                        || local == "_"
+                        || referred.get(local).is_some_and(|used| {
+                            used.iter().any(|name| names.contains(&name.as_str()))
+                        })
+                })
+        })
+        .collect()
+}
+
+/// The names a file refers to through each package name (`sql.NullInt64`, `sql.ErrNoRows` →
+/// `sql`: `ErrNoRows`, `NullInt64`): qualified types and selectors on a plain identifier.
+fn names_through_packages(root: Node<'_>, source: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut referred: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for node in syntax::descendants(root) {
+        let (package, name) = match node.kind() {
+            "qualified_type" => (
+                node.child_by_field_name("package"),
+                node.child_by_field_name("name"),
+            ),
+            "selector_expression" => (
+                node.child_by_field_name("operand")
+                    .filter(|operand| operand.kind() == "identifier"),
+                node.child_by_field_name("field"),
+            ),
+            _ => continue,
+        };
+        if let (Some(package), Some(name)) = (package, name) {
+            referred
+                .entry(syntax::text(package, source).to_owned())
+                .or_default()
+                .insert(syntax::text(name, source).to_owned());
+        }
+    }
+    referred
 }
 
 /// Whether a site goes through the standard `net/http` package.

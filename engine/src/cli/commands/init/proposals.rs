@@ -199,7 +199,8 @@ fn nodes(uses: &[TechnologyUse]) -> Vec<NodeProposal> {
             .insert(found.file.as_str());
     }
     let mut nodes: BTreeMap<String, NodeProposal> = BTreeMap::new();
-    for (library, technologies) in by_library {
+    for (library, mut technologies) in by_library {
+        join_generic_uses(&mut technologies);
         let Some((technology, files)) = technologies
             .iter()
             .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))
@@ -251,6 +252,27 @@ fn nodes(uses: &[TechnologyUse]) -> Vec<NodeProposal> {
         }
     }
     nodes.into_values().collect()
+}
+
+/// A library's generic uses (`relational_db`: a `*sql.DB` it is handed) are uses of the one
+/// store of that family its other uses name (`sql.Open("postgres", dsn)`), when they name
+/// exactly one: the program opens that database.
+fn join_generic_uses<'a>(technologies: &mut BTreeMap<&'a str, BTreeSet<&'a str>>) {
+    for generic in GENERIC_TYPES {
+        let family = crate::graph::targets::category_types(generic);
+        let specific: Vec<&str> = technologies
+            .keys()
+            .copied()
+            .filter(|technology| *technology != generic && family.contains(technology))
+            .filter(|technology| !GENERIC_TYPES.contains(technology))
+            .collect();
+        let [only] = specific.as_slice() else {
+            continue;
+        };
+        if let Some(files) = technologies.remove(generic) {
+            technologies.entry(only).or_default().extend(files);
+        }
+    }
 }
 
 /// Node types that stand for a family of technologies.

@@ -153,8 +153,8 @@ impl<'tree> Walker<'_, 'tree, '_> {
         first_argument: impl Fn() -> Option<Node<'tree>>,
     ) {
         // Verbs, the mounts of `super::mounts` (`use`, `route`, `register`) and Nest's
-        // `app.setGlobalPrefix('api')`.
-        const VERBS: [&str; 13] = [
+        // `app.setGlobalPrefix('api')` and `app.enableVersioning(…)`.
+        const VERBS: [&str; 14] = [
             "get",
             "post",
             "put",
@@ -168,6 +168,7 @@ impl<'tree> Walker<'_, 'tree, '_> {
             "route",
             "register",
             "setGlobalPrefix",
+            "enableVersioning",
         ];
         let grammar = self.grammar;
         let Some(receiver) = grammar

@@ -282,3 +282,54 @@ fn an_orm_does_not_join_an_embedded_sqlite_file() {
         ]
     );
 }
+
+#[test]
+fn a_generic_library_whose_uses_name_one_store_of_its_family_is_that_store() {
+    // miniflux: `database/sql` injected as `*sql.DB`/`*sql.Tx` in many files (`relational_db`),
+    // and opened once with `sql.Open("postgres", dsn)`: its generic uses are that database, and
+    // no `relational_db` node is proposed beside it.
+    let units = [unit("Storage", "internal/storage")];
+    let uses = [
+        used(
+            "relational_db",
+            "database/sql",
+            true,
+            "internal/storage/a.go",
+            "Storage",
+        ),
+        used(
+            "relational_db",
+            "database/sql",
+            true,
+            "internal/storage/b.go",
+            "Storage",
+        ),
+        used(
+            "postgres",
+            "database/sql",
+            true,
+            "internal/database/pg.go",
+            "Storage",
+        ),
+    ];
+    let proposals = propose(&units, &[], &uses);
+    let nodes: Vec<(String, String, Vec<String>)> = proposals
+        .nodes
+        .iter()
+        .map(|node| {
+            (
+                node.name.clone(),
+                node.type_name.clone(),
+                node.clients.keys().cloned().collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        nodes,
+        [("postgres", "postgres", vec!["database/sql"])].map(|(name, type_name, clients)| (
+            name.to_owned(),
+            type_name.to_owned(),
+            clients.into_iter().map(str::to_owned).collect()
+        ))
+    );
+}
