@@ -348,13 +348,16 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
     }
 }
 
-/// Names the bound driver of each SQL access that would otherwise resolve to nothing because
-/// its category's entities are all bound (`node store : sqlite { clients: "modernc.org/sqlite" }`
-/// and Go's `sql.Open("sqlite", …)`, a `*sql.DB`): a generic SQL API reaches the store
-/// through a driver, which the file imports or, as Go's `database/sql` drivers register
-/// themselves for the whole program, another file does. When the file's bound libraries (else
-/// the project's) belong to exactly one of the entities left out, the access is a use of that
-/// library (its `driver` property).
+/// Names the bound driver of each SQL access that its category's bound entities leave out
+/// (`node store : sqlite { clients: "modernc.org/sqlite" }` and Go's `sql.Open("sqlite", …)`, a
+/// `*sql.DB`): a generic SQL API reaches the store through a driver, which the file imports or,
+/// as Go's `database/sql` drivers register themselves for the whole program, another file does.
+/// When the file's bound libraries (else the project's) belong to exactly one of the entities
+/// left out, the access is a use of that library (its `driver` property): also when an unbound
+/// entity of the category would otherwise take it (miniflux's `*sql.DB` with
+/// `node db : postgres { clients: "github.com/lib/pq" }` beside an unbound `node cache : sqlite`
+/// is the PostgreSQL database), unless the project uses a driver of the category that no entity
+/// binds, when either store may be meant and the access is only probable.
 fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
     if bindings.clients.is_empty() {
         return;
@@ -392,6 +395,20 @@ fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>])
             .flatten()
     };
     let relational = category_types("relational_db");
+    // The libraries of a specific relational store that no entity binds (a SQLite driver
+    // beside a bound PostgreSQL one).
+    let unbound_drivers: BTreeSet<String> = facts
+        .iter()
+        .filter(|fact| fact.kind == FactKind::AccessesTechnology)
+        .filter(|fact| {
+            fact.technology.as_deref().is_some_and(|technology| {
+                technology != "relational_db" && relational.contains(&technology)
+            })
+        })
+        .filter_map(|fact| fact.property_str("package"))
+        .filter(|package| bindings.client(package).is_none())
+        .map(str::to_owned)
+        .collect();
     for fact in facts.iter_mut() {
         if fact.kind != FactKind::AccessesTechnology
             || !fact
@@ -401,19 +418,38 @@ fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>])
         {
             continue;
         }
-        let Outcome::Unresolved { excluded, .. } =
-            technology_targets(model, bindings, fact).outcome
-        else {
-            continue;
+        let resolution = technology_targets(model, bindings, fact);
+        let (excluded, has_candidates) = match resolution.outcome {
+            Outcome::Unresolved { excluded, .. } => (excluded, false),
+            Outcome::Single | Outcome::Ambiguous { .. } => {
+                let category = fact.technology.as_deref().unwrap_or_default();
+                (candidates(model, category).1, true)
+            }
+            _ => continue,
         };
+        if excluded.is_empty() {
+            continue;
+        }
         let found = match imported.get(&fact.evidence.file) {
             Some(libraries) => driver(libraries, &excluded),
             None => None,
         }
         .or_else(|| driver(&everywhere, &excluded));
-        if let Some(library) = found {
-            fact.properties.insert("driver", library.into());
+        let Some(library) = found else {
+            continue;
+        };
+        // Beside an unbound store of the category, the bound driver is the store unless the
+        // project also uses a driver of the category no entity binds: then either may be, and
+        // the access is only probable.
+        if has_candidates
+            && unbound_drivers
+                .iter()
+                .any(|package| Some(package.as_str()) != fact.property_str("package"))
+        {
+            fact.confidence = fact.confidence.min(Confidence::Probable);
+            continue;
         }
+        fact.properties.insert("driver", library.into());
     }
 }
 

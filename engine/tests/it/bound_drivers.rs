@@ -152,3 +152,50 @@ fn a_library_bound_in_the_file_is_no_driver_of_an_http_client() {
         "{warnings:?}"
     );
 }
+
+/// miniflux's shape: the bound driver's store beside an unbound store of the same category. The
+/// project's one driver is bound, so its `*sql.DB` is that store's (before, the unbound store
+/// took every access definitely); with an unbound driver of the category in the program too,
+/// either store may be meant and the accesses are probable.
+#[test]
+fn beside_an_unbound_store_of_the_category_the_bound_driver_is_the_store() {
+    let nodes = "node store : sqlite { clients: \"modernc.org/sqlite\" }\n\
+                 node cache : sqlite\n";
+    let project = project(nodes, &[]);
+    let spec = std::fs::read_to_string(project.path().join("architecture.ag")).unwrap();
+    std::fs::write(
+        project.path().join("architecture.ag"),
+        spec.replace(
+            "deny flow Infra -> store }",
+            "deny flow Infra -> store  deny flow Domain -> cache  deny flow Infra -> cache }",
+        ),
+    )
+    .unwrap();
+    let (violations, _) = check(&project);
+    let rules: Vec<(&str, &str)> = violations
+        .iter()
+        .map(|(rule, _, _, confidence)| (rule.as_str(), confidence.as_str()))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("deny flow Domain -> store", "definite"),
+            ("deny flow Infra -> store", "definite"),
+            ("deny flow Infra -> store", "definite"),
+        ],
+        "{violations:?}"
+    );
+    // An unbound SQLite driver in the program: the accesses may be either store's.
+    write_files(project.path(), &[("infra/cache.go", CACHE)]);
+    let (violations, warnings) = check(&project);
+    assert!(
+        violations
+            .iter()
+            .all(|(rule, ..)| !rule.ends_with("-> cache")),
+        "{violations:?}"
+    );
+    assert!(
+        warnings.contains(&"probable-fact".to_owned()),
+        "{warnings:?}"
+    );
+}

@@ -38,10 +38,13 @@
 //! the uses of those libraries. A driver's use is the generic API it plugs into: an access to a
 //! relational store (`postgres`, `mysql`, `mssql`, `sqlite`, `relational_db`) through Go's
 //! `database/sql` (`sql.Open("sqlite", …)`, an injected `*sql.DB`) or another generic SQL API,
-//! whose category's entities are all bound, uses the bound driver the file imports
+//! whose category's bound entities leave it out, uses the bound driver the file imports
 //! (`_ "modernc.org/sqlite"`), else the one the project imports (a Go driver registers itself for
 //! the whole program), when those name exactly one of the entities; the fact's `driver`
-//! property names it, and otherwise the access stays unresolved. An EF Core context whose
+//! property names it. Otherwise it stays unresolved when every entity of its category is bound,
+//! and goes to the unbound ones when some are not; beside an unbound entity of the category, the
+//! bound driver's entity takes it unless the project also uses a driver of the category that no
+//! entity binds, when the access is only probable. An EF Core context whose
 //! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
 //! is an access of that provider's store, and its `driver` is the provider's library, so
 //! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology
