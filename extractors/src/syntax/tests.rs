@@ -520,6 +520,32 @@ fn kotlin_get_calls_after_a_property_are_read_as_calls() {
     );
 }
 
+/// Kotlin 2.3's explicit backing field (`field = MutableStateFlow(false)` under
+/// `val done: StateFlow<Boolean>`), which tree-sitter-kotlin-ng cannot read, is read as a
+/// getter of the same length.
+#[test]
+fn kotlin_explicit_backing_fields_are_read_as_getters() {
+    let source = "class M {\n    val done: StateFlow<Boolean>\n        field = MutableStateFlow(false)\n\n    private val items: List<Int>\n        field = mutableListOf()\n}\n";
+    assert_kotlin_rewrite(
+        crate::lang::kotlin::with_backing_fields_as_getters,
+        source,
+        &[
+            "class M {",
+            "val done: StateFlow<Boolean>",
+            "get() = MutableStateFlow(false)",
+            "",
+            "private val items: List<Int>",
+            "get() = mutableListOf()",
+            "}",
+        ],
+        // A setter's body, a property with a value.
+        &[
+            "class A {\n    var x: Int = 0\n        set(value) {\n            field = value\n        }\n}\n",
+            "class A {\n    val x: Int = 1\n    field = 2\n}\n",
+        ],
+    );
+}
+
 /// Asserts that the Kotlin file `source` has parse errors to the grammar and none as
 /// extraction reads it, that `rewrite` keeps its length and gives the lines `expected`
 /// (trimmed), and that it leaves each of `unchanged` alone.

@@ -170,6 +170,56 @@ pub(crate) fn with_calls_after_properties(source: &str) -> Option<String> {
     changed.then_some(text)
 }
 
+/// `source` with each explicit backing field (Kotlin 2.3's `field = …` on the line after a
+/// property declared without an initializer) read as a getter: `field =` becomes `get() =`, of
+/// the same length, or `None` when it has none. tree-sitter-kotlin-ng cannot read the explicit
+/// backing field; as a getter the value's expression keeps its calls and the names it uses. A
+/// `field = value` inside an accessor's body (the line before it is no property declaration)
+/// is left alone. `crate::parse_source` parses this text only when the file as written has
+/// errors, and keeps its tree only when it has fewer.
+pub(crate) fn with_backing_fields_as_getters(source: &str) -> Option<String> {
+    if !source.contains("field =") {
+        return None;
+    }
+    let mut text = String::with_capacity(source.len());
+    let mut changed = false;
+    let mut previous_declares = false;
+    for line in source.split_inclusive('\n') {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        if previous_declares && body.starts_with("field =") {
+            changed = true;
+            text.push_str(line.get(..indent).unwrap_or_default());
+            text.push_str("get() =");
+            text.push_str(body.get("field =".len()..).unwrap_or_default());
+        } else {
+            text.push_str(line);
+        }
+        let code = body.trim_end();
+        if !code.is_empty() && !code.starts_with("//") && !code.starts_with('@') {
+            previous_declares = declares_property_without_value(code);
+        }
+    }
+    changed.then_some(text)
+}
+
+/// Whether a line declares a property with a type and no initializer or delegate
+/// (`private val state: StateFlow<State>`).
+fn declares_property_without_value(code: &str) -> bool {
+    let words: Vec<&str> = code.split_whitespace().collect();
+    let Some(keyword) = words.iter().position(|word| matches!(*word, "val" | "var")) else {
+        return false;
+    };
+    words.get(..keyword).is_some_and(|modifiers| {
+        modifiers
+            .iter()
+            .all(|word| word.chars().all(char::is_alphabetic))
+    }) && code.contains(':')
+        && !code.contains('=')
+        && !code.contains(" by ")
+        && !code.ends_with('{')
+}
+
 /// The length of the annotations and modifiers `line` (without its indent) starts with, with the
 /// spaces after them, and whether they hold an annotation, `actual` or `expect`; `None` when an
 /// annotation is not closed on the line.

@@ -42,6 +42,7 @@ pub(crate) static KOTLIN: LanguageSpec = LanguageSpec {
             super::without_multi_dollar_prefixes,
             super::without_accessor_annotations,
             super::with_calls_after_properties,
+            super::with_backing_fields_as_getters,
         ],
         declarations: Some(super::type_declarations),
         script_text: None,
