@@ -84,10 +84,16 @@ impl<'a> Swift<'a> {
 }
 
 impl CallsAndAssignmentsGrammar for Swift<'_> {
+    /// The grammar reads `try await Todo.query(on: db).all()` with `try await` inside the
+    /// target of `.all`; the receiver is the expression they mark.
     fn member<'tree>(&self, node: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
         (node.kind() == "navigation_expression").then_some(())?;
         let name = node.child_field("suffix")?.child_field("suffix")?;
-        Some((node.child_field("target")?, name))
+        let mut target = node.child_field("target")?;
+        while matches!(target.kind(), "try_expression" | "await_expression") {
+            target = target.child_field("expr")?;
+        }
+        Some((target, name))
     }
 
     /// Labelled arguments are read as their values; a trailing closure is an argument.
