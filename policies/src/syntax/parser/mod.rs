@@ -85,6 +85,23 @@ pub const DECLARATION_KEYWORDS: [&str; 24] = [
     "waive",
 ];
 
+/// Words people write for a declaration the language names otherwise, with the keyword to
+/// suggest: rules live in an `invariant` (also the module-boundary forms), code in a
+/// `component`, skipped files in `exclude`.
+const DECLARATION_SYNONYMS: [(&str, &str); 11] = [
+    ("boundary", "invariant"),
+    ("boundaries", "invariant"),
+    ("constraint", "invariant"),
+    ("constraints", "invariant"),
+    ("policy", "invariant"),
+    ("rule", "invariant"),
+    ("rules", "invariant"),
+    ("layer", "component"),
+    ("module", "component"),
+    ("package", "component"),
+    ("ignore", "exclude"),
+];
+
 /// The words that always start a rule inside a rule block ([`crate::syntax::token`]).
 pub const RULE_KEYWORDS: [&str; 4] = ["allow", "deny", "require", "ensure"];
 
@@ -168,6 +185,8 @@ impl Parser<'_> {
         }
     }
 
+    /// `unknown-declaration`, with the nearest keyword, else the keyword of a synonym
+    /// (`boundary` → `invariant`).
     fn unknown_declaration(&mut self, keyword: &Token) {
         let mut error = SpecError::new(
             Code::UnknownDeclaration,
@@ -181,6 +200,11 @@ impl Parser<'_> {
             crate::vocab::suggest(&keyword.text, DECLARATION_KEYWORDS.iter().copied())
         {
             error = error.with_suggestion(Some(suggestion));
+        } else if let Some((_, keyword)) = DECLARATION_SYNONYMS
+            .iter()
+            .find(|(word, _)| word.eq_ignore_ascii_case(&keyword.text))
+        {
+            error = error.with_suggestion(Some(keyword));
         }
         self.push_error(error);
     }

@@ -360,3 +360,24 @@ fn unbracketed_globs_say_a_list_takes_brackets() {
         Some("several globs are a list in brackets: `paths: [\"a/**\", \"b/**\"]`")
     );
 }
+
+#[test]
+fn a_declaration_synonym_suggests_the_keyword() {
+    for (word, keyword) in [
+        ("boundary", "invariant"),
+        ("rules", "invariant"),
+        ("module", "component"),
+    ] {
+        let diagnostic = assert_diagnostic(
+            &format!("{word} B {{ deny cycle among * }}"),
+            "unknown-declaration",
+            1,
+            1,
+        );
+        assert_eq!(
+            diagnostic.help.as_deref(),
+            Some(format!("did you mean `{keyword}`?").as_str()),
+            "{word}"
+        );
+    }
+}
