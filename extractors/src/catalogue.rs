@@ -44,7 +44,9 @@
 //!   interface that a class implements to be the store, such as `IDistributedCache`);
 //!   `stand_in` (nuget, default false): an EF Core provider that stands in for the real store
 //!   in tests and development (`UseInMemoryDatabase`): a context configured with it and with a
-//!   real store takes the real store's category.
+//!   real store takes the real store's category; `driver_api` (default false): a generic SQL
+//!   API that reaches its store through a driver the program registers (Go's `database/sql`),
+//!   so a driver a node binds names the store of its uses even beside an unbound store.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -182,6 +184,9 @@ pub(crate) struct Library {
     /// nuget: an EF Core provider that stands in for the real store in tests and development, so
     /// a context configured with it and with a real store takes the real store's category.
     pub is_stand_in: bool,
+    /// A generic SQL API that reaches its store through a driver the program registers (Go's
+    /// `database/sql`): a bound driver names the store of its uses.
+    pub is_driver_api: bool,
 }
 
 impl Library {
@@ -212,6 +217,7 @@ impl Library {
             requires_import: false,
             is_extended_by_use: true,
             is_stand_in: false,
+            is_driver_api: false,
         }
     }
 
@@ -390,6 +396,7 @@ struct RawLibrary {
     requires_import: Option<bool>,
     extends: Option<bool>,
     stand_in: Option<bool>,
+    driver_api: Option<bool>,
     #[serde(default)]
     languages: Vec<String>,
 }
@@ -539,6 +546,7 @@ fn ecosystem(
                 requires_import: library.requires_import.unwrap_or(false),
                 is_extended_by_use: library.extends.unwrap_or(true),
                 is_stand_in: library.stand_in.unwrap_or(false),
+                is_driver_api: library.driver_api.unwrap_or(false),
             }
         })
         .collect();
@@ -593,6 +601,10 @@ fn check_library(
         (
             library.stand_in.is_some() && (ecosystem != "nuget" || library.calls.is_empty()),
             "stand_in",
+        ),
+        (
+            library.driver_api.is_some() && library.category != "relational_db",
+            "driver_api",
         ),
         (
             !library.probable_names.is_empty()
@@ -679,6 +691,17 @@ pub fn categories() -> Vec<(String, &'static str)> {
     categories
 }
 
+/// Whether `library` is a generic SQL API that reaches its store through a registered driver
+/// (`driver_api`: Go's `database/sql`), in any ecosystem.
+pub fn is_driver_api(library: &str) -> bool {
+    catalogue().ecosystems.iter().any(|ecosystem| {
+        ecosystem
+            .libraries
+            .iter()
+            .any(|entry| entry.name == library && entry.is_driver_api)
+    })
+}
+
 /// Whether `library` is an entry that stands in for a real store in tests and development
 /// (`stand_in`: EF Core's in-memory provider), in any ecosystem.
 pub fn is_stand_in(library: &str) -> bool {
@@ -739,6 +762,11 @@ pub fn reference() -> String {
                     let names: Vec<String> = list.iter().map(|name| format!("`{name}`")).collect();
                     on.push(format!("{label} {}", names.join(", ")));
                 }
+            }
+            if library.is_driver_api {
+                on.push(
+                    "(a driver API: a driver a node binds names the store of its uses)".to_owned(),
+                );
             }
             if library.is_stand_in {
                 on.push(
@@ -802,7 +830,8 @@ mod tests {
             [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nmodules = { x = \"sqlite\" }\n\
             [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nprobable_on_import = false\n\
             [[library]]\nname = \"b\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nprobable_names = [\"X\"]\n\
-            [[library]]\nname = \"c\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nstand_in = true\n";
+            [[library]]\nname = \"c\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nstand_in = true\n\
+            [[library]]\nname = \"d\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\ndriver_api = true\n";
         let mut problems = Vec::new();
         let raw: RawFile = toml::from_str(text).unwrap();
         ecosystem("test.toml", text, raw, &mut problems);
@@ -834,6 +863,12 @@ mod tests {
             problems
                 .iter()
                 .any(|problem| problem.contains("library `c`: `stand_in` is not used")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|problem| problem.contains("library `d`: `driver_api` is not used")),
             "{problems:?}"
         );
         let unknown = "ecosystem = \"go\"\nlanguages = [\"go\"]\n[[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nconstruct = [\"x\"]\n";

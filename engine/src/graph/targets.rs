@@ -353,8 +353,9 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
 /// `*sql.DB`): a generic SQL API reaches the store through a driver, which the file imports or,
 /// as Go's `database/sql` drivers register themselves for the whole program, another file does.
 /// When the file's bound libraries (else the project's) belong to exactly one of the entities
-/// left out, the access is a use of that library (its `driver` property): also when an unbound
-/// entity of the category would otherwise take it (miniflux's `*sql.DB` with
+/// left out, the access is a use of that library (its `driver` property): for a driver API (the
+/// catalogue's `driver_api`, Go's `database/sql`) also when an unbound entity of the category
+/// would otherwise take it (miniflux's `*sql.DB` with
 /// `node db : postgres { clients: "github.com/lib/pq" }` beside an unbound `node cache : sqlite`
 /// is the PostgreSQL database), unless the project uses a driver of the category that no entity
 /// binds, when either store may be meant and the access is only probable.
@@ -421,7 +422,14 @@ fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>])
         let resolution = technology_targets(model, bindings, fact);
         let (excluded, has_candidates) = match resolution.outcome {
             Outcome::Unresolved { excluded, .. } => (excluded, false),
-            Outcome::Single | Outcome::Ambiguous { .. } => {
+            // Beside an unbound store of the category, only the uses of a driver API (Go's
+            // `database/sql`) take a bound driver's store: Django's ORM beside a bound `sqlite3`
+            // vector index is still the unbound database's.
+            Outcome::Single | Outcome::Ambiguous { .. }
+                if fact
+                    .property_str("package")
+                    .is_some_and(extractors::catalogue::is_driver_api) =>
+            {
                 let category = fact.technology.as_deref().unwrap_or_default();
                 (candidates(model, category).1, true)
             }

@@ -199,3 +199,36 @@ fn beside_an_unbound_store_of_the_category_the_bound_driver_is_the_store() {
         "{warnings:?}"
     );
 }
+
+/// paperless-ngx's shape: Django's ORM (a generic relational access, no driver API) beside a
+/// vector index in an SQLite file bound to `sqlite3`. The ORM's accesses stay the unbound
+/// database's: a bound library of the category is a driver only of a driver API (Go's
+/// `database/sql`).
+#[test]
+fn a_bound_sqlite_library_is_no_driver_of_an_orm_beside_an_unbound_database() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node app : server\n\
+                 node db : relational_db\n\
+                 node vectors : sqlite { clients: \"sqlite3\" }\n\
+                 component Documents { runs_on: app paths: \"documents/**\" }\n\
+                 component Ai { runs_on: app paths: \"ai/**\" }\n\
+                 invariant Stores { deny flow Documents -> vectors  deny flow Ai -> db }\n",
+            ),
+            (
+                "documents/bulk.py",
+                "from django.db import transaction\n\n\ndef run():\n    with transaction.atomic():\n        pass\n",
+            ),
+            (
+                "ai/index.py",
+                "import sqlite3\n\n\ndef open_index(path):\n    return sqlite3.connect(path)\n",
+            ),
+        ],
+    );
+    let (violations, _) = check(&project);
+    assert!(violations.is_empty(), "{violations:?}");
+}

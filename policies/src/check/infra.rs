@@ -42,9 +42,10 @@
 //! (`_ "modernc.org/sqlite"`), else the one the project imports (a Go driver registers itself for
 //! the whole program), when those name exactly one of the entities; the fact's `driver`
 //! property names it. Otherwise it stays unresolved when every entity of its category is bound,
-//! and goes to the unbound ones when some are not; beside an unbound entity of the category, the
-//! bound driver's entity takes it unless the project also uses a driver of the category that no
-//! entity binds, when the access is only probable. An EF Core context whose
+//! and goes to the unbound ones when some are not, except that a use of a driver API (Go's
+//! `database/sql`) beside an unbound entity of the category goes to the bound driver's entity,
+//! unless the project also uses a driver of the category that no entity binds, when the access
+//! is only probable. An EF Core context whose
 //! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
 //! is an access of that provider's store, and its `driver` is the provider's library, so
 //! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology
