@@ -124,6 +124,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         sites.extend(typed.sites);
         pending = typed.pending;
     }
+    for (site, env) in setting_url_sites(root, input.source, &module_values) {
+        if let Some(variable) = env {
+            environment_defaults.push((site.node, variable));
+        }
+        sites.push(site);
+    }
     if input.source.contains("BACKEND") {
         for (site, env) in setting_backend_sites(root, input.source, &module_values) {
             if let Some(variable) = env {
@@ -652,6 +658,85 @@ fn setting_backend_sites<'tree>(
                             ));
                         }
                     }
+                }
+            }
+        }
+    }
+    sites.sort_by_key(|(site, _)| site.node.start_byte());
+    sites
+}
+
+/// The connection URLs a settings module gives a library through a module-level setting the
+/// catalogue names (`settings`: Celery's `CELERY_BROKER_URL = "redis://…"`, also through the
+/// file's module values, [`values::ModuleValues`]): each is a site that configures the
+/// library's first `calls` entry, the URL its argument. Assignments inside `if`, `try` and
+/// `with` blocks count, each with its own value; those in functions and classes do not.
+fn setting_url_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    values: &values::ModuleValues<'tree>,
+) -> Vec<(ClientSite<'tree>, Option<String>)> {
+    let libraries = crate::catalogue::catalogue().libraries("python");
+    let settings: Vec<(&str, String)> = libraries
+        .iter()
+        .flat_map(|library| {
+            let path = library
+                .imports
+                .first()
+                .zip(library.calls.first())
+                .map(|(module, call)| format!("{module}.{call}"));
+            library
+                .settings
+                .iter()
+                .filter(|setting| source.contains(**setting))
+                .filter_map(move |setting| Some((*setting, path.clone()?)))
+        })
+        .collect();
+    if settings.is_empty() {
+        return Vec::new();
+    }
+    let mut sites = Vec::new();
+    let mut blocks = vec![root];
+    while let Some(block) = blocks.pop() {
+        for statement in named_children(block) {
+            match statement.kind() {
+                "expression_statement" => {}
+                "if_statement" | "elif_clause" | "else_clause" | "try_statement"
+                | "except_clause" | "finally_clause" | "with_statement" | "block" => {
+                    blocks.push(statement);
+                    continue;
+                }
+                _ => continue,
+            }
+            for assignment in named_children(statement) {
+                if assignment.kind() != "assignment" {
+                    continue;
+                }
+                let (Some(left), Some(right)) = (
+                    assignment.child_field("left"),
+                    assignment.child_field("right"),
+                ) else {
+                    continue;
+                };
+                if left.kind() != "identifier" {
+                    continue;
+                }
+                let name = syntax::text(left, source);
+                let Some((_, path)) = settings.iter().find(|(setting, _)| *setting == name) else {
+                    continue;
+                };
+                for url in values.values(right, source) {
+                    sites.push((
+                        ClientSite {
+                            node: right,
+                            use_kind: ClientUse::Configure,
+                            path: path.clone(),
+                            is_qualified: true,
+                            argument: Some(url.text),
+                            options: Vec::new(),
+                        },
+                        url.env,
+                    ));
                 }
             }
         }
