@@ -150,8 +150,11 @@ pub(super) fn extract(
                 constants,
             );
         }
-        // `this.http.get(this.getResourceUrl(id))`: the URL the class's method returns.
-        let url_node = returned_by_method(url_node, source).unwrap_or(url_node);
+        // `this.http.get(this.getResourceUrl(id))`: the URL the class's method returns, when it
+        // is a string, template or concatenation the file reads.
+        let url_node = returned_by_method(url_node, source)
+            .filter(|returned| interpolated_with(*returned, source, constants).is_some())
+            .unwrap_or(url_node);
         let interpolated = interpolated_with(url_node, source, constants);
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
         let (url, path, text) = url_and_path(interpolated, base.as_ref(), url_node, source);
