@@ -42,6 +42,9 @@
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
 //!   class that extends or implements one of `types` (npm: `constructs`) is a use (false for an
 //!   interface that a class implements to be the store, such as `IDistributedCache`);
+//!   `settings` (pypi): the module-level settings that hold the library's connection URL
+//!   (`CELERY_BROKER_URL = "redis://…"`), each a definite site that configures the entry's
+//!   first `calls` entry, the URL read as its first argument;
 //!   `stand_in` (nuget, default false): an EF Core provider that stands in for the real store
 //!   in tests and development (`UseInMemoryDatabase`): a context configured with it and with a
 //!   real store takes the real store's category; `driver_api` (default false): a generic SQL
@@ -163,6 +166,9 @@ pub(crate) struct Library {
     pub options: &'static [&'static str],
     /// `derive = "drizzle-module"`: dialect module → category.
     pub modules: Table,
+    /// pypi: the module-level settings that hold its connection URL (Celery's
+    /// `CELERY_BROKER_URL`), each a site that configures its first `calls` entry.
+    pub settings: &'static [&'static str],
     /// A site's category by the tail it matched.
     pub by_name: Table,
     /// Whether importing it alone is a probable access.
@@ -209,6 +215,7 @@ impl Library {
             arguments: &[],
             options: &[],
             modules: &[],
+            settings: &[],
             by_name: &[],
             is_probable_on_import: true,
             probable_names: &[],
@@ -388,6 +395,8 @@ struct RawLibrary {
     #[serde(default)]
     modules: BTreeMap<String, String>,
     #[serde(default)]
+    settings: Vec<String>,
+    #[serde(default)]
     by_name: BTreeMap<String, String>,
     probable_on_import: Option<bool>,
     #[serde(default)]
@@ -538,6 +547,7 @@ fn ecosystem(
                 arguments: leak_table(library.arguments),
                 options: leak_all(library.options),
                 modules: leak_table(library.modules),
+                settings: leak_all(library.settings),
                 by_name: leak_table(library.by_name),
                 is_probable_on_import: library.probable_on_import.unwrap_or(true),
                 probable_names: leak_all(library.probable_names),
@@ -595,6 +605,10 @@ fn check_library(
         (
             !library.modules.is_empty() && derive != Derive::DrizzleModule,
             "modules",
+        ),
+        (
+            !library.settings.is_empty() && (ecosystem != "pypi" || library.calls.is_empty()),
+            "settings",
         ),
         (is_npm && library.imports.is_some(), "imports"),
         (is_npm && library.sub_packages.is_some(), "sub_packages"),
@@ -762,6 +776,14 @@ pub fn reference() -> String {
                     let names: Vec<String> = list.iter().map(|name| format!("`{name}`")).collect();
                     on.push(format!("{label} {}", names.join(", ")));
                 }
+            }
+            if !library.settings.is_empty() {
+                let names: Vec<String> = library
+                    .settings
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect();
+                on.push(format!("setting {}", names.join(", ")));
             }
             if library.is_driver_api {
                 on.push(

@@ -121,6 +121,12 @@ impl<'a> FactFactory<'a> {
         }
     }
 
+    /// The 1-based (line, column) of the start and of the end (exclusive) of `node`, as the
+    /// evidence of a fact at it has them.
+    pub fn span(&self, node: impl Located) -> ((u32, u32), (u32, u32)) {
+        node.span(&self.columns)
+    }
+
     /// A fact of `kind` whose evidence spans `node` (a syntax node, or the [`Anchor`] kept of
     /// one), with the `language` property set. The end position is exclusive (the column after
     /// the construct), as SARIF regions are.

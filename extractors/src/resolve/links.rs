@@ -319,6 +319,11 @@ pub struct UrlConstant {
     /// `config/`.
     #[serde(default)]
     pub suffix: String,
+    /// The value the substitution has in its own file, when it names no constant of another
+    /// file (`${this.resourceName}` with `resourceName = 'tags'`): put in with the others once
+    /// one of them is known.
+    #[serde(default)]
+    pub value: Option<String>,
 }
 
 impl RouteLinks {

@@ -26,8 +26,8 @@ use tree_sitter::Node;
 use super::clients::{instance_key, is_global_fetch, Instances};
 use super::imports::bindings::Imported;
 use super::literals::{
-    arguments, field_initializer, interpolated_with, object_property, static_string, Constants,
-    Interpolated, DYNAMIC,
+    arguments, field_initializer, interpolated_with, object_property, returned_by_method,
+    static_string, Constants, Interpolated, DYNAMIC,
 };
 use super::FileView;
 use crate::facts::set;
@@ -150,11 +150,16 @@ pub(super) fn extract(
                 constants,
             );
         }
+        // `this.http.get(this.getResourceUrl(id))`: the URL the class's method returns, when it
+        // is a string, template or concatenation the file reads.
+        let url_node = returned_by_method(url_node, source)
+            .filter(|returned| interpolated_with(*returned, source, constants).is_some())
+            .unwrap_or(url_node);
         let interpolated = interpolated_with(url_node, source, constants);
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
         let (url, path, text) = url_and_path(interpolated, base.as_ref(), url_node, source);
         let mut fact = request_fact(view, call, &method, &url, path, text, request.client);
-        record_url_constants(view, call, url_node);
+        record_url_constants(view, call, url_node, constants);
         if let Some((instance, member)) = through {
             if let Ok(mut shared) = view.input.links.try_borrow_mut() {
                 shared.instance_requests.push(InstanceRequest {
@@ -169,7 +174,7 @@ pub(super) fn extract(
         set(&mut fact, "client", request.client);
         facts.push(fact);
         if let Some((base, _)) = base {
-            record_url_constants(view, call, base);
+            record_url_constants(view, call, base, constants);
         }
     }
     // The names other files import the file's instances and wrappers under (once a file).
@@ -391,7 +396,12 @@ fn base_value(base: Node<'_>, source: &str, constants: &Constants) -> Option<Int
 /// Notes, for `crate::resolve::links`, the substitutions of a request's URL that name a constant another
 /// project file exports (`${API_URL}/orders`, `cfg.API_URL + '/x'` with `API_URL` or `cfg`
 /// imported from it), with the name it is exported under.
-fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) {
+fn record_url_constants(
+    view: &FileView<'_, '_>,
+    call: Node<'_>,
+    url: Node<'_>,
+    constants: &Constants,
+) {
     let source = view.source();
     let mut reads = Vec::new();
     let mut pending = vec![url];
@@ -410,36 +420,51 @@ fn record_url_constants(view: &FileView<'_, '_>, call: Node<'_>, url: Node<'_>) 
         }
     }
     let (line, column) = syntax::start_position(call, source);
-    let found: Vec<UrlConstant> = reads
-        .into_iter()
-        .filter_map(|node| {
-            // A class field read as `this.baseUrl` stands for its initial value.
-            let (constant, suffix) = field_constant(node, source).unwrap_or((node, String::new()));
-            let target = view.bindings.resolve(constant, source)?;
-            let Resolution::File(file) = &view.imports.get(target.import)?.resolution else {
-                return None;
-            };
-            let written = if node
-                .parent()
-                .is_some_and(|parent| parent.kind() == "template_substitution")
-            {
-                syntax::text(node, source).to_owned()
-            } else {
-                syntax::compact_text(node, source, 80)
-            };
-            Some(UrlConstant {
-                line,
-                column,
-                written,
-                constant: RouterRef::Imported {
-                    file: file.clone(),
-                    name: target.export_path,
-                },
-                suffix,
-            })
-        })
-        .collect();
+    let mut found: Vec<UrlConstant> = Vec::new();
+    let mut known: Vec<UrlConstant> = Vec::new();
+    for node in reads {
+        let written = if node
+            .parent()
+            .is_some_and(|parent| parent.kind() == "template_substitution")
+        {
+            syntax::text(node, source).to_owned()
+        } else {
+            syntax::compact_text(node, source, 80)
+        };
+        // A class field read as `this.baseUrl` stands for its initial value.
+        let (constant, suffix) = field_constant(node, source).unwrap_or((node, String::new()));
+        let imported = view.bindings.resolve(constant, source).and_then(|target| {
+            match &view.imports.get(target.import)?.resolution {
+                Resolution::File(file) => Some((file.clone(), target.export_path)),
+                _ => None,
+            }
+        });
+        let Some((file, name)) = imported else {
+            // A value the file knows (`${this.resourceName}`, `resourceName = 'tags'`) goes in
+            // with another file's constants.
+            if let Some(value) = constants.known(node, source) {
+                known.push(UrlConstant {
+                    line,
+                    column,
+                    written,
+                    constant: RouterRef::Local(String::new()),
+                    suffix: String::new(),
+                    value: Some(value),
+                });
+            }
+            continue;
+        };
+        found.push(UrlConstant {
+            line,
+            column,
+            written,
+            constant: RouterRef::Imported { file, name },
+            suffix,
+            value: None,
+        });
+    }
     if !found.is_empty() {
+        found.extend(known);
         if let Ok(mut shared) = view.input.links.try_borrow_mut() {
             shared.url_constants.extend(found);
         }

@@ -187,6 +187,13 @@ impl Constants {
         Self(values)
     }
 
+    /// The value `node` stands for in the file (a constant's name, or a field read as `this.x`),
+    /// when it is known there.
+    pub(super) fn known(&self, node: Node<'_>, source: &str) -> Option<String> {
+        self.value_of(node, source, MAX_CONCATENATION_DEPTH)
+            .map(std::borrow::Cow::into_owned)
+    }
+
     /// The value of `node`: a constant's name, or `this.x` where `x` is a field of the enclosing
     /// class that a string initialises and nothing assigns again ([`field_initializer`]).
     /// `depth` bounds the fields read through other fields (`a = this.b`, `b = this.a`).
@@ -235,10 +242,132 @@ pub(super) fn field_initializer<'tree>(node: Node<'tree>, source: &str) -> Optio
                 .is_some_and(|field| syntax::text(field, source) == name)
     });
     let value = fields.next()?.child_field("value")?;
-    if fields.next().is_some() || assigns_field(syntax::text(body, source), name) {
+    if fields.next().is_some()
+        || assigns_field(syntax::text(body, source), name)
+        || subclass_bodies(body, source)
+            .into_iter()
+            .any(|subclass| assigns_field(syntax::text(subclass, source), name))
+    {
         return None;
     }
     Some(value)
+}
+
+/// The URL expression a method of the class returns, where a request's URL is a call of it
+/// (`this.http.get(this.getResourceUrl(id))`): the one statement of the method's body is
+/// `return <expression>` (its fields are then read as [`field_initializer`] reads them, its
+/// parameters are dynamic). A method the class declares more than once, a getter or setter,
+/// and one a subclass in the same file declares again are not read.
+pub(super) fn returned_by_method<'tree>(call: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+    if call.kind() != "call_expression" {
+        return None;
+    }
+    let function = call.child_field("function")?;
+    if function.kind() != "member_expression" || function.child_field("object")?.kind() != "this" {
+        return None;
+    }
+    let name = syntax::text(function.child_field("property")?, source);
+    let mut ancestor = call.parent();
+    let body = loop {
+        let current = ancestor?;
+        if current.kind() == "class_body" {
+            break current;
+        }
+        ancestor = current.parent();
+    };
+    let declares = |body: Node<'tree>| -> Vec<Node<'tree>> {
+        named_children(body)
+            .into_iter()
+            .filter(|member| {
+                member.kind() == "method_definition"
+                    && member
+                        .child_field("name")
+                        .is_some_and(|method| syntax::text(method, source) == name)
+            })
+            .collect()
+    };
+    let [method] = declares(body).try_into().ok()?;
+    let method: Node<'tree> = method;
+    let mut cursor = method.walk();
+    let is_accessor = method
+        .children(&mut cursor)
+        .any(|token| matches!(token.kind(), "get" | "set" | "static"));
+    if is_accessor
+        || subclass_bodies(body, source)
+            .into_iter()
+            .any(|subclass| !declares(subclass).is_empty())
+    {
+        return None;
+    }
+    let statements: Vec<Node<'tree>> = named_children(method.child_field("body")?)
+        .into_iter()
+        .filter(|statement| statement.kind() != "comment")
+        .collect();
+    let [statement] = statements.as_slice() else {
+        return None;
+    };
+    if statement.kind() != "return_statement" {
+        return None;
+    }
+    named_children(*statement)
+        .into_iter()
+        .find(|value| value.kind() != "comment")
+}
+
+/// The bodies of the classes of the same file (top level, exported or not) that extend the
+/// class whose body is `body` by name (`class TagService extends ResourceService`).
+fn subclass_bodies<'tree>(body: Node<'tree>, source: &str) -> Vec<Node<'tree>> {
+    let Some(name) = body
+        .parent()
+        .and_then(|class| class.child_field("name"))
+        .map(|name| syntax::text(name, source))
+    else {
+        return Vec::new();
+    };
+    let mut root = body;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut bodies = Vec::new();
+    for statement in named_children(root) {
+        let class = if statement.kind() == "export_statement" {
+            match statement.child_field("declaration") {
+                Some(declaration) => declaration,
+                None => continue,
+            }
+        } else {
+            statement
+        };
+        if !matches!(
+            class.kind(),
+            "class_declaration" | "abstract_class_declaration"
+        ) {
+            continue;
+        }
+        let extends = named_children(class)
+            .into_iter()
+            .filter(|child| child.kind() == "class_heritage")
+            .flat_map(|heritage| {
+                // TypeScript wraps `extends X` in an `extends_clause`; JavaScript does not.
+                let clauses: Vec<Node<'tree>> = named_children(heritage)
+                    .into_iter()
+                    .filter(|clause| clause.kind() == "extends_clause")
+                    .collect();
+                if clauses.is_empty() {
+                    named_children(heritage)
+                } else {
+                    clauses
+                        .into_iter()
+                        .filter_map(|clause| clause.child_field("value"))
+                        .collect()
+                }
+            })
+            .any(|base| syntax::text(base, source) == name);
+        if extends {
+            bodies.extend(class.child_field("body"));
+        }
+    }
+    bodies
 }
 
 /// Whether the class body `source` assigns `this.name` anywhere (`this.name = …`,

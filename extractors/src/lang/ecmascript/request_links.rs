@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Fact, FactKind, PropertyValue};
 
-use crate::resolve::links::{constant_value, free_id, resolve_target, RouteLinks, WrapperMethod};
+use crate::resolve::links::{
+    constant_value, free_id, resolve_target, RouteLinks, UrlConstant, WrapperMethod,
+};
 
 /// Adds the requests made through client instances of other files ([`InstanceRequest`]) whose
 /// instance that file exports, with the instance's client and its base URL before a URL that is
@@ -174,11 +176,15 @@ pub(crate) fn link_url_constants<F: BorrowMut<Fact>>(
             continue;
         };
         let mut url = written.clone();
-        for read in file_links
+        let reads: Vec<&UrlConstant> = file_links
             .url_constants
             .iter()
             .filter(|read| read.line == line && read.column == column)
-        {
+            .collect();
+        for read in &reads {
+            if read.value.is_some() {
+                continue;
+            }
             if let Some(value) = constant_value(links, file, &read.constant) {
                 let value = format!("{value}{}", read.suffix);
                 if url == read.written {
@@ -191,6 +197,12 @@ pub(crate) fn link_url_constants<F: BorrowMut<Fact>>(
         }
         if url == written {
             continue;
+        }
+        // The substitutions the file itself knows, once another file's constant is in.
+        for read in &reads {
+            if let Some(value) = &read.value {
+                url = url.replace(&format!("${{{}}}", read.written), value);
+            }
         }
         let path = super::url_path(&url);
         super::note_url_text(fact, &written, &url);

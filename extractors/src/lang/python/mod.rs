@@ -12,6 +12,7 @@
 pub(crate) mod calls_and_assignments;
 pub(crate) mod spec;
 pub(crate) mod typed;
+pub(crate) mod values;
 pub(crate) mod walk;
 pub(crate) mod web;
 
@@ -63,6 +64,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
         }
     }
+    let module_values = values::ModuleValues::of(root, input.source);
+    // The sites whose argument or option is an environment variable's default, and the variable.
+    let mut environment_defaults: Vec<(Node<'_>, String)> = Vec::new();
     let mut sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
@@ -84,13 +88,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             } else {
                 format!("{qualified}.{rest}")
             };
+            let (argument, argument_env) =
+                first_string_argument(call, input.source, &module_values);
+            let (options, option_env) = keyword_strings(call, input.source, &module_values);
+            if let Some(variable) = argument_env.or(option_env) {
+                environment_defaults.push((call, variable));
+            }
             Some(ClientSite {
                 node: call,
                 use_kind: ClientUse::Call,
                 path,
                 is_qualified: true,
-                argument: first_string_argument(call, input.source),
-                options: keyword_strings(call, input.source),
+                argument,
+                options,
             })
         })
         .collect();
@@ -114,8 +124,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         sites.extend(typed.sites);
         pending = typed.pending;
     }
+    for (site, env) in setting_url_sites(root, input.source, &module_values) {
+        if let Some(variable) = env {
+            environment_defaults.push((site.node, variable));
+        }
+        sites.push(site);
+    }
     if input.source.contains("BACKEND") {
-        sites.extend(setting_backend_sites(root, input.source));
+        for (site, env) in setting_backend_sites(root, input.source, &module_values) {
+            if let Some(variable) = env {
+                environment_defaults.push((site.node, variable));
+            }
+            sites.push(site);
+        }
     }
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("python"),
@@ -123,13 +144,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     };
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
     settle_project_categories(&mut client_facts, input);
+    note_environment_defaults(&mut client_facts, &factory, &environment_defaults);
     facts.extend(client_facts);
-    facts.extend(crate::facts::clients::bound_facts(
-        &factory,
-        &sites,
-        &client_imports,
-        &scope_of,
-    ));
+    let mut bound_facts =
+        crate::facts::clients::bound_facts(&factory, &sites, &client_imports, &scope_of);
+    note_environment_defaults(&mut bound_facts, &factory, &environment_defaults);
+    facts.extend(bound_facts);
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source: input.source,
         root,
@@ -469,22 +489,32 @@ fn dotted(node: Node<'_>, source: &str) -> String {
         .join(".")
 }
 
-/// The content of a call's first argument when it is a plain string literal.
-fn first_string_argument(call: Node<'_>, source: &str) -> Option<String> {
-    let arguments = call.child_field("arguments")?;
-    let first = named_children(arguments).into_iter().next()?;
+/// The content of a call's first argument when it is a string literal (an f-string's literal
+/// parts) or stands for one through the file's module values, with the environment variable
+/// whose default it is. A value that may be several strings is none.
+fn first_string_argument(
+    call: Node<'_>,
+    source: &str,
+    values: &values::ModuleValues<'_>,
+) -> (Option<String>, Option<String>) {
+    let Some(first) = call
+        .child_field("arguments")
+        .and_then(|arguments| named_children(arguments).into_iter().next())
+    else {
+        return (None, None);
+    };
     let first = if first.kind() == "keyword_argument" {
-        first.child_field("value")?
+        match first.child_field("value") {
+            Some(value) => value,
+            None => return (None, None),
+        }
     } else {
         first
     };
-    (first.kind() == "string").then(|| {
-        named_children(first)
-            .into_iter()
-            .filter(|part| part.kind() == "string_content")
-            .map(|part| syntax::text(part, source))
-            .collect()
-    })
+    match values.values(first, source).as_slice() {
+        [value] => (Some(value.text.clone()), value.env.clone()),
+        _ => (None, None),
+    }
 }
 
 /// The base classes of the module's classes (top level, decorated or not) that its imports
@@ -540,10 +570,18 @@ const BACKEND_SETTINGS: [&str; 3] = ["CACHES", "CHANNEL_LAYERS", "STORAGES"];
 
 /// The backend classes a Django settings module names as data: in a module-level
 /// `CACHES = {'default': {'BACKEND': 'django_redis.cache.RedisCache', …}}` (or `CHANNEL_LAYERS`,
-/// `STORAGES`, or one entry set alone: `STORAGES["default"] = {"BACKEND": …}`), each literal
-/// `BACKEND` is a site that configures that class, qualified as written. Assignments inside `if`, `try` and `with` blocks count; those in functions and
-/// classes do not, and nothing is run.
-fn setting_backend_sites<'tree>(root: Node<'tree>, source: &str) -> Vec<ClientSite<'tree>> {
+/// `STORAGES`, or one entry set alone: `STORAGES["default"] = {"BACKEND": …}`), each `BACKEND`
+/// that is a literal, or stands for one through the file's module values
+/// ([`values::ModuleValues`]: a constant, an environment read's default), is a site that
+/// configures that class, qualified as written. The dictionary may be what a module-level
+/// function of the file returns (`CACHES = _parse_caches()`). Assignments inside `if`, `try`
+/// and `with` blocks count; those in functions and classes do not, and nothing is run. Each
+/// site read from an environment default comes with its variable.
+fn setting_backend_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    values: &values::ModuleValues<'tree>,
+) -> Vec<(ClientSite<'tree>, Option<String>)> {
     let mut sites = Vec::new();
     let mut blocks = vec![root];
     while let Some(block) = blocks.pop() {
@@ -563,6 +601,11 @@ fn setting_backend_sites<'tree>(root: Node<'tree>, source: &str) -> Vec<ClientSi
                     assignment.child_field("right"),
                 ) else {
                     continue;
+                };
+                let right = if right.kind() == "call" {
+                    values.returned_dictionary(right, source).unwrap_or(right)
+                } else {
+                    right
                 };
                 // `CACHES = {alias: {…}}`, or one entry: `STORAGES["default"] = {…}`.
                 let (setting, entries) = match left.kind() {
@@ -593,26 +636,112 @@ fn setting_backend_sites<'tree>(root: Node<'tree>, source: &str) -> Vec<ClientSi
                         let key = option
                             .child_field("key")
                             .and_then(|key| string_value(key, source));
-                        let value = option.child_field("value");
-                        let backend = value.and_then(|value| string_value(value, source));
-                        if let (Some("BACKEND"), Some(value), Some(backend)) =
-                            (key.as_deref(), value, backend)
-                        {
-                            sites.push(ClientSite {
-                                node: value,
-                                use_kind: ClientUse::Configure,
-                                path: backend,
-                                is_qualified: true,
-                                argument: None,
-                                options: Vec::new(),
-                            });
+                        let (Some("BACKEND"), Some(value)) =
+                            (key.as_deref(), option.child_field("value"))
+                        else {
+                            continue;
+                        };
+                        for backend in values.values(value, source) {
+                            if backend.interpolated {
+                                continue;
+                            }
+                            sites.push((
+                                ClientSite {
+                                    node: value,
+                                    use_kind: ClientUse::Configure,
+                                    path: backend.text,
+                                    is_qualified: true,
+                                    argument: None,
+                                    options: Vec::new(),
+                                },
+                                backend.env,
+                            ));
                         }
                     }
                 }
             }
         }
     }
-    sites.sort_by_key(|site| site.node.start_byte());
+    sites.sort_by_key(|(site, _)| site.node.start_byte());
+    sites
+}
+
+/// The connection URLs a settings module gives a library through a module-level setting the
+/// catalogue names (`settings`: Celery's `CELERY_BROKER_URL = "redis://…"`, also through the
+/// file's module values, [`values::ModuleValues`]): each is a site that configures the
+/// library's first `calls` entry, the URL its argument. Assignments inside `if`, `try` and
+/// `with` blocks count, each with its own value; those in functions and classes do not.
+fn setting_url_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    values: &values::ModuleValues<'tree>,
+) -> Vec<(ClientSite<'tree>, Option<String>)> {
+    let libraries = crate::catalogue::catalogue().libraries("python");
+    let settings: Vec<(&str, String)> = libraries
+        .iter()
+        .flat_map(|library| {
+            let path = library
+                .imports
+                .first()
+                .zip(library.calls.first())
+                .map(|(module, call)| format!("{module}.{call}"));
+            library
+                .settings
+                .iter()
+                .filter(|setting| source.contains(**setting))
+                .filter_map(move |setting| Some((*setting, path.clone()?)))
+        })
+        .collect();
+    if settings.is_empty() {
+        return Vec::new();
+    }
+    let mut sites = Vec::new();
+    let mut blocks = vec![root];
+    while let Some(block) = blocks.pop() {
+        for statement in named_children(block) {
+            match statement.kind() {
+                "expression_statement" => {}
+                "if_statement" | "elif_clause" | "else_clause" | "try_statement"
+                | "except_clause" | "finally_clause" | "with_statement" | "block" => {
+                    blocks.push(statement);
+                    continue;
+                }
+                _ => continue,
+            }
+            for assignment in named_children(statement) {
+                if assignment.kind() != "assignment" {
+                    continue;
+                }
+                let (Some(left), Some(right)) = (
+                    assignment.child_field("left"),
+                    assignment.child_field("right"),
+                ) else {
+                    continue;
+                };
+                if left.kind() != "identifier" {
+                    continue;
+                }
+                let name = syntax::text(left, source);
+                let Some((_, path)) = settings.iter().find(|(setting, _)| *setting == name) else {
+                    continue;
+                };
+                for url in values.values(right, source) {
+                    sites.push((
+                        ClientSite {
+                            node: right,
+                            use_kind: ClientUse::Configure,
+                            path: path.clone(),
+                            is_qualified: true,
+                            argument: Some(url.text),
+                            options: Vec::new(),
+                        },
+                        url.env,
+                    ));
+                }
+            }
+        }
+    }
+    sites.sort_by_key(|(site, _)| site.node.start_byte());
     sites
 }
 
@@ -658,27 +787,69 @@ fn settle_project_categories(facts: &mut [policies::facts::Fact], input: &Extrac
     }
 }
 
-/// The keyword arguments of a call whose value is a plain string (`broker='redis://…'`).
-fn keyword_strings(call: Node<'_>, source: &str) -> Vec<(String, String)> {
+/// The keyword arguments of a call whose value is a string (`broker='redis://…'`, an f-string's
+/// literal parts), or stands for one through the file's module values
+/// (`broker=os.getenv("BROKER_URL", "redis://…")`), with the environment variable of the first
+/// such default. A value that may be several strings is left out.
+fn keyword_strings(
+    call: Node<'_>,
+    source: &str,
+    values: &values::ModuleValues<'_>,
+) -> (Vec<(String, String)>, Option<String>) {
     let Some(arguments) = call.child_field("arguments") else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
-    named_children(arguments)
+    let mut environment = None;
+    let options = named_children(arguments)
         .into_iter()
         .filter(|argument| argument.kind() == "keyword_argument")
         .filter_map(|argument| {
             let name = argument.child_field("name")?;
             let value = argument.child_field("value")?;
-            (value.kind() == "string").then(|| {
-                let text: String = named_children(value)
-                    .into_iter()
-                    .filter(|part| part.kind() == "string_content")
-                    .map(|part| syntax::text(part, source))
-                    .collect();
-                (syntax::text(name, source).to_owned(), text)
-            })
+            let [value] = values.values(value, source).try_into().ok()?;
+            let value: values::Value = value;
+            if environment.is_none() {
+                environment.clone_from(&value.env);
+            }
+            Some((syntax::text(name, source).to_owned(), value.text))
         })
-        .collect()
+        .collect();
+    (options, environment)
+}
+
+/// The reason of each client fact at a site whose store was read from an environment
+/// variable's default says so.
+fn note_environment_defaults(
+    facts: &mut [Fact],
+    factory: &crate::facts::FactFactory<'_>,
+    defaults: &[(Node<'_>, String)],
+) {
+    if defaults.is_empty() {
+        return;
+    }
+    let spans: Vec<_> = defaults
+        .iter()
+        .map(|(node, variable)| (factory.span(*node), variable.as_str()))
+        .collect();
+    for fact in facts {
+        let evidence = &fact.evidence;
+        let at = (
+            (evidence.line, evidence.column),
+            (evidence.end_line, evidence.end_column),
+        );
+        let Some((_, variable)) = spans.iter().find(|(span, _)| *span == at) else {
+            continue;
+        };
+        let Some(reason) = fact
+            .properties
+            .get("reason")
+            .and_then(|value| value.as_str())
+        else {
+            continue;
+        };
+        let reason = format!("{reason}, as the default of the environment variable `{variable}`");
+        crate::facts::set(fact, "reason", reason);
+    }
 }
 
 /// Functions and classes name scopes.

@@ -215,6 +215,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         })
         .collect();
     let mut sites = sites;
+    sites.extend(method_sites(root, source, &client_imports));
     let generic = input.context.generic();
     // A library the spec binds with `clients` has no type list: any of its types is a client.
     let bound = |path: &str| generic.bound_client(path).is_some();
@@ -265,6 +266,93 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         out.defer(Box::new(part));
     }
     out.into_facts(&input.deferred)
+}
+
+/// The method calls of a file that a catalogue entry names by their method alone, to count
+/// only in a file that imports the entry (`requires_import`): diesel's queries run on a
+/// connection, `insert_into(t).values(v).execute(conn)`, `.load::<T>(conn)`, `.get_result(conn)`,
+/// `.first(conn)`. Such a call takes exactly one argument (the connection), and an atomic's
+/// `load(Ordering::…)` is none. The sites are unqualified: the matcher keeps them only for an
+/// entry the file imports.
+fn method_sites<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    imports: &[ClientImport<'tree>],
+) -> Vec<ClientSite<'tree>> {
+    let libraries = crate::catalogue::catalogue().libraries("rust");
+    let methods: Vec<&str> = libraries
+        .iter()
+        .filter(|library| {
+            library.requires_import
+                && imports.iter().any(|import| {
+                    library.imports.iter().any(|prefix| {
+                        import.path == *prefix
+                            || import
+                                .path
+                                .strip_prefix(prefix)
+                                .is_some_and(|rest| rest.starts_with("::"))
+                    })
+                })
+        })
+        .flat_map(|library| library.calls.iter().copied())
+        .filter(|tail| !tail.contains("::"))
+        .collect();
+    if methods.is_empty() {
+        return Vec::new();
+    }
+    let mut sites = Vec::new();
+    let mut cursor = root.walk();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        pending.extend(node.named_children(&mut cursor));
+        if node.kind() != "call_expression" {
+            continue;
+        }
+        let Some(function) = node.child_by_field_name("function") else {
+            continue;
+        };
+        let function = if function.kind() == "generic_function" {
+            match function.child_by_field_name("function") {
+                Some(inner) => inner,
+                None => continue,
+            }
+        } else {
+            function
+        };
+        let Some(method) = function
+            .child_by_field_name("field")
+            .filter(|_| function.kind() == "field_expression")
+            .map(|field| syntax::text(field, source))
+            .filter(|method| methods.contains(method))
+        else {
+            continue;
+        };
+        let arguments: Vec<Node<'tree>> = node
+            .child_by_field_name("arguments")
+            .map(|arguments| {
+                named_children(arguments)
+                    .into_iter()
+                    .filter(|argument| !argument.kind().ends_with("comment"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let [argument] = arguments.as_slice() else {
+            continue;
+        };
+        if syntax::text(*argument, source).contains("Ordering") {
+            continue;
+        }
+        sites.push(ClientSite {
+            node,
+            use_kind: ClientUse::Call,
+            path: method.to_owned(),
+            is_qualified: false,
+            argument: None,
+            options: Vec::new(),
+        });
+    }
+    sites.sort_by_key(|site| site.node.start_byte());
+    sites
 }
 
 /// The parameters of the file's functions with a body, and the fields of its structs, whose type
