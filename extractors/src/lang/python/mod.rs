@@ -64,7 +64,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             }
         }
     }
-    let module_values = values::ModuleValues::of(root, input.source);
+    let module_values = values::ModuleValues::of(root);
     // The sites whose argument or option is an environment variable's default, and the variable.
     let mut environment_defaults: Vec<(Node<'_>, String)> = Vec::new();
     let mut sites: Vec<ClientSite<'_>> = hits
@@ -492,10 +492,10 @@ fn dotted(node: Node<'_>, source: &str) -> String {
 /// The content of a call's first argument when it is a string literal (an f-string's literal
 /// parts) or stands for one through the file's module values, with the environment variable
 /// whose default it is. A value that may be several strings is none.
-fn first_string_argument(
-    call: Node<'_>,
+fn first_string_argument<'tree>(
+    call: Node<'tree>,
     source: &str,
-    values: &values::ModuleValues<'_>,
+    values: &values::ModuleValues<'tree>,
 ) -> (Option<String>, Option<String>) {
     let Some(first) = call
         .child_field("arguments")
@@ -677,19 +677,18 @@ fn setting_url_sites<'tree>(
     values: &values::ModuleValues<'tree>,
 ) -> Vec<(ClientSite<'tree>, Option<String>)> {
     let libraries = crate::catalogue::catalogue().libraries("python");
+    // Most files name no setting: the call path is made only for those that do.
     let settings: Vec<(&str, String)> = libraries
         .iter()
         .flat_map(|library| {
-            let path = library
-                .imports
-                .first()
-                .zip(library.calls.first())
-                .map(|(module, call)| format!("{module}.{call}"));
             library
                 .settings
                 .iter()
                 .filter(|setting| source.contains(**setting))
-                .filter_map(move |setting| Some((*setting, path.clone()?)))
+                .filter_map(move |setting| {
+                    let (module, call) = library.imports.first().zip(library.calls.first())?;
+                    Some((*setting, format!("{module}.{call}")))
+                })
         })
         .collect();
     if settings.is_empty() {
@@ -791,10 +790,10 @@ fn settle_project_categories(facts: &mut [policies::facts::Fact], input: &Extrac
 /// literal parts), or stands for one through the file's module values
 /// (`broker=os.getenv("BROKER_URL", "redis://…")`), with the environment variable of the first
 /// such default. A value that may be several strings is left out.
-fn keyword_strings(
-    call: Node<'_>,
+fn keyword_strings<'tree>(
+    call: Node<'tree>,
     source: &str,
-    values: &values::ModuleValues<'_>,
+    values: &values::ModuleValues<'tree>,
 ) -> (Vec<(String, String)>, Option<String>) {
     let Some(arguments) = call.child_field("arguments") else {
         return (Vec::new(), None);

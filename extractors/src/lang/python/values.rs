@@ -59,8 +59,15 @@ pub(crate) struct Value {
     pub interpolated: bool,
 }
 
-/// The module-level names of a file and the expressions assigned them once.
+/// The module-level names of a file and the expressions assigned them once, read on first
+/// use: most files have no client call or setting whose value is asked for.
 pub(crate) struct ModuleValues<'tree> {
+    root: Node<'tree>,
+    read: std::cell::OnceCell<Module<'tree>>,
+}
+
+/// What [`ModuleValues`] reads of a module.
+struct Module<'tree> {
     /// Each name with its one right-hand side, `None` when assigned more than once.
     names: BTreeMap<String, Option<Node<'tree>>>,
     /// The module-level functions, by name.
@@ -68,8 +75,23 @@ pub(crate) struct ModuleValues<'tree> {
 }
 
 impl<'tree> ModuleValues<'tree> {
+    /// The module-level values of `root`, read when first asked for.
+    pub fn of(root: Node<'tree>) -> Self {
+        Self {
+            root,
+            read: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The module's names and functions, read from `source` on the first call.
+    fn module(&self, source: &str) -> &Module<'tree> {
+        self.read.get_or_init(|| Module::of(self.root, source))
+    }
+}
+
+impl<'tree> Module<'tree> {
     /// Reads the module-level assignments and functions of `root`.
-    pub fn of(root: Node<'tree>, source: &str) -> Self {
+    fn of(root: Node<'tree>, source: &str) -> Self {
         let mut names: BTreeMap<String, Option<Node<'tree>>> = BTreeMap::new();
         let mut functions = BTreeMap::new();
         let mut blocks = vec![root];
@@ -122,7 +144,9 @@ impl<'tree> ModuleValues<'tree> {
         }
         Self { names, functions }
     }
+}
 
+impl<'tree> ModuleValues<'tree> {
     /// The strings `node` may stand for (none when unknown).
     pub fn values(&self, node: Node<'tree>, source: &str) -> Vec<Value> {
         let mut values = Vec::new();
@@ -141,7 +165,10 @@ impl<'tree> ModuleValues<'tree> {
         if !named_children(arguments).is_empty() {
             return None;
         }
-        let definition = self.functions.get(syntax::text(function, source))?;
+        let definition = self
+            .module(source)
+            .functions
+            .get(syntax::text(function, source))?;
         let parameters = definition.child_field("parameters")?;
         if !named_children(parameters).is_empty() {
             return None;
@@ -205,7 +232,8 @@ impl<'tree> ModuleValues<'tree> {
                 }
             }
             "identifier" if depth > 0 => {
-                if let Some(Some(right)) = self.names.get(syntax::text(node, source)) {
+                if let Some(Some(right)) = self.module(source).names.get(syntax::text(node, source))
+                {
                     self.collect(*right, source, env, (depth - 1, NESTING), values);
                 }
             }
