@@ -65,6 +65,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     let module_values = values::ModuleValues::of(root);
+    // Only a library whose store a call's argument or options name reads them (`redis.from_url`,
+    // `create_engine`, `Celery(broker=…)`): the rest of the calls through imported names (an
+    // ORM's, the project's own) skip the file's module values.
+    let deriving = deriving_tails();
     // The sites whose argument or option is an environment variable's default, and the variable.
     let mut environment_defaults: Vec<(Node<'_>, String)> = Vec::new();
     let mut sites: Vec<ClientSite<'_>> = hits
@@ -88,9 +92,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             } else {
                 format!("{qualified}.{rest}")
             };
-            let (argument, argument_env) =
-                first_string_argument(call, input.source, &module_values);
-            let (options, option_env) = keyword_strings(call, input.source, &module_values);
+            let reads_arguments = deriving.iter().any(|tail| ends_with_segments(&path, tail));
+            let ((argument, argument_env), (options, option_env)) = if reads_arguments {
+                (
+                    first_string_argument(call, input.source, &module_values),
+                    keyword_strings(call, input.source, &module_values),
+                )
+            } else {
+                ((None, None), (Vec::new(), None))
+            };
             if let Some(variable) = argument_env.or(option_env) {
                 environment_defaults.push((call, variable));
             }
@@ -487,6 +497,37 @@ fn dotted(node: Node<'_>, source: &str) -> String {
         .map(|child| syntax::text(child, source))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// The call and construct tails of the Python libraries whose category a call's first argument
+/// or options derive (`derive = "connection"`, `"argument"` or `"options"`).
+fn deriving_tails() -> &'static [&'static str] {
+    static TAILS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        crate::catalogue::catalogue()
+            .libraries("python")
+            .iter()
+            .filter(|library| {
+                matches!(
+                    library.derive,
+                    crate::catalogue::Derive::Connection
+                        | crate::catalogue::Derive::Argument
+                        | crate::catalogue::Derive::Options
+                )
+            })
+            .flat_map(|library| library.calls.iter().chain(library.constructs))
+            .copied()
+            .collect()
+    });
+    &TAILS
+}
+
+/// Whether `path` ends with the dotted segments of `tail` (`redis.Redis.from_url` ends with
+/// `from_url` and with `Redis.from_url`, not with `url`).
+fn ends_with_segments(path: &str, tail: &str) -> bool {
+    path == tail
+        || path
+            .strip_suffix(tail)
+            .is_some_and(|head| head.ends_with('.'))
 }
 
 /// The content of a call's first argument when it is a string literal (an f-string's literal
