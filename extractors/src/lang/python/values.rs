@@ -89,56 +89,66 @@ impl<'tree> ModuleValues<'tree> {
     }
 }
 
+/// The statements a module runs at its top level: those of the module and of its top-level
+/// `if`, `try` and `with` blocks (not of its functions and classes).
+pub(crate) fn module_level(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut statements = Vec::new();
+    let mut blocks = vec![root];
+    while let Some(block) = blocks.pop() {
+        for statement in named_children(block) {
+            match statement.kind() {
+                "if_statement" | "elif_clause" | "else_clause" | "try_statement"
+                | "except_clause" | "finally_clause" | "with_statement" | "block" => {
+                    blocks.push(statement);
+                }
+                _ => statements.push(statement),
+            }
+        }
+    }
+    statements
+}
+
 impl<'tree> Module<'tree> {
     /// Reads the module-level assignments and functions of `root`.
     fn of(root: Node<'tree>, source: &str) -> Self {
         let mut names: BTreeMap<String, Option<Node<'tree>>> = BTreeMap::new();
         let mut functions = BTreeMap::new();
-        let mut blocks = vec![root];
-        while let Some(block) = blocks.pop() {
-            for statement in named_children(block) {
-                match statement.kind() {
-                    "expression_statement" => {}
-                    "if_statement" | "elif_clause" | "else_clause" | "try_statement"
-                    | "except_clause" | "finally_clause" | "with_statement" | "block" => {
-                        blocks.push(statement);
-                        continue;
+        for statement in module_level(root) {
+            match statement.kind() {
+                "expression_statement" => {}
+                "function_definition" => {
+                    if let Some(name) = statement.child_field("name") {
+                        functions.insert(syntax::text(name, source).to_owned(), statement);
                     }
-                    "function_definition" => {
-                        if let Some(name) = statement.child_field("name") {
-                            functions.insert(syntax::text(name, source).to_owned(), statement);
-                        }
-                        continue;
-                    }
-                    _ => continue,
+                    continue;
                 }
-                for assignment in named_children(statement) {
-                    if assignment.kind() != "assignment"
-                        && assignment.kind() != "augmented_assignment"
-                    {
+                _ => continue,
+            }
+            for assignment in named_children(statement) {
+                if assignment.kind() != "assignment" && assignment.kind() != "augmented_assignment"
+                {
+                    continue;
+                }
+                let Some(left) = assignment.child_field("left") else {
+                    continue;
+                };
+                let right = assignment.child_field("right");
+                let targets = match left.kind() {
+                    "identifier" => vec![left],
+                    "pattern_list" | "tuple_pattern" => named_children(left),
+                    _ => continue,
+                };
+                let single = targets.len() == 1 && assignment.kind() == "assignment";
+                for target in targets {
+                    if target.kind() != "identifier" {
                         continue;
                     }
-                    let Some(left) = assignment.child_field("left") else {
-                        continue;
-                    };
-                    let right = assignment.child_field("right");
-                    let targets = match left.kind() {
-                        "identifier" => vec![left],
-                        "pattern_list" | "tuple_pattern" => named_children(left),
-                        _ => continue,
-                    };
-                    let single = targets.len() == 1 && assignment.kind() == "assignment";
-                    for target in targets {
-                        if target.kind() != "identifier" {
-                            continue;
-                        }
-                        let name = syntax::text(target, source).to_owned();
-                        let value = right.filter(|_| single);
-                        names
-                            .entry(name)
-                            .and_modify(|bound| *bound = None)
-                            .or_insert(value);
-                    }
+                    let name = syntax::text(target, source).to_owned();
+                    let value = right.filter(|_| single);
+                    names
+                        .entry(name)
+                        .and_modify(|bound| *bound = None)
+                        .or_insert(value);
                 }
             }
         }
