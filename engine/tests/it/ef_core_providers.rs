@@ -521,3 +521,64 @@ fn the_in_memory_provider_beside_a_real_one_leaves_the_context_the_real_store() 
         "{detections:?}"
     );
 }
+
+/// The provider in a helper method: one takes the context's generic options builder, the other
+/// a plain builder and is named by the registration (a method group, or a call in a lambda).
+const HELPERS: &str = "using Microsoft.EntityFrameworkCore;\n\
+using Microsoft.Extensions.DependencyInjection;\n\
+\n\
+namespace Acme.Data;\n\
+\n\
+public static class Registrations\n\
+{\n\
+    public static void AddStores(IServiceCollection services)\n\
+    {\n\
+        services.AddDbContext<BillingContext>(ConfigureBilling);\n\
+        services.AddDbContext<LedgerContext>((sp, o) => ConfigureLedger(o, \"ledger\"));\n\
+    }\n\
+\n\
+    private static void ConfigureBilling(DbContextOptionsBuilder options) =>\n\
+        options.UseSqlServer(\"billing\");\n\
+\n\
+    private static void ConfigureLedger(DbContextOptionsBuilder options, string name)\n\
+    {\n\
+        options.UseNpgsql(name);\n\
+    }\n\
+\n\
+    public static void ConfigureArchive(DbContextOptionsBuilder<ArchiveContext> options)\n\
+    {\n\
+        options.UseNpgsql(\"archive\");\n\
+    }\n\
+}\n";
+
+#[test]
+fn a_provider_in_a_helper_method_configures_the_context_it_is_registered_for() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            ("architecture.ag", SPEC),
+            ("Api/Registrations.cs", HELPERS),
+            ("Data/BillingContext.cs", &context("BillingContext")),
+            ("Data/LedgerContext.cs", &context("LedgerContext")),
+            ("Data/ArchiveContext.cs", &context("ArchiveContext")),
+        ],
+    );
+    let graph = crate::graph_document(project.path());
+    let technology = |file: &str| -> Vec<String> {
+        graph["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|fact| {
+                fact["kind"] == "accesses_technology"
+                    && fact["evidence"]["file"] == file
+                    && fact["confidence"] == "definite"
+            })
+            .map(|fact| fact["technology"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(technology("Data/BillingContext.cs"), ["mssql"]);
+    assert_eq!(technology("Data/LedgerContext.cs"), ["postgres"]);
+    assert_eq!(technology("Data/ArchiveContext.cs"), ["postgres"]);
+}

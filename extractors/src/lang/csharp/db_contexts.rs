@@ -16,6 +16,9 @@
 //!   or `AddPooledDbContextFactory<T>` (the last type argument is the context:
 //!   `AddDbContext<IOrders, Orders>`), or of Aspire's `Add…DbContext<T>`/`Enrich…DbContext<T>`;
 //! - inside the `OnConfiguring` method of the context class itself;
+//! - inside a helper method that takes the context's `DbContextOptionsBuilder<T>`, or a plain
+//!   `DbContextOptionsBuilder` when a registration of the same file names the method
+//!   (`AddDbContext<T>(ConfigureDb)`, `AddDbContext<T>(o => ConfigureDb(o))`);
 //! - or it is Aspire's registration itself (`AddNpgsqlDbContext<T>("db")`).
 //!
 //! A context factory a class is given (`IDbContextFactory<Orders>` or
@@ -210,7 +213,7 @@ fn configured_context(call: Node<'_>, source: &str) -> Option<(String, bool)> {
                 let context = if syntax::text(name, source) == "OnConfiguring" {
                     enclosing_class(node, source)
                 } else {
-                    design_time_context(node, source)
+                    design_time_context(node, source).or_else(|| helper_context(node, source))
                 };
                 return context.map(|class| (class, false));
             }
@@ -226,6 +229,57 @@ fn configured_context(call: Node<'_>, source: &str) -> Option<(String, bool)> {
         current = node.parent();
     }
     None
+}
+
+/// The context a helper method configures, for a provider call in it: the context of its
+/// `DbContextOptionsBuilder<T>` parameter, else, for a plain `DbContextOptionsBuilder`
+/// parameter, that of a registration of the same file that names the method
+/// (`AddDbContext<T>(ConfigureDb)`, `AddDbContext<T>(o => ConfigureDb(o, config))`).
+fn helper_context(method: Node<'_>, source: &str) -> Option<String> {
+    let parameters = method.child_field("parameters")?;
+    let mut takes_builder = false;
+    for parameter in named_children(parameters) {
+        let Some(type_node) = parameter.child_field("type") else {
+            continue;
+        };
+        if let Some(context) = generic_argument(type_node, "DbContextOptionsBuilder", source) {
+            return Some(context);
+        }
+        takes_builder |= syntax::text(type_node, source)
+            .rsplit('.')
+            .next()
+            .is_some_and(|name| name == "DbContextOptionsBuilder");
+    }
+    if !takes_builder {
+        return None;
+    }
+    let name = syntax::text(method.child_field("name")?, source);
+    let mut root = method;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    // The registrations of the file whose arguments name the method; one context, or none.
+    let mut contexts = std::collections::BTreeSet::new();
+    let mut cursor = root.walk();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "invocation_expression" && node.id() != method.id() {
+            if let Some(context) = registered_context(node, source) {
+                let names_method = node.child_field("arguments").is_some_and(|arguments| {
+                    syntax::has_node_with_text(arguments, source, "identifier", name)
+                });
+                if names_method {
+                    contexts.insert(context);
+                }
+            }
+        }
+        stack.extend(node.named_children(&mut cursor));
+    }
+    let mut contexts = contexts.into_iter();
+    match (contexts.next(), contexts.next()) {
+        (Some(context), None) => Some(context),
+        _ => None,
+    }
 }
 
 /// How many configuring calls a context's fact names.
