@@ -272,8 +272,11 @@ impl<'a> Anchors<'a> {
             let in_read_chain = reading.is_some();
             let flags = if flags & KindIds::NAME != 0
                 && (ids.is_member_name(ancestor_kinds.last().copied(), field, in_read_chain)
-                    || ids.is_later_segment(ancestor_kinds.last().copied(), node))
-            {
+                    || ids.is_later_segment(
+                        ancestor_kinds.last().copied(),
+                        ancestors.last().map(|(parent, _)| *parent),
+                        node,
+                    )) {
                 flags & !KindIds::NAME
             } else {
                 flags
@@ -535,11 +538,21 @@ impl KindIds {
     /// The flags that make the walk read a node.
     pub(super) const READ: u8 = Self::NAME | Self::SCOPE | Self::CHAIN | Self::SKIPPED;
 
-    /// Whether `node`, a child of a parent of kind `parent`, is a later segment of a
-    /// [`WalkKinds::later_segments`] parent.
-    pub(super) fn is_later_segment(&self, parent: Option<u16>, node: Node<'_>) -> bool {
+    /// Whether `node`, a child of `parent_node` (of kind `parent`), is a later segment of a
+    /// [`WalkKinds::later_segments`] parent: not its first named child. The parent's first
+    /// named child is found from the parent (tree-sitter's `prev_named_sibling` walks the
+    /// parent's children from the start, quadratic under a node of thousands of children, as
+    /// error recovery makes of 4,000 `@A` in Kotlin).
+    pub(super) fn is_later_segment(
+        &self,
+        parent: Option<u16>,
+        parent_node: Option<Node<'_>>,
+        node: Node<'_>,
+    ) -> bool {
         parent.is_some_and(|parent| self.later_segments.contains(&parent))
-            && node.prev_named_sibling().is_some()
+            && parent_node
+                .and_then(|parent| parent.named_child(0))
+                .is_some_and(|first| first.id() != node.id())
     }
 
     /// Whether a name in `field` of a parent of kind `parent` names a member; `in_chain`:
