@@ -59,9 +59,17 @@ pub(crate) struct FactFactory<'a> {
     /// The generic facts made (`call`, `assignment`, `external`): those the run's reviewed
     /// queries may match (`ProjectContext::generic`).
     generic: &'a crate::generic::GenericFacts,
+    /// What the file's request URLs found of its configuration names, kept between requests.
+    url_names: web::UrlNamesMemo,
 }
 
 impl<'a> FactFactory<'a> {
+    /// The configuration names a request URL of this file reads
+    /// ([`web::url_configuration_names_in`]), with what the file's earlier requests found.
+    pub fn url_configuration_names(&self, url: &str) -> Vec<String> {
+        web::url_configuration_names_with(url, self.source(), &self.url_names)
+    }
+
     /// This factory, sharing the strings many facts hold through the project's `interner`, and
     /// making the `generic` facts the project's reviewed queries may match.
     pub fn sharing(
@@ -118,6 +126,7 @@ impl<'a> FactFactory<'a> {
             columns: syntax::Columns::new(source),
             interner: None,
             generic: &ALL_GENERIC,
+            url_names: web::UrlNamesMemo::default(),
         }
     }
 

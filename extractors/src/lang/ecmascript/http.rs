@@ -237,7 +237,6 @@ fn request_fact(
     text: Option<String>,
     client: &str,
 ) -> Fact {
-    let source = view.source();
     let shown = path.as_deref().unwrap_or(url);
     let mut fact = view.factory.fact(
         FactKind::HttpCall,
@@ -254,7 +253,7 @@ fn request_fact(
     if let Some(path) = path {
         set(&mut fact, "path", path);
     }
-    let names = crate::facts::web::url_configuration_names_in(url, source);
+    let names = view.factory.url_configuration_names(url);
     if !names.is_empty() {
         set(&mut fact, "urlFrom", names);
     }
