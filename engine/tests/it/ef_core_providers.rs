@@ -484,19 +484,7 @@ fn the_in_memory_provider_beside_a_real_one_leaves_the_context_the_real_store() 
         ],
     );
     let graph = crate::graph_document(project.path());
-    let technology = |file: &str| -> Vec<String> {
-        graph["facts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|fact| {
-                fact["kind"] == "accesses_technology"
-                    && fact["evidence"]["file"] == file
-                    && fact["confidence"] == "definite"
-            })
-            .map(|fact| fact["technology"].as_str().unwrap().to_owned())
-            .collect()
-    };
+    let technology = |file: &str| definite_technologies(&graph, file);
     // The context configured with SQL Server and, on a switch, the in-memory provider is SQL
     // Server's; the one only the in-memory provider configures stays in-process.
     assert_eq!(technology("Data/ShopContext.cs"), ["mssql"]);
@@ -565,20 +553,23 @@ fn a_provider_in_a_helper_method_configures_the_context_it_is_registered_for() {
         ],
     );
     let graph = crate::graph_document(project.path());
-    let technology = |file: &str| -> Vec<String> {
-        graph["facts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|fact| {
-                fact["kind"] == "accesses_technology"
-                    && fact["evidence"]["file"] == file
-                    && fact["confidence"] == "definite"
-            })
-            .map(|fact| fact["technology"].as_str().unwrap().to_owned())
-            .collect()
-    };
+    let technology = |file: &str| definite_technologies(&graph, file);
     assert_eq!(technology("Data/BillingContext.cs"), ["mssql"]);
     assert_eq!(technology("Data/LedgerContext.cs"), ["postgres"]);
     assert_eq!(technology("Data/ArchiveContext.cs"), ["postgres"]);
+}
+
+/// The technologies of the definite `accesses_technology` facts of `file` in a graph document.
+fn definite_technologies(graph: &serde_json::Value, file: &str) -> Vec<String> {
+    graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| {
+            fact["kind"] == "accesses_technology"
+                && fact["evidence"]["file"] == file
+                && fact["confidence"] == "definite"
+        })
+        .map(|fact| fact["technology"].as_str().unwrap().to_owned())
+        .collect()
 }
