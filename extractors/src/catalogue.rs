@@ -43,7 +43,8 @@
 //!   class that extends or implements one of `types` (npm: `constructs`) is a use (false for an
 //!   interface that a class implements to be the store, such as `IDistributedCache`);
 //!   `settings` (pypi): the module-level settings that hold the library's connection URL
-//!   (`CELERY_BROKER_URL = "redis://…"`), each a definite site that configures the entry's
+//!   (`CELERY_BROKER_URL = "redis://…"`, or an app's `conf` attribute: `app.conf.broker_url =
+//!   …`), each a definite site that configures the entry's
 //!   first `calls` entry, the URL read as its first argument;
 //!   `stand_in` (nuget, default false): an EF Core provider that stands in for the real store
 //!   in tests and development (`UseInMemoryDatabase`): a context configured with it and with a

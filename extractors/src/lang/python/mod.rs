@@ -741,10 +741,22 @@ fn setting_url_sites<'tree>(
             ) else {
                 continue;
             };
-            if left.kind() != "identifier" {
-                continue;
-            }
-            let name = syntax::text(left, source);
+            // A module-level name, or a Celery app's configuration attribute
+            // (`app.conf.broker_url = …`).
+            let name = match left.kind() {
+                "identifier" => syntax::text(left, source),
+                "attribute"
+                    if left.child_field("object").is_some_and(|object| {
+                        syntax::text(object, source).rsplit('.').next() == Some("conf")
+                    }) =>
+                {
+                    match left.child_field("attribute") {
+                        Some(attribute) => syntax::text(attribute, source),
+                        None => continue,
+                    }
+                }
+                _ => continue,
+            };
             let Some((_, path)) = settings.iter().find(|(setting, _)| *setting == name) else {
                 continue;
             };
