@@ -709,23 +709,22 @@ pub fn categories() -> Vec<(String, &'static str)> {
 /// Whether `library` is a generic SQL API that reaches its store through a registered driver
 /// (`driver_api`: Go's `database/sql`), in any ecosystem.
 pub fn is_driver_api(library: &str) -> bool {
-    catalogue().ecosystems.iter().any(|ecosystem| {
-        ecosystem
-            .libraries
-            .iter()
-            .any(|entry| entry.name == library && entry.is_driver_api)
-    })
+    any_entry_named(library, |entry| entry.is_driver_api)
 }
 
 /// Whether `library` is an entry that stands in for a real store in tests and development
 /// (`stand_in`: EF Core's in-memory provider), in any ecosystem.
 pub fn is_stand_in(library: &str) -> bool {
-    catalogue().ecosystems.iter().any(|ecosystem| {
-        ecosystem
-            .libraries
-            .iter()
-            .any(|entry| entry.name == library && entry.is_stand_in)
-    })
+    any_entry_named(library, |entry| entry.is_stand_in)
+}
+
+/// Whether some ecosystem's entry named `library` is one `test` accepts.
+fn any_entry_named(library: &str, test: impl Fn(&Library) -> bool) -> bool {
+    catalogue()
+        .ecosystems
+        .iter()
+        .flat_map(|ecosystem| ecosystem.libraries.iter())
+        .any(|entry| entry.name == library && test(entry))
 }
 
 /// Problems found in the catalogue files (none in a sound build).

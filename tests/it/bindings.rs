@@ -514,12 +514,12 @@ fn a_url_whose_constants_name_the_host_is_bound_by_its_value() {
             ),
             // A constant of a file no component owns fills the URL too.
             (
-                "shared/partner.ts",
+                "common/partner.ts",
                 "export const PARTNER_URL = 'https://partner.example/v2';\n",
             ),
             (
                 "web/orders.ts",
-                "import { PARTNER_URL } from '../shared/partner';\nexport const orders = () => fetch(`${PARTNER_URL}/orders`);\n",
+                "import { PARTNER_URL } from '../common/partner';\nexport const orders = () => fetch(`${PARTNER_URL}/orders`);\n",
             ),
         ],
     );

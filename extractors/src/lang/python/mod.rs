@@ -624,72 +624,59 @@ fn setting_backend_sites<'tree>(
     values: &values::ModuleValues<'tree>,
 ) -> Vec<(ClientSite<'tree>, Option<String>)> {
     let mut sites = Vec::new();
-    for statement in values::module_level(root) {
-        if statement.kind() != "expression_statement" {
+    for (left, right) in values::module_assignments(root) {
+        let right = if right.kind() == "call" {
+            values.returned_dictionary(right, source).unwrap_or(right)
+        } else {
+            right
+        };
+        // `CACHES = {alias: {…}}`, or one entry: `STORAGES["default"] = {…}`.
+        let (setting, entries) = match left.kind() {
+            "identifier" => (left, named_children(right)),
+            "subscript" => match left.child_field("value") {
+                Some(value) => (value, vec![right]),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if setting.kind() != "identifier"
+            || !BACKEND_SETTINGS.contains(&syntax::text(setting, source))
+            || right.kind() != "dictionary"
+        {
             continue;
         }
-        for assignment in named_children(statement) {
-            let (Some(left), Some(right)) = (
-                assignment.child_field("left"),
-                assignment.child_field("right"),
-            ) else {
-                continue;
-            };
-            let right = if right.kind() == "call" {
-                values.returned_dictionary(right, source).unwrap_or(right)
+        for entry in entries {
+            let options = if entry.kind() == "dictionary" {
+                Some(entry)
             } else {
-                right
+                entry.child_field("value")
             };
-            // `CACHES = {alias: {…}}`, or one entry: `STORAGES["default"] = {…}`.
-            let (setting, entries) = match left.kind() {
-                "identifier" => (left, named_children(right)),
-                "subscript" => match left.child_field("value") {
-                    Some(value) => (value, vec![right]),
-                    None => continue,
-                },
-                _ => continue,
-            };
-            if assignment.kind() != "assignment"
-                || setting.kind() != "identifier"
-                || !BACKEND_SETTINGS.contains(&syntax::text(setting, source))
-                || right.kind() != "dictionary"
-            {
+            let Some(options) = options.filter(|value| value.kind() == "dictionary") else {
                 continue;
-            }
-            for entry in entries {
-                let options = if entry.kind() == "dictionary" {
-                    Some(entry)
-                } else {
-                    entry.child_field("value")
-                };
-                let Some(options) = options.filter(|value| value.kind() == "dictionary") else {
+            };
+            for option in named_children(options) {
+                let key = option
+                    .child_field("key")
+                    .and_then(|key| string_value(key, source));
+                let (Some("BACKEND"), Some(value)) = (key.as_deref(), option.child_field("value"))
+                else {
                     continue;
                 };
-                for option in named_children(options) {
-                    let key = option
-                        .child_field("key")
-                        .and_then(|key| string_value(key, source));
-                    let (Some("BACKEND"), Some(value)) =
-                        (key.as_deref(), option.child_field("value"))
-                    else {
+                for backend in values.values(value, source) {
+                    if backend.interpolated {
                         continue;
-                    };
-                    for backend in values.values(value, source) {
-                        if backend.interpolated {
-                            continue;
-                        }
-                        sites.push((
-                            ClientSite {
-                                node: value,
-                                use_kind: ClientUse::Configure,
-                                path: backend.text,
-                                is_qualified: true,
-                                argument: None,
-                                options: Vec::new(),
-                            },
-                            backend.env,
-                        ));
                     }
+                    sites.push((
+                        ClientSite {
+                            node: value,
+                            use_kind: ClientUse::Configure,
+                            path: backend.text,
+                            is_qualified: true,
+                            argument: None,
+                            options: Vec::new(),
+                        },
+                        backend.env,
+                    ));
                 }
             }
         }
@@ -727,52 +714,38 @@ fn setting_url_sites<'tree>(
         return Vec::new();
     }
     let mut sites = Vec::new();
-    for statement in values::module_level(root) {
-        if statement.kind() != "expression_statement" {
-            continue;
-        }
-        for assignment in named_children(statement) {
-            if assignment.kind() != "assignment" {
-                continue;
-            }
-            let (Some(left), Some(right)) = (
-                assignment.child_field("left"),
-                assignment.child_field("right"),
-            ) else {
-                continue;
-            };
-            // A module-level name, or a Celery app's configuration attribute
-            // (`app.conf.broker_url = …`).
-            let name = match left.kind() {
-                "identifier" => syntax::text(left, source),
-                "attribute"
-                    if left.child_field("object").is_some_and(|object| {
-                        syntax::text(object, source).rsplit('.').next() == Some("conf")
-                    }) =>
-                {
-                    match left.child_field("attribute") {
-                        Some(attribute) => syntax::text(attribute, source),
-                        None => continue,
-                    }
+    for (left, right) in values::module_assignments(root) {
+        // A module-level name, or a Celery app's configuration attribute
+        // (`app.conf.broker_url = …`).
+        let name = match left.kind() {
+            "identifier" => syntax::text(left, source),
+            "attribute"
+                if left.child_field("object").is_some_and(|object| {
+                    syntax::text(object, source).rsplit('.').next() == Some("conf")
+                }) =>
+            {
+                match left.child_field("attribute") {
+                    Some(attribute) => syntax::text(attribute, source),
+                    None => continue,
                 }
-                _ => continue,
-            };
-            let Some((_, path)) = settings.iter().find(|(setting, _)| *setting == name) else {
-                continue;
-            };
-            for url in values.values(right, source) {
-                sites.push((
-                    ClientSite {
-                        node: right,
-                        use_kind: ClientUse::Configure,
-                        path: path.clone(),
-                        is_qualified: true,
-                        argument: Some(url.text),
-                        options: Vec::new(),
-                    },
-                    url.env,
-                ));
             }
+            _ => continue,
+        };
+        let Some((_, path)) = settings.iter().find(|(setting, _)| *setting == name) else {
+            continue;
+        };
+        for url in values.values(right, source) {
+            sites.push((
+                ClientSite {
+                    node: right,
+                    use_kind: ClientUse::Configure,
+                    path: path.clone(),
+                    is_qualified: true,
+                    argument: Some(url.text),
+                    options: Vec::new(),
+                },
+                url.env,
+            ));
         }
     }
     sites.sort_by_key(|(site, _)| site.node.start_byte());

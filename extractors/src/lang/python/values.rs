@@ -108,6 +108,23 @@ pub(crate) fn module_level(root: Node<'_>) -> Vec<Node<'_>> {
     statements
 }
 
+/// The plain assignments (`X = …`, not `X += …`) a module runs at its top level, each as its
+/// left and right side.
+pub(crate) fn module_assignments(root: Node<'_>) -> Vec<(Node<'_>, Node<'_>)> {
+    module_level(root)
+        .into_iter()
+        .filter(|statement| statement.kind() == "expression_statement")
+        .flat_map(named_children)
+        .filter(|assignment| assignment.kind() == "assignment")
+        .filter_map(|assignment| {
+            Some((
+                assignment.child_field("left")?,
+                assignment.child_field("right")?,
+            ))
+        })
+        .collect()
+}
+
 impl<'tree> Module<'tree> {
     /// Reads the module-level assignments and functions of `root`.
     fn of(root: Node<'tree>, source: &str) -> Self {
