@@ -17,6 +17,7 @@ use crate::input::options::CheckOptions;
 use crate::input::paths::ComponentMap;
 use crate::input::scope::{resolve, Scope, Snapshot};
 use crate::input::spec::LoadedSpec;
+use crate::input::summary;
 use crate::report::{assemble, Analysis, CheckRun};
 use crate::solve::{Limits, Solver};
 
@@ -117,11 +118,27 @@ pub fn run_check_handing_back<T: Send>(
         // a context hold the process's memory map, and the listing of Apache Kafka took twice as
         // long beside it (45 ms against 22). It starts after the workers for the same reason:
         // starting a thread (its stack) waits for the map too.
-        let (spec, scope) = prepare(options, |files| {
+        let (spec, mut scope) = prepare(options, |files| {
             if files <= PREWARM_MAX_FILES {
                 solver.warm_up();
             }
         })?;
+        // `--all` with the user's cache keeps what it finds for the base side of a later
+        // `--diff` from this commit ([`summary`]), with the content of every file it reads.
+        let summary = options
+            .cache
+            .as_ref()
+            .filter(|cache| {
+                cache.is_shared()
+                    && scope.mode == "all"
+                    && scope.snapshot == Snapshot::Worktree
+                    && !options.debug_extractors
+            })
+            .map(|cache| {
+                let log = std::sync::Arc::new(summary::ReadLog::default());
+                scope.reads = Some(std::sync::Arc::clone(&log));
+                (cache, summary::key(options, &spec, &scope), log)
+            });
         // Under `--diff` the merge base is checked first: its findings' ids decide `existing`,
         // and its file-graph edges tell the chains a pull request opens (see Status and blocking in docs/VERDICT.md).
         // Both sides share one cache, so a blob the two trees share is extracted once: the
@@ -162,6 +179,10 @@ pub fn run_check_handing_back<T: Send>(
         drop(private);
         let base_ids = base.map(|(ids, _)| ids);
         let outcomes = solve_candidates(options, &analysis, solver);
+        let edges = summary
+            .as_ref()
+            .filter(|_| all_decided(&outcomes))
+            .map(|_| BaseEdges::of(&analysis.chains, &BTreeMap::new()).parts());
         let inspected = inspect(&analysis);
         let (run, facts) = crate::report::assemble_handing_back(
             options,
@@ -171,6 +192,14 @@ pub fn run_check_handing_back<T: Send>(
             started,
             hand_back,
         );
+        if let (Some((cache, key, log)), Some((names, edges))) = (summary, edges) {
+            let found = summary::Found {
+                ids: finding_ids(&run.verdict),
+                names,
+                edges,
+            };
+            summary::store(cache, &key, summary::Reads::Logged(&log), &found);
+        }
         Ok((run, inspected, facts))
     })
 }
@@ -237,6 +266,35 @@ impl BaseEdges {
         base
     }
 
+    /// Edges kept by a summary ([`summary::Found`]).
+    fn from_parts(names: Vec<String>, edges: Vec<(u32, u32)>) -> Self {
+        let names = names
+            .into_iter()
+            .enumerate()
+            .map(|(number, name)| (name, u32::try_from(number).unwrap_or(u32::MAX)))
+            .collect();
+        Self {
+            names,
+            edges: edges.into_iter().collect(),
+        }
+    }
+
+    /// The names by number and the edges, sorted, as a summary keeps them.
+    fn parts(&self) -> (Vec<String>, Vec<(u32, u32)>) {
+        let mut names = vec![String::new(); self.names.len()];
+        for (name, number) in &self.names {
+            if let Some(slot) = usize::try_from(*number)
+                .ok()
+                .and_then(|number| names.get_mut(number))
+            {
+                slot.clone_from(name);
+            }
+        }
+        let mut edges: Vec<(u32, u32)> = self.edges.iter().copied().collect();
+        edges.sort_unstable();
+        (names, edges)
+    }
+
     /// True when the base has no edge `from → to`.
     pub fn lacks(&self, from: &str, to: &str) -> bool {
         match (self.names.get(from), self.names.get(to)) {
@@ -257,31 +315,68 @@ fn base_findings(
     cache: Option<&crate::input::cache::ExtractionCache>,
 ) -> Result<(BTreeSet<String>, BaseEdges), EngineError> {
     let (base_scope, renames) = crate::input::scope::merge_base_scope(scope)?;
+    // What a whole-project check of the same tree found, when the user's cache keeps it (a
+    // `check --all` of the base commit, or an earlier `--diff` from it): renamed files are
+    // checked under their head paths, so only a range without renames can use it.
+    let summary = cache
+        .filter(|cache| cache.is_shared() && renames.is_empty() && !options.debug_extractors)
+        .map(|cache| (cache, summary::key(options, spec, &base_scope)));
+    if let Some((cache, key)) = &summary {
+        if let Some(found) = summary::load(cache, key, &base_scope) {
+            return Ok((found.ids, BaseEdges::from_parts(found.names, found.edges)));
+        }
+    }
     let base = analyse_scope(options, spec.clone(), base_scope, &renames, None, cache);
     let edges = BaseEdges::of(&base.chains, &renames);
     let outcomes = solve_candidates(options, &base, solver);
     let run = assemble(options, base, &outcomes, None, Instant::now());
-    let verdict = run.verdict;
+    let ids = finding_ids(&run.verdict);
+    if let Some((cache, key)) = summary.filter(|_| all_decided(&outcomes)) {
+        let (names, pairs) = edges.parts();
+        let found = summary::Found {
+            ids,
+            names,
+            edges: pairs,
+        };
+        summary::store(cache, &key, summary::Reads::Snapshot(&run.scope), &found);
+        return Ok((found.ids, edges));
+    }
+    Ok((ids, edges))
+}
+
+/// Whether the solver decided every slice (a summary is kept only then).
+fn all_decided(outcomes: &[crate::solve::SolveOutcome]) -> bool {
+    outcomes.iter().all(|outcome| {
+        matches!(
+            outcome.status,
+            crate::solve::SliceStatus::Sat | crate::solve::SliceStatus::Unsat
+        )
+    })
+}
+
+/// The ids of a verdict's findings: its violations, and its contract and workflow violations
+/// and warnings.
+fn finding_ids(verdict: &crate::verdict::Verdict) -> BTreeSet<String> {
     let mut ids: BTreeSet<String> = verdict
         .violations
-        .into_iter()
-        .map(|violation| violation.id)
+        .iter()
+        .map(|violation| violation.id.clone())
         .collect();
     ids.extend(
         verdict
             .contract_violations
-            .into_iter()
-            .map(|entry| entry.id),
+            .iter()
+            .chain(&verdict.contract_warnings)
+            .map(|entry| entry.id.clone()),
     );
-    ids.extend(verdict.contract_warnings.into_iter().map(|entry| entry.id));
     ids.extend(
         verdict
             .workflow_violations
-            .into_iter()
-            .map(|entry| entry.id),
+            .iter()
+            .chain(&verdict.workflow_warnings)
+            .map(|entry| entry.id.clone()),
     );
-    ids.extend(verdict.workflow_warnings.into_iter().map(|entry| entry.id));
-    Ok((ids, edges))
+    ids
 }
 
 /// Projects with more files than this make no Z3 context ahead ([`run_check_handing_back`]): their

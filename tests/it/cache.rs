@@ -448,6 +448,9 @@ fn diff_and_staged_runs_are_the_same_with_and_without_the_cache_after_random_cha
     for (label, source, spec) in projects().into_iter().step_by(3) {
         let (project, repository) = repository_of(&source, spec);
         let root = project.path();
+        // What `check --all` finds on the base commit is kept for the base side of the `--diff`
+        // below (used when the changes rename nothing).
+        run(root, ScopeRequest::All, Some(cache.path()), true);
         let mut changes = Vec::new();
         for _ in 0..3 {
             changes.push(mutate(root, &mut random));
@@ -597,4 +600,81 @@ fn a_cached_django_model_follows_a_changed_settings_engine() {
     assert!(cached.unwrap_or_default() >= 1, "the package file is a hit");
     assert_eq!(targets(&sqlite), ["local"]);
     assert_eq!(sqlite, fresh);
+}
+
+/// The cache's documents that summarise a whole-project check (those with the files it read).
+fn summaries(cache: &Path) -> Vec<PathBuf> {
+    entry_files(cache)
+        .into_iter()
+        .filter(|path| std::fs::read_to_string(path).is_ok_and(|text| text.contains("\"reads\":")))
+        .collect()
+}
+
+/// The statuses of a `--diff` verdict's violations.
+fn statuses(text: &str) -> Vec<String> {
+    let verdict: serde_json::Value =
+        serde_json::from_str(text.split("\n[").next().unwrap()).unwrap();
+    verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| violation["status"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The base side of `--diff` takes its findings from what `check --all` found on the base commit
+/// (a summary in the cache, as CI restores it): with the summary's findings taken out, the
+/// base's violation is `new`; as `check --all` left it, `existing`, as without the cache.
+#[test]
+fn a_diff_takes_the_base_findings_from_what_check_all_found_on_the_base_commit() {
+    let (project, repository) = repository_of(&tests::example("layered-api"), None);
+    let root = project.path();
+    let cache = tempfile::tempdir().unwrap();
+    run(root, ScopeRequest::All, Some(cache.path()), false);
+    let kept = summaries(cache.path());
+    assert_eq!(kept.len(), 1, "`check --all` keeps one summary");
+    // The pull request edits the file with the violation, which the base has too.
+    let path = root.join("src/controllers/orders.ts");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{text}\n// edited\n")).unwrap();
+    crate::commit_all(&repository, "one edit");
+    let diff = || ScopeRequest::Diff("HEAD~1".to_owned());
+    let (fresh, _) = run(root, diff(), None, false);
+    assert_eq!(statuses(&fresh), ["existing"]);
+    let (cached, _) = run(root, diff(), Some(cache.path()), false);
+    assert_eq!(cached, fresh);
+    // The summary is what the base side read: without its findings, the violation is new.
+    let original = std::fs::read_to_string(&kept[0]).unwrap();
+    let mut summary: serde_json::Value = serde_json::from_str(&original).unwrap();
+    summary["ids"] = serde_json::json!([]);
+    std::fs::write(&kept[0], summary.to_string()).unwrap();
+    let (tampered, _) = run(root, diff(), Some(cache.path()), false);
+    assert_eq!(statuses(&tampered), ["new"]);
+}
+
+/// A summary holds only for the files it read: `check --all` on a work tree whose edits are not
+/// committed (here, the violation taken out of the controller) keeps a summary that the base
+/// commit, which has the violation, must not use.
+#[test]
+fn a_summary_of_an_edited_work_tree_is_not_used_for_the_commit() {
+    let (project, repository) = repository_of(&tests::example("layered-api"), None);
+    let root = project.path();
+    let cache = tempfile::tempdir().unwrap();
+    let controller = root.join("src/controllers/orders.ts");
+    let original = std::fs::read_to_string(&controller).unwrap();
+    let cut = original.find("router.get(\"/orders/count\"").unwrap();
+    std::fs::write(&controller, &original[..cut]).unwrap();
+    let (edited, _) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    assert!(
+        statuses(&edited).is_empty(),
+        "the edit takes the violation out"
+    );
+    assert_eq!(summaries(cache.path()).len(), 1);
+    std::fs::write(&controller, format!("{original}\n// edited\n")).unwrap();
+    crate::commit_all(&repository, "one edit");
+    let diff = || ScopeRequest::Diff("HEAD~1".to_owned());
+    let (cached, _) = run(root, diff(), Some(cache.path()), false);
+    assert_eq!(statuses(&cached), ["existing"]);
+    let (fresh, _) = run(root, diff(), None, false);
+    assert_eq!(cached, fresh);
 }

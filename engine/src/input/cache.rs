@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-const CACHE_FORMAT: u32 = 16;
+pub const CACHE_FORMAT: u32 = 16;
 
 /// At most this many bytes of entries are kept.
 pub const MAX_BYTES: u64 = 512 << 20;
@@ -54,7 +54,7 @@ const REFRESH_AFTER: Duration = Duration::from_secs(24 * 3600);
 /// The running binary's size and modification time. Two builds of one version (a build from
 /// source between releases) may extract differently, so neither reuses the other's entries;
 /// empty where the binary cannot be found, which leaves the version alone to tell them apart.
-fn build_identity() -> &'static str {
+pub fn build_identity() -> &'static str {
     static IDENTITY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     IDENTITY.get_or_init(|| {
         std::env::current_exe()
@@ -729,6 +729,51 @@ impl ExtractionCache {
             }
             return;
         }
+        self.write_atomically(key, |writer| {
+            serde_json::to_writer(writer, &document).is_ok()
+        });
+    }
+
+    /// Whether this cache keeps documents on the disk for later runs (the user's cache, not a
+    /// run's own directory or memory).
+    pub fn is_shared(&self) -> bool {
+        self.disk && !self.spill_only && self.spill.is_none()
+    }
+
+    /// The document stored under `key` by [`ExtractionCache::store_document`], if a readable
+    /// one exists (a corrupt one is the caller's miss).
+    pub fn load_document(&self, key: &str) -> Option<Vec<u8>> {
+        if !self.is_shared() {
+            return None;
+        }
+        let handle = open_regular(&self.path(key))?;
+        if handle.metadata().ok()?.len() > MAX_ENTRY_BYTES {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        handle
+            .take(MAX_ENTRY_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .ok()?;
+        Some(bytes)
+    }
+
+    /// Stores `bytes` under `key` atomically, beside the entries (and pruned with them);
+    /// failures are ignored.
+    pub fn store_document(&self, key: &str, bytes: &[u8]) {
+        if self.is_shared() {
+            self.write_atomically(key, |writer| {
+                std::io::Write::write_all(writer, bytes).is_ok()
+            });
+        }
+    }
+
+    /// Writes the file of `key` through a temporary file and a rename.
+    fn write_atomically(
+        &self,
+        key: &str,
+        write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> bool,
+    ) {
         static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let path = self.path(key);
         let Some(folder) = path.parent() else {
@@ -745,8 +790,7 @@ impl ExtractionCache {
             .open(&temporary)
             .is_ok_and(|handle| {
                 let mut writer = std::io::BufWriter::new(handle);
-                serde_json::to_writer(&mut writer, &document).is_ok()
-                    && std::io::Write::flush(&mut writer).is_ok()
+                write(&mut writer) && std::io::Write::flush(&mut writer).is_ok()
             });
         if !(written && std::fs::rename(&temporary, &path).is_ok()) {
             let _ = std::fs::remove_file(&temporary);

@@ -11,3 +11,4 @@ pub mod progress;
 pub mod queries;
 pub mod scope;
 pub mod spec;
+pub mod summary;

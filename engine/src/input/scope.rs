@@ -84,6 +84,9 @@ pub struct Scope {
     /// symbolic link on the way from the project root), worked out at the first read
     /// ([`read_file`]).
     pub real_folders: std::sync::Arc<std::sync::OnceLock<std::collections::HashSet<String>>>,
+    /// When set, extraction records here the content id of every work-tree file it reads (see
+    /// [`crate::input::summary`]).
+    pub reads: Option<std::sync::Arc<crate::input::summary::ReadLog>>,
 }
 
 impl Scope {
@@ -198,6 +201,7 @@ pub fn resolve(root: &Path, request: &ScopeRequest) -> Result<Scope, EngineError
         symlinks: BTreeMap::new(),
         unreadable: Vec::new(),
         real_folders: std::sync::Arc::default(),
+        reads: None,
     };
     match request {
         ScopeRequest::All | ScopeRequest::Files(_) => {
@@ -480,6 +484,7 @@ pub fn merge_base_scope(head: &Scope) -> Result<(Scope, BTreeMap<String, String>
         symlinks: BTreeMap::new(),
         unreadable: Vec::new(),
         real_folders: std::sync::Arc::default(),
+        reads: None,
     };
     list_tree(&repository, &base_tree, &to_project, &mut scope)?;
     scope.project_files.sort();
@@ -701,6 +706,7 @@ mod tests {
             symlinks: BTreeMap::new(),
             unreadable: Vec::new(),
             real_folders: std::sync::Arc::default(),
+            reads: None,
         };
         let read = |path: &str, text: &str| worktree_copy(&scope, root, path, blob(text), 1 << 20);
         assert_eq!(

@@ -308,6 +308,15 @@ pub(super) fn extract_files(
             first_job(file, *extracted, &job, &first)
         })
         .collect();
+    // A work-tree check whose findings are kept for later runs records what else it read: the
+    // files read only for their declarations, and every path configuration discovery asked for.
+    if let (Some(reads), Snapshot::Worktree) = (&scope.reads, &scope.snapshot) {
+        let asked = context.config_asks().iter().map(String::as_str);
+        for file in others.iter().map(|file| file.as_str()).chain(asked) {
+            let id = content_identity(scope, root, &repositories, file);
+            reads.record(file, (!id.is_empty()).then_some(id));
+        }
+    }
     let declared_others = done.split_off(files.len().min(done.len()));
     let declared = gather_declarations(files, &others, declared_others, &mut done);
     // The project's shape, for the entries that ask about a whole structure (a fresh file may
@@ -413,6 +422,9 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
                 .as_ref()
                 .ok()
                 .map(|bytes| crate::input::cache::content_id(bytes));
+            if let Some(reads) = &scope.reads {
+                reads.record(file, content.clone());
+            }
             (content, Some(read))
         }
         _ => (scope.blobs.get(file).map(ToString::to_string), None),

@@ -96,6 +96,8 @@ pub struct ProjectContext {
     gitignores: gitignore::GitIgnores,
     /// Every configuration file discovery read, for change detection.
     config_files: Vec<String>,
+    /// Every path discovery asked for, read or not (a missing, oversized or non-UTF-8 file too).
+    config_asks: Vec<String>,
     /// The generic `call`, `assignment` and `external` facts extracted (all by default; they
     /// exist for reviewed queries, and a check makes only those its queries may match).
     generic: AllByDefault,
@@ -257,6 +259,7 @@ impl ProjectContext {
             import_maps,
             folder_entries,
             config_files: reader.read_paths(),
+            config_asks: reader.asked_paths(),
             generic: AllByDefault::default(),
             query_timing: false,
             pruning: true,
@@ -278,6 +281,12 @@ impl ProjectContext {
     /// targets: a change to any of them can change how every file resolves.
     pub fn config_files(&self) -> &[String] {
         &self.config_files
+    }
+
+    /// Every project-relative path discovery asked for (sorted), whether or not it could be
+    /// read: what the project's configuration was made from.
+    pub fn config_asks(&self) -> &[String] {
+        &self.config_asks
     }
 
     /// The `linguist-generated` patterns of the root `.gitattributes`, for [`crate::is_generated`].

@@ -21,6 +21,8 @@ pub(crate) struct ConfigReader<'a> {
     source: TextSource<'a>,
     /// Every path successfully read, for change detection.
     read_paths: RefCell<BTreeSet<String>>,
+    /// Every path asked for, read or not.
+    asked_paths: RefCell<BTreeSet<String>>,
 }
 
 impl<'a> ConfigReader<'a> {
@@ -45,12 +47,16 @@ impl<'a> ConfigReader<'a> {
         Self {
             source: Box::new(source),
             read_paths: RefCell::default(),
+            asked_paths: RefCell::default(),
         }
     }
 
     /// The text of a project-relative configuration file, or `None` when it is missing, outside
     /// the project, too large or not UTF-8. The path is remembered for change detection.
     pub fn read(&self, relative: &str) -> Option<String> {
+        if let Ok(mut asked_paths) = self.asked_paths.try_borrow_mut() {
+            asked_paths.insert(relative.to_owned());
+        }
         let text = self.read_within(relative, MAX_CONFIG_BYTES)?;
         if let Ok(mut read_paths) = self.read_paths.try_borrow_mut() {
             read_paths.insert(relative.to_owned());
@@ -68,6 +74,14 @@ impl<'a> ConfigReader<'a> {
             return None;
         }
         (self.source)(relative).filter(|text| text.len() as u64 <= limit)
+    }
+
+    /// The paths asked for so far, whether or not they could be read, sorted.
+    pub fn asked_paths(&self) -> Vec<String> {
+        self.asked_paths
+            .try_borrow()
+            .map(|asked_paths| asked_paths.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The project-relative paths read so far, sorted.
