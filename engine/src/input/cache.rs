@@ -228,6 +228,7 @@ impl FileEntry {
         let typed = match &self.typed {
             TypedProbes::Parsed(probes) => probes.len(),
             TypedProbes::Stored(text) => text.get().len() / STORED_PROBE_BYTES,
+            TypedProbes::Deferred => 0,
         };
         facts
             .saturating_add(self.probes.len().saturating_add(typed) / 3)
@@ -237,6 +238,44 @@ impl FileEntry {
     /// Whether a question asked about a whole structure.
     pub fn asks_whole(&self) -> bool {
         asks_whole(&self.probes)
+    }
+}
+
+/// Whether each lookup in the type indexes, as the cache writes it, gets its recorded answer in
+/// one project state ([`TypedProbes::hold_judged`]), shared by the workers of a run.
+#[derive(Debug)]
+pub struct Judged {
+    shards: [std::sync::Mutex<std::collections::HashMap<Box<str>, bool>>; 16],
+}
+
+impl Default for Judged {
+    fn default() -> Self {
+        Self {
+            shards: std::array::from_fn(|_| std::sync::Mutex::default()),
+        }
+    }
+}
+
+impl Judged {
+    fn shard(
+        &self,
+        text: &str,
+    ) -> Option<&std::sync::Mutex<std::collections::HashMap<Box<str>, bool>>> {
+        use std::hash::Hasher;
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        hasher.write(text.as_bytes());
+        let index = usize::try_from(hasher.finish() % 16).unwrap_or(0);
+        self.shards.get(index)
+    }
+
+    fn get(&self, text: &str) -> Option<bool> {
+        self.shard(text)?.lock().ok()?.get(text).copied()
+    }
+
+    fn insert(&self, text: &str, holds: bool) {
+        if let Some(mut shard) = self.shard(text).and_then(|shard| shard.lock().ok()) {
+            shard.insert(text.into(), holds);
+        }
     }
 }
 
@@ -251,6 +290,10 @@ pub enum TypedProbes {
     Parsed(Vec<Probe>),
     /// As the cache holds them (a JSON array of probes).
     Stored(Box<serde_json::value::RawValue>),
+    /// Left on the disk by [`ExtractionCache::read_newest`]: an entry made in a project of the
+    /// same shape needs no judging, and one that does is read again
+    /// (`refresh_typed` in `input/extract/files.rs`). Such an entry is never written.
+    Deferred,
 }
 
 impl Default for TypedProbes {
@@ -265,6 +308,7 @@ impl TypedProbes {
         match self {
             Self::Parsed(probes) => probes.is_empty(),
             Self::Stored(text) => text.get().trim() == "[]",
+            Self::Deferred => false,
         }
     }
 
@@ -276,6 +320,7 @@ impl TypedProbes {
             Self::Stored(text) => serde_json::from_str::<Vec<Probe>>(text.get())
                 .ok()
                 .map(std::borrow::Cow::Owned),
+            Self::Deferred => None,
         }
     }
 
@@ -285,6 +330,28 @@ impl TypedProbes {
             .is_some_and(|probes| probes.iter().all(|probe| probe.holds(context)))
     }
 
+    /// [`TypedProbes::hold`], with the answers judged so far in this project state: a lookup as
+    /// the cache holds it is parsed and asked once, however many files made it (the files of a
+    /// namespace ask much the same).
+    pub fn hold_judged(&self, context: &extractors::ProjectContext, judged: &Judged) -> bool {
+        let Self::Stored(text) = self else {
+            return self.hold(context);
+        };
+        let Ok(lookups) = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(text.get())
+        else {
+            return false;
+        };
+        lookups.iter().all(|lookup| {
+            let text = lookup.get();
+            if let Some(holds) = judged.get(text) {
+                return holds;
+            }
+            let holds = serde_json::from_str::<Probe>(text).is_ok_and(|probe| probe.holds(context));
+            judged.insert(text, holds);
+            holds
+        })
+    }
+
     /// The lookups as the cache writes them, to compare two entries' lookups.
     fn text(&self) -> std::borrow::Cow<'_, str> {
         match self {
@@ -292,6 +359,7 @@ impl TypedProbes {
                 std::borrow::Cow::Owned(serde_json::to_string(probes).unwrap_or_default())
             }
             Self::Stored(text) => std::borrow::Cow::Borrowed(text.get()),
+            Self::Deferred => std::borrow::Cow::Borrowed(""),
         }
     }
 }
@@ -301,6 +369,8 @@ impl Serialize for TypedProbes {
         match self {
             Self::Parsed(probes) => probes.serialize(serializer),
             Self::Stored(text) => text.serialize(serializer),
+            // Its lookups are not in memory: writing the entry would lose them.
+            Self::Deferred => Err(serde::ser::Error::custom("lookups left unread")),
         }
     }
 }
@@ -329,16 +399,91 @@ pub fn shape_for<'a>(probes: &[Probe], types: &'a str, files: &'a str) -> &'a st
 }
 
 #[derive(Debug, Deserialize)]
-struct Entry {
+struct Entry<E = FileEntry, V = Vec<FileEntry>> {
     format: u32,
     version: String,
     key: String,
     file: String,
-    entry: FileEntry,
+    entry: E,
     /// Older entries of the same content made in other project states, newest first
     /// ([`ExtractionCache::store`]).
     #[serde(default)]
-    variants: Vec<FileEntry>,
+    variants: V,
+}
+
+/// A [`FileEntry`] as [`ExtractionCache::read_newest`] reads it: its lookups in the type
+/// indexes, most of a Java, Kotlin or C# entry's text, are skipped ([`TypedProbes::Deferred`]).
+#[derive(Debug, Deserialize)]
+struct NewestEntry {
+    outcome: CachedOutcome,
+    #[serde(default)]
+    declarations: Option<extractors::TypeDeclarations>,
+    #[serde(default)]
+    probes: Vec<Probe>,
+    #[serde(default)]
+    typed: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    shape: Option<String>,
+}
+
+/// The lookups in the type indexes of a stored entry, and the shape it was made in
+/// ([`ExtractionCache::read_newest_lookups`]); the rest is skipped.
+#[derive(Debug, Deserialize)]
+struct LookupsOnly {
+    #[serde(default)]
+    typed: Option<TypedProbes>,
+    #[serde(default)]
+    shape: Option<String>,
+}
+
+impl WithOutcome for LookupsOnly {
+    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome> {
+        None
+    }
+}
+
+/// An entry's outcome, which reading an entry gives its file's shared path.
+trait WithOutcome {
+    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome>;
+}
+
+impl WithOutcome for FileEntry {
+    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome> {
+        Some(&mut self.outcome)
+    }
+}
+
+impl WithOutcome for NewestEntry {
+    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome> {
+        Some(&mut self.outcome)
+    }
+}
+
+/// The older entries of a stored entry, counted but not read ([`ExtractionCache::read_newest`]).
+#[derive(Debug, Default)]
+struct Unread(usize);
+
+impl<'de> Deserialize<'de> for Unread {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Counting;
+        impl<'de> serde::de::Visitor<'de> for Counting {
+            type Value = Unread;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("an array of entries")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut entries: A,
+            ) -> Result<Unread, A::Error> {
+                let mut count = 0;
+                while entries.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    count += 1;
+                }
+                Ok(Unread(count))
+            }
+        }
+        deserializer.deserialize_seq(Counting)
+    }
 }
 
 /// An [`Entry`] as written: it borrows the file's entry.
@@ -643,14 +788,70 @@ impl ExtractionCache {
         }
     }
 
+    /// The newest entry of `file` stored on the disk under `key`, and whether older ones are
+    /// kept beside it ([`ExtractionCache::read_stored`] reads them all): they are skipped, not
+    /// parsed, since the newest one usually holds; so are its lookups in the type indexes
+    /// ([`TypedProbes::Deferred`]).
+    pub fn read_newest(&self, key: &str, file: &str) -> Option<(FileEntry, bool)> {
+        if !self.disk {
+            return None;
+        }
+        self.read_entry::<NewestEntry, Unread>(key, file)
+            .map(|stored| {
+                let entry = stored.entry;
+                let typed = match entry.typed {
+                    Some(_) => TypedProbes::Deferred,
+                    None => TypedProbes::default(),
+                };
+                let entry = FileEntry {
+                    outcome: entry.outcome,
+                    declarations: entry.declarations,
+                    probes: entry.probes,
+                    typed,
+                    shape: entry.shape,
+                };
+                (entry, stored.variants.0 > 0)
+            })
+    }
+
+    /// The lookups in the type indexes that [`ExtractionCache::read_newest`] left on the disk,
+    /// when the newest entry stored under `key` is still the one made in project shape `shape`
+    /// (another run may have stored a newer one since).
+    pub fn read_newest_lookups(
+        &self,
+        key: &str,
+        file: &str,
+        shape: Option<&str>,
+    ) -> Option<TypedProbes> {
+        if !self.disk {
+            return None;
+        }
+        let stored = self.read_entry::<LookupsOnly, Unread>(key, file)?;
+        (stored.entry.shape.as_deref() == shape).then_some(stored.entry.typed)?
+    }
+
     /// The entries stored on the disk under `key` for `file`, newest first.
     fn read_variants(&self, key: &str, file: &str) -> Vec<FileEntry> {
-        self.read_entry(key, file)
-            .map(|entry| std::iter::once(entry.entry).chain(entry.variants).collect())
+        self.read_entry::<FileEntry, Vec<FileEntry>>(key, file)
+            .map(|mut entry| {
+                for variant in &mut entry.variants {
+                    if let CachedOutcome::Extracted { facts, .. } = &mut variant.outcome {
+                        compact(file, facts);
+                    }
+                }
+                std::iter::once(entry.entry).chain(entry.variants).collect()
+            })
             .unwrap_or_default()
     }
 
-    fn read_entry(&self, key: &str, file: &str) -> Option<Entry> {
+    fn read_entry<
+        E: serde::de::DeserializeOwned + WithOutcome,
+        V: serde::de::DeserializeOwned + Default,
+    >(
+        &self,
+        key: &str,
+        file: &str,
+    ) -> Option<Entry<E, V>> {
         if let Some(spill) = &self.spill {
             return Self::entry_of(&spill.read(key)?, key, file);
         }
@@ -680,8 +881,15 @@ impl ExtractionCache {
     }
 
     /// The entry of `file` under `key` that `bytes` hold, if they are a valid one.
-    fn entry_of(bytes: &[u8], key: &str, file: &str) -> Option<Entry> {
-        let mut entry: Entry = serde_json::from_slice(bytes).ok()?;
+    fn entry_of<
+        E: serde::de::DeserializeOwned + WithOutcome,
+        V: serde::de::DeserializeOwned + Default,
+    >(
+        bytes: &[u8],
+        key: &str,
+        file: &str,
+    ) -> Option<Entry<E, V>> {
+        let mut entry: Entry<E, V> = serde_json::from_slice(bytes).ok()?;
         let valid = entry.format == CACHE_FORMAT
             && entry.version == env!("CARGO_PKG_VERSION")
             && entry.key == key
@@ -689,10 +897,8 @@ impl ExtractionCache {
         if !valid {
             return None;
         }
-        for variant in std::iter::once(&mut entry.entry).chain(entry.variants.iter_mut()) {
-            if let CachedOutcome::Extracted { facts, .. } = &mut variant.outcome {
-                compact(file, facts);
-            }
+        if let Some(CachedOutcome::Extracted { facts, .. }) = entry.entry.outcome_mut() {
+            compact(file, facts);
         }
         Some(entry)
     }
@@ -1019,6 +1225,59 @@ mod tests {
         // An entry that looked up no type replaces every variant.
         cache.store("k", "A.java", &entry("plain"));
         assert_eq!(reasons(&cache), ["plain"]);
+    }
+
+    #[test]
+    fn the_newest_entry_is_read_without_its_lookups_or_older_entries_and_is_never_written_so() {
+        let directory = tempfile::tempdir().unwrap();
+        let cache = ExtractionCache::at(directory.path());
+        let typed = |reason: &str, answer: &str| {
+            FileEntry::new(
+                CachedOutcome::Skipped(reason.to_owned()),
+                None,
+                vec![Probe::Types {
+                    index: extractors::probes::IndexOf::Jvm,
+                    question: extractors::probes::TypeQuestion::Package("p".to_owned()),
+                    answer: answer.to_owned(),
+                }],
+                None,
+            )
+        };
+        cache.store("k", "A.java", &entry("plain"));
+        let (newest, older) = cache.read_newest("k", "A.java").unwrap();
+        assert_eq!(reason(Some(newest.clone())).as_deref(), Some("plain"));
+        assert!(!older);
+        assert!(newest.typed.is_empty(), "an entry that looked up no type");
+        cache.store("k", "A.java", &typed("base", "one"));
+        cache.store("k", "A.java", &typed("head", "two"));
+        let (newest, older) = cache.read_newest("k", "A.java").unwrap();
+        assert_eq!(reason(Some(newest.clone())).as_deref(), Some("head"));
+        assert!(older, "the base's entry is kept beside it");
+        assert!(matches!(newest.typed, TypedProbes::Deferred));
+        assert!(
+            newest.typed.probes().is_none(),
+            "its lookups are not in memory"
+        );
+        // Written, such an entry would lose its lookups: it is not written at all.
+        let path = cache.path("k");
+        let before = std::fs::read(&path).unwrap();
+        cache.store("k", "A.java", &newest);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        let kept: Vec<Option<String>> = cache
+            .read_stored("k", "A.java")
+            .into_iter()
+            .map(|variant| reason(Some(variant)))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                Some("head".into()),
+                Some("base".into()),
+                Some("plain".into())
+            ]
+        );
+        // A file that is not the entry's reads nothing.
+        assert!(cache.read_newest("k", "B.java").is_none());
     }
 
     #[test]

@@ -42,8 +42,9 @@ struct Hit {
     /// Older entries of the same content whose other questions hold too, for when `entry`'s
     /// lookups in the type indexes no longer do ([`refresh_typed`]).
     others: Vec<FileEntry>,
-    /// Whether the disk's entries of this content are still unread (`entry` came from the
-    /// other side of a `--diff`): `others` is read from the disk when it is needed.
+    /// Whether the disk's other entries of this content are still unread (`entry` came from
+    /// the other side of a `--diff`, or is the newest on the disk and held): `others` is read
+    /// from the disk when it is needed.
     stored_unread: bool,
 }
 
@@ -443,10 +444,16 @@ fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_
             let unread = !entry.typed.is_empty();
             (Some(entry), Vec::new(), unread)
         }
-        _ => {
-            let mut holding = cache.read_stored(&key, file).into_iter().filter(holds_now);
-            (holding.next(), holding.collect(), false)
-        }
+        // The newest entry is read first; the older ones only when it no longer holds, or when
+        // its lookups in the type indexes do not ([`refresh_typed`]).
+        _ => match cache.read_newest(&key, file) {
+            Some((entry, older)) if holds_now(&entry) => (Some(entry), Vec::new(), older),
+            Some((_, true)) => {
+                let mut holding = cache.read_stored(&key, file).into_iter().filter(holds_now);
+                (holding.next(), holding.collect(), false)
+            }
+            _ => (None, Vec::new(), false),
+        },
     };
     match entry {
         Some(entry) => {
@@ -572,6 +579,7 @@ fn refresh_typed(
     types_shape: Option<&str>,
     first: &Extract<'_>,
 ) {
+    let judged = crate::input::cache::Judged::default();
     done.par_iter_mut()
         .with_max_len(1)
         .zip(files.par_iter())
@@ -583,12 +591,28 @@ fn refresh_typed(
             // links) got the same answers: its lookups need no asking again.
             let holds = |entry: &FileEntry| {
                 (types_shape.is_some() && entry.shape.as_deref() == types_shape)
-                    || entry.typed.hold(context)
+                    || entry.typed.hold_judged(context, &judged)
             };
-            if holds(&hit.entry) {
+            // Lookups that the first pass left on the disk are read now, alone.
+            let deferred = matches!(hit.entry.typed, crate::input::cache::TypedProbes::Deferred);
+            let holds_deferred = || {
+                deferred
+                    && cache
+                        .and_then(|(cache, _)| {
+                            cache.read_newest_lookups(&hit.key, file, hit.entry.shape.as_deref())
+                        })
+                        .is_some_and(|typed| typed.hold_judged(context, &judged))
+            };
+            if holds(&hit.entry) || holds_deferred() {
+                // Only the outcome is read from here on: what was kept to judge the entry, or
+                // to store a fresh extraction with, goes now rather than with the whole pass.
+                hit.entry.typed = crate::input::cache::TypedProbes::default();
+                hit.entry.declarations = None;
+                hit.others = Vec::new();
                 return;
             }
-            if std::mem::take(&mut hit.stored_unread) {
+            // An entry whose lookups do not hold is read again, whole, with the others.
+            if std::mem::take(&mut hit.stored_unread) || deferred {
                 if let Some((cache, _)) = cache {
                     hit.others = cache
                         .read_stored(&hit.key, file)
