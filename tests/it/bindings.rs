@@ -298,6 +298,54 @@ invariant I {
     assert_eq!(vacuous[0]["rule"], "deny flow Api -> reports_db");
 }
 
+/// A bound library whose catalogue entry says it also exports plain values keeps them out of
+/// the binding (documenso binds `@prisma/client`, whose enums and `Prisma.Decimal` its browser
+/// components use): the browser's imports of them are no access, not even a probable one,
+/// while the server's `PrismaClient` is.
+#[test]
+fn a_bound_library_plain_values_are_no_access() {
+    let spec = "\
+node browser : edge_desktop
+node app : server
+node db : postgres { clients: \"@prisma/client\" }
+component Ui { runs_on: browser paths: \"ui/**\" }
+component Server { runs_on: app paths: \"server/**\" }
+invariant I {
+  deny flow Ui -> db
+  deny flow Server -> db
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "ui/fields.tsx",
+                "import { FieldType, Prisma } from '@prisma/client';\n\
+                 export const kinds = [FieldType.SIGNATURE];\n\
+                 export const at = (x: number) => new Prisma.Decimal(x);\n",
+            ),
+            (
+                "ui/roles.ts",
+                "import { RecipientRole } from '@prisma/client';\nexport const role = RecipientRole.SIGNER;\n",
+            ),
+            (
+                "server/db.ts",
+                "import { PrismaClient } from '@prisma/client';\nexport const prisma = new PrismaClient();\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Server".to_owned(),
+            "db".to_owned(),
+            "server/db.ts".to_owned()
+        )]
+    );
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+}
+
 #[test]
 fn a_rule_over_an_endpoint_no_fact_meets_is_vacuous() {
     let spec = "\

@@ -302,6 +302,9 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
                 if record.is_type_only || is_declaration_file(view.input.path) {
                     set(&mut fact, "typeOnly", true);
                 }
+                if super::clients::brings_no_bound_client(view, record) {
+                    set(&mut fact, "noClient", true);
+                }
                 return fact;
             }
             let mut fact = view.factory.fact(
