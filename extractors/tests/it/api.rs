@@ -876,7 +876,8 @@ fn bound_client_libraries_are_clients() {
 fn a_bound_catalogue_library_keeps_its_plain_values_out() {
     let mut context = ProjectContext::default();
     context.set_generic(
-        extractors::GenericFacts::NONE.with_bound_clients(["@prisma/client".to_owned()]),
+        extractors::GenericFacts::NONE
+            .with_bound_clients(["@prisma/client".to_owned(), "bullmq".to_owned()]),
     );
     let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
         extract_file(&context, path, source)
@@ -925,6 +926,19 @@ export const make = () => PrismaClient;
 ",
         ),
         [fact("probable", 1)]
+    );
+    // A function's parameter is a use only when typed with a client type of the catalogue
+    // (novu's `createQueue(topic, queueOptions: QueueOptions)` takes options, no queue).
+    assert_eq!(
+        accesses(
+            "jobs/queue.ts",
+            "import { Queue, QueueOptions } from 'bullmq';\n\
+             export function make(options: QueueOptions) {\n\
+             \x20 return new Queue('q', options);\n\
+             }\n\
+             export const take = (queue: Queue) => queue;\n",
+        ),
+        [fact("definite", 3), fact("definite", 5)]
     );
 }
 

@@ -312,11 +312,18 @@ fn accepts(client: &Library, client_use: Use, export_path: &str) -> bool {
 /// of it one, except where the catalogue says the package also exports plain values (its
 /// `probable_names`, the only names that may bring a client): then only the catalogue's clients
 /// and those names are. `new Prisma.Decimal(x)` of a bound `@prisma/client` builds a number.
+/// A function's parameter (no constructor's) is one only when typed with a client type.
 fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> bool {
+    if accepts(client, client_use, export_path) {
+        return true;
+    }
+    // A function's parameter is read for the catalogue's client types only: bullmq's
+    // `(options: QueueOptions)` takes options.
+    if client_use == Use::Parameter {
+        return false;
+    }
     let root = export_path.split('.').next().unwrap_or(export_path);
-    client.probable_names.is_empty()
-        || client.probable_names.contains(&root)
-        || accepts(client, client_use, export_path)
+    client.probable_names.is_empty() || client.probable_names.contains(&root)
 }
 
 /// Whether an import of a library the spec binds names only plain values and types of it (see
