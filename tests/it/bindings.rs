@@ -346,6 +346,32 @@ invariant I {
     assert!(warnings(&verdict, "probable-fact").is_empty());
 }
 
+/// An import of a bound library that the compiler elides (its names used only as types) loads
+/// nothing, as `import type` does: novu's shared services name mongoose's `Document` in an
+/// interface only, and that is no probable access to MongoDB.
+#[test]
+fn an_elided_import_of_a_bound_library_is_no_access() {
+    let spec = "\
+node app : server
+node mongo : mongodb { clients: \"mongoose\" }
+component Generic { runs_on: app paths: \"generic/**\" }
+invariant I {
+  deny flow Generic -> mongo
+}
+";
+    let dir = project(
+        spec,
+        &[(
+            "generic/command.ts",
+            "import { Document } from 'mongoose';\n\
+             export interface Item extends Pick<Document, '_id'> {\n  name: string;\n}\n",
+        )],
+    );
+    let verdict = check_all(dir.path());
+    assert!(findings(&verdict).is_empty());
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+}
+
 #[test]
 fn a_rule_over_an_endpoint_no_fact_meets_is_vacuous() {
     let spec = "\

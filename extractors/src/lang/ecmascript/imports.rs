@@ -298,8 +298,12 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
                 );
                 set(&mut fact, "specifier", record.specifier.as_str());
                 set(&mut fact, "package", package.as_str());
-                // As `facts::imports` marks them: a library the code imports for types only.
-                if record.is_type_only || is_declaration_file(view.input.path) {
+                // As `facts::imports` marks them: a library the code imports for types only,
+                // also where the compiler elides the import (its names used only as types).
+                if record.is_type_only
+                    || is_declaration_file(view.input.path)
+                    || is_type_only(view, record)
+                {
                     set(&mut fact, "typeOnly", true);
                 }
                 if super::clients::brings_no_bound_client(view, record) {
