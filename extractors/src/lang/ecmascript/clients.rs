@@ -25,7 +25,7 @@ use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use super::imports::bindings::{member_chain, Imported};
-use super::imports::{is_type_only, ImportRecord};
+use super::imports::{brings_a_client, is_type_only, ImportRecord};
 use super::literals;
 use super::traced;
 use super::FileView;
@@ -324,14 +324,6 @@ fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> 
     }
     let root = export_path.split('.').next().unwrap_or(export_path);
     client.probable_names.is_empty() || client.probable_names.contains(&root)
-}
-
-/// Whether an import of a library the spec binds names only plain values and types of it (see
-/// [`brings_a_client`]): its `external` fact says so (`noClient`), so that the engine, which
-/// makes a probable access of each file's first import of a bound library, makes none of it.
-pub(super) fn brings_no_bound_client(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
-    bound_package(view, record).is_some()
-        && record_client(record).is_some_and(|client| !brings_a_client(client, record))
 }
 
 /// The outside package an import brings in when the spec binds it with `clients`: the binding
@@ -634,20 +626,6 @@ fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) 
     set(&mut fact, "client", client_name.as_str());
     set(&mut fact, "reason", format!("calls global `{client_name}`"));
     fact
-}
-
-/// Whether an import of a client package may bring in a client: a default or namespace import
-/// does, and one whose names are not read (a `require` kept whole, a dynamic `import()`); a
-/// named one when it names one of the library's `probable_names` (any name, when it lists none).
-/// `import { Role } from '@prisma/client'` takes an enum the schema generates, no client.
-pub(super) fn brings_a_client(client: &Library, record: &ImportRecord<'_>) -> bool {
-    client.probable_names.is_empty()
-        || record.alias.is_some()
-        || record.names.is_empty()
-        || record
-            .names
-            .iter()
-            .any(|name| client.probable_names.contains(&name.as_str()))
 }
 
 fn probable_fact(view: &FileView<'_, '_>, client: &Library, record: &ImportRecord<'_>) -> Fact {
