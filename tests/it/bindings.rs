@@ -372,6 +372,49 @@ invariant I {
     assert!(warnings(&verdict, "probable-fact").is_empty());
 }
 
+/// Django's cache API reaches the cache the settings configure, through the backend's library:
+/// netbox's `CACHES` names django-redis, which its spec binds to the cache node, and its core
+/// app's `cache.get(…)` is an access of that node. A project whose cache lives in the process
+/// has no such access.
+#[test]
+fn the_django_cache_api_reaches_the_configured_backend() {
+    let spec = "\
+node app : server
+node cache : redis { clients: \"django_redis\" }
+node tasks : queue { clients: \"django_rq\" }
+component Site { runs_on: app paths: \"site/**\" }
+component Core { runs_on: app paths: \"core/**\" }
+invariant I {
+  deny flow Core -> cache
+  deny flow Core -> tasks
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "site/settings.py",
+                "CACHES = {\n    'default': {\n        'BACKEND': 'django_redis.cache.RedisCache',\n        'LOCATION': 'redis://localhost:6379/1',\n    }\n}\n",
+            ),
+            ("site/__init__.py", ""),
+            ("core/__init__.py", ""),
+            (
+                "core/views.py",
+                "from django.core.cache import cache\n\n\ndef latest():\n    return cache.get('latest')\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Core".to_owned(),
+            "cache".to_owned(),
+            "core/views.py".to_owned()
+        )]
+    );
+}
+
 #[test]
 fn a_rule_over_an_endpoint_no_fact_meets_is_vacuous() {
     let spec = "\

@@ -491,6 +491,7 @@ fn technology(
     let derived = match client.derive {
         Derive::Fixed
         | Derive::DjangoSettings
+        | Derive::DjangoCaches
         | Derive::SpringDatasource
         | Derive::ConfiguredStore => None,
         Derive::PrismaSchema => context.prisma_category(path),
@@ -549,6 +550,7 @@ fn argument_category(
         | Derive::PrismaSchema
         | Derive::DrizzleModule
         | Derive::DjangoSettings
+        | Derive::DjangoCaches
         | Derive::SpringDatasource
         | Derive::ConfiguredStore => None,
     }
