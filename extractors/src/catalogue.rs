@@ -24,7 +24,9 @@
 //!   object among the arguments, named in `options`, through `schemes.toml`, or a connection URL
 //!   as first argument), `prisma-schema` and `drizzle-module` (npm: the project's Prisma schema;
 //!   the Drizzle dialect module, through `modules`), `django-settings` (pypi: the `ENGINE` of
-//!   the Django settings' `DATABASES`), `spring-datasource` (maven: the relational datasource
+//!   the Django settings' `DATABASES`), `django-caches` (pypi: the store of the `BACKEND`s of
+//!   the Django settings' `CACHES`, when they agree; a use is none when they name no store, as
+//!   an in-process cache), `spring-datasource` (maven: the relational datasource
 //!   of the module's Spring Boot, Quarkus or Micronaut configuration, a fact per store its
 //!   profiles name), `configured-store` (maven: the same, else the MongoDB connection the
 //!   configuration or the module build's MongoDB starter names, for a repository abstraction
@@ -101,6 +103,9 @@ pub(crate) enum Derive {
     DrizzleModule,
     /// The `ENGINE` of the project's Django `DATABASES` setting, when it is a literal.
     DjangoSettings,
+    /// The store of the `BACKEND`s of the project's Django `CACHES` setting (a library of the
+    /// catalogue that configures it), when they agree; none when they name no store.
+    DjangoCaches,
     /// The `spring.datasource.url` of the Spring Boot configuration of the file's module, per
     /// profile (`application-postgres.yml`).
     SpringDatasource,
@@ -118,6 +123,7 @@ impl Derive {
             "prisma-schema" => Self::PrismaSchema,
             "drizzle-module" => Self::DrizzleModule,
             "django-settings" => Self::DjangoSettings,
+            "django-caches" => Self::DjangoCaches,
             "spring-datasource" => Self::SpringDatasource,
             "configured-store" => Self::ConfiguredStore,
             _ => return None,
@@ -133,6 +139,7 @@ impl Derive {
             Self::PrismaSchema => "prisma-schema",
             Self::DrizzleModule => "drizzle-module",
             Self::DjangoSettings => "django-settings",
+            Self::DjangoCaches => "django-caches",
             Self::SpringDatasource => "spring-datasource",
             Self::ConfiguredStore => "configured-store",
         }
@@ -254,6 +261,7 @@ impl Library {
             | Derive::PrismaSchema
             | Derive::DrizzleModule
             | Derive::DjangoSettings
+            | Derive::DjangoCaches
             | Derive::SpringDatasource
             | Derive::ConfiguredStore => None,
         };
@@ -319,6 +327,31 @@ impl Catalogue {
         self.type_names
             .get(language)
             .is_some_and(|names| names.contains(name))
+    }
+
+    /// The library of `language` whose construct a configuration names by its full path (a
+    /// Django `BACKEND`, `django_redis.cache.RedisCache`): one of its import prefixes, then one of
+    /// its `calls` or `constructs` tails; with the category of the site that names it.
+    pub fn configured(
+        &self,
+        language: &str,
+        path: &str,
+    ) -> Option<(&'static Library, &'static str)> {
+        self.libraries(language).iter().find_map(|library| {
+            let rest = library.imports.iter().find_map(|prefix| {
+                path.strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_prefix('.'))
+            })?;
+            let tail = library
+                .calls
+                .iter()
+                .chain(library.constructs)
+                .find(|tail| {
+                    rest.strip_suffix(**tail)
+                        .is_some_and(|head| head.is_empty() || head.ends_with('.'))
+                })?;
+            Some((library, library.category_of(Some(tail), None, &[])))
+        })
     }
 
     /// The npm library named `package`.
@@ -516,9 +549,10 @@ fn ecosystem(
                 None => Derive::Fixed,
                 Some(name) => Derive::parse(name).unwrap_or(Derive::Fixed),
             };
-            if derive == Derive::DjangoSettings && !is_pypi {
+            if matches!(derive, Derive::DjangoSettings | Derive::DjangoCaches) && !is_pypi {
                 problems.push(format!(
-                    "{at}: `derive = \"django-settings\"` is for Python"
+                    "{at}: `derive = \"{}\"` is for Python",
+                    derive.name()
                 ));
             }
             if matches!(derive, Derive::SpringDatasource | Derive::ConfiguredStore)

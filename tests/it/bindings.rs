@@ -298,6 +298,123 @@ invariant I {
     assert_eq!(vacuous[0]["rule"], "deny flow Api -> reports_db");
 }
 
+/// A bound library whose catalogue entry says it also exports plain values keeps them out of
+/// the binding (documenso binds `@prisma/client`, whose enums and `Prisma.Decimal` its browser
+/// components use): the browser's imports of them are no access, not even a probable one,
+/// while the server's `PrismaClient` is.
+#[test]
+fn a_bound_library_plain_values_are_no_access() {
+    let spec = "\
+node browser : edge_desktop
+node app : server
+node db : postgres { clients: \"@prisma/client\" }
+component Ui { runs_on: browser paths: \"ui/**\" }
+component Server { runs_on: app paths: \"server/**\" }
+invariant I {
+  deny flow Ui -> db
+  deny flow Server -> db
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "ui/fields.tsx",
+                "import { FieldType, Prisma } from '@prisma/client';\n\
+                 export const kinds = [FieldType.SIGNATURE];\n\
+                 export const at = (x: number) => new Prisma.Decimal(x);\n",
+            ),
+            (
+                "ui/roles.ts",
+                "import { RecipientRole } from '@prisma/client';\nexport const role = RecipientRole.SIGNER;\n",
+            ),
+            (
+                "server/db.ts",
+                "import { PrismaClient } from '@prisma/client';\nexport const prisma = new PrismaClient();\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Server".to_owned(),
+            "db".to_owned(),
+            "server/db.ts".to_owned()
+        )]
+    );
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+}
+
+/// An import of a bound library that the compiler elides (its names used only as types) loads
+/// nothing, as `import type` does: novu's shared services name mongoose's `Document` in an
+/// interface only, and that is no probable access to MongoDB.
+#[test]
+fn an_elided_import_of_a_bound_library_is_no_access() {
+    let spec = "\
+node app : server
+node mongo : mongodb { clients: \"mongoose\" }
+component Generic { runs_on: app paths: \"generic/**\" }
+invariant I {
+  deny flow Generic -> mongo
+}
+";
+    let dir = project(
+        spec,
+        &[(
+            "generic/command.ts",
+            "import { Document } from 'mongoose';\n\
+             export interface Item extends Pick<Document, '_id'> {\n  name: string;\n}\n",
+        )],
+    );
+    let verdict = check_all(dir.path());
+    assert!(findings(&verdict).is_empty());
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+}
+
+/// Django's cache API reaches the cache the settings configure, through the backend's library:
+/// netbox's `CACHES` names django-redis, which its spec binds to the cache node, and its core
+/// app's `cache.get(…)` is an access of that node. A project whose cache lives in the process
+/// has no such access.
+#[test]
+fn the_django_cache_api_reaches_the_configured_backend() {
+    let spec = "\
+node app : server
+node cache : redis { clients: \"django_redis\" }
+node tasks : queue { clients: \"django_rq\" }
+component Site { runs_on: app paths: \"site/**\" }
+component Core { runs_on: app paths: \"core/**\" }
+invariant I {
+  deny flow Core -> cache
+  deny flow Core -> tasks
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "site/settings.py",
+                "CACHES = {\n    'default': {\n        'BACKEND': 'django_redis.cache.RedisCache',\n        'LOCATION': 'redis://localhost:6379/1',\n    }\n}\n",
+            ),
+            ("site/__init__.py", ""),
+            ("core/__init__.py", ""),
+            (
+                "core/views.py",
+                "from django.core.cache import cache\n\n\ndef latest():\n    return cache.get('latest')\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Core".to_owned(),
+            "cache".to_owned(),
+            "core/views.py".to_owned()
+        )]
+    );
+}
+
 #[test]
 fn a_rule_over_an_endpoint_no_fact_meets_is_vacuous() {
     let spec = "\

@@ -481,8 +481,13 @@ fn bound_client_facts(bindings: &Bindings<'_>, facts: &[Box<Fact>]) -> Vec<Fact>
     }
     let mut first: BTreeMap<(Arc<str>, &str), &Fact> = BTreeMap::new();
     for fact in facts.iter() {
-        // An import for type checkers only (`import type`, `if TYPE_CHECKING:`) loads nothing.
-        if fact.kind != FactKind::External || fact.property_flag("typeOnly") {
+        // An import for type checkers only (`import type`, `if TYPE_CHECKING:`) loads nothing,
+        // and one of a library's plain values only (`noClient`: the enums of `@prisma/client`)
+        // brings no client.
+        if fact.kind != FactKind::External
+            || fact.property_flag("typeOnly")
+            || fact.property_flag("noClient")
+        {
             continue;
         }
         let Some((library, _)) = fact

@@ -867,6 +867,81 @@ fn bound_client_libraries_are_clients() {
     );
 }
 
+/// A library the spec binds that the catalogue knows to export plain values beside its client
+/// (its `probable_names`) keeps that knowledge: documenso binds `@prisma/client` to its
+/// database, and its browser components import the enums the schema generates and build
+/// `new Prisma.Decimal(…)` (a number type): neither is an access. The client itself, its
+/// transaction type and a bare import of `PrismaClient` still are.
+#[test]
+fn a_bound_catalogue_library_keeps_its_plain_values_out() {
+    let mut context = ProjectContext::default();
+    context.set_generic(
+        extractors::GenericFacts::NONE
+            .with_bound_clients(["@prisma/client".to_owned(), "bullmq".to_owned()]),
+    );
+    let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
+        extract_file(&context, path, source)
+            .unwrap()
+            .facts
+            .iter()
+            .filter(|fact| fact.kind == FactKind::AccessesTechnology)
+            .map(|fact| (fact.confidence.as_str().to_owned(), fact.evidence.line))
+            .collect()
+    };
+    let fact = |confidence: &str, line: u32| (confidence.to_owned(), line);
+    assert_eq!(
+        accesses(
+            "ui/fields.tsx",
+            "import { FieldType, Prisma } from '@prisma/client';
+             export const kinds = [FieldType.SIGNATURE];
+             export const at = (x: number) => ({ positionX: new Prisma.Decimal(x) });
+",
+        ),
+        []
+    );
+    assert_eq!(
+        accesses(
+            "ui/roles.tsx",
+            "import { RecipientRole } from '@prisma/client';
+export const role = RecipientRole.SIGNER;
+",
+        ),
+        []
+    );
+    assert_eq!(
+        accesses(
+            "db/client.ts",
+            "import { PrismaClient, Prisma } from '@prisma/client';
+             export const prisma = new PrismaClient();
+             export const run = async (tx: Prisma.TransactionClient) => tx;
+",
+        ),
+        [fact("definite", 2), fact("definite", 3)]
+    );
+    assert_eq!(
+        accesses(
+            "db/reexport.ts",
+            "import { PrismaClient } from '@prisma/client';
+export const make = () => PrismaClient;
+",
+        ),
+        [fact("probable", 1)]
+    );
+    // A function's parameter is a use only when typed with a client type of the catalogue
+    // (novu's `createQueue(topic, queueOptions: QueueOptions)` takes options, no queue).
+    assert_eq!(
+        accesses(
+            "jobs/queue.ts",
+            "import { Queue, QueueOptions } from 'bullmq';\n\
+             export function make(options: QueueOptions) {\n\
+             \x20 return new Queue('q', options);\n\
+             }\n\
+             export const take = (queue: Queue) => queue;\n",
+        ),
+        [fact("definite", 3), fact("definite", 5)]
+    );
+}
+
 #[test]
 fn a_rust_use_in_test_only_code_is_marked_test_only() {
     let lib = "mod helpers;\n\

@@ -26,7 +26,10 @@
 //! constructed; in C# and Swift a simple name counts only where no other outside namespace or
 //! module but the platform's could supply it, and a name written out in full always does),
 //! else probable at the file's first import of it (every language; an import for type checkers
-//! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none); a Go module may be listed
+//! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none, and so is a
+//! TypeScript or JavaScript import of only the plain values of a library the catalogue knows to
+//! export them beside its client, `import { Role } from '@prisma/client'`, whose
+//! `new Prisma.Decimal(…)` is no use either); a Go module may be listed
 //! with its major version (`…/go-redis/v9`) and a Rust crate with dashes (`async-nats`). A
 //! property's values may be written as a list (`clients: "sequelize", "bullmq"`) or in brackets
 //! (`clients: ["sequelize", "bullmq"]`). An HTTP call whose literal URL matches a glob (as written, or

@@ -25,7 +25,7 @@ use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use super::imports::bindings::{member_chain, Imported};
-use super::imports::{is_type_only, ImportRecord};
+use super::imports::{brings_a_client, is_type_only, ImportRecord};
 use super::literals;
 use super::traced;
 use super::FileView;
@@ -86,24 +86,22 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     let hits = if may_use_client { hits } else { &[] };
     // Parameters are looked for only where an import binds a client type or module.
     let may_take_client = view.imports.iter().any(|record| {
-        record_client(record)
-            .filter(|_| bound_package(view, record).is_none())
-            .is_some_and(|client| {
-                record
-                    .bindings
-                    .iter()
-                    .any(|binding| match &binding.imported {
-                        Imported::Module => true,
-                        // The type itself, or a namespace of it (`Prisma` of
-                        // `Prisma.TransactionClient`).
-                        Imported::Named(name) => {
-                            client.constructs.iter().chain(client.types).any(|path| {
-                                path.strip_prefix(name.as_str())
-                                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-                            })
-                        }
-                    })
-            })
+        record_client(record).is_some_and(|client| {
+            record
+                .bindings
+                .iter()
+                .any(|binding| match &binding.imported {
+                    Imported::Module => true,
+                    // The type itself, or a namespace of it (`Prisma` of
+                    // `Prisma.TransactionClient`).
+                    Imported::Named(name) => {
+                        client.constructs.iter().chain(client.types).any(|path| {
+                            path.strip_prefix(name.as_str())
+                                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                        })
+                    }
+                })
+        })
     });
     let parameters = if may_take_client {
         typed_parameters(view)
@@ -145,28 +143,26 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             continue;
         };
         let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
+        let export_path = target.export_path.as_str();
         let Some(client) = catalogued else {
             // A library the spec binds with `clients` (`policies/LANGUAGE.md`): whatever of it the
-            // file constructs, calls or injects is a use of its client.
+            // file constructs, calls or injects is a use of its client, unless the catalogue
+            // knows the export for a plain value.
             if let Some(package) = bound_package(view, record) {
+                // A typed parameter is read for the catalogue's client types only.
+                let is_use = match record_client(record) {
+                    Some(client) => is_bound_client_use(client, client_use, export_path),
+                    None => client_use != Use::Parameter,
+                };
+                if !is_use {
+                    continue;
+                }
                 used_bound.insert(package);
                 facts.push(bound_fact(view, site, callee, client_use, package));
             }
             continue;
         };
-        // A class that extends one the library constructs is a client of its own; the entry's
-        // `extends = false` says when it is not.
-        let export_path = target.export_path.as_str();
-        let accepted = match client_use {
-            Use::Construct => client.constructs.contains(&export_path),
-            // A client type that is no class (`AxiosInstance`) is taken or injected too.
-            Use::Inject | Use::Parameter => {
-                client.constructs.contains(&export_path) || client.types.contains(&export_path)
-            }
-            Use::Extend => client.is_extended_by_use && client.constructs.contains(&export_path),
-            Use::Call => client.calls.contains(&export_path),
-        };
-        if !accepted {
+        if !accepts(client, client_use, export_path) {
             continue;
         }
         used.insert(client.name);
@@ -211,6 +207,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             continue;
         };
         if used_bound.contains(package)
+            || record_client(record).is_some_and(|client| !brings_a_client(client, record))
             || record.is_type_only
             || is_type_only(view, record)
             || !used_bound.insert(package)
@@ -293,6 +290,40 @@ fn project_injections(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Al
             })
         })
         .collect()
+}
+
+/// Whether the catalogue takes a use of an export of `client` for a use of its client. A class
+/// that extends one the library constructs is a client of its own; the entry's `extends = false`
+/// says when it is not.
+fn accepts(client: &Library, client_use: Use, export_path: &str) -> bool {
+    match client_use {
+        Use::Construct => client.constructs.contains(&export_path),
+        // A client type that is no class (`AxiosInstance`) is taken or injected too.
+        Use::Inject | Use::Parameter => {
+            client.constructs.contains(&export_path) || client.types.contains(&export_path)
+        }
+        Use::Extend => client.is_extended_by_use && client.constructs.contains(&export_path),
+        Use::Call => client.calls.contains(&export_path),
+    }
+}
+
+/// Whether a use of an export of a library the spec binds, which the catalogue also knows, is a
+/// use of its client. The binding makes whatever the file constructs, calls, injects or extends
+/// of it one, except where the catalogue says the package also exports plain values (its
+/// `probable_names`, the only names that may bring a client): then only the catalogue's clients
+/// and those names are. `new Prisma.Decimal(x)` of a bound `@prisma/client` builds a number.
+/// A function's parameter (no constructor's) is one only when typed with a client type.
+fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> bool {
+    if accepts(client, client_use, export_path) {
+        return true;
+    }
+    // A function's parameter is read for the catalogue's client types only: bullmq's
+    // `(options: QueueOptions)` takes options.
+    if client_use == Use::Parameter {
+        return false;
+    }
+    let root = export_path.split('.').next().unwrap_or(export_path);
+    client.probable_names.is_empty() || client.probable_names.contains(&root)
 }
 
 /// The outside package an import brings in when the spec binds it with `clients`: the binding
@@ -460,6 +491,7 @@ fn technology(
     let derived = match client.derive {
         Derive::Fixed
         | Derive::DjangoSettings
+        | Derive::DjangoCaches
         | Derive::SpringDatasource
         | Derive::ConfiguredStore => None,
         Derive::PrismaSchema => context.prisma_category(path),
@@ -518,6 +550,7 @@ fn argument_category(
         | Derive::PrismaSchema
         | Derive::DrizzleModule
         | Derive::DjangoSettings
+        | Derive::DjangoCaches
         | Derive::SpringDatasource
         | Derive::ConfiguredStore => None,
     }
@@ -595,20 +628,6 @@ fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) 
     set(&mut fact, "client", client_name.as_str());
     set(&mut fact, "reason", format!("calls global `{client_name}`"));
     fact
-}
-
-/// Whether an import of a client package may bring in a client: a default or namespace import
-/// does, and one whose names are not read (a `require` kept whole, a dynamic `import()`); a
-/// named one when it names one of the library's `probable_names` (any name, when it lists none).
-/// `import { Role } from '@prisma/client'` takes an enum the schema generates, no client.
-fn brings_a_client(client: &Library, record: &ImportRecord<'_>) -> bool {
-    client.probable_names.is_empty()
-        || record.alias.is_some()
-        || record.names.is_empty()
-        || record
-            .names
-            .iter()
-            .any(|name| client.probable_names.contains(&name.as_str()))
 }
 
 fn probable_fact(view: &FileView<'_, '_>, client: &Library, record: &ImportRecord<'_>) -> Fact {

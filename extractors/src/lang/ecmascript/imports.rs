@@ -298,9 +298,16 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
                 );
                 set(&mut fact, "specifier", record.specifier.as_str());
                 set(&mut fact, "package", package.as_str());
-                // As `facts::imports` marks them: a library the code imports for types only.
-                if record.is_type_only || is_declaration_file(view.input.path) {
+                // As `facts::imports` marks them: a library the code imports for types only,
+                // also where the compiler elides the import (its names used only as types).
+                if record.is_type_only
+                    || is_declaration_file(view.input.path)
+                    || is_type_only(view, record)
+                {
                     set(&mut fact, "typeOnly", true);
+                }
+                if brings_no_bound_client(view, record) {
+                    set(&mut fact, "noClient", true);
                 }
                 return fact;
             }
@@ -331,6 +338,35 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
             fact
         })
         .collect()
+}
+
+/// Whether an import of a library the spec binds names only plain values and types of it (see
+/// [`brings_a_client`]): its `external` fact says so (`noClient`), so that the engine, which
+/// makes a probable access of each file's first import of a bound library, makes none of it.
+fn brings_no_bound_client(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
+    record.external_package().is_some_and(|package| {
+        view.factory.generic().bound_client(package).is_some()
+            && crate::catalogue::catalogue()
+                .npm(package)
+                .is_some_and(|client| !brings_a_client(client, record))
+    })
+}
+
+/// Whether an import of a client package may bring in a client: a default or namespace import
+/// does, and one whose names are not read (a `require` kept whole, a dynamic `import()`); a
+/// named one when it names one of the library's `probable_names` (any name, when it lists none).
+/// `import { Role } from '@prisma/client'` takes an enum the schema generates, no client.
+pub(super) fn brings_a_client(
+    client: &crate::catalogue::Library,
+    record: &ImportRecord<'_>,
+) -> bool {
+    client.probable_names.is_empty()
+        || record.alias.is_some()
+        || record.names.is_empty()
+        || record
+            .names
+            .iter()
+            .any(|name| client.probable_names.contains(&name.as_str()))
 }
 
 /// Whether an import is seen by the type checker alone: written `import type`, in a declaration

@@ -531,8 +531,15 @@ fn verb_route<'tree>(
     }
     let (framework, confidence) =
         router_framework(view, receiver, routing.server, routing.instances)?;
+    // A route registered on a chain (`new Hono().get(…).post(…)`, `router.route(p).get(h)`) is
+    // where its method is written: the whole call starts where the chain does.
+    let node = if matches!(receiver.kind(), "identifier" | "member_expression" | "this") {
+        call
+    } else {
+        method
+    };
     Some(RouteSite {
-        node: call,
+        node,
         method: http_method(syntax::text(method, source)),
         path,
         framework,

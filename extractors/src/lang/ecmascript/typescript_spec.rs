@@ -54,7 +54,7 @@ pub(crate) static TYPESCRIPT: LanguageSpec = LanguageSpec {
         extract: crate::lang::ecmascript::extract,
         compiled: &TYPESCRIPT_QUERY,
         parse_text: None,
-        recovery: &[],
+        recovery: &[unnamed_parameters],
         declarations: None,
         script_text: Some(super::single_file_components::script_text),
     }),
@@ -71,11 +71,46 @@ pub(crate) static TSX: LanguageSpec = LanguageSpec {
         extract: crate::lang::ecmascript::extract,
         compiled: &TSX_QUERY,
         parse_text: None,
-        recovery: &[],
+        recovery: &[unnamed_parameters],
         declarations: None,
         script_text: None,
     }),
 };
+
+/// The type keywords a function type's one parameter may be named by.
+const TYPE_KEYWORDS: [&str; 10] = [
+    "string", "number", "boolean", "any", "unknown", "object", "symbol", "bigint", "never", "void",
+];
+
+/// A function type whose one parameter is named like a type keyword, `(string) => void` (a
+/// parameter `string` of implicit type, which TypeScript accepts without `noImplicitAny`), read
+/// with the keyword's first letter made `_`: tree-sitter-typescript 0.23 takes `(string)` for a
+/// parenthesized type and cannot read the `=>` after it, and an arrow function that takes such
+/// a callback loses its body. The parameter's name is read from the source as written. The
+/// rewrite keeps every byte at its offset.
+fn unnamed_parameters(source: &str) -> Option<String> {
+    let mut rewritten: Option<Vec<u8>> = None;
+    for (open, _) in source.match_indices('(') {
+        let rest = source.get(open + 1..).unwrap_or_default();
+        let Some(keyword) = TYPE_KEYWORDS
+            .iter()
+            .find(|keyword| rest.starts_with(**keyword))
+        else {
+            continue;
+        };
+        let after = rest.get(keyword.len()..).unwrap_or_default();
+        let is_function_type = after
+            .strip_prefix(')')
+            .is_some_and(|after| after.trim_start().starts_with("=>"));
+        if is_function_type {
+            let bytes = rewritten.get_or_insert_with(|| source.as_bytes().to_vec());
+            if let Some(first) = bytes.get_mut(open + 1) {
+                *first = b'_';
+            }
+        }
+    }
+    rewritten.and_then(|bytes| String::from_utf8(bytes).ok())
+}
 
 /// The compiled query of [`TYPESCRIPT`].
 static TYPESCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> = LazyLock::new(|| {

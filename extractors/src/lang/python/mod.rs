@@ -768,11 +768,34 @@ fn string_value(node: Node<'_>, source: &str) -> Option<String> {
     Some(text)
 }
 
-/// Client facts whose library reads its store from the project (`derive = "django-settings"`)
-/// take the category the project's settings give, when they give one.
-fn settle_project_categories(facts: &mut [policies::facts::Fact], input: &ExtractionInput<'_>) {
+/// Client facts whose library reads its store from the project take the category the
+/// project's settings give: `derive = "django-settings"` when they give one; `django-caches`
+/// (Django's cache API) the store of the settings' `CACHES`, with its library as the fact's
+/// `driver` (which a node's `clients` binds), and no fact when the settings name no store.
+fn settle_project_categories(facts: &mut Vec<policies::facts::Fact>, input: &ExtractionInput<'_>) {
     let libraries = crate::catalogue::catalogue().libraries("python");
-    for fact in facts {
+    facts.retain_mut(|fact| {
+        let Some(library) = fact
+            .properties
+            .get("package")
+            .and_then(|value| value.as_str())
+            .and_then(|package| libraries.iter().find(|library| library.name == package))
+        else {
+            return true;
+        };
+        if library.derive != crate::catalogue::Derive::DjangoCaches {
+            return true;
+        }
+        let Some((category, driver)) = input.context.django_cache(input.path) else {
+            return false;
+        };
+        fact.technology = Some(category.into());
+        if let Some(driver) = driver {
+            crate::facts::set(fact, "driver", driver);
+        }
+        true
+    });
+    for fact in facts.iter_mut() {
         let Some(package) = fact
             .properties
             .get("package")

@@ -17,12 +17,21 @@ struct Setting {
     category: String,
 }
 
+/// Where a Django cache setting applies, and the category of one of its backends with the
+/// library that backend belongs to (`django_redis`); `None` for an in-process backend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CacheSetting {
+    root: String,
+    store: Option<(&'static str, &'static str)>,
+}
+
 /// The Prisma and Drizzle settings of a project.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Datastores {
     prisma: Vec<Setting>,
     drizzle: Vec<Setting>,
     django: Vec<Setting>,
+    django_caches: Vec<CacheSetting>,
 }
 
 impl Datastores {
@@ -46,19 +55,28 @@ impl Datastores {
                     || file_name(parent_dir(path)) == "settings"
                     || name.starts_with("settings_"))
             {
-                let engines = reader.read(path).as_deref().map(django_engines);
+                let text = reader.read(path);
+                // Settings apply to the project the settings package belongs to: the folder
+                // above the one holding `settings.py` (or the `settings/` package).
+                let package = parent_dir(path);
+                let package = if file_name(package) == "settings" {
+                    parent_dir(package)
+                } else {
+                    package
+                };
+                let root = parent_dir(package);
+                let engines = text.as_deref().map(django_engines);
                 for category in engines.into_iter().flatten() {
-                    // Settings apply to the project the settings package belongs to: the folder
-                    // above the one holding `settings.py` (or the `settings/` package).
-                    let package = parent_dir(path);
-                    let package = if file_name(package) == "settings" {
-                        parent_dir(package)
-                    } else {
-                        package
-                    };
                     datastores.django.push(Setting {
-                        root: parent_dir(package).to_owned(),
+                        root: root.to_owned(),
                         category,
+                    });
+                }
+                let caches = text.as_deref().map(django_caches);
+                for store in caches.into_iter().flatten() {
+                    datastores.django_caches.push(CacheSetting {
+                        root: root.to_owned(),
+                        store,
                     });
                 }
             } else if name.starts_with("drizzle.config.") {
@@ -76,6 +94,36 @@ impl Datastores {
     /// The category of the Prisma provider that applies to `file`.
     pub fn prisma_category(&self, file: &str) -> Option<&str> {
         applicable(&self.prisma, file)
+    }
+
+    /// The store of the Django cache that applies to `file`: the category the `BACKEND`s of the
+    /// nearest settings' `CACHES` name, when they agree, with their library when they name one
+    /// (`django_redis`); `None` when they name no store (only in-process caches) or disagree.
+    pub fn django_cache(&self, file: &str) -> Option<(&str, Option<&str>)> {
+        let nearest = self
+            .django_caches
+            .iter()
+            .filter(|setting| is_within(file, &setting.root))
+            .map(|setting| setting.root.len())
+            .max();
+        let stores: Vec<(&str, &str)> = self
+            .django_caches
+            .iter()
+            .filter(|setting| match nearest {
+                Some(length) => setting.root.len() == length && is_within(file, &setting.root),
+                None => true,
+            })
+            .filter_map(|setting| setting.store)
+            .collect();
+        let (category, library) = *stores.first()?;
+        if stores.iter().any(|(other, _)| *other != category) {
+            return None;
+        }
+        let library = stores
+            .iter()
+            .all(|(_, other)| *other == library)
+            .then_some(library);
+        Some((category, library))
     }
 
     /// The category of the Django database engine that applies to `file`: the engines of the
@@ -206,6 +254,44 @@ fn django_engines(settings: &str) -> Vec<String> {
     categories
 }
 
+/// The stores a Django settings module's top-level `CACHES` assignment names: each literal
+/// `BACKEND`, with its category and library when a catalogue library configures it
+/// (`django_redis.cache.RedisCache` → `redis`, `django_redis`), in order; an in-process backend
+/// (`locmem`, `dummy`, `filebased`) names no library and no store (`None`). The assignment runs from its `CACHES =` line at column 0 to the next
+/// line that starts another statement there.
+fn django_caches(settings: &str) -> Vec<Option<(&'static str, &'static str)>> {
+    let mut found = Vec::new();
+    let mut in_caches = false;
+    for line in settings.lines() {
+        let starts_statement = line
+            .chars()
+            .next()
+            .is_some_and(|first| !first.is_whitespace() && !matches!(first, '}' | ')' | ']' | '#'));
+        if starts_statement {
+            in_caches = line
+                .strip_prefix("CACHES")
+                .is_some_and(|rest| rest.trim_start().starts_with('='));
+        }
+        if !in_caches {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(index) = rest.find("BACKEND") {
+            rest = rest.get(index + "BACKEND".len()..).unwrap_or_default();
+            let after_key = rest.trim_start_matches(['"', '\'']).trim_start();
+            let Some(backend) = after_key.strip_prefix(':').and_then(quoted) else {
+                continue;
+            };
+            found.push(
+                crate::catalogue::catalogue()
+                    .configured("python", &backend)
+                    .map(|(library, category)| (category, library.name)),
+            );
+        }
+    }
+    found
+}
+
 /// The first quoted string at the start of `text` (after whitespace).
 fn quoted(text: &str) -> Option<String> {
     let text = text.trim_start();
@@ -227,6 +313,20 @@ mod tests {
         assert_eq!(prisma_provider(schema).as_deref(), Some("postgresql"));
         assert_eq!(prisma_category("sqlserver"), "mssql");
         assert_eq!(package_root("apps/api/prisma"), "apps/api");
+    }
+
+    #[test]
+    fn django_caches_are_read_from_the_top_level_setting() {
+        let settings = "CACHES = {\n    'default': {\n        'BACKEND': 'django_redis.cache.RedisCache',\n        'OPTIONS': {'CLIENT_CLASS': 'django_redis.client.DefaultClient'},\n    },\n    \"local\": {\"BACKEND\": \"django.core.cache.backends.locmem.LocMemCache\"},\n}\nCHANNEL_LAYERS = {'default': {'BACKEND': 'channels_redis.core.RedisChannelLayer'}}\n";
+        assert_eq!(
+            django_caches(settings),
+            [Some(("redis", "django_redis")), None]
+        );
+        let memcached = "CACHES = {'default': {'BACKEND': 'django.core.cache.backends.memcached.PyMemcacheCache'}}\n";
+        assert_eq!(
+            django_caches(memcached),
+            [Some(("cache", "django.core.cache"))]
+        );
     }
 
     #[test]

@@ -394,6 +394,9 @@ impl ProjectContext {
             Setting::Django => {
                 crate::resolve::context::probes::text(&self.datastores.django_category(file))
             }
+            Setting::DjangoCache => {
+                crate::resolve::context::probes::text(&self.datastores.django_cache(file))
+            }
             Setting::SpringDatasource => {
                 crate::resolve::context::probes::text(&self.spring.of(file))
             }
@@ -861,6 +864,13 @@ impl ProjectContext {
     pub(crate) fn django_category(&self, file: &str) -> Option<&str> {
         self.record_setting(Setting::Django, file);
         self.datastores.django_category(file)
+    }
+
+    /// The store of the Django cache that applies to `file`, with its library when the
+    /// settings name one.
+    pub(crate) fn django_cache(&self, file: &str) -> Option<(&str, Option<&str>)> {
+        self.record_setting(Setting::DjangoCache, file);
+        self.datastores.django_cache(file)
     }
 
     /// The datasources the Spring Boot configuration of `file`'s module names, by profile.

@@ -130,6 +130,8 @@ pub enum Setting {
     Drizzle,
     /// The Django settings' database category.
     Django,
+    /// The Django settings' cache store.
+    DjangoCache,
     /// The Spring Boot datasources of a module.
     SpringDatasource,
     /// The Next.js application folder.
