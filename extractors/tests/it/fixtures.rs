@@ -95,7 +95,8 @@ pub fn extract_project_with(
 fn bound_clients(case: &str) -> &'static [&'static str] {
     match case {
         "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],
-        "java/bound-clients" | "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
+        "java/bound-clients" => &["com.rabbitmq.client", "io.nats", "io.minio"],
+        "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
         "csharp/bound-clients" => &["RabbitMQ.Client", "NATS.Client"],
         "rust/bound-clients" => &["async_nats", "lapin", "pulsar"],
         "python/bound-clients" => &["nats", "pulsar"],
