@@ -459,6 +459,18 @@ pub(crate) fn import_sites(index: Types<'_>, jvm: &JvmFile<'_>) -> Vec<ImportSit
                 package: import.path.clone(),
             };
         }
+        // `import io.minio.*` names the package `io.minio` whole (its last segment is no type),
+        // which a binding of `io.minio` meets; `import static a.B.*` stays under `a`.
+        if let Resolution::External { package } = &mut resolution {
+            if import.is_wildcard
+                && !import
+                    .path
+                    .split('.')
+                    .any(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()))
+            {
+                package.clone_from(&import.path);
+            }
+        }
         if let Some(last) = import.path.rsplit('.').next() {
             imported_names.insert(import.alias.clone().unwrap_or_else(|| last.to_owned()));
         }
