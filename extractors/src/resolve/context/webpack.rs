@@ -15,6 +15,12 @@
 use super::paths::{ancestors, file_name, is_within, join, parent_dir};
 use super::read::ConfigReader;
 
+/// How far a value is read (a folder entry is a short call), and how many `modules:` keys and
+/// assignments of a name are read: a configuration of a megabyte of `modules:` keys or unclosed
+/// brackets costs a bounded number of short scans.
+const VALUE_LIMIT: usize = 4096;
+const KEY_LIMIT: usize = 64;
+
 /// Where one configuration's `resolve.modules` sends bare specifiers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ModuleRoot {
@@ -104,7 +110,7 @@ fn is_config_name(name: &str) -> bool {
 /// The roots of every `modules:` key of a configuration in `folder`, each once, in order.
 fn module_roots(text: &str, folder: &str) -> Vec<ModuleRoot> {
     let mut roots: Vec<ModuleRoot> = Vec::new();
-    for (at, _) in text.match_indices("modules") {
+    for (at, _) in text.match_indices("modules").take(KEY_LIMIT) {
         let before = text.get(..at).and_then(|head| head.chars().next_back());
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
             continue;
@@ -133,6 +139,9 @@ fn property_value(value: &str) -> &str {
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
     for (index, c) in value.char_indices() {
+        if index >= VALUE_LIMIT {
+            return value.get(..index).unwrap_or_default();
+        }
         match (quote, c) {
             (Some(open), _) if c == open => quote = None,
             (Some(_), _) => {}
@@ -242,6 +251,7 @@ fn dirname_path(call: &str) -> Option<String> {
 /// `src: path.join(__dirname, "src")` for a property), when one such assignment names one.
 fn assigned(text: &str, name: &str, prefixes: &[&str], operator: char) -> Option<String> {
     let mut found: Option<String> = None;
+    let mut read = 0;
     for (at, _) in text.match_indices(name) {
         let before = text.get(..at).unwrap_or_default();
         let declared = prefixes.iter().any(|prefix| {
@@ -260,6 +270,10 @@ fn assigned(text: &str, name: &str, prefixes: &[&str], operator: char) -> Option
         };
         if !declared || value.starts_with('=') {
             continue;
+        }
+        read += 1;
+        if read > KEY_LIMIT {
+            return None;
         }
         let value = property_value(value).trim().trim_end_matches(';').trim();
         if let Some(relative) = dirname_path(value) {
@@ -315,6 +329,16 @@ mod tests {
     fn css_modules_flags_and_unrelated_keys_name_no_root() {
         let text = "module.exports = { module: { rules: [{ options: { modules: true } }] }, cssModules: ['a'] };\n";
         assert!(module_roots(text, "").is_empty());
+    }
+
+    #[test]
+    fn a_long_unclosed_configuration_is_read_in_bounded_time() {
+        let text = "modules: [PATHS.src],\n".to_owned()
+            + &"modules: [[[[(".repeat(50_000)
+            + &"src: [[[(".repeat(100_000);
+        let started = std::time::Instant::now();
+        assert!(module_roots(&text, "").is_empty());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
