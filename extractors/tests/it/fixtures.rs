@@ -95,7 +95,8 @@ pub fn extract_project_with(
 fn bound_clients(case: &str) -> &'static [&'static str] {
     match case {
         "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],
-        "java/bound-clients" | "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
+        "java/bound-clients" => &["com.rabbitmq.client", "io.nats", "io.minio"],
+        "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
         "csharp/bound-clients" => &["RabbitMQ.Client", "NATS.Client"],
         "rust/bound-clients" => &["async_nats", "lapin", "pulsar"],
         "python/bound-clients" => &["nats", "pulsar"],
@@ -245,7 +246,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 101] = [
+const CASES: [&str; 102] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -346,6 +347,7 @@ const CASES: [&str; 101] = [
     "typescript/sveltekit",
     "typescript/tsconfig_paths",
     "typescript/verbatim",
+    "typescript/webpack_modules",
     "typescript/workspace",
 ];
 
@@ -508,6 +510,11 @@ fn routes_of_express_fastify_and_nestjs_are_extracted() {
 #[test]
 fn javascript_files_use_require_jsx_and_jsconfig() {
     check_case("typescript/javascript");
+}
+
+#[test]
+fn bare_specifiers_resolve_through_webpack_resolve_modules() {
+    check_case("typescript/webpack_modules");
 }
 
 #[test]

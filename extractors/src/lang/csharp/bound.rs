@@ -7,8 +7,10 @@
 //! C# names a type by its simple name through every `using` at once, and lintel does not read
 //! the libraries' assemblies, so a simple name is the bound namespace's only when nothing else
 //! can supply it: the project declares no type of that name, it is no well-known .NET type, and
-//! the file's `using`s of outside namespaces are, `System.*` and `Microsoft.*` aside, all of that
-//! one library. A name written out in full (`RabbitMQ.Client.ConnectionFactory`) or through a
+//! the file's `using`s of outside namespaces are, the common .NET ones aside (`COVERED_NAMESPACES`:
+//! `System`, `System.Linq`, `Microsoft.Extensions.Logging`, …, whose names a file writes are
+//! `WELL_KNOWN_TYPES`), all of that one library; a `using` of another .NET namespace
+//! (`Microsoft.AspNetCore.Mvc`, `System.Net.Http.Headers`) could supply the name too. A name written out in full (`RabbitMQ.Client.ConnectionFactory`) or through a
 //! `using` alias is the library's whatever else the file uses. The sites are kept only when the
 //! spec binds a library, and judged once the type index is known.
 
@@ -28,36 +30,180 @@ pub(super) type BoundSite = (Anchor, ClientUse, String);
 /// through `System.*` (often implicitly) or `Microsoft.*`.
 const WELL_KNOWN_TYPES: &[&str] = &[
     "Action",
+    "ActionResult",
+    "Activator",
+    "ArgumentException",
+    "ArgumentNullException",
+    "ArgumentOutOfRangeException",
+    "Array",
+    "Assembly",
+    "Attribute",
+    "BackgroundService",
+    "BinaryReader",
+    "BinaryWriter",
+    "BitConverter",
+    "Buffer",
     "CancellationToken",
     "CancellationTokenSource",
+    "ConcurrentDictionary",
+    "ConcurrentQueue",
+    "Console",
+    "Controller",
+    "ControllerBase",
+    "Convert",
+    "CultureInfo",
     "DateTime",
     "DateTimeOffset",
+    "Debug",
     "Dictionary",
+    "Directory",
+    "DirectoryInfo",
+    "Encoding",
+    "Enum",
+    "Enumerable",
+    "Environment",
+    "EventArgs",
+    "EventHandler",
     "Exception",
+    "File",
+    "FileInfo",
+    "FileStream",
+    "FormatException",
     "Func",
+    "GC",
     "Guid",
+    "HashCode",
     "HashSet",
     "HttpClient",
+    "HttpContent",
+    "HttpContext",
+    "HttpMethod",
+    "HttpRequestException",
+    "HttpRequestMessage",
+    "HttpResponseMessage",
+    "IActionResult",
+    "IApplicationBuilder",
+    "IAsyncDisposable",
+    "IAsyncEnumerable",
+    "ICollection",
+    "IComparable",
+    "IComparer",
     "IConfiguration",
+    "IDictionary",
+    "IDisposable",
     "IEnumerable",
+    "IEnumerator",
+    "IEqualityComparer",
+    "IEquatable",
+    "IHostEnvironment",
+    "IHostedService",
+    "IHttpClientFactory",
+    "IHttpContextAccessor",
+    "IList",
     "ILogger",
+    "ILoggerFactory",
+    "IMemoryCache",
+    "IOException",
     "IOptions",
+    "IOptionsMonitor",
+    "IOptionsSnapshot",
+    "IProgress",
+    "IReadOnlyCollection",
+    "IReadOnlyDictionary",
+    "IReadOnlyList",
+    "IResult",
     "IServiceCollection",
     "IServiceProvider",
+    "IServiceScope",
+    "IServiceScopeFactory",
+    "ISet",
+    "IWebHostEnvironment",
+    "Interlocked",
+    "InvalidOperationException",
+    "KeyNotFoundException",
+    "KeyValuePair",
+    "Lazy",
+    "LinkedList",
     "List",
+    "LogLevel",
+    "ManualResetEventSlim",
+    "Math",
+    "Memory",
+    "MemoryCache",
+    "MemoryCacheEntryOptions",
     "MemoryStream",
+    "Monitor",
+    "Mutex",
+    "NotImplementedException",
+    "NotSupportedException",
+    "Nullable",
+    "NumberStyles",
     "Object",
+    "OperationCanceledException",
+    "Parallel",
+    "Path",
+    "Process",
+    "ProcessStartInfo",
+    "Progress",
+    "Queue",
     "Random",
+    "ReadOnlyMemory",
+    "ReadOnlySpan",
+    "Regex",
     "SemaphoreSlim",
+    "ServiceCollection",
+    "SortedDictionary",
+    "SortedSet",
+    "Span",
+    "Stack",
     "Stopwatch",
     "Stream",
     "StreamReader",
+    "StreamWriter",
     "StringBuilder",
+    "StringComparer",
+    "StringContent",
+    "StringReader",
+    "StringWriter",
     "Task",
+    "TextReader",
+    "TextWriter",
     "TimeSpan",
+    "TimeoutException",
     "Timer",
+    "Trace",
+    "Tuple",
+    "Type",
     "Uri",
+    "UriBuilder",
     "ValueTask",
+    "Version",
+];
+
+/// The .NET namespaces whose names a file commonly writes are in `WELL_KNOWN_TYPES` (the SDK's
+/// implicit usings, logging, options, configuration, hosting, dependency injection): a `using` of
+/// one leaves a simple name to the bound namespace. Any other (`System.Net.Http.Headers`,
+/// `System.Collections.Frozen`, `Microsoft.AspNetCore.Mvc`) could supply it.
+const COVERED_NAMESPACES: &[&str] = &[
+    "Microsoft.Extensions.Caching.Memory",
+    "Microsoft.Extensions.Configuration",
+    "Microsoft.Extensions.DependencyInjection",
+    "Microsoft.Extensions.Hosting",
+    "Microsoft.Extensions.Logging",
+    "Microsoft.Extensions.Options",
+    "System",
+    "System.Collections.Concurrent",
+    "System.Collections.Generic",
+    "System.Diagnostics",
+    "System.Diagnostics.CodeAnalysis",
+    "System.Globalization",
+    "System.IO",
+    "System.Linq",
+    "System.Net.Http",
+    "System.Runtime.CompilerServices",
+    "System.Text",
+    "System.Threading",
+    "System.Threading.Tasks",
 ];
 
 /// The facts of a file's bound sites.
@@ -80,10 +226,7 @@ pub(super) fn facts(
     for using in plain {
         match generic.bound_client(&using.path) {
             Some(library) => bound_namespaces.push((using.path.as_str(), library)),
-            None => {
-                let first = using.path.split('.').next().unwrap_or_default();
-                has_other_outside |= first != "System" && first != "Microsoft";
-            }
+            None => has_other_outside |= !COVERED_NAMESPACES.contains(&using.path.as_str()),
         }
     }
     let one_library = bound_namespaces
@@ -153,10 +296,13 @@ fn bound_path(
     {
         return Some(with_rest(&alias.path));
     }
-    // A variable (`channel.BasicPublish(…)`), a project type or a .NET one is no bound
-    // library's.
+    // A variable (`channel.BasicPublish(…)`), a call of the class's own method
+    // (`GetResults(x).ConfigureAwait(…)`), a project type or namespace (`Emby.Naming.…`) or a
+    // .NET type is no bound library's.
     if !head.starts_with(|first: char| first.is_ascii_uppercase())
+        || !head.chars().all(|c| c.is_alphanumeric() || c == '_')
         || !index.packages_declaring(head).is_empty()
+        || index.declares_or_encloses(head)
         || WELL_KNOWN_TYPES.contains(&head)
     {
         return None;

@@ -146,6 +146,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             interfaces.push(anchor);
         }
     }
+    // Annotations the catalogue lists (`@RabbitListener`, `@KafkaListener`) on a class or its
+    // methods make it a client.
+    for (name, annotation) in client_annotations(root, source, &matcher) {
+        clients.push(PendingClient {
+            node: out.anchors.with_scope(annotation, scope_of(annotation)),
+            use_kind: ClientUse::Annotate,
+            name,
+            argument: None,
+        });
+    }
     let pending = PendingJvm {
         package,
         uses: PackedNames::new(uses, &out.anchors),
@@ -414,6 +424,40 @@ fn mapper_scan_packages(root: Node<'_>, source: &str) -> Vec<String> {
         }
     }
     packages
+}
+
+/// The annotations of the file's top-level classes and of their methods whose name ends a
+/// catalogue type (`annotation.RabbitListener`): each with its name as written and its node.
+/// MyBatis's `@Mapper` on an interface is read by `interface_names`, and its `@MapperScan`
+/// configures mappers without being one.
+fn client_annotations<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    matcher: &ClientMatcher<'_>,
+) -> Vec<(String, Node<'tree>)> {
+    let mut found = Vec::new();
+    for class in named_children(root)
+        .into_iter()
+        .filter(|declaration| declaration.kind() == "class_declaration")
+    {
+        let methods = class
+            .child_field("body")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|member| member.kind() == "method_declaration");
+        for declaration in std::iter::once(class).chain(methods) {
+            found.extend(
+                annotations(declaration, source)
+                    .into_iter()
+                    .filter(|(name, _)| {
+                        matcher.may_end_with(ClientUse::Annotate, matcher.last_segment(name))
+                            && !jvm::names_annotation(name, jvm::MAPPER_SCAN)
+                    }),
+            );
+        }
+    }
+    found
 }
 
 /// The file's top-level interfaces that MyBatis makes mappers: each with its name node and

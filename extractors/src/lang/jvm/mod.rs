@@ -172,16 +172,24 @@ impl PendingJvm {
                 .map(|site| imports::fact(&finishing.factory, site, scope_of(site.node))),
         );
         let generic = finishing.factory.generic();
+        let matcher = ClientMatcher {
+            rules: self.rules,
+            separator: ".",
+        };
         let mut bound_sites: Vec<ClientSiteAt<Anchor>> = Vec::new();
         let client_sites: Vec<ClientSiteAt<Anchor>> = self
             .clients
             .into_iter()
             .filter_map(|site| {
-                let qualified = qualify(&site.name, &self.imports, index);
+                let (qualified, bound) = site_paths(
+                    qualify(&site.name, &self.imports, index, &self.package),
+                    site.use_kind,
+                    &matcher,
+                    generic,
+                );
                 if generic.has_bound_clients() {
                     // A name written out in full is its own path.
-                    let path = qualified
-                        .clone()
+                    let path = bound
                         .or_else(|| generic.bound_client(&site.name).map(|_| site.name.clone()))
                         .filter(|path| generic.bound_client(path).is_some());
                     if let Some(path) = path {
@@ -216,10 +224,6 @@ impl PendingJvm {
                 options: Vec::new(),
             }));
         }
-        let matcher = ClientMatcher {
-            rules: self.rules,
-            separator: ".",
-        };
         let imports = client_imports(&self.imports, &sites);
         let client_facts = matcher.facts(&finishing.factory, &client_sites, &imports, &scope_of);
         facts.extend(settle_spring_datasources(
@@ -454,6 +458,18 @@ pub(crate) fn import_sites(index: Types<'_>, jvm: &JvmFile<'_>) -> Vec<ImportSit
             resolution = Resolution::External {
                 package: import.path.clone(),
             };
+        }
+        // `import io.minio.*` names the package `io.minio` whole (its last segment is no type),
+        // which a binding of `io.minio` meets; `import static a.B.*` stays under `a`.
+        if let Resolution::External { package } = &mut resolution {
+            if import.is_wildcard
+                && !import
+                    .path
+                    .split('.')
+                    .any(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()))
+            {
+                package.clone_from(&import.path);
+            }
         }
         if let Some(last) = import.path.rsplit('.').next() {
             imported_names.insert(import.alias.clone().unwrap_or_else(|| last.to_owned()));
@@ -691,18 +707,160 @@ fn qualified(package: &str, name: &str) -> String {
     }
 }
 
-/// Qualifies a simple type name through the file's imports: an explicit import, else the first
-/// wildcard package outside the project.
-pub(crate) fn qualify(name: &str, imports: &[JvmImport], index: Types<'_>) -> Option<String> {
+/// Where a name as written comes from through the file's imports.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Qualified {
+    /// Through an explicit import (or its alias): the one path.
+    Explicit(String),
+    /// Through the wildcard imports: the name under each wildcard package outside the project
+    /// that can supply it, in order (none when it cannot be a type of one).
+    Wildcard(Vec<String>),
+}
+
+/// Types every Java or Kotlin file names without an import (`java.lang`, Kotlin's default
+/// imports): a wildcard import of a library never supplies them (a compiled file cannot name
+/// both).
+const DEFAULT_IMPORTED_TYPES: &[&str] = &[
+    "Any",
+    "Array",
+    "ArrayList",
+    "AssertionError",
+    "AutoCloseable",
+    "Boolean",
+    "Byte",
+    "Char",
+    "CharSequence",
+    "Character",
+    "Class",
+    "ClassCastException",
+    "ClassLoader",
+    "Cloneable",
+    "Comparable",
+    "Comparator",
+    "Deprecated",
+    "Double",
+    "Enum",
+    "Error",
+    "Exception",
+    "Float",
+    "FunctionalInterface",
+    "HashMap",
+    "HashSet",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "IndexOutOfBoundsException",
+    "Int",
+    "Integer",
+    "InterruptedException",
+    "Iterable",
+    "LinkedHashMap",
+    "LinkedHashSet",
+    "List",
+    "Long",
+    "Map",
+    "Math",
+    "MutableList",
+    "MutableMap",
+    "MutableSet",
+    "Nothing",
+    "NullPointerException",
+    "Number",
+    "NumberFormatException",
+    "Object",
+    "Override",
+    "Pair",
+    "Record",
+    "Regex",
+    "Result",
+    "Runnable",
+    "Runtime",
+    "RuntimeException",
+    "Sequence",
+    "Set",
+    "Short",
+    "String",
+    "StringBuffer",
+    "StringBuilder",
+    "SuppressWarnings",
+    "System",
+    "Thread",
+    "ThreadLocal",
+    "Throwable",
+    "Triple",
+    "Unit",
+    "UnsupportedOperationException",
+    "Void",
+];
+
+/// Qualifies a name as written (`Type`, `Type.member`, `receiver.method`) through the file's
+/// imports, as Java and Kotlin resolve a simple name: an explicit import, then a type of the
+/// file's own package (the project's, so no library's), then the wildcard imports of packages
+/// outside the project. Through a wildcard only a type can come, so a head that reads as a
+/// variable (a receiver `minioClient.putObject`, `e.getMessage`, a constant `LOGGER.info`:
+/// lowercase, or without a lowercase letter) or a default-imported type (`String`) is no
+/// library's.
+pub(crate) fn qualify(
+    name: &str,
+    imports: &[JvmImport],
+    index: Types<'_>,
+    package: &str,
+) -> Qualified {
     let (head, rest) = name.split_once('.').unwrap_or((name, ""));
-    let base = explicit_import(head, imports).or_else(|| {
+    if let Some(base) = explicit_import(head, imports) {
+        return Qualified::Explicit(with_rest(base, rest));
+    }
+    let reads_as_type = rest.is_empty()
+        || (head.starts_with(|c: char| c.is_ascii_uppercase())
+            && head.contains(|c: char| c.is_ascii_lowercase()));
+    if !reads_as_type
+        || DEFAULT_IMPORTED_TYPES.binary_search(&head).is_ok()
+        || index.files_of(package, head).is_some()
+    {
+        return Qualified::Wildcard(Vec::new());
+    }
+    Qualified::Wildcard(
         imports
             .iter()
             .filter(|import| import.is_wildcard && index.package(&import.path).is_none())
-            .map(|import| format!("{}.{head}", import.path))
-            .next()
-    })?;
-    Some(with_rest(base, rest))
+            .map(|import| with_rest(format!("{}.{head}", import.path), rest))
+            .collect(),
+    )
+}
+
+/// The paths of a site for the catalogue and for the bound libraries. Through wildcards, the
+/// catalogue takes the candidate one of its rules knows (which wildcard comes first does not
+/// matter), else the first; a bound library takes the name when every wildcard that can supply it
+/// is of that library, else only a candidate the catalogue knows in it (`MinioClient` of
+/// `io.minio.*` beside `org.springframework.web.bind.annotation.*`), since lintel does not read
+/// the libraries to know which one declares a name.
+fn site_paths(
+    qualified: Qualified,
+    use_kind: ClientUse,
+    matcher: &ClientMatcher<'_>,
+    generic: &GenericFacts,
+) -> (Option<String>, Option<String>) {
+    match qualified {
+        Qualified::Explicit(path) => (Some(path.clone()), Some(path)),
+        Qualified::Wildcard(candidates) => {
+            let known = candidates
+                .iter()
+                .find(|path| matcher.matches_any(use_kind, path, true))
+                .cloned();
+            let libraries: Vec<Option<&str>> = candidates
+                .iter()
+                .map(|path| generic.bound_client(path))
+                .collect();
+            let bound = match libraries.split_first() {
+                Some((Some(library), rest)) if rest.iter().all(|other| *other == Some(library)) => {
+                    candidates.first().cloned()
+                }
+                _ => known
+                    .clone()
+                    .filter(|path| generic.bound_client(path).is_some()),
+            };
+            (known.or_else(|| candidates.into_iter().next()), bound)
+        }
+    }
 }
 
 /// A file's imports as `qualify` reads them, for its many client sites: the first explicit

@@ -412,6 +412,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             interfaces.push(anchor);
         }
     }
+    // Annotations the catalogue lists (`@RabbitListener`, `@KafkaListener`) on a class or its
+    // functions make it a client, as in Java.
+    for (name, annotation) in client_annotations(root, source, &matcher) {
+        clients.push(PendingClient {
+            node: out.anchors.with_scope(annotation, scope_of(annotation)),
+            use_kind: ClientUse::Annotate,
+            name,
+            argument: None,
+        });
+    }
     let pending = PendingJvm {
         package,
         uses: PackedNames::new(uses, &out.anchors),
@@ -860,6 +870,38 @@ fn annotations<'tree>(declaration: Node<'tree>, source: &str) -> Vec<(String, No
             Some((syntax::unspaced_text(written, source, 200), annotation))
         })
         .collect()
+}
+
+/// The annotations of the file's top-level classes (not interfaces) and of their functions whose
+/// name ends a catalogue type (`annotation.KafkaListener`): each with its name as written and its
+/// node. MyBatis's `@Mapper` on an interface is read by `interface_names`, and its `@MapperScan`
+/// configures mappers without being one.
+fn client_annotations<'tree>(
+    root: Node<'tree>,
+    source: &str,
+    matcher: &ClientMatcher<'_>,
+) -> Vec<(String, Node<'tree>)> {
+    let mut found = Vec::new();
+    for class in named_children(root).into_iter().filter(|declaration| {
+        declaration.kind() == "class_declaration" && !has_token(*declaration, "interface")
+    }) {
+        let functions = named_children(class)
+            .into_iter()
+            .filter(|child| child.kind() == "class_body")
+            .flat_map(named_children)
+            .filter(|member| member.kind() == "function_declaration");
+        for declaration in std::iter::once(class).chain(functions) {
+            found.extend(
+                annotations(declaration, source)
+                    .into_iter()
+                    .filter(|(name, _)| {
+                        matcher.may_end_with(ClientUse::Annotate, matcher.last_segment(name))
+                            && !jvm::names_annotation(name, jvm::MAPPER_SCAN)
+                    }),
+            );
+        }
+    }
+    found
 }
 
 /// The file's top-level interfaces that MyBatis makes mappers: each with its name node and

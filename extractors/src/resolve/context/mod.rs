@@ -21,6 +21,7 @@ mod python;
 mod read;
 mod resolve;
 mod spring;
+mod webpack;
 pub(crate) use spring::Datasource;
 mod swift;
 mod toml_lite;
@@ -90,6 +91,8 @@ pub struct ProjectContext {
     swift: swift::SwiftModules,
     /// Next.js applications.
     next: next::NextApps,
+    /// The `resolve.modules` folders of the webpack configurations.
+    webpack: webpack::WebpackRoots,
     /// The `linguist-generated` patterns of the root `.gitattributes`.
     gitattributes: GitAttributes,
     /// The project's `.gitignore` files: where generated code and build output lie.
@@ -228,6 +231,7 @@ impl ProjectContext {
         let crates = Crates::discover(reader, sorted.iter().copied());
         let swift = swift::SwiftModules::discover(reader, sorted.iter().copied());
         let next = next::NextApps::discover(reader, sorted.iter().copied());
+        let webpack = webpack::WebpackRoots::discover(reader, sorted.iter().copied());
         let csharp_projects = csproj::CSharpProjects::discover(reader, sorted.iter().copied());
         let gitignores = gitignore::GitIgnores::discover(reader, sorted.iter().copied());
         let gitattributes = if sorted.contains(".gitattributes") {
@@ -254,6 +258,7 @@ impl ProjectContext {
             rust_modules: BTreeMap::new(),
             swift,
             next,
+            webpack,
             gitattributes,
             gitignores,
             import_maps,

@@ -2,7 +2,8 @@
 //!
 //! In order: a relative specifier is joined onto the importer's folder; otherwise the nearest
 //! config's `paths` (exact pattern, else the longest matching prefix) and then its `baseUrl` are
-//! tried, then workspace packages (entry or subpath). A candidate path is probed as is, with a
+//! tried, then the `resolve.modules` folders of the nearest webpack configuration, then workspace
+//! packages (entry or subpath). A candidate path is probed as is, with a
 //! `.js`-family extension mapped to its TypeScript source, with each known extension appended,
 //! and as a folder with an `index` file. Only files in the project list count. A `?query`
 //! (`./worker.js?worker`) is dropped first.
@@ -147,6 +148,14 @@ impl ProjectContext {
                     base_url_candidate = candidate;
                 }
             }
+        }
+        // Webpack's `resolve.modules` folders come before the packages it lists after them.
+        if let Some(file) =
+            self.webpack.candidates(importer).iter().find_map(|folder| {
+                join(folder, specifier).and_then(|candidate| self.probe(&candidate))
+            })
+        {
+            return Resolution::File(file);
         }
         if let Some(resolution) = self
             .resolve_svelte_kit(importer, specifier)
