@@ -135,7 +135,7 @@ pub fn run_check_handing_back<T: Send>(
                     && !options.debug_extractors
             })
             .map(|cache| {
-                let log = std::sync::Arc::new(summary::ReadLog::default());
+                let log = std::sync::Arc::new(crate::input::scope::ReadLog::default());
                 scope.reads = Some(std::sync::Arc::clone(&log));
                 (cache, summary::key(options, &spec, &scope), log)
             });

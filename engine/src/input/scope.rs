@@ -86,7 +86,7 @@ pub struct Scope {
     pub real_folders: std::sync::Arc<std::sync::OnceLock<std::collections::HashSet<String>>>,
     /// When set, extraction records here the content id of every work-tree file it reads (see
     /// [`crate::input::summary`]).
-    pub reads: Option<std::sync::Arc<crate::input::summary::ReadLog>>,
+    pub reads: Option<std::sync::Arc<ReadLog>>,
 }
 
 impl Scope {
@@ -666,6 +666,37 @@ fn real_folders(root: &Path, files: &[String]) -> std::collections::HashSet<Stri
         }
     }
     real
+}
+
+/// The project files a work-tree check read, with their content ids (`None`: could not be
+/// read), for the summary of what it found ([`crate::input::summary`]).
+#[derive(Debug, Default)]
+pub struct ReadLog {
+    reads: std::sync::Mutex<Vec<(String, Option<String>)>>,
+}
+
+impl ReadLog {
+    /// Records that `file` was read with content id `id`.
+    pub fn record(&self, file: &str, id: Option<String>) {
+        if let Ok(mut reads) = self.reads.lock() {
+            reads.push((file.to_owned(), id));
+        }
+    }
+
+    /// The reads, sorted by path; `None` when one path was read with two contents (the file
+    /// changed while it was read), which no summary may be made from.
+    pub(crate) fn sorted(&self) -> Option<BTreeMap<String, Option<String>>> {
+        let reads = self.reads.lock().ok()?;
+        let mut sorted = BTreeMap::new();
+        for (file, id) in reads.iter() {
+            if let Some(earlier) = sorted.insert(file.clone(), id.clone()) {
+                if earlier != *id {
+                    return None;
+                }
+            }
+        }
+        Some(sorted)
+    }
 }
 
 #[cfg(test)]

@@ -23,41 +23,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::cache::{digest, ExtractionCache};
 use crate::input::options::CheckOptions;
-use crate::input::scope::Scope;
+use crate::input::scope::{ReadLog, Scope};
 use crate::input::spec::LoadedSpec;
 
 /// Bumped when a summary's shape or meaning changes.
 const SUMMARY_FORMAT: u32 = 1;
-
-/// The project files a work-tree check read, with their content ids (`None`: could not be read).
-#[derive(Debug, Default)]
-pub struct ReadLog {
-    reads: std::sync::Mutex<Vec<(String, Option<String>)>>,
-}
-
-impl ReadLog {
-    /// Records that `file` was read with content id `id`.
-    pub fn record(&self, file: &str, id: Option<String>) {
-        if let Ok(mut reads) = self.reads.lock() {
-            reads.push((file.to_owned(), id));
-        }
-    }
-
-    /// The reads, sorted by path; `None` when one path was read with two contents (the file
-    /// changed while it was read), which no summary may be made from.
-    fn sorted(&self) -> Option<BTreeMap<String, Option<String>>> {
-        let reads = self.reads.lock().ok()?;
-        let mut sorted = BTreeMap::new();
-        for (file, id) in reads.iter() {
-            if let Some(earlier) = sorted.insert(file.clone(), id.clone()) {
-                if earlier != *id {
-                    return None;
-                }
-            }
-        }
-        Some(sorted)
-    }
-}
 
 /// The findings of a whole-project check, as kept.
 #[derive(Debug, Serialize, Deserialize)]
