@@ -580,16 +580,7 @@ fn a_cached_django_model_follows_a_changed_settings_engine() {
         .unwrap();
     };
     // The targets of the run's violations.
-    let targets = |text: &str| -> Vec<String> {
-        let verdict: serde_json::Value =
-            serde_json::from_str(text.split("\n[").next().unwrap()).unwrap();
-        verdict["violations"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|violation| violation["detected"]["to"].as_str().unwrap().to_owned())
-            .collect()
-    };
+    let targets = |text: &str| violation_values(text, "/detected/to");
     let cache = tempfile::tempdir().unwrap();
     settings("postgresql");
     let (postgres, _) = run(root, ScopeRequest::All, Some(cache.path()), false);
@@ -610,16 +601,28 @@ fn summaries(cache: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The statuses of a `--diff` verdict's violations.
-fn statuses(text: &str) -> Vec<String> {
+/// One string of each violation of a run ([`run`]'s text), at a JSON pointer.
+fn violation_values(text: &str, pointer: &str) -> Vec<String> {
     let verdict: serde_json::Value =
         serde_json::from_str(text.split("\n[").next().unwrap()).unwrap();
     verdict["violations"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|violation| violation["status"].as_str().unwrap().to_owned())
+        .map(|violation| {
+            violation
+                .pointer(pointer)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect()
+}
+
+/// The statuses of a `--diff` verdict's violations.
+fn statuses(text: &str) -> Vec<String> {
+    violation_values(text, "/status")
 }
 
 /// The base side of `--diff` takes its findings from what `check --all` found on the base commit

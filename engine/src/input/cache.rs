@@ -1101,6 +1101,20 @@ mod tests {
         )
     }
 
+    /// An entry of a Java file that looked up package `p` and got `answer`.
+    fn typed(reason: &str, answer: &str) -> FileEntry {
+        FileEntry::new(
+            CachedOutcome::Skipped(reason.to_owned()),
+            None,
+            vec![Probe::Types {
+                index: extractors::probes::IndexOf::Jvm,
+                question: extractors::probes::TypeQuestion::Package("p".to_owned()),
+                answer: answer.to_owned(),
+            }],
+            None,
+        )
+    }
+
     fn age(path: &Path, seconds_ago: u64) {
         let time = SystemTime::now() - Duration::from_secs(seconds_ago);
         std::fs::File::options()
@@ -1191,18 +1205,6 @@ mod tests {
     fn entries_that_looked_up_types_keep_their_variants_and_others_are_replaced() {
         let directory = tempfile::tempdir().unwrap();
         let cache = ExtractionCache::at(directory.path());
-        let typed = |reason: &str, answer: &str| {
-            FileEntry::new(
-                CachedOutcome::Skipped(reason.to_owned()),
-                None,
-                vec![Probe::Types {
-                    index: extractors::probes::IndexOf::Jvm,
-                    question: extractors::probes::TypeQuestion::Package("p".to_owned()),
-                    answer: answer.to_owned(),
-                }],
-                None,
-            )
-        };
         let reasons = |cache: &ExtractionCache| -> Vec<String> {
             cache
                 .read_stored("k", "A.java")
@@ -1232,18 +1234,6 @@ mod tests {
     fn the_newest_entry_is_read_without_its_lookups_or_older_entries_and_is_never_written_so() {
         let directory = tempfile::tempdir().unwrap();
         let cache = ExtractionCache::at(directory.path());
-        let typed = |reason: &str, answer: &str| {
-            FileEntry::new(
-                CachedOutcome::Skipped(reason.to_owned()),
-                None,
-                vec![Probe::Types {
-                    index: extractors::probes::IndexOf::Jvm,
-                    question: extractors::probes::TypeQuestion::Package("p".to_owned()),
-                    answer: answer.to_owned(),
-                }],
-                None,
-            )
-        };
         cache.store("k", "A.java", &entry("plain"));
         let (newest, older) = cache.read_newest("k", "A.java").unwrap();
         assert_eq!(reason(Some(newest.clone())).as_deref(), Some("plain"));

@@ -450,10 +450,7 @@ fn client_annotations<'tree>(
             found.extend(
                 annotations(declaration, source)
                     .into_iter()
-                    .filter(|(name, _)| {
-                        matcher.may_end_with(ClientUse::Annotate, matcher.last_segment(name))
-                            && !jvm::names_annotation(name, jvm::MAPPER_SCAN)
-                    }),
+                    .filter(|(name, _)| jvm::is_client_annotation(matcher, name)),
             );
         }
     }

@@ -253,6 +253,14 @@ pub(crate) fn names_annotation(name: &str, qualified: &str) -> bool {
     name == qualified || qualified.rsplit('.').next() == Some(name)
 }
 
+/// Whether an annotation written `name` on a class or its methods may be a client use of a
+/// catalogue library (`@RabbitListener`, `@KafkaListener`), never `@MapperScan` (which names
+/// packages of mappers, read apart).
+pub(crate) fn is_client_annotation(matcher: &ClientMatcher<'_>, name: &str) -> bool {
+    matcher.may_end_with(ClientUse::Annotate, matcher.last_segment(name))
+        && !names_annotation(name, MAPPER_SCAN)
+}
+
 /// Client facts whose library reaches the configured datasource (`derive =
 /// "spring-datasource"` or `"configured-store"`) and kept the entry's own category take the
 /// store of the module's Spring Boot, Quarkus or Micronaut configuration: one fact per store its
