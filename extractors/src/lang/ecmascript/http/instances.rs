@@ -86,7 +86,7 @@ pub(super) fn record_instances<'a>(
     view: &FileView<'a, '_>,
     instances: &Instances,
     bases: &mut Option<HashMap<String, Node<'a>>>,
-    constants: &mut Option<Constants>,
+    constants: &mut Option<Constants<'a>>,
 ) {
     let source = view.source();
     if instances.is_empty() || !(source.contains("export") || source.contains("module.exports")) {
