@@ -130,7 +130,7 @@ pub(super) fn extract(
             continue;
         };
         let constants =
-            constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+            constants.get_or_insert_with(|| file_constants(view.input.tree.root_node(), source));
         // An instance's `baseURL` comes before a URL that is not absolute.
         let base = receiver_of(function, source)
             .and_then(|receiver| {
@@ -383,6 +383,12 @@ pub(crate) fn based_url(
 
 /// The value of a client's base URL node: a string or template, else a name (of another file's
 /// constant, or an environment variable) as a dynamic base that `crate::resolve::links` may fill in.
+/// The constants a file's URLs read: its top-level ones, and the `const`s of the function or
+/// block where a name is read.
+fn file_constants<'tree>(root: Node<'tree>, source: &str) -> Constants<'tree> {
+    Constants::of(root, source).with_locals(root, source, super::traced::local_const)
+}
+
 fn base_value(base: Node<'_>, source: &str, constants: &Constants<'_>) -> Option<Interpolated> {
     interpolated_with(base, source, constants).or_else(|| {
         matches!(base.kind(), "identifier" | "member_expression").then(|| Interpolated {

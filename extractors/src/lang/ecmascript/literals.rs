@@ -81,8 +81,8 @@ pub(super) fn interpolated_with(
 }
 
 /// The string constants a file declares at its top level: `const API = '/api'` (exported or
-/// not), a string or a template string without substitutions; with the file's tree, also the
-/// `const`s of the function or block where a name is read ([`super::traced::local_const`]).
+/// not), a string or a template string without substitutions; [`Constants::with_locals`], also
+/// the `const`s of the function or block where a name is read.
 #[derive(Debug, Default)]
 pub(super) struct Constants<'tree>(
     std::collections::BTreeMap<String, String>,
@@ -96,10 +96,16 @@ pub(super) struct Constants<'tree>(
 struct Local<'tree> {
     root: Node<'tree>,
     names: std::sync::Arc<std::collections::BTreeSet<String>>,
+    /// The value node of the `const` a name read at a node stands for, in its scopes.
+    lookup: LocalLookup,
     /// The lookups left to the file: each walks from the root to the name, so a generated file
     /// of thousands of reads (a deep `+` chain) stops reading local constants after a while.
     left: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
+
+/// Where the `const` a name read inside a function or block is declared: `(root, name, source)`
+/// to the declaration's value ([`super::traced::local_const`]).
+pub(super) type LocalLookup = for<'n> fn(Node<'n>, Node<'n>, &str) -> Option<Node<'n>>;
 
 /// How many names read inside functions or blocks one file may look up.
 const MAX_LOCAL_LOOKUPS: usize = 256;
@@ -165,12 +171,19 @@ impl<'tree> Constants<'tree> {
                 }
             }
         }
+        Self(values, None)
+    }
+
+    /// These constants, and the `const`s of the function or block where a name is read (of the
+    /// tree `root`), which `lookup` finds.
+    pub(super) fn with_locals(self, root: Node<'tree>, source: &str, lookup: LocalLookup) -> Self {
         let local = Local {
             root,
             names: std::sync::Arc::new(const_names(source)),
+            lookup,
             left: std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(MAX_LOCAL_LOOKUPS)),
         };
-        Self(values, Some(local))
+        Self(self.0, Some(local))
     }
 
     /// The constants the program `root` exports whose values look like URLs or paths (`/api`,
@@ -268,7 +281,7 @@ impl<'tree> Constants<'tree> {
                         return None;
                     }
                     local.left.store(left - 1, ordering);
-                    let value = super::traced::local_const(local.root, node, source)?;
+                    let value = (local.lookup)(local.root, node, source)?;
                     let text = interpolated_within(value, source, self, depth)?.text;
                     (!text.contains(DYNAMIC)).then_some(std::borrow::Cow::Owned(text))
                 }

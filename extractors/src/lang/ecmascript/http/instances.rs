@@ -122,7 +122,7 @@ pub(super) fn record_instances<'a>(
             package: package.to_owned(),
             base: bases.get(key).and_then(|base| {
                 let constants = constants
-                    .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+                    .get_or_insert_with(|| file_constants(view.input.tree.root_node(), source));
                 let value = base_value(*base, source, constants)?;
                 Some((value.written, value.text))
             }),

@@ -338,7 +338,7 @@ pub(super) fn record_wrapper_call<'tree>(
         None => return,
     };
     let constants =
-        constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+        constants.get_or_insert_with(|| file_constants(view.input.tree.root_node(), source));
     let arguments: Vec<WrapperArgument> = arguments
         .into_iter()
         .take(READ_ARGUMENTS)
