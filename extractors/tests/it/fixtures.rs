@@ -347,6 +347,7 @@ const CASES: [&str; 102] = [
     "typescript/sveltekit",
     "typescript/tsconfig_paths",
     "typescript/verbatim",
+    "typescript/virtual_modules",
     "typescript/webpack_modules",
     "typescript/workspace",
 ];
@@ -777,6 +778,11 @@ fn generated_route_types_of_react_router_and_sveltekit_are_the_framework_s_modul
 #[test]
 fn an_import_that_leads_where_a_gitignore_puts_generated_code_is_generated_not_missing() {
     check_case("typescript/generated_imports");
+}
+
+#[test]
+fn a_bundler_plugin_s_virtual_module_is_no_missing_project_file() {
+    check_case("typescript/virtual_modules");
 }
 
 #[test]

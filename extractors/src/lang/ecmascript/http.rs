@@ -82,7 +82,7 @@ pub(super) fn extract(
         &[]
     };
     // `const API = '/api'` … `fetch(`${API}/orders`)`: the path is `/api/orders`.
-    let mut constants: Option<Constants> = None;
+    let mut constants: Option<Constants<'_>> = None;
     let mut bases: Option<HashMap<String, Node<'_>>> = None;
     record_instances(view, instances, &mut bases, &mut constants);
     for hit in hits {
@@ -130,7 +130,7 @@ pub(super) fn extract(
             continue;
         };
         let constants =
-            constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+            constants.get_or_insert_with(|| file_constants(view.input.tree.root_node(), source));
         // An instance's `baseURL` comes before a URL that is not absolute.
         let base = receiver_of(function, source)
             .and_then(|receiver| {
@@ -383,7 +383,13 @@ pub(crate) fn based_url(
 
 /// The value of a client's base URL node: a string or template, else a name (of another file's
 /// constant, or an environment variable) as a dynamic base that `crate::resolve::links` may fill in.
-fn base_value(base: Node<'_>, source: &str, constants: &Constants) -> Option<Interpolated> {
+/// The constants a file's URLs read: its top-level ones, and the `const`s of the function or
+/// block where a name is read.
+fn file_constants<'tree>(root: Node<'tree>, source: &str) -> Constants<'tree> {
+    Constants::of(root, source).with_locals(root, source, super::traced::local_const)
+}
+
+fn base_value(base: Node<'_>, source: &str, constants: &Constants<'_>) -> Option<Interpolated> {
     interpolated_with(base, source, constants).or_else(|| {
         matches!(base.kind(), "identifier" | "member_expression").then(|| Interpolated {
             written: format!("${{{}}}", syntax::text(base, source)),
@@ -399,7 +405,7 @@ fn record_url_constants(
     view: &FileView<'_, '_>,
     call: Node<'_>,
     url: Node<'_>,
-    constants: &Constants,
+    constants: &Constants<'_>,
 ) {
     let source = view.source();
     let mut reads = Vec::new();

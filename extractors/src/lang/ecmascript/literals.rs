@@ -72,7 +72,7 @@ pub(super) fn interpolated(node: Node<'_>, source: &str) -> Option<Interpolated>
 pub(super) fn interpolated_with(
     node: Node<'_>,
     source: &str,
-    constants: &Constants,
+    constants: &Constants<'_>,
 ) -> Option<Interpolated> {
     let value = interpolated_within(node, source, constants, MAX_CONCATENATION_DEPTH)?;
     // A concatenation of dynamic parts only (`a + b`) is no string the file writes.
@@ -81,13 +81,62 @@ pub(super) fn interpolated_with(
 }
 
 /// The string constants a file declares at its top level: `const API = '/api'` (exported or
-/// not), a string or a template string without substitutions.
+/// not), a string or a template string without substitutions; [`Constants::with_locals`], also
+/// the `const`s of the function or block where a name is read.
 #[derive(Debug, Default)]
-pub(super) struct Constants(std::collections::BTreeMap<String, String>);
+pub(super) struct Constants<'tree>(
+    std::collections::BTreeMap<String, String>,
+    Option<Local<'tree>>,
+);
 
-impl Constants {
+/// What a name read inside a function or block needs: the file's tree, and the names written
+/// after `const` anywhere in its text (a name that is not among them has no local constant, and
+/// costs no walk of its scopes).
+#[derive(Debug, Clone)]
+struct Local<'tree> {
+    root: Node<'tree>,
+    names: std::sync::Arc<std::collections::BTreeSet<String>>,
+    /// The value node of the `const` a name read at a node stands for, in its scopes.
+    lookup: LocalLookup,
+    /// The lookups left to the file: each walks from the root to the name, so a generated file
+    /// of thousands of reads (a deep `+` chain) stops reading local constants after a while.
+    left: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Where the `const` a name read inside a function or block is declared: `(root, name, source)`
+/// to the declaration's value ([`super::traced::local_const`]).
+pub(super) type LocalLookup = for<'n> fn(Node<'n>, Node<'n>, &str) -> Option<Node<'n>>;
+
+/// How many names read inside functions or blocks one file may look up.
+const MAX_LOCAL_LOOKUPS: usize = 256;
+
+/// The names written right after a `const` keyword in `source` (`const route = …`).
+fn const_names(source: &str) -> std::collections::BTreeSet<String> {
+    let is_name = |character: char| character.is_alphanumeric() || matches!(character, '_' | '$');
+    let mut names = std::collections::BTreeSet::new();
+    for (start, _) in source.match_indices("const") {
+        let before = source[..start].chars().next_back();
+        if before.is_some_and(is_name) {
+            continue;
+        }
+        let rest = &source[start + "const".len()..];
+        let trimmed = rest.trim_start();
+        if trimmed.len() == rest.len() {
+            continue;
+        }
+        let end = trimmed
+            .find(|character: char| !is_name(character))
+            .unwrap_or(trimmed.len());
+        if end > 0 {
+            names.insert(trimmed[..end].to_owned());
+        }
+    }
+    names
+}
+
+impl<'tree> Constants<'tree> {
     /// The constants of the program `root`; a name declared twice is left out.
-    pub(super) fn of(root: Node<'_>, source: &str) -> Self {
+    pub(super) fn of(root: Node<'tree>, source: &str) -> Self {
         let mut values = std::collections::BTreeMap::new();
         let mut repeated = std::collections::BTreeSet::new();
         let declarations =
@@ -122,14 +171,26 @@ impl Constants {
                 }
             }
         }
-        Self(values)
+        Self(values, None)
+    }
+
+    /// These constants, and the `const`s of the function or block where a name is read (of the
+    /// tree `root`), which `lookup` finds.
+    pub(super) fn with_locals(self, root: Node<'tree>, source: &str, lookup: LocalLookup) -> Self {
+        let local = Local {
+            root,
+            names: std::sync::Arc::new(const_names(source)),
+            lookup,
+            left: std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(MAX_LOCAL_LOOKUPS)),
+        };
+        Self(self.0, Some(local))
     }
 
     /// The constants the program `root` exports whose values look like URLs or paths (`/api`,
     /// `https://host/api`), under their exported names: `export const API = '/api'`,
     /// `export { API, BASE as API_BASE }`, and the string properties of an exported constant
     /// object (`export const environment = { apiUrl: 'https://…' }` as `environment.apiUrl`).
-    pub(super) fn exported_urls(root: Node<'_>, source: &str) -> Vec<(String, String)> {
+    pub(super) fn exported_urls(root: Node<'tree>, source: &str) -> Vec<(String, String)> {
         let constants = Self::of(root, source);
         let mut exported = Vec::new();
         let mut properties = Vec::new();
@@ -184,7 +245,7 @@ impl Constants {
     pub(super) fn with(&self, name: &str, value: &str) -> Self {
         let mut values = self.0.clone();
         values.insert(name.to_owned(), value.to_owned());
-        Self(values)
+        Self(values, self.1.clone())
     }
 
     /// The value `node` stands for in the file (a constant's name, or a field read as `this.x`),
@@ -194,7 +255,8 @@ impl Constants {
             .map(std::borrow::Cow::into_owned)
     }
 
-    /// The value of `node`: a constant's name, or `this.x` where `x` is a field of the enclosing
+    /// The value of `node`: a constant's name (of the file's top level, else of the enclosing
+    /// function or block), or `this.x` where `x` is a field of the enclosing
     /// class that a string initialises and nothing assigns again ([`field_initializer`]).
     /// `depth` bounds the fields read through other fields (`a = this.b`, `b = this.a`).
     fn value_of(
@@ -204,10 +266,26 @@ impl Constants {
         depth: usize,
     ) -> Option<std::borrow::Cow<'_, str>> {
         match node.kind() {
-            "identifier" => self
-                .0
-                .get(syntax::text(node, source))
-                .map(|value| std::borrow::Cow::Borrowed(value.as_str())),
+            "identifier" => match self.0.get(syntax::text(node, source)) {
+                Some(value) => Some(std::borrow::Cow::Borrowed(value.as_str())),
+                // A `const` of the enclosing function or block (`const route = '/api/x'`).
+                None => {
+                    let local = self.1.as_ref()?;
+                    let name = syntax::text(node, source);
+                    if !local.names.contains(name) {
+                        return None;
+                    }
+                    let ordering = std::sync::atomic::Ordering::Relaxed;
+                    let left = local.left.load(ordering);
+                    if left == 0 {
+                        return None;
+                    }
+                    local.left.store(left - 1, ordering);
+                    let value = (local.lookup)(local.root, node, source)?;
+                    let text = interpolated_within(value, source, self, depth)?.text;
+                    (!text.contains(DYNAMIC)).then_some(std::borrow::Cow::Owned(text))
+                }
+            },
             "member_expression" => {
                 let value = field_initializer(node, source)?;
                 let text = interpolated_within(value, source, self, depth)?.text;
@@ -467,7 +545,7 @@ const MAX_CONCATENATION_DEPTH: usize = 32;
 fn interpolated_within(
     node: Node<'_>,
     source: &str,
-    constants: &Constants,
+    constants: &Constants<'_>,
     depth: usize,
 ) -> Option<Interpolated> {
     let depth = depth.checked_sub(1)?;

@@ -104,6 +104,34 @@ pub(super) fn category(
     tracer.found.into_iter().next()
 }
 
+/// The value of the `const` that the identifier `node` (of the tree `root`) names inside a
+/// function or block, where
+/// it stands (`const route = '/api/app/about/theme'; fetch(route)`): its nearest declaration in
+/// the enclosing scopes, when that is a `const` with a plain name in a block, not one at the top
+/// level of the program (those are [`literals::Constants`]) and not a parameter, a `let` or a
+/// destructured name.
+pub(super) fn local_const<'tree>(
+    root: Node<'tree>,
+    node: Node<'tree>,
+    source: &str,
+) -> Option<Node<'tree>> {
+    let tracer = Tracer {
+        root,
+        source,
+        options: &[],
+        steps: 0,
+        scans: 0,
+        found: BTreeSet::new(),
+        exhausted: false,
+    };
+    let Binding::Const(value) = tracer.lookup(node) else {
+        return None;
+    };
+    let declaration = value.parent()?.parent()?;
+    let scope = declaration.parent()?;
+    (scope.kind() == "statement_block").then_some(value)
+}
+
 struct Tracer<'tree, 's, 'o> {
     root: Node<'tree>,
     source: &'s str,

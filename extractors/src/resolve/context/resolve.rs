@@ -128,7 +128,7 @@ impl ProjectContext {
                 alias_targets = mapping
                     .targets
                     .iter()
-                    .map(|target| target.replacen('*', captured, 1))
+                    .filter_map(|target| alias_target(target, captured))
                     .collect();
                 let found = alias_targets.iter().find_map(|target| self.probe(target));
                 if let Some(file) = found {
@@ -168,8 +168,17 @@ impl ProjectContext {
                 .resolve_import_map(importer, specifier, request)
                 .map_or(Resolution::Internal, Resolution::File);
         }
+        if let Some(package) = virtual_module(specifier) {
+            return Resolution::External {
+                package: package.to_owned(),
+            };
+        }
         let Some((name, subpath)) = package_name(specifier) else {
-            return Resolution::Internal;
+            // `~/helpers/x` through `"~/*"`: no package name, the alias's folder all the same.
+            return match claimed_by_alias {
+                true => self.missing(alias_targets.iter()),
+                false => Resolution::Internal,
+            };
         };
         if let Some(package) = self.packages.get(name) {
             return match self.resolve_package(package, subpath, request) {
@@ -245,10 +254,10 @@ impl ProjectContext {
     /// [`Resolution::Generated`] when a `.gitignore` ignores one of the paths it was looked for
     /// at (generated code or build output, which the repository does not hold), else
     /// [`Resolution::Internal`].
-    /// A path is asked as the TypeScript source and the JavaScript file it may name, and both
-    /// must be ignored: `./util` as `util.ts` and `util.js`, `./util.js` as itself and
-    /// `util.ts`; a `.gitignore` that ignores the compiled `*.js` alone leaves a missing source
-    /// missing.
+    /// A path without extension is generated when its TypeScript source is ignored (`./graphql`
+    /// as `graphql.ts` or `graphql.tsx`, a generator's output); a `.js` path when it and its
+    /// source are (`./util.js` as itself and `util.ts`): a `.gitignore` that ignores the compiled
+    /// `*.js` alone leaves a missing source missing.
     fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
         let mut candidates = candidates;
         let ignored = |candidate: &String| {
@@ -266,9 +275,13 @@ impl ProjectContext {
                         && self.gitignores.ignores(&[stem, ".ts"].concat())
                 }
                 (None, true) => self.gitignores.ignores(candidate),
-                (None, false) => [".ts", ".js"]
-                    .iter()
-                    .all(|extension| self.gitignores.ignores(&[candidate, *extension].concat())),
+                // A generator's TypeScript output ignored by name (`graphql.ts`) is generated
+                // code whatever becomes of the `.js`; an ignored `*.js` alone is only the build.
+                (None, false) => {
+                    let ignores =
+                        |extension: &str| self.gitignores.ignores(&[candidate, extension].concat());
+                    [".ts", ".tsx"].into_iter().any(ignores)
+                }
             }
         };
         match candidates.any(ignored) {
@@ -583,6 +596,42 @@ fn is_relative(specifier: &str) -> bool {
 /// Splits a bare specifier into its package name (scope included) and subpath:
 /// `@acme/db/schema` → (`@acme/db`, `schema`). `None` when the name is not a valid package name
 /// (aliases such as `~/x`, `#internal`, `$lib/x`, URLs).
+/// A `paths` target with its `*` filled in, as the compiler reads it: `.` and `..` segments of
+/// the capture are path steps (`@modules/.` through `src/modules/*` is the folder
+/// `src/modules/`, `~/../meta` through `src/*` is `meta`); `None` when it leaves the project.
+fn alias_target(target: &str, captured: &str) -> Option<String> {
+    let filled = target.replacen('*', captured, 1);
+    let stepped = filled
+        .split('/')
+        .any(|segment| matches!(segment, "." | ".."));
+    if !stepped {
+        return Some(filled);
+    }
+    let names_folder = filled.ends_with("/.") || filled.ends_with("/..");
+    let mut path = join("", &filled)?;
+    if names_folder && !path.is_empty() {
+        path.push('/');
+    }
+    Some(path)
+}
+
+/// A module a bundler plugin makes up at build time, which no config `paths` claimed: Vite's
+/// `virtual:` convention (`virtual:pwa-register`, `virtual:generated-pages`) and
+/// unplugin-icons' `~icons/<collection>/<icon>`. Neither is a project file nor a missing one;
+/// the name up to its first `/` (`virtual:pwa-register`, `~icons`) stands for the package.
+fn virtual_module(specifier: &str) -> Option<&str> {
+    let name = specifier.split('/').next().unwrap_or(specifier);
+    let is_name = |rest: &str| {
+        !rest.is_empty()
+            && rest.chars().all(|character| {
+                character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '.' | ':')
+            })
+    };
+    let virtual_name = name.strip_prefix("virtual:").is_some_and(is_name);
+    let icons = name == "~icons" && specifier.len() > name.len() + 1;
+    (virtual_name || icons).then_some(name)
+}
+
 pub(crate) fn package_name(specifier: &str) -> Option<(&str, Option<&str>)> {
     let is_valid = |segment: &str| {
         !segment.is_empty()

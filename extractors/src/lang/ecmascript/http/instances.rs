@@ -86,7 +86,7 @@ pub(super) fn record_instances<'a>(
     view: &FileView<'a, '_>,
     instances: &Instances,
     bases: &mut Option<HashMap<String, Node<'a>>>,
-    constants: &mut Option<Constants>,
+    constants: &mut Option<Constants<'a>>,
 ) {
     let source = view.source();
     if instances.is_empty() || !(source.contains("export") || source.contains("module.exports")) {
@@ -122,7 +122,7 @@ pub(super) fn record_instances<'a>(
             package: package.to_owned(),
             base: bases.get(key).and_then(|base| {
                 let constants = constants
-                    .get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+                    .get_or_insert_with(|| file_constants(view.input.tree.root_node(), source));
                 let value = base_value(*base, source, constants)?;
                 Some((value.written, value.text))
             }),

@@ -96,7 +96,7 @@ pub(super) fn record_wrapper(
     url: Node<'_>,
     method: MethodSource<'_>,
     (client, base): (&str, Option<&Interpolated>),
-    constants: &Constants,
+    constants: &Constants<'_>,
 ) {
     let source = view.source();
     let Some((name, parameters)) = enclosing_top_level_function(call, source) else {
@@ -285,12 +285,12 @@ pub(super) fn enclosing_top_level_function<'a>(
 /// Notes, for `crate::resolve::links`, a call that may call a request wrapper of the file or of another
 /// project file: a call of a name (or of a namespace import's member) with an argument that
 /// reads as a URL path (a literal or template with a `/` in it).
-pub(super) fn record_wrapper_call(
-    view: &FileView<'_, '_>,
+pub(super) fn record_wrapper_call<'tree>(
+    view: &FileView<'tree, '_>,
     call: Node<'_>,
     function: Node<'_>,
     argument_list: Node<'_>,
-    constants: &mut Option<Constants>,
+    constants: &mut Option<Constants<'tree>>,
 ) {
     const READ_ARGUMENTS: usize = 4;
     let source = view.source();
@@ -338,7 +338,7 @@ pub(super) fn record_wrapper_call(
         None => return,
     };
     let constants =
-        constants.get_or_insert_with(|| Constants::of(view.input.tree.root_node(), source));
+        constants.get_or_insert_with(|| file_constants(view.input.tree.root_node(), source));
     let arguments: Vec<WrapperArgument> = arguments
         .into_iter()
         .take(READ_ARGUMENTS)
