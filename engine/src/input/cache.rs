@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-pub const CACHE_FORMAT: u32 = 19;
+pub const CACHE_FORMAT: u32 = 20;
 
 /// At most this many bytes of entries are kept.
 pub const MAX_BYTES: u64 = 512 << 20;
@@ -399,104 +399,92 @@ pub fn shape_for<'a>(probes: &[Probe], types: &'a str, files: &'a str) -> &'a st
     }
 }
 
+/// The first line of a stored entry: its identity and the newest entry but for its lookups in
+/// the type indexes. The lookups follow on the second line, with the shape they were made in
+/// ([`Lookups`]), and the older entries on the third (a JSON array of [`FileEntry`]): reading
+/// the newest entry (`read_newest`) parses the first line alone, since the lookups are needed
+/// only when the project's shape differs, and the older entries only when the newest no longer
+/// holds. Compact JSON holds no line break, so each line is found by the next `\n`.
 #[derive(Debug, Deserialize)]
-struct Entry<E = FileEntry, V = Vec<FileEntry>> {
+struct Head {
     format: u32,
     version: String,
     key: String,
     file: String,
-    entry: E,
-    /// Older entries of the same content made in other project states, newest first
-    /// ([`ExtractionCache::store`]).
+    entry: EntryHead,
+    /// How many older entries the third line holds.
     #[serde(default)]
-    variants: V,
+    variants: usize,
 }
 
-/// A [`FileEntry`] as [`ExtractionCache::read_newest`] reads it: its lookups in the type
-/// indexes, most of a Java, Kotlin or C# entry's text, are skipped ([`TypedProbes::Deferred`]).
+/// A [`FileEntry`] without its lookups in the type indexes, as the first line holds it.
 #[derive(Debug, Deserialize)]
-struct NewestEntry {
+struct EntryHead {
     outcome: CachedOutcome,
     #[serde(default)]
     declarations: Option<extractors::TypeDeclarations>,
     #[serde(default)]
     probes: Vec<Probe>,
+    /// Whether the second line holds lookups.
     #[serde(default)]
-    typed: Option<serde::de::IgnoredAny>,
+    typed: bool,
     #[serde(default)]
     shape: Option<String>,
 }
 
-/// The lookups in the type indexes of a stored entry, and the shape it was made in
-/// ([`ExtractionCache::read_newest_lookups`]); the rest is skipped.
+/// The second line of a stored entry: the newest entry's lookups in the type indexes and the
+/// project shape it was made in.
 #[derive(Debug, Deserialize)]
-struct LookupsOnly {
-    #[serde(default)]
-    typed: Option<TypedProbes>,
+struct Lookups {
     #[serde(default)]
     shape: Option<String>,
+    typed: TypedProbes,
 }
 
-impl WithOutcome for LookupsOnly {
-    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome> {
-        None
-    }
-}
-
-/// An entry's outcome, which reading an entry gives its file's shared path.
-trait WithOutcome {
-    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome>;
-}
-
-impl WithOutcome for FileEntry {
-    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome> {
-        Some(&mut self.outcome)
-    }
-}
-
-impl WithOutcome for NewestEntry {
-    fn outcome_mut(&mut self) -> Option<&mut CachedOutcome> {
-        Some(&mut self.outcome)
-    }
-}
-
-/// The older entries of a stored entry, counted but not read ([`ExtractionCache::read_newest`]).
-#[derive(Debug, Default)]
-struct Unread(usize);
-
-impl<'de> Deserialize<'de> for Unread {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Counting;
-        impl<'de> serde::de::Visitor<'de> for Counting {
-            type Value = Unread;
-            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                formatter.write_str("an array of entries")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut entries: A,
-            ) -> Result<Unread, A::Error> {
-                let mut count = 0;
-                while entries.next_element::<serde::de::IgnoredAny>()?.is_some() {
-                    count += 1;
-                }
-                Ok(Unread(count))
-            }
-        }
-        deserializer.deserialize_seq(Counting)
-    }
-}
-
-/// An [`Entry`] as written: it borrows the file's entry.
+/// [`Head`] as written: it borrows the file's entry.
 #[derive(Debug, Serialize)]
-struct EntryRef<'a> {
+struct HeadRef<'a> {
     format: u32,
     version: &'a str,
     key: &'a str,
     file: &'a str,
-    entry: &'a FileEntry,
-    #[serde(skip_serializing_if = "<[FileEntry]>::is_empty")]
-    variants: &'a [FileEntry],
+    entry: EntryHeadRef<'a>,
+    #[serde(skip_serializing_if = "is_zero")]
+    variants: usize,
+}
+
+/// [`EntryHead`] as written.
+#[derive(Debug, Serialize)]
+struct EntryHeadRef<'a> {
+    outcome: &'a CachedOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    declarations: &'a Option<extractors::TypeDeclarations>,
+    #[serde(skip_serializing_if = "<[Probe]>::is_empty")]
+    probes: &'a [Probe],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    typed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shape: &'a Option<String>,
+}
+
+/// [`Lookups`] as written.
+#[derive(Debug, Serialize)]
+struct LookupsRef<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shape: &'a Option<String>,
+    typed: &'a TypedProbes,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+/// The three lines of a stored entry ([`Head`]); `None` when they are not there.
+fn lines(bytes: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let first = memchr::memchr(b'\n', bytes)?;
+    let (head, rest) = (bytes.get(..first)?, bytes.get(first + 1..)?);
+    let second = memchr::memchr(b'\n', rest)?;
+    Some((head, rest.get(..second)?, rest.get(second + 1..)?))
 }
 
 /// Gives the facts of `file` one shared path and the extractors' static names.
@@ -790,71 +778,72 @@ impl ExtractionCache {
     }
 
     /// The newest entry of `file` stored on the disk under `key`, and whether older ones are
-    /// kept beside it ([`ExtractionCache::read_stored`] reads them all): they are skipped, not
-    /// parsed, since the newest one usually holds; so are its lookups in the type indexes
-    /// ([`TypedProbes::Deferred`]).
+    /// kept beside it ([`ExtractionCache::read_stored`] reads them all): only the entry's first
+    /// line is parsed ([`Head`]), so its lookups in the type indexes stay on the disk
+    /// ([`TypedProbes::Deferred`]) and the older entries unread.
     pub fn read_newest(&self, key: &str, file: &str) -> Option<(FileEntry, bool)> {
         if !self.disk {
             return None;
         }
-        self.read_entry::<NewestEntry, Unread>(key, file)
-            .map(|stored| {
-                let entry = stored.entry;
-                let typed = match entry.typed {
-                    Some(_) => TypedProbes::Deferred,
-                    None => TypedProbes::default(),
-                };
-                let entry = FileEntry {
-                    outcome: entry.outcome,
-                    declarations: entry.declarations,
-                    probes: entry.probes,
-                    typed,
-                    shape: entry.shape,
-                };
-                (entry, stored.variants.0 > 0)
-            })
+        let bytes = self.read_bytes(key)?;
+        let (head, _, _) = lines(&bytes)?;
+        let (entry, variants) = Self::head_of(head, key, file)?;
+        Some((entry, variants > 0))
     }
 
     /// The lookups in the type indexes that [`ExtractionCache::read_newest`] left on the disk,
     /// when the newest entry stored under `key` is still the one made in project shape `shape`
-    /// (another run may have stored a newer one since).
-    pub fn read_newest_lookups(
-        &self,
-        key: &str,
-        file: &str,
-        shape: Option<&str>,
-    ) -> Option<TypedProbes> {
+    /// (another run may have stored a newer one since): the entry's second line alone.
+    pub fn read_newest_lookups(&self, key: &str, shape: Option<&str>) -> Option<TypedProbes> {
         if !self.disk {
             return None;
         }
-        let stored = self.read_entry::<LookupsOnly, Unread>(key, file)?;
-        (stored.entry.shape.as_deref() == shape).then_some(stored.entry.typed)?
+        // The key names the file's path and content and lintel's build, so the first line,
+        // which `read_newest` checked, need not be read again.
+        let bytes = self.read_bytes(key)?;
+        let (_, lookups, _) = lines(&bytes)?;
+        let lookups: Lookups = serde_json::from_slice(lookups).ok()?;
+        (lookups.shape.as_deref() == shape).then_some(lookups.typed)
     }
 
     /// The entries stored on the disk under `key` for `file`, newest first.
     fn read_variants(&self, key: &str, file: &str) -> Vec<FileEntry> {
-        self.read_entry::<FileEntry, Vec<FileEntry>>(key, file)
-            .map(|mut entry| {
-                for variant in &mut entry.variants {
-                    if let CachedOutcome::Extracted { facts, .. } = &mut variant.outcome {
-                        compact(file, facts);
-                    }
-                }
-                std::iter::once(entry.entry).chain(entry.variants).collect()
-            })
-            .unwrap_or_default()
+        let Some(bytes) = self.read_bytes(key) else {
+            return Vec::new();
+        };
+        let Some((head, lookups, older)) = lines(&bytes) else {
+            return Vec::new();
+        };
+        let Some((mut entry, variants)) = Self::head_of(head, key, file) else {
+            return Vec::new();
+        };
+        if matches!(entry.typed, TypedProbes::Deferred) {
+            match serde_json::from_slice::<Lookups>(lookups) {
+                Ok(lookups) if lookups.shape == entry.shape => entry.typed = lookups.typed,
+                _ => return Vec::new(),
+            }
+        }
+        let mut older: Vec<FileEntry> = if variants > 0 {
+            match serde_json::from_slice(older) {
+                Ok(older) => older,
+                Err(_) => return Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        for variant in &mut older {
+            if let CachedOutcome::Extracted { facts, .. } = &mut variant.outcome {
+                compact(file, facts);
+            }
+        }
+        std::iter::once(entry).chain(older).collect()
     }
 
-    fn read_entry<
-        E: serde::de::DeserializeOwned + WithOutcome,
-        V: serde::de::DeserializeOwned + Default,
-    >(
-        &self,
-        key: &str,
-        file: &str,
-    ) -> Option<Entry<E, V>> {
+    /// The bytes stored under `key` (in the run's spill file, or the entry's file), if they are
+    /// a regular file within the size bound.
+    fn read_bytes(&self, key: &str) -> Option<Vec<u8>> {
         if let Some(spill) = &self.spill {
-            return Self::entry_of(&spill.read(key)?, key, file);
+            return spill.read(key);
         }
         let path = self.path(key);
         let handle = open_regular(&path)?;
@@ -867,7 +856,6 @@ impl ExtractionCache {
             .take(MAX_ENTRY_BYTES + 1)
             .read_to_end(&mut bytes)
             .ok()?;
-        let entry = Self::entry_of(&bytes, key, file)?;
         // Keep the entry's place in the eviction order; failure only makes it older.
         let age = metadata
             .modified()
@@ -878,30 +866,43 @@ impl ExtractionCache {
                 let _ = writable.set_modified(SystemTime::now());
             }
         }
-        Some(entry)
+        Some(bytes)
     }
 
-    /// The entry of `file` under `key` that `bytes` hold, if they are a valid one.
-    fn entry_of<
-        E: serde::de::DeserializeOwned + WithOutcome,
-        V: serde::de::DeserializeOwned + Default,
-    >(
-        bytes: &[u8],
-        key: &str,
-        file: &str,
-    ) -> Option<Entry<E, V>> {
-        let mut entry: Entry<E, V> = serde_json::from_slice(bytes).ok()?;
-        let valid = entry.format == CACHE_FORMAT
-            && entry.version == env!("CARGO_PKG_VERSION")
-            && entry.key == key
-            && entry.file == file;
+    /// The newest entry of `file` under `key` that an entry's first line holds, if it is a
+    /// valid one (its lookups left on the disk), and how many older entries follow it.
+    fn head_of(head: &[u8], key: &str, file: &str) -> Option<(FileEntry, usize)> {
+        let head: Head = serde_json::from_slice(head).ok()?;
+        let valid = head.format == CACHE_FORMAT
+            && head.version == env!("CARGO_PKG_VERSION")
+            && head.key == key
+            && head.file == file;
         if !valid {
             return None;
         }
-        if let Some(CachedOutcome::Extracted { facts, .. }) = entry.entry.outcome_mut() {
+        let EntryHead {
+            mut outcome,
+            declarations,
+            probes,
+            typed,
+            shape,
+        } = head.entry;
+        if let CachedOutcome::Extracted { facts, .. } = &mut outcome {
             compact(file, facts);
         }
-        Some(entry)
+        let typed = if typed {
+            TypedProbes::Deferred
+        } else {
+            TypedProbes::default()
+        };
+        let entry = FileEntry {
+            outcome,
+            declarations,
+            probes,
+            typed,
+            shape,
+        };
+        Some((entry, head.variants))
     }
 
     /// Stores `file`'s entry under `key`; failures are ignored (the cache is an optimisation).
@@ -909,7 +910,8 @@ impl ExtractionCache {
     /// [`MAX_VARIANTS`] older entries that got other answers (the base and the head of a
     /// `--diff` that changes a looked-up type each keep theirs).
     pub fn store(&self, key: &str, file: &str, entry: &FileEntry) {
-        if !self.disk {
+        if !self.disk || matches!(entry.typed, TypedProbes::Deferred) {
+            // An entry whose lookups were left on the disk would lose them.
             return;
         }
         let variants: Vec<FileEntry> = if entry.typed.is_empty() {
@@ -922,22 +924,47 @@ impl ExtractionCache {
                 .take(MAX_VARIANTS - 1)
                 .collect()
         };
-        let document = EntryRef {
+        let head = HeadRef {
             format: CACHE_FORMAT,
             version: env!("CARGO_PKG_VERSION"),
             key,
             file,
-            entry,
-            variants: &variants,
+            entry: EntryHeadRef {
+                outcome: &entry.outcome,
+                declarations: &entry.declarations,
+                probes: &entry.probes,
+                typed: !entry.typed.is_empty(),
+                shape: &entry.shape,
+            },
+            variants: variants.len(),
         };
+        let lookups = LookupsRef {
+            shape: &entry.shape,
+            typed: &entry.typed,
+        };
+        let write = |text: &mut Vec<u8>| -> bool {
+            serde_json::to_writer(&mut *text, &head).is_ok()
+                && {
+                    text.push(b'\n');
+                    entry.typed.is_empty() || serde_json::to_writer(&mut *text, &lookups).is_ok()
+                }
+                && {
+                    text.push(b'\n');
+                    variants.is_empty() || serde_json::to_writer(&mut *text, &variants).is_ok()
+                }
+                // Compact JSON has no line break; a stored text that had one would end a line.
+                && text.iter().filter(|byte| **byte == b'\n').count() == 2
+        };
+        let mut text = Vec::new();
+        if !write(&mut text) {
+            return;
+        }
         if let Some(spill) = &self.spill {
-            if let Ok(text) = serde_json::to_vec(&document) {
-                spill.write(key, &text);
-            }
+            spill.write(key, &text);
             return;
         }
         self.write_atomically(key, |writer| {
-            serde_json::to_writer(writer, &document).is_ok()
+            std::io::Write::write_all(writer, &text).is_ok()
         });
     }
 

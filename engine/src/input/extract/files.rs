@@ -599,7 +599,7 @@ fn refresh_typed(
                 deferred
                     && cache
                         .and_then(|(cache, _)| {
-                            cache.read_newest_lookups(&hit.key, file, hit.entry.shape.as_deref())
+                            cache.read_newest_lookups(&hit.key, hit.entry.shape.as_deref())
                         })
                         .is_some_and(|typed| typed.hold_judged(context, &judged))
             };
