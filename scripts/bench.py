@@ -279,6 +279,10 @@ def adversarial_cases(size: int) -> dict:
             f".AddScoped<I{i}, C{i}>()" for i in range(size)) + "; } }\n",
         "requests.py": "import requests\n" + "".join(f'requests.get("http://h/x{i}/" + y)\n' for i in range(size)),
         "fetches.ts": "".join(f"fetch(`/api/x{i}/${{id}}`);\n" for i in range(size)),
+        # One request URL of thousands of `+` terms, each a constant read: every read's place
+        # in the expression is looked at.
+        "concatenated-url.ts": "export function f() { const y = '/c'; return fetch('/a'"
+        + " + y" * size + "); }\n",
         # `import` outside the import statements, deep in one expression: each is looked up
         # from the root to see whether it starts a statement.
         "import-meta.ts": "import a from 'a';\nexport const x = " + " + ".join(["import.meta.x"] * size) + ";\na();\n",

@@ -408,30 +408,34 @@ fn record_url_constants(
     constants: &Constants<'_>,
 ) {
     let source = view.source();
+    // Each read with whether it is a template's substitution (known from the walk: asking a
+    // node for its parent walks down from the root, quadratic in a long `+` chain).
     let mut reads = Vec::new();
-    let mut pending = vec![url];
-    while let Some(node) = pending.pop() {
+    let mut pending = vec![(url, false)];
+    while let Some((node, substituted)) = pending.pop() {
         match node.kind() {
             "template_string" | "binary_expression" | "parenthesized_expression" => {
-                pending.extend(syntax::named_children(node));
+                pending.extend(
+                    syntax::named_children(node)
+                        .into_iter()
+                        .map(|child| (child, false)),
+                );
             }
             "template_substitution" => pending.extend(
                 syntax::named_children(node)
                     .into_iter()
-                    .filter(|inner| matches!(inner.kind(), "identifier" | "member_expression")),
+                    .filter(|inner| matches!(inner.kind(), "identifier" | "member_expression"))
+                    .map(|inner| (inner, true)),
             ),
-            "identifier" | "member_expression" => reads.push(node),
+            "identifier" | "member_expression" => reads.push((node, substituted)),
             _ => {}
         }
     }
     let (line, column) = syntax::start_position(call, source);
     let mut found: Vec<UrlConstant> = Vec::new();
     let mut known: Vec<UrlConstant> = Vec::new();
-    for node in reads {
-        let written = if node
-            .parent()
-            .is_some_and(|parent| parent.kind() == "template_substitution")
-        {
+    for (node, substituted) in reads {
+        let written = if substituted {
             syntax::text(node, source).to_owned()
         } else {
             syntax::compact_text(node, source, 80)
