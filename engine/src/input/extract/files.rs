@@ -2,7 +2,7 @@
 //! declarations of the other Java, Kotlin and C# files), then the second, which resolves the
 //! facts that waited for the type indexes, storing every extracted file in the cache.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::sync::{Mutex, TryLockError};
 
@@ -309,20 +309,36 @@ pub(super) fn extract_files(
             first_job(file, *extracted, &job, &first)
         })
         .collect();
-    // A work-tree check whose findings are kept for later runs records what else it read: the
-    // files read only for their declarations, and every path configuration discovery asked for.
+    // The content of every path configuration discovery asked for, once (a work-tree file is
+    // read again to know it): the project's shape is made of it, and a work-tree check whose
+    // findings are kept for later runs records it, with the files read only for their
+    // declarations.
+    let configs: BTreeMap<&str, String> = if cache.is_some() {
+        context
+            .config_asks()
+            .iter()
+            .map(|path| {
+                let id = content_identity(scope, root, &repositories, path);
+                (path.as_str(), id)
+            })
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
     if let (Some(reads), Snapshot::Worktree) = (&scope.reads, &scope.snapshot) {
-        let asked = context.config_asks().iter().map(String::as_str);
-        for file in others.iter().map(|file| file.as_str()).chain(asked) {
+        for file in &others {
             let id = content_identity(scope, root, &repositories, file);
             reads.record(file, (!id.is_empty()).then_some(id));
+        }
+        for (file, id) in &configs {
+            reads.record(file, (!id.is_empty()).then(|| id.clone()));
         }
     }
     let declared_others = done.split_off(files.len().min(done.len()));
     let declared = gather_declarations(files, &others, declared_others, &mut done);
     // The project's shape, for the entries that ask about a whole structure (a fresh file may
     // ask only in its second pass).
-    let shape = cache.map(|_| project_shape(scope, root, &repositories, &context, &declared));
+    let shape = cache.map(|_| project_shape(scope, &context, &configs, &declared));
     if let Some(shape) = &shape {
         refresh_stale(&mut done, files, shape, cache, shared, &first);
     }
@@ -764,9 +780,8 @@ fn content_identity(
 /// digests (types, files).
 fn project_shape(
     scope: &Scope,
-    root: &Path,
-    repositories: &Repositories<'_>,
     context: &ProjectContext,
+    configs: &BTreeMap<&str, String>,
     declared: &[(&str, TypeDeclarations)],
 ) -> (String, String) {
     let mut parts: Vec<Vec<u8>> = Vec::new();
@@ -777,7 +792,9 @@ fn project_shape(
     parts.push(b"configs".to_vec());
     for config in context.config_files() {
         parts.push(config.as_bytes().to_vec());
-        parts.push(content_identity(scope, root, repositories, config).into_bytes());
+        // Discovery asked for every file it read.
+        let id = configs.get(config.as_str()).map_or("", String::as_str);
+        parts.push(id.as_bytes().to_vec());
     }
     parts.push(b"declarations".to_vec());
     for (file, declarations) in declared {
