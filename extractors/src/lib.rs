@@ -34,7 +34,9 @@ pub use generic::GenericFacts;
 pub use lang::{compile_queries, link_routes, mark_rust_test_modules};
 pub use language::{Language, LanguageSpec};
 pub use query::{capture_vocabulary, QueryFile, QueryTiming};
-pub use resolve::context::{probes, GitAttributes, ProjectContext, TypeDeclarations};
+pub use resolve::context::{
+    csharp_build_generates_code, probes, GitAttributes, ProjectContext, TypeDeclarations,
+};
 pub use resolve::links::{
     ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport, RouterMember,
     RouterMount, RouterPrefix, RouterRef,

@@ -551,6 +551,80 @@ fn a_diff_that_adds_a_java_type_extracts_again_only_the_files_that_looked_it_up(
     assert_eq!(first, fresh);
 }
 
+/// The lookups of every entry in `cache` that has some, replaced by one that no longer gets
+/// its answer: an entry that is judged by asking its lookups is then extracted again.
+fn spoil_lookups(cache: &Path) -> usize {
+    let mut spoiled = 0;
+    for path in entry_files(cache) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        let Some(second) = lines.get_mut(1).filter(|line| !line.is_empty()) else {
+            continue;
+        };
+        let mut lookups: serde_json::Value = serde_json::from_str(second).unwrap();
+        lookups["typed"] =
+            serde_json::json!([{"T": {"i": "J", "q": {"N": "Nowhere"}, "a": "p\n"}}]);
+        *second = lookups.to_string();
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        spoiled += 1;
+    }
+    spoiled
+}
+
+/// A change of the declarations makes a new project shape, yet a cached Java file whose
+/// lookups read none of the declarations that changed keeps its facts without asking them
+/// again (its lookups are not even read): only the edited file is extracted again.
+#[test]
+fn cached_lookups_that_read_no_changed_declaration_are_not_asked_again() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    let write = |path: &str, text: &str| {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    };
+    write(
+        "architecture.ag",
+        "node n : server\ncomponent Api { runs_on: n paths: \"api/**\" }\n\
+         component Core { runs_on: n paths: \"core/**\" }\n\
+         component Web { runs_on: n paths: \"web/**\" }\n",
+    );
+    write(
+        "core/src/p/Store.java",
+        "package p;\npublic class Store { public int get() { return 1; } }\n",
+    );
+    write(
+        "api/src/q/Handler.java",
+        "package q;\nimport p.Store;\npublic class Handler { Store store; }\n",
+    );
+    write(
+        "web/src/w/Page.java",
+        "package w;\npublic class Page { String title; }\n",
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let (_, cached) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    assert_eq!(cached, Some(0));
+    // A new type in the package of `Page`, which `Handler` and `Store` never looked in.
+    write(
+        "web/src/w/Page.java",
+        "package w;\npublic class Page { String title; }\nclass PageTitle {}\n",
+    );
+    assert!(spoil_lookups(cache.path()) >= 2, "the entries have lookups");
+    let (after, cached) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    assert_eq!(cached, Some(2), "only the edited file is extracted again");
+    let (fresh, _) = run(root, ScopeRequest::All, None, false);
+    assert_eq!(after, fresh);
+    // A new `Store`, which `Handler` looked up: its lookups are asked, and as spoiled, fail.
+    write(
+        "web/src/w/Page.java",
+        "package w;\npublic class Page { String title; }\nclass Store {}\n",
+    );
+    spoil_lookups(cache.path());
+    let (after, cached) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    assert_eq!(cached, Some(1), "Handler is extracted again, Store is not");
+    let (fresh, _) = run(root, ScopeRequest::All, None, false);
+    assert_eq!(after, fresh);
+}
+
 /// A model file's store comes from the Django settings (a project question, not the file's
 /// bytes): changing the settings' `ENGINE` gives the cached model the new store, as a run
 /// without the cache does.

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-pub const CACHE_FORMAT: u32 = 20;
+pub const CACHE_FORMAT: u32 = 21;
 
 /// At most this many bytes of entries are kept.
 pub const MAX_BYTES: u64 = 512 << 20;
@@ -198,6 +198,12 @@ pub struct FileEntry {
     /// The project's shape ([`ExtractionCache`]) when a probe asked about a whole structure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<String>,
+    /// The parts of the project's declarations its lookups in the type indexes read
+    /// ([`Probe::declaration_part`]), as [`part_hash`]es in hex, sorted: in another project
+    /// state whose declarations differ from those of its shape only in other parts, every
+    /// lookup gets the answer it got, so the lookups need no asking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<String>,
 }
 
 impl FileEntry {
@@ -208,14 +214,40 @@ impl FileEntry {
         probes: Vec<Probe>,
         shape: Option<String>,
     ) -> Self {
-        let (typed, probes) = probes.into_iter().partition(Probe::needs_types);
+        let (typed, probes): (Vec<Probe>, Vec<Probe>) =
+            probes.into_iter().partition(Probe::needs_types);
+        let parts = (!typed.is_empty()).then(|| {
+            let hashes: std::collections::BTreeSet<u64> = typed
+                .iter()
+                .filter_map(Probe::declaration_part)
+                .map(|part| part_hash(&part))
+                .collect();
+            hashes.iter().map(|hash| format!("{hash:016x}")).collect()
+        });
         Self {
             outcome,
             declarations,
             probes,
             typed: TypedProbes::Parsed(typed),
             shape,
+            parts,
         }
+    }
+
+    /// Whether none of the parts its lookups read is among `changed` ([`part_hash`]es); `false`
+    /// for an entry that does not say which parts it read.
+    pub fn reads_none_of(&self, changed: &std::collections::HashSet<u64>) -> bool {
+        let Some(parts) = &self.parts else {
+            return false;
+        };
+        parts.len() % 16 == 0
+            && parts.is_ascii()
+            && (0..parts.len()).step_by(16).all(|at| {
+                parts
+                    .get(at..at + 16)
+                    .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+                    .is_some_and(|hash| !changed.contains(&hash))
+            })
     }
 
     /// What keeping the entry in memory costs, counted in facts: its facts, and its recorded
@@ -382,6 +414,15 @@ impl<'de> Deserialize<'de> for TypedProbes {
     }
 }
 
+/// The hash an entry keeps of each part of the declarations its lookups read
+/// ([`FileEntry::parts`]): 64-bit FNV-1a of the part's name. Two parts with one hash only make
+/// an entry ask its lookups when either changed.
+pub fn part_hash(part: &str) -> u64 {
+    part.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Whether any of `probes` asked about a whole structure.
 pub fn asks_whole(probes: &[Probe]) -> bool {
     probes
@@ -430,6 +471,8 @@ struct EntryHead {
     typed: bool,
     #[serde(default)]
     shape: Option<String>,
+    #[serde(default)]
+    parts: Option<String>,
 }
 
 /// The second line of a stored entry: the newest entry's lookups in the type indexes and the
@@ -465,6 +508,8 @@ struct EntryHeadRef<'a> {
     typed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     shape: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parts: &'a Option<String>,
 }
 
 /// [`Lookups`] as written.
@@ -886,6 +931,7 @@ impl ExtractionCache {
             probes,
             typed,
             shape,
+            parts,
         } = head.entry;
         if let CachedOutcome::Extracted { facts, .. } = &mut outcome {
             compact(file, facts);
@@ -901,6 +947,7 @@ impl ExtractionCache {
             probes,
             typed,
             shape,
+            parts,
         };
         Some((entry, head.variants))
     }
@@ -935,6 +982,7 @@ impl ExtractionCache {
                 probes: &entry.probes,
                 typed: !entry.typed.is_empty(),
                 shape: &entry.shape,
+                parts: &entry.parts,
             },
             variants: variants.len(),
         };
@@ -990,6 +1038,12 @@ impl ExtractionCache {
             .read_to_end(&mut bytes)
             .ok()?;
         Some(bytes)
+    }
+
+    /// Whether a document is stored under `key` (it may still be unreadable).
+    pub fn has_document(&self, key: &str) -> bool {
+        self.is_shared()
+            && std::fs::symlink_metadata(self.path(key)).is_ok_and(|metadata| metadata.is_file())
     }
 
     /// Stores `bytes` under `key` atomically, beside the entries (and pruned with them);

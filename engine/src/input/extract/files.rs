@@ -2,7 +2,7 @@
 //! declarations of the other Java, Kotlin and C# files), then the second, which resolves the
 //! facts that waited for the type indexes, storing every extracted file in the cache.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::{Mutex, TryLockError};
 
@@ -338,22 +338,30 @@ pub(super) fn extract_files(
     let declared = gather_declarations(files, &others, declared_others, &mut done);
     // The project's shape, for the entries that ask about a whole structure (a fresh file may
     // ask only in its second pass).
-    let shape = cache.map(|_| project_shape(scope, &context, &configs, &declared));
+    let (shape, outer) = cache
+        .map(|_| project_shape(scope, &context, &configs, &declared))
+        .unzip();
     if let Some(shape) = &shape {
         refresh_stale(&mut done, files, shape, cache, shared, &first);
     }
     for (file, declarations) in declared {
         context.add_declarations(file, declarations);
     }
+    let types_shape = shape.as_ref().map(|(types, _)| types.as_str());
+    let parts = super::parts::Current::new(&context);
     if cache.is_some() {
         refresh_typed(
             &mut done,
             files,
             &context,
             cache,
-            shape.as_ref().map(|(types, _)| types.as_str()),
+            types_shape.zip(outer.as_deref()),
+            &parts,
             &first,
         );
+    }
+    if let (Some((cache, options)), Some(types), Some(outer)) = (cache, types_shape, &outer) {
+        parts.store(cache, options, types, outer);
     }
     second_pass(files, done, &context, cache, shape.as_ref(), generic)
 }
@@ -592,10 +600,35 @@ fn refresh_typed(
     files: &[String],
     context: &ProjectContext,
     cache: Option<(&ExtractionCache, &str)>,
-    types_shape: Option<&str>,
+    shape: Option<(&str, &str)>,
+    parts: &super::parts::Current<'_>,
     first: &Extract<'_>,
 ) {
     let judged = crate::input::cache::Judged::default();
+    let types_shape = shape.map(|(types, _)| types);
+    // The parts of the declarations that changed since the shapes of the entries to judge.
+    let changed = match (cache, shape) {
+        (Some((cache, options)), Some((types, outer))) => {
+            let shapes: BTreeSet<String> = done
+                .iter()
+                .filter_map(|job| match job {
+                    FirstJob::Cached(hit) if hit.entry.parts.is_some() => hit
+                        .entry
+                        .shape
+                        .as_deref()
+                        .filter(|shape| *shape != types)
+                        .map(str::to_owned),
+                    _ => None,
+                })
+                .collect();
+            if shapes.is_empty() {
+                super::parts::Changed::default()
+            } else {
+                super::parts::Changed::since(cache, options, outer, shapes, parts)
+            }
+        }
+        _ => super::parts::Changed::default(),
+    };
     done.par_iter_mut()
         .with_max_len(1)
         .zip(files.par_iter())
@@ -607,6 +640,7 @@ fn refresh_typed(
             // links) got the same answers: its lookups need no asking again.
             let holds = |entry: &FileEntry| {
                 (types_shape.is_some() && entry.shape.as_deref() == types_shape)
+                    || changed.holds(entry)
                     || entry.typed.hold_judged(context, &judged)
             };
             // Lookups that the first pass left on the disk are read now, alone.
@@ -775,15 +809,16 @@ fn content_identity(
 }
 
 /// What the whole structures of the project are built from: for the type indexes and C#
-/// projects, the symbolic links, the content of every resolution config discovery read and
-/// what every file declares; for Rust crates, that and every project file's path. Returns both
-/// digests (types, files).
+/// projects, the symbolic links, the content of every resolution config discovery read, the
+/// files the C# build generates code from and what every file declares; for Rust crates, that
+/// and every project file's path. Returns both digests (types, files), and the digest of what
+/// the lookups in the type indexes read besides the declarations ([`super::parts`]).
 fn project_shape(
     scope: &Scope,
     context: &ProjectContext,
     configs: &BTreeMap<&str, String>,
     declared: &[(&str, TypeDeclarations)],
-) -> (String, String) {
+) -> ((String, String), String) {
     let mut parts: Vec<Vec<u8>> = Vec::new();
     parts.push(b"links".to_vec());
     for (link, target) in &scope.symlinks {
@@ -796,6 +831,33 @@ fn project_shape(
         let id = configs.get(config.as_str()).map_or("", String::as_str);
         parts.push(id.as_bytes().to_vec());
     }
+    // Which Razor, XAML and `.proto` files a C# project has says where its build generates
+    // code, so where an unknown namespace is no unresolved import.
+    parts.push(b"generating".to_vec());
+    for file in &scope.project_files {
+        if extractors::csharp_build_generates_code(file) {
+            parts.push(file.as_bytes().to_vec());
+        }
+    }
+    // What the lookups in the type indexes read besides the declarations: the C# projects
+    // (the project files, the props files above them and the files the build generates code
+    // from), not the project's other configuration files.
+    let mut lookups: Vec<Vec<u8>> = vec![b"links".to_vec()];
+    for (link, target) in &scope.symlinks {
+        lookups.push(format!("{link} -> {target}").into_bytes());
+    }
+    lookups.push(b"csharp projects".to_vec());
+    for file in &scope.project_files {
+        if file.ends_with(".csproj")
+            || file.rsplit('/').next() == Some("Directory.Build.props")
+            || extractors::csharp_build_generates_code(file)
+        {
+            lookups.push(file.as_bytes().to_vec());
+            let id = configs.get(file.as_str()).map_or("", String::as_str);
+            lookups.push(id.as_bytes().to_vec());
+        }
+    }
+    let outer = crate::input::cache::digest(lookups.iter().map(Vec::as_slice));
     parts.push(b"declarations".to_vec());
     for (file, declarations) in declared {
         parts.push(file.as_bytes().to_vec());
@@ -807,7 +869,7 @@ fn project_shape(
             .into_iter()
             .chain(scope.project_files.iter().map(String::as_bytes)),
     );
-    (types, files)
+    ((types, files), outer)
 }
 
 /// How the reason of a file whose extraction panicked starts.

@@ -18,6 +18,7 @@ use crate::input::scope::Scope;
 use crate::verdict::{ExtractorDebug, Warning};
 
 mod files;
+mod parts;
 mod text;
 
 use files::extract_files;

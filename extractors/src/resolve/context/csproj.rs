@@ -111,6 +111,12 @@ const WEB_USINGS: [&str; 9] = [
 /// gRPC services), whose namespaces no `.cs` file of the project declares.
 const GENERATING: [&str; 4] = [".razor", ".cshtml", ".xaml", ".proto"];
 
+/// Whether the C# build generates code from `path` (a Razor, XAML or `.proto` file): which
+/// such files a project has decides where an unknown namespace may still be declared.
+pub fn generates_code(path: &str) -> bool {
+    GENERATING.iter().any(|extension| path.ends_with(extension))
+}
+
 /// The root namespace of the project file `project` from its props files (outermost first) and
 /// its own file: the last `<RootNamespace>`, else the last `<AssemblyName>`, else the file's
 /// name, with `$(MSBuildProjectName)` and `$(AssemblyName)` replaced; `None` when another
@@ -167,7 +173,7 @@ impl CSharpProjects {
                 props_files.insert(path);
             } else if path.ends_with(".csproj") {
                 project_files.push(path);
-            } else if GENERATING.iter().any(|extension| path.ends_with(extension)) {
+            } else if generates_code(path) {
                 generating.push(path);
             }
         }

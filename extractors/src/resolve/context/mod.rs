@@ -38,6 +38,7 @@ pub use crate::gitattributes::GitAttributes;
 #[cfg(test)]
 pub(crate) use cargo::attribute_path_file;
 pub(crate) use cargo::{attribute_path_target, Crate, Crates};
+pub use csproj::generates_code as csharp_build_generates_code;
 pub(crate) use csproj::ProjectUsings;
 pub(crate) use lookups::Types;
 pub use type_index::TypeDeclarations;
@@ -570,6 +571,17 @@ impl ProjectContext {
     /// The C# type index; each lookup is recorded ([`Types`]).
     pub(crate) fn csharp_types(&self) -> Types<'_> {
         Types::new(&self.csharp, IndexOf::CSharp)
+    }
+
+    /// The contents of every part of the type indexes that lookups read, by the part's name
+    /// ([`Probe::declaration_part`]): what the project's files declare, part by part. The rest
+    /// of what lookups read (the C# project files, the files the build generates code from)
+    /// is the project's configuration, which the caller compares whole.
+    pub fn declaration_parts(&self) -> BTreeMap<String, String> {
+        let mut parts = BTreeMap::new();
+        self.jvm.part_contents(IndexOf::Jvm.tag(), &mut parts);
+        self.csharp.part_contents(IndexOf::CSharp.tag(), &mut parts);
+        parts
     }
 
     /// The answer a type index gives `question` now, unrecorded ([`Probe::holds`]).

@@ -190,6 +190,32 @@ impl Probe {
         matches!(self, Probe::Types { .. } | Probe::CSharpProject { .. })
     }
 
+    /// The part of the project's declarations whose contents the answer depends on
+    /// ([`ProjectContext::declaration_parts`]); `None` for a question that reads none of them
+    /// (the C# project structure comes from the project files alone) or that is no lookup in
+    /// the type indexes.
+    pub fn declaration_part(&self) -> Option<String> {
+        match self {
+            Probe::Types {
+                index, question, ..
+            } => Some(question.part(index.tag())),
+            Probe::CSharpProject { question, .. } => match question {
+                ProjectQuestion::GlobalUsings(_) | ProjectQuestion::GlobalAliases(_) => {
+                    Some(format!("{}G", IndexOf::CSharp.tag()))
+                }
+                ProjectQuestion::NamespaceIsTheProjects(_) => {
+                    Some(format!("{}K", IndexOf::CSharp.tag()))
+                }
+                ProjectQuestion::Usings(_)
+                | ProjectQuestion::ProjectOf(_)
+                | ProjectQuestion::ProjectSees(..)
+                | ProjectQuestion::Sees(..)
+                | ProjectQuestion::CompileRemoved(_) => None,
+            },
+            _ => None,
+        }
+    }
+
     fn answer(&self) -> Option<&str> {
         match self {
             Probe::Module { answer, .. }

@@ -508,6 +508,48 @@ pub(crate) fn answer_text(text: String) -> String {
     named_digest("digest", &sha2::Sha256::digest(text.as_bytes()))
 }
 
+/// The first 16 bytes of the SHA-256 of `text`, in hex ([`TypeIndex::part_contents`]).
+fn part_digest(text: &str) -> String {
+    use sha2::Digest as _;
+    use std::fmt::Write as _;
+    let mut digest = String::with_capacity(32);
+    for byte in sha2::Sha256::digest(text.as_bytes())
+        .get(..16)
+        .unwrap_or_default()
+    {
+        let _ = write!(digest, "{byte:02x}");
+    }
+    digest
+}
+
+impl TypeQuestion {
+    /// The part of the index under `tag` whose contents the answer depends on
+    /// ([`TypeIndex::part_contents`]).
+    pub(crate) fn part(&self, tag: char) -> String {
+        match self {
+            TypeQuestion::Name(name) => format!("{tag}N {name}"),
+            TypeQuestion::Package(package) => format!("{tag}P {package}"),
+            TypeQuestion::Declares(_)
+            | TypeQuestion::Owns(_)
+            | TypeQuestion::OwnsItself(_)
+            | TypeQuestion::DeclaresOrEncloses(_) => format!("{tag}K"),
+            TypeQuestion::ExtensionMethods(name) => format!("{tag}E {name}"),
+            TypeQuestion::StringConstant(_) => format!("{tag}S"),
+            TypeQuestion::IsMapperPackage(_) => format!("{tag}M"),
+        }
+    }
+}
+
+impl IndexOf {
+    /// The tag of this index's parts ([`TypeIndex::part_contents`]).
+    pub(crate) fn tag(self) -> char {
+        match self {
+            IndexOf::Jvm => 'J',
+            IndexOf::CSharp => 'C',
+        }
+    }
+}
+
 /// `name` and the first 16 bytes of `digest` in hex: an answer too long to keep in full.
 fn named_digest(name: &str, digest: &[u8]) -> String {
     use std::fmt::Write as _;
@@ -561,6 +603,47 @@ impl TypeIndex {
             }
             TypeQuestion::IsMapperPackage(package) => self.is_mapper_package(package).to_string(),
         }
+    }
+
+    /// What each part of the index that lookups read holds ([`TypeQuestion::part`]), by the
+    /// part's name under `tag`: each declared name's packages and files, each package's types,
+    /// the set of packages, each extension method name's methods, the string constants, the
+    /// MyBatis mapper packages and the `global using` directives. Two project states whose
+    /// parts have the same contents answer every lookup of those parts alike; the engine's
+    /// cache compares them to keep a file's facts without asking its lookups again.
+    pub(crate) fn part_contents(&self, tag: char, parts: &mut BTreeMap<String, String>) {
+        for name in self.names().keys() {
+            let answer = self.answer(&TypeQuestion::Name(name.clone()));
+            parts.insert(format!("{tag}N {name}"), part_digest(&answer));
+        }
+        for (package, digest) in self.package_digests() {
+            parts.insert(format!("{tag}P {package}"), digest.clone());
+        }
+        let mut packages = String::new();
+        for package in self.packages.keys() {
+            packages.push_str(package);
+            packages.push('\n');
+        }
+        parts.insert(format!("{tag}K"), part_digest(&packages));
+        for name in self.extensions.keys() {
+            let answer = self.answer(&TypeQuestion::ExtensionMethods(name.clone()));
+            parts.insert(format!("{tag}E {name}"), part_digest(&answer));
+        }
+        parts.insert(
+            format!("{tag}S"),
+            part_digest(&format!("{:?}", self.constants)),
+        );
+        parts.insert(
+            format!("{tag}M"),
+            part_digest(&format!("{:?}", self.mapper_packages)),
+        );
+        parts.insert(
+            format!("{tag}G"),
+            part_digest(&format!(
+                "{:?}\n{:?}",
+                self.global_usings_by_file, self.global_aliases_by_file
+            )),
+        );
     }
 
     /// A digest of each declared package's types and their files, computed once.
