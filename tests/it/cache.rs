@@ -625,6 +625,55 @@ fn cached_lookups_that_read_no_changed_declaration_are_not_asked_again() {
     assert_eq!(after, fresh);
 }
 
+/// Which Razor files a C# project has says where its build generates code: adding one makes a
+/// `using` of a namespace no `.cs` file declares no unresolved import, in a cached run as in
+/// a fresh one (the `.cs` files' declarations did not change).
+#[test]
+fn a_new_razor_page_reaches_the_cached_usings_of_its_project() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    let write = |path: &str, text: &str| {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    };
+    write(
+        "architecture.ag",
+        "node n : server\ncomponent App { runs_on: n paths: \"App/**\" }\n",
+    );
+    write(
+        "App/App.csproj",
+        "<Project Sdk=\"Microsoft.NET.Sdk.Web\">\n  <PropertyGroup>\n    \
+         <RootNamespace>Shop</RootNamespace>\n  </PropertyGroup>\n</Project>\n",
+    );
+    write(
+        "App/Program.cs",
+        "using Shop.Pages;\nnamespace Shop;\npublic class Program { }\n",
+    );
+    write(
+        "App/Orders.cs",
+        "namespace Shop.Orders;\npublic class Order { }\n",
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let unresolved = |text: &str| text.contains("\"specifier\": \"Shop.Pages\"");
+    let (before, _) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    let (fresh, _) = run(root, ScopeRequest::All, None, false);
+    assert_eq!(before, fresh);
+    assert!(
+        unresolved(&before),
+        "a using of a namespace nothing declares"
+    );
+    write("App/Pages/Index.cshtml", "@page\n<h1>Orders</h1>\n");
+    let (after, cached) = run(root, ScopeRequest::All, Some(cache.path()), false);
+    assert_eq!(
+        cached,
+        Some(1),
+        "Orders.cs comes from the cache, Program.cs (whose lookup changed) does not"
+    );
+    let (fresh, _) = run(root, ScopeRequest::All, None, false);
+    assert_eq!(after, fresh);
+    assert!(!unresolved(&after), "the build generates code there now");
+}
+
 /// A model file's store comes from the Django settings (a project question, not the file's
 /// bytes): changing the settings' `ENGINE` gives the cached model the new store, as a run
 /// without the cache does.
