@@ -234,20 +234,31 @@ impl FileEntry {
         }
     }
 
-    /// Whether none of the parts its lookups read is among `changed` ([`part_hash`]es); `false`
-    /// for an entry that does not say which parts it read.
-    pub fn reads_none_of(&self, changed: &std::collections::HashSet<u64>) -> bool {
+    /// Whether none of the parts its lookups read is among `changed` ([`part_hash`]es, sorted);
+    /// `false` for an entry that does not say which parts it read.
+    pub fn reads_none_of(&self, changed: &[u64]) -> bool {
         let Some(parts) = &self.parts else {
             return false;
         };
-        parts.len() % 16 == 0
-            && parts.is_ascii()
-            && (0..parts.len()).step_by(16).all(|at| {
-                parts
-                    .get(at..at + 16)
-                    .and_then(|hex| u64::from_str_radix(hex, 16).ok())
-                    .is_some_and(|hash| !changed.contains(&hash))
-            })
+        let parts = parts.as_bytes();
+        if parts.len() % 16 != 0 {
+            return false;
+        }
+        if changed.is_empty() {
+            return true;
+        }
+        parts.chunks_exact(16).all(|hex| {
+            let mut hash: u64 = 0;
+            for &digit in hex {
+                let value = match digit {
+                    b'0'..=b'9' => digit - b'0',
+                    b'a'..=b'f' => digit - b'a' + 10,
+                    _ => return false,
+                };
+                hash = (hash << 4) | u64::from(value);
+            }
+            changed.binary_search(&hash).is_err()
+        })
     }
 
     /// What keeping the entry in memory costs, counted in facts: its facts, and its recorded

@@ -2,7 +2,6 @@
 //! per run by the [`Interner`]) and the property list of a fact, with their compact JSON forms.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -329,24 +328,48 @@ impl From<Vec<Text>> for PropertyValue {
 /// and added to it once, so no fact holds a name of its own. The names are the fact schema's
 /// ([`FactKind`] and its properties), a few dozen, so the vocabulary stays small.
 fn property_name(name: Cow<'static, str>) -> &'static str {
+    match name {
+        Cow::Borrowed(name) => name,
+        Cow::Owned(name) => interned(&name),
+    }
+}
+
+/// [`property_name`] of a name read from text: allocated only the first time the process
+/// meets it.
+fn interned(name: &str) -> &'static str {
     static VOCABULARY: std::sync::OnceLock<
         std::sync::Mutex<std::collections::BTreeSet<&'static str>>,
     > = std::sync::OnceLock::new();
-    let name = match name {
-        Cow::Borrowed(name) => return name,
-        Cow::Owned(name) => name,
-    };
     // A poisoned lock still holds a consistent set: a panic cannot stop between its steps.
     let mut vocabulary = VOCABULARY
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(known) = vocabulary.get(name.as_str()) {
+    if let Some(known) = vocabulary.get(name) {
         return known;
     }
-    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    let leaked: &'static str = Box::leak(Box::from(name));
     vocabulary.insert(leaked);
     leaked
+}
+
+/// A property name as [`Properties`] reads it: interned without an allocation of its own.
+struct PropertyName(&'static str);
+
+impl<'de> Deserialize<'de> for PropertyName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = PropertyName;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a property name")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<PropertyName, E> {
+                Ok(PropertyName(interned(name)))
+            }
+        }
+        deserializer.deserialize_str(Name)
+    }
 }
 
 /// The kind-specific properties of a fact, by name: a vector kept sorted by name.
@@ -471,11 +494,57 @@ impl Serialize for Properties {
 
 impl<'de> Deserialize<'de> for Properties {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<String, PropertyValue>::deserialize(deserializer)?;
-        Ok(Self(
-            map.into_iter()
-                .map(|(name, value)| (property_name(Cow::Owned(name)), value))
-                .collect(),
-        ))
+        struct Map;
+        impl<'de> serde::de::Visitor<'de> for Map {
+            type Value = Properties;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a map of properties")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Properties, A::Error> {
+                let mut entries: Vec<(&'static str, PropertyValue)> =
+                    Vec::with_capacity(map.size_hint().unwrap_or(4).min(16));
+                while let Some(PropertyName(name)) = map.next_key()? {
+                    entries.push((name, map.next_value()?));
+                }
+                // In name order, and of a name given twice the last value, as a map keeps.
+                entries.reverse();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                entries.dedup_by(|later, earlier| later.0 == earlier.0);
+                entries.shrink_to_fit();
+                Ok(Properties(entries))
+            }
+        }
+        deserializer.deserialize_map(Map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_read_back_in_name_order_with_the_last_of_a_repeated_name() {
+        let properties: Properties = serde_json::from_str(
+            r#"{"specifier":"a","names":["x"],"specifier":"b","typeOnly":true}"#,
+        )
+        .unwrap();
+        let names: Vec<&str> = properties.iter().map(|(name, _)| name).collect();
+        assert_eq!(names, ["names", "specifier", "typeOnly"]);
+        assert_eq!(
+            properties.get("specifier").and_then(PropertyValue::as_str),
+            Some("b")
+        );
+        // A name read from text is the same `&'static str` each time.
+        let again: Properties = serde_json::from_str(r#"{"specifier":"c"}"#).unwrap();
+        let first = properties
+            .iter()
+            .find(|(name, _)| *name == "specifier")
+            .unwrap()
+            .0;
+        let second = again.iter().next().unwrap().0;
+        assert!(std::ptr::eq(first, second));
     }
 }

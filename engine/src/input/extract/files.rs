@@ -624,7 +624,7 @@ fn refresh_typed(
             if shapes.is_empty() {
                 super::parts::Changed::default()
             } else {
-                super::parts::Changed::since(cache, options, outer, shapes, parts)
+                super::parts::Changed::since(cache, options, (types, outer), shapes, parts)
             }
         }
         _ => super::parts::Changed::default(),

@@ -12,7 +12,7 @@
 //! the shape (links, configuration files, the files the C# build generates code from) is the
 //! same. Anything else, a missing or unreadable document included, asks the lookups as before.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use extractors::ProjectContext;
@@ -36,6 +36,21 @@ struct Document {
 /// name lintel's build: another build may read parts otherwise).
 fn document_key(options: &str, types: &str) -> String {
     ExtractionCache::shaped_key(options, &format!("declaration parts {types}"))
+}
+
+/// The key of the parts that differ between the shapes `old` and `new` (when the rest of both
+/// shapes is the same), kept so that the runs after the first in a shape need not compare.
+fn changes_key(options: &str, old: &str, new: &str) -> String {
+    ExtractionCache::shaped_key(options, &format!("declaration changes {old} {new}"))
+}
+
+/// What [`changes_key`] keeps: the hashes of the parts that differ, sorted.
+#[derive(Serialize, Deserialize)]
+struct Changes {
+    format: u32,
+    old: String,
+    new: String,
+    changed: Vec<u64>,
 }
 
 /// This run's declaration parts, computed once when needed.
@@ -80,23 +95,35 @@ impl<'a> Current<'a> {
 }
 
 /// For each shape of the entries being judged, the hashes of the parts whose contents differ
-/// now; a shape whose parts are unknown, or whose rest differs, is absent.
+/// now, sorted; a shape whose parts are unknown, or whose rest differs, is absent.
 #[derive(Default)]
 pub(super) struct Changed {
-    by_shape: HashMap<String, HashSet<u64>>,
+    by_shape: HashMap<String, Vec<u64>>,
 }
 
 impl Changed {
-    /// The parts that changed since each of `shapes`, for a run whose shape's rest is `outer`.
+    /// The parts that changed since each of `shapes`, for a run of shape `types` whose rest is
+    /// `outer`.
     pub(super) fn since(
         cache: &ExtractionCache,
         options: &str,
-        outer: &str,
+        (types, outer): (&str, &str),
         shapes: BTreeSet<String>,
         current: &Current<'_>,
     ) -> Self {
         let mut by_shape = HashMap::new();
         for shape in shapes {
+            let key = changes_key(options, &shape, types);
+            let kept = cache
+                .load_document(&key)
+                .and_then(|bytes| serde_json::from_slice::<Changes>(&bytes).ok())
+                .filter(|changes| {
+                    changes.format == FORMAT && changes.old == shape && changes.new == types
+                });
+            if let Some(changes) = kept {
+                by_shape.insert(shape, changes.changed);
+                continue;
+            }
             let Some(bytes) = cache.load_document(&document_key(options, &shape)) else {
                 continue;
             };
@@ -106,7 +133,16 @@ impl Changed {
             if document.format != FORMAT || document.outer != outer {
                 continue;
             }
-            by_shape.insert(shape, differing(&document.parts, current.parts()));
+            let changes = Changes {
+                format: FORMAT,
+                old: shape,
+                new: types.to_owned(),
+                changed: differing(&document.parts, current.parts()),
+            };
+            if let Ok(bytes) = serde_json::to_vec(&changes) {
+                cache.store_document(&key, &bytes);
+            }
+            by_shape.insert(changes.old, changes.changed);
         }
         Self { by_shape }
     }
@@ -122,9 +158,10 @@ impl Changed {
     }
 }
 
-/// The hashes of the parts present in only one of `old` and `new`, or with other contents.
-fn differing(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> HashSet<u64> {
-    let mut changed = HashSet::new();
+/// The hashes of the parts present in only one of `old` and `new`, or with other contents,
+/// sorted.
+fn differing(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> Vec<u64> {
+    let mut changed = BTreeSet::new();
     for (part, contents) in old {
         if new.get(part) != Some(contents) {
             changed.insert(part_hash(part));
@@ -135,7 +172,7 @@ fn differing(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> 
             changed.insert(part_hash(part));
         }
     }
-    changed
+    changed.into_iter().collect()
 }
 
 #[cfg(test)]
@@ -153,9 +190,11 @@ mod tests {
         let old = map(&[("CN Order", "a"), ("CN Gone", "b"), ("CK", "c")]);
         let new = map(&[("CN Order", "a"), ("CN New", "d"), ("CK", "e")]);
         let changed = differing(&old, &new);
-        let expected: HashSet<u64> = ["CN Gone", "CN New", "CK"]
+        let expected: Vec<u64> = ["CN Gone", "CN New", "CK"]
             .iter()
             .map(|part| part_hash(part))
+            .collect::<BTreeSet<u64>>()
+            .into_iter()
             .collect();
         assert_eq!(changed, expected);
     }

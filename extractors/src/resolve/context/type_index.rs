@@ -511,15 +511,21 @@ pub(crate) fn answer_text(text: String) -> String {
 /// The first 16 bytes of the SHA-256 of `text`, in hex ([`TypeIndex::part_contents`]).
 fn part_digest(text: &str) -> String {
     use sha2::Digest as _;
-    use std::fmt::Write as _;
-    let mut digest = String::with_capacity(32);
-    for byte in sha2::Sha256::digest(text.as_bytes())
-        .get(..16)
-        .unwrap_or_default()
-    {
-        let _ = write!(digest, "{byte:02x}");
+    hex16(&sha2::Sha256::digest(text.as_bytes()))
+}
+
+/// The first 16 bytes of `digest`, in hex.
+fn hex16(digest: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(32);
+    for byte in digest.get(..16).unwrap_or_default() {
+        for nibble in [byte >> 4, byte & 0x0f] {
+            text.push(char::from(
+                DIGITS.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
     }
-    digest
+    text
 }
 
 impl TypeQuestion {
@@ -612,9 +618,19 @@ impl TypeIndex {
     /// parts have the same contents answer every lookup of those parts alike; the engine's
     /// cache compares them to keep a file's facts without asking its lookups again.
     pub(crate) fn part_contents(&self, tag: char, parts: &mut BTreeMap<String, String>) {
-        for name in self.names().keys() {
-            let answer = self.answer(&TypeQuestion::Name(name.clone()));
-            parts.insert(format!("{tag}N {name}"), part_digest(&answer));
+        use sha2::Digest as _;
+        // What `TypeQuestion::Name` answers, hashed as it is written.
+        for (name, packages) in self.names() {
+            let mut hasher = sha2::Sha256::new();
+            for package in packages {
+                hasher.update(package.as_bytes());
+                for file in self.files_of(package, name).into_iter().flatten() {
+                    hasher.update(b"\0");
+                    hasher.update(file.as_bytes());
+                }
+                hasher.update(b"\n");
+            }
+            parts.insert(format!("{tag}N {name}"), hex16(&hasher.finalize()));
         }
         for (package, digest) in self.package_digests() {
             parts.insert(format!("{tag}P {package}"), digest.clone());
