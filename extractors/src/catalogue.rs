@@ -306,6 +306,9 @@ pub(crate) struct Catalogue {
     pub ecosystems: Vec<Ecosystem>,
     /// Connection-string schemes, driver and dialect names → category, sorted.
     pub schemes: Table,
+    /// The sub-protocols of proxy drivers and pools that wrap another driver's URL
+    /// (`jdbc:p6spy:mysql://…`).
+    pub wrappers: &'static [&'static str],
     /// Per language (as named in [`LANGUAGES`]), its libraries in order.
     by_language: BTreeMap<&'static str, &'static [Library]>,
     /// Per language, the last segment of every client type its libraries list (`Pool` of
@@ -369,10 +372,11 @@ pub(crate) fn catalogue() -> &'static Catalogue {
 }
 
 /// The category a connection URL or driver name names (`postgresql+asyncpg://…` → `postgres`,
-/// `jdbc:mysql://…` → `mysql`, `pgx` → `postgres`), when the scheme table lists it.
+/// `jdbc:mysql://…` → `mysql`, `pgx` → `postgres`, `jdbc:p6spy:mysql://…` → `mysql`), when the
+/// scheme table lists it.
 pub(crate) fn connection_category(text: &str) -> Option<&'static str> {
     let text = text.trim();
-    let text = text.strip_prefix("jdbc:").unwrap_or(text);
+    let text = without_wrappers(text.strip_prefix("jdbc:").unwrap_or(text));
     let scheme = match text.split_once(':') {
         Some((scheme, _)) => scheme,
         None => text,
@@ -383,6 +387,23 @@ pub(crate) fn connection_category(text: &str) -> Option<&'static str> {
         .unwrap_or(scheme)
         .to_ascii_lowercase();
     lookup(catalogue().schemes, &scheme)
+}
+
+/// A JDBC or R2DBC URL past its `jdbc:` (or `r2dbc:`) prefix, past the sub-protocols of the
+/// proxy drivers and pools that wrap another driver's URL (`p6spy:mysql://…` → `mysql://…`).
+pub(crate) fn without_wrappers(mut rest: &str) -> &str {
+    while let Some((head, tail)) = rest.split_once(':') {
+        if tail.starts_with("//")
+            || !catalogue()
+                .wrappers
+                .iter()
+                .any(|wrapper| wrapper.eq_ignore_ascii_case(head))
+        {
+            break;
+        }
+        rest = tail;
+    }
+    rest
 }
 
 fn lookup(table: Table, name: &str) -> Option<&'static str> {
@@ -405,6 +426,8 @@ struct RawFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSchemes {
+    #[serde(default)]
+    wrappers: Vec<String>,
     schemes: BTreeMap<String, String>,
 }
 
@@ -471,11 +494,11 @@ fn header(text: &str) -> String {
 
 fn load() -> Catalogue {
     let mut problems = Vec::new();
-    let schemes = match toml::from_str::<RawSchemes>(SCHEMES.1) {
-        Ok(raw) => leak_table(raw.schemes),
+    let (schemes, wrappers) = match toml::from_str::<RawSchemes>(SCHEMES.1) {
+        Ok(raw) => (leak_table(raw.schemes), leak_all(raw.wrappers)),
         Err(error) => {
             problems.push(format!("{}: {error}", SCHEMES.0));
-            &[]
+            (&[] as Table, &[] as &'static [&'static str])
         }
     };
     let mut ecosystems = Vec::new();
@@ -509,6 +532,7 @@ fn load() -> Catalogue {
     Catalogue {
         ecosystems,
         schemes,
+        wrappers,
         by_language,
         type_names,
         problems,
@@ -867,6 +891,16 @@ pub fn reference() -> String {
     for (scheme, category) in catalogue.schemes {
         out.push_str(&format!("| `{scheme}` | `{category}` |\n"));
     }
+    let wrappers: Vec<String> = catalogue
+        .wrappers
+        .iter()
+        .map(|wrapper| format!("`{wrapper}`"))
+        .collect();
+    out.push_str(&format!(
+        "\nA JDBC or R2DBC URL is read past the sub-protocols of the proxy drivers and pools that \
+         wrap another driver's URL (`jdbc:p6spy:mysql://…` names `mysql`): {}.\n",
+        wrappers.join(", ")
+    ));
     out
 }
 
