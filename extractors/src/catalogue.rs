@@ -33,12 +33,13 @@
 //!   that may be either).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
-//!   access; `probable_names` (npm and Go): the named imports (Go: the names a file refers to
-//!   through the package) that make it one, when the package also exports plain values and
-//!   types (`@prisma/client`'s enums and model types are no access, its `PrismaClient` and
-//!   `Prisma` may be; `database/sql`'s `NullInt64` and `ErrNoRows` are none, its `DB` and
-//!   `Rows` may be); a default or namespace import always does, and so does a Go dot or
-//!   blank import; `sub_packages` (default true): whether the import prefixes also stand for the
+//!   access; `probable_names` (npm, Go and the JVM): the named imports (Go: the names a file
+//!   refers to through the package; the JVM: the types a single-type import names) that make it
+//!   one, when the package also exports plain values and types (`@prisma/client`'s enums and
+//!   model types are no access, its `PrismaClient` and `Prisma` may be; `database/sql`'s
+//!   `NullInt64` and `ErrNoRows` are none, its `DB` and `Rows` may be; `java.sql.Timestamp` is
+//!   none, `java.sql.Connection` may be); a default or namespace import always does, and so
+//!   does a Go dot or blank import and a JVM wildcard import; `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
@@ -681,7 +682,8 @@ fn check_library(
         ),
         (
             !library.probable_names.is_empty()
-                && (!(is_npm || languages == ["go"]) || library.probable_on_import == Some(false)),
+                && (!(is_npm || languages == ["go"] || ecosystem == "maven")
+                    || library.probable_on_import == Some(false)),
             "probable_names",
         ),
     ];

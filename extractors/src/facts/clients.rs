@@ -215,6 +215,7 @@ impl ClientMatcher<'_> {
                     || is_overridden(factory, rule)
                     || !rule.imports.iter().any(|prefix| {
                         self.has_prefix(&import.path, prefix, rule.matches_sub_packages)
+                            && self.may_bring_client(rule, &import.path, prefix)
                     })
                     || !reported.insert(rule.name)
                 {
@@ -337,6 +338,23 @@ impl ClientMatcher<'_> {
 
     /// Whether `path` is `prefix` or continues it after a separator, or after `/` when
     /// `sub_packages`.
+    /// Whether an import of `path` under the rule's `prefix` may bring its client: a JVM
+    /// import of one type of the package (`java.sql.Timestamp`) does only when the type is one
+    /// of the rule's `probable_names` (`Connection`, `ResultSet`), when it lists them; the
+    /// package itself (a wildcard import) always may.
+    fn may_bring_client(&self, rule: &ClientRule, path: &str, prefix: &str) -> bool {
+        if rule.probable_names.is_empty() || self.separator != "." {
+            return true;
+        }
+        match path
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+        {
+            Some(name) if !name.contains('.') && name != "*" => rule.probable_names.contains(&name),
+            _ => true,
+        }
+    }
+
     fn has_prefix(&self, path: &str, prefix: &str, sub_packages: bool) -> bool {
         path.strip_prefix(prefix).is_some_and(|rest| {
             rest.is_empty()
