@@ -33,12 +33,13 @@
 //!   that may be either).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
-//!   access; `probable_names` (npm and Go): the named imports (Go: the names a file refers to
-//!   through the package) that make it one, when the package also exports plain values and
-//!   types (`@prisma/client`'s enums and model types are no access, its `PrismaClient` and
-//!   `Prisma` may be; `database/sql`'s `NullInt64` and `ErrNoRows` are none, its `DB` and
-//!   `Rows` may be); a default or namespace import always does, and so does a Go dot or
-//!   blank import; `sub_packages` (default true): whether the import prefixes also stand for the
+//!   access; `probable_names` (npm, Go and the JVM): the named imports (Go: the names a file
+//!   refers to through the package; the JVM: the types a single-type import names) that make it
+//!   one, when the package also exports plain values and types (`@prisma/client`'s enums and
+//!   model types are no access, its `PrismaClient` and `Prisma` may be; `database/sql`'s
+//!   `NullInt64` and `ErrNoRows` are none, its `DB` and `Rows` may be; `java.sql.Timestamp` is
+//!   none, `java.sql.Connection` may be); a default or namespace import always does, and so
+//!   does a Go dot or blank import and a JVM wildcard import; `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
@@ -306,6 +307,9 @@ pub(crate) struct Catalogue {
     pub ecosystems: Vec<Ecosystem>,
     /// Connection-string schemes, driver and dialect names → category, sorted.
     pub schemes: Table,
+    /// The sub-protocols of proxy drivers and pools that wrap another driver's URL
+    /// (`jdbc:p6spy:mysql://…`).
+    pub wrappers: &'static [&'static str],
     /// Per language (as named in [`LANGUAGES`]), its libraries in order.
     by_language: BTreeMap<&'static str, &'static [Library]>,
     /// Per language, the last segment of every client type its libraries list (`Pool` of
@@ -369,10 +373,11 @@ pub(crate) fn catalogue() -> &'static Catalogue {
 }
 
 /// The category a connection URL or driver name names (`postgresql+asyncpg://…` → `postgres`,
-/// `jdbc:mysql://…` → `mysql`, `pgx` → `postgres`), when the scheme table lists it.
+/// `jdbc:mysql://…` → `mysql`, `pgx` → `postgres`, `jdbc:p6spy:mysql://…` → `mysql`), when the
+/// scheme table lists it.
 pub(crate) fn connection_category(text: &str) -> Option<&'static str> {
     let text = text.trim();
-    let text = text.strip_prefix("jdbc:").unwrap_or(text);
+    let text = without_wrappers(text.strip_prefix("jdbc:").unwrap_or(text));
     let scheme = match text.split_once(':') {
         Some((scheme, _)) => scheme,
         None => text,
@@ -383,6 +388,23 @@ pub(crate) fn connection_category(text: &str) -> Option<&'static str> {
         .unwrap_or(scheme)
         .to_ascii_lowercase();
     lookup(catalogue().schemes, &scheme)
+}
+
+/// A JDBC or R2DBC URL past its `jdbc:` (or `r2dbc:`) prefix, past the sub-protocols of the
+/// proxy drivers and pools that wrap another driver's URL (`p6spy:mysql://…` → `mysql://…`).
+pub(crate) fn without_wrappers(mut rest: &str) -> &str {
+    while let Some((head, tail)) = rest.split_once(':') {
+        if tail.starts_with("//")
+            || !catalogue()
+                .wrappers
+                .iter()
+                .any(|wrapper| wrapper.eq_ignore_ascii_case(head))
+        {
+            break;
+        }
+        rest = tail;
+    }
+    rest
 }
 
 fn lookup(table: Table, name: &str) -> Option<&'static str> {
@@ -405,6 +427,8 @@ struct RawFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSchemes {
+    #[serde(default)]
+    wrappers: Vec<String>,
     schemes: BTreeMap<String, String>,
 }
 
@@ -471,11 +495,11 @@ fn header(text: &str) -> String {
 
 fn load() -> Catalogue {
     let mut problems = Vec::new();
-    let schemes = match toml::from_str::<RawSchemes>(SCHEMES.1) {
-        Ok(raw) => leak_table(raw.schemes),
+    let (schemes, wrappers) = match toml::from_str::<RawSchemes>(SCHEMES.1) {
+        Ok(raw) => (leak_table(raw.schemes), leak_all(raw.wrappers)),
         Err(error) => {
             problems.push(format!("{}: {error}", SCHEMES.0));
-            &[]
+            (&[] as Table, &[] as &'static [&'static str])
         }
     };
     let mut ecosystems = Vec::new();
@@ -509,6 +533,7 @@ fn load() -> Catalogue {
     Catalogue {
         ecosystems,
         schemes,
+        wrappers,
         by_language,
         type_names,
         problems,
@@ -657,7 +682,8 @@ fn check_library(
         ),
         (
             !library.probable_names.is_empty()
-                && (!(is_npm || languages == ["go"]) || library.probable_on_import == Some(false)),
+                && (!(is_npm || languages == ["go"] || ecosystem == "maven")
+                    || library.probable_on_import == Some(false)),
             "probable_names",
         ),
     ];
@@ -867,6 +893,16 @@ pub fn reference() -> String {
     for (scheme, category) in catalogue.schemes {
         out.push_str(&format!("| `{scheme}` | `{category}` |\n"));
     }
+    let wrappers: Vec<String> = catalogue
+        .wrappers
+        .iter()
+        .map(|wrapper| format!("`{wrapper}`"))
+        .collect();
+    out.push_str(&format!(
+        "\nA JDBC or R2DBC URL is read past the sub-protocols of the proxy drivers and pools that \
+         wrap another driver's URL (`jdbc:p6spy:mysql://…` names `mysql`): {}.\n",
+        wrappers.join(", ")
+    ));
     out
 }
 

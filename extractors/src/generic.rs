@@ -156,6 +156,21 @@ impl GenericFacts {
             .map(String::as_str)
     }
 
+    /// The bound library that names a type of `namespace` (`NBXplorer.ExplorerClient` for
+    /// `NBXplorer`), the first in order, if any: a C# `using` of the namespace brings its simple
+    /// name in, while the namespace's other types stay no library's.
+    pub fn bound_type_of(&self, namespace: &str) -> Option<&str> {
+        self.bound_clients
+            .iter()
+            .find(|library| {
+                library
+                    .strip_prefix(namespace)
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .is_some_and(|name| !name.is_empty() && !name.contains('.'))
+            })
+            .map(String::as_str)
+    }
+
     /// Whether no generic fact is made.
     pub fn is_none(&self) -> bool {
         self.calls.is_nothing()

@@ -215,6 +215,7 @@ impl ClientMatcher<'_> {
                     || is_overridden(factory, rule)
                     || !rule.imports.iter().any(|prefix| {
                         self.has_prefix(&import.path, prefix, rule.matches_sub_packages)
+                            && self.may_bring_client(rule, &import.path, prefix)
                     })
                     || !reported.insert(rule.name)
                 {
@@ -337,6 +338,23 @@ impl ClientMatcher<'_> {
 
     /// Whether `path` is `prefix` or continues it after a separator, or after `/` when
     /// `sub_packages`.
+    /// Whether an import of `path` under the rule's `prefix` may bring its client: a JVM
+    /// import of one type of the package (`java.sql.Timestamp`) does only when the type is one
+    /// of the rule's `probable_names` (`Connection`, `ResultSet`), when it lists them; the
+    /// package itself (a wildcard import) always may.
+    fn may_bring_client(&self, rule: &ClientRule, path: &str, prefix: &str) -> bool {
+        if rule.probable_names.is_empty() || self.separator != "." {
+            return true;
+        }
+        match path
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+        {
+            Some(name) if !name.contains('.') && name != "*" => rule.probable_names.contains(&name),
+            _ => true,
+        }
+    }
+
     fn has_prefix(&self, path: &str, prefix: &str, sub_packages: bool) -> bool {
         path.strip_prefix(prefix).is_some_and(|rest| {
             rest.is_empty()
@@ -475,7 +493,20 @@ fn last_segment(path: &str) -> &str {
 /// The client of a call as shown in facts: the last two segments of a canonical path
 /// (`DriverManager.getConnection`, `sql.Open`, `PgPoolOptions::new`).
 fn short_name(path: &str) -> String {
-    let last_segment_start = |text: &str| text.rfind(['.', ':', '/']).map_or(0, |index| index + 1);
+    // Where the last segment starts: after the last separator outside the arguments of a call
+    // in the chain (`Collection(c => c.Credits).Query` keeps its lambda whole).
+    let last_segment_start = |text: &str| {
+        let mut depth = 0usize;
+        for (index, character) in text.char_indices().rev() {
+            match character {
+                ')' | ']' => depth += 1,
+                '(' | '[' => depth = depth.saturating_sub(1),
+                '.' | ':' | '/' if depth == 0 => return index + 1,
+                _ => {}
+            }
+        }
+        0
+    };
     let last = last_segment_start(path);
     let head = path
         .get(..last)
@@ -589,6 +620,32 @@ fn bound_use_fact<L: Located>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A call's client is its last two segments, a segment ending where the chain's separators
+    /// are, not inside the arguments of a call in it (btcpayserver's
+    /// `ctx.Entry(sub).Collection(c => c.Credits).Query()` was `Credits).Query`).
+    #[test]
+    fn a_short_name_keeps_the_arguments_of_its_segments_whole() {
+        assert_eq!(
+            short_name("DriverManager.getConnection"),
+            "DriverManager.getConnection"
+        );
+        assert_eq!(
+            short_name("java.sql.DriverManager.getConnection"),
+            "DriverManager.getConnection"
+        );
+        assert_eq!(short_name("sqlx::PgPool::connect"), "PgPool::connect");
+        assert_eq!(
+            short_name("db.GetDbConnection().ExecuteAsync"),
+            "GetDbConnection().ExecuteAsync"
+        );
+        assert_eq!(
+            short_name("ctx.Entry(sub).Collection(c => c.Credits).Query"),
+            "Collection(c => c.Credits).Query"
+        );
+        assert_eq!(short_name("a.b(x.y(z.w)).c"), "b(x.y(z.w)).c");
+        assert_eq!(short_name("open"), "open");
+    }
 
     static FIRST: [ClientRule; 2] = [
         ClientRule {

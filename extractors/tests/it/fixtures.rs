@@ -97,7 +97,11 @@ fn bound_clients(case: &str) -> &'static [&'static str] {
         "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],
         "java/bound-clients" => &["com.rabbitmq.client", "io.nats", "io.minio"],
         "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
-        "csharp/bound-clients" => &["RabbitMQ.Client", "NATS.Client"],
+        "csharp/bound-clients" => &[
+            "RabbitMQ.Client",
+            "NATS.Client",
+            "Acme.Billing.BillingClient",
+        ],
         "rust/bound-clients" => &["async_nats", "lapin", "pulsar"],
         "python/bound-clients" => &["nats", "pulsar"],
         "swift/bound-clients" => &["NATS", "RabbitMQ"],

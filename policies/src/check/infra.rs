@@ -11,8 +11,9 @@
 //!
 //! Two keys bind code to the entity (bindings): `clients` lists libraries whose use is access to
 //! it (an npm package `sequelize`, a Python distribution or module `celery`, a Go module path
-//! `github.com/jackc/pgx/v5`, a JVM or .NET package prefix `org.hibernate`, `Npgsql`, a Rust
-//! crate `sqlx`), and `urls` lists URL globs (`https://alertmanager:9093/**`,
+//! `github.com/jackc/pgx/v5`, a JVM or .NET package prefix `org.hibernate`, `Npgsql`, or one
+//! type of it, `NBXplorer.ExplorerClient`, when the package's other types are its models, a
+//! Rust crate `sqlx`), and `urls` lists URL globs (`https://alertmanager:9093/**`,
 //! `*://payments.internal/**`; `*` and `**` as in component paths, matched without the query
 //! string) and configuration names (`ALERTMANAGER_URL`, `Payments:BaseUrl`: an environment
 //! variable or configuration key, told apart by containing no `/`). A use of a listed library is

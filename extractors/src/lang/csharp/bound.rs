@@ -224,7 +224,12 @@ pub(super) fn facts(
     let mut bound_namespaces: Vec<(&str, &str)> = Vec::new();
     let mut has_other_outside = false;
     for using in plain {
-        match generic.bound_client(&using.path) {
+        // A `using` of a namespace one of whose types is bound (`clients:
+        // "NBXplorer.ExplorerClient"`) brings that type's simple name in.
+        match generic
+            .bound_client(&using.path)
+            .or_else(|| generic.bound_type_of(&using.path))
+        {
             Some(library) => bound_namespaces.push((using.path.as_str(), library)),
             None => has_other_outside |= !COVERED_NAMESPACES.contains(&using.path.as_str()),
         }
@@ -306,6 +311,17 @@ fn bound_path(
         || WELL_KNOWN_TYPES.contains(&head)
     {
         return None;
+    }
+    // A type the spec binds by name (`clients: "NBXplorer.ExplorerClient"`) is known, as the
+    // catalogue's types are: its simple name under a `using` of its namespace is it, whatever
+    // else the file uses.
+    let named = usings
+        .iter()
+        .filter(|using| using.alias.is_none() && !using.is_static)
+        .map(|using| format!("{}.{head}", using.path))
+        .find(|path| generic.bound_client(path) == Some(path.as_str()));
+    if let Some(path) = named {
+        return Some(with_rest(&path));
     }
     one_library.map(|namespace| with_rest(&format!("{namespace}.{head}")))
 }

@@ -168,7 +168,12 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &usings,
         &using_scopes,
         member_calls,
-        Names { own, uses, chains },
+        Names {
+            own,
+            uses,
+            chains,
+            shadowed: nested,
+        },
         factory
             .generic()
             .has_bound_clients()
@@ -259,11 +264,13 @@ impl<'tree, 's> Gathered<'tree, 's> {
         scope: u32,
         source: &'s str,
     ) {
-        // A type declared inside another shadows the namespaces' types of its name.
-        if kind.declares_type()
+        // A type declared inside another shadows the namespaces' types of its name, and so
+        // does a type parameter (`T` of `class Store<T>`), which is no type of any namespace.
+        if (kind.declares_type()
             && ancestors
                 .iter()
-                .any(|(ancestor, _)| walk::kind(*ancestor).declares_type())
+                .any(|(ancestor, _)| walk::kind(*ancestor).declares_type()))
+            || kind == Kind::TypeParameter
         {
             self.nested.extend(name_text(node, source));
         }

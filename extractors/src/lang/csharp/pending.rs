@@ -604,6 +604,9 @@ pub(super) struct Names<'a> {
     pub(super) own: Declarations,
     pub(super) uses: BTreeMap<Cow<'a, str>, (Node<'a>, u32)>,
     pub(super) chains: Vec<(Vec<String>, Node<'a>, u32)>,
+    /// The names the file's nested types and type parameters take from the namespaces
+    /// (`T` of `class Store<T>`): no bound library's.
+    pub(super) shadowed: Vec<String>,
 }
 
 /// What the file keeps for the second pass: its usings, names, extension-method calls and
@@ -643,6 +646,10 @@ pub(super) fn pending_uses<'a>(
         hits.iter()
             .filter(|hit| hit.kind == FactKind::AccessesTechnology)
             .filter_map(|hit| client_site(hit, source, None))
+            .filter(|site| {
+                let head = site.path.split(['.', '<']).next().unwrap_or(&site.path);
+                !names.shadowed.iter().any(|name| name == head)
+            })
             .map(|site| {
                 let anchor = anchors.with_scope(site.node, scope_of(site.node));
                 (anchor, site.use_kind, site.path)

@@ -68,6 +68,8 @@ pub(crate) enum Kind {
     VariableDeclarator,
     /// The other declarations that name scopes (`csharp::SCOPE_KINDS`): constructors.
     ScopeDeclaration,
+    /// A generic declaration's type parameter (`T` of `class Store<T>`).
+    TypeParameter,
 }
 
 impl Kind {
@@ -122,6 +124,7 @@ pub(crate) fn kinds() -> &'static [Kind] {
                 "method_declaration" => Kind::MethodDeclaration,
                 "local_function_statement" => Kind::LocalFunction,
                 "variable_declarator" => Kind::VariableDeclarator,
+                "type_parameter" => Kind::TypeParameter,
                 name if crate::lang::csharp::TYPE_DECLARATIONS.contains(&name) => {
                     Kind::TypeDeclaration
                 }

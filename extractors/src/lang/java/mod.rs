@@ -50,8 +50,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // One walk finds the query's matches, the first uses, the dotted chains and their scopes.
     let mut matcher = crate::lang::java::walk::matcher(source, input.context.generic_facts());
     let started = input.query.is_timed().then(Instant::now);
-    // It also collects the types declared inside others (members and local classes).
+    // It also collects the types declared inside others (members and local classes), and the
+    // type parameters (`T` of `class Box<T>`), which are no type of any package.
     let mut nested = Vec::new();
+    let mut shadowing: Vec<String> = Vec::new();
     // Without the generic facts (every call and assignment), a statement that can add nothing
     // is stepped over; not when the spec binds libraries, whose uses any statement may hold.
     let generic = factory.generic();
@@ -71,6 +73,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             if ancestors.len() > 1 {
                 nested.extend(declared_type_name(node, visited.kind_id, source));
             }
+            shadowing.extend(type_parameter_name(node, visited.kind_id, source));
         });
     let hits = matcher.hits;
     input.query.record_walk(&hits, started);
@@ -90,7 +93,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut uses = walked.uses;
     // A type the file declares inside another (`A.Builder`) shadows a same-package or
     // on-demand-imported type of that name where the file uses it (JLS §6.4.1).
-    for name in &nested {
+    for name in nested.iter().chain(&shadowing) {
         uses.remove(name.as_str());
     }
     // The annotations of a `package-info.java` package declaration use types too.
@@ -118,6 +121,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source, &matcher, generic.has_bound_clients()))
+        .filter(|site| !shadowing.iter().any(|name| *name == jvm::head(&site.2)))
     {
         let (node, use_kind) = (site.0, site.1);
         // The first string argument is read only for a call some rule may match.
@@ -320,6 +324,24 @@ fn declared_type_name(node: Node<'_>, kind_id: u16, source: &str) -> Option<Stri
     static DECLARES_TYPE: OnceLock<Vec<bool>> = OnceLock::new();
     let declares_type = DECLARES_TYPE.get_or_init(|| kinds_among(&TYPE_KINDS));
     name_if_among(node, kind_id, declares_type, source)
+}
+
+/// The name of a type parameter (`T` of `class Box<T extends Comparable<T>>`).
+fn type_parameter_name(node: Node<'_>, kind_id: u16, source: &str) -> Option<String> {
+    static IS_TYPE_PARAMETER: OnceLock<Vec<bool>> = OnceLock::new();
+    let is_type_parameter = IS_TYPE_PARAMETER.get_or_init(|| kinds_among(&["type_parameter"]));
+    if !is_type_parameter
+        .get(usize::from(kind_id))
+        .copied()
+        .unwrap_or(false)
+    {
+        return None;
+    }
+    named_children(node)
+        .into_iter()
+        .find(|child| child.kind() == "type_identifier")
+        .map(|name| syntax::text(name, source).to_owned())
+        .filter(|name| !name.is_empty())
 }
 
 /// For each kind id of the Java grammar, whether its kind is one of `kinds`.

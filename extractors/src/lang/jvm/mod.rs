@@ -800,6 +800,11 @@ const DEFAULT_IMPORTED_TYPES: &[&str] = &[
     "Void",
 ];
 
+/// The first segment of a name as written (`Type` of `Type.member`, `T` of `T`).
+pub(crate) fn head(name: &str) -> &str {
+    name.split(['.', '<', '(']).next().unwrap_or(name)
+}
+
 /// Qualifies a name as written (`Type`, `Type.member`, `receiver.method`) through the file's
 /// imports, as Java and Kotlin resolve a simple name: an explicit import, then a type of the
 /// file's own package (the project's, so no library's), then the wildcard imports of packages

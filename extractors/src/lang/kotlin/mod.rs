@@ -372,7 +372,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut uses = walked.uses;
     // A name the file declares itself (a local, parameter, member or named-argument label)
     // refers to that declaration, not to a same-package top-level one.
-    for name in declared_here {
+    for name in &declared_here {
         uses.remove(name.as_str());
     }
     let rules: &'static [ClientRule] = crate::catalogue::catalogue().libraries("kotlin");
@@ -386,6 +386,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
         .filter_map(|hit| client_site(hit, source))
+        // A name the file declares (a parameter `f` called as `f(item)`, a type parameter `T`)
+        // is no library's.
+        .filter(|site| !declared_here.iter().any(|name| *name == jvm::head(&site.2)))
     {
         clients.extend(PendingClient::new(
             site,
@@ -557,7 +560,7 @@ enum Declaring {
     Other,
     /// `variable_declaration`.
     Variable,
-    /// `parameter`, `class_parameter`.
+    /// `parameter`, `class_parameter`, `type_parameter`.
     Parameter,
     /// `function_declaration`.
     Function,
@@ -576,7 +579,7 @@ fn declaring_kinds() -> &'static [Declaring] {
             Declaring::Other,
             |name| match name {
                 "variable_declaration" => Declaring::Variable,
-                "parameter" | "class_parameter" => Declaring::Parameter,
+                "parameter" | "class_parameter" | "type_parameter" => Declaring::Parameter,
                 "function_declaration" => Declaring::Function,
                 "value_argument" => Declaring::ValueArgument,
                 "class_declaration" | "object_declaration" => Declaring::Type,

@@ -26,7 +26,9 @@
 //! way), the `spring.config.activate.on-profile` (or older `spring.profiles`) of a document in
 //! a multi-document file, or a Quarkus key's `%dev.` prefix (`"%dev":` in YAML); `default`
 //! otherwise. A value may wrap the URL in placeholders with defaults
-//! (`${MYSQL_URL:jdbc:mysql://…}`); the default is read. A URL the scheme table does not know
+//! (`${MYSQL_URL:jdbc:mysql://…}`); the default is read, past the sub-protocols of the proxy
+//! drivers and pools that wrap another driver's URL (`jdbc:p6spy:mysql://…` is `mysql`; the
+//! scheme table's `wrappers`). A URL the scheme table does not know
 //! (`jdbc:h2:mem:…`) names a `relational_db`, and so does a database kind it does not know
 //! (`db2`).
 //!
@@ -831,7 +833,7 @@ fn datasource_category(value: &str) -> Option<(&'static str, String)> {
         None if url.contains("://") && crate::catalogue::connection_category(url).is_some() => url,
         None => return None,
     };
-    let rest = rest.strip_prefix("pool:").unwrap_or(rest);
+    let rest = crate::catalogue::without_wrappers(rest);
     let scheme = rest.split([':', '/']).next()?.to_ascii_lowercase();
     if scheme.is_empty()
         || !scheme
