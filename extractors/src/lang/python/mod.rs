@@ -156,10 +156,23 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     settle_project_categories(&mut client_facts, input);
     note_environment_defaults(&mut client_facts, &factory, &environment_defaults);
     facts.extend(client_facts);
-    let mut bound_facts =
-        crate::facts::clients::bound_facts(&factory, &sites, &client_imports, &scope_of);
+    let mut bound_facts = matcher.bound_facts(&factory, &sites, &client_imports, &scope_of);
     note_environment_defaults(&mut bound_facts, &factory, &environment_defaults);
     facts.extend(bound_facts);
+    // An import of a bound library the catalogue knows, outside its clients' modules
+    // (`django.shortcuts` of a bound `django`), brings no client: the engine makes no probable
+    // access of it either.
+    for fact in facts
+        .iter_mut()
+        .filter(|fact| fact.kind == FactKind::External && !fact.property_flag("typeOnly"))
+    {
+        if fact
+            .property_str("specifier")
+            .is_some_and(|specifier| matcher.brings_no_bound_client(&factory, specifier))
+        {
+            crate::facts::set(fact, "noClient", true);
+        }
+    }
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source: input.source,
         root,
@@ -267,9 +280,7 @@ fn alias_templates(
                 .collect();
             let mut found = matcher.facts(factory, &sites, &project, &no_scope);
             settle_project_categories(&mut found, input);
-            found.extend(crate::facts::clients::bound_facts(
-                factory, &sites, &project, &no_scope,
-            ));
+            found.extend(matcher.bound_facts(factory, &sites, &project, &no_scope));
             (!found.is_empty()).then(|| crate::resolve::links::ClientAlias {
                 name: alias.name.clone(),
                 facts: found,
