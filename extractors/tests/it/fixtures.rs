@@ -100,7 +100,7 @@ fn bound_clients(case: &str) -> &'static [&'static str] {
         "csharp/bound-clients" => &["RabbitMQ.Client", "NATS.Client"],
         "rust/bound-clients" => &["async_nats", "lapin", "pulsar"],
         "python/bound-clients" => &["nats", "pulsar"],
-        "python/bound-catalogue" => &["django", "sqlalchemy"],
+        "python/bound-catalogue" => &["django", "rq", "sqlalchemy"],
         "swift/bound-clients" => &["NATS", "RabbitMQ"],
         _ => &[],
     }
