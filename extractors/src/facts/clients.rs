@@ -462,7 +462,7 @@ fn probable_fact<L: Located>(
 }
 
 /// Whether an import names an exception or error type (`java.sql.SQLException`).
-fn names_an_error_type(path: &str) -> bool {
+pub(crate) fn names_an_error_type(path: &str) -> bool {
     let last = last_segment(path);
     last.ends_with("Exception") || (last.ends_with("Error") && last.len() > "Error".len())
 }

@@ -60,7 +60,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             &mut client_imports,
         ) {
             if imports::kept(&factory, &site.resolution) {
-                facts.push(imports::fact(&factory, &site, scope_of(site.node)));
+                let mut fact = imports::fact(&factory, &site, scope_of(site.node));
+                // The errors of a library alone bring no client of it: the engine makes no
+                // probable access of the import of a bound library either.
+                if fact.kind == FactKind::External
+                    && brings_only_errors(&site.specifier, &site.names)
+                {
+                    crate::facts::set(&mut fact, "noClient", true);
+                }
+                facts.push(fact);
             }
         }
     }
@@ -325,8 +333,9 @@ fn read_import<'tree>(
             }
             bindings.insert(local, bound);
             let is_project = !matches!(resolution, Resolution::External { .. });
-            // A library imported for type checkers only is never loaded: no use of a client.
-            if is_project || !type_only {
+            // A library imported for type checkers only is never loaded: no use of a client;
+            // nor is one whose errors alone are imported.
+            if is_project || !(type_only || brings_only_errors(&module, &[])) {
                 client_imports.push(ClientImport {
                     node: statement,
                     path: module.clone(),
@@ -379,7 +388,8 @@ fn read_import<'tree>(
     let is_project = groups
         .iter()
         .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. }));
-    if level == 0 && (is_project || !type_only) {
+    let names: Vec<String> = groups.iter().flat_map(|(_, group)| group.clone()).collect();
+    if level == 0 && (is_project || !(type_only || brings_only_errors(&module, &names))) {
         client_imports.push(ClientImport {
             node: statement,
             path: module.clone(),
@@ -393,6 +403,20 @@ fn read_import<'tree>(
         sites.push(site);
     }
     sites
+}
+
+/// Whether an import of `module` (with `names`, for `from module import names`) brings only
+/// a library's errors: its exceptions module (`sqlalchemy.exc`, `sqlalchemy.orm.exc`,
+/// `redis.exceptions`, `psycopg2.errors`), or names that are all errors (`IntegrityError`,
+/// `JobTimeoutException`). Catching what a store raises is no use of its client (redash's
+/// handlers catch the models' `NoResultFound`).
+fn brings_only_errors(module: &str, names: &[String]) -> bool {
+    let last = module.rsplit('.').next().unwrap_or(module);
+    matches!(last, "exc" | "exceptions" | "errors")
+        || (!names.is_empty()
+            && names
+                .iter()
+                .all(|name| crate::facts::clients::names_an_error_type(name)))
 }
 
 /// Whether `file` is the module `name` itself (`from app.api import deps` resolves to
