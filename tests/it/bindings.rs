@@ -346,6 +346,48 @@ invariant I {
     assert!(warnings(&verdict, "probable-fact").is_empty());
 }
 
+/// An AWS SDK v3 command is a request value the client sends: building one is no access of the
+/// bound store, nor is importing only commands (linkwarden binds `@aws-sdk/client-s3`; each of
+/// its storage helpers builds a `PutObjectCommand`, `GetObjectCommand`…, and the one S3 client is
+/// constructed in `s3Client.ts`). Constructing the client still is.
+#[test]
+fn a_bound_aws_sdk_command_is_no_access() {
+    let spec = "\
+node app : server
+node files : object_store { clients: \"@aws-sdk/client-s3\" }
+component Jobs { runs_on: app paths: \"jobs/**\" }
+component Storage { runs_on: app paths: \"storage/**\" }
+invariant I {
+  deny flow Jobs -> files
+  deny flow Storage -> files
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "jobs/request.ts",
+                "import { PutObjectCommand } from '@aws-sdk/client-s3';\n\
+                 export const put = (key: string) => new PutObjectCommand({ Bucket: 'b', Key: key });\n",
+            ),
+            (
+                "storage/client.ts",
+                "import { S3 } from '@aws-sdk/client-s3';\nexport const s3 = new S3({});\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Storage".to_owned(),
+            "files".to_owned(),
+            "storage/client.ts".to_owned()
+        )]
+    );
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+}
+
 /// An import of a bound library that the compiler elides (its names used only as types) loads
 /// nothing, as `import type` does: novu's shared services name mongoose's `Document` in an
 /// interface only, and that is no probable access to MongoDB.
