@@ -109,6 +109,51 @@ fn a_same_origin_fetch_calls_its_own_backend_and_no_unrelated_api() {
     );
 }
 
+/// A request whose host is only a variable, to a path the project serves itself, calls the
+/// project's own server: linkwarden's mobile app and React Query hooks fetch
+/// `${instance}/api/v1/collections` of a self-hosted instance, which its Next.js API routes
+/// serve, and each was an access of the declared third-party `external_api` resource. A path
+/// the project does not serve stays an outside API's.
+#[test]
+fn a_variable_host_with_an_own_route_calls_the_project_itself() {
+    let spec = "\
+node app : server
+resource third_party : external_api
+component Api { runs_on: app paths: \"web/**\" }
+component Router { runs_on: app paths: \"router/**\" }
+invariant I {
+  deny flow Router -> third_party
+}
+";
+    let dir = project(
+        spec,
+        &[
+            ("web/package.json", "{\"dependencies\": {\"next\": \"14.0.0\"}}\n"),
+            (
+                "web/pages/api/v1/collections.ts",
+                "export default function handler(req: any, res: any) { res.json([]); }\n",
+            ),
+            (
+                "router/collections.ts",
+                "export const load = (instance: string) => fetch(`${instance}/api/v1/collections`);\n",
+            ),
+            (
+                "router/billing.ts",
+                "export const charge = (base: string) => fetch(`${base}/v1/charges`, { method: 'POST' });\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Router".to_owned(),
+            "third_party".to_owned(),
+            "router/billing.ts".to_owned()
+        )]
+    );
+}
+
 #[test]
 fn urls_give_each_rest_api_only_its_own_calls() {
     let spec = "\
