@@ -197,7 +197,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(crate::lang::python::web::facts(
         input, &factory, &hits, &file,
     ));
-    let client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
+    let mut client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
+    client_aliases.extend(client_instances(root, input, &factory, &facts));
+    let instance_uses = instance_uses(&hits, input.source, &project_names);
     // A name imported under another name may re-export another file's client alias.
     let renamed: Vec<crate::resolve::links::RenamedImport> = project_names
         .iter()
@@ -210,7 +212,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             })
         })
         .collect();
-    if !client_aliases.is_empty() || !pending.is_empty() || !renamed.is_empty() {
+    if !client_aliases.is_empty()
+        || !pending.is_empty()
+        || !renamed.is_empty()
+        || !instance_uses.is_empty()
+    {
         if let Ok(mut links) = input.links.try_borrow_mut() {
             links.client_aliases = client_aliases;
             links.renamed_imports = renamed;
@@ -235,10 +241,139 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                         ),
                     },
                 )
+                .chain(instance_uses.into_iter().map(|(node, file, name)| {
+                    crate::resolve::links::AliasUse {
+                        file,
+                        name,
+                        fact: factory.fact(
+                            FactKind::AccessesTechnology,
+                            node,
+                            policies::facts::Confidence::Definite,
+                            scope_of(node),
+                            "use of a client instance",
+                        ),
+                    }
+                }))
                 .collect();
         }
     }
     facts
+}
+
+/// The file's module-level names assigned a client (`redis_connection =
+/// redis.from_url(settings.REDIS_URL)`, `db = SQLAlchemy()`), each with the definite facts of
+/// its construction, for the files that import the name and use it (`instance_uses`): a client
+/// instance another module builds is the same store's client where it is used.
+fn client_instances(
+    root: Node<'_>,
+    input: &ExtractionInput<'_>,
+    factory: &crate::facts::FactFactory<'_>,
+    facts: &[Fact],
+) -> Vec<crate::resolve::links::ClientAlias> {
+    let definite: Vec<&Fact> = facts
+        .iter()
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.confidence == policies::facts::Confidence::Definite
+        })
+        .collect();
+    if definite.is_empty() {
+        return Vec::new();
+    }
+    let mut instances = Vec::new();
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        let Some(assignment) = statement.named_child(0).filter(|child| {
+            statement.kind() == "expression_statement" && child.kind() == "assignment"
+        }) else {
+            continue;
+        };
+        let (Some(left), Some(right)) = (
+            assignment.child_by_field_name("left"),
+            assignment.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        if left.kind() != "identifier" || right.kind() != "call" {
+            continue;
+        }
+        let ((line, column), (end_line, end_column)) = factory.span(right);
+        let name = syntax::text(left, input.source);
+        let made: Vec<Fact> = definite
+            .iter()
+            .filter(|fact| {
+                let evidence = &fact.evidence;
+                (
+                    evidence.line,
+                    evidence.column,
+                    evidence.end_line,
+                    evidence.end_column,
+                ) == (line, column, end_line, end_column)
+            })
+            .map(|fact| {
+                let mut fact = (*fact).clone();
+                fact.evidence.message = format!(
+                    "use of `{name}`: {} at {}:{line}",
+                    fact.evidence.message, input.path
+                )
+                .into();
+                fact
+            })
+            .collect();
+        if !made.is_empty() {
+            instances.push(crate::resolve::links::ClientAlias {
+                name: name.to_owned(),
+                facts: made,
+            });
+        }
+    }
+    instances
+}
+
+/// The first call through each name the file imports from another project file (`from redash
+/// import redis_connection`, then `redis_connection.hgetall(…)`): a use of the client instance
+/// that file may assign the name (`client_instances`), joined once every file is extracted.
+fn instance_uses<'tree>(
+    hits: &[crate::query::QueryHit<'tree>],
+    source: &str,
+    project_names: &BTreeMap<String, typed::ProjectName>,
+) -> Vec<(Node<'tree>, String, String)> {
+    let mut uses = Vec::new();
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    for hit in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+    {
+        let (Some(call), Some(function)) = (hit.node(Field::Call), hit.node(Field::Function))
+        else {
+            continue;
+        };
+        if function.kind() != "attribute" {
+            continue;
+        }
+        let mut receiver = function;
+        while let Some(object) = receiver.child_by_field_name("object") {
+            receiver = object;
+        }
+        if receiver.kind() != "identifier" {
+            continue;
+        }
+        let local = syntax::text(receiver, source);
+        let Some((
+            local,
+            typed::ProjectName {
+                file,
+                name: Some(name),
+            },
+        )) = project_names.get_key_value(local)
+        else {
+            continue;
+        };
+        if seen.insert(local.as_str()) {
+            uses.push((call, file.clone(), name.clone()));
+        }
+    }
+    uses
 }
 
 /// Whether one of a file's qualified import paths lies in a library the spec binds with
