@@ -163,10 +163,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
     settle_project_categories(&mut client_facts, input);
     note_environment_defaults(&mut client_facts, &factory, &environment_defaults);
-    facts.extend(client_facts);
     let mut bound_facts = matcher.bound_facts(&factory, &sites, &client_imports, &scope_of);
     note_environment_defaults(&mut bound_facts, &factory, &environment_defaults);
-    facts.extend(bound_facts);
+    client_facts.extend(bound_facts);
+    drop_transports(&mut client_facts);
+    facts.extend(client_facts);
     // An import of a bound library the catalogue knows, outside its clients' modules
     // (`django.shortcuts` of a bound `django`), brings no client: the engine makes no probable
     // access of it either.
@@ -258,6 +259,37 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         }
     }
     facts
+}
+
+/// Leaves out the HTTP clients built inside the arguments of another store's client (MinIO's
+/// `Minio(…, http_client=PoolManager(…))` in healthchecks): such a pool is that client's
+/// transport, not a call of an outside API.
+fn drop_transports(facts: &mut Vec<Fact>) {
+    let span = |fact: &Fact| {
+        let evidence = &fact.evidence;
+        (
+            (evidence.line, evidence.column),
+            (evidence.end_line, evidence.end_column),
+        )
+    };
+    let stores: Vec<((u32, u32), (u32, u32))> = facts
+        .iter()
+        .filter(|fact| {
+            fact.confidence == policies::facts::Confidence::Definite
+                && fact.technology.as_deref() != Some("external_api")
+        })
+        .map(span)
+        .collect();
+    if stores.is_empty() {
+        return;
+    }
+    facts.retain(|fact| {
+        let (start, end) = span(fact);
+        fact.technology.as_deref() != Some("external_api")
+            || !stores
+                .iter()
+                .any(|(outer_start, outer_end)| *outer_start < start && end <= *outer_end)
+    });
 }
 
 /// The file's module-level names assigned a client (`redis_connection =
