@@ -109,6 +109,51 @@ fn a_same_origin_fetch_calls_its_own_backend_and_no_unrelated_api() {
     );
 }
 
+/// A request whose host is only a variable, to a path the project serves itself, calls the
+/// project's own server: linkwarden's mobile app and React Query hooks fetch
+/// `${instance}/api/v1/collections` of a self-hosted instance, which its Next.js API routes
+/// serve, and each was an access of the declared third-party `external_api` resource. A path
+/// the project does not serve stays an outside API's.
+#[test]
+fn a_variable_host_with_an_own_route_calls_the_project_itself() {
+    let spec = "\
+node app : server
+resource third_party : external_api
+component Api { runs_on: app paths: \"web/**\" }
+component Router { runs_on: app paths: \"router/**\" }
+invariant I {
+  deny flow Router -> third_party
+}
+";
+    let dir = project(
+        spec,
+        &[
+            ("web/package.json", "{\"dependencies\": {\"next\": \"14.0.0\"}}\n"),
+            (
+                "web/pages/api/v1/collections.ts",
+                "export default function handler(req: any, res: any) { res.json([]); }\n",
+            ),
+            (
+                "router/collections.ts",
+                "export const load = (instance: string) => fetch(`${instance}/api/v1/collections`);\n",
+            ),
+            (
+                "router/billing.ts",
+                "export const charge = (base: string) => fetch(`${base}/v1/charges`, { method: 'POST' });\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Router".to_owned(),
+            "third_party".to_owned(),
+            "router/billing.ts".to_owned()
+        )]
+    );
+}
+
 #[test]
 fn urls_give_each_rest_api_only_its_own_calls() {
     let spec = "\
@@ -341,6 +386,48 @@ invariant I {
             "Server".to_owned(),
             "db".to_owned(),
             "server/db.ts".to_owned()
+        )]
+    );
+    assert!(warnings(&verdict, "probable-fact").is_empty());
+}
+
+/// An AWS SDK v3 command is a request value the client sends: building one is no access of the
+/// bound store, nor is importing only commands (linkwarden binds `@aws-sdk/client-s3`; each of
+/// its storage helpers builds a `PutObjectCommand`, `GetObjectCommand`…, and the one S3 client is
+/// constructed in `s3Client.ts`). Constructing the client still is.
+#[test]
+fn a_bound_aws_sdk_command_is_no_access() {
+    let spec = "\
+node app : server
+node files : object_store { clients: \"@aws-sdk/client-s3\" }
+component Jobs { runs_on: app paths: \"jobs/**\" }
+component Storage { runs_on: app paths: \"storage/**\" }
+invariant I {
+  deny flow Jobs -> files
+  deny flow Storage -> files
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "jobs/request.ts",
+                "import { PutObjectCommand } from '@aws-sdk/client-s3';\n\
+                 export const put = (key: string) => new PutObjectCommand({ Bucket: 'b', Key: key });\n",
+            ),
+            (
+                "storage/client.ts",
+                "import { S3 } from '@aws-sdk/client-s3';\nexport const s3 = new S3({});\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Storage".to_owned(),
+            "files".to_owned(),
+            "storage/client.ts".to_owned()
         )]
     );
     assert!(warnings(&verdict, "probable-fact").is_empty());

@@ -23,13 +23,13 @@ invariant Boundaries {
 "#;
 
 const QUERIES: &str = r#"
-id: StripeIsThePaymentProvider
+id: AcmePayIsThePaymentProvider
 owner: payments-team
 version: 1
 confidence: definite
 match:
   kind: external
-  package: stripe
+  package: "@acme/pay"
 emit:
   kind: flow
   from: "$subject"
@@ -55,7 +55,7 @@ fn project() -> tempfile::TempDir {
     write(
         dir.path(),
         "src/checkout/pay.ts",
-        "import Stripe from \"stripe\";\nexport const stripe = new Stripe(\"key\");\n",
+        "import AcmePay from \"@acme/pay\";\nexport const pay = new AcmePay(\"key\");\n",
     );
     write(dir.path(), "src/checkout/save.ts", "import { Pool } from \"pg\";\nconst pool = new Pool();\nexport const save = () => pool.query(\"insert\");\n");
     write(
@@ -100,7 +100,7 @@ fn query_facts_feed_flow_and_operation_rules_with_provenance() {
     let flow = &verdict["violations"][0];
     assert_eq!(
         flow["detected"]["query"]["id"],
-        "StripeIsThePaymentProvider"
+        "AcmePayIsThePaymentProvider"
     );
     assert_eq!(flow["detected"]["query"]["version"], 1);
     assert_eq!(
@@ -110,7 +110,7 @@ fn query_facts_feed_flow_and_operation_rules_with_provenance() {
     assert!(flow["detected"]["evidence"]
         .as_str()
         .unwrap()
-        .starts_with("query `StripeIsThePaymentProvider` v1 emitted flow from external"));
+        .starts_with("query `AcmePayIsThePaymentProvider` v1 emitted flow from external"));
     let operation = &verdict["violations"][1];
     assert_eq!(operation["detected"]["from"], "Checkout");
     assert_eq!(operation["detected"]["required_component"], "Orders");

@@ -4,7 +4,8 @@
 //! A fact's targets, in order:
 //! An `http_call`: its `target` (the component whose implemented contracts declare the path);
 //! else nothing when its URL is relative (`/api/x`, `api/x`: it calls its own origin, never an
-//! `external_api` entity); else the entities whose `urls` bind its literal URL (as written, or
+//! `external_api` entity), or when its host is only a variable and a route of the project serves
+//! its method and path (`ownRoute`, [`prepare`]); else the entities whose `urls` bind its literal URL (as written, or
 //! as the constants it reads fill it, `resolvedUrl`) or a configuration name it is built from
 //! (`urlFrom`); else nothing.
 //!
@@ -289,7 +290,10 @@ fn http_targets(bindings: &Bindings<'_>, fact: &Fact) -> Resolution {
     }
     let url = fact.property_str("url");
     // Relative as written, or once the file's constants fill it (`${BASE}/x`, `BASE = ''`).
-    if url.is_some_and(is_same_origin) || fact.property_flag("relativeUrl") {
+    if url.is_some_and(is_same_origin)
+        || fact.property_flag("relativeUrl")
+        || fact.property_flag("ownRoute")
+    {
         return Resolution::of(Vec::new(), Outcome::SameOrigin);
     }
     // The URL as written, or as the constants it reads fill it (`${BASE}/x`, Angular's
@@ -336,6 +340,7 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
     if changed {
         facts.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     }
+    mark_own_routes(facts);
     pair_requests(&bindings, facts);
     for fact in facts.iter_mut() {
         if !matches!(fact.kind, FactKind::AccessesTechnology | FactKind::HttpCall) {
@@ -560,6 +565,52 @@ fn bound_import_fact(external: &Fact, ids: &HashSet<&str>) -> Fact {
 ///   in a file whose requests all resolve is access to what they call, and adds nothing.
 ///
 /// An access at an unresolved request, or in a file with one, keeps its category's candidates.
+/// Marks `ownRoute` the requests whose host is only a variable (`${instance}/api/v1/config`,
+/// `{base}/orders`) and whose method and path a route of the project serves: they call the
+/// project's own server, as a relative URL does, never an outside API (linkwarden's mobile app
+/// and React Query hooks fetch `${instance}/api/v1/…` of a self-hosted instance, which its
+/// Next.js API routes serve). A host the file's constants fill in (`resolvedUrl`) is an address,
+/// and a path the project does not serve stays an outside API's.
+fn mark_own_routes(facts: &mut [Box<Fact>]) {
+    let trimmed = |path: &str| path.trim_end_matches('/').to_owned();
+    let served: HashSet<(String, String)> = facts
+        .iter()
+        .filter(|fact| fact.kind == FactKind::Route)
+        .filter_map(|fact| {
+            let method = fact.property_str("method")?.to_ascii_uppercase();
+            let path = fact.property_str("normalized")?;
+            Some((method, trimmed(path)))
+        })
+        .collect();
+    if served.is_empty() {
+        return;
+    }
+    for fact in facts.iter_mut() {
+        if fact.kind != FactKind::HttpCall
+            || fact.target.is_some()
+            || fact.properties.contains_key("resolvedUrl")
+        {
+            continue;
+        }
+        let (Some(url), Some(path)) = (fact.property_str("url"), fact.property_str("path")) else {
+            continue;
+        };
+        // The host is a hole of the URL: its text before the first `/` is a substitution.
+        let host = url.split('/').next().unwrap_or_default();
+        if url.contains("://") || url.starts_with('/') || !host.contains('{') {
+            continue;
+        }
+        let method = fact
+            .property_str("method")
+            .unwrap_or("GET")
+            .to_ascii_uppercase();
+        let path = trimmed(path);
+        if served.contains(&(method, path.clone())) || served.contains(&("*".to_owned(), path)) {
+            fact.properties.insert("ownRoute", true.into());
+        }
+    }
+}
+
 fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
     type Place = (Arc<str>, u32, u32);
     // Each request place: the call's id when it resolves.

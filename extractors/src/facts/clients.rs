@@ -480,7 +480,7 @@ fn probable_fact<L: Located>(
 }
 
 /// Whether an import names an exception or error type (`java.sql.SQLException`).
-fn names_an_error_type(path: &str) -> bool {
+pub(crate) fn names_an_error_type(path: &str) -> bool {
     let last = last_segment(path);
     last.ends_with("Exception") || (last.ends_with("Error") && last.len() > "Error".len())
 }
@@ -542,10 +542,93 @@ pub(crate) fn bound_facts<L: Located>(
     imports: &[ClientImportAt<L>],
     scope_of: &dyn Fn(L) -> Option<String>,
 ) -> Vec<Fact> {
+    bound_facts_judged(factory, sites, imports, scope_of, None)
+}
+
+impl ClientMatcher<'_> {
+    /// [`bound_facts`] for a language whose sites are qualified as the catalogue's import
+    /// prefixes are written (Python): a bound library the catalogue knows (`django`,
+    /// `sqlalchemy`) is used only where its catalogue entries see a client (a model class, a
+    /// transaction, `create_engine`), and only an import inside their prefixes is a probable use.
+    /// The binding still names the store. A form field, `render` or a `cast(…)` expression of
+    /// the library is no access (healthchecks bound `django`, and every view had become one).
+    pub fn bound_facts<L: Located>(
+        &self,
+        factory: &FactFactory<'_>,
+        sites: &[ClientSiteAt<L>],
+        imports: &[ClientImportAt<L>],
+        scope_of: &dyn Fn(L) -> Option<String>,
+    ) -> Vec<Fact> {
+        bound_facts_judged(factory, sites, imports, scope_of, Some(self))
+    }
+
+    /// Whether an import of `path` is of a bound library the catalogue knows, outside the
+    /// prefixes of its entries that make a bare import probable (`django.shortcuts` of a bound
+    /// `django`, whose entries are `django.db` and Django's cache): it brings no client.
+    pub fn brings_no_bound_client(&self, factory: &FactFactory<'_>, path: &str) -> bool {
+        factory.generic().bound_client(path).is_some_and(|library| {
+            let rules = self.known_rules(factory, library);
+            !rules.is_empty() && !self.is_client_import(&rules, path)
+        })
+    }
+
+    /// Whether an import of `path` lies inside the prefixes of one of `rules` that makes a bare
+    /// import probable.
+    fn is_client_import(&self, rules: &[&'static ClientRule], path: &str) -> bool {
+        rules.iter().any(|rule| {
+            rule.is_probable_on_import
+                && rule
+                    .imports
+                    .iter()
+                    .any(|prefix| self.has_prefix(path, prefix, rule.matches_sub_packages))
+        })
+    }
+
+    /// The catalogue entries whose import prefixes the bound `library` covers.
+    fn known_rules(&self, factory: &FactFactory<'_>, library: &str) -> Vec<&'static ClientRule> {
+        let generic = factory.generic();
+        self.rules
+            .iter()
+            .filter(|rule| {
+                rule.imports
+                    .iter()
+                    .any(|prefix| generic.bound_client(prefix) == Some(library))
+            })
+            .collect()
+    }
+}
+
+/// [`bound_facts`], with the catalogue of the language judging the uses of the bound libraries
+/// it knows when `matcher` is given.
+fn bound_facts_judged<L: Located>(
+    factory: &FactFactory<'_>,
+    sites: &[ClientSiteAt<L>],
+    imports: &[ClientImportAt<L>],
+    scope_of: &dyn Fn(L) -> Option<String>,
+    matcher: Option<&ClientMatcher<'_>>,
+) -> Vec<Fact> {
     let generic = factory.generic();
     if !generic.has_bound_clients() {
         return Vec::new();
     }
+    let known = |library: &str| {
+        matcher.map_or_else(Vec::new, |matcher| matcher.known_rules(factory, library))
+    };
+    // A site of a library the catalogue knows is a use only where one of its entries sees a
+    // client; an import, only inside the prefixes of an entry that makes a bare import probable.
+    let is_client = |library: &str, site: &ClientSiteAt<L>| {
+        let rules = known(library);
+        rules.is_empty()
+            || matcher.is_some_and(|matcher| {
+                rules
+                    .iter()
+                    .any(|rule| matcher.site_matches(rule, site.use_kind, &site.path, true))
+            })
+    };
+    let is_client_import = |library: &str, path: &str| {
+        let rules = known(library);
+        rules.is_empty() || matcher.is_some_and(|matcher| matcher.is_client_import(&rules, path))
+    };
     let bound = |path: &str| generic.bound_client(path).map(str::to_owned);
     let is_own = |library: &str| {
         imports
@@ -558,7 +641,7 @@ pub(crate) fn bound_facts<L: Located>(
         let Some(library) = bound(&site.path) else {
             continue;
         };
-        if is_own(&library) {
+        if is_own(&library) || !is_client(&library, site) {
             continue;
         }
         facts.push(bound_use_fact(factory, site, &library, scope_of(site.node)));
@@ -568,7 +651,7 @@ pub(crate) fn bound_facts<L: Located>(
         let Some(library) = bound(&import.path) else {
             continue;
         };
-        if !used.insert(library.clone()) {
+        if !is_client_import(&library, &import.path) || !used.insert(library.clone()) {
             continue;
         }
         let mut fact = factory.fact(

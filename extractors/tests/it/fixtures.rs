@@ -104,6 +104,7 @@ fn bound_clients(case: &str) -> &'static [&'static str] {
         ],
         "rust/bound-clients" => &["async_nats", "lapin", "pulsar"],
         "python/bound-clients" => &["nats", "pulsar"],
+        "python/bound-catalogue" => &["django", "rq", "sqlalchemy"],
         "swift/bound-clients" => &["NATS", "RabbitMQ"],
         _ => &[],
     }
@@ -250,7 +251,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 103] = [
+const CASES: [&str; 104] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -299,6 +300,7 @@ const CASES: [&str; 103] = [
     "kotlin/scripts",
     "kotlin/split-packages",
     "kotlin/web",
+    "python/bound-catalogue",
     "python/bound-clients",
     "python/catalogue",
     "python/clients",
@@ -607,6 +609,14 @@ fn csharp_uses_of_bound_libraries_are_definite_and_their_bare_usings_probable() 
 #[test]
 fn rust_uses_of_bound_libraries_are_definite_and_their_bare_uses_probable() {
     check_case("rust/bound-clients");
+}
+
+/// A bound library the catalogue knows (`django`, `sqlalchemy`): the catalogue still says which
+/// of its uses are clients (a form field, `render` or a `cast` expression is none), and the
+/// binding names their store.
+#[test]
+fn python_bound_catalogue_libraries_are_used_only_at_their_clients() {
+    check_case("python/bound-catalogue");
 }
 
 #[test]

@@ -60,7 +60,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             &mut client_imports,
         ) {
             if imports::kept(&factory, &site.resolution) {
-                facts.push(imports::fact(&factory, &site, scope_of(site.node)));
+                let mut fact = imports::fact(&factory, &site, scope_of(site.node));
+                // The errors of a library alone bring no client of it: the engine makes no
+                // probable access of the import of a bound library either.
+                if fact.kind == FactKind::External
+                    && brings_only_errors(&site.specifier, &site.names)
+                {
+                    crate::facts::set(&mut fact, "noClient", true);
+                }
+                facts.push(fact);
             }
         }
     }
@@ -155,11 +163,25 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
     settle_project_categories(&mut client_facts, input);
     note_environment_defaults(&mut client_facts, &factory, &environment_defaults);
-    facts.extend(client_facts);
-    let mut bound_facts =
-        crate::facts::clients::bound_facts(&factory, &sites, &client_imports, &scope_of);
+    let mut bound_facts = matcher.bound_facts(&factory, &sites, &client_imports, &scope_of);
     note_environment_defaults(&mut bound_facts, &factory, &environment_defaults);
-    facts.extend(bound_facts);
+    client_facts.extend(bound_facts);
+    drop_transports(&mut client_facts);
+    facts.extend(client_facts);
+    // An import of a bound library the catalogue knows, outside its clients' modules
+    // (`django.shortcuts` of a bound `django`), brings no client: the engine makes no probable
+    // access of it either.
+    for fact in facts
+        .iter_mut()
+        .filter(|fact| fact.kind == FactKind::External && !fact.property_flag("typeOnly"))
+    {
+        if fact
+            .property_str("specifier")
+            .is_some_and(|specifier| matcher.brings_no_bound_client(&factory, specifier))
+        {
+            crate::facts::set(fact, "noClient", true);
+        }
+    }
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source: input.source,
         root,
@@ -176,7 +198,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts.extend(crate::lang::python::web::facts(
         input, &factory, &hits, &file,
     ));
-    let client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
+    let mut client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
+    client_aliases.extend(client_instances(root, input, &factory, &facts));
+    let instance_uses = instance_uses(&hits, input.source, &project_names);
     // A name imported under another name may re-export another file's client alias.
     let renamed: Vec<crate::resolve::links::RenamedImport> = project_names
         .iter()
@@ -189,7 +213,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             })
         })
         .collect();
-    if !client_aliases.is_empty() || !pending.is_empty() || !renamed.is_empty() {
+    if !client_aliases.is_empty()
+        || !pending.is_empty()
+        || !renamed.is_empty()
+        || !instance_uses.is_empty()
+    {
         if let Ok(mut links) = input.links.try_borrow_mut() {
             links.client_aliases = client_aliases;
             links.renamed_imports = renamed;
@@ -214,10 +242,170 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                         ),
                     },
                 )
+                .chain(instance_uses.into_iter().map(|(node, file, name)| {
+                    crate::resolve::links::AliasUse {
+                        file,
+                        name,
+                        fact: factory.fact(
+                            FactKind::AccessesTechnology,
+                            node,
+                            policies::facts::Confidence::Definite,
+                            scope_of(node),
+                            "use of a client instance",
+                        ),
+                    }
+                }))
                 .collect();
         }
     }
     facts
+}
+
+/// Leaves out the HTTP clients built inside the arguments of another store's client (MinIO's
+/// `Minio(…, http_client=PoolManager(…))` in healthchecks): such a pool is that client's
+/// transport, not a call of an outside API.
+fn drop_transports(facts: &mut Vec<Fact>) {
+    let span = |fact: &Fact| {
+        let evidence = &fact.evidence;
+        (
+            (evidence.line, evidence.column),
+            (evidence.end_line, evidence.end_column),
+        )
+    };
+    let stores: Vec<((u32, u32), (u32, u32))> = facts
+        .iter()
+        .filter(|fact| {
+            fact.confidence == policies::facts::Confidence::Definite
+                && fact.technology.as_deref() != Some("external_api")
+        })
+        .map(span)
+        .collect();
+    if stores.is_empty() {
+        return;
+    }
+    facts.retain(|fact| {
+        let (start, end) = span(fact);
+        fact.technology.as_deref() != Some("external_api")
+            || !stores
+                .iter()
+                .any(|(outer_start, outer_end)| *outer_start < start && end <= *outer_end)
+    });
+}
+
+/// The file's module-level names assigned a client (`redis_connection =
+/// redis.from_url(settings.REDIS_URL)`, `db = SQLAlchemy()`), each with the definite facts of
+/// its construction, for the files that import the name and use it (`instance_uses`): a client
+/// instance another module builds is the same store's client where it is used.
+fn client_instances(
+    root: Node<'_>,
+    input: &ExtractionInput<'_>,
+    factory: &crate::facts::FactFactory<'_>,
+    facts: &[Fact],
+) -> Vec<crate::resolve::links::ClientAlias> {
+    let definite: Vec<&Fact> = facts
+        .iter()
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.confidence == policies::facts::Confidence::Definite
+        })
+        .collect();
+    if definite.is_empty() {
+        return Vec::new();
+    }
+    let mut instances = Vec::new();
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        let Some(assignment) = statement.named_child(0).filter(|child| {
+            statement.kind() == "expression_statement" && child.kind() == "assignment"
+        }) else {
+            continue;
+        };
+        let (Some(left), Some(right)) = (
+            assignment.child_by_field_name("left"),
+            assignment.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        if left.kind() != "identifier" || right.kind() != "call" {
+            continue;
+        }
+        let ((line, column), (end_line, end_column)) = factory.span(right);
+        let name = syntax::text(left, input.source);
+        let made: Vec<Fact> = definite
+            .iter()
+            .filter(|fact| {
+                let evidence = &fact.evidence;
+                (
+                    evidence.line,
+                    evidence.column,
+                    evidence.end_line,
+                    evidence.end_column,
+                ) == (line, column, end_line, end_column)
+            })
+            .map(|fact| {
+                let mut fact = (*fact).clone();
+                fact.evidence.message = format!(
+                    "use of `{name}`: {} at {}:{line}",
+                    fact.evidence.message, input.path
+                )
+                .into();
+                fact
+            })
+            .collect();
+        if !made.is_empty() {
+            instances.push(crate::resolve::links::ClientAlias {
+                name: name.to_owned(),
+                facts: made,
+            });
+        }
+    }
+    instances
+}
+
+/// The first call through each name the file imports from another project file (`from redash
+/// import redis_connection`, then `redis_connection.hgetall(…)`): a use of the client instance
+/// that file may assign the name (`client_instances`), joined once every file is extracted.
+fn instance_uses<'tree>(
+    hits: &[crate::query::QueryHit<'tree>],
+    source: &str,
+    project_names: &BTreeMap<String, typed::ProjectName>,
+) -> Vec<(Node<'tree>, String, String)> {
+    let mut uses = Vec::new();
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    for hit in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+    {
+        let (Some(call), Some(function)) = (hit.node(Field::Call), hit.node(Field::Function))
+        else {
+            continue;
+        };
+        if function.kind() != "attribute" {
+            continue;
+        }
+        let mut receiver = function;
+        while let Some(object) = receiver.child_by_field_name("object") {
+            receiver = object;
+        }
+        if receiver.kind() != "identifier" {
+            continue;
+        }
+        let local = syntax::text(receiver, source);
+        let Some((
+            local,
+            typed::ProjectName {
+                file,
+                name: Some(name),
+            },
+        )) = project_names.get_key_value(local)
+        else {
+            continue;
+        };
+        if seen.insert(local.as_str()) {
+            uses.push((call, file.clone(), name.clone()));
+        }
+    }
+    uses
 }
 
 /// Whether one of a file's qualified import paths lies in a library the spec binds with
@@ -267,9 +455,7 @@ fn alias_templates(
                 .collect();
             let mut found = matcher.facts(factory, &sites, &project, &no_scope);
             settle_project_categories(&mut found, input);
-            found.extend(crate::facts::clients::bound_facts(
-                factory, &sites, &project, &no_scope,
-            ));
+            found.extend(matcher.bound_facts(factory, &sites, &project, &no_scope));
             (!found.is_empty()).then(|| crate::resolve::links::ClientAlias {
                 name: alias.name.clone(),
                 facts: found,
@@ -314,8 +500,9 @@ fn read_import<'tree>(
             }
             bindings.insert(local, bound);
             let is_project = !matches!(resolution, Resolution::External { .. });
-            // A library imported for type checkers only is never loaded: no use of a client.
-            if is_project || !type_only {
+            // A library imported for type checkers only is never loaded: no use of a client;
+            // nor is one whose errors alone are imported.
+            if is_project || !(type_only || brings_only_errors(&module, &[])) {
                 client_imports.push(ClientImport {
                     node: statement,
                     path: module.clone(),
@@ -368,7 +555,8 @@ fn read_import<'tree>(
     let is_project = groups
         .iter()
         .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. }));
-    if level == 0 && (is_project || !type_only) {
+    let names: Vec<String> = groups.iter().flat_map(|(_, group)| group.clone()).collect();
+    if level == 0 && (is_project || !(type_only || brings_only_errors(&module, &names))) {
         client_imports.push(ClientImport {
             node: statement,
             path: module.clone(),
@@ -382,6 +570,20 @@ fn read_import<'tree>(
         sites.push(site);
     }
     sites
+}
+
+/// Whether an import of `module` (with `names`, for `from module import names`) brings only
+/// a library's errors: its exceptions module (`sqlalchemy.exc`, `sqlalchemy.orm.exc`,
+/// `redis.exceptions`, `psycopg2.errors`), or names that are all errors (`IntegrityError`,
+/// `JobTimeoutException`). Catching what a store raises is no use of its client (redash's
+/// handlers catch the models' `NoResultFound`).
+fn brings_only_errors(module: &str, names: &[String]) -> bool {
+    let last = module.rsplit('.').next().unwrap_or(module);
+    matches!(last, "exc" | "exceptions" | "errors")
+        || (!names.is_empty()
+            && names
+                .iter()
+                .all(|name| crate::facts::clients::names_an_error_type(name)))
 }
 
 /// Whether `file` is the module `name` itself (`from app.api import deps` resolves to

@@ -236,12 +236,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: "::",
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
-    facts.extend(crate::facts::clients::bound_facts(
-        &factory,
-        &sites,
-        &client_imports,
-        &scope_of,
-    ));
+    facts.extend(matcher.bound_facts(&factory, &sites, &client_imports, &scope_of));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
