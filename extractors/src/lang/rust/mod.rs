@@ -278,9 +278,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
 /// The method calls of a file that a catalogue entry names by their method alone, to count
 /// only in a file that imports the entry (`requires_import`): diesel's queries run on a
 /// connection, `insert_into(t).values(v).execute(conn)`, `.load::<T>(conn)`, `.get_result(conn)`,
-/// `.first(conn)`. Such a call takes exactly one argument (the connection), and an atomic's
-/// `load(Ordering::…)` is none. The sites are unqualified: the matcher keeps them only for an
-/// entry the file imports.
+/// `.first(conn)`; sea-orm's `.one(&db)`, `.all(&db)`. Such a call takes exactly one argument
+/// (the connection), and an atomic's `load(Ordering::…)` or an iterator's `all(|x| …)` (a
+/// closure) is none. The sites are unqualified: the matcher keeps them only for an entry the
+/// file imports.
 fn method_sites<'tree>(
     root: Node<'tree>,
     source: &str,
@@ -346,7 +347,9 @@ fn method_sites<'tree>(
         let [argument] = arguments.as_slice() else {
             continue;
         };
-        if syntax::text(*argument, source).contains("Ordering") {
+        if argument.kind() == "closure_expression"
+            || syntax::text(*argument, source).contains("Ordering")
+        {
             continue;
         }
         sites.push(ClientSite {
