@@ -9,7 +9,8 @@
 //! whose top-level `use` declarations bind some of its names (a `use` outside any function or
 //! inline module, not compiled for tests only, resolved to another project file) is moved, for
 //! those names, to the files those declarations resolve to, and on through their own re-exports
-//! (a few files deep); the fact says through which files in `reexportedBy`. Names the module
+//! (up to eight modules deep and 64 bindings a name; a walk cut short leaves the name where it
+//! was); the fact says through which files in `reexportedBy`. Names the module
 //! declares itself stay with it; a `use` that keeps some names and re-exports others becomes one
 //! fact per file, a name joining the fact of the same `use` that already resolves to its file.
 //!
@@ -63,11 +64,12 @@ pub fn follow_reexports<F: BorrowMut<Fact> + From<Fact>>(facts: &mut Vec<F>) {
         let mut ends = Ends::new();
         let mut moved = false;
         for name in names_of(fact) {
-            let mut reached = Vec::new();
+            let mut walk = Walk::default();
             if bound.contains_key(name.as_str()) && !nested.contains(&name) {
-                follow(&bindings, resolved, &name, &mut Vec::new(), &mut reached);
+                walk.follow(&bindings, resolved, &name, &mut Vec::new());
             }
-            if reached.iter().any(|(end, _)| end != resolved) {
+            let mut reached = walk.reached;
+            if !walk.cut && reached.iter().any(|(end, _)| end != resolved) {
                 moved = true;
             } else {
                 reached = vec![(resolved.to_owned(), Vec::new())];
@@ -126,30 +128,49 @@ fn bindings<F: BorrowMut<Fact>>(facts: &[F]) -> Bindings {
     bindings
 }
 
-/// The files `name`, bound in `file`, ends in through the re-exports (with the re-exporting
-/// files on the way), depth first; `file` itself when it binds no such name.
-fn follow(
-    bindings: &Bindings,
-    file: &str,
-    name: &str,
-    via: &mut Vec<String>,
-    reached: &mut Vec<(String, Vec<String>)>,
-) {
-    let targets = bindings
-        .get(file)
-        .and_then(|bound| bound.get(name))
-        .filter(|_| via.len() < MAX_FOLLOWED && !via.iter().any(|known| known == file));
-    match targets {
-        Some(targets) => {
-            via.push(file.to_owned());
-            for target in targets {
-                follow(bindings, target, name, via, reached);
-            }
-            via.pop();
+/// How many bindings one name's walk through the re-exports visits at most (`cfg` alternatives
+/// at every level multiply the ways).
+const MAX_VISITS: usize = 64;
+
+/// One name's walk through the re-exports ([`Walk::follow`]).
+#[derive(Default)]
+struct Walk {
+    /// The files the name ends in, with the re-exporting files on the way.
+    reached: Vec<(String, Vec<String>)>,
+    /// The bindings visited.
+    visits: usize,
+    /// Whether the walk was cut short: the name then stays where the `use` resolves.
+    cut: bool,
+}
+
+impl Walk {
+    /// Follows `name`, bound in `file`, through the re-exports (the re-exporting files so far
+    /// in `via`), depth first; `file` itself is an end when it binds no such name.
+    fn follow(&mut self, bindings: &Bindings, file: &str, name: &str, via: &mut Vec<String>) {
+        if self.cut {
+            return;
         }
-        None => {
-            if !reached.iter().any(|(end, _)| end == file) {
-                reached.push((file.to_owned(), via.clone()));
+        self.visits += 1;
+        if self.visits > MAX_VISITS || via.len() >= MAX_FOLLOWED {
+            self.cut = true;
+            return;
+        }
+        let targets = bindings
+            .get(file)
+            .and_then(|bound| bound.get(name))
+            .filter(|_| !via.iter().any(|known| known == file));
+        match targets {
+            Some(targets) => {
+                via.push(file.to_owned());
+                for target in targets {
+                    self.follow(bindings, target, name, via);
+                }
+                via.pop();
+            }
+            None => {
+                if !self.reached.iter().any(|(end, _)| end == file) {
+                    self.reached.push((file.to_owned(), via.clone()));
+                }
             }
         }
     }
@@ -299,4 +320,77 @@ fn list(fact: &Fact, property: &str) -> Vec<Text> {
 /// A name a `use` binds under itself: not a glob or a path keyword.
 fn is_bindable(name: &str) -> bool {
     !matches!(name, "*" | "self" | "super" | "crate" | "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bindings, Walk};
+
+    /// Binds `name` in `file` to `targets`.
+    fn bind(bindings: &mut Bindings, file: &str, name: &str, targets: &[String]) {
+        bindings
+            .entry(file.to_owned())
+            .or_default()
+            .entry(name.to_owned())
+            .or_default()
+            .extend(targets.iter().cloned());
+    }
+
+    #[test]
+    fn a_name_is_followed_through_each_re_exporting_module_to_its_declaring_files() {
+        let mut bindings = Bindings::new();
+        bind(&mut bindings, "lib.rs", "Socket", &["net.rs".to_owned()]);
+        bind(
+            &mut bindings,
+            "net.rs",
+            "Socket",
+            &["net/unix.rs".to_owned(), "net/windows.rs".to_owned()],
+        );
+        let mut walk = Walk::default();
+        walk.follow(&bindings, "lib.rs", "Socket", &mut Vec::new());
+        assert!(!walk.cut);
+        let via = vec!["lib.rs".to_owned(), "net.rs".to_owned()];
+        assert_eq!(
+            walk.reached,
+            [
+                ("net/unix.rs".to_owned(), via.clone()),
+                ("net/windows.rs".to_owned(), via)
+            ]
+        );
+    }
+
+    /// Ten `cfg` alternatives at each of five levels are 10^5 ways: the walk stops after a few
+    /// dozen bindings, and the name stays where its `use` resolves; so does one deeper than
+    /// eight re-exports.
+    #[test]
+    fn a_walk_through_alternatives_at_every_level_is_cut_short_in_bounded_time() {
+        let mut bindings = Bindings::new();
+        for level in 0..5 {
+            let targets: Vec<String> = (0..10).map(|n| format!("l{}/{n}.rs", level + 1)).collect();
+            let files: Vec<String> = if level == 0 {
+                vec!["lib.rs".to_owned()]
+            } else {
+                (0..10).map(|n| format!("l{level}/{n}.rs")).collect()
+            };
+            for file in &files {
+                bind(&mut bindings, file, "X", &targets);
+            }
+        }
+        let mut walk = Walk::default();
+        walk.follow(&bindings, "lib.rs", "X", &mut Vec::new());
+        assert!(walk.cut);
+        assert_eq!(walk.visits, super::MAX_VISITS + 1);
+        let mut chain = Bindings::new();
+        for level in 0..9 {
+            bind(
+                &mut chain,
+                &format!("{level}.rs"),
+                "X",
+                &[format!("{}.rs", level + 1)],
+            );
+        }
+        let mut walk = Walk::default();
+        walk.follow(&chain, "0.rs", "X", &mut Vec::new());
+        assert!(walk.cut);
+    }
 }
