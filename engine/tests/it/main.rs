@@ -37,6 +37,7 @@ mod quiet_defaults;
 mod reference_docs;
 mod route_types;
 mod rust_path_modules;
+mod rust_reexports;
 mod spring_mongo_starters;
 mod terminal;
 mod type_only_clients;

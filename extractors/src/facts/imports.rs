@@ -59,6 +59,10 @@ pub(crate) struct ImportSiteAt<L> {
     pub resolution: Resolution,
     /// The imported names, when the construct lists them.
     pub names: Vec<String>,
+    /// Of `names`, those the path reaches past another name of the resolved file (Rust's
+    /// `crate::a::inner::Deep` through an inline module, `crate::Mode::Fast` through an enum):
+    /// names the file does not bind itself.
+    pub nested: Vec<String>,
     /// The local alias, when the construct gives one.
     pub alias: Option<String>,
     /// The construct, for the message: `import of`, `use of`, `module declaration`, ….
@@ -80,6 +84,7 @@ impl<L> ImportSiteAt<L> {
             specifier: specifier.into(),
             resolution,
             names: Vec::new(),
+            nested: Vec::new(),
             alias: None,
             construct,
             type_only: false,
@@ -141,6 +146,14 @@ pub(crate) fn fact(
         // One type's name is the same in every file that names it: shared, like the specifier.
         let names = site.names.iter().map(|name| factory.shared(name)).collect();
         set(&mut fact, "names", PropertyValue::List(names));
+    }
+    if !site.nested.is_empty() {
+        let nested = site
+            .nested
+            .iter()
+            .map(|name| factory.shared(name))
+            .collect();
+        set(&mut fact, "nested", PropertyValue::List(nested));
     }
     if let Some(alias) = &site.alias {
         set(&mut fact, "alias", alias.as_str());

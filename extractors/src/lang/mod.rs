@@ -17,6 +17,7 @@ pub(crate) mod kotlin;
 pub(crate) mod python;
 pub(crate) mod rust;
 
+pub use rust::reexports::follow_reexports as follow_rust_reexports;
 pub use rust::test_modules::mark_test_modules as mark_rust_test_modules;
 pub(crate) mod swift;
 

@@ -57,6 +57,8 @@ pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
 ///   shape the parser leaves: `export type * from` ([`is_type_star_export`]), variance modifiers
 ///   on type parameters ([`is_variance_modifier`]) and an array of an import type
 ///   (`import('m').T[]`, [`is_import_type_array`]).
+/// - Rust's foreign type with a visibility in an `extern` block, `pub type Modal;`
+///   ([`is_extern_type`]).
 pub(super) fn is_grammar_gap(node: Node<'_>, parent: Option<Node<'_>>, source: &str) -> bool {
     if node.is_error() {
         let in_element =
@@ -66,7 +68,8 @@ pub(super) fn is_grammar_gap(node: Node<'_>, parent: Option<Node<'_>>, source: &
             || is_type_star_export(node, parent, source)
             || is_variance_modifier(node, parent, source)
             || is_import_type_array(node, parent, source)
-            || is_typeof_import_call(node, source);
+            || is_typeof_import_call(node, source)
+            || is_extern_type(node, parent, source);
     }
     if node.is_missing() && node.kind() != "!" {
         return is_import_type_array(node, parent, source);
@@ -91,6 +94,32 @@ pub(super) fn is_grammar_gap(node: Node<'_>, parent: Option<Node<'_>>, source: &
                 .is_some_and(|arguments| arguments.kind() == "template_string")
     });
     instantiated && tagged
+}
+
+/// Rust's foreign type with a visibility, `pub type Modal;` in an `extern` block (the JavaScript
+/// classes a wasm-bindgen `extern "C"` block imports, as lldap's Yew front end does):
+/// tree-sitter-rust 0.24 reads a foreign type there only without one (`type Modal;`), and leaves
+/// `pub type Modal` an `ERROR` of the block's declarations, the `;` after it an empty statement.
+pub(super) fn is_extern_type(error: Node<'_>, parent: Option<Node<'_>>, source: &str) -> bool {
+    let in_extern_block = parent.is_some_and(|list| {
+        list.kind() == "declaration_list"
+            && list
+                .parent()
+                .is_some_and(|block| block.kind() == "foreign_mod_item")
+    });
+    if !in_extern_block {
+        return false;
+    }
+    let [visibility, name] = named_children(error)[..] else {
+        return false;
+    };
+    let words: Vec<&str> = text(error, source).split_whitespace().collect();
+    let visibility_words = text(visibility, source).split_whitespace().count();
+    visibility.kind() == "visibility_modifier"
+        && name.kind() == "identifier"
+        && words.get(visibility_words) == Some(&"type")
+        && words.get(visibility_words + 1) == Some(&text(name, source))
+        && words.len() == visibility_words + 2
 }
 
 /// Swift's empty tuple, `()` (the `Void` value, as in `promise.succeed(())`), which

@@ -353,6 +353,17 @@ fn errors_of(path: &str, source: &str) -> super::ParseErrors {
     super::count_parse_errors(&parsed(language, source), source)
 }
 
+/// A wasm-bindgen `extern` block's `pub type Modal;` (lldap's Yew front end) is valid Rust that
+/// tree-sitter-rust reads only without the visibility: no parse error; a broken item there is one.
+#[test]
+fn rust_foreign_types_with_a_visibility_are_no_parse_errors() {
+    let source = "#[wasm_bindgen]\nextern \"C\" {\n    #[wasm_bindgen(js_namespace = bootstrap)]\n    pub type Modal;\n    pub(crate) type Tooltip;\n    #[wasm_bindgen(constructor)]\n    pub fn new(e: Element) -> Modal;\n}\n";
+    assert_eq!(errors_in("a.rs", source), 0);
+    assert_eq!(errors_in("a.rs", "extern {\n    type Plain;\n}\n"), 0);
+    assert_eq!(errors_in("a.rs", "extern {\n    pub type = 1;\n}\n"), 1);
+    assert_eq!(errors_in("a.rs", "mod m {\n    pub type Modal;\n}\n"), 1);
+}
+
 #[test]
 fn the_first_parse_error_is_the_earliest_in_the_file_however_many_there_are() {
     // Thousands of errors down a deep tree (`x && x && …` is a chain of Python syntax

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::collections::BTreeMap;
 
 use extractors::{
-    extract_files, link_routes, mark_rust_test_modules, FileExtraction, ProjectContext, RouteLinks,
+    extract_files, follow_rust_reexports, link_routes, mark_rust_test_modules, FileExtraction,
+    ProjectContext, RouteLinks,
 };
 use policies::facts::Fact;
 
@@ -79,6 +80,7 @@ pub fn extract_project_with(
         .flat_map(|(_, _, extraction)| std::mem::take(&mut extraction.facts))
         .collect();
     link_routes(&mut facts, &links);
+    follow_rust_reexports(&mut facts);
     mark_rust_test_modules(&mut facts);
     for fact in facts {
         if let Some((_, _, extraction)) = extracted
@@ -320,6 +322,7 @@ const CASES: [&str; 104] = [
     "rust/nests",
     "rust/own-crate",
     "rust/path-modules",
+    "rust/reexports",
     "rust/shared-targets",
     "rust/targets",
     "rust/test-modules",
@@ -569,6 +572,14 @@ fn rust_paths_through_a_path_attribute_module_go_on_in_the_file_it_names() {
 #[test]
 fn csharp_usings_under_a_project_root_namespace_that_nothing_declares_are_unresolved() {
     check_case("csharp/unresolved");
+}
+
+/// A name a module only re-exports (`pub use config::CONFIG;` in the crate root) is a use of
+/// the file that declares it, through every re-exporting module; renamed, glob and type-member
+/// paths stay with the module.
+#[test]
+fn rust_names_a_module_only_re_exports_resolve_to_their_declaring_files() {
+    check_case("rust/reexports");
 }
 
 #[test]

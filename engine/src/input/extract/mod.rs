@@ -108,6 +108,8 @@ pub fn extract_project(
     let route_links = gather(&mut extraction, outcomes, debug);
     // Mount prefixes that cross files (`app.use('/api', users)` with `users` imported).
     extractors::link_routes(&mut extraction.facts, &route_links);
+    // A Rust name a module only re-exports (`pub use config::CONFIG;`) is its declaring file's.
+    extractors::follow_rust_reexports(&mut extraction.facts);
     // A Rust file that only `#[cfg(test)] mod x;` declares is test code.
     extractors::mark_rust_test_modules(&mut extraction.facts);
     fill_subjects(&mut extraction);

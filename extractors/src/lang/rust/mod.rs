@@ -30,10 +30,14 @@
 //! the names of `declarations.rs`). The last waits for the second pass, when every extracted
 //! file's names are known; a module file lintel did not extract, or one a glob `use` or an
 //! `include!` leaves open, keeps the path resolved to it.
+//!
+//! A name the resolved module only re-exports (`pub use config::CONFIG;` in the crate root) is
+//! moved to the file that declares it once every file's facts are in (`reexports.rs`).
 
 pub(crate) mod calls_and_assignments;
 pub(crate) mod declarations;
 mod pending;
+pub(crate) mod reexports;
 pub(crate) mod spec;
 pub(crate) mod test_modules;
 pub(crate) mod walk;
@@ -57,6 +61,9 @@ use crate::syntax::{self, named_children};
 
 /// Use trees nest rarely; deeper input is ignored rather than risking the stack.
 const MAX_USE_DEPTH: usize = 32;
+
+/// How many characters of a `use` declaration's tree its facts' `specifier` keeps.
+pub(crate) const SPECIFIER_LIMIT: usize = 300;
 
 /// One path of a use tree: its segments and local alias.
 #[derive(Debug, Clone)]
@@ -181,7 +188,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             deferred.push(pending::PendingUse::new(
                 &mut out.anchors,
                 statement,
-                syntax::compact_text(argument, source, 300),
+                syntax::compact_text(argument, source, SPECIFIER_LIMIT),
                 groups,
                 (inline, is_test_code(statement, source)),
             ));
@@ -266,9 +273,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
 /// The method calls of a file that a catalogue entry names by their method alone, to count
 /// only in a file that imports the entry (`requires_import`): diesel's queries run on a
 /// connection, `insert_into(t).values(v).execute(conn)`, `.load::<T>(conn)`, `.get_result(conn)`,
-/// `.first(conn)`. Such a call takes exactly one argument (the connection), and an atomic's
-/// `load(Ordering::…)` is none. The sites are unqualified: the matcher keeps them only for an
-/// entry the file imports.
+/// `.first(conn)`; sea-orm's `.one(&db)`, `.all(&db)`. Such a call takes exactly one argument
+/// (the connection), and an atomic's `load(Ordering::…)` or an iterator's `all(|x| …)` (a
+/// closure) is none. The sites are unqualified: the matcher keeps them only for an entry the
+/// file imports.
 fn method_sites<'tree>(
     root: Node<'tree>,
     source: &str,
@@ -334,7 +342,9 @@ fn method_sites<'tree>(
         let [argument] = arguments.as_slice() else {
             continue;
         };
-        if syntax::text(*argument, source).contains("Ordering") {
+        if argument.kind() == "closure_expression"
+            || syntax::text(*argument, source).contains("Ordering")
+        {
             continue;
         }
         sites.push(ClientSite {
@@ -479,7 +489,7 @@ fn use_facts(
 ) -> Vec<Fact> {
     let source = factory.source();
     let mut facts = Vec::new();
-    let specifier = syntax::compact_text(argument, source, 300);
+    let specifier = syntax::compact_text(argument, source, SPECIFIER_LIMIT);
     // A `use` in `#[cfg(test)]` code is compiled for tests only (a dev-dependency).
     let test_only = is_test_code(statement, source);
     for (resolution, names) in groups {

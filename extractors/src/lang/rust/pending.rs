@@ -69,6 +69,11 @@ impl PendingUse {
                     resolved.resolution.clone(),
                     "use of",
                 );
+                // A path that goes on past the resolved file's module through another of its
+                // names reaches no name the file binds itself (`reexports`).
+                if !resolved.through.is_empty() {
+                    site.nested.clone_from(&names);
+                }
                 site.names = names;
                 (site, resolved)
             })
@@ -122,7 +127,10 @@ impl Part for PendingUse {
                         .iter_mut()
                         .find(|known| known.resolution == site.resolution)
                     {
-                        Some(known) => known.names.append(&mut site.names),
+                        Some(known) => {
+                            known.names.append(&mut site.names);
+                            known.nested.append(&mut site.nested);
+                        }
                         None => sites.push(site),
                     }
                 }
