@@ -867,6 +867,39 @@ fn bound_client_libraries_are_clients() {
     );
 }
 
+/// A bound library the catalogue knows is used where its catalogue entry sees a client (or a
+/// class of it is extended): `types.setTypeParser(…)` of a bound `pg` sets a parser and opens
+/// no connection, so the file's import is a probable use only, while `new Pool()` is definite.
+#[test]
+fn a_bound_catalogue_library_is_used_at_its_clients() {
+    let mut context = ProjectContext::default();
+    context.set_generic(extractors::GenericFacts::NONE.with_bound_clients(["pg".to_owned()]));
+    let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
+        extract_file(&context, path, source)
+            .unwrap()
+            .facts
+            .iter()
+            .filter(|fact| fact.kind == FactKind::AccessesTechnology)
+            .map(|fact| (fact.confidence.as_str().to_owned(), fact.evidence.line))
+            .collect()
+    };
+    let fact = |confidence: &str, line: u32| (confidence.to_owned(), line);
+    assert_eq!(
+        accesses(
+            "src/types.ts",
+            "import { types } from 'pg';\ntypes.setTypeParser(1700, (v: string) => parseFloat(v));\n",
+        ),
+        [fact("probable", 1)]
+    );
+    assert_eq!(
+        accesses(
+            "src/db.ts",
+            "import { Pool } from 'pg';\nexport const pool = new Pool();\n",
+        ),
+        [fact("definite", 2)]
+    );
+}
+
 /// A library the spec binds that the catalogue knows to export plain values beside its client
 /// (its `probable_names`) keeps that knowledge: documenso binds `@prisma/client` to its
 /// database, and its browser components import the enums the schema generates and build

@@ -145,9 +145,9 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
         let export_path = target.export_path.as_str();
         let Some(client) = catalogued else {
-            // A library the spec binds with `clients` (`policies/LANGUAGE.md`): whatever of it the
-            // file constructs, calls or injects is a use of its client, unless the catalogue
-            // knows the export for a plain value.
+            // A library the spec binds with `clients` (`policies/LANGUAGE.md`): a library the
+            // catalogue knows is used where its entry sees a client (or a class of it is
+            // extended); of any other, whatever the file constructs, calls or injects.
             if let Some(package) = bound_package(view, record) {
                 // A typed parameter is read for the catalogue's client types only.
                 let is_use = match record_client(record) {
@@ -308,11 +308,12 @@ fn accepts(client: &Library, client_use: Use, export_path: &str) -> bool {
 }
 
 /// Whether a use of an export of a library the spec binds, which the catalogue also knows, is a
-/// use of its client. The binding makes whatever the file constructs, calls, injects or extends
-/// of it one, except where the catalogue says the package also exports plain values (its
-/// `probable_names`, the only names that may bring a client): then only the catalogue's clients
-/// and those names are. `new Prisma.Decimal(x)` of a bound `@prisma/client` builds a number.
-/// A function's parameter (no constructor's) is one only when typed with a client type.
+/// use of its client: the catalogue judges it, as without the binding (which names the store).
+/// `types.setTypeParser(…)` of a bound `pg` sets a parser; `new Prisma.Decimal(x)` of a bound
+/// `@prisma/client` builds a number. A class of the library that the file extends is one, as
+/// the catalogue lists few of the classes a model extends (a Sequelize `Model`), unless the
+/// catalogue says the package also exports plain values (its `probable_names`, the only names
+/// that may bring a client) and the class is none of them.
 fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> bool {
     if accepts(client, client_use, export_path) {
         return true;
@@ -322,8 +323,12 @@ fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> 
     if client_use == Use::Parameter {
         return false;
     }
-    let root = export_path.split('.').next().unwrap_or(export_path);
-    client.probable_names.is_empty() || client.probable_names.contains(&root)
+    // A class of the library extended (a Sequelize `Model`) is one.
+    if client_use == Use::Extend {
+        let root = export_path.split('.').next().unwrap_or(export_path);
+        return client.probable_names.is_empty() || client.probable_names.contains(&root);
+    }
+    false
 }
 
 /// The outside package an import brings in when the spec binds it with `clients`: the binding
