@@ -658,6 +658,7 @@ fn refresh_typed(
                 // to store a fresh extraction with, goes now rather than with the whole pass.
                 hit.entry.typed = crate::input::cache::TypedProbes::default();
                 hit.entry.declarations = None;
+                hit.entry.parts = None;
                 hit.others = Vec::new();
                 return;
             }
