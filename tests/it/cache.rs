@@ -365,6 +365,12 @@ fn an_unchanged_file_is_read_from_the_cache_and_a_changed_one_is_extracted_again
     assert_eq!(cached, Some(scanned));
 }
 
+/// Writes `text` at `path` under `root`, making its folders.
+fn write_file(root: &Path, path: &str, text: &str) {
+    std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+    std::fs::write(root.join(path), text).unwrap();
+}
+
 /// The entry files of a cache directory.
 fn entry_files(cache: &Path) -> Vec<PathBuf> {
     let mut entries: Vec<PathBuf> = files(cache)
@@ -502,10 +508,7 @@ fn the_base_of_a_diff_reads_the_files_it_shares_with_the_head_from_the_cache() {
 fn a_diff_that_adds_a_java_type_extracts_again_only_the_files_that_looked_it_up() {
     let project = tempfile::tempdir().unwrap();
     let root = project.path();
-    let write = |path: &str, text: &str| {
-        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
-        std::fs::write(root.join(path), text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     write(
         "architecture.ag",
         "node n : server\ncomponent Api { runs_on: n paths: \"api/**\" }\n\
@@ -578,10 +581,7 @@ fn spoil_lookups(cache: &Path) -> usize {
 fn cached_lookups_that_read_no_changed_declaration_are_not_asked_again() {
     let project = tempfile::tempdir().unwrap();
     let root = project.path();
-    let write = |path: &str, text: &str| {
-        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
-        std::fs::write(root.join(path), text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     write(
         "architecture.ag",
         "node n : server\ncomponent Api { runs_on: n paths: \"api/**\" }\n\
@@ -632,10 +632,7 @@ fn cached_lookups_that_read_no_changed_declaration_are_not_asked_again() {
 fn a_new_razor_page_reaches_the_cached_usings_of_its_project() {
     let project = tempfile::tempdir().unwrap();
     let root = project.path();
-    let write = |path: &str, text: &str| {
-        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
-        std::fs::write(root.join(path), text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     write(
         "architecture.ag",
         "node n : server\ncomponent App { runs_on: n paths: \"App/**\" }\n",

@@ -867,51 +867,21 @@ fn bound_client_libraries_are_clients() {
     );
 }
 
-/// A bound library the catalogue knows is used where its catalogue entry sees a client (or a
-/// class of it is extended): `types.setTypeParser(…)` of a bound `pg` sets a parser and opens
-/// no connection, so the file's import is a probable use only, while `new Pool()` is definite.
-#[test]
-fn a_bound_catalogue_library_is_used_at_its_clients() {
-    let mut context = ProjectContext::default();
-    context.set_generic(extractors::GenericFacts::NONE.with_bound_clients(["pg".to_owned()]));
-    let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
-        extract_file(&context, path, source)
-            .unwrap()
-            .facts
-            .iter()
-            .filter(|fact| fact.kind == FactKind::AccessesTechnology)
-            .map(|fact| (fact.confidence.as_str().to_owned(), fact.evidence.line))
-            .collect()
-    };
-    let fact = |confidence: &str, line: u32| (confidence.to_owned(), line);
-    assert_eq!(
-        accesses(
-            "src/types.ts",
-            "import { types } from 'pg';\ntypes.setTypeParser(1700, (v: string) => parseFloat(v));\n",
-        ),
-        [fact("probable", 1)]
-    );
-    assert_eq!(
-        accesses(
-            "src/db.ts",
-            "import { Pool } from 'pg';\nexport const pool = new Pool();\n",
-        ),
-        [fact("definite", 2)]
-    );
-}
-
 /// A library the spec binds that the catalogue knows to export plain values beside its client
 /// (its `probable_names`) keeps that knowledge: documenso binds `@prisma/client` to its
 /// database, and its browser components import the enums the schema generates and build
 /// `new Prisma.Decimal(…)` (a number type): neither is an access. The client itself, its
-/// transaction type and a bare import of `PrismaClient` still are.
+/// transaction type and a bare import of `PrismaClient` still are. Likewise the catalogue judges
+/// the other uses of a bound library it knows: `types.setTypeParser(…)` of a bound `pg` sets a
+/// parser and opens no connection (its import is a probable use), while `new Pool()` is one.
 #[test]
 fn a_bound_catalogue_library_keeps_its_plain_values_out() {
     let mut context = ProjectContext::default();
-    context.set_generic(
-        extractors::GenericFacts::NONE
-            .with_bound_clients(["@prisma/client".to_owned(), "bullmq".to_owned()]),
-    );
+    context.set_generic(extractors::GenericFacts::NONE.with_bound_clients([
+        "@prisma/client".to_owned(),
+        "bullmq".to_owned(),
+        "pg".to_owned(),
+    ]));
     let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
         extract_file(&context, path, source)
             .unwrap()
@@ -972,6 +942,20 @@ export const make = () => PrismaClient;
              export const take = (queue: Queue) => queue;\n",
         ),
         [fact("definite", 3), fact("definite", 5)]
+    );
+    assert_eq!(
+        accesses(
+            "src/types.ts",
+            "import { types } from 'pg';\ntypes.setTypeParser(1700, (v: string) => parseFloat(v));\n",
+        ),
+        [fact("probable", 1)]
+    );
+    assert_eq!(
+        accesses(
+            "src/db.ts",
+            "import { Pool } from 'pg';\nexport const pool = new Pool();\n",
+        ),
+        [fact("definite", 2)]
     );
 }
 
