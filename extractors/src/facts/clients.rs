@@ -547,7 +547,7 @@ pub(crate) fn bound_facts<L: Located>(
 
 impl ClientMatcher<'_> {
     /// [`bound_facts`] for a language whose sites are qualified as the catalogue's import
-    /// prefixes are written (Python): a bound library the catalogue knows (`django`,
+    /// prefixes are written (Python, Rust, Go): a bound library the catalogue knows (`django`,
     /// `sqlalchemy`) is used only where its catalogue entries see a client (a model class, a
     /// transaction, `create_engine`), and only an import inside their prefixes is a probable use.
     /// The binding still names the store. A form field, `render` or a `cast(…)` expression of
@@ -587,12 +587,19 @@ impl ClientMatcher<'_> {
     /// The catalogue entries whose import prefixes the bound `library` covers.
     fn known_rules(&self, factory: &FactFactory<'_>, library: &str) -> Vec<&'static ClientRule> {
         let generic = factory.generic();
+        // A binding may also name a path inside an entry's prefix: a Go module's major version
+        // (`github.com/redis/go-redis/v9` for the entry `github.com/redis/go-redis`).
+        let inside = |prefix: &str| {
+            library
+                .strip_prefix(prefix)
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
         self.rules
             .iter()
             .filter(|rule| {
                 rule.imports
                     .iter()
-                    .any(|prefix| generic.bound_client(prefix) == Some(library))
+                    .any(|prefix| generic.bound_client(prefix) == Some(library) || inside(prefix))
             })
             .collect()
     }

@@ -873,7 +873,10 @@ fn bound_client_libraries_are_clients() {
 /// `new Prisma.Decimal(…)` (a number type): neither is an access. The client itself, its
 /// transaction type and a bare import of `PrismaClient` still are. Likewise the catalogue judges
 /// the other uses of a bound library it knows: `types.setTypeParser(…)` of a bound `pg` sets a
-/// parser and opens no connection (its import is a probable use), while `new Pool()` is one.
+/// parser and opens no connection (its import is a probable use), while `new Pool()` is one;
+/// in Go, `redis.NewScript(…)` of a bound go-redis (bound with its major version) makes no
+/// connection either, and its import has one probable fact, not the catalogue's and the
+/// binding's.
 #[test]
 fn a_bound_catalogue_library_keeps_its_plain_values_out() {
     let mut context = ProjectContext::default();
@@ -881,6 +884,7 @@ fn a_bound_catalogue_library_keeps_its_plain_values_out() {
         "@prisma/client".to_owned(),
         "bullmq".to_owned(),
         "pg".to_owned(),
+        "github.com/redis/go-redis/v9".to_owned(),
     ]));
     let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
         extract_file(&context, path, source)
@@ -956,6 +960,20 @@ export const make = () => PrismaClient;
             "import { Pool } from 'pg';\nexport const pool = new Pool();\n",
         ),
         [fact("definite", 2)]
+    );
+    assert_eq!(
+        accesses(
+            "pkg/script.go",
+            "package pkg\n\nimport \"github.com/redis/go-redis/v9\"\n\nvar incr = redis.NewScript(\"return 1\")\n",
+        ),
+        [fact("probable", 3)]
+    );
+    assert_eq!(
+        accesses(
+            "pkg/client.go",
+            "package pkg\n\nimport \"github.com/redis/go-redis/v9\"\n\nfunc Open() *redis.Client { return redis.NewClient(&redis.Options{}) }\n",
+        ),
+        [fact("definite", 5), fact("definite", 5)]
     );
 }
 

@@ -21,9 +21,9 @@ pub(crate) mod web;
 mod in_process;
 
 use crate::lang::go::walk::{field_child, Child};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use policies::facts::{Fact, FactKind};
+use policies::facts::{Confidence, Fact, FactKind};
 use tree_sitter::Node;
 
 use crate::facts::clients::{ClientImport, ClientMatcher, ClientSite, ClientUse};
@@ -162,12 +162,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     };
     let client_imports = probable_imports(client_imports, &bindings, root, source);
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
-    client_facts.extend(crate::facts::clients::bound_facts(
-        &factory,
-        &bound_sites,
-        &bound_imports,
-        &scope_of,
-    ));
+    // A bound library the catalogue knows is used at its catalogue clients (a `redis.NewScript`
+    // of a bound go-redis makes no connection); its import's probable fact is the catalogue's,
+    // which the binding names, so the binding's own would repeat it.
+    let bound = matcher.bound_facts(&factory, &bound_sites, &bound_imports, &scope_of);
+    let probable_at: HashSet<(u32, u32)> = client_facts
+        .iter()
+        .filter(|fact| fact.confidence == Confidence::Probable)
+        .map(|fact| (fact.evidence.line, fact.evidence.column))
+        .collect();
+    client_facts.extend(bound.into_iter().filter(|fact| {
+        fact.confidence != Confidence::Probable
+            || !probable_at.contains(&(fact.evidence.line, fact.evidence.column))
+    }));
     facts.extend(without_opened_dialects(client_facts));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
