@@ -876,7 +876,8 @@ fn bound_client_libraries_are_clients() {
 /// parser and opens no connection (its import is a probable use), while `new Pool()` is one;
 /// in Go, `redis.NewScript(…)` of a bound go-redis (bound with its major version) makes no
 /// connection either, and its import has one probable fact, not the catalogue's and the
-/// binding's.
+/// binding's; in Java, Alibaba OSS's `BinaryUtil.toBase64String(…)` encodes bytes, while
+/// `new OSSClient(…)` is a client.
 #[test]
 fn a_bound_catalogue_library_keeps_its_plain_values_out() {
     let mut context = ProjectContext::default();
@@ -885,6 +886,7 @@ fn a_bound_catalogue_library_keeps_its_plain_values_out() {
         "bullmq".to_owned(),
         "pg".to_owned(),
         "github.com/redis/go-redis/v9".to_owned(),
+        "com.aliyun.oss".to_owned(),
     ]));
     let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
         extract_file(&context, path, source)
@@ -974,6 +976,20 @@ export const make = () => PrismaClient;
             "package pkg\n\nimport \"github.com/redis/go-redis/v9\"\n\nfunc Open() *redis.Client { return redis.NewClient(&redis.Options{}) }\n",
         ),
         [fact("definite", 5), fact("definite", 5)]
+    );
+    assert_eq!(
+        accesses(
+            "src/main/java/shop/Sign.java",
+            "package shop;\nimport com.aliyun.oss.common.utils.BinaryUtil;\npublic class Sign {\n  String of(byte[] b) { return BinaryUtil.toBase64String(b); }\n}\n",
+        ),
+        [fact("probable", 2)]
+    );
+    assert_eq!(
+        accesses(
+            "src/main/java/shop/Files.java",
+            "package shop;\nimport com.aliyun.oss.OSSClient;\npublic class Files {\n  OSSClient open() { return new OSSClient(\"e\", \"k\", \"s\"); }\n}\n",
+        ),
+        [fact("definite", 4)]
     );
 }
 

@@ -232,12 +232,7 @@ impl PendingJvm {
             finishing.context,
             finishing.path,
         ));
-        facts.extend(crate::facts::clients::bound_facts(
-            &finishing.factory,
-            &bound_sites,
-            &imports,
-            &scope_of,
-        ));
+        facts.extend(matcher.bound_facts(&finishing.factory, &bound_sites, &imports, &scope_of));
     }
 }
 
