@@ -163,17 +163,16 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let client_imports = probable_imports(client_imports, &bindings, root, source);
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
     // A bound library the catalogue knows is used at its catalogue clients (a `redis.NewScript`
-    // of a bound go-redis makes no connection); its import's probable fact is the catalogue's,
-    // which the binding names, so the binding's own would repeat it.
+    // of a bound go-redis makes no connection). Where the catalogue made a fact of the same
+    // confidence at the same place, that fact is the use, and the binding names its target:
+    // the binding's own would repeat it (two findings for one `redis.NewClient`).
     let bound = matcher.bound_facts(&factory, &bound_sites, &bound_imports, &scope_of);
-    let probable_at: HashSet<(u32, u32)> = client_facts
+    let made_at: HashSet<(u32, u32, Confidence)> = client_facts
         .iter()
-        .filter(|fact| fact.confidence == Confidence::Probable)
-        .map(|fact| (fact.evidence.line, fact.evidence.column))
+        .map(|fact| (fact.evidence.line, fact.evidence.column, fact.confidence))
         .collect();
     client_facts.extend(bound.into_iter().filter(|fact| {
-        fact.confidence != Confidence::Probable
-            || !probable_at.contains(&(fact.evidence.line, fact.evidence.column))
+        !made_at.contains(&(fact.evidence.line, fact.evidence.column, fact.confidence))
     }));
     facts.extend(without_opened_dialects(client_facts));
     let file = crate::facts::calls_and_assignments::FileSyntax {
