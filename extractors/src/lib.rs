@@ -35,7 +35,7 @@ pub use lang::{compile_queries, follow_rust_reexports, link_routes, mark_rust_te
 pub use language::{Language, LanguageSpec};
 pub use query::{capture_vocabulary, QueryFile, QueryTiming};
 pub use resolve::context::{
-    csharp_build_generates_code, probes, GitAttributes, ProjectContext, TypeDeclarations,
+    csharp_project_input, probes, GitAttributes, ProjectContext, TypeDeclarations,
 };
 pub use resolve::links::{
     ControllerClass, InheritedRoute, PathConstant, RouteLinks, RouterExport, RouterMember,

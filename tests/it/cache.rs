@@ -371,6 +371,29 @@ fn write_file(root: &Path, path: &str, text: &str) {
     std::fs::write(root.join(path), text).unwrap();
 }
 
+/// A Java project of two components, `Core`'s `p.Store` and `Api`'s `q.Handler`, which imports
+/// it; `components` adds to the spec.
+fn store_and_handler(root: &Path, components: &str) {
+    write_file(
+        root,
+        "architecture.ag",
+        &format!(
+            "node n : server\ncomponent Api {{ runs_on: n paths: \"api/**\" }}\n\
+             component Core {{ runs_on: n paths: \"core/**\" }}\n{components}"
+        ),
+    );
+    write_file(
+        root,
+        "core/src/p/Store.java",
+        "package p;\npublic class Store { public int get() { return 1; } }\n",
+    );
+    write_file(
+        root,
+        "api/src/q/Handler.java",
+        "package q;\nimport p.Store;\npublic class Handler { Store store; }\n",
+    );
+}
+
 /// The entry files of a cache directory.
 fn entry_files(cache: &Path) -> Vec<PathBuf> {
     let mut entries: Vec<PathBuf> = files(cache)
@@ -509,19 +532,7 @@ fn a_diff_that_adds_a_java_type_extracts_again_only_the_files_that_looked_it_up(
     let project = tempfile::tempdir().unwrap();
     let root = project.path();
     let write = |path: &str, text: &str| write_file(root, path, text);
-    write(
-        "architecture.ag",
-        "node n : server\ncomponent Api { runs_on: n paths: \"api/**\" }\n\
-         component Core { runs_on: n paths: \"core/**\" }\n",
-    );
-    write(
-        "core/src/p/Store.java",
-        "package p;\npublic class Store { public int get() { return 1; } }\n",
-    );
-    write(
-        "api/src/q/Handler.java",
-        "package q;\nimport p.Store;\npublic class Handler { Store store; }\n",
-    );
+    store_and_handler(root, "");
     let repository = git2::Repository::init(root).unwrap();
     crate::commit_all(&repository, "base");
     // The range adds a file (the project's file list changes; no declaration of another does).
@@ -582,20 +593,7 @@ fn cached_lookups_that_read_no_changed_declaration_are_not_asked_again() {
     let project = tempfile::tempdir().unwrap();
     let root = project.path();
     let write = |path: &str, text: &str| write_file(root, path, text);
-    write(
-        "architecture.ag",
-        "node n : server\ncomponent Api { runs_on: n paths: \"api/**\" }\n\
-         component Core { runs_on: n paths: \"core/**\" }\n\
-         component Web { runs_on: n paths: \"web/**\" }\n",
-    );
-    write(
-        "core/src/p/Store.java",
-        "package p;\npublic class Store { public int get() { return 1; } }\n",
-    );
-    write(
-        "api/src/q/Handler.java",
-        "package q;\nimport p.Store;\npublic class Handler { Store store; }\n",
-    );
+    store_and_handler(root, "component Web { runs_on: n paths: \"web/**\" }\n");
     write(
         "web/src/w/Page.java",
         "package w;\npublic class Page { String title; }\n",

@@ -820,11 +820,15 @@ fn project_shape(
     configs: &BTreeMap<&str, String>,
     declared: &[(&str, TypeDeclarations)],
 ) -> ((String, String), String) {
-    let mut parts: Vec<Vec<u8>> = Vec::new();
-    parts.push(b"links".to_vec());
-    for (link, target) in &scope.symlinks {
-        parts.push(format!("{link} -> {target}").into_bytes());
-    }
+    let links: Vec<Vec<u8>> = std::iter::once(b"links".to_vec())
+        .chain(
+            scope
+                .symlinks
+                .iter()
+                .map(|(link, target)| format!("{link} -> {target}").into_bytes()),
+        )
+        .collect();
+    let mut parts = links.clone();
     parts.push(b"configs".to_vec());
     for config in context.config_files() {
         parts.push(config.as_bytes().to_vec());
@@ -832,30 +836,20 @@ fn project_shape(
         let id = configs.get(config.as_str()).map_or("", String::as_str);
         parts.push(id.as_bytes().to_vec());
     }
-    // Which Razor, XAML and `.proto` files a C# project has says where its build generates
-    // code, so where an unknown namespace is no unresolved import.
-    parts.push(b"generating".to_vec());
-    for file in &scope.project_files {
-        if extractors::csharp_build_generates_code(file) {
-            parts.push(file.as_bytes().to_vec());
-        }
-    }
-    // What the lookups in the type indexes read besides the declarations: the C# projects
-    // (the project files, the props files above them and the files the build generates code
-    // from), not the project's other configuration files.
-    let mut lookups: Vec<Vec<u8>> = vec![b"links".to_vec()];
-    for (link, target) in &scope.symlinks {
-        lookups.push(format!("{link} -> {target}").into_bytes());
-    }
+    // The C# projects: the project files, the props files above them, and which Razor, XAML
+    // and `.proto` files a project has (where its build generates code, so where an unknown
+    // namespace is no unresolved import). They and the links are all that the lookups in the
+    // type indexes read besides the declarations (`lookups`), not the other configuration files.
+    let mut lookups = links;
+    parts.push(b"csharp projects".to_vec());
     lookups.push(b"csharp projects".to_vec());
     for file in &scope.project_files {
-        if file.ends_with(".csproj")
-            || file.rsplit('/').next() == Some("Directory.Build.props")
-            || extractors::csharp_build_generates_code(file)
-        {
-            lookups.push(file.as_bytes().to_vec());
+        if extractors::csharp_project_input(file) {
             let id = configs.get(file.as_str()).map_or("", String::as_str);
-            lookups.push(id.as_bytes().to_vec());
+            for digest in [&mut parts, &mut lookups] {
+                digest.push(file.as_bytes().to_vec());
+                digest.push(id.as_bytes().to_vec());
+            }
         }
     }
     let outer = crate::input::cache::digest(lookups.iter().map(Vec::as_slice));

@@ -111,10 +111,16 @@ const WEB_USINGS: [&str; 9] = [
 /// gRPC services), whose namespaces no `.cs` file of the project declares.
 const GENERATING: [&str; 4] = [".razor", ".cshtml", ".xaml", ".proto"];
 
-/// Whether the C# build generates code from `path` (a Razor, XAML or `.proto` file): which
-/// such files a project has decides where an unknown namespace may still be declared.
-pub fn generates_code(path: &str) -> bool {
+/// Whether the C# build generates code from `path` (a Razor, XAML or `.proto` file).
+fn generates_code(path: &str) -> bool {
     GENERATING.iter().any(|extension| path.ends_with(extension))
+}
+
+/// Whether [`CSharpProjects::discover`] reads `path`, or its presence: a project file, a
+/// `Directory.Build.props`, or a file the build generates code from (which of those a project
+/// has decides where an unknown namespace may still be declared).
+pub fn is_project_input(path: &str) -> bool {
+    path.ends_with(".csproj") || file_name(path) == BUILD_PROPS || generates_code(path)
 }
 
 /// The root namespace of the project file `project` from its props files (outermost first) and

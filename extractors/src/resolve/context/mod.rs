@@ -38,7 +38,7 @@ pub use crate::gitattributes::GitAttributes;
 #[cfg(test)]
 pub(crate) use cargo::attribute_path_file;
 pub(crate) use cargo::{attribute_path_target, Crate, Crates};
-pub use csproj::generates_code as csharp_build_generates_code;
+pub use csproj::is_project_input as csharp_project_input;
 pub(crate) use csproj::ProjectUsings;
 pub(crate) use lookups::Types;
 pub use type_index::TypeDeclarations;

@@ -558,12 +558,7 @@ impl IndexOf {
 
 /// `name` and the first 16 bytes of `digest` in hex: an answer too long to keep in full.
 fn named_digest(name: &str, digest: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut answer = format!("{name} ");
-    for byte in digest.get(..16).unwrap_or_default() {
-        let _ = write!(answer, "{byte:02x}");
-    }
-    answer
+    format!("{name} {}", hex16(digest))
 }
 
 impl TypeIndex {
