@@ -547,7 +547,7 @@ pub(crate) fn bound_facts<L: Located>(
 
 impl ClientMatcher<'_> {
     /// [`bound_facts`] for a language whose sites are qualified as the catalogue's import
-    /// prefixes are written (Python, Rust, Go): a bound library the catalogue knows (`django`,
+    /// prefixes are written (Python, Rust, Go, Java, Kotlin, Swift): a bound library the catalogue knows (`django`,
     /// `sqlalchemy`) is used only where its catalogue entries see a client (a model class, a
     /// transaction, `create_engine`), and only an import inside their prefixes is a probable use.
     /// The binding still names the store. A form field, `render` or a `cast(…)` expression of

@@ -877,7 +877,8 @@ fn bound_client_libraries_are_clients() {
 /// in Go, `redis.NewScript(…)` of a bound go-redis (bound with its major version) makes no
 /// connection either, and its import and its `redis.NewClient(…)` have one fact each, not
 /// the catalogue's and the binding's; in Java, Alibaba OSS's `BinaryUtil.toBase64String(…)` encodes bytes, while
-/// `new OSSClient(…)` is a client.
+/// `new OSSClient(…)` is a client; in Swift, Alamofire's `HTTPHeaders(…)` and `URLEncoding`
+/// are request values, while `AF.request(…)` is a call of its client.
 #[test]
 fn a_bound_catalogue_library_keeps_its_plain_values_out() {
     let mut context = ProjectContext::default();
@@ -887,6 +888,7 @@ fn a_bound_catalogue_library_keeps_its_plain_values_out() {
         "pg".to_owned(),
         "github.com/redis/go-redis/v9".to_owned(),
         "com.aliyun.oss".to_owned(),
+        "Alamofire".to_owned(),
     ]));
     let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
         extract_file(&context, path, source)
@@ -953,7 +955,7 @@ export const make = () => PrismaClient;
     // client leaves the file's import probable; a client stays definite.
     // A fact's confidence and line.
     type Access = (String, u32);
-    let cases: [(&str, &str, &[Access]); 6] = [
+    let cases: [(&str, &str, &[Access]); 8] = [
         (
             "src/types.ts",
             "import { types } from 'pg';\ntypes.setTypeParser(1700, (v: string) => parseFloat(v));\n",
@@ -983,6 +985,16 @@ export const make = () => PrismaClient;
             "src/main/java/shop/Files.java",
             "package shop;\nimport com.aliyun.oss.OSSClient;\npublic class Files {\n  OSSClient open() { return new OSSClient(\"e\", \"k\", \"s\"); }\n}\n",
             &[fact("definite", 4)],
+        ),
+        (
+            "Sources/App/Headers.swift",
+            "import Alamofire\nlet headers = HTTPHeaders([\"a\": \"b\"])\nlet encoding = URLEncoding.default\n",
+            &[fact("probable", 1)],
+        ),
+        (
+            "Sources/App/Fetch.swift",
+            "import Alamofire\nfunc load() { AF.request(\"https://example.com\").response { _ in } }\n",
+            &[fact("definite", 2)],
         ),
     ];
     for (path, source, expected) in cases {

@@ -133,13 +133,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     };
     facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
     if factory.generic().has_bound_clients() {
+        // A bound module the catalogue knows is used at its catalogue clients only: Alamofire's
+        // `HTTPHeaders(…)` or `URLEncoding.default` builds a request value, `AF.request(…)`
+        // calls the client.
         let bound_sites = bound_sites(&factory, source, sites, &client_imports, &scoped_imports);
-        facts.extend(crate::facts::clients::bound_facts(
-            &factory,
-            &bound_sites,
-            &client_imports,
-            &scope_of,
-        ));
+        facts.extend(matcher.bound_facts(&factory, &bound_sites, &client_imports, &scope_of));
     }
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
