@@ -21,6 +21,7 @@ use crate::facts::imports::{self, ImportSite};
 use crate::facts::FactFactory;
 use crate::language::ExtractionInput;
 use crate::query::Field;
+use crate::resolve::context::swift::APPLE_MODULES;
 use crate::resolve::context::Resolution;
 use crate::source_scope;
 use crate::syntax::{self, named_children};
@@ -159,26 +160,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     facts
 }
 
-/// Apple's system modules, which a file imports beside a bound library without supplying its
-/// types.
-const SYSTEM_MODULES: &[&str] = &[
-    "AppKit",
-    "Combine",
-    "CoreData",
-    "CoreGraphics",
-    "Darwin",
-    "Dispatch",
-    "Foundation",
-    "FoundationNetworking",
-    "Glibc",
-    "OSLog",
-    "Observation",
-    "SwiftUI",
-    "UIKit",
-    "XCTest",
-    "os",
-];
-
 /// Foundation and standard library types a file constructs beside a bound library's.
 const WELL_KNOWN_TYPES: &[&str] = &[
     "Array",
@@ -220,7 +201,9 @@ fn bound_sites<'tree>(
     for import in imports.iter().filter(|import| !import.is_project) {
         match generic.bound_client(&import.path) {
             Some(library) => bound_modules.push((import.path.as_str(), library)),
-            None => has_other_outside |= !SYSTEM_MODULES.contains(&import.path.as_str()),
+            None => {
+                has_other_outside |= !APPLE_MODULES.contains(&import.path.as_str());
+            }
         }
     }
     let one_library = bound_modules

@@ -23,7 +23,7 @@ mod resolve;
 mod spring;
 mod webpack;
 pub(crate) use spring::Datasource;
-mod swift;
+pub(crate) mod swift;
 mod toml_lite;
 mod tsconfig;
 mod type_index;

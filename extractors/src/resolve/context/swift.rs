@@ -1,6 +1,8 @@
 //! Swift modules: SwiftPM targets declared in `Package.swift` (`.target(name: "X", path: …)`,
 //! with the default folder `Sources/X`, or `Tests/X` for a test target), else a folder named like
-//! the module. A module stands for its first `.swift` file in bytewise order of the path.
+//! the module, outside every target's folder (a folder inside a target is part of it) and never
+//! for one of Apple's modules (`import CoreData` is the framework, whatever folders the project
+//! names so). A module stands for its first `.swift` file in bytewise order of the path.
 
 use std::collections::BTreeMap;
 
@@ -10,6 +12,92 @@ use super::paths::{file_name, is_within, join, parent_dir};
 use super::read::ConfigReader;
 use super::Resolution;
 use crate::syntax::{self, named_children, ChildField};
+
+/// The modules of Apple's SDKs and of Swift's toolchain, which a project imports as frameworks.
+pub(crate) const APPLE_MODULES: &[&str] = &[
+    "ARKit",
+    "AVFoundation",
+    "AVKit",
+    "Accelerate",
+    "ActivityKit",
+    "AppIntents",
+    "AppKit",
+    "AuthenticationServices",
+    "BackgroundTasks",
+    "Charts",
+    "CloudKit",
+    "Combine",
+    "Contacts",
+    "ContactsUI",
+    "CoreBluetooth",
+    "CoreData",
+    "CoreFoundation",
+    "CoreGraphics",
+    "CoreHaptics",
+    "CoreImage",
+    "CoreLocation",
+    "CoreML",
+    "CoreMedia",
+    "CoreMotion",
+    "CoreServices",
+    "CoreSpotlight",
+    "CoreTelephony",
+    "CoreText",
+    "CoreVideo",
+    "CryptoKit",
+    "Darwin",
+    "Dispatch",
+    "EventKit",
+    "Foundation",
+    "FoundationNetworking",
+    "GameKit",
+    "Glibc",
+    "HealthKit",
+    "ImageIO",
+    "Intents",
+    "IntentsUI",
+    "LinkPresentation",
+    "LocalAuthentication",
+    "MapKit",
+    "MessageUI",
+    "Metal",
+    "MetalKit",
+    "MobileCoreServices",
+    "NaturalLanguage",
+    "Network",
+    "OSLog",
+    "Observation",
+    "PDFKit",
+    "PassKit",
+    "Photos",
+    "PhotosUI",
+    "QuartzCore",
+    "QuickLook",
+    "RealityKit",
+    "RegexBuilder",
+    "SafariServices",
+    "SceneKit",
+    "Security",
+    "Social",
+    "Speech",
+    "SpriteKit",
+    "StoreKit",
+    "Swift",
+    "SwiftData",
+    "SwiftUI",
+    "Testing",
+    "UIKit",
+    "UniformTypeIdentifiers",
+    "UserNotifications",
+    "Vision",
+    "VisionKit",
+    "WatchConnectivity",
+    "WatchKit",
+    "WebKit",
+    "WidgetKit",
+    "XCTest",
+    "os",
+];
 
 /// The Swift modules of the project.
 #[derive(Debug, Default)]
@@ -69,16 +157,31 @@ impl SwiftModules {
                 }
             }
         }
+        // A folder inside a target is part of it, and a folder named like one of Apple's modules
+        // is no module (mastodon-ios has `MastodonCore/Service/API/CoreData` and
+        // `MastodonUI/SwiftUI`: every `import CoreData` had become an import of MastodonCore).
+        let target_folders: Vec<&str> = modules
+            .targets
+            .values()
+            .map(|(_, folder)| folder.as_str())
+            .collect();
+        let mut folders: BTreeMap<String, (String, String)> = BTreeMap::new();
         for file in &swift_files {
             let mut folder = parent_dir(file);
             while !folder.is_empty() {
-                modules
-                    .folders
-                    .entry(file_name(folder).to_owned())
-                    .or_insert_with(|| ((*file).to_owned(), folder.to_owned()));
+                let name = file_name(folder);
+                let inside_target = target_folders
+                    .iter()
+                    .any(|target| folder != *target && is_within(folder, target));
+                if !inside_target && !APPLE_MODULES.contains(&name) {
+                    folders
+                        .entry(name.to_owned())
+                        .or_insert_with(|| ((*file).to_owned(), folder.to_owned()));
+                }
                 folder = parent_dir(folder);
             }
         }
+        modules.folders = folders;
         modules
     }
 
