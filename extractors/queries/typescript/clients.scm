@@ -1,6 +1,7 @@
 ; TypeScript-only client uses (`accesses_technology` facts).
 
-; Constructor injection: `constructor(private readonly prisma: PrismaClient)`.
+; Constructor injection: `constructor(private readonly prisma: PrismaClient)`; a generic type
+; is its name (`users: Repository<User>` injects a `Repository`).
 (method_definition
   name: (property_identifier) @fact.accesses_technology.method
   parameters: (formal_parameters
@@ -11,6 +12,14 @@
       (optional_parameter
         type: (type_annotation
           [(type_identifier) (nested_type_identifier)] @fact.accesses_technology.type))
+      (required_parameter
+        type: (type_annotation
+          (generic_type
+            name: [(type_identifier) (nested_type_identifier)] @fact.accesses_technology.type)))
+      (optional_parameter
+        type: (type_annotation
+          (generic_type
+            name: [(type_identifier) (nested_type_identifier)] @fact.accesses_technology.type)))
     ] @fact.accesses_technology.parameter)
   (#eq? @fact.accesses_technology.method "constructor"))
 

@@ -417,9 +417,17 @@ fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
             ) {
                 continue;
             }
+            // A generic type is its name: `Model<User>` is a `Model`.
             let type_node = parameter
                 .child_field("type")
                 .and_then(|annotation| syntax::named_children(annotation).into_iter().next())
+                .and_then(|node| {
+                    if node.kind() == "generic_type" {
+                        node.child_by_field_name("name")
+                    } else {
+                        Some(node)
+                    }
+                })
                 .filter(|kind| matches!(kind.kind(), "type_identifier" | "nested_type_identifier"));
             if let Some(type_node) = type_node {
                 found.push((parameter, type_node));

@@ -292,6 +292,15 @@ impl<'tree> Walker<'_, 'tree, '_> {
                 continue;
             };
             for type_node in named_children(annotation) {
+                // A generic type is its name: `Repository<User>` is a `Repository`.
+                let type_node = if type_node.kind() == "generic_type" {
+                    match type_node.child_by_field_name("name") {
+                        Some(name) => name,
+                        None => continue,
+                    }
+                } else {
+                    type_node
+                };
                 if matches!(
                     grammar.kind(type_node),
                     Kind::TypeIdentifier | Kind::NestedTypeIdentifier
