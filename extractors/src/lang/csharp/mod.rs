@@ -375,7 +375,16 @@ fn client_facts(
     let client_sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source, Some(&matcher)))
+        .filter_map(|hit| {
+            let site = client_site(hit, source, Some(&matcher))?;
+            // A call with fewer arguments than its library's calls take is another library's
+            // method of that name (EF Core's `entry.Collection(…).Query()` beside Dapper).
+            let too_few = site.use_kind == ClientUse::Call
+                && matcher
+                    .first_rule(ClientUse::Call, &site.path, false)
+                    .is_some_and(|rule| call_arguments(site.node) < rule.min_arguments);
+            (!too_few).then_some(site)
+        })
         .collect();
     // An `HttpClient` of an ASP.NET Core test host calls the application in the test process,
     // and a test's mock (or a client built on a mocked handler) calls nothing: no access.
@@ -437,6 +446,17 @@ fn client_site<'tree>(
         argument: None,
         options: Vec::new(),
     })
+}
+
+/// How many arguments an invocation passes (`connection.Query(sql, args)`: 2).
+fn call_arguments(call: Node<'_>) -> usize {
+    call.child_by_field_name("arguments")
+        .map_or(0, |arguments| {
+            named_children(arguments)
+                .into_iter()
+                .filter(|child| child.kind() == "argument")
+                .count()
+        })
 }
 
 /// A type's name without type arguments or nullability (`IMongoCollection<Order>?` →
