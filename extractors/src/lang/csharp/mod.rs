@@ -85,6 +85,7 @@ mod extensions;
 mod in_process;
 mod namespace_names;
 mod pending;
+mod static_calls;
 
 pub(crate) use declarations::*;
 pub(crate) use pending::*;
@@ -180,8 +181,31 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .then_some((&hits[..], source)),
         &scope_of,
     );
+    let (clients, contexts, maybe_static) =
+        client_facts(&factory, &hits, &usings, (root, source), &scope_of);
+    let mut pending = pending;
+    if !maybe_static.is_empty() {
+        pending.static_calls = static_calls::StaticCalls {
+            sites: maybe_static
+                .into_iter()
+                .map(|site| crate::facts::clients::ClientSiteAt {
+                    node: out.anchors.with_scope(site.node, scope_of(site.node)),
+                    use_kind: site.use_kind,
+                    path: site.path,
+                    is_qualified: site.is_qualified,
+                    argument: site.argument,
+                    options: site.options,
+                })
+                .collect(),
+            used: clients
+                .iter()
+                .filter(|fact| fact.confidence == policies::facts::Confidence::Definite)
+                .filter_map(|fact| fact.property_str("package"))
+                .map(str::to_owned)
+                .collect(),
+        };
+    }
     out.defer(Box::new(pending));
-    let (clients, contexts) = client_facts(&factory, &hits, &usings, (root, source), &scope_of);
     out.facts.extend(clients);
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
@@ -359,15 +383,16 @@ fn used_names<'a>(
 }
 
 /// The file's infrastructure client facts: the catalogue's C# libraries at the hits' sites,
-/// with the file's usings as the imports they may come through; and what they tell of EF Core
-/// contexts (`db_contexts`).
-fn client_facts(
+/// with the file's usings as the imports they may come through; what they tell of EF Core
+/// contexts (`db_contexts`); and the calls that may be a project type's static methods, which
+/// wait for the type index (`static_calls`).
+fn client_facts<'tree>(
     factory: &crate::facts::FactFactory<'_>,
-    hits: &[QueryHit<'_>],
+    hits: &[QueryHit<'tree>],
     usings: &[Using<Node<'_>>],
     (root, source): (Node<'_>, &str),
     scope_of: &dyn Fn(Node<'_>) -> Option<String>,
-) -> (Vec<Fact>, db_contexts::ContextLinks) {
+) -> (Vec<Fact>, db_contexts::ContextLinks, Vec<ClientSite<'tree>>) {
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
@@ -393,9 +418,10 @@ fn client_facts(
     } else {
         in_process::InProcess::read(root, source)
     };
+    // A call that may be a project type's static method makes no fact yet, but counts as a use.
     let muted = |site: &ClientSite<'_>| {
         let http = matcher.last_segment(&site.path) == "HttpClient";
-        in_process.holds(site.node, source, http)
+        in_process.holds(site.node, source, http) || static_calls::may_be_static(&matcher, site)
     };
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
@@ -407,7 +433,11 @@ fn client_facts(
         .collect();
     let facts = matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted);
     let contexts = db_contexts::read(factory, &matcher, &client_sites, &facts, source);
-    (facts, contexts)
+    let maybe_static = client_sites
+        .into_iter()
+        .filter(|site| static_calls::may_be_static(&matcher, site))
+        .collect();
+    (facts, contexts, maybe_static)
 }
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as
