@@ -164,7 +164,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &namespace_names,
         attributes,
     );
-    let pending = pending_uses(
+    let mut pending = pending_uses(
         &mut out.anchors,
         &usings,
         &using_scopes,
@@ -183,28 +183,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     );
     let (clients, contexts, maybe_static) =
         client_facts(&factory, &hits, &usings, (root, source), &scope_of);
-    let mut pending = pending;
-    if !maybe_static.is_empty() {
-        pending.static_calls = static_calls::StaticCalls {
-            sites: maybe_static
-                .into_iter()
-                .map(|site| crate::facts::clients::ClientSiteAt {
-                    node: out.anchors.with_scope(site.node, scope_of(site.node)),
-                    use_kind: site.use_kind,
-                    path: site.path,
-                    is_qualified: site.is_qualified,
-                    argument: site.argument,
-                    options: site.options,
-                })
-                .collect(),
-            used: clients
-                .iter()
-                .filter(|fact| fact.confidence == policies::facts::Confidence::Definite)
-                .filter_map(|fact| fact.property_str("package"))
-                .map(str::to_owned)
-                .collect(),
-        };
-    }
+    pending.static_calls =
+        static_calls::StaticCalls::kept(maybe_static, &clients, &mut out.anchors, &scope_of);
     out.defer(Box::new(pending));
     out.facts.extend(clients);
     let file = crate::facts::calls_and_assignments::FileSyntax {

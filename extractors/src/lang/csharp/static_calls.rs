@@ -11,7 +11,8 @@ use policies::facts::{Confidence, Fact};
 
 use crate::facts::clients::{ClientImportAt, ClientMatcher, ClientSite, ClientSiteAt, ClientUse};
 use crate::resolve::context::Types;
-use crate::resolve::deferred::{Anchor, Finishing};
+use crate::resolve::deferred::{Anchor, Anchors, Finishing};
+use tree_sitter::Node;
 
 use super::Using;
 
@@ -22,6 +23,39 @@ pub(super) struct StaticCalls {
     pub(super) sites: Vec<ClientSiteAt<Anchor>>,
     /// The catalogue libraries the file's other sites use (they make no probable fact).
     pub(super) used: Vec<String>,
+}
+
+impl StaticCalls {
+    /// What a file keeps of its `sites` for the type index, with the libraries its client facts
+    /// (`clients`) show definitely used.
+    pub(super) fn kept<'tree>(
+        sites: Vec<ClientSite<'tree>>,
+        clients: &[Fact],
+        anchors: &mut Anchors<'tree>,
+        scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+    ) -> Self {
+        if sites.is_empty() {
+            return Self::default();
+        }
+        let sites = sites
+            .into_iter()
+            .map(|site| ClientSiteAt {
+                node: anchors.with_scope(site.node, scope_of(site.node)),
+                use_kind: site.use_kind,
+                path: site.path,
+                is_qualified: site.is_qualified,
+                argument: site.argument,
+                options: site.options,
+            })
+            .collect();
+        let used = clients
+            .iter()
+            .filter(|fact| fact.confidence == Confidence::Definite)
+            .filter_map(|fact| fact.property_str("package"))
+            .map(str::to_owned)
+            .collect();
+        Self { sites, used }
+    }
 }
 
 /// Whether a site is a call that may be a static call of a project type: its receiver is one
