@@ -27,6 +27,10 @@
 //! context it names, among the classes of that name nearest its file
 //! (`crate::resolve::links::RouteLinks::context_factories`).
 //!
+//! A class given a context the project declares (a constructor parameter of its type,
+//! `OrdersController(ShopDb db)`) accesses the context's store too: [`link_db_contexts`] adds a
+//! definite fact at the parameter, with the context's store and driver.
+//!
 //! A context whose registrations name one category takes it (and names the provider as its
 //! fact's `driver`, which a node's `clients` binds); one whose registrations name several
 //! stores (`UseNpgsql` in one service and `UseSqlServer` in another), or none the project
@@ -35,7 +39,7 @@
 //! has no other: `UseInMemoryDatabase` in one branch and `UseSqlServer` in the other is
 //! `mssql`.
 
-use std::borrow::BorrowMut;
+use std::borrow::{Borrow, BorrowMut};
 use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Fact, FactKind};
@@ -433,9 +437,9 @@ fn packages_of<'a>(found: &[Configured<'a>], registers: bool) -> BTreeSet<&'a st
 
 /// Gives each context class the store of the providers the project configures it with, when
 /// they name one category: its `technology`, and its `driver` when they name one library.
-pub(crate) fn link_db_contexts<F>(facts: &mut [F], links: &BTreeMap<String, RouteLinks>)
+pub(crate) fn link_db_contexts<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
-    F: BorrowMut<Fact>,
+    F: BorrowMut<Fact> + From<Fact>,
 {
     // The context classes of each name, with their files.
     let mut classes: ClassesByName<'_> = BTreeMap::new();
@@ -484,6 +488,17 @@ where
     for (key, found) in factories {
         settled.entry(key).or_default().extend(found);
     }
+    settle_contexts(facts, &settled);
+    let injected = injected_contexts(facts, &classes);
+    facts.extend(injected.into_iter().map(F::from));
+}
+
+/// Gives the facts of the context classes and factories in `settled` the store of the providers
+/// that configure them, when they name one category.
+fn settle_contexts<F>(facts: &mut [F], settled: &BTreeMap<Place<'_>, Vec<Configured<'_>>>)
+where
+    F: BorrowMut<Fact>,
+{
     if settled.is_empty() {
         return;
     }
@@ -549,4 +564,102 @@ where
         fact.evidence.message =
             format!("{}, configured with {shown}", fact.evidence.message).into();
     }
+}
+
+/// The accesses of the classes a project's EF Core context is given to (a constructor
+/// parameter of a context class, `OrdersController(ShopDb db)`): the context is a session of its
+/// store, as a context factory opens one, so the class uses the store directly (a controller
+/// that queries the context, not only the data layer that declares it). Each is a definite fact
+/// at the injection, with the store and driver of the context's own fact (among the classes of
+/// that name nearest the injecting file; EF Core's own category when they disagree).
+fn injected_contexts<F>(facts: &[F], classes: &ClassesByName<'_>) -> Vec<Fact>
+where
+    F: Borrow<Fact>,
+{
+    let context_facts: BTreeMap<Place<'_>, &Fact> = facts
+        .iter()
+        .map(Borrow::borrow)
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.property_str("package") == Some(EF_CORE)
+        })
+        .map(|fact| {
+            let place = (
+                &*fact.evidence.file,
+                fact.evidence.line,
+                fact.evidence.column,
+            );
+            (place, fact)
+        })
+        .collect();
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    let mut found: Vec<Fact> = Vec::new();
+    for injection in facts.iter().map(Borrow::borrow) {
+        if injection.kind != FactKind::ConstructorInjection {
+            continue;
+        }
+        let Some(name) = injection.property_str("parameterType") else {
+            continue;
+        };
+        let file = &*injection.evidence.file;
+        let contexts: Vec<(&str, &Fact)> = nearest_classes(classes, name, file)
+            .into_iter()
+            .filter_map(|(class_file, class)| {
+                let fact = context_facts.get(&(class_file, class.line, class.column))?;
+                Some((class_file, *fact))
+            })
+            .collect();
+        let Some((declared_in, first)) = contexts.first().copied() else {
+            continue;
+        };
+        let agree = contexts
+            .iter()
+            .all(|(_, fact)| fact.technology == first.technology);
+        let mut fact = injection.clone();
+        fact.kind = FactKind::AccessesTechnology;
+        fact.properties = policies::facts::Properties::new();
+        if let Some(language) = injection.properties.get("language") {
+            fact.properties.insert("language", language.clone());
+        }
+        if agree {
+            fact.technology = first.technology.clone();
+            if let Some(driver) = first.property_str("driver") {
+                set(&mut fact, "driver", driver);
+            }
+        } else {
+            fact.technology = crate::catalogue::catalogue()
+                .libraries("csharp")
+                .iter()
+                .find(|library| library.name == EF_CORE)
+                .map(|library| library.category.into());
+        }
+        set(&mut fact, "package", EF_CORE);
+        set(&mut fact, "client", name);
+        set(
+            &mut fact,
+            "reason",
+            format!("is given the EF Core context `{name}` ({declared_in})"),
+        );
+        fact.evidence.message = format!("injection of the EF Core context `{name}`").into();
+        fact.id = policies::facts::fact_id(
+            &fact.evidence.extractor,
+            file,
+            fact.evidence.line,
+            fact.evidence.column,
+            FactKind::AccessesTechnology,
+        );
+        found.push(fact);
+    }
+    if found.is_empty() {
+        return found;
+    }
+    // An id another fact holds (a catalogue client at the same parameter) gets a suffix.
+    taken.extend(facts.iter().map(|fact| fact.borrow().id.clone()));
+    for fact in &mut found {
+        if taken.contains(&fact.id) {
+            fact.id = crate::resolve::links::free_id(&fact.id, &taken);
+        }
+        taken.insert(fact.id.clone());
+    }
+    found
 }
