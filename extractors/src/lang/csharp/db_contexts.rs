@@ -15,6 +15,8 @@
 //! - inside the arguments of `AddDbContext<T>`, `AddDbContextPool<T>`, `AddDbContextFactory<T>`
 //!   or `AddPooledDbContextFactory<T>` (the last type argument is the context:
 //!   `AddDbContext<IOrders, Orders>`), or of Aspire's `Add…DbContext<T>`/`Enrich…DbContext<T>`;
+//! - on an options builder of the context, created in place or held by a local variable
+//!   (`var builder = new DbContextOptionsBuilder<T>(); builder.UseSqlServer(…)`);
 //! - inside the `OnConfiguring` method of the context class itself;
 //! - inside a helper method that takes the context's `DbContextOptionsBuilder<T>`, or a plain
 //!   `DbContextOptionsBuilder` when a registration of the same file names the method
@@ -307,8 +309,59 @@ fn built_options_context(call: Node<'_>, source: &str) -> Option<String> {
                     source,
                 );
             }
+            // A local variable that holds one: `var builder = new DbContextOptionsBuilder<T>();`
+            // then `builder.UseSqlServer(…)`.
+            "identifier" => return local_options_context(receiver, source),
             _ => return None,
         }
+    }
+    None
+}
+
+/// The context of the options builder a local variable named `identifier` is initialized with,
+/// in a block around it (`var builder = new DbContextOptionsBuilder<T>();`).
+fn local_options_context(identifier: Node<'_>, source: &str) -> Option<String> {
+    let name = syntax::text(identifier, source);
+    let mut current = identifier.parent();
+    while let Some(node) = current {
+        match node.kind() {
+            "block" => {
+                let created = named_children(node)
+                    .into_iter()
+                    .filter(|statement| {
+                        statement.kind() == "local_declaration_statement"
+                            && statement.start_byte() < identifier.start_byte()
+                    })
+                    .flat_map(|statement| {
+                        syntax::descendants(statement)
+                            .filter(|declarator| declarator.kind() == "variable_declarator")
+                    })
+                    .filter(|declarator| {
+                        declarator
+                            .child_field("name")
+                            .is_some_and(|declared| syntax::text(declared, source) == name)
+                    })
+                    .find_map(|declarator| {
+                        named_children(declarator)
+                            .into_iter()
+                            .find(|value| value.kind() == "object_creation_expression")
+                    });
+                if let Some(created) = created {
+                    return generic_argument(
+                        created.child_field("type")?,
+                        "DbContextOptionsBuilder",
+                        source,
+                    );
+                }
+            }
+            "method_declaration"
+            | "local_function_statement"
+            | "constructor_declaration"
+            | "lambda_expression"
+            | "class_declaration" => return None,
+            _ => {}
+        }
+        current = node.parent();
     }
     None
 }
