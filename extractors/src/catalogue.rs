@@ -53,7 +53,10 @@
 //!   in tests and development (`UseInMemoryDatabase`): a context configured with it and with a
 //!   real store takes the real store's category; `driver_api` (default false): a generic SQL
 //!   API that reaches its store through a driver the program registers (Go's `database/sql`),
-//!   so a driver a node binds names the store of its uses even beside an unbound store.
+//!   so a driver a node binds names the store of its uses even beside an unbound store;
+//!   `min_arguments` (nuget, default 0): how many arguments a call of `calls` takes at least, so
+//!   a call with fewer is another library's method of the same name (Dapper's queries take
+//!   their SQL; EF Core's `Query()` of a navigation takes nothing).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -202,6 +205,8 @@ pub(crate) struct Library {
     /// A generic SQL API that reaches its store through a driver the program registers (Go's
     /// `database/sql`): a bound driver names the store of its uses.
     pub is_driver_api: bool,
+    /// nuget: how many arguments a call of `calls` takes at least (Dapper's queries their SQL).
+    pub min_arguments: usize,
 }
 
 impl Library {
@@ -234,6 +239,7 @@ impl Library {
             is_extended_by_use: true,
             is_stand_in: false,
             is_driver_api: false,
+            min_arguments: 0,
         }
     }
 
@@ -464,6 +470,7 @@ struct RawLibrary {
     extends: Option<bool>,
     stand_in: Option<bool>,
     driver_api: Option<bool>,
+    min_arguments: Option<usize>,
     #[serde(default)]
     languages: Vec<String>,
 }
@@ -617,6 +624,7 @@ fn ecosystem(
                 is_extended_by_use: library.extends.unwrap_or(true),
                 is_stand_in: library.stand_in.unwrap_or(false),
                 is_driver_api: library.driver_api.unwrap_or(false),
+                min_arguments: library.min_arguments.unwrap_or(0),
             }
         })
         .collect();
@@ -679,6 +687,10 @@ fn check_library(
         (
             library.driver_api.is_some() && library.category != "relational_db",
             "driver_api",
+        ),
+        (
+            library.min_arguments.is_some() && (ecosystem != "nuget" || library.calls.is_empty()),
+            "min_arguments",
         ),
         (
             !library.probable_names.is_empty()
@@ -849,6 +861,13 @@ pub fn reference() -> String {
                 on.push(
                     "(a driver API: a driver a node binds names the store of its uses)".to_owned(),
                 );
+            }
+            if library.min_arguments > 0 {
+                on.push(format!(
+                    "(a call with at least {} argument{})",
+                    library.min_arguments,
+                    if library.min_arguments == 1 { "" } else { "s" }
+                ));
             }
             if library.is_stand_in {
                 on.push(

@@ -515,12 +515,14 @@ fn bound_client_facts(bindings: &Bindings<'_>, facts: &[Box<Fact>]) -> Vec<Fact>
     }
     let ids: HashSet<&str> = facts.iter().map(|fact| fact.id.as_str()).collect();
     first
-        .into_values()
-        .map(|external| bound_import_fact(external, &ids))
+        .into_iter()
+        .map(|((_, library), external)| bound_import_fact(external, library, &ids))
         .collect()
 }
 
-fn bound_import_fact(external: &Fact, ids: &HashSet<&str>) -> Fact {
+/// The probable use of the bound `library` at the import `external` (of the library or of a
+/// package inside it): named by the library, as the extractors name its other uses.
+fn bound_import_fact(external: &Fact, library: &str, ids: &HashSet<&str>) -> Fact {
     let package = external.property_str("package").unwrap_or_default();
     let evidence = &external.evidence;
     let mut id = fact_id(
@@ -538,22 +540,29 @@ fn bound_import_fact(external: &Fact, ids: &HashSet<&str>) -> Fact {
         kind: FactKind::AccessesTechnology,
         subject: external.subject.clone(),
         target: None,
-        technology: Some(package.into()),
+        technology: Some(library.into()),
         model: None,
         route: None,
         properties: policies::facts::Properties::new(),
         confidence: Confidence::Probable,
         evidence: evidence.clone(),
     };
-    fact.evidence.message = format!("import of bound client `{package}`").into();
+    fact.evidence.message = if package == library {
+        format!("import of bound client `{library}`")
+    } else {
+        format!("import of bound client `{library}` (`{package}`)")
+    }
+    .into();
     if let Some(language) = external.properties.get("language") {
         fact.properties.insert("language", language.clone());
     }
-    fact.properties.insert("package", package.into());
-    fact.properties.insert(
-        "reason",
-        format!("imports `{package}`, a library bound with `clients`").into(),
-    );
+    fact.properties.insert("package", library.into());
+    let reason = if package == library {
+        format!("imports `{library}`, a library bound with `clients`")
+    } else {
+        format!("imports `{package}`, of the library `{library}` bound with `clients`")
+    };
+    fact.properties.insert("reason", reason.into());
     fact
 }
 

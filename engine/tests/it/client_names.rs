@@ -1,6 +1,8 @@
 //! A client's name as `graph --facts` shows it: a member chain split over lines (gotify/server's
 //! web UI writes `axios\n  .create()\n  .post(…)`) is named as written on one line, `axios.create`,
-//! never with the line break's space (`axios .create`).
+//! never with the line break's space (`axios .create`). A bound library's probable use at a
+//! bare import names the library the spec binds, as every other fact of it does, not the
+//! namespace imported.
 
 use super::{graph_document, write_files};
 
@@ -30,4 +32,49 @@ fn a_member_chain_split_over_lines_names_its_client_on_one_line() {
         .collect();
     clients.sort_unstable();
     assert_eq!(clients, vec!["axios.create"]);
+}
+
+/// ardalis/CleanArchitecture binds `clients: "MailKit"` and gives every Infrastructure file
+/// `global using MailKit.Net.Smtp;` in a file of its own: that file's probable use was the
+/// technology `MailKit.Net.Smtp`, while the sender's construction was `MailKit`.
+#[test]
+fn a_bound_library_imported_alone_is_named_by_its_binding() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node app : server\nresource mail : external_api { clients: \"MailKit\" }\ncomponent Infra { runs_on: app paths: \"src/**\" }\ninvariant Mail { deny flow Infra -> mail }\n",
+            ),
+            ("src/GlobalUsings.cs", "global using MailKit.Net.Smtp;\n"),
+            (
+                "src/Sender.cs",
+                "namespace Shop;\n\npublic class Sender\n{\n    public void Send() { using var client = new MailKit.Net.Smtp.SmtpClient(); }\n}\n",
+            ),
+        ],
+    );
+    let graph = graph_document(project.path());
+    let mut uses: Vec<(&str, &str, &str, &str)> = graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["kind"] == "accesses_technology")
+        .map(|fact| {
+            (
+                fact["evidence"]["file"].as_str().unwrap_or_default(),
+                fact["confidence"].as_str().unwrap_or_default(),
+                fact["technology"].as_str().unwrap_or_default(),
+                fact["properties"]["package"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    uses.sort_unstable();
+    assert_eq!(
+        uses,
+        vec![
+            ("src/GlobalUsings.cs", "probable", "MailKit", "MailKit"),
+            ("src/Sender.cs", "definite", "MailKit", "MailKit"),
+        ]
+    );
 }

@@ -572,6 +572,12 @@ impl ClientMatcher<'_> {
         })
     }
 
+    /// Whether the catalogue knows the bound `library` (an entry's import prefix is bound to it):
+    /// its uses are then judged by the catalogue's clients.
+    pub fn knows_bound(&self, factory: &FactFactory<'_>, library: &str) -> bool {
+        !self.known_rules(factory, library).is_empty()
+    }
+
     /// Whether an import of `path` lies inside the prefixes of one of `rules` that makes a bare
     /// import probable.
     fn is_client_import(&self, rules: &[&'static ClientRule], path: &str) -> bool {

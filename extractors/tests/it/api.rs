@@ -889,6 +889,8 @@ fn a_bound_catalogue_library_keeps_its_plain_values_out() {
         "github.com/redis/go-redis/v9".to_owned(),
         "com.aliyun.oss".to_owned(),
         "Alamofire".to_owned(),
+        "StackExchange.Redis".to_owned(),
+        "RabbitMQ.Client".to_owned(),
     ]));
     let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
         extract_file(&context, path, source)
@@ -955,7 +957,7 @@ export const make = () => PrismaClient;
     // client leaves the file's import probable; a client stays definite.
     // A fact's confidence and line.
     type Access = (String, u32);
-    let cases: [(&str, &str, &[Access]); 8] = [
+    let cases: [(&str, &str, &[Access]); 11] = [
         (
             "src/types.ts",
             "import { types } from 'pg';\ntypes.setTypeParser(1700, (v: string) => parseFloat(v));\n",
@@ -995,6 +997,21 @@ export const make = () => PrismaClient;
             "Sources/App/Fetch.swift",
             "import Alamofire\nfunc load() { AF.request(\"https://example.com\").response { _ in } }\n",
             &[fact("definite", 2)],
+        ),
+        (
+            "Shop/Keys.cs",
+            "using StackExchange.Redis;\nnamespace Shop;\npublic class Keys\n{\n    public object Key(string name) => new RedisKey(name);\n}\n",
+            &[fact("probable", 1)],
+        ),
+        (
+            "Shop/Connect.cs",
+            "using Microsoft.AspNetCore.Mvc;\nusing StackExchange.Redis;\nnamespace Shop;\npublic class Connect : ControllerBase\n{\n    public object Open() => ConnectionMultiplexer.Connect(\"localhost\");\n}\n",
+            &[fact("definite", 6)],
+        ),
+        (
+            "Shop/Bus.cs",
+            "using RabbitMQ.Client;\nnamespace Shop;\npublic class Bus\n{\n    private readonly IConnection _connection;\n    public void Send(IModel channel)\n    {\n        var factory = new ConnectionFactory();\n        var properties = new BasicProperties();\n    }\n}\n",
+            &[fact("definite", 5), fact("definite", 6), fact("definite", 8)],
         ),
     ];
     for (path, source, expected) in cases {

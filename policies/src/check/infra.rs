@@ -22,10 +22,16 @@
 //! injected, in every language (the catalogue's clients; for any other library, whatever a
 //! file constructs, calls or injects of it: a TypeScript or JavaScript import's export, a
 //! Python call of a path inside it such as `celery.Celery(…)`, a Go call or composite literal
-//! of its package such as `nats.Connect(…)`, a Java, Kotlin or C# type of it constructed,
-//! called, injected or extended, a Rust path into the crate called, a Swift type of the module
+//! of its package such as `nats.Connect(…)`, a Java or Kotlin type of it constructed,
+//! called, injected or extended, a C# type of it constructed or injected (a class extending one
+//! of its types, often a request model, and a static helper of it are none, unless the binding
+//! names that very type), a Rust path into the crate called, a Swift type of the module
 //! constructed; in C# and Swift a simple name counts only where no other outside namespace or
-//! module but the platform's could supply it, and a name written out in full always does),
+//! module but the platform's could supply it, and a name written out in full always does; a
+//! bound library the catalogue knows is used at the catalogue's clients only (Swift aside),
+//! in C# read by their simple names as the catalogue reads them, so `new RedisKey(…)` of a
+//! bound `StackExchange.Redis` is no use while `ConnectionMultiplexer.Connect(…)` is one beside
+//! any other `using`),
 //! else probable at the file's first import of it (every language; an import for type checkers
 //! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none, and so is a
 //! TypeScript or JavaScript import of only the plain values of a library the catalogue knows to

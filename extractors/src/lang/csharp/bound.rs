@@ -1,8 +1,9 @@
-//! The uses of the libraries the spec binds with `clients` (see `node` and `resource` in policies/LANGUAGE.md) in C#: a type of
-//! a bound namespace that a file constructs (`new ConnectionMultiplexer(…)`), calls a static
-//! method of (`ConnectionMultiplexer.Connect(…)`), injects (a constructor parameter, field or
-//! property) or extends is a definite `accesses_technology` fact, a bare `using` of one a
-//! probable fact.
+//! The uses of the libraries the spec binds with `clients` (see `node` and `resource` in
+//! policies/LANGUAGE.md) in C#: a type of a bound namespace that a file constructs
+//! (`new ConnectionFactory(…)`) or injects (a constructor parameter, field or property) is a
+//! definite `accesses_technology` fact, a bare `using` of one a probable fact. A type the spec
+//! binds by name is also used where it is extended or its static method called; a library the
+//! catalogue knows, only at the catalogue's clients (`ConnectionMultiplexer.Connect(…)`).
 //!
 //! C# names a type by its simple name through every `using` at once, and lintel does not read
 //! the libraries' assemblies, so a simple name is the bound namespace's only when nothing else
@@ -16,7 +17,7 @@
 
 use policies::facts::Fact;
 
-use crate::facts::clients::{ClientImportAt, ClientSiteAt, ClientUse};
+use crate::facts::clients::{ClientImportAt, ClientMatcher, ClientSiteAt, ClientUse};
 use crate::generic::GenericFacts;
 use crate::resolve::context::Types;
 use crate::resolve::deferred::{Anchor, Finishing};
@@ -206,7 +207,13 @@ const COVERED_NAMESPACES: &[&str] = &[
     "System.Threading.Tasks",
 ];
 
-/// The facts of a file's bound sites.
+/// The facts of a file's bound sites. A library the catalogue knows (`StackExchange.Redis`,
+/// `RabbitMQ.Client`) is used at its catalogue clients only, read as the catalogue reads them (by
+/// simple name under a `using` of the library, beside other outside namespaces too); a
+/// `new RedisKey(…)` or `new BasicProperties()` is no use, and the file's use stays probable at its
+/// `using`. A type the spec binds by name is used wherever the file uses it; any other bound
+/// namespace where the file constructs or injects one of its types: a class extending one of its
+/// types (a request or event model) or a static helper of it (`Utils.ToHex(…)`) is no use.
 pub(super) fn facts(
     finishing: &Finishing<'_>,
     index: Types<'_>,
@@ -214,7 +221,12 @@ pub(super) fn facts(
     sites: Vec<BoundSite>,
     facts: &mut Vec<Fact>,
 ) {
-    let generic = finishing.factory.generic();
+    let factory = &finishing.factory;
+    let generic = factory.generic();
+    let matcher = ClientMatcher {
+        rules: crate::catalogue::catalogue().libraries("csharp"),
+        separator: ".",
+    };
     let is_project = |namespace: &str| index.owns_package(namespace);
     // The bound namespaces the file's plain `using`s bring in, and whether any other outside
     // namespace (System and Microsoft aside) could supply a simple name.
@@ -240,12 +252,26 @@ pub(super) fn facts(
             !has_other_outside && rest.iter().all(|(_, other)| other == library)
         })
         .map(|((namespace, _), _)| *namespace);
+    let reading = Reading {
+        usings,
+        index,
+        generic,
+        matcher: &matcher,
+        one_library,
+    };
     let client_sites: Vec<ClientSiteAt<Anchor>> = sites
         .into_iter()
         .filter_map(|(anchor, use_kind, name)| {
-            let path = bound_path(&name, usings, index, generic, one_library)?;
-            generic.bound_client(&path)?;
-            Some(ClientSiteAt {
+            let path = reading.path(&name, use_kind)?;
+            let library = generic.bound_client(&path)?;
+            let type_path = match use_kind {
+                ClientUse::Call => path.rsplit_once('.').map_or(path.as_str(), |(t, _)| t),
+                _ => path.as_str(),
+            };
+            let is_use = type_path == library
+                || matcher.knows_bound(factory, library)
+                || matches!(use_kind, ClientUse::Construct | ClientUse::Inject);
+            is_use.then_some(ClientSiteAt {
                 node: anchor,
                 use_kind,
                 path,
@@ -265,63 +291,80 @@ pub(super) fn facts(
         })
         .collect();
     let scope_of = |anchor: Anchor| finishing.scope(anchor);
-    facts.extend(crate::facts::clients::bound_facts(
-        &finishing.factory,
-        &client_sites,
-        &imports,
-        &scope_of,
-    ));
+    // The catalogue judges the sites and imports of the bound libraries it knows.
+    facts.extend(matcher.bound_facts(factory, &client_sites, &imports, &scope_of));
 }
 
-/// The qualified path of a name as written: itself when written out in full into a bound
-/// namespace, through a `using` alias, or under the one bound namespace that can supply a simple
-/// name (`one_library`).
-fn bound_path(
-    name: &str,
-    usings: &[Using<Anchor>],
-    index: Types<'_>,
-    generic: &GenericFacts,
-    one_library: Option<&str>,
-) -> Option<String> {
-    let name = name.strip_prefix("global::").unwrap_or(name);
-    if generic.bound_client(name).is_some() {
-        return Some(name.to_owned());
-    }
-    let (head, rest) = name.split_once('.').unwrap_or((name, ""));
-    let with_rest = |base: &str| {
-        if rest.is_empty() {
-            base.to_owned()
-        } else {
-            format!("{base}.{rest}")
+/// How a file's names are read for the bound libraries.
+struct Reading<'r> {
+    usings: &'r [Using<Anchor>],
+    index: Types<'r>,
+    generic: &'r GenericFacts,
+    matcher: &'r ClientMatcher<'r>,
+    /// The one bound namespace that can supply a simple name, if any.
+    one_library: Option<&'r str>,
+}
+
+impl Reading<'_> {
+    /// The qualified path of a name as written, used as `use_kind`: itself when written out in
+    /// full into a bound namespace, through a `using` alias, a type the spec binds by name or a
+    /// client the catalogue knows under a `using` of its bound library, or under the one bound
+    /// namespace that can supply a simple name (`one_library`).
+    fn path(&self, name: &str, use_kind: ClientUse) -> Option<String> {
+        let Self {
+            usings,
+            index,
+            generic,
+            matcher,
+            one_library,
+        } = self;
+        let name = name.strip_prefix("global::").unwrap_or(name);
+        if generic.bound_client(name).is_some() {
+            return Some(name.to_owned());
         }
-    };
-    if let Some(alias) = usings
-        .iter()
-        .find(|using| !using.is_static && using.alias.as_deref() == Some(head))
-    {
-        return Some(with_rest(&alias.path));
+        let (head, rest) = name.split_once('.').unwrap_or((name, ""));
+        let with_rest = |base: &str| {
+            if rest.is_empty() {
+                base.to_owned()
+            } else {
+                format!("{base}.{rest}")
+            }
+        };
+        if let Some(alias) = usings
+            .iter()
+            .find(|using| !using.is_static && using.alias.as_deref() == Some(head))
+        {
+            return Some(with_rest(&alias.path));
+        }
+        // A variable (`channel.BasicPublish(…)`), a call of the class's own method
+        // (`GetResults(x).ConfigureAwait(…)`), a project type or namespace (`Emby.Naming.…`) or a
+        // .NET type is no bound library's.
+        if !head.starts_with(|first: char| first.is_ascii_uppercase())
+            || !head.chars().all(|c| c.is_alphanumeric() || c == '_')
+            || !index.packages_declaring(head).is_empty()
+            || index.declares_or_encloses(head)
+            || WELL_KNOWN_TYPES.contains(&head)
+        {
+            return None;
+        }
+        let mut under_usings = usings
+            .iter()
+            .filter(|using| using.alias.is_none() && !using.is_static)
+            .map(|using| format!("{}.{head}", using.path));
+        // A type the spec binds by name (`clients: "NBXplorer.ExplorerClient"`) is known, as the
+        // catalogue's clients are (`ConnectionMultiplexer.Connect` under `using
+        // StackExchange.Redis;`): its simple name under a `using` of its namespace is it,
+        // whatever else the file uses.
+        let known = under_usings.find(|path| {
+            generic.bound_client(path) == Some(path.as_str())
+                || (generic.bound_client(path).is_some()
+                    && matcher
+                        .first_rule(use_kind, &with_rest(path), true)
+                        .is_some())
+        });
+        if let Some(path) = known {
+            return Some(with_rest(&path));
+        }
+        one_library.map(|namespace| with_rest(&format!("{namespace}.{head}")))
     }
-    // A variable (`channel.BasicPublish(…)`), a call of the class's own method
-    // (`GetResults(x).ConfigureAwait(…)`), a project type or namespace (`Emby.Naming.…`) or a
-    // .NET type is no bound library's.
-    if !head.starts_with(|first: char| first.is_ascii_uppercase())
-        || !head.chars().all(|c| c.is_alphanumeric() || c == '_')
-        || !index.packages_declaring(head).is_empty()
-        || index.declares_or_encloses(head)
-        || WELL_KNOWN_TYPES.contains(&head)
-    {
-        return None;
-    }
-    // A type the spec binds by name (`clients: "NBXplorer.ExplorerClient"`) is known, as the
-    // catalogue's types are: its simple name under a `using` of its namespace is it, whatever
-    // else the file uses.
-    let named = usings
-        .iter()
-        .filter(|using| using.alias.is_none() && !using.is_static)
-        .map(|using| format!("{}.{head}", using.path))
-        .find(|path| generic.bound_client(path) == Some(path.as_str()));
-    if let Some(path) = named {
-        return Some(with_rest(&path));
-    }
-    one_library.map(|namespace| with_rest(&format!("{namespace}.{head}")))
 }

@@ -15,6 +15,8 @@
 //! - inside the arguments of `AddDbContext<T>`, `AddDbContextPool<T>`, `AddDbContextFactory<T>`
 //!   or `AddPooledDbContextFactory<T>` (the last type argument is the context:
 //!   `AddDbContext<IOrders, Orders>`), or of Aspire's `Add…DbContext<T>`/`Enrich…DbContext<T>`;
+//! - on an options builder of the context, created in place or held by a local variable
+//!   (`var builder = new DbContextOptionsBuilder<T>(); builder.UseSqlServer(…)`);
 //! - inside the `OnConfiguring` method of the context class itself;
 //! - inside a helper method that takes the context's `DbContextOptionsBuilder<T>`, or a plain
 //!   `DbContextOptionsBuilder` when a registration of the same file names the method
@@ -27,6 +29,11 @@
 //! context it names, among the classes of that name nearest its file
 //! (`crate::resolve::links::RouteLinks::context_factories`).
 //!
+//! A class given a context the project declares (a constructor parameter of its type,
+//! `OrdersController(ShopDb db)`, or of an interface the context class implements,
+//! `IApplicationDbContext`) accesses the context's store too: [`link_db_contexts`] adds a
+//! definite fact at the parameter, with the context's store and driver.
+//!
 //! A context whose registrations name one category takes it (and names the provider as its
 //! fact's `driver`, which a node's `clients` binds); one whose registrations name several
 //! stores (`UseNpgsql` in one service and `UseSqlServer` in another), or none the project
@@ -35,7 +42,7 @@
 //! has no other: `UseInMemoryDatabase` in one branch and `UseSqlServer` in the other is
 //! `mssql`.
 
-use std::borrow::BorrowMut;
+use std::borrow::{Borrow, BorrowMut};
 use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Fact, FactKind};
@@ -115,7 +122,12 @@ pub(crate) fn read(
                     continue;
                 };
                 if let Some((line, column)) = made_at(site) {
-                    links.classes.push(DbContextClass { name, line, column });
+                    links.classes.push(DbContextClass {
+                        name,
+                        line,
+                        column,
+                        interfaces: interfaces(site.node, source),
+                    });
                 }
             }
             ClientUse::Inject
@@ -125,7 +137,12 @@ pub(crate) fn read(
                     continue;
                 };
                 if let Some((line, column)) = made_at(site) {
-                    links.factories.push(DbContextClass { name, line, column });
+                    links.factories.push(DbContextClass {
+                        name,
+                        line,
+                        column,
+                        interfaces: Vec::new(),
+                    });
                 }
             }
             ClientUse::Call if rule.name != EF_CORE => {
@@ -149,6 +166,21 @@ pub(crate) fn read(
         }
     }
     links
+}
+
+/// The simple names of the other types in the base list of the EF Core base type `base`: a
+/// class has one base class, so they are the interfaces it implements
+/// (`class ApplicationDbContext : IdentityDbContext<User>, IApplicationDbContext`).
+fn interfaces(base: Node<'_>, source: &str) -> Vec<String> {
+    let Some(list) = base.parent().filter(|list| list.kind() == "base_list") else {
+        return Vec::new();
+    };
+    named_children(list)
+        .into_iter()
+        .filter(|other| other.id() != base.id())
+        .map(|other| crate::lang::csharp::aspnet::simple_type(other, source))
+        .filter(|name| !name.contains('<'))
+        .collect()
 }
 
 /// Whether a type path's last segment is one of `names`.
@@ -303,8 +335,59 @@ fn built_options_context(call: Node<'_>, source: &str) -> Option<String> {
                     source,
                 );
             }
+            // A local variable that holds one: `var builder = new DbContextOptionsBuilder<T>();`
+            // then `builder.UseSqlServer(…)`.
+            "identifier" => return local_options_context(receiver, source),
             _ => return None,
         }
+    }
+    None
+}
+
+/// The context of the options builder a local variable named `identifier` is initialized with,
+/// in a block around it (`var builder = new DbContextOptionsBuilder<T>();`).
+fn local_options_context(identifier: Node<'_>, source: &str) -> Option<String> {
+    let name = syntax::text(identifier, source);
+    let mut current = identifier.parent();
+    while let Some(node) = current {
+        match node.kind() {
+            "block" => {
+                let created = named_children(node)
+                    .into_iter()
+                    .filter(|statement| {
+                        statement.kind() == "local_declaration_statement"
+                            && statement.start_byte() < identifier.start_byte()
+                    })
+                    .flat_map(|statement| {
+                        syntax::descendants(statement)
+                            .filter(|declarator| declarator.kind() == "variable_declarator")
+                    })
+                    .filter(|declarator| {
+                        declarator
+                            .child_field("name")
+                            .is_some_and(|declared| syntax::text(declared, source) == name)
+                    })
+                    .find_map(|declarator| {
+                        named_children(declarator)
+                            .into_iter()
+                            .find(|value| value.kind() == "object_creation_expression")
+                    });
+                if let Some(created) = created {
+                    return generic_argument(
+                        created.child_field("type")?,
+                        "DbContextOptionsBuilder",
+                        source,
+                    );
+                }
+            }
+            "method_declaration"
+            | "local_function_statement"
+            | "constructor_declaration"
+            | "lambda_expression"
+            | "class_declaration" => return None,
+            _ => {}
+        }
+        current = node.parent();
     }
     None
 }
@@ -433,9 +516,9 @@ fn packages_of<'a>(found: &[Configured<'a>], registers: bool) -> BTreeSet<&'a st
 
 /// Gives each context class the store of the providers the project configures it with, when
 /// they name one category: its `technology`, and its `driver` when they name one library.
-pub(crate) fn link_db_contexts<F>(facts: &mut [F], links: &BTreeMap<String, RouteLinks>)
+pub(crate) fn link_db_contexts<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
-    F: BorrowMut<Fact>,
+    F: BorrowMut<Fact> + From<Fact>,
 {
     // The context classes of each name, with their files.
     let mut classes: ClassesByName<'_> = BTreeMap::new();
@@ -484,6 +567,17 @@ where
     for (key, found) in factories {
         settled.entry(key).or_default().extend(found);
     }
+    settle_contexts(facts, &settled);
+    let injected = injected_contexts(facts, &classes);
+    facts.extend(injected.into_iter().map(F::from));
+}
+
+/// Gives the facts of the context classes and factories in `settled` the store of the providers
+/// that configure them, when they name one category.
+fn settle_contexts<F>(facts: &mut [F], settled: &BTreeMap<Place<'_>, Vec<Configured<'_>>>)
+where
+    F: BorrowMut<Fact>,
+{
     if settled.is_empty() {
         return;
     }
@@ -549,4 +643,126 @@ where
         fact.evidence.message =
             format!("{}, configured with {shown}", fact.evidence.message).into();
     }
+}
+
+/// The accesses of the classes a project's EF Core context is given to (a constructor
+/// parameter of a context class, `OrdersController(ShopDb db)`, or of an interface the context
+/// class implements, `IApplicationDbContext`): the context is a session of its store, as a
+/// context factory opens one, so the class uses the store directly (a controller that queries
+/// the context, not only the data layer that declares it). Each is a definite fact at the
+/// injection, with the store and driver of the context's own fact (among the classes of that
+/// name nearest the injecting file; EF Core's own category when they disagree).
+fn injected_contexts<F>(facts: &[F], classes: &ClassesByName<'_>) -> Vec<Fact>
+where
+    F: Borrow<Fact>,
+{
+    let context_facts: BTreeMap<Place<'_>, &Fact> = facts
+        .iter()
+        .map(Borrow::borrow)
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.property_str("package") == Some(EF_CORE)
+        })
+        .map(|fact| {
+            let place = (
+                &*fact.evidence.file,
+                fact.evidence.line,
+                fact.evidence.column,
+            );
+            (place, fact)
+        })
+        .collect();
+    // The context classes by the interfaces they implement.
+    let mut implemented: ClassesByName<'_> = BTreeMap::new();
+    for (class_file, class) in classes.values().flatten() {
+        for interface in &class.interfaces {
+            implemented
+                .entry(interface.as_str())
+                .or_default()
+                .push((class_file, class));
+        }
+    }
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    let mut found: Vec<Fact> = Vec::new();
+    for injection in facts.iter().map(Borrow::borrow) {
+        if injection.kind != FactKind::ConstructorInjection {
+            continue;
+        }
+        let Some(name) = injection.property_str("parameterType") else {
+            continue;
+        };
+        let file = &*injection.evidence.file;
+        let mut nearest = nearest_classes(classes, name, file);
+        if nearest.is_empty() {
+            nearest = nearest_classes(&implemented, name, file);
+        }
+        let contexts: Vec<(&str, &Fact)> = nearest
+            .iter()
+            .copied()
+            .filter_map(|(class_file, class)| {
+                let fact = context_facts.get(&(class_file, class.line, class.column))?;
+                Some((class_file, *fact))
+            })
+            .collect();
+        let Some((declared_in, first)) = contexts.first().copied() else {
+            continue;
+        };
+        let context = nearest
+            .first()
+            .map_or(name, |(_, class)| class.name.as_str());
+        let agree = contexts
+            .iter()
+            .all(|(_, fact)| fact.technology == first.technology);
+        let mut fact = injection.clone();
+        fact.kind = FactKind::AccessesTechnology;
+        fact.properties = policies::facts::Properties::new();
+        if let Some(language) = injection.properties.get("language") {
+            fact.properties.insert("language", language.clone());
+        }
+        if agree {
+            fact.technology = first.technology.clone();
+            if let Some(driver) = first.property_str("driver") {
+                set(&mut fact, "driver", driver);
+            }
+        } else {
+            fact.technology = crate::catalogue::catalogue()
+                .libraries("csharp")
+                .iter()
+                .find(|library| library.name == EF_CORE)
+                .map(|library| library.category.into());
+        }
+        set(&mut fact, "package", EF_CORE);
+        set(&mut fact, "client", name);
+        set(
+            &mut fact,
+            "reason",
+            format!("is given the EF Core context `{context}` ({declared_in})"),
+        );
+        fact.evidence.message = if context == name {
+            format!("injection of the EF Core context `{name}`")
+        } else {
+            format!("injection of the EF Core context `{context}` through `{name}`")
+        }
+        .into();
+        fact.id = policies::facts::fact_id(
+            &fact.evidence.extractor,
+            file,
+            fact.evidence.line,
+            fact.evidence.column,
+            FactKind::AccessesTechnology,
+        );
+        found.push(fact);
+    }
+    if found.is_empty() {
+        return found;
+    }
+    // An id another fact holds (a catalogue client at the same parameter) gets a suffix.
+    taken.extend(facts.iter().map(|fact| fact.borrow().id.clone()));
+    for fact in &mut found {
+        if taken.contains(&fact.id) {
+            fact.id = crate::resolve::links::free_id(&fact.id, &taken);
+        }
+        taken.insert(fact.id.clone());
+    }
+    found
 }

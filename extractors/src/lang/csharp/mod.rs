@@ -85,6 +85,7 @@ mod extensions;
 mod in_process;
 mod namespace_names;
 mod pending;
+mod static_calls;
 
 pub(crate) use declarations::*;
 pub(crate) use pending::*;
@@ -163,7 +164,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &namespace_names,
         attributes,
     );
-    let pending = pending_uses(
+    let mut pending = pending_uses(
         &mut out.anchors,
         &usings,
         &using_scopes,
@@ -180,8 +181,11 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .then_some((&hits[..], source)),
         &scope_of,
     );
+    let (clients, contexts, maybe_static) =
+        client_facts(&factory, &hits, &usings, (root, source), &scope_of);
+    pending.static_calls =
+        static_calls::StaticCalls::kept(maybe_static, &clients, &mut out.anchors, &scope_of);
     out.defer(Box::new(pending));
-    let (clients, contexts) = client_facts(&factory, &hits, &usings, (root, source), &scope_of);
     out.facts.extend(clients);
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
@@ -359,15 +363,16 @@ fn used_names<'a>(
 }
 
 /// The file's infrastructure client facts: the catalogue's C# libraries at the hits' sites,
-/// with the file's usings as the imports they may come through; and what they tell of EF Core
-/// contexts (`db_contexts`).
-fn client_facts(
+/// with the file's usings as the imports they may come through; what they tell of EF Core
+/// contexts (`db_contexts`); and the calls that may be a project type's static methods, which
+/// wait for the type index (`static_calls`).
+fn client_facts<'tree>(
     factory: &crate::facts::FactFactory<'_>,
-    hits: &[QueryHit<'_>],
+    hits: &[QueryHit<'tree>],
     usings: &[Using<Node<'_>>],
     (root, source): (Node<'_>, &str),
     scope_of: &dyn Fn(Node<'_>) -> Option<String>,
-) -> (Vec<Fact>, db_contexts::ContextLinks) {
+) -> (Vec<Fact>, db_contexts::ContextLinks, Vec<ClientSite<'tree>>) {
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
@@ -375,7 +380,16 @@ fn client_facts(
     let client_sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-        .filter_map(|hit| client_site(hit, source, Some(&matcher)))
+        .filter_map(|hit| {
+            let site = client_site(hit, source, Some(&matcher))?;
+            // A call with fewer arguments than its library's calls take is another library's
+            // method of that name (EF Core's `entry.Collection(…).Query()` beside Dapper).
+            let too_few = site.use_kind == ClientUse::Call
+                && matcher
+                    .first_rule(ClientUse::Call, &site.path, false)
+                    .is_some_and(|rule| call_arguments(site.node) < rule.min_arguments);
+            (!too_few).then_some(site)
+        })
         .collect();
     // An `HttpClient` of an ASP.NET Core test host calls the application in the test process,
     // and a test's mock (or a client built on a mocked handler) calls nothing: no access.
@@ -384,9 +398,10 @@ fn client_facts(
     } else {
         in_process::InProcess::read(root, source)
     };
+    // A call that may be a project type's static method makes no fact yet, but counts as a use.
     let muted = |site: &ClientSite<'_>| {
         let http = matcher.last_segment(&site.path) == "HttpClient";
-        in_process.holds(site.node, source, http)
+        in_process.holds(site.node, source, http) || static_calls::may_be_static(&matcher, site)
     };
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
@@ -398,7 +413,11 @@ fn client_facts(
         .collect();
     let facts = matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted);
     let contexts = db_contexts::read(factory, &matcher, &client_sites, &facts, source);
-    (facts, contexts)
+    let maybe_static = client_sites
+        .into_iter()
+        .filter(|site| static_calls::may_be_static(&matcher, site))
+        .collect();
+    (facts, contexts, maybe_static)
 }
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as
@@ -437,6 +456,17 @@ fn client_site<'tree>(
         argument: None,
         options: Vec::new(),
     })
+}
+
+/// How many arguments an invocation passes (`connection.Query(sql, args)`: 2).
+fn call_arguments(call: Node<'_>) -> usize {
+    call.child_by_field_name("arguments")
+        .map_or(0, |arguments| {
+            named_children(arguments)
+                .into_iter()
+                .filter(|child| child.kind() == "argument")
+                .count()
+        })
 }
 
 /// A type's name without type arguments or nullability (`IMongoCollection<Order>?` →

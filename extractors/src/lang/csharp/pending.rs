@@ -27,6 +27,8 @@ pub(crate) struct PendingUses {
     pub(super) member_calls: Box<[u8]>,
     /// The sites that may use a library the spec binds (none when it binds nothing).
     pub(super) bound_sites: Vec<bound::BoundSite>,
+    /// The catalogue calls that may be a project type's static methods.
+    pub(super) static_calls: static_calls::StaticCalls,
 }
 
 /// A file's `using`s packed while it waits for the type index, as its first uses are
@@ -261,6 +263,9 @@ impl PendingUses {
         );
         if !self.bound_sites.is_empty() {
             bound::facts(finishing, index, usings, self.bound_sites, facts);
+        }
+        if !self.static_calls.sites.is_empty() {
+            static_calls::facts(finishing, index, usings, self.static_calls, facts);
         }
     }
 }
@@ -665,5 +670,6 @@ pub(super) fn pending_uses<'a>(
         chains: PackedChains::new(&names.chains, anchors),
         member_calls: pack_member_calls(&calls),
         bound_sites,
+        static_calls: static_calls::StaticCalls::default(),
     }
 }

@@ -28,7 +28,10 @@
 //!
 //! The files are read as text, never evaluated: conditions are ignored (every item and property
 //! counts), and an item whose name holds a property or item reference (`$(RootNamespace).X`) is
-//! skipped. `Directory.Build.targets` and `Update` items are not read.
+//! skipped. Of the nearest `Directory.Build.targets` at or above a project (which MSBuild imports
+//! after the project file) only the `<ProjectReference>` items are read, conditions ignored too;
+//! a reference through a wildcard folder (`..\Modules\**\Infrastructure\*.csproj`) is unknown,
+//! as one through a property is. `Update` items are not read.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -120,7 +123,10 @@ fn generates_code(path: &str) -> bool {
 /// `Directory.Build.props`, or a file the build generates code from (which of those a project
 /// has decides where an unknown namespace may still be declared).
 pub fn is_project_input(path: &str) -> bool {
-    path.ends_with(".csproj") || file_name(path) == BUILD_PROPS || generates_code(path)
+    path.ends_with(".csproj")
+        || file_name(path) == BUILD_PROPS
+        || file_name(path) == BUILD_TARGETS
+        || generates_code(path)
 }
 
 /// The root namespace of the project file `project` from its props files (outermost first) and
@@ -167,16 +173,23 @@ fn proto_namespace(text: &str) -> Option<String> {
 /// The name of the props file MSBuild imports from the project folder or above.
 const BUILD_PROPS: &str = "Directory.Build.props";
 
+/// The name of the targets file MSBuild imports from the project folder or above, after the
+/// project file.
+const BUILD_TARGETS: &str = "Directory.Build.targets";
+
 impl CSharpProjects {
     /// Reads every `.csproj` among `files` and the `Directory.Build.props` files above them.
     pub fn discover<'f>(reader: &ConfigReader<'_>, files: impl Iterator<Item = &'f str>) -> Self {
         let mut projects = Self::default();
         let mut props_files: BTreeSet<&str> = BTreeSet::new();
+        let mut targets_files: BTreeSet<&str> = BTreeSet::new();
         let mut project_files: Vec<&str> = Vec::new();
         let mut generating: Vec<&str> = Vec::new();
         for path in files {
             if file_name(path) == BUILD_PROPS {
                 props_files.insert(path);
+            } else if file_name(path) == BUILD_TARGETS {
+                targets_files.insert(path);
             } else if path.ends_with(".csproj") {
                 project_files.push(path);
             } else if generates_code(path) {
@@ -184,6 +197,7 @@ impl CSharpProjects {
             }
         }
         let mut props_cache: BTreeMap<&str, Option<MsBuildFile>> = BTreeMap::new();
+        let mut targets_cache: BTreeMap<&str, Option<MsBuildFile>> = BTreeMap::new();
         let mut direct: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut roots: Vec<(String, String)> = Vec::new();
         for project in project_files.iter().copied() {
@@ -219,9 +233,21 @@ impl CSharpProjects {
                     break;
                 }
             }
-            // Items of an imported props file are relative to the project's folder too.
+            // The nearest targets file, of which only the references are read.
+            let targets = std::iter::once(folder)
+                .chain(ancestors(folder))
+                .filter_map(|directory| join(directory, BUILD_TARGETS))
+                .find_map(|candidate| targets_files.get(candidate.as_str()).copied())
+                .and_then(|found| {
+                    targets_cache
+                        .entry(found)
+                        .or_insert_with(|| reader.read(found).map(|text| MsBuildFile::parse(&text)))
+                        .clone()
+                });
+            // Items of an imported props or targets file are relative to the project's folder
+            // too.
             let referenced = direct.entry(folder.to_owned()).or_default();
-            for file in chain.iter().chain(std::iter::once(&own)) {
+            for file in chain.iter().chain([&own]).chain(targets.as_ref()) {
                 for reference in &file.project_references {
                     if let Some(path) = join(folder, &reference.replace('\\', "/")) {
                         referenced.insert(parent_dir(&path).to_owned());
@@ -517,7 +543,12 @@ impl MsBuildFile {
             } else if name.eq_ignore_ascii_case("ProjectReference") {
                 if let Some(include) = attribute(&tag.attributes, "Include") {
                     for path in include.split(';').map(str::trim) {
-                        if path.contains('$') {
+                        // A property, or a wildcard folder (`..\Modules\**\Infrastructure\*.csproj`),
+                        // may name any project; `..\Domain\*.csproj` names the one folder.
+                        let folder = path
+                            .rsplit_once(['\\', '/'])
+                            .map_or("", |(folder, _)| folder);
+                        if path.contains('$') || folder.contains('*') {
                             file.unknown_references = true;
                         } else if !path.is_empty() {
                             file.project_references.push(path.to_owned());

@@ -224,3 +224,65 @@ fn a_project_whose_references_are_not_all_known_sees_every_project() {
     assert!(projects.sees(unit, domain, true), "from the props file");
     assert!(!projects.sees(unit, web, true));
 }
+
+/// MSBuild imports the nearest `Directory.Build.targets` at or above a project after the project
+/// file, and its `<ProjectReference>` items are the project's (kgrzybek/modular-monolith-with-ddd
+/// declares every reference there: its API's `Startup` calls each module's
+/// `MeetingsStartup.Initialize(…)`, which no reference in a project file shows). Their
+/// conditions are not evaluated, so a reference there counts for every project below it, and
+/// one through a wildcard folder (`..\..\Modules\**\Infrastructure\*.csproj`) may be any
+/// project.
+#[test]
+fn references_of_a_build_targets_file_count_for_the_projects_below_it() {
+    let projects = discover(&[
+        (
+            "src/Directory.Build.targets",
+            r#"<Project>
+  <ItemGroup Condition="$(MSBuildProjectName.EndsWith('Application'))">
+    <ProjectReference Include="..\Domain\*.csproj" />
+  </ItemGroup>
+</Project>"#,
+        ),
+        (
+            "src/Orders/Application/Orders.Application.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\" />",
+        ),
+        (
+            "src/Orders/Domain/Orders.Domain.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\" />",
+        ),
+        (
+            "src/Billing/Domain/Billing.Domain.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\" />",
+        ),
+        (
+            "host/Directory.Build.targets",
+            r#"<Project><ItemGroup><ProjectReference Include="..\src\**\Application\*.csproj" /></ItemGroup></Project>"#,
+        ),
+        (
+            "host/Api/Api.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk.Web\" />",
+        ),
+        ("tools/Tool.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\" />"),
+    ]);
+    let (application, domain, billing, api, tool) = (
+        Some("src/Orders/Application"),
+        Some("src/Orders/Domain"),
+        Some("src/Billing/Domain"),
+        Some("host/Api"),
+        Some("tools"),
+    );
+    assert!(projects.sees(application, domain, true));
+    assert!(!projects.sees(application, billing, true));
+    assert!(!projects.sees(domain, application, true), "not backwards");
+    assert!(
+        projects.sees(api, application, true),
+        "a wildcard folder may be any project"
+    );
+    assert!(projects.sees(api, billing, true));
+    assert!(
+        !projects.sees(tool, domain, true),
+        "no targets file above it"
+    );
+    assert!(is_project_input("src/Directory.Build.targets"));
+}

@@ -1,0 +1,125 @@
+//! Catalogue calls that may be a project type's static methods. A library whose calls the
+//! catalogue knows by method name alone (Dapper's `Execute`, `QueryAsync`: extension methods on
+//! any connection) is called on an instance; `CommandsExecutor.Execute(command)`, whose receiver
+//! names a type, is a static call, and when the project declares that type
+//! (kgrzybek/modular-monolith-with-ddd's internal `CommandsExecutor`) it is the project's method,
+//! no access. The first pass cannot tell, so such a site makes no fact there (it still counts as
+//! a use of its library, which keeps the library's `using` from a probable fact) and waits for
+//! the type index.
+
+use policies::facts::{Confidence, Fact};
+
+use crate::facts::clients::{ClientImportAt, ClientMatcher, ClientSite, ClientSiteAt, ClientUse};
+use crate::resolve::context::Types;
+use crate::resolve::deferred::{Anchor, Anchors, Finishing};
+use tree_sitter::Node;
+
+use super::Using;
+
+/// The sites that wait for the type index, and the libraries the first pass found used.
+#[derive(Debug, Default)]
+pub(super) struct StaticCalls {
+    /// The sites, with their receivers written as a simple type name.
+    pub(super) sites: Vec<ClientSiteAt<Anchor>>,
+    /// The catalogue libraries the file's other sites use (they make no probable fact).
+    pub(super) used: Vec<String>,
+}
+
+impl StaticCalls {
+    /// What a file keeps of its `sites` for the type index, with the libraries its client facts
+    /// (`clients`) show definitely used.
+    pub(super) fn kept<'tree>(
+        sites: Vec<ClientSite<'tree>>,
+        clients: &[Fact],
+        anchors: &mut Anchors<'tree>,
+        scope_of: &dyn Fn(Node<'_>) -> Option<String>,
+    ) -> Self {
+        if sites.is_empty() {
+            return Self::default();
+        }
+        let sites = sites
+            .into_iter()
+            .map(|site| ClientSiteAt {
+                node: anchors.with_scope(site.node, scope_of(site.node)),
+                use_kind: site.use_kind,
+                path: site.path,
+                is_qualified: site.is_qualified,
+                argument: site.argument,
+                options: site.options,
+            })
+            .collect();
+        let used = clients
+            .iter()
+            .filter(|fact| fact.confidence == Confidence::Definite)
+            .filter_map(|fact| fact.property_str("package"))
+            .map(str::to_owned)
+            .collect();
+        Self { sites, used }
+    }
+}
+
+/// Whether a site is a call that may be a static call of a project type: its receiver is one
+/// capitalized name (`CommandsExecutor`) and the first rule it matches knows the call by its
+/// method name alone.
+pub(super) fn may_be_static(matcher: &ClientMatcher<'_>, site: &ClientSite<'_>) -> bool {
+    if site.use_kind != ClientUse::Call {
+        return false;
+    }
+    let Some((receiver, method)) = site.path.rsplit_once('.') else {
+        return false;
+    };
+    receiver.starts_with(|first: char| first.is_ascii_uppercase())
+        && receiver.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && matcher
+            .first_rule(ClientUse::Call, &site.path, false)
+            .is_some_and(|rule| rule.calls.contains(&method))
+}
+
+/// The facts of the waiting sites whose receiver is no type the project declares, and the
+/// probable facts of their libraries' `using`s when none is (and the file uses them nowhere
+/// else).
+pub(super) fn facts(
+    finishing: &Finishing<'_>,
+    index: Types<'_>,
+    usings: &[Using<Anchor>],
+    calls: StaticCalls,
+    facts: &mut Vec<Fact>,
+) {
+    let matcher = ClientMatcher {
+        rules: crate::catalogue::catalogue().libraries("csharp"),
+        separator: ".",
+    };
+    let libraries: Vec<&'static str> = calls
+        .sites
+        .iter()
+        .filter_map(|site| matcher.first_rule(site.use_kind, &site.path, false))
+        .map(|rule| rule.name)
+        .collect();
+    let kept: Vec<ClientSiteAt<Anchor>> = calls
+        .sites
+        .into_iter()
+        .filter(|site| {
+            let receiver = site
+                .path
+                .rsplit_once('.')
+                .map_or("", |(receiver, _)| receiver);
+            !index.declares_name(receiver)
+        })
+        .collect();
+    let imports: Vec<ClientImportAt<Anchor>> = usings
+        .iter()
+        .filter(|using| !using.is_static)
+        .map(|using| ClientImportAt {
+            node: using.node,
+            path: using.path.clone(),
+            is_project: false,
+        })
+        .collect();
+    let scope_of = |anchor: Anchor| finishing.scope(anchor);
+    let found = matcher.facts(&finishing.factory, &kept, &imports, &scope_of);
+    facts.extend(found.into_iter().filter(|fact| {
+        let package = fact.property_str("package").unwrap_or_default();
+        fact.confidence == Confidence::Definite
+            || (libraries.contains(&package) && !calls.used.iter().any(|used| used == package))
+    }));
+}
