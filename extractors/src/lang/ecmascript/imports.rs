@@ -341,14 +341,17 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
 }
 
 /// Whether an import of a library the spec binds names only plain values and types of it (see
-/// [`brings_a_client`]): its `external` fact says so (`noClient`), so that the engine, which
-/// makes a probable access of each file's first import of a bound library, makes none of it.
+/// [`brings_a_client`]), or only error classes of a library the catalogue does not know
+/// ([`super::clients::brings_only_error_classes`]): its `external` fact says so (`noClient`), so
+/// that the engine, which makes a probable access of each file's first import of a bound
+/// library, makes none of it.
 fn brings_no_bound_client(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     record.external_package().is_some_and(|package| {
         view.factory.generic().bound_client(package).is_some()
-            && crate::catalogue::catalogue()
-                .npm(package)
-                .is_some_and(|client| !brings_a_client(client, record))
+            && match crate::catalogue::catalogue().npm(package) {
+                Some(client) => !brings_a_client(client, record),
+                None => super::clients::brings_only_error_classes(record),
+            }
     })
 }
 
