@@ -333,13 +333,14 @@ fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> 
 }
 
 /// Whether an export path of a library names one of its error classes (`APICallError`,
-/// `APICallError.isInstance`, `errors.StripeError`): a class whose name ends in `Error` or
-/// `Exception`. Building, throwing or recognising an error of a library the catalogue does not
-/// know is no use of its client.
+/// `APICallError.isInstance`, `errors.StripeError`): a class (a capitalised segment) whose name
+/// ends in `Error` or `Exception` ([`crate::facts::clients::names_an_error_type`]), not a
+/// function such as `captureException`. Building, throwing or recognising an error of a library
+/// the catalogue does not know is no use of its client.
 fn names_an_error_class(export_path: &str) -> bool {
     export_path.split('.').any(|segment| {
         segment.starts_with(|first: char| first.is_ascii_uppercase())
-            && (segment.ends_with("Error") || segment.ends_with("Exception"))
+            && crate::facts::clients::names_an_error_type(segment)
     })
 }
 
