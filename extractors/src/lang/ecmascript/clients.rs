@@ -152,7 +152,10 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
                 // A typed parameter is read for the catalogue's client types only.
                 let is_use = match record_client(record) {
                     Some(client) => is_bound_client_use(client, client_use, export_path),
-                    None => client_use != Use::Parameter && !names_an_error_class(export_path),
+                    None => {
+                        client_use != Use::Parameter
+                            && !super::imports::names_an_error_class(export_path)
+                    }
                 };
                 if !is_use {
                     continue;
@@ -208,7 +211,8 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         };
         if used_bound.contains(package)
             || record_client(record).is_some_and(|client| !brings_a_client(client, record))
-            || (record_client(record).is_none() && brings_only_error_classes(record))
+            || (record_client(record).is_none()
+                && super::imports::brings_only_error_classes(record))
             || record.is_type_only
             || is_type_only(view, record)
             || !used_bound.insert(package)
@@ -330,31 +334,6 @@ fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> 
         return client.probable_names.is_empty() || client.probable_names.contains(&root);
     }
     false
-}
-
-/// Whether an export path of a library names one of its error classes (`APICallError`,
-/// `APICallError.isInstance`, `errors.StripeError`): a class (a capitalised segment) whose name
-/// ends in `Error` or `Exception` ([`crate::facts::clients::names_an_error_type`]), not a
-/// function such as `captureException`. Building, throwing or recognising an error of a library
-/// the catalogue does not know is no use of its client.
-fn names_an_error_class(export_path: &str) -> bool {
-    export_path.split('.').any(|segment| {
-        segment.starts_with(|first: char| first.is_ascii_uppercase())
-            && crate::facts::clients::names_an_error_type(segment)
-    })
-}
-
-/// Whether every name an import binds is an error class ([`names_an_error_class`]): such an
-/// import of a bound library brings no client, not even probably.
-pub(super) fn brings_only_error_classes(record: &ImportRecord<'_>) -> bool {
-    !record.bindings.is_empty()
-        && record
-            .bindings
-            .iter()
-            .all(|binding| match &binding.imported {
-                Imported::Module => false,
-                Imported::Named(name) => names_an_error_class(name),
-            })
 }
 
 /// The outside package an import brings in when the spec binds it with `clients`: the binding
