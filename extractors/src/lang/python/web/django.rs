@@ -261,7 +261,8 @@ pub(super) fn rest_routers<'r>(routers: &'r Routers<'_>) -> Vec<&'r str> {
 /// The routes a Django REST framework router's module-level `router.register("orders",
 /// OrderViewSet)` calls register: the viewset's list at the prefix (`orders/`) and its items
 /// below it (`orders/<pk>/`), method `*` (the viewset class says which it serves), handler the
-/// viewset as written. Each is a member of the router, which `include(router.urls)` mounts
+/// viewset as written; a prefix is a regular expression, read as `re_path`'s are ([`regex_path`]).
+/// Each is a member of the router, which `include(router.urls)` mounts
 /// ([`included_patterns`]) or `urlpatterns += router.urls` adds to a list ([`rest_mounts`]).
 pub(super) fn rest_routes<'tree>(
     file: &FileSyntax<'_, 'tree>,
@@ -297,10 +298,12 @@ pub(super) fn rest_routes<'tree>(
             continue;
         };
         let arguments = positional(list);
+        // The prefix is a regular expression: a plain path with named groups reads as one.
         let prefix = arguments
             .first()
             .and_then(|prefix| string_value(*prefix, source))
-            .or_else(|| keyword(list, "prefix", source));
+            .or_else(|| keyword(list, "prefix", source))
+            .and_then(|prefix| regex_path(&prefix));
         let viewset = arguments
             .get(1)
             .copied()
