@@ -3,7 +3,8 @@
 //! method), directly or through an instance (`const api = axios.create(…)`, `ky.create(…)`,
 //! `api.extend(…)`, `superagent.agent()`; `api.get('/x')`, after axios's `baseURL` or ky's
 //! `prefixUrl`),
-//! SWR's `useSWR(key, fetcher)` (and `swr/immutable`'s), a GET of its key when the key is a URL,
+//! SWR's `useSWR(key, fetcher)` (and `swr/immutable`'s), a GET of its key when the key is a URL
+//! (`swr/mutation`'s `useSWRMutation(key, trigger)`, a request of any method),
 //! and with Angular's `HttpClient` where a file injects it (`constructor(private http: HttpClient)`,
 //! `http = inject(HttpClient)`; `this.http.get<T>('/x')`, `this.http.request('PATCH', url)`),
 //! client `HttpClient`.
@@ -59,6 +60,9 @@ enum Shape {
     MethodThenUrlOrUrl,
     /// SWR's `useSWR(key, fetcher)`: a GET of the key when it is a URL ([`swr_key`]).
     Key,
+    /// SWR's `useSWRMutation(key, trigger)`: a request of the key when it is a URL, its method
+    /// the trigger's (`*`).
+    MutationKey,
 }
 
 /// A recognised request function: the client name for the fact and where its arguments are.
@@ -285,6 +289,7 @@ fn url_and_method<'tree>(
                 .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
         ),
         Shape::Key => (swr_key(first, source), "GET".to_owned()),
+        Shape::MutationKey => (swr_key(first, source), "*".to_owned()),
         // superagent's `request('POST', url)`; `request(url)` and `request(url, callback)`
         // are GETs.
         Shape::MethodThenUrlOrUrl => match arguments.get(1) {
@@ -569,7 +574,22 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
         });
     }
     if let Some(target) = view.bindings.resolve(function, source) {
-        let package = view.imports.get(target.import)?.external_package()?;
+        let record = view.imports.get(target.import)?;
+        let package = record.external_package()?;
+        // SWR's hooks by entry point: `swr` and `swr/immutable` fetch their key;
+        // `swr/mutation` sends it with whatever method its trigger function uses; the others
+        // (`swr/infinite` takes a key function, `swr/subscription` subscribes) are no request.
+        if package == "swr" {
+            let shape = match record.specifier.as_str() {
+                "swr" | "swr/immutable" => Shape::Key,
+                "swr/mutation" => Shape::MutationKey,
+                _ => return None,
+            };
+            return (target.export_path == "default").then_some(Request {
+                client: "swr",
+                shape,
+            });
+        }
         return package_request(package, &target.export_path);
     }
     let (receiver, export_path) = match function.kind() {
@@ -608,8 +628,6 @@ fn package_request(package: &str, export_path: &str) -> Option<Request> {
         ("got", verb) if is_http_verb(verb) => ("got", Shape::Verb(static_verb(verb)?)),
         ("ky", "default") => ("ky", Shape::UrlThenOptions),
         ("ky", verb) if is_http_verb(verb) => ("ky", Shape::Verb(static_verb(verb)?)),
-        // `useSWR` (`swr`), `useSWRImmutable` (`swr/immutable`): the key is the URL.
-        ("swr", "default") => ("swr", Shape::Key),
         // superagent's `request.del(url)` is its `delete`.
         ("superagent", "default") => ("superagent", Shape::MethodThenUrlOrUrl),
         ("superagent", "del") => ("superagent", Shape::Verb("delete")),
