@@ -53,6 +53,8 @@ pub(crate) fn count_parse_errors(tree: &Tree, source: &str) -> ParseErrors {
 /// - A bare `&` in JSX text (`<p>Terms & conditions</p>`), which JSX reads as text and
 ///   tree-sitter's JSX only as the start of a character reference: an `ERROR` child of the
 ///   element that begins with the `&` and holds text only (no `{`, `}`, `<` or `>`).
+/// - A bare `&` in a JSX attribute string (`href="/s?a=1&b=2"`), likewise
+///   ([`is_jsx_attribute_ampersand`]).
 /// - TypeScript forms tree-sitter-typescript 0.23 does not know, each recognised by the whole
 ///   shape the parser leaves: `export type * from` ([`is_type_star_export`]), variance modifiers
 ///   on type parameters ([`is_variance_modifier`]) and an array of an import type
@@ -65,6 +67,7 @@ pub(super) fn is_grammar_gap(node: Node<'_>, parent: Option<Node<'_>>, source: &
             parent.is_some_and(|parent| matches!(parent.kind(), "jsx_element" | "jsx_fragment"));
         let text = self::text(node, source);
         return (in_element && text.starts_with('&') && !text.contains(['{', '}', '<', '>']))
+            || is_jsx_attribute_ampersand(node, parent, source)
             || is_type_star_export(node, parent, source)
             || is_variance_modifier(node, parent, source)
             || is_import_type_array(node, parent, source)
@@ -94,6 +97,35 @@ pub(super) fn is_grammar_gap(node: Node<'_>, parent: Option<Node<'_>>, source: &
                 .is_some_and(|arguments| arguments.kind() == "template_string")
     });
     instantiated && tagged
+}
+
+/// A bare `&` in a JSX attribute string, `href="https://x.com?a=1&utm_medium=web"`: JSX reads
+/// it as text, tree-sitter's JSX only as the start of a character reference (`&amp;`), and
+/// leaves the rest of the string from the `&` an `ERROR` child of the attribute's `string`,
+/// which is whole (it ends with the quote it starts with). Such an error holds no quote, brace
+/// or angle bracket.
+pub(super) fn is_jsx_attribute_ampersand(
+    error: Node<'_>,
+    parent: Option<Node<'_>>,
+    source: &str,
+) -> bool {
+    let Some(string) = parent.filter(|parent| parent.kind() == "string") else {
+        return false;
+    };
+    let text = self::text(error, source);
+    if !text.starts_with('&') || text.contains(['{', '}', '<', '>', '"', '\'']) {
+        return false;
+    }
+    let written = self::text(string, source);
+    let closed = written.len() >= 2
+        && written
+            .chars()
+            .next()
+            .is_some_and(|quote| matches!(quote, '"' | '\'') && written.ends_with(quote));
+    closed
+        && string
+            .parent()
+            .is_some_and(|attribute| attribute.kind() == "jsx_attribute")
 }
 
 /// Rust's foreign type with a visibility, `pub type Modal;` in an `extern` block (the JavaScript

@@ -666,6 +666,25 @@ fn a_bare_ampersand_in_jsx_text_is_no_syntax_error() {
     );
 }
 
+/// A bare `&` in a JSX attribute string (a link's query, formbricks'
+/// `href="https://formbricks.com?utm_source=app&utm_medium=webapp"`) is text to JSX, and to
+/// tree-sitter's JSX only the start of a character reference: no syntax error either (9 of
+/// formbricks' components had one).
+#[test]
+fn a_bare_ampersand_in_a_jsx_attribute_string_is_no_syntax_error() {
+    assert_no_errors(
+        &["a.tsx", "a.jsx"],
+        &[
+            "const A = <a href=\"https://x.com?utm_source=app&utm_medium=web\">x</a>;",
+            "const B = <a href=\"/s?a=1&b=2&c=3\" target=\"_blank\">x</a>;",
+            "const C = <a title='Tom & Jerry'>x</a>;",
+            "const D = <a href=\"?q=1&amp;r=2&s=3\">x</a>;",
+        ],
+    );
+    // A string that is not closed stays an error.
+    assert_errors(&["a.tsx"], &["const A = <a href=\"x&y>z</a>;"]);
+}
+
 #[test]
 fn swift_s_empty_tuple_is_no_syntax_error() {
     for source in [

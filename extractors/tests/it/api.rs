@@ -867,6 +867,71 @@ fn bound_client_libraries_are_clients() {
     );
 }
 
+/// The error classes of a bound library the catalogue does not know are no client: formbricks
+/// binds the AI SDK (`ai`) to its model endpoint, and `APICallError.isInstance(error)` in its
+/// error mapping was a definite access of the model, as was dub's
+/// `new WorkflowRetryAfterError(…)` of a bound `@upstash/workflow`. An import of nothing but
+/// error classes brings no client either (no probable use); a call of the library beside them
+/// still is a use.
+#[test]
+fn a_bound_library_s_error_classes_are_no_client() {
+    let mut context = ProjectContext::default();
+    context.set_generic(
+        extractors::GenericFacts::NONE
+            .with_bound_clients(["ai".to_owned(), "@upstash/workflow".to_owned()]),
+    );
+    let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
+        extract_file(&context, path, source)
+            .unwrap()
+            .facts
+            .iter()
+            .filter(|fact| fact.kind == FactKind::AccessesTechnology)
+            .map(|fact| (fact.confidence.as_str().to_owned(), fact.evidence.line))
+            .collect()
+    };
+    let fact = |confidence: &str, line: u32| (confidence.to_owned(), line);
+    let errors = "import { APICallError, RetryError } from 'ai';
+export const isApi = (e: unknown) => APICallError.isInstance(e) || RetryError.isInstance(e);
+";
+    assert_eq!(accesses("ai/errors.ts", errors), []);
+    // Its `external` fact says so, for the engine, which makes a probable access of a file's
+    // first import of a bound library.
+    let external = extract_file(&context, "ai/errors.ts", errors)
+        .unwrap()
+        .facts
+        .into_iter()
+        .find(|fact| fact.kind == FactKind::External)
+        .unwrap();
+    assert_eq!(
+        external
+            .properties
+            .get("noClient")
+            .and_then(|value| value.as_bool()),
+        Some(true)
+    );
+    assert_eq!(
+        accesses(
+            "jobs/retry.ts",
+            "import { WorkflowRetryAfterError } from '@upstash/workflow';
+export const later = () => { throw new WorkflowRetryAfterError('wait', 10); };
+",
+        ),
+        []
+    );
+    assert_eq!(
+        accesses(
+            "ai/text.ts",
+            "import { APICallError, generateText } from 'ai';
+export const ask = async (model: any) => {
+  try { return await generateText({ model, prompt: 'x' }); }
+  catch (e) { if (APICallError.isInstance(e)) return null; throw e; }
+};
+",
+        ),
+        [fact("definite", 3)]
+    );
+}
+
 /// A library the spec binds that the catalogue knows to export plain values beside its client
 /// (its `probable_names`) keeps that knowledge: documenso binds `@prisma/client` to its
 /// database, and its browser components import the enums the schema generates and build

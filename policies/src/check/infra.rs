@@ -20,7 +20,8 @@
 //! an access to the entity, even for a library lintel's own catalogue does not know (a listed
 //! library overrides the catalogue): definite where its client is constructed, called or
 //! injected, in every language (the catalogue's clients; for any other library, whatever a
-//! file constructs, calls or injects of it: a TypeScript or JavaScript import's export, a
+//! file constructs, calls or injects of it: a TypeScript or JavaScript import's export (but
+//! not one of its error classes, `APICallError.isInstance(e)`), a
 //! Python call of a path inside it such as `celery.Celery(…)`, a Go call or composite literal
 //! of its package such as `nats.Connect(…)`, a Java or Kotlin type of it constructed,
 //! called, injected or extended, a C# type of it constructed or injected (a class extending one
@@ -36,7 +37,8 @@
 //! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none, and so is a
 //! TypeScript or JavaScript import of only the plain values of a library the catalogue knows to
 //! export them beside its client, `import { Role } from '@prisma/client'`, whose
-//! `new Prisma.Decimal(…)` is no use either); a Go module may be listed
+//! `new Prisma.Decimal(…)` is no use either, or of only the error classes of a library it does
+//! not know); a Go module may be listed
 //! with its major version (`…/go-redis/v9`) and a Rust crate with dashes (`async-nats`). A
 //! property's values may be written as a list (`clients: "sequelize", "bullmq"`) or in brackets
 //! (`clients: ["sequelize", "bullmq"]`). An HTTP call whose literal URL matches a glob (as written, or

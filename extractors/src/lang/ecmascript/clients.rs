@@ -152,7 +152,10 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
                 // A typed parameter is read for the catalogue's client types only.
                 let is_use = match record_client(record) {
                     Some(client) => is_bound_client_use(client, client_use, export_path),
-                    None => client_use != Use::Parameter,
+                    None => {
+                        client_use != Use::Parameter
+                            && !super::imports::names_an_error_class(export_path)
+                    }
                 };
                 if !is_use {
                     continue;
@@ -208,6 +211,8 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         };
         if used_bound.contains(package)
             || record_client(record).is_some_and(|client| !brings_a_client(client, record))
+            || (record_client(record).is_none()
+                && super::imports::brings_only_error_classes(record))
             || record.is_type_only
             || is_type_only(view, record)
             || !used_bound.insert(package)

@@ -2,8 +2,10 @@
 //! `got`, `ky` and `superagent` (`request.del` is its DELETE, `request('PUT', url)` names its
 //! method), directly or through an instance (`const api = axios.create(…)`, `ky.create(…)`,
 //! `api.extend(…)`, `superagent.agent()`; `api.get('/x')`, after axios's `baseURL` or ky's
-//! `prefixUrl`), and
-//! with Angular's `HttpClient` where a file injects it (`constructor(private http: HttpClient)`,
+//! `prefixUrl`),
+//! SWR's `useSWR(key, fetcher)` (and `swr/immutable`'s), a GET of its key when the key is a URL
+//! (`swr/mutation`'s `useSWRMutation(key, trigger)`, a request of any method),
+//! and with Angular's `HttpClient` where a file injects it (`constructor(private http: HttpClient)`,
 //! `http = inject(HttpClient)`; `this.http.get<T>('/x')`, `this.http.request('PATCH', url)`),
 //! client `HttpClient`.
 //!
@@ -56,6 +58,11 @@ enum Shape {
     MethodThenUrl,
     /// superagent's `request('POST', url)`, or `request(url)` for a GET.
     MethodThenUrlOrUrl,
+    /// SWR's `useSWR(key, fetcher)`: a GET of the key when it is a URL ([`swr_key`]).
+    Key,
+    /// SWR's `useSWRMutation(key, trigger)`: a request of the key when it is a URL, its method
+    /// the trigger's (`*`).
+    MutationKey,
 }
 
 /// A recognised request function: the client name for the fact and where its arguments are.
@@ -281,6 +288,8 @@ fn url_and_method<'tree>(
             static_string(first, source)
                 .map_or_else(|| "*".to_owned(), |method| method.to_uppercase()),
         ),
+        Shape::Key => (swr_key(first, source), "GET".to_owned()),
+        Shape::MutationKey => (swr_key(first, source), "*".to_owned()),
         // superagent's `request('POST', url)`; `request(url)` and `request(url, callback)`
         // are GETs.
         Shape::MethodThenUrlOrUrl => match arguments.get(1) {
@@ -292,6 +301,43 @@ fn url_and_method<'tree>(
             _ => (Some(first), "GET".to_owned()),
         },
     }
+}
+
+/// The URL an SWR key names: the key, or the value a condition gives it (`id && `/api/x/${id}``,
+/// `id ? `/api/x/${id}` : null`, the other branch `null` or `undefined`), when it is a string or
+/// template that starts as a URL does (`/api/…`, `https://…`). Any other key names a cache
+/// entry, whatever the fetcher does with it.
+fn swr_key<'tree>(key: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+    let is_nothing = |node: Node<'_>| matches!(node.kind(), "null" | "undefined");
+    let key = match key.kind() {
+        "parenthesized_expression" => return swr_key(key.named_child(0)?, source),
+        "binary_expression"
+            if key
+                .child_field("operator")
+                .is_some_and(|operator| operator.kind() == "&&") =>
+        {
+            key.child_field("right")?
+        }
+        "ternary_expression" => {
+            let (consequence, alternative) = (
+                key.child_field("consequence")?,
+                key.child_field("alternative")?,
+            );
+            match (is_nothing(consequence), is_nothing(alternative)) {
+                (false, true) => consequence,
+                (true, false) => alternative,
+                _ => return None,
+            }
+        }
+        _ => key,
+    };
+    if !matches!(key.kind(), "string" | "template_string") {
+        return None;
+    }
+    let text = syntax::text(key, source);
+    let body = text.get(1..).unwrap_or_default();
+    (body.starts_with('/') || body.starts_with("http://") || body.starts_with("https://"))
+        .then_some(key)
 }
 
 /// A request's URL as written (after the instance's `base`), its path when known, and its text
@@ -528,7 +574,22 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
         });
     }
     if let Some(target) = view.bindings.resolve(function, source) {
-        let package = view.imports.get(target.import)?.external_package()?;
+        let record = view.imports.get(target.import)?;
+        let package = record.external_package()?;
+        // SWR's hooks by entry point: `swr` and `swr/immutable` fetch their key;
+        // `swr/mutation` sends it with whatever method its trigger function uses; the others
+        // (`swr/infinite` takes a key function, `swr/subscription` subscribes) are no request.
+        if package == "swr" {
+            let shape = match record.specifier.as_str() {
+                "swr" | "swr/immutable" => Shape::Key,
+                "swr/mutation" => Shape::MutationKey,
+                _ => return None,
+            };
+            return (target.export_path == "default").then_some(Request {
+                client: "swr",
+                shape,
+            });
+        }
         return package_request(package, &target.export_path);
     }
     let (receiver, export_path) = match function.kind() {
@@ -543,7 +604,15 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
 }
 
 /// The packages [`package_request`] knows.
-const REQUEST_PACKAGES: [&str; 6] = ["node-fetch", "undici", "axios", "got", "ky", "superagent"];
+const REQUEST_PACKAGES: [&str; 7] = [
+    "node-fetch",
+    "undici",
+    "axios",
+    "got",
+    "ky",
+    "superagent",
+    "swr",
+];
 
 fn package_request(package: &str, export_path: &str) -> Option<Request> {
     let (client, shape) = match (package, export_path) {

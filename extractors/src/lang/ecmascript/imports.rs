@@ -341,15 +341,43 @@ pub(super) fn facts(view: &FileView<'_, '_>) -> Vec<Fact> {
 }
 
 /// Whether an import of a library the spec binds names only plain values and types of it (see
-/// [`brings_a_client`]): its `external` fact says so (`noClient`), so that the engine, which
-/// makes a probable access of each file's first import of a bound library, makes none of it.
+/// [`brings_a_client`]), or only error classes of a library the catalogue does not know
+/// ([`brings_only_error_classes`]): its `external` fact says so (`noClient`), so
+/// that the engine, which makes a probable access of each file's first import of a bound
+/// library, makes none of it.
 fn brings_no_bound_client(view: &FileView<'_, '_>, record: &ImportRecord<'_>) -> bool {
     record.external_package().is_some_and(|package| {
         view.factory.generic().bound_client(package).is_some()
-            && crate::catalogue::catalogue()
-                .npm(package)
-                .is_some_and(|client| !brings_a_client(client, record))
+            && match crate::catalogue::catalogue().npm(package) {
+                Some(client) => !brings_a_client(client, record),
+                None => brings_only_error_classes(record),
+            }
     })
+}
+
+/// Whether an export path of a library names one of its error classes (`APICallError`,
+/// `APICallError.isInstance`, `errors.StripeError`): a class (a capitalised segment) whose name
+/// ends in `Error` or `Exception` ([`crate::facts::clients::names_an_error_type`]), not a
+/// function such as `captureException`. Building, throwing or recognising an error of a library
+/// the catalogue does not know is no use of its client.
+pub(super) fn names_an_error_class(export_path: &str) -> bool {
+    export_path.split('.').any(|segment| {
+        segment.starts_with(|first: char| first.is_ascii_uppercase())
+            && crate::facts::clients::names_an_error_type(segment)
+    })
+}
+
+/// Whether every name an import binds is an error class ([`names_an_error_class`]): such an
+/// import of a bound library brings no client, not even probably.
+pub(super) fn brings_only_error_classes(record: &ImportRecord<'_>) -> bool {
+    !record.bindings.is_empty()
+        && record
+            .bindings
+            .iter()
+            .all(|binding| match &binding.imported {
+                Imported::Module => false,
+                Imported::Named(name) => names_an_error_class(name),
+            })
 }
 
 /// Whether an import of a client package may bring in a client: a default or namespace import

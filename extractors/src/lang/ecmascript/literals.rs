@@ -283,7 +283,10 @@ impl<'tree> Constants<'tree> {
                     local.left.store(left - 1, ordering);
                     let value = (local.lookup)(local.root, node, source)?;
                     let text = interpolated_within(value, source, self, depth)?.text;
-                    (!text.contains(DYNAMIC)).then_some(std::borrow::Cow::Owned(text))
+                    // A value with dynamic parts stands for its pattern when it starts with a
+                    // literal (`/api/domains/${domain}` is a path of the own origin); one that
+                    // starts with a hole (`${host}/api`) says nothing of where it leads.
+                    (!text.starts_with(DYNAMIC)).then_some(std::borrow::Cow::Owned(text))
                 }
             },
             "member_expression" => {

@@ -21,6 +21,11 @@
 //!   (`urlpatterns`); `path("api/", include("shop.urls"))` (a module named by a string or imported,
 //!   or a list) mounts the included module's `urlpatterns` at `api/`, applied by `crate::resolve::links`:
 //!   a `urls.py` no other one includes keeps its paths as written (ROOT_URLCONF is not read).
+//!   Django REST framework's routers (`router = routers.DefaultRouter()` or `SimpleRouter()`,
+//!   in a file that imports `rest_framework`): each module-level `router.register("orders",
+//!   OrderViewSet)` serves `orders/` and `orders/<pk>/` (method `*`, handler the viewset), where
+//!   `include(router.urls)` mounts the router (of the file, or imported from another) or
+//!   `urlpatterns += router.urls` adds it to a list.
 //! - `http_call`: `requests.get/post/put/patch/delete/head/options(url)` and the same on `httpx`,
 //!   and `requests.request("GET", url)`; the same verbs on a name the file binds to a client
 //!   (`session = requests.Session()`, `async with httpx.AsyncClient(…) as client`,
@@ -147,6 +152,41 @@ pub(crate) fn facts(
                 }
             }
             _ => {}
+        }
+    }
+    let rest_routers = rest_routers(&routers);
+    if !rest_routers.is_empty() {
+        for (router, site) in rest_routes(file, &rest_routers) {
+            let (line, column) = syntax::start_position(site.node, file.source);
+            links.members.push(RouterMember {
+                line,
+                column,
+                router: RouterRef::Local(router),
+            });
+            facts.push(web::route_fact(factory, &site));
+        }
+    }
+    if file.source.contains(".urls") {
+        for (list, router) in rest_mounts(file.root, file.source) {
+            let imported = imported.get_or_insert_with(|| imported_names(input, hits));
+            let child = match imported.get(syntax::text(router, file.source)) {
+                Some(ImportedName::Name(file, name)) => Some(RouterRef::Imported {
+                    file: file.clone(),
+                    name: name.clone(),
+                }),
+                Some(ImportedName::Module(_)) => None,
+                None => (router.kind() == "identifier")
+                    .then(|| RouterRef::Local(syntax::text(router, file.source).to_owned())),
+            };
+            if let Some(child) = child {
+                links.mounts.push(RouterMount {
+                    parent: RouterRef::Local(list),
+                    prefix: String::new(),
+                    replaces_own_prefix: false,
+                    child,
+                    prefix_constant: None,
+                });
+            }
         }
     }
     links.constants = path_constants(file.root, file.source);

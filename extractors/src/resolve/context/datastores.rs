@@ -227,29 +227,41 @@ fn drizzle_category(config: &str) -> Option<String> {
 }
 
 /// The categories of the literal database engines a Django settings module names
-/// (`'ENGINE': 'django.db.backends.postgresql'` → `postgres`; `postgis` counts as `postgres`).
+/// (`'ENGINE': 'django.db.backends.postgresql'` → `postgres`; `postgis` counts as `postgres`),
+/// also through a backend that wraps Django's under its own package
+/// (`django_prometheus.db.backends.postgresql`). Only a string literal's module path counts:
+/// an import of `django.db.backends.base` names no engine.
 fn django_engines(settings: &str) -> Vec<String> {
+    const MARKER: &str = "db.backends.";
     let mut categories = Vec::new();
-    for marker in ["django.db.backends.", "django.contrib.gis.db.backends."] {
-        let mut rest = settings;
-        while let Some(index) = rest.find(marker) {
-            rest = rest.get(index + marker.len()..).unwrap_or_default();
-            let engine: String = rest
-                .chars()
-                .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
-                .collect();
-            let engine = engine.split('_').next().unwrap_or_default();
-            let engine = if engine == "postgis" {
-                "postgres"
-            } else {
-                engine
-            };
-            categories.push(
-                crate::catalogue::connection_category(engine)
-                    .unwrap_or("relational_db")
-                    .to_owned(),
-            );
+    let mut offset = 0;
+    while let Some(index) = settings.get(offset..).and_then(|rest| rest.find(MARKER)) {
+        let start = offset + index;
+        offset = start + MARKER.len();
+        // The module path before the marker, back to the opening quote of the literal.
+        let before = settings.get(..start).unwrap_or_default();
+        let module = before.trim_end_matches(|character: char| {
+            character.is_ascii_alphanumeric() || "_.".contains(character)
+        });
+        if !module.ends_with(['\'', '"']) {
+            continue;
         }
+        let rest = settings.get(offset..).unwrap_or_default();
+        let engine: String = rest
+            .chars()
+            .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
+            .collect();
+        let engine = engine.split('_').next().unwrap_or_default();
+        let engine = if engine == "postgis" {
+            "postgres"
+        } else {
+            engine
+        };
+        categories.push(
+            crate::catalogue::connection_category(engine)
+                .unwrap_or("relational_db")
+                .to_owned(),
+        );
     }
     categories
 }
@@ -338,6 +350,21 @@ mod tests {
             ["postgres"]
         );
         assert!(django_engines("DATABASES = env.db()").is_empty());
+    }
+
+    /// A database backend that wraps Django's (django-prometheus instruments the connection)
+    /// names the same engine: wger's development settings use
+    /// `django_prometheus.db.backends.postgresql`, and only its CI settings' `sqlite3` was read,
+    /// so every model of the project was a definite SQLite access. An import of Django's backend
+    /// module is no engine.
+    #[test]
+    fn django_engines_of_wrapping_backends_are_read() {
+        let settings = "DBCONFIG_PG = {\n    'ENGINE': 'django_prometheus.db.backends.postgresql',\n}\nDBCONFIG_SQLITE = {\n    \"ENGINE\": \"django_prometheus.db.backends.sqlite3\",\n}\n";
+        assert_eq!(django_engines(settings), ["postgres", "sqlite"]);
+        assert!(django_engines(
+            "from django.db.backends.base.schema import BaseDatabaseSchemaEditor\n"
+        )
+        .is_empty());
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub(super) fn wrapper_method<'tree>(
     };
     match shape {
         Shape::Verb(verb) => MethodSource::Fixed(verb.to_uppercase()),
+        Shape::Key => MethodSource::Fixed("GET".to_owned()),
+        Shape::MutationKey => MethodSource::Fixed("*".to_owned()),
         Shape::MethodThenUrl | Shape::MethodThenUrlOrUrl => match arguments.first() {
             Some(first) => match (static_string(*first, source), name_of(*first)) {
                 (Some(method), _) => MethodSource::Fixed(method.to_uppercase()),

@@ -220,14 +220,154 @@ pub(super) fn included_patterns(
         "attribute" => {
             let object = argument.child_field("object")?;
             let attribute = argument.child_field("attribute")?;
-            match imported.get(syntax::text(object, source))? {
-                ImportedName::Module(file) => Some(RouterRef::Imported {
+            let is_urls = syntax::text(attribute, source) == "urls";
+            match imported.get(syntax::text(object, source)) {
+                Some(ImportedName::Module(file)) => Some(RouterRef::Imported {
                     file: file.clone(),
                     name: syntax::text(attribute, source).to_owned(),
                 }),
-                ImportedName::Name(..) => None,
+                // A REST framework router's URLs (`include(router.urls)`): the router's routes,
+                // of this file or of the one it is imported from.
+                Some(ImportedName::Name(file, name)) if is_urls => Some(RouterRef::Imported {
+                    file: file.clone(),
+                    name: name.clone(),
+                }),
+                None if is_urls && object.kind() == "identifier" => {
+                    Some(RouterRef::Local(syntax::text(object, source).to_owned()))
+                }
+                _ => None,
             }
         }
         _ => None,
     }
+}
+
+/// The routers of Django REST framework a file binds (`router = routers.DefaultRouter()`,
+/// `SimpleRouter()`), in a file that imports `rest_framework`.
+pub(super) fn rest_routers<'r>(routers: &'r Routers<'_>) -> Vec<&'r str> {
+    if !routers.modules.contains(&"rest_framework") {
+        return Vec::new();
+    }
+    routers
+        .bindings
+        .iter()
+        .filter(|(_, (constructor, _))| {
+            matches!(constructor.as_str(), "DefaultRouter" | "SimpleRouter")
+        })
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
+/// The routes a Django REST framework router's module-level `router.register("orders",
+/// OrderViewSet)` calls register: the viewset's list at the prefix (`orders/`) and its items
+/// below it (`orders/<pk>/`), method `*` (the viewset class says which it serves), handler the
+/// viewset as written; a prefix is a regular expression, read as `re_path`'s are ([`regex_path`]).
+/// Each is a member of the router, which `include(router.urls)` mounts
+/// ([`included_patterns`]) or `urlpatterns += router.urls` adds to a list ([`rest_mounts`]).
+pub(super) fn rest_routes<'tree>(
+    file: &FileSyntax<'_, 'tree>,
+    rest_routers: &[&str],
+) -> Vec<(String, RouteSite<'tree>)> {
+    let source = file.source;
+    let mut sites = Vec::new();
+    for statement in named_children(file.root) {
+        let Some(call) = (statement.kind() == "expression_statement")
+            .then(|| statement.named_child(0))
+            .flatten()
+            .filter(|call| call.kind() == "call")
+        else {
+            continue;
+        };
+        let Some(function) = call
+            .child_field("function")
+            .filter(|function| function.kind() == "attribute")
+        else {
+            continue;
+        };
+        let (Some(object), Some(attribute)) = (
+            function.child_field("object"),
+            function.child_field("attribute"),
+        ) else {
+            continue;
+        };
+        let router = syntax::text(object, source);
+        if syntax::text(attribute, source) != "register" || !rest_routers.contains(&router) {
+            continue;
+        }
+        let Some(list) = call.child_field("arguments") else {
+            continue;
+        };
+        let arguments = positional(list);
+        // The prefix is a regular expression: a plain path with named groups reads as one.
+        let prefix = arguments
+            .first()
+            .and_then(|prefix| string_value(*prefix, source))
+            .or_else(|| keyword(list, "prefix", source))
+            .and_then(|prefix| regex_path(&prefix));
+        let viewset = arguments
+            .get(1)
+            .copied()
+            .or_else(|| keyword_value(list, "viewset", source));
+        let (Some(prefix), Some(viewset)) = (prefix, viewset) else {
+            continue;
+        };
+        for path in [join_path(&[&prefix]), join_path(&[&prefix, "<pk>"])] {
+            sites.push((
+                router.to_owned(),
+                RouteSite {
+                    node: call,
+                    method: "*".to_owned(),
+                    path,
+                    framework: "django",
+                    handler: view_name(viewset, source),
+                    scope: (file.scope_of)(call),
+                },
+            ));
+        }
+    }
+    sites
+}
+
+/// The module-level additions of a router's URLs to a list of patterns: `urlpatterns +=
+/// router.urls`, `urlpatterns = router.urls` or `urlpatterns = [...] + router.urls`, as
+/// (list, router expression) pairs.
+pub(super) fn rest_mounts<'tree>(root: Node<'tree>, source: &str) -> Vec<(String, Node<'tree>)> {
+    let mut mounts = Vec::new();
+    for statement in named_children(root) {
+        let Some(assignment) = (statement.kind() == "expression_statement")
+            .then(|| statement.named_child(0))
+            .flatten()
+            .filter(|node| matches!(node.kind(), "assignment" | "augmented_assignment"))
+        else {
+            continue;
+        };
+        let (Some(left), Some(right)) = (
+            assignment
+                .child_field("left")
+                .filter(|left| left.kind() == "identifier"),
+            assignment.child_field("right"),
+        ) else {
+            continue;
+        };
+        let mut operands = vec![right];
+        while let Some(operand) = operands.pop() {
+            match operand.kind() {
+                "binary_operator" => {
+                    operands.extend(operand.child_field("left"));
+                    operands.extend(operand.child_field("right"));
+                }
+                "attribute"
+                    if operand
+                        .child_field("attribute")
+                        .is_some_and(|attribute| syntax::text(attribute, source) == "urls") =>
+                {
+                    if let Some(router) = operand.child_field("object") {
+                        mounts.push((syntax::text(left, source).to_owned(), router));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    mounts
 }
