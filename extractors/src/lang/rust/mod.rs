@@ -389,7 +389,7 @@ fn typed_sites<'tree>(
             _ => Vec::new(),
         };
         for declaration in declarations {
-            let Some(written) = declaration
+            let Some((written, store)) = declaration
                 .child_by_field_name("type")
                 .and_then(|written| held_type(written, source))
             else {
@@ -410,7 +410,7 @@ fn typed_sites<'tree>(
                     use_kind: ClientUse::Inject,
                     path: qualified,
                     is_qualified: true,
-                    argument: None,
+                    argument: store,
                     options: Vec::new(),
                 });
             }
@@ -452,8 +452,10 @@ const HOLDERS: [&str; 9] = [
 
 /// The path of the type a parameter's or field's type `node` holds (through references and the
 /// [`HOLDERS`]), without its generic arguments: `&mut PgConnection` → `PgConnection`,
-/// `web::Data<sqlx::PgPool>` → `sqlx::PgPool`, `Pool<Postgres>` → `Pool`.
-fn held_type(node: Node<'_>, source: &str) -> Option<String> {
+/// `web::Data<sqlx::PgPool>` → `sqlx::PgPool`, `Pool<Postgres>` → `Pool`; with the last
+/// segment of its first type argument, which may name its store as a driver name does
+/// (sqlx's `Pool<sqlx::postgres::Postgres>`, `Transaction<'_, Sqlite>`; lifetimes skipped).
+fn held_type(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
     let mut node = node;
     for _ in 0..8 {
         match node.kind() {
@@ -462,15 +464,30 @@ fn held_type(node: Node<'_>, source: &str) -> Option<String> {
                 let head = node.child_by_field_name("type")?;
                 let name = syntax::text(head, source);
                 let last = name.rsplit("::").next().unwrap_or(name);
+                let arguments = node.child_by_field_name("type_arguments");
                 if HOLDERS.contains(&last) {
-                    let arguments = node.child_by_field_name("type_arguments")?;
-                    node = named_children(arguments).into_iter().next()?;
+                    node = named_children(arguments?).into_iter().next()?;
                 } else {
-                    return Some(syntax::unspaced_text(head, source, 200));
+                    let store = arguments.and_then(|arguments| {
+                        named_children(arguments)
+                            .into_iter()
+                            .find(|argument| argument.kind() != "lifetime")
+                            .filter(|argument| {
+                                matches!(
+                                    argument.kind(),
+                                    "type_identifier" | "scoped_type_identifier"
+                                )
+                            })
+                            .map(|argument| {
+                                let text = syntax::text(argument, source);
+                                text.rsplit("::").next().unwrap_or(text).trim().to_owned()
+                            })
+                    });
+                    return Some((syntax::unspaced_text(head, source, 200), store));
                 }
             }
             "type_identifier" | "scoped_type_identifier" => {
-                return Some(syntax::unspaced_text(node, source, 200))
+                return Some((syntax::unspaced_text(node, source, 200), None))
             }
             _ => return None,
         }
