@@ -357,7 +357,8 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
 /// (`node store : sqlite { clients: "modernc.org/sqlite" }` and Go's `sql.Open("sqlite", …)`, a
 /// `*sql.DB`): a generic SQL API reaches the store through a driver, which the file imports or,
 /// as Go's `database/sql` drivers register themselves for the whole program, another file does.
-/// When the file's bound libraries (else the project's) belong to exactly one of the entities
+/// When the file's bound libraries (else, for a driver API, those of its folder, the Go package
+/// compiled with it; else the project's) belong to exactly one of the entities
 /// left out, the access is a use of that library (its `driver` property): for a driver API (the
 /// catalogue's `driver_api`, Go's `database/sql`) also when an unbound entity of the category
 /// would otherwise take it (miniflux's `*sql.DB` with
@@ -388,6 +389,15 @@ fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>])
         return;
     }
     let everywhere: BTreeSet<(&str, &str)> = imported.values().flatten().copied().collect();
+    // The bound libraries of each folder's files: a driver API's folder is its Go package,
+    // compiled as one, so a driver another file of the package imports is the package's.
+    let mut by_folder: HashMap<&str, BTreeSet<(&str, &str)>> = HashMap::new();
+    for (file, libraries) in &imported {
+        by_folder
+            .entry(folder_of(file))
+            .or_default()
+            .extend(libraries.iter().copied());
+    }
     // The one bound library among `libraries` whose entity is left out, if they name one entity.
     let driver = |libraries: &BTreeSet<(&str, &str)>, excluded: &[String]| -> Option<String> {
         let drivers: BTreeSet<(&str, &str)> = libraries
@@ -443,10 +453,19 @@ fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>])
         if excluded.is_empty() {
             continue;
         }
+        let driver_api = fact
+            .property_str("package")
+            .is_some_and(extractors::catalogue::is_driver_api);
         let found = match imported.get(&fact.evidence.file) {
             Some(libraries) => driver(libraries, &excluded),
             None => None,
         }
+        .or_else(|| {
+            by_folder
+                .get(folder_of(&fact.evidence.file))
+                .filter(|_| driver_api)
+                .and_then(|libraries| driver(libraries, &excluded))
+        })
         .or_else(|| driver(&everywhere, &excluded));
         let Some(library) = found else {
             continue;
@@ -464,6 +483,11 @@ fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>])
         }
         fact.properties.insert("driver", library.into());
     }
+}
+
+/// The folder of a project-relative path (`store/db/mysql` of `store/db/mysql/memo.go`).
+fn folder_of(file: &str) -> &str {
+    file.rsplit_once('/').map_or("", |(folder, _)| folder)
 }
 
 /// The accesses of bound libraries read from `external` facts.
