@@ -275,3 +275,64 @@ fn a_driver_imported_by_another_file_of_the_go_package_is_the_store_of_its_uses(
         "{warnings:?}"
     );
 }
+
+/// memos' shape with its three databases declared by type and bound to nothing
+/// (`node sqlite : sqlite`, `node mysql : mysql`, `node postgres : postgres`): a `database/sql`
+/// use is of the store whose driver its file, else its Go package, else the program imports
+/// (`_ "github.com/lib/pq"` is PostgreSQL's), when those name exactly one store type. Before,
+/// each of memos' 75 queries was a probable access of all three databases.
+#[test]
+fn unbound_stores_of_different_types_take_the_uses_of_their_drivers_package() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 node lite : sqlite\n\
+                 node pg : postgres\n\
+                 component Lite { runs_on: cli paths: \"lite/**\" }\n\
+                 component Pg { runs_on: cli paths: \"pg/**\" }\n\
+                 component Shared { runs_on: cli paths: \"shared/**\" }\n\
+                 invariant Stores { deny flow Lite -> pg  deny flow Pg -> lite  deny flow Lite -> lite  deny flow Shared -> lite }\n",
+            ),
+            ("go.mod", "module example.com/notes\n\ngo 1.22\n"),
+            ("lite/open.go", "package lite\n\nimport _ \"modernc.org/sqlite\"\n"),
+            (
+                "lite/query.go",
+                "package lite\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            ("pg/open.go", "package pg\n\nimport _ \"github.com/lib/pq\"\n"),
+            (
+                "pg/query.go",
+                "package pg\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            (
+                "shared/driver.go",
+                "package shared\n\nimport \"database/sql\"\n\n\
+                 type Driver interface {\n\tDB() *sql.DB\n}\n\nfunc Close(db *sql.DB) error {\n\treturn db.Close()\n}\n",
+            ),
+        ],
+    );
+    let (violations, warnings) = check(&project);
+    let found: Vec<(&str, &str, u64, &str)> = violations
+        .iter()
+        .map(|(rule, file, line, confidence)| {
+            (rule.as_str(), file.as_str(), *line, confidence.as_str())
+        })
+        .collect();
+    // `lite/open.go`'s blank import is a probable use of SQLite (a warning); `shared/driver.go`'s
+    // package imports no driver and the program both: either store may be meant.
+    assert_eq!(
+        found,
+        [("deny flow Lite -> lite", "lite/query.go", 5, "definite")],
+        "{violations:?}"
+    );
+    assert!(
+        warnings.contains(&"ambiguous-technology-target".to_owned()),
+        "{warnings:?}"
+    );
+}

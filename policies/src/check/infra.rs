@@ -51,7 +51,10 @@
 //! and goes to the unbound ones when some are not, except that a use of a driver API (Go's
 //! `database/sql`) beside an unbound entity of the category goes to the bound driver's entity,
 //! unless the project also uses a driver of the category that no entity binds, when the access
-//! is only probable. An EF Core context whose
+//! is only probable. Among unbound entities of different types (`node lite : sqlite` and
+//! `node pg : postgres`), a driver API's use takes the type of the drivers its file, else its
+//! folder, else the project uses (`_ "github.com/lib/pq"` is `postgres`), when they name exactly
+//! one type that some but not all of the entities have. An EF Core context whose
 //! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
 //! is an access of that provider's store, and its `driver` is the provider's library, so
 //! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology
