@@ -711,3 +711,18 @@ fn typescript_forms_the_grammar_does_not_know_are_no_syntax_errors() {
         assert!(errors_in("a.ts", broken) > 0, "{broken}");
     }
 }
+
+/// rstest's stacked parameter attributes (`#[future(awt)] #[from(empty_db)] db: Sqlite`, atuin's
+/// tests) are valid Rust that tree-sitter-rust reads with the first attribute in an `ERROR`
+/// before the second, the parameter itself whole: no parse error; a stray token there is one.
+#[test]
+fn rust_two_attributes_on_a_parameter_are_no_parse_error() {
+    let lines =
+        "fn two(\n    #[future(awt)]\n    #[from(empty_db)]\n    db: u32,\n    x: u8,\n) {}\n";
+    assert_eq!(errors_in("a.rs", lines), 0);
+    let each = "async fn f(#[a] #[b(c)] db: u32, #[e] #[with(40u16, 8u16)] (x, y): (u8, u8)) {}\n";
+    assert_eq!(errors_in("a.rs", each), 0);
+    let method = "impl S {\n    fn m(&self, #[a] #[b] v: u8) {}\n}\n";
+    assert_eq!(errors_in("a.rs", method), 0);
+    assert_eq!(errors_in("a.rs", "fn broken(#[a] + #[b] db: u32) {}\n"), 1);
+}
