@@ -465,6 +465,43 @@ fn kotlin_multi_dollar_strings_are_read_without_their_prefix() {
     );
 }
 
+/// A type annotation on a varargs parameter (JSpecify's `String @Nullable ... items`, halo's API
+/// module) is an error to tree-sitter-java: extraction reads it with those annotations blanked.
+#[test]
+fn java_annotated_varargs_are_read_without_their_type_annotations() {
+    let source = "import org.jspecify.annotations.Nullable;\n\nclass Lists {\n    static String[] of(String @Nullable ... items) {\n        return items;\n    }\n\n    static Object first(Object @org.jspecify.annotations.Nullable @Size(max = 2) ... xs) {\n        return xs[0];\n    }\n}\n";
+    assert_read_around_a_gap("A.java", source);
+    let read = crate::lang::java::without_vararg_annotations(source).expect("a rewrite");
+    assert_eq!(read.len(), source.len());
+    assert_eq!(
+        read.lines().map(str::trim).collect::<Vec<_>>(),
+        [
+            "import org.jspecify.annotations.Nullable;",
+            "",
+            "class Lists {",
+            "static String[] of(String           ... items) {",
+            "return items;",
+            "}",
+            "",
+            "static Object first(Object                                                   ... xs) {",
+            "return xs[0];",
+            "}",
+            "}",
+        ]
+    );
+    // A declaration annotation before the type, and varargs without one, are left as written.
+    for unchanged in [
+        "class A { void f(@Nullable String... s) {} }\n",
+        "class A { void f(String ... s) {} }\n",
+    ] {
+        assert_eq!(
+            crate::lang::java::without_vararg_annotations(unchanged),
+            None,
+            "{unchanged}"
+        );
+    }
+}
+
 /// Annotated accessors and a constructor whose line starts with an annotation or `actual`
 /// end their declaration early to tree-sitter-kotlin-ng: extraction reads them with those
 /// annotations and modifiers blanked.
