@@ -336,3 +336,47 @@ fn unbound_stores_of_different_types_take_the_uses_of_their_drivers_package() {
         "{warnings:?}"
     );
 }
+
+/// The drivers of the program are its language's: a Python script's SQLite beside a Go program
+/// whose one driver is PostgreSQL's leaves a `*sql.DB` of the program PostgreSQL's.
+#[test]
+fn another_languages_store_is_no_driver_of_the_program() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 node lite : sqlite\n\
+                 node pg : postgres\n\
+                 component App { runs_on: cli paths: \"app/**\" }\n\
+                 component Tools { runs_on: cli paths: [\"tools/**\", \"pg/**\"] }\n\
+                 invariant Stores { deny flow App -> pg  deny flow App -> lite }\n",
+            ),
+            ("go.mod", "module example.com/notes\n\ngo 1.22\n"),
+            ("pg/open.go", "package pg\n\nimport _ \"github.com/lib/pq\"\n"),
+            (
+                "app/query.go",
+                "package app\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            (
+                "tools/seed.py",
+                "import sqlite3\n\n\ndef seed(path):\n    return sqlite3.connect(path)\n",
+            ),
+        ],
+    );
+    let (violations, _) = check(&project);
+    let found: Vec<(&str, &str, u64, &str)> = violations
+        .iter()
+        .map(|(rule, file, line, confidence)| {
+            (rule.as_str(), file.as_str(), *line, confidence.as_str())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [("deny flow App -> pg", "app/query.go", 5, "definite")],
+        "{violations:?}"
+    );
+}

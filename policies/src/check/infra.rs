@@ -53,8 +53,8 @@
 //! unless the project also uses a driver of the category that no entity binds, when the access
 //! is only probable. Among unbound entities of different types (`node lite : sqlite` and
 //! `node pg : postgres`), a driver API's use takes the type of the drivers its file, else its
-//! folder, else the project uses (`_ "github.com/lib/pq"` is `postgres`), when they name exactly
-//! one type that some but not all of the entities have. An EF Core context whose
+//! folder, else the project uses in its language (`_ "github.com/lib/pq"` is `postgres`), when
+//! they name exactly one type that some but not all of the entities have. An EF Core context whose
 //! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
 //! is an access of that provider's store, and its `driver` is the provider's library, so
 //! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology

@@ -149,12 +149,17 @@ fn folder_of(file: &str) -> &str {
     file.rsplit_once('/').map_or("", |(folder, _)| folder)
 }
 
+/// The specific relational stores some drivers name, each with its driver's library
+/// (`("mysql", "github.com/go-sql-driver/mysql")`).
+type Drivers<'f> = BTreeSet<(&'f str, &'f str)>;
+
 /// Picks the store type of each driver API use that stores of several types could take
 /// (memos' `node sqlite : sqlite`, `node mysql : mysql`, `node postgres : postgres`, bound to
 /// nothing, and a `*sql.DB` of `store/db/mysql`): the specific relational store the drivers of
 /// its file name (`_ "github.com/go-sql-driver/mysql"` is `mysql`), else those of its folder
 /// (the Go package, compiled as one), else those of the project (a Go driver registers itself
-/// for the whole program), when they name exactly one type and some candidate has it. The
+/// for the whole program), each in the use's language, when they name exactly one type and
+/// some but not all candidates have it. The
 /// fact's `technology` becomes that type, and its `driver` the driver's library when one
 /// library names it. Uses a driver binds ([`bind_drivers`]) are left as they are.
 pub(super) fn narrow_driver_api_uses(model: &Model, facts: &mut [Box<Fact>]) {
@@ -163,8 +168,10 @@ pub(super) fn narrow_driver_api_uses(model: &Model, facts: &mut [Box<Fact>]) {
     if generic.len() < 2 {
         return;
     }
-    // The specific stores (with their libraries) the drivers each file uses name.
-    let mut by_file: HashMap<Arc<str>, BTreeSet<(&str, &str)>> = HashMap::new();
+    // The specific stores (with their libraries) the drivers each file uses name, by language:
+    // a Python script's SQLite is no driver of the Go program beside it.
+    let language = |fact: &Fact| fact.property_str("language").unwrap_or_default().to_owned();
+    let mut by_file: HashMap<(String, Arc<str>), Drivers<'_>> = HashMap::new();
     for fact in facts.iter() {
         let (Some(technology), Some(package)) =
             (fact.technology.as_deref(), fact.property_str("package"))
@@ -177,7 +184,7 @@ pub(super) fn narrow_driver_api_uses(model: &Model, facts: &mut [Box<Fact>]) {
             && !extractors::catalogue::is_driver_api(package)
         {
             by_file
-                .entry(fact.evidence.file.clone())
+                .entry((language(fact), fact.evidence.file.clone()))
                 .or_default()
                 .insert((technology, package));
         }
@@ -185,16 +192,20 @@ pub(super) fn narrow_driver_api_uses(model: &Model, facts: &mut [Box<Fact>]) {
     if by_file.is_empty() {
         return;
     }
-    let mut by_folder: HashMap<&str, BTreeSet<(&str, &str)>> = HashMap::new();
-    for (file, drivers) in &by_file {
+    let mut by_folder: HashMap<(&str, &str), Drivers<'_>> = HashMap::new();
+    let mut everywhere: HashMap<&str, Drivers<'_>> = HashMap::new();
+    for ((language, file), drivers) in &by_file {
         by_folder
-            .entry(folder_of(file))
+            .entry((language, folder_of(file)))
+            .or_default()
+            .extend(drivers.iter().copied());
+        everywhere
+            .entry(language)
             .or_default()
             .extend(drivers.iter().copied());
     }
-    let everywhere: BTreeSet<(&str, &str)> = by_file.values().flatten().copied().collect();
     // The one store type `drivers` name, with their one library if they name one.
-    let named = |drivers: &BTreeSet<(&str, &str)>| -> Option<(String, Option<String>)> {
+    let named = |drivers: &Drivers<'_>| -> Option<(String, Option<String>)> {
         let types: BTreeSet<&str> = drivers.iter().map(|(technology, _)| *technology).collect();
         let [technology] = types.into_iter().collect::<Vec<_>>()[..] else {
             return None;
@@ -219,12 +230,16 @@ pub(super) fn narrow_driver_api_uses(model: &Model, facts: &mut [Box<Fact>]) {
         {
             continue;
         }
-        let file = &fact.evidence.file;
+        let key = (language(fact), fact.evidence.file.clone());
         let pick = by_file
-            .get(file)
+            .get(&key)
             .and_then(&named)
-            .or_else(|| by_folder.get(folder_of(file)).and_then(&named))
-            .or_else(|| named(&everywhere));
+            .or_else(|| {
+                by_folder
+                    .get(&(key.0.as_str(), folder_of(&key.1)))
+                    .and_then(&named)
+            })
+            .or_else(|| everywhere.get(key.0.as_str()).and_then(&named));
         if let Some(pick) = pick {
             picks.push((index, pick));
         }
