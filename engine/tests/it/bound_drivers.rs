@@ -380,3 +380,39 @@ fn another_languages_store_is_no_driver_of_the_program() {
         "{violations:?}"
     );
 }
+
+/// A bound library of another language is no driver of the program either: Python's `sqlite3`
+/// bound to a node names no store of a Go `*sql.DB` (no Go driver in the project: unresolved).
+#[test]
+fn a_bound_library_of_another_language_is_no_driver_of_the_program() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 node store : sqlite { clients: \"sqlite3\" }\n\
+                 component App { runs_on: cli paths: \"app/**\" }\n\
+                 component Tools { runs_on: cli paths: \"tools/**\" }\n\
+                 invariant Stores { deny flow App -> store }\n",
+            ),
+            ("go.mod", "module example.com/notes\n\ngo 1.22\n"),
+            (
+                "app/query.go",
+                "package app\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            (
+                "tools/seed.py",
+                "import sqlite3\n\n\ndef seed(path):\n    return sqlite3.connect(path)\n",
+            ),
+        ],
+    );
+    let (violations, warnings) = check(&project);
+    assert!(violations.is_empty(), "{violations:?}");
+    assert!(
+        warnings.contains(&"unresolved-target".to_owned()),
+        "{warnings:?}"
+    );
+}

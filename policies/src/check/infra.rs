@@ -44,9 +44,10 @@
 //! `database/sql` (`sql.Open("sqlite", …)`, an injected `*sql.DB`) or another generic SQL API,
 //! whose category's bound entities leave it out, uses the bound driver the file imports
 //! (`_ "modernc.org/sqlite"`), else, for a driver API such as Go's `database/sql`, the one
-//! another file of its folder (its Go package, compiled as one) imports, else the one the project
-//! imports (a Go driver registers itself for the whole program), when those name exactly one of
-//! the entities; the fact's `driver`
+//! another file of its folder (its Go package, compiled as one) imports, else the one the
+//! project's files of its language import (a Go driver registers itself for the whole program;
+//! Python's `sqlite3` drives no Go `*sql.DB`), when those name exactly one of the entities; the
+//! fact's `driver`
 //! property names it. Otherwise it stays unresolved when every entity of its category is bound,
 //! and goes to the unbound ones when some are not, except that a use of a driver API (Go's
 //! `database/sql`) beside an unbound entity of the category goes to the bound driver's entity,

@@ -17,7 +17,7 @@ use super::{candidates, category_types, technology_targets, Bindings, Outcome};
 /// `*sql.DB`): a generic SQL API reaches the store through a driver, which the file imports or,
 /// as Go's `database/sql` drivers register themselves for the whole program, another file does.
 /// When the file's bound libraries (else, for a driver API, those of its folder, the Go package
-/// compiled with it; else the project's) belong to exactly one of the entities
+/// compiled with it; else the project's, in the file's language) belong to exactly one of the entities
 /// left out, the access is a use of that library (its `driver` property): for a driver API (the
 /// catalogue's `driver_api`, Go's `database/sql`) also when an unbound entity of the category
 /// would otherwise take it (miniflux's `*sql.DB` with
@@ -28,8 +28,10 @@ pub(super) fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [
     if bindings.clients.is_empty() {
         return;
     }
-    // The bound libraries each file imports or uses, with their entities.
-    let mut imported: HashMap<Arc<str>, BTreeSet<(&str, &str)>> = HashMap::new();
+    // The bound libraries each file imports or uses, with their entities, by language: the
+    // program a driver registers itself for is one language's (Python's bound `sqlite3` is no
+    // driver of a Go `*sql.DB`).
+    let mut imported: HashMap<(String, Arc<str>), Bound<'_>> = HashMap::new();
     for fact in facts.iter() {
         if !matches!(fact.kind, FactKind::External | FactKind::AccessesTechnology) {
             continue;
@@ -39,7 +41,7 @@ pub(super) fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [
             .and_then(|package| bindings.client(package))
         {
             imported
-                .entry(fact.evidence.file.clone())
+                .entry((language_of(fact).to_owned(), fact.evidence.file.clone()))
                 .or_default()
                 .insert(bound);
         }
@@ -47,13 +49,17 @@ pub(super) fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [
     if imported.is_empty() {
         return;
     }
-    let everywhere: BTreeSet<(&str, &str)> = imported.values().flatten().copied().collect();
     // The bound libraries of each folder's files: a driver API's folder is its Go package,
     // compiled as one, so a driver another file of the package imports is the package's.
-    let mut by_folder: HashMap<&str, BTreeSet<(&str, &str)>> = HashMap::new();
-    for (file, libraries) in &imported {
+    let mut by_folder: HashMap<(&str, &str), Bound<'_>> = HashMap::new();
+    let mut everywhere: HashMap<&str, Bound<'_>> = HashMap::new();
+    for ((language, file), libraries) in &imported {
         by_folder
-            .entry(folder_of(file))
+            .entry((language.as_str(), folder_of(file)))
+            .or_default()
+            .extend(libraries.iter().copied());
+        everywhere
+            .entry(language.as_str())
             .or_default()
             .extend(libraries.iter().copied());
     }
@@ -115,17 +121,22 @@ pub(super) fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [
         let driver_api = fact
             .property_str("package")
             .is_some_and(extractors::catalogue::is_driver_api);
-        let found = match imported.get(&fact.evidence.file) {
+        let language = language_of(fact).to_owned();
+        let found = match imported.get(&(language.clone(), fact.evidence.file.clone())) {
             Some(libraries) => driver(libraries, &excluded),
             None => None,
         }
         .or_else(|| {
             by_folder
-                .get(folder_of(&fact.evidence.file))
+                .get(&(language.as_str(), folder_of(&fact.evidence.file)))
                 .filter(|_| driver_api)
                 .and_then(|libraries| driver(libraries, &excluded))
         })
-        .or_else(|| driver(&everywhere, &excluded));
+        .or_else(|| {
+            everywhere
+                .get(language.as_str())
+                .and_then(|libraries| driver(libraries, &excluded))
+        });
         let Some(library) = found else {
             continue;
         };
@@ -142,6 +153,14 @@ pub(super) fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [
         }
         fact.properties.insert("driver", library.into());
     }
+}
+
+/// Bound libraries, each with the entity that binds it (`("github.com/lib/pq", "db")`).
+type Bound<'m> = BTreeSet<(&'m str, &'m str)>;
+
+/// The language of the file a fact was read from (its `language`).
+fn language_of(fact: &Fact) -> &str {
+    fact.property_str("language").unwrap_or_default()
 }
 
 /// The folder of a project-relative path (`store/db/mysql` of `store/db/mysql/memo.go`).
@@ -170,7 +189,7 @@ pub(super) fn narrow_driver_api_uses(model: &Model, facts: &mut [Box<Fact>]) {
     }
     // The specific stores (with their libraries) the drivers each file uses name, by language:
     // a Python script's SQLite is no driver of the Go program beside it.
-    let language = |fact: &Fact| fact.property_str("language").unwrap_or_default().to_owned();
+    let language = |fact: &Fact| language_of(fact).to_owned();
     let mut by_file: HashMap<(String, Arc<str>), Drivers<'_>> = HashMap::new();
     for fact in facts.iter() {
         let (Some(technology), Some(package)) =
