@@ -242,8 +242,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: crate::catalogue::catalogue().libraries("rust"),
         separator: "::",
     };
-    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
-    facts.extend(matcher.bound_facts(&factory, &sites, &client_imports, &scope_of));
+    // A `use` of a library's error types alone (`use diesel::result::Error`, `sea_orm::DbErr`)
+    // maps what the store raises and holds no connection: it makes no probable fact.
+    let probable_imports: Vec<ClientImport<'_>> = client_imports
+        .iter()
+        .filter(|import| !import.path.rsplit("::").next().is_some_and(names_an_error))
+        .cloned()
+        .collect();
+    facts.extend(matcher.facts(&factory, &sites, &probable_imports, &scope_of));
+    facts.extend(matcher.bound_facts(&factory, &sites, &probable_imports, &scope_of));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -422,6 +429,13 @@ fn typed_sites<'tree>(
         );
     }
     sites
+}
+
+/// Whether an imported item is an error type by its name: `Error`, `ErrorKind`, `RedisError`,
+/// sea-orm's `DbErr`.
+fn names_an_error(name: &str) -> bool {
+    name.starts_with(|first: char| first.is_ascii_uppercase())
+        && (name.ends_with("Error") || name.ends_with("Err") || name == "ErrorKind")
 }
 
 /// The node kinds a function or struct (or a struct's fields) may stand in.
