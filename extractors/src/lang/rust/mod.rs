@@ -242,13 +242,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: crate::catalogue::catalogue().libraries("rust"),
         separator: "::",
     };
-    // A `use` of a library's error types alone (`use diesel::result::Error`, `sea_orm::DbErr`)
-    // maps what the store raises and holds no connection: it makes no probable fact.
-    let probable_imports: Vec<ClientImport<'_>> = client_imports
-        .iter()
-        .filter(|import| !import.path.rsplit("::").next().is_some_and(names_an_error))
-        .cloned()
-        .collect();
+    let probable_imports = probable_imports(&client_imports);
     facts.extend(matcher.facts(&factory, &sites, &probable_imports, &scope_of));
     facts.extend(matcher.bound_facts(&factory, &sites, &probable_imports, &scope_of));
     let file = crate::facts::calls_and_assignments::FileSyntax {
@@ -429,6 +423,39 @@ fn typed_sites<'tree>(
         );
     }
     sites
+}
+
+/// The imports whose bare `use` may be a probable access. A `use` of a crate's error types alone
+/// (`use diesel::result::Error`, `sea_orm::DbErr`) maps what the store raises and holds no
+/// connection; nor does a type or trait a crate's catalogue entry leaves out of its
+/// `probable_names` (sqlx's `Row`, `FromRow`, `postgres::PgRow`: atuin's server reads its records
+/// from rows so). A module, a function or a glob (`use sqlx::query;`, `prelude::*`) always may.
+fn probable_imports<'tree>(imports: &[ClientImport<'tree>]) -> Vec<ClientImport<'tree>> {
+    let libraries = crate::catalogue::catalogue().libraries("rust");
+    let probable_names = |path: &str| {
+        libraries
+            .iter()
+            .find(|library| {
+                library.imports.iter().any(|prefix| {
+                    path.strip_prefix(prefix)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+                })
+            })
+            .map(|library| library.probable_names)
+            .filter(|names| !names.is_empty())
+    };
+    imports
+        .iter()
+        .filter(|import| {
+            let item = import.path.rsplit("::").next().unwrap_or_default();
+            if import.is_project || !item.starts_with(|first: char| first.is_ascii_uppercase()) {
+                return true;
+            }
+            !names_an_error(item)
+                && probable_names(&import.path).is_none_or(|names| names.contains(&item))
+        })
+        .cloned()
+        .collect()
 }
 
 /// Whether an imported item is an error type by its name: `Error`, `ErrorKind`, `RedisError`,
