@@ -33,8 +33,9 @@
 //!   that may be either).
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
-//!   access; `probable_names` (npm, Go and the JVM): the named imports (Go: the names a file
-//!   refers to through the package; the JVM: the types a single-type import names) that make it
+//!   access; `probable_names` (npm, Go, the JVM and Rust): the named imports (Go: the names a
+//!   file refers to through the package; the JVM: the types a single-type import names; Rust:
+//!   the type or trait a `use` names, a module, function or glob always counting) that make it
 //!   one, when the package also exports plain values and types (`@prisma/client`'s enums and
 //!   model types are no access, its `PrismaClient` and `Prisma` may be; `database/sql`'s
 //!   `NullInt64` and `ErrNoRows` are none, its `DB` and `Rows` may be; `java.sql.Timestamp` is
@@ -694,7 +695,10 @@ fn check_library(
         ),
         (
             !library.probable_names.is_empty()
-                && (!(is_npm || languages == ["go"] || ecosystem == "maven")
+                && (!(is_npm
+                    || languages == ["go"]
+                    || ecosystem == "maven"
+                    || ecosystem == "crates")
                     || library.probable_on_import == Some(false)),
             "probable_names",
         ),

@@ -37,6 +37,8 @@ use policies::model::{InfraEntity, Model};
 use crate::graph::fact_table::InScope;
 use crate::verdict::Warning;
 
+mod drivers;
+
 /// The node or resource types a category resolves to (see Edges under `invariant` in
 /// policies/LANGUAGE.md).
 pub fn category_types(category: &str) -> Vec<&str> {
@@ -329,7 +331,8 @@ fn http_targets(bindings: &Bindings<'_>, fact: &Fact) -> Resolution {
 )]
 pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) {
     let bindings = Bindings::new(model);
-    bind_drivers(model, &bindings, facts);
+    drivers::bind_drivers(model, &bindings, facts);
+    drivers::narrow_driver_api_uses(model, facts);
     let added = bound_client_facts(&bindings, facts);
     let mut changed = !added.is_empty();
     facts.extend(added.into_iter().map(Box::new));
@@ -350,119 +353,6 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
         if matches!(resolution.outcome, Outcome::Ambiguous { .. }) {
             fact.confidence = fact.confidence.min(Confidence::Probable);
         }
-    }
-}
-
-/// Names the bound driver of each SQL access that its category's bound entities leave out
-/// (`node store : sqlite { clients: "modernc.org/sqlite" }` and Go's `sql.Open("sqlite", …)`, a
-/// `*sql.DB`): a generic SQL API reaches the store through a driver, which the file imports or,
-/// as Go's `database/sql` drivers register themselves for the whole program, another file does.
-/// When the file's bound libraries (else the project's) belong to exactly one of the entities
-/// left out, the access is a use of that library (its `driver` property): for a driver API (the
-/// catalogue's `driver_api`, Go's `database/sql`) also when an unbound entity of the category
-/// would otherwise take it (miniflux's `*sql.DB` with
-/// `node db : postgres { clients: "github.com/lib/pq" }` beside an unbound `node cache : sqlite`
-/// is the PostgreSQL database), unless the project uses a driver of the category that no entity
-/// binds, when either store may be meant and the access is only probable.
-fn bind_drivers(model: &Model, bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
-    if bindings.clients.is_empty() {
-        return;
-    }
-    // The bound libraries each file imports or uses, with their entities.
-    let mut imported: HashMap<Arc<str>, BTreeSet<(&str, &str)>> = HashMap::new();
-    for fact in facts.iter() {
-        if !matches!(fact.kind, FactKind::External | FactKind::AccessesTechnology) {
-            continue;
-        }
-        if let Some(bound) = fact
-            .property_str("package")
-            .and_then(|package| bindings.client(package))
-        {
-            imported
-                .entry(fact.evidence.file.clone())
-                .or_default()
-                .insert(bound);
-        }
-    }
-    if imported.is_empty() {
-        return;
-    }
-    let everywhere: BTreeSet<(&str, &str)> = imported.values().flatten().copied().collect();
-    // The one bound library among `libraries` whose entity is left out, if they name one entity.
-    let driver = |libraries: &BTreeSet<(&str, &str)>, excluded: &[String]| -> Option<String> {
-        let drivers: BTreeSet<(&str, &str)> = libraries
-            .iter()
-            .filter(|(_, entity)| excluded.iter().any(|name| name == entity))
-            .copied()
-            .collect();
-        let entities: BTreeSet<&str> = drivers.iter().map(|(_, entity)| *entity).collect();
-        (entities.len() == 1)
-            .then(|| drivers.first().map(|(library, _)| (*library).to_owned()))
-            .flatten()
-    };
-    let relational = category_types("relational_db");
-    // The libraries of a specific relational store that no entity binds (a SQLite driver
-    // beside a bound PostgreSQL one).
-    let unbound_drivers: BTreeSet<String> = facts
-        .iter()
-        .filter(|fact| fact.kind == FactKind::AccessesTechnology)
-        .filter(|fact| {
-            fact.technology.as_deref().is_some_and(|technology| {
-                technology != "relational_db" && relational.contains(&technology)
-            })
-        })
-        .filter_map(|fact| fact.property_str("package"))
-        .filter(|package| bindings.client(package).is_none())
-        .map(str::to_owned)
-        .collect();
-    for fact in facts.iter_mut() {
-        if fact.kind != FactKind::AccessesTechnology
-            || !fact
-                .technology
-                .as_deref()
-                .is_some_and(|technology| relational.contains(&technology))
-        {
-            continue;
-        }
-        let resolution = technology_targets(model, bindings, fact);
-        let (excluded, has_candidates) = match resolution.outcome {
-            Outcome::Unresolved { excluded, .. } => (excluded, false),
-            // Beside an unbound store of the category, only the uses of a driver API (Go's
-            // `database/sql`) take a bound driver's store: Django's ORM beside a bound `sqlite3`
-            // vector index is still the unbound database's.
-            Outcome::Single | Outcome::Ambiguous { .. }
-                if fact
-                    .property_str("package")
-                    .is_some_and(extractors::catalogue::is_driver_api) =>
-            {
-                let category = fact.technology.as_deref().unwrap_or_default();
-                (candidates(model, category).1, true)
-            }
-            _ => continue,
-        };
-        if excluded.is_empty() {
-            continue;
-        }
-        let found = match imported.get(&fact.evidence.file) {
-            Some(libraries) => driver(libraries, &excluded),
-            None => None,
-        }
-        .or_else(|| driver(&everywhere, &excluded));
-        let Some(library) = found else {
-            continue;
-        };
-        // Beside an unbound store of the category, the bound driver is the store unless the
-        // project also uses a driver of the category no entity binds: then either may be, and
-        // the access is only probable.
-        if has_candidates
-            && unbound_drivers
-                .iter()
-                .any(|package| Some(package.as_str()) != fact.property_str("package"))
-        {
-            fact.confidence = fact.confidence.min(Confidence::Probable);
-            continue;
-        }
-        fact.properties.insert("driver", library.into());
     }
 }
 

@@ -232,3 +232,187 @@ fn a_bound_sqlite_library_is_no_driver_of_an_orm_beside_an_unbound_database() {
     let (violations, _) = check(&project);
     assert!(violations.is_empty(), "{violations:?}");
 }
+
+/// memos' shape: a store driver per Go package (`store/db/mysql`, `store/db/postgres`,
+/// `store/db/sqlite`), each importing its driver in one file and querying its `*sql.DB` in the
+/// others. A Go package is compiled as one: a driver another file of the package imports is the
+/// store of the package's `database/sql` uses, also with several bound drivers in the program
+/// (memos' 70 queries were unresolved: no flow edge to any of its three databases).
+#[test]
+fn a_driver_imported_by_another_file_of_the_go_package_is_the_store_of_its_uses() {
+    let project = project(
+        "node store : sqlite { clients: \"modernc.org/sqlite\" }\n\
+         node cache : sqlite { clients: \"github.com/mattn/go-sqlite3\" }\n",
+        &[
+            (
+                "infra/query.go",
+                "package infra\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM runs\")\n}\n",
+            ),
+            ("cache/open.go", "package cache\n\nimport (\n\t\"database/sql\"\n\n\t_ \"github.com/mattn/go-sqlite3\"\n)\n\n\
+              func Open(path string) (*sql.DB, error) {\n\treturn sql.Open(\"sqlite3\", path)\n}\n"),
+        ],
+    );
+    let (violations, warnings) = check(&project);
+    let found: Vec<(&str, &str, u64, &str)> = violations
+        .iter()
+        .map(|(rule, file, line, confidence)| {
+            (rule.as_str(), file.as_str(), *line, confidence.as_str())
+        })
+        .collect();
+    // `domain/count.go`'s package imports no driver: with two in the program it stays unresolved.
+    assert_eq!(
+        found,
+        [
+            ("deny flow Infra -> store", "infra/query.go", 5, "definite"),
+            ("deny flow Infra -> store", "infra/store.go", 10, "definite"),
+            ("deny flow Infra -> store", "infra/store.go", 14, "definite"),
+        ],
+        "{violations:?}"
+    );
+    assert!(
+        warnings.contains(&"unresolved-target".to_owned()),
+        "{warnings:?}"
+    );
+}
+
+/// memos' shape with its three databases declared by type and bound to nothing
+/// (`node sqlite : sqlite`, `node mysql : mysql`, `node postgres : postgres`): a `database/sql`
+/// use is of the store whose driver its file, else its Go package, else the program imports
+/// (`_ "github.com/lib/pq"` is PostgreSQL's), when those name exactly one store type. Before,
+/// each of memos' 75 queries was a probable access of all three databases.
+#[test]
+fn unbound_stores_of_different_types_take_the_uses_of_their_drivers_package() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 node lite : sqlite\n\
+                 node pg : postgres\n\
+                 component Lite { runs_on: cli paths: \"lite/**\" }\n\
+                 component Pg { runs_on: cli paths: \"pg/**\" }\n\
+                 component Shared { runs_on: cli paths: \"shared/**\" }\n\
+                 invariant Stores { deny flow Lite -> pg  deny flow Pg -> lite  deny flow Lite -> lite  deny flow Shared -> lite }\n",
+            ),
+            ("go.mod", "module example.com/notes\n\ngo 1.22\n"),
+            ("lite/open.go", "package lite\n\nimport _ \"modernc.org/sqlite\"\n"),
+            (
+                "lite/query.go",
+                "package lite\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            ("pg/open.go", "package pg\n\nimport _ \"github.com/lib/pq\"\n"),
+            (
+                "pg/query.go",
+                "package pg\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            (
+                "shared/driver.go",
+                "package shared\n\nimport \"database/sql\"\n\n\
+                 type Driver interface {\n\tDB() *sql.DB\n}\n\nfunc Close(db *sql.DB) error {\n\treturn db.Close()\n}\n",
+            ),
+        ],
+    );
+    let (violations, warnings) = check(&project);
+    let found: Vec<(&str, &str, u64, &str)> = violations
+        .iter()
+        .map(|(rule, file, line, confidence)| {
+            (rule.as_str(), file.as_str(), *line, confidence.as_str())
+        })
+        .collect();
+    // `lite/open.go`'s blank import is a probable use of SQLite (a warning); `shared/driver.go`'s
+    // package imports no driver and the program both: either store may be meant.
+    assert_eq!(
+        found,
+        [("deny flow Lite -> lite", "lite/query.go", 5, "definite")],
+        "{violations:?}"
+    );
+    assert!(
+        warnings.contains(&"ambiguous-technology-target".to_owned()),
+        "{warnings:?}"
+    );
+}
+
+/// The drivers of the program are its language's: a Python script's SQLite beside a Go program
+/// whose one driver is PostgreSQL's leaves a `*sql.DB` of the program PostgreSQL's.
+#[test]
+fn another_languages_store_is_no_driver_of_the_program() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 node lite : sqlite\n\
+                 node pg : postgres\n\
+                 component App { runs_on: cli paths: \"app/**\" }\n\
+                 component Tools { runs_on: cli paths: [\"tools/**\", \"pg/**\"] }\n\
+                 invariant Stores { deny flow App -> pg  deny flow App -> lite }\n",
+            ),
+            ("go.mod", "module example.com/notes\n\ngo 1.22\n"),
+            ("pg/open.go", "package pg\n\nimport _ \"github.com/lib/pq\"\n"),
+            (
+                "app/query.go",
+                "package app\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            (
+                "tools/seed.py",
+                "import sqlite3\n\n\ndef seed(path):\n    return sqlite3.connect(path)\n",
+            ),
+        ],
+    );
+    let (violations, _) = check(&project);
+    let found: Vec<(&str, &str, u64, &str)> = violations
+        .iter()
+        .map(|(rule, file, line, confidence)| {
+            (rule.as_str(), file.as_str(), *line, confidence.as_str())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [("deny flow App -> pg", "app/query.go", 5, "definite")],
+        "{violations:?}"
+    );
+}
+
+/// A bound library of another language is no driver of the program either: Python's `sqlite3`
+/// bound to a node names no store of a Go `*sql.DB` (no Go driver in the project: unresolved).
+#[test]
+fn a_bound_library_of_another_language_is_no_driver_of_the_program() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node cli : server\n\
+                 node store : sqlite { clients: \"sqlite3\" }\n\
+                 component App { runs_on: cli paths: \"app/**\" }\n\
+                 component Tools { runs_on: cli paths: \"tools/**\" }\n\
+                 invariant Stores { deny flow App -> store }\n",
+            ),
+            ("go.mod", "module example.com/notes\n\ngo 1.22\n"),
+            (
+                "app/query.go",
+                "package app\n\nimport \"database/sql\"\n\n\
+                 func Names(db *sql.DB) (*sql.Rows, error) {\n\treturn db.Query(\"SELECT name FROM notes\")\n}\n",
+            ),
+            (
+                "tools/seed.py",
+                "import sqlite3\n\n\ndef seed(path):\n    return sqlite3.connect(path)\n",
+            ),
+        ],
+    );
+    let (violations, warnings) = check(&project);
+    assert!(violations.is_empty(), "{violations:?}");
+    assert!(
+        warnings.contains(&"unresolved-target".to_owned()),
+        "{warnings:?}"
+    );
+}

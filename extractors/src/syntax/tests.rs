@@ -465,6 +465,43 @@ fn kotlin_multi_dollar_strings_are_read_without_their_prefix() {
     );
 }
 
+/// A type annotation on a varargs parameter (JSpecify's `String @Nullable ... items`, halo's API
+/// module) is an error to tree-sitter-java: extraction reads it with those annotations blanked.
+#[test]
+fn java_annotated_varargs_are_read_without_their_type_annotations() {
+    let source = "import org.jspecify.annotations.Nullable;\n\nclass Lists {\n    static String[] of(String @Nullable ... items) {\n        return items;\n    }\n\n    static Object first(Object @org.jspecify.annotations.Nullable @Size(max = 2) ... xs) {\n        return xs[0];\n    }\n}\n";
+    assert_read_around_a_gap("A.java", source);
+    let read = crate::lang::java::without_vararg_annotations(source).expect("a rewrite");
+    assert_eq!(read.len(), source.len());
+    assert_eq!(
+        read.lines().map(str::trim).collect::<Vec<_>>(),
+        [
+            "import org.jspecify.annotations.Nullable;",
+            "",
+            "class Lists {",
+            "static String[] of(String           ... items) {",
+            "return items;",
+            "}",
+            "",
+            "static Object first(Object                                                   ... xs) {",
+            "return xs[0];",
+            "}",
+            "}",
+        ]
+    );
+    // A declaration annotation before the type, and varargs without one, are left as written.
+    for unchanged in [
+        "class A { void f(@Nullable String... s) {} }\n",
+        "class A { void f(String ... s) {} }\n",
+    ] {
+        assert_eq!(
+            crate::lang::java::without_vararg_annotations(unchanged),
+            None,
+            "{unchanged}"
+        );
+    }
+}
+
 /// Annotated accessors and a constructor whose line starts with an annotation or `actual`
 /// end their declaration early to tree-sitter-kotlin-ng: extraction reads them with those
 /// annotations and modifiers blanked.
@@ -729,4 +766,19 @@ fn typescript_forms_the_grammar_does_not_know_are_no_syntax_errors() {
     ] {
         assert!(errors_in("a.ts", broken) > 0, "{broken}");
     }
+}
+
+/// rstest's stacked parameter attributes (`#[future(awt)] #[from(empty_db)] db: Sqlite`, atuin's
+/// tests) are valid Rust that tree-sitter-rust reads with the first attribute in an `ERROR`
+/// before the second, the parameter itself whole: no parse error; a stray token there is one.
+#[test]
+fn rust_two_attributes_on_a_parameter_are_no_parse_error() {
+    let lines =
+        "fn two(\n    #[future(awt)]\n    #[from(empty_db)]\n    db: u32,\n    x: u8,\n) {}\n";
+    assert_eq!(errors_in("a.rs", lines), 0);
+    let each = "async fn f(#[a] #[b(c)] db: u32, #[e] #[with(40u16, 8u16)] (x, y): (u8, u8)) {}\n";
+    assert_eq!(errors_in("a.rs", each), 0);
+    let method = "impl S {\n    fn m(&self, #[a] #[b] v: u8) {}\n}\n";
+    assert_eq!(errors_in("a.rs", method), 0);
+    assert_eq!(errors_in("a.rs", "fn broken(#[a] + #[b] db: u32) {}\n"), 1);
 }

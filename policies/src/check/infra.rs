@@ -51,13 +51,19 @@
 //! relational store (`postgres`, `mysql`, `mssql`, `sqlite`, `relational_db`) through Go's
 //! `database/sql` (`sql.Open("sqlite", …)`, an injected `*sql.DB`) or another generic SQL API,
 //! whose category's bound entities leave it out, uses the bound driver the file imports
-//! (`_ "modernc.org/sqlite"`), else the one the project imports (a Go driver registers itself for
-//! the whole program), when those name exactly one of the entities; the fact's `driver`
+//! (`_ "modernc.org/sqlite"`), else, for a driver API such as Go's `database/sql`, the one
+//! another file of its folder (its Go package, compiled as one) imports, else the one the
+//! project's files of its language import (a Go driver registers itself for the whole program;
+//! Python's `sqlite3` drives no Go `*sql.DB`), when those name exactly one of the entities; the
+//! fact's `driver`
 //! property names it. Otherwise it stays unresolved when every entity of its category is bound,
 //! and goes to the unbound ones when some are not, except that a use of a driver API (Go's
 //! `database/sql`) beside an unbound entity of the category goes to the bound driver's entity,
 //! unless the project also uses a driver of the category that no entity binds, when the access
-//! is only probable. An EF Core context whose
+//! is only probable. Among unbound entities of different types (`node lite : sqlite` and
+//! `node pg : postgres`), a driver API's use takes the type of the drivers its file, else its
+//! folder, else the project uses in its language (`_ "github.com/lib/pq"` is `postgres`), when
+//! they name exactly one type that some but not all of the entities have. An EF Core context whose
 //! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
 //! is an access of that provider's store, and its `driver` is the provider's library, so
 //! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology

@@ -4,6 +4,7 @@
 //! patterns use only node types the two grammars share) plus the TypeScript-only patterns of
 //! `queries/typescript/`. Extraction itself is shared with JavaScript in `crate::lang::ecmascript`.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use crate::error::ExtractError;
@@ -53,7 +54,7 @@ pub(crate) static TYPESCRIPT: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         extract: crate::lang::ecmascript::extract,
         compiled: &TYPESCRIPT_QUERY,
-        parse_text: None,
+        parse_text: Some(awaited_generic_calls),
         recovery: &[unnamed_parameters],
         declarations: None,
         script_text: Some(super::single_file_components::script_text),
@@ -70,7 +71,7 @@ pub(crate) static TSX: LanguageSpec = LanguageSpec {
         grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
         extract: crate::lang::ecmascript::extract,
         compiled: &TSX_QUERY,
-        parse_text: None,
+        parse_text: Some(awaited_generic_calls),
         recovery: &[unnamed_parameters],
         declarations: None,
         script_text: None,
@@ -112,6 +113,128 @@ fn unnamed_parameters(source: &str) -> Option<String> {
     rewritten.and_then(|bytes| String::from_utf8(bytes).ok())
 }
 
+/// The text a TypeScript file is parsed as: with the `await` of each awaited generic call
+/// blanked (every byte at its offset). tsc reads `await axios.get<Info>(url)` as the await of a
+/// generic call; tree-sitter-typescript 0.23 reads it as a generic call of `await axios.get`, so
+/// no client, request or callee was seen (halo's console: `await axios.get<Info>(url)`,
+/// `await paginate<Request, Menu>(…)`). Without its `await` the call is read as tsc reads it, its
+/// type arguments kept (the names they use are type uses); no fact reads the `await` of a call.
+/// The callee is a plain chain (`a`, `this.http.get`, `a?.b`, over lines too), the arguments
+/// follow the closing `>` on the same line.
+fn awaited_generic_calls(source: &str) -> Cow<'_, str> {
+    let bytes = source.as_bytes();
+    let mut blanked: Option<Vec<u8>> = None;
+    for (at, _) in source.match_indices("await") {
+        let before = at.checked_sub(1).and_then(|index| bytes.get(index));
+        if before.is_some_and(|byte| is_name_byte(*byte) || *byte == b'.') {
+            continue;
+        }
+        let Some(open) = generic_callee_end(bytes, at + "await".len()) else {
+            continue;
+        };
+        if type_arguments_end(bytes, open).is_none() {
+            continue;
+        }
+        let text = blanked.get_or_insert_with(|| bytes.to_vec());
+        for byte in text.iter_mut().skip(at).take("await".len()) {
+            *byte = b' ';
+        }
+    }
+    match blanked.map(String::from_utf8) {
+        Some(Ok(text)) => Cow::Owned(text),
+        _ => Cow::Borrowed(source),
+    }
+}
+
+/// Whether `byte` may stand in a JavaScript name (ASCII; a name with other letters is left as
+/// written).
+const fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$')
+}
+
+/// Where the `<` of a generic call's type arguments is, after `await` and blanks at `from`: past
+/// a callee chain of names joined by `.`, `?.` or `!.` (blanks around them), the `<` right after
+/// the last name.
+fn generic_callee_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    let blank = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_whitespace);
+    if !blank(at) {
+        return None;
+    }
+    while blank(at) {
+        at += 1;
+    }
+    loop {
+        let start = at;
+        while bytes.get(at).copied().is_some_and(is_name_byte) {
+            at += 1;
+        }
+        if at == start || bytes.get(start).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        if bytes.get(at) == Some(&b'<') {
+            return Some(at);
+        }
+        // A chain may go on on the next line (`await client\n  .get<T>(…)`), past line comments.
+        at = past_blanks(bytes, at);
+        match (bytes.get(at), bytes.get(at + 1)) {
+            (Some(b'.'), _) => at += 1,
+            (Some(b'?' | b'!'), Some(b'.')) => at += 2,
+            _ => return None,
+        }
+        at = past_blanks(bytes, at);
+    }
+}
+
+/// The first byte from `at` on that is no blank and starts no line comment.
+fn past_blanks(bytes: &[u8], mut at: usize) -> usize {
+    loop {
+        match (bytes.get(at), bytes.get(at + 1)) {
+            (Some(byte), _) if byte.is_ascii_whitespace() => at += 1,
+            (Some(b'/'), Some(b'/')) => {
+                while bytes.get(at).is_some_and(|byte| *byte != b'\n') {
+                    at += 1;
+                }
+            }
+            _ => return at,
+        }
+    }
+}
+
+/// The closing `>` of the type arguments that open at `open`, when a `(` follows it on the same
+/// line: angle brackets balanced (an arrow's `=>` is none), no `;` outside braces, at most 2000
+/// bytes.
+fn type_arguments_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let (mut angles, mut brackets) = (0_usize, 0_usize);
+    let mut at = open;
+    while at < open + 2000 {
+        let byte = *bytes.get(at)?;
+        match byte {
+            b'<' => angles += 1,
+            b'>' if at > open && bytes.get(at - 1) == Some(&b'=') => {}
+            b'>' => {
+                angles = angles.checked_sub(1)?;
+                if angles == 0 {
+                    let mut next = at + 1;
+                    while bytes
+                        .get(next)
+                        .is_some_and(|byte| matches!(byte, b' ' | b'\t'))
+                    {
+                        next += 1;
+                    }
+                    return (bytes.get(next) == Some(&b'(') && brackets == 0).then_some(at);
+                }
+            }
+            b'(' | b'[' | b'{' => brackets += 1,
+            b')' | b']' | b'}' => brackets = brackets.checked_sub(1)?,
+            b';' if brackets == 0 => return None,
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
 /// The compiled query of [`TYPESCRIPT`].
 static TYPESCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> = LazyLock::new(|| {
     CompiledQuery::compile(
@@ -125,3 +248,36 @@ static TYPESCRIPT_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> = LazyLoc
 /// The compiled query of [`TSX`].
 static TSX_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
     LazyLock::new(|| CompiledQuery::compile(TSX.name, TSX.queries, TSX.grammar(), true));
+
+#[cfg(test)]
+mod tests {
+    use super::awaited_generic_calls;
+
+    #[test]
+    fn the_await_of_a_generic_call_is_blanked_and_nothing_else() {
+        let blanked = |source: &str| awaited_generic_calls(source).into_owned();
+        assert_eq!(
+            blanked("const a = await axios.get<Info>(url);"),
+            "const a =       axios.get<Info>(url);"
+        );
+        assert_eq!(
+            blanked("x = await this.http?.get<{ a: () => void }>('/x')"),
+            "x =       this.http?.get<{ a: () => void }>('/x')"
+        );
+        assert_eq!(
+            blanked("await client\n  .get<Array<T>>(u)"),
+            "      client\n  .get<Array<T>>(u)"
+        );
+        for unchanged in [
+            "await a < b;",
+            "await x.y<T>;",
+            "awaits<T>(x);",
+            "obj.await<T>(x);",
+            "await f(x)<T>(y);",
+            "await 1<2>(3);",
+            "await f<T; U>(x);",
+        ] {
+            assert_eq!(blanked(unchanged), unchanged);
+        }
+    }
+}

@@ -550,6 +550,71 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
     ids: OnceLock::new(),
 };
 
+/// `source` with the type annotations of each varargs parameter blanked in place (JSpecify's
+/// `String @Nullable ... items`, the nullness of the elements, which tree-sitter-java cannot
+/// read: halo's API module had two files with parse errors), or `None` when it has none. Only
+/// the annotations' names are lost (as uses of their types). `crate::parse_source` parses this
+/// text only when the file as written has errors, and keeps its tree only when it has fewer.
+pub(crate) fn without_vararg_annotations(source: &str) -> Option<String> {
+    if !source.contains("...") || !source.contains('@') {
+        return None;
+    }
+    let bytes = source.as_bytes();
+    let mut text = bytes.to_vec();
+    let mut changed = false;
+    for (dots, _) in source.match_indices("...") {
+        let mut end = dots;
+        // The annotations right before the `...`, last first: `@A`, `@a.b.C`, `@Size(max = 2)`.
+        while let Some(start) = annotation_before(bytes, end) {
+            for byte in text.get_mut(start..end)? {
+                if !byte.is_ascii_whitespace() {
+                    *byte = b' ';
+                }
+            }
+            changed = true;
+            end = start;
+        }
+    }
+    // Only ASCII bytes of annotations became spaces: the text is still UTF-8 (an argument with
+    // other letters ends the annotation's search, see `annotation_before`).
+    changed.then(|| String::from_utf8(text).ok()).flatten()
+}
+
+/// Where the annotation that ends right before `end` (blanks aside) starts, at its `@`.
+fn annotation_before(bytes: &[u8], end: usize) -> Option<usize> {
+    let mut at = end;
+    while at > 0 && bytes.get(at - 1).is_some_and(u8::is_ascii_whitespace) {
+        at -= 1;
+    }
+    if bytes.get(at.checked_sub(1)?) == Some(&b')') {
+        // Its arguments, plain ASCII without nested parentheses: `(max = 2)`, `("x")`.
+        let open = bytes
+            .get(..at - 1)?
+            .iter()
+            .rposition(|byte| *byte == b'(')?;
+        if bytes
+            .get(open..at)?
+            .iter()
+            .any(|byte| !byte.is_ascii() || matches!(byte, b';' | b'{' | b'}'))
+        {
+            return None;
+        }
+        at = open;
+        while at > 0 && bytes.get(at - 1).is_some_and(u8::is_ascii_whitespace) {
+            at -= 1;
+        }
+    }
+    let name_end = at;
+    while at > 0
+        && bytes
+            .get(at - 1)
+            .is_some_and(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$' | b'.'))
+    {
+        at -= 1;
+    }
+    (at < name_end && bytes.get(at.checked_sub(1)?) == Some(&b'@')).then(|| at - 1)
+}
+
 #[cfg(test)]
 mod field_tests {
     crate::walk::query_parity::check_fields_test!(

@@ -37,7 +37,7 @@ pub(crate) static JAVA: LanguageSpec = LanguageSpec {
         extract: crate::lang::java::extract,
         compiled: &JAVA_QUERY,
         parse_text: None,
-        recovery: &[],
+        recovery: &[super::without_vararg_annotations],
         declarations: Some(super::type_declarations),
         script_text: None,
     }),

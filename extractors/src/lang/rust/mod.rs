@@ -242,8 +242,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: crate::catalogue::catalogue().libraries("rust"),
         separator: "::",
     };
-    facts.extend(matcher.facts(&factory, &sites, &client_imports, &scope_of));
-    facts.extend(matcher.bound_facts(&factory, &sites, &client_imports, &scope_of));
+    let probable_imports = probable_imports(&client_imports);
+    facts.extend(matcher.facts(&factory, &sites, &probable_imports, &scope_of));
+    facts.extend(matcher.bound_facts(&factory, &sites, &probable_imports, &scope_of));
     let file = crate::facts::calls_and_assignments::FileSyntax {
         source,
         root,
@@ -389,7 +390,7 @@ fn typed_sites<'tree>(
             _ => Vec::new(),
         };
         for declaration in declarations {
-            let Some(written) = declaration
+            let Some((written, store)) = declaration
                 .child_by_field_name("type")
                 .and_then(|written| held_type(written, source))
             else {
@@ -410,7 +411,7 @@ fn typed_sites<'tree>(
                     use_kind: ClientUse::Inject,
                     path: qualified,
                     is_qualified: true,
-                    argument: None,
+                    argument: store,
                     options: Vec::new(),
                 });
             }
@@ -422,6 +423,46 @@ fn typed_sites<'tree>(
         );
     }
     sites
+}
+
+/// The imports whose bare `use` may be a probable access. A `use` of a crate's error types alone
+/// (`use diesel::result::Error`, `sea_orm::DbErr`) maps what the store raises and holds no
+/// connection; nor does a type or trait a crate's catalogue entry leaves out of its
+/// `probable_names` (sqlx's `Row`, `FromRow`, `postgres::PgRow`: atuin's server reads its records
+/// from rows so). A module, a function or a glob (`use sqlx::query;`, `prelude::*`) always may.
+fn probable_imports<'tree>(imports: &[ClientImport<'tree>]) -> Vec<ClientImport<'tree>> {
+    let libraries = crate::catalogue::catalogue().libraries("rust");
+    let probable_names = |path: &str| {
+        libraries
+            .iter()
+            .find(|library| {
+                library.imports.iter().any(|prefix| {
+                    path.strip_prefix(prefix)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+                })
+            })
+            .map(|library| library.probable_names)
+            .filter(|names| !names.is_empty())
+    };
+    imports
+        .iter()
+        .filter(|import| {
+            let item = import.path.rsplit("::").next().unwrap_or_default();
+            if import.is_project || !item.starts_with(|first: char| first.is_ascii_uppercase()) {
+                return true;
+            }
+            !names_an_error(item)
+                && probable_names(&import.path).is_none_or(|names| names.contains(&item))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether an imported item is an error type by its name: `Error`, `ErrorKind`, `RedisError`,
+/// sea-orm's `DbErr`.
+fn names_an_error(name: &str) -> bool {
+    name.starts_with(|first: char| first.is_ascii_uppercase())
+        && (name.ends_with("Error") || name.ends_with("Err") || name == "ErrorKind")
 }
 
 /// The node kinds a function or struct (or a struct's fields) may stand in.
@@ -452,8 +493,10 @@ const HOLDERS: [&str; 9] = [
 
 /// The path of the type a parameter's or field's type `node` holds (through references and the
 /// [`HOLDERS`]), without its generic arguments: `&mut PgConnection` → `PgConnection`,
-/// `web::Data<sqlx::PgPool>` → `sqlx::PgPool`, `Pool<Postgres>` → `Pool`.
-fn held_type(node: Node<'_>, source: &str) -> Option<String> {
+/// `web::Data<sqlx::PgPool>` → `sqlx::PgPool`, `Pool<Postgres>` → `Pool`; with the last
+/// segment of its first type argument, which may name its store as a driver name does
+/// (sqlx's `Pool<sqlx::postgres::Postgres>`, `Transaction<'_, Sqlite>`; lifetimes skipped).
+fn held_type(node: Node<'_>, source: &str) -> Option<(String, Option<String>)> {
     let mut node = node;
     for _ in 0..8 {
         match node.kind() {
@@ -462,15 +505,30 @@ fn held_type(node: Node<'_>, source: &str) -> Option<String> {
                 let head = node.child_by_field_name("type")?;
                 let name = syntax::text(head, source);
                 let last = name.rsplit("::").next().unwrap_or(name);
+                let arguments = node.child_by_field_name("type_arguments");
                 if HOLDERS.contains(&last) {
-                    let arguments = node.child_by_field_name("type_arguments")?;
-                    node = named_children(arguments).into_iter().next()?;
+                    node = named_children(arguments?).into_iter().next()?;
                 } else {
-                    return Some(syntax::unspaced_text(head, source, 200));
+                    let store = arguments.and_then(|arguments| {
+                        named_children(arguments)
+                            .into_iter()
+                            .find(|argument| argument.kind() != "lifetime")
+                            .filter(|argument| {
+                                matches!(
+                                    argument.kind(),
+                                    "type_identifier" | "scoped_type_identifier"
+                                )
+                            })
+                            .map(|argument| {
+                                let text = syntax::text(argument, source);
+                                text.rsplit("::").next().unwrap_or(text).trim().to_owned()
+                            })
+                    });
+                    return Some((syntax::unspaced_text(head, source, 200), store));
                 }
             }
             "type_identifier" | "scoped_type_identifier" => {
-                return Some(syntax::unspaced_text(node, source, 200))
+                return Some((syntax::unspaced_text(node, source, 200), None))
             }
             _ => return None,
         }

@@ -596,18 +596,20 @@ fn is_relative(specifier: &str) -> bool {
 /// Splits a bare specifier into its package name (scope included) and subpath:
 /// `@acme/db/schema` → (`@acme/db`, `schema`). `None` when the name is not a valid package name
 /// (aliases such as `~/x`, `#internal`, `$lib/x`, URLs).
-/// A `paths` target with its `*` filled in, as the compiler reads it: `.` and `..` segments of
-/// the capture are path steps (`@modules/.` through `src/modules/*` is the folder
+/// A `paths` target with its `*` filled in, as the compiler reads it: `.`, `..` and empty
+/// segments of the capture are path steps (`@modules/.` through `src/modules/*` is the folder
 /// `src/modules/`, `~/../meta` through `src/*` is `meta`); `None` when it leaves the project.
 fn alias_target(target: &str, captured: &str) -> Option<String> {
     let filled = target.replacen('*', captured, 1);
+    // `@/components/base//BaseButton.vue` (vikunja) is `src/components/base/BaseButton.vue`.
     let stepped = filled
         .split('/')
-        .any(|segment| matches!(segment, "." | ".."));
+        .any(|segment| matches!(segment, "." | ".."))
+        || filled.trim_end_matches('/').contains("//");
     if !stepped {
         return Some(filled);
     }
-    let names_folder = filled.ends_with("/.") || filled.ends_with("/..");
+    let names_folder = filled.ends_with("/.") || filled.ends_with("/..") || filled.ends_with('/');
     let mut path = join("", &filled)?;
     if names_folder && !path.is_empty() {
         path.push('/');
