@@ -147,10 +147,6 @@ pub struct DbContextClass {
     pub line: u32,
     /// 1-based column of the fact's evidence.
     pub column: u32,
-    /// The simple names of the interfaces the class implements (`IApplicationDbContext`), through
-    /// which a class may be given the context.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub interfaces: Vec<String>,
 }
 
 /// A provider a C# file configures a context with.

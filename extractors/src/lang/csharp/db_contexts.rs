@@ -30,8 +30,7 @@
 //! (`crate::resolve::links::RouteLinks::context_factories`).
 //!
 //! A class given a context the project declares (a constructor parameter of its type,
-//! `OrdersController(ShopDb db)`, or of an interface the context class implements,
-//! `IApplicationDbContext`) accesses the context's store too: [`link_db_contexts`] adds a
+//! `OrdersController(ShopDb db)`) accesses the context's store too: [`link_db_contexts`] adds a
 //! definite fact at the parameter, with the context's store and driver.
 //!
 //! A context whose registrations name one category takes it (and names the provider as its
@@ -122,12 +121,7 @@ pub(crate) fn read(
                     continue;
                 };
                 if let Some((line, column)) = made_at(site) {
-                    links.classes.push(DbContextClass {
-                        name,
-                        line,
-                        column,
-                        interfaces: interfaces(site.node, source),
-                    });
+                    links.classes.push(DbContextClass { name, line, column });
                 }
             }
             ClientUse::Inject
@@ -137,12 +131,7 @@ pub(crate) fn read(
                     continue;
                 };
                 if let Some((line, column)) = made_at(site) {
-                    links.factories.push(DbContextClass {
-                        name,
-                        line,
-                        column,
-                        interfaces: Vec::new(),
-                    });
+                    links.factories.push(DbContextClass { name, line, column });
                 }
             }
             ClientUse::Call if rule.name != EF_CORE => {
@@ -166,21 +155,6 @@ pub(crate) fn read(
         }
     }
     links
-}
-
-/// The simple names of the other types in the base list of the EF Core base type `base`: a
-/// class has one base class, so they are the interfaces it implements
-/// (`class ApplicationDbContext : IdentityDbContext<User>, IApplicationDbContext`).
-fn interfaces(base: Node<'_>, source: &str) -> Vec<String> {
-    let Some(list) = base.parent().filter(|list| list.kind() == "base_list") else {
-        return Vec::new();
-    };
-    named_children(list)
-        .into_iter()
-        .filter(|other| other.id() != base.id())
-        .map(|other| crate::lang::csharp::aspnet::simple_type(other, source))
-        .filter(|name| !name.contains('<'))
-        .collect()
 }
 
 /// Whether a type path's last segment is one of `names`.
@@ -646,12 +620,11 @@ where
 }
 
 /// The accesses of the classes a project's EF Core context is given to (a constructor
-/// parameter of a context class, `OrdersController(ShopDb db)`, or of an interface the context
-/// class implements, `IApplicationDbContext`): the context is a session of its store, as a
-/// context factory opens one, so the class uses the store directly (a controller that queries
-/// the context, not only the data layer that declares it). Each is a definite fact at the
-/// injection, with the store and driver of the context's own fact (among the classes of that
-/// name nearest the injecting file; EF Core's own category when they disagree).
+/// parameter of a context class, `OrdersController(ShopDb db)`): the context is a session of its
+/// store, as a context factory opens one, so the class uses the store directly (a controller
+/// that queries the context, not only the data layer that declares it). Each is a definite fact
+/// at the injection, with the store and driver of the context's own fact (among the classes of
+/// that name nearest the injecting file; EF Core's own category when they disagree).
 fn injected_contexts<F>(facts: &[F], classes: &ClassesByName<'_>) -> Vec<Fact>
 where
     F: Borrow<Fact>,
@@ -672,16 +645,6 @@ where
             (place, fact)
         })
         .collect();
-    // The context classes by the interfaces they implement.
-    let mut implemented: ClassesByName<'_> = BTreeMap::new();
-    for (class_file, class) in classes.values().flatten() {
-        for interface in &class.interfaces {
-            implemented
-                .entry(interface.as_str())
-                .or_default()
-                .push((class_file, class));
-        }
-    }
     let mut taken: BTreeSet<String> = BTreeSet::new();
     let mut found: Vec<Fact> = Vec::new();
     for injection in facts.iter().map(Borrow::borrow) {
@@ -692,13 +655,8 @@ where
             continue;
         };
         let file = &*injection.evidence.file;
-        let mut nearest = nearest_classes(classes, name, file);
-        if nearest.is_empty() {
-            nearest = nearest_classes(&implemented, name, file);
-        }
-        let contexts: Vec<(&str, &Fact)> = nearest
-            .iter()
-            .copied()
+        let contexts: Vec<(&str, &Fact)> = nearest_classes(classes, name, file)
+            .into_iter()
             .filter_map(|(class_file, class)| {
                 let fact = context_facts.get(&(class_file, class.line, class.column))?;
                 Some((class_file, *fact))
@@ -707,9 +665,6 @@ where
         let Some((declared_in, first)) = contexts.first().copied() else {
             continue;
         };
-        let context = nearest
-            .first()
-            .map_or(name, |(_, class)| class.name.as_str());
         let agree = contexts
             .iter()
             .all(|(_, fact)| fact.technology == first.technology);
@@ -736,14 +691,9 @@ where
         set(
             &mut fact,
             "reason",
-            format!("is given the EF Core context `{context}` ({declared_in})"),
+            format!("is given the EF Core context `{name}` ({declared_in})"),
         );
-        fact.evidence.message = if context == name {
-            format!("injection of the EF Core context `{name}`")
-        } else {
-            format!("injection of the EF Core context `{context}` through `{name}`")
-        }
-        .into();
+        fact.evidence.message = format!("injection of the EF Core context `{name}`").into();
         fact.id = policies::facts::fact_id(
             &fact.evidence.extractor,
             file,
