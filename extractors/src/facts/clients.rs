@@ -517,7 +517,7 @@ fn short_name(path: &str) -> String {
 }
 
 /// Whether the spec binds the library of a catalogue rule with `clients`: its binding overrides
-/// the catalogue, and [`bound_facts`] reads every use of it instead. A rule known by its calls
+/// the catalogue, and [`ClientMatcher::bound_facts`] reads its uses instead. A rule known by its calls
 /// alone (no import prefix, such as an EF Core provider method) stays.
 fn is_overridden(factory: &FactFactory<'_>, rule: &ClientRule) -> bool {
     let generic = factory.generic();
@@ -528,30 +528,22 @@ fn is_overridden(factory: &FactFactory<'_>, rule: &ClientRule) -> bool {
             .any(|prefix| generic.bound_client(prefix).is_some())
 }
 
-/// The `accesses_technology` facts of the libraries the spec binds with `clients`
-/// (`policies/LANGUAGE.md`, `clients`), which override the catalogue: a construction, call, injection or
-/// base type whose qualified path lies inside one (`celery.Celery(…)` after `import celery`,
-/// `nats.Connect(…)` after `import "github.com/nats-io/nats.go"`, `new ConnectionFactory()`
-/// after `import com.rabbitmq.client.ConnectionFactory;`) is a definite use, else the file's
-/// first import of it a probable one. The technology is the library: the engine resolves the
-/// fact through the entity that lists it. A library the file imports from the project is its
-/// own code, not an outside client.
-pub(crate) fn bound_facts<L: Located>(
-    factory: &FactFactory<'_>,
-    sites: &[ClientSiteAt<L>],
-    imports: &[ClientImportAt<L>],
-    scope_of: &dyn Fn(L) -> Option<String>,
-) -> Vec<Fact> {
-    bound_facts_judged(factory, sites, imports, scope_of, None)
-}
-
 impl ClientMatcher<'_> {
-    /// [`bound_facts`] for a language whose sites are qualified as the catalogue's import
-    /// prefixes are written (Python, Rust, Go, Java, Kotlin, Swift): a bound library the catalogue knows (`django`,
-    /// `sqlalchemy`) is used only where its catalogue entries see a client (a model class, a
-    /// transaction, `create_engine`), and only an import inside their prefixes is a probable use.
-    /// The binding still names the store. A form field, `render` or a `cast(…)` expression of
-    /// the library is no access (healthchecks bound `django`, and every view had become one).
+    /// The `accesses_technology` facts of the libraries the spec binds with `clients`
+    /// (`policies/LANGUAGE.md`, `clients`), which override the catalogue: a construction, call, injection or
+    /// base type whose qualified path lies inside one (`celery.Celery(…)` after `import celery`,
+    /// `nats.Connect(…)` after `import "github.com/nats-io/nats.go"`, `new ConnectionFactory()`
+    /// after `import com.rabbitmq.client.ConnectionFactory;`) is a definite use, else the file's
+    /// first import of it a probable one. The technology is the library: the engine resolves the
+    /// fact through the entity that lists it. A library the file imports from the project is its
+    /// own code, not an outside client.
+    ///
+    /// The catalogue of the language judges the uses of a bound library it knows, as sites are
+    /// qualified as its import prefixes are written: such a library (`django`, `sqlalchemy`) is
+    /// used only where its catalogue entries see a client (a model class, a transaction,
+    /// `create_engine`), and only an import inside their prefixes is a probable use. The binding
+    /// still names the store. A form field, `render` or a `cast(…)` expression of the library is
+    /// no access (healthchecks bound `django`, and every view had become one).
     pub fn bound_facts<L: Located>(
         &self,
         factory: &FactFactory<'_>,
@@ -559,7 +551,7 @@ impl ClientMatcher<'_> {
         imports: &[ClientImportAt<L>],
         scope_of: &dyn Fn(L) -> Option<String>,
     ) -> Vec<Fact> {
-        bound_facts_judged(factory, sites, imports, scope_of, Some(self))
+        bound_facts_judged(factory, sites, imports, scope_of, self)
     }
 
     /// Whether an import of `path` is of a bound library the catalogue knows, outside the
@@ -611,36 +603,31 @@ impl ClientMatcher<'_> {
     }
 }
 
-/// [`bound_facts`], with the catalogue of the language judging the uses of the bound libraries
-/// it knows when `matcher` is given.
+/// [`ClientMatcher::bound_facts`], with `matcher` the catalogue of the language.
 fn bound_facts_judged<L: Located>(
     factory: &FactFactory<'_>,
     sites: &[ClientSiteAt<L>],
     imports: &[ClientImportAt<L>],
     scope_of: &dyn Fn(L) -> Option<String>,
-    matcher: Option<&ClientMatcher<'_>>,
+    matcher: &ClientMatcher<'_>,
 ) -> Vec<Fact> {
     let generic = factory.generic();
     if !generic.has_bound_clients() {
         return Vec::new();
     }
-    let known = |library: &str| {
-        matcher.map_or_else(Vec::new, |matcher| matcher.known_rules(factory, library))
-    };
+    let known = |library: &str| matcher.known_rules(factory, library);
     // A site of a library the catalogue knows is a use only where one of its entries sees a
     // client; an import, only inside the prefixes of an entry that makes a bare import probable.
     let is_client = |library: &str, site: &ClientSiteAt<L>| {
         let rules = known(library);
         rules.is_empty()
-            || matcher.is_some_and(|matcher| {
-                rules
-                    .iter()
-                    .any(|rule| matcher.site_matches(rule, site.use_kind, &site.path, true))
-            })
+            || rules
+                .iter()
+                .any(|rule| matcher.site_matches(rule, site.use_kind, &site.path, true))
     };
     let is_client_import = |library: &str, path: &str| {
         let rules = known(library);
-        rules.is_empty() || matcher.is_some_and(|matcher| matcher.is_client_import(&rules, path))
+        rules.is_empty() || matcher.is_client_import(&rules, path)
     };
     let bound = |path: &str| generic.bound_client(path).map(str::to_owned);
     let is_own = |library: &str| {
