@@ -39,6 +39,16 @@ fn project(nodes: &str, more: &[(&str, &str)]) -> tempfile::TempDir {
 /// A blocking violation: rule, file, line, confidence.
 type Found = (String, String, u64, String);
 
+/// The violations as borrowed tuples, to compare with literals.
+fn borrowed(violations: &[Found]) -> Vec<(&str, &str, u64, &str)> {
+    violations
+        .iter()
+        .map(|(rule, file, line, confidence)| {
+            (rule.as_str(), file.as_str(), *line, confidence.as_str())
+        })
+        .collect()
+}
+
 /// The blocking violations and the warning codes.
 fn check(project: &tempfile::TempDir) -> (Vec<Found>, Vec<String>) {
     let (code, verdict) = json_run(
@@ -77,12 +87,7 @@ fn database_sql_accesses_are_uses_of_the_bound_driver_in_every_file() {
         &[],
     );
     let (violations, warnings) = check(&project);
-    let found: Vec<(&str, &str, u64, &str)> = violations
-        .iter()
-        .map(|(rule, file, line, confidence)| {
-            (rule.as_str(), file.as_str(), *line, confidence.as_str())
-        })
-        .collect();
+    let found = borrowed(&violations);
     assert_eq!(
         found,
         [
@@ -254,12 +259,7 @@ fn a_driver_imported_by_another_file_of_the_go_package_is_the_store_of_its_uses(
         ],
     );
     let (violations, warnings) = check(&project);
-    let found: Vec<(&str, &str, u64, &str)> = violations
-        .iter()
-        .map(|(rule, file, line, confidence)| {
-            (rule.as_str(), file.as_str(), *line, confidence.as_str())
-        })
-        .collect();
+    let found = borrowed(&violations);
     // `domain/count.go`'s package imports no driver: with two in the program it stays unresolved.
     assert_eq!(
         found,
@@ -318,12 +318,7 @@ fn unbound_stores_of_different_types_take_the_uses_of_their_drivers_package() {
         ],
     );
     let (violations, warnings) = check(&project);
-    let found: Vec<(&str, &str, u64, &str)> = violations
-        .iter()
-        .map(|(rule, file, line, confidence)| {
-            (rule.as_str(), file.as_str(), *line, confidence.as_str())
-        })
-        .collect();
+    let found = borrowed(&violations);
     // `lite/open.go`'s blank import is a probable use of SQLite (a warning); `shared/driver.go`'s
     // package imports no driver and the program both: either store may be meant.
     assert_eq!(
@@ -368,12 +363,7 @@ fn another_languages_store_is_no_driver_of_the_program() {
         ],
     );
     let (violations, _) = check(&project);
-    let found: Vec<(&str, &str, u64, &str)> = violations
-        .iter()
-        .map(|(rule, file, line, confidence)| {
-            (rule.as_str(), file.as_str(), *line, confidence.as_str())
-        })
-        .collect();
+    let found = borrowed(&violations);
     assert_eq!(
         found,
         [("deny flow App -> pg", "app/query.go", 5, "definite")],
