@@ -30,7 +30,8 @@
 //! (`crate::resolve::links::RouteLinks::context_factories`).
 //!
 //! A class given a context the project declares (a constructor parameter of its type,
-//! `OrdersController(ShopDb db)`) accesses the context's store too: [`link_db_contexts`] adds a
+//! `OrdersController(ShopDb db)`, or the container's answer to `GetRequiredService<ShopDb>()`)
+//! accesses the context's store too: [`link_db_contexts`] adds a
 //! definite fact at the parameter, with the context's store and driver.
 //!
 //! A context whose registrations name one category takes it (and names the provider as its
@@ -620,7 +621,8 @@ where
 }
 
 /// The accesses of the classes a project's EF Core context is given to (a constructor
-/// parameter of a context class, `OrdersController(ShopDb db)`): the context is a session of its
+/// parameter of a context class, `OrdersController(ShopDb db)`, or the container's answer to
+/// `GetRequiredService<ShopDb>()`): the context is a session of its
 /// store, as a context factory opens one, so the class uses the store directly (a controller
 /// that queries the context, not only the data layer that declares it). Each is a definite fact
 /// at the injection, with the store and driver of the context's own fact (among the classes of
@@ -648,10 +650,20 @@ where
     let mut taken: BTreeSet<String> = BTreeSet::new();
     let mut found: Vec<Fact> = Vec::new();
     for injection in facts.iter().map(Borrow::borrow) {
-        if injection.kind != FactKind::ConstructorInjection {
-            continue;
-        }
-        let Some(name) = injection.property_str("parameterType") else {
+        // A context a class asks the container for (`services.GetRequiredService<ShopDb>()`,
+        // ardalis/CleanArchitecture's start-up migration) is given to it as an injected one is.
+        let (name, resolved) = match injection.kind {
+            FactKind::ConstructorInjection => (injection.property_str("parameterType"), false),
+            FactKind::ServiceResolution
+                if injection
+                    .property_str("method")
+                    .is_some_and(|method| method != "inject") =>
+            {
+                (injection.property_str("service"), true)
+            }
+            _ => continue,
+        };
+        let Some(name) = name else {
             continue;
         };
         let file = &*injection.evidence.file;
@@ -688,12 +700,17 @@ where
         }
         set(&mut fact, "package", EF_CORE);
         set(&mut fact, "client", name);
+        let (verb, noun) = if resolved {
+            ("resolves", "resolution")
+        } else {
+            ("is given", "injection")
+        };
         set(
             &mut fact,
             "reason",
-            format!("is given the EF Core context `{name}` ({declared_in})"),
+            format!("{verb} the EF Core context `{name}` ({declared_in})"),
         );
-        fact.evidence.message = format!("injection of the EF Core context `{name}`").into();
+        fact.evidence.message = format!("{noun} of the EF Core context `{name}`").into();
         fact.id = policies::facts::fact_id(
             &fact.evidence.extractor,
             file,
