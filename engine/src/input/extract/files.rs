@@ -2,7 +2,7 @@
 //! declarations of the other Java, Kotlin and C# files), then the second, which resolves the
 //! facts that waited for the type indexes, storing every extracted file in the cache.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::{Mutex, TryLockError};
 
@@ -13,15 +13,13 @@ use rayon::prelude::*;
 
 use super::text::{declaration_text, skip_reason, source_text};
 use crate::input::cache::{CachedOutcome, ExtractionCache, FileEntry};
-use crate::input::paths::ComponentMap;
 use crate::input::scope::{read_file, Scope, Snapshot, SOURCE_LIMIT};
 
 /// What the one parallel pass of [`extract_files`] gives for a file: an extracted file's first
-/// outcome and declarations, or the declarations of a file that is only read for them.
+/// outcome and declarations, or a cached entry that holds.
 enum FirstJob {
     Extracted(Box<Fresh>),
     Cached(Box<Hit>),
-    Declared(Option<TypeDeclarations>),
 }
 
 /// A file extracted in this run.
@@ -197,9 +195,10 @@ fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) ->
 /// each file's outcome and how many came from `cache`.
 ///
 /// Each source file is read and parsed once. The first pass extracts what needs no type index
-/// and reads what every Java, Kotlin and C# file of the project declares (owned or not,
-/// extracted or not: imports may name its types); the declarations fill the type indexes in
-/// file order, then the second pass resolves the waiting facts without trees or sources.
+/// and reads what every Java, Kotlin and C# file declares (`files` are every file the spec does
+/// not exclude, owned or not: imports may name any of their types); the declarations fill the
+/// type indexes in file order, then the second pass resolves the waiting facts without trees or
+/// sources.
 ///
 /// With a cache, a file whose entry (keyed by its path and content) answers every recorded
 /// question as the project does now is not read at all (nor parsed); an entry that asked about a
@@ -213,7 +212,6 @@ fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) ->
 pub(super) fn extract_files(
     root: &Path,
     scope: &Scope,
-    map: &ComponentMap,
     files: &[String],
     include_generated: bool,
     generic: &extractors::GenericFacts,
@@ -230,24 +228,6 @@ pub(super) fn extract_files(
     });
     let cache = cache.zip(options.as_deref());
     let shared = &context;
-    // The project's other Java, Kotlin and C# files declare types too (excluded files are never
-    // read). They are read in the same parallel pass as the extracted files, after them: one
-    // pass balances the two threads better than two passes that each wait for their slowest file.
-    let owned: HashSet<&str> = files.iter().map(String::as_str).collect();
-    let others: Vec<&String> = scope
-        .project_files
-        .iter()
-        .filter(|file| {
-            !owned.contains(file.as_str())
-                && extractors::reads_declarations(file)
-                && !map.is_excluded(file)
-        })
-        .collect();
-    let jobs: Vec<(&String, bool)> = files
-        .iter()
-        .map(|file| (file, true))
-        .chain(others.iter().map(|file| (*file, false)))
-        .collect();
     if let Some(progress) = progress {
         progress.add_files(files.len());
     }
@@ -292,27 +272,25 @@ pub(super) fn extract_files(
             }
         })
     };
-    let mut done: Vec<FirstJob> = jobs
+    let mut done: Vec<FirstJob> = files
         .par_iter()
         // One file per rayon job: the files' costs differ a hundredfold, and with rayon's
         // adaptive splitting one worker could be left alone on a long run of them at the end.
         .with_max_len(1)
-        .map(|(file, extracted)| {
+        .map(|file| {
             let job = JobInput {
                 scope,
                 root,
-                repositories: &repositories,
                 cache,
                 shared,
                 progress,
             };
-            first_job(file, *extracted, &job, &first)
+            first_job(file, &job, &first)
         })
         .collect();
     // The content of every path configuration discovery asked for, once (a work-tree file is
     // read again to know it): the project's shape is made of it, and a work-tree check whose
-    // findings are kept for later runs records it, with the files read only for their
-    // declarations.
+    // findings are kept for later runs records it.
     let configs: BTreeMap<&str, String> = if cache.is_some() {
         context
             .config_asks()
@@ -326,16 +304,11 @@ pub(super) fn extract_files(
         BTreeMap::new()
     };
     if let (Some(reads), Snapshot::Worktree) = (&scope.reads, &scope.snapshot) {
-        for file in &others {
-            let id = content_identity(scope, root, &repositories, file);
-            reads.record(file, (!id.is_empty()).then_some(id));
-        }
         for (file, id) in &configs {
             reads.record(file, (!id.is_empty()).then(|| id.clone()));
         }
     }
-    let declared_others = done.split_off(files.len().min(done.len()));
-    let declared = gather_declarations(files, &others, declared_others, &mut done);
+    let declared = gather_declarations(files, &mut done);
     // The project's shape, for the entries that ask about a whole structure (a fresh file may
     // ask only in its second pass).
     let (shape, outer) = cache
@@ -402,38 +375,22 @@ type Extract<'a> = dyn Fn(&ProjectContext, &str, Option<std::io::Result<Vec<u8>>
 struct JobInput<'a> {
     scope: &'a Scope,
     root: &'a Path,
-    repositories: &'a Repositories<'a>,
     cache: Option<(&'a ExtractionCache, &'a str)>,
     shared: &'a ProjectContext,
     progress: Option<&'a crate::input::progress::Progress>,
 }
 
-/// One job of the first pass: a file read only for its declarations, a cached entry that still
-/// holds, or a file extracted now by `first` (with its cache key when the cache is on).
-fn first_job(file: &str, extracted: bool, job: &JobInput<'_>, first: &Extract<'_>) -> FirstJob {
+/// One job of the first pass: a cached entry that still holds, or a file extracted now by
+/// `first` (with its cache key when the cache is on).
+fn first_job(file: &str, job: &JobInput<'_>, first: &Extract<'_>) -> FirstJob {
     let JobInput {
         scope,
         root,
-        repositories,
         cache,
         shared,
         progress,
+        ..
     } = *job;
-    if !extracted {
-        // A file only read for its declarations declares nothing if its reader fails.
-        let declarations = repositories.with(|repository| {
-            guarded(
-                || {
-                    read_file(scope, root, repository, file, SOURCE_LIMIT)
-                        .ok()
-                        .and_then(declaration_text)
-                        .and_then(|text| extractors::read_declarations(file, &text))
-                },
-                |_| None,
-            )
-        });
-        return FirstJob::Declared(declarations);
-    }
     let Some((cache, options)) = cache.filter(|_| extractors::Language::for_path(file).is_some())
     else {
         return FirstJob::Extracted(Box::new(first(shared, file, None, None)));
@@ -506,29 +463,19 @@ fn answers_hold(entry: &FileEntry, context: &ProjectContext) -> bool {
 }
 
 /// The type declarations of the first pass, in file order (so that the indexes do not depend on
-/// the thread count): those of the files read only for them (`declared_others`, one per file of
-/// `others`), and those of the extracted or cached files of `done` (one per file of `files`).
+/// the thread count): those of the extracted or cached files of `done` (one per file of
+/// `files`).
 fn gather_declarations<'f>(
     files: &'f [String],
-    others: &[&'f String],
-    declared_others: Vec<FirstJob>,
     done: &mut [FirstJob],
 ) -> Vec<(&'f str, TypeDeclarations)> {
-    let mut declared: Vec<(&str, TypeDeclarations)> = others
-        .iter()
-        .zip(declared_others)
-        .filter_map(|(file, job)| match job {
-            FirstJob::Declared(Some(declarations)) => Some((file.as_str(), declarations)),
-            _ => None,
-        })
-        .collect();
+    let mut declared: Vec<(&str, TypeDeclarations)> = Vec::new();
     for (file, job) in files.iter().zip(done.iter_mut()) {
         let declarations = match job {
             // A fresh file's declarations are also stored with it.
             FirstJob::Extracted(fresh) if fresh.key.is_some() => fresh.declarations.clone(),
             FirstJob::Extracted(fresh) => fresh.declarations.take(),
             FirstJob::Cached(hit) => hit.entry.declarations.clone(),
-            FirstJob::Declared(_) => None,
         };
         declared.extend(declarations.map(|declarations| (file.as_str(), declarations)));
     }
@@ -709,7 +656,6 @@ fn second_pass(
                 // against 20 ms).
                 FirstJob::Cached(hit) => return (file.clone(), hit.entry.outcome, true),
                 FirstJob::Extracted(fresh) => *fresh,
-                FirstJob::Declared(_) => return (file.clone(), CachedOutcome::NotSource, false),
             };
             let Fresh {
                 outcome,

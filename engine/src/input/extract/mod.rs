@@ -96,7 +96,6 @@ pub fn extract_project(
     let (outcomes, cached) = extract_files(
         root,
         scope,
-        map,
         &owned,
         include_generated,
         generic,
