@@ -90,7 +90,7 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// errors. A file with errors is parsed again without what tree-sitter cannot read (its spec's
 /// `recovery` rewrites, each in turn, every byte at its offset), and that tree is kept when it
 /// has fewer errors: C# takes the first branch of each `#if` group, Swift blanks its `#if`
-/// directive lines and its `#warning`/`#error` lines, Kotlin drops its context parameter lists,
+/// directive lines, its `#warning`/`#error` lines and the `await` of `switch await x.y {`, Kotlin drops its context parameter lists,
 /// multi-dollar string prefixes and the annotations that start an accessor's or a
 /// constructor's line, ends a property before a `get(…)` call's line and reads an explicit
 /// backing field as a getter, TypeScript reads `(string) => void` with a parameter `_tring`, Java

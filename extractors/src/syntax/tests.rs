@@ -782,3 +782,28 @@ fn rust_two_attributes_on_a_parameter_are_no_parse_error() {
     assert_eq!(errors_in("a.rs", method), 0);
     assert_eq!(errors_in("a.rs", "fn broken(#[a] + #[b] db: u32) {}\n"), 1);
 }
+
+/// `switch await x.y {` (mastodon-ios) is valid Swift that tree-sitter-swift reads as a trailing
+/// closure of the awaited chain, losing the cases; the file is read again with the `await`
+/// (and a `try` before it) blanked, every byte at its offset: no parse error. A name that only
+/// starts with `await`, or a `switch` that is part of a longer name, is left alone.
+#[test]
+fn swift_a_switch_on_an_awaited_member_chain_is_no_parse_error() {
+    let source = "func f() async {\n    switch await view.model.header {\n    case .none:\n        break\n    default:\n        break\n    }\n}\n";
+    assert!(errors_in("A.swift", source) > 0, "the grammar's gap");
+    assert_eq!(crate::parse_only("A.swift", source), Some(0));
+    let tried = "func g() async throws {\n    switch try await view.model.header {\n    case .none:\n        break\n    default:\n        break\n    }\n}\n";
+    assert_eq!(crate::parse_only("A.swift", tried), Some(0));
+    assert_eq!(
+        crate::lang::swift::without_switch_await("switch try? await a.b {"),
+        Some("switch            a.b {".to_owned())
+    );
+    assert_eq!(
+        crate::lang::swift::without_switch_await("let x = awaitable\nnoswitch await a\n"),
+        None
+    );
+    assert_eq!(
+        crate::lang::swift::without_switch_await("switch awaitable {"),
+        None
+    );
+}

@@ -44,6 +44,68 @@ pub(crate) fn without_diagnostics(source: &str) -> Option<String> {
     })
 }
 
+/// `source` with the `await` (and a `try`, `try?` or `try!` before it) of each
+/// `switch await x.y {` blanked to spaces (every byte keeps its offset), or `None` when it has
+/// none. tree-sitter-swift reads the `{` after an awaited member chain as a trailing closure of
+/// it, and loses the switch's cases (mastodon-ios: `switch await statusView.viewModel.header
+/// {`); the subject without its `await` reads as Swift does. `crate::parse_source` parses this
+/// text only when the file as written has errors, and keeps its tree only when it has fewer.
+pub(crate) fn without_switch_await(source: &str) -> Option<String> {
+    if !source.contains("switch") || !source.contains("await") {
+        return None;
+    }
+    let mut text = source.as_bytes().to_vec();
+    let mut changed = false;
+    let mut from = 0;
+    while let Some(at) = source.get(from..).and_then(|rest| rest.find("switch")) {
+        let start = from + at;
+        from = start + "switch".len();
+        let before_ok = source[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|character| !(character.is_alphanumeric() || character == '_'));
+        if !before_ok {
+            continue;
+        }
+        // `switch` then whitespace, then `try`/`try?`/`try!` and `await`, each after whitespace.
+        let mut cursor = from;
+        let mut blank: Vec<(usize, usize)> = Vec::new();
+        for word in ["try", "await"] {
+            let rest = &source[cursor..];
+            let trimmed = rest.trim_start_matches([' ', '\t']);
+            if trimmed.len() == rest.len() {
+                break;
+            }
+            let word_start = cursor + (rest.len() - trimmed.len());
+            let Some(after) = trimmed.strip_prefix(word) else {
+                continue;
+            };
+            let mut word_end = word_start + word.len();
+            if word == "try" && (after.starts_with('?') || after.starts_with('!')) {
+                word_end += 1;
+            }
+            let next = source[word_end..].chars().next();
+            if !next.is_some_and(|character| character == ' ' || character == '\t') {
+                break;
+            }
+            blank.push((word_start, word_end));
+            cursor = word_end;
+        }
+        if blank
+            .last()
+            .is_some_and(|(start, end)| &source[*start..*end] == "await")
+        {
+            for (start, end) in blank {
+                if let Some(bytes) = text.get_mut(start..end) {
+                    bytes.fill(b' ');
+                }
+            }
+            changed = true;
+        }
+    }
+    changed.then(|| String::from_utf8(text).ok()).flatten()
+}
+
 /// Extracts the facts of one Swift file (unsorted).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let source = input.source;

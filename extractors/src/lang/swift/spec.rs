@@ -40,6 +40,7 @@ pub(crate) static SWIFT: LanguageSpec = LanguageSpec {
         recovery: &[
             super::without_diagnostics,
             crate::conditional::without_directives,
+            super::without_switch_await,
         ],
         declarations: None,
         script_text: None,
