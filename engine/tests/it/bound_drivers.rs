@@ -4,7 +4,7 @@
 //! and in one that does not, through the real binary. With the drivers of two bound stores in the
 //! program and none in the file, the access stays unresolved (no guess).
 
-use super::{json_run, lintel, write_files};
+use super::{detections, json_run, lintel, write_files};
 
 const STORE: &str = "package infra\n\nimport (\n\t\"database/sql\"\n\n\t_ \"modernc.org/sqlite\"\n)\n\n\
 type Store struct {\n\tdb *sql.DB\n}\n\n\
@@ -36,48 +36,21 @@ fn project(nodes: &str, more: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
-/// A blocking violation: rule, file, line, confidence.
-type Found = (String, String, u64, String);
-
-/// The violations as borrowed tuples, to compare with literals.
-fn borrowed(violations: &[Found]) -> Vec<(&str, &str, u64, &str)> {
-    violations
-        .iter()
-        .map(|(rule, file, line, confidence)| {
-            (rule.as_str(), file.as_str(), *line, confidence.as_str())
-        })
-        .collect()
-}
-
-/// The blocking violations and the warning codes.
-fn check(project: &tempfile::TempDir) -> (Vec<Found>, Vec<String>) {
+/// The verdict of a check of `project`, and its warning codes.
+fn check(project: &tempfile::TempDir) -> (serde_json::Value, Vec<String>) {
     let (code, verdict) = json_run(
         lintel()
             .args(["check", "--all", "--json", "--no-cache", "--project"])
             .arg(project.path()),
     );
     assert!(code == 0 || code == 1, "{verdict:#}");
-    let text = |value: &serde_json::Value| value.as_str().unwrap().to_owned();
-    let violations = verdict["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|violation| {
-            (
-                text(&violation["rule"]["text"]),
-                text(&violation["detected"]["file"]),
-                violation["detected"]["line"].as_u64().unwrap(),
-                text(&violation["detected"]["confidence"]),
-            )
-        })
-        .collect();
     let warnings = verdict["warnings"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|warning| text(&warning["code"]))
+        .map(|warning| warning["code"].as_str().unwrap().to_owned())
         .collect();
-    (violations, warnings)
+    (verdict, warnings)
 }
 
 #[test]
@@ -86,10 +59,10 @@ fn database_sql_accesses_are_uses_of_the_bound_driver_in_every_file() {
         "node store : sqlite { clients: \"modernc.org/sqlite\" }\n",
         &[],
     );
-    let (violations, warnings) = check(&project);
-    let found = borrowed(&violations);
+    let (verdict, warnings) = check(&project);
+    let violations = detections(&verdict);
     assert_eq!(
-        found,
+        violations,
         [
             (
                 "deny flow Domain -> store",
@@ -114,11 +87,9 @@ fn with_two_bound_drivers_in_the_program_a_file_that_imports_none_stays_unresolv
          node cache : sqlite { clients: \"github.com/mattn/go-sqlite3\" }\n",
         &[("infra/cache.go", CACHE)],
     );
-    let (violations, warnings) = check(&project);
-    let files: Vec<&str> = violations
-        .iter()
-        .map(|(_, file, ..)| file.as_str())
-        .collect();
+    let (verdict, warnings) = check(&project);
+    let violations = detections(&verdict);
+    let files: Vec<&str> = violations.iter().map(|(_, file, ..)| *file).collect();
     assert_eq!(
         files,
         ["infra/store.go", "infra/store.go"],
@@ -149,7 +120,8 @@ fn a_library_bound_in_the_file_is_no_driver_of_an_http_client() {
             ),
         ],
     );
-    let (violations, warnings) = check(&project);
+    let (verdict, warnings) = check(&project);
+    let violations = detections(&verdict);
     // The bare `import jenkins` is a probable use (a warning); `requests.get` is no use of it.
     assert!(violations.is_empty(), "{violations:?}");
     assert!(
@@ -176,10 +148,11 @@ fn beside_an_unbound_store_of_the_category_the_bound_driver_is_the_store() {
         ),
     )
     .unwrap();
-    let (violations, _) = check(&project);
+    let (verdict, _) = check(&project);
+    let violations = detections(&verdict);
     let rules: Vec<(&str, &str)> = violations
         .iter()
-        .map(|(rule, _, _, confidence)| (rule.as_str(), confidence.as_str()))
+        .map(|(rule, _, _, confidence)| (*rule, *confidence))
         .collect();
     assert_eq!(
         rules,
@@ -192,7 +165,8 @@ fn beside_an_unbound_store_of_the_category_the_bound_driver_is_the_store() {
     );
     // An unbound SQLite driver in the program: the accesses may be either store's.
     write_files(project.path(), &[("infra/cache.go", CACHE)]);
-    let (violations, warnings) = check(&project);
+    let (verdict, warnings) = check(&project);
+    let violations = detections(&verdict);
     assert!(
         violations
             .iter()
@@ -234,7 +208,8 @@ fn a_bound_sqlite_library_is_no_driver_of_an_orm_beside_an_unbound_database() {
             ),
         ],
     );
-    let (violations, _) = check(&project);
+    let (verdict, _) = check(&project);
+    let violations = detections(&verdict);
     assert!(violations.is_empty(), "{violations:?}");
 }
 
@@ -258,11 +233,11 @@ fn a_driver_imported_by_another_file_of_the_go_package_is_the_store_of_its_uses(
               func Open(path string) (*sql.DB, error) {\n\treturn sql.Open(\"sqlite3\", path)\n}\n"),
         ],
     );
-    let (violations, warnings) = check(&project);
-    let found = borrowed(&violations);
+    let (verdict, warnings) = check(&project);
+    let violations = detections(&verdict);
     // `domain/count.go`'s package imports no driver: with two in the program it stays unresolved.
     assert_eq!(
-        found,
+        violations,
         [
             ("deny flow Infra -> store", "infra/query.go", 5, "definite"),
             ("deny flow Infra -> store", "infra/store.go", 10, "definite"),
@@ -317,12 +292,12 @@ fn unbound_stores_of_different_types_take_the_uses_of_their_drivers_package() {
             ),
         ],
     );
-    let (violations, warnings) = check(&project);
-    let found = borrowed(&violations);
+    let (verdict, warnings) = check(&project);
+    let violations = detections(&verdict);
     // `lite/open.go`'s blank import is a probable use of SQLite (a warning); `shared/driver.go`'s
     // package imports no driver and the program both: either store may be meant.
     assert_eq!(
-        found,
+        violations,
         [("deny flow Lite -> lite", "lite/query.go", 5, "definite")],
         "{violations:?}"
     );
@@ -362,10 +337,10 @@ fn another_languages_store_is_no_driver_of_the_program() {
             ),
         ],
     );
-    let (violations, _) = check(&project);
-    let found = borrowed(&violations);
+    let (verdict, _) = check(&project);
+    let violations = detections(&verdict);
     assert_eq!(
-        found,
+        violations,
         [("deny flow App -> pg", "app/query.go", 5, "definite")],
         "{violations:?}"
     );
@@ -399,7 +374,8 @@ fn a_bound_library_of_another_language_is_no_driver_of_the_program() {
             ),
         ],
     );
-    let (violations, warnings) = check(&project);
+    let (verdict, warnings) = check(&project);
+    let violations = detections(&verdict);
     assert!(violations.is_empty(), "{violations:?}");
     assert!(
         warnings.contains(&"unresolved-target".to_owned()),

@@ -4,7 +4,7 @@
 //! entry point, so `deny flow Db -> Main` holds; a name the root declares itself (`VERSION`)
 //! is still a use of the root.
 
-use super::{json_run, lintel, write_files};
+use super::{detections, json_run, lintel, write_files};
 
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -61,17 +61,9 @@ fn rust_names_the_crate_root_only_re_exports_are_no_dependency_on_the_root() {
             .arg(project.path()),
     );
     assert_eq!(code, 1, "{verdict:#}");
-    let found: Vec<(&str, &str, i64)> = verdict["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|violation| {
-            (
-                violation["rule"]["text"].as_str().unwrap(),
-                violation["detected"]["file"].as_str().unwrap(),
-                violation["detected"]["line"].as_i64().unwrap(),
-            )
-        })
+    let found: Vec<(&str, &str, u64)> = detections(&verdict)
+        .into_iter()
+        .map(|(rule, file, line, _)| (rule, file, line))
         .collect();
     // `Db` names only re-exports of the root; `Mail` names the root's own `VERSION`.
     assert_eq!(found, [("deny flow Mail -> Main", "src/mail.rs", 1)]);

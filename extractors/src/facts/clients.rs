@@ -551,7 +551,66 @@ impl ClientMatcher<'_> {
         imports: &[ClientImportAt<L>],
         scope_of: &dyn Fn(L) -> Option<String>,
     ) -> Vec<Fact> {
-        bound_facts_judged(factory, sites, imports, scope_of, self)
+        let generic = factory.generic();
+        if !generic.has_bound_clients() {
+            return Vec::new();
+        }
+        let known = |library: &str| self.known_rules(factory, library);
+        // A site of a library the catalogue knows is a use only where one of its entries sees a
+        // client; an import, only inside the prefixes of an entry that makes a bare import probable.
+        let is_client = |library: &str, site: &ClientSiteAt<L>| {
+            let rules = known(library);
+            rules.is_empty()
+                || rules
+                    .iter()
+                    .any(|rule| self.site_matches(rule, site.use_kind, &site.path, true))
+        };
+        let is_client_import = |library: &str, path: &str| {
+            let rules = known(library);
+            rules.is_empty() || self.is_client_import(&rules, path)
+        };
+        let bound = |path: &str| generic.bound_client(path).map(str::to_owned);
+        let is_own = |library: &str| {
+            imports.iter().any(|import| {
+                import.is_project && generic.bound_client(&import.path) == Some(library)
+            })
+        };
+        let mut facts = Vec::new();
+        let mut used: HashSet<String> = HashSet::new();
+        for site in sites.iter().filter(|site| site.is_qualified) {
+            let Some(library) = bound(&site.path) else {
+                continue;
+            };
+            if is_own(&library) || !is_client(&library, site) {
+                continue;
+            }
+            facts.push(bound_use_fact(factory, site, &library, scope_of(site.node)));
+            used.insert(library);
+        }
+        for import in imports.iter().filter(|import| !import.is_project) {
+            let Some(library) = bound(&import.path) else {
+                continue;
+            };
+            if !is_client_import(&library, &import.path) || !used.insert(library.clone()) {
+                continue;
+            }
+            let mut fact = factory.fact(
+                FactKind::AccessesTechnology,
+                import.node,
+                Confidence::Probable,
+                scope_of(import.node),
+                format!("import of bound client `{library}`"),
+            );
+            fact.technology = Some(library.as_str().into());
+            set(&mut fact, "package", library.as_str());
+            set(
+                &mut fact,
+                "reason",
+                format!("imports `{library}` without calling a client"),
+            );
+            facts.push(fact);
+        }
+        facts
     }
 
     /// Whether an import of `path` is of a bound library the catalogue knows, outside the
@@ -601,76 +660,6 @@ impl ClientMatcher<'_> {
             })
             .collect()
     }
-}
-
-/// [`ClientMatcher::bound_facts`], with `matcher` the catalogue of the language.
-fn bound_facts_judged<L: Located>(
-    factory: &FactFactory<'_>,
-    sites: &[ClientSiteAt<L>],
-    imports: &[ClientImportAt<L>],
-    scope_of: &dyn Fn(L) -> Option<String>,
-    matcher: &ClientMatcher<'_>,
-) -> Vec<Fact> {
-    let generic = factory.generic();
-    if !generic.has_bound_clients() {
-        return Vec::new();
-    }
-    let known = |library: &str| matcher.known_rules(factory, library);
-    // A site of a library the catalogue knows is a use only where one of its entries sees a
-    // client; an import, only inside the prefixes of an entry that makes a bare import probable.
-    let is_client = |library: &str, site: &ClientSiteAt<L>| {
-        let rules = known(library);
-        rules.is_empty()
-            || rules
-                .iter()
-                .any(|rule| matcher.site_matches(rule, site.use_kind, &site.path, true))
-    };
-    let is_client_import = |library: &str, path: &str| {
-        let rules = known(library);
-        rules.is_empty() || matcher.is_client_import(&rules, path)
-    };
-    let bound = |path: &str| generic.bound_client(path).map(str::to_owned);
-    let is_own = |library: &str| {
-        imports
-            .iter()
-            .any(|import| import.is_project && generic.bound_client(&import.path) == Some(library))
-    };
-    let mut facts = Vec::new();
-    let mut used: HashSet<String> = HashSet::new();
-    for site in sites.iter().filter(|site| site.is_qualified) {
-        let Some(library) = bound(&site.path) else {
-            continue;
-        };
-        if is_own(&library) || !is_client(&library, site) {
-            continue;
-        }
-        facts.push(bound_use_fact(factory, site, &library, scope_of(site.node)));
-        used.insert(library);
-    }
-    for import in imports.iter().filter(|import| !import.is_project) {
-        let Some(library) = bound(&import.path) else {
-            continue;
-        };
-        if !is_client_import(&library, &import.path) || !used.insert(library.clone()) {
-            continue;
-        }
-        let mut fact = factory.fact(
-            FactKind::AccessesTechnology,
-            import.node,
-            Confidence::Probable,
-            scope_of(import.node),
-            format!("import of bound client `{library}`"),
-        );
-        fact.technology = Some(library.as_str().into());
-        set(&mut fact, "package", library.as_str());
-        set(
-            &mut fact,
-            "reason",
-            format!("imports `{library}` without calling a client"),
-        );
-        facts.push(fact);
-    }
-    facts
 }
 
 /// A definite use of a bound library at a site: its client is the site's qualified path.

@@ -284,11 +284,7 @@ pub(super) fn facts(
     let imports: Vec<ClientImportAt<Anchor>> = usings
         .iter()
         .filter(|using| !using.is_static)
-        .map(|using| ClientImportAt {
-            node: using.node,
-            path: using.path.clone(),
-            is_project: is_project(&using.path),
-        })
+        .map(|using| using.client_import(is_project(&using.path)))
         .collect();
     let scope_of = |anchor: Anchor| finishing.scope(anchor);
     // The catalogue judges the sites and imports of the bound libraries it knows.

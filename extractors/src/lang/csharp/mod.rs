@@ -104,6 +104,18 @@ struct Using<L> {
     depth: usize,
 }
 
+impl<L: Copy> Using<L> {
+    /// The directive as the client matchers read an import (`is_project`: its namespace is
+    /// the project's own code).
+    fn client_import(&self, is_project: bool) -> crate::facts::clients::ClientImportAt<L> {
+        crate::facts::clients::ClientImportAt {
+            node: self.node,
+            path: self.path.clone(),
+            is_project,
+        }
+    }
+}
+
 /// Extracts the facts of one C# file (unsorted); its `using`s and type uses wait for the type
 /// index ([`PendingUses`], `crate::resolve::deferred`).
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
@@ -405,11 +417,7 @@ fn client_facts<'tree>(
     };
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
-        .map(|using| ClientImport {
-            node: using.node,
-            path: using.path.clone(),
-            is_project: false,
-        })
+        .map(|using| using.client_import(false))
         .collect();
     let facts = matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted);
     let contexts = db_contexts::read(factory, &matcher, &client_sites, &facts, source);

@@ -109,11 +109,7 @@ pub(super) fn facts(
     let imports: Vec<ClientImportAt<Anchor>> = usings
         .iter()
         .filter(|using| !using.is_static)
-        .map(|using| ClientImportAt {
-            node: using.node,
-            path: using.path.clone(),
-            is_project: false,
-        })
+        .map(|using| using.client_import(false))
         .collect();
     let scope_of = |anchor: Anchor| finishing.scope(anchor);
     let found = matcher.facts(&finishing.factory, &kept, &imports, &scope_of);
