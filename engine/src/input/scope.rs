@@ -80,10 +80,10 @@ pub struct Scope {
     /// too long to open, a symbolic link that leads out of the project (never followed). Each is
     /// a `file-skipped` warning: nothing is dropped silently.
     pub unreadable: Vec<(String, String)>,
-    /// For a git snapshot: the project folders that are real folders of the work tree (no
-    /// symbolic link on the way from the project root), worked out at the first read
-    /// ([`read_file`]).
-    pub real_folders: std::sync::Arc<std::sync::OnceLock<std::collections::HashSet<String>>>,
+    /// For a git snapshot: whether each project folder a read went through is a real folder of
+    /// the work tree (no symbolic link on the way from the project root), worked out as reads
+    /// reach it ([`read_file`]).
+    pub real_folders: std::sync::Arc<RealFolders>,
     /// When set, extraction records here the content id of every work-tree file it reads (see
     /// [`crate::input::summary`]).
     pub reads: Option<std::sync::Arc<ReadLog>>,
@@ -588,15 +588,7 @@ pub fn read_file(
     let missing = || std::io::Error::new(std::io::ErrorKind::NotFound, "not in the git snapshot");
     match (&scope.snapshot, repository) {
         (Snapshot::Worktree, _) => {
-            let full = root.join(path);
-            let metadata = std::fs::symlink_metadata(&full)?;
-            if metadata.file_type().is_symlink() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "symbolic link not followed",
-                ));
-            }
-            policies::read::read_regular_file(&full, limit)
+            policies::read::read_regular_file_no_follow(&root.join(path), limit)
         }
         (Snapshot::Index | Snapshot::Commit(_), Some(repository)) => {
             let oid = scope.blobs.get(path).ok_or_else(missing)?;
@@ -622,50 +614,47 @@ pub fn read_file(
 /// is `None`: the blob is read.
 fn worktree_copy(scope: &Scope, root: &Path, path: &str, oid: Oid, limit: u64) -> Option<Vec<u8>> {
     let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-    let folders = scope
-        .real_folders
-        .get_or_init(|| real_folders(root, &scope.project_files));
-    if !folder.is_empty() && !folders.contains(folder) {
+    if !folder.is_empty() && !scope.real_folders.is_real(root, folder) {
         return None;
     }
-    let full = root.join(path);
-    let metadata = std::fs::symlink_metadata(&full).ok()?;
-    if !metadata.is_file() || metadata.len() > limit {
+    let bytes = policies::read::read_regular_file_no_follow(&root.join(path), limit).ok()?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
         return None;
     }
-    let bytes = policies::read::read_regular_file(&full, limit).ok()?;
     let oid = oid.to_string();
     (crate::input::cache::content_id(&bytes) == oid).then_some(bytes)
 }
 
-/// The folders of `files` (project-relative) that are real folders under `root`: each is a
-/// folder, not a symbolic link, and so is every folder above it.
-fn real_folders(root: &Path, files: &[String]) -> std::collections::HashSet<String> {
-    let mut wanted: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-    for file in files {
-        let mut rest = file.as_str();
-        while let Some((folder, _)) = rest.rsplit_once('/') {
-            if !wanted.insert(folder) {
-                break;
-            }
-            rest = folder;
+/// Which project folders are real folders of the work tree: each is a folder, not a symbolic
+/// link, and so is every folder above it. Worked out for the folders that reads go through and
+/// remembered for the run: a `--diff` whose files are nearly all cached reads a handful of
+/// files, and looks at their folders only.
+#[derive(Debug, Default)]
+pub struct RealFolders {
+    known: std::sync::Mutex<std::collections::HashMap<String, bool>>,
+}
+
+impl RealFolders {
+    /// Whether `folder` (project-relative, not empty) is a real folder under `root`.
+    pub fn is_real(&self, root: &Path, folder: &str) -> bool {
+        if let Some(known) = self.known(folder) {
+            return known;
         }
-    }
-    // In order, a folder comes after the folders above it.
-    let mut real = std::collections::HashSet::new();
-    for folder in wanted {
         let parent_real = folder
             .rsplit_once('/')
-            .is_none_or(|(parent, _)| real.contains(parent));
-        let is_folder = || {
-            std::fs::symlink_metadata(root.join(folder))
-                .is_ok_and(|metadata| metadata.file_type().is_dir())
-        };
-        if parent_real && is_folder() {
-            real.insert(folder.to_owned());
+            .is_none_or(|(parent, _)| self.is_real(root, parent));
+        let real = parent_real
+            && std::fs::symlink_metadata(root.join(folder))
+                .is_ok_and(|metadata| metadata.file_type().is_dir());
+        if let Ok(mut known) = self.known.lock() {
+            known.insert(folder.to_owned(), real);
         }
+        real
     }
-    real
+
+    fn known(&self, folder: &str) -> Option<bool> {
+        self.known.lock().ok()?.get(folder).copied()
+    }
 }
 
 /// The project files a work-tree check read, with their content ids (`None`: could not be
@@ -716,12 +705,20 @@ mod tests {
         std::fs::create_dir_all(root.join("a/deep")).unwrap();
         std::fs::write(root.join("a/deep/x.txt"), "inside\n").unwrap();
         std::fs::write(root.join("top.txt"), "top\n").unwrap();
+        std::fs::create_dir_all(root.join("c")).unwrap();
+        std::fs::write(root.join("c/z.txt"), "unread\n").unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("b")).unwrap();
         std::os::unix::fs::symlink(root.join("top.txt"), root.join("a/link.txt")).unwrap();
         let blob = |text: &str| Oid::hash_object(git2::ObjectType::Blob, text.as_bytes()).unwrap();
-        let files: Vec<String> = ["a/deep/x.txt", "a/link.txt", "b/y.txt", "top.txt"]
-            .map(str::to_owned)
-            .to_vec();
+        let files: Vec<String> = [
+            "a/deep/x.txt",
+            "a/link.txt",
+            "b/y.txt",
+            "c/z.txt",
+            "top.txt",
+        ]
+        .map(str::to_owned)
+        .to_vec();
         let scope = Scope {
             mode: "git_ref",
             base: "HEAD".into(),
@@ -755,9 +752,12 @@ mod tests {
             worktree_copy(&scope, root, "top.txt", blob("top\n"), 2),
             None
         );
-        let folders = scope.real_folders.get().unwrap();
-        assert!(folders.contains("a") && folders.contains("a/deep"));
-        assert!(!folders.contains("b"));
+        let folders = &scope.real_folders;
+        assert_eq!(folders.known("a"), Some(true));
+        assert_eq!(folders.known("a/deep"), Some(true));
+        assert_eq!(folders.known("b"), Some(false));
+        // Only the folders that reads went through were looked at.
+        assert_eq!(folders.known("c"), None);
     }
 
     #[test]
