@@ -852,10 +852,16 @@ fn init_from_tach_toml_writes_a_spec_that_reports_what_tach_reports() {
     for rule in [
         "deny flow ShopOrders -> ShopApi",
         "deny flow layer infra -> layer domain",
-        "deny cycle among *",
     ] {
         assert!(spec.contains(rule), "{rule}: {spec}");
     }
+    // Tach's `forbid_circular_dependencies` checks the declared `depends_on`, which form no
+    // cycle here; it never looks for import cycles, so neither does the translation.
+    assert!(!spec.contains("\n  deny cycle"), "{spec}");
+    assert!(
+        spec.contains("// forbid_circular_dependencies: the declared depends_on form no cycle"),
+        "{spec}"
+    );
     let verdict = check(root, ScopeRequest::All, 2);
     assert_eq!(
         findings(&verdict),
@@ -898,6 +904,95 @@ fn init_from_tach_toml_writes_a_spec_that_reports_what_tach_reports() {
         "--force",
     ]);
     assert_eq!(code, 0);
+}
+
+/// Two modules that declare each other (a cycle `tach check` reports from the configuration
+/// alone, with `forbid_circular_dependencies`), and a third whose imports of them are undeclared.
+/// Tach (0.35.3) reports the two modules' circular dependency and stops there; without the
+/// setting it reports `shop/c/__init__.py:4`, and skips the import at line 2, which a
+/// `# tach-ignore` directive marks. lintel reports the cycle of imports the declared one allows.
+#[test]
+fn init_from_tach_toml_keeps_a_declared_cycle_and_waives_what_tach_ignore_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "tach.toml",
+        "forbid_circular_dependencies = true\n\n[[modules]]\npath = \"shop.a\"\ndepends_on = [\"shop.b\"]\n\n[[modules]]\npath = \"shop.b\"\ndepends_on = [\"shop.a\"]\n\n[[modules]]\npath = \"shop.c\"\ndepends_on = []\n",
+    );
+    write(root, "shop/__init__.py", "");
+    write(
+        root,
+        "shop/a/__init__.py",
+        "from shop.b import B\n\nA = 1\n",
+    );
+    write(
+        root,
+        "shop/b/__init__.py",
+        "B = 2\n\n\ndef f():\n    from shop.a import A\n    return A\n",
+    );
+    write(
+        root,
+        "shop/c/__init__.py",
+        "# tach-ignore\nfrom shop.a import A\n\nfrom shop.b import B  # pylint: disable=unused-import\n",
+    );
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        root.join("tach.toml").to_str().unwrap(),
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    assert!(spec.contains("  deny cycle among ShopA, ShopB\n"), "{spec}");
+    assert!(
+        spec.contains("// The declared depends_on of `shop.a`, `shop.b` form a cycle"),
+        "{spec}"
+    );
+    let waivers: Vec<&str> = spec
+        .lines()
+        .filter(|line| line.starts_with("waive "))
+        .collect();
+    assert_eq!(waivers.len(), 1, "{spec}");
+    assert!(
+        waivers[0]
+            .ends_with("owner \"tach-ignore\" reason \"`# tach-ignore` at shop/c/__init__.py:1\""),
+        "{spec}"
+    );
+    let verdict = check(root, ScopeRequest::All, 2);
+    let blocking: Vec<(String, String, String, String)> = findings(&verdict)
+        .into_iter()
+        .zip(verdict["violations"].as_array().unwrap())
+        .filter(|(_, violation)| violation["blocking"] == true)
+        .map(|(finding, _)| finding)
+        .collect();
+    assert_eq!(
+        blocking,
+        [
+            (
+                "cycle_violation".to_owned(),
+                "deny cycle among ShopA, ShopB".to_owned(),
+                "shop/a/__init__.py:1".to_owned(),
+                "ShopA, ShopB".to_owned()
+            ),
+            (
+                "dependency_violation".to_owned(),
+                "depends_on: []".to_owned(),
+                "shop/c/__init__.py:4".to_owned(),
+                "ShopC -> ShopB".to_owned()
+            ),
+        ]
+    );
+    let waived: Vec<&serde_json::Value> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|violation| violation["waiver"].is_object())
+        .collect();
+    assert_eq!(waived.len(), 1);
+    assert_eq!(waived[0]["detected"]["line"], 2);
+    assert_eq!(waived[0]["blocking"], false);
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod layout;
 mod proposals;
 mod starter;
 mod tach;
+mod tach_ignores;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -72,9 +73,42 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     })?;
     let name = relative_to(from, &options.project);
     match source {
-        Source::Tach => tach::translate(&text, &name, &options.project),
+        Source::Tach => tach::translate(&text, &name, &options.project)
+            .and_then(|spec| waive_tach_ignores(spec, &options.project)),
         Source::DependencyCruiser => cruiser::translate(&text, &name, &options.project),
     }
+}
+
+/// The translated Tach spec with a waiver for each finding that `# tach-ignore` directives
+/// silence in Tach ([`tach_ignores`]): the project is checked against the spec only when some
+/// Python file holds a directive.
+fn waive_tach_ignores(spec: String, project: &Path) -> Result<String, EngineError> {
+    let scope = crate::input::scope::resolve(project, &crate::input::scope::ScopeRequest::All)?;
+    if !tach_ignores::any_directive(project, &scope.project_files) {
+        return Ok(spec);
+    }
+    let (_folder, path) = starter::scratch_spec(&spec)?;
+    let run = crate::check::run_check(
+        &starter::check_options(project, &path),
+        &crate::solve::Z3Solver,
+    )?;
+    let today: String = crate::report::timestamp_now().chars().take(10).collect();
+    let waivers = tach_ignores::waivers(
+        project,
+        &run.verdict.violations,
+        &tach_ignores::a_year_after(&today),
+    );
+    if waivers.is_empty() {
+        return Ok(spec);
+    }
+    Ok(format!(
+        "{spec}
+// `# tach-ignore` directives: Tach skips the imports they mark. Each finding of such imports is
+// waived for a year (lintel's exceptions expire, so that they are looked at again).
+{}
+",
+        waivers.join("\n")
+    ))
 }
 
 /// Runs `init`: writes the spec (to stdout with `--print`), or reports a coded error (exit 2).

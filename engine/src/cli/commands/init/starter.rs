@@ -90,7 +90,7 @@ fn observe(analysis: &Analysis) -> Observed {
 }
 
 /// The options of an in-process `check --all` of `spec` on `project`.
-fn check_options(project: &Path, spec: &Path) -> CheckOptions {
+pub(super) fn check_options(project: &Path, spec: &Path) -> CheckOptions {
     let mut options = CheckOptions::new(project);
     options.spec = Some(spec.to_path_buf());
     options.scope = ScopeRequest::All;
@@ -99,7 +99,9 @@ fn check_options(project: &Path, spec: &Path) -> CheckOptions {
 }
 
 /// Writes `text` as a spec in a temporary folder, for an in-process run.
-fn scratch_spec(text: &str) -> Result<(tempfile::TempDir, std::path::PathBuf), EngineError> {
+pub(super) fn scratch_spec(
+    text: &str,
+) -> Result<(tempfile::TempDir, std::path::PathBuf), EngineError> {
     let folder = tempfile::Builder::new()
         .prefix("lintel-init-")
         .tempdir()

@@ -10,7 +10,10 @@
 //!   an `unchecked` module is never closed.
 //! - `cannot_depend_on` is `deny flow A -> B`; `layers` (highest first) give `layer:` and
 //!   `deny flow layer low -> layer high` (and past a closed layer, `deny flow layer high -> layer
-//!   below`); `forbid_circular_dependencies` is `deny cycle among *`.
+//!   below`). `forbid_circular_dependencies` makes Tach check the modules' declared
+//!   `depends_on` for a cycle, not the imports: a declared cycle is `deny cycle among` its
+//!   modules (with a comment, as Tach fails on the configuration alone), and without one the
+//!   translation adds no cycle rule, as Tach reports no import cycle.
 //! - `[[interfaces]]` make each `from` module `public` through its `__init__.py` and the
 //!   submodule or subpackage the first segment of an `expose` pattern names, where one exists
 //!   (Tach exposes names, lintel files); a `from` pattern is a module path, or a prefix ending in
@@ -24,6 +27,8 @@
 //!   glob is more specific), with the `<root>` module's settings; `depends_on = ["<root>"]`
 //!   lists it (under `"dependenciesonly"`, where Tach forbids that, it is left out).
 //! - A `deprecated` dependency stays in `depends_on`: its uses pass, as in Tach.
+//! - `# tach-ignore` directives in the code: `init` waives the findings of the imports they
+//!   mark (`tach_ignores`).
 //! - What has no lintel form is named in a comment of the spec with the reason: `exact`,
 //!   `root_module = "forbid"`, `depends_on_external`/`cannot_depend_on_external`, an
 //!   interface's `visibility`/`exclusive`, and the deprecated dependencies (whose uses lintel
@@ -277,8 +282,8 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
     rules.extend(visibility_rules(&modules));
     rules.extend(layer_rules(&config, &modules));
     rules.extend(untranslated(&config, &modules, root_mode));
-    if config.forbid_circular_dependencies && modules.len() > 1 {
-        rules.push("  deny cycle among *".to_owned());
+    if config.forbid_circular_dependencies {
+        rules.extend(cycle_rules(&modules));
     }
     if rules
         .iter()
@@ -297,6 +302,79 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
         }
     }
     Ok(spec)
+}
+
+/// The rules of `forbid_circular_dependencies`: Tach checks that the modules' declared
+/// `depends_on` (as written, without the layers and utilities Tach adds to what a module may
+/// use) form no cycle, and never looks for a cycle of imports. Each cycle of the declared graph
+/// (a strongly connected set of two or more modules, or a module that lists itself) becomes
+/// `deny cycle among` its members, which finds the cycle once the code has it; a comment says
+/// that Tach fails on the configuration alone. Without a declared cycle there is no rule.
+fn cycle_rules(modules: &[Module<'_>]) -> Vec<String> {
+    let names: BTreeMap<&str, &str> = modules
+        .iter()
+        .map(|module| (module.path.as_str(), module.name.as_str()))
+        .collect();
+    let declared: BTreeMap<&str, BTreeSet<&str>> = modules
+        .iter()
+        .map(|module| {
+            let targets = module
+                .config
+                .depends_on
+                .iter()
+                .flatten()
+                .map(Dependency::path)
+                .filter(|path| names.contains_key(path))
+                .collect();
+            (module.path.as_str(), targets)
+        })
+        .collect();
+    // What each module reaches through declared dependencies (a config has tens of modules).
+    let reached = |start: &str| -> BTreeSet<&str> {
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut queue: Vec<&str> = vec![start];
+        while let Some(path) = queue.pop() {
+            for target in declared.get(path).into_iter().flatten() {
+                if seen.insert(target) {
+                    queue.push(target);
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&str, BTreeSet<&str>> =
+        declared.keys().map(|path| (*path, reached(path))).collect();
+    let mut grouped: BTreeSet<&str> = BTreeSet::new();
+    let mut rules = Vec::new();
+    for (path, reachable) in &reaches {
+        if grouped.contains(path) || !reachable.contains(path) {
+            continue;
+        }
+        // The modules on a cycle through `path`: those it reaches that reach it back.
+        let members: Vec<&str> = reachable
+            .iter()
+            .copied()
+            .filter(|other| reaches.get(other).is_some_and(|back| back.contains(path)))
+            .collect();
+        grouped.extend(members.iter().copied());
+        rules.push(format!(
+            "  // The declared depends_on of `{}` form a cycle, which `tach check` reports whatever the imports are",
+            members.join("`, `")
+        ));
+        if members.len() > 1 {
+            let components: Vec<&str> = members
+                .iter()
+                .filter_map(|member| names.get(member).copied())
+                .collect();
+            rules.push(format!("  deny cycle among {}", components.join(", ")));
+        }
+    }
+    if rules.is_empty() {
+        rules.push(
+            "  // forbid_circular_dependencies: the declared depends_on form no cycle (Tach checks those, not the imports; `deny cycle among *` would also forbid import cycles)".to_owned(),
+        );
+    }
+    rules
 }
 
 /// How Tach treats the code of the source roots that no module holds (`root_module`).
