@@ -93,7 +93,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// directive lines, its `#warning`/`#error` lines and the `await` of `switch await x.y {`, Kotlin drops its context parameter lists,
 /// multi-dollar string prefixes and the annotations that start an accessor's or a
 /// constructor's line, ends a property before a `get(…)` call's line and reads an explicit
-/// backing field as a getter, TypeScript reads `(string) => void` with a parameter `_tring`, Java
+/// backing field as a getter, TypeScript reads `(string) => void` with a parameter `_tring` and a `using` that names
+/// something (`const using = …`) as `_sing`, Java
 /// blanks the type annotations of a varargs parameter (`String @Nullable ... items`; see each
 /// language's folder under `lang/`).
 fn parse_source(

@@ -73,3 +73,42 @@ fn an_import_where_a_gitignore_puts_generated_code_is_no_unresolved_import() {
         )]
     );
 }
+
+/// goharbor/harbor's API handlers import the server and models go-swagger generates at build
+/// time into `src/server/v2.0/restapi/` and `models/`, which its `.gitignore` leaves out: those
+/// are generated packages (92 false findings there), while a package that is simply missing is
+/// still an unresolved import.
+#[test]
+fn a_go_import_of_a_package_where_a_gitignore_puts_generated_code_is_no_unresolved_import() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node app : server\n\
+                 component Server { runs_on: app paths: \"src/server/**\" }\n\
+                 invariant Modules { deny unresolved imports in Server }\n",
+            ),
+            (".gitignore", "src/server/restapi/\nsrc/server/models/\n"),
+            ("src/go.mod", "module example.com/harbor/src\n\ngo 1.22\n"),
+            (
+                "src/server/handler/user.go",
+                "package handler\n\nimport (\n\t\"example.com/harbor/src/server/models\"\n\t\"example.com/harbor/src/server/restapi/operations/user\"\n\t\"example.com/harbor/src/server/missing\"\n)\n\nvar _ = models.User{}\nvar _ = user.NewListUsersOK\nvar _ = missing.X\n",
+            ),
+            // The generator's output, present on a developer's machine: ignored all the same.
+            ("src/server/models/user.go", "package models\n\ntype User struct{}\n"),
+        ],
+    );
+    let (code, verdict) = check_all(project.path());
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(
+        crate::detections(&verdict),
+        vec![(
+            "deny unresolved imports in Server",
+            "src/server/handler/user.go",
+            6,
+            "definite"
+        )]
+    );
+}

@@ -13,7 +13,8 @@
 //! `implements`/`consumes` name contracts (`unknown-contract`), `handles` names data
 //! (`unknown-data`). A repeated scalar key gives `duplicate-key`, an unknown key the
 //! warning `unknown-component-key`, and equally specific overlapping globs the warning
-//! `ambiguous-paths`.
+//! `ambiguous-paths` (none when a `!` glob of one component removes every file of the other's
+//! glob: `paths: "src/pkg/**/dao/**"` beside `paths: ["src/pkg/**", "!src/pkg/**/dao/**"]`).
 //!
 //! # Why
 //! Every file belongs to at most one component (the most specific glob wins), so every fact

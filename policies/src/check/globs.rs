@@ -136,6 +136,8 @@ impl Checker<'_> {
     pub fn check_ambiguous_paths(&mut self) {
         let mut by_prefix: BTreeMap<String, Vec<Alternative>> = BTreeMap::new();
         let components: Vec<&ComponentDecl> = self.symbols.component_order.clone();
+        // Each component's `!` globs, which take the files they match out of it.
+        let mut removed: Vec<Vec<GlobMatcher>> = vec![Vec::new(); components.len()];
         for (index, component) in components.iter().enumerate() {
             for entry in &component.entries {
                 let EntryValue::Globs(globs) = &entry.value else {
@@ -143,6 +145,16 @@ impl Checker<'_> {
                 };
                 if entry.key.text != "paths" {
                     continue;
+                }
+                if let Some(removing) = removed.get_mut(index) {
+                    removing.extend(
+                        globs
+                            .iter()
+                            .filter_map(|glob| glob.value.strip_prefix('!'))
+                            .filter(|negated| glob_problem(negated).is_none())
+                            .flat_map(|negated| expand_braces(strip_dot_slash(negated)))
+                            .filter_map(|negated| compile(&negated).ok()),
+                    );
                 }
                 // A `!` glob removes files, so it cannot make two components own one file.
                 for glob in globs.iter().filter(|glob| {
@@ -187,9 +199,19 @@ impl Checker<'_> {
                         first.component.min(second.component),
                         first.component.max(second.component),
                     );
+                    // A component whose `!` glob matches the other's glob as written keeps
+                    // none of its files (`src/pkg/**` with `!src/pkg/**/dao/**` beside
+                    // `src/pkg/**/dao/**`).
+                    let removes = |component: usize, other: &Alternative| {
+                        removed.get(component).is_some_and(|matchers| {
+                            matchers.iter().any(|matcher| matcher.is_match(&other.text))
+                        })
+                    };
                     if first.component == second.component
                         || reported.contains_key(&pair)
                         || !overlaps(first, second)
+                        || removes(first.component, second)
+                        || removes(second.component, first)
                     {
                         continue;
                     }

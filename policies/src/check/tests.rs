@@ -512,6 +512,13 @@ fn ambiguous_paths_ignores_negated_globs() {
     assert_clean("node app : server\ncomponent A { runs_on: app paths: [\"src/a/**\", \"!src/**/*.test.ts\"] }\ncomponent B { runs_on: app paths: [\"src/b/**\", \"!src/**/*.test.ts\"] }");
     let source = "node app : server\ncomponent A { runs_on: app paths: [\"src/*.ts\", \"!src/x.ts\"] }\ncomponent B { runs_on: app paths: \"src/**\" }";
     assert_diagnostic(source, "ambiguous-paths", 3, 35);
+    // A component whose `!` glob removes every file of the other's glob shares none with it
+    // (harbor's DAOs beside the rest of `src/pkg`), in either order of declaration.
+    assert_clean("node app : server\ncomponent Dao { runs_on: app paths: \"src/pkg/**/dao/**\" }\ncomponent Pkg { runs_on: app paths: [\"src/pkg/**\", \"!src/pkg/**/dao/**\"] }");
+    assert_clean("node app : server\ncomponent Pkg { runs_on: app paths: [\"src/pkg/**\", \"!src/pkg/**/dao/**\"] }\ncomponent Dao { runs_on: app paths: \"src/pkg/**/dao/**\" }");
+    // One that removes only some of them still may own the rest.
+    let source = "node app : server\ncomponent Dao { runs_on: app paths: \"src/pkg/**/dao/**\" }\ncomponent Pkg { runs_on: app paths: [\"src/pkg/**\", \"!src/pkg/user/dao/**\"] }";
+    assert_diagnostic(source, "ambiguous-paths", 3, 38);
 }
 
 #[test]

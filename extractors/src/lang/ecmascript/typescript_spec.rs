@@ -55,7 +55,7 @@ pub(crate) static TYPESCRIPT: LanguageSpec = LanguageSpec {
         extract: crate::lang::ecmascript::extract,
         compiled: &TYPESCRIPT_QUERY,
         parse_text: Some(awaited_generic_calls),
-        recovery: &[unnamed_parameters],
+        recovery: &[unnamed_parameters, using_names],
         declarations: None,
         script_text: Some(super::single_file_components::script_text),
     }),
@@ -72,7 +72,7 @@ pub(crate) static TSX: LanguageSpec = LanguageSpec {
         extract: crate::lang::ecmascript::extract,
         compiled: &TSX_QUERY,
         parse_text: Some(awaited_generic_calls),
-        recovery: &[unnamed_parameters],
+        recovery: &[unnamed_parameters, using_names],
         declarations: None,
         script_text: None,
     }),
@@ -111,6 +111,75 @@ fn unnamed_parameters(source: &str) -> Option<String> {
         }
     }
     rewritten.and_then(|bytes| String::from_utf8(bytes).ok())
+}
+
+/// Each `using` that names something, read as `_sing`: tree-sitter-typescript 0.23 takes every
+/// `using` for the keyword of TypeScript 5.2's `using` declarations, so a variable, parameter
+/// or property of that name (`const using = …`, `if (!using)`, `{ using }`: chainlit's chat step
+/// component) leaves the file in error, a whole component body lost. A `using` that starts a
+/// declaration (`using res = open()`, `using res: Res = …`, `for (using x of xs)`) is kept. The
+/// name is read from the source as written; every byte stays at its offset.
+fn using_names(source: &str) -> Option<String> {
+    const WORD: &str = "using";
+    let bytes = source.as_bytes();
+    let mut rewritten: Option<Vec<u8>> = None;
+    for (at, _) in source.match_indices(WORD) {
+        let before = at.checked_sub(1).and_then(|index| bytes.get(index));
+        let end = at + WORD.len();
+        if before.is_some_and(|byte| is_name_byte(*byte))
+            || bytes.get(end).is_some_and(|byte| is_name_byte(*byte))
+        {
+            continue;
+        }
+        if starts_declaration(bytes, end) {
+            continue;
+        }
+        let text = rewritten.get_or_insert_with(|| bytes.to_vec());
+        if let Some(first) = text.get_mut(at) {
+            *first = b'_';
+        }
+    }
+    rewritten.and_then(|bytes| String::from_utf8(bytes).ok())
+}
+
+/// Whether the text at `from`, right after a `using`, makes it a declaration's keyword: blanks
+/// on the same line, a binding name, then `=` (not `==` or `=>`), a type annotation's `:` or
+/// `of`.
+fn starts_declaration(bytes: &[u8], from: usize) -> bool {
+    let mut at = from;
+    let blanks = |at: &mut usize| {
+        while bytes
+            .get(*at)
+            .is_some_and(|byte| matches!(byte, b' ' | b'\t'))
+        {
+            *at += 1;
+        }
+    };
+    blanks(&mut at);
+    if at == from
+        || !bytes
+            .get(at)
+            .is_some_and(|byte| is_name_byte(*byte) && !byte.is_ascii_digit())
+    {
+        return false;
+    }
+    let name_start = at;
+    while bytes.get(at).is_some_and(|byte| is_name_byte(*byte)) {
+        at += 1;
+    }
+    let name = bytes.get(name_start..at).unwrap_or_default();
+    if matches!(name, b"in" | b"instanceof" | b"as" | b"satisfies") {
+        return false;
+    }
+    blanks(&mut at);
+    match bytes.get(at) {
+        Some(b':') => true,
+        Some(b'=') => !matches!(bytes.get(at + 1), Some(b'=' | b'>')),
+        Some(b'o') => bytes.get(at..at + 3).is_some_and(|of| {
+            of.get(..2) == Some(b"of") && !of.get(2).is_some_and(|byte| is_name_byte(*byte))
+        }),
+        _ => false,
+    }
 }
 
 /// The text a TypeScript file is parsed as: with the `await` of each awaited generic call
@@ -251,7 +320,33 @@ static TSX_QUERY: LazyLock<Result<CompiledQuery, ExtractError>> =
 
 #[cfg(test)]
 mod tests {
-    use super::awaited_generic_calls;
+    use super::{awaited_generic_calls, using_names};
+
+    #[test]
+    fn a_using_that_names_something_is_read_as_a_name_and_a_declaration_keeps_its_keyword() {
+        let read = |source: &str| using_names(source);
+        assert_eq!(
+            read("const using = a && !b;\nif (!using) f(using);").as_deref(),
+            Some("const _sing = a && !b;\nif (!_sing) f(_sing);")
+        );
+        assert_eq!(
+            read("function t(using: boolean) { return { using }; }").as_deref(),
+            Some("function t(_sing: boolean) { return { _sing }; }")
+        );
+        assert_eq!(
+            read("x = using ? 1 : using == 2;").as_deref(),
+            Some("x = _sing ? 1 : _sing == 2;")
+        );
+        for unchanged in [
+            "using res = open();",
+            "await using conn: Conn = await connect();",
+            "for (using x of xs) {}",
+            "const isUsing = usingCount + reusing;",
+            "y.usingX = 1;",
+        ] {
+            assert_eq!(read(unchanged), None, "{unchanged}");
+        }
+    }
 
     #[test]
     fn the_await_of_a_generic_call_is_blanked_and_nothing_else() {

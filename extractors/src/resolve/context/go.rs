@@ -17,7 +17,9 @@
 //! that is not a `_test.go`, in bytewise order of the file name: the engine maps that file to its
 //! component, and every file of one folder normally has one owner. A path no module claims is
 //! `External`, its package the whole import path; a path a module claims but none provides is
-//! `Internal` (unresolved).
+//! `Internal` (unresolved), or `Generated` when a `.gitignore` of the project ignores the package
+//! folder it was looked for at (code a generator writes at build time, such as harbor's
+//! go-swagger server and models under an ignored `src/server/v2.0/restapi/`).
 //!
 //! When several manifests name the same module path in one view, the first wins (the module
 //! itself or the `use` folders, then `go.work` replacements, then `go.mod` ones). For a file in
@@ -205,8 +207,14 @@ impl GoModules {
         }
     }
 
-    /// Resolves an import path in the build of `importer`'s module.
-    pub fn resolve(&self, importer: &str, import_path: &str) -> Resolution {
+    /// Resolves an import path in the build of `importer`'s module; `ignored` tells whether a
+    /// package folder that holds no file is one a `.gitignore` ignores.
+    pub fn resolve(
+        &self,
+        importer: &str,
+        import_path: &str,
+        ignored: &dyn Fn(&str) -> bool,
+    ) -> Resolution {
         let every_module = || {
             self.modules
                 .iter()
@@ -217,16 +225,17 @@ impl GoModules {
             .and_then(|folder| self.view_of_module.get(folder))
             .and_then(|position| self.views.get(*position));
         let Some(view) = view else {
-            return self.resolve_among(every_module(), import_path);
+            return self.resolve_among(every_module(), import_path, ignored);
         };
         let resolution = self.resolve_among(
             view.iter()
                 .map(|(module, folder)| (module.as_str(), folder.as_str())),
             import_path,
+            ignored,
         );
         if !matches!(resolution, Resolution::File(_))
             && matches!(
-                self.resolve_among(every_module(), import_path),
+                self.resolve_among(every_module(), import_path, ignored),
                 Resolution::File(_)
             )
         {
@@ -239,11 +248,13 @@ impl GoModules {
         resolution
     }
 
-    /// Resolves an import path among `(module path, folder)` candidates.
+    /// Resolves an import path among `(module path, folder)` candidates: `Generated` when no
+    /// candidate folder holds the package and `ignored` says one of them is ignored.
     fn resolve_among<'m>(
         &self,
         candidates: impl Iterator<Item = (&'m str, &'m str)>,
         import_path: &str,
+        ignored: &dyn Fn(&str) -> bool,
     ) -> Resolution {
         let mut claimed: Vec<(&str, &str)> = candidates
             .filter(|(module, _)| {
@@ -258,20 +269,27 @@ impl GoModules {
             };
         }
         claimed.sort_by_key(|(module, _)| std::cmp::Reverse(module.len()));
-        claimed
-            .into_iter()
-            .find_map(|(module, folder)| {
-                let rest = import_path
-                    .get(module.len()..)
-                    .unwrap_or_default()
-                    .trim_start_matches('/');
-                let package = join(folder, rest)?;
-                if self.crosses_module_boundary(folder, &package) {
-                    return None;
-                }
-                self.package_files.get(&package).cloned()
-            })
-            .map_or(Resolution::Internal, Resolution::File)
+        let mut missing: Vec<String> = Vec::new();
+        let found = claimed.into_iter().find_map(|(module, folder)| {
+            let rest = import_path
+                .get(module.len()..)
+                .unwrap_or_default()
+                .trim_start_matches('/');
+            let package = join(folder, rest)?;
+            if self.crosses_module_boundary(folder, &package) {
+                return None;
+            }
+            let file = self.package_files.get(&package).cloned();
+            if file.is_none() {
+                missing.push(package);
+            }
+            file
+        });
+        match found {
+            Some(file) => Resolution::File(file),
+            None if missing.iter().any(|package| ignored(package)) => Resolution::Generated,
+            None => Resolution::Internal,
+        }
     }
 
     /// Whether a `go.mod` lies below `module_folder`, at or above `package`: then the package

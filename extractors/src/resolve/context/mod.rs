@@ -349,7 +349,13 @@ impl ProjectContext {
 
     /// [`ProjectContext::resolve_go`], not recorded.
     pub(crate) fn resolve_go_unrecorded(&self, importer: &str, import_path: &str) -> Resolution {
-        self.go.resolve(importer, import_path)
+        // A package folder is ignored when a `.go` file in it would be (a folder rule such as
+        // `src/server/v2.0/models/`); a rule for some files alone (`*.pb.go`) says nothing of
+        // the package.
+        let ignored = |package: &str| {
+            paths::join(package, "generated.go").is_some_and(|file| self.gitignores.ignores(&file))
+        };
+        self.go.resolve(importer, import_path, &ignored)
     }
 
     /// Resolves a Swift `import Module` (see `swift`).

@@ -255,7 +255,8 @@ impl ProjectContext {
     /// at (generated code or build output, which the repository does not hold), else
     /// [`Resolution::Internal`].
     /// A path without extension is generated when its TypeScript source is ignored (`./graphql`
-    /// as `graphql.ts` or `graphql.tsx`, a generator's output); a `.js` path when it and its
+    /// as `graphql.ts` or `graphql.tsx`, a generator's output, or as a folder whose `index.ts`
+    /// is, the folder being ignored whole); a `.js` path when it and its
     /// source are (`./util.js` as itself and `util.ts`): a `.gitignore` that ignores the compiled
     /// `*.js` alone leaves a missing source missing.
     fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
@@ -277,10 +278,12 @@ impl ProjectContext {
                 (None, true) => self.gitignores.ignores(candidate),
                 // A generator's TypeScript output ignored by name (`graphql.ts`) is generated
                 // code whatever becomes of the `.js`; an ignored `*.js` alone is only the build.
+                // A folder ignored whole (a `paths` target `libs/client/dist` under a `dist`
+                // rule) is too: its index is the build's.
                 (None, false) => {
                     let ignores =
                         |extension: &str| self.gitignores.ignores(&[candidate, extension].concat());
-                    [".ts", ".tsx"].into_iter().any(ignores)
+                    [".ts", ".tsx", "/index.ts"].into_iter().any(ignores)
                 }
             }
         };
