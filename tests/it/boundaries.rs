@@ -1315,6 +1315,58 @@ module.exports = {
 // generated: dependency-cruiser@17.3.4
 "#;
 
+/// A configuration that names its paths through string constants, in template literals and
+/// joined by `+` (DEFRA's trade-imports-animals-frontend writes `` `^${APP}/bridge/` ``): the
+/// constants stand for their values; a substitution of anything else leaves the rule out.
+#[test]
+fn init_from_a_dependency_cruiser_config_reads_its_string_constants() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".dependency-cruiser.cjs",
+        "// The layers of the app.\nconst APP = 'src/app'\nconst FLOW = APP + \"/flow\";\nlet computed = require('./x').path\n\nmodule.exports = {\n  forbidden: [\n    { name: 'bridge-no-up', severity: 'error', from: { path: `^${APP}/bridge/` }, to: { path: `^${FLOW}/` } },\n    { name: 'engine-no-up', from: { path: '^' + APP + '/engine/' }, to: { path: [`^${APP}/flow/`] } },\n    { name: 'unknown', from: { path: `^${computed}/x/` }, to: { path: '^src/app/flow/' } },\n  ],\n}\n",
+    );
+    write(root, "src/app/flow/step.js", "export const step = 1;\n");
+    write(
+        root,
+        "src/app/bridge/scope.js",
+        "import { step } from '../flow/step.js';\nexport const scope = step;\n",
+    );
+    write(
+        root,
+        "src/app/engine/run.js",
+        "import { step } from '../flow/step.js';\nexport const run = step;\n",
+    );
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        root.join(".dependency-cruiser.cjs").to_str().unwrap(),
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    for line in [
+        "  // bridge-no-up\n  deny flow Bridge -> Flow\n",
+        "  // engine-no-up\n  deny flow Engine -> Flow\n",
+        "// - unknown\n",
+    ] {
+        assert!(spec.contains(line), "{line}\n{spec}");
+    }
+    let at: Vec<String> = findings(&check(root, ScopeRequest::All, 1))
+        .into_iter()
+        .map(|(_, rule, at, _)| format!("{rule} at {at}"))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            "deny flow Bridge -> Flow at src/app/bridge/scope.js:1",
+            "deny flow Engine -> Flow at src/app/engine/run.js:1"
+        ]
+    );
+}
+
 #[test]
 fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_running_it() {
     let dir = tempfile::tempdir().unwrap();

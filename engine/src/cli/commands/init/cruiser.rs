@@ -3,8 +3,10 @@
 //!
 //! The configuration is the object literal after `module.exports =` or `export default` (or the
 //! whole JSON file), read as JSON5: comments, unquoted keys, single quotes and trailing commas are
-//! fine, and so are string literals joined by `+`; anything computed (a variable, a call, a
-//! spread) is skipped. A path expression is translated when it is a path prefix (`^src/ui`,
+//! fine, and so are string literals joined by `+`. A string constant declared before the object
+//! (`const APP = 'src/server/app'`, itself made of literals and earlier constants) stands for its
+//! value, in a template literal (`` `^${APP}/engine/` ``), joined by `+` or alone; anything else
+//! computed (another variable, a call, a spread) is skipped. A path expression is translated when it is a path prefix (`^src/ui`,
 //! `^src/db/`, `^src/meta[.]cjs$`), alternatives of them (`^src/(ui|db)`, `^(src|bin)/`), or a
 //! prefix with one exception (`^src/api/(?!index)`, which makes `src/api/index` a component of
 //! its own). Translated rules:
@@ -158,8 +160,9 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
                 .trim_start();
             rest.starts_with('{').then_some(rest)
         });
+    let constants = string_constants(text);
     let config = object_text
-        .and_then(|object_text| Json5::new(object_text).value())
+        .and_then(|object_text| Json5::new(object_text, &constants).value())
         .filter(Value::is_object)
         .ok_or_else(|| {
             EngineError::Usage(format!(
@@ -756,14 +759,78 @@ fn component_name<'a>(path: &str, taken: impl Iterator<Item = &'a str> + Clone) 
 struct Json5<'a> {
     text: &'a [u8],
     position: usize,
+    /// The file's string constants ([`string_constants`]).
+    constants: &'a BTreeMap<String, String>,
+    /// Set when a template literal read since the flag was last cleared substitutes something
+    /// that is no known constant: its value is computed.
+    computed: bool,
+}
+
+/// The string constants a configuration file declares at the top level before its
+/// configuration (`const APP = 'src/server/app'`, `const SRC = APP + '/src'`), in order, each
+/// from literals and earlier constants; a declaration computed otherwise is left out.
+fn string_constants(text: &str) -> BTreeMap<String, String> {
+    let end = ["module.exports", "export default"]
+        .iter()
+        .filter_map(|marker| text.find(marker))
+        .min()
+        .unwrap_or(text.len());
+    let prelude = text.get(..end).unwrap_or_default();
+    let mut constants = BTreeMap::new();
+    for line in prelude.lines() {
+        let Some(declaration) = ["const ", "let ", "var "]
+            .iter()
+            .find_map(|keyword| line.trim_start().strip_prefix(keyword))
+        else {
+            continue;
+        };
+        let Some((name, value)) = declaration.split_once('=') else {
+            continue;
+        };
+        let name = name.trim();
+        let is_name = !name.is_empty()
+            && name
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$');
+        if !is_name || value.starts_with('=') {
+            continue;
+        }
+        let value = value.trim().trim_end_matches(';');
+        let mut reader = Json5::new(value, &constants);
+        let read = reader.value();
+        reader.skip_space();
+        if let (Some(Value::String(text)), true) = (read, reader.peek().is_none()) {
+            constants.insert(name.to_owned(), text);
+        }
+    }
+    constants
 }
 
 impl<'a> Json5<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a str, constants: &'a BTreeMap<String, String>) -> Self {
         Self {
             text: text.as_bytes(),
             position: 0,
+            constants,
+            computed: false,
         }
+    }
+
+    /// The known constant named by the identifier at the reading position, read.
+    fn constant(&mut self) -> Option<String> {
+        let start = self.position;
+        let mut end = start;
+        while self
+            .text
+            .get(end)
+            .is_some_and(|byte| byte.is_ascii_alphanumeric() || *byte == b'_' || *byte == b'$')
+        {
+            end += 1;
+        }
+        let name = std::str::from_utf8(self.text.get(start..end)?).ok()?;
+        let value = self.constants.get(name)?.clone();
+        self.position = end;
+        Some(value)
     }
 
     fn peek(&self) -> Option<u8> {
@@ -854,27 +921,8 @@ impl<'a> Json5<'a> {
                     }
                 }
             }
-            b'"' | b'\'' | b'`' => {
-                // `'^src/' + 'ui'`: string literals joined by `+` are one string.
-                let mut text = self.string()?;
-                loop {
-                    let before = self.position;
-                    self.skip_space();
-                    if self.peek() != Some(b'+') {
-                        self.position = before;
-                        break;
-                    }
-                    self.position += 1;
-                    self.skip_space();
-                    if !matches!(self.peek(), Some(b'"' | b'\'' | b'`')) {
-                        // A variable or a call: the value is computed, not read.
-                        self.skip_unknown();
-                        return Some(Value::Null);
-                    }
-                    text.push_str(&self.string()?);
-                }
-                Some(Value::String(text))
-            }
+            b'"' | b'\'' | b'`' => self.string_expression(),
+            _ if self.constant_ahead() => self.string_expression(),
             _ => {
                 let start = self.position;
                 self.skip_unknown();
@@ -892,6 +940,50 @@ impl<'a> Json5<'a> {
                 })
             }
         }
+    }
+
+    /// Whether a known constant's name is at the reading position (and not a longer name).
+    fn constant_ahead(&self) -> bool {
+        let rest = self.text.get(self.position..).unwrap_or_default();
+        let length = rest
+            .iter()
+            .take_while(|byte| byte.is_ascii_alphanumeric() || **byte == b'_' || **byte == b'$')
+            .count();
+        rest.get(..length)
+            .and_then(|name| std::str::from_utf8(name).ok())
+            .is_some_and(|name| self.constants.contains_key(name))
+    }
+
+    /// String literals and known constants joined by `+` (`'^src/' + 'ui'`, `APP + '/engine'`)
+    /// as one string; `null` when an operand is computed (another variable, a call).
+    fn string_expression(&mut self) -> Option<Value> {
+        self.computed = false;
+        let mut text = String::new();
+        loop {
+            self.skip_space();
+            match self.peek() {
+                Some(b'"' | b'\'' | b'`') => text.push_str(&self.string()?),
+                _ => match self.constant() {
+                    Some(value) => text.push_str(&value),
+                    None => {
+                        self.skip_unknown();
+                        return Some(Value::Null);
+                    }
+                },
+            }
+            let before = self.position;
+            self.skip_space();
+            if self.peek() != Some(b'+') {
+                self.position = before;
+                break;
+            }
+            self.position += 1;
+        }
+        if std::mem::take(&mut self.computed) {
+            self.skip_unknown();
+            return Some(Value::Null);
+        }
+        Some(Value::String(text))
     }
 
     fn key(&mut self) -> Option<String> {
@@ -932,6 +1024,24 @@ impl<'a> Json5<'a> {
                     });
                 }
                 _ if byte == quote => break,
+                b'$' if quote == b'`' && self.peek() == Some(b'{') => {
+                    // A substitution: a known constant's value, else the string is computed.
+                    self.position += 1;
+                    let start = self.position;
+                    while self.peek().is_some_and(|byte| byte != b'}' && byte != b'`') {
+                        self.position += 1;
+                    }
+                    let name = std::str::from_utf8(self.text.get(start..self.position)?)
+                        .ok()?
+                        .trim();
+                    match self.constants.get(name) {
+                        Some(value) => bytes.extend_from_slice(value.as_bytes()),
+                        None => self.computed = true,
+                    }
+                    if self.peek() == Some(b'}') {
+                        self.position += 1;
+                    }
+                }
                 _ => bytes.push(byte),
             }
         }
