@@ -1315,6 +1315,75 @@ module.exports = {
 // generated: dependency-cruiser@17.3.4
 "#;
 
+/// A project that runs `depcruise --ignore-known`: the import its known violations list is
+/// waived by `init`, the other one of the same rule still blocks.
+#[test]
+fn init_from_a_dependency_cruiser_config_waives_its_known_violations() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".dependency-cruiser.js",
+        "module.exports = { forbidden: [ { name: 'ui-not-to-db', severity: 'error', from: { path: '^src/ui' }, to: { path: '^src/db/' } } ] };\n",
+    );
+    write(
+        root,
+        ".dependency-cruiser-known-violations.json",
+        r#"[
+  { "type": "dependency", "from": "src/ui/page.ts", "to": "src/db/query.ts", "rule": { "severity": "error", "name": "ui-not-to-db" } },
+  { "type": "dependency", "from": "src/ui/gone.ts", "to": "src/db/query.ts", "rule": { "severity": "error", "name": "ui-not-to-db" } }
+]"#,
+    );
+    write(root, "src/db/query.ts", "export const q = 1;\n");
+    write(
+        root,
+        "src/ui/page.ts",
+        "import { q } from \"../db/query\";\nexport const page = q;\n",
+    );
+    write(
+        root,
+        "src/ui/list.ts",
+        "import { q } from \"../db/query\";\nexport const list = q;\n",
+    );
+    let (code, _) = run_cli(&[
+        "init",
+        "--from",
+        root.join(".dependency-cruiser.js").to_str().unwrap(),
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    let waivers: Vec<&str> = spec
+        .lines()
+        .filter(|line| line.starts_with("waive "))
+        .collect();
+    assert_eq!(waivers.len(), 1, "{spec}");
+    assert!(
+        waivers[0].ends_with("owner \"dependency-cruiser\" reason \"known violation of ui-not-to-db in .dependency-cruiser-known-violations.json\""),
+        "{spec}"
+    );
+    let verdict = check(root, ScopeRequest::All, 1);
+    let states: Vec<(String, bool)> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                violation["detected"]["file"].as_str().unwrap().to_owned(),
+                violation["blocking"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("src/ui/list.ts".to_owned(), true),
+            ("src/ui/page.ts".to_owned(), false)
+        ]
+    );
+}
+
 /// A configuration that names its paths through string constants, in template literals and
 /// joined by `+` (DEFRA's trade-imports-animals-frontend writes `` `^${APP}/bridge/` ``): the
 /// constants stand for their values; a substitution of anything else leaves the rule out.

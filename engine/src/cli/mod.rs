@@ -67,7 +67,10 @@ pub enum Command {
     /// projects, crates, Gradle and Maven modules, `.csproj` projects, Go and Python packages,
     /// SwiftPM targets, top-level source folders), the nodes the infrastructure its code uses, and the rules
     /// `deny flow`s that hold today: the layering of the component graph and UI away from data
-    /// stores, each after a comment with its evidence (docs/INIT.md).
+    /// stores, each after a comment with its evidence (docs/INIT.md). With `--from`, the
+    /// exceptions the old tool accepted (`# tach-ignore` comments, dependency-cruiser's known
+    /// violations) become waivers of the findings they cover, each for a year
+    /// (docs/MIGRATING.md).
     Init {
         /// Project root.
         #[arg(long)]

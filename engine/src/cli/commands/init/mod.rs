@@ -6,6 +6,7 @@
 //! rules from the extracted graph in [`proposals`]; docs/INIT.md).
 
 mod cruiser;
+mod known_violations;
 mod layout;
 mod proposals;
 mod starter;
@@ -75,7 +76,8 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
     match source {
         Source::Tach => tach::translate(&text, &name, &options.project)
             .and_then(|spec| waive_tach_ignores(spec, &options.project)),
-        Source::DependencyCruiser => cruiser::translate(&text, &name, &options.project),
+        Source::DependencyCruiser => cruiser::translate(&text, &name, &options.project)
+            .and_then(|spec| waive_known_violations(spec, &options.project, from)),
     }
 }
 
@@ -107,6 +109,52 @@ fn waive_tach_ignores(spec: String, project: &Path) -> Result<String, EngineErro
 // waived for a year (lintel's exceptions expire, so that they are looked at again).
 {}
 ",
+        waivers.join("\n")
+    ))
+}
+
+/// The translated dependency-cruiser spec with a waiver for each finding of an import that the
+/// project's known violations list ([`known_violations`]): read beside the configuration, else
+/// at the project root; the project is checked only when the file lists some.
+fn waive_known_violations(
+    spec: String,
+    project: &Path,
+    config: &Path,
+) -> Result<String, EngineError> {
+    let beside = config
+        .parent()
+        .map(|folder| folder.join(known_violations::FILE_NAME));
+    let Some(text) = beside
+        .into_iter()
+        .chain([project.join(known_violations::FILE_NAME)])
+        .find_map(|path| policies::read::read_regular_file(&path, 64 << 20).ok())
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+    else {
+        return Ok(spec);
+    };
+    let known = known_violations::read(&text);
+    if known.is_empty() {
+        return Ok(spec);
+    }
+    let (_folder, path) = starter::scratch_spec(&spec)?;
+    let (run, imports) = crate::check::run_check_with(
+        &starter::check_options(project, &path),
+        &crate::solve::Z3Solver,
+        |analysis| known_violations::imports(&analysis.extraction.facts),
+    )?;
+    let today: String = crate::report::timestamp_now().chars().take(10).collect();
+    let waivers = known_violations::waivers(
+        &run.verdict.violations,
+        &imports,
+        &known,
+        &tach_ignores::a_year_after(&today),
+    );
+    if waivers.is_empty() {
+        return Ok(spec);
+    }
+    Ok(format!(
+        "{spec}\n// The known violations of `{}` (`depcruise --ignore-known` skips them): each finding of such\n// imports is waived for a year (lintel's exceptions expire, so that they are looked at again).\n{}\n",
+        known_violations::FILE_NAME,
         waivers.join("\n")
     ))
 }
