@@ -202,9 +202,11 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         };
         // An import the compiler elides (`import type`, or one whose names are used only as
         // types) loads nothing at run time: `import { JobStatus } from 'bull'` in a browser
-        // component names a string union, no queue.
+        // component names a string union, no queue. One of error classes alone (`import {
+        // HTTPError } from 'ky'`) tells failures apart and calls nothing.
         if used.contains(client.name)
             || !brings_a_client(client, record)
+            || super::imports::brings_only_error_classes(record)
             || record.is_type_only
             || is_type_only(view, record)
             || !reported.insert(client.name)
