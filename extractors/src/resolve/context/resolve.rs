@@ -255,9 +255,10 @@ impl ProjectContext {
     /// at (generated code or build output, which the repository does not hold), else
     /// [`Resolution::Internal`].
     /// A path without extension is generated when its TypeScript source is ignored (`./graphql`
-    /// as `graphql.ts` or `graphql.tsx`, a generator's output); a `.js` path when it and its
-    /// source are (`./util.js` as itself and `util.ts`): a `.gitignore` that ignores the compiled
-    /// `*.js` alone leaves a missing source missing.
+    /// as `graphql.ts` or `graphql.tsx`, a generator's output), and so is a `.js` path (its
+    /// ESM name, `./package-json.js` for an ignored `package-json.ts`): a `.gitignore` that
+    /// ignores the compiled `*.js` alone, or the declarations `*.d.ts`, leaves a missing source
+    /// missing.
     fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
         let mut candidates = candidates;
         let ignored = |candidate: &String| {
@@ -267,12 +268,14 @@ impl ProjectContext {
                 .find(|(output, _)| name.len() > output.len() && name.ends_with(output));
             let extension = name.get(1..).is_some_and(|rest| rest.contains('.'));
             match (output, extension) {
-                (Some((output, _)), _) => {
+                (Some((output, sources)), _) => {
                     let stem = candidate
                         .get(..candidate.len() - output.len())
                         .unwrap_or_default();
-                    self.gitignores.ignores(candidate)
-                        && self.gitignores.ignores(&[stem, ".ts"].concat())
+                    sources
+                        .iter()
+                        .filter(|source| !source.starts_with(".d."))
+                        .any(|source| self.gitignores.ignores(&[stem, source].concat()))
                 }
                 (None, true) => self.gitignores.ignores(candidate),
                 // A generator's TypeScript output ignored by name (`graphql.ts`) is generated
