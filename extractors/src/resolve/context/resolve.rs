@@ -467,7 +467,9 @@ impl ProjectContext {
     }
 
     /// Probes a package entry; an entry in a build-output folder that is not in the project is
-    /// retried under `src/` (`dist/index.js` → `src/index.ts`).
+    /// retried under `src/` (`dist/index.js` → `src/index.ts`), then in the package's folder, for
+    /// a build whose output mirrors it (`dist/src/features/query/index.js` →
+    /// `src/features/query/index.ts`, tsc with `rootDir: "."`).
     fn probe_entry(&self, package: &WorkspacePackage, entry: &str) -> Option<String> {
         if let Some(file) = self.probe(entry) {
             return Some(file);
@@ -487,8 +489,10 @@ impl ProjectContext {
             .iter()
             .find_map(|extension| rest.strip_suffix(extension))
             .unwrap_or(rest);
-        let candidate = join(&package.folder, "src").and_then(|source| join(&source, stem))?;
-        self.probe(&candidate)
+        ["src", ""].iter().find_map(|folder| {
+            let candidate = join(&package.folder, folder).and_then(|base| join(&base, stem))?;
+            self.probe(&candidate)
+        })
     }
 
     /// The project file a candidate path names: the file itself, else the TypeScript source of
