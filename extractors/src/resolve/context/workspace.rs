@@ -212,8 +212,8 @@ pub(crate) fn discover<'f>(
         if name.is_empty() || packages.contains_key(name) {
             continue;
         }
-        let is_workspace_root = manifest.get("workspaces").is_some()
-            || pnpm_roots.contains(parent_dir(manifest_path));
+        let is_workspace_root =
+            manifest.get("workspaces").is_some() || pnpm_roots.contains(parent_dir(manifest_path));
         if is_workspace_root && manifest.get("exports").is_none() {
             continue;
         }
