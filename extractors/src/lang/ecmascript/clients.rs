@@ -451,7 +451,8 @@ fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
 
 /// The types a parameter's type names: a name (`Redis`, `pg.Pool`), a generic type's name
 /// (`Model<User>` is a `Model`), and those of each member of a union or parenthesized type
-/// (`Redis | Cluster`, `(Redis | Cluster) | undefined`; `null`, `string`… name none).
+/// (`Redis | Cluster`, `(Redis | Cluster) | undefined`; `null`, `string`… name none) and of
+/// each property of an object type (`{ db: Pool; id: string }`).
 fn named_types(node: Node<'_>) -> Vec<Node<'_>> {
     match node.kind() {
         "type_identifier" | "nested_type_identifier" => vec![node],
@@ -462,6 +463,14 @@ fn named_types(node: Node<'_>) -> Vec<Node<'_>> {
             .collect(),
         "union_type" | "parenthesized_type" => syntax::named_children(node)
             .into_iter()
+            .flat_map(named_types)
+            .collect(),
+        // A parameter object's properties (`params: { prisma: PrismaClient; id: string }`).
+        "object_type" => syntax::named_children(node)
+            .into_iter()
+            .filter(|member| member.kind() == "property_signature")
+            .filter_map(|property| property.child_field("type"))
+            .filter_map(|annotation| syntax::named_children(annotation).into_iter().next())
             .flat_map(named_types)
             .collect(),
         _ => Vec::new(),

@@ -302,12 +302,15 @@ impl<'tree> Walker<'_, 'tree, '_> {
                 } else {
                     type_node
                 };
-                // A union or parenthesized type is kept whole: the extractor reads the types
-                // it names (`Redis | Cluster`, `Pool | undefined`).
+                // A union, parenthesized or object type is kept whole: the extractor reads the
+                // types it names (`Redis | Cluster`, `Pool | undefined`, `{ db: Pool }`).
                 if matches!(
                     grammar.kind(type_node),
                     Kind::TypeIdentifier | Kind::NestedTypeIdentifier
-                ) || matches!(type_node.kind(), "union_type" | "parenthesized_type")
+                ) || matches!(
+                    type_node.kind(),
+                    "union_type" | "parenthesized_type" | "object_type"
+                )
                 {
                     found.push((parameter, type_node));
                 }
