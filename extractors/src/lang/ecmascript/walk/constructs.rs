@@ -310,8 +310,7 @@ impl<'tree> Walker<'_, 'tree, '_> {
                 ) || matches!(
                     type_node.kind(),
                     "union_type" | "parenthesized_type" | "object_type"
-                )
-                {
+                ) {
                     found.push((parameter, type_node));
                 }
             }
