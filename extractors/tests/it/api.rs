@@ -901,7 +901,8 @@ fn bound_client_libraries_are_clients() {
 /// The error classes of a bound library the catalogue does not know are no client: formbricks
 /// binds the AI SDK (`ai`) to its model endpoint, and `APICallError.isInstance(error)` in its
 /// error mapping was a definite access of the model, as was dub's
-/// `new WorkflowRetryAfterError(…)` of a bound `@upstash/workflow`. An import of nothing but
+/// `new WorkflowRetryAfterError(…)` of a bound `@upstash/workflow`. (The catalogue has known
+/// `ai` since, and its entry, whose calls are the model calls, judges the same.) An import of nothing but
 /// error classes brings no client either (no probable use); a call of the library beside them
 /// still is a use.
 #[test]
