@@ -68,6 +68,37 @@ fn parse_errors_are_counted_and_located() {
     assert_eq!((clean.parse_errors, clean.first_parse_error), (0, None));
 }
 
+/// A NUL byte inside a string or a comment is text like any other to tsc and JavaScript
+/// engines, while tree-sitter's lexers take it for the end of the input and lose the rest of the
+/// file to error nodes: langfuse's JSON-index bench script marks its child's output with
+/// `"\0RESULT\0"` and had 18 error nodes from its first line. Such a file is read as if each NUL
+/// were a space; facts keep the file's own text.
+#[test]
+fn a_nul_byte_in_a_string_does_not_end_the_file() {
+    let source = "import { a } from './a';\n\
+                  const marker = \"\0RESULT\0\";\n\
+                  // a comment with a \0 in it\n\
+                  export const find = (out) => out.indexOf(marker);\n\
+                  export const load = () => fetch('/api/load');\n";
+    for path in ["bench.ts", "bench.js"] {
+        let extraction = extract_file(&ProjectContext::default(), path, source).unwrap();
+        assert_eq!(
+            (extraction.parse_errors, extraction.first_parse_error),
+            (0, None),
+            "{path}"
+        );
+    }
+    let facts = facts_of("bench.ts", source);
+    let marker = facts
+        .iter()
+        .find(|fact| fact.kind == FactKind::Call && fact.evidence.line == 4)
+        .unwrap();
+    assert_eq!(marker.property_str("qualified"), Some("out.indexOf"));
+    assert!(facts
+        .iter()
+        .any(|fact| fact.kind == FactKind::HttpCall && fact.evidence.line == 5));
+}
+
 /// Constructs the TypeScript grammar does not know still give type-only imports, and count as
 /// no parse errors: `export type * from` (TypeScript 5.0) and `typeof import('x')` in a call's
 /// type arguments, which the grammar reads as comparisons followed by an `ERROR`.
@@ -870,7 +901,8 @@ fn bound_client_libraries_are_clients() {
 /// The error classes of a bound library the catalogue does not know are no client: formbricks
 /// binds the AI SDK (`ai`) to its model endpoint, and `APICallError.isInstance(error)` in its
 /// error mapping was a definite access of the model, as was dub's
-/// `new WorkflowRetryAfterError(…)` of a bound `@upstash/workflow`. An import of nothing but
+/// `new WorkflowRetryAfterError(…)` of a bound `@upstash/workflow`. (The catalogue has known
+/// `ai` since, and its entry, whose calls are the model calls, judges the same.) An import of nothing but
 /// error classes brings no client either (no probable use); a call of the library beside them
 /// still is a use.
 #[test]

@@ -122,6 +122,14 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             })
             .or_else(|| hit.node(Field::Base).map(|base| (base, base, Use::Extend)))
         })
+        // An injected union names several types, each a use when it is a client type.
+        .flat_map(|(site, callee, client_use)| match client_use {
+            Use::Inject => named_types(callee)
+                .into_iter()
+                .map(|type_node| (site, type_node, client_use))
+                .collect(),
+            _ => vec![(site, callee, client_use)],
+        })
         .chain(
             parameters
                 .into_iter()
@@ -194,9 +202,11 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         };
         // An import the compiler elides (`import type`, or one whose names are used only as
         // types) loads nothing at run time: `import { JobStatus } from 'bull'` in a browser
-        // component names a string union, no queue.
+        // component names a string union, no queue. One of error classes alone (`import {
+        // HTTPError } from 'ky'`) tells failures apart and calls nothing.
         if used.contains(client.name)
             || !brings_a_client(client, record)
+            || super::imports::brings_only_error_classes(record)
             || record.is_type_only
             || is_type_only(view, record)
             || !reported.insert(client.name)
@@ -273,6 +283,11 @@ fn project_injections(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Al
     let source = view.source();
     hits.iter()
         .filter_map(|hit| Some((hit.node(Field::Parameter)?, hit.node(Field::Type)?)))
+        .flat_map(|(site, union)| {
+            named_types(union)
+                .into_iter()
+                .map(move |type_node| (site, type_node))
+        })
         .filter_map(|(site, type_node)| {
             let target = view.bindings.resolve_type(type_node, source)?;
             let record = view.imports.get(target.import)?;
@@ -388,7 +403,8 @@ pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static Librar
 
 /// The typed parameters of the file's functions and methods, constructors left out (their
 /// parameters are injections, read from the query matches): `function list(api: AxiosInstance)`,
-/// `(db: PrismaClient) => …`, with the type (a name or `pkg.Name`). Signatures without a body
+/// `(db: PrismaClient) => …`, `(redis: Redis | null = null)`, with each type it names (a name or
+/// `pkg.Name`, see `named_types`). Signatures without a body
 /// (overloads, `declare`, interfaces, function types) take nothing.
 fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
     let source = view.source();
@@ -422,24 +438,43 @@ fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
             ) {
                 continue;
             }
-            // A generic type is its name: `Model<User>` is a `Model`.
-            let type_node = parameter
+            let annotated = parameter
                 .child_field("type")
-                .and_then(|annotation| syntax::named_children(annotation).into_iter().next())
-                .and_then(|node| {
-                    if node.kind() == "generic_type" {
-                        node.child_by_field_name("name")
-                    } else {
-                        Some(node)
-                    }
-                })
-                .filter(|kind| matches!(kind.kind(), "type_identifier" | "nested_type_identifier"));
-            if let Some(type_node) = type_node {
+                .and_then(|annotation| syntax::named_children(annotation).into_iter().next());
+            for type_node in annotated.map(named_types).unwrap_or_default() {
                 found.push((parameter, type_node));
             }
         }
     }
     found
+}
+
+/// The types a parameter's type names: a name (`Redis`, `pg.Pool`), a generic type's name
+/// (`Model<User>` is a `Model`), and those of each member of a union or parenthesized type
+/// (`Redis | Cluster`, `(Redis | Cluster) | undefined`; `null`, `string`… name none) and of
+/// each property of an object type (`{ db: Pool; id: string }`).
+fn named_types(node: Node<'_>) -> Vec<Node<'_>> {
+    match node.kind() {
+        "type_identifier" | "nested_type_identifier" => vec![node],
+        "generic_type" => node
+            .child_by_field_name("name")
+            .filter(|name| matches!(name.kind(), "type_identifier" | "nested_type_identifier"))
+            .into_iter()
+            .collect(),
+        "union_type" | "parenthesized_type" => syntax::named_children(node)
+            .into_iter()
+            .flat_map(named_types)
+            .collect(),
+        // A parameter object's properties (`params: { prisma: PrismaClient; id: string }`).
+        "object_type" => syntax::named_children(node)
+            .into_iter()
+            .filter(|member| member.kind() == "property_signature")
+            .filter_map(|property| property.child_field("type"))
+            .filter_map(|annotation| syntax::named_children(annotation).into_iter().next())
+            .flat_map(named_types)
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Whether a callee is the global `fetch` (`fetch`, `globalThis.fetch`, `window.fetch`).

@@ -529,6 +529,11 @@ fn verb_route<'tree>(
     if !(path.starts_with('/') || path == "*") || !HANDLER_KINDS.contains(&last.kind()) {
         return None;
     }
+    // An object is a handler only as Fastify's shorthand, options that hold the `handler`; any
+    // other is a request's options (`api.post('/x', { json })` through a client named `api`).
+    if last.kind() == "object" && !holds_handler(*last, source) {
+        return None;
+    }
     let (framework, confidence) =
         router_framework(view, receiver, routing.server, routing.instances)?;
     // A route registered on a chain (`new Hono().get(…).post(…)`, `router.route(p).get(h)`) is
@@ -737,6 +742,17 @@ fn controller_prefixes(class: Node<'_>, source: &str) -> Option<Vec<String>> {
             paths
         })
     })
+}
+
+/// Whether an options object holds a route's `handler` (`{ schema, handler }`, `{ handler() {…} }`).
+fn holds_handler(options: Node<'_>, source: &str) -> bool {
+    object_property(options, "handler", source).is_some()
+        || named_children(options).into_iter().any(|member| {
+            member.kind() == "method_definition"
+                && member
+                    .child_field("name")
+                    .is_some_and(|name| property_name(name, source) == "handler")
+        })
 }
 
 fn handler_name(handler: Node<'_>, source: &str) -> Option<String> {

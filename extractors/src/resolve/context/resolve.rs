@@ -256,9 +256,9 @@ impl ProjectContext {
     /// [`Resolution::Internal`].
     /// A path without extension is generated when its TypeScript source is ignored (`./graphql`
     /// as `graphql.ts` or `graphql.tsx`, a generator's output, or as a folder whose `index.ts`
-    /// is, the folder being ignored whole); a `.js` path when it and its
-    /// source are (`./util.js` as itself and `util.ts`): a `.gitignore` that ignores the compiled
-    /// `*.js` alone leaves a missing source missing.
+    /// is, the folder being ignored whole), and so is a `.js` path (its ESM name,
+    /// `./package-json.js` for an ignored `package-json.ts`): a `.gitignore` that ignores the
+    /// compiled `*.js` alone, or the declarations `*.d.ts`, leaves a missing source missing.
     fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
         let mut candidates = candidates;
         let ignored = |candidate: &String| {
@@ -268,12 +268,14 @@ impl ProjectContext {
                 .find(|(output, _)| name.len() > output.len() && name.ends_with(output));
             let extension = name.get(1..).is_some_and(|rest| rest.contains('.'));
             match (output, extension) {
-                (Some((output, _)), _) => {
+                (Some((output, sources)), _) => {
                     let stem = candidate
                         .get(..candidate.len() - output.len())
                         .unwrap_or_default();
-                    self.gitignores.ignores(candidate)
-                        && self.gitignores.ignores(&[stem, ".ts"].concat())
+                    sources
+                        .iter()
+                        .filter(|source| !source.starts_with(".d."))
+                        .any(|source| self.gitignores.ignores(&[stem, source].concat()))
                 }
                 (None, true) => self.gitignores.ignores(candidate),
                 // A generator's TypeScript output ignored by name (`graphql.ts`) is generated
@@ -467,7 +469,9 @@ impl ProjectContext {
     }
 
     /// Probes a package entry; an entry in a build-output folder that is not in the project is
-    /// retried under `src/` (`dist/index.js` → `src/index.ts`).
+    /// retried under `src/` (`dist/index.js` → `src/index.ts`), then in the package's folder, for
+    /// a build whose output mirrors it (`dist/src/features/query/index.js` →
+    /// `src/features/query/index.ts`, tsc with `rootDir: "."`).
     fn probe_entry(&self, package: &WorkspacePackage, entry: &str) -> Option<String> {
         if let Some(file) = self.probe(entry) {
             return Some(file);
@@ -487,8 +491,10 @@ impl ProjectContext {
             .iter()
             .find_map(|extension| rest.strip_suffix(extension))
             .unwrap_or(rest);
-        let candidate = join(&package.folder, "src").and_then(|source| join(&source, stem))?;
-        self.probe(&candidate)
+        ["src", ""].iter().find_map(|folder| {
+            let candidate = join(&package.folder, folder).and_then(|base| join(&base, stem))?;
+            self.probe(&candidate)
+        })
     }
 
     /// The project file a candidate path names: the file itself, else the TypeScript source of

@@ -180,13 +180,25 @@ pub(crate) fn discover_folder_entries<'f>(
 }
 
 /// Reads every `package.json` outside `node_modules`; the shallowest folder wins a name clash.
+/// A workspace's root manifest (one with `workspaces`, or beside a `pnpm-workspace.yaml`) is
+/// no package unless it has `exports`: package managers link the members, never the root, and
+/// Node finds a package's own name only through its `exports`. Its name is the registry's
+/// package of that name (langfuse's root is `langfuse`, and its apps import the `langfuse` SDK).
 pub(crate) fn discover<'f>(
     reader: &ConfigReader<'_>,
     files: impl Iterator<Item = &'f str>,
 ) -> BTreeMap<String, WorkspacePackage> {
-    let mut manifests: Vec<&str> = files
-        .filter(|path| super::paths::file_name(path) == "package.json")
+    let files: Vec<&str> = files
         .filter(|path| !path.split('/').any(|segment| segment == "node_modules"))
+        .collect();
+    let pnpm_roots: std::collections::BTreeSet<&str> = files
+        .iter()
+        .filter(|path| super::paths::file_name(path) == "pnpm-workspace.yaml")
+        .map(|path| parent_dir(path))
+        .collect();
+    let mut manifests: Vec<&str> = files
+        .into_iter()
+        .filter(|path| super::paths::file_name(path) == "package.json")
         .collect();
     manifests.sort_by_key(|path| (path.matches('/').count(), *path));
     let mut packages = BTreeMap::new();
@@ -198,6 +210,11 @@ pub(crate) fn discover<'f>(
             continue;
         };
         if name.is_empty() || packages.contains_key(name) {
+            continue;
+        }
+        let is_workspace_root =
+            manifest.get("workspaces").is_some() || pnpm_roots.contains(parent_dir(manifest_path));
+        if is_workspace_root && manifest.get("exports").is_none() {
             continue;
         }
         let folder = parent_dir(manifest_path).to_owned();

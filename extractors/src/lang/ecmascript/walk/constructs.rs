@@ -258,7 +258,8 @@ impl<'tree> Walker<'_, 'tree, '_> {
         }
     }
 
-    /// `typescript/clients.scm`: `constructor(private readonly prisma: PrismaClient)`.
+    /// `typescript/clients.scm`: `constructor(private readonly prisma: PrismaClient)`,
+    /// `constructor(private redis: Redis | Cluster)`.
     pub(super) fn constructor_injection(&mut self, method: Node<'tree>, method_frame: Option<u32>) {
         let grammar = self.grammar;
         let Some(name) = grammar
@@ -301,9 +302,14 @@ impl<'tree> Walker<'_, 'tree, '_> {
                 } else {
                     type_node
                 };
+                // A union, parenthesized or object type is kept whole: the extractor reads the
+                // types it names (`Redis | Cluster`, `Pool | undefined`, `{ db: Pool }`).
                 if matches!(
                     grammar.kind(type_node),
                     Kind::TypeIdentifier | Kind::NestedTypeIdentifier
+                ) || matches!(
+                    type_node.kind(),
+                    "union_type" | "parenthesized_type" | "object_type"
                 ) {
                     found.push((parameter, type_node));
                 }
