@@ -3,7 +3,8 @@
 //! - Routes: `r.GET("/x", h)` (Gin and Echo verbs, `Any` serves `*`), chi's `r.Get("/x", h)`,
 //!   and net/http's `HandleFunc`/`Handle` (`http.HandleFunc("/x", h)`, `mux.Handle(…)`, with
 //!   Go 1.22 method patterns `"GET /x"`; otherwise `*`). The first argument must be a string
-//!   starting with `/` (after the method of a pattern), and there must be a handler argument.
+//!   starting with `/` (after the method of a pattern), and there must be a handler argument;
+//!   a Gin or Echo verb's path may also follow a configured base, as a group's (below).
 //!   Gin/Echo group prefixes bound in the same file (`api := r.Group("/api")`) are applied, and
 //!   so are the prefixes of chi's `r.Route("/api", func(r chi.Router) { … })` closures around a
 //!   route on the closure's router.
@@ -335,7 +336,16 @@ fn route<'tree>(
     if arguments.len() < 2 {
         return None;
     }
-    let pattern = string_value(*first, source)?;
+    // Gin's and Echo's verbs (`GET`, `Any`) may also take a path after a configured base
+    // (`r.GET(conf.APIBaseURL+"/installation/init", h)`), read as a group's path is; the other
+    // verbs are also requests' (`http.Post(base+"/x", …)`), and take a string only.
+    let pattern = match string_value(*first, source) {
+        Some(pattern) => pattern,
+        None if name == "Any" || name.chars().all(|letter| letter.is_ascii_uppercase()) => {
+            group_path(*first, source)?
+        }
+        None => return None,
+    };
     let is_net_http = name == "Handle" || name == "HandleFunc";
     let (method, path) = if is_net_http {
         match pattern.split_once(' ') {
