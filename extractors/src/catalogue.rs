@@ -31,6 +31,10 @@
 //!   profiles name), `configured-store` (maven: the same, else the MongoDB connection the
 //!   configuration or the module build's MongoDB starter names, for a repository abstraction
 //!   that may be either).
+//! - `argument_positions` (Go): per call of `calls`, the 1-based position of the string
+//!   argument `derive` reads where it is not the first (Beego's `RegisterDataBase(alias,
+//!   driver, dsn)` names its driver second: `{ RegisterDataBase = 2 }`); a call not listed reads
+//!   its first argument.
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
 //!   access; `probable_names` (npm, Go, the JVM and Rust): the named imports (Go: the names a
@@ -175,6 +179,9 @@ pub(crate) struct Library {
     pub derive: Derive,
     /// `derive = "argument"`: first argument → category (`*` for any other).
     pub arguments: Table,
+    /// Go: per call tail, the 1-based position of the argument `derive` reads, where it is not
+    /// the first.
+    pub argument_positions: &'static [(&'static str, usize)],
     /// `derive = "options"`: the option properties that name the store.
     pub options: &'static [&'static str],
     /// `derive = "drizzle-module"`: dialect module → category.
@@ -228,6 +235,7 @@ impl Library {
             types: &[],
             derive: Derive::Fixed,
             arguments: &[],
+            argument_positions: &[],
             options: &[],
             modules: &[],
             settings: &[],
@@ -274,6 +282,18 @@ impl Library {
             | Derive::ConfiguredStore => None,
         };
         derived.unwrap_or(self.category)
+    }
+
+    /// The 1-based position of the argument `derive` reads in a call of `path` (a call tail
+    /// of `argument_positions` that `path` ends with after a `.`, else 1).
+    pub fn argument_position(&self, path: &str) -> usize {
+        self.argument_positions
+            .iter()
+            .find(|(tail, _)| {
+                path.strip_suffix(tail)
+                    .is_some_and(|head| head.is_empty() || head.ends_with('.'))
+            })
+            .map_or(1, |(_, position)| *position)
     }
 
     /// The category `arguments` gives a first argument: its own entry, else `*`'s for any
@@ -456,6 +476,8 @@ struct RawLibrary {
     #[serde(default)]
     arguments: BTreeMap<String, String>,
     #[serde(default)]
+    argument_positions: BTreeMap<String, usize>,
+    #[serde(default)]
     options: Vec<String>,
     #[serde(default)]
     modules: BTreeMap<String, String>,
@@ -613,6 +635,12 @@ fn ecosystem(
                 types: leak_all(library.types),
                 derive,
                 arguments: leak_table(library.arguments),
+                argument_positions: library
+                    .argument_positions
+                    .into_iter()
+                    .map(|(tail, position)| (leak(tail), position))
+                    .collect::<Vec<_>>()
+                    .leak(),
                 options: leak_all(library.options),
                 modules: leak_table(library.modules),
                 settings: leak_all(library.settings),
@@ -668,6 +696,12 @@ fn check_library(
             "arguments",
         ),
         (
+            !library.argument_positions.is_empty()
+                && (languages != ["go"]
+                    || !matches!(derive, Derive::Connection | Derive::Argument)),
+            "argument_positions",
+        ),
+        (
             !library.options.is_empty() && derive != Derive::Options,
             "options",
         ),
@@ -706,6 +740,13 @@ fn check_library(
     for (is_unused, field) in unused {
         if is_unused {
             problem(format!("`{field}` is not used here"));
+        }
+    }
+    for (tail, position) in &library.argument_positions {
+        if !library.calls.contains(tail) || *position < 2 {
+            problem(format!(
+                "`argument_positions` names `{tail} = {position}`: a call of `calls` and a position after the first"
+            ));
         }
     }
     if derive == Derive::Argument && library.arguments.is_empty() {
@@ -865,6 +906,14 @@ pub fn reference() -> String {
                 on.push(
                     "(a driver API: a driver a node binds names the store of its uses)".to_owned(),
                 );
+            }
+            if !library.argument_positions.is_empty() {
+                let read: Vec<String> = library
+                    .argument_positions
+                    .iter()
+                    .map(|(tail, position)| format!("argument {position} of `{tail}`"))
+                    .collect();
+                on.push(format!("(the store read from {})", read.join(", ")));
             }
             if library.min_arguments > 0 {
                 on.push(format!(

@@ -283,7 +283,7 @@ fn static_path(url: &str) -> Option<String> {
 /// address (`{hostname}pets/visits`, `{baseUrl}orders`: a name with `host`, `url`, `uri`, `base`,
 /// `endpoint`, `server` or `address` in it) followed by a path segment is a base that ends with
 /// `/`: the path is `/pets/visits`.
-fn after_dynamic_base(url: &str) -> Option<std::borrow::Cow<'_, str>> {
+pub(crate) fn after_dynamic_base(url: &str) -> Option<std::borrow::Cow<'_, str>> {
     let Some(hole) = url.strip_prefix("${").or_else(|| url.strip_prefix('{')) else {
         return Some(url.into());
     };

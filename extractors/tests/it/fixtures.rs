@@ -253,7 +253,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 105] = [
+const CASES: [&str; 106] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -276,6 +276,7 @@ const CASES: [&str; 105] = [
     "go/catalogue",
     "go/chi-mounts",
     "go/graph",
+    "go/method-mounts",
     "go/modules",
     "go/mounts",
     "go/requires",
@@ -505,6 +506,11 @@ fn raw_node_servers_route_by_their_conditions() {
 #[test]
 fn gin_groups_handed_to_functions_of_other_packages() {
     check_case("go/mounts");
+}
+
+#[test]
+fn gin_groups_handed_to_methods_of_router_structs_with_a_configured_base() {
+    check_case("go/method-mounts");
 }
 
 #[test]

@@ -99,6 +99,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             facts.push(imports::fact(&factory, &site, scope_of(spec)));
         }
     }
+    let matcher = ClientMatcher {
+        rules: crate::catalogue::catalogue().libraries("go"),
+        separator: ".",
+    };
     let mut bound_sites: Vec<ClientSite<'_>> = Vec::new();
     let sites: Vec<ClientSite<'_>> = hits
         .iter()
@@ -123,14 +127,25 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 return None;
             }
             let qualified = bindings.get(local)?;
+            let path = format!("{qualified}.{member}");
+            // The argument the entry reads the store from: the first, or the one its
+            // `argument_positions` names (Beego's `RegisterDataBase(alias, "sqlite3", dsn)`).
+            let position = matcher
+                .first_rule(use_kind, &path, true)
+                .map_or(1, |rule| rule.argument_position(&path));
             let argument = field_child(site_node, Child::Arguments)
-                .and_then(|arguments| named_children(arguments).into_iter().next())
+                .and_then(|arguments| {
+                    named_children(arguments)
+                        .into_iter()
+                        .filter(|argument| argument.kind() != "comment")
+                        .nth(position.saturating_sub(1))
+                })
                 .filter(|first| first.kind() == "interpreted_string_literal")
                 .map(|first| string_content(first, source));
             Some(ClientSite {
                 node: site_node,
                 use_kind,
-                path: format!("{qualified}.{member}"),
+                path,
                 is_qualified: true,
                 argument,
                 options: Vec::new(),
@@ -155,10 +170,6 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .collect()
     } else {
         sites
-    };
-    let matcher = ClientMatcher {
-        rules: crate::catalogue::catalogue().libraries("go"),
-        separator: ".",
     };
     let client_imports = probable_imports(client_imports, &bindings, root, source);
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);

@@ -3,13 +3,21 @@
 //! - Routes: `r.GET("/x", h)` (Gin and Echo verbs, `Any` serves `*`), chi's `r.Get("/x", h)`,
 //!   and net/http's `HandleFunc`/`Handle` (`http.HandleFunc("/x", h)`, `mux.Handle(…)`, with
 //!   Go 1.22 method patterns `"GET /x"`; otherwise `*`). The first argument must be a string
-//!   starting with `/` (after the method of a pattern), and there must be a handler argument.
+//!   starting with `/` (after the method of a pattern), and there must be a handler argument;
+//!   a Gin or Echo verb's path may also follow a configured base, as a group's (below).
 //!   Gin/Echo group prefixes bound in the same file (`api := r.Group("/api")`) are applied, and
 //!   so are the prefixes of chi's `r.Route("/api", func(r chi.Router) { … })` closures around a
 //!   route on the closure's router.
+//!   A group's path may be a `+` concatenation, read as a request URL is: a leading operand that
+//!   is no literal is a base the configuration gives and is left out (`r.Group(conf.APIBaseURL +
+//!   "/api/v1")` is `/api/v1`), a later one a `{…}` hole; without a literal operand, no prefix.
 //!   A router handed to a project function (`routes.Register(v1)`, where `func Register(rg
-//!   *gin.RouterGroup)` registers routes on `rg` or its groups) is a mount that `crate::resolve::links`
-//!   applies across files and packages: functions are keyed by their package directory. So is
+//!   *gin.RouterGroup)` registers routes on `rg` or its groups), or to a method of a project
+//!   type (`api.Register(v1)` with `api *routes.API` a parameter, receiver or variable of the
+//!   caller: the method `API.Register`, in any file of its package), is a mount that
+//!   `crate::resolve::links` applies across files and packages: functions are keyed by their
+//!   package directory, and each router parameter by its position, which only the argument at
+//!   that position mounts. So is
 //!   chi's `r.Mount("/api", api.Routes())` of the router a project function builds and returns
 //!   (`r := chi.NewRouter(); r.Get(…); return r`), routes in its `Route`/`Group` closures
 //!   included, at the prefixes of the mounting router (its groups and closures) and `/api`.
@@ -328,7 +336,16 @@ fn route<'tree>(
     if arguments.len() < 2 {
         return None;
     }
-    let pattern = string_value(*first, source)?;
+    // Gin's and Echo's verbs (`GET`, `Any`) may also take a path after a configured base
+    // (`r.GET(conf.APIBaseURL+"/installation/init", h)`), read as a group's path is; the other
+    // verbs are also requests' (`http.Post(base+"/x", …)`), and take a string only.
+    let pattern = match string_value(*first, source) {
+        Some(pattern) => pattern,
+        None if name == "Any" || name.chars().all(|letter| letter.is_ascii_uppercase()) => {
+            group_path(*first, source)?
+        }
+        None => return None,
+    };
     let is_net_http = name == "Handle" || name == "HandleFunc";
     let (method, path) = if is_net_http {
         match pattern.split_once(' ') {
@@ -427,10 +444,21 @@ fn group_prefix(
             }
             let own = field_child(receiver, Child::Arguments)
                 .and_then(|list| named_children(list).into_iter().next())
-                .and_then(|first| string_value(first, source))
+                .and_then(|first| group_path(first, source))
                 .unwrap_or_default();
             join_path(&[&outer, &own])
         }
         _ => String::new(),
     }
+}
+
+/// A group's path: a string, or a `+` concatenation read as request URLs are
+/// (`crate::facts::web::concatenated_url`): a leading operand that is no literal is a base the
+/// configuration gives (`uiConf.APIBaseURL + "/answer/api/v1"` serves `/answer/api/v1` under
+/// it) and is left out, as a request URL's dynamic base is; a later one is a `{…}` hole
+/// (`"/api/" + version` is `/api/{version}`). `None` when no operand is a literal, or the path
+/// is not known after a leading operand: no prefix is applied rather than a wrong one.
+fn group_path(node: Node<'_>, source: &str) -> Option<String> {
+    let written = url_value(node, source)?;
+    web::after_dynamic_base(&written).map(std::borrow::Cow::into_owned)
 }

@@ -5,8 +5,8 @@ use super::*;
 
 /// The router a route receiver hangs off when its group chain starts at a parameter of the
 /// enclosing function (`func Register(rg *gin.RouterGroup) { users := rg.Group("/users");
-/// users.GET(…) }`): that function, keyed by its package directory (`dir/`), since Go callers
-/// name functions by package.
+/// users.GET(…) }`): that parameter of that function, keyed by its package directory (`dir/`),
+/// since Go callers name functions by package, and named by [`parameter_key`].
 pub(super) fn parameter_router(
     receiver: Node<'_>,
     file: &FileSyntax<'_, '_>,
@@ -20,27 +20,188 @@ pub(super) fn parameter_router(
         .into_iter()
         .rev()
         .find(|node| matches!(node.kind(), "function_declaration" | "method_declaration"))?;
-    if function.kind() != "function_declaration" {
-        return None;
-    }
-    let is_parameter = field_child(function, Child::Parameters)
+    let key = declared_name(function, source)?;
+    // The parameters by position: a declaration of several names takes a position each, one
+    // without a name one.
+    let position = field_child(function, Child::Parameters)
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
-        .filter(|parameter| parameter.kind() == "parameter_declaration")
+        .filter(|parameter| {
+            matches!(
+                parameter.kind(),
+                "parameter_declaration" | "variadic_parameter_declaration"
+            )
+        })
         .flat_map(|parameter| {
             let mut cursor = parameter.walk();
-            parameter
+            let names: Vec<Option<&str>> = parameter
                 .children_by_field_name("name", &mut cursor)
-                .collect::<Vec<_>>()
+                .map(|name| Some(syntax::text(name, source)))
+                .collect();
+            if names.is_empty() {
+                vec![None]
+            } else {
+                names
+            }
         })
-        .any(|parameter| syntax::text(parameter, source) == name);
-    is_parameter.then(|| RouterRef::Imported {
+        .position(|parameter| parameter == Some(name))?;
+    Some(RouterRef::Imported {
         file: format!("{own_dir}/"),
-        name: field_child(function, Child::Name)
-            .map(|name| syntax::text(name, source).to_owned())
-            .unwrap_or_default(),
+        name: parameter_key(&key, position),
     })
+}
+
+/// How a router parameter is named in mounts: the function (`Register`, `Type.Method`) and the
+/// parameter's position, so that only the argument at that position of a call mounts it
+/// (`Register(auth, v1)` hands on `v1` as `Register#1`, and `auth`, a parameter of the caller
+/// too, mounts nothing that routes hang off).
+pub(super) fn parameter_key(function: &str, position: usize) -> String {
+    format!("{function}#{position}")
+}
+
+/// The name callers give a function or method declaration: `Register`, or `Type.Method` for a
+/// method (its receiver's type, pointer or not, type arguments dropped), as
+/// [`project_function`] names the method a call on a value of that type reaches.
+fn declared_name(declaration: Node<'_>, source: &str) -> Option<String> {
+    let name = syntax::text(field_child(declaration, Child::Name)?, source);
+    match declaration.kind() {
+        "function_declaration" => Some(name.to_owned()),
+        "method_declaration" => {
+            let receiver = field_child(declaration, Child::Receiver)
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .find(|parameter| parameter.kind() == "parameter_declaration")?;
+            let (_, type_name) = type_name(field_child(receiver, Child::Type)?, source)?;
+            Some(format!("{type_name}.{name}"))
+        }
+        _ => None,
+    }
+}
+
+/// A named type as written, through `*` and type arguments: `(None, "T")` for `T`,
+/// `(Some("pkg"), "T")` for `pkg.T`.
+fn type_name<'source>(
+    node: Node<'_>,
+    source: &'source str,
+) -> Option<(Option<&'source str>, &'source str)> {
+    match node.kind() {
+        "pointer_type" | "parenthesized_type" => named_children(node)
+            .into_iter()
+            .next()
+            .and_then(|inner| type_name(inner, source)),
+        "generic_type" => type_name(field_child(node, Child::Type)?, source),
+        "type_identifier" => Some((None, syntax::text(node, source))),
+        "qualified_type" => Some((
+            Some(syntax::text(field_child(node, Child::Package)?, source)),
+            syntax::text(field_child(node, Child::Name)?, source),
+        )),
+        _ => None,
+    }
+}
+
+/// The project type of the value a method is called on (`api` in `api.Register(v1)`), by its
+/// package directory: a parameter or receiver of an enclosing function typed with it
+/// (`api *router.APIRouter`, as wire hands routers in), or a variable of the enclosing function
+/// declared with it (`var api router.APIRouter`) or bound to its composite literal
+/// (`api := &router.APIRouter{}`) before the call. A value of any other origin has no known type.
+fn value_type(
+    value: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+    package_dirs: &BTreeMap<String, String>,
+    own_dir: &str,
+) -> Option<(String, String)> {
+    let source = file.source;
+    if value.kind() != "identifier" {
+        return None;
+    }
+    let name = syntax::text(value, source);
+    let typed = |node: Node<'_>| -> Option<(String, String)> {
+        let (package, type_name) = type_name(node, source)?;
+        let directory = match package {
+            Some(package) => package_dirs.get(package)?.clone(),
+            None => own_dir.to_owned(),
+        };
+        Some((directory, type_name.to_owned()))
+    };
+    for function in syntax::ancestors(file.root, value).into_iter().rev() {
+        if !matches!(
+            function.kind(),
+            "function_declaration" | "method_declaration" | "func_literal"
+        ) {
+            continue;
+        }
+        let parameters = [Child::Receiver, Child::Parameters]
+            .into_iter()
+            .filter_map(|list| field_child(function, list))
+            .flat_map(named_children)
+            .filter(|parameter| parameter.kind() == "parameter_declaration");
+        for parameter in parameters {
+            let mut cursor = parameter.walk();
+            let declares = parameter
+                .children_by_field_name("name", &mut cursor)
+                .any(|parameter| syntax::text(parameter, source) == name);
+            if declares {
+                return field_child(parameter, Child::Type).and_then(typed);
+            }
+        }
+        // A variable of the function, declared before the call.
+        let declared = syntax::descendants(function)
+            .take_while(|node| node.start_byte() < value.start_byte())
+            .filter_map(|node| match node.kind() {
+                "var_spec" => {
+                    let index = named_children(node)
+                        .into_iter()
+                        .filter(|child| child.kind() == "identifier")
+                        .position(|child| syntax::text(child, source) == name)?;
+                    match field_child(node, Child::Type) {
+                        Some(written) => Some(typed(written)),
+                        None => Some(
+                            field_child(node, Child::Value)
+                                .map(named_children)
+                                .and_then(|values| values.get(index).copied())
+                                .and_then(|literal| literal_type(literal, source))
+                                .and_then(typed),
+                        ),
+                    }
+                }
+                "short_var_declaration" => {
+                    let names = field_child(node, Child::Left).map(named_children)?;
+                    let index = names
+                        .iter()
+                        .position(|child| syntax::text(*child, source) == name)?;
+                    Some(
+                        field_child(node, Child::Right)
+                            .map(named_children)
+                            .and_then(|values| values.get(index).copied())
+                            .and_then(|literal| literal_type(literal, source))
+                            .and_then(typed),
+                    )
+                }
+                _ => None,
+            })
+            .last();
+        if let Some(found) = declared {
+            return found;
+        }
+        if function.kind() != "func_literal" {
+            break;
+        }
+    }
+    None
+}
+
+/// The type of a composite literal, or of its address (`&router.APIRouter{…}`).
+fn literal_type<'tree>(value: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+    match value.kind() {
+        "composite_literal" => field_child(value, Child::Type),
+        "unary_expression" if syntax::text(value, source).starts_with('&') => named_children(value)
+            .into_iter()
+            .next()
+            .and_then(|operand| literal_type(operand, source)),
+        _ => None,
+    }
 }
 
 /// The calls that hand a router to a function of the project (`routes.Register(v1)`,
@@ -76,13 +237,15 @@ pub(super) fn mounts(
 }
 
 /// The project function a call names, by its package directory: `routes()` in the file's own
-/// package, `api.Routes()` in the package the file imports as `api`.
+/// package, `api.Routes()` in the package the file imports as `api`, and `x.Register()` on a
+/// value `x` of a project type `T` (see [`value_type`]) the method `T.Register` of `T`'s package.
 pub(super) fn project_function(
     call: Node<'_>,
-    source: &str,
+    file: &FileSyntax<'_, '_>,
     package_dirs: &BTreeMap<String, String>,
     own_dir: &str,
 ) -> Option<(String, String)> {
+    let source = file.source;
     let function = field_child(call, Child::Function)?;
     match function.kind() {
         "identifier" => Some((
@@ -91,9 +254,12 @@ pub(super) fn project_function(
         )),
         "selector_expression" => {
             let operand = field_child(function, Child::Operand)?;
-            let field = field_child(function, Child::Field)?;
+            let field = syntax::text(field_child(function, Child::Field)?, source);
+            if let Some((directory, type_name)) = value_type(operand, file, package_dirs, own_dir) {
+                return Some((directory, format!("{type_name}.{field}")));
+            }
             let directory = package_dirs.get(syntax::text(operand, source))?;
-            Some((directory.clone(), syntax::text(field, source).to_owned()))
+            Some((directory.clone(), field.to_owned()))
         }
         _ => None,
     }
@@ -129,7 +295,7 @@ pub(super) fn returned_mount_of(
     if handler.kind() != "call_expression" {
         return None;
     }
-    let (directory, name) = project_function(*handler, source, package_dirs, own_dir)?;
+    let (directory, name) = project_function(*handler, file, package_dirs, own_dir)?;
     let parent = parameter_router(receiver, file, bindings, own_dir)
         .or_else(|| returned_router(receiver, file, (bindings, statements, returns), own_dir))
         .or_else(|| {
@@ -289,14 +455,16 @@ pub(super) fn mount_of(
     own_dir: &str,
 ) -> Vec<RouterMount> {
     let source = file.source;
-    let Some((directory, name)) = project_function(call, source, package_dirs, own_dir) else {
-        return Vec::new();
-    };
-    let arguments = field_child(call, Child::Arguments)
+    let arguments: Vec<Node<'_>> = field_child(call, Child::Arguments)
         .map(named_children)
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|argument| argument.kind() != "comment")
+        .collect();
+    // Most calls hand on no router: the callee is looked up only for one that does.
+    let mut callee: Option<Option<(String, String)>> = None;
     let mut found = Vec::new();
-    for argument in arguments {
+    for (position, argument) in arguments.into_iter().enumerate() {
         let Some(root) = chain_root(argument, source, bindings, MAX_GROUP_DEPTH) else {
             continue;
         };
@@ -313,13 +481,19 @@ pub(super) fn mount_of(
                 RouterRef::Local(root_name.to_owned())
             }
         };
+        let Some((directory, name)) = callee
+            .get_or_insert_with(|| project_function(call, file, package_dirs, own_dir))
+            .as_ref()
+        else {
+            return Vec::new();
+        };
         found.push(RouterMount {
             parent,
             prefix: group_prefix(argument, source, bindings, MAX_GROUP_DEPTH),
             replaces_own_prefix: false,
             child: RouterRef::Imported {
                 file: format!("{directory}/"),
-                name: name.to_owned(),
+                name: parameter_key(name, position),
             },
             prefix_constant: None,
         });
