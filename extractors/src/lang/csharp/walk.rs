@@ -214,13 +214,17 @@ const MAPS: [&str; 6] = [
     "MapDelete",
 ];
 const HTTP_VERBS: [&str; 5] = ["Get", "Post", "Put", "Patch", "Delete"];
-const HTTP_SUFFIXES: [&str; 6] = [
+const HTTP_SUFFIXES: [&str; 10] = [
     "Async",
     "AsJsonAsync",
     "FromJsonAsync",
     "StringAsync",
     "StreamAsync",
     "ByteArrayAsync",
+    "JsonAsync",
+    "BytesAsync",
+    "UrlEncodedAsync",
+    "MultipartAsync",
 ];
 
 /// `^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|…)([^A-Za-z]|$)`.
