@@ -464,10 +464,27 @@ impl ProjectContext {
     }
 
     /// Probes a package entry; an entry in a build-output folder that is not in the project is
-    /// retried under `src/` (`dist/index.js` → `src/index.ts`).
+    /// retried where the package's `tsconfig.json` builds it from (`outDir: "dist"` with
+    /// `rootDir: "lib"`: `dist/index.js` → `lib/index.ts`), else under `src/`
+    /// (`dist/index.js` → `src/index.ts`).
     fn probe_entry(&self, package: &WorkspacePackage, entry: &str) -> Option<String> {
         if let Some(file) = self.probe(entry) {
             return Some(file);
+        }
+        let built_from = self
+            .configs
+            .get(package.folder.as_str())
+            .and_then(|config| config.output.as_ref())
+            .and_then(|(out_dir, root_dir)| {
+                let rest = entry.strip_prefix(out_dir.as_str())?.strip_prefix('/')?;
+                let stem = ENTRY_EXTENSIONS
+                    .iter()
+                    .find_map(|extension| rest.strip_suffix(extension))
+                    .unwrap_or(rest);
+                self.probe(&join(root_dir, stem)?)
+            });
+        if built_from.is_some() {
+            return built_from;
         }
         let inner = if package.folder.is_empty() {
             entry
