@@ -435,7 +435,10 @@ impl ProjectContext {
             type_index::Declared::Jvm {
                 declarations,
                 mapper_packages,
-            } => self.jvm.add_jvm(path, declarations, mapper_packages),
+                constants,
+            } => self
+                .jvm
+                .add_jvm(path, declarations, mapper_packages, constants),
             type_index::Declared::CSharp {
                 declarations,
                 global_usings,
