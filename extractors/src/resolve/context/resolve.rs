@@ -257,7 +257,10 @@ impl ProjectContext {
     /// A path without extension is generated when its TypeScript source is ignored (`./graphql`
     /// as `graphql.ts` or `graphql.tsx`, a generator's output); a `.js` path when it and its
     /// source are (`./util.js` as itself and `util.ts`): a `.gitignore` that ignores the compiled
-    /// `*.js` alone leaves a missing source missing.
+    /// `*.js` alone leaves a missing source missing. A `.gitignore` line that names the compiled
+    /// file itself, without a wildcard, says a tool writes it (`index.js`, `index.cjs` and
+    /// `index.d.ts` of a native addon's loader, tensorzero's node bindings): that path, and the
+    /// path without extension of such a `.js` or `.d.ts`, is generated.
     fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
         let mut candidates = candidates;
         let ignored = |candidate: &String| {
@@ -272,7 +275,8 @@ impl ProjectContext {
                         .get(..candidate.len() - output.len())
                         .unwrap_or_default();
                     self.gitignores.ignores(candidate)
-                        && self.gitignores.ignores(&[stem, ".ts"].concat())
+                        && (self.gitignores.ignores(&[stem, ".ts"].concat())
+                            || self.gitignores.names(candidate))
                 }
                 (None, true) => self.gitignores.ignores(candidate),
                 // A generator's TypeScript output ignored by name (`graphql.ts`) is generated
@@ -280,7 +284,10 @@ impl ProjectContext {
                 (None, false) => {
                     let ignores =
                         |extension: &str| self.gitignores.ignores(&[candidate, extension].concat());
+                    let names =
+                        |extension: &str| self.gitignores.names(&[candidate, extension].concat());
                     [".ts", ".tsx"].into_iter().any(ignores)
+                        || [".js", ".mjs", ".cjs", ".d.ts"].into_iter().any(names)
                 }
             }
         };
