@@ -130,6 +130,9 @@ pub struct ProjectContext {
     /// The answers about the C# projects (not about one file) given since the last change of
     /// the context ([`ProjectContext::project_answer`]): every file of a project asks them.
     project_answers: answers::Answers<ProjectQuestion>,
+    /// The C# files whose declarations were added: a `.cs` file of the project that is not
+    /// among them (one the spec excludes) may declare any namespace.
+    csharp_read: HashSet<String>,
 }
 
 /// A Rust module declared with a `#[path]` attribute: the inline modules around the declaration
@@ -275,6 +278,7 @@ impl ProjectContext {
             csharp_project_aliases: std::sync::OnceLock::new(),
             project_answers: answers::Answers::default(),
             interner: policies::facts::Interner::default(),
+            csharp_read: HashSet::new(),
         }
     }
 
@@ -445,16 +449,19 @@ impl ProjectContext {
                 global_aliases,
                 constants,
                 extensions,
-            } => self.csharp.add_csharp(
-                path,
-                declarations,
-                Globals {
-                    usings: global_usings,
-                    aliases: global_aliases,
-                },
-                constants,
-                extensions,
-            ),
+            } => {
+                self.csharp_read.insert(path.to_owned());
+                self.csharp.add_csharp(
+                    path,
+                    declarations,
+                    Globals {
+                        usings: global_usings,
+                        aliases: global_aliases,
+                    },
+                    constants,
+                    extensions,
+                )
+            }
             type_index::Declared::Rust(names) => {
                 self.rust_modules.insert(path.to_owned(), names);
             }
@@ -740,8 +747,10 @@ impl ProjectContext {
     /// no file declares it or a namespace below it, and it lies under the root namespace of a
     /// project (`Bit.Core.Missing` under `Bit.Core`) whose files declare namespaces there. Not
     /// when the longest such root is one no read file declares in (a project excluded from the
-    /// check, whose files lintel never reads), when the build generates code under it (Razor,
-    /// XAML, gRPC), or when a `.proto` file's `csharp_namespace` is it or near it.
+    /// check, whose files lintel never reads), when a C# file lintel does not read lies in the
+    /// namespace's folder (`API/Data/Migrations/` for `API.Data.Migrations` in the project
+    /// `API/`, whose migrations the spec excludes), when the build generates code under it
+    /// (Razor, XAML, gRPC), or when a `.proto` file's `csharp_namespace` is it or near it.
     pub(crate) fn csharp_namespace_is_missing(&self, namespace: &str) -> bool {
         !self.csharp_types().declares_or_encloses(namespace)
             && self.csharp_namespace_is_the_projects(namespace)
@@ -762,6 +771,19 @@ impl ProjectContext {
                 .csharp_projects
                 .root_of(namespace)
                 .is_some_and(|(root, open)| !open && self.csharp.declares_or_encloses(root))
+            && !self
+                .csharp_projects
+                .namespace_folders(namespace)
+                .iter()
+                .any(|folder| {
+                    self.files.iter().any(|file| {
+                        file.ends_with(".cs")
+                            && file
+                                .strip_prefix(folder.as_str())
+                                .is_some_and(|rest| rest.starts_with('/'))
+                            && !self.csharp_read.contains(file)
+                    })
+                })
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
