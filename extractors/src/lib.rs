@@ -89,7 +89,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// Parses a file of `language` as extraction reads it (its spec's `parse_text`), with its parse
 /// errors. A file with errors is parsed again without what tree-sitter cannot read (its spec's
 /// `recovery` rewrites, each in turn, every byte at its offset), and that tree is kept when it
-/// has fewer errors: C# takes the first branch of each `#if` group, Swift blanks its `#if`
+/// has fewer errors: C# takes the first branch of each `#if` group and blanks the escaped `{{`
+/// of an interpolated string's `{{{`, Swift blanks its `#if`
 /// directive lines, its `#warning`/`#error` lines and the `await` of `switch await x.y {`, Kotlin drops its context parameter lists,
 /// multi-dollar string prefixes and the annotations that start an accessor's or a
 /// constructor's line, ends a property before a `get(…)` call's line and reads an explicit
