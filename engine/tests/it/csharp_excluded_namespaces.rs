@@ -1,10 +1,11 @@
 //! A C# `using` of a namespace that only files the spec excludes declare: Kavita's
 //! `AutoMapperProfiles.cs` has `using API.Data.Migrations;`, and a spec that excludes the EF Core
 //! migrations (`API/Data/Migrations/**`, never read) made it an unresolved import. A file the
-//! spec excludes may declare the namespace its folder names, so the `using` is not reported;
+//! spec excludes may declare the namespace its folder names, so the `using` is neither reported
+//! nor an outside package's;
 //! a namespace whose folder holds no file at all still is.
 
-use super::{check_all, write_files};
+use super::{check_all, graph_document, write_files};
 
 const SPEC: &str = "node app : server\n\
                     component Api { runs_on: app paths: \"API/**\" }\n\
@@ -36,6 +37,16 @@ fn a_using_of_a_namespace_only_excluded_files_declare_is_no_unresolved_import() 
     let (code, verdict) = check_all(project.path());
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(crate::detections(&verdict), Vec::new());
+    // Nor is it an outside package's: the `using` makes no fact.
+    let graph = graph_document(project.path());
+    let named: Vec<&str> = graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["properties"]["specifier"] == "API.Data.Migrations")
+        .map(|fact| fact["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(named, Vec::<&str>::new());
     // A namespace no file may declare is still missing.
     std::fs::write(
         project.path().join("API/Helpers/Profiles.cs"),

@@ -651,6 +651,9 @@ impl ProjectContext {
             ProjectQuestion::NamespaceIsTheProjects(namespace) => {
                 self.namespace_is_the_projects(namespace).to_string()
             }
+            ProjectQuestion::MayBeUnread(namespace) => {
+                self.namespace_may_be_unread(namespace).to_string()
+            }
         };
         type_index::answer_text(text)
     }
@@ -747,10 +750,8 @@ impl ProjectContext {
     /// no file declares it or a namespace below it, and it lies under the root namespace of a
     /// project (`Bit.Core.Missing` under `Bit.Core`) whose files declare namespaces there. Not
     /// when the longest such root is one no read file declares in (a project excluded from the
-    /// check, whose files lintel never reads), when a C# file lintel does not read lies in the
-    /// namespace's folder (`API/Data/Migrations/` for `API.Data.Migrations` in the project
-    /// `API/`, whose migrations the spec excludes), when the build generates code under it
-    /// (Razor, XAML, gRPC), or when a `.proto` file's `csharp_namespace` is it or near it.
+    /// check, whose files lintel never reads), when the build generates code under it (Razor,
+    /// XAML, gRPC), or when a `.proto` file's `csharp_namespace` is it or near it.
     pub(crate) fn csharp_namespace_is_missing(&self, namespace: &str) -> bool {
         !self.csharp_types().declares_or_encloses(namespace)
             && self.csharp_namespace_is_the_projects(namespace)
@@ -771,19 +772,30 @@ impl ProjectContext {
                 .csharp_projects
                 .root_of(namespace)
                 .is_some_and(|(root, open)| !open && self.csharp.declares_or_encloses(root))
-            && !self
-                .csharp_projects
-                .namespace_folders(namespace)
-                .iter()
-                .any(|folder| {
-                    self.files.iter().any(|file| {
-                        file.ends_with(".cs")
-                            && file
-                                .strip_prefix(folder.as_str())
-                                .is_some_and(|rest| rest.starts_with('/'))
-                            && !self.csharp_read.contains(file)
-                    })
+    }
+
+    /// Whether a C# file lintel does not read (one the spec excludes) lies where C#'s
+    /// convention puts the files of `namespace` (`API/Data/Migrations/` for
+    /// `API.Data.Migrations` in the project `API/`), so it may declare it: a `using` of it is
+    /// then the project's, neither missing nor an outside package's.
+    pub(crate) fn csharp_namespace_may_be_unread(&self, namespace: &str) -> bool {
+        self.record_project(|| ProjectQuestion::MayBeUnread(namespace.to_owned()));
+        self.namespace_may_be_unread(namespace)
+    }
+
+    fn namespace_may_be_unread(&self, namespace: &str) -> bool {
+        self.csharp_projects
+            .namespace_folders(namespace)
+            .iter()
+            .any(|folder| {
+                self.files.iter().any(|file| {
+                    file.ends_with(".cs")
+                        && file
+                            .strip_prefix(folder.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                        && !self.csharp_read.contains(file)
                 })
+            })
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
@@ -961,4 +973,7 @@ pub enum ProjectQuestion {
     /// [`ProjectContext::csharp_namespace_is_the_projects`] of a namespace.
     #[serde(rename = "NP")]
     NamespaceIsTheProjects(String),
+    /// [`ProjectContext::csharp_namespace_may_be_unread`] of a namespace.
+    #[serde(rename = "MU")]
+    MayBeUnread(String),
 }
