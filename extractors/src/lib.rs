@@ -95,7 +95,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// multi-dollar string prefixes and the annotations that start an accessor's or a
 /// constructor's line, ends a property before a `get(…)` call's line and reads an explicit
 /// backing field as a getter, TypeScript reads `(string) => void` with a parameter `_tring`, Java
-/// blanks the type annotations of a varargs parameter (`String @Nullable ... items`; see each
+/// blanks the type annotations of a varargs parameter (`String @Nullable ... items`), Rust
+/// blanks an attribute on a field of a struct pattern (see each
 /// language's folder under `lang/`).
 fn parse_source(
     backend: &TreeSitterBackend,

@@ -253,7 +253,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 106] = [
+const CASES: [&str; 107] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -323,6 +323,7 @@ const CASES: [&str; 106] = [
     "rust/nests",
     "rust/own-crate",
     "rust/path-modules",
+    "rust/pattern-attributes",
     "rust/reexports",
     "rust/shared-targets",
     "rust/targets",
@@ -754,6 +755,11 @@ fn python_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
 #[test]
 fn go_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
     check_case("go/graph");
+}
+
+#[test]
+fn a_rust_struct_pattern_field_with_an_attribute_is_read() {
+    check_case("rust/pattern-attributes");
 }
 
 #[test]
