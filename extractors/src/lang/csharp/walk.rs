@@ -227,12 +227,14 @@ const HTTP_SUFFIXES: [&str; 10] = [
     "MultipartAsync",
 ];
 
-/// `^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|…)([^A-Za-z]|$)`.
+/// `^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|…)([^A-Za-z]|$)`, or Flurl's
+/// `DownloadFileAsync`.
 fn is_http_method(text: &str) -> bool {
-    HTTP_VERBS.iter().any(|verb| {
-        text.strip_prefix(verb)
-            .is_some_and(|rest| starts_with_word(rest, &HTTP_SUFFIXES))
-    })
+    text == "DownloadFileAsync"
+        || HTTP_VERBS.iter().any(|verb| {
+            text.strip_prefix(verb)
+                .is_some_and(|rest| starts_with_word(rest, &HTTP_SUFFIXES))
+        })
 }
 
 /// The hits of the C# query files on `tree`; without `generic`, those of `graph.scm` (`call`

@@ -41,8 +41,9 @@ const KEEPS_URL: [&str; 24] = [
 /// any other root a `{…}` hole) with the path segments `AppendPathSegment(s)` and a client's
 /// `Request(…)` add. A root that is no string (a variable) is a request only through a builder
 /// (`url.AllowHttpStatus("2xx").GetStreamAsync()`) or a method that sends a body or nothing but
-/// `Get…` (`url.PostJsonAsync(body)`, `url.DeleteAsync()`): `response.GetJsonAsync<T>()` reads a
-/// Flurl response, and `http.DeleteAsync(url)` is `HttpClient`'s.
+/// `Get…` (`url.PostJsonAsync(body)`, `url.DeleteAsync()`), or `DownloadFileAsync` (a GET):
+/// `response.GetJsonAsync<T>()` reads a Flurl response, and `http.DeleteAsync(url)` is
+/// `HttpClient`'s.
 pub(super) fn request_url(
     receiver: Node<'_>,
     name: &str,
@@ -78,16 +79,17 @@ pub(super) fn request_url(
         node = target;
     }
     let (root_url, is_url) = root_url(node, source);
-    let sends_without_reading = !name.starts_with("Get")
-        && (arguments.is_empty()
-            || [
-                "JsonAsync",
-                "StringAsync",
-                "UrlEncodedAsync",
-                "MultipartAsync",
-            ]
-            .iter()
-            .any(|suffix| name.ends_with(suffix) && !name.ends_with("AsJsonAsync")));
+    let sends_without_reading = name == "DownloadFileAsync"
+        || !name.starts_with("Get")
+            && (arguments.is_empty()
+                || [
+                    "JsonAsync",
+                    "StringAsync",
+                    "UrlEncodedAsync",
+                    "MultipartAsync",
+                ]
+                .iter()
+                .any(|suffix| name.ends_with(suffix) && !name.ends_with("AsJsonAsync")));
     if !(built || is_url || sends_without_reading) {
         return None;
     }

@@ -17,14 +17,19 @@ pub(super) fn http_call<'tree>(
     let (method, url) = match hit.node(Field::Receiver) {
         Some(receiver) => {
             let name = simple_name(hit.node(Field::Method)?, source);
+            // Flurl's `DownloadFileAsync(folder, name)` is a GET of the URL it is called on.
             let verb = ["Get", "Post", "Put", "Patch", "Delete"]
                 .into_iter()
-                .find(|verb| name.starts_with(verb))?;
+                .find(|verb| {
+                    name.starts_with(verb) || (*verb == "Get" && name == "DownloadFileAsync")
+                })?;
             let arguments = crate::lang::csharp::calls_and_assignments::CSharp
                 .arguments(hit.node(Field::Arguments)?);
             if let Some(url) = super::flurl::request_url(receiver, &name, &arguments, file) {
                 client = "Flurl";
                 (verb.to_uppercase(), url)
+            } else if name == "DownloadFileAsync" {
+                return None;
             } else {
                 http_client_call(receiver, verb, *arguments.first()?, source)?
             }
