@@ -89,13 +89,15 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// Parses a file of `language` as extraction reads it (its spec's `parse_text`), with its parse
 /// errors. A file with errors is parsed again without what tree-sitter cannot read (its spec's
 /// `recovery` rewrites, each in turn, every byte at its offset), and that tree is kept when it
-/// has fewer errors: C# takes the first branch of each `#if` group, Swift blanks its `#if`
+/// has fewer errors: C# takes the first branch of each `#if` group and blanks the escaped `{{`
+/// of an interpolated string's `{{{`, Swift blanks its `#if`
 /// directive lines, its `#warning`/`#error` lines and the `await` of `switch await x.y {`, Kotlin drops its context parameter lists,
 /// multi-dollar string prefixes and the annotations that start an accessor's or a
 /// constructor's line, ends a property before a `get(…)` call's line and reads an explicit
 /// backing field as a getter, TypeScript reads `(string) => void` with a parameter `_tring` and a `using` that names
 /// something (`const using = …`) as `_sing`, Java
-/// blanks the type annotations of a varargs parameter (`String @Nullable ... items`; see each
+/// blanks the type annotations of a varargs parameter (`String @Nullable ... items`), Rust
+/// blanks an attribute on a field of a struct pattern (see each
 /// language's folder under `lang/`). A NUL byte is read as a space in every language.
 fn parse_source(
     backend: &TreeSitterBackend,

@@ -19,6 +19,7 @@ mod cache;
 mod client_classes;
 mod client_names;
 mod csharp_aliases;
+mod csharp_excluded_namespaces;
 mod dapper_queries;
 mod ef_core_providers;
 mod exclusions;

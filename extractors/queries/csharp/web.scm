@@ -26,13 +26,15 @@
   arguments: (argument_list) @fact.checks_role.arguments
   (#eq? @fact.checks_role.method "IsInRole")) @fact.checks_role.call
 
-; HttpClient requests: `http.GetAsync("/x")`, `PostAsJsonAsync`, `GetFromJsonAsync<T>`.
+; HttpClient requests: `http.GetAsync("/x")`, `PostAsJsonAsync`, `GetFromJsonAsync<T>`; Flurl's
+; `url.GetJsonAsync<T>()`, `PostJsonAsync`, `GetBytesAsync`, `PostUrlEncodedAsync`, `PostMultipartAsync`,
+; `DownloadFileAsync`.
 (invocation_expression
   function: (member_access_expression
     expression: (_) @fact.http_call.receiver
     name: (_) @fact.http_call.method)
   arguments: (argument_list) @fact.http_call.arguments
-  (#match? @fact.http_call.method "^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|FromJsonAsync|StringAsync|StreamAsync|ByteArrayAsync)([^A-Za-z]|$)")) @fact.http_call.call
+  (#match? @fact.http_call.method "^((Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|FromJsonAsync|StringAsync|StreamAsync|ByteArrayAsync|JsonAsync|BytesAsync|UrlEncodedAsync|MultipartAsync)([^A-Za-z]|$)|DownloadFileAsync$)")) @fact.http_call.call
 
 ; A request message, sent with `SendAsync`: `new HttpRequestMessage(HttpMethod.Post, "/x")`, or
 ; with `Method` and `RequestUri` set by its initializer.

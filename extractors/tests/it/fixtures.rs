@@ -253,7 +253,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 106] = [
+const CASES: [&str; 108] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -263,6 +263,7 @@ const CASES: [&str; 106] = [
     "csharp/extension_blocks",
     "csharp/extensions",
     "csharp/graph",
+    "csharp/interpolation",
     "csharp/members",
     "csharp/namespaces",
     "csharp/nested",
@@ -323,6 +324,7 @@ const CASES: [&str; 106] = [
     "rust/nests",
     "rust/own-crate",
     "rust/path-modules",
+    "rust/pattern-attributes",
     "rust/reexports",
     "rust/shared-targets",
     "rust/targets",
@@ -762,6 +764,11 @@ fn go_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
 }
 
 #[test]
+fn a_rust_struct_pattern_field_with_an_attribute_is_read() {
+    check_case("rust/pattern-attributes");
+}
+
+#[test]
 fn rust_calls_and_assignments_carry_enum_members_and_syntactic_guards() {
     check_case("rust/graph");
 }
@@ -889,6 +896,11 @@ fn a_csharp_alias_hides_the_types_of_its_name_the_usings_namespaces_import() {
 #[test]
 fn a_csharp_conditional_group_that_splits_an_expression_is_read_with_its_first_branch() {
     check_case("csharp/conditional");
+}
+
+#[test]
+fn a_csharp_interpolated_string_whose_escaped_brace_runs_into_a_hole_is_read() {
+    check_case("csharp/interpolation");
 }
 
 #[test]

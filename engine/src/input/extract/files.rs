@@ -798,6 +798,17 @@ fn project_shape(
             }
         }
     }
+    // The C# files not read (the spec excludes them): one may declare a namespace its folder
+    // names, so a `using` of it is no unresolved import (`csharp_namespace_may_be_unread`).
+    let read: std::collections::HashSet<&str> = declared.iter().map(|(file, _)| *file).collect();
+    parts.push(b"csharp unread".to_vec());
+    lookups.push(b"csharp unread".to_vec());
+    for file in &scope.project_files {
+        if file.ends_with(".cs") && !read.contains(file.as_str()) {
+            parts.push(file.as_bytes().to_vec());
+            lookups.push(file.as_bytes().to_vec());
+        }
+    }
     let outer = crate::input::cache::digest(lookups.iter().map(Vec::as_slice));
     parts.push(b"declarations".to_vec());
     for (file, declarations) in declared {

@@ -83,6 +83,7 @@ pub(crate) mod db_contexts;
 mod declarations;
 mod extensions;
 mod in_process;
+mod interpolation;
 mod namespace_names;
 mod pending;
 mod static_calls;

@@ -158,6 +158,9 @@ impl PendingUses {
                             .context
                             .csharp_namespace_is_the_projects(namespace)
                 },
+                may_be_unread: &|namespace| {
+                    finishing.context.csharp_namespace_may_be_unread(namespace)
+                },
             },
         );
         let enclosing = enclosing_namespaces(own, &mut visible);
@@ -419,6 +422,8 @@ struct ProjectNamespaces<'a> {
     is_missing: &'a dyn Fn(&str) -> bool,
     /// The namespace is the project's.
     is_projects: &'a dyn Fn(&str) -> bool,
+    /// A file lintel does not read may declare the namespace (one the spec excludes).
+    may_be_unread: &'a dyn Fn(&str) -> bool,
 }
 
 impl<'a> UsingScope<'a> {
@@ -465,12 +470,16 @@ impl<'a> UsingScope<'a> {
             }
             visible.insert(using.path.as_str());
             if (context.is_missing)(&using.path) {
-                sites.push(ImportSiteAt::new(
-                    using.node,
-                    using.path.clone(),
-                    Resolution::Internal,
-                    "using of",
-                ));
+                // A namespace that only files the spec excludes may declare is the project's:
+                // no fact, as for a namespace whose types the file's uses reach.
+                if !(context.may_be_unread)(&using.path) {
+                    sites.push(ImportSiteAt::new(
+                        using.node,
+                        using.path.clone(),
+                        Resolution::Internal,
+                        "using of",
+                    ));
+                }
             } else if !index.owns_package(&using.path) {
                 sites.push(ImportSiteAt::new(
                     using.node,

@@ -41,7 +41,10 @@ pub(crate) static CSHARP: LanguageSpec = LanguageSpec {
         extract: crate::lang::csharp::extract,
         compiled: &CSHARP_QUERY,
         parse_text: None,
-        recovery: &[crate::conditional::first_branches],
+        recovery: &[
+            crate::conditional::first_branches,
+            super::interpolation::escaped_brace_holes,
+        ],
         declarations: Some(super::type_declarations),
         script_text: None,
     }),

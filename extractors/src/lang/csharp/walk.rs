@@ -214,21 +214,27 @@ const MAPS: [&str; 6] = [
     "MapDelete",
 ];
 const HTTP_VERBS: [&str; 5] = ["Get", "Post", "Put", "Patch", "Delete"];
-const HTTP_SUFFIXES: [&str; 6] = [
+const HTTP_SUFFIXES: [&str; 10] = [
     "Async",
     "AsJsonAsync",
     "FromJsonAsync",
     "StringAsync",
     "StreamAsync",
     "ByteArrayAsync",
+    "JsonAsync",
+    "BytesAsync",
+    "UrlEncodedAsync",
+    "MultipartAsync",
 ];
 
-/// `^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|…)([^A-Za-z]|$)`.
+/// `^(Get|Post|Put|Patch|Delete)(Async|AsJsonAsync|…)([^A-Za-z]|$)`, or Flurl's
+/// `DownloadFileAsync`.
 fn is_http_method(text: &str) -> bool {
-    HTTP_VERBS.iter().any(|verb| {
-        text.strip_prefix(verb)
-            .is_some_and(|rest| starts_with_word(rest, &HTTP_SUFFIXES))
-    })
+    text == "DownloadFileAsync"
+        || HTTP_VERBS.iter().any(|verb| {
+            text.strip_prefix(verb)
+                .is_some_and(|rest| starts_with_word(rest, &HTTP_SUFFIXES))
+        })
 }
 
 /// The hits of the C# query files on `tree`; without `generic`, those of `graph.scm` (`call`

@@ -184,8 +184,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             &file,
         ));
     }
-    out.facts
-        .extend(crate::lang::jvm::spring::facts(&factory, &hits, &file));
+    crate::lang::jvm::spring::facts(&factory, &hits, &file, &mut out);
     out.into_facts(&input.deferred)
 }
 
@@ -379,10 +378,96 @@ pub(crate) fn type_declarations(
     tree: &Tree,
     source: &str,
 ) -> Option<crate::resolve::context::TypeDeclarations> {
-    Some(crate::resolve::context::TypeDeclarations::jvm_scanning(
-        declarations(tree, source),
-        mapper_scan_packages(tree.root_node(), source),
-    ))
+    Some(
+        crate::resolve::context::TypeDeclarations::jvm_scanning(
+            declarations(tree, source),
+            mapper_scan_packages(tree.root_node(), source),
+        )
+        .with_jvm_constants(string_constants(tree.root_node(), source)),
+    )
+}
+
+/// The `static final String` fields of a file's types with a literal value (in an interface
+/// every field is one), by type path and name without the package: `AuthoritiesConstants.ADMIN`
+/// → `ROLE_ADMIN`, `Roles.Admin.NAME` for a nested type's; for role checks that name them
+/// (`crate::lang::jvm::roles`).
+fn string_constants(root: Node<'_>, source: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut pending: Vec<(Node<'_>, String)> = named_children(root)
+        .into_iter()
+        .filter(|child| TYPE_KINDS.contains(&child.kind()))
+        .map(|declaration| (declaration, String::new()))
+        .collect();
+    while let Some((declaration, outer)) = pending.pop() {
+        let Some(name) = source_scope::field_text(declaration, "name", source) else {
+            continue;
+        };
+        let path = match outer.is_empty() {
+            true => name,
+            false => format!("{outer}.{name}"),
+        };
+        let implicitly_constant = matches!(
+            declaration.kind(),
+            "interface_declaration" | "annotation_type_declaration"
+        );
+        let Some(body) = declaration.child_field("body") else {
+            continue;
+        };
+        let members = named_children(body).into_iter().flat_map(|member| {
+            match member.kind() {
+                // An enum's fields and types follow its constants.
+                "enum_body_declarations" => named_children(member),
+                _ => vec![member],
+            }
+        });
+        for member in members {
+            if TYPE_KINDS.contains(&member.kind()) {
+                pending.push((member, path.clone()));
+                continue;
+            }
+            if !matches!(member.kind(), "field_declaration" | "constant_declaration") {
+                continue;
+            }
+            let modifiers: Vec<&str> = named_children(member)
+                .into_iter()
+                .filter(|child| child.kind() == "modifiers")
+                .flat_map(|modifiers| {
+                    let mut cursor = modifiers.walk();
+                    let words: Vec<&str> = modifiers
+                        .children(&mut cursor)
+                        .map(|modifier| syntax::text(modifier, source))
+                        .collect();
+                    words
+                })
+                .collect();
+            let constant = implicitly_constant
+                || (modifiers.contains(&"static") && modifiers.contains(&"final"));
+            let is_string = member.child_field("type").is_some_and(|kind| {
+                matches!(syntax::text(kind, source), "String" | "java.lang.String")
+            });
+            if !(constant && is_string) {
+                continue;
+            }
+            for declarator in named_children(member) {
+                if declarator.kind() != "variable_declarator" {
+                    continue;
+                }
+                let value = declarator
+                    .child_field("value")
+                    .filter(|value| value.kind() == "string_literal");
+                let (Some(field), Some(value)) = (declarator.child_field("name"), value) else {
+                    continue;
+                };
+                let text: String = named_children(value)
+                    .into_iter()
+                    .map(|part| syntax::text(part, source))
+                    .collect();
+                found.push((format!("{path}.{}", syntax::text(field, source)), text));
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 /// The annotations of a declaration (in its `modifiers`), each with its name as written

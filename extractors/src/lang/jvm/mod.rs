@@ -18,6 +18,7 @@
 //!   A facade named by `@file:JvmName("X")` is indexed as the type `X` of the file; the default
 //!   facade `FooKt` (imported, static-imported or used in the same package) is the file `Foo.kt`.
 
+pub(crate) mod roles;
 pub(crate) mod spring;
 
 pub(crate) use crate::resolve::deferred::chains::ChainKinds;

@@ -10,7 +10,8 @@
 //! - `checks_role`: the roles of `hasRole('X')`, `hasAnyRole('X', 'Y')`, `hasAuthority('ROLE_X')`
 //!   and `hasAnyAuthority(…)` in `@PreAuthorize`, and the values of `@RolesAllowed` and
 //!   `@Secured`; a `ROLE_` prefix is dropped (Spring adds it to role names). Scope: the class,
-//!   or `Class.method` on a method.
+//!   or `Class.method` on a method. A value built from the project's string constants waits
+//!   for the Java type index (`crate::lang::jvm::roles`).
 //! - `http_call`: `RestTemplate`'s `getForObject`/`getForEntity` (GET), `postFor…` (POST), `put`,
 //!   `delete`, `patchForObject` and `exchange(url, HttpMethod.X, …)`; `WebClient`'s
 //!   `client.get().uri("/x")`. The first argument must be a string, and the receiver's name must
@@ -41,31 +42,32 @@ use std::collections::BTreeMap;
 
 use crate::facts::calls_and_assignments::FileSyntax;
 use crate::facts::web::{self, join_path, HttpCallSite, RouteSite};
+use crate::lang::jvm::roles::{self, Operand};
 use crate::query::{Field, QueryHit};
+use crate::resolve::deferred::Output;
 use crate::syntax::{self, named_children};
 
 /// The Spring facts of a Java file.
-pub(crate) fn facts(
+pub(crate) fn facts<'tree>(
     factory: &FactFactory<'_>,
-    hits: &[QueryHit<'_>],
-    file: &FileSyntax<'_, '_>,
-) -> Vec<Fact> {
-    let mut facts = Vec::new();
+    hits: &[QueryHit<'tree>],
+    file: &FileSyntax<'_, 'tree>,
+    out: &mut Output<'tree>,
+) {
     // The file's `final String` fields, for URLs built from them (`BASE + "/orders"`).
     let mut constants: Option<BTreeMap<String, String>> = None;
     for hit in hits {
         match hit.kind {
-            FactKind::Route => facts.extend(handler_facts(factory, hit, file)),
-            FactKind::ChecksRole => facts.extend(role_facts(factory, hit, file)),
+            FactKind::Route => out.facts.extend(handler_facts(factory, hit, file)),
+            FactKind::ChecksRole => role_facts(factory, hit, file, out),
             FactKind::HttpCall => {
                 if let Some(site) = http_call(hit, file, &mut constants) {
-                    facts.push(web::http_call_fact(factory, &site));
+                    out.facts.push(web::http_call_fact(factory, &site));
                 }
             }
             _ => {}
         }
     }
-    facts
 }
 
 /// The value of a Java string literal.
@@ -307,73 +309,53 @@ fn handler_data(method: Node<'_>, source: &str) -> Vec<String> {
         .collect()
 }
 
-fn role_facts(
+/// The role facts of a role annotation (`crate::lang::jvm::roles`); one whose values name
+/// constants waits for the Java type index.
+fn role_facts<'tree>(
     factory: &FactFactory<'_>,
-    hit: &QueryHit<'_>,
-    file: &FileSyntax<'_, '_>,
-) -> Vec<Fact> {
+    hit: &QueryHit<'tree>,
+    file: &FileSyntax<'_, 'tree>,
+    out: &mut Output<'tree>,
+) {
     let source = file.source;
     let Some(annotation) = hit.node(Field::Decorator) else {
-        return Vec::new();
+        return;
     };
     let name = annotation_name(annotation, source);
-    let values: Vec<String> = elements(annotation, source)
+    let values: Vec<Vec<Operand>> = elements(annotation, source)
         .into_iter()
         .filter(|(key, _)| key == "value")
-        .flat_map(|(_, value)| strings(value, source))
-        .collect();
-    let roles: Vec<String> = if name == "PreAuthorize" {
-        values
-            .iter()
-            .flat_map(|expression| expression_roles(expression))
-            .collect()
-    } else {
-        values
-    };
-    roles
-        .iter()
-        .map(|role| role.strip_prefix("ROLE_").unwrap_or(role))
-        .filter(|role| !role.is_empty())
-        .map(|role| {
-            web::role_fact(
-                factory,
-                annotation,
-                role,
-                &format!("`@{name}`"),
-                (file.scope_of)(annotation),
-            )
+        .flat_map(|(_, value)| match value.kind() {
+            "element_value_array_initializer" => named_children(value),
+            _ => vec![value],
         })
-        .collect()
-}
-
-/// The roles a Spring Security expression checks: the quoted arguments of `hasRole`,
-/// `hasAnyRole`, `hasAuthority` and `hasAnyAuthority`.
-fn expression_roles(expression: &str) -> Vec<String> {
-    let mut roles = Vec::new();
-    let mut rest = expression;
-    while let Some(start) = rest.find("has") {
-        let after = rest.get(start + 3..).unwrap_or_default();
-        let is_role_check = ["Role(", "AnyRole(", "Authority(", "AnyAuthority("]
-            .iter()
-            .any(|function| after.starts_with(function));
-        let Some(open) = after.find('(') else {
-            break;
-        };
-        let arguments = after.get(open + 1..).unwrap_or_default();
-        let close = arguments.find(')').unwrap_or(arguments.len());
-        if is_role_check {
-            roles.extend(
-                arguments
-                    .get(..close)
-                    .unwrap_or_default()
-                    .split(',')
-                    .map(|argument| argument.trim().trim_matches(['\'', '"']).to_owned())
-                    .filter(|role| !role.is_empty()),
-            );
-        }
-        rest = arguments.get(close..).unwrap_or_default();
+        .filter_map(|value| roles::operands(value, source))
+        .collect();
+    let names_constant = values
+        .iter()
+        .flatten()
+        .any(|operand| matches!(operand, Operand::Name(_)));
+    if names_constant {
+        let node = out
+            .anchors
+            .with_scope(annotation, (file.scope_of)(annotation));
+        out.defer(Box::new(roles::PendingRoles {
+            node,
+            annotation: name.to_owned(),
+            values,
+        }));
+        return;
     }
-    roles
+    let construct = format!("`@{name}`");
+    for (role, _) in roles::roles(name, &values, &|_| None) {
+        out.facts.push(web::role_fact(
+            factory,
+            annotation,
+            &role,
+            &construct,
+            (file.scope_of)(annotation),
+        ));
+    }
 }
 
 /// The `final String` fields of a Java file with a literal value (`static final String BASE =
@@ -702,7 +684,7 @@ fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::expression_roles;
+    use crate::lang::jvm::roles::expression_roles;
 
     #[test]
     fn expression_roles_reads_role_and_authority_checks() {

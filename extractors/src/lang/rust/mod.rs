@@ -37,6 +37,7 @@
 pub(crate) mod calls_and_assignments;
 pub(crate) mod declarations;
 mod pending;
+mod recovery;
 pub(crate) mod reexports;
 pub(crate) mod spec;
 pub(crate) mod test_modules;

@@ -37,7 +37,7 @@ pub(crate) static RUST: LanguageSpec = LanguageSpec {
         extract: crate::lang::rust::extract,
         compiled: &RUST_QUERY,
         parse_text: None,
-        recovery: &[],
+        recovery: &[super::recovery::field_attributes],
         declarations: Some(crate::lang::rust::declarations::module_names),
         script_text: None,
     }),

@@ -70,6 +70,8 @@ pub(crate) struct CSharpProjects {
     /// code the build generates may declare namespaces under it (the project has Razor or XAML
     /// files, whose namespaces follow their folders or their own directives).
     roots: BTreeMap<String, bool>,
+    /// The folders of the projects of each root namespace.
+    root_folders: BTreeMap<String, BTreeSet<String>>,
     /// The `csharp_namespace` options of the project's `.proto` files: namespaces that code
     /// generated at build time declares.
     generated: BTreeSet<String>,
@@ -313,17 +315,47 @@ impl CSharpProjects {
                 generates.insert(project);
             }
         }
-        let roots: Vec<(String, bool)> = roots
+        let roots: Vec<(String, String, bool)> = roots
             .into_iter()
             .map(|(folder, root)| {
                 let open = generates.contains(folder.as_str());
-                (root, open)
+                (folder, root, open)
             })
             .collect();
-        for (root, open) in roots {
+        for (folder, root, open) in roots {
+            self.root_folders
+                .entry(root.clone())
+                .or_default()
+                .insert(folder);
             let known = self.roots.entry(root).or_insert(false);
             *known = *known || open;
         }
+    }
+
+    /// The folders where C#'s convention puts the files of `namespace`: below the folder of
+    /// each project of the longest root namespace it lies under, its segments past the root
+    /// (`API/Data/Migrations` for `API.Data.Migrations` in the project `API/` of root `API`).
+    pub fn namespace_folders(&self, namespace: &str) -> Vec<String> {
+        let Some((root, _)) = self.root_of(namespace) else {
+            return Vec::new();
+        };
+        let below = namespace
+            .strip_prefix(root)
+            .unwrap_or_default()
+            .trim_start_matches('.')
+            .replace('.', "/");
+        if below.is_empty() {
+            return Vec::new();
+        }
+        self.root_folders
+            .get(root)
+            .into_iter()
+            .flatten()
+            .map(|folder| match folder.is_empty() {
+                true => below.clone(),
+                false => format!("{folder}/{below}"),
+            })
+            .collect()
     }
 
     /// The longest project root namespace that `namespace` is or lies under, with whether

@@ -60,6 +60,27 @@ impl GitIgnores {
     }
 }
 
+impl GitIgnores {
+    /// Whether `path` is ignored by a line that names it, without a wildcard (`index.js`,
+    /// `/src/schema.ts`): a file a tool writes, where `*.js` says only that builds are not
+    /// committed.
+    pub fn names(&self, path: &str) -> bool {
+        self.ignores(path)
+            && self.by_folder.iter().any(|(folder, rules)| {
+                let relative = match folder.is_empty() {
+                    true => Some(path),
+                    false => path
+                        .strip_prefix(folder.as_str())
+                        .and_then(|rest| rest.strip_prefix('/')),
+                };
+                relative.is_some_and(|relative| match rules.matched(relative, false) {
+                    Match::Ignore(glob) => !glob.original().trim().contains(['*', '?', '[']),
+                    _ => false,
+                })
+            })
+    }
+}
+
 /// What one `.gitignore` says about `relative` or, failing that, the nearest folder above it
 /// (below the `.gitignore`'s own): `Some(true)` ignored, `Some(false)` re-included by a `!`
 /// rule, `None` nothing.
@@ -123,5 +144,34 @@ mod tests {
         assert!(!ignored.ignores("src/index.ts"));
         assert!(!ignored.ignores("node_modules/x/index.js"));
         assert!(!GitIgnores::default().ignores("generated/types"));
+    }
+
+    #[test]
+    fn a_line_without_a_wildcard_names_the_file_it_ignores() {
+        let ignored = ignores(&[
+            (
+                ".gitignore",
+                "*.js
+/dist/
+",
+            ),
+            (
+                "bindings/.gitignore",
+                "index.cjs
+index.d.ts
+/loader.js
+",
+            ),
+        ]);
+        assert!(ignored.names("bindings/index.cjs"));
+        assert!(ignored.names("bindings/index.d.ts"));
+        assert!(ignored.names("bindings/loader.js"));
+        assert!(
+            !ignored.names("bindings/index.js"),
+            "ignored by `*.js` only"
+        );
+        assert!(!ignored.names("src/util.js"), "a wildcard names no file");
+        assert!(!ignored.names("dist/index.js"), "ignored with its folder");
+        assert!(!ignored.names("bindings/other.cjs"));
     }
 }

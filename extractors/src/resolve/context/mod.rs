@@ -130,6 +130,9 @@ pub struct ProjectContext {
     /// The answers about the C# projects (not about one file) given since the last change of
     /// the context ([`ProjectContext::project_answer`]): every file of a project asks them.
     project_answers: answers::Answers<ProjectQuestion>,
+    /// The C# files whose declarations were added: a `.cs` file of the project that is not
+    /// among them (one the spec excludes) may declare any namespace.
+    csharp_read: HashSet<String>,
 }
 
 /// A Rust module declared with a `#[path]` attribute: the inline modules around the declaration
@@ -275,6 +278,7 @@ impl ProjectContext {
             csharp_project_aliases: std::sync::OnceLock::new(),
             project_answers: answers::Answers::default(),
             interner: policies::facts::Interner::default(),
+            csharp_read: HashSet::new(),
         }
     }
 
@@ -441,23 +445,29 @@ impl ProjectContext {
             type_index::Declared::Jvm {
                 declarations,
                 mapper_packages,
-            } => self.jvm.add_jvm(path, declarations, mapper_packages),
+                constants,
+            } => self
+                .jvm
+                .add_jvm(path, declarations, mapper_packages, constants),
             type_index::Declared::CSharp {
                 declarations,
                 global_usings,
                 global_aliases,
                 constants,
                 extensions,
-            } => self.csharp.add_csharp(
-                path,
-                declarations,
-                Globals {
-                    usings: global_usings,
-                    aliases: global_aliases,
-                },
-                constants,
-                extensions,
-            ),
+            } => {
+                self.csharp_read.insert(path.to_owned());
+                self.csharp.add_csharp(
+                    path,
+                    declarations,
+                    Globals {
+                        usings: global_usings,
+                        aliases: global_aliases,
+                    },
+                    constants,
+                    extensions,
+                )
+            }
             type_index::Declared::Rust(names) => {
                 self.rust_modules.insert(path.to_owned(), names);
             }
@@ -647,6 +657,9 @@ impl ProjectContext {
             ProjectQuestion::NamespaceIsTheProjects(namespace) => {
                 self.namespace_is_the_projects(namespace).to_string()
             }
+            ProjectQuestion::MayBeUnread(namespace) => {
+                self.namespace_may_be_unread(namespace).to_string()
+            }
         };
         type_index::answer_text(text)
     }
@@ -765,6 +778,30 @@ impl ProjectContext {
                 .csharp_projects
                 .root_of(namespace)
                 .is_some_and(|(root, open)| !open && self.csharp.declares_or_encloses(root))
+    }
+
+    /// Whether a C# file lintel does not read (one the spec excludes) lies where C#'s
+    /// convention puts the files of `namespace` (`API/Data/Migrations/` for
+    /// `API.Data.Migrations` in the project `API/`), so it may declare it: a `using` of it is
+    /// then the project's, neither missing nor an outside package's.
+    pub(crate) fn csharp_namespace_may_be_unread(&self, namespace: &str) -> bool {
+        self.record_project(|| ProjectQuestion::MayBeUnread(namespace.to_owned()));
+        self.namespace_may_be_unread(namespace)
+    }
+
+    fn namespace_may_be_unread(&self, namespace: &str) -> bool {
+        self.csharp_projects
+            .namespace_folders(namespace)
+            .iter()
+            .any(|folder| {
+                self.files.iter().any(|file| {
+                    file.ends_with(".cs")
+                        && file
+                            .strip_prefix(folder.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                        && !self.csharp_read.contains(file)
+                })
+            })
     }
 
     /// The folder of the C# project nearest above `file` (`csproj`), if any.
@@ -942,4 +979,7 @@ pub enum ProjectQuestion {
     /// [`ProjectContext::csharp_namespace_is_the_projects`] of a namespace.
     #[serde(rename = "NP")]
     NamespaceIsTheProjects(String),
+    /// [`ProjectContext::csharp_namespace_may_be_unread`] of a namespace.
+    #[serde(rename = "MU")]
+    MayBeUnread(String),
 }

@@ -210,7 +210,8 @@ impl Probe {
                 | ProjectQuestion::ProjectOf(_)
                 | ProjectQuestion::ProjectSees(..)
                 | ProjectQuestion::Sees(..)
-                | ProjectQuestion::CompileRemoved(_) => None,
+                | ProjectQuestion::CompileRemoved(_)
+                | ProjectQuestion::MayBeUnread(_) => None,
             },
             _ => None,
         }

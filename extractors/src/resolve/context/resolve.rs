@@ -258,7 +258,11 @@ impl ProjectContext {
     /// as `graphql.ts` or `graphql.tsx`, a generator's output, or as a folder whose `index.ts`
     /// is, the folder being ignored whole), and so is a `.js` path (its ESM name,
     /// `./package-json.js` for an ignored `package-json.ts`): a `.gitignore` that ignores the
-    /// compiled `*.js` alone, or the declarations `*.d.ts`, leaves a missing source missing.
+    /// compiled `*.js` alone, or the declarations `*.d.ts`, leaves a missing source missing. A
+    /// `.gitignore` line that names the compiled file itself, without a wildcard, says a tool
+    /// writes it (`index.js`, `index.cjs` and `index.d.ts` of a native addon's loader,
+    /// tensorzero's node bindings): that path, and the path without extension of such a `.js` or
+    /// `.d.ts`, is generated.
     fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
         let mut candidates = candidates;
         let ignored = |candidate: &String| {
@@ -276,6 +280,7 @@ impl ProjectContext {
                         .iter()
                         .filter(|source| !source.starts_with(".d."))
                         .any(|source| self.gitignores.ignores(&[stem, source].concat()))
+                        || self.gitignores.names(candidate)
                 }
                 (None, true) => self.gitignores.ignores(candidate),
                 // A generator's TypeScript output ignored by name (`graphql.ts`) is generated
@@ -285,7 +290,10 @@ impl ProjectContext {
                 (None, false) => {
                     let ignores =
                         |extension: &str| self.gitignores.ignores(&[candidate, extension].concat());
+                    let names =
+                        |extension: &str| self.gitignores.names(&[candidate, extension].concat());
                     [".ts", ".tsx", "/index.ts"].into_iter().any(ignores)
+                        || [".js", ".mjs", ".cjs", ".d.ts"].into_iter().any(names)
                 }
             }
         };
@@ -469,12 +477,29 @@ impl ProjectContext {
     }
 
     /// Probes a package entry; an entry in a build-output folder that is not in the project is
-    /// retried under `src/` (`dist/index.js` → `src/index.ts`), then in the package's folder, for
-    /// a build whose output mirrors it (`dist/src/features/query/index.js` →
-    /// `src/features/query/index.ts`, tsc with `rootDir: "."`).
+    /// retried where the package's `tsconfig.json` builds it from (`outDir: "dist"` with
+    /// `rootDir: "lib"`: `dist/index.js` → `lib/index.ts`), else under `src/`
+    /// (`dist/index.js` → `src/index.ts`), then in the package's folder, for a build whose
+    /// output mirrors it (`dist/src/features/query/index.js` → `src/features/query/index.ts`,
+    /// tsc with `rootDir: "."`).
     fn probe_entry(&self, package: &WorkspacePackage, entry: &str) -> Option<String> {
         if let Some(file) = self.probe(entry) {
             return Some(file);
+        }
+        let built_from = self
+            .configs
+            .get(package.folder.as_str())
+            .and_then(|config| config.output.as_ref())
+            .and_then(|(out_dir, root_dir)| {
+                let rest = entry.strip_prefix(out_dir.as_str())?.strip_prefix('/')?;
+                let stem = ENTRY_EXTENSIONS
+                    .iter()
+                    .find_map(|extension| rest.strip_suffix(extension))
+                    .unwrap_or(rest);
+                self.probe(&join(root_dir, stem)?)
+            });
+        if built_from.is_some() {
+            return built_from;
         }
         let inner = if package.folder.is_empty() {
             entry

@@ -74,6 +74,9 @@ pub(crate) struct CompilerPaths {
     pub preserves_imports: Option<bool>,
     /// `strictNullChecks`, else `strict`; `None` when no config in the chain says.
     pub strict_null_checks: Option<bool>,
+    /// The project-relative `outDir` and `rootDir` the compiler builds into and from, when the
+    /// chain sets both (`dist` from `lib`): a package entry in `dist/` comes from `lib/`.
+    pub output: Option<(String, String)>,
 }
 
 impl CompilerPaths {
@@ -107,6 +110,9 @@ struct RawOptions {
     /// `strictNullChecks` and `strict`, merged each on its own as TypeScript does.
     strict_null_checks: Option<bool>,
     strict: Option<bool>,
+    /// `outDir` and `rootDir`, each relative to the config that sets it (or `${configDir}`…).
+    out_dir: Option<String>,
+    root_dir: Option<String>,
     /// The `paths` object and the directory of the config that set it.
     paths: Option<(PathEntries, String)>,
     references: Vec<String>,
@@ -182,8 +188,11 @@ impl<'a> ConfigLoader<'a> {
         if options.base_url.is_some() || !options.paths.is_empty() {
             return options;
         }
-        let (preserves_imports, strict_null_checks) =
-            (options.preserves_imports, options.strict_null_checks);
+        let (preserves_imports, strict_null_checks, output) = (
+            options.preserves_imports,
+            options.strict_null_checks,
+            options.output.clone(),
+        );
         raw.references
             .iter()
             .map(|reference| self.effective(reference, depth + 1))
@@ -192,6 +201,7 @@ impl<'a> ConfigLoader<'a> {
                 referenced.preserves_imports = referenced.preserves_imports.or(preserves_imports);
                 referenced.strict_null_checks =
                     referenced.strict_null_checks.or(strict_null_checks);
+                referenced.output = output.or(referenced.output);
                 referenced
             })
             .unwrap_or(options)
@@ -228,6 +238,8 @@ impl<'a> ConfigLoader<'a> {
                     .strict_null_checks
                     .or(merged.strict_null_checks);
                 merged.strict = parent_options.strict.or(merged.strict);
+                merged.out_dir = parent_options.out_dir.or(merged.out_dir);
+                merged.root_dir = parent_options.root_dir.or(merged.root_dir);
                 merged.paths = parent_options.paths.or(merged.paths);
             }
         }
@@ -245,6 +257,20 @@ impl<'a> ConfigLoader<'a> {
         }
         if let Some(strict) = flag("strict") {
             merged.strict = Some(strict);
+        }
+        let directory_option = |name: &str| {
+            let value = compiler_options?.get(name)?.as_str()?;
+            // `${configDir}` is resolved when the config in use is known (`finish`).
+            match value.starts_with(CONFIG_DIR) {
+                true => Some(value.to_owned()),
+                false => join(directory, value),
+            }
+        };
+        if let Some(out_dir) = directory_option("outDir") {
+            merged.out_dir = Some(out_dir);
+        }
+        if let Some(root_dir) = directory_option("rootDir") {
+            merged.root_dir = Some(root_dir);
         }
         if let Some(base_url) = compiler_options
             .and_then(|options| options.get("baseUrl"))
@@ -340,11 +366,20 @@ fn finish(raw: &RawOptions, config_dir: &str) -> CompilerPaths {
                 .collect()
         })
         .unwrap_or_default();
+    let folder = |directory: &Option<String>| {
+        directory
+            .as_deref()
+            .and_then(|directory| match directory.starts_with(CONFIG_DIR) {
+                true => place(config_dir, directory),
+                false => Some(directory.to_owned()),
+            })
+    };
     CompilerPaths {
         base_url,
         paths,
         preserves_imports: raw.preserves_imports,
         strict_null_checks: raw.strict_null_checks.or(raw.strict),
+        output: folder(&raw.out_dir).zip(folder(&raw.root_dir)),
     }
 }
 

@@ -62,7 +62,7 @@ pub(crate) struct TypeIndex {
     /// The aliases of C# `global using` directives (alias, what it names) by the file that
     /// declares them.
     global_aliases_by_file: BTreeMap<String, Vec<(String, String)>>,
-    /// C# `const string` fields by their last name segment: (type path and name without the
+    /// C# `const string` (and Java `static final String`) fields by their last name segment: (type path and name without the
     /// namespace, value), e.g. `ADMINISTRATORS` → (`Constants.Roles.ADMINISTRATORS`,
     /// `Administrators`).
     constants: BTreeMap<String, BTreeSet<(String, String)>>,
@@ -86,16 +86,25 @@ pub(crate) struct TypeIndex {
 }
 
 impl TypeIndex {
-    /// Adds the declarations of a Java or Kotlin file, and the packages its MyBatis
-    /// `@MapperScan` names.
+    /// Adds the declarations of a Java or Kotlin file, the packages its MyBatis
+    /// `@MapperScan` names and its string constants (Java's `static final String` fields).
     pub fn add_jvm(
         &mut self,
         path: &str,
         declarations: Declarations,
         mapper_packages: Vec<String>,
+        constants: Vec<(String, String)>,
     ) {
         self.mapper_packages.extend(mapper_packages);
         self.add(path, declarations);
+        self.add_constants(constants);
+    }
+
+    fn add_constants(&mut self, constants: Vec<(String, String)>) {
+        for (key, value) in constants {
+            let last = key.rsplit('.').next().unwrap_or(&key).to_owned();
+            self.constants.entry(last).or_default().insert((key, value));
+        }
     }
 
     /// Whether a MyBatis `@MapperScan` of the project names `package` or a package above it:
@@ -138,13 +147,10 @@ impl TypeIndex {
                 .or_default()
                 .insert((extension, path.to_owned()));
         }
-        for (key, value) in constants {
-            let last = key.rsplit('.').next().unwrap_or(&key).to_owned();
-            self.constants.entry(last).or_default().insert((key, value));
-        }
+        self.add_constants(constants);
     }
 
-    /// The value of the C# `const string` an expression names (`Constants.Roles.ADMINISTRATORS`,
+    /// The value of the C# `const string` (or Java `static final String`) an expression names (`Constants.Roles.ADMINISTRATORS`,
     /// namespace-qualified or not, or `Roles.ADMINISTRATORS` / `ADMINISTRATORS` from inside the
     /// declaring type): the constants whose type path and name end with the written one, or that
     /// the written one ends with; `None` unless they agree on one value.
@@ -324,6 +330,10 @@ pub(super) enum Declared {
         declarations: Declarations,
         /// The packages a MyBatis `@MapperScan` of the file names.
         mapper_packages: Vec<String>,
+        /// The Java `static final String` fields with a literal value, by type path and name
+        /// without the package (`AuthoritiesConstants.ADMIN`).
+        #[serde(default)]
+        constants: Vec<(String, String)>,
     },
     CSharp {
         declarations: Declarations,
@@ -360,7 +370,16 @@ impl TypeDeclarations {
         Self(Declared::Jvm {
             declarations,
             mapper_packages,
+            constants: Vec::new(),
         })
+    }
+
+    /// What a Java file declares, with its string constants (`static final String` fields).
+    pub(crate) fn with_jvm_constants(mut self, found: Vec<(String, String)>) -> Self {
+        if let Declared::Jvm { constants, .. } = &mut self.0 {
+            *constants = found;
+        }
+        self
     }
 
     /// What a C# file declares.

@@ -27,9 +27,14 @@
 //!   set by its initializer, when both the method (a member of `HttpMethod`, or a literal
 //!   `new HttpMethod("PATCH")`) and the URL (as above, or `new Uri(url)`) are known.
 //!   Refit's `[Get("/users/{id}")]` (`Post`, `Put`, `Patch`, `Delete`, `Head`, `Options`) on a
-//!   method of an interface is a request too, client `Refit`.
+//!   method of an interface is a request too, client `Refit`. In a file that imports Flurl, a
+//!   verb method called on a URL (`GetJsonAsync<T>()`, `PostJsonAsync(body)`, `DeleteAsync()`)
+//!   through Flurl's builders (`WithHeader`, `WithTimeout`, `AppendPathSegment`, a client's
+//!   `Request(…)`) is a request, client `Flurl`, its URL the chain's root with the segments
+//!   added (see `flurl.rs`).
 
 mod di;
+mod flurl;
 mod requests;
 mod routes;
 

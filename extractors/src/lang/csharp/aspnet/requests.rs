@@ -1,5 +1,5 @@
-//! `http_call` facts of C#: `HttpClient` calls and `HttpRequestMessage`s, Refit interfaces and
-//! RestSharp requests.
+//! `http_call` facts of C#: `HttpClient` calls and `HttpRequestMessage`s, Refit interfaces,
+//! RestSharp requests and Flurl requests (`flurl.rs`).
 
 use super::*;
 
@@ -17,20 +17,22 @@ pub(super) fn http_call<'tree>(
     let (method, url) = match hit.node(Field::Receiver) {
         Some(receiver) => {
             let name = simple_name(hit.node(Field::Method)?, source);
+            // Flurl's `DownloadFileAsync(folder, name)` is a GET of the URL it is called on.
             let verb = ["Get", "Post", "Put", "Patch", "Delete"]
                 .into_iter()
-                .find(|verb| name.starts_with(verb))?;
-            let first = crate::lang::csharp::calls_and_assignments::CSharp
-                .arguments(hit.node(Field::Arguments)?)
-                .into_iter()
-                .next()?;
-            let url = url_value(first, source)?;
-            let receiver = syntax::text(receiver, source).to_lowercase();
-            let is_client = receiver.contains("http") || receiver.contains("client");
-            if !is_client && !url.starts_with('/') && !url.starts_with("http") {
+                .find(|verb| {
+                    name.starts_with(verb) || (*verb == "Get" && name == "DownloadFileAsync")
+                })?;
+            let arguments = crate::lang::csharp::calls_and_assignments::CSharp
+                .arguments(hit.node(Field::Arguments)?);
+            if let Some(url) = super::flurl::request_url(receiver, &name, &arguments, file) {
+                client = "Flurl";
+                (verb.to_uppercase(), url)
+            } else if name == "DownloadFileAsync" {
                 return None;
+            } else {
+                http_client_call(receiver, verb, *arguments.first()?, source)?
             }
-            (verb.to_uppercase(), url)
         }
         // `new HttpRequestMessage(…)`, `new RestRequest(…)`.
         None => {
@@ -59,6 +61,24 @@ pub(super) fn http_call<'tree>(
         client,
         scope: (file.scope_of)(call),
     })
+}
+
+/// The method and URL of an `HttpClient` call `receiver.<verb>…(first, …)`: the first argument
+/// is the URL, when the receiver's name mentions `http` or `client` or the URL starts with `/`
+/// or `http`.
+fn http_client_call(
+    receiver: Node<'_>,
+    verb: &str,
+    first: Node<'_>,
+    source: &str,
+) -> Option<(String, String)> {
+    let url = url_value(first, source)?;
+    let receiver = syntax::text(receiver, source).to_lowercase();
+    let is_client = receiver.contains("http") || receiver.contains("client");
+    if !is_client && !url.starts_with('/') && !url.starts_with("http") {
+        return None;
+    }
+    Some((verb.to_uppercase(), url))
 }
 
 /// A Refit request: `[Get("/users/{id}")]` (`Post`, `Put`, `Patch`, `Delete`, `Head`,
