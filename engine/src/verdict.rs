@@ -305,6 +305,18 @@ pub struct Detected {
     pub query: Option<QueryRef>,
 }
 
+impl Detected {
+    /// Every place the finding stands at: its own (`file`, `line`), then its occurrences.
+    pub fn places(&self) -> impl Iterator<Item = (&str, u32)> {
+        std::iter::once((self.file.as_str(), self.line)).chain(
+            self.occurrences
+                .iter()
+                .flatten()
+                .map(|occurrence| (occurrence.file.as_str(), occurrence.line)),
+        )
+    }
+}
+
 /// `detected.query`: the reviewed `.agq.yml` query that emitted the fact.
 #[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
 pub struct QueryRef {

@@ -88,16 +88,9 @@ pub fn waivers(
             continue;
         }
         let detected = &violation.detected;
-        let places = std::iter::once((detected.file.as_str(), detected.line)).chain(
-            detected
-                .occurrences
-                .iter()
-                .flatten()
-                .map(|occurrence| (occurrence.file.as_str(), occurrence.line)),
-        );
         let mut rules: BTreeSet<&str> = BTreeSet::new();
         let mut all_known = true;
-        for (file, line) in places {
+        for (file, line) in detected.places() {
             let listed: Vec<&str> = imports
                 .get(&(file.to_owned(), line))
                 .into_iter()

@@ -89,26 +89,40 @@ fn waive_tach_ignores(spec: String, project: &Path) -> Result<String, EngineErro
     if !tach_ignores::any_directive(project, &scope.project_files) {
         return Ok(spec);
     }
+    with_waivers(
+        spec,
+        project,
+        "`# tach-ignore` directives: Tach skips the imports they mark",
+        |_| (),
+        |violations, (), until| tach_ignores::waivers(project, violations, until),
+    )
+}
+
+/// `spec` checked on `project`, with the waivers `waivers` makes of its findings appended under
+/// a comment that says why (`reason`) and for how long: each holds for a year, as lintel's
+/// exceptions expire so that they are looked at again. `inspect` reads what `waivers` needs of
+/// the run's analysis. The spec is unchanged when there is no waiver to write.
+fn with_waivers<T: Send>(
+    spec: String,
+    project: &Path,
+    reason: &str,
+    inspect: impl FnOnce(&crate::report::Analysis) -> T + Send,
+    waivers: impl FnOnce(&[crate::verdict::ArchitectureViolation], T, &str) -> Vec<String>,
+) -> Result<String, EngineError> {
     let (_folder, path) = starter::scratch_spec(&spec)?;
-    let run = crate::check::run_check(
+    let (run, inspected) = crate::check::run_check_with(
         &starter::check_options(project, &path),
         &crate::solve::Z3Solver,
+        inspect,
     )?;
     let today: String = crate::report::timestamp_now().chars().take(10).collect();
-    let waivers = tach_ignores::waivers(
-        project,
-        &run.verdict.violations,
-        &tach_ignores::a_year_after(&today),
-    );
+    let until = tach_ignores::a_year_after(&today);
+    let waivers = waivers(&run.verdict.violations, inspected, &until);
     if waivers.is_empty() {
         return Ok(spec);
     }
     Ok(format!(
-        "{spec}
-// `# tach-ignore` directives: Tach skips the imports they mark. Each finding of such imports is
-// waived for a year (lintel's exceptions expire, so that they are looked at again).
-{}
-",
+        "{spec}\n// {reason}: each finding of such imports is waived until {until}, a year on\n// (lintel's exceptions expire, so that they are looked at again).\n{}\n",
         waivers.join("\n")
     ))
 }
@@ -136,27 +150,17 @@ fn waive_known_violations(
     if known.is_empty() {
         return Ok(spec);
     }
-    let (_folder, path) = starter::scratch_spec(&spec)?;
-    let (run, imports) = crate::check::run_check_with(
-        &starter::check_options(project, &path),
-        &crate::solve::Z3Solver,
-        |analysis| known_violations::imports(&analysis.extraction.facts),
-    )?;
-    let today: String = crate::report::timestamp_now().chars().take(10).collect();
-    let waivers = known_violations::waivers(
-        &run.verdict.violations,
-        &imports,
-        &known,
-        &tach_ignores::a_year_after(&today),
+    let reason = format!(
+        "The known violations of `{}`: `depcruise --ignore-known` skips them",
+        known_violations::FILE_NAME
     );
-    if waivers.is_empty() {
-        return Ok(spec);
-    }
-    Ok(format!(
-        "{spec}\n// The known violations of `{}` (`depcruise --ignore-known` skips them): each finding of such\n// imports is waived for a year (lintel's exceptions expire, so that they are looked at again).\n{}\n",
-        known_violations::FILE_NAME,
-        waivers.join("\n")
-    ))
+    with_waivers(
+        spec,
+        project,
+        &reason,
+        |analysis| known_violations::imports(&analysis.extraction.facts),
+        |violations, imports, until| known_violations::waivers(violations, &imports, &known, until),
+    )
 }
 
 /// Runs `init`: writes the spec (to stdout with `--print`), or reports a coded error (exit 2).

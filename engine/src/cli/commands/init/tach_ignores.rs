@@ -43,8 +43,8 @@ fn read(project: &Path, file: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-/// The waivers (spec text, one per line) of the findings that directives silence, and how many
-/// findings they cover. `until` is the waivers' last day.
+/// The waivers (spec text, one per line) of the findings that directives silence; `until` is
+/// the waivers' last day.
 pub fn waivers(project: &Path, violations: &[ArchitectureViolation], until: &str) -> Vec<String> {
     let mut texts: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
     let mut lines_of = |file: &str| -> Option<Vec<String>> {
@@ -62,17 +62,8 @@ pub fn waivers(project: &Path, violations: &[ArchitectureViolation], until: &str
             continue;
         }
         let detected = &violation.detected;
-        let places: Vec<(&str, u32)> = std::iter::once((detected.file.as_str(), detected.line))
-            .chain(
-                detected
-                    .occurrences
-                    .iter()
-                    .flatten()
-                    .map(|occurrence| (occurrence.file.as_str(), occurrence.line)),
-            )
-            .collect();
         let mut marked = Vec::new();
-        for (file, line) in places {
+        for (file, line) in detected.places() {
             let Some(directive) = lines_of(file).and_then(|lines| directive_line(&lines, line))
             else {
                 marked.clear();
