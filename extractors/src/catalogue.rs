@@ -38,7 +38,8 @@
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
 //!   access; `probable_names` (npm, Go, the JVM and Rust): the named imports (Go: the names a
-//!   file refers to through the package; the JVM: the types a single-type import names; Rust:
+//!   file refers to through the package; the JVM: the type a single-type import names, of the
+//!   package or one below it (`software.amazon.awssdk.services.sesv2.model.Destination`); Rust:
 //!   the type or trait a `use` names, a module, function or glob always counting) that make it
 //!   one, when the package also exports plain values and types (`@prisma/client`'s enums and
 //!   model types are no access, its `PrismaClient` and `Prisma` may be; `database/sql`'s

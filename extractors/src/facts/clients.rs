@@ -339,18 +339,27 @@ impl ClientMatcher<'_> {
     /// Whether `path` is `prefix` or continues it after a separator, or after `/` when
     /// `sub_packages`.
     /// Whether an import of `path` under the rule's `prefix` may bring its client: a JVM
-    /// import of one type of the package (`java.sql.Timestamp`) does only when the type is one
-    /// of the rule's `probable_names` (`Connection`, `ResultSet`), when it lists them; the
-    /// package itself (a wildcard import) always may.
+    /// import of one type of the package or of a package below it (`java.sql.Timestamp`, the
+    /// AWS SDK's `software.amazon.awssdk.services.sesv2.model.Destination`) does only when the
+    /// type is one of the rule's `probable_names` (`Connection`, `SesV2Client`), when it lists
+    /// them; a wildcard import always may. A type's name starts with a capital letter, a
+    /// package's does not.
     fn may_bring_client(&self, rule: &ClientRule, path: &str, prefix: &str) -> bool {
         if rule.probable_names.is_empty() || self.separator != "." {
             return true;
         }
-        match path
+        let Some(rest) = path
             .strip_prefix(prefix)
             .and_then(|rest| rest.strip_prefix('.'))
-        {
-            Some(name) if !name.contains('.') && name != "*" => rule.probable_names.contains(&name),
+        else {
+            return true;
+        };
+        let type_path: Vec<&str> = rest
+            .split('.')
+            .skip_while(|segment| !segment.starts_with(|c: char| c.is_ascii_uppercase()))
+            .collect();
+        match type_path.first() {
+            Some(name) if !rest.ends_with('*') => rule.probable_names.contains(name),
             _ => true,
         }
     }
