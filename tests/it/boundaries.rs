@@ -17,6 +17,20 @@ fn write(root: &Path, path: &str, text: &str) {
     std::fs::write(full, text).unwrap();
 }
 
+/// Runs `lintel init --from CONFIG --project ROOT` (CONFIG relative to ROOT) and returns the
+/// spec it wrote to `ROOT/architecture.ag`.
+fn init_from(root: &Path, config: &str) -> String {
+    let (code, output) = run_cli(&[
+        "init",
+        "--from",
+        root.join(config).to_str().unwrap(),
+        "--project",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{output}");
+    std::fs::read_to_string(root.join("architecture.ag")).unwrap()
+}
+
 /// (type, file:line) of every violation of a `check --all` of `root`.
 fn kinds_at(root: &std::path::Path) -> Vec<(String, String)> {
     findings(&check(root, ScopeRequest::All, 1))
@@ -936,15 +950,7 @@ fn init_from_tach_toml_keeps_a_declared_cycle_and_waives_what_tach_ignore_marks(
         "shop/c/__init__.py",
         "# tach-ignore\nfrom shop.a import A\n\nfrom shop.b import B  # pylint: disable=unused-import\n",
     );
-    let (code, _) = run_cli(&[
-        "init",
-        "--from",
-        root.join("tach.toml").to_str().unwrap(),
-        "--project",
-        root.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
-    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    let spec = init_from(root, "tach.toml");
     assert!(spec.contains("  deny cycle among ShopA, ShopB\n"), "{spec}");
     assert!(
         spec.contains("// The declared depends_on of `shop.a`, `shop.b` form a cycle"),
@@ -1096,15 +1102,7 @@ fn init_translates_tach_visibility_root_module_and_deprecated_and_names_what_it_
         "from settings import DEBUG\n\n\ndef nightly():\n    return DEBUG\n",
     );
     write(root, "src/settings.py", "DEBUG = False\n");
-    let (code, _) = run_cli(&[
-        "init",
-        "--from",
-        root.join("tach.toml").to_str().unwrap(),
-        "--project",
-        root.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
-    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    let spec = init_from(root, "tach.toml");
     for expected in [
         "component Root { runs_on: app  paths: \"src/**/*.py\"  depends_on: Core }",
         "component Api { runs_on: app  paths: \"src/api/**\"  depends_on: Core, Legacy, Root }",
@@ -1345,15 +1343,7 @@ fn init_from_a_dependency_cruiser_config_waives_its_known_violations() {
         "src/ui/list.ts",
         "import { q } from \"../db/query\";\nexport const list = q;\n",
     );
-    let (code, _) = run_cli(&[
-        "init",
-        "--from",
-        root.join(".dependency-cruiser.js").to_str().unwrap(),
-        "--project",
-        root.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
-    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    let spec = init_from(root, ".dependency-cruiser.js");
     let waivers: Vec<&str> = spec
         .lines()
         .filter(|line| line.starts_with("waive "))
@@ -1407,15 +1397,7 @@ fn init_from_a_dependency_cruiser_config_reads_its_string_constants() {
         "src/app/engine/run.js",
         "import { step } from '../flow/step.js';\nexport const run = step;\n",
     );
-    let (code, _) = run_cli(&[
-        "init",
-        "--from",
-        root.join(".dependency-cruiser.cjs").to_str().unwrap(),
-        "--project",
-        root.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
-    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    let spec = init_from(root, ".dependency-cruiser.cjs");
     for line in [
         "  // bridge-no-up\n  deny flow Bridge -> Flow\n",
         "  // engine-no-up\n  deny flow Engine -> Flow\n",
