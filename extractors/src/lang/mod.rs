@@ -146,6 +146,9 @@ where
     if links.values().any(|links| !links.db_contexts.is_empty()) {
         csharp::db_contexts::link_db_contexts(facts, links);
     }
+    if links.values().any(|links| !links.typed_routes.is_empty()) {
+        ecmascript::router_types::link_router_types(facts, links);
+    }
     if links.values().any(|links| links.nest_versioning.is_some()) {
         ecmascript::nest_versioning::link_versions(facts, links);
     }

@@ -104,6 +104,14 @@ pub struct RouteLinks {
     /// store.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub context_factories: Vec<DbContextClass>,
+    /// TS/JS: the file's top-level type aliases and classes that may stand for a server
+    /// framework's router (`type ManagementApiRouter = Router<…>` of koa-router).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub router_types: Vec<RouterType>,
+    /// TS/JS: routes whose router is a parameter typed with project types, which take the
+    /// framework those types lead to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub typed_routes: Vec<TypedRoute>,
     /// NestJS: the URI versioning the file's `app.enableVersioning(…)` turns on, which puts a
     /// version into the path of every controller route of its application.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -271,6 +279,33 @@ pub struct WrapperArgument {
     pub method: Option<String>,
 }
 
+/// A type alias or class that may stand for a server framework's router: its name, and the
+/// framework whose router type it names, or the type it names (of the file or another one),
+/// which may be one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouterType {
+    /// The name (`default` too for a default export).
+    pub name: String,
+    /// The framework (`koa`) when it names a framework's router type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framework: Option<String>,
+    /// The project type it names otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<RouterRef>,
+}
+
+/// A route registered on a parameter typed with project types (`router: ManagementApiRouter`),
+/// at the route fact's place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypedRoute {
+    /// The route fact's line.
+    pub line: u32,
+    /// The route fact's column.
+    pub column: u32,
+    /// The types the parameter's annotation names.
+    pub types: Vec<RouterRef>,
+}
+
 /// A request client kept in a variable (`const api = axios.create({ baseURL: '/api' })`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientInstance {
@@ -347,6 +382,8 @@ impl RouteLinks {
             && self.db_contexts.is_empty()
             && self.context_providers.is_empty()
             && self.context_factories.is_empty()
+            && self.router_types.is_empty()
+            && self.typed_routes.is_empty()
             && self.nest_versioning.is_none()
             && self.nest_routes.is_empty()
     }

@@ -25,6 +25,7 @@ pub(crate) mod calls_and_assignments;
 pub(crate) mod javascript_spec;
 pub(crate) mod nest_versioning;
 pub(crate) mod request_links;
+pub(crate) mod router_types;
 pub(crate) mod single_file_components;
 pub(crate) mod typescript_spec;
 

@@ -419,7 +419,11 @@ fn exported_router<'source>(value: Node<'_>, source: &'source str) -> Option<&'s
 
 /// Records the file's links when it has any route or mount.
 pub(super) fn record(view: &FileView<'_, '_>, mut links: RouteLinks) {
-    if links.members.is_empty() && links.mounts.is_empty() && links.nest_versioning.is_none() {
+    if links.members.is_empty()
+        && links.mounts.is_empty()
+        && links.typed_routes.is_empty()
+        && links.nest_versioning.is_none()
+    {
         return;
     }
     links.exports = exports(view);
@@ -433,6 +437,7 @@ pub(super) fn record(view: &FileView<'_, '_>, mut links: RouteLinks) {
             .append(&mut shared.instance_requests);
         links.wrappers.append(&mut shared.wrappers);
         links.wrapper_calls.append(&mut shared.wrapper_calls);
+        links.router_types.append(&mut shared.router_types);
         *shared = links;
     }
 }

@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use policies::facts::{Fact, FactKind, PropertyValue};
 
 use crate::resolve::links::{
-    constant_value, free_id, resolve_target, RouteLinks, UrlConstant, WrapperMethod,
+    constant_value, free_id, resolve_target, RequestWrapper, RouteLinks, RouterRef, UrlConstant,
+    WrapperMethod,
 };
 
 /// Adds the requests made through client instances of other files ([`InstanceRequest`]) whose
@@ -60,11 +61,7 @@ where
             facts.push(F::from(fact));
         }
         for call in &file_links.wrapper_calls {
-            let (wrapper_file, name) = resolve_target(links, file, &call.wrapper);
-            let Some(wrapper) = links
-                .get(&wrapper_file)
-                .and_then(|links| links.wrappers.iter().find(|wrapper| wrapper.name == name))
-            else {
+            let Some(wrapper) = find_wrapper(links, file, &call.wrapper) else {
                 continue;
             };
             let Some((written, text)) = call
@@ -112,6 +109,50 @@ where
             facts.push(F::from(fact));
         }
     }
+}
+
+/// The request wrapper a call names (`request.get` of the file, or another file's export): by
+/// its name, else by the member of the local name the file exports the object under
+/// (`default.get` with `export default request` is `request.get`). A member of a default or
+/// namespace import (`request.get` after `import request from './request'`) reads as the
+/// module's export (`get`), else as a member of its default export (`default.get`), as
+/// requests through instances read it.
+fn find_wrapper<'l>(
+    links: &'l BTreeMap<String, RouteLinks>,
+    file: &str,
+    called: &RouterRef,
+) -> Option<&'l RequestWrapper> {
+    let (wrapper_file, name) = resolve_target(links, file, called);
+    let file_links = links.get(&wrapper_file)?;
+    let named = |name: &str| {
+        file_links
+            .wrappers
+            .iter()
+            .find(|wrapper| wrapper.name == name)
+    };
+    if let Some(wrapper) = named(&name) {
+        return Some(wrapper);
+    }
+    let RouterRef::Imported { name, .. } = called else {
+        return None;
+    };
+    let mut candidates = vec![name.clone()];
+    if !name.contains('.') {
+        candidates.push(format!("default.{name}"));
+    }
+    candidates.iter().find_map(|candidate| {
+        if candidate != name {
+            if let Some(wrapper) = named(candidate) {
+                return Some(wrapper);
+            }
+        }
+        let (object, member) = candidate.split_once('.')?;
+        let local = file_links
+            .exports
+            .iter()
+            .find(|export| export.exported == object)?;
+        named(&format!("{}.{member}", local.local))
+    })
 }
 
 /// A base URL kept as (written, read), borrowed.

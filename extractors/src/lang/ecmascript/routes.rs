@@ -164,9 +164,25 @@ pub(super) fn extract(
         } else if let Some(options) = hit.node(Field::Options) {
             sites.extend(fastify_routes(view, hit, options, &routing));
         } else {
-            sites.extend(verb_route(view, hit, &routing));
+            let mut site = verb_route(view, hit, &routing);
+            // A conventional receiver's guess: a typed parameter may say the framework.
+            let receiver = hit.node(Field::Receiver).map(root_object);
+            if let (Some(guessed), Some(receiver)) = (site.as_mut(), receiver) {
+                if routing.server.is_none() && guessed.confidence == Confidence::Probable {
+                    match super::router_types::typed_route(view, guessed.node, receiver) {
+                        Some(Ok(framework)) => {
+                            guessed.framework = framework;
+                            guessed.confidence = Confidence::Definite;
+                        }
+                        Some(Err(typed)) => links.typed_routes.push(typed),
+                        None => {}
+                    }
+                }
+            }
+            sites.extend(site);
         }
     }
+    super::router_types::record_router_types(view);
     let prefixes = own_prefixes(view, routing.server);
     for site in &mut sites {
         if let Some(RouterRef::Local(name)) = &site.router {

@@ -101,7 +101,7 @@ pub(super) fn record_wrapper(
     constants: &Constants<'_>,
 ) {
     let source = view.source();
-    let Some((name, parameters)) = enclosing_top_level_function(call, source) else {
+    let Some((names, parameters)) = enclosing_top_level_function(call, source) else {
         return;
     };
     let index_of = |name: &str| parameters.iter().position(|parameter| *parameter == name);
@@ -143,34 +143,36 @@ pub(super) fn record_wrapper(
             None => WrapperMethod::Fixed("*".to_owned()),
         },
     };
-    let wrapper = RequestWrapper {
-        name: name.to_owned(),
-        client: client.to_owned(),
-        url_parameter,
-        url_written,
-        parameter: parameter.to_owned(),
-        url_text,
-        method,
-        base: base.map(|base| (base.written.clone(), base.text.clone())),
+    let Ok(mut shared) = view.input.links.try_borrow_mut() else {
+        return;
     };
-    if let Ok(mut shared) = view.input.links.try_borrow_mut() {
-        if !shared
-            .wrappers
-            .iter()
-            .any(|known| known.name == wrapper.name)
-        {
-            shared.wrappers.push(wrapper);
+    for name in names {
+        if shared.wrappers.iter().any(|known| known.name == name) {
+            continue;
         }
+        shared.wrappers.push(RequestWrapper {
+            name,
+            client: client.to_owned(),
+            url_parameter,
+            url_written: url_written.clone(),
+            parameter: parameter.to_owned(),
+            url_text: url_text.clone(),
+            method: method.clone(),
+            base: base.map(|base| (base.written.clone(), base.text.clone())),
+        });
     }
 }
 
-/// The name and parameter names of the top-level function `node` is in: `function f(a, b)`,
-/// `const f = (a, b) => …` or `const f = function (a, b) { … }`, exported or not, or a member
-/// of a top-level object (`const api = { get: (a) => … }`, named `api.get`).
+/// The names and parameter names of the top-level function `node` is in: `function f(a, b)`,
+/// `const f = (a, b) => …` or `const f = function (a, b) { … }`, exported or not, a member
+/// of a top-level object (`const api = { get: (a) => … }`, named `api.get`), or a method of a
+/// top-level class: a static one by the class (`Api.get`), another by each instance of the
+/// class the file keeps at its top level (`const api = new Api()`, `api.get`;
+/// `export default new Api()`, `default.get`).
 pub(super) fn enclosing_top_level_function<'a>(
     node: Node<'_>,
     source: &'a str,
-) -> Option<(String, Vec<&'a str>)> {
+) -> Option<(Vec<String>, Vec<&'a str>)> {
     let mut function = None;
     let mut current = node;
     while let Some(parent) = current.parent() {
@@ -214,18 +216,24 @@ pub(super) fn enclosing_top_level_function<'a>(
             declarator.parent()?,
         ))
     }
-    let (name, holder) = match function.kind() {
+    let (names, holder) = match function.kind() {
         "function_declaration" | "generator_function_declaration" => {
             let name = function
                 .child_field("name")
                 .filter(|name| name.kind() == "identifier")?;
-            (syntax::text(name, source).to_owned(), function)
+            (vec![syntax::text(name, source).to_owned()], function)
         }
         "method_definition" => {
-            let object = function
-                .parent()
-                .filter(|parent| parent.kind() == "object")?;
-            member_of_object(function.child_field("name")?, object, source)?
+            let parent = function.parent()?;
+            match parent.kind() {
+                "object" => {
+                    let (name, holder) =
+                        member_of_object(function.child_field("name")?, parent, source)?;
+                    (vec![name], holder)
+                }
+                "class_body" => class_method_names(function, parent, source)?,
+                _ => return None,
+            }
         }
         "arrow_function" | "function_expression" | "function" => {
             let parent = function.parent()?;
@@ -234,13 +242,19 @@ pub(super) fn enclosing_top_level_function<'a>(
                     let name = parent
                         .child_field("name")
                         .filter(|name| name.kind() == "identifier")?;
-                    (syntax::text(name, source).to_owned(), parent.parent()?)
+                    (
+                        vec![syntax::text(name, source).to_owned()],
+                        parent.parent()?,
+                    )
                 }
-                "pair" => member_of_object(
-                    parent.child_field("key")?,
-                    parent.parent().filter(|object| object.kind() == "object")?,
-                    source,
-                )?,
+                "pair" => {
+                    let (name, holder) = member_of_object(
+                        parent.child_field("key")?,
+                        parent.parent().filter(|object| object.kind() == "object")?,
+                        source,
+                    )?;
+                    (vec![name], holder)
+                }
                 _ => return None,
             }
         }
@@ -281,7 +295,103 @@ pub(super) fn enclosing_top_level_function<'a>(
                 .collect()
         },
     );
-    Some((name, parameters))
+    Some((names, parameters))
+}
+
+/// The names a method of a class is called by, and the class (whose place says whether it is
+/// at the top level): a static method's `Class.method`, and an instance method's
+/// `instance.method` for each top-level variable the file sets to a `new Class(…)`
+/// (`default.method` for `export default new Class(…)` or `module.exports = new Class(…)`).
+/// Getters, setters, constructors and private methods are called by no such name.
+fn class_method_names<'t>(
+    method: Node<'t>,
+    body: Node<'t>,
+    source: &str,
+) -> Option<(Vec<String>, Node<'t>)> {
+    let class = body
+        .parent()
+        .filter(|class| class.kind() == "class_declaration")?;
+    let class_name = syntax::text(class.child_field("name")?, source);
+    let member = method
+        .child_field("name")
+        .filter(|name| name.kind() == "property_identifier")?;
+    let member = syntax::text(member, source);
+    if member == "constructor"
+        || syntax::has_token(method, "get")
+        || syntax::has_token(method, "set")
+    {
+        return None;
+    }
+    if syntax::has_token(method, "static") {
+        return Some((vec![format!("{class_name}.{member}")], class));
+    }
+    let root = class.parent().and_then(|parent| match parent.kind() {
+        "export_statement" => parent.parent(),
+        _ => Some(parent),
+    })?;
+    let is_new_of_class = |value: Node<'_>| {
+        value.kind() == "new_expression"
+            && value
+                .child_field("constructor")
+                .is_some_and(|constructor| syntax::text(constructor, source) == class_name)
+    };
+    let mut holders = Vec::new();
+    for statement in syntax::named_children(root) {
+        let statement = match statement.kind() {
+            "export_statement" => {
+                if let Some(value) = statement.child_field("value") {
+                    if is_new_of_class(value) {
+                        holders.push("default".to_owned());
+                    }
+                    continue;
+                }
+                match statement.child_field("declaration") {
+                    Some(declaration) => declaration,
+                    None => continue,
+                }
+            }
+            _ => statement,
+        };
+        match statement.kind() {
+            "lexical_declaration" | "variable_declaration" => {
+                for declarator in syntax::named_children(statement) {
+                    let (Some(name), Some(value)) = (
+                        declarator.child_field("name"),
+                        declarator.child_field("value"),
+                    ) else {
+                        continue;
+                    };
+                    if name.kind() == "identifier" && is_new_of_class(value) {
+                        holders.push(syntax::text(name, source).to_owned());
+                    }
+                }
+            }
+            // `module.exports = new Api()`.
+            "expression_statement" => {
+                let Some(assignment) = statement
+                    .named_child(0)
+                    .filter(|child| child.kind() == "assignment_expression")
+                else {
+                    continue;
+                };
+                let is_module_exports = assignment
+                    .child_field("left")
+                    .is_some_and(|left| syntax::text(left, source) == "module.exports");
+                if is_module_exports && assignment.child_field("right").is_some_and(is_new_of_class)
+                {
+                    holders.push("default".to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    holders.sort();
+    holders.dedup();
+    let names = holders
+        .into_iter()
+        .map(|holder| format!("{holder}.{member}"))
+        .collect::<Vec<_>>();
+    (!names.is_empty()).then_some((names, class))
 }
 
 /// Notes, for `crate::resolve::links`, a call that may call a request wrapper of the file or of another
@@ -296,19 +406,36 @@ pub(super) fn record_wrapper_call<'tree>(
 ) {
     const READ_ARGUMENTS: usize = 4;
     let source = view.source();
+    // A verb of an object (`request.get(apiUrl)`) may be given the URL in a constant.
+    let verb_call = function.kind() == "member_expression"
+        && function.child_field("property").is_some_and(|property| {
+            let property = syntax::text(property, source);
+            property == "del" || is_http_verb(property)
+        });
     // Read from the text first: most calls have no quoted argument with a `/` in it.
     let written = syntax::text(argument_list, source);
-    if !written.contains('/') || !written.contains(['\'', '"', '`']) {
+    let quoted_path = written.contains('/') && written.contains(['\'', '"', '`']);
+    if !quoted_path && !verb_call {
         return;
     }
     let arguments = arguments(argument_list);
-    let may_be_url = |argument: &Node<'_>| {
-        matches!(
-            argument.kind(),
-            "string" | "template_string" | "binary_expression"
-        ) && syntax::text(*argument, source).contains('/')
-    };
-    if !arguments.iter().take(READ_ARGUMENTS).any(may_be_url) {
+    let may_be_url =
+        |argument: &Node<'_>, constants: &mut Option<Constants<'tree>>| match argument.kind() {
+            "string" | "template_string" | "binary_expression" => {
+                syntax::text(*argument, source).contains('/')
+            }
+            // `const apiUrl = '/api/x'`.
+            "identifier" if verb_call => constants
+                .get_or_insert_with(|| file_constants(view.input.tree.root_node(), source))
+                .known(*argument, source)
+                .is_some_and(|value| value.contains('/')),
+            _ => false,
+        };
+    if !arguments
+        .iter()
+        .take(READ_ARGUMENTS)
+        .any(|argument| may_be_url(argument, constants))
+    {
         return;
     }
     let wrapper = match view.bindings.resolve(function, source) {
