@@ -112,6 +112,20 @@ fn named_children(node: tree_sitter::Node<'_>) -> impl Iterator<Item = tree_sitt
 }
 
 /// Extracts the facts of one TypeScript, TSX or JavaScript file (unsorted).
+/// The value a CommonJS statement `module.exports = value` exports, when `statement` is one.
+fn module_exports_value<'tree>(
+    statement: tree_sitter::Node<'tree>,
+    source: &str,
+) -> Option<tree_sitter::Node<'tree>> {
+    let assignment = statement
+        .named_child(0)
+        .filter(|child| child.kind() == "assignment_expression")?;
+    let left = crate::syntax::ChildField::child_field(&assignment, "left")?;
+    (crate::syntax::text(left, source) == "module.exports")
+        .then(|| crate::syntax::ChildField::child_field(&assignment, "right"))
+        .flatten()
+}
+
 pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let started = input.query.is_timed().then(Instant::now);
     let walk::Walked {

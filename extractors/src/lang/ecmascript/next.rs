@@ -296,16 +296,7 @@ fn default_export<'tree>(program: Node<'tree>, source: &str) -> Option<(Node<'tr
                 return Some((statement, handler));
             }
             "expression_statement" => {
-                let Some(assignment) = statement
-                    .named_child(0)
-                    .filter(|node| node.kind() == "assignment_expression")
-                else {
-                    continue;
-                };
-                let is_module_exports = assignment
-                    .child_field("left")
-                    .is_some_and(|left| syntax::text(left, source) == "module.exports");
-                if let (true, Some(right)) = (is_module_exports, assignment.child_field("right")) {
+                if let Some(right) = super::module_exports_value(statement, source) {
                     return Some((statement, handler_name(right, program, source)));
                 }
             }

@@ -367,20 +367,11 @@ fn class_method_names<'t>(
                 }
             }
             // `module.exports = new Api()`.
-            "expression_statement" => {
-                let Some(assignment) = statement
-                    .named_child(0)
-                    .filter(|child| child.kind() == "assignment_expression")
-                else {
-                    continue;
-                };
-                let is_module_exports = assignment
-                    .child_field("left")
-                    .is_some_and(|left| syntax::text(left, source) == "module.exports");
-                if is_module_exports && assignment.child_field("right").is_some_and(is_new_of_class)
-                {
-                    holders.push("default".to_owned());
-                }
+            "expression_statement"
+                if super::super::module_exports_value(statement, source)
+                    .is_some_and(is_new_of_class) =>
+            {
+                holders.push("default".to_owned());
             }
             _ => {}
         }
