@@ -85,7 +85,10 @@ pub fn spec_text(options: &InitOptions) -> Result<String, EngineError> {
 /// silence in Tach ([`tach_ignores`]): the project is checked against the spec only when some
 /// Python file holds a directive.
 fn waive_tach_ignores(spec: String, project: &Path) -> Result<String, EngineError> {
-    let scope = crate::input::scope::resolve(project, &crate::input::scope::ScopeRequest::All)?;
+    let Ok(scope) = crate::input::scope::resolve(project, &crate::input::scope::ScopeRequest::All)
+    else {
+        return Ok(spec);
+    };
     if !tach_ignores::any_directive(project, &scope.project_files) {
         return Ok(spec);
     }
@@ -109,12 +112,24 @@ fn with_waivers<T: Send>(
     inspect: impl FnOnce(&crate::report::Analysis) -> T + Send,
     waivers: impl FnOnce(&[crate::verdict::ArchitectureViolation], T, &str) -> Vec<String>,
 ) -> Result<String, EngineError> {
-    let (_folder, path) = starter::scratch_spec(&spec)?;
-    let (run, inspected) = crate::check::run_check_with(
-        &starter::check_options(project, &path),
-        &crate::solve::Z3Solver,
-        inspect,
-    )?;
+    // The scratch folder lives until the check has read the spec in it.
+    let checked = starter::scratch_spec(&spec).and_then(|(_folder, path)| {
+        crate::check::run_check_with(
+            &starter::check_options(project, &path),
+            &crate::solve::Z3Solver,
+            inspect,
+        )
+    });
+    // The translation stands without its waivers: a check that cannot run says why in the spec.
+    let (run, inspected) = match checked {
+        Ok(checked) => checked,
+        Err(error) => {
+            return Ok(format!(
+                "{spec}\n// {reason}, but the project could not be checked to find their findings ({}): waive them after `lintel check --all`.\n",
+                error.to_string().replace('\n', " ")
+            ))
+        }
+    };
     let today: String = crate::report::timestamp_now().chars().take(10).collect();
     let until = tach_ignores::a_year_after(&today);
     let waivers = waivers(&run.verdict.violations, inspected, &until);
