@@ -4,6 +4,17 @@
 use extractors::{extract_file, Language, ProjectContext};
 use policies::facts::FactKind;
 
+/// (confidence, line) of each `accesses_technology` fact of a file extracted in `context`.
+fn accesses_of(context: &ProjectContext, path: &str, source: &str) -> Vec<(String, u32)> {
+    extract_file(context, path, source)
+        .unwrap()
+        .facts
+        .iter()
+        .filter(|fact| fact.kind == FactKind::AccessesTechnology)
+        .map(|fact| (fact.confidence.as_str().to_owned(), fact.evidence.line))
+        .collect()
+}
+
 fn facts_of(path: &str, source: &str) -> Vec<policies::facts::Fact> {
     let context = ProjectContext::default();
     extract_file(&context, path, source).unwrap().facts
@@ -912,15 +923,7 @@ fn a_bound_library_s_error_classes_are_no_client() {
         extractors::GenericFacts::NONE
             .with_bound_clients(["ai".to_owned(), "@upstash/workflow".to_owned()]),
     );
-    let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
-        extract_file(&context, path, source)
-            .unwrap()
-            .facts
-            .iter()
-            .filter(|fact| fact.kind == FactKind::AccessesTechnology)
-            .map(|fact| (fact.confidence.as_str().to_owned(), fact.evidence.line))
-            .collect()
-    };
+    let accesses = |path: &str, source: &str| accesses_of(&context, path, source);
     let fact = |confidence: &str, line: u32| (confidence.to_owned(), line);
     let errors = "import { APICallError, RetryError } from 'ai';
 export const isApi = (e: unknown) => APICallError.isInstance(e) || RetryError.isInstance(e);
@@ -989,15 +992,7 @@ fn a_bound_catalogue_library_keeps_its_plain_values_out() {
         "StackExchange.Redis".to_owned(),
         "RabbitMQ.Client".to_owned(),
     ]));
-    let accesses = |path: &str, source: &str| -> Vec<(String, u32)> {
-        extract_file(&context, path, source)
-            .unwrap()
-            .facts
-            .iter()
-            .filter(|fact| fact.kind == FactKind::AccessesTechnology)
-            .map(|fact| (fact.confidence.as_str().to_owned(), fact.evidence.line))
-            .collect()
-    };
+    let accesses = |path: &str, source: &str| accesses_of(&context, path, source);
     let fact = |confidence: &str, line: u32| (confidence.to_owned(), line);
     assert_eq!(
         accesses(
