@@ -623,6 +623,9 @@ fn filtered_model(model: &Model, repo_filter: Option<&str>) -> Model {
                 .flat_map(|group| &group.components)
                 .map(String::as_str)
                 .collect(),
+            policies::model::RuleBody::CycleFiles { components } => {
+                components.iter().flatten().map(String::as_str).collect()
+            }
             _ => vec![],
         };
         names.iter().all(|name| !dropped.contains(name))

@@ -635,6 +635,12 @@ pub enum RuleBody {
         /// The component.
         component: String,
     },
+    /// DenyCycle among the files of several components together (`deny cycle among files in
+    /// …`), or of the whole project (`deny cycle among files`).
+    CycleFiles {
+        /// The components whose files are searched, sorted; `None` for every file.
+        components: Option<Vec<String>>,
+    },
     /// DenyUnresolvedImport in one component.
     Unresolved {
         /// The component.

@@ -473,6 +473,108 @@ invariant Files { deny cycle within Core }
 }
 
 #[test]
+fn cycle_among_files_finds_file_cycles_across_components_and_none_where_only_components_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "architecture.ag",
+        r#"
+node app : server
+component A { runs_on: app  paths: "a/**" }
+component B { runs_on: app  paths: "b/**" }
+component C { runs_on: app  paths: "c/**" }
+invariant Imports {
+  deny cycle among files in A, C
+  deny cycle among files
+  deny cycle among *
+}
+"#,
+    );
+    // A file cycle across A and B; A and C loop as components only (a/p -> c/q, c/r -> a/s);
+    // two files no component owns import each other.
+    write(root, "a/x.ts", &import("../b/y"));
+    write(root, "b/y.ts", &import("../a/x"));
+    write(root, "a/p.ts", &import("../c/q"));
+    write(root, "c/q.ts", "export const value = 1;\n");
+    write(root, "c/r.ts", &import("../a/s"));
+    write(root, "a/s.ts", "export const value = 2;\n");
+    write(root, "scripts/m.ts", &import("./n"));
+    write(root, "scripts/n.ts", &import("./m"));
+    let verdict = check(root, ScopeRequest::All, 2);
+    assert_eq!(
+        findings(&verdict),
+        owned(&[
+            (
+                "cycle_violation",
+                "deny cycle among files",
+                "a/x.ts:1",
+                "a/x.ts, b/y.ts"
+            ),
+            (
+                "cycle_violation",
+                "deny cycle among files",
+                "scripts/m.ts:1",
+                "scripts/m.ts, scripts/n.ts"
+            ),
+            (
+                "cycle_violation",
+                "deny cycle among *",
+                "a/x.ts:1",
+                "A, B, C"
+            ),
+        ])
+    );
+    let file_cycle = &verdict["violations"][0];
+    assert_eq!(
+        file_cycle["detected"]["files"],
+        serde_json::json!(["a/x.ts", "b/y.ts", "a/x.ts"])
+    );
+    assert_eq!(
+        file_cycle["message"],
+        "import cycle a/x.ts -> b/y.ts -> a/x.ts, which `deny cycle among files` forbids"
+    );
+    // B's files join the search: the same loop is a finding of the restricted rule too, with
+    // the owner of its first file in the proof.
+    let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
+    write(
+        root,
+        "architecture.ag",
+        &spec.replace(
+            "deny cycle among files in A, C",
+            "deny cycle among files in A, B",
+        ),
+    );
+    let options = CheckOptions {
+        scope: ScopeRequest::All,
+        ..CheckOptions::new(root)
+    };
+    let run = run_check(&options, &Z3Solver).unwrap();
+    let restricted: Vec<_> = run
+        .verdict
+        .violations
+        .iter()
+        .filter(|violation| violation.rule.text == "deny cycle among files in A, B")
+        .collect();
+    assert_eq!(restricted.len(), 1);
+    let core = &restricted[0].z3_proof.unsat_core;
+    assert!(
+        core.iter()
+            .any(|name| name.contains("`a/x.ts` belongs to `A`")),
+        "{core:?}"
+    );
+    for violation in &run.verdict.violations {
+        let detail = &run.details[&violation.id];
+        assert_eq!(
+            replay_with_z3(&detail.smt_script),
+            "unsat",
+            "{}",
+            violation.id
+        );
+    }
+}
+
+#[test]
 fn unresolved_imports_are_reported_in_python_and_go_too() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -1459,7 +1561,7 @@ fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_
         "component Rest { runs_on: app  paths: \"**\" }\n",
         "component Db { runs_on: app  paths: \"src/db/**\" }\n",
         "component Ui { runs_on: app  paths: \"src/ui/**\" }\n",
-        "  // no-circular\n  deny cycle among *\n  deny cycle within *\n",
+        "  // no-circular\n  deny cycle among files\n",
         "  // not-to-unresolvable\n  deny unresolved imports in *\n",
         "  deny flow Ui -> Db\n",
         "  deny reach Ui -> Db\n",
@@ -1473,9 +1575,9 @@ fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_
         owned(&[
             (
                 "cycle_violation",
-                "deny cycle among *",
+                "deny cycle among files",
                 "src/api/client.ts:1",
-                "Rest, Ui"
+                "src/api/client.ts, src/ui/page.ts"
             ),
             (
                 "flow_violation",
@@ -1524,7 +1626,7 @@ fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_
     assert_eq!(code, 0);
     let spec = std::fs::read_to_string(out).unwrap();
     assert!(
-        spec.contains("  // no-circular\n  deny cycle among *\n  deny cycle within *\n"),
+        spec.contains("  // no-circular\n  deny cycle among files\n"),
         "{spec}"
     );
 }

@@ -60,6 +60,7 @@ fn rule_components(rule: &Rule) -> Vec<String> {
             .iter()
             .flat_map(|group| group.components.iter().cloned())
             .collect(),
+        RuleBody::CycleFiles { components } => components.clone().unwrap_or_default(),
         _ => Vec::new(),
     };
     crate::families::sorted(names)

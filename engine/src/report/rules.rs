@@ -205,6 +205,12 @@ pub(super) fn rule_ref(citation: &Citation, rule: Option<&Rule>) -> RuleRef {
         RuleBody::CycleWithin { component } | RuleBody::Unresolved { component } => {
             field("component", component.clone());
         }
+        RuleBody::CycleFiles { components } => {
+            field("among", "files".to_owned());
+            if let Some(components) = components {
+                field("in", components.join(","));
+            }
+        }
     }
     let (from, to, via, data) = match &rule.body {
         RuleBody::Pair { from, to } | RuleBody::Dependency { from, to, .. } => {

@@ -5,6 +5,7 @@
 //! inv_rule   = … | "deny" "undeclared" "dependencies" "in" group
 //!                | "deny" "cycle" "among" group { "," group }
 //!                | "deny" "cycle" "within" group
+//!                | "deny" "cycle" "among" "files" [ "in" group { "," group } ]
 //!                | "deny" "unresolved" "imports" "in" group ;
 //! group      = "*" | "layer" "*" | "role" "*" | ep ;
 //! ```
@@ -19,7 +20,8 @@
 //! `deny cycle among`, each item is one vertex of the cycle search: a component, `layer L` (its
 //! components together), and `*`, `layer *`, `role *` one vertex per component, layer or role.
 //! A component in two of them gives `cycle-group-overlap`; fewer than two vertices give the
-//! warning `rule-never-fires`.
+//! warning `rule-never-fires`. After `among`, the word `files` starts the file form unless a
+//! comma follows it (then it is a component named `files`).
 //!
 //! # Why
 //! Module-boundary tools (Tach, Nx, dependency-cruiser, Packwerk) keep four promises: a module
@@ -45,7 +47,13 @@
 //!   owns are never the subject of a finding.
 //! - **Cycles.** `deny cycle among …` builds the graph of its vertices: X → Y when a component
 //!   of X has an edge to a component of Y (X ≠ Y). `deny cycle within C` builds the graph of
-//!   C's files and the edges between them. Strongly connected sets are found with Tarjan's
+//!   C's files and the edges between them, one graph per component the group selects (`deny
+//!   cycle within *` looks inside each component). `deny cycle among files in G, …` builds one
+//!   graph of the files of every selected component together, so a cycle of files that runs
+//!   through several components is found as well; `deny cycle among files` takes every file of
+//!   the project, owned or not (what dependency-cruiser's `no-circular` checks). A cycle of
+//!   components that no cycle of files makes (`a.ts → b/x.ts`, `b/y.ts → a.ts`) is a cycle for
+//!   `among` components and none for the file forms. Strongly connected sets are found with Tarjan's
 //!   algorithm, linear in the edges. Each set of two or more vertices is one `cycle_violation`
 //!   (rule kind `DenyCycle`): `detected.members` lists the set sorted, `detected.path` the
 //!   shortest cycle through its smallest member, ties broken by the smaller sequence of names
@@ -100,7 +108,9 @@
 //! with the import's edges, the mapping facts and `(not (public t))` for each file reached;
 //! DenyCycle is `(forall ((x Entity)) (not (cycle_reach x x)))` with the witness cycle's edge
 //! facts (and `(in_group C G)` mapping facts for layer and role vertices) and the ground
-//! instances of the closure along it; DenyUnresolvedImport is
+//! instances of the closure along it; the file forms restricted to components hold for
+//! `(forall ((x Entity)) (=> (or (owned_by x C1) …) (not (cycle_reach x x))))` with the
+//! `(owned_by f C)` of the cycle's first file; DenyUnresolvedImport is
 //! `(forall ((f Entity) (s Specifier)) (=> (owned_by f C) (not (unresolved f s))))` with the
 //! import's `(unresolved f s)` and `(owned_by f C)`.
 
@@ -141,6 +151,21 @@ impl Checker<'_> {
                 .into_iter()
                 .map(|component| (RuleKind::DenyCycle, RuleBody::CycleWithin { component }))
                 .collect(),
+            InvariantRule::CycleFiles { scopes } => {
+                let components = (!scopes.is_empty()).then(|| {
+                    let mut components: Vec<String> = scopes
+                        .iter()
+                        .flat_map(|scope| self.group_components(scope))
+                        .collect();
+                    components.sort();
+                    components.dedup();
+                    components
+                });
+                if components.as_ref().is_some_and(Vec::is_empty) {
+                    return Some(Vec::new());
+                }
+                vec![(RuleKind::DenyCycle, RuleBody::CycleFiles { components })]
+            }
             InvariantRule::CycleAmong { groups } => self
                 .cycle_groups(groups)
                 .map(|groups| vec![(RuleKind::DenyCycle, RuleBody::Cycle { groups })])

@@ -99,7 +99,8 @@ impl Checker<'_> {
             InvariantRule::Undeclared { .. }
             | InvariantRule::Unresolved { .. }
             | InvariantRule::CycleAmong { .. }
-            | InvariantRule::CycleWithin { .. } => Vec::new(),
+            | InvariantRule::CycleWithin { .. }
+            | InvariantRule::CycleFiles { .. } => Vec::new(),
             InvariantRule::Pair { kind, from, to } => {
                 let pairs = self.expand_pairs(from, to, parsed.span).unwrap_or_default();
                 pairs

@@ -111,20 +111,28 @@ impl SliceBuilder {
         }
     }
 
-    /// DenyCycle: `(forall ((x Entity)) (not (cycle_reach x x)))`, or for the files of one
-    /// component `(forall ((x Entity)) (=> (owned_by x C) (not (cycle_reach x x))))`.
-    pub fn deny_cycle(&mut self, name: String, within: Option<&str>) {
+    /// DenyCycle: `(forall ((x Entity)) (not (cycle_reach x x)))`, or for the files of some
+    /// components `(forall ((x Entity)) (=> (owned_by x C) (not (cycle_reach x x))))` (with one
+    /// `owned_by` per component under an `or`).
+    pub fn deny_cycle(&mut self, name: String, owners: Option<&[String]>) {
         self.function(
             "cycle_reach",
             "(declare-fun cycle_reach (Entity Entity) Bool)",
         );
-        let formula = match within {
-            Some(component) => {
+        let formula = match owners {
+            Some(components) if !components.is_empty() => {
                 self.function("owned_by", "(declare-fun owned_by (Entity Entity) Bool)");
-                let owner = self.entity(component);
-                format!("(forall ((x Entity)) (=> (owned_by x {owner}) (not (cycle_reach x x))))")
+                let owned: Vec<String> = components
+                    .iter()
+                    .map(|component| format!("(owned_by x {})", self.entity(component)))
+                    .collect();
+                let owned = match owned.as_slice() {
+                    [one] => one.clone(),
+                    _ => format!("(or {})", owned.join(" ")),
+                };
+                format!("(forall ((x Entity)) (=> {owned} (not (cycle_reach x x))))")
             }
-            None => "(forall ((x Entity)) (not (cycle_reach x x)))".to_owned(),
+            _ => "(forall ((x Entity)) (not (cycle_reach x x)))".to_owned(),
         };
         self.track(AssertionRole::Rule, name, formula, None);
     }
@@ -138,9 +146,10 @@ impl SliceBuilder {
     }
 
     /// A witness cycle `v0 → v1 → … → v0`: `vertices` holds v0 … vk-1 and `hops` the k edges
-    /// (hop i from vertex i to vertex i+1, the last back to v0). `within` names the component
-    /// whose files the cycle runs through (its `(owned_by v0 C)` is asserted).
-    pub fn cycle(&mut self, vertices: &[CycleVertex<'_>], hops: &[CycleHop], within: Option<&str>) {
+    /// (hop i from vertex i to vertex i+1, the last back to v0). `owner` names the component
+    /// that owns v0 when the rule is restricted to some components' files (its
+    /// `(owned_by v0 C)` is asserted).
+    pub fn cycle(&mut self, vertices: &[CycleVertex<'_>], hops: &[CycleHop], owner: Option<&str>) {
         if vertices.len() < 2 || hops.len() != vertices.len() {
             return;
         }
@@ -157,7 +166,7 @@ impl SliceBuilder {
         let Some(first) = symbols.first().cloned() else {
             return;
         };
-        if let (Some(component), Some(CycleVertex::File(path))) = (within, vertices.first()) {
+        if let (Some(component), Some(CycleVertex::File(path))) = (owner, vertices.first()) {
             self.function("owned_by", "(declare-fun owned_by (Entity Entity) Bool)");
             let owner = self.entity(component);
             self.track(

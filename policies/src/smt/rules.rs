@@ -218,7 +218,10 @@ pub fn permanent_constraint(rule: &Rule, model: &Model) -> Option<Slice> {
             builder.deny_cycle(name, None);
         }
         (RuleKind::DenyCycle, RuleBody::CycleWithin { component }) => {
-            builder.deny_cycle(name, Some(component));
+            builder.deny_cycle(name, Some(std::slice::from_ref(component)));
+        }
+        (RuleKind::DenyCycle, RuleBody::CycleFiles { components }) => {
+            builder.deny_cycle(name, components.as_deref());
         }
         (RuleKind::DenyUnresolvedImport, RuleBody::Unresolved { component }) => {
             builder.deny_unresolved(name, component);

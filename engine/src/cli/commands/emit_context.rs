@@ -71,6 +71,8 @@ fn plain_words(rule: &Rule) -> String {
         RuleKind::DependsOn => "the component may depend only on what its `depends_on` lists (nothing, when it lists nothing)".to_owned(),
         RuleKind::PublicInterface => "code outside the component may import only its public files".to_owned(),
         RuleKind::DenyCycle if text.contains(" within ") => "no import cycle among the files of the component".to_owned(),
+        RuleKind::DenyCycle if text.contains(" among files in ") => "no import cycle among the files of these components, even one that runs through several of them".to_owned(),
+        RuleKind::DenyCycle if text.ends_with(" among files") => "no import cycle among any files of the project".to_owned(),
         RuleKind::DenyCycle => "no dependency cycle among these components, layers or roles".to_owned(),
         RuleKind::DenyUnresolvedImport => "every import meant to be inside the project must resolve to a file".to_owned(),
     }

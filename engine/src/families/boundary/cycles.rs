@@ -133,13 +133,53 @@ pub(super) fn cycle_graph_among(
     graph
 }
 
-pub(super) fn cycle_graph_within(
+/// What a cycle rule's graph is made of.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Over<'a> {
+    /// Components, layers or roles (`deny cycle among …`).
+    Components,
+    /// The files of one component (`deny cycle within …`).
+    Within(&'a str),
+    /// The files of some components together, or every file (`deny cycle among files …`).
+    Files(Option<&'a [String]>),
+}
+
+impl Over<'_> {
+    fn is_files(self) -> bool {
+        !matches!(self, Over::Components)
+    }
+}
+
+/// The file-graph edges between two files of the selected components (every file for `None`).
+pub(super) fn file_edges(
     context: &Context<'_>,
-    component: &str,
-    inner: &BTreeMap<String, Vec<(Vertex, Vertex)>>,
-) -> CycleGraph {
+    components: Option<&[String]>,
+) -> Vec<(Vertex, Vertex)> {
     let chains = context.chains;
-    let edges = inner.get(component).map(Vec::as_slice).unwrap_or_default();
+    let selected = |vertex: Vertex| match components {
+        None => true,
+        Some(components) => chains.owner(vertex).is_some_and(|owner| {
+            components
+                .binary_search_by(|c| c.as_str().cmp(owner))
+                .is_ok()
+        }),
+    };
+    chains
+        .edges()
+        .filter(|(from, edge)| {
+            *from != edge.to
+                && chains.is_file(*from)
+                && chains.is_file(edge.to)
+                && selected(*from)
+                && selected(edge.to)
+        })
+        .map(|(from, edge)| (from, edge.to))
+        .collect()
+}
+
+/// The graph of files that `edges` connect.
+pub(super) fn cycle_graph_files(context: &Context<'_>, edges: &[(Vertex, Vertex)]) -> CycleGraph {
+    let chains = context.chains;
     // Vertex indices of the file graph are sorted by path, so sorting them sorts the names.
     let vertices: BTreeSet<Vertex> = edges.iter().flat_map(|(a, b)| [*a, *b]).collect();
     let position: BTreeMap<Vertex, usize> = vertices
@@ -326,7 +366,7 @@ pub(super) fn cycles(
     index: usize,
     rule: &Rule,
     graph: &CycleGraph,
-    within: Option<&str>,
+    over: Over<'_>,
     evaluation: &mut Evaluation,
 ) {
     let hop_in_scope = |hop: &Hop| hop.facts.iter().any(|fact| context.in_scope(*fact));
@@ -375,7 +415,25 @@ pub(super) fn cycles(
             .iter()
             .map(|vertex| graph.names.get(*vertex).map_or("", String::as_str))
             .collect();
-        let builder = cycle_builder(context, rule, graph, &cycle, &names, &hops, within);
+        // The component that owns the cycle's first file, asserted when the rule names components.
+        let first_owner = match over {
+            Over::Within(component) => Some(component),
+            Over::Files(Some(_)) => names
+                .first()
+                .and_then(|name| context.chains.vertex(name))
+                .and_then(|vertex| context.chains.owner(vertex)),
+            _ => None,
+        };
+        let builder = cycle_builder(
+            context,
+            rule,
+            graph,
+            &cycle,
+            &names,
+            &hops,
+            over,
+            first_owner,
+        );
         let mut path: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
         path.extend(names.first().map(|name| (*name).to_owned()));
         let sorted_members: Vec<String> = set
@@ -388,24 +446,31 @@ pub(super) fn cycles(
             .min()
             .unwrap_or(Confidence::Possible);
         let shown = path.join(" -> ");
-        let message = match within {
-            Some(component) => format!(
+        let message = match over {
+            Over::Within(component) => format!(
                 "the files of `{component}` form a cycle: {shown}, which `{}` forbids",
                 rule.text
             ),
-            None => format!("dependency cycle {shown}, which `{}` forbids", rule.text),
+            Over::Files(_) => format!("import cycle {shown}, which `{}` forbids", rule.text),
+            Over::Components => format!("dependency cycle {shown}, which `{}` forbids", rule.text),
         };
         let fix = format!(
             "break the cycle {shown}: remove or invert one of its dependencies (the first is at {}:{}), for example by moving the shared code into a module that both use, or behind an interface the depending side owns",
             site.file, site.line
         );
-        let components = match within {
-            Some(component) => vec![component.to_owned()],
-            None => hops.iter().map(|(hop, _)| hop.from.clone()).collect(),
+        let components = match over {
+            Over::Within(component) => vec![component.to_owned()],
+            Over::Files(_) => names
+                .iter()
+                .filter_map(|name| context.chains.vertex(name))
+                .filter_map(|vertex| context.chains.owner(vertex))
+                .map(str::to_owned)
+                .collect(),
+            Over::Components => hops.iter().map(|(hop, _)| hop.from.clone()).collect(),
         };
         let detail = Detail {
             path: Some(path),
-            files: within.is_some().then(|| {
+            files: over.is_files().then(|| {
                 let mut files: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
                 files.extend(names.first().map(|name| (*name).to_owned()));
                 files
@@ -476,7 +541,8 @@ fn cycle_builder(
     cycle: &[usize],
     names: &[&str],
     hops: &[(&Hop, usize)],
-    within: Option<&str>,
+    over: Over<'_>,
+    first_owner: Option<&str>,
 ) -> SliceBuilder {
     let vertices: Vec<CycleVertex<'_>> = cycle
         .iter()
@@ -500,7 +566,16 @@ fn cycle_builder(
         })
         .collect();
     let mut builder = builder_for(rule);
-    builder.deny_cycle(rule_name(rule), within);
-    builder.cycle(&vertices, &cycle_hops, within);
+    match over {
+        Over::Within(component) => {
+            builder.deny_cycle(
+                rule_name(rule),
+                Some(std::slice::from_ref(&component.to_owned())),
+            );
+        }
+        Over::Files(components) => builder.deny_cycle(rule_name(rule), components),
+        Over::Components => builder.deny_cycle(rule_name(rule), None),
+    }
+    builder.cycle(&vertices, &cycle_hops, first_owner);
     builder
 }

@@ -17,7 +17,7 @@ use super::{
 
 mod cycles;
 
-use cycles::{cycle_graph_among, cycle_graph_within, cycles};
+use cycles::{cycle_graph_among, cycle_graph_files, cycles, file_edges, Over};
 
 /// The family.
 pub const FAMILY: Family = Family {
@@ -53,11 +53,26 @@ fn evaluate(context: &Context<'_>, evaluation: &mut Evaluation) {
             }
             (RuleKind::DenyCycle, RuleBody::Cycle { groups }) => {
                 let graph = cycle_graph_among(context, groups, shared.fact_edges(context));
-                cycles(context, index, rule, &graph, None, evaluation);
+                cycles(context, index, rule, &graph, Over::Components, evaluation);
             }
             (RuleKind::DenyCycle, RuleBody::CycleWithin { component }) => {
-                let graph = cycle_graph_within(context, component, shared.inner_edges(context));
-                cycles(context, index, rule, &graph, Some(component), evaluation);
+                let edges = shared.inner_edges(context).get(component);
+                let graph =
+                    cycle_graph_files(context, edges.map(Vec::as_slice).unwrap_or_default());
+                cycles(
+                    context,
+                    index,
+                    rule,
+                    &graph,
+                    Over::Within(component),
+                    evaluation,
+                );
+            }
+            (RuleKind::DenyCycle, RuleBody::CycleFiles { components }) => {
+                let edges = file_edges(context, components.as_deref());
+                let graph = cycle_graph_files(context, &edges);
+                let over = Over::Files(components.as_deref());
+                cycles(context, index, rule, &graph, over, evaluation);
             }
             (RuleKind::DenyUnresolvedImport, RuleBody::Unresolved { component }) => {
                 unresolved(context, index, rule, component, evaluation);

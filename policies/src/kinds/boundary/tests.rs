@@ -143,6 +143,68 @@ fn cycle_within_and_unresolved_expand_per_component() {
 }
 
 #[test]
+fn cycle_among_files_is_one_rule_over_the_selected_components_or_every_file() {
+    let model = assert_clean_with_prelude(&format!(
+        "{BOUNDED}invariant Files {{ deny cycle among files in layer Core, Api, Domain\n deny cycle among files }}"
+    ));
+    let rules: Vec<_> = model
+        .rules
+        .iter()
+        .filter(|rule| rule.declaration == "Files")
+        .map(|rule| (rule.kind, rule.text.as_str(), rule.body.clone()))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (
+                RuleKind::DenyCycle,
+                "deny cycle among files in layer Core, Api, Domain",
+                RuleBody::CycleFiles {
+                    components: Some(vec!["Api".into(), "Domain".into(), "Infra".into()])
+                }
+            ),
+            (
+                RuleKind::DenyCycle,
+                "deny cycle among files",
+                RuleBody::CycleFiles { components: None }
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_component_named_files_is_still_a_vertex_when_a_list_follows() {
+    let model = assert_clean_with_prelude(
+        "component files { runs_on: app  paths: \"files/**\" }\ninvariant C { deny cycle among files, Api }",
+    );
+    let rule = model
+        .rules
+        .iter()
+        .find(|rule| rule.kind == RuleKind::DenyCycle)
+        .unwrap();
+    assert!(
+        matches!(&rule.body, RuleBody::Cycle { groups } if groups.len() == 2),
+        "{:?}",
+        rule.body
+    );
+}
+
+#[test]
+fn cycle_among_files_in_an_unknown_component_suggests_one() {
+    let diagnostic = assert_diagnostic_with_prelude(
+        "invariant C { deny cycle among files in Apii }",
+        "unknown-component",
+        1,
+        41,
+    );
+    assert!(
+        diagnostic.message.contains("Apii"),
+        "{}",
+        diagnostic.message
+    );
+}
+
+#[test]
 fn unknown_dependency_suggests_a_declared_entity() {
     let diagnostic = assert_diagnostic_with_prelude(
         "component Billing { runs_on: app  paths: \"billing/**\"  depends_on: Api, Repp }",

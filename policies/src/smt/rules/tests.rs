@@ -123,7 +123,7 @@ fn spec_for(kind: RuleKind) -> String {
             "component Billing { runs_on: app  paths: \"billing/**\"  public: \"billing/index.ts\", \"billing/api/**\" }"
         }
         RuleKind::DenyCycle => {
-            "invariant Acyclic { deny cycle among layer *, Api, Repo\n deny cycle within Api }"
+            "invariant Acyclic { deny cycle among layer *, Api, Repo\n deny cycle within Api\n deny cycle among files in Api, Repo\n deny cycle among files }"
         }
         RuleKind::DenyUnresolvedImport => "invariant Imports { deny unresolved imports in role application }",
     };

@@ -148,6 +148,12 @@ pub enum InvariantRule {
         /// The selected components.
         scope: GroupSyntax,
     },
+    /// `deny cycle among files [in G { "," G }]`: among the files of the selected components
+    /// together (every file of the project without `in`).
+    CycleFiles {
+        /// The groups after `in`; empty for every file.
+        scopes: Vec<GroupSyntax>,
+    },
     /// `require contract K implemented_by C`.
     Contract {
         /// The contract.

@@ -69,6 +69,19 @@ impl Parser<'_> {
                         let scope = self.parse_group()?;
                         return Ok(InvariantRule::CycleWithin { scope });
                     }
+                    // `files` is the file form unless a list of groups follows (a component
+                    // named `files` among others).
+                    if self.at_word("files") && self.nth(1).kind != TokenKind::Comma {
+                        self.bump();
+                        let mut scopes = Vec::new();
+                        if self.eat_word("in").is_some() {
+                            scopes.push(self.parse_group()?);
+                            while self.eat(TokenKind::Comma).is_some() {
+                                scopes.push(self.parse_group()?);
+                            }
+                        }
+                        return Ok(InvariantRule::CycleFiles { scopes });
+                    }
                     let mut groups = vec![self.parse_group()?];
                     while self.eat(TokenKind::Comma).is_some() {
                         groups.push(self.parse_group()?);

@@ -10,7 +10,8 @@
 //! `^src/db/`, `^src/meta[.]cjs$`), alternatives of them (`^src/(ui|db)`, `^(src|bin)/`), or a
 //! prefix with one exception (`^src/api/(?!index)`, which makes `src/api/index` a component of
 //! its own). Translated rules:
-//! - `to: { circular: true }` → `deny cycle among *` and `deny cycle within *`;
+//! - `to: { circular: true }` → `deny cycle among files` (a cycle of files anywhere, as
+//!   dependency-cruiser looks for; a loop of components that no loop of files makes is none);
 //! - `to: { couldNotResolve: true }` → `deny unresolved imports in *`;
 //! - `from: { path: A }`, `to: { path: B }` → `deny flow X -> Y` for every component X in A and
 //!   Y in B (`deny reach` with `reachable: true`);
@@ -370,7 +371,7 @@ fn translate_rule(
     };
     if flag("circular") {
         return Some(Pending::Fixed(format!(
-            "  // {name}{from_note}\n  deny cycle among *\n  deny cycle within *"
+            "  // {name}{from_note}\n  deny cycle among files"
         )));
     }
     if flag("couldNotResolve") {
