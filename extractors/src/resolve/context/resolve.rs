@@ -651,10 +651,12 @@ fn alias_target(target: &str, captured: &str) -> Option<String> {
     Some(path)
 }
 
-/// A module a bundler plugin makes up at build time, which no config `paths` claimed: Vite's
-/// `virtual:` convention (`virtual:pwa-register`, `virtual:generated-pages`) and
+/// A module a bundler plugin or the runtime makes up, which no config `paths` claimed: a
+/// `scheme:name` specifier (Vite's `virtual:` convention, `virtual:pwa-register`; a runtime's
+/// own modules, `bun:test`, `cloudflare:workers`; a framework's, `astro:content`) and
 /// unplugin-icons' `~icons/<collection>/<icon>`. Neither is a project file nor a missing one;
-/// the name up to its first `/` (`virtual:pwa-register`, `~icons`) stands for the package.
+/// the name up to its first `/` (`virtual:pwa-register`, `bun:test`, `~icons`) stands for the
+/// package. A one-letter scheme is a Windows drive, not a module.
 fn virtual_module(specifier: &str) -> Option<&str> {
     let name = specifier.split('/').next().unwrap_or(specifier);
     let is_name = |rest: &str| {
@@ -663,9 +665,18 @@ fn virtual_module(specifier: &str) -> Option<&str> {
                 character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '.' | ':')
             })
     };
-    let virtual_name = name.strip_prefix("virtual:").is_some_and(is_name);
+    let is_scheme = |scheme: &str| {
+        scheme.len() > 1
+            && scheme.starts_with(|character: char| character.is_ascii_lowercase())
+            && scheme.chars().all(|character| {
+                character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
+            })
+    };
+    let scheme_name = name
+        .split_once(':')
+        .is_some_and(|(scheme, rest)| is_scheme(scheme) && is_name(rest));
     let icons = name == "~icons" && specifier.len() > name.len() + 1;
-    (virtual_name || icons).then_some(name)
+    (scheme_name || icons).then_some(name)
 }
 
 pub(crate) fn package_name(specifier: &str) -> Option<(&str, Option<&str>)> {
