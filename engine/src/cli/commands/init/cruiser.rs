@@ -11,7 +11,8 @@
 //! prefix with one exception (`^src/api/(?!index)`, which makes `src/api/index` a component of
 //! its own). Translated rules:
 //! - `to: { circular: true }` → `deny cycle among files` (a cycle of files anywhere, as
-//!   dependency-cruiser looks for; a loop of components that no loop of files makes is none);
+//!   dependency-cruiser looks for; a loop of components that no loop of files makes is none),
+//!   unless `via…` keys narrow the cycles;
 //! - `to: { couldNotResolve: true }` → `deny unresolved imports in *`;
 //! - `from: { path: A }`, `to: { path: B }` → `deny flow X -> Y` for every component X in A and
 //!   Y in B (`deny reach` with `reachable: true`);
@@ -26,7 +27,7 @@
 //! least specific glob) for all others, so cycles and unresolved imports are searched in every
 //! file, as dependency-cruiser does. Every other rule or attribute (`dependencyTypes`, `orphan`,
 //! `$1` groups, other regular expressions, `allowed`, `extends`) is listed in a comment as not
-//! translated.
+//! translated, and so is a rule of severity `ignore`, which dependency-cruiser does not check.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -184,6 +185,12 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             .and_then(Value::as_str)
             .unwrap_or("unnamed")
             .to_owned();
+        if rule.get("severity").and_then(Value::as_str) == Some("ignore") {
+            skipped.push(format!(
+                "{name} (severity `ignore`: dependency-cruiser does not check it)"
+            ));
+            continue;
+        }
         match translate_rule(rule, &name, &mut components, project) {
             Some(rule) => pending.push(rule),
             None => skipped.push(name),
@@ -370,6 +377,10 @@ fn translate_rule(
         ""
     };
     if flag("circular") {
+        // `via`, `viaOnly`, `viaNot`, `viaSomeNot` narrow the cycles: no lintel form.
+        if to.as_object().is_some_and(|keys| keys.len() > 1) {
+            return None;
+        }
         return Some(Pending::Fixed(format!(
             "  // {name}{from_note}\n  deny cycle among files"
         )));
