@@ -1523,6 +1523,72 @@ fn init_from_a_dependency_cruiser_config_reads_its_string_constants() {
     );
 }
 
+/// A configuration assembled from declarations: an object constant exported by name, rules
+/// made by functions without parameters (declared below the object, or as arrows above it) and
+/// an array constant of paths.
+#[test]
+fn init_from_a_dependency_cruiser_config_reads_its_declared_objects_and_rule_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".dependency-cruiser.mjs",
+        r#"const stores = ["^src/db/", "^src/cache/"];
+const noCycles = () => ({ name: "no-circular", from: {}, to: { circular: true } });
+const helper = (x) => ({ name: x });
+
+const rules = {
+  forbidden: [
+    uiNotToStores(),
+    noCycles(),
+    helper("computed"),
+    { name: "api-not-to-ui", from: { path: "^src/api/" }, to: { path: "^src/ui/" } },
+  ],
+};
+
+export default rules;
+
+/** The UI reaches no store. */
+function uiNotToStores() {
+  // Stores are for the API.
+  return {
+    name: "ui-not-to-stores",
+    from: { path: "^src/ui/" },
+    to: { path: stores },
+  };
+}
+"#,
+    );
+    write(
+        root,
+        "src/ui/page.ts",
+        "import { q } from \"../db/query\";\nimport { c } from \"../cache/get\";\nexport const ui = q + c;\n",
+    );
+    write(root, "src/db/query.ts", "export const q = 1;\n");
+    write(root, "src/cache/get.ts", "export const c = 2;\n");
+    write(root, "src/api/handler.ts", "export const h = 3;\n");
+    let spec = init_from(root, ".dependency-cruiser.mjs");
+    for line in [
+        "  // ui-not-to-stores\n  deny flow Ui -> Cache\n  deny flow Ui -> Db\n",
+        "  // no-circular\n  deny cycle among files\n",
+        "  // api-not-to-ui\n  deny flow Api -> Ui\n",
+        "// - a rule computed by code (entry 3 of `forbidden`)\n",
+    ] {
+        assert!(spec.contains(line), "{line}\n{spec}");
+    }
+    let at: Vec<String> = findings(&check(root, ScopeRequest::All, 1))
+        .into_iter()
+        .map(|(_, rule, at, _)| format!("{rule} at {at}"))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            "deny flow Ui -> Cache at src/ui/page.ts:2",
+            "deny flow Ui -> Db at src/ui/page.ts:1"
+        ]
+    );
+}
+
 #[test]
 fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_running_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -1767,7 +1833,7 @@ fn init_from_a_dependency_cruiser_config_computed_by_code_is_a_usage_error() {
     write(
         root,
         ".dependency-cruiser.mjs",
-        "const rules = { forbidden: [] };\nfunction x() { return { a: 1 }; }\nexport default rules;\n",
+        "const rules = build({ forbidden: [] });\nfunction x() { return { a: 1 }; }\nexport default rules;\n",
     );
     let from = root.join(".dependency-cruiser.mjs");
     let argv = [
@@ -1786,7 +1852,8 @@ fn init_from_a_dependency_cruiser_config_computed_by_code_is_a_usage_error() {
     let stderr = String::from_utf8(stderr).unwrap();
     assert_eq!(status.code(), 2, "{stderr}");
     assert!(stdout.is_empty());
-    // Not the first `{` after `export default` (the function's body): nothing is translated.
+    // `rules` is computed by a call, and the first `{` after `export default` is the function's
+    // body, not a configuration: nothing is translated.
     assert!(
         stderr.contains("a configuration computed by code cannot be read"),
         "{stderr}"

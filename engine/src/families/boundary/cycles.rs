@@ -415,25 +415,7 @@ pub(super) fn cycles(
             .iter()
             .map(|vertex| graph.names.get(*vertex).map_or("", String::as_str))
             .collect();
-        // The component that owns the cycle's first file, asserted when the rule names components.
-        let first_owner = match over {
-            Over::Within(component) => Some(component),
-            Over::Files(Some(_)) => names
-                .first()
-                .and_then(|name| context.chains.vertex(name))
-                .and_then(|vertex| context.chains.owner(vertex)),
-            _ => None,
-        };
-        let builder = cycle_builder(
-            context,
-            rule,
-            graph,
-            &cycle,
-            &names,
-            &hops,
-            over,
-            first_owner,
-        );
+        let builder = cycle_builder(context, rule, graph, &cycle, &names, &hops, over);
         let mut path: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
         path.extend(names.first().map(|name| (*name).to_owned()));
         let sorted_members: Vec<String> = set
@@ -542,8 +524,17 @@ fn cycle_builder(
     names: &[&str],
     hops: &[(&Hop, usize)],
     over: Over<'_>,
-    first_owner: Option<&str>,
 ) -> SliceBuilder {
+    // The component that owns the cycle's first file, asserted when the rule names components.
+    let first_owner = match over {
+        Over::Within(component) => Some(component),
+        Over::Files(Some(_)) => names
+            .first()
+            .and_then(|name| context.chains.vertex(name))
+            .and_then(|vertex| context.chains.owner(vertex)),
+        _ => None,
+    };
+
     let vertices: Vec<CycleVertex<'_>> = cycle
         .iter()
         .zip(names)

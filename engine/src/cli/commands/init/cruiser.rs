@@ -1,12 +1,17 @@
 //! `lintel init --from .dependency-cruiser.js` (or `.cjs`, `.mjs`, `.json`): the `forbidden`
 //! rules of a dependency-cruiser configuration, read without running JavaScript.
 //!
-//! The configuration is the object literal after `module.exports =` or `export default` (or the
-//! whole JSON file), read as JSON5: comments, unquoted keys, single quotes and trailing commas are
-//! fine, and so are string literals joined by `+`. A string constant declared before the object
-//! (`const APP = 'src/server/app'`, itself made of literals and earlier constants) stands for its
-//! value, in a template literal (`` `^${APP}/engine/` ``), joined by `+` or alone; anything else
-//! computed (another variable, a call, a spread) is skipped. A path expression is translated when it is a path prefix (`^src/ui`,
+//! The configuration is the object literal after `module.exports =` or `export default`, the
+//! constant they name (`export default config`), or the whole JSON file, read as JSON5:
+//! comments, unquoted keys, single quotes and trailing commas are fine, and so are string
+//! literals joined by `+`. A constant declared at the top level before the export (`const APP =
+//! 'src/server/app'`, `const stores = ['^src/db/']`, `const config = { … }`, each made of literals
+//! and earlier constants) stands for its value: a string one in a template literal
+//! (`` `^${APP}/engine/` ``), joined by `+` or alone. A call of a function without parameters
+//! whose body returns at once (`function noCycles() { return { … } }`, hoisted, or `const rule =
+//! () => ({ … })`) stands for what it returns. Anything else computed (another variable, a call
+//! with arguments, a spread) is skipped, and a rule that is, is listed as such. A path
+//! expression is translated when it is a path prefix (`^src/ui`,
 //! `^src/db/`, `^src/meta[.]cjs$`), alternatives of them (`^src/(ui|db)`, `^(src|bin)/`), or a
 //! prefix with one exception (`^src/api/(?!index)`, which makes `src/api/index` a component of
 //! its own). Translated rules:
@@ -149,22 +154,35 @@ enum Pending {
 /// The spec text for a dependency-cruiser configuration; `project` is read only to tell a
 /// folder from a module of the same name.
 pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String, EngineError> {
-    let object_text = ["module.exports", "export default"]
+    let exported = ["module.exports", "export default"]
         .iter()
         .filter_map(|marker| text.find(marker).map(|position| (position, marker.len())))
         .min()
-        .map_or(Some(text), |(position, length)| {
-            let rest = text.get(position + length..)?;
-            let rest = rest
-                .trim_start()
+        .map(|(position, length)| {
+            let rest = text.get(position + length..).unwrap_or_default();
+            rest.trim_start()
                 .strip_prefix('=')
                 .unwrap_or(rest)
-                .trim_start();
-            rest.starts_with('{').then_some(rest)
+                .trim_start()
         });
-    let constants = string_constants(text);
-    let config = object_text
-        .and_then(|object_text| Json5::new(object_text, &constants).value())
+    let declarations = Declarations::read(text);
+    let config = match exported {
+        // A JSON file.
+        None => Json5::new(text, &declarations).value(),
+        // `module.exports = { … }`, `export default { … }`.
+        Some(rest) if rest.starts_with('{') => Json5::new(rest, &declarations).value(),
+        // `export default config`: a constant declared above.
+        Some(rest) => {
+            let name: String = rest
+                .chars()
+                .take_while(|character| {
+                    character.is_ascii_alphanumeric() || matches!(character, '_' | '$')
+                })
+                .collect();
+            declarations.constants.get(&name).cloned()
+        }
+    };
+    let config = config
         .filter(Value::is_object)
         .ok_or_else(|| {
             EngineError::Usage(format!(
@@ -179,7 +197,14 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    for rule in &forbidden {
+    for (position, rule) in forbidden.iter().enumerate() {
+        if !rule.is_object() {
+            skipped.push(format!(
+                "a rule computed by code (entry {} of `forbidden`)",
+                position + 1
+            ));
+            continue;
+        }
         let name = rule
             .get("name")
             .and_then(Value::as_str)
@@ -771,60 +796,227 @@ fn component_name<'a>(path: &str, taken: impl Iterator<Item = &'a str> + Clone) 
 struct Json5<'a> {
     text: &'a [u8],
     position: usize,
-    /// The file's string constants ([`string_constants`]).
-    constants: &'a BTreeMap<String, String>,
+    /// The file's constants and functions ([`Declarations`]).
+    declarations: &'a Declarations<'a>,
     /// Set when a template literal read since the flag was last cleared substitutes something
     /// that is no known constant: its value is computed.
     computed: bool,
+    /// How many calls of declared functions deep this reader is.
+    calls: usize,
 }
 
-/// The string constants a configuration file declares at the top level before its
-/// configuration (`const APP = 'src/server/app'`, `const SRC = APP + '/src'`), in order, each
-/// from literals and earlier constants; a declaration computed otherwise is left out.
-fn string_constants(text: &str) -> BTreeMap<String, String> {
-    let end = ["module.exports", "export default"]
-        .iter()
-        .filter_map(|marker| text.find(marker))
-        .min()
-        .unwrap_or(text.len());
-    let prelude = text.get(..end).unwrap_or_default();
-    let mut constants = BTreeMap::new();
-    for line in prelude.lines() {
-        let Some(declaration) = ["const ", "let ", "var "]
-            .iter()
-            .find_map(|keyword| line.trim_start().strip_prefix(keyword))
-        else {
-            continue;
+/// What a configuration file declares at its top level, read without running it: constants
+/// (`const APP = 'src/server/app'`, `const permitted = ["src/env.ts"]`, `const config = { … }`),
+/// each from literals and earlier constants, in order, and functions without parameters whose
+/// body returns at once (`function noCycles() { return { … } }`, `const rule = () => ({ … })`),
+/// which a call `noCycles()` in the configuration stands for. A declaration computed otherwise
+/// is left out.
+struct Declarations<'a> {
+    constants: BTreeMap<String, Value>,
+    /// Function name → the text after its `return` (or its arrow).
+    functions: BTreeMap<String, &'a str>,
+}
+
+/// The most nested calls of declared functions one value may make.
+const MAX_CALLS: usize = 8;
+
+impl<'a> Declarations<'a> {
+    fn read(text: &'a str) -> Self {
+        let mut declarations = Declarations {
+            constants: BTreeMap::new(),
+            functions: BTreeMap::new(),
         };
-        let Some((name, value)) = declaration.split_once('=') else {
-            continue;
-        };
-        let name = name.trim();
-        let is_name = !name.is_empty()
-            && name
-                .bytes()
-                .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$');
-        if !is_name || value.starts_with('=') {
-            continue;
+        // Functions first: a declaration is hoisted, so a configuration may call one declared
+        // below it.
+        for (offset, line) in line_starts(text) {
+            let trimmed = line.trim_start();
+            let Some(declaration) = trimmed
+                .strip_prefix("export ")
+                .unwrap_or(trimmed)
+                .strip_prefix("function ")
+            else {
+                continue;
+            };
+            let Some((name, rest)) = declaration.split_once('(') else {
+                continue;
+            };
+            let name = name.trim();
+            if !is_identifier(name) || !rest.trim_start().starts_with(')') {
+                continue;
+            }
+            let start = offset + (line.len() - declaration.len());
+            if let Some(body) = text.get(start..).and_then(returned_text) {
+                declarations.functions.insert(name.to_owned(), body);
+            }
         }
-        let value = value.trim().trim_end_matches(';');
-        let mut reader = Json5::new(value, &constants);
-        let read = reader.value();
-        reader.skip_space();
-        if let (Some(Value::String(text)), true) = (read, reader.peek().is_none()) {
-            constants.insert(name.to_owned(), text);
+        let end = ["module.exports", "export default"]
+            .iter()
+            .filter_map(|marker| text.find(marker))
+            .min()
+            .unwrap_or(text.len());
+        for (offset, line) in line_starts(text) {
+            if offset >= end {
+                break;
+            }
+            let trimmed = line.trim_start();
+            let Some(declaration) = ["const ", "let ", "var "]
+                .iter()
+                .find_map(|keyword| trimmed.strip_prefix(keyword))
+            else {
+                continue;
+            };
+            let Some((name, after)) = declaration.split_once('=') else {
+                continue;
+            };
+            let name = name.trim();
+            if !is_identifier(name) || after.starts_with(['=', '>']) {
+                continue;
+            }
+            let start = offset + (line.len() - after.len());
+            let Some(value_text) = text.get(start..) else {
+                continue;
+            };
+            // An arrow function without parameters: `() => ({ … })`, `() => { return … }`.
+            if let Some(arrow) = value_text.trim_start().strip_prefix("()") {
+                if let Some(body) = arrow.trim_start().strip_prefix("=>") {
+                    let body = body.trim_start();
+                    let returned = match body.starts_with('{') {
+                        true => returned_text(body),
+                        false => Some(body),
+                    };
+                    if let Some(returned) = returned {
+                        declarations.functions.insert(name.to_owned(), returned);
+                    }
+                }
+                continue;
+            }
+            let mut reader = Json5::new(value_text, &declarations);
+            let read = reader.value();
+            let complete = !std::mem::take(&mut reader.computed) && reader.statement_ends();
+            if let (Some(value), true) = (read, complete) {
+                if !value.is_null() {
+                    declarations.constants.insert(name.to_owned(), value);
+                }
+            }
+        }
+        declarations
+    }
+}
+
+/// Each line of `text` (without its line break) with the offset it starts at.
+fn line_starts(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut offset = 0;
+    text.split_inclusive('\n').map(move |line| {
+        let start = offset;
+        offset += line.len();
+        (start, line.trim_end_matches(['\n', '\r']))
+    })
+}
+
+fn is_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|character: char| character.is_ascii_digit())
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$')
+}
+
+/// The text after the `return` of the function body that opens at `text`'s first `{`, when
+/// the body returns before anything else (comments aside); `None` otherwise.
+fn returned_text(text: &str) -> Option<&str> {
+    let open = text.find('{')?;
+    let mut body = text.get(open + 1..)?.trim_start();
+    loop {
+        if let Some(rest) = body.strip_prefix("//") {
+            body = rest
+                .split_once('\n')
+                .map_or("", |(_, rest)| rest)
+                .trim_start();
+        } else if let Some(rest) = body.strip_prefix("/*") {
+            body = rest
+                .split_once("*/")
+                .map_or("", |(_, rest)| rest)
+                .trim_start();
+        } else {
+            break;
         }
     }
-    constants
+    let rest = body.strip_prefix("return")?;
+    rest.starts_with(|character: char| {
+        character.is_whitespace() || matches!(character, '{' | '(' | '[')
+    })
+    .then_some(rest)
 }
 
 impl<'a> Json5<'a> {
-    fn new(text: &'a str, constants: &'a BTreeMap<String, String>) -> Self {
+    fn new(text: &'a str, declarations: &'a Declarations<'a>) -> Self {
         Self {
             text: text.as_bytes(),
             position: 0,
-            constants,
+            declarations,
             computed: false,
+            calls: 0,
+        }
+    }
+
+    /// Whether the statement read ends here (`;`, a line break, a comment or the end).
+    fn statement_ends(&mut self) -> bool {
+        while self
+            .peek()
+            .is_some_and(|byte| byte == b' ' || byte == b'\t')
+        {
+            self.position += 1;
+        }
+        matches!(self.peek(), None | Some(b';' | b'\n' | b'\r'))
+            || (self.peek() == Some(b'/')
+                && matches!(self.text.get(self.position + 1), Some(b'/' | b'*')))
+    }
+
+    /// The identifier at the reading position, without moving.
+    fn identifier_ahead(&self) -> Option<&'a str> {
+        let text: &'a [u8] = self.text;
+        let rest = text.get(self.position..)?;
+        let length = rest
+            .iter()
+            .take_while(|byte| byte.is_ascii_alphanumeric() || **byte == b'_' || **byte == b'$')
+            .count();
+        std::str::from_utf8(rest.get(..length)?)
+            .ok()
+            .filter(|name| is_identifier(name))
+    }
+
+    /// A declared constant that is no string, or a call without arguments of a declared
+    /// function, at the reading position: its value, read.
+    fn declared_value(&mut self) -> Option<Value> {
+        let name = self.identifier_ahead()?;
+        let after = self.position + name.len();
+        let rest = std::str::from_utf8(self.text.get(after..)?).ok()?;
+        let call_end = rest
+            .trim_start()
+            .strip_prefix('(')
+            .map(str::trim_start)
+            .and_then(|rest| rest.strip_prefix(')'))
+            .map(|rest| self.text.len() - rest.len());
+        match call_end {
+            Some(end) => {
+                let body = *self.declarations.functions.get(name)?;
+                if self.calls >= MAX_CALLS {
+                    return None;
+                }
+                let mut reader = Json5::new(body, self.declarations);
+                reader.calls = self.calls + 1;
+                let value = reader.value()?;
+                self.position = end;
+                Some(value)
+            }
+            None => {
+                let value = self.declarations.constants.get(name)?;
+                if value.is_string() {
+                    return None;
+                }
+                self.position = after;
+                Some(value.clone())
+            }
         }
     }
 
@@ -840,7 +1032,7 @@ impl<'a> Json5<'a> {
             end += 1;
         }
         let name = std::str::from_utf8(self.text.get(start..end)?).ok()?;
-        let value = self.constants.get(name)?.clone();
+        let value = self.declarations.constants.get(name)?.as_str()?.to_owned();
         self.position = end;
         Some(value)
     }
@@ -935,7 +1127,20 @@ impl<'a> Json5<'a> {
             }
             b'"' | b'\'' | b'`' => self.string_expression(),
             _ if self.constant_ahead() => self.string_expression(),
+            b'(' => {
+                // A parenthesized value: the body of `() => ({ … })`.
+                self.position += 1;
+                let value = self.value_at(depth + 1)?;
+                self.skip_space();
+                if self.peek() == Some(b')') {
+                    self.position += 1;
+                }
+                Some(value)
+            }
             _ => {
+                if let Some(value) = self.declared_value() {
+                    return Some(value);
+                }
                 let start = self.position;
                 self.skip_unknown();
                 let word = std::str::from_utf8(self.text.get(start..self.position)?)
@@ -963,7 +1168,12 @@ impl<'a> Json5<'a> {
             .count();
         rest.get(..length)
             .and_then(|name| std::str::from_utf8(name).ok())
-            .is_some_and(|name| self.constants.contains_key(name))
+            .is_some_and(|name| {
+                self.declarations
+                    .constants
+                    .get(name)
+                    .is_some_and(Value::is_string)
+            })
     }
 
     /// String literals and known constants joined by `+` (`'^src/' + 'ui'`, `APP + '/engine'`)
@@ -1046,7 +1256,12 @@ impl<'a> Json5<'a> {
                     let name = std::str::from_utf8(self.text.get(start..self.position)?)
                         .ok()?
                         .trim();
-                    match self.constants.get(name) {
+                    match self
+                        .declarations
+                        .constants
+                        .get(name)
+                        .and_then(Value::as_str)
+                    {
                         Some(value) => bytes.extend_from_slice(value.as_bytes()),
                         None => self.computed = true,
                     }
