@@ -1589,6 +1589,60 @@ function uiNotToStores() {
     );
 }
 
+/// A `pathNot` beside a `path` leaves files out of the rule: a suffix (the tests) under every
+/// folder of the path, or the files it names.
+#[test]
+fn init_from_a_dependency_cruiser_config_leaves_out_what_path_not_names_beside_a_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".dependency-cruiser.js",
+        r#"const permitted = ["src/infra/env/index.ts"];
+module.exports = {
+  forbidden: [
+    { name: "domain-not-to-app", from: { path: "^src/domain", pathNot: ["\\.test\\.ts$"] }, to: { path: "^src/application" } },
+    { name: "domain-not-to-infra", from: { path: "^src/domain", pathNot: "\\.test\\.ts$" }, to: { path: "^src/infra", pathNot: permitted } },
+  ],
+};
+"#,
+    );
+    write(
+        root,
+        "src/domain/order.ts",
+        "import { a } from \"../application/use\";\nimport { env } from \"../infra/env/index\";\nimport { db } from \"../infra/db\";\nexport const o = a + env + db;\n",
+    );
+    write(
+        root,
+        "src/domain/order.test.ts",
+        "import { a } from \"../application/use\";\nimport { db } from \"../infra/db\";\nexport const t = a + db;\n",
+    );
+    write(root, "src/application/use.ts", "export const a = 1;\n");
+    write(root, "src/infra/env/index.ts", "export const env = 2;\n");
+    write(root, "src/infra/db.ts", "export const db = 3;\n");
+    let spec = init_from(root, ".dependency-cruiser.js");
+    for line in [
+        "component Domain { runs_on: app  paths: [\"src/domain/**\", \"!src/domain/**/*.test.ts\"] }\n",
+        "component DomainTestTs { runs_on: app  paths: \"src/domain/**/*.test.ts\" }\n",
+        "component IndexTs { runs_on: app  paths: \"src/infra/env/index.ts\" }\n",
+        "  // domain-not-to-app\n  deny flow Domain -> Application\n  // domain-not-to-infra\n  deny flow Domain -> Infra\n}",
+    ] {
+        assert!(spec.contains(line), "{line}\n{spec}");
+    }
+    // The test file and the permitted file are left out, as dependency-cruiser leaves them.
+    let at: Vec<String> = findings(&check(root, ScopeRequest::All, 1))
+        .into_iter()
+        .map(|(_, rule, at, _)| format!("{rule} at {at}"))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            "deny flow Domain -> Application at src/domain/order.ts:1",
+            "deny flow Domain -> Infra at src/domain/order.ts:3"
+        ]
+    );
+}
+
 #[test]
 fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_running_it() {
     let dir = tempfile::tempdir().unwrap();

@@ -26,6 +26,10 @@
 //! - `from: { pathNot: A }`, `to: { path: B }` → `deny flow X -> Y` for every component X outside
 //!   A and Y in B;
 //! - `from: { pathNot: A }`, `to: { path: A, pathNot: P }` → `public: P` on A's component;
+//! - a `pathNot` beside a `path` on the same side leaves the files it names out of the rule: a
+//!   suffix (`\\.test\\.ts$`) is a component of its own under each folder of the path
+//!   (`src/domain/**/*.test.ts`, taken out of the folder's component with a `!` glob), a path
+//!   inside it (`src/infra/env/index.ts`) a component of its own;
 //! - `options.exclude` → `exclude` globs (an unanchored expression matches anywhere).
 //!
 //! Every file belongs to a component: the paths the rules name, and `Rest` (`paths: "**"`, the
@@ -46,13 +50,15 @@ const MAX_ALTERNATIVES: usize = 64;
 
 /// One path a rule names: a prefix of the files' paths (`src/ui` matches the folder `src/ui/`
 /// and the module `src/ui.ts`), a folder (`src/ui/`) or one file (`src/meta.cjs$`), with at
-/// most one exception (`src/api/(?!index)` leaves out `src/api/index`).
+/// exceptions (`src/api/(?!index)` leaves out `src/api/index`; a rule's `pathNot` beside its
+/// `path` leaves out the files it names, or the files of a suffix, `src/domain/**/*.test.ts`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Prefix {
     path: String,
     kind: Kind,
-    /// The path left out by a negative lookahead: a component of its own.
-    except: Option<String>,
+    /// The paths (or, with `/**/`, globs) left out by a negative lookahead or a `pathNot`: each
+    /// a component of its own.
+    except: Vec<String>,
     /// Whether the expression starts with `^` (an unanchored one matches anywhere).
     anchored: bool,
 }
@@ -66,13 +72,15 @@ enum Kind {
     Folder,
     /// `^src/ui`: the folder or the module of that name (`src/ui.ts`).
     FolderOrModule,
+    /// `src/domain/**/*.test.ts`: the files of a suffix under a folder (the key is the glob).
+    Glob,
 }
 
 impl Prefix {
     /// Whether the component whose key is `key` lies inside this prefix.
     fn contains(&self, key: &str) -> bool {
         let inside = |path: &str| key == path || key.starts_with(&format!("{path}/"));
-        inside(&self.path) && !self.except.as_deref().is_some_and(inside)
+        inside(&self.path) && !self.except.iter().any(|except| inside(except))
     }
 }
 
@@ -88,11 +96,15 @@ impl Components {
         }
     }
 
-    /// Registers the components of a prefix: its path and its exception.
+    /// Registers the components of a prefix: its path and its exceptions.
     fn register(&mut self, prefix: &Prefix) {
         self.add(&prefix.path, prefix.kind);
-        if let Some(except) = &prefix.except {
-            self.add(except, Kind::FolderOrModule);
+        for except in &prefix.except {
+            let kind = match except.contains("/**/") {
+                true => Kind::Glob,
+                false => Kind::FolderOrModule,
+            };
+            self.add(except, kind);
         }
     }
 
@@ -101,7 +113,17 @@ impl Components {
             *known = (*known).max(kind);
             return;
         }
-        let name = component_name(path, self.entries.values().map(|(name, _)| name.as_str()));
+        // A glob's name: its folder's and its suffix's (`src/domain/**/*.test.ts` is
+        // `DomainTestTs`).
+        let named = match path.split_once("/**/") {
+            Some((folder, suffix)) => format!(
+                "{}{}",
+                folder.rsplit('/').next().unwrap_or(folder),
+                suffix.trim_start_matches('*')
+            ),
+            None => path.to_owned(),
+        };
+        let name = component_name(&named, self.entries.values().map(|(name, _)| name.as_str()));
         self.entries.insert(path.to_owned(), (name, kind));
     }
 
@@ -221,6 +243,25 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             None => skipped.push(name),
         }
     }
+    let options = config.get("options");
+    let excluded: Vec<String> = match options.and_then(|options| options.get("exclude")) {
+        Some(exclude) => prefixes(exclude.get("path").or(Some(exclude)))
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|prefix| exclude_globs(project, prefix))
+            .collect(),
+        None => Vec::new(),
+    };
+    // The files of a suffix that the configuration excludes everywhere (its tests) are no
+    // component: a rule's `pathNot` of them leaves out what is not checked anyway.
+    components.entries.retain(|key, (_, kind)| {
+        *kind != Kind::Glob
+            || !key.split_once("/**/").is_some_and(|(_, suffix)| {
+                excluded
+                    .iter()
+                    .any(|glob| glob.strip_prefix("**/") == Some(suffix))
+            })
+    });
     let mut rules: Vec<String> = Vec::new();
     let mut depends_on: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut public: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -313,7 +354,6 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
     if config.get("extends").is_some() {
         skipped.push("extends (the rules of the configuration it extends are not read)".to_owned());
     }
-    let options = config.get("options");
     if options
         .and_then(|options| options.get("includeOnly"))
         .is_some()
@@ -321,15 +361,7 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
         skipped
             .push("options.includeOnly (lintel checks every file that is not excluded)".to_owned());
     }
-    let excludes: Vec<String> = match options.and_then(|options| options.get("exclude")) {
-        Some(exclude) => prefixes(exclude.get("path").or(Some(exclude)))
-            .unwrap_or_default()
-            .iter()
-            .flat_map(|prefix| exclude_globs(project, prefix))
-            .map(|glob| format!("\"{glob}\""))
-            .collect(),
-        None => Vec::new(),
-    };
+    let excludes: Vec<String> = excluded.iter().map(|glob| format!("\"{glob}\"")).collect();
     let mut spec = format!(
         "// Translated from `{source_name}` by `lintel init --from`: review it, then run `lintel check --all`.\n\
          // Each path a rule names is a component, and `Rest` holds every other file.\n\n\
@@ -340,7 +372,7 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
     }
     spec.push('\n');
     for (key, (name, kind)) in &components.entries {
-        let paths = if key == "**" {
+        let mut paths = if key == "**" {
             vec![key.clone()]
         } else {
             globs(
@@ -348,11 +380,25 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
                 &Prefix {
                     path: key.clone(),
                     kind: *kind,
-                    except: None,
+                    except: Vec::new(),
                     anchored: true,
                 },
             )
         };
+        // The files of a suffix under this folder are a component of their own, which
+        // `src/domain/**` would match as specifically as `src/domain/**/*.test.ts` does.
+        paths.extend(
+            components
+                .entries
+                .iter()
+                .filter(|(other, (_, kind))| {
+                    *kind == Kind::Glob
+                        && other
+                            .split_once("/**/")
+                            .is_some_and(|(folder, _)| folder == key)
+                })
+                .map(|(other, _)| format!("!{other}")),
+        );
         let mut line = format!(
             "component {name} {{ runs_on: app  paths: {}",
             glob_list(&paths)
@@ -462,7 +508,7 @@ fn translate_rule(
                     == to.first().map(|prefix| &prefix.path)
                 && to
                     .iter()
-                    .all(|prefix| prefix.except.is_none() && prefix.anchored)
+                    .all(|prefix| prefix.except.is_empty() && prefix.anchored)
                 && files.iter().all(|file| {
                     to.first()
                         .is_some_and(|component| component.contains(&file.path))
@@ -475,6 +521,20 @@ fn translate_rule(
                 component,
                 public: files,
             });
+        }
+        // A `path` with a `pathNot` beside it on either side: the files it names are left out.
+        (Some(Some(from)), from_not, Some(Some(to)), to_not) => {
+            let side = |paths: Vec<Prefix>, not: Option<Option<Vec<Prefix>>>| match not {
+                None => Some(paths),
+                Some(not) => with_exceptions(paths, not?),
+            };
+            Pending::Deny {
+                name: name.to_owned(),
+                verb,
+                from: side(from, from_not)?,
+                outside_from: false,
+                to: side(to, to_not)?,
+            }
         }
         _ => return None,
     };
@@ -501,12 +561,43 @@ fn translate_rule(
     Some(pending)
 }
 
+/// `paths` without the files `not` names: each must lie inside one of them (a path, or an
+/// unanchored one that starts with theirs: `src/infra/env/index.ts`), or be a suffix of files
+/// (`\\.test\\.ts$`, `[.](?:spec|test)[.]ts$`), left out under every folder of `paths`;
+/// `None` for anything else.
+fn with_exceptions(mut paths: Vec<Prefix>, not: Vec<Prefix>) -> Option<Vec<Prefix>> {
+    for excluded in not {
+        if !excluded.except.is_empty() {
+            return None;
+        }
+        let is_suffix = !excluded.anchored
+            && excluded.kind == Kind::File
+            && excluded.path.starts_with('.')
+            && !excluded.path.contains('/');
+        if is_suffix {
+            for path in &mut paths {
+                if path.kind == Kind::File {
+                    continue;
+                }
+                path.except
+                    .push(format!("{}/**/*{}", path.path, excluded.path));
+            }
+            continue;
+        }
+        let owner = paths.iter_mut().find(|path| {
+            path.kind != Kind::File && excluded.path.starts_with(&format!("{}/", path.path))
+        })?;
+        owner.except.push(excluded.path);
+    }
+    Some(paths)
+}
+
 /// The globs of a prefix. A prefix that may be a folder or a module is the folder, the module
 /// (`src/ui.*`) when the project has such a file, or both.
 fn globs(project: &Path, prefix: &Prefix) -> Vec<String> {
     let path = &prefix.path;
     match prefix.kind {
-        Kind::File => vec![path.clone()],
+        Kind::File | Kind::Glob => vec![path.clone()],
         Kind::Folder => vec![format!("{path}/**")],
         Kind::FolderOrModule if project.join(path).is_file() => vec![path.clone()],
         Kind::FolderOrModule => {
@@ -539,6 +630,7 @@ fn exists(project: &Path, prefix: &Prefix) -> bool {
     match prefix.kind {
         Kind::File => path.is_file(),
         Kind::Folder => path.is_dir(),
+        Kind::Glob => true,
         Kind::FolderOrModule => {
             path.exists()
                 || globs(project, prefix)
@@ -556,6 +648,7 @@ fn exclude_globs(project: &Path, prefix: &Prefix) -> Vec<String> {
     let path = &prefix.path;
     match prefix.kind {
         Kind::File => vec![format!("**/*{path}")],
+        Kind::Glob => vec![path.clone()],
         Kind::Folder => vec![format!("**/*{path}/**")],
         Kind::FolderOrModule => vec![format!("**/*{path}*/**"), format!("**/*{path}*")],
     }
@@ -652,7 +745,7 @@ fn expression_prefixes(expression: &str) -> Option<Vec<Prefix>> {
             Some(Prefix {
                 path,
                 kind,
-                except,
+                except: except.into_iter().collect(),
                 anchored,
             })
         })
@@ -743,9 +836,21 @@ fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alte
                         *inner
                     }
                     _ => {
+                        // An unescaped `.` between two letters or digits is a file name's dot
+                        // (`src/env/index.ts`): it matches any character, which real paths do
+                        // not tell apart.
+                        let name_dot = byte == b'.'
+                            && position
+                                .checked_sub(1)
+                                .and_then(|before| bytes.get(before))
+                                .is_some_and(u8::is_ascii_alphanumeric)
+                            && bytes
+                                .get(*position + 1)
+                                .is_some_and(u8::is_ascii_alphanumeric);
                         *position += 1;
                         if !(byte.is_ascii_alphanumeric()
-                            || matches!(byte, b'/' | b'_' | b'-' | b'@'))
+                            || matches!(byte, b'/' | b'_' | b'-' | b'@')
+                            || name_dot)
                         {
                             return None;
                         }
