@@ -203,8 +203,10 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         // An import the compiler elides (`import type`, or one whose names are used only as
         // types) loads nothing at run time: `import { JobStatus } from 'bull'` in a browser
         // component names a string union, no queue. One of error classes alone (`import {
-        // HTTPError } from 'ky'`) tells failures apart and calls nothing.
+        // HTTPError } from 'ky'`) tells failures apart and calls nothing. Nor is one of a library
+        // whose entry says an import alone is none (`probable_on_import = false`).
         if used.contains(client.name)
+            || !client.is_probable_on_import
             || !brings_a_client(client, record)
             || super::imports::brings_only_error_classes(record)
             || record.is_type_only

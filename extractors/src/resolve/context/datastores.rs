@@ -182,7 +182,8 @@ fn package_root(directory: &str) -> String {
     root.to_owned()
 }
 
-/// The `provider` of the `datasource` block of a Prisma schema.
+/// The `provider` of the `datasource` block of a Prisma schema, when it is a name: a template's
+/// placeholder (`"{{PRISMA_PROVIDER}}"`, which a script fills in) names no store.
 fn prisma_provider(schema: &str) -> Option<String> {
     let mut in_datasource = false;
     for line in schema.lines() {
@@ -193,7 +194,9 @@ fn prisma_provider(schema: &str) -> Option<String> {
             in_datasource = false;
         } else if in_datasource {
             if let Some(value) = line.strip_prefix("provider") {
-                return quoted(value.trim_start().strip_prefix('=')?);
+                return quoted(value.trim_start().strip_prefix('=')?).filter(|provider| {
+                    !provider.is_empty() && provider.chars().all(|c| c.is_ascii_alphanumeric())
+                });
             }
         }
     }
@@ -325,6 +328,24 @@ mod tests {
         assert_eq!(prisma_provider(schema).as_deref(), Some("postgresql"));
         assert_eq!(prisma_category("sqlserver"), "mssql");
         assert_eq!(package_root("apps/api/prisma"), "apps/api");
+    }
+
+    /// A schema template whose provider a script fills in names no store: teable keeps
+    /// `prisma/template.prisma` with `provider = "{{PRISMA_PROVIDER}}"` beside the
+    /// `postgres/` and `sqlite/` schemas it is made into, and every Prisma client of its
+    /// database package was an access of a store named `{{PRISMA_PROVIDER}}`.
+    #[test]
+    fn a_templated_prisma_provider_names_no_store() {
+        let template = "datasource db {\n  provider = \"{{PRISMA_PROVIDER}}\"\n  url = env(\"PRISMA_DATABASE_URL\")\n}\n";
+        assert_eq!(prisma_provider(template), None);
+        assert_eq!(
+            prisma_provider("datasource db {\n  provider = \"${PROVIDER}\"\n}\n"),
+            None
+        );
+        assert_eq!(
+            prisma_provider("datasource db {\n  provider = \"cockroachdb\"\n}\n").as_deref(),
+            Some("cockroachdb")
+        );
     }
 
     #[test]
