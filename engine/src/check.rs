@@ -502,6 +502,7 @@ fn analyse_scope(
     crate::families::di_policy::fill_injection_targets(&mut extraction.facts, &extraction.owners);
     crate::families::di_policy::fill_injection_type_files(&mut extraction.facts);
     crate::families::contract::fill_http_call_targets(model, &mut extraction.facts);
+    let server_only = crate::graph::file_graph::ServerOnly::of(&extraction.facts);
     crate::graph::targets::prepare(model, &mut extraction.facts, keep_externals);
     let (domain_facts, query_warnings) = crate::input::queries::run(
         &spec.queries,
@@ -518,7 +519,7 @@ fn analyse_scope(
     // The two graphs are independent: each is built on a worker of its own.
     let (graph, chains) = rayon::join(
         || FlowGraph::build(model, &table, &extraction.owners),
-        || FileGraph::build(model, &table, &extraction.owners),
+        || FileGraph::build(model, &table, &extraction.owners, &server_only),
     );
     let in_scope = scope_files(&scope, &spec);
     let changes = ChangeSet::of_scope(&scope);

@@ -195,9 +195,10 @@ impl GenericFacts {
     }
 
     /// Whether an import of the outside package `package` makes its `external` fact: every
-    /// one when the queries want them, else those of a bound library.
+    /// one when the queries want them, else those of a bound library and those that tell
+    /// which modules a framework keeps out of what it builds for a client ([`is_framework_marker`]).
     pub fn wants_external(&self, package: &str) -> bool {
-        self.externals || self.bound_client(package).is_some()
+        self.externals || self.bound_client(package).is_some() || is_framework_marker(package)
     }
 
     /// Whether any `call` or `assignment` fact may be made: the walks find the calls and
@@ -205,6 +206,16 @@ impl GenericFacts {
     pub fn wants_calls_or_assignments(&self) -> bool {
         !self.calls.is_nothing() || !self.assignments.is_nothing()
     }
+}
+
+/// Packages whose import says which modules a framework keeps out of the client's build (the
+/// engine's server-only modules): `server-only`, Remix's and React Router's framework packages
+/// and SvelteKit.
+pub fn is_framework_marker(package: &str) -> bool {
+    package == "server-only"
+        || package == "@sveltejs/kit"
+        || package.starts_with("@remix-run/")
+        || package.starts_with("@react-router/")
 }
 
 /// A canonical text (the extraction cache keys on it): `none`, `all`, or the wanted names.

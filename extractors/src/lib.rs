@@ -30,7 +30,7 @@ mod walk;
 
 pub use error::{ExtractError, QueryCompileError, UnknownCaptureError};
 pub use generated::is_generated;
-pub use generic::GenericFacts;
+pub use generic::{is_framework_marker, GenericFacts};
 pub use lang::{compile_queries, follow_rust_reexports, link_routes, mark_rust_test_modules};
 pub use language::{Language, LanguageSpec};
 pub use query::{capture_vocabulary, QueryFile, QueryTiming};

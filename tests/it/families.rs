@@ -733,3 +733,95 @@ fn project_of(files: &[(&str, &str)]) -> tempfile::TempDir {
     }
     project
 }
+
+/// A Remix app: a browser component imports a route module, whose loader uses a `.server`
+/// service that holds the database client. Remix leaves `.server` modules out of the browser's
+/// build, so the browser never reaches the database that way; the same chain from server code,
+/// and a browser file's own import of a `.server` module, still count.
+#[test]
+fn a_browser_component_reaches_no_server_only_module_through_another_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |path: &str, text: &str| {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    };
+    let spec = |ui_node: &str| {
+        format!(
+            r#"
+node browser : edge_desktop
+node app     : server
+node db      : postgres {{ clients: "@prisma/client" }}
+component WebUi  {{ runs_on: {ui_node}  paths: "app/components/**" }}
+component Routes {{ runs_on: app  paths: "app/routes/**" }}
+component Web    {{ runs_on: app  paths: "app/**" }}
+invariant Layers {{
+  deny reach WebUi -> db
+  deny reach Routes -> db
+}}
+"#
+        )
+    };
+    write("architecture.ag", &spec("browser"));
+    write(
+        "app/components/Panel.tsx",
+        "import { Form } from \"@remix-run/react\";\nimport { loader } from \"../routes/branches\";\nexport const Panel = () => [Form, loader];\n",
+    );
+    write(
+        "app/routes/branches.tsx",
+        "import { upsert } from \"../services/upsert.server\";\nexport const loader = () => upsert();\n",
+    );
+    write(
+        "app/services/upsert.server.ts",
+        "import { prisma } from \"../db.server\";\nexport const upsert = () => prisma.branch.upsert({});\n",
+    );
+    write(
+        "app/db.server.ts",
+        "import { PrismaClient } from \"@prisma/client\";\nexport const prisma = new PrismaClient();\n",
+    );
+    // Sorted: the verdict orders findings by id.
+    let reach = |verdict: &serde_json::Value| -> Vec<String> {
+        let mut found: Vec<String> = verdict["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|violation| {
+                format!(
+                    "{} at {}",
+                    violation["rule"]["text"].as_str().unwrap(),
+                    violation["detected"]["file"].as_str().unwrap()
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    // From the browser, no chain; from the routes (server code), the same modules reach it.
+    assert_eq!(
+        reach(&check(root, ScopeRequest::All, 1)),
+        ["deny reach Routes -> db at app/routes/branches.tsx"]
+    );
+    // The same component on a server node: the chain counts.
+    write("architecture.ag", &spec("app"));
+    assert_eq!(
+        reach(&check(root, ScopeRequest::All, 1)),
+        [
+            "deny reach Routes -> db at app/routes/branches.tsx",
+            "deny reach WebUi -> db at app/components/Panel.tsx"
+        ]
+    );
+    // A browser file's own import of a `.server` module stays an edge (Remix's build rejects it).
+    write("architecture.ag", &spec("browser"));
+    write(
+        "app/components/Panel.tsx",
+        "import { Form } from \"@remix-run/react\";\nimport { prisma } from \"../db.server\";\nexport const Panel = () => [Form, prisma];\n",
+    );
+    assert_eq!(
+        reach(&check(root, ScopeRequest::All, 1)),
+        [
+            "deny reach Routes -> db at app/routes/branches.tsx",
+            "deny reach WebUi -> db at app/components/Panel.tsx"
+        ]
+    );
+}

@@ -549,6 +549,7 @@ impl Context<'_> {
                 .is_some_and(|new_edge| new_edge(self.chains.name(from), self.chains.name(edge.to)))
         };
         let opens: EdgeMark<'_> = &opens;
+        let client = self.runs_on_client(from);
         for minimum in [Confidence::Definite, Confidence::Probable] {
             // Under `--diff`, a chain through an edge the base lacks first (see Status and
             // blocking in docs/VERDICT.md): a pull request that opens another forbidden path is new work.
@@ -565,6 +566,7 @@ impl Context<'_> {
                     blocked,
                     may_enter,
                     marked,
+                    client,
                 };
                 if let Some(mut chain) = self.chains.witness(&query, &self.facts) {
                     chain.opens = opening;
@@ -573,6 +575,21 @@ impl Context<'_> {
             }
         }
         None
+    }
+
+    /// Whether `component` runs on a client node (`edge_desktop`, `edge_mobile`,
+    /// `edge_embedded`, `edge_wearable`): a browser, an app or a device, not a server.
+    fn runs_on_client(&self, component: &str) -> bool {
+        let Some(declared) = self.model.component(component) else {
+            return false;
+        };
+        self.model.nodes.iter().any(|node| {
+            node.name == declared.runs_on
+                && matches!(
+                    node.type_name.as_str(),
+                    "edge_desktop" | "edge_mobile" | "edge_embedded" | "edge_wearable"
+                )
+        })
     }
 
     /// As [`Context::chain_witness`], entering anything.

@@ -194,7 +194,12 @@ pub fn run(
         domain: &domain_facts,
     };
     let graph = FlowGraph::build(model, &table, &owners);
-    let chains = FileGraph::build(model, &table, &owners);
+    let chains = FileGraph::build(
+        model,
+        &table,
+        &owners,
+        &crate::graph::file_graph::ServerOnly::default(),
+    );
     let context = Context {
         model,
         facts: table,

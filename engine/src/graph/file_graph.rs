@@ -58,6 +58,50 @@ pub struct FileGraph {
     incoming: Vec<Vec<(Vertex, u32)>>,
     /// The file vertices of each component.
     component_files: BTreeMap<String, Vec<Vertex>>,
+    /// Whether each vertex is a server-only module ([`FileGraph::server_only`]).
+    server_only: Vec<bool>,
+}
+
+/// The server-only modules of a project, which a framework leaves out of what it builds for a
+/// client: a file that imports the `server-only` package (Next.js, React); in a project that
+/// uses Remix or React Router's framework (`@remix-run/*`, `@react-router/*`), a `*.server.*`
+/// file or one under a `.server/` folder; in a SvelteKit one (`@sveltejs/kit`), a `*.server.*`
+/// file or one under `lib/server/`. Read from the extracted facts, before their `external`
+/// facts are dropped.
+#[derive(Debug, Default)]
+pub struct ServerOnly {
+    remix: bool,
+    svelte_kit: bool,
+    files: BTreeSet<String>,
+}
+
+impl ServerOnly {
+    /// What the `external` facts among `facts` say.
+    pub fn of(facts: &[Box<policies::facts::Fact>]) -> Self {
+        let mut found = Self::default();
+        for fact in facts {
+            if fact.kind != FactKind::External {
+                continue;
+            }
+            let package = fact.property_str("package").unwrap_or_default();
+            if package == "server-only" {
+                found.files.insert(fact.evidence.file.to_string());
+            }
+            found.remix |=
+                package.starts_with("@remix-run/") || package.starts_with("@react-router/");
+            found.svelte_kit |= package == "@sveltejs/kit";
+        }
+        found
+    }
+
+    fn holds(&self, file: &str) -> bool {
+        let file_name = file.rsplit('/').next().unwrap_or(file);
+        let dotted_server = file_name.contains(".server.");
+        let under = |folder: &str| file.starts_with(folder) || file.contains(&format!("/{folder}"));
+        self.files.contains(file)
+            || (self.remix && (dotted_server || under(".server/")))
+            || (self.svelte_kit && (dotted_server || under("lib/server/")))
+    }
 }
 
 /// A witness chain.
@@ -92,6 +136,9 @@ pub struct ChainQuery<'q> {
     /// When set, the chain must use a marked edge: one that the predicate accepts, given its
     /// source vertex, the edge and one of its facts at `minimum` or stronger.
     pub marked: Option<EdgeMark<'q>>,
+    /// The source component runs on a client (a browser, mobile, desktop or embedded node): the
+    /// chain enters a server-only module only from one of its own files.
+    pub client: bool,
 }
 
 /// Whether an edge is marked: given its source vertex, the edge and one of its facts.
@@ -105,7 +152,12 @@ const FAR: u32 = u32::MAX;
 
 impl FileGraph {
     /// Builds the file graph from the graph facts (with the engine's owners) and the domain facts.
-    pub fn build(model: &Model, table: &FactTable<'_>, owners: &BTreeMap<String, String>) -> Self {
+    pub fn build(
+        model: &Model,
+        table: &FactTable<'_>,
+        owners: &BTreeMap<String, String>,
+        server_only: &ServerOnly,
+    ) -> Self {
         let mut raw: Vec<(String, Target, usize)> = Vec::new();
         let mut routes: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         for (_, fact) in table.of_kind(FactKind::Route) {
@@ -202,19 +254,38 @@ impl FileGraph {
                 ));
             }
         }
-        Self::assemble(table, owners, raw)
+        Self::assemble(table, owners, raw, server_only)
     }
 
     fn assemble(
         table: &FactTable<'_>,
         owners: &BTreeMap<String, String>,
         raw: Vec<(String, Target, usize)>,
+        server_only: &ServerOnly,
     ) -> Self {
         let mut graph = Self::with_vertices(owners, &raw);
         let packages = graph.go_packages(&raw);
         let triples = graph.triples(&raw, &packages);
         graph.link(triples, table);
+        graph.server_only = graph.server_only_modules(server_only);
         graph
+    }
+
+    /// Which files are server-only modules ([`ServerOnly`]).
+    fn server_only_modules(&self, server_only: &ServerOnly) -> Vec<bool> {
+        self.names
+            .iter()
+            .enumerate()
+            .map(|(position, name)| position < self.files && server_only.holds(name))
+            .collect()
+    }
+
+    /// Whether `vertex` is a server-only module (see [`FileGraph::server_only_modules`]).
+    pub fn is_server_only(&self, vertex: Vertex) -> bool {
+        self.server_only
+            .get(vertex as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// A graph with its vertices and no edge: every file with a fact or an owner, then every
@@ -588,6 +659,14 @@ impl ChainSearch<'_, '_, '_> {
         edge.confidence >= self.query.minimum
     }
 
+    /// Whether the chain may take the edge `source → target` as far as the client side goes: a
+    /// client's code never loads a server-only module through another module (the framework
+    /// leaves it out of the client's build; an import of one in the client's own files stays,
+    /// which the build rejects).
+    fn client_may_step(&self, source: Vertex, target: Vertex) -> bool {
+        !(self.query.client && self.graph.is_server_only(target) && !self.is_start(source))
+    }
+
     fn is_marked(&self, from: Vertex, edge: &FileEdge) -> bool {
         match self.query.marked {
             None => false,
@@ -665,7 +744,7 @@ impl ChainSearch<'_, '_, '_> {
                 else {
                     continue;
                 };
-                if !self.usable(edge) {
+                if !self.usable(edge) || !self.client_may_step(*source, vertex) {
                     continue;
                 }
                 if !(self.is_start(*source) || self.interior(*source)) {
@@ -713,7 +792,10 @@ impl ChainSearch<'_, '_, '_> {
         while length > 0 {
             let out = self.graph.out.get(current as usize)?;
             let mut step: Option<(Vertex, Vec<usize>)> = None;
-            for edge in out.iter().filter(|edge| self.usable(edge)) {
+            for edge in out
+                .iter()
+                .filter(|edge| self.usable(edge) && self.client_may_step(current, edge.to))
+            {
                 let next = edge.to;
                 let allowed = if length == 1 {
                     self.enterable_goal(next)

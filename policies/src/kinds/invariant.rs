@@ -44,6 +44,16 @@
 //! one to Server, yet no code of App can run into Server, so `deny reach App -> Server` holds.
 //! It fails once `shared/a.ts` imports `shared/b.ts`.
 //!
+//! Code that runs on a client (a component whose node is an `edge_desktop`, `edge_mobile`,
+//! `edge_embedded` or `edge_wearable`: a browser, an app, a device) never loads a server-only
+//! module through another module, as the framework leaves it out of the client's build: a
+//! chain from such a component enters one only from the component's own files (an import the
+//! build rejects). Server-only modules are the files that import the `server-only` package; in
+//! a project that uses Remix or React Router's framework (`@remix-run/*`, `@react-router/*`),
+//! the `*.server.*` files and those under a `.server/` folder; in a SvelteKit one, the
+//! `*.server.*` files and those under `lib/server/`. A browser component that imports a Remix
+//! route module, whose loader uses `db.server.ts`, does not reach the database that way.
+//!
 //! `deny reach` and `require flow … via` give one finding per pair of endpoints, the dataflow
 //! forms one per data, handler and target. A finding's witness is the shortest chain, ties
 //! broken by the smaller sequence of file paths. `detected.path` lists the components and entities along

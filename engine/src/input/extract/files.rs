@@ -141,12 +141,13 @@ fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) ->
         // `graph --facts`): no policy family reads them. Extraction makes only those the run's
         // queries may match; without queries, any a reader made anyway is dropped here, per
         // file, so none piles up in memory (on kafka, externals are 35k of 84k facts). The
-        // externals of a library the spec binds with `clients` stay: they are its uses.
+        // externals of a library the spec binds with `clients` stay: they are its uses; so do
+        // those of the packages that tell server-only modules (the file graph reads them).
         facts.retain(|fact| match fact.kind {
             FactKind::Call | FactKind::Assignment => false,
-            FactKind::External => fact
-                .property_str("package")
-                .is_some_and(|package| generic.bound_client(package).is_some()),
+            FactKind::External => fact.property_str("package").is_some_and(|package| {
+                generic.bound_client(package).is_some() || extractors::is_framework_marker(package)
+            }),
             _ => true,
         });
     }
