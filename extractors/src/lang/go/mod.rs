@@ -172,7 +172,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         sites
     };
     let client_imports = probable_imports(client_imports, &bindings, root, source);
-    let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    // A parameter its function never names holds the client only to fit a signature (pop's
+    // `AfterFind(*pop.Connection)` callbacks, a transaction's `func(ctx, _ *pop.Connection)`):
+    // no access, though its import is no bare one either.
+    let unused = |site: &ClientSite<'_>| {
+        site.use_kind == ClientUse::Inject && is_unused_parameter(site.node, source)
+    };
+    bound_sites.retain(|site| !unused(site));
+    let mut client_facts =
+        matcher.facts_muting(&factory, &sites, &client_imports, &scope_of, &unused);
     // A bound library the catalogue knows is used at its catalogue clients (a `redis.NewScript`
     // of a bound go-redis makes no connection). Where the catalogue made a fact of the same
     // confidence at the same place, that fact is the use, and the binding names its target:
@@ -345,6 +353,30 @@ fn client_call<'tree, 's>(
         ),
     };
     Some((site_node, use_kind, local, member))
+}
+
+/// Whether `declaration` is a parameter of a function, method or function literal that its body
+/// never names: unnamed (`AfterFind(*pop.Connection)`), blank (`_ *pop.Connection`) or a name
+/// no identifier of the body refers to. A struct field is never one.
+fn is_unused_parameter(declaration: Node<'_>, source: &str) -> bool {
+    if declaration.kind() != "parameter_declaration" {
+        return false;
+    }
+    let Some(body) = declaration
+        .parent()
+        .and_then(|list| list.parent())
+        .and_then(|function| function.child_by_field_name("body"))
+    else {
+        return false;
+    };
+    let mut cursor = declaration.walk();
+    let names: Vec<&str> = declaration
+        .children_by_field_name("name", &mut cursor)
+        .map(|name| syntax::text(name, source))
+        .collect();
+    names
+        .iter()
+        .all(|name| *name == "_" || !syntax::has_node_with_text(body, source, "identifier", name))
 }
 
 /// The text inside a Go string literal (escapes kept as written; import paths have none).
