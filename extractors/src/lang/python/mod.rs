@@ -16,7 +16,7 @@ pub(crate) mod values;
 pub(crate) mod walk;
 pub(crate) mod web;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -79,6 +79,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let deriving = deriving_tails();
     // The sites whose argument or option is an environment variable's default, and the variable.
     let mut environment_defaults: Vec<(Node<'_>, String)> = Vec::new();
+    // The names and attributes assigned a library's session (`session = boto3.Session(…)`), by
+    // their text, each with the session's qualified path; and the libraries whose sessions
+    // the file makes.
+    let (sessions, session_libraries) = sessions(&hits, input.source, &bindings);
     let mut sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
@@ -94,11 +98,14 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                     std::borrow::Cow::Owned(syntax::compact_text(function, input.source, 200))
                 };
             let (first, rest) = callee.split_once('.').unwrap_or((&callee, ""));
-            let qualified = bindings.get(first)?;
-            let path = if rest.is_empty() {
-                qualified.clone()
-            } else {
-                format!("{qualified}.{rest}")
+            let path = match bindings.get(first) {
+                Some(qualified) if rest.is_empty() => qualified.clone(),
+                Some(qualified) => format!("{qualified}.{rest}"),
+                // A method of a session a name holds: the library's path through the session.
+                None => sessions.iter().find_map(|(holder, session)| {
+                    let method = callee.strip_prefix(holder.as_str())?.strip_prefix('.')?;
+                    Some(format!("{session}.{method}"))
+                })?,
             };
             let reads_arguments = deriving.iter().any(|tail| ends_with_segments(&path, tail));
             let ((argument, argument_env), (options, option_env)) = if reads_arguments {
@@ -161,6 +168,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         separator: ".",
     };
     let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    // A session is a use of its library: the import is no bare one.
+    client_facts.retain(|fact| {
+        fact.confidence != policies::facts::Confidence::Probable
+            || !fact
+                .property_str("package")
+                .is_some_and(|package| session_libraries.contains(package))
+    });
     settle_project_categories(&mut client_facts, input);
     note_environment_defaults(&mut client_facts, &factory, &environment_defaults);
     let mut bound_facts = matcher.bound_facts(&factory, &sites, &client_imports, &scope_of);
@@ -699,6 +713,62 @@ fn dotted(node: Node<'_>, source: &str) -> String {
         .map(|child| syntax::text(child, source))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// The sessions of the file's libraries (`factories`: boto3's `Session`): each name or
+/// attribute assigned one (`session = boto3.Session(…)`, `self.session = …`, by its text) with
+/// the session's qualified path, longest first so `self.session` is tried before `self`; and
+/// the libraries whose sessions the file makes, chained or not.
+fn sessions(
+    hits: &[crate::query::QueryHit<'_>],
+    source: &str,
+    bindings: &BTreeMap<String, String>,
+) -> (Vec<(String, String)>, BTreeSet<&'static str>) {
+    let mut holders = Vec::new();
+    let mut libraries = BTreeSet::new();
+    let rules = crate::catalogue::catalogue().libraries("python");
+    if !rules.iter().any(|rule| !rule.factories.is_empty()) {
+        return (holders, libraries);
+    }
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::AccessesTechnology) {
+        let (Some(call), Some(function)) = (hit.node(Field::Call), hit.node(Field::Function))
+        else {
+            continue;
+        };
+        let callee = syntax::text(function, source);
+        let (first, rest) = callee.split_once('.').unwrap_or((callee, ""));
+        let Some(qualified) = bindings.get(first) else {
+            continue;
+        };
+        let path = if rest.is_empty() {
+            qualified.clone()
+        } else {
+            format!("{qualified}.{rest}")
+        };
+        let Some(rule) = rules.iter().find(|rule| {
+            rule.imports.iter().any(|prefix| {
+                path.strip_prefix(*prefix)
+                    .is_some_and(|tail| tail.starts_with('.'))
+            }) && rule.factories.iter().any(|tail| ends_with_segments(&path, tail))
+        }) else {
+            continue;
+        };
+        libraries.insert(rule.name);
+        let holder = call
+            .parent()
+            .filter(|parent| {
+                parent.kind() == "assignment"
+                    && parent.child_by_field_name("right") == Some(call)
+            })
+            .and_then(|assignment| assignment.child_by_field_name("left"))
+            .filter(|left| matches!(left.kind(), "identifier" | "attribute"));
+        if let Some(holder) = holder {
+            holders.push((syntax::text(holder, source).to_owned(), path));
+        }
+    }
+    holders.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.cmp(b)));
+    holders.dedup_by(|a, b| a.0 == b.0);
+    (holders, libraries)
 }
 
 /// The call and construct tails of the Python libraries whose category a call's first argument
