@@ -102,9 +102,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 Some(qualified) if rest.is_empty() => qualified.clone(),
                 Some(qualified) => format!("{qualified}.{rest}"),
                 // A method of a session a name holds: the library's path through the session.
-                None => sessions.iter().find_map(|(holder, session)| {
-                    let method = callee.strip_prefix(holder.as_str())?.strip_prefix('.')?;
-                    Some(format!("{session}.{method}"))
+                None => sessions.iter().find_map(|holder| {
+                    let method = callee
+                        .strip_prefix(holder.text.as_str())?
+                        .strip_prefix('.')?;
+                    holder
+                        .holds_at(call)
+                        .then(|| format!("{}.{method}", holder.session))
                 })?,
             };
             let reads_arguments = deriving.iter().any(|tail| ends_with_segments(&path, tail));
@@ -715,6 +719,42 @@ fn dotted(node: Node<'_>, source: &str) -> String {
         .join(".")
 }
 
+/// A name or attribute assigned a library's session, in the function (a name) or class (an
+/// attribute) that assigns it, or the module's.
+struct SessionHolder {
+    /// The name or attribute as written (`session`, `self.session`).
+    text: String,
+    /// The session's qualified path (`boto3.Session`).
+    session: String,
+    /// The function or class whose code sees it (node id), none at the module's level.
+    scope: Option<usize>,
+}
+
+impl SessionHolder {
+    /// Whether the holder is the one a call at `node` reads: same function or class, or the
+    /// module's.
+    fn holds_at(&self, node: Node<'_>) -> bool {
+        self.scope.is_none() || self.scope == holder_scope(node, self.text.contains('.'))
+    }
+}
+
+/// The function (a name's) or class (an attribute's) enclosing `node`, by node id.
+fn holder_scope(node: Node<'_>, is_attribute: bool) -> Option<usize> {
+    let kind = if is_attribute {
+        "class_definition"
+    } else {
+        "function_definition"
+    };
+    let mut up = node.parent();
+    while let Some(ancestor) = up {
+        if ancestor.kind() == kind {
+            return Some(ancestor.id());
+        }
+        up = ancestor.parent();
+    }
+    None
+}
+
 /// The sessions of the file's libraries (`factories`: boto3's `Session`): each name or
 /// attribute assigned one (`session = boto3.Session(…)`, `self.session = …`, by its text) with
 /// the session's qualified path, longest first so `self.session` is tried before `self`; and
@@ -723,14 +763,17 @@ fn sessions(
     hits: &[crate::query::QueryHit<'_>],
     source: &str,
     bindings: &BTreeMap<String, String>,
-) -> (Vec<(String, String)>, BTreeSet<&'static str>) {
+) -> (Vec<SessionHolder>, BTreeSet<&'static str>) {
     let mut holders = Vec::new();
     let mut libraries = BTreeSet::new();
     let rules = crate::catalogue::catalogue().libraries("python");
     if !rules.iter().any(|rule| !rule.factories.is_empty()) {
         return (holders, libraries);
     }
-    for hit in hits.iter().filter(|hit| hit.kind == FactKind::AccessesTechnology) {
+    for hit in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+    {
         let (Some(call), Some(function)) = (hit.node(Field::Call), hit.node(Field::Function))
         else {
             continue;
@@ -749,7 +792,10 @@ fn sessions(
             rule.imports.iter().any(|prefix| {
                 path.strip_prefix(*prefix)
                     .is_some_and(|tail| tail.starts_with('.'))
-            }) && rule.factories.iter().any(|tail| ends_with_segments(&path, tail))
+            }) && rule
+                .factories
+                .iter()
+                .any(|tail| ends_with_segments(&path, tail))
         }) else {
             continue;
         };
@@ -757,17 +803,28 @@ fn sessions(
         let holder = call
             .parent()
             .filter(|parent| {
-                parent.kind() == "assignment"
-                    && parent.child_by_field_name("right") == Some(call)
+                parent.kind() == "assignment" && parent.child_by_field_name("right") == Some(call)
             })
             .and_then(|assignment| assignment.child_by_field_name("left"))
             .filter(|left| matches!(left.kind(), "identifier" | "attribute"));
         if let Some(holder) = holder {
-            holders.push((syntax::text(holder, source).to_owned(), path));
+            holders.push(SessionHolder {
+                text: syntax::text(holder, source).to_owned(),
+                session: path,
+                scope: holder_scope(holder, holder.kind() == "attribute"),
+            });
         }
     }
-    holders.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.cmp(b)));
-    holders.dedup_by(|a, b| a.0 == b.0);
+    // Longest first; in one scope, one session (the first path).
+    holders.sort_by(|a, b| {
+        (b.text.len(), &a.text, a.scope, &a.session).cmp(&(
+            a.text.len(),
+            &b.text,
+            b.scope,
+            &b.session,
+        ))
+    });
+    holders.dedup_by(|a, b| a.text == b.text && a.scope == b.scope);
     (holders, libraries)
 }
 
