@@ -138,6 +138,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let aliases = typed::module_aliases(&typed_declarations, source, &bindings);
     // A name imported from the project may be another file's client alias.
     let mut pending = Vec::new();
+    let mut unused_parameters = BTreeSet::new();
     if !typed_declarations.is_empty()
         && (!project_names.is_empty()
             || crate::facts::clients::imports_a_client_type("python", ".", bindings.values())
@@ -152,6 +153,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         );
         sites.extend(typed.sites);
         pending = typed.pending;
+        unused_parameters = typed.unused;
     }
     for (site, env) in setting_url_sites(root, input.source, &module_values) {
         if let Some(variable) = env {
@@ -171,7 +173,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: crate::catalogue::catalogue().libraries("python"),
         separator: ".",
     };
-    let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    // A parameter its function never names holds the client only to fit a signature: no access,
+    // though its import is no bare one either.
+    let unused = |site: &ClientSite<'_>| {
+        site.use_kind == ClientUse::Inject && unused_parameters.contains(&site.node.id())
+    };
+    let mut client_facts =
+        matcher.facts_muting(&factory, &sites, &client_imports, &scope_of, &unused);
     // A session is a use of its library: the import is no bare one.
     client_facts.retain(|fact| {
         fact.confidence != policies::facts::Confidence::Probable
@@ -181,6 +189,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     });
     settle_project_categories(&mut client_facts, input);
     note_environment_defaults(&mut client_facts, &factory, &environment_defaults);
+    sites.retain(|site| !unused(site));
     let mut bound_facts = matcher.bound_facts(&factory, &sites, &client_imports, &scope_of);
     note_environment_defaults(&mut bound_facts, &factory, &environment_defaults);
     client_facts.extend(bound_facts);
