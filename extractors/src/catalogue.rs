@@ -55,6 +55,11 @@
 //!   (`CELERY_BROKER_URL = "redis://…"`, or an app's `conf` attribute: `app.conf.broker_url =
 //!   …`), each a definite site that configures the entry's
 //!   first `calls` entry, the URL read as its first argument;
+//!   `factories` (pypi): the calls that make a session whose methods are the library's
+//!   `calls` (boto3's `Session`: `boto3.Session(…).client("s3")`, also through a name or
+//!   attribute assigned the session, `session = boto3.Session(…)` then
+//!   `session.client("bedrock")`); a session alone is no access, and no bare import either
+//!   (`boto3.Session().get_credentials()` reads credentials);
 //!   `stand_in` (nuget, default false): an EF Core provider that stands in for the real store
 //!   in tests and development (`UseInMemoryDatabase`): a context configured with it and with a
 //!   real store takes the real store's category; `driver_api` (default false): a generic SQL
@@ -190,6 +195,8 @@ pub(crate) struct Library {
     /// pypi: the module-level settings that hold its connection URL (Celery's
     /// `CELERY_BROKER_URL`), each a site that configures its first `calls` entry.
     pub settings: &'static [&'static str],
+    /// pypi: the calls that make a session whose methods are its `calls` (boto3's `Session`).
+    pub factories: &'static [&'static str],
     /// A site's category by the tail it matched.
     pub by_name: Table,
     /// Whether importing it alone is a probable access.
@@ -240,6 +247,7 @@ impl Library {
             options: &[],
             modules: &[],
             settings: &[],
+            factories: &[],
             by_name: &[],
             is_probable_on_import: true,
             probable_names: &[],
@@ -485,6 +493,8 @@ struct RawLibrary {
     #[serde(default)]
     settings: Vec<String>,
     #[serde(default)]
+    factories: Vec<String>,
+    #[serde(default)]
     by_name: BTreeMap<String, String>,
     probable_on_import: Option<bool>,
     #[serde(default)]
@@ -645,6 +655,7 @@ fn ecosystem(
                 options: leak_all(library.options),
                 modules: leak_table(library.modules),
                 settings: leak_all(library.settings),
+                factories: leak_all(library.factories),
                 by_name: leak_table(library.by_name),
                 is_probable_on_import: library.probable_on_import.unwrap_or(true),
                 probable_names: leak_all(library.probable_names),
@@ -713,6 +724,10 @@ fn check_library(
         (
             !library.settings.is_empty() && (ecosystem != "pypi" || library.calls.is_empty()),
             "settings",
+        ),
+        (
+            !library.factories.is_empty() && (ecosystem != "pypi" || library.calls.is_empty()),
+            "factories",
         ),
         (is_npm && library.imports.is_some(), "imports"),
         (is_npm && library.sub_packages.is_some(), "sub_packages"),
@@ -902,6 +917,14 @@ pub fn reference() -> String {
                     .map(|name| format!("`{name}`"))
                     .collect();
                 on.push(format!("setting {}", names.join(", ")));
+            }
+            if !library.factories.is_empty() {
+                let names: Vec<String> = library
+                    .factories
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect();
+                on.push(format!("(the calls of a session of {})", names.join(", ")));
             }
             if library.is_driver_api {
                 on.push(

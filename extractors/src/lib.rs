@@ -97,7 +97,8 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// backing field as a getter, TypeScript reads `(string) => void` with a parameter `_tring` and a `using` that names
 /// something (`const using = …`) as `_sing`, Java
 /// blanks the type annotations of a varargs parameter (`String @Nullable ... items`), Rust
-/// blanks an attribute on a field of a struct pattern (see each
+/// blanks an attribute on a field of a struct pattern, Go reads Go 1.26's `new(expr)` whose
+/// argument holds a call as a call of `ne_` (see each
 /// language's folder under `lang/`). A NUL byte is read as a space in every language.
 fn parse_source(
     backend: &TreeSitterBackend,

@@ -172,7 +172,15 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         sites
     };
     let client_imports = probable_imports(client_imports, &bindings, root, source);
-    let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    // A parameter its function never names holds the client only to fit a signature (pop's
+    // `AfterFind(*pop.Connection)` callbacks, a transaction's `func(ctx, _ *pop.Connection)`):
+    // no access, though its import is no bare one either.
+    let unused = |site: &ClientSite<'_>| {
+        site.use_kind == ClientUse::Inject && is_unused_parameter(site.node, source)
+    };
+    bound_sites.retain(|site| !unused(site));
+    let mut client_facts =
+        matcher.facts_muting(&factory, &sites, &client_imports, &scope_of, &unused);
     // A bound library the catalogue knows is used at its catalogue clients (a `redis.NewScript`
     // of a bound go-redis makes no connection). Where the catalogue made a fact of the same
     // confidence at the same place, that fact is the use, and the binding names its target:
@@ -345,6 +353,84 @@ fn client_call<'tree, 's>(
         ),
     };
     Some((site_node, use_kind, local, member))
+}
+
+/// Whether `declaration` is a parameter of a function, method or function literal that its body
+/// never names: unnamed (`AfterFind(*pop.Connection)`), blank (`_ *pop.Connection`) or a name
+/// no identifier of the body refers to. A struct field is never one.
+fn is_unused_parameter(declaration: Node<'_>, source: &str) -> bool {
+    if declaration.kind() != "parameter_declaration" {
+        return false;
+    }
+    let Some(body) = declaration
+        .parent()
+        .and_then(|list| list.parent())
+        .and_then(|function| function.child_by_field_name("body"))
+    else {
+        return false;
+    };
+    let mut cursor = declaration.walk();
+    let names: Vec<&str> = declaration
+        .children_by_field_name("name", &mut cursor)
+        .map(|name| syntax::text(name, source))
+        .collect();
+    names
+        .iter()
+        .all(|name| *name == "_" || !syntax::has_node_with_text(body, source, "identifier", name))
+}
+
+/// Go 1.26's `new(expr)` (`new(sqlxx.NullTime(time.Now()))`, `new(httpx.ClientIP(r))`), which
+/// tree-sitter-go reads only with a type inside: each `new(` whose argument holds a call is read
+/// as a call of `ne_`, every byte at its offset (kratos had seven files with error nodes). A
+/// `new(T)` of a type, calls aside, is left as written.
+pub(crate) fn new_of_expressions(source: &str) -> Option<String> {
+    if !source.contains("new(") {
+        return None;
+    }
+    let bytes = source.as_bytes();
+    let mut text = bytes.to_vec();
+    let mut changed = false;
+    for (at, _) in source.match_indices("new(") {
+        let before = at.checked_sub(1).and_then(|index| bytes.get(index));
+        if before.is_some_and(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.')) {
+            continue;
+        }
+        if argument_holds_a_call(bytes, at + 4) {
+            if let Some(slot) = text.get_mut(at + 2) {
+                *slot = b'_';
+                changed = true;
+            }
+        }
+    }
+    changed.then(|| String::from_utf8(text).ok()).flatten()
+}
+
+/// Whether the parenthesised argument that starts at `start` (after its `(`) holds a `(` of
+/// its own before its closing one, strings and runes skipped; `false` when it does not close
+/// on its line.
+fn argument_holds_a_call(bytes: &[u8], start: usize) -> bool {
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    for &byte in bytes.get(start..).unwrap_or_default() {
+        match quote {
+            Some(open) => {
+                if escaped {
+                    escaped = false;
+                } else if byte == b'\\' && open != b'`' {
+                    escaped = true;
+                } else if byte == open {
+                    quote = None;
+                }
+            }
+            None => match byte {
+                b'"' | b'`' | b'\'' => quote = Some(byte),
+                b'(' => return true,
+                b')' | b'\n' => return false,
+                _ => {}
+            },
+        }
+    }
+    false
 }
 
 /// The text inside a Go string literal (escapes kept as written; import paths have none).

@@ -37,7 +37,7 @@ pub(crate) static GO: LanguageSpec = LanguageSpec {
         extract: crate::lang::go::extract,
         compiled: &GO_QUERY,
         parse_text: None,
-        recovery: &[],
+        recovery: &[crate::lang::go::new_of_expressions],
         declarations: None,
         script_text: None,
     }),

@@ -16,7 +16,7 @@ pub(crate) mod values;
 pub(crate) mod walk;
 pub(crate) mod web;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use policies::facts::{Fact, FactKind};
 use tree_sitter::Node;
@@ -79,6 +79,10 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let deriving = deriving_tails();
     // The sites whose argument or option is an environment variable's default, and the variable.
     let mut environment_defaults: Vec<(Node<'_>, String)> = Vec::new();
+    // The names and attributes assigned a library's session (`session = boto3.Session(…)`), by
+    // their text, each with the session's qualified path; and the libraries whose sessions
+    // the file makes.
+    let (sessions, session_libraries) = sessions(&hits, input.source, &bindings);
     let mut sites: Vec<ClientSite<'_>> = hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
@@ -94,11 +98,18 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                     std::borrow::Cow::Owned(syntax::compact_text(function, input.source, 200))
                 };
             let (first, rest) = callee.split_once('.').unwrap_or((&callee, ""));
-            let qualified = bindings.get(first)?;
-            let path = if rest.is_empty() {
-                qualified.clone()
-            } else {
-                format!("{qualified}.{rest}")
+            let path = match bindings.get(first) {
+                Some(qualified) if rest.is_empty() => qualified.clone(),
+                Some(qualified) => format!("{qualified}.{rest}"),
+                // A method of a session a name holds: the library's path through the session.
+                None => sessions.iter().find_map(|holder| {
+                    let method = callee
+                        .strip_prefix(holder.text.as_str())?
+                        .strip_prefix('.')?;
+                    holder
+                        .holds_at(call)
+                        .then(|| format!("{}.{method}", holder.session))
+                })?,
             };
             let reads_arguments = deriving.iter().any(|tail| ends_with_segments(&path, tail));
             let ((argument, argument_env), (options, option_env)) = if reads_arguments {
@@ -127,6 +138,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let aliases = typed::module_aliases(&typed_declarations, source, &bindings);
     // A name imported from the project may be another file's client alias.
     let mut pending = Vec::new();
+    let mut unused_parameters = BTreeSet::new();
     if !typed_declarations.is_empty()
         && (!project_names.is_empty()
             || crate::facts::clients::imports_a_client_type("python", ".", bindings.values())
@@ -141,6 +153,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         );
         sites.extend(typed.sites);
         pending = typed.pending;
+        unused_parameters = typed.unused;
     }
     for (site, env) in setting_url_sites(root, input.source, &module_values) {
         if let Some(variable) = env {
@@ -160,9 +173,23 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         rules: crate::catalogue::catalogue().libraries("python"),
         separator: ".",
     };
-    let mut client_facts = matcher.facts(&factory, &sites, &client_imports, &scope_of);
+    // A parameter its function never names holds the client only to fit a signature: no access,
+    // though its import is no bare one either.
+    let unused = |site: &ClientSite<'_>| {
+        site.use_kind == ClientUse::Inject && unused_parameters.contains(&site.node.id())
+    };
+    let mut client_facts =
+        matcher.facts_muting(&factory, &sites, &client_imports, &scope_of, &unused);
+    // A session is a use of its library: the import is no bare one.
+    client_facts.retain(|fact| {
+        fact.confidence != policies::facts::Confidence::Probable
+            || !fact
+                .property_str("package")
+                .is_some_and(|package| session_libraries.contains(package))
+    });
     settle_project_categories(&mut client_facts, input);
     note_environment_defaults(&mut client_facts, &factory, &environment_defaults);
+    sites.retain(|site| !unused(site));
     let mut bound_facts = matcher.bound_facts(&factory, &sites, &client_imports, &scope_of);
     note_environment_defaults(&mut bound_facts, &factory, &environment_defaults);
     client_facts.extend(bound_facts);
@@ -699,6 +726,115 @@ fn dotted(node: Node<'_>, source: &str) -> String {
         .map(|child| syntax::text(child, source))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// A name or attribute assigned a library's session, in the function (a name) or class (an
+/// attribute) that assigns it, or the module's.
+struct SessionHolder {
+    /// The name or attribute as written (`session`, `self.session`).
+    text: String,
+    /// The session's qualified path (`boto3.Session`).
+    session: String,
+    /// The function or class whose code sees it (node id), none at the module's level.
+    scope: Option<usize>,
+}
+
+impl SessionHolder {
+    /// Whether the holder is the one a call at `node` reads: same function or class, or the
+    /// module's.
+    fn holds_at(&self, node: Node<'_>) -> bool {
+        self.scope.is_none() || self.scope == holder_scope(node, self.text.contains('.'))
+    }
+}
+
+/// The function (a name's) or class (an attribute's) enclosing `node`, by node id.
+fn holder_scope(node: Node<'_>, is_attribute: bool) -> Option<usize> {
+    let kind = if is_attribute {
+        "class_definition"
+    } else {
+        "function_definition"
+    };
+    let mut up = node.parent();
+    while let Some(ancestor) = up {
+        if ancestor.kind() == kind {
+            return Some(ancestor.id());
+        }
+        up = ancestor.parent();
+    }
+    None
+}
+
+/// The sessions of the file's libraries (`factories`: boto3's `Session`): each name or
+/// attribute assigned one (`session = boto3.Session(…)`, `self.session = …`, by its text) with
+/// the session's qualified path, longest first so `self.session` is tried before `self`; and
+/// the libraries whose sessions the file makes, chained or not.
+fn sessions(
+    hits: &[crate::query::QueryHit<'_>],
+    source: &str,
+    bindings: &BTreeMap<String, String>,
+) -> (Vec<SessionHolder>, BTreeSet<&'static str>) {
+    let mut holders = Vec::new();
+    let mut libraries = BTreeSet::new();
+    let rules = crate::catalogue::catalogue().libraries("python");
+    if !rules.iter().any(|rule| !rule.factories.is_empty()) {
+        return (holders, libraries);
+    }
+    for hit in hits
+        .iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+    {
+        let (Some(call), Some(function)) = (hit.node(Field::Call), hit.node(Field::Function))
+        else {
+            continue;
+        };
+        let callee = syntax::text(function, source);
+        let (first, rest) = callee.split_once('.').unwrap_or((callee, ""));
+        let Some(qualified) = bindings.get(first) else {
+            continue;
+        };
+        let path = if rest.is_empty() {
+            qualified.clone()
+        } else {
+            format!("{qualified}.{rest}")
+        };
+        let Some(rule) = rules.iter().find(|rule| {
+            rule.imports.iter().any(|prefix| {
+                path.strip_prefix(*prefix)
+                    .is_some_and(|tail| tail.starts_with('.'))
+            }) && rule
+                .factories
+                .iter()
+                .any(|tail| ends_with_segments(&path, tail))
+        }) else {
+            continue;
+        };
+        libraries.insert(rule.name);
+        let holder = call
+            .parent()
+            .filter(|parent| {
+                parent.kind() == "assignment" && parent.child_by_field_name("right") == Some(call)
+            })
+            .and_then(|assignment| assignment.child_by_field_name("left"))
+            .filter(|left| matches!(left.kind(), "identifier" | "attribute"));
+        if let Some(holder) = holder {
+            holders.push(SessionHolder {
+                text: syntax::text(holder, source).to_owned(),
+                session: path,
+                scope: holder_scope(holder, holder.kind() == "attribute"),
+            });
+        }
+    }
+    // Longest first; in one scope, one session (the first path).
+    holders.sort_by(|a, b| {
+        (b.text.len(), &a.text, a.scope, &a.session).cmp(&(
+            a.text.len(),
+            &b.text,
+            b.scope,
+            &b.session,
+        ))
+    });
+    holders.dedup_by(|a, b| a.text == b.text && a.scope == b.scope);
+    (holders, libraries)
 }
 
 /// The call and construct tails of the Python libraries whose category a call's first argument

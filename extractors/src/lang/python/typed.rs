@@ -157,6 +157,9 @@ pub(crate) struct TypedSites<'tree> {
     /// Declarations annotated with a name of another project file: (declaration, the
     /// function or class it belongs to, file, name).
     pub pending: Vec<(Node<'tree>, Node<'tree>, String, String)>,
+    /// The parameters among the sites that their function's body never names (node ids): they
+    /// hold the client only to fit a signature, no access, though a use of its library.
+    pub unused: BTreeSet<usize>,
 }
 
 /// The parameters of the file's functions, the annotated attributes of its class bodies and the
@@ -176,6 +179,7 @@ pub(crate) fn typed_sites<'tree>(
     let mut found = TypedSites {
         sites: Vec::new(),
         pending: Vec::new(),
+        unused: BTreeSet::new(),
     };
     // Whether a declaration's annotation may name a client, read from its text (`name: type`,
     // `name: type = default`, `self.name: type = value`) before any child is looked up: its
@@ -227,8 +231,12 @@ pub(crate) fn typed_sites<'tree>(
         let Some(annotation) = annotation else {
             continue;
         };
+        let unused = place == TypedIn::Parameter && is_unused_parameter(declaration, owner, source);
         for written in annotated_types(annotation, source) {
             for path in qualified_paths(written, bindings, aliases) {
+                if unused {
+                    found.unused.insert(declaration.id());
+                }
                 found.sites.push(ClientSite {
                     node: declaration,
                     use_kind: ClientUse::Inject,
@@ -238,12 +246,26 @@ pub(crate) fn typed_sites<'tree>(
                     options: Vec::new(),
                 });
             }
-            if let Some((file, name)) = project_name(written, project) {
+            if let Some((file, name)) = project_name(written, project).filter(|_| !unused) {
                 found.pending.push((declaration, owner, file, name));
             }
         }
     }
     found
+}
+
+/// Whether the parameter `declaration` of `function` is one its body never names (no identifier
+/// of the body reads it: onyx's `fetch_logo_helper(db_session: Session)` hands on nothing).
+fn is_unused_parameter(declaration: Node<'_>, function: Node<'_>, source: &str) -> bool {
+    let name = declaration.child_field("name").or_else(|| {
+        named_children(declaration)
+            .into_iter()
+            .find(|child| child.kind() == "identifier")
+    });
+    let (Some(name), Some(body)) = (name, function.child_field("body")) else {
+        return false;
+    };
+    !syntax::has_node_with_text(body, source, "identifier", syntax::text(name, source))
 }
 
 /// The project file and name a written type names through the file's imports of project names
