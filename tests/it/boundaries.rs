@@ -73,6 +73,14 @@ fn findings(verdict: &serde_json::Value) -> Vec<(String, String, String, String)
         .collect()
 }
 
+/// "rule text at file:line" of every violation of a `check --all` of `root`.
+fn rules_at(root: &Path) -> Vec<String> {
+    findings(&check(root, ScopeRequest::All, 1))
+        .into_iter()
+        .map(|(_, rule, at, _)| format!("{rule} at {at}"))
+        .collect()
+}
+
 fn owned(rows: &[(&str, &str, &str, &str)]) -> Vec<(String, String, String, String)> {
     rows.iter()
         .map(|(a, b, c, d)| {
@@ -1510,12 +1518,8 @@ fn init_from_a_dependency_cruiser_config_reads_its_string_constants() {
     ] {
         assert!(spec.contains(line), "{line}\n{spec}");
     }
-    let at: Vec<String> = findings(&check(root, ScopeRequest::All, 1))
-        .into_iter()
-        .map(|(_, rule, at, _)| format!("{rule} at {at}"))
-        .collect();
     assert_eq!(
-        at,
+        rules_at(root),
         [
             "deny flow Bridge -> Flow at src/app/bridge/scope.js:1",
             "deny flow Engine -> Flow at src/app/engine/run.js:1"
@@ -1576,12 +1580,8 @@ function uiNotToStores() {
     ] {
         assert!(spec.contains(line), "{line}\n{spec}");
     }
-    let at: Vec<String> = findings(&check(root, ScopeRequest::All, 1))
-        .into_iter()
-        .map(|(_, rule, at, _)| format!("{rule} at {at}"))
-        .collect();
     assert_eq!(
-        at,
+        rules_at(root),
         [
             "deny flow Ui -> Cache at src/ui/page.ts:2",
             "deny flow Ui -> Db at src/ui/page.ts:1"
@@ -1630,12 +1630,8 @@ module.exports = {
         assert!(spec.contains(line), "{line}\n{spec}");
     }
     // The test file and the permitted file are left out, as dependency-cruiser leaves them.
-    let at: Vec<String> = findings(&check(root, ScopeRequest::All, 1))
-        .into_iter()
-        .map(|(_, rule, at, _)| format!("{rule} at {at}"))
-        .collect();
     assert_eq!(
-        at,
+        rules_at(root),
         [
             "deny flow Domain -> Application at src/domain/order.ts:1",
             "deny flow Domain -> Infra at src/domain/order.ts:3"

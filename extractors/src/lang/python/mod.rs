@@ -389,6 +389,15 @@ fn client_instances(
     instances
 }
 
+/// The call and callee of each client-call hit (`accesses_technology`) of the file's queries.
+fn client_calls<'a, 'tree>(
+    hits: &'a [crate::query::QueryHit<'tree>],
+) -> impl Iterator<Item = (Node<'tree>, Node<'tree>)> + 'a {
+    hits.iter()
+        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
+        .filter_map(|hit| Some((hit.node(Field::Call)?, hit.node(Field::Function)?)))
+}
+
 /// The first call through each name the file imports from another project file (`from redash
 /// import redis_connection`, then `redis_connection.hgetall(…)`): a use of the client instance
 /// that file may assign the name (`client_instances`), joined once every file is extracted.
@@ -399,14 +408,7 @@ fn instance_uses<'tree>(
 ) -> Vec<(Node<'tree>, String, String)> {
     let mut uses = Vec::new();
     let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-    for hit in hits
-        .iter()
-        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-    {
-        let (Some(call), Some(function)) = (hit.node(Field::Call), hit.node(Field::Function))
-        else {
-            continue;
-        };
+    for (call, function) in client_calls(hits) {
         if function.kind() != "attribute" {
             continue;
         }
@@ -779,14 +781,7 @@ fn sessions(
     if !rules.iter().any(|rule| !rule.factories.is_empty()) {
         return (holders, libraries);
     }
-    for hit in hits
-        .iter()
-        .filter(|hit| hit.kind == FactKind::AccessesTechnology)
-    {
-        let (Some(call), Some(function)) = (hit.node(Field::Call), hit.node(Field::Function))
-        else {
-            continue;
-        };
+    for (call, function) in client_calls(hits) {
         let callee = syntax::text(function, source);
         let (first, rest) = callee.split_once('.').unwrap_or((callee, ""));
         let Some(qualified) = bindings.get(first) else {

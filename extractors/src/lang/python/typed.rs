@@ -254,8 +254,12 @@ pub(crate) fn typed_sites<'tree>(
     found
 }
 
-/// Whether the parameter `declaration` of `function` is one its body never names (no identifier
-/// of the body reads it: onyx's `fetch_logo_helper(db_session: Session)` hands on nothing).
+/// Whether the parameter `declaration` of `function` is one its body never uses itself: no
+/// identifier of the body names it (onyx's `fetch_logo_helper(db_session: Session)` hands on
+/// nothing), or each one that does is an argument of a call, `get_user(db_session, id)` or
+/// `get_user(db_session=db_session)`: a FastAPI handler given a session by `Depends` that
+/// only hands it to the functions of the data layer, which make the queries (onyx's server
+/// handlers). A method call or attribute of it (`db_session.query(…)`) is a use.
 fn is_unused_parameter(declaration: Node<'_>, function: Node<'_>, source: &str) -> bool {
     let name = declaration.child_field("name").or_else(|| {
         named_children(declaration)
@@ -265,7 +269,38 @@ fn is_unused_parameter(declaration: Node<'_>, function: Node<'_>, source: &str) 
     let (Some(name), Some(body)) = (name, function.child_field("body")) else {
         return false;
     };
-    !syntax::has_node_with_text(body, source, "identifier", syntax::text(name, source))
+    let name = syntax::text(name, source);
+    let range = body.byte_range();
+    let text = source.get(range.clone()).unwrap_or_default();
+    text.match_indices(name).all(|(offset, _)| {
+        let start = range.start + offset;
+        let Some(node) = body
+            .descendant_for_byte_range(start, start + name.len())
+            .filter(|node| {
+                node.kind() == "identifier" && node.byte_range() == (start..start + name.len())
+            })
+        else {
+            // Part of a longer name, a string or a comment.
+            return true;
+        };
+        let parent = node.parent();
+        let argument = |parent: Option<Node<'_>>| {
+            parent.is_some_and(|parent| parent.kind() == "argument_list")
+        };
+        // The keyword of `f(db_session=…)` names no variable.
+        let keyword = parent.is_some_and(|parent| {
+            parent.kind() == "keyword_argument"
+                && parent.child_by_field_name("name").map(|name| name.id()) == Some(node.id())
+        });
+        keyword
+            || argument(parent)
+            || parent.is_some_and(|parent| {
+                parent.kind() == "keyword_argument"
+                    && parent.child_by_field_name("value").map(|value| value.id())
+                        == Some(node.id())
+                    && argument(parent.parent())
+            })
+    })
 }
 
 /// The project file and name a written type names through the file's imports of project names
