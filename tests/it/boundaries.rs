@@ -73,6 +73,13 @@ fn findings(verdict: &serde_json::Value) -> Vec<(String, String, String, String)
         .collect()
 }
 
+/// Asserts that the written spec holds each of `lines`.
+fn assert_lines(spec: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(spec.contains(line), "{line}\n{spec}");
+    }
+}
+
 /// "rule text at file:line" of every violation of a `check --all` of `root`.
 fn rules_at(root: &Path) -> Vec<String> {
     findings(&check(root, ScopeRequest::All, 1))
@@ -1511,13 +1518,14 @@ fn init_from_a_dependency_cruiser_config_reads_its_string_constants() {
         "import { step } from '../flow/step.js';\nexport const run = step;\n",
     );
     let spec = init_from(root, ".dependency-cruiser.cjs");
-    for line in [
-        "  // bridge-no-up\n  deny flow Bridge -> Flow\n",
-        "  // engine-no-up\n  deny flow Engine -> Flow\n",
-        "// - unknown\n",
-    ] {
-        assert!(spec.contains(line), "{line}\n{spec}");
-    }
+    assert_lines(
+        &spec,
+        &[
+            "  // bridge-no-up\n  deny flow Bridge -> Flow\n",
+            "  // engine-no-up\n  deny flow Engine -> Flow\n",
+            "// - unknown\n",
+        ],
+    );
     assert_eq!(
         rules_at(root),
         [
@@ -1572,14 +1580,15 @@ function uiNotToStores() {
     write(root, "src/cache/get.ts", "export const c = 2;\n");
     write(root, "src/api/handler.ts", "export const h = 3;\n");
     let spec = init_from(root, ".dependency-cruiser.mjs");
-    for line in [
-        "  // ui-not-to-stores\n  deny flow Ui -> Cache\n  deny flow Ui -> Db\n",
-        "  // no-circular\n  deny cycle among files\n",
-        "  // api-not-to-ui\n  deny flow Api -> Ui\n",
-        "// - a rule computed by code (entry 3 of `forbidden`)\n",
-    ] {
-        assert!(spec.contains(line), "{line}\n{spec}");
-    }
+    assert_lines(
+        &spec,
+        &[
+            "  // ui-not-to-stores\n  deny flow Ui -> Cache\n  deny flow Ui -> Db\n",
+            "  // no-circular\n  deny cycle among files\n",
+            "  // api-not-to-ui\n  deny flow Api -> Ui\n",
+            "// - a rule computed by code (entry 3 of `forbidden`)\n",
+        ],
+    );
     assert_eq!(
         rules_at(root),
         [
@@ -1621,14 +1630,15 @@ module.exports = {
     write(root, "src/infra/env/index.ts", "export const env = 2;\n");
     write(root, "src/infra/db.ts", "export const db = 3;\n");
     let spec = init_from(root, ".dependency-cruiser.js");
-    for line in [
-        "component Domain { runs_on: app  paths: [\"src/domain/**\", \"!src/domain/**/*.test.ts\"] }\n",
-        "component DomainTestTs { runs_on: app  paths: \"src/domain/**/*.test.ts\" }\n",
-        "component IndexTs { runs_on: app  paths: \"src/infra/env/index.ts\" }\n",
-        "  // domain-not-to-app\n  deny flow Domain -> Application\n  // domain-not-to-infra\n  deny flow Domain -> Infra\n}",
-    ] {
-        assert!(spec.contains(line), "{line}\n{spec}");
-    }
+    assert_lines(
+        &spec,
+        &[
+            "component Domain { runs_on: app  paths: [\"src/domain/**\", \"!src/domain/**/*.test.ts\"] }\n",
+            "component DomainTestTs { runs_on: app  paths: \"src/domain/**/*.test.ts\" }\n",
+            "component IndexTs { runs_on: app  paths: \"src/infra/env/index.ts\" }\n",
+            "  // domain-not-to-app\n  deny flow Domain -> Application\n  // domain-not-to-infra\n  deny flow Domain -> Infra\n}",
+        ],
+    );
     // The test file and the permitted file are left out, as dependency-cruiser leaves them.
     assert_eq!(
         rules_at(root),
@@ -1675,19 +1685,20 @@ fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_
     ]);
     assert_eq!(code, 0);
     let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
-    for line in [
-        "exclude \"src/generated/**\"\n",
-        "component Rest { runs_on: app  paths: \"**\" }\n",
-        "component Db { runs_on: app  paths: \"src/db/**\" }\n",
-        "component Ui { runs_on: app  paths: \"src/ui/**\" }\n",
-        "  // no-circular\n  deny cycle among files\n",
-        "  // not-to-unresolvable\n  deny unresolved imports in *\n",
-        "  deny flow Ui -> Db\n",
-        "  deny reach Ui -> Db\n",
-        "// - no-orphans\n// - not-to-dev-dep\n// - api-not-to-ui (severity `ignore`: dependency-cruiser does not check it)\n// - no-ui-cycles\n",
-    ] {
-        assert!(spec.contains(line), "{line}\n{spec}");
-    }
+    assert_lines(
+        &spec,
+        &[
+            "exclude \"src/generated/**\"\n",
+            "component Rest { runs_on: app  paths: \"**\" }\n",
+            "component Db { runs_on: app  paths: \"src/db/**\" }\n",
+            "component Ui { runs_on: app  paths: \"src/ui/**\" }\n",
+            "  // no-circular\n  deny cycle among files\n",
+            "  // not-to-unresolvable\n  deny unresolved imports in *\n",
+            "  deny flow Ui -> Db\n",
+            "  deny reach Ui -> Db\n",
+            "// - no-orphans\n// - not-to-dev-dep\n// - api-not-to-ui (severity `ignore`: dependency-cruiser does not check it)\n// - no-ui-cycles\n",
+        ],
+    );
     let verdict = check(root, ScopeRequest::All, 1);
     assert_eq!(
         findings(&verdict),
@@ -1822,28 +1833,29 @@ fn init_translates_path_alternatives_exceptions_closed_and_public_rules_of_a_dep
     ]);
     assert_eq!(code, 0);
     let spec = std::fs::read_to_string(root.join("architecture.ag")).unwrap();
-    for line in [
-        // An unanchored expression matches anywhere.
-        "exclude \"**/*.build.ts\"\n",
-        "component Rest { runs_on: app  paths: \"**\" }\n",
-        "component Api { runs_on: app  paths: \"src/api/**\" }\n",
-        // The exception `(?!index)` is a component of its own; `index` is a module there.
-        "component Index { runs_on: app  paths: \"src/api/index.*\" }\n",
-        "component Billing { runs_on: app  paths: \"src/billing/**\"  public: \"src/billing/index.ts\" }\n",
-        // `^src/state/recorder` names the module `recorder.ts`, not a folder.
-        "component Recorder { runs_on: app  paths: \"src/state/recorder.*\" }\n",
-        "component Utils { runs_on: app  paths: \"src/utils/**\"  depends_on: Recorder }\n",
-        "  // api-only-through-index\n  deny flow Rest -> Api\n  deny flow Billing -> Api\n  deny flow Db -> Api\n  deny flow Recorder -> Api\n  deny flow Ui -> Api\n  deny flow Utils -> Api\n",
-        "  // utils-only-depends-on-utils: `depends_on` on Utils\n",
-        "  // billing-via-index: `public` on Billing\n",
-        "  // ui-and-api-not-to-db\n  deny flow Api -> Db\n  deny flow Index -> Db\n  deny flow Ui -> Db\n",
-        // `^src/billing` to itself has no lintel form; the rest of the rule has.
-        "  // billing-not-to-db (imports inside Billing are not checked)\n  deny flow Billing -> Db\n",
-        "// - computed-path\n// - ui-not-to-fs\n// - db-reachable-from-ui\n// - no-sibling-features\n",
-        "// - extends (the rules of the configuration it extends are not read)\n// - options.includeOnly (lintel checks every file that is not excluded)\n",
-    ] {
-        assert!(spec.contains(line), "{line}\n{spec}");
-    }
+    assert_lines(
+        &spec,
+        &[
+            // An unanchored expression matches anywhere.
+            "exclude \"**/*.build.ts\"\n",
+            "component Rest { runs_on: app  paths: \"**\" }\n",
+            "component Api { runs_on: app  paths: \"src/api/**\" }\n",
+            // The exception `(?!index)` is a component of its own; `index` is a module there.
+            "component Index { runs_on: app  paths: \"src/api/index.*\" }\n",
+            "component Billing { runs_on: app  paths: \"src/billing/**\"  public: \"src/billing/index.ts\" }\n",
+            // `^src/state/recorder` names the module `recorder.ts`, not a folder.
+            "component Recorder { runs_on: app  paths: \"src/state/recorder.*\" }\n",
+            "component Utils { runs_on: app  paths: \"src/utils/**\"  depends_on: Recorder }\n",
+            "  // api-only-through-index\n  deny flow Rest -> Api\n  deny flow Billing -> Api\n  deny flow Db -> Api\n  deny flow Recorder -> Api\n  deny flow Ui -> Api\n  deny flow Utils -> Api\n",
+            "  // utils-only-depends-on-utils: `depends_on` on Utils\n",
+            "  // billing-via-index: `public` on Billing\n",
+            "  // ui-and-api-not-to-db\n  deny flow Api -> Db\n  deny flow Index -> Db\n  deny flow Ui -> Db\n",
+            // `^src/billing` to itself has no lintel form; the rest of the rule has.
+            "  // billing-not-to-db (imports inside Billing are not checked)\n  deny flow Billing -> Db\n",
+            "// - computed-path\n// - ui-not-to-fs\n// - db-reachable-from-ui\n// - no-sibling-features\n",
+            "// - extends (the rules of the configuration it extends are not read)\n// - options.includeOnly (lintel checks every file that is not excluded)\n",
+        ],
+    );
     let verdict = check(root, ScopeRequest::All, 1);
     assert_eq!(
         findings(&verdict),
