@@ -519,6 +519,31 @@ pub(crate) fn has_node_with_text(root: Node<'_>, source: &str, kind: &str, text:
         })
 }
 
+/// Whether every identifier `name` in `root` is handed on, as `handed_on` says of it (an
+/// argument of a call): the code under `root` makes no use of the value itself. True when no
+/// identifier of that name is there at all.
+pub(crate) fn only_handed_on(
+    root: Node<'_>,
+    source: &str,
+    name: &str,
+    handed_on: impl Fn(Node<'_>) -> bool,
+) -> bool {
+    let range = root.byte_range();
+    source
+        .get(range.clone())
+        .unwrap_or_default()
+        .match_indices(name)
+        .all(|(offset, _)| {
+            let start = range.start + offset;
+            root.descendant_for_byte_range(start, start + name.len())
+                .filter(|node| {
+                    node.kind() == "identifier" && node.byte_range() == (start..start + name.len())
+                })
+                // Part of a longer name, a string or a comment otherwise.
+                .is_none_or(&handed_on)
+        })
+}
+
 /// The first node of each distinct text among the descendants of `root` whose kind is in
 /// `kinds`, not looking inside nodes whose kind is in `skipped` (import declarations). One
 /// cursor walk, no recursion, so deep trees cannot overflow the stack.

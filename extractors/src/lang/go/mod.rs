@@ -356,8 +356,11 @@ fn client_call<'tree, 's>(
 }
 
 /// Whether `declaration` is a parameter of a function, method or function literal that its body
-/// never names: unnamed (`AfterFind(*pop.Connection)`), blank (`_ *pop.Connection`) or a name
-/// no identifier of the body refers to. A struct field is never one.
+/// never uses itself: unnamed (`AfterFind(*pop.Connection)`), blank (`_ *pop.Connection`), a
+/// name no identifier of the body refers to, or one that each reference hands on as an argument
+/// of a call (`func run(db *sql.DB) error { return migrate(ctx, db) }`: `migrate` makes the
+/// queries). A method call, a field or a struct literal of it is a use. A struct field is never
+/// one.
 fn is_unused_parameter(declaration: Node<'_>, source: &str) -> bool {
     if declaration.kind() != "parameter_declaration" {
         return false;
@@ -374,9 +377,13 @@ fn is_unused_parameter(declaration: Node<'_>, source: &str) -> bool {
         .children_by_field_name("name", &mut cursor)
         .map(|name| syntax::text(name, source))
         .collect();
-    names
-        .iter()
-        .all(|name| *name == "_" || !syntax::has_node_with_text(body, source, "identifier", name))
+    names.iter().all(|name| {
+        *name == "_"
+            || syntax::only_handed_on(body, source, name, |node| {
+                node.parent()
+                    .is_some_and(|parent| parent.kind() == "argument_list")
+            })
+    })
 }
 
 /// Go 1.26's `new(expr)` (`new(sqlxx.NullTime(time.Now()))`, `new(httpx.ClientIP(r))`), which

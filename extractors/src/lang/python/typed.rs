@@ -269,20 +269,7 @@ fn is_unused_parameter(declaration: Node<'_>, function: Node<'_>, source: &str) 
     let (Some(name), Some(body)) = (name, function.child_field("body")) else {
         return false;
     };
-    let name = syntax::text(name, source);
-    let range = body.byte_range();
-    let text = source.get(range.clone()).unwrap_or_default();
-    text.match_indices(name).all(|(offset, _)| {
-        let start = range.start + offset;
-        let Some(node) = body
-            .descendant_for_byte_range(start, start + name.len())
-            .filter(|node| {
-                node.kind() == "identifier" && node.byte_range() == (start..start + name.len())
-            })
-        else {
-            // Part of a longer name, a string or a comment.
-            return true;
-        };
+    syntax::only_handed_on(body, source, syntax::text(name, source), |node| {
         let parent = node.parent();
         let argument = |parent: Option<Node<'_>>| {
             parent.is_some_and(|parent| parent.kind() == "argument_list")
