@@ -48,20 +48,10 @@ fn a_using_of_a_namespace_only_excluded_files_declare_is_no_unresolved_import() 
         .collect();
     assert_eq!(named, Vec::<&str>::new());
     // A namespace no file may declare is still missing.
-    std::fs::write(
-        project.path().join("API/Helpers/Profiles.cs"),
+    crate::assert_one_unresolved_after_writing(
+        project.path(),
+        "API/Helpers/Profiles.cs",
         "using API.Data;\nusing API.Data.Gone;\nnamespace API.Helpers;\npublic class Profiles { DataContext context; }\n",
-    )
-    .unwrap();
-    let (code, verdict) = check_all(project.path());
-    assert_eq!(code, 1, "{verdict:#}");
-    assert_eq!(
-        crate::detections(&verdict),
-        vec![(
-            "deny unresolved imports in *",
-            "API/Helpers/Profiles.cs",
-            2,
-            "definite"
-        )]
+        2,
     );
 }

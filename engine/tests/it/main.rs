@@ -125,6 +125,18 @@ fn detections(verdict: &serde_json::Value) -> Vec<(&str, &str, u64, &str)> {
         .collect()
 }
 
+/// Writes `text` to `file` in `project`, then asserts that `check --all` fails on exactly one
+/// finding: a definite `deny unresolved imports in *` at line `line` of that file.
+fn assert_one_unresolved_after_writing(project: &Path, file: &str, text: &str, line: u64) {
+    std::fs::write(project.join(file), text).unwrap();
+    let (code, verdict) = check_all(project);
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(
+        detections(&verdict),
+        vec![("deny unresolved imports in *", file, line, "definite")]
+    );
+}
+
 /// Each violation of a verdict as (rule text, detected file), in the verdict's order.
 fn rules_and_files(verdict: &serde_json::Value) -> Vec<(&str, &str)> {
     detections(verdict)
