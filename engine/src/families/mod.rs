@@ -580,16 +580,15 @@ impl Context<'_> {
     /// Whether `component` runs on a client node (`edge_desktop`, `edge_mobile`,
     /// `edge_embedded`, `edge_wearable`): a browser, an app or a device, not a server.
     fn runs_on_client(&self, component: &str) -> bool {
-        let Some(declared) = self.model.component(component) else {
-            return false;
-        };
-        self.model.nodes.iter().any(|node| {
-            node.name == declared.runs_on
-                && matches!(
+        self.model
+            .component(component)
+            .and_then(|declared| self.model.node(&declared.runs_on))
+            .is_some_and(|node| {
+                matches!(
                     node.type_name.as_str(),
                     "edge_desktop" | "edge_mobile" | "edge_embedded" | "edge_wearable"
                 )
-        })
+            })
     }
 
     /// As [`Context::chain_witness`], entering anything.

@@ -502,46 +502,47 @@ pub(crate) fn has_token(node: Node<'_>, token: &str) -> bool {
     found
 }
 
-/// Whether some node of kind `kind` under `root` has exactly the text `text`: only the places
-/// where the source holds the text are looked at (the deepest node spanning each), not the tree.
-pub(crate) fn has_node_with_text(root: Node<'_>, source: &str, kind: &str, text: &str) -> bool {
+/// The nodes of kind `kind` under `root` whose text is exactly `text`: only the places where the
+/// source holds the text are looked at (the deepest node spanning each), not the tree.
+fn nodes_with_text<'tree, 'a>(
+    root: Node<'tree>,
+    source: &'a str,
+    kind: &'a str,
+    text: &'a str,
+) -> impl Iterator<Item = Node<'tree>> + 'a
+where
+    'tree: 'a,
+{
     let range = root.byte_range();
     source
         .get(range.clone())
         .unwrap_or_default()
         .match_indices(text)
-        .any(|(offset, _)| {
+        .filter_map(move |(offset, _)| {
             let start = range.start + offset;
             root.descendant_for_byte_range(start, start + text.len())
-                .is_some_and(|node| {
+                .filter(|node| {
                     node.kind() == kind && node.byte_range() == (start..start + text.len())
                 })
         })
 }
 
+/// Whether some node of kind `kind` under `root` has exactly the text `text`.
+pub(crate) fn has_node_with_text(root: Node<'_>, source: &str, kind: &str, text: &str) -> bool {
+    nodes_with_text(root, source, kind, text).next().is_some()
+}
+
 /// Whether every identifier `name` in `root` is handed on, as `handed_on` says of it (an
 /// argument of a call): the code under `root` makes no use of the value itself. True when no
-/// identifier of that name is there at all.
+/// identifier of that name is there at all (a longer name, a string or a comment holding the
+/// text is none).
 pub(crate) fn only_handed_on(
     root: Node<'_>,
     source: &str,
     name: &str,
     handed_on: impl Fn(Node<'_>) -> bool,
 ) -> bool {
-    let range = root.byte_range();
-    source
-        .get(range.clone())
-        .unwrap_or_default()
-        .match_indices(name)
-        .all(|(offset, _)| {
-            let start = range.start + offset;
-            root.descendant_for_byte_range(start, start + name.len())
-                .filter(|node| {
-                    node.kind() == "identifier" && node.byte_range() == (start..start + name.len())
-                })
-                // Part of a longer name, a string or a comment otherwise.
-                .is_none_or(&handed_on)
-        })
+    nodes_with_text(root, source, "identifier", name).all(handed_on)
 }
 
 /// The first node of each distinct text among the descendants of `root` whose kind is in

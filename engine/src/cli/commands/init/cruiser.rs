@@ -1127,18 +1127,9 @@ impl<'a> Json5<'a> {
 
     /// The known constant named by the identifier at the reading position, read.
     fn constant(&mut self) -> Option<String> {
-        let start = self.position;
-        let mut end = start;
-        while self
-            .text
-            .get(end)
-            .is_some_and(|byte| byte.is_ascii_alphanumeric() || *byte == b'_' || *byte == b'$')
-        {
-            end += 1;
-        }
-        let name = std::str::from_utf8(self.text.get(start..end)?).ok()?;
+        let name = self.identifier_ahead()?;
         let value = self.declarations.constants.get(name)?.as_str()?.to_owned();
-        self.position = end;
+        self.position += name.len();
         Some(value)
     }
 
@@ -1266,19 +1257,12 @@ impl<'a> Json5<'a> {
 
     /// Whether a known constant's name is at the reading position (and not a longer name).
     fn constant_ahead(&self) -> bool {
-        let rest = self.text.get(self.position..).unwrap_or_default();
-        let length = rest
-            .iter()
-            .take_while(|byte| byte.is_ascii_alphanumeric() || **byte == b'_' || **byte == b'$')
-            .count();
-        rest.get(..length)
-            .and_then(|name| std::str::from_utf8(name).ok())
-            .is_some_and(|name| {
-                self.declarations
-                    .constants
-                    .get(name)
-                    .is_some_and(Value::is_string)
-            })
+        self.identifier_ahead().is_some_and(|name| {
+            self.declarations
+                .constants
+                .get(name)
+                .is_some_and(Value::is_string)
+        })
     }
 
     /// String literals and known constants joined by `+` (`'^src/' + 'ui'`, `APP + '/engine'`)
