@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-pub const CACHE_FORMAT: u32 = 37;
+pub const CACHE_FORMAT: u32 = 38;
 
 /// At most this many bytes of entries are kept.
 pub const MAX_BYTES: u64 = 512 << 20;
@@ -152,7 +152,8 @@ const MAX_VARIANTS: usize = 4;
 pub enum CachedOutcome {
     /// Extracted facts.
     Extracted {
-        /// The facts, as the extractor returned them.
+        /// The facts, as the extractor returned them (written as rows: `stored_facts`).
+        #[serde(with = "crate::input::stored_facts")]
         #[expect(
             clippy::vec_box,
             reason = "facts are boxed so that gathering them moves pointers, never the facts"

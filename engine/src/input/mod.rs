@@ -11,4 +11,5 @@ pub mod progress;
 pub mod queries;
 pub mod scope;
 pub mod spec;
+pub(crate) mod stored_facts;
 pub mod summary;
