@@ -791,6 +791,39 @@ fn a_base_the_file_declares_empty_calls_its_own_origin() {
     );
 }
 
+#[test]
+fn a_url_the_page_builds_on_its_own_origin_calls_no_outside_api() {
+    // lnbits's `fetch(this.url_for(url))`, whose helper returns `new URL(url,
+    // window.location.origin)`, and the other ways a page spells its own origin: none flows
+    // into the declared `rest_api`. An absolute URL stands alone, whatever the base.
+    let spec = "node browser : edge_desktop\nnode outside : rest_api\n\
+                component Web { runs_on: browser paths: \"web/**\" }\n\
+                invariant L { deny flow Web -> outside }\n";
+    let own = project(
+        spec,
+        &[(
+            "web/utils.js",
+            "window._utils = {\n  url_for(url) {\n    const _url = new URL(url, window.location.origin)\n    return _url.toString()\n  },\n  load(url) {\n    return fetch(this.url_for(url))\n  },\n}\nfunction urlFor(path) {\n  return new URL(path, location.href).href\n}\nexport const a = (path) => fetch(urlFor(path))\nexport const b = () => fetch(`${window.location.origin}/api/x`)\nexport const c = () => fetch(location.origin + '/api/y')\n",
+        )],
+    );
+    assert_eq!(findings(&check_all(own.path())), []);
+    let absolute = project(
+        spec,
+        &[(
+            "web/utils.js",
+            "export const a = () => fetch(new URL('https://partner.example/v1', window.location.origin))\n",
+        )],
+    );
+    assert_eq!(
+        findings(&check_all(absolute.path())),
+        [(
+            "Web".to_owned(),
+            "outside".to_owned(),
+            "web/utils.js".to_owned()
+        )]
+    );
+}
+
 /// `deny flow Api -> queue` and `deny flow Admin -> queue` on a project whose `queue` binds
 /// `library`: `api_file` constructs, calls or injects something of it, `admin_file` only
 /// imports it. The construction is a definite, blocking finding; the bare import only a

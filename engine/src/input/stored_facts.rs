@@ -178,10 +178,6 @@ impl<'de> Deserialize<'de> for Read {
 struct Rows;
 
 impl<'de> Visitor<'de> for Rows {
-    #[expect(
-        clippy::vec_box,
-        reason = "the cache's facts are boxed, as the extraction hands them over"
-    )]
     type Value = Vec<Box<Fact>>;
 
     fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -307,6 +303,10 @@ impl<'de> Visitor<'de> for Previous<'_> {
 }
 
 #[cfg(test)]
+#[expect(
+    clippy::vec_box,
+    reason = "the cache's facts are boxed, as the extraction hands them over"
+)]
 mod tests {
     use super::*;
 

@@ -16,6 +16,7 @@
 //! `/orders/{}`). Dynamic segments normalise to `{}` (`route_path`).
 
 mod instances;
+mod own_origin;
 mod wrappers;
 
 pub(crate) use instances::instance_client;
@@ -157,6 +158,7 @@ pub(super) fn extract(
                 constants,
             );
         }
+        let on_own_origin = own_origin::built_on_own_origin(url_node, source);
         // `this.http.get(this.getResourceUrl(id))`: the URL the class's method returns, when it
         // is a string, template or concatenation the file reads.
         let url_node = returned_by_method(url_node, source)
@@ -166,6 +168,9 @@ pub(super) fn extract(
         let url_text = interpolated.as_ref().map(|value| value.text.clone());
         let (url, path, text) = url_and_path(interpolated, base.as_ref(), url_node, source);
         let mut fact = request_fact(view, call, &method, &url, path, text, request.client);
+        if on_own_origin && !url.starts_with('/') {
+            set(&mut fact, "relativeUrl", true);
+        }
         record_url_constants(view, call, url_node, constants);
         if let Some((instance, member)) = through {
             if let Ok(mut shared) = view.input.links.try_borrow_mut() {
