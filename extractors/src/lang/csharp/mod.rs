@@ -396,12 +396,18 @@ fn client_facts<'tree>(
         .filter_map(|hit| {
             let site = client_site(hit, source, Some(&matcher))?;
             // A call with fewer arguments than its library's calls take is another library's
-            // method of that name (EF Core's `entry.Collection(…).Query()` beside Dapper).
-            let too_few = site.use_kind == ClientUse::Call
+            // method of that name (EF Core's `entry.Collection(…).Query()` beside Dapper), and
+            // so is one whose first argument, which such calls take as their SQL or connection,
+            // is a function (Polly's `pipeline.Execute(state => …, state)` around a query).
+            let other_library = site.use_kind == ClientUse::Call
                 && matcher
                     .first_rule(ClientUse::Call, &site.path, false)
-                    .is_some_and(|rule| call_arguments(site.node) < rule.min_arguments);
-            (!too_few).then_some(site)
+                    .is_some_and(|rule| {
+                        rule.min_arguments > 0
+                            && (call_arguments(site.node) < rule.min_arguments
+                                || first_argument_is_function(site.node))
+                    });
+            (!other_library).then_some(site)
         })
         .collect();
     // An `HttpClient` of an ASP.NET Core test host calls the application in the test process,
@@ -475,6 +481,25 @@ fn call_arguments(call: Node<'_>) -> usize {
                 .into_iter()
                 .filter(|child| child.kind() == "argument")
                 .count()
+        })
+}
+
+/// Whether an invocation's first argument is a lambda or an anonymous method
+/// (`pipeline.Execute(static (state, _) => …, state)`, `Execute(delegate { … })`).
+fn first_argument_is_function(call: Node<'_>) -> bool {
+    call.child_by_field_name("arguments")
+        .and_then(|arguments| {
+            named_children(arguments)
+                .into_iter()
+                .find(|child| child.kind() == "argument")
+        })
+        .is_some_and(|argument| {
+            named_children(argument).into_iter().any(|value| {
+                matches!(
+                    value.kind(),
+                    "lambda_expression" | "anonymous_method_expression"
+                )
+            })
         })
 }
 
