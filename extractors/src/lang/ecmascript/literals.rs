@@ -668,3 +668,58 @@ pub(super) fn property_name(node: Node<'_>, source: &str) -> String {
         _ => syntax::text(node, source).to_owned(),
     }
 }
+
+/// The functions the file declares at its top level under `name` (`function name(…)`, `const
+/// name = (…) => …`, `const name = function (…) {…}`), exported or not, in order. `node` is any
+/// node of the file.
+pub(super) fn top_level_functions<'tree>(
+    node: Node<'tree>,
+    name: &str,
+    source: &str,
+) -> Vec<Node<'tree>> {
+    let program = std::iter::successors(Some(node), |node| node.parent())
+        .last()
+        .unwrap_or(node);
+    named_children(program)
+        .into_iter()
+        .filter_map(|statement| {
+            let statement = match statement.kind() {
+                "export_statement" => statement.child_field("declaration")?,
+                _ => statement,
+            };
+            match statement.kind() {
+                "function_declaration" => statement
+                    .child_field("name")
+                    .is_some_and(|declared| syntax::text(declared, source) == name)
+                    .then_some(statement),
+                "lexical_declaration" | "variable_declaration" => {
+                    declared_value(statement, name, source).filter(|value| {
+                        matches!(
+                            value.kind(),
+                            "arrow_function" | "function_expression" | "function"
+                        )
+                    })
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The value a `const`, `let` or `var` statement gives `name`.
+pub(super) fn declared_value<'tree>(
+    statement: Node<'tree>,
+    name: &str,
+    source: &str,
+) -> Option<Node<'tree>> {
+    named_children(statement)
+        .into_iter()
+        .find_map(|declarator| {
+            (declarator.kind() == "variable_declarator"
+                && declarator
+                    .child_field("name")
+                    .is_some_and(|declared| syntax::text(declared, source) == name))
+            .then(|| declarator.child_field("value"))
+            .flatten()
+        })
+}

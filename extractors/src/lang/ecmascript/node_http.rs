@@ -109,38 +109,9 @@ fn handler_function<'tree>(
         "identifier" => {
             let source = view.source();
             let name = syntax::text(argument, source);
-            let mut root = argument;
-            while let Some(parent) = root.parent() {
-                root = parent;
-            }
-            named_children(root).into_iter().find_map(|statement| {
-                let statement = match statement.kind() {
-                    "export_statement" => statement.child_field("declaration")?,
-                    _ => statement,
-                };
-                match statement.kind() {
-                    "function_declaration" => statement
-                        .child_field("name")
-                        .filter(|declared| syntax::text(*declared, source) == name)
-                        .map(|_| statement),
-                    "lexical_declaration" | "variable_declaration" => named_children(statement)
-                        .into_iter()
-                        .filter(|declarator| declarator.kind() == "variable_declarator")
-                        .find(|declarator| {
-                            declarator
-                                .child_field("name")
-                                .is_some_and(|declared| syntax::text(declared, source) == name)
-                        })
-                        .and_then(|declarator| declarator.child_field("value"))
-                        .filter(|value| {
-                            matches!(
-                                value.kind(),
-                                "arrow_function" | "function_expression" | "function"
-                            )
-                        }),
-                    _ => None,
-                }
-            })
+            super::literals::top_level_functions(argument, name, source)
+                .into_iter()
+                .next()
         }
         _ => None,
     }

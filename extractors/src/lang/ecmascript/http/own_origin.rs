@@ -7,7 +7,9 @@
 
 use tree_sitter::Node;
 
-use crate::lang::ecmascript::literals::{arguments, property_name};
+use crate::lang::ecmascript::literals::{
+    arguments, declared_value, property_name, top_level_functions,
+};
 use crate::syntax::{self, named_children, ChildField};
 
 /// The expressions that name the page's own origin, or a URL on it.
@@ -182,17 +184,7 @@ fn declared_in<'tree>(
         ) {
             return None;
         }
-        named_children(statement)
-            .into_iter()
-            .find_map(|declarator| {
-                (declarator.kind() == "variable_declarator"
-                    && declarator
-                        .child_field("name")
-                        .is_some_and(|declared| syntax::text(declared, source) == name))
-                .then(|| declarator.child_field("value"))
-                .flatten()
-                .map(|value| (statement, value))
-            })
+        declared_value(statement, name, source).map(|value| (statement, value))
     })
 }
 
@@ -221,8 +213,11 @@ fn helper_returns<'tree>(function: Node<'tree>, source: &str) -> Vec<Node<'tree>
     let helper = match function.kind() {
         "identifier" => {
             let name = syntax::text(function, source);
-            let program = std::iter::successors(Some(function), |node| node.parent()).last();
-            program.and_then(|program| top_level_function(program, name, source))
+            // A name declared twice may stand for either.
+            let [helper] = top_level_functions(function, name, source)[..] else {
+                return Vec::new();
+            };
+            Some(helper)
         }
         "member_expression"
             if function
@@ -242,55 +237,6 @@ fn helper_returns<'tree>(function: Node<'tree>, source: &str) -> Vec<Node<'tree>
         _ => None,
     };
     helper.map_or_else(Vec::new, returned_values)
-}
-
-/// The function `name` declares at the file's top level (`function name(…)`, `const name =
-/// (…) => …`), exported or not.
-fn top_level_function<'tree>(
-    program: Node<'tree>,
-    name: &str,
-    source: &str,
-) -> Option<Node<'tree>> {
-    let mut found = named_children(program).into_iter().filter_map(|statement| {
-        let statement = match statement.kind() {
-            "export_statement" => statement.child_field("declaration")?,
-            _ => statement,
-        };
-        match statement.kind() {
-            "function_declaration" => statement
-                .child_field("name")
-                .is_some_and(|declared| syntax::text(declared, source) == name)
-                .then_some(statement),
-            "lexical_declaration" | "variable_declaration" => {
-                declared_in_statement(statement, name, source).filter(|value| {
-                    matches!(
-                        value.kind(),
-                        "arrow_function" | "function_expression" | "function"
-                    )
-                })
-            }
-            _ => None,
-        }
-    });
-    let function = found.next()?;
-    found.next().is_none().then_some(function)
-}
-
-fn declared_in_statement<'tree>(
-    statement: Node<'tree>,
-    name: &str,
-    source: &str,
-) -> Option<Node<'tree>> {
-    named_children(statement)
-        .into_iter()
-        .find_map(|declarator| {
-            (declarator.kind() == "variable_declarator"
-                && declarator
-                    .child_field("name")
-                    .is_some_and(|declared| syntax::text(declared, source) == name))
-            .then(|| declarator.child_field("value"))
-            .flatten()
-        })
 }
 
 /// The method `name` of an object literal (`{ url_for(url) { … } }`, `{ url_for: (url) => … }`)
