@@ -273,6 +273,9 @@ impl<'de> Visitor<'de> for Previous<'_> {
                 properties.insert("language", text);
             }
         }
+        // Facts are kept for the whole run: the language's slot must not leave the properties
+        // twice their size.
+        properties.shrink_to_fit();
         let id = match id {
             Read::Text(id) => id,
             Read::Same => fact_id(&extractor, &file, line, column, kind),

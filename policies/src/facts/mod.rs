@@ -399,8 +399,15 @@ pub struct DomainFact {
 pub fn fact_id(extractor: &str, file: &str, line: u32, column: u32, kind: FactKind) -> String {
     use std::fmt::Write as _;
     let kind = kind.as_str();
-    // Sized exactly: ids live as long as their facts (two u32s take at most 20 digits).
-    let mut id = String::with_capacity(extractor.len() + file.len() + kind.len() + 24);
+    // Sized exactly: ids live as long as their facts (a run holds hundreds of thousands).
+    let digits = |number: u32| {
+        number
+            .checked_ilog10()
+            .map_or(1, |log| usize::try_from(log).unwrap_or(9) + 1)
+    };
+    let mut id = String::with_capacity(
+        extractor.len() + file.len() + kind.len() + digits(line) + digits(column) + 4,
+    );
     let _ = write!(id, "{extractor}:{file}:{line}:{column}:{kind}");
     id
 }
@@ -420,6 +427,30 @@ pub fn disambiguate_ids(facts: &mut [Fact]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fact_ids_are_sized_exactly() {
+        for (line, column) in [
+            (0, 1),
+            (1, 9),
+            (10, 99),
+            (100, 1_000),
+            (u32::MAX, 4_294_967),
+        ] {
+            let id = fact_id(
+                "python",
+                "app/models.py",
+                line,
+                column,
+                FactKind::AccessesTechnology,
+            );
+            assert_eq!(
+                id,
+                format!("python:app/models.py:{line}:{column}:accesses_technology")
+            );
+            assert_eq!(id.capacity(), id.len(), "{id}");
+        }
+    }
 
     #[test]
     fn property_values_read_back_as_they_were_written_by_the_kind_of_json_value() {
