@@ -9,12 +9,19 @@ use engine::Z3Solver;
 use engine::{run_check, CheckOptions};
 use git2::Repository;
 
-use crate::{check, check_example, commit_all, replay_with_z3, run_cli};
+use crate::{assert_every_violation_replays_unsat, check, check_example, commit_all, run_cli};
 
 fn write(root: &Path, path: &str, text: &str) {
     let full = root.join(path);
     std::fs::create_dir_all(full.parent().unwrap()).unwrap();
     std::fs::write(full, text).unwrap();
+}
+
+/// Writes each `(path, text)` under `root`.
+fn write_all(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        write(root, path, text);
+    }
 }
 
 /// Runs `lintel init --from CONFIG --project ROOT` (CONFIG relative to ROOT) and returns the
@@ -205,14 +212,8 @@ fn every_boundary_proof_names_rule_and_fact_and_replays_unsat_in_stock_z3() {
             core.iter().any(|name| name.contains(" fact ")),
             "core names a fact: {core:?}"
         );
-        let detail = &run.details[&violation.id];
-        assert_eq!(
-            replay_with_z3(&detail.smt_script),
-            "unsat",
-            "{}",
-            violation.id
-        );
     }
+    assert_every_violation_replays_unsat(&run);
     // explain finds a cycle by its id, and its fix class is the dependency one.
     let cycle = &run.verdict.violations[0];
     let project = tests::example("module-boundaries");
@@ -245,17 +246,20 @@ fn a_component_without_depends_on_stays_open_and_public_files_pass() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "architecture.ag", CLOSED_SPEC);
-    write(
+    write_all(
         root,
-        "api/orders.ts",
-        "import { order } from \"../domain/index\";\nexport const api = order;\n",
+        &[
+            (
+                "api/orders.ts",
+                "import { order } from \"../domain/index\";\nexport const api = order;\n",
+            ),
+            (
+                "domain/index.ts",
+                "import { repo } from \"./repo\";\nexport const order = repo;\n",
+            ),
+            ("domain/repo.ts", "export const repo = 1;\n"),
+        ],
     );
-    write(
-        root,
-        "domain/index.ts",
-        "import { repo } from \"./repo\";\nexport const order = repo;\n",
-    );
-    write(root, "domain/repo.ts", "export const repo = 1;\n");
     // Infra is open: it may use anything, the database and Domain's internals included.
     write(
         root,
@@ -578,15 +582,7 @@ invariant Imports {
             .any(|name| name.contains("`a/x.ts` belongs to `A`")),
         "{core:?}"
     );
-    for violation in &run.verdict.violations {
-        let detail = &run.details[&violation.id];
-        assert_eq!(
-            replay_with_z3(&detail.smt_script),
-            "unsat",
-            "{}",
-            violation.id
-        );
-    }
+    assert_every_violation_replays_unsat(&run);
 }
 
 #[test]
@@ -603,17 +599,14 @@ component Go { runs_on: app  paths: "svc/**" }
 invariant Imports { deny unresolved imports in * }
 "#,
     );
-    write(root, "go.mod", "module example.com/shop\n\ngo 1.22\n");
-    write(
+    write_all(
         root,
-        "svc/main.go",
-        "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/shop/svc/billing\"\n)\n\nfunc main() { fmt.Println(billing.Total()) }\n",
-    );
-    write(root, "py/__init__.py", "");
-    write(
-        root,
-        "py/app.py",
-        "from .models import Order\nimport os\n\nprint(Order, os.getcwd())\n",
+        &[
+            ("go.mod", "module example.com/shop\n\ngo 1.22\n"),
+            ("svc/main.go", "package main\n\nimport (\n\t\"fmt\"\n\t\"example.com/shop/svc/billing\"\n)\n\nfunc main() { fmt.Println(billing.Total()) }\n"),
+            ("py/__init__.py", ""),
+            ("py/app.py", "from .models import Order\nimport os\n\nprint(Order, os.getcwd())\n"),
+        ],
     );
     let found = kinds_at(root);
     assert_eq!(
@@ -648,12 +641,13 @@ invariant Imports {
 }
 "#,
     );
-    write(root, "assets/logo.svg", "<svg/>\n");
-    write(root, "ui/row.html", "<tr></tr>\n");
-    write(
+    write_all(
         root,
-        "ui/icons.ts",
-        "import logo from \"!raw-loader!../assets/logo.svg\";\nimport row from \"text!./row.html\";\nimport gone from \"!!url-loader!./gone.png\";\nexport const icons = [logo, row, gone];\n",
+        &[
+            ("assets/logo.svg", "<svg/>\n"),
+            ("ui/row.html", "<tr></tr>\n"),
+            ("ui/icons.ts", "import logo from \"!raw-loader!../assets/logo.svg\";\nimport row from \"text!./row.html\";\nimport gone from \"!!url-loader!./gone.png\";\nexport const icons = [logo, row, gone];\n"),
+        ],
     );
     let verdict = check(root, ScopeRequest::All, 1);
     assert_eq!(
@@ -696,25 +690,14 @@ invariant Imports { deny unresolved imports in * }
     );
     // A missing module is unresolved; an item of an existing module, an enum's variant and an
     // external crate are not.
-    write(
+    write_all(
         root,
-        "rs/src/lib.rs",
-        "pub mod orders;\npub enum Mode { Fast }\nuse crate::missing::Thing;\nuse crate::orders::Order;\nuse crate::Mode::Fast;\nuse serde::Deserialize;\n",
-    );
-    write(
-        root,
-        "rs/src/orders.rs",
-        "pub struct Order;\nuse super::gone::Lost;\n",
-    );
-    write(
-        root,
-        "cs/Shop/Shop.csproj",
-        "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <RootNamespace>Acme.Shop</RootNamespace>\n  </PropertyGroup>\n</Project>\n",
-    );
-    write(
-        root,
-        "cs/Shop/Orders/Order.cs",
-        "namespace Acme.Shop.Orders;\n\npublic class Order { }\n",
+        &[
+            ("rs/src/lib.rs", "pub mod orders;\npub enum Mode { Fast }\nuse crate::missing::Thing;\nuse crate::orders::Order;\nuse crate::Mode::Fast;\nuse serde::Deserialize;\n"),
+            ("rs/src/orders.rs", "pub struct Order;\nuse super::gone::Lost;\n"),
+            ("cs/Shop/Shop.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <RootNamespace>Acme.Shop</RootNamespace>\n  </PropertyGroup>\n</Project>\n"),
+            ("cs/Shop/Orders/Order.cs", "namespace Acme.Shop.Orders;\n\npublic class Order { }\n"),
+        ],
     );
     // Under the project's root namespace `Acme.Shop`, nothing declares `Acme.Shop.Missing`;
     // `Microsoft.Extensions.Logging` is a library's.
@@ -745,53 +728,51 @@ invariant Imports { deny unresolved imports in * }
         let core = &violation.z3_proof.unsat_core;
         assert!(core.iter().any(|name| name.contains(" rule ")), "{core:?}");
         assert!(core.iter().any(|name| name.contains(" fact ")), "{core:?}");
-        let detail = &run.details[&violation.id];
-        assert_eq!(
-            replay_with_z3(&detail.smt_script),
-            "unsat",
-            "{}",
-            violation.id
-        );
     }
+    assert_every_violation_replays_unsat(&run);
 }
 
 #[test]
 fn rust_helper_modules_of_test_bench_and_example_targets_are_not_unresolved() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(
+    write_all(
         root,
-        "architecture.ag",
-        "node app : server\ncomponent Rs { runs_on: app  paths: \"**\" }\ninvariant Imports { deny unresolved imports in * }\n",
+        &[
+            ("architecture.ag", "node app : server\ncomponent Rs { runs_on: app  paths: \"**\" }\ninvariant Imports { deny unresolved imports in * }\n"),
+            ("Cargo.toml", "[package]\nname = \"kit\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+            ("src/lib.rs", "pub struct Engine;\n"),
+        ],
     );
-    write(
-        root,
-        "Cargo.toml",
-        "[package]\nname = \"kit\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    );
-    write(root, "src/lib.rs", "pub struct Engine;\n");
     // Each `tests/*.rs` is a crate root that declares `mod common;`: `super` in the helper is
     // that root, whose items are no module of any file.
-    write(
+    write_all(
         root,
-        "tests/api.rs",
-        "mod common;\npub fn setup() {}\npub mod support { pub struct Db; }\n",
-    );
-    write(
-        root,
-        "tests/common/mod.rs",
-        "use super::setup;\nuse super::support::Db;\nuse crate::common::gone::Lost;\n",
+        &[
+            (
+                "tests/api.rs",
+                "mod common;\npub fn setup() {}\npub mod support { pub struct Db; }\n",
+            ),
+            (
+                "tests/common/mod.rs",
+                "use super::setup;\nuse super::support::Db;\nuse crate::common::gone::Lost;\n",
+            ),
+        ],
     );
     // No target declares `mod orphan;`: lintel cannot know its root and stays silent.
-    write(root, "tests/orphan/mod.rs", "use super::anything::Here;\n");
-    write(root, "benches/load.rs", "mod shared;\npub struct Config;\n");
-    write(root, "benches/shared/mod.rs", "use super::Config;\n");
-    write(
+    write_all(
         root,
-        "examples/demo.rs",
-        "mod util;\npub struct Config;\nfn main() {}\n",
+        &[
+            ("tests/orphan/mod.rs", "use super::anything::Here;\n"),
+            ("benches/load.rs", "mod shared;\npub struct Config;\n"),
+            ("benches/shared/mod.rs", "use super::Config;\n"),
+            (
+                "examples/demo.rs",
+                "mod util;\npub struct Config;\nfn main() {}\n",
+            ),
+            ("examples/util/mod.rs", "use crate::Config;\n"),
+        ],
     );
-    write(root, "examples/util/mod.rs", "use crate::Config;\n");
     let found = kinds_at(root);
     // Only the module no file holds and the root does not declare is unresolved.
     assert_eq!(
@@ -807,24 +788,22 @@ fn rust_helper_modules_of_test_bench_and_example_targets_are_not_unresolved() {
 fn rust_paths_through_path_attribute_modules_land_on_the_file_the_attribute_names() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(
+    write_all(
         root,
-        "architecture.ag",
-        "node app : server\ncomponent Core { runs_on: app  paths: \"src/*.rs\" }\ncomponent Gen { runs_on: app  paths: \"src/gen/**\" }\ninvariant Imports { deny unresolved imports in * }\n",
-    );
-    write(
-        root,
-        "Cargo.toml",
-        "[package]\nname = \"plat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    );
-    write(
-        root,
-        "src/lib.rs",
-        "#[path = \"gen/schema.rs\"]\npub mod schema;\nuse crate::schema::columns::Column;\nuse crate::schema::missing::Gone;\n",
+        &[
+            ("architecture.ag", "node app : server\ncomponent Core { runs_on: app  paths: \"src/*.rs\" }\ncomponent Gen { runs_on: app  paths: \"src/gen/**\" }\ninvariant Imports { deny unresolved imports in * }\n"),
+            ("Cargo.toml", "[package]\nname = \"plat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+            ("src/lib.rs", "#[path = \"gen/schema.rs\"]\npub mod schema;\nuse crate::schema::columns::Column;\nuse crate::schema::missing::Gone;\n"),
+        ],
     );
     // The target's own `mod columns;` is beside it, as a `mod.rs`'s would be.
-    write(root, "src/gen/schema.rs", "pub mod columns;\n");
-    write(root, "src/gen/columns.rs", "pub struct Column;\n");
+    write_all(
+        root,
+        &[
+            ("src/gen/schema.rs", "pub mod columns;\n"),
+            ("src/gen/columns.rs", "pub struct Column;\n"),
+        ],
+    );
     let found = kinds_at(root);
     assert_eq!(
         found,
@@ -915,40 +894,17 @@ fn tach_project(root: &Path) {
     ] {
         write(root, &format!("shop/{package}__init__.py"), "");
     }
-    write(
+    write_all(
         root,
-        "shop/api/views.py",
-        "from shop.orders.model import Order\nfrom shop.billing.api.prices import price_of\nfrom shop.utils.text import slug\n\n\ndef show(sku):\n    return slug(str(Order(sku).total(price_of)))\n",
-    );
-    write(
-        root,
-        "shop/orders/model.py",
-        "from shop.billing.internal.ledger import LEDGER\n\n\nclass Order:\n    def __init__(self, sku):\n        self.sku = sku\n\n    def total(self, price_of):\n        return price_of(self.sku) + LEDGER.get(self.sku, 0)\n",
-    );
-    write(
-        root,
-        "shop/billing/api/prices.py",
-        "from shop.billing.internal.ledger import LEDGER\n\n\ndef price_of(sku):\n    return LEDGER.get(sku, 0)\n",
-    );
-    write(
-        root,
-        "shop/billing/internal/ledger.py",
-        "LEDGER = {\"book\": 12}\n",
-    );
-    write(
-        root,
-        "shop/db/session.py",
-        "from shop.orders.model import Order\n\n\ndef load(sku):\n    return Order(sku)\n",
-    );
-    write(
-        root,
-        "shop/utils/text.py",
-        "def slug(text):\n    return text.lower()\n",
-    );
-    write(
-        root,
-        "shop/orders/tests/test_model.py",
-        "from shop.api.views import show\n",
+        &[
+            ("shop/api/views.py", "from shop.orders.model import Order\nfrom shop.billing.api.prices import price_of\nfrom shop.utils.text import slug\n\n\ndef show(sku):\n    return slug(str(Order(sku).total(price_of)))\n"),
+            ("shop/orders/model.py", "from shop.billing.internal.ledger import LEDGER\n\n\nclass Order:\n    def __init__(self, sku):\n        self.sku = sku\n\n    def total(self, price_of):\n        return price_of(self.sku) + LEDGER.get(self.sku, 0)\n"),
+            ("shop/billing/api/prices.py", "from shop.billing.internal.ledger import LEDGER\n\n\ndef price_of(sku):\n    return LEDGER.get(sku, 0)\n"),
+            ("shop/billing/internal/ledger.py", "LEDGER = {\"book\": 12}\n"),
+            ("shop/db/session.py", "from shop.orders.model import Order\n\n\ndef load(sku):\n    return Order(sku)\n"),
+            ("shop/utils/text.py", "def slug(text):\n    return text.lower()\n"),
+            ("shop/orders/tests/test_model.py", "from shop.api.views import show\n"),
+        ],
     );
 }
 
@@ -1046,26 +1002,15 @@ fn init_from_tach_toml_writes_a_spec_that_reports_what_tach_reports() {
 fn init_from_tach_toml_keeps_a_declared_cycle_and_waives_what_tach_ignore_marks() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(
+    write_all(
         root,
-        "tach.toml",
-        "forbid_circular_dependencies = true\n\n[[modules]]\npath = \"shop.a\"\ndepends_on = [\"shop.b\"]\n\n[[modules]]\npath = \"shop.b\"\ndepends_on = [\"shop.a\"]\n\n[[modules]]\npath = \"shop.c\"\ndepends_on = []\n",
-    );
-    write(root, "shop/__init__.py", "");
-    write(
-        root,
-        "shop/a/__init__.py",
-        "from shop.b import B\n\nA = 1\n",
-    );
-    write(
-        root,
-        "shop/b/__init__.py",
-        "B = 2\n\n\ndef f():\n    from shop.a import A\n    return A\n",
-    );
-    write(
-        root,
-        "shop/c/__init__.py",
-        "# tach-ignore\nfrom shop.a import A\n\nfrom shop.b import B  # pylint: disable=unused-import\n",
+        &[
+            ("tach.toml", "forbid_circular_dependencies = true\n\n[[modules]]\npath = \"shop.a\"\ndepends_on = [\"shop.b\"]\n\n[[modules]]\npath = \"shop.b\"\ndepends_on = [\"shop.a\"]\n\n[[modules]]\npath = \"shop.c\"\ndepends_on = []\n"),
+            ("shop/__init__.py", ""),
+            ("shop/a/__init__.py", "from shop.b import B\n\nA = 1\n"),
+            ("shop/b/__init__.py", "B = 2\n\n\ndef f():\n    from shop.a import A\n    return A\n"),
+            ("shop/c/__init__.py", "# tach-ignore\nfrom shop.a import A\n\nfrom shop.b import B  # pylint: disable=unused-import\n"),
+        ],
     );
     let spec = init_from(root, "tach.toml");
     assert!(spec.contains("  deny cycle among ShopA, ShopB\n"), "{spec}");
@@ -1122,13 +1067,14 @@ fn init_from_tach_toml_keeps_a_declared_cycle_and_waives_what_tach_ignore_marks(
 fn init_reads_old_tach_configs_strict_modules_and_regular_expression_excludes() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(
+    write_all(
         root,
-        "tach.toml",
-        "exclude = [\".*__pycache__\", \"docs\"]\n\n[[modules]]\npath = \"<root>\"\ndepends_on = [{ path = \"app.core\" }]\n\n[[modules]]\npath = \"app.core\"\nstrict = true\ndepends_on = []\n\n[[modules]]\npath = \"app.settings\"\n",
+        &[
+            ("tach.toml", "exclude = [\".*__pycache__\", \"docs\"]\n\n[[modules]]\npath = \"<root>\"\ndepends_on = [{ path = \"app.core\" }]\n\n[[modules]]\npath = \"app.core\"\nstrict = true\ndepends_on = []\n\n[[modules]]\npath = \"app.settings\"\n"),
+            ("app/core/__init__.py", ""),
+            ("app/settings.py", "DEBUG = True\n"),
+        ],
     );
-    write(root, "app/core/__init__.py", "");
-    write(root, "app/settings.py", "DEBUG = True\n");
     let out = root.join("lintel.ag");
     let (code, _) = run_cli(&[
         "init",
@@ -1213,12 +1159,16 @@ fn init_translates_tach_visibility_root_module_and_deprecated_and_names_what_it_
         "from core.services import run\n\n\ndef legacy():\n    return run()\n",
     );
     // jobs uses root code without declaring `<root>`.
-    write(
+    write_all(
         root,
-        "src/jobs/nightly.py",
-        "from settings import DEBUG\n\n\ndef nightly():\n    return DEBUG\n",
+        &[
+            (
+                "src/jobs/nightly.py",
+                "from settings import DEBUG\n\n\ndef nightly():\n    return DEBUG\n",
+            ),
+            ("src/settings.py", "DEBUG = False\n"),
+        ],
     );
-    write(root, "src/settings.py", "DEBUG = False\n");
     let spec = init_from(root, "tach.toml");
     for expected in [
         "component Root { runs_on: app  paths: \"src/**/*.py\"  depends_on: Core }",
@@ -1292,9 +1242,14 @@ fn init_rejects_unknown_configs_and_bad_toml_and_still_plans_the_layout_starter(
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let project = root.to_str().unwrap();
-    write(root, "tach.toml", "modules = [");
-    write(root, "eslint.config.js", "export default [];");
-    write(root, ".dependency-cruiser.js", "module.exports = 42;");
+    write_all(
+        root,
+        &[
+            ("tach.toml", "modules = ["),
+            ("eslint.config.js", "export default [];"),
+            (".dependency-cruiser.js", "module.exports = 42;"),
+        ],
+    );
     for from in ["tach.toml", "eslint.config.js", ".dependency-cruiser.js"] {
         let path = root.join(from);
         let (code, _) = run_cli(&[
@@ -1332,13 +1287,17 @@ fn diff_marks_a_new_undeclared_dependency_new_and_the_base_one_existing() {
     let repository = Repository::init(dir.path()).unwrap();
     write(dir.path(), "architecture.ag", CLOSED_SPEC);
     // Api may use Domain only; on the base it already uses Infra.
-    write(
+    write_all(
         dir.path(),
-        "api/orders.ts",
-        "import { pool } from \"../infra/db\";\nexport const api = pool;\n",
+        &[
+            (
+                "api/orders.ts",
+                "import { pool } from \"../infra/db\";\nexport const api = pool;\n",
+            ),
+            ("infra/db.ts", "export const pool = 1;\n"),
+            ("domain/index.ts", "export const order = 2;\n"),
+        ],
     );
-    write(dir.path(), "infra/db.ts", "export const pool = 1;\n");
-    write(dir.path(), "domain/index.ts", "export const order = 2;\n");
     commit_all(&repository, "base");
     repository
         .branch(
@@ -1347,11 +1306,12 @@ fn diff_marks_a_new_undeclared_dependency_new_and_the_base_one_existing() {
             true,
         )
         .unwrap();
-    write(dir.path(), "infra/cache.ts", "export const cache = 3;\n");
-    write(
+    write_all(
         dir.path(),
-        "api/orders.ts",
-        "import { pool } from \"../infra/db\";\nimport { cache } from \"../infra/cache\";\nexport const api = pool + cache;\n",
+        &[
+            ("infra/cache.ts", "export const cache = 3;\n"),
+            ("api/orders.ts", "import { pool } from \"../infra/db\";\nimport { cache } from \"../infra/cache\";\nexport const api = pool + cache;\n"),
+        ],
     );
     commit_all(&repository, "api uses the cache too");
     let verdict = check(dir.path(), ScopeRequest::Diff("main-base".into()), 1);
@@ -1452,16 +1412,19 @@ fn init_from_a_dependency_cruiser_config_waives_its_known_violations() {
   { "type": "dependency", "from": "src/ui/gone.ts", "to": "src/db/query.ts", "rule": { "severity": "error", "name": "ui-not-to-db" } }
 ]"#,
     );
-    write(root, "src/db/query.ts", "export const q = 1;\n");
-    write(
+    write_all(
         root,
-        "src/ui/page.ts",
-        "import { q } from \"../db/query\";\nexport const page = q;\n",
-    );
-    write(
-        root,
-        "src/ui/list.ts",
-        "import { q } from \"../db/query\";\nexport const list = q;\n",
+        &[
+            ("src/db/query.ts", "export const q = 1;\n"),
+            (
+                "src/ui/page.ts",
+                "import { q } from \"../db/query\";\nexport const page = q;\n",
+            ),
+            (
+                "src/ui/list.ts",
+                "import { q } from \"../db/query\";\nexport const list = q;\n",
+            ),
+        ],
     );
     let spec = init_from(root, ".dependency-cruiser.js");
     let waivers: Vec<&str> = spec
@@ -1501,21 +1464,14 @@ fn init_from_a_dependency_cruiser_config_waives_its_known_violations() {
 fn init_from_a_dependency_cruiser_config_reads_its_string_constants() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(
+    write_all(
         root,
-        ".dependency-cruiser.cjs",
-        "// The layers of the app.\nconst APP = 'src/app'\nconst FLOW = APP + \"/flow\";\nlet computed = require('./x').path\n\nmodule.exports = {\n  forbidden: [\n    { name: 'bridge-no-up', severity: 'error', from: { path: `^${APP}/bridge/` }, to: { path: `^${FLOW}/` } },\n    { name: 'engine-no-up', from: { path: '^' + APP + '/engine/' }, to: { path: [`^${APP}/flow/`] } },\n    { name: 'unknown', from: { path: `^${computed}/x/` }, to: { path: '^src/app/flow/' } },\n  ],\n}\n",
-    );
-    write(root, "src/app/flow/step.js", "export const step = 1;\n");
-    write(
-        root,
-        "src/app/bridge/scope.js",
-        "import { step } from '../flow/step.js';\nexport const scope = step;\n",
-    );
-    write(
-        root,
-        "src/app/engine/run.js",
-        "import { step } from '../flow/step.js';\nexport const run = step;\n",
+        &[
+            (".dependency-cruiser.cjs", "// The layers of the app.\nconst APP = 'src/app'\nconst FLOW = APP + \"/flow\";\nlet computed = require('./x').path\n\nmodule.exports = {\n  forbidden: [\n    { name: 'bridge-no-up', severity: 'error', from: { path: `^${APP}/bridge/` }, to: { path: `^${FLOW}/` } },\n    { name: 'engine-no-up', from: { path: '^' + APP + '/engine/' }, to: { path: [`^${APP}/flow/`] } },\n    { name: 'unknown', from: { path: `^${computed}/x/` }, to: { path: '^src/app/flow/' } },\n  ],\n}\n"),
+            ("src/app/flow/step.js", "export const step = 1;\n"),
+            ("src/app/bridge/scope.js", "import { step } from '../flow/step.js';\nexport const scope = step;\n"),
+            ("src/app/engine/run.js", "import { step } from '../flow/step.js';\nexport const run = step;\n"),
+        ],
     );
     let spec = init_from(root, ".dependency-cruiser.cjs");
     assert_lines(
@@ -1571,14 +1527,15 @@ function uiNotToStores() {
 }
 "#,
     );
-    write(
+    write_all(
         root,
-        "src/ui/page.ts",
-        "import { q } from \"../db/query\";\nimport { c } from \"../cache/get\";\nexport const ui = q + c;\n",
+        &[
+            ("src/ui/page.ts", "import { q } from \"../db/query\";\nimport { c } from \"../cache/get\";\nexport const ui = q + c;\n"),
+            ("src/db/query.ts", "export const q = 1;\n"),
+            ("src/cache/get.ts", "export const c = 2;\n"),
+            ("src/api/handler.ts", "export const h = 3;\n"),
+        ],
     );
-    write(root, "src/db/query.ts", "export const q = 1;\n");
-    write(root, "src/cache/get.ts", "export const c = 2;\n");
-    write(root, "src/api/handler.ts", "export const h = 3;\n");
     let spec = init_from(root, ".dependency-cruiser.mjs");
     assert_lines(
         &spec,
@@ -1616,19 +1573,16 @@ module.exports = {
 };
 "#,
     );
-    write(
+    write_all(
         root,
-        "src/domain/order.ts",
-        "import { a } from \"../application/use\";\nimport { env } from \"../infra/env/index\";\nimport { db } from \"../infra/db\";\nexport const o = a + env + db;\n",
+        &[
+            ("src/domain/order.ts", "import { a } from \"../application/use\";\nimport { env } from \"../infra/env/index\";\nimport { db } from \"../infra/db\";\nexport const o = a + env + db;\n"),
+            ("src/domain/order.test.ts", "import { a } from \"../application/use\";\nimport { db } from \"../infra/db\";\nexport const t = a + db;\n"),
+            ("src/application/use.ts", "export const a = 1;\n"),
+            ("src/infra/env/index.ts", "export const env = 2;\n"),
+            ("src/infra/db.ts", "export const db = 3;\n"),
+        ],
     );
-    write(
-        root,
-        "src/domain/order.test.ts",
-        "import { a } from \"../application/use\";\nimport { db } from \"../infra/db\";\nexport const t = a + db;\n",
-    );
-    write(root, "src/application/use.ts", "export const a = 1;\n");
-    write(root, "src/infra/env/index.ts", "export const env = 2;\n");
-    write(root, "src/infra/db.ts", "export const db = 3;\n");
     let spec = init_from(root, ".dependency-cruiser.js");
     assert_lines(
         &spec,
@@ -1654,25 +1608,14 @@ fn init_from_a_dependency_cruiser_config_translates_its_forbidden_rules_without_
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, ".dependency-cruiser.js", CRUISER_JS);
-    write(
+    write_all(
         root,
-        "src/ui/page.ts",
-        "import { q } from \"../db/query\";\nimport { a } from \"../api/client\";\nexport const ui = q + a;\n",
-    );
-    write(
-        root,
-        "src/api/client.ts",
-        "import { ui } from \"../ui/page\";\nexport const a = () => ui;\n",
-    );
-    write(
-        root,
-        "src/db/query.ts",
-        "import { nope } from \"./missing\";\nexport const q = nope;\n",
-    );
-    write(
-        root,
-        "src/generated/client.ts",
-        "import { gone } from \"./gone\";\nexport const g = gone;\n",
+        &[
+            ("src/ui/page.ts", "import { q } from \"../db/query\";\nimport { a } from \"../api/client\";\nexport const ui = q + a;\n"),
+            ("src/api/client.ts", "import { ui } from \"../ui/page\";\nexport const a = () => ui;\n"),
+            ("src/db/query.ts", "import { nope } from \"./missing\";\nexport const q = nope;\n"),
+            ("src/generated/client.ts", "import { gone } from \"./gone\";\nexport const g = gone;\n"),
+        ],
     );
     let project = root.to_str().unwrap();
     let from = root.join(".dependency-cruiser.js");
@@ -1792,36 +1735,21 @@ fn init_translates_path_alternatives_exceptions_closed_and_public_rules_of_a_dep
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, ".dependency-cruiser.mjs", CRUISER_MJS);
-    write(root, "src/api/index.ts", "export * from \"./orders\";\n");
-    write(
+    write_all(
         root,
-        "src/api/orders.ts",
-        "import { q } from \"../db/query\";\nexport const orders = q;\n",
+        &[
+            ("src/api/index.ts", "export * from \"./orders\";\n"),
+            ("src/api/orders.ts", "import { q } from \"../db/query\";\nexport const orders = q;\n"),
+            ("src/ui/page.ts", "import { orders } from \"../api/orders\";\nimport { bill } from \"../billing/internal/tax\";\nimport { api } from \"../api\";\nimport { total } from \"../billing\";\nimport * as fs from \"fs\";\nexport const page = [orders, bill, api, total, fs];\n"),
+            ("src/ui/gen.build.ts", "import { nope } from \"./nope\";\nexport const g = nope;\n"),
+            ("src/billing/index.ts", "export const total = 1;\n"),
+            ("src/billing/internal/tax.ts", "export const bill = 2;\n"),
+            ("src/utils/format.ts", "import { record } from \"../state/recorder\";\nimport { x } from \"../state/store\";\nexport const f = [record, x];\n"),
+            ("src/state/recorder.ts", "export const record = 1;\n"),
+            ("src/state/store.ts", "export const x = 1;\n"),
+            ("src/db/query.ts", "export const q = 1;\n"),
+        ],
     );
-    write(
-        root,
-        "src/ui/page.ts",
-        "import { orders } from \"../api/orders\";\nimport { bill } from \"../billing/internal/tax\";\nimport { api } from \"../api\";\nimport { total } from \"../billing\";\nimport * as fs from \"fs\";\nexport const page = [orders, bill, api, total, fs];\n",
-    );
-    write(
-        root,
-        "src/ui/gen.build.ts",
-        "import { nope } from \"./nope\";\nexport const g = nope;\n",
-    );
-    write(root, "src/billing/index.ts", "export const total = 1;\n");
-    write(
-        root,
-        "src/billing/internal/tax.ts",
-        "export const bill = 2;\n",
-    );
-    write(
-        root,
-        "src/utils/format.ts",
-        "import { record } from \"../state/recorder\";\nimport { x } from \"../state/store\";\nexport const f = [record, x];\n",
-    );
-    write(root, "src/state/recorder.ts", "export const record = 1;\n");
-    write(root, "src/state/store.ts", "export const x = 1;\n");
-    write(root, "src/db/query.ts", "export const q = 1;\n");
     let project = root.to_str().unwrap();
     let from = root.join(".dependency-cruiser.mjs");
     let (code, _) = run_cli(&[

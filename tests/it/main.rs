@@ -119,6 +119,19 @@ pub fn replay_with_z3(script: &str) -> String {
         .to_owned()
 }
 
+/// Asserts that the proof script of every violation of `run` replays `unsat` in stock z3.
+pub fn assert_every_violation_replays_unsat(run: &engine::CheckRun) {
+    for violation in &run.verdict.violations {
+        let detail = &run.details[&violation.id];
+        assert_eq!(
+            replay_with_z3(&detail.smt_script),
+            "unsat",
+            "{}",
+            violation.id
+        );
+    }
+}
+
 /// Stages every change of the work tree (additions, edits and deletions) and commits it on HEAD.
 pub fn commit_all(repository: &git2::Repository, message: &str) -> git2::Oid {
     let mut index = repository.index().unwrap();

@@ -313,32 +313,13 @@ impl<'de> Visitor<'de> for Previous<'_> {
 mod tests {
     use super::*;
 
+    /// A Python fact of `file:line` with a language and a specifier.
     fn fact(file: &str, line: u32, kind: FactKind) -> Box<Fact> {
-        let mut properties = Properties::new();
-        properties.insert("language", PropertyValue::fixed("python"));
-        properties.insert("specifier", PropertyValue::Str(Text::Owned("a.b".into())));
-        Box::new(Fact {
-            id: fact_id("python", file, line, 1, kind),
-            kind,
-            subject: None,
-            target: None,
-            technology: None,
-            model: None,
-            route: None,
-            properties,
-            confidence: Confidence::Definite,
-            evidence: Evidence {
-                extractor: std::borrow::Cow::Borrowed("python"),
-                strategy: Strategy::Ast,
-                file: Arc::from(file),
-                line,
-                column: 1,
-                end_line: line,
-                end_column: 9,
-                scope: None,
-                message: Text::Owned("import `a.b`".into()),
-            },
-        })
+        let properties = [("language", "python"), ("specifier", "a.b")];
+        let mut fact = crate::families::test_support::fact(kind, file, line, &properties);
+        fact.evidence.extractor = std::borrow::Cow::Borrowed("python");
+        fact.id = fact_id("python", file, line, 1, kind);
+        Box::new(fact)
     }
 
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
