@@ -18,6 +18,10 @@
 (field_declaration
   type: (_) @fact.accesses_technology.type) @fact.accesses_technology.parameter
 
+; Locals, a client a getter hands over: `JdbcTemplate template = service.getJdbcTemplate();`.
+(local_variable_declaration
+  type: (_) @fact.accesses_technology.type) @fact.accesses_technology.parameter
+
 ; Base types: `interface OrderRepository extends JpaRepository<Order, Long>`.
 (superclass (_) @fact.accesses_technology.base)
 (extends_interfaces (type_list (_) @fact.accesses_technology.base))

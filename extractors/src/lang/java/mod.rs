@@ -117,6 +117,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     };
     let names = ImportNames::new(&imports);
     let mut clients = Vec::new();
+    // The byte ranges of the sites kept, and which of them are locals.
+    let mut spans: Vec<(std::ops::Range<usize>, bool)> = Vec::new();
     for site in hits
         .iter()
         .filter(|hit| hit.kind == FactKind::AccessesTechnology)
@@ -124,6 +126,17 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter(|site| !shadowing.iter().any(|name| *name == jvm::head(&site.2)))
     {
         let (node, use_kind) = (site.0, site.1);
+        // A local holds a client only when its type is one of the catalogue's clients: a local
+        // of some other type of a bound library (its `AMQP.BasicProperties`) holds a value.
+        let is_local = node.kind() == "local_variable_declaration";
+        if is_local
+            && !names
+                .candidates(&site.2)
+                .iter()
+                .any(|path| matcher.matches_any(use_kind, path, true))
+        {
+            continue;
+        }
         // The first string argument is read only for a call some rule may match.
         if let Some(mut client) = PendingClient::new(site, &names, &matcher, generic, |node| {
             out.anchors.with_scope(node, scope_of(node))
@@ -131,9 +144,23 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             if use_kind == ClientUse::Call {
                 client.argument = first_string_argument(node, source);
             }
+            spans.push((node.byte_range(), is_local));
             clients.push(client);
         }
     }
+    // A local whose value is itself a client site (`RestTemplate rest = new RestTemplate();`,
+    // `Connection c = DriverManager.getConnection(url);`) is that one use, not two.
+    let holds_a_site = |local: &std::ops::Range<usize>| {
+        spans
+            .iter()
+            .any(|(span, is_local)| !is_local && local.start <= span.start && span.end <= local.end)
+    };
+    let kept: Vec<bool> = spans
+        .iter()
+        .map(|(span, is_local)| !(*is_local && holds_a_site(span)))
+        .collect();
+    let mut kept = kept.into_iter();
+    clients.retain(|_| kept.next().unwrap_or(true));
     // MyBatis mappers: an interface annotated `@Mapper` is one (its annotation is a client site
     // the imports qualify), any other may be one through a `@MapperScan` of its package.
     let mut interfaces = Vec::new();
@@ -608,6 +635,7 @@ pub(crate) static WALK_KINDS: WalkKinds<'static> = WalkKinds {
         ("object_creation_expression", &[Any("type")]),
         ("formal_parameter", &[Any("type")]),
         ("field_declaration", &[Any("type")]),
+        ("local_variable_declaration", &[Any("type")]),
         ("assignment_expression", &[Last("right")]),
         ("annotation", &[First("name"), Last("arguments")]),
         ("marker_annotation", &[First("name")]),

@@ -10,7 +10,8 @@
 //!
 //! The patterns, by the node that ends them:
 //! - an `import_declaration` → `import`;
-//! - the `type` of an `object_creation_expression`, `formal_parameter` or `field_declaration`,
+//! - the `type` of an `object_creation_expression`, `formal_parameter`, `field_declaration` or
+//!   `local_variable_declaration`,
 //!   the `name` of a `method_invocation` whose `object` is an identifier, a child of a
 //!   `superclass` or of the `type_list` of `extends_interfaces`/`super_interfaces` →
 //!   `accesses_technology`;
@@ -43,6 +44,7 @@ pub(crate) enum Kind {
     Identifier,
     FormalParameter,
     FieldDeclaration,
+    LocalVariableDeclaration,
     Superclass,
     ExtendsInterfaces,
     SuperInterfaces,
@@ -69,6 +71,7 @@ fn kinds() -> &'static [Kind] {
                 "identifier" => Kind::Identifier,
                 "formal_parameter" => Kind::FormalParameter,
                 "field_declaration" => Kind::FieldDeclaration,
+                "local_variable_declaration" => Kind::LocalVariableDeclaration,
                 "superclass" => Kind::Superclass,
                 "extends_interfaces" => Kind::ExtendsInterfaces,
                 "super_interfaces" => Kind::SuperInterfaces,
@@ -236,7 +239,7 @@ impl<'tree> Matcher<'tree, '_> {
                     [(Field::Construction, parent), (Field::Type, node)],
                 ));
             }
-            Kind::FormalParameter | Kind::FieldDeclaration
+            Kind::FormalParameter | Kind::FieldDeclaration | Kind::LocalVariableDeclaration
                 if field == Some("type") && wild(node) =>
             {
                 hits.push(QueryHit::new(

@@ -902,7 +902,7 @@ impl<'i> ImportNames<'i> {
 
     /// What `qualify` may give for `name` whatever the type index holds: the explicit import,
     /// else the name under each wildcard package.
-    fn candidates(&self, name: &str) -> Vec<String> {
+    pub(crate) fn candidates(&self, name: &str) -> Vec<String> {
         let (head, rest) = name.split_once('.').unwrap_or((name, ""));
         match self.explicit.get(head) {
             Some(base) => vec![with_rest((*base).to_owned(), rest)],

@@ -585,7 +585,12 @@ fn read_import<'tree>(
         .iter()
         .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. }));
     let names: Vec<String> = groups.iter().flat_map(|(_, group)| group.clone()).collect();
-    if level == 0 && (is_project || !(type_only || brings_only_errors(&module, &names))) {
+    if level == 0
+        && (is_project
+            || !(type_only
+                || brings_only_errors(&module, &names)
+                || !names_may_bring_client(&module, &names)))
+    {
         client_imports.push(ClientImport {
             node: statement,
             path: module.clone(),
@@ -599,6 +604,34 @@ fn read_import<'tree>(
         sites.push(site);
     }
     sites
+}
+
+/// Whether `from module import names` may bring a client of a library the catalogue knows:
+/// for one that lists `probable_names`, only when it imports one of them (or `*`), as the
+/// library also exports what declares a schema or builds a value (SQLAlchemy's `Column`,
+/// `ForeignKey`, `URL`: prefect's settings import its `URL` to build a connection string that
+/// its database layer uses). A module the catalogue does not know may.
+fn names_may_bring_client(module: &str, names: &[String]) -> bool {
+    let mut known = false;
+    for library in crate::catalogue::catalogue().libraries("python") {
+        let imports_it = library.imports.iter().any(|prefix| {
+            module
+                .strip_prefix(prefix)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        });
+        if !imports_it {
+            continue;
+        }
+        known = true;
+        if library.probable_names.is_empty()
+            || names
+                .iter()
+                .any(|name| name == "*" || library.probable_names.contains(&name.as_str()))
+        {
+            return true;
+        }
+    }
+    !known
 }
 
 /// Whether an import of `module` (with `names`, for `from module import names`) brings only
