@@ -1558,6 +1558,62 @@ function uiNotToStores() {
 /// A `pathNot` beside a `path` leaves files out of the rule: a suffix (the tests) under every
 /// folder of the path, or the files it names.
 #[test]
+fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_over_the_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_all(
+        root,
+        &[
+            (
+                ".dependency-cruiser.js",
+                r#"module.exports = {
+  forbidden: [
+    { name: "no-cross-feature", from: { path: "^src/features/([^/]+)/" },
+      to: { path: "^src/features/([^/]+)/", pathNot: "^src/features/$1/" } },
+    { name: "no-feature-internals", from: { path: "^src/app/" }, to: { path: "^src/features/[^/]+/internal/" } },
+    { name: "no-stray-capture", from: { path: "^src/app/" }, to: { path: "^src/lib/$1" } },
+  ],
+};
+"#,
+            ),
+            ("src/features/auth/index.ts", "import { b } from \"../billing/index\";\nexport const a = b;\n"),
+            ("src/features/auth/internal/x.ts", "export const x = 1;\n"),
+            ("src/features/billing/index.ts", "import { y } from \"./internal/y\";\nexport const b = y;\n"),
+            ("src/features/billing/internal/y.ts", "export const y = 2;\n"),
+            ("src/features/cart/index.ts", "export const c = 3;\n"),
+            ("src/features/cart/internal/z.ts", "export const z = 3;\n"),
+            ("src/features/README.md", "Each folder is a feature.\n"),
+            ("src/app/main.ts", "import { z } from \"../features/cart/internal/z\";\nimport { a } from \"../features/auth/index\";\nexport const m = z + a;\n"),
+        ],
+    );
+    let spec = init_from(root, ".dependency-cruiser.js");
+    assert_lines(
+        &spec,
+        &[
+            "component Auth { runs_on: app  paths: \"src/features/auth/**\" }\n",
+            "component CartInternal { runs_on: app  paths: \"src/features/cart/internal/**\" }\n",
+            "  // no-cross-feature ($1 = auth)\n  deny flow Auth -> Billing\n",
+            "  // no-cross-feature ($1 = cart)\n  deny flow Cart -> Auth\n",
+            "  // no-feature-internals\n  deny flow App -> Internal\n  deny flow App -> BillingInternal\n  deny flow App -> CartInternal\n",
+            "// - no-stray-capture (`$1` with no segment captured by `from.path`)\n",
+        ],
+    );
+    // A feature's own files, and its own internals, are no sibling; the file beside the
+    // folders is no feature.
+    assert!(
+        !spec.contains("deny flow Auth -> Auth") && !spec.contains("README"),
+        "{spec}"
+    );
+    assert_eq!(
+        rules_at(root),
+        [
+            "deny flow Auth -> Billing at src/features/auth/index.ts:1",
+            "deny flow App -> CartInternal at src/app/main.ts:1",
+        ]
+    );
+}
+
+#[test]
 fn init_from_a_dependency_cruiser_config_leaves_out_what_path_not_names_beside_a_path() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -1780,7 +1836,7 @@ fn init_translates_path_alternatives_exceptions_closed_and_public_rules_of_a_dep
             "  // ui-and-api-not-to-db\n  deny flow Api -> Db\n  deny flow Index -> Db\n  deny flow Ui -> Db\n",
             // `^src/billing` to itself has no lintel form; the rest of the rule has.
             "  // billing-not-to-db (imports inside Billing are not checked)\n  deny flow Billing -> Db\n",
-            "// - computed-path\n// - ui-not-to-fs\n// - db-reachable-from-ui\n// - no-sibling-features\n",
+            "// - computed-path\n// - ui-not-to-fs\n// - db-reachable-from-ui\n// - no-sibling-features (no folder `src/features` in the project)\n",
             "// - extends (the rules of the configuration it extends are not read)\n// - options.includeOnly (lintel checks every file that is not excluded)\n",
         ],
     );

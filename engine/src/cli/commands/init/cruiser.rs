@@ -34,9 +34,13 @@
 //!
 //! Every file belongs to a component: the paths the rules name, and `Rest` (`paths: "**"`, the
 //! least specific glob) for all others, so cycles and unresolved imports are searched in every
-//! file, as dependency-cruiser does. Every other rule or attribute (`dependencyTypes`, `orphan`,
-//! `$1` groups, other regular expressions, `allowed`, `extends`) is listed in a comment as not
-//! translated, and so is a rule of severity `ignore`, which dependency-cruiser does not check.
+//! file, as dependency-cruiser does. A path segment of any name (`[^/]+`) is the alternatives
+//! of the names the project has there when `init` runs, and a `from.path` that captures one
+//! (`^src/features/([^/]+)/`, repeated as `$1` in the other expressions) makes one instance of
+//! the rule per folder there (see [`segment_instances`]). Every other rule or attribute
+//! (`dependencyTypes`, `orphan`, other regular expressions, `allowed`, `extends`) is listed in a
+//! comment as not translated, and so is a rule of severity `ignore`, which dependency-cruiser
+//! does not check.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -85,6 +89,7 @@ impl Prefix {
 }
 
 /// The components the rules name: key (a path, `**` for `Rest`) → name and kind.
+#[derive(Clone)]
 struct Components {
     entries: BTreeMap<String, (String, Kind)>,
 }
@@ -238,8 +243,31 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
             ));
             continue;
         }
-        match translate_rule(rule, &name, &mut components, project) {
-            Some(rule) => pending.push(rule),
+        let instances = match segment_instances(rule, project) {
+            Ok(None) => vec![(name.clone(), rule.clone())],
+            Ok(Some(instances)) => instances
+                .into_iter()
+                .map(|(value, rule)| match value {
+                    Some(value) => (format!("{name} ($1 = {value})"), rule),
+                    None => (name.clone(), rule),
+                })
+                .collect(),
+            Err(why) => {
+                skipped.push(format!("{name} ({why})"));
+                continue;
+            }
+        };
+        // Every instance of a rule is translated, or none.
+        let mut trial = components.clone();
+        let translated: Option<Vec<Pending>> = instances
+            .iter()
+            .map(|(name, rule)| translate_rule(rule, name, &mut trial, project))
+            .collect();
+        match translated {
+            Some(rules) => {
+                components = trial;
+                pending.extend(rules);
+            }
             None => skipped.push(name),
         }
     }
@@ -429,6 +457,257 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
         }
     }
     Ok(spec)
+}
+
+/// The segment patterns a path expression may hold: a captured segment, which `$1` repeats in
+/// the rule's other expressions, and a segment of any name.
+const CAPTURED_SEGMENTS: [&str; 2] = ["([^/]+)", "([^/]*)"];
+const ANY_SEGMENTS: [&str; 4] = ["([^/]+)", "([^/]*)", "[^/]+", "[^/]*"];
+
+/// One instance of a rule: the captured segment's value (none when nothing is captured) and
+/// the rule with its patterns written out.
+type Instance = (Option<String>, Value);
+
+/// The instances of a rule whose paths name folders by pattern, with the folders the project
+/// has: `Ok(None)` when it names none. A `from.path` that captures one segment
+/// (`^src/features/([^/]+)/`, which `$1` repeats in the other expressions) gives one instance
+/// per folder there (each with its name), and every other segment of any name (`[^/]+`, also a
+/// group in `to`) is the alternatives of the names there; a `to.pathNot` that names exactly
+/// some of `to.path`'s alternatives (the sibling rule: `to: { path: "^src/features/([^/]+)/",
+/// pathNot: "^src/features/$1/" }`, features never import each other) leaves them out of it.
+/// The names are read from the project when `init` runs: a folder added later is in no
+/// component, as the closing comment says.
+fn segment_instances(rule: &Value, project: &Path) -> Result<Option<Vec<Instance>>, String> {
+    let sides = ["from", "to"];
+    let keys = ["path", "pathNot"];
+    let mut any_pattern = false;
+    for side in sides {
+        for key in keys {
+            for expression in expressions_of(rule.get(side).and_then(|side| side.get(key))) {
+                any_pattern |= ANY_SEGMENTS
+                    .iter()
+                    .any(|pattern| expression.contains(pattern))
+                    || expression.contains("$1");
+            }
+        }
+    }
+    if !any_pattern {
+        return Ok(None);
+    }
+    let from_path = rule.get("from").and_then(|from| from.get("path"));
+    let captured = from_path.and_then(Value::as_str).and_then(|expression| {
+        CAPTURED_SEGMENTS
+            .iter()
+            .filter_map(|group| expression.find(group).map(|at| (at, *group)))
+            .min()
+            .map(|(at, group)| (expression.to_owned(), at, group))
+    });
+    let values: Vec<Option<String>> = match &captured {
+        Some((expression, at, group)) => {
+            let after = expression.get(at + group.len()..).unwrap_or_default();
+            segment_names(project, expression.get(..*at).unwrap_or_default(), after)?
+                .into_iter()
+                .map(Some)
+                .collect()
+        }
+        None => vec![None],
+    };
+    let mut instances = Vec::new();
+    for value in values {
+        let mut instance = rule.clone();
+        for side in sides {
+            for key in keys {
+                let Some(slot) = instance.get_mut(side).and_then(|side| side.get_mut(key)) else {
+                    continue;
+                };
+                let rewrite = |expression: &str, is_from_path: bool| -> Result<String, String> {
+                    let mut expression = expression.to_owned();
+                    if let (Some(value), Some((_, at, group))) = (&value, &captured) {
+                        if is_from_path {
+                            expression.replace_range(*at..at + group.len(), &escaped(value)?);
+                        }
+                        expression = expression.replace("$1", &escaped(value)?);
+                    } else if expression.contains("$1") {
+                        return Err("`$1` with no segment captured by `from.path`".to_owned());
+                    }
+                    any_segments(project, &expression)
+                };
+                let is_from_path = side == "from" && key == "path";
+                let rewritten = match &*slot {
+                    Value::String(text) => Value::String(rewrite(text, is_from_path)?),
+                    Value::Array(items) => Value::Array(
+                        items
+                            .iter()
+                            .map(|item| match item.as_str() {
+                                Some(text) => rewrite(text, false).map(Value::String),
+                                None => Ok(item.clone()),
+                            })
+                            .collect::<Result<_, _>>()?,
+                    ),
+                    other => other.clone(),
+                };
+                *slot = rewritten;
+            }
+        }
+        if let Some(to) = instance.get_mut("to") {
+            if !leave_out_named_alternatives(to) {
+                // Every target is left out: an instance with nothing to check (one feature).
+                continue;
+            }
+        }
+        instances.push((value, instance));
+    }
+    Ok(Some(instances))
+}
+
+/// The expressions of a `path`/`pathNot` value (a string or an array of strings).
+fn expressions_of(value: Option<&Value>) -> Vec<&str> {
+    match value {
+        Some(Value::String(text)) => vec![text.as_str()],
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `expression` with each segment of any name (`[^/]+`, `([^/]+)`) written as the
+/// alternatives of the names the project has there.
+fn any_segments(project: &Path, expression: &str) -> Result<String, String> {
+    let mut expression = expression.to_owned();
+    while let Some((at, pattern)) = ANY_SEGMENTS
+        .iter()
+        .filter_map(|pattern| expression.find(pattern).map(|at| (at, *pattern)))
+        .min()
+    {
+        let after = expression.get(at + pattern.len()..).unwrap_or_default();
+        let names = segment_names(project, expression.get(..at).unwrap_or_default(), after)?;
+        let names: Vec<String> = names
+            .iter()
+            .map(|name| escaped(name))
+            .collect::<Result<_, _>>()?;
+        expression.replace_range(at..at + pattern.len(), &format!("(?:{})", names.join("|")));
+    }
+    Ok(expression)
+}
+
+/// The names of the folders (or, when no `/` follows the segment, also the files) that the
+/// project has under the literal path `before` a segment pattern (`^src/features/`), in name
+/// order.
+fn segment_names(project: &Path, before: &str, after: &str) -> Result<Vec<String>, String> {
+    let unsupported = || format!("a segment pattern after `{before}`, which is no folder path");
+    let folder = match before.strip_prefix('^') {
+        Some("") => String::new(),
+        Some(_) => {
+            let prefixes = expression_prefixes(before).ok_or_else(unsupported)?;
+            let [Prefix {
+                path,
+                kind: Kind::Folder,
+                except,
+                ..
+            }] = prefixes.as_slice()
+            else {
+                return Err(unsupported());
+            };
+            if !except.is_empty() {
+                return Err(unsupported());
+            }
+            path.clone()
+        }
+        None => return Err(unsupported()),
+    };
+    let folders_only = after.starts_with('/');
+    let mut names: Vec<String> = std::fs::read_dir(project.join(&folder))
+        .map_err(|_| format!("no folder `{folder}` in the project"))?
+        .flatten()
+        .filter(|entry| {
+            let Ok(kind) = entry.file_type() else {
+                return false;
+            };
+            kind.is_dir() || (!folders_only && kind.is_file())
+        })
+        .filter_map(|entry| entry.file_name().to_str().map(str::to_owned))
+        .filter(|name| !name.starts_with('.'))
+        .collect();
+    // A folder that the rest of the expression goes on into (`/journeys/`): only the names
+    // that hold it (a set without journeys has none to check).
+    let next: String = after
+        .strip_prefix('/')
+        .unwrap_or_default()
+        .chars()
+        .take_while(|character| {
+            character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '@')
+        })
+        .collect();
+    let goes_into_folder = !next.is_empty()
+        && after
+            .get(1 + next.len()..)
+            .is_some_and(|rest| rest.starts_with('/'));
+    if goes_into_folder {
+        names.retain(|name| project.join(&folder).join(name).join(&next).is_dir());
+    }
+    names.sort();
+    names.dedup();
+    if names.is_empty() {
+        return Err(format!("nothing under `{folder}` in the project"));
+    }
+    if names.len() > MAX_ALTERNATIVES {
+        return Err(format!(
+            "{} names under `{folder}`, more than {MAX_ALTERNATIVES}",
+            names.len()
+        ));
+    }
+    Ok(names)
+}
+
+/// A file or folder name as a path expression matches it: a `.` as `[.]`.
+fn escaped(name: &str) -> Result<String, String> {
+    if !name.chars().all(|character| {
+        character.is_ascii_alphanumeric() || matches!(character, '_' | '-' | '@' | '.')
+    }) {
+        return Err(format!(
+            "the name `{name}`, which a component path cannot hold"
+        ));
+    }
+    Ok(name.replace('.', "[.]"))
+}
+
+/// Leaves out of `to.path` the alternatives that `to.pathNot` names exactly, and drops the
+/// `pathNot` when it names nothing else (the sibling rule's own folder); `false` when no
+/// alternative is left.
+fn leave_out_named_alternatives(to: &mut Value) -> bool {
+    let (Some(paths), Some(not)) = (prefixes(to.get("path")), prefixes(to.get("pathNot"))) else {
+        return true;
+    };
+    let named = |prefix: &Prefix| not.iter().any(|excluded| excluded == prefix);
+    if !paths.iter().any(named)
+        || !not.iter().all(|excluded| paths.contains(excluded))
+        || paths.iter().any(|prefix| !prefix.except.is_empty())
+    {
+        return true;
+    }
+    let kept: Vec<Value> = paths
+        .iter()
+        .filter(|prefix| !named(prefix))
+        .map(|prefix| Value::String(prefix_expression(prefix)))
+        .collect();
+    if kept.is_empty() {
+        return false;
+    }
+    if let Some(object) = to.as_object_mut() {
+        object.remove("pathNot");
+        object.insert("path".to_owned(), Value::Array(kept));
+    }
+    true
+}
+
+/// The expression of a prefix without exceptions, as [`expression_prefixes`] reads it back.
+fn prefix_expression(prefix: &Prefix) -> String {
+    let path = prefix.path.replace('.', "[.]");
+    let anchor = if prefix.anchored { "^" } else { "" };
+    match prefix.kind {
+        Kind::File => format!("{anchor}{path}$"),
+        Kind::Folder => format!("{anchor}{path}/"),
+        Kind::FolderOrModule | Kind::Glob => format!("{anchor}{path}"),
+    }
 }
 
 /// One `forbidden` rule, or `None` when it has no lintel form.
@@ -870,10 +1149,36 @@ fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alte
     Some(done)
 }
 
-/// The component name of a path: its last segment in PascalCase, made unique.
+/// The component name of a path: its last segment in PascalCase, or when another component
+/// has that name its last two (`src/features/cart/internal` beside `…/auth/internal` is
+/// `CartInternal`), made unique.
 fn component_name<'a>(path: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
     let last = path.rsplit('/').next().unwrap_or(path);
-    let mut base: String = last
+    let name = segment_name(last, taken.clone());
+    if name == pascal_case(last) {
+        return name;
+    }
+    match path.rsplit('/').nth(1) {
+        Some(parent) => segment_name(&format!("{parent}-{last}"), taken),
+        None => name,
+    }
+}
+
+/// `text` in PascalCase, made unique among `taken`.
+fn segment_name<'a>(text: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    let base = pascal_case(text);
+    let mut name = base.clone();
+    let mut counter = 2;
+    while taken.clone().any(|known| known == name) {
+        name = format!("{base}{counter}");
+        counter += 1;
+    }
+    name
+}
+
+/// `text` in PascalCase, starting with a letter (`M` before a digit).
+fn pascal_case(text: &str) -> String {
+    let mut base: String = text
         .split(|character: char| !character.is_ascii_alphanumeric())
         .filter(|part| !part.is_empty())
         .map(|part| {
@@ -886,13 +1191,7 @@ fn component_name<'a>(path: &str, taken: impl Iterator<Item = &'a str> + Clone) 
     if !base.starts_with(|character: char| character.is_ascii_alphabetic()) {
         base.insert(0, 'M');
     }
-    let mut name = base.clone();
-    let mut counter = 2;
-    while taken.clone().any(|known| known == name) {
-        name = format!("{base}{counter}");
-        counter += 1;
-    }
-    name
+    base
 }
 
 /// A JSON5-ish reader: objects, arrays, strings in any quotes, numbers, `true`/`false`/`null`,
