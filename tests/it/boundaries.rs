@@ -1568,8 +1568,10 @@ fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_
                 ".dependency-cruiser.js",
                 r#"module.exports = {
   forbidden: [
-    { name: "no-cross-feature", from: { path: "^src/features/([^/]+)/" },
-      to: { path: "^src/features/([^/]+)/", pathNot: "^src/features/$1/" } },
+    { name: "no-cross-feature", from: { path: "^src/features/([^/]+)/.+" },
+      to: { path: "^src/features/([^/]+)/.+", pathNot: "^src/features/$1/.+|^src/features/([^/]+)/@x/" } },
+    { name: "no-cross-slice", from: { path: "^src/(features|widgets)/([^/]+)/" },
+      to: { path: "^src/$1/", pathNot: "^src/$1/$2/" } },
     { name: "no-feature-internals", from: { path: "^src/app/" }, to: { path: "^src/features/[^/]+/internal/" } },
     { name: "no-stray-capture", from: { path: "^src/app/" }, to: { path: "^src/lib/$1" } },
   ],
@@ -1595,7 +1597,7 @@ fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_
             "  // no-cross-feature ($1 = auth)\n  deny flow Auth -> Billing\n",
             "  // no-cross-feature ($1 = cart)\n  deny flow Cart -> Auth\n",
             "  // no-feature-internals\n  deny flow App -> Internal\n  deny flow App -> BillingInternal\n  deny flow App -> CartInternal\n",
-            "// - no-stray-capture (`$1` with no segment captured by `from.path`)\n",
+            "// - no-cross-slice (`$1` captures a group before the path segment)\n// - no-stray-capture (`$1` with no segment captured by `from.path`)\n",
         ],
     );
     // A feature's own files, and its own internals, are no sibling; the file beside the

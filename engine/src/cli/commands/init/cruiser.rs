@@ -502,6 +502,16 @@ fn segment_instances(rule: &Value, project: &Path) -> Result<Option<Vec<Instance
             .min()
             .map(|(at, group)| (expression.to_owned(), at, group))
     });
+    // `$1` is the first capturing group: one before the segment (`^src/(a|b)/([^/]+)/`) is
+    // another's.
+    if let Some((expression, at, _)) = &captured {
+        let before = expression.get(..*at).unwrap_or_default();
+        if before.match_indices('(').any(|(index, _)| {
+            !before[index + 1..].starts_with('?') && !before[..index].ends_with('\\')
+        }) {
+            return Err("`$1` captures a group before the path segment".to_owned());
+        }
+    }
     let values: Vec<Option<String>> = match &captured {
         Some((expression, at, group)) => {
             let after = expression.get(at + group.len()..).unwrap_or_default();
@@ -570,8 +580,51 @@ fn expressions_of(value: Option<&Value>) -> Vec<&str> {
 }
 
 /// `expression` with each segment of any name (`[^/]+`, `([^/]+)`) written as the
-/// alternatives of the names the project has there.
+/// alternatives of the names the project has there. A top-level alternative that names no
+/// such folder of the project (FSD's `^src/features/([^/]+)/@x/` where no slice has an `@x`
+/// folder) is left out, unless every one is.
 fn any_segments(project: &Path, expression: &str) -> Result<String, String> {
+    let alternatives = top_level_alternatives(expression);
+    if alternatives.len() < 2 {
+        return any_segments_of(project, expression);
+    }
+    let mut kept = Vec::new();
+    let mut failure = None;
+    for alternative in alternatives {
+        match any_segments_of(project, alternative) {
+            Ok(written) => kept.push(written),
+            Err(why) => failure = Some(why),
+        }
+    }
+    match failure {
+        Some(why) if kept.is_empty() => Err(why),
+        _ => Ok(kept.join("|")),
+    }
+}
+
+/// The alternatives of `expression` outside any group (`^a/|^b/` → `^a/`, `^b/`).
+fn top_level_alternatives(expression: &str) -> Vec<&str> {
+    let mut alternatives = Vec::new();
+    let (mut depth, mut start, mut escaped) = (0_usize, 0, false);
+    for (index, character) in expression.char_indices() {
+        match character {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            '|' if depth == 0 => {
+                alternatives.push(&expression[start..index]);
+                start = index + 1;
+            }
+            _ => {}
+        }
+    }
+    alternatives.push(&expression[start..]);
+    alternatives
+}
+
+/// [`any_segments`] of one alternative.
+fn any_segments_of(project: &Path, expression: &str) -> Result<String, String> {
     let mut expression = expression.to_owned();
     while let Some((at, pattern)) = ANY_SEGMENTS
         .iter()
@@ -981,6 +1034,14 @@ fn expression_prefixes(expression: &str) -> Option<Vec<Prefix>> {
     let (exact, rest) = match rest.strip_suffix('$') {
         Some(rest) if !rest.ends_with('\\') => (true, rest),
         _ => (false, rest),
+    };
+    // Anything inside a folder (`^src/features/[^/]+/.+`) is the folder.
+    let (exact, rest) = match rest
+        .strip_suffix("/.+")
+        .or_else(|| rest.strip_suffix("/.*"))
+    {
+        Some(folder) => (false, &rest[..=folder.len()]),
+        None => (exact, rest),
     };
     let bytes = rest.as_bytes();
     let mut position = 0;
