@@ -37,10 +37,12 @@
 //!   its first argument.
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
-//!   access; `probable_names` (npm, Go, the JVM and Rust): the named imports (Go: the names a
+//!   access; `probable_names` (npm, Go, the JVM, Rust and PyPI): the named imports (Go: the names a
 //!   file refers to through the package; the JVM: the type a single-type import names, of the
 //!   package or one below it (`software.amazon.awssdk.services.sesv2.model.Destination`); Rust:
-//!   the type or trait a `use` names, a module, function or glob always counting) that make it
+//!   the type or trait a `use` names, a module, function or glob always counting; Python: the
+//!   names of a `from module import …` of the library or a module below it, a plain `import`
+//!   or a wildcard always counting) that make it
 //!   one, when the package also exports plain values and types (`@prisma/client`'s enums and
 //!   model types are no access, its `PrismaClient` and `Prisma` may be; `database/sql`'s
 //!   `NullInt64` and `ErrNoRows` are none, its `DB` and `Rows` may be; `java.sql.Timestamp` is
@@ -201,8 +203,8 @@ pub(crate) struct Library {
     pub by_name: Table,
     /// Whether importing it alone is a probable access.
     pub is_probable_on_import: bool,
-    /// npm: the named imports, Go: the names referred to through the package, that make
-    /// importing it alone a probable access (empty: any).
+    /// npm and Python: the named imports, Go: the names referred to through the package, that
+    /// make importing it alone a probable access (empty: any).
     pub probable_names: &'static [&'static str],
     /// Whether its import prefixes also stand for the packages below them after `/`.
     pub matches_sub_packages: bool,
@@ -748,7 +750,8 @@ fn check_library(
                 && (!(is_npm
                     || languages == ["go"]
                     || ecosystem == "maven"
-                    || ecosystem == "crates")
+                    || ecosystem == "crates"
+                    || ecosystem == "pypi")
                     || library.probable_on_import == Some(false)),
             "probable_names",
         ),
@@ -1017,7 +1020,7 @@ mod tests {
         let text = "ecosystem = \"pypi\"\nlanguages = [\"python\"]\n\
             [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nmodules = { x = \"sqlite\" }\n\
             [[library]]\nname = \"a\"\ncategory = \"redis\"\nnote = \"n\"\nprobable_on_import = false\n\
-            [[library]]\nname = \"b\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nprobable_names = [\"X\"]\n\
+            [[library]]\nname = \"b\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nprobable_names = [\"X\"]\nprobable_on_import = false\n\
             [[library]]\nname = \"c\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\nstand_in = true\n\
             [[library]]\nname = \"d\"\ncategory = \"redis\"\nnote = \"n\"\ncalls = [\"x\"]\ndriver_api = true\n";
         let mut problems = Vec::new();

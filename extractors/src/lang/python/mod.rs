@@ -64,7 +64,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 // The errors of a library alone bring no client of it: the engine makes no
                 // probable access of the import of a bound library either.
                 if fact.kind == FactKind::External
-                    && brings_only_errors(&site.specifier, &site.names)
+                    && (brings_only_errors(&site.specifier, &site.names)
+                        || brings_no_probable_name(&site.specifier, &site.names))
                 {
                     crate::facts::set(&mut fact, "noClient", true);
                 }
@@ -585,7 +586,12 @@ fn read_import<'tree>(
         .iter()
         .any(|(resolution, _)| !matches!(resolution, Resolution::External { .. }));
     let names: Vec<String> = groups.iter().flat_map(|(_, group)| group.clone()).collect();
-    if level == 0 && (is_project || !(type_only || brings_only_errors(&module, &names))) {
+    if level == 0
+        && (is_project
+            || !(type_only
+                || brings_only_errors(&module, &names)
+                || brings_no_probable_name(&module, &names)))
+    {
         client_imports.push(ClientImport {
             node: statement,
             path: module.clone(),
@@ -613,6 +619,31 @@ fn brings_only_errors(module: &str, names: &[String]) -> bool {
             && names
                 .iter()
                 .all(|name| crate::facts::clients::names_an_error_type(name)))
+}
+
+/// Whether `from module import names` names none of the `probable_names` of the catalogue
+/// entry whose import prefixes hold `module`, when it lists them: aiohttp is also a server, and
+/// hatchet's worker imports its `web` module and `web_request.Request` for a health endpoint,
+/// which reach no outside API, while its `ClientSession` would. A wildcard may bring anything.
+fn brings_no_probable_name(module: &str, names: &[String]) -> bool {
+    if names.is_empty() || names.iter().any(|name| name == "*") {
+        return false;
+    }
+    let inside = |prefix: &str| {
+        module
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    };
+    crate::catalogue::catalogue()
+        .libraries("python")
+        .iter()
+        .find(|library| library.imports.iter().any(|prefix| inside(prefix)))
+        .is_some_and(|library| {
+            !library.probable_names.is_empty()
+                && !names
+                    .iter()
+                    .any(|name| library.probable_names.contains(&name.as_str()))
+        })
 }
 
 /// Whether `file` is the module `name` itself (`from app.api import deps` resolves to
