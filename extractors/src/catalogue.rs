@@ -203,8 +203,8 @@ pub(crate) struct Library {
     pub by_name: Table,
     /// Whether importing it alone is a probable access.
     pub is_probable_on_import: bool,
-    /// npm: the named imports, Go: the names referred to through the package, that make
-    /// importing it alone a probable access (empty: any).
+    /// npm and Python: the named imports, Go: the names referred to through the package, that
+    /// make importing it alone a probable access (empty: any).
     pub probable_names: &'static [&'static str],
     /// Whether its import prefixes also stand for the packages below them after `/`.
     pub matches_sub_packages: bool,

@@ -78,3 +78,56 @@ fn a_bound_library_imported_alone_is_named_by_its_binding() {
         ]
     );
 }
+
+/// ntfy binds `clients: "github.com/stripe/stripe-go/v74"`: its server calls Stripe's resource
+/// packages, while its user package only keeps and converts Stripe's enum types
+/// (`stripe.SubscriptionStatus(s)`). The catalogue knows the library, so those are no use, not
+/// even a probable one at the import.
+#[test]
+fn a_bound_go_library_the_catalogue_knows_is_used_at_its_clients_only() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node app : server\nnode stripe : rest_api { clients: \"github.com/stripe/stripe-go/v74\" }\ncomponent Server { runs_on: app paths: \"server/**\" }\ncomponent User { runs_on: app paths: \"user/**\" }\ninvariant Payments { deny flow User -> stripe }\n",
+            ),
+            ("go.mod", "module example.com/notify\n\ngo 1.22\n"),
+            (
+                "user/types.go",
+                "package user\n\nimport \"github.com/stripe/stripe-go/v74\"\n\ntype Billing struct {\n\tStatus stripe.SubscriptionStatus\n}\n\nfunc Read(status string) Billing {\n\treturn Billing{Status: stripe.SubscriptionStatus(status)}\n}\n",
+            ),
+            (
+                "server/pay.go",
+                "package server\n\nimport \"github.com/stripe/stripe-go/v74/customer\"\n\nfunc Pay(id string) {\n\tcustomer.Get(id, nil)\n}\n",
+            ),
+        ],
+    );
+    let graph = graph_document(project.path());
+    let uses: Vec<(&str, &str)> = graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["kind"] == "accesses_technology")
+        .map(|fact| {
+            (
+                fact["evidence"]["file"].as_str().unwrap_or_default(),
+                fact["confidence"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(uses, vec![("server/pay.go", "definite")]);
+    let edges: Vec<(&str, &str)> = graph["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|edge| {
+            (
+                edge["from"].as_str().unwrap_or_default(),
+                edge["to"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(edges, vec![("Server", "stripe")]);
+}

@@ -172,6 +172,28 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         sites
     };
     let client_imports = probable_imports(client_imports, &bindings, root, source);
+    // A bound library the catalogue knows is judged by its entries on imports too: ntfy's user
+    // package keeps a `stripe.SubscriptionStatus`, which brings no Stripe client. The engine
+    // makes no probable access of such an import either (`noClient`).
+    let written: Vec<String> = bound_imports
+        .iter()
+        .map(|import| import.path.clone())
+        .collect();
+    let bound_imports = probable_imports(bound_imports, &written_paths, root, source);
+    let no_client: BTreeSet<String> = written
+        .into_iter()
+        .filter(|path| !bound_imports.iter().any(|import| import.path == *path))
+        .collect();
+    if !no_client.is_empty() {
+        for fact in facts.iter_mut().filter(|fact| {
+            fact.kind == FactKind::External
+                && fact
+                    .property_str("specifier")
+                    .is_some_and(|specifier| no_client.contains(specifier))
+        }) {
+            crate::facts::set(fact, "noClient", true);
+        }
+    }
     // A parameter its function never names holds the client only to fit a signature (pop's
     // `AfterFind(*pop.Connection)` callbacks, a transaction's `func(ctx, _ *pop.Connection)`):
     // no access, though its import is no bare one either.

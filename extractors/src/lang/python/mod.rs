@@ -64,7 +64,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
                 // The errors of a library alone bring no client of it: the engine makes no
                 // probable access of the import of a bound library either.
                 if fact.kind == FactKind::External
-                    && brings_only_errors(&site.specifier, &site.names)
+                    && (brings_only_errors(&site.specifier, &site.names)
+                        || brings_no_probable_name(&site.specifier, &site.names))
                 {
                     crate::facts::set(&mut fact, "noClient", true);
                 }
@@ -589,7 +590,7 @@ fn read_import<'tree>(
         && (is_project
             || !(type_only
                 || brings_only_errors(&module, &names)
-                || !names_may_bring_client(&module, &names)))
+                || brings_no_probable_name(&module, &names)))
     {
         client_imports.push(ClientImport {
             node: statement,
@@ -606,34 +607,6 @@ fn read_import<'tree>(
     sites
 }
 
-/// Whether `from module import names` may bring a client of a library the catalogue knows:
-/// for one that lists `probable_names`, only when it imports one of them (or `*`), as the
-/// library also exports what declares a schema or builds a value (SQLAlchemy's `Column`,
-/// `ForeignKey`, `URL`: prefect's settings import its `URL` to build a connection string that
-/// its database layer uses). A module the catalogue does not know may.
-fn names_may_bring_client(module: &str, names: &[String]) -> bool {
-    let mut known = false;
-    for library in crate::catalogue::catalogue().libraries("python") {
-        let imports_it = library.imports.iter().any(|prefix| {
-            module
-                .strip_prefix(prefix)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-        });
-        if !imports_it {
-            continue;
-        }
-        known = true;
-        if library.probable_names.is_empty()
-            || names
-                .iter()
-                .any(|name| name == "*" || library.probable_names.contains(&name.as_str()))
-        {
-            return true;
-        }
-    }
-    !known
-}
-
 /// Whether an import of `module` (with `names`, for `from module import names`) brings only
 /// a library's errors: its exceptions module (`sqlalchemy.exc`, `sqlalchemy.orm.exc`,
 /// `redis.exceptions`, `psycopg2.errors`), or names that are all errors (`IntegrityError`,
@@ -646,6 +619,31 @@ fn brings_only_errors(module: &str, names: &[String]) -> bool {
             && names
                 .iter()
                 .all(|name| crate::facts::clients::names_an_error_type(name)))
+}
+
+/// Whether `from module import names` names none of the `probable_names` of the catalogue
+/// entry whose import prefixes hold `module`, when it lists them: aiohttp is also a server, and
+/// hatchet's worker imports its `web` module and `web_request.Request` for a health endpoint,
+/// which reach no outside API, while its `ClientSession` would. A wildcard may bring anything.
+fn brings_no_probable_name(module: &str, names: &[String]) -> bool {
+    if names.is_empty() || names.iter().any(|name| name == "*") {
+        return false;
+    }
+    let inside = |prefix: &str| {
+        module
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    };
+    crate::catalogue::catalogue()
+        .libraries("python")
+        .iter()
+        .find(|library| library.imports.iter().any(|prefix| inside(prefix)))
+        .is_some_and(|library| {
+            !library.probable_names.is_empty()
+                && !names
+                    .iter()
+                    .any(|name| library.probable_names.contains(&name.as_str()))
+        })
 }
 
 /// Whether `file` is the module `name` itself (`from app.api import deps` resolves to
