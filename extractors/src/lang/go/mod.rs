@@ -2,7 +2,10 @@
 //! infrastructure clients.
 //!
 //! Each import spec is one fact; a project package resolves to its representative file (the
-//! first non-test `.go` file of the package folder, bytewise). Every `.go` file is extracted,
+//! first non-test `.go` file of the package folder, bytewise), and once every file is extracted
+//! to the files that declare the names the importer uses through it ([`package_names`]: one
+//! fact per declaring file; a blank or dot import, or a name no file declares, stays on the
+//! representative file, which the engine takes for the whole package). Every `.go` file is extracted,
 //! whatever the go command would build for one platform: files excluded by build constraints
 //! (`//go:build`, `_windows.go`) and `_test.go` files (`package x_test` too) belong to the
 //! architecture, and so do folders the go command skips (`testdata`, `vendor`, `_x`, `.x`); the
@@ -14,6 +17,7 @@
 //! `github.com/redis/go-redis.NewClient`.
 
 pub(crate) mod calls_and_assignments;
+pub(crate) mod package_names;
 pub(crate) mod spec;
 pub(crate) mod walk;
 pub(crate) mod web;
@@ -57,6 +61,8 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     // Project packages by the name the file uses them by, for route mounts across packages.
     let mut package_dirs: BTreeMap<String, String> = BTreeMap::new();
     let mut client_imports = Vec::new();
+    // The import facts of project packages the file binds to a name, with that name.
+    let mut named_imports: Vec<(usize, String)> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let (Some(spec), Some(path_node)) =
             (hit.node(Field::Statement), hit.node(Field::Specifier))
@@ -89,15 +95,23 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             path: canonical,
             is_project,
         });
+        let named = matches!(resolution, Resolution::File(_)) && local != "_" && local != ".";
         if let Resolution::File(file) = &resolution {
             let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
-            package_dirs.insert(local, directory.to_owned());
+            package_dirs.insert(local.clone(), directory.to_owned());
         }
         let mut site = ImportSite::new(spec, import_path, resolution, "import of");
         site.alias = alias;
         if imports::kept(&factory, &site.resolution) {
+            if named {
+                named_imports.push((facts.len(), local));
+            }
             facts.push(imports::fact(&factory, &site, scope_of(spec)));
         }
+    }
+    if !named_imports.is_empty() {
+        let referred = names_through_packages(root, source);
+        package_names::note_uses(&factory, &mut facts, &named_imports, &referred);
     }
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("go"),
@@ -212,6 +226,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &file,
         &package_dirs,
     ));
+    if let Ok(mut links) = input.links.try_borrow_mut() {
+        links.package_names = package_names::declared(root, source);
+    }
     facts
 }
 
