@@ -782,6 +782,50 @@ mod chains {
     }
 
     #[test]
+    fn a_go_import_with_names_is_of_the_files_that_declare_them_alone() {
+        // `web/a.go` names only what `lib/b/b1.go` declares: the package's other file
+        // `lib/b/b2.go`, which imports `repo`, is no step of a chain from it.
+        let names = policies::facts::PropertyValue::from(vec!["Open".to_owned()]);
+        let mut named = fact(
+            FactKind::Import,
+            "web/a.go",
+            1,
+            &[
+                ("specifier", "lib/b"),
+                ("resolved", "lib/b/b1.go"),
+                ("language", "go"),
+            ],
+        );
+        named.properties.insert("names", names.clone());
+        let to_repo = fact(
+            FactKind::Import,
+            "lib/b/b2.go",
+            1,
+            &[
+                ("specifier", "repo"),
+                ("resolved", "repo/r.go"),
+                ("language", "go"),
+            ],
+        );
+        let run = graph_run(
+            "invariant Layers { deny reach Web -> Repo }",
+            vec![named.clone(), to_repo.clone()],
+        );
+        assert!(run.findings().is_empty());
+        // Named in `lib/b/b2.go`, the chain runs through that file.
+        named.properties.insert(
+            "resolved",
+            policies::facts::PropertyValue::from("lib/b/b2.go"),
+        );
+        let run = graph_run(
+            "invariant Layers { deny reach Web -> Repo }",
+            vec![named, to_repo],
+        );
+        let (_, files, _) = chain_of(&run, 0);
+        assert_eq!(files, ["web/a.go", "lib/b/b2.go", "repo/r.go"]);
+    }
+
+    #[test]
     fn a_swift_import_is_of_the_whole_module() {
         // `web/App.swift` imports module `Lib` (folder `lib/Lib`), represented by its first file;
         // another file of the module, in a subfolder, reaches Repo.

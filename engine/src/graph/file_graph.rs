@@ -3,8 +3,10 @@
 //! Vertices are the project files that take part in a flow fact (owned or not; excluded files are
 //! never extracted) and the declared nodes and resources a fact targets. Edges are the flow facts,
 //! file by file: an import to the file it resolves to (type-only imports make none; a Go import
-//! is of a package, so to every non-test file of its folder, and a Swift import of a module, so
-//! to every `.swift` file below the module's folder), a
+//! to the file that declares the names it uses, one fact per such file, else, when the extractor
+//! could not tell them (a blank or dot import, a name no extracted file declares), to every
+//! non-test file of its package's folder; a Swift import of a module to every `.swift` file
+//! below the module's folder), a
 //! constructor injection to the file that declares the injected type, an `accesses_technology`
 //! to its target entity, an `http_call` to the files of the implementing component that serve the
 //! route (else to its target entity; both with the spec's `clients` and `urls` bindings,
@@ -182,8 +184,11 @@ impl FileGraph {
                         // A Swift import is of the whole module: every `.swift` file below
                         // its folder.
                         raw.push((file, Target::Module(folder.to_owned()), index));
-                    } else if fact.property_str("language") == Some("go") {
-                        // A Go import is of the whole package: every non-test file of its
+                    } else if fact.property_str("language") == Some("go")
+                        && !fact.properties.contains_key("names")
+                    {
+                        // A Go import whose names lintel could not take to the files that
+                        // declare them is of the whole package: every non-test file of its
                         // folder (the fact names one, its representative file).
                         let folder = resolved.rsplit_once('/').map_or("", |(folder, _)| folder);
                         raw.push((file, Target::Package(folder.to_owned()), index));

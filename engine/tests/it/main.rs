@@ -25,6 +25,7 @@ mod ef_core_providers;
 mod exclusions;
 mod explain_hints;
 mod generated_imports;
+mod go_package_names;
 mod graph_text;
 #[cfg(unix)]
 mod hardening;

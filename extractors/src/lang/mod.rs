@@ -125,8 +125,9 @@ pub fn compile_queries() -> Result<(), ExtractError> {
 ///
 /// The facts may be owned or boxed (`F` is `Fact` or `Box<Fact>`); copies for further prefixes
 /// are appended. The cross-file steps of one language come first (TypeScript and JavaScript
-/// requests through instances, wrappers and constants of other files), then the steps every
-/// language shares (`crate::resolve::links`).
+/// requests through instances, wrappers and constants of other files; Go imports taken to the
+/// files that declare the names they use), then the steps every language shares
+/// (`crate::resolve::links`).
 pub fn link_routes<F>(facts: &mut Vec<F>, links: &BTreeMap<String, RouteLinks>)
 where
     F: BorrowMut<Fact> + From<Fact>,
@@ -151,6 +152,9 @@ where
     }
     if links.values().any(|links| links.nest_versioning.is_some()) {
         ecmascript::nest_versioning::link_versions(facts, links);
+    }
+    if links.values().any(|links| !links.package_names.is_empty()) {
+        go::package_names::link(facts, links);
     }
     crate::resolve::links::link_prefixes(facts, links);
 }

@@ -119,6 +119,10 @@ pub struct RouteLinks {
     /// NestJS: the file's controller routes with the versions they declare.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nest_routes: Vec<NestRoute>,
+    /// Go: the exported names the file declares at the package level, sorted, which take the
+    /// imports of its package that use them to the file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub package_names: Vec<String>,
 }
 
 /// NestJS URI versioning (`app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' })`).
@@ -386,6 +390,7 @@ impl RouteLinks {
             && self.typed_routes.is_empty()
             && self.nest_versioning.is_none()
             && self.nest_routes.is_empty()
+            && self.package_names.is_empty()
     }
 }
 

@@ -257,7 +257,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 108] = [
+const CASES: [&str; 109] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -284,6 +284,7 @@ const CASES: [&str; 108] = [
     "go/method-mounts",
     "go/modules",
     "go/mounts",
+    "go/package-names",
     "go/requires",
     "go/web",
     "java/bound-clients",
@@ -562,6 +563,14 @@ fn python_clients_are_qualified_through_imports() {
 #[test]
 fn go_imports_resolve_through_go_mod_go_work_and_replace() {
     check_case("go/modules");
+}
+
+/// A Go import of a project package is of the files that declare the names the importer uses
+/// through it (one fact per file, every build variant), not of the package's first file; a
+/// blank or dot import, or a name no file it can see declares, keeps the package's first file.
+#[test]
+fn go_imports_of_project_packages_go_to_the_files_that_declare_the_names_used() {
+    check_case("go/package-names");
 }
 
 #[test]

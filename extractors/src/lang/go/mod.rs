@@ -2,7 +2,10 @@
 //! infrastructure clients.
 //!
 //! Each import spec is one fact; a project package resolves to its representative file (the
-//! first non-test `.go` file of the package folder, bytewise). Every `.go` file is extracted,
+//! first non-test `.go` file of the package folder, bytewise), and once every file is extracted
+//! to the files that declare the names the importer uses through it ([`package_names`]: one
+//! fact per declaring file; a blank or dot import, or a name no file declares, stays on the
+//! representative file, which the engine takes for the whole package). Every `.go` file is extracted,
 //! whatever the go command would build for one platform: files excluded by build constraints
 //! (`//go:build`, `_windows.go`) and `_test.go` files (`package x_test` too) belong to the
 //! architecture, and so do folders the go command skips (`testdata`, `vendor`, `_x`, `.x`); the
@@ -14,6 +17,7 @@
 //! `github.com/redis/go-redis.NewClient`.
 
 pub(crate) mod calls_and_assignments;
+pub(crate) mod package_names;
 pub(crate) mod spec;
 pub(crate) mod walk;
 pub(crate) mod web;
@@ -48,57 +52,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
     let mut facts = Vec::new();
-    let mut bindings: BTreeMap<String, String> = BTreeMap::new();
-    // The import paths as written (major versions kept) by local name, for the libraries the
-    // spec binds with `clients` (see `node` and `resource` in policies/LANGUAGE.md): read only when it binds some.
-    let has_bound_clients = factory.generic().has_bound_clients();
-    let mut written_paths: BTreeMap<String, String> = BTreeMap::new();
-    let mut bound_imports = Vec::new();
-    // Project packages by the name the file uses them by, for route mounts across packages.
-    let mut package_dirs: BTreeMap<String, String> = BTreeMap::new();
-    let mut client_imports = Vec::new();
-    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
-        let (Some(spec), Some(path_node)) =
-            (hit.node(Field::Statement), hit.node(Field::Specifier))
-        else {
-            continue;
-        };
-        let import_path = string_content(path_node, source);
-        if import_path.is_empty() {
-            continue;
-        }
-        let alias =
-            field_child(spec, Child::Name).map(|name| syntax::text(name, source).to_owned());
-        let canonical = without_major_versions(&import_path);
-        let local = alias
-            .clone()
-            .unwrap_or_else(|| default_package_name(&canonical));
-        bindings.insert(local.clone(), canonical.clone());
-        let resolution = input.context.resolve_go(input.path, &import_path);
-        let is_project = !matches!(resolution, Resolution::External { .. });
-        if has_bound_clients {
-            written_paths.insert(local.clone(), import_path.clone());
-            bound_imports.push(ClientImport {
-                node: spec,
-                path: import_path.clone(),
-                is_project,
-            });
-        }
-        client_imports.push(ClientImport {
-            node: spec,
-            path: canonical,
-            is_project,
-        });
-        if let Resolution::File(file) = &resolution {
-            let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
-            package_dirs.insert(local, directory.to_owned());
-        }
-        let mut site = ImportSite::new(spec, import_path, resolution, "import of");
-        site.alias = alias;
-        if imports::kept(&factory, &site.resolution) {
-            facts.push(imports::fact(&factory, &site, scope_of(spec)));
-        }
-    }
+    let Imports {
+        bindings,
+        written_paths,
+        bound_imports,
+        package_dirs,
+        client_imports,
+    } = read_imports(input, &factory, &hits, &scope_of, &mut facts);
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("go"),
         separator: ".",
@@ -234,7 +194,100 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &file,
         &package_dirs,
     ));
+    if let Ok(mut links) = input.links.try_borrow_mut() {
+        links.package_names = package_names::declared(root, source);
+    }
     facts
+}
+
+/// What a file's imports bind, by the local name it uses each package by.
+struct Imports<'tree> {
+    /// The import paths without major versions.
+    bindings: BTreeMap<String, String>,
+    /// The import paths as written (major versions kept), for the libraries the spec binds with
+    /// `clients` (see `node` and `resource` in policies/LANGUAGE.md): read only when it binds
+    /// some.
+    written_paths: BTreeMap<String, String>,
+    bound_imports: Vec<ClientImport<'tree>>,
+    /// Project packages' folders, for route mounts across packages.
+    package_dirs: BTreeMap<String, String>,
+    client_imports: Vec<ClientImport<'tree>>,
+}
+
+/// Reads the file's import specs: one fact each in `facts` (those of project packages the file
+/// binds to a name with the names it uses through them, [`package_names`]), and what they bind.
+fn read_imports<'tree>(
+    input: &ExtractionInput<'tree>,
+    factory: &crate::facts::FactFactory<'_>,
+    hits: &[crate::query::QueryHit<'tree>],
+    scope_of: &dyn Fn(Node<'tree>) -> Option<String>,
+    facts: &mut Vec<Fact>,
+) -> Imports<'tree> {
+    let source = input.source;
+    let has_bound_clients = factory.generic().has_bound_clients();
+    let mut read = Imports {
+        bindings: BTreeMap::new(),
+        written_paths: BTreeMap::new(),
+        bound_imports: Vec::new(),
+        package_dirs: BTreeMap::new(),
+        client_imports: Vec::new(),
+    };
+    // The import facts of project packages the file binds to a name, with that name.
+    let mut named_imports: Vec<(usize, String)> = Vec::new();
+    for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
+        let (Some(spec), Some(path_node)) =
+            (hit.node(Field::Statement), hit.node(Field::Specifier))
+        else {
+            continue;
+        };
+        let import_path = string_content(path_node, source);
+        if import_path.is_empty() {
+            continue;
+        }
+        let alias =
+            field_child(spec, Child::Name).map(|name| syntax::text(name, source).to_owned());
+        let canonical = without_major_versions(&import_path);
+        let local = alias
+            .clone()
+            .unwrap_or_else(|| default_package_name(&canonical));
+        read.bindings.insert(local.clone(), canonical.clone());
+        let resolution = input.context.resolve_go(input.path, &import_path);
+        let is_project = !matches!(resolution, Resolution::External { .. });
+        if has_bound_clients {
+            read.written_paths
+                .insert(local.clone(), import_path.clone());
+            read.bound_imports.push(ClientImport {
+                node: spec,
+                path: import_path.clone(),
+                is_project,
+            });
+        }
+        read.client_imports.push(ClientImport {
+            node: spec,
+            path: canonical,
+            is_project,
+        });
+        let named = matches!(resolution, Resolution::File(_)) && local != "_" && local != ".";
+        if let Resolution::File(file) = &resolution {
+            let directory = file.rsplit_once('/').map_or("", |(directory, _)| directory);
+            read.package_dirs
+                .insert(local.clone(), directory.to_owned());
+        }
+        let mut site = ImportSite::new(spec, import_path, resolution, "import of");
+        site.alias = alias;
+        if imports::kept(factory, &site.resolution) {
+            if named {
+                named_imports.push((facts.len(), local));
+            }
+            facts.push(imports::fact(factory, &site, scope_of(spec)));
+        }
+    }
+    if !named_imports.is_empty() {
+        let root = input.tree.root_node();
+        let referred = names_through_packages(root, source);
+        package_names::note_uses(factory, facts, &named_imports, &referred);
+    }
+    read
 }
 
 /// The imports whose bare import may be a probable access. An outside package whose catalogue

@@ -14,8 +14,11 @@
 //! A file in no module sees every module of the project.
 //!
 //! A package is a folder, but facts name files, so the package's file is its first `.go` file
-//! that is not a `_test.go`, in bytewise order of the file name: the engine maps that file to its
-//! component, and every file of one folder normally has one owner. A path no module claims is
+//! that is not a `_test.go`, in bytewise order of the file name. It stands for the package until
+//! every file is extracted: then the Go extractor's cross-file step moves the import to the
+//! files that declare the names the importer uses (the files of one folder may belong to
+//! different components, as a spec splits a large package by file name), and an import it
+//! cannot move stays on this file, which the engine's file graph takes for the whole package. A path no module claims is
 //! `External`, its package the whole import path; a path a module claims but none provides is
 //! `Internal` (unresolved), or `Generated` when a `.gitignore` of the project ignores the package
 //! folder it was looked for at (code a generator writes at build time, such as harbor's
