@@ -180,7 +180,11 @@ impl ProjectContext {
                 false => Resolution::Internal,
             };
         };
-        if let Some(package) = self.packages.get(name) {
+        if let Some(package) = self
+            .packages
+            .get(name)
+            .filter(|package| package.links_for(importer))
+        {
             return match self.resolve_package(package, subpath, request) {
                 Some(file) => Resolution::File(file),
                 None => self.missing(
