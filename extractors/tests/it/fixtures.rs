@@ -96,7 +96,11 @@ pub fn extract_project_with(
 /// The libraries a fixture's spec would bind with `clients` (see `node` and `resource` in policies/LANGUAGE.md).
 fn bound_clients(case: &str) -> &'static [&'static str] {
     match case {
-        "go/bound-clients" => &["github.com/nats-io/nats.go", "github.com/acme/queue/v2"],
+        "go/bound-clients" => &[
+            "github.com/nats-io/nats.go",
+            "github.com/acme/queue/v2",
+            "github.com/stripe/stripe-go",
+        ],
         "java/bound-clients" => &["com.rabbitmq.client", "io.nats", "io.minio"],
         "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],
         "csharp/bound-clients" => &[

@@ -172,6 +172,32 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         sites
     };
     let client_imports = probable_imports(client_imports, &bindings, root, source);
+    // A bound library's import is judged by the catalogue's probable names too (a bound
+    // stripe-go imported for `webhook.ConstructEvent` alone brings no client), and its
+    // `external` fact says so, for the engine makes no probable access of it either.
+    if !bound_imports.is_empty() {
+        let written: Vec<String> = bound_imports
+            .iter()
+            .map(|import| import.path.clone())
+            .collect();
+        bound_imports = probable_imports(bound_imports, &written_paths, root, source);
+        let dropped: BTreeSet<&str> = written
+            .iter()
+            .map(String::as_str)
+            .filter(|path| !bound_imports.iter().any(|import| import.path == *path))
+            .collect();
+        for fact in facts
+            .iter_mut()
+            .filter(|fact| fact.kind == FactKind::External)
+        {
+            if fact
+                .property_str("specifier")
+                .is_some_and(|specifier| dropped.contains(specifier))
+            {
+                crate::facts::set(fact, "noClient", true);
+            }
+        }
+    }
     // A parameter its function never names holds the client only to fit a signature (pop's
     // `AfterFind(*pop.Connection)` callbacks, a transaction's `func(ctx, _ *pop.Connection)`):
     // no access, though its import is no bare one either.
