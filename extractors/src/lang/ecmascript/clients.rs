@@ -382,7 +382,15 @@ fn reexported_clients(view: &FileView<'_, '_>) -> Vec<ClientAlias> {
         Vec::new()
     };
     let mut aliases: Vec<ClientAlias> = Vec::new();
-    for record in &view.imports {
+    let is_star = |record: &&ImportRecord<'_>| {
+        record.form == super::imports::ImportForm::ReExport
+            && record.alias.is_none()
+            && record.names.is_empty()
+    };
+    // A name the file exports itself hides a star re-export's, as in JavaScript: explicit
+    // re-exports first.
+    let explicit = view.imports.iter().filter(|record| !is_star(record));
+    for record in explicit.chain(view.imports.iter().filter(is_star)) {
         if record.is_type_only {
             continue;
         }
