@@ -353,6 +353,10 @@ pub(crate) struct Catalogue {
     /// Per language, the last segment of every client type its libraries list (`Pool` of
     /// `pgxpool.Pool`, `PgPool` of `PgPool`): the first test of an injection site.
     type_names: BTreeMap<&'static str, std::collections::HashSet<&'static str>>,
+    /// Per language, every client export its libraries construct or call by a plain name
+    /// (`PostHog`, `drizzle`, `createClient`; not `default` nor a member path): the names a
+    /// project file may re-export for other files to construct or call.
+    client_names: BTreeMap<&'static str, std::collections::HashSet<&'static str>>,
     /// Problems found while reading the files (empty when they are sound; a test holds that).
     pub problems: Vec<String>,
 }
@@ -367,6 +371,14 @@ impl Catalogue {
     /// (a parameter or field of another type is no injection of a client).
     pub fn is_client_type_name(&self, language: &str, name: &str) -> bool {
         self.type_names
+            .get(language)
+            .is_some_and(|names| names.contains(name))
+    }
+
+    /// Whether some library of `language` constructs or calls a client export named `name` (a
+    /// plain name, see `client_names`).
+    pub fn is_client_name(&self, language: &str, name: &str) -> bool {
+        self.client_names
             .get(language)
             .is_some_and(|names| names.contains(name))
     }
@@ -554,6 +566,7 @@ fn load() -> Catalogue {
     }
     let mut by_language = BTreeMap::new();
     let mut type_names = BTreeMap::new();
+    let mut client_names = BTreeMap::new();
     for language in LANGUAGES {
         let libraries: Vec<Library> = ecosystems
             .iter()
@@ -571,6 +584,15 @@ fn load() -> Catalogue {
                 .map(|path| path.rsplit(['.', ':']).next().unwrap_or(path))
                 .collect(),
         );
+        client_names.insert(
+            language,
+            libraries
+                .iter()
+                .flat_map(|library| library.constructs.iter().chain(library.calls))
+                .filter(|path| **path != "default" && !path.contains(['.', ':']))
+                .copied()
+                .collect(),
+        );
         by_language.insert(language, libraries);
     }
     Catalogue {
@@ -579,6 +601,7 @@ fn load() -> Catalogue {
         wrappers,
         by_language,
         type_names,
+        client_names,
         problems,
     }
 }

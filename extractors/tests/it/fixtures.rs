@@ -99,7 +99,7 @@ fn bound_clients(case: &str) -> &'static [&'static str] {
         "go/bound-clients" => &[
             "github.com/nats-io/nats.go",
             "github.com/acme/queue/v2",
-            "github.com/stripe/stripe-go/v74",
+            "github.com/stripe/stripe-go",
         ],
         "java/bound-clients" => &["com.rabbitmq.client", "io.nats", "io.minio"],
         "kotlin/bound-clients" => &["com.rabbitmq.client", "io.nats"],

@@ -18,6 +18,9 @@
 //! (`RouteLinks::client_aliases`) and its constructor injections of classes it imports from
 //! project files (`RouteLinks::alias_uses`); the cross-file join that every run makes gives
 //! each such injection the class's fact (`crate::lang::python::typed::link_client_aliases`).
+//! The same join gives a client export that a project file re-exports (`export { drizzle } from
+//! 'drizzle-orm/mysql2'` in a workspace's database package) to the constructions and calls of it
+//! in the files that import it from there (`drizzle(pool)` in an app).
 
 use std::collections::{HashMap, HashSet};
 
@@ -72,17 +75,18 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
     let source = view.source();
     let mut facts = Vec::new();
     let mut instances = Instances::new();
-    let mut classes = Vec::new();
-    let injected = project_injections(view, hits);
+    let mut classes = reexported_clients(view);
+    let mut injected = project_injections(view, hits);
     let mut used: HashSet<&'static str> = HashSet::new();
     let mut used_bound: HashSet<&str> = HashSet::new();
     // A site is a client use only through the global `fetch` or an import of a client package;
     // without either, no call needs reading.
     let may_use_client = source.contains("fetch")
-        || view
-            .imports
-            .iter()
-            .any(|record| record_client(record).is_some() || bound_package(view, record).is_some());
+        || view.imports.iter().any(|record| {
+            record_client(record).is_some()
+                || bound_package(view, record).is_some()
+                || imports_a_client_name(record)
+        });
     let hits = if may_use_client { hits } else { &[] };
     // Parameters are looked for only where an import binds a client type or module.
     let may_take_client = view.imports.iter().any(|record| {
@@ -150,6 +154,12 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
         let Some(record) = view.imports.get(target.import) else {
             continue;
         };
+        if let Some(used) =
+            project_client_use(view, (site, client_use), record, &target.export_path)
+        {
+            injected.push(used);
+            continue;
+        }
         let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
         let export_path = target.export_path.as_str();
         let Some(client) = catalogued else {
@@ -311,6 +321,192 @@ fn project_injections(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Vec<Al
                 ),
             })
         })
+        .collect()
+}
+
+/// Whether an import of a project file binds a name that a catalogued library constructs or
+/// calls (`import { drizzle } from '@acme/db'`): the file may re-export that library's client.
+fn imports_a_client_name(record: &ImportRecord<'_>) -> bool {
+    matches!(record.resolution, Resolution::File(_))
+        && !record.is_type_only
+        && record.bindings.iter().any(|binding| {
+            matches!(&binding.imported, Imported::Named(name)
+                if catalogue().is_client_name("typescript", name))
+        })
+}
+
+/// A construction or call of a name imported from a project file that a catalogued library
+/// constructs or calls by that name (`drizzle(pool)` after `import { drizzle } from '@acme/db'`,
+/// `new PostHog(key)` after `import { PostHog } from '@acme/analytics/server'`): a use of that
+/// library's client when the file re-exports it, which the cross-file join tells.
+fn project_client_use(
+    view: &FileView<'_, '_>,
+    (site, client_use): (Node<'_>, Use),
+    record: &ImportRecord<'_>,
+    export_path: &str,
+) -> Option<AliasUse> {
+    let Resolution::File(file) = &record.resolution else {
+        return None;
+    };
+    // A generated Prisma client inside the project is `@prisma/client` itself.
+    if !matches!(client_use, Use::Construct | Use::Call)
+        || record.is_type_only
+        || record_client(record).is_some()
+        || !catalogue().is_client_name("typescript", export_path)
+    {
+        return None;
+    }
+    Some(AliasUse {
+        file: file.clone(),
+        name: export_path.to_owned(),
+        fact: view.factory.fact(
+            FactKind::AccessesTechnology,
+            site,
+            Confidence::Definite,
+            view.scope_of(site),
+            "use of a client another project file re-exports",
+        ),
+    })
+}
+
+/// The clients of outside libraries the file re-exports, each with the fact a construction or
+/// call of it in another file makes: `export { drizzle } from 'drizzle-orm/mysql2'`, `export *
+/// from 'ioredis'` (each client export of the library by its plain name), `import { PostHog }
+/// from 'posthog-node'; export { PostHog };`. Only exports the library's catalogue entry names
+/// as a client (any for a library the spec binds and the catalogue does not know, named one by
+/// one); a type-only re-export makes none.
+fn reexported_clients(view: &FileView<'_, '_>) -> Vec<ClientAlias> {
+    let local_exports = if view.source().contains("export {") || view.source().contains("export{") {
+        local_export_names(view)
+    } else {
+        Vec::new()
+    };
+    let mut aliases: Vec<ClientAlias> = Vec::new();
+    let is_star = |record: &&ImportRecord<'_>| {
+        record.form == super::imports::ImportForm::ReExport
+            && record.alias.is_none()
+            && record.names.is_empty()
+    };
+    // A name the file exports itself hides a star re-export's, as in JavaScript: explicit
+    // re-exports first.
+    let explicit = view.imports.iter().filter(|record| !is_star(record));
+    for record in explicit.chain(view.imports.iter().filter(is_star)) {
+        if record.is_type_only {
+            continue;
+        }
+        let bound = bound_package(view, record);
+        let client = record_client(record).filter(|_| bound.is_none());
+        if client.is_none() && bound.is_none() {
+            continue;
+        }
+        // (exported name, the library's export path)
+        let pairs: Vec<(String, String)> = match record.form {
+            super::imports::ImportForm::ReExport if record.alias.is_some() => Vec::new(),
+            super::imports::ImportForm::ReExport if record.names.is_empty() => client
+                .into_iter()
+                .flat_map(|client| client.constructs.iter().chain(client.calls))
+                .filter(|path| **path != "default" && !path.contains('.'))
+                .map(|path| ((*path).to_owned(), (*path).to_owned()))
+                .collect(),
+            super::imports::ImportForm::ReExport => export_specifiers(record.node, view.source()),
+            super::imports::ImportForm::Static => record
+                .bindings
+                .iter()
+                .filter(|binding| !binding.is_type_only)
+                .flat_map(|binding| {
+                    let original = match &binding.imported {
+                        Imported::Named(name) => name.clone(),
+                        Imported::Module => "default".to_owned(),
+                    };
+                    local_exports
+                        .iter()
+                        .filter(move |(local, _)| *local == binding.local)
+                        .map(move |(_, exported)| (exported.clone(), original.clone()))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (exported, original) in pairs {
+            if exported == "default" || aliases.iter().any(|alias| alias.name == exported) {
+                continue;
+            }
+            let is_client = match client {
+                Some(client) => {
+                    client.constructs.contains(&original.as_str())
+                        || client.calls.contains(&original.as_str())
+                        || client.types.contains(&original.as_str())
+                }
+                None => !super::imports::names_an_error_class(&original),
+            };
+            if !is_client {
+                continue;
+            }
+            let (package, technology) = match client {
+                Some(client) => (
+                    client.name,
+                    match client.by_name.iter().find(|(name, _)| *name == original) {
+                        Some((_, category)) => (*category).to_owned(),
+                        None => technology(view, client, record, None),
+                    },
+                ),
+                None => {
+                    let package = bound.unwrap_or_default();
+                    (package, package.to_owned())
+                }
+            };
+            let path = view.input.path;
+            let mut fact = view.factory.fact(
+                FactKind::AccessesTechnology,
+                record.node,
+                Confidence::Definite,
+                None,
+                format!("use of `{exported}` from `{package}`, which `{path}` re-exports"),
+            );
+            fact.technology = Some(technology.into());
+            set(&mut fact, "package", package);
+            set(&mut fact, "client", exported.as_str());
+            set(
+                &mut fact,
+                "reason",
+                format!("uses `{exported}` from `{package}`, re-exported by `{path}`"),
+            );
+            aliases.push(ClientAlias {
+                name: exported,
+                facts: vec![fact],
+            });
+        }
+    }
+    aliases
+}
+
+/// The `(name, exported name)` pairs of an `export { a, b as c } from '…'` statement.
+fn export_specifiers(statement: Node<'_>, source: &str) -> Vec<(String, String)> {
+    syntax::named_children(statement)
+        .into_iter()
+        .filter(|child| child.kind() == "export_clause")
+        .flat_map(syntax::named_children)
+        .filter(|specifier| {
+            specifier.kind() == "export_specifier" && !syntax::has_token(*specifier, "type")
+        })
+        .filter_map(|specifier| {
+            let name = syntax::text(specifier.child_field("name")?, source).to_owned();
+            let exported = specifier.child_field("alias").map_or_else(
+                || name.clone(),
+                |alias| syntax::text(alias, source).to_owned(),
+            );
+            Some((name, exported))
+        })
+        .collect()
+}
+
+/// The `(local name, exported name)` pairs of the file's top-level `export { a, b as c };`
+/// statements (without `from`).
+fn local_export_names(view: &FileView<'_, '_>) -> Vec<(String, String)> {
+    let source = view.source();
+    syntax::named_children(view.input.tree.root_node())
+        .into_iter()
+        .filter(|node| node.kind() == "export_statement" && node.child_field("source").is_none())
+        .flat_map(|statement| export_specifiers(statement, source))
         .collect()
 }
 

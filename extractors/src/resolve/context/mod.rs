@@ -20,6 +20,7 @@ pub mod probes;
 mod python;
 mod read;
 mod resolve;
+mod semver;
 mod spring;
 mod webpack;
 pub(crate) use spring::Datasource;

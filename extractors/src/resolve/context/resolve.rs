@@ -180,7 +180,11 @@ impl ProjectContext {
                 false => Resolution::Internal,
             };
         };
-        if let Some(package) = self.packages.get(name) {
+        if let Some(package) = self
+            .packages
+            .get(name)
+            .filter(|package| package.links_for(importer))
+        {
             return match self.resolve_package(package, subpath, request) {
                 Some(file) => Resolution::File(file),
                 None => self.missing(
@@ -265,6 +269,17 @@ impl ProjectContext {
     /// `.d.ts`, is generated.
     fn missing<'c>(&self, candidates: impl Iterator<Item = &'c String>) -> Resolution {
         let mut candidates = candidates;
+        // A generator's TypeScript output ignored by name (`graphql.ts`) is generated code
+        // whatever becomes of the `.js`; an ignored `*.js` alone is only the build. A folder
+        // ignored whole (a `paths` target `libs/client/dist` under a `dist` rule) is too: its
+        // index is the build's.
+        let extensionless = |candidate: &String| {
+            let ignores =
+                |extension: &str| self.gitignores.ignores(&[candidate, extension].concat());
+            let names = |extension: &str| self.gitignores.names(&[candidate, extension].concat());
+            [".ts", ".tsx", "/index.ts"].into_iter().any(ignores)
+                || [".js", ".mjs", ".cjs", ".d.ts"].into_iter().any(names)
+        };
         let ignored = |candidate: &String| {
             let name = file_name(candidate);
             let output = SOURCE_FOR_OUTPUT
@@ -282,19 +297,10 @@ impl ProjectContext {
                         .any(|source| self.gitignores.ignores(&[stem, source].concat()))
                         || self.gitignores.names(candidate)
                 }
-                (None, true) => self.gitignores.ignores(candidate),
-                // A generator's TypeScript output ignored by name (`graphql.ts`) is generated
-                // code whatever becomes of the `.js`; an ignored `*.js` alone is only the build.
-                // A folder ignored whole (a `paths` target `libs/client/dist` under a `dist`
-                // rule) is too: its index is the build's.
-                (None, false) => {
-                    let ignores =
-                        |extension: &str| self.gitignores.ignores(&[candidate, extension].concat());
-                    let names =
-                        |extension: &str| self.gitignores.names(&[candidate, extension].concat());
-                    [".ts", ".tsx", "/index.ts"].into_iter().any(ignores)
-                        || [".js", ".mjs", ".cjs", ".d.ts"].into_iter().any(names)
-                }
+                // A dot in a name is no extension for the resolver unless one is probed as is:
+                // TanStack Router's `./routeTree.gen` is its `routeTree.gen.ts`.
+                (None, true) => self.gitignores.ignores(candidate) || extensionless(candidate),
+                (None, false) => extensionless(candidate),
             }
         };
         match candidates.any(ignored) {

@@ -9,6 +9,10 @@
 //! condition before `import` and `module`, so each list is kept for both kinds of request.
 //! Turning candidates into files (with extension probing and the `dist/` → `src/` fallback) is
 //! the resolver's job.
+//!
+//! A member is not what every importer finds by its name: a manifest that declares the name
+//! with a version range the member's `version` does not satisfy gets the registry's package,
+//! as every package manager installs it (see [`WorkspacePackage::links_for`]).
 
 use std::collections::BTreeMap;
 
@@ -17,6 +21,7 @@ use serde_json::{Map, Value};
 use super::jsonc;
 use super::paths::{join, parent_dir};
 use super::read::ConfigReader;
+use super::semver;
 
 /// Export conditions in the order lintel prefers them for an `import`: source files first.
 const IMPORT_CONDITIONS: [&str; 9] = [
@@ -68,9 +73,24 @@ pub(crate) struct WorkspacePackage {
     pub import: Exports,
     /// What a `require()` finds.
     pub require: Exports,
+    /// The folders whose `package.json` declares a dependency on this package's name, each
+    /// with whether a package manager links this member there: not when the declared range
+    /// does not allow the member's `version` (`"dayjs": "^1.11.13"` beside a member `dayjs` at
+    /// `0.0.0` installs the registry's `dayjs`).
+    pub declared: BTreeMap<String, bool>,
 }
 
 impl WorkspacePackage {
+    /// Whether an import in `importer` (a project-relative file) finds this member: the nearest
+    /// folder at or above the importer's whose `package.json` declares the name decides, as
+    /// Node finds the package in the nearest `node_modules` that holds it; an importer that no
+    /// manifest above declares it for finds the member, as a hoisted workspace link.
+    pub fn links_for(&self, importer: &str) -> bool {
+        super::paths::ancestors(importer)
+            .find_map(|folder| self.declared.get(folder).copied())
+            .unwrap_or(true)
+    }
+
     /// The entries and subpaths for one kind of request.
     pub fn exports(&self, request: Request) -> &Exports {
         match request {
@@ -196,16 +216,19 @@ pub(crate) fn discover<'f>(
         .filter(|path| super::paths::file_name(path) == "pnpm-workspace.yaml")
         .map(|path| parent_dir(path))
         .collect();
-    let mut manifests: Vec<&str> = files
+    let mut manifest_paths: Vec<&str> = files
         .into_iter()
         .filter(|path| super::paths::file_name(path) == "package.json")
         .collect();
-    manifests.sort_by_key(|path| (path.matches('/').count(), *path));
+    manifest_paths.sort_by_key(|path| (path.matches('/').count(), *path));
+    let manifests: Vec<(&str, Value)> = manifest_paths
+        .into_iter()
+        .filter_map(|path| Some((path, reader.read(path).as_deref().and_then(jsonc::parse)?)))
+        .collect();
     let mut packages = BTreeMap::new();
-    for manifest_path in manifests {
-        let Some(manifest) = reader.read(manifest_path).as_deref().and_then(jsonc::parse) else {
-            continue;
-        };
+    let mut versions = BTreeMap::new();
+    for (manifest_path, manifest) in &manifests {
+        let manifest_path = *manifest_path;
         let Some(name) = manifest.get("name").and_then(Value::as_str) else {
             continue;
         };
@@ -219,13 +242,56 @@ pub(crate) fn discover<'f>(
         }
         let folder = parent_dir(manifest_path).to_owned();
         let package = WorkspacePackage {
-            import: read_exports(&manifest, &folder, Request::Import),
-            require: read_exports(&manifest, &folder, Request::Require),
+            import: read_exports(manifest, &folder, Request::Import),
+            require: read_exports(manifest, &folder, Request::Require),
             folder,
+            declared: BTreeMap::new(),
         };
+        if let Some(version) = manifest.get("version").and_then(Value::as_str) {
+            versions.insert(name.to_owned(), version.to_owned());
+        }
         packages.insert(name.to_owned(), package);
     }
+    for (manifest_path, manifest) in &manifests {
+        for (name, spec) in declared_dependencies(manifest) {
+            let Some(package) = packages.get_mut(name) else {
+                continue;
+            };
+            let links = versions
+                .get(name)
+                .and_then(|version| semver::allows(spec, version))
+                .unwrap_or(true);
+            package
+                .declared
+                .insert(parent_dir(manifest_path).to_owned(), links);
+        }
+    }
     packages
+}
+
+/// The manifest fields that declare dependencies, in the order a package manager installs them
+/// (a name in several keeps its first).
+const DEPENDENCY_FIELDS: [&str; 4] = [
+    "dependencies",
+    "devDependencies",
+    "optionalDependencies",
+    "peerDependencies",
+];
+
+/// The names a manifest declares as dependencies, each with its first declared spec.
+fn declared_dependencies(manifest: &Value) -> BTreeMap<&str, &str> {
+    let mut declared = BTreeMap::new();
+    for field in DEPENDENCY_FIELDS {
+        let Some(Value::Object(dependencies)) = manifest.get(field) else {
+            continue;
+        };
+        for (name, spec) in dependencies {
+            if let Some(spec) = spec.as_str() {
+                declared.entry(name.as_str()).or_insert(spec);
+            }
+        }
+    }
+    declared
 }
 
 fn read_exports(manifest: &Value, folder: &str, request: Request) -> Exports {
