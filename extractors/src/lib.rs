@@ -90,7 +90,7 @@ pub fn parse_only(path: &str, source: &str) -> Option<usize> {
 /// errors. A file with errors is parsed again without what tree-sitter cannot read (its spec's
 /// `recovery` rewrites, each in turn, every byte at its offset), and that tree is kept when it
 /// has fewer errors: C# takes the first branch of each `#if` group and blanks the escaped `{{`
-/// of an interpolated string's `{{{`, Swift blanks its `#if`
+/// of an interpolated string's `{{{` and the second colon of a hole's `::` format, Swift blanks its `#if`
 /// directive lines, its `#warning`/`#error` lines and the `await` of `switch await x.y {`, Kotlin drops its context parameter lists,
 /// multi-dollar string prefixes and the annotations that start an accessor's or a
 /// constructor's line, ends a property before a `get(…)` call's line and reads an explicit

@@ -44,6 +44,7 @@ pub(crate) static CSHARP: LanguageSpec = LanguageSpec {
         recovery: &[
             crate::conditional::first_branches,
             super::interpolation::escaped_brace_holes,
+            super::interpolation::colon_format_holes,
         ],
         declarations: Some(super::type_declarations),
         script_text: None,
