@@ -261,6 +261,45 @@ invariant I { deny flow Api -> orders_db }
 }
 
 #[test]
+fn the_node_a_component_runs_on_is_no_target_of_its_own_outside_calls() {
+    // petclinic's gateway runs on an API gateway node and calls an outside API with an unbound
+    // HTTP client: the call is no use of the gateway's own host, so the one other API is the
+    // single candidate and the edge is definite.
+    let spec = "\
+node gw : api_gateway
+node payments : rest_api
+component Gateway { runs_on: gw paths: \"gateway/**\" }
+invariant I { deny flow Gateway -> payments }
+";
+    let dir = project(
+        spec,
+        &[(
+            "gateway/pay.ts",
+            "import axios from 'axios';\nexport const pay = () => axios.post('https://pay.example.com/charge', {});\n",
+        )],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Gateway".to_owned(),
+            "payments".to_owned(),
+            "gateway/pay.ts".to_owned()
+        )]
+    );
+    assert!(warnings(&verdict, "ambiguous-technology-target").is_empty());
+    // With no other API declared, the call has no target: no edge to the gateway's own host.
+    let alone = spec.replace("node payments : rest_api\n", "").replace(
+        "invariant I { deny flow Gateway -> payments }",
+        "invariant I { deny flow Gateway -> gw }",
+    );
+    std::fs::write(dir.path().join("architecture.ag"), alone).unwrap();
+    let verdict = check_all(dir.path());
+    assert!(findings(&verdict).is_empty(), "{:?}", findings(&verdict));
+    assert_eq!(warnings(&verdict, "unresolved-target").len(), 1);
+}
+
+#[test]
 fn clients_make_an_unknown_library_a_definite_access() {
     let spec = "\
 node browser : edge_desktop

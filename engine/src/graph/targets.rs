@@ -267,7 +267,18 @@ fn technology_targets(model: &Model, bindings: &Bindings<'_>, fact: &Fact) -> Re
     if fact.properties.contains_key("request") {
         return Resolution::of(Vec::new(), Outcome::Nothing);
     }
-    let (candidates, excluded) = candidates(model, name);
+    let (mut candidates, excluded) = candidates(model, name);
+    // The node a component runs on hosts its code: what the code calls lies elsewhere. An
+    // unbound HTTP client of a gateway that runs on `node gw : api_gateway` is no use of `gw`
+    // (petclinic's gateway), and beside another API it left every call ambiguous.
+    if let Some(host) = fact
+        .subject
+        .as_deref()
+        .and_then(|subject| model.component(subject))
+        .map(|component| component.runs_on.as_str())
+    {
+        candidates.retain(|candidate| *candidate != host);
+    }
     match candidates.len() {
         0 => Resolution::of(
             Vec::new(),
