@@ -55,20 +55,7 @@ fn a_bound_library_imported_alone_is_named_by_its_binding() {
         ],
     );
     let graph = graph_document(project.path());
-    let mut uses: Vec<(&str, &str, &str, &str)> = graph["facts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|fact| fact["kind"] == "accesses_technology")
-        .map(|fact| {
-            (
-                fact["evidence"]["file"].as_str().unwrap_or_default(),
-                fact["confidence"].as_str().unwrap_or_default(),
-                fact["technology"].as_str().unwrap_or_default(),
-                fact["properties"]["package"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
+    let mut uses = technology_uses(&graph);
     uses.sort_unstable();
     assert_eq!(
         uses,
@@ -105,17 +92,9 @@ fn a_bound_go_library_the_catalogue_knows_is_used_at_its_clients_only() {
         ],
     );
     let graph = graph_document(project.path());
-    let uses: Vec<(&str, &str)> = graph["facts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|fact| fact["kind"] == "accesses_technology")
-        .map(|fact| {
-            (
-                fact["evidence"]["file"].as_str().unwrap_or_default(),
-                fact["confidence"].as_str().unwrap_or_default(),
-            )
-        })
+    let uses: Vec<(&str, &str)> = technology_uses(&graph)
+        .into_iter()
+        .map(|(file, confidence, _, _)| (file, confidence))
         .collect();
     assert_eq!(uses, vec![("server/pay.go", "definite")]);
     let edges: Vec<(&str, &str)> = graph["edges"]
@@ -130,4 +109,23 @@ fn a_bound_go_library_the_catalogue_knows_is_used_at_its_clients_only() {
         })
         .collect();
     assert_eq!(edges, vec![("Server", "stripe")]);
+}
+
+/// (file, confidence, technology, package) of every `accesses_technology` fact of a graph
+/// document.
+fn technology_uses(graph: &serde_json::Value) -> Vec<(&str, &str, &str, &str)> {
+    graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["kind"] == "accesses_technology")
+        .map(|fact| {
+            (
+                fact["evidence"]["file"].as_str().unwrap_or_default(),
+                fact["confidence"].as_str().unwrap_or_default(),
+                fact["technology"].as_str().unwrap_or_default(),
+                fact["properties"]["package"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect()
 }
