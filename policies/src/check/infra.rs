@@ -67,7 +67,11 @@
 //! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
 //! is an access of that provider's store, and its `driver` is the provider's library, so
 //! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology
-//! that several entities could be is a probable access to each (`ambiguous-technology-target` says how to bind it). An empty
+//! that several entities could be is a probable access to each (`ambiguous-technology-target` says how to bind it). The
+//! node a component runs on is never a target of its own code's technology uses: it hosts that code,
+//! and what the code calls lies elsewhere (a gateway that runs on `node gw : api_gateway` and calls
+//! an outside API with an unbound client uses the other API entity, or, with none declared, an
+//! unresolved target, never `gw`). An empty
 //! string, or an invalid URL glob, gives `invalid-property-value`; the same library on two
 //! entities gives `duplicate-client-binding`.
 //!
