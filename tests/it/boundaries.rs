@@ -1574,6 +1574,7 @@ fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_
       to: { path: "^src/$1/", pathNot: "^src/$1/$2/" } },
     { name: "no-feature-internals", from: { path: "^src/app/" }, to: { path: "^src/features/[^/]+/internal/" } },
     { name: "no-stray-capture", from: { path: "^src/app/" }, to: { path: "^src/lib/$1" } },
+    { name: "app-not-to-auth-or-cart-index", from: { path: "^src/app/" }, to: { path: "^src/features/(cart/index\\.ts$|auth/)" } },
   ],
 };
 "#,
@@ -1595,15 +1596,22 @@ fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_
             "component Auth { runs_on: app  paths: \"src/features/auth/**\" }\n",
             "component CartInternal { runs_on: app  paths: \"src/features/cart/internal/**\" }\n",
             "  // no-cross-feature ($1 = auth)\n  deny flow Auth -> Billing\n",
-            "  // no-cross-feature ($1 = cart)\n  deny flow Cart -> Auth\n",
+            // `Cart` owns no file (its index and internals are components of their own): no
+            // pair of it is written.
+            "  // no-cross-feature ($1 = cart)\n  deny flow IndexTs -> Auth\n",
             "  // no-feature-internals\n  deny flow App -> Internal\n  deny flow App -> BillingInternal\n  deny flow App -> CartInternal\n",
             "// - no-cross-slice (`$1` captures a group before the path segment)\n// - no-stray-capture (`$1` with no segment captured by `from.path`)\n",
+            // A `$` that ends an alternative inside a group names one file.
+            "  // app-not-to-auth-or-cart-index\n  deny flow App -> Auth\n  deny flow App -> Internal\n  deny flow App -> IndexTs\n",
+            "component IndexTs { runs_on: app  paths: \"src/features/cart/index.ts\" }\n",
         ],
     );
     // A feature's own files, and its own internals, are no sibling; the file beside the
     // folders is no feature.
     assert!(
-        !spec.contains("deny flow Auth -> Auth") && !spec.contains("README"),
+        !spec.contains("deny flow Auth -> Auth")
+            && !spec.contains("deny flow Cart ->")
+            && !spec.contains("README"),
         "{spec}"
     );
     assert_eq!(
@@ -1611,6 +1619,7 @@ fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_
         [
             "deny flow Auth -> Billing at src/features/auth/index.ts:1",
             "deny flow App -> CartInternal at src/app/main.ts:1",
+            "deny flow App -> Auth at src/app/main.ts:2",
         ]
     );
 }

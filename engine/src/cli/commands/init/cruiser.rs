@@ -290,6 +290,7 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
                     .any(|glob| glob.strip_prefix("**/") == Some(suffix))
             })
     });
+    let owning = owning_components(project, &components, &excluded);
     let mut rules: Vec<String> = Vec::new();
     let mut depends_on: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut public: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -323,13 +324,25 @@ pub fn translate(text: &str, source_name: &str, project: &Path) -> Result<String
                         inside.join(", ")
                     )
                 }];
+                // A component that owns no file (every file of `sets/` lies in a set's own
+                // component, or the configuration excludes them) meets no import: its pairs
+                // could never fail.
+                let mut empty = 0;
                 for source in &sources {
                     for target in targets.iter().filter(|target| *target != source) {
-                        lines.push(format!("  deny {verb} {source} -> {target}"));
+                        if owning.contains(source) && owning.contains(target) {
+                            lines.push(format!("  deny {verb} {source} -> {target}"));
+                        } else {
+                            empty += 1;
+                        }
                     }
                 }
                 if lines.len() > 1 {
                     rules.push(lines.join("\n"));
+                } else if empty > 0 {
+                    skipped.push(format!(
+                        "{name} (its components own no file of the project yet)"
+                    ));
                 } else {
                     skipped.push(format!("{name} (only imports inside one component)"));
                 }
@@ -680,22 +693,34 @@ fn segment_names(project: &Path, before: &str, after: &str) -> Result<Vec<String
         .filter_map(|entry| entry.file_name().to_str().map(str::to_owned))
         .filter(|name| !name.starts_with('.'))
         .collect();
-    // A folder that the rest of the expression goes on into (`/journeys/`): only the names
-    // that hold it (a set without journeys has none to check).
-    let next: String = after
-        .strip_prefix('/')
-        .unwrap_or_default()
-        .chars()
-        .take_while(|character| {
-            character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | '@')
-        })
-        .collect();
-    let goes_into_folder = !next.is_empty()
-        && after
-            .get(1 + next.len()..)
-            .is_some_and(|rest| rest.starts_with('/'));
-    if goes_into_folder {
-        names.retain(|name| project.join(&folder).join(name).join(&next).is_dir());
+    // The path the rest of the expression goes on into (`/journeys/`, `/index\\.js$`): only
+    // the names that hold it (a set without journeys has none to check, a service folder
+    // without an `index.js` no barrel).
+    if let Some((rest, ending)) = literal_continuation(after) {
+        names.retain(|name| {
+            let path = project.join(&folder).join(name).join(&rest);
+            match ending {
+                Ending::Folder => path.is_dir(),
+                Ending::File => path.is_file(),
+                Ending::Open => {
+                    path.exists()
+                        || path
+                            .file_name()
+                            .and_then(|stem| stem.to_str())
+                            .is_some_and(|stem| {
+                                std::fs::read_dir(path.parent().unwrap_or(&path)).is_ok_and(
+                                    |entries| {
+                                        entries.flatten().any(|entry| {
+                                            entry.file_name().to_str().is_some_and(|name| {
+                                                name.starts_with(&format!("{stem}."))
+                                            })
+                                        })
+                                    },
+                                )
+                            })
+                }
+            }
+        });
     }
     names.sort();
     names.dedup();
@@ -709,6 +734,52 @@ fn segment_names(project: &Path, before: &str, after: &str) -> Result<Vec<String
         ));
     }
     Ok(names)
+}
+
+/// How the literal path after a segment pattern ends.
+#[derive(Clone, Copy)]
+enum Ending {
+    /// At a `/`: a folder.
+    Folder,
+    /// At the expression's `$`: a file.
+    File,
+    /// At anything else: a folder, a file or a module of that name (`ui` for `ui.ts`).
+    Open,
+}
+
+/// The literal path that `after` (the text after a segment pattern) goes on into, with `\.`
+/// and `[.]` read as dots, and how it ends; `None` when it names none (`/.+`, end of text).
+fn literal_continuation(after: &str) -> Option<(String, Ending)> {
+    let rest = after.strip_prefix('/')?;
+    let bytes = rest.as_bytes();
+    let (mut path, mut position) = (String::new(), 0);
+    let mut ending = Ending::Open;
+    while let Some(&byte) = bytes.get(position) {
+        match byte {
+            b'\\' if bytes.get(position + 1) == Some(&b'.') => {
+                path.push('.');
+                position += 2;
+            }
+            b'[' if bytes.get(position..position + 3) == Some(b"[.]") => {
+                path.push('.');
+                position += 3;
+            }
+            b'$' if position + 1 == bytes.len() => {
+                ending = Ending::File;
+                break;
+            }
+            b'/' => {
+                ending = Ending::Folder;
+                break;
+            }
+            _ if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'@') => {
+                path.push(char::from(byte));
+                position += 1;
+            }
+            _ => return None,
+        }
+    }
+    (!path.is_empty()).then_some((path, ending))
 }
 
 /// A file or folder name as a path expression matches it: a `.` as `[.]`.
@@ -761,6 +832,89 @@ fn prefix_expression(prefix: &Prefix) -> String {
         Kind::Folder => format!("{anchor}{path}/"),
         Kind::FolderOrModule | Kind::Glob => format!("{anchor}{path}"),
     }
+}
+
+/// The names of the components that own some file of the project that `excluded` leaves in:
+/// each file belongs to the most specific component whose path holds it (as the spec's globs
+/// give it), `Rest` to the others. Hidden folders and `node_modules` are not read, and at most
+/// 200,000 files.
+fn owning_components(
+    project: &Path,
+    components: &Components,
+    excluded: &[String],
+) -> BTreeSet<String> {
+    let mut exclude = globset::GlobSetBuilder::new();
+    for glob in excluded {
+        if let Ok(glob) = globset::GlobBuilder::new(glob)
+            .literal_separator(true)
+            .build()
+        {
+            exclude.add(glob);
+        }
+    }
+    let exclude = exclude
+        .build()
+        .unwrap_or_else(|_| globset::GlobSet::empty());
+    let holds = |key: &str, kind: Kind, file: &str| match kind {
+        Kind::File => file == key,
+        Kind::Folder => file.starts_with(&format!("{key}/")),
+        Kind::FolderOrModule => {
+            file.starts_with(&format!("{key}/"))
+                || file
+                    .strip_prefix(&format!("{key}."))
+                    .is_some_and(|rest| !rest.contains('/'))
+        }
+        Kind::Glob => key.split_once("/**/*").is_some_and(|(folder, suffix)| {
+            file.starts_with(&format!("{folder}/")) && file.ends_with(suffix)
+        }),
+    };
+    let mut owning = BTreeSet::new();
+    let mut pending = vec![String::new()];
+    let mut seen = 0_usize;
+    while let Some(folder) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(project.join(&folder)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+                continue;
+            };
+            let path = if folder.is_empty() {
+                name.clone()
+            } else {
+                format!("{folder}/{name}")
+            };
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if !name.starts_with('.') && name != "node_modules" {
+                    pending.push(path);
+                }
+                continue;
+            }
+            if !kind.is_file() || exclude.is_match(&path) {
+                continue;
+            }
+            seen += 1;
+            if seen > 200_000 {
+                return components
+                    .entries
+                    .values()
+                    .map(|(name, _)| name.clone())
+                    .collect();
+            }
+            // The most specific: a glob of a folder's suffix over the folder, else the longest.
+            let owner = components
+                .entries
+                .iter()
+                .filter(|(key, (_, kind))| key.as_str() != "**" && holds(key, *kind, &path))
+                .max_by_key(|(key, (_, kind))| (*kind == Kind::Glob, key.len()))
+                .map_or("Rest", |(_, (name, _))| name.as_str());
+            owning.insert(owner.to_owned());
+        }
+    }
+    owning
 }
 
 /// One `forbidden` rule, or `None` when it has no lintel form.
@@ -1021,11 +1175,14 @@ fn prefixes(value: Option<&Value>) -> Option<Vec<Prefix>> {
 struct Alternative {
     text: String,
     except: Option<String>,
+    /// Ended by a `$` inside a group (`evaluator(\\.js$|/)`): one file, nothing may follow.
+    exact: bool,
 }
 
 /// The prefixes of one regular expression: literal path characters (with `\.`, `[.]` and `\/`
 /// escapes), groups of alternatives (`(a|b)`, `(?:a|b)`), one negative lookahead at the end of
-/// an alternative (`(?!index)`) and a final `$`.
+/// an alternative (`(?!index)`), a `$` at the end of an alternative inside a group
+/// (`(evaluator(\\.js$|/)|state\\.js$)`) and a final `$`.
 fn expression_prefixes(expression: &str) -> Option<Vec<Prefix>> {
     let (anchored, rest) = match expression.strip_prefix('^') {
         Some(rest) => (true, rest),
@@ -1075,6 +1232,7 @@ fn expression_prefixes(expression: &str) -> Option<Vec<Prefix>> {
             {
                 return None;
             }
+            let exact = exact || alternative.exact;
             let kind = if exact {
                 Kind::File
             } else if folder {
@@ -1116,7 +1274,12 @@ fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alte
                         return None;
                     }
                     *position += 1;
-                    let [Alternative { text, except: None }] = inner.as_slice() else {
+                    let [Alternative {
+                        text,
+                        except: None,
+                        exact: false,
+                    }] = inner.as_slice()
+                    else {
                         return None;
                     };
                     // The lookahead ends its alternative.
@@ -1124,7 +1287,7 @@ fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alte
                         return None;
                     }
                     for alternative in &mut current {
-                        if alternative.except.is_some() {
+                        if alternative.except.is_some() || alternative.exact {
                             return None;
                         }
                         alternative.except = Some(text.clone());
@@ -1140,12 +1303,13 @@ fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alte
                 let mut product = Vec::new();
                 for head in &current {
                     for tail in &inner {
-                        if head.except.is_some() {
+                        if head.except.is_some() || head.exact {
                             return None;
                         }
                         product.push(Alternative {
                             text: format!("{}{}", head.text, tail.text),
                             except: tail.except.clone(),
+                            exact: tail.exact,
                         });
                     }
                 }
@@ -1153,6 +1317,16 @@ fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alte
                     return None;
                 }
                 current = product;
+            }
+            // A `$` that ends an alternative inside a group.
+            b'$' if depth > 0 && matches!(bytes.get(*position + 1), Some(b')' | b'|')) => {
+                *position += 1;
+                for alternative in &mut current {
+                    if alternative.except.is_some() {
+                        return None;
+                    }
+                    alternative.exact = true;
+                }
             }
             _ => {
                 let character = match byte {
@@ -1198,7 +1372,7 @@ fn sequence(bytes: &[u8], position: &mut usize, depth: usize) -> Option<Vec<Alte
                     }
                 };
                 for alternative in &mut current {
-                    if alternative.except.is_some() {
+                    if alternative.except.is_some() || alternative.exact {
                         return None;
                     }
                     alternative.text.push(char::from(character));
