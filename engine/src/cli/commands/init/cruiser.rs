@@ -855,18 +855,25 @@ fn owning_components(
     let exclude = exclude
         .build()
         .unwrap_or_else(|_| globset::GlobSet::empty());
+    // Whether `file` lies in the folder `folder` (no allocation: this runs for every file and
+    // component).
+    let inside = |folder: &str, file: &str| {
+        file.strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
+    };
     let holds = |key: &str, kind: Kind, file: &str| match kind {
         Kind::File => file == key,
-        Kind::Folder => file.starts_with(&format!("{key}/")),
+        Kind::Folder => inside(key, file),
         Kind::FolderOrModule => {
-            file.starts_with(&format!("{key}/"))
+            inside(key, file)
                 || file
-                    .strip_prefix(&format!("{key}."))
+                    .strip_prefix(key)
+                    .and_then(|rest| rest.strip_prefix('.'))
                     .is_some_and(|rest| !rest.contains('/'))
         }
-        Kind::Glob => key.split_once("/**/*").is_some_and(|(folder, suffix)| {
-            file.starts_with(&format!("{folder}/")) && file.ends_with(suffix)
-        }),
+        Kind::Glob => key
+            .split_once("/**/*")
+            .is_some_and(|(folder, suffix)| inside(folder, file) && file.ends_with(suffix)),
     };
     let mut owning = BTreeSet::new();
     let mut pending = vec![String::new()];
