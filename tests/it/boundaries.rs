@@ -1575,6 +1575,7 @@ fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_
     { name: "no-feature-internals", from: { path: "^src/app/" }, to: { path: "^src/features/[^/]+/internal/" } },
     { name: "no-stray-capture", from: { path: "^src/app/" }, to: { path: "^src/lib/$1" } },
     { name: "app-not-to-auth-or-cart-index", from: { path: "^src/app/" }, to: { path: "^src/features/(cart/index\\.ts$|auth/)" } },
+    { name: "no-orphans", from: { orphan: true, pathNot: ["(^|/)[.][^/]+[.](?:js|cjs|mjs|ts|json)$"] }, to: {} },
   ],
 };
 "#,
@@ -1600,7 +1601,8 @@ fn init_from_a_dependency_cruiser_config_expands_captured_and_any_name_segments_
             // pair of it is written.
             "  // no-cross-feature ($1 = cart)\n  deny flow IndexTs -> Auth\n",
             "  // no-feature-internals\n  deny flow App -> Internal\n  deny flow App -> BillingInternal\n  deny flow App -> CartInternal\n",
-            "// - no-cross-slice (`$1` captures a group before the path segment)\n// - no-stray-capture (`$1` with no segment captured by `from.path`)\n",
+            // A rule over other attributes is named as it is, whatever segments it holds.
+            "// - no-cross-slice (`$1` captures a group before the path segment)\n// - no-stray-capture (`$1` with no segment captured by `from.path`)\n// - no-orphans\n",
             // A `$` that ends an alternative inside a group names one file.
             "  // app-not-to-auth-or-cart-index\n  deny flow App -> Auth\n  deny flow App -> Internal\n  deny flow App -> IndexTs\n",
             "component IndexTs { runs_on: app  paths: \"src/features/cart/index.ts\" }\n",

@@ -493,6 +493,16 @@ type Instance = (Option<String>, Value);
 fn segment_instances(rule: &Value, project: &Path) -> Result<Option<Vec<Instance>>, String> {
     let sides = ["from", "to"];
     let keys = ["path", "pathNot"];
+    // A rule over other attributes (`orphan`, `circular`, `dependencyTypes`) is left to
+    // `translate_rule`, which says what it cannot translate.
+    let only_paths = |side: &str, known: &[&str]| {
+        rule.get(side)
+            .and_then(Value::as_object)
+            .is_none_or(|attributes| attributes.keys().all(|key| known.contains(&key.as_str())))
+    };
+    if !only_paths("from", &keys) || !only_paths("to", &["path", "pathNot", "reachable"]) {
+        return Ok(None);
+    }
     let mut any_pattern = false;
     for side in sides {
         for key in keys {
