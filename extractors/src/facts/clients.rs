@@ -34,6 +34,9 @@ pub(crate) enum ClientUse {
     Call,
     /// A constructor parameter, field or property of the client type.
     Inject,
+    /// A local variable of the client type, which a getter or builder hands over (Java's
+    /// `JdbcTemplate template = service.getJdbcTemplate();`); it matches the rule's `types`.
+    Hold,
     /// A class that extends or implements the client type (a Spring Data repository, an EF Core
     /// `DbContext`).
     Extend,
@@ -52,6 +55,7 @@ impl ClientUse {
             Self::Construct => ("construction", "constructs"),
             Self::Call => ("call", "calls"),
             Self::Inject => ("injection", "injects"),
+            Self::Hold => ("local variable", "holds"),
             Self::Extend => ("extension", "extends"),
             Self::Configure => ("configuration", "configures"),
             Self::Annotate => ("annotation", "is a client by the annotation"),
@@ -279,7 +283,7 @@ impl ClientMatcher<'_> {
         match use_kind {
             ClientUse::Construct => rule.constructs,
             ClientUse::Call | ClientUse::Configure => rule.calls,
-            ClientUse::Inject | ClientUse::Annotate => rule.types,
+            ClientUse::Inject | ClientUse::Hold | ClientUse::Annotate => rule.types,
             ClientUse::Extend if rule.is_extended_by_use => rule.types,
             ClientUse::Extend => &[],
         }
@@ -412,7 +416,9 @@ impl LastSegments {
         match use_kind {
             ClientUse::Construct => &self.constructs,
             ClientUse::Call | ClientUse::Configure => &self.calls,
-            ClientUse::Inject | ClientUse::Extend | ClientUse::Annotate => &self.types,
+            ClientUse::Inject | ClientUse::Hold | ClientUse::Extend | ClientUse::Annotate => {
+                &self.types
+            }
         }
     }
 }
@@ -779,6 +785,7 @@ mod tests {
             ClientUse::Construct,
             ClientUse::Call,
             ClientUse::Inject,
+            ClientUse::Hold,
             ClientUse::Extend,
             ClientUse::Configure,
             ClientUse::Annotate,

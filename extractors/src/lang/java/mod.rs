@@ -247,7 +247,12 @@ fn client_site<'tree>(
         (call, ClientUse::Call, format!("{receiver}.{method}"))
     } else {
         let parameter = hit.node(Field::Parameter)?;
-        let (_, use_kind, name) = typed(hit.node(Field::Type)?, ClientUse::Inject)?;
+        let use_kind = if parameter.kind() == "local_variable_declaration" {
+            ClientUse::Hold
+        } else {
+            ClientUse::Inject
+        };
+        let (_, use_kind, name) = typed(hit.node(Field::Type)?, use_kind)?;
         (parameter, use_kind, name)
     };
     Some((node, use_kind, name, None))
