@@ -132,6 +132,27 @@ pub(super) fn local_const<'tree>(
     (scope.kind() == "statement_block").then_some(value)
 }
 
+/// Whether a scope around `node` (of the tree `root`) declares `name`: a parameter of an
+/// enclosing function, a variable, function, class or import among the statements of an
+/// enclosing block or the file, or a `for`, `catch` or class binding.
+pub(super) fn declares<'tree>(
+    root: Node<'tree>,
+    node: Node<'tree>,
+    name: &str,
+    source: &str,
+) -> bool {
+    let tracer = Tracer {
+        root,
+        source,
+        options: &[],
+        steps: 0,
+        scans: 0,
+        found: BTreeSet::new(),
+        exhausted: false,
+    };
+    tracer.binding_at(node, name).is_some()
+}
+
 struct Tracer<'tree, 's, 'o> {
     root: Node<'tree>,
     source: &'s str,
@@ -281,23 +302,20 @@ impl<'tree> Tracer<'tree, '_, '_> {
     /// What the name `node` is bound to where it stands: its nearest declaration in the
     /// enclosing scopes.
     fn lookup(&self, node: Node<'tree>) -> Binding<'tree> {
-        let name = syntax::text(node, self.source);
-        let chain = syntax::ancestors(self.root, node);
-        for scope in chain.iter().rev() {
-            let found = match scope.kind() {
-                kind if FUNCTIONS.contains(&kind) => self.parameter(*scope, name),
-                "statement_block" | "program" => self.declared_in(*scope, name),
-                "for_statement" | "for_in_statement" | "catch_clause" | "class_declaration"
-                | "class" => {
-                    binds_within(*scope, name, self.source, node).then_some(Binding::Unknown)
-                }
-                _ => None,
-            };
-            if let Some(found) = found {
-                return found;
-            }
-        }
-        Binding::Unknown
+        self.binding_at(node, syntax::text(node, self.source))
+            .unwrap_or(Binding::Unknown)
+    }
+
+    /// The nearest declaration of `name` in the scopes that enclose `at`, if any declares it.
+    fn binding_at(&self, at: Node<'tree>, name: &str) -> Option<Binding<'tree>> {
+        let chain = syntax::ancestors(self.root, at);
+        chain.iter().rev().find_map(|scope| match scope.kind() {
+            kind if FUNCTIONS.contains(&kind) => self.parameter(*scope, name),
+            "statement_block" | "program" => self.declared_in(*scope, name),
+            "for_statement" | "for_in_statement" | "catch_clause" | "class_declaration"
+            | "class" => binds_within(*scope, name, self.source, at).then_some(Binding::Unknown),
+            _ => None,
+        })
     }
 
     /// The binding of `name` by a parameter of `function`, if one binds it.

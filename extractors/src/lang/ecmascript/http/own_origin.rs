@@ -49,64 +49,10 @@ fn is_origin(node: Node<'_>, source: &str) -> bool {
         return false;
     }
     let global = text.split('.').next().unwrap_or(text);
-    !declares(node, global, source)
-}
-
-/// Whether a scope around `node` declares `name`: a parameter of an enclosing function, or a
-/// variable, function, class or import among the statements of an enclosing block or the file.
-fn declares(node: Node<'_>, name: &str, source: &str) -> bool {
-    let binds = |pattern: Node<'_>| {
-        let mut stack = vec![pattern];
-        while let Some(current) = stack.pop() {
-            if matches!(
-                current.kind(),
-                "identifier" | "shorthand_property_identifier_pattern"
-            ) && syntax::text(current, source) == name
-            {
-                return true;
-            }
-            stack.extend(named_children(current));
-        }
-        false
-    };
-    std::iter::successors(node.parent(), |node| node.parent()).any(|scope| match scope.kind() {
-        "function_declaration"
-        | "function_expression"
-        | "function"
-        | "arrow_function"
-        | "method_definition"
-        | "generator_function_declaration"
-        | "generator_function" => ["parameters", "parameter"]
-            .into_iter()
-            .filter_map(|field| scope.child_field(field))
-            .any(binds),
-        "catch_clause" => scope.child_field("parameter").is_some_and(binds),
-        "statement_block" | "program" => named_children(scope).into_iter().any(|statement| {
-            let statement = match statement.kind() {
-                "export_statement" => match statement.child_field("declaration") {
-                    Some(declaration) => declaration,
-                    None => return false,
-                },
-                _ => statement,
-            };
-            match statement.kind() {
-                "lexical_declaration" | "variable_declaration" => named_children(statement)
-                    .into_iter()
-                    .filter(|declarator| declarator.kind() == "variable_declarator")
-                    .filter_map(|declarator| declarator.child_field("name"))
-                    .any(binds),
-                "function_declaration" | "class_declaration" => statement
-                    .child_field("name")
-                    .is_some_and(|declared| syntax::text(declared, source) == name),
-                "import_statement" => named_children(statement)
-                    .into_iter()
-                    .filter(|child| child.kind() == "import_clause")
-                    .any(binds),
-                _ => false,
-            }
-        }),
-        _ => false,
-    })
+    let root = std::iter::successors(Some(node), |node| node.parent())
+        .last()
+        .unwrap_or(node);
+    !crate::lang::ecmascript::traced::declares(root, node, global, source)
 }
 
 /// The first named child that is not a comment.
@@ -124,10 +70,11 @@ fn on_origin(node: Node<'_>, source: &str, depth: usize) -> bool {
         return false;
     };
     match node.kind() {
-        "parenthesized_expression" | "await_expression" | "non_null_expression" => {
-            inner(node).is_some_and(|inner| on_origin(inner, source, depth))
-        }
-        "as_expression" | "satisfies_expression" => {
+        "parenthesized_expression"
+        | "await_expression"
+        | "non_null_expression"
+        | "as_expression"
+        | "satisfies_expression" => {
             inner(node).is_some_and(|inner| on_origin(inner, source, depth))
         }
         // `url.href` of a URL built on the origin.
