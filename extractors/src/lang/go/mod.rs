@@ -51,6 +51,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let factory = input.fact_factory();
     let root = input.tree.root_node();
     let scope_of = |node: Node<'_>| source_scope::enclosing(node, root, source, scope_name);
+    let referred = Referred::new(&route_syntax.selectors, source);
     let mut facts = Vec::new();
     let Imports {
         bindings,
@@ -58,7 +59,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         bound_imports,
         package_dirs,
         client_imports,
-    } = read_imports(input, &factory, &hits, &scope_of, &mut facts);
+    } = read_imports(input, &factory, &hits, &scope_of, &referred, &mut facts);
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("go"),
         separator: ".",
@@ -131,7 +132,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     } else {
         sites
     };
-    let client_imports = probable_imports(client_imports, &bindings, root, source);
+    let client_imports = probable_imports(client_imports, &bindings, &referred);
     // A bound library the catalogue knows is judged by its entries on imports too: ntfy's user
     // package keeps a `stripe.SubscriptionStatus`, which brings no Stripe client. The engine
     // makes no probable access of such an import either (`noClient`).
@@ -139,7 +140,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .iter()
         .map(|import| import.path.clone())
         .collect();
-    let bound_imports = probable_imports(bound_imports, &written_paths, root, source);
+    let bound_imports = probable_imports(bound_imports, &written_paths, &referred);
     let no_client: BTreeSet<String> = written
         .into_iter()
         .filter(|path| !bound_imports.iter().any(|import| import.path == *path))
@@ -221,6 +222,7 @@ fn read_imports<'tree>(
     factory: &crate::facts::FactFactory<'_>,
     hits: &[crate::query::QueryHit<'tree>],
     scope_of: &dyn Fn(Node<'tree>) -> Option<String>,
+    referred: &Referred<'_, '_>,
     facts: &mut Vec<Fact>,
 ) -> Imports<'tree> {
     let source = input.source;
@@ -283,9 +285,7 @@ fn read_imports<'tree>(
         }
     }
     if !named_imports.is_empty() {
-        let root = input.tree.root_node();
-        let referred = names_through_packages(root, source);
-        package_names::note_uses(factory, facts, &named_imports, &referred);
+        package_names::note_uses(factory, facts, &named_imports, referred.names());
     }
     read
 }
@@ -298,8 +298,7 @@ fn read_imports<'tree>(
 fn probable_imports<'tree>(
     imports: Vec<ClientImport<'tree>>,
     bindings: &BTreeMap<String, String>,
-    root: Node<'tree>,
-    source: &str,
+    referred: &Referred<'_, '_>,
 ) -> Vec<ClientImport<'tree>> {
     let libraries = crate::catalogue::catalogue().libraries("go");
     let probable_names = |path: &str| {
@@ -321,7 +320,7 @@ fn probable_imports<'tree>(
     {
         return imports;
     }
-    let referred = names_through_packages(root, source);
+    let referred = referred.names();
     imports
         .into_iter()
         .filter(|import| {
@@ -334,8 +333,8 @@ fn probable_imports<'tree>(
                 .any(|(local, _)| {
                     local == "."
                         || local == "_"
-                        || referred.get(local).is_some_and(|used| {
-                            used.iter().any(|name| names.contains(&name.as_str()))
+                        || referred.get(local.as_str()).is_some_and(|used| {
+                            used.iter().any(|name| names.contains(name))
                         })
                 })
         })
@@ -343,30 +342,38 @@ fn probable_imports<'tree>(
 }
 
 /// The names a file refers to through each package name (`sql.NullInt64`, `sql.ErrNoRows` →
-/// `sql`: `ErrNoRows`, `NullInt64`): qualified types and selectors on a plain identifier.
-fn names_through_packages(root: Node<'_>, source: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let mut referred: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for node in syntax::descendants(root) {
-        let (package, name) = match node.kind() {
-            "qualified_type" => (
-                node.child_by_field_name("package"),
-                node.child_by_field_name("name"),
-            ),
-            "selector_expression" => (
-                node.child_by_field_name("operand")
-                    .filter(|operand| operand.kind() == "identifier"),
-                node.child_by_field_name("field"),
-            ),
-            _ => continue,
-        };
-        if let (Some(package), Some(name)) = (package, name) {
-            referred
-                .entry(syntax::text(package, source).to_owned())
-                .or_default()
-                .insert(syntax::text(name, source).to_owned());
+/// `sql`: `ErrNoRows`, `NullInt64`): qualified types and selectors on a plain identifier, read
+/// from the nodes the file's walk collected, and only once a reader asks.
+pub(crate) struct Referred<'tree, 's> {
+    selectors: &'tree [Node<'tree>],
+    source: &'s str,
+    names: std::cell::OnceCell<BTreeMap<&'s str, BTreeSet<&'s str>>>,
+}
+
+impl<'tree, 's> Referred<'tree, 's> {
+    fn new(selectors: &'tree [Node<'tree>], source: &'s str) -> Self {
+        Self {
+            selectors,
+            source,
+            names: std::cell::OnceCell::new(),
         }
     }
-    referred
+
+    /// The names referred to, by the package name they go through.
+    fn names(&self) -> &BTreeMap<&'s str, BTreeSet<&'s str>> {
+        self.names.get_or_init(|| {
+            let mut referred: BTreeMap<&'s str, BTreeSet<&'s str>> = BTreeMap::new();
+            for node in self.selectors {
+                if let Some((package, name)) = crate::lang::go::walk::package_and_name(*node) {
+                    referred
+                        .entry(syntax::text(package, self.source))
+                        .or_default()
+                        .insert(syntax::text(name, self.source));
+                }
+            }
+            referred
+        })
+    }
 }
 
 /// Whether a site goes through the standard `net/http` package.

@@ -84,19 +84,19 @@ pub(crate) fn declared(root: Node<'_>, source: &str) -> Vec<String> {
 
 /// Sets `uses` on the import facts at `imports` (an index into `facts` with the package's local
 /// name): the exported names the file refers to through that name, `referred` by local name
-/// (see `names_through_packages`).
+/// (see `Referred`).
 pub(crate) fn note_uses(
     factory: &FactFactory<'_>,
     facts: &mut [Fact],
     imports: &[(usize, String)],
-    referred: &BTreeMap<String, BTreeSet<String>>,
+    referred: &BTreeMap<&str, BTreeSet<&str>>,
 ) {
     for (index, local) in imports {
         let Some(fact) = facts.get_mut(*index) else {
             continue;
         };
         let names: Box<[Text]> = referred
-            .get(local)
+            .get(local.as_str())
             .into_iter()
             .flatten()
             .filter(|name| is_exported(name))

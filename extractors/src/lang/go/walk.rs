@@ -118,6 +118,24 @@ fn kind_of(node: Node<'_>, kinds: &[Kind]) -> Kind {
     kind_in(node, kinds, Kind::Other)
 }
 
+/// The package name and the name a qualified type (`sql.DB`) or a selector on a plain
+/// identifier (`sql.ErrNoRows`) refers to; `None` for any other node.
+pub(crate) fn package_and_name(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let kinds = kinds();
+    match kind_of(node, kinds) {
+        Kind::QualifiedType => Some((
+            field_child(node, Child::Package)?,
+            field_child(node, Child::Name)?,
+        )),
+        Kind::Selector => Some((
+            field_child(node, Child::Operand)
+                .filter(|operand| kind_of(*operand, kinds) == Kind::Identifier)?,
+            field_child(node, Child::Field)?,
+        )),
+        _ => None,
+    }
+}
+
 const ROUTE_METHODS: [&str; 17] = [
     "GET",
     "POST",
@@ -161,6 +179,9 @@ pub(crate) struct RouteSyntax<'tree> {
     pub(crate) statements: Vec<Node<'tree>>,
     /// The calls.
     pub(crate) calls: Vec<Node<'tree>>,
+    /// The selector expressions and qualified types (`sql.ErrNoRows`, `sql.DB`): what the file
+    /// names through a package ([`package_and_name`]).
+    pub(crate) selectors: Vec<Node<'tree>>,
 }
 
 /// [`hits`], with the [`RouteSyntax`] the same walk finds.
@@ -177,6 +198,7 @@ pub(crate) fn walk<'tree>(
         match kind {
             Kind::ShortVarDeclaration | Kind::Assignment => found.statements.push(node),
             Kind::Call => found.calls.push(node),
+            Kind::Selector | Kind::QualifiedType => found.selectors.push(node),
             _ => {}
         }
         if let Some(&(parent, parent_field)) = ancestors.last() {

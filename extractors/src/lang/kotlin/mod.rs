@@ -375,6 +375,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     for name in &declared_here {
         uses.remove(name.as_str());
     }
+    // Looked up once per client site: a long file declares thousands of names.
+    let declared: std::collections::HashSet<&str> =
+        declared_here.iter().map(String::as_str).collect();
     let rules: &'static [ClientRule] = crate::catalogue::catalogue().libraries("kotlin");
     let matcher = ClientMatcher {
         rules,
@@ -388,7 +391,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         .filter_map(|hit| client_site(hit, source))
         // A name the file declares (a parameter `f` called as `f(item)`, a type parameter `T`)
         // is no library's.
-        .filter(|site| !declared_here.iter().any(|name| *name == jvm::head(&site.2)))
+        .filter(|site| !declared.contains(jvm::head(&site.2)))
     {
         clients.extend(PendingClient::new(
             site,
