@@ -210,3 +210,47 @@ fn fifos_in_place_of_the_cache_entries_are_misses_not_a_hang() {
     }
     assert!(finished(child) == expected, "a different verdict");
 }
+
+/// A Java type no source file declares is generated code where a `.gitignore` ignores the
+/// generated sources of its importer's module: a cached entry made before that rule existed is
+/// not used after it changes (the `.gitignore` files are part of what the type-index lookups
+/// read), and the cached run answers as a run without the cache does.
+#[test]
+fn a_changed_gitignore_is_not_answered_from_a_cached_java_entry() {
+    let project = tempfile::tempdir().unwrap();
+    let cache_home = tempfile::tempdir().unwrap();
+    super::write_files(
+        project.path(),
+        &[
+            (
+                "architecture.ag",
+                "node app : server\ncomponent App { runs_on: app paths: \"app/**\" }\ninvariant Modules { deny unresolved imports in * }\n",
+            ),
+            (".gitignore", "*.log\n"),
+            (
+                "app/src/main/java/org/acme/Request.java",
+                "package org.acme;\n\nimport org.acme.message.Header;\n\npublic class Request {\n  Header header;\n}\n",
+            ),
+            (
+                "app/src/main/java/org/acme/Node.java",
+                "package org.acme;\n\npublic class Node {}\n",
+            ),
+        ],
+    );
+    let (before, _) = verdict(project.path(), Some(cache_home.path()));
+    assert_eq!(
+        before["violations"].as_array().map(Vec::len),
+        Some(1),
+        "{before:#}"
+    );
+    std::fs::write(project.path().join(".gitignore"), "*.log\nbuild/\n").unwrap();
+    let (cached, files_cached) = verdict(project.path(), Some(cache_home.path()));
+    let (fresh, _) = verdict(project.path(), None);
+    assert_eq!(cached, fresh);
+    assert_eq!(
+        fresh["violations"].as_array().map(Vec::len),
+        Some(0),
+        "{fresh:#}"
+    );
+    assert!(files_cached.is_some());
+}

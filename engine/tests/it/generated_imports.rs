@@ -102,3 +102,73 @@ fn a_go_import_of_a_package_where_a_gitignore_puts_generated_code_is_no_unresolv
         )]
     );
 }
+
+/// apache/kafka's clients import the message classes its build generates from JSON schemas into
+/// `clients/src/generated/java/`, which its `**/src/generated` rule ignores (2,236 false
+/// findings of `deny unresolved imports` there). A type of the project's packages that no source
+/// file declares and that would lie in such an ignored folder of the importer's module is
+/// generated code; in a module none of whose generated folders is ignored, a missing type stays
+/// an unresolved import.
+#[test]
+fn a_java_import_of_a_type_the_build_generates_into_an_ignored_folder_is_no_unresolved_import() {
+    let project = tempfile::tempdir().unwrap();
+    write_files(
+        project.path(),
+        &[
+            ("architecture.ag", SPEC),
+            (".gitignore", "packages/app/src/generated\n"),
+            (
+                "packages/app/src/main/java/org/acme/clients/Request.java",
+                "package org.acme.clients;\n\nimport org.acme.common.message.RequestHeaderData;\nimport org.acme.common.Node;\n\npublic class Request {\n  RequestHeaderData header;\n  Node node;\n}\n",
+            ),
+            (
+                "packages/app/src/main/java/org/acme/common/Node.java",
+                "package org.acme.common;\n\npublic class Node {}\n",
+            ),
+            (
+                "packages/db/src/main/java/org/acme/db/Store.java",
+                "package org.acme.db;\n\nimport org.acme.common.message.RequestHeaderData;\n\npublic class Store {\n  RequestHeaderData header;\n}\n",
+            ),
+        ],
+    );
+    let (code, verdict) = check_all(project.path());
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(
+        crate::detections(&verdict),
+        vec![(
+            "deny unresolved imports in *",
+            "packages/db/src/main/java/org/acme/db/Store.java",
+            3,
+            "definite"
+        )]
+    );
+    let graph = graph_document(project.path());
+    let generated: Vec<(&str, &str)> = graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["kind"] == "import" && fact["properties"]["generated"] == true)
+        .map(|fact| {
+            (
+                fact["evidence"]["file"].as_str().unwrap(),
+                fact["properties"]["specifier"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        generated,
+        vec![(
+            "packages/app/src/main/java/org/acme/clients/Request.java",
+            "org.acme.common.message.RequestHeaderData"
+        )]
+    );
+    // Once the build's output folders are ignored everywhere (Gradle's `build/`), the other
+    // module's type is generated code too.
+    std::fs::write(
+        project.path().join(".gitignore"),
+        "packages/app/src/generated\nbuild/\n",
+    )
+    .unwrap();
+    let (code, verdict) = check_all(project.path());
+    assert_eq!(code, 0, "{verdict:#}");
+}

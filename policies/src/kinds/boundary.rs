@@ -72,7 +72,14 @@
 //!   where one of the project's `.gitignore` files puts it (`@acme/db/generated/types` when
 //!   `generated/` is ignored, a path alias into an ignored `dist/`) is an `import` fact with
 //!   `generated: true` and no finding, and so are the route types React Router and SvelteKit
-//!   generate (`./+types/root`, `./$types`), which are the framework's modules.
+//!   generate (`./+types/root`, `./$types`), which are the framework's modules. So is a Go
+//!   import of a package of the module whose folder a `.gitignore` ignores, and a Java or
+//!   Kotlin import of a project type no source file declares whose file would lie in a
+//!   generated-sources folder of the importer's module (the folder above its `src/`) that a
+//!   `.gitignore` ignores: `src/generated/java` (Kafka's message classes), `build/generated`
+//!   (Gradle), `target/generated-sources` (Maven), `src/main/generated`, `generated`, `gen`.
+//!   As lintel cannot know which types a build writes, in such a module every missing project
+//!   type counts as generated.
 //!
 //! Every finding is blocking at its confidence (probable ones are warnings unless `--strict`),
 //! and its `fix_class` is `move_dependency`. Ids: a dependency, interface or unresolved finding

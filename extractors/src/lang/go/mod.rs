@@ -333,9 +333,9 @@ fn probable_imports<'tree>(
                 .any(|(local, _)| {
                     local == "."
                         || local == "_"
-                        || referred.get(local.as_str()).is_some_and(|used| {
-                            used.iter().any(|name| names.contains(name))
-                        })
+                        || referred
+                            .get(local.as_str())
+                            .is_some_and(|used| used.iter().any(|name| names.contains(name)))
                 })
         })
         .collect()

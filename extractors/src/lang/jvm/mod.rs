@@ -151,7 +151,19 @@ impl PendingJvm {
             chains: &chains,
             is_java: self.is_java,
         };
-        let sites = import_sites(index, &file);
+        let mut sites = import_sites(index, &file);
+        // A project type no source file declares may be code the build generates into a
+        // folder the repository ignores: no missing file.
+        for site in &mut sites {
+            if site.resolution == Resolution::Internal
+                && !site.specifier.ends_with(".*")
+                && finishing
+                    .context
+                    .jvm_generated(finishing.path, &site.specifier)
+            {
+                site.resolution = Resolution::Generated;
+            }
+        }
         if !self.is_java {
             finishing.types = sites
                 .iter()

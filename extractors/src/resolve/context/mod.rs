@@ -363,6 +363,62 @@ impl ProjectContext {
         self.go.resolve(importer, import_path, &ignored)
     }
 
+    /// Whether a Java or Kotlin import of `type_path` (`org.acme.message.Header`, a type of the
+    /// project's packages that no source file declares) names code the build generates where a
+    /// `.gitignore` keeps it out of the repository: the type's file under one of the generated
+    /// source folders of the importer's module (the folder above its `src/`) that an ignore rule
+    /// covers. Kafka generates its `org.apache.kafka.common.message` classes into
+    /// `clients/src/generated/java`, which its `**/src/generated` rule ignores; Gradle and Maven
+    /// write annotation processors' and protobuf's output under `build/generated` and
+    /// `target/generated-sources`.
+    pub(crate) fn jvm_generated(&self, importer: &str, type_path: &str) -> bool {
+        let answer = self.jvm_generated_unrecorded(importer, type_path);
+        crate::resolve::context::probes::record(|| Probe::JvmGenerated {
+            importer: importer.to_owned(),
+            path: type_path.to_owned(),
+            answer: crate::resolve::context::probes::text(&answer),
+        });
+        answer
+    }
+
+    /// [`ProjectContext::jvm_generated`], not recorded.
+    pub(crate) fn jvm_generated_unrecorded(&self, importer: &str, type_path: &str) -> bool {
+        /// The generated source folders of a module, as the JVM build tools name them.
+        const GENERATED_ROOTS: [&str; 8] = [
+            "src/generated/java",
+            "src/generated-test/java",
+            "src/generated/kotlin",
+            "src/main/generated",
+            "generated",
+            "gen",
+            "build/generated",
+            "target/generated-sources",
+        ];
+        let segments: Vec<&str> = type_path.split('.').collect();
+        let Some(type_at) = segments
+            .iter()
+            .position(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()))
+        else {
+            return false;
+        };
+        let relative = segments.get(..=type_at).unwrap_or_default().join("/");
+        let module = std::iter::once(0)
+            .chain(importer.match_indices("/src/").map(|(at, _)| at + 1))
+            .find(|at| {
+                importer
+                    .get(*at..)
+                    .is_some_and(|rest| rest.starts_with("src/"))
+            })
+            .and_then(|at| importer.get(..at))
+            .unwrap_or_default();
+        GENERATED_ROOTS.iter().any(|root| {
+            ["java", "kt"].iter().any(|extension| {
+                self.gitignores
+                    .ignores(&format!("{module}{root}/{relative}.{extension}"))
+            })
+        })
+    }
+
     /// Resolves a Swift `import Module` (see `swift`).
     pub(crate) fn resolve_swift(&self, module: &str) -> Resolution {
         let answer = self.resolve_swift_unrecorded(module);

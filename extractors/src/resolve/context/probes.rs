@@ -74,6 +74,16 @@ pub enum Probe {
         /// The answer.
         answer: String,
     },
+    /// Whether a Java or Kotlin type of the project that no source file declares lies where a
+    /// `.gitignore` keeps generated code (`ProjectContext::jvm_generated`).
+    JvmGenerated {
+        /// The importing file.
+        importer: String,
+        /// The type's path.
+        path: String,
+        /// The answer.
+        answer: String,
+    },
     /// A per-file setting of the project's configuration (the nearest tsconfig, Prisma or
     /// Drizzle config, Next.js application).
     Setting {
@@ -171,6 +181,9 @@ impl Probe {
                 context.resolve_go_unrecorded(importer, path).answer()
             }
             Probe::Swift { module, .. } => context.resolve_swift_unrecorded(module).answer(),
+            Probe::JvmGenerated { importer, path, .. } => {
+                text(&context.jvm_generated_unrecorded(importer, path))
+            }
             Probe::SwiftFolder { module, .. } => {
                 text(&context.swift_module_folder_unrecorded(module))
             }
@@ -224,6 +237,7 @@ impl Probe {
             | Probe::Go { answer, .. }
             | Probe::Swift { answer, .. }
             | Probe::SwiftFolder { answer, .. }
+            | Probe::JvmGenerated { answer, .. }
             | Probe::Setting { answer, .. }
             | Probe::Types { answer, .. }
             | Probe::CSharpProject { answer, .. } => Some(answer),
