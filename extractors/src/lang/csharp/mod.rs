@@ -412,15 +412,15 @@ fn client_facts<'tree>(
         .collect();
     // An `HttpClient` of an ASP.NET Core test host calls the application in the test process,
     // and a test's mock (or a client built on a mocked handler) calls nothing: no access.
-    let in_process = if client_sites.is_empty() {
-        in_process::InProcess::default()
-    } else {
-        in_process::InProcess::read(root, source)
-    };
+    // The file is read for them only once a site matches a rule (the reading walks its tree).
+    let in_process = std::cell::OnceCell::new();
     // A call that may be a project type's static method makes no fact yet, but counts as a use.
     let muted = |site: &ClientSite<'_>| {
         let http = matcher.last_segment(&site.path) == "HttpClient";
-        in_process.holds(site.node, source, http) || static_calls::may_be_static(&matcher, site)
+        in_process
+            .get_or_init(|| in_process::InProcess::read(root, source))
+            .holds(site.node, source, http)
+            || static_calls::may_be_static(&matcher, site)
     };
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
