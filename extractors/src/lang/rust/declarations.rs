@@ -149,8 +149,16 @@ fn macro_names(item: Node<'_>, source: &str, names: &mut RustNames) {
     if text.contains("include!") || text.contains("::*") || text.contains(":: *") {
         names.open = true;
     }
+    // By kind id: a macro's body may be long, and `Node::kind` measures and checks the name's
+    // text.
+    static IDENTIFIERS: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let identifiers = IDENTIFIERS.get_or_init(|| {
+        crate::walk::kind_table(&tree_sitter_rust::LANGUAGE.into(), false, |name| {
+            name == "identifier"
+        })
+    });
     for node in syntax::descendants(item) {
-        if node.kind() == "identifier" {
+        if crate::walk::kind_in(node, identifiers, false) {
             let name = syntax::text(node, source);
             if name == "include" {
                 names.open = true;

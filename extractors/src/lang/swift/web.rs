@@ -79,9 +79,12 @@ impl<'tree> Bindings<'tree> {
             values: BTreeMap::new(),
             methods: BTreeMap::new(),
         };
+        let kinds = binding_kinds();
         for node in syntax::descendants(root) {
-            match node.kind() {
-                "property_declaration" => {
+            // By kind id: this runs for every node, and `Node::kind` measures and checks the
+            // name's text.
+            match crate::walk::kind_in(node, kinds, BindingKind::Other) {
+                BindingKind::Property => {
                     let name = node
                         .child_field("name")
                         .and_then(|pattern| pattern.child_field("bound_identifier"));
@@ -92,7 +95,7 @@ impl<'tree> Bindings<'tree> {
                             .or_insert(value);
                     }
                 }
-                "assignment" => {
+                BindingKind::Assignment => {
                     let target = node
                         .child_field("target")
                         .and_then(|target| named_children(target).into_iter().next())
@@ -112,6 +115,30 @@ impl<'tree> Bindings<'tree> {
         }
         bindings
     }
+}
+
+/// The node kinds [`Bindings::of`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BindingKind {
+    Other,
+    Property,
+    Assignment,
+}
+
+/// Swift node kind ids → [`BindingKind`], worked out once.
+fn binding_kinds() -> &'static [BindingKind] {
+    static KINDS: std::sync::OnceLock<Vec<BindingKind>> = std::sync::OnceLock::new();
+    KINDS.get_or_init(|| {
+        crate::walk::kind_table(
+            &tree_sitter_swift::LANGUAGE.into(),
+            BindingKind::Other,
+            |name| match name {
+                "property_declaration" => BindingKind::Property,
+                "assignment" => BindingKind::Assignment,
+                _ => BindingKind::Other,
+            },
+        )
+    })
 }
 
 /// `(target, name)` of a navigation `target.name`.
