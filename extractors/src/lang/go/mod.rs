@@ -328,10 +328,15 @@ fn probable_imports<'tree>(
             let Some(names) = probable_names(&import.path).filter(|_| !import.is_project) else {
                 return true;
             };
-            bindings
+            let mut locals = bindings
                 .iter()
                 .filter(|(_, path)| **path == import.path)
-                .any(|(local, _)| {
+                .map(|(local, _)| local)
+                .peekable();
+            // No binding left: a blank or dot import whose `_` or `.` a later one of the file
+            // took (`_ "github.com/go-sql-driver/mysql"` before `_ "github.com/mattn/go-sqlite3"`).
+            locals.peek().is_none()
+                || locals.any(|local| {
                     local == "."
                         || local == "_"
                         || referred.get(local).is_some_and(|used| {
