@@ -47,7 +47,8 @@
 //!   model types are no access, its `PrismaClient` and `Prisma` may be; `database/sql`'s
 //!   `NullInt64` and `ErrNoRows` are none, its `DB` and `Rows` may be; `java.sql.Timestamp` is
 //!   none, `java.sql.Connection` may be); a default or namespace import always does, and so
-//!   does a Go dot or blank import and a JVM wildcard import; `sub_packages` (default true): whether the import prefixes also stand for the
+//!   does a Go dot or blank import, and a JVM wildcard import through which the file names
+//!   one of them (a simple name it uses); `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
