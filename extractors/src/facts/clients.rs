@@ -368,13 +368,14 @@ impl ClientMatcher<'_> {
         }
     }
 
-    /// Whether a JVM wildcard import (`com.baomidou.mybatisplus.annotation.*`) of libraries
-    /// that list `probable_names` brings none that the file uses (`is_used`): then it can bring
-    /// no client, and is no probable access. JeecgBoot's entities import MyBatis-Plus's
-    /// annotation package so for `@TableName` and `@TableId`. A wildcard of a library that
-    /// lists none, or through which the file names one (`java.sql.*` for a `Connection`), may.
-    /// `package` is the import's path without its `.*`.
-    pub fn wildcard_brings_no_client(&self, package: &str, is_used: &dyn Fn(&str) -> bool) -> bool {
+    /// Whether an import of a whole package or namespace (a JVM wildcard,
+    /// `com.baomidou.mybatisplus.annotation.*`; a C# `using Npgsql;`) of libraries that list
+    /// `probable_names` brings none that the file uses (`is_used`): then it can bring no client,
+    /// and is no probable access. JeecgBoot's entities import MyBatis-Plus's annotation package
+    /// so for `@TableName` and `@TableId`, Radarr's Sentry target `Npgsql` for an
+    /// `NpgsqlException`. One of a library that lists none, or through which the file names one
+    /// (`java.sql.*` for a `Connection`), may. `package` is the import's path without its `.*`.
+    pub fn package_brings_no_client(&self, package: &str, is_used: &dyn Fn(&str) -> bool) -> bool {
         if self.separator != "." {
             return false;
         }

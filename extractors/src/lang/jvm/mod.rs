@@ -231,7 +231,7 @@ impl PendingJvm {
             .zip(&self.imports)
             .filter(|(_, directive)| {
                 !(directive.is_wildcard
-                    && matcher.wildcard_brings_no_client(&directive.path, &|name| {
+                    && matcher.package_brings_no_client(&directive.path, &|name| {
                         uses.get(name).is_some()
                     }))
             })
