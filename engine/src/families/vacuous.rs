@@ -61,15 +61,26 @@ impl Met<'_> {
     }
 }
 
-/// The first fact of a client of `category` (a node's type) in a file no component owns.
+/// The first fact (by file and position) of a client of `category` (a node's type) in a file
+/// no component owns.
 fn unowned_use<'f>(facts: &'f [Box<Fact>], category: &str) -> Option<&'f Fact> {
-    facts.iter().map(Box::as_ref).find(|fact| {
-        fact.kind == FactKind::AccessesTechnology
-            && fact.subject.is_none()
-            && fact.technology.as_deref().is_some_and(|technology| {
-                crate::graph::targets::category_types(technology).contains(&category)
-            })
-    })
+    facts
+        .iter()
+        .map(Box::as_ref)
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.subject.is_none()
+                && fact.technology.as_deref().is_some_and(|technology| {
+                    crate::graph::targets::category_types(technology).contains(&category)
+                })
+        })
+        .min_by(|a, b| {
+            (&a.evidence.file, a.evidence.line, a.evidence.column).cmp(&(
+                &b.evidence.file,
+                b.evidence.line,
+                b.evidence.column,
+            ))
+        })
 }
 
 /// Why an entity meets no fact, for the message.
