@@ -549,6 +549,7 @@ fn analyse_scope(
             model,
             &graph,
             &extraction.owners,
+            &extraction.facts,
         ));
     Analysis {
         spec,

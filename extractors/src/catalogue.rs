@@ -37,7 +37,7 @@
 //!   its first argument.
 //! - `by_name`: the category of a site by the tail it matched (`PgPool::connect` → `postgres`).
 //! - `probable_on_import` (default true): whether importing the library alone is a probable
-//!   access; `probable_names` (npm, Go, the JVM, Rust and Python): the named imports (Go: the
+//!   access; `probable_names` (npm, Go, the JVM, C#, Rust and Python): the named imports (Go: the
 //!   names a file refers to through the package; the JVM: the type a single-type import names,
 //!   of the package or one below it (`software.amazon.awssdk.services.sesv2.model.Destination`);
 //!   Rust: the type or trait a `use` names, a module, function or glob always counting; Python:
@@ -47,7 +47,8 @@
 //!   model types are no access, its `PrismaClient` and `Prisma` may be; `database/sql`'s
 //!   `NullInt64` and `ErrNoRows` are none, its `DB` and `Rows` may be; `java.sql.Timestamp` is
 //!   none, `java.sql.Connection` may be); a default or namespace import always does, and so
-//!   does a Go dot or blank import and a JVM wildcard import; `sub_packages` (default true): whether the import prefixes also stand for the
+//!   does a Go dot or blank import, and a JVM wildcard import or a C# `using` of a namespace
+//!   through which the file names one of them (a simple name it uses); `sub_packages` (default true): whether the import prefixes also stand for the
 //!   packages below them after `/`; `languages`: the languages of the file an entry applies to,
 //!   when not all of them; `requires_import` (default false): a site matched by its name alone
 //!   counts only in a file that imports one of `imports`; `extends` (default true): whether a
@@ -774,7 +775,8 @@ fn check_library(
                     || languages == ["go"]
                     || ecosystem == "maven"
                     || ecosystem == "crates"
-                    || ecosystem == "pypi")
+                    || ecosystem == "pypi"
+                    || ecosystem == "nuget")
                     || library.probable_on_import == Some(false)),
             "probable_names",
         ),

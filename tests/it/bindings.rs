@@ -541,6 +541,40 @@ invariant I {
     );
 }
 
+/// A node whose clients are recognised only in files no component owns meets no fact either,
+/// and the warning says so (JeecgBoot's MinIO and Aliyun OSS utilities sit in a shared folder the
+/// spec's layers leave out): "no client of it was recognised" would send the user to bind a
+/// library lintel knows.
+#[test]
+fn a_vacuous_rule_names_the_unowned_file_where_the_nodes_client_is_used() {
+    let spec = "\
+node browser : edge_desktop
+node cache : redis
+component Ui { runs_on: browser paths: \"web/**\" }
+invariant I {
+  deny flow Ui -> cache
+}
+";
+    let dir = project(
+        spec,
+        &[
+            ("web/app.py", "x = 1\n"),
+            (
+                "shared/store.py",
+                "import redis\n\nclient = redis.Redis(host=\"cache\")\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert!(findings(&verdict).is_empty());
+    let vacuous = warnings(&verdict, "vacuous-rule");
+    let messages: Vec<&str> = vacuous.iter().map(|warning| message(warning)).collect();
+    assert_eq!(
+        messages,
+        ["`deny flow Ui -> cache` cannot fail on this project: no fact targets node `cache` (category `redis`): its clients were recognised only in files no component owns (first `shared/store.py:3`)"]
+    );
+}
+
 #[test]
 fn a_rule_over_an_endpoint_no_fact_meets_is_vacuous() {
     let spec = "\

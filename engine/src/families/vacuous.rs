@@ -2,13 +2,15 @@
 //! data-flow, data-policy or trust-policy rule that cannot fail on this project because an
 //! endpoint it names meets no fact — a component that owns no file, or a node or resource that
 //! no fact targets (`deny flow Ui -> db` where no database client is found anywhere). A rule
-//! over trust levels is vacuous when no entity of one of its levels meets a fact.
+//! over trust levels is vacuous when no entity of one of its levels meets a fact. A node whose
+//! clients are recognised only in files no component owns is named with the first such file.
 //!
 //! Given with every scope (it is about the whole project), once per rule; the rule's
 //! `rule_coverage` status is untouched.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use policies::facts::{Fact, FactKind};
 use policies::model::{Model, Rule, RuleBody, RuleKind, Trust};
 
 use crate::graph::component_graph::FlowGraph;
@@ -59,8 +61,30 @@ impl Met<'_> {
     }
 }
 
+/// The first fact (by file and position) of a client of `category` (a node's type) in a file
+/// no component owns.
+fn unowned_use<'f>(facts: &'f [Box<Fact>], category: &str) -> Option<&'f Fact> {
+    facts
+        .iter()
+        .map(Box::as_ref)
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.subject.is_none()
+                && fact.technology.as_deref().is_some_and(|technology| {
+                    crate::graph::targets::category_types(technology).contains(&category)
+                })
+        })
+        .min_by(|a, b| {
+            (&a.evidence.file, a.evidence.line, a.evidence.column).cmp(&(
+                &b.evidence.file,
+                b.evidence.line,
+                b.evidence.column,
+            ))
+        })
+}
+
 /// Why an entity meets no fact, for the message.
-fn why_not(model: &Model, name: &str) -> String {
+fn why_not(model: &Model, name: &str, facts: &[Box<Fact>]) -> String {
     if model.component(name).is_some() {
         return format!("component `{name}` owns no file");
     }
@@ -73,6 +97,16 @@ fn why_not(model: &Model, name: &str) -> String {
     };
     let category = &entity.type_name;
     let is_api = crate::graph::targets::category_types("external_api").contains(&category.as_str());
+    if let Some(fact) =
+        unowned_use(facts, category).filter(|_| entity.clients.is_empty() && entity.urls.is_empty())
+    {
+        // Its clients are known, in code no component owns (a shared folder the spec's
+        // components leave out): binding a library would not help.
+        return format!(
+            "no fact targets {kind} `{name}` (category `{category}`): its clients were recognised only in files no component owns (first `{}:{}`)",
+            fact.evidence.file, fact.evidence.line
+        );
+    }
     if entity.clients.is_empty() && entity.urls.is_empty() {
         let or_urls = if is_api {
             format!(", or its requests with `urls: \"https://host/**\"` (or the variable that holds its URL) on `{name}`")
@@ -115,6 +149,7 @@ pub fn warnings(
     model: &Model,
     graph: &FlowGraph,
     owners: &BTreeMap<String, String>,
+    facts: &[Box<Fact>],
 ) -> Vec<Warning> {
     let met = Met {
         owning: owners.values().map(String::as_str).collect(),
@@ -136,7 +171,7 @@ pub fn warnings(
                 names
                     .into_iter()
                     .filter(|name| seen.insert(*name) && !met.entity(model, name))
-                    .map(|name| why_not(model, name))
+                    .map(|name| why_not(model, name, facts))
                     .collect()
             }
             Endpoints::Trusts(levels) => levels

@@ -383,6 +383,33 @@ impl ClientMatcher<'_> {
         }
     }
 
+    /// Whether an import of a whole package or namespace (a JVM wildcard,
+    /// `com.baomidou.mybatisplus.annotation.*`; a C# `using Npgsql;`) of libraries that list
+    /// `probable_names` brings none that the file uses (`is_used`): then it can bring no client,
+    /// and is no probable access. JeecgBoot's entities import MyBatis-Plus's annotation package
+    /// so for `@TableName` and `@TableId`, Radarr's Sentry target `Npgsql` for an
+    /// `NpgsqlException`. One of a library that lists none, or through which the file names one
+    /// (`java.sql.*` for a `Connection`), may. `package` is the import's path without its `.*`.
+    pub fn package_brings_no_client(&self, package: &str, is_used: &dyn Fn(&str) -> bool) -> bool {
+        if self.separator != "." {
+            return false;
+        }
+        let mut rules = self
+            .rules
+            .iter()
+            .filter(|rule| {
+                rule.imports
+                    .iter()
+                    .any(|prefix| self.has_prefix(package, prefix, rule.matches_sub_packages))
+            })
+            .peekable();
+        rules.peek().is_some()
+            && rules.all(|rule| {
+                !rule.probable_names.is_empty()
+                    && !rule.probable_names.iter().any(|name| is_used(name))
+            })
+    }
+
     fn has_prefix(&self, path: &str, prefix: &str, sub_packages: bool) -> bool {
         path.strip_prefix(prefix).is_some_and(|rest| {
             rest.is_empty()

@@ -177,6 +177,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         &namespace_names,
         attributes,
     );
+    // The simple names the file uses that some library's `probable_names` lists, for its
+    // `using`s of whole namespaces.
+    let probable_names_used: BTreeSet<String> = {
+        let rules = crate::catalogue::catalogue().libraries("csharp");
+        uses.keys()
+            .filter(|name| {
+                rules
+                    .iter()
+                    .any(|rule| rule.probable_names.contains(&name.as_ref()))
+            })
+            .map(|name| name.to_string())
+            .collect()
+    };
     let mut pending = pending_uses(
         &mut out.anchors,
         &usings,
@@ -194,8 +207,13 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .then_some((&hits[..], source)),
         &scope_of,
     );
-    let (clients, contexts, maybe_static) =
-        client_facts(&factory, &hits, &usings, (root, source), &scope_of);
+    let (clients, contexts, maybe_static) = client_facts(
+        &factory,
+        &hits,
+        (&usings, &probable_names_used),
+        (root, source),
+        &scope_of,
+    );
     pending.static_calls =
         static_calls::StaticCalls::kept(maybe_static, &clients, &mut out.anchors, &scope_of);
     out.defer(Box::new(pending));
@@ -382,7 +400,7 @@ fn used_names<'a>(
 fn client_facts<'tree>(
     factory: &crate::facts::FactFactory<'_>,
     hits: &[QueryHit<'tree>],
-    usings: &[Using<Node<'_>>],
+    (usings, probable_names_used): (&[Using<Node<'_>>], &BTreeSet<String>),
     (root, source): (Node<'_>, &str),
     scope_of: &dyn Fn(Node<'_>) -> Option<String>,
 ) -> (Vec<Fact>, db_contexts::ContextLinks, Vec<ClientSite<'tree>>) {
@@ -422,8 +440,17 @@ fn client_facts<'tree>(
             .holds(site.node, source, http)
             || static_calls::may_be_static(&matcher, site)
     };
+    // A `using` of a namespace through which the file names none of its library's
+    // `probable_names` brings no client (`using Npgsql;` for an `NpgsqlException`).
     let client_imports: Vec<ClientImport<'_>> = usings
         .iter()
+        .filter(|using| {
+            using.alias.is_some()
+                || using.is_static
+                || !matcher.package_brings_no_client(&using.path, &|name| {
+                    probable_names_used.contains(name)
+                })
+        })
         .map(|using| using.client_import(false))
         .collect();
     let facts = matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted);

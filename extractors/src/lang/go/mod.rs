@@ -327,10 +327,15 @@ fn probable_imports<'tree>(
             let Some(names) = probable_names(&import.path).filter(|_| !import.is_project) else {
                 return true;
             };
-            bindings
+            let mut locals = bindings
                 .iter()
                 .filter(|(_, path)| **path == import.path)
-                .any(|(local, _)| {
+                .map(|(local, _)| local)
+                .peekable();
+            // No binding left: a blank or dot import whose `_` or `.` a later one of the file
+            // took (`_ "github.com/go-sql-driver/mysql"` before `_ "github.com/mattn/go-sqlite3"`).
+            locals.peek().is_none()
+                || locals.any(|local| {
                     local == "."
                         || local == "_"
                         || referred
@@ -469,9 +474,10 @@ fn is_unused_parameter(declaration: Node<'_>, source: &str) -> bool {
 }
 
 /// Go 1.26's `new(expr)` (`new(sqlxx.NullTime(time.Now()))`, `new(httpx.ClientIP(r))`), which
-/// tree-sitter-go reads only with a type inside: each `new(` whose argument holds a call is read
-/// as a call of `ne_`, every byte at its offset (kratos had seven files with error nodes). A
-/// `new(T)` of a type, calls aside, is left as written.
+/// tree-sitter-go reads only with a type inside: each `new(` whose argument holds a call, or
+/// starts with a string, rune or number literal (`new("")`, as hydra's CLI output fills its
+/// optional fields), is read as a call of `ne_`, every byte at its offset (kratos had seven
+/// files with error nodes). A `new(T)` of a type, calls aside, is left as written.
 pub(crate) fn new_of_expressions(source: &str) -> Option<String> {
     if !source.contains("new(") {
         return None;
@@ -484,7 +490,7 @@ pub(crate) fn new_of_expressions(source: &str) -> Option<String> {
         if before.is_some_and(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.')) {
             continue;
         }
-        if argument_holds_a_call(bytes, at + 4) {
+        if argument_holds_a_call(bytes, at + 4) || argument_is_a_literal(bytes, at + 4) {
             if let Some(slot) = text.get_mut(at + 2) {
                 *slot = b'_';
                 changed = true;
@@ -492,6 +498,17 @@ pub(crate) fn new_of_expressions(source: &str) -> Option<String> {
         }
     }
     changed.then(|| String::from_utf8(text).ok()).flatten()
+}
+
+/// Whether the parenthesised argument that starts at `start` (after its `(`) starts with a
+/// string, rune or number literal (after spaces), which no type does.
+fn argument_is_a_literal(bytes: &[u8], start: usize) -> bool {
+    bytes
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .find(|byte| !matches!(byte, b' ' | b'\t'))
+        .is_some_and(|byte| matches!(byte, b'"' | b'`' | b'\'' | b'0'..=b'9'))
 }
 
 /// Whether the parenthesised argument that starts at `start` (after its `(`) holds a `(` of

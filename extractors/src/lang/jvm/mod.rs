@@ -238,7 +238,23 @@ impl PendingJvm {
             }));
         }
         let imports = client_imports(&self.imports, &sites);
-        let client_facts = matcher.facts(&finishing.factory, &client_sites, &imports, &scope_of);
+        let probable_imports: Vec<ClientImportAt<Anchor>> = imports
+            .iter()
+            .zip(&self.imports)
+            .filter(|(_, directive)| {
+                !(directive.is_wildcard
+                    && matcher.package_brings_no_client(&directive.path, &|name| {
+                        uses.get(name).is_some()
+                    }))
+            })
+            .map(|(import, _)| import.clone())
+            .collect();
+        let client_facts = matcher.facts(
+            &finishing.factory,
+            &client_sites,
+            &probable_imports,
+            &scope_of,
+        );
         facts.extend(settle_spring_datasources(
             client_facts,
             self.rules,
