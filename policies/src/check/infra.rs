@@ -20,8 +20,10 @@
 //! an access to the entity, even for a library lintel's own catalogue does not know (a listed
 //! library overrides the catalogue): definite where its client is constructed, called or
 //! injected, in every language (the catalogue's clients; for any other library, whatever a
-//! file constructs, calls or injects of it: a TypeScript or JavaScript import's export (but
-//! not one of its error classes, `APICallError.isInstance(e)`), a
+//! file constructs, calls or injects of it but its errors (a type named `…Error` or
+//! `…Exception`, or anything of its errors module: `APICallError.isInstance(e)`,
+//! `raise JIRAError(msg)`, `raise InvalidToken()` from `telegram.error`): a TypeScript or
+//! JavaScript import's export, a
 //! Python call of a path inside it such as `celery.Celery(…)`, a Go call or composite literal
 //! of its package such as `nats.Connect(…)`, a Java or Kotlin type of it constructed,
 //! called, injected or extended, a C# type of it constructed or injected (a class extending one
