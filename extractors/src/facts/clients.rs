@@ -557,13 +557,16 @@ fn short_name(path: &str) -> String {
 /// Whether the spec binds the library of a catalogue rule with `clients`: its binding overrides
 /// the catalogue, and [`ClientMatcher::bound_facts`] reads its uses instead. A rule known by its calls
 /// alone (no import prefix, such as an EF Core provider method) stays.
+/// A binding of an entry that holds the rule's entry (`django` around Django's cache API) leaves
+/// it to the catalogue ([`crate::catalogue::is_separate_entry`]).
 fn is_overridden(factory: &FactFactory<'_>, rule: &ClientRule) -> bool {
     let generic = factory.generic();
     generic.has_bound_clients()
-        && rule
-            .imports
-            .iter()
-            .any(|prefix| generic.bound_client(prefix).is_some())
+        && rule.imports.iter().any(|prefix| {
+            generic
+                .bound_client(prefix)
+                .is_some_and(|library| !crate::catalogue::is_separate_entry(library, rule.name))
+        })
 }
 
 impl ClientMatcher<'_> {
@@ -695,6 +698,7 @@ impl ClientMatcher<'_> {
                 rule.imports
                     .iter()
                     .any(|prefix| generic.bound_client(prefix) == Some(library) || inside(prefix))
+                    && !crate::catalogue::is_separate_entry(library, rule.name)
             })
             .collect()
     }

@@ -34,7 +34,9 @@
 //! bound library the catalogue knows is used at the catalogue's clients only (Swift aside),
 //! in C# read by their simple names as the catalogue reads them, so `new RedisKey(…)` of a
 //! bound `StackExchange.Redis` is no use while `ConnectionMultiplexer.Connect(…)` is one beside
-//! any other `using`),
+//! any other `using`; a binding of a catalogue entry leaves the entries nested in it theirs:
+//! `clients: "django"` binds Django's ORM, while its cache API and cache backends,
+//! `django.core.cache`, keep the cache the settings name),
 //! else probable at the file's first import of it (every language; an import for type checkers
 //! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none, and so is a
 //! TypeScript or JavaScript import of only the plain values of a library the catalogue knows to
