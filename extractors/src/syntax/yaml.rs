@@ -235,7 +235,7 @@ fn reindent_closing_bracket(text: &str, line: u32) -> Option<String> {
         return None;
     }
     let indentation = |row: &str| row.len() - row.trim_start_matches(' ').len();
-    let entry = lines[..index].iter().rev().find(|row| {
+    let entry = lines.get(..index)?.iter().rev().find(|row| {
         let content = row.trim();
         !content.is_empty() && !content.starts_with('#')
     })?;
