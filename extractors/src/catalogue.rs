@@ -879,6 +879,22 @@ pub fn is_stand_in(library: &str) -> bool {
     any_entry_named(library, |entry| entry.is_stand_in)
 }
 
+/// Whether `package` names a catalogue entry of its own inside the entry a binding names
+/// (`django.core.cache` and `django.core.cache.cache`, Django's cache backends and cache API,
+/// inside `django`, its ORM), in one ecosystem: a binding of the outer entry (`clients:
+/// "django"`) names that entry's store, and the nested entry stays the catalogue's, with its own
+/// store (DefectDojo's Redis cache had become an access of the PostgreSQL node bound to Django).
+pub fn is_separate_entry(binding: &str, package: &str) -> bool {
+    let inside = package
+        .strip_prefix(binding)
+        .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('/'));
+    inside
+        && catalogue().ecosystems.iter().any(|ecosystem| {
+            let named = |name: &str| ecosystem.libraries.iter().any(|entry| entry.name == name);
+            named(binding) && named(package)
+        })
+}
+
 /// Whether some ecosystem's entry named `library` is one `test` accepts.
 fn any_entry_named(library: &str, test: impl Fn(&Library) -> bool) -> bool {
     catalogue()

@@ -108,11 +108,15 @@ impl<'m> Bindings<'m> {
         self.clients.iter().map(|(library, _)| *library)
     }
 
-    /// The library and entity whose `clients` bind `package` (the longest library).
+    /// The library and entity whose `clients` bind `package` (the longest library); a catalogue
+    /// entry nested in a bound one (`django.core.cache` in `django`) is none of its packages.
     pub fn client(&self, package: &str) -> Option<(&'m str, &'m str)> {
         self.clients
             .iter()
-            .filter(|(library, _)| library_binds(library, package))
+            .filter(|(library, _)| {
+                library_binds(library, package)
+                    && !extractors::catalogue::is_separate_entry(library, package)
+            })
             .max_by_key(|(library, _)| library.len())
             .copied()
     }

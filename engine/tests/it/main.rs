@@ -34,6 +34,7 @@ mod image_builds;
 mod init_starter;
 mod java_nested_types;
 mod jpa_entities;
+mod nested_catalogue_entries;
 mod python_client_aliases;
 mod quiet_defaults;
 mod reference_docs;

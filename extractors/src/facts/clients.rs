@@ -542,6 +542,29 @@ pub(crate) fn names_an_error_type(path: &str) -> bool {
     last.ends_with("Exception") || (last.ends_with("Error") && last.len() > "Error".len())
 }
 
+/// Whether a path into a library names one of its errors: a type (a capitalised segment) whose
+/// name ends in `Error` or `Exception` (`jira.exceptions.JIRAError`, `pulsar.PulsarError`), or
+/// anything of its errors module (`telegram.error.InvalidToken`, `nats.errors.NoServersError`).
+/// Raising, catching or typing a parameter with what a library raises is no use of its client
+/// (DefectDojo's `raise JIRAError(msg)`, OnCall's `raise InvalidToken()`).
+pub(crate) fn names_a_library_error(path: &str) -> bool {
+    let mut segments = path
+        .split(['.', ':', '/'])
+        .filter(|segment| !segment.is_empty());
+    segments.next();
+    segments.any(|segment| {
+        is_an_errors_module(segment)
+            || (segment.starts_with(|first: char| first.is_ascii_uppercase())
+                && names_an_error_type(segment))
+    })
+}
+
+/// Whether a module's name says it holds a library's errors (`sqlalchemy.exc`,
+/// `redis.exceptions`, `psycopg2.errors`, `telegram.error`).
+pub(crate) fn is_an_errors_module(name: &str) -> bool {
+    matches!(name, "exc" | "exceptions" | "errors" | "error")
+}
+
 /// The last segment of a path (`org.springframework.kafka.core.KafkaTemplate` → `KafkaTemplate`).
 fn last_segment(path: &str) -> &str {
     path.rsplit(['.', ':', '/']).next().unwrap_or(path)
@@ -576,13 +599,16 @@ fn short_name(path: &str) -> String {
 /// Whether the spec binds the library of a catalogue rule with `clients`: its binding overrides
 /// the catalogue, and [`ClientMatcher::bound_facts`] reads its uses instead. A rule known by its calls
 /// alone (no import prefix, such as an EF Core provider method) stays.
+/// A binding of an entry that holds the rule's entry (`django` around Django's cache API) leaves
+/// it to the catalogue ([`crate::catalogue::is_separate_entry`]).
 fn is_overridden(factory: &FactFactory<'_>, rule: &ClientRule) -> bool {
     let generic = factory.generic();
     generic.has_bound_clients()
-        && rule
-            .imports
-            .iter()
-            .any(|prefix| generic.bound_client(prefix).is_some())
+        && rule.imports.iter().any(|prefix| {
+            generic
+                .bound_client(prefix)
+                .is_some_and(|library| !crate::catalogue::is_separate_entry(library, rule.name))
+        })
 }
 
 impl ClientMatcher<'_> {
@@ -638,7 +664,7 @@ impl ClientMatcher<'_> {
             let Some(library) = bound(&site.path) else {
                 continue;
             };
-            if is_own(&library) || !is_client(&library, site) {
+            if is_own(&library) || names_a_library_error(&site.path) || !is_client(&library, site) {
                 continue;
             }
             facts.push(bound_use_fact(factory, site, &library, scope_of(site.node)));
@@ -714,6 +740,7 @@ impl ClientMatcher<'_> {
                 rule.imports
                     .iter()
                     .any(|prefix| generic.bound_client(prefix) == Some(library) || inside(prefix))
+                    && !crate::catalogue::is_separate_entry(library, rule.name)
             })
             .collect()
     }

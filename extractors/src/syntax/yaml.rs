@@ -180,28 +180,103 @@ impl MarkedEventReceiver for Builder {
 
 /// Parses the first document of a YAML text; the error names the line and column.
 pub(crate) fn parse(text: &str) -> Result<Option<Node>, String> {
-    let mut builder = Builder::default();
-    let mut parser = Parser::new_from_str(text);
-    parser.load(&mut builder, false).map_err(|error| {
-        let (line, column) = position(*error.marker());
-        format!(
-            "invalid YAML at line {line}, column {column}: {}",
-            error.info()
-        )
-    })?;
-    Ok(builder.roots.into_iter().next())
+    Ok(load(text, false)?.roots.into_iter().next())
 }
 
 /// Parses every document of a YAML text (`---` separated), in order.
 pub(crate) fn parse_all(text: &str) -> Result<Vec<Node>, String> {
-    let mut builder = Builder::default();
-    let mut parser = Parser::new_from_str(text);
-    parser.load(&mut builder, true).map_err(|error| {
+    Ok(load(text, true)?.roots)
+}
+
+/// How many closing brackets [`load`] re-indents before it gives up.
+const MAX_REINDENTS: usize = 32;
+
+/// Loads a YAML text. A flow collection whose closing bracket stands alone on a line at its
+/// key's indentation (`test-case: [` … `]`, as DefectDojo's integration tests list their cases)
+/// is outside YAML's indentation rule, but GitHub and libyaml read it: the line is read at the
+/// indentation of the entry before it (the line numbers, and every node's position, stay).
+fn load(text: &str, multi: bool) -> Result<Builder, String> {
+    let mut rewritten: Option<String> = None;
+    let mut reindents = 0;
+    loop {
+        let current = rewritten.as_deref().unwrap_or(text);
+        let mut builder = Builder::default();
+        let mut parser = Parser::new_from_str(current);
+        let Err(error) = parser.load(&mut builder, multi) else {
+            return Ok(builder);
+        };
         let (line, column) = position(*error.marker());
-        format!(
+        if reindents < MAX_REINDENTS {
+            if let Some(fixed) = reindent_closing_bracket(current, line) {
+                rewritten = Some(fixed);
+                reindents += 1;
+                continue;
+            }
+        }
+        return Err(format!(
             "invalid YAML at line {line}, column {column}: {}",
             error.info()
-        )
+        ));
+    }
+}
+
+/// The text with its 1-based `line` indented as the last entry before it, when that line holds
+/// only closing brackets (`]`, `}`, with commas) and is indented less than that entry.
+fn reindent_closing_bracket(text: &str, line: u32) -> Option<String> {
+    let index = usize::try_from(line).ok()?.checked_sub(1)?;
+    let lines: Vec<&str> = text.split('\n').collect();
+    let target = *lines.get(index)?;
+    let body = target.trim_start_matches(' ');
+    let closes = body
+        .trim_end()
+        .chars()
+        .all(|character| matches!(character, ']' | '}' | ',' | ' '));
+    if body.trim().is_empty() || !closes {
+        return None;
+    }
+    let indentation = |row: &str| row.len() - row.trim_start_matches(' ').len();
+    let entry = lines.get(..index)?.iter().rev().find(|row| {
+        let content = row.trim();
+        !content.is_empty() && !content.starts_with('#')
     })?;
-    Ok(builder.roots)
+    let wanted = indentation(entry);
+    if wanted <= indentation(target) {
+        return None;
+    }
+    let mut fixed = String::with_capacity(text.len() + wanted);
+    for (number, row) in lines.iter().enumerate() {
+        if number > 0 {
+            fixed.push('\n');
+        }
+        if number == index {
+            fixed.extend(std::iter::repeat_n(' ', wanted));
+            fixed.push_str(body);
+        } else {
+            fixed.push_str(row);
+        }
+    }
+    Some(fixed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flow_sequence_closed_at_its_keys_indentation_is_read_in_place() {
+        let text = "matrix:\n  cases: [\n    \"a\",\n    \"b\",\n  ]\n  os: [debian]\n";
+        let root = parse(text).unwrap().unwrap();
+        let cases = root.get("matrix").unwrap().get("cases").unwrap();
+        let items: Vec<_> = cases.items().iter().map(|item| item.as_str()).collect();
+        assert_eq!(items, [Some("a"), Some("b")]);
+        assert_eq!(cases.items()[1].start, (4, 5));
+        assert_eq!(root.get("matrix").unwrap().get("os").unwrap().start, (6, 7));
+    }
+
+    #[test]
+    fn other_errors_are_still_errors() {
+        let error = parse("a: [1, 2\nb: 3\n").unwrap_err();
+        assert!(error.starts_with("invalid YAML at line "), "{error}");
+        assert!(parse("a:\n  b: 1\n c: 2\n").is_err());
+    }
 }

@@ -20,8 +20,10 @@
 //! an access to the entity, even for a library lintel's own catalogue does not know (a listed
 //! library overrides the catalogue): definite where its client is constructed, called or
 //! injected, in every language (the catalogue's clients; for any other library, whatever a
-//! file constructs, calls or injects of it: a TypeScript or JavaScript import's export (but
-//! not one of its error classes, `APICallError.isInstance(e)`), a
+//! file constructs, calls or injects of it but its errors (a type named `…Error` or
+//! `…Exception`, or anything of its errors module: `APICallError.isInstance(e)`,
+//! `raise JIRAError(msg)`, `raise InvalidToken()` from `telegram.error`): a TypeScript or
+//! JavaScript import's export, a
 //! Python call of a path inside it such as `celery.Celery(…)`, a Go call or composite literal
 //! of its package such as `nats.Connect(…)`, a Java or Kotlin type of it constructed,
 //! called, injected or extended, a C# type of it constructed or injected (a class extending one
@@ -32,7 +34,9 @@
 //! bound library the catalogue knows is used at the catalogue's clients only (Swift aside),
 //! in C# read by their simple names as the catalogue reads them, so `new RedisKey(…)` of a
 //! bound `StackExchange.Redis` is no use while `ConnectionMultiplexer.Connect(…)` is one beside
-//! any other `using`),
+//! any other `using`; a binding of a catalogue entry leaves the entries nested in it theirs:
+//! `clients: "django"` binds Django's ORM, while its cache API and cache backends,
+//! `django.core.cache`, keep the cache the settings name),
 //! else probable at the file's first import of it (every language; an import for type checkers
 //! only, TypeScript's `import type` or Python's `if TYPE_CHECKING:`, is none, and so is a
 //! TypeScript or JavaScript import of only the plain values of a library the catalogue knows to

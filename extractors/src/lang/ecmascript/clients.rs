@@ -603,7 +603,8 @@ pub(super) fn record_client(record: &ImportRecord<'_>) -> Option<&'static Librar
 /// parameters are injections, read from the query matches): `function list(api: AxiosInstance)`,
 /// `(db: PrismaClient) => …`, `(redis: Redis | null = null)`, with each type it names (a name or
 /// `pkg.Name`, see `named_types`). Signatures without a body
-/// (overloads, `declare`, interfaces, function types) take nothing.
+/// (overloads, `declare`, interfaces, function types) take nothing, and neither does a
+/// parameter the body never names (vendure's TypeORM logger ignores its query runner).
 fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
     let source = view.source();
     let mut found = Vec::new();
@@ -626,14 +627,22 @@ fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
                 .is_some_and(|name| syntax::text(name, source) != "constructor"),
             _ => false,
         };
-        if !is_function || function.child_field("body").is_none() {
+        let Some(body) = function.child_field("body").filter(|_| is_function) else {
             continue;
-        }
+        };
         for parameter in syntax::named_children(node) {
             if !matches!(
                 parameter.kind(),
                 "required_parameter" | "optional_parameter"
             ) {
+                continue;
+            }
+            // Taken only to fit a signature: the body never names it.
+            if parameter
+                .child_field("pattern")
+                .filter(|pattern| pattern.kind() == "identifier")
+                .is_some_and(|pattern| !names(body, syntax::text(pattern, source), source))
+            {
                 continue;
             }
             let annotated = parameter
@@ -645,6 +654,14 @@ fn typed_parameters<'a>(view: &FileView<'a, '_>) -> Vec<(Node<'a>, Node<'a>)> {
         }
     }
     found
+}
+
+/// Whether `body` names `name` (an identifier, or a shorthand property `{ name }`).
+fn names(body: Node<'_>, name: &str, source: &str) -> bool {
+    syntax::descendants(body).into_iter().any(|node| {
+        matches!(node.kind(), "identifier" | "shorthand_property_identifier")
+            && syntax::text(node, source) == name
+    })
 }
 
 /// The types a parameter's type names: a name (`Redis`, `pg.Pool`), a generic type's name

@@ -609,12 +609,12 @@ fn read_import<'tree>(
 
 /// Whether an import of `module` (with `names`, for `from module import names`) brings only
 /// a library's errors: its exceptions module (`sqlalchemy.exc`, `sqlalchemy.orm.exc`,
-/// `redis.exceptions`, `psycopg2.errors`), or names that are all errors (`IntegrityError`,
+/// `redis.exceptions`, `psycopg2.errors`, `telegram.error`), or names that are all errors (`IntegrityError`,
 /// `JobTimeoutException`). Catching what a store raises is no use of its client (redash's
 /// handlers catch the models' `NoResultFound`).
 fn brings_only_errors(module: &str, names: &[String]) -> bool {
     let last = module.rsplit('.').next().unwrap_or(module);
-    matches!(last, "exc" | "exceptions" | "errors")
+    crate::facts::clients::is_an_errors_module(last)
         || (!names.is_empty()
             && names
                 .iter()

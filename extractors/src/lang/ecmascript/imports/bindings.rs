@@ -96,8 +96,13 @@ impl Bindings {
 
     /// What an identifier or member chain (`P`, `pg.Pool`, `Redis.Cluster`) refers to.
     pub fn resolve(&self, callee: Node<'_>, source: &str) -> Option<Target> {
-        let (root, members) = member_chain(callee, source)?;
-        let (import, imported) = self.by_local.get(root)?;
+        let (root, members) = match member_chain(callee, source) {
+            Some((root, members)) => (root.to_owned(), members),
+            // A field that holds a module (`new this.AWS.S3Client(…)` after
+            // `this.AWS = await import('@aws-sdk/client-s3')`).
+            None => this_field_chain(callee, source)?,
+        };
+        let (import, imported) = self.by_local.get(&root)?;
         let export_path = match (imported, members.is_empty()) {
             (Imported::Module, true) => "default".to_owned(),
             (Imported::Module, false) => members.join("."),
@@ -139,6 +144,29 @@ impl Bindings {
             }
             _ => None,
         }
+    }
+}
+
+/// Splits `this.a.b` into the field `this.a` and the member names after it; `None` for
+/// anything else.
+fn this_field_chain<'s>(node: Node<'_>, source: &'s str) -> Option<(String, Vec<&'s str>)> {
+    let mut members = Vec::new();
+    let mut current = node;
+    loop {
+        if current.kind() != "member_expression" {
+            return None;
+        }
+        let property = current.child_field("property")?;
+        if property.kind() != "property_identifier" {
+            return None;
+        }
+        let object = current.child_field("object")?;
+        if object.kind() == "this" {
+            members.reverse();
+            return Some((format!("this.{}", syntax::text(property, source)), members));
+        }
+        members.push(syntax::text(property, source));
+        current = object;
     }
 }
 

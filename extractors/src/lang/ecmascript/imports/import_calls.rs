@@ -40,6 +40,15 @@ pub(in crate::lang::ecmascript) fn read_call<'tree>(
     while let Some(parent) = value.parent() {
         match parent.kind() {
             "await_expression" | "parenthesized_expression" => value = parent,
+            // `import('x').then(m => m.default)`: the promise's value, or the member it picks.
+            "member_expression"
+                if is_dynamic && member.is_none() && then_pick(parent, value, source).is_some() =>
+            {
+                if let Some((then_call, picked)) = then_pick(parent, value, source) {
+                    member = picked;
+                    value = then_call;
+                }
+            }
             "member_expression"
                 if member.is_none()
                     && parent
@@ -53,6 +62,21 @@ pub(in crate::lang::ecmascript) fn read_call<'tree>(
             }
             _ => break,
         }
+    }
+    // `this.AWS = await import('x')`: the field holds the module (`new this.AWS.S3Client(…)`).
+    if let Some(field) = this_field_assigned(value, source) {
+        match member {
+            Some(member) => {
+                record.bindings.push(Binding {
+                    local: field,
+                    imported: named(&member),
+                    is_type_only: false,
+                });
+                record.names.push(member);
+            }
+            None => bind_module(&mut record, &field, false),
+        }
+        return record;
     }
     let Some(declarator) = value
         .parent()
@@ -77,6 +101,84 @@ pub(in crate::lang::ecmascript) fn read_call<'tree>(
         _ => {}
     }
     record
+}
+
+/// `import('x').then(m => m.default)` (or `.then(m => m)`), with `object` the import call:
+/// the `then` call and the member its callback picks (`None` for the module itself); `None`
+/// for any other member or callback.
+fn then_pick<'tree>(
+    member: Node<'tree>,
+    object: Node<'tree>,
+    source: &str,
+) -> Option<(Node<'tree>, Option<String>)> {
+    let is_then = member
+        .child_field("object")
+        .is_some_and(|receiver| receiver.id() == object.id())
+        && member
+            .child_field("property")
+            .is_some_and(|property| syntax::text(property, source) == "then");
+    let then_call = member
+        .parent()
+        .filter(|parent| parent.kind() == "call_expression")
+        .filter(|call| {
+            call.child_field("function")
+                .is_some_and(|function| function.id() == member.id())
+        })?;
+    if !is_then {
+        return None;
+    }
+    let arguments = then_call.child_field("arguments")?;
+    let [callback] = named_children(arguments)[..] else {
+        return None;
+    };
+    if callback.kind() != "arrow_function" {
+        return None;
+    }
+    let parameter = match callback.child_field("parameter") {
+        Some(parameter) => parameter,
+        None => {
+            let parameters = callback.child_field("parameters")?;
+            let [only] = named_children(parameters)[..] else {
+                return None;
+            };
+            only.child_field("pattern").unwrap_or(only)
+        }
+    };
+    if parameter.kind() != "identifier" {
+        return None;
+    }
+    let parameter = syntax::text(parameter, source);
+    let body = callback.child_field("body")?;
+    match body.kind() {
+        "identifier" if syntax::text(body, source) == parameter => Some((then_call, None)),
+        "member_expression" => {
+            let receiver = body.child_field("object")?;
+            let property = body.child_field("property")?;
+            (receiver.kind() == "identifier"
+                && syntax::text(receiver, source) == parameter
+                && property.kind() == "property_identifier")
+                .then(|| (then_call, Some(syntax::text(property, source).to_owned())))
+        }
+        _ => None,
+    }
+}
+
+/// The field `this.NAME` that an assignment of `value` sets (`this.AWS = await import('x')`),
+/// as the binding's local name `this.NAME`.
+fn this_field_assigned(value: Node<'_>, source: &str) -> Option<String> {
+    let assignment = value
+        .parent()
+        .filter(|parent| parent.kind() == "assignment_expression")?;
+    if assignment.child_field("right")?.id() != value.id() {
+        return None;
+    }
+    let left = assignment.child_field("left")?;
+    let object = left.child_field("object")?;
+    let property = left.child_field("property")?;
+    (left.kind() == "member_expression"
+        && object.kind() == "this"
+        && property.kind() == "property_identifier")
+        .then(|| format!("this.{}", syntax::text(property, source)))
 }
 
 /// `f<typeof import('./x')>()`: the grammar reads these type arguments as comparisons, leaving
