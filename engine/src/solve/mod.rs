@@ -632,21 +632,20 @@ pub fn solve_all_reporting(
     } else {
         SLICES_PER_CONTEXT
     };
-    let batches: Vec<Vec<SolveOutcome>> =
-        if sequential && slices.len() <= HALVED_SLICES {
-            let outcomes = within_budget(slices);
-            solved(slices.len());
-            vec![outcomes]
-        } else {
-            slices
-                .par_chunks(batch_size)
-                .map(|batch| {
-                    let outcomes = within_budget(batch);
-                    solved(batch.len());
-                    outcomes
-                })
-                .collect()
-        };
+    let batches: Vec<Vec<SolveOutcome>> = if sequential && slices.len() <= HALVED_SLICES {
+        let outcomes = within_budget(slices);
+        solved(slices.len());
+        vec![outcomes]
+    } else {
+        slices
+            .par_chunks(batch_size)
+            .map(|batch| {
+                let outcomes = within_budget(batch);
+                solved(batch.len());
+                outcomes
+            })
+            .collect()
+    };
     batches.into_iter().flatten().collect()
 }
 

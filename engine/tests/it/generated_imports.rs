@@ -7,6 +7,22 @@
 
 use super::{check_all, graph_document, write_files};
 
+/// The `import` facts of a `graph --facts` document marked `generated`, as (file, specifier).
+fn generated_imports(graph: &serde_json::Value) -> Vec<(&str, &str)> {
+    graph["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|fact| fact["kind"] == "import" && fact["properties"]["generated"] == true)
+        .map(|fact| {
+            (
+                fact["evidence"]["file"].as_str().unwrap(),
+                fact["properties"]["specifier"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}
+
 const SPEC: &str = "node app : server\n\
                     component App { runs_on: app paths: \"packages/app/**\" }\n\
                     component Db { runs_on: app paths: \"packages/db/**\" }\n\
@@ -35,21 +51,8 @@ fn an_import_where_a_gitignore_puts_generated_code_is_no_unresolved_import() {
     let (code, verdict) = check_all(project.path());
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(crate::detections(&verdict), Vec::new());
-    let graph = graph_document(project.path());
-    let generated: Vec<(&str, &str)> = graph["facts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|fact| fact["kind"] == "import" && fact["properties"]["generated"] == true)
-        .map(|fact| {
-            (
-                fact["evidence"]["file"].as_str().unwrap(),
-                fact["properties"]["specifier"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        generated,
+        generated_imports(&graph_document(project.path())),
         vec![
             ("packages/app/src/user.ts", "@acme/db/generated/types"),
             ("packages/db/index.ts", "./generated/types"),
@@ -142,21 +145,8 @@ fn a_java_import_of_a_type_the_build_generates_into_an_ignored_folder_is_no_unre
             "definite"
         )]
     );
-    let graph = graph_document(project.path());
-    let generated: Vec<(&str, &str)> = graph["facts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|fact| fact["kind"] == "import" && fact["properties"]["generated"] == true)
-        .map(|fact| {
-            (
-                fact["evidence"]["file"].as_str().unwrap(),
-                fact["properties"]["specifier"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        generated,
+        generated_imports(&graph_document(project.path())),
         vec![(
             "packages/app/src/main/java/org/acme/clients/Request.java",
             "org.acme.common.message.RequestHeaderData"
