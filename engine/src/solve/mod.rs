@@ -588,14 +588,7 @@ const SEQUENTIAL_SLICES: usize = 1024;
 /// Z3 to reason about, so a few large slices are worth a second worker.
 const SEQUENTIAL_TEXT_BYTES: usize = 2 * 1024 * 1024;
 
-/// Above this many slices (up to [`SEQUENTIAL_SLICES`]), a run is solved as two halves, one
-/// context each, in parallel: a spec with hundreds of findings (saleor's 207 slices) otherwise
-/// solves them on one core while the other waits, and the second context (made while the first
-/// solves) costs less than the half it takes over.
-const HALVED_SLICES: usize = 128;
-
-/// Solves every slice: a small run ([`HALVED_SLICES`]) as one batch, a larger one of up to
-/// [`SEQUENTIAL_SLICES`] as two, else in batches of
+/// Solves every slice: a small run ([`SEQUENTIAL_SLICES`]) as one batch, else in batches of
 /// [`SLICES_PER_CONTEXT`] in parallel on the current rayon pool. Either way the batches depend
 /// on the slices only, never on the thread count. The result order is the input order.
 /// `solved` is told how many slices each finished batch held (for the progress line).
@@ -626,26 +619,21 @@ pub fn solve_all_reporting(
         }
         solver.solve_batch(batch, limits)
     };
-    let sequential = text_bytes <= SEQUENTIAL_TEXT_BYTES;
-    let batch_size = if sequential && slices.len() <= SEQUENTIAL_SLICES {
-        slices.len().div_ceil(2)
-    } else {
-        SLICES_PER_CONTEXT
-    };
-    let batches: Vec<Vec<SolveOutcome>> = if sequential && slices.len() <= HALVED_SLICES {
-        let outcomes = within_budget(slices);
-        solved(slices.len());
-        vec![outcomes]
-    } else {
-        slices
-            .par_chunks(batch_size)
-            .map(|batch| {
-                let outcomes = within_budget(batch);
-                solved(batch.len());
-                outcomes
-            })
-            .collect()
-    };
+    let batches: Vec<Vec<SolveOutcome>> =
+        if slices.len() <= SEQUENTIAL_SLICES && text_bytes <= SEQUENTIAL_TEXT_BYTES {
+            let outcomes = within_budget(slices);
+            solved(slices.len());
+            vec![outcomes]
+        } else {
+            slices
+                .par_chunks(SLICES_PER_CONTEXT)
+                .map(|batch| {
+                    let outcomes = within_budget(batch);
+                    solved(batch.len());
+                    outcomes
+                })
+                .collect()
+        };
     batches.into_iter().flatten().collect()
 }
 
