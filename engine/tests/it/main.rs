@@ -20,6 +20,7 @@ mod client_classes;
 mod client_names;
 mod csharp_aliases;
 mod csharp_excluded_namespaces;
+mod csharp_global_usings;
 mod dapper_queries;
 mod ef_core_providers;
 mod exclusions;
