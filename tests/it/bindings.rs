@@ -154,6 +154,51 @@ invariant I {
     );
 }
 
+/// casdoor's web UI calls its Go backend at `${Setting.ServerUrl}/api/…`, and the backend
+/// registers those paths with Beego's `web.Router`: 251 of the UI's 271 `fetch` calls were
+/// accesses of the declared outside API while Beego's routes went unread. A path no route
+/// serves stays an outside API's.
+#[test]
+fn a_beego_route_makes_the_ui_calls_to_its_path_the_projects_own() {
+    let spec = "\
+node server : server
+node browser : edge_desktop
+node outside : rest_api
+component Api { runs_on: server paths: \"routers/**\" }
+component Web { runs_on: browser paths: \"web/**\" }
+invariant I {
+  deny flow Web -> outside
+}
+";
+    let dir = project(
+        spec,
+        &[
+            ("go.mod", "module example.com/casdoor\n\ngo 1.22\n"),
+            (
+                "routers/router.go",
+                "package routers\n\nimport \"github.com/beego/beego/v2/server/web\"\n\ntype ApiController struct{}\n\nfunc Init() {\n\tweb.Router(\"/api/get-users\", &ApiController{}, \"GET:GetUsers\")\n\tweb.Router(\"/api/notify-payment/?:owner/?:payment\", &ApiController{}, \"POST:NotifyPayment\")\n}\n",
+            ),
+            (
+                "web/src/UserBackend.js",
+                "export function getUsers(serverUrl) {\n  return fetch(`${serverUrl}/api/get-users`, { method: 'GET' });\n}\n\nexport function notify(serverUrl, owner, name) {\n  return fetch(`${serverUrl}/api/notify-payment/${owner}/${name}`, { method: 'POST' });\n}\n",
+            ),
+            (
+                "web/src/Terms.js",
+                "export const terms = (base) => fetch(`${base}/legal/terms.html`);\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Web".to_owned(),
+            "outside".to_owned(),
+            "web/src/Terms.js".to_owned()
+        )]
+    );
+}
+
 #[test]
 fn urls_give_each_rest_api_only_its_own_calls() {
     let spec = "\

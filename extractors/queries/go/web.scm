@@ -1,7 +1,7 @@
 ; Routers and HTTP clients of Go (`route` and `http_call` facts).
 
-; Gin, Echo, chi and net/http registrations: `r.GET("/x", h)`, `e.POST(…)`, `r.Get(…)`,
-; `http.HandleFunc("/x", h)`, `mux.Handle("GET /x", h)`.
+; Gin, Echo, chi, Beego and net/http registrations: `r.GET("/x", h)`, `e.POST(…)`, `r.Get(…)`,
+; `web.Router("/x", &C{}, "get:Find")`, `http.HandleFunc("/x", h)`, `mux.Handle("GET /x", h)`.
 (call_expression
   function: (selector_expression
     operand: (_) @fact.route.receiver
@@ -10,7 +10,7 @@
   (#any-of? @fact.route.method
     "GET" "POST" "PUT" "PATCH" "DELETE" "HEAD" "OPTIONS" "Any"
     "Get" "Post" "Put" "Patch" "Delete" "Head" "Options"
-    "Handle" "HandleFunc")) @fact.route.call
+    "Handle" "HandleFunc" "Router")) @fact.route.call
 
 ; net/http requests: `http.Get(url)`, `http.Post(url, …)`, `http.NewRequest("GET", url, body)`.
 (call_expression

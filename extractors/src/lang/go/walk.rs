@@ -136,7 +136,7 @@ pub(crate) fn package_and_name(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     }
 }
 
-const ROUTE_METHODS: [&str; 17] = [
+const ROUTE_METHODS: [&str; 18] = [
     "GET",
     "POST",
     "PUT",
@@ -154,6 +154,7 @@ const ROUTE_METHODS: [&str; 17] = [
     "Options",
     "Handle",
     "HandleFunc",
+    "Router",
 ];
 const HTTP_METHODS: [&str; 6] = [
     "Get",

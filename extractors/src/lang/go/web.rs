@@ -22,9 +22,11 @@
 //!   (`r := chi.NewRouter(); r.Get(…); return r`), routes in its `Route`/`Group` closures
 //!   included, at the prefixes of the mounting router (its groups and closures) and `/api`.
 //!   Mounts made in `_test.go` files are left out.
-//!   The framework is `net/http` for `http.Handle`/`http.HandleFunc`, else `gin`, `echo` or
-//!   `chi` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux; other
-//!   verb calls in files without a router import are not routes.
+//!   The framework is `net/http` for `http.Handle`/`http.HandleFunc`, else `gin`, `echo`, `chi`
+//!   or `beego` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux;
+//!   other verb calls in files without a router import are not routes. Beego's
+//!   `web.Router("/api/users/?:id", &UserController{}, "get:Find")` is a route of the verb its
+//!   mapping names (`*` for several, for `*` or for none), its optional parameters parameters.
 //!   Handler: the handler argument when it is a name or selector.
 //! - `http_call`, an `http.Client` value (in files importing `net/http`): `client.Get(url)`,
 //!   `c.httpClient.Post(url, …)`, `Head`, on a receiver whose last name mentions `client`, with a
@@ -73,13 +75,16 @@ pub(crate) fn facts<'tree>(
     package_dirs: &BTreeMap<String, String>,
 ) -> Vec<Fact> {
     let imports = imports(file.root, file.source);
-    let framework = ["gin", "echo", "chi"].into_iter().find(|framework| {
-        imports.iter().any(|path| match *framework {
-            "gin" => path.contains("gin-gonic/gin"),
-            "echo" => path.contains("labstack/echo"),
-            _ => path.contains("go-chi/chi"),
-        })
-    });
+    let framework = ["gin", "echo", "chi", "beego"]
+        .into_iter()
+        .find(|framework| {
+            imports.iter().any(|path| match *framework {
+                "gin" => path.contains("gin-gonic/gin"),
+                "echo" => path.contains("labstack/echo"),
+                "beego" => path.contains("beego/beego") || path.contains("astaxie/beego"),
+                _ => path.contains("go-chi/chi"),
+            })
+        });
     let imports_chi = imports.iter().any(|path| path.contains("go-chi/chi"));
     let statements = syntax.statements.as_slice();
     let mut groups: Option<BTreeMap<String, Node<'_>>> = None;
@@ -347,7 +352,19 @@ fn route<'tree>(
         None => return None,
     };
     let is_net_http = name == "Handle" || name == "HandleFunc";
-    let (method, path) = if is_net_http {
+    // Beego's `web.Router("/api/users", &UserController{}, "get:List;post:Add")`: the mapping
+    // names the verbs (`*` for any, or none: the controller's methods answer every verb).
+    let is_beego_router = name == "Router";
+    if is_beego_router && framework != Some("beego") {
+        return None;
+    }
+    let (method, path) = if is_beego_router {
+        // An optional parameter (`/api/orders/?:id`) is a parameter: `?` starts no query here.
+        (
+            beego_method(arguments.get(2).copied(), source),
+            pattern.replace("/?:", "/:"),
+        )
+    } else if is_net_http {
         match pattern.split_once(' ') {
             Some((method, path)) => (method.to_owned(), path.trim().to_owned()),
             None => ("*".to_owned(), pattern),
@@ -390,6 +407,29 @@ fn route<'tree>(
             .then(|| syntax::compact_text(*handler, source, 120)),
         scope: (file.scope_of)(call),
     })
+}
+
+/// The verb of a Beego `Router` registration from its method mapping (`"get:List"`); `*` when
+/// the mapping is absent, is not a plain string, or names several verbs or `*`.
+fn beego_method(mapping: Option<Node<'_>>, source: &str) -> String {
+    let verbs: Vec<String> = mapping
+        .and_then(|mapping| string_value(mapping, source))
+        .map(|mapping| {
+            mapping
+                .split(';')
+                .flat_map(|pair| {
+                    pair.split_once(':')
+                        .map_or("", |(verbs, _)| verbs)
+                        .split(',')
+                })
+                .map(|verb| verb.trim().to_uppercase())
+                .collect()
+        })
+        .unwrap_or_default();
+    match verbs.as_slice() {
+        [verb] if !verb.is_empty() && verb != "*" => verb.clone(),
+        _ => "*".to_owned(),
+    }
 }
 
 /// `name := value` bindings of the file, first one wins, from its `:=` and `=` statements in
