@@ -493,23 +493,16 @@ fn definite_fact<L: Located>(
         _ => last_segment(&site.path).to_owned(),
     };
     let package = rule.name;
-    let mut fact = factory.fact(
-        FactKind::AccessesTechnology,
-        site.node,
-        Confidence::Definite,
-        scope,
-        format!("{noun} of `{client}` from `{package}`"),
-    );
     let technology = rule.category_of(tail, site.argument.as_deref(), &site.options);
-    fact.technology = Some(technology.into());
-    set(&mut fact, "package", package);
-    set(&mut fact, "client", client.as_str());
-    set(
-        &mut fact,
-        "reason",
-        format!("{verb} `{client}` from `{package}`"),
-    );
-    fact
+    definite_access(
+        factory,
+        (site.node, scope),
+        (technology, package, &client),
+        (
+            format!("{noun} of `{client}` from `{package}`"),
+            format!("{verb} `{client}` from `{package}`"),
+        ),
+    )
 }
 
 fn probable_fact<L: Located>(
@@ -755,21 +748,36 @@ fn bound_use_fact<L: Located>(
 ) -> Fact {
     let (noun, verb) = site.use_kind.words();
     let client = &site.path;
+    definite_access(
+        factory,
+        (site.node, scope),
+        (library, library, client),
+        (
+            format!("{noun} of `{client}` from bound client `{library}`"),
+            format!("{verb} `{client}` from `{library}`"),
+        ),
+    )
+}
+
+/// A definite access of `technology` at `node` through the client `client` of `package`, with
+/// its message and reason.
+pub(crate) fn definite_access(
+    factory: &FactFactory<'_>,
+    (node, scope): (impl Located, Option<String>),
+    (technology, package, client): (&str, &str, &str),
+    (message, reason): (String, String),
+) -> Fact {
     let mut fact = factory.fact(
         FactKind::AccessesTechnology,
-        site.node,
+        node,
         Confidence::Definite,
         scope,
-        format!("{noun} of `{client}` from bound client `{library}`"),
+        message,
     );
-    fact.technology = Some(library.into());
-    set(&mut fact, "package", library);
-    set(&mut fact, "client", client.as_str());
-    set(
-        &mut fact,
-        "reason",
-        format!("{verb} `{client}` from `{library}`"),
-    );
+    fact.technology = Some(technology.into());
+    set(&mut fact, "package", package);
+    set(&mut fact, "client", client);
+    set(&mut fact, "reason", reason);
     fact
 }
 

@@ -33,6 +33,7 @@ use super::literals;
 use super::traced;
 use super::FileView;
 use crate::catalogue::{catalogue, connection_category, Derive, Library};
+use crate::facts::clients::definite_access;
 use crate::facts::set;
 use crate::query::{Field, QueryHit};
 use crate::resolve::context::Resolution;
@@ -455,20 +456,14 @@ fn reexported_clients(view: &FileView<'_, '_>) -> Vec<ClientAlias> {
                 }
             };
             let path = view.input.path;
-            let mut fact = view.factory.fact(
-                FactKind::AccessesTechnology,
-                record.node,
-                Confidence::Definite,
-                None,
-                format!("use of `{exported}` from `{package}`, which `{path}` re-exports"),
-            );
-            fact.technology = Some(technology.into());
-            set(&mut fact, "package", package);
-            set(&mut fact, "client", exported.as_str());
-            set(
-                &mut fact,
-                "reason",
-                format!("uses `{exported}` from `{package}`, re-exported by `{path}`"),
+            let fact = definite_access(
+                &view.factory,
+                (record.node, None),
+                (&technology, package, &exported),
+                (
+                    format!("use of `{exported}` from `{package}`, which `{path}` re-exports"),
+                    format!("uses `{exported}` from `{package}`, re-exported by `{path}`"),
+                ),
             );
             aliases.push(ClientAlias {
                 name: exported,
@@ -864,22 +859,15 @@ fn use_fact(
         Use::Parameter => ("parameter", "takes"),
         Use::Extend => ("extension", "extends"),
     };
-    let mut fact = view.factory.fact(
-        FactKind::AccessesTechnology,
-        site,
-        Confidence::Definite,
-        view.scope_of(site),
-        format!("{noun} of `{client_name}` from {from}"),
-    );
-    fact.technology = Some(technology.into());
-    set(&mut fact, "package", package);
-    set(&mut fact, "client", client_name.as_str());
-    set(
-        &mut fact,
-        "reason",
-        format!("{verb} `{client_name}` from `{package}`"),
-    );
-    fact
+    definite_access(
+        &view.factory,
+        (site, view.scope_of(site)),
+        (&technology, package, &client_name),
+        (
+            format!("{noun} of `{client_name}` from {from}"),
+            format!("{verb} `{client_name}` from `{package}`"),
+        ),
+    )
 }
 
 fn global_fetch_fact(view: &FileView<'_, '_>, site: Node<'_>, callee: Node<'_>) -> Fact {

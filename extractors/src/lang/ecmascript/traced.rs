@@ -86,15 +86,7 @@ pub(super) fn category(
     options: &[&str],
     arguments: &[Node<'_>],
 ) -> Option<&'static str> {
-    let mut tracer = Tracer {
-        root,
-        source,
-        options,
-        steps: 0,
-        scans: 0,
-        found: BTreeSet::new(),
-        exhausted: false,
-    };
+    let mut tracer = Tracer::new(root, source, options);
     for (index, argument) in arguments.iter().enumerate() {
         tracer.value(*argument, Slot::Argument { first: index == 0 }, 0);
     }
@@ -115,15 +107,7 @@ pub(super) fn local_const<'tree>(
     node: Node<'tree>,
     source: &str,
 ) -> Option<Node<'tree>> {
-    let tracer = Tracer {
-        root,
-        source,
-        options: &[],
-        steps: 0,
-        scans: 0,
-        found: BTreeSet::new(),
-        exhausted: false,
-    };
+    let tracer = Tracer::new(root, source, &[]);
     let Binding::Const(value) = tracer.lookup(node) else {
         return None;
     };
@@ -141,15 +125,7 @@ pub(super) fn declares<'tree>(
     name: &str,
     source: &str,
 ) -> bool {
-    let tracer = Tracer {
-        root,
-        source,
-        options: &[],
-        steps: 0,
-        scans: 0,
-        found: BTreeSet::new(),
-        exhausted: false,
-    };
+    let tracer = Tracer::new(root, source, &[]);
     tracer.binding_at(node, name).is_some()
 }
 
@@ -161,6 +137,21 @@ struct Tracer<'tree, 's, 'o> {
     scans: usize,
     found: BTreeSet<&'static str>,
     exhausted: bool,
+}
+
+impl<'tree, 's, 'o> Tracer<'tree, 's, 'o> {
+    /// A tracer over the tree `root` of `source`, reading the options `options` name.
+    fn new(root: Node<'tree>, source: &'s str, options: &'o [&'o str]) -> Self {
+        Self {
+            root,
+            source,
+            options,
+            steps: 0,
+            scans: 0,
+            found: BTreeSet::new(),
+            exhausted: false,
+        }
+    }
 }
 
 impl<'tree> Tracer<'tree, '_, '_> {
