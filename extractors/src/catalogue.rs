@@ -70,7 +70,11 @@
 //!   so a driver a node binds names the store of its uses even beside an unbound store;
 //!   `min_arguments` (nuget, default 0): how many arguments a call of `calls` takes at least, so
 //!   a call with fewer is another library's method of the same name (Dapper's queries take
-//!   their SQL; EF Core's `Query()` of a navigation takes nothing).
+//!   their SQL; EF Core's `Query()` of a navigation takes nothing); `commands` (npm): the
+//!   suffix of the request values the client sends (AWS SDK v3's `Command`): a construction
+//!   of one as the argument of a `.send(…)` call, or held by a `const` that the same block
+//!   sends, is a use through a client made anywhere (`client.send(new PutObjectCommand(…))`),
+//!   while a command built and handed elsewhere is none.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -226,6 +230,10 @@ pub(crate) struct Library {
     pub is_driver_api: bool,
     /// nuget: how many arguments a call of `calls` takes at least (Dapper's queries their SQL).
     pub min_arguments: usize,
+    /// npm: the suffix of the request values its client sends (AWS SDK v3's `Command`): one
+    /// constructed as the argument of a `.send(…)` call, or held by a `const` that the same
+    /// block sends, is a use, whoever made the client; empty for none.
+    pub commands: &'static str,
 }
 
 impl Library {
@@ -261,6 +269,7 @@ impl Library {
             is_stand_in: false,
             is_driver_api: false,
             min_arguments: 0,
+            commands: "",
         }
     }
 
@@ -520,6 +529,7 @@ struct RawLibrary {
     stand_in: Option<bool>,
     driver_api: Option<bool>,
     min_arguments: Option<usize>,
+    commands: Option<String>,
     #[serde(default)]
     languages: Vec<String>,
 }
@@ -692,6 +702,7 @@ fn ecosystem(
                 is_stand_in: library.stand_in.unwrap_or(false),
                 is_driver_api: library.driver_api.unwrap_or(false),
                 min_arguments: library.min_arguments.unwrap_or(0),
+                commands: library.commands.map_or("", leak),
             }
         })
         .collect();
@@ -768,6 +779,13 @@ fn check_library(
         (
             library.min_arguments.is_some() && (ecosystem != "nuget" || library.calls.is_empty()),
             "min_arguments",
+        ),
+        (
+            library
+                .commands
+                .as_deref()
+                .is_some_and(|suffix| !is_npm || suffix.trim().is_empty()),
+            "commands",
         ),
         (
             !library.probable_names.is_empty()
@@ -988,6 +1006,12 @@ pub fn reference() -> String {
                     "(a call with at least {} argument{})",
                     library.min_arguments,
                     if library.min_arguments == 1 { "" } else { "s" }
+                ));
+            }
+            if !library.commands.is_empty() {
+                on.push(format!(
+                    "a `…{}` it constructs and sends (`.send(new X{}(…))`, or a `const` the same block sends)",
+                    library.commands, library.commands
                 ));
             }
             if library.is_stand_in {

@@ -517,6 +517,87 @@ invariant I {
     assert!(warnings(&verdict, "probable-fact").is_empty());
 }
 
+/// An AWS SDK v3 command the file sends is a use of the store, whichever file made the client
+/// (papermark's upload route: `client.send(new CopyObjectCommand(params))` with a client from
+/// `lib/files`): sent as the argument of `.send(…)`, or held by a `const` the same block sends.
+/// Bound or not, a command built and returned unsent is still none.
+#[test]
+fn an_aws_sdk_command_the_file_sends_is_a_use() {
+    for binding in ["{ clients: \"@aws-sdk/client-s3\" }", ""] {
+        let spec = format!(
+            "\
+node app : server
+node files : object_store {binding}
+component Api {{ runs_on: app paths: \"api/**\" }}
+component Jobs {{ runs_on: app paths: \"jobs/**\" }}
+invariant I {{
+  deny flow Api -> files
+  deny flow Jobs -> files
+}}
+"
+        );
+        let dir = project(
+            &spec,
+            &[
+                (
+                    "api/copy.ts",
+                    "import { CopyObjectCommand } from '@aws-sdk/client-s3';\n\
+                     import { clientFor } from '../storage/client';\n\
+                     export async function copy(key: string) {\n\
+                       const client = clientFor(key);\n\
+                       await client.send(new CopyObjectCommand({ Bucket: 'b', Key: key, CopySource: key }));\n\
+                     }\n",
+                ),
+                (
+                    "api/put.ts",
+                    "import { PutObjectCommand } from '@aws-sdk/client-s3';\n\
+                     import { s3 } from '../storage/client';\n\
+                     export async function put(key: string) {\n\
+                       const command = new PutObjectCommand({ Bucket: 'b', Key: key });\n\
+                       return s3.send( command );\n\
+                     }\n",
+                ),
+                (
+                    "jobs/request.ts",
+                    "import { GetObjectCommand } from '@aws-sdk/client-s3';\n\
+                     import { send } from '../storage/client';\n\
+                     export const get = (key: string) => new GetObjectCommand({ Bucket: 'b', Key: key });\n\
+                     export async function later(key: string) {\n\
+                       const command = new GetObjectCommand({ Bucket: 'b', Key: key });\n\
+                       return send(command);\n\
+                     }\n",
+                ),
+                (
+                    "storage/client.ts",
+                    "import { S3 } from '@aws-sdk/client-s3';\nexport const s3 = new S3({});\n\
+                     export const clientFor = (_key: string) => s3;\n\
+                     export const send = (command: any) => s3.send(command);\n",
+                ),
+            ],
+        );
+        let verdict = check_all(dir.path());
+        let mut found = findings(&verdict);
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                (
+                    "Api".to_owned(),
+                    "files".to_owned(),
+                    "api/copy.ts".to_owned()
+                ),
+                (
+                    "Api".to_owned(),
+                    "files".to_owned(),
+                    "api/put.ts".to_owned()
+                ),
+            ],
+            "binding {binding:?}"
+        );
+        assert!(warnings(&verdict, "probable-fact").is_empty());
+    }
+}
+
 /// An import of a bound library that the compiler elides (its names used only as types) loads
 /// nothing, as `import type` does: novu's shared services name mongoose's `Document` in an
 /// interface only, and that is no probable access to MongoDB.

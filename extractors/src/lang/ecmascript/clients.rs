@@ -170,7 +170,10 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             if let Some(package) = bound_package(view, record) {
                 // A typed parameter is read for the catalogue's client types only.
                 let is_use = match record_client(record) {
-                    Some(client) => is_bound_client_use(client, client_use, export_path),
+                    Some(client) => {
+                        is_bound_client_use(client, client_use, export_path)
+                            || sends_command(client, client_use, export_path, site, source)
+                    }
                     None => {
                         client_use != Use::Parameter
                             && !super::imports::names_an_error_class(export_path)
@@ -184,11 +187,13 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             }
             continue;
         };
-        if !accepts(client, client_use, export_path) {
+        let is_command = !accepts(client, client_use, export_path);
+        if is_command && !sends_command(client, client_use, export_path, site, source) {
             continue;
         }
         used.insert(client.name);
-        if matches!(client_use, Use::Construct | Use::Call) {
+        // A command sent is no client another request may go through.
+        if matches!(client_use, Use::Construct | Use::Call) && !is_command {
             if let Some(key) = instance_key(site, source) {
                 instances.entry(key).or_insert(client.name);
             }
@@ -518,6 +523,85 @@ fn accepts(client: &Library, client_use: Use, export_path: &str) -> bool {
         Use::Extend => client.is_extended_by_use && client.constructs.contains(&export_path),
         Use::Call => client.calls.contains(&export_path),
     }
+}
+
+/// Whether the construction `site` of `export_path` builds a request value that its library's
+/// client sends ([`Library::commands`]): the argument of a `.send(…)` call
+/// (`await client.send(new CopyObjectCommand(params))`, the client made by another file), or a
+/// `const` that a `.send(…)` of the same block takes (`const command = new PutObjectCommand(…);
+/// await s3.send(command)`). A command built and handed elsewhere sends nothing here.
+fn sends_command(
+    client: &Library,
+    client_use: Use,
+    export_path: &str,
+    site: Node<'_>,
+    source: &str,
+) -> bool {
+    if client_use != Use::Construct
+        || client.commands.is_empty()
+        || export_path.contains('.')
+        || !export_path.ends_with(client.commands)
+    {
+        return false;
+    }
+    let mut node = site;
+    let mut parent = site.parent();
+    while let Some(above) = parent.filter(|above| {
+        matches!(
+            above.kind(),
+            "parenthesized_expression" | "as_expression" | "satisfies_expression"
+        )
+    }) {
+        node = above;
+        parent = above.parent();
+    }
+    let Some(parent) = parent else {
+        return false;
+    };
+    match parent.kind() {
+        "arguments" => parent.parent().is_some_and(|call| is_send(call, source)),
+        "variable_declarator" if parent.child_field("value") == Some(node) => {
+            let Some(name) = parent
+                .child_field("name")
+                .filter(|name| name.kind() == "identifier")
+            else {
+                return false;
+            };
+            let block = std::iter::successors(parent.parent(), |above| above.parent())
+                .find(|above| matches!(above.kind(), "statement_block" | "program"));
+            block.is_some_and(|block| {
+                sends_name(
+                    source
+                        .get(block.start_byte()..block.end_byte())
+                        .unwrap_or(""),
+                    syntax::text(name, source),
+                )
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Whether `call` is a call of a `send` method (`client.send(…)`, `this.s3.send(…)`).
+fn is_send(call: Node<'_>, source: &str) -> bool {
+    call.kind() == "call_expression"
+        && call
+            .child_field("function")
+            .filter(|function| function.kind() == "member_expression")
+            .and_then(|function| function.child_field("property"))
+            .is_some_and(|property| syntax::text(property, source) == "send")
+}
+
+/// Whether `text` holds a `.send(name` call whose first argument is the name alone.
+fn sends_name(text: &str, name: &str) -> bool {
+    text.match_indices(".send(").any(|(at, call)| {
+        let rest = text.get(at + call.len()..).unwrap_or("").trim_start();
+        rest.strip_prefix(name).is_some_and(|after| {
+            after
+                .trim_start()
+                .starts_with(|next: char| next == ')' || next == ',')
+        })
+    })
 }
 
 /// Whether a use of an export of a library the spec binds, which the catalogue also knows, is a
