@@ -1194,6 +1194,36 @@ fn a_go_module_listed_with_its_major_version_binds_the_catalogue_client() {
     assert!(targets.iter().all(|to| to == "sessions"), "{targets:?}");
 }
 
+/// A Go package imported without an alias is used by the name Go's tools guess from its path,
+/// up to the first character no identifier holds: authelia's storage opens its database with
+/// `sqlx.Open(…)` from `github.com/rpadovani/sqlx-v2`, a definite use of the bound library (it
+/// was read as `sqlxv2`, leaving only the import's probable fact).
+#[test]
+fn a_go_package_with_a_dash_in_its_path_is_used_by_its_guessed_name() {
+    let spec = "node app : server\n\
+                node db : relational_db { clients: \"github.com/rpadovani/sqlx-v2\" }\n\
+                component Storage { runs_on: app paths: \"storage/**\" }\n\
+                invariant L { deny flow Storage -> db }\n";
+    let dir = project(
+        spec,
+        &[
+            ("go.mod", "module example.com/auth\n\ngo 1.22\n"),
+            (
+                "storage/sql.go",
+                "package storage\n\nimport \"github.com/rpadovani/sqlx-v2\"\n\nfunc Open(driver, dsn string) (*sqlx.DB, error) {\n\treturn sqlx.Open(driver, dsn)\n}\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let violations = verdict["violations"].as_array().unwrap();
+    assert_eq!(violations.len(), 1, "{verdict}");
+    assert_eq!(
+        violations[0]["detected"]["confidence"], "definite",
+        "{verdict}"
+    );
+    assert_eq!(violations[0]["detected"]["line"], 6, "{verdict}");
+}
+
 /// Catalogue libraries reach the store they really use: Sequelize by its URL, BullMQ the Redis it
 /// lives in, Celery the broker its URL names, boto3 the service it is given; a library bound
 /// with `clients` goes to its entity, whatever the catalogue's category.

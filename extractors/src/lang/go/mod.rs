@@ -561,19 +561,45 @@ fn is_major_version(segment: &str) -> bool {
         .is_some_and(|digits| !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// The name a package is used by without an alias: its last segment without a `go-` prefix, a
-/// `.go` or `-go` suffix, a `.vN` suffix or dashes (`github.com/redis/go-redis` → `redis`,
-/// `gopkg.in/yaml.v3` → `yaml`, `github.com/nats-io/nats.go` → `nats`,
-/// `github.com/segmentio/kafka-go` → `kafka`).
+/// The name a package is used by without an alias, guessed from its path as Go's tools guess it
+/// (gopls, goimports): the last segment without a `go-` prefix, up to its first character that
+/// cannot be in an identifier (`github.com/redis/go-redis` → `redis`, `gopkg.in/yaml.v3` →
+/// `yaml`, `github.com/nats-io/nats.go` → `nats`, `github.com/segmentio/kafka-go` → `kafka`,
+/// `github.com/rpadovani/sqlx-v2` → `sqlx`, `github.com/PaddleHQ/paddle-go-sdk` → `paddle`).
 fn default_package_name(canonical: &str) -> String {
     let last = canonical.rsplit('/').next().unwrap_or(canonical);
     let last = last.strip_prefix("go-").unwrap_or(last);
-    let last = last
-        .strip_suffix(".go")
-        .or_else(|| last.strip_suffix("-go"))
-        .unwrap_or(last);
-    let last = last.split(".v").next().unwrap_or(last);
-    last.replace('-', "")
+    let end = last
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(last.len());
+    match last.get(..end) {
+        Some(name) if !name.is_empty() => name.to_owned(),
+        _ => last.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod package_name_tests {
+    use super::default_package_name;
+
+    #[test]
+    fn a_package_name_is_guessed_as_gos_tools_guess_it() {
+        for (path, name) in [
+            ("github.com/redis/go-redis", "redis"),
+            ("gopkg.in/yaml.v3", "yaml"),
+            ("github.com/nats-io/nats.go", "nats"),
+            ("github.com/segmentio/kafka-go", "kafka"),
+            ("github.com/rabbitmq/amqp091-go", "amqp091"),
+            ("github.com/rpadovani/sqlx-v2", "sqlx"),
+            ("github.com/PaddleHQ/paddle-go-sdk", "paddle"),
+            ("github.com/go-redis/redis_rate", "redis_rate"),
+            ("github.com/mattn/go-sqlite3", "sqlite3"),
+            ("github.com/lib/pq", "pq"),
+            ("github.com/json-iterator/go", "go"),
+        ] {
+            assert_eq!(default_package_name(path), name, "{path}");
+        }
+    }
 }
 
 /// Functions, and methods as `Receiver.method`, name scopes.
