@@ -897,6 +897,12 @@ pub fn is_stand_in(library: &str) -> bool {
     any_entry_named(library, |entry| entry.is_stand_in)
 }
 
+/// Whether `library` is an entry whose import prefixes stand for themselves only
+/// (`sub_packages = false`: Go's `database/sql` is not `database/sql/driver`), in any ecosystem.
+pub fn has_no_sub_packages(library: &str) -> bool {
+    any_entry_named(library, |entry| !entry.matches_sub_packages)
+}
+
 /// Whether `package` names a catalogue entry of its own inside the entry a binding names
 /// (`django.core.cache` and `django.core.cache.cache`, Django's cache backends and cache API,
 /// inside `django`, its ORM), in one ecosystem: a binding of the outer entry (`clients:

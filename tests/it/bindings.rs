@@ -1224,6 +1224,42 @@ fn a_go_package_with_a_dash_in_its_path_is_used_by_its_guessed_name() {
     assert_eq!(violations[0]["detected"]["line"], 6, "{verdict}");
 }
 
+/// A bound `database/sql` is that package only, as its catalogue entry says: authelia's model
+/// types implement `driver.Valuer` from `database/sql/driver`, which reads no database, while its
+/// storage opens one with `sql.Open`.
+#[test]
+fn a_bound_database_sql_is_not_its_driver_package() {
+    let spec = "node app : server\n\
+                node db : relational_db { clients: \"database/sql\" }\n\
+                component Model { runs_on: app paths: \"model/**\" }\n\
+                component Storage { runs_on: app paths: \"storage/**\" }\n\
+                invariant L { deny flow Model -> db\n deny flow Storage -> db }\n";
+    let dir = project(
+        spec,
+        &[
+            ("go.mod", "module example.com/auth\n\ngo 1.22\n"),
+            (
+                "model/ip.go",
+                "package model\n\nimport \"database/sql/driver\"\n\ntype IP string\n\nfunc (ip IP) Value() (driver.Value, error) {\n\treturn string(ip), nil\n}\n",
+            ),
+            (
+                "storage/sql.go",
+                "package storage\n\nimport \"database/sql\"\n\nfunc Open(dsn string) (*sql.DB, error) {\n\treturn sql.Open(\"postgres\", dsn)\n}\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Storage".to_owned(),
+            "db".to_owned(),
+            "storage/sql.go".to_owned()
+        )]
+    );
+    assert!(warnings(&verdict, "probable-fact").is_empty(), "{verdict}");
+}
+
 /// Catalogue libraries reach the store they really use: Sequelize by its URL, BullMQ the Redis it
 /// lives in, Celery the broker its URL names, boto3 the service it is given; a library bound
 /// with `clients` goes to its entity, whatever the catalogue's category.

@@ -400,10 +400,13 @@ fn bound_client_facts(bindings: &Bindings<'_>, facts: &[Box<Fact>]) -> Vec<Fact>
         {
             continue;
         }
-        let Some((library, _)) = fact
-            .property_str("package")
-            .and_then(|package| bindings.client(package))
-        else {
+        // A package below a library whose catalogue entry stands for itself only is another
+        // library (`database/sql/driver`'s `Valuer` beside a bound `database/sql`).
+        let Some((library, _)) = fact.property_str("package").and_then(|package| {
+            bindings.client(package).filter(|(library, _)| {
+                *library == package || !extractors::catalogue::has_no_sub_packages(library)
+            })
+        }) else {
             continue;
         };
         let key = (fact.evidence.file.clone(), library);
