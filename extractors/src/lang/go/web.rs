@@ -22,8 +22,9 @@
 //!   (`r := chi.NewRouter(); r.Get(…); return r`), routes in its `Route`/`Group` closures
 //!   included, at the prefixes of the mounting router (its groups and closures) and `/api`.
 //!   Mounts made in `_test.go` files are left out.
-//!   The framework is `net/http` for `http.Handle`/`http.HandleFunc`, else `gin`, `echo`, `chi`
-//!   or `beego` when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux;
+//!   The framework is `net/http` for `http.Handle`/`http.HandleFunc`, else `gin`, `echo`, `chi`,
+//!   `beego` or `fasthttp` (`github.com/fasthttp/router`, whose verbs are Gin's: `r.GET("/x",
+//!   h)`) when the file imports it, else `net/http` for `Handle`/`HandleFunc` on a mux;
 //!   other verb calls in files without a router import are not routes. Beego's
 //!   `web.Router("/api/users/?:id", &UserController{}, "get:Find")` is a route of the verb its
 //!   mapping names (`*` for several, for `*` or for none), its optional parameters parameters.
@@ -75,13 +76,14 @@ pub(crate) fn facts<'tree>(
     package_dirs: &BTreeMap<String, String>,
 ) -> Vec<Fact> {
     let imports = imports(file.root, file.source);
-    let framework = ["gin", "echo", "chi", "beego"]
+    let framework = ["gin", "echo", "chi", "beego", "fasthttp"]
         .into_iter()
         .find(|framework| {
             imports.iter().any(|path| match *framework {
                 "gin" => path.contains("gin-gonic/gin"),
                 "echo" => path.contains("labstack/echo"),
                 "beego" => path.contains("beego/beego") || path.contains("astaxie/beego"),
+                "fasthttp" => path.contains("fasthttp/router"),
                 _ => path.contains("go-chi/chi"),
             })
         });
