@@ -1260,6 +1260,63 @@ fn a_bound_database_sql_is_not_its_driver_package() {
     assert!(warnings(&verdict, "probable-fact").is_empty(), "{verdict}");
 }
 
+/// A request whose URL tells nothing of where it goes (a wrapper's parameter, a constant computed
+/// at run time, `${base}/${id}`) is at most a probable use of the one outside API a spec
+/// declares: authelia's portal calls its own API so, and each call had become a definite use
+/// of Duo. A request to a literal outside host still is a definite one.
+#[test]
+fn a_request_whose_url_says_nothing_is_a_probable_use_of_the_one_api() {
+    let spec = "\
+node app : server
+node duo : rest_api
+component Web { runs_on: app paths: \"web/**\" }
+invariant I {
+  deny flow Web -> duo
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "web/client.ts",
+                "import axios from 'axios';\n\
+                 export async function get(path: string) {\n  return axios.get(path);\n}\n\
+                 export const remove = (base: string, id: string) => axios.delete(`${base}/${id}`);\n",
+            ),
+            (
+                "web/api.ts",
+                "import { basePath } from './base';\nexport const ConsentPath = basePath() + '/api/consent';\n",
+            ),
+            ("web/base.ts", "export const basePath = () => (window as any).basePath;\n"),
+            (
+                "web/consent.ts",
+                "import axios from 'axios';\nimport { ConsentPath } from './api';\n\
+                 export const consent = () => axios.put(ConsentPath, {});\n",
+            ),
+            (
+                "web/preauth.ts",
+                "export const preauth = () => fetch('https://api.duosecurity.com/auth/v2/preauth', { method: 'POST' });\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    assert_eq!(
+        findings(&verdict),
+        [(
+            "Web".to_owned(),
+            "duo".to_owned(),
+            "web/preauth.ts".to_owned()
+        )]
+    );
+    let mut probable: Vec<&str> = warnings(&verdict, "probable-fact")
+        .into_iter()
+        .map(|warning| warning["file"].as_str().unwrap())
+        .collect();
+    probable.sort_unstable();
+    probable.dedup();
+    assert_eq!(probable, ["web/client.ts", "web/consent.ts"], "{verdict}");
+}
+
 /// Catalogue libraries reach the store they really use: Sequelize by its URL, BullMQ the Redis it
 /// lives in, Celery the broker its URL names, boto3 the service it is given; a library bound
 /// with `clients` goes to its entity, whatever the catalogue's category.

@@ -365,7 +365,13 @@ pub fn prepare(model: &Model, facts: &mut Vec<Box<Fact>>, keep_externals: bool) 
             continue;
         }
         let resolution = fact_targets(model, &bindings, fact);
-        if matches!(resolution.outcome, Outcome::Ambiguous { .. }) {
+        // Several candidates, or one the category alone names for a request whose URL says
+        // nothing of where it goes (authelia's portal calls its own API through wrappers and
+        // constants it computes at run time, and each call had become a definite use of the one
+        // outside API its spec declares, Duo).
+        let unknown_single =
+            resolution.outcome == Outcome::Single && fact.property_flag("urlUnknown");
+        if matches!(resolution.outcome, Outcome::Ambiguous { .. }) || unknown_single {
             fact.confidence = fact.confidence.min(Confidence::Probable);
         }
     }
@@ -534,6 +540,8 @@ fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
     let mut requests: HashMap<Place, Option<String>> = HashMap::new();
     // Each file with requests: the first resolved one, unless some request does not resolve.
     let mut files: HashMap<Arc<str>, Option<String>> = HashMap::new();
+    // The places of requests whose URL tells nothing of where they go.
+    let mut unknown: HashSet<Place> = HashSet::new();
     for fact in facts.iter() {
         if fact.kind != FactKind::HttpCall {
             continue;
@@ -542,6 +550,9 @@ fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
         let resolved =
             (http_targets(bindings, fact).outcome != Outcome::Nothing).then(|| fact.id.clone());
         let place = (evidence.file.clone(), evidence.line, evidence.column);
+        if resolved.is_none() && has_unknown_url(fact) {
+            unknown.insert(place.clone());
+        }
         let slot = requests.entry(place).or_insert_with(|| resolved.clone());
         if resolved.is_none() {
             *slot = None;
@@ -576,8 +587,27 @@ fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
         };
         if let Some(request) = request {
             fact.properties.insert("request", request.into());
+        } else if unknown.contains(&place) {
+            fact.properties.insert("urlUnknown", true.into());
         }
     }
+}
+
+/// Whether a request's URL says nothing of where it goes: no host, no filled-in URL, no
+/// configuration name, and no path segment of literal text, only a name or expression
+/// (`axios.get(path)` in a wrapper that takes it, `fetch(form.action)`, a constant another file
+/// computes at run time, `${base}/${id}`).
+fn has_unknown_url(request: &Fact) -> bool {
+    let url = request.property_str("url").unwrap_or_default();
+    let literal_path = request.property_str("path").is_some_and(|path| {
+        path.split('/')
+            .any(|segment| !segment.is_empty() && segment != "{}")
+    });
+    !literal_path
+        && !url.contains("://")
+        && !url.starts_with('/')
+        && !request.properties.contains_key("resolvedUrl")
+        && !request.properties.contains_key("urlFrom")
 }
 
 /// How many facts, the first (by file, line, column), and the packages they name.

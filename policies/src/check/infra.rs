@@ -71,7 +71,10 @@
 //! provider the project shows (`AddDbContext<T>(o => o.UseSqlServer(…))`, its `OnConfiguring`)
 //! is an access of that provider's store, and its `driver` is the provider's library, so
 //! `clients: "Microsoft.EntityFrameworkCore.SqlServer"` binds it too. Without bindings, a technology
-//! that several entities could be is a probable access to each (`ambiguous-technology-target` says how to bind it). The
+//! that several entities could be is a probable access to each (`ambiguous-technology-target` says how to bind it),
+//! and so is a request whose URL says nothing of where it goes (no host, no literal path segment,
+//! no filled-in URL or configuration name: `axios.get(path)` in a wrapper, `fetch(form.action)`,
+//! `${base}/${id}`) to the one entity of its category. The
 //! node a component runs on is never a target of its own code's technology uses: it hosts that code,
 //! and what the code calls lies elsewhere (a gateway that runs on `node gw : api_gateway` and calls
 //! an outside API with an unbound client uses the other API entity, or, with none declared, an
