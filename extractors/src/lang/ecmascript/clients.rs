@@ -596,11 +596,8 @@ fn is_send(call: Node<'_>, source: &str) -> bool {
 fn sends_name(text: &str, name: &str) -> bool {
     text.match_indices(".send(").any(|(at, call)| {
         let rest = text.get(at + call.len()..).unwrap_or("").trim_start();
-        rest.strip_prefix(name).is_some_and(|after| {
-            after
-                .trim_start()
-                .starts_with(|next: char| next == ')' || next == ',')
-        })
+        rest.strip_prefix(name)
+            .is_some_and(|after| after.trim_start().starts_with([')', ',']))
     })
 }
 

@@ -578,30 +578,6 @@ fn default_package_name(canonical: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod package_name_tests {
-    use super::default_package_name;
-
-    #[test]
-    fn a_package_name_is_guessed_as_gos_tools_guess_it() {
-        for (path, name) in [
-            ("github.com/redis/go-redis", "redis"),
-            ("gopkg.in/yaml.v3", "yaml"),
-            ("github.com/nats-io/nats.go", "nats"),
-            ("github.com/segmentio/kafka-go", "kafka"),
-            ("github.com/rabbitmq/amqp091-go", "amqp091"),
-            ("github.com/rpadovani/sqlx-v2", "sqlx"),
-            ("github.com/PaddleHQ/paddle-go-sdk", "paddle"),
-            ("github.com/go-redis/redis_rate", "redis_rate"),
-            ("github.com/mattn/go-sqlite3", "sqlite3"),
-            ("github.com/lib/pq", "pq"),
-            ("github.com/json-iterator/go", "go"),
-        ] {
-            assert_eq!(default_package_name(path), name, "{path}");
-        }
-    }
-}
-
 /// Functions, and methods as `Receiver.method`, name scopes.
 fn scope_name(node: Node<'_>, source: &str) -> Option<String> {
     match node.kind() {
@@ -664,4 +640,28 @@ fn without_opened_dialects(mut facts: Vec<Fact>) -> Vec<Fact> {
             .any(|(inner_start, inner_end)| start < *inner_start && *inner_end <= end)
     });
     facts
+}
+
+#[cfg(test)]
+mod package_name_tests {
+    use super::default_package_name;
+
+    #[test]
+    fn a_package_name_is_guessed_as_gos_tools_guess_it() {
+        for (path, name) in [
+            ("github.com/redis/go-redis", "redis"),
+            ("gopkg.in/yaml.v3", "yaml"),
+            ("github.com/nats-io/nats.go", "nats"),
+            ("github.com/segmentio/kafka-go", "kafka"),
+            ("github.com/rabbitmq/amqp091-go", "amqp091"),
+            ("github.com/rpadovani/sqlx-v2", "sqlx"),
+            ("github.com/PaddleHQ/paddle-go-sdk", "paddle"),
+            ("github.com/go-redis/redis_rate", "redis_rate"),
+            ("github.com/mattn/go-sqlite3", "sqlite3"),
+            ("github.com/lib/pq", "pq"),
+            ("github.com/json-iterator/go", "go"),
+        ] {
+            assert_eq!(default_package_name(path), name, "{path}");
+        }
+    }
 }
