@@ -48,6 +48,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut bindings = BTreeMap::new();
     let mut project_names = BTreeMap::new();
     let mut client_imports = Vec::new();
+    let mut values_only_imports = BTreeSet::new();
     let mut facts = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
@@ -58,14 +59,17 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             statement,
             (&mut bindings, &mut project_names),
             &mut client_imports,
+            &mut values_only_imports,
         ) {
             if imports::kept(&factory, &site.resolution) {
                 let mut fact = imports::fact(&factory, &site, scope_of(site.node));
-                // The errors of a library alone bring no client of it: the engine makes no
-                // probable access of the import of a bound library either.
+                // The errors of a library alone bring no client of it, nor its values named
+                // through a plain import: the engine makes no probable access of the import of
+                // a bound library either.
                 if fact.kind == FactKind::External
                     && (brings_only_errors(&site.specifier, &site.names)
-                        || brings_no_probable_name(&site.specifier, &site.names))
+                        || brings_no_probable_name(&site.specifier, &site.names)
+                        || values_only_imports.contains(&(statement.id(), site.specifier.clone())))
                 {
                     crate::facts::set(&mut fact, "noClient", true);
                 }
@@ -503,6 +507,7 @@ fn read_import<'tree>(
         &mut BTreeMap<String, typed::ProjectName>,
     ),
     client_imports: &mut Vec<ClientImport<'tree>>,
+    values_only_imports: &mut BTreeSet<(usize, String)>,
 ) -> Vec<ImportSite<'tree>> {
     let source = input.source;
     let context = input.context;
@@ -528,11 +533,17 @@ fn read_import<'tree>(
                     },
                 );
             }
-            bindings.insert(local, bound);
             let is_project = !matches!(resolution, Resolution::External { .. });
+            // A library whose file names only its values through the import brings no client.
+            let values_only =
+                !is_project && !type_only && names_only_values(statement, &local, &bound, source);
+            if values_only {
+                values_only_imports.insert((statement.id(), module.clone()));
+            }
+            bindings.insert(local, bound);
             // A library imported for type checkers only is never loaded: no use of a client;
             // nor is one whose errors alone are imported.
-            if is_project || !(type_only || brings_only_errors(&module, &[])) {
+            if is_project || !(type_only || values_only || brings_only_errors(&module, &[])) {
                 client_imports.push(ClientImport {
                     node: statement,
                     path: module.clone(),
@@ -643,6 +654,93 @@ fn brings_no_probable_name(module: &str, names: &[String]) -> bool {
                 && !names
                     .iter()
                     .any(|name| library.probable_names.contains(&name.as_str()))
+        })
+}
+
+/// Whether the file names, through the name `local` that `import module` (or `import module as
+/// local`) binds to the path `bound`, only values of a catalogue library, never its client: each
+/// use is an attribute path (`local.a.b`) that runs through the library's errors module or names
+/// one of its errors (`requests.exceptions.HTTPError`, `httpx.TimeoutException`), or, for an entry
+/// that lists `probable_names`, starts at none of them (`httpx.Timeout(30)`,
+/// `urllib3.util.parse_url(…)`). khoj's search module imports `requests` only to catch its
+/// `HTTPError`, and its chat helpers `httpx` for timeouts and errors. A file that uses the name
+/// otherwise (hands the module on, or rebinds the name), or never, may reach the client.
+fn names_only_values(statement: Node<'_>, local: &str, bound: &str, source: &str) -> bool {
+    let Some(library) = catalogue_library(bound) else {
+        return false;
+    };
+    let mut root = statement;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut uses = 0usize;
+    for node in syntax::descendants(root) {
+        if node.kind() != "identifier" || syntax::text(node, source) != local {
+            continue;
+        }
+        let Some(parent) = node.parent() else {
+            continue;
+        };
+        if matches!(
+            parent.kind(),
+            "dotted_name" | "aliased_import" | "import_statement" | "import_from_statement"
+        ) {
+            continue;
+        }
+        // The attribute of another value (`self.requests`), or a keyword argument's name.
+        if (parent.kind() == "attribute" && parent.child_field("attribute") == Some(node))
+            || (parent.kind() == "keyword_argument" && parent.child_field("name") == Some(node))
+        {
+            continue;
+        }
+        if parent.kind() != "attribute" || parent.child_field("object") != Some(node) {
+            return false;
+        }
+        let mut path = vec![bound.to_owned()];
+        let mut current = node;
+        while let Some(attribute) = current
+            .parent()
+            .filter(|up| up.kind() == "attribute" && up.child_field("object") == Some(current))
+        {
+            let Some(name) = attribute.child_field("attribute") else {
+                break;
+            };
+            path.push(syntax::text(name, source).to_owned());
+            current = attribute;
+        }
+        let path = path.join(".");
+        let Some(inside) = library
+            .imports
+            .iter()
+            .find_map(|prefix| path.strip_prefix(prefix)?.strip_prefix('.'))
+        else {
+            return false;
+        };
+        let first = inside.split('.').next().unwrap_or(inside);
+        let value = crate::facts::clients::names_a_library_error(&path)
+            || (!library.probable_names.is_empty() && !library.probable_names.contains(&first));
+        if !value {
+            return false;
+        }
+        uses += 1;
+    }
+    uses > 0
+}
+
+/// The Python catalogue entry whose import prefixes hold `module`, or lie inside it.
+fn catalogue_library(module: &str) -> Option<&'static crate::catalogue::Library> {
+    crate::catalogue::catalogue()
+        .libraries("python")
+        .iter()
+        .find(|library| {
+            library.imports.iter().any(|prefix| {
+                module
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                    || prefix
+                        .strip_prefix(module)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
         })
 }
 
