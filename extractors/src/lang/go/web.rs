@@ -36,7 +36,8 @@
 //! - `http_call`: `http.Get`, `http.Post`, `http.Head`, `http.PostForm` and
 //!   `http.NewRequest[WithContext]` with a literal method or net/http's constant
 //!   (`http.MethodDelete`), else `*`; client `net/http`. A top-level string `const` of the file
-//!   stands for its value in the URL (`base + "/orders"`, or the name alone), and so does a
+//!   (or, once every file is extracted, of another file of its package:
+//!   `crate::lang::go::package_constants`) stands for its value in the URL (`base + "/orders"`, or the name alone), and so does a
 //!   `fmt.Sprintf` of a literal format, its verbs holes named by their arguments
 //!   (`fmt.Sprintf("%s/artist/%d", base, id)` is `{base}/artist/{id}`, then the constant's value).
 
@@ -44,6 +45,7 @@ mod mounts;
 mod requests;
 
 use mounts::*;
+pub(crate) use requests::package_constants;
 use requests::*;
 
 use crate::lang::go::walk::{field_child, Child};

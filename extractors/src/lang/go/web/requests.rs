@@ -5,7 +5,7 @@ use super::*;
 
 /// The file's top-level string constants (`const base = "http://orders/api"`, also inside a
 /// `const ( … )` block); a name declared twice is left out.
-pub(super) fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
+pub(crate) fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
     let mut bindings = Vec::new();
     for spec in named_children(root)
         .into_iter()
