@@ -232,7 +232,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     ));
     let mut client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
     client_aliases.extend(client_instances(root, input, &factory, &facts));
-    let instance_uses = instance_uses(&hits, input.source, &project_names);
+    client_aliases.extend(model_managers(root, input, &factory, &facts));
+    let mut instance_uses = instance_uses(&hits, input.source, &project_names);
+    instance_uses.extend(manager_uses(&hits, input.source, &project_names));
     // A name imported under another name may re-export another file's client alias.
     let renamed: Vec<crate::resolve::links::RenamedImport> = project_names
         .iter()
@@ -392,6 +394,158 @@ fn client_instances(
         }
     }
     instances
+}
+
+/// The file's Django models, each published as `Model.objects` with the facts of its model base
+/// (`class Entry(models.Model)`, or a class of the file that extends such a model, as khoj's
+/// `class Entry(DbBaseModel)`), for the files that import the model and query it through its
+/// manager (`manager_uses`): `Entry.objects.filter(…)` in a router is the database's use there,
+/// not only in the models module (khoj's routers query `UserConversationConfig.objects`
+/// beside its adapters). The key is not the model's own name, so a parameter annotated with a
+/// model (`user: KhojUser`), an instance, is no use.
+fn model_managers(
+    root: Node<'_>,
+    input: &ExtractionInput<'_>,
+    factory: &crate::facts::FactFactory<'_>,
+    facts: &[Fact],
+) -> Vec<crate::resolve::links::ClientAlias> {
+    let extensions: Vec<&Fact> = facts
+        .iter()
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.confidence == policies::facts::Confidence::Definite
+                && fact.property_str("package") == Some("django")
+        })
+        .collect();
+    if extensions.is_empty() {
+        return Vec::new();
+    }
+    let mut models: BTreeMap<String, Vec<Fact>> = BTreeMap::new();
+    for statement in named_children(root) {
+        let class = match statement.kind() {
+            "class_definition" => statement,
+            "decorated_definition" => match statement.child_field("definition") {
+                Some(definition) if definition.kind() == "class_definition" => definition,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let (Some(name), Some(bases)) =
+            (class.child_field("name"), class.child_field("superclasses"))
+        else {
+            continue;
+        };
+        let mut made: Vec<Fact> = Vec::new();
+        for base in named_children(bases) {
+            let span = factory.span(base);
+            made.extend(
+                extensions
+                    .iter()
+                    .filter(|fact| {
+                        let evidence = &fact.evidence;
+                        (
+                            (evidence.line, evidence.column),
+                            (evidence.end_line, evidence.end_column),
+                        ) == span
+                    })
+                    .map(|fact| (*fact).clone()),
+            );
+            if base.kind() == "identifier" {
+                if let Some(parent) = models.get(syntax::text(base, input.source)) {
+                    made.extend(parent.iter().cloned());
+                }
+            }
+        }
+        if !made.is_empty() {
+            models.insert(syntax::text(name, input.source).to_owned(), made);
+        }
+    }
+    models
+        .into_iter()
+        .map(|(name, made)| {
+            let facts = made
+                .into_iter()
+                .map(|mut fact| {
+                    fact.evidence.message = format!(
+                        "query of the Django model `{name}` through its manager: {} at {}:{}",
+                        fact.evidence.message, input.path, fact.evidence.line
+                    )
+                    .into();
+                    crate::facts::set(
+                        &mut fact,
+                        "reason",
+                        format!("queries the Django model `{name}` through `{name}.objects`"),
+                    );
+                    fact
+                })
+                .collect();
+            crate::resolve::links::ClientAlias {
+                name: format!("{name}.objects"),
+                facts,
+            }
+        })
+        .collect()
+}
+
+/// The first query through each Django model manager the file reaches through an import from
+/// another project file (`UserConversationConfig.objects.get_or_create(…)` after `from
+/// khoj.database.models import UserConversationConfig`, or `models.Entry.objects.filter(…)`
+/// after `from khoj.database import models`): a use of that file's `Model.objects`
+/// (`model_managers`), joined once every file is extracted.
+fn manager_uses<'tree>(
+    hits: &[crate::query::QueryHit<'tree>],
+    source: &str,
+    project_names: &BTreeMap<String, typed::ProjectName>,
+) -> Vec<(Node<'tree>, String, String)> {
+    let mut uses = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for (call, function) in client_calls(hits) {
+        let Some(manager) = function
+            .child_by_field_name("object")
+            .filter(|object| object.kind() == "attribute")
+            .filter(|object| {
+                object
+                    .child_by_field_name("attribute")
+                    .is_some_and(|attribute| syntax::text(attribute, source) == "objects")
+            })
+        else {
+            continue;
+        };
+        if function.kind() != "attribute" {
+            continue;
+        }
+        let Some(model) = manager.child_by_field_name("object") else {
+            continue;
+        };
+        // `Model.objects`, or `module.Model.objects` through an imported project module.
+        let found = match model.kind() {
+            "identifier" => match project_names.get(syntax::text(model, source)) {
+                Some(typed::ProjectName {
+                    file,
+                    name: Some(name),
+                }) => Some((file.clone(), name.clone())),
+                _ => None,
+            },
+            "attribute" => model
+                .child_by_field_name("object")
+                .filter(|module| module.kind() == "identifier")
+                .and_then(|module| project_names.get(syntax::text(module, source)))
+                .filter(|imported| imported.name.is_none())
+                .zip(model.child_by_field_name("attribute"))
+                .map(|(imported, name)| {
+                    (imported.file.clone(), syntax::text(name, source).to_owned())
+                }),
+            _ => None,
+        };
+        let Some((file, name)) = found else {
+            continue;
+        };
+        let key = format!("{name}.objects");
+        if seen.insert(format!("{file}\u{0}{key}")) {
+            uses.push((call, file, key));
+        }
+    }
+    uses
 }
 
 /// The call and callee of each client-call hit (`accesses_technology`) of the file's queries.
