@@ -257,7 +257,7 @@ pub(crate) fn with_constants(
 
 /// The normalised path of a URL: a full URL contributes its path, and a URL that starts with a
 /// hole followed by `/` (`{baseUrl}/orders`, `${API}/orders`) has a dynamic base and that path.
-fn static_path(url: &str) -> Option<String> {
+pub(crate) fn static_path(url: &str) -> Option<String> {
     let url = url.trim();
     if url.is_empty() || url.contains(char::is_whitespace) {
         return None;

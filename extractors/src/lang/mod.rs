@@ -156,5 +156,11 @@ where
     if links.values().any(|links| !links.package_names.is_empty()) {
         go::package_names::link(facts, links);
     }
+    if links
+        .values()
+        .any(|links| !links.string_constants.is_empty())
+    {
+        go::package_constants::link(facts, links);
+    }
     crate::resolve::links::link_prefixes(facts, links);
 }

@@ -123,6 +123,10 @@ pub struct RouteLinks {
     /// imports of its package that use them to the file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub package_names: Vec<String>,
+    /// Go: the file's top-level string constants (`const apiBaseURL = "https://…"`), which stand
+    /// for their values in the request URLs of the other files of its package.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub string_constants: Vec<(String, String)>,
 }
 
 /// NestJS URI versioning (`app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' })`).
@@ -391,6 +395,7 @@ impl RouteLinks {
             && self.nest_versioning.is_none()
             && self.nest_routes.is_empty()
             && self.package_names.is_empty()
+            && self.string_constants.is_empty()
     }
 }
 

@@ -17,6 +17,7 @@
 //! `github.com/redis/go-redis.NewClient`.
 
 pub(crate) mod calls_and_assignments;
+pub(crate) mod package_constants;
 pub(crate) mod package_names;
 pub(crate) mod spec;
 pub(crate) mod walk;
@@ -197,6 +198,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     ));
     if let Ok(mut links) = input.links.try_borrow_mut() {
         links.package_names = package_names::declared(root, source);
+        links.string_constants = web::package_constants(root, source).into_iter().collect();
     }
     facts
 }

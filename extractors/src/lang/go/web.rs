@@ -36,13 +36,17 @@
 //!   and the other verbs on a request chain that starts at `.R()`; client `resty`.
 //! - `http_call`: `http.Get`, `http.Post`, `http.Head`, `http.PostForm` and
 //!   `http.NewRequest[WithContext]` with a literal method or net/http's constant
-//!   (`http.MethodDelete`); client `net/http`. A top-level string `const` of the file stands
-//!   for its value in the URL (`base + "/orders"`).
+//!   (`http.MethodDelete`), else `*`; client `net/http`. A top-level string `const` of the file
+//!   (or, once every file is extracted, of another file of its package:
+//!   `crate::lang::go::package_constants`) stands for its value in the URL (`base + "/orders"`, or the name alone), and so does a
+//!   `fmt.Sprintf` of a literal format, its verbs holes named by their arguments
+//!   (`fmt.Sprintf("%s/artist/%d", base, id)` is `{base}/artist/{id}`, then the constant's value).
 
 mod mounts;
 mod requests;
 
 use mounts::*;
+pub(crate) use requests::package_constants;
 use requests::*;
 
 use crate::lang::go::walk::{field_child, Child};
@@ -116,11 +120,7 @@ pub(crate) fn facts<'tree>(
                             .map(|found| (found, "resty"))
                     });
                 if let Some(((call, method, url_node), client)) = request {
-                    let url = url_value(url_node, file.source).map(|url| {
-                        web::with_lazy_constants(url, &mut constants, || {
-                            package_constants(file.root, file.source)
-                        })
-                    });
+                    let url = resolved_url(url_node, file, &mut constants);
                     if let Some(url) = url {
                         let site = HttpCallSite {
                             node: call,

@@ -48,6 +48,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     let mut bindings = BTreeMap::new();
     let mut project_names = BTreeMap::new();
     let mut client_imports = Vec::new();
+    let mut values_only_imports = BTreeSet::new();
     let mut facts = Vec::new();
     for hit in hits.iter().filter(|hit| hit.kind == FactKind::Import) {
         let Some(statement) = hit.node(Field::Statement) else {
@@ -58,14 +59,17 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             statement,
             (&mut bindings, &mut project_names),
             &mut client_imports,
+            &mut values_only_imports,
         ) {
             if imports::kept(&factory, &site.resolution) {
                 let mut fact = imports::fact(&factory, &site, scope_of(site.node));
-                // The errors of a library alone bring no client of it: the engine makes no
-                // probable access of the import of a bound library either.
+                // The errors of a library alone bring no client of it, nor its values named
+                // through a plain import: the engine makes no probable access of the import of
+                // a bound library either.
                 if fact.kind == FactKind::External
                     && (brings_only_errors(&site.specifier, &site.names)
-                        || brings_no_probable_name(&site.specifier, &site.names))
+                        || brings_no_probable_name(&site.specifier, &site.names)
+                        || values_only_imports.contains(&(statement.id(), site.specifier.clone())))
                 {
                     crate::facts::set(&mut fact, "noClient", true);
                 }
@@ -228,7 +232,9 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     ));
     let mut client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
     client_aliases.extend(client_instances(root, input, &factory, &facts));
-    let instance_uses = instance_uses(&hits, input.source, &project_names);
+    client_aliases.extend(model_managers(root, input, &factory, &facts));
+    let mut instance_uses = instance_uses(&hits, input.source, &project_names);
+    instance_uses.extend(manager_uses(&hits, input.source, &project_names));
     // A name imported under another name may re-export another file's client alias.
     let renamed: Vec<crate::resolve::links::RenamedImport> = project_names
         .iter()
@@ -390,6 +396,158 @@ fn client_instances(
     instances
 }
 
+/// The file's Django models, each published as `Model.objects` with the facts of its model base
+/// (`class Entry(models.Model)`, or a class of the file that extends such a model, as khoj's
+/// `class Entry(DbBaseModel)`), for the files that import the model and query it through its
+/// manager (`manager_uses`): `Entry.objects.filter(…)` in a router is the database's use there,
+/// not only in the models module (khoj's routers query `UserConversationConfig.objects`
+/// beside its adapters). The key is not the model's own name, so a parameter annotated with a
+/// model (`user: KhojUser`), an instance, is no use.
+fn model_managers(
+    root: Node<'_>,
+    input: &ExtractionInput<'_>,
+    factory: &crate::facts::FactFactory<'_>,
+    facts: &[Fact],
+) -> Vec<crate::resolve::links::ClientAlias> {
+    let extensions: Vec<&Fact> = facts
+        .iter()
+        .filter(|fact| {
+            fact.kind == FactKind::AccessesTechnology
+                && fact.confidence == policies::facts::Confidence::Definite
+                && fact.property_str("package") == Some("django")
+        })
+        .collect();
+    if extensions.is_empty() {
+        return Vec::new();
+    }
+    let mut models: BTreeMap<String, Vec<Fact>> = BTreeMap::new();
+    for statement in named_children(root) {
+        let class = match statement.kind() {
+            "class_definition" => statement,
+            "decorated_definition" => match statement.child_field("definition") {
+                Some(definition) if definition.kind() == "class_definition" => definition,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let (Some(name), Some(bases)) =
+            (class.child_field("name"), class.child_field("superclasses"))
+        else {
+            continue;
+        };
+        let mut made: Vec<Fact> = Vec::new();
+        for base in named_children(bases) {
+            let span = factory.span(base);
+            made.extend(
+                extensions
+                    .iter()
+                    .filter(|fact| {
+                        let evidence = &fact.evidence;
+                        (
+                            (evidence.line, evidence.column),
+                            (evidence.end_line, evidence.end_column),
+                        ) == span
+                    })
+                    .map(|fact| (*fact).clone()),
+            );
+            if base.kind() == "identifier" {
+                if let Some(parent) = models.get(syntax::text(base, input.source)) {
+                    made.extend(parent.iter().cloned());
+                }
+            }
+        }
+        if !made.is_empty() {
+            models.insert(syntax::text(name, input.source).to_owned(), made);
+        }
+    }
+    models
+        .into_iter()
+        .map(|(name, made)| {
+            let facts = made
+                .into_iter()
+                .map(|mut fact| {
+                    fact.evidence.message = format!(
+                        "query of the Django model `{name}` through its manager: {} at {}:{}",
+                        fact.evidence.message, input.path, fact.evidence.line
+                    )
+                    .into();
+                    crate::facts::set(
+                        &mut fact,
+                        "reason",
+                        format!("queries the Django model `{name}` through `{name}.objects`"),
+                    );
+                    fact
+                })
+                .collect();
+            crate::resolve::links::ClientAlias {
+                name: format!("{name}.objects"),
+                facts,
+            }
+        })
+        .collect()
+}
+
+/// The first query through each Django model manager the file reaches through an import from
+/// another project file (`UserConversationConfig.objects.get_or_create(…)` after `from
+/// khoj.database.models import UserConversationConfig`, or `models.Entry.objects.filter(…)`
+/// after `from khoj.database import models`): a use of that file's `Model.objects`
+/// (`model_managers`), joined once every file is extracted.
+fn manager_uses<'tree>(
+    hits: &[crate::query::QueryHit<'tree>],
+    source: &str,
+    project_names: &BTreeMap<String, typed::ProjectName>,
+) -> Vec<(Node<'tree>, String, String)> {
+    let mut uses = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for (call, function) in client_calls(hits) {
+        let Some(manager) = function
+            .child_by_field_name("object")
+            .filter(|object| object.kind() == "attribute")
+            .filter(|object| {
+                object
+                    .child_by_field_name("attribute")
+                    .is_some_and(|attribute| syntax::text(attribute, source) == "objects")
+            })
+        else {
+            continue;
+        };
+        if function.kind() != "attribute" {
+            continue;
+        }
+        let Some(model) = manager.child_by_field_name("object") else {
+            continue;
+        };
+        // `Model.objects`, or `module.Model.objects` through an imported project module.
+        let found = match model.kind() {
+            "identifier" => match project_names.get(syntax::text(model, source)) {
+                Some(typed::ProjectName {
+                    file,
+                    name: Some(name),
+                }) => Some((file.clone(), name.clone())),
+                _ => None,
+            },
+            "attribute" => model
+                .child_by_field_name("object")
+                .filter(|module| module.kind() == "identifier")
+                .and_then(|module| project_names.get(syntax::text(module, source)))
+                .filter(|imported| imported.name.is_none())
+                .zip(model.child_by_field_name("attribute"))
+                .map(|(imported, name)| {
+                    (imported.file.clone(), syntax::text(name, source).to_owned())
+                }),
+            _ => None,
+        };
+        let Some((file, name)) = found else {
+            continue;
+        };
+        let key = format!("{name}.objects");
+        if seen.insert(format!("{file}\u{0}{key}")) {
+            uses.push((call, file, key));
+        }
+    }
+    uses
+}
+
 /// The call and callee of each client-call hit (`accesses_technology`) of the file's queries.
 fn client_calls<'a, 'tree>(
     hits: &'a [crate::query::QueryHit<'tree>],
@@ -503,6 +661,7 @@ fn read_import<'tree>(
         &mut BTreeMap<String, typed::ProjectName>,
     ),
     client_imports: &mut Vec<ClientImport<'tree>>,
+    values_only_imports: &mut BTreeSet<(usize, String)>,
 ) -> Vec<ImportSite<'tree>> {
     let source = input.source;
     let context = input.context;
@@ -528,11 +687,17 @@ fn read_import<'tree>(
                     },
                 );
             }
-            bindings.insert(local, bound);
             let is_project = !matches!(resolution, Resolution::External { .. });
+            // A library whose file names only its values through the import brings no client.
+            let values_only =
+                !is_project && !type_only && names_only_values(statement, &local, &bound, source);
+            if values_only {
+                values_only_imports.insert((statement.id(), module.clone()));
+            }
+            bindings.insert(local, bound);
             // A library imported for type checkers only is never loaded: no use of a client;
             // nor is one whose errors alone are imported.
-            if is_project || !(type_only || brings_only_errors(&module, &[])) {
+            if is_project || !(type_only || values_only || brings_only_errors(&module, &[])) {
                 client_imports.push(ClientImport {
                     node: statement,
                     path: module.clone(),
@@ -643,6 +808,93 @@ fn brings_no_probable_name(module: &str, names: &[String]) -> bool {
                 && !names
                     .iter()
                     .any(|name| library.probable_names.contains(&name.as_str()))
+        })
+}
+
+/// Whether the file names, through the name `local` that `import module` (or `import module as
+/// local`) binds to the path `bound`, only values of a catalogue library, never its client: each
+/// use is an attribute path (`local.a.b`) that runs through the library's errors module or names
+/// one of its errors (`requests.exceptions.HTTPError`, `httpx.TimeoutException`), or, for an entry
+/// that lists `probable_names`, starts at none of them (`httpx.Timeout(30)`,
+/// `urllib3.util.parse_url(…)`). khoj's search module imports `requests` only to catch its
+/// `HTTPError`, and its chat helpers `httpx` for timeouts and errors. A file that uses the name
+/// otherwise (hands the module on, or rebinds the name), or never, may reach the client.
+fn names_only_values(statement: Node<'_>, local: &str, bound: &str, source: &str) -> bool {
+    let Some(library) = catalogue_library(bound) else {
+        return false;
+    };
+    let mut root = statement;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut uses = 0usize;
+    for node in syntax::descendants(root) {
+        if node.kind() != "identifier" || syntax::text(node, source) != local {
+            continue;
+        }
+        let Some(parent) = node.parent() else {
+            continue;
+        };
+        if matches!(
+            parent.kind(),
+            "dotted_name" | "aliased_import" | "import_statement" | "import_from_statement"
+        ) {
+            continue;
+        }
+        // The attribute of another value (`self.requests`), or a keyword argument's name.
+        if (parent.kind() == "attribute" && parent.child_field("attribute") == Some(node))
+            || (parent.kind() == "keyword_argument" && parent.child_field("name") == Some(node))
+        {
+            continue;
+        }
+        if parent.kind() != "attribute" || parent.child_field("object") != Some(node) {
+            return false;
+        }
+        let mut path = vec![bound.to_owned()];
+        let mut current = node;
+        while let Some(attribute) = current
+            .parent()
+            .filter(|up| up.kind() == "attribute" && up.child_field("object") == Some(current))
+        {
+            let Some(name) = attribute.child_field("attribute") else {
+                break;
+            };
+            path.push(syntax::text(name, source).to_owned());
+            current = attribute;
+        }
+        let path = path.join(".");
+        let Some(inside) = library
+            .imports
+            .iter()
+            .find_map(|prefix| path.strip_prefix(prefix)?.strip_prefix('.'))
+        else {
+            return false;
+        };
+        let first = inside.split('.').next().unwrap_or(inside);
+        let value = crate::facts::clients::names_a_library_error(&path)
+            || (!library.probable_names.is_empty() && !library.probable_names.contains(&first));
+        if !value {
+            return false;
+        }
+        uses += 1;
+    }
+    uses > 0
+}
+
+/// The Python catalogue entry whose import prefixes hold `module`, or lie inside it.
+fn catalogue_library(module: &str) -> Option<&'static crate::catalogue::Library> {
+    crate::catalogue::catalogue()
+        .libraries("python")
+        .iter()
+        .find(|library| {
+            library.imports.iter().any(|prefix| {
+                module
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                    || prefix
+                        .strip_prefix(module)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
         })
 }
 

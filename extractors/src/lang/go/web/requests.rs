@@ -5,7 +5,7 @@ use super::*;
 
 /// The file's top-level string constants (`const base = "http://orders/api"`, also inside a
 /// `const ( … )` block); a name declared twice is left out.
-pub(super) fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
+pub(crate) fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String, String> {
     let mut bindings = Vec::new();
     for spec in named_children(root)
         .into_iter()
@@ -58,9 +58,7 @@ pub(super) fn http_call<'tree>(
         "PostForm" => (Some("POST".to_owned()), arguments.first()?),
         verb => (Some(verb.to_uppercase()), arguments.first()?),
     };
-    let url = web::with_lazy_constants(url_value(*url_node, source)?, constants, || {
-        package_constants(file.root, source)
-    });
+    let url = resolved_url(*url_node, file, constants)?;
     Some(HttpCallSite {
         node: call,
         method: method.unwrap_or_else(|| "*".to_owned()),
@@ -95,7 +93,7 @@ pub(super) fn client_call<'tree>(
     let first = named_children(hit.node(Field::Arguments)?)
         .into_iter()
         .find(|argument| argument.kind() != "comment")?;
-    let url = url_value(first, source)?;
+    let url = url_value(first, source).or_else(|| constant_value(first, file, &mut None))?;
     (url.starts_with("http") || url.starts_with('/') || url.starts_with('{')).then_some(())?;
     Some((call, method.to_owned(), first))
 }
@@ -244,9 +242,93 @@ pub(super) fn bound_value<'tree>(
     bound
 }
 
-/// A URL argument: a string literal, or a `+` concatenation of literals and other operands
-/// (`crate::facts::web::concatenated_url`); a leading hole is the base URL.
+/// A request's URL: [`url_value`] with the file's string constants filled in, or the value of
+/// the string constant the argument names alone (`http.NewRequest(method, apiBaseUrl, body)`
+/// with `const apiBaseUrl = "https://…"`).
+pub(super) fn resolved_url(
+    node: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+    constants: &mut Option<BTreeMap<String, String>>,
+) -> Option<String> {
+    match url_value(node, file.source) {
+        Some(url) => Some(web::with_lazy_constants(url, constants, || {
+            package_constants(file.root, file.source)
+        })),
+        None => constant_value(node, file, constants),
+    }
+}
+
+/// The value of the file's top-level string constant that `node` names, when it is a name.
+fn constant_value(
+    node: Node<'_>,
+    file: &FileSyntax<'_, '_>,
+    constants: &mut Option<BTreeMap<String, String>>,
+) -> Option<String> {
+    (node.kind() == "identifier").then_some(())?;
+    constants
+        .get_or_insert_with(|| package_constants(file.root, file.source))
+        .get(syntax::text(node, file.source))
+        .cloned()
+}
+
+/// A URL argument: a string literal, a `fmt.Sprintf` whose format is one ([`sprintf_template`]),
+/// or a `+` concatenation of those and other operands (`crate::facts::web::concatenated_url`);
+/// a leading hole is the base URL.
 pub(super) fn url_value<'tree>(node: Node<'tree>, source: &str) -> Option<String> {
     let plus = |node: Node<'tree>| web::plus_operands(node, source);
-    web::concatenated_url(node, source, &|part| string_value(part, source), &plus)
+    let literal =
+        |part: Node<'tree>| string_value(part, source).or_else(|| sprintf_template(part, source));
+    web::concatenated_url(node, source, &literal, &plus)
+}
+
+/// `fmt.Sprintf("%s/artist/%d/related", apiBaseURL, id)` as a URL template: each verb becomes a
+/// hole named by its argument (`{apiBaseURL}/artist/{id}/related`), which the file's constants
+/// may fill in, and `%%` a `%`. Only a format with some text of its own besides the verbs, and
+/// one argument for each verb (no explicit `%[n]` index, no `*` width), is read.
+fn sprintf_template(node: Node<'_>, source: &str) -> Option<String> {
+    if node.kind() != "call_expression" {
+        return None;
+    }
+    let function = field_child(node, Child::Function)?;
+    if syntax::text(function, source) != "fmt.Sprintf" {
+        return None;
+    }
+    let arguments: Vec<Node<'_>> = named_children(field_child(node, Child::Arguments)?)
+        .into_iter()
+        .filter(|argument| argument.kind() != "comment")
+        .collect();
+    let (format, values) = arguments.split_first()?;
+    let format = string_value(*format, source)?;
+    let mut values = values.iter();
+    let mut template = String::with_capacity(format.len());
+    let mut has_text = false;
+    let mut characters = format.chars().peekable();
+    while let Some(character) = characters.next() {
+        if character != '%' {
+            has_text = true;
+            template.push(character);
+            continue;
+        }
+        if characters.peek() == Some(&'%') {
+            characters.next();
+            has_text = true;
+            template.push('%');
+            continue;
+        }
+        // Flags, width and precision, then the verb.
+        while characters
+            .peek()
+            .is_some_and(|next| matches!(next, '+' | '-' | '#' | ' ' | '.' | '0'..='9'))
+        {
+            characters.next();
+        }
+        if !characters.next()?.is_ascii_alphabetic() {
+            return None;
+        }
+        let value = values.next()?;
+        template.push('{');
+        template.push_str(&syntax::compact_text(*value, source, 80));
+        template.push('}');
+    }
+    (has_text && values.next().is_none()).then_some(template)
 }
