@@ -234,6 +234,36 @@ impl ClientMatcher<'_> {
         facts
     }
 
+    /// Whether a site matched by its name alone makes no fact only because the file does not
+    /// import the package of a rule that requires it: no rule takes it with the file's own
+    /// `imports`, while one that `requires_import` names it (C#'s `new PaymentIntentService()`
+    /// in a file that sees `Stripe` through another file's `global using`).
+    pub fn waits_for_import<L>(
+        &self,
+        factory: &FactFactory<'_>,
+        site: &ClientSiteAt<L>,
+        imports: &[ClientImportAt<L>],
+    ) -> bool {
+        if site.is_qualified || !self.may_match(site.use_kind, &site.path) {
+            return false;
+        }
+        let names = |rule: &&ClientRule| {
+            !is_overridden(factory, rule)
+                && self.site_matches(rule, site.use_kind, &site.path, false)
+        };
+        let taken = self
+            .rules
+            .iter()
+            .filter(names)
+            .any(|rule| !rule.requires_import || self.imported(rule, imports));
+        !taken
+            && self
+                .rules
+                .iter()
+                .filter(names)
+                .any(|rule| rule.requires_import)
+    }
+
     /// Whether the file imports the rule's package from outside the project (for a rule whose
     /// sites matched by name alone need it: SQLite.swift's `Connection`).
     fn imported<L>(&self, rule: &ClientRule, imports: &[ClientImportAt<L>]) -> bool {

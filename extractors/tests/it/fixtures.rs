@@ -257,7 +257,7 @@ fn every_fixture_is_checked() {
     assert_eq!(cases, CASES, "add new fixture folders to `CASES`");
 }
 
-const CASES: [&str; 109] = [
+const CASES: [&str; 110] = [
     "csharp/aliases",
     "csharp/aspnet",
     "csharp/bound-clients",
@@ -266,6 +266,7 @@ const CASES: [&str; 109] = [
     "csharp/conventional",
     "csharp/extension_blocks",
     "csharp/extensions",
+    "csharp/global-usings",
     "csharp/graph",
     "csharp/interpolation",
     "csharp/members",
@@ -446,6 +447,14 @@ fn catalogue_kotlin_libraries_are_definite_when_used() {
 #[test]
 fn catalogue_dotnet_libraries_are_definite_when_used_and_probable_when_only_imported() {
     check_case("csharp/catalogue");
+}
+
+/// A .NET library the catalogue counts only where a file imports it (Stripe.net's services,
+/// Dapper's query methods) is used in a file that sees it through another file's `global using`
+/// or its project file's `<Using>`, and in no file of another project.
+#[test]
+fn catalogue_dotnet_libraries_are_seen_through_their_project_s_global_usings() {
+    check_case("csharp/global-usings");
 }
 
 /// The Rust crates of the infrastructure catalogue: definite when a client is connected or

@@ -207,15 +207,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             .then_some((&hits[..], source)),
         &scope_of,
     );
-    let (clients, contexts, maybe_static) = client_facts(
+    let (clients, contexts, (maybe_static, awaiting_import)) = client_facts(
         &factory,
         &hits,
         (&usings, &probable_names_used),
         (root, source),
         &scope_of,
     );
-    pending.static_calls =
-        static_calls::StaticCalls::kept(maybe_static, &clients, &mut out.anchors, &scope_of);
+    pending.static_calls = static_calls::StaticCalls::kept(
+        (maybe_static, awaiting_import),
+        &clients,
+        &mut out.anchors,
+        &scope_of,
+    );
     out.defer(Box::new(pending));
     out.facts.extend(clients);
     let file = crate::facts::calls_and_assignments::FileSyntax {
@@ -396,14 +400,19 @@ fn used_names<'a>(
 /// The file's infrastructure client facts: the catalogue's C# libraries at the hits' sites,
 /// with the file's usings as the imports they may come through; what they tell of EF Core
 /// contexts (`db_contexts`); and the calls that may be a project type's static methods, which
-/// wait for the type index (`static_calls`).
+/// wait for the type index, and the sites of a library the file does not import itself, which
+/// wait for its project's `global using`s (`static_calls`).
 fn client_facts<'tree>(
     factory: &crate::facts::FactFactory<'_>,
     hits: &[QueryHit<'tree>],
     (usings, probable_names_used): (&[Using<Node<'_>>], &BTreeSet<String>),
     (root, source): (Node<'_>, &str),
     scope_of: &dyn Fn(Node<'_>) -> Option<String>,
-) -> (Vec<Fact>, db_contexts::ContextLinks, Vec<ClientSite<'tree>>) {
+) -> (
+    Vec<Fact>,
+    db_contexts::ContextLinks,
+    (Vec<ClientSite<'tree>>, Vec<ClientSite<'tree>>),
+) {
     let matcher = ClientMatcher {
         rules: crate::catalogue::catalogue().libraries("csharp"),
         separator: ".",
@@ -455,11 +464,38 @@ fn client_facts<'tree>(
         .collect();
     let facts = matcher.facts_muting(factory, &client_sites, &client_imports, scope_of, &muted);
     let contexts = db_contexts::read(factory, &matcher, &client_sites, &facts, source);
-    let maybe_static = client_sites
+    // A site whose library the file does not import itself may see it through a `global
+    // using` of another file of its project (or its project file's `<Using>`): it waits for
+    // the project's usings.
+    let (maybe_static, awaiting_import) = client_sites
         .into_iter()
-        .filter(|site| static_calls::may_be_static(&matcher, site))
-        .collect();
-    (facts, contexts, maybe_static)
+        .filter_map(|site| {
+            if static_calls::may_be_static(&matcher, &site) {
+                Some((site, false))
+            } else if matcher.waits_for_import(factory, &site, &client_imports)
+                && !in_process
+                    .get_or_init(|| in_process::InProcess::read(root, source))
+                    .holds(
+                        site.node,
+                        source,
+                        matcher.last_segment(&site.path) == "HttpClient",
+                    )
+            {
+                Some((site, true))
+            } else {
+                None
+            }
+        })
+        .partition::<Vec<_>, _>(|(_, awaiting)| !awaiting);
+    let strip = |sites: Vec<(ClientSite<'tree>, bool)>| sites.into_iter().map(|(site, _)| site);
+    (
+        facts,
+        contexts,
+        (
+            strip(maybe_static).collect(),
+            strip(awaiting_import).collect(),
+        ),
+    )
 }
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as

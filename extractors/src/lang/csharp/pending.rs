@@ -267,8 +267,19 @@ impl PendingUses {
         if !self.bound_sites.is_empty() {
             bound::facts(finishing, index, usings, self.bound_sites, facts);
         }
-        if !self.static_calls.sites.is_empty() {
-            static_calls::facts(finishing, index, usings, self.static_calls, facts);
+        if !self.static_calls.is_empty() {
+            let project_usings: Vec<&str> = global_usings
+                .iter()
+                .chain(project.into_iter().flat_map(|project| &project.namespaces))
+                .map(String::as_str)
+                .collect();
+            static_calls::facts(
+                finishing,
+                index,
+                (usings, &project_usings),
+                self.static_calls,
+                facts,
+            );
         }
     }
 }

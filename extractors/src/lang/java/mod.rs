@@ -196,6 +196,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
         clients,
         interfaces,
         rules: crate::catalogue::catalogue().libraries("java"),
+        reads_datasource_settings: jvm::reads_datasource_settings(source),
     };
     out.defer(Box::new(pending));
     let file = crate::facts::calls_and_assignments::FileSyntax {

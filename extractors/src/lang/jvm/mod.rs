@@ -89,6 +89,14 @@ pub(crate) struct PendingJvm {
     pub interfaces: Vec<Anchor>,
     /// The client rules of the language, first match wins.
     pub rules: &'static [ClientRule],
+    /// Whether the file names Spring Boot's datasource settings (`spring.datasource`,
+    /// `DataSourceProperties`): a pool it builds itself may be the configured one.
+    pub reads_datasource_settings: bool,
+}
+
+/// Whether a source names Spring Boot's datasource settings ([`PendingJvm`]).
+pub(crate) fn reads_datasource_settings(source: &str) -> bool {
+    source.contains("spring.datasource") || source.contains("DataSourceProperties")
 }
 
 /// A client site whose name the imports qualify (`qualify`).
@@ -255,14 +263,37 @@ impl PendingJvm {
             &probable_imports,
             &scope_of,
         );
-        facts.extend(settle_spring_datasources(
-            client_facts,
-            self.rules,
-            finishing.context,
-            finishing.path,
-        ));
+        // A file that builds its own connection pool (`new HikariDataSource(config)`) from
+        // settings other than Spring Boot's datasource ones connects where those settings say
+        // (apache/hertzbeat's Doris, TDengine and DuckDB stores), not to the configured
+        // datasource.
+        let builds_own_pool = !self.reads_datasource_settings
+            && client_sites.iter().any(|site| {
+                matcher
+                    .first_rule(site.use_kind, &site.path, site.is_qualified)
+                    .is_some_and(|rule| {
+                        rule.derive == crate::catalogue::Derive::SpringDatasource
+                            && constructs(rule, site.use_kind, &site.path)
+                    })
+            });
+        facts.extend(if builds_own_pool {
+            client_facts
+        } else {
+            settle_spring_datasources(client_facts, self.rules, finishing.context, finishing.path)
+        });
         facts.extend(matcher.bound_facts(&finishing.factory, &bound_sites, &imports, &scope_of));
     }
+}
+
+/// Whether a site constructs one of the rule's `constructs`: `new HikariDataSource(…)`, or
+/// Kotlin's `HikariDataSource(…)`, a call of the type.
+fn constructs(rule: &ClientRule, use_kind: ClientUse, path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    matches!(use_kind, ClientUse::Construct | ClientUse::Call)
+        && rule
+            .constructs
+            .iter()
+            .any(|name| name.rsplit('.').next() == Some(last))
 }
 
 /// The annotation that makes the interfaces of the packages it names MyBatis mappers.

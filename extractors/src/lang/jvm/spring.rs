@@ -443,11 +443,20 @@ fn http_call<'tree>(
         };
         (method, "RestTemplate")
     };
-    let receiver = syntax::text(hit.node(Field::Receiver)?, source).to_lowercase();
-    let is_client = ["rest", "template", "client", "web"]
-        .iter()
-        .any(|word| receiver.contains(word));
-    if !is_client && !url.starts_with('/') && !url.starts_with("http") {
+    let receiver = syntax::text(hit.node(Field::Receiver)?, source);
+    let is_client = if hit.node(Field::Function).is_some() {
+        let receiver = receiver.to_lowercase();
+        ["rest", "template", "client", "web"]
+            .iter()
+            .any(|word| receiver.contains(word))
+    } else {
+        names_a_rest_client(receiver)
+    };
+    // `put` and `delete` are also a map's, a cache's, a store's: on another receiver only a
+    // URL makes the call a request (`templateParam.put("instance", …)`, `map.put("httpVersion",
+    // …)` are none).
+    let is_url = url.starts_with('/') || url.starts_with("http://") || url.starts_with("https://");
+    if !is_client && !is_url {
         return None;
     }
     Some(HttpCallSite {
@@ -457,6 +466,30 @@ fn http_call<'tree>(
         is_static: true,
         client,
         scope: (file.scope_of)(call),
+    })
+}
+
+/// Whether a RestTemplate call's receiver names a client: one of its segments (`this.rest`,
+/// `getRestTemplate()`) ends in the word `rest`, `template`, `client` or `web` (`restTemplate`,
+/// `restClient`, `REST_TEMPLATE`), not merely holds it (`templateParam`, `clientIds`).
+fn names_a_rest_client(receiver: &str) -> bool {
+    receiver.split('.').any(|segment| {
+        let name = segment.split('(').next().unwrap_or(segment).trim();
+        // The last word of a `snake_case` or `UPPER_CASE` name, else of a `camelCase` one.
+        let piece = name
+            .rsplit('_')
+            .find(|piece| !piece.is_empty())
+            .unwrap_or(name);
+        let last_word = if piece.chars().any(char::is_lowercase) {
+            piece
+                .char_indices()
+                .rev()
+                .find(|(_, c)| c.is_uppercase())
+                .map_or(piece, |(at, _)| &piece[at..])
+        } else {
+            piece
+        };
+        ["rest", "template", "client", "web"].contains(&last_word.to_lowercase().as_str())
     })
 }
 
