@@ -1285,9 +1285,9 @@ invariant I {
             ),
             (
                 "web/api.ts",
-                "import { basePath } from './base';\nexport const ConsentPath = basePath() + '/api/consent';\n",
+                "import { settings } from './base';\nexport const ConsentPath = settings.consentUrl;\n",
             ),
-            ("web/base.ts", "export const basePath = () => (window as any).basePath;\n"),
+            ("web/base.ts", "export const settings = (window as any).settings;\n"),
             (
                 "web/consent.ts",
                 "import axios from 'axios';\nimport { ConsentPath } from './api';\n\
@@ -1315,6 +1315,67 @@ invariant I {
     probable.sort_unstable();
     probable.dedup();
     assert_eq!(probable, ["web/client.ts", "web/consent.ts"], "{verdict}");
+}
+
+/// A URL constant another file declares as a path on a base computed at run time
+/// (`basePath + '/api/state'`, `` `${basePath}/api/consent` ``) gives the request its path, and
+/// a route of the project that serves that method and path makes it a call of the project's own
+/// server (authelia's portal and its fasthttp API). A method no route serves stays an outside
+/// API's.
+#[test]
+fn a_path_constant_on_a_run_time_base_is_the_projects_own_route() {
+    let spec = "\
+node app : server
+node duo : rest_api
+component Web { runs_on: app paths: \"web/**\" }
+component Server { runs_on: app paths: \"server/**\" }
+invariant I {
+  deny flow Web -> duo
+}
+";
+    let dir = project(
+        spec,
+        &[
+            ("go.mod", "module example.com/auth\n\ngo 1.22\n"),
+            (
+                "server/routes.go",
+                "package server\n\nimport \"github.com/fasthttp/router\"\n\n\
+                 func Routes(state, consent interface{}) {\n\tr := router.New()\n\
+                 \tr.GET(\"/api/state\", state)\n\tr.PUT(\"/api/consent\", consent)\n}\n",
+            ),
+            (
+                "web/base.ts",
+                "export const getBasePath = () => (window as any).basePath;\n",
+            ),
+            (
+                "web/api.ts",
+                "import { getBasePath } from './base';\nconst basePath = getBasePath();\n\
+                 export const StatePath = basePath + '/api/state';\n\
+                 export const ConsentPath = `${basePath}/api/consent`;\n",
+            ),
+            (
+                "web/state.ts",
+                "import axios from 'axios';\nimport { StatePath, ConsentPath } from './api';\n\
+                 export const state = () => axios.get(StatePath);\n\
+                 export const consent = () => axios.put(ConsentPath, {});\n\
+                 export const other = () => axios.post(ConsentPath, {});\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let found: Vec<(String, u64)> = verdict["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|violation| {
+            (
+                violation["detected"]["file"].as_str().unwrap().to_owned(),
+                violation["detected"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found, [("web/state.ts".to_owned(), 5)], "{verdict}");
+    assert!(warnings(&verdict, "probable-fact").is_empty(), "{verdict}");
 }
 
 /// Catalogue libraries reach the store they really use: Sequelize by its URL, BullMQ the Redis it

@@ -489,7 +489,8 @@ fn bound_import_fact(external: &Fact, library: &str, ids: &HashSet<&str>) -> Fac
 ///
 /// An access at an unresolved request, or in a file with one, keeps its category's candidates.
 /// Marks `ownRoute` the requests whose host is only a variable (`${instance}/api/v1/config`,
-/// `{base}/orders`) and whose method and path a route of the project serves: they call the
+/// `{base}/orders`, or a constant of another file that is such a URL) and whose method and path
+/// a route of the project serves: they call the
 /// project's own server, as a relative URL does, never an outside API (linkwarden's mobile app
 /// and React Query hooks fetch `${instance}/api/v1/…` of a self-hosted instance, which its
 /// Next.js API routes serve). A host the file's constants fill in (`resolvedUrl`) is an address,
@@ -518,9 +519,12 @@ fn mark_own_routes(facts: &mut [Box<Fact>]) {
         let (Some(url), Some(path)) = (fact.property_str("url"), fact.property_str("path")) else {
             continue;
         };
-        // The host is a hole of the URL: its text before the first `/` is a substitution.
+        // The host is a hole of the URL: its text before the first `/` is a substitution, or
+        // the URL is a name alone whose constant another file declares as a path on a base
+        // computed at run time (`basePath + "/api/state"`, which gave the path).
         let host = url.split('/').next().unwrap_or_default();
-        if url.contains("://") || url.starts_with('/') || !host.contains('{') {
+        if url.contains("://") || url.starts_with('/') || (url.contains('/') && !host.contains('{'))
+        {
             continue;
         }
         let method = fact

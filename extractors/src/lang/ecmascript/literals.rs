@@ -194,6 +194,10 @@ impl<'tree> Constants<'tree> {
         let constants = Self::of(root, source);
         let mut exported = Vec::new();
         let mut properties = Vec::new();
+        // Paths on a base the file computes at run time (`basePath + '/api/state'`, with
+        // `const basePath = getBasePath()`): `${basePath}/api/state`, a path of some host.
+        let mut on_dynamic_base: std::collections::BTreeMap<String, String> =
+            std::collections::BTreeMap::new();
         for statement in named_children(root)
             .into_iter()
             .filter(|statement| statement.kind() == "export_statement")
@@ -202,6 +206,13 @@ impl<'tree> Constants<'tree> {
                 let is_const = is_const_declaration(declaration, source);
                 for (name, declarator) in named_declarators(declaration, source) {
                     exported.push((name.to_owned(), name.to_owned()));
+                    if let Some(value) = declarator
+                        .child_field("value")
+                        .filter(|_| is_const && !constants.0.contains_key(name))
+                        .and_then(|value| path_on_dynamic_base(value, source, &constants))
+                    {
+                        on_dynamic_base.insert(name.to_owned(), value);
+                    }
                     if let Some(object) = declarator
                         .child_field("value")
                         .filter(|_| is_const)
@@ -232,11 +243,16 @@ impl<'tree> Constants<'tree> {
                 }
             }
         }
+        let dynamic = exported
+            .iter()
+            .filter_map(|(name, local)| Some((name.clone(), on_dynamic_base.get(local)?.clone())))
+            .collect::<Vec<_>>();
         exported
             .into_iter()
             .filter_map(|(name, local)| Some((name, constants.0.get(&local)?.clone())))
             .chain(properties)
             .filter(|(_, value)| value.starts_with('/') || value.contains("://"))
+            .chain(dynamic)
             .collect()
     }
 
@@ -622,6 +638,25 @@ fn interpolated_within(
 pub(super) fn static_string(node: Node<'_>, source: &str) -> Option<String> {
     let value = interpolated(node, source)?;
     (!value.text.contains(DYNAMIC)).then_some(value.text)
+}
+
+/// The value of a constant that is a path on a base only known at run time, as a request's URL
+/// writes it (`${basePath}/api/state` for `basePath + '/api/state'` or `` `${basePath}/api/state` ``):
+/// a leading name or call, then a literal path of at least one segment.
+fn path_on_dynamic_base(
+    value: Node<'_>,
+    source: &str,
+    constants: &Constants<'_>,
+) -> Option<String> {
+    let value = interpolated_with(value, source, constants)?;
+    let rest = value.text.strip_prefix(DYNAMIC)?;
+    let literal = rest.split(DYNAMIC).next().unwrap_or_default();
+    let has_segment = literal.strip_prefix('/').is_some_and(|path| {
+        path.chars()
+            .next()
+            .is_some_and(|first| first.is_alphanumeric() || first == '_')
+    });
+    (has_segment && value.written.starts_with("${")).then_some(value.written)
 }
 
 /// The arguments of an `arguments` node, comments left out.
