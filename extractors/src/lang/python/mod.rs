@@ -828,7 +828,20 @@ fn names_only_values(statement: Node<'_>, local: &str, bound: &str, source: &str
         root = parent;
     }
     let mut uses = 0usize;
-    for node in syntax::descendants(root) {
+    // The name's occurrences in the text, each the identifier there (a comment's or a string's
+    // text is no use), rather than a walk of the whole tree for each such import.
+    let is_name = |character: char| character.is_alphanumeric() || character == '_';
+    let occurrences = source.match_indices(local).filter(|(at, _)| {
+        let before = source.get(..*at).and_then(|text| text.chars().next_back());
+        let after = source
+            .get(at + local.len()..)
+            .and_then(|text| text.chars().next());
+        !before.is_some_and(is_name) && !after.is_some_and(is_name)
+    });
+    for (at, _) in occurrences {
+        let Some(node) = root.descendant_for_byte_range(at, at + local.len()) else {
+            continue;
+        };
         if node.kind() != "identifier" || syntax::text(node, source) != local {
             continue;
         }
