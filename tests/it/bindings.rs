@@ -1320,8 +1320,9 @@ invariant I {
 /// A URL constant another file declares as a path on a base computed at run time
 /// (`basePath + '/api/state'`, `` `${basePath}/api/consent` ``) gives the request its path, and
 /// a route of the project that serves that method and path makes it a call of the project's own
-/// server (authelia's portal and its fasthttp API). A method no route serves stays an outside
-/// API's.
+/// server (authelia's portal and its fasthttp API). A method no route serves may be served
+/// through a route lintel cannot read: the request is at most a probable use of the one
+/// outside API.
 #[test]
 fn a_path_constant_on_a_run_time_base_is_the_projects_own_route() {
     let spec = "\
@@ -1374,8 +1375,17 @@ invariant I {
             )
         })
         .collect();
-    assert_eq!(found, [("web/state.ts".to_owned(), 5)], "{verdict}");
-    assert!(warnings(&verdict, "probable-fact").is_empty(), "{verdict}");
+    assert!(found.is_empty(), "{verdict}");
+    let probable: Vec<(&str, u64)> = warnings(&verdict, "probable-fact")
+        .into_iter()
+        .map(|warning| {
+            (
+                warning["file"].as_str().unwrap(),
+                warning["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(probable, [("web/state.ts", 5)], "{verdict}");
 }
 
 /// Catalogue libraries reach the store they really use: Sequelize by its URL, BullMQ the Redis it

@@ -599,15 +599,18 @@ fn pair_requests(bindings: &Bindings<'_>, facts: &mut [Box<Fact>]) {
 
 /// Whether a request's URL says nothing of where it goes: no host, no filled-in URL, no
 /// configuration name, and no path segment of literal text, only a name or expression
-/// (`axios.get(path)` in a wrapper that takes it, `fetch(form.action)`, a constant another file
-/// computes at run time, `${base}/${id}`).
+/// (`axios.get(path)` in a wrapper that takes it, `fetch(form.action)`, `${base}/${id}`), or a
+/// name alone whose constant another file declares as a path on a base computed at run time
+/// (`basePath + '/api/oidc/device-authorization'`) that no route of the project serves: the
+/// project may serve it through a route lintel cannot read (authelia registers that one under a
+/// constant of another Go package).
 fn has_unknown_url(request: &Fact) -> bool {
     let url = request.property_str("url").unwrap_or_default();
     let literal_path = request.property_str("path").is_some_and(|path| {
         path.split('/')
             .any(|segment| !segment.is_empty() && segment != "{}")
     });
-    !literal_path
+    (!literal_path || !url.contains('/'))
         && !url.contains("://")
         && !url.starts_with('/')
         && !request.properties.contains_key("resolvedUrl")
