@@ -441,7 +441,8 @@ fn model_managers(
         .iter()
         .filter(|fact| {
             fact.kind == FactKind::AccessesTechnology
-                && fact.property_str("package") == Some("django")
+                // Django's ORM, or a model of its own apps (`class User(AbstractUser)`).
+                && matches!(fact.property_str("package"), Some("django" | "django.contrib"))
         })
         .collect();
     if django.is_empty() {

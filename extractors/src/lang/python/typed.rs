@@ -25,8 +25,15 @@ use crate::resolve::links::{free_id, AliasUse, ClientAlias, RouteLinks};
 use crate::syntax::{self, named_children, ChildField};
 
 /// The catalogue types a parameter may be annotated with and still hold no client: a model
-/// instance (`def slug(instance: Model)`) holds a row's values.
-const MODEL_INSTANCE_TYPES: [&str; 2] = ["django.db.models.Model", "django.db.models.base.Model"];
+/// instance (`def slug(instance: Model)`) holds a row's values, and so does a user of auth's
+/// abstract user models (`def greet(user: AbstractUser)`).
+const MODEL_INSTANCE_TYPES: [&str; 5] = [
+    "django.db.models.Model",
+    "django.db.models.base.Model",
+    "django.contrib.auth.models.AbstractUser",
+    "django.contrib.auth.models.AbstractBaseUser",
+    "django.contrib.auth.base_user.AbstractBaseUser",
+];
 
 /// A name a file imports from another project file: the file, and the name in it (`None` for
 /// a module imported whole, whose attributes name its members: `deps.SessionDep`).
