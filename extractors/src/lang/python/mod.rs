@@ -441,8 +441,7 @@ fn model_managers(
         .iter()
         .filter(|fact| {
             fact.kind == FactKind::AccessesTechnology
-                // Django's ORM, or a model of its own apps (`class User(AbstractUser)`).
-                && matches!(fact.property_str("package"), Some("django" | "django.contrib"))
+                && fact.property_str("package") == Some("django")
         })
         .collect();
     if django.is_empty() {
