@@ -232,11 +232,26 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
     ));
     let mut client_aliases = alias_templates(input, &factory, &matcher, &aliases, &client_imports);
     client_aliases.extend(client_instances(root, input, &factory, &facts));
-    client_aliases.extend(model_managers(root, input, &factory, &facts));
+    let (managers, inherited) = model_managers(root, input, &factory, &facts, &project_names);
+    // The file's own models, the ones it declares on `models.Model` and the ones on a class of
+    // another file, whose queries in the file are uses too (`SubmissionFavourite.objects` in a
+    // method of `Submission`).
+    let own_models: BTreeSet<&str> = managers
+        .iter()
+        .map(|alias| alias.name.as_str())
+        .chain(inherited.iter().map(|import| import.local.as_str()))
+        .filter_map(|key| key.strip_suffix(".objects"))
+        .collect();
     let mut instance_uses = instance_uses(&hits, input.source, &project_names);
-    instance_uses.extend(manager_uses(&hits, input.source, &project_names));
+    instance_uses.extend(manager_uses(
+        &hits,
+        input.source,
+        &project_names,
+        (input.path, &own_models),
+    ));
+    client_aliases.extend(managers);
     // A name imported under another name may re-export another file's client alias.
-    let renamed: Vec<crate::resolve::links::RenamedImport> = project_names
+    let mut renamed: Vec<crate::resolve::links::RenamedImport> = project_names
         .iter()
         .filter_map(|(local, imported)| {
             let name = imported.name.as_ref().filter(|name| *name != local)?;
@@ -247,6 +262,7 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             })
         })
         .collect();
+    renamed.extend(inherited);
     if !client_aliases.is_empty()
         || !pending.is_empty()
         || !renamed.is_empty()
@@ -403,24 +419,42 @@ fn client_instances(
 /// not only in the models module (khoj's routers query `UserConversationConfig.objects`
 /// beside its adapters). The key is not the model's own name, so a parameter annotated with a
 /// model (`user: KhojUser`), an instance, is no use.
+///
+/// A class of a file that imports Django's ORM and extends a class it imports from another
+/// project file (pretalx's `class Submission(GenerateCode, PretalxModel)`, with the abstract
+/// `PretalxModel(models.Model)` in `common/models/mixins.py`) is returned as a renamed import of
+/// that class's manager (`Submission.objects` stands for `PretalxModel.objects` there): it is a
+/// model when the base is one, which is known only once every file is extracted
+/// (`typed::link_client_aliases`); a base that is no model publishes no manager, and the
+/// class's queries stay no use.
 fn model_managers(
     root: Node<'_>,
     input: &ExtractionInput<'_>,
     factory: &crate::facts::FactFactory<'_>,
     facts: &[Fact],
-) -> Vec<crate::resolve::links::ClientAlias> {
-    let extensions: Vec<&Fact> = facts
+    project_names: &BTreeMap<String, typed::ProjectName>,
+) -> (
+    Vec<crate::resolve::links::ClientAlias>,
+    Vec<crate::resolve::links::RenamedImport>,
+) {
+    let django: Vec<&Fact> = facts
         .iter()
         .filter(|fact| {
             fact.kind == FactKind::AccessesTechnology
-                && fact.confidence == policies::facts::Confidence::Definite
                 && fact.property_str("package") == Some("django")
         })
         .collect();
-    if extensions.is_empty() {
-        return Vec::new();
+    if django.is_empty() {
+        return (Vec::new(), Vec::new());
     }
+    let extensions: Vec<&Fact> = django
+        .into_iter()
+        .filter(|fact| fact.confidence == policies::facts::Confidence::Definite)
+        .collect();
     let mut models: BTreeMap<String, Vec<Fact>> = BTreeMap::new();
+    // The classes of the file that extend a class of another project file, or such a class of
+    // the file: the manager each stands for, (file, `Base.objects`).
+    let mut inherited: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for statement in named_children(root) {
         let class = match statement.kind() {
             "class_definition" => statement,
@@ -435,7 +469,9 @@ fn model_managers(
         else {
             continue;
         };
+        let name = syntax::text(name, input.source).to_owned();
         let mut made: Vec<Fact> = Vec::new();
+        let mut forwards: Vec<(String, String)> = Vec::new();
         for base in named_children(bases) {
             let span = factory.span(base);
             made.extend(
@@ -450,17 +486,52 @@ fn model_managers(
                     })
                     .map(|fact| (*fact).clone()),
             );
-            if base.kind() == "identifier" {
-                if let Some(parent) = models.get(syntax::text(base, input.source)) {
-                    made.extend(parent.iter().cloned());
+            let forward = match base.kind() {
+                "identifier" => {
+                    let base_name = syntax::text(base, input.source);
+                    if let Some(parent) = models.get(base_name) {
+                        made.extend(parent.iter().cloned());
+                        None
+                    } else if inherited.contains_key(base_name) {
+                        Some((input.path.to_owned(), format!("{base_name}.objects")))
+                    } else {
+                        match project_names.get(base_name) {
+                            Some(typed::ProjectName {
+                                file,
+                                name: Some(imported),
+                            }) => Some((file.clone(), format!("{imported}.objects"))),
+                            _ => None,
+                        }
+                    }
                 }
-            }
+                // `module.Model` through an imported project module.
+                "attribute" => base
+                    .child_by_field_name("object")
+                    .filter(|module| module.kind() == "identifier")
+                    .and_then(|module| project_names.get(syntax::text(module, input.source)))
+                    .filter(|imported| imported.name.is_none())
+                    .zip(base.child_by_field_name("attribute"))
+                    .map(|(imported, attribute)| {
+                        (
+                            imported.file.clone(),
+                            format!("{}.objects", syntax::text(attribute, input.source)),
+                        )
+                    }),
+                _ => None,
+            };
+            forwards.extend(forward);
         }
+        // One fact for each library: a model that extends both `models.Model` and a model of
+        // the file is one use.
+        let mut packages = BTreeSet::new();
+        made.retain(|fact| packages.insert(fact.property_str("package").map(str::to_owned)));
         if !made.is_empty() {
-            models.insert(syntax::text(name, input.source).to_owned(), made);
+            models.insert(name, made);
+        } else if !forwards.is_empty() {
+            inherited.insert(name, forwards);
         }
     }
-    models
+    let managers = models
         .into_iter()
         .map(|(name, made)| {
             let facts = made
@@ -484,7 +555,20 @@ fn model_managers(
                 facts,
             }
         })
-        .collect()
+        .collect();
+    let inherited = inherited
+        .into_iter()
+        .flat_map(|(name, forwards)| {
+            forwards
+                .into_iter()
+                .map(move |(file, base)| crate::resolve::links::RenamedImport {
+                    local: format!("{name}.objects"),
+                    file,
+                    name: base,
+                })
+        })
+        .collect();
+    (managers, inherited)
 }
 
 /// The first query through each Django model manager the file reaches through an import from
@@ -496,6 +580,7 @@ fn manager_uses<'tree>(
     hits: &[crate::query::QueryHit<'tree>],
     source: &str,
     project_names: &BTreeMap<String, typed::ProjectName>,
+    (path, own_models): (&str, &BTreeSet<&str>),
 ) -> Vec<(Node<'tree>, String, String)> {
     let mut uses = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
@@ -511,7 +596,13 @@ fn manager_uses<'tree>(
         else {
             continue;
         };
-        if function.kind() != "attribute" {
+        // An empty queryset (`queryset=Recipe.objects.none()`, a form field's placeholder)
+        // never reaches the database.
+        if function.kind() != "attribute"
+            || function
+                .child_by_field_name("attribute")
+                .is_some_and(|method| syntax::text(method, source) == "none")
+        {
             continue;
         }
         let Some(model) = manager.child_by_field_name("object") else {
@@ -524,7 +615,10 @@ fn manager_uses<'tree>(
                     file,
                     name: Some(name),
                 }) => Some((file.clone(), name.clone())),
-                _ => None,
+                Some(_) => None,
+                None => Some(syntax::text(model, source))
+                    .filter(|name| own_models.contains(name))
+                    .map(|name| (path.to_owned(), name.to_owned())),
             },
             "attribute" => model
                 .child_by_field_name("object")

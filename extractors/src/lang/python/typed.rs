@@ -25,8 +25,15 @@ use crate::resolve::links::{free_id, AliasUse, ClientAlias, RouteLinks};
 use crate::syntax::{self, named_children, ChildField};
 
 /// The catalogue types a parameter may be annotated with and still hold no client: a model
-/// instance (`def slug(instance: Model)`) holds a row's values.
-const MODEL_INSTANCE_TYPES: [&str; 2] = ["django.db.models.Model", "django.db.models.base.Model"];
+/// instance (`def slug(instance: Model)`) holds a row's values, and so does a user of auth's
+/// abstract user models (`def greet(user: AbstractUser)`).
+const MODEL_INSTANCE_TYPES: [&str; 5] = [
+    "django.db.models.Model",
+    "django.db.models.base.Model",
+    "django.contrib.auth.models.AbstractUser",
+    "django.contrib.auth.models.AbstractBaseUser",
+    "django.contrib.auth.base_user.AbstractBaseUser",
+];
 
 /// A name a file imports from another project file: the file, and the name in it (`None` for
 /// a module imported whole, whose attributes name its members: `deps.SessionDep`).
@@ -394,24 +401,24 @@ where
     } else {
         BTreeMap::new()
     };
-    let renamed: BTreeMap<(&str, &str), (&str, &str)> = links
-        .iter()
-        .flat_map(|(file, file_links)| {
-            file_links.renamed_imports.iter().map(move |import| {
-                (
-                    (file.as_str(), import.local.as_str()),
-                    (import.file.as_str(), import.name.as_str()),
-                )
-            })
-        })
-        .collect();
+    let mut renamed: BTreeMap<(&str, &str), Vec<(&str, &str)>> = BTreeMap::new();
+    for (file, file_links) in links {
+        for import in &file_links.renamed_imports {
+            renamed
+                .entry((file.as_str(), import.local.as_str()))
+                .or_default()
+                .push((import.file.as_str(), import.name.as_str()));
+        }
+    }
     let mut found: Vec<(&str, &AliasUse, Fact)> = Vec::new();
     for (file, file_links) in links {
         for used in &file_links.alias_uses {
             let alias = defined(&used.file, &used.name)
                 .or_else(|| reexported(&reexports, &renamed, &defined, &used.file, &used.name));
-            for fact in alias.into_iter().flat_map(|alias| &alias.facts) {
-                found.push((file.as_str(), used, fact.clone()));
+            if let Some(alias) = alias {
+                for fact in &alias.facts {
+                    found.push((file.as_str(), used, inherited_manager(fact, used, alias)));
+                }
             }
         }
     }
@@ -443,6 +450,30 @@ where
                 settled.contains(&(fact.evidence.file.to_string(), package.to_owned()))
             }))
     });
+}
+
+/// The fact of a use of a Django model's manager that is its base model's (`Submission.objects`,
+/// where `Submission` extends the abstract `PretalxModel`, which publishes the manager): the
+/// base's fact, naming the model queried. Any other alias's fact as it is.
+fn inherited_manager(fact: &Fact, used: &AliasUse, alias: &ClientAlias) -> Fact {
+    let mut fact = fact.clone();
+    let (Some(model), Some(base)) = (
+        used.name.strip_suffix(".objects"),
+        alias.name.strip_suffix(".objects"),
+    ) else {
+        return fact;
+    };
+    if model == base {
+        return fact;
+    }
+    let (named, extended) = (format!("`{base}`"), format!("`{model}` (a `{base}`)"));
+    fact.evidence.message = fact.evidence.message.replacen(&named, &extended, 1).into();
+    crate::facts::set(
+        &mut fact,
+        "reason",
+        format!("queries the Django model `{model}` through `{model}.objects`"),
+    );
+    fact
 }
 
 /// Whether a project file is Python source or a stub.
@@ -483,40 +514,67 @@ where
 /// project file (`from .db import SessionDep` in `deps/__init__.py`, or `from .db import *`), or
 /// under that name (`from .db import SessionDep as Db`, `renamed`), which defines it or
 /// re-exports it in turn, at most [`MAX_REEXPORTS`] files deep. The first import, in the file's
-/// order, that leads to one wins.
+/// order, that leads to one wins. A dotted name (a model's manager, `Submission.objects`) is
+/// followed through the imports of its first part (`from .submission import Submission` in
+/// `models/__init__.py`), and `renamed` may also map the whole dotted name (a model whose
+/// manager is its base's, `model_managers`).
 fn reexported<'l>(
     imports: &BTreeMap<&str, Vec<(&str, Vec<&str>)>>,
-    renamed: &BTreeMap<(&str, &str), (&'l str, &'l str)>,
+    renamed: &BTreeMap<(&str, &str), Vec<(&'l str, &'l str)>>,
     defined: &dyn Fn(&str, &str) -> Option<&'l ClientAlias>,
     file: &'l str,
     name: &'l str,
 ) -> Option<&'l ClientAlias> {
-    let mut visited: BTreeSet<(&str, &str)> = BTreeSet::new();
-    let mut current: Vec<(&str, &str)> = vec![(file, name)];
+    let mut visited: BTreeSet<(&str, String)> = BTreeSet::new();
+    let mut current: Vec<(&str, String)> = vec![(file, name.to_owned())];
     for _ in 0..MAX_REEXPORTS {
-        let mut next: Vec<(&str, &str)> = Vec::new();
+        let mut next: Vec<(&str, String)> = Vec::new();
         for (file, name) in current {
-            if !visited.insert((file, name)) {
+            if !visited.insert((file, name.clone())) {
                 continue;
             }
-            if let Some(&(imported, original)) = renamed.get(&(file, name)) {
-                if let Some(alias) = defined(imported, original) {
-                    return Some(alias);
+            let (head, rest) = match name.split_once('.') {
+                Some((head, rest)) => (head, Some(rest)),
+                None => (name.as_str(), None),
+            };
+            let targets: Vec<(&str, String)> = match renamed.get(&(file, name.as_str())) {
+                Some(targets) => targets
+                    .iter()
+                    .map(|&(imported, original)| (imported, original.to_owned()))
+                    .collect(),
+                None => renamed
+                    .get(&(file, head))
+                    .into_iter()
+                    .flatten()
+                    .map(|&(imported, original)| {
+                        let original = match rest {
+                            Some(rest) => format!("{original}.{rest}"),
+                            None => original.to_owned(),
+                        };
+                        (imported, original)
+                    })
+                    .collect(),
+            };
+            if !targets.is_empty() {
+                for (imported, original) in targets {
+                    if let Some(alias) = defined(imported, &original) {
+                        return Some(alias);
+                    }
+                    next.push((imported, original));
                 }
-                next.push((imported, original));
                 continue;
             }
             for (imported, names) in imports.get(file).into_iter().flatten() {
                 if !names
                     .iter()
-                    .any(|imported| *imported == name || *imported == "*")
+                    .any(|imported| *imported == head || *imported == "*")
                 {
                     continue;
                 }
-                if let Some(alias) = defined(imported, name) {
+                if let Some(alias) = defined(imported, &name) {
                     return Some(alias);
                 }
-                next.push((imported, name));
+                next.push((imported, name.clone()));
             }
         }
         if next.is_empty() {

@@ -1,10 +1,11 @@
-//! `http_call` facts: `requests`, `httpx` and `aiohttp` calls, on the modules and on the
-//! clients a file or a class binds, with their base URLs.
+//! `http_call` facts: `requests`, `httpx`, `aiohttp` and `urllib3` calls, on the modules and on
+//! the clients a file or a class binds, with their base URLs.
 
 use super::*;
 
-/// The names a file binds to a `requests`, `httpx` or `aiohttp` client, with that module:
-/// `session = requests.Session()`, `client = httpx.Client(…)`,
+/// The names a file binds to a `requests`, `httpx`, `aiohttp` or `urllib3` client, with that
+/// module: `session = requests.Session()`, `client = httpx.Client(…)`,
+/// `http = urllib3.PoolManager()`,
 /// `with httpx.Client() as client`, `async with httpx.AsyncClient(…) as client`,
 /// `async with aiohttp.ClientSession() as session` (or `ClientSession()` imported from it).
 /// Each binding holds in the function it is made in (or the module), and a name bound in
@@ -12,7 +13,7 @@ use super::*;
 pub(super) fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
     // Every constructor below names one of these in its text: a file without them (most files
     // with a `.get(…)` call) binds no client, and its tree is not walked again.
-    if !["requests.", "httpx.", "ClientSession"]
+    if !["requests.", "httpx.", "ClientSession", "urllib3."]
         .iter()
         .any(|constructor| source.contains(constructor))
     {
@@ -26,6 +27,7 @@ pub(super) fn client_bindings(root: Node<'_>, source: &str) -> ClientBindings {
             "httpx.Client" | "httpx.AsyncClient" => Some("httpx"),
             "aiohttp.ClientSession" => Some("aiohttp"),
             "ClientSession" if imports_aiohttp => Some("aiohttp"),
+            "urllib3.PoolManager" => Some("urllib3"),
             _ => None,
         }
     };
@@ -145,6 +147,8 @@ pub(super) fn http_call<'tree>(
         "requests" => ("requests", None),
         "httpx" => ("httpx", None),
         "aiohttp" => ("aiohttp", None),
+        // urllib3 2's module-level `urllib3.request("POST", url)` (pretalx's update check).
+        "urllib3" => ("urllib3", None),
         name => clients.at(name, call)?,
     };
     let verb = syntax::text(hit.node(Field::Method)?, source);
