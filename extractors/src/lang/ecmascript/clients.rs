@@ -162,7 +162,11 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             continue;
         }
         let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
-        let export_path = target.export_path.as_str();
+        // The default export of a module below the package that stands for one of its
+        // exports (`aws-sdk/clients/s3`'s `S3`).
+        let module_export = record_client(record)
+            .and_then(|client| client.export_path_of(&record.specifier, &target.export_path));
+        let export_path = module_export.as_deref().unwrap_or(&target.export_path);
         let Some(client) = catalogued else {
             // A library the spec binds with `clients` (`policies/LANGUAGE.md`): a library the
             // catalogue knows is used where its entry sees a client (or a class of it is
@@ -203,7 +207,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             (site, callee, client_use),
             client,
             record,
-            &target.export_path,
+            export_path,
         );
         if client_use == Use::Extend {
             classes.extend(client_class(site, source, &fact));
