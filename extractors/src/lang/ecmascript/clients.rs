@@ -631,13 +631,21 @@ fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> 
 
 /// The outside package an import brings in when the spec binds it with `clients`: the binding
 /// overrides the catalogue, and every construction, call or injection of the package is a use.
+/// A binding of a module below the package (`clients: "aws-sdk/clients/s3"` beside a node that
+/// binds `aws-sdk`) is the longer one, and names the uses of its imports.
 fn bound_package<'r>(view: &FileView<'_, '_>, record: &'r ImportRecord<'_>) -> Option<&'r str> {
     let package = record.external_package()?;
-    view.factory
-        .generic()
-        .bound_client(package)
-        .is_some()
-        .then_some(package)
+    let generic = view.factory.generic();
+    if record.specifier.len() > package.len() && record.specifier.starts_with(package) {
+        if let Some(module) = generic
+            .bound_client(&record.specifier)
+            .filter(|library| library.len() > package.len())
+            .and_then(|library| record.specifier.get(..library.len()))
+        {
+            return Some(module);
+        }
+    }
+    generic.bound_client(package).is_some().then_some(package)
 }
 
 /// A definite use of a bound library's client. Its technology is the package: the engine
