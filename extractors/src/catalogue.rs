@@ -74,7 +74,10 @@
 //!   suffix of the request values the client sends (AWS SDK v3's `Command`): a construction
 //!   of one as the argument of a `.send(…)` call, or held by a `const` that the same block
 //!   sends, is a use through a client made anywhere (`client.send(new PutObjectCommand(…))`),
-//!   while a command built and handed elsewhere is none.
+//!   while a command built and handed elsewhere is none; `module_exports` (npm): the modules
+//!   below the package whose default export is one of its exports, by path below the package
+//!   (`"clients/s3" = "S3"`: `const S3 = require('aws-sdk/clients/s3'); new S3()` constructs
+//!   the AWS SDK v2's `S3`, as `new AWS.S3()` does).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -234,6 +237,8 @@ pub(crate) struct Library {
     /// constructed as the argument of a `.send(…)` call, or held by a `const` that the same
     /// block sends, is a use, whoever made the client; empty for none.
     pub commands: &'static str,
+    /// npm: module below the package → the export its default export is.
+    pub module_exports: &'static [(&'static str, &'static str)],
 }
 
 impl Library {
@@ -270,7 +275,18 @@ impl Library {
             is_driver_api: false,
             min_arguments: 0,
             commands: "",
+            module_exports: &[],
         }
+    }
+
+    /// The export path of `export_path` of the module `specifier` in the package's own terms:
+    /// the default export of a module its `module_exports` lists is that export
+    /// (`aws-sdk/clients/s3`'s `default` is `S3`, and `default.x` is `S3.x`).
+    pub fn export_path_of(&self, specifier: &str, export_path: &str) -> Option<String> {
+        let module = specifier.strip_prefix(self.name)?.strip_prefix('/')?;
+        let export = lookup(self.module_exports, module)?;
+        let rest = export_path.strip_prefix("default")?;
+        (rest.is_empty() || rest.starts_with('.')).then(|| format!("{export}{rest}"))
     }
 
     /// The category of a site that matched `tail` with first string argument `argument`.
@@ -531,6 +547,8 @@ struct RawLibrary {
     min_arguments: Option<usize>,
     commands: Option<String>,
     #[serde(default)]
+    module_exports: BTreeMap<String, String>,
+    #[serde(default)]
     languages: Vec<String>,
 }
 
@@ -703,6 +721,7 @@ fn ecosystem(
                 is_driver_api: library.driver_api.unwrap_or(false),
                 min_arguments: library.min_arguments.unwrap_or(0),
                 commands: library.commands.map_or("", leak),
+                module_exports: leak_table(library.module_exports),
             }
         })
         .collect();
@@ -769,6 +788,10 @@ fn check_library(
         (is_npm && library.imports.is_some(), "imports"),
         (is_npm && library.sub_packages.is_some(), "sub_packages"),
         (
+            !is_npm && !library.module_exports.is_empty(),
+            "module_exports",
+        ),
+        (
             library.stand_in.is_some() && (ecosystem != "nuget" || library.calls.is_empty()),
             "stand_in",
         ),
@@ -832,6 +855,13 @@ fn check_library(
         .chain(&library.calls)
         .chain(&library.types)
         .collect();
+    for (module, export) in &library.module_exports {
+        if module.trim().is_empty() || !tails.contains(&export) {
+            problem(format!(
+                "`module_exports` names `{module} = {export}`: a module and a construct, call or type"
+            ));
+        }
+    }
     for name in library.by_name.keys() {
         if !tails.contains(&name) {
             problem(format!(
@@ -1013,6 +1043,14 @@ pub fn reference() -> String {
                     library.min_arguments,
                     if library.min_arguments == 1 { "" } else { "s" }
                 ));
+            }
+            if !library.module_exports.is_empty() {
+                let modules: Vec<String> = library
+                    .module_exports
+                    .iter()
+                    .map(|(module, export)| format!("`{}/{module}` (`{export}`)", library.name))
+                    .collect();
+                on.push(format!("the default export of {}", modules.join(", ")));
             }
             if !library.commands.is_empty() {
                 on.push(format!(

@@ -427,6 +427,72 @@ invariant I {
     assert_eq!(vacuous[0]["rule"], "deny flow Api -> reports_db");
 }
 
+/// A binding of a module below a package is the longer one: `aws-sdk/clients/s3` beside a
+/// node that binds all of `aws-sdk` takes the uses of that module (Wiki.js's S3 storage beside
+/// its CloudSearch engine), for a construction and for a bare import alike; the package's own
+/// uses stay the shorter binding's.
+#[test]
+fn a_binding_of_a_module_below_a_package_takes_its_imports() {
+    let spec = "\
+node app : server
+node files : s3_bucket { clients: \"aws-sdk/clients/s3\" }
+node cloudsearch : rest_api { clients: \"aws-sdk\" }
+component Storage { runs_on: app paths: \"storage/**\" }
+component Search { runs_on: app paths: \"search/**\" }
+invariant I {
+  deny flow Storage -> cloudsearch
+  deny flow Search -> files
+  deny flow Storage -> files
+  deny flow Search -> cloudsearch
+}
+";
+    let dir = project(
+        spec,
+        &[
+            (
+                "storage/s3.js",
+                "const S3 = require('aws-sdk/clients/s3');\nmodule.exports = new S3({});\n",
+            ),
+            (
+                "storage/bare.js",
+                "const S3 = require('aws-sdk/clients/s3');\nmodule.exports = S3;\n",
+            ),
+            (
+                "search/engine.js",
+                "const AWS = require('aws-sdk');\nmodule.exports = new AWS.CloudSearchDomain({});\n",
+            ),
+        ],
+    );
+    let verdict = check_all(dir.path());
+    let mut found = findings(&verdict);
+    found.sort();
+    let expected = [
+        ("Search", "cloudsearch", "search/engine.js"),
+        ("Storage", "files", "storage/s3.js"),
+    ];
+    assert_eq!(
+        found,
+        expected.map(|(from, to, file)| (from.to_owned(), to.to_owned(), file.to_owned()))
+    );
+    // The bare import is a probable use of the module's binding, never of the package's.
+    let probable: Vec<&str> = warnings(&verdict, "probable-fact")
+        .into_iter()
+        .map(message)
+        .collect();
+    assert!(
+        probable
+            .iter()
+            .any(|message| message.contains("`Storage` depends on `files`")),
+        "{probable:?}"
+    );
+    assert!(
+        !probable
+            .iter()
+            .any(|message| message.contains("cloudsearch")),
+        "{probable:?}"
+    );
+}
+
 /// A bound library whose catalogue entry says it also exports plain values keeps them out of
 /// the binding (documenso binds `@prisma/client`, whose enums and `Prisma.Decimal` its browser
 /// components use): the browser's imports of them are no access, not even a probable one,

@@ -408,9 +408,22 @@ fn bound_client_facts(bindings: &Bindings<'_>, facts: &[Box<Fact>]) -> Vec<Fact>
         }
         // A package below a library whose catalogue entry stands for itself only is another
         // library (`database/sql/driver`'s `Valuer` beside a bound `database/sql`).
-        let Some((library, _)) = fact.property_str("package").and_then(|package| {
-            bindings.client(package).filter(|(library, _)| {
-                *library == package || !extractors::catalogue::has_no_sub_packages(library)
+        // A module of the package that a longer binding names (`aws-sdk/clients/s3` beside
+        // `aws-sdk`) is that binding's.
+        let module = fact
+            .property_str("specifier")
+            .zip(fact.property_str("package"))
+            .filter(|(specifier, package)| specifier.starts_with(package))
+            .and_then(|(specifier, package)| {
+                bindings
+                    .client(specifier)
+                    .filter(|(library, _)| library.len() > package.len())
+            });
+        let Some((library, _)) = module.or_else(|| {
+            fact.property_str("package").and_then(|package| {
+                bindings.client(package).filter(|(library, _)| {
+                    *library == package || !extractors::catalogue::has_no_sub_packages(library)
+                })
             })
         }) else {
             continue;

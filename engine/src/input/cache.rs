@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the cached shape or the extractors' meaning changes.
-pub const CACHE_FORMAT: u32 = 69;
+pub const CACHE_FORMAT: u32 = 70;
 
 /// At most this many bytes of entries are kept.
 pub const MAX_BYTES: u64 = 512 << 20;

@@ -43,7 +43,9 @@
 //! export them beside its client, `import { Role } from '@prisma/client'`, whose
 //! `new Prisma.Decimal(…)` is no use either, or of only the error classes of a library it does
 //! not know); a Go module may be listed
-//! with its major version (`…/go-redis/v9`) and a Rust crate with dashes (`async-nats`). A
+//! with its major version (`…/go-redis/v9`) and a Rust crate with dashes (`async-nats`); an npm
+//! module below a package (`aws-sdk/clients/s3`) binds the imports of that module, the longest
+//! listed library winning, so it may go to another entity than the package itself. A
 //! property's values may be written as a list (`clients: "sequelize", "bullmq"`) or in brackets
 //! (`clients: ["sequelize", "bullmq"]`). An HTTP call whose literal URL matches a glob (as written, or
 //! once the string constants it reads fill it in: `${BASE}/x` with `const BASE = 'https://…'`,

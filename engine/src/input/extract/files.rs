@@ -145,9 +145,14 @@ fn outcome_of(extraction: FileExtraction, generic: &extractors::GenericFacts) ->
         // those of the packages that tell server-only modules (the file graph reads them).
         facts.retain(|fact| match fact.kind {
             FactKind::Call | FactKind::Assignment => false,
-            FactKind::External => fact.property_str("package").is_some_and(|package| {
-                generic.bound_client(package).is_some() || extractors::is_framework_marker(package)
-            }),
+            FactKind::External => {
+                fact.property_str("package").is_some_and(|package| {
+                    generic.bound_client(package).is_some()
+                        || extractors::is_framework_marker(package)
+                }) || fact
+                    .property_str("specifier")
+                    .is_some_and(|specifier| generic.bound_client(specifier).is_some())
+            }
             _ => true,
         });
     }

@@ -162,7 +162,11 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             continue;
         }
         let catalogued = record_client(record).filter(|_| bound_package(view, record).is_none());
-        let export_path = target.export_path.as_str();
+        // The default export of a module below the package that stands for one of its
+        // exports (`aws-sdk/clients/s3`'s `S3`).
+        let module_export = record_client(record)
+            .and_then(|client| client.export_path_of(&record.specifier, &target.export_path));
+        let export_path = module_export.as_deref().unwrap_or(&target.export_path);
         let Some(client) = catalogued else {
             // A library the spec binds with `clients` (`policies/LANGUAGE.md`): a library the
             // catalogue knows is used where its entry sees a client (or a class of it is
@@ -203,7 +207,7 @@ pub(super) fn extract(view: &FileView<'_, '_>, hits: &[&QueryHit<'_>]) -> Client
             (site, callee, client_use),
             client,
             record,
-            &target.export_path,
+            export_path,
         );
         if client_use == Use::Extend {
             classes.extend(client_class(site, source, &fact));
@@ -627,13 +631,21 @@ fn is_bound_client_use(client: &Library, client_use: Use, export_path: &str) -> 
 
 /// The outside package an import brings in when the spec binds it with `clients`: the binding
 /// overrides the catalogue, and every construction, call or injection of the package is a use.
+/// A binding of a module below the package (`clients: "aws-sdk/clients/s3"` beside a node that
+/// binds `aws-sdk`) is the longer one, and names the uses of its imports.
 fn bound_package<'r>(view: &FileView<'_, '_>, record: &'r ImportRecord<'_>) -> Option<&'r str> {
     let package = record.external_package()?;
-    view.factory
-        .generic()
-        .bound_client(package)
-        .is_some()
-        .then_some(package)
+    let generic = view.factory.generic();
+    if record.specifier.len() > package.len() && record.specifier.starts_with(package) {
+        if let Some(module) = generic
+            .bound_client(&record.specifier)
+            .filter(|library| library.len() > package.len())
+            .and_then(|library| record.specifier.get(..library.len()))
+        {
+            return Some(module);
+        }
+    }
+    generic.bound_client(package).is_some().then_some(package)
 }
 
 /// A definite use of a bound library's client. Its technology is the package: the engine

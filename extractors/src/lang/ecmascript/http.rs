@@ -53,7 +53,7 @@ enum Shape {
     UrlThenOptions,
     /// `axios.get(url)`: the method is the verb.
     Verb(&'static str),
-    /// `axios(url, config)` or `axios({ url, method })`.
+    /// `axios(url, config)` or `axios({ url, method })` (request's `request({ uri, method })`).
     UrlOrConfig,
     /// Angular's `http.request('POST', url)`: the method, then the URL.
     MethodThenUrl,
@@ -284,7 +284,7 @@ fn url_and_method<'tree>(
         Shape::UrlThenOptions => (Some(first), method_from(arguments.get(1).copied(), source)),
         Shape::Verb(verb) => (Some(first), verb.to_uppercase()),
         Shape::UrlOrConfig if first.kind() == "object" => (
-            object_property(first, "url", source),
+            object_property(first, "url", source).or_else(|| object_property(first, "uri", source)),
             method_from(Some(first), source),
         ),
         Shape::UrlOrConfig => (Some(first), method_from(arguments.get(1).copied(), source)),
@@ -609,7 +609,7 @@ fn classify(view: &FileView<'_, '_>, function: Node<'_>, instances: &Instances) 
 }
 
 /// The packages [`package_request`] knows.
-const REQUEST_PACKAGES: [&str; 7] = [
+const REQUEST_PACKAGES: [&str; 10] = [
     "node-fetch",
     "undici",
     "axios",
@@ -617,6 +617,9 @@ const REQUEST_PACKAGES: [&str; 7] = [
     "ky",
     "superagent",
     "swr",
+    "request",
+    "request-promise",
+    "request-promise-native",
 ];
 
 fn package_request(package: &str, export_path: &str) -> Option<Request> {
@@ -638,6 +641,17 @@ fn package_request(package: &str, export_path: &str) -> Option<Request> {
         ("superagent", "del") => ("superagent", Shape::Verb("delete")),
         ("superagent", verb) if is_http_verb(verb) => {
             ("superagent", Shape::Verb(static_verb(verb)?))
+        }
+        // request (and its promise wrappers): `request(url, options)` or `request({ uri,
+        // method })`; `request.del(url)` is its `delete`.
+        ("request" | "request-promise" | "request-promise-native", "default") => {
+            ("request", Shape::UrlOrConfig)
+        }
+        ("request" | "request-promise" | "request-promise-native", "del") => {
+            ("request", Shape::Verb("delete"))
+        }
+        ("request" | "request-promise" | "request-promise-native", verb) if is_http_verb(verb) => {
+            ("request", Shape::Verb(static_verb(verb)?))
         }
         _ => return None,
     };
