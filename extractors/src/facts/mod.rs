@@ -195,6 +195,18 @@ impl<'a> FactFactory<'a> {
     }
 }
 
+/// Sets a request's `path`, or removes it when the URL gives none (once constants fill it in).
+pub(crate) fn set_path(fact: &mut Fact, path: Option<&str>) {
+    match path {
+        Some(path) => {
+            fact.properties.insert("path", PropertyValue::from(path));
+        }
+        None => {
+            fact.properties.remove("path");
+        }
+    }
+}
+
 /// Sets a property on a fact.
 pub(crate) fn set(fact: &mut Fact, name: &'static str, value: impl Into<PropertyValue>) {
     fact.properties.insert(name, value.into());

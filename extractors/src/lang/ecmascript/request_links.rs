@@ -251,14 +251,6 @@ pub(crate) fn link_url_constants<F: BorrowMut<Fact>>(
         let client = fact.property_str("client").unwrap_or_default().to_owned();
         let shown = path.as_deref().unwrap_or(&written);
         fact.evidence.message = format!("http call `{method} {shown}` via `{client}`").into();
-        match path {
-            Some(path) => {
-                fact.properties
-                    .insert("path", PropertyValue::from(path.as_str()));
-            }
-            None => {
-                fact.properties.remove("path");
-            }
-        }
+        crate::facts::set_path(fact, path.as_deref());
     }
 }

@@ -81,15 +81,7 @@ pub(crate) fn link<F: BorrowMut<Fact>>(facts: &mut [F], links: &BTreeMap<String,
             "url",
             PropertyValue::from(crate::syntax::truncate(&filled, 120).as_str()),
         );
-        match path {
-            Some(path) => {
-                fact.properties
-                    .insert("path", PropertyValue::from(path.as_str()));
-            }
-            None => {
-                fact.properties.remove("path");
-            }
-        }
+        crate::facts::set_path(fact, path.as_deref());
     }
 }
 

@@ -455,15 +455,7 @@ fn model_managers(
     // The classes of the file that extend a class of another project file, or such a class of
     // the file: the manager each stands for, (file, `Base.objects`).
     let mut inherited: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
-    for statement in named_children(root) {
-        let class = match statement.kind() {
-            "class_definition" => statement,
-            "decorated_definition" => match statement.child_field("definition") {
-                Some(definition) if definition.kind() == "class_definition" => definition,
-                _ => continue,
-            },
-            _ => continue,
-        };
+    for class in top_level_classes(root) {
         let (Some(name), Some(bases)) =
             (class.child_field("name"), class.child_field("superclasses"))
         else {
@@ -1290,15 +1282,7 @@ fn base_class_sites<'tree>(
     bindings: &BTreeMap<String, String>,
 ) -> Vec<ClientSite<'tree>> {
     let mut sites = Vec::new();
-    for statement in named_children(root) {
-        let class = match statement.kind() {
-            "class_definition" => statement,
-            "decorated_definition" => match statement.child_field("definition") {
-                Some(definition) if definition.kind() == "class_definition" => definition,
-                _ => continue,
-            },
-            _ => continue,
-        };
+    for class in top_level_classes(root) {
         let Some(bases) = class.child_field("superclasses") else {
             continue;
         };
@@ -1674,6 +1658,19 @@ fn bracket_balance(line: &str) -> i64 {
         b')' | b']' | b'}' => balance - 1,
         _ => balance,
     })
+}
+
+/// The classes a module defines at its top level, decorated or not.
+fn top_level_classes(root: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    named_children(root)
+        .into_iter()
+        .filter_map(|statement| match statement.kind() {
+            "class_definition" => Some(statement),
+            "decorated_definition" => statement
+                .child_field("definition")
+                .filter(|definition| definition.kind() == "class_definition"),
+            _ => None,
+        })
 }
 
 #[cfg(test)]
