@@ -189,16 +189,19 @@ pub(crate) fn extract(input: &ExtractionInput<'_>) -> Vec<Fact> {
             &factory, &grammar, &hits, &file,
         ));
     }
+    // The file's top-level string constants: its request URLs read them, and so do those of
+    // the other files of its package (`package_constants`).
+    let constants = web::package_constants(root, source);
     facts.extend(crate::lang::go::web::facts(
         input,
         &factory,
         (&hits, &route_syntax),
         &file,
-        &package_dirs,
+        (&package_dirs, &constants),
     ));
     if let Ok(mut links) = input.links.try_borrow_mut() {
         links.package_names = package_names::declared(root, source);
-        links.string_constants = web::package_constants(root, source).into_iter().collect();
+        links.string_constants = constants.into_iter().collect();
     }
     facts
 }

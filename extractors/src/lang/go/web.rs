@@ -77,7 +77,7 @@ pub(crate) fn facts<'tree>(
     factory: &FactFactory<'_>,
     (hits, syntax): (&[QueryHit<'tree>], &RouteSyntax<'tree>),
     file: &FileSyntax<'_, 'tree>,
-    package_dirs: &BTreeMap<String, String>,
+    (package_dirs, constants): (&BTreeMap<String, String>, &BTreeMap<String, String>),
 ) -> Vec<Fact> {
     let imports = imports(file.root, file.source);
     let framework = ["gin", "echo", "chi", "beego", "fasthttp"]
@@ -100,7 +100,6 @@ pub(crate) fn facts<'tree>(
         .rsplit_once('/')
         .map_or("", |(directory, _)| directory);
     let mut links = RouteLinks::default();
-    let mut constants: Option<BTreeMap<String, String>> = None;
     let imports_resty = imports.iter().any(|path| path.contains("go-resty/resty"));
     let imports_net_http = imports.contains(&"net/http");
     let returns = Returns::default();
@@ -110,7 +109,7 @@ pub(crate) fn facts<'tree>(
                 // An `http.Client`'s `client.Get("https://…")` (`Post`, `Head`), and resty's
                 // `client.R().SetBody(b).Post("/x")`, are requests, not routes.
                 let request = imports_net_http
-                    .then(|| client_call(hit, file))
+                    .then(|| client_call(hit, file, constants))
                     .flatten()
                     .map(|found| (found, "net/http"))
                     .or_else(|| {
@@ -120,7 +119,7 @@ pub(crate) fn facts<'tree>(
                             .map(|found| (found, "resty"))
                     });
                 if let Some(((call, method, url_node), client)) = request {
-                    let url = resolved_url(url_node, file, &mut constants);
+                    let url = resolved_url(url_node, file, constants);
                     if let Some(url) = url {
                         let site = HttpCallSite {
                             node: call,
@@ -163,7 +162,7 @@ pub(crate) fn facts<'tree>(
                 }
             }
             FactKind::HttpCall => {
-                if let Some(site) = http_call(hit, file, &mut constants) {
+                if let Some(site) = http_call(hit, file, constants) {
                     facts.push(web::http_call_fact(factory, &site));
                 }
             }

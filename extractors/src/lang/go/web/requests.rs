@@ -33,7 +33,7 @@ pub(crate) fn package_constants(root: Node<'_>, source: &str) -> BTreeMap<String
 pub(super) fn http_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
-    constants: &mut Option<BTreeMap<String, String>>,
+    constants: &BTreeMap<String, String>,
 ) -> Option<HttpCallSite<'tree>> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -76,6 +76,7 @@ pub(super) fn http_call<'tree>(
 pub(super) fn client_call<'tree>(
     hit: &QueryHit<'tree>,
     file: &FileSyntax<'_, 'tree>,
+    constants: &BTreeMap<String, String>,
 ) -> Option<(Node<'tree>, String, Node<'tree>)> {
     let source = file.source;
     let call = hit.node(Field::Call)?;
@@ -93,7 +94,7 @@ pub(super) fn client_call<'tree>(
     let first = named_children(hit.node(Field::Arguments)?)
         .into_iter()
         .find(|argument| argument.kind() != "comment")?;
-    let url = url_value(first, source).or_else(|| constant_value(first, file, &mut None))?;
+    let url = url_value(first, source).or_else(|| constant_value(first, file.source, constants))?;
     (url.starts_with("http") || url.starts_with('/') || url.starts_with('{')).then_some(())?;
     Some((call, method.to_owned(), first))
 }
@@ -248,27 +249,23 @@ pub(super) fn bound_value<'tree>(
 pub(super) fn resolved_url(
     node: Node<'_>,
     file: &FileSyntax<'_, '_>,
-    constants: &mut Option<BTreeMap<String, String>>,
+    constants: &BTreeMap<String, String>,
 ) -> Option<String> {
     match url_value(node, file.source) {
-        Some(url) => Some(web::with_lazy_constants(url, constants, || {
-            package_constants(file.root, file.source)
-        })),
-        None => constant_value(node, file, constants),
+        Some(url) if url.contains('{') => Some(web::with_constants(&url, constants)),
+        Some(url) => Some(url),
+        None => constant_value(node, file.source, constants),
     }
 }
 
 /// The value of the file's top-level string constant that `node` names, when it is a name.
 fn constant_value(
     node: Node<'_>,
-    file: &FileSyntax<'_, '_>,
-    constants: &mut Option<BTreeMap<String, String>>,
+    source: &str,
+    constants: &BTreeMap<String, String>,
 ) -> Option<String> {
     (node.kind() == "identifier").then_some(())?;
-    constants
-        .get_or_insert_with(|| package_constants(file.root, file.source))
-        .get(syntax::text(node, file.source))
-        .cloned()
+    constants.get(syntax::text(node, source)).cloned()
 }
 
 /// A URL argument: a string literal, a `fmt.Sprintf` whose format is one ([`sprintf_template`]),
