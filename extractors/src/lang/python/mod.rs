@@ -496,19 +496,8 @@ fn model_managers(
                         }
                     }
                 }
-                // `module.Model` through an imported project module.
-                "attribute" => base
-                    .child_by_field_name("object")
-                    .filter(|module| module.kind() == "identifier")
-                    .and_then(|module| project_names.get(syntax::text(module, input.source)))
-                    .filter(|imported| imported.name.is_none())
-                    .zip(base.child_by_field_name("attribute"))
-                    .map(|(imported, attribute)| {
-                        (
-                            imported.file.clone(),
-                            format!("{}.objects", syntax::text(attribute, input.source)),
-                        )
-                    }),
+                "attribute" => module_member(base, input.source, project_names)
+                    .map(|(file, model)| (file, format!("{model}.objects"))),
                 _ => None,
             };
             forwards.extend(forward);
@@ -563,6 +552,22 @@ fn model_managers(
     (managers, inherited)
 }
 
+/// `module.Model` through a project module the file imports whole (`from khoj.database import
+/// models`, then `models.Entry`): the module's file and the member's name.
+fn module_member<'s>(
+    node: Node<'_>,
+    source: &'s str,
+    project_names: &BTreeMap<String, typed::ProjectName>,
+) -> Option<(String, &'s str)> {
+    let imported = node
+        .child_by_field_name("object")
+        .filter(|module| module.kind() == "identifier")
+        .and_then(|module| project_names.get(syntax::text(module, source)))
+        .filter(|imported| imported.name.is_none())?;
+    let member = node.child_by_field_name("attribute")?;
+    Some((imported.file.clone(), syntax::text(member, source)))
+}
+
 /// The first query through each Django model manager the file reaches through an import from
 /// another project file (`UserConversationConfig.objects.get_or_create(…)` after `from
 /// khoj.database.models import UserConversationConfig`, or `models.Entry.objects.filter(…)`
@@ -612,15 +617,8 @@ fn manager_uses<'tree>(
                     .filter(|name| own_models.contains(name))
                     .map(|name| (path.to_owned(), name.to_owned())),
             },
-            "attribute" => model
-                .child_by_field_name("object")
-                .filter(|module| module.kind() == "identifier")
-                .and_then(|module| project_names.get(syntax::text(module, source)))
-                .filter(|imported| imported.name.is_none())
-                .zip(model.child_by_field_name("attribute"))
-                .map(|(imported, name)| {
-                    (imported.file.clone(), syntax::text(name, source).to_owned())
-                }),
+            "attribute" => module_member(model, source, project_names)
+                .map(|(file, name)| (file, name.to_owned())),
             _ => None,
         };
         let Some((file, name)) = found else {
@@ -775,8 +773,9 @@ fn read_import<'tree>(
             }
             let is_project = !matches!(resolution, Resolution::External { .. });
             // A library whose file names only its values through the import brings no client.
-            let values_only =
-                !is_project && !type_only && names_only_values(statement, &local, &bound, source);
+            let values_only = !is_project
+                && !type_only
+                && names_only_values(input.tree.root_node(), &local, &bound, source);
             if values_only {
                 values_only_imports.insert((statement.id(), module.clone()));
             }
@@ -905,14 +904,10 @@ fn brings_no_probable_name(module: &str, names: &[String]) -> bool {
 /// `urllib3.util.parse_url(…)`). khoj's search module imports `requests` only to catch its
 /// `HTTPError`, and its chat helpers `httpx` for timeouts and errors. A file that uses the name
 /// otherwise (hands the module on, or rebinds the name), or never, may reach the client.
-fn names_only_values(statement: Node<'_>, local: &str, bound: &str, source: &str) -> bool {
+fn names_only_values(root: Node<'_>, local: &str, bound: &str, source: &str) -> bool {
     let Some(library) = catalogue_library(bound) else {
         return false;
     };
-    let mut root = statement;
-    while let Some(parent) = root.parent() {
-        root = parent;
-    }
     let mut uses = 0usize;
     // The name's occurrences in the text, each the identifier there (a comment's or a string's
     // text is no use), rather than a walk of the whole tree for each such import.
