@@ -467,35 +467,24 @@ fn client_facts<'tree>(
     // A site whose library the file does not import itself may see it through a `global
     // using` of another file of its project (or its project file's `<Using>`): it waits for
     // the project's usings.
-    let (maybe_static, awaiting_import) = client_sites
-        .into_iter()
-        .filter_map(|site| {
-            if static_calls::may_be_static(&matcher, &site) {
-                Some((site, false))
-            } else if matcher.waits_for_import(factory, &site, &client_imports)
-                && !in_process
-                    .get_or_init(|| in_process::InProcess::read(root, source))
-                    .holds(
-                        site.node,
-                        source,
-                        matcher.last_segment(&site.path) == "HttpClient",
-                    )
-            {
-                Some((site, true))
-            } else {
-                None
-            }
-        })
-        .partition::<Vec<_>, _>(|(_, awaiting)| !awaiting);
-    let strip = |sites: Vec<(ClientSite<'tree>, bool)>| sites.into_iter().map(|(site, _)| site);
-    (
-        facts,
-        contexts,
-        (
-            strip(maybe_static).collect(),
-            strip(awaiting_import).collect(),
-        ),
-    )
+    let mut maybe_static = Vec::new();
+    let mut awaiting_import = Vec::new();
+    for site in client_sites {
+        if static_calls::may_be_static(&matcher, &site) {
+            maybe_static.push(site);
+        } else if matcher.waits_for_import(factory, &site, &client_imports)
+            && !in_process
+                .get_or_init(|| in_process::InProcess::read(root, source))
+                .holds(
+                    site.node,
+                    source,
+                    matcher.last_segment(&site.path) == "HttpClient",
+                )
+        {
+            awaiting_import.push(site);
+        }
+    }
+    (facts, contexts, (maybe_static, awaiting_import))
 }
 
 /// A client site of a hit, if some rule may match it: sites are matched by the path as

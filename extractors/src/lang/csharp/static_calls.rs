@@ -39,9 +39,7 @@ impl StaticCalls {
     pub(super) fn is_empty(&self) -> bool {
         self.sites.is_empty() && self.awaiting_import.is_empty()
     }
-}
 
-impl StaticCalls {
     /// What a file keeps of its `sites` for the type index, with the libraries its client facts
     /// (`clients`) show definitely used.
     pub(super) fn kept<'tree>(
