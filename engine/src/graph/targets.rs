@@ -406,10 +406,10 @@ fn bound_client_facts(bindings: &Bindings<'_>, facts: &[Box<Fact>]) -> Vec<Fact>
         {
             continue;
         }
-        // A package below a library whose catalogue entry stands for itself only is another
-        // library (`database/sql/driver`'s `Valuer` beside a bound `database/sql`).
         // A module of the package that a longer binding names (`aws-sdk/clients/s3` beside
-        // `aws-sdk`) is that binding's.
+        // `aws-sdk`) is that binding's; a package below a library whose catalogue entry stands
+        // for itself only is another library (`database/sql/driver`'s `Valuer` beside a bound
+        // `database/sql`).
         let module = fact
             .property_str("specifier")
             .zip(fact.property_str("package"))
